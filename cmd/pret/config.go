@@ -1,0 +1,188 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/adrg/xdg"
+	"github.com/spf13/viper"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+// Config is everything the commands need from flags, environment and file.
+// Packages below cmd get pieces of it as plain values, never viper.
+type Config struct {
+	SessionTitle string
+	SessionDay   time.Time // midnight UTC standing for the civil day in Europe/Paris
+	SessionStart string
+	SessionEnd   string
+	Key          keys.Store
+	AccessFile   string
+	AccessModel  string
+	Channel      string
+	Partition    string
+	Account      string
+	StatePath    string
+	// Today is the civil day of "now"; PRET_AUJOURDHUI overrides it so that
+	// tests of date rules do not depend on the day they run.
+	Today time.Time
+}
+
+var defaults = map[string]any{
+	"seance.titre":            "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA",
+	"seance.date":             "2026-11-05",
+	"seance.debut":            "09:30",
+	"seance.fin":              "12:00",
+	"cle.dossier":             "~/.ssh",
+	"cle.nom":                 "id_ed25519_romeo",
+	"cle.commentaire":         "seance-novembre",
+	"acces.fichier":           "acces.md",
+	"acces.modele":            "",
+	"organisateurs.canal":     "",
+	"organisateurs.partition": "",
+	"organisateurs.compte":    "",
+}
+
+// loadConfig applies flag > PRET_… environment > config file > default,
+// on a viper instance of its own.
+func loadConfig(configFlag string) (*Config, []string, error) {
+	v := viper.New()
+	for k, val := range defaults {
+		v.SetDefault(k, val)
+	}
+	v.SetEnvPrefix("PRET")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+
+	path := configFlag
+	if path == "" {
+		candidate := filepath.Join(xdg.ConfigHome, "pret", "config.yaml")
+		if _, err := os.Stat(candidate); err == nil {
+			path = candidate
+		}
+	} else if _, err := os.Stat(path); err != nil {
+		return nil, nil, usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", path)
+	}
+	var warnings []string
+	if path != "" {
+		v.SetConfigFile(path)
+		v.SetConfigType("yaml")
+		if err := v.ReadInConfig(); err != nil {
+			return nil, nil, usageError("corrigez le YAML du fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", path, err)
+		}
+		known := map[string]bool{}
+		for k := range defaults {
+			known[k] = true
+		}
+		var unknown []string
+		for _, k := range v.AllKeys() {
+			if !known[k] && v.InConfig(k) {
+				unknown = append(unknown, k)
+			}
+		}
+		sort.Strings(unknown)
+		for _, k := range unknown {
+			warnings = append(warnings, fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", k, path))
+		}
+	}
+
+	c := &Config{
+		SessionTitle: v.GetString("seance.titre"),
+		SessionStart: v.GetString("seance.debut"),
+		SessionEnd:   v.GetString("seance.fin"),
+		AccessFile:   v.GetString("acces.fichier"),
+		AccessModel:  v.GetString("acces.modele"),
+		Channel:      v.GetString("organisateurs.canal"),
+		Partition:    v.GetString("organisateurs.partition"),
+		Account:      v.GetString("organisateurs.compte"),
+		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
+	}
+	day, err := configDay(v.Get("seance.date"))
+	if err != nil {
+		return nil, nil, usageError("écrivez la date de la séance sous la forme AAAA-MM-JJ (seance.date, PRET_SEANCE_DATE)", "date de séance invalide : %v", err)
+	}
+	c.SessionDay = day
+	for _, hm := range []string{c.SessionStart, c.SessionEnd} {
+		if _, err := time.Parse("15:04", hm); err != nil {
+			return nil, nil, usageError("écrivez les heures sous la forme HH:MM (seance.debut, seance.fin)", "heure de séance invalide : %q", hm)
+		}
+	}
+	dir, err := expandHome(v.GetString("cle.dossier"))
+	if err != nil {
+		return nil, nil, err
+	}
+	name := v.GetString("cle.nom")
+	if name == "" || strings.ContainsRune(name, '/') || name == "." || name == ".." {
+		return nil, nil, usageError("cle.nom est un nom de fichier seul, par exemple id_ed25519_romeo", "nom de clé invalide : %q", name)
+	}
+	c.Key = keys.Store{Dir: dir, Name: name, Comment: v.GetString("cle.commentaire")}
+	if c.AccessModel != "" {
+		if c.AccessModel, err = expandHome(c.AccessModel); err != nil {
+			return nil, nil, err
+		}
+	}
+	if c.AccessFile, err = expandHome(c.AccessFile); err != nil {
+		return nil, nil, err
+	}
+	c.Today, err = today()
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, warnings, nil
+}
+
+func configDay(raw any) (time.Time, error) {
+	switch d := raw.(type) {
+	case time.Time:
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), nil
+	case string:
+		return time.Parse("2006-01-02", strings.TrimSpace(d))
+	}
+	return time.Time{}, fmt.Errorf("%v", raw)
+}
+
+func today() (time.Time, error) {
+	if s := os.Getenv("PRET_AUJOURDHUI"); s != "" {
+		d, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			return time.Time{}, usageError("PRET_AUJOURDHUI sert aux tests : AAAA-MM-JJ", "PRET_AUJOURDHUI invalide : %q", s)
+		}
+		return d, nil
+	}
+	now := time.Now() // the learner's own calendar day
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC), nil
+}
+
+func expandHome(p string) (string, error) {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", usageError("définissez HOME", "dossier personnel inconnu : %v", err)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	if strings.HasPrefix(p, "$HOME/") || strings.HasPrefix(p, "${HOME}/") {
+		home, _ := os.UserHomeDir()
+		p = filepath.Join(home, p[strings.Index(p, "/"):])
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", usageError("", "chemin invalide : %q", p)
+	}
+	return abs, nil
+}
+
+// mustExist is exit 2 for a path named on the command line that is absent.
+func mustExist(path string) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return usageError("vérifiez le chemin", "introuvable : %s", path)
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"pret": main})
+}
+
+// TestScripts runs the end-to-end behaviour of the command line: exit
+// codes, standard output and error, files and modes, in testdata/*.txtar.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata",
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+			env.Setenv("PRET_AUJOURDHUI", "2026-10-20")
+			env.Setenv("NO_COLOR", "1")
+			return os.MkdirAll(home, 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// mode FILE 0600: the permission bits of FILE, without
+			// following a symbolic link.
+			"mode": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: mode FILE PERM")
+				}
+				st, err := os.Lstat(ts.MkAbs(args[0]))
+				ts.Check(err)
+				want, err := strconv.ParseUint(args[1], 8, 32)
+				ts.Check(err)
+				got := uint64(st.Mode().Perm())
+				if (got == want) == neg {
+					ts.Fatalf("%s has mode %o, want %s%o", args[0], got, map[bool]string{true: "not ", false: ""}[neg], want)
+				}
+			},
+			// nofiles DIR PATTERN: no file of DIR matches PATTERN.
+			"nofiles": func(ts *testscript.TestScript, neg bool, args []string) {
+				matches, err := filepath.Glob(filepath.Join(ts.MkAbs(args[0]), args[1]))
+				ts.Check(err)
+				if len(matches) > 0 != neg {
+					ts.Fatalf("files matching %s: %v", args[1], matches)
+				}
+			},
+			// snapshot DIR NAME / samesnapshot DIR NAME: a folder's files
+			// and contents are exactly as they were.
+			"snapshot": func(ts *testscript.TestScript, neg bool, args []string) {
+				ts.Setenv("SNAP_"+args[1], snapshot(ts, ts.MkAbs(args[0])))
+			},
+			"samesnapshot": func(ts *testscript.TestScript, neg bool, args []string) {
+				if got := snapshot(ts, ts.MkAbs(args[0])); (got == ts.Getenv("SNAP_"+args[1])) == neg {
+					ts.Fatalf("folder %s changed", args[0])
+				}
+			},
+		},
+	})
+}
+
+func snapshot(ts *testscript.TestScript, dir string) string {
+	var s string
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return nil
+		}
+		data, _ := os.ReadFile(path)
+		s += fmt.Sprintf("%s %v %q\n", path, info.Mode(), data)
+		return nil
+	})
+	return s
+}

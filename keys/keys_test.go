@@ -1,0 +1,397 @@
+package keys
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// needTool returns the path of a real tool the test compares against. In
+// CI a missing tool is a failure, never a skip: the interop tests are the
+// point.
+func needTool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is required in CI (.ci/run installs it): %v", name, err)
+		}
+		t.Skipf("%s not installed", name)
+	}
+	return p
+}
+
+func run(t testing.TB, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+	return string(out)
+}
+
+func sshKeygen(t testing.TB, dir, name string, args ...string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	run(t, needTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
+	return path
+}
+
+func TestGenerateRoundTrip(t *testing.T) {
+	priv, pub, err := Generate(rand.Reader, "seance-novembre", []byte("correct horse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(priv, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\n")) {
+		t.Fatalf("not an OpenSSH private key: %.40q", priv)
+	}
+	key, err := ssh.ParseRawPrivateKeyWithPassphrase(priv, []byte("correct horse"))
+	if err != nil {
+		t.Fatalf("own key does not decrypt: %v", err)
+	}
+	signer, err := ssh.NewSignerFromKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(PublicLine(signer.PublicKey(), "seance-novembre")), string(pub); got != want {
+		t.Fatalf("public line %q, want %q", got, want)
+	}
+	if !strings.HasPrefix(string(pub), "ssh-ed25519 AAAA") || !strings.HasSuffix(string(pub), " seance-novembre\n") {
+		t.Fatalf("public line %q", pub)
+	}
+	if _, err := ssh.ParseRawPrivateKeyWithPassphrase(priv, []byte("wrong horse")); err == nil {
+		t.Fatal("wrong passphrase accepted")
+	}
+	if _, err := ssh.ParseRawPrivateKey(priv); err == nil {
+		t.Fatal("encrypted key parsed without passphrase")
+	}
+	info, err := ParsePrivate(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.Encrypted || info.Cipher != "aes256-ctr" || info.KDF != "bcrypt" || info.Comment != "" {
+		t.Fatalf("header %+v", info)
+	}
+	if !bytes.Equal(info.Public.Marshal(), signer.PublicKey().Marshal()) {
+		t.Fatal("header public key differs from the key's")
+	}
+	if _, _, err := Generate(rand.Reader, "x", nil); err == nil {
+		t.Fatal("empty passphrase accepted")
+	}
+}
+
+func TestParsePrivateFromSSHKeygen(t *testing.T) {
+	dir := t.TempDir()
+	enc := sshKeygen(t, dir, "enc", "-t", "ed25519", "-N", "secret-phrase", "-C", "avec passphrase")
+	clearKey := sshKeygen(t, dir, "clear", "-t", "ed25519", "-N", "", "-C", "sans passphrase")
+	rsaKey := sshKeygen(t, dir, "rsa", "-t", "rsa", "-b", "2048", "-N", "", "-C", "rsa key")
+	ecKey := sshKeygen(t, dir, "ec", "-t", "ecdsa", "-N", "", "-C", "ec key")
+	for _, tc := range []struct {
+		path           string
+		encrypted      bool
+		comment, typ   string
+		cipher, kdfstr string
+	}{
+		{enc, true, "", "ED25519", "aes256-ctr", "bcrypt"},
+		{clearKey, false, "sans passphrase", "ED25519", "none", "none"},
+		{rsaKey, false, "rsa key", "RSA", "none", "none"},
+		{ecKey, false, "ec key", "ECDSA", "none", "none"},
+	} {
+		data, err := ReadFile(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ParsePrivate(data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if p.Encrypted != tc.encrypted || p.Comment != tc.comment || TypeName(p.Public) != tc.typ || p.Cipher != tc.cipher || p.KDF != tc.kdfstr {
+			t.Errorf("%s: got %+v type %s", filepath.Base(tc.path), p, TypeName(p.Public))
+		}
+		pubData, _ := os.ReadFile(tc.path + ".pub")
+		entries, err := ParsePublic(pubData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(entries[0].Key.Marshal(), p.Public.Marshal()) {
+			t.Errorf("%s: header public key differs from .pub", tc.path)
+		}
+	}
+}
+
+// TestFingerprintMatchesSSHKeygen compares the whole line, byte for byte,
+// for the key types and comment shapes learners will have.
+func TestFingerprintMatchesSSHKeygen(t *testing.T) {
+	dir := t.TempDir()
+	keygen := needTool(t, "ssh-keygen")
+	cases := [][]string{
+		{"-t", "ed25519", "-C", "seance-novembre"},
+		{"-t", "ed25519", "-C", ""},
+		{"-t", "ed25519", "-C", "deux  espaces et accents é"},
+		{"-t", "rsa", "-b", "3072", "-C", "kim@portable"},
+		{"-t", "rsa", "-b", "1024", "-C", "petite"},
+		{"-t", "ecdsa", "-b", "384", "-C", "ec384"},
+		{"-t", "ecdsa", "-b", "521", "-C", "ec521"},
+	}
+	for i, args := range cases {
+		path := sshKeygen(t, dir, "k"+string(rune('a'+i)), append(args, "-N", "")...)
+		want := run(t, keygen, "-lf", path+".pub")
+		data, _ := os.ReadFile(path + ".pub")
+		entries, err := ParsePublic(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FingerprintLine(entries[0].Key, entries[0].Comment) + "\n"; got != want {
+			t.Errorf("%v:\n got %q\nwant %q", args, got, want)
+		}
+		wantArt := run(t, keygen, "-lvf", path+".pub")
+		if got := FingerprintLine(entries[0].Key, entries[0].Comment) + "\n" + Randomart(entries[0].Key); got != wantArt {
+			t.Errorf("%v randomart:\n got %s\nwant %s", args, got, wantArt)
+		}
+	}
+}
+
+// TestCreateInteropSSHKeygen is the promise of the course: a key pret
+// writes opens with the real ssh-keygen and the passphrase, and not without.
+func TestCreateInteropSSHKeygen(t *testing.T) {
+	keygen := needTool(t, "ssh-keygen")
+	dir := filepath.Join(t.TempDir(), ".ssh")
+	s := Store{Dir: dir, Name: "id_ed25519_romeo", Comment: "seance-novembre"}
+	st, err := s.Create(rand.Reader, []byte("une passphrase solide"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, keygen, "-y", "-P", "une passphrase solide", "-f", s.PrivatePath())
+	pub, _ := os.ReadFile(s.PublicPath())
+	if got, want := strings.Fields(out)[:2], strings.Fields(string(pub))[:2]; got[1] != want[1] || got[0] != want[0] {
+		t.Fatalf("ssh-keygen -y gives %q, .pub holds %q", out, pub)
+	}
+	if err := exec.Command(keygen, "-y", "-P", "", "-f", s.PrivatePath()).Run(); err == nil {
+		t.Fatal("ssh-keygen opened the key with an empty passphrase")
+	}
+	want := run(t, keygen, "-lf", s.PublicPath())
+	if got := FingerprintLine(st.Public(), st.Pub.Comment) + "\n"; got != want {
+		t.Fatalf("fingerprint %q, ssh-keygen says %q", got, want)
+	}
+	if !strings.HasSuffix(want, " seance-novembre (ED25519)\n") {
+		t.Fatalf("unexpected ssh-keygen line %q", want)
+	}
+}
+
+func TestCreateModesWhateverUmask(t *testing.T) {
+	for _, mask := range []int{0, 0o022, 0o077, 0o277} {
+		old := syscall.Umask(mask)
+		dir := filepath.Join(t.TempDir(), "a", ".ssh")
+		s := Store{Dir: dir, Name: "id", Comment: "c"}
+		_, err := s.Create(rand.Reader, []byte("passphrase"))
+		syscall.Umask(old)
+		if err != nil {
+			t.Fatalf("umask %o: %v", mask, err)
+		}
+		for path, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, s.PrivatePath(): 0o600, s.PublicPath(): 0o644} {
+			st, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mode() != want {
+				t.Errorf("umask %o: %s has mode %v, want %v", mask, path, st.Mode(), want)
+			}
+		}
+		assertNoTemp(t, dir)
+	}
+}
+
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestWriteNewNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "id")
+	os.WriteFile(path, []byte("original"), 0o600)
+	if err := WriteNew(path, []byte("new"), 0o600); !errors.Is(err, ErrExists) {
+		t.Fatalf("got %v, want ErrExists", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "original" {
+		t.Fatalf("file replaced: %q", b)
+	}
+	assertNoTemp(t, dir)
+}
+
+func TestSymlinkAtKeyPathRefused(t *testing.T) {
+	for _, dangling := range []bool{true, false} {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "elsewhere")
+		if !dangling {
+			os.WriteFile(target, []byte("victim"), 0o600)
+		}
+		s := Store{Dir: dir, Name: "id", Comment: "c"}
+		os.Symlink(target, s.PrivatePath())
+		if _, err := s.Inspect(); !errors.Is(err, ErrSymlink) {
+			t.Errorf("dangling=%v: Inspect gives %v", dangling, err)
+		}
+		if _, err := s.Create(rand.Reader, []byte("passphrase")); !errors.Is(err, ErrSymlink) {
+			t.Errorf("dangling=%v: Create gives %v", dangling, err)
+		}
+		if err := WriteNew(s.PrivatePath(), []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
+			t.Errorf("dangling=%v: WriteNew gives %v", dangling, err)
+		}
+		b, err := os.ReadFile(target)
+		if dangling && err == nil || !dangling && string(b) != "victim" {
+			t.Errorf("dangling=%v: target touched: %q %v", dangling, b, err)
+		}
+		if _, err := ReadFile(s.PrivatePath()); !errors.Is(err, ErrSymlink) {
+			t.Errorf("ReadFile followed the link: %v", err)
+		}
+		assertNoTemp(t, dir)
+	}
+}
+
+func TestConcurrentCreateMakesOneKey(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".ssh")
+	s := Store{Dir: dir, Name: "id_ed25519_romeo", Comment: "c"}
+	var wg sync.WaitGroup
+	results := make([]string, 8)
+	errs := make([]error, 8)
+	for i := range results {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			st, err := s.Create(rand.Reader, []byte("passphrase"))
+			if errors.Is(err, ErrAppeared) {
+				err = nil
+			}
+			errs[i] = err
+			if err == nil {
+				results[i] = ssh.FingerprintSHA256(st.Public())
+			}
+		}(i)
+	}
+	wg.Wait()
+	created := 0
+	for i := range results {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if results[i] != results[0] {
+			t.Fatalf("different keys reported: %v", results)
+		}
+	}
+	st, _ := s.Inspect()
+	if !st.PubMatches() || ssh.FingerprintSHA256(st.Public()) != results[0] {
+		t.Fatal("the key on disk is not the one reported")
+	}
+	_ = created
+	assertNoTemp(t, dir)
+}
+
+func TestInspectKinds(t *testing.T) {
+	dir := t.TempDir()
+	s := Store{Dir: dir, Name: "id", Comment: "c"}
+	if st, err := s.Inspect(); err != nil || st.Kind != Absent {
+		t.Fatalf("empty folder: %v %v", st, err)
+	}
+	_, pub, _ := Generate(rand.Reader, "c", []byte("passphrase"))
+	os.WriteFile(s.PublicPath(), pub, 0o644)
+	if st, err := s.Inspect(); err != nil || st.Kind != OrphanPub {
+		t.Fatalf("orphan .pub: %+v %v", st, err)
+	}
+	os.Remove(s.PublicPath())
+	priv, _, _ := Generate(rand.Reader, "c", []byte("passphrase"))
+	os.WriteFile(s.PrivatePath(), priv, 0o600)
+	st, err := s.Inspect()
+	if err != nil || st.Kind != Present || st.Pub != nil {
+		t.Fatalf("private alone: %+v %v", st, err)
+	}
+	st, err = s.RebuildPub(st)
+	if err != nil || !st.PubMatches() {
+		t.Fatalf("rebuild: %+v %v", st, err)
+	}
+	if b, _ := os.ReadFile(s.PublicPath()); !strings.HasSuffix(string(b), " c\n") {
+		t.Fatalf("rebuilt .pub %q", b)
+	}
+}
+
+func TestHostileKeyBytes(t *testing.T) {
+	priv, _, _ := Generate(rand.Reader, "c", []byte("passphrase"))
+	cases := map[string][]byte{
+		"empty":       nil,
+		"random":      bytes.Repeat([]byte{0xde, 0xad, 0xbe, 0xef}, 100),
+		"truncated":   priv[:len(priv)/2],
+		"wrong magic": []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjI=\n-----END OPENSSH PRIVATE KEY-----\n"),
+		"huge length": []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA/////w==\n-----END OPENSSH PRIVATE KEY-----\n"),
+		"bad base64":  []byte("-----BEGIN OPENSSH PRIVATE KEY-----\n!!!!\n-----END OPENSSH PRIVATE KEY-----\n"),
+		"rsa garbage": []byte("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"),
+		"too large":   bytes.Repeat([]byte("A"), MaxFileSize+1),
+	}
+	for name, data := range cases {
+		if _, err := ParsePrivate(data); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+		if _, err := ParsePublic(data); err == nil {
+			t.Errorf("%s: accepted as public key", name)
+		}
+	}
+}
+
+func TestReadFileBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.pub")
+	os.WriteFile(path, bytes.Repeat([]byte("A"), 3<<20), 0o644)
+	if _, err := ReadFile(path); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func FuzzParsePrivate(f *testing.F) {
+	priv, _, _ := Generate(rand.Reader, "c", []byte("passphrase"))
+	f.Add(priv)
+	f.Add([]byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA/////w==\n-----END OPENSSH PRIVATE KEY-----\n"))
+	f.Add([]byte("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\nAAAA\n-----END RSA PRIVATE KEY-----\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePrivate(data)
+		if err == nil && p.Public == nil && !p.Encrypted {
+			t.Fatal("parsed key with no public half")
+		}
+	})
+}
+
+func FuzzParsePublic(f *testing.F) {
+	_, pub, _ := Generate(rand.Reader, "c", []byte("passphrase"))
+	f.Add(pub)
+	f.Add([]byte("ssh-ed25519 AAAA\n"))
+	f.Add([]byte("# comment\n\nssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQ== x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, err := ParsePublic(data)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			_ = FingerprintLine(e.Key, e.Comment)
+			_ = Randomart(e.Key)
+		}
+	})
+}
+
+func BenchmarkCreate(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		s := Store{Dir: b.TempDir(), Name: "id", Comment: "c"}
+		if _, err := s.Create(rand.Reader, []byte("passphrase")); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

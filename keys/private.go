@@ -1,0 +1,183 @@
+package keys
+
+import (
+	"bytes"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Private is what can be known of a private key file without its passphrase.
+type Private struct {
+	Public    ssh.PublicKey // nil only for a legacy encrypted PEM key
+	Encrypted bool
+	Cipher    string // "aes256-ctr", "none", or the PEM DEK-Info cipher
+	KDF       string // "bcrypt", "none"
+	// Comment is known only when the key is not encrypted.
+	Comment string
+	// Format is "openssh" for openssh-key-v1, else the PEM block type.
+	Format string
+	// LegacyType names the key type of a legacy encrypted PEM key, whose
+	// public half cannot be read ("RSA", "EC", "DSA").
+	LegacyType string
+}
+
+const opensshMagic = "openssh-key-v1\x00"
+
+// ParsePrivate reads a private key file's header. It never needs the
+// passphrase and never returns private key material.
+func ParsePrivate(data []byte) (*Private, error) {
+	if len(data) > MaxFileSize {
+		return nil, ErrTooLarge
+	}
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return nil, ErrNotKey
+	}
+	if block.Type == "OPENSSH PRIVATE KEY" {
+		return parseOpenSSH(block.Bytes)
+	}
+	if !strings.HasSuffix(block.Type, "PRIVATE KEY") {
+		return nil, ErrNotKey
+	}
+	p := &Private{Format: block.Type}
+	raw, err := ssh.ParseRawPrivateKey(data)
+	var missing *ssh.PassphraseMissingError
+	switch {
+	case errors.As(err, &missing):
+		p.Encrypted = true
+		p.Cipher = block.Headers["DEK-Info"]
+		if i := strings.IndexByte(p.Cipher, ','); i >= 0 {
+			p.Cipher = p.Cipher[:i]
+		}
+		p.Public = missing.PublicKey
+		p.LegacyType = strings.TrimSpace(strings.TrimSuffix(block.Type, "PRIVATE KEY"))
+		if p.LegacyType == "" || p.LegacyType == "ENCRYPTED" {
+			p.LegacyType = "PKCS#8"
+		}
+		return p, nil
+	case err != nil:
+		return nil, fmt.Errorf("%w (%s)", ErrNotKey, block.Type)
+	}
+	signer, err := ssh.NewSignerFromKey(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", ErrNotKey, block.Type)
+	}
+	p.Public = signer.PublicKey()
+	p.Cipher, p.KDF = "none", "none"
+	return p, nil
+}
+
+func parseOpenSSH(b []byte) (*Private, error) {
+	bad := fmt.Errorf("%w : en-tête openssh-key-v1 invalide", ErrNotKey)
+	if !bytes.HasPrefix(b, []byte(opensshMagic)) {
+		return nil, bad
+	}
+	r := reader{b: b[len(opensshMagic):]}
+	cipher, ok1 := r.str()
+	kdf, ok2 := r.str()
+	_, ok3 := r.str() // KDF options: salt and rounds, not needed here
+	n, ok4 := r.uint32()
+	if !(ok1 && ok2 && ok3 && ok4) || n != 1 {
+		// ssh-keygen itself only ever writes one key per file.
+		return nil, bad
+	}
+	blob, ok := r.str()
+	if !ok {
+		return nil, bad
+	}
+	pub, err := ssh.ParsePublicKey(blob)
+	if err != nil {
+		return nil, bad
+	}
+	section, ok := r.str()
+	if !ok {
+		return nil, bad
+	}
+	p := &Private{
+		Public:    pub,
+		Cipher:    string(cipher),
+		KDF:       string(kdf),
+		Encrypted: string(cipher) != "none",
+		Format:    "openssh",
+	}
+	if !p.Encrypted {
+		p.Comment = clearComment(section)
+	}
+	return p, nil
+}
+
+// clearComment reads the comment of an unencrypted private section:
+// two check integers, the key type, its type-specific fields, then the
+// comment. Unknown types give no comment rather than a guess.
+func clearComment(section []byte) string {
+	r := reader{b: section}
+	c1, ok1 := r.uint32()
+	c2, ok2 := r.uint32()
+	typ, ok3 := r.str()
+	if !(ok1 && ok2 && ok3) || c1 != c2 {
+		return ""
+	}
+	fields := map[string]int{
+		ssh.KeyAlgoED25519:    2,
+		ssh.KeyAlgoRSA:        6,
+		ssh.KeyAlgoECDSA256:   3,
+		ssh.KeyAlgoECDSA384:   3,
+		ssh.KeyAlgoECDSA521:   3,
+		ssh.KeyAlgoDSA:        5, //nolint:staticcheck // reading, not using
+		ssh.KeyAlgoSKED25519:  5,
+		ssh.KeyAlgoSKECDSA256: 6,
+	}[string(typ)]
+	if fields == 0 {
+		return ""
+	}
+	for i := 0; i < fields; i++ {
+		if string(typ) == ssh.KeyAlgoSKED25519 && i == 2 || string(typ) == ssh.KeyAlgoSKECDSA256 && i == 3 {
+			// security-key flags are one byte, not a string
+			if len(r.b) < 1 {
+				return ""
+			}
+			r.b = r.b[1:]
+			continue
+		}
+		if _, ok := r.str(); !ok {
+			return ""
+		}
+	}
+	c, ok := r.str()
+	if !ok {
+		return ""
+	}
+	return string(c)
+}
+
+// PublicEntry is one key of a public key file, with its comment.
+type PublicEntry struct {
+	Key     ssh.PublicKey
+	Comment string
+}
+
+// ParsePublic reads an authorized_keys-style file: one key per line,
+// comments and blank lines skipped, as `ssh-keygen -lf` reads it.
+func ParsePublic(data []byte) ([]PublicEntry, error) {
+	if len(data) > MaxFileSize {
+		return nil, ErrTooLarge
+	}
+	var out []PublicEntry
+	rest := data
+	for len(bytes.TrimSpace(rest)) > 0 {
+		pub, comment, _, next, err := ssh.ParseAuthorizedKey(rest)
+		if err != nil {
+			break
+		}
+		out = append(out, PublicEntry{Key: pub, Comment: comment})
+		rest = next
+	}
+	if len(out) == 0 {
+		return nil, ErrNotKey
+	}
+	return out, nil
+}

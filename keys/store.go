@@ -1,0 +1,193 @@
+package keys
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Store is the learner's key pair on disk: Dir/Name and Dir/Name.pub.
+type Store struct {
+	Dir, Name, Comment string
+}
+
+// PrivatePath and PublicPath are the two files of the pair.
+func (s Store) PrivatePath() string { return filepath.Join(s.Dir, s.Name) }
+func (s Store) PublicPath() string  { return s.PrivatePath() + ".pub" }
+
+// Kind says which of the pair's files exist.
+type Kind int
+
+const (
+	Absent    Kind = iota // neither file
+	Present               // the private key, with or without its .pub
+	OrphanPub             // a .pub alone: never make a new key beside it
+)
+
+// State is what Inspect found. Private is set when Kind is Present; Pub is
+// set when a readable .pub exists.
+type State struct {
+	Kind    Kind
+	Private *Private
+	Pub     *PublicEntry
+	// PubErr is why an existing .pub could not be read.
+	PubErr error
+}
+
+// PubMatches reports whether the .pub holds the private key's public half.
+func (st *State) PubMatches() bool {
+	return st.Private != nil && st.Private.Public != nil && st.Pub != nil &&
+		bytes.Equal(st.Private.Public.Marshal(), st.Pub.Key.Marshal())
+}
+
+// Public is the key to show: the private key's public half, else the .pub.
+func (st *State) Public() ssh.PublicKey {
+	if st.Private != nil && st.Private.Public != nil {
+		return st.Private.Public
+	}
+	if st.Pub != nil {
+		return st.Pub.Key
+	}
+	return nil
+}
+
+// Inspect looks at the pair without changing anything and without the
+// passphrase.
+func (s Store) Inspect() (*State, error) {
+	privExists, err := exists(s.PrivatePath())
+	if err != nil {
+		return nil, err
+	}
+	pubExists, err := exists(s.PublicPath())
+	if err != nil {
+		return nil, err
+	}
+	st := &State{}
+	if pubExists {
+		data, err := ReadFile(s.PublicPath())
+		if err == nil {
+			var entries []PublicEntry
+			entries, err = ParsePublic(data)
+			if err == nil {
+				st.Pub = &entries[0]
+			}
+		}
+		st.PubErr = err
+	}
+	switch {
+	case !privExists && !pubExists:
+		st.Kind = Absent
+	case !privExists:
+		st.Kind = OrphanPub
+	default:
+		st.Kind = Present
+		data, err := ReadFile(s.PrivatePath())
+		if err != nil {
+			return nil, err
+		}
+		p, err := ParsePrivate(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s : %w", s.PrivatePath(), err)
+		}
+		st.Private = p
+	}
+	return st, nil
+}
+
+// exists tells whether a name is taken, refusing a symbolic link outright.
+func exists(path string) (bool, error) {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, pathError(path, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		return false, fmt.Errorf("%s : %w", path, ErrSymlink)
+	case !st.Mode().IsRegular():
+		return false, fmt.Errorf("%s : ce n'est pas un fichier ordinaire", path)
+	}
+	return true, nil
+}
+
+// ErrAppeared is returned by Create when another process created the key
+// while the passphrase was being asked: the key that exists is kept.
+var ErrAppeared = errors.New("la clé est apparue pendant la saisie ; elle est conservée")
+
+// Create makes the key pair. Both files are written and synced under
+// temporary names first, then linked into place, so a full disk or an
+// interruption leaves no key, no .pub and no temporary file. It returns
+// ErrAppeared, with the new state, if a key exists by the time the folder
+// lock is held.
+func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
+	if err := EnsureDir(s.Dir); err != nil {
+		return nil, err
+	}
+	unlock, err := lockDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := s.Inspect()
+	if err != nil {
+		return nil, err
+	}
+	if st.Kind != Absent {
+		return st, ErrAppeared
+	}
+	priv, pub, err := Generate(random, s.Comment, passphrase)
+	if err != nil {
+		return nil, err
+	}
+	privFile, err := stage(s.PrivatePath(), priv, 0o600)
+	clear(priv)
+	if err != nil {
+		return nil, err
+	}
+	defer privFile.discard()
+	pubFile, err := stage(s.PublicPath(), pub, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer pubFile.discard()
+	if err := privFile.commit(); err != nil {
+		return nil, err
+	}
+	if err := pubFile.commit(); err != nil {
+		// Only we could have linked the private key, under the lock; take
+		// it back so the pair stays whole or absent.
+		os.Remove(s.PrivatePath())
+		return nil, err
+	}
+	if err := syncDir(s.Dir); err != nil {
+		return nil, err
+	}
+	return s.Inspect()
+}
+
+// RebuildPub writes the missing .pub from the private key's public half.
+func (s Store) RebuildPub(st *State) (*State, error) {
+	if st.Private == nil || st.Private.Public == nil {
+		return nil, errors.New("la partie publique de la clé privée est illisible")
+	}
+	comment := st.Private.Comment
+	if comment == "" {
+		comment = s.Comment
+	}
+	unlock, err := lockDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	err = WriteNew(s.PublicPath(), PublicLine(st.Private.Public, comment), 0o644)
+	if err != nil && !errors.Is(err, ErrExists) {
+		return nil, err
+	}
+	return s.Inspect()
+}

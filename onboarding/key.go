@@ -1,0 +1,165 @@
+package onboarding
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+// MinPassphraseLen is counted in characters, not bytes: "clé" is three.
+const MinPassphraseLen = 8
+
+// CheckPassphrase gives the French reason a passphrase is refused.
+func CheckPassphrase(p string) error {
+	switch {
+	case p == "":
+		return errors.New("la passphrase est vide ; le cours demande d'en choisir une")
+	case strings.TrimFunc(p, unicode.IsSpace) == "":
+		return errors.New("la passphrase ne contient que des espaces")
+	case utf8.RuneCountInString(p) < MinPassphraseLen:
+		return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
+	}
+	return nil
+}
+
+// AskPassphrase asks twice until the person gives an acceptable passphrase
+// the same way twice. Refusals are explained on out; the passphrase itself
+// is never written anywhere.
+func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
+	const help = "Elle protège la clé privée sur votre portable. Au moins 8 caractères ; rien ne s'affiche pendant la saisie."
+	for {
+		first, err := p.Password("Choisissez une passphrase pour la clé :", help)
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckPassphrase(first); err != nil {
+			fmt.Fprintf(out, "✘ Passphrase refusée : %v.\n", err)
+			continue
+		}
+		second, err := p.Password("Saisissez-la une seconde fois :", help)
+		if err != nil {
+			return nil, err
+		}
+		if first != second {
+			fmt.Fprintln(out, "✘ Les deux saisies diffèrent ; recommençons.")
+			continue
+		}
+		return []byte(first), nil
+	}
+}
+
+// KeyResult is what the key step did.
+type KeyResult struct {
+	State   *keys.State
+	Created bool
+	Rebuilt bool // the missing .pub was written from the private key
+	// Line is the fingerprint line, as `ssh-keygen -lf NOM.pub` prints it.
+	Line     string
+	Warnings []Warning
+}
+
+// Warning is a problem worth saying that does not stop anything.
+type Warning struct{ Msg, Hint string }
+
+// EnsureKey keeps the key that exists or creates one. passphrase is called
+// only when a key must be created, so a kept key never asks for it.
+func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error)) (*KeyResult, error) {
+	st, err := store.Inspect()
+	if err != nil {
+		return nil, keyError(store, err)
+	}
+	res := &KeyResult{State: st}
+	switch st.Kind {
+	case keys.OrphanPub:
+		return nil, refused(
+			fmt.Sprintf("si cette clé publique sert encore, retrouvez sa clé privée ; sinon déplacez %s, puis relancez « pret cle »", store.PublicPath()),
+			"%s existe sans sa clé privée %s : pret ne crée jamais une nouvelle clé à côté d'une clé publique orpheline", store.PublicPath(), store.PrivatePath())
+	case keys.Absent:
+		pass, err := passphrase()
+		if err != nil {
+			return nil, err
+		}
+		defer clear(pass)
+		if err := CheckPassphrase(string(pass)); err != nil {
+			return nil, refused("choisissez une autre passphrase, puis relancez « pret cle »", "passphrase refusée : %v", err)
+		}
+		st, err = store.Create(random, pass)
+		switch {
+		case errors.Is(err, keys.ErrAppeared):
+			// Another pret made the key meanwhile: keep it, like any key.
+		case err != nil:
+			return nil, keyError(store, err)
+		default:
+			res.Created = true
+		}
+		res.State = st
+	}
+	if err := checkKept(store, res.State); err != nil {
+		return nil, err
+	}
+	if res.State.Pub == nil && res.State.PubErr == nil {
+		st, err := store.RebuildPub(res.State)
+		if err != nil {
+			return nil, keyError(store, err)
+		}
+		res.State, res.Rebuilt = st, true
+	}
+	st = res.State
+	if !st.Private.Encrypted {
+		res.Warnings = append(res.Warnings, Warning{
+			Msg:  fmt.Sprintf("la clé %s n'a pas de passphrase", store.PrivatePath()),
+			Hint: fmt.Sprintf("ajoutez-en une avec : ssh-keygen -p -f %s", store.PrivatePath()),
+		})
+	}
+	switch {
+	case st.PubErr != nil:
+		res.Warnings = append(res.Warnings, Warning{
+			Msg:  fmt.Sprintf("%s est illisible : %v", store.PublicPath(), st.PubErr),
+			Hint: fmt.Sprintf("déplacez ce fichier ; « pret cle » le recréera depuis la clé privée"),
+		})
+		res.Line = keys.FingerprintLine(st.Private.Public, "")
+	case !st.PubMatches():
+		res.Warnings = append(res.Warnings, Warning{
+			Msg:  fmt.Sprintf("%s ne correspond pas à la clé privée %s", store.PublicPath(), store.PrivatePath()),
+			Hint: fmt.Sprintf("déplacez %s ; « pret cle » le recréera depuis la clé privée", store.PublicPath()),
+		})
+		res.Line = keys.FingerprintLine(st.Private.Public, "")
+	default:
+		res.Line = keys.FingerprintLine(st.Pub.Key, st.Pub.Comment)
+	}
+	return res, nil
+}
+
+// checkKept refuses a key pret must not use, without touching it.
+func checkKept(store keys.Store, st *keys.State) error {
+	p := st.Private
+	hint := fmt.Sprintf("pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)")
+	if p.Public == nil {
+		return refused(hint, "la clé %s est de type %s, pas ed25519", store.PrivatePath(), p.LegacyType)
+	}
+	if !keys.IsEd25519(p.Public) {
+		return refused(hint, "la clé %s est de type %s, pas ed25519", store.PrivatePath(), keys.TypeName(p.Public))
+	}
+	return nil
+}
+
+func keyError(store keys.Store, err error) error {
+	var fe *keys.FileError
+	switch {
+	case errors.Is(err, keys.ErrSymlink):
+		return &Error{Code: ExitRefused, Err: err, Msg: err.Error(),
+			Hint: "pret n'écrit ni ne lit jamais une clé à travers un lien symbolique : supprimez le lien ou choisissez un autre nom de clé"}
+	case errors.Is(err, keys.ErrExists):
+		return &Error{Code: ExitRefused, Err: err, Msg: err.Error(), Hint: "relancez « pret cle » : la clé existante sera conservée"}
+	case errors.As(err, &fe):
+		return &Error{Code: ExitRefused, Err: err, Msg: err.Error(),
+			Hint: fmt.Sprintf("libérez de la place ou corrigez les droits du dossier %s, puis relancez « pret cle » ; rien n'a été écrit", store.Dir)}
+	}
+	return &Error{Code: ExitRefused, Err: err, Msg: err.Error(),
+		Hint: fmt.Sprintf("vérifiez le dossier %s, puis relancez « pret cle »", store.Dir)}
+}
