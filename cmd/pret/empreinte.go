@@ -111,4 +111,3 @@ func fingerprintFile(path string) ([]fingerprinted, error) {
 	line := fmt.Sprintf("%d %s %s (%s)", keys.Bits(priv.Public), ssh.FingerprintSHA256(priv.Public), priv.Comment, keys.TypeName(priv.Public))
 	return []fingerprinted{{priv.Public, line}}, nil
 }
-
