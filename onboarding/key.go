@@ -67,8 +67,13 @@ type KeyResult struct {
 type Warning struct{ Msg, Hint string }
 
 // EnsureKey keeps the key that exists or creates one. passphrase is called
-// only when a key must be created, so a kept key never asks for it.
-func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error)) (*KeyResult, error) {
+// only when a key must be created, so a kept key never asks for it. guard,
+// when not nil, wraps each write so that a signal waits for it; the
+// question itself is never inside it.
+func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error), guard func(func() error) error) (*KeyResult, error) {
+	if guard == nil {
+		guard = func(f func() error) error { return f() }
+	}
 	st, err := store.Inspect()
 	if err != nil {
 		return nil, keyError(store, err)
@@ -88,7 +93,11 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		if err := CheckPassphrase(string(pass)); err != nil {
 			return nil, refused("choisissez une autre passphrase, puis relancez « pret cle »", "passphrase refusée : %v", err)
 		}
-		st, err = store.Create(random, pass)
+		err = guard(func() error {
+			var err error
+			st, err = store.Create(random, pass)
+			return err
+		})
 		switch {
 		case errors.Is(err, keys.ErrAppeared):
 			// Another pret made the key meanwhile: keep it, like any key.
@@ -103,7 +112,12 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		return nil, err
 	}
 	if res.State.Pub == nil && res.State.PubErr == nil {
-		st, err := store.RebuildPub(res.State)
+		var st *keys.State
+		err := guard(func() error {
+			var err error
+			st, err = store.RebuildPub(res.State)
+			return err
+		})
 		if err != nil {
 			return nil, keyError(store, err)
 		}

@@ -59,12 +59,7 @@ func (a *app) runCle(passFile string) error {
 			"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
 			"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", store.PrivatePath())
 	}
-	var res *onboarding.KeyResult
-	err := guarded(func() error {
-		var err error
-		res, err = onboarding.EnsureKey(store, rand.Reader, source)
-		return err
-	})
+	res, err := onboarding.EnsureKey(store, rand.Reader, source, guarded)
 	if err != nil {
 		return err
 	}

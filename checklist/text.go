@@ -1,0 +1,158 @@
+package checklist
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// fold makes two spellings of the same French words equal: NFD with the
+// combining marks dropped, lower case, œ → oe, runs of white space → one
+// space. So nœud, noeud, NŒUD and a decomposed nœud compare equal.
+func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		s = norm.NFD.String(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		switch r {
+		case 'œ', 'Œ':
+			b.WriteString("oe")
+		case 'æ', 'Æ':
+			b.WriteString("ae")
+		case '’', 'ʼ', '‘':
+			b.WriteByte('\'')
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// line is one line of acces.md, read once into the forms the rules need.
+type line struct {
+	no      int    // 1-based
+	raw     string // as written, without the line break
+	text    string // Markdown decoration removed
+	folded  string // fold(text)
+	blank   bool   // nothing left once decoration is removed
+	heading bool
+	// starts is true when the line opens a new block: a list item, a
+	// heading, a table row; other non-blank lines continue the block above.
+	starts bool
+	cells  []string // table cells, decoration removed
+	leak   bool     // private key material: never read further, never shown
+}
+
+// stripDecoration removes the Markdown around the words: block quotes,
+// list markers, headings, emphasis and code markers, quotes.
+func stripDecoration(raw string) (text string, heading, starts bool, cells []string) {
+	s := strings.TrimSpace(raw)
+	for strings.HasPrefix(s, ">") {
+		s = strings.TrimSpace(s[1:])
+	}
+	if strings.HasPrefix(s, "|") {
+		parts := strings.Split(strings.Trim(s, "|"), "|")
+		for _, p := range parts {
+			p = cleanInline(strings.TrimSpace(p))
+			if strings.Trim(p, "-: ") != "" {
+				cells = append(cells, p)
+			}
+		}
+		return strings.Join(cells, " "), false, true, cells
+	}
+	if h := strings.TrimLeft(s, "#"); len(h) < len(s) && (h == "" || h[0] == ' ') {
+		return cleanInline(strings.TrimSpace(h)), true, true, nil
+	}
+	if rest, ok := listMarker(s); ok {
+		s, starts = rest, true
+	}
+	return cleanInline(s), false, starts, nil
+}
+
+func listMarker(s string) (string, bool) {
+	if len(s) >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
+		return strings.TrimSpace(s[2:]), true
+	}
+	i := 0
+	for i < len(s) && i < 4 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
+		return strings.TrimSpace(s[i+2:]), true
+	}
+	return s, false
+}
+
+// cleanInline drops emphasis, code and quote marks. An underscore inside a
+// word (id_ed25519_romeo) is kept; one at a word's edge is emphasis.
+func cleanInline(s string) string {
+	if !strings.ContainsAny(s, "*_`\"«»“”") {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		switch r {
+		case '*', '`', '"', '«', '»', '“', '”':
+			continue
+		case '_':
+			inWord := i > 0 && i+1 < len(rs) && isWordRune(rs[i-1]) && isWordRune(rs[i+1])
+			if !inWord {
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// words splits folded text into words and punctuation marks, the units the
+// sentence is compared in.
+func words(folded string) []string {
+	var out []string
+	start := -1
+	for i, r := range folded {
+		if isWordRune(r) || r == '\'' || r == '-' && start >= 0 {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, folded[start:i])
+			start = -1
+		}
+		if !unicode.IsSpace(r) {
+			out = append(out, string(r))
+		}
+	}
+	if start >= 0 {
+		out = append(out, folded[start:])
+	}
+	return out
+}

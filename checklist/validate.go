@@ -1,0 +1,729 @@
+package checklist
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+// MaxAccessSize is the largest acces.md read: one page is a few hundred
+// bytes, and nothing over this is read further.
+const MaxAccessSize = 1 << 20
+
+// Severity of a problem: only errors make a file invalid.
+const (
+	SevError   = "error"
+	SevWarning = "warning"
+)
+
+// Problem is one finding in an acces.md, with a stable code (acces-md.md).
+type Problem struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Line     int    `json:"line,omitempty"`
+}
+
+// PubFile is a public key file found beside acces.md.
+type PubFile struct {
+	Name string
+	Data []byte
+}
+
+// Rules are the values the validator compares against.
+type Rules struct {
+	KeyName    string    // the expected public key file name, "id_ed25519_romeo.pub"
+	SessionDay time.Time // civil day; a request on or after it is late
+	Today      time.Time // civil day; a later date is in the future
+	Beside     *PubFile  // a .pub in the same folder, if any
+}
+
+// Result is what the validator found in one file.
+type Result struct {
+	Problems []Problem
+	// Fingerprint is the stated SHA256 fingerprint ("SHA256:…"), when the
+	// file states exactly one well-formed fingerprint.
+	Fingerprint string
+	// PubPath is the first public key path stated, as written.
+	PubPath string
+}
+
+// Valid reports whether no problem is an error.
+func (r *Result) Valid() bool {
+	for _, p := range r.Problems {
+		if p.Severity == SevError {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Result) add(code, sev string, line int, format string, args ...any) {
+	r.Problems = append(r.Problems, Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
+}
+
+// Validate reads an acces.md and reports every problem of acces-md.md.
+// No message ever quotes a line of private key material.
+func Validate(data []byte, rules Rules) *Result {
+	r := &Result{}
+	if len(data) > MaxAccessSize {
+		r.add("too-large", SevError, 0, "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu")
+		return r
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		r.add("not-text", SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
+		return r
+	}
+	if !utf8.Valid(data) {
+		r.add("not-text", SevError, 0, "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
+		return r
+	}
+	doc := readLines(string(data))
+	doc.leaks(r)
+	st := doc.statements()
+	doc.checkDate(r, rules)
+	doc.checkPath(r, rules)
+	doc.checkFingerprint(r, st, rules)
+	doc.checkSentence(r)
+	return r
+}
+
+type document struct{ lines []line }
+
+func readLines(s string) *document {
+	raw := strings.Split(s, "\n")
+	if len(raw) > 0 && raw[len(raw)-1] == "" {
+		raw = raw[:len(raw)-1]
+	}
+	d := &document{lines: make([]line, len(raw))}
+	for i, l := range raw {
+		l = strings.TrimSuffix(l, "\r")
+		text, heading, starts, cells := stripDecoration(l)
+		d.lines[i] = line{no: i + 1, raw: l, text: text, heading: heading, starts: starts, cells: cells}
+		d.lines[i].folded = fold(text)
+		d.lines[i].blank = strings.TrimSpace(text) == ""
+	}
+	return d
+}
+
+// leaks marks every line of private key material and reports them by
+// number only.
+func (d *document) leaks(r *Result) {
+	var marked []int
+	inPEM, inPuTTY := false, false
+	for i := range d.lines {
+		l := &d.lines[i]
+		raw := l.raw
+		switch {
+		case strings.Contains(raw, "-----BEGIN") && strings.Contains(raw, "PRIVATE KEY"):
+			inPEM = !strings.Contains(raw, "-----END")
+			l.leak = true
+		case inPEM:
+			l.leak = true
+			if strings.Contains(raw, "-----END") {
+				inPEM = false
+			}
+		case strings.Contains(raw, "PuTTY-User-Key-File-"):
+			inPuTTY, l.leak = true, true
+		case inPuTTY:
+			l.leak = true
+			if strings.Contains(raw, "Private-MAC:") || strings.TrimSpace(raw) == "" {
+				inPuTTY = false
+			}
+		case strings.Contains(raw, "b3BlbnNzaC1rZXktdjE") || strings.Contains(raw, "-----END") && strings.Contains(raw, "PRIVATE KEY"):
+			l.leak = true
+		}
+		if l.leak {
+			marked = append(marked, l.no)
+			// Nothing of this line is read by the other rules.
+			l.text, l.folded, l.cells, l.blank = "", "", nil, true
+		}
+	}
+	if len(marked) == 0 {
+		return
+	}
+	r.add("private-key-leak", SevError, marked[0],
+		"clé privée dans le fichier (%s) : supprimez ces lignes, et considérez cette clé comme compromise : créez-en une nouvelle",
+		lineRanges(marked))
+}
+
+// lineRanges writes [3 4 5 9] as "lignes 3 à 5, 9".
+func lineRanges(nums []int) string {
+	var parts []string
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, fmt.Sprint(nums[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d à %d", nums[i], nums[j]))
+		}
+		i = j + 1
+	}
+	word := "ligne "
+	if len(nums) > 1 {
+		word = "lignes "
+	}
+	return word + strings.Join(parts, ", ")
+}
+
+// blocks groups lines into the units a sentence lives in: a paragraph, a
+// list item with its wrapped lines, a table cell.
+type block struct {
+	first  int
+	folded string
+	raw    string
+}
+
+func (d *document) blocks() []block {
+	var out []block
+	var cur *block
+	flush := func() {
+		if cur != nil {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for _, l := range d.lines {
+		switch {
+		case l.blank:
+			flush()
+		case l.cells != nil:
+			flush()
+			for _, c := range l.cells {
+				out = append(out, block{first: l.no, folded: fold(c), raw: c})
+			}
+		case l.starts || cur == nil:
+			flush()
+			cur = &block{first: l.no, folded: l.folded, raw: l.text}
+			if l.heading {
+				flush()
+			}
+		default:
+			cur.folded += " " + l.folded
+			cur.raw += " " + l.text
+		}
+	}
+	flush()
+	return out
+}
+
+// ---- the date ----
+
+var monthNames = map[string]time.Month{
+	"janvier": 1, "fevrier": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6,
+	"juillet": 7, "aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12,
+}
+
+type foundDate struct {
+	y, m, d int
+	text    string
+}
+
+func (f foundDate) valid() (time.Time, bool) {
+	if f.m < 1 || f.m > 12 || f.d < 1 || f.d > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(f.y, time.Month(f.m), f.d, 0, 0, 0, 0, time.UTC)
+	return t, t.Day() == f.d && int(t.Month()) == f.m
+}
+
+// findDates reads the dates of a folded line in the three formats.
+func findDates(s string) []foundDate {
+	var out []foundDate
+	ws := words(s)
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if !isDigits(w) && w != "1er" {
+			continue
+		}
+		// 2026-10-20: words keeps "2026-10-20" whole (a dash inside a word).
+		// 20/10/2026: three numbers around two slashes.
+		if i+4 < len(ws) && ws[i+1] == "/" && ws[i+3] == "/" && isDigits(ws[i+2]) && isDigits(ws[i+4]) &&
+			len(w) <= 2 && len(ws[i+2]) <= 2 && len(ws[i+4]) == 4 {
+			out = append(out, foundDate{atoi(ws[i+4]), atoi(ws[i+2]), atoi(w), w + "/" + ws[i+2] + "/" + ws[i+4]})
+			i += 4
+			continue
+		}
+		// 20 octobre 2026, 1er octobre 2026
+		if i+2 < len(ws) && (len(w) <= 2 || w == "1er") && isDigits(ws[i+2]) && len(ws[i+2]) == 4 {
+			if m, ok := monthNames[ws[i+1]]; ok {
+				d := 1
+				if w != "1er" {
+					d = atoi(w)
+				}
+				out = append(out, foundDate{atoi(ws[i+2]), int(m), d, w + " " + ws[i+1] + " " + ws[i+2]})
+				i += 2
+			}
+		}
+	}
+	// ISO dates stay whole words because of their dashes.
+	for _, w := range ws {
+		if len(w) >= 8 && len(w) <= 10 && strings.Count(w, "-") == 2 {
+			p := strings.Split(w, "-")
+			if len(p[0]) == 4 && isDigits(p[0]) && isDigits(p[1]) && isDigits(p[2]) && len(p[1]) <= 2 && len(p[2]) <= 2 {
+				out = append(out, foundDate{atoi(p[0]), atoi(p[1]), atoi(p[2]), w})
+			}
+		}
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s) && i < 6; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+func hasLabelWord(folded string) bool {
+	for _, w := range words(folded) {
+		if strings.HasPrefix(w, "demand") || strings.HasPrefix(w, "verif") || strings.HasPrefix(w, "ouvert") {
+			return true
+		}
+	}
+	return false
+}
+
+func aboutSession(folded string) bool { return strings.Contains(folded, "seance") }
+
+func (d *document) checkDate(r *Result, rules Rules) {
+	headingLabelled, headingUsed := false, false
+	for _, l := range d.lines {
+		if l.blank {
+			continue
+		}
+		if l.heading {
+			headingLabelled, headingUsed = hasLabelWord(l.folded), false
+			// A heading can hold the date itself: "## Demande du 20/10/2026".
+		}
+		dates := findDates(l.folded)
+		if len(dates) == 0 {
+			continue
+		}
+		labelled := hasLabelWord(l.folded)
+		switch {
+		case labelled:
+		case aboutSession(l.folded):
+			continue // "séance du 5 novembre 2026" is not the access date
+		case strings.HasPrefix(l.folded, "date"):
+			labelled = true
+		case headingLabelled && !headingUsed:
+			labelled = true
+		}
+		if !labelled {
+			continue
+		}
+		headingUsed = true
+		f := dates[0]
+		if len(dates) > 1 && aboutSession(l.folded) {
+			// "demandé le 20/10 pour la séance du 5 novembre": skip the
+			// session day when another date stands beside it.
+			for _, c := range dates {
+				if t, ok := c.valid(); !ok || !t.Equal(rules.SessionDay) {
+					f = c
+					break
+				}
+			}
+		}
+		t, ok := f.valid()
+		switch {
+		case !ok:
+			r.add("bad-date", SevError, l.no, "la date %q n'existe pas dans le calendrier (jour d'abord : JJ/MM/AAAA, ou AAAA-MM-JJ)", f.text)
+		case !rules.Today.IsZero() && t.After(rules.Today):
+			r.add("future-date", SevError, l.no, "la date %s est dans le futur : notez le jour de la demande ou de la vérification", t.Format("2006-01-02"))
+		case !rules.SessionDay.IsZero() && !t.Before(rules.SessionDay):
+			r.add("late-request", SevWarning, l.no, "la date %s tombe le jour de la séance ou après : le compte risque de ne pas être prêt", t.Format("2006-01-02"))
+		}
+		return
+	}
+	r.add("missing-date", SevError, 0, "aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »")
+}
+
+// ---- the public key path ----
+
+// pathTokens returns the words of a raw line that look like paths: they
+// hold a slash or a backslash.
+func pathTokens(raw string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(raw, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')' ||
+			r == '<' || r == '>' || r == '[' || r == ']' || r == '|' || r == '*' || r == ',' || r == ';' || r == '«' || r == '»' || r == '\u00a0'
+	}) {
+		f = strings.TrimRight(f, ".:!?")
+		if i := rootIndex(f); i > 0 {
+			f = f[i:] // "Clé:~/.ssh/x.pub"
+		}
+		if strings.ContainsAny(f, `/\`) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// rootIndex finds where a path starts inside a word.
+func rootIndex(f string) int {
+	best := -1
+	for _, root := range []string{"~/", "~\\", "$HOME", "${HOME}", "%USERPROFILE%", ".ssh/", ".ssh\\", "/"} {
+		if i := strings.Index(f, root); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	if len(f) > 2 && f[1] == ':' && (f[2] == '\\' || f[2] == '/') {
+		return 0
+	}
+	for i := 1; i+2 < len(f); i++ {
+		if f[i+1] == ':' && (f[i+2] == '\\' || f[i+2] == '/') && (f[i] >= 'A' && f[i] <= 'Z' || f[i] >= 'a' && f[i] <= 'z') && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	return best
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func (d *document) checkPath(r *Result, rules Rules) {
+	var private string
+	privLine := 0
+	for _, l := range d.lines {
+		if l.leak {
+			continue
+		}
+		for _, p := range pathTokens(l.raw) {
+			base := baseName(p)
+			if strings.HasSuffix(base, ".pub") && len(base) > 4 {
+				r.PubPath = p
+				if rules.KeyName != "" && base != rules.KeyName {
+					r.add("unexpected-key-name", SevWarning, l.no, "la clé publique s'appelle %s, pas %s : vérifiez que c'est la clé de la séance", base, rules.KeyName)
+				}
+				return
+			}
+			if private == "" && strings.HasPrefix(base, "id_") && !strings.Contains(base, ".") {
+				private, privLine = p, l.no
+			}
+		}
+	}
+	if private != "" {
+		r.add("private-key-path", SevError, privLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", private, private)
+		return
+	}
+	r.add("missing-pubkey-path", SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)", orDefault(rules.KeyName, "id_ed25519_romeo.pub"))
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// ---- fingerprint, type, pasted keys ----
+
+type statements struct {
+	fingerprints []fpAt // well-formed SHA256 fingerprints
+	badFP        []fpAt // SHA256 with the wrong length or alphabet
+	md5          []fpAt
+	pasted       []pastedKey
+	ed25519      bool
+	otherTypes   []string
+	otherLine    int
+}
+
+type fpAt struct {
+	fp   string
+	line int
+}
+
+type pastedKey struct {
+	line int
+	key  ssh.PublicKey // nil when it does not parse
+}
+
+var typeWords = map[string]string{
+	"ed25519": "ed25519", "ssh-ed25519": "ed25519",
+	"ed25519-sk": "ED25519-SK", "sk-ssh-ed25519": "ED25519-SK",
+	"rsa": "RSA", "ssh-rsa": "RSA",
+	"ecdsa": "ECDSA", "ecdsa-sha2-nistp256": "ECDSA", "ecdsa-sha2-nistp384": "ECDSA", "ecdsa-sha2-nistp521": "ECDSA",
+	"ecdsa-sk": "ECDSA-SK", "sk-ecdsa-sha2-nistp256": "ECDSA-SK",
+	"dsa": "DSA", "ssh-dss": "DSA",
+}
+
+func (d *document) statements() *statements {
+	st := &statements{}
+	for _, l := range d.lines {
+		if l.leak {
+			continue
+		}
+		rest := d.scanKeyMaterial(l, st)
+		for _, w := range keyTypeWords(rest) {
+			switch t := typeWords[strings.ToLower(w)]; t {
+			case "":
+			case "ed25519":
+				st.ed25519 = true
+			default:
+				if st.otherLine == 0 {
+					st.otherLine = l.no
+				}
+				st.otherTypes = append(st.otherTypes, t)
+			}
+		}
+	}
+	return st
+}
+
+// keyTypeWords splits on everything but letters, digits, '-' and '_', so
+// id_ed25519_romeo stays one word and does not state a type.
+func keyTypeWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	})
+}
+
+func isB64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+// scanKeyMaterial collects fingerprints and pasted public keys of a raw
+// line and returns the line with them blanked, so their base64 is not
+// read as words.
+func (d *document) scanKeyMaterial(l line, st *statements) string {
+	raw := l.raw
+	var out strings.Builder
+	lower := strings.ToLower(raw)
+	i := 0
+	for i < len(raw) {
+		switch {
+		case strings.HasPrefix(lower[i:], "sha256:"):
+			j := i + len("sha256:")
+			k := j
+			for k < len(raw) && isB64(raw[k]) {
+				k++
+			}
+			end := k
+			for end < len(raw) && raw[end] == '=' {
+				end++
+			}
+			body := raw[j:k]
+			if b, err := base64.RawStdEncoding.Strict().DecodeString(body); err == nil && len(b) == 32 && end == k {
+				st.fingerprints = append(st.fingerprints, fpAt{"SHA256:" + body, l.no})
+			} else {
+				st.badFP = append(st.badFP, fpAt{raw[i:end], l.no})
+			}
+			out.WriteByte(' ')
+			i = end
+			continue
+		case strings.HasPrefix(lower[i:], "md5:") || isHexPairRun(raw[i:]):
+			j := i
+			if strings.HasPrefix(lower[i:], "md5:") {
+				j += 4
+			}
+			if isHexPairRun(raw[j:]) {
+				st.md5 = append(st.md5, fpAt{"MD5", l.no})
+				out.WriteByte(' ')
+				i = j + 47
+				continue
+			}
+		case strings.HasPrefix(raw[i:], "AAAA") && (i == 0 || !isB64(raw[i-1])):
+			k := i
+			for k < len(raw) && (isB64(raw[k]) || raw[k] == '=') {
+				k++
+			}
+			if k-i >= 16 {
+				st.pasted = append(st.pasted, parsePasted(raw, i, k, l.no))
+				out.WriteByte(' ')
+				i = k
+				continue
+			}
+		}
+		out.WriteByte(raw[i])
+		i++
+	}
+	return out.String()
+}
+
+func isHexPairRun(s string) bool {
+	if len(s) < 47 {
+		return false
+	}
+	for p := 0; p < 16; p++ {
+		a, b := s[p*3], s[p*3+1]
+		if !isHex(a) || !isHex(b) || p < 15 && s[p*3+2] != ':' {
+			return false
+		}
+	}
+	return len(s) == 47 || !isHex(s[47]) && s[47] != ':'
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// parsePasted reads "ssh-ed25519 AAAA…" from the key type word before the
+// blob.
+func parsePasted(raw string, start, end, no int) pastedKey {
+	before := strings.TrimRight(raw[:start], " \t`")
+	typ := before
+	if i := strings.LastIndexAny(before, " \t`(>|:"); i >= 0 {
+		typ = before[i+1:]
+	}
+	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(typ + " " + raw[start:end]))
+	if err != nil {
+		return pastedKey{line: no}
+	}
+	return pastedKey{line: no, key: key}
+}
+
+func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
+	distinct := map[string]bool{}
+	for _, f := range st.fingerprints {
+		distinct[f.fp] = true
+	}
+	for _, b := range st.badFP {
+		r.add("bad-fingerprint", SevError, b.line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
+	}
+	if len(st.fingerprints) == 0 && len(st.md5) > 0 {
+		r.add("bad-fingerprint", SevError, st.md5[0].line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
+	}
+	switch {
+	case len(distinct) > 1:
+		r.add("multiple-fingerprints", SevError, st.fingerprints[1].line, "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(distinct))
+	case len(distinct) == 1:
+		r.Fingerprint = st.fingerprints[0].fp
+	case len(st.badFP) == 0 && len(st.md5) == 0:
+		r.add("missing-fingerprint", SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
+	}
+
+	switch {
+	case st.ed25519:
+	case len(st.otherTypes) > 0:
+		r.add("wrong-type", SevError, st.otherLine, "le type indiqué est %s : la séance demande une clé ed25519", st.otherTypes[0])
+	default:
+		r.add("missing-type", SevError, 0, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
+	}
+
+	for _, p := range st.pasted {
+		if p.key == nil {
+			r.add("bad-public-key", SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
+			continue
+		}
+		if r.Fingerprint != "" && ssh.FingerprintSHA256(p.key) != r.Fingerprint {
+			r.add("fingerprint-mismatch", SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", ssh.FingerprintSHA256(p.key), r.Fingerprint)
+		}
+	}
+	if rules.Beside != nil {
+		entries, err := keys.ParsePublic(rules.Beside.Data)
+		switch {
+		case err != nil:
+			r.add("bad-public-key", SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
+		case r.Fingerprint != "" && ssh.FingerprintSHA256(entries[0].Key) != r.Fingerprint:
+			r.add("fingerprint-mismatch", SevError, 0, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, ssh.FingerprintSHA256(entries[0].Key), r.Fingerprint)
+		}
+	}
+}
+
+// ---- the sentence ----
+
+var sentenceWords = words(fold(strings.TrimSuffix("Connexion uniquement vers le nœud de login indiqué par les organisateurs.", ".")))
+
+func (d *document) checkSentence(r *Result) {
+	found := false
+	var altered []block
+	for _, b := range d.blocks() {
+		ws := words(b.folded)
+		exact, hostAfter := containsSentence(ws)
+		switch {
+		case exact && !hostAfter:
+			found = true
+		case exact && hostAfter:
+			altered = append(altered, b)
+		case len(ws) > 0 && ws[0] == "connexion":
+			altered = append(altered, b)
+		case strings.Contains(b.folded, "noeud de login") || strings.Contains(b.folded, "noeud login"):
+			if !found {
+				altered = append(altered, b)
+			}
+		}
+	}
+	for _, b := range altered {
+		if found && !startsLikeSentence(b) {
+			continue // prose about the login node beside the exact sentence
+		}
+		r.add("altered-sentence", SevError, b.first, "la phrase diffère de celle du cours : recopiez exactement « Connexion uniquement vers le nœud de login indiqué par les organisateurs. », sans nom de serveur")
+		return
+	}
+	if !found {
+		r.add("missing-sentence", SevError, 0, "la phrase manque : recopiez « Connexion uniquement vers le nœud de login indiqué par les organisateurs. »")
+	}
+}
+
+func startsLikeSentence(b block) bool {
+	ws := words(b.folded)
+	return len(ws) > 0 && ws[0] == "connexion" || strings.Contains(b.folded, "connexion uniquement")
+}
+
+// containsSentence finds the sentence as whole words, at the start of the
+// block or after a sentence end or a colon, and followed by nothing or a
+// full stop. hostAfter reports a host name written after it.
+func containsSentence(ws []string) (exact, hostAfter bool) {
+	n := len(sentenceWords)
+	for i := 0; i+n <= len(ws); i++ {
+		match := true
+		for j := 0; j < n; j++ {
+			if ws[i+j] != sentenceWords[j] {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		if i > 0 && !strings.Contains(".!?:", ws[i-1]) {
+			continue
+		}
+		rest := ws[i+n:]
+		switch {
+		case len(rest) == 0:
+			return true, false
+		case rest[0] == "." || rest[0] == "!":
+			return true, hostLike(rest[1:])
+		}
+	}
+	return false, false
+}
+
+// hostLike spots a host name or address among the words after the
+// sentence: "romeo.univ-reims.fr", "10.0.0.1", "kim@login".
+func hostLike(ws []string) bool {
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i+1] == "." && ws[i] != "." && ws[i+2] != "." || ws[i+1] == "@" {
+			return true
+		}
+	}
+	return false
+}

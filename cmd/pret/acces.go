@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/onboarding"
+)
+
+// settings gives the onboarding steps their plain values.
+func (a *app) settings() (onboarding.Settings, error) {
+	c := a.cfg
+	s := onboarding.Settings{
+		Session:   onboarding.Session{Title: c.SessionTitle, Day: c.SessionDay, Start: c.SessionStart, End: c.SessionEnd},
+		Store:     c.Key,
+		File:      c.AccessFile,
+		StatePath: c.StatePath,
+		Today:     c.Today,
+	}
+	if c.AccessModel != "" {
+		f, err := os.Open(c.AccessModel)
+		if err != nil {
+			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md introuvable : %s", c.AccessModel)
+		}
+		defer f.Close()
+		text, err := io.ReadAll(io.LimitReader(f, 1<<20))
+		if err != nil {
+			return s, usageError("", "modèle d'acces.md illisible : %s", c.AccessModel)
+		}
+		s.Template = string(text)
+	}
+	return s, nil
+}
+
+func parseStatus(s string) (string, bool) {
+	switch strings.ToLower(strings.NewReplacer("é", "e", "É", "e").Replace(strings.TrimSpace(s))) {
+	case "demande":
+		return onboarding.StatusRequested, true
+	case "verifie":
+		return onboarding.StatusVerified, true
+	}
+	return "", false
+}
+
+func (a *app) accesCommand() *cobra.Command {
+	var status, date string
+	var force bool
+	c := &cobra.Command{
+		Use:     "acces [--statut demande|verifie] [--date AAAA-MM-JJ] [--force]",
+		Aliases: []string{"access"},
+		Short:   "Noter la date du compte d'accès et écrire acces.md",
+		Long: `Note la date de la demande du compte d'accès (--statut demande), ou la
+date à laquelle vous avez vérifié qu'il est ouvert (--statut verifie), puis
+écrit acces.md avec ses quatre éléments : la date, le chemin de la clé
+publique, l'empreinte avec le type ED25519, et la phrase du cours.
+
+La date est celle du jour par défaut ; elle ne peut pas être dans le futur.
+Un acces.md au contenu différent n'est remplacé qu'après un oui dans le
+terminal, ou avec --force. Il faut la clé : « pret cle ».`,
+		Example: `  pret acces --statut demande
+  pret acces --statut verifie --date 2026-10-23
+  pret acces --statut demande --force`,
+		Args: a.noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runAcces(status, date, force)
+		},
+	}
+	c.Flags().StringVar(&status, "statut", "", "demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
+	c.Flags().StringVar(&date, "date", "", "la date, AAAA-MM-JJ (défaut : aujourd'hui)")
+	c.Flags().BoolVar(&force, "force", false, "remplacer un acces.md au contenu différent sans demander")
+	return c
+}
+
+func (a *app) runAcces(status, date string, force bool) error {
+	s, err := a.settings()
+	if err != nil {
+		return err
+	}
+	if status == "" {
+		if !a.interactive() {
+			return usageError("pret acces --statut demande (ou --statut verifie si le compte est déjà ouvert)", "sans terminal, --statut est obligatoire")
+		}
+		i, err := a.prompter().Select("Avez-vous déjà un compte d'accès ouvert ?", []string{"Oui, il est ouvert", "Non, je l'ai demandé"}, 1, "")
+		if err != nil {
+			return err
+		}
+		status = map[bool]string{true: "verifie", false: "demande"}[i == 0]
+	}
+	st, ok := parseStatus(status)
+	if !ok {
+		return usageError("--statut demande ou --statut verifie", "statut inconnu : %q", status)
+	}
+	day := s.Today
+	if date != "" {
+		if day, err = onboarding.ParseDay(date); err != nil {
+			return usageError("--date AAAA-MM-JJ, par exemple --date 2026-10-20", "%v", err)
+		}
+	}
+	plan, err := onboarding.PlanAccess(s, st == onboarding.StatusVerified, day)
+	if err != nil {
+		return err
+	}
+	if plan.Warning != "" {
+		fmt.Fprintf(a.stderr, "pret: attention : %s\n", plan.Warning)
+	}
+	if plan.Status == onboarding.FileDifferent && !force {
+		if !a.interactive() {
+			return &onboarding.Error{Code: onboarding.ExitRefused,
+				Msg:  fmt.Sprintf("%s existe déjà avec un autre contenu ; il n'est pas remplacé", s.File),
+				Hint: "relisez-le, puis relancez avec --force pour le remplacer"}
+		}
+		i, err := a.prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", s.File), []string{"Oui", "Non"}, 1, "")
+		if err != nil {
+			return err
+		}
+		if i != 0 {
+			return &onboarding.Error{Code: onboarding.ExitRefused, Msg: fmt.Sprintf("%s conservé tel quel ; rien n'a été noté", s.File),
+				Hint: "relancez avec --force pour le remplacer"}
+		}
+	}
+	if err := guarded(func() error { return plan.Apply(s) }); err != nil {
+		return err
+	}
+	what := "Demande du compte d'accès notée"
+	if st == onboarding.StatusVerified {
+		what = "Vérification du compte d'accès notée"
+	}
+	fmt.Fprintf(a.stdout, "%s : %s\n", what, day.Format("2006-01-02"))
+	if plan.Status == onboarding.FileSame {
+		fmt.Fprintf(a.stdout, "%s est déjà à jour ; il n'a pas été touché\n", s.File)
+	} else {
+		fmt.Fprintf(a.stdout, "acces.md écrit : %s\n", s.File)
+	}
+	fmt.Fprintln(a.stdout, plan.Key)
+	return nil
+}

@@ -1,0 +1,99 @@
+// Package templates holds the embedded acces.md template and renders it.
+package templates
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+)
+
+// Sentence is the course's sentence, copied word for word into acces.md.
+const Sentence = "Connexion uniquement vers le nœud de login indiqué par les organisateurs."
+
+//go:embed acces.md.tmpl
+var accesTemplate string
+
+// Builtin returns the built-in acces.md template text.
+func Builtin() string { return accesTemplate }
+
+// Access is what acces.md states.
+type Access struct {
+	SessionTitle string    // "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA"
+	SessionDay   time.Time // the civil day
+	Start, End   string    // "09:30", "12:00"
+	Verified     bool      // the account was checked open, not requested
+	Date         time.Time // of the request or of the check
+	PublicKey    string    // absolute path of the .pub
+	Fingerprint  string    // the ssh-keygen -lf line
+}
+
+// Render fills text (the built-in template when empty). Unknown names in a
+// custom template are errors, not empty strings: an acces.md with a hole
+// would be sent as it is.
+func Render(text string, a Access) ([]byte, error) {
+	if text == "" {
+		text = accesTemplate
+	}
+	t, err := template.New("acces.md").Option("missingkey=error").Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("modèle d'acces.md invalide : %w", err)
+	}
+	label := "Date de la demande du compte d'accès"
+	if a.Verified {
+		label = "Date de la vérification du compte d'accès"
+	}
+	data := map[string]any{
+		"Titre":          a.SessionTitle,
+		"Seance":         SessionWhen(a.SessionDay, a.Start, a.End),
+		"LibelleDate":    label,
+		"Date":           a.Date.Format("2006-01-02"),
+		"Statut":         map[bool]string{true: "verifie", false: "demande"}[a.Verified],
+		"ClePublique":    a.PublicKey,
+		"Empreinte":      a.Fingerprint,
+		"Phrase":         Sentence,
+		"SeanceDate":     a.SessionDay.Format("2006-01-02"),
+		"SeanceJourLong": FrenchDay(a.SessionDay),
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("modèle d'acces.md : %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+var (
+	weekdays = [...]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"}
+	months   = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
+)
+
+// FrenchDay writes a day the French way: "jeudi 5 novembre 2026".
+func FrenchDay(d time.Time) string {
+	day := fmt.Sprint(d.Day())
+	if d.Day() == 1 {
+		day = "1er"
+	}
+	return fmt.Sprintf("%s %s %s %d", weekdays[d.Weekday()], day, months[d.Month()-1], d.Year())
+}
+
+// SessionWhen is "jeudi 5 novembre 2026, 9h30–12h".
+func SessionWhen(day time.Time, start, end string) string {
+	return fmt.Sprintf("%s, %s–%s", FrenchDay(day), frenchHour(start), frenchHour(end))
+}
+
+func frenchHour(hm string) string {
+	h, m, ok := strings.Cut(hm, ":")
+	if !ok {
+		return hm
+	}
+	h = strings.TrimLeft(h, "0")
+	if h == "" {
+		h = "0"
+	}
+	if m == "00" {
+		return h + "h"
+	}
+	return h + "h" + m
+}

@@ -1,0 +1,99 @@
+package templates
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func day(s string) time.Time {
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func sample(verified bool) Access {
+	return Access{
+		SessionTitle: "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA",
+		SessionDay:   day("2026-11-05"), Start: "09:30", End: "12:00",
+		Verified:    verified,
+		Date:        day("2026-10-20"),
+		PublicKey:   "/home/kim/.ssh/id_ed25519_romeo.pub",
+		Fingerprint: "256 SHA256:e5eV2dbJuZWp9bD1dJ4//42i4oaQUxlDKI+67P1iEBQ seance-novembre (ED25519)",
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	for name, verified := range map[string]bool{"demande": false, "verifie": true} {
+		got, err := Render("", sample(verified))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "acces-"+name+".golden.md")
+		if *update {
+			os.WriteFile(golden, got, 0o644)
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+func TestRenderHasTheFourElements(t *testing.T) {
+	got, _ := Render("", sample(false))
+	for _, want := range []string{
+		"Date de la demande du compte d'accès : 2026-10-20",
+		"`/home/kim/.ssh/id_ed25519_romeo.pub`",
+		"256 SHA256:e5eV2dbJuZWp9bD1dJ4//42i4oaQUxlDKI+67P1iEBQ seance-novembre (ED25519)",
+		"Connexion uniquement vers le nœud de login indiqué par les organisateurs.",
+		"jeudi 5 novembre 2026, 9h30–12h",
+	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	got, _ = Render("", sample(true))
+	if !strings.Contains(string(got), "Date de la vérification du compte d'accès : 2026-10-20") {
+		t.Errorf("verified label missing:\n%s", got)
+	}
+}
+
+func TestCustomTemplate(t *testing.T) {
+	got, err := Render("{{.Date}} {{.Statut}} {{.ClePublique}}\n{{.Phrase}}\n", sample(true))
+	if err != nil || string(got) != "2026-10-20 verifie /home/kim/.ssh/id_ed25519_romeo.pub\n"+Sentence+"\n" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if _, err := Render("{{.NomDuServeur}}", sample(true)); err == nil {
+		t.Fatal("unknown name in a custom template accepted")
+	}
+	if _, err := Render("{{.Date", sample(true)); err == nil {
+		t.Fatal("broken template accepted")
+	}
+}
+
+func TestFrenchDay(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-11-05": "jeudi 5 novembre 2026",
+		"2026-10-01": "jeudi 1er octobre 2026",
+		"2026-08-16": "dimanche 16 août 2026",
+		"2027-02-01": "lundi 1er février 2027",
+	} {
+		if got := FrenchDay(day(in)); got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+	if got := SessionWhen(day("2026-11-05"), "09:30", "12:00"); got != "jeudi 5 novembre 2026, 9h30–12h" {
+		t.Errorf("%q", got)
+	}
+}
