@@ -54,7 +54,9 @@ func mapErr(err error) error {
 
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
 	var answer string
-	err := survey.AskOne(&survey.Password{Message: message, Help: help}, &answer, s.opts()...)
+	err := withoutEcho(s.In, func() error {
+		return survey.AskOne(&survey.Password{Message: message, Help: help}, &answer, s.opts()...)
+	})
 	return answer, mapErr(err)
 }
 

@@ -1,0 +1,319 @@
+package onboarding
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/keys"
+)
+
+// answer is one scripted reply: the kind of question it expects and what
+// the person types or picks.
+type answer struct {
+	kind   string // "password", "select", "input"
+	text   string
+	choice int
+	err    error
+}
+
+type fakePrompter struct {
+	t       *testing.T
+	answers []answer
+	asked   []string
+}
+
+func (f *fakePrompter) next(kind, message string) answer {
+	f.t.Helper()
+	f.asked = append(f.asked, kind+": "+message)
+	if len(f.answers) == 0 {
+		f.t.Fatalf("unexpected %s question %q", kind, message)
+	}
+	a := f.answers[0]
+	f.answers = f.answers[1:]
+	if a.kind != kind {
+		f.t.Fatalf("question %q is a %s, the script expected a %s", message, kind, a.kind)
+	}
+	return a
+}
+
+func (f *fakePrompter) Password(message, help string) (string, error) {
+	a := f.next("password", message)
+	return a.text, a.err
+}
+
+func (f *fakePrompter) Select(message string, options []string, def int, help string) (int, error) {
+	a := f.next("select", message)
+	if message == "Avez-vous déjà un compte d'accès ouvert ?" && (options[0] != "Oui, il est ouvert" || options[1] != "Non, pas encore") {
+		f.t.Fatalf("account choice not in French words: %v", options)
+	}
+	return a.choice, a.err
+}
+
+func (f *fakePrompter) Input(message, def, help string) (string, error) {
+	a := f.next("input", message)
+	if a.text == "" {
+		return def, a.err
+	}
+	return a.text, a.err
+}
+
+func day(s string) time.Time {
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buffer, *fakePrompter) {
+	out := &bytes.Buffer{}
+	p := &fakePrompter{t: t, answers: answers}
+	w := &Wizard{
+		Settings: Settings{
+			Session:   Session{Title: "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", Day: day("2026-11-05"), Start: "09:30", End: "12:00"},
+			Store:     keys.Store{Dir: filepath.Join(dir, ".ssh"), Name: "id_ed25519_romeo", Comment: "seance-novembre"},
+			File:      filepath.Join(dir, "acces.md"),
+			StatePath: filepath.Join(dir, "state", "etat.yaml"),
+			Today:     day("2026-10-20"),
+		},
+		P:      p,
+		Out:    out,
+		Random: rand.Reader,
+		Checklist: func() int {
+			out.WriteString("[checklist]\n")
+			return 0
+		},
+	}
+	return w, out, p
+}
+
+const goodPass = "une passphrase solide"
+
+func TestWizardFlows(t *testing.T) {
+	cases := []struct {
+		name     string
+		existing string // "", "key", "key+acces"
+		answers  []answer
+		channel  string
+		wantErr  error
+		want     []string // on screen
+		wantNot  []string
+		accesHas []string
+		status   string
+	}{
+		{
+			name: "new key, account requested today",
+			answers: []answer{
+				{kind: "password", text: goodPass}, {kind: "password", text: goodPass},
+				{kind: "select", choice: 1},
+				{kind: "input"},
+			},
+			want:     []string{"Il reste 16 jours", "Clé créée", "(ED25519)", "par le canal indiqué par les organisateurs", "acces.md écrit", "[checklist]"},
+			accesHas: []string{"Date de la demande du compte d'accès : 2026-10-20"},
+			status:   "demande",
+		},
+		{
+			name: "refusals are explained and asked again",
+			answers: []answer{
+				{kind: "password", text: ""},
+				{kind: "password", text: "     "},
+				{kind: "password", text: "court"},
+				{kind: "password", text: goodPass}, {kind: "password", text: "autre chose!"},
+				{kind: "password", text: goodPass}, {kind: "password", text: goodPass},
+				{kind: "select", choice: 0},
+				{kind: "input", text: "2026-02-30"},
+				{kind: "input", text: "2026-12-01"},
+				{kind: "input", text: "2026-10-18"},
+			},
+			want: []string{"la passphrase est vide", "ne contient que des espaces", "trop courte", "Les deux saisies diffèrent",
+				"Date invalide", "dans le futur", "Clé créée"},
+			accesHas: []string{"Date de la vérification du compte d'accès : 2026-10-18"},
+			status:   "verifie",
+		},
+		{
+			name:     "kept key never asks the passphrase",
+			existing: "key",
+			channel:  "le formulaire ROMEO de la formation",
+			answers:  []answer{{kind: "select", choice: 1}, {kind: "input"}},
+			want:     []string{"Clé existante conservée", "Demandez le compte d'accès le formulaire ROMEO de la formation"},
+			wantNot:  []string{"passphrase"},
+			status:   "demande",
+		},
+		{
+			name:     "replacement declined leaves acces.md alone",
+			existing: "key+acces",
+			answers:  []answer{{kind: "select", choice: 0}, {kind: "input"}, {kind: "select", choice: 1}},
+			want:     []string{"conservé tel quel"},
+			accesHas: []string{"contenu écrit à la main"},
+		},
+		{
+			name:     "replacement accepted",
+			existing: "key+acces",
+			answers:  []answer{{kind: "select", choice: 0}, {kind: "input"}, {kind: "select", choice: 0}},
+			accesHas: []string{"Date de la vérification du compte d'accès : 2026-10-20"},
+			status:   "verifie",
+		},
+		{
+			name:    "Ctrl-C at the passphrase leaves nothing",
+			answers: []answer{{kind: "password", err: ErrInterrupted}},
+			wantErr: ErrInterrupted,
+		},
+		{
+			name:     "Ctrl-C at the date: the key stays, no acces.md",
+			answers:  []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", choice: 1}, {kind: "input", err: ErrInterrupted}},
+			wantErr:  ErrInterrupted,
+			existing: "",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w, out, p := newWizard(t, dir, tc.answers)
+			w.Channel = tc.channel
+			if strings.HasPrefix(tc.existing, "key") {
+				if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.existing == "key+acces" {
+				os.WriteFile(w.File, []byte("contenu écrit à la main\n"), 0o644)
+			}
+			code, err := w.Run()
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("got %v, want %v", err, tc.wantErr)
+				}
+				if _, err := os.Stat(w.File); err == nil {
+					t.Error("acces.md written despite the interruption")
+				}
+				entries, _ := os.ReadDir(w.Store.Dir)
+				for _, e := range entries {
+					if strings.Contains(e.Name(), ".tmp-") {
+						t.Errorf("temporary file left: %s", e.Name())
+					}
+				}
+				return
+			}
+			if err != nil || code != 0 {
+				t.Fatalf("Run: %d %v\n%s", code, err, out)
+			}
+			if len(p.answers) != 0 {
+				t.Fatalf("questions not asked: %+v", p.answers)
+			}
+			screen := out.String()
+			for _, s := range tc.want {
+				if !strings.Contains(screen, s) {
+					t.Errorf("screen lacks %q:\n%s", s, screen)
+				}
+			}
+			for _, s := range tc.wantNot {
+				for _, q := range p.asked {
+					if strings.Contains(strings.ToLower(q), s) {
+						t.Errorf("asked %q", q)
+					}
+				}
+			}
+			if strings.Contains(screen, goodPass) {
+				t.Error("the passphrase was shown")
+			}
+			for _, q := range append(p.asked, screen) {
+				low := strings.ToLower(q)
+				if strings.Contains(low, "hôte") || strings.Contains(low, "serveur ?") || strings.Contains(low, "hostname") {
+					t.Errorf("the wizard asks for a host: %q", q)
+				}
+			}
+			acces, _ := os.ReadFile(w.File)
+			for _, s := range tc.accesHas {
+				if !strings.Contains(string(acces), s) {
+					t.Errorf("acces.md lacks %q:\n%s", s, acces)
+				}
+			}
+			if tc.status != "" {
+				res := checklist.Validate(acces, checklist.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: w.Session.Day, Today: w.Today})
+				if len(res.Problems) != 0 {
+					t.Errorf("written acces.md has problems: %+v", res.Problems)
+				}
+				st, err := LoadState(w.StatePath)
+				if err != nil || st.Last() == nil || st.Last().Status != tc.status {
+					t.Errorf("state: %+v %v", st, err)
+				}
+			}
+		})
+	}
+}
+
+func TestBanner(t *testing.T) {
+	s := Session{Title: "T", Day: day("2026-11-05"), Start: "09:30", End: "12:00"}
+	for today, want := range map[string]string{
+		"2026-10-20": "Il reste 16 jours",
+		"2026-11-04": "La séance a lieu demain",
+		"2026-11-05": "La séance a lieu aujourd'hui",
+		"2026-11-29": "La séance est passée",
+	} {
+		b := Banner(s, day(today))
+		if !strings.Contains(b, want) || !strings.Contains(b, "jeudi 5 novembre 2026, 9h30–12h") {
+			t.Errorf("%s: %q", today, b)
+		}
+	}
+}
+
+func TestStateKeepsEarlierRecords(t *testing.T) {
+	dir := t.TempDir()
+	w, _, _ := newWizard(t, dir, nil)
+	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		verified bool
+		date     string
+	}{{false, "2026-10-10"}, {false, "2026-10-10"}, {true, "2026-10-15"}} {
+		plan, err := PlanAccess(w.Settings, r.verified, day(r.date))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Apply(w.Settings); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, _ := LoadState(w.StatePath)
+	if len(st.Access) != 2 || st.Access[0].Date != "2026-10-10" || st.Access[1].Status != "verifie" {
+		t.Fatalf("records: %+v", st.Access)
+	}
+	if fi, _ := os.Stat(w.StatePath); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("state mode %v", fi.Mode())
+	}
+}
+
+func TestCheckAccessDate(t *testing.T) {
+	session, today := day("2026-11-05"), day("2026-11-10")
+	if _, err := CheckAccessDate(day("2026-11-11"), today, session); err == nil {
+		t.Error("future date accepted")
+	}
+	if w, err := CheckAccessDate(day("2026-11-05"), today, session); err != nil || w == "" {
+		t.Error("session day: want a warning")
+	}
+	if w, err := CheckAccessDate(day("2026-11-04"), today, session); err != nil || w != "" {
+		t.Error("day before: want nothing")
+	}
+	if _, err := ParseDay("2026-02-29"); err == nil {
+		t.Error("2026-02-29 accepted")
+	}
+	if _, err := ParseDay("20/10/2026"); err == nil {
+		t.Error("wrong format accepted")
+	}
+}
+
+func TestCheckPassphrase(t *testing.T) {
+	for p, ok := range map[string]bool{"": false, "        ": false, "\t \t \t \t ": false, "1234567": false, "12345678": true, "éééééééé": true, "ééé": false} {
+		if (CheckPassphrase(p) == nil) != ok {
+			t.Errorf("%q: ok=%v", p, !ok)
+		}
+	}
+}
