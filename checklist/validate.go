@@ -178,11 +178,27 @@ func lineRanges(nums []int) string {
 }
 
 // blocks groups lines into the units a sentence lives in: a paragraph, a
-// list item with its wrapped lines, a table cell.
+// list item with its wrapped lines, a table cell. Each block keeps where
+// its lines start and end among its words, since a sentence written on a
+// line of its own needs no full stop before it.
 type block struct {
 	first  int
 	folded string
-	raw    string
+	words  []string
+	edges  map[int]bool // word indexes where a line starts or ends
+}
+
+func (b *block) addLine(folded string) {
+	if b.edges == nil {
+		b.edges = map[int]bool{}
+	}
+	b.edges[len(b.words)] = true
+	if b.folded != "" {
+		b.folded += " "
+	}
+	b.folded += folded
+	b.words = append(b.words, words(folded)...)
+	b.edges[len(b.words)] = true
 }
 
 func (d *document) blocks() []block {
@@ -201,17 +217,19 @@ func (d *document) blocks() []block {
 		case l.cells != nil:
 			flush()
 			for _, c := range l.cells {
-				out = append(out, block{first: l.no, folded: fold(c), raw: c})
+				b := block{first: l.no}
+				b.addLine(fold(c))
+				out = append(out, b)
 			}
 		case l.starts || cur == nil:
 			flush()
-			cur = &block{first: l.no, folded: l.folded, raw: l.text}
+			cur = &block{first: l.no}
+			cur.addLine(l.folded)
 			if l.heading {
 				flush()
 			}
 		default:
-			cur.folded += " " + l.folded
-			cur.raw += " " + l.text
+			cur.addLine(l.folded)
 		}
 	}
 	flush()
@@ -655,19 +673,14 @@ func (d *document) checkSentence(r *Result) {
 	found := false
 	var altered []block
 	for _, b := range d.blocks() {
-		ws := words(b.folded)
-		exact, hostAfter := containsSentence(ws)
+		exact, hostAfter := containsSentence(b)
 		switch {
 		case exact && !hostAfter:
 			found = true
-		case exact && hostAfter:
-			altered = append(altered, b)
-		case len(ws) > 0 && ws[0] == "connexion":
+		case exact && hostAfter, startsLikeSentence(b):
 			altered = append(altered, b)
 		case strings.Contains(b.folded, "noeud de login") || strings.Contains(b.folded, "noeud login"):
-			if !found {
-				altered = append(altered, b)
-			}
+			altered = append(altered, b)
 		}
 	}
 	for _, b := range altered {
@@ -682,15 +695,22 @@ func (d *document) checkSentence(r *Result) {
 	}
 }
 
+// startsLikeSentence: a line or a sentence of the block opens with
+// "connexion", as a copy of the sentence would.
 func startsLikeSentence(b block) bool {
-	ws := words(b.folded)
-	return len(ws) > 0 && ws[0] == "connexion" || strings.Contains(b.folded, "connexion uniquement")
+	for i, w := range b.words {
+		if w == "connexion" && (i == 0 || b.edges[i] || strings.Contains(".!?:", b.words[i-1])) {
+			return true
+		}
+	}
+	return false
 }
 
-// containsSentence finds the sentence as whole words, at the start of the
-// block or after a sentence end or a colon, and followed by nothing or a
-// full stop. hostAfter reports a host name written after it.
-func containsSentence(ws []string) (exact, hostAfter bool) {
+// containsSentence finds the sentence as whole words, starting a line or
+// following a sentence end or a colon, and ending a line or followed by a
+// full stop. hostAfter reports a host name written after it in the block.
+func containsSentence(b block) (exact, hostAfter bool) {
+	ws := b.words
 	n := len(sentenceWords)
 	for i := 0; i+n <= len(ws); i++ {
 		match := true
@@ -703,27 +723,40 @@ func containsSentence(ws []string) (exact, hostAfter bool) {
 		if !match {
 			continue
 		}
-		if i > 0 && !strings.Contains(".!?:", ws[i-1]) {
+		if i > 0 && !b.edges[i] && !strings.Contains(".!?:", ws[i-1]) {
 			continue
 		}
-		rest := ws[i+n:]
+		end := i + n
 		switch {
-		case len(rest) == 0:
+		case end == len(ws):
 			return true, false
-		case rest[0] == "." || rest[0] == "!":
-			return true, hostLike(rest[1:])
+		case ws[end] == "." || ws[end] == "!":
+			return true, hostLike(ws[end+1:])
+		case b.edges[end]:
+			return true, hostLike(ws[end:])
 		}
 	}
 	return false, false
 }
 
+// fileExtensions end words that look like host names but are files.
+var fileExtensions = map[string]bool{"pub": true, "md": true, "txt": true, "yaml": true, "yml": true, "sbatch": true, "out": true, "sh": true, "json": true}
+
 // hostLike spots a host name or address among the words after the
 // sentence: "romeo.univ-reims.fr", "10.0.0.1", "kim@login".
 func hostLike(ws []string) bool {
 	for i := 0; i+2 < len(ws); i++ {
-		if ws[i+1] == "." && ws[i] != "." && ws[i+2] != "." || ws[i+1] == "@" {
+		if ws[i+1] == "@" && isWordish(ws[i]) && isWordish(ws[i+2]) {
+			return true
+		}
+		if ws[i+1] == "." && isWordish(ws[i]) && isWordish(ws[i+2]) && !fileExtensions[ws[i+2]] {
 			return true
 		}
 	}
 	return false
+}
+
+func isWordish(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return isWordRune(r)
 }
