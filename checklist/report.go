@@ -3,6 +3,8 @@
 package checklist
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -145,18 +147,7 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 func WriteFiles(w io.Writer, format, name string, files []FileResult, style Style) error {
 	switch format {
 	case "json":
-		if files == nil {
-			files = []FileResult{}
-		}
-		for i := range files {
-			if files[i].Problems == nil {
-				files[i].Problems = []Problem{}
-			}
-		}
-		return writeJSON(w, struct {
-			Files   []FileResult `json:"files"`
-			Summary FilesSummary `json:"summary"`
-		}{files, summarizeFiles(files)})
+		return writeFilesJSON(w, files)
 	case "junit":
 		return writeFilesJUnit(w, name, files)
 	}
@@ -182,6 +173,49 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 	_, err := fmt.Fprintf(w, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
 		s.Files, plural(s.Files), s.Valid, plural(s.Valid), s.Invalid, plural(s.Invalid))
 	return err
+}
+
+// writeFilesJSON streams the document one file at a time: for thousands
+// of files, the output is never held whole in memory.
+func writeFilesJSON(w io.Writer, files []FileResult) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("{\n  \"files\": [")
+	for i, f := range files {
+		if f.Problems == nil {
+			f.Problems = []Problem{}
+		}
+		b, err := marshalIndent(f, "    ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		bw.Write(b)
+	}
+	if len(files) > 0 {
+		bw.WriteString("\n  ")
+	}
+	b, err := marshalIndent(summarizeFiles(files), "  ")
+	if err != nil {
+		return err
+	}
+	bw.WriteString("],\n  \"summary\": ")
+	bw.Write(b)
+	bw.WriteString("\n}\n")
+	return bw.Flush()
+}
+
+func marshalIndent(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 func plural(n int) string {

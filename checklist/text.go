@@ -3,49 +3,73 @@ package checklist
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
+
+// latinFold holds, for every rune below U+0250, what fold turns it into:
+// its NFD form without combining marks, in lower case. Computed once with
+// the norm package so the hot path never runs a full normalisation.
+var latinFold = func() (t [0x250]string) {
+	for r := rune(0); r < 0x250; r++ {
+		var b strings.Builder
+		for _, d := range norm.NFD.String(string(r)) {
+			if !unicode.Is(unicode.Mn, d) {
+				b.WriteRune(unicode.ToLower(d))
+			}
+		}
+		t[r] = b.String()
+	}
+	t['œ'], t['Œ'], t['æ'], t['Æ'] = "oe", "oe", "ae", "ae"
+	return t
+}()
 
 // fold makes two spellings of the same French words equal: NFD with the
 // combining marks dropped, lower case, œ → oe, runs of white space → one
 // space. So nœud, noeud, NŒUD and a decomposed nœud compare equal.
 func fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
-		s = norm.NFD.String(s)
-	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case unicode.IsSpace(r):
+		if unicode.IsSpace(r) {
 			space = b.Len() > 0
 			continue
+		}
+		var repl string
+		switch {
+		case r < 0x80:
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+		case r < 0x250:
+			repl = latinFold[r]
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case r == '’' || r == 'ʼ' || r == '‘':
+			r = '\''
+		case r >= 0x1E00 && r < 0x2000 || r >= 0x0370 && r < 0x0530:
+			// Latin Extended Additional, Greek, Cyrillic: letters that
+			// decompose; rare enough to normalise one at a time.
+			for _, d := range norm.NFD.String(string(r)) {
+				if !unicode.Is(unicode.Mn, d) {
+					repl += string(unicode.ToLower(d))
+				}
+			}
+		default:
+			r = unicode.ToLower(r)
+		}
+		if repl == "" && r >= 0x80 && r < 0x250 {
+			continue // a rune that folds to nothing
 		}
 		if space {
 			b.WriteByte(' ')
 			space = false
 		}
-		switch r {
-		case 'œ', 'Œ':
-			b.WriteString("oe")
-		case 'æ', 'Æ':
-			b.WriteString("ae")
-		case '’', 'ʼ', '‘':
-			b.WriteByte('\'')
-		default:
-			b.WriteRune(unicode.ToLower(r))
+		if repl != "" {
+			b.WriteString(repl)
+		} else {
+			b.WriteRune(r)
 		}
 	}
 	return b.String()
@@ -64,6 +88,7 @@ type line struct {
 	starts bool
 	cells  []string // table cells, decoration removed
 	leak   bool     // private key material: never read further, never shown
+	words  []string // words(folded), computed once
 }
 
 // stripDecoration removes the Markdown around the words: block quotes,
@@ -134,7 +159,7 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // words splits folded text into words and punctuation marks, the units the
 // sentence is compared in.
 func words(folded string) []string {
-	var out []string
+	out := make([]string, 0, len(folded)/5+1)
 	start := -1
 	for i, r := range folded {
 		if isWordRune(r) || r == '\'' || r == '-' && start >= 0 {

@@ -109,7 +109,8 @@ func readLines(s string) *document {
 		text, heading, starts, cells := stripDecoration(l)
 		d.lines[i] = line{no: i + 1, raw: l, text: text, heading: heading, starts: starts, cells: cells}
 		d.lines[i].folded = fold(text)
-		d.lines[i].blank = strings.TrimSpace(text) == ""
+		d.lines[i].words = words(d.lines[i].folded)
+		d.lines[i].blank = len(d.lines[i].words) == 0
 	}
 	return d
 }
@@ -144,7 +145,7 @@ func (d *document) leaks(r *Result) {
 		if l.leak {
 			marked = append(marked, l.no)
 			// Nothing of this line is read by the other rules.
-			l.text, l.folded, l.cells, l.blank = "", "", nil, true
+			l.text, l.folded, l.cells, l.words, l.blank = "", "", nil, nil, true
 		}
 	}
 	if len(marked) == 0 {
@@ -188,7 +189,7 @@ type block struct {
 	edges  map[int]bool // word indexes where a line starts or ends
 }
 
-func (b *block) addLine(folded string) {
+func (b *block) addLine(folded string, ws []string) {
 	if b.edges == nil {
 		b.edges = map[int]bool{}
 	}
@@ -197,7 +198,11 @@ func (b *block) addLine(folded string) {
 		b.folded += " "
 	}
 	b.folded += folded
-	b.words = append(b.words, words(folded)...)
+	if b.words == nil {
+		b.words = ws // the common one-line block shares the line's words
+	} else {
+		b.words = append(b.words[:len(b.words):len(b.words)], ws...)
+	}
 	b.edges[len(b.words)] = true
 }
 
@@ -218,18 +223,19 @@ func (d *document) blocks() []block {
 			flush()
 			for _, c := range l.cells {
 				b := block{first: l.no}
-				b.addLine(fold(c))
+				f := fold(c)
+				b.addLine(f, words(f))
 				out = append(out, b)
 			}
 		case l.starts || cur == nil:
 			flush()
 			cur = &block{first: l.no}
-			cur.addLine(l.folded)
+			cur.addLine(l.folded, l.words)
 			if l.heading {
 				flush()
 			}
 		default:
-			cur.addLine(l.folded)
+			cur.addLine(l.folded, l.words)
 		}
 	}
 	flush()
@@ -256,10 +262,9 @@ func (f foundDate) valid() (time.Time, bool) {
 	return t, t.Day() == f.d && int(t.Month()) == f.m
 }
 
-// findDates reads the dates of a folded line in the three formats.
-func findDates(s string) []foundDate {
+// findDates reads the dates of a line's words in the three formats.
+func findDates(ws []string) []foundDate {
 	var out []foundDate
-	ws := words(s)
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if !isDigits(w) && w != "1er" {
@@ -317,8 +322,8 @@ func atoi(s string) int {
 	return n
 }
 
-func hasLabelWord(folded string) bool {
-	for _, w := range words(folded) {
+func hasLabelWord(ws []string) bool {
+	for _, w := range ws {
 		if strings.HasPrefix(w, "demand") || strings.HasPrefix(w, "verif") || strings.HasPrefix(w, "ouvert") {
 			return true
 		}
@@ -335,38 +340,36 @@ func (d *document) checkDate(r *Result, rules Rules) {
 			continue
 		}
 		if l.heading {
-			headingLabelled, headingUsed = hasLabelWord(l.folded), false
+			headingLabelled, headingUsed = hasLabelWord(l.words), false
 			// A heading can hold the date itself: "## Demande du 20/10/2026".
 		}
-		dates := findDates(l.folded)
+		dates := findDates(l.words)
 		if len(dates) == 0 {
 			continue
 		}
-		labelled := hasLabelWord(l.folded)
-		switch {
-		case labelled:
-		case aboutSession(l.folded):
-			continue // "séance du 5 novembre 2026" is not the access date
-		case strings.HasPrefix(l.folded, "date"):
-			labelled = true
-		case headingLabelled && !headingUsed:
-			labelled = true
-		}
+		// A date counts when its line says what it is, or when it is the
+		// first one under a heading that does; a line that starts with
+		// "date" counts unless it is about the session.
+		labelled := hasLabelWord(l.words) || headingLabelled && !headingUsed ||
+			strings.HasPrefix(l.folded, "date") && !aboutSession(l.folded)
 		if !labelled {
 			continue
 		}
-		headingUsed = true
-		f := dates[0]
-		if len(dates) > 1 && aboutSession(l.folded) {
-			// "demandé le 20/10 pour la séance du 5 novembre": skip the
-			// session day when another date stands beside it.
+		if aboutSession(l.folded) {
+			// "demandé le 20/10 pour la séance du 5 novembre": the session
+			// day on such a line is the session's, not the request's.
+			kept := dates[:0:0]
 			for _, c := range dates {
 				if t, ok := c.valid(); !ok || !t.Equal(rules.SessionDay) {
-					f = c
-					break
+					kept = append(kept, c)
 				}
 			}
+			if dates = kept; len(dates) == 0 {
+				continue
+			}
 		}
+		headingUsed = true
+		f := dates[0]
 		t, ok := f.valid()
 		switch {
 		case !ok:
@@ -386,6 +389,9 @@ func (d *document) checkDate(r *Result, rules Rules) {
 // pathTokens returns the words of a raw line that look like paths: they
 // hold a slash or a backslash.
 func pathTokens(raw string) []string {
+	if !strings.ContainsAny(raw, `/\`) {
+		return nil
+	}
 	var out []string
 	for _, f := range strings.FieldsFunc(raw, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')' ||
@@ -501,6 +507,9 @@ func (d *document) statements() *statements {
 			continue
 		}
 		rest := d.scanKeyMaterial(l, st)
+		if !mayNameType(rest) {
+			continue
+		}
 		for _, w := range keyTypeWords(rest) {
 			switch t := typeWords[strings.ToLower(w)]; t {
 			case "":
@@ -515,6 +524,23 @@ func (d *document) statements() *statements {
 		}
 	}
 	return st
+}
+
+// mayNameType is a cheap look for the letters every type word has.
+func mayNameType(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'r', 'd':
+			if s[i+1]|0x20 == 's' && s[i+2]|0x20 == 'a' || s[i+1]|0x20 == 's' && s[i+2]|0x20 == 's' {
+				return true
+			}
+		case '2':
+			if s[i+1] == '5' && s[i+2] == '5' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keyTypeWords splits on everything but letters, digits, '-' and '_', so
@@ -534,12 +560,14 @@ func isB64(c byte) bool {
 // read as words.
 func (d *document) scanKeyMaterial(l line, st *statements) string {
 	raw := l.raw
+	if !strings.Contains(raw, ":") && !strings.Contains(raw, "AAAA") {
+		return raw // no fingerprint, no MD5 pairs, no pasted key
+	}
 	var out strings.Builder
-	lower := strings.ToLower(raw)
 	i := 0
 	for i < len(raw) {
 		switch {
-		case strings.HasPrefix(lower[i:], "sha256:"):
+		case hasPrefixFold(raw[i:], "sha256:"):
 			j := i + len("sha256:")
 			k := j
 			for k < len(raw) && isB64(raw[k]) {
@@ -558,9 +586,9 @@ func (d *document) scanKeyMaterial(l line, st *statements) string {
 			out.WriteByte(' ')
 			i = end
 			continue
-		case strings.HasPrefix(lower[i:], "md5:") || isHexPairRun(raw[i:]):
+		case hasPrefixFold(raw[i:], "md5:") || isHexPairRun(raw[i:]):
 			j := i
-			if strings.HasPrefix(lower[i:], "md5:") {
+			if hasPrefixFold(raw[i:], "md5:") {
 				j += 4
 			}
 			if isHexPairRun(raw[j:]) {
@@ -585,6 +613,19 @@ func (d *document) scanKeyMaterial(l line, st *statements) string {
 		i++
 	}
 	return out.String()
+}
+
+// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if s[i]|0x20 != prefix[i] && s[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func isHexPairRun(s string) bool {

@@ -129,15 +129,14 @@ partagent pas une clé. Code de sortie 1 si un fichier est invalide.`,
 					return err
 				}
 			}
-			paths, err := checklist.FindAccessFiles(args)
+			rules := checklist.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today}
+			files, err := checklist.ValidatePaths(args, rules, workers)
 			if err != nil {
 				return usageError("vérifiez les chemins donnés", "%v", err)
 			}
-			if len(paths) == 0 {
+			if len(files) == 0 {
 				fmt.Fprintf(a.stderr, "pret: attention : aucun acces.md trouvé dans %s\n", strings.Join(args, ", "))
 			}
-			rules := checklist.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today}
-			files := checklist.ValidateFiles(paths, rules, workers)
 			invalid := false
 			for i := range files {
 				if rf.strict && len(files[i].Problems) > 0 {

@@ -1,0 +1,395 @@
+package checklist
+
+import (
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+func day(s string) time.Time {
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+var rules = Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day("2026-11-05"), Today: day("2026-10-20")}
+
+const (
+	fpA = "SHA256:bdWv8ASnIXvq7nulAWpJBvplTofkQJ55TUUjbQO+nA0"
+	fpB = "SHA256:tc1+NYFSoUoasBV8ZJu5X3dK6V3ESg7kOqqgMRKY8gI"
+)
+
+const good = `- Date de la demande : 2026-10-16
+- Clé : ~/.ssh/id_ed25519_romeo.pub
+- 256 ` + fpA + ` seance-novembre (ED25519)
+
+Connexion uniquement vers le nœud de login indiqué par les organisateurs.
+`
+
+func codes(r *Result) []string {
+	var out []string
+	for _, p := range r.Problems {
+		out = append(out, p.Code)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type vcase struct {
+	name string
+	text string
+	want string // the problem codes, sorted, comma-separated
+}
+
+func runCases(t *testing.T, cases []vcase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Validate([]byte(c.text), rules)
+			if got := strings.Join(codes(r), ","); got != c.want {
+				t.Errorf("codes %q, want %q\n%+v\n--\n%s", got, c.want, r.Problems, c.text)
+			}
+			for _, p := range r.Problems {
+				if p.Message == "" || p.Severity != SevError && p.Severity != SevWarning {
+					t.Errorf("problem without message or severity: %+v", p)
+				}
+			}
+		})
+	}
+}
+
+func TestExamplesFolder(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "examples", "acces")
+	tsv, err := os.ReadFile(filepath.Join(dir, "expected.tsv"))
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI lays shared/ beside the clone: %v", err)
+		}
+		t.Skip("the shared examples are not beside this repository")
+	}
+	r := rules
+	r.Today = day("2026-11-29")
+	for _, row := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
+		f := strings.Split(row, "\t")
+		data, err := os.ReadFile(filepath.Join(dir, f[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Validate(data, r)
+		var errs []string
+		for _, p := range res.Problems {
+			if p.Severity == SevError {
+				errs = append(errs, p.Code)
+			}
+		}
+		want := ""
+		if len(f) > 2 {
+			want = f[2]
+		}
+		if (f[1] == "valid") != res.Valid() || strings.Join(errs, ",") != want {
+			t.Errorf("%s: valid=%v errors=%v, want %s %q", f[0], res.Valid(), errs, f[1], want)
+		}
+	}
+}
+
+func TestLayouts(t *testing.T) {
+	runCases(t, []vcase{
+		{"template list", good, ""},
+		{"CRLF", strings.ReplaceAll(good, "\n", "\r\n"), ""},
+		{"BOM", "\ufeff" + good, ""},
+		{"no final newline", strings.TrimSuffix(good, "\n"), ""},
+		{"prose", "J'ai demandé mon compte le 16 octobre 2026 par le formulaire. Ma clé publique est ~/.ssh/id_ed25519_romeo.pub, " +
+			"de type ed25519, empreinte " + fpA + ".\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
+		{"table", "| Élément | Valeur |\n|---|---|\n| Date de la demande | 16/10/2026 |\n| Clé publique | `~/.ssh/id_ed25519_romeo.pub` |\n" +
+			"| Empreinte | `" + fpA + "` |\n| Type | ED25519 |\n| Phrase | Connexion uniquement vers le nœud de login indiqué par les organisateurs. |\n", ""},
+		{"headings", "# Mon accès\n\n## Demande du compte\n\nLe 1er octobre 2026.\n\n## Clé\n\n$HOME/.ssh/id_ed25519_romeo.pub\n\n" +
+			"`256 " + fpA + " seance-novembre (ED25519)`\n\n## Règle\n\n> Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
+		{"wrapped sentence in a quote", strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.",
+			"> Connexion uniquement vers le nœud\n> de login indiqué par\n> les organisateurs.", 1), ""},
+		{"sentence in emphasis and guillemets", strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.",
+			"*« Connexion uniquement vers le nœud de login indiqué par les organisateurs. »*", 1), ""},
+		{"noeud without ligature, no full stop", strings.Replace(good, "nœud de login indiqué par les organisateurs.", "noeud de login indiqué par les organisateurs", 1), ""},
+		{"upper case", strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "CONNEXION UNIQUEMENT VERS LE NŒUD DE LOGIN INDIQUÉ PAR LES ORGANISATEURS.", 1), ""},
+		{"decomposed accents", strings.Replace(good, "indiqué", "indique\u0301", 1), ""},
+		{"sentence on its own line, no blank line", "Date de vérification : 2026-10-01\nChemin : ~/.ssh/id_ed25519_romeo.pub\nEmpreinte " + fpA + " (ED25519)\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
+		{"labelled sentence", strings.Replace(good, "Connexion uniquement", "Phrase recopiée : Connexion uniquement", 1), ""},
+		{"numbered list", "1. Date de la demande : 2026-10-16\n2. ~/.ssh/id_ed25519_romeo.pub\n3. " + fpA + " ED25519\n4. Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
+		{"nbsp before colons", strings.ReplaceAll(good, " :", "\u00a0:"), ""},
+	})
+}
+
+func TestDates(t *testing.T) {
+	with := func(line string) string { return strings.Replace(good, "- Date de la demande : 2026-10-16", line, 1) }
+	runCases(t, []vcase{
+		{"iso", with("Date de la demande : 2026-10-20"), ""},
+		{"day first", with("Demandé le 20/10/2026"), ""},
+		{"short day first", with("Demande faite le 2/9/2026"), ""},
+		{"month name", with("Vérifié ouvert le 20 octobre 2026"), ""},
+		{"1er", with("Compte demandé le 1er octobre 2026"), ""},
+		{"weekday", with("Demande envoyée le mardi 20 octobre 2026"), ""},
+		{"month without accent", with("Demande : 3 fevrier 2026"), ""},
+		{"août", with("Demande : 17 août 2026"), ""},
+		{"line starting with date", with("Date : 2026-10-10"), ""},
+		{"ouvert", with("Compte ouvert, constaté le 2026-10-10"), ""},
+		{"unlabelled", with("Le 2026-10-10, j'ai fait le nécessaire"), "missing-date"},
+		{"session date only", with("Séance du 5 novembre 2026"), "missing-date"},
+		{"session line with request", with("Demande faite le 12/10/2026 pour la séance du 5 novembre 2026"), ""},
+		{"request for the session, no date of its own", with("Demande envoyée pour la séance du 5 novembre 2026"), "missing-date"},
+		{"no date", with("Compte demandé"), "missing-date"},
+		{"february 30", with("Date de la demande : 2026-02-30"), "bad-date"},
+		{"november 31", with("Demandé le 31/11/2026"), "bad-date"},
+		{"month-first read day-first", with("Demandé le 10/20/2026"), "bad-date"},
+		{"future", with("Date de la demande : 2026-10-21"), "future-date"},
+		{"future by name", with("Demandé le 3 décembre 2026"), "future-date"},
+	})
+	late := rules
+	late.Today = day("2026-11-20")
+	for _, d := range []string{"2026-11-05", "2026-11-06"} {
+		r := Validate([]byte(with("Date de la demande : "+d)), late)
+		if strings.Join(codes(r), ",") != "late-request" || !r.Valid() {
+			t.Errorf("%s: %+v", d, r.Problems)
+		}
+	}
+	if r := Validate([]byte(with("Date de la demande : 2026-11-04")), late); len(r.Problems) != 0 {
+		t.Errorf("day before the session: %+v", r.Problems)
+	}
+	heading := "## Vérification du compte\n\nFaite le 14/10/2026, tout va bien.\n\n" + strings.Replace(good, "- Date de la demande : 2026-10-16\n", "", 1)
+	if r := Validate([]byte(heading), rules); len(r.Problems) != 0 {
+		t.Errorf("date under a labelled heading: %+v", r.Problems)
+	}
+}
+
+func TestPaths(t *testing.T) {
+	with := func(line string) string {
+		return strings.Replace(good, "- Clé : ~/.ssh/id_ed25519_romeo.pub", line, 1)
+	}
+	runCases(t, []vcase{
+		{"home", with("- Clé : /home/kim/.ssh/id_ed25519_romeo.pub"), ""},
+		{"$HOME", with("- Clé : $HOME/.ssh/id_ed25519_romeo.pub"), ""},
+		{"${HOME}", with("- Clé : ${HOME}/.ssh/id_ed25519_romeo.pub"), ""},
+		{"relative .ssh", with("- Clé : .ssh/id_ed25519_romeo.pub"), ""},
+		{"windows", with(`- Clé : C:\Users\kim\.ssh\id_ed25519_romeo.pub`), ""},
+		{"userprofile", with(`- Clé : %USERPROFILE%\.ssh\id_ed25519_romeo.pub`), ""},
+		{"code span", with("- Clé : `~/.ssh/id_ed25519_romeo.pub`"), ""},
+		{"glued to the label", with("- Clé:~/.ssh/id_ed25519_romeo.pub"), ""},
+		{"bare name", with("- Clé : id_ed25519_romeo.pub"), "missing-pubkey-path"},
+		{"no path", with("- Clé : la mienne"), "missing-pubkey-path"},
+		{"private path", with("- Clé : ~/.ssh/id_ed25519_romeo"), "private-key-path"},
+		{"other name", with("- Clé : ~/.ssh/id_ed25519.pub"), "unexpected-key-name"},
+	})
+}
+
+func TestFingerprintAndType(t *testing.T) {
+	with := func(line string) string {
+		return strings.Replace(good, "- 256 "+fpA+" seance-novembre (ED25519)", line, 1)
+	}
+	runCases(t, []vcase{
+		{"bare fingerprint, type word", with("Empreinte " + fpA + ", type ed25519."), ""},
+		{"type before", with("Clé ED25519 : " + fpA), ""},
+		{"no fingerprint", with("Type : ed25519"), "missing-fingerprint"},
+		{"too short", with("256 SHA256:bdWv8ASnIXvq7nulAWpJBvplTofkQJ55TUUjbQO+nA seance-novembre (ED25519)"), "bad-fingerprint"},
+		{"too long", with("256 " + fpA + "x seance-novembre (ED25519)"), "bad-fingerprint"},
+		{"padded", with("256 " + fpA + "= seance-novembre (ED25519)"), "bad-fingerprint"},
+		{"bad alphabet", with("256 SHA256:bdWv8ASnIXvq7nul-WpJBvplTofkQJ55TUUjbQO+nA0 (ED25519)"), "bad-fingerprint"},
+		{"md5 with prefix", with("256 MD5:3b:1f:92:0c:aa:71:5e:e4:09:6d:8b:2f:44:c1:7e:05 seance-novembre (ED25519)"), "bad-fingerprint"},
+		{"md5 bare", with("Empreinte 3b:1f:92:0c:aa:71:5e:e4:09:6d:8b:2f:44:c1:7e:05, ed25519"), "bad-fingerprint"},
+		{"two fingerprints", with("256 " + fpA + " (ED25519)\n- ancienne : 256 " + fpB + " (ED25519)"), "multiple-fingerprints"},
+		{"same twice", with("256 " + fpA + " (ED25519), soit " + fpA), ""},
+		{"rsa line", with("3072 " + fpA + " kim@portable (RSA)"), "wrong-type"},
+		{"ecdsa", with("256 " + fpA + " (ECDSA)"), "wrong-type"},
+		{"ed25519-sk", with("256 " + fpA + " (ED25519-SK)"), "wrong-type"},
+		{"no type", with("256 " + fpA + " seance-novembre"), "missing-type"},
+		{"file name is not a type", strings.Replace(with("256 "+fpA+" seance-novembre"), "~/.ssh/id_ed25519_romeo.pub", "~/.ssh/id_ed25519_romeo.pub (fichier id_ed25519_romeo)", 1), "missing-type"},
+		{"both types stated", with("256 " + fpA + " (ED25519) ; l'ancienne était RSA"), ""},
+		{"lowercase sha256", with("256 sha256:" + strings.TrimPrefix(fpA, "SHA256:") + " (ED25519)"), ""},
+	})
+}
+
+func TestSentence(t *testing.T) {
+	with := func(s string) string {
+		return strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", s, 1)
+	}
+	runCases(t, []vcase{
+		{"word changed", with("Connexion uniquement vers le nœud de calcul indiqué par les organisateurs."), "altered-sentence"},
+		{"word dropped", with("Connexion vers le nœud de login indiqué par les organisateurs."), "altered-sentence"},
+		{"word added", with("Connexion uniquement et seulement vers le nœud de login indiqué par les organisateurs."), "altered-sentence"},
+		{"host added", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs : romeo1.univ-reims.fr"), "altered-sentence"},
+		{"host after the full stop", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs. C'est romeo.univ-reims.fr."), "altered-sentence"},
+		{"login node rewritten", with("Je me connecterai au noeud de login romeo2025."), "altered-sentence"},
+		{"missing", with(""), "missing-sentence"},
+		{"something else", with("Je suis prêt."), "missing-sentence"},
+		{"sentence followed by a path", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\nVoir aussi acces.md."), ""},
+		{"prose beside it", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n\nJe ne connais pas encore le nœud de login."), ""},
+	})
+}
+
+func TestLeaks(t *testing.T) {
+	priv, pub, err := keys.Generate(rand.Reader, "x", []byte("passphrase"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	privLines := strings.Split(strings.TrimSpace(string(priv)), "\n")
+	cases := []vcase{
+		{"openssh block", good + "\n" + string(priv), "private-key-leak"},
+		{"rsa pem", good + "```\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAtesttesttest\n-----END RSA PRIVATE KEY-----\n```\n", "private-key-leak"},
+		{"ec pem", good + "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIAAAAtest\n-----END EC PRIVATE KEY-----\n", "private-key-leak"},
+		{"pkcs8", good + "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIAAAA\n-----END PRIVATE KEY-----\n", "private-key-leak"},
+		{"encrypted pkcs8", good + "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0w\n-----END ENCRYPTED PRIVATE KEY-----\n", "private-key-leak"},
+		{"putty", good + "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: kim\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIGsecret\nPrivate-Lines: 1\nAAAAIBsecretsecret\nPrivate-MAC: 0123abcd\n", "private-key-leak"},
+		{"body without BEGIN", good + "\n" + strings.Join(privLines[1:len(privLines)-1], "\n") + "\n", "private-key-leak"},
+		{"only the first body line", good + "\n" + privLines[1] + "\n", "private-key-leak"},
+	}
+	runCases(t, cases)
+	r := Validate([]byte(good+"\n"+string(priv)), rules)
+	for _, p := range r.Problems {
+		for _, l := range privLines[1 : len(privLines)-1] {
+			if strings.Contains(p.Message, l) || strings.Contains(p.Message, l[:20]) {
+				t.Fatalf("message reproduces key material: %q", p.Message)
+			}
+		}
+		if p.Line != 7 || !strings.Contains(p.Message, "lignes 7 à ") {
+			t.Errorf("line numbers: %+v", p)
+		}
+	}
+	_ = pub
+}
+
+func TestPastedAndBesidePublicKeys(t *testing.T) {
+	_, pub, _ := keys.Generate(rand.Reader, "kim", []byte("passphrase"))
+	entries, _ := keys.ParsePublic(pub)
+	fp := ssh.FingerprintSHA256(entries[0].Key)
+	file := strings.Replace(good, fpA, fp, 1)
+	runCases(t, []vcase{
+		{"pasted key matches", file + "\nClé publique : `" + strings.TrimSpace(string(pub)) + "`\n", ""},
+		{"pasted key of another key", good + "\n" + strings.TrimSpace(string(pub)) + "\n", "fingerprint-mismatch"},
+		{"pasted key broken", good + "\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBroken kim\n", "bad-public-key"},
+		{"pasted key alone states the type", strings.Replace(file, " (ED25519)", "", 1) + "\n" + strings.TrimSpace(string(pub)) + "\n", ""},
+	})
+	withBeside := func(data []byte) []string {
+		r := rules
+		r.Beside = &PubFile{Name: "id_ed25519_romeo.pub", Data: data}
+		return codes(Validate([]byte(file), r))
+	}
+	if got := withBeside(pub); len(got) != 0 {
+		t.Errorf("matching .pub: %v", got)
+	}
+	_, other, _ := keys.Generate(rand.Reader, "lea", []byte("passphrase"))
+	if got := withBeside(other); strings.Join(got, ",") != "fingerprint-mismatch" {
+		t.Errorf("other .pub: %v", got)
+	}
+	if got := withBeside([]byte("pas une clé")); strings.Join(got, ",") != "bad-public-key" {
+		t.Errorf("broken .pub: %v", got)
+	}
+}
+
+func TestFileLevel(t *testing.T) {
+	runCases(t, []vcase{
+		{"empty", "", "missing-date,missing-fingerprint,missing-pubkey-path,missing-sentence,missing-type"},
+		{"NUL byte", good + "\x00", "not-text"},
+		{"latin-1", strings.Replace(good, "nœud", "n\xe9ud", 1), "not-text"},
+	})
+	big := make([]byte, MaxAccessSize+1)
+	if got := codes(Validate(big, rules)); strings.Join(got, ",") != "too-large" {
+		t.Errorf("too large: %v", got)
+	}
+}
+
+func TestValidateFilesBatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) string {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	write("a/acces.md", good)
+	write("b/Accès.md", good)
+	write("c/acces.md", strings.Replace(good, fpA, fpB, 1))
+	write("c/autre.md", good)
+	big := write("d/acces.md", strings.Repeat("x", MaxAccessSize+10))
+	unreadable := write("e/acces.md", good)
+	os.Chmod(unreadable, 0)
+	paths, err := FindAccessFiles([]string{dir}, "id_ed25519_romeo.pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 5 {
+		t.Fatalf("found %v", paths)
+	}
+	res, err := ValidatePaths([]string{dir}, rules, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]FileResult{}
+	for i, r := range res {
+		if r.Path != paths[i].Path {
+			t.Fatalf("order: %s at %d", r.Path, i)
+		}
+		byPath[r.Path] = r
+	}
+	if c := byPath[filepath.Join(dir, "a/acces.md")].Problems; len(c) != 1 || c[0].Code != "duplicate-fingerprint" {
+		t.Errorf("a: %+v", c)
+	}
+	if r := byPath[filepath.Join(dir, "c/acces.md")]; !r.Valid || r.Fingerprint != fpB {
+		t.Errorf("c: %+v", r)
+	}
+	if c := byPath[big].Problems; len(c) != 1 || c[0].Code != "too-large" {
+		t.Errorf("big: %+v", c)
+	}
+	if os.Geteuid() != 0 {
+		if c := byPath[unreadable].Problems; len(c) != 1 || c[0].Code != "unreadable" {
+			t.Errorf("unreadable: %+v", c)
+		}
+	}
+	if _, err := FindAccessFiles([]string{filepath.Join(dir, "nowhere")}, ""); err == nil {
+		t.Error("missing path accepted")
+	}
+}
+
+func FuzzValidate(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte(strings.ReplaceAll(good, "\n", "\r\n")))
+	f.Add([]byte("| Date de la demande | 2/9/2026 |\n> Connexion uniquement\n> vers le noeud\n"))
+	f.Add([]byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE\nPuTTY-User-Key-File-2: x\n"))
+	f.Add([]byte("SHA256:" + strings.Repeat("A", 43) + " MD5:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff ssh-ed25519 AAAAAAAAAAAAAAAAAAAA"))
+	f.Add([]byte("## Demande\n1er fevrier 2026\n31/02/2026 C:\\x\\y.pub ~/ id_"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := Validate(data, rules)
+		for _, p := range r.Problems {
+			if p.Code == "" || p.Message == "" {
+				t.Fatalf("empty problem %+v", p)
+			}
+			if strings.Contains(p.Message, "b3BlbnNzaC1rZXktdjE") {
+				t.Fatalf("key material in a message")
+			}
+		}
+	})
+}
+
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"nœud":                  "noeud",
+		"NŒUD":                  "noeud",
+		"noeud":                 "noeud",
+		"ne\u0301":              "ne",
+		"Indiqué  PAR\u00a0les": "indique par les",
+		"ÉTÉ à Août, façade":    "ete a aout, facade",
+		"l’accès":               "l'acces",
+		"  bord  ":              "bord",
+		"Ḉa":                    "ca",
+	} {
+		if got := fold(in); got != want {
+			t.Errorf("fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
