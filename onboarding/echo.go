@@ -8,10 +8,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// withoutEcho turns the terminal's echo off while f runs. survey only
-// turns it off once the prompt is drawn; a passphrase typed or pasted
-// ahead of that would otherwise be echoed by the terminal itself.
-func withoutEcho(in any, f func() error) error {
+// quietTerminal turns the terminal's echo and signal keys off while f
+// runs. survey only does so once its prompt is drawn: a passphrase typed
+// or pasted ahead of that would be echoed by the terminal itself, and a
+// Ctrl-C would arrive as a signal racing survey's own terminal changes
+// instead of a key survey reads and cleans up after.
+func quietTerminal(in any, f func() error) error {
 	file, ok := in.(*os.File)
 	if !ok {
 		return f()
@@ -22,7 +24,7 @@ func withoutEcho(in any, f func() error) error {
 		return f()
 	}
 	quiet := *old
-	quiet.Lflag &^= unix.ECHO
+	quiet.Lflag &^= unix.ECHO | unix.ISIG
 	if err := unix.IoctlSetTermios(fd, ioctlSetTermios, &quiet); err != nil {
 		return f()
 	}

@@ -2,4 +2,4 @@
 
 package onboarding
 
-func withoutEcho(in any, f func() error) error { return f() }
+func quietTerminal(in any, f func() error) error { return f() }

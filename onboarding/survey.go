@@ -54,7 +54,7 @@ func mapErr(err error) error {
 
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
 	var answer string
-	err := withoutEcho(s.In, func() error {
+	err := quietTerminal(s.In, func() error {
 		return survey.AskOne(&survey.Password{Message: message, Help: help}, &answer, s.opts()...)
 	})
 	return answer, mapErr(err)
@@ -66,12 +66,14 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 	if def >= 0 && def < len(options) {
 		q.Default = options[def]
 	}
-	err := survey.AskOne(q, &answer, s.opts()...)
+	err := quietTerminal(s.In, func() error { return survey.AskOne(q, &answer, s.opts()...) })
 	return answer, mapErr(err)
 }
 
 func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	var answer string
-	err := survey.AskOne(&survey.Input{Message: message, Default: def, Help: help}, &answer, s.opts()...)
+	err := quietTerminal(s.In, func() error {
+		return survey.AskOne(&survey.Input{Message: message, Default: def, Help: help}, &answer, s.opts()...)
+	})
 	return answer, mapErr(err)
 }
