@@ -79,8 +79,7 @@ func fold(s string) string {
 type line struct {
 	no      int    // 1-based
 	raw     string // as written, without the line break
-	text    string // Markdown decoration removed
-	folded  string // fold(text)
+	folded  string // Markdown decoration removed, then fold
 	blank   bool   // nothing left once decoration is removed
 	heading bool
 	// starts is true when the line opens a new block: a list item, a

@@ -107,7 +107,7 @@ func readLines(s string) *document {
 	for i, l := range raw {
 		l = strings.TrimSuffix(l, "\r")
 		text, heading, starts, cells := stripDecoration(l)
-		d.lines[i] = line{no: i + 1, raw: l, text: text, heading: heading, starts: starts, cells: cells}
+		d.lines[i] = line{no: i + 1, raw: l, heading: heading, starts: starts, cells: cells}
 		d.lines[i].folded = fold(text)
 		d.lines[i].words = words(d.lines[i].folded)
 		d.lines[i].blank = len(d.lines[i].words) == 0
@@ -145,7 +145,7 @@ func (d *document) leaks(r *Result) {
 		if l.leak {
 			marked = append(marked, l.no)
 			// Nothing of this line is read by the other rules.
-			l.text, l.folded, l.cells, l.words, l.blank = "", "", nil, nil, true
+			l.folded, l.cells, l.words, l.blank = "", nil, nil, true
 		}
 	}
 	if len(marked) == 0 {
@@ -186,14 +186,23 @@ type block struct {
 	first  int
 	folded string
 	words  []string
-	edges  map[int]bool // word indexes where a line starts or ends
+	edges  []int // word indexes where a line starts or ends, ascending
+}
+
+// edge reports whether a line starts or ends at word index i.
+func (b *block) edge(i int) bool {
+	for _, e := range b.edges {
+		if e == i {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *block) addLine(folded string, ws []string) {
-	if b.edges == nil {
-		b.edges = map[int]bool{}
+	if len(b.edges) == 0 || b.edges[len(b.edges)-1] != len(b.words) {
+		b.edges = append(b.edges, len(b.words))
 	}
-	b.edges[len(b.words)] = true
 	if b.folded != "" {
 		b.folded += " "
 	}
@@ -203,7 +212,7 @@ func (b *block) addLine(folded string, ws []string) {
 	} else {
 		b.words = append(b.words[:len(b.words):len(b.words)], ws...)
 	}
-	b.edges[len(b.words)] = true
+	b.edges = append(b.edges, len(b.words))
 }
 
 func (d *document) blocks() []block {
@@ -740,7 +749,7 @@ func (d *document) checkSentence(r *Result) {
 // "connexion", as a copy of the sentence would.
 func startsLikeSentence(b block) bool {
 	for i, w := range b.words {
-		if w == "connexion" && (i == 0 || b.edges[i] || strings.Contains(".!?:", b.words[i-1])) {
+		if w == "connexion" && (i == 0 || b.edge(i) || strings.Contains(".!?:", b.words[i-1])) {
 			return true
 		}
 	}
@@ -764,7 +773,7 @@ func containsSentence(b block) (exact, hostAfter bool) {
 		if !match {
 			continue
 		}
-		if i > 0 && !b.edges[i] && !strings.Contains(".!?:", ws[i-1]) {
+		if i > 0 && !b.edge(i) && !strings.Contains(".!?:", ws[i-1]) {
 			continue
 		}
 		end := i + n
@@ -773,7 +782,7 @@ func containsSentence(b block) (exact, hostAfter bool) {
 			return true, false
 		case ws[end] == "." || ws[end] == "!":
 			return true, hostLike(ws[end+1:])
-		case b.edges[end]:
+		case b.edge(end):
 			return true, hostLike(ws[end:])
 		}
 	}
