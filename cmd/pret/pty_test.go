@@ -311,3 +311,43 @@ func TestWizardInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestCleInRealTerminal: pret cle asks twice without echo, explains a
+// refusal, and Ctrl-C leaves no file and a working terminal.
+func TestCleInRealTerminal(t *testing.T) {
+	keygen := needTool(t, "ssh-keygen")
+	home := t.TempDir()
+	s := startPTY(t, home, "cle")
+	s.expect("Choisissez une passphrase")
+	s.send("court\r")
+	s.expect("trop courte")
+	s.expect("Choisissez une passphrase")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+	s.expect("seance-novembre (ED25519)")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if strings.Contains(s.raw.String(), ptyPass) {
+		t.Fatal("the passphrase appeared on the screen")
+	}
+	key := filepath.Join(home, ".ssh", "id_ed25519_romeo")
+	if out, err := exec.Command(keygen, "-y", "-P", ptyPass, "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+
+	home = t.TempDir()
+	s = startPTY(t, home, "cle")
+	s.expect("Choisissez une passphrase")
+	s.send("\x03")
+	if code := s.wait(); code != 130 {
+		t.Fatalf("exit %d", code)
+	}
+	if !s.echoOn() {
+		t.Fatal("terminal left without echo")
+	}
+	if entries, _ := os.ReadDir(filepath.Join(home, ".ssh")); len(entries) != 0 {
+		t.Fatalf("files left: %v", entries)
+	}
+}
