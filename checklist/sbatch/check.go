@@ -1,0 +1,260 @@
+package sbatch
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// Given is what the organisers handed out: a partition and a Slurm
+// account, empty when they gave none.
+type Given struct {
+	Partition, Account string
+}
+
+// Report is the check of one sommeil.sbatch.
+type Report struct {
+	Problems  []checklist.Problem
+	Effective Effective
+	// Explain is the script explained line by line, in French: the
+	// explanation exercise 1 asks for.
+	Explain []string
+}
+
+func (r *Report) add(code, sev string, line int, format string, args ...any) {
+	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
+}
+
+// wanted are the five options of the module, their value, and what the
+// value means once Slurm has read it.
+var wanted = []struct {
+	name, value string
+}{
+	{"job-name", "sommeil"},
+	{"output", "sommeil-%j.out"},
+	{"time", "00:02:00"},
+	{"cpus-per-task", "1"},
+	{"mem", "1G"},
+}
+
+// Check applies the checklist of "Projet solo" to a script.
+func Check(name string, data []byte, given Given) *Report {
+	s := Parse(name, data)
+	r := &Report{Effective: s.Effective()}
+	e := r.Effective
+
+	if len(s.Lines) == 0 || s.Lines[0] != "#!/bin/bash" {
+		first := ""
+		if len(s.Lines) > 0 {
+			first = s.Lines[0]
+		}
+		r.add("sbatch-shebang", checklist.SevError, 1, "la première ligne est %q : le cours demande exactement #!/bin/bash", first)
+	}
+	if s.CRLF {
+		r.add("sbatch-crlf", checklist.SevError, 0, "fins de ligne Windows (CRLF) : sbatch refuse ce script ; enregistrez-le avec des fins de ligne Unix (LF)")
+	}
+
+	for _, w := range wanted {
+		o, ok := s.Last(w.name)
+		if !ok {
+			r.add("sbatch-missing-option", checklist.SevError, 0, "--%s=%s n'est pas en vigueur : ajoutez la ligne #SBATCH --%s=%s avant hostname", w.name, w.value, w.name, w.value)
+			continue
+		}
+		same, meaning := sameMeaning(w.name, o.Value, e)
+		canonical := "--" + w.name + "=" + w.value
+		switch {
+		case !same:
+			r.add("sbatch-wrong-value", checklist.SevError, o.Line, "%s : %s ; le cours demande %s", o.Written, meaning, canonical)
+		case o.Written != canonical:
+			r.add("sbatch-spelling", checklist.SevWarning, o.Line, "%s veut dire la même chose que %s ; le cours l'écrit %s", o.Written, canonical, canonical)
+		}
+	}
+
+	for _, ig := range s.Ignored {
+		r.add("sbatch-ignored-directive", checklist.SevError, ig.Line, "ligne %d ignorée par Slurm : %s", ig.Line, ig.Why)
+	}
+	for line, idx := range s.DirectiveAt {
+		for _, i := range idx {
+			if strings.Contains(s.Options[i].Written, "$") {
+				r.add("sbatch-shell-variable", checklist.SevError, line, "%s : Slurm ne remplace pas les variables du shell dans une directive ; « $ » reste du texte", s.Options[i].Written)
+				break
+			}
+		}
+	}
+
+	cmds := make([]string, len(s.Commands))
+	for i, c := range s.Commands {
+		cmds[i] = strings.Join(strings.Fields(c.Text), " ")
+	}
+	if strings.Join(cmds, "\n") != "hostname\nsleep 30" {
+		line := 0
+		if len(s.Commands) > 0 {
+			line = s.Commands[0].Line
+		}
+		r.add("sbatch-commands", checklist.SevError, line, "les commandes sont %q : le cours demande hostname, puis sleep 30, une par ligne", strings.Join(cmds, " ; "))
+	}
+
+	if e.TimeLimitMinutes != nil && *e.TimeLimitMinutes == 0 {
+		o, _ := s.Last("time")
+		r.add("sbatch-time-zero", checklist.SevError, o.Line, "%s demande l'absence de limite de temps : le cours n'utilise pas zéro", o.Written)
+	}
+	if _, mem := s.Last("mem"); mem {
+		for _, other := range []string{"mem-per-cpu", "mem-per-gpu"} {
+			if o, ok := s.Last(other); ok {
+				r.add("sbatch-mem-conflict", checklist.SevError, o.Line, "--mem avec --%s : sbatch refuse le script ; gardez seulement --mem=1G", other)
+			}
+		}
+	}
+	for _, u := range []struct{ name, given, key string }{
+		{"partition", given.Partition, "organisateurs.partition"},
+		{"account", given.Account, "organisateurs.compte"},
+	} {
+		o, ok := s.Last(u.name)
+		switch {
+		case !ok:
+		case u.given == "":
+			r.add("sbatch-unrequested-option", checklist.SevError, o.Line, "%s : les organisateurs n'ont pas donné de %s ; retirez cette ligne tant qu'ils n'en ont pas donné (%s)", o.Written, frenchName(u.name), u.key)
+		case o.Value != u.given:
+			r.add("sbatch-unrequested-option", checklist.SevError, o.Line, "%s : les organisateurs ont donné %s=%s", o.Written, u.name, u.given)
+		}
+	}
+	sort.SliceStable(r.Problems, func(i, j int) bool { return r.Problems[i].Line < r.Problems[j].Line })
+	r.Explain = explain(s, e)
+	return r
+}
+
+func frenchName(option string) string {
+	if option == "account" {
+		return "compte Slurm"
+	}
+	return option
+}
+
+// sameMeaning compares what Slurm retains with what the course asks.
+func sameMeaning(name, value string, e Effective) (bool, string) {
+	switch name {
+	case "job-name":
+		return value == "sommeil", fmt.Sprintf("le job s'appellera %q", value)
+	case "output":
+		return strings.TrimPrefix(value, "./") == "sommeil-%j.out", fmt.Sprintf("la sortie ira dans %q", value)
+	case "time":
+		if e.TimeLimitMinutes == nil {
+			return false, "Slurm ne comprend pas cette durée"
+		}
+		return *e.TimeLimitMinutes == 2, "Slurm retient " + minutes(*e.TimeLimitMinutes)
+	case "cpus-per-task":
+		return e.CPUsPerTask == 1, fmt.Sprintf("%d CPU par tâche", e.CPUsPerTask)
+	case "mem":
+		m, ok := ParseMem(value)
+		if !ok {
+			return false, "Slurm ne comprend pas cette quantité"
+		}
+		return m == 1024, fmt.Sprintf("%d Mio de mémoire", m)
+	}
+	return false, ""
+}
+
+func minutes(m int) string {
+	switch m {
+	case 0:
+		return "aucune limite"
+	case 1:
+		return "1 minute"
+	}
+	if m%60 == 0 && m >= 60 {
+		h := m / 60
+		if h == 1 {
+			return "1 heure"
+		}
+		return fmt.Sprintf("%d heures (%d minutes)", h, m)
+	}
+	return fmt.Sprintf("%d minutes", m)
+}
+
+// explain writes one French line per line of the script.
+func explain(s *Script, e Effective) []string {
+	ignored := map[int]string{}
+	for _, ig := range s.Ignored {
+		ignored[ig.Line] = ig.Why
+	}
+	overridden := map[int]bool{}
+	seen := map[string]bool{}
+	for i := len(s.Options) - 1; i >= 0; i-- {
+		if seen[s.Options[i].Name] {
+			overridden[i] = true
+		}
+		seen[s.Options[i].Name] = true
+	}
+	var out []string
+	for i, line := range s.Lines {
+		no := i + 1
+		say := func(format string, args ...any) {
+			out = append(out, fmt.Sprintf("ligne %d : ", no)+fmt.Sprintf(format, args...))
+		}
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case no == 1 && strings.HasPrefix(line, "#!"):
+			if line == "#!/bin/bash" {
+				say("#!/bin/bash : le noyau lance bash ; pour Slurm, c'est un commentaire, et les #SBATCH qui suivent comptent")
+			} else {
+				say("%s : le script tourne avec %s, pas bash", line, strings.TrimPrefix(line, "#!"))
+			}
+		case ignored[no] != "":
+			say("%s : ignorée par Slurm, %s", trimmed, ignored[no])
+		case len(s.DirectiveAt[no]) > 0:
+			for _, idx := range s.DirectiveAt[no] {
+				o := s.Options[idx]
+				text := explainOption(o, e)
+				if overridden[idx] {
+					text += " (remplacée plus bas par la même option)"
+				}
+				say("%s", text)
+			}
+		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+		default:
+			switch strings.Join(strings.Fields(trimmed), " ") {
+			case "hostname":
+				say("hostname : écrit le nom du nœud qui exécute le script, dans le fichier de sortie")
+			case "sleep 30":
+				say("sleep 30 : attend 30 secondes sans calculer ; l'allocation reste prise, squeue montre le job")
+			default:
+				say("%s : commande lancée par le script", trimmed)
+			}
+		}
+	}
+	return out
+}
+
+func explainOption(o Option, e Effective) string {
+	switch o.Name {
+	case "job-name":
+		return fmt.Sprintf("%s : le nom vu dans squeue est « %s »", o.Written, o.Value)
+	case "output":
+		return fmt.Sprintf("%s : la sortie et les erreurs vont dans %s (Slurm remplace %%j par le numéro du job)", o.Written, o.Value)
+	case "error":
+		return fmt.Sprintf("%s : les erreurs vont dans %s", o.Written, o.Value)
+	case "time":
+		m, unlimited, ok := ParseTime(o.Value)
+		switch {
+		case !ok:
+			return fmt.Sprintf("%s : durée que Slurm ne comprend pas ; sbatch refuse le script", o.Written)
+		case unlimited:
+			return fmt.Sprintf("%s : aucune limite de temps", o.Written)
+		}
+		return fmt.Sprintf("%s : Slurm retient %s", o.Written, minutes(m))
+	case "cpus-per-task":
+		return fmt.Sprintf("%s : %s CPU pour la tâche", o.Written, o.Value)
+	case "mem":
+		if m, ok := ParseMem(o.Value); ok {
+			return fmt.Sprintf("%s : %d Mio de mémoire réelle sur le nœud", o.Written, m)
+		}
+		return fmt.Sprintf("%s : quantité que Slurm ne comprend pas", o.Written)
+	case "partition":
+		return fmt.Sprintf("%s : la partition %s, seulement si les organisateurs l'ont donnée", o.Written, o.Value)
+	case "account":
+		return fmt.Sprintf("%s : le compte Slurm %s, seulement si les organisateurs l'ont donné", o.Written, o.Value)
+	}
+	return fmt.Sprintf("%s : option transmise à Slurm", o.Written)
+}

@@ -1,0 +1,264 @@
+package sbatch
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const model = "#!/bin/bash\n#SBATCH --job-name=sommeil\n#SBATCH --output=sommeil-%j.out\n#SBATCH --time=00:02:00\n#SBATCH --cpus-per-task=1\n#SBATCH --mem=1G\nhostname\nsleep 30\n"
+
+// replace swaps one line of the model.
+func replace(old, new string) string { return strings.Replace(model, old, new, 1) }
+
+type scase struct {
+	name   string
+	script string
+	codes  string // sorted, comma-separated
+	// expected effective values; time -1 means "not set" (null)
+	accepted bool
+	jobName  string
+	output   string
+	time     int
+	cpus     int
+	mem      int64
+	ignored  string
+}
+
+func ok(name, script, codes string, time int, cpus int, mem int64) scase {
+	return scase{name: name, script: script, codes: codes, accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: time, cpus: cpus, mem: mem}
+}
+
+var cases = []scase{
+	ok("the model", model, "", 2, 1, 1024),
+	ok("blank and comment lines between directives", replace("#SBATCH --time=00:02:00\n", "\n# la limite :\n   \n#SBATCH --time=00:02:00\n"), "", 2, 1, 1024),
+	{name: "indented directive", script: replace("#SBATCH --mem=1G", "  #SBATCH --mem=1G"), codes: "sbatch-ignored-directive,sbatch-missing-option",
+		accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0, ignored: "6"},
+	{name: "lower-case #sbatch", script: replace("#SBATCH --cpus-per-task=1", "#sbatch --cpus-per-task=2"), codes: "sbatch-ignored-directive,sbatch-missing-option",
+		accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024, ignored: "5"},
+	{name: "directive after hostname", script: strings.Replace(replace("#SBATCH --time=00:02:00\n", ""), "hostname\n", "hostname\n#SBATCH --time=00:02:00\n", 1),
+		codes: "sbatch-ignored-directive,sbatch-missing-option", accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: -1, cpus: 1, mem: 1024, ignored: "7"},
+	{name: "$HOME in --output", script: replace("--output=sommeil-%j.out", "--output=$HOME/sommeil-%j.out"), codes: "sbatch-shell-variable,sbatch-wrong-value",
+		accepted: true, jobName: "sommeil", output: "$HOME/sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	ok("time in minutes", replace("--time=00:02:00", "--time=2"), "sbatch-spelling", 2, 1, 1024),
+	ok("time minutes:seconds", replace("--time=00:02:00", "--time=02:00"), "sbatch-spelling", 2, 1, 1024),
+	ok("time rounds 90 s up to 2 minutes", replace("--time=00:02:00", "--time=00:01:30"), "sbatch-spelling", 2, 1, 1024),
+	ok("time 30 s is 1 minute", replace("--time=00:02:00", "--time=00:00:30"), "sbatch-wrong-value", 1, 1, 1024),
+	ok("time 10 s is 1 minute", replace("--time=00:02:00", "--time=0:10"), "sbatch-wrong-value", 1, 1, 1024),
+	ok("time 2 hours", replace("--time=00:02:00", "--time=02:00:00"), "sbatch-wrong-value", 120, 1, 1024),
+	ok("time days-hours", replace("--time=00:02:00", "--time=1-2"), "sbatch-wrong-value", 1560, 1, 1024),
+	ok("time days-hours:minutes", replace("--time=00:02:00", "--time=0-0:2"), "sbatch-spelling", 2, 1, 1024),
+	ok("time days-hours:minutes:seconds", replace("--time=00:02:00", "--time=0-00:01:01"), "sbatch-spelling", 2, 1, 1024),
+	ok("time zero", replace("--time=00:02:00", "--time=0"), "sbatch-time-zero,sbatch-wrong-value", 0, 1, 1024),
+	ok("time unlimited", replace("--time=00:02:00", "--time=UNLIMITED"), "sbatch-time-zero,sbatch-wrong-value", 0, 1, 1024),
+	{name: "time not understood", script: replace("--time=00:02:00", "--time=2min"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: -1, cpus: 1, mem: 1024},
+	ok("mem 1024 without unit", replace("--mem=1G", "--mem=1024"), "sbatch-spelling", 2, 1, 1024),
+	ok("mem 1024M", replace("--mem=1G", "--mem=1024M"), "sbatch-spelling", 2, 1, 1024),
+	ok("mem 2G", replace("--mem=1G", "--mem=2G"), "sbatch-wrong-value", 2, 1, 2048),
+	ok("mem in K, rounded up", replace("--mem=1G", "--mem=1048577K"), "sbatch-wrong-value", 2, 1, 1025),
+	ok("short options", strings.NewReplacer("--job-name=sommeil", "-J sommeil", "--output=sommeil-%j.out", "-o sommeil-%j.out", "--time=00:02:00", "-t 2", "--cpus-per-task=1", "-c 1").Replace(model),
+		"sbatch-spelling,sbatch-spelling,sbatch-spelling,sbatch-spelling", 2, 1, 1024),
+	ok("short options glued", replace("--job-name=sommeil", "-Jsommeil"), "sbatch-spelling", 2, 1, 1024),
+	ok("long option with a space", replace("--job-name=sommeil", "--job-name sommeil"), "sbatch-spelling", 2, 1, 1024),
+	ok("several options on one line", "#!/bin/bash\n#SBATCH --job-name=sommeil --output=sommeil-%j.out\n#SBATCH --time=00:02:00 --cpus-per-task=1 --mem=1G\nhostname\nsleep 30\n", "", 2, 1, 1024),
+	ok("inline comment", replace("--mem=1G", "--mem=1G # un gibioctet --mem=4G"), "", 2, 1, 1024),
+	ok("quoted value", replace("--job-name=sommeil", `--job-name="sommeil"`), "sbatch-spelling", 2, 1, 1024),
+	ok("later option overrides", replace("#SBATCH --cpus-per-task=1\n", "#SBATCH --cpus-per-task=4\n#SBATCH -c 1\n"), "sbatch-spelling", 2, 1, 1024),
+	ok("two cpus", replace("--cpus-per-task=1", "--cpus-per-task=2"), "sbatch-wrong-value", 2, 2, 1024),
+	{name: "other job name", script: replace("--job-name=sommeil", "--job-name=dodo"), codes: "sbatch-wrong-value", accepted: true, jobName: "dodo", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "no job name: the file name", script: replace("#SBATCH --job-name=sommeil\n", ""), codes: "sbatch-missing-option", accepted: true, jobName: "sommeil.sbatch", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "no output: slurm-%j.out", script: replace("#SBATCH --output=sommeil-%j.out\n", ""), codes: "sbatch-missing-option", accepted: true, jobName: "sommeil", output: "slurm-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "CRLF", script: strings.ReplaceAll(model, "\n", "\r\n"), codes: "sbatch-crlf", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "no shebang", script: strings.TrimPrefix(model, "#!/bin/bash\n"), codes: "sbatch-shebang", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	ok("#!/bin/sh", replace("#!/bin/bash", "#!/bin/sh"), "sbatch-shebang", 2, 1, 1024),
+	{name: "mem with mem-per-cpu", script: replace("--mem=1G", "--mem=1G --mem-per-cpu=512M"), codes: "sbatch-mem-conflict", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	ok("commands in another order", replace("hostname\nsleep 30\n", "sleep 30\nhostname\n"), "sbatch-commands", 2, 1, 1024),
+	ok("commands on one line", replace("hostname\nsleep 30\n", "hostname; sleep 30\n"), "sbatch-commands", 2, 1, 1024),
+	ok("partition not given", replace("hostname\n", "#SBATCH --partition=debug\nhostname\n"), "sbatch-unrequested-option", 2, 1, 1024),
+}
+
+func TestRules(t *testing.T) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Check("sommeil.sbatch", []byte(c.script), Given{})
+			var got []string
+			for _, p := range r.Problems {
+				got = append(got, p.Code)
+			}
+			sort.Strings(got)
+			if strings.Join(got, ",") != c.codes {
+				t.Errorf("codes %v, want %q\n%+v", got, c.codes, r.Problems)
+			}
+			e := r.Effective
+			var ign []string
+			for _, l := range e.IgnoredDirectives {
+				ign = append(ign, strconv.Itoa(l))
+			}
+			tl := -1
+			if e.TimeLimitMinutes != nil {
+				tl = *e.TimeLimitMinutes
+			}
+			if e.AcceptedBySbatch != c.accepted || e.JobName != c.jobName || e.Output != c.output || tl != c.time ||
+				e.CPUsPerTask != c.cpus || e.MemMiB != c.mem || strings.Join(ign, ",") != c.ignored {
+				t.Errorf("effective %+v (time %d)", e, tl)
+			}
+			for _, p := range r.Problems {
+				if p.Message == "" {
+					t.Errorf("no message: %+v", p)
+				}
+			}
+		})
+	}
+}
+
+func TestGivenPartitionAndAccount(t *testing.T) {
+	script := replace("hostname\n", "#SBATCH --partition=romeo --account=formation\nhostname\n")
+	if r := Check("sommeil.sbatch", []byte(script), Given{Partition: "romeo", Account: "formation"}); len(r.Problems) != 0 {
+		t.Errorf("given names refused: %+v", r.Problems)
+	}
+	if r := Check("sommeil.sbatch", []byte(script), Given{Partition: "romeo", Account: "autre"}); len(r.Problems) != 1 || r.Problems[0].Code != "sbatch-unrequested-option" {
+		t.Errorf("other account: %+v", r.Problems)
+	}
+}
+
+func TestExplainLineByLine(t *testing.T) {
+	r := Check("sommeil.sbatch", []byte(replace("--time=00:02:00", "--time=00:00:30")), Given{})
+	joined := strings.Join(r.Explain, "\n")
+	for _, want := range []string{
+		"ligne 1 : #!/bin/bash : le noyau lance bash",
+		"ligne 4 : --time=00:00:30 : Slurm retient 1 minute",
+		"ligne 6 : --mem=1G : 1024 Mio",
+		"ligne 7 : hostname : écrit le nom du nœud",
+		"ligne 8 : sleep 30 : attend 30 secondes",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("missing %q in\n%s", want, joined)
+		}
+	}
+}
+
+func FuzzCheck(f *testing.F) {
+	for _, c := range cases {
+		f.Add([]byte(c.script))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := Check("sommeil.sbatch", data, Given{})
+		_ = r.Explain
+	})
+}
+
+// needSlurm returns true when a Slurm controller answers. In CI, .ci/test
+// starts a one-node Slurm, so a missing one is a failure.
+func needSlurm(t *testing.T) {
+	t.Helper()
+	_, err := exec.LookPath("sbatch")
+	if err == nil {
+		err = exec.Command("scontrol", "ping").Run()
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("a one-node Slurm is required in CI (.ci/test starts it): %v", err)
+		}
+		t.Skipf("no Slurm here: %v", err)
+	}
+}
+
+var scontrolField = regexp.MustCompile(`(\S+?)=(\S*)`)
+
+// scontrolMinutes reads TimeLimit: UNLIMITED, [D-]HH:MM:SS or MM:SS.
+func scontrolMinutes(t *testing.T, v string) int {
+	if v == "UNLIMITED" {
+		return 0
+	}
+	days := 0
+	if d, rest, ok := strings.Cut(v, "-"); ok {
+		days, _ = strconv.Atoi(d)
+		v = rest
+	}
+	parts := strings.Split(v, ":")
+	n := []int{}
+	for _, p := range parts {
+		x, _ := strconv.Atoi(p)
+		n = append(n, x)
+	}
+	switch len(n) {
+	case 3:
+		return days*1440 + n[0]*60 + n[1] + (n[2]+59)/60
+	case 2:
+		return days*1440 + n[0] + (n[1]+59)/60
+	}
+	t.Fatalf("TimeLimit %q", v)
+	return 0
+}
+
+func scontrolMiB(t *testing.T, v string) int64 {
+	if m, ok := ParseMem(v); ok {
+		return m
+	}
+	t.Fatalf("MinMemoryNode %q", v)
+	return 0
+}
+
+// TestAgainstRealSlurm submits every script of the table to a real
+// one-node Slurm with --hold, reads scontrol show job, cancels it, and
+// checks that what the reader says Slurm retains is what Slurm retained.
+func TestAgainstRealSlurm(t *testing.T) {
+	needSlurm(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "sommeil.sbatch")
+			os.WriteFile(path, []byte(c.script), 0o644)
+			cmd := exec.Command("sbatch", "--hold", "--parsable", "sommeil.sbatch")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			e := Check("sommeil.sbatch", []byte(c.script), Given{}).Effective
+			if (err == nil) != e.AcceptedBySbatch {
+				t.Fatalf("sbatch accepted=%v, reader says %v\n%s", err == nil, e.AcceptedBySbatch, out)
+			}
+			if err != nil {
+				return
+			}
+			id := strings.TrimSpace(strings.Split(string(out), ";")[0])
+			defer exec.Command("scancel", id).Run()
+			show, err := exec.Command("scontrol", "show", "job", id).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := map[string]string{}
+			for _, m := range scontrolField.FindAllStringSubmatch(string(show), -1) {
+				if _, seen := f[m[1]]; !seen {
+					f[m[1]] = m[2]
+				}
+			}
+			tl := 0
+			if e.TimeLimitMinutes != nil {
+				tl = *e.TimeLimitMinutes
+			}
+			wantOut := strings.ReplaceAll(e.Output, "%j", id)
+			if !strings.HasPrefix(wantOut, "/") {
+				wantOut = filepath.Join(f["WorkDir"], wantOut)
+			}
+			if f["JobName"] != e.JobName {
+				t.Errorf("JobName: Slurm %q, reader %q", f["JobName"], e.JobName)
+			}
+			if got := scontrolMinutes(t, f["TimeLimit"]); got != tl {
+				t.Errorf("TimeLimit: Slurm %s (%d min), reader %d", f["TimeLimit"], got, tl)
+			}
+			if f["StdOut"] != wantOut {
+				t.Errorf("StdOut: Slurm %q, reader %q", f["StdOut"], wantOut)
+			}
+			if got := scontrolMiB(t, f["MinMemoryNode"]); got != e.MemMiB {
+				t.Errorf("MinMemoryNode: Slurm %s, reader %d MiB", f["MinMemoryNode"], e.MemMiB)
+			}
+			if got, _ := strconv.Atoi(f["CPUs/Task"]); got != e.CPUsPerTask {
+				t.Errorf("CPUs/Task: Slurm %s, reader %d", f["CPUs/Task"], e.CPUsPerTask)
+			}
+		})
+	}
+}
