@@ -208,6 +208,13 @@ func ValidateFile(t Target, rules Rules, buf []byte) (FileResult, []byte) {
 
 var errTooLarge = errors.New("trop grand")
 
+// ReadBounded reads a whole file of at most limit bytes; a larger one is
+// not read and gives ErrTooLarge.
+func ReadBounded(path string, limit int64) ([]byte, error) { return readBounded(path, limit, nil) }
+
+// ErrTooLarge is returned by ReadBounded for a file over its limit.
+var ErrTooLarge = errTooLarge
+
 // readBounded reads a whole file with plain system calls: open, fstat,
 // read, close. os.Open would add a poller registration per file, which
 // costs more than the read itself on a page of text.

@@ -73,6 +73,10 @@ type FileResult struct {
 	Valid       bool      `json:"valid"`
 	Fingerprint string    `json:"fingerprint"`
 	Problems    []Problem `json:"problems"`
+	// Effective is what Slurm retains from sommeil.sbatch (pret livrables).
+	Effective any `json:"effective,omitempty"`
+	// Explain is shown in the text format only: the script line by line.
+	Explain []string `json:"-"`
 }
 
 // FilesSummary counts the files.
@@ -167,6 +171,9 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 				sev = "avertissement"
 			}
 			fmt.Fprintf(w, "    %s%s (%s) : %s\n", where, p.Code, sev, p.Message)
+		}
+		for _, e := range f.Explain {
+			fmt.Fprintf(w, "    · %s\n", e)
 		}
 	}
 	s := summarizeFiles(files)

@@ -24,6 +24,9 @@ var latinFold = func() (t [0x250]string) {
 	return t
 }()
 
+// Fold is fold for the other checks of written French (checklist/livrables).
+func Fold(s string) string { return fold(s) }
+
 // fold makes two spellings of the same French words equal: NFD with the
 // combining marks dropped, lower case, œ → oe, runs of white space → one
 // space. So nœud, noeud, NŒUD and a decomposed nœud compare equal.

@@ -95,7 +95,10 @@ func everyCommand(t *testing.T, h *home) []procRun {
 	}
 	add("", "--help")
 	add("", "version")
-	for _, c := range []string{"cle", "empreinte", "acces", "verifier", "valider", "assistant"} {
+	for _, f := range checklist.Formats {
+		add("", "livrables", "--format", f)
+	}
+	for _, c := range []string{"cle", "empreinte", "acces", "verifier", "valider", "livrables", "modele", "assistant"} {
 		add("", c, "--help")
 	}
 	add("", "assistant")
@@ -120,8 +123,9 @@ func TestNoNetwork(t *testing.T) {
 	args := [][]string{{"cle", "--passphrase-file", "-"}, {"cle"}, {"empreinte"}, {"empreinte", "--art"}, {"acces", "--statut", "demande"},
 		{"--help"}, {"version"}, {"assistant"}}
 	for _, f := range checklist.Formats {
-		args = append(args, []string{"verifier", "--format", f}, []string{"valider", "--format", f, "."})
+		args = append(args, []string{"verifier", "--format", f}, []string{"valider", "--format", f, "."}, []string{"livrables", "--format", f})
 	}
+	args = append(args, []string{"modele", "sommeil.sbatch"}, []string{"modele", "sommeil-job.yaml"})
 	for i, a := range args {
 		trace := filepath.Join(t.TempDir(), fmt.Sprintf("%d.trace", i))
 		cmd := exec.Command(strace, append([]string{"-f", "-e", "trace=socket,connect", "-o", trace, binary(t)}, a...)...)

@@ -96,6 +96,8 @@ login : il vient des organisateurs.`,
 		a.accesCommand(),
 		a.verifierCommand(),
 		a.validerCommand(),
+		a.livrablesCommand(),
+		a.modeleCommand(),
 		versionCommand(),
 	)
 	for _, c := range root.Commands() {

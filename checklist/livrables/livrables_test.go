@@ -1,0 +1,230 @@
+package livrables
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/sbatch"
+	"github.com/romeo-pret/pret/templates"
+)
+
+func codes(ps []checklist.Problem) string {
+	var c []string
+	for _, p := range ps {
+		c = append(c, p.Code)
+	}
+	sort.Strings(c)
+	return strings.Join(c, ",")
+}
+
+func job(old, new string) string {
+	j, _ := templates.Model("sommeil-job.yaml")
+	return strings.Replace(string(j), old, new, 1)
+}
+
+func TestJob(t *testing.T) {
+	deployment := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: sommeil
+spec:
+  replicas: 1
+`
+	for _, c := range []struct{ name, yaml, want string }{
+		{"the notes' Job", job("", ""), ""},
+		{"exercise 3: backoffLimit 1", job("backoffLimit: 0", "backoffLimit: 1"), ""},
+		{"not YAML", "apiVersion: [batch/v1\n", "yaml-syntax"},
+		{"a type error", job("backoffLimit: 0", "backoffLimit: zéro"), "yaml-syntax"},
+		{"restartpolicy in lower case", job("restartPolicy: Never", "restartpolicy: Never"), "job-restart-policy,yaml-unknown-field"},
+		{"unknown field", job("  backoffLimit: 0", "  backoffLimit: 0\n  retries: 2"), "yaml-unknown-field"},
+		{"a Deployment", deployment, "job-kind"},
+		{"another kind", job("kind: Job", "kind: CronJob"), "job-kind"},
+		{"api version", job("batch/v1", "batch/v1beta1"), "job-api-version"},
+		{"name", job("name: sommeil\nspec", "name: dodo\nspec"), "job-name"},
+		{"backoffLimit 6", job("backoffLimit: 0", "backoffLimit: 6"), "job-backoff-limit"},
+		{"backoffLimit absent", job("  backoffLimit: 0\n", ""), "job-backoff-limit"},
+		{"deadline", job("activeDeadlineSeconds: 120", "activeDeadlineSeconds: 60"), "job-deadline"},
+		{"deadline absent", job("  activeDeadlineSeconds: 120\n", ""), "job-deadline"},
+		{"OnFailure", job("restartPolicy: Never", "restartPolicy: OnFailure"), "job-restart-policy"},
+		{"command as one string", job("            - sh\n            - -c\n            - hostname; sleep 30", "            - hostname; sleep 30"), "job-command"},
+		{"other image", job("busybox:1.36", "alpine:3.20"), "job-image"},
+		{"priority class", job("      restartPolicy: Never", "      restartPolicy: Never\n      priorityClassName: haute"), "job-priority-class"},
+		{"Kueue label", job("  name: sommeil\n", "  name: sommeil\n  labels:\n    kueue.x-k8s.io/queue-name: equipe\n"), "job-queue-label"},
+		{"suspended", job("  backoffLimit: 0", "  backoffLimit: 0\n  suspend: true"), "job-suspend"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ps := CheckJob([]byte(c.yaml))
+			if got := codes(ps); got != c.want {
+				t.Errorf("codes %q, want %q: %+v", got, c.want, ps)
+			}
+		})
+	}
+	if ps := CheckJob([]byte(deployment)); !strings.Contains(ps[0].Message, "Always") {
+		t.Errorf("a Deployment must be explained: %q", ps[0].Message)
+	}
+	if n := BackoffNote([]byte(job("backoffLimit: 0", "backoffLimit: 1"))); !strings.Contains(n, "exercice 3") {
+		t.Errorf("note %q", n)
+	}
+}
+
+const explanation = `La ligne #!/bin/bash dit au noyau de lancer bash.
+--job-name=sommeil fixe le nom vu dans squeue.
+--output=sommeil-%j.out : Slurm remplace %j par le numéro.
+--time=00:02:00 pose 2 minutes.
+--cpus-per-task=1 demande un CPU.
+--mem=1G demande un gibioctet.
+hostname écrit le nom du nœud.
+sleep 30 attend 30 secondes.
+`
+
+func TestAnswers(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		check func(string) []checklist.Problem
+		text  string
+		want  string
+	}{
+		{"explication in order", CheckExplanation, explanation, ""},
+		{"explication missing a line", CheckExplanation, strings.Replace(explanation, "--cpus-per-task=1 demande un CPU.\n", "", 1), "explication-order"},
+		{"explication out of order", CheckExplanation, "sleep 30 attend.\n" + explanation[:strings.Index(explanation, "sleep")], "explication-order"},
+		{"lignes answers", CheckLignesAnswers, explanation + "\nUne option après hostname ne compte plus.\n--time=00:00:30 vaut 1 minute.\nSans --error, tout va dans le fichier de --output.\n", ""},
+		{"lignes answers absent", CheckLignesAnswers, explanation, "lignes-answers,lignes-answers,lignes-answers"},
+		{"refus", CheckRefusal, "Le Deployment relance le conteneur : une boucle. Kueue n'est pas installé.", ""},
+		{"refus without Kueue", CheckRefusal, "Le Deployment redémarre le conteneur.", "refus-kueue"},
+		{"refus without restart", CheckRefusal, "Je ne l'applique pas. Kueue non installé.", "refus-restart"},
+		{"decision", CheckDecision, "1. Les jobs 51 et 52 restent PD.\n2. scancel 51\n", ""},
+		{"decision with -u", CheckDecision, "scancel -u kim puis scancel 51", "decision-scancel"},
+		{"decision without the command", CheckDecision, "On arrête le 51.", "decision-scancel"},
+		{"comparaison", CheckComparison, "# Comparaison\n\nDémarrage : sbatch et kubectl apply.\n\nArrêt : --time et activeDeadlineSeconds.\n\nSortie : le fichier et kubectl logs.\n\nSecond passage : un nouvel sbatch, delete puis apply. Kueue n'est pas installé.\n", ""},
+		{"comparaison three paragraphs", CheckComparison, "Démarrage.\n\nArrêt.\n\nSortie, second passage, et Kueue n'est pas installé.\n", "comparaison-paragraphs"},
+		{"comparaison without Kueue last", CheckComparison, "Kueue.\n\nA.\n\nB.\n\nC.\n", "comparaison-kueue"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ps := c.check(c.text)
+			if got := codes(ps); got != c.want {
+				t.Errorf("codes %q, want %q: %+v", got, c.want, ps)
+			}
+			for _, p := range ps {
+				if !strings.Contains(p.Message, "à relire") {
+					t.Errorf("a check of form says so: %q", p.Message)
+				}
+			}
+		})
+	}
+}
+
+func TestFolder(t *testing.T) {
+	dir := t.TempDir()
+	res := Check(dir, Options{})
+	if got := codes(append(res[0].Problems, res[1].Problems...)); got != "explication-missing,sbatch-missing" || len(res) != 2 {
+		t.Fatalf("empty folder: %+v", res)
+	}
+	if res[0].Path != filepath.Join(dir, "sommeil.sbatch") || res[1].Path != filepath.Join(dir, "explication.md") {
+		t.Fatalf("expected paths: %+v", res)
+	}
+	model, _ := templates.Model("sommeil.sbatch")
+	os.WriteFile(filepath.Join(dir, "sommeil.sbatch"), model, 0o644)
+	os.WriteFile(filepath.Join(dir, "lignes.md"), []byte(explanation), 0o644)
+	os.WriteFile(filepath.Join(dir, "decision.md"), []byte("scancel 51"), 0o644)
+	res = Check(dir, Options{})
+	if len(res) != 3 || !res[0].Valid || res[0].Effective.(sbatch.Effective).MemMiB != 1024 || len(res[0].Explain) != 8 {
+		t.Fatalf("%+v", res)
+	}
+	if !res[1].Valid || codes(res[1].Problems) != "lignes-answers,lignes-answers,lignes-answers" {
+		t.Fatalf("lignes.md: %+v", res[1])
+	}
+}
+
+// fakeSlurm answers like Slurm's clients and records every call.
+type fakeSlurm struct {
+	calls   []string
+	sinfo   bool
+	rAfter  int // squeue shows R after this many polls
+	polls   int
+	outFile string
+}
+
+func (f *fakeSlurm) run(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
+	f.calls = append(f.calls, name+" "+strings.Join(args, " "))
+	switch name {
+	case "sinfo":
+		if !f.sinfo {
+			return nil, errors.New("introuvable")
+		}
+		return []byte("debug*\n"), nil
+	case "sbatch":
+		return []byte("Submitted batch job 17\n"), nil
+	case "squeue":
+		f.polls++
+		st := "PD"
+		where := "(Resources)"
+		if f.polls > f.rAfter && f.rAfter >= 0 {
+			st, where = "R", "noeud7"
+			if f.outFile != "" {
+				os.WriteFile(filepath.Join(dir, f.outFile), []byte("noeud7\n"), 0o644)
+			}
+		}
+		return []byte("JOBID PARTITION NAME USER ST TIME NODES NODELIST(REASON)\n17 debug sommeil kim " + st + " 0:01 1 " + where + "\n"), nil
+	}
+	return nil, errors.New("unexpected command " + name)
+}
+
+func TestSubmitter(t *testing.T) {
+	submit := func(f *fakeSlurm) (string, error) {
+		var out bytes.Buffer
+		s := Submitter{Dir: t.TempDir(), Output: "sommeil-%j.out", Out: &out, Run: f.run, Hostname: "portable", Timeout: 300 * time.Millisecond, Poll: 10 * time.Millisecond}
+		err := s.Submit(context.Background())
+		return out.String(), err
+	}
+	f := &fakeSlurm{}
+	if _, err := submit(f); !errors.Is(err, ErrNoSlurm) || len(f.calls) != 1 {
+		t.Fatalf("no sinfo: %v %v", err, f.calls)
+	}
+	f = &fakeSlurm{sinfo: true, rAfter: 2, outFile: "sommeil-17.out"}
+	out, err := submit(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Submitted batch job 17", "17 debug sommeil kim R", "sommeil-17.out : noeud7", "diffère de cette machine (portable)", "Nœud du job : noeud7"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	f = &fakeSlurm{sinfo: true, rAfter: -1}
+	if _, err := submit(f); err == nil || !strings.Contains(err.Error(), "pret ne l'annule pas") {
+		t.Fatalf("pending job: %v", err)
+	}
+	for _, fs := range []*fakeSlurm{f} {
+		sbatchCalls := 0
+		for _, c := range fs.calls {
+			if strings.HasPrefix(c, "scancel") {
+				t.Fatalf("pret ran scancel: %v", fs.calls)
+			}
+			if strings.HasPrefix(c, "sbatch") {
+				sbatchCalls++
+			}
+		}
+		if sbatchCalls != 1 {
+			t.Fatalf("%d submissions", sbatchCalls)
+		}
+	}
+	f = &fakeSlurm{sinfo: true, rAfter: 0}
+	if _, err := submit(f); err == nil || !strings.Contains(err.Error(), "hostname") {
+		t.Fatalf("no output line: %v", err)
+	}
+}
+
+func FuzzCheckJob(f *testing.F) {
+	f.Add([]byte(job("", "")))
+	f.Add([]byte("kind: Deployment\n"))
+	f.Add([]byte("a: &x [*x]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { CheckJob(data) })
+}
