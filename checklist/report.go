@@ -136,7 +136,7 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	}
 	for _, c := range r.Checks {
 		l := statusLabel[c.Status]
-		fmt.Fprintf(w, "%s  %-18s %s\n", style.paint(l.color, l.text), c.ID, c.Message)
+		fmt.Fprintf(w, "%s  %-22s %s\n", style.paint(l.color, l.text), c.ID, c.Message)
 		if c.Fix != "" && (c.Status == Fail || c.Status == Warn) {
 			fmt.Fprintf(w, "    → %s\n", c.Fix)
 		}

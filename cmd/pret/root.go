@@ -98,6 +98,7 @@ login : il vient des organisateurs.`,
 		a.validerCommand(),
 		a.livrablesCommand(),
 		a.modeleCommand(),
+		a.sunkCommand(),
 		versionCommand(),
 	)
 	for _, c := range root.Commands() {

@@ -1,0 +1,420 @@
+// Package sunk checks, offline, the values that put CoreWeave sandboxes on
+// the SUNK Pod Scheduler (seed 002): the scheduler enabled and named in the
+// runner policy, a Slurm KillWait long enough for the pods' grace period, a
+// scope that sees the sandbox namespaces, and well-formed annotations. It
+// reads files the operator already has; it runs nothing and connects
+// nowhere.
+package sunk
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// Inputs are the files' contents (nil when not given) and the flags.
+type Inputs struct {
+	Values, Policy, Pods, ConfigMap []byte
+	Grace                           int      // seconds; Kubernetes' default is 30
+	Sandboxes                       []string // namespaces the scheduler must watch
+}
+
+// InputError is a file that cannot be read as what it should be.
+type InputError struct{ File, Reason string }
+
+func (e *InputError) Error() string { return e.File + " : " + e.Reason }
+
+func decode(name string, data []byte) (map[string]any, error) {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, &InputError{name, "ni YAML ni JSON lisible : " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js, &m); err != nil || m == nil {
+		return nil, &InputError{name, "le document n'est pas un objet (clé: valeur)"}
+	}
+	return m, nil
+}
+
+// get walks a path of keys through decoded YAML.
+func get(m any, path ...string) (any, bool) {
+	cur := m
+	for _, p := range path {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = mm[p]; !ok {
+			return nil, false
+		}
+	}
+	return cur, cur != nil
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return ""
+}
+
+// seconds reads a duration as Kubernetes and Slurm write it: 60, "60",
+// "60s", "1m".
+func seconds(v any) (int, bool) {
+	switch x := v.(type) {
+	case float64:
+		return int(x), x == float64(int(x))
+	case string:
+		x = strings.TrimSpace(x)
+		if n, err := strconv.Atoi(x); err == nil {
+			return n, true
+		}
+		if d, err := time.ParseDuration(x); err == nil && d%time.Second == 0 {
+			return int(d / time.Second), true
+		}
+	}
+	return 0, false
+}
+
+// found is what the files say, with where each value came from.
+type found struct {
+	enabled            any
+	valuesName         string
+	scopeType          string
+	scopeSet           bool
+	namespaces         []string
+	killWaitValues     *int
+	killWaitPods       *int
+	podsName           string
+	configMapName      string
+	policyScheduler    string
+	policyGrace        bool
+	annotations        map[string]string
+	podsSeen, cmapSeen bool
+}
+
+func read(in Inputs) (*found, error) {
+	f := &found{}
+	values, err := decode("--valeurs", in.Values)
+	if err != nil {
+		return nil, err
+	}
+	f.enabled, _ = get(values, "scheduler", "enabled")
+	if v, ok := get(values, "scheduler", "name"); ok {
+		f.valuesName = str(v)
+	}
+	if v, ok := get(values, "scheduler", "scope", "type"); ok {
+		f.scopeType, f.scopeSet = str(v), true
+	}
+	if v, ok := get(values, "scheduler", "scope", "namespaces"); ok {
+		switch x := v.(type) {
+		case []any:
+			for _, n := range x {
+				f.namespaces = append(f.namespaces, strings.TrimSpace(str(n)))
+			}
+		case string:
+			for _, n := range strings.Split(x, ",") {
+				if n = strings.TrimSpace(n); n != "" {
+					f.namespaces = append(f.namespaces, n)
+				}
+			}
+		}
+	}
+	if v, ok := get(values, "slurmConfig", "KillWait"); ok {
+		n, valid := seconds(v)
+		if !valid {
+			return nil, &InputError{"--valeurs", fmt.Sprintf("slurmConfig.KillWait vaut %v : un nombre de secondes est attendu", v)}
+		}
+		f.killWaitValues = &n
+	}
+
+	policy, err := decode("--politique", in.Policy)
+	if err != nil {
+		return nil, err
+	}
+	if inner, ok := get(policy, "policy"); ok {
+		// runner.json, as GetManagedRunner returns it
+		if m, ok := inner.(map[string]any); ok {
+			policy = m
+		}
+	}
+	if v, ok := get(policy, "base", "spec", "schedulerName"); ok {
+		f.policyScheduler = str(v)
+	}
+	_, f.policyGrace = get(policy, "base", "spec", "terminationGracePeriodSeconds")
+	if v, ok := get(policy, "base", "metadata", "annotations"); ok {
+		m, _ := v.(map[string]any)
+		f.annotations = map[string]string{}
+		for k, val := range m {
+			f.annotations[k] = str(val)
+		}
+	}
+
+	if in.Pods != nil {
+		pods, err := decode("--pods", in.Pods)
+		if err != nil {
+			return nil, err
+		}
+		f.podsSeen = true
+		if err := f.readPods(pods); err != nil {
+			return nil, err
+		}
+	}
+	if in.ConfigMap != nil {
+		cm, err := decode("--configmap", in.ConfigMap)
+		if err != nil {
+			return nil, err
+		}
+		f.cmapSeen = true
+		if err := f.readConfigMap(cm); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func items(doc map[string]any) []any {
+	if list, ok := get(doc, "items"); ok {
+		if l, ok := list.([]any); ok {
+			return l
+		}
+	}
+	return []any{doc}
+}
+
+// readPods takes the scheduler container's arguments from the first pod
+// that has one.
+func (f *found) readPods(doc map[string]any) error {
+	for _, item := range items(doc) {
+		cs, _ := get(item, "spec", "containers")
+		list, _ := cs.([]any)
+		for _, c := range list {
+			if n, _ := get(c, "name"); str(n) != "scheduler" {
+				continue
+			}
+			var args []string
+			for _, key := range []string{"command", "args"} {
+				if v, ok := get(c, key); ok {
+					l, _ := v.([]any)
+					for _, a := range l {
+						args = append(args, str(a))
+					}
+				}
+			}
+			for i, a := range args {
+				name, value, has := strings.Cut(a, "=")
+				if !has && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+					value = args[i+1]
+				}
+				switch name {
+				case "--slurm-kill-wait":
+					n, ok := seconds(value)
+					if !ok {
+						return &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
+					}
+					f.killWaitPods = &n
+				case "--scheduler-name":
+					f.podsName = value
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func (f *found) readConfigMap(doc map[string]any) error {
+	for _, item := range items(doc) {
+		conf, ok := get(item, "data", "scheduler.conf")
+		if !ok {
+			continue
+		}
+		inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
+		if err != nil {
+			return err
+		}
+		if v, ok := get(inner, "scheduler", "name"); ok {
+			f.configMapName = str(v)
+		}
+		return nil
+	}
+	return nil
+}
+
+const (
+	step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io/component=scheduler -o jsonpath='{.items[0].data.scheduler\\.conf}' | yq '.scheduler.name'"
+	slurmDefault = 30 // Slurm's own KillWait when none is set
+)
+
+// Check runs the checks of sunk.md, in their order.
+func Check(in Inputs) (*checklist.Report, error) {
+	f, err := read(in)
+	if err != nil {
+		return nil, err
+	}
+	r := &checklist.Report{Name: "pret sunk"}
+	add := func(id string, st checklist.Status, msg, fix string) {
+		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
+	}
+
+	if b, ok := f.enabled.(bool); ok && b {
+		add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
+	} else {
+		add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", orAbsent(f.enabled)),
+			"définissez scheduler.enabled: true dans les valeurs Helm de Slurm et appliquez-les par Helm")
+	}
+
+	name, source := f.configMapName, "la ConfigMap de l'ordonnanceur"
+	if name == "" {
+		name, source = f.podsName, "l'argument --scheduler-name du pod (SUNK 7.x)"
+	}
+	if name == "" {
+		name, source = f.valuesName, "scheduler.name des valeurs Helm"
+	}
+	switch {
+	case name == "":
+		add("scheduler-name", checklist.Skip, "aucune source ne donne le nom de l'ordonnanceur ; pret ne le devine pas",
+			"lisez-le comme à l'étape 2 : "+step2Command+" (SUNK 7.x : l'argument --scheduler-name du pod), puis donnez --configmap ou --pods")
+	case f.policyScheduler == "":
+		add("scheduler-name", checklist.Fail, "la politique n'a pas de base.spec.schedulerName", fmt.Sprintf("ajoutez base.spec.schedulerName: %q à la politique (nom lu dans %s)", name, source))
+	case f.policyScheduler != name:
+		add("scheduler-name", checklist.Fail, fmt.Sprintf("la politique dit %q, %s dit %q", f.policyScheduler, source, name), fmt.Sprintf("mettez base.spec.schedulerName: %q dans la politique", name))
+	default:
+		add("scheduler-name", checklist.Pass, fmt.Sprintf("schedulerName %q, comme %s", name, source), "")
+	}
+
+	switch {
+	case f.killWaitValues != nil && f.killWaitPods != nil && *f.killWaitValues != *f.killWaitPods:
+		add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *f.killWaitValues, *f.killWaitPods),
+			"appliquez les valeurs par votre déploiement SUNK habituel, puis vérifiez que l'ordonnanceur indique le même --slurm-kill-wait")
+	case f.killWaitValues != nil && f.killWaitPods != nil:
+		add("kill-wait-aligned", checklist.Pass, fmt.Sprintf("KillWait %d s des deux côtés", *f.killWaitValues), "")
+	default:
+		add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
+	}
+
+	grace := in.Grace
+	kw, kwFrom := slurmDefault, "le défaut de Slurm (30 s), faute de KillWait connu"
+	switch {
+	case f.killWaitValues != nil:
+		kw, kwFrom = *f.killWaitValues, "slurmConfig.KillWait"
+	case f.killWaitPods != nil:
+		kw, kwFrom = *f.killWaitPods, "--slurm-kill-wait du pod"
+	}
+	need := grace + 6
+	example := "par exemple 60 pour le délai par défaut de 30 s, 330 pour les 300 s d'un stockage à instantanés"
+	switch {
+	case grace < kw-5 && f.killWaitValues == nil && f.killWaitPods == nil:
+		add("grace-below-kill-wait", checklist.Warn, fmt.Sprintf("délai de grâce %d s < KillWait − 5 s, avec %s", grace, kwFrom), "donnez --valeurs avec slurmConfig.KillWait pour vérifier la vraie valeur")
+	case grace < kw-5:
+		add("grace-below-kill-wait", checklist.Pass, fmt.Sprintf("délai de grâce %d s < KillWait %d s − 5 s (%s)", grace, kw, kwFrom), "")
+	default:
+		add("grace-below-kill-wait", checklist.Fail, fmt.Sprintf("délai de grâce %d s : il faut KillWait − 5 s strictement au-dessus, or KillWait vaut %d s (%s)", grace, kw, kwFrom),
+			fmt.Sprintf("fixez slurmConfig.KillWait à %d au moins (%s), et gardez --slurm-kill-wait de l'ordonnanceur aligné", need, example))
+	}
+
+	if f.policyGrace {
+		add("policy-no-grace", checklist.Fail, "la politique contient base.spec.terminationGracePeriodSeconds", "retirez ce champ : la politique le refuse ; réglez plutôt KillWait côté Slurm")
+	} else {
+		add("policy-no-grace", checklist.Pass, "pas de terminationGracePeriodSeconds dans la politique", "")
+	}
+
+	switch {
+	case !f.scopeSet:
+		add("scope-covers-sandboxes", checklist.Warn, "aucune portée (scheduler.scope) : l'ordonnanceur ne surveille que son propre namespace",
+			"définissez scheduler.scope.type: cluster pour voir tous les namespace des bacs à sable, et appliquez par Helm")
+	case f.scopeType == "cluster":
+		add("scope-covers-sandboxes", checklist.Pass, "scope.type: cluster : tous les namespace sont surveillés", "")
+	case f.scopeType == "namespace" && len(in.Sandboxes) == 0:
+		add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(f.namespaces, ", ")),
+			"donnez --bacs-a-sable NS,NS… pour vérifier, ou passez à scheduler.scope.type: cluster")
+	case f.scopeType == "namespace":
+		listed := map[string]bool{}
+		for _, n := range f.namespaces {
+			listed[n] = true
+		}
+		var missing []string
+		for _, n := range in.Sandboxes {
+			if !listed[n] {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) > 0 {
+			add("scope-covers-sandboxes", checklist.Fail, "namespace de bac à sable hors de scheduler.scope.namespaces : "+strings.Join(missing, ", "),
+				"ajoutez-les à scheduler.scope.namespaces et appliquez par Helm (les droits RBAC suivent), ou passez à scheduler.scope.type: cluster")
+		} else {
+			add("scope-covers-sandboxes", checklist.Pass, "chaque namespace de bac à sable est dans scheduler.scope.namespaces", "")
+		}
+	default:
+		add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", f.scopeType), "écrivez scheduler.scope.type: cluster")
+	}
+
+	r.Checks = append(r.Checks, checkAnnotations(f.annotations))
+
+	add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
+		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
+	return r, nil
+}
+
+func orAbsent(v any) any {
+	if v == nil {
+		return "absent"
+	}
+	return v
+}
+
+func checkAnnotations(a map[string]string) checklist.Check {
+	c := checklist.Check{ID: "annotations"}
+	var bad, other []string
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := a[k]
+		switch k {
+		case "sunk.coreweave.com/partition":
+			if strings.TrimSpace(v) == "" {
+				bad = append(bad, k+" est vide : le nom d'une partition est attendu")
+			}
+		case "sunk.coreweave.com/user-id":
+			if _, err := strconv.ParseUint(v, 10, 32); err != nil {
+				bad = append(bad, fmt.Sprintf("%s vaut %q : un UID numérique est attendu (id -u)", k, v))
+			}
+		case "sunk.coreweave.com/exclusive":
+			if v != "none" && v != "user" {
+				bad = append(bad, fmt.Sprintf("%s vaut %q : none ou user", k, v))
+			}
+		default:
+			if strings.HasPrefix(k, "sunk.coreweave.com/") {
+				other = append(other, k)
+			}
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		c.Status, c.Message = checklist.Fail, strings.Join(bad, " ; ")
+		c.Fix = "corrigez ces annotations dans base.metadata.annotations de la politique"
+	case len(other) > 0:
+		c.Status, c.Message = checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", ")
+		c.Fix = "vérifiez son nom dans la documentation de SUNK"
+	case len(a) == 0:
+		c.Status, c.Message = checklist.Pass, "aucune annotation dans la politique"
+	default:
+		c.Status, c.Message = checklist.Pass, "annotations SUNK bien formées"
+	}
+	return c
+}

@@ -1,0 +1,261 @@
+package sunk
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+const values = `scheduler:
+  enabled: true
+  scope:
+    type: cluster
+slurmConfig:
+  KillWait: 60
+`
+
+const policy = `base:
+  metadata:
+    annotations:
+      sunk.coreweave.com/partition: "sandboxes"
+  spec:
+    schedulerName: "slurm-scheduler"
+`
+
+const configMap = `apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: slurm-scheduler-config
+      namespace: tenant-slurm
+    data:
+      scheduler.conf: |
+        scheduler:
+          name: slurm-scheduler
+`
+
+const pods7 = `apiVersion: v1
+kind: List
+items:
+  - kind: Pod
+    metadata:
+      name: slurm-scheduler-7c9
+    spec:
+      containers:
+        - name: sidecar
+          args: ["--scheduler-name=autre"]
+        - name: scheduler
+          args:
+            - --slurm-kill-wait=60s
+            - --scheduler-name=slurm-scheduler
+`
+
+func status(t *testing.T, in Inputs) map[string]checklist.Check {
+	t.Helper()
+	if in.Grace == 0 {
+		in.Grace = 30
+	}
+	r, err := Check(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]checklist.Check{}
+	var ids []string
+	for _, c := range r.Checks {
+		m[c.ID] = c
+		ids = append(ids, c.ID)
+		if c.Status == checklist.Fail && c.Fix == "" {
+			t.Errorf("%s fails without a fix", c.ID)
+		}
+	}
+	want := "scheduler-enabled scheduler-name kill-wait-aligned grace-below-kill-wait policy-no-grace scope-covers-sandboxes annotations nodeset-requests"
+	if strings.Join(ids, " ") != want {
+		t.Fatalf("checks out of order: %v", ids)
+	}
+	return m
+}
+
+func in(v, p string) Inputs { return Inputs{Values: []byte(v), Policy: []byte(p), Grace: 30} }
+
+func TestReadySet(t *testing.T) {
+	x := in(values, policy)
+	x.ConfigMap = []byte(configMap)
+	x.Pods = []byte(pods7)
+	for id, c := range status(t, x) {
+		want := checklist.Pass
+		if id == "nodeset-requests" {
+			want = checklist.Skip
+		}
+		if c.Status != want {
+			t.Errorf("%s: %s %s", id, c.Status, c.Message)
+		}
+	}
+}
+
+func TestSchedulerEnabled(t *testing.T) {
+	for v, want := range map[string]checklist.Status{
+		values: checklist.Pass,
+		strings.Replace(values, "enabled: true", "enabled: false", 1): checklist.Fail,
+		strings.Replace(values, "  enabled: true\n", "", 1):           checklist.Fail,
+	} {
+		if c := status(t, in(v, policy))["scheduler-enabled"]; c.Status != want {
+			t.Errorf("%s for\n%s", c.Status, v)
+		}
+	}
+}
+
+func TestSchedulerName(t *testing.T) {
+	// No source: skip, never a guess, and the seed's command as the hint.
+	c := status(t, in(values, policy))["scheduler-name"]
+	if c.Status != checklist.Skip || !strings.Contains(c.Fix, "yq '.scheduler.name'") {
+		t.Errorf("no source: %+v", c)
+	}
+	x := in(values, policy)
+	x.ConfigMap = []byte(strings.Replace(configMap, "name: slurm-scheduler\n", "name: sunk-sched\n", 1))
+	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail || !strings.Contains(c.Fix, `"sunk-sched"`) {
+		t.Errorf("ConfigMap differs: %+v", c)
+	}
+	x = in(values, policy)
+	x.Pods = []byte(pods7)
+	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Pass || !strings.Contains(c.Message, "SUNK 7.x") {
+		t.Errorf("SUNK 7 pods: %+v", c)
+	}
+	// The ConfigMap wins over the pods, which win over the values.
+	x = in(strings.Replace(values, "  enabled: true\n", "  enabled: true\n  name: depuis-les-valeurs\n", 1), policy)
+	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail || !strings.Contains(c.Message, "depuis-les-valeurs") {
+		t.Errorf("values as the source: %+v", c)
+	}
+	x.Pods = []byte(pods7)
+	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Pass {
+		t.Errorf("pods over values: %+v", c)
+	}
+	x = in(values, strings.Replace(policy, `    schedulerName: "slurm-scheduler"`+"\n", "", 1))
+	x.ConfigMap = []byte(configMap)
+	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail {
+		t.Errorf("policy without a name: %+v", c)
+	}
+}
+
+func TestKillWaitAndGrace(t *testing.T) {
+	kw := func(v string) string { return strings.Replace(values, "KillWait: 60", "KillWait: "+v, 1) }
+	for _, c := range []struct {
+		values string
+		grace  int
+		want   checklist.Status
+		fixHas string
+	}{
+		{kw("35"), 30, checklist.Fail, "36"},
+		{kw("36"), 30, checklist.Pass, ""},
+		{kw("60"), 30, checklist.Pass, ""},
+		{kw("60"), 300, checklist.Fail, "306"},
+		{kw("330"), 300, checklist.Pass, ""},
+		{kw("305"), 300, checklist.Fail, "330 pour les 300 s"},
+		{kw(`"60s"`), 30, checklist.Pass, ""},
+		{strings.Replace(values, "slurmConfig:\n  KillWait: 60\n", "", 1), 20, checklist.Warn, ""},
+		{strings.Replace(values, "slurmConfig:\n  KillWait: 60\n", "", 1), 30, checklist.Fail, "60 pour le délai par défaut"},
+	} {
+		x := in(c.values, policy)
+		x.Grace = c.grace
+		got := status(t, x)["grace-below-kill-wait"]
+		if got.Status != c.want || !strings.Contains(got.Fix, c.fixHas) {
+			t.Errorf("grace %d with\n%s: %+v", c.grace, c.values, got)
+		}
+	}
+	// KillWait from the pods when the values have none.
+	x := in(strings.Replace(values, "slurmConfig:\n  KillWait: 60\n", "", 1), policy)
+	x.Pods = []byte(pods7)
+	if c := status(t, x)["grace-below-kill-wait"]; c.Status != checklist.Pass || !strings.Contains(c.Message, "--slurm-kill-wait") {
+		t.Errorf("from the pods: %+v", c)
+	}
+	x = in(kw("90"), policy)
+	x.Pods = []byte(pods7)
+	if c := status(t, x)["kill-wait-aligned"]; c.Status != checklist.Fail || !strings.Contains(c.Message, "90") || !strings.Contains(c.Message, "60s") {
+		t.Errorf("misaligned: %+v", c)
+	}
+	if c := status(t, in(values, policy))["kill-wait-aligned"]; c.Status != checklist.Skip {
+		t.Errorf("one side only: %+v", c)
+	}
+}
+
+func TestPolicyShapes(t *testing.T) {
+	jsonPolicy := `{"base":{"spec":{"schedulerName":"slurm-scheduler"}}}`
+	runner := `{"identity":{"runnerId":"r-1"},"etag":"e","policy":{"base":{"spec":{"schedulerName":"slurm-scheduler","terminationGracePeriodSeconds":30}}}}`
+	x := in(values, jsonPolicy)
+	x.ConfigMap = []byte(configMap)
+	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Pass {
+		t.Errorf("JSON policy: %+v", c)
+	}
+	x = in(values, runner)
+	x.ConfigMap = []byte(configMap)
+	m := status(t, x)
+	if m["scheduler-name"].Status != checklist.Pass || m["policy-no-grace"].Status != checklist.Fail {
+		t.Errorf("runner.json: %+v %+v", m["scheduler-name"], m["policy-no-grace"])
+	}
+}
+
+func TestScope(t *testing.T) {
+	ns := func(scope string) string {
+		return strings.Replace(values, "  scope:\n    type: cluster\n", scope, 1)
+	}
+	list := "  scope:\n    type: namespace\n    namespaces:\n      - sb-kim\n      - sb-lea\n"
+	csv := "  scope:\n    type: namespace\n    namespaces: \"sb-kim, sb-lea\"\n"
+	for _, c := range []struct {
+		values    string
+		sandboxes []string
+		want      checklist.Status
+	}{
+		{values, []string{"sb-kim"}, checklist.Pass},
+		{ns(list), []string{"sb-kim", "sb-lea"}, checklist.Pass},
+		{ns(csv), []string{"sb-kim", "sb-lea"}, checklist.Pass},
+		{ns(list), []string{"sb-kim", "sb-new"}, checklist.Fail},
+		{ns(list), nil, checklist.Warn},
+		{ns(""), nil, checklist.Warn},
+		{ns("  scope:\n    type: partout\n"), nil, checklist.Fail},
+	} {
+		x := in(c.values, policy)
+		x.Sandboxes = c.sandboxes
+		if got := status(t, x)["scope-covers-sandboxes"]; got.Status != c.want {
+			t.Errorf("%v with\n%s: %+v", c.sandboxes, c.values, got)
+		}
+	}
+}
+
+func TestAnnotations(t *testing.T) {
+	ann := func(kv string) string {
+		return "base:\n  metadata:\n    annotations:\n" + kv + "  spec:\n    schedulerName: slurm-scheduler\n"
+	}
+	for kv, want := range map[string]checklist.Status{
+		"      sunk.coreweave.com/partition: hpc-prod\n": checklist.Pass,
+		"      sunk.coreweave.com/partition: \"\"\n":     checklist.Fail,
+		"      sunk.coreweave.com/user-id: \"1000\"\n":   checklist.Pass,
+		"      sunk.coreweave.com/user-id: 1000\n":       checklist.Pass,
+		"      sunk.coreweave.com/user-id: kim\n":        checklist.Fail,
+		"      sunk.coreweave.com/exclusive: user\n":     checklist.Pass,
+		"      sunk.coreweave.com/exclusive: \"yes\"\n":  checklist.Fail,
+		"      sunk.coreweave.com/partitoin: hpc\n":      checklist.Warn,
+		"      team.example.com/owner: kim\n":            checklist.Pass,
+	} {
+		if got := status(t, in(values, ann(kv)))["annotations"]; got.Status != want {
+			t.Errorf("%q: %+v", kv, got)
+		}
+	}
+}
+
+func TestMalformedInputs(t *testing.T) {
+	for _, x := range []Inputs{
+		in("scheduler: [enabled", policy),
+		in(values, "- une\n- liste\n"),
+		in(strings.Replace(values, "KillWait: 60", "KillWait: longtemps", 1), policy),
+		{Values: []byte(values), Policy: []byte(policy), Pods: []byte("items: [{spec: {containers: [{name: scheduler, args: [--slurm-kill-wait=bientot]}]}}]"), Grace: 30},
+		{Values: []byte(values), Policy: []byte(policy), ConfigMap: []byte("data:\n  scheduler.conf: \"scheduler: [\"\n"), Grace: 30},
+	} {
+		if _, err := Check(x); err == nil {
+			t.Errorf("accepted: %s", x.Values)
+		} else if _, ok := err.(*InputError); !ok {
+			t.Errorf("not an input error: %v", err)
+		}
+	}
+}

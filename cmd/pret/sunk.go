@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/sunk"
+	"github.com/romeo-pret/pret/onboarding"
+)
+
+func (a *app) sunkCommand() *cobra.Command {
+	var rf reportFlags
+	var values, policy, pods, cmap, sandboxes string
+	var grace int
+	c := &cobra.Command{
+		Use:   "sunk --valeurs FICHIER --politique FICHIER [--pods FICHIER] [--configmap FICHIER] [--grace SECONDES] [--bacs-a-sable NS,…]",
+		Short: "Opérateurs : vérifier hors ligne les bacs à sable sur le SUNK Pod Scheduler",
+		Long: `Vérifie, depuis des fichiers déjà là et sans rien lancer ni contacter, les
+réglages qui placent les bacs à sable CoreWeave sur le SUNK Pod Scheduler :
+l'ordonnanceur activé et nommé dans la politique de l'exécuteur, un KillWait
+de Slurm assez long pour le délai de grâce des pods (grâce < KillWait − 5 s),
+une portée qui voit les namespace des bacs à sable, des annotations bien
+formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
+		Example: `  pret sunk --valeurs values.yaml --politique slurm-policy.yaml
+  pret sunk --valeurs values.yaml --politique runner.json --pods pods.yaml --grace 300
+  pret sunk --valeurs values.yaml --politique p.yaml --configmap cm.yaml --bacs-a-sable sb-kim,sb-lea --format junit`,
+		Args: a.noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := rf.check(); err != nil {
+				return err
+			}
+			if values == "" || policy == "" {
+				return usageError("pret sunk --valeurs values.yaml --politique slurm-policy.yaml", "--valeurs et --politique sont obligatoires")
+			}
+			if grace < 0 {
+				return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", grace)
+			}
+			in := sunk.Inputs{Grace: grace}
+			for _, f := range []struct {
+				flag, path string
+				dst        *[]byte
+			}{{"--valeurs", values, &in.Values}, {"--politique", policy, &in.Policy}, {"--pods", pods, &in.Pods}, {"--configmap", cmap, &in.ConfigMap}} {
+				if f.path == "" {
+					continue
+				}
+				if err := mustExist(f.path); err != nil {
+					return err
+				}
+				data, err := checklist.ReadBounded(f.path, checklist.MaxAccessSize)
+				if err != nil {
+					return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, describeRead(err))
+				}
+				*f.dst = data
+			}
+			for _, ns := range strings.Split(sandboxes, ",") {
+				if ns = strings.TrimSpace(ns); ns != "" {
+					in.Sandboxes = append(in.Sandboxes, ns)
+				}
+			}
+			report, err := sunk.Check(in)
+			var ie *sunk.InputError
+			if errors.As(err, &ie) {
+				return usageError("donnez le fichier tel que kubectl, cwic ou Helm l'écrivent", "%s", ie.Error())
+			}
+			if err != nil {
+				return err
+			}
+			if err := checklist.WriteReport(a.stdout, rf.format, report, a.style()); err != nil {
+				return err
+			}
+			if !report.OK(rf.strict) {
+				return &silentExit{onboarding.ExitRefused}
+			}
+			return nil
+		},
+	}
+	rf.add(c)
+	c.Flags().StringVar(&values, "valeurs", "", "les valeurs Helm de la release Slurm")
+	c.Flags().StringVar(&policy, "politique", "", "la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
+	c.Flags().StringVar(&pods, "pods", "", "facultatif : kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
+	c.Flags().StringVar(&cmap, "configmap", "", "facultatif : la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
+	c.Flags().IntVar(&grace, "grace", 30, "délai de grâce des pods des bacs à sable, en secondes")
+	c.Flags().StringVar(&sandboxes, "bacs-a-sable", "", "les namespace des bacs à sable, séparés par des virgules")
+	return c
+}
+
+func describeRead(err error) string {
+	if errors.Is(err, checklist.ErrTooLarge) {
+		return "plus de 1 Mio"
+	}
+	return err.Error()
+}
