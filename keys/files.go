@@ -144,6 +144,21 @@ func WriteNew(path string, data []byte, perm os.FileMode) error {
 	return syncDir(filepath.Dir(path))
 }
 
+// WriteReplace writes data to path whole, replacing what is there by a
+// rename: a reader sees the old file or the new one, never a mix. For
+// files pret may replace (acces.md, its state), never for a key.
+func WriteReplace(path string, data []byte, perm os.FileMode) error {
+	p, err := stage(path, data, perm)
+	if err != nil {
+		return err
+	}
+	defer p.discard()
+	if err := os.Rename(p.tmp, path); err != nil {
+		return pathError(path, err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {

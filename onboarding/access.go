@@ -144,7 +144,7 @@ func (p *AccessPlan) Apply(s Settings) error {
 	if p.Status == FileSame {
 		return nil
 	}
-	if err := writeReplace(s.File, p.Content, 0o644); err != nil {
+	if err := keys.WriteReplace(s.File, p.Content, 0o644); err != nil {
 		return &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s non écrit : %v", s.File, err), Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 	}
 	return nil

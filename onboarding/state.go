@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/romeo-pret/pret/keys"
 )
 
 // Record is one access date the learner gave.
@@ -81,5 +83,5 @@ func saveState(path string, s *State) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return writeReplace(path, data, 0o600)
+	return keys.WriteReplace(path, data, 0o600)
 }

@@ -63,25 +63,17 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 				Access: checklist.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today},
 			}
 			files := livrables.Check(dir, opts)
-			invalid := false
-			for i := range files {
-				if rf.strict && len(files[i].Problems) > 0 {
-					files[i].Valid = false
-				}
-				invalid = invalid || !files[i].Valid
-			}
-			if err := checklist.WriteFiles(a.stdout, rf.format, "pret livrables", files, a.style()); err != nil {
-				return err
-			}
+			verdict := a.writeFiles("pret livrables", files, rf)
 			if submit {
+				var se *silentExit
+				if verdict != nil && !errors.As(verdict, &se) {
+					return verdict
+				}
 				if err := a.submit(dir, files[0], wait); err != nil {
 					return err
 				}
 			}
-			if invalid {
-				return &silentExit{onboarding.ExitRefused}
-			}
-			return nil
+			return verdict
 		},
 	}
 	rf.add(c)

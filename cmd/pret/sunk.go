@@ -8,7 +8,6 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/sunk"
-	"github.com/romeo-pret/pret/onboarding"
 )
 
 func (a *app) sunkCommand() *cobra.Command {
@@ -68,13 +67,7 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 			if err != nil {
 				return err
 			}
-			if err := checklist.WriteReport(a.stdout, rf.format, report, a.style()); err != nil {
-				return err
-			}
-			if !report.OK(rf.strict) {
-				return &silentExit{onboarding.ExitRefused}
-			}
-			return nil
+			return a.writeReport(report, rf)
 		},
 	}
 	rf.add(c)

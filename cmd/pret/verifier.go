@@ -24,6 +24,37 @@ func (f *reportFlags) add(c *cobra.Command) {
 	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
 }
 
+// writeReport prints a checklist in the chosen format; the exit code is 1
+// unless it passes (warnings count with --strict).
+func (a *app) writeReport(report *checklist.Report, f reportFlags) error {
+	if err := checklist.WriteReport(a.stdout, f.format, report, a.style()); err != nil {
+		return err
+	}
+	if !report.OK(f.strict) {
+		return &silentExit{onboarding.ExitRefused}
+	}
+	return nil
+}
+
+// writeFiles prints validated files; the exit code is 1 if one is
+// invalid (with --strict, a warning makes a file invalid).
+func (a *app) writeFiles(name string, files []checklist.FileResult, f reportFlags) error {
+	invalid := false
+	for i := range files {
+		if f.strict && len(files[i].Problems) > 0 {
+			files[i].Valid = false
+		}
+		invalid = invalid || !files[i].Valid
+	}
+	if err := checklist.WriteFiles(a.stdout, f.format, name, files, a.style()); err != nil {
+		return err
+	}
+	if invalid {
+		return &silentExit{onboarding.ExitRefused}
+	}
+	return nil
+}
+
 func (f *reportFlags) check() error {
 	if !slices.Contains(checklist.Formats, f.format) {
 		return usageError("--format texte, json ou junit", "format inconnu : %q", f.format)
@@ -65,13 +96,7 @@ sinon. Formats json et junit pour la CI.`,
 			if err != nil {
 				return err
 			}
-			if err := checklist.WriteReport(a.stdout, rf.format, report, a.style()); err != nil {
-				return err
-			}
-			if !report.OK(rf.strict) {
-				return &silentExit{onboarding.ExitRefused}
-			}
-			return nil
+			return a.writeReport(report, rf)
 		},
 	}
 	rf.add(c)
@@ -137,20 +162,7 @@ partagent pas une clé. Code de sortie 1 si un fichier est invalide.`,
 			if len(files) == 0 {
 				fmt.Fprintf(a.stderr, "pret: attention : aucun acces.md trouvé dans %s\n", strings.Join(args, ", "))
 			}
-			invalid := false
-			for i := range files {
-				if rf.strict && len(files[i].Problems) > 0 {
-					files[i].Valid = false
-				}
-				invalid = invalid || !files[i].Valid
-			}
-			if err := checklist.WriteFiles(a.stdout, rf.format, "pret valider", files, a.style()); err != nil {
-				return err
-			}
-			if invalid {
-				return &silentExit{onboarding.ExitRefused}
-			}
-			return nil
+			return a.writeFiles("pret valider", files, rf)
 		},
 	}
 	rf.add(c)
