@@ -687,11 +687,14 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 		r.add("missing-fingerprint", SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
 	}
 
+	// The type belongs to the third element with the fingerprint: when the
+	// whole element is absent, missing-fingerprint says so once.
+	anyFingerprint := len(st.fingerprints)+len(st.badFP)+len(st.md5) > 0
 	switch {
 	case st.ed25519:
 	case len(st.otherTypes) > 0:
 		r.add("wrong-type", SevError, st.otherLine, "le type indiqué est %s : la séance demande une clé ed25519", st.otherTypes[0])
-	default:
+	case anyFingerprint:
 		r.add("missing-type", SevError, 0, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
 	}
 

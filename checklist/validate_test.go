@@ -294,7 +294,8 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 
 func TestFileLevel(t *testing.T) {
 	runCases(t, []vcase{
-		{"empty", "", "missing-date,missing-fingerprint,missing-pubkey-path,missing-sentence,missing-type"},
+		{"empty: the four missing elements", "", "missing-date,missing-fingerprint,missing-pubkey-path,missing-sentence"},
+		{"neither fingerprint nor type", strings.Replace(good, "- 256 "+fpA+" seance-novembre (ED25519)\n", "", 1), "missing-fingerprint"},
 		{"NUL byte", good + "\x00", "not-text"},
 		{"latin-1", strings.Replace(good, "nœud", "n\xe9ud", 1), "not-text"},
 	})
