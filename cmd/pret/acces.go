@@ -69,8 +69,8 @@ terminal, ou avec --force. Il faut la clé : « pret cle ».`,
 			return a.runAcces(status, date, force)
 		},
 	}
-	c.Flags().StringVar(&status, "statut", "", "demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	c.Flags().StringVar(&date, "date", "", "la date, AAAA-MM-JJ (défaut : aujourd'hui)")
+	c.Flags().StringVar(&status, "statut", "", "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
+	c.Flags().StringVar(&date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
 	c.Flags().BoolVar(&force, "force", false, "remplacer un acces.md au contenu différent sans demander")
 	return c
 }

@@ -37,7 +37,7 @@ d'environnement ne prend la passphrase elle-même.`,
 			return a.runCle(passFile)
 		},
 	}
-	c.Flags().StringVar(&passFile, "passphrase-file", "", "lire la passphrase dans ce fichier (première ligne ; - pour l'entrée standard)")
+	c.Flags().StringVar(&passFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 

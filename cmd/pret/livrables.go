@@ -78,7 +78,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 	}
 	rf.add(c)
 	c.Flags().BoolVar(&submit, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
-	c.Flags().DurationVar(&wait, "attente", 3*time.Minute, "avec --soumettre : combien attendre l'état R et la ligne de hostname")
+	c.Flags().DurationVar(&wait, "attente", 3*time.Minute, "avec --soumettre : `DURÉE` d'attente de l'état R et de la ligne de hostname (3m, 90s)")
 	return c
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -34,10 +35,10 @@ Commandes :{{range .Commands}}{{if .IsAvailableCommand}}
   {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
 Options :
-{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+{{.LocalFlags.FlagUsages | enFrancais | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
 
 Options communes :
-{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
+{{.InheritedFlags.FlagUsages | enFrancais | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
 
 « {{.CommandPath}} COMMANDE --help » détaille chaque commande.{{end}}
 `
@@ -82,10 +83,14 @@ login : il vient des organisateurs.`,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetHelpCommand(&cobra.Command{Hidden: true})
-	root.PersistentFlags().StringVar(&a.configFlag, "config", "", "fichier de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
+	root.PersistentFlags().StringVar(&a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
 	root.PersistentFlags().BoolP("help", "h", false, "afficher cette aide")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(fmt.Sprintf("« %s --help » liste les options", c.CommandPath()), "%s", frenchFlagError(err.Error()))
+	})
+	// pflag writes "(default …)" in its flag lists; the help is French.
+	cobra.AddTemplateFunc("enFrancais", func(s string) string {
+		return strings.ReplaceAll(s, " (default ", " (défaut : ")
 	})
 	root.SetUsageTemplate(usageTemplate)
 

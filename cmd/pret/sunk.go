@@ -71,12 +71,12 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 		},
 	}
 	rf.add(c)
-	c.Flags().StringVar(&values, "valeurs", "", "les valeurs Helm de la release Slurm")
-	c.Flags().StringVar(&policy, "politique", "", "la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
-	c.Flags().StringVar(&pods, "pods", "", "facultatif : kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
-	c.Flags().StringVar(&cmap, "configmap", "", "facultatif : la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
-	c.Flags().IntVar(&grace, "grace", 30, "délai de grâce des pods des bacs à sable, en secondes")
-	c.Flags().StringVar(&sandboxes, "bacs-a-sable", "", "les namespace des bacs à sable, séparés par des virgules")
+	c.Flags().StringVar(&values, "valeurs", "", "`FICHIER` des valeurs Helm de la release Slurm")
+	c.Flags().StringVar(&policy, "politique", "", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
+	c.Flags().StringVar(&pods, "pods", "", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
+	c.Flags().StringVar(&cmap, "configmap", "", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
+	c.Flags().IntVar(&grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
+	c.Flags().StringVar(&sandboxes, "bacs-a-sable", "", "les namespace des bacs à sable, `NS,NS…`")
 	return c
 }
 

@@ -20,7 +20,7 @@ type reportFlags struct {
 }
 
 func (f *reportFlags) add(c *cobra.Command) {
-	c.Flags().StringVar(&f.format, "format", "texte", "format de sortie : texte, json ou junit")
+	c.Flags().StringVar(&f.format, "format", "texte", "`FORMAT` de sortie : texte, json ou junit")
 	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
 }
 
@@ -166,6 +166,6 @@ partagent pas une clé. Code de sortie 1 si un fichier est invalide.`,
 		},
 	}
 	rf.add(c)
-	c.Flags().IntVar(&workers, "paralleles", 0, "nombre de fichiers lus en parallèle (défaut : un par cœur)")
+	c.Flags().IntVar(&workers, "paralleles", 0, "`N` fichiers lus en parallèle (défaut : un par cœur)")
 	return c
 }
