@@ -234,7 +234,7 @@ func TestSentence(t *testing.T) {
 }
 
 func TestLeaks(t *testing.T) {
-	priv, pub, err := keys.Generate(rand.Reader, "x", []byte("passphrase"))
+	priv, _, err := keys.Generate(rand.Reader, "x", []byte("passphrase"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,6 @@ func TestLeaks(t *testing.T) {
 			t.Errorf("line numbers: %+v", p)
 		}
 	}
-	_ = pub
 }
 
 func TestPastedAndBesidePublicKeys(t *testing.T) {

@@ -283,7 +283,6 @@ func TestConcurrentCreateMakesOneKey(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	created := 0
 	for i := range results {
 		if errs[i] != nil {
 			t.Fatal(errs[i])
@@ -296,7 +295,6 @@ func TestConcurrentCreateMakesOneKey(t *testing.T) {
 	if !st.PubMatches() || ssh.FingerprintSHA256(st.Public()) != results[0] {
 		t.Fatal("the key on disk is not the one reported")
 	}
-	_ = created
 	assertNoTemp(t, dir)
 }
 

@@ -134,7 +134,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	case st.PubErr != nil:
 		res.Warnings = append(res.Warnings, Warning{
 			Msg:  fmt.Sprintf("%s est illisible : %v", store.PublicPath(), st.PubErr),
-			Hint: fmt.Sprintf("déplacez ce fichier ; « pret cle » le recréera depuis la clé privée"),
+			Hint: "déplacez ce fichier ; « pret cle » le recréera depuis la clé privée",
 		})
 		res.Line = keys.FingerprintLine(st.Private.Public, "")
 	case !st.PubMatches():
@@ -152,7 +152,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 // checkKept refuses a key pret must not use, without touching it.
 func checkKept(store keys.Store, st *keys.State) error {
 	p := st.Private
-	hint := fmt.Sprintf("pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)")
+	hint := "pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)"
 	if p.Public == nil {
 		return refused(hint, "la clé %s est de type %s, pas ed25519", store.PrivatePath(), p.LegacyType)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -37,7 +38,7 @@ func (a *app) settings() (onboarding.Settings, error) {
 }
 
 func parseStatus(s string) (string, bool) {
-	switch strings.ToLower(strings.NewReplacer("é", "e", "É", "e").Replace(strings.TrimSpace(s))) {
+	switch checklist.Fold(strings.TrimSpace(s)) {
 	case "demande":
 		return onboarding.StatusRequested, true
 	case "verifie":

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/romeo-pret/pret/onboarding"
@@ -133,5 +132,3 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 	err := root.ExecuteContext(ctx)
 	return exitCode(err, stderr)
 }
-
-var _ = cobra.Command{}

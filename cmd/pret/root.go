@@ -123,7 +123,6 @@ func (a *app) noArgs(cmd *cobra.Command, args []string) error {
 func (a *app) assistantCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "assistant",
-		Aliases: []string{},
 		Short:   "L'assistant guidé (comme « pret » seul ; il faut un terminal)",
 		Example: "  pret assistant",
 		Args:    a.noArgs,
