@@ -136,9 +136,9 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	}
 	for _, c := range r.Checks {
 		l := statusLabel[c.Status]
-		fmt.Fprintf(w, "%s  %-22s %s\n", style.paint(l.color, l.text), c.ID, c.Message)
+		fmt.Fprintf(w, "%s  %-22s %s\n", style.paint(l.color, l.text), Escape(c.ID), Escape(c.Message))
 		if c.Fix != "" && (c.Status == Fail || c.Status == Warn) {
-			fmt.Fprintf(w, "    → %s\n", c.Fix)
+			fmt.Fprintf(w, "    → %s\n", Escape(c.Fix))
 		}
 	}
 	s := r.Summary()
@@ -160,7 +160,7 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 		if !f.Valid {
 			verdict = style.paint("31", "invalide")
 		}
-		fmt.Fprintf(w, "%s  %s\n", verdict, f.Path)
+		fmt.Fprintf(w, "%s  %s\n", verdict, Escape(f.Path))
 		for _, p := range f.Problems {
 			where := ""
 			if p.Line > 0 {
@@ -170,10 +170,10 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 			if p.Severity == SevWarning {
 				sev = "avertissement"
 			}
-			fmt.Fprintf(w, "    %s%s (%s) : %s\n", where, p.Code, sev, p.Message)
+			fmt.Fprintf(w, "    %s%s (%s) : %s\n", where, Escape(p.Code), sev, Escape(p.Message))
 		}
 		for _, e := range f.Explain {
-			fmt.Fprintf(w, "    · %s\n", e)
+			fmt.Fprintf(w, "    · %s\n", Escape(e))
 		}
 	}
 	s := summarizeFiles(files)
