@@ -1,0 +1,201 @@
+package keys
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// SigMarker is the line that ends the signed part of acces.md. Markdown
+// does not show it; what follows it is the signature block:
+//
+//	<!-- pret:signature -->
+//	```
+//	-----BEGIN SSH SIGNATURE-----
+//	…
+//	-----END SSH SIGNATURE-----
+//	```
+//
+// The signed bytes are exactly what
+// `sed '/^<!-- pret:signature -->$/,$d'` prints, so anyone can check a
+// file with OpenSSH alone; the parser below follows that sed line for line.
+const SigMarker = "<!-- pret:signature -->"
+
+const fence = "```"
+
+var (
+	// ErrUnsigned is a file with no signature at all.
+	ErrUnsigned = errors.New("le fichier n'est pas signé")
+	// ErrStray is a marker or an armour line where it does not belong:
+	// above the marker, OpenSSH's recipe would cut the file elsewhere than
+	// pret, so such a file is never accepted.
+	ErrStray = errors.New("marque ou bloc de signature hors de sa place")
+)
+
+// SignedFile is an acces.md split at its signature marker.
+type SignedFile struct {
+	// Message is every byte before the marker line: what is signed.
+	// Without a marker, the whole file.
+	Message []byte
+	// Claimed is true when the file has a marker, an armour line or
+	// something that looks like one: it claims to be signed.
+	Claimed bool
+	// Sig is the signature when the block is well formed; it still has to
+	// be verified (Verify).
+	Sig *Signature
+	// Err says why the signature part is malformed; nil when it is well
+	// formed or absent.
+	Err error
+	// Line is the line Err is about, else the marker's line (1-based).
+	Line int
+	// From and To are the lines of the marker through the last line of
+	// the block, 0 without a marker.
+	From, To int
+}
+
+// Verify checks the signature over the signed part. It returns
+// ErrUnsigned without a signature, the parse error for a malformed block,
+// else what Signature.Verify returns.
+func (f *SignedFile) Verify() error {
+	switch {
+	case !f.Claimed:
+		return ErrUnsigned
+	case f.Err != nil:
+		return f.Err
+	}
+	return f.Sig.Verify(f.Message)
+}
+
+// Inert reports whether the block is a well-formed signature that carries
+// no private key material in any field: only then may a leak detector skip
+// its lines. A block that does not parse, or that smuggles a key in a
+// field pret does not check (the signature bytes of a forged block), is
+// read like any other text.
+func (f *SignedFile) Inert() bool {
+	if f.Sig == nil || f.Err != nil {
+		return false
+	}
+	for _, m := range []string{"openssh-key-v1", "b3BlbnNzaC1rZXktdjE", "PRIVATE KEY", "PuTTY-User-Key-File"} {
+		if bytes.Contains(f.Sig.blob, []byte(m)) {
+			return false
+		}
+	}
+	return true
+}
+
+// SplitSigned finds the signature of an acces.md. It never fails: what it
+// cannot read is in Err, with the line.
+func SplitSigned(data []byte) *SignedFile {
+	f := &SignedFile{Message: data}
+	off, no := 0, 0
+	for off < len(data) {
+		no++
+		end := bytes.IndexByte(data[off:], '\n')
+		next := len(data)
+		if end >= 0 {
+			end += off
+			next = end + 1
+		} else {
+			end = len(data)
+		}
+		l := string(data[off:end])
+		if l == SigMarker {
+			f.Message = data[:off]
+			f.Claimed, f.From = true, no
+			if f.Err == nil {
+				f.Line = no
+			}
+			f.parseBlock(data[next:], no)
+			return f
+		}
+		if f.Err == nil && stray(l) {
+			f.Claimed, f.Line = true, no
+			f.Err = fmt.Errorf("%w (ligne %d)", ErrStray, no)
+		}
+		off = next
+	}
+	return f
+}
+
+// stray reports a line that is, or tries to be, a marker or an armour
+// line; prose that mentions a signature is not one.
+func stray(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.Contains(l, "pret:signature") || t == armorBegin || t == armorEnd
+}
+
+// parseBlock reads what follows the marker: a fence, the armour, a fence,
+// then nothing but blank lines. Text after the block would look signed
+// and is not, so it is refused.
+func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
+	lines := strings.Split(string(rest), "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	last := len(lines)
+	for last > 0 && strings.Trim(lines[last-1], " \t") == "" {
+		last--
+	}
+	f.To = markerLine + last
+	fail := func(line int, format string) {
+		if f.Err == nil { // a stray line above keeps its earlier report
+			f.Line = line
+			f.Err = fmt.Errorf("%w : %s", ErrBadArmor, format)
+		}
+		f.Sig = nil
+	}
+	if last == 0 {
+		fail(markerLine, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
+		return
+	}
+	if lines[0] != fence || last < 2 || lines[last-1] != fence {
+		fail(markerLine+1, "le bloc doit être entre deux lignes ``` juste après la marque")
+		return
+	}
+	sig, err := ParseArmor([]byte(strings.Join(lines[1:last-1], "\n")))
+	if err != nil {
+		if f.Err == nil {
+			f.Line, f.Err = markerLine+2, err
+		}
+		return
+	}
+	if f.Err == nil {
+		f.Sig = sig
+	}
+}
+
+// AttachSignature is message followed by the marker and the block of sig.
+// message must be empty or end with a newline: the marker starts a line.
+func AttachSignature(message []byte, sig *Signature) []byte {
+	var b bytes.Buffer
+	b.Grow(len(message) + 512)
+	b.Write(message)
+	b.WriteString(SigMarker + "\n" + fence + "\n")
+	b.Write(sig.Armor())
+	b.WriteString(fence + "\n")
+	return b.Bytes()
+}
+
+// SignFile returns data signed: its signed part (data without its old
+// block; a final newline added if it had none) followed by a new block. A
+// marker or armour line out of place is refused, since the file could not
+// then be checked with OpenSSH alone.
+func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) {
+	f := SplitSigned(data)
+	if f.Err != nil && errors.Is(f.Err, ErrStray) {
+		return nil, f.Err
+	}
+	msg := f.Message
+	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
+		msg = append(bytes.Clone(msg), '\n')
+	}
+	sig, err := Sign(random, signer, msg)
+	if err != nil {
+		return nil, err
+	}
+	return AttachSignature(msg, sig), nil
+}

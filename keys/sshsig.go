@@ -1,0 +1,193 @@
+package keys
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/x509"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hiddeco/sshsig"
+	"golang.org/x/crypto/ssh"
+)
+
+// SigNamespace is the SSHSIG namespace of every signature pret makes or
+// accepts. A namespace binds a signature to one use: a signature made for
+// git commits or for `file` cannot be passed off as a signed acces.md.
+const SigNamespace = "pret-acces"
+
+// sigHash is the hash pret signs with; ssh-keygen's default too.
+const sigHash = sshsig.HashSHA512
+
+const (
+	armorBegin = "-----BEGIN SSH SIGNATURE-----"
+	armorEnd   = "-----END SSH SIGNATURE-----"
+	// armorWidth is the line width of ssh-keygen's armour. pret writes the
+	// same bytes ssh-keygen would, and reads only that layout, so a block
+	// it accepts is one canonical text (see ParseArmor).
+	armorWidth = 70
+	// maxSigBlob bounds a signature blob: an ed25519 SSHSIG is 147 bytes
+	// and an RSA-8192 one about 2 KiB.
+	maxSigBlob = 16 << 10
+)
+
+var (
+	// ErrBadPassphrase is a passphrase that does not decrypt the key.
+	ErrBadPassphrase = errors.New("passphrase incorrecte")
+	// ErrUnencrypted is a key without passphrase: a signature made with it
+	// would claim a passphrase that does not exist.
+	ErrUnencrypted = errors.New("la clé privée n'est pas protégée par une passphrase")
+	// ErrBadArmor is a signature block that is not an SSHSIG signature as
+	// ssh-keygen writes it.
+	ErrBadArmor = errors.New("bloc de signature illisible")
+	// ErrNamespace is a signature made for another use than acces.md.
+	ErrNamespace = errors.New("signature faite pour un autre usage (espace de noms différent de pret-acces)")
+	// ErrSigMismatch is a signature that does not hold over the bytes.
+	ErrSigMismatch = errors.New("la signature ne correspond pas au contenu signé")
+)
+
+// Signature is one SSHSIG signature, parsed and checked to be canonical.
+type Signature struct {
+	sig  *sshsig.Signature
+	blob []byte // the wire form, exactly as read or made
+}
+
+// PublicKey is the key the signature claims to be made with. It means
+// nothing until Verify succeeds.
+func (s *Signature) PublicKey() ssh.PublicKey { return s.sig.PublicKey }
+
+// Namespace is the use the signature was made for.
+func (s *Signature) Namespace() string { return s.sig.Namespace }
+
+// Armor is the signature as ssh-keygen writes it: BEGIN line, base64 in
+// lines of 70 characters, END line, each ending in "\n".
+func (s *Signature) Armor() []byte {
+	enc := base64.StdEncoding.EncodeToString(s.blob)
+	var b bytes.Buffer
+	b.WriteString(armorBegin + "\n")
+	for len(enc) > armorWidth {
+		b.WriteString(enc[:armorWidth] + "\n")
+		enc = enc[armorWidth:]
+	}
+	b.WriteString(enc + "\n")
+	b.WriteString(armorEnd + "\n")
+	return b.Bytes()
+}
+
+// Verify checks that the signature was made over msg for SigNamespace by
+// the key it carries. The caller still compares that key with the one it
+// expects: a valid signature by some other key proves nothing.
+func (s *Signature) Verify(msg []byte) error {
+	if s.sig.Namespace != SigNamespace {
+		return ErrNamespace
+	}
+	// The hash the signature names, sha512 or sha256: both are what
+	// `ssh-keygen -Y check-novalidate` accepts, and both are sound.
+	if err := sshsig.Verify(bytes.NewReader(msg), s.sig, s.sig.PublicKey, s.sig.HashAlgorithm, SigNamespace); err != nil {
+		return ErrSigMismatch
+	}
+	return nil
+}
+
+// ParseArmor reads one armoured signature. It accepts exactly the text
+// Armor writes (the layout of ssh-keygen), with or without the final
+// newline, so that a block pret accepts is the block it would write: no
+// header, no other width, no stray characters, no trailing data in the
+// blob, and no field (such as the unsigned "reserved" string) that the
+// parsed form would drop.
+func ParseArmor(b []byte) (*Signature, error) {
+	if len(b) > 2*maxSigBlob {
+		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
+	}
+	text := string(b)
+	if len(text) > 0 && text[len(text)-1] == '\n' {
+		text = text[:len(text)-1]
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
+		return nil, fmt.Errorf("%w : lignes BEGIN/END SSH SIGNATURE absentes ou altérées", ErrBadArmor)
+	}
+	body := lines[1 : len(lines)-1]
+	var enc []byte
+	for i, l := range body {
+		last := i == len(body)-1
+		if len(l) == 0 || len(l) > armorWidth || !last && len(l) != armorWidth {
+			return nil, fmt.Errorf("%w : lignes base64 de longueur inattendue", ErrBadArmor)
+		}
+		enc = append(enc, l...)
+	}
+	blob, err := base64.StdEncoding.Strict().DecodeString(string(enc))
+	if err != nil {
+		return nil, fmt.Errorf("%w : base64 invalide", ErrBadArmor)
+	}
+	return parseBlob(blob)
+}
+
+func parseBlob(blob []byte) (*Signature, error) {
+	if len(blob) > maxSigBlob {
+		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
+	}
+	sig, err := sshsig.ParseSignature(blob)
+	if err != nil {
+		return nil, fmt.Errorf("%w : ce n'est pas une signature SSHSIG", ErrBadArmor)
+	}
+	// Re-encoding must give the same bytes: whatever the parser skipped
+	// (trailing data, a non-empty reserved field) could carry anything,
+	// and the block must be exactly what was verified.
+	if !bytes.Equal(sig.Marshal(), blob) {
+		return nil, fmt.Errorf("%w : champs inattendus dans la signature", ErrBadArmor)
+	}
+	return &Signature{sig: sig, blob: bytes.Clone(blob)}, nil
+}
+
+// Sign signs msg for SigNamespace with sha512, as
+// `ssh-keygen -Y sign -n pret-acces` does.
+func Sign(random io.Reader, signer ssh.Signer, msg []byte) (*Signature, error) {
+	sig, err := sshsig.SignWithRand(bytes.NewReader(msg), random, signer, sigHash, SigNamespace)
+	if err != nil {
+		return nil, fmt.Errorf("signature : %w", err)
+	}
+	return parseBlob(sig.Marshal())
+}
+
+// Decrypt opens an encrypted private key with its passphrase, in memory
+// only, and returns a signer with a wipe function that zeroes the key
+// bytes it holds; call wipe as soon as the signature is made. The error
+// never contains the passphrase nor any key byte.
+func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err error) {
+	p, err := ParsePrivate(privPEM)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !p.Encrypted {
+		return nil, nil, ErrUnencrypted
+	}
+	if len(passphrase) == 0 {
+		return nil, nil, ErrBadPassphrase
+	}
+	raw, err := ssh.ParseRawPrivateKeyWithPassphrase(privPEM, passphrase)
+	if err != nil {
+		if errors.Is(err, x509.IncorrectPasswordError) {
+			return nil, nil, ErrBadPassphrase
+		}
+		// The library's text is English and may describe the key; say
+		// only what the person can act on.
+		return nil, nil, errors.New("la clé privée n'a pas pu être déchiffrée (format non pris en charge ou fichier abîmé)")
+	}
+	wipe = func() {}
+	switch k := raw.(type) {
+	case *ed25519.PrivateKey:
+		wipe = func() { clear(*k) }
+	case ed25519.PrivateKey:
+		wipe = func() { clear(k) }
+	}
+	signer, err = ssh.NewSignerFromKey(raw)
+	if err != nil {
+		wipe()
+		return nil, nil, errors.New("la clé privée n'a pas pu être déchiffrée (type de clé non pris en charge)")
+	}
+	return signer, wipe, nil
+}

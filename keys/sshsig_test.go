@@ -1,0 +1,447 @@
+package keys
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+)
+
+const testPass = "correct horse battery"
+
+// messages are the kinds of acces.md a learner may sign: pret's own,
+// hand-written ones with CRLF, a BOM, no final newline, accents, nothing
+// at all, trailing blank lines, and files that already carry a block.
+func messages(t testing.TB, signer ssh.Signer) map[string][]byte {
+	t.Helper()
+	base := "# Accès ROMEO\n\n- Date de demande : 2026-10-20\n- Clé : ~/.ssh/id_ed25519_romeo.pub\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n"
+	m := map[string][]byte{
+		"pret":           []byte(base),
+		"crlf":           []byte(strings.ReplaceAll(base, "\n", "\r\n")),
+		"bom":            append([]byte("\xef\xbb\xbf"), base...),
+		"no-final-nl":    []byte(strings.TrimSuffix(base, "\n")),
+		"empty":          nil,
+		"one-char":       []byte("x"),
+		"trailing-blank": []byte(base + "\n\n   \n"),
+		"mixed-endings":  []byte("a\r\nb\nc\r\n"),
+	}
+	signed, err := SignFile(rand.Reader, signer, []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m["already-signed"] = signed
+	m["signed-then-edited"] = append([]byte("Ajout\n"), signed...)
+	return m
+}
+
+func testSigner(t testing.TB) (ssh.Signer, []byte) {
+	t.Helper()
+	priv, _, err := Generate(rand.Reader, "seance-novembre", []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, wipe, err := Decrypt(priv, []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(wipe)
+	return s, priv
+}
+
+// checkWithOpenSSH runs the three commands of signature.md on the file,
+// with the real sed and ssh-keygen, and returns their error.
+func checkWithOpenSSH(t *testing.T, dir string, file []byte, namespace string) ([]byte, error) {
+	t.Helper()
+	sed := needTool(t, "sed")
+	keygen := needTool(t, "ssh-keygen")
+	path := filepath.Join(dir, "acces.md")
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := exec.Command(sed, `/^<!-- pret:signature -->$/,$d`, path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	armor, err := exec.Command(sed, "-n", `/^-----BEGIN SSH SIGNATURE-----$/,/^-----END SSH SIGNATURE-----$/p`, path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigPath := filepath.Join(dir, "acces.sig")
+	if err := os.WriteFile(sigPath, armor, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(keygen, "-Y", "check-novalidate", "-n", namespace, "-s", sigPath)
+	cmd.Stdin = bytes.NewReader(msg)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return msg, fmt.Errorf("%v: %s", err, out)
+	}
+	return msg, nil
+}
+
+// Every file pret signs passes OpenSSH's own check, and OpenSSH's cut of
+// the file is byte for byte the part pret signed.
+func TestSignedFilePassesOpenSSHRecipe(t *testing.T) {
+	signer, _ := testSigner(t)
+	for name, data := range messages(t, signer) {
+		t.Run(name, func(t *testing.T) {
+			signed, err := SignFile(rand.Reader, signer, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := SplitSigned(signed)
+			if err := f.Verify(); err != nil {
+				t.Fatalf("pret rejects its own signature: %v", err)
+			}
+			msg, err := checkWithOpenSSH(t, t.TempDir(), signed, SigNamespace)
+			if err != nil {
+				t.Fatalf("ssh-keygen -Y check-novalidate: %v\n%s", err, signed)
+			}
+			if !bytes.Equal(msg, f.Message) {
+				t.Fatalf("sed's signed part %q differs from pret's %q", msg, f.Message)
+			}
+			if _, err := checkWithOpenSSH(t, t.TempDir(), signed, "file"); err == nil {
+				t.Fatal("ssh-keygen accepted the signature under another namespace")
+			}
+			// Signing again replaces the block, never stacks a second one.
+			again, err := SignFile(rand.Reader, signer, signed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(SplitSigned(again).Message, f.Message) || bytes.Count(again, []byte(SigMarker)) != 1 {
+				t.Fatalf("re-signing changed the signed part or stacked blocks:\n%s", again)
+			}
+		})
+	}
+}
+
+// sshKeygenSign signs msg with the real ssh-keygen and returns the armour.
+func sshKeygenSign(t *testing.T, dir, key, namespace string, msg []byte) []byte {
+	t.Helper()
+	path := filepath.Join(dir, "message")
+	if err := os.WriteFile(path, msg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path + ".sig")
+	run(t, needTool(t, "ssh-keygen"), "-Y", "sign", "-n", namespace, "-f", key, "-P", testPass, path)
+	armor, err := os.ReadFile(path + ".sig")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return armor
+}
+
+// A block made by `ssh-keygen -Y sign -n pret-acces` over the same bytes
+// is accepted, and is byte for byte the block pret makes: ed25519 and
+// SSHSIG are deterministic, so the two implementations must agree exactly.
+func TestSSHKeygenSignatureAccepted(t *testing.T) {
+	dir := t.TempDir()
+	key := sshKeygen(t, dir, "id_ed25519_romeo", "-t", "ed25519", "-N", testPass, "-C", "seance-novembre")
+	priv, err := os.ReadFile(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, wipe, err := Decrypt(priv, []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wipe()
+	for name, data := range messages(t, signer) {
+		t.Run(name, func(t *testing.T) {
+			msg := SplitSigned(data).Message
+			if len(msg) > 0 && msg[len(msg)-1] != '\n' {
+				msg = append(bytes.Clone(msg), '\n')
+			}
+			armor := sshKeygenSign(t, dir, key, SigNamespace, msg)
+			file := append(append(bytes.Clone(msg), SigMarker+"\n```\n"...), armor...)
+			file = append(file, "```\n"...)
+			f := SplitSigned(file)
+			if err := f.Verify(); err != nil {
+				t.Fatalf("ssh-keygen's signature refused: %v\n%s", err, file)
+			}
+			if ssh.FingerprintSHA256(f.Sig.PublicKey()) != ssh.FingerprintSHA256(signer.PublicKey()) {
+				t.Fatal("public key read from the signature is not the signer's")
+			}
+			if !bytes.Equal(f.Sig.Armor(), armor) {
+				t.Fatalf("re-armoured block differs from ssh-keygen's:\n%s\n%s", f.Sig.Armor(), armor)
+			}
+			mine, err := SignFile(rand.Reader, signer, msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(mine, file) {
+				t.Fatalf("pret's signed file differs from the one built with ssh-keygen:\n%s\n---\n%s", mine, file)
+			}
+
+			other := sshKeygenSign(t, dir, key, "file", msg)
+			bad := append(append(bytes.Clone(msg), SigMarker+"\n```\n"...), other...)
+			bad = append(bad, "```\n"...)
+			if err := SplitSigned(bad).Verify(); !errors.Is(err, ErrNamespace) {
+				t.Fatalf("namespace file: got %v, want ErrNamespace", err)
+			}
+		})
+	}
+}
+
+// tampered lists every variant of a signed file that must not verify:
+// each byte above the marker changed (two ways) or deleted, a byte added
+// at each position, one line ending changed, the marker removed or
+// altered, and the armour truncated at every line.
+func tampered(signed []byte) map[string][]byte {
+	out := map[string][]byte{}
+	f := SplitSigned(signed)
+	n := len(f.Message)
+	for i := 0; i < n; i++ {
+		for _, x := range []byte{0x01, 0x20} {
+			v := bytes.Clone(signed)
+			v[i] ^= x
+			out[fmt.Sprintf("xor%#x@%d", x, i)] = v
+		}
+		out[fmt.Sprintf("del@%d", i)] = append(bytes.Clone(signed[:i]), signed[i+1:]...)
+		out[fmt.Sprintf("ins@%d", i)] = append(append(bytes.Clone(signed[:i]), ' '), signed[i:]...)
+	}
+	if i := bytes.IndexByte(signed, '\n'); i >= 0 && i < n {
+		out["crlf"] = append(append(bytes.Clone(signed[:i]), '\r'), signed[i:]...)
+	}
+	out["lf-everywhere-to-crlf"] = bytes.ReplaceAll(signed, []byte("\n"), []byte("\r\n"))
+	out["no-marker"] = bytes.Replace(signed, []byte(SigMarker+"\n"), nil, 1)
+	out["marker-crlf"] = bytes.Replace(signed, []byte(SigMarker+"\n"), []byte(SigMarker+"\r\n"), 1)
+	out["marker-space"] = bytes.Replace(signed, []byte(SigMarker+"\n"), []byte(SigMarker+" \n"), 1)
+	out["no-block"] = signed[:n+len(SigMarker)+1]
+	lines := bytes.SplitAfter(signed[n:], []byte("\n"))
+	for k := 1; k < len(lines)-1; k++ {
+		cut := append(bytes.Clone(signed[:n]), bytes.Join(lines[:k], nil)...)
+		out[fmt.Sprintf("truncated-after-line-%d", k)] = cut
+		drop := append(bytes.Clone(signed[:n]), bytes.Join(append(append([][]byte{}, lines[:k]...), lines[k+1:]...), nil)...)
+		out[fmt.Sprintf("line-%d-removed", k)] = drop
+	}
+	end := bytes.Index(signed, []byte(armorEnd))
+	out["armour-last-char-cut"] = append(bytes.Clone(signed[:end-2]), signed[end-1:]...)
+	return out
+}
+
+func TestTamperingBreaksSignature(t *testing.T) {
+	signer, _ := testSigner(t)
+	signed, err := SignFile(rand.Reader, signer, messages(t, signer)["pret"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := tampered(signed)
+	if len(variants) < 4*len(SplitSigned(signed).Message) {
+		t.Fatalf("only %d variants", len(variants))
+	}
+	for name, v := range variants {
+		f := SplitSigned(v)
+		if err := f.Verify(); err == nil || errors.Is(err, ErrUnsigned) {
+			t.Errorf("%s: tampered file verifies or reads as unsigned (%v)", name, err)
+		}
+		if f.Line < 1 || f.Line > lineCount(v) {
+			t.Errorf("%s: line %d outside the file (%d lines)", name, f.Line, lineCount(v))
+		}
+	}
+}
+
+func lineCount(b []byte) int {
+	n := bytes.Count(b, []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// A block made by another key verifies, but carries that other key: the
+// caller's fingerprint comparison is what catches a borrowed signature.
+func TestOtherKeySignatureCarriesItsKey(t *testing.T) {
+	mine, _ := testSigner(t)
+	theirs, _ := testSigner(t)
+	signed, err := SignFile(rand.Reader, theirs, []byte("Empreinte : "+ssh.FingerprintSHA256(mine.PublicKey())+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := SplitSigned(signed)
+	if err := f.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if ssh.FingerprintSHA256(f.Sig.PublicKey()) == ssh.FingerprintSHA256(mine.PublicKey()) {
+		t.Fatal("the signature claims the wrong key")
+	}
+}
+
+func TestDecryptRefusals(t *testing.T) {
+	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, wrong := range []string{"", "correct horse batter", testPass + " ", "x"} {
+		_, _, err := Decrypt(priv, []byte(wrong))
+		if !errors.Is(err, ErrBadPassphrase) {
+			t.Fatalf("passphrase %q: got %v", wrong, err)
+		}
+		if wrong != "" && strings.Contains(err.Error(), wrong) {
+			t.Fatalf("error quotes the passphrase: %v", err)
+		}
+	}
+	dir := t.TempDir()
+	plain := sshKeygen(t, dir, "plain", "-t", "ed25519", "-N", "")
+	data, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Decrypt(data, []byte(testPass)); !errors.Is(err, ErrUnencrypted) {
+		t.Fatalf("unencrypted key: got %v", err)
+	}
+}
+
+// wipe really erases the key: a signer used after it no longer makes
+// signatures that verify.
+func TestWipeErasesKey(t *testing.T) {
+	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, wipe, err := Decrypt(priv, []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := signer.PublicKey()
+	wipe()
+	sig, err := signer.Sign(rand.Reader, []byte("m"))
+	if err == nil && pub.Verify([]byte("m"), sig) == nil {
+		t.Fatal("the key still signs after wipe")
+	}
+}
+
+func TestParseArmorIsCanonical(t *testing.T) {
+	signer, _ := testSigner(t)
+	sig, err := Sign(rand.Reader, signer, []byte("m\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := sig.Armor()
+	if _, err := ParseArmor(a); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Join(strings.Split(string(a), "\n")[1:len(strings.Split(string(a), "\n"))-2], "")
+	rewrapped := armorBegin + "\n" + body[:64] + "\n" + body[64:128] + "\n" + body[128:] + "\n" + armorEnd + "\n"
+	for name, v := range map[string]string{
+		"64 columns":    rewrapped,
+		"header":        strings.Replace(string(a), armorBegin+"\n", armorBegin+"\nComment: x\n\n", 1),
+		"crlf":          strings.ReplaceAll(string(a), "\n", "\r\n"),
+		"extra padding": strings.Replace(string(a), "\n"+armorEnd, "=\n"+armorEnd, 1),
+		"bad character": strings.Replace(string(a), "A", "*", 1),
+		"space":         strings.Replace(string(a), "\n", " \n", 2),
+		"other header":  strings.Replace(string(a), "SSH SIGNATURE", "PGP SIGNATURE", 2),
+	} {
+		if _, err := ParseArmor([]byte(v)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// FuzzSplitSigned checks the parser against the sed cut of signature.md
+// and its own writer: the signed part is exactly what
+// `sed '/^<!-- pret:signature -->$/,$d'` keeps; any accepted block
+// re-armours to the same bytes; every reported line is in the file.
+func FuzzSplitSigned(f *testing.F) {
+	signer, _ := testSigner(f)
+	for _, m := range messages(f, signer) {
+		f.Add(m)
+		if s, err := SignFile(rand.Reader, signer, m); err == nil {
+			f.Add(s)
+			for _, v := range tampered(s) {
+				if len(v)%7 == 0 {
+					f.Add(v)
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sf := SplitSigned(data)
+		if want := sedCut(data); !bytes.Equal(sf.Message, want) {
+			t.Fatalf("signed part %q, sed keeps %q", sf.Message, want)
+		}
+		n := lineCount(data)
+		if sf.Claimed && (sf.Line < 1 || sf.Line > n) || sf.From > n || sf.To > n || sf.To < sf.From {
+			t.Fatalf("lines %d [%d,%d] outside a %d-line file", sf.Line, sf.From, sf.To, n)
+		}
+		if !sf.Claimed && (sf.Err != nil || sf.Sig != nil || !bytes.Equal(sf.Message, data)) {
+			t.Fatal("unclaimed file with a signature or an error")
+		}
+		if sf.Sig == nil {
+			if sf.Claimed && sf.Err == nil {
+				t.Fatal("claimed signature with neither signature nor error")
+			}
+			return
+		}
+		// Accepted: the file is the message, pret's block, and blank lines.
+		re := AttachSignature(sf.Message, sf.Sig)
+		if !bytes.HasPrefix(data, re[:len(re)-1]) || strings.Trim(string(data[len(re)-1:]), " \t\n") != "" {
+			t.Fatalf("accepted block does not re-armour to the same bytes:\n%q\n%q", data, re)
+		}
+		again := SplitSigned(re)
+		if again.Sig == nil || !bytes.Equal(again.Sig.blob, sf.Sig.blob) || !bytes.Equal(again.Message, sf.Message) {
+			t.Fatal("re-armoured file does not parse back to the same signature")
+		}
+	})
+}
+
+// sedCut is `sed '/^<!-- pret:signature -->$/,$d'`, written the plain way.
+func sedCut(data []byte) []byte {
+	var out []byte
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if string(bytes.TrimSuffix(l, []byte("\n"))) == SigMarker {
+			break
+		}
+		out = append(out, l...)
+	}
+	if out == nil {
+		return data[:0]
+	}
+	return out
+}
+
+func FuzzParseArmor(f *testing.F) {
+	signer, _ := testSigner(f)
+	sig, err := Sign(rand.Reader, signer, []byte("m\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sig.Armor())
+	f.Add([]byte(armorBegin + "\nAAAA\n" + armorEnd + "\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := ParseArmor(b)
+		if err != nil {
+			return
+		}
+		if a := s.Armor(); !bytes.Equal(a, b) && !bytes.Equal(a[:len(a)-1], b) {
+			t.Fatalf("accepted armour %q re-armours to %q", b, a)
+		}
+	})
+}
+
+func BenchmarkSignFile(b *testing.B) {
+	signer, _ := testSigner(b)
+	msg := messages(b, signer)["pret"]
+	for b.Loop() {
+		if _, err := SignFile(rand.Reader, signer, msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSplitVerify(b *testing.B) {
+	signer, _ := testSigner(b)
+	signed, _ := SignFile(rand.Reader, signer, messages(b, signer)["pret"])
+	for b.Loop() {
+		if err := SplitSigned(signed).Verify(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
