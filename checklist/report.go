@@ -1,5 +1,7 @@
-// Package checklist holds the checks of `pret verifier`, the acces.md
-// validator of `pret valider`, and the three output formats they share.
+// Package checklist holds the report model every rule set of pret fills
+// (checks of a machine, problems of a file), and the three output formats
+// they share. The rule sets live beside it, one package per kind of file:
+// acces, sbatch, livrables, sunk; the checks of `pret verifier` in learner.
 package checklist
 
 import (
@@ -67,16 +69,50 @@ func (r *Report) OK(strict bool) bool {
 	return s.Fail == 0 && (!strict || s.Warn == 0)
 }
 
-// FileResult is one validated acces.md.
+// Severity of a problem: only errors make a file invalid.
+type Severity string
+
+const (
+	SevError   Severity = "error"
+	SevWarning Severity = "warning"
+)
+
+// Problem is one finding in a file, with a stable code (acces-md.md,
+// livrables.md).
+type Problem struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Line     int      `json:"line,omitempty"`
+}
+
+// FileResult is one validated file. The payload fields are typed per kind
+// of file and empty for the others.
 type FileResult struct {
-	Path        string    `json:"path"`
-	Valid       bool      `json:"valid"`
+	Path  string `json:"path"`
+	Valid bool   `json:"valid"`
+	// Fingerprint is the one stated in an acces.md.
 	Fingerprint string    `json:"fingerprint"`
 	Problems    []Problem `json:"problems"`
 	// Effective is what Slurm retains from sommeil.sbatch (pret livrables).
-	Effective any `json:"effective,omitempty"`
+	Effective *SbatchEffective `json:"effective,omitempty"`
 	// Explain is shown in the text format only: the script line by line.
 	Explain []string `json:"-"`
+}
+
+// SbatchEffective is what Slurm will retain from a batch script
+// (livrables.md). It lives here, not in sbatch, so that FileResult can
+// carry it without an import cycle; sbatch names it sbatch.Effective.
+type SbatchEffective struct {
+	AcceptedBySbatch  bool   `json:"accepted_by_sbatch"`
+	JobName           string `json:"job_name"`
+	Output            string `json:"output"`
+	TimeLimitMinutes  *int   `json:"time_limit_minutes"`
+	CPUsPerTask       int    `json:"cpus_per_task"`
+	MemMiB            int64  `json:"mem_mib"`
+	IgnoredDirectives []int  `json:"ignored_directives"`
+	// Refusals say, in French, why sbatch would refuse the script.
+	Refusals []string `json:"-"`
 }
 
 // FilesSummary counts the files.
@@ -143,7 +179,7 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	}
 	s := r.Summary()
 	_, err := fmt.Fprintf(w, "Résumé : %d réussi%s, %d avertissement%s, %d échec%s, %d sauté%s\n",
-		s.Pass, plural(s.Pass), s.Warn, plural(s.Warn), s.Fail, plural(s.Fail), s.Skip, plural(s.Skip))
+		s.Pass, Plural(s.Pass), s.Warn, Plural(s.Warn), s.Fail, Plural(s.Fail), s.Skip, Plural(s.Skip))
 	return err
 }
 
@@ -178,7 +214,7 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 	}
 	s := summarizeFiles(files)
 	_, err := fmt.Fprintf(w, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
-		s.Files, plural(s.Files), s.Valid, plural(s.Valid), s.Invalid, plural(s.Invalid))
+		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid))
 	return err
 }
 
@@ -225,7 +261,7 @@ func marshalIndent(v any, prefix string) ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-func plural(n int) string {
+func Plural(n int) string {
 	if n > 1 {
 		return "s"
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -229,14 +229,14 @@ func TestWizardFlows(t *testing.T) {
 					t.Errorf("the wizard asks for a host: %q", q)
 				}
 			}
-			acces, _ := os.ReadFile(w.File)
+			written, _ := os.ReadFile(w.File)
 			for _, s := range tc.accesHas {
-				if !strings.Contains(string(acces), s) {
-					t.Errorf("acces.md lacks %q:\n%s", s, acces)
+				if !strings.Contains(string(written), s) {
+					t.Errorf("acces.md lacks %q:\n%s", s, written)
 				}
 			}
 			if tc.status != "" {
-				res := checklist.Validate(acces, checklist.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: w.Session.Day, Today: w.Today})
+				res := acces.Validate(written, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: w.Session.Day, Today: w.Today})
 				if len(res.Problems) != 0 {
 					t.Errorf("written acces.md has problems: %+v", res.Problems)
 				}

@@ -7,16 +7,17 @@ import (
 	"path/filepath"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/sbatch"
 )
 
 // Options are the values the deliverables are checked against.
 type Options struct {
-	Given  sbatch.Given    // what the organisers handed out
-	Access checklist.Rules // for acces.md
+	Given  sbatch.Given // what the organisers handed out
+	Access acces.Rules  // for acces.md
 }
 
-const maxSize = checklist.MaxAccessSize
+const maxSize = acces.MaxAccessSize
 
 // Check reads the deliverables of a folder: one result per deliverable,
 // a missing required file included, in a fixed order.
@@ -54,7 +55,7 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	default:
 		rep := sbatch.Check("sommeil.sbatch", data, opts.Given)
 		r := finish(path, rep.Problems)
-		r.Effective, r.Explain = rep.Effective, rep.Explain
+		r.Effective, r.Explain = &rep.Effective, rep.Explain
 		out = append(out, r)
 	}
 
@@ -101,9 +102,9 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	}
 
 	if _, err := os.Stat(filepath.Join(dir, "acces.md")); err == nil {
-		targets, err := checklist.FindAccessFiles([]string{filepath.Join(dir, "acces.md")}, opts.Access.KeyName)
+		targets, err := acces.FindAccessFiles([]string{filepath.Join(dir, "acces.md")}, opts.Access.KeyName)
 		if err == nil && len(targets) == 1 {
-			r, _ := checklist.ValidateFile(targets[0], opts.Access, nil)
+			r, _ := acces.ValidateFile(targets[0], opts.Access, nil)
 			out = append(out, r)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 
 type problems []checklist.Problem
 
-func (p *problems) add(code, sev string, line int, format string, args ...any) {
+func (p *problems) add(code string, sev checklist.Severity, line int, format string, args ...any) {
 	*p = append(*p, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 

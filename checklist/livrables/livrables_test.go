@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/checklist/sbatch"
 	"github.com/romeo-pret/pret/templates"
 )
 
@@ -135,7 +134,7 @@ func TestFolder(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "lignes.md"), []byte(explanation), 0o644)
 	os.WriteFile(filepath.Join(dir, "decision.md"), []byte("scancel 51"), 0o644)
 	res = Check(dir, Options{})
-	if len(res) != 3 || !res[0].Valid || res[0].Effective.(sbatch.Effective).MemMiB != 1024 || len(res[0].Explain) != 8 {
+	if len(res) != 3 || !res[0].Valid || res[0].Effective.MemMiB != 1024 || len(res[0].Explain) != 8 {
 		t.Fatalf("%+v", res)
 	}
 	if !res[1].Valid || codes(res[1].Problems) != "lignes-answers,lignes-answers,lignes-answers" {

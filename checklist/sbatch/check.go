@@ -23,7 +23,7 @@ type Report struct {
 	Explain []string
 }
 
-func (r *Report) add(code, sev string, line int, format string, args ...any) {
+func (r *Report) add(code string, sev checklist.Severity, line int, format string, args ...any) {
 	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 

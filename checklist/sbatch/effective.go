@@ -1,6 +1,8 @@
 package sbatch
 
 import (
+	"github.com/romeo-pret/pret/checklist"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -105,17 +107,7 @@ func ParseMem(v string) (mib int64, ok bool) {
 }
 
 // Effective is what Slurm will retain from the script (livrables.md).
-type Effective struct {
-	AcceptedBySbatch  bool   `json:"accepted_by_sbatch"`
-	JobName           string `json:"job_name"`
-	Output            string `json:"output"`
-	TimeLimitMinutes  *int   `json:"time_limit_minutes"`
-	CPUsPerTask       int    `json:"cpus_per_task"`
-	MemMiB            int64  `json:"mem_mib"`
-	IgnoredDirectives []int  `json:"ignored_directives"`
-	// Refusals say, in French, why sbatch would refuse the script.
-	Refusals []string `json:"-"`
-}
+type Effective = checklist.SbatchEffective
 
 // Effective computes what Slurm retains, and whether sbatch accepts it.
 func (s *Script) Effective() Effective {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/livrables"
 	"github.com/romeo-pret/pret/checklist/sbatch"
 	"github.com/romeo-pret/pret/keys"
@@ -60,7 +61,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 			}
 			opts := livrables.Options{
 				Given:  sbatch.Given{Partition: a.cfg.Partition, Account: a.cfg.Account},
-				Access: checklist.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today},
+				Access: acces.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today},
 			}
 			files := livrables.Check(dir, opts)
 			verdict := a.writeFiles("pret livrables", files, rf)
@@ -85,8 +86,8 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 // submit is the one place pret runs Slurm's clients: sinfo, sbatch and
 // squeue, never scancel.
 func (a *app) submit(dir string, script checklist.FileResult, wait time.Duration) error {
-	eff, ok := script.Effective.(sbatch.Effective)
-	if !ok {
+	eff := script.Effective
+	if eff == nil {
 		return &onboarding.Error{Code: onboarding.ExitRefused, Msg: "pas de sommeil.sbatch à soumettre", Hint: "« pret modele sommeil.sbatch » l'écrit"}
 	}
 	host, _ := os.Hostname()

@@ -14,9 +14,8 @@ import (
 	expect "github.com/Netflix/go-expect"
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"golang.org/x/sys/unix"
-
-	"github.com/romeo-pret/pret/checklist"
 )
 
 var (
@@ -200,18 +199,18 @@ func TestWizardInRealTerminal(t *testing.T) {
 	if out, err := exec.Command(keygen, "-y", "-P", ptyPass, "-f", key).CombinedOutput(); err != nil || !bytes.HasPrefix(out, []byte("ssh-ed25519 ")) {
 		t.Fatalf("ssh-keygen -y: %v %s", err, out)
 	}
-	acces, err := os.ReadFile(filepath.Join(home, "acces.md"))
+	written, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	day := time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)
-	res := checklist.Validate(acces, checklist.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day.AddDate(0, 0, 16), Today: day})
+	res := acces.Validate(written, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day.AddDate(0, 0, 16), Today: day})
 	if len(res.Problems) > 0 {
-		t.Fatalf("acces.md: %+v\n%s", res.Problems, acces)
+		t.Fatalf("acces.md: %+v\n%s", res.Problems, written)
 	}
 	fpLine, _ := exec.Command(keygen, "-lf", key+".pub").Output()
-	if !bytes.Contains(acces, bytes.TrimSpace(fpLine)) || !bytes.Contains(acces, []byte(key+".pub")) {
-		t.Fatalf("acces.md does not hold this key's line and path:\n%s", acces)
+	if !bytes.Contains(written, bytes.TrimSpace(fpLine)) || !bytes.Contains(written, []byte(key+".pub")) {
+		t.Fatalf("acces.md does not hold this key's line and path:\n%s", written)
 	}
 	keyBefore, _ := os.ReadFile(key)
 
@@ -230,7 +229,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	if strings.Contains(s.raw.String(), "passphrase pour la clé") {
 		t.Fatal("the passphrase was asked for a kept key")
 	}
-	if after, _ := os.ReadFile(filepath.Join(home, "acces.md")); !bytes.Equal(after, acces) {
+	if after, _ := os.ReadFile(filepath.Join(home, "acces.md")); !bytes.Equal(after, written) {
 		t.Fatal("acces.md changed after a no")
 	}
 	if after, _ := os.ReadFile(key); !bytes.Equal(after, keyBefore) {

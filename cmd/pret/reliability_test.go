@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -415,7 +416,7 @@ func TestAccesAlwaysWhole(t *testing.T) {
 				continue
 			}
 			reads++
-			res := checklist.Validate(data, checklist.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: time.Date(2026, 11, 5, 0, 0, 0, 0, time.UTC), Today: time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)})
+			res := acces.Validate(data, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: time.Date(2026, 11, 5, 0, 0, 0, 0, time.UTC), Today: time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)})
 			if !res.Valid() || !bytes.HasSuffix(data, []byte("organisateurs.\n")) {
 				bad = append(bad, string(data))
 			}

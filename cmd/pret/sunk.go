@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/sunk"
 )
 
@@ -48,7 +49,7 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 				if err := mustExist(f.path); err != nil {
 					return err
 				}
-				data, err := checklist.ReadBounded(f.path, checklist.MaxAccessSize)
+				data, err := checklist.ReadBounded(f.path, acces.MaxAccessSize)
 				if err != nil {
 					return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, describeRead(err))
 				}

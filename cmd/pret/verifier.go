@@ -11,6 +11,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/checklist/learner"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -109,7 +111,7 @@ func (a *app) learnerReport() (*checklist.Report, error) {
 		return nil, err
 	}
 	home, _ := os.UserHomeDir()
-	l := checklist.Learner{
+	l := learner.Learner{
 		Store:      a.cfg.Key,
 		AccessFile: a.cfg.AccessFile,
 		SessionDay: a.cfg.SessionDay,
@@ -154,8 +156,8 @@ partagent pas une clé. Code de sortie 1 si un fichier est invalide.`,
 					return err
 				}
 			}
-			rules := checklist.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today}
-			files, err := checklist.ValidatePaths(args, rules, workers)
+			rules := acces.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today}
+			files, err := acces.ValidatePaths(args, rules, workers)
 			if err != nil {
 				return usageError("vérifiez les chemins donnés", "%v", err)
 			}

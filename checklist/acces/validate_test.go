@@ -1,4 +1,4 @@
-package checklist
+package acces
 
 import (
 	"crypto/rand"
@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -60,7 +61,7 @@ func runCases(t *testing.T, cases []vcase) {
 				t.Errorf("codes %q, want %q\n%+v\n--\n%s", got, c.want, r.Problems, c.text)
 			}
 			for _, p := range r.Problems {
-				if p.Message == "" || p.Severity != SevError && p.Severity != SevWarning {
+				if p.Message == "" || p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
 					t.Errorf("problem without message or severity: %+v", p)
 				}
 			}
@@ -88,7 +89,7 @@ func TestExamplesFolder(t *testing.T) {
 		res := Validate(data, r)
 		var errs []string
 		for _, p := range res.Problems {
-			if p.Severity == SevError {
+			if p.Severity == checklist.SevError {
 				errs = append(errs, p.Code)
 			}
 		}
@@ -330,7 +331,7 @@ func TestValidateFilesBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byPath := map[string]FileResult{}
+	byPath := map[string]checklist.FileResult{}
 	for i, r := range res {
 		if r.Path != paths[i].Path {
 			t.Fatalf("order: %s at %d", r.Path, i)
@@ -388,8 +389,8 @@ func TestFold(t *testing.T) {
 		"  bord  ":              "bord",
 		"Ḉa":                    "ca",
 	} {
-		if got := fold(in); got != want {
-			t.Errorf("fold(%q) = %q, want %q", in, got, want)
+		if got := checklist.Fold(in); got != want {
+			t.Errorf("checklist.Fold(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

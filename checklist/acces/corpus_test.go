@@ -1,4 +1,4 @@
-package checklist
+package acces
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package checklist
+package acces
 
 import (
 	"errors"
@@ -10,14 +10,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 )
 
 // IsAccessName reports whether a file name is acces.md or accès.md, in
 // any case and either Unicode form.
-func IsAccessName(name string) bool { return fold(name) == "acces.md" }
+func IsAccessName(name string) bool { return checklist.Fold(name) == "acces.md" }
 
 // Target is one acces.md to validate, with the .pub found beside it.
 type Target struct {
@@ -115,7 +115,7 @@ func dedupe(ts []Target) []Target {
 // ValidatePaths walks the command line and validates what it finds at the
 // same time, then marks the fingerprints two or more files share. Results
 // are sorted by path whatever the parallelism.
-func ValidatePaths(paths []string, rules Rules, workers int) ([]FileResult, error) {
+func ValidatePaths(paths []string, rules Rules, workers int) ([]checklist.FileResult, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -125,7 +125,7 @@ func ValidatePaths(paths []string, rules Rules, workers int) ([]FileResult, erro
 	}
 	jobs := make(chan job, 64)
 	var mu sync.Mutex
-	var results []FileResult
+	var results []checklist.FileResult
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -133,7 +133,7 @@ func ValidatePaths(paths []string, rules Rules, workers int) ([]FileResult, erro
 			defer wg.Done()
 			buf := make([]byte, 0, 8192)
 			for j := range jobs {
-				var r FileResult
+				var r checklist.FileResult
 				r, buf = ValidateFile(j.t, rules, buf)
 				mu.Lock()
 				results[j.i] = r
@@ -148,7 +148,7 @@ func ValidatePaths(paths []string, rules Rules, workers int) ([]FileResult, erro
 		}
 		seen[t.Path] = true
 		mu.Lock()
-		results = append(results, FileResult{})
+		results = append(results, checklist.FileResult{})
 		i := len(results) - 1
 		mu.Unlock()
 		jobs <- job{i, t}
@@ -163,7 +163,7 @@ func ValidatePaths(paths []string, rules Rules, workers int) ([]FileResult, erro
 	return results, nil
 }
 
-func markDuplicates(results []FileResult) {
+func markDuplicates(results []checklist.FileResult) {
 	count := map[string]int{}
 	for _, r := range results {
 		if r.Fingerprint != "" {
@@ -172,8 +172,8 @@ func markDuplicates(results []FileResult) {
 	}
 	for i := range results {
 		if n := count[results[i].Fingerprint]; n > 1 {
-			results[i].Problems = append(results[i].Problems, Problem{
-				Code: "duplicate-fingerprint", Severity: SevError,
+			results[i].Problems = append(results[i].Problems, checklist.Problem{
+				Code: "duplicate-fingerprint", Severity: checklist.SevError,
 				Message: fmt.Sprintf("la même empreinte figure dans %d fichiers : deux personnes ne partagent pas une clé", n),
 			})
 			results[i].Valid = false
@@ -183,15 +183,15 @@ func markDuplicates(results []FileResult) {
 
 // ValidateFile reads one file within the size bound and validates it,
 // with the .pub beside it. buf is reused between calls.
-func ValidateFile(t Target, rules Rules, buf []byte) (FileResult, []byte) {
-	res := FileResult{Path: t.Path}
-	data, err := readBounded(t.Path, MaxAccessSize, buf)
+func ValidateFile(t Target, rules Rules, buf []byte) (checklist.FileResult, []byte) {
+	res := checklist.FileResult{Path: t.Path}
+	data, err := checklist.ReadInto(t.Path, MaxAccessSize, buf)
 	switch {
-	case errors.Is(err, errTooLarge):
-		res.Problems = []Problem{{Code: "too-large", Severity: SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
+	case errors.Is(err, checklist.ErrTooLarge):
+		res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
 		return res, buf
 	case err != nil:
-		res.Problems = []Problem{{Code: "unreadable", Severity: SevError, Message: "fichier illisible : " + describe(err)}}
+		res.Problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + checklist.Describe(err)}}
 		return res, buf
 	}
 	if t.Pub != "" {
@@ -204,80 +204,4 @@ func ValidateFile(t Target, rules Rules, buf []byte) (FileResult, []byte) {
 	r := Validate(data, rules)
 	res.Problems, res.Fingerprint, res.Valid = r.Problems, r.Fingerprint, r.Valid()
 	return res, data[:0]
-}
-
-var errTooLarge = errors.New("trop grand")
-
-// ReadBounded reads a whole file of at most limit bytes; a larger one is
-// not read and gives ErrTooLarge.
-func ReadBounded(path string, limit int64) ([]byte, error) { return readBounded(path, limit, nil) }
-
-// ErrTooLarge is returned by ReadBounded for a file over its limit.
-var ErrTooLarge = errTooLarge
-
-// readBounded reads a whole file with plain system calls: open, fstat,
-// read, close. os.Open would add a poller registration per file, which
-// costs more than the read itself on a page of text.
-func readBounded(path string, limit int64, buf []byte) ([]byte, error) {
-	fd, err := openRetry(path)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
-	}
-	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
-		return nil, errors.New("c'est un dossier")
-	}
-	if st.Size > limit {
-		return nil, errTooLarge
-	}
-	if want := int(st.Size) + 1; cap(buf) < want {
-		buf = make([]byte, 0, want)
-	}
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return nil, errTooLarge
-		}
-	}
-}
-
-func openRetry(path string) (int, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
-}
-
-func describe(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrPermission):
-		return "permission refusée"
-	case errors.Is(err, fs.ErrNotExist):
-		return "fichier introuvable"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

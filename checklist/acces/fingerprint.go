@@ -1,0 +1,248 @@
+package acces
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/keys"
+	"golang.org/x/crypto/ssh"
+)
+
+type statements struct {
+	fingerprints []fpAt // well-formed SHA256 fingerprints
+	badFP        []fpAt // SHA256 with the wrong length or alphabet
+	md5          []fpAt
+	pasted       []pastedKey
+	ed25519      bool
+	otherTypes   []string
+	otherLine    int
+}
+
+type fpAt struct {
+	fp   string
+	line int
+}
+
+type pastedKey struct {
+	line int
+	key  ssh.PublicKey // nil when it does not parse
+}
+
+var typeWords = map[string]string{
+	"ed25519": "ed25519", "ssh-ed25519": "ed25519",
+	"ed25519-sk": "ED25519-SK", "sk-ssh-ed25519": "ED25519-SK",
+	"rsa": "RSA", "ssh-rsa": "RSA",
+	"ecdsa": "ECDSA", "ecdsa-sha2-nistp256": "ECDSA", "ecdsa-sha2-nistp384": "ECDSA", "ecdsa-sha2-nistp521": "ECDSA",
+	"ecdsa-sk": "ECDSA-SK", "sk-ecdsa-sha2-nistp256": "ECDSA-SK",
+	"dsa": "DSA", "ssh-dss": "DSA",
+}
+
+func (d *document) statements() *statements {
+	st := &statements{}
+	for _, l := range d.lines {
+		if l.leak {
+			continue
+		}
+		rest := d.scanKeyMaterial(l, st)
+		if !mayNameType(rest) {
+			continue
+		}
+		for _, w := range keyTypeWords(rest) {
+			switch t := typeWords[strings.ToLower(w)]; t {
+			case "":
+			case "ed25519":
+				st.ed25519 = true
+			default:
+				if st.otherLine == 0 {
+					st.otherLine = l.no
+				}
+				st.otherTypes = append(st.otherTypes, t)
+			}
+		}
+	}
+	return st
+}
+
+// mayNameType is a cheap look for the letters every type word has.
+func mayNameType(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'r', 'd':
+			if s[i+1]|0x20 == 's' && s[i+2]|0x20 == 'a' || s[i+1]|0x20 == 's' && s[i+2]|0x20 == 's' {
+				return true
+			}
+		case '2':
+			if s[i+1] == '5' && s[i+2] == '5' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyTypeWords splits on everything but letters, digits, '-' and '_', so
+// id_ed25519_romeo stays one word and does not state a type.
+func keyTypeWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	})
+}
+
+func isB64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+// scanKeyMaterial collects fingerprints and pasted public keys of a raw
+// line and returns the line with them blanked, so their base64 is not
+// read as words.
+func (d *document) scanKeyMaterial(l line, st *statements) string {
+	raw := l.raw
+	if !strings.Contains(raw, ":") && !strings.Contains(raw, "AAAA") {
+		return raw // no fingerprint, no MD5 pairs, no pasted key
+	}
+	var out strings.Builder
+	i := 0
+	for i < len(raw) {
+		switch {
+		case hasPrefixFold(raw[i:], "sha256:"):
+			j := i + len("sha256:")
+			k := j
+			for k < len(raw) && isB64(raw[k]) {
+				k++
+			}
+			end := k
+			for end < len(raw) && raw[end] == '=' {
+				end++
+			}
+			body := raw[j:k]
+			if b, err := base64.RawStdEncoding.Strict().DecodeString(body); err == nil && len(b) == 32 && end == k {
+				st.fingerprints = append(st.fingerprints, fpAt{"SHA256:" + body, l.no})
+			} else {
+				st.badFP = append(st.badFP, fpAt{raw[i:end], l.no})
+			}
+			out.WriteByte(' ')
+			i = end
+			continue
+		case hasPrefixFold(raw[i:], "md5:") || isHexPairRun(raw[i:]):
+			j := i
+			if hasPrefixFold(raw[i:], "md5:") {
+				j += 4
+			}
+			if isHexPairRun(raw[j:]) {
+				st.md5 = append(st.md5, fpAt{"MD5", l.no})
+				out.WriteByte(' ')
+				i = j + 47
+				continue
+			}
+		case strings.HasPrefix(raw[i:], "AAAA") && (i == 0 || !isB64(raw[i-1])):
+			k := i
+			for k < len(raw) && (isB64(raw[k]) || raw[k] == '=') {
+				k++
+			}
+			if k-i >= 16 {
+				st.pasted = append(st.pasted, parsePasted(raw, i, k, l.no))
+				out.WriteByte(' ')
+				i = k
+				continue
+			}
+		}
+		out.WriteByte(raw[i])
+		i++
+	}
+	return out.String()
+}
+
+// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if s[i]|0x20 != prefix[i] && s[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func isHexPairRun(s string) bool {
+	if len(s) < 47 {
+		return false
+	}
+	for p := 0; p < 16; p++ {
+		a, b := s[p*3], s[p*3+1]
+		if !isHex(a) || !isHex(b) || p < 15 && s[p*3+2] != ':' {
+			return false
+		}
+	}
+	return len(s) == 47 || !isHex(s[47]) && s[47] != ':'
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// parsePasted reads "ssh-ed25519 AAAA…" from the key type word before the
+// blob.
+func parsePasted(raw string, start, end, no int) pastedKey {
+	before := strings.TrimRight(raw[:start], " \t`")
+	typ := before
+	if i := strings.LastIndexAny(before, " \t`(>|:"); i >= 0 {
+		typ = before[i+1:]
+	}
+	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(typ + " " + raw[start:end]))
+	if err != nil {
+		return pastedKey{line: no}
+	}
+	return pastedKey{line: no, key: key}
+}
+
+func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
+	distinct := map[string]bool{}
+	for _, f := range st.fingerprints {
+		distinct[f.fp] = true
+	}
+	for _, b := range st.badFP {
+		r.add("bad-fingerprint", checklist.SevError, b.line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
+	}
+	if len(st.fingerprints) == 0 && len(st.md5) > 0 {
+		r.add("bad-fingerprint", checklist.SevError, st.md5[0].line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
+	}
+	switch {
+	case len(distinct) > 1:
+		r.add("multiple-fingerprints", checklist.SevError, st.fingerprints[1].line, "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(distinct))
+	case len(distinct) == 1:
+		r.Fingerprint = st.fingerprints[0].fp
+	case len(st.badFP) == 0 && len(st.md5) == 0:
+		r.add("missing-fingerprint", checklist.SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
+	}
+
+	// The type belongs to the third element with the fingerprint: when the
+	// whole element is absent, missing-fingerprint says so once.
+	anyFingerprint := len(st.fingerprints)+len(st.badFP)+len(st.md5) > 0
+	switch {
+	case st.ed25519:
+	case len(st.otherTypes) > 0:
+		r.add("wrong-type", checklist.SevError, st.otherLine, "le type indiqué est %s : la séance demande une clé ed25519", st.otherTypes[0])
+	case anyFingerprint:
+		r.add("missing-type", checklist.SevError, 0, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
+	}
+
+	for _, p := range st.pasted {
+		if p.key == nil {
+			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
+			continue
+		}
+		if r.Fingerprint != "" && ssh.FingerprintSHA256(p.key) != r.Fingerprint {
+			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", ssh.FingerprintSHA256(p.key), r.Fingerprint)
+		}
+	}
+	if rules.Beside != nil {
+		entries, err := keys.ParsePublic(rules.Beside.Data)
+		switch {
+		case err != nil:
+			r.add("bad-public-key", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
+		case r.Fingerprint != "" && ssh.FingerprintSHA256(entries[0].Key) != r.Fingerprint:
+			r.add("fingerprint-mismatch", checklist.SevError, 0, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, ssh.FingerprintSHA256(entries[0].Key), r.Fingerprint)
+		}
+	}
+}

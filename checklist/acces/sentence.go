@@ -1,0 +1,102 @@
+package acces
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+var sentenceWords = words(checklist.Fold(strings.TrimSuffix("Connexion uniquement vers le nœud de login indiqué par les organisateurs.", ".")))
+
+func (d *document) checkSentence(r *Result) {
+	found := false
+	var altered []block
+	for _, b := range d.blocks() {
+		exact, hostAfter := containsSentence(b)
+		switch {
+		case exact && !hostAfter:
+			found = true
+		case exact && hostAfter, startsLikeSentence(b):
+			altered = append(altered, b)
+		case strings.Contains(b.folded, "noeud de login") || strings.Contains(b.folded, "noeud login"):
+			altered = append(altered, b)
+		}
+	}
+	for _, b := range altered {
+		if found && !startsLikeSentence(b) {
+			continue // prose about the login node beside the exact sentence
+		}
+		r.add("altered-sentence", checklist.SevError, b.first, "la phrase diffère de celle du cours : recopiez exactement « Connexion uniquement vers le nœud de login indiqué par les organisateurs. », sans nom de serveur")
+		return
+	}
+	if !found {
+		r.add("missing-sentence", checklist.SevError, 0, "la phrase manque : recopiez « Connexion uniquement vers le nœud de login indiqué par les organisateurs. »")
+	}
+}
+
+// startsLikeSentence: a line or a sentence of the block opens with
+// "connexion", as a copy of the sentence would.
+func startsLikeSentence(b block) bool {
+	for i, w := range b.words {
+		if w == "connexion" && (i == 0 || b.edge(i) || strings.Contains(".!?:", b.words[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsSentence finds the sentence as whole words, starting a line or
+// following a sentence end or a colon, and ending a line or followed by a
+// full stop. hostAfter reports a host name written after it in the block.
+func containsSentence(b block) (exact, hostAfter bool) {
+	ws := b.words
+	n := len(sentenceWords)
+	for i := 0; i+n <= len(ws); i++ {
+		match := true
+		for j := 0; j < n; j++ {
+			if ws[i+j] != sentenceWords[j] {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		if i > 0 && !b.edge(i) && !strings.Contains(".!?:", ws[i-1]) {
+			continue
+		}
+		end := i + n
+		switch {
+		case end == len(ws):
+			return true, false
+		case ws[end] == "." || ws[end] == "!":
+			return true, hostLike(ws[end+1:])
+		case b.edge(end):
+			return true, hostLike(ws[end:])
+		}
+	}
+	return false, false
+}
+
+// fileExtensions end words that look like host names but are files.
+var fileExtensions = map[string]bool{"pub": true, "md": true, "txt": true, "yaml": true, "yml": true, "sbatch": true, "out": true, "sh": true, "json": true}
+
+// hostLike spots a host name or address among the words after the
+// sentence: "romeo.univ-reims.fr", "10.0.0.1", "kim@login".
+func hostLike(ws []string) bool {
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i+1] == "@" && isWordish(ws[i]) && isWordish(ws[i+2]) {
+			return true
+		}
+		if ws[i+1] == "." && isWordish(ws[i]) && isWordish(ws[i+2]) && !fileExtensions[ws[i+2]] {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordish(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return isWordRune(r)
+}

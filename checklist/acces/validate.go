@@ -1,0 +1,82 @@
+// Package acces holds the rules of acces.md (acces-md.md): one file per
+// element the page must state, the reader they share, and the batch
+// validation of `pret valider`.
+package acces
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// MaxAccessSize is the largest acces.md read: one page is a few hundred
+// bytes, and nothing over this is read further.
+const MaxAccessSize = 1 << 20
+
+// PubFile is a public key file found beside acces.md.
+type PubFile struct {
+	Name string
+	Data []byte
+}
+
+// Rules are the values the validator compares against.
+type Rules struct {
+	KeyName    string    // the expected public key file name, "id_ed25519_romeo.pub"
+	SessionDay time.Time // civil day; a request on or after it is late
+	Today      time.Time // civil day; a later date is in the future
+	Beside     *PubFile  // a .pub in the same folder, if any
+}
+
+// Result is what the validator found in one file.
+type Result struct {
+	Problems []checklist.Problem
+	// Fingerprint is the stated SHA256 fingerprint ("SHA256:…"), when the
+	// file states exactly one well-formed fingerprint.
+	Fingerprint string
+	// PubPath is the first public key path stated, as written.
+	PubPath string
+}
+
+// Valid reports whether no problem is an error.
+func (r *Result) Valid() bool {
+	for _, p := range r.Problems {
+		if p.Severity == checklist.SevError {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Result) add(code string, sev checklist.Severity, line int, format string, args ...any) {
+	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
+}
+
+// Validate reads an acces.md and reports every problem of acces-md.md.
+// No message ever quotes a line of private key material.
+func Validate(data []byte, rules Rules) *Result {
+	r := &Result{}
+	if len(data) > MaxAccessSize {
+		r.add("too-large", checklist.SevError, 0, "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu")
+		return r
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
+		return r
+	}
+	if !utf8.Valid(data) {
+		r.add("not-text", checklist.SevError, 0, "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
+		return r
+	}
+	doc := readLines(string(data))
+	doc.leaks(r)
+	st := doc.statements()
+	doc.checkDate(r, rules)
+	doc.checkPath(r, rules)
+	doc.checkFingerprint(r, st, rules)
+	doc.checkSentence(r)
+	return r
+}

@@ -1,0 +1,236 @@
+// Package learner holds the checks of `pret verifier`: the learner's key,
+// its access date and acces.md, read only.
+package learner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/keys"
+)
+
+// Learner is what `pret verifier` looks at. It only reads.
+type Learner struct {
+	Store      keys.Store
+	AccessFile string
+	// AccessStatus and AccessDate are the last date recorded by `pret
+	// acces` ("demande" or "verifie"); empty when none.
+	AccessStatus string
+	AccessDate   string
+	SessionDay   time.Time
+	Today        time.Time
+	Home         string // to read "~/" in acces.md
+	// LookPath finds a program on PATH without running it.
+	LookPath func(string) (string, error)
+}
+
+// Check runs every check of cli.md, in order.
+func (l Learner) Check() *checklist.Report {
+	r := &checklist.Report{Name: "pret verifier"}
+	add := func(id string, st checklist.Status, msg, fix string) {
+		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
+	}
+	priv := l.Store.PrivatePath()
+	state, err := l.Store.Inspect()
+	keyOK := false
+	switch {
+	case err != nil:
+		add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", err), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
+	case state.Kind == keys.Absent:
+		add("key-present", checklist.Fail, "aucune clé en "+priv, "créez-la avec « pret cle »")
+	case state.Kind == keys.OrphanPub:
+		add("key-present", checklist.Fail, l.Store.PublicPath()+" existe sans sa clé privée", "retrouvez la clé privée ; sinon déplacez le .pub, puis lancez « pret cle »")
+	default:
+		keyOK = true
+		add("key-present", checklist.Pass, "clé présente : "+priv, "")
+	}
+
+	if !keyOK {
+		add("key-type", checklist.Skip, "pas de clé à examiner", "")
+		add("key-encrypted", checklist.Skip, "pas de clé à examiner", "")
+	} else {
+		p := state.Private
+		switch {
+		case p.Public == nil:
+			add("key-type", checklist.Fail, "clé de type "+p.LegacyType+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
+		case !keys.IsEd25519(p.Public):
+			add("key-type", checklist.Fail, "clé de type "+keys.TypeName(p.Public)+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
+		default:
+			add("key-type", checklist.Pass, "type ED25519", "")
+		}
+		if p.Encrypted {
+			add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
+		} else {
+			add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
+		}
+	}
+
+	l.checkPermissions(add, keyOK)
+
+	switch {
+	case !keyOK:
+		add("pubkey-matches", checklist.Skip, "pas de clé à examiner", "")
+	case state.Pub == nil && state.PubErr == nil:
+		add("pubkey-matches", checklist.Fail, l.Store.PublicPath()+" manque", "« pret cle » le recrée depuis la clé privée")
+	case state.PubErr != nil:
+		add("pubkey-matches", checklist.Fail, l.Store.PublicPath()+" est illisible", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+	case !state.PubMatches():
+		add("pubkey-matches", checklist.Fail, l.Store.PublicPath()+" ne correspond pas à la clé privée", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+	default:
+		add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
+	}
+
+	l.checkAccessDate(add)
+
+	data, readErr := os.ReadFile(l.AccessFile)
+	present := readErr == nil
+	switch {
+	case errors.Is(readErr, fs.ErrNotExist):
+		add("acces-present", checklist.Fail, "pas de fichier "+l.AccessFile, "écrivez-le avec « pret acces »")
+	case readErr != nil:
+		add("acces-present", checklist.Fail, l.AccessFile+" illisible : "+checklist.Describe(readErr), "vérifiez les droits du fichier")
+	default:
+		add("acces-present", checklist.Pass, l.AccessFile+" présent", "")
+	}
+
+	var res *acces.Result
+	if !present {
+		add("acces-valid", checklist.Skip, "pas d'acces.md à valider", "")
+	} else {
+		res = acces.Validate(data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})
+		var errs, warns []string
+		for _, p := range res.Problems {
+			if p.Severity == checklist.SevError {
+				errs = append(errs, p.Code)
+			} else {
+				warns = append(warns, p.Code)
+			}
+		}
+		switch {
+		case len(errs) > 0:
+			add("acces-valid", checklist.Fail, "acces.md invalide : "+strings.Join(errs, ", "), "« pret valider "+l.AccessFile+" » détaille chaque problème ; « pret acces » réécrit le fichier")
+		case len(warns) > 0:
+			add("acces-valid", checklist.Warn, "acces.md valide, avec des avertissements : "+strings.Join(warns, ", "), "« pret valider "+l.AccessFile+" » les détaille")
+		default:
+			add("acces-valid", checklist.Pass, "acces.md a les quatre éléments", "")
+		}
+	}
+
+	switch {
+	case res == nil || !keyOK || state.Public() == nil:
+		add("acces-matches-key", checklist.Skip, "il faut la clé et acces.md", "")
+	case res.Fingerprint == "":
+		add("acces-matches-key", checklist.Fail, "acces.md n'indique pas une empreinte unique", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
+	case res.Fingerprint != ssh.FingerprintSHA256(state.Public()):
+		add("acces-matches-key", checklist.Fail, "l'empreinte d'acces.md ("+res.Fingerprint+") n'est pas celle de la clé ("+ssh.FingerprintSHA256(state.Public())+")", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
+	case res.PubPath == "" || !l.samePath(res.PubPath):
+		add("acces-matches-key", checklist.Fail, "le chemin d'acces.md ("+res.PubPath+") n'est pas "+l.Store.PublicPath(), "« pret acces » réécrit acces.md avec le bon chemin")
+	default:
+		add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
+	}
+
+	days := int(l.SessionDay.Sub(l.Today).Hours() / 24)
+	switch {
+	case days > 0:
+		add("session-date", checklist.Pass, fmt.Sprintf("séance le %s : il reste %d jour%s", l.SessionDay.Format("2006-01-02"), days, checklist.Plural(days)), "")
+	case days == 0:
+		add("session-date", checklist.Pass, "la séance a lieu aujourd'hui", "")
+	default:
+		add("session-date", checklist.Warn, fmt.Sprintf("la séance du %s est passée", l.SessionDay.Format("2006-01-02")), "rien à corriger ici ; pour une autre séance, les organisateurs donnent une configuration (seance.date)")
+	}
+
+	var found, missing []string
+	for _, tool := range []string{"sinfo", "kubectl"} {
+		if l.LookPath == nil {
+			break
+		}
+		if p, err := l.LookPath(tool); err == nil {
+			found = append(found, tool+" ("+p+")")
+		} else {
+			missing = append(missing, tool)
+		}
+	}
+	switch {
+	case len(found) > 0:
+		msg := "trouvé sur le PATH : " + strings.Join(found, ", ")
+		if len(missing) > 0 {
+			msg += " ; absent : " + strings.Join(missing, ", ")
+		}
+		add("tools", checklist.Pass, msg, "")
+	default:
+		add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
+	}
+	return r
+}
+
+// checkPermissions follows OpenSSH: ssh refuses a private key that the
+// group or others can read; a key folder others can write lets them swap
+// the key.
+func (l Learner) checkPermissions(add func(id string, st checklist.Status, msg, fix string), keyOK bool) {
+	if !keyOK {
+		add("key-permissions", checklist.Skip, "pas de clé à examiner", "")
+		return
+	}
+	st, err := os.Stat(l.Store.PrivatePath())
+	if err != nil {
+		add("key-permissions", checklist.Fail, "droits illisibles : "+checklist.Describe(err), "")
+		return
+	}
+	if m := st.Mode().Perm(); m&0o077 != 0 {
+		add("key-permissions", checklist.Fail, fmt.Sprintf("la clé privée a les droits %04o : ssh la refuse, elle est lisible par d'autres", m), "chmod 600 "+l.Store.PrivatePath())
+		return
+	}
+	dst, err := os.Stat(l.Store.Dir)
+	if err == nil && dst.Mode().Perm()&0o022 != 0 {
+		add("key-permissions", checklist.Fail, fmt.Sprintf("le dossier %s a les droits %04o : d'autres peuvent y écrire", l.Store.Dir, dst.Mode().Perm()), "chmod 700 "+l.Store.Dir)
+		return
+	}
+	add("key-permissions", checklist.Pass, fmt.Sprintf("clé privée en %04o, dossier protégé", st.Mode().Perm()), "")
+}
+
+func (l Learner) checkAccessDate(add func(id string, st checklist.Status, msg, fix string)) {
+	fix := "notez-la avec « pret acces --statut demande » (ou verifie si le compte est ouvert)"
+	if l.AccessDate == "" {
+		add("access-date", checklist.Fail, "aucune date de demande ou de vérification du compte notée", fix)
+		return
+	}
+	d, err := time.Parse("2006-01-02", l.AccessDate)
+	what := "demande du compte"
+	if l.AccessStatus == "verifie" {
+		what = "vérification du compte"
+	}
+	switch {
+	case err != nil:
+		add("access-date", checklist.Fail, "date notée illisible : "+l.AccessDate, fix)
+	case d.After(l.Today):
+		add("access-date", checklist.Fail, "date notée dans le futur : "+l.AccessDate, fix)
+	case !d.Before(l.SessionDay):
+		add("access-date", checklist.Warn, what+" le "+l.AccessDate+", le jour de la séance ou après", "le compte risque de ne pas être prêt : prévenez les organisateurs")
+	default:
+		add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
+	}
+}
+
+// samePath compares a path written in acces.md with the key's own.
+func (l Learner) samePath(written string) bool {
+	p := written
+	for _, prefix := range []string{"~/", "$HOME/", "${HOME}/"} {
+		if strings.HasPrefix(p, prefix) && l.Home != "" {
+			p = filepath.Join(l.Home, p[len(prefix):])
+		}
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p) == filepath.Clean(l.Store.PublicPath())
+	}
+	// A Windows path or a relative one: the file name is all we can match.
+	return acces.BaseName(written) == filepath.Base(l.Store.PublicPath())
+}
