@@ -19,6 +19,10 @@ type Wizard struct {
 	Random  io.Reader
 	// Guard runs a write so that a signal waits for it to end.
 	Guard func(func() error) error
+	// Signer, when set, is offered after acces.md is written: the
+	// learner proves now, not on the morning of the session, that the key
+	// is theirs and that they remember its passphrase.
+	Signer *AccessSigner
 	// Checklist runs `pret verifier`, prints its summary on Out and
 	// returns its exit code.
 	Checklist func() int
@@ -113,6 +117,11 @@ func (w *Wizard) Run() (int, error) {
 		}
 	} else {
 		fmt.Fprintf(w.Out, "%s conservé tel quel ; la date n'a pas été notée.\n", w.File)
+	}
+	if w.Signer != nil {
+		if err := OfferSignature(w.P, w.Out, w.Signer); err != nil {
+			return 0, err
+		}
 	}
 	fmt.Fprintln(w.Out, "Envoyez le .pub seulement si les organisateurs le demandent ; la clé privée reste sur ce portable.")
 

@@ -1,0 +1,285 @@
+package onboarding
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+// SignTries is how many times the wizard asks the passphrase before it
+// gives up (signature.md).
+const SignTries = 3
+
+// AccessSigner signs acces.md with the session's key. It is the one path
+// behind `pret signer`, `pret acces --signer` and the wizard's offer, so
+// the refusals are the same everywhere.
+type AccessSigner struct {
+	Store  keys.Store
+	File   string
+	Random io.Reader
+	// Guard runs the write so that a signal waits for it to end.
+	Guard func(func() error) error
+	// Read reads acces.md through the project's bounded reader.
+	Read func(path string) ([]byte, error)
+	// Check applies `pret valider` to content, the unsigned acces.md found
+	// at path. It returns the one fingerprint the file states ("" if none
+	// or several) and one French line per error; none when it is valid.
+	Check func(path string, content []byte) (fingerprint string, errs []string)
+}
+
+// SigState is how acces.md stands with respect to its signature.
+type SigState int
+
+const (
+	SigNoFile   SigState = iota // no acces.md to sign
+	SigUnsigned                 // no signature block
+	SigHolds                    // verifies, made by the session's key
+	SigBroken                   // malformed, modified since, or another key
+)
+
+// State reads acces.md and says whether its signature holds for the
+// session's key. It never asks anything.
+func (a *AccessSigner) State() (SigState, error) {
+	data, err := a.Read(a.File)
+	if errors.Is(err, os.ErrNotExist) {
+		return SigNoFile, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	f := keys.SplitSigned(data)
+	if !f.Claimed {
+		return SigUnsigned, nil
+	}
+	if f.Verify() != nil {
+		return SigBroken, nil
+	}
+	st, err := a.Store.Inspect()
+	if err != nil || st.Public() == nil || ssh.FingerprintSHA256(st.Public()) != ssh.FingerprintSHA256(f.Sig.PublicKey()) {
+		return SigBroken, nil
+	}
+	return SigHolds, nil
+}
+
+// SignPlan is a signature ready to be made: every refusal has been
+// checked, only the passphrase is missing.
+type SignPlan struct {
+	a       *AccessSigner
+	priv    []byte
+	pub     ssh.PublicKey
+	data    []byte // the file as read
+	message []byte // the part to sign
+	perm    os.FileMode
+}
+
+// Prepare reads the key and acces.md and refuses, before the passphrase
+// is asked, everything signature.md refuses: no key or not this session's
+// kind of key, a file that fails `pret valider`, or one that does not
+// state this key's fingerprint.
+func (a *AccessSigner) Prepare() (*SignPlan, error) {
+	st, err := a.Store.Inspect()
+	if err != nil {
+		return nil, keyError(a.Store, err)
+	}
+	switch {
+	case st.Kind != keys.Present:
+		return nil, refused("créez-la avec « pret cle », écrivez acces.md avec « pret acces », puis signez",
+			"pas de clé en %s : rien ne peut signer acces.md", a.Store.PrivatePath())
+	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
+		return nil, refused("la séance demande une clé ed25519 : voyez « pret verifier »",
+			"la clé %s n'est pas la clé ed25519 de la séance", a.Store.PrivatePath())
+	case !st.Private.Encrypted:
+		// A signature claims that its maker knows the passphrase; with
+		// none, it would claim something false.
+		return nil, refused(fmt.Sprintf("protégez-la d'abord : ssh-keygen -p -f %s", a.Store.PrivatePath()),
+			"la clé %s n'a pas de passphrase : la signature ne prouverait rien", a.Store.PrivatePath())
+	}
+	priv, err := keys.ReadFile(a.Store.PrivatePath())
+	if err != nil {
+		return nil, keyError(a.Store, err)
+	}
+	data, err := a.Read(a.File)
+	if err != nil {
+		hint := "vérifiez le chemin et les droits du fichier"
+		if errors.Is(err, os.ErrNotExist) {
+			hint = "écrivez-le d'abord avec « pret acces »"
+		}
+		return nil, &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s illisible : %s", a.File, readReason(err)), Hint: hint, Err: err}
+	}
+	f := keys.SplitSigned(data)
+	if errors.Is(f.Err, keys.ErrStray) {
+		return nil, refused("retirez cette ligne (une signature se met seulement à la fin, par « pret signer »), puis signez",
+			"%s : ligne %d : une marque ou un bloc de signature se trouve hors de sa place", a.File, f.Line)
+	}
+	msg := f.Message
+	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
+		msg = append(bytes.Clone(msg), '\n')
+	}
+	fp, errs := a.Check(a.File, msg)
+	if len(errs) > 0 {
+		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", a.File),
+			"%s ne passe pas « pret valider » : %s", a.File, strings.Join(errs, " ; "))
+	}
+	mine := ssh.FingerprintSHA256(st.Private.Public)
+	if fp != mine {
+		return nil, refused("réécrivez-le avec « pret acces » pour cette clé, puis signez",
+			"%s n'indique pas l'empreinte de la clé %s (%s)", a.File, a.Store.PrivatePath(), mine)
+	}
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(a.File); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	return &SignPlan{a: a, priv: priv, pub: st.Private.Public, data: data, message: msg, perm: perm}, nil
+}
+
+// ErrBadPassphrase is the refusal of a passphrase that does not open the
+// key; the file is untouched.
+func badPassphrase() *Error {
+	return &Error{Code: ExitRefused, Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
+		Hint: "retrouvez la passphrase de cette clé et relancez « pret signer » ; une passphrase perdue ne se retrouve pas : prévenez les organisateurs avant la séance",
+		Err:  keys.ErrBadPassphrase}
+}
+
+// Sign decrypts the key in memory with passphrase, signs and rewrites
+// acces.md whole. The decrypted key is wiped before the file is written.
+// A wrong passphrase, or a file changed since Prepare, leaves it as it
+// was.
+func (p *SignPlan) Sign(passphrase []byte) error {
+	signer, wipe, err := keys.Decrypt(p.priv, passphrase)
+	if errors.Is(err, keys.ErrBadPassphrase) {
+		return badPassphrase()
+	}
+	if err != nil {
+		return refused("vérifiez la clé avec « pret verifier »", "%v", err)
+	}
+	sig, err := keys.Sign(p.a.Random, signer, p.message)
+	wipe()
+	if err != nil {
+		return refused("", "%v", err)
+	}
+	if !bytes.Equal(sig.PublicKey().Marshal(), p.pub.Marshal()) {
+		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", p.a.Store.PublicPath())
+	}
+	signed := keys.AttachSignature(p.message, sig)
+	write := func() error {
+		// The passphrase takes time to type; the learner may have edited
+		// the file meanwhile, and that edit must not be lost nor signed
+		// unseen.
+		now, err := p.a.Read(p.a.File)
+		if err != nil || !bytes.Equal(now, p.data) {
+			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", p.a.File)
+		}
+		if err := keys.WriteReplace(p.a.File, signed, p.perm); err != nil {
+			return &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s non signé : %v", p.a.File, err),
+				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}
+		}
+		return nil
+	}
+	if p.a.Guard != nil {
+		return p.a.Guard(write)
+	}
+	return write()
+}
+
+// Fingerprint is the fingerprint of the key that signs.
+func (p *SignPlan) Fingerprint() string { return ssh.FingerprintSHA256(p.pub) }
+
+// SignAsking asks the passphrase on the terminal, up to tries times, and
+// signs. Each wrong passphrase is said on out; after the last one the
+// result is the "passphrase incorrecte" refusal and the file is untouched.
+func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
+	const help = "La passphrase de la clé, choisie à sa création ; rien ne s'affiche pendant la saisie."
+	for i := 1; i <= tries; i++ {
+		pass, err := pr.Password(fmt.Sprintf("Passphrase de la clé %s :", p.a.Store.PrivatePath()), help)
+		if err != nil {
+			return err
+		}
+		b := []byte(pass)
+		err = p.Sign(b)
+		clear(b)
+		if err == nil || !errors.Is(err, keys.ErrBadPassphrase) {
+			return err
+		}
+		if i < tries {
+			fmt.Fprintf(out, "✘ Passphrase incorrecte (essai %d sur %d).\n", i, tries)
+		}
+	}
+	return badPassphrase()
+}
+
+// OfferSignature is the wizard's step after acces.md: when the file is
+// unsigned or its signature no longer holds, it offers to sign (default
+// yes), asks the passphrase up to three times, and says what happened. A
+// refusal is reported and the wizard goes on; three wrong passphrases end
+// it with exit 1, the file untouched.
+func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
+	state, err := a.State()
+	if err != nil {
+		fmt.Fprintf(out, "✘ %s illisible : %s.\n", a.File, readReason(err))
+		return nil
+	}
+	switch state {
+	case SigNoFile:
+		return nil
+	case SigHolds:
+		fmt.Fprintf(out, "%s est signé par votre clé.\n", a.File)
+		return nil
+	case SigBroken:
+		fmt.Fprintf(out, "La signature de %s ne tient plus (fichier modifié depuis, ou autre clé).\n", a.File)
+	}
+	yes, err := askYesNo(pr, "Signer acces.md ? Cela prouve aux organisateurs que vous avez la clé et que vous vous souvenez de sa passphrase.", true,
+		"La signature se vérifie avec OpenSSH seul ; elle ne contient que la clé publique.")
+	if err != nil {
+		return err
+	}
+	if !yes {
+		fmt.Fprintf(out, "%s n'est pas signé ; pour le signer plus tard : pret signer\n", a.File)
+		return nil
+	}
+	plan, err := a.Prepare()
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Code == ExitRefused {
+			fmt.Fprintf(out, "✘ Signature refusée : %s.\n", e.Msg)
+			if e.Hint != "" {
+				fmt.Fprintf(out, "Conseil : %s.\n", e.Hint)
+			}
+			return nil
+		}
+		return err
+	}
+	if err := plan.SignAsking(pr, out, SignTries); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%s signé avec la clé %s.\n", a.File, plan.Fingerprint())
+	return nil
+}
+
+// readReason says in French why a file could not be read; the system's
+// own text is English.
+func readReason(err error) string {
+	var fe *keys.FileError
+	switch {
+	case errors.As(err, &fe):
+		return fe.Reason
+	case errors.Is(err, os.ErrNotExist):
+		return "fichier introuvable"
+	case errors.Is(err, os.ErrPermission):
+		return "permission refusée"
+	case errors.Is(err, syscall.EISDIR):
+		return "c'est un dossier"
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return "lecture impossible"
+	}
+	return err.Error()
+}

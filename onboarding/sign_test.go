@@ -1,0 +1,340 @@
+package onboarding
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/pem"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/keys"
+)
+
+// withSigner gives the wizard the signer cmd gives it, with the real
+// validator.
+func withSigner(w *Wizard) *AccessSigner {
+	w.Signer = &AccessSigner{
+		Store:  w.Store,
+		File:   w.File,
+		Random: rand.Reader,
+		Read:   os.ReadFile,
+		Check: func(path string, content []byte) (string, []string) {
+			res := checklist.Validate(content, checklist.Rules{KeyName: w.Store.Name + ".pub", SessionDay: w.Session.Day, Today: w.Today})
+			var errs []string
+			for _, p := range res.Problems {
+				if p.Severity == checklist.SevError {
+					errs = append(errs, p.Code)
+				}
+			}
+			return res.Fingerprint, errs
+		},
+	}
+	return w.Signer
+}
+
+// signedBy reports whether acces.md carries a valid signature by the
+// wizard's key.
+func signedBy(t *testing.T, w *Wizard) bool {
+	t.Helper()
+	data, err := os.ReadFile(w.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := keys.SplitSigned(data)
+	if f.Verify() != nil {
+		return false
+	}
+	st, err := w.Store.Inspect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ssh.FingerprintSHA256(f.Sig.PublicKey()) == ssh.FingerprintSHA256(st.Public())
+}
+
+const offerQ = "Signer acces.md ? Cela prouve aux organisateurs que vous avez la clé et que vous vous souvenez de sa passphrase."
+
+func TestWizardOffersSignature(t *testing.T) {
+	newKey := []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", choice: 1}, {kind: "input"}}
+	cases := []struct {
+		name    string
+		answers []answer
+		signed  bool
+		code    int // expected *Error code, 0 for success
+		want    []string
+	}{
+		{"yes, right passphrase", append(newKey, answer{kind: "select", choice: 0}, answer{kind: "password", text: goodPass}),
+			true, 0, []string{"signé avec la clé SHA256:"}},
+		{"two wrong, then right", append(newKey, answer{kind: "select", choice: 0},
+			answer{kind: "password", text: "faux un"}, answer{kind: "password", text: "faux deux"}, answer{kind: "password", text: goodPass}),
+			true, 0, []string{"essai 1 sur 3", "essai 2 sur 3", "signé avec la clé"}},
+		{"three wrong", append(newKey, answer{kind: "select", choice: 0},
+			answer{kind: "password", text: "faux un"}, answer{kind: "password", text: "faux deux"}, answer{kind: "password", text: "faux trois"}),
+			false, ExitRefused, []string{"essai 2 sur 3"}},
+		{"declined", append(newKey, answer{kind: "select", choice: 1}), false, 0, []string{"pret signer"}},
+		{"Ctrl-C at the passphrase", append(newKey, answer{kind: "select", choice: 0}, answer{kind: "password", err: ErrInterrupted}),
+			false, -1, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w, out, p := newWizard(t, dir, tc.answers)
+			withSigner(w)
+			code, err := w.Run()
+			var before []byte
+			if tc.code != 0 {
+				var e *Error
+				switch {
+				case tc.code == -1 && errors.Is(err, ErrInterrupted):
+				case errors.As(err, &e) && e.Code == tc.code && strings.Contains(e.Msg, "passphrase incorrecte"):
+				default:
+					t.Fatalf("got %v, want code %d", err, tc.code)
+				}
+				before, _ = os.ReadFile(w.File)
+				if keys.SplitSigned(before).Claimed {
+					t.Fatal("file touched after a failed signature")
+				}
+			} else if err != nil || code != 0 {
+				t.Fatalf("Run: %d %v\n%s", code, err, out)
+			}
+			if len(p.answers) != 0 {
+				t.Fatalf("questions not asked: %+v", p.answers)
+			}
+			if got := signedBy(t, w); got != tc.signed {
+				t.Fatalf("signed = %v, want %v\n%s", got, tc.signed, out)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("screen lacks %q:\n%s", s, out)
+				}
+			}
+			if !contains(p.asked, "select: "+offerQ) {
+				t.Errorf("offer not made: %q", p.asked)
+			}
+			for _, secret := range []string{goodPass, "faux un", "faux deux", "faux trois"} {
+				data, _ := os.ReadFile(w.File)
+				if strings.Contains(out.String(), secret) || bytes.Contains(data, []byte(secret)) || err != nil && strings.Contains(err.Error(), secret) {
+					t.Errorf("passphrase %q shown or written", secret)
+				}
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// A later run keeps a signed, unchanged acces.md without asking; an
+// acces.md edited since its signature is offered again.
+func TestWizardLaterRuns(t *testing.T) {
+	dir := t.TempDir()
+	first := []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", choice: 1}, {kind: "input"},
+		{kind: "select", choice: 0}, {kind: "password", text: goodPass}}
+	w, out, _ := newWizard(t, dir, first)
+	withSigner(w)
+	if _, err := w.Run(); err != nil || !signedBy(t, w) {
+		t.Fatalf("first run: %v\n%s", err, out)
+	}
+	signed, _ := os.ReadFile(w.File)
+
+	w, out, p := newWizard(t, dir, []answer{{kind: "select", choice: 1}, {kind: "input"}})
+	withSigner(w)
+	if _, err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(w.File); !bytes.Equal(now, signed) {
+		t.Fatal("the signed file was rewritten")
+	}
+	if contains(p.asked, "select: "+offerQ) || !strings.Contains(out.String(), "est signé par votre clé") {
+		t.Fatalf("signed file offered again or not reported: %q\n%s", p.asked, out)
+	}
+
+	// Edited by hand below the title: signature broken, file kept, offer.
+	edited := bytes.Replace(signed, []byte("\n"), []byte("\n\n"), 1)
+	os.WriteFile(w.File, edited, 0o644)
+	w, out, p = newWizard(t, dir, []answer{{kind: "select", choice: 1}, {kind: "input"}, {kind: "select", choice: 1},
+		{kind: "select", choice: 0}, {kind: "password", text: goodPass}})
+	withSigner(w)
+	if _, err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "ne tient plus") || !contains(p.asked, "select: "+offerQ) || !signedBy(t, w) {
+		t.Fatalf("broken signature not offered again:\n%s", out)
+	}
+	if now, _ := os.ReadFile(w.File); !bytes.HasPrefix(now, keys.SplitSigned(edited).Message) {
+		t.Fatal("re-signing changed the signed part")
+	}
+}
+
+// Every refusal of signature.md leaves the file byte for byte as it was,
+// and is decided before the passphrase is asked.
+func TestSignRefusals(t *testing.T) {
+	mk := func(t *testing.T) (*Wizard, *AccessSigner, []byte) {
+		dir := t.TempDir()
+		w, _, _ := newWizard(t, dir, nil)
+		a := withSigner(w)
+		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+			t.Fatal(err)
+		}
+		plan, err := PlanAccess(w.Settings, false, day("2026-10-20"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Apply(w.Settings); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(w.File)
+		return w, a, data
+	}
+	other := func(t *testing.T) string {
+		priv, _, err := keys.Generate(rand.Reader, "x", []byte(goodPass))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := keys.ParsePrivate(priv)
+		return ssh.FingerprintSHA256(p.Public)
+	}
+	cases := map[string]func(t *testing.T, w *Wizard, data []byte){
+		"another fingerprint": func(t *testing.T, w *Wizard, data []byte) {
+			st, _ := w.Store.Inspect()
+			os.WriteFile(w.File, bytes.Replace(data, []byte(ssh.FingerprintSHA256(st.Public())), []byte(other(t)), 1), 0o644)
+		},
+		"fails pret valider": func(t *testing.T, w *Wizard, data []byte) {
+			os.WriteFile(w.File, bytes.Replace(data, []byte("Connexion uniquement"), []byte("Connexion surtout"), 1), 0o644)
+		},
+		"stray marker": func(t *testing.T, w *Wizard, data []byte) {
+			os.WriteFile(w.File, append([]byte(keys.SigMarker+" \n"), data...), 0o644)
+		},
+		"no key": func(t *testing.T, w *Wizard, data []byte) {
+			os.Remove(w.Store.PrivatePath())
+		},
+		"unencrypted key": func(t *testing.T, w *Wizard, data []byte) {
+			priv, err := os.ReadFile(w.Store.PrivatePath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := ssh.ParseRawPrivateKeyWithPassphrase(priv, []byte(goodPass))
+			if err != nil {
+				t.Fatal(err)
+			}
+			block, err := ssh.MarshalPrivateKey(raw, "seance-novembre")
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(w.Store.PrivatePath())
+			os.WriteFile(w.Store.PrivatePath(), pem.EncodeToMemory(block), 0o600)
+		},
+		"no acces.md": func(t *testing.T, w *Wizard, data []byte) {
+			os.Remove(w.File)
+		},
+	}
+	for name, spoil := range cases {
+		t.Run(name, func(t *testing.T) {
+			w, a, data := mk(t)
+			spoil(t, w, data)
+			before, beforeErr := os.ReadFile(w.File)
+			_, err := a.Prepare()
+			var e *Error
+			if !errors.As(err, &e) || e.Code != ExitRefused || e.Hint == "" {
+				t.Fatalf("got %v, want a refusal with a hint", err)
+			}
+			after, afterErr := os.ReadFile(w.File)
+			if !bytes.Equal(before, after) || (beforeErr == nil) != (afterErr == nil) {
+				t.Fatal("file touched by a refusal")
+			}
+		})
+	}
+
+	t.Run("file edited during the passphrase", func(t *testing.T) {
+		w, a, data := mk(t)
+		plan, err := a.Prepare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := append(bytes.Clone(data), "Note ajoutée pendant la saisie.\n"...)
+		os.WriteFile(w.File, edited, 0o644)
+		var e *Error
+		if err := plan.Sign([]byte(goodPass)); !errors.As(err, &e) || e.Code != ExitRefused {
+			t.Fatalf("got %v", err)
+		}
+		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, edited) {
+			t.Fatal("the learner's edit was overwritten")
+		}
+	})
+
+	t.Run("scripted wrong passphrase: one try, untouched", func(t *testing.T) {
+		w, a, data := mk(t)
+		plan, err := a.Prepare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = plan.Sign([]byte("pas la bonne"))
+		var e *Error
+		if !errors.As(err, &e) || e.Code != ExitRefused || !strings.HasPrefix(e.Msg, "passphrase incorrecte") || strings.Contains(err.Error(), "pas la bonne") {
+			t.Fatalf("got %v", err)
+		}
+		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, data) {
+			t.Fatal("file touched")
+		}
+		entries, _ := os.ReadDir(filepath.Dir(w.File))
+		for _, en := range entries {
+			if strings.Contains(en.Name(), ".tmp-") {
+				t.Fatalf("temporary file left: %s", en.Name())
+			}
+		}
+	})
+
+	t.Run("mode kept", func(t *testing.T) {
+		w, a, _ := mk(t)
+		os.Chmod(w.File, 0o600)
+		plan, err := a.Prepare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Sign([]byte(goodPass)); err != nil {
+			t.Fatal(err)
+		}
+		if fi, _ := os.Stat(w.File); fi.Mode().Perm() != 0o600 || !signedBy(t, w) {
+			t.Fatalf("mode %v after signing", fi.Mode())
+		}
+	})
+}
+
+// `pret acces` after `pret signer`, with the same content, leaves the
+// signed file alone instead of unsigning it.
+func TestPlanAccessKeepsSignedCopy(t *testing.T) {
+	dir := t.TempDir()
+	w, _, _ := newWizard(t, dir, nil)
+	a := withSigner(w)
+	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := PlanAccess(w.Settings, false, day("2026-10-20"))
+	plan.Apply(w.Settings)
+	sp, err := a.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.Sign([]byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	again, err := PlanAccess(w.Settings, false, day("2026-10-20"))
+	if err != nil || again.Status != FileSame {
+		t.Fatalf("status %v, %v", again.Status, err)
+	}
+	other, _ := PlanAccess(w.Settings, true, day("2026-10-19"))
+	if other.Status != FileDifferent {
+		t.Fatal("different content reads as the same")
+	}
+}
