@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -25,7 +26,7 @@ func withSigner(w *Wizard) *AccessSigner {
 		Random: rand.Reader,
 		Read:   os.ReadFile,
 		Check: func(path string, content []byte) (string, []string) {
-			res := checklist.Validate(content, checklist.Rules{KeyName: w.Store.Name + ".pub", SessionDay: w.Session.Day, Today: w.Today})
+			res := acces.Validate(content, acces.Rules{KeyName: w.Store.Name + ".pub", SessionDay: w.Session.Day, Today: w.Today})
 			var errs []string
 			for _, p := range res.Problems {
 				if p.Severity == checklist.SevError {
