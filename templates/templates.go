@@ -2,12 +2,14 @@
 package templates
 
 import (
-	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // Sentence is the course's sentence, copied word for word into acces.md.
@@ -33,13 +35,26 @@ type Access struct {
 // Render fills text (the built-in template when empty). Unknown names in a
 // custom template are errors, not empty strings: an acces.md with a hole
 // would be sent as it is.
+//
+// A custom template is untrusted input: it may only print the values
+// below and choose with if/else/with and comparisons. Loops, calls of
+// other templates and the formatting functions are refused before
+// anything runs, so rendering takes time in proportion to the template,
+// and the result is written into a buffer that stops at the size of an
+// acces.md (1 Mio).
 func Render(text string, a Access) ([]byte, error) {
 	if text == "" {
 		text = accesTemplate
 	}
-	t, err := template.New("acces.md").Option("missingkey=error").Parse(text)
+	if int64(len(text)) > safefile.Template.Max {
+		return nil, fmt.Errorf("modèle d'acces.md trop grand (plus de 1 Mio)")
+	}
+	t, err := template.New("acces.md").Option("missingkey=error").Funcs(allowedFuncs()).Parse(text)
 	if err != nil {
-		return nil, fmt.Errorf("modèle d'acces.md invalide : %w", err)
+		return nil, fmt.Errorf("modèle d'acces.md invalide : %s", frenchTemplateError(err))
+	}
+	if err := checkTree(t); err != nil {
+		return nil, fmt.Errorf("modèle d'acces.md refusé : %w", err)
 	}
 	label := "Date de la demande du compte d'accès"
 	if a.Verified {
@@ -57,9 +72,12 @@ func Render(text string, a Access) ([]byte, error) {
 		"SeanceDate":     a.SessionDay.Format("2006-01-02"),
 		"SeanceJourLong": FrenchDay(a.SessionDay),
 	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
-		return nil, fmt.Errorf("modèle d'acces.md : %w", err)
+	buf := &boundedBuffer{max: int(safefile.Access.Max)}
+	if err := t.Execute(buf, data); err != nil {
+		if errors.Is(err, errTooLong) {
+			return nil, fmt.Errorf("modèle d'acces.md : le résultat dépasse 1 Mio ; un acces.md tient sur une page")
+		}
+		return nil, fmt.Errorf("modèle d'acces.md : %s", frenchTemplateError(err))
 	}
 	return buf.Bytes(), nil
 }

@@ -1,0 +1,96 @@
+package safefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// ProtectedSpellings returns, for a key folder holding the key "id" and
+// "id.pub", every way of naming a path that lands on them or in the
+// folder: direct, links, "..", a link to the folder, a dangling link, a
+// hard link. Shared by the tests of every command that writes.
+func protectedSpellings(t *testing.T, root string) (dir, key string, spell map[string]string) {
+	dir = filepath.Join(root, "ssh")
+	os.MkdirAll(filepath.Join(dir, "sous"), 0o700)
+	key = filepath.Join(dir, "id")
+	os.WriteFile(key, []byte("CLE PRIVEE"), 0o600)
+	os.WriteFile(key+".pub", []byte("ssh-ed25519 AAAA"), 0o644)
+	other := filepath.Join(root, "ailleurs")
+	os.MkdirAll(other, 0o755)
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Symlink(key, filepath.Join(other, "lien-cle")))
+	must(os.Symlink(dir, filepath.Join(other, "lien-dossier")))
+	must(os.Symlink(filepath.Join(dir, "sous"), filepath.Join(other, "lien-sous")))
+	must(os.Symlink(filepath.Join(dir, "nouveau"), filepath.Join(other, "lien-pendant")))
+	must(os.Link(key, filepath.Join(other, "dur")))
+	spell = map[string]string{
+		"cle":                key,
+		"pub":                key + ".pub",
+		"dans-le-dossier":    filepath.Join(dir, "acces.md"),
+		"le-dossier":         dir,
+		"point-point":        dir + "/sous/../id",
+		"point-point-dehors": dir + "/../ssh/id.pub",
+		"point":              dir + "/./id",
+		"lien-vers-cle":      filepath.Join(other, "lien-cle"),
+		"par-lien-dossier":   filepath.Join(other, "lien-dossier", "id"),
+		"lien-puis-pp":       filepath.Join(other, "lien-sous") + "/../id",
+		"lien-pendant":       filepath.Join(other, "lien-pendant"),
+		"lien-dossier-neuf":  filepath.Join(other, "lien-dossier", "neuf.md"),
+		"lien-hard":          filepath.Join(other, "dur"),
+		"barres":             dir + "//id",
+	}
+	return dir, key, spell
+}
+
+func TestProtectedRefusesEverySpelling(t *testing.T) {
+	root := t.TempDir()
+	dir, key, spell := protectedSpellings(t, root)
+	p := Protect(dir, key, key+".pub")
+	for name, target := range spell {
+		err := p.Check(target)
+		if !errors.Is(err, ErrProtected) {
+			t.Errorf("%s (%s) : %v, attendu un refus", name, target, err)
+			continue
+		}
+		checkFrench(t, err)
+	}
+	// The folder given through a link is the same folder.
+	viaLink := Protect(filepath.Join(root, "ailleurs", "lien-dossier"), filepath.Join(root, "ailleurs", "lien-dossier", "id"))
+	if err := viaLink.Check(key); !errors.Is(err, ErrProtected) {
+		t.Errorf("dossier de clé donné par un lien : %v", err)
+	}
+	for _, ok := range []string{
+		filepath.Join(root, "acces.md"),
+		filepath.Join(root, "ailleurs", "acces.md"),
+		filepath.Join(dir, "sous", "acces.md"), // a sub-folder is not the key folder
+		filepath.Join(root, "ssh2", "id"),
+		filepath.Join(root, "nouveau", "dossier", "acces.md"),
+	} {
+		if err := p.Check(ok); err != nil {
+			t.Errorf("%s refusé à tort : %v", ok, err)
+		}
+	}
+}
+
+// TestProtectedRelative: a relative path is resolved from the current
+// folder, as the write would be.
+func TestProtectedRelative(t *testing.T) {
+	root := t.TempDir()
+	dir, key, _ := protectedSpellings(t, root)
+	t.Chdir(filepath.Join(dir, "sous"))
+	p := Protect(dir, key, key+".pub")
+	for _, rel := range []string{"../id", "../id.pub", "../acces.md", "..", "../../ssh/id"} {
+		if err := p.Check(rel); !errors.Is(err, ErrProtected) {
+			t.Errorf("%s : %v", rel, err)
+		}
+	}
+	if err := p.Check("acces.md"); err != nil {
+		t.Errorf("sous-dossier : %v", err)
+	}
+}

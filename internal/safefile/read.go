@@ -1,0 +1,104 @@
+// Package safefile is the one way pret reads a file it did not write and
+// writes a file it must not leave half done.
+//
+// Reading: regular files only, opened without blocking (a FIFO or a
+// device never stalls a run), never more than a cap per kind of file (a
+// 3 GB file or /dev/zero costs at most cap+1 bytes), and every error said
+// in French. Writing: whole or nothing, through a temporary file in the
+// same folder, either replacing by rename or never replacing at all.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Kind is a sort of file pret reads, with the most bytes it may hold.
+// The caps are far above any real file of the kind and far below what
+// would hurt a laptop.
+type Kind struct {
+	Name string // what it is, in French, for messages
+	Max  int64
+}
+
+var (
+	Key        = Kind{"clé SSH", 64 << 10}
+	Access     = Kind{"acces.md", 1 << 20}
+	Config     = Kind{"fichier de configuration", 1 << 20}
+	State      = Kind{"fichier d'état", 1 << 20}
+	Template   = Kind{"modèle", 1 << 20}
+	Passphrase = Kind{"fichier de passphrase", 4 << 10}
+)
+
+// Follow says whether a symbolic link in the last element of the path is
+// followed. pret follows a link the person named (--config, a template, a
+// passphrase file), never one where it looks by itself (key files).
+type Follow bool
+
+const (
+	NoFollow   Follow = false
+	FollowLink Follow = true
+)
+
+var (
+	// ErrTooLarge wraps every "over the cap" error; the message says the cap.
+	ErrTooLarge = errors.New("fichier trop grand")
+	// ErrSymlink is a symbolic link where pret does not follow one.
+	ErrSymlink = errors.New("c'est un lien symbolique, que pret ne suit pas ici")
+	// ErrNotRegular is a folder, FIFO, device or socket where a file belongs.
+	ErrNotRegular = errors.New("ce n'est pas un fichier ordinaire")
+)
+
+// Read reads the whole file at path, at most k.Max bytes.
+func Read(path string, k Kind, follow Follow) ([]byte, error) {
+	return ReadInto(path, k, follow, nil)
+}
+
+// ReadInto is Read reusing buf's memory, for callers that read many
+// files in a row. The result aliases buf when it fits.
+func ReadInto(path string, k Kind, follow Follow, buf []byte) ([]byte, error) {
+	data, err := readFile(path, k.Max, bool(follow), buf[:0])
+	if err != nil {
+		return nil, wrap(path, k, follow, err)
+	}
+	return data, nil
+}
+
+// ReadFrom reads r (standard input) up to k.Max bytes; more is an error,
+// never a silent cut.
+func ReadFrom(name string, r io.Reader, k Kind) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, k.Max+1))
+	if err != nil {
+		return nil, wrap(name, k, FollowLink, err)
+	}
+	if int64(len(data)) > k.Max {
+		return nil, wrap(name, k, FollowLink, errTooLarge)
+	}
+	return data, nil
+}
+
+var errTooLarge = errors.New("too large")
+
+func wrap(path string, k Kind, follow Follow, err error) error {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return &Error{Path: path, Reason: fmt.Sprintf("fichier trop grand (plus de %s) pour un %s : il n'a pas été lu", size(k.Max), k.Name), Err: ErrTooLarge}
+	case errors.Is(err, ErrNotRegular):
+		return &Error{Path: path, Reason: ErrNotRegular.Error() + " (dossier, tube, périphérique ou socket) : il n'a pas été lu", Err: ErrNotRegular}
+	case follow == NoFollow && isSymlinkErr(err):
+		return &Error{Path: path, Reason: ErrSymlink.Error(), Err: ErrSymlink}
+	}
+	return PathError(path, err)
+}
+
+// size writes a cap the French way: "64 Kio", "1 Mio".
+func size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d Mio", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d Kio", n>>10)
+	}
+	return fmt.Sprintf("%d octets", n)
+}
