@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -35,6 +37,9 @@ var (
 // format, encrypted with passphrase (aes256-ctr, bcrypt KDF, as ssh-keygen
 // does), and the matching public key line "ssh-ed25519 AAAA… comment\n".
 func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pubLine []byte, err error) {
+	if err := CheckComment(comment); err != nil {
+		return nil, nil, err
+	}
 	if len(passphrase) == 0 {
 		// Refuse here too, not only in the prompt: an unencrypted key is
 		// exactly what the course forbids.
@@ -56,6 +61,28 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 		return nil, nil, err
 	}
 	return pem.EncodeToMemory(block), PublicLine(sshPub, comment), nil
+}
+
+// MaxCommentLen bounds a key comment: it is a label, and it is printed on
+// every fingerprint line.
+const MaxCommentLen = 1024
+
+// CheckComment refuses a comment that would break the .pub file (a
+// newline writes a second line into it) or show something else than
+// itself on a terminal (control characters, invalid UTF-8).
+func CheckComment(c string) error {
+	if len(c) > MaxCommentLen {
+		return fmt.Errorf("commentaire de clé trop long (plus de %d octets)", MaxCommentLen)
+	}
+	if !utf8.ValidString(c) {
+		return errors.New("commentaire de clé invalide : ce n'est pas du texte UTF-8")
+	}
+	for _, r := range c {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return fmt.Errorf("commentaire de clé invalide : il contient un caractère de contrôle (%U) ; un commentaire tient sur une ligne de texte", r)
+		}
+	}
+	return nil
 }
 
 // PublicLine is the one-line public key file content, as ssh-keygen writes it.

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // Store is the learner's key pair on disk: Dir/Name and Dir/Name.pub.
@@ -20,6 +22,12 @@ type Store struct {
 // PrivatePath and PublicPath are the two files of the pair.
 func (s Store) PrivatePath() string { return filepath.Join(s.Dir, s.Name) }
 func (s Store) PublicPath() string  { return s.PrivatePath() + ".pub" }
+
+// Protected is what no output of any command may land on: the key
+// folder, the key and its .pub, however the output path is spelled.
+func (s Store) Protected() safefile.Protected {
+	return safefile.Protect(s.Dir, s.PrivatePath(), s.PublicPath())
+}
 
 // Kind says which of the pair's files exist.
 type Kind int
@@ -177,8 +185,13 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 		return nil, errors.New("la partie publique de la clé privée est illisible")
 	}
 	comment := st.Private.Comment
-	if comment == "" {
+	if comment == "" || CheckComment(comment) != nil {
+		// A comment read from the file with a newline in it would write a
+		// second line into the .pub.
 		comment = s.Comment
+	}
+	if CheckComment(comment) != nil {
+		comment = ""
 	}
 	unlock, err := lockDir(s.Dir)
 	if err != nil {

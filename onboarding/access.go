@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/templates"
 )
@@ -111,10 +111,14 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 		status.Status = StatusVerified
 	}
 	p := &AccessPlan{Content: content, Record: status, Warning: warning, Key: line}
-	old, err := os.ReadFile(s.File)
+	old, err := safefile.Read(s.File, safefile.Access, safefile.NoFollow)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		p.Status = FileNew
+	case errors.Is(err, safefile.ErrTooLarge), errors.Is(err, safefile.ErrSymlink):
+		// Not pret's acces.md: replaced (the link itself, never its
+		// target) only after a yes or --force, like any other content.
+		p.Status = FileDifferent
 	case err != nil:
 		return nil, &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s est illisible : %v", s.File, err), Hint: "vérifiez les droits du fichier"}
 	case bytes.Equal(old, content) || signedCopy(old, content):

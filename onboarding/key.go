@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,6 +23,12 @@ func CheckPassphrase(p string) error {
 		return errors.New("la passphrase est vide ; le cours demande d'en choisir une")
 	case strings.TrimFunc(p, unicode.IsSpace) == "":
 		return errors.New("la passphrase ne contient que des espaces")
+	case !utf8.ValidString(p):
+		return errors.New("la passphrase n'est pas du texte UTF-8 : personne ne pourrait la retaper au clavier")
+	case strings.ContainsRune(p, 0):
+		return errors.New("la passphrase contient un octet nul : personne ne pourrait la retaper au clavier")
+	case strings.IndexFunc(p, unicode.IsControl) >= 0:
+		return errors.New("la passphrase contient un caractère de contrôle (tabulation, retour chariot, échappement…) : personne ne pourrait la retaper au clavier")
 	case utf8.RuneCountInString(p) < MinPassphraseLen:
 		return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 	}
@@ -124,6 +132,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		res.State, res.Rebuilt = st, true
 	}
 	st = res.State
+	res.Warnings = append(res.Warnings, permissionWarnings(store)...)
 	if !st.Private.Encrypted {
 		res.Warnings = append(res.Warnings, Warning{
 			Msg:  fmt.Sprintf("la clé %s n'a pas de passphrase", store.PrivatePath()),
@@ -176,4 +185,29 @@ func keyError(store keys.Store, err error) error {
 	}
 	return &Error{Code: ExitRefused, Err: err, Msg: err.Error(),
 		Hint: fmt.Sprintf("vérifiez le dossier %s, puis relancez « pret cle »", store.Dir)}
+}
+
+// permissionWarnings says what `pret verifier` would fail on, at the
+// moment the key is kept or made: ssh refuses a private key others can
+// read, and a key folder others can write lets them swap the key. The
+// folder is looked at through its link, if it is one: that is the
+// learner's choice of folder.
+func permissionWarnings(store keys.Store) []Warning {
+	if runtime.GOOS == "windows" {
+		return nil // modes mean nothing there; the ACLs are the system's
+	}
+	var ws []Warning
+	if st, err := os.Lstat(store.PrivatePath()); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o077 != 0 {
+		ws = append(ws, Warning{
+			Msg:  fmt.Sprintf("la clé privée %s a les droits %04o : ssh la refuse, elle est lisible par d'autres", store.PrivatePath(), st.Mode().Perm()),
+			Hint: "chmod 600 " + store.PrivatePath(),
+		})
+	}
+	if st, err := os.Stat(store.Dir); err == nil && st.IsDir() && st.Mode().Perm()&0o022 != 0 {
+		ws = append(ws, Warning{
+			Msg:  fmt.Sprintf("le dossier %s a les droits %04o : d'autres peuvent y remplacer la clé", store.Dir, st.Mode().Perm()),
+			Hint: "chmod 700 " + store.Dir,
+		})
+	}
+	return ws
 }

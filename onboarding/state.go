@@ -3,7 +3,6 @@ package onboarding
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -45,17 +45,14 @@ func (s *State) Last() *Record {
 
 // LoadState reads the state file; a missing file is an empty state.
 func LoadState(path string) (*State, error) {
-	f, err := os.Open(path)
+	// Not followed: pret writes this file itself, by rename, so a link
+	// here was put by someone else.
+	data, err := safefile.Read(path, safefile.State, safefile.NoFollow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &State{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("état illisible (%s) : %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
-	if err != nil {
-		return nil, fmt.Errorf("état illisible (%s) : %w", path, err)
+		return nil, fmt.Errorf("état illisible : %w", err)
 	}
 	var s State
 	if err := yaml.Unmarshal(data, &s); err != nil {
