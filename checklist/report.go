@@ -94,6 +94,18 @@ type FileResult struct {
 	// Fingerprint is the one stated in an acces.md.
 	Fingerprint string    `json:"fingerprint"`
 	Problems    []Problem `json:"problems"`
+	// Apprenant names who handed the file in, as the platform did
+	// (organisateurs.md); Archive and Entry locate a file read inside a
+	// .zip (Path is then "ARCHIVE!/ENTRY").
+	Apprenant string `json:"apprenant,omitempty"`
+	Archive   string `json:"archive,omitempty"`
+	Entry     string `json:"entry,omitempty"`
+	// Date and Statut are the stated request or check date (AAAA-MM-JJ)
+	// and "demande" or "verifie", when the file says.
+	Date   string `json:"date,omitempty"`
+	Statut string `json:"statut,omitempty"`
+	// DuplicateOf lists the other paths that state the same fingerprint.
+	DuplicateOf []string `json:"duplicate_of,omitempty"`
 	// Effective is what Slurm retains from sommeil.sbatch (pret livrables).
 	Effective *SbatchEffective `json:"effective,omitempty"`
 	// Explain is shown in the text format only: the script line by line.
@@ -183,39 +195,10 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	return err
 }
 
-// WriteFiles writes validated files in one of Formats.
+// WriteFiles writes validated files in one of Formats, every file listed
+// (pret livrables); pret valider uses WriteFilesReport.
 func WriteFiles(w io.Writer, format, name string, files []FileResult, style Style) error {
-	switch format {
-	case "json":
-		return writeFilesJSON(w, files)
-	case "junit":
-		return writeFilesJUnit(w, name, files)
-	}
-	for _, f := range files {
-		verdict := style.paint("32", "valide  ")
-		if !f.Valid {
-			verdict = style.paint("31", "invalide")
-		}
-		fmt.Fprintf(w, "%s  %s\n", verdict, Escape(f.Path))
-		for _, p := range f.Problems {
-			where := ""
-			if p.Line > 0 {
-				where = fmt.Sprintf("ligne %d : ", p.Line)
-			}
-			sev := "erreur"
-			if p.Severity == SevWarning {
-				sev = "avertissement"
-			}
-			fmt.Fprintf(w, "    %s%s (%s) : %s\n", where, Escape(p.Code), sev, Escape(p.Message))
-		}
-		for _, e := range f.Explain {
-			fmt.Fprintf(w, "    · %s\n", Escape(e))
-		}
-	}
-	s := summarizeFiles(files)
-	_, err := fmt.Fprintf(w, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
-		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid))
-	return err
+	return WriteFilesReport(w, format, FilesReport{Name: name, Files: files, All: true, Style: style})
 }
 
 // writeFilesJSON streams the document one file at a time: for thousands
@@ -240,7 +223,7 @@ func writeFilesJSON(w io.Writer, files []FileResult) error {
 	if len(files) > 0 {
 		bw.WriteString("\n  ")
 	}
-	b, err := marshalIndent(summarizeFiles(files), "  ")
+	b, err := marshalIndent(Summarize(files), "  ")
 	if err != nil {
 		return err
 	}
@@ -358,30 +341,51 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 	return writeXML(w, r.Name, cases)
 }
 
+// writeFilesJUnit writes one testcase per file (name the path,
+// classname the learner) with at most one failure: its message lists the
+// error codes, its body every problem with its line. Warnings go to
+// system-out. encoding/xml escapes every string, and replaces what XML
+// cannot hold, so the document stays well-formed whatever the names hold.
 func writeFilesJUnit(w io.Writer, name string, files []FileResult) error {
 	var cases []junitCase
+	class := strings.ReplaceAll(name, " ", ".")
 	for _, f := range files {
-		jc := junitCase{Name: f.Path, Classname: strings.ReplaceAll(name, " ", ".")}
-		var out []string
+		jc := junitCase{Name: f.Path, Classname: class}
+		if f.Apprenant != "" {
+			jc.Classname = f.Apprenant
+		}
+		var body, out []string
 		for _, p := range f.Problems {
-			msg := p.Message
-			if p.Line > 0 {
-				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
+			line := problemLine(p)
+			if p.Severity == SevError || !f.Valid {
+				body = append(body, line)
 			}
-			if p.Severity == SevError {
-				jc.Failures = append(jc.Failures, junitFailure{Type: p.Code, Message: msg})
-			} else {
-				out = append(out, p.Code+" : "+msg)
+			if p.Severity == SevWarning {
+				out = append(out, line)
 			}
 		}
-		if !f.Valid && len(jc.Failures) == 0 {
-			// --strict: the warnings are what makes the file fail.
-			for _, p := range f.Problems {
-				jc.Failures = append(jc.Failures, junitFailure{Type: p.Code, Message: p.Message})
+		if !f.Valid {
+			codes := f.codes(SevError)
+			if len(codes) == 0 {
+				codes = f.codes(SevWarning) // --strict: the warnings fail the file
 			}
+			jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
 		}
 		jc.SystemOut = strings.Join(out, "\n")
 		cases = append(cases, jc)
 	}
 	return writeXML(w, name, cases)
+}
+
+// problemLine is one problem as a line of text: code, severity, line
+// number, message.
+func problemLine(p Problem) string {
+	sev := "erreur"
+	if p.Severity == SevWarning {
+		sev = "avertissement"
+	}
+	if p.Line > 0 {
+		return fmt.Sprintf("ligne %d : %s (%s) : %s", p.Line, p.Code, sev, p.Message)
+	}
+	return fmt.Sprintf("%s (%s) : %s", p.Code, sev, p.Message)
 }

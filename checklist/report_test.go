@@ -49,10 +49,12 @@ type junitDoc struct {
 		Failures int `xml:"failures,attr"`
 		Skipped  int `xml:"skipped,attr"`
 		Cases    []struct {
-			Name     string `xml:"name,attr"`
-			Failures []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Failures  []struct {
 				Type    string `xml:"type,attr"`
 				Message string `xml:"message,attr"`
+				Body    string `xml:",chardata"`
 			} `xml:"failure"`
 			Skipped   *struct{} `xml:"skipped"`
 			SystemOut string    `xml:"system-out"`
@@ -96,7 +98,10 @@ func TestFilesJUnitOneCasePerFile(t *testing.T) {
 	if len(cases) != 2 || cases[0].Name != "a/acces.md" || len(cases[0].Failures) != 0 || !strings.Contains(cases[0].SystemOut, "late-request") {
 		t.Fatalf("%+v", cases)
 	}
-	if len(cases[1].Failures) != 2 || cases[1].Failures[1].Type != "bad-fingerprint" || !strings.Contains(cases[1].Failures[1].Message, "ligne 3") {
+	// One failure per testcase: the codes in its message, every problem
+	// with its line in its body.
+	f := cases[1].Failures
+	if len(f) != 1 || f[0].Message != "missing-date, bad-fingerprint" || !strings.Contains(f[0].Body, "ligne 3 : bad-fingerprint") || !strings.Contains(f[0].Body, "pas de date") {
 		t.Fatalf("%+v", cases[1])
 	}
 	if doc.Suites[0].Failures != 1 {

@@ -94,16 +94,35 @@ func hasLabelWord(ws []string) bool {
 	return false
 }
 
+// dateStatus says what a date records: a request ("demand…") or a check
+// that the account is open ("verif…", "ouvert…"), from its line, else from
+// its heading; "" when neither says.
+func dateStatus(line, heading []string) string {
+	for _, ws := range [][]string{line, heading} {
+		for _, w := range ws {
+			switch {
+			case strings.HasPrefix(w, "demand"):
+				return "demande"
+			case strings.HasPrefix(w, "verif"), strings.HasPrefix(w, "ouvert"):
+				return "verifie"
+			}
+		}
+	}
+	return ""
+}
+
 func aboutSession(folded string) bool { return strings.Contains(folded, "seance") }
 
 func (d *document) checkDate(r *Result, rules Rules) {
 	headingLabelled, headingUsed := false, false
+	var headingWords []string
 	for _, l := range d.lines {
 		if l.blank {
 			continue
 		}
 		if l.heading {
 			headingLabelled, headingUsed = hasLabelWord(l.words), false
+			headingWords = l.words
 			// A heading can hold the date itself: "## Demande du 20/10/2026".
 		}
 		dates := findDates(l.words)
@@ -134,6 +153,9 @@ func (d *document) checkDate(r *Result, rules Rules) {
 		headingUsed = true
 		f := dates[0]
 		t, ok := f.valid()
+		if ok {
+			r.Date, r.Status = t.Format("2006-01-02"), dateStatus(l.words, headingWords)
+		}
 		switch {
 		case !ok:
 			r.add("bad-date", checklist.SevError, l.no, "la date %q n'existe pas dans le calendrier (jour d'abord : JJ/MM/AAAA, ou AAAA-MM-JJ)", f.text)

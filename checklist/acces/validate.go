@@ -38,6 +38,10 @@ type Result struct {
 	Fingerprint string
 	// PubPath is the first public key path stated, as written.
 	PubPath string
+	// Date is the labelled date when it is a real day (AAAA-MM-JJ), and
+	// Status what it dates: "demande", "verifie", or "" when the file
+	// does not say.
+	Date, Status string
 }
 
 // Valid reports whether no problem is an error.

@@ -1,0 +1,109 @@
+package checklist
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// FileFormats are the formats of pret valider (organisateurs.md).
+var FileFormats = []string{"texte", "json", "junit", "csv", "sarif", "github", "html"}
+
+// FilesReport is a run over files, with what the writers need besides.
+type FilesReport struct {
+	Name  string // "pret valider"
+	Files []FileResult
+	// All lists the files without problems too in texte; by default
+	// they are counted, not listed.
+	All   bool
+	Style Style
+	// Version is pret's, named by the SARIF report.
+	Version string
+	// Dir is the current folder: sarif and github give paths relative to
+	// it, as code scanning and annotations expect.
+	Dir string
+}
+
+// WriteFilesReport writes a run in one of FileFormats.
+func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
+	switch format {
+	case "json":
+		return writeFilesJSON(w, r.Files)
+	case "junit":
+		return writeFilesJUnit(w, r.Name, r.Files)
+	case "csv":
+		return writeFilesCSV(w, r.Files)
+	case "sarif":
+		return writeFilesSARIF(w, r)
+	case "github":
+		return writeFilesGitHub(w, r)
+	case "html":
+		return writeFilesHTML(w, r)
+	case "texte", "":
+		return writeFilesText(w, r)
+	}
+	return fmt.Errorf("format inconnu : %q", format)
+}
+
+// writeFilesText writes one block per file that has a problem, learner
+// and path first, then the summary. Every string from a file or a file
+// name goes through shown.
+func writeFilesText(w io.Writer, r FilesReport) error {
+	bw := bufio.NewWriter(w)
+	style := r.Style
+	hidden := 0
+	for _, f := range r.Files {
+		if !r.All && len(f.Problems) == 0 && len(f.Explain) == 0 {
+			hidden++
+			continue
+		}
+		var verdict string
+		switch f.verdict() {
+		case "invalide":
+			verdict = style.paint("31", "invalide     ")
+		case "avertissement":
+			verdict = style.paint("33", "avertissement")
+		default:
+			verdict = style.paint("32", "valide       ")
+		}
+		if f.Apprenant != "" {
+			fmt.Fprintf(bw, "%s  %s — %s\n", verdict, Escape(f.Apprenant), Escape(f.Path))
+		} else {
+			fmt.Fprintf(bw, "%s  %s\n", verdict, Escape(f.Path))
+		}
+		for _, p := range f.Problems {
+			fmt.Fprintf(bw, "    %s\n", Escape(problemLine(p)))
+		}
+		for _, e := range f.Explain {
+			fmt.Fprintf(bw, "    · %s\n", Escape(e))
+		}
+	}
+	s := Summarize(r.Files)
+	fmt.Fprintf(bw, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
+		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid))
+	if s.Warnings > 0 {
+		fmt.Fprintf(bw, "    dont %d valide%s avec des avertissements\n", s.Warnings, Plural(s.Warnings))
+	}
+	if hidden > 0 {
+		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, Plural(hidden), Plural(hidden))
+	}
+	if codes := s.ByFrequency(r.Files); len(codes) > 0 {
+		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
+		for _, c := range codes {
+			fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)
+		}
+	}
+	if len(s.Duplicates) > 0 {
+		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", len(s.Duplicates), Plural(len(s.Duplicates)))
+		for _, g := range s.Duplicates {
+			for i, p := range g {
+				lead := "    - "
+				if i > 0 {
+					lead = "      "
+				}
+				fmt.Fprintf(bw, "%s%s\n", lead, Escape(p))
+			}
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,91 @@
+package checklist
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// writeFilesGitHub writes GitHub Actions workflow commands: one
+// ::error or ::warning per problem, on its file and line, then the
+// summary as a ::notice. Values are escaped as the runner unescapes them.
+func writeFilesGitHub(w io.Writer, r FilesReport) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range r.Files {
+		file := relativePath(r.Dir, f.Path)
+		if f.Archive != "" {
+			file = relativePath(r.Dir, f.Archive)
+		}
+		for _, p := range f.Problems {
+			cmd := "error"
+			if p.Severity == SevWarning && f.Valid {
+				cmd = "warning"
+			}
+			props := "file=" + ghProperty(file)
+			if p.Line > 0 && f.Archive == "" {
+				props += fmt.Sprintf(",line=%d", p.Line)
+			}
+			props += ",title=" + ghProperty(p.Code)
+			msg := p.Message
+			if p.Line > 0 {
+				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
+			}
+			if f.Entry != "" {
+				msg = f.Entry + " : " + msg
+			}
+			if f.Apprenant != "" {
+				msg = f.Apprenant + " — " + msg
+			}
+			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(msg))
+		}
+	}
+	s := Summarize(r.Files)
+	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
+		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
+	for i, c := range s.ByFrequency(r.Files) {
+		if i == 0 {
+			summary += " ; problèmes :"
+		} else {
+			summary += ","
+		}
+		summary += fmt.Sprintf(" %s %d", c.Code, c.Files)
+	}
+	if len(s.Duplicates) > 0 {
+		summary += fmt.Sprintf(" ; %d empreinte%s partagée%s", len(s.Duplicates), Plural(len(s.Duplicates)), Plural(len(s.Duplicates)))
+	}
+	fmt.Fprintf(bw, "::notice title=%s::%s\n", ghProperty("pret valider"), ghData(summary))
+	return bw.Flush()
+}
+
+// ghData escapes a command's message as the Actions runner requires:
+// % CR LF. Other control characters are written %XX too: the runner
+// leaves them so, and a log viewer never sees a raw escape sequence.
+func ghData(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '%':
+			b.WriteString("%25")
+		case r == '\r':
+			b.WriteString("%0D")
+		case r == '\n':
+			b.WriteString("%0A")
+		case mustEscape(r) || r == utf8.RuneError:
+			for _, c := range []byte(string(r)) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ghProperty escapes a property value: ghData, plus : and ,.
+func ghProperty(s string) string {
+	s = ghData(s)
+	s = strings.ReplaceAll(s, ":", "%3A")
+	return strings.ReplaceAll(s, ",", "%2C")
+}

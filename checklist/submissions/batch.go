@@ -1,0 +1,185 @@
+package submissions
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
+)
+
+// Options are what a run compares against and how wide it reads.
+type Options struct {
+	Rules   acces.Rules
+	Workers int // files read at once; 0 = one per CPU
+}
+
+// maxDuplicateOf bounds the paths one result lists as sharing its key:
+// a key shared by thousands of files would otherwise cost memory in the
+// square of their number. The summary's groups list every path.
+const maxDuplicateOf = 100
+
+// Validate reads every submission of the arguments (files, folders, .zip
+// archives) and validates them. Results are sorted by path whatever the
+// parallelism; a place that could not be read is a result of its own
+// (unreadable), and the rest of the run goes on. The arguments must
+// exist: a mistyped name is the caller's usage error, found before this.
+func Validate(args []string, opts Options) []checklist.FileResult {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type item struct {
+		res   checklist.FileResult
+		id    fileID
+		hasID bool
+		group string
+	}
+	var (
+		mu    sync.Mutex
+		items []item
+		wg    sync.WaitGroup
+	)
+	jobs := make(chan source, 64)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 0, 8192)
+			for s := range jobs {
+				var it item
+				it.res, it.id, it.hasID, buf = validateSource(s, opts.Rules, buf)
+				it.group = s.group
+				if s.done != nil {
+					s.done()
+				}
+				mu.Lock()
+				items = append(items, it)
+				mu.Unlock()
+			}
+		}()
+	}
+	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(s source) { jobs <- s }}
+	for _, a := range args {
+		w.arg(a)
+	}
+	close(jobs)
+	wg.Wait()
+
+	sort.Slice(items, func(i, j int) bool { return items[i].res.Path < items[j].res.Path })
+	// One file read twice (two spellings of one tree, a file also named on
+	// the command line) is one result: the first path in order.
+	seen := map[fileID]bool{}
+	kept := items[:0]
+	for _, it := range items {
+		if it.hasID {
+			if seen[it.id] {
+				continue
+			}
+			seen[it.id] = true
+		}
+		kept = append(kept, it)
+	}
+	results := make([]checklist.FileResult, len(kept))
+	groups := make([]string, len(kept))
+	for i, it := range kept {
+		results[i], groups[i] = it.res, it.group
+	}
+	markDuplicates(results, groups)
+	return results
+}
+
+// validateSource reads and validates one source.
+func validateSource(s source, rules acces.Rules, buf []byte) (checklist.FileResult, fileID, bool, []byte) {
+	res := checklist.FileResult{Path: s.path, Apprenant: s.learner, Archive: s.archive, Entry: s.entry}
+	fail := func(err error) {
+		if errors.Is(err, errTooLarge) {
+			res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
+			return
+		}
+		what := "fichier illisible : "
+		if s.read == nil {
+			what = "illisible : "
+		}
+		res.Problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}}
+	}
+	if s.fail != nil {
+		fail(s.fail)
+		return res, fileID{}, false, buf
+	}
+	data, id, err := s.read(buf)
+	hasID := id != (fileID{})
+	if err != nil {
+		fail(err)
+		return res, id, hasID, buf
+	}
+	if s.pub != nil {
+		rules.Beside = s.pub()
+	}
+	r := acces.Validate(data, rules)
+	res.Problems, res.Fingerprint, res.Valid = r.Problems, r.Fingerprint, r.Valid()
+	res.Date, res.Statut = r.Date, r.Status
+	return res, id, hasID, data[:0]
+}
+
+// markDuplicates finds the fingerprints stated by two learners or more.
+// Files of one learner's folder (acces.md beside a copy "acces (1).md")
+// count once: a learner may hand in twice, two learners may not share a key.
+func markDuplicates(results []checklist.FileResult, groups []string) {
+	byFP := map[string][]int{}
+	for i, r := range results {
+		if r.Fingerprint != "" {
+			byFP[r.Fingerprint] = append(byFP[r.Fingerprint], i)
+		}
+	}
+	for _, idx := range byFP {
+		if len(idx) < 2 {
+			continue
+		}
+		learners := map[string]bool{}
+		for _, i := range idx {
+			learners[groups[i]] = true
+		}
+		if len(learners) < 2 {
+			continue
+		}
+		for _, i := range idx {
+			var others []string
+			for _, j := range idx {
+				if j != i && len(others) < maxDuplicateOf {
+					others = append(others, results[j].Path)
+				}
+			}
+			results[i].DuplicateOf = others
+			results[i].Problems = append(results[i].Problems, checklist.Problem{
+				Code: "duplicate-fingerprint", Severity: checklist.SevError,
+				Message: fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(idx)-1)),
+			})
+			results[i].Valid = false
+		}
+	}
+}
+
+// listPaths names the first three paths and counts the rest.
+func listPaths(paths []string, total int) string {
+	const shown = 3
+	if len(paths) > shown {
+		paths = paths[:shown]
+	}
+	s := strings.Join(paths, ", ")
+	if rest := total - len(paths); rest > 0 {
+		s += fmt.Sprintf(" et %d autre%s", rest, plural(rest))
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n > 1 {
+		return "s"
+	}
+	return ""
+}

@@ -1,0 +1,77 @@
+package submissions
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+)
+
+var (
+	errTooLarge = errors.New("trop grand")
+	errIsDir    = errors.New("c'est un dossier")
+	errSymlink  = errors.New("c'est un lien symbolique : un lien trouvé dans un dossier n'est jamais suivi ; nommez sa cible sur la ligne de commande si elle doit être lue")
+)
+
+// describe says in French why a file or folder could not be read: no
+// system or library string reaches the organiser untranslated.
+func describe(err error) string {
+	var errno syscall.Errno
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, errIsDir), errors.Is(err, errSymlink), errors.Is(err, errTooLarge):
+		return err.Error()
+	case errors.Is(err, zip.ErrFormat):
+		return "archive corrompue : ce n'est pas un zip lisible ; téléchargez-la de nouveau"
+	case errors.Is(err, zip.ErrAlgorithm):
+		return "méthode de compression inconnue ou entrée chiffrée : l'archive doit être un zip ordinaire, sans mot de passe"
+	case errors.Is(err, zip.ErrChecksum):
+		return "somme de contrôle fausse : l'archive est abîmée ; téléchargez-la de nouveau"
+	case errors.As(err, &errno):
+		return describeErrno(errno)
+	case errors.Is(err, fs.ErrPermission):
+		return "permission refusée"
+	case errors.Is(err, fs.ErrNotExist):
+		return "introuvable"
+	}
+	var fe *frenchError
+	if errors.As(err, &fe) {
+		return fe.msg
+	}
+	return "erreur de lecture"
+}
+
+// frenchError is an error whose message is already for the organiser.
+type frenchError struct{ msg string }
+
+func (e *frenchError) Error() string { return e.msg }
+
+func describeErrno(e syscall.Errno) string {
+	switch e {
+	case syscall.EACCES, syscall.EPERM:
+		return "permission refusée"
+	case syscall.ENOENT:
+		return "introuvable (lien symbolique cassé ?)"
+	case syscall.ELOOP:
+		return "lien symbolique qui boucle, ou lien trouvé dans un dossier (jamais suivi)"
+	case syscall.ENAMETOOLONG:
+		return "chemin trop long pour le système"
+	case syscall.ENOTDIR:
+		return "un élément du chemin n'est pas un dossier"
+	case syscall.EISDIR:
+		return "c'est un dossier"
+	case syscall.EAGAIN:
+		return "ressource temporairement indisponible"
+	case syscall.EIO:
+		return "erreur d'entrée-sortie du disque"
+	case syscall.EMFILE, syscall.ENFILE:
+		return "trop de fichiers ouverts"
+	case syscall.ENOMEM:
+		return "mémoire insuffisante"
+	case syscall.ENXIO, syscall.ENODEV:
+		return "périphérique absent : ce n'est pas un fichier ordinaire"
+	}
+	return fmt.Sprintf("erreur système n° %d", int(e))
+}

@@ -1,0 +1,131 @@
+// Package submissions finds the acces.md files organisers receive, as
+// their platform hands them over: folders, GitHub Classroom clones,
+// Moodle "download all submissions" archives read in place, files named on
+// the command line. It names the learner of each and validates them all
+// in one run (organisateurs.md).
+package submissions
+
+import (
+	"path"
+	"strings"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// IsSubmissionName reports whether a file met in a folder or an archive
+// is a submission: its folded name ends with "acces.md", optionally with
+// the copy marks platforms add before ".md" (" (1)", "-1", "_2"), and
+// "acces" is a whole word of the name. So "Dupont Alice_12_assignsubmission_file_acces.md"
+// and "acces (1).md" are read, "mesacces.md" and "acces.md.bak" are not.
+func IsSubmissionName(name string) bool {
+	f := checklist.Fold(name)
+	stem, ok := strings.CutSuffix(f, ".md")
+	if !ok {
+		return false
+	}
+	stem = trimCopyMark(stem)
+	base, ok := strings.CutSuffix(stem, "acces")
+	if !ok {
+		return false
+	}
+	if base == "" {
+		return true
+	}
+	switch base[len(base)-1] {
+	case ' ', '_', '-', '.':
+		return true
+	}
+	return false
+}
+
+// trimCopyMark removes one copy mark at the end of a folded stem:
+// " (1)", "(2)", "-1", "_2", " 3". Platforms and browsers add one; a
+// second download of a second download adds no more than that.
+func trimCopyMark(s string) string {
+	if strings.HasSuffix(s, ")") {
+		i := strings.LastIndexByte(s, '(')
+		if i >= 0 && isDigits(s[i+1:len(s)-1]) {
+			return strings.TrimRight(s[:i], " ")
+		}
+		return s
+	}
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	if i == len(s) || i == 0 {
+		return s
+	}
+	switch s[i-1] {
+	case '-', '_', ' ':
+		return s[:i-1]
+	}
+	return s
+}
+
+func isDigits(s string) bool {
+	if s == "" || len(s) > 6 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// IsArchiveName reports whether a file is read as a .zip archive.
+func IsArchiveName(name string) bool {
+	return strings.EqualFold(path.Ext(name), ".zip")
+}
+
+// moodleMark is what Moodle writes between a learner's name and the file:
+// "Dupont Alice_123456_assignsubmission_file_acces.md".
+const moodleMark = "_assignsubmission_"
+
+// moodleLearner returns the learner's name from a Moodle file or folder
+// name ("Dupont Alice"), and the name with its id ("Dupont Alice_123456")
+// that tells two namesakes apart; ok is false for other names.
+func moodleLearner(name string) (learner, key string, ok bool) {
+	i := strings.Index(name, moodleMark)
+	if i <= 0 {
+		return "", "", false
+	}
+	j := strings.LastIndexByte(name[:i], '_')
+	if j <= 0 || !isDigitRun(name[j+1:i]) {
+		return "", "", false
+	}
+	return name[:j], name[:i], true
+}
+
+func isDigitRun(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// learnerOf names who handed a file in, from the parts of its path below
+// the argument (folders, then the file name): the Moodle name when one
+// part carries it, else the first folder, else fallback (the argument's
+// own name). moodle is the Moodle name with its id, which tells learners
+// apart when a flat export puts every file in one folder.
+func learnerOf(parts []string, fallback string) (learner, moodle string) {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if l, k, ok := moodleLearner(parts[i]); ok {
+			return l, k
+		}
+	}
+	for _, p := range parts[:max(len(parts)-1, 0)] {
+		if p != "" && p != "." && p != ".." {
+			return p, ""
+		}
+	}
+	return fallback, ""
+}

@@ -1,0 +1,143 @@
+//go:build unix
+
+package submissions
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// openNoBlock opens without following a link at the last component
+// unless follow (a name the organiser typed may be a link; one met in a
+// folder is never followed), and without blocking on a FIFO.
+func openNoBlock(path string, follow bool, extra int) (int, error) {
+	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | extra
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	for {
+		fd, err := syscall.Open(path, flags, 0)
+		if err != syscall.EINTR {
+			if err != nil {
+				return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+			}
+			return fd, nil
+		}
+	}
+}
+
+func fstat(fd int, path string) (syscall.Stat_t, error) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return st, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return st, nil
+}
+
+// readFile reads a whole regular file of at most limit bytes with plain
+// system calls (open, fstat, read, close): os.Open would register each
+// file with the poller, which costs more than reading a page of text.
+// buf is reused; the result aliases it.
+func readFile(path string, follow bool, limit int64, buf []byte) ([]byte, fileID, error) {
+	fd, err := openNoBlock(path, follow, 0)
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	defer syscall.Close(fd)
+	st, err := fstat(fd, path)
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, id, notRegular(uint32(st.Mode & syscall.S_IFMT))
+	}
+	if st.Size > limit {
+		return nil, id, errTooLarge
+	}
+	if want := int(st.Size) + 1; cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, id, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return buf, id, nil
+		}
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, id, errTooLarge // it grew while being read
+		}
+	}
+}
+
+// openArchive opens a regular file for archive/zip to read in place.
+func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
+	fd, err := openNoBlock(path, follow, 0)
+	if err != nil {
+		return nil, fileID{}, 0, err
+	}
+	st, err := fstat(fd, path)
+	if err != nil {
+		syscall.Close(fd)
+		return nil, fileID{}, 0, err
+	}
+	id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, id, 0, notRegular(uint32(st.Mode & syscall.S_IFMT))
+	}
+	return os.NewFile(uintptr(fd), path), id, st.Size, nil
+}
+
+// openDir opens a folder to list it; one met during the walk is opened
+// without following a link, so a link swapped in after the listing is
+// refused rather than followed.
+func openDir(path string, follow bool) (*os.File, fileID, error) {
+	fd, err := openNoBlock(path, follow, syscall.O_DIRECTORY)
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	st, err := fstat(fd, path)
+	if err != nil {
+		syscall.Close(fd)
+		return nil, fileID{}, err
+	}
+	return os.NewFile(uintptr(fd), path), fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
+}
+
+// statID identifies a file named on the command line, following links.
+func statID(path string) (fileID, error) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return fileID{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
+}
+
+func notRegular(mode uint32) error {
+	switch mode {
+	case syscall.S_IFDIR:
+		return errIsDir
+	case syscall.S_IFIFO:
+		return errors.New("c'est un tube nommé (FIFO), pas un fichier ordinaire : il n'est pas lu")
+	case syscall.S_IFSOCK:
+		return errors.New("c'est une socket, pas un fichier ordinaire : elle n'est pas lue")
+	case syscall.S_IFCHR, syscall.S_IFBLK:
+		return errors.New("c'est un périphérique, pas un fichier ordinaire : il n'est pas lu")
+	case syscall.S_IFLNK:
+		return errSymlink
+	}
+	return errors.New("ce n'est pas un fichier ordinaire : il n'est pas lu")
+}

@@ -1,0 +1,310 @@
+package submissions
+
+import (
+	"archive/zip"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/keys"
+)
+
+// fileID tells whether two names lead to one file: device and inode (the
+// absolute path where there are none), and for an archive entry its index.
+type fileID struct {
+	dev, ino uint64
+	path     string
+	entry    int // 1 + the entry's index in its archive; 0 on disk
+}
+
+func (id fileID) String() string {
+	return strconv.FormatUint(id.dev, 16) + ":" + strconv.FormatUint(id.ino, 16) + ":" + id.path
+}
+
+// source is one submission found, not read yet, or a place that could not
+// be read at all (fail).
+type source struct {
+	path    string // as shown: "rendus/kim/acces.md", "lot.zip!/kim/acces.md"
+	archive string // for an archive entry: the archive's path
+	entry   string // and the entry's name
+	learner string
+	group   string // the learner's folder, for duplicate counting
+	fail    error
+	read    func(buf []byte) ([]byte, fileID, error)
+	pub     func() *acces.PubFile // nil: no .pub beside it
+	done    func()                // called once the source is read
+}
+
+// walker expands the command line into sources. Folders and archives met
+// twice (one tree under two spellings, a folder inside another argument)
+// are read once.
+type walker struct {
+	keyName string
+	emit    func(source)
+	seen    map[fileID]bool
+}
+
+func (w *walker) unreadable(path, learner string, err error) {
+	w.emit(source{path: path, learner: learner, fail: err})
+}
+
+// arg reads one command-line argument: it may be a link, the organiser's
+// own choice, so it is followed.
+func (w *walker) arg(arg string) {
+	abs, _ := filepath.Abs(arg)
+	folder := filepath.Base(filepath.Dir(abs))
+	st, err := os.Stat(arg)
+	switch {
+	case err != nil:
+		w.unreadable(arg, folder, err)
+	case st.IsDir():
+		w.dir(arg, nil, true, filepath.Base(abs), "")
+	case IsArchiveName(arg) && st.Mode().IsRegular():
+		w.archive(arg, true, strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)))
+	default:
+		// A file named on the command line is read whatever its name.
+		learner, moodle := learnerOf([]string{filepath.Base(arg)}, folder)
+		group := "f:" + filepath.Dir(abs)
+		if id, err := statID(filepath.Dir(abs)); err == nil {
+			group = "d:" + id.String()
+		}
+		s := w.diskFile(arg, true, learner, group+"|"+moodle)
+		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
+			s.pub = diskPub(filepath.Dir(arg), choosePub(entries, w.keyName))
+		}
+		w.emit(s)
+	}
+}
+
+func (w *walker) diskFile(path string, follow bool, learner, group string) source {
+	return source{
+		path: path, learner: learner, group: group,
+		read: func(buf []byte) ([]byte, fileID, error) {
+			return readFile(path, follow, acces.MaxAccessSize, buf)
+		},
+	}
+}
+
+// dir walks a folder. parts are the folder names below the argument;
+// rootName names the learner of files at the top. group is the learner's
+// folder: the argument for its own files, else the folder right under it.
+func (w *walker) dir(path string, parts []string, follow bool, rootName, group string) {
+	asFolder := append(parts[:len(parts):len(parts)], "")
+	f, id, err := openDir(path, follow)
+	if err != nil {
+		l, _ := learnerOf(asFolder, rootName)
+		w.unreadable(path, l, err)
+		return
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		l, _ := learnerOf(asFolder, rootName)
+		w.unreadable(path, l, err)
+		return
+	}
+	if w.seen[id] {
+		return
+	}
+	w.seen[id] = true
+	if len(parts) <= 1 {
+		group = "d:" + id.String()
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	pub := diskPub(path, choosePub(entries, w.keyName))
+	for _, e := range entries {
+		name := e.Name()
+		p := filepath.Join(path, name)
+		sub := append(parts[:len(parts):len(parts)], name)
+		t := e.Type()
+		switch {
+		case t.IsDir():
+			w.dir(p, sub, false, rootName, group)
+		case t&fs.ModeSymlink != 0:
+			// Never followed. Reported when it stands for a submission,
+			// an archive or a folder, so that nothing is skipped unsaid.
+			target, err := os.Stat(p)
+			if IsSubmissionName(name) || IsArchiveName(name) || err == nil && target.IsDir() {
+				l, _ := learnerOf(sub, rootName)
+				w.unreadable(p, l, errSymlink)
+			}
+		case IsSubmissionName(name):
+			// FIFOs, sockets and devices go the same way: the read opens
+			// without blocking and refuses anything but a regular file.
+			l, moodle := learnerOf(sub, rootName)
+			s := w.diskFile(p, false, l, group+"|"+moodle)
+			s.pub = pub
+			w.emit(s)
+		case IsArchiveName(name) && t.IsRegular():
+			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)))
+		}
+	}
+}
+
+// choosePub picks the public key file of a folder: the configured name
+// when present, else the first in name order.
+func choosePub(entries []fs.DirEntry, keyName string) string {
+	name := ""
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() {
+			if e.Name() == keyName {
+				return keyName
+			}
+			if name == "" || e.Name() < name {
+				name = e.Name()
+			}
+		}
+	}
+	return name
+}
+
+func diskPub(dir, name string) func() *acces.PubFile {
+	if name == "" {
+		return nil
+	}
+	return func() *acces.PubFile {
+		data, err := keys.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			data = nil // unreadable or too large: reported as a bad public key
+		}
+		return &acces.PubFile{Name: name, Data: data}
+	}
+}
+
+// archive reads a .zip in place: entries are decompressed into memory,
+// each to at most MaxAccessSize+1 bytes, and nothing is written to disk,
+// so an entry named "../../x" or "/etc/x" is only ever a name.
+func (w *walker) archive(path string, follow bool, rootName string) {
+	f, id, size, err := openArchive(path, follow)
+	if err != nil {
+		w.unreadable(path, rootName, err)
+		return
+	}
+	if w.seen[id] {
+		f.Close()
+		return
+	}
+	w.seen[id] = true
+	zr, err := zip.NewReader(f, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		f.Close()
+		w.unreadable(path, rootName, err)
+		return
+	}
+	// The .pub of each archive folder, as on disk.
+	pubs := map[string]*zip.File{}
+	for _, zf := range zr.File {
+		dir, base := splitEntry(zf.Name)
+		if !strings.HasSuffix(base, ".pub") || zf.Mode()&fs.ModeSymlink != 0 || zf.FileInfo().IsDir() {
+			continue
+		}
+		if old, ok := pubs[dir]; !ok || base == w.keyName || (entryBase(old.Name) != w.keyName && base < entryBase(old.Name)) {
+			pubs[dir] = zf
+		}
+	}
+	var found []int
+	for i, zf := range zr.File {
+		if _, base := splitEntry(zf.Name); IsSubmissionName(base) && !zf.FileInfo().IsDir() {
+			found = append(found, i)
+		}
+	}
+	sort.SliceStable(found, func(a, b int) bool { return zr.File[found[a]].Name < zr.File[found[b]].Name })
+	// The archive stays open until its last entry is read.
+	var pending atomic.Int64
+	pending.Store(int64(len(found)) + 1)
+	release := func() {
+		if pending.Add(-1) == 0 {
+			f.Close()
+		}
+	}
+	for _, i := range found {
+		zf := zr.File[i]
+		dir, _ := splitEntry(zf.Name)
+		parts := entryParts(zf.Name)
+		learner, moodle := learnerOf(parts, rootName)
+		top := ""
+		if len(parts) > 1 {
+			top = parts[0]
+		}
+		s := source{
+			path: path + "!/" + zf.Name, archive: path, entry: zf.Name,
+			learner: learner, group: "z:" + id.String() + "!/" + top + "|" + moodle,
+			done: release,
+		}
+		entryID := id
+		entryID.entry = i + 1
+		if zf.Mode()&fs.ModeSymlink != 0 {
+			s.read = func([]byte) ([]byte, fileID, error) { return nil, entryID, errSymlink }
+		} else {
+			s.read = func(buf []byte) ([]byte, fileID, error) {
+				data, err := readEntry(zf, acces.MaxAccessSize, buf)
+				return data, entryID, err
+			}
+		}
+		if pz := pubs[dir]; pz != nil {
+			s.pub = func() *acces.PubFile {
+				data, err := readEntry(pz, keys.MaxFileSize, nil)
+				if err != nil {
+					data = nil
+				}
+				return &acces.PubFile{Name: entryBase(pz.Name), Data: data}
+			}
+		}
+		w.emit(s)
+	}
+	release()
+}
+
+// readEntry decompresses one entry into buf, reading at most limit+1
+// bytes whatever its header claims: a zip bomb costs one buffer.
+func readEntry(zf *zip.File, limit int64, buf []byte) ([]byte, error) {
+	if zf.UncompressedSize64 > uint64(limit) {
+		return nil, errTooLarge
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	if want := int(zf.UncompressedSize64) + 1; cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf = buf[:0]
+	lr := io.LimitReader(rc, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, errTooLarge
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// entryParts splits an entry name on both separators: archives made on
+// Windows may use backslashes.
+func entryParts(name string) []string {
+	return strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' })
+}
+
+func splitEntry(name string) (dir, base string) {
+	i := strings.LastIndexAny(name, `/\`)
+	return name[:i+1], name[i+1:]
+}
+
+func entryBase(name string) string { _, b := splitEntry(name); return b }
