@@ -116,8 +116,10 @@ func TestReportsEscapeEveryFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-		if len(lines) != 1+1+2+2+1 {
-			t.Fatalf("texte has %d lines, want 7 (a string added lines):\n%s", len(lines), buf.String())
+		// Two blocks, the summary line, then the codes heading and its
+		// two codes.
+		if want := 1 + 1 + 2 + 2 + 1 + 1 + 2; len(lines) != want {
+			t.Fatalf("texte has %d lines, want %d (a string added lines):\n%s", len(lines), want, buf.String())
 		}
 		for _, l := range lines {
 			if bad, ok := terminalSafe(l); !ok {
@@ -158,8 +160,12 @@ func TestReportsEscapeEveryFormat(t *testing.T) {
 		if c[0].Name != XMLText(files[0].Path) || c[1].Name != XMLText(files[1].Path) {
 			t.Fatalf("junit name %q, want %q", c[0].Name, XMLText(files[0].Path))
 		}
-		if want := XMLText("ligne 3 : " + files[1].Problems[0].Message); c[1].Failures[0].Message != want {
-			t.Fatalf("junit message %q, want %q", c[1].Failures[0].Message, want)
+		// One failure: the codes as its message, each problem in its body.
+		if len(c[1].Failures) != 1 || c[1].Failures[0].Message != "bad-date" {
+			t.Fatalf("junit failures %+v", c[1].Failures)
+		}
+		if want := XMLText("ligne 3 : bad-date (erreur) : " + files[1].Problems[0].Message); !strings.Contains(c[1].Failures[0].Body, want) {
+			t.Fatalf("junit body %q, want %q in it", c[1].Failures[0].Body, want)
 		}
 	}
 }
