@@ -15,6 +15,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -91,7 +92,10 @@ func (l Learner) Check() *checklist.Report {
 
 	l.checkAccessDate(add)
 
-	data, readErr := os.ReadFile(l.AccessFile)
+	// The bounded reader: a FIFO, /dev/zero or a 3 GB file here must not
+	// stall or exhaust the checklist. A link is not followed: pret writes
+	// this file itself, as a regular file.
+	data, readErr := safefile.Read(l.AccessFile, safefile.Access, safefile.NoFollow)
 	present := readErr == nil
 	switch {
 	case errors.Is(readErr, fs.ErrNotExist):
