@@ -78,7 +78,7 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 		return nil, keyError(s.Store, err)
 	}
 	needKey := func(why string) error {
-		return &Error{Code: ExitRefused, Msg: why, Hint: "créez ou réparez la clé avec « pret cle », puis relancez"}
+		return &Error{Msg: why, Hint: "créez ou réparez la clé avec « pret cle », puis relancez"}
 	}
 	switch {
 	case st.Kind != keys.Present:
@@ -90,7 +90,7 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 	}
 	warning, err := CheckAccessDate(date, s.Today, s.Session.Day)
 	if err != nil {
-		return nil, &Error{Code: ExitRefused, Msg: err.Error(), Hint: "donnez le jour de la demande ou de la vérification, aujourd'hui au plus tard"}
+		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour de la demande ou de la vérification, aujourd'hui au plus tard"}
 	}
 	line := keys.FingerprintLine(st.Pub.Key, st.Pub.Comment)
 	content, err := templates.Render(s.Template, templates.Access{
@@ -104,7 +104,7 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 		Fingerprint:  line,
 	})
 	if err != nil {
-		return nil, &Error{Code: ExitUsage, Msg: err.Error(), Hint: "corrigez le modèle donné par acces.modele, ou videz ce réglage pour le modèle intégré"}
+		return nil, &Error{Msg: err.Error(), Hint: "corrigez le modèle donné par acces.modele, ou videz ce réglage pour le modèle intégré", Input: true}
 	}
 	status := Record{Status: StatusRequested, Date: date.Format("2006-01-02")}
 	if verified {
@@ -120,7 +120,7 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 		// target) only after a yes or --force, like any other content.
 		p.Status = FileDifferent
 	case err != nil:
-		return nil, &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s est illisible : %v", s.File, err), Hint: "vérifiez les droits du fichier"}
+		return nil, &Error{Msg: fmt.Sprintf("%s est illisible : %v", s.File, err), Hint: "vérifiez les droits du fichier"}
 	case bytes.Equal(old, content) || signedCopy(old, content):
 		p.Status = FileSame
 	default:
@@ -142,14 +142,14 @@ func (p *AccessPlan) Apply(s Settings) error {
 	}
 	if state.appendRecord(p.Record, now()) {
 		if err := saveState(s.StatePath, state); err != nil {
-			return &Error{Code: ExitRefused, Msg: fmt.Sprintf("état non enregistré (%s) : %v", s.StatePath, err), Hint: "vérifiez la place et les droits de ce dossier"}
+			return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %v", s.StatePath, err), Hint: "vérifiez la place et les droits de ce dossier"}
 		}
 	}
 	if p.Status == FileSame {
 		return nil
 	}
 	if err := keys.WriteReplace(s.File, p.Content, 0o644); err != nil {
-		return &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s non écrit : %v", s.File, err), Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
+		return &Error{Msg: fmt.Sprintf("%s non écrit : %v", s.File, err), Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 	}
 	return nil
 }

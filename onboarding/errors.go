@@ -2,21 +2,16 @@ package onboarding
 
 import "fmt"
 
-// Exit codes of cli.md.
-const (
-	ExitOK          = 0
-	ExitRefused     = 1
-	ExitUsage       = 2
-	ExitInterrupted = 130
-)
-
-// Error is a failure the person can act on: what went wrong, what to do
-// next, and the exit code of cli.md.
+// Error is a failure the person can act on: what went wrong and what to do
+// next. onboarding never chooses an exit code: cmd/pret reads Input to
+// tell a mistake in what was given (a template, a setting) from a refusal.
 type Error struct {
-	Code int
 	Msg  string
 	Hint string
 	Err  error
+	// Input is true when the fault is in what the person gave pret (a
+	// setting, a template), not in the state of their files.
+	Input bool
 }
 
 func (e *Error) Error() string {
@@ -29,5 +24,5 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 func refused(hint string, format string, args ...any) *Error {
-	return &Error{Code: ExitRefused, Msg: fmt.Sprintf(format, args...), Hint: hint}
+	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }

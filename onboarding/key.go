@@ -175,15 +175,15 @@ func keyError(store keys.Store, err error) error {
 	var fe *keys.FileError
 	switch {
 	case errors.Is(err, keys.ErrSymlink):
-		return &Error{Code: ExitRefused, Err: err, Msg: err.Error(),
+		return &Error{Err: err, Msg: err.Error(),
 			Hint: "pret n'écrit ni ne lit jamais une clé à travers un lien symbolique : supprimez le lien ou choisissez un autre nom de clé"}
 	case errors.Is(err, keys.ErrExists):
-		return &Error{Code: ExitRefused, Err: err, Msg: err.Error(), Hint: "relancez « pret cle » : la clé existante sera conservée"}
+		return &Error{Err: err, Msg: err.Error(), Hint: "relancez « pret cle » : la clé existante sera conservée"}
 	case errors.As(err, &fe):
-		return &Error{Code: ExitRefused, Err: err, Msg: err.Error(),
+		return &Error{Err: err, Msg: err.Error(),
 			Hint: fmt.Sprintf("libérez de la place ou corrigez les droits du dossier %s, puis relancez « pret cle » ; rien n'a été écrit", store.Dir)}
 	}
-	return &Error{Code: ExitRefused, Err: err, Msg: err.Error(),
+	return &Error{Err: err, Msg: err.Error(),
 		Hint: fmt.Sprintf("vérifiez le dossier %s, puis relancez « pret cle »", store.Dir)}
 }
 

@@ -112,7 +112,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			hint = "écrivez-le d'abord avec « pret acces »"
 		}
-		return nil, &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s illisible : %s", a.File, readReason(err)), Hint: hint, Err: err}
+		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", a.File, readReason(err)), Hint: hint, Err: err}
 	}
 	f := keys.SplitSigned(data)
 	if errors.Is(f.Err, keys.ErrStray) {
@@ -143,7 +143,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 // ErrBadPassphrase is the refusal of a passphrase that does not open the
 // key; the file is untouched.
 func badPassphrase() *Error {
-	return &Error{Code: ExitRefused, Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
+	return &Error{Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
 		Hint: "retrouvez la passphrase de cette clé et relancez « pret signer » ; une passphrase perdue ne se retrouve pas : prévenez les organisateurs avant la séance",
 		Err:  keys.ErrBadPassphrase}
 }
@@ -178,7 +178,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", p.a.File)
 		}
 		if err := keys.WriteReplace(p.a.File, signed, p.perm); err != nil {
-			return &Error{Code: ExitRefused, Msg: fmt.Sprintf("%s non signé : %v", p.a.File, err),
+			return &Error{Msg: fmt.Sprintf("%s non signé : %v", p.a.File, err),
 				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}
 		}
 		return nil
@@ -247,7 +247,7 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	plan, err := a.Prepare()
 	if err != nil {
 		var e *Error
-		if errors.As(err, &e) && e.Code == ExitRefused {
+		if errors.As(err, &e) && !e.Input {
 			fmt.Fprintf(out, "✘ Signature refusée : %s.\n", e.Msg)
 			if e.Hint != "" {
 				fmt.Fprintf(out, "Conseil : %s.\n", e.Hint)

@@ -66,7 +66,7 @@ func TestWizardOffersSignature(t *testing.T) {
 		name    string
 		answers []answer
 		signed  bool
-		code    int // expected *Error code, 0 for success
+		code    int // 1: a refusal (*Error), -1: interrupted, 0: success
 		want    []string
 	}{
 		{"yes, right passphrase", append(newKey, answer{kind: "select", choice: 0}, answer{kind: "password", text: goodPass}),
@@ -76,7 +76,7 @@ func TestWizardOffersSignature(t *testing.T) {
 			true, 0, []string{"essai 1 sur 3", "essai 2 sur 3", "signé avec la clé"}},
 		{"three wrong", append(newKey, answer{kind: "select", choice: 0},
 			answer{kind: "password", text: "faux un"}, answer{kind: "password", text: "faux deux"}, answer{kind: "password", text: "faux trois"}),
-			false, ExitRefused, []string{"essai 2 sur 3"}},
+			false, 1, []string{"essai 2 sur 3"}},
 		{"declined", append(newKey, answer{kind: "select", choice: 1}), false, 0, []string{"pret signer"}},
 		{"Ctrl-C at the passphrase", append(newKey, answer{kind: "select", choice: 0}, answer{kind: "password", err: ErrInterrupted}),
 			false, -1, nil},
@@ -86,13 +86,13 @@ func TestWizardOffersSignature(t *testing.T) {
 			dir := t.TempDir()
 			w, out, p := newWizard(t, dir, tc.answers)
 			withSigner(w)
-			code, err := w.Run()
+			err := w.Run()
 			var before []byte
 			if tc.code != 0 {
 				var e *Error
 				switch {
 				case tc.code == -1 && errors.Is(err, ErrInterrupted):
-				case errors.As(err, &e) && e.Code == tc.code && strings.Contains(e.Msg, "passphrase incorrecte"):
+				case errors.As(err, &e) && tc.code == 1 && !e.Input && strings.Contains(e.Msg, "passphrase incorrecte"):
 				default:
 					t.Fatalf("got %v, want code %d", err, tc.code)
 				}
@@ -100,8 +100,8 @@ func TestWizardOffersSignature(t *testing.T) {
 				if keys.SplitSigned(before).Claimed {
 					t.Fatal("file touched after a failed signature")
 				}
-			} else if err != nil || code != 0 {
-				t.Fatalf("Run: %d %v\n%s", code, err, out)
+			} else if err != nil {
+				t.Fatalf("Run: %v\n%s", err, out)
 			}
 			if len(p.answers) != 0 {
 				t.Fatalf("questions not asked: %+v", p.answers)
@@ -144,14 +144,14 @@ func TestWizardLaterRuns(t *testing.T) {
 		{kind: "select", choice: 0}, {kind: "password", text: goodPass}}
 	w, out, _ := newWizard(t, dir, first)
 	withSigner(w)
-	if _, err := w.Run(); err != nil || !signedBy(t, w) {
+	if err := w.Run(); err != nil || !signedBy(t, w) {
 		t.Fatalf("first run: %v\n%s", err, out)
 	}
 	signed, _ := os.ReadFile(w.File)
 
 	w, out, p := newWizard(t, dir, []answer{{kind: "select", choice: 1}, {kind: "input"}})
 	withSigner(w)
-	if _, err := w.Run(); err != nil {
+	if err := w.Run(); err != nil {
 		t.Fatal(err)
 	}
 	if now, _ := os.ReadFile(w.File); !bytes.Equal(now, signed) {
@@ -167,7 +167,7 @@ func TestWizardLaterRuns(t *testing.T) {
 	w, out, p = newWizard(t, dir, []answer{{kind: "select", choice: 1}, {kind: "input"}, {kind: "select", choice: 1},
 		{kind: "select", choice: 0}, {kind: "password", text: goodPass}})
 	withSigner(w)
-	if _, err := w.Run(); err != nil {
+	if err := w.Run(); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "ne tient plus") || !contains(p.asked, "select: "+offerQ) || !signedBy(t, w) {
@@ -247,7 +247,7 @@ func TestSignRefusals(t *testing.T) {
 			before, beforeErr := os.ReadFile(w.File)
 			_, err := a.Prepare()
 			var e *Error
-			if !errors.As(err, &e) || e.Code != ExitRefused || e.Hint == "" {
+			if !errors.As(err, &e) || e.Input || e.Hint == "" {
 				t.Fatalf("got %v, want a refusal with a hint", err)
 			}
 			after, afterErr := os.ReadFile(w.File)
@@ -266,7 +266,7 @@ func TestSignRefusals(t *testing.T) {
 		edited := append(bytes.Clone(data), "Note ajoutée pendant la saisie.\n"...)
 		os.WriteFile(w.File, edited, 0o644)
 		var e *Error
-		if err := plan.Sign([]byte(goodPass)); !errors.As(err, &e) || e.Code != ExitRefused {
+		if err := plan.Sign([]byte(goodPass)); !errors.As(err, &e) || e.Input {
 			t.Fatalf("got %v", err)
 		}
 		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, edited) {
@@ -282,7 +282,7 @@ func TestSignRefusals(t *testing.T) {
 		}
 		err = plan.Sign([]byte("pas la bonne"))
 		var e *Error
-		if !errors.As(err, &e) || e.Code != ExitRefused || !strings.HasPrefix(e.Msg, "passphrase incorrecte") || strings.Contains(err.Error(), "pas la bonne") {
+		if !errors.As(err, &e) || e.Input || !strings.HasPrefix(e.Msg, "passphrase incorrecte") || strings.Contains(err.Error(), "pas la bonne") {
 			t.Fatalf("got %v", err)
 		}
 		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, data) {

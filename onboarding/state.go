@@ -56,7 +56,7 @@ func LoadState(path string) (*State, error) {
 	}
 	var s State
 	if err := yaml.Unmarshal(data, &s); err != nil {
-		return nil, &Error{Code: ExitUsage, Msg: fmt.Sprintf("état illisible (%s) : YAML invalide", path),
+		return nil, &Error{Msg: fmt.Sprintf("état illisible (%s) : YAML invalide", path),
 			Hint: "corrigez ce fichier ou déplacez-le, puis relancez « pret acces »"}
 	}
 	return &s, nil

@@ -23,9 +23,9 @@ type Wizard struct {
 	// learner proves now, not on the morning of the session, that the key
 	// is theirs and that they remember its passphrase.
 	Signer *AccessSigner
-	// Checklist runs `pret verifier`, prints its summary on Out and
-	// returns its exit code.
-	Checklist func() int
+	// Checklist runs `pret verifier` and prints its summary on Out; its
+	// error is Run's (cmd turns a failed check into an exit code).
+	Checklist func() error
 }
 
 // Banner is the session and how far away it is.
@@ -54,8 +54,8 @@ func (w *Wizard) guard(f func() error) error {
 	return w.Guard(f)
 }
 
-// Run walks the learner through. The exit code is the checklist's.
-func (w *Wizard) Run() (int, error) {
+// Run walks the learner through. A failed checklist is its error.
+func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
@@ -68,7 +68,7 @@ func (w *Wizard) Run() (int, error) {
 	// the question does not wait for anything.
 	res, err := EnsureKey(w.Store, w.Random, pass, w.guard)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if res.Created {
 		fmt.Fprintf(w.Out, "Clé créée : %s\nClé publique : %s\n", w.Store.PrivatePath(), w.Store.PublicPath())
@@ -86,13 +86,13 @@ func (w *Wizard) Run() (int, error) {
 	fmt.Fprintln(w.Out, "2. Le compte d'accès")
 	verified, date, err := w.askAccount()
 	if err != nil {
-		return 0, err
+		return err
 	}
 
 	fmt.Fprintln(w.Out, "\n3. Le fichier acces.md")
 	plan, err := PlanAccess(w.Settings, verified, date)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if plan.Warning != "" {
 		fmt.Fprintf(w.Out, "Attention : %s.\n", plan.Warning)
@@ -102,12 +102,12 @@ func (w *Wizard) Run() (int, error) {
 		write, err = askYesNo(w.P, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", w.File), false,
 			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel.")
 		if err != nil {
-			return 0, err
+			return err
 		}
 	}
 	if write {
 		if err := w.guard(func() error { return plan.Apply(w.Settings) }); err != nil {
-			return 0, err
+			return err
 		}
 		switch plan.Status {
 		case FileSame:
@@ -120,16 +120,16 @@ func (w *Wizard) Run() (int, error) {
 	}
 	if w.Signer != nil {
 		if err := OfferSignature(w.P, w.Out, w.Signer); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	fmt.Fprintln(w.Out, "Envoyez le .pub seulement si les organisateurs le demandent ; la clé privée reste sur ce portable.")
 
 	fmt.Fprintln(w.Out, "\n4. La liste de contrôle")
 	if w.Checklist == nil {
-		return ExitOK, nil
+		return nil
 	}
-	return w.Checklist(), nil
+	return w.Checklist()
 }
 
 // askAccount asks whether the account is open and the matching date.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,8 +14,7 @@ import (
 )
 
 // settings gives the onboarding steps their plain values.
-func (a *app) settings() (onboarding.Settings, error) {
-	c := a.cfg
+func settings(c *Config) (onboarding.Settings, error) {
 	s := onboarding.Settings{
 		Session:   onboarding.Session{Title: c.SessionTitle, Day: c.SessionDay, Start: c.SessionStart, End: c.SessionEnd},
 		Store:     c.Key,
@@ -47,9 +47,16 @@ func parseStatus(s string) (string, bool) {
 	return "", false
 }
 
-func (a *app) accesCommand() *cobra.Command {
-	var status, date string
-	var force bool
+// accesOptions is what `pret acces` takes from its flags and the configuration.
+type accesOptions struct {
+	Config *Config
+	Status string // demande or verifie; asked on a terminal when empty
+	Date   string // as typed; empty is today
+	Force  bool
+}
+
+func newAccesCmd(a *app) *cobra.Command {
+	opts := &accesOptions{}
 	c := &cobra.Command{
 		Use:     "acces [--statut demande|verifie] [--date AAAA-MM-JJ] [--force]",
 		Aliases: []string{"access"},
@@ -65,27 +72,29 @@ terminal, ou avec --force. Il faut la clé : « pret cle ».`,
 		Example: `  pret acces --statut demande
   pret acces --statut verifie --date 2026-10-23
   pret acces --statut demande --force`,
-		Args: a.noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runAcces(status, date, force)
+			opts.Config = a.cfg
+			return runAcces(cmd.Context(), opts, a.io)
 		},
 	}
-	c.Flags().StringVar(&status, "statut", "", "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	c.Flags().StringVar(&date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
-	c.Flags().BoolVar(&force, "force", false, "remplacer un acces.md au contenu différent sans demander")
+	c.Flags().StringVar(&opts.Status, "statut", "", "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
+	c.Flags().StringVar(&opts.Date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
+	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer un acces.md au contenu différent sans demander")
 	return c
 }
 
-func (a *app) runAcces(status, date string, force bool) error {
-	s, err := a.settings()
+func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
+	status, date, force := opts.Status, opts.Date, opts.Force
+	s, err := settings(opts.Config)
 	if err != nil {
 		return err
 	}
 	if status == "" {
-		if !a.interactive() {
+		if !ios.Interactive() {
 			return usageError("pret acces --statut demande (ou --statut verifie si le compte est déjà ouvert)", "sans terminal, --statut est obligatoire")
 		}
-		i, err := a.prompter().Select("Avez-vous déjà un compte d'accès ouvert ?", []string{"Oui, il est ouvert", "Non, je l'ai demandé"}, 1, "")
+		i, err := ios.Prompter().Select("Avez-vous déjà un compte d'accès ouvert ?", []string{"Oui, il est ouvert", "Non, je l'ai demandé"}, 1, "")
 		if err != nil {
 			return err
 		}
@@ -106,21 +115,19 @@ func (a *app) runAcces(status, date string, force bool) error {
 		return err
 	}
 	if plan.Warning != "" {
-		fmt.Fprintf(a.stderr, "pret: attention : %s\n", plan.Warning)
+		fmt.Fprintf(ios.Err, "pret: attention : %s\n", plan.Warning)
 	}
 	if plan.Status == onboarding.FileDifferent && !force {
-		if !a.interactive() {
-			return &onboarding.Error{Code: onboarding.ExitRefused,
-				Msg:  fmt.Sprintf("%s existe déjà avec un autre contenu ; il n'est pas remplacé", s.File),
-				Hint: "relisez-le, puis relancez avec --force pour le remplacer"}
+		if !ios.Interactive() {
+			return refusedError("relisez-le, puis relancez avec --force pour le remplacer",
+				"%s existe déjà avec un autre contenu ; il n'est pas remplacé", s.File)
 		}
-		i, err := a.prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", s.File), []string{"Oui", "Non"}, 1, "")
+		i, err := ios.Prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", s.File), []string{"Oui", "Non"}, 1, "")
 		if err != nil {
 			return err
 		}
 		if i != 0 {
-			return &onboarding.Error{Code: onboarding.ExitRefused, Msg: fmt.Sprintf("%s conservé tel quel ; rien n'a été noté", s.File),
-				Hint: "relancez avec --force pour le remplacer"}
+			return refusedError("relancez avec --force pour le remplacer", "%s conservé tel quel ; rien n'a été noté", s.File)
 		}
 	}
 	if err := guarded(func() error { return plan.Apply(s) }); err != nil {
@@ -130,12 +137,12 @@ func (a *app) runAcces(status, date string, force bool) error {
 	if st == onboarding.StatusVerified {
 		what = "Vérification du compte d'accès notée"
 	}
-	fmt.Fprintf(a.stdout, "%s : %s\n", what, day.Format("2006-01-02"))
+	fmt.Fprintf(ios.Out, "%s : %s\n", what, day.Format("2006-01-02"))
 	if plan.Status == onboarding.FileSame {
-		fmt.Fprintf(a.stdout, "%s est déjà à jour ; il n'a pas été touché\n", s.File)
+		fmt.Fprintf(ios.Out, "%s est déjà à jour ; il n'a pas été touché\n", s.File)
 	} else {
-		fmt.Fprintf(a.stdout, "acces.md écrit : %s\n", s.File)
+		fmt.Fprintf(ios.Out, "acces.md écrit : %s\n", s.File)
 	}
-	fmt.Fprintln(a.stdout, plan.Key)
+	fmt.Fprintln(ios.Out, plan.Key)
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"fmt"
 	"io"
@@ -14,8 +15,14 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-func (a *app) cleCommand() *cobra.Command {
-	var passFile string
+// cleOptions is what `pret cle` takes from its flags and the configuration.
+type cleOptions struct {
+	Config   *Config
+	PassFile string // a file whose first line is the passphrase; - is stdin
+}
+
+func newCleCmd(a *app) *cobra.Command {
+	opts := &cleOptions{}
 	c := &cobra.Command{
 		Use:     "cle [--passphrase-file FICHIER]",
 		Aliases: []string{"key"},
@@ -32,28 +39,30 @@ d'environnement ne prend la passphrase elle-même.`,
 		Example: `  pret cle
   pret cle --passphrase-file - < fichier-protege
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
-		Args: a.noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runCle(passFile)
+			opts.Config = a.cfg
+			return runCle(cmd.Context(), opts, a.io)
 		},
 	}
-	c.Flags().StringVar(&passFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	c.Flags().StringVar(&opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
-func (a *app) runCle(passFile string) error {
+func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
+	passFile := opts.PassFile
 	if passFile != "" && passFile != "-" {
 		if err := mustExist(passFile); err != nil {
 			return err
 		}
 	}
-	store := a.cfg.Key
+	store := opts.Config.Key
 	source := func() ([]byte, error) {
 		switch {
 		case passFile != "":
-			return readPassphraseFile(passFile, a.stdin)
-		case a.interactive():
-			return onboarding.AskPassphrase(a.prompter(), a.stdout)
+			return readPassphraseFile(passFile, ios.In)
+		case ios.Interactive():
+			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
 		}
 		return nil, usageError(
 			"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
@@ -63,24 +72,24 @@ func (a *app) runCle(passFile string) error {
 	if err != nil {
 		return err
 	}
-	a.reportKey(store, res)
+	reportKey(ios, store, res)
 	return nil
 }
 
-func (a *app) reportKey(store keys.Store, res *onboarding.KeyResult) {
+func reportKey(ios *iostreams, store keys.Store, res *onboarding.KeyResult) {
 	if res.Created {
-		fmt.Fprintf(a.stdout, "Clé créée : %s (protégée par votre passphrase)\n", store.PrivatePath())
-		fmt.Fprintf(a.stdout, "Clé publique : %s\n", store.PublicPath())
+		fmt.Fprintf(ios.Out, "Clé créée : %s (protégée par votre passphrase)\n", store.PrivatePath())
+		fmt.Fprintf(ios.Out, "Clé publique : %s\n", store.PublicPath())
 	} else {
-		fmt.Fprintf(a.stdout, "Clé existante conservée : %s\n", store.PrivatePath())
+		fmt.Fprintf(ios.Out, "Clé existante conservée : %s\n", store.PrivatePath())
 	}
 	if res.Rebuilt {
-		fmt.Fprintf(a.stdout, "Clé publique recréée depuis la clé privée : %s\n", store.PublicPath())
+		fmt.Fprintf(ios.Out, "Clé publique recréée depuis la clé privée : %s\n", store.PublicPath())
 	}
 	for _, w := range res.Warnings {
-		a.warn(w)
+		warn(ios, w)
 	}
-	fmt.Fprintln(a.stdout, res.Line)
+	fmt.Fprintln(ios.Out, res.Line)
 }
 
 // readPassphraseFile returns the first line, its newline removed. The

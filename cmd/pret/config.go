@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adrg/xdg"
+	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
 	"github.com/romeo-pret/pret/keys"
@@ -35,27 +36,52 @@ type Config struct {
 	Today time.Time
 }
 
-var defaults = map[string]any{
-	"seance.titre":            "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA",
-	"seance.date":             "2026-11-05",
-	"seance.debut":            "09:30",
-	"seance.fin":              "12:00",
-	"cle.dossier":             "~/.ssh",
-	"cle.nom":                 "id_ed25519_romeo",
-	"cle.commentaire":         "seance-novembre",
-	"acces.fichier":           "acces.md",
-	"acces.modele":            "",
-	"organisateurs.canal":     "",
-	"organisateurs.partition": "",
-	"organisateurs.compte":    "",
+// configKey is one setting: its place in the config file, its default,
+// and what its flag says. The flag is the key with "-" for ".", the
+// variable PRET_ and the key in capitals with "_" for ".".
+type configKey struct {
+	key, def, usage string
+}
+
+// configKeys are all the settings; each gets a flag bound to viper, so
+// that flag > PRET_ variable > file > default holds for every one.
+var configKeys = []configKey{
+	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance"},
+	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)"},
+	{"seance.debut", "09:30", "`HEURE` du début de la séance, HH:MM"},
+	{"seance.fin", "12:00", "`HEURE` de la fin de la séance, HH:MM"},
+	{"cle.dossier", "~/.ssh", "`DOSSIER` de la clé"},
+	{"cle.nom", "id_ed25519_romeo", "`NOM` du fichier de la clé privée (la clé publique est NOM.pub)"},
+	{"cle.commentaire", "seance-novembre", "`COMMENTAIRE` d'une clé créée"},
+	{"acces.fichier", "acces.md", "`FICHIER` qu'écrit « pret acces »"},
+	{"acces.modele", "", "`FICHIER` modèle d'acces.md (vide : celui fourni avec pret)"},
+	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit"},
+	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs"},
+	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs"},
+}
+
+func flagOf(key string) string { return strings.ReplaceAll(key, ".", "-") }
+
+func envOf(key string) string {
+	return "PRET_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// bindConfigFlags gives every config key its flag on the root command
+// (so every command takes it) and binds it to a's viper.
+func (a *app) bindConfigFlags(root *cobra.Command) {
+	for _, k := range configKeys {
+		root.PersistentFlags().String(flagOf(k.key), k.def, k.usage+" ; "+envOf(k.key))
+		_ = root.PersistentFlags().SetAnnotation(flagOf(k.key), settingAnnotation, []string{k.key})
+		// BindPFlag fails only for a nil flag.
+		_ = a.v.BindPFlag(k.key, root.PersistentFlags().Lookup(flagOf(k.key)))
+	}
 }
 
 // loadConfig applies flag > PRET_… environment > config file > default,
-// on a viper instance of its own.
-func loadConfig(configFlag string) (*Config, []string, error) {
-	v := viper.New()
-	for k, val := range defaults {
-		v.SetDefault(k, val)
+// on v, the one viper instance the flags are bound to.
+func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
+	for _, k := range configKeys {
+		v.SetDefault(k.key, k.def)
 	}
 	v.SetEnvPrefix("PRET")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
@@ -78,8 +104,8 @@ func loadConfig(configFlag string) (*Config, []string, error) {
 			return nil, nil, usageError("corrigez le YAML du fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", path, err)
 		}
 		known := map[string]bool{}
-		for k := range defaults {
-			known[k] = true
+		for _, k := range configKeys {
+			known[k.key] = true
 		}
 		var unknown []string
 		for _, k := range v.AllKeys() {

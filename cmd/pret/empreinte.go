@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 
@@ -9,11 +10,18 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/keys"
-	"github.com/romeo-pret/pret/onboarding"
 )
 
-func (a *app) empreinteCommand() *cobra.Command {
-	var art bool
+// empreinteOptions is what `pret empreinte` takes from its arguments,
+// flags and configuration.
+type empreinteOptions struct {
+	Config *Config
+	Path   string // the key file; empty is the configured key
+	Art    bool
+}
+
+func newEmpreinteCmd(a *app) *cobra.Command {
+	opts := &empreinteOptions{}
 	c := &cobra.Command{
 		Use:     "empreinte [FICHIER] [--art]",
 		Aliases: []string{"fingerprint"},
@@ -24,31 +32,16 @@ privée chiffrée se lit sans sa passphrase. Sans FICHIER : la clé configurée.
 		Example: `  pret empreinte
   pret empreinte ~/.ssh/id_ed25519_romeo.pub
   pret empreinte --art`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usageError("donnez un seul fichier", "trop d'arguments : %d", len(args))
-			}
-			return nil
-		},
+		Args: maxArgs(1, "donnez un seul fichier"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := a.cfg.Key.PublicPath()
+			opts.Config, opts.Path = a.cfg, ""
 			if len(args) == 1 {
-				path = args[0]
-				if err := mustExist(path); err != nil {
-					return err
-				}
-			} else if _, err := os.Stat(path); err != nil {
-				path = a.cfg.Key.PrivatePath()
-				if _, err := os.Stat(path); err != nil {
-					return &onboarding.Error{Code: onboarding.ExitRefused,
-						Msg:  fmt.Sprintf("aucune clé en %s", a.cfg.Key.PrivatePath()),
-						Hint: "créez-la avec « pret cle »"}
-				}
+				opts.Path = args[0]
 			}
-			return a.runEmpreinte(path, art)
+			return runEmpreinte(cmd.Context(), opts, a.io)
 		},
 	}
-	c.Flags().BoolVar(&art, "art", false, "ajouter l'image aléatoire (randomart) de « ssh-keygen -lv »")
+	c.Flags().BoolVar(&opts.Art, "art", false, "ajouter l'image aléatoire (randomart) de « ssh-keygen -lv »")
 	return c
 }
 
@@ -57,16 +50,30 @@ type fingerprinted struct {
 	line string
 }
 
-func (a *app) runEmpreinte(path string, art bool) error {
+func runEmpreinte(ctx context.Context, opts *empreinteOptions, ios *iostreams) error {
+	path := opts.Path
+	if path != "" {
+		if err := mustExist(path); err != nil {
+			return err
+		}
+	} else {
+		key := opts.Config.Key
+		path = key.PublicPath()
+		if _, err := os.Stat(path); err != nil {
+			path = key.PrivatePath()
+			if _, err := os.Stat(path); err != nil {
+				return refusedError("créez-la avec « pret cle »", "aucune clé en %s", key.PrivatePath())
+			}
+		}
+	}
 	lines, err := fingerprintFile(path)
 	if err != nil {
-		return &onboarding.Error{Code: onboarding.ExitRefused, Msg: fmt.Sprintf("%s : %v", path, err),
-			Hint: "donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée"}
+		return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s : %v", path, err)
 	}
 	for _, l := range lines {
-		fmt.Fprintln(a.stdout, l.line)
-		if art {
-			fmt.Fprint(a.stdout, keys.Randomart(l.key))
+		fmt.Fprintln(ios.Out, l.line)
+		if opts.Art {
+			fmt.Fprint(ios.Out, keys.Randomart(l.key))
 		}
 	}
 	return nil

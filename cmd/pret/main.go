@@ -4,18 +4,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 
 	"golang.org/x/term"
-
-	"github.com/romeo-pret/pret/onboarding"
 )
 
 func main() { os.Exit(pretMain()) }
@@ -23,7 +19,18 @@ func main() { os.Exit(pretMain()) }
 func pretMain() int {
 	stopSignals := handleSignals(os.Stdin, os.Stderr)
 	defer stopSignals()
-	return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	return run(context.Background(), os.Args[1:], systemStreams(os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns its exit code; the in-process
+// tests call it with fake streams.
+func run(ctx context.Context, args []string, ios *iostreams) int {
+	root := newApp(ios).rootCommand()
+	root.SetArgs(args)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.Err)
+	root.SetIn(ios.In)
+	return exitCode(root.ExecuteContext(ctx), ios.Err)
 }
 
 // critical is held while a file is being written: a signal waits for it,
@@ -56,79 +63,9 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 				term.Restore(int(stdin.Fd()), saved)
 			}
 			fmt.Fprintln(stderr, "\npret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
-			code := onboarding.ExitInterrupted
-			if sig == syscall.SIGTERM {
-				code = 143
-			}
-			os.Exit(code)
+			os.Exit(signalExitCode(sig))
 		case <-done:
 		}
 	}()
 	return func() { signal.Stop(ch); close(done) }
-}
-
-// usageError is exit 2: the command line or the environment is wrong.
-func usageError(hint, format string, args ...any) error {
-	return &onboarding.Error{Code: onboarding.ExitUsage, Msg: fmt.Sprintf(format, args...), Hint: hint}
-}
-
-// exitCode reports err on stderr the way cli.md says and picks the code.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return onboarding.ExitOK
-	}
-	var se *silentExit
-	if errors.As(err, &se) {
-		return se.code
-	}
-	if errors.Is(err, onboarding.ErrInterrupted) {
-		fmt.Fprintln(stderr, "pret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
-		return onboarding.ExitInterrupted
-	}
-	var pe *onboarding.Error
-	if errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "pret: erreur : %s\n", pe.Error())
-		if pe.Hint != "" {
-			fmt.Fprintf(stderr, "pret: conseil : %s\n", pe.Hint)
-		}
-		return pe.Code
-	}
-	fmt.Fprintf(stderr, "pret: erreur : %s\n", frenchFlagError(err.Error()))
-	fmt.Fprintln(stderr, "pret: conseil : « pret --help » liste les commandes et leurs options")
-	return onboarding.ExitUsage
-}
-
-// silentExit carries an exit code whose reason was already printed (a
-// failed check in a report).
-type silentExit struct{ code int }
-
-func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.code) }
-
-// frenchFlagError translates the messages of pflag and cobra.
-func frenchFlagError(msg string) string {
-	r := strings.NewReplacer(
-		"unknown shorthand flag:", "option courte inconnue :",
-		"unknown flag:", "option inconnue :",
-		"flag needs an argument:", "l'option attend une valeur :",
-		"invalid argument", "valeur invalide",
-		"for flag", "pour l'option",
-		"unknown command", "commande inconnue",
-		"accepts at most", "accepte au plus",
-		"accepts", "accepte",
-		"arg(s), received", "argument(s), reçu",
-		"requires at least", "demande au moins",
-		" for ", " pour ",
-	)
-	return r.Replace(msg)
-}
-
-func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
-	root := a.rootCommand()
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	root.SetIn(stdin)
-	err := root.ExecuteContext(ctx)
-	return exitCode(err, stderr)
 }

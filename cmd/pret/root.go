@@ -1,47 +1,39 @@
 package main
 
+// Adding a command (the shape every command file follows, as in gh):
+//
+//  1. A file named after the command: signer.go holds `pret signer`.
+//  2. In it, an options struct (signerOptions) with what the flags and the
+//     configuration give, a constructor newSignerCmd(a *app) that binds the
+//     flags to that struct, and runSigner(ctx, opts, ios) that does the
+//     work. run… reads and writes only through ios, and returns errors:
+//     usageError (exit 2), refusedError (exit 1) or any error (exit 1);
+//     errors.go alone turns them into exit codes.
+//  3. The configuration (a.cfg, loaded before RunE) is copied into the
+//     options in RunE. A new config key goes in configKeys (config.go): it
+//     gets its flag, PRET_ variable and file entry from there.
+//  4. Add the constructor to the list in rootCommand, and an in-process
+//     test in commands_test.go (TestCommandsInProcess).
+
 import (
-	"context"
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
+	"github.com/spf13/viper"
 
 	"github.com/romeo-pret/pret/onboarding"
 )
 
+// app is what the commands share: the streams, the one viper instance
+// the flags are bound to, and the configuration read from it.
 type app struct {
-	ctx            context.Context
-	stdin          *os.File
-	stdout, stderr io.Writer
-	configFlag     string
-	cfg            *Config
+	io         *iostreams
+	v          *viper.Viper
+	configFlag string
+	cfg        *Config
 }
 
-const usageTemplate = `Utilisation :{{if .Runnable}}
-  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
-  {{.CommandPath}} COMMANDE [options]{{end}}{{if gt (len .Aliases) 0}}
-
-Alias :
-  {{.NameAndAliases}}{{end}}{{if .HasExample}}
-
-Exemples :
-{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
-
-Commandes :{{range .Commands}}{{if .IsAvailableCommand}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
-
-Options :
-{{.LocalFlags.FlagUsages | enFrancais | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
-
-Options communes :
-{{.InheritedFlags.FlagUsages | enFrancais | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
-
-« {{.CommandPath}} COMMANDE --help » détaille chaque commande.{{end}}
-`
+func newApp(ios *iostreams) *app { return &app{io: ios, v: viper.New()} }
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
@@ -61,21 +53,23 @@ login : il vient des organisateurs.`,
   pret acces --statut demande   # noter la demande et écrire acces.md
   pret verifier                 # la liste de contrôle, sans rien modifier
   pret valider rendus/          # organisateurs : valider des acces.md`,
-		Args:                  a.noArgs,
+		Args:                  noArgs,
 		DisableFlagsInUseLine: true,
 		SilenceErrors:         true,
 		SilenceUsage:          true,
-		RunE:                  a.runWizard,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWizard(cmd.Context(), a.assistantOptions(), a.io)
+		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Name() == "version" {
 				return nil
 			}
-			cfg, warnings, err := loadConfig(a.configFlag)
+			cfg, warnings, err := loadConfig(a.v, a.configFlag)
 			if err != nil {
 				return err
 			}
 			for _, w := range warnings {
-				fmt.Fprintf(a.stderr, "pret: attention : %s\n", w)
+				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", w)
 			}
 			a.cfg = cfg
 			return nil
@@ -85,26 +79,21 @@ login : il vient des organisateurs.`,
 	root.SetHelpCommand(&cobra.Command{Hidden: true})
 	root.PersistentFlags().StringVar(&a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
 	root.PersistentFlags().BoolP("help", "h", false, "afficher cette aide")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError(fmt.Sprintf("« %s --help » liste les options", c.CommandPath()), "%s", frenchFlagError(err.Error()))
-	})
-	// pflag writes "(default …)" in its flag lists; the help is French.
-	cobra.AddTemplateFunc("enFrancais", func(s string) string {
-		return strings.ReplaceAll(s, " (default ", " (défaut : ")
-	})
+	a.bindConfigFlags(root)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err) })
 	root.SetUsageTemplate(usageTemplate)
 
 	root.AddCommand(
-		a.assistantCommand(),
-		a.cleCommand(),
-		a.empreinteCommand(),
-		a.accesCommand(),
-		a.verifierCommand(),
-		a.validerCommand(),
-		a.livrablesCommand(),
-		a.modeleCommand(),
-		a.sunkCommand(),
-		versionCommand(),
+		newAssistantCmd(a),
+		newCleCmd(a),
+		newEmpreinteCmd(a),
+		newAccesCmd(a),
+		newVerifierCmd(a),
+		newValiderCmd(a),
+		newLivrablesCmd(a),
+		newModeleCmd(a),
+		newSunkCmd(a),
+		newVersionCmd(a),
 	)
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
@@ -113,42 +102,30 @@ login : il vient des organisateurs.`,
 	return root
 }
 
-func (a *app) noArgs(cmd *cobra.Command, args []string) error {
+// noArgs is cobra's Args for a command that takes no argument, in French.
+func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
+		if cmd.HasParent() {
+			return usageError(fmt.Sprintf("« %s --help » montre comment l'appeler", cmd.CommandPath()), "%s ne prend pas d'argument ; reçu : %q", cmd.CommandPath(), args[0])
+		}
 		return usageError("« pret --help » liste les commandes", "commande inconnue : %q", args[0])
 	}
 	return nil
 }
 
-func (a *app) assistantCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:     "assistant",
-		Short:   "L'assistant guidé (comme « pret » seul ; il faut un terminal)",
-		Example: "  pret assistant",
-		Args:    a.noArgs,
-		RunE:    a.runWizard,
+// maxArgs allows at most n arguments; hint says what they are.
+func maxArgs(n int, hint string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usageError(hint, "trop d'arguments : %d", len(args))
+		}
+		return nil
 	}
 }
 
-// interactive reports whether questions can be asked.
-func (a *app) interactive() bool {
-	if !term.IsTerminal(int(a.stdin.Fd())) {
-		return false
-	}
-	if f, ok := a.stdout.(*os.File); ok {
-		return term.IsTerminal(int(f.Fd()))
-	}
-	return false
-}
-
-func (a *app) prompter() onboarding.Prompter {
-	out, _ := a.stdout.(*os.File)
-	return &onboarding.SurveyPrompter{In: a.stdin, Out: out, Err: a.stderr}
-}
-
-func (a *app) warn(w onboarding.Warning) {
-	fmt.Fprintf(a.stderr, "pret: attention : %s\n", w.Msg)
+func warn(ios *iostreams, w onboarding.Warning) {
+	fmt.Fprintf(ios.Err, "pret: attention : %s\n", w.Msg)
 	if w.Hint != "" {
-		fmt.Fprintf(a.stderr, "pret: conseil : %s\n", w.Hint)
+		fmt.Fprintf(ios.Err, "pret: conseil : %s\n", w.Hint)
 	}
 }

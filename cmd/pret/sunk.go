@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -11,10 +12,16 @@ import (
 	"github.com/romeo-pret/pret/checklist/sunk"
 )
 
-func (a *app) sunkCommand() *cobra.Command {
-	var rf reportFlags
-	var values, policy, pods, cmap, sandboxes string
-	var grace int
+// sunkOptions is what `pret sunk` takes from its flags.
+type sunkOptions struct {
+	Report                          reportFlags
+	Values, Policy, Pods, ConfigMap string // files
+	Sandboxes                       string // namespaces, comma-separated
+	Grace                           int    // seconds
+}
+
+func newSunkCmd(a *app) *cobra.Command {
+	opts := &sunkOptions{}
 	c := &cobra.Command{
 		Use:   "sunk --valeurs FICHIER --politique FICHIER [--pods FICHIER] [--configmap FICHIER] [--grace SECONDES] [--bacs-a-sable NS,…]",
 		Short: "Opérateurs : vérifier hors ligne les bacs à sable sur le SUNK Pod Scheduler",
@@ -27,58 +34,63 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 		Example: `  pret sunk --valeurs values.yaml --politique slurm-policy.yaml
   pret sunk --valeurs values.yaml --politique runner.json --pods pods.yaml --grace 300
   pret sunk --valeurs values.yaml --politique p.yaml --configmap cm.yaml --bacs-a-sable sb-kim,sb-lea --format junit`,
-		Args: a.noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := rf.check(); err != nil {
-				return err
-			}
-			if values == "" || policy == "" {
-				return usageError("pret sunk --valeurs values.yaml --politique slurm-policy.yaml", "--valeurs et --politique sont obligatoires")
-			}
-			if grace < 0 {
-				return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", grace)
-			}
-			in := sunk.Inputs{Grace: grace}
-			for _, f := range []struct {
-				flag, path string
-				dst        *[]byte
-			}{{"--valeurs", values, &in.Values}, {"--politique", policy, &in.Policy}, {"--pods", pods, &in.Pods}, {"--configmap", cmap, &in.ConfigMap}} {
-				if f.path == "" {
-					continue
-				}
-				if err := mustExist(f.path); err != nil {
-					return err
-				}
-				data, err := checklist.ReadBounded(f.path, acces.MaxAccessSize)
-				if err != nil {
-					return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, describeRead(err))
-				}
-				*f.dst = data
-			}
-			for _, ns := range strings.Split(sandboxes, ",") {
-				if ns = strings.TrimSpace(ns); ns != "" {
-					in.Sandboxes = append(in.Sandboxes, ns)
-				}
-			}
-			report, err := sunk.Check(in)
-			var ie *sunk.InputError
-			if errors.As(err, &ie) {
-				return usageError("donnez le fichier tel que kubectl, cwic ou Helm l'écrivent", "%s", ie.Error())
-			}
-			if err != nil {
-				return err
-			}
-			return a.writeReport(report, rf)
+			return runSunk(cmd.Context(), opts, a.io)
 		},
 	}
-	rf.add(c)
-	c.Flags().StringVar(&values, "valeurs", "", "`FICHIER` des valeurs Helm de la release Slurm")
-	c.Flags().StringVar(&policy, "politique", "", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
-	c.Flags().StringVar(&pods, "pods", "", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
-	c.Flags().StringVar(&cmap, "configmap", "", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
-	c.Flags().IntVar(&grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
-	c.Flags().StringVar(&sandboxes, "bacs-a-sable", "", "les namespace des bacs à sable, `NS,NS…`")
+	opts.Report.add(c)
+	c.Flags().StringVar(&opts.Values, "valeurs", "", "`FICHIER` des valeurs Helm de la release Slurm")
+	c.Flags().StringVar(&opts.Policy, "politique", "", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
+	c.Flags().StringVar(&opts.Pods, "pods", "", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
+	c.Flags().StringVar(&opts.ConfigMap, "configmap", "", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
+	c.Flags().IntVar(&opts.Grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
+	c.Flags().StringVar(&opts.Sandboxes, "bacs-a-sable", "", "les namespace des bacs à sable, `NS,NS…`")
 	return c
+}
+
+func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
+	rf, values, policy, pods, cmap, sandboxes, grace := opts.Report, opts.Values, opts.Policy, opts.Pods, opts.ConfigMap, opts.Sandboxes, opts.Grace
+	if err := rf.check(); err != nil {
+		return err
+	}
+	if values == "" || policy == "" {
+		return usageError("pret sunk --valeurs values.yaml --politique slurm-policy.yaml", "--valeurs et --politique sont obligatoires")
+	}
+	if grace < 0 {
+		return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", grace)
+	}
+	in := sunk.Inputs{Grace: grace}
+	for _, f := range []struct {
+		flag, path string
+		dst        *[]byte
+	}{{"--valeurs", values, &in.Values}, {"--politique", policy, &in.Policy}, {"--pods", pods, &in.Pods}, {"--configmap", cmap, &in.ConfigMap}} {
+		if f.path == "" {
+			continue
+		}
+		if err := mustExist(f.path); err != nil {
+			return err
+		}
+		data, err := checklist.ReadBounded(f.path, acces.MaxAccessSize)
+		if err != nil {
+			return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, describeRead(err))
+		}
+		*f.dst = data
+	}
+	for _, ns := range strings.Split(sandboxes, ",") {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			in.Sandboxes = append(in.Sandboxes, ns)
+		}
+	}
+	report, err := sunk.Check(in)
+	var ie *sunk.InputError
+	if errors.As(err, &ie) {
+		return usageError("donnez le fichier tel que kubectl, cwic ou Helm l'écrivent", "%s", ie.Error())
+	}
+	if err != nil {
+		return err
+	}
+	return writeReport(ios, report, rf)
 }
 
 func describeRead(err error) string {

@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/adrg/xdg"
+	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/onboarding"
+)
+
+// This file runs the commands inside the test process: the cobra root
+// with arguments, fake streams, and a fake terminal when a test says so.
+
+const testPass = "une passphrase solide"
+
+// enterPrompter answers every question the way a person pressing Enter
+// would (the offered default), and gives testPass to passphrase questions.
+type enterPrompter struct{ asked []string }
+
+func (p *enterPrompter) Password(message, help string) (string, error) {
+	p.asked = append(p.asked, message)
+	return testPass, nil
+}
+
+func (p *enterPrompter) Select(message string, options []string, def int, help string) (int, error) {
+	p.asked = append(p.asked, message)
+	return def, nil
+}
+
+func (p *enterPrompter) Input(message, def, help string) (string, error) {
+	p.asked = append(p.asked, message)
+	return def, nil
+}
+
+// testEnv gives the in-process commands a home of their own: HOME, XDG
+// folders and the day, as the testscripts have them. The current folder
+// is the home.
+func testEnv(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	t.Setenv("PRET_AUJOURDHUI", "2026-10-20")
+	t.Setenv("NO_COLOR", "1")
+	for _, k := range configKeys {
+		os.Unsetenv(envOf(k.key))
+	}
+	xdg.Reload()
+	t.Cleanup(xdg.Reload)
+	t.Chdir(home)
+	return home
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// fakeStreams is stdin, stdout and stderr in memory; tty makes pret
+// believe both ends are a terminal, with p asking the questions.
+func fakeStreams(stdin string, tty bool, p onboarding.Prompter) (*iostreams, *bytes.Buffer, *bytes.Buffer) {
+	var out, errb bytes.Buffer
+	ios := &iostreams{In: strings.NewReader(stdin), Out: &out, Err: &errb, inTTY: tty, outTTY: tty, noColor: true}
+	if p != nil {
+		ios.prompter = func() onboarding.Prompter { return p }
+	}
+	return ios, &out, &errb
+}
+
+// pretIn runs one command line in process, without a terminal.
+func pretIn(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	ios, out, errb := fakeStreams(stdin, false, nil)
+	code := run(context.Background(), args, ios)
+	return result{out.String(), errb.String(), code}
+}
+
+// pretTTY runs one command line in process on a fake terminal.
+func pretTTY(t *testing.T, p onboarding.Prompter, args ...string) result {
+	t.Helper()
+	ios, out, errb := fakeStreams("", true, p)
+	code := run(context.Background(), args, ios)
+	return result{out.String(), errb.String(), code}
+}
+
+func must(t *testing.T, r result, code int, args ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("pret %v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", args, r.code, code, r.stdout, r.stderr)
+	}
+}
+
+var fingerprintLine = regexp.MustCompile(`(?m)^256 SHA256:[A-Za-z0-9+/]{43} seance-novembre \(ED25519\)$`)
+
+// inProcessCases is one test per command; TestEveryCommandInProcess
+// checks that a new command gets its own.
+var inProcessCases = map[string]func(t *testing.T){
+	"pret": func(t *testing.T) {
+		testEnv(t)
+		r := pretIn(t, "")
+		must(t, r, exitUsage)
+		if !strings.Contains(r.stderr, "l'assistant a besoin d'un terminal") {
+			t.Fatalf("no reason given:\n%s", r.stderr)
+		}
+	},
+	"assistant": func(t *testing.T) {
+		home := testEnv(t)
+		must(t, pretIn(t, "", "assistant"), exitUsage, "assistant")
+		p := &enterPrompter{}
+		r := pretTTY(t, p, "assistant")
+		must(t, r, exitOK, "assistant")
+		if len(p.asked) == 0 {
+			t.Fatal("the wizard asked nothing on a terminal")
+		}
+		if !regexp.MustCompile(`256 SHA256:[A-Za-z0-9+/]{43} seance-novembre \(ED25519\)`).MatchString(r.stdout) {
+			t.Fatalf("no fingerprint line:\n%s", r.stdout)
+		}
+		for _, f := range []string{".ssh/id_ed25519_romeo", ".ssh/id_ed25519_romeo.pub", "acces.md"} {
+			if _, err := os.Stat(filepath.Join(home, f)); err != nil {
+				t.Errorf("after the wizard: %v", err)
+			}
+		}
+		must(t, pretIn(t, "", "valider", "acces.md", "--strict"), exitOK, "valider")
+	},
+	"cle": func(t *testing.T) {
+		home := testEnv(t)
+		r := pretIn(t, "", "cle")
+		must(t, r, exitUsage, "cle")
+		r = pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-")
+		must(t, r, exitOK, "cle")
+		if !strings.Contains(r.stdout, "Clé créée : "+filepath.Join(home, ".ssh", "id_ed25519_romeo")) || !fingerprintLine.MatchString(r.stdout) {
+			t.Fatalf("stdout:\n%s", r.stdout)
+		}
+		// On a terminal, an existing key is kept and nothing is asked.
+		p := &enterPrompter{}
+		r = pretTTY(t, p, "cle")
+		must(t, r, exitOK, "cle")
+		if len(p.asked) != 0 || !strings.Contains(r.stdout, "Clé existante conservée") {
+			t.Fatalf("asked %v\n%s", p.asked, r.stdout)
+		}
+	},
+	"cle on a terminal": func(t *testing.T) {
+		home := testEnv(t)
+		p := &enterPrompter{}
+		must(t, pretTTY(t, p, "cle"), exitOK, "cle")
+		if len(p.asked) != 2 {
+			t.Fatalf("passphrase questions: %v", p.asked)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".ssh", "id_ed25519_romeo")); err != nil {
+			t.Fatal(err)
+		}
+	},
+	"empreinte": func(t *testing.T) {
+		testEnv(t)
+		r := pretIn(t, "", "empreinte")
+		must(t, r, exitFailed, "empreinte")
+		must(t, pretIn(t, testPass, "cle", "--passphrase-file", "-"), exitOK)
+		r = pretIn(t, "", "empreinte")
+		must(t, r, exitOK, "empreinte")
+		if !fingerprintLine.MatchString(r.stdout) {
+			t.Fatalf("stdout:\n%s", r.stdout)
+		}
+		must(t, pretIn(t, "", "empreinte", "a", "b"), exitUsage, "empreinte a b")
+	},
+	"acces": func(t *testing.T) {
+		testEnv(t)
+		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitFailed, "acces")
+		must(t, pretIn(t, testPass, "cle", "--passphrase-file", "-"), exitOK)
+		must(t, pretIn(t, "", "acces"), exitUsage, "acces")
+		r := pretIn(t, "", "acces", "--statut", "demande", "--date", "2026-10-19")
+		must(t, r, exitOK, "acces")
+		if !strings.Contains(r.stdout, "Demande du compte d'accès notée : 2026-10-19") {
+			t.Fatalf("stdout:\n%s", r.stdout)
+		}
+		// On a terminal, the status is asked instead of required.
+		p := &enterPrompter{}
+		must(t, pretTTY(t, p, "acces", "--force"), exitOK, "acces")
+		if len(p.asked) == 0 {
+			t.Fatal("the status was not asked on a terminal")
+		}
+	},
+	"verifier": func(t *testing.T) {
+		testEnv(t)
+		r := pretIn(t, "", "verifier", "--format", "json")
+		must(t, r, exitFailed, "verifier")
+		must(t, pretIn(t, testPass, "cle", "--passphrase-file", "-"), exitOK)
+		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
+		r = pretIn(t, "", "verifier", "--format", "json")
+		must(t, r, exitOK, "verifier")
+		var rep struct {
+			Checks []struct{ ID, Status string }
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Checks) == 0 {
+			t.Fatalf("json: %v\n%s", err, r.stdout)
+		}
+	},
+	"valider": func(t *testing.T) {
+		home := testEnv(t)
+		os.WriteFile(filepath.Join(home, "acces.md"), []byte("rien\n"), 0o644)
+		r := pretIn(t, "", "valider")
+		must(t, r, exitFailed, "valider")
+		must(t, pretIn(t, "", "valider", "absent"), exitUsage, "valider absent")
+	},
+	"livrables": func(t *testing.T) {
+		testEnv(t)
+		r := pretIn(t, "", "livrables", "--format", "json")
+		must(t, r, exitFailed, "livrables")
+		must(t, pretIn(t, "", "livrables", "absent"), exitUsage, "livrables absent")
+	},
+	"modele": func(t *testing.T) {
+		home := testEnv(t)
+		must(t, pretIn(t, "", "modele", "sommeil.sbatch"), exitOK, "modele")
+		if _, err := os.Stat(filepath.Join(home, "sommeil.sbatch")); err != nil {
+			t.Fatal(err)
+		}
+		must(t, pretIn(t, "", "modele", "sommeil.sbatch"), exitFailed, "modele again")
+		must(t, pretIn(t, "", "modele"), exitUsage, "modele")
+	},
+	"sunk": func(t *testing.T) {
+		testEnv(t)
+		r := pretIn(t, "", "sunk")
+		must(t, r, exitUsage, "sunk")
+		if !strings.Contains(r.stderr, "--valeurs et --politique sont obligatoires") {
+			t.Fatal(r.stderr)
+		}
+	},
+	"version": func(t *testing.T) {
+		testEnv(t)
+		r := pretIn(t, "", "version")
+		must(t, r, exitOK, "version")
+		if !strings.HasPrefix(r.stdout, "pret ") {
+			t.Fatal(r.stdout)
+		}
+	},
+}
+
+func TestCommandsInProcess(t *testing.T) {
+	for name, f := range inProcessCases {
+		t.Run(name, f)
+	}
+}
+
+// TestEveryCommandInProcess: every command of the tree, hidden ones
+// included, has its case in inProcessCases.
+func TestEveryCommandInProcess(t *testing.T) {
+	ios, _, _ := fakeStreams("", false, nil)
+	root := newApp(ios).rootCommand()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		name := strings.TrimPrefix(c.CommandPath(), "pret ")
+		if _, ok := inProcessCases[name]; !ok && c.Runnable() {
+			t.Errorf("command %q has no in-process test in inProcessCases", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}

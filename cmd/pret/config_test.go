@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// settingCase gives, for one config key, a value per level and how to
+// read the result back from Config.
+type settingCase struct {
+	values [4]string // default is configKeys' own; file, env, flag
+	get    func(c *Config) string
+}
+
+// TestPrecedenceEveryKey proves flag > PRET_ variable > config file >
+// default for every config key, through the real flag parsing and the
+// one viper instance the flags are bound to.
+func TestPrecedenceEveryKey(t *testing.T) {
+	home := testEnv(t)
+	abs := func(p string) string { return filepath.Join(home, p) }
+	cases := map[string]settingCase{
+		"seance.titre":            {[4]string{"", "titre-fichier", "titre-env", "titre-option"}, func(c *Config) string { return c.SessionTitle }},
+		"seance.date":             {[4]string{"", "2026-12-01", "2026-12-02", "2026-12-03"}, func(c *Config) string { return c.SessionDay.Format("2006-01-02") }},
+		"seance.debut":            {[4]string{"", "08:00", "08:15", "08:30"}, func(c *Config) string { return c.SessionStart }},
+		"seance.fin":              {[4]string{"", "13:00", "13:15", "13:30"}, func(c *Config) string { return c.SessionEnd }},
+		"cle.dossier":             {[4]string{"", abs("fichier"), abs("env"), abs("option")}, func(c *Config) string { return c.Key.Dir }},
+		"cle.nom":                 {[4]string{"", "nom_fichier", "nom_env", "nom_option"}, func(c *Config) string { return c.Key.Name }},
+		"cle.commentaire":         {[4]string{"", "c-fichier", "c-env", "c-option"}, func(c *Config) string { return c.Key.Comment }},
+		"acces.fichier":           {[4]string{"", abs("f.md"), abs("e.md"), abs("o.md")}, func(c *Config) string { return c.AccessFile }},
+		"acces.modele":            {[4]string{"", abs("mf.md"), abs("me.md"), abs("mo.md")}, func(c *Config) string { return c.AccessModel }},
+		"organisateurs.canal":     {[4]string{"", "canal-fichier", "canal-env", "canal-option"}, func(c *Config) string { return c.Channel }},
+		"organisateurs.partition": {[4]string{"", "p-fichier", "p-env", "p-option"}, func(c *Config) string { return c.Partition }},
+		"organisateurs.compte":    {[4]string{"", "a-fichier", "a-env", "a-option"}, func(c *Config) string { return c.Account }},
+	}
+	for _, k := range configKeys {
+		tc, ok := cases[k.key]
+		if !ok {
+			t.Errorf("config key %s has no precedence case", k.key)
+			continue
+		}
+		wantDefault := k.def
+		switch k.key {
+		case "cle.dossier":
+			wantDefault = abs(".ssh")
+		case "acces.fichier":
+			wantDefault = abs("acces.md")
+		}
+		for level, name := range []string{"défaut", "fichier", "variable", "option"} {
+			t.Run(k.key+"/"+name, func(t *testing.T) {
+				os.Unsetenv(envOf(k.key))
+				cfgPath := ""
+				if level >= 1 {
+					cfgPath = filepath.Join(t.TempDir(), "config.yaml")
+					section, leaf, _ := strings.Cut(k.key, ".")
+					os.WriteFile(cfgPath, fmt.Appendf(nil, "%s:\n  %s: %q\n", section, leaf, tc.values[1]), 0o644)
+				}
+				if level >= 2 {
+					t.Setenv(envOf(k.key), tc.values[2])
+				}
+				var args []string
+				if level >= 3 {
+					args = []string{"--" + flagOf(k.key), tc.values[3]}
+				}
+				ios, _, _ := fakeStreams("", false, nil)
+				a := newApp(ios)
+				root := a.rootCommand()
+				if err := root.ParseFlags(args); err != nil {
+					t.Fatal(err)
+				}
+				cfg, warnings, err := loadConfig(a.v, cfgPath)
+				if err != nil || len(warnings) > 0 {
+					t.Fatalf("loadConfig: %v %v", err, warnings)
+				}
+				want := wantDefault
+				if level > 0 {
+					want = tc.values[level]
+				}
+				if got := tc.get(cfg); got != want {
+					t.Errorf("%s at level %s: got %q, want %q", k.key, name, got, want)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/romeo-pret/pret/onboarding"
+)
+
+// Exit codes (cli.md, apprenant.md). This file is the only place that
+// turns an error into one: packages below cmd return errors that say what
+// happened, and exitCode decides, like restic's main.go.
+const (
+	exitOK          = 0
+	exitFailed      = 1 // a check failed, an action was refused, or something unexpected broke
+	exitUsage       = 2 // the command line or the configuration is wrong
+	exitInterrupted = 130
+	exitTerminated  = 143 // SIGTERM: 128 + 15
+)
+
+// usageErr is a mistake in how pret was called: exit 2.
+type usageErr struct{ msg, hint string }
+
+func (e *usageErr) Error() string { return e.msg }
+
+// usageError is exit 2: the command line or the configuration is wrong.
+func usageError(hint, format string, args ...any) error {
+	return &usageErr{msg: fmt.Sprintf(format, args...), hint: hint}
+}
+
+// refusedError is exit 1: pret understood and says no, or a check failed.
+func refusedError(hint, format string, args ...any) error {
+	return &onboarding.Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// silentExit carries an exit code whose reason was already printed (a
+// failed check in a report).
+type silentExit struct{ code int }
+
+func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.code) }
+
+func signalExitCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
+}
+
+// exitCode reports err on stderr the way cli.md says and picks the code.
+func exitCode(err error, stderr io.Writer) int {
+	var (
+		silent *silentExit
+		usage  *usageErr
+		failed *onboarding.Error
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &silent):
+		return silent.code
+	case errors.Is(err, onboarding.ErrInterrupted), errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "pret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
+		return exitInterrupted
+	case errors.As(err, &usage):
+		report(stderr, usage.msg, usage.hint)
+		return exitUsage
+	case errors.As(err, &failed):
+		report(stderr, failed.Error(), failed.Hint)
+		if failed.Input {
+			return exitUsage
+		}
+		return exitFailed
+	default:
+		// Not foreseen: not the person's mistake, so never exit 2.
+		report(stderr, describeError(err), "")
+		return exitFailed
+	}
+}
+
+func report(stderr io.Writer, msg, hint string) {
+	fmt.Fprintf(stderr, "pret: erreur : %s\n", msg)
+	if hint != "" {
+		fmt.Fprintf(stderr, "pret: conseil : %s\n", hint)
+	}
+}
+
+// describeError says an unforeseen error in French: the path it concerns
+// and the reason the system gave, translated.
+func describeError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s : %s", pe.Path, systemReason(pe.Err))
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return fmt.Sprintf("%s → %s : %s", le.Old, le.New, systemReason(le.Err))
+	}
+	return systemReason(err)
+}
+
+// systemReason translates the system errors a person can meet.
+func systemReason(err error) string {
+	for _, r := range []struct {
+		target error
+		says   string
+	}{
+		{fs.ErrNotExist, "fichier ou dossier introuvable"},
+		{fs.ErrPermission, "permission refusée"},
+		{fs.ErrExist, "existe déjà"},
+		{syscall.EISDIR, "c'est un dossier, pas un fichier"},
+		{syscall.ENOTDIR, "un élément du chemin n'est pas un dossier"},
+		{syscall.ENOSPC, "plus de place sur le disque"},
+		{syscall.EROFS, "système de fichiers en lecture seule"},
+		{syscall.ELOOP, "trop de liens symboliques"},
+		{syscall.ENAMETOOLONG, "nom trop long"},
+		{syscall.EIO, "erreur d'entrée-sortie du disque"},
+	} {
+		if errors.Is(err, r.target) {
+			return r.says
+		}
+	}
+	return err.Error()
+}
+
+// flagError turns pflag's typed errors into French; it is cobra's
+// FlagErrorFunc, so every flag of every command goes through it.
+func flagError(c interface{ CommandPath() string }, err error) error {
+	hint := fmt.Sprintf("« %s --help » liste les options", c.CommandPath())
+	var (
+		notExist *pflag.NotExistError
+		noValue  *pflag.ValueRequiredError
+		badValue *pflag.InvalidValueError
+		syntax   *pflag.InvalidSyntaxError
+	)
+	switch {
+	case errors.As(err, &notExist):
+		if s := notExist.GetSpecifiedShortnames(); s != "" {
+			return usageError(hint, "option courte inconnue : -%s (dans -%s)", notExist.GetSpecifiedName(), s)
+		}
+		return usageError(hint, "option inconnue : --%s", notExist.GetSpecifiedName())
+	case errors.As(err, &noValue):
+		return usageError(hint, "l'option %s attend une valeur", flagName(noValue.GetFlag()))
+	case errors.As(err, &badValue):
+		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(badValue.GetFlag()), badValue.GetValue(), expected(badValue))
+	case errors.As(err, &syntax):
+		return usageError(hint, "option mal écrite : %s", syntax.GetSpecifiedFlag())
+	}
+	return usageError(hint, "ligne de commande refusée : %s", err.Error())
+}
+
+func flagName(f *pflag.Flag) string {
+	if f.Shorthand != "" {
+		return fmt.Sprintf("-%s (--%s)", f.Shorthand, f.Name)
+	}
+	return "--" + f.Name
+}
+
+// expected says what a flag takes. Values of pret's own types explain
+// themselves in French; pflag's built-in types are named here.
+func expected(e *pflag.InvalidValueError) string {
+	var own *valueError
+	if errors.As(e, &own) {
+		return own.msg
+	}
+	switch e.GetFlag().Value.Type() {
+	case "bool":
+		return "attendu : true ou false (ou l'option seule)"
+	case "int", "int64", "uint":
+		return "attendu : un nombre entier"
+	case "duration":
+		return "attendu : une durée comme 90s, 3m ou 1h"
+	}
+	return "valeur non reconnue"
+}
+
+// valueError is the French reason a typed flag value gives.
+type valueError struct{ msg string }
+
+func (e *valueError) Error() string { return e.msg }

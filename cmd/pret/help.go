@@ -1,0 +1,72 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// settingAnnotation marks the flags of config keys: the help lists them
+// apart, once, with their PRET_ variable.
+const settingAnnotation = "pret-reglage"
+
+const usageTemplate = `Utilisation :{{if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} COMMANDE [options]{{end}}{{if gt (len .Aliases) 0}}
+
+Alias :
+  {{.NameAndAliases}}{{end}}{{if .HasExample}}
+
+Exemples :
+{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
+
+Commandes :{{range .Commands}}{{if .IsAvailableCommand}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{with localOptions .}}
+
+Options :
+{{.}}{{end}}{{with commonOptions .}}
+
+Options communes :
+{{.}}{{end}}{{with settingOptions .}}
+
+Réglages (option > variable PRET_… > fichier de configuration > défaut) :
+{{.}}{{end}}{{if .HasAvailableSubCommands}}
+
+« {{.CommandPath}} COMMANDE --help » détaille chaque commande.{{end}}
+`
+
+func init() {
+	// Template functions are global in cobra; they are pure.
+	cobra.AddTemplateFunc("localOptions", func(c *cobra.Command) string {
+		return flagUsages(c.LocalNonPersistentFlags(), func(f *pflag.Flag) bool { return !isSetting(f) })
+	})
+	cobra.AddTemplateFunc("commonOptions", func(c *cobra.Command) string {
+		return flagUsages(c.InheritedFlags(), func(f *pflag.Flag) bool { return !isSetting(f) }) +
+			flagUsages(c.PersistentFlags(), func(f *pflag.Flag) bool { return !isSetting(f) })
+	})
+	cobra.AddTemplateFunc("settingOptions", func(c *cobra.Command) string {
+		if c.HasParent() {
+			return "  --seance-…, --cle-…, --acces-…, --organisateurs-… : « pret --help » les détaille"
+		}
+		return flagUsages(c.PersistentFlags(), isSetting)
+	})
+}
+
+func isSetting(f *pflag.Flag) bool {
+	_, ok := f.Annotations[settingAnnotation]
+	return ok
+}
+
+// flagUsages is pflag's list of the flags that keep says, in French.
+func flagUsages(all *pflag.FlagSet, keep func(*pflag.Flag) bool) string {
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	all.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && keep(f) {
+			fs.AddFlag(f)
+		}
+	})
+	s := fs.FlagUsages()
+	s = strings.ReplaceAll(s, " (default ", " (défaut : ")
+	return strings.TrimRight(s, " \n")
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/romeo-pret/pret/onboarding"
+)
+
+// iostreams is where a command reads and writes, and what it knows of
+// the terminal, decided once when pret starts (like gh's iostreams). No
+// command asks the system whether it runs on a terminal: it asks this
+// value, which an in-process test fills as it likes.
+type iostreams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+
+	inTTY, outTTY bool
+	// noColor is NO_COLOR set, or TERM=dumb.
+	noColor bool
+	// width is the terminal's width in columns, 0 when unknown.
+	width int
+	// prompter asks the questions; nil means none can be asked.
+	prompter func() onboarding.Prompter
+}
+
+// systemStreams is the process's own streams.
+func systemStreams(in *os.File, out, errw *os.File) *iostreams {
+	s := &iostreams{
+		In: in, Out: out, Err: errw,
+		inTTY:   term.IsTerminal(int(in.Fd())),
+		outTTY:  term.IsTerminal(int(out.Fd())),
+		noColor: noColorEnv(os.LookupEnv),
+	}
+	if s.outTTY {
+		if w, _, err := term.GetSize(int(out.Fd())); err == nil {
+			s.width = w
+		}
+	}
+	s.prompter = func() onboarding.Prompter {
+		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw}
+	}
+	return s
+}
+
+// noColorEnv: NO_COLOR (any value, https://no-color.org) or TERM=dumb.
+func noColorEnv(lookup func(string) (string, bool)) bool {
+	if _, set := lookup("NO_COLOR"); set {
+		return true
+	}
+	t, _ := lookup("TERM")
+	return t == "dumb"
+}
+
+// Interactive reports whether questions can be asked: both ends are a
+// terminal and something can ask.
+func (s *iostreams) Interactive() bool { return s.inTTY && s.outTTY && s.prompter != nil }
+
+// Color reports whether standard output may carry colour.
+func (s *iostreams) Color() bool { return s.outTTY && !s.noColor }
+
+// Prompter is what asks the questions; call it only when Interactive.
+func (s *iostreams) Prompter() onboarding.Prompter { return s.prompter() }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/templates"
+)
+
+// modeleOptions is what `pret modele` takes from its argument.
+type modeleOptions struct {
+	Path string // the file to write; its base name picks the model
+}
+
+func newModeleCmd(a *app) *cobra.Command {
+	opts := &modeleOptions{}
+	return &cobra.Command{
+		Use:   "modele FICHIER",
+		Short: "Écrire sommeil.sbatch ou sommeil-job.yaml tels que dans les notes",
+		Long: `Écrit le script sbatch des notes (huit lignes) ou le Job Kubernetes des
+notes, depuis les modèles intégrés. Un fichier existant n'est jamais
+remplacé.`,
+		Example: `  pret modele sommeil.sbatch
+  pret modele rendu/sommeil-job.yaml`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("pret modele "+strings.Join(templates.ModelNames(), " ou pret modele "), "donnez le fichier à écrire")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Path = args[0]
+			return runModele(cmd.Context(), opts, a.io)
+		},
+	}
+}
+
+func runModele(ctx context.Context, opts *modeleOptions, ios *iostreams) error {
+	path := opts.Path
+	data, ok := templates.Model(filepath.Base(path))
+	if !ok {
+		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(path))
+	}
+	err := guarded(func() error { return keys.WriteNew(path, data, 0o644) })
+	switch {
+	case errors.Is(err, keys.ErrExists):
+		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)
+	case err != nil:
+		return refusedError("vérifiez le dossier", "%s", describeError(err))
+	}
+	fmt.Fprintf(ios.Out, "%s écrit, tel que dans les notes\n", path)
+	return nil
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// reportFlags are the output flags of the commands that print a report.
+type reportFlags struct {
+	format string
+	strict bool
+}
+
+func (f *reportFlags) add(c *cobra.Command) {
+	c.Flags().StringVar(&f.format, "format", "texte", "`FORMAT` de sortie : texte, json ou junit")
+	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
+}
+
+func (f *reportFlags) check() error {
+	if !slices.Contains(checklist.Formats, f.format) {
+		return usageError("--format texte, json ou junit", "format inconnu : %q", f.format)
+	}
+	return nil
+}
+
+// writeReport prints a checklist in the chosen format; the exit code is 1
+// unless it passes (warnings count with --strict).
+func writeReport(ios *iostreams, report *checklist.Report, f reportFlags) error {
+	if err := checklist.WriteReport(ios.Out, f.format, report, style(ios)); err != nil {
+		return err
+	}
+	if !report.OK(f.strict) {
+		return &silentExit{exitFailed}
+	}
+	return nil
+}
+
+// writeFiles prints validated files; the exit code is 1 if one is
+// invalid (with --strict, a warning makes a file invalid).
+func writeFiles(ios *iostreams, name string, files []checklist.FileResult, f reportFlags) error {
+	invalid := false
+	for i := range files {
+		if f.strict && len(files[i].Problems) > 0 {
+			files[i].Valid = false
+		}
+		invalid = invalid || !files[i].Valid
+	}
+	if err := checklist.WriteFiles(ios.Out, f.format, name, files, style(ios)); err != nil {
+		return err
+	}
+	if invalid {
+		return &silentExit{exitFailed}
+	}
+	return nil
+}
+
+// style colours text only on a terminal, never with NO_COLOR or TERM=dumb.
+func style(ios *iostreams) checklist.Style {
+	return checklist.Style{Color: ios.Color()}
+}
