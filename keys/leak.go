@@ -1,0 +1,691 @@
+package keys
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaterialLines returns, in order, the 1-based numbers of the lines of text
+// that belong to a block of private key material, so that whoever quotes
+// a file can leave those lines out and name them by number only. Lines
+// are split on "\n", a trailing "\r" being part of the break, as every
+// reader of pret splits them.
+//
+// A pasted key is rarely intact: mail and editors rewrap it, change its
+// case or its spaces, quote it with "> ", drop its first or last line.
+// So the detector does not look for one exact shape; it reports every
+// line of
+//   - a "BEGIN … PRIVATE KEY" block of any kind (OPENSSH, RSA, EC, DSA,
+//     PKCS#8, ENCRYPTED, PGP, SSH2), the marker in any case, with any
+//     spaces, even split over two lines, up to its END line or, without
+//     one, to the end of its body;
+//   - a PuTTY key file (PuTTY-User-Key-File-N … Private-MAC), blank lines
+//     inside included, or its Private-Lines part alone;
+//   - a legacy encrypted PEM body announced by Proc-Type/DEK-Info;
+//   - a body whose BEGIN line is missing when its base64 decodes to
+//     "openssh-key-v1" (b3BlbnNzaC1rZXktdjE, wherever the lines break) or
+//     to the DER of a PKCS#1, SEC1, PKCS#8 or encrypted PKCS#8 private
+//     key, or when it ends with a private END line.
+//
+// Blocks that are not secret — SSH SIGNATURE, PUBLIC KEY, CERTIFICATE —
+// are never reported. The work is linear in the size of text: each line
+// is classified once, and each guess at a headerless body decodes at most
+// a few dozen bytes.
+func MaterialLines(text string) []int {
+	d := newDetector(text)
+	d.classify()
+	d.run()
+	var out []int
+	for i, m := range d.mark {
+		if m {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// HasMaterial reports whether text holds any private key material.
+func HasMaterial(text string) bool { return len(MaterialLines(text)) > 0 }
+
+type kind uint8
+
+const (
+	kOther kind = iota
+	kBlank
+	kB64       // one token of base64 alphabet only
+	kPEMHeader // Proc-Type:, DEK-Info:, Comment:, Subject: … inside a PEM block
+	kPuTTY     // a PuTTY key file header other than the first
+	kPuTTYStart
+	kBegin  // BEGIN … PRIVATE KEY (possibly ending on a later line)
+	kEnd    // END … PRIVATE KEY
+	kDashes // a line of dashes only: the first half of a split marker
+)
+
+// Flags of a line.
+const (
+	fMagic   = 1 << iota // holds b3BlbnNzaC1rZXktdjE, spaces ignored
+	fEncrypt             // Proc-Type: 4,ENCRYPTED or DEK-Info
+	fClosing             // PuTTY Private-MAC / Private-Hash: the last line
+	fPrivAt              // PuTTY Private-Lines: key material follows
+	fCand                // its base64 may start a key: decode it
+)
+
+// cline is what the detector keeps of a line: three bytes, so that a
+// 1 MiB file of short lines costs a few MiB, not one string per line.
+type cline struct {
+	kind   kind
+	flags  uint8
+	joined uint8 // kBegin/kEnd: the marker ends this many lines later
+}
+
+const magicB64 = "b3BlbnNzaC1rZXktdjE"
+
+// compact appends to buf the line upper-cased with every space, format
+// character and Markdown quote removed: what a marker is compared on.
+func compact(buf []byte, s string) []byte {
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '>' || r == '`' || r == '|' {
+			continue
+		}
+		buf = utf8.AppendRune(buf, unicode.ToUpper(r))
+	}
+	return buf
+}
+
+// strip removes what a mail client, Markdown or an editor puts around a
+// pasted line: indentation, "> " quotes, code marks, a list dash.
+func strip(s string) string {
+	s = strings.TrimSuffix(s, "\r")
+	if s == "" || isAlnum(s[0]) && isAlnum(s[len(s)-1]) {
+		return s // nothing around it to remove
+	}
+	for {
+		t := strings.TrimFunc(s, func(r rune) bool {
+			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '`' || r == '"' || r == '\''
+		})
+		t = strings.TrimPrefix(t, ">")
+		if t == s {
+			return t
+		}
+		s = t
+	}
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+func isB64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+func allB64(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isB64Byte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+
+// lastWord and firstWord of a stripped line, quotes trimmed; "" when the
+// word holds anything but base64.
+func lastWord(s string) string {
+	i := len(s)
+	for i > 0 && !isSpaceByte(s[i-1]) {
+		i--
+	}
+	return b64Word(s[i:])
+}
+
+func firstWord(s string) string {
+	i := 0
+	for i < len(s) && !isSpaceByte(s[i]) {
+		i++
+	}
+	return b64Word(s[:i])
+}
+
+func b64Word(w string) string {
+	w = strings.Trim(w, "`\"'>")
+	if allB64(w) {
+		return w
+	}
+	return ""
+}
+
+// mayStartKey is the cheap test before decoding: DER starts with 0x30,
+// "M" in base64; the openssh magic, whole or cut at the line's end.
+func mayStartKey(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	if tok[0] == 'M' {
+		return true
+	}
+	from := len(tok) - len(magicB64)
+	if from < 0 {
+		from = 0
+	}
+	for i := from; i < len(tok); i++ {
+		if tok[i] == 'b' && (strings.HasPrefix(magicB64, tok[i:]) || strings.HasPrefix(tok[i:], magicB64)) {
+			return true
+		}
+	}
+	return false
+}
+
+var puttyHeaders = []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "PRIVATE-LINES:", "PRIVATE-MAC:", "PRIVATE-HASH:",
+	"KEY-DERIVATION:", "ARGON2-MEMORY:", "ARGON2-PASSES:", "ARGON2-PARALLELISM:", "ARGON2-SALT:"}
+
+var pemHeaders = []string{"PROC-TYPE:", "DEK-INFO:", "COMMENT:", "SUBJECT:", "X-"}
+
+type detector struct {
+	text  string
+	start []int32 // line i is text[start[i]:start[i+1]], its "\n" included
+	ls    []cline
+	mark  []bool
+}
+
+func newDetector(text string) *detector {
+	n := strings.Count(text, "\n")
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		n++
+	}
+	d := &detector{text: text, start: make([]int32, 0, n+1), ls: make([]cline, n), mark: make([]bool, n)}
+	for off := 0; off < len(text); {
+		d.start = append(d.start, int32(off))
+		j := strings.IndexByte(text[off:], '\n')
+		if j < 0 {
+			off = len(text)
+		} else {
+			off += j + 1
+		}
+	}
+	d.start = append(d.start, int32(len(text)))
+	return d
+}
+
+// line is line i without its break, stripped of its decoration.
+func (d *detector) line(i int) string {
+	s := d.text[d.start[i]:d.start[i+1]]
+	s = strings.TrimSuffix(s, "\n")
+	return strip(s)
+}
+
+// token is the base64 a line may contribute to a body: the whole line for
+// kB64, else its last word.
+func (d *detector) token(i int) string {
+	if d.ls[i].kind == kB64 {
+		return d.line(i)
+	}
+	return lastWord(d.line(i))
+}
+
+func (d *detector) classify() {
+	var buf, nbuf []byte
+	for i := range d.ls {
+		s := d.line(i)
+		c := &d.ls[i]
+		switch {
+		case s == "":
+			c.kind = kBlank
+		case allB64(s):
+			c.kind = kB64
+		}
+	}
+	for i := range d.ls {
+		c := &d.ls[i]
+		if c.kind == kBlank {
+			continue
+		}
+		s := d.line(i)
+		if strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && strings.Contains(strings.Map(dropSpace, s), magicB64) {
+			c.flags |= fMagic
+		}
+		if c.kind == kB64 {
+			if mayStartKey(s) {
+				c.flags |= fCand
+			}
+			continue
+		}
+		if mayStartKey(lastWord(s)) {
+			c.flags |= fCand
+		}
+		buf = compact(buf[:0], s)
+		k := string(buf)
+		if k == "" || !strings.Contains(k, "BEGIN") && !strings.Contains(k, "END") && !strings.Contains(k, ":") && k[0] != '-' && !strings.HasPrefix(k, "PUTTY") {
+			continue // prose: no marker, no header
+		}
+		next, nextAt := "", 0
+		nextFn := func() (string, int) {
+			if nextAt == 0 {
+				for j := i + 1; j < len(d.ls) && j <= i+8; j++ {
+					if d.ls[j].kind != kBlank {
+						nbuf = compact(nbuf[:0], d.line(j))
+						next, nextAt = string(nbuf), j-i
+						break
+					}
+				}
+			}
+			return next, nextAt
+		}
+		switch {
+		case strings.Trim(k, "-") == "" && len(k) >= 3:
+			c.kind = kDashes
+		case beginAt(k) >= 0:
+			b := beginAt(k)
+			switch {
+			case strings.Contains(k[b:], "PRIVATEKEY"):
+				c.kind = kBegin
+			case !strings.Contains(k[b:], "KEY") && !strings.HasSuffix(k, "-----"):
+				if nx, at := nextFn(); strings.Contains(k[b:]+nx, "PRIVATEKEY") {
+					c.kind, c.joined = kBegin, uint8(at)
+				}
+			case strings.HasSuffix(k, "PRIVATE"):
+				if nx, at := nextFn(); strings.HasPrefix(nx, "KEY") {
+					c.kind, c.joined = kBegin, uint8(at)
+				}
+			}
+		case endAt(k) >= 0:
+			e := endAt(k)
+			if strings.Contains(k[e:], "PRIVATEKEY") {
+				c.kind = kEnd
+			} else if !strings.HasSuffix(k, "-----") {
+				if nx, at := nextFn(); strings.Contains(k[e:]+nx, "PRIVATEKEY") {
+					c.kind, c.joined = kEnd, uint8(at)
+				}
+			}
+		case strings.HasPrefix(k, "PUTTY-USER-KEY-FILE-"):
+			c.kind = kPuTTYStart
+		default:
+			for _, h := range puttyHeaders {
+				if strings.HasPrefix(k, h) {
+					c.kind = kPuTTY
+					if h == "PRIVATE-MAC:" || h == "PRIVATE-HASH:" {
+						c.flags |= fClosing
+					}
+					if h == "PRIVATE-LINES:" {
+						c.flags |= fPrivAt
+					}
+				}
+			}
+			for _, h := range pemHeaders {
+				if strings.HasPrefix(k, h) && c.kind == kOther {
+					c.kind = kPEMHeader
+				}
+			}
+			if strings.HasPrefix(k, "PROC-TYPE:") && strings.Contains(k, "ENCRYPTED") || strings.HasPrefix(k, "DEK-INFO:") {
+				c.kind = kPEMHeader
+				c.flags |= fEncrypt
+			}
+		}
+	}
+}
+
+func dropSpace(r rune) rune {
+	if unicode.IsSpace(r) || r == '>' {
+		return -1
+	}
+	return r
+}
+
+// beginAt finds a BEGIN marker: after dashes, or starting the line.
+func beginAt(k string) int {
+	if i := strings.Index(k, "-BEGIN"); i >= 0 {
+		return i + 1
+	}
+	if strings.HasPrefix(k, "BEGIN") && strings.Contains(k, "KEY") {
+		return 0
+	}
+	return -1
+}
+
+func endAt(k string) int {
+	if i := strings.Index(k, "-END"); i >= 0 {
+		return i + 1
+	}
+	if strings.HasPrefix(k, "END") && strings.Contains(k, "PRIVATEKEY") {
+		return 0
+	}
+	return -1
+}
+
+// markRange marks lines [from, to] and returns to+1.
+func (d *detector) markRange(from, to int) int {
+	for i := from; i <= to; i++ {
+		d.mark[i] = true
+	}
+	return to + 1
+}
+
+// body marks the base64 body that follows line i: base64 tokens, headers
+// of the given kind, blank lines between them, and an END line that
+// closes it. It returns the first line after the block.
+func (d *detector) body(i int, pem bool) int {
+	last := i - 1
+	for j := i; j < len(d.ls); j++ {
+		c := d.ls[j]
+		switch {
+		case c.kind == kB64, c.kind == kPEMHeader && pem, c.flags&fMagic != 0:
+			last = j
+		case c.kind == kBlank:
+		case c.kind == kEnd && pem:
+			last = j + int(c.joined)
+			return d.markRange(i, last)
+		case c.kind == kDashes && pem:
+			// "-----" then "END …" split: keep going, the END decides.
+			last = j
+		default:
+			if last >= i {
+				d.markRange(i, last)
+			}
+			return last + 1
+		}
+	}
+	if last >= i {
+		d.markRange(i, last)
+	}
+	return last + 1
+}
+
+// putty marks a PuTTY key file from line i: its headers, base64 lines and
+// blank lines, up to Private-MAC.
+func (d *detector) putty(i int) int {
+	last := i - 1
+	for j := i; j < len(d.ls); j++ {
+		c := d.ls[j]
+		switch c.kind {
+		case kPuTTY, kPuTTYStart:
+			if c.kind == kPuTTYStart && j > i {
+				d.markRange(i, last)
+				return j
+			}
+			last = j
+			if c.flags&fClosing != 0 {
+				return d.markRange(i, j)
+			}
+		case kB64:
+			last = j
+		case kBlank:
+		default:
+			if last >= i {
+				d.markRange(i, last)
+			}
+			return last + 1
+		}
+	}
+	if last >= i {
+		d.markRange(i, last)
+	}
+	return last + 1
+}
+
+func (d *detector) run() {
+	ls := d.ls
+	// pending is where the current run of base64, PuTTY-header and blank
+	// lines began: a body found late (an END line, Private-Lines, a DER
+	// start) reaches back to it.
+	runStart, puttyStart := -1, -1
+	for i := 0; i < len(ls); {
+		c := ls[i]
+		switch {
+		case c.kind == kBegin:
+			from := i
+			if i > 0 && ls[i-1].kind == kDashes {
+				from = i - 1
+			}
+			next := i + int(c.joined)
+			d.markRange(from, next)
+			i = d.body(next+1, true)
+			runStart, puttyStart = -1, -1
+			continue
+		case c.kind == kEnd:
+			// An END line without its BEGIN: the body above it is the key.
+			from := i
+			if runStart >= 0 {
+				from = runStart
+			}
+			i = d.markRange(from, i+int(c.joined))
+			runStart, puttyStart = -1, -1
+			continue
+		case c.kind == kPuTTYStart:
+			i = d.putty(i)
+			runStart, puttyStart = -1, -1
+			continue
+		case c.kind == kPuTTY && (c.flags&fPrivAt != 0 || c.flags&fClosing != 0):
+			from := i
+			if puttyStart >= 0 {
+				from = puttyStart
+			}
+			d.markRange(from, i)
+			if c.flags&fClosing != 0 {
+				i++
+			} else {
+				i = d.putty(i + 1)
+			}
+			runStart, puttyStart = -1, -1
+			continue
+		case c.kind == kPEMHeader && c.flags&fEncrypt != 0:
+			d.mark[i] = true
+			i = d.body(i+1, true)
+			runStart, puttyStart = -1, -1
+			continue
+		case c.flags&fMagic != 0:
+			d.mark[i] = true
+			i = d.body(i+1, true)
+			runStart, puttyStart = -1, -1
+			continue
+		case c.flags&fCand != 0:
+			if ok, through := d.startsKey(i); ok {
+				d.markRange(i, through)
+				i = d.body(through+1, true)
+				runStart, puttyStart = -1, -1
+				continue
+			}
+		}
+		switch c.kind {
+		case kB64, kPEMHeader:
+			if runStart < 0 {
+				runStart = i
+			}
+		case kBlank:
+		default:
+			runStart = -1
+		}
+		switch c.kind {
+		case kPuTTY:
+			if puttyStart < 0 {
+				puttyStart = i
+			}
+		case kB64, kBlank:
+		default:
+			puttyStart = -1
+		}
+		i++
+	}
+}
+
+// startsKey reports whether the base64 from line i on (its last word,
+// then the tokens of the following lines) is the start of a private key:
+// openssh-key-v1, or the DER of one. through is the last line the match
+// used. Each call reads a bounded number of characters.
+func (d *detector) startsKey(i int) (ok bool, through int) {
+	first := d.token(i)
+	if first == "" {
+		return false, i
+	}
+	// The magic starts on this line, whole or cut by a line break.
+	for k := max(0, len(first)-len(magicB64)); k < len(first); k++ {
+		if first[k] == 'b' {
+			if ok, through := d.match(i, first[k:]); ok {
+				return true, through
+			}
+		}
+	}
+	if first[0] != 'M' {
+		return false, i
+	}
+	var buf [96]byte
+	head := d.gather(i, first, buf[:12])
+	if len(head) < 12 || !derStart(head) {
+		return false, i
+	}
+	all := d.gather(i, first, buf[:])
+	all = all[:len(all)/4*4]
+	raw := make([]byte, base64.StdEncoding.DecodedLen(len(all)))
+	n, err := base64.StdEncoding.Decode(raw, all)
+	if err != nil && n == 0 {
+		return false, i
+	}
+	return privateDER(raw[:n]), i
+}
+
+// match compares the magic with rest, then with the tokens of the lines
+// after i (blank lines skipped, the first word of a prose line taken).
+func (d *detector) match(i int, rest string) (bool, int) {
+	want := magicB64
+	for {
+		if len(rest) >= len(want) {
+			return strings.HasPrefix(rest, want), i
+		}
+		if !strings.HasPrefix(want, rest) {
+			return false, i
+		}
+		want = want[len(rest):]
+		i++
+		for i < len(d.ls) && d.ls[i].kind == kBlank {
+			i++
+		}
+		if i == len(d.ls) {
+			return false, i
+		}
+		if d.ls[i].kind == kB64 {
+			rest = d.line(i)
+		} else {
+			rest = firstWord(d.line(i))
+			if rest == "" {
+				return false, i
+			}
+		}
+	}
+}
+
+// gather fills buf with base64 from first and the kB64 lines after line
+// i, up to the first padding or the first other line.
+func (d *detector) gather(i int, first string, buf []byte) []byte {
+	n := 0
+	add := func(s string) bool {
+		for k := 0; k < len(s) && n < len(buf); k++ {
+			if s[k] == '=' {
+				return false
+			}
+			buf[n] = s[k]
+			n++
+		}
+		return n < len(buf)
+	}
+	if !add(first) {
+		return buf[:n]
+	}
+	for j := i + 1; j < len(d.ls); j++ {
+		switch d.ls[j].kind {
+		case kBlank:
+			continue
+		case kB64:
+			if !add(d.line(j)) {
+				return buf[:n]
+			}
+			continue
+		}
+		break
+	}
+	return buf[:n]
+}
+
+// derStart is the cheap look at the first nine bytes: a SEQUENCE with a
+// length form a key uses, then an INTEGER or a SEQUENCE.
+func derStart(b64 []byte) bool {
+	var raw [9]byte
+	if _, err := base64.StdEncoding.Decode(raw[:], b64[:12]); err != nil {
+		return false
+	}
+	if raw[0] != 0x30 {
+		return false
+	}
+	at := 2
+	switch l := raw[1]; {
+	case l < 0x80:
+	case l == 0x81:
+		at = 3
+	case l == 0x82:
+		at = 4
+	default:
+		return false
+	}
+	return raw[at] == 0x02 || raw[at] == 0x30
+}
+
+// privateDER recognises the first bytes of an ASN.1 DER private key:
+// SEQUENCE { INTEGER 0, INTEGER … } (PKCS#1 RSA, DSA),
+// SEQUENCE { INTEGER 0|1, SEQUENCE … } (PKCS#8),
+// SEQUENCE { INTEGER 1, OCTET STRING … } (SEC1 EC),
+// SEQUENCE { SEQUENCE { OID pkcs5|pkcs12 … } … } (encrypted PKCS#8).
+// A public key (SEQUENCE { SEQUENCE { OID key type } BIT STRING }) or a
+// certificate has none of these shapes.
+func privateDER(b []byte) bool {
+	rest, ok := derSeq(b)
+	if !ok {
+		return false
+	}
+	if len(rest) >= 4 && rest[0] == 0x02 && rest[1] == 0x01 {
+		v, next := rest[2], rest[3]
+		switch {
+		case v == 0 && (next == 0x02 || next == 0x30):
+			return true
+		case v == 1 && (next == 0x04 || next == 0x30):
+			return true
+		}
+		return false
+	}
+	inner, ok := derSeq(rest)
+	if !ok || len(inner) < 10 || inner[0] != 0x06 {
+		return false
+	}
+	oid := inner[2:]
+	pkcs := []byte{0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01}
+	if len(oid) < 8 || string(oid[:7]) != string(pkcs) {
+		return false
+	}
+	return oid[7] == 0x05 || oid[7] == 0x0c // PKCS#5 PBES, PKCS#12 PBE
+}
+
+// derSeq reads a SEQUENCE header and returns its content start. The
+// length must be plausible for a key (at least 16 bytes).
+func derSeq(b []byte) ([]byte, bool) {
+	if len(b) < 2 || b[0] != 0x30 {
+		return nil, false
+	}
+	n, l := 0, b[1]
+	switch {
+	case l < 0x80:
+		n = int(l)
+		b = b[2:]
+	case l == 0x81 && len(b) >= 3:
+		n = int(b[2])
+		b = b[3:]
+	case l == 0x82 && len(b) >= 4:
+		n = int(b[2])<<8 | int(b[3])
+		b = b[4:]
+	default:
+		return nil, false
+	}
+	return b, n >= 16
+}
