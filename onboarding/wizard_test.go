@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -64,24 +64,16 @@ func (f *fakePrompter) Input(message, def, help string) (string, error) {
 	return a.text, a.err
 }
 
-func day(s string) time.Time {
-	d, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
 func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buffer, *fakePrompter) {
 	out := &bytes.Buffer{}
 	p := &fakePrompter{t: t, answers: answers}
 	w := &Wizard{
 		Settings: Settings{
-			Session:   Session{Title: "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", Day: day("2026-11-05"), Start: "09:30", End: "12:00"},
+			Session:   Session{Title: "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", Day: testenv.Day(testenv.SessionDay), Start: "09:30", End: "12:00"},
 			Store:     keys.Store{Dir: filepath.Join(dir, ".ssh"), Name: "id_ed25519_romeo", Comment: "seance-novembre"},
 			File:      filepath.Join(dir, "acces.md"),
 			StatePath: filepath.Join(dir, "state", "etat.yaml"),
-			Today:     day("2026-10-20"),
+			Today:     testenv.Day(testenv.Today),
 		},
 		P:      p,
 		Out:    out,
@@ -250,14 +242,14 @@ func TestWizardFlows(t *testing.T) {
 }
 
 func TestBanner(t *testing.T) {
-	s := Session{Title: "T", Day: day("2026-11-05"), Start: "09:30", End: "12:00"}
+	s := Session{Title: "T", Day: testenv.Day(testenv.SessionDay), Start: "09:30", End: "12:00"}
 	for today, want := range map[string]string{
 		"2026-10-20": "Il reste 16 jours",
 		"2026-11-04": "La séance a lieu demain",
 		"2026-11-05": "La séance a lieu aujourd'hui",
 		"2026-11-29": "La séance est passée",
 	} {
-		b := Banner(s, day(today))
+		b := Banner(s, testenv.Day(today))
 		if !strings.Contains(b, want) || !strings.Contains(b, "jeudi 5 novembre 2026, 9h30–12h") {
 			t.Errorf("%s: %q", today, b)
 		}
@@ -274,7 +266,7 @@ func TestStateKeepsEarlierRecords(t *testing.T) {
 		verified bool
 		date     string
 	}{{false, "2026-10-10"}, {false, "2026-10-10"}, {true, "2026-10-15"}} {
-		plan, err := PlanAccess(w.Settings, r.verified, day(r.date))
+		plan, err := PlanAccess(w.Settings, r.verified, testenv.Day(r.date))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,14 +284,14 @@ func TestStateKeepsEarlierRecords(t *testing.T) {
 }
 
 func TestCheckAccessDate(t *testing.T) {
-	session, today := day("2026-11-05"), day("2026-11-10")
-	if _, err := CheckAccessDate(day("2026-11-11"), today, session); err == nil {
+	session, today := testenv.Day(testenv.SessionDay), testenv.Day("2026-11-10")
+	if _, err := CheckAccessDate(testenv.Day("2026-11-11"), today, session); err == nil {
 		t.Error("future date accepted")
 	}
-	if w, err := CheckAccessDate(day("2026-11-05"), today, session); err != nil || w == "" {
+	if w, err := CheckAccessDate(testenv.Day(testenv.SessionDay), today, session); err != nil || w == "" {
 		t.Error("session day: want a warning")
 	}
-	if w, err := CheckAccessDate(day("2026-11-04"), today, session); err != nil || w != "" {
+	if w, err := CheckAccessDate(testenv.Day("2026-11-04"), today, session); err != nil || w != "" {
 		t.Error("day before: want nothing")
 	}
 	if _, err := ParseDay("2026-02-29"); err == nil {

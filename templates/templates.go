@@ -18,9 +18,6 @@ const Sentence = "Connexion uniquement vers le nœud de login indiqué par les o
 //go:embed acces.md.tmpl
 var accesTemplate string
 
-// Builtin returns the built-in acces.md template text.
-func Builtin() string { return accesTemplate }
-
 // Access is what acces.md states.
 type Access struct {
 	SessionTitle string    // "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA"

@@ -6,25 +6,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-func day(s string) time.Time {
-	d, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
 func sample(verified bool) Access {
 	return Access{
 		SessionTitle: "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA",
-		SessionDay:   day("2026-11-05"), Start: "09:30", End: "12:00",
+		SessionDay:   testenv.Day(testenv.SessionDay), Start: "09:30", End: "12:00",
 		Verified:    verified,
-		Date:        day("2026-10-20"),
+		Date:        testenv.Day(testenv.Today),
 		PublicKey:   "/home/kim/.ssh/id_ed25519_romeo.pub",
 		Fingerprint: "256 SHA256:e5eV2dbJuZWp9bD1dJ4//42i4oaQUxlDKI+67P1iEBQ seance-novembre (ED25519)",
 	}
@@ -89,11 +82,11 @@ func TestFrenchDay(t *testing.T) {
 		"2026-08-16": "dimanche 16 août 2026",
 		"2027-02-01": "lundi 1er février 2027",
 	} {
-		if got := FrenchDay(day(in)); got != want {
+		if got := FrenchDay(testenv.Day(in)); got != want {
 			t.Errorf("%s: %q, want %q", in, got, want)
 		}
 	}
-	if got := SessionWhen(day("2026-11-05"), "09:30", "12:00"); got != "jeudi 5 novembre 2026, 9h30–12h" {
+	if got := SessionWhen(testenv.Day(testenv.SessionDay), "09:30", "12:00"); got != "jeudi 5 novembre 2026, 9h30–12h" {
 		t.Errorf("%q", got)
 	}
 }

@@ -7,23 +7,15 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 )
 
-func day(s string) time.Time {
-	d, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
-var rules = Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day("2026-11-05"), Today: day("2026-10-20")}
+var rules = Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: testenv.Day(testenv.SessionDay), Today: testenv.Day(testenv.Today)}
 
 const (
 	fpA = "SHA256:bdWv8ASnIXvq7nulAWpJBvplTofkQJ55TUUjbQO+nA0"
@@ -79,7 +71,7 @@ func TestExamplesFolder(t *testing.T) {
 		t.Skip("the shared examples are not beside this repository")
 	}
 	r := rules
-	r.Today = day("2026-11-29")
+	r.Today = testenv.Day("2026-11-29")
 	for _, row := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
 		f := strings.Split(row, "\t")
 		data, err := os.ReadFile(filepath.Join(dir, f[0]))
@@ -154,7 +146,7 @@ func TestDates(t *testing.T) {
 		{"future by name", with("Demandé le 3 décembre 2026"), "future-date"},
 	})
 	late := rules
-	late.Today = day("2026-11-20")
+	late.Today = testenv.Day("2026-11-20")
 	for _, d := range []string{"2026-11-05", "2026-11-06"} {
 		r := Validate([]byte(with("Date de la demande : "+d)), late)
 		if strings.Join(codes(r), ",") != "late-request" || !r.Valid() {

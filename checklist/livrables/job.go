@@ -111,19 +111,3 @@ func yamlReason(err error) string {
 	s = strings.TrimPrefix(s, "error converting YAML to JSON: ")
 	return s
 }
-
-// BackoffNote says which part of the course a valid backoffLimit matches.
-func BackoffNote(data []byte) string {
-	var job batchv1.Job
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil || kjson.UnmarshalCaseSensitivePreserveInts(js, &job) != nil || job.Spec.BackoffLimit == nil {
-		return ""
-	}
-	switch *job.Spec.BackoffLimit {
-	case 0:
-		return "backoffLimit: 0, comme dans les notes et le projet de groupe"
-	case 1:
-		return "backoffLimit: 1, comme dans l'exercice 3"
-	}
-	return ""
-}

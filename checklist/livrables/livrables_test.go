@@ -69,9 +69,6 @@ spec:
 	if ps := CheckJob([]byte(deployment)); !strings.Contains(ps[0].Message, "Always") {
 		t.Errorf("a Deployment must be explained: %q", ps[0].Message)
 	}
-	if n := BackoffNote([]byte(job("backoffLimit: 0", "backoffLimit: 1"))); !strings.Contains(n, "exercice 3") {
-		t.Errorf("note %q", n)
-	}
 }
 
 const explanation = `La ligne #!/bin/bash dit au noyau de lancer bash.

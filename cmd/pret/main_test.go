@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -21,10 +22,7 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata",
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
-			env.Setenv("HOME", home)
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-			env.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
-			env.Setenv("PRET_AUJOURDHUI", "2026-10-20")
+			testenv.Setenv(env.Setenv, home)
 			env.Setenv("NO_COLOR", "1")
 			return os.MkdirAll(home, 0o755)
 		},

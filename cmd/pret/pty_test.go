@@ -15,6 +15,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -91,14 +92,10 @@ func startPTY(t *testing.T, home string, args ...string) *session {
 	pty.Setsize(c.Tty(), &pty.Winsize{Rows: 40, Cols: 120})
 	cmd := exec.Command(binary(t), args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
-	cmd.Env = []string{
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
-		"PRET_AUJOURDHUI=2026-10-20",
+	cmd.Env = append(testenv.Environ(home),
 		"PATH=/usr/bin:/bin",
 		"TERM=xterm-256color",
-	}
+	)
 	cmd.Dir = home
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
@@ -203,7 +200,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	day := time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)
+	day := testenv.Day(testenv.Today)
 	res := acces.Validate(written, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day.AddDate(0, 0, 16), Today: day})
 	if len(res.Problems) > 0 {
 		t.Fatalf("acces.md: %+v\n%s", res.Problems, written)

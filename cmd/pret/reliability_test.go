@@ -17,6 +17,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -34,14 +35,10 @@ type home struct {
 
 func newHome(t *testing.T) *home {
 	dir := t.TempDir()
-	return &home{t: t, dir: dir, env: []string{
-		"HOME=" + dir,
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
-		"XDG_STATE_HOME=" + filepath.Join(dir, ".local", "state"),
-		"PRET_AUJOURDHUI=2026-10-20",
-		"PATH=" + os.Getenv("PATH"),
+	return &home{t: t, dir: dir, env: append(testenv.Environ(dir),
+		"PATH="+os.Getenv("PATH"),
 		"NO_COLOR=1",
-	}}
+	)}
 }
 
 func (h *home) command(stdin string, args ...string) *exec.Cmd {
@@ -416,7 +413,7 @@ func TestAccesAlwaysWhole(t *testing.T) {
 				continue
 			}
 			reads++
-			res := acces.Validate(data, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: time.Date(2026, 11, 5, 0, 0, 0, 0, time.UTC), Today: time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)})
+			res := acces.Validate(data, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: testenv.Day(testenv.SessionDay), Today: testenv.Day(testenv.Today)})
 			if !res.Valid() || !bytes.HasSuffix(data, []byte("organisateurs.\n")) {
 				bad = append(bad, string(data))
 			}

@@ -1,0 +1,51 @@
+// Package testenv is the one environment the tests of pret run it in: a
+// home folder with its XDG folders inside, and a fixed date. Three test
+// suites built it by hand and had started to differ; this is the only
+// definition. It is imported by tests only.
+package testenv
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Today is the date pret believes it is in tests (PRET_AUJOURDHUI), and
+// SessionDay the session of the default configuration seen from it.
+const (
+	Today      = "2026-10-20"
+	SessionDay = "2026-11-05"
+)
+
+// Day reads a civil day written AAAA-MM-JJ; a test with a bad literal
+// panics rather than testing the zero time.
+func Day(s string) time.Time {
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic("testenv.Day: " + err.Error())
+	}
+	return d
+}
+
+// Environ puts pret in home: HOME, every XDG base folder inside it (so no
+// test reads or writes the real user's), and the fixed date. It holds no
+// PATH and no terminal settings: each suite adds what it means to test.
+func Environ(home string) []string {
+	return []string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"PRET_AUJOURDHUI=" + Today,
+	}
+}
+
+// Setenv applies Environ(home) through set, for harnesses that take one
+// variable at a time (testscript's Env.Setenv, testing.T.Setenv).
+func Setenv(set func(name, value string), home string) {
+	for _, kv := range Environ(home) {
+		name, value, _ := strings.Cut(kv, "=")
+		set(name, value)
+	}
+}
