@@ -11,23 +11,33 @@ var sentenceWords = words(checklist.Fold(strings.TrimSuffix("Connexion uniquemen
 
 func (d *document) checkSentence(r *Result) {
 	found := false
-	var altered []block
-	for _, b := range d.blocks() {
+	// The first altered block, and the first that starts like the
+	// sentence: beside the exact sentence, only the latter is an error
+	// (the former may be prose about the login node).
+	altered, alteredCopy := 0, 0
+	d.eachBlock(func(b *block) {
 		exact, hostAfter := containsSentence(b)
 		switch {
 		case exact && !hostAfter:
 			found = true
+			return
 		case exact && hostAfter, startsLikeSentence(b):
-			altered = append(altered, b)
 		case strings.Contains(b.folded, "noeud de login") || strings.Contains(b.folded, "noeud login"):
-			altered = append(altered, b)
+		default:
+			return
 		}
+		if altered == 0 {
+			altered = b.first
+		}
+		if alteredCopy == 0 && startsLikeSentence(b) {
+			alteredCopy = b.first
+		}
+	})
+	if found {
+		altered = alteredCopy
 	}
-	for _, b := range altered {
-		if found && !startsLikeSentence(b) {
-			continue // prose about the login node beside the exact sentence
-		}
-		r.add("altered-sentence", checklist.SevError, b.first, "la phrase diffère de celle du cours : recopiez exactement « Connexion uniquement vers le nœud de login indiqué par les organisateurs. », sans nom de serveur")
+	if altered != 0 {
+		r.add("altered-sentence", checklist.SevError, altered, "la phrase diffère de celle du cours : recopiez exactement « Connexion uniquement vers le nœud de login indiqué par les organisateurs. », sans nom de serveur")
 		return
 	}
 	if !found {
@@ -37,7 +47,7 @@ func (d *document) checkSentence(r *Result) {
 
 // startsLikeSentence: a line or a sentence of the block opens with
 // "connexion", as a copy of the sentence would.
-func startsLikeSentence(b block) bool {
+func startsLikeSentence(b *block) bool {
 	for i, w := range b.words {
 		if w == "connexion" && (i == 0 || b.edge(i) || strings.Contains(".!?:", b.words[i-1])) {
 			return true
@@ -49,7 +59,7 @@ func startsLikeSentence(b block) bool {
 // containsSentence finds the sentence as whole words, starting a line or
 // following a sentence end or a colon, and ending a line or followed by a
 // full stop. hostAfter reports a host name written after it in the block.
-func containsSentence(b block) (exact, hostAfter bool) {
+func containsSentence(b *block) (exact, hostAfter bool) {
 	ws := b.words
 	n := len(sentenceWords)
 	for i := 0; i+n <= len(ws); i++ {
