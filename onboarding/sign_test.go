@@ -14,6 +14,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -188,7 +189,7 @@ func TestSignRefusals(t *testing.T) {
 		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 			t.Fatal(err)
 		}
-		plan, err := PlanAccess(w.Settings, false, day("2026-10-20"))
+		plan, err := PlanAccess(w.Settings, false, testenv.Day(testenv.Today))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +322,7 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := PlanAccess(w.Settings, false, day("2026-10-20"))
+	plan, _ := PlanAccess(w.Settings, false, testenv.Day(testenv.Today))
 	plan.Apply(w.Settings)
 	sp, err := a.Prepare()
 	if err != nil {
@@ -330,11 +331,11 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	if err := sp.Sign([]byte(goodPass)); err != nil {
 		t.Fatal(err)
 	}
-	again, err := PlanAccess(w.Settings, false, day("2026-10-20"))
+	again, err := PlanAccess(w.Settings, false, testenv.Day(testenv.Today))
 	if err != nil || again.Status != FileSame {
 		t.Fatalf("status %v, %v", again.Status, err)
 	}
-	other, _ := PlanAccess(w.Settings, true, day("2026-10-19"))
+	other, _ := PlanAccess(w.Settings, true, testenv.Day("2026-10-19"))
 	if other.Status != FileDifferent {
 		t.Fatal("different content reads as the same")
 	}
