@@ -243,7 +243,86 @@ var inProcessCases = map[string]func(t *testing.T){
 	},
 }
 
+func init() {
+	for shell, marker := range map[string]string{
+		"bash": "__start_pret", "zsh": "#compdef pret", "fish": "complete -c pret", "powershell": "Register-ArgumentCompleter",
+	} {
+		inProcessCases["completion "+shell] = func(t *testing.T) {
+			testEnv(t)
+			r := pretIn(t, "", "completion", shell)
+			must(t, r, exitOK, "completion", shell)
+			if !strings.Contains(r.stdout, marker) {
+				t.Fatalf("no %q in the %s script", marker, shell)
+			}
+		}
+	}
+}
+
+var extraCases = map[string]func(t *testing.T){
+	"completion": func(t *testing.T) {
+		testEnv(t)
+		must(t, pretIn(t, "", "completion"), exitUsage, "completion")
+		must(t, pretIn(t, "", "completion", "tcsh"), exitUsage, "completion tcsh")
+		// What the shells ask at Tab: the French description comes along.
+		r := pretIn(t, "", "__complete", "val")
+		must(t, r, exitOK, "__complete val")
+		if !strings.Contains(r.stdout, "valider\tOrganisateurs : valider des fichiers acces.md") {
+			t.Fatalf("completion of val:\n%s", r.stdout)
+		}
+		r = pretIn(t, "", "__complete", "verifier", "--for")
+		if !strings.Contains(strings.ReplaceAll(r.stdout, "`", ""), "--format\tFORMAT de sortie") {
+			t.Fatalf("completion of --for:\n%s", r.stdout)
+		}
+	},
+	"help": func(t *testing.T) {
+		testEnv(t)
+		r := pretIn(t, "", "help")
+		must(t, r, exitOK, "help")
+		if !strings.Contains(r.stdout, "Commandes :") || !strings.Contains(r.stdout, "Codes de sortie") {
+			t.Fatalf("help:\n%s", r.stdout)
+		}
+		r = pretIn(t, "", "help", "cle")
+		must(t, r, exitOK, "help cle")
+		if !strings.Contains(r.stdout, "pret cle [--passphrase-file FICHIER]") {
+			t.Fatalf("help cle:\n%s", r.stdout)
+		}
+		must(t, pretIn(t, "", "help", "inconnue"), exitUsage, "help inconnue")
+		r = pretIn(t, "", "--version")
+		must(t, r, exitOK, "--version")
+		if v := pretIn(t, "", "version"); r.stdout != v.stdout || !strings.HasPrefix(r.stdout, "pret ") {
+			t.Fatalf("--version %q, version %q", r.stdout, v.stdout)
+		}
+	},
+	"man": func(t *testing.T) {
+		testEnv(t)
+		dir := t.TempDir()
+		t.Setenv("SOURCE_DATE_EPOCH", "1793836800") // 2026-11-05
+		r := pretIn(t, "", "man", dir)
+		must(t, r, exitOK, "man")
+		for _, name := range []string{"pret.1", "pret-cle.1", "pret-valider.1", "pret-completion-bash.1"} {
+			page, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{".SH NOM\n", `"novembre 2026"`} {
+				if !strings.Contains(string(page), want) {
+					t.Errorf("%s: no %q", name, want)
+				}
+			}
+			for _, english := range []string{".SH NAME", ".SH EXAMPLE", ".SH SEE ALSO", "INHERITED", "Auto generated"} {
+				if strings.Contains(string(page), english) {
+					t.Errorf("%s: English %q", name, english)
+				}
+			}
+		}
+		must(t, pretIn(t, "", "man"), exitUsage, "man")
+	},
+}
+
 func TestCommandsInProcess(t *testing.T) {
+	for name, f := range extraCases {
+		inProcessCases[name] = f
+	}
 	for name, f := range inProcessCases {
 		t.Run(name, f)
 	}
@@ -252,6 +331,9 @@ func TestCommandsInProcess(t *testing.T) {
 // TestEveryCommandInProcess: every command of the tree, hidden ones
 // included, has its case in inProcessCases.
 func TestEveryCommandInProcess(t *testing.T) {
+	for name, f := range extraCases {
+		inProcessCases[name] = f
+	}
 	ios, _, _ := fakeStreams("", false, nil)
 	root := newApp(ios).rootCommand()
 	var walk func(c *cobra.Command)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -92,40 +93,26 @@ func report(stderr io.Writer, msg, hint string) {
 }
 
 // describeError says an unforeseen error in French: the path it concerns
-// and the reason the system gave, translated.
+// and the reason the system gave, translated by safefile (the one
+// translation of system errors).
 func describeError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("%s : %s", pe.Path, systemReason(pe.Err))
+	var (
+		fe    *safefile.Error
+		pe    *fs.PathError
+		le    *os.LinkError
+		errno syscall.Errno
+	)
+	switch {
+	case errors.As(err, &fe):
+		return fe.Error()
+	case errors.As(err, &pe):
+		return fmt.Sprintf("%s : %s", pe.Path, safefile.Reason(pe.Err))
+	case errors.As(err, &le):
+		return fmt.Sprintf("%s → %s : %s", le.Old, le.New, safefile.Reason(le.Err))
+	case errors.As(err, &errno):
+		return safefile.Reason(err)
 	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return fmt.Sprintf("%s → %s : %s", le.Old, le.New, systemReason(le.Err))
-	}
-	return systemReason(err)
-}
-
-// systemReason translates the system errors a person can meet.
-func systemReason(err error) string {
-	for _, r := range []struct {
-		target error
-		says   string
-	}{
-		{fs.ErrNotExist, "fichier ou dossier introuvable"},
-		{fs.ErrPermission, "permission refusée"},
-		{fs.ErrExist, "existe déjà"},
-		{syscall.EISDIR, "c'est un dossier, pas un fichier"},
-		{syscall.ENOTDIR, "un élément du chemin n'est pas un dossier"},
-		{syscall.ENOSPC, "plus de place sur le disque"},
-		{syscall.EROFS, "système de fichiers en lecture seule"},
-		{syscall.ELOOP, "trop de liens symboliques"},
-		{syscall.ENAMETOOLONG, "nom trop long"},
-		{syscall.EIO, "erreur d'entrée-sortie du disque"},
-	} {
-		if errors.Is(err, r.target) {
-			return r.says
-		}
-	}
+	// The packages of pret write their errors in French.
 	return err.Error()
 }
 

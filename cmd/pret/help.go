@@ -53,6 +53,32 @@ func init() {
 	})
 }
 
+// newHelpCmd is `pret help [COMMANDE]`, in French.
+func newHelpCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [COMMANDE]",
+		Short:   "L'aide de pret ou d'une commande",
+		Example: "  pret help\n  pret help cle",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var names []cobra.Completion
+			for _, sub := range c.Root().Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 || target == nil {
+				name := strings.Join(args, " ")
+				return usageError("« pret help » liste les commandes", "pas d'aide pour %q : commande inconnue", name)
+			}
+			return target.Help()
+		},
+	}
+}
+
 func isSetting(f *pflag.Flag) bool {
 	_, ok := f.Annotations[settingAnnotation]
 	return ok

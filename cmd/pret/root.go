@@ -47,7 +47,11 @@ affiche son empreinte, note la date de la demande du compte d'accès (ou de
 la vérification qu'il est ouvert) et écrit acces.md.
 
 pret ne se connecte jamais nulle part et ne devine jamais le nom du nœud de
-login : il vient des organisateurs.`,
+login : il vient des organisateurs.
+
+Codes de sortie : 0 fait ; 1 contrôle échoué, action refusée ou erreur
+inattendue ; 2 mauvaise utilisation (option, argument, configuration) ;
+130 interrompu (Ctrl-C) ; 143 arrêté (SIGTERM).`,
 		Example: `  pret                          # l'assistant, dans un terminal
   pret cle                      # créer ou garder la clé
   pret acces --statut demande   # noter la demande et écrire acces.md
@@ -61,7 +65,7 @@ login : il vient des organisateurs.`,
 			return runWizard(cmd.Context(), a.assistantOptions(), a.io)
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if cmd.Name() == "version" {
+			if !needsConfig(cmd) {
 				return nil
 			}
 			cfg, warnings, err := loadConfig(a.v, a.configFlag)
@@ -75,8 +79,12 @@ login : il vient des organisateurs.`,
 			return nil
 		},
 	}
+	// completion is pret's own command, with French help.
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.SetHelpCommand(&cobra.Command{Hidden: true})
+	root.SetHelpCommand(newHelpCmd(a))
+	root.Version = versionLine()
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().BoolP("version", "v", false, "afficher la version de pret")
 	root.PersistentFlags().StringVar(&a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
 	root.PersistentFlags().BoolP("help", "h", false, "afficher cette aide")
 	a.bindConfigFlags(root)
@@ -94,12 +102,27 @@ login : il vient des organisateurs.`,
 		newModeleCmd(a),
 		newSunkCmd(a),
 		newVersionCmd(a),
+		newCompletionCmd(a),
+		newManCmd(a),
 	)
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
 		c.SilenceErrors, c.SilenceUsage = true, true
 	}
 	return root
+}
+
+// needsConfig is false for the commands that work without the
+// configuration: a broken config file must not hide the version, the help
+// or the completion.
+func needsConfig(cmd *cobra.Command) bool {
+	for c := cmd; c != nil; c = c.Parent() {
+		switch c.Name() {
+		case "version", "help", "completion", "man":
+			return false
+		}
+	}
+	return true
 }
 
 // noArgs is cobra's Args for a command that takes no argument, in French.

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// completionOptions is what `pret completion SHELL` takes.
+type completionOptions struct {
+	Shell string
+	Root  *cobra.Command
+}
+
+// shells are cobra's four generators, each with the command's French
+// descriptions.
+var shells = []struct {
+	name, short, example string
+	gen                  func(root *cobra.Command, ios *iostreams) error
+}{
+	{"bash", "Complétion pour bash", "  source <(pret completion bash)\n  pret completion bash > /etc/bash_completion.d/pret",
+		func(root *cobra.Command, ios *iostreams) error { return root.GenBashCompletionV2(ios.Out, true) }},
+	{"zsh", "Complétion pour zsh", "  pret completion zsh > \"${fpath[1]}/_pret\"",
+		func(root *cobra.Command, ios *iostreams) error { return root.GenZshCompletion(ios.Out) }},
+	{"fish", "Complétion pour fish", "  pret completion fish > ~/.config/fish/completions/pret.fish",
+		func(root *cobra.Command, ios *iostreams) error { return root.GenFishCompletion(ios.Out, true) }},
+	{"powershell", "Complétion pour PowerShell", "  pret completion powershell | Out-String | Invoke-Expression",
+		func(root *cobra.Command, ios *iostreams) error { return root.GenPowerShellCompletionWithDesc(ios.Out) }},
+}
+
+func newCompletionCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "completion SHELL",
+		Short: "Script de complétion des commandes et options pour bash, zsh, fish ou PowerShell",
+		Long: `Écrit sur la sortie standard le script qui complète les commandes et les
+options de pret dans votre shell (touche Tab), avec leur description en
+français. Chargez-le au démarrage du shell ; les exemples de chaque shell
+sont dans « pret completion SHELL --help ».`,
+		Example: `  source <(pret completion bash)
+  pret completion zsh > "${fpath[1]}/_pret"`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError("pret completion bash (ou zsh, fish, powershell)", "dites pour quel shell : bash, zsh, fish ou powershell")
+			}
+			return usageError("pret completion bash (ou zsh, fish, powershell)", "shell inconnu : %q", args[0])
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return nil },
+	}
+	for _, sh := range shells {
+		gen := sh.gen
+		c.AddCommand(&cobra.Command{
+			Use:     sh.name,
+			Short:   sh.short,
+			Long:    fmt.Sprintf("Écrit le script de complétion de pret pour %s sur la sortie standard.", sh.name),
+			Example: sh.example,
+			Args:    noArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runCompletion(cmd.Context(), &completionOptions{Shell: cmd.Name(), Root: cmd.Root()}, a.io, gen)
+			},
+		})
+	}
+	return c
+}
+
+func runCompletion(ctx context.Context, opts *completionOptions, ios *iostreams, gen func(*cobra.Command, *iostreams) error) error {
+	return gen(opts.Root, ios)
+}
