@@ -21,16 +21,16 @@ var (
 
 // ReadFile reads a key file without following a symbolic link and without
 // reading more than MaxFileSize bytes.
-func ReadFile(path string) ([]byte, error) { return readFile(path, syscall.O_NOFOLLOW) }
+func ReadFile(path string) ([]byte, error) { return readFile(path, false) }
 
 // ReadFileFollow is ReadFile for a file the person named: a link is theirs
 // to give, and reading through it changes nothing.
-func ReadFileFollow(path string) ([]byte, error) { return readFile(path, 0) }
+func ReadFileFollow(path string) ([]byte, error) { return readFile(path, true) }
 
-func readFile(path string, flags int) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
+func readFile(path string, follow bool) ([]byte, error) {
+	f, err := openRead(path, follow)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		if !follow && isLinkErr(err) {
 			return nil, fmt.Errorf("%s : %w", path, ErrSymlink)
 		}
 		return nil, pathError(path, err)
@@ -85,9 +85,10 @@ func stage(path string, data []byte, perm os.FileMode) (p *pending, err error) {
 	if dir == "" {
 		dir = "."
 	}
-	// CreateTemp opens with O_EXCL and mode 0600: the secret is never
-	// readable by others, even while it is being written.
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	// The staged file is created exclusively and readable by its owner
+	// alone (mode 0600, or an owner-only ACL on Windows): the secret is
+	// never readable by others, even while it is being written.
+	f, err := createStaged(dir, "."+base+".tmp-", perm)
 	if err != nil {
 		return nil, pathError(dir, err)
 	}
@@ -97,9 +98,6 @@ func stage(path string, data []byte, perm os.FileMode) (p *pending, err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if err = f.Chmod(perm); err != nil {
-		return nil, pathError(path, err)
-	}
 	if _, err = f.Write(data); err != nil {
 		return nil, pathError(path, err)
 	}
@@ -112,13 +110,14 @@ func stage(path string, data []byte, perm os.FileMode) (p *pending, err error) {
 	return &pending{tmp: f.Name(), path: path}, nil
 }
 
-// commit gives the staged file its final name. link(2) fails when the name
+// commit gives the staged file its final name, failing when the name
 // exists, symbolic link included, so nothing is ever replaced or written
-// through a link.
+// through a link (link(2) on Unix, a rename without replacement on
+// Windows: see linkNew).
 func (p *pending) commit() error {
-	if err := os.Link(p.tmp, p.path); err != nil {
+	if err := linkNew(p.tmp, p.path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			if st, lerr := os.Lstat(p.path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			if st, lerr := os.Lstat(p.path); lerr == nil && isLink(p.path, st) {
 				return fmt.Errorf("%s : %w", p.path, ErrSymlink)
 			}
 			return fmt.Errorf("%s : %w", p.path, ErrExists)
@@ -170,29 +169,6 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// lockDir takes an exclusive advisory lock on the folder so that two pret
-// processes decide "absent, create" one after the other, never together.
-func lockDir(dir string) (unlock func(), err error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, pathError(dir, err)
-	}
-	for {
-		err = syscall.Flock(int(d.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		d.Close()
-		return nil, pathError(dir, err)
-	}
-	return func() {
-		syscall.Flock(int(d.Fd()), syscall.LOCK_UN)
-		d.Close()
-	}, nil
-}
-
 // pathError says in French what went wrong with a file, without the
 // English strings of the system's errors.
 func pathError(path string, err error) error {
@@ -213,7 +189,11 @@ func pathError(path string, err error) error {
 	case errors.Is(err, syscall.EIO):
 		reason = "erreur d'entrée-sortie"
 	default:
-		return fmt.Errorf("%s : %w", path, err)
+		r, ok := osReason(err)
+		if !ok {
+			return fmt.Errorf("%s : %w", path, err)
+		}
+		reason = r
 	}
 	return &FileError{Path: path, Reason: reason, Err: err}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"golang.org/x/crypto/ssh"
@@ -184,29 +183,6 @@ func TestCreateInteropSSHKeygen(t *testing.T) {
 	}
 	if !strings.HasSuffix(want, " seance-novembre (ED25519)\n") {
 		t.Fatalf("unexpected ssh-keygen line %q", want)
-	}
-}
-
-func TestCreateModesWhateverUmask(t *testing.T) {
-	for _, mask := range []int{0, 0o022, 0o077, 0o277} {
-		old := syscall.Umask(mask)
-		dir := filepath.Join(t.TempDir(), "a", ".ssh")
-		s := Store{Dir: dir, Name: "id", Comment: "c"}
-		_, err := s.Create(rand.Reader, []byte("passphrase"))
-		syscall.Umask(old)
-		if err != nil {
-			t.Fatalf("umask %o: %v", mask, err)
-		}
-		for path, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, s.PrivatePath(): 0o600, s.PublicPath(): 0o644} {
-			st, err := os.Stat(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Mode() != want {
-				t.Errorf("umask %o: %s has mode %v, want %v", mask, path, st.Mode(), want)
-			}
-		}
-		assertNoTemp(t, dir)
 	}
 }
 

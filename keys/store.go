@@ -116,7 +116,7 @@ func exists(path string) (bool, error) {
 		return false, nil
 	case err != nil:
 		return false, pathError(path, err)
-	case st.Mode()&fs.ModeSymlink != 0:
+	case isLink(path, st):
 		return false, fmt.Errorf("%s : %w", path, ErrSymlink)
 	case !st.Mode().IsRegular():
 		return false, fmt.Errorf("%s : ce n'est pas un fichier ordinaire", path)

@@ -12,7 +12,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"pret": main})
+	testscript.Main(withBinDir{m}, map[string]func(){"pret": main})
 }
 
 // TestScripts runs the end-to-end behaviour of the command line: exit

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -18,35 +20,6 @@ import (
 	"github.com/romeo-pret/pret/internal/testenv"
 	"golang.org/x/sys/unix"
 )
-
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// binary builds pret once: the pseudo-terminal tests drive the real
-// program, as a learner would.
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "pret-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "pret")
-		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v", buildErr)
-	}
-	return builtBin
-}
 
 // session is pret running on a pseudo-terminal that a vt10x screen reads,
 // answering survey's cursor position queries the way a real terminal does.
@@ -146,7 +119,7 @@ func (s *session) wait() int {
 
 // echoOn reads the terminal settings pret leaves behind.
 func (s *session) echoOn() bool {
-	tio, err := unix.IoctlGetTermios(int(s.c.Tty().Fd()), unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(int(s.c.Tty().Fd()), ioctlGetTermios)
 	if err != nil {
 		s.t.Fatal(err)
 	}

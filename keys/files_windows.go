@@ -1,0 +1,242 @@
+//go:build windows
+
+package keys
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// openRead opens a file for reading. Without follow, the last element is
+// opened as itself (FILE_FLAG_OPEN_REPARSE_POINT) and a symbolic link or
+// junction is refused: Windows has no O_NOFOLLOW. A reparse point that is
+// not a link (a cloud placeholder) is opened again normally, so its data
+// is read. FIFOs do not exist on Windows; a pipe or a device is refused
+// by the caller's Stat before anything is read.
+func openRead(path string, follow bool) (*os.File, error) {
+	if follow {
+		return os.Open(path)
+	}
+	h, err := createFile(path, windows.GENERIC_READ, windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	link, reparse, err := reparseKind(h)
+	if err != nil {
+		windows.CloseHandle(h)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	if link {
+		windows.CloseHandle(h)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
+	}
+	if reparse {
+		windows.CloseHandle(h)
+		return os.Open(path)
+	}
+	return os.NewFile(uintptr(h), path), nil
+}
+
+// isLinkErr tells whether an open without following failed on a link.
+func isLinkErr(err error) bool { return errors.Is(err, syscall.ELOOP) }
+
+func createFile(path string, access, disposition, flags uint32, sa *windows.SecurityAttributes) (windows.Handle, error) {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return windows.InvalidHandle, err
+	}
+	share := uint32(windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE)
+	return windows.CreateFile(p, access, share, sa, disposition, flags|windows.FILE_ATTRIBUTE_NORMAL, 0)
+}
+
+// fileAttributeTagInfo is FILE_ATTRIBUTE_TAG_INFO, which x/sys/windows
+// does not declare.
+type fileAttributeTagInfo struct {
+	FileAttributes uint32
+	ReparseTag     uint32
+}
+
+// reparseKind says whether the open file is a reparse point, and whether
+// that reparse point names another file (symbolic link, junction: the
+// "name surrogate" bit of its tag).
+func reparseKind(h windows.Handle) (link, reparse bool, err error) {
+	var info fileAttributeTagInfo
+	err = windows.GetFileInformationByHandleEx(h, windows.FileAttributeTagInfo, (*byte)(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
+	if err != nil {
+		return false, false, err
+	}
+	if info.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT == 0 {
+		return false, false, nil
+	}
+	const nameSurrogate = 0x20000000
+	return info.ReparseTag&nameSurrogate != 0, true, nil
+}
+
+// isLink tells whether the name at path is a symbolic link or a junction.
+// Go reports a junction as irregular, not as a link; it is one all the
+// same, and a key written or read through it would land elsewhere.
+func isLink(path string, st fs.FileInfo) bool {
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return true
+	}
+	if st.Mode()&fs.ModeIrregular == 0 {
+		return false
+	}
+	h, err := createFile(path, 0, windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
+	if err != nil {
+		return true // cannot tell: treat it as the link it may be
+	}
+	defer windows.CloseHandle(h)
+	link, _, err := reparseKind(h)
+	return err != nil || link
+}
+
+// createStaged creates a new file in dir, exclusively (CREATE_NEW, the
+// O_EXCL of Windows). A file that others must not read (perm without
+// group or other bits: the private key) is born with a protected DACL
+// that grants the owner alone full control, as Windows' OpenSSH demands;
+// the ACL is set again on the open handle in case the creation merged
+// inherited entries. Other files keep the folder's inherited ACL.
+func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
+	var acl *ownerOnly
+	if perm&0o077 == 0 {
+		var err error
+		if acl, err = ownerOnlyACL(); err != nil {
+			return nil, err
+		}
+	}
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		var sa *windows.SecurityAttributes
+		access := uint32(windows.GENERIC_READ | windows.GENERIC_WRITE)
+		if acl != nil {
+			sa = &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: acl.sd}
+			access |= windows.WRITE_DAC
+		}
+		h, err := createFile(name, access, windows.CREATE_NEW, 0, sa)
+		if errors.Is(err, windows.ERROR_FILE_EXISTS) || errors.Is(err, windows.ERROR_ALREADY_EXISTS) {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		if acl != nil {
+			err = windows.SetSecurityInfo(h, windows.SE_FILE_OBJECT,
+				windows.DACL_SECURITY_INFORMATION|windows.PROTECTED_DACL_SECURITY_INFORMATION,
+				nil, nil, acl.dacl, nil)
+			if err != nil {
+				windows.CloseHandle(h)
+				os.Remove(name)
+				return nil, &fs.PathError{Op: "chmod", Path: name, Err: err}
+			}
+		}
+		return os.NewFile(uintptr(h), name), nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrExist}
+}
+
+type ownerOnly struct {
+	sd   *windows.SECURITY_DESCRIPTOR
+	dacl *windows.ACL
+}
+
+// ownerOnlyACL is "O:<me>D:P(A;;FA;;;<me>)": owned by the user running
+// pret, protected from inheritance, full access for that user alone.
+func ownerOnlyACL() (*ownerOnly, error) {
+	user, err := windows.GetCurrentProcessToken().GetTokenUser()
+	if err != nil {
+		return nil, err
+	}
+	sid := user.User.Sid.String()
+	sd, err := windows.SecurityDescriptorFromString("O:" + sid + "D:P(A;;FA;;;" + sid + ")")
+	if err != nil {
+		return nil, err
+	}
+	dacl, _, err := sd.DACL()
+	if err != nil {
+		return nil, err
+	}
+	return &ownerOnly{sd: sd, dacl: dacl}, nil
+}
+
+// linkNew gives the staged file tmp the name path. MoveFileEx without
+// MOVEFILE_REPLACE_EXISTING is Windows' atomic "rename if absent": it
+// fails when the name exists, link included, and never replaces it.
+func linkNew(tmp, path string) error {
+	from, err := windows.UTF16PtrFromString(tmp)
+	if err != nil {
+		return err
+	}
+	to, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return err
+	}
+	if err := windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH); err != nil {
+		return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: err}
+	}
+	return nil
+}
+
+// lockName is the file whose first byte is locked. LockFileEx locks
+// ranges of a file, and NTFS refuses it on a folder: the lock lives in
+// an empty file of the folder, created once and left in place (removing
+// it would let two processes lock two different files).
+const lockName = ".pret.lock"
+
+// lockDir takes an exclusive lock (LockFileEx) so that two pret processes
+// decide "absent, create" one after the other, never together. The lock
+// goes with the handle: a process that dies releases it.
+func lockDir(dir string) (unlock func(), err error) {
+	path := filepath.Join(dir, lockName)
+	h, err := createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	if link, _, err := reparseKind(h); err != nil || link {
+		windows.CloseHandle(h)
+		if err == nil {
+			err = syscall.ELOOP
+		}
+		return nil, pathError(path, err)
+	}
+	ol := new(windows.Overlapped)
+	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
+		windows.CloseHandle(h)
+		return nil, pathError(path, err)
+	}
+	return func() {
+		windows.UnlockFileEx(h, 0, 1, 0, ol)
+		windows.CloseHandle(h)
+	}, nil
+}
+
+// osReason translates the Windows errors that have no Unix name.
+func osReason(err error) (string, bool) {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return "", false
+	}
+	switch errno {
+	case windows.ERROR_DISK_FULL, windows.ERROR_HANDLE_DISK_FULL:
+		return "plus de place sur le disque", true
+	case windows.ERROR_WRITE_PROTECT:
+		return "le support est protégé en écriture", true
+	case windows.ERROR_SHARING_VIOLATION, windows.ERROR_LOCK_VIOLATION:
+		return "le fichier est ouvert par un autre programme", true
+	case windows.ERROR_INVALID_NAME, windows.ERROR_BAD_PATHNAME:
+		return "nom de fichier invalide sous Windows", true
+	case windows.ERROR_FILE_EXISTS, windows.ERROR_ALREADY_EXISTS:
+		return "le fichier existe déjà", true
+	case syscall.ELOOP:
+		return "c'est un lien symbolique ou une jonction, que pret ne suit pas ici", true
+	}
+	return "", false
+}
