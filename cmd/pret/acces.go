@@ -78,8 +78,8 @@ terminal, ou avec --force. Il faut la clé : « pret cle ».`,
 			return runAcces(cmd.Context(), opts, a.io)
 		},
 	}
-	c.Flags().StringVar(&opts.Status, "statut", "", "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	c.Flags().StringVar(&opts.Date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
+	choiceFlag(c.Flags(), &opts.Status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
+	stringFlag(c.Flags(), &opts.Date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer un acces.md au contenu différent sans demander")
 	return c
 }

@@ -45,7 +45,7 @@ d'environnement ne prend la passphrase elle-même.`,
 			return runCle(cmd.Context(), opts, a.io)
 		},
 	}
-	c.Flags().StringVar(&opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/adrg/xdg"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -347,4 +348,80 @@ func TestEveryCommandInProcess(t *testing.T) {
 		}
 	}
 	walk(root)
+}
+
+// englishWords must never reach a person (issue 12).
+var englishWords = regexp.MustCompile(`(?i)\b(invalid|flag|unknown|parsing|syntax|argument|requires)\b`)
+
+// refusedValue is a value the flag refuses while the command line is
+// read: pret's own flag types say it; pflag's built-in ones are listed.
+func refusedValue(t *testing.T, f *pflag.Flag) string {
+	if v, ok := f.Value.(interface{ refusedExample() string }); ok {
+		return v.refusedExample()
+	}
+	switch f.Value.Type() {
+	case "bool":
+		return "peut-être"
+	case "int", "int64", "uint":
+		return "douze"
+	case "duration":
+		return "longtemps"
+	}
+	t.Fatalf("--%s: type %s has no refused value; give it a typed value (flags.go)", f.Name, f.Value.Type())
+	return ""
+}
+
+// TestEveryFlagErrorIsFrenchUsage walks every flag of every command,
+// found through cobra, with a refused value, and every command with an
+// unknown flag and with each flag's value missing: exit 2, a French
+// error and hint, no English word.
+func TestEveryFlagErrorIsFrenchUsage(t *testing.T) {
+	testEnv(t)
+	ios, _, _ := fakeStreams("", false, nil)
+	root := newApp(ios).rootCommand()
+	var commands [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		commands = append(commands, path)
+		for _, sub := range c.Commands() {
+			walk(sub, append(append([]string(nil), path...), sub.Name()))
+		}
+	}
+	walk(root, nil)
+	runs := 0
+	check := func(args ...string) {
+		t.Helper()
+		runs++
+		r := pretIn(t, "", args...)
+		out := r.stdout + r.stderr
+		if r.code != exitUsage || !strings.HasPrefix(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, "\npret: conseil : ") {
+			t.Errorf("pret %q: exit %d, want 2 with erreur and conseil\n%s", args, r.code, out)
+		}
+		if w := englishWords.FindString(out); w != "" {
+			t.Errorf("pret %q: English word %q:\n%s", args, w, out)
+		}
+	}
+	for _, path := range commands {
+		cmd, _, err := root.Find(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(append(append([]string(nil), path...), "--inexistante")...)
+		check(append(append([]string(nil), path...), "-Z")...)
+		cmd.InheritedFlags() // merges the persistent flags of the parents into Flags()
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			bad := refusedValue(t, f)
+			if f.NoOptDefVal != "" {
+				// A bool flag alone is complete; its value comes after "=".
+				check(append(append([]string(nil), path...), "--"+f.Name+"="+bad)...)
+				return
+			}
+			check(append(append([]string(nil), path...), "--"+f.Name, bad)...)
+			check(append(append([]string(nil), path...), "--"+f.Name)...)
+		})
+	}
+	if runs < 100 {
+		t.Fatalf("only %d command lines tried: the walk found too few flags", runs)
+	}
+	t.Logf("%d command lines, %d commands", runs, len(commands))
 }

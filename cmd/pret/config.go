@@ -41,23 +41,24 @@ type Config struct {
 // variable PRET_ and the key in capitals with "_" for ".".
 type configKey struct {
 	key, def, usage string
+	check           func(string) error // what the flag refuses
 }
 
 // configKeys are all the settings; each gets a flag bound to viper, so
 // that flag > PRET_ variable > file > default holds for every one.
 var configKeys = []configKey{
-	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance"},
-	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)"},
-	{"seance.debut", "09:30", "`HEURE` du début de la séance, HH:MM"},
-	{"seance.fin", "12:00", "`HEURE` de la fin de la séance, HH:MM"},
-	{"cle.dossier", "~/.ssh", "`DOSSIER` de la clé"},
-	{"cle.nom", "id_ed25519_romeo", "`NOM` du fichier de la clé privée (la clé publique est NOM.pub)"},
-	{"cle.commentaire", "seance-novembre", "`COMMENTAIRE` d'une clé créée"},
-	{"acces.fichier", "acces.md", "`FICHIER` qu'écrit « pret acces »"},
-	{"acces.modele", "", "`FICHIER` modèle d'acces.md (vide : celui fourni avec pret)"},
-	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit"},
-	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs"},
-	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs"},
+	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance", checkText},
+	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)", checkDay},
+	{"seance.debut", "09:30", "`HEURE` du début de la séance, HH:MM", checkHour},
+	{"seance.fin", "12:00", "`HEURE` de la fin de la séance, HH:MM", checkHour},
+	{"cle.dossier", "~/.ssh", "`DOSSIER` de la clé", checkPath},
+	{"cle.nom", "id_ed25519_romeo", "`NOM` du fichier de la clé privée (la clé publique est NOM.pub)", checkKeyName},
+	{"cle.commentaire", "seance-novembre", "`COMMENTAIRE` d'une clé créée", checkText},
+	{"acces.fichier", "acces.md", "`FICHIER` qu'écrit « pret acces »", checkPath},
+	{"acces.modele", "", "`FICHIER` modèle d'acces.md (vide : celui fourni avec pret)", checkText},
+	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit", checkText},
+	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", checkText},
+	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", checkText},
 }
 
 func flagOf(key string) string { return strings.ReplaceAll(key, ".", "-") }
@@ -70,7 +71,9 @@ func envOf(key string) string {
 // (so every command takes it) and binds it to a's viper.
 func (a *app) bindConfigFlags(root *cobra.Command) {
 	for _, k := range configKeys {
-		root.PersistentFlags().String(flagOf(k.key), k.def, k.usage+" ; "+envOf(k.key))
+		v := new(string)
+		*v = k.def
+		root.PersistentFlags().Var(&checkedValue{p: v, check: k.check, refused: "\x1b[31m"}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
 		_ = root.PersistentFlags().SetAnnotation(flagOf(k.key), settingAnnotation, []string{k.key})
 		// BindPFlag fails only for a nil flag.
 		_ = a.v.BindPFlag(k.key, root.PersistentFlags().Lookup(flagOf(k.key)))

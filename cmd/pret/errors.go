@@ -128,8 +128,10 @@ func flagError(c interface{ CommandPath() string }, err error) error {
 	)
 	switch {
 	case errors.As(err, &notExist):
-		if s := notExist.GetSpecifiedShortnames(); s != "" {
+		if s := notExist.GetSpecifiedShortnames(); len(s) > 1 {
 			return usageError(hint, "option courte inconnue : -%s (dans -%s)", notExist.GetSpecifiedName(), s)
+		} else if s != "" {
+			return usageError(hint, "option courte inconnue : -%s", s)
 		}
 		return usageError(hint, "option inconnue : --%s", notExist.GetSpecifiedName())
 	case errors.As(err, &noValue):

@@ -10,18 +10,29 @@ import (
 
 // reportFlags are the output flags of the commands that print a report.
 type reportFlags struct {
-	format string
-	strict bool
+	format  string
+	strict  bool
+	formats []string // what --format takes; checklist.Formats unless add says
 }
 
-func (f *reportFlags) add(c *cobra.Command) {
-	c.Flags().StringVar(&f.format, "format", "texte", "`FORMAT` de sortie : texte, json ou junit")
+// add gives c --format (one of formats, default checklist.Formats) and
+// --strict.
+func (f *reportFlags) add(c *cobra.Command, formats ...string) {
+	if len(formats) == 0 {
+		formats = checklist.Formats
+	}
+	f.formats = formats
+	choiceFlag(c.Flags(), &f.format, "format", "texte", "format", formats, "`FORMAT` de sortie : "+frenchList(formats))
 	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
 }
 
 func (f *reportFlags) check() error {
-	if !slices.Contains(checklist.Formats, f.format) {
-		return usageError("--format texte, json ou junit", "format inconnu : %q", f.format)
+	formats := f.formats
+	if len(formats) == 0 {
+		formats = checklist.Formats
+	}
+	if !slices.Contains(formats, f.format) {
+		return usageError("--format "+frenchList(formats), "format inconnu : %q", f.format)
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ inattendue ; 2 mauvaise utilisation (option, argument, configuration) ;
 	root.Version = versionLine()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Flags().BoolP("version", "v", false, "afficher la version de pret")
-	root.PersistentFlags().StringVar(&a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
+	pathFlag(root.PersistentFlags(), &a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
 	root.PersistentFlags().BoolP("help", "h", false, "afficher cette aide")
 	a.bindConfigFlags(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err) })
@@ -129,7 +129,7 @@ func needsConfig(cmd *cobra.Command) bool {
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		if cmd.HasParent() {
-			return usageError(fmt.Sprintf("« %s --help » montre comment l'appeler", cmd.CommandPath()), "%s ne prend pas d'argument ; reçu : %q", cmd.CommandPath(), args[0])
+			return usageError(fmt.Sprintf("« %s --help » montre comment l'appeler", cmd.CommandPath()), "%s ne prend rien après son nom ; reçu en trop : %q", cmd.CommandPath(), args[0])
 		}
 		return usageError("« pret --help » liste les commandes", "commande inconnue : %q", args[0])
 	}
@@ -140,7 +140,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 func maxArgs(n int, hint string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return usageError(hint, "trop d'arguments : %d", len(args))
+			return usageError(hint, "%s : %d chemins donnés, %d au plus", cmd.CommandPath(), len(args), n)
 		}
 		return nil
 	}
