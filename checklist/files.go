@@ -57,14 +57,13 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 			hidden++
 			continue
 		}
-		var verdict string
+		// A valid file with warnings is valid: its lines say the rest.
+		verdict := style.paint("32", "valide  ")
 		switch f.verdict() {
 		case "invalide":
-			verdict = style.paint("31", "invalide     ")
+			verdict = style.paint("31", "invalide")
 		case "avertissement":
-			verdict = style.paint("33", "avertissement")
-		default:
-			verdict = style.paint("32", "valide       ")
+			verdict = style.paint("33", "valide  ")
 		}
 		if f.Apprenant != "" {
 			fmt.Fprintf(bw, "%s  %s — %s\n", verdict, Escape(f.Apprenant), Escape(f.Path))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // Options are what a run compares against and how wide it reads.
@@ -97,7 +98,7 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 func validateSource(s source, rules acces.Rules, buf []byte) (checklist.FileResult, fileID, bool, []byte) {
 	res := checklist.FileResult{Path: s.path, Apprenant: s.learner, Archive: s.archive, Entry: s.entry}
 	fail := func(err error) {
-		if errors.Is(err, errTooLarge) {
+		if errors.Is(err, errTooLarge) || errors.Is(err, safefile.ErrTooLarge) {
 			res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
 			return
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"syscall"
+
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 var (
@@ -23,6 +25,10 @@ func describe(err error) string {
 		return ""
 	case errors.Is(err, errIsDir), errors.Is(err, errSymlink), errors.Is(err, errTooLarge):
 		return err.Error()
+	case errors.Is(err, safefile.ErrSymlink):
+		return errSymlink.Error()
+	case errors.As(err, new(*safefile.Error)):
+		return safefile.Reason(err)
 	case errors.Is(err, zip.ErrFormat):
 		return "archive corrompue : ce n'est pas un zip lisible ; téléchargez-la de nouveau"
 	case errors.Is(err, zip.ErrAlgorithm):

@@ -46,29 +46,6 @@ func open(path string, follow bool) (*os.File, os.FileInfo, error) {
 	return f, st, nil
 }
 
-func readFile(path string, follow bool, limit int64, buf []byte) ([]byte, fileID, error) {
-	f, st, err := open(path, follow)
-	if err != nil {
-		return nil, fileID{}, err
-	}
-	defer f.Close()
-	id := absID(path)
-	if st.IsDir() {
-		return nil, id, errIsDir
-	}
-	if st.Size() > limit {
-		return nil, id, errTooLarge
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, id, err
-	}
-	if int64(len(data)) > limit {
-		return nil, id, errTooLarge
-	}
-	return data, id, nil
-}
-
 func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
 	f, st, err := open(path, follow)
 	if err != nil {

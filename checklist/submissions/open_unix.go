@@ -36,52 +36,6 @@ func fstat(fd int, path string) (syscall.Stat_t, error) {
 	return st, nil
 }
 
-// readFile reads a whole regular file of at most limit bytes with plain
-// system calls (open, fstat, read, close): os.Open would register each
-// file with the poller, which costs more than reading a page of text.
-// buf is reused; the result aliases it.
-func readFile(path string, follow bool, limit int64, buf []byte) ([]byte, fileID, error) {
-	fd, err := openNoBlock(path, follow, 0)
-	if err != nil {
-		return nil, fileID{}, err
-	}
-	defer syscall.Close(fd)
-	st, err := fstat(fd, path)
-	if err != nil {
-		return nil, fileID{}, err
-	}
-	id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, id, notRegular(uint32(st.Mode & syscall.S_IFMT))
-	}
-	if st.Size > limit {
-		return nil, id, errTooLarge
-	}
-	if want := int(st.Size) + 1; cap(buf) < want {
-		buf = make([]byte, 0, want)
-	}
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, id, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			return buf, id, nil
-		}
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return nil, id, errTooLarge // it grew while being read
-		}
-	}
-}
-
 // openArchive opens a regular file for archive/zip to read in place.
 func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
 	fd, err := openNoBlock(path, follow, 0)

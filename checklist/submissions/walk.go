@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -65,7 +66,7 @@ func (w *walker) arg(arg string) {
 	case err != nil:
 		w.unreadable(arg, folder, err)
 	case st.IsDir():
-		w.dir(arg, nil, true, filepath.Base(abs), "")
+		w.dir(arg, nil, true, filepath.Base(abs))
 	case IsArchiveName(arg) && st.Mode().IsRegular():
 		w.archive(arg, true, strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)))
 	default:
@@ -75,7 +76,17 @@ func (w *walker) arg(arg string) {
 		if id, err := statID(filepath.Dir(abs)); err == nil {
 			group = "d:" + id.String()
 		}
-		s := w.diskFile(arg, true, learner, group+"|"+moodle)
+		// Known as its folder and name once links are resolved, as the
+		// walk knows the files it meets: a file named here and met again
+		// in a folder is read once.
+		id := fileID{path: arg}
+		if real, err := filepath.EvalSymlinks(arg); err == nil {
+			if did, err := statID(filepath.Dir(real)); err == nil {
+				did.path = filepath.Base(real)
+				id = did
+			}
+		}
+		s := w.diskFile(arg, true, learner, group+"|"+moodle, id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
 			s.pub = diskPub(filepath.Dir(arg), choosePub(entries, w.keyName))
 		}
@@ -83,19 +94,21 @@ func (w *walker) arg(arg string) {
 	}
 }
 
-func (w *walker) diskFile(path string, follow bool, learner, group string) source {
+// diskFile reads through safefile, pret's one bounded reader: regular
+// files only, opened without blocking, at most acces.md's cap.
+func (w *walker) diskFile(path string, follow bool, learner, group string, id fileID) source {
 	return source{
 		path: path, learner: learner, group: group,
 		read: func(buf []byte) ([]byte, fileID, error) {
-			return readFile(path, follow, acces.MaxAccessSize, buf)
+			data, err := safefile.ReadInto(path, safefile.Access, safefile.Follow(follow), buf)
+			return data, id, err
 		},
 	}
 }
 
 // dir walks a folder. parts are the folder names below the argument;
-// rootName names the learner of files at the top. group is the learner's
-// folder: the argument for its own files, else the folder right under it.
-func (w *walker) dir(path string, parts []string, follow bool, rootName, group string) {
+// rootName names the learner of files at the top.
+func (w *walker) dir(path string, parts []string, follow bool, rootName string) {
 	asFolder := append(parts[:len(parts):len(parts)], "")
 	f, id, err := openDir(path, follow)
 	if err != nil {
@@ -114,9 +127,11 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName, group s
 		return
 	}
 	w.seen[id] = true
-	if len(parts) <= 1 {
-		group = "d:" + id.String()
-	}
+	// Files count as one learner's when they sit in one folder (acces.md
+	// beside its copy "acces (1).md"), or carry one Moodle name in a flat
+	// export. Two folders are two learners, however deep they sit: the
+	// first folder under the argument may be a group of learners.
+	group := "d:" + id.String()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	pub := diskPub(path, choosePub(entries, w.keyName))
 	for _, e := range entries {
@@ -126,7 +141,7 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName, group s
 		t := e.Type()
 		switch {
 		case t.IsDir():
-			w.dir(p, sub, false, rootName, group)
+			w.dir(p, sub, false, rootName)
 		case t&fs.ModeSymlink != 0:
 			// Never followed. Reported when it stands for a submission,
 			// an archive or a folder, so that nothing is skipped unsaid.
@@ -139,7 +154,9 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName, group s
 			// FIFOs, sockets and devices go the same way: the read opens
 			// without blocking and refuses anything but a regular file.
 			l, moodle := learnerOf(sub, rootName)
-			s := w.diskFile(p, false, l, group+"|"+moodle)
+			fid := id
+			fid.path = name // folders are read once, so folder and name tell files apart
+			s := w.diskFile(p, false, l, group+"|"+moodle, fid)
 			s.pub = pub
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
@@ -170,7 +187,7 @@ func diskPub(dir, name string) func() *acces.PubFile {
 		return nil
 	}
 	return func() *acces.PubFile {
-		data, err := keys.ReadFile(filepath.Join(dir, name))
+		data, err := safefile.Read(filepath.Join(dir, name), safefile.Key, safefile.NoFollow)
 		if err != nil {
 			data = nil // unreadable or too large: reported as a bad public key
 		}
@@ -229,13 +246,9 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 		dir, _ := splitEntry(zf.Name)
 		parts := entryParts(zf.Name)
 		learner, moodle := learnerOf(parts, rootName)
-		top := ""
-		if len(parts) > 1 {
-			top = parts[0]
-		}
 		s := source{
 			path: path + "!/" + zf.Name, archive: path, entry: zf.Name,
-			learner: learner, group: "z:" + id.String() + "!/" + top + "|" + moodle,
+			learner: learner, group: "z:" + id.String() + "!/" + dir + "|" + moodle,
 			done: release,
 		}
 		entryID := id

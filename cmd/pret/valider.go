@@ -1,73 +1,151 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/checklist/submissions"
+	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // validerOptions is what `pret valider` takes from its arguments, flags
 // and configuration.
 type validerOptions struct {
 	Config  *Config
-	Paths   []string // files and folders; empty is the current folder
+	Paths   []string // files, folders and .zip archives; empty is the current folder
 	Report  reportFlags
-	Workers int // files read in parallel; 0 is one per core
+	All     bool   // texte: list the files without problems too
+	Output  string // --sortie: the report goes to this file, whole
+	Workers int    // files read in parallel; 0 is one per core
+	Dir     string // the current folder, for the paths of sarif and github
 }
 
 func newValiderCmd(a *app) *cobra.Command {
 	opts := &validerOptions{}
 	c := &cobra.Command{
-		Use:     "valider [CHEMIN…] [--format texte|json|junit] [--strict]",
+		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER]",
 		Aliases: []string{"validate"},
 		Short:   "Organisateurs : valider des fichiers acces.md",
-		Long: `Valide les acces.md reçus : les dossiers sont parcourus à la recherche des
-fichiers nommés acces.md ou accès.md (toute casse) ; un fichier nommé sur la
-ligne de commande est lu quel que soit son nom. Sans CHEMIN : le dossier
-courant.
+		Long: `Valide les acces.md reçus, tels que la plateforme les donne : fichiers,
+dossiers et archives .zip (lues sur place, jamais extraites), dans
+n'importe quel ordre. Dans un dossier ou une archive, un fichier est lu
+quand son nom finit par acces.md ou accès.md (toute casse), copies
+« acces (1).md » et noms Moodle « Nom Prénom_123_assignsubmission_file_acces.md »
+compris ; un fichier nommé sur la ligne de commande est lu quel que soit
+son nom. Sans CHEMIN : le dossier courant. Les liens symboliques trouvés
+dans un dossier ne sont jamais suivis.
 
+Chaque résultat nomme l'apprenant (nom Moodle, sinon le premier dossier).
 Chaque problème a un code stable (missing-date, bad-fingerprint,
 private-key-leak, …). Aucune sortie ne recopie une ligne de clé privée.
-Une même empreinte dans deux fichiers est une erreur : deux personnes ne
-partagent pas une clé. Code de sortie 1 si un fichier est invalide.`,
+Une même empreinte chez deux apprenants est une erreur : deux personnes
+ne partagent pas une clé.
+
+Formats : texte (seuls les fichiers à corriger, sauf --tous, puis un
+résumé), json, junit, csv (une ligne par fichier), sarif (analyse de code
+GitHub ou GitLab), github (annotations GitHub Actions), html (une page
+autonome qui se trie et se filtre).
+
+Code de sortie 0 si tout est valide, 1 si un fichier est invalide ou si
+rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 		Example: `  pret valider
-  pret valider rendus/ --format json
+  pret valider telechargement-moodle.zip
+  pret valider rendus/ --format csv --sortie rendus.csv
+  pret valider rendus/ --format html --sortie rapport.html
+  pret valider rendus/ --format sarif --sortie pret.sarif
   pret valider rendus/kim/acces.md --strict`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config, opts.Paths = a.cfg, args
+			opts.Dir, _ = os.Getwd()
 			return runValider(cmd.Context(), opts, a.io)
 		},
 	}
-	opts.Report.add(c)
+	c.Flags().StringVar(&opts.Report.format, "format", "texte", "`FORMAT` de sortie : "+strings.Join(checklist.FileFormats, ", "))
+	c.Flags().BoolVar(&opts.Report.strict, "strict", false, "compter les avertissements comme des erreurs")
+	c.Flags().BoolVar(&opts.All, "tous", false, "en texte, lister aussi les fichiers sans problème")
+	c.Flags().StringVar(&opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
 	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle (défaut : un par cœur)")
 	return c
 }
 
+// maxWorkers bounds --paralleles: more readers than this only costs
+// memory (2,000,000,000 of them exhausted it).
+func maxWorkers() int { return 4 * max(1, runtime.NumCPU()) }
+
+// runValider validates the arguments and writes the report. Exit codes do
+// not depend on the format: 0 all valid, 1 a file invalid or nothing
+// found, 2 usage.
 func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error {
-	if err := opts.Report.check(); err != nil {
-		return err
+	format := opts.Report.format
+	if !slices.Contains(checklist.FileFormats, format) {
+		return usageError("--format "+strings.Join(checklist.FileFormats, ", "), "format inconnu : %q", format)
+	}
+	if opts.Workers < 0 || opts.Workers > maxWorkers() {
+		return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers()), "--paralleles %d : hors des bornes", opts.Workers)
 	}
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	// A mistyped name is a usage error before anything is read; a name
+	// that exists but cannot be read is a result of its own.
 	for _, p := range paths {
 		if err := mustExist(p); err != nil {
 			return err
 		}
 	}
 	cfg := opts.Config
+	if opts.Output != "" {
+		guard := safefile.Protect(cfg.Key.Dir, cfg.Key.PrivatePath(), cfg.Key.PublicPath())
+		if err := guard.Check(opts.Output); err != nil {
+			return usageError("choisissez un autre fichier pour --sortie", "--sortie %s : %s", checklist.Escape(opts.Output), safefile.Reason(err))
+		}
+	}
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today}
-	files, err := acces.ValidatePaths(paths, rules, opts.Workers)
-	if err != nil {
-		return usageError("vérifiez les chemins donnés", "%v", err)
+	files := submissions.Validate(paths, submissions.Options{Rules: rules, Workers: opts.Workers})
+	invalid := false
+	for i := range files {
+		if opts.Report.strict && len(files[i].Problems) > 0 {
+			files[i].Valid = false
+		}
+		invalid = invalid || !files[i].Valid
+	}
+	report := checklist.FilesReport{Name: "pret valider", Files: files, All: opts.All, Version: version, Dir: opts.Dir}
+	if opts.Output == "" {
+		report.Style = style(ios)
+		if err := checklist.WriteFilesReport(ios.Out, format, report); err != nil {
+			return err
+		}
+	} else {
+		var buf bytes.Buffer
+		if err := checklist.WriteFilesReport(&buf, format, report); err != nil {
+			return err
+		}
+		if err := keys.WriteReplace(opts.Output, buf.Bytes(), 0o644); err != nil {
+			return refusedError("choisissez un dossier où vous pouvez écrire", "--sortie %s : %s ; rien n'a été écrit", checklist.Escape(opts.Output), safefile.Reason(err))
+		}
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(ios.Err, "pret: attention : aucun acces.md trouvé dans %s\n", strings.Join(paths, ", "))
+		// A green run must mean "files were read and are valid".
+		quoted := make([]string, len(paths))
+		for i, p := range paths {
+			quoted[i] = checklist.Escape(p)
+		}
+		return refusedError("vérifiez le dossier ou l'archive donnés ; un fichier nommé sur la ligne de commande est lu quel que soit son nom",
+			"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", strings.Join(quoted, ", "))
 	}
-	return writeFiles(ios, "pret valider", files, opts.Report)
+	if invalid {
+		return &silentExit{exitFailed}
+	}
+	return nil
 }
