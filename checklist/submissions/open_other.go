@@ -4,7 +4,6 @@ package submissions
 
 import (
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 )
