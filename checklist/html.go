@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 )
 
 // The page's style and script are inline, and the page forbids anything
@@ -21,9 +22,14 @@ var (
 	//go:embed report.html.tmpl
 	reportHTML string
 
-	htmlTemplate = template.Must(template.New("report").Parse(reportHTML))
-	htmlPolicy   = "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
-		"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+	// Parsed and hashed on first use: only --format html needs them.
+	htmlTemplate = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("report").Parse(reportHTML))
+	})
+	htmlPolicy = sync.OnceValue(func() string {
+		return "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
+			"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+	})
 )
 
 func cspHash(s string) string {
@@ -63,7 +69,7 @@ var verdictLabels = map[string]string{"valide": "valide", "avertissement": "vali
 // every string in its context; nothing from a file is ever marked safe.
 func writeFilesHTML(w io.Writer, r FilesReport) error {
 	s := Summarize(r.Files)
-	d := htmlData{Name: r.Name, Summary: s, Policy: htmlPolicy, Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
+	d := htmlData{Name: r.Name, Summary: s, Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
 	if d.Name == "" {
 		d.Name = "pret valider"
 	}
@@ -88,5 +94,5 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		hf.Codes = strings.Join(codes, " ")
 		d.Files = append(d.Files, hf)
 	}
-	return htmlTemplate.Execute(w, d)
+	return htmlTemplate().Execute(w, d)
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 	"text/template/parse"
 )
@@ -203,34 +204,37 @@ func (w walker) walkBranch(b *parse.BranchNode) error {
 	return w.walk(b.ElseList)
 }
 
+// Built on first use: only a failing custom template needs them.
 var (
-	tmplPrefix = regexp.MustCompile(`^template: [^:]*:(\d+):(\d+:)? ?`)
-	tmplFixes  = strings.NewReplacer(
-		"unexpected EOF", "fin inattendue du modèle",
-		"unexpected", "inattendu :",
-		"unclosed action", "action non fermée (il manque « }} »)",
-		"function", "fonction",
-		"not defined", "non définie",
-		"map has no entry for key", "nom inconnu :",
-		"executing", "exécution de",
-		"at <", "à <",
-		"can't evaluate field", "champ inconnu :",
-		" in type interface {}", "",
-		"in type", "dans le type",
-		">: ", "> : ",
-		"eq: ", "eq : ",
-		"bad character", "caractère invalide",
-		"missing value for command", "valeur manquante",
-		"undefined variable", "variable non définie :",
-		"wrong number of args for", "mauvais nombre d'arguments pour",
-		"error calling", "erreur dans",
-		"unexpected {{end}}", "{{end}} inattendu",
-	)
+	tmplPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^template: [^:]*:(\d+):(\d+:)? ?`) })
+	tmplFixes  = sync.OnceValue(func() *strings.Replacer {
+		return strings.NewReplacer(
+			"unexpected EOF", "fin inattendue du modèle",
+			"unexpected", "inattendu :",
+			"unclosed action", "action non fermée (il manque « }} »)",
+			"function", "fonction",
+			"not defined", "non définie",
+			"map has no entry for key", "nom inconnu :",
+			"executing", "exécution de",
+			"at <", "à <",
+			"can't evaluate field", "champ inconnu :",
+			" in type interface {}", "",
+			"in type", "dans le type",
+			">: ", "> : ",
+			"eq: ", "eq : ",
+			"bad character", "caractère invalide",
+			"missing value for command", "valeur manquante",
+			"undefined variable", "variable non définie :",
+			"wrong number of args for", "mauvais nombre d'arguments pour",
+			"error calling", "erreur dans",
+			"unexpected {{end}}", "{{end}} inattendu",
+		)
+	})
 )
 
 // frenchTemplateError keeps the line and the name text/template gives,
 // with its English words in French.
 func frenchTemplateError(err error) string {
-	msg := tmplPrefix.ReplaceAllString(err.Error(), "ligne $1 : ")
-	return tmplFixes.Replace(msg)
+	msg := tmplPrefix().ReplaceAllString(err.Error(), "ligne $1 : ")
+	return tmplFixes().Replace(msg)
 }

@@ -7,9 +7,17 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-var monthNames = map[string]time.Month{
-	"janvier": 1, "fevrier": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6,
-	"juillet": 7, "aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12,
+// monthNames are the folded French month names, January first.
+var monthNames = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
+	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
+
+func monthNumber(w string) (time.Month, bool) {
+	for i, n := range monthNames {
+		if w == n {
+			return time.Month(i + 1), true
+		}
+	}
+	return 0, false
 }
 
 type foundDate struct {
@@ -43,7 +51,7 @@ func findDates(ws []string) []foundDate {
 		}
 		// 20 octobre 2026, 1er octobre 2026
 		if i+2 < len(ws) && (len(w) <= 2 || w == "1er") && isDigits(ws[i+2]) && len(ws[i+2]) == 4 {
-			if m, ok := monthNames[ws[i+1]]; ok {
+			if m, ok := monthNumber(ws[i+1]); ok {
 				d := 1
 				if w != "1er" {
 					d = atoi(w)

@@ -29,13 +29,24 @@ type pastedKey struct {
 	key  ssh.PublicKey // nil when it does not parse
 }
 
-var typeWords = map[string]string{
-	"ed25519": "ed25519", "ssh-ed25519": "ed25519",
-	"ed25519-sk": "ED25519-SK", "sk-ssh-ed25519": "ED25519-SK",
-	"rsa": "RSA", "ssh-rsa": "RSA",
-	"ecdsa": "ECDSA", "ecdsa-sha2-nistp256": "ECDSA", "ecdsa-sha2-nistp384": "ECDSA", "ecdsa-sha2-nistp521": "ECDSA",
-	"ecdsa-sk": "ECDSA-SK", "sk-ecdsa-sha2-nistp256": "ECDSA-SK",
-	"dsa": "DSA", "ssh-dss": "DSA",
+// typeWord names the key type a word states, "" for none. A switch, not
+// a map: nothing to build when the program starts.
+func typeWord(w string) string {
+	switch w {
+	case "ed25519", "ssh-ed25519":
+		return "ed25519"
+	case "ed25519-sk", "sk-ssh-ed25519":
+		return "ED25519-SK"
+	case "rsa", "ssh-rsa":
+		return "RSA"
+	case "ecdsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521":
+		return "ECDSA"
+	case "ecdsa-sk", "sk-ecdsa-sha2-nistp256":
+		return "ECDSA-SK"
+	case "dsa", "ssh-dss":
+		return "DSA"
+	}
+	return ""
 }
 
 func (d *document) statements() *statements {
@@ -49,7 +60,7 @@ func (d *document) statements() *statements {
 			continue
 		}
 		for _, w := range keyTypeWords(rest) {
-			switch t := typeWords[strings.ToLower(w)]; t {
+			switch t := typeWord(strings.ToLower(w)); t {
 			case "":
 			case "ed25519":
 				st.ed25519 = true

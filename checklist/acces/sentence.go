@@ -2,12 +2,18 @@ package acces
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/templates"
 )
 
-var sentenceWords = words(checklist.Fold(strings.TrimSuffix("Connexion uniquement vers le nœud de login indiqué par les organisateurs.", ".")))
+// sentenceWords is the course's sentence as words, built on first use:
+// folding needs a table that commands which never validate must not build.
+var sentenceWords = sync.OnceValue(func() []string {
+	return words(checklist.Fold(strings.TrimSuffix(templates.Sentence, ".")))
+})
 
 func (d *document) checkSentence(r *Result) {
 	found := false
@@ -61,11 +67,12 @@ func startsLikeSentence(b *block) bool {
 // full stop. hostAfter reports a host name written after it in the block.
 func containsSentence(b *block) (exact, hostAfter bool) {
 	ws := b.words
-	n := len(sentenceWords)
+	want := sentenceWords()
+	n := len(want)
 	for i := 0; i+n <= len(ws); i++ {
 		match := true
 		for j := 0; j < n; j++ {
-			if ws[i+j] != sentenceWords[j] {
+			if ws[i+j] != want[j] {
 				match = false
 				break
 			}
@@ -90,7 +97,13 @@ func containsSentence(b *block) (exact, hostAfter bool) {
 }
 
 // fileExtensions end words that look like host names but are files.
-var fileExtensions = map[string]bool{"pub": true, "md": true, "txt": true, "yaml": true, "yml": true, "sbatch": true, "out": true, "sh": true, "json": true}
+func isFileExtension(w string) bool {
+	switch w {
+	case "pub", "md", "txt", "yaml", "yml", "sbatch", "out", "sh", "json":
+		return true
+	}
+	return false
+}
 
 // hostLike spots a host name or address among the words after the
 // sentence: "romeo.univ-reims.fr", "10.0.0.1", "kim@login".
@@ -99,7 +112,7 @@ func hostLike(ws []string) bool {
 		if ws[i+1] == "@" && isWordish(ws[i]) && isWordish(ws[i+2]) {
 			return true
 		}
-		if ws[i+1] == "." && isWordish(ws[i]) && isWordish(ws[i+2]) && !fileExtensions[ws[i+2]] {
+		if ws[i+1] == "." && isWordish(ws[i]) && isWordish(ws[i+2]) && !isFileExtension(ws[i+2]) {
 			return true
 		}
 	}

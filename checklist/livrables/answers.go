@@ -3,6 +3,7 @@ package livrables
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -94,18 +95,19 @@ func CheckRefusal(text string) []checklist.Problem {
 	return p
 }
 
+// Compiled on first use: pret version and pret empreinte never need them.
 var (
-	scancel51   = regexp.MustCompile(`scancel\s+51\b`)
-	scancelUser = regexp.MustCompile(`scancel\s+(-u|--user)\b`)
+	scancel51   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`scancel\s+51\b`) })
+	scancelUser = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`scancel\s+(-u|--user)\b`) })
 )
 
 // CheckDecision: job 51 is stopped alone, with scancel 51.
 func CheckDecision(text string) []checklist.Problem {
 	var p problems
 	switch {
-	case scancelUser.MatchString(text):
+	case scancelUser().MatchString(text):
 		p.add("decision-scancel", checklist.SevError, 0, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
-	case !scancel51.MatchString(text):
+	case !scancel51().MatchString(text):
 		p.add("decision-scancel", checklist.SevError, 0, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
 	}
 	return p

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -33,7 +34,7 @@ type Submitter struct {
 // laptop branch, not a failure.
 var ErrNoSlurm = errors.New("pas de Slurm ici : les deux fichiers suffisent")
 
-var jobNumber = regexp.MustCompile(`(\d+)\s*$`)
+var jobNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+)\s*$`) })
 
 // Submit runs the branch. It returns ErrNoSlurm when sinfo does not
 // answer, before anything is submitted.
@@ -48,7 +49,7 @@ func (s Submitter) Submit(ctx context.Context) error {
 		return fmt.Errorf("sbatch a refusé le script : %v %s", err, line)
 	}
 	fmt.Fprintln(s.Out, line)
-	m := jobNumber.FindStringSubmatch(line)
+	m := jobNumber().FindStringSubmatch(line)
 	if m == nil {
 		return fmt.Errorf("numéro de job introuvable dans %q", line)
 	}

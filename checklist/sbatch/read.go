@@ -7,6 +7,7 @@ package sbatch
 
 import (
 	"strings"
+	"sync"
 )
 
 // Option is one option as sbatch's getopt sees it.
@@ -163,35 +164,39 @@ func splitArguments(s string) (args, raws []string, unmatched bool) {
 }
 
 // short maps sbatch's one-letter options to their long names.
-var short = map[byte]string{
-	'J': "job-name", 'o': "output", 'e': "error", 't': "time", 'c': "cpus-per-task",
-	'p': "partition", 'A': "account", 'D': "chdir", 'N': "nodes", 'n': "ntasks",
-	'a': "array", 'd': "dependency", 'w': "nodelist", 'x': "exclude", 'C': "constraint",
-	'q': "qos", 'G': "gpus", 'L': "licenses", 'i': "input", 'm': "distribution",
-	'M': "clusters", 'S': "core-spec", 'B': "extra-node-info", 'b': "begin", 'F': "nodefile",
-	'H': "hold", 'O': "overcommit", 'Q': "quiet", 'v': "verbose", 'W': "wait",
-	's': "oversubscribe", 'k': "no-kill", 'I': "immediate", 'h': "help", 'V': "version",
-}
+var short = sync.OnceValue(func() map[byte]string {
+	return map[byte]string{
+		'J': "job-name", 'o': "output", 'e': "error", 't': "time", 'c': "cpus-per-task",
+		'p': "partition", 'A': "account", 'D': "chdir", 'N': "nodes", 'n': "ntasks",
+		'a': "array", 'd': "dependency", 'w': "nodelist", 'x': "exclude", 'C': "constraint",
+		'q': "qos", 'G': "gpus", 'L': "licenses", 'i': "input", 'm': "distribution",
+		'M': "clusters", 'S': "core-spec", 'B': "extra-node-info", 'b': "begin", 'F': "nodefile",
+		'H': "hold", 'O': "overcommit", 'Q': "quiet", 'v': "verbose", 'W': "wait",
+		's': "oversubscribe", 'k': "no-kill", 'I': "immediate", 'h': "help", 'V': "version",
+	}
+})
 
 // takesValue lists the options whose value may follow as the next word.
-var takesValue = map[string]bool{
-	"job-name": true, "output": true, "error": true, "time": true, "cpus-per-task": true,
-	"partition": true, "account": true, "chdir": true, "nodes": true, "ntasks": true,
-	"array": true, "dependency": true, "nodelist": true, "exclude": true, "constraint": true,
-	"qos": true, "gpus": true, "licenses": true, "input": true, "distribution": true,
-	"clusters": true, "cluster": true, "core-spec": true, "extra-node-info": true, "begin": true, "nodefile": true,
-	"mem": true, "mem-per-cpu": true, "mem-per-gpu": true, "mem-bind": true, "gres": true,
-	"gres-flags": true, "gpus-per-node": true, "gpus-per-task": true, "gpus-per-socket": true,
-	"cpus-per-gpu": true, "gpu-bind": true, "gpu-freq": true, "mail-type": true, "mail-user": true,
-	"ntasks-per-node": true, "ntasks-per-core": true, "ntasks-per-socket": true, "ntasks-per-gpu": true,
-	"reservation": true, "signal": true, "time-min": true, "tmp": true, "wckey": true,
-	"comment": true, "export": true, "export-file": true, "open-mode": true, "cpu-freq": true,
-	"priority": true, "uid": true, "gid": true, "container": true, "batch": true,
-	"threads-per-core": true, "cores-per-socket": true, "sockets-per-node": true, "switches": true,
-	"network": true, "power": true, "profile": true, "deadline": true, "delay-boot": true,
-	"acctg-freq": true, "bb": true, "bbf": true, "hint": true, "mcs-label": true, "mincpus": true,
-	"prefer": true, "kill-on-invalid-dep": true, "thread-spec": true, "wrap": true,
-}
+var takesValue = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"job-name": true, "output": true, "error": true, "time": true, "cpus-per-task": true,
+		"partition": true, "account": true, "chdir": true, "nodes": true, "ntasks": true,
+		"array": true, "dependency": true, "nodelist": true, "exclude": true, "constraint": true,
+		"qos": true, "gpus": true, "licenses": true, "input": true, "distribution": true,
+		"clusters": true, "cluster": true, "core-spec": true, "extra-node-info": true, "begin": true, "nodefile": true,
+		"mem": true, "mem-per-cpu": true, "mem-per-gpu": true, "mem-bind": true, "gres": true,
+		"gres-flags": true, "gpus-per-node": true, "gpus-per-task": true, "gpus-per-socket": true,
+		"cpus-per-gpu": true, "gpu-bind": true, "gpu-freq": true, "mail-type": true, "mail-user": true,
+		"ntasks-per-node": true, "ntasks-per-core": true, "ntasks-per-socket": true, "ntasks-per-gpu": true,
+		"reservation": true, "signal": true, "time-min": true, "tmp": true, "wckey": true,
+		"comment": true, "export": true, "export-file": true, "open-mode": true, "cpu-freq": true,
+		"priority": true, "uid": true, "gid": true, "container": true, "batch": true,
+		"threads-per-core": true, "cores-per-socket": true, "sockets-per-node": true, "switches": true,
+		"network": true, "power": true, "profile": true, "deadline": true, "delay-boot": true,
+		"acctg-freq": true, "bb": true, "bbf": true, "hint": true, "mcs-label": true, "mincpus": true,
+		"prefer": true, "kill-on-invalid-dep": true, "thread-spec": true, "wrap": true,
+	}
+})
 
 // addOptions runs getopt over one directive line's words.
 func (s *Script) addOptions(line int, args, raws []string) {
@@ -203,12 +208,12 @@ func (s *Script) addOptions(line int, args, raws []string) {
 		case strings.HasPrefix(a, "--"):
 			name, value, has := strings.Cut(a[2:], "=")
 			o = Option{Name: name, Value: value, HasValue: has, Line: line, Written: written}
-			if !has && takesValue[name] && i+1 < len(args) {
+			if !has && takesValue()[name] && i+1 < len(args) {
 				i++
 				o.Value, o.HasValue, o.Written = args[i], true, written+" "+raws[i]
 			}
 		case strings.HasPrefix(a, "-") && len(a) >= 2:
-			name, ok := short[a[1]]
+			name, ok := short()[a[1]]
 			if !ok {
 				name = a[1:2]
 			}
@@ -216,7 +221,7 @@ func (s *Script) addOptions(line int, args, raws []string) {
 			switch {
 			case len(a) > 2:
 				o.Value, o.HasValue = strings.TrimPrefix(a[2:], "="), true
-			case takesValue[name] && i+1 < len(args):
+			case takesValue()[name] && i+1 < len(args):
 				i++
 				o.Value, o.HasValue, o.Written = args[i], true, written+" "+raws[i]
 			}
