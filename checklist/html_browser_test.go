@@ -1,0 +1,181 @@
+package checklist
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// TestHTMLReportInChromium opens the report in a real headless Chromium
+// from a file:// URL: rows and counts, a code filter, a sort, no request
+// anywhere, and a hostile file name and content that stay text.
+func TestHTMLReportInChromium(t *testing.T) {
+	if _, err := exec.LookPath(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("chromium is needed on CI (.ci/test installs it): %v", err)
+		}
+		t.Skip("chromium absent; .ci/test installs it")
+	}
+	const evil = `<img src=x onerror=alert(1)>`
+	files := []FileResult{
+		{Path: "rendus/zoe/acces.md", Apprenant: "zoé", Valid: true, Fingerprint: "SHA256:aaa", Date: "2026-10-16", Statut: "demande"},
+		{Path: "rendus/" + evil + "/acces.md", Apprenant: evil, Problems: []Problem{
+			{Code: "missing-date", Severity: SevError, Message: "date absente " + evil},
+			{Code: "bad-date", Severity: SevError, Message: evil, Line: 2},
+		}},
+		{Path: "rendus/bob/acces.md", Apprenant: "bob", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "date absente"}}},
+		{Path: "rendus/alice/acces.md", Apprenant: "alice", Valid: true, Problems: []Problem{{Code: "late-request", Severity: SevWarning, Message: "tard", Line: 1}}},
+		{Path: "rendus/chloe/acces.md", Apprenant: "chloé", Problems: []Problem{{Code: "missing-sentence", Severity: SevError, Message: "phrase"}}},
+	}
+	dir := t.TempDir()
+	report := filepath.Join(dir, "rapport.html")
+	out, err := os.Create(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFilesReport(out, "html", FilesReport{Name: "pret valider", Files: files}); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	pageURL := (&url.URL{Scheme: "file", Path: report}).String()
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox, // tests run as root
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(filepath.Join(dir, "profil")),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+
+	var mu sync.Mutex
+	var requests []string
+	dialogs := 0
+	if err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			requests = append(requests, e.Request.URL)
+		case *page.EventJavascriptDialogOpening:
+			dialogs++
+			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	visible := func() []string {
+		paths, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#files tbody tr")).filter(r => !r.hidden).map(r => r.cells[1].textContent)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return paths
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(pageURL), chromedp.WaitReady(chromedp.CSS("#files"))); err != nil {
+		t.Fatal(err)
+	}
+	eval := func(expr string) any {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	rows := eval(`document.querySelectorAll("#files tbody tr").length`)
+	nFiles := eval(`document.getElementById("n-files").textContent`)
+	nInvalid := eval(`document.getElementById("n-invalid").textContent`)
+	imgs := eval(`document.querySelectorAll("img").length`)
+	scripts := eval(`document.scripts.length`)
+	evilCell := eval(`Array.from(document.querySelectorAll("#files tbody tr")).map(r => r.cells[0].textContent).filter(t => t.includes("onerror"))[0] || ""`)
+	if rows != float64(len(files)) || nFiles != "5" || nInvalid != "3" {
+		t.Errorf("rows %d, files %q, invalid %q", rows, nFiles, nInvalid)
+	}
+	if imgs != float64(0) || scripts != float64(1) || evilCell != evil {
+		t.Errorf("the hostile name became markup: %d img, %d scripts, cell %q", imgs, scripts, evilCell)
+	}
+	if got := visible(); len(got) != len(files) {
+		t.Errorf("scripts on, nothing filtered yet: %v", got)
+	}
+
+	// A code filter, from the bar of the summary.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button.code-filter[data-code="missing-date"]`))); err != nil {
+		t.Fatal(err)
+	}
+	got := visible()
+	want := []string{"rendus/" + evil + "/acces.md", "rendus/bob/acces.md"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("filtered on missing-date: %q, want %q", got, want)
+	}
+	// Sort by learner, then again for the other way round.
+	readLearners := func() []string {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#files tbody tr")).filter(r => !r.hidden).map(r => r.cells[0].textContent)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`button.code-filter[data-code="missing-date"]`)), // off again
+		chromedp.Click(chromedp.CSS(`#files thead th:nth-child(1) button`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	learners := readLearners()
+	wantOrder := []string{evil, "alice", "bob", "chloé", "zoé"}
+	if strings.Join(learners, "|") != strings.Join(wantOrder, "|") {
+		t.Errorf("sorted by learner: %q, want %q", learners, wantOrder)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#files thead th:nth-child(1) button`))); err != nil {
+		t.Fatal(err)
+	}
+	if learners = readLearners(); learners[0] != "zoé" || learners[len(learners)-1] != evil {
+		t.Errorf("sorted the other way: %q", learners)
+	}
+	// The verdict filter and the search box.
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#f-verdict"), "avertissement")); err != nil {
+		t.Fatal(err)
+	}
+	eval(`document.getElementById("f-verdict").dispatchEvent(new Event("change"))`)
+	if got := visible(); len(got) != 1 || got[0] != "rendus/alice/acces.md" {
+		t.Errorf("verdict filter: %q", got)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	for _, r := range requests {
+		if r != pageURL {
+			t.Errorf("the page made a request: %s", r)
+		}
+	}
+	if dialogs != 0 {
+		t.Errorf("%d dialogs opened", dialogs)
+	}
+}
