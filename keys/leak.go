@@ -34,16 +34,22 @@ import (
 // is classified once, and each guess at a headerless body decodes at most
 // a few dozen bytes.
 func MaterialLines(text string) []int {
-	d := newDetector(text)
-	d.classify()
-	d.run()
 	var out []int
-	for i, m := range d.mark {
+	for i, m := range MaterialMask(text) {
 		if m {
 			out = append(out, i+1)
 		}
 	}
 	return out
+}
+
+// MaterialMask is MaterialLines as one flag per line (index 0 is line
+// 1): one byte a line, for the readers of large files.
+func MaterialMask(text string) []bool {
+	d := newDetector(text)
+	d.classify()
+	d.run()
+	return d.mark
 }
 
 // HasMaterial reports whether text holds any private key material.

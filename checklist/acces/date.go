@@ -124,7 +124,7 @@ func aboutSession(folded string) bool { return strings.Contains(folded, "seance"
 func (d *document) checkDate(r *Result, rules Rules) {
 	headingLabelled, headingUsed := false, false
 	var headingWords []string
-	for _, l := range d.lines {
+	for l := range d.all() {
 		if l.blank {
 			continue
 		}

@@ -1,29 +1,78 @@
 package acces
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/keys"
 )
 
-type document struct{ lines []line }
+// document is acces.md as lines, read again by each rule rather than
+// kept: a 1 MiB file of short lines would otherwise cost a hundred bytes
+// and a few allocations per line, held until the end. What stays is one
+// offset and one leak flag per line.
+type document struct {
+	text   string
+	starts []int32 // line i is text[starts[i]:starts[i+1]], its break included
+	leak   []bool  // private key material (keys.MaterialMask)
+}
 
 func readLines(s string) *document {
-	raw := strings.Split(s, "\n")
-	if len(raw) > 0 && raw[len(raw)-1] == "" {
-		raw = raw[:len(raw)-1]
+	d := &document{text: s, starts: make([]int32, 0, strings.Count(s, "\n")+2)}
+	for off := 0; off < len(s); {
+		d.starts = append(d.starts, int32(off))
+		j := strings.IndexByte(s[off:], '\n')
+		if j < 0 {
+			off = len(s)
+		} else {
+			off += j + 1
+		}
 	}
-	d := &document{lines: make([]line, len(raw))}
-	for i, l := range raw {
-		l = strings.TrimSuffix(l, "\r")
-		text, heading, starts, cells := stripDecoration(l)
-		d.lines[i] = line{no: i + 1, raw: l, heading: heading, starts: starts, cells: cells}
-		d.lines[i].folded = checklist.Fold(text)
-		d.lines[i].words = words(d.lines[i].folded)
-		d.lines[i].blank = len(d.lines[i].words) == 0
-	}
+	d.starts = append(d.starts, int32(len(s)))
+	d.leak = keys.MaterialMask(s)
 	return d
+}
+
+// raw yields each line with only no, raw and leak set. A leak line's raw
+// text is never handed out: no rule can quote it.
+func (d *document) raw() iter.Seq[line] {
+	return func(yield func(line) bool) {
+		for i := 0; i+1 < len(d.starts); i++ {
+			if !yield(d.rawLine(i)) {
+				return
+			}
+		}
+	}
+}
+
+func (d *document) rawLine(i int) line {
+	if i < len(d.leak) && d.leak[i] {
+		return line{no: i + 1, leak: true, blank: true}
+	}
+	l := d.text[d.starts[i]:d.starts[i+1]]
+	l = strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
+	return line{no: i + 1, raw: l}
+}
+
+// all yields each line read into every form the rules need.
+func (d *document) all() iter.Seq[line] {
+	return func(yield func(line) bool) {
+		for i := 0; i+1 < len(d.starts); i++ {
+			l := d.rawLine(i)
+			if !l.leak {
+				text, heading, starts, cells := stripDecoration(l.raw)
+				l.heading, l.starts, l.cells = heading, starts, cells
+				l.folded = checklist.Fold(text)
+				l.words = words(l.folded)
+				l.blank = len(l.words) == 0
+			}
+			if !yield(l) {
+				return
+			}
+		}
+	}
 }
 
 // line is one line of acces.md, read once into the forms the rules need.
@@ -132,75 +181,3 @@ func words(folded string) []string {
 	return out
 }
 
-// blocks groups lines into the units a sentence lives in: a paragraph, a
-// list item with its wrapped lines, a table cell. Each block keeps where
-// its lines start and end among its words, since a sentence written on a
-// line of its own needs no full stop before it.
-type block struct {
-	first  int
-	folded string
-	words  []string
-	edges  []int // word indexes where a line starts or ends, ascending
-}
-
-// edge reports whether a line starts or ends at word index i.
-func (b *block) edge(i int) bool {
-	for _, e := range b.edges {
-		if e == i {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *block) addLine(folded string, ws []string) {
-	if len(b.edges) == 0 || b.edges[len(b.edges)-1] != len(b.words) {
-		b.edges = append(b.edges, len(b.words))
-	}
-	if b.folded != "" {
-		b.folded += " "
-	}
-	b.folded += folded
-	if b.words == nil {
-		b.words = ws // the common one-line block shares the line's words
-	} else {
-		b.words = append(b.words[:len(b.words):len(b.words)], ws...)
-	}
-	b.edges = append(b.edges, len(b.words))
-}
-
-// eachBlock hands the blocks out one at a time, in order: a file of
-// 90 000 table rows never holds its 180 000 blocks at once.
-func (d *document) eachBlock(use func(b *block)) {
-	var cur *block
-	flush := func() {
-		if cur != nil {
-			use(cur)
-			cur = nil
-		}
-	}
-	for _, l := range d.lines {
-		switch {
-		case l.blank:
-			flush()
-		case l.cells != nil:
-			flush()
-			for _, c := range l.cells {
-				b := block{first: l.no}
-				f := checklist.Fold(c)
-				b.addLine(f, words(f))
-				use(&b)
-			}
-		case l.starts || cur == nil:
-			flush()
-			cur = &block{first: l.no}
-			cur.addLine(l.folded, l.words)
-			if l.heading {
-				flush()
-			}
-		default:
-			cur.addLine(l.folded, l.words)
-		}
-	}
-	flush()
-}

@@ -51,7 +51,7 @@ func typeWord(w string) string {
 
 func (d *document) statements() *statements {
 	st := &statements{}
-	for _, l := range d.lines {
+	for l := range d.raw() {
 		if l.leak {
 			continue
 		}

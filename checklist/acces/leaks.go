@@ -7,37 +7,13 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// leaks marks every line of private key material and reports them by
-// number only.
+// leaks reports the lines of private key material (keys.MaterialMask,
+// computed by readLines) by number only.
 func (d *document) leaks(r *Result) {
 	var marked []int
-	inPEM, inPuTTY := false, false
-	for i := range d.lines {
-		l := &d.lines[i]
-		raw := l.raw
-		switch {
-		case strings.Contains(raw, "-----BEGIN") && strings.Contains(raw, "PRIVATE KEY"):
-			inPEM = !strings.Contains(raw, "-----END")
-			l.leak = true
-		case inPEM:
-			l.leak = true
-			if strings.Contains(raw, "-----END") {
-				inPEM = false
-			}
-		case strings.Contains(raw, "PuTTY-User-Key-File-"):
-			inPuTTY, l.leak = true, true
-		case inPuTTY:
-			l.leak = true
-			if strings.Contains(raw, "Private-MAC:") || strings.TrimSpace(raw) == "" {
-				inPuTTY = false
-			}
-		case strings.Contains(raw, "b3BlbnNzaC1rZXktdjE") || strings.Contains(raw, "-----END") && strings.Contains(raw, "PRIVATE KEY"):
-			l.leak = true
-		}
-		if l.leak {
-			marked = append(marked, l.no)
-			// Nothing of this line is read by the other rules.
-			l.folded, l.cells, l.words, l.blank = "", nil, nil, true
+	for i, m := range d.leak {
+		if m {
+			marked = append(marked, i+1)
 		}
 	}
 	if len(marked) == 0 {
@@ -52,6 +28,12 @@ func (d *document) leaks(r *Result) {
 func lineRanges(nums []int) string {
 	var parts []string
 	for i := 0; i < len(nums); {
+		if len(parts) == 20 {
+			// A whole file of key lines must not make a message of
+			// megabytes: the first ranges say where to look.
+			parts = append(parts, fmt.Sprintf("et %d autres", len(nums)-i))
+			break
+		}
 		j := i
 		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
 			j++

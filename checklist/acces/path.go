@@ -57,7 +57,7 @@ func BaseName(p string) string {
 func (d *document) checkPath(r *Result, rules Rules) {
 	var private string
 	privLine := 0
-	for _, l := range d.lines {
+	for l := range d.raw() {
 		if l.leak {
 			continue
 		}

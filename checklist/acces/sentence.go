@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"iter"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -17,33 +18,29 @@ var sentenceWords = sync.OnceValue(func() []string {
 
 func (d *document) checkSentence(r *Result) {
 	found := false
-	// The first altered block, and the first that starts like the
-	// sentence: beside the exact sentence, only the latter is an error
-	// (the former may be prose about the login node).
-	altered, alteredCopy := 0, 0
-	d.eachBlock(func(b *block) {
-		exact, hostAfter := containsSentence(b)
+	firstAltered, firstAlteredStarts := 0, 0
+	for b := range d.blocks() {
+		altered := false
 		switch {
-		case exact && !hostAfter:
+		case b.exact && !b.hostAfter:
 			found = true
-			return
-		case exact && hostAfter, startsLikeSentence(b):
-		case strings.Contains(b.folded, "noeud de login") || strings.Contains(b.folded, "noeud login"):
-		default:
-			return
+		case b.exact && b.hostAfter, b.startsLike, b.mentionsNode:
+			altered = true
 		}
-		if altered == 0 {
-			altered = b.first
+		if altered && firstAltered == 0 {
+			firstAltered = b.first
 		}
-		if alteredCopy == 0 && startsLikeSentence(b) {
-			alteredCopy = b.first
+		if altered && b.startsLike && firstAlteredStarts == 0 {
+			firstAlteredStarts = b.first
 		}
-	})
-	if found {
-		altered = alteredCopy
 	}
-	if altered != 0 {
-		r.add("altered-sentence", checklist.SevError, altered, "la phrase diffère de celle du cours : recopiez exactement « Connexion uniquement vers le nœud de login indiqué par les organisateurs. », sans nom de serveur")
+	// Prose about the login node beside the exact sentence is fine; a
+	// second, altered copy of the sentence is not.
+	if at := firstAltered; !found && at > 0 || found && firstAlteredStarts > 0 {
+		if found {
+			at = firstAlteredStarts
+		}
+		r.add("altered-sentence", checklist.SevError, at, "la phrase diffère de celle du cours : recopiez exactement « Connexion uniquement vers le nœud de login indiqué par les organisateurs. », sans nom de serveur")
 		return
 	}
 	if !found {
@@ -51,70 +48,192 @@ func (d *document) checkSentence(r *Result) {
 	}
 }
 
-// startsLikeSentence: a line or a sentence of the block opens with
-// "connexion", as a copy of the sentence would.
-func startsLikeSentence(b *block) bool {
-	for i, w := range b.words {
-		if w == "connexion" && (i == 0 || b.edge(i) || strings.Contains(".!?:", b.words[i-1])) {
-			return true
-		}
-	}
-	return false
+// blockResult is what the sentence rule needs of a block: a paragraph, a
+// list item with its wrapped lines, a table cell.
+type blockResult struct {
+	first int
+	// exact: the sentence as whole words, starting a line or following a
+	// sentence end or a colon, and ending a line or the block or followed
+	// by a full stop; hostAfter: a host name written after it.
+	exact, hostAfter bool
+	// startsLike: a line or a sentence of the block opens with "connexion",
+	// as a copy of the sentence would.
+	startsLike bool
+	// mentionsNode: the block speaks of the "noeud de login".
+	mentionsNode bool
 }
 
-// containsSentence finds the sentence as whole words, starting a line or
-// following a sentence end or a colon, and ending a line or followed by a
-// full stop. hostAfter reports a host name written after it in the block.
-func containsSentence(b *block) (exact, hostAfter bool) {
-	ws := b.words
+// blockScan reads a block word by word, keeping only the last few words:
+// memory does not grow with the block, and each word is looked at a
+// bounded number of times, so one paragraph of a million words is read
+// in linear time.
+type blockScan struct {
+	res     blockResult
+	n       int      // words seen
+	hist    []string // the last len(sentenceWords())+1 words, oldest first
+	histAt  []bool   // edge flags of hist: a line starts or ends before the word
+	pending bool     // the sentence just ended at the last word; the next decides
+	done    bool     // the first exact match is decided; now only hosts are looked for
+	host    [2]string
+	tail    string // the end of the folded text so far, for "noeud de login" across lines
+}
+
+func newBlockScan(first int) *blockScan {
+	return &blockScan{res: blockResult{first: first}}
+}
+
+func isStop(w string) bool { return w == "." || w == "!" || w == "?" || w == ":" }
+
+func (s *blockScan) addLine(folded string, ws []string) {
+	joined := folded
+	if s.tail != "" {
+		joined = s.tail + " " + folded
+	}
+	if strings.Contains(joined, "noeud de login") || strings.Contains(joined, "noeud login") {
+		s.res.mentionsNode = true
+	}
+	s.tail = joined
+	if len(s.tail) > 16 {
+		s.tail = s.tail[len(s.tail)-16:]
+	}
+	for i, w := range ws {
+		// A line boundary sits before word 0 of each line; and the
+		// position after a line's last word is one too, which is the
+		// same place as the next line's first word.
+		s.add(w, i == 0)
+	}
+}
+
+func (s *blockScan) add(w string, edge bool) {
+	var prev string
+	if len(s.hist) > 0 {
+		prev = s.hist[len(s.hist)-1]
+	}
+	if w == "connexion" && (s.n == 0 || edge || isStop(prev)) {
+		s.res.startsLike = true
+	}
+	if s.done {
+		s.hostWord(w)
+		s.n++
+		return
+	}
+	if s.pending {
+		s.pending = false
+		switch {
+		case w == "." || w == "!":
+			s.done = true // hosts are looked for after the full stop
+			s.n++
+			return
+		case edge:
+			s.done = true
+			s.hostWord(w)
+			s.n++
+			return
+		}
+	}
+	s.hist = append(s.hist, w)
+	s.histAt = append(s.histAt, edge)
 	want := sentenceWords()
+	if max := len(want) + 1; len(s.hist) > max {
+		copy(s.hist, s.hist[1:])
+		copy(s.histAt, s.histAt[1:])
+		s.hist, s.histAt = s.hist[:max], s.histAt[:max]
+	}
+	s.n++
 	n := len(want)
-	for i := 0; i+n <= len(ws); i++ {
-		match := true
-		for j := 0; j < n; j++ {
-			if ws[i+j] != want[j] {
-				match = false
-				break
+	if len(s.hist) < n {
+		return
+	}
+	tail := s.hist[len(s.hist)-n:]
+	for j := range n {
+		if tail[j] != want[j] {
+			return
+		}
+	}
+	start := s.n - n
+	startEdge := s.histAt[len(s.hist)-n]
+	if start > 0 && !startEdge && !isStop(s.hist[len(s.hist)-n-1]) {
+		return
+	}
+	s.pending = true
+}
+
+// hostWord looks for "x @ y" or "x . y" (y not a file extension) among
+// the words after the sentence: "romeo.univ-reims.fr", "kim@login".
+func (s *blockScan) hostWord(w string) {
+	a, b := s.host[0], s.host[1]
+	if a != "" && isWordish(a) && isWordish(w) && (b == "@" || b == "." && !isFileExtension(w)) {
+		s.res.hostAfter = true
+	}
+	s.host[0], s.host[1] = b, w
+}
+
+// end closes the block: a sentence that ends it is exact.
+func (s *blockScan) end() blockResult {
+	if s.pending {
+		s.res.exact = true
+	}
+	if s.done {
+		s.res.exact = true
+	}
+	return s.res
+}
+
+// blocks groups lines into the units a sentence lives in and yields what
+// each holds: a paragraph, a list item with its wrapped lines, a table
+// cell. A sentence written on a line of its own needs no full stop
+// before it.
+func (d *document) blocks() iter.Seq[blockResult] {
+	return func(yield func(blockResult) bool) {
+		var cur *blockScan
+		flush := func() bool {
+			if cur == nil {
+				return true
+			}
+			b := cur.end()
+			cur = nil
+			return yield(b)
+		}
+		for l := range d.all() {
+			switch {
+			case l.blank:
+				if !flush() {
+					return
+				}
+			case l.cells != nil:
+				if !flush() {
+					return
+				}
+				for _, c := range l.cells {
+					b := newBlockScan(l.no)
+					f := checklist.Fold(c)
+					b.addLine(f, words(f))
+					if !yield(b.end()) {
+						return
+					}
+				}
+			case l.starts || cur == nil:
+				if !flush() {
+					return
+				}
+				cur = newBlockScan(l.no)
+				cur.addLine(l.folded, l.words)
+				if l.heading && !flush() {
+					return
+				}
+			default:
+				cur.addLine(l.folded, l.words)
 			}
 		}
-		if !match {
-			continue
-		}
-		if i > 0 && !b.edge(i) && !strings.Contains(".!?:", ws[i-1]) {
-			continue
-		}
-		end := i + n
-		switch {
-		case end == len(ws):
-			return true, false
-		case ws[end] == "." || ws[end] == "!":
-			return true, hostLike(ws[end+1:])
-		case b.edge(end):
-			return true, hostLike(ws[end:])
-		}
+		flush()
 	}
-	return false, false
 }
 
-// fileExtensions end words that look like host names but are files.
+// isFileExtension: words that end what looks like a host name but is a file.
 func isFileExtension(w string) bool {
 	switch w {
 	case "pub", "md", "txt", "yaml", "yml", "sbatch", "out", "sh", "json":
 		return true
-	}
-	return false
-}
-
-// hostLike spots a host name or address among the words after the
-// sentence: "romeo.univ-reims.fr", "10.0.0.1", "kim@login".
-func hostLike(ws []string) bool {
-	for i := 0; i+2 < len(ws); i++ {
-		if ws[i+1] == "@" && isWordish(ws[i]) && isWordish(ws[i+2]) {
-			return true
-		}
-		if ws[i+1] == "." && isWordish(ws[i]) && isWordish(ws[i+2]) && !isFileExtension(ws[i+2]) {
-			return true
-		}
 	}
 	return false
 }

@@ -1,0 +1,131 @@
+package acces
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// worstShapes are the acces.md files that cost the validator most for
+// their size: one long paragraph, one long quote, table rows, one long
+// line, many short blocks, near-copies of the sentence, a key block.
+// Each takes the size in bytes it should reach.
+var worstShapes = []struct {
+	name string
+	make func(size int) string
+}{
+	{"paragraph", func(n int) string { return strings.Repeat("a\n", n/2) }},
+	{"quote", func(n int) string { return strings.Repeat("> a a\n", n/6) }},
+	{"table-rows", func(n int) string { return strings.Repeat("|a|b|\n", n/6) }},
+	{"one-line", func(n int) string { return strings.Repeat("a ", n/2) }},
+	{"short-items", func(n int) string { return strings.Repeat("- a\n", n/4) }},
+	{"near-sentence", func(n int) string {
+		return strings.Repeat("Connexion uniquement vers le nœud de login indiqué par\n", n/56)
+	}},
+	{"key-block", func(n int) string {
+		return "-----BEGIN OPENSSH PRIVATE KEY-----\n" + strings.Repeat("b3BlbnNzaC1rZXktdjEAAAAA\n", n/25)
+	}},
+	{"dates-paths", func(n int) string {
+		return strings.Repeat("Demandé le 20/10/2026 ~/.ssh/a.pub SHA256:x 256\n", n/50)
+	}},
+}
+
+// BenchmarkValidateWorstShapes: go test ./checklist/acces -run '^$' -bench WorstShapes -benchmem
+func BenchmarkValidateWorstShapes(b *testing.B) {
+	for _, s := range worstShapes {
+		data := []byte(s.make(MaxAccessSize - 64))
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				Validate(data, Rules{})
+			}
+		})
+	}
+	b.Run("table-90000-rows", func(b *testing.B) {
+		data := []byte(strings.Repeat("| élément | valeur |\n", 90000)[:MaxAccessSize-64])
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			Validate(data, Rules{})
+		}
+	})
+}
+
+// cost is what one validation allocates.
+func cost(data []byte) (bytes, allocs uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	Validate(data, Rules{})
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
+}
+
+// TestValidateLinear: for every worst shape, twice the input costs at most
+// about twice the bytes and allocations (a quadratic validator costs four
+// times). No time is measured: allocations do not depend on the load.
+func TestValidateLinear(t *testing.T) {
+	const n = 256 << 10
+	for _, s := range worstShapes {
+		b1, a1 := cost([]byte(s.make(n)))
+		b2, a2 := cost([]byte(s.make(2 * n)))
+		t.Logf("%s: %d B, %d allocs at %d bytes; %d B, %d allocs at twice", s.name, b1, a1, n, b2, a2)
+		if float64(b2) > 2.6*float64(b1)+64<<10 {
+			t.Errorf("%s: bytes grow faster than the input: %d at %d bytes, %d at %d", s.name, b1, n, b2, 2*n)
+		}
+		if float64(a2) > 2.6*float64(a1)+64 {
+			t.Errorf("%s: allocations grow faster than the input: %d at %d bytes, %d at %d", s.name, a1, n, a2, 2*n)
+		}
+	}
+}
+
+// TestValidatePeakMemory validates each worst shape at the 1 MiB cap in a
+// child process and reads the growth of its peak resident memory
+// (getrusage), after a GC: under 16 MiB for each.
+func TestValidatePeakMemory(t *testing.T) {
+	if name := os.Getenv("PRET_PEAK_SHAPE"); name != "" {
+		for _, s := range worstShapes {
+			if s.name == name {
+				data := []byte(s.make(MaxAccessSize - 64))
+				runtime.GC()
+				debug.FreeOSMemory()
+				var before, after syscall.Rusage
+				syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+				Validate(data, Rules{})
+				syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+				fmt.Printf("peak-growth-kib %d\n", after.Maxrss-before.Maxrss)
+			}
+		}
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("ru_maxrss in KiB is read on Linux")
+	}
+	for _, s := range worstShapes {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestValidatePeakMemory$")
+		cmd.Env = append(os.Environ(), "PRET_PEAK_SHAPE="+s.name)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", s.name, err, out)
+		}
+		var kib int64 = -1
+		for _, l := range strings.Split(string(out), "\n") {
+			if v, ok := strings.CutPrefix(l, "peak-growth-kib "); ok {
+				kib, _ = strconv.ParseInt(v, 10, 64)
+			}
+		}
+		if kib < 0 {
+			t.Fatalf("%s: no measure in %q", s.name, out)
+		}
+		t.Logf("%s at 1 MiB: peak grew by %d KiB", s.name, kib)
+		if kib > 16<<10 {
+			t.Errorf("%s at 1 MiB: peak memory grew by %d KiB, over 16 MiB", s.name, kib)
+		}
+	}
+}
