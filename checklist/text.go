@@ -27,10 +27,28 @@ var latinFold = sync.OnceValue(func() *[0x250]string {
 	return &t
 })
 
+// folded reports whether Fold would return s unchanged: printable ASCII
+// without capitals, single spaces between words, none at either end.
+func folded(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || 'A' <= c && c <= 'Z' || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
+}
+
 // Fold makes two spellings of the same French words equal: NFD with the
 // combining marks dropped, lower case, œ → oe, runs of white space → one
 // space. So nœud, noeud, NŒUD and a decomposed nœud compare equal.
 func Fold(s string) string {
+	if folded(s) {
+		return s // most lines of a file are: no copy
+	}
 	latin := latinFold()
 	var b strings.Builder
 	b.Grow(len(s))

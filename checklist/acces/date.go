@@ -33,44 +33,107 @@ func (f foundDate) valid() (time.Time, bool) {
 	return t, t.Day() == f.d && int(t.Month()) == f.m
 }
 
-// findDates reads the dates of a line's words in the three formats.
-func findDates(ws []string) []foundDate {
-	var out []foundDate
-	for i := 0; i < len(ws); i++ {
-		w := ws[i]
-		if !isDigits(w) && w != "1er" {
-			continue
-		}
-		// 2026-10-20: words keeps "2026-10-20" whole (a dash inside a word).
-		// 20/10/2026: three numbers around two slashes.
-		if i+4 < len(ws) && ws[i+1] == "/" && ws[i+3] == "/" && isDigits(ws[i+2]) && isDigits(ws[i+4]) &&
-			len(w) <= 2 && len(ws[i+2]) <= 2 && len(ws[i+4]) == 4 {
-			out = append(out, foundDate{atoi(ws[i+4]), atoi(ws[i+2]), atoi(w), w + "/" + ws[i+2] + "/" + ws[i+4]})
-			i += 4
-			continue
-		}
-		// 20 octobre 2026, 1er octobre 2026
-		if i+2 < len(ws) && (len(w) <= 2 || w == "1er") && isDigits(ws[i+2]) && len(ws[i+2]) == 4 {
-			if m, ok := monthNumber(ws[i+1]); ok {
-				d := 1
-				if w != "1er" {
-					d = atoi(w)
-				}
-				out = append(out, foundDate{atoi(ws[i+2]), int(m), d, w + " " + ws[i+1] + " " + ws[i+2]})
-				i += 2
-			}
+// dateScan reads the words of one line once, keeping five at most: the
+// first date in the numeric or month-name formats, the first ISO date,
+// and the first label word. A line of a million words costs no more
+// memory than a short one.
+type dateScan struct {
+	win  [5]string
+	n    int // words in win
+	skip int // words still covered by the last date found
+	drop func(foundDate) bool
+
+	first, firstISO    foundDate
+	haveFirst, haveISO bool
+	status             string // "demande", "verifie", or ""
+}
+
+func (s *dateScan) push(w string) {
+	if s.status == "" {
+		switch {
+		case strings.HasPrefix(w, "demand"):
+			s.status = "demande"
+		case strings.HasPrefix(w, "verif"), strings.HasPrefix(w, "ouvert"):
+			s.status = "verifie"
 		}
 	}
 	// ISO dates stay whole words because of their dashes.
-	for _, w := range ws {
-		if len(w) >= 8 && len(w) <= 10 && strings.Count(w, "-") == 2 {
-			p := strings.Split(w, "-")
-			if len(p[0]) == 4 && isDigits(p[0]) && isDigits(p[1]) && isDigits(p[2]) && len(p[1]) <= 2 && len(p[2]) <= 2 {
-				out = append(out, foundDate{atoi(p[0]), atoi(p[1]), atoi(p[2]), w})
+	if !s.haveISO && len(w) >= 8 && len(w) <= 10 && strings.Count(w, "-") == 2 {
+		p := strings.Split(w, "-")
+		if len(p[0]) == 4 && isDigits(p[0]) && isDigits(p[1]) && isDigits(p[2]) && len(p[1]) <= 2 && len(p[2]) <= 2 {
+			if f := (foundDate{atoi(p[0]), atoi(p[1]), atoi(p[2]), w}); s.drop == nil || !s.drop(f) {
+				s.firstISO, s.haveISO = f, true
 			}
 		}
 	}
-	return out
+	s.win[s.n] = w
+	s.n++
+	if s.n == len(s.win) {
+		s.step()
+	}
+}
+
+// step looks at the oldest word with the others as look-ahead, then
+// drops it.
+func (s *dateScan) step() {
+	win := s.win // a copy: the window moves on before the look-ahead is read
+	ws := win[:s.n]
+	w := ws[0]
+	copy(s.win[:], s.win[1:s.n])
+	s.n--
+	if s.skip > 0 {
+		s.skip--
+		return
+	}
+	if s.haveFirst || !isDigits(w) && w != "1er" {
+		return
+	}
+	var f foundDate
+	switch {
+	// 20/10/2026: three numbers around two slashes.
+	case len(ws) >= 5 && ws[1] == "/" && ws[3] == "/" && isDigits(ws[2]) && isDigits(ws[4]) &&
+		len(w) <= 2 && len(ws[2]) <= 2 && len(ws[4]) == 4:
+		f = foundDate{atoi(ws[4]), atoi(ws[2]), atoi(w), w + "/" + ws[2] + "/" + ws[4]}
+		s.skip = 4
+	// 20 octobre 2026, 1er octobre 2026
+	case len(ws) >= 3 && (len(w) <= 2 || w == "1er") && isDigits(ws[2]) && len(ws[2]) == 4:
+		m, ok := monthNumber(ws[1])
+		if !ok {
+			return
+		}
+		d := 1
+		if w != "1er" {
+			d = atoi(w)
+		}
+		f = foundDate{atoi(ws[2]), int(m), d, w + " " + ws[1] + " " + ws[2]}
+		s.skip = 2
+	default:
+		return
+	}
+	if s.drop == nil || !s.drop(f) {
+		s.first, s.haveFirst = f, true
+	}
+}
+
+// date is the first date of the line: numeric or month-name formats
+// first, then ISO.
+func (s *dateScan) date() (foundDate, bool) {
+	for s.n > 0 {
+		s.step()
+	}
+	if s.haveFirst {
+		return s.first, true
+	}
+	return s.firstISO, s.haveISO
+}
+
+// scanLine reads a line's words; drop, when set, leaves out dates.
+func scanLine(folded string, drop func(foundDate) bool) *dateScan {
+	s := &dateScan{drop: drop}
+	for w := range wordSeq(folded) {
+		s.push(w)
+	}
+	return s
 }
 
 func isDigits(s string) bool {
@@ -93,76 +156,54 @@ func atoi(s string) int {
 	return n
 }
 
-func hasLabelWord(ws []string) bool {
-	for _, w := range ws {
-		if strings.HasPrefix(w, "demand") || strings.HasPrefix(w, "verif") || strings.HasPrefix(w, "ouvert") {
-			return true
-		}
-	}
-	return false
-}
-
-// dateStatus says what a date records: a request ("demand…") or a check
-// that the account is open ("verif…", "ouvert…"), from its line, else from
-// its heading; "" when neither says.
-func dateStatus(line, heading []string) string {
-	for _, ws := range [][]string{line, heading} {
-		for _, w := range ws {
-			switch {
-			case strings.HasPrefix(w, "demand"):
-				return "demande"
-			case strings.HasPrefix(w, "verif"), strings.HasPrefix(w, "ouvert"):
-				return "verifie"
-			}
-		}
-	}
-	return ""
-}
-
 func aboutSession(folded string) bool { return strings.Contains(folded, "seance") }
 
 func (d *document) checkDate(r *Result, rules Rules) {
 	headingLabelled, headingUsed := false, false
-	var headingWords []string
+	headingStatus := ""
+	sessionDay := func(f foundDate) bool {
+		t, ok := f.valid()
+		return ok && t.Equal(rules.SessionDay)
+	}
 	for l := range d.all() {
 		if l.blank {
 			continue
 		}
 		if l.heading {
-			headingLabelled, headingUsed = hasLabelWord(l.words), false
-			headingWords = l.words
 			// A heading can hold the date itself: "## Demande du 20/10/2026".
+			h := scanLine(l.folded, nil)
+			headingStatus = h.status
+			headingLabelled, headingUsed = h.status != "", false
 		}
-		dates := findDates(l.words)
-		if len(dates) == 0 {
+		if !strings.ContainsAny(l.folded, "0123456789") {
+			continue // no date without a digit
+		}
+		// "demandé le 20/10 pour la séance du 5 novembre": the session
+		// day on such a line is the session's, not the request's.
+		var drop func(foundDate) bool
+		if aboutSession(l.folded) {
+			drop = sessionDay
+		}
+		sc := scanLine(l.folded, drop)
+		f, found := sc.date()
+		if !found {
 			continue
 		}
 		// A date counts when its line says what it is, or when it is the
 		// first one under a heading that does; a line that starts with
 		// "date" counts unless it is about the session.
-		labelled := hasLabelWord(l.words) || headingLabelled && !headingUsed ||
+		labelled := sc.status != "" || headingLabelled && !headingUsed ||
 			strings.HasPrefix(l.folded, "date") && !aboutSession(l.folded)
 		if !labelled {
 			continue
 		}
-		if aboutSession(l.folded) {
-			// "demandé le 20/10 pour la séance du 5 novembre": the session
-			// day on such a line is the session's, not the request's.
-			kept := dates[:0:0]
-			for _, c := range dates {
-				if t, ok := c.valid(); !ok || !t.Equal(rules.SessionDay) {
-					kept = append(kept, c)
-				}
-			}
-			if dates = kept; len(dates) == 0 {
-				continue
-			}
-		}
 		headingUsed = true
-		f := dates[0]
 		t, ok := f.valid()
 		if ok {
-			r.Date, r.Status = t.Format("2006-01-02"), dateStatus(l.words, headingWords)
+			r.Date, r.Status = t.Format("2006-01-02"), sc.status
+			if r.Status == "" {
+				r.Status = headingStatus
+			}
 		}
 		switch {
 		case !ok:

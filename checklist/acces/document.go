@@ -4,6 +4,7 @@ import (
 	"iter"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
@@ -65,8 +66,9 @@ func (d *document) all() iter.Seq[line] {
 				text, heading, starts, cells := stripDecoration(l.raw)
 				l.heading, l.starts, l.cells = heading, starts, cells
 				l.folded = checklist.Fold(text)
-				l.words = words(l.folded)
-				l.blank = len(l.words) == 0
+				// Fold leaves no space at either end: a line has words
+				// (or punctuation) exactly when its folded form is not empty.
+				l.blank = l.folded == ""
 			}
 			if !yield(l) {
 				return
@@ -87,7 +89,6 @@ type line struct {
 	starts bool
 	cells  []string // table cells, decoration removed
 	leak   bool     // private key material: never read further, never shown
-	words  []string // words(folded), computed once
 }
 
 // stripDecoration removes the Markdown around the words: block quotes,
@@ -159,25 +160,38 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // sentence is compared in.
 func words(folded string) []string {
 	out := make([]string, 0, len(folded)/5+1)
-	start := -1
-	for i, r := range folded {
-		if isWordRune(r) || r == '\'' || r == '-' && start >= 0 {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, folded[start:i])
-			start = -1
-		}
-		if !unicode.IsSpace(r) {
-			out = append(out, string(r))
-		}
-	}
-	if start >= 0 {
-		out = append(out, folded[start:])
+	for w := range wordSeq(folded) {
+		out = append(out, w)
 	}
 	return out
 }
 
+// wordSeq yields the words of folded one at a time, for the rules that
+// read a line without keeping it.
+func wordSeq(folded string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range folded {
+			if isWordRune(r) || r == '\'' || r == '-' && start >= 0 {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 {
+				if !yield(folded[start:i]) {
+					return
+				}
+				start = -1
+			}
+			if !unicode.IsSpace(r) {
+				if !yield(folded[i : i+utf8.RuneLen(r)]) {
+					return
+				}
+			}
+		}
+		if start >= 0 {
+			yield(folded[start:])
+		}
+	}
+}

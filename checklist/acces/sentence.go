@@ -75,32 +75,57 @@ type blockScan struct {
 	pending bool     // the sentence just ended at the last word; the next decides
 	done    bool     // the first exact match is decided; now only hosts are looked for
 	host    [2]string
-	tail    string // the end of the folded text so far, for "noeud de login" across lines
+	tail    [16]byte // the end of the folded text so far, for "noeud de login" across lines
+	ntail   int
 }
 
-func newBlockScan(first int) *blockScan {
-	return &blockScan{res: blockResult{first: first}}
+// reset makes s ready for a new block, keeping its buffers: one scan
+// serves every block of a file.
+func (s *blockScan) reset(first int) *blockScan {
+	hist, histAt := s.hist[:0], s.histAt[:0]
+	*s = blockScan{res: blockResult{first: first}, hist: hist, histAt: histAt}
+	return s
 }
 
 func isStop(w string) bool { return w == "." || w == "!" || w == "?" || w == ":" }
 
-func (s *blockScan) addLine(folded string, ws []string) {
-	joined := folded
-	if s.tail != "" {
-		joined = s.tail + " " + folded
-	}
-	if strings.Contains(joined, "noeud de login") || strings.Contains(joined, "noeud login") {
+func (s *blockScan) addLine(folded string) {
+	if strings.Contains(folded, "noeud de login") || strings.Contains(folded, "noeud login") {
 		s.res.mentionsNode = true
 	}
-	s.tail = joined
-	if len(s.tail) > 16 {
-		s.tail = s.tail[len(s.tail)-16:]
+	if s.ntail > 0 {
+		// Across the line break: the end of the text so far, a space,
+		// the start of this line, in a buffer on the stack.
+		var buf [2*len(s.tail) + 1]byte
+		j := copy(buf[:], s.tail[:s.ntail])
+		buf[j] = ' '
+		j++
+		j += copy(buf[j:], folded)
+		if seam := string(buf[:j]); strings.Contains(seam, "noeud de login") || strings.Contains(seam, "noeud login") {
+			s.res.mentionsNode = true
+		}
 	}
-	for i, w := range ws {
-		// A line boundary sits before word 0 of each line; and the
-		// position after a line's last word is one too, which is the
-		// same place as the next line's first word.
-		s.add(w, i == 0)
+	if len(folded) >= len(s.tail) {
+		s.ntail = copy(s.tail[:], folded[len(folded)-len(s.tail):])
+	} else {
+		// Keep the end of the old tail, then this short line.
+		keep := min(s.ntail, len(s.tail)-len(folded)-1)
+		var t [len(s.tail)]byte
+		j := copy(t[:], s.tail[s.ntail-keep:s.ntail])
+		if keep > 0 {
+			t[j] = ' '
+			j++
+		}
+		j += copy(t[j:], folded)
+		s.tail, s.ntail = t, j
+	}
+	// A line boundary sits before the first word of each line; the
+	// place after a line's last word is one too, and it is the same
+	// place as the next line's first word.
+	first := true
+	for w := range wordSeq(folded) {
+		s.add(w, first)
+		first = false
 	}
 }
 
@@ -185,6 +210,7 @@ func (s *blockScan) end() blockResult {
 // before it.
 func (d *document) blocks() iter.Seq[blockResult] {
 	return func(yield func(blockResult) bool) {
+		var scan, cell blockScan
 		var cur *blockScan
 		flush := func() bool {
 			if cur == nil {
@@ -205,9 +231,9 @@ func (d *document) blocks() iter.Seq[blockResult] {
 					return
 				}
 				for _, c := range l.cells {
-					b := newBlockScan(l.no)
+					b := cell.reset(l.no)
 					f := checklist.Fold(c)
-					b.addLine(f, words(f))
+					b.addLine(f)
 					if !yield(b.end()) {
 						return
 					}
@@ -216,13 +242,13 @@ func (d *document) blocks() iter.Seq[blockResult] {
 				if !flush() {
 					return
 				}
-				cur = newBlockScan(l.no)
-				cur.addLine(l.folded, l.words)
+				cur = scan.reset(l.no)
+				cur.addLine(l.folded)
 				if l.heading && !flush() {
 					return
 				}
 			default:
-				cur.addLine(l.folded, l.words)
+				cur.addLine(l.folded)
 			}
 		}
 		flush()

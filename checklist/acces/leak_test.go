@@ -1,0 +1,50 @@
+package acces
+
+import (
+	"bytes"
+	mrand "math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/keytest"
+)
+
+// TestNoFormatEchoesGeneratedKeys: generated keys (every form, mutated as
+// mail and editors do) pasted into honest acces.md files are reported as
+// private-key-leak with their line numbers, and no report format, of the
+// seven of pret valider, reproduces a line of the key.
+func TestNoFormatEchoesGeneratedKeys(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(11, 12))
+	n := 300
+	if testing.Short() {
+		n = 40
+	}
+	for i := 0; i < n; i++ {
+		c := keytest.Generate(t, rng)
+		r := Validate([]byte(c.Text), rules)
+		leak := false
+		for _, p := range r.Problems {
+			leak = leak || p.Code == "private-key-leak"
+		}
+		if !leak {
+			t.Fatalf("%s %v: no private-key-leak: %+v\n%s", c.Form.Name, c.Mut, r.Problems, c.Text)
+		}
+		files := []checklist.FileResult{{Path: "kim/acces.md", Valid: r.Valid(), Fingerprint: r.Fingerprint, Problems: r.Problems}}
+		for _, format := range checklist.FileFormats {
+			var buf bytes.Buffer
+			if err := checklist.WriteFilesReport(&buf, format, checklist.FilesReport{Name: "pret valider", Files: files, All: true}); err != nil {
+				t.Fatal(err)
+			}
+			if s := c.Leaked(buf.String()); s != "" {
+				t.Fatalf("%s %v: %s output reproduces %q", c.Form.Name, c.Mut, format, s)
+			}
+		}
+		// The problems themselves never quote a line of the key.
+		for _, p := range r.Problems {
+			if s := c.Leaked(p.Message); s != "" || strings.Contains(p.Message, "PRIVATE") {
+				t.Fatalf("%s: %s quotes %q", c.Form.Name, p.Code, s)
+			}
+		}
+	}
+}
