@@ -281,7 +281,6 @@ var AccesAfter = [][]string{
 		"-----END SSH SIGNATURE-----", "```"},
 }
 
-
 // Case is a text with a pasted key in it.
 type Case struct {
 	Form        Form
