@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // MaxAccessSize is the largest acces.md read: one page is a few hundred
@@ -28,6 +29,9 @@ type Rules struct {
 	SessionDay time.Time // civil day; a request on or after it is late
 	Today      time.Time // civil day; a later date is in the future
 	Beside     *PubFile  // a .pub in the same folder, if any
+	// RequireSignature makes a file without a signature block invalid
+	// (`pret valider --exiger-signature`).
+	RequireSignature bool
 }
 
 // Result is what the validator found in one file.
@@ -42,6 +46,9 @@ type Result struct {
 	// Status what it dates: "demande", "verifie", or "" when the file
 	// does not say.
 	Date, Status string
+	// SignedBy is the fingerprint of the key whose signature holds over the
+	// file, when no signature problem was found; empty otherwise.
+	SignedBy string
 }
 
 // Valid reports whether no problem is an error.
@@ -66,21 +73,30 @@ func Validate(data []byte, rules Rules) *Result {
 		r.add("too-large", checklist.SevError, 0, "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu")
 		return r
 	}
+	// The signature covers the file as sent, BOM included.
+	sf := keys.SplitSigned(data)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
+		// The signature is over bytes, not text: saying it no longer
+		// holds tells the learner the file was damaged after signing.
+		checkSignature(r, sf, rules)
 		return r
 	}
 	if !utf8.Valid(data) {
 		r.add("not-text", checklist.SevError, 0, "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
+		checkSignature(r, sf, rules)
 		return r
 	}
 	doc := readLines(string(data))
+	doc.dropSignature(sf, false)
 	doc.leaks(r)
+	doc.dropSignature(sf, true)
 	st := doc.statements()
 	doc.checkDate(r, rules)
 	doc.checkPath(r, rules)
 	doc.checkFingerprint(r, st, rules)
 	doc.checkSentence(r)
+	checkSignature(r, sf, rules)
 	return r
 }

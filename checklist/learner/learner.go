@@ -142,6 +142,8 @@ func (l Learner) Check() *checklist.Report {
 		add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
 	}
 
+	l.checkSigned(add, res, state)
+
 	days := int(l.SessionDay.Sub(l.Today).Hours() / 24)
 	switch {
 	case days > 0:
@@ -237,4 +239,31 @@ func (l Learner) samePath(written string) bool {
 	}
 	// A Windows path or a relative one: the file name is all we can match.
 	return acces.BaseName(written) == filepath.Base(l.Store.PublicPath())
+}
+
+// checkSigned is acces-signed (signature.md): pass when the signature holds
+// and is this key's, warn when the file is unsigned, fail when it is
+// broken or another key's.
+func (l Learner) checkSigned(add func(id string, st checklist.Status, msg, fix string), res *acces.Result, state *keys.State) {
+	const fix = "« pret signer » signe acces.md avec votre clé"
+	if res == nil {
+		add("acces-signed", checklist.Skip, "pas d'acces.md à examiner", "")
+		return
+	}
+	for _, p := range res.Problems {
+		if p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
+			add("acces-signed", checklist.Fail, p.Message, fix)
+			return
+		}
+	}
+	switch {
+	case res.SignedBy == "":
+		add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous avez la clé et sa passphrase", fix)
+	case state == nil || state.Public() == nil:
+		add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
+	case res.SignedBy != ssh.FingerprintSHA256(state.Public()):
+		add("acces-signed", checklist.Fail, "acces.md est signé par la clé "+res.SignedBy+", pas par la clé de la séance ("+ssh.FingerprintSHA256(state.Public())+")", fix)
+	default:
+		add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
+	}
 }
