@@ -53,12 +53,15 @@ type accesOptions struct {
 	Status string // demande or verifie; asked on a terminal when empty
 	Date   string // as typed; empty is today
 	Force  bool
+	// Sign signs acces.md right after writing it (signature.md).
+	Sign     bool
+	PassFile string // with Sign: the passphrase's file; - is stdin
 }
 
 func newAccesCmd(a *app) *cobra.Command {
 	opts := &accesOptions{}
 	c := &cobra.Command{
-		Use:     "acces [--statut demande|verifie] [--date AAAA-MM-JJ] [--force]",
+		Use:     "acces [--statut demande|verifie] [--date AAAA-MM-JJ] [--force] [--signer]",
 		Aliases: []string{"access"},
 		Short:   "Noter la date du compte d'accès et écrire acces.md",
 		Long: `Note la date de la demande du compte d'accès (--statut demande), ou la
@@ -68,10 +71,14 @@ publique, l'empreinte avec le type ED25519, et la phrase du cours.
 
 La date est celle du jour par défaut ; elle ne peut pas être dans le futur.
 Un acces.md au contenu différent n'est remplacé qu'après un oui dans le
-terminal, ou avec --force. Il faut la clé : « pret cle ».`,
+terminal, ou avec --force. Il faut la clé : « pret cle ».
+
+Avec --signer, acces.md est signé juste après (comme « pret signer ») : la
+passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 		Example: `  pret acces --statut demande
   pret acces --statut verifie --date 2026-10-23
-  pret acces --statut demande --force`,
+  pret acces --statut demande --force
+  pret acces --statut demande --signer`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config = a.cfg
@@ -81,6 +88,8 @@ terminal, ou avec --force. Il faut la clé : « pret cle ».`,
 	choiceFlag(c.Flags(), &opts.Status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
 	stringFlag(c.Flags(), &opts.Date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer un acces.md au contenu différent sans demander")
+	c.Flags().BoolVar(&opts.Sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
+	c.Flags().StringVar(&opts.PassFile, "passphrase-file", "", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
@@ -89,6 +98,16 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	s, err := settings(opts.Config)
 	if err != nil {
 		return err
+	}
+	if opts.PassFile != "" && !opts.Sign {
+		return usageError("ajoutez --signer pour signer acces.md après l'avoir écrit", "--passphrase-file ne sert qu'avec --signer")
+	}
+	if opts.Sign {
+		// Checked before anything is written: a run that cannot get the
+		// passphrase must not leave a half-done job.
+		if err := checkPassSource(opts.PassFile, ios, "pret acces --signer"); err != nil {
+			return err
+		}
 	}
 	if status == "" {
 		if !ios.Interactive() {
@@ -144,5 +163,8 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		fmt.Fprintf(ios.Out, "acces.md écrit : %s\n", s.File)
 	}
 	fmt.Fprintln(ios.Out, plan.Key)
+	if opts.Sign {
+		return signAccess(opts.Config, s.File, opts.PassFile, ios)
+	}
 	return nil
 }

@@ -45,6 +45,7 @@ func runWizard(ctx context.Context, opts *assistantOptions, ios *iostreams) erro
 		Out:      ios.Out,
 		Random:   rand.Reader,
 		Guard:    guarded,
+		Signer:   accessSigner(opts.Config, s.File),
 		Checklist: func() error {
 			report, err := learnerReport(opts.Config)
 			if err != nil {

@@ -151,6 +151,11 @@ func TestWizardInRealTerminal(t *testing.T) {
 	s.expect("(2026-10-20)")
 	s.send("\r")
 	s.expect("acces.md écrit")
+	s.expect("Signer acces.md ? Cela prouve aux organisateurs")
+	s.send("\r") // the default: "Oui"
+	s.expect("Passphrase de la clé")
+	s.send(ptyPass + "\r")
+	s.expect("signé avec la clé")
 	s.expect("Résumé")
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
@@ -195,6 +200,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	s.expect("existe déjà avec un autre contenu. Le remplacer ?")
 	s.send("\r") // the default: "Non"
 	s.expect("conservé tel quel")
+	s.expect("est signé par votre clé")
 	s.wait()
 	if strings.Contains(s.raw.String(), "passphrase pour la clé") {
 		t.Fatal("the passphrase was asked for a kept key")

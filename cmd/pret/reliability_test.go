@@ -104,16 +104,20 @@ func everyCommand(t *testing.T, h *home) []procRun {
 	add("", "empreinte")
 	add("", "empreinte", "--art", h.path(".ssh/id_ed25519_romeo"))
 	add("", "acces", "--statut", "demande")
+	add("pas la bonne\n", "signer", "--passphrase-file", "-")
+	add(secretPass+"\n", "signer", "--passphrase-file", "-")
+	add(secretPass+"\n", "acces", "--statut", "demande", "--signer", "--passphrase-file", "-")
 	for _, f := range checklist.Formats {
 		add("", "verifier", "--format", f)
 		add("", "valider", "--format", f, h.dir)
+		add("", "valider", "--exiger-signature", "--format", f, h.dir)
 	}
 	add("", "--help")
 	add("", "version")
 	for _, f := range checklist.Formats {
 		add("", "livrables", "--format", f)
 	}
-	for _, c := range []string{"cle", "empreinte", "acces", "verifier", "valider", "livrables", "modele", "sunk", "assistant"} {
+	for _, c := range []string{"cle", "empreinte", "acces", "signer", "verifier", "valider", "livrables", "modele", "sunk", "assistant"} {
 		add("", c, "--help")
 	}
 	add("", "assistant")
@@ -136,6 +140,7 @@ func TestNoNetwork(t *testing.T) {
 
 	h := newHome(t)
 	args := [][]string{{"cle", "--passphrase-file", "-"}, {"cle"}, {"empreinte"}, {"empreinte", "--art"}, {"acces", "--statut", "demande"},
+		{"signer", "--passphrase-file", "-"},
 		{"--help"}, {"version"}, {"assistant"}}
 	for _, f := range checklist.Formats {
 		args = append(args, []string{"verifier", "--format", f}, []string{"valider", "--format", f, "."}, []string{"livrables", "--format", f})

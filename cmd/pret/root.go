@@ -96,6 +96,7 @@ inattendue ; 2 mauvaise utilisation (option, argument, configuration) ;
 		newCleCmd(a),
 		newEmpreinteCmd(a),
 		newAccesCmd(a),
+		newSignerCmd(a),
 		newVerifierCmd(a),
 		newValiderCmd(a),
 		newLivrablesCmd(a),

@@ -28,6 +28,8 @@ type validerOptions struct {
 	Output  string // --sortie: the report goes to this file, whole
 	Workers int    // files read in parallel; 0 is one per core
 	Dir     string // the current folder, for the paths of sarif and github
+	// RequireSig makes an unsigned acces.md invalid (signature.md).
+	RequireSig bool
 }
 
 func newValiderCmd(a *app) *cobra.Command {
@@ -51,6 +53,11 @@ private-key-leak, …). Aucune sortie ne recopie une ligne de clé privée.
 Une même empreinte chez deux apprenants est une erreur : deux personnes
 ne partagent pas une clé.
 
+Un acces.md signé (« pret signer ») est vérifié : une signature qui ne tient
+plus (fichier modifié depuis) est bad-signature, une signature d'une autre
+clé que l'empreinte indiquée est signature-key-mismatch. Avec
+--exiger-signature, un fichier sans signature est invalide (unsigned).
+
 Formats : texte (seuls les fichiers à corriger, sauf --tous, puis un
 résumé), json, junit, csv (une ligne par fichier), sarif (analyse de code
 GitHub ou GitLab), github (annotations GitHub Actions), html (une page
@@ -63,7 +70,8 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
   pret valider rendus/ --format csv --sortie rendus.csv
   pret valider rendus/ --format html --sortie rapport.html
   pret valider rendus/ --format sarif --sortie pret.sarif
-  pret valider rendus/kim/acces.md --strict`,
+  pret valider rendus/kim/acces.md --strict
+  pret valider rendus/ --exiger-signature`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config, opts.Paths = a.cfg, args
 			opts.Dir, _ = os.Getwd()
@@ -75,6 +83,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	c.Flags().BoolVar(&opts.All, "tous", false, "en texte, lister aussi les fichiers sans problème")
 	c.Flags().StringVar(&opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
 	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle (défaut : un par cœur)")
+	c.Flags().BoolVar(&opts.RequireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
 	return c
 }
 
@@ -111,7 +120,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 			return usageError("choisissez un autre fichier pour --sortie", "--sortie %s : %s", checklist.Escape(opts.Output), safefile.Reason(err))
 		}
 	}
-	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today}
+	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}
 	files := submissions.Validate(paths, submissions.Options{Rules: rules, Workers: opts.Workers})
 	invalid := false
 	for i := range files {

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/onboarding"
+)
+
+// signerOptions is what `pret signer` takes from its argument, flags and
+// the configuration.
+type signerOptions struct {
+	Config   *Config
+	File     string // the acces.md to sign; empty is the configured one
+	PassFile string // a file whose first line is the passphrase; - is stdin
+}
+
+func newSignerCmd(a *app) *cobra.Command {
+	opts := &signerOptions{}
+	c := &cobra.Command{
+		Use:     "signer [FICHIER] [--passphrase-file FICHIER]",
+		Aliases: []string{"sign"},
+		Short:   "Signer acces.md avec la clé : la preuve que vous l'avez et connaissez sa passphrase",
+		Long: `Signe acces.md (par défaut celui de la configuration) avec la clé de la
+séance, au format des signatures OpenSSH (ssh-keygen -Y, espace de noms
+pret-acces). La signature, ajoutée à la fin du fichier après la ligne
+<!-- pret:signature -->, prouve aux organisateurs que vous détenez la clé
+et que vous vous souvenez de sa passphrase ; ils la vérifient avec
+« pret valider --exiger-signature » ou avec OpenSSH seul.
+
+La passphrase est demandée dans le terminal, sans écho (trois essais), ou
+lue dans un fichier (sa première ligne) avec --passphrase-file ; « - » lit
+l'entrée standard. La clé est déchiffrée en mémoire seulement. Le fichier
+est réécrit en entier, ou pas du tout ; une ancienne signature est
+remplacée.
+
+Refus (code 1, fichier intact) : pas de clé, clé sans passphrase, acces.md
+qui ne passe pas « pret valider », qui n'indique pas l'empreinte de cette
+clé, ou passphrase incorrecte.`,
+		Example: `  pret signer
+  pret signer rendu/acces.md
+  pret signer --passphrase-file - < fichier-protege`,
+		Args: maxArgs(1, "pret signer [FICHIER] : un seul acces.md à la fois"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Config = a.cfg
+			if len(args) == 1 {
+				opts.File = args[0]
+			}
+			return runSigner(cmd.Context(), opts, a.io)
+		},
+	}
+	c.Flags().StringVar(&opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	return c
+}
+
+func runSigner(ctx context.Context, opts *signerOptions, ios *iostreams) error {
+	file := opts.File
+	if file == "" {
+		file = opts.Config.AccessFile
+	} else if err := mustExist(file); err != nil {
+		return err
+	}
+	if err := checkPassSource(opts.PassFile, ios, "pret signer"); err != nil {
+		return err
+	}
+	return signAccess(opts.Config, file, opts.PassFile, ios)
+}
+
+// checkPassSource refuses, before anything is read or written, a run
+// that will need the passphrase and has no way to get it.
+func checkPassSource(passFile string, ios *iostreams, command string) error {
+	switch {
+	case passFile != "" && passFile != "-":
+		return mustExist(passFile)
+	case passFile == "" && !ios.Interactive():
+		return usageError(
+			fmt.Sprintf("sans terminal, donnez la passphrase par un fichier : %s --passphrase-file FICHIER (ou - pour l'entrée standard)", command),
+			"la signature demande la passphrase de la clé et aucun terminal ne permet de la demander")
+	}
+	return nil
+}
+
+// signAccess is the signature step of `pret signer` and `pret acces
+// --signer`: every refusal first, then the passphrase (three tries on a
+// terminal, one from a file), then the file rewritten whole.
+func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
+	plan, err := accessSigner(cfg, file).Prepare()
+	if err != nil {
+		return err
+	}
+	if passFile != "" {
+		pass, err := readPassphraseFile(passFile, ios.In)
+		if err != nil {
+			return err
+		}
+		err = plan.Sign(pass)
+		clear(pass)
+		if err != nil {
+			return err
+		}
+	} else if err := plan.SignAsking(ios.Prompter(), ios.Out, onboarding.SignTries); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.Out, "%s signé avec la clé %s\n", file, plan.Fingerprint())
+	return nil
+}
+
+// accessSigner wires the signing core to the bounded reader and to the
+// rules of `pret valider`, with the .pub beside the file as it reads it.
+func accessSigner(cfg *Config, file string) *onboarding.AccessSigner {
+	return &onboarding.AccessSigner{
+		Store:  cfg.Key,
+		File:   file,
+		Random: rand.Reader,
+		Guard:  guarded,
+		Read: func(path string) ([]byte, error) {
+			return checklist.ReadBounded(path, acces.MaxAccessSize)
+		},
+		Check: func(path string, content []byte) (string, []string) {
+			rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today}
+			if ts, err := acces.FindAccessFiles([]string{path}, rules.KeyName); err == nil && len(ts) == 1 && ts[0].Pub != "" {
+				if pub, err := keys.ReadFile(ts[0].Pub); err == nil {
+					rules.Beside = &acces.PubFile{Name: ts[0].Pub, Data: pub}
+				}
+			}
+			res := acces.Validate(content, rules)
+			var errs []string
+			for _, p := range res.Problems {
+				if p.Severity == checklist.SevError {
+					errs = append(errs, p.Code)
+				}
+			}
+			return res.Fingerprint, errs
+		},
+	}
+}

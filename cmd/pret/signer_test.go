@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+func init() {
+	inProcessCases["signer"] = func(t *testing.T) {
+		home := testEnv(t)
+		must(t, pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-"), exitFailed, "signer without a key")
+		must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
+		must(t, pretIn(t, "", "signer"), exitUsage, "signer without a terminal")
+		must(t, pretIn(t, "faux\n", "signer", "--passphrase-file", "-"), exitFailed, "signer, wrong passphrase")
+		r := pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-")
+		must(t, r, exitOK, "signer")
+		data, err := os.ReadFile(filepath.Join(home, "acces.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := keys.SplitSigned(data).Verify(); err != nil {
+			t.Fatalf("signed file does not verify: %v", err)
+		}
+		// On a terminal: asked once, signed.
+		p := &enterPrompter{}
+		must(t, pretTTY(t, p, "signer"), exitOK, "signer on a terminal")
+		if len(p.asked) != 1 || !strings.HasPrefix(p.asked[0], "Passphrase de la clé ") {
+			t.Fatalf("questions: %q", p.asked)
+		}
+		must(t, pretIn(t, "", "valider", "--exiger-signature", "--strict", "acces.md"), exitOK, "valider --exiger-signature")
+	}
+}
+
+// TestSignerKeepsSecretsInside follows `pret signer` and `pret acces
+// --signer` with strace: no child process is started (so the passphrase
+// reaches no other argument list nor environment), and every file opened
+// for writing is acces.md's own staging file beside it; afterwards no file
+// of the home but the key itself holds the passphrase or a line of the
+// private key.
+func TestSignerKeepsSecretsInside(t *testing.T) {
+	strace := needTool(t, "strace")
+	h := newHome(t)
+	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeOpen := regexp.MustCompile(`open(?:at)?\([^"]*"([^"]+)", [^)]*O_(?:WRONLY|RDWR|CREAT)`)
+	runs := []struct {
+		stdin string
+		args  []string
+		code  int
+	}{
+		{"pas la bonne\n", []string{"signer", "--passphrase-file", "-"}, 1},
+		{secretPass + "\n", []string{"signer", "--passphrase-file", "-"}, 0},
+		{secretPass + "\n", []string{"acces", "--statut", "verifie", "--force", "--signer", "--passphrase-file", "-"}, 0},
+	}
+	for i, run := range runs {
+		trace := filepath.Join(t.TempDir(), "trace")
+		cmd := exec.Command(strace, append([]string{"-f", "-s", "256", "-e", "trace=execve,open,openat,creat", "-o", trace, binary(t)}, run.args...)...)
+		cmd.Env, cmd.Dir = h.env, h.dir
+		cmd.Stdin = strings.NewReader(run.stdin)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		r := finish(t, cmd, &out, &errb, cmd.Run())
+		if r.code != run.code {
+			t.Fatalf("run %d: exit %d, want %d\n%s", i, r.code, run.code, r.stderr)
+		}
+		data, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "execve("); n != 1 {
+			t.Errorf("run %d: %d execve calls: pret started another program\n%s", i, n, data)
+		}
+		if bytes.Contains(data, []byte(secretPass)) {
+			t.Errorf("run %d: the passphrase crossed a system call argument", i)
+		}
+		for _, m := range writeOpen.FindAllStringSubmatch(string(data), -1) {
+			p := m[1]
+			base := filepath.Base(p)
+			if !strings.HasPrefix(p, h.dir) || !(base == "acces.md" || strings.HasPrefix(base, ".acces.md.tmp-") || strings.HasPrefix(base, "etat.yaml") || strings.HasPrefix(base, ".etat.yaml.tmp-")) {
+				t.Errorf("run %d: opened for writing: %s", i, p)
+			}
+		}
+	}
+	var keyLines []string
+	for _, l := range strings.Split(string(priv), "\n") {
+		if len(l) >= 24 && !strings.HasPrefix(l, "-----") {
+			keyLines = append(keyLines, l)
+		}
+	}
+	filepath.Walk(h.dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || p == h.path(".ssh/id_ed25519_romeo") {
+			return nil
+		}
+		data, _ := os.ReadFile(p)
+		if bytes.Contains(data, []byte(secretPass)) {
+			t.Errorf("%s holds the passphrase", p)
+		}
+		for _, l := range keyLines {
+			if bytes.Contains(data, []byte(l)) {
+				t.Errorf("%s holds private key material", p)
+			}
+		}
+		return nil
+	})
+	data, _ := os.ReadFile(h.path("acces.md"))
+	if err := keys.SplitSigned(data).Verify(); err != nil {
+		t.Fatalf("acces.md not signed at the end: %v", err)
+	}
+}
+
+// TestSignerWrongPassphraseInTerminal: on a real terminal, three wrong
+// passphrases, each unseen, then exit 1 with acces.md untouched and the
+// terminal echoing again; then the right one signs.
+func TestSignerWrongPassphraseInTerminal(t *testing.T) {
+	h := newHome(t)
+	if r := h.pret(ptyPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	before, err := os.ReadFile(h.path("acces.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := []string{"mauvaise-un", "mauvaise-deux", "mauvaise-trois"}
+	s := startPTY(t, h.dir, "signer")
+	for i, w := range wrong {
+		s.expect("Passphrase de la clé")
+		s.send(w + "\r")
+		if i < 2 {
+			s.expect("Passphrase incorrecte (essai")
+		}
+	}
+	s.expect("passphrase incorrecte")
+	if code := s.wait(); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, s.raw.String())
+	}
+	if !s.echoOn() {
+		t.Fatal("terminal left without echo")
+	}
+	if after, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(after, before) {
+		t.Fatal("acces.md touched after three wrong passphrases")
+	}
+	if n := strings.Count(s.raw.String(), "Passphrase de la clé"); n != 3 {
+		t.Fatalf("asked %d times, want 3", n)
+	}
+	for _, w := range append(wrong, ptyPass) {
+		if strings.Contains(s.raw.String(), w) {
+			t.Fatalf("a passphrase appeared on the screen: %q", w)
+		}
+	}
+	entries, _ := os.ReadDir(h.dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Fatalf("temporary file left: %s", e.Name())
+		}
+	}
+
+	s = startPTY(t, h.dir, "signer")
+	s.expect("Passphrase de la clé")
+	s.send(ptyPass + "\r")
+	s.expect("signé avec la clé")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	after, _ := os.ReadFile(h.path("acces.md"))
+	if f := keys.SplitSigned(after); f.Verify() != nil || !bytes.Equal(f.Message, before) {
+		t.Fatal("the right passphrase did not sign the file as it was")
+	}
+}
