@@ -1,0 +1,74 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+// TestSignerWrongPassphraseInTerminal: on a real terminal, three wrong
+// passphrases, each unseen, then exit 1 with acces.md untouched and the
+// terminal echoing again; then the right one signs.
+func TestSignerWrongPassphraseInTerminal(t *testing.T) {
+	h := newHome(t)
+	if r := h.pret(ptyPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	before, err := os.ReadFile(h.path("acces.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := []string{"mauvaise-un", "mauvaise-deux", "mauvaise-trois"}
+	s := startPTY(t, h.dir, "signer")
+	for i, w := range wrong {
+		s.expect("Passphrase de la clé")
+		s.send(w + "\r")
+		if i < 2 {
+			s.expect("Passphrase incorrecte (essai")
+		}
+	}
+	s.expect("passphrase incorrecte")
+	if code := s.wait(); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, s.raw.String())
+	}
+	if !s.echoOn() {
+		t.Fatal("terminal left without echo")
+	}
+	if after, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(after, before) {
+		t.Fatal("acces.md touched after three wrong passphrases")
+	}
+	if n := strings.Count(s.raw.String(), "Passphrase de la clé"); n != 3 {
+		t.Fatalf("asked %d times, want 3", n)
+	}
+	for _, w := range append(wrong, ptyPass) {
+		if strings.Contains(s.raw.String(), w) {
+			t.Fatalf("a passphrase appeared on the screen: %q", w)
+		}
+	}
+	entries, _ := os.ReadDir(h.dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Fatalf("temporary file left: %s", e.Name())
+		}
+	}
+
+	s = startPTY(t, h.dir, "signer")
+	s.expect("Passphrase de la clé")
+	s.send(ptyPass + "\r")
+	s.expect("signé avec la clé")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	after, _ := os.ReadFile(h.path("acces.md"))
+	if f := keys.SplitSigned(after); f.Verify() != nil || !bytes.Equal(f.Message, before) {
+		t.Fatal("the right passphrase did not sign the file as it was")
+	}
+}
