@@ -89,7 +89,7 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 	stringFlag(c.Flags(), &opts.Date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer un acces.md au contenu différent sans demander")
 	c.Flags().BoolVar(&opts.Sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
-	c.Flags().StringVar(&opts.PassFile, "passphrase-file", "", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
