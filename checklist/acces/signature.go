@@ -9,31 +9,33 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// dropSignature blanks the lines of the signature block for every other
-// rule. A well-formed block is blanked before the leak detector runs: it
-// is a public key and a signature, never private key material. A block
-// that does not parse, or that carries key material in a field, is left to
-// the leak detector first (after=true), so nothing can be smuggled in as a
-// "signature".
+// dropSignature takes the signature block out of the other rules' sight.
+// Before the leak report (after=false): a well-formed block is cleared in
+// the leak mask — it is a public key and a signature, never private key
+// material — while a block that parses yet carries key text in one of its
+// fields (its base64 hides it from a line-by-line reading) is marked. A
+// block that does not parse is left to the leak detector as it read it.
+// After the leak report (after=true): the document ends before the
+// marker, so that no rule reads the armour as words.
 func (d *document) dropSignature(sf *keys.SignedFile, after bool) {
-	if sf.From == 0 {
+	if sf.From == 0 || sf.From >= len(d.starts) {
 		return
 	}
-	if !after && sf.Sig != nil && !sf.Inert() {
-		// A block that parses yet carries private key text in one of its
-		// fields: its base64 hides the key from a line-by-line reading, so
-		// its lines are marked here.
-		for n := sf.From; n <= sf.To && n <= len(d.lines); n++ {
-			d.lines[n-1].leak = true
+	from, to := sf.From-1, min(sf.To, len(d.leak))
+	if after {
+		d.starts = d.starts[:sf.From]
+		d.leak = d.leak[:min(from, len(d.leak))]
+		return
+	}
+	switch {
+	case sf.Inert():
+		for i := from; i < to; i++ {
+			d.leak[i] = false
 		}
-		return
-	}
-	if !after && !sf.Inert() {
-		return
-	}
-	for n := sf.From; n <= sf.To && n <= len(d.lines); n++ {
-		l := &d.lines[n-1]
-		l.raw, l.folded, l.cells, l.words, l.blank, l.starts, l.heading = "", "", nil, nil, true, false, false
+	case sf.Sig != nil:
+		for i := from; i < to; i++ {
+			d.leak[i] = true
+		}
 	}
 }
 
