@@ -62,5 +62,14 @@ func (s *iostreams) Interactive() bool { return s.inTTY && s.outTTY && s.prompte
 // Color reports whether standard output may carry colour.
 func (s *iostreams) Color() bool { return s.outTTY && !s.noColor }
 
+// Wrap re-flows text for the terminal's width; off a terminal, or when
+// the width is unknown, text goes out as it is (scripts read it).
+func (s *iostreams) Wrap(text string) string {
+	if !s.outTTY {
+		return text
+	}
+	return wrapText(text, s.width)
+}
+
 // Prompter is what asks the questions; call it only when Interactive.
 func (s *iostreams) Prompter() onboarding.Prompter { return s.prompter() }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -40,7 +42,9 @@ func (f *reportFlags) check() error {
 // writeReport prints a checklist in the chosen format; the exit code is 1
 // unless it passes (warnings count with --strict).
 func writeReport(ios *iostreams, report *checklist.Report, f reportFlags) error {
-	if err := checklist.WriteReport(ios.Out, f.format, report, style(ios)); err != nil {
+	if err := writeHuman(ios, f.format, func(w io.Writer) error {
+		return checklist.WriteReport(w, f.format, report, style(ios))
+	}); err != nil {
 		return err
 	}
 	if !report.OK(f.strict) {
@@ -59,13 +63,27 @@ func writeFiles(ios *iostreams, name string, files []checklist.FileResult, f rep
 		}
 		invalid = invalid || !files[i].Valid
 	}
-	if err := checklist.WriteFiles(ios.Out, f.format, name, files, style(ios)); err != nil {
+	if err := writeHuman(ios, f.format, func(w io.Writer) error {
+		return checklist.WriteFiles(w, f.format, name, files, style(ios))
+	}); err != nil {
 		return err
 	}
 	if invalid {
 		return &silentExit{exitFailed}
 	}
 	return nil
+}
+
+// writeHuman writes a report; the texte format is wrapped at word
+// boundaries on a narrow terminal, the formats for programs never are.
+func writeHuman(ios *iostreams, format string, write func(io.Writer) error) error {
+	if format != "texte" {
+		return write(ios.Out)
+	}
+	var buf bytes.Buffer
+	err := write(&buf)
+	io.WriteString(ios.Out, ios.Wrap(buf.String()))
+	return err
 }
 
 // style colours text only on a terminal, never with NO_COLOR or TERM=dumb.

@@ -16,7 +16,9 @@ package main
 //     test in commands_test.go (TestCommandsInProcess).
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -90,6 +92,15 @@ inattendue ; 2 mauvaise utilisation (option, argument, configuration) ;
 	a.bindConfigFlags(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err) })
 	root.SetUsageTemplate(usageTemplate)
+	// Help is wrapped at word boundaries on a narrow terminal.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		var buf bytes.Buffer
+		c.SetOut(&buf)
+		help(c, args)
+		c.SetOut(a.io.Out)
+		io.WriteString(a.io.Out, a.io.Wrap(buf.String()))
+	})
 
 	root.AddCommand(
 		newAssistantCmd(a),

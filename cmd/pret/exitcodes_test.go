@@ -1,0 +1,108 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestExitCodes runs the built binary: 2 only for usage, 1 for a refusal
+// or anything unforeseen (with the path and a French reason), 143 for
+// SIGTERM and 130 for SIGINT.
+func TestExitCodes(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(h *home)
+		stdin string
+		args  []string
+		code  int
+		say   string // in stderr
+	}{
+		{"unknown flag", nil, "", []string{"verifier", "--inexistante"}, exitUsage, "option inconnue : --inexistante"},
+		{"unknown command", nil, "", []string{"inconnue"}, exitUsage, "commande inconnue"},
+		{"value refused", nil, "", []string{"valider", "--paralleles", "douze"}, exitUsage, "attendu : un nombre entier"},
+		{"path given that does not exist", nil, "", []string{"valider", "absent"}, exitUsage, "introuvable : absent"},
+		{"no terminal for the wizard", nil, "", nil, exitUsage, "besoin d'un terminal"},
+		{"refused: no key", nil, "", []string{"acces", "--statut", "demande"}, exitFailed, "pret cle"},
+		{"unforeseen: the state file is a folder", func(h *home) {
+			os.MkdirAll(h.path(".local/state/pret/etat.yaml"), 0o755)
+		}, "", []string{"verifier"}, exitFailed, "etat.yaml"},
+		{"unforeseen: the key folder is a file", func(h *home) {
+			os.WriteFile(h.path(".ssh"), []byte("un fichier\n"), 0o644)
+		}, "une passphrase solide\n", []string{"cle", "--passphrase-file", "-"}, exitFailed, ".ssh"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHome(t)
+			if tc.setup != nil {
+				tc.setup(h)
+			}
+			r := h.pret(tc.stdin, tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.say) || !strings.HasPrefix(r.stderr, "pret: erreur : ") {
+				t.Fatalf("pret %q: exit %d, want %d and %q\n%s%s", tc.args, r.code, tc.code, tc.say, r.stdout, r.stderr)
+			}
+			if w := englishWords.FindString(r.stdout + r.stderr); w != "" {
+				t.Fatalf("English %q:\n%s", w, r.stderr)
+			}
+			if tc.code == exitFailed && strings.Contains(r.stderr, "--help » liste") {
+				t.Fatalf("a failure answered like a usage mistake:\n%s", r.stderr)
+			}
+		})
+	}
+	for _, sig := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}} {
+		t.Run(sig.sig.String(), func(t *testing.T) {
+			h := newHome(t)
+			// pret waits for the passphrase on a pipe that stays open.
+			cmd := h.command("", "cle", "--passphrase-file", "-")
+			cmd.Stdin = nil
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitBlockedOnPipe(t, cmd.Process.Pid)
+			cmd.Process.Signal(sig.sig)
+			r := finish(t, cmd, &out, &errb, cmd.Wait())
+			if r.code != sig.code || !strings.Contains(r.stderr, "interrompu") {
+				t.Fatalf("exit %d, want %d\n%s", r.code, sig.code, r.stderr)
+			}
+			if entries, _ := os.ReadDir(h.path(".ssh")); len(entries) > 0 {
+				t.Fatalf("files left: %v", entries)
+			}
+		})
+	}
+}
+
+// waitBlockedOnPipe waits until a thread of pid sleeps in a pipe read,
+// so that the signal comes after pret's handler is in place.
+func waitBlockedOnPipe(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		tasks, _ := filepath.Glob(filepath.Join("/proc", itoa(pid), "task", "*", "wchan"))
+		for _, w := range tasks {
+			if b, _ := os.ReadFile(w); bytes.Contains(b, []byte("pipe")) {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("pret never waited on its standard input")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

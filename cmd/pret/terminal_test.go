@@ -1,0 +1,104 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+// onTerminal runs the built pret with a pseudo-terminal of cols columns
+// as its standard streams and returns what it drew, without \r.
+func onTerminal(t *testing.T, h *home, env []string, cols uint16, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	cmd.Env, cmd.Dir = env, h.dir
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	_, err = io.Copy(&out, f) // ends with EIO once pret has closed the terminal
+	if err != nil && !errors.Is(err, syscall.EIO) {
+		t.Fatal(err)
+	}
+	f.Close()
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	return strings.ReplaceAll(out.String(), "\r", ""), code
+}
+
+func without(env []string, names ...string) []string {
+	var out []string
+	for _, kv := range env {
+		keep := true
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// TestTerminalColourAndWidth: colour on a terminal, none with TERM=dumb or
+// NO_COLOR; on 40 columns the checklist and the help wrap at spaces, with
+// the same words in the same order as on a wide terminal.
+func TestTerminalColourAndWidth(t *testing.T) {
+	h := newHome(t)
+	if r := h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	base := without(h.env, "NO_COLOR", "TERM")
+
+	coloured, code := onTerminal(t, h, append(base, "TERM=xterm-256color"), 120, "verifier")
+	if code != 0 || !strings.Contains(coloured, "\x1b[") {
+		t.Fatalf("exit %d; no colour on a terminal, so the cases below prove nothing:\n%q", code, coloured)
+	}
+	for _, env := range [][]string{
+		append(base, "TERM=dumb"),
+		append(base, "TERM=xterm-256color", "NO_COLOR="),
+		append(base, "TERM=xterm-256color", "NO_COLOR=1"),
+	} {
+		out, code := onTerminal(t, h, env, 120, "verifier")
+		if code != 0 || strings.Contains(out, "\x1b") {
+			t.Errorf("%v: exit %d, escape sequences:\n%q", env[len(env)-1], code, out)
+		}
+	}
+
+	for _, args := range [][]string{{"verifier"}, {"--help"}, {"valider", "--help"}} {
+		env := append(base, "TERM=dumb")
+		wide, _ := onTerminal(t, h, env, 250, args...)
+		narrow, _ := onTerminal(t, h, env, 40, args...)
+		if strings.Join(strings.Fields(wide), " ") != strings.Join(strings.Fields(narrow), " ") {
+			t.Errorf("pret %v: words differ on 40 columns:\n%s", args, narrow)
+		}
+		for _, line := range strings.Split(narrow, "\n") {
+			if visibleWidth(line) > 40 && len(strings.Fields(line)) > 1 {
+				t.Errorf("pret %v: line of %d columns on a 40-column terminal: %q", args, visibleWidth(line), line)
+			}
+		}
+		if wide == narrow {
+			t.Errorf("pret %v: nothing wrapped on 40 columns", args)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestWrapText: at every width, no line is wider than the width unless it
+// is a single word, no word is cut or lost, and the words keep their order.
+func TestWrapText(t *testing.T) {
+	texts := []string{
+		"OK         key-present            clé présente : /home/kim/.ssh/id_ed25519_romeo",
+		"ÉCHEC      acces-valid            acces.md n'a pas la phrase « Connexion uniquement vers le nœud de login indiqué par les organisateurs. »",
+		"    \x1b[31mmissing-date\x1b[0m (erreur) : la date de la demande du compte d'accès manque ; écrivez-la sous la forme AAAA-MM-JJ",
+		"      --seance-date DATE                    DATE de la séance, AAAA-MM-JJ (heure de Paris) ; PRET_SEANCE_DATE (défaut : \"2026-11-05\")",
+		"Résumé : 11 réussis, 0 avertissement, 0 échec, 0 sauté",
+		"",
+		"un-mot-très-long-qui-ne-tient-sur-aucune-ligne-étroite-du-tout et la suite",
+	}
+	text := strings.Join(texts, "\n")
+	for width := 10; width <= 130; width++ {
+		got := wrapText(text, width)
+		if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(text), " ") {
+			t.Fatalf("width %d: words changed:\n%s", width, got)
+		}
+		for _, line := range strings.Split(got, "\n") {
+			if visibleWidth(line) > width && len(strings.Fields(line)) > 1 {
+				t.Fatalf("width %d: line of %d columns: %q", width, visibleWidth(line), line)
+			}
+		}
+	}
+	if wrapText(text, 0) != text || wrapText(text, 500) != text {
+		t.Fatal("a wide or unknown terminal must leave the text alone")
+	}
+	// The message column is kept when it leaves room.
+	got := wrapText(texts[0], 70)
+	lines := strings.Split(got, "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], strings.Repeat(" ", 34)+"/home") {
+		t.Fatalf("hanging indent:\n%s", got)
+	}
+	if utf8.RuneCountInString("é") != visibleWidth("\x1b[1mé\x1b[0m") {
+		t.Fatal("escapes counted as columns")
+	}
+}
