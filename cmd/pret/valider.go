@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -78,10 +79,9 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 			return runValider(cmd.Context(), opts, a.io)
 		},
 	}
-	c.Flags().StringVar(&opts.Report.format, "format", "texte", "`FORMAT` de sortie : "+strings.Join(checklist.FileFormats, ", "))
-	c.Flags().BoolVar(&opts.Report.strict, "strict", false, "compter les avertissements comme des erreurs")
+	opts.Report.add(c, checklist.FileFormats...)
 	c.Flags().BoolVar(&opts.All, "tous", false, "en texte, lister aussi les fichiers sans problème")
-	c.Flags().StringVar(&opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
+	pathFlag(c.Flags(), &opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
 	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle (défaut : un par cœur)")
 	c.Flags().BoolVar(&opts.RequireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
 	return c
@@ -132,7 +132,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	report := checklist.FilesReport{Name: "pret valider", Files: files, All: opts.All, Version: version, Dir: opts.Dir}
 	if opts.Output == "" {
 		report.Style = style(ios)
-		if err := checklist.WriteFilesReport(ios.Out, format, report); err != nil {
+		if err := writeHuman(ios, format, func(w io.Writer) error { return checklist.WriteFilesReport(w, format, report) }); err != nil {
 			return err
 		}
 	} else {
