@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -101,10 +105,15 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 	}
 	var warnings []string
 	if path != "" {
-		v.SetConfigFile(path)
+		// The config file is untrusted input: read through the bounded
+		// reader, then parsed from memory.
+		data, err := safefile.Read(path, safefile.Config, safefile.FollowLink)
+		if err != nil {
+			return nil, nil, usageError("donnez à --config un fichier YAML lisible", "configuration illisible : %s", safefile.PathError(path, err))
+		}
 		v.SetConfigType("yaml")
-		if err := v.ReadInConfig(); err != nil {
-			return nil, nil, usageError("corrigez le YAML du fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", path, err)
+		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+			return nil, nil, usageError("corrigez le YAML du fichier (le modèle est dans le README)", "configuration illisible (%s) : %s", path, yamlProblem(err))
 		}
 		known := map[string]bool{}
 		for _, k := range configKeys {
@@ -118,7 +127,7 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		}
 		sort.Strings(unknown)
 		for _, k := range unknown {
-			warnings = append(warnings, fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", k, path))
+			warnings = append(warnings, fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", checklist.Escape(k), checklist.Escape(path)))
 		}
 	}
 
@@ -165,6 +174,18 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		return nil, nil, err
 	}
 	return c, warnings, nil
+}
+
+// yamlLine finds the line number in a YAML parser's message.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlProblem says a YAML error in French: the parser's own words are
+// English, so only its line number is kept.
+func yamlProblem(err error) string {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		return "YAML invalide à la ligne " + m[1]
+	}
+	return "YAML invalide"
 }
 
 func configDay(raw any) (time.Time, error) {

@@ -85,3 +85,37 @@ func TestPrecedenceEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigFileErrors: a config file that is not YAML, a folder, or
+// bigger than its cap is a usage error said in French; a key the file
+// invents is a warning that cannot drive the terminal.
+func TestConfigFileErrors(t *testing.T) {
+	home := testEnv(t)
+	write := func(name, content string) string {
+		p := filepath.Join(home, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		return p
+	}
+	cases := []struct {
+		name, path, say string
+	}{
+		{"not YAML", write("casse.yaml", "seance:\n  date: [\n"), "YAML invalide à la ligne 2"},
+		{"a folder", home, "pas un fichier ordinaire"},
+		{"too large", write("gros.yaml", "# "+strings.Repeat("x", 2<<20)+"\n"), "trop grand"},
+		{"absent", filepath.Join(home, "absent.yaml"), "introuvable"},
+	}
+	for _, tc := range cases {
+		r := pretIn(t, "", "--config", tc.path, "verifier")
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.say) {
+			t.Errorf("%s: exit %d, want 2 and %q\n%s", tc.name, r.code, tc.say, r.stderr)
+		}
+		if w := englishWords.FindString(r.stderr); w != "" || strings.Contains(r.stderr, "yaml:") {
+			t.Errorf("%s: English in\n%s", tc.name, r.stderr)
+		}
+	}
+	p := write("cle.yaml", "\"cl\\u001b[31mé\": 1\n")
+	r := pretIn(t, "", "--config", p, "verifier")
+	if !strings.Contains(r.stderr, "clé de configuration inconnue") || strings.Contains(r.stderr, "\x1b") {
+		t.Fatalf("unknown key warning:\n%q", r.stderr)
+	}
+}
