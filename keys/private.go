@@ -89,7 +89,7 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	if !ok {
 		return nil, bad
 	}
-	pub, err := ssh.ParsePublicKey(blob)
+	pub, err := ParsePublicKey(blob)
 	if err != nil {
 		return nil, bad
 	}

@@ -1,0 +1,330 @@
+package keys
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Fingerprint is one line of `ssh-keygen -lf`: "256 SHA256:… comment
+// (ED25519)". Comment is raw, as read from the file: whoever prints Line
+// on a terminal escapes it (checklist.Escape).
+type Fingerprint struct {
+	Key     ssh.PublicKey // what the hash is of: the certified key for a certificate
+	Bits    int
+	Hash    string // "SHA256:…"
+	Comment string // "no comment" when the file has none, as ssh-keygen says
+	Type    string // "ED25519", "ED25519-CERT", "RSA", …
+}
+
+// Line is the fingerprint line without its newline.
+func (f Fingerprint) Line() string {
+	return fmt.Sprintf("%d %s %s (%s)", f.Bits, f.Hash, f.Comment, f.Type)
+}
+
+func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerprint {
+	key, typ := pub, TypeName(pub)
+	switch cert := pub.(type) {
+	case *ssh.Certificate:
+		// ssh-keygen hashes the certified key, and names the type after
+		// it with -CERT.
+		key, typ = cert.Key, TypeName(cert.Key)+"-CERT"
+	case *dsaCert:
+		key, typ = cert.key, "DSA-CERT"
+	}
+	if !hasComment {
+		comment = "no comment"
+	}
+	return Fingerprint{Key: key, Bits: Bits(key), Hash: ssh.FingerprintSHA256(key), Comment: comment, Type: typ}
+}
+
+// ErrNotPublicFile is what ssh-keygen -lf answers for a file where no line
+// is a public key ("is not a public key file").
+var ErrNotPublicFile = errors.New("aucune clé SSH lisible : aucune ligne de ce fichier n'est une clé publique")
+
+// FingerprintFile reads a key file the way `ssh-keygen -lf FILE` does
+// (OpenSSH 9, do_fingerprint) and returns its lines:
+//   - a file whose first line holds "PRIVATE KEY" is a private key: the
+//     public key and comment come from FILE.pub when it holds a key, even
+//     one that does not match (its comment, or the name FILE.pub when it
+//     has none); else from the private key itself, with its own comment
+//     when it is not encrypted and "no comment" when it is; a legacy
+//     encrypted PEM key or an encrypted PKCS#8 key without its .pub has
+//     no readable public half: refused, as ssh-keygen does;
+//   - any other file is read line by line as public keys, authorized_keys
+//     or known_hosts: blank lines and "#" comments skipped, a leading
+//     host name or option list allowed (it is the comment when the line
+//     has none after the key), certificates fingerprinted by the key they
+//     certify;
+//   - "-" reads standard input, public keys only, as ssh-keygen does.
+//
+// Every read is bounded (MaxFileSize) and goes through ReadFileFollow: a
+// named file may be a link, never a FIFO or a device.
+func FingerprintFile(path string, stdin io.Reader) ([]Fingerprint, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		if stdin == nil {
+			return nil, errors.New("pas d'entrée standard à lire")
+		}
+		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1))
+		if err != nil {
+			return nil, fmt.Errorf("lecture de l'entrée standard : %w", err)
+		}
+		if len(data) > MaxFileSize {
+			return nil, ErrTooLarge
+		}
+	} else if data, err = ReadFileFollow(path); err != nil {
+		return nil, err
+	}
+	return fingerprintData(path, data)
+}
+
+func fingerprintData(path string, data []byte) ([]Fingerprint, error) {
+	var out []Fingerprint
+	for lnum, rest := 1, data; len(rest) > 0; lnum++ {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		cp := strings.TrimLeft(string(line), " \t")
+		if cp == "" || cp[0] == '#' {
+			continue
+		}
+		// ssh-keygen takes a file for a private key on its first line
+		// only, and never on standard input.
+		if lnum == 1 && path != "-" && strings.Contains(cp, "PRIVATE KEY") {
+			return fingerprintPrivate(path, data)
+		}
+		if fp, ok := fingerprintLine(cp); ok {
+			out = append(out, fp)
+		}
+	}
+	if len(out) == 0 {
+		return nil, ErrNotPublicFile
+	}
+	return out, nil
+}
+
+// fingerprintLine reads one line of a public key file: "type base64
+// [comment]", or a first field (host names, options) then the key.
+func fingerprintLine(cp string) (Fingerprint, bool) {
+	comment, hasComment := "", false
+	pub, after, ok := readKey(cp)
+	if !ok {
+		// SSH1 keys ("1024 35 …") are not read; anything else is a
+		// leading field, quoted parts included, that may be the comment.
+		if n, rest := leadingNumber(cp); n == 0 || !(strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t")) {
+			i, quoted := 0, false
+			for ; i < len(cp) && (quoted || cp[i] != ' ' && cp[i] != '\t'); i++ {
+				if cp[i] == '\\' && i+1 < len(cp) && cp[i+1] == '"' {
+					i++
+				} else if cp[i] == '"' {
+					quoted = !quoted
+				}
+			}
+			if i >= len(cp) {
+				return Fingerprint{}, false
+			}
+			comment, hasComment = cp[:i], true
+			cp = cp[i+1:]
+		}
+		if pub, after, ok = readKey(cp); !ok {
+			return Fingerprint{}, false
+		}
+	}
+	after = strings.TrimLeft(after, " \t")
+	if after != "" && after[0] != '#' {
+		comment, hasComment = after, true
+	}
+	return fingerprintOf(pub, comment, hasComment), true
+}
+
+// leadingNumber is strtol(cp, &ep, 10) for the SSH1 key test.
+func leadingNumber(s string) (int, string) {
+	t := strings.TrimLeft(s, " \t")
+	neg := false
+	if t != "" && (t[0] == '-' || t[0] == '+') {
+		neg, t = t[0] == '-', t[1:]
+	}
+	n, i := 0, 0
+	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+		if n < 1<<30 {
+			n = n*10 + int(t[i]-'0')
+		}
+	}
+	if i == 0 {
+		return 0, s
+	}
+	if neg {
+		n = -n
+	}
+	return n, t[i:]
+}
+
+// readKey is sshkey_read: a key type name, white space, the base64 blob;
+// the blob's type must be the name's. after is what follows the blob.
+func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
+	sp := strings.IndexAny(cp, " \t")
+	if sp <= 0 {
+		return nil, "", false
+	}
+	name := cp[:sp]
+	rest := strings.TrimLeft(cp[sp:], " \t")
+	end := strings.IndexAny(rest, " \t")
+	if end < 0 {
+		end = len(rest)
+	}
+	// b64_pton ignores white space, a carriage return included.
+	blob, err := base64.StdEncoding.DecodeString(strings.TrimRight(rest[:end], "\r\n\v\f"))
+	if err != nil || len(blob) == 0 {
+		return nil, "", false
+	}
+	pub, err = ParsePublicKey(blob)
+	if err != nil || pub.Type() != name {
+		return nil, "", false
+	}
+	return pub, rest[end:], true
+}
+
+// fingerprintPrivate is ssh-keygen's fingerprint_private: the .pub beside
+// the file first, then the public half of the private key.
+func fingerprintPrivate(path string, data []byte) ([]Fingerprint, error) {
+	var pub ssh.PublicKey
+	comment, hasComment := "", false
+	if pubData, err := ReadFileFollow(path + ".pub"); err == nil {
+		if k, c, ok := firstPublic(pubData); ok {
+			pub, comment, hasComment = k, c, true
+			if comment == "" {
+				comment = path + ".pub"
+			}
+		}
+	}
+	var priv *Private
+	if pub == nil || comment == "" {
+		p, err := ParsePrivate(data)
+		if err != nil {
+			first, _, _ := bytes.Cut(data, []byte("\n"))
+			if bytes.Contains(first, []byte("ENCRYPTED")) {
+				return nil, fmt.Errorf("clé PKCS#8 chiffrée : sa partie publique ne se lit pas sans la passphrase, et aucun %s.pub lisible n'est à côté ; placez le .pub à côté", baseName(path))
+			}
+			return nil, fmt.Errorf("%w : la clé privée est illisible et aucun %s.pub lisible n'est à côté", ErrNotKey, baseName(path))
+		}
+		priv = p
+	}
+	if pub == nil {
+		if priv.Public == nil {
+			return nil, fmt.Errorf("clé %s chiffrée : sa partie publique ne se lit pas sans la passphrase, et aucun %s.pub lisible n'est à côté ; placez le .pub à côté, ou « ssh-keygen -y -f %s » le recrée", priv.LegacyType, baseName(path), path)
+		}
+		pub = priv.Public
+		// ssh-keygen reads the comment of an OpenSSH key it can open
+		// without a passphrase, even an empty one; an encrypted key and a
+		// PEM or PKCS#8 key have none: "no comment".
+		if !priv.Encrypted && priv.Format == "openssh" {
+			comment, hasComment = priv.Comment, true
+		}
+	}
+	return []Fingerprint{fingerprintOf(pub, comment, hasComment)}, nil
+}
+
+// firstPublic is sshkey_try_load_public: the first line that is a key;
+// lines starting with "#" or empty are skipped, a private key aborts.
+func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
+	for rest := data; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		s := string(line)
+		if s == "" || s[0] == '#' {
+			continue
+		}
+		if strings.HasPrefix(s, "-----BEGIN") || s == "SSH PRIVATE KEY FILE" {
+			return nil, "", false
+		}
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			continue
+		}
+		if k, after, ok := readKey(s); ok {
+			after = strings.TrimLeft(after, " \t")
+			if i := strings.IndexAny(after, "\r\n"); i >= 0 {
+				after = after[:i]
+			}
+			return k, after, true
+		}
+	}
+	return nil, "", false
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// dsaKey is a DSA public key, which x/crypto/ssh no longer parses but
+// ssh-keygen still fingerprints: pret names and hashes it, nothing more.
+type dsaKey struct{ blob []byte }
+
+func (k *dsaKey) Type() string    { return "ssh-dss" }
+func (k *dsaKey) Marshal() []byte { return k.blob }
+func (k *dsaKey) Verify([]byte, *ssh.Signature) error {
+	return errors.New("les clés DSA ne sont pas prises en charge")
+}
+
+// dsaCert is a certificate of a DSA key: its plain key is what
+// ssh-keygen hashes.
+type dsaCert struct {
+	blob []byte
+	key  *dsaKey
+}
+
+func (c *dsaCert) Type() string    { return "ssh-dss-cert-v01@openssh.com" }
+func (c *dsaCert) Marshal() []byte { return c.blob }
+func (c *dsaCert) Verify([]byte, *ssh.Signature) error {
+	return errors.New("les clés DSA ne sont pas prises en charge")
+}
+
+// ParsePublicKey is ssh.ParsePublicKey, and DSA keys and certificates
+// besides, which only need to be named and fingerprinted.
+func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
+	pub, err := ssh.ParsePublicKey(blob)
+	if err == nil {
+		return pub, nil
+	}
+	r := reader{b: blob}
+	typ, ok := r.str()
+	if !ok {
+		return nil, err
+	}
+	switch string(typ) {
+	case "ssh-dss":
+		// p, q, g, y and nothing after.
+		for i := 0; i < 4; i++ {
+			if _, ok := r.str(); !ok {
+				return nil, err
+			}
+		}
+		if len(r.b) != 0 {
+			return nil, err
+		}
+		return &dsaKey{blob: blob}, nil
+	case "ssh-dss-cert-v01@openssh.com":
+		if _, ok := r.str(); !ok { // nonce
+			return nil, err
+		}
+		start := len(blob) - len(r.b)
+		for i := 0; i < 4; i++ {
+			if _, ok := r.str(); !ok {
+				return nil, err
+			}
+		}
+		fields := blob[start : len(blob)-len(r.b)]
+		plain := append(ssh.Marshal(struct{ Name string }{"ssh-dss"}), fields...)
+		return &dsaCert{blob: blob, key: &dsaKey{blob: plain}}, nil
+	}
+	return nil, err
+}
