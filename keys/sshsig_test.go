@@ -355,8 +355,9 @@ func FuzzSplitSigned(f *testing.F) {
 		f.Add(m)
 		if s, err := SignFile(rand.Reader, signer, m); err == nil {
 			f.Add(s)
-			for _, v := range tampered(s) {
-				if len(v)%7 == 0 {
+			// A few tamperings: the baseline run must fit CI's seconds.
+			for _, name := range []string{"xor0x1@5", "del@30", "crlf", "no-marker", "marker-crlf", "no-block", "truncated-after-line-3", "armour-last-char-cut"} {
+				if v, ok := tampered(s)[name]; ok {
 					f.Add(v)
 				}
 			}

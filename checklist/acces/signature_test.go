@@ -285,3 +285,72 @@ func TestSSHKeygenSignedFile(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkValidateSigned is the cost a signature adds to one file of a
+// batch: compare with the same file unsigned.
+func BenchmarkValidateSigned(b *testing.B) {
+	s := fastSigner(b)
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"unsigned", []byte(fileFor(s))}, {"signed", signed(b, s, fileFor(s))}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := Validate(c.data, rules); len(r.Problems) != 0 {
+					b.Fatal(codes(r))
+				}
+			}
+		})
+	}
+}
+
+// FuzzValidateSigned mutates real signed files: a file is reported signed
+// only when its signature verifies over the bytes before the marker;
+// every signature problem names a line of the file; no message quotes the
+// armour.
+func FuzzValidateSigned(f *testing.F) {
+	s := fastSigner(f)
+	b := signed(f, s, fileFor(s))
+	f.Add(b)
+	f.Add(signed(f, fastSigner(f), fileFor(s)))
+	// A few of the tamperings: the baseline run must fit CI's seconds.
+	for _, name := range []string{"byte 3", "del 40", "line ending", "no marker", "armour truncated", "armour cut at END", "block gone, marker kept"} {
+		f.Add(tamperings(b)[name])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := Validate(data, rules)
+		sf := keys.SplitSigned(data)
+		verified := sf.Claimed && sf.Verify() == nil
+		if r.SignedBy != "" && (!verified || r.SignedBy != ssh.FingerprintSHA256(sf.Sig.PublicKey())) {
+			t.Fatalf("reported signed by %s, but the signature does not hold", r.SignedBy)
+		}
+		if sf.Claimed && !verified && !has(r, "bad-signature") && !has(r, "too-large") {
+			t.Fatalf("broken signature not reported: %v", codes(r))
+		}
+		for _, p := range r.Problems {
+			if (p.Code == "bad-signature" || p.Code == "signature-key-mismatch") && (p.Line < 1 || p.Line > lines(data)) {
+				t.Fatalf("%s at line %d of %d", p.Code, p.Line, lines(data))
+			}
+			for _, l := range armourLines(data, sf) {
+				if strings.Contains(p.Message, l) {
+					t.Fatalf("message quotes the block: %q", p.Message)
+				}
+			}
+		}
+	})
+}
+
+// armourLines are the long lines of the block after the marker.
+func armourLines(data []byte, sf *keys.SignedFile) []string {
+	if sf.From == 0 {
+		return nil
+	}
+	var out []string
+	for i, l := range strings.Split(string(data), "\n") {
+		if i+1 > sf.From && i+1 <= sf.To && len(strings.TrimSpace(l)) >= 16 {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
+}
