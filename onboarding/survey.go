@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/AlecAivazis/survey/v2"
+	"github.com/AlecAivazis/survey/v2/core"
 	"github.com/AlecAivazis/survey/v2/terminal"
 )
 
@@ -17,6 +18,9 @@ type SurveyPrompter struct {
 	In  terminal.FileReader
 	Out terminal.FileWriter
 	Err interface{ Write([]byte) (int, error) }
+	// NoColor turns survey's colours off (cmd sets it for NO_COLOR, even
+	// empty, and TERM=dumb, which survey alone does not honour).
+	NoColor bool
 }
 
 var frenchOnce sync.Once
@@ -42,6 +46,11 @@ func frenchTemplates() {
 
 func (s *SurveyPrompter) opts() []survey.AskOpt {
 	frenchTemplates()
+	if s.NoColor {
+		// A package variable of survey, read when a template is first
+		// compiled; pret asks from one terminal per process.
+		core.DisableColor = true
+	}
 	return []survey.AskOpt{survey.WithStdio(s.In, s.Out, s.Err)}
 }
 
