@@ -107,22 +107,20 @@ func TestLayouts(t *testing.T) {
 			"| Empreinte | `" + fpA + "` |\n| Type | ED25519 |\n| Phrase | Connexion uniquement vers le nœud de login indiqué par les organisateurs. |\n", ""},
 		{"headings", "# Mon accès\n\n## Demande du compte\n\nLe 1er octobre 2026.\n\n## Clé\n\n$HOME/.ssh/id_ed25519_romeo.pub\n\n" +
 			"`256 " + fpA + " seance-novembre (ED25519)`\n\n## Règle\n\n> Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
-		{"wrapped sentence in a quote", strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.",
-			"> Connexion uniquement vers le nœud\n> de login indiqué par\n> les organisateurs.", 1), ""},
-		{"sentence in emphasis and guillemets", strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.",
-			"*« Connexion uniquement vers le nœud de login indiqué par les organisateurs. »*", 1), ""},
-		{"noeud without ligature, no full stop", strings.Replace(good, "nœud de login indiqué par les organisateurs.", "noeud de login indiqué par les organisateurs", 1), ""},
-		{"upper case", strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "CONNEXION UNIQUEMENT VERS LE NŒUD DE LOGIN INDIQUÉ PAR LES ORGANISATEURS.", 1), ""},
-		{"decomposed accents", strings.Replace(good, "indiqué", "indique\u0301", 1), ""},
+		{"wrapped sentence in a quote", testenv.Edit(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "> Connexion uniquement vers le nœud\n> de login indiqué par\n> les organisateurs."), ""},
+		{"sentence in emphasis and guillemets", testenv.Edit(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "*« Connexion uniquement vers le nœud de login indiqué par les organisateurs. »*"), ""},
+		{"noeud without ligature, no full stop", testenv.Edit(good, "nœud de login indiqué par les organisateurs.", "noeud de login indiqué par les organisateurs"), ""},
+		{"upper case", testenv.Edit(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "CONNEXION UNIQUEMENT VERS LE NŒUD DE LOGIN INDIQUÉ PAR LES ORGANISATEURS."), ""},
+		{"decomposed accents", testenv.Edit(good, "indiqué", "indique\u0301"), ""},
 		{"sentence on its own line, no blank line", "Date de vérification : 2026-10-01\nChemin : ~/.ssh/id_ed25519_romeo.pub\nEmpreinte " + fpA + " (ED25519)\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
-		{"labelled sentence", strings.Replace(good, "Connexion uniquement", "Phrase recopiée : Connexion uniquement", 1), ""},
+		{"labelled sentence", testenv.Edit(good, "Connexion uniquement", "Phrase recopiée : Connexion uniquement"), ""},
 		{"numbered list", "1. Date de la demande : 2026-10-16\n2. ~/.ssh/id_ed25519_romeo.pub\n3. " + fpA + " ED25519\n4. Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
-		{"nbsp before colons", strings.ReplaceAll(good, " :", "\u00a0:"), ""},
+		{"nbsp before colons", testenv.EditAll(good, " :", "\u00a0:"), ""},
 	})
 }
 
 func TestDates(t *testing.T) {
-	with := func(line string) string { return strings.Replace(good, "- Date de la demande : 2026-10-16", line, 1) }
+	with := func(line string) string { return testenv.Edit(good, "- Date de la demande : 2026-10-16", line) }
 	runCases(t, []vcase{
 		{"iso", with("Date de la demande : 2026-10-20"), ""},
 		{"day first", with("Demandé le 20/10/2026"), ""},
@@ -156,7 +154,7 @@ func TestDates(t *testing.T) {
 	if r := Validate([]byte(with("Date de la demande : 2026-11-04")), late); len(r.Problems) != 0 {
 		t.Errorf("day before the session: %+v", r.Problems)
 	}
-	heading := "## Vérification du compte\n\nFaite le 14/10/2026, tout va bien.\n\n" + strings.Replace(good, "- Date de la demande : 2026-10-16\n", "", 1)
+	heading := "## Vérification du compte\n\nFaite le 14/10/2026, tout va bien.\n\n" + testenv.Edit(good, "- Date de la demande : 2026-10-16\n", "")
 	if r := Validate([]byte(heading), rules); len(r.Problems) != 0 {
 		t.Errorf("date under a labelled heading: %+v", r.Problems)
 	}
@@ -164,7 +162,7 @@ func TestDates(t *testing.T) {
 
 func TestPaths(t *testing.T) {
 	with := func(line string) string {
-		return strings.Replace(good, "- Clé : ~/.ssh/id_ed25519_romeo.pub", line, 1)
+		return testenv.Edit(good, "- Clé : ~/.ssh/id_ed25519_romeo.pub", line)
 	}
 	runCases(t, []vcase{
 		{"home", with("- Clé : /home/kim/.ssh/id_ed25519_romeo.pub"), ""},
@@ -184,7 +182,7 @@ func TestPaths(t *testing.T) {
 
 func TestFingerprintAndType(t *testing.T) {
 	with := func(line string) string {
-		return strings.Replace(good, "- 256 "+fpA+" seance-novembre (ED25519)", line, 1)
+		return testenv.Edit(good, "- 256 "+fpA+" seance-novembre (ED25519)", line)
 	}
 	runCases(t, []vcase{
 		{"bare fingerprint, type word", with("Empreinte " + fpA + ", type ed25519."), ""},
@@ -202,7 +200,7 @@ func TestFingerprintAndType(t *testing.T) {
 		{"ecdsa", with("256 " + fpA + " (ECDSA)"), "wrong-type"},
 		{"ed25519-sk", with("256 " + fpA + " (ED25519-SK)"), "wrong-type"},
 		{"no type", with("256 " + fpA + " seance-novembre"), "missing-type"},
-		{"file name is not a type", strings.Replace(with("256 "+fpA+" seance-novembre"), "~/.ssh/id_ed25519_romeo.pub", "~/.ssh/id_ed25519_romeo.pub (fichier id_ed25519_romeo)", 1), "missing-type"},
+		{"file name is not a type", testenv.Edit(with("256 "+fpA+" seance-novembre"), "~/.ssh/id_ed25519_romeo.pub", "~/.ssh/id_ed25519_romeo.pub (fichier id_ed25519_romeo)"), "missing-type"},
 		{"both types stated", with("256 " + fpA + " (ED25519) ; l'ancienne était RSA"), ""},
 		{"lowercase sha256", with("256 sha256:" + strings.TrimPrefix(fpA, "SHA256:") + " (ED25519)"), ""},
 	})
@@ -210,7 +208,7 @@ func TestFingerprintAndType(t *testing.T) {
 
 func TestSentence(t *testing.T) {
 	with := func(s string) string {
-		return strings.Replace(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", s, 1)
+		return testenv.Edit(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", s)
 	}
 	runCases(t, []vcase{
 		{"word changed", with("Connexion uniquement vers le nœud de calcul indiqué par les organisateurs."), "altered-sentence"},
@@ -260,12 +258,12 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 	_, pub, _ := keys.Generate(rand.Reader, "kim", []byte("passphrase"))
 	entries, _ := keys.ParsePublic(pub)
 	fp := ssh.FingerprintSHA256(entries[0].Key)
-	file := strings.Replace(good, fpA, fp, 1)
+	file := testenv.Edit(good, fpA, fp)
 	runCases(t, []vcase{
 		{"pasted key matches", file + "\nClé publique : `" + strings.TrimSpace(string(pub)) + "`\n", ""},
 		{"pasted key of another key", good + "\n" + strings.TrimSpace(string(pub)) + "\n", "fingerprint-mismatch"},
 		{"pasted key broken", good + "\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBroken kim\n", "bad-public-key"},
-		{"pasted key alone states the type", strings.Replace(file, " (ED25519)", "", 1) + "\n" + strings.TrimSpace(string(pub)) + "\n", ""},
+		{"pasted key alone states the type", testenv.Edit(file, " (ED25519)", "") + "\n" + strings.TrimSpace(string(pub)) + "\n", ""},
 	})
 	withBeside := func(data []byte) []string {
 		r := rules
@@ -287,9 +285,9 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 func TestFileLevel(t *testing.T) {
 	runCases(t, []vcase{
 		{"empty: the four missing elements", "", "missing-date,missing-fingerprint,missing-pubkey-path,missing-sentence"},
-		{"neither fingerprint nor type", strings.Replace(good, "- 256 "+fpA+" seance-novembre (ED25519)\n", "", 1), "missing-fingerprint"},
+		{"neither fingerprint nor type", testenv.Edit(good, "- 256 "+fpA+" seance-novembre (ED25519)\n", ""), "missing-fingerprint"},
 		{"NUL byte", good + "\x00", "not-text"},
-		{"latin-1", strings.Replace(good, "nœud", "n\xe9ud", 1), "not-text"},
+		{"latin-1", testenv.Edit(good, "nœud", "n\xe9ud"), "not-text"},
 	})
 	big := make([]byte, MaxAccessSize+1)
 	if got := codes(Validate(big, rules)); strings.Join(got, ",") != "too-large" {
@@ -307,7 +305,7 @@ func TestValidateFilesBatch(t *testing.T) {
 	}
 	write("a/acces.md", good)
 	write("b/Accès.md", good)
-	write("c/acces.md", strings.Replace(good, fpA, fpB, 1))
+	write("c/acces.md", testenv.Edit(good, fpA, fpB))
 	write("c/autre.md", good)
 	big := write("d/acces.md", strings.Repeat("x", MaxAccessSize+10))
 	unreadable := write("e/acces.md", good)

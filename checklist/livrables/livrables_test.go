@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/templates"
 )
 
@@ -26,7 +27,7 @@ func codes(ps []checklist.Problem) string {
 
 func job(old, new string) string {
 	j, _ := templates.Model("sommeil-job.yaml")
-	return strings.Replace(string(j), old, new, 1)
+	return testenv.Edit(string(j), old, new)
 }
 
 func TestJob(t *testing.T) {
@@ -89,7 +90,7 @@ func TestAnswers(t *testing.T) {
 		want  string
 	}{
 		{"explication in order", CheckExplanation, explanation, ""},
-		{"explication missing a line", CheckExplanation, strings.Replace(explanation, "--cpus-per-task=1 demande un CPU.\n", "", 1), "explication-order"},
+		{"explication missing a line", CheckExplanation, testenv.Edit(explanation, "--cpus-per-task=1 demande un CPU.\n", ""), "explication-order"},
 		{"explication out of order", CheckExplanation, "sleep 30 attend.\n" + explanation[:strings.Index(explanation, "sleep")], "explication-order"},
 		{"lignes answers", CheckLignesAnswers, explanation + "\nUne option après hostname ne compte plus.\n--time=00:00:30 vaut 1 minute.\nSans --error, tout va dans le fichier de --output.\n", ""},
 		{"lignes answers absent", CheckLignesAnswers, explanation, "lignes-answers,lignes-answers,lignes-answers"},

@@ -9,12 +9,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 const model = "#!/bin/bash\n#SBATCH --job-name=sommeil\n#SBATCH --output=sommeil-%j.out\n#SBATCH --time=00:02:00\n#SBATCH --cpus-per-task=1\n#SBATCH --mem=1G\nhostname\nsleep 30\n"
 
 // replace swaps one line of the model.
-func replace(old, new string) string { return strings.Replace(model, old, new, 1) }
+func replace(old, new string) string { return testenv.Edit(model, old, new) }
 
 type scase struct {
 	name   string
@@ -41,7 +43,7 @@ var cases = []scase{
 		accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0, ignored: "6"},
 	{name: "lower-case #sbatch", script: replace("#SBATCH --cpus-per-task=1", "#sbatch --cpus-per-task=2"), codes: "sbatch-ignored-directive,sbatch-missing-option",
 		accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024, ignored: "5"},
-	{name: "directive after hostname", script: strings.Replace(replace("#SBATCH --time=00:02:00\n", ""), "hostname\n", "hostname\n#SBATCH --time=00:02:00\n", 1),
+	{name: "directive after hostname", script: testenv.Edit(replace("#SBATCH --time=00:02:00\n", ""), "hostname\n", "hostname\n#SBATCH --time=00:02:00\n"),
 		codes: "sbatch-ignored-directive,sbatch-missing-option", accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: -1, cpus: 1, mem: 1024, ignored: "7"},
 	{name: "$HOME in --output", script: replace("--output=sommeil-%j.out", "--output=$HOME/sommeil-%j.out"), codes: "sbatch-shell-variable,sbatch-wrong-value",
 		accepted: true, jobName: "sommeil", output: "$HOME/sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
@@ -240,7 +242,7 @@ func TestAgainstRealSlurm(t *testing.T) {
 			if e.TimeLimitMinutes != nil {
 				tl = *e.TimeLimitMinutes
 			}
-			wantOut := strings.ReplaceAll(e.Output, "%j", id)
+			wantOut := testenv.EditAll(e.Output, "%j", id)
 			if !strings.HasPrefix(wantOut, "/") {
 				wantOut = filepath.Join(f["WorkDir"], wantOut)
 			}

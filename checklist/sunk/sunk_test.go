@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 const values = `scheduler:
@@ -98,8 +99,8 @@ func TestReadySet(t *testing.T) {
 func TestSchedulerEnabled(t *testing.T) {
 	for v, want := range map[string]checklist.Status{
 		values: checklist.Pass,
-		strings.Replace(values, "enabled: true", "enabled: false", 1): checklist.Fail,
-		strings.Replace(values, "  enabled: true\n", "", 1):           checklist.Fail,
+		testenv.Edit(values, "enabled: true", "enabled: false"): checklist.Fail,
+		testenv.Edit(values, "  enabled: true\n", ""):           checklist.Fail,
 	} {
 		if c := status(t, in(v, policy))["scheduler-enabled"]; c.Status != want {
 			t.Errorf("%s for\n%s", c.Status, v)
@@ -114,7 +115,7 @@ func TestSchedulerName(t *testing.T) {
 		t.Errorf("no source: %+v", c)
 	}
 	x := in(values, policy)
-	x.ConfigMap = []byte(strings.Replace(configMap, "name: slurm-scheduler\n", "name: sunk-sched\n", 1))
+	x.ConfigMap = []byte(testenv.Edit(configMap, "name: slurm-scheduler\n", "name: sunk-sched\n"))
 	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail || !strings.Contains(c.Fix, `"sunk-sched"`) {
 		t.Errorf("ConfigMap differs: %+v", c)
 	}
@@ -124,7 +125,7 @@ func TestSchedulerName(t *testing.T) {
 		t.Errorf("SUNK 7 pods: %+v", c)
 	}
 	// The ConfigMap wins over the pods, which win over the values.
-	x = in(strings.Replace(values, "  enabled: true\n", "  enabled: true\n  name: depuis-les-valeurs\n", 1), policy)
+	x = in(testenv.Edit(values, "  enabled: true\n", "  enabled: true\n  name: depuis-les-valeurs\n"), policy)
 	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail || !strings.Contains(c.Message, "depuis-les-valeurs") {
 		t.Errorf("values as the source: %+v", c)
 	}
@@ -132,7 +133,7 @@ func TestSchedulerName(t *testing.T) {
 	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Pass {
 		t.Errorf("pods over values: %+v", c)
 	}
-	x = in(values, strings.Replace(policy, `    schedulerName: "slurm-scheduler"`+"\n", "", 1))
+	x = in(values, testenv.Edit(policy, `    schedulerName: "slurm-scheduler"`+"\n", ""))
 	x.ConfigMap = []byte(configMap)
 	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail {
 		t.Errorf("policy without a name: %+v", c)
@@ -140,7 +141,7 @@ func TestSchedulerName(t *testing.T) {
 }
 
 func TestKillWaitAndGrace(t *testing.T) {
-	kw := func(v string) string { return strings.Replace(values, "KillWait: 60", "KillWait: "+v, 1) }
+	kw := func(v string) string { return testenv.Edit(values, "KillWait: 60", "KillWait: "+v) }
 	for _, c := range []struct {
 		values string
 		grace  int
@@ -154,8 +155,8 @@ func TestKillWaitAndGrace(t *testing.T) {
 		{kw("330"), 300, checklist.Pass, ""},
 		{kw("305"), 300, checklist.Fail, "330 pour les 300 s"},
 		{kw(`"60s"`), 30, checklist.Pass, ""},
-		{strings.Replace(values, "slurmConfig:\n  KillWait: 60\n", "", 1), 20, checklist.Warn, ""},
-		{strings.Replace(values, "slurmConfig:\n  KillWait: 60\n", "", 1), 30, checklist.Fail, "60 pour le délai par défaut"},
+		{testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", ""), 20, checklist.Warn, ""},
+		{testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", ""), 30, checklist.Fail, "60 pour le délai par défaut"},
 	} {
 		x := in(c.values, policy)
 		x.Grace = c.grace
@@ -165,7 +166,7 @@ func TestKillWaitAndGrace(t *testing.T) {
 		}
 	}
 	// KillWait from the pods when the values have none.
-	x := in(strings.Replace(values, "slurmConfig:\n  KillWait: 60\n", "", 1), policy)
+	x := in(testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", ""), policy)
 	x.Pods = []byte(pods7)
 	if c := status(t, x)["grace-below-kill-wait"]; c.Status != checklist.Pass || !strings.Contains(c.Message, "--slurm-kill-wait") {
 		t.Errorf("from the pods: %+v", c)
@@ -198,7 +199,7 @@ func TestPolicyShapes(t *testing.T) {
 
 func TestScope(t *testing.T) {
 	ns := func(scope string) string {
-		return strings.Replace(values, "  scope:\n    type: cluster\n", scope, 1)
+		return testenv.Edit(values, "  scope:\n    type: cluster\n", scope)
 	}
 	list := "  scope:\n    type: namespace\n    namespaces:\n      - sb-kim\n      - sb-lea\n"
 	csv := "  scope:\n    type: namespace\n    namespaces: \"sb-kim, sb-lea\"\n"
@@ -248,7 +249,7 @@ func TestMalformedInputs(t *testing.T) {
 	for _, x := range []Inputs{
 		in("scheduler: [enabled", policy),
 		in(values, "- une\n- liste\n"),
-		in(strings.Replace(values, "KillWait: 60", "KillWait: longtemps", 1), policy),
+		in(testenv.Edit(values, "KillWait: 60", "KillWait: longtemps"), policy),
 		{Values: []byte(values), Policy: []byte(policy), Pods: []byte("items: [{spec: {containers: [{name: scheduler, args: [--slurm-kill-wait=bientot]}]}}]"), Grace: 30},
 		{Values: []byte(values), Policy: []byte(policy), ConfigMap: []byte("data:\n  scheduler.conf: \"scheduler: [\"\n"), Grace: 30},
 	} {

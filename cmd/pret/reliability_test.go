@@ -181,8 +181,11 @@ func TestSecretsNeverOutput(t *testing.T) {
 	os.MkdirAll(leak, 0o755)
 	acces, _ := os.ReadFile(h.path("acces.md"))
 	os.WriteFile(filepath.Join(leak, "acces.md"), append(append(acces, '\n'), priv...), 0o644)
+	leakRuns := map[string]procRun{} // by format
 	for _, f := range checklist.Formats {
-		runs = append(runs, h.pret("", "valider", "--format", f, leak))
+		r := h.pret("", "valider", "--format", f, leak)
+		leakRuns[f] = r
+		runs = append(runs, r)
 	}
 	os.WriteFile(filepath.Join(leak, "cle.txt"), priv, 0o644)
 	runs = append(runs, h.pret("", "empreinte", filepath.Join(leak, "cle.txt")))
@@ -210,8 +213,10 @@ func TestSecretsNeverOutput(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(runs[len(runs)-5].stdout, "private-key-leak") {
-		t.Fatal("the leak was not reported")
+	for f, r := range leakRuns {
+		if !strings.Contains(r.stdout, "private-key-leak") {
+			t.Errorf("pret valider --format %s: the leak was not reported:\n%s", f, r.stdout)
+		}
 	}
 }
 

@@ -49,3 +49,21 @@ func Setenv(set func(name, value string), home string) {
 		set(name, value)
 	}
 }
+
+// Edit returns s with the first old replaced by new. It panics when s does
+// not hold old: a test case built by editing a good file must not quietly
+// test the good file when the text it meant to change has moved.
+func Edit(s, old, new string) string {
+	if !strings.Contains(s, old) {
+		panic("testenv.Edit: the text to replace is gone: " + old)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+// EditAll is Edit for every occurrence.
+func EditAll(s, old, new string) string {
+	if !strings.Contains(s, old) {
+		panic("testenv.EditAll: the text to replace is gone: " + old)
+	}
+	return strings.ReplaceAll(s, old, new)
+}

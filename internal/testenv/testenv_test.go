@@ -41,3 +41,22 @@ func TestDay(t *testing.T) {
 	}()
 	Day("2026-02-30")
 }
+
+func TestEditRefusesMissingText(t *testing.T) {
+	if got := Edit("a b a", "a", "c"); got != "c b a" {
+		t.Fatalf("Edit: %q", got)
+	}
+	if got := EditAll("a b a", "a", "c"); got != "c b c" {
+		t.Fatalf("EditAll: %q", got)
+	}
+	for _, f := range []func(){func() { Edit("abc", "x", "y") }, func() { EditAll("abc", "x", "y") }} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("an edit of absent text passed")
+				}
+			}()
+			f()
+		}()
+	}
+}
