@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -341,6 +342,14 @@ func FuzzParsePrivate(f *testing.F) {
 		if err == nil && p.Public == nil && !p.Encrypted {
 			t.Fatal("parsed key with no public half")
 		}
+		// An error never quotes the file: it may be someone's key.
+		if err != nil {
+			for _, l := range strings.Split(string(data), "\n") {
+				if l = strings.TrimSpace(l); len(l) >= 16 && strings.Contains(err.Error(), l) {
+					t.Fatalf("the error quotes the file: %v", err)
+				}
+			}
+		}
 	})
 }
 
@@ -349,14 +358,39 @@ func FuzzParsePublic(f *testing.F) {
 	f.Add(pub)
 	f.Add([]byte("ssh-ed25519 AAAA\n"))
 	f.Add([]byte("# comment\n\nssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQ== x\n"))
+	// Properties of every key read: its fingerprint line is ssh-keygen's
+	// shape around the key's own SHA256; the key written back as a .pub
+	// line reads back to the same key; the randomart is a 19×11 box.
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, err := ParsePublic(data)
 		if err != nil {
+			if entries != nil {
+				t.Fatalf("entries with an error: %v", err)
+			}
 			return
 		}
+		if len(entries) == 0 {
+			t.Fatal("no entry and no error")
+		}
 		for _, e := range entries {
-			_ = FingerprintLine(e.Key, e.Comment)
-			_ = Randomart(e.Key)
+			fp := ssh.FingerprintSHA256(e.Key)
+			line := FingerprintLine(e.Key, e.Comment)
+			if want := fmt.Sprintf("%d %s ", Bits(e.Key), fp); !strings.HasPrefix(line, want) || !strings.HasSuffix(line, " ("+TypeName(e.Key)+")") {
+				t.Fatalf("fingerprint line %q: want %q… (%s)", line, want, TypeName(e.Key))
+			}
+			again, err := ParsePublic(PublicLine(e.Key, e.Comment))
+			if err != nil || len(again) != 1 || !bytes.Equal(again[0].Key.Marshal(), e.Key.Marshal()) {
+				t.Fatalf("%s does not read back: %v", fp, err)
+			}
+			art := strings.Split(strings.TrimSuffix(Randomart(e.Key), "\n"), "\n")
+			if len(art) != 11 {
+				t.Fatalf("randomart of %d lines", len(art))
+			}
+			for _, l := range art {
+				if len(l) != 19 {
+					t.Fatalf("randomart line %q is not 19 wide", l)
+				}
+			}
 		}
 	})
 }

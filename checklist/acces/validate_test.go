@@ -1,9 +1,11 @@
 package acces
 
 import (
+	"bytes"
 	"crypto/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -354,15 +356,39 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE\nPuTTY-User-Key-File-2: x\n"))
 	f.Add([]byte("SHA256:" + strings.Repeat("A", 43) + " MD5:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff ssh-ed25519 AAAAAAAAAAAAAAAAAAAA"))
 	f.Add([]byte("## Demande\n1er fevrier 2026\n31/02/2026 C:\\x\\y.pub ~/ id_"))
+	known := map[string]bool{}
+	for _, c := range checklist.Codes {
+		known[c.Code] = true
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := Validate(data, rules)
+		lines := bytes.Count(data, []byte("\n"))
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			lines++
+		}
 		for _, p := range r.Problems {
-			if p.Code == "" || p.Message == "" {
-				t.Fatalf("empty problem %+v", p)
+			if !known[p.Code] || p.Message == "" || p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
+				t.Fatalf("problem outside the contract: %+v", p)
+			}
+			if p.Line < 0 || p.Line > lines {
+				t.Fatalf("%s at line %d of a %d-line file", p.Code, p.Line, lines)
 			}
 			if strings.Contains(p.Message, "b3BlbnNzaC1rZXktdjE") {
 				t.Fatalf("key material in a message")
 			}
+		}
+		// A fingerprint is only ever one the file states, well formed.
+		if fp := r.Fingerprint; fp != "" && (len(fp) != len("SHA256:")+43 || !strings.Contains(strings.ToUpper(string(data)), strings.ToUpper(fp))) {
+			t.Fatalf("fingerprint %q is not stated in the file", fp)
+		}
+		// Windows line ends change nothing: the same problems, on the
+		// same lines, with the same words.
+		if bytes.ContainsRune(data, '\r') || 2*len(data) > MaxAccessSize {
+			return
+		}
+		crlf := Validate(bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), rules)
+		if !reflect.DeepEqual(crlf, r) {
+			t.Fatalf("CRLF changed the result:\n%+v\nwant\n%+v", crlf, r)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/templates"
+	"sigs.k8s.io/yaml"
 )
 
 func codes(ps []checklist.Problem) string {
@@ -223,5 +225,26 @@ func FuzzCheckJob(f *testing.F) {
 	f.Add([]byte(job("", "")))
 	f.Add([]byte("kind: Deployment\n"))
 	f.Add([]byte("a: &x [*x]\n"))
-	f.Fuzz(func(t *testing.T, data []byte) { CheckJob(data) })
+	codeRE := regexp.MustCompile(`^(yaml|job)-[a-z-]+$`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ps := CheckJob(data)
+		for _, p := range ps {
+			if !codeRE.MatchString(p.Code) || p.Message == "" || p.Line != 0 ||
+				p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
+				t.Fatalf("problem outside the contract: %+v", p)
+			}
+		}
+		// JSON is YAML: the same Job written as JSON gets the same
+		// verdict, so nothing depends on how the YAML was spelled.
+		js, err := yaml.YAMLToJSONStrict(data)
+		if err != nil {
+			if codes(ps) != "yaml-syntax" {
+				t.Fatalf("YAML the converter refuses, yet codes %q", codes(ps))
+			}
+			return
+		}
+		if got, want := codes(CheckJob(js)), codes(ps); got != want {
+			t.Fatalf("as JSON %s: codes %q, as YAML %q", js, got, want)
+		}
+	})
 }

@@ -46,11 +46,11 @@ func Check(name string, data []byte, given Given) *Report {
 	e := r.Effective
 
 	if len(s.Lines) == 0 || s.Lines[0] != "#!/bin/bash" {
-		first := ""
+		first, line := "", 0 // an empty script has no line 1 to point at
 		if len(s.Lines) > 0 {
-			first = s.Lines[0]
+			first, line = s.Lines[0], 1
 		}
-		r.add("sbatch-shebang", checklist.SevError, 1, "la première ligne est %q : le cours demande exactement #!/bin/bash", first)
+		r.add("sbatch-shebang", checklist.SevError, line, "la première ligne est %q : le cours demande exactement #!/bin/bash", first)
 	}
 	if s.CRLF {
 		r.add("sbatch-crlf", checklist.SevError, 0, "fins de ligne Windows (CRLF) : sbatch refuse ce script ; enregistrez-le avec des fins de ligne Unix (LF)")

@@ -49,9 +49,9 @@ func Parse(name string, data []byte) *Script {
 	s := &Script{Name: name, DirectiveAt: map[int][]int{}}
 	text := string(data)
 	s.CRLF = strings.Contains(text, "\r\n")
-	text = strings.TrimSuffix(text, "\n")
 	if text != "" {
-		s.Lines = strings.Split(text, "\n")
+		// "\n" alone is one empty line, as "\r\n" is.
+		s.Lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	}
 	for i := range s.Lines {
 		s.Lines[i] = strings.TrimSuffix(s.Lines[i], "\r")

@@ -1,15 +1,19 @@
 package sbatch
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/testenv"
 )
 
@@ -150,7 +154,50 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := Check("sommeil.sbatch", data, Given{})
-		_ = r.Explain
+		lines := len(Parse("sommeil.sbatch", data).Lines)
+		for _, p := range r.Problems {
+			if !strings.HasPrefix(p.Code, "sbatch-") || p.Message == "" ||
+				p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
+				t.Fatalf("malformed problem %+v", p)
+			}
+			if p.Line < 0 || p.Line > lines {
+				t.Fatalf("%s at line %d of a %d-line script", p.Code, p.Line, lines)
+			}
+		}
+		// The explanation goes through the script in order, within it.
+		last := 0
+		for _, e := range r.Explain {
+			var no int
+			if _, err := fmt.Sscanf(e, "ligne %d : ", &no); err != nil || no < last || no < 1 || no > lines {
+				t.Fatalf("explanation %q after line %d of %d", e, last, lines)
+			}
+			last = no
+		}
+		for _, ig := range r.Effective.IgnoredDirectives {
+			if ig < 1 || ig > lines {
+				t.Fatalf("ignored directive at line %d of %d", ig, lines)
+			}
+		}
+		// With Windows line ends, sbatch refuses the script, and only
+		// that changes: every other problem and value stays.
+		if bytes.ContainsRune(data, '\r') || !bytes.ContainsRune(data, '\n') {
+			return
+		}
+		crlf := Check("sommeil.sbatch", bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), Given{})
+		if crlf.Effective.AcceptedBySbatch {
+			t.Fatal("a CRLF script is accepted")
+		}
+		if got, want := problemKeys(crlf.Problems, "sbatch-crlf"), problemKeys(r.Problems, "sbatch-crlf"); got != want {
+			t.Fatalf("CRLF changed the problems:\n%s\nwant\n%s", got, want)
+		}
+		if !strings.Contains(problemKeys(crlf.Problems, ""), "sbatch-crlf") {
+			t.Fatal("CRLF not reported")
+		}
+		a, b := crlf.Effective, r.Effective
+		a.AcceptedBySbatch, b.AcceptedBySbatch, a.Refusals, b.Refusals = false, false, nil, nil
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("CRLF changed what Slurm retains: %+v, want %+v", a, b)
+		}
 	})
 }
 
@@ -263,4 +310,16 @@ func TestAgainstRealSlurm(t *testing.T) {
 			}
 		})
 	}
+}
+
+// problemKeys lists code, line and message of each problem but skip, one
+// a line, to compare two reports.
+func problemKeys(ps []checklist.Problem, skip string) string {
+	var b strings.Builder
+	for _, p := range ps {
+		if p.Code != skip {
+			fmt.Fprintf(&b, "%s %s %d %s\n", p.Code, p.Severity, p.Line, p.Message)
+		}
+	}
+	return b.String()
 }
