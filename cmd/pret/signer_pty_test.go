@@ -72,3 +72,45 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 		t.Fatal("the right passphrase did not sign the file as it was")
 	}
 }
+
+// TestWizardSignatureWrongPassphrase: a later run of the wizard, on a
+// real terminal, offers to sign the unsigned acces.md; three wrong
+// passphrases end it with exit 1 and the file as it was.
+func TestWizardSignatureWrongPassphrase(t *testing.T) {
+	h := newHome(t)
+	if r := h.pret(ptyPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	before, err := os.ReadFile(h.path("acces.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startPTY(t, h.dir)
+	s.expect("Clé existante conservée")
+	s.expect("Avez-vous déjà un compte d'accès ouvert ?")
+	s.send("\r") // "Non, pas encore": the same acces.md as before
+	s.expect("Date de la demande du compte")
+	s.send("\r")
+	s.expect("Signer acces.md ? Cela prouve aux organisateurs")
+	s.send("\r") // the default: "Oui"
+	for i := 0; i < 3; i++ {
+		s.expect("Passphrase de la clé")
+		s.send("pas-la-bonne-" + string(rune('a'+i)) + "\r")
+	}
+	s.expect("passphrase incorrecte")
+	if code := s.wait(); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, s.raw.String())
+	}
+	if !s.echoOn() {
+		t.Fatal("terminal left without echo")
+	}
+	if after, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(after, before) {
+		t.Fatal("acces.md touched")
+	}
+	if strings.Contains(s.raw.String(), "pas-la-bonne") {
+		t.Fatal("a passphrase appeared on the screen")
+	}
+}
