@@ -37,6 +37,17 @@ func TestExitCodes(t *testing.T) {
 		{"unforeseen: the key folder is a file", func(h *home) {
 			os.WriteFile(h.path(".ssh"), []byte("un fichier\n"), 0o644)
 		}, "une passphrase solide\n", []string{"cle", "--passphrase-file", "-"}, exitFailed, ".ssh"},
+		{"unforeseen: acces.md is a folder", func(h *home) {
+			h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-")
+			os.Mkdir(h.path("acces.md"), 0o755)
+		}, "", []string{"acces", "--statut", "demande"}, exitFailed, "acces.md"},
+		{"unforeseen: acces.md in a folder that does not exist", func(h *home) {
+			h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-")
+		}, "", []string{"--acces-fichier", "nulle/part/acces.md", "acces", "--statut", "demande"}, exitFailed, "nulle/part"},
+		{"unforeseen: a model into a folder that does not exist", nil, "", []string{"modele", "nulle/sommeil.sbatch"}, exitFailed, "nulle/sommeil.sbatch non écrit : fichier ou dossier introuvable"},
+		{"unforeseen: manual pages under a file", func(h *home) {
+			os.WriteFile(h.path("f"), nil, 0o644)
+		}, "", []string{"man", "f/man"}, exitFailed, "n'est pas un dossier"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/templates"
 )
@@ -52,7 +53,7 @@ func runModele(ctx context.Context, opts *modeleOptions, ios *iostreams) error {
 	case errors.Is(err, keys.ErrExists):
 		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)
 	case err != nil:
-		return refusedError("vérifiez le dossier", "%s", describeError(err))
+		return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", path, safefile.Reason(err))
 	}
 	fmt.Fprintf(ios.Out, "%s écrit, tel que dans les notes\n", path)
 	return nil
