@@ -425,3 +425,34 @@ func TestEveryFlagErrorIsFrenchUsage(t *testing.T) {
 	}
 	t.Logf("%d command lines, %d commands", runs, len(commands))
 }
+
+// TestEveryCommandHelpAndArgsFrench: the help of every command is French
+// (exit 0), and every command given five stray values refuses them as a
+// usage error in French.
+func TestEveryCommandHelpAndArgsFrench(t *testing.T) {
+	testEnv(t)
+	ios, _, _ := fakeStreams("", false, nil)
+	root := newApp(ios).rootCommand()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		path := strings.Fields(c.CommandPath())[1:]
+		r := pretIn(t, "", append(append([]string(nil), path...), "--help")...)
+		if r.code != exitOK || !strings.Contains(r.stdout, "Utilisation :") || r.stderr != "" {
+			t.Errorf("pret %v --help: exit %d\n%s%s", path, r.code, r.stdout, r.stderr)
+		}
+		if w := englishWords.FindString(r.stdout); w != "" {
+			t.Errorf("pret %v --help: English word %q:\n%s", path, w, r.stdout)
+		}
+		r = pretIn(t, "", append(append([]string(nil), path...), "zz1", "zz2", "zz3", "zz4", "zz5")...)
+		if r.code != exitUsage || !strings.HasPrefix(r.stderr, "pret: erreur : ") {
+			t.Errorf("pret %v with stray values: exit %d, want 2\n%s%s", path, r.code, r.stdout, r.stderr)
+		}
+		if w := englishWords.FindString(r.stdout + r.stderr); w != "" {
+			t.Errorf("pret %v with stray values: English word %q:\n%s", path, w, r.stderr)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}

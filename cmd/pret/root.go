@@ -52,7 +52,7 @@ pret ne se connecte jamais nulle part et ne devine jamais le nom du nœud de
 login : il vient des organisateurs.
 
 Codes de sortie : 0 fait ; 1 contrôle échoué, action refusée ou erreur
-inattendue ; 2 mauvaise utilisation (option, argument, configuration) ;
+inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 130 interrompu (Ctrl-C) ; 143 arrêté (SIGTERM).`,
 		Example: `  pret                          # l'assistant, dans un terminal
   pret cle                      # créer ou garder la clé
