@@ -134,6 +134,11 @@ var ErrAppeared = errors.New("la clé est apparue pendant la saisie ; elle est c
 // ErrAppeared, with the new state, if a key exists by the time the folder
 // lock is held.
 func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
+	// Refused before the folder is touched: not even a lock file for a
+	// comment that could never make a key.
+	if err := CheckComment(s.Comment); err != nil {
+		return nil, err
+	}
 	if err := EnsureDir(s.Dir); err != nil {
 		return nil, err
 	}
