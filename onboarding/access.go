@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/romeo-pret/pret/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/templates"
@@ -28,15 +29,7 @@ type Settings struct {
 	StatePath string
 	Today     time.Time // civil day, midnight UTC
 	Now       func() time.Time
-}
-
-// ParseDay reads AAAA-MM-JJ and refuses a day that does not exist.
-func ParseDay(s string) (time.Time, error) {
-	d, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("date invalide : %q (attendu AAAA-MM-JJ, un jour qui existe)", s)
-	}
-	return d, nil
+	Home      string // the learner's home folder, to write paths as ~/…
 }
 
 // CheckAccessDate applies cli.md: not in the future; on or after the
@@ -57,22 +50,43 @@ type FileStatus int
 
 const (
 	FileNew       FileStatus = iota // no acces.md yet
-	FileSame                        // already exactly this content
+	FileSame                        // already this content (signed or not)
 	FileDifferent                   // other content: replaced only on a yes
 )
 
+// Declaration is what the learner says about the account at one run.
+type Declaration struct {
+	Status string    // StatusRequested or StatusVerified
+	Date   time.Time // civil day
+}
+
+// Verified reports whether the account was checked open.
+func (d Declaration) Verified() bool { return d.Status == StatusVerified }
+
 // AccessPlan is acces.md as it will be written, before anything is.
 type AccessPlan struct {
+	Path    string
 	Content []byte
+	Old     []byte // the file on disk, when there is one
 	Status  FileStatus
+	Signed  bool // the file on disk carries a signature
 	Record  Record
 	Warning string
 	Key     string // the fingerprint line written
 }
 
+// LosesSignature reports that writing would drop the signature of the
+// file on disk.
+func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
+
+// Diff is the change as a unified diff of lines.
+func (p *AccessPlan) Diff(color bool) string {
+	return UnifiedDiff(p.Path+" (actuel)", p.Path+" (nouveau)", p.Old, p.Content, color)
+}
+
 // PlanAccess checks the key and the date and renders acces.md. It writes
 // nothing.
-func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) {
+func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	st, err := s.Store.Inspect()
 	if err != nil {
 		return nil, keyError(s.Store, err)
@@ -88,7 +102,10 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 	case !st.PubMatches():
 		return nil, needKey(fmt.Sprintf("%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath()))
 	}
-	warning, err := CheckAccessDate(date, s.Today, s.Session.Day)
+	if d.Status != StatusRequested && d.Status != StatusVerified {
+		return nil, &Error{Msg: fmt.Sprintf("statut inconnu : %q", d.Status), Hint: "demande ou verifie", Input: true}
+	}
+	warning, err := CheckAccessDate(d.Date, s.Today, s.Session.Day)
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour de la demande ou de la vérification, aujourd'hui au plus tard"}
 	}
@@ -98,19 +115,21 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 		SessionDay:   s.Session.Day,
 		Start:        s.Session.Start,
 		End:          s.Session.End,
-		Verified:     verified,
-		Date:         date,
+		Verified:     d.Verified(),
+		Date:         d.Date,
 		PublicKey:    s.Store.PublicPath(),
 		Fingerprint:  line,
 	})
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "corrigez le modèle donné par acces.modele, ou videz ce réglage pour le modèle intégré", Input: true}
 	}
-	status := Record{Status: StatusRequested, Date: date.Format("2006-01-02")}
-	if verified {
-		status.Status = StatusVerified
+	p := &AccessPlan{
+		Path:    s.File,
+		Content: content,
+		Record:  Record{Status: d.Status, Date: d.Date.Format(dates.ISO)},
+		Warning: warning,
+		Key:     line,
 	}
-	p := &AccessPlan{Content: content, Record: status, Warning: warning, Key: line}
 	old, err := safefile.Read(s.File, safefile.Access, safefile.NoFollow)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -119,44 +138,123 @@ func PlanAccess(s Settings, verified bool, date time.Time) (*AccessPlan, error) 
 		// Not pret's acces.md: replaced (the link itself, never its
 		// target) only after a yes or --force, like any other content.
 		p.Status = FileDifferent
+		p.Old = []byte("(" + safefile.Reason(err) + ")\n")
 	case err != nil:
-		return nil, &Error{Msg: fmt.Sprintf("%s est illisible : %v", s.File, err), Hint: "vérifiez les droits du fichier"}
-	case bytes.Equal(old, content) || signedCopy(old, content):
-		p.Status = FileSame
+		return nil, &Error{Msg: fmt.Sprintf("%s est illisible : %s", s.File, safefile.Reason(err)),
+			Hint: "vérifiez ce chemin et ses droits, ou choisissez un autre dossier pour acces.md"}
 	default:
-		p.Status = FileDifferent
+		p.Old = old
+		signed := keys.SplitSigned(old)
+		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
+		switch {
+		case bytes.Equal(old, content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, content):
+			// A signed file whose message is this content: rewriting it
+			// would only drop its signature.
+			p.Status = FileSame
+		default:
+			p.Status = FileDifferent
+		}
 	}
 	return p, nil
 }
 
-// Apply records the date, then writes acces.md whole (unless it is
-// already identical). The caller has decided about replacing.
-func (p *AccessPlan) Apply(s Settings) error {
-	state, err := LoadState(s.StatePath)
-	if err != nil {
-		return err
-	}
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
-	}
-	if state.appendRecord(p.Record, now()) {
-		if err := saveState(s.StatePath, state); err != nil {
-			return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %v", s.StatePath, err), Hint: "vérifiez la place et les droits de ce dossier"}
-		}
-	}
-	if p.Status == FileSame {
-		return nil
-	}
-	if err := keys.WriteReplace(s.File, p.Content, 0o644); err != nil {
-		return &Error{Msg: fmt.Sprintf("%s non écrit : %v", s.File, err), Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
-	}
-	return nil
+// Recording is one declaration to record, and acces.md to write.
+type Recording struct {
+	Settings
+	Declaration
+	// Replace decides about an acces.md on disk with other content; it
+	// sees the plan (Old, Content, Diff, LosesSignature). nil keeps the file.
+	Replace func(*AccessPlan) (bool, error)
+	// ForceState replaces an unreadable state file, keeping a copy
+	// NAME.illisible-AAAAMMJJ (pret acces --force).
+	ForceState bool
+	// Guard runs the writes so that a signal waits for them to end.
+	Guard func(func() error) error
 }
 
-// signedCopy reports whether old is content with a signature block: the
-// same acces.md, signed since, which rewriting would only unsign.
-func signedCopy(old, content []byte) bool {
-	f := keys.SplitSigned(old)
-	return f.Claimed && f.Err == nil && bytes.Equal(f.Message, content)
+// Outcome is what RecordAccess did.
+type Outcome struct {
+	Plan      *AccessPlan
+	Written   bool        // acces.md written, new or replaced
+	Kept      bool        // acces.md had other content and was kept; nothing was recorded
+	Noted     bool        // a record was added to the state file
+	StateErr  *StateError // the state file could not be read and was left as it is
+	StateCopy string      // where an unreadable state was set aside (ForceState)
+}
+
+// RecordAccess is the one path from a declaration to the files, for the
+// wizard and `pret acces` alike: read the state, plan acces.md, ask about
+// replacing, then record and write, together; a refused replacement
+// records nothing. The history is never
+// dropped: the record is appended; an unreadable state file is not
+// written over unless ForceState, and then a copy is kept.
+func RecordAccess(r Recording) (*Outcome, error) {
+	out := &Outcome{}
+	state, err := LoadState(r.StatePath)
+	var serr *StateError
+	switch {
+	case errors.As(err, &serr):
+		out.StateErr = serr
+	case err != nil:
+		return nil, err
+	}
+	if _, requested, ok := state.Latest(StatusRequested); ok && r.Verified() && r.Date.Before(requested) {
+		return nil, &Error{
+			Msg:  fmt.Sprintf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(r.Date), dates.Long(requested)),
+			Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
+	}
+	plan, err := PlanAccess(r.Settings, r.Declaration)
+	if err != nil {
+		return nil, err
+	}
+	out.Plan = plan
+	write := plan.Status != FileSame
+	if plan.Status == FileDifferent {
+		write = false
+		if r.Replace != nil {
+			if write, err = r.Replace(plan); err != nil {
+				return nil, err
+			}
+		}
+		if out.Kept = !write; out.Kept {
+			// A refusal changes nothing: the state keeps saying what the
+			// acces.md on disk says, and the next run asks again.
+			return out, nil
+		}
+	}
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	guard := r.Guard
+	if guard == nil {
+		guard = func(f func() error) error { return f() }
+	}
+	err = guard(func() error {
+		if out.StateErr != nil && r.ForceState {
+			copyPath, err := setAsideState(r.StatePath, r.Today)
+			if err != nil {
+				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
+					Hint: "déplacez ce fichier vous-même, puis relancez"}
+			}
+			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
+		}
+		if out.StateErr == nil && state.appendRecord(plan.Record, now()) {
+			if err := saveState(r.StatePath, state); err != nil {
+				return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
+					Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+			}
+			out.Noted = true
+		}
+		if !write {
+			return nil
+		}
+		if err := keys.WriteReplace(r.File, plan.Content, 0o644); err != nil {
+			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)),
+				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
+		}
+		out.Written = true
+		return nil
+	})
+	return out, err
 }

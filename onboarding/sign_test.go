@@ -62,7 +62,7 @@ func signedBy(t *testing.T, w *Wizard) bool {
 const offerQ = "Signer acces.md ? Cela prouve aux organisateurs que vous avez la clé et que vous vous souvenez de sa passphrase."
 
 func TestWizardOffersSignature(t *testing.T) {
-	newKey := []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", choice: 1}, {kind: "input"}}
+	newKey := []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", text: AnswerRequested}, {kind: "input"}, {kind: "select", text: "Oui"}}
 	cases := []struct {
 		name    string
 		answers []answer
@@ -141,8 +141,8 @@ func contains(list []string, s string) bool {
 // acces.md edited since its signature is offered again.
 func TestWizardLaterRuns(t *testing.T) {
 	dir := t.TempDir()
-	first := []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", choice: 1}, {kind: "input"},
-		{kind: "select", choice: 0}, {kind: "password", text: goodPass}}
+	first := []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", text: AnswerRequested}, {kind: "input"},
+		{kind: "select", text: "Oui"}, {kind: "select", choice: 0}, {kind: "password", text: goodPass}}
 	w, out, _ := newWizard(t, dir, first)
 	withSigner(w)
 	if err := w.Run(); err != nil || !signedBy(t, w) {
@@ -150,7 +150,7 @@ func TestWizardLaterRuns(t *testing.T) {
 	}
 	signed, _ := os.ReadFile(w.File)
 
-	w, out, p := newWizard(t, dir, []answer{{kind: "select", choice: 1}, {kind: "input"}})
+	w, out, p := newWizard(t, dir, []answer{{kind: "select", enter: true}, {kind: "input"}, {kind: "select", text: "Oui"}})
 	withSigner(w)
 	if err := w.Run(); err != nil {
 		t.Fatal(err)
@@ -165,7 +165,7 @@ func TestWizardLaterRuns(t *testing.T) {
 	// Edited by hand below the title: signature broken, file kept, offer.
 	edited := bytes.Replace(signed, []byte("\n"), []byte("\n\n"), 1)
 	os.WriteFile(w.File, edited, 0o644)
-	w, out, p = newWizard(t, dir, []answer{{kind: "select", choice: 1}, {kind: "input"}, {kind: "select", choice: 1},
+	w, out, p = newWizard(t, dir, []answer{{kind: "select", enter: true}, {kind: "input"}, {kind: "select", text: "Oui"}, {kind: "select", choice: 1},
 		{kind: "select", choice: 0}, {kind: "password", text: goodPass}})
 	withSigner(w)
 	if err := w.Run(); err != nil {
@@ -189,11 +189,7 @@ func TestSignRefusals(t *testing.T) {
 		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 			t.Fatal(err)
 		}
-		plan, err := PlanAccess(w.Settings, false, testenv.Day(testenv.Today))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := plan.Apply(w.Settings); err != nil {
+		if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(w.File)
@@ -322,8 +318,7 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := PlanAccess(w.Settings, false, testenv.Day(testenv.Today))
-	plan.Apply(w.Settings)
+	RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}})
 	sp, err := a.Prepare()
 	if err != nil {
 		t.Fatal(err)
@@ -331,11 +326,11 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	if err := sp.Sign([]byte(goodPass)); err != nil {
 		t.Fatal(err)
 	}
-	again, err := PlanAccess(w.Settings, false, testenv.Day(testenv.Today))
+	again, err := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)})
 	if err != nil || again.Status != FileSame {
 		t.Fatalf("status %v, %v", again.Status, err)
 	}
-	other, _ := PlanAccess(w.Settings, true, testenv.Day("2026-10-19"))
+	other, _ := PlanAccess(w.Settings, Declaration{StatusVerified, testenv.Day("2026-10-19")})
 	if other.Status != FileDifferent {
 		t.Fatal("different content reads as the same")
 	}

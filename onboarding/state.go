@@ -10,29 +10,46 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/romeo-pret/pret/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
-// Record is one access date the learner gave.
+// Record is one declaration the learner made about the account.
 type Record struct {
 	Status   string `yaml:"statut"` // "demande" or "verifie"
 	Date     string `yaml:"date"`   // AAAA-MM-JJ
 	Recorded string `yaml:"enregistre,omitempty"`
+	// Extra keeps fields this version does not know, so that rewriting
+	// the file never drops what a newer pret wrote.
+	Extra map[string]any `yaml:",inline"`
 }
 
 // Verified reports whether the account was checked open (not requested).
 func (r Record) Verified() bool { return r.Status == StatusVerified }
+
+// Day is the record's date, and whether it is one pret can use: a known
+// status and a real day. Unusable records stay in the file (the history is
+// never dropped) but are not offered as defaults.
+func (r Record) Day() (time.Time, bool) {
+	if r.Status != StatusRequested && r.Status != StatusVerified {
+		return time.Time{}, false
+	}
+	d, err := time.Parse(dates.ISO, r.Date)
+	return d, err == nil
+}
 
 const (
 	StatusRequested = "demande"
 	StatusVerified  = "verifie"
 )
 
-// State is the file $XDG_STATE_HOME/pret/etat.yaml. Every record is kept:
-// a learner who first asked, then checked the account open, has both.
+// State is the file $XDG_STATE_HOME/pret/etat.yaml, the memory of what the
+// learner declared. Every record is kept: a learner who first asked, then
+// checked the account open, has both, in the order they were declared.
 type State struct {
-	Access []Record `yaml:"acces"`
+	Access []Record       `yaml:"acces"`
+	Extra  map[string]any `yaml:",inline"`
 }
 
 // Last is the most recent record, or nil.
@@ -43,7 +60,43 @@ func (s *State) Last() *Record {
 	return &s.Access[len(s.Access)-1]
 }
 
-// LoadState reads the state file; a missing file is an empty state.
+// Latest is the most recent usable record, optionally of one status ("" for
+// any): what a later run offers as its default.
+func (s *State) Latest(status string) (Record, time.Time, bool) {
+	if s == nil {
+		return Record{}, time.Time{}, false
+	}
+	for i := len(s.Access) - 1; i >= 0; i-- {
+		r := s.Access[i]
+		if d, ok := r.Day(); ok && (status == "" || r.Status == status) {
+			return r, d, true
+		}
+	}
+	return Record{}, time.Time{}, false
+}
+
+// StateError is a state file that exists but cannot be used. pret reports
+// it and never writes over it, except `pret acces --force`, which keeps a
+// copy first.
+type StateError struct {
+	Path   string
+	Reason string // French
+	Err    error  // the reader's error, when it is one
+}
+
+func (e *StateError) Unwrap() error { return e.Err }
+
+func (e *StateError) Error() string {
+	return fmt.Sprintf("fichier d'état illisible (%s) : %s", e.Path, e.Reason)
+}
+
+// Hint is what to do about it.
+func (e *StateError) Hint() string {
+	return "corrigez ou déplacez ce fichier ; « pret acces --force » le remplace en gardant une copie " + filepath.Base(e.Path) + ".illisible-AAAAMMJJ"
+}
+
+// LoadState reads the state file; a missing file is an empty state. A file
+// that cannot be used is a *StateError.
 func LoadState(path string) (*State, error) {
 	// Not followed: pret writes this file itself, by rename, so a link
 	// here was put by someone else.
@@ -52,19 +105,19 @@ func LoadState(path string) (*State, error) {
 		return &State{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("état illisible : %w", err)
+		return nil, &StateError{Path: path, Reason: safefile.Reason(err), Err: err}
 	}
 	var s State
 	if err := yaml.Unmarshal(data, &s); err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("état illisible (%s) : YAML invalide", path),
-			Hint: "corrigez ce fichier ou déplacez-le, puis relancez « pret acces »"}
+		return nil, &StateError{Path: path, Reason: "ce n'est pas du YAML tel que pret l'écrit"}
 	}
 	return &s, nil
 }
 
-// appendRecord adds r unless it repeats the last record.
+// appendRecord adds r unless it repeats the latest usable record: a
+// learner who keeps the recorded answer adds nothing.
 func (s *State) appendRecord(r Record, now time.Time) bool {
-	if last := s.Last(); last != nil && last.Status == r.Status && last.Date == r.Date {
+	if last, _, ok := s.Latest(""); ok && last.Status == r.Status && last.Date == r.Date {
 		return false
 	}
 	r.Recorded = now.Format(time.RFC3339)
@@ -81,4 +134,28 @@ func saveState(path string, s *State) error {
 		return err
 	}
 	return keys.WriteReplace(path, data, 0o600)
+}
+
+// setAsideState moves an unreadable state file (or folder) out of the way,
+// to NAME.illisible-AAAAMMJJ, never over an earlier copy; it returns the
+// copy's path.
+func setAsideState(path string, today time.Time) (string, error) {
+	base := path + ".illisible-" + today.Format("20060102")
+	for i := 1; i < 1000; i++ {
+		dst := base
+		if i > 1 {
+			dst = fmt.Sprintf("%s-%d", base, i)
+		}
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		// Link then remove would refuse to replace, but a folder cannot be
+		// linked; the Lstat above and one writer per learner make the
+		// rename safe enough for a state file.
+		if err := os.Rename(path, dst); err != nil {
+			return "", err
+		}
+		return dst, nil
+	}
+	return "", errors.New("trop de copies d'un état illisible")
 }

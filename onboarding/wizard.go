@@ -1,6 +1,7 @@
 package onboarding
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -23,9 +24,12 @@ type Wizard struct {
 	// learner proves now, not on the morning of the session, that the key
 	// is theirs and that they remember its passphrase.
 	Signer *AccessSigner
-	// Checklist runs `pret verifier` and prints its summary on Out; its
-	// error is Run's (cmd turns a failed check into an exit code).
-	Checklist func() error
+	// Checklist runs `pret verifier` for the acces.md at accessFile (where
+	// this run wrote it) and prints its summary on Out; its error is Run's
+	// (cmd turns a failed check into an exit code).
+	Checklist func(accessFile string) error
+	Color     bool   // colour the diff (a terminal without NO_COLOR)
+	GOOS      string // for the agent command of the last screen
 }
 
 // Banner is the session and how far away it is.
@@ -54,7 +58,8 @@ func (w *Wizard) guard(f func() error) error {
 	return w.Guard(f)
 }
 
-// Run walks the learner through. A failed checklist is its error.
+// Run walks the learner through. A failed checklist is its error, once
+// the last screen has said what comes next.
 func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
@@ -84,89 +89,84 @@ func (w *Wizard) Run() error {
 	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", res.Line)
 
 	fmt.Fprintln(w.Out, "2. Le compte d'accès")
-	verified, date, err := w.askAccount()
+	state, err := LoadState(w.StatePath)
+	var serr *StateError
+	if errors.As(err, &serr) {
+		state = &State{}
+	} else if err != nil {
+		return err
+	}
+	decl, err := Account{P: w.P, Out: w.Out, State: state, StateErr: serr, Channel: w.Channel, Today: w.Today, Session: w.Session.Day}.Ask()
 	if err != nil {
 		return err
 	}
 
 	fmt.Fprintln(w.Out, "\n3. Le fichier acces.md")
-	plan, err := PlanAccess(w.Settings, verified, date)
-	if err != nil {
-		return err
-	}
-	if plan.Warning != "" {
-		fmt.Fprintf(w.Out, "Attention : %s.\n", plan.Warning)
-	}
-	write := true
-	if plan.Status == FileDifferent {
-		write, err = askYesNo(w.P, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", w.File), false,
-			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel.")
+	next := Next{Channel: w.Channel, Store: w.Store, Home: w.Home, GOOS: w.GOOS, Session: w.Session, Today: w.Today}
+	if decl == nil {
+		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
+	} else {
+		if w.File, err = Where(w.P, w.Out, w.File, w.Home); err != nil {
+			return err
+		}
+		out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Replace: w.replace, Guard: w.Guard})
 		if err != nil {
 			return err
 		}
-	}
-	if write {
-		if err := w.guard(func() error { return plan.Apply(w.Settings) }); err != nil {
-			return err
-		}
-		switch plan.Status {
-		case FileSame:
-			fmt.Fprintf(w.Out, "%s est déjà à jour.\n", w.File)
-		default:
-			fmt.Fprintf(w.Out, "%s écrit.\n", w.File)
-		}
-	} else {
-		fmt.Fprintf(w.Out, "%s conservé tel quel ; la date n'a pas été notée.\n", w.File)
-	}
-	if w.Signer != nil {
-		if err := OfferSignature(w.P, w.Out, w.Signer); err != nil {
-			return err
+		w.report(out)
+		next.AccessFile, next.Stale = w.File, out.Kept
+		// Offered whatever became of the file: written, already up to
+		// date, or kept as the learner edited it.
+		if w.Signer != nil {
+			signer := *w.Signer
+			signer.File = w.File // the folder may have changed
+			if err := OfferSignature(w.P, w.Out, &signer); err != nil {
+				return err
+			}
 		}
 	}
-	fmt.Fprintln(w.Out, "Envoyez le .pub seulement si les organisateurs le demandent ; la clé privée reste sur ce portable.")
 
 	fmt.Fprintln(w.Out, "\n4. La liste de contrôle")
-	if w.Checklist == nil {
-		return nil
+	var checked error
+	if w.Checklist != nil {
+		checked = w.Checklist(w.File)
 	}
-	return w.Checklist()
+	fmt.Fprintln(w.Out)
+	fmt.Fprint(w.Out, NextSteps(next))
+	return checked
 }
 
-// askAccount asks whether the account is open and the matching date.
-// One account per learner: a "no" never suggests asking twice.
-func (w *Wizard) askAccount() (verified bool, date time.Time, err error) {
-	i, err := w.P.Select("Avez-vous déjà un compte d'accès ouvert ?",
-		[]string{"Oui, il est ouvert", "Non, pas encore"}, 1,
-		"Le compte d'accès ouvre la séance. Si vous l'avez déjà, n'en demandez pas un second.")
-	if err != nil {
-		return false, time.Time{}, err
+// replace shows how acces.md would change, then asks.
+func (w *Wizard) replace(p *AccessPlan) (bool, error) {
+	fmt.Fprintf(w.Out, "%s existe déjà avec un autre contenu. Les changements :\n", p.Path)
+	fmt.Fprint(w.Out, p.Diff(w.Color))
+	if p.LosesSignature() {
+		fmt.Fprintln(w.Out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
 	}
-	verified = i == 0
-	question := "Date de la vérification du compte (AAAA-MM-JJ) :"
-	if !verified {
-		channel := w.Channel
-		if channel == "" {
-			channel = "par le canal indiqué par les organisateurs"
-		}
-		fmt.Fprintf(w.Out, "Demandez le compte d'accès %s, une seule fois.\n", channel)
-		fmt.Fprintln(w.Out, "pret ne connaît pas le nom du nœud de login : il viendra des organisateurs.")
-		question = "Date de la demande du compte (AAAA-MM-JJ) :"
+	return askYesNo(w.P, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", p.Path), false,
+		"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel, octet pour octet.")
+}
+
+// report says what RecordAccess did.
+func (w *Wizard) report(out *Outcome) {
+	p := out.Plan
+	if p.Warning != "" {
+		fmt.Fprintf(w.Out, "Attention : %s.\n", p.Warning)
 	}
-	today := w.Today.Format("2006-01-02")
-	for {
-		answer, err := w.P.Input(question, today, "Aujourd'hui par défaut. Une date passée est acceptée, pas une date future.")
-		if err != nil {
-			return false, time.Time{}, err
-		}
-		d, err := ParseDay(strings.TrimSpace(answer))
-		if err == nil {
-			_, err = CheckAccessDate(d, w.Today, w.Session.Day)
-		}
-		if err != nil {
-			fmt.Fprintf(w.Out, "✘ %s.\n", capitalize(err.Error()))
-			continue
-		}
-		return verified, d, nil
+	switch {
+	case out.Written:
+		fmt.Fprintf(w.Out, "%s écrit.\n", p.Path)
+	case out.Kept:
+		fmt.Fprintf(w.Out, "%s conservé tel quel, octet pour octet ; la déclaration n'a pas été notée.\n", p.Path)
+	default:
+		fmt.Fprintf(w.Out, "%s est déjà à jour.\n", p.Path)
+	}
+	switch {
+	case out.Kept:
+	case out.StateErr != nil:
+		fmt.Fprintf(w.Out, "Attention : la déclaration n'est pas notée, %s.\nConseil : %s.\n", out.StateErr.Error(), out.StateErr.Hint())
+	case out.Noted:
+		fmt.Fprintf(w.Out, "Déclaration notée dans %s.\n", w.StatePath)
 	}
 }
 

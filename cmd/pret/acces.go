@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/dates"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -22,6 +25,12 @@ func settings(c *Config) (onboarding.Settings, error) {
 		StatePath: c.StatePath,
 		Today:     c.Today,
 	}
+	// The wizard says where acces.md goes: the configured name made
+	// absolute, here where the current folder is known.
+	if abs, err := filepath.Abs(s.File); err == nil {
+		s.File = abs
+	}
+	s.Home, _ = os.UserHomeDir()
 	if c.AccessModel != "" {
 		f, err := os.Open(c.AccessModel)
 		if err != nil {
@@ -51,7 +60,7 @@ func parseStatus(s string) (string, bool) {
 type accesOptions struct {
 	Config *Config
 	Status string // demande or verifie; asked on a terminal when empty
-	Date   string // as typed; empty is today
+	Date   string // as typed (dates.Parse); empty is the recorded date, else today
 	Force  bool
 	// Sign signs acces.md right after writing it (signature.md).
 	Sign     bool
@@ -69,7 +78,11 @@ date à laquelle vous avez vérifié qu'il est ouvert (--statut verifie), puis
 écrit acces.md avec ses quatre éléments : la date, le chemin de la clé
 publique, l'empreinte avec le type ED25519, et la phrase du cours.
 
-La date est celle du jour par défaut ; elle ne peut pas être dans le futur.
+La date s'écrit comme on la tape : 2026-10-20, 20/10/2026, 2/9/2026,
+« 20 octobre 2026 », « 1er octobre 2026 », « mardi 20 octobre 2026 »,
+aujourd'hui ou hier. Sans --date : celle déjà notée pour ce statut, sinon
+aujourd'hui ; elle ne peut pas être dans le futur. Chaque déclaration
+s'ajoute à l'historique du fichier d'état, sans effacer les précédentes.
 Un acces.md au contenu différent n'est remplacé qu'après un oui dans le
 terminal, ou avec --force. Il faut la clé : « pret cle ».
 
@@ -77,6 +90,7 @@ Avec --signer, acces.md est signé juste après (comme « pret signer ») : la
 passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 		Example: `  pret acces --statut demande
   pret acces --statut verifie --date 2026-10-23
+  pret acces --statut demande --date "20 octobre 2026"
   pret acces --statut demande --force
   pret acces --statut demande --signer`,
 		Args: noArgs,
@@ -86,8 +100,8 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 		},
 	}
 	choiceFlag(c.Flags(), &opts.Status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	stringFlag(c.Flags(), &opts.Date, "date", "", "la date, `AAAA-MM-JJ` (défaut : aujourd'hui)")
-	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer un acces.md au contenu différent sans demander")
+	dateFlag(c.Flags(), &opts.Date, "date", "", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
+	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
 	c.Flags().BoolVar(&opts.Sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
 	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
@@ -109,60 +123,96 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 			return err
 		}
 	}
-	if status == "" {
-		if !ios.Interactive() {
-			return usageError("pret acces --statut demande (ou --statut verifie si le compte est déjà ouvert)", "sans terminal, --statut est obligatoire")
+	// The state is read before anything is asked or written: its records
+	// are the defaults.
+	state, err := onboarding.LoadState(s.StatePath)
+	var serr *onboarding.StateError
+	if errors.As(err, &serr) {
+		// Said once, at the end (or by the question on a terminal).
+		state = &onboarding.State{}
+	} else if err != nil {
+		return err
+	}
+	var decl onboarding.Declaration
+	switch {
+	case status != "":
+		st, ok := parseStatus(status)
+		if !ok {
+			return usageError("--statut demande ou --statut verifie", "statut inconnu : %q", status)
 		}
-		i, err := ios.Prompter().Select("Avez-vous déjà un compte d'accès ouvert ?", []string{"Oui, il est ouvert", "Non, je l'ai demandé"}, 1, "")
+		// Without --date, the date recorded for this status, else today:
+		// running the command again never moves a recorded date.
+		decl = onboarding.Declaration{Status: st, Date: onboarding.DefaultDate(state, st, s.Today)}
+		if date != "" {
+			if decl.Date, err = dates.Parse(date, s.Today); err != nil {
+				return usageError("--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\"", "%v", err)
+			}
+		}
+	case !ios.Interactive():
+		return usageError("pret acces --statut demande (ou --statut verifie si le compte est déjà ouvert)", "sans terminal, --statut est obligatoire")
+	case date != "":
+		return usageError("pret acces --statut demande --date …", "--date va avec --statut")
+	default:
+		// The wizard's own question, from the same state.
+		d, err := onboarding.Account{P: ios.Prompter(), Out: ios.Out, State: state, StateErr: serr,
+			Channel: opts.Config.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
 		if err != nil {
 			return err
 		}
-		status = map[bool]string{true: "verifie", false: "demande"}[i == 0]
-	}
-	st, ok := parseStatus(status)
-	if !ok {
-		return usageError("--statut demande ou --statut verifie", "statut inconnu : %q", status)
-	}
-	day := s.Today
-	if date != "" {
-		if day, err = onboarding.ParseDay(date); err != nil {
-			return usageError("--date AAAA-MM-JJ, par exemple --date 2026-10-20", "%v", err)
+		if d == nil {
+			fmt.Fprintln(ios.Out, "Rien n'est noté : relancez « pret acces » une fois la demande faite.")
+			return nil
 		}
+		decl = *d
 	}
-	plan, err := onboarding.PlanAccess(s, st == onboarding.StatusVerified, day)
+	replace := func(p *onboarding.AccessPlan) (bool, error) {
+		if force {
+			return true, nil
+		}
+		if !ios.Interactive() {
+			return false, nil
+		}
+		fmt.Fprintf(ios.Out, "%s existe déjà avec un autre contenu. Les changements :\n", p.Path)
+		fmt.Fprint(ios.Out, p.Diff(ios.Color()))
+		if p.LosesSignature() {
+			fmt.Fprintln(ios.Out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
+		}
+		i, err := ios.Prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", p.Path), []string{"Oui", "Non"}, 1,
+			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel, octet pour octet.")
+		return i == 0, err
+	}
+	out, err := onboarding.RecordAccess(onboarding.Recording{Settings: s, Declaration: decl, Replace: replace, ForceState: force, Guard: guarded})
 	if err != nil {
 		return err
 	}
+	plan := out.Plan
 	if plan.Warning != "" {
 		fmt.Fprintf(ios.Err, "pret: attention : %s\n", plan.Warning)
 	}
-	if plan.Status == onboarding.FileDifferent && !force {
-		if !ios.Interactive() {
-			return refusedError("relisez-le, puis relancez avec --force pour le remplacer",
-				"%s existe déjà avec un autre contenu ; il n'est pas remplacé", s.File)
-		}
-		i, err := ios.Prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", s.File), []string{"Oui", "Non"}, 1, "")
-		if err != nil {
-			return err
-		}
-		if i != 0 {
-			return refusedError("relancez avec --force pour le remplacer", "%s conservé tel quel ; rien n'a été noté", s.File)
-		}
+	if out.StateCopy != "" {
+		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", out.StateCopy)
 	}
-	if err := guarded(func() error { return plan.Apply(s) }); err != nil {
-		return err
+	if out.Kept {
+		return refusedError("relisez-le, puis relancez avec --force pour le remplacer",
+			"%s existe déjà avec un autre contenu ; il n'est pas remplacé, et rien n'est noté", s.File)
 	}
 	what := "Demande du compte d'accès notée"
-	if st == onboarding.StatusVerified {
+	if decl.Verified() {
 		what = "Vérification du compte d'accès notée"
 	}
-	fmt.Fprintf(ios.Out, "%s : %s\n", what, day.Format("2006-01-02"))
+	if out.StateErr != nil {
+		what = strings.Replace(what, "notée", "non notée (état illisible)", 1)
+	}
+	fmt.Fprintf(ios.Out, "%s : %s (%s)\n", what, decl.Date.Format(dates.ISO), dates.Long(decl.Date))
 	if plan.Status == onboarding.FileSame {
 		fmt.Fprintf(ios.Out, "%s est déjà à jour ; il n'a pas été touché\n", s.File)
 	} else {
 		fmt.Fprintf(ios.Out, "acces.md écrit : %s\n", s.File)
 	}
 	fmt.Fprintln(ios.Out, plan.Key)
+	if out.StateErr != nil {
+		return refusedError(out.StateErr.Hint(), "%s : la date n'est pas notée", out.StateErr.Error())
+	}
 	if opts.Sign {
 		return signAccess(opts.Config, s.File, opts.PassFile, ios)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"io"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -42,12 +44,14 @@ func runWizard(ctx context.Context, opts *assistantOptions, ios *iostreams) erro
 		Settings: s,
 		Channel:  opts.Config.Channel,
 		P:        ios.Prompter(),
-		Out:      ios.Out,
+		Out:      wrappingWriter{ios},
 		Random:   rand.Reader,
 		Guard:    guarded,
 		Signer:   accessSigner(opts.Config, s.File),
-		Checklist: func() error {
-			report, err := learnerReport(opts.Config)
+		Color:    ios.Color(),
+		GOOS:     runtime.GOOS,
+		Checklist: func(accessFile string) error {
+			report, err := learnerReport(opts.Config, accessFile)
 			if err != nil {
 				return err
 			}
@@ -55,4 +59,15 @@ func runWizard(ctx context.Context, opts *assistantOptions, ios *iostreams) erro
 		},
 	}
 	return w.Run()
+}
+
+// wrappingWriter re-flows what the wizard prints for the terminal's width:
+// the wizard writes whole lines, so each write wraps on its own.
+type wrappingWriter struct{ ios *iostreams }
+
+func (w wrappingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(w.ios.Out, w.ios.Wrap(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -24,7 +24,11 @@ const testPass = "une passphrase solide"
 
 // enterPrompter answers every question the way a person pressing Enter
 // would (the offered default), and gives testPass to passphrase questions.
-type enterPrompter struct{ asked []string }
+type enterPrompter struct {
+	asked []string
+	// picks overrides Enter for the choices named (message -> option).
+	picks map[string]int
+}
 
 func (p *enterPrompter) Password(message, help string) (string, error) {
 	p.asked = append(p.asked, message)
@@ -33,6 +37,9 @@ func (p *enterPrompter) Password(message, help string) (string, error) {
 
 func (p *enterPrompter) Select(message string, options []string, def int, help string) (int, error) {
 	p.asked = append(p.asked, message)
+	if i, ok := p.picks[message]; ok {
+		return i, nil
+	}
 	return def, nil
 }
 
@@ -116,7 +123,9 @@ var inProcessCases = map[string]func(t *testing.T){
 	"assistant": func(t *testing.T) {
 		home := testEnv(t)
 		must(t, pretIn(t, "", "assistant"), exitUsage, "assistant")
-		p := &enterPrompter{}
+		// Enter everywhere, but "yes" to "is the request made?": its
+		// honest default is no, which writes no acces.md.
+		p := &enterPrompter{picks: map[string]int{"La demande est-elle faite ?": 0}}
 		r := pretTTY(t, p, "assistant")
 		must(t, r, exitOK, "assistant")
 		if len(p.asked) == 0 {

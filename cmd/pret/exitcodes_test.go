@@ -31,9 +31,14 @@ func TestExitCodes(t *testing.T) {
 		{"path given that does not exist", nil, "", []string{"valider", "absent"}, exitUsage, "introuvable : absent"},
 		{"no terminal for the wizard", nil, "", nil, exitUsage, "besoin d'un terminal"},
 		{"refused: no key", nil, "", []string{"acces", "--statut", "demande"}, exitFailed, "pret cle"},
+		// pret verifier reports it as its access-date check (a row, with
+		// the path); pret acces, which would write it, refuses.
 		{"unforeseen: the state file is a folder", func(h *home) {
+			if r := h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+				h.t.Fatal(r.stderr)
+			}
 			os.MkdirAll(h.path(".local/state/pret/etat.yaml"), 0o755)
-		}, "", []string{"verifier"}, exitFailed, "etat.yaml"},
+		}, "", []string{"acces", "--statut", "demande"}, exitFailed, "etat.yaml"},
 		{"unforeseen: the key folder is a file", func(h *home) {
 			os.WriteFile(h.path(".ssh"), []byte("un fichier\n"), 0o644)
 		}, "une passphrase solide\n", []string{"cle", "--passphrase-file", "-"}, exitFailed, ".ssh"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/dates"
 )
 
 // pret's flags take typed values: a value is refused while the command
@@ -99,6 +101,29 @@ func checkPath(s string) error {
 func checkDay(s string) error {
 	if _, err := time.Parse("2006-01-02", strings.TrimSpace(s)); err != nil {
 		return &valueError{"attendu : une date réelle AAAA-MM-JJ, par exemple 2026-11-05"}
+	}
+	return nil
+}
+
+// dateFlag adds a flag that takes a date as people type it (dates.Parse):
+// the form is checked here, the day itself (today, not in the future)
+// where the command knows today.
+func dateFlag(fs *pflag.FlagSet, p *string, name, def, usage string) {
+	*p = def
+	fs.Var(&checkedValue{p: p, check: checkTypedDay, refused: "31/11/2026"}, name, usage)
+}
+
+func checkTypedDay(s string) error {
+	if err := checkText(s); err != nil {
+		return err
+	}
+	// Any day serves as "today" to check the form of "hier".
+	if _, err := dates.Parse(s, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		var de *dates.Error
+		if errors.As(err, &de) {
+			return &valueError{de.Reason}
+		}
+		return &valueError{err.Error()}
 	}
 	return nil
 }

@@ -45,13 +45,28 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 
 func startPTY(t *testing.T, home string, args ...string) *session {
 	t.Helper()
+	return startPTYWith(t, home, ptyOptions{}, args...)
+}
+
+// ptyOptions vary the terminal: its width, and environment entries added
+// to (or overriding) the defaults.
+type ptyOptions struct {
+	cols int
+	env  []string
+}
+
+func startPTYWith(t *testing.T, home string, o ptyOptions, args ...string) *session {
+	t.Helper()
+	if o.cols == 0 {
+		o.cols = 120
+	}
 	// The second pty carries the virtual screen's answers back to pret's
 	// input, as survey's own tests do.
 	answersM, answersS, err := pty.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
-	screen := vt10x.New(vt10x.WithWriter(answersS), vt10x.WithSize(120, 40))
+	screen := vt10x.New(vt10x.WithWriter(answersS), vt10x.WithSize(o.cols, 40))
 	raw := &lockedBuffer{}
 	c, err := expect.NewConsole(
 		expect.WithStdin(answersM),
@@ -62,13 +77,15 @@ func startPTY(t *testing.T, home string, args ...string) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pty.Setsize(c.Tty(), &pty.Winsize{Rows: 40, Cols: 120})
+	pty.Setsize(c.Tty(), &pty.Winsize{Rows: 40, Cols: uint16(o.cols)})
 	cmd := exec.Command(binary(t), args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
 	cmd.Env = append(testenv.Environ(home),
 		"PATH=/usr/bin:/bin",
 		"TERM=xterm-256color",
 	)
+	// Later entries win: exec keeps the last value of a repeated name.
+	cmd.Env = append(cmd.Env, o.env...)
 	cmd.Dir = home
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
@@ -143,12 +160,15 @@ func TestWizardInRealTerminal(t *testing.T) {
 	s.expect("Saisissez-la une seconde fois")
 	s.send(ptyPass + "\r")
 	s.expect("Clé créée")
-	s.expect("Avez-vous déjà un compte d'accès ouvert ?")
+	s.expect("Où en est votre compte d'accès ?")
 	s.expect("flèches pour choisir")
-	s.send("\r") // the default: "Non, pas encore"
-	s.expect("par le canal indiqué par les organisateurs")
+	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
 	s.expect("Date de la demande du compte")
 	s.expect("(2026-10-20)")
+	s.send("\r")
+	s.expect("Date comprise : mardi 20 octobre 2026")
+	s.expect("acces.md sera écrit ici : " + filepath.Join(home, "acces.md"))
+	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("acces.md écrit")
 	s.expect("Signer acces.md ? Cela prouve aux organisateurs")
@@ -157,6 +177,9 @@ func TestWizardInRealTerminal(t *testing.T) {
 	s.send(ptyPass + "\r")
 	s.expect("signé avec la clé")
 	s.expect("Résumé")
+	s.expect("Et maintenant")
+	s.expect("ssh-add ~/.ssh/id_ed25519_romeo")
+	s.expect("HostName NOEUD-DE-LOGIN")
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
 	}
@@ -189,27 +212,104 @@ func TestWizardInRealTerminal(t *testing.T) {
 	}
 	keyBefore, _ := os.ReadFile(key)
 
-	// Second run: the key is kept without a question; acces.md is not
-	// touched without a yes.
-	s = startPTY(t, home)
+	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	stateBefore, _ := os.ReadFile(statePath)
+
+	// Second run, a week later: the recorded request is shown and is the
+	// default, with its date, not today's; Enter, Enter, Enter keeps it all.
+	later := ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}
+	s = startPTYWith(t, home, later)
 	s.expect("Clé existante conservée")
-	s.expect("Avez-vous déjà un compte d'accès ouvert ?")
-	s.send("\x1b[A\r") // up: "Oui, il est ouvert"
-	s.expect("Date de la vérification du compte")
+	s.expect("Demande du compte notée le mardi 20 octobre 2026.")
+	s.expect("Où en est votre compte d'accès ?")
+	s.expect("Demandé, pas encore ouvert")
 	s.send("\r")
-	s.expect("existe déjà avec un autre contenu. Le remplacer ?")
-	s.send("\r") // the default: "Non"
-	s.expect("conservé tel quel")
-	s.expect("est signé par votre clé")
-	s.wait()
+	s.expect("Date de la demande du compte")
+	s.expect("(2026-10-20)")
+	s.send("\r")
+	s.expect("Date comprise : mardi 20 octobre 2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("est déjà à jour")
+	s.expect("est signé par votre clé") // Enter kept the signed file
+	s.expect("Il reste 9 jours")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
 	if strings.Contains(s.raw.String(), "passphrase pour la clé") {
 		t.Fatal("the passphrase was asked for a kept key")
 	}
+	if strings.Contains(s.raw.String(), "Pas encore demandé") {
+		t.Fatal(`"not yet" offered with a request on record`)
+	}
 	if after, _ := os.ReadFile(filepath.Join(home, "acces.md")); !bytes.Equal(after, written) {
-		t.Fatal("acces.md changed after a no")
+		t.Fatal("acces.md changed on Enter")
+	}
+	if after, _ := os.ReadFile(statePath); !bytes.Equal(after, stateBefore) {
+		t.Fatalf("the state changed on Enter:\n%s", after)
 	}
 	if after, _ := os.ReadFile(key); !bytes.Equal(after, keyBefore) {
 		t.Fatal("the key changed")
+	}
+
+	// Third run: "Le compte est ouvert" adds a verifie record beside the
+	// request, after a diff and a yes; acces.md states the check date.
+	s = startPTYWith(t, home, later)
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Le compte est ouvert"
+	s.expect("Date de la vérification du compte")
+	s.expect("(2026-10-27)")
+	s.send("\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("Les changements :")
+	s.expect("-- Date de la demande du compte d'accès : 2026-10-20")
+	s.expect("+- Date de la vérification du compte d'accès : 2026-10-27")
+	s.expect("-----BEGIN SSH SIGNATURE-----")
+	s.expect("ce fichier est signé ; le remplacer lui retire sa signature")
+	s.expect("Le remplacer ?")
+	s.send("\x1b[A\r") // up: "Oui"
+	s.expect("acces.md écrit")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r") // down: "Non"
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	now, _ := os.ReadFile(filepath.Join(home, "acces.md"))
+	if !bytes.Contains(now, []byte("Date de la vérification du compte d'accès : 2026-10-27")) {
+		t.Fatalf("acces.md does not state the check:\n%s", now)
+	}
+	state, _ := os.ReadFile(statePath)
+	if !bytes.HasPrefix(state, stateBefore) || !bytes.Contains(state, []byte("statut: demande")) ||
+		!bytes.Contains(state, []byte("statut: verifie")) || !bytes.Contains(state, []byte(`date: "2026-10-27"`)) {
+		t.Fatalf("the state does not hold both records:\n%s", state)
+	}
+
+	// Fourth run, acces.md edited by hand: the change is shown as a diff,
+	// and "Non" (the default) keeps the file byte for byte.
+	edited := append(append([]byte(nil), now...), []byte("Note ajoutée à la main\r\n")...)
+	os.WriteFile(filepath.Join(home, "acces.md"), edited, 0o644)
+	stateBefore = state
+	s = startPTYWith(t, home, later)
+	s.expect("Compte vérifié ouvert le mardi 27 octobre 2026")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\r")
+	s.expect("(2026-10-27)")
+	s.send("\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect(`-Note ajoutée à la main\r`)
+	s.expect("Le remplacer ?")
+	s.send("\r") // the default: "Non"
+	s.expect("conservé tel quel")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r") // down: "Non"
+	s.wait()
+	if after, _ := os.ReadFile(filepath.Join(home, "acces.md")); !bytes.Equal(after, edited) {
+		t.Fatal("acces.md changed after a no")
+	}
+	if after, _ := os.ReadFile(statePath); !bytes.Equal(after, stateBefore) {
+		t.Fatal("the state changed after a no")
 	}
 }
 
@@ -231,15 +331,15 @@ func TestWizardInterrupted(t *testing.T) {
 			s.send(ptyPass + "\r")
 			s.expect("Saisissez-la une seconde fois")
 			s.send(ptyPass + "\r")
-			s.expect("Avez-vous déjà un compte")
+			s.expect("Où en est votre compte d'accès ?")
 		}},
 		{"date", func(s *session) {
 			s.expect("Choisissez une passphrase")
 			s.send(ptyPass + "\r")
 			s.expect("Saisissez-la une seconde fois")
 			s.send(ptyPass + "\r")
-			s.expect("Avez-vous déjà un compte")
-			s.send("\r")
+			s.expect("Où en est votre compte d'accès ?")
+			s.send("\x1b[B\r")
 			s.expect("Date de la demande du compte")
 		}},
 	}
@@ -324,5 +424,55 @@ func TestCleInRealTerminal(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(home, ".ssh")); len(entries) != 0 {
 		t.Fatalf("files left: %v", entries)
+	}
+}
+
+// TestWizardNarrowTerminal: on a 40-column terminal, the wizard's own
+// lines, its checklist and its last screen wrap at spaces: no line the
+// program draws is wider than the terminal unless it is one word, so the
+// terminal never cuts a word in two.
+func TestWizardNarrowTerminal(t *testing.T) {
+	home := t.TempDir()
+	pass := filepath.Join(t.TempDir(), "pass")
+	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
+	cle := exec.Command(binary(t), "cle", "--passphrase-file", pass)
+	cle.Env, cle.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+	if out, err := cle.CombinedOutput(); err != nil {
+		t.Fatalf("pret cle: %v\n%s", err, out)
+	}
+	s := startPTYWith(t, home, ptyOptions{cols: 40})
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.expect("Date de la demande du compte")
+	s.send("\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r") // down: "Non"
+	s.expect("Résumé")
+	s.expect("Il reste 16 jours avant la séance")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	raw := strings.ReplaceAll(s.raw.String(), "\r", "")
+	start := strings.Index(raw, "4. La liste de contrôle")
+	if start < 0 {
+		t.Fatalf("no checklist:\n%s", raw)
+	}
+	checked := 0
+	for _, line := range strings.Split(raw[start:], "\n") {
+		if visibleWidth(line) > 40 && len(strings.Fields(line)) > 1 {
+			t.Errorf("line of %d columns on a 40-column terminal: %q", visibleWidth(line), line)
+		}
+		checked++
+	}
+	// The words are all there: the checklist's ids and the last screen.
+	for _, w := range []string{"key-present", "acces-valid", "acces-matches-key", "ssh-add", "NOEUD-DE-LOGIN", "IdentitiesOnly"} {
+		if !strings.Contains(raw[start:], w) {
+			t.Errorf("%q missing on 40 columns", w)
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d lines checked", checked)
 	}
 }

@@ -90,9 +90,11 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 	}
 	s := startPTY(t, h.dir)
 	s.expect("Clé existante conservée")
-	s.expect("Avez-vous déjà un compte d'accès ouvert ?")
-	s.send("\r") // "Non, pas encore": the same acces.md as before
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\r") // the recorded request: the same acces.md as before
 	s.expect("Date de la demande du compte")
+	s.send("\r")
+	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("Signer acces.md ? Cela prouve aux organisateurs")
 	s.send("\r") // the default: "Oui"

@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -49,31 +53,65 @@ func runVerifier(ctx context.Context, opts *verifierOptions, ios *iostreams) err
 	if err := opts.Report.check(); err != nil {
 		return err
 	}
-	report, err := learnerReport(opts.Config)
+	s, err := settings(opts.Config)
 	if err != nil {
 		return err
 	}
-	return writeReport(ios, report, opts.Report)
+	report, err := learnerReport(opts.Config, s.File)
+	if err != nil {
+		return err
+	}
+	if err := writeReport(ios, report, opts.Report); err != nil {
+		return err
+	}
+	// Everything passes: say what comes next (texte only; json and junit
+	// are read by programs).
+	if opts.Report.format == "texte" {
+		fmt.Fprintln(ios.Out)
+		io.WriteString(ios.Out, ios.Wrap(onboarding.NextSteps(nextSteps(opts.Config, s, s.File))))
+	}
+	return nil
+}
+
+// nextSteps is what the last screen needs, from the configuration.
+func nextSteps(cfg *Config, s onboarding.Settings, accessFile string) onboarding.Next {
+	return onboarding.Next{AccessFile: accessFile, Channel: cfg.Channel, Store: s.Store, Home: s.Home,
+		GOOS: runtime.GOOS, Session: s.Session, Today: s.Today}
 }
 
 // learnerReport is the checklist of `pret verifier`, also the wizard's
 // last step.
-func learnerReport(cfg *Config) (*checklist.Report, error) {
+// learnerReport is `pret verifier`'s checklist for the acces.md at
+// accessFile (the configured one, or where the wizard wrote it).
+func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 	state, err := onboarding.LoadState(cfg.StatePath)
-	if err != nil {
+	var serr *onboarding.StateError
+	if errors.As(err, &serr) {
+		state = &onboarding.State{}
+	} else if err != nil {
 		return nil, err
 	}
 	home, _ := os.UserHomeDir()
 	l := learner.Learner{
 		Store:      cfg.Key,
-		AccessFile: cfg.AccessFile,
+		AccessFile: accessFile,
 		SessionDay: cfg.SessionDay,
 		Today:      cfg.Today,
 		Home:       home,
 		LookPath:   exec.LookPath,
 	}
-	if last := state.Last(); last != nil {
+	if last, _, ok := state.Latest(""); ok {
 		l.AccessStatus, l.AccessDate = last.Status, last.Date
 	}
-	return l.Check(), nil
+	report := l.Check()
+	if serr != nil {
+		// The check reads the state: an unreadable one is its failure,
+		// said with the path, not "nothing recorded".
+		for i := range report.Checks {
+			if c := &report.Checks[i]; c.ID == "access-date" {
+				c.Status, c.Message, c.Fix = checklist.Fail, serr.Error(), serr.Hint()
+			}
+		}
+	}
+	return report, nil
 }

@@ -1,0 +1,195 @@
+// Package dates reads a day as a French-speaking person types it, and
+// writes one back in full.
+//
+// The forms are those the acces.md validator accepts in a file
+// (acces-md.md): 2026-10-20, 20/10/2026, 2/9/2026, 20 octobre 2026,
+// 1er octobre 2026, mardi 20 octobre 2026, month names with or without
+// accents, any case. A typed answer may also be "aujourd'hui" or "hier",
+// which a file cannot say. The wizard and `pret acces --date` both read
+// through Parse, so a date they accept is one the validator reads the same
+// way (dates_test checks this form by form).
+package dates
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// ISO is the layout acces.md and the state file store.
+const ISO = "2006-01-02"
+
+var (
+	weekdays = [...]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"}
+	months   = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
+)
+
+// monthByName holds the folded month names: "fevrier" and "février" alike.
+var monthByName = func() map[string]time.Month {
+	m := map[string]time.Month{}
+	for i, n := range months {
+		m[fold(n)] = time.Month(i + 1)
+	}
+	return m
+}()
+
+var weekdayByName = func() map[string]time.Weekday {
+	m := map[string]time.Weekday{}
+	for i, n := range weekdays {
+		m[n] = time.Weekday(i)
+	}
+	return m
+}()
+
+// Long writes a day in full: "mardi 20 octobre 2026", "jeudi 1er octobre 2026".
+func Long(d time.Time) string {
+	day := strconv.Itoa(d.Day())
+	if d.Day() == 1 {
+		day = "1er"
+	}
+	return fmt.Sprintf("%s %s %s %d", weekdays[d.Weekday()], day, months[d.Month()-1], d.Year())
+}
+
+// Error says why a typed date was not understood, in French.
+type Error struct {
+	Input  string
+	Reason string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("date %q non comprise : %s", e.Input, e.Reason)
+}
+
+// Forms is what to type, for help texts and hints.
+const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, aujourd'hui ou hier"
+
+// Parse reads one typed day. today is the civil day (midnight UTC) that
+// "aujourd'hui" and "hier" refer to. The result is midnight UTC. A weekday
+// that does not match the date is read as the validator reads it, by the
+// date alone; WeekdayNote says so, for the echo.
+func Parse(s string, today time.Time) (time.Time, error) {
+	f := fold(s)
+	f = strings.TrimSpace(strings.TrimSuffix(f, "."))
+	f = strings.TrimPrefix(f, "le ")
+	bad := func(reason string) (time.Time, error) {
+		return time.Time{}, &Error{Input: strings.TrimSpace(s), Reason: reason}
+	}
+	switch f {
+	case "":
+		return bad("rien n'a été saisi ; écrivez par exemple " + Forms)
+	case "aujourd'hui", "aujourdhui":
+		return civil(today), nil
+	case "hier":
+		return civil(today).AddDate(0, 0, -1), nil
+	}
+	var y, m, d int
+	var weekday string
+	switch ws := strings.Fields(f); {
+	case len(ws) == 1 && strings.Count(f, "-") == 2:
+		p := strings.Split(f, "-")
+		if len(p[0]) != 4 || !digits(p[0], 1, 4) || !digits(p[1], 1, 2) || !digits(p[2], 1, 2) {
+			return bad("attendu AAAA-MM-JJ, par exemple 2026-10-20")
+		}
+		y, m, d = atoi(p[0]), atoi(p[1]), atoi(p[2])
+	case len(ws) == 1 && strings.Count(f, "/") == 2:
+		p := strings.Split(f, "/")
+		if !digits(p[0], 1, 2) || !digits(p[1], 1, 2) || !digits(p[2], 4, 4) {
+			return bad("attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026")
+		}
+		y, m, d = atoi(p[2]), atoi(p[1]), atoi(p[0])
+	case len(ws) == 3 || len(ws) == 4:
+		if len(ws) == 4 {
+			weekday, ws = ws[0], ws[1:]
+			if _, ok := weekdayByName[weekday]; !ok {
+				return bad(fmt.Sprintf("%q n'est pas un jour de la semaine", weekday))
+			}
+		}
+		month, ok := monthByName[ws[1]]
+		if !ok {
+			return bad(fmt.Sprintf("%q n'est pas un mois (janvier … décembre)", ws[1]))
+		}
+		switch {
+		case ws[0] == "1er":
+			d = 1
+		case digits(ws[0], 1, 2):
+			d = atoi(ws[0])
+		default:
+			return bad("le jour s'écrit en chiffres, par exemple 20 octobre 2026 ou 1er octobre 2026")
+		}
+		if !digits(ws[2], 4, 4) {
+			return bad("l'année s'écrit en quatre chiffres, par exemple 2026")
+		}
+		y, m = atoi(ws[2]), int(month)
+	default:
+		return bad("écrivez par exemple " + Forms)
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if m < 1 || m > 12 || d < 1 || t.Day() != d || int(t.Month()) != m {
+		return bad("ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)")
+	}
+	return t, nil
+}
+
+// WeekdayNote is a French remark when s names a weekday that is not t's:
+// "lundi 20 octobre 2026" is read as the 20th, a Tuesday, as the validator
+// reads it, and the person is told.
+func WeekdayNote(s string, t time.Time) string {
+	ws := strings.Fields(strings.TrimPrefix(strings.TrimSpace(fold(s)), "le "))
+	if len(ws) != 4 {
+		return ""
+	}
+	if wd, ok := weekdayByName[ws[0]]; ok && wd != t.Weekday() {
+		return fmt.Sprintf("vous avez écrit %s, mais le %s est un %s", ws[0], strings.TrimPrefix(Long(t), weekdays[t.Weekday()]+" "), weekdays[t.Weekday()])
+	}
+	return ""
+}
+
+func civil(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+func digits(s string, min, max int) bool {
+	if len(s) < min || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// fold lowers case, drops accents, turns typographic apostrophes into ',
+// and makes runs of white space one space: "Février", "fevrier" and
+// "FÉVRIER" are one word, as in the validator.
+func fold(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case r == '’' || r == 'ʼ' || r == '‘':
+			r = '\''
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}

@@ -1,0 +1,216 @@
+package onboarding
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/romeo-pret/pret/dates"
+	"github.com/romeo-pret/pret/internal/safefile"
+)
+
+// The answers to the account question, as the learner reads them.
+const (
+	AnswerNotYet    = "Pas encore demandé"
+	AnswerRequested = "Demandé, pas encore ouvert"
+	AnswerOpen      = "Le compte est ouvert"
+	AccountQuestion = "Où en est votre compte d'accès ?"
+)
+
+// Account is what the account question needs.
+type Account struct {
+	P        Prompter
+	Out      io.Writer
+	State    *State      // what is recorded; nil or empty when nothing is
+	StateErr *StateError // the state file could not be read
+	Channel  string      // how to ask for the account, as the organisers said
+	Today    time.Time
+	Session  time.Time
+}
+
+// DefaultDate is the date offered for a status: the one recorded for it,
+// else today. A recorded date is never replaced by today's by default.
+func DefaultDate(st *State, status string, today time.Time) time.Time {
+	if _, d, ok := st.Latest(status); ok {
+		return d
+	}
+	return today
+}
+
+// RecordedLine says what the state holds, in French: "Demande du compte
+// notée le mardi 20 octobre 2026." Empty when nothing usable is recorded.
+func RecordedLine(st *State) string {
+	r, d, ok := st.Latest("")
+	if !ok {
+		return ""
+	}
+	if r.Verified() {
+		line := fmt.Sprintf("Compte vérifié ouvert le %s", dates.Long(d))
+		if _, rd, ok := st.Latest(StatusRequested); ok {
+			line += fmt.Sprintf(" (demandé le %s)", dates.Long(rd))
+		}
+		return line + "."
+	}
+	return fmt.Sprintf("Demande du compte notée le %s.", dates.Long(d))
+}
+
+// Ask is the account question of the wizard and of `pret acces` on a
+// terminal: one implementation, so the two never drift. It starts from
+// the state: the recorded answer and date are the defaults. A nil
+// declaration means the account is not requested yet.
+func (a Account) Ask() (*Declaration, error) {
+	if a.StateErr != nil {
+		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", a.StateErr.Error(), a.StateErr.Hint())
+	}
+	channel := a.Channel
+	if channel == "" {
+		channel = "par le canal indiqué par les organisateurs"
+	}
+	options := []string{AnswerNotYet, AnswerRequested, AnswerOpen}
+	statuses := []string{"", StatusRequested, StatusVerified}
+	def := 0
+	if r, _, ok := a.State.Latest(""); ok {
+		// A request on record: "not yet" is no longer an answer, and the
+		// recorded one is the default.
+		fmt.Fprintln(a.Out, RecordedLine(a.State))
+		options, statuses = options[1:], statuses[1:]
+		def = map[bool]int{false: 0, true: 1}[r.Verified()]
+	}
+	i, err := a.P.Select(AccountQuestion, options, def,
+		"Un seul compte par personne : s'il est demandé, n'en demandez pas un second. Entrée garde la réponse proposée.")
+	if err != nil {
+		return nil, err
+	}
+	status := statuses[i]
+	if status == "" {
+		fmt.Fprintf(a.Out, "Demandez le compte d'accès %s, une seule fois.\n", channel)
+		fmt.Fprintln(a.Out, "pret ne connaît pas le nom du nœud de login : il viendra des organisateurs.")
+		done, err := askYesNo(a.P, "La demande est-elle faite ?", false,
+			"Oui : pret note la date de la demande et écrit acces.md. Non : relancez pret une fois la demande faite.")
+		if err != nil || !done {
+			return nil, err
+		}
+		status = StatusRequested
+	}
+	question := "Date de la demande du compte :"
+	if status == StatusVerified {
+		question = "Date de la vérification du compte (le jour où vous l'avez trouvé ouvert) :"
+	}
+	def0 := DefaultDate(a.State, status, a.Today)
+	_, requested, hasRequest := a.State.Latest(StatusRequested)
+	help := fmt.Sprintf("Entrée garde le %s. Formes acceptées : %s.", dates.Long(def0), dates.Forms)
+	for {
+		answer, err := a.P.Input(question, def0.Format(dates.ISO), help)
+		if err != nil {
+			return nil, err
+		}
+		d, err := dates.Parse(answer, a.Today)
+		if err == nil {
+			_, err = CheckAccessDate(d, a.Today, a.Session)
+		}
+		if err == nil && status == StatusVerified && hasRequest && d.Before(requested) {
+			err = fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d), dates.Long(requested))
+		}
+		if err != nil {
+			fmt.Fprintf(a.Out, "✘ %s.\n", capitalize(err.Error()))
+			continue
+		}
+		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))
+		if note := dates.WeekdayNote(answer, d); note != "" {
+			fmt.Fprintf(a.Out, "Attention : %s.\n", note)
+		}
+		return &Declaration{Status: status, Date: d}, nil
+	}
+}
+
+// GitWorkTree finds the Git work tree holding dir, by looking for a .git
+// entry upwards; pret never runs git.
+func GitWorkTree(dir string) (string, bool) {
+	dir = filepath.Clean(dir)
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// ExpandHome turns a leading ~ into home.
+func ExpandHome(p, home string) string {
+	if home == "" {
+		return p
+	}
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+// TildePath writes p under home as ~/…, as people read and type it.
+func TildePath(p, home string) string {
+	if home == "" {
+		return p
+	}
+	rel, err := filepath.Rel(home, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return p
+	}
+	if rel == "." {
+		return "~"
+	}
+	return "~/" + filepath.ToSlash(rel)
+}
+
+// Where says where acces.md goes and lets the learner choose another
+// folder; it returns the absolute path to write. file is absolute.
+func Where(p Prompter, out io.Writer, file, home string) (string, error) {
+	for {
+		fmt.Fprintf(out, "acces.md sera écrit ici : %s\n", file)
+		dir := filepath.Dir(file)
+		if root, ok := GitWorkTree(dir); ok {
+			fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", root)
+		}
+		i, err := p.Select("Écrire acces.md à cet endroit ?", []string{"Oui", "Non, choisir un autre dossier"}, 0,
+			"acces.md est le fichier à envoyer aux organisateurs ; un dossier hors de tout dépôt Git évite de le publier par mégarde.")
+		if err != nil || i == 0 {
+			return file, err
+		}
+		for {
+			answer, err := p.Input("Dossier où écrire acces.md :", TildePath(dir, home), "Un dossier qui existe ; ~ est votre dossier personnel.")
+			if err != nil {
+				return "", err
+			}
+			d := ExpandHome(strings.TrimSpace(answer), home)
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(dir, d)
+			}
+			fi, err := os.Stat(d)
+			reason := ""
+			switch {
+			case errors.Is(err, os.ErrNotExist):
+				reason = "ce dossier n'existe pas"
+			case err != nil:
+				reason = safefile.Reason(err)
+			case !fi.IsDir():
+				reason = "c'est un fichier, pas un dossier"
+			}
+			if reason != "" {
+				fmt.Fprintf(out, "✘ %s : %s.\n", d, reason)
+				continue
+			}
+			file = filepath.Join(d, filepath.Base(file))
+			break
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package onboarding
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/romeo-pret/pret/dates"
+	"github.com/romeo-pret/pret/keys"
+)
+
+// Placeholders of the ~/.ssh/config block: pret has no setting for the
+// login host and never guesses one (cli.md); the learner types both.
+const (
+	HostPlaceholder = "NOEUD-DE-LOGIN"
+	UserPlaceholder = "VOTRE-IDENTIFIANT"
+)
+
+// SSHConfig is the ~/.ssh/config block of apprenant.md, for the key at
+// keyPath. pret prints it (`pret ssh-config`) and never writes it.
+func SSHConfig(keyPath, home string) string {
+	return fmt.Sprintf(`# Séance ROMEO — remplacez %s par le nom donné par les organisateurs
+Host romeo
+    HostName %s
+    User %s
+    IdentityFile %s
+    IdentitiesOnly yes
+`, HostPlaceholder, HostPlaceholder, UserPlaceholder, configPath(keyPath, home))
+}
+
+// configPath writes the key path as ssh_config reads it: ~/… under home;
+// a path with spaces in quotes.
+func configPath(p, home string) string {
+	p = TildePath(p, home)
+	if strings.ContainsAny(p, " \t") {
+		return `"` + p + `"`
+	}
+	return p
+}
+
+// AgentCommand is how the key goes into the agent on goos, as a command to
+// copy; pret shows it and never runs it.
+func AgentCommand(keyPath, home, goos string) string {
+	switch goos {
+	case "darwin":
+		return "ssh-add --apple-use-keychain " + shellPath(TildePath(keyPath, home))
+	case "windows":
+		// PowerShell passes ~ to ssh-add as it is: the full path is safer.
+		return `Get-Service ssh-agent | Set-Service -StartupType Automatic ; Start-Service ssh-agent ; ssh-add "` + keyPath + `"`
+	}
+	return "ssh-add " + shellPath(TildePath(keyPath, home))
+}
+
+// shellPath quotes a path for a POSIX shell when it needs it, keeping a
+// leading ~/ outside the quotes so the shell still expands it.
+func shellPath(p string) string {
+	if !strings.ContainsAny(p, " \t'\"$`\\!*?[]{}();&|<>#") {
+		return p
+	}
+	prefix := ""
+	if strings.HasPrefix(p, "~/") {
+		prefix, p = "~/", p[2:]
+	}
+	return prefix + "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// DaysLeft says how far the session is, in French.
+func DaysLeft(s Session, today time.Time) string {
+	days := int(s.Day.Sub(today).Hours() / 24)
+	switch {
+	case days > 1:
+		return fmt.Sprintf("Il reste %d jours avant la séance du %s.", days, dates.Long(s.Day))
+	case days == 1:
+		return fmt.Sprintf("La séance a lieu demain, %s.", dates.Long(s.Day))
+	case days == 0:
+		return "La séance a lieu aujourd'hui."
+	}
+	return "La séance est passée ; la clé et acces.md servent pour la prochaine."
+}
+
+// Next is what the last screen needs.
+type Next struct {
+	// AccessFile is the acces.md to send; empty when there is none yet
+	// (the account is not requested).
+	AccessFile string
+	// Stale: the acces.md on disk was kept and does not state the latest
+	// declaration.
+	Stale   bool
+	Channel string
+	Store   keys.Store
+	Home    string
+	GOOS    string
+	Session Session
+	Today   time.Time
+}
+
+// NextSteps is the last screen of the wizard and of `pret verifier`: what
+// to send and to whom, the agent, the ~/.ssh/config block, the days left,
+// each as a command to copy.
+func NextSteps(n Next) string {
+	var b strings.Builder
+	b.WriteString("Et maintenant :\n")
+	channel := n.Channel
+	if channel == "" {
+		channel = "par le canal indiqué par les organisateurs"
+	}
+	if n.AccessFile == "" {
+		fmt.Fprintf(&b, "1. Demandez le compte d'accès %s, une seule fois ; puis notez la date et écrivez acces.md :\n     pret acces --statut demande --date AAAA-MM-JJ\n", channel)
+	} else {
+		fmt.Fprintf(&b, "1. Envoyez acces.md aux organisateurs (%s) :\n     %s\n", channel, n.AccessFile)
+		if n.Stale {
+			b.WriteString("   Relisez-le d'abord : il ne dit pas votre dernière déclaration (« pret acces --force » le réécrit).\n")
+		}
+	}
+	b.WriteString("   Le .pub ne s'envoie que si les organisateurs le demandent ; sa ligne (publique) :\n     pret cle --publique\n")
+	b.WriteString("2. Chargez la clé dans l'agent SSH, pour taper la passphrase une fois par jour (pret ne le fait pas) :\n")
+	fmt.Fprintf(&b, "     %s\n", AgentCommand(n.Store.PrivatePath(), n.Home, n.GOOS))
+	b.WriteString("3. Ajoutez ce bloc à ~/.ssh/config (« pret ssh-config » l'affiche ; pret n'écrit jamais ce fichier) :\n")
+	// The block at the left margin, without its comment line: on a
+	// narrow terminal a wrapped line would no longer be one ssh_config
+	// reads; the comment's advice follows as a sentence.
+	for _, l := range strings.Split(strings.TrimSuffix(SSHConfig(n.Store.PrivatePath(), n.Home), "\n"), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			fmt.Fprintf(&b, "%s\n", l)
+		}
+	}
+	fmt.Fprintf(&b, "   Remplacez %s et %s par ce que les organisateurs vous donneront.\n", HostPlaceholder, UserPlaceholder)
+	fmt.Fprintf(&b, "4. %s\n", DaysLeft(n.Session, n.Today))
+	return b.String()
+}
