@@ -346,6 +346,7 @@ func TestEveryCommandInProcess(t *testing.T) {
 	}
 	ios, _, _ := fakeStreams("", false, nil)
 	root := newApp(ios).rootCommand()
+	root.InitDefaultHelpCmd() // pret help, which cobra adds when it runs
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		name := strings.TrimPrefix(c.CommandPath(), "pret ")
@@ -388,6 +389,7 @@ func TestEveryFlagErrorIsFrenchUsage(t *testing.T) {
 	testEnv(t)
 	ios, _, _ := fakeStreams("", false, nil)
 	root := newApp(ios).rootCommand()
+	root.InitDefaultHelpCmd()
 	var commands [][]string
 	var walk func(c *cobra.Command, path []string)
 	walk = func(c *cobra.Command, path []string) {
@@ -442,6 +444,7 @@ func TestEveryCommandHelpAndArgsFrench(t *testing.T) {
 	testEnv(t)
 	ios, _, _ := fakeStreams("", false, nil)
 	root := newApp(ios).rootCommand()
+	root.InitDefaultHelpCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		path := strings.Fields(c.CommandPath())[1:]
