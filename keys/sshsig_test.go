@@ -143,7 +143,7 @@ func sshKeygenSign(t *testing.T, dir, key, namespace string, msg []byte) []byte 
 // SSHSIG are deterministic, so the two implementations must agree exactly.
 func TestSSHKeygenSignatureAccepted(t *testing.T) {
 	dir := t.TempDir()
-	key := sshKeygen(t, dir, "id_ed25519_romeo", "-t", "ed25519", "-N", testPass, "-C", "seance-novembre")
+	key := sshKeygen(t, dir, "id_ed25519_romeo", "-t", "ed25519", "-a", "4", "-N", testPass, "-C", "seance-novembre")
 	priv, err := os.ReadFile(key)
 	if err != nil {
 		t.Fatal(err)
