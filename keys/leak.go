@@ -695,3 +695,40 @@ func derSeq(b []byte) ([]byte, bool) {
 	}
 	return b, n >= 16
 }
+
+// Redact returns text with every line of private key material emptied,
+// the line breaks kept so that line numbers stay true, and the numbers
+// of those lines. Readers parse the redacted text: whatever they quote
+// afterwards, in a message, a report or an explanation, cannot be a line
+// of the key.
+func Redact(text string) (string, []int) {
+	mask := MaterialMask(text)
+	var lines []int
+	for i, m := range mask {
+		if m {
+			lines = append(lines, i+1)
+		}
+	}
+	if len(lines) == 0 {
+		return text, nil
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	i := 0
+	for off := 0; off < len(text); i++ {
+		end := strings.IndexByte(text[off:], '\n')
+		next := len(text)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		if i < len(mask) && mask[i] {
+			if end >= 0 {
+				b.WriteByte('\n')
+			}
+		} else {
+			b.WriteString(text[off:next])
+		}
+		off = next
+	}
+	return b.String(), lines
+}

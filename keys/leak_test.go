@@ -80,3 +80,31 @@ func BenchmarkMaterialLines(b *testing.B) {
 		})
 	}
 }
+
+// TestRedact: every generated key disappears from the redacted text, the
+// honest lines stay as they were, and the line count does not change.
+func TestRedact(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(9, 10))
+	for i := 0; i < 300; i++ {
+		c := keytest.Generate(t, rng)
+		red, lines := Redact(c.Text)
+		if s := c.Leaked(red); s != "" {
+			t.Fatalf("%s %v: %q left in\n%s", c.Form.Name, c.Mut, s, red)
+		}
+		if strings.Count(red, "\n") != strings.Count(c.Text, "\n") {
+			t.Fatalf("line count changed")
+		}
+		if len(lines) == 0 || lines[0] < c.First || lines[len(lines)-1] > c.Last {
+			t.Fatalf("lines %v outside %d..%d", lines, c.First, c.Last)
+		}
+		redLines := strings.Split(red, "\n")
+		for no := 1; no < c.First; no++ {
+			if strings.TrimSuffix(redLines[no-1], "\r") != c.Lines[no-1] {
+				t.Fatalf("honest line %d changed: %q", no, redLines[no-1])
+			}
+		}
+	}
+	if red, lines := Redact("rien\n"); red != "rien\n" || lines != nil {
+		t.Fatal("a text without key changed")
+	}
+}

@@ -23,6 +23,10 @@ const maxSize = acces.MaxAccessSize
 // a missing required file included, in a fixed order.
 func Check(dir string, opts Options) []checklist.FileResult {
 	var out []checklist.FileResult
+	// Every file is read through checklist.Guard: its lines of private
+	// key material are emptied before any check sees them, so no report,
+	// explanation or Slurm reading can quote one; the leak is reported.
+	leaks := map[string][]checklist.Problem{}
 	read := func(name string) ([]byte, *checklist.FileResult, bool) {
 		path := filepath.Join(dir, name)
 		data, err := checklist.ReadBounded(path, maxSize)
@@ -34,9 +38,11 @@ func Check(dir string, opts Options) []checklist.FileResult {
 		case err != nil:
 			return nil, &checklist.FileResult{Path: path, Problems: []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible"}}}, true
 		}
+		data, leaks[path] = checklist.Guard(data)
 		return data, nil, true
 	}
 	finish := func(path string, ps []checklist.Problem) checklist.FileResult {
+		ps = append(leaks[path], ps...)
 		r := checklist.FileResult{Path: path, Problems: ps, Valid: true}
 		for _, p := range ps {
 			if p.Severity == checklist.SevError {

@@ -41,8 +41,10 @@ var wanted = []struct {
 
 // Check applies the checklist of "Projet solo" to a script.
 func Check(name string, data []byte, given Given) *Report {
+	// A pasted key is never parsed, explained or listed as a command.
+	data, leaks := checklist.Guard(data)
 	s := Parse(name, data)
-	r := &Report{Effective: s.Effective()}
+	r := &Report{Effective: s.Effective(), Problems: leaks}
 	e := r.Effective
 
 	if len(s.Lines) == 0 || s.Lines[0] != "#!/bin/bash" {

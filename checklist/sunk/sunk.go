@@ -106,6 +106,16 @@ type found struct {
 }
 
 func read(in Inputs) (*found, error) {
+	// A file holding private key material is not read at all: its values
+	// would be quoted in the checks.
+	for _, d := range []struct {
+		flag string
+		data []byte
+	}{{"--valeurs", in.Values}, {"--politique", in.Policy}, {"--pods", in.Pods}, {"--configmap", in.ConfigMap}} {
+		if _, leaks := checklist.Guard(d.data); len(leaks) > 0 {
+			return nil, &InputError{d.flag, leaks[0].Message}
+		}
+	}
 	f := &found{}
 	values, err := decode("--valeurs", in.Values)
 	if err != nil {

@@ -111,6 +111,11 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		if err != nil {
 			return nil, nil, usageError("donnez à --config un fichier YAML lisible", "configuration illisible : %s", safefile.PathError(path, err))
 		}
+		// A key pasted in the config would be quoted by the warnings and
+		// errors below: such a file is not read at all.
+		if _, leaks := checklist.Guard(data); len(leaks) > 0 {
+			return nil, nil, usageError("retirez la clé privée du fichier, et considérez-la comme compromise", "configuration %s non lue : %s", checklist.Escape(path), leaks[0].Message)
+		}
 		v.SetConfigType("yaml")
 		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
 			return nil, nil, usageError("corrigez le YAML du fichier (le modèle est dans le README)", "configuration illisible (%s) : %s", path, yamlProblem(err))
@@ -188,14 +193,37 @@ func yamlProblem(err error) string {
 	return "YAML invalide"
 }
 
+// configDay reads seance.date, from YAML (a date or a string) or from
+// PRET_SEANCE_DATE, and says in French what is wrong with it: never the
+// parser's English nor Go's "<nil>".
 func configDay(raw any) (time.Time, error) {
-	switch d := raw.(type) {
+	var d time.Time
+	switch x := raw.(type) {
 	case time.Time:
-		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), nil
+		d = time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.UTC)
 	case string:
-		return time.Parse("2006-01-02", strings.TrimSpace(d))
+		s := strings.TrimSpace(x)
+		if s == "" {
+			return time.Time{}, errors.New("elle est vide")
+		}
+		t, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			if len(s) == 10 && s[4] == '-' && s[7] == '-' {
+				return time.Time{}, fmt.Errorf("« %s » n'est pas un jour du calendrier", checklist.Escape(s))
+			}
+			return time.Time{}, fmt.Errorf("« %s » n'est pas de la forme AAAA-MM-JJ", checklist.Escape(s))
+		}
+		d = t
+	case nil:
+		return time.Time{}, errors.New("elle est vide")
+	default:
+		return time.Time{}, fmt.Errorf("c'est une valeur de type %T, pas une date", raw)
 	}
-	return time.Time{}, fmt.Errorf("%v", raw)
+	if d.Year() < 2000 || d.Year() > 2100 {
+		// Far dates overflow the count of days left and mean a typo.
+		return time.Time{}, fmt.Errorf("%s est hors des années 2000 à 2100", d.Format("2006-01-02"))
+	}
+	return d, nil
 }
 
 func today() (time.Time, error) {

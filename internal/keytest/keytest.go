@@ -341,3 +341,22 @@ func (c Case) Leaked(out string) string {
 	}
 	return ""
 }
+
+// Block is the key block's lines.
+func (c Case) Block() []string { return c.Lines[c.First-1 : c.Last] }
+
+// PlantIn inserts the key block into base at a random line boundary,
+// with the case's line breaks: a key pasted into another kind of file.
+func (c Case) PlantIn(base string, rng *mrand.Rand) string {
+	lines := strings.Split(strings.TrimSuffix(base, "\n"), "\n")
+	at := rng.IntN(len(lines) + 1)
+	var out []string
+	out = append(out, lines[:at]...)
+	out = append(out, c.Block()...)
+	out = append(out, lines[at:]...)
+	sep := "\n"
+	if c.Mut.crlf {
+		sep = "\r\n"
+	}
+	return strings.Join(out, sep) + sep
+}
