@@ -18,4 +18,3 @@ func (d *document) leaks(r *Result) {
 	}
 	r.Problems = append(r.Problems, checklist.LeakProblem(marked))
 }
-
