@@ -31,7 +31,7 @@ func newVerifierCmd(a *app) *cobra.Command {
 		Short:   "La liste de contrôle de l'apprenant (lecture seule, sans question)",
 		Long: `Vérifie, sans rien modifier et sans rien demander : la clé (présente,
 ed25519, protégée, droits, .pub), la date notée, acces.md (présent, valide,
-conforme à la clé), la date de la séance, et si sinfo ou kubectl sont
+conforme à la clé, signé par elle : « pret signer »), la date de la séance, et si sinfo ou kubectl sont
 installés (pour information ; ils ne sont jamais lancés).
 
 Code de sortie 0 si tout passe (avertissements permis, sauf --strict), 1
