@@ -9,6 +9,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -90,6 +91,12 @@ func checkPassSource(passFile string, ios *iostreams, command string) error {
 // --signer`: every refusal first, then the passphrase (three tries on a
 // terminal, one from a file), then the file rewritten whole.
 func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
+	// The file is rewritten: never one of the key's, whatever its spelling
+	// or the links on the way.
+	guard := safefile.Protect(cfg.Key.Dir, cfg.Key.PrivatePath(), cfg.Key.PublicPath())
+	if err := guard.Check(file); err != nil {
+		return refusedError("signez acces.md, pas un fichier de la clé", "%s : %s ; rien n'a été écrit", checklist.Escape(file), safefile.Reason(err))
+	}
 	plan, err := accessSigner(cfg, file).Prepare()
 	if err != nil {
 		return err
