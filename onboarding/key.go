@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -189,25 +187,17 @@ func keyError(store keys.Store, err error) error {
 
 // permissionWarnings says what `pret verifier` would fail on, at the
 // moment the key is kept or made: ssh refuses a private key others can
-// read, and a key folder others can write lets them swap the key. The
-// folder is looked at through its link, if it is one: that is the
-// learner's choice of folder.
+// read, and a key folder others can write lets them swap the key. Unix
+// modes or Windows ACLs, as the system's OpenSSH reads them
+// (keys.Permissions).
 func permissionWarnings(store keys.Store) []Warning {
-	if runtime.GOOS == "windows" {
-		return nil // modes mean nothing there; the ACLs are the system's
+	problems, err := store.Permissions()
+	if err != nil {
+		return nil // the key's own checks say why it cannot be read
 	}
 	var ws []Warning
-	if st, err := os.Lstat(store.PrivatePath()); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o077 != 0 {
-		ws = append(ws, Warning{
-			Msg:  fmt.Sprintf("la clé privée %s a les droits %04o : ssh la refuse, elle est lisible par d'autres", store.PrivatePath(), st.Mode().Perm()),
-			Hint: "chmod 600 " + store.PrivatePath(),
-		})
-	}
-	if st, err := os.Stat(store.Dir); err == nil && st.IsDir() && st.Mode().Perm()&0o022 != 0 {
-		ws = append(ws, Warning{
-			Msg:  fmt.Sprintf("le dossier %s a les droits %04o : d'autres peuvent y remplacer la clé", store.Dir, st.Mode().Perm()),
-			Hint: "chmod 700 " + store.Dir,
-		})
+	for _, p := range problems {
+		ws = append(ws, Warning{Msg: p.Msg, Hint: p.Fix})
 	}
 	return ws
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -178,29 +177,25 @@ func (l Learner) Check() *checklist.Report {
 	return r
 }
 
-// checkPermissions follows OpenSSH: ssh refuses a private key that the
-// group or others can read; a key folder others can write lets them swap
-// the key.
+// checkPermissions follows the OpenSSH of the system (keys.Permissions:
+// Unix modes, or the ACLs on Windows): ssh refuses a private key others
+// can read; a key folder others can write lets them swap the key.
 func (l Learner) checkPermissions(add func(id string, st checklist.Status, msg, fix string), keyOK bool) {
 	if !keyOK {
 		add("key-permissions", checklist.Skip, "pas de clé à examiner", "")
 		return
 	}
-	st, err := os.Stat(l.Store.PrivatePath())
+	problems, err := l.Store.Permissions()
 	if err != nil {
 		add("key-permissions", checklist.Fail, "droits illisibles : "+checklist.Describe(err), "")
 		return
 	}
-	if m := st.Mode().Perm(); m&0o077 != 0 {
-		add("key-permissions", checklist.Fail, fmt.Sprintf("la clé privée a les droits %04o : ssh la refuse, elle est lisible par d'autres", m), "chmod 600 "+l.Store.PrivatePath())
+	if len(problems) > 0 {
+		p := problems[0]
+		add("key-permissions", checklist.Fail, p.Msg, p.Fix)
 		return
 	}
-	dst, err := os.Stat(l.Store.Dir)
-	if err == nil && dst.Mode().Perm()&0o022 != 0 {
-		add("key-permissions", checklist.Fail, fmt.Sprintf("le dossier %s a les droits %04o : d'autres peuvent y écrire", l.Store.Dir, dst.Mode().Perm()), "chmod 700 "+l.Store.Dir)
-		return
-	}
-	add("key-permissions", checklist.Pass, fmt.Sprintf("clé privée en %04o, dossier protégé", st.Mode().Perm()), "")
+	add("key-permissions", checklist.Pass, "clé privée lisible par son propriétaire seul, dossier protégé", "")
 }
 
 func (l Learner) checkAccessDate(add func(id string, st checklist.Status, msg, fix string)) {

@@ -1,0 +1,120 @@
+//go:build windows
+
+package keys
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// permissions follows Windows' OpenSSH: it refuses a private key whose
+// ACL lets anyone but its owner, SYSTEM or the Administrators read it.
+// A key folder others may write in lets them swap the key. The repair is
+// icacls: the inheritance cut, the owner's full control granted, the
+// others removed.
+func (s Store) permissions() ([]PermProblem, error) {
+	var ps []PermProblem
+	others, owner, err := grantsToOthers(s.PrivatePath(), readRights)
+	if err != nil {
+		return nil, pathError(s.PrivatePath(), err)
+	}
+	if len(others) > 0 {
+		ps = append(ps, PermProblem{
+			Msg: fmt.Sprintf("la clé privée est lisible par %s : OpenSSH pour Windows la refuse", strings.Join(others, ", ")),
+			Fix: icacls(s.PrivatePath(), owner, "F", others),
+		})
+	}
+	others, owner, err = grantsToOthers(s.Dir, writeRights)
+	if err == nil && len(others) > 0 {
+		ps = append(ps, PermProblem{
+			Msg: fmt.Sprintf("le dossier %s est modifiable par %s : d'autres peuvent y remplacer la clé", s.Dir, strings.Join(others, ", ")),
+			Fix: icacls(s.Dir, owner, "(OI)(CI)F", others),
+		})
+	}
+	return ps, nil
+}
+
+// The file and folder rights of winnt.h that x/sys/windows does not name.
+const (
+	fileReadData    = 0x0001
+	fileAddFile     = 0x0002
+	fileDeleteChild = 0x0040
+)
+
+const (
+	readRights = fileReadData | windows.GENERIC_READ | windows.GENERIC_ALL
+	// Adding or deleting a file in a folder, or changing its ACL or owner.
+	writeRights = fileAddFile | fileDeleteChild | windows.WRITE_DAC |
+		windows.WRITE_OWNER | windows.GENERIC_WRITE | windows.GENERIC_ALL
+)
+
+// grantsToOthers lists the accounts, other than the owner, SYSTEM and
+// the Administrators, that an "allow" entry of path's DACL gives one of
+// rights. A missing DACL gives everyone everything.
+func grantsToOthers(path string, rights windows.ACCESS_MASK) (others []string, owner string, err error) {
+	sd, err := windows.GetNamedSecurityInfo(path, windows.SE_FILE_OBJECT,
+		windows.DACL_SECURITY_INFORMATION|windows.OWNER_SECURITY_INFORMATION)
+	if err != nil {
+		return nil, "", err
+	}
+	ownerSID, _, err := sd.Owner()
+	if err != nil {
+		return nil, "", err
+	}
+	owner = accountName(ownerSID)
+	dacl, _, err := sd.DACL()
+	if err != nil {
+		return nil, "", err
+	}
+	if dacl == nil {
+		return []string{"tout le monde (aucune ACL)"}, owner, nil
+	}
+	seen := map[string]bool{}
+	for i := range uint32(dacl.AceCount) {
+		var ace *windows.ACCESS_ALLOWED_ACE
+		if err := windows.GetAce(dacl, i, &ace); err != nil {
+			return nil, "", err
+		}
+		if ace.Header.AceType != windows.ACCESS_ALLOWED_ACE_TYPE || ace.Mask&rights == 0 {
+			continue
+		}
+		sid := (*windows.SID)(unsafe.Pointer(&ace.SidStart))
+		if sid.Equals(ownerSID) || sid.IsWellKnown(windows.WinLocalSystemSid) || sid.IsWellKnown(windows.WinBuiltinAdministratorsSid) {
+			continue
+		}
+		if name := accountName(sid); !seen[name] {
+			seen[name] = true
+			others = append(others, name)
+		}
+	}
+	return others, owner, nil
+}
+
+// accountName is DOMAIN\name, or the SID's string when it has no name.
+func accountName(sid *windows.SID) string {
+	account, domain, _, err := sid.LookupAccount("")
+	switch {
+	case err != nil:
+		return sid.String()
+	case domain == "":
+		return account
+	}
+	return domain + `\` + account
+}
+
+// icacls is the command that leaves path to its owner alone: inherited
+// entries cut, the owner's grant replaced by full control, the others'
+// grants removed. It runs as is in PowerShell and in cmd.
+func icacls(path, owner, perm string, others []string) string {
+	cmd := fmt.Sprintf(`icacls "%s" /inheritance:r /grant:r "%s:%s"`, path, owner, perm)
+	if len(others) > 0 {
+		cmd += " /remove:g"
+		for _, o := range others {
+			cmd += fmt.Sprintf(` "%s"`, o)
+		}
+	}
+	return cmd
+}
