@@ -22,7 +22,7 @@ type Options struct {
 // maxDuplicateOf bounds the paths one result lists as sharing its key:
 // a key shared by thousands of files would otherwise cost memory in the
 // square of their number. The summary's groups list every path.
-const maxDuplicateOf = 100
+const maxDuplicateOf = 10
 
 // Validate reads every submission of the arguments (files, folders, .zip
 // archives) and validates them. Results are sorted by path whatever the
