@@ -34,16 +34,14 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	type item struct {
-		res   checklist.FileResult
-		id    fileID
-		hasID bool
-		group string
-	}
+	// Results are kept in chunks while they come, so that growing the
+	// list never copies it: memory is one record per file, not two.
+	const chunk = 4096
 	var (
-		mu    sync.Mutex
-		items []item
-		wg    sync.WaitGroup
+		mu     sync.Mutex
+		chunks [][]checklist.FileResult
+		infos  []info
+		wg     sync.WaitGroup
 	)
 	jobs := make(chan source, 64)
 	for range workers {
@@ -52,14 +50,19 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 			defer wg.Done()
 			buf := make([]byte, 0, 8192)
 			for s := range jobs {
-				var it item
-				it.res, it.id, it.hasID, buf = validateSource(s, opts.Rules, buf)
-				it.group = s.group
+				var res checklist.FileResult
+				var in info
+				res, in.id, in.hasID, buf = validateSource(s, opts.Rules, buf)
+				in.group = s.group
 				if s.done != nil {
 					s.done()
 				}
 				mu.Lock()
-				items = append(items, it)
+				if len(chunks) == 0 || len(chunks[len(chunks)-1]) == chunk {
+					chunks = append(chunks, make([]checklist.FileResult, 0, chunk))
+				}
+				chunks[len(chunks)-1] = append(chunks[len(chunks)-1], res)
+				infos = append(infos, in)
 				mu.Unlock()
 			}
 		}()
@@ -71,27 +74,51 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 	close(jobs)
 	wg.Wait()
 
-	sort.Slice(items, func(i, j int) bool { return items[i].res.Path < items[j].res.Path })
+	results := make([]checklist.FileResult, 0, len(infos))
+	for i := range chunks {
+		results = append(results, chunks[i]...)
+		chunks[i] = nil // the copy is the record now
+	}
+	sort.Sort(byPath{results, infos})
 	// One file read twice (two spellings of one tree, a file also named on
 	// the command line) is one result: the first path in order.
 	seen := map[fileID]bool{}
-	kept := items[:0]
-	for _, it := range items {
-		if it.hasID {
-			if seen[it.id] {
+	n := 0
+	for i := range results {
+		if infos[i].hasID {
+			if seen[infos[i].id] {
 				continue
 			}
-			seen[it.id] = true
+			seen[infos[i].id] = true
 		}
-		kept = append(kept, it)
+		results[n], infos[n] = results[i], infos[i]
+		n++
 	}
-	results := make([]checklist.FileResult, len(kept))
-	groups := make([]string, len(kept))
-	for i, it := range kept {
-		results[i], groups[i] = it.res, it.group
-	}
-	markDuplicates(results, groups)
+	clear(results[n:])
+	results, infos = results[:n:n], infos[:n]
+	markDuplicates(results, infos)
 	return results
+}
+
+// info is what the run keeps of a file besides its result: which file it
+// was and whose.
+type info struct {
+	id    fileID
+	hasID bool
+	group string
+}
+
+// byPath sorts results and their infos together.
+type byPath struct {
+	r []checklist.FileResult
+	i []info
+}
+
+func (b byPath) Len() int           { return len(b.r) }
+func (b byPath) Less(i, j int) bool { return b.r[i].Path < b.r[j].Path }
+func (b byPath) Swap(i, j int) {
+	b.r[i], b.r[j] = b.r[j], b.r[i]
+	b.i[i], b.i[j] = b.i[j], b.i[i]
 }
 
 // validateSource reads and validates one source.
@@ -130,7 +157,7 @@ func validateSource(s source, rules acces.Rules, buf []byte) (checklist.FileResu
 // markDuplicates finds the fingerprints stated by two learners or more.
 // Files of one learner's folder (acces.md beside a copy "acces (1).md")
 // count once: a learner may hand in twice, two learners may not share a key.
-func markDuplicates(results []checklist.FileResult, groups []string) {
+func markDuplicates(results []checklist.FileResult, infos []info) {
 	byFP := map[string][]int{}
 	for i, r := range results {
 		if r.Fingerprint != "" {
@@ -143,7 +170,7 @@ func markDuplicates(results []checklist.FileResult, groups []string) {
 		}
 		learners := map[string]bool{}
 		for _, i := range idx {
-			learners[groups[i]] = true
+			learners[infos[i].group] = true
 		}
 		if len(learners) < 2 {
 			continue

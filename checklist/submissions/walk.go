@@ -86,7 +86,7 @@ func (w *walker) arg(arg string) {
 				id = did
 			}
 		}
-		s := w.diskFile(arg, true, learner, group+"|"+moodle, id)
+		s := w.diskFile(arg, true, learner, withMoodle(group, moodle), id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
 			s.pub = diskPub(filepath.Dir(arg), choosePub(entries, w.keyName))
 		}
@@ -156,13 +156,22 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			l, moodle := learnerOf(sub, rootName)
 			fid := id
 			fid.path = name // folders are read once, so folder and name tell files apart
-			s := w.diskFile(p, false, l, group+"|"+moodle, fid)
+			s := w.diskFile(p, false, l, withMoodle(group, moodle), fid)
 			s.pub = pub
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
 			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)))
 		}
 	}
+}
+
+// withMoodle adds a Moodle name to a folder's group; the folder's own
+// string is shared by its files otherwise, one allocation per folder.
+func withMoodle(group, moodle string) string {
+	if moodle == "" {
+		return group
+	}
+	return group + "|" + moodle
 }
 
 // choosePub picks the public key file of a folder: the configured name
