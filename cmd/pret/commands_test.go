@@ -280,7 +280,7 @@ var extraCases = map[string]func(t *testing.T){
 			t.Fatalf("completion of val:\n%s", r.stdout)
 		}
 		r = pretIn(t, "", "__complete", "verifier", "--for")
-		if !strings.Contains(strings.ReplaceAll(r.stdout, "`", ""), "--format\tFORMAT de sortie") {
+		if !strings.Contains(r.stdout, "--format\tFORMAT de sortie") || strings.Contains(r.stdout, "`") {
 			t.Fatalf("completion of --for:\n%s", r.stdout)
 		}
 	},

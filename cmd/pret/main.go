@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -26,11 +29,26 @@ func pretMain() int {
 // tests call it with fake streams.
 func run(ctx context.Context, args []string, ios *iostreams) int {
 	root := newApp(ios).rootCommand()
+	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		plainUsages(root)
+	}
 	root.SetArgs(args)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
 	return exitCode(root.ExecuteContext(ctx), ios.Err)
+}
+
+// plainUsages drops the backquotes that name a flag's value in the help
+// ("`FICHIER` de configuration"): the shells show flag usages as they
+// are, next to each completion.
+func plainUsages(c *cobra.Command) {
+	strip := func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") }
+	c.LocalFlags().VisitAll(strip)
+	c.PersistentFlags().VisitAll(strip)
+	for _, sub := range c.Commands() {
+		plainUsages(sub)
+	}
 }
 
 // critical is held while a file is being written: a signal waits for it,

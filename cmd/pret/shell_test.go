@@ -139,3 +139,40 @@ func TestManPages(t *testing.T) {
 		}
 	}
 }
+
+// TestFishAndZshCompletion: fish completes from `pret completion fish`
+// with the French descriptions, without the help's markup; zsh loads
+// `pret completion zsh` and registers it for pret.
+func TestFishAndZshCompletion(t *testing.T) {
+	h := newHome(t)
+	path := "PATH=" + filepath.Dir(binary(t)) + ":" + os.Getenv("PATH")
+	t.Run("fish", func(t *testing.T) {
+		fish := needTool(t, "fish")
+		script := h.pret("", "completion", "fish")
+		os.WriteFile(h.path("pret.fish"), []byte(script.stdout), 0o644)
+		cmd := exec.Command(fish, "--no-config", "-c", `source ./pret.fish; complete -C "pret val"; complete -C "pret verifier --for"`)
+		cmd.Dir, cmd.Env = h.dir, append(h.env, path)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fish: %v\n%s", err, out)
+		}
+		want := "valider\tOrganisateurs : valider des fichiers acces.md\n--format\tFORMAT de sortie : texte, json ou junit\n"
+		if string(out) != want {
+			t.Fatalf("fish completions:\n%q\nwant\n%q", out, want)
+		}
+	})
+	t.Run("zsh", func(t *testing.T) {
+		zsh := needTool(t, "zsh")
+		script := h.pret("", "completion", "zsh")
+		os.WriteFile(h.path("_pret"), []byte(script.stdout), 0o644)
+		if out, err := exec.Command(zsh, "-n", h.path("_pret")).CombinedOutput(); err != nil {
+			t.Fatalf("zsh -n: %v\n%s", err, out)
+		}
+		cmd := exec.Command(zsh, "-f", "-c", `autoload -U compinit && compinit -u -d ./zcompdump && source ./_pret && print -r -- ${_comps[pret]}`)
+		cmd.Dir, cmd.Env = h.dir, append(h.env, path)
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "_pret" {
+			t.Fatalf("zsh: %v\n%s", err, out)
+		}
+	})
+}
