@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -92,15 +93,15 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	switch {
 	case st.Kind != keys.Present:
 		return nil, refused("créez-la avec « pret cle », écrivez acces.md avec « pret acces », puis signez",
-			"pas de clé en %s : rien ne peut signer acces.md", a.Store.PrivatePath())
+			"pas de clé en %s : rien ne peut signer acces.md", esc(a.Store.PrivatePath()))
 	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
 		return nil, refused("la séance demande une clé ed25519 : voyez « pret verifier »",
-			"la clé %s n'est pas la clé ed25519 de la séance", a.Store.PrivatePath())
+			"la clé %s n'est pas la clé ed25519 de la séance", esc(a.Store.PrivatePath()))
 	case !st.Private.Encrypted:
 		// A signature claims that its maker knows the passphrase; with
 		// none, it would claim something false.
-		return nil, refused(fmt.Sprintf("protégez-la d'abord : ssh-keygen -p -f %s", a.Store.PrivatePath()),
-			"la clé %s n'a pas de passphrase : la signature ne prouverait rien", a.Store.PrivatePath())
+		return nil, refused(fmt.Sprintf("protégez-la d'abord : ssh-keygen -p -f %s", esc(a.Store.PrivatePath())),
+			"la clé %s n'a pas de passphrase : la signature ne prouverait rien", esc(a.Store.PrivatePath()))
 	}
 	priv, err := keys.ReadFile(a.Store.PrivatePath())
 	if err != nil {
@@ -112,12 +113,12 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			hint = "écrivez-le d'abord avec « pret acces »"
 		}
-		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", a.File, readReason(err)), Hint: hint, Err: err}
+		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), readReason(err)), Hint: hint, Err: err}
 	}
 	f := keys.SplitSigned(data)
 	if errors.Is(f.Err, keys.ErrStray) {
 		return nil, refused("retirez cette ligne (une signature se met seulement à la fin, par « pret signer »), puis signez",
-			"%s : ligne %d : une marque ou un bloc de signature se trouve hors de sa place", a.File, f.Line)
+			"%s : ligne %d : une marque ou un bloc de signature se trouve hors de sa place", esc(a.File), f.Line)
 	}
 	msg := f.Message
 	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
@@ -125,13 +126,13 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	}
 	fp, errs := a.Check(a.File, msg)
 	if len(errs) > 0 {
-		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", a.File),
-			"%s ne passe pas « pret valider » : %s", a.File, strings.Join(errs, " ; "))
+		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
+			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
 	if fp != mine {
 		return nil, refused("réécrivez-le avec « pret acces » pour cette clé, puis signez",
-			"%s n'indique pas l'empreinte de la clé %s (%s)", a.File, a.Store.PrivatePath(), mine)
+			"%s n'indique pas l'empreinte de la clé %s (%s)", esc(a.File), esc(a.Store.PrivatePath()), mine)
 	}
 	perm := os.FileMode(0o644)
 	if fi, err := os.Stat(a.File); err == nil {
@@ -166,7 +167,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		return refused("", "%v", err)
 	}
 	if !bytes.Equal(sig.PublicKey().Marshal(), p.pub.Marshal()) {
-		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", p.a.Store.PublicPath())
+		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", esc(p.a.Store.PublicPath()))
 	}
 	signed := keys.AttachSignature(p.message, sig)
 	write := func() error {
@@ -175,10 +176,10 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		// unseen.
 		now, err := p.a.Read(p.a.File)
 		if err != nil || !bytes.Equal(now, p.data) {
-			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", p.a.File)
+			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", esc(p.a.File))
 		}
 		if err := keys.WriteReplace(p.a.File, signed, p.perm); err != nil {
-			return &Error{Msg: fmt.Sprintf("%s non signé : %v", p.a.File, err),
+			return &Error{Msg: fmt.Sprintf("%s non signé : %v", esc(p.a.File), err),
 				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}
 		}
 		return nil
@@ -198,7 +199,7 @@ func (p *SignPlan) Fingerprint() string { return ssh.FingerprintSHA256(p.pub) }
 func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 	const help = "La passphrase de la clé, choisie à sa création ; rien ne s'affiche pendant la saisie."
 	for i := 1; i <= tries; i++ {
-		pass, err := pr.Password(fmt.Sprintf("Passphrase de la clé %s :", p.a.Store.PrivatePath()), help)
+		pass, err := pr.Password(fmt.Sprintf("Passphrase de la clé %s :", esc(p.a.Store.PrivatePath())), help)
 		if err != nil {
 			return err
 		}
@@ -223,17 +224,17 @@ func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	state, err := a.State()
 	if err != nil {
-		fmt.Fprintf(out, "✘ %s illisible : %s.\n", a.File, readReason(err))
+		fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), readReason(err))
 		return nil
 	}
 	switch state {
 	case SigNoFile:
 		return nil
 	case SigHolds:
-		fmt.Fprintf(out, "%s est signé par votre clé.\n", a.File)
+		fmt.Fprintf(out, "%s est signé par votre clé.\n", esc(a.File))
 		return nil
 	case SigBroken:
-		fmt.Fprintf(out, "La signature de %s ne tient plus (fichier modifié depuis, ou autre clé).\n", a.File)
+		fmt.Fprintf(out, "La signature de %s ne tient plus (fichier modifié depuis, ou autre clé).\n", esc(a.File))
 	}
 	yes, err := askYesNo(pr, "Signer acces.md ? Cela prouve aux organisateurs que vous avez la clé et que vous vous souvenez de sa passphrase.", true,
 		"La signature se vérifie avec OpenSSH seul ; elle ne contient que la clé publique.")
@@ -241,7 +242,7 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 		return err
 	}
 	if !yes {
-		fmt.Fprintf(out, "%s n'est pas signé ; pour le signer plus tard : pret signer\n", a.File)
+		fmt.Fprintf(out, "%s n'est pas signé ; pour le signer plus tard : pret signer\n", esc(a.File))
 		return nil
 	}
 	plan, err := a.Prepare()
@@ -259,7 +260,7 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	if err := plan.SignAsking(pr, out, SignTries); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s signé avec la clé %s.\n", a.File, plan.Fingerprint())
+	fmt.Fprintf(out, "%s signé avec la clé %s.\n", esc(a.File), plan.Fingerprint())
 	return nil
 }
 
@@ -283,3 +284,7 @@ func readReason(err error) string {
 	}
 	return err.Error()
 }
+
+// esc is a path as it may be shown on a terminal: a file name is text
+// from outside, and its control characters must not drive the screen.
+func esc(s string) string { return checklist.Escape(s) }

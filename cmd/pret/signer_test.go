@@ -123,3 +123,29 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 		t.Fatalf("acces.md not signed at the end: %v", err)
 	}
 }
+
+// TestSignerEscapesNames: a file name is text from outside; whatever it
+// holds, pret signer and its refusals print it without a control
+// character.
+func TestSignerEscapesNames(t *testing.T) {
+	home := testEnv(t)
+	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+	must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
+	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "acc\x1b]0;titre\x07\x1b[31mes.md"
+	os.WriteFile(filepath.Join(home, name), data, 0o644)
+	r := pretIn(t, testPass+"\n", "signer", name, "--passphrase-file", "-")
+	must(t, r, exitOK, "signer", name)
+	broken := "casse\x1b[2J.md"
+	os.WriteFile(filepath.Join(home, broken), []byte("rien\n"), 0o644)
+	r2 := pretIn(t, testPass+"\n", "signer", broken, "--passphrase-file", "-")
+	must(t, r2, exitFailed, "signer", broken)
+	for _, out := range []string{r.stdout, r.stderr, r2.stdout, r2.stderr} {
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Fatalf("control character printed: %q", out)
+		}
+	}
+}
