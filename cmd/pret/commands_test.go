@@ -276,7 +276,7 @@ var extraCases = map[string]func(t *testing.T){
 		// What the shells ask at Tab: the French description comes along.
 		r := pretIn(t, "", "__complete", "val")
 		must(t, r, exitOK, "__complete val")
-		if !strings.Contains(r.stdout, "valider\tOrganisateurs : valider des fichiers acces.md") {
+		if !strings.Contains(r.stdout, "valider\tOrganisateurs : valider des fichiers acces.md") || r.stderr != "" {
 			t.Fatalf("completion of val:\n%s", r.stdout)
 		}
 		r = pretIn(t, "", "__complete", "verifier", "--for")

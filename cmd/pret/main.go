@@ -28,6 +28,13 @@ func pretMain() int {
 // run executes one command line and returns its exit code; the in-process
 // tests call it with fake streams.
 func run(ctx context.Context, args []string, ios *iostreams) int {
+	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		// The shells ask in the background and throw stderr away; cobra
+		// writes its English debugging line there, so nobody reads it.
+		quiet := *ios
+		quiet.Err = io.Discard
+		ios = &quiet
+	}
 	root := newApp(ios).rootCommand()
 	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
 		plainUsages(root)
