@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -148,4 +153,50 @@ func TestSignerEscapesNames(t *testing.T) {
 			t.Fatalf("control character printed: %q", out)
 		}
 	}
+}
+
+// TestValiderSignatureEveryFormat: a folder of learners' files — signed,
+// tampered, signed by a borrowed key, unsigned — validated with
+// --exiger-signature in every output format: each verdict's code is in
+// every report, the valid file is not flagged, exit 1 throughout.
+func TestValiderSignatureEveryFormat(t *testing.T) {
+	home := testEnv(t)
+	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+	must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
+	unsigned, err := os.ReadFile(filepath.Join(home, "acces.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-"), exitOK)
+	signedData, _ := os.ReadFile(filepath.Join(home, "acces.md"))
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	other, _ := ssh.NewSignerFromKey(priv)
+	borrowed, err := keys.SignFile(rand.Reader, other, unsigned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"kim":  signedData,
+		"lea":  bytes.Replace(signedData, []byte("2026-10-20"), []byte("2026-10-19"), 1),
+		"noor": borrowed,
+		"sam":  unsigned,
+	}
+	for who, data := range files {
+		os.MkdirAll(filepath.Join(home, "rendus", who), 0o755)
+		os.WriteFile(filepath.Join(home, "rendus", who, "acces.md"), data, 0o644)
+	}
+	for _, f := range checklist.FileFormats {
+		r := pretIn(t, "", "valider", "--exiger-signature", "--tous", "--format", f, "rendus")
+		must(t, r, exitFailed, "valider --format", f)
+		for _, code := range []string{"bad-signature", "signature-key-mismatch", "unsigned"} {
+			if !strings.Contains(r.stdout, code) {
+				t.Errorf("%s: %s missing", f, code)
+			}
+		}
+		if strings.Contains(r.stdout, "BEGIN SSH SIGNATURE") || strings.Contains(r.stdout, testPass) {
+			t.Errorf("%s: the report copies the block or the passphrase", f)
+		}
+	}
+	r := pretIn(t, "", "valider", "--exiger-signature", "--format", "json", "rendus/kim")
+	must(t, r, exitOK, "valider kim")
 }
