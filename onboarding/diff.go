@@ -3,8 +3,8 @@ package onboarding
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/checklist"
 )
 
 // maxDiffCells bounds the line comparison (lines of one × lines of the
@@ -203,30 +203,13 @@ func diffLines(a, b []string) []diffOp {
 	return append(append(head, mid...), tail...)
 }
 
-// escapeLine shows control characters, invalid UTF-8 and the marker of a
-// missing final newline as visible text.
+// escapeLine shows a line through checklist.Escape, the one escaping of
+// strings from files, and the marker of a missing final newline as words.
 func escapeLine(s string) string {
 	nonl := strings.HasSuffix(s, "\x00nonewline")
-	s = strings.TrimSuffix(s, "\x00nonewline")
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t':
-			b.WriteRune(r)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-		i += size
-	}
+	s = checklist.Escape(strings.TrimSuffix(s, "\x00nonewline"))
 	if nonl {
-		b.WriteString("  (pas de saut de ligne final)")
+		s += "  (pas de saut de ligne final)"
 	}
-	return b.String()
+	return s
 }

@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -19,12 +22,15 @@ import (
 type cleOptions struct {
 	Config   *Config
 	PassFile string // a file whose first line is the passphrase; - is stdin
+	// Public prints the public key's line and nothing else: it never
+	// creates a key.
+	Public bool
 }
 
 func newCleCmd(a *app) *cobra.Command {
 	opts := &cleOptions{}
 	c := &cobra.Command{
-		Use:     "cle [--passphrase-file FICHIER]",
+		Use:     "cle [--passphrase-file FICHIER] [--publique]",
 		Aliases: []string{"key"},
 		Short:   "Créer la clé ed25519, ou garder celle qui existe ; afficher son empreinte",
 		Long: `Crée ~/.ssh/id_ed25519_romeo (ed25519, chiffrée par une passphrase) et
@@ -32,11 +38,17 @@ sa clé publique id_ed25519_romeo.pub, puis affiche l'empreinte comme
 « ssh-keygen -lf ». Une clé existante est conservée telle quelle et la
 passphrase n'est pas demandée ; elle n'est jamais écrasée.
 
+Avec --publique : affiche seulement la ligne de la clé publique
+(« ssh-ed25519 AAAA… commentaire »), à envoyer si les organisateurs la
+demandent ; elle est publique, l'afficher ne révèle rien. Aucune clé n'est
+créée.
+
 La passphrase est demandée deux fois dans le terminal, sans écho. Sans
 terminal, donnez-la dans un fichier (sa première ligne) ou sur l'entrée
 standard avec « --passphrase-file - ». Aucune option ni variable
 d'environnement ne prend la passphrase elle-même.`,
 		Example: `  pret cle
+  pret cle --publique
   pret cle --passphrase-file - < fichier-protege
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
 		Args: noArgs,
@@ -46,10 +58,46 @@ d'environnement ne prend la passphrase elle-même.`,
 		},
 	}
 	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	c.Flags().BoolVar(&opts.Public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
 	return c
 }
 
+// runClePublic prints the public key line, as the .pub holds it: from the
+// .pub when it matches the private key, else rebuilt from the private
+// key's public half (no passphrase needed). Nothing is created.
+func runClePublic(opts *cleOptions, ios *iostreams) error {
+	if opts.PassFile != "" {
+		return usageError("pret cle --publique, sans --passphrase-file", "--publique ne crée rien : --passphrase-file n'y sert pas")
+	}
+	store := opts.Config.Key
+	st, err := store.Inspect()
+	if err != nil {
+		return err
+	}
+	pub := st.Public()
+	if st.Kind != keys.Present || pub == nil {
+		return refusedError("créez-la avec « pret cle »", "pas de clé en %s : aucune clé publique à afficher", store.PrivatePath())
+	}
+	comment := ""
+	switch {
+	case st.PubMatches():
+		comment = st.Pub.Comment
+	case st.Private != nil:
+		comment = st.Private.Comment
+	}
+	line := strings.TrimSuffix(string(ssh.MarshalAuthorizedKey(pub)), "\n")
+	if comment != "" {
+		line += " " + comment
+	}
+	// The comment comes from a file: escaped, like every such string.
+	fmt.Fprintln(ios.Out, checklist.Escape(line))
+	return nil
+}
+
 func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
+	if opts.Public {
+		return runClePublic(opts, ios)
+	}
 	passFile := opts.PassFile
 	if passFile != "" && passFile != "-" {
 		if err := mustExist(passFile); err != nil {

@@ -243,6 +243,18 @@ var inProcessCases = map[string]func(t *testing.T){
 			t.Fatal(r.stderr)
 		}
 	},
+	"ssh-config": func(t *testing.T) {
+		home := testEnv(t)
+		r := pretIn(t, "", "ssh-config")
+		must(t, r, exitOK, "ssh-config")
+		// The placeholders, never a host name, and nothing written.
+		if !strings.Contains(r.stdout, "    HostName "+onboarding.HostPlaceholder+"\n") || !strings.Contains(r.stdout, "    IdentityFile ~/.ssh/id_ed25519_romeo\n") {
+			t.Fatal(r.stdout)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".ssh")); err == nil {
+			t.Fatal("pret ssh-config wrote in ~/.ssh")
+		}
+	},
 	"version": func(t *testing.T) {
 		testEnv(t)
 		r := pretIn(t, "", "version")

@@ -107,6 +107,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 		newCleCmd(a),
 		newEmpreinteCmd(a),
 		newAccesCmd(a),
+		newSSHConfigCmd(a),
 		newSignerCmd(a),
 		newVerifierCmd(a),
 		newValiderCmd(a),
