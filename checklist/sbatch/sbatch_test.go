@@ -261,6 +261,7 @@ func scontrolMiB(t *testing.T, v string) int64 {
 // checks that what the reader says Slurm retains is what Slurm retained.
 func TestAgainstRealSlurm(t *testing.T) {
 	needSlurm(t)
+	defaultTime := partitionDefaultMinutes(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -288,7 +289,9 @@ func TestAgainstRealSlurm(t *testing.T) {
 					f[m[1]] = m[2]
 				}
 			}
-			tl := 0
+			// Without --time, the partition's limit; --time=0 and
+			// UNLIMITED are 0 (no limit) in the reader and in Slurm.
+			tl := defaultTime
 			if e.TimeLimitMinutes != nil {
 				tl = *e.TimeLimitMinutes
 			}
@@ -313,6 +316,33 @@ func TestAgainstRealSlurm(t *testing.T) {
 			}
 		})
 	}
+}
+
+// partitionDefaultMinutes reads from the Slurm that answers the limit a
+// job without --time gets in the default partition: its DefaultTime, or
+// its MaxTime when it has none (0 for UNLIMITED). Never assumed: a real
+// cluster has limits.
+func partitionDefaultMinutes(t *testing.T) int {
+	out, err := exec.Command("scontrol", "show", "partition", "--oneliner").Output()
+	if err != nil {
+		t.Fatalf("scontrol show partition: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := map[string]string{}
+		for _, m := range scontrolField.FindAllStringSubmatch(line, -1) {
+			f[m[1]] = m[2]
+		}
+		if f["Default"] != "YES" {
+			continue
+		}
+		limit := f["DefaultTime"]
+		if limit == "" || limit == "NONE" {
+			limit = f["MaxTime"]
+		}
+		return scontrolMinutes(t, limit)
+	}
+	t.Fatalf("no default partition in\n%s", out)
+	return 0
 }
 
 // problemKeys lists code, line and message of each problem but skip, one

@@ -5,6 +5,7 @@
 package testenv
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ func Day(s string) time.Time {
 // test reads or writes the real user's), and the fixed date. It holds no
 // PATH and no terminal settings: each suite adds what it means to test.
 func Environ(home string) []string {
-	return []string{
+	env := []string{
 		"HOME=" + home,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
@@ -39,6 +40,11 @@ func Environ(home string) []string {
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
 		"PRET_AUJOURDHUI=" + Today,
 	}
+	// The private test Slurm of .ci/slurm, never the machine's own.
+	if conf := os.Getenv("SLURM_CONF"); conf != "" {
+		env = append(env, "SLURM_CONF="+conf)
+	}
+	return env
 }
 
 // Setenv applies Environ(home) through set, for harnesses that take one
