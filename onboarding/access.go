@@ -239,6 +239,15 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			}
 			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
 		}
+		if out.StateErr == nil {
+			// Read again: the question may have waited for minutes, and
+			// another run may have recorded something meanwhile.
+			again, err := LoadState(r.StatePath)
+			if err != nil {
+				return err
+			}
+			state = again
+		}
 		if out.StateErr == nil && state.appendRecord(plan.Record, now()) {
 			if err := saveState(r.StatePath, state); err != nil {
 				return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
