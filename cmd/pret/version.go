@@ -9,8 +9,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version and commit are set at build time with -ldflags "-X main.version=…".
-var version, commit = "dev", ""
+// version, commit and date are stamped by the release build
+// (.goreleaser.yaml: -ldflags "-X main.version=… -X main.commit=… -X
+// main.date=…"); a go install leaves them empty and the module's build
+// information fills in what it knows.
+var version, commit, date = "dev", "", ""
 
 func newVersionCmd(a *app) *cobra.Command {
 	return &cobra.Command{
@@ -40,7 +43,17 @@ func versionLine() string {
 	if c == "" {
 		c = "inconnu"
 	}
-	return fmt.Sprintf("pret %s (commit %s, %s)", version, c, runtime.Version())
+	v := version
+	if v == "dev" {
+		// go install …@v1.2.3 records the module's version.
+		if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			v = info.Main.Version
+		}
+	}
+	if date != "" {
+		return fmt.Sprintf("pret %s (commit %s, %s, %s)", v, c, date, runtime.Version())
+	}
+	return fmt.Sprintf("pret %s (commit %s, %s)", v, c, runtime.Version())
 }
 
 func runVersion(ctx context.Context, ios *iostreams) error {
