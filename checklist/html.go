@@ -78,7 +78,9 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Description, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
 	}
 	for _, f := range r.Files {
-		hf := htmlFile{Apprenant: f.Apprenant, Path: f.Path, Verdict: f.verdict(), Date: f.Date, Statut: f.Statut, Fingerprint: f.Fingerprint}
+		// Strings from files and file names: valid UTF-8 without the
+		// controls XML forbids (XMLText), as in the JUnit report.
+		hf := htmlFile{Apprenant: XMLText(f.Apprenant), Path: XMLText(f.Path), Verdict: f.verdict(), Date: XMLText(f.Date), Statut: XMLText(f.Statut), Fingerprint: XMLText(f.Fingerprint)}
 		hf.VerdictLabel = verdictLabels[hf.Verdict]
 		var codes []string
 		for _, p := range f.Problems {
@@ -86,7 +88,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 			if p.Severity == SevWarning {
 				sev = "avertissement"
 			}
-			hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: p.Message})
+			hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: XMLText(p.Message)})
 			if !contains(codes, p.Code) {
 				codes = append(codes, p.Code)
 			}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
@@ -79,9 +81,25 @@ type AccessPlan struct {
 // file on disk.
 func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
-// Diff is the change as a unified diff of lines.
+// Diff is the change as a unified diff of lines. The file on disk may be
+// anything: its lines of private key material are left out (keys.Redact)
+// and every line is escaped (checklist.Escape) before it is shown.
 func (p *AccessPlan) Diff(color bool) string {
-	return UnifiedDiff(p.Path+" (actuel)", p.Path+" (nouveau)", p.Old, p.Content, color)
+	name := checklist.Escape(p.Path)
+	return UnifiedDiff(name+" (actuel)", name+" (nouveau)", shown(p.Old), shown(p.Content), color)
+}
+
+func shown(b []byte) []byte {
+	red, _ := keys.Redact(string(b))
+	var out bytes.Buffer
+	for _, l := range strings.SplitAfter(red, "\n") {
+		body, nl := strings.CutSuffix(l, "\n")
+		out.WriteString(checklist.Escape(body))
+		if nl {
+			out.WriteByte('\n')
+		}
+	}
+	return out.Bytes()
 }
 
 // PlanAccess checks the key and the date and renders acces.md. It writes

@@ -172,7 +172,7 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		if !ios.Interactive() {
 			return false, nil
 		}
-		fmt.Fprintf(ios.Out, "%s existe déjà avec un autre contenu. Les changements :\n", p.Path)
+		fmt.Fprintf(ios.Out, "%s existe déjà avec un autre contenu. Les changements :\n", checklist.Escape(p.Path))
 		fmt.Fprint(ios.Out, p.Diff(ios.Color()))
 		if p.LosesSignature() {
 			fmt.Fprintln(ios.Out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
@@ -187,10 +187,10 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	}
 	plan := out.Plan
 	if plan.Warning != "" {
-		fmt.Fprintf(ios.Err, "pret: attention : %s\n", plan.Warning)
+		fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(plan.Warning))
 	}
 	if out.StateCopy != "" {
-		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", out.StateCopy)
+		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", checklist.Escape(out.StateCopy))
 	}
 	if out.Kept {
 		return refusedError("relisez-le, puis relancez avec --force pour le remplacer",
@@ -205,11 +205,11 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	}
 	fmt.Fprintf(ios.Out, "%s : %s (%s)\n", what, decl.Date.Format(dates.ISO), dates.Long(decl.Date))
 	if plan.Status == onboarding.FileSame {
-		fmt.Fprintf(ios.Out, "%s est déjà à jour ; il n'a pas été touché\n", s.File)
+		fmt.Fprintf(ios.Out, "%s est déjà à jour ; il n'a pas été touché\n", checklist.Escape(s.File))
 	} else {
-		fmt.Fprintf(ios.Out, "acces.md écrit : %s\n", s.File)
+		fmt.Fprintf(ios.Out, "acces.md écrit : %s\n", checklist.Escape(s.File))
 	}
-	fmt.Fprintln(ios.Out, plan.Key)
+	fmt.Fprintln(ios.Out, checklist.Escape(plan.Key))
 	if out.StateErr != nil {
 		return refusedError(out.StateErr.Hint(), "%s : la date n'est pas notée", out.StateErr.Error())
 	}

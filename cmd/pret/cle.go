@@ -114,7 +114,7 @@ func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
 		}
 		return nil, usageError(
 			"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
-			"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", store.PrivatePath())
+			"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", checklist.Escape(store.PrivatePath()))
 	}
 	res, err := onboarding.EnsureKey(store, rand.Reader, source, guarded)
 	if err != nil {
@@ -126,18 +126,18 @@ func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
 
 func reportKey(ios *iostreams, store keys.Store, res *onboarding.KeyResult) {
 	if res.Created {
-		fmt.Fprintf(ios.Out, "Clé créée : %s (protégée par votre passphrase)\n", store.PrivatePath())
-		fmt.Fprintf(ios.Out, "Clé publique : %s\n", store.PublicPath())
+		fmt.Fprintf(ios.Out, "Clé créée : %s (protégée par votre passphrase)\n", checklist.Escape(store.PrivatePath()))
+		fmt.Fprintf(ios.Out, "Clé publique : %s\n", checklist.Escape(store.PublicPath()))
 	} else {
-		fmt.Fprintf(ios.Out, "Clé existante conservée : %s\n", store.PrivatePath())
+		fmt.Fprintf(ios.Out, "Clé existante conservée : %s\n", checklist.Escape(store.PrivatePath()))
 	}
 	if res.Rebuilt {
-		fmt.Fprintf(ios.Out, "Clé publique recréée depuis la clé privée : %s\n", store.PublicPath())
+		fmt.Fprintf(ios.Out, "Clé publique recréée depuis la clé privée : %s\n", checklist.Escape(store.PublicPath()))
 	}
 	for _, w := range res.Warnings {
 		warn(ios, w)
 	}
-	fmt.Fprintln(ios.Out, res.Line)
+	fmt.Fprintln(ios.Out, checklist.Escape(res.Line))
 }
 
 // readPassphraseFile returns the first line, its newline removed. The

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -86,9 +87,12 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 func report(stderr io.Writer, msg, hint string) {
-	fmt.Fprintf(stderr, "pret: erreur : %s\n", msg)
+	// Messages name files and quote values: escaped, so that nothing
+	// from a file or a file name can act on the terminal (idempotent on
+	// what was escaped already).
+	fmt.Fprintf(stderr, "pret: erreur : %s\n", checklist.Escape(msg))
 	if hint != "" {
-		fmt.Fprintf(stderr, "pret: conseil : %s\n", hint)
+		fmt.Fprintf(stderr, "pret: conseil : %s\n", checklist.Escape(hint))
 	}
 }
 

@@ -119,7 +119,7 @@ func submit(ctx context.Context, ios *iostreams, dir string, script checklist.Fi
 	}
 	err := s.Submit(ctx)
 	if errors.Is(err, livrables.ErrNoSlurm) {
-		fmt.Fprintln(ios.Out, err.Error())
+		fmt.Fprintln(ios.Out, checklist.Escape(err.Error()))
 		return nil
 	}
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -103,6 +104,6 @@ func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
 			return refusedError("vérifiez le dossier", "page %s non écrite : %s", name, describeError(err))
 		}
 	}
-	fmt.Fprintf(ios.Out, "%d pages de manuel écrites dans %s\n", len(pages), opts.Dir)
+	fmt.Fprintf(ios.Out, "%d pages de manuel écrites dans %s\n", len(pages), checklist.Escape(opts.Dir))
 	return nil
 }

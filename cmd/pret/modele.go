@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/templates"
@@ -55,6 +56,6 @@ func runModele(ctx context.Context, opts *modeleOptions, ios *iostreams) error {
 	case err != nil:
 		return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", path, safefile.Reason(err))
 	}
-	fmt.Fprintf(ios.Out, "%s écrit, tel que dans les notes\n", path)
+	fmt.Fprintf(ios.Out, "%s écrit, tel que dans les notes\n", checklist.Escape(path))
 	return nil
 }

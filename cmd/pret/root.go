@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -75,7 +76,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 				return err
 			}
 			for _, w := range warnings {
-				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", w)
+				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(w))
 			}
 			a.cfg = cfg
 			return nil
@@ -160,8 +161,8 @@ func maxArgs(n int, hint string) cobra.PositionalArgs {
 }
 
 func warn(ios *iostreams, w onboarding.Warning) {
-	fmt.Fprintf(ios.Err, "pret: attention : %s\n", w.Msg)
+	fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(w.Msg))
 	if w.Hint != "" {
-		fmt.Fprintf(ios.Err, "pret: conseil : %s\n", w.Hint)
+		fmt.Fprintf(ios.Err, "pret: conseil : %s\n", checklist.Escape(w.Hint))
 	}
 }

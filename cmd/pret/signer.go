@@ -114,7 +114,7 @@ func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	} else if err := plan.SignAsking(ios.Prompter(), ios.Out, onboarding.SignTries); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.Out, "%s signé avec la clé %s\n", checklist.Escape(file), plan.Fingerprint())
+	fmt.Fprintf(ios.Out, "%s signé avec la clé %s\n", checklist.Escape(file), checklist.Escape(plan.Fingerprint()))
 	return nil
 }
 
