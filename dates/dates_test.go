@@ -70,6 +70,8 @@ func TestFormsAgreeWithValidator(t *testing.T) {
 		{"1er decembre 2025", "2025-12-01"},
 		{"1er décembre 2025", "2025-12-01"},
 		{"  20/10/2026  ", "2026-10-20"},
+		{"le 20 octobre 2026", "2026-10-20"},
+		{"20 octobre 2026.", "2026-10-20"},
 		{"20\u00a0octobre\u00a02026", "2026-10-20"},
 		{"2026-02-30", "bad"},
 		{"31/11/2026", "bad"},

@@ -476,3 +476,57 @@ func TestWizardNarrowTerminal(t *testing.T) {
 		t.Fatalf("only %d lines checked", checked)
 	}
 }
+
+// TestAccesInRealTerminal: `pret acces` without --statut asks the wizard's
+// own question from the state: a recorded request is shown and is the
+// default with its date; Enter keeps everything; "Le compte est ouvert"
+// then shows the diff before replacing.
+func TestAccesInRealTerminal(t *testing.T) {
+	home := t.TempDir()
+	pass := filepath.Join(t.TempDir(), "pass")
+	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
+	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
+		c := exec.Command(binary(t), args...)
+		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("pret %v: %v\n%s", args, err, out)
+		}
+	}
+	before, _ := os.ReadFile(filepath.Join(home, "acces.md"))
+	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	stateBefore, _ := os.ReadFile(statePath)
+
+	s := startPTY(t, home, "acces")
+	s.expect("Demande du compte notée le lundi 12 octobre 2026.")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\r")
+	s.expect("(2026-10-12)")
+	s.send("\r")
+	s.expect("déjà à jour")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	after, _ := os.ReadFile(filepath.Join(home, "acces.md"))
+	stateAfter, _ := os.ReadFile(statePath)
+	if !bytes.Equal(after, before) || !bytes.Equal(stateAfter, stateBefore) {
+		t.Fatal("Enter changed acces.md or the state")
+	}
+
+	s = startPTY(t, home, "acces")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Le compte est ouvert"
+	s.expect("(2026-10-20)")
+	s.send("19 octobre 2026\r")
+	s.expect("Date comprise : lundi 19 octobre 2026")
+	s.expect("+- Date de la vérification du compte d'accès : 2026-10-19")
+	s.expect("Le remplacer ?")
+	s.send("\x1b[A\r") // up: "Oui"
+	s.expect("Vérification du compte d'accès notée : 2026-10-19")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	state, _ := os.ReadFile(statePath)
+	if !bytes.HasPrefix(state, stateBefore) || !bytes.Contains(state, []byte("statut: verifie")) {
+		t.Fatalf("state:\n%s", state)
+	}
+}
