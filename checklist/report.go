@@ -92,8 +92,11 @@ type FileResult struct {
 	Path  string `json:"path"`
 	Valid bool   `json:"valid"`
 	// Fingerprint is the one stated in an acces.md.
-	Fingerprint string    `json:"fingerprint"`
-	Problems    []Problem `json:"problems"`
+	Fingerprint string `json:"fingerprint"`
+	// FingerprintLine is the line that states it (duplicate-fingerprint
+	// points there).
+	FingerprintLine int       `json:"-"`
+	Problems        []Problem `json:"problems"`
 	// Apprenant names who handed the file in, as the platform did
 	// (organisateurs.md); Archive and Entry locate a file read inside a
 	// .zip (Path is then "ARCHIVE!/ENTRY").

@@ -222,7 +222,7 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 	case len(distinct) > 1:
 		r.add("multiple-fingerprints", checklist.SevError, st.fingerprints[1].line, "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(distinct))
 	case len(distinct) == 1:
-		r.Fingerprint = st.fingerprints[0].fp
+		r.Fingerprint, r.FingerprintLine = st.fingerprints[0].fp, st.fingerprints[0].line
 	case len(st.badFP) == 0 && len(st.md5) == 0:
 		r.add("missing-fingerprint", checklist.SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
 	}
@@ -235,7 +235,8 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 	case len(st.otherTypes) > 0:
 		r.add("wrong-type", checklist.SevError, st.otherLine, "le type indiqué est %s : la séance demande une clé ed25519", st.otherTypes[0])
 	case anyFingerprint:
-		r.add("missing-type", checklist.SevError, 0, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
+		// The offending text is the fingerprint stated without its type.
+		r.add("missing-type", checklist.SevError, firstFingerprintLine(st), "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
 	}
 
 	for _, p := range st.pasted {
@@ -253,7 +254,19 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 		case err != nil:
 			r.add("bad-public-key", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		case r.Fingerprint != "" && ssh.FingerprintSHA256(entries[0].Key) != r.Fingerprint:
-			r.add("fingerprint-mismatch", checklist.SevError, 0, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, ssh.FingerprintSHA256(entries[0].Key), r.Fingerprint)
+			r.add("fingerprint-mismatch", checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, ssh.FingerprintSHA256(entries[0].Key), r.Fingerprint)
 		}
 	}
+}
+
+// firstFingerprintLine is the first line that states a fingerprint of
+// any form.
+func firstFingerprintLine(st *statements) int {
+	first := 0
+	for _, list := range [][]fpAt{st.fingerprints, st.badFP, st.md5} {
+		if len(list) > 0 && (first == 0 || list[0].line < first) {
+			first = list[0].line
+		}
+	}
+	return first
 }

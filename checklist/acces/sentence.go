@@ -28,10 +28,10 @@ func (d *document) checkSentence(r *Result) {
 			altered = true
 		}
 		if altered && firstAltered == 0 {
-			firstAltered = b.first
+			firstAltered = b.offending()
 		}
 		if altered && b.startsLike && firstAlteredStarts == 0 {
-			firstAlteredStarts = b.first
+			firstAlteredStarts = b.offending()
 		}
 	}
 	// Prose about the login node beside the exact sentence is fine; a
@@ -61,6 +61,22 @@ type blockResult struct {
 	startsLike bool
 	// mentionsNode: the block speaks of the "noeud de login".
 	mentionsNode bool
+	// The lines of the offending text: where a copy of the sentence first
+	// departs from it (a word changed, added or dropped), where a host
+	// name follows it, where the login node is named; last is the block's
+	// last line, where a copy cut short ends.
+	departLine, hostLine, nodeLine, startLine, last int
+}
+
+// offending is the line a problem with this block points at: the
+// offending words, not the first line of the paragraph.
+func (b blockResult) offending() int {
+	for _, l := range []int{b.hostLine, b.departLine, b.startLine, b.nodeLine, b.first} {
+		if l > 0 {
+			return l
+		}
+	}
+	return b.first
 }
 
 // blockScan reads a block word by word, keeping only the last few words:
@@ -77,6 +93,10 @@ type blockScan struct {
 	host    [2]string
 	tail    [16]byte // the end of the folded text so far, for "noeud de login" across lines
 	ntail   int
+	line    int // the line being read
+	// align counts the words of the sentence matched since a
+	// "connexion" that opens a copy; 0 when none is being followed.
+	align int
 }
 
 // reset makes s ready for a new block, keeping its buffers: one scan
@@ -89,9 +109,10 @@ func (s *blockScan) reset(first int) *blockScan {
 
 func isStop(w string) bool { return w == "." || w == "!" || w == "?" || w == ":" }
 
-func (s *blockScan) addLine(folded string) {
+func (s *blockScan) addLine(folded string, no int) {
+	s.line, s.res.last = no, no
 	if strings.Contains(folded, "noeud de login") || strings.Contains(folded, "noeud login") {
-		s.res.mentionsNode = true
+		s.mentionNode()
 	}
 	if s.ntail > 0 {
 		// Across the line break: the end of the text so far, a space,
@@ -102,7 +123,7 @@ func (s *blockScan) addLine(folded string) {
 		j++
 		j += copy(buf[j:], folded)
 		if seam := string(buf[:j]); strings.Contains(seam, "noeud de login") || strings.Contains(seam, "noeud login") {
-			s.res.mentionsNode = true
+			s.mentionNode()
 		}
 	}
 	if len(folded) >= len(s.tail) {
@@ -129,13 +150,45 @@ func (s *blockScan) addLine(folded string) {
 	}
 }
 
+func (s *blockScan) mentionNode() {
+	s.res.mentionsNode = true
+	if s.res.nodeLine == 0 {
+		s.res.nodeLine = s.line
+	}
+}
+
+// follow compares a copy of the sentence word by word from its
+// "connexion": the first word that differs is where it departs.
+func (s *blockScan) follow(w string) {
+	want := sentenceWords()
+	switch {
+	case s.align == 0:
+	case s.align >= len(want):
+		s.align = 0 // the whole sentence; what follows is another matter
+	case w == want[s.align]:
+		s.align++
+	default:
+		if s.res.departLine == 0 {
+			s.res.departLine = s.line
+		}
+		s.align = 0
+	}
+}
+
 func (s *blockScan) add(w string, edge bool) {
 	var prev string
 	if len(s.hist) > 0 {
 		prev = s.hist[len(s.hist)-1]
 	}
+	s.follow(w)
 	if w == "connexion" && (s.n == 0 || edge || isStop(prev)) {
 		s.res.startsLike = true
+		if s.res.startLine == 0 {
+			s.res.startLine = s.line
+		}
+		if s.align == 0 {
+			s.align = 1
+		}
 	}
 	if s.done {
 		s.hostWord(w)
@@ -189,12 +242,18 @@ func (s *blockScan) hostWord(w string) {
 	a, b := s.host[0], s.host[1]
 	if a != "" && isWordish(a) && isWordish(w) && (b == "@" || b == "." && !isFileExtension(w)) {
 		s.res.hostAfter = true
+		if s.res.hostLine == 0 {
+			s.res.hostLine = s.line
+		}
 	}
 	s.host[0], s.host[1] = b, w
 }
 
 // end closes the block: a sentence that ends it is exact.
 func (s *blockScan) end() blockResult {
+	if s.align > 0 && s.align < len(sentenceWords()) && s.res.departLine == 0 {
+		s.res.departLine = s.res.last // cut short: the words missing at its end
+	}
 	if s.pending {
 		s.res.exact = true
 	}
@@ -233,7 +292,7 @@ func (d *document) blocks() iter.Seq[blockResult] {
 				for _, c := range l.cells {
 					b := cell.reset(l.no)
 					f := checklist.Fold(c)
-					b.addLine(f)
+					b.addLine(f, l.no)
 					if !yield(b.end()) {
 						return
 					}
@@ -243,12 +302,12 @@ func (d *document) blocks() iter.Seq[blockResult] {
 					return
 				}
 				cur = scan.reset(l.no)
-				cur.addLine(l.folded)
+				cur.addLine(l.folded, l.no)
 				if l.heading && !flush() {
 					return
 				}
 			default:
-				cur.addLine(l.folded)
+				cur.addLine(l.folded, l.no)
 			}
 		}
 		flush()

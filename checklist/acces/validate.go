@@ -40,6 +40,8 @@ type Result struct {
 	// Fingerprint is the stated SHA256 fingerprint ("SHA256:…"), when the
 	// file states exactly one well-formed fingerprint.
 	Fingerprint string
+	// FingerprintLine is the line that states Fingerprint.
+	FingerprintLine int
 	// PubPath is the first public key path stated, as written.
 	PubPath string
 	// Date is the labelled date when it is a real day (AAAA-MM-JJ), and
@@ -84,7 +86,7 @@ func Validate(data []byte, rules Rules) *Result {
 		return r
 	}
 	if !utf8.Valid(data) {
-		r.add("not-text", checklist.SevError, 0, "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
+		r.add("not-text", checklist.SevError, invalidUTF8Line(data), "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
 		checkSignature(r, sf, rules)
 		return r
 	}
@@ -99,4 +101,20 @@ func Validate(data []byte, rules Rules) *Result {
 	doc.checkSentence(r)
 	checkSignature(r, sf, rules)
 	return r
+}
+
+// invalidUTF8Line is the line of the first byte that is not UTF-8.
+func invalidUTF8Line(data []byte) int {
+	line := 1
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		i += n
+	}
+	return 0
 }

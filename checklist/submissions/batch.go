@@ -150,6 +150,7 @@ func validateSource(s source, rules acces.Rules, buf []byte) (checklist.FileResu
 	}
 	r := acces.Validate(data, rules)
 	res.Problems, res.Fingerprint, res.Valid = r.Problems, r.Fingerprint, r.Valid()
+	res.FingerprintLine = r.FingerprintLine
 	res.Date, res.Statut = r.Date, r.Status
 	return res, id, hasID, data[:0]
 }
@@ -185,6 +186,7 @@ func markDuplicates(results []checklist.FileResult, infos []info) {
 			results[i].DuplicateOf = others
 			results[i].Problems = append(results[i].Problems, checklist.Problem{
 				Code: "duplicate-fingerprint", Severity: checklist.SevError,
+				Line: results[i].FingerprintLine,
 				Message: fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(idx)-1)),
 			})
 			results[i].Valid = false

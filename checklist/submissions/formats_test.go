@@ -162,6 +162,7 @@ func parseReport(t *testing.T, format string, out []byte, results []checklist.Fi
 				Problems    []struct {
 					Code     string `json:"code"`
 					Severity string `json:"severity"`
+					Line     int    `json:"line"`
 				} `json:"problems"`
 			} `json:"files"`
 			Summary checklist.BatchSummary `json:"summary"`
@@ -175,6 +176,10 @@ func parseReport(t *testing.T, format string, out []byte, results []checklist.Fi
 			for _, pr := range f.Problems {
 				if pr.Severity == "error" {
 					add(f.Path, pr.Code)
+				}
+				// Both point at the line that states the fingerprint.
+				if (pr.Code == "duplicate-fingerprint" || pr.Code == "fingerprint-mismatch") && pr.Line != 3 {
+					t.Errorf("json: %s of %s at line %d, want 3", pr.Code, f.Path, pr.Line)
 				}
 			}
 			if strings.Contains(p.codes[rel(f.Path)], "duplicate-fingerprint") != (len(f.DuplicateOf) > 0) {
