@@ -186,7 +186,7 @@ func markDuplicates(results []checklist.FileResult, infos []info) {
 			results[i].DuplicateOf = others
 			results[i].Problems = append(results[i].Problems, checklist.Problem{
 				Code: "duplicate-fingerprint", Severity: checklist.SevError,
-				Line: results[i].FingerprintLine,
+				Line:    results[i].FingerprintLine,
 				Message: fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(idx)-1)),
 			})
 			results[i].Valid = false
