@@ -23,12 +23,13 @@ type Kind struct {
 }
 
 var (
-	Key        = Kind{"clé SSH", 64 << 10}
-	Access     = Kind{"acces.md", 1 << 20}
-	Config     = Kind{"fichier de configuration", 1 << 20}
-	State      = Kind{"fichier d'état", 1 << 20}
-	Template   = Kind{"modèle", 1 << 20}
-	Passphrase = Kind{"fichier de passphrase", 4 << 10}
+	Key      = Kind{"clé SSH", 64 << 10}
+	Access   = Kind{"acces.md", 1 << 20}
+	Config   = Kind{"fichier de configuration", 1 << 20}
+	State    = Kind{"fichier d'état", 1 << 20}
+	Template = Kind{"modèle", 1 << 20}
+	// A passphrase line of 4 Kio and its CRLF.
+	Passphrase = Kind{"fichier de passphrase", 4<<10 + 2}
 )
 
 // Follow says whether a symbolic link in the last element of the path is

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+var knownKeys = []string{
+	"seance.titre", "seance.date", "seance.debut", "seance.fin",
+	"cle.dossier", "cle.nom", "cle.commentaire",
+	"acces.fichier", "acces.modele",
+	"organisateurs.canal", "organisateurs.partition", "organisateurs.compte",
+}
+
+// badValues are YAML values of the wrong type for every setting.
+var badValues = map[string]string{
+	"liste":        "[x]",
+	"liste-bloc":   "\n    - x",
+	"section":      "{a: b}",
+	"section-bloc": "\n    a: b",
+	"nombre":       "123",
+	"flottant":     "1.5",
+	"booleen":      "true",
+	"nul":          "",
+	"tilde":        "~",
+	"null":         "null",
+	"binaire":      "!!binary aGVsbG8=",
+}
+
+// TestConfigWrongType: every setting x every wrong type is refused,
+// naming the setting, its line and the form expected; nothing from the
+// YAML library's English.
+func TestConfigWrongType(t *testing.T) {
+	for _, key := range knownKeys {
+		sec, name, _ := strings.Cut(key, ".")
+		for kind, val := range badValues {
+			doc := fmt.Sprintf("%s:\n  %s: %s\n", sec, name, val)
+			_, err := parseConfigFile([]byte(doc), knownKeys)
+			if err == nil {
+				t.Errorf("%s=%s accepté", key, kind)
+				continue
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, key) || !strings.Contains(msg, "attendu") || !strings.HasPrefix(msg, "ligne ") {
+				t.Errorf("%s=%s : %q", key, kind, msg)
+			}
+			checkNoEnglish(t, msg)
+		}
+	}
+}
+
+// TestConfigEmptyValue: an empty text where one is required is refused
+// whatever source gave it (checked on the final value).
+func TestConfigEmptyValue(t *testing.T) {
+	required := map[string]bool{"seance.titre": true, "seance.date": true, "seance.debut": true, "seance.fin": true, "cle.dossier": true, "cle.nom": true, "acces.fichier": true}
+	for _, key := range knownKeys {
+		for _, v := range []string{"", "   ", "\t"} {
+			err := checkSetting(key, v)
+			refuse := required[key] || key == "cle.commentaire" && v == "\t"
+			if refuse != (err != nil) {
+				t.Errorf("%s=%q : %v", key, v, err)
+			}
+			if err != nil && (!strings.Contains(err.Error(), key) || required[key] && !strings.Contains(err.Error(), "attendu")) {
+				t.Errorf("%s=%q : %v", key, v, err)
+			}
+		}
+		if err := checkSetting(key, []any{"x"}); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s liste : %v", key, err)
+		}
+	}
+}
+
+func TestConfigSectionNotMap(t *testing.T) {
+	for _, sec := range []string{"seance", "cle", "acces", "organisateurs"} {
+		for _, v := range []string{"3", "[a]", "texte", "true"} {
+			_, err := parseConfigFile([]byte(sec+": "+v+"\n"), knownKeys)
+			if err == nil || !strings.Contains(err.Error(), sec+" est une section") {
+				t.Errorf("%s: %s : %v", sec, v, err)
+			}
+		}
+	}
+}
+
+func TestConfigGoodValues(t *testing.T) {
+	doc := `seance:
+  titre: "Séance"
+  date: 2026-11-05
+  debut: "09:30"
+  fin: 12:00
+cle:
+  dossier: ~/.ssh
+  nom: id_ed25519_romeo
+  commentaire: seance-novembre
+acces:
+  fichier: acces.md
+  modele: ""
+`
+	cf, err := parseConfigFile([]byte(doc), knownKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf.unknown != 0 || cf.values["seance.date"] != "2026-11-05" || cf.values["seance.fin"] != "12:00" || cf.values["cle.dossier"] != "~/.ssh" {
+		t.Fatalf("%+v", cf)
+	}
+	for k, v := range cf.values {
+		if err := checkSetting(k, v); err != nil && k != "acces.modele" {
+			t.Errorf("%s : %v", k, err)
+		}
+	}
+	// Anchors and merges where a known value needs them.
+	cf, err = parseConfigFile([]byte("base: &b {nom: autre}\ncle:\n  <<: *b\n  dossier: &d /tmp/x\nacces:\n  fichier: *d\n"), knownKeys)
+	if err != nil || cf.values["cle.nom"] != "autre" || cf.values["acces.fichier"] != "/tmp/x" || cf.unknown != 1 {
+		t.Fatalf("%+v %v", cf, err)
+	}
+}
+
+// TestConfigManyUnknownKeys: 200,000 unknown keys in a file under the
+// cap give one count, read in linear time (see the benchmark).
+func TestConfigManyUnknownKeys(t *testing.T) {
+	doc := manyKeys(200000)
+	if len(doc) > 1<<20 {
+		t.Fatalf("document de %d octets, au-delà du plafond", len(doc))
+	}
+	cf, err := parseConfigFile(doc, knownKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf.unknown != 200000 {
+		t.Fatalf("%d clés inconnues", cf.unknown)
+	}
+	w := cf.unknownWarning("config.yaml")
+	if !strings.HasPrefix(w, "200000 clés de configuration inconnues, ignorées : ") || strings.Count(w, "\n") != 0 {
+		t.Fatalf("%q", w)
+	}
+}
+
+// manyKeys writes n distinct three-character keys with no value.
+func manyKeys(n int) []byte {
+	const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var b strings.Builder
+	for i := 0; n > 0; i++ {
+		k := string([]byte{chars[i%62], chars[(i/62)%62], chars[(i/62/62)%62]})
+		if strings.EqualFold(k, "cle") {
+			continue // a section of pret, not an unknown key
+		}
+		b.WriteString(k + ":\n")
+		n--
+	}
+	return []byte(b.String())
+}
+
+func TestConfigHostileYAML(t *testing.T) {
+	lol := "a: &a [x,x,x,x,x,x,x,x,x]\n"
+	prev := "a"
+	for i := 0; i < 9; i++ {
+		n := fmt.Sprintf("b%d", i)
+		lol += n + ": &" + n + " [" + strings.Repeat("*"+prev+",", 9) + "*" + prev + "]\n"
+		prev = n
+	}
+	merges := "x0: &x0 {nom: a}\n"
+	for i := 1; i < 30; i++ {
+		merges += fmt.Sprintf("x%d: &x%d\n  <<: [*x%d, *x%d]\n", i, i, i-1, i-1)
+	}
+	merges += "cle:\n  <<: *x29\n"
+	for name, doc := range map[string]string{
+		"rires":             lol + "cle:\n  nom: *b8\n",
+		"fusions":           merges,
+		"profond":           strings.Repeat("[", 20000),
+		"tabulation":        "cle:\n\tnom: x\n",
+		"deux-points":       "cle:\n  nom: a: b\n",
+		"doublon":           "cle:\n  nom: a\n  nom: b\n",
+		"doublon-casse":     "cle:\n  nom: a\n  Nom: b\n",
+		"section-deux-fois": "cle:\n  nom: a\nCle:\n  dossier: b\n",
+		"liste":             "- a\n- b\n",
+		"pas-utf8":          "cle:\n  nom: \xff\xfe\n",
+		"ancre":             "cle:\n  nom: *inconnue\n",
+	} {
+		_, err := parseConfigFile([]byte(doc), knownKeys)
+		if err == nil {
+			t.Errorf("%s accepté", name)
+			continue
+		}
+		checkNoEnglish(t, err.Error())
+	}
+}
+
+func TestSessionDayRange(t *testing.T) {
+	for _, d := range []string{"9999-12-31", "1999-12-31", "2101-01-01", "0001-01-01", "2026-02-30", "demain", ""} {
+		if _, err := sessionDay(d); err == nil || !strings.Contains(err.Error(), "seance.date") {
+			t.Errorf("%s : %v", d, err)
+		} else {
+			checkNoEnglish(t, err.Error())
+		}
+	}
+	for _, d := range []string{"2000-01-01", "2100-12-31", "2026-11-05"} {
+		if _, err := sessionDay(d); err != nil {
+			t.Errorf("%s : %v", d, err)
+		}
+	}
+}
+
+func checkNoEnglish(t *testing.T, msg string) {
+	t.Helper()
+	for _, en := range []string{"yaml:", "cannot", "unmarshal", "parsing time", "found", "expected", "line ", "<nil>", "mapping", "not allowed", "while"} {
+		if strings.Contains(msg, en) {
+			t.Errorf("anglais dans %q", msg)
+		}
+	}
+}
+
+func BenchmarkConfig200kUnknownKeys(b *testing.B) {
+	doc := manyKeys(200000)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseConfigFile(doc, knownKeys); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/romeo-pret/pret/internal/safefile"
+)
+
+// maxPassphraseLine is the longest first line a passphrase file may
+// have. Longer is refused, never cut: a cut passphrase is one the person
+// does not know.
+const maxPassphraseLine = 4096
+
+// passphraseFromFile returns the first line of the passphrase file (of
+// stdin for "-"), its newline removed. The file goes through the bounded
+// reader: a FIFO or a device is refused at once, a file over 4 Kio is
+// refused. Neither the content nor a part of it ever appears in an error.
+func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
+	var first []byte
+	if path == "-" {
+		// Only the first line is read: a writer that keeps the pipe open
+		// after it does not make pret wait.
+		r := bufio.NewReaderSize(io.LimitReader(stdin, maxPassphraseLine+2), maxPassphraseLine+2)
+		line, err := r.ReadSlice('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			if errors.Is(err, bufio.ErrBufferFull) {
+				return nil, passphraseTooLong()
+			}
+			return nil, usageError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
+		}
+		first = line
+	} else {
+		data, err := safefile.Read(path, safefile.Passphrase, safefile.FollowLink)
+		if err != nil {
+			if errors.Is(err, safefile.ErrTooLarge) {
+				return nil, usageError("la passphrase est la première ligne d'un petit fichier (4 Kio au plus)",
+					"fichier de passphrase trop grand (plus de 4 Kio) : %s", path)
+			}
+			return nil, usageError("vérifiez le chemin et les droits du fichier", "fichier de passphrase illisible : %s", err)
+		}
+		first = data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			first = data[:i+1]
+		}
+	}
+	hadNewline := bytes.HasSuffix(first, []byte("\n"))
+	line := bytes.TrimSuffix(first, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) > maxPassphraseLine || !hadNewline && len(first) > maxPassphraseLine {
+		clear(first)
+		return nil, passphraseTooLong()
+	}
+	out := append([]byte(nil), line...)
+	clear(first)
+	return out, nil
+}
+
+func passphraseTooLong() error {
+	return usageError("écrivez la passphrase seule sur la première ligne du fichier",
+		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
+}
+
+// errTerminalPassphrase: "--passphrase-file -" on a terminal would echo
+// what is typed.
+var errTerminalPassphrase = fmt.Errorf("l'entrée standard est un terminal : la passphrase s'afficherait pendant la saisie")
