@@ -105,6 +105,9 @@ func shown(b []byte) []byte {
 // PlanAccess checks the key and the date and renders acces.md. It writes
 // nothing.
 func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
+	if err := s.checkOutputs(); err != nil {
+		return nil, err
+	}
 	st, err := s.Store.Inspect()
 	if err != nil {
 		return nil, keyError(s.Store, err)
@@ -207,6 +210,9 @@ type Outcome struct {
 // dropped: the record is appended; an unreadable state file is not
 // written over unless ForceState, and then a copy is kept.
 func RecordAccess(r Recording) (*Outcome, error) {
+	if err := r.checkOutputs(); err != nil {
+		return nil, err
+	}
 	out := &Outcome{}
 	state, err := LoadState(r.StatePath)
 	var serr *StateError
@@ -249,6 +255,11 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		guard = func(f func() error) error { return f() }
 	}
 	err = guard(func() error {
+		// Again right before writing: a link may have appeared while the
+		// person was answering.
+		if err := r.checkOutputs(); err != nil {
+			return err
+		}
 		if out.StateErr != nil && r.ForceState {
 			copyPath, err := setAsideState(r.StatePath, r.Today)
 			if err != nil {
@@ -284,4 +295,29 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return nil
 	})
 	return out, err
+}
+
+// checkOutputs refuses acces.md or the state file on the key.
+func (s Settings) checkOutputs() error {
+	return CheckOutputs(s.Store, Output{s.File, "acces.fichier"}, Output{s.StatePath, "le fichier d'état"})
+}
+
+// Output is a path a command is about to write, and the setting or flag
+// that named it, for the message.
+type Output struct{ Path, Setting string }
+
+// CheckOutputs refuses an output that lands on the key, its .pub or in
+// the key folder, however it is spelled (links, "..", "~"): only the key
+// code writes there, and only names that are absent. The error is the
+// person's input (exit 2), and nothing has been written.
+func CheckOutputs(store keys.Store, outs ...Output) error {
+	guard := store.Protected()
+	for _, o := range outs {
+		if err := guard.Check(o.Path); err != nil {
+			return &Error{Input: true, Err: err,
+				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou à son dossier : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, o.Path, store.PrivatePath()),
+				Hint: fmt.Sprintf("choisissez pour %s un chemin hors du dossier %s", o.Setting, store.Dir)}
+		}
+	}
+	return nil
 }

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/dates"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -25,21 +24,23 @@ func settings(c *Config) (onboarding.Settings, error) {
 		StatePath: c.StatePath,
 		Today:     c.Today,
 	}
-	// The wizard says where acces.md goes: the configured name made
-	// absolute, here where the current folder is known.
-	if abs, err := filepath.Abs(s.File); err == nil {
-		s.File = abs
+	// c.AccessFile is already absolute (expandHome), and not cleaned
+	// when it holds "..": the key guard resolves it as the system will.
+	// Before any question: an output on the key is a setting to fix
+	// (exit 2), not something to discover after the answers.
+	if err := checkOutput(c.Key, s.File, "acces.fichier"); err != nil {
+		return s, err
+	}
+	if err := checkOutput(c.Key, s.StatePath, "le fichier d'état"); err != nil {
+		return s, err
 	}
 	s.Home, _ = os.UserHomeDir()
 	if c.AccessModel != "" {
-		f, err := os.Open(c.AccessModel)
+		// The template is untrusted input: the bounded reader, then a
+		// render that refuses loops and stops at 1 Mio (templates.Render).
+		text, err := safefile.Read(c.AccessModel, safefile.Template, safefile.FollowLink)
 		if err != nil {
-			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md introuvable : %s", c.AccessModel)
-		}
-		defer f.Close()
-		text, err := io.ReadAll(io.LimitReader(f, 1<<20))
-		if err != nil {
-			return s, usageError("", "modèle d'acces.md illisible : %s", c.AccessModel)
+			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md illisible : %s", checklist.Escape(err.Error()))
 		}
 		s.Template = string(text)
 	}

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -107,8 +103,16 @@ func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
 	store := opts.Config.Key
 	source := func() ([]byte, error) {
 		switch {
+		case passFile == "-" && ios.inTTY:
+			// Reading "-" from a terminal would show the passphrase as it
+			// is typed: ask it the proper way, echo off and twice, or
+			// refuse when nothing can ask.
+			if ios.Interactive() {
+				return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
+			}
+			return passphraseFromArg(passFile, ios)
 		case passFile != "":
-			return readPassphraseFile(passFile, ios.In)
+			return passphraseFromArg(passFile, ios)
 		case ios.Interactive():
 			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
 		}
@@ -138,25 +142,4 @@ func reportKey(ios *iostreams, store keys.Store, res *onboarding.KeyResult) {
 		warn(ios, w)
 	}
 	fmt.Fprintln(ios.Out, checklist.Escape(res.Line))
-}
-
-// readPassphraseFile returns the first line, its newline removed. The
-// content never appears in an error.
-func readPassphraseFile(path string, stdin io.Reader) ([]byte, error) {
-	var r io.Reader = stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, usageError("vérifiez le chemin et les droits du fichier", "fichier de passphrase illisible : %s", path)
-		}
-		defer f.Close()
-		r = f
-	}
-	line, err := bufio.NewReaderSize(io.LimitReader(r, 4096), 4096).ReadBytes('\n')
-	if err != nil && err != io.EOF {
-		return nil, usageError("", "lecture de la passphrase impossible")
-	}
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	return line, nil
 }

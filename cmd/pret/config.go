@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -97,42 +95,51 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 	path := configFlag
 	if path == "" {
 		candidate := filepath.Join(xdg.ConfigHome, "pret", "config.yaml")
-		if _, err := os.Stat(candidate); err == nil {
+		if _, err := os.Lstat(candidate); err == nil {
 			path = candidate
 		}
-	} else if _, err := os.Stat(path); err != nil {
+	} else if _, err := os.Lstat(path); err != nil {
 		return nil, nil, usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", path)
 	}
 	var warnings []string
 	if path != "" {
-		// The config file is untrusted input: read through the bounded
-		// reader, then parsed from memory.
+		// The file is read once, by the bounded reader (a FIFO, a device
+		// or 3 GB never reach the YAML parser), and walked by
+		// parseConfigFile; viper gets only the known settings.
 		data, err := safefile.Read(path, safefile.Config, safefile.FollowLink)
 		if err != nil {
-			return nil, nil, usageError("donnez à --config un fichier YAML lisible", "configuration illisible : %s", safefile.PathError(path, err))
+			return nil, nil, usageError("donnez un fichier de configuration ordinaire, de 1 Mio au plus", "configuration illisible : %s", err)
 		}
 		// A key pasted in the config would be quoted by the warnings and
 		// errors below: such a file is not read at all.
 		if _, leaks := checklist.Guard(data); len(leaks) > 0 {
 			return nil, nil, usageError("retirez la clé privée du fichier, et considérez-la comme compromise", "configuration %s non lue : %s", checklist.Escape(path), leaks[0].Message)
 		}
-		v.SetConfigType("yaml")
-		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-			return nil, nil, usageError("corrigez le YAML du fichier (le modèle est dans le README)", "configuration illisible (%s) : %s", path, yamlProblem(err))
+		known := make([]string, len(configKeys))
+		for i, k := range configKeys {
+			known[i] = k.key
 		}
-		known := map[string]bool{}
-		for _, k := range configKeys {
-			known[k.key] = true
+		cf, err := parseConfigFile(data, known)
+		if err != nil {
+			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", path, err)
 		}
-		var unknown []string
-		for _, k := range v.AllKeys() {
-			if !known[k] && v.InConfig(k) {
-				unknown = append(unknown, k)
-			}
+		filtered, err := cf.filteredYAML()
+		if err == nil {
+			v.SetConfigType("yaml")
+			err = v.ReadConfig(bytes.NewReader(filtered))
 		}
-		sort.Strings(unknown)
-		for _, k := range unknown {
-			warnings = append(warnings, fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", checklist.Escape(k), checklist.Escape(path)))
+		if err != nil {
+			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s)", path)
+		}
+		if w := cf.unknownWarning(path); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	// Every setting's final value, whichever source gave it: an empty
+	// cle.dossier would put the key in the current folder.
+	for _, k := range configKeys {
+		if err := checkSetting(k.key, v.Get(k.key)); err != nil {
+			return nil, nil, usageError(fmt.Sprintf("corrigez %s (option --%s, variable %s ou fichier de configuration)", k.key, flagOf(k.key), envOf(k.key)), "%v", err)
 		}
 	}
 
@@ -152,11 +159,6 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		return nil, nil, usageError("écrivez la date de la séance sous la forme AAAA-MM-JJ (seance.date, PRET_SEANCE_DATE)", "date de séance invalide : %v", err)
 	}
 	c.SessionDay = day
-	for _, hm := range []string{c.SessionStart, c.SessionEnd} {
-		if _, err := time.Parse("15:04", hm); err != nil {
-			return nil, nil, usageError("écrivez les heures sous la forme HH:MM (seance.debut, seance.fin)", "heure de séance invalide : %q", hm)
-		}
-	}
 	dir, err := expandHome(v.GetString("cle.dossier"))
 	if err != nil {
 		return nil, nil, err
@@ -179,18 +181,6 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		return nil, nil, err
 	}
 	return c, warnings, nil
-}
-
-// yamlLine finds the line number in a YAML parser's message.
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
-// yamlProblem says a YAML error in French: the parser's own words are
-// English, so only its line number is kept.
-func yamlProblem(err error) string {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		return "YAML invalide à la ligne " + m[1]
-	}
-	return "YAML invalide"
 }
 
 // configDay reads seance.date, from YAML (a date or a string) or from
@@ -239,22 +229,41 @@ func today() (time.Time, error) {
 }
 
 func expandHome(p string) (string, error) {
+	sep := string(filepath.Separator)
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return "", usageError("définissez HOME", "dossier personnel inconnu : %v", err)
 		}
-		p = filepath.Join(home, p[1:])
+		p = home + sep + p[1:]
 	}
 	if strings.HasPrefix(p, "$HOME/") || strings.HasPrefix(p, "${HOME}/") {
 		home, _ := os.UserHomeDir()
-		p = filepath.Join(home, p[strings.Index(p, "/"):])
+		p = home + sep + p[strings.Index(p, "/"):]
 	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", usageError("", "chemin invalide : %q", p)
+	if !filepath.IsAbs(p) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", usageError("", "chemin invalide : %q", p)
+		}
+		p = wd + sep + p
 	}
-	return abs, nil
+	// Cleaning "a/link/../b" into "a/b" would name another file than the
+	// system opens (the link's parent, not a's): with "..", the path is
+	// kept as written, and the key guard resolves it as the system does.
+	if !hasDotDot(p) {
+		p = filepath.Clean(p)
+	}
+	return p, nil
+}
+
+func hasDotDot(p string) bool {
+	for _, e := range strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }) {
+		if e == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // mustExist is exit 2 for a path named on the command line that is absent.

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -230,7 +231,12 @@ func (cf *configFile) unknownWarning(path string) string {
 	if cf.unknown == 0 {
 		return ""
 	}
-	list := strings.Join(cf.sample, ", ")
+	names := make([]string, len(cf.sample))
+	for i, n := range cf.sample {
+		names[i] = checklist.Escape(n)
+	}
+	list := strings.Join(names, ", ")
+	path = checklist.Escape(path)
 	if cf.unknown > len(cf.sample) {
 		list += ", …"
 	}
@@ -251,6 +257,11 @@ func checkSetting(key string, raw any) error {
 		}
 	}
 	empty := strings.TrimSpace(s) == ""
+	if key != "cle.commentaire" && strings.IndexFunc(s, isControl) >= 0 {
+		// Printed back on a terminal, it could drive it; in a path, it is
+		// never what the person meant.
+		return fmt.Errorf("%s contient un caractère de contrôle ; attendu %s", key, expectedForm(key))
+	}
 	switch key {
 	case "seance.titre", "cle.dossier", "acces.fichier":
 		if empty {
@@ -276,16 +287,12 @@ func checkSetting(key string, raw any) error {
 	return nil
 }
 
-// sessionDay reads the session day and keeps it between 2000 and 2100:
-// a date such as 9999-12-31 is a typo, and would overflow the count of
-// days left.
+// sessionDay is seance.date read as configDay reads it, with the message
+// the person gets from any source.
 func sessionDay(s string) (time.Time, error) {
-	d, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	d, err := configDay(s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("seance.date invalide (%q) ; attendu %s", s, expectedForm("seance.date"))
-	}
-	if d.Year() < 2000 || d.Year() > 2100 {
-		return time.Time{}, fmt.Errorf("seance.date hors limites (%s) ; attendu %s", d.Format("2006-01-02"), expectedForm("seance.date"))
+		return time.Time{}, fmt.Errorf("date de séance invalide (seance.date) : %v ; attendu %s", err, expectedForm("seance.date"))
 	}
 	return d, nil
 }
@@ -298,27 +305,27 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 // rest in French; the parser's English never reaches the person.
 func frenchYAMLError(err error) string {
 	msg := err.Error()
-	where := ""
+	where := "YAML invalide : "
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		where = "ligne " + m[1] + " : "
+		where = "YAML invalide à la ligne " + m[1] + " : "
 		msg = msg[len(m[0]):]
 	}
 	switch {
 	case strings.Contains(msg, "excessive aliasing"):
-		return where + "trop d'alias YAML : écrivez les réglages sans alias"
+		return where + "trop d'alias : écrivez les réglages sans alias"
 	case strings.Contains(msg, "max depth"):
 		return where + "imbrication trop profonde"
 	case strings.Contains(msg, "tab"):
 		return where + "une tabulation sert de retrait ; YAML demande des espaces"
 	case strings.Contains(msg, "mapping values are not allowed"):
 		return where + "« : » inattendu ; mettez la valeur entre guillemets si elle contient « : »"
-	case strings.Contains(msg, "did not find expected key"), strings.Contains(msg, "did not find expected"):
-		return where + "structure inattendue : vérifiez les retraits et les guillemets"
+	case strings.Contains(msg, "did not find expected"):
+		return where + "structure inattendue : vérifiez les retraits, les crochets et les guillemets"
 	case strings.Contains(msg, "found character that cannot start"):
 		return where + "caractère qui ne peut pas commencer une valeur ; mettez la valeur entre guillemets"
 	case strings.Contains(msg, "unknown anchor"):
 		return where + "alias vers une ancre inconnue"
-	case strings.Contains(msg, "invalid leading UTF-8"), strings.Contains(msg, "invalid UTF-8"), strings.Contains(msg, "incomplete UTF-8"):
+	case strings.Contains(msg, "UTF-8"):
 		return where + "le fichier n'est pas du texte UTF-8"
 	case strings.Contains(msg, "control characters are not allowed"):
 		return where + "caractère de contrôle interdit dans le fichier"
@@ -327,7 +334,7 @@ func frenchYAMLError(err error) string {
 	case strings.Contains(msg, "already defined"):
 		return where + "clé donnée deux fois"
 	}
-	return where + "YAML invalide"
+	return strings.TrimSuffix(where, " : ")
 }
 
 // filteredYAML is the known settings as YAML, for viper: it never sees

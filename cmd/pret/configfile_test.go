@@ -57,7 +57,7 @@ func TestConfigEmptyValue(t *testing.T) {
 	for _, key := range knownKeys {
 		for _, v := range []string{"", "   ", "\t"} {
 			err := checkSetting(key, v)
-			refuse := required[key] || key == "cle.commentaire" && v == "\t"
+			refuse := required[key] || v == "\t"
 			if refuse != (err != nil) {
 				t.Errorf("%s=%q : %v", key, v, err)
 			}

@@ -42,6 +42,9 @@ func newManCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkOutput(a.guardStore(), args[0]+string(filepath.Separator)+"pret.1", "DOSSIER"); err != nil {
+				return err
+			}
 			return runMan(cmd.Context(), &manOptions{Dir: args[0], Root: cmd.Root(), Date: date}, a.io)
 		},
 	}

@@ -38,6 +38,9 @@ remplacé.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
+			if err := checkOutput(a.cfg.Key, opts.Path, "le fichier à écrire"); err != nil {
+				return err
+			}
 			return runModele(cmd.Context(), opts, a.io)
 		},
 	}

@@ -64,6 +64,16 @@ func passphraseTooLong() error {
 		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
 }
 
+// passphraseFromArg is --passphrase-file's value read: "-" on a terminal
+// is refused, since what is typed would show.
+func passphraseFromArg(path string, ios *iostreams) ([]byte, error) {
+	if path == "-" && ios.inTTY {
+		return nil, usageError("sans --passphrase-file, pret la demande sans écho dans le terminal ; ou redirigez un fichier : --passphrase-file - < FICHIER",
+			"%v", errTerminalPassphrase)
+	}
+	return passphraseFromFile(path, ios.In)
+}
+
 // errTerminalPassphrase: "--passphrase-file -" on a terminal would echo
 // what is typed.
 var errTerminalPassphrase = fmt.Errorf("l'entrée standard est un terminal : la passphrase s'afficherait pendant la saisie")

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -34,9 +33,7 @@ func TestPassphraseFileHostile(t *testing.T) {
 	}
 	if runtime.GOOS != "windows" {
 		fifo := filepath.Join(d, "tube")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		makeFIFO(t, fifo)
 		cases["fifo"] = fifo
 		cases["devzero"] = "/dev/zero"
 		link := filepath.Join(d, "lien")
@@ -57,8 +54,8 @@ func TestPassphraseFileHostile(t *testing.T) {
 				t.Errorf("%s : accepté", name)
 				continue
 			}
-			var pe *onboarding.Error
-			if !errors.As(err, &pe) || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "aaaa") {
+			var ue *usageErr
+			if !errors.As(err, &ue) || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "aaaa") {
 				t.Errorf("%s : %v", name, err)
 			}
 			checkNoEnglish(t, err.Error())

@@ -9,7 +9,6 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
-	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -64,8 +63,16 @@ func runSigner(ctx context.Context, opts *signerOptions, ios *iostreams) error {
 	file := opts.File
 	if file == "" {
 		file = opts.Config.AccessFile
-	} else if err := mustExist(file); err != nil {
+	}
+	// The key guard first: a path on the key is refused as such, even
+	// when the name does not exist yet.
+	if err := checkOutput(opts.Config.Key, file, "le fichier à signer"); err != nil {
 		return err
+	}
+	if opts.File != "" {
+		if err := mustExist(file); err != nil {
+			return err
+		}
 	}
 	if err := checkPassSource(opts.PassFile, ios, "pret signer"); err != nil {
 		return err
@@ -93,16 +100,15 @@ func checkPassSource(passFile string, ios *iostreams, command string) error {
 func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	// The file is rewritten: never one of the key's, whatever its spelling
 	// or the links on the way.
-	guard := safefile.Protect(cfg.Key.Dir, cfg.Key.PrivatePath(), cfg.Key.PublicPath())
-	if err := guard.Check(file); err != nil {
-		return refusedError("signez acces.md, pas un fichier de la clé", "%s : %s ; rien n'a été écrit", checklist.Escape(file), safefile.Reason(err))
+	if err := checkOutput(cfg.Key, file, "le fichier à signer"); err != nil {
+		return err
 	}
 	plan, err := accessSigner(cfg, file).Prepare()
 	if err != nil {
 		return err
 	}
 	if passFile != "" {
-		pass, err := readPassphraseFile(passFile, ios.In)
+		pass, err := passphraseFromArg(passFile, ios)
 		if err != nil {
 			return err
 		}

@@ -115,9 +115,8 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	}
 	cfg := opts.Config
 	if opts.Output != "" {
-		guard := safefile.Protect(cfg.Key.Dir, cfg.Key.PrivatePath(), cfg.Key.PublicPath())
-		if err := guard.Check(opts.Output); err != nil {
-			return usageError("choisissez un autre fichier pour --sortie", "--sortie %s : %s", checklist.Escape(opts.Output), safefile.Reason(err))
+		if err := checkOutput(cfg.Key, opts.Output, "--sortie"); err != nil {
+			return err
 		}
 	}
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}

@@ -47,7 +47,14 @@ func (p Protected) Check(target string) error {
 	if same(t) || same(filepath.Dir(t)) {
 		return refuse()
 	}
-	if st, err := os.Stat(t); err == nil {
+	// The target, or the folder it would be in, is one of the files
+	// (a hard link, another spelling on a case-insensitive disk, or the
+	// key used as a folder).
+	for _, c := range []string{t, filepath.Dir(t)} {
+		st, err := os.Stat(c)
+		if err != nil {
+			continue
+		}
 		for _, f := range p.files {
 			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
 				return refuse()

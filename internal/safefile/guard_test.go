@@ -44,6 +44,7 @@ func protectedSpellings(t *testing.T, root string) (dir, key string, spell map[s
 		"lien-dossier-neuf":  filepath.Join(other, "lien-dossier", "neuf.md"),
 		"lien-hard":          filepath.Join(other, "dur"),
 		"barres":             dir + "//id",
+		"sous-la-cle":        key + "/pret.1",
 	}
 	return dir, key, spell
 }

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/adrg/xdg"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+// keyPair is one key made once for the whole test (bcrypt is slow) and
+// copied into every home.
+type keyPair struct{ priv, pub []byte }
+
+func makeKeyPair(t *testing.T) keyPair {
+	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keyPair{priv, pub}
+}
+
+// keyHome is a home with the key in ~/.ssh and the links and folders the
+// output spellings below need.
+func keyHome(t *testing.T, kp keyPair) (home, sshDir string) {
+	home = testEnv(t)
+	sshDir = filepath.Join(home, ".ssh")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(sshDir, "sous"), 0o700))
+	must(os.WriteFile(filepath.Join(sshDir, "id_ed25519_romeo"), kp.priv, 0o600))
+	must(os.WriteFile(filepath.Join(sshDir, "id_ed25519_romeo.pub"), kp.pub, 0o644))
+	must(os.MkdirAll(filepath.Join(home, "docs"), 0o755))
+	must(os.Symlink(filepath.Join(sshDir, "id_ed25519_romeo"), filepath.Join(home, "lien-cle")))
+	must(os.Symlink(filepath.Join(sshDir, "id_ed25519_romeo.pub"), filepath.Join(home, "lien-pub")))
+	must(os.Symlink(sshDir, filepath.Join(home, "lien-ssh")))
+	must(os.Symlink(filepath.Join(sshDir, "sous"), filepath.Join(home, "lien-sous")))
+	must(os.Symlink(filepath.Join(sshDir, "nouveau.md"), filepath.Join(home, "pendant")))
+	must(os.Link(filepath.Join(sshDir, "id_ed25519_romeo"), filepath.Join(home, "dur")))
+	return home, sshDir
+}
+
+// outputSpellings are the ways of naming a file that lands on the key,
+// its .pub or in the key folder; $HOME is replaced by the home.
+var outputSpellings = map[string]string{
+	"tilde-cle":         "~/.ssh/id_ed25519_romeo",
+	"tilde-pub":         "~/.ssh/id_ed25519_romeo.pub",
+	"tilde-dossier":     "~/.ssh/acces.md",
+	"absolu-cle":        "$HOME/.ssh/id_ed25519_romeo",
+	"variable-home":     "$HOME/.ssh/id_ed25519_romeo",
+	"relatif-cle":       ".ssh/id_ed25519_romeo",
+	"relatif-pub":       "./.ssh/id_ed25519_romeo.pub",
+	"lien-cle":          "$HOME/lien-cle",
+	"lien-pub":          "$HOME/lien-pub",
+	"lien-dossier":      "$HOME/lien-ssh/id_ed25519_romeo",
+	"lien-dossier-neuf": "$HOME/lien-ssh/rapport.txt",
+	"point-point":       "$HOME/docs/../.ssh/id_ed25519_romeo",
+	"point-point-tilde": "~/docs/../.ssh/id_ed25519_romeo.pub",
+	"lien-puis-pp":      "$HOME/lien-sous/../id_ed25519_romeo",
+	"lien-pendant":      "$HOME/pendant",
+	"lien-dur":          "$HOME/dur",
+	"double-barre":      "$HOME/.ssh//id_ed25519_romeo",
+	"point":             "$HOME/.ssh/./id_ed25519_romeo",
+}
+
+// folderSpellings name the key folder itself, for commands that take a
+// folder to write into.
+var folderSpellings = map[string]string{
+	"tilde":        "~/.ssh",
+	"absolu":       "$HOME/.ssh",
+	"lien":         "$HOME/lien-ssh",
+	"point-point":  "$HOME/docs/../.ssh",
+	"lien-puis-pp": "$HOME/lien-sous/..",
+	"relatif":      ".ssh",
+}
+
+// writers are the commands that write a file, each given the output
+// path one way; the path is the spelling with $HOME expanded except
+// where the shell would not ("~" stays for the settings, as a person
+// writes it in a config file or PRET_ACCES_FICHIER='~/…').
+var writers = map[string]func(t *testing.T, home, out string) result{
+	"acces/variable": func(t *testing.T, home, out string) result {
+		t.Setenv("PRET_ACCES_FICHIER", out)
+		return pretIn(t, "", "acces", "--statut", "demande", "--date", "2026-10-01", "--force")
+	},
+	"acces/option": func(t *testing.T, home, out string) result {
+		return pretIn(t, "", "acces", "--statut", "verifie", "--force", "--acces-fichier", out)
+	},
+	"acces/fichier-de-configuration": func(t *testing.T, home, out string) result {
+		cfg := filepath.Join(home, "config.yaml")
+		os.WriteFile(cfg, []byte("acces:\n  fichier: '"+out+"'\n"), 0o644)
+		return pretIn(t, "", "--config", cfg, "acces", "--statut", "demande", "--force")
+	},
+	"assistant/terminal": func(t *testing.T, home, out string) result {
+		t.Setenv("PRET_ACCES_FICHIER", out)
+		return pretTTY(t, &enterPrompter{}, "assistant")
+	},
+	"valider/sortie": func(t *testing.T, home, out string) result {
+		return pretIn(t, "", "valider", "docs", "--format", "json", "--sortie", out)
+	},
+	"signer": func(t *testing.T, home, out string) result {
+		os.WriteFile(filepath.Join(home, "pass.txt"), []byte(testPass+"\n"), 0o600)
+		return pretIn(t, "", "signer", out, "--passphrase-file", filepath.Join(home, "pass.txt"))
+	},
+	"signer/variable": func(t *testing.T, home, out string) result {
+		t.Setenv("PRET_ACCES_FICHIER", out)
+		os.WriteFile(filepath.Join(home, "pass.txt"), []byte(testPass+"\n"), 0o600)
+		return pretIn(t, "", "signer", "--passphrase-file", filepath.Join(home, "pass.txt"))
+	},
+	"modele": func(t *testing.T, home, out string) result {
+		return pretIn(t, "", "modele", out)
+	},
+}
+
+// TestNoCommandWritesTheKey: every command that writes x every spelling
+// of a path on the key, its .pub or in the key folder is refused with
+// exit 2, and the key folder is byte for byte what it was.
+func TestNoCommandWritesTheKey(t *testing.T) {
+	kp := makeKeyPair(t)
+	for wname, write := range writers {
+		for sname, spelling := range outputSpellings {
+			t.Run(wname+"/"+sname, func(t *testing.T) {
+				home, sshDir := keyHome(t, kp)
+				before := keyFolderSnapshot(t, sshDir)
+				out := strings.ReplaceAll(spelling, "$HOME", home)
+				if strings.HasPrefix(wname, "valider") || wname == "modele" || wname == "signer" {
+					out = expandTilde(home, out) // a shell expands ~ in an argument
+				}
+				r := write(t, home, out)
+				checkRefused(t, r, sshDir, before)
+			})
+		}
+	}
+	for sname, spelling := range folderSpellings {
+		t.Run("man/"+sname, func(t *testing.T) {
+			home, sshDir := keyHome(t, kp)
+			before := keyFolderSnapshot(t, sshDir)
+			r := pretIn(t, "", "man", expandTilde(home, strings.ReplaceAll(spelling, "$HOME", home)))
+			checkRefused(t, r, sshDir, before)
+		})
+	}
+	// The state file: XDG_STATE_HOME/pret is a link to the key folder, or
+	// the key is named like the state file.
+	for _, keyName := range []string{"id_ed25519_romeo", "etat.yaml"} {
+		t.Run("etat/"+keyName, func(t *testing.T) {
+			home, sshDir := keyHome(t, kp)
+			if keyName != "id_ed25519_romeo" {
+				os.Rename(filepath.Join(sshDir, "id_ed25519_romeo"), filepath.Join(sshDir, keyName))
+				os.Rename(filepath.Join(sshDir, "id_ed25519_romeo.pub"), filepath.Join(sshDir, keyName+".pub"))
+				t.Setenv("PRET_CLE_NOM", keyName)
+			}
+			state := filepath.Join(home, "etat")
+			os.MkdirAll(state, 0o755)
+			os.Symlink(sshDir, filepath.Join(state, "pret"))
+			t.Setenv("XDG_STATE_HOME", state)
+			xdg.Reload()
+			before := keyFolderSnapshot(t, sshDir)
+			r := pretIn(t, "", "acces", "--statut", "demande", "--force", "--acces-fichier", filepath.Join(home, "acces.md"))
+			checkRefused(t, r, sshDir, before)
+		})
+	}
+}
+
+func checkRefused(t *testing.T, r result, sshDir string, before map[string]string) {
+	t.Helper()
+	if r.code != 2 {
+		t.Errorf("code %d, attendu 2\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "mène à la clé SSH") || !strings.Contains(r.stderr, "pret: conseil : ") {
+		t.Errorf("raison absente :\n%s", r.stderr)
+	}
+	if after := keyFolderSnapshot(t, sshDir); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("le dossier de la clé a changé :\navant %v\naprès %v", before, after)
+	}
+}
+
+// keyFolderSnapshot is every name in the key folder (recursively) with the hash
+// and mode of its content.
+func keyFolderSnapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			m[p] = "erreur"
+			return nil
+		}
+		info, _ := d.Info()
+		if d.IsDir() {
+			m[p] = "dossier " + info.Mode().String()
+			return nil
+		}
+		data, _ := os.ReadFile(p)
+		m[p] = fmt.Sprintf("%x %s", sha256.Sum256(data), info.Mode())
+		return nil
+	})
+	return m
+}
+
+func expandTilde(home, p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		return home + p[1:]
+	}
+	return p
+}
