@@ -52,7 +52,7 @@ func CheckJob(data []byte) []checklist.Problem {
 	var job batchv1.Job
 	strict, err := kjson.UnmarshalStrict(js, &job, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
 	if err != nil {
-		p.add("yaml-syntax", checklist.SevError, 0, "une valeur n'a pas le type attendu par l'API : %v", err)
+		p.add("yaml-syntax", checklist.SevError, 0, "une valeur n'a pas le type attendu par l'API : %s", checklist.YAMLError(err))
 		return p
 	}
 	for _, e := range strict {
@@ -106,8 +106,5 @@ func CheckJob(data []byte) []checklist.Problem {
 	return p
 }
 
-func yamlReason(err error) string {
-	s := err.Error()
-	s = strings.TrimPrefix(s, "error converting YAML to JSON: ")
-	return s
-}
+// yamlReason is the parser's complaint in French (checklist.YAMLError).
+func yamlReason(err error) string { return checklist.YAMLError(err) }

@@ -34,7 +34,7 @@ func (e *InputError) Error() string { return e.File + " : " + e.Reason }
 func decode(name string, data []byte) (map[string]any, error) {
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, &InputError{name, "ni YAML ni JSON lisible : " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")}
+		return nil, &InputError{name, "ni YAML ni JSON lisible : " + checklist.YAMLError(err)}
 	}
 	var m map[string]any
 	if err := json.Unmarshal(js, &m); err != nil || m == nil {

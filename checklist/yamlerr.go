@@ -1,0 +1,100 @@
+package checklist
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// yamlReasons are the YAML parser's messages (go-yaml, through
+// sigs.k8s.io/yaml) in French: its own words never reach the user.
+var yamlReasons = []struct{ en, fr string }{
+	{"mapping values are not allowed", "« : » inattendu : une valeur qui contient « : » s'écrit entre guillemets, ou l'indentation est décalée"},
+	{"found character that cannot start any token", "caractère qui ne peut pas commencer une valeur (une tabulation ? YAML n'indente qu'avec des espaces)"},
+	{"found a tab character", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
+	{"did not find expected key", "clé attendue : l'indentation est sans doute décalée"},
+	{"did not find expected '-' indicator", "élément de liste attendu (« - ») : l'indentation est sans doute décalée"},
+	{"did not find expected ',' or ']'", "liste entre crochets non fermée (« ] » manquant)"},
+	{"did not find expected ',' or '}'", "objet entre accolades non fermé (« } » manquant)"},
+	{"did not find expected node content", "valeur attendue"},
+	{"could not find expected ':'", "« : » attendu après une clé"},
+	{"found unexpected end of stream", "fin du fichier inattendue : un guillemet n'est pas fermé ?"},
+	{"found undefined tag handle", "étiquette YAML (« ! ») inconnue"},
+	{"block sequence entries are not allowed", "liste mal placée : l'indentation est sans doute décalée"},
+	{"already set in map", "clé en double"},
+	{"control characters are not allowed", "caractère de contrôle dans le fichier"},
+	{"invalid leading UTF-8 octet", "le fichier n'est pas en UTF-8"},
+	{"invalid trailing UTF-8 octet", "le fichier n'est pas en UTF-8"},
+	{"incomplete UTF-8 octet sequence", "le fichier n'est pas en UTF-8"},
+	{"found unknown escape character", "séquence d'échappement inconnue après « \\ » dans une chaîne entre guillemets"},
+	{"found unexpected ':'", "« : » inattendu"},
+	{"did not find URI escaped octet", "étiquette YAML mal formée"},
+	{"exceeded max depth", "imbrication trop profonde"},
+	{"document contains excessive aliasing", "trop d'alias (« * ») : le document se déplierait sans fin"},
+	{"unknown anchor", "alias (« * ») vers une ancre (« & ») inconnue"},
+	{"found duplicate", "clé en double"},
+}
+
+var (
+	yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
+	typeErrRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
+	})
+)
+
+// YAMLError says in French what a YAML or JSON decoder found wrong, with
+// the line number when the parser gives one. Nothing of the parser's
+// English is kept but the name of a field and its line.
+func YAMLError(err error) string {
+	msg := err.Error()
+	if m := typeErrRe().FindStringSubmatch(msg); m != nil {
+		field := m[2]
+		if field == "" {
+			field = "document"
+		}
+		return "le champ « " + Escape(field) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + jsonKindFrench(m[1])
+	}
+	reason := "syntaxe YAML invalide"
+	for _, r := range yamlReasons {
+		if strings.Contains(msg, r.en) {
+			reason = r.fr
+			break
+		}
+	}
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
+		return "ligne " + m[1] + " : " + reason
+	}
+	return reason
+}
+
+func goTypeFrench(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "une liste"
+	case strings.HasPrefix(t, "map["), strings.Contains(t, "."):
+		return "un objet (clé: valeur)"
+	case t == "string":
+		return "un texte"
+	case t == "bool":
+		return "true ou false"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+		return "un nombre"
+	}
+	return "d'un autre type"
+}
+
+func jsonKindFrench(k string) string {
+	switch k {
+	case "string":
+		return "un texte"
+	case "number":
+		return "un nombre"
+	case "array":
+		return "une liste"
+	case "object":
+		return "un objet"
+	case "bool":
+		return "un booléen"
+	}
+	return "une valeur d'un autre type"
+}
