@@ -32,6 +32,10 @@ type Settings struct {
 	Today     time.Time // civil day, midnight UTC
 	Now       func() time.Time
 	Home      string // the learner's home folder, to write paths as ~/…
+	// CheckTemplate says what `pret valider` refuses in the result of a
+	// custom template; a refused result is never written. nil checks
+	// nothing.
+	CheckTemplate func(content []byte) error
 }
 
 // CheckAccessDate applies cli.md: not in the future; on or after the
@@ -143,6 +147,13 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	})
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "corrigez le modèle donné par acces.modele, ou videz ce réglage pour le modèle intégré", Input: true}
+	}
+	if s.Template != "" && s.CheckTemplate != nil {
+		if err := s.CheckTemplate(content); err != nil {
+			return nil, &Error{Input: true, Err: err,
+				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %v ; rien n'a été écrit", err),
+				Hint: "corrigez le modèle pour qu'il garde la date, le chemin de la clé publique, l'empreinte et la phrase du cours, ou videz acces.modele pour le modèle intégré"}
+		}
 	}
 	p := &AccessPlan{
 		Path:    s.File,

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/onboarding"
@@ -43,6 +44,19 @@ func settings(c *Config) (onboarding.Settings, error) {
 			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md illisible : %s", checklist.Escape(err.Error()))
 		}
 		s.Template = string(text)
+	}
+	rules := acces.Rules{KeyName: c.Key.Name + ".pub", SessionDay: c.SessionDay, Today: c.Today}
+	s.CheckTemplate = func(content []byte) error {
+		var codes []string
+		for _, p := range acces.Validate(content, rules).Problems {
+			if p.Severity == checklist.SevError {
+				codes = append(codes, p.Code)
+			}
+		}
+		if len(codes) > 0 {
+			return errors.New(strings.Join(codes, ", "))
+		}
+		return nil
 	}
 	return s, nil
 }
