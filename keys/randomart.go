@@ -11,7 +11,13 @@ import (
 // Randomart draws the "drunken bishop" picture of `ssh-keygen -lv` for the
 // SHA256 fingerprint, following OpenSSH's fingerprint_randomart so the two
 // pictures are byte-equal.
-func Randomart(pub ssh.PublicKey) string {
+func Randomart(pub ssh.PublicKey) string { return randomart(pub, TypeName(pub), Bits(pub)) }
+
+// Randomart is the picture of `ssh-keygen -lv` for this line: the key's
+// picture under the line's type, "ED25519-CERT" for a certificate.
+func (f Fingerprint) Randomart() string { return randomart(f.Key, f.Type, f.Bits) }
+
+func randomart(pub ssh.PublicKey, typ string, bits int) string {
 	const (
 		base  = 8
 		sizeY = base + 1
@@ -45,9 +51,9 @@ func Randomart(pub ssh.PublicKey) string {
 	field[sizeX/2][sizeY/2] = last - 1
 	field[x][y] = last
 
-	title := fmt.Sprintf("[%s %d]", TypeName(pub), Bits(pub))
+	title := fmt.Sprintf("[%s %d]", typ, bits)
 	if len(title) > sizeX {
-		title = fmt.Sprintf("[%s]", TypeName(pub))
+		title = fmt.Sprintf("[%s]", typ)
 	}
 	if len(title) >= sizeX {
 		title = title[:sizeX-1] // snprintf truncation in OpenSSH

@@ -48,3 +48,20 @@ func TestNoFormatEchoesGeneratedKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureIsNotALeak: the SSH SIGNATURE block pret signer appends
+// (signature.md) is never private-key-leak, in any case or wrapping.
+func TestSignatureIsNotALeak(t *testing.T) {
+	sig := "<!-- pret:signature -->\n```\n-----BEGIN SSH SIGNATURE-----\n" +
+		"U1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAgx9uE6k7m6kq3nHq1vMtAjLr2Jm4n\n" +
+		"AAAACnByZXQtYWNjZXMAAAAAAAAABnNoYTUxMgAAAFMAAAALc3NoLWVkMjU1MTkAAABAb3Bl\n" +
+		"bnNzaC1rZXkAAAA=\n-----END SSH SIGNATURE-----\n```\n"
+	for _, s := range []string{sig, strings.ToLower(sig), strings.ReplaceAll(sig, "\n", "\r\n")} {
+		r := Validate([]byte(good+"\n"+s), rules)
+		for _, p := range r.Problems {
+			if p.Code == "private-key-leak" {
+				t.Fatalf("signature taken for a key: %+v", p)
+			}
+		}
+	}
+}

@@ -81,7 +81,7 @@ func runEmpreinte(ctx context.Context, opts *empreinteOptions, ios *iostreams) e
 		// (\033), line breaks and bidi controls too.
 		fmt.Fprintln(ios.Out, checklist.Escape(fp.Line()))
 		if opts.Art {
-			fmt.Fprint(ios.Out, keys.Randomart(fp.Key))
+			fmt.Fprint(ios.Out, fp.Randomart())
 		}
 	}
 	return nil

@@ -77,21 +77,36 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 		tc{path: "-", stdin: "pas une clé\n"},
 		tc{path: write("vide.pub", "")})
 	for _, c := range cases {
-		cmd := exec.Command(keygen, "-lf", c.path)
+		for _, art := range []bool{false, true} {
+			checkEmpreinte(t, keygen, c.path, c.stdin, art)
+		}
+	}
+}
+
+// checkEmpreinte compares pret empreinte [--art] with ssh-keygen -l[v]f.
+func checkEmpreinte(t *testing.T, keygen, path, stdin string, art bool) {
+	t.Helper()
+	c := struct{ path, stdin string }{path, stdin}
+	flag, args := "-lf", []string{"empreinte", c.path}
+	if art {
+		flag, args = "-lvf", []string{"empreinte", "--art", c.path}
+	}
+	{
+		cmd := exec.Command(keygen, flag, c.path)
 		cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
 		cmd.Stdin = strings.NewReader(c.stdin)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		kerr := cmd.Run()
-		r := pretIn(t, c.stdin, "empreinte", c.path)
+		r := pretIn(t, c.stdin, args...)
 		if kerr != nil {
-			must(t, r, 1, "empreinte", c.path)
+			must(t, r, 1, args...)
 			if !strings.HasPrefix(r.stderr, "pret: erreur : ") || r.stdout != "" {
 				t.Errorf("%s: ssh-keygen refuses (%s); pret should refuse in French:\n%s%s", c.path, strings.TrimSpace(stderr.String()), r.stdout, r.stderr)
 			}
-			continue
+			return
 		}
-		must(t, r, 0, "empreinte", c.path)
+		must(t, r, 0, args...)
 		var want strings.Builder
 		for _, l := range strings.SplitAfter(stdout.String(), "\n") {
 			if l != "" {
@@ -99,7 +114,7 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 			}
 		}
 		if r.stdout != want.String() {
-			t.Errorf("%s:\npret       %q\nssh-keygen %q (escaped %q)", c.path, r.stdout, stdout.String(), want.String())
+			t.Errorf("%s %s:\npret       %q\nssh-keygen %q (escaped %q)", flag, c.path, r.stdout, stdout.String(), want.String())
 		}
 	}
 }
