@@ -82,10 +82,12 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 	sort.Sort(byPath{results, infos})
 	// One file read twice (two spellings of one tree, a file also named on
 	// the command line) is one result: the first path in order.
+	// Within one argument a file is met once (folders are listed once);
+	// only several arguments can name one file twice.
 	seen := map[fileID]bool{}
 	n := 0
 	for i := range results {
-		if infos[i].hasID {
+		if infos[i].hasID && len(args) > 1 {
 			if seen[infos[i].id] {
 				continue
 			}
@@ -159,15 +161,31 @@ func validateSource(s source, rules acces.Rules, buf []byte) (checklist.FileResu
 // Files of one learner's folder (acces.md beside a copy "acces (1).md")
 // count once: a learner may hand in twice, two learners may not share a key.
 func markDuplicates(results []checklist.FileResult, infos []info) {
-	byFP := map[string][]int{}
+	// Indexes sorted by fingerprint, then runs of one fingerprint: four
+	// bytes per file, where a map of lists would cost ten times that.
+	var order []int32
 	for i, r := range results {
 		if r.Fingerprint != "" {
-			byFP[r.Fingerprint] = append(byFP[r.Fingerprint], i)
+			order = append(order, int32(i))
 		}
 	}
-	for _, idx := range byFP {
-		if len(idx) < 2 {
+	sort.Slice(order, func(a, b int) bool {
+		fa, fb := results[order[a]].Fingerprint, results[order[b]].Fingerprint
+		return fa < fb || fa == fb && order[a] < order[b]
+	})
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && results[order[end]].Fingerprint == results[order[start]].Fingerprint {
+			end++
+		}
+		run := order[start:end]
+		start = end
+		if len(run) < 2 {
 			continue
+		}
+		idx := make([]int, len(run))
+		for k, i := range run {
+			idx[k] = int(i)
 		}
 		learners := map[string]bool{}
 		for _, i := range idx {
