@@ -1,0 +1,111 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+const (
+	fpOne = "SHA256:bdWv8ASnIXvq7nulAWpJBvplTofkQJ55TUUjbQO+nA0"
+	fpTwo = "SHA256:tc1+NYFSoUoasBV8ZJu5X3dK6V3ESg7kOqqgMRKY8gI"
+)
+
+func accesPage(fp string) string {
+	return "- Date de la demande : 2026-10-16\n- Clé : ~/.ssh/id_ed25519_romeo.pub\n- 256 " + fp + " seance-novembre (ED25519)\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n"
+}
+
+func writeZip(t *testing.T, path string, files map[string]string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, content := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(content))
+	}
+	zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestValiderExitCodesAndOutputEveryFormat runs the binary on a Moodle
+// archive in every format: the exit code does not depend on the format,
+// --sortie writes exactly what standard output would have held, --sortie
+// on the key is refused, and nothing found is exit 1 with a French
+// sentence on stderr.
+func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
+	h := newHome(t)
+	writeZip(t, h.path("moodle.zip"), map[string]string{
+		"Dupont Alice_1_assignsubmission_file_acces.md":     accesPage(fpOne),
+		"Martin Bob_2_assignsubmission_file_acces (1).md":   accesPage(fpOne), // Alice's key
+		"Durand Chloé_3_assignsubmission_file_/Accès.md":    accesPage(fpTwo),
+		"Durand Chloé_3_assignsubmission_file_/notes.txt":   "rien",
+		"Petit Denis_4_assignsubmission_onlinetext_x.html":  "<p>acces</p>",
+		"Leroy Emma_5_assignsubmission_file_acces-2.md.bak": "pas lu",
+	})
+	writeZip(t, h.path("bon.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
+	os.MkdirAll(h.path("vide/sous-dossier"), 0o755)
+	os.WriteFile(h.path("vide/sous-dossier/notes.md"), []byte("acces.md"), 0o644)
+
+	for _, format := range checklist.FileFormats {
+		r := h.pret("", "valider", "--format", format, "moodle.zip")
+		if r.code != 1 {
+			t.Errorf("%s: exit %d on invalid files\n%s", format, r.code, r.stderr)
+		}
+		for _, learner := range []string{"Dupont Alice", "Martin Bob"} {
+			if !strings.Contains(r.stdout, learner) {
+				t.Errorf("%s does not name %s", format, learner)
+			}
+		}
+		if format == "texte" && strings.Contains(r.stdout, "Durand") {
+			t.Errorf("texte lists a valid file without --tous:\n%s", r.stdout)
+		}
+		out := h.path("rapport." + format)
+		w := h.pret("", "valider", "--format", format, "--sortie", out, "moodle.zip")
+		got, err := os.ReadFile(out)
+		if w.code != 1 || err != nil || w.stdout != "" {
+			t.Errorf("%s --sortie: exit %d, %v, stdout %q", format, w.code, err, w.stdout)
+		}
+		if !bytes.Equal(got, []byte(r.stdout)) {
+			t.Errorf("%s --sortie wrote other bytes than standard output", format)
+		}
+		if ok := h.pret("", "valider", "--format", format, "bon.zip"); ok.code != 0 {
+			t.Errorf("%s: exit %d on valid files\n%s", format, ok.code, ok.stderr)
+		}
+		none := h.pret("", "valider", "--format", format, "vide")
+		if none.code != 1 || !strings.HasPrefix(none.stderr, "pret: erreur : aucun acces.md trouvé dans vide") {
+			t.Errorf("%s, nothing found: exit %d\n%s", format, none.code, none.stderr)
+		}
+		if miss := h.pret("", "valider", "--format", format, "nulle-part"); miss.code != 2 {
+			t.Errorf("%s, a mistyped name: exit %d", format, miss.code)
+		}
+	}
+	// Never onto the key or into its folder, even through a link.
+	os.MkdirAll(h.path(".ssh"), 0o700)
+	os.WriteFile(h.path(".ssh/id_ed25519_romeo"), []byte("clé"), 0o600)
+	os.Symlink(h.path(".ssh/id_ed25519_romeo"), h.path("lien"))
+	for _, target := range []string{".ssh/id_ed25519_romeo", ".ssh/id_ed25519_romeo.pub", ".ssh/rapport.csv", "lien", ".ssh/../.ssh/id_ed25519_romeo"} {
+		r := h.pret("", "valider", "--format", "csv", "--sortie", h.path(target), "moodle.zip")
+		if r.code != 2 {
+			t.Errorf("--sortie %s: exit %d\n%s", target, r.code, r.stderr)
+		}
+	}
+	if data, _ := os.ReadFile(h.path(".ssh/id_ed25519_romeo")); string(data) != "clé" {
+		t.Error("the key was written to")
+	}
+	if _, err := os.Stat(h.path(".ssh/rapport.csv")); err == nil {
+		t.Error("a report was written into the key folder")
+	}
+	entries, _ := os.ReadDir(h.path(".ssh"))
+	if len(entries) != 1 {
+		t.Errorf("the key folder holds %d files", len(entries))
+	}
+}
