@@ -72,6 +72,8 @@ func ghData(s string) string {
 			b.WriteString("%0D")
 		case r == '\n':
 			b.WriteString("%0A")
+		case r == '\t':
+			b.WriteRune(r) // harmless in a log, and the runner has no escape for it
 		case mustEscape(r) || r == utf8.RuneError:
 			for _, c := range []byte(string(r)) {
 				fmt.Fprintf(&b, "%%%02X", c)

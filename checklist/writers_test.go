@@ -1,0 +1,215 @@
+package checklist
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// hostileName builds a file or learner name from pieces that break
+// spreadsheets, workflow commands, URIs and terminals.
+func hostileName(rng *rand.Rand) string {
+	pieces := []string{"=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "\t", "\r", "a,b", "c:d", "%25", "%0A", "::error::", "é", "日本", " ", "\"", "'", "#", "?", "<b>", "\x1b[31m", "\u202e", "\n", "x"}
+	var b strings.Builder
+	for range 1 + rng.IntN(5) {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+func hostileFiles(rng *rand.Rand) []FileResult {
+	var files []FileResult
+	for i := range 6 {
+		name := hostileName(rng)
+		f := FileResult{Path: "rendus/" + name + "/acces.md", Apprenant: name, Valid: i%2 == 0, Fingerprint: "SHA256:" + strings.Repeat("A", 43), Date: "2026-10-16", Statut: "demande"}
+		if !f.Valid {
+			f.Problems = []Problem{{Code: "missing-date", Severity: SevError, Message: "date " + hostileName(rng), Line: i + 1}}
+		} else if i == 2 {
+			f.Problems = []Problem{{Code: "late-request", Severity: SevWarning, Message: hostileName(rng)}}
+		}
+		if i == 4 {
+			f.Archive, f.Entry, f.Path = "lot "+name+".zip", name+"/acces.md", "lot "+name+".zip!/"+name+"/acces.md"
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// TestCSVIsFormulaSafe reads the roster back with encoding/csv: one row
+// per file, and no cell a spreadsheet would run.
+func TestCSVIsFormulaSafe(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 300 {
+		files := hostileFiles(rng)
+		var buf bytes.Buffer
+		if err := WriteFilesReport(&buf, "csv", FilesReport{Files: files}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll()
+		if err != nil {
+			t.Fatalf("csv does not read back: %v\n%q", err, buf.String())
+		}
+		if len(rows) != len(files)+1 {
+			t.Fatalf("%d rows for %d files", len(rows), len(files))
+		}
+		for i, row := range rows[1:] {
+			for _, cell := range row {
+				if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+					t.Fatalf("cell %q would run as a formula", cell)
+				}
+				if bad, ok := terminalSafe(cell); !ok {
+					t.Fatalf("cell %q holds %q", cell, bad)
+				}
+			}
+			want := Escape(files[i].Apprenant)
+			if want != "" && strings.ContainsRune("=+-@", rune(want[0])) {
+				want = "'" + want
+			}
+			if row[0] != want {
+				t.Fatalf("apprenant %q read back as %q", files[i].Apprenant, row[0])
+			}
+		}
+	}
+	// The case of the issue: a learner named like a formula.
+	var buf bytes.Buffer
+	WriteFilesReport(&buf, "csv", FilesReport{Files: []FileResult{{Path: "x/acces.md", Apprenant: "=1+1", Valid: true}}})
+	rows, _ := csv.NewReader(&buf).ReadAll()
+	if rows[1][0] != "'=1+1" {
+		t.Fatalf("%q", rows[1][0])
+	}
+}
+
+// TestGitHubCommandsParseBack reads the workflow commands as the runner
+// does: one command per line, every property and message unescaped back
+// to what pret meant, one line per problem and one notice.
+func TestGitHubCommandsParseBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	line := regexp.MustCompile(`^::(error|warning|notice) ([^:]*)::(.*)$`)
+	unescape := func(s string, prop bool) string {
+		pairs := []string{"%0D", "\r", "%0A", "\n"}
+		if prop {
+			pairs = append(pairs, "%3A", ":", "%2C", ",")
+		}
+		return strings.NewReplacer(append(pairs, "%25", "%")...).Replace(s)
+	}
+	for range 300 {
+		files := hostileFiles(rng)
+		var buf bytes.Buffer
+		if err := WriteFilesReport(&buf, "github", FilesReport{Files: files}); err != nil {
+			t.Fatal(err)
+		}
+		problems := 0
+		for _, f := range files {
+			problems += len(f.Problems)
+		}
+		sc := bufio.NewScanner(&buf)
+		n, notices := 0, 0
+		for sc.Scan() {
+			m := line.FindStringSubmatch(sc.Text())
+			if m == nil {
+				t.Fatalf("not one workflow command: %q", sc.Text())
+			}
+			if m[1] == "notice" {
+				notices++
+				continue
+			}
+			props := map[string]string{}
+			for _, kv := range strings.Split(m[2], ",") {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok {
+					t.Fatalf("property %q in %q", kv, sc.Text())
+				}
+				props[k] = unescape(v, true)
+			}
+			msg := unescape(m[3], false)
+			// Some problem of some file with that path says this, unless
+			// control characters were written %XX on purpose.
+			found := false
+			for _, c := range files {
+				want := c.Path
+				if c.Archive != "" {
+					want = c.Archive
+				}
+				for _, p := range c.Problems {
+					if props["file"] == want && props["title"] == p.Code && strings.HasSuffix(msg, p.Message) {
+						found = true
+					}
+				}
+			}
+			if !found && !strings.Contains(sc.Text(), "%1B") && !strings.Contains(sc.Text(), "%E2%80%AE") {
+				t.Fatalf("command %q matches no problem of the run", sc.Text())
+			}
+			n++
+		}
+		if n != problems || notices != 1 {
+			t.Fatalf("%d commands for %d problems, %d notices", n, problems, notices)
+		}
+	}
+}
+
+// TestSARIFValidAgainstTheSchema: whatever the names hold, the log is
+// SARIF 2.1.0 as the schema says, every uri a relative reference.
+func TestSARIFValidAgainstTheSchema(t *testing.T) {
+	path, _ := filepath.Abs(filepath.Join("..", "..", "shared", "schemas", "sarif-schema-2.1.0.json"))
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("the SARIF schema must be beside the repository (../shared/schemas): %v", err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(path, doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 200 {
+		files := hostileFiles(rng)
+		var buf bytes.Buffer
+		if err := WriteFilesReport(&buf, "sarif", FilesReport{Files: files, Version: "1.0", Dir: "/depot"}); err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(inst); err != nil {
+			t.Fatalf("%v\n%s", err, buf.String())
+		}
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					Locations []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		json.Unmarshal(buf.Bytes(), &log)
+		for _, r := range log.Runs[0].Results {
+			u, err := url.Parse(r.Locations[0].PhysicalLocation.ArtifactLocation.URI)
+			if err != nil || u.IsAbs() {
+				t.Fatalf("uri %q: %v", r.Locations[0].PhysicalLocation.ArtifactLocation.URI, err)
+			}
+		}
+	}
+}
