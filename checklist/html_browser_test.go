@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -168,8 +169,30 @@ func TestHTMLReportInChromium(t *testing.T) {
 		t.Errorf("verdict filter: %q", got)
 	}
 
+	// Scripts off: the same page is a plain table with every row, and no
+	// control that would do nothing.
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(pageURL), chromedp.WaitReady(chromedp.CSS("#files"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := visible(); len(got) != len(files) {
+		t.Errorf("scripts off: %d rows shown, want %d", len(got), len(files))
+	}
+	if hidden := eval(`document.getElementById("controls").hidden && Array.from(document.querySelectorAll("button.code-filter")).every(b => b.hidden)`); hidden != true {
+		t.Error("scripts off: controls that cannot work are shown")
+	}
+	if text := eval(`document.body.innerText`).(string); !strings.Contains(text, "missing-date") || !strings.Contains(text, "ligne 2") {
+		t.Errorf("scripts off: the problems are not readable:\n%s", text)
+	}
+
 	mu.Lock()
 	defer mu.Unlock()
+	// The page's own loads are seen, so the watch is not blind.
+	if len(requests) == 0 {
+		t.Error("no network event seen at all: the no-request check would prove nothing")
+	}
 	for _, r := range requests {
 		if r != pageURL {
 			t.Errorf("the page made a request: %s", r)
