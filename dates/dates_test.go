@@ -223,6 +223,13 @@ func FuzzParse(f *testing.F) {
 		if d.Hour() != 0 || d.Minute() != 0 || d.Location() != time.UTC {
 			t.Fatalf("%q: not a civil day: %v", s, d)
 		}
+		// Property: a date typed in the wizard reads, in a file, as the
+		// validator reads it (the relative words only exist when typed).
+		if f := strings.ToLower(strings.TrimSpace(s)); !strings.Contains(f, "hier") && !strings.Contains(f, "aujourd") && !strings.ContainsAny(s, "\n\r") {
+			if v := validatorReading(t, s, d); v != d.Format(dates.ISO) {
+				t.Fatalf("%q: parser %s, validator %s", s, d.Format(dates.ISO), v)
+			}
+		}
 		for _, back := range []string{dates.Long(d), d.Format(dates.ISO)} {
 			if d.Year() < 1000 {
 				break // four-digit years only in the written forms

@@ -1,0 +1,94 @@
+package onboarding
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
+)
+
+// TestUnreadableStateNeverWritten: every kind of state file pret cannot
+// use is reported with its path and left exactly as it was; with
+// ForceState (pret acces --force) it is set aside whole, as
+// etat.yaml.illisible-AAAAMMJJ, and a fresh state holds the record.
+func TestUnreadableStateNeverWritten(t *testing.T) {
+	kinds := map[string]func(path string) error{
+		"not YAML": func(p string) error { return os.WriteFile(p, []byte("acces: [: :\n\t- x"), 0o600) },
+		"wrong shape": func(p string) error {
+			return os.WriteFile(p, []byte("acces: 5\n"), 0o600)
+		},
+		"a folder":   func(p string) error { return os.Mkdir(p, 0o700) },
+		"a link":     func(p string) error { return os.Symlink("/dev/zero", p) },
+		"too large":  func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte("#"), 1<<20+1), 0o600) },
+		"not UTF-8 ": func(p string) error { return os.WriteFile(p, []byte("acces:\n  - statut: \xff\xfe\n    date: [\n"), 0o600) },
+	}
+	if runtime.GOOS != "windows" {
+		kinds["a FIFO"] = func(p string) error { return syscall.Mkfifo(p, 0o600) }
+		if os.Geteuid() != 0 {
+			kinds["no permission"] = func(p string) error { return os.WriteFile(p, []byte("acces: []\n"), 0o000) }
+		}
+	}
+	for name, make := range kinds {
+		for _, force := range []bool{false, true} {
+			t.Run(name+map[bool]string{true: "/force", false: ""}[force], func(t *testing.T) {
+				dir := t.TempDir()
+				w, _, _ := newWizard(t, dir, nil)
+				copyDir(t, sharedKey(t), w.Store.Dir)
+				os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
+				if err := make(w.StatePath); err != nil {
+					t.Skip(err)
+				}
+				before, _ := os.Lstat(w.StatePath)
+				var raw []byte
+				if before.Mode().IsRegular() && before.Mode().Perm()&0o400 != 0 {
+					raw, _ = os.ReadFile(w.StatePath) // never a FIFO: it would block
+				}
+				if _, err := LoadState(w.StatePath); err == nil {
+					t.Fatal("read as a state")
+				} else if se, ok := err.(*StateError); !ok || !strings.Contains(se.Error(), w.StatePath) {
+					t.Fatalf("error without the path: %v", err)
+				}
+				out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: force})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !out.Written {
+					t.Fatal("acces.md not written")
+				}
+				check := func(path string) {
+					t.Helper()
+					fi, err := os.Lstat(path)
+					if err != nil || fi.Mode().Type() != before.Mode().Type() {
+						t.Fatalf("%s: %v, type %v", path, err, fi)
+					}
+					if before.Mode().IsRegular() && fi.Mode().Perm()&0o400 != 0 {
+						if now, _ := os.ReadFile(path); !bytes.Equal(now, raw) {
+							t.Fatalf("%s changed", path)
+						}
+					}
+				}
+				if !force {
+					if out.StateErr == nil || out.Noted {
+						t.Fatalf("outcome %+v", out)
+					}
+					check(w.StatePath)
+					return
+				}
+				want := w.StatePath + ".illisible-20261020"
+				if out.StateCopy != want || out.StateErr != nil || !out.Noted {
+					t.Fatalf("outcome %+v", out)
+				}
+				check(want)
+				st, err := LoadState(w.StatePath)
+				if err != nil || len(st.Access) != 1 || st.Access[0].Date != "2026-10-20" {
+					t.Fatalf("fresh state: %+v %v", st, err)
+				}
+			})
+		}
+	}
+}
