@@ -22,10 +22,12 @@ func TestUnreadableStateNeverWritten(t *testing.T) {
 		"wrong shape": func(p string) error {
 			return os.WriteFile(p, []byte("acces: 5\n"), 0o600)
 		},
-		"a folder":   func(p string) error { return os.Mkdir(p, 0o700) },
-		"a link":     func(p string) error { return os.Symlink("/dev/zero", p) },
-		"too large":  func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte("#"), 1<<20+1), 0o600) },
-		"not UTF-8 ": func(p string) error { return os.WriteFile(p, []byte("acces:\n  - statut: \xff\xfe\n    date: [\n"), 0o600) },
+		"a folder":  func(p string) error { return os.Mkdir(p, 0o700) },
+		"a link":    func(p string) error { return os.Symlink("/dev/zero", p) },
+		"too large": func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte("#"), 1<<20+1), 0o600) },
+		"not UTF-8 ": func(p string) error {
+			return os.WriteFile(p, []byte("acces:\n  - statut: \xff\xfe\n    date: [\n"), 0o600)
+		},
 	}
 	if runtime.GOOS != "windows" {
 		kinds["a FIFO"] = func(p string) error { return syscall.Mkfifo(p, 0o600) }
