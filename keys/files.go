@@ -3,56 +3,56 @@ package keys
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/romeo-pret/pret/internal/safefile"
 )
+
+// Key files are read and written through safefile, pret's one bounded
+// reader and whole-or-nothing writer. What is the key's own here: key
+// files are never read through a link, never replaced, and written only
+// under the folder lock, by Store.Create and Store.RebuildPub.
 
 var (
 	// ErrExists is returned when the target name is already taken: pret
 	// never replaces a key file, even one that appeared a moment ago.
-	ErrExists = errors.New("le fichier existe déjà ; il n'est jamais remplacé")
+	ErrExists = safefile.ErrExists
 	// ErrSymlink is returned for a symbolic link where a key file belongs:
 	// writing or reading through it could touch a file elsewhere.
 	ErrSymlink = errors.New("un lien symbolique occupe le chemin de la clé")
 )
 
+// FileError is a file operation that failed, with the reason in French.
+type FileError = safefile.Error
+
 // ReadFile reads a key file without following a symbolic link and without
-// reading more than MaxFileSize bytes.
-func ReadFile(path string) ([]byte, error) { return readFile(path, false) }
+// reading more than MaxFileSize bytes; a FIFO or a device is refused
+// without blocking.
+func ReadFile(path string) ([]byte, error) { return readFile(path, safefile.NoFollow) }
 
 // ReadFileFollow is ReadFile for a file the person named: a link is theirs
 // to give, and reading through it changes nothing.
-func ReadFileFollow(path string) ([]byte, error) { return readFile(path, true) }
+func ReadFileFollow(path string) ([]byte, error) { return readFile(path, safefile.FollowLink) }
 
-func readFile(path string, follow bool) ([]byte, error) {
-	f, err := openRead(path, follow)
-	if err != nil {
-		if !follow && isLinkErr(err) {
-			return nil, fmt.Errorf("%s : %w", path, ErrSymlink)
-		}
-		return nil, pathError(path, err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s : ce n'est pas un fichier ordinaire", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, pathError(path, err)
-	}
-	if len(data) > MaxFileSize {
+func readFile(path string, follow safefile.Follow) ([]byte, error) {
+	data, err := safefile.Read(path, safefile.Key, follow)
+	switch {
+	case errors.Is(err, safefile.ErrSymlink):
+		return nil, fmt.Errorf("%s : %w", path, ErrSymlink)
+	case errors.Is(err, safefile.ErrTooLarge):
 		return nil, fmt.Errorf("%s : %w", path, ErrTooLarge)
 	}
-	return data, nil
+	return data, err
 }
 
 // EnsureDir creates the key folder with mode 0700 when it is missing.
-// An existing folder is left as it is: its mode is the checklist's concern.
+// An existing folder is left as it is: its mode is the checklist's
+// concern. A link to a folder is followed: where the key folder lives is
+// the learner's choice (the key files themselves are never links).
 func EnsureDir(dir string) error {
-	st, err := os.Lstat(dir)
+	st, err := os.Stat(dir)
 	if err == nil {
 		if !st.IsDir() {
 			return fmt.Errorf("%s n'est pas un dossier", dir)
@@ -61,6 +61,11 @@ func EnsureDir(dir string) error {
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return pathError(dir, err)
+	}
+	if lst, lerr := os.Lstat(dir); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		// A dangling link: making its target would create a folder
+		// somewhere the learner did not name.
+		return fmt.Errorf("%s : %w (sa cible n'existe pas)", dir, ErrSymlink)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return pathError(dir, err)
@@ -72,65 +77,33 @@ func EnsureDir(dir string) error {
 	return nil
 }
 
-// pending is a file fully written and synced under a temporary name in the
-// target folder, waiting to be linked to its final name.
-type pending struct {
-	tmp, path string
-}
+// pending is a key file staged beside its final name.
+type pending struct{ *safefile.Pending }
 
-// stage writes data to a temporary file beside path with the given mode
-// (set with fchmod, so the umask does not matter) and syncs it.
-func stage(path string, data []byte, perm os.FileMode) (p *pending, err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	// The staged file is created exclusively and readable by its owner
-	// alone (mode 0600, or an owner-only ACL on Windows): the secret is
-	// never readable by others, even while it is being written.
-	f, err := createStaged(dir, "."+base+".tmp-", perm)
+func stage(path string, data []byte, perm os.FileMode) (*pending, error) {
+	p, err := safefile.Stage(path, data, perm)
 	if err != nil {
-		return nil, pathError(dir, err)
+		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return nil, pathError(path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return nil, pathError(path, err)
-	}
-	if err = f.Close(); err != nil {
-		return nil, pathError(path, err)
-	}
-	return &pending{tmp: f.Name(), path: path}, nil
+	return &pending{p}, nil
 }
 
-// commit gives the staged file its final name, failing when the name
-// exists, symbolic link included, so nothing is ever replaced or written
-// through a link (link(2) on Unix, a rename without replacement on
-// Windows: see linkNew).
+// commit links the staged file to its name, never replacing anything.
 func (p *pending) commit() error {
-	if err := linkNew(p.tmp, p.path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			if st, lerr := os.Lstat(p.path); lerr == nil && isLink(p.path, st) {
-				return fmt.Errorf("%s : %w", p.path, ErrSymlink)
-			}
-			return fmt.Errorf("%s : %w", p.path, ErrExists)
-		}
-		return pathError(p.path, err)
+	err := p.Link()
+	if errors.Is(err, safefile.ErrSymlink) {
+		var fe *safefile.Error
+		errors.As(err, &fe)
+		return fmt.Errorf("%s : %w", fe.Path, ErrSymlink)
 	}
-	return nil
+	return err
 }
 
-func (p *pending) discard() { os.Remove(p.tmp) }
+func (p *pending) discard() { p.Discard() }
 
 // WriteNew writes data to path whole or not at all, and fails with
-// ErrExists if path exists, whoever created it and whenever.
+// ErrExists if path exists, whoever created it and whenever. It is the
+// only way pret writes a key file.
 func WriteNew(path string, data []byte, perm os.FileMode) error {
 	p, err := stage(path, data, perm)
 	if err != nil {
@@ -140,69 +113,14 @@ func WriteNew(path string, data []byte, perm os.FileMode) error {
 	if err := p.commit(); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return safefile.SyncDir(filepath.Dir(path))
 }
 
-// WriteReplace writes data to path whole, replacing what is there by a
-// rename: a reader sees the old file or the new one, never a mix. For
-// files pret may replace (acces.md, its state), never for a key.
-func WriteReplace(path string, data []byte, perm os.FileMode) error {
-	p, err := stage(path, data, perm)
-	if err != nil {
-		return err
-	}
-	defer p.discard()
-	if err := os.Rename(p.tmp, path); err != nil {
-		return pathError(path, err)
-	}
-	return syncDir(filepath.Dir(path))
-}
+func syncDir(dir string) error { return safefile.SyncDir(dir) }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return pathError(dir, err)
-	}
-	defer d.Close()
-	// Some file systems refuse fsync on a folder; the data itself is synced.
-	_ = d.Sync()
-	return nil
-}
+// lockDir takes the folder lock under which "absent, create" is decided.
+func lockDir(dir string) (unlock func(), err error) { return safefile.LockDir(dir) }
 
-// pathError says in French what went wrong with a file, without the
-// English strings of the system's errors.
-func pathError(path string, err error) error {
-	var reason string
-	switch {
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		reason = "plus de place sur le disque"
-	case errors.Is(err, syscall.EROFS):
-		reason = "le système de fichiers est en lecture seule"
-	case errors.Is(err, fs.ErrPermission):
-		reason = "permission refusée"
-	case errors.Is(err, fs.ErrNotExist):
-		reason = "fichier ou dossier introuvable"
-	case errors.Is(err, syscall.ENOTDIR):
-		reason = "un élément du chemin n'est pas un dossier"
-	case errors.Is(err, syscall.EISDIR):
-		reason = "c'est un dossier"
-	case errors.Is(err, syscall.EIO):
-		reason = "erreur d'entrée-sortie"
-	default:
-		r, ok := osReason(err)
-		if !ok {
-			return fmt.Errorf("%s : %w", path, err)
-		}
-		reason = r
-	}
-	return &FileError{Path: path, Reason: reason, Err: err}
-}
+func isLink(path string, st fs.FileInfo) bool { return safefile.IsLink(path, st) }
 
-// FileError is a file operation that failed, with the reason in French.
-type FileError struct {
-	Path, Reason string
-	Err          error
-}
-
-func (e *FileError) Error() string { return e.Path + " : " + e.Reason }
-func (e *FileError) Unwrap() error { return e.Err }
+func pathError(path string, err error) error { return safefile.PathError(path, err) }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -406,26 +405,4 @@ func BenchmarkCreate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-func TestWriteReplaceIsWhole(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "acces.md")
-	for i, content := range []string{"premier\n", "second, plus long\n", ""} {
-		if err := WriteReplace(path, []byte(content), 0o644); err != nil {
-			t.Fatalf("%d: %v", i, err)
-		}
-		if b, _ := os.ReadFile(path); string(b) != content {
-			t.Fatalf("%d: %q", i, b)
-		}
-		// Windows has no mode bits: the file keeps its folder's ACL.
-		if st, _ := os.Stat(path); runtime.GOOS != "windows" && st.Mode().Perm() != 0o644 {
-			t.Fatalf("mode %v", st.Mode())
-		}
-	}
-	assertNoTemp(t, dir)
-	if err := WriteReplace(filepath.Join(dir, "absent", "x"), []byte("x"), 0o644); err == nil {
-		t.Fatal("write into a missing folder succeeded")
-	}
-	assertNoTemp(t, dir)
 }

@@ -298,7 +298,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		if !write {
 			return nil
 		}
-		if err := keys.WriteReplace(r.File, plan.Content, 0o644); err != nil {
+		if err := safefile.WriteReplace(r.File, plan.Content, 0o644); err != nil {
 			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)),
 				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 		}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -181,7 +182,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		if err := CheckOutputs(p.a.Store, Output{p.a.File, "acces.fichier"}); err != nil {
 			return err
 		}
-		if err := keys.WriteReplace(p.a.File, signed, p.perm); err != nil {
+		if err := safefile.WriteReplace(p.a.File, signed, p.perm); err != nil {
 			return &Error{Msg: fmt.Sprintf("%s non signé : %v", esc(p.a.File), err),
 				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}
 		}

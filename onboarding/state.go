@@ -12,7 +12,6 @@ import (
 
 	"github.com/romeo-pret/pret/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/keys"
 )
 
 // Record is one declaration the learner made about the account.
@@ -133,7 +132,7 @@ func saveState(path string, s *State) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return keys.WriteReplace(path, data, 0o600)
+	return safefile.WriteReplace(path, data, 0o600)
 }
 
 // setAsideState moves an unreadable state file (or folder) out of the way,

@@ -120,6 +120,10 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 			known[i] = k.key
 		}
 		cf, err := parseConfigFile(data, known)
+		var se *settingError
+		if errors.As(err, &se) && se.key == "seance.date" {
+			return nil, nil, usageError("écrivez la date de la séance sous la forme AAAA-MM-JJ (seance.date, PRET_SEANCE_DATE)", "date de séance invalide : %v (%s)", err, checklist.Escape(path))
+		}
 		if err != nil {
 			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", path, err)
 		}

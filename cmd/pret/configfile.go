@@ -176,8 +176,14 @@ func (w *configWalker) scalar(key string, v *yaml.Node) (any, error) {
 }
 
 func configTypeError(key string, line int, found string) error {
-	return fmt.Errorf("ligne %d : %s vaut %s ; attendu %s", line, key, found, expectedForm(key))
+	return &settingError{key: key, msg: fmt.Sprintf("ligne %d : %s vaut %s ; attendu %s", line, key, found, expectedForm(key))}
 }
+
+// settingError is a setting of the config file with a value of the wrong
+// type; loadConfig says which setting.
+type settingError struct{ key, msg string }
+
+func (e *settingError) Error() string { return e.msg }
 
 // expectedForm is what a setting takes, said for the person fixing it.
 func expectedForm(key string) string {
@@ -292,7 +298,7 @@ func checkSetting(key string, raw any) error {
 func sessionDay(s string) (time.Time, error) {
 	d, err := configDay(s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("date de séance invalide (seance.date) : %v ; attendu %s", err, expectedForm("seance.date"))
+		return time.Time{}, fmt.Errorf("date de séance invalide : %v (seance.date) ; attendu %s", err, expectedForm("seance.date"))
 	}
 	return d, nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // manOptions is what the hidden `pret man DOSSIER` takes: the release
@@ -103,7 +103,7 @@ func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
 		page = strings.Replace(page, `"`+opts.Date.Format("Jan 2006")+`"`, `"`+when+`"`, 1)
 		name := strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
 		path := filepath.Join(opts.Dir, name)
-		if err := guarded(func() error { return keys.WriteReplace(path, []byte(page), 0o644) }); err != nil {
+		if err := guarded(func() error { return safefile.WriteReplace(path, []byte(page), 0o644) }); err != nil {
 			return refusedError("vérifiez le dossier", "page %s non écrite : %s", name, describeError(err))
 		}
 	}

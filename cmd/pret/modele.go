@@ -11,7 +11,6 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/templates"
 )
 
@@ -52,9 +51,9 @@ func runModele(ctx context.Context, opts *modeleOptions, ios *iostreams) error {
 	if !ok {
 		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(path))
 	}
-	err := guarded(func() error { return keys.WriteNew(path, data, 0o644) })
+	err := guarded(func() error { return safefile.WriteNew(path, data, 0o644) })
 	switch {
-	case errors.Is(err, keys.ErrExists):
+	case errors.Is(err, safefile.ErrExists):
 		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)
 	case err != nil:
 		return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", path, safefile.Reason(err))

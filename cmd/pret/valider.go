@@ -16,7 +16,6 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/submissions"
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/keys"
 )
 
 // validerOptions is what `pret valider` takes from its arguments, flags
@@ -139,7 +138,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		if err := checklist.WriteFilesReport(&buf, format, report); err != nil {
 			return err
 		}
-		if err := keys.WriteReplace(opts.Output, buf.Bytes(), 0o644); err != nil {
+		if err := safefile.WriteReplace(opts.Output, buf.Bytes(), 0o644); err != nil {
 			return refusedError("choisissez un dossier où vous pouvez écrire", "--sortie %s : %s ; rien n'a été écrit", checklist.Escape(opts.Output), safefile.Reason(err))
 		}
 	}

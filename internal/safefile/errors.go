@@ -36,6 +36,9 @@ func Reason(err error) string {
 	if errors.As(err, &fe) {
 		return fe.Reason
 	}
+	if r, ok := osReason(err); ok {
+		return r
+	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		if r, ok := errnoReason(errno); ok {

@@ -4,28 +4,17 @@ package safefile
 
 import (
 	"io"
-	"io/fs"
-	"os"
 	"syscall"
 )
 
 // symlinkErrno: Windows has no O_NOFOLLOW; links are caught by Lstat.
 const symlinkErrno = syscall.ELOOP
 
-// readFile on Windows: no FIFOs to block on; a link is refused by Lstat
-// before opening (a race is possible, with nothing to gain: the file is
-// only read), and the open file must be regular.
+// readFile on Windows: no FIFOs to block on; without follow, openRead
+// refuses a symbolic link or a junction in the last element; the open
+// file must be regular.
 func readFile(path string, max int64, follow bool, buf []byte) ([]byte, error) {
-	if !follow {
-		st, err := os.Lstat(path)
-		if err != nil {
-			return nil, err
-		}
-		if st.Mode()&fs.ModeSymlink != 0 {
-			return nil, syscall.ELOOP
-		}
-	}
-	f, err := os.Open(path)
+	f, err := openRead(path, follow)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,6 @@
 //go:build windows
 
-package keys
+package safefile
 
 import (
 	"errors"
@@ -45,9 +45,6 @@ func openRead(path string, follow bool) (*os.File, error) {
 	return os.NewFile(uintptr(h), path), nil
 }
 
-// isLinkErr tells whether an open without following failed on a link.
-func isLinkErr(err error) bool { return errors.Is(err, syscall.ELOOP) }
-
 func createFile(path string, access, disposition, flags uint32, sa *windows.SecurityAttributes) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
@@ -80,10 +77,10 @@ func reparseKind(h windows.Handle) (link, reparse bool, err error) {
 	return info.ReparseTag&nameSurrogate != 0, true, nil
 }
 
-// isLink tells whether the name at path is a symbolic link or a junction.
+// IsLink tells whether the name at path is a symbolic link or a junction.
 // Go reports a junction as irregular, not as a link; it is one all the
 // same, and a key written or read through it would land elsewhere.
-func isLink(path string, st fs.FileInfo) bool {
+func IsLink(path string, st fs.FileInfo) bool {
 	if st.Mode()&fs.ModeSymlink != 0 {
 		return true
 	}
@@ -194,23 +191,23 @@ const lockName = ".pret.lock"
 // lockDir takes an exclusive lock (LockFileEx) so that two pret processes
 // decide "absent, create" one after the other, never together. The lock
 // goes with the handle: a process that dies releases it.
-func lockDir(dir string) (unlock func(), err error) {
+func LockDir(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, lockName)
 	h, err := createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, PathError(path, err)
 	}
 	if link, _, err := reparseKind(h); err != nil || link {
 		windows.CloseHandle(h)
 		if err == nil {
 			err = syscall.ELOOP
 		}
-		return nil, pathError(path, err)
+		return nil, PathError(path, err)
 	}
 	ol := new(windows.Overlapped)
 	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
 		windows.CloseHandle(h)
-		return nil, pathError(path, err)
+		return nil, PathError(path, err)
 	}
 	return func() {
 		windows.UnlockFileEx(h, 0, 1, 0, ol)

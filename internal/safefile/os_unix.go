@@ -1,30 +1,12 @@
 //go:build unix
 
-package keys
+package safefile
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
 )
-
-// openRead opens a file for reading without blocking on a FIFO or a
-// device, and without following a symbolic link in the last element
-// unless follow is set.
-func openRead(path string, follow bool) (*os.File, error) {
-	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
-	if !follow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	return os.OpenFile(path, flags, 0)
-}
-
-// isLinkErr tells whether an open without following failed on a link:
-// ELOOP on Linux and macOS, EMLINK on FreeBSD.
-func isLinkErr(err error) bool {
-	return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK)
-}
 
 // createStaged creates a new file in dir with O_EXCL and gives it perm
 // with fchmod, so the umask does not matter. os.CreateTemp already opens
@@ -48,10 +30,10 @@ func linkNew(tmp, path string) error { return os.Link(tmp, path) }
 
 // lockDir takes an exclusive advisory lock on the folder so that two pret
 // processes decide "absent, create" one after the other, never together.
-func lockDir(dir string) (unlock func(), err error) {
+func LockDir(dir string) (unlock func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {
-		return nil, pathError(dir, err)
+		return nil, PathError(dir, err)
 	}
 	for {
 		err = syscall.Flock(int(d.Fd()), syscall.LOCK_EX)
@@ -61,7 +43,7 @@ func lockDir(dir string) (unlock func(), err error) {
 	}
 	if err != nil {
 		d.Close()
-		return nil, pathError(dir, err)
+		return nil, PathError(dir, err)
 	}
 	return func() {
 		syscall.Flock(int(d.Fd()), syscall.LOCK_UN)
@@ -69,8 +51,8 @@ func lockDir(dir string) (unlock func(), err error) {
 	}, nil
 }
 
-// osReason: the Unix errors are the syscall names pathError knows.
+// osReason: the Unix errors are the syscall names Reason knows.
 func osReason(error) (string, bool) { return "", false }
 
-// isLink tells whether the name at path is a symbolic link.
-func isLink(_ string, st fs.FileInfo) bool { return st.Mode()&fs.ModeSymlink != 0 }
+// IsLink tells whether the name at path is a symbolic link.
+func IsLink(_ string, st fs.FileInfo) bool { return st.Mode()&fs.ModeSymlink != 0 }

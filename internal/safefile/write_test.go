@@ -1,0 +1,70 @@
+package safefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestWriteReplaceIsWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "acces.md")
+	for i, content := range []string{"premier\n", "second, plus long\n", ""} {
+		if err := WriteReplace(path, []byte(content), 0o644); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != content {
+			t.Fatalf("%d: %q", i, b)
+		}
+		// Windows has no mode bits: the file keeps its folder's ACL.
+		if st, _ := os.Stat(path); runtime.GOOS != "windows" && st.Mode().Perm() != 0o644 {
+			t.Fatalf("mode %v", st.Mode())
+		}
+	}
+	assertNoTemp(t, dir)
+	if err := WriteReplace(filepath.Join(dir, "absent", "x"), []byte("x"), 0o644); err == nil {
+		t.Fatal("write into a missing folder succeeded")
+	}
+	assertNoTemp(t, dir)
+}
+
+// TestWriteNewNeverReplaces: a taken name, a link included, is never
+// replaced, and no temporary file is left.
+func TestWriteNewNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := WriteNew(path, []byte("premier"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(path, []byte("second"), 0o600); !errors.Is(err, ErrExists) {
+		t.Fatalf("%v", err)
+	}
+	other := filepath.Join(dir, "autre")
+	os.WriteFile(other, []byte("autre"), 0o600)
+	link := filepath.Join(dir, "lien")
+	if err := os.Symlink(other, link); err == nil {
+		if err := WriteNew(link, []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
+			t.Fatalf("lien : %v", err)
+		}
+		if b, _ := os.ReadFile(other); string(b) != "autre" {
+			t.Fatalf("écrit à travers le lien : %q", b)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "premier" {
+		t.Fatalf("%q", b)
+	}
+	assertNoTemp(t, dir)
+}
+
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Fatalf("fichier temporaire laissé : %s", e.Name())
+		}
+	}
+}
