@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"strings"
 
-	batchv1 "k8s.io/api/batch/v1"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/livrables/internal/jobapi"
 )
 
 type problems []checklist.Problem
@@ -49,7 +49,7 @@ func CheckJob(data []byte) []checklist.Problem {
 	if head.APIVersion != "batch/v1" {
 		p.add("job-api-version", checklist.SevError, 0, "apiVersion: %q ; un Job s'écrit apiVersion: batch/v1", head.APIVersion)
 	}
-	var job batchv1.Job
+	var job jobapi.Job
 	strict, err := kjson.UnmarshalStrict(js, &job, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
 	if err != nil {
 		p.add("yaml-syntax", checklist.SevError, 0, "une valeur n'a pas le type attendu par l'API : %s", checklist.YAMLError(err))

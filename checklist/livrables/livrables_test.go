@@ -60,6 +60,9 @@ spec:
 		{"other image", job("busybox:1.36", "alpine:3.20"), "job-image"},
 		{"priority class", job("      restartPolicy: Never", "      restartPolicy: Never\n      priorityClassName: haute"), "job-priority-class"},
 		{"Kueue label", job("  name: sommeil\n", "  name: sommeil\n  labels:\n    kueue.x-k8s.io/queue-name: equipe\n"), "job-queue-label"},
+		// The API's own decoder would compute 10^9999991999999999 here.
+		{"a huge quantity exponent is read, not computed", job("            - hostname; sleep 30", "            - hostname; sleep 30\n          resources:\n            limits:\n              cpu: \"9e9999991999999999\""), ""},
+		{"a quantity the API refuses", job("            - hostname; sleep 30", "            - hostname; sleep 30\n          resources:\n            limits:\n              cpu: Pi"), "yaml-syntax"},
 		{"suspended", job("  backoffLimit: 0", "  backoffLimit: 0\n  suspend: true"), "job-suspend"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
