@@ -130,7 +130,11 @@ func (d *document) scanKeyMaterial(l line, st *statements) string {
 			if b, err := base64.RawStdEncoding.Strict().DecodeString(body); err == nil && len(b) == 32 && end == k {
 				st.fingerprints = append(st.fingerprints, fpAt{"SHA256:" + body, l.no})
 			} else {
-				st.badFP = append(st.badFP, fpAt{raw[i:end], l.no})
+				// One per line: the message names no value, and a line of
+				// 50 000 "SHA256:" must not make 50 000 problems.
+				if n := len(st.badFP); n == 0 || st.badFP[n-1].line != l.no {
+					st.badFP = append(st.badFP, fpAt{raw[i:end], l.no})
+				}
 			}
 			out.WriteByte(' ')
 			i = end
