@@ -54,6 +54,12 @@ func Long(d time.Time) string {
 	return fmt.Sprintf("%s %s %s %d", weekdays[d.Weekday()], day, months[d.Month()-1], d.Year())
 }
 
+// Day writes a day without its weekday: "20 octobre 2026", "1er octobre
+// 2026", as apprenant.md shows a recorded date.
+func Day(d time.Time) string {
+	return strings.TrimPrefix(Long(d), weekdays[d.Weekday()]+" ")
+}
+
 // Error says why a typed date was not understood, in French.
 type Error struct {
 	Input  string

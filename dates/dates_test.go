@@ -176,6 +176,15 @@ func TestLong(t *testing.T) {
 	}
 }
 
+func TestDay(t *testing.T) {
+	if got := dates.Day(day(2026, 10, 20)); got != "20 octobre 2026" {
+		t.Errorf("%q", got)
+	}
+	if got := dates.Day(day(2026, 10, 1)); got != "1er octobre 2026" {
+		t.Errorf("%q", got)
+	}
+}
+
 func TestWeekdayNote(t *testing.T) {
 	d := day(2026, 10, 20)
 	if n := dates.WeekdayNote("lundi 20 octobre 2026", d); !strings.Contains(n, "mardi") || !strings.Contains(n, "lundi") {

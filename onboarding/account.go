@@ -42,20 +42,20 @@ func DefaultDate(st *State, status string, today time.Time) time.Time {
 }
 
 // RecordedLine says what the state holds, in French: "Demande du compte
-// notée le mardi 20 octobre 2026." Empty when nothing usable is recorded.
+// notée le 20 octobre 2026." Empty when nothing usable is recorded.
 func RecordedLine(st *State) string {
 	r, d, ok := st.Latest("")
 	if !ok {
 		return ""
 	}
 	if r.Verified() {
-		line := fmt.Sprintf("Compte vérifié ouvert le %s", dates.Long(d))
+		line := fmt.Sprintf("Compte vérifié ouvert le %s", dates.Day(d))
 		if _, rd, ok := st.Latest(StatusRequested); ok {
-			line += fmt.Sprintf(" (demandé le %s)", dates.Long(rd))
+			line += fmt.Sprintf(" (demandé le %s)", dates.Day(rd))
 		}
 		return line + "."
 	}
-	return fmt.Sprintf("Demande du compte notée le %s.", dates.Long(d))
+	return fmt.Sprintf("Demande du compte notée le %s.", dates.Day(d))
 }
 
 // Ask is the account question of the wizard and of `pret acces` on a

@@ -220,7 +220,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	later := ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}
 	s = startPTYWith(t, home, later)
 	s.expect("Clé existante conservée")
-	s.expect("Demande du compte notée le mardi 20 octobre 2026.")
+	s.expect("Demande du compte notée le 20 octobre 2026.")
 	s.expect("Où en est votre compte d'accès ?")
 	s.expect("Demandé, pas encore ouvert")
 	s.send("\r")
@@ -291,7 +291,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	os.WriteFile(filepath.Join(home, "acces.md"), edited, 0o644)
 	stateBefore = state
 	s = startPTYWith(t, home, later)
-	s.expect("Compte vérifié ouvert le mardi 27 octobre 2026")
+	s.expect("Compte vérifié ouvert le 27 octobre 2026")
 	s.expect("Où en est votre compte d'accès ?")
 	s.send("\r")
 	s.expect("(2026-10-27)")
@@ -497,7 +497,7 @@ func TestAccesInRealTerminal(t *testing.T) {
 	stateBefore, _ := os.ReadFile(statePath)
 
 	s := startPTY(t, home, "acces")
-	s.expect("Demande du compte notée le lundi 12 octobre 2026.")
+	s.expect("Demande du compte notée le 12 octobre 2026.")
 	s.expect("Où en est votre compte d'accès ?")
 	s.send("\r")
 	s.expect("(2026-10-12)")
