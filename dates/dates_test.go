@@ -249,3 +249,11 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParse(b *testing.B) {
+	today := day(2026, 10, 20)
+	forms := []string{"2026-10-20", "20/10/2026", "mardi 20 octobre 2026", "1er février 2026", "hier"}
+	for i := 0; i < b.N; i++ {
+		dates.Parse(forms[i%len(forms)], today)
+	}
+}

@@ -150,3 +150,21 @@ func BenchmarkUnifiedDiffLarge(b *testing.B) {
 		UnifiedDiff("a", "b", big.Bytes(), small, false)
 	}
 }
+
+// BenchmarkUnifiedDiffAtCap: two texts whose differing middles just fit
+// maxDiffCells (2048 × 2048 lines): the most the comparison costs.
+func BenchmarkUnifiedDiffAtCap(b *testing.B) {
+	var x, y bytes.Buffer
+	for i := 0; i < 2048; i++ {
+		fmt.Fprintf(&x, "ancienne %d\n", i)
+		if i%2 == 0 {
+			fmt.Fprintf(&y, "ancienne %d\n", i)
+		} else {
+			fmt.Fprintf(&y, "nouvelle %d\n", i)
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		UnifiedDiff("a", "b", x.Bytes(), y.Bytes(), false)
+	}
+}
