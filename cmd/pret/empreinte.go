@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -74,7 +75,11 @@ func runEmpreinte(ctx context.Context, opts *empreinteOptions, ios *iostreams) e
 		if path == "-" {
 			name = "entrée standard"
 		}
-		return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s : %s", checklist.Escape(name), checklist.Escape(err.Error()))
+		msg := name + " : " + err.Error()
+		if strings.HasPrefix(err.Error(), path+" : ") {
+			msg = err.Error() // safefile's errors already name the file
+		}
+		return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s", checklist.Escape(msg))
 	}
 	for _, fp := range fps {
 		// The comment comes from the file: escaped as ssh-keygen does
