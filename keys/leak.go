@@ -76,6 +76,8 @@ const (
 	fClosing             // PuTTY Private-MAC / Private-Hash: the last line
 	fPrivAt              // PuTTY Private-Lines: key material follows
 	fCand                // its base64 may start a key: decode it
+	fLoose               // base64 once its spaces are removed: a body line re-spaced
+	fHeader              // "Name: value", the shape of a PEM header (Version:, Comment:)
 )
 
 // cline is what the detector keeps of a line: three bytes, so that a
@@ -104,19 +106,67 @@ func compact(buf []byte, s string) []byte {
 // pasted line: indentation, "> " quotes, code marks, a list dash.
 func strip(s string) string {
 	s = strings.TrimSuffix(s, "\r")
-	if s == "" || isAlnum(s[0]) && isAlnum(s[len(s)-1]) {
+	if s == "" || isAlnum(s[0]) && isAlnum(s[len(s)-1]) && listMarker(s) == 0 {
 		return s // nothing around it to remove
 	}
 	for {
 		t := strings.TrimFunc(s, func(r rune) bool {
-			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '`' || r == '"' || r == '\''
+			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '`' || r == '"' || r == '\'' || r == '|'
 		})
 		t = strings.TrimPrefix(t, ">")
+		t = t[listMarker(t):]
 		if t == s {
 			return t
 		}
 		s = t
 	}
+}
+
+// listMarker is the length of a Markdown list marker opening s: "- ",
+// "* ", "+ ", "12. ", "3) "; 0 when there is none.
+func listMarker(s string) int {
+	if len(s) >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && (s[1] == ' ' || s[1] == '\t') {
+		return 2
+	}
+	i := 0
+	for i < len(s) && i < 4 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && (s[i+1] == ' ' || s[i+1] == '\t') {
+		return i + 2
+	}
+	return 0
+}
+
+// looseB64 reports a line that is base64 once its white space is
+// removed: sixteen characters at least, in pieces of eight on average, so
+// that a line of short words ("Merci pour tout") is not one.
+func looseB64(s string) bool {
+	n, pieces, in := 0, 0, false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			in = false
+		case r < 0x80 && isB64Byte(byte(r)):
+			n++
+			if !in {
+				pieces++
+				in = true
+			}
+		default:
+			return false
+		}
+	}
+	return n >= 16 && n >= 8*pieces
+}
+
+// headerShape reports "Name: value" (or "Name:"), a PEM header's shape.
+func headerShape(s string) bool {
+	i := 0
+	for i < len(s) && (isAlnum(s[i]) || s[i] == '-' && i > 0) {
+		i++
+	}
+	return i > 0 && i < len(s) && s[i] == ':' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t')
 }
 
 func isAlnum(c byte) bool {
@@ -265,6 +315,12 @@ func (d *detector) classify() {
 		if mayStartKey(lastWord(s)) {
 			c.flags |= fCand
 		}
+		if looseB64(s) {
+			c.flags |= fLoose
+		}
+		if headerShape(s) {
+			c.flags |= fHeader
+		}
 		buf = compact(buf[:0], s)
 		k := string(buf)
 		if k == "" || !strings.Contains(k, "BEGIN") && !strings.Contains(k, "END") && !strings.Contains(k, ":") && k[0] != '-' && !strings.HasPrefix(k, "PUTTY") {
@@ -376,11 +432,15 @@ func (d *detector) markRange(from, to int) int {
 // of the given kind, blank lines between them, and an END line that
 // closes it. It returns the first line after the block.
 func (d *detector) body(i int, pem bool) int {
-	last := i - 1
+	last, seenB64 := i-1, false
 	for j := i; j < len(d.ls); j++ {
 		c := d.ls[j]
 		switch {
-		case c.kind == kB64, c.kind == kPEMHeader && pem, c.flags&fMagic != 0:
+		case c.kind == kB64, c.flags&fLoose != 0, c.flags&fMagic != 0:
+			last, seenB64 = j, true
+		case c.kind == kPEMHeader && pem, c.flags&fHeader != 0 && pem && !seenB64:
+			// Headers come before the body: Proc-Type, DEK-Info,
+			// Comment, PGP's Version.
 			last = j
 		case c.kind == kBlank:
 		case c.kind == kEnd && pem:
@@ -497,12 +557,12 @@ func (d *detector) run() {
 				continue
 			}
 		}
-		switch c.kind {
-		case kB64, kPEMHeader:
+		switch {
+		case c.kind == kB64, c.kind == kPEMHeader, c.flags&fLoose != 0:
 			if runStart < 0 {
 				runStart = i
 			}
-		case kBlank:
+		case c.kind == kBlank:
 		default:
 			runStart = -1
 		}

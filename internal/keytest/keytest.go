@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -140,6 +141,8 @@ type Mutation struct {
 	splitBegin, splitEnd  bool   // marker over two lines
 	dropBegin, dropEnd    bool
 	indent, quote, blanks bool
+	bullet, table         bool // "- " before each line; "| line |"
+	respace               bool // spaces or NBSP inside body lines
 	crlf                  bool
 }
 
@@ -157,6 +160,7 @@ func RandomMutation(rng *mrand.Rand) Mutation {
 		splitBegin: rng.IntN(4) == 0, splitEnd: rng.IntN(4) == 0,
 		dropBegin: rng.IntN(3) == 0, dropEnd: rng.IntN(3) == 0,
 		indent: rng.IntN(4) == 0, quote: rng.IntN(4) == 0, blanks: rng.IntN(3) == 0, crlf: rng.IntN(3) == 0,
+		bullet: rng.IntN(6) == 0, table: rng.IntN(8) == 0, respace: rng.IntN(5) == 0,
 	}
 }
 
@@ -235,7 +239,18 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 			block = append(block, begin...)
 		}
 		block = append(block, f.header...)
-		block = append(block, wrap(b64(f.body), m.width)...)
+		body := wrap(b64(f.body), m.width)
+		if m.respace && (!m.dropBegin || !m.dropEnd || !f.headerless) {
+			// A body re-spaced by an editor: only a marker still says
+			// where the key is.
+			for i, l := range body {
+				if len(l) >= 16 && rng.IntN(2) == 0 {
+					at := 8 + rng.IntN(len(l)-8)
+					body[i] = l[:at] + []string{" ", "\u00a0", "\t"}[rng.IntN(3)] + l[at:]
+				}
+			}
+		}
+		block = append(block, body...)
 		if !m.dropEnd || !f.headerless && len(f.header) == 0 {
 			end := m.marker(f.end, rng)
 			if m.splitEnd {
@@ -253,6 +268,12 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 	for i, l := range block {
 		if m.indent && l != "" {
 			l = []string{"    ", "\t", "  "}[rng.IntN(3)] + l
+		}
+		if m.bullet && l != "" {
+			l = "- " + l
+		}
+		if m.table && l != "" {
+			l = "| " + l + " |"
 		}
 		if m.quote {
 			l = "> " + l
@@ -317,16 +338,18 @@ func Generate(t testing.TB, rng *mrand.Rand) Case {
 		AccesBefore[rng.IntN(len(AccesBefore))], AccesAfter[rng.IntN(len(AccesAfter))])
 }
 
-// Secrets are the key block's lines that no output may reproduce: each
-// stripped of its quote and indentation, those of 12 characters or more
-// (a shorter piece, "AAAA", can occur in any text by chance).
+// Secrets are the pieces of the key block that no output may reproduce:
+// each word of its lines (split at any white space, NBSP included),
+// stripped of quote, list and table marks, of 12 characters or more (a
+// shorter piece, "AAAA", can occur in any text by chance).
 func (c Case) Secrets() []string {
 	var out []string
-	for _, l := range c.Lines[c.First-1 : c.Last] {
-		l = strings.TrimSpace(strings.TrimPrefix(l, ">"))
-		l = strings.TrimSpace(strings.TrimSuffix(l, "\r"))
-		if len(l) >= 12 {
-			out = append(out, l)
+	for _, l := range c.Block() {
+		for _, w := range strings.FieldsFunc(l, unicode.IsSpace) {
+			w = strings.Trim(w, "|>`\"'*")
+			if len(w) >= 12 {
+				out = append(out, w)
+			}
 		}
 	}
 	return out
