@@ -30,6 +30,7 @@ var worstShapes = []struct {
 	{"key-block", func(n int) string {
 		return "-----BEGIN OPENSSH PRIVATE KEY-----\n" + strings.Repeat("b3BlbnNzaC1rZXktdjEAAAAA\n", n/25)
 	}},
+	{"one-line-fingerprints", func(n int) string { return strings.Repeat("SHA256:", n/7) }},
 	{"one-line-dates", func(n int) string { return strings.Repeat("demandé 20/10/2026 ", n/20) }},
 	{"dates-paths", func(n int) string {
 		return strings.Repeat("Demandé le 20/10/2026 ~/.ssh/a.pub SHA256:x 256\n", n/50)
@@ -147,5 +148,20 @@ func TestValidatePeakMemory(t *testing.T) {
 		if kib > 16<<10 {
 			t.Errorf("%s at 1 MiB: peak memory grew by %d KiB, over 16 MiB", s.name, kib)
 		}
+	}
+}
+
+// TestProblemsPerCodeBounded: a line of 50 000 malformed fingerprints
+// gives ten bad-fingerprint problems, the last counting the others.
+func TestProblemsPerCodeBounded(t *testing.T) {
+	r := Validate([]byte(strings.Repeat("SHA256:", 50000)+strings.Repeat("é", 200000)), Rules{})
+	n, last := 0, ""
+	for _, p := range r.Problems {
+		if p.Code == "bad-fingerprint" {
+			n, last = n+1, p.Message
+		}
+	}
+	if n != maxPerCode || !strings.Contains(last, "autres problèmes bad-fingerprint plus loin") {
+		t.Fatalf("%d bad-fingerprint problems: %+v", n, r.Problems[:min(len(r.Problems), 12)])
 	}
 }

@@ -51,6 +51,8 @@ type Result struct {
 	// SignedBy is the fingerprint of the key whose signature holds over the
 	// file, when no signature problem was found; empty otherwise.
 	SignedBy string
+
+	counts map[string]int // problems per code, kept or not (maxPerCode)
 }
 
 // Valid reports whether no problem is an error.
@@ -63,8 +65,31 @@ func (r *Result) Valid() bool {
 	return true
 }
 
+// maxPerCode bounds the problems of one code in one file: a line of
+// 50 000 malformed fingerprints gets ten, the last saying how many more,
+// not 50 000 messages (and megabytes of report).
+const maxPerCode = 10
+
 func (r *Result) add(code string, sev checklist.Severity, line int, format string, args ...any) {
+	if r.counts == nil {
+		r.counts = map[string]int{}
+	}
+	if r.counts[code]++; r.counts[code] > maxPerCode {
+		return // counted, not built
+	}
 	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
+}
+
+// noteCapped tells, on the last problem kept of each code that reached
+// maxPerCode, how many more there were.
+func (r *Result) noteCapped() {
+	for i := len(r.Problems) - 1; i >= 0; i-- {
+		p := &r.Problems[i]
+		if n := r.counts[p.Code]; n > maxPerCode {
+			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
+			r.counts[p.Code] = maxPerCode
+		}
+	}
 }
 
 // Validate reads an acces.md and reports every problem of acces-md.md.
@@ -100,6 +125,7 @@ func Validate(data []byte, rules Rules) *Result {
 	doc.checkFingerprint(r, st, rules)
 	doc.checkSentence(r)
 	checkSignature(r, sf, rules)
+	r.noteCapped()
 	return r
 }
 
