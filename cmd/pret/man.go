@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
@@ -65,19 +64,10 @@ func manDate(epoch string) (time.Time, error) {
 
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
-// manHeadings are the section titles cobra/doc writes; the pages are French.
-var manHeadings = strings.NewReplacer(
-	".SH NAME\n", ".SH NOM\n",
-	".SH OPTIONS INHERITED FROM PARENT COMMANDS\n", ".SH OPTIONS COMMUNES\n",
-	".SH EXAMPLE\n", ".SH EXEMPLES\n",
-	".SH SEE ALSO\n", ".SH VOIR AUSSI\n",
-)
-
 func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return refusedError("vérifiez le chemin et les droits", "dossier des pages de manuel : %s", describeError(err))
 	}
-	opts.Root.DisableAutoGenTag = true
 	when := fmt.Sprintf("%s %d", frenchMonths[opts.Date.Month()-1], opts.Date.Year())
 	var pages []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -93,14 +83,10 @@ func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
 	walk(opts.Root)
 	for _, c := range pages {
 		var buf bytes.Buffer
-		date := opts.Date
-		header := &doc.GenManHeader{Section: "1", Date: &date, Source: "pret " + version, Manual: "Manuel de pret"}
-		if err := doc.GenMan(c, header, &buf); err != nil {
+		if err := manPage(&buf, c, when, "pret "+version); err != nil {
 			return err
 		}
-		page := manHeadings.Replace(buf.String())
-		// cobra writes the month in English in the .TH line.
-		page = strings.Replace(page, `"`+opts.Date.Format("Jan 2006")+`"`, `"`+when+`"`, 1)
+		page := buf.String()
 		name := strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
 		path := filepath.Join(opts.Dir, name)
 		if err := guarded(func() error { return safefile.WriteReplace(path, []byte(page), 0o644) }); err != nil {
