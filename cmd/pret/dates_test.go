@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/testenv"
+)
+
+// typingPrompter answers the wizard as a learner who types a date: the
+// account "requested", the date as given, Enter elsewhere (and no
+// signature).
+type typingPrompter struct {
+	enterPrompter
+	date string
+}
+
+func (p *typingPrompter) Select(message string, options []string, def int, help string) (int, error) {
+	for i, o := range options {
+		if message == "Où en est votre compte d'accès ?" && o == "Demandé, pas encore ouvert" || strings.HasPrefix(message, "Signer acces.md") && o == "Non" {
+			return i, nil
+		}
+	}
+	return def, nil
+}
+
+func (p *typingPrompter) Input(message, def, help string) (string, error) {
+	if strings.HasPrefix(message, "Date de la demande") {
+		return p.date, nil
+	}
+	return def, nil
+}
+
+// TestDateFormsEverywhere: every form of acces-md.md, given to `pret acces
+// --date` and typed in the wizard, ends in acces.md as the same
+// AAAA-MM-JJ, which the validator reads with no problem at all.
+func TestDateFormsEverywhere(t *testing.T) {
+	forms := map[string]string{
+		"2026-10-12": "2026-10-12", "2026-1-5": "2026-01-05", "12/10/2026": "2026-10-12", "2/9/2026": "2026-09-02",
+		"12 octobre 2026": "2026-10-12", "1er octobre 2026": "2026-10-01", "lundi 12 octobre 2026": "2026-10-12",
+		"3 février 2026": "2026-02-03", "3 fevrier 2026": "2026-02-03", "14 AOÛT 2026": "2026-08-14", "14 aout 2026": "2026-08-14",
+		"aujourd'hui": testenv.Today, "hier": "2026-10-19", "le 12 octobre 2026": "2026-10-12",
+	}
+	for form, want := range forms {
+		for _, via := range []string{"--date", "assistant"} {
+			t.Run(via+"/"+form, func(t *testing.T) {
+				home := testEnv(t)
+				must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK, "cle")
+				if via == "--date" {
+					must(t, pretIn(t, "", "acces", "--statut", "demande", "--date", form), exitOK, "acces", "--date", form)
+				} else {
+					must(t, pretTTY(t, &typingPrompter{date: form}, "assistant"), exitOK, "assistant")
+				}
+				data, err := os.ReadFile(filepath.Join(home, "acces.md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(data), "Date de la demande du compte d'accès : "+want+"\n") {
+					t.Fatalf("acces.md does not state %s:\n%s", want, data)
+				}
+				res := acces.Validate(data, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: testenv.Day(testenv.SessionDay), Today: testenv.Day(testenv.Today)})
+				if len(res.Problems) != 0 {
+					t.Fatalf("validator: %+v", res.Problems)
+				}
+				state, _ := os.ReadFile(filepath.Join(home, ".local", "state", "pret", "etat.yaml"))
+				if !strings.Contains(string(state), `date: "`+want+`"`) {
+					t.Fatalf("state:\n%s", state)
+				}
+			})
+		}
+	}
+}
