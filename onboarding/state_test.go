@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/romeo-pret/pret/internal/testenv"
@@ -30,7 +29,7 @@ func TestUnreadableStateNeverWritten(t *testing.T) {
 		},
 	}
 	if runtime.GOOS != "windows" {
-		kinds["a FIFO"] = func(p string) error { return syscall.Mkfifo(p, 0o600) }
+		kinds["a FIFO"] = mkfifo
 		if os.Geteuid() != 0 {
 			kinds["no permission"] = func(p string) error { return os.WriteFile(p, []byte("acces: []\n"), 0o000) }
 		}
