@@ -3,15 +3,16 @@ package checklist
 import (
 	"encoding/csv"
 	"io"
+	"iter"
 	"strings"
 )
 
 // writeFilesCSV writes the roster: RFC 4180, UTF-8, a header row, one row
 // per file. A cell is made formula-safe and terminal-safe (formulaSafe).
-func writeFilesCSV(w io.Writer, files []FileResult) error {
+func writeFilesCSV(w io.Writer, files iter.Seq[FileResult]) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"apprenant", "chemin", "valide", "date", "statut", "empreinte", "erreurs", "avertissements"})
-	for _, f := range files {
+	for f := range files {
 		valid := "non"
 		if f.Valid {
 			valid = "oui"

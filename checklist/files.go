@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
+	"slices"
 )
 
 // FileFormats are the formats of pret valider (organisateurs.md).
@@ -22,17 +24,41 @@ type FilesReport struct {
 	// Dir is the current folder: sarif and github give paths relative to
 	// it, as code scanning and annotations expect.
 	Dir string
+	// Results, when set, is read instead of Files: a run over many files
+	// keeps a smaller record per file than FileResult, and the writers
+	// read one file at a time.
+	Results Results
+}
+
+// Results is a run's files as the writers read them, one at a time.
+type Results interface {
+	Len() int
+	At(i int) FileResult
+}
+
+// all yields the files of the report in order.
+func (r FilesReport) all() iter.Seq[FileResult] {
+	if r.Results == nil {
+		return slices.Values(r.Files)
+	}
+	return func(yield func(FileResult) bool) {
+		for i := range r.Results.Len() {
+			if !yield(r.Results.At(i)) {
+				return
+			}
+		}
+	}
 }
 
 // WriteFilesReport writes a run in one of FileFormats.
 func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 	switch format {
 	case "json":
-		return writeFilesJSON(w, r.Files)
+		return writeFilesJSON(w, r.all())
 	case "junit":
-		return writeFilesJUnit(w, r.Name, r.Files)
+		return writeFilesJUnit(w, r.Name, r.all())
 	case "csv":
-		return writeFilesCSV(w, r.Files)
+		return writeFilesCSV(w, r.all())
 	case "sarif":
 		return writeFilesSARIF(w, r)
 	case "github":
@@ -52,7 +78,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
 	style := r.Style
 	hidden := 0
-	for _, f := range r.Files {
+	for f := range r.all() {
 		if !r.All && len(f.Problems) == 0 && len(f.Explain) == 0 {
 			hidden++
 			continue
@@ -77,7 +103,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 			fmt.Fprintf(bw, "    · %s\n", Escape(e))
 		}
 	}
-	s := Summarize(r.Files)
+	s := summarize(r.all())
 	fmt.Fprintf(bw, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
 		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid))
 	if s.Warnings > 0 {
@@ -86,7 +112,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	if hidden > 0 {
 		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, Plural(hidden), Plural(hidden))
 	}
-	if codes := s.ByFrequency(r.Files); len(codes) > 0 {
+	if codes := s.byFrequency(r.all()); len(codes) > 0 {
 		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
 		for _, c := range codes {
 			fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)

@@ -13,7 +13,7 @@ import (
 // summary as a ::notice. Values are escaped as the runner unescapes them.
 func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
-	for _, f := range r.Files {
+	for f := range r.all() {
 		file := relativePath(r.Dir, f.Path)
 		if f.Archive != "" {
 			file = relativePath(r.Dir, f.Archive)
@@ -41,10 +41,10 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(msg))
 		}
 	}
-	s := Summarize(r.Files)
+	s := summarize(r.all())
 	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
 		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
-	for i, c := range s.ByFrequency(r.Files) {
+	for i, c := range s.byFrequency(r.all()) {
 		if i == 0 {
 			summary += " ; problèmes :"
 		} else {

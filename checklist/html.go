@@ -68,16 +68,16 @@ var verdictLabels = map[string]string{"valide": "valide", "avertissement": "vali
 // writeFilesHTML writes one self-contained page. html/template escapes
 // every string in its context; nothing from a file is ever marked safe.
 func writeFilesHTML(w io.Writer, r FilesReport) error {
-	s := Summarize(r.Files)
+	s := summarize(r.all())
 	d := htmlData{Name: r.Name, Summary: s, Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
 	if d.Name == "" {
 		d.Name = "pret valider"
 	}
-	for _, c := range s.ByFrequency(r.Files) {
+	for _, c := range s.byFrequency(r.all()) {
 		info := codeInfo(c.Code, c.Severity)
 		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Description, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
 	}
-	for _, f := range r.Files {
+	for f := range r.all() {
 		// Strings from files and file names: valid UTF-8 without the
 		// controls XML forbids (XMLText), as in the JUnit report.
 		hf := htmlFile{Apprenant: XMLText(f.Apprenant), Path: XMLText(f.Path), Verdict: f.verdict(), Date: XMLText(f.Date), Statut: XMLText(f.Statut), Fingerprint: XMLText(f.Fingerprint)}

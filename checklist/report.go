@@ -11,6 +11,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 )
 
@@ -137,18 +138,6 @@ type FilesSummary struct {
 	Invalid int `json:"invalid"`
 }
 
-func summarizeFiles(files []FileResult) FilesSummary {
-	s := FilesSummary{Files: len(files)}
-	for _, f := range files {
-		if f.Valid {
-			s.Valid++
-		} else {
-			s.Invalid++
-		}
-	}
-	return s
-}
-
 // Formats accepted by --format.
 var Formats = []string{"texte", "json", "junit"}
 
@@ -206,10 +195,11 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 
 // writeFilesJSON streams the document one file at a time: for thousands
 // of files, the output is never held whole in memory.
-func writeFilesJSON(w io.Writer, files []FileResult) error {
+func writeFilesJSON(w io.Writer, files iter.Seq[FileResult]) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{\n  \"files\": [")
-	for i, f := range files {
+	i := 0
+	for f := range files {
 		if f.Problems == nil {
 			f.Problems = []Problem{}
 		}
@@ -222,11 +212,12 @@ func writeFilesJSON(w io.Writer, files []FileResult) error {
 		}
 		bw.WriteString("\n    ")
 		bw.Write(b)
+		i++
 	}
-	if len(files) > 0 {
+	if i > 0 {
 		bw.WriteString("\n  ")
 	}
-	b, err := marshalIndent(Summarize(files), "  ")
+	b, err := marshalIndent(summarize(files), "  ")
 	if err != nil {
 		return err
 	}
@@ -349,10 +340,10 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 // error codes, its body every problem with its line. Warnings go to
 // system-out. encoding/xml escapes every string, and replaces what XML
 // cannot hold, so the document stays well-formed whatever the names hold.
-func writeFilesJUnit(w io.Writer, name string, files []FileResult) error {
+func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error {
 	var cases []junitCase
 	class := strings.ReplaceAll(name, " ", ".")
-	for _, f := range files {
+	for f := range files {
 		jc := junitCase{Name: f.Path, Classname: class}
 		if f.Apprenant != "" {
 			jc.Classname = f.Apprenant

@@ -89,7 +89,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 		addRule(c)
 	}
 	results := []sarifResult{}
-	for _, f := range r.Files {
+	for f := range r.all() {
 		uri := fileURI(r.Dir, f.Path)
 		if f.Archive != "" {
 			uri = fileURI(r.Dir, f.Archive)

@@ -1,6 +1,8 @@
 package checklist
 
 import (
+	"iter"
+	"slices"
 	"sort"
 )
 
@@ -25,11 +27,19 @@ type CodeCount struct {
 }
 
 // Summarize counts a run.
-func Summarize(files []FileResult) BatchSummary {
-	s := BatchSummary{FilesSummary: summarizeFiles(files), Codes: map[string]int{}, Duplicates: [][]string{}}
+func Summarize(files []FileResult) BatchSummary { return summarize(slices.Values(files)) }
+
+func summarize(files iter.Seq[FileResult]) BatchSummary {
+	s := BatchSummary{Codes: map[string]int{}, Duplicates: [][]string{}}
 	groups := map[string][]string{}
 	var order []string
-	for _, f := range files {
+	for f := range files {
+		s.Files++
+		if f.Valid {
+			s.Valid++
+		} else {
+			s.Invalid++
+		}
 		seen := map[string]bool{}
 		for _, p := range f.Problems {
 			if !seen[p.Code] {
@@ -56,8 +66,12 @@ func Summarize(files []FileResult) BatchSummary {
 
 // ByFrequency lists the codes, most frequent first, then by name.
 func (s BatchSummary) ByFrequency(files []FileResult) []CodeCount {
+	return s.byFrequency(slices.Values(files))
+}
+
+func (s BatchSummary) byFrequency(files iter.Seq[FileResult]) []CodeCount {
 	sev := map[string]Severity{}
-	for _, f := range files {
+	for f := range files {
 		for _, p := range f.Problems {
 			if _, ok := sev[p.Code]; !ok {
 				sev[p.Code] = p.Severity

@@ -24,25 +24,113 @@ type Options struct {
 // square of their number. The summary's groups list every path.
 const maxDuplicateOf = 10
 
-// Validate reads every submission of the arguments (files, folders, .zip
+// record is what a run keeps of one file until the report is written:
+// a small fixed record (organisateurs.md, "Scale"), about a third of a
+// FileResult, plus the path and fingerprint strings. Problems are kept
+// only for files that have some.
+type record struct {
+	path, learner, fp string
+	problems          []checklist.Problem
+	more              *recordMore // archive entries and shared keys only
+	date              int32       // AAAAMMJJ; 0 when none was read
+	fpLine            int32
+	statut            uint8 // 0, statutDemande, statutVerifie
+	valid             bool
+}
+
+type recordMore struct {
+	archive, entry string
+	duplicateOf    []string
+}
+
+const (
+	statutDemande = 1 + iota
+	statutVerifie
+)
+
+// Run is the outcome of a run, read by the writers one file at a time
+// (checklist.Results).
+type Run struct{ recs []record }
+
+// Len is the number of files.
+func (r *Run) Len() int { return len(r.recs) }
+
+// At rebuilds the result of file i.
+func (r *Run) At(i int) checklist.FileResult {
+	rec := &r.recs[i]
+	f := checklist.FileResult{Path: rec.path, Apprenant: rec.learner, Fingerprint: rec.fp, FingerprintLine: int(rec.fpLine),
+		Problems: rec.problems, Valid: rec.valid}
+	if rec.date != 0 {
+		f.Date = fmt.Sprintf("%04d-%02d-%02d", rec.date/10000, rec.date/100%100, rec.date%100)
+	}
+	switch rec.statut {
+	case statutDemande:
+		f.Statut = "demande"
+	case statutVerifie:
+		f.Statut = "verifie"
+	}
+	if m := rec.more; m != nil {
+		f.Archive, f.Entry, f.DuplicateOf = m.archive, m.entry, m.duplicateOf
+	}
+	return f
+}
+
+// Strict makes a file with any problem invalid: --strict counts warnings.
+func (r *Run) Strict() {
+	for i := range r.recs {
+		if len(r.recs[i].problems) > 0 {
+			r.recs[i].valid = false
+		}
+	}
+}
+
+// Invalid reports whether a file is invalid.
+func (r *Run) Invalid() bool {
+	for i := range r.recs {
+		if !r.recs[i].valid {
+			return true
+		}
+	}
+	return false
+}
+
+// Slice is every result, for callers that want them all at once.
+func (r *Run) Slice() []checklist.FileResult {
+	out := make([]checklist.FileResult, r.Len())
+	for i := range out {
+		out[i] = r.At(i)
+	}
+	return out
+}
+
+// Validate is Read as a slice of results.
+func Validate(args []string, opts Options) []checklist.FileResult {
+	return Read(args, opts).Slice()
+}
+
+// Read reads every submission of the arguments (files, folders, .zip
 // archives) and validates them. Results are sorted by path whatever the
 // parallelism; a place that could not be read is a result of its own
 // (unreadable), and the rest of the run goes on. The arguments must
 // exist: a mistyped name is the caller's usage error, found before this.
-func Validate(args []string, opts Options) []checklist.FileResult {
+func Read(args []string, opts Options) *Run {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// Results are kept in chunks while they come, so that growing the
-	// list never copies it: memory is one record per file, not two.
+	// Records are kept in chunks while they come, so that growing the
+	// list never copies it.
 	const chunk = 4096
 	var (
 		mu     sync.Mutex
-		chunks [][]checklist.FileResult
-		infos  []info
+		chunks [][]record
+		groups []string
+		ids    []fileID // only when several arguments could name one file twice
 		wg     sync.WaitGroup
 	)
+	// Within one argument a file is met once (folders are listed once);
+	// only several arguments can name one file twice.
+	keepIDs := len(args) > 1
 	jobs := make(chan source, 64)
 	for range workers {
 		wg.Add(1)
@@ -50,19 +138,21 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 			defer wg.Done()
 			buf := make([]byte, 0, 8192)
 			for s := range jobs {
-				var res checklist.FileResult
-				var in info
-				res, in.id, in.hasID, buf = validateSource(s, opts.Rules, buf)
-				in.group = s.group
+				var rec record
+				var id fileID
+				rec, id, _, buf = validateSource(s, opts.Rules, buf)
 				if s.done != nil {
 					s.done()
 				}
 				mu.Lock()
 				if len(chunks) == 0 || len(chunks[len(chunks)-1]) == chunk {
-					chunks = append(chunks, make([]checklist.FileResult, 0, chunk))
+					chunks = append(chunks, make([]record, 0, chunk))
 				}
-				chunks[len(chunks)-1] = append(chunks[len(chunks)-1], res)
-				infos = append(infos, in)
+				chunks[len(chunks)-1] = append(chunks[len(chunks)-1], rec)
+				groups = append(groups, s.group)
+				if keepIDs {
+					ids = append(ids, id)
+				}
 				mu.Unlock()
 			}
 		}()
@@ -74,108 +164,119 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 	close(jobs)
 	wg.Wait()
 
-	results := make([]checklist.FileResult, 0, len(infos))
+	recs := make([]record, 0, len(groups))
 	for i := range chunks {
-		results = append(results, chunks[i]...)
+		recs = append(recs, chunks[i]...)
 		chunks[i] = nil // the copy is the record now
 	}
-	sort.Sort(byPath{results, infos})
+	sort.Sort(byPath{recs, groups, ids})
 	// One file read twice (two spellings of one tree, a file also named on
 	// the command line) is one result: the first path in order.
-	// Within one argument a file is met once (folders are listed once);
-	// only several arguments can name one file twice.
-	seen := map[fileID]bool{}
-	n := 0
-	for i := range results {
-		if infos[i].hasID && len(args) > 1 {
-			if seen[infos[i].id] {
-				continue
+	if keepIDs {
+		seen := map[fileID]bool{}
+		n := 0
+		for i := range recs {
+			if ids[i] != (fileID{}) {
+				if seen[ids[i]] {
+					continue
+				}
+				seen[ids[i]] = true
 			}
-			seen[infos[i].id] = true
+			recs[n], groups[n] = recs[i], groups[i]
+			n++
 		}
-		results[n], infos[n] = results[i], infos[i]
-		n++
+		clear(recs[n:])
+		recs, groups = recs[:n:n], groups[:n]
 	}
-	clear(results[n:])
-	results, infos = results[:n:n], infos[:n]
-	markDuplicates(results, infos)
-	return results
+	markDuplicates(recs, groups)
+	return &Run{recs: recs}
 }
 
-// info is what the run keeps of a file besides its result: which file it
-// was and whose.
-type info struct {
-	id    fileID
-	hasID bool
-	group string
-}
-
-// byPath sorts results and their infos together.
+// byPath sorts records with their groups and ids.
 type byPath struct {
-	r []checklist.FileResult
-	i []info
+	r   []record
+	g   []string
+	ids []fileID
 }
 
 func (b byPath) Len() int           { return len(b.r) }
-func (b byPath) Less(i, j int) bool { return b.r[i].Path < b.r[j].Path }
+func (b byPath) Less(i, j int) bool { return b.r[i].path < b.r[j].path }
 func (b byPath) Swap(i, j int) {
 	b.r[i], b.r[j] = b.r[j], b.r[i]
-	b.i[i], b.i[j] = b.i[j], b.i[i]
+	b.g[i], b.g[j] = b.g[j], b.g[i]
+	if b.ids != nil {
+		b.ids[i], b.ids[j] = b.ids[j], b.ids[i]
+	}
 }
 
 // validateSource reads and validates one source.
-func validateSource(s source, rules acces.Rules, buf []byte) (checklist.FileResult, fileID, bool, []byte) {
-	res := checklist.FileResult{Path: s.path, Apprenant: s.learner, Archive: s.archive, Entry: s.entry}
+func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bool, []byte) {
+	rec := record{path: s.path, learner: s.learner}
+	if s.archive != "" {
+		rec.more = &recordMore{archive: s.archive, entry: s.entry}
+	}
 	fail := func(err error) {
 		if errors.Is(err, errTooLarge) || errors.Is(err, safefile.ErrTooLarge) {
-			res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
+			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
 			return
 		}
 		what := "fichier illisible : "
 		if s.read == nil {
 			what = "illisible : "
 		}
-		res.Problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}}
+		rec.problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}}
 	}
 	if s.fail != nil {
 		fail(s.fail)
-		return res, fileID{}, false, buf
+		return rec, fileID{}, false, buf
 	}
 	data, id, err := s.read(buf)
 	hasID := id != (fileID{})
 	if err != nil {
 		fail(err)
-		return res, id, hasID, buf
+		return rec, id, hasID, buf
 	}
 	if s.pub != nil {
 		rules.Beside = s.pub()
 	}
 	r := acces.Validate(data, rules)
-	res.Problems, res.Fingerprint, res.Valid = r.Problems, r.Fingerprint, r.Valid()
-	res.FingerprintLine = r.FingerprintLine
-	res.Date, res.Statut = r.Date, r.Status
-	return res, id, hasID, data[:0]
+	rec.problems, rec.fp, rec.valid, rec.fpLine = r.Problems, r.Fingerprint, r.Valid(), int32(r.FingerprintLine)
+	if len(rec.problems) == 0 {
+		rec.problems = nil
+	}
+	if len(r.Date) == 10 {
+		var y, m, d int32
+		fmt.Sscanf(r.Date, "%4d-%2d-%2d", &y, &m, &d)
+		rec.date = y*10000 + m*100 + d
+	}
+	switch r.Status {
+	case "demande":
+		rec.statut = statutDemande
+	case "verifie":
+		rec.statut = statutVerifie
+	}
+	return rec, id, hasID, data[:0]
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
 // Files of one learner's folder (acces.md beside a copy "acces (1).md")
 // count once: a learner may hand in twice, two learners may not share a key.
-func markDuplicates(results []checklist.FileResult, infos []info) {
+func markDuplicates(recs []record, groups []string) {
 	// Indexes sorted by fingerprint, then runs of one fingerprint: four
 	// bytes per file, where a map of lists would cost ten times that.
 	var order []int32
-	for i, r := range results {
-		if r.Fingerprint != "" {
+	for i := range recs {
+		if recs[i].fp != "" {
 			order = append(order, int32(i))
 		}
 	}
 	sort.Slice(order, func(a, b int) bool {
-		fa, fb := results[order[a]].Fingerprint, results[order[b]].Fingerprint
+		fa, fb := recs[order[a]].fp, recs[order[b]].fp
 		return fa < fb || fa == fb && order[a] < order[b]
 	})
 	for start := 0; start < len(order); {
 		end := start + 1
-		for end < len(order) && results[order[end]].Fingerprint == results[order[start]].Fingerprint {
+		for end < len(order) && recs[order[end]].fp == recs[order[start]].fp {
 			end++
 		}
 		run := order[start:end]
@@ -183,31 +284,30 @@ func markDuplicates(results []checklist.FileResult, infos []info) {
 		if len(run) < 2 {
 			continue
 		}
-		idx := make([]int, len(run))
-		for k, i := range run {
-			idx[k] = int(i)
-		}
 		learners := map[string]bool{}
-		for _, i := range idx {
-			learners[infos[i].group] = true
+		for _, i := range run {
+			learners[groups[i]] = true
 		}
 		if len(learners) < 2 {
 			continue
 		}
-		for _, i := range idx {
+		for _, i := range run {
 			var others []string
-			for _, j := range idx {
+			for _, j := range run {
 				if j != i && len(others) < maxDuplicateOf {
-					others = append(others, results[j].Path)
+					others = append(others, recs[j].path)
 				}
 			}
-			results[i].DuplicateOf = others
-			results[i].Problems = append(results[i].Problems, checklist.Problem{
-				Code: "duplicate-fingerprint", Severity: checklist.SevError,
-				Line:    results[i].FingerprintLine,
-				Message: fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(idx)-1)),
+			rec := &recs[i]
+			if rec.more == nil {
+				rec.more = &recordMore{}
+			}
+			rec.more.duplicateOf = others
+			rec.problems = append(rec.problems, checklist.Problem{
+				Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine),
+				Message: fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1)),
 			})
-			results[i].Valid = false
+			rec.valid = false
 		}
 	}
 }
