@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/romeo-pret/pret/checklist"
 )
 
 // Runner runs a Slurm client command in a folder and returns its standard
@@ -86,7 +87,9 @@ func (s Submitter) Submit(ctx context.Context) error {
 	}
 	var first string
 	for {
-		if data, err := os.ReadFile(outFile); err == nil {
+		// The bounded reader: a FIFO or a device planted at the output's
+		// name never stalls the run, a huge file is not read.
+		if data, err := checklist.ReadBounded(outFile, 1<<20); err == nil {
 			if l, _, _ := strings.Cut(string(data), "\n"); strings.Contains(string(data), "\n") {
 				first = strings.TrimSpace(l)
 			}
