@@ -126,7 +126,10 @@ func TestValidatePeakMemory(t *testing.T) {
 		return
 	}
 	if runtime.GOOS != "linux" {
-		t.Skip("ru_maxrss in KiB is read on Linux")
+		t.Skip("VmHWM is read from /proc on Linux")
+	}
+	if raceEnabled {
+		t.Skip("under -race, shadow memory is counted too; the ordinary run measures pret's")
 	}
 	for _, s := range worstShapes {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestValidatePeakMemory$")
@@ -151,10 +154,10 @@ func TestValidatePeakMemory(t *testing.T) {
 	}
 }
 
-// TestProblemsPerCodeBounded: a line of 50 000 malformed fingerprints
-// gives ten bad-fingerprint problems, the last counting the others.
+// TestProblemsPerCodeBounded: 50 000 lines of malformed fingerprints give
+// ten bad-fingerprint problems, the last counting the others.
 func TestProblemsPerCodeBounded(t *testing.T) {
-	r := Validate([]byte(strings.Repeat("SHA256:", 50000)+strings.Repeat("é", 200000)), Rules{})
+	r := Validate([]byte(strings.Repeat("SHA256:abc\n", 50000)), Rules{})
 	n, last := 0, ""
 	for _, p := range r.Problems {
 		if p.Code == "bad-fingerprint" {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package acces
+
+const raceEnabled = false
