@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/adrg/xdg"
@@ -272,8 +273,9 @@ func hasDotDot(p string) bool {
 
 // mustExist is exit 2 for a path named on the command line that is absent.
 func mustExist(path string) error {
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return usageError("vérifiez le chemin", "introuvable : %s", path)
+	// "fichier/x" under a regular file does not exist either (ENOTDIR).
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return usageError("vérifiez le chemin", "introuvable : %s", checklist.Escape(path))
 	}
 	return nil
 }

@@ -84,8 +84,11 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 		if none.code != 1 || !strings.HasPrefix(none.stderr, "pret: erreur : aucun acces.md trouvé dans vide") {
 			t.Errorf("%s, nothing found: exit %d\n%s", format, none.code, none.stderr)
 		}
-		if miss := h.pret("", "valider", "--format", format, "nulle-part"); miss.code != 2 {
-			t.Errorf("%s, a mistyped name: exit %d", format, miss.code)
+		for _, name := range []string{"nulle-part", "moodle.zip/acces.md", "nulle\x1b[31m-part"} {
+			miss := h.pret("", "valider", "--format", format, name, "bon.zip")
+			if miss.code != 2 || miss.stdout != "" || strings.Contains(miss.stderr, "\x1b") {
+				t.Errorf("%s, a mistyped name %q: exit %d, stdout %q, stderr %q", format, name, miss.code, miss.stdout, miss.stderr)
+			}
 		}
 	}
 	// Never onto the key or into its folder, even through a link.
