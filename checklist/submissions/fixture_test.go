@@ -9,22 +9,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
-func day(s string) time.Time {
-	t, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
-var testRules = acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day("2026-11-05"), Today: day("2026-10-20")}
+var testRules = acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: testenv.Day(testenv.SessionDay), Today: testenv.Day(testenv.Today)}
 
 // key is a learner's public key: its .pub line and its fingerprint.
 type key struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -54,10 +55,7 @@ func (p *enterPrompter) Input(message, def, help string) (string, error) {
 func testEnv(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
-	t.Setenv("PRET_AUJOURDHUI", "2026-10-20")
+	testenv.Setenv(t.Setenv, home)
 	t.Setenv("NO_COLOR", "1")
 	for _, k := range configKeys {
 		os.Unsetenv(envOf(k.key))
