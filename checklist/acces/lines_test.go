@@ -88,7 +88,7 @@ func TestTypeProblemsPointAtTheirLine(t *testing.T) {
 		if got, _ := lineOf(Validate([]byte(noType), rules), "missing-type"); got != 3+prose {
 			t.Errorf("missing-type at %d, want %d", got, 3+prose)
 		}
-		rsa := strings.Replace(noType, "- empreinte "+fpA+"\n", "- empreinte "+fpA+"\n"+pre+"type RSA\n", 1)
+		rsa := testenv.Edit(noType, "- empreinte "+fpA+"\n", "- empreinte "+fpA+"\n"+pre+"type RSA\n")
 		if got, _ := lineOf(Validate([]byte(rsa), rules), "wrong-type"); got != 4+2*prose {
 			t.Errorf("wrong-type at %d, want %d:\n%s", got, 4+2*prose, rsa)
 		}

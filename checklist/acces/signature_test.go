@@ -15,6 +15,7 @@ import (
 	"github.com/hiddeco/sshsig"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -35,7 +36,7 @@ func fastSigner(t testing.TB) ssh.Signer {
 
 // fileFor is the good acces.md stating signer's fingerprint.
 func fileFor(s ssh.Signer) string {
-	return strings.Replace(good, fpA, ssh.FingerprintSHA256(s.PublicKey()), 1)
+	return testenv.Edit(good, fpA, ssh.FingerprintSHA256(s.PublicKey()))
 }
 
 func signed(t testing.TB, s ssh.Signer, text string) []byte {
@@ -111,7 +112,7 @@ func tamperings(b []byte) map[string][]byte {
 	}
 	i := bytes.IndexByte(b, '\n')
 	out["line ending"] = append(append(bytes.Clone(b[:i]), '\r'), b[i:]...)
-	out["no marker"] = bytes.Replace(b, []byte(keys.SigMarker+"\n"), nil, 1)
+	out["no marker"] = []byte(testenv.Edit(string(b), keys.SigMarker+"\n", ""))
 	end := bytes.Index(b, []byte("-----END SSH"))
 	out["armour truncated"] = append(bytes.Clone(b[:end-10]), b[end:]...)
 	out["armour cut at END"] = b[:end]
@@ -264,7 +265,7 @@ func TestSSHKeygenSignedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := strings.Replace(good, fpA, ssh.FingerprintSHA256(entries[0].Key), 1)
+	msg := testenv.Edit(good, fpA, ssh.FingerprintSHA256(entries[0].Key))
 	msgPath := filepath.Join(dir, "message")
 	os.WriteFile(msgPath, []byte(msg), 0o644)
 	for ns, want := range map[string]string{"pret-acces": "", "file": "bad-signature", "git": "bad-signature"} {
