@@ -288,12 +288,17 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			}
 			state = again
 		}
-		if out.StateErr == nil && state.appendRecord(plan.Record, now()) {
-			if err := saveState(r.StatePath, state); err != nil {
-				return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
-					Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+		if out.StateErr == nil {
+			// Where acces.md is, so that a later run finds it again.
+			moved := state.File != r.File
+			state.File = r.File
+			out.Noted = state.appendRecord(plan.Record, now())
+			if out.Noted || moved {
+				if err := saveState(r.StatePath, state); err != nil {
+					return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
+						Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+				}
 			}
-			out.Noted = true
 		}
 		if !write {
 			return nil

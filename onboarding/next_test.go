@@ -220,3 +220,38 @@ func TestReplacingSignedFile(t *testing.T) {
 		t.Fatal("an unsigned file said signed")
 	}
 }
+
+// TestLaterRunFindsMovedAccess: acces.md put in another folder on the
+// first run is the one a later run proposes and keeps up to date; no
+// second acces.md appears in the default place.
+func TestLaterRunFindsMovedAccess(t *testing.T) {
+	dir := t.TempDir()
+	envoi := filepath.Join(dir, "envoi")
+	os.MkdirAll(envoi, 0o755)
+	w, out, _ := newWizard(t, dir, []answer{{kind: "select", text: AnswerRequested}, {kind: "input"},
+		{kind: "select", text: "Non, choisir un autre dossier"}, {kind: "input", text: envoi}, {kind: "select", text: "Oui"}})
+	copyDir(t, sharedKey(t), w.Store.Dir)
+	if err := w.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	moved := filepath.Join(envoi, "acces.md")
+	first, err := os.ReadFile(moved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, out, _ = newWizard(t, dir, []answer{{kind: "select", enter: true}, {kind: "input"}, {kind: "select", enter: true}})
+	if err := w.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"La dernière fois, acces.md a été écrit ailleurs : " + moved, "acces.md sera écrit ici : " + moved, "est déjà à jour"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%q not said:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "acces.md")); err == nil {
+		t.Fatal("a second acces.md in the default place")
+	}
+	if now, _ := os.ReadFile(moved); !bytes.Equal(now, first) {
+		t.Fatal("the moved acces.md changed on Enter")
+	}
+}

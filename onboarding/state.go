@@ -47,8 +47,11 @@ const (
 // learner declared. Every record is kept: a learner who first asked, then
 // checked the account open, has both, in the order they were declared.
 type State struct {
-	Access []Record       `yaml:"acces"`
-	Extra  map[string]any `yaml:",inline"`
+	Access []Record `yaml:"acces"`
+	// File is where acces.md was last written (absolute), so that a later
+	// run finds it again when it was put in another folder.
+	File  string         `yaml:"fichier,omitempty"`
+	Extra map[string]any `yaml:",inline"`
 }
 
 // Last is the most recent record, or nil.

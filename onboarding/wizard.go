@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -106,6 +107,14 @@ func (w *Wizard) Run() error {
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
 	} else {
+		if last := state.File; last != "" && last != w.File {
+			// Put in another folder last time: that is the file to keep
+			// up to date, not a second one here.
+			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
+				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", last)
+				w.File = last
+			}
+		}
 		if w.File, err = Where(w.P, w.Out, w.File, w.Home); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -57,6 +58,7 @@ func runVerifier(ctx context.Context, opts *verifierOptions, ios *iostreams) err
 	if err != nil {
 		return err
 	}
+	s.File = recordedAccessFile(opts.Config, s.File)
 	report, err := learnerReport(opts.Config, s.File)
 	if err != nil {
 		return err
@@ -71,6 +73,23 @@ func runVerifier(ctx context.Context, opts *verifierOptions, ios *iostreams) err
 		io.WriteString(ios.Out, ios.Wrap(onboarding.NextSteps(nextSteps(opts.Config, s, s.File))))
 	}
 	return nil
+}
+
+// recordedAccessFile is where to look for acces.md: the configured one,
+// or, when it is absent, the one the wizard last wrote in another folder
+// (the state remembers it).
+func recordedAccessFile(cfg *Config, configured string) string {
+	if _, err := os.Lstat(configured); !errors.Is(err, fs.ErrNotExist) {
+		return configured
+	}
+	st, err := onboarding.LoadState(cfg.StatePath)
+	if err != nil || st.File == "" {
+		return configured
+	}
+	if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
+		return st.File
+	}
+	return configured
 }
 
 // nextSteps is what the last screen needs, from the configuration.
