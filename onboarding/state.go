@@ -12,6 +12,7 @@ import (
 
 	"github.com/romeo-pret/pret/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // Record is one declaration the learner made about the account.
@@ -108,6 +109,11 @@ func LoadState(path string) (*State, error) {
 	}
 	if err != nil {
 		return nil, &StateError{Path: path, Reason: safefile.Reason(err), Err: err}
+	}
+	// Its values are quoted by the checklist: a file holding key
+	// material is not read at all.
+	if lines := keys.MaterialLines(string(data)); len(lines) > 0 {
+		return nil, &StateError{Path: path, Reason: fmt.Sprintf("il contient une clé privée (ligne %d) : ce n'est pas un fichier de pret", lines[0])}
 	}
 	var s State
 	if err := yaml.Unmarshal(data, &s); err != nil {

@@ -17,7 +17,8 @@ import (
 // TestNoOutputQuotesKeyMaterial is the invariant of issue 10: a private
 // key pasted into any file pret reads and may quote — acces.md,
 // sommeil.sbatch, the Job YAML, the written answers, the SUNK files, the
-// config, a template, a key file given to empreinte — never comes out of
+// config, a template, the state file, a key file given to empreinte —
+// never comes out of
 // any command, in any output format, on standard output, on standard
 // error or in a file pret writes. The keys are real (ed25519, RSA, ECDSA,
 // in 16 forms) and mutated the way mail and editors mutate them.
@@ -91,8 +92,10 @@ func TestNoOutputQuotesKeyMaterial(t *testing.T) {
 				add("livrables "+name+" "+f, "", "livrables", dir, "--format", f)
 			}
 		}
-		// pret verifier reads acces.md where pret acces writes it.
+		// pret verifier reads acces.md where pret acces writes it, and the
+		// state file (its dates are quoted).
 		plant("acces.md", c.Text)
+		plant(".local/state/pret/etat.yaml", c.PlantIn("acces:\n  - statut: demande\n    date: 2026-10-16\n", rng))
 		for _, f := range []string{"texte", "json", "junit"} {
 			add("verifier "+f, "", "verifier", "--format", f)
 		}
