@@ -60,8 +60,8 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 }
 
 // ghData escapes a command's message as the Actions runner requires:
-// % CR LF. Other control characters are written %XX too: the runner
-// leaves them so, and a log viewer never sees a raw escape sequence.
+// % CR LF. Other control characters, tab included, are written %XX too:
+// the runner leaves them so, and a log viewer never sees a raw control.
 func ghData(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -72,8 +72,6 @@ func ghData(s string) string {
 			b.WriteString("%0D")
 		case r == '\n':
 			b.WriteString("%0A")
-		case r == '\t':
-			b.WriteRune(r) // harmless in a log, and the runner has no escape for it
 		case mustEscape(r) || r == utf8.RuneError:
 			for _, c := range []byte(string(r)) {
 				fmt.Fprintf(&b, "%%%02X", c)
