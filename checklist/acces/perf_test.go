@@ -25,7 +25,8 @@ var worstShapes = []struct {
 	{"one-line", func(n int) string { return strings.Repeat("a ", n/2) }},
 	{"short-items", func(n int) string { return strings.Repeat("- a\n", n/4) }},
 	{"near-sentence", func(n int) string {
-		return strings.Repeat("Connexion uniquement vers le nœud de login indiqué par\n", n/56)
+		const l = "Connexion uniquement vers le nœud de login indiqué par\n"
+		return strings.Repeat(l, n/len(l))
 	}},
 	{"key-block", func(n int) string {
 		return "-----BEGIN OPENSSH PRIVATE KEY-----\n" + strings.Repeat("b3BlbnNzaC1rZXktdjEAAAAA\n", n/25)
@@ -74,6 +75,11 @@ func cost(data []byte) (bytes, allocs uint64) {
 func TestValidateLinear(t *testing.T) {
 	const n = 256 << 10
 	for _, s := range worstShapes {
+		// Each shape fills the cap without passing it: a shape cut short
+		// by too-large would measure nothing.
+		if l := len(s.make(MaxAccessSize - 64)); l > MaxAccessSize || l < MaxAccessSize*9/10 {
+			t.Fatalf("%s: %d bytes at the cap", s.name, l)
+		}
 		b1, a1 := cost([]byte(s.make(n)))
 		b2, a2 := cost([]byte(s.make(2 * n)))
 		t.Logf("%s: %d B, %d allocs at %d bytes; %d B, %d allocs at twice", s.name, b1, a1, n, b2, a2)
