@@ -15,6 +15,9 @@ import (
 // interop is checked against the real thing in CI.
 func needSSHKeygen(t *testing.T) string {
 	t.Helper()
+	if underWine {
+		t.Skipf("sous Wine, %s n'existe pas en version Windows et celui de Linux ne lit pas les chemins Windows : l'interopérabilité est vérifiée par les tests Linux", "ssh-keygen")
+	}
 	p, err := exec.LookPath("ssh-keygen")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

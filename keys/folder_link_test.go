@@ -16,9 +16,7 @@ func TestKeyFolderMayBeALink(t *testing.T) {
 	target := filepath.Join(root, "ailleurs")
 	os.Mkdir(target, 0o700)
 	link := filepath.Join(root, "ssh")
-	if err := os.Symlink(target, link); err != nil {
-		t.Skipf("pas de lien symbolique ici : %v", err)
-	}
+	symlinkOrSkip(t, target, link)
 	s := Store{Dir: link, Name: "id", Comment: "c"}
 	st, err := s.Create(nil, []byte("une passphrase longue"))
 	if err != nil || st.Kind != Present {
