@@ -87,6 +87,11 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	return c
 }
 
+// validerMemoryLimit is the Go heap's soft limit during `pret valider`:
+// 40 MiB of Go memory keeps the process's peak resident set (binary,
+// stacks, runtime) clearly under the 64 MiB of organisateurs.md.
+const validerMemoryLimit = 40 << 20
+
 // maxWorkers bounds --paralleles: more readers than this only costs
 // memory (2,000,000,000 of them exhausted it).
 func maxWorkers() int { return 4 * max(1, runtime.NumCPU()) }
@@ -121,9 +126,12 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	}
 	// A run over many files keeps a small record per file and makes
 	// garbage at each: the heap's headroom over the records, not the
-	// work, is what costs memory. A quarter of the default headroom keeps 100,000
-	// files near the 64 MiB of organisateurs.md for a little more CPU.
-	defer debug.SetGCPercent(debug.SetGCPercent(25))
+	// work, is what costs memory. A soft limit well under the 64 MiB of
+	// organisateurs.md makes the collector work harder only when the heap
+	// nears it, where a low GC percent paid on every file; the default
+	// percent stays for small runs. A run that truly needs more still
+	// gets it: the limit is soft.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(validerMemoryLimit))
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}
 	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.Workers})
 	if opts.Report.strict {
