@@ -16,6 +16,9 @@ type Private struct {
 	Encrypted bool
 	Cipher    string // "aes256-ctr", "none", or the PEM DEK-Info cipher
 	KDF       string // "bcrypt", "none"
+	// Rounds is the bcrypt KDF's round count of an openssh-key-v1 key
+	// (ssh-keygen -a), 0 otherwise.
+	Rounds uint32
 	// Comment is known only when the key is not encrypted.
 	Comment string
 	// Format is "openssh" for openssh-key-v1, else the PEM block type.
@@ -79,7 +82,7 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	r := reader{b: b[len(opensshMagic):]}
 	cipher, ok1 := r.str()
 	kdf, ok2 := r.str()
-	_, ok3 := r.str() // KDF options: salt and rounds, not needed here
+	kdfOpts, ok3 := r.str() // salt and rounds: Decrypt needs the rounds
 	n, ok4 := r.uint32()
 	if !(ok1 && ok2 && ok3 && ok4) || n != 1 {
 		// ssh-keygen itself only ever writes one key per file.
@@ -106,6 +109,12 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	}
 	if !p.Encrypted {
 		p.Comment = clearComment(section)
+	}
+	if p.KDF == "bcrypt" {
+		o := reader{b: kdfOpts}
+		if _, ok := o.str(); ok {
+			p.Rounds, _ = o.uint32()
+		}
 	}
 	return p, nil
 }

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -34,7 +35,27 @@ var (
 	// above the marker, OpenSSH's recipe would cut the file elsewhere than
 	// pret, so such a file is never accepted.
 	ErrStray = errors.New("marque ou bloc de signature hors de sa place")
+	// ErrMisplacedMarker is a marker line followed by text rather than by
+	// a signature block: set in the middle of the file, it would cut the
+	// signed part short and leave the rest unsigned.
+	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
+	// ErrTrailing is text after the signature block: it is not signed,
+	// and re-signing must not drop it.
+	ErrTrailing = errors.New("du texte suit le bloc de signature")
+	// ErrNoBlock is a marker with nothing after it.
+	ErrNoBlock = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
 )
+
+// Replaceable reports whether a new signature may take the place of what
+// follows the marker: a well-formed block (whether or not it still
+// holds), a bare marker, or no marker at all. Anything else — a stray
+// marker or armour line, a marker followed by text, text after the block,
+// a block that does not parse — may be the learner's own text, and
+// re-signing would drop it or leave it unsigned: it is fixed by hand
+// first.
+func (f *SignedFile) Replaceable() bool {
+	return f.Err == nil || errors.Is(f.Err, ErrNoBlock)
+}
 
 // SignedFile is an acces.md split at its signature marker.
 type SignedFile struct {
@@ -52,8 +73,9 @@ type SignedFile struct {
 	Err error
 	// Line is the line Err is about, else the marker's line (1-based).
 	Line int
-	// From and To are the lines of the marker through the last line of
-	// the block, 0 without a marker.
+	// From and To are the lines of the marker through the closing fence
+	// of the block (To is From when no block follows the marker), 0
+	// without a marker.
 	From, To int
 }
 
@@ -132,37 +154,57 @@ func stray(l string) bool {
 
 // parseBlock reads what follows the marker: a fence, the armour, a fence,
 // then nothing but blank lines. Text after the block would look signed
-// and is not, so it is refused.
+// and is not, so it is refused, and so is a marker followed by text: it
+// is not where a signature goes, and what follows it is the learner's.
+// To ends on the closing fence (or on the marker when no block follows),
+// so that a reader can set the block aside and still read what follows.
 func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	lines := strings.Split(string(rest), "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	blank := func(l string) bool { return strings.Trim(l, " \t\r") == "" }
 	last := len(lines)
-	for last > 0 && strings.Trim(lines[last-1], " \t") == "" {
+	for last > 0 && blank(lines[last-1]) {
 		last--
 	}
-	f.To = markerLine + last
-	fail := func(line int, format string) {
+	f.To = markerLine
+	fail := func(line int, err error) {
 		if f.Err == nil { // a stray line above keeps its earlier report
-			f.Line = line
-			f.Err = fmt.Errorf("%w : %s", ErrBadArmor, format)
+			f.Line, f.Err = line, err
 		}
 		f.Sig = nil
 	}
 	if last == 0 {
-		fail(markerLine, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
+		fail(markerLine, ErrNoBlock)
 		return
 	}
-	if lines[0] != fence || last < 2 || lines[last-1] != fence {
-		fail(markerLine+1, "le bloc doit être entre deux lignes ``` juste après la marque")
+	if lines[0] != fence {
+		fail(markerLine, fmt.Errorf("%w (ligne %d)", ErrMisplacedMarker, markerLine))
 		return
 	}
-	sig, err := ParseArmor([]byte(strings.Join(lines[1:last-1], "\n")))
-	if err != nil {
-		if f.Err == nil {
-			f.Line, f.Err = markerLine+2, err
+	closing := -1
+	for i := 1; i < last; i++ {
+		if lines[i] == fence {
+			closing = i
+			break
 		}
+	}
+	if closing < 0 {
+		f.To = markerLine + last
+		fail(markerLine+1, fmt.Errorf("%w : le bloc ouvert par ``` n'est pas fermé", ErrBadArmor))
+		return
+	}
+	f.To = markerLine + 1 + closing
+	for i := closing + 1; i < last; i++ {
+		if !blank(lines[i]) {
+			fail(markerLine+1+i, fmt.Errorf("%w (ligne %d)", ErrTrailing, markerLine+1+i))
+			return
+		}
+	}
+	sig, err := ParseArmor([]byte(strings.Join(lines[1:closing], "\n")))
+	if err != nil {
+		fail(markerLine+2, err)
 		return
 	}
 	if f.Err == nil {
@@ -184,11 +226,12 @@ func AttachSignature(message []byte, sig *Signature) []byte {
 
 // SignFile returns data signed: its signed part (data without its old
 // block; a final newline added if it had none) followed by a new block. A
-// marker or armour line out of place is refused, since the file could not
-// then be checked with OpenSSH alone.
+// marker or armour line out of place, text after the marker or the block,
+// or a block that does not parse, is refused (see Replaceable): the file
+// could not be checked with OpenSSH alone, or text would be dropped.
 func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) {
 	f := SplitSigned(data)
-	if f.Err != nil && errors.Is(f.Err, ErrStray) {
+	if !f.Replaceable() {
 		return nil, f.Err
 	}
 	msg := f.Message
@@ -200,4 +243,22 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 		return nil, err
 	}
 	return AttachSignature(msg, sig), nil
+}
+
+// SignedLen is the length SignFile's result has when an ed25519 key signs
+// message (already ending in a newline): an ed25519 SSHSIG block has one
+// length whatever the key, so it is known before the passphrase is
+// asked, and a file the signature would take over a size cap can be
+// refused first.
+func SignedLen(message []byte) int {
+	// Any ed25519 key will do, and ed25519 signing needs no randomness.
+	s, err := ssh.NewSignerFromKey(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)))
+	if err != nil {
+		return len(message) + 1024 // never: the key is well formed
+	}
+	sig, err := Sign(bytes.NewReader(make([]byte, 64)), s, nil)
+	if err != nil {
+		return len(message) + 1024
+	}
+	return len(message) + len(AttachSignature(nil, sig))
 }

@@ -26,8 +26,8 @@ const (
 	armorBegin = "-----BEGIN SSH SIGNATURE-----"
 	armorEnd   = "-----END SSH SIGNATURE-----"
 	// armorWidth is the line width of ssh-keygen's armour. pret writes the
-	// same bytes ssh-keygen would, and reads only that layout, so a block
-	// it accepts is one canonical text (see ParseArmor).
+	// same bytes ssh-keygen would; it reads any width, as OpenSSH does
+	// (see ParseArmor).
 	armorWidth = 70
 	// maxSigBlob bounds a signature blob: an ed25519 SSHSIG is 147 bytes
 	// and an RSA-8192 one about 2 KiB.
@@ -45,6 +45,9 @@ var (
 	ErrBadArmor = errors.New("bloc de signature illisible")
 	// ErrNamespace is a signature made for another use than acces.md.
 	ErrNamespace = errors.New("signature faite pour un autre usage (espace de noms différent de pret-acces)")
+	// ErrTooManyRounds is a key whose bcrypt KDF asks more rounds than
+	// x/crypto/ssh agrees to compute (see MaxKDFRounds).
+	ErrTooManyRounds = errors.New("la clé privée est chiffrée avec trop de tours de KDF bcrypt")
 	// ErrSigMismatch is a signature that does not hold over the bytes.
 	ErrSigMismatch = errors.New("la signature ne correspond pas au contenu signé")
 )
@@ -92,12 +95,13 @@ func (s *Signature) Verify(msg []byte) error {
 	return nil
 }
 
-// ParseArmor reads one armoured signature. It accepts exactly the text
-// Armor writes (the layout of ssh-keygen), with or without the final
-// newline, so that a block pret accepts is the block it would write: no
-// header, no other width, no stray characters, no trailing data in the
-// blob, and no field (such as the unsigned "reserved" string) that the
-// parsed form would drop.
+// ParseArmor reads one armoured signature the way OpenSSH does
+// (sshsig_dearmor in sshsig.c): the BEGIN and END lines, and between them
+// base64 in lines of any width, whitespace ignored (b64_pton skips it),
+// with or without the final newline. A signature re-wrapped by a mail
+// client or an editor is the same signature. What could hide anything is
+// still refused: another header, characters outside base64, trailing
+// data in the blob, a field the parsed form would drop.
 func ParseArmor(b []byte) (*Signature, error) {
 	if len(b) > 2*maxSigBlob {
 		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
@@ -110,17 +114,18 @@ func ParseArmor(b []byte) (*Signature, error) {
 	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
 		return nil, fmt.Errorf("%w : lignes BEGIN/END SSH SIGNATURE absentes ou altérées", ErrBadArmor)
 	}
-	body := lines[1 : len(lines)-1]
-	var enc []byte
-	for i, l := range body {
-		last := i == len(body)-1
-		if len(l) == 0 || len(l) > armorWidth || !last && len(l) != armorWidth {
-			return nil, fmt.Errorf("%w : lignes base64 de longueur inattendue", ErrBadArmor)
+	enc := make([]byte, 0, len(text))
+	for _, l := range lines[1 : len(lines)-1] {
+		for i := 0; i < len(l); i++ {
+			switch c := l[i]; c {
+			case ' ', '\t', '\r', '\v', '\f': // C isspace, as b64_pton
+			default:
+				enc = append(enc, c)
+			}
 		}
-		enc = append(enc, l...)
 	}
 	blob, err := base64.StdEncoding.Strict().DecodeString(string(enc))
-	if err != nil {
+	if err != nil || len(blob) == 0 {
 		return nil, fmt.Errorf("%w : base64 invalide", ErrBadArmor)
 	}
 	return parseBlob(blob)
@@ -153,6 +158,14 @@ func Sign(random io.Reader, signer ssh.Signer, msg []byte) (*Signature, error) {
 	return parseBlob(sig.Marshal())
 }
 
+// MaxKDFRounds is the most bcrypt KDF rounds (ssh-keygen -a) a key may
+// have for Decrypt to open it. The cap is x/crypto/ssh's
+// (parseOpenSSHPrivateKey refuses more: a file could otherwise ask for
+// months of CPU); its bcrypt_pbkdf is internal, so pret cannot lift it.
+// OpenSSH has no cap, so such a key is sound: pret says why it cannot
+// use it rather than calling it damaged.
+const MaxKDFRounds = 2048
+
 // Decrypt opens an encrypted private key with its passphrase, in memory
 // only, and returns a signer with a wipe function that zeroes the key
 // bytes it holds; call wipe as soon as the signature is made. The error
@@ -164,6 +177,9 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	}
 	if !p.Encrypted {
 		return nil, nil, ErrUnencrypted
+	}
+	if p.Rounds > MaxKDFRounds {
+		return nil, nil, fmt.Errorf("%w (%d, au plus %d)", ErrTooManyRounds, p.Rounds, MaxKDFRounds)
 	}
 	if len(passphrase) == 0 {
 		return nil, nil, ErrBadPassphrase

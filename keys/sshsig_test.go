@@ -3,6 +3,9 @@ package keys
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
@@ -318,30 +321,90 @@ func TestWipeErasesKey(t *testing.T) {
 	}
 }
 
-func TestParseArmorIsCanonical(t *testing.T) {
+// armourVariants re-wraps a signature's armour in the layouts a mail
+// client, an editor or a person may give it, plus layouts that must stay
+// refused: every width from 1 to past the whole body, one line, blank and
+// indented lines, and damaged ones.
+func armourVariants(a []byte) map[string]string {
+	all := strings.Split(strings.TrimSuffix(string(a), "\n"), "\n")
+	body := strings.Join(all[1:len(all)-1], "")
+	wrap := func(w int, sep string) string {
+		var b strings.Builder
+		b.WriteString(armorBegin + "\n")
+		for rest := body; rest != ""; {
+			n := min(w, len(rest))
+			b.WriteString(rest[:n] + sep)
+			rest = rest[n:]
+		}
+		b.WriteString(armorEnd + "\n")
+		return b.String()
+	}
+	v := map[string]string{}
+	for w := 1; w <= len(body)+3; w += 1 + w/8 {
+		v[fmt.Sprintf("width %d", w)] = wrap(w, "\n")
+	}
+	for _, w := range []int{64, 70, 76} {
+		v[fmt.Sprintf("width %d", w)] = wrap(w, "\n")
+		v[fmt.Sprintf("width %d crlf body", w)] = wrap(w, "\r\n")
+		v[fmt.Sprintf("width %d trailing spaces", w)] = wrap(w, "  \n")
+		v[fmt.Sprintf("width %d tabs", w)] = strings.ReplaceAll(wrap(w, "\n"), "\n"+body[w:w+1], "\n\t"+body[w:w+1])
+	}
+	v["one line"] = wrap(len(body), "\n")
+	v["one line no final newline"] = strings.TrimSuffix(wrap(len(body), "\n"), "\n")
+	v["blank line inside"] = strings.Replace(string(a), "\n", "\n\n", 2)
+	v["no padding"] = strings.Replace(wrap(len(body), "\n"), "=", "", -1)
+	v["extra padding"] = strings.Replace(string(a), "\n"+armorEnd, "=\n"+armorEnd, 1)
+	v["header"] = strings.Replace(string(a), armorBegin+"\n", armorBegin+"\nComment: x\n\n", 1)
+	v["crlf everywhere"] = strings.ReplaceAll(string(a), "\n", "\r\n")
+	v["bad character"] = strings.Replace(string(a), "A", "*", 1)
+	v["space after BEGIN"] = strings.Replace(string(a), armorBegin+"\n", armorBegin+" \n", 1)
+	v["other header"] = strings.Replace(string(a), "SSH SIGNATURE", "PGP SIGNATURE", 2)
+	v["truncated"] = wrap(len(body)-4, "\n")[:len(armorBegin)+1+len(body)-4+1] + armorEnd + "\n"
+	v["empty body"] = armorBegin + "\n" + armorEnd + "\n"
+	v["extra data"] = wrap(70, "\n")[:len(armorBegin)+1] + "AAAA" + wrap(70, "\n")[len(armorBegin)+1:]
+	return v
+}
+
+// pret reads an armour exactly when OpenSSH does: the real
+// `ssh-keygen -Y check-novalidate` is the judge, over generated widths
+// and damaged layouts. A re-wrapped signature is the same signature; a
+// damaged one is refused by both.
+func TestParseArmorAgreesWithOpenSSH(t *testing.T) {
+	keygen := needTool(t, "ssh-keygen")
 	signer, _ := testSigner(t)
-	sig, err := Sign(rand.Reader, signer, []byte("m\n"))
+	msg := []byte("# Accès\n- Date de demande : 2026-10-20\n")
+	sig, err := Sign(rand.Reader, signer, msg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := sig.Armor()
-	if _, err := ParseArmor(a); err != nil {
-		t.Fatal(err)
-	}
-	body := strings.Join(strings.Split(string(a), "\n")[1:len(strings.Split(string(a), "\n"))-2], "")
-	rewrapped := armorBegin + "\n" + body[:64] + "\n" + body[64:128] + "\n" + body[128:] + "\n" + armorEnd + "\n"
-	for name, v := range map[string]string{
-		"64 columns":    rewrapped,
-		"header":        strings.Replace(string(a), armorBegin+"\n", armorBegin+"\nComment: x\n\n", 1),
-		"crlf":          strings.ReplaceAll(string(a), "\n", "\r\n"),
-		"extra padding": strings.Replace(string(a), "\n"+armorEnd, "=\n"+armorEnd, 1),
-		"bad character": strings.Replace(string(a), "A", "*", 1),
-		"space":         strings.Replace(string(a), "\n", " \n", 2),
-		"other header":  strings.Replace(string(a), "SSH SIGNATURE", "PGP SIGNATURE", 2),
-	} {
-		if _, err := ParseArmor([]byte(v)); err == nil {
-			t.Errorf("%s: accepted", name)
+	dir := t.TempDir()
+	accepted := 0
+	for name, text := range armourVariants(sig.Armor()) {
+		path := filepath.Join(dir, "s.sig")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
 		}
+		cmd := exec.Command(keygen, "-Y", "check-novalidate", "-n", SigNamespace, "-s", path)
+		cmd.Stdin = bytes.NewReader(msg)
+		openssh := cmd.Run() == nil
+		parsed, perr := ParseArmor([]byte(text))
+		mine := perr == nil && parsed.Verify(msg) == nil
+		if mine != openssh {
+			t.Errorf("%s: ssh-keygen accepts=%v, pret accepts=%v (%v)\n%s", name, openssh, mine, perr, text)
+		}
+		if perr != nil && !errors.Is(perr, ErrBadArmor) {
+			t.Errorf("%s: refusal is not ErrBadArmor: %v", name, perr)
+		}
+		if mine {
+			accepted++
+			// Whatever the layout read, pret writes ssh-keygen's own.
+			if !bytes.Equal(parsed.Armor(), sig.Armor()) {
+				t.Errorf("%s: re-armoured differently", name)
+			}
+		}
+	}
+	if accepted < 10 {
+		t.Fatalf("only %d layouts accepted: the generator lost its widths", accepted)
 	}
 }
 
@@ -381,16 +444,45 @@ func FuzzSplitSigned(f *testing.F) {
 			}
 			return
 		}
-		// Accepted: the file is the message, pret's block, and blank lines.
-		re := AttachSignature(sf.Message, sf.Sig)
-		if !bytes.HasPrefix(data, re[:len(re)-1]) || strings.Trim(string(data[len(re)-1:]), " \t\n") != "" {
-			t.Fatalf("accepted block does not re-armour to the same bytes:\n%q\n%q", data, re)
+		// Accepted: the file is the message, the marker, a fenced block
+		// whose armour holds exactly the blob's base64 (whitespace aside,
+		// as OpenSSH reads it), and blank lines.
+		lines := strings.Split(string(data[len(sf.Message):]), "\n")
+		k := sf.To - sf.From
+		if lines[0] != SigMarker || lines[1] != fence || lines[k] != fence {
+			t.Fatalf("accepted block is not marker, fence, armour, fence: %q", lines)
 		}
+		if got := armourBase64(t, strings.Join(lines[2:k], "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
+			t.Fatalf("accepted armour holds %q, not the blob", got)
+		}
+		for _, l := range lines[k+1:] {
+			if strings.Trim(l, " \t\r") != "" {
+				t.Fatalf("accepted file has text after its block: %q", l)
+			}
+		}
+		re := AttachSignature(sf.Message, sf.Sig)
 		again := SplitSigned(re)
 		if again.Sig == nil || !bytes.Equal(again.Sig.blob, sf.Sig.blob) || !bytes.Equal(again.Message, sf.Message) {
 			t.Fatal("re-armoured file does not parse back to the same signature")
 		}
 	})
+}
+
+// armourBase64 is the base64 between the BEGIN and END lines of an
+// accepted armour, whitespace removed; it fails when those lines are not
+// exactly there.
+func armourBase64(t *testing.T, a string) string {
+	t.Helper()
+	l := strings.Split(strings.TrimSuffix(a, "\n"), "\n")
+	if len(l) < 3 || l[0] != armorBegin || l[len(l)-1] != armorEnd {
+		t.Fatalf("accepted armour without its BEGIN/END lines: %q", a)
+	}
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(" \t\r\v\f", r) {
+			return -1
+		}
+		return r
+	}, strings.Join(l[1:len(l)-1], ""))
 }
 
 // sedCut is `sed '/^<!-- pret:signature -->$/,$d'`, written the plain way.
@@ -421,8 +513,10 @@ func FuzzParseArmor(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if a := s.Armor(); !bytes.Equal(a, b) && !bytes.Equal(a[:len(a)-1], b) {
-			t.Fatalf("accepted armour %q re-armours to %q", b, a)
+		// Any layout OpenSSH reads, but nothing else: the text holds the
+		// blob's base64 and whitespace only.
+		if got := armourBase64(t, string(b)); got != base64.StdEncoding.EncodeToString(s.blob) {
+			t.Fatalf("accepted armour %q holds %q, not the blob", b, got)
 		}
 	})
 }
@@ -443,6 +537,78 @@ func BenchmarkSplitVerify(b *testing.B) {
 	for b.Loop() {
 		if err := SplitSigned(signed).Verify(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// withRounds rewrites the bcrypt round count of an openssh-key-v1 key, as
+// `ssh-keygen -a N` would have written it, without paying for N rounds.
+func withRounds(t *testing.T, priv []byte, rounds uint32) []byte {
+	t.Helper()
+	block, _ := pem.Decode(priv)
+	b := bytes.Clone(block.Bytes)
+	off := len(opensshMagic)
+	skip := func() int { // one SSH string; returns where its body starts
+		n := int(binary.BigEndian.Uint32(b[off:]))
+		off += 4
+		start := off
+		off += n
+		return start
+	}
+	skip() // cipher
+	skip() // kdf name
+	opts := skip()
+	salt := int(binary.BigEndian.Uint32(b[opts:]))
+	binary.BigEndian.PutUint32(b[opts+4+salt:], rounds)
+	return pem.EncodeToMemory(&pem.Block{Type: block.Type, Bytes: b})
+}
+
+// A key with more bcrypt rounds than x/crypto/ssh computes is sound
+// (OpenSSH has no cap) but cannot be opened here: Decrypt says so, with
+// the count, before any work and whatever the passphrase; at or under
+// the cap the count is read and the key is opened as usual.
+func TestDecryptTooManyRounds(t *testing.T) {
+	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePrivate(priv)
+	if err != nil || p.Rounds == 0 || p.Rounds > MaxKDFRounds {
+		t.Fatalf("rounds of pret's own key: %v %v", p, err)
+	}
+	if _, _, err := Decrypt(priv, []byte(testPass)); err != nil {
+		t.Fatal(err)
+	}
+	over := []uint32{MaxKDFRounds + 1, 3000, 1 << 16, 1<<31 - 1, 1<<32 - 1}
+	for i := 0; i < 8; i++ {
+		var b [2]byte
+		rand.Read(b[:])
+		over = append(over, MaxKDFRounds+1+uint32(binary.BigEndian.Uint16(b[:])))
+	}
+	for _, n := range over {
+		k := withRounds(t, priv, n)
+		if p, err := ParsePrivate(k); err != nil || p.Rounds != n {
+			t.Fatalf("%d rounds read as %v (%v)", n, p, err)
+		}
+		for _, pass := range []string{testPass, "wrong", ""} {
+			_, _, err := Decrypt(k, []byte(pass))
+			if !errors.Is(err, ErrTooManyRounds) || !strings.Contains(err.Error(), fmt.Sprint(n)) {
+				t.Fatalf("%d rounds, passphrase %q: got %v", n, pass, err)
+			}
+			if pass != "" && strings.Contains(err.Error(), pass) {
+				t.Fatalf("error quotes the passphrase: %v", err)
+			}
+		}
+	}
+	for _, n := range []uint32{1, 17, 40} { // 2048 rounds cost a minute here
+		k := withRounds(t, priv, n)
+		if p, err := ParsePrivate(k); err != nil || p.Rounds != n {
+			t.Fatalf("%d rounds read as %v (%v)", n, p, err)
+		}
+		// Another count derives another key: the passphrase no longer
+		// opens it, and that is what Decrypt must say.
+		if _, _, err := Decrypt(k, []byte(testPass)); !errors.Is(err, ErrBadPassphrase) {
+			t.Fatalf("%d rounds: got %v", n, err)
 		}
 	}
 }

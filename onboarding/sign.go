@@ -31,10 +31,13 @@ type AccessSigner struct {
 	Guard func(func() error) error
 	// Read reads acces.md through the project's bounded reader.
 	Read func(path string) ([]byte, error)
-	// Check applies `pret valider` to content, the unsigned acces.md found
-	// at path. It returns the one fingerprint the file states ("" if none
+	// Check applies `pret valider` to content, the acces.md found at
+	// path (signature block included). It returns the one fingerprint the file states ("" if none
 	// or several) and one French line per error; none when it is valid.
 	Check func(path string, content []byte) (fingerprint string, errs []string)
+	// MaxSize is the largest acces.md `pret valider` reads: the signed
+	// file must stay under it. 0 is no cap.
+	MaxSize int
 }
 
 // SigState is how acces.md stands with respect to its signature.
@@ -103,6 +106,11 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		// none, it would claim something false.
 		return nil, refused(fmt.Sprintf("protégez-la d'abord : ssh-keygen -p -f %s", esc(a.Store.PrivatePath())),
 			"la clé %s n'a pas de passphrase : la signature ne prouverait rien", esc(a.Store.PrivatePath()))
+	case st.Private.Rounds > keys.MaxKDFRounds:
+		// Said before the passphrase is typed: Decrypt would refuse it
+		// whatever it is (pret verifier warns the same).
+		return nil, refused(fmt.Sprintf("ré-chiffrez-la avec moins de tours, même passphrase : ssh-keygen -p -a 100 -f %s, puis signez", esc(a.Store.PrivatePath())),
+			"la clé %s est chiffrée avec %d tours de KDF bcrypt : OpenSSH l'accepte, mais pret n'en ouvre pas plus de %d", esc(a.Store.PrivatePath()), st.Private.Rounds, keys.MaxKDFRounds)
 	}
 	priv, err := keys.ReadFile(a.Store.PrivatePath())
 	if err != nil {
@@ -117,18 +125,29 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), readReason(err)), Hint: hint, Err: err}
 	}
 	f := keys.SplitSigned(data)
-	if errors.Is(f.Err, keys.ErrStray) {
-		return nil, refused("retirez cette ligne (une signature se met seulement à la fin, par « pret signer »), puis signez",
-			"%s : ligne %d : une marque ou un bloc de signature se trouve hors de sa place", esc(a.File), f.Line)
+	if !f.Replaceable() {
+		return nil, notReplaceable(esc(a.File), f)
 	}
 	msg := f.Message
 	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
 		msg = append(bytes.Clone(msg), '\n')
 	}
-	fp, errs := a.Check(a.File, msg)
+	// The whole file, as `pret valider` reads it: a key pasted after the
+	// block is a leak too. The old signature's own verdict is left out:
+	// the new block replaces it.
+	fp, all := a.Check(a.File, data)
+	var errs []string
+	for _, e := range all {
+		if e != "bad-signature" && e != "signature-key-mismatch" {
+			errs = append(errs, e)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
+	}
+	if a.MaxSize > 0 && keys.SignedLen(msg) > a.MaxSize {
+		return nil, tooLarge(esc(a.File), a.MaxSize)
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
 	if fp != mine {
@@ -140,6 +159,32 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		perm = fi.Mode().Perm()
 	}
 	return &SignPlan{a: a, priv: priv, pub: st.Private.Public, data: data, message: msg, perm: perm}, nil
+}
+
+// notReplaceable is the refusal of a file whose signature part a new
+// block cannot simply replace (keys.SignedFile.Replaceable): re-signing
+// would drop text or leave it unsigned, so the learner moves it first.
+func notReplaceable(file string, f *keys.SignedFile) error {
+	switch {
+	case errors.Is(f.Err, keys.ErrStray):
+		return refused("retirez cette ligne (une signature se met seulement à la fin, par « pret signer »), puis signez",
+			"%s : ligne %d : une marque ou un bloc de signature se trouve hors de sa place", file, f.Line)
+	case errors.Is(f.Err, keys.ErrMisplacedMarker):
+		return refused("retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis signez",
+			"%s : ligne %d : la marque <!-- pret:signature --> est au milieu du fichier, suivie de texte et non d'un bloc de signature ; ce texte resterait hors de la signature", file, f.Line)
+	case errors.Is(f.Err, keys.ErrTrailing):
+		return refused("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le vous-même), puis signez",
+			"%s : ligne %d : du texte suit le bloc de signature ; il n'est pas signé, et une nouvelle signature le ferait disparaître", file, f.Line)
+	}
+	return refused("supprimez le bloc (de la ligne <!-- pret:signature --> à la fin du fichier), puis signez",
+		"%s : ligne %d : %v ; pret signer ne remplace qu'un bloc de signature qu'il sait lire", file, f.Line, f.Err)
+}
+
+// tooLarge is the refusal of a file that its signature would take over
+// the size `pret valider` reads.
+func tooLarge(file string, max int) error {
+	return refused("raccourcissez-le (un acces.md tient sur une page), puis signez",
+		"%s dépasserait %d octets une fois signé, la taille maximale d'un acces.md", file, max)
 }
 
 // ErrBadPassphrase is the refusal of a passphrase that does not open the
@@ -159,6 +204,10 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if errors.Is(err, keys.ErrBadPassphrase) {
 		return badPassphrase()
 	}
+	if errors.Is(err, keys.ErrTooManyRounds) {
+		return refused(fmt.Sprintf("ré-chiffrez-la avec moins de tours, même passphrase : ssh-keygen -p -a 100 -f %s, puis signez", esc(p.a.Store.PrivatePath())),
+			"%v : OpenSSH l'accepte, mais pret ne sait pas l'ouvrir", err)
+	}
 	if err != nil {
 		return refused("vérifiez la clé avec « pret verifier »", "%v", err)
 	}
@@ -171,6 +220,9 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", esc(p.a.Store.PublicPath()))
 	}
 	signed := keys.AttachSignature(p.message, sig)
+	if p.a.MaxSize > 0 && len(signed) > p.a.MaxSize {
+		return tooLarge(esc(p.a.File), p.a.MaxSize)
+	}
 	write := func() error {
 		// The passphrase takes time to type; the learner may have edited
 		// the file meanwhile, and that edit must not be lost nor signed

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -333,5 +334,194 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	other, _ := PlanAccess(w.Settings, Declaration{StatusVerified, testenv.Day("2026-10-19")})
 	if other.Status != FileDifferent {
 		t.Fatal("different content reads as the same")
+	}
+}
+
+// signedFixture is a wizard whose acces.md is signed by its key.
+func signedFixture(t *testing.T) (*Wizard, *AccessSigner, []byte) {
+	t.Helper()
+	w, _, _ := newWizard(t, t.TempDir(), nil)
+	a := withSigner(w)
+	a.MaxSize = acces.MaxAccessSize
+	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := a.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Sign([]byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(w.File)
+	return w, a, data
+}
+
+// afterMarker are the ways text ends up after, or around, the signature
+// block of a signed file: appended notes, a key pasted by
+// `cat ~/.ssh/id_ed25519_romeo >> acces.md`, a marker moved to every
+// line, text between the marker and the block, inside the fence, a
+// damaged armour. None may be dropped by signing again.
+func afterMarker(t *testing.T, signed []byte) map[string][]byte {
+	t.Helper()
+	priv, _, err := keys.Generate(rand.Reader, "autre", []byte(goodPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{
+		"note":     "Note ajoutée après la signature.\n",
+		"date":     "- Date de demande : 2026-10-21\n",
+		"heading":  "## Suite\n",
+		"fence":    "```\n",
+		"crlf":     "ligne\r\n",
+		"no-nl":    "dernier mot",
+		"key":      string(priv),
+		"armour":   "-----BEGIN SSH SIGNATURE-----\n",
+		"marker":   keys.SigMarker + "\n",
+		"nbsp":     "\u00a0x\n",
+		"two":      "a\n\nb\n",
+		"markdown": "> citation\n",
+	}
+	v := map[string][]byte{}
+	f := keys.SplitSigned(signed)
+	block := signed[len(f.Message):]
+	for name, text := range texts {
+		for _, gap := range []string{"", "\n", "\n\n  \n"} {
+			v["after block+"+name+fmt.Sprintf("/gap%d", len(gap))] = append(append(bytes.Clone(signed), gap...), text...)
+		}
+		v["between marker and fence+"+name] = bytes.Replace(bytes.Clone(signed), []byte(keys.SigMarker+"\n"), []byte(keys.SigMarker+"\n"+text+"\n"), 1)
+		v["inside fence after END+"+name] = bytes.Replace(bytes.Clone(signed), []byte("-----END SSH SIGNATURE-----\n"), []byte("-----END SSH SIGNATURE-----\n"+strings.TrimSuffix(text, "\n")+"\n"), 1)
+	}
+	// The marker moved onto each line of the signed part, the rest kept.
+	lines := strings.SplitAfter(string(f.Message), "\n")
+	for i := range lines {
+		if strings.TrimSpace(lines[i]) == "" {
+			continue
+		}
+		moved := strings.Join(lines[:i], "") + keys.SigMarker + "\n" + strings.Join(lines[i:], "")
+		v[fmt.Sprintf("marker above line %d", i+1)] = []byte(moved)
+		v[fmt.Sprintf("marker above line %d, block kept", i+1)] = append([]byte(moved), block...)
+	}
+	// A damaged armour: one base64 character replaced.
+	i := bytes.Index(signed, []byte("U1NIU0lH")) + 12
+	damaged := bytes.Clone(signed)
+	damaged[i] = '*'
+	v["damaged armour"] = damaged
+	v["block never closed"] = bytes.TrimSuffix(bytes.Clone(signed), []byte("```\n"))
+	return v
+}
+
+// Signing again never drops text: whenever anything other than a
+// well-formed block and blank lines follows the marker, Prepare refuses,
+// names the line, leaves the file as it was; `pret valider` reports
+// bad-signature there (never a false missing-…) and its advice is not
+// « pret signer », which would refuse.
+func TestResignNeverDropsText(t *testing.T) {
+	w, a, signed := signedFixture(t)
+	for name, data := range afterMarker(t, signed) {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(w.File, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := a.Prepare()
+			var e *Error
+			if !errors.As(err, &e) || e.Input || e.Hint == "" || !strings.Contains(e.Msg, "ligne ") && !strings.Contains(e.Msg, "pret valider") {
+				t.Fatalf("got %v, want a refusal naming the cause", err)
+			}
+			if now, _ := os.ReadFile(w.File); !bytes.Equal(now, data) {
+				t.Fatal("file touched by a refusal")
+			}
+			res := acces.Validate(data, acces.Rules{KeyName: w.Store.Name + ".pub", SessionDay: w.Session.Day, Today: w.Today})
+			var codes []string
+			for _, p := range res.Problems {
+				codes = append(codes, p.Code)
+			}
+			if !contains(codes, "bad-signature") && !contains(codes, "private-key-leak") {
+				t.Fatalf("pret valider sees no problem: %v", codes)
+			}
+			for _, c := range codes {
+				if strings.HasPrefix(c, "missing-") {
+					t.Fatalf("false %s: the text after the marker was not read (%v)", c, codes)
+				}
+			}
+			if contains(codes, "bad-signature") && (res.SignatureFix == "" || strings.HasPrefix(res.SignatureFix, "signez-le de nouveau")) {
+				t.Fatalf("advice %q would send the learner to a refusal", res.SignatureFix)
+			}
+		})
+	}
+	// What a new signature may replace: the old block, blank lines, a
+	// bare marker; the signed part is kept byte for byte.
+	f := keys.SplitSigned(signed)
+	for name, data := range map[string][]byte{
+		"as signed":          signed,
+		"trailing blanks":    append(bytes.Clone(signed), "\n \t\n\n"...),
+		"bare marker":        append(bytes.Clone(f.Message), keys.SigMarker+"\n"...),
+		"bare marker blanks": append(bytes.Clone(f.Message), keys.SigMarker+"\n\n\n"...),
+		"unsigned":           f.Message,
+	} {
+		t.Run("replaces "+name, func(t *testing.T) {
+			os.WriteFile(w.File, data, 0o644)
+			plan, err := a.Prepare()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := plan.Sign([]byte(goodPass)); err != nil {
+				t.Fatal(err)
+			}
+			now, _ := os.ReadFile(w.File)
+			if !bytes.Equal(keys.SplitSigned(now).Message, f.Message) || !signedBy(t, w) {
+				t.Fatalf("signed part changed:\n%s", now)
+			}
+		})
+	}
+}
+
+// The signature never takes a file over the size `pret valider` reads:
+// around the cap, Prepare refuses exactly the files whose signed form
+// would exceed it, and every file it signs stays valid.
+func TestSignStaysUnderSizeCap(t *testing.T) {
+	w, a, signed := signedFixture(t)
+	msg := keys.SplitSigned(signed).Message
+	over := keys.SignedLen(msg) - len(msg)
+	for _, size := range []int{acces.MaxAccessSize - over - 2, acces.MaxAccessSize - over, acces.MaxAccessSize - over + 1, acces.MaxAccessSize - over + 37, acces.MaxAccessSize - 1, acces.MaxAccessSize} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			pad := size - len(msg)
+			// Its own paragraph, so that no rule reads it as part of the
+			// required sentence.
+			filler := "\n" + strings.Repeat("Remarque sans importance.\n", (pad-40)/26)
+			filler += strings.Repeat("x", pad-len(filler)-1) + "\n"
+			data := append(bytes.Clone(msg), filler...)
+			if len(data) != size {
+				t.Fatalf("built %d bytes, want %d", len(data), size)
+			}
+			os.WriteFile(w.File, data, 0o644)
+			plan, err := a.Prepare()
+			if size+over > acces.MaxAccessSize {
+				var e *Error
+				if !errors.As(err, &e) || !strings.Contains(e.Msg, "octets") {
+					t.Fatalf("got %v, want the size refusal", err)
+				}
+				if now, _ := os.ReadFile(w.File); !bytes.Equal(now, data) {
+					t.Fatal("file touched")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := plan.Sign([]byte(goodPass)); err != nil {
+				t.Fatal(err)
+			}
+			now, _ := os.ReadFile(w.File)
+			if len(now) != size+over || len(now) > acces.MaxAccessSize {
+				t.Fatalf("signed file is %d bytes, predicted %d", len(now), size+over)
+			}
+			if res := acces.Validate(now, acces.Rules{KeyName: w.Store.Name + ".pub", SessionDay: w.Session.Day, Today: w.Today}); !res.Valid() {
+				t.Fatalf("signed file fails pret valider: %v", res.Problems)
+			}
+		})
 	}
 }

@@ -18,6 +18,9 @@ type document struct {
 	text   string
 	starts []int32 // line i is text[starts[i]:starts[i+1]], its break included
 	leak   []bool  // private key material (keys.MaterialMask)
+	// hideFrom and hideTo (0-based, half-open) are the lines of the
+	// signature marker and block: no rule reads them as words.
+	hideFrom, hideTo int
 }
 
 func readLines(s string) *document {
@@ -51,6 +54,9 @@ func (d *document) raw() iter.Seq[line] {
 func (d *document) rawLine(i int) line {
 	if i < len(d.leak) && d.leak[i] {
 		return line{no: i + 1, leak: true, blank: true}
+	}
+	if i >= d.hideFrom && i < d.hideTo {
+		return line{no: i + 1, blank: true}
 	}
 	l := d.text[d.starts[i]:d.starts[i+1]]
 	l = strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")

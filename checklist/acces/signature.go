@@ -15,16 +15,17 @@ import (
 // material — while a block that parses yet carries key text in one of its
 // fields (its base64 hides it from a line-by-line reading) is marked. A
 // block that does not parse is left to the leak detector as it read it.
-// After the leak report (after=true): the document ends before the
-// marker, so that no rule reads the armour as words.
+// After the leak report (after=true): the marker and the block are set
+// aside, so that no rule reads the armour as words; what follows them (a
+// misplaced marker's text, text after the block) is still read, so a
+// stray marker does not hide the file's content from the other rules.
 func (d *document) dropSignature(sf *keys.SignedFile, after bool) {
 	if sf.From == 0 || sf.From >= len(d.starts) {
 		return
 	}
 	from, to := sf.From-1, min(sf.To, len(d.leak))
 	if after {
-		d.starts = d.starts[:sf.From]
-		d.leak = d.leak[:min(from, len(d.leak))]
+		d.hideFrom, d.hideTo = from, sf.To
 		return
 	}
 	switch {
@@ -50,28 +51,48 @@ func checkSignature(r *Result, sf *keys.SignedFile, rules Rules) {
 		return
 	}
 	const again = "signez-le de nouveau avec « pret signer »"
+	// Where re-signing would drop or leave unsigned some text, the advice
+	// is the change by hand that pret signer needs first: it refuses
+	// such a file (keys.SignedFile.Replaceable).
+	bad := func(fix, format string, args ...any) {
+		r.add("bad-signature", checklist.SevError, sf.Line, format+" : "+fix, args...)
+		r.SignatureFix = fix
+	}
 	switch err := sf.Verify(); {
 	case errors.Is(err, keys.ErrStray):
-		r.add("bad-signature", checklist.SevError, sf.Line, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->) : retirez-le, puis %s", again)
+		bad("retirez-la, puis "+again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)")
+		return
+	case errors.Is(err, keys.ErrMisplacedMarker):
+		bad("retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis "+again,
+			"la marque <!-- pret:signature --> est au milieu du fichier : du texte la suit au lieu d'un bloc de signature, et ce texte ne serait pas signé")
+		return
+	case errors.Is(err, keys.ErrTrailing):
+		bad("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis "+again,
+			"du texte suit le bloc de signature : il n'est pas signé")
+		return
+	case errors.Is(err, keys.ErrNoBlock):
+		bad("retirez cette ligne, ou "+again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature")
 		return
 	case errors.Is(err, keys.ErrNamespace):
-		r.add("bad-signature", checklist.SevError, sf.Line, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces) : %s", again)
+		bad(again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)")
 		return
 	case errors.Is(err, keys.ErrSigMismatch):
-		r.add("bad-signature", checklist.SevError, sf.Line, "le fichier a été modifié après sa signature : %s", again)
+		bad(again, "le fichier a été modifié après sa signature")
 		return
 	case err != nil:
-		r.add("bad-signature", checklist.SevError, sf.Line, "bloc de signature illisible (%s) : %s", detail(err), again)
+		bad("supprimez le bloc (de la ligne <!-- pret:signature --> à la fin), puis "+again, "bloc de signature illisible (%s)", detail(err))
 		return
 	}
 	signer := ssh.FingerprintSHA256(sf.Sig.PublicKey())
 	if r.Fingerprint != "" && signer != r.Fingerprint {
 		r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de la clé indiquée (%s) : signez avec votre clé (« pret signer »)", signer, r.Fingerprint)
+		r.SignatureFix = "signez avec votre clé : « pret signer »"
 		return
 	}
 	if rules.Beside != nil {
 		if entries, err := keys.ParsePublic(rules.Beside.Data); err == nil && ssh.FingerprintSHA256(entries[0].Key) != signer {
 			r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de %s à côté d'acces.md : signez avec votre clé (« pret signer »)", signer, rules.Beside.Name)
+			r.SignatureFix = "signez avec votre clé : « pret signer »"
 			return
 		}
 	}

@@ -51,6 +51,11 @@ type Result struct {
 	// SignedBy is the fingerprint of the key whose signature holds over the
 	// file, when no signature problem was found; empty otherwise.
 	SignedBy string
+	// SignatureFix is what to do about a signature problem, when there is
+	// one: « pret signer » for a signature that no longer holds, a change
+	// by hand first when re-signing would drop text (pret signer refuses
+	// then, and must not be the advice).
+	SignatureFix string
 
 	counts map[string]int // problems per code, kept or not (maxPerCode)
 }

@@ -67,9 +67,15 @@ func (l Learner) Check() *checklist.Report {
 		default:
 			add("key-type", checklist.Pass, "type ED25519", "")
 		}
-		if p.Encrypted {
+		switch {
+		case p.Encrypted && p.Rounds > keys.MaxKDFRounds:
+			// Sound for OpenSSH, but pret signer cannot open it: say so
+			// here rather than let the signature fail later.
+			add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase (%s, %s), mais avec %d tours de KDF : pret signer n'en ouvre pas plus de %d", p.Cipher, p.KDF, p.Rounds, keys.MaxKDFRounds),
+				fmt.Sprintf("pour signer acces.md, ré-chiffrez-la avec moins de tours (même passphrase) : ssh-keygen -p -a 100 -f %s", priv))
+		case p.Encrypted:
 			add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
-		} else {
+		default:
 			add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
 		}
 	}
@@ -247,7 +253,13 @@ func (l Learner) checkSigned(add func(id string, st checklist.Status, msg, fix s
 	}
 	for _, p := range res.Problems {
 		if p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
-			add("acces-signed", checklist.Fail, p.Message, fix)
+			// The validator's advice: « pret signer » only where it
+			// will sign, a change by hand first where it would refuse.
+			f := fix
+			if res.SignatureFix != "" {
+				f = res.SignatureFix
+			}
+			add("acces-signed", checklist.Fail, p.Message, f)
 			return
 		}
 	}

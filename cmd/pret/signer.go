@@ -132,6 +132,8 @@ func accessSigner(cfg *Config, file string) *onboarding.AccessSigner {
 		File:   file,
 		Random: rand.Reader,
 		Guard:  guarded,
+		// The signed file must still be one `pret valider` reads.
+		MaxSize: acces.MaxAccessSize,
 		Read: func(path string) ([]byte, error) {
 			return checklist.ReadBounded(path, acces.MaxAccessSize)
 		},
