@@ -5,8 +5,11 @@ package onboarding
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
@@ -61,12 +64,78 @@ func mapErr(err error) error {
 	return err
 }
 
+// Password asks a passphrase with nothing at all shown while it is
+// typed: survey's Password echoes one '*' per character (its
+// HideCharacter cannot be "none"), which tells anyone watching how long
+// the passphrase is. So this reads the runes itself, with survey's own
+// terminal reader: Enter ends, Backspace erases, "?" alone shows the
+// help, Ctrl-C interrupts, and Ctrl-D on an empty line cancels like
+// Ctrl-C (it means "no answer", not "an empty passphrase").
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
+	frenchTemplates()
 	var answer string
 	err := quietTerminal(s.In, func() error {
-		return survey.AskOne(&survey.Password{Message: message, Help: help}, &answer, s.opts()...)
+		var err error
+		answer, err = s.readHidden(message, help)
+		return err
 	})
 	return answer, mapErr(err)
+}
+
+func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
+	out := s.Out
+	prompt := func() {
+		fmt.Fprintf(out, "? %s ", message)
+		if help != "" {
+			fmt.Fprint(out, "[? pour l'aide] ")
+		}
+	}
+	rr := terminal.NewRuneReader(terminal.Stdio{In: s.In, Out: s.Out, Err: s.Err})
+	if err := rr.SetTermMode(); err == nil {
+		defer rr.RestoreTermMode()
+	}
+	prompt()
+	var line []rune
+	defer func() { clear(line) }()
+	for {
+		r, _, err := rr.ReadRune()
+		if err != nil {
+			fmt.Fprint(out, "\r\n")
+			if errors.Is(err, io.EOF) && len(line) == 0 {
+				return "", terminal.InterruptErr
+			}
+			return "", err
+		}
+		switch r {
+		case '\r', '\n':
+			fmt.Fprint(out, "\r\n")
+			if help != "" && string(line) == "?" {
+				line = line[:0]
+				fmt.Fprintf(out, "ⓘ %s\r\n", help)
+				prompt()
+				continue
+			}
+			return string(line), nil
+		case terminal.KeyInterrupt:
+			fmt.Fprint(out, "\r\n")
+			return "", terminal.InterruptErr
+		case terminal.KeyEndTransmission:
+			if len(line) == 0 {
+				fmt.Fprint(out, "\r\n")
+				return "", terminal.InterruptErr
+			}
+		case terminal.KeyBackspace, terminal.KeyDelete:
+			if len(line) > 0 {
+				line = line[:len(line)-1]
+			}
+		case terminal.KeyDeleteLine, 0x15: // Ctrl-X, Ctrl-U: start over
+			line = line[:0]
+		default:
+			if unicode.IsPrint(r) {
+				line = append(line, r)
+			}
+		}
+	}
 }
 
 func (s *SurveyPrompter) Select(message string, options []string, def int, help string) (int, error) {

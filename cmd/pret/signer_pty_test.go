@@ -116,3 +116,53 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 		t.Fatal("a passphrase appeared on the screen")
 	}
 }
+
+// TestPassphrasePromptShowsNothing: whatever is typed at the passphrase
+// prompt — any length, accents, spaces, a Backspace — nothing reaches the
+// screen between the prompt and Enter, not even one '*' per character
+// (the help says "rien ne s'affiche"). Ctrl-D on the empty prompt cancels
+// (exit 130, like Ctrl-C) instead of counting as a wrong passphrase.
+func TestPassphrasePromptShowsNothing(t *testing.T) {
+	h := newHome(t)
+	if r := h.pret(ptyPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	before, _ := os.ReadFile(h.path("acces.md"))
+	typed := []string{"x", "é", "deux mots", strings.Repeat("a", 40), "mauvaise\bE", "àç ñ ü 42 !"}
+	s := startPTY(t, h.dir, "signer")
+	for i, w := range typed {
+		if i == 3 { // a fresh run after the three tries
+			s.expect("passphrase incorrecte")
+			s.wait()
+			s = startPTY(t, h.dir, "signer")
+		}
+		s.expect("[? pour l'aide] ")
+		start := len(s.raw.String())
+		s.send(w + "\r")
+		s.expect("\n")
+		if seg := strings.Trim(s.raw.String()[start:], "\r\n"); seg != "" {
+			t.Fatalf("typing %q showed %q", w, seg)
+		}
+	}
+	s.expect("passphrase incorrecte")
+	s.wait()
+
+	s = startPTY(t, h.dir, "signer")
+	s.expect("[? pour l'aide] ")
+	s.send("\x04")
+	if code := s.wait(); code != 130 {
+		t.Fatalf("Ctrl-D: exit %d, want 130\n%s", code, s.raw.String())
+	}
+	if n := strings.Count(s.raw.String(), "Passphrase de la clé"); n != 1 || strings.Contains(s.raw.String(), "Passphrase incorrecte") {
+		t.Fatalf("Ctrl-D counted as a try:\n%s", s.raw.String())
+	}
+	if !s.echoOn() {
+		t.Fatal("terminal left without echo")
+	}
+	if after, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(after, before) {
+		t.Fatal("acces.md touched")
+	}
+}
