@@ -3,6 +3,7 @@ package onboarding
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -237,6 +238,26 @@ func TestSignRefusals(t *testing.T) {
 		"no acces.md": func(t *testing.T, w *Wizard, data []byte) {
 			os.Remove(w.File)
 		},
+	}
+	// More bcrypt rounds than pret opens: refused before the passphrase
+	// is asked, with the count, as pret verifier warns.
+	for _, n := range []uint32{keys.MaxKDFRounds + 1, 3000, 1<<32 - 1} {
+		cases[fmt.Sprintf("%d rounds", n)] = func(t *testing.T, w *Wizard, data []byte) {
+			priv, _ := os.ReadFile(w.Store.PrivatePath())
+			block, _ := pem.Decode(priv)
+			b := block.Bytes
+			off := len("openssh-key-v1\x00")
+			for range 2 { // cipher, kdf name
+				off += 4 + int(binary.BigEndian.Uint32(b[off:]))
+			}
+			salt := int(binary.BigEndian.Uint32(b[off+4:]))
+			binary.BigEndian.PutUint32(b[off+8+salt:], n)
+			os.Remove(w.Store.PrivatePath())
+			os.WriteFile(w.Store.PrivatePath(), pem.EncodeToMemory(block), 0o600)
+			if p, err := keys.ParsePrivate(pem.EncodeToMemory(block)); err != nil || p.Rounds != n {
+				t.Fatalf("rounds rewritten as %v (%v)", p, err)
+			}
+		}
 	}
 	for name, spoil := range cases {
 		t.Run(name, func(t *testing.T) {
