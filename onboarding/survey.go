@@ -84,17 +84,26 @@ func (s *SurveyPrompter) Password(message, help string) (string, error) {
 
 func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 	out := s.Out
-	prompt := func() {
-		fmt.Fprintf(out, "? %s ", message)
-		if help != "" {
-			fmt.Fprint(out, "[? pour l'aide] ")
+	s.opts() // French templates, colours off when asked
+	// survey's own question template and icons, so the prompt looks like
+	// every other question (colours included).
+	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
+		Help:     survey.Icon{Text: "?", Format: "cyan"},
+		Question: survey.Icon{Text: "?", Format: "green+hb"},
+	}}
+	prompt := func(showHelp bool) {
+		text, _, err := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
+			Password: survey.Password{Message: message, Help: help}, ShowHelp: showHelp, Config: cfg})
+		if err != nil { // the template is survey's and fixed: never
+			text = "? " + message + " "
 		}
+		fmt.Fprint(terminal.NewAnsiStdout(out), strings.ReplaceAll(text, "\n", "\r\n"))
 	}
 	rr := terminal.NewRuneReader(terminal.Stdio{In: s.In, Out: s.Out, Err: s.Err})
 	if err := rr.SetTermMode(); err == nil {
 		defer rr.RestoreTermMode()
 	}
-	prompt()
+	prompt(false)
 	var line []rune
 	defer func() { clear(line) }()
 	for {
@@ -111,8 +120,7 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 			fmt.Fprint(out, "\r\n")
 			if help != "" && string(line) == "?" {
 				line = line[:0]
-				fmt.Fprintf(out, "ⓘ %s\r\n", help)
-				prompt()
+				prompt(true)
 				continue
 			}
 			return string(line), nil
