@@ -259,8 +259,9 @@ func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bo
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
-// Files of one learner's folder (acces.md beside a copy "acces (1).md")
-// count once: a learner may hand in twice, two learners may not share a key.
+// Files of one learner (learnerGroup: a name and its copies in one folder,
+// or one Moodle name and id) count once: a learner may hand in twice, two
+// learners may not share a key.
 func markDuplicates(recs []record, groups []string) {
 	// Indexes sorted by fingerprint, then runs of one fingerprint: four
 	// bytes per file, where a map of lists would cost ten times that.

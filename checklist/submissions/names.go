@@ -129,3 +129,23 @@ func learnerOf(parts []string, fallback string) (learner, moodle string) {
 	}
 	return fallback, ""
 }
+
+// submissionKey is a file name without its copy mark, folded:
+// "acces (1).md" and "acces.md" are one learner's resubmission, while
+// "alice-acces.md" and "bob-acces.md" in one folder are two learners.
+func submissionKey(name string) string {
+	stem, _ := strings.CutSuffix(checklist.Fold(name), ".md")
+	return trimCopyMark(stem)
+}
+
+// learnerGroup is who a file counts as for duplicate fingerprints. A
+// Moodle name with its id is one learner wherever it sits (two downloads
+// of one export are one learner twice); otherwise a learner is one file
+// name, copy marks aside, in one folder: two distinct files are two
+// submissions unless they are demonstrably one learner's.
+func learnerGroup(place, name, moodle string) string {
+	if moodle != "" {
+		return "m:" + moodle
+	}
+	return place + "/" + submissionKey(name)
+}

@@ -86,7 +86,7 @@ func (w *walker) arg(arg string) {
 				id = did
 			}
 		}
-		s := w.diskFile(arg, true, learner, withMoodle(group, moodle), id)
+		s := w.diskFile(arg, true, learner, learnerGroup(group, filepath.Base(arg), moodle), id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
 			s.pub = diskPub(filepath.Dir(arg), choosePub(entries, w.keyName))
 		}
@@ -127,10 +127,10 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 		return
 	}
 	w.seen[id] = true
-	// Files count as one learner's when they sit in one folder (acces.md
-	// beside its copy "acces (1).md"), or carry one Moodle name in a flat
-	// export. Two folders are two learners, however deep they sit: the
-	// first folder under the argument may be a group of learners.
+	// Files count as one learner's when they are one name and its copies
+	// in one folder (acces.md beside "acces (1).md"), or carry one Moodle
+	// name and id (learnerGroup). Two folders are two learners, however
+	// deep they sit: the first folder under the argument may be a group.
 	group := "d:" + id.String()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	pub := diskPub(path, choosePub(entries, w.keyName))
@@ -156,22 +156,13 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			l, moodle := learnerOf(sub, rootName)
 			fid := id
 			fid.path = name // folders are read once, so folder and name tell files apart
-			s := w.diskFile(p, false, l, withMoodle(group, moodle), fid)
+			s := w.diskFile(p, false, l, learnerGroup(group, name, moodle), fid)
 			s.pub = pub
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
 			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)))
 		}
 	}
-}
-
-// withMoodle adds a Moodle name to a folder's group; the folder's own
-// string is shared by its files otherwise, one allocation per folder.
-func withMoodle(group, moodle string) string {
-	if moodle == "" {
-		return group
-	}
-	return group + "|" + moodle
 }
 
 // choosePub picks the public key file of a folder: the configured name
@@ -252,12 +243,12 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 	}
 	for _, i := range found {
 		zf := zr.File[i]
-		dir, _ := splitEntry(zf.Name)
+		dir, base := splitEntry(zf.Name)
 		parts := entryParts(zf.Name)
 		learner, moodle := learnerOf(parts, rootName)
 		s := source{
 			path: path + "!/" + zf.Name, archive: path, entry: zf.Name,
-			learner: learner, group: "z:" + id.String() + "!/" + dir + "|" + moodle,
+			learner: learner, group: learnerGroup("z:"+id.String()+"!/"+dir, base, moodle),
 			done: release,
 		}
 		entryID := id
