@@ -199,14 +199,21 @@ func writeFilesJSON(w io.Writer, files iter.Seq[FileResult]) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{\n  \"files\": [")
 	i := 0
+	// One encoder and buffer for every file: a run over 100,000 files
+	// would otherwise make two of them per file.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("    ", "  ")
+	enc.SetEscapeHTML(false)
 	for f := range files {
 		if f.Problems == nil {
 			f.Problems = []Problem{}
 		}
-		b, err := marshalIndent(f, "    ")
-		if err != nil {
+		buf.Reset()
+		if err := enc.Encode(f); err != nil {
 			return err
 		}
+		b := bytes.TrimRight(buf.Bytes(), "\n")
 		if i > 0 {
 			bw.WriteByte(',')
 		}

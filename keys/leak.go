@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"bytes"
 	"encoding/base64"
 	"strings"
 	"unicode"
@@ -90,10 +91,24 @@ type cline struct {
 
 const magicB64 = "b3BlbnNzaC1rZXktdjE"
 
+var magicB64Bytes = []byte(magicB64)
+
 // compact appends to buf the line upper-cased with every space, format
 // character and Markdown quote removed: what a marker is compared on.
 func compact(buf []byte, s string) []byte {
 	for _, r := range s {
+		if r < utf8.RuneSelf {
+			// ASCII, most of every file: the same answers as below
+			// (no ASCII rune is Cf) without the tables.
+			switch {
+			case r == ' ' || '\t' <= r && r <= '\r' || r == '>' || r == '`' || r == '|':
+			case 'a' <= r && r <= 'z':
+				buf = append(buf, byte(r-'a'+'A'))
+			default:
+				buf = append(buf, byte(r))
+			}
+			continue
+		}
 		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '>' || r == '`' || r == '|' {
 			continue
 		}
@@ -286,7 +301,7 @@ func (d *detector) token(i int) string {
 }
 
 func (d *detector) classify() {
-	var buf, nbuf []byte
+	var buf, nbuf, mbuf []byte
 	for i := range d.ls {
 		s := d.line(i)
 		c := &d.ls[i]
@@ -303,7 +318,7 @@ func (d *detector) classify() {
 			continue
 		}
 		s := d.line(i)
-		if strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && strings.Contains(strings.Map(dropSpace, s), magicB64) {
+		if strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && bytes.Contains(appendDropSpace(mbuf[:0], s), magicB64Bytes) {
 			c.flags |= fMagic
 		}
 		if c.kind == kB64 {
@@ -322,10 +337,12 @@ func (d *detector) classify() {
 			c.flags |= fHeader
 		}
 		buf = compact(buf[:0], s)
-		k := string(buf)
-		if k == "" || !strings.Contains(k, "BEGIN") && !strings.Contains(k, "END") && !strings.Contains(k, ":") && k[0] != '-' && !strings.HasPrefix(k, "PUTTY") {
+		// Tested on the bytes first: most lines are prose, and their
+		// string would be garbage made for nothing.
+		if len(buf) == 0 || !bytes.Contains(buf, []byte("BEGIN")) && !bytes.Contains(buf, []byte("END")) && bytes.IndexByte(buf, ':') < 0 && buf[0] != '-' && !bytes.HasPrefix(buf, []byte("PUTTY")) {
 			continue // prose: no marker, no header
 		}
+		k := string(buf)
 		next, nextAt := "", 0
 		nextFn := func() (string, int) {
 			if nextAt == 0 {
@@ -390,6 +407,18 @@ func (d *detector) classify() {
 			}
 		}
 	}
+}
+
+// appendDropSpace appends s to buf without its white space and '>', as
+// strings.Map(dropSpace, s) would return it, into a buffer reused from
+// line to line.
+func appendDropSpace(buf []byte, s string) []byte {
+	for _, r := range s {
+		if dropSpace(r) >= 0 {
+			buf = utf8.AppendRune(buf, r)
+		}
+	}
+	return buf
 }
 
 func dropSpace(r rune) rune {
