@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -28,7 +29,10 @@ type validerOptions struct {
 	All     bool   // texte: list the files without problems too
 	Output  string // --sortie: the report goes to this file, whole
 	Workers int    // files read in parallel; 0 is one per core
-	Dir     string // the current folder, for the paths of sarif and github
+	// WorkersSet: --paralleles was given; 0 is then a usage error, as the
+	// message says "entre 1 et N".
+	WorkersSet bool
+	Dir        string // the current folder, for the paths of sarif and github
 	// RequireSig makes an unsigned acces.md invalid (signature.md).
 	RequireSig bool
 }
@@ -76,13 +80,14 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config, opts.Paths = a.cfg, args
 			opts.Dir, _ = os.Getwd()
+			opts.WorkersSet = cmd.Flags().Changed("paralleles")
 			return runValider(cmd.Context(), opts, a.io)
 		},
 	}
 	opts.Report.add(c, checklist.FileFormats...)
 	c.Flags().BoolVar(&opts.All, "tous", false, "en texte, lister aussi les fichiers sans problème")
 	pathFlag(c.Flags(), &opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
-	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle (défaut : un par cœur)")
+	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle, de 1 à quatre par cœur (défaut : un par cœur)")
 	c.Flags().BoolVar(&opts.RequireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
 	return c
 }
@@ -104,7 +109,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	if !slices.Contains(checklist.FileFormats, format) {
 		return usageError("--format "+strings.Join(checklist.FileFormats, ", "), "format inconnu : %q", format)
 	}
-	if opts.Workers < 0 || opts.Workers > maxWorkers() {
+	if opts.Workers < 0 || opts.Workers > maxWorkers() || opts.WorkersSet && opts.Workers == 0 {
 		return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers()), "--paralleles %d : hors des bornes", opts.Workers)
 	}
 	paths := opts.Paths
@@ -121,6 +126,9 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	cfg := opts.Config
 	if opts.Output != "" {
 		if err := checkOutput(cfg.Key, opts.Output, "--sortie"); err != nil {
+			return err
+		}
+		if err := checkReportOutput(opts.Output, paths); err != nil {
 			return err
 		}
 	}
@@ -164,6 +172,49 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	}
 	if invalid {
 		return &silentExit{exitFailed}
+	}
+	return nil
+}
+
+// checkReportOutput refuses (exit 2, nothing read or written) a --sortie
+// that would destroy or pollute what is being validated: one of the
+// inputs (after links), a submission or archive name inside an input
+// folder (the report would replace a learner's file, or be read as one
+// next time), an existing folder, or a folder that does not exist.
+func checkReportOutput(out string, inputs []string) error {
+	shown := checklist.Escape(out)
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return usageError("indiquez un nom de fichier, par exemple --sortie rapport.html", "--sortie %s est un dossier ; rien n'a été lu ni écrit", shown)
+	}
+	parent, err := filepath.Abs(filepath.Dir(out))
+	if err == nil {
+		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+			return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "--sortie %s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, checklist.Escape(filepath.Dir(out)))
+		}
+	}
+	outSt, outErr := os.Stat(out)
+	realParent, _ := filepath.EvalSymlinks(parent)
+	name := filepath.Base(out)
+	for _, in := range inputs {
+		inSt, err := os.Stat(in)
+		if err != nil {
+			continue
+		}
+		if outErr == nil && os.SameFile(outSt, inSt) {
+			return usageError("choisissez un autre nom pour le rapport", "--sortie %s est aussi un fichier à valider : le rapport le remplacerait ; rien n'a été lu ni écrit", shown)
+		}
+		if !inSt.IsDir() || realParent == "" || !(submissions.IsSubmissionName(name) || submissions.IsArchiveName(name)) {
+			continue
+		}
+		abs, _ := filepath.Abs(in)
+		realIn, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(realIn, realParent); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return usageError("choisissez pour le rapport un nom qui ne finit pas par acces.md ni .zip, ou un autre dossier",
+				"--sortie %s est dans le dossier à valider %s et porte un nom de rendu : le rapport remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in))
+		}
 	}
 	return nil
 }

@@ -112,3 +112,58 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 		t.Errorf("the key folder holds %d files", len(entries))
 	}
 }
+
+// TestValiderOutputNeverAnInput: --sortie onto an input (archive, file,
+// link to one, submission name inside an input folder) or onto a folder
+// is refused with exit 2 and leaves every input byte-identical, in every
+// format; a folder that does not exist is exit 2 too. --paralleles 0 is
+// refused as its message says.
+func TestValiderOutputNeverAnInput(t *testing.T) {
+	h := newHome(t)
+	writeZip(t, h.path("victim.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
+	os.MkdirAll(h.path("vic/etu"), 0o755)
+	os.WriteFile(h.path("vic/etu/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	os.Symlink(h.path("victim.zip"), h.path("lien.zip"))
+	before := map[string][]byte{}
+	for _, f := range []string{"victim.zip", "vic/etu/acces.md"} {
+		before[f], _ = os.ReadFile(h.path(f))
+	}
+	cases := []struct{ out, in string }{
+		{"victim.zip", "victim.zip"},
+		{"lien.zip", "victim.zip"},
+		{"./victim.zip", "victim.zip"},
+		{"vic/etu/acces.md", "vic"},
+		{"vic/etu/acces.md", "vic/etu/acces.md"},
+		{"vic/etu/nouveau-acces.md", "vic"},
+		{"vic/rendus.zip", "vic"},
+		{"vic", "victim.zip"},
+		{"vic/etu", "vic"},
+		{"nulle-part/x.txt", "victim.zip"},
+	}
+	for _, format := range checklist.FileFormats {
+		for _, c := range cases {
+			r := h.pret("", "valider", "--format", format, "--sortie", c.out, c.in)
+			if r.code != 2 || !strings.HasPrefix(r.stderr, "pret: erreur : --sortie") || strings.Contains(r.stderr, "existe déjà") {
+				t.Errorf("%s --sortie %s %s: exit %d\n%s", format, c.out, c.in, r.code, r.stderr)
+			}
+		}
+		// A report beside the inputs, under another name, is fine.
+		if r := h.pret("", "valider", "--format", format, "--sortie", "vic/rapport."+format, "vic"); r.code != 0 {
+			t.Errorf("%s: a report in the input folder: exit %d\n%s", format, r.code, r.stderr)
+		}
+		os.Remove(h.path("vic/rapport." + format))
+	}
+	for f, data := range before {
+		if got, _ := os.ReadFile(h.path(f)); !bytes.Equal(got, data) {
+			t.Errorf("%s was changed", f)
+		}
+	}
+	for _, n := range []string{"0", "-1", "100000"} {
+		if r := h.pret("", "valider", "--paralleles", n, "victim.zip"); r.code != 2 || !strings.Contains(r.stderr, "entre 1 et") {
+			t.Errorf("--paralleles %s: exit %d\n%s", n, r.code, r.stderr)
+		}
+	}
+	if r := h.pret("", "valider", "--paralleles", "1", "victim.zip"); r.code != 0 {
+		t.Errorf("--paralleles 1: exit %d\n%s", r.code, r.stderr)
+	}
+}
