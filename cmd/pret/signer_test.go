@@ -200,3 +200,64 @@ func TestValiderSignatureEveryFormat(t *testing.T) {
 	r := pretIn(t, "", "valider", "--exiger-signature", "--format", "json", "rendus/kim")
 	must(t, r, exitOK, "valider kim")
 }
+
+// TestSignerNeverDropsAppendedText is the outside tester's case, end to
+// end and over variants: after `pret signer`, text or a private key is
+// appended after the block (or a marker lands mid-file); `pret signer`
+// then exits 1 with the cause and a conseil, the file byte for byte as it
+// was; `pret valider` fails; and `pret verifier` does not advise the
+// « pret signer » that would refuse.
+func TestSignerNeverDropsAppendedText(t *testing.T) {
+	h := newHome(t)
+	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	signed, err := os.ReadFile(h.path("acces.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := keys.SplitSigned(signed).Message
+	variants := map[string][]byte{
+		"note":        append(bytes.Clone(signed), "Note de l'apprenant.\n"...),
+		"cat key":     append(bytes.Clone(signed), priv...),
+		"gap + note":  append(bytes.Clone(signed), "\n\nEncore une ligne\n"...),
+		"mid marker":  append(append(bytes.Clone(msg[:len(msg)/2]), keys.SigMarker+"\n"...), msg[len(msg)/2:]...),
+		"marker+text": bytes.Replace(bytes.Clone(signed), []byte(keys.SigMarker+"\n"), []byte(keys.SigMarker+"\nun mot\n"), 1),
+	}
+	for name, data := range variants {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(h.path("acces.md"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")
+			if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, "pret: conseil : ") {
+				t.Fatalf("pret signer: exit %d\n%s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stderr+r.stdout, "PRIVATE KEY") {
+				t.Fatal("key material in the output")
+			}
+			if now, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(now, data) {
+				t.Fatal("pret signer changed the file it refused")
+			}
+			if v := h.pret("", "valider", "acces.md"); v.code != 1 {
+				t.Fatalf("pret valider: exit %d\n%s%s", v.code, v.stdout, v.stderr)
+			}
+			v := h.pret("", "verifier")
+			for _, l := range strings.Split(v.stdout, "\n") {
+				if strings.Contains(l, "signez-le de nouveau avec « pret signer »") && !strings.Contains(l, "puis") {
+					t.Fatalf("pret verifier sends the learner to a refusal: %q", l)
+				}
+			}
+		})
+	}
+}
