@@ -94,13 +94,28 @@ func TestLinksAndSpecialFilesInFolders(t *testing.T) {
 		"c/acces.md":   "/dev/zero",
 		"d/acces.md":   "/nonexistent/target",
 		"e/acces.md":   "acces.md", // loops on itself
-		"lien-dossier": filepath.Join(dir, "vrai"),
 		"f/lot.zip":    secret,
 	}
 	for rel, target := range links {
 		p := filepath.Join(dir, rel)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Links whose names are not submission names are passed over
+	// silently, wherever they point: folder aliases, loops to ".", a
+	// link to a folder named like a learner.
+	ignored := map[string]string{
+		"lien-dossier":   filepath.Join(dir, "vrai"),
+		"here":           ".",
+		"vrai/up":        "..",
+		"kim/alias":      "../kim",
+		"kim/notes.txt":  "../../secret",
+		"alias-vers-kim": "kim",
+	}
+	for rel, target := range ignored {
+		if err := os.Symlink(target, filepath.Join(dir, rel)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -114,6 +129,9 @@ func TestLinksAndSpecialFilesInFolders(t *testing.T) {
 		if !isUnreadable(r) || !strings.Contains(r.Problems[0].Message, "lien symbolique") {
 			t.Errorf("%s: %+v", rel, r)
 		}
+	}
+	if len(results) != len(links)+2 {
+		t.Errorf("%d results, want %d (links to follow nothing are passed over): %+v", len(results), len(links)+2, results)
 	}
 	if r := only(t, results, filepath.Join(dir, "g", "acces.md")); !isUnreadable(r) || !strings.Contains(r.Problems[0].Message, "pas un fichier ordinaire") {
 		t.Errorf("FIFO: %+v", r)

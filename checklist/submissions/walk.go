@@ -143,10 +143,11 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 		case t.IsDir():
 			w.dir(p, sub, false, rootName)
 		case t&fs.ModeSymlink != 0:
-			// Never followed. Reported when it stands for a submission,
-			// an archive or a folder, so that nothing is skipped unsaid.
-			target, err := os.Stat(p)
-			if IsSubmissionName(name) || IsArchiveName(name) || err == nil && target.IsDir() {
+			// Never followed. Reported when its name is a submission's or
+			// an archive's, so that no hand-in is skipped unsaid; any other
+			// link (a folder alias, "here -> .") is not a submission and
+			// is passed over like any other file.
+			if IsSubmissionName(name) || IsArchiveName(name) {
 				l, _ := learnerOf(sub, rootName)
 				w.unreadable(p, l, errSymlink)
 			}
