@@ -89,12 +89,12 @@ func TestLinksAndSpecialFilesInFolders(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "kim", "acces.md"), []byte(page(newKey(1).fp, false)), 0o644)
 	os.MkdirAll(filepath.Join(dir, "vrai"), 0o755)
 	links := map[string]string{
-		"a/acces.md":   "../../secret",
-		"b/acces.md":   "/etc/shadow",
-		"c/acces.md":   "/dev/zero",
-		"d/acces.md":   "/nonexistent/target",
-		"e/acces.md":   "acces.md", // loops on itself
-		"f/lot.zip":    secret,
+		"a/acces.md": "../../secret",
+		"b/acces.md": "/etc/shadow",
+		"c/acces.md": "/dev/zero",
+		"d/acces.md": "/nonexistent/target",
+		"e/acces.md": "acces.md", // loops on itself
+		"f/lot.zip":  secret,
 	}
 	for rel, target := range links {
 		p := filepath.Join(dir, rel)
