@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -54,6 +55,23 @@ func Fold(s string) string {
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
+		if r < utf8.RuneSelf {
+			// ASCII, most of a line: what the cases below do, without
+			// the tables.
+			switch {
+			case r == ' ' || '\t' <= r && r <= '\r':
+				space = b.Len() > 0
+				continue
+			case 'A' <= r && r <= 'Z':
+				r += 'a' - 'A'
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteByte(byte(r))
+			continue
+		}
 		if unicode.IsSpace(r) {
 			space = b.Len() > 0
 			continue
