@@ -121,3 +121,59 @@ func TestEveryProblemWithTextHasALine(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsAddedAfterAWrappedSentence: a paragraph may wrap, and a word
+// added is altered, also when the added words open the next line of the
+// paragraph (a small letter: the sentence goes on) or follow the last
+// word with no full stop between. altered-sentence names the line of
+// the added words. A wrapped sentence alone, or followed by a new
+// sentence (capital letter) in the same paragraph, stays valid.
+func TestWordsAddedAfterAWrappedSentence(t *testing.T) {
+	words := strings.Fields("Connexion uniquement vers le nœud de login indiqué par les organisateurs")
+	head := "- Date de la demande : 2026-10-16\n- Clé : ~/.ssh/id_ed25519_romeo.pub\n- 256 " + fpA + " seance-novembre (ED25519)\n\n"
+	const headLines = 4
+	tails := []string{"et aussi vers romeo2.", "sur romeo.", "sauf le week-end", "et romeo", "*sauf* en cas d'urgence"}
+	n := 0
+	for wrap := 1; wrap <= 4; wrap++ {
+		per := (len(words) + wrap - 1) / wrap
+		var lines []string
+		for i := 0; i < len(words); i += per {
+			lines = append(lines, strings.Join(words[i:min(i+per, len(words))], " "))
+		}
+		for _, stop := range []string{"", "."} {
+			body := strings.Join(lines, "\n") + stop
+			if r := Validate([]byte(head+body+"\n"), rules); !r.Valid() {
+				t.Errorf("wrapped over %d lines: %v\n%s", wrap, r.Problems, body)
+			}
+			if r := Validate([]byte(head+body+"\nMerci de votre aide.\n"), rules); !r.Valid() {
+				t.Errorf("a new sentence after it: %v\n%s", r.Problems, body)
+			}
+			for _, tail := range tails {
+				// On the next line of the paragraph.
+				doc := head + body + "\n" + tail + "\n"
+				want := headLines + len(lines) + 1
+				if got, ok := lineOf(Validate([]byte(doc), rules), "altered-sentence"); !ok || got != want {
+					t.Errorf("next line: altered-sentence at %d (found %v), want %d\n%s", got, ok, want, doc)
+				}
+				n++
+				// On the sentence's last line, no full stop between.
+				if stop == "" {
+					doc = head + body + " " + tail + "\n"
+					want = headLines + len(lines)
+					if got, ok := lineOf(Validate([]byte(doc), rules), "altered-sentence"); !ok || got != want {
+						t.Errorf("same line: altered-sentence at %d (found %v), want %d\n%s", got, ok, want, doc)
+					}
+					n++
+				}
+			}
+		}
+	}
+	// The tester's case: the added word on the line after "indiqué".
+	doc := head + "Connexion uniquement vers le nœud de login indiqué\npar les organisateurs et romeo.\n"
+	if got, _ := lineOf(Validate([]byte(doc), rules), "altered-sentence"); got != headLines+2 {
+		t.Errorf("altered-sentence at %d, want %d", got, headLines+2)
+	}
+	if n < 50 {
+		t.Fatalf("only %d variants", n)
+	}
+}

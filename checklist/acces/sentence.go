@@ -4,6 +4,7 @@ import (
 	"iter"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -22,9 +23,9 @@ func (d *document) checkSentence(r *Result) {
 	for b := range d.blocks() {
 		altered := false
 		switch {
-		case b.exact && !b.hostAfter:
+		case b.exact && !b.hostAfter && b.addedLine == 0:
 			found = true
-		case b.exact && b.hostAfter, b.startsLike, b.mentionsNode:
+		case b.exact && (b.hostAfter || b.addedLine > 0), b.startsLike, b.mentionsNode:
 			altered = true
 		}
 		if altered && firstAltered == 0 {
@@ -56,6 +57,10 @@ type blockResult struct {
 	// sentence end or a colon, and ending a line or the block or followed
 	// by a full stop; hostAfter: a host name written after it.
 	exact, hostAfter bool
+	// addedLine: the paragraph goes on after the sentence on a next line
+	// that continues it (starts with a small letter): "…organisateurs\n
+	// et aussi vers romeo2." is one sentence with words added.
+	addedLine int
 	// startsLike: a line or a sentence of the block opens with "connexion",
 	// as a copy of the sentence would.
 	startsLike bool
@@ -71,7 +76,7 @@ type blockResult struct {
 // offending is the line a problem with this block points at: the
 // offending words, not the first line of the paragraph.
 func (b blockResult) offending() int {
-	for _, l := range []int{b.hostLine, b.departLine, b.startLine, b.nodeLine, b.first} {
+	for _, l := range []int{b.hostLine, b.addedLine, b.departLine, b.startLine, b.nodeLine, b.first} {
 		if l > 0 {
 			return l
 		}
@@ -93,7 +98,10 @@ type blockScan struct {
 	host    [2]string
 	tail    [16]byte // the end of the folded text so far, for "noeud de login" across lines
 	ntail   int
-	line    int // the line being read
+	line    int  // the line being read
+	cont    bool // the line being read continues a sentence: its first letter is small
+	// nextSeen: the first word after the sentence has been looked at.
+	nextSeen bool
 	// align counts the words of the sentence matched since a
 	// "connexion" that opens a copy; 0 when none is being followed.
 	align int
@@ -109,8 +117,8 @@ func (s *blockScan) reset(first int) *blockScan {
 
 func isStop(w string) bool { return w == "." || w == "!" || w == "?" || w == ":" }
 
-func (s *blockScan) addLine(folded string, no int) {
-	s.line, s.res.last = no, no
+func (s *blockScan) addLine(folded string, no int, cont bool) {
+	s.line, s.res.last, s.cont = no, no, cont
 	if strings.Contains(folded, "noeud de login") || strings.Contains(folded, "noeud login") {
 		s.mentionNode()
 	}
@@ -164,7 +172,13 @@ func (s *blockScan) follow(w string) {
 	switch {
 	case s.align == 0:
 	case s.align >= len(want):
-		s.align = 0 // the whole sentence; what follows is another matter
+		// The whole sentence. A word straight after it, with no full
+		// stop between, is a word added: the line it is on is the one
+		// to point at, if the block turns out altered.
+		if !isStop(w) && w != "!" && s.res.departLine == 0 {
+			s.res.departLine = s.line
+		}
+		s.align = 0
 	case w == want[s.align]:
 		s.align++
 	default:
@@ -191,6 +205,13 @@ func (s *blockScan) add(w string, edge bool) {
 		}
 	}
 	if s.done {
+		if !s.nextSeen {
+			// Only the first word after the sentence can continue it.
+			s.nextSeen = true
+			if edge && s.cont {
+				s.res.addedLine = s.line
+			}
+		}
 		s.hostWord(w)
 		s.n++
 		return
@@ -203,7 +224,10 @@ func (s *blockScan) add(w string, edge bool) {
 			s.n++
 			return
 		case edge:
-			s.done = true
+			s.done, s.nextSeen = true, true
+			if s.cont {
+				s.res.addedLine = s.line
+			}
 			s.hostWord(w)
 			s.n++
 			return
@@ -292,7 +316,7 @@ func (d *document) blocks() iter.Seq[blockResult] {
 				for _, c := range l.cells {
 					b := cell.reset(l.no)
 					f := checklist.Fold(c)
-					b.addLine(f, l.no)
+					b.addLine(f, l.no, false)
 					if !yield(b.end()) {
 						return
 					}
@@ -302,12 +326,12 @@ func (d *document) blocks() iter.Seq[blockResult] {
 					return
 				}
 				cur = scan.reset(l.no)
-				cur.addLine(l.folded, l.no)
+				cur.addLine(l.folded, l.no, false)
 				if l.heading && !flush() {
 					return
 				}
 			default:
-				cur.addLine(l.folded, l.no)
+				cur.addLine(l.folded, l.no, continues(l.raw))
 			}
 		}
 		flush()
@@ -326,4 +350,15 @@ func isFileExtension(w string) bool {
 func isWordish(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return isWordRune(r)
+}
+
+// continues reports whether a wrapped line goes on with the sentence above
+// rather than opening a new one: its first letter is a small one.
+func continues(raw string) bool {
+	for _, r := range raw {
+		if unicode.IsLetter(r) {
+			return unicode.IsLower(r)
+		}
+	}
+	return false
 }
