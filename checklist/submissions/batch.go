@@ -216,6 +216,10 @@ func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bo
 		rec.more = &recordMore{archive: s.archive, entry: s.entry}
 	}
 	fail := func(err error) {
+		if errors.Is(err, errBudget) {
+			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: errBudget.Error()}}
+			return
+		}
 		if errors.Is(err, errTooLarge) || errors.Is(err, safefile.ErrTooLarge) {
 			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
 			return

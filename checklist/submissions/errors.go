@@ -11,9 +11,11 @@ import (
 )
 
 var (
-	errTooLarge = errors.New("trop grand")
-	errIsDir    = errors.New("c'est un dossier")
-	errSymlink  = errors.New("c'est un lien symbolique : un lien trouvé dans un dossier n'est jamais suivi ; nommez sa cible sur la ligne de commande si elle doit être lue")
+	errTooLarge      = errors.New("trop grand")
+	errIsDir         = errors.New("c'est un dossier")
+	errNestedArchive = errors.New("archive dans une archive : extrayez-la d'abord, puis nommez-la sur la ligne de commande")
+	errBudget        = errors.New("l'archive se décompresse en bien plus qu'elle ne pèse (bombe zip probable) : entrée non lue")
+	errSymlink       = errors.New("c'est un lien symbolique : un lien trouvé dans un dossier n'est jamais suivi ; nommez sa cible sur la ligne de commande si elle doit être lue")
 )
 
 // describe says in French why a file or folder could not be read: no
@@ -23,7 +25,7 @@ func describe(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, errIsDir), errors.Is(err, errSymlink), errors.Is(err, errTooLarge):
+	case errors.Is(err, errIsDir), errors.Is(err, errSymlink), errors.Is(err, errTooLarge), errors.Is(err, errNestedArchive), errors.Is(err, errBudget):
 		return err.Error()
 	case errors.Is(err, safefile.ErrSymlink):
 		return errSymlink.Error()

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/romeo-pret/pret/checklist/acces"
@@ -229,10 +230,24 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 	}
 	var found []int
 	for i, zf := range zr.File {
-		if _, base := splitEntry(zf.Name); IsSubmissionName(base) && !zf.FileInfo().IsDir() {
+		_, base := splitEntry(zf.Name)
+		if zf.FileInfo().IsDir() {
+			continue
+		}
+		switch {
+		case IsSubmissionName(base):
 			found = append(found, i)
+		case IsArchiveName(base):
+			// Read one level only: an archive inside an archive is said,
+			// never opened (it could nest without end).
+			learner, _ := learnerOf(entryParts(zf.Name), rootName)
+			w.emit(source{path: path + "!/" + zf.Name, archive: path, entry: zf.Name, learner: learner, fail: errNestedArchive})
 		}
 	}
+	// Every entry read costs its inflating, whatever its header claims:
+	// one budget per archive, in proportion to its size, so that many
+	// entries sharing one deflate stream cost no more than a few of them.
+	budget := &inflateBudget{left: archiveBudget(size)}
 	sort.SliceStable(found, func(a, b int) bool { return zr.File[found[a]].Name < zr.File[found[b]].Name })
 	// The archive stays open until its last entry is read.
 	var pending atomic.Int64
@@ -258,7 +273,11 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 			s.read = func([]byte) ([]byte, fileID, error) { return nil, entryID, errSymlink }
 		} else {
 			s.read = func(buf []byte) ([]byte, fileID, error) {
+				if !budget.ok() {
+					return nil, entryID, errBudget
+				}
 				data, err := readEntry(zf, acces.MaxAccessSize, buf)
+				budget.spend(int64(len(data)), err)
 				return data, entryID, err
 			}
 		}
@@ -274,6 +293,34 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 		w.emit(s)
 	}
 	release()
+}
+
+// archiveBudget is how many bytes the entries of one archive may inflate
+// to in all: 16 MiB, plus twenty times the archive's size. Text a learner
+// writes compresses far less than twenty to one; a bomb of entries that
+// share one stream compresses thousands to one.
+func archiveBudget(size int64) int64 { return 16<<20 + 20*size }
+
+// inflateBudget is one archive's budget, shared by the workers that read
+// its entries; it may be overrun by one entry per worker, no more.
+type inflateBudget struct {
+	mu   sync.Mutex
+	left int64
+}
+
+func (b *inflateBudget) ok() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.left > 0
+}
+
+func (b *inflateBudget) spend(n int64, err error) {
+	if errors.Is(err, errTooLarge) {
+		n = acces.MaxAccessSize + 1 // inflated to the cap, then dropped
+	}
+	b.mu.Lock()
+	b.left -= n
+	b.mu.Unlock()
 }
 
 // readEntry decompresses one entry into buf, reading at most limit+1

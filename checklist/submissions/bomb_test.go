@@ -1,0 +1,104 @@
+package submissions
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedStreamBomb is a zip whose n central-directory entries all point
+// at one deflate stream that inflates to size bytes: small on disk, n
+// times size to inflate.
+func sharedStreamBomb(t testing.TB, n int, size int64) []byte {
+	one := bomb(t, "e00000/acces.md", size)
+	eocd := bytes.LastIndex(one, []byte("PK\x05\x06"))
+	cd := int(binary.LittleEndian.Uint32(one[eocd+16:]))
+	rec := one[cd:eocd]
+	var out bytes.Buffer
+	out.Write(one[:cd])
+	for i := range n {
+		r := append([]byte(nil), rec...)
+		copy(r[46:], fmt.Sprintf("e%05d", i))
+		out.Write(r)
+	}
+	end := append([]byte(nil), one[eocd:]...)
+	binary.LittleEndian.PutUint16(end[8:], uint16(n))
+	binary.LittleEndian.PutUint16(end[10:], uint16(n))
+	binary.LittleEndian.PutUint32(end[12:], uint32(n*len(rec)))
+	out.Write(end)
+	return out.Bytes()
+}
+
+// TestSharedStreamBombIsBounded: however many entries share one stream,
+// and whether that stream inflates past the cap or under it, the entries
+// an archive inflates stay within its budget (a few entries per worker
+// beyond it); the rest are too-large with a French reason, none skipped.
+func TestSharedStreamBombIsBounded(t *testing.T) {
+	for _, size := range []int64{900 << 10, 2 << 20} {
+		for _, n := range []int{500, 3000} {
+			data := sharedStreamBomb(t, n, size)
+			p := filepath.Join(t.TempDir(), "bombe.zip")
+			os.WriteFile(p, data, 0o644)
+			const workers = 2
+			res := Validate([]string{p}, Options{Rules: testRules, Workers: workers})
+			if len(res) != n {
+				t.Fatalf("%d entries of %d bytes: %d results", n, size, len(res))
+			}
+			inflated := 0
+			for _, r := range res {
+				if len(r.Problems) == 0 {
+					t.Fatalf("%s read as valid", r.Path)
+				}
+				if strings.Contains(r.Problems[0].Message, "bombe zip") {
+					if r.Problems[0].Code != "too-large" {
+						t.Errorf("%+v", r.Problems[0])
+					}
+					continue
+				}
+				inflated++
+			}
+			perEntry := min(size, 1<<20+1)
+			// The documented budget: 16 MiB plus twenty times the archive.
+			if limit := int((16<<20+20*int64(len(data)))/perEntry) + workers + 1; inflated > limit {
+				t.Errorf("%d entries of %d bytes (archive %d bytes): %d inflated, budget allows %d", n, size, len(data), inflated, limit)
+			}
+		}
+	}
+}
+
+// TestArchiveInArchive: a .zip inside a .zip is not opened but said,
+// as unreadable with a French reason, wherever it sits and whatever
+// its case; the submissions beside it are read.
+func TestArchiveInArchive(t *testing.T) {
+	for _, name := range []string{"lot.zip", "Dupont Alice_1_assignsubmission_file_/rendu.ZIP", "a/b/c.zip"} {
+		var inner, outer bytes.Buffer
+		zw := zip.NewWriter(&inner)
+		w, _ := zw.Create("kim/acces.md")
+		w.Write([]byte(page(newKey(1).fp, false)))
+		zw.Close()
+		zw = zip.NewWriter(&outer)
+		w, _ = zw.Create(name)
+		w.Write(inner.Bytes())
+		w, _ = zw.Create("lee/acces.md")
+		w.Write([]byte(page(newKey(2).fp, false)))
+		zw.Close()
+		p := filepath.Join(t.TempDir(), "export.zip")
+		os.WriteFile(p, outer.Bytes(), 0o644)
+		res := Validate([]string{p}, Options{Rules: testRules})
+		if len(res) != 2 {
+			t.Fatalf("%s: %d results: %+v", name, len(res), res)
+		}
+		nested := only(t, res, p+"!/"+name)
+		if !isUnreadable(nested) || !strings.Contains(nested.Problems[0].Message, "archive dans une archive") {
+			t.Errorf("%s: %+v", name, nested)
+		}
+		if r := only(t, res, p+"!/lee/acces.md"); !r.Valid {
+			t.Errorf("beside it: %+v", r)
+		}
+	}
+}
