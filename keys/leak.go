@@ -50,6 +50,7 @@ func MaterialMask(text string) []bool {
 	d := newDetector(text)
 	d.classify()
 	d.run()
+	d.fragments()
 	return d.mark
 }
 

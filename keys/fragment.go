@@ -1,0 +1,226 @@
+package keys
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Fragments of a key body: the lines of a body pasted without any line
+// that says what it is (no marker, no magic, no DER start). Seen in the
+// wild as `echo "<line>"` in a batch script, `- '<line>'` in a YAML
+// list, `--comment=<line>`, a value in a config file, a body re-spaced
+// every four characters. Such a line is a long base64 token that is not a
+// public key; it is reported when another such line is next to it, when
+// it touches a line already reported, or when its bytes alone show the
+// structure of a private key. Honest text has long base64 only as public
+// keys (parsed and spared), fingerprints (43 characters after
+// "SHA256:", shorter than fragMin once the prefix splits them off),
+// hexadecimal hashes (spared), or inside a signature, public key or
+// certificate armour (spared).
+
+// fragMin is the shortest token taken for a body line: a fingerprint's
+// 43 characters stay below it, a body line (64 or 70) above.
+const fragMin = 44
+
+// fragTail is the shortest token taken for the last, short line of a
+// body once a neighbour is reported.
+const fragTail = 12
+
+// structure is what a private key's bytes show even when cut anywhere:
+// the openssh-key-v1 fields, cipher and KDF names, key type names.
+var structure = [][]byte{
+	[]byte("openssh-key-v1"), []byte("bcrypt"), []byte("aes256-ctr"), []byte("aes256-gcm"),
+	[]byte("ssh-ed25519"), []byte("ecdsa-sha2"), []byte("ssh-rsa"), []byte("ssh-dss"), []byte("nistp256"),
+}
+
+// fragToken returns the longest base64 token of a line, "" when none is
+// at least min characters. Quotes, "=", ":", and other marks split the
+// line; a piece of it written with spaces counts as one token when its
+// words all have the width of the first (a body re-spaced every n
+// characters), else each word is a token of its own.
+func fragToken(line string, min int) string {
+	best := ""
+	seg := func(s string) {
+		words := strings.Fields(s)
+		if len(words) == 0 {
+			return
+		}
+		for _, w := range words {
+			if len(w) > len(best) && len(w) >= min {
+				best = w
+			}
+		}
+		if len(words) > 1 && len(words[0]) >= 4 && len(words[0]) <= 16 {
+			w0 := len(words[0])
+			for k, w := range words {
+				if len(w) != w0 && !(k == len(words)-1 && len(w) < w0) {
+					return
+				}
+			}
+			j := strings.Join(words, "")
+			if len(j) > len(best) && len(j) >= min {
+				best = j
+			}
+		}
+	}
+	from := 0
+	for k := 0; k <= len(line); k++ {
+		if k == len(line) || !(isB64Byte(line[k]) && line[k] != '=' || isSpaceByte(line[k])) {
+			seg(line[from:k])
+			from = k + 1
+		}
+	}
+	if best == "" || allHex(best) || !mixedCase(best) {
+		return ""
+	}
+	return best
+}
+
+func allHex(s string) bool {
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func mixedCase(s string) bool {
+	up, low := false, false
+	for k := 0; k < len(s); k++ {
+		up = up || 'A' <= s[k] && s[k] <= 'Z'
+		low = low || 'a' <= s[k] && s[k] <= 'z'
+	}
+	return up && low
+}
+
+// decodeAt decodes tok from its off-th character, dropping what does not
+// fill a group of four: a line cut from a body starts anywhere in a group.
+func decodeAt(tok string, off int) []byte {
+	s := tok[off:]
+	s = s[:len(s)/4*4]
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+	n, _ := base64.StdEncoding.Decode(out, []byte(s))
+	return out[:n]
+}
+
+// publicBlob reports a token that is an SSH public key, whole or cut
+// after its type name: what acces.md quotes honestly.
+func publicBlob(tok string) bool {
+	if !strings.HasPrefix(tok, "AAAA") {
+		return false
+	}
+	raw := decodeAt(strings.TrimRight(tok, "="), 0)
+	if _, err := ssh.ParsePublicKey(raw); err == nil {
+		return true
+	}
+	full := make([]byte, base64.StdEncoding.DecodedLen(len(tok)))
+	if n, err := base64.StdEncoding.Decode(full, []byte(tok)); err == nil {
+		if _, err := ssh.ParsePublicKey(full[:n]); err == nil {
+			return true
+		}
+	}
+	if len(raw) > 8 {
+		n := int(raw[0])<<24 | int(raw[1])<<16 | int(raw[2])<<8 | int(raw[3])
+		if n < 64 && 4+n <= len(raw) {
+			name := string(raw[4 : 4+n])
+			for _, p := range []string{"ssh-", "ecdsa-", "sk-", "rsa-"} {
+				if strings.HasPrefix(name, p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func hasStructure(tok string) bool {
+	for off := 0; off < 4 && off < len(tok); off++ {
+		raw := decodeAt(tok, off)
+		for _, s := range structure {
+			if bytes.Contains(raw, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fragments marks body fragments: see the comment above.
+func (d *detector) fragments() {
+	n := len(d.ls)
+	cand := make([]uint8, n) // 0 none, 1 tail-length token, 2 body-length token
+	armour := false
+	var buf []byte
+	for i := 0; i < n; i++ {
+		raw := strings.TrimSuffix(d.text[d.start[i]:d.start[i+1]], "\n")
+		if d.ls[i].kind == kBlank {
+			continue
+		}
+		if strings.Contains(raw, "-") {
+			buf = compact(buf[:0], raw)
+			if bytes.Contains(buf, []byte("BEGIN")) && !bytes.Contains(buf, []byte("PRIVATE")) {
+				armour = true
+				continue
+			}
+			if armour && bytes.Contains(buf, []byte("END")) {
+				armour = false
+				continue
+			}
+		}
+		if armour || d.mark[i] || len(raw) < fragTail {
+			continue
+		}
+		tok := fragToken(raw, fragTail)
+		if tok == "" || publicBlob(tok) {
+			continue
+		}
+		// A short token counts unless it is a fingerprint, the one
+		// short base64 honest text writes next to a key.
+		if len(tok) >= fragMin || !strings.Contains(raw, "SHA256:"+tok) && !strings.Contains(raw, "MD5:"+tok) {
+			cand[i] = 1
+		}
+		if len(tok) >= fragMin {
+			cand[i] = 2
+			if hasStructure(tok) {
+				d.mark[i] = true
+			}
+		}
+	}
+	// Runs of body-length tokens, blank lines between them allowed.
+	prev := -1
+	for i := 0; i < n; i++ {
+		if d.ls[i].kind == kBlank {
+			continue
+		}
+		if cand[i] == 2 && prev >= 0 && cand[prev] == 2 {
+			d.mark[i], d.mark[prev] = true, true
+		}
+		prev = i
+	}
+	// A token next to a reported line is more of the same body: spread
+	// down, then up.
+	spread := func(i, p int) {
+		if p >= 0 && cand[i] > 0 && !d.mark[i] && d.mark[p] {
+			d.mark[i] = true
+		}
+	}
+	prev = -1
+	for i := 0; i < n; i++ {
+		if d.ls[i].kind != kBlank {
+			spread(i, prev)
+			prev = i
+		}
+	}
+	prev = -1
+	for i := n - 1; i >= 0; i-- {
+		if d.ls[i].kind != kBlank {
+			spread(i, prev)
+			prev = i
+		}
+	}
+}
