@@ -105,11 +105,16 @@ type FileResult struct {
 	Archive   string `json:"archive,omitempty"`
 	Entry     string `json:"entry,omitempty"`
 	// Date and Statut are the stated request or check date (AAAA-MM-JJ)
-	// and "demande" or "verifie", when the file says.
+	// and "demande" or "verifie", when the file says; statut is always
+	// written, empty when the file does not say (organisateurs.md).
 	Date   string `json:"date,omitempty"`
-	Statut string `json:"statut,omitempty"`
+	Statut string `json:"statut"`
 	// DuplicateOf lists the other paths that state the same fingerprint.
 	DuplicateOf []string `json:"duplicate_of,omitempty"`
+	// DuplicateCount is how many other paths state it: duplicate_of is
+	// capped (a key shared by thousands would cost memory in the square
+	// of their number); the summary's duplicates list every path.
+	DuplicateCount int `json:"duplicate_count,omitempty"`
 	// Effective is what Slurm retains from sommeil.sbatch (pret livrables).
 	Effective *SbatchEffective `json:"effective,omitempty"`
 	// Explain is shown in the text format only: the script line by line.

@@ -1,9 +1,12 @@
 package checklist
 
 import (
+	"bytes"
+	"encoding/json"
 	"iter"
 	"slices"
 	"sort"
+	"strconv"
 )
 
 // BatchSummary is the summary of a run over many files
@@ -14,7 +17,8 @@ type BatchSummary struct {
 	// Warnings counts the valid files that have warnings.
 	Warnings int `json:"warnings"`
 	// Codes counts the files that have each problem code.
-	Codes map[string]int `json:"codes"`
+	// Its JSON lists the most frequent first (CodeCounts.MarshalJSON).
+	Codes CodeCounts `json:"codes"`
 	// Duplicates lists the groups of paths that state one fingerprint.
 	Duplicates [][]string `json:"duplicates"`
 }
@@ -120,4 +124,39 @@ func (f FileResult) verdict() string {
 		return "avertissement"
 	}
 	return "valide"
+}
+
+// CodeCounts counts files per problem code. Its JSON object lists the
+// codes most frequent first, then by name, as organisateurs.md asks: a
+// reader of the raw file sees the main problem at the top.
+type CodeCounts map[string]int
+
+// MarshalJSON writes the keys in frequency order.
+func (c CodeCounts) MarshalJSON() ([]byte, error) {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if c[keys[i]] != c[keys[j]] {
+			return c[keys[i]] > c[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(c[k]))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

@@ -21,7 +21,8 @@ type Options struct {
 
 // maxDuplicateOf bounds the paths one result lists as sharing its key:
 // a key shared by thousands of files would otherwise cost memory in the
-// square of their number. The summary's groups list every path.
+// square of their number. duplicate_count says how many there are, and
+// the summary's groups list every path.
 const maxDuplicateOf = 10
 
 // record is what a run keeps of one file until the report is written:
@@ -41,6 +42,7 @@ type record struct {
 type recordMore struct {
 	archive, entry string
 	duplicateOf    []string
+	duplicateCount int
 }
 
 const (
@@ -70,7 +72,7 @@ func (r *Run) At(i int) checklist.FileResult {
 		f.Statut = "verifie"
 	}
 	if m := rec.more; m != nil {
-		f.Archive, f.Entry, f.DuplicateOf = m.archive, m.entry, m.duplicateOf
+		f.Archive, f.Entry, f.DuplicateOf, f.DuplicateCount = m.archive, m.entry, m.duplicateOf, m.duplicateCount
 	}
 	return f
 }
@@ -307,7 +309,7 @@ func markDuplicates(recs []record, groups []string) {
 			if rec.more == nil {
 				rec.more = &recordMore{}
 			}
-			rec.more.duplicateOf = others
+			rec.more.duplicateOf, rec.more.duplicateCount = others, len(run)-1
 			rec.problems = append(rec.problems, checklist.Problem{
 				Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine),
 				Message: fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1)),
