@@ -8,6 +8,9 @@ package submissions
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -148,4 +151,31 @@ func learnerGroup(place, name, moodle string) string {
 		return "m:" + moodle
 	}
 	return place + "/" + submissionKey(name)
+}
+
+// ruleName is the name a file on disk is judged by: itself when it is
+// UTF-8, else its Latin-1 reading, so that "Acc\xe8s.md" written by an
+// old system is read, not skipped unsaid. Its bytes still open it.
+func ruleName(name string) string {
+	if utf8.ValidString(name) {
+		return name
+	}
+	if s, err := charmap.ISO8859_1.NewDecoder().String(name); err == nil {
+		return s
+	}
+	return name
+}
+
+// entryName is the name of an archive entry: archivers that do not set
+// the UTF-8 flag write names in CP437 (the zip format's own code page),
+// as Windows' own "compressed folder" does. A name without the flag that
+// is valid UTF-8 is kept: many tools write UTF-8 without saying so.
+func entryName(name string, flags uint16) string {
+	if flags&0x800 != 0 || utf8.ValidString(name) {
+		return name
+	}
+	if s, err := charmap.CodePage437.NewDecoder().String(name); err == nil {
+		return s
+	}
+	return name
 }

@@ -136,8 +136,9 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	pub := diskPub(path, choosePub(entries, w.keyName))
 	for _, e := range entries {
-		name := e.Name()
-		p := filepath.Join(path, name)
+		raw := e.Name()
+		p := filepath.Join(path, raw)
+		name := ruleName(raw) // the rule and the learner's name read UTF-8
 		sub := append(parts[:len(parts):len(parts)], name)
 		t := e.Type()
 		switch {
@@ -157,7 +158,7 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			// without blocking and refuses anything but a regular file.
 			l, moodle := learnerOf(sub, rootName)
 			fid := id
-			fid.path = name // folders are read once, so folder and name tell files apart
+			fid.path = raw // folders are read once, so folder and name tell files apart
 			s := w.diskFile(p, false, l, learnerGroup(group, name, moodle), fid)
 			s.pub = pub
 			w.emit(s)
@@ -216,6 +217,9 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 		f.Close()
 		w.unreadable(path, rootName, err)
 		return
+	}
+	for _, zf := range zr.File {
+		zf.Name = entryName(zf.Name, zf.Flags)
 	}
 	// The .pub of each archive folder, as on disk.
 	pubs := map[string]*zip.File{}
