@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -298,57 +298,47 @@ func TestFileLevel(t *testing.T) {
 	}
 }
 
-func TestValidateFilesBatch(t *testing.T) {
+// TestValidateFile reads one named file with the .pub of its folder:
+// the configured name when there, else the first; too large and
+// unreadable files are results, never errors. Folders and archives are
+// walked by checklist/submissions, tested there.
+func TestValidateFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel, text string) string {
 		p := filepath.Join(dir, rel)
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(text), 0o644)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		return p
 	}
-	write("a/acces.md", good)
-	write("b/Accès.md", good)
-	write("c/acces.md", testenv.Edit(good, fpA, fpB))
-	write("c/autre.md", good)
+	good1 := write("a/acces.md", good)
+	write("a/autre.pub", "pas une clé\n")
+	write("a/id_ed25519_romeo.pub", "pas une clé non plus\n")
+	other := write("b/acces.md", testenv.Edit(good, fpA, fpB))
+	write("b/b.pub", "x\n")
+	write("b/a.pub", "x\n")
 	big := write("d/acces.md", strings.Repeat("x", MaxAccessSize+10))
-	unreadable := write("e/acces.md", good)
-	os.Chmod(unreadable, 0)
-	paths, err := FindAccessFiles([]string{dir}, "id_ed25519_romeo.pub")
-	if err != nil {
-		t.Fatal(err)
+	if tg := TargetFor(good1, "id_ed25519_romeo.pub"); tg.Pub != filepath.Join(dir, "a/id_ed25519_romeo.pub") {
+		t.Errorf("configured .pub not chosen: %+v", tg)
 	}
-	if len(paths) != 5 {
-		t.Fatalf("found %v", paths)
+	if tg := TargetFor(other, "id_ed25519_romeo.pub"); tg.Pub != filepath.Join(dir, "b/a.pub") {
+		t.Errorf("first .pub by name not chosen: %+v", tg)
 	}
-	res, err := ValidatePaths([]string{dir}, rules, 3)
-	if err != nil {
-		t.Fatal(err)
+	if tg := TargetFor(big, "id_ed25519_romeo.pub"); tg.Pub != "" {
+		t.Errorf("a .pub invented: %+v", tg)
 	}
-	byPath := map[string]checklist.FileResult{}
-	for i, r := range res {
-		if r.Path != paths[i].Path {
-			t.Fatalf("order: %s at %d", r.Path, i)
-		}
-		byPath[r.Path] = r
+	if r, _ := ValidateFile(Target{Path: other}, rules, nil); !r.Valid || r.Fingerprint != fpB {
+		t.Errorf("b: %+v", r)
 	}
-	if c := byPath[filepath.Join(dir, "a/acces.md")].Problems; len(c) != 1 || c[0].Code != "duplicate-fingerprint" {
-		t.Errorf("a: %+v", c)
+	if r, _ := ValidateFile(TargetFor(good1, "id_ed25519_romeo.pub"), rules, nil); r.Valid || !slices.ContainsFunc(r.Problems, func(p checklist.Problem) bool { return p.Code == "bad-public-key" }) {
+		t.Errorf("an unreadable .pub beside the file must be reported: %+v", r)
 	}
-	if r := byPath[filepath.Join(dir, "c/acces.md")]; !r.Valid || r.Fingerprint != fpB {
-		t.Errorf("c: %+v", r)
+	if r, _ := ValidateFile(Target{Path: big}, rules, nil); len(r.Problems) != 1 || r.Problems[0].Code != "too-large" {
+		t.Errorf("big: %+v", r.Problems)
 	}
-	if c := byPath[big].Problems; len(c) != 1 || c[0].Code != "too-large" {
-		t.Errorf("big: %+v", c)
-	}
-	// chmod 0 makes a file unreadable on Unix (except for root); on
-	// Windows it only sets the read-only attribute.
-	if os.Geteuid() != 0 && runtime.GOOS != "windows" {
-		if c := byPath[unreadable].Problems; len(c) != 1 || c[0].Code != "unreadable" {
-			t.Errorf("unreadable: %+v", c)
-		}
-	}
-	if _, err := FindAccessFiles([]string{filepath.Join(dir, "nowhere")}, ""); err == nil {
-		t.Error("missing path accepted")
+	if r, _ := ValidateFile(Target{Path: filepath.Join(dir, "nowhere/acces.md")}, rules, nil); len(r.Problems) != 1 || r.Problems[0].Code != "unreadable" {
+		t.Errorf("missing: %+v", r.Problems)
 	}
 }
 

@@ -108,11 +108,8 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	}
 
 	if _, err := os.Stat(filepath.Join(dir, "acces.md")); err == nil {
-		targets, err := acces.FindAccessFiles([]string{filepath.Join(dir, "acces.md")}, opts.Access.KeyName)
-		if err == nil && len(targets) == 1 {
-			r, _ := acces.ValidateFile(targets[0], opts.Access, nil)
-			out = append(out, r)
-		}
+		r, _ := acces.ValidateFile(acces.TargetFor(filepath.Join(dir, "acces.md"), opts.Access.KeyName), opts.Access, nil)
+		out = append(out, r)
 	}
 	return out
 }

@@ -89,7 +89,7 @@ func (w *walker) arg(arg string) {
 		}
 		s := w.diskFile(arg, true, learner, learnerGroup(group, filepath.Base(arg), moodle), id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
-			s.pub = diskPub(filepath.Dir(arg), choosePub(entries, w.keyName))
+			s.pub = diskPub(filepath.Dir(arg), acces.ChoosePub(entries, w.keyName))
 		}
 		w.emit(s)
 	}
@@ -134,7 +134,7 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 	// deep they sit: the first folder under the argument may be a group.
 	group := "d:" + id.String()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-	pub := diskPub(path, choosePub(entries, w.keyName))
+	pub := diskPub(path, acces.ChoosePub(entries, w.keyName))
 	for _, e := range entries {
 		raw := e.Name()
 		p := filepath.Join(path, raw)
@@ -166,23 +166,6 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)))
 		}
 	}
-}
-
-// choosePub picks the public key file of a folder: the configured name
-// when present, else the first in name order.
-func choosePub(entries []fs.DirEntry, keyName string) string {
-	name := ""
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() {
-			if e.Name() == keyName {
-				return keyName
-			}
-			if name == "" || e.Name() < name {
-				name = e.Name()
-			}
-		}
-	}
-	return name
 }
 
 func diskPub(dir, name string) func() *acces.PubFile {

@@ -139,9 +139,9 @@ func accessSigner(cfg *Config, file string) *onboarding.AccessSigner {
 		},
 		Check: func(path string, content []byte) (string, []string) {
 			rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today}
-			if ts, err := acces.FindAccessFiles([]string{path}, rules.KeyName); err == nil && len(ts) == 1 && ts[0].Pub != "" {
-				if pub, err := keys.ReadFile(ts[0].Pub); err == nil {
-					rules.Beside = &acces.PubFile{Name: ts[0].Pub, Data: pub}
+			if t := acces.TargetFor(path, rules.KeyName); t.Pub != "" {
+				if pub, err := keys.ReadFile(t.Pub); err == nil {
+					rules.Beside = &acces.PubFile{Name: t.Pub, Data: pub}
 				}
 			}
 			res := acces.Validate(content, rules)

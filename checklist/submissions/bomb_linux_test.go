@@ -1,3 +1,5 @@
+// Beside hostile_linux_test.go, whose helpers (bomb, only, page) it uses.
+
 package submissions
 
 import (
