@@ -25,6 +25,11 @@ import (
 // 43 characters stay below it, a body line (64 or 70) above.
 const fragMin = 44
 
+// fragAlone is the length from which one token is a key line on its
+// own: a body line is 64 (PEM) or 70 (OpenSSH) characters; honest text
+// has no such base64 but a public key (spared) or a signature (armoured).
+const fragAlone = 60
+
 // fragTail is the shortest token taken for the last, short line of a
 // body once a neighbour is reported.
 const fragTail = 12
@@ -186,7 +191,7 @@ func (d *detector) fragments() {
 		}
 		if len(tok) >= fragMin {
 			cand[i] = 2
-			if hasStructure(tok) {
+			if hasStructure(tok) || len(tok) >= fragAlone && hasDigit(tok) {
 				d.mark[i] = true
 			}
 		}
@@ -224,3 +229,5 @@ func (d *detector) fragments() {
 		}
 	}
 }
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

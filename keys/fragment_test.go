@@ -129,3 +129,26 @@ func TestMaterialLinesHonestBase64(t *testing.T) {
 		t.Fatalf("honest lines %v reported\n%s", got, text)
 	}
 }
+
+// TestMaterialLinesSingleBodyLine: every full-width body line of a key,
+// alone in honest text and dressed as a script, YAML or config carries
+// it, is reported.
+func TestMaterialLinesSingleBodyLine(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(13, 14))
+	for round := 0; round < 20; round++ {
+		for name, lines := range fragmentKeys(t) {
+			for _, l := range lines[1 : len(lines)-1] {
+				if len(l) < 64 {
+					continue
+				}
+				before := keytest.AccesBefore[rng.IntN(len(keytest.AccesBefore))]
+				after := keytest.AccesAfter[rng.IntN(len(keytest.AccesAfter))]
+				all := append(append(append([]string{}, before...), fragmentDress[rng.IntN(len(fragmentDress))](l)), after...)
+				got := MaterialLines(strings.Join(all, "\n"))
+				if len(got) != 1 || got[0] != len(before)+1 {
+					t.Fatalf("%s: line %q: got %v, want [%d]", name, all[len(before)], got, len(before)+1)
+				}
+			}
+		}
+	}
+}
