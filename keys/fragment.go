@@ -231,3 +231,12 @@ func (d *detector) fragments() {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// LooksLikeFragment reports whether s holds a base64 token long enough
+// to be cut from a key body (a fingerprint's or a public key's spared):
+// whoever quotes a short value it did not expect (a config value, a
+// name) leaves such a one out even when no line of it was reported.
+func LooksLikeFragment(s string) bool {
+	tok := fragToken(s, fragTail+4)
+	return tok != "" && !publicBlob(tok) && !strings.Contains(s, "SHA256:"+tok)
+}

@@ -152,3 +152,26 @@ func TestMaterialLinesSingleBodyLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLooksLikeFragment: every piece of 16 characters or more of a body
+// line looks like a fragment; config words, fingerprints and public keys
+// do not.
+func TestLooksLikeFragment(t *testing.T) {
+	for name, lines := range fragmentKeys(t) {
+		for _, l := range lines[1 : len(lines)-1] {
+			for n := 24; n <= len(l); n += 7 {
+				if p := l[len(l)-n:]; mixedCase(p) && !allHex(p) && !LooksLikeFragment("seance.debut: "+p) {
+					t.Fatalf("%s: %q not a fragment", name, p)
+				}
+			}
+		}
+	}
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	sp, _ := ssh.NewPublicKey(pub)
+	for _, s := range []string{"seance.debut", "09h30", "organisateurs.login", ssh.FingerprintSHA256(sp),
+		strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp))), "Formation ROMEO2025 et ses GPU"} {
+		if LooksLikeFragment(s) {
+			t.Fatalf("%q taken for a fragment", s)
+		}
+	}
+}

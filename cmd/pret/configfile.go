@@ -240,6 +240,9 @@ func (cf *configFile) unknownWarning(path string) string {
 	names := make([]string, len(cf.sample))
 	for i, n := range cf.sample {
 		names[i] = checklist.Escape(n)
+		if keys.LooksLikeFragment(n) {
+			names[i] = "(un nom en base64, non recopié)"
+		}
 	}
 	list := strings.Join(names, ", ")
 	path = checklist.Escape(path)
@@ -275,7 +278,7 @@ func checkSetting(key string, raw any) error {
 		}
 	case "cle.nom":
 		if empty || strings.ContainsAny(s, `/\`) || s == "." || s == ".." || strings.IndexFunc(s, isControl) >= 0 {
-			return fmt.Errorf("%s invalide (%q) ; attendu %s", key, s, expectedForm(key))
+			return fmt.Errorf("%s invalide (%s) ; attendu %s", key, quoteValue(s), expectedForm(key))
 		}
 	case "cle.commentaire":
 		if err := keys.CheckComment(s); err != nil {
@@ -283,7 +286,7 @@ func checkSetting(key string, raw any) error {
 		}
 	case "seance.debut", "seance.fin":
 		if _, err := time.Parse("15:04", strings.TrimSpace(s)); err != nil {
-			return fmt.Errorf("%s invalide (%q) ; attendu %s", key, s, expectedForm(key))
+			return fmt.Errorf("%s invalide (%s) ; attendu %s", key, quoteValue(s), expectedForm(key))
 		}
 	case "seance.date":
 		if _, err := sessionDay(s); err != nil {
@@ -360,4 +363,13 @@ func (cf *configFile) filteredYAML() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), enc.Close()
+}
+
+// quoteValue quotes a refused value, unless it may be a piece of a key:
+// an error message is an output, and no output repeats key material.
+func quoteValue(s string) string {
+	if keys.LooksLikeFragment(s) {
+		return "valeur en base64, non recopiée"
+	}
+	return fmt.Sprintf("%q", s)
 }

@@ -219,3 +219,30 @@ func BenchmarkConfig200kUnknownKeys(b *testing.B) {
 		}
 	}
 }
+
+// TestConfigNeverQuotesKeyPieces: a piece of a key body (any length from
+// 16 characters, too short for the leak detector to stop the file) given
+// as a time or as an unknown key's name is refused or warned about
+// without being repeated.
+func TestConfigNeverQuotesKeyPieces(t *testing.T) {
+	const line = "QyNTUxOQAAACDa8jIMSIPjxNlhVXneMV9kA8RTJBdnwrovPzJa6yo1egAAAJAKjfzoCo38"
+	for n := 16; n <= len(line); n += 5 {
+		p := line[len(line)-n:]
+		for _, key := range []string{"seance.debut", "seance.fin", "cle.nom"} {
+			v := p
+			if key == "cle.nom" {
+				v = p + "/x"
+			}
+			if err := checkSetting(key, v); err == nil || strings.Contains(err.Error(), p[:12]) {
+				t.Fatalf("%s=%q : %v", key, v, err)
+			}
+		}
+		cf, err := parseConfigFile([]byte(p+": 1\n"), knownKeys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := cf.unknownWarning("config.yaml"); w == "" || strings.Contains(w, p[:12]) {
+			t.Fatalf("%q", w)
+		}
+	}
+}
