@@ -1,11 +1,15 @@
 package sunk
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"strings"
 	"testing"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/testenv"
+	"golang.org/x/crypto/ssh"
 )
 
 const values = `scheduler:
@@ -257,6 +261,39 @@ func TestMalformedInputs(t *testing.T) {
 			t.Errorf("accepted: %s", x.Values)
 		} else if _, ok := err.(*InputError); !ok {
 			t.Errorf("not an input error: %v", err)
+		}
+	}
+}
+
+// TestKeyLineInAnyFile: any full body line of a real key, alone, as a
+// value or a name in any of the four files, stops the check with an
+// input error that names a line number and repeats nothing of it.
+func TestKeyLineInAnyFile(t *testing.T) {
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	b, err := ssh.MarshalPrivateKey(ed, "kim@portable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(pem.EncodeToMemory(b))), "\n")
+	for _, l := range lines[1 : len(lines)-1] {
+		if len(l) < 64 {
+			continue
+		}
+		for _, dress := range []string{"scheduler:\n  name: \"%s\"\n", "x: '%s'\n", "%s: 1\n", "items:\n  - %s\n"} {
+			doc := strings.Replace(dress, "%s", l, 1)
+			for _, x := range []Inputs{
+				in(values+doc, policy), in(values, policy+doc),
+				{Values: []byte(values), Policy: []byte(policy), Pods: []byte(doc), Grace: 30},
+				{Values: []byte(values), Policy: []byte(policy), ConfigMap: []byte(doc), Grace: 30},
+			} {
+				r, err := Check(x)
+				if _, ok := err.(*InputError); !ok {
+					t.Fatalf("%q: not refused: %v %+v", doc, err, r)
+				}
+				if strings.Contains(err.Error(), l[10:30]) || !strings.Contains(err.Error(), "ligne") {
+					t.Fatalf("%q: %v", doc, err)
+				}
+			}
 		}
 	}
 }
