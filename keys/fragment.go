@@ -189,7 +189,7 @@ func (d *detector) fragments() {
 		if len(tok) >= fragMin || !strings.Contains(raw, "SHA256:"+tok) && !strings.Contains(raw, "MD5:"+tok) {
 			cand[i] = 1
 		}
-		if len(tok) >= fragMin {
+		if len(tok) >= fragMin && random(tok) {
 			cand[i] = 2
 			if hasStructure(tok) || len(tok) >= fragAlone && hasDigit(tok) {
 				d.mark[i] = true
@@ -239,4 +239,30 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 func LooksLikeFragment(s string) bool {
 	tok := fragToken(s, fragTail+4)
 	return tok != "" && !publicBlob(tok) && !strings.Contains(s, "SHA256:"+tok)
+}
+
+// random reports a token shaped like random base64 rather than words:
+// capitals and small letters both frequent and mixed letter by letter. A
+// body line of 64 characters has about 26 of each and 20 changes of case;
+// a path (/tmp/TestDateForms…/001) or a camelCase name has few changes.
+func random(tok string) bool {
+	up, low, switches := 0, 0, 0
+	prev := byte(0) // 'A' or 'a': the case of the previous letter
+	for k := 0; k < len(tok); k++ {
+		c := tok[k]
+		var cs byte
+		switch {
+		case 'A' <= c && c <= 'Z':
+			up, cs = up+1, 'A'
+		case 'a' <= c && c <= 'z':
+			low, cs = low+1, 'a'
+		default:
+			continue
+		}
+		if prev != 0 && prev != cs {
+			switches++
+		}
+		prev = cs
+	}
+	return up*8 >= len(tok) && low*8 >= len(tok) && switches*8 >= len(tok)
 }

@@ -175,3 +175,15 @@ func TestLooksLikeFragment(t *testing.T) {
 		}
 	}
 }
+
+// TestMaterialLinesPathsAndNames: long paths and camelCase names, lines
+// of base64 letters that are words, are not key lines, alone or in runs.
+func TestMaterialLinesPathsAndNames(t *testing.T) {
+	text := "fichier: /tmp/TestDateFormsEverywhereassistant2920261587334294/001/acces.md\n" +
+		"cd /tmp/TestDateFormsEverywhereassistantaujourdhui2206868447/001/rendus/Kim\n" +
+		"srun /home/kim/ProjetsRomeo/SimulationMeteoGrandeEchelle2026/bin/runAll\n" +
+		"export PYTHONPATH=/opt/ROMEO2025/lib/python3.12/sitePackages/monModuleDeCalcul\n"
+	if got := MaterialLines(text); len(got) != 0 {
+		t.Fatalf("%v reported\n%s", got, text)
+	}
+}
