@@ -315,7 +315,21 @@ func RecordAccess(r Recording) (*Outcome, error) {
 
 // checkOutputs refuses acces.md or the state file on the key.
 func (s Settings) checkOutputs() error {
-	return CheckOutputs(s.Store, Output{s.File, "acces.fichier"}, Output{s.StatePath, "le fichier d'état"})
+	if err := CheckOutputs(s.Store, Output{s.File, "acces.fichier"}); err != nil {
+		return err
+	}
+	return CheckState(s.Store, s.StatePath)
+}
+
+// CheckState refuses a state file in the key folder or any folder below
+// it: pret's memory has nothing to do beside the key.
+func CheckState(store keys.Store, path string) error {
+	if err := store.Protected().CheckTree(path); err != nil {
+		return &Error{Input: true, Err: err,
+			Msg:  fmt.Sprintf("le fichier d'état (%s) mène à la clé SSH : il serait sous son dossier %s, où pret n'écrit jamais ; rien n'a été écrit", path, store.Dir),
+			Hint: fmt.Sprintf("donnez à XDG_STATE_HOME un dossier hors de %s", store.Dir)}
+	}
+	return nil
 }
 
 // Output is a path a command is about to write, and the setting or flag

@@ -32,8 +32,12 @@ func settings(c *Config) (onboarding.Settings, error) {
 	if err := checkOutput(c.Key, s.File, "acces.fichier"); err != nil {
 		return s, err
 	}
-	if err := checkOutput(c.Key, s.StatePath, "le fichier d'état"); err != nil {
-		return s, err
+	if err := c.Key.Protected().CheckTree(s.StatePath); err != nil {
+		// Not only the key folder: any folder below it (a mistaken
+		// XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
+		return s, usageError("donnez à XDG_STATE_HOME un dossier hors de "+checklist.Escape(c.Key.Dir),
+			"le fichier d'état (%s) mène à la clé SSH : il serait sous son dossier %s, où pret n'écrit jamais ; rien n'a été écrit",
+			checklist.Escape(s.StatePath), checklist.Escape(c.Key.Dir))
 	}
 	s.Home, _ = os.UserHomeDir()
 	if c.AccessModel != "" {

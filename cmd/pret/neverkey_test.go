@@ -169,6 +169,25 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 			checkRefused(t, r, sshDir, before)
 		})
 	}
+	// XDG_STATE_HOME in the key folder or below it, an unreadable state
+	// already there or not: refused, nothing in the folder touched.
+	for _, sub := range []string{"", "sous", "a/b", "../.ssh/x"} {
+		for _, existing := range []bool{false, true} {
+			t.Run(fmt.Sprintf("etat-sous/%s/%v", sub, existing), func(t *testing.T) {
+				home, sshDir := keyHome(t, kp)
+				state := filepath.Join(sshDir, sub)
+				if existing {
+					os.MkdirAll(filepath.Join(state, "pret"), 0o700)
+					os.WriteFile(filepath.Join(state, "pret", "etat.yaml"), []byte("acces: [\n"), 0o600)
+				}
+				t.Setenv("XDG_STATE_HOME", state)
+				xdg.Reload()
+				before := keyFolderSnapshot(t, sshDir)
+				r := pretIn(t, "", "acces", "--statut", "demande", "--force", "--acces-fichier", filepath.Join(home, "acces.md"))
+				checkRefused(t, r, sshDir, before)
+			})
+		}
+	}
 }
 
 func checkRefused(t *testing.T, r result, sshDir string, before map[string]string) {

@@ -113,3 +113,28 @@ func resolve(path string, depth int) string {
 	}
 	return filepath.Join(resolve(parent, depth+1), base)
 }
+
+// CheckTree is Check, and also refuses target anywhere below the key
+// folder: for pret's own files (the state file), which have no business
+// in ~/.ssh or its subfolders, where a mistaken XDG_STATE_HOME would put
+// them.
+func (p Protected) CheckTree(target string) error {
+	if err := p.Check(target); err != nil || p.dir == "" {
+		return err
+	}
+	dir := resolve(p.dir, 0)
+	dirInfo, dirErr := os.Stat(dir)
+	for d := filepath.Dir(resolve(target, 0)); ; d = filepath.Dir(d) {
+		if d == dir {
+			return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
+		}
+		if dirErr == nil {
+			if st, err := os.Stat(d); err == nil && os.SameFile(st, dirInfo) {
+				return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
+			}
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}

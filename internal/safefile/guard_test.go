@@ -95,3 +95,28 @@ func TestProtectedRelative(t *testing.T) {
 		t.Errorf("sous-dossier : %v", err)
 	}
 }
+
+// TestCheckTree: below the key folder, at any depth and through a link,
+// is refused; beside it is not; Check alone still allows subfolders.
+func TestCheckTree(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".ssh")
+	os.MkdirAll(filepath.Join(dir, "sous"), 0o700)
+	os.Symlink(dir, filepath.Join(home, "lien"))
+	p := Protect(dir, filepath.Join(dir, "id"))
+	for _, in := range []string{"etat.yaml", "pret/etat.yaml", "sous/pret/etat.yaml", "a/b/c/etat.yaml"} {
+		for _, base := range []string{dir, filepath.Join(home, "lien"), filepath.Join(home, "x", "..", ".ssh")} {
+			if p.CheckTree(filepath.Join(base, in)) == nil {
+				t.Errorf("%s/%s allowed", base, in)
+			}
+		}
+	}
+	for _, ok := range []string{filepath.Join(home, "etat", "pret", "etat.yaml"), filepath.Join(home, ".sshx", "etat.yaml")} {
+		if err := p.CheckTree(ok); err != nil {
+			t.Errorf("%s refused: %v", ok, err)
+		}
+	}
+	if p.Check(filepath.Join(dir, "sous", "pret", "etat.yaml")) != nil {
+		t.Errorf("Check refuses a subfolder: CheckTree is the stricter one")
+	}
+}
