@@ -159,6 +159,10 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		Account:      v.GetString("organisateurs.compte"),
 		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
 	}
+	// Both are HH:MM (checked above), so they compare as text.
+	if st, en := strings.TrimSpace(c.SessionStart), strings.TrimSpace(c.SessionEnd); len(st) == 5 && len(en) == 5 && en <= st {
+		return nil, nil, usageError("seance.fin vient après seance.debut, le même jour", "seance.fin (%s) n'est pas après seance.debut (%s)", en, st)
+	}
 	day, err := configDay(v.Get("seance.date"))
 	if err != nil {
 		return nil, nil, usageError("écrivez la date de la séance sous la forme AAAA-MM-JJ (seance.date, PRET_SEANCE_DATE)", "date de séance invalide : %v", err)

@@ -65,6 +65,9 @@ func runLivrables(ctx context.Context, opts *livrablesOptions, ios *iostreams) e
 	if err := opts.Report.check(); err != nil {
 		return err
 	}
+	if opts.Wait <= 0 {
+		return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", opts.Wait)
+	}
 	dir := opts.Dir
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return usageError("donnez le dossier des livrables", "dossier introuvable : %s", dir)
