@@ -27,6 +27,10 @@ func CheckPassphrase(p string) error {
 		return errors.New("la passphrase contient un octet nul : personne ne pourrait la retaper au clavier")
 	case strings.IndexFunc(p, unicode.IsControl) >= 0:
 		return errors.New("la passphrase contient un caractère de contrôle (tabulation, retour chariot, échappement…) : personne ne pourrait la retaper au clavier")
+	case strings.IndexFunc(p, isBidi) >= 0:
+		// Invisible, and they reorder what is shown: nobody could
+		// retype one, nor see that it is there.
+		return errors.New("la passphrase contient un caractère de direction du texte (U+202A–U+202E, U+2066–U+2069), invisible : personne ne pourrait la retaper au clavier")
 	case utf8.RuneCountInString(p) < MinPassphraseLen:
 		return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 	}
@@ -201,3 +205,5 @@ func permissionWarnings(store keys.Store) []Warning {
 	}
 	return ws
 }
+
+func isBidi(r rune) bool { return 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069 }

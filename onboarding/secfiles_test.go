@@ -25,6 +25,9 @@ func TestPassphraseRefusesUntypable(t *testing.T) {
 	for _, r := range []rune{0x7f, 0x85, 0x9b} {
 		bad = append(bad, good+string(r))
 	}
+	for _, r := range []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069} {
+		bad = append(bad, string(r)+good, good[:4]+string(r)+good[4:], good+string(r))
+	}
 	bad = append(bad, good+"\xff", "\xc3"+good, strings.Repeat("\x00", 16))
 	for _, p := range bad {
 		err := CheckPassphrase(p)
