@@ -137,6 +137,11 @@ func Parse(s string, today time.Time) (time.Time, error) {
 	if m < 1 || m > 12 || d < 1 || t.Day() != d || int(t.Month()) != m {
 		return bad("ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)")
 	}
+	// The years pret can mean, as for the session date: a typo such as
+	// 0026 or 2206 is refused here rather than recorded.
+	if y < 2000 || y > 2100 {
+		return bad("l'année doit être entre 2000 et 2100")
+	}
 	return t, nil
 }
 
