@@ -83,15 +83,17 @@ type Next struct {
 	// AccessFile is the acces.md to send; empty when there is none yet
 	// (the account is not requested).
 	AccessFile string
-	// Stale: the acces.md on disk was kept and does not state the latest
-	// declaration.
-	Stale   bool
-	Channel string
-	Store   keys.Store
-	Home    string
-	GOOS    string
-	Session Session
-	Today   time.Time
+	// Stale: the acces.md on disk was kept, with the answer just given
+	// neither written nor noted; Declined is that answer, so that the
+	// screen can give the one command that records it later.
+	Stale    bool
+	Declined *Declaration
+	Channel  string
+	Store    keys.Store
+	Home     string
+	GOOS     string
+	Session  Session
+	Today    time.Time
 }
 
 // NextSteps is the last screen of the wizard and of `pret verifier`: what
@@ -109,7 +111,10 @@ func NextSteps(n Next) string {
 	} else {
 		fmt.Fprintf(&b, "1. Envoyez acces.md aux organisateurs (%s) :\n     %s\n", channel, n.AccessFile)
 		if n.Stale {
-			b.WriteString("   Relisez-le d'abord : il ne dit pas votre dernière déclaration (« pret acces --force » le réécrit).\n")
+			b.WriteString("   Relisez-le d'abord : il a été gardé tel quel, et la réponse donnée à l'instant n'a pas été notée.\n")
+			if d := n.Declined; d != nil {
+				fmt.Fprintf(&b, "   Pour la noter et réécrire acces.md :\n     pret acces --statut %s --date %s --force\n", d.Status, d.Date.Format(dates.ISO))
+			}
 		}
 	}
 	b.WriteString("   Le .pub ne s'envoie que si les organisateurs le demandent ; sa ligne (publique) :\n     pret cle --publique\n")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
@@ -108,6 +109,10 @@ func TestNextSteps(t *testing.T) {
 	c.Channel, c.Stale = "le formulaire ROMEO", true
 	if s := NextSteps(c); !strings.Contains(s, "(le formulaire ROMEO)") || !strings.Contains(s, "Relisez-le d'abord") {
 		t.Errorf("channel or stale note missing:\n%s", s)
+	}
+	c.Declined = &Declaration{Status: StatusVerified, Date: time.Date(2026, 10, 26, 0, 0, 0, 0, time.UTC)}
+	if s := NextSteps(c); !strings.Contains(s, "pret acces --statut verifie --date 2026-10-26 --force") {
+		t.Errorf("a declined answer must come with the command that records it:\n%s", s)
 	}
 	c = base
 	c.AccessFile = ""

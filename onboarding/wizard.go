@@ -124,6 +124,9 @@ func (w *Wizard) Run() error {
 		}
 		w.report(out)
 		next.AccessFile, next.Stale = w.File, out.Kept
+		if out.Kept {
+			next.Declined = decl
+		}
 		// Offered whatever became of the file: written, already up to
 		// date, or kept as the learner edited it.
 		if w.Signer != nil {

@@ -171,7 +171,9 @@ func TestWizardFlows(t *testing.T) {
 			name:     "replacement declined leaves acces.md alone, after a diff",
 			existing: "key+acces",
 			answers:  []answer{{kind: "select", text: AnswerOpen}, {kind: "input"}, {kind: "select", enter: true}, {kind: "select", enter: true}},
-			want:     []string{"conservé tel quel", "-contenu écrit à la main", "+# Accès", "@@ -1 +1,", "Relisez-le d'abord"},
+			want: []string{"conservé tel quel", "-contenu écrit à la main", "+# Accès", "@@ -1 +1,", "Relisez-le d'abord",
+				// The answer typed is not lost: the one command that records it.
+				"pret acces --statut verifie --date 2026-10-20 --force"},
 			accesHas: []string{"contenu écrit à la main"},
 		},
 		{
