@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -308,14 +309,15 @@ func sessionDay(s string) (time.Time, error) {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+// yamlLine is compiled on first use: most runs never see a YAML error.
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // frenchYAMLError keeps the line number of a YAML error and says the
 // rest in French; the parser's English never reaches the person.
 func frenchYAMLError(err error) string {
 	msg := err.Error()
 	where := "YAML invalide : "
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		where = "YAML invalide à la ligne " + m[1] + " : "
 		msg = msg[len(m[0]):]
 	}
