@@ -38,13 +38,15 @@ func cspHash(s string) string {
 }
 
 type htmlData struct {
-	Name    string
-	Summary BatchSummary
-	Codes   []htmlCode
-	Files   []htmlFile
-	Policy  string
-	Style   template.CSS
-	Script  template.JS
+	Name       []bidiPart
+	Title      string
+	Summary    BatchSummary
+	Duplicates [][][]bidiPart
+	Codes      []htmlCode
+	Files      []htmlFile
+	Policy     string
+	Style      template.CSS
+	Script     template.JS
 }
 
 type htmlCode struct {
@@ -52,16 +54,25 @@ type htmlCode struct {
 	Files, Total                int
 }
 
+// Strings from files and file names are []bidiPart: the template shows
+// their bidi controls as markers (bidi.go).
 type htmlFile struct {
-	Apprenant, Path, Verdict, VerdictLabel, Date, Statut, Fingerprint string
-	Codes                                                             string // space-separated, for the filter
-	Problems                                                          []htmlProblem
+	Apprenant, Path, Date, Statut, Fingerprint []bidiPart
+	Verdict, VerdictLabel                      string
+	Codes                                      string // space-separated, for the filter
+	Problems                                   []htmlProblem
 }
 
 type htmlProblem struct {
-	Line                    int
-	Code, Severity, Message string
+	Line           int
+	Code, Severity string
+	Message        []bidiPart
 }
+
+// shown is a string from a file as the page holds it: valid UTF-8
+// without the controls XML forbids (XMLText), as in the JUnit report,
+// and its bidi controls apart.
+func shown(s string) []bidiPart { return bidiParts(XMLText(s)) }
 
 var verdictLabels = map[string]string{"valide": "valide", "avertissement": "valide, avec avertissements", "invalide": "invalide"}
 
@@ -69,18 +80,24 @@ var verdictLabels = map[string]string{"valide": "valide", "avertissement": "vali
 // every string in its context; nothing from a file is ever marked safe.
 func writeFilesHTML(w io.Writer, r FilesReport) error {
 	s := summarize(r.all())
-	d := htmlData{Name: r.Name, Summary: s, Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
-	if d.Name == "" {
-		d.Name = "pret valider"
+	name := r.Name
+	if name == "" {
+		name = "pret valider"
+	}
+	d := htmlData{Name: shown(name), Title: bidiText(XMLText(name)), Summary: s, Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
+	for _, g := range s.Duplicates {
+		var paths [][]bidiPart
+		for _, p := range g {
+			paths = append(paths, shown(p))
+		}
+		d.Duplicates = append(d.Duplicates, paths)
 	}
 	for _, c := range s.byFrequency(r.all()) {
 		info := codeInfo(c.Code, c.Severity)
 		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Description, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
 	}
 	for f := range r.all() {
-		// Strings from files and file names: valid UTF-8 without the
-		// controls XML forbids (XMLText), as in the JUnit report.
-		hf := htmlFile{Apprenant: XMLText(f.Apprenant), Path: XMLText(f.Path), Verdict: f.verdict(), Date: XMLText(f.Date), Statut: XMLText(f.Statut), Fingerprint: XMLText(f.Fingerprint)}
+		hf := htmlFile{Apprenant: shown(f.Apprenant), Path: shown(f.Path), Verdict: f.verdict(), Date: shown(f.Date), Statut: shown(f.Statut), Fingerprint: shown(f.Fingerprint)}
 		hf.VerdictLabel = verdictLabels[hf.Verdict]
 		var codes []string
 		for _, p := range f.Problems {
@@ -88,7 +105,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 			if p.Severity == SevWarning {
 				sev = "avertissement"
 			}
-			hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: XMLText(p.Message)})
+			hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: shown(p.Message)})
 			if !contains(codes, p.Code) {
 				codes = append(codes, p.Code)
 			}

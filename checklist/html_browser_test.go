@@ -34,7 +34,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	}
 	const evil = `<img src=x onerror=alert(1)>`
 	files := []FileResult{
-		{Path: "rendus/zoe/acces.md", Apprenant: "zoé", Valid: true, Fingerprint: "SHA256:aaa", Date: "2026-10-16", Statut: "demande"},
+		{Path: "rendus/zoe\u202e/acces.md", Apprenant: "zoé", Valid: true, Fingerprint: "SHA256:aaa", Date: "2026-10-16", Statut: "demande"},
 		{Path: "rendus/" + evil + "/acces.md", Apprenant: evil, Problems: []Problem{
 			{Code: "missing-date", Severity: SevError, Message: "date absente " + evil},
 			{Code: "bad-date", Severity: SevError, Message: evil, Line: 2},
@@ -127,6 +127,14 @@ func TestHTMLReportInChromium(t *testing.T) {
 	}
 	if got := visible(); len(got) != len(files) {
 		t.Errorf("scripts on, nothing filtered yet: %v", got)
+	}
+	// A bidi control in a name is shown as a marker, not applied: the
+	// cell's text holds the code point and no control, and the marker is
+	// drawn.
+	zoe := eval(`document.querySelector("#files tbody tr").cells[1].textContent`)
+	marker := eval(`(function () { var m = document.querySelector("#files tbody tr td span.bidi"); var s = getComputedStyle(m); return m.textContent + "|" + s.display + "|" + s.borderTopStyle + "|" + (m.getBoundingClientRect().width > 0); })()`)
+	if zoe != "rendus/zoeU+202E/acces.md" || marker != "U+202E|inline|solid|true" {
+		t.Errorf("bidi control: cell %q, marker %q", zoe, marker)
 	}
 
 	// A code filter, from the bar of the summary.

@@ -201,6 +201,10 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 // writeFilesJSON streams the document one file at a time: for thousands
 // of files, the output is never held whole in memory.
 func writeFilesJSON(w io.Writer, files iter.Seq[FileResult]) error {
+	return withoutBidi(w, jsonBidi, func(w io.Writer) error { return writeFilesJSONTo(w, files) })
+}
+
+func writeFilesJSONTo(w io.Writer, files iter.Seq[FileResult]) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{\n  \"files\": [")
 	i := 0
@@ -257,11 +261,14 @@ func Plural(n int) string {
 	return ""
 }
 
+// writeJSON writes v indented, bidi controls escaped (bidi.go).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	})
 }
 
 // JUnit XML as CI systems read it (the Ant/Surefire schema).
@@ -312,16 +319,20 @@ func writeXML(w io.Writer, name string, cases []junitCase) error {
 		}
 	}
 	doc := junitSuites{Name: name, Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	// encoding/xml writes bidi controls raw: they go out as character
+	// references (bidi.go).
+	return withoutBidi(w, xmlBidi, func(w io.Writer) error {
+		if _, err := io.WriteString(w, xml.Header); err != nil {
+			return err
+		}
+		enc := xml.NewEncoder(w)
+		enc.Indent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "\n")
 		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	})
 }
 
 func writeChecksJUnit(w io.Writer, r *Report) error {

@@ -1,7 +1,6 @@
 package checklist
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -131,10 +130,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 		Version: "2.1.0",
 		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: results}},
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return writeJSON(w, doc)
 }
 
 func itoa(n int) string {

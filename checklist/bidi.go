@@ -1,0 +1,232 @@
+package checklist
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+// U+2066–U+2069) reorder what a person sees around them: a file named
+// "rendu\u202eexe.md" shows as "rendudm.exe". None may reach a report raw
+// ("trojan source"); each format writes them in the form it has that
+// cannot act on a display and, where the format can, loses nothing:
+//
+//   - json and sarif: the escape "\u202e", which decodes to the same
+//     string (encoding/json writes these characters raw);
+//   - junit: the character reference "&#x202E;", which an XML parser
+//     reads back as the same string (encoding/xml writes them raw);
+//   - html: a visible marker, the code point in a styled span (bidiParts);
+//   - texte, github and csv: Escape's octal form, the same everywhere a
+//     person reads a line, since neither a terminal nor a spreadsheet
+//     decodes any escape.
+//
+// The json and junit forms are applied to the encoded bytes: there, a
+// bidi control can only stand inside a string (keys and tags are pret's),
+// where both escapes are valid.
+
+// isBidi reports the bidirectional controls.
+func isBidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// bidiAt reports the bidi control whose UTF-8 encoding starts p[i:], and
+// its length; 0 when there is none. The encodings are D8 9C (U+061C),
+// E2 80 8E/8F (U+200E/F), E2 80 AA–AE (U+202A–E) and E2 81 A6–A9
+// (U+2066–9); matching bytes is exact in valid UTF-8, and in invalid
+// UTF-8 it only ever matches a whole, well-formed sequence.
+func bidiAt(p []byte, i int) (rune, int) {
+	switch p[i] {
+	case 0xd8:
+		if i+1 < len(p) && p[i+1] == 0x9c {
+			return 0x061c, 2
+		}
+	case 0xe2:
+		if i+2 < len(p) {
+			switch c := p[i+2]; p[i+1] {
+			case 0x80:
+				if c == 0x8e || c == 0x8f || c >= 0xaa && c <= 0xae {
+					return 0x2000 + rune(c-0x80), 3
+				}
+			case 0x81:
+				if c >= 0xa6 && c <= 0xa9 {
+					return 0x2040 + rune(c-0x80), 3
+				}
+			}
+		}
+	}
+	return 0, 0
+}
+
+// hasBidi reports whether p holds a bidi control: the fast path of
+// every writer, since almost no report holds one.
+func hasBidi(p []byte) bool {
+	for i, c := range p {
+		if c == 0xd8 || c == 0xe2 {
+			if _, n := bidiAt(p, i); n > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendNoBidi appends p to dst with each bidi control written by esc.
+func appendNoBidi(dst, p []byte, esc func([]byte, rune) []byte) []byte {
+	start := 0
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c != 0xd8 && c != 0xe2 {
+			continue
+		}
+		r, n := bidiAt(p, i)
+		if n == 0 {
+			continue
+		}
+		dst = append(dst, p[start:i]...)
+		dst = esc(dst, r)
+		i += n - 1
+		start = i + 1
+	}
+	return append(dst, p[start:]...)
+}
+
+// jsonBidi writes a bidi control as a JSON string escape.
+func jsonBidi(dst []byte, r rune) []byte {
+	dst = append(dst, `\u`...)
+	h := strconv.FormatInt(int64(r), 16)
+	for range 4 - len(h) {
+		dst = append(dst, '0')
+	}
+	return append(dst, h...)
+}
+
+// xmlBidi writes a bidi control as an XML character reference.
+func xmlBidi(dst []byte, r rune) []byte {
+	dst = append(dst, "&#x"...)
+	dst = append(dst, strings.ToUpper(strconv.FormatInt(int64(r), 16))...)
+	return append(dst, ';')
+}
+
+// noBidiWriter passes bytes on with each bidi control written by esc. A
+// control cut between two writes is held back until the next one, so
+// the writer can sit under any encoder; Flush writes what is held.
+type noBidiWriter struct {
+	w     io.Writer
+	esc   func([]byte, rune) []byte
+	carry []byte
+	buf   []byte
+}
+
+func (b *noBidiWriter) Write(p []byte) (int, error) {
+	data := p
+	if len(b.carry) > 0 {
+		data = append(b.carry[:len(b.carry):len(b.carry)], p...)
+		b.carry = b.carry[:0]
+	}
+	// Hold back an end that may be the start of a control.
+	keep := 0
+	if n := len(data); n >= 1 && (data[n-1] == 0xd8 || data[n-1] == 0xe2) {
+		keep = 1
+	} else if n >= 2 && data[n-2] == 0xe2 && (data[n-1] == 0x80 || data[n-1] == 0x81) {
+		keep = 2
+	}
+	b.carry = append(b.carry, data[len(data)-keep:]...)
+	data = data[:len(data)-keep]
+	out := data
+	if hasBidi(data) {
+		b.buf = appendNoBidi(b.buf[:0], data, b.esc)
+		out = b.buf
+	}
+	if _, err := b.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes the bytes held back, which were no control.
+func (b *noBidiWriter) Flush() error {
+	if len(b.carry) == 0 {
+		return nil
+	}
+	_, err := b.w.Write(b.carry)
+	b.carry = b.carry[:0]
+	return err
+}
+
+// bidiPart is a run of text, or one bidi control shown as a marker.
+type bidiPart struct {
+	Text string
+	// Control is the marker: the code point, "U+202E".
+	Control string
+	// Name is what the marker's tooltip says: the control's name.
+	Name string
+}
+
+var bidiNames = map[rune]string{
+	0x061c: "ALM, marque de lettre arabe",
+	0x200e: "LRM, marque gauche-à-droite",
+	0x200f: "RLM, marque droite-à-gauche",
+	0x202a: "LRE, enchâssement gauche-à-droite",
+	0x202b: "RLE, enchâssement droite-à-gauche",
+	0x202c: "PDF, fin de formatage directionnel",
+	0x202d: "LRO, forçage gauche-à-droite",
+	0x202e: "RLO, forçage droite-à-gauche",
+	0x2066: "LRI, isolat gauche-à-droite",
+	0x2067: "RLI, isolat droite-à-gauche",
+	0x2068: "FSI, isolat à direction du premier fort",
+	0x2069: "PDI, fin d'isolat directionnel",
+}
+
+// bidiParts splits a string for the HTML page: the controls become
+// markers the page shows (a span the template writes, its text escaped
+// as any other), everything else stays text.
+func bidiParts(s string) []bidiPart {
+	var parts []bidiPart
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isBidi(r) {
+			if start < i {
+				parts = append(parts, bidiPart{Text: s[start:i]})
+			}
+			parts = append(parts, bidiPart{Control: bidiMarker(r), Name: "caractère de contrôle bidirectionnel " + bidiNames[r] + " : montré, pas appliqué"})
+			start = i + size
+		}
+		i += size
+	}
+	if start < len(s) {
+		parts = append(parts, bidiPart{Text: s[start:]})
+	}
+	return parts
+}
+
+// bidiMarker is the code point as Unicode writes it: "U+202E".
+func bidiMarker(r rune) string {
+	h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+	return "U+" + strings.Repeat("0", 4-len(h)) + h
+}
+
+// bidiText is the marker form for a place that holds only text (the
+// page's title): "[U+202E]".
+func bidiText(s string) string {
+	var b strings.Builder
+	for _, p := range bidiParts(s) {
+		if p.Control != "" {
+			b.WriteString("[" + p.Control + "]")
+		} else {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// withoutBidi runs write on a writer that passes its bytes on to w with
+// each bidi control written by esc.
+func withoutBidi(w io.Writer, esc func([]byte, rune) []byte, write func(io.Writer) error) error {
+	nb := &noBidiWriter{w: w, esc: esc}
+	if err := write(nb); err != nil {
+		return err
+	}
+	return nb.Flush()
+}

@@ -1,0 +1,256 @@
+package checklist
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// bidiControls are the characters no report may hold raw, listed here
+// apart from the code so the test does not trust isBidi.
+const bidiControls = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+func countBidi(s string) int {
+	n := 0
+	for _, r := range s {
+		if strings.ContainsRune(bidiControls, r) {
+			n++
+		}
+	}
+	return n
+}
+
+// bidiRun is a run over two files that share a fingerprint (so the
+// summary's duplicates hold their paths), every string from outside
+// generated.
+func bidiRun(rng *rand.Rand) FilesReport {
+	fp := hostileString(rng) + "\u202e"
+	msg := func() string {
+		return hostileString(rng) + string([]rune(bidiControls)[rng.IntN(12)]) + hostileString(rng)
+	}
+	return FilesReport{Name: "pret valider " + hostileString(rng), All: true, Files: []FileResult{
+		{Path: msg(), Apprenant: msg(), Fingerprint: fp, Date: msg(), Statut: msg(), Problems: []Problem{
+			{Code: "duplicate-fingerprint", Severity: SevError, Message: msg(), Line: 4},
+			{Code: "late-request", Severity: SevWarning, Message: msg()},
+		}, Explain: []string{msg()}},
+		{Path: msg(), Apprenant: msg(), Fingerprint: fp, Archive: msg(), Entry: msg(), Problems: []Problem{
+			{Code: "duplicate-fingerprint", Severity: SevError, Message: msg(), Line: 2},
+		}},
+		{Path: msg(), Valid: true, Fingerprint: msg()},
+	}}
+}
+
+// TestNoReportHoldsABidiControl: whatever the names and contents hold,
+// no byte stream of any format holds a raw bidi control; json, sarif and
+// junit read back the very strings; html shows each control as one
+// marker; csv shows it as texte does.
+func TestNoReportHoldsABidiControl(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := 0; i < 300; i++ {
+		r := bidiRun(rng)
+		f := r.Files
+		for _, format := range FileFormats {
+			var buf bytes.Buffer
+			if err := WriteFilesReport(&buf, format, r); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || hasBidi(buf.Bytes()) {
+				t.Fatalf("%s holds %d raw bidi controls:\n%q", format, n, out)
+			}
+			switch format {
+			case "json":
+				var doc struct {
+					Files   []FileResult `json:"files"`
+					Summary BatchSummary `json:"summary"`
+				}
+				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+					t.Fatalf("json: %v\n%s", err, out)
+				}
+				for j := range f {
+					g := doc.Files[j]
+					if g.Path != ValidUTF8(f[j].Path) || g.Apprenant != ValidUTF8(f[j].Apprenant) || g.Fingerprint != ValidUTF8(f[j].Fingerprint) ||
+						g.Date != ValidUTF8(f[j].Date) || g.Statut != ValidUTF8(f[j].Statut) || g.Entry != ValidUTF8(f[j].Entry) {
+						t.Fatalf("json changed file %d: %+v, want %+v", j, g, f[j])
+					}
+					for k, p := range f[j].Problems {
+						if g.Problems[k].Message != ValidUTF8(p.Message) {
+							t.Fatalf("json message %q, want %q", g.Problems[k].Message, p.Message)
+						}
+					}
+				}
+				if d := doc.Summary.Duplicates; len(d) != 1 || d[0][0] != ValidUTF8(f[0].Path) || d[0][1] != ValidUTF8(f[1].Path) {
+					t.Fatalf("json duplicates %q", d)
+				}
+			case "sarif":
+				var doc struct {
+					Runs []struct {
+						Results []struct {
+							Message    struct{ Text string }
+							Properties map[string]string
+						}
+					}
+				}
+				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+					t.Fatalf("sarif: %v\n%s", err, out)
+				}
+				res := doc.Runs[0].Results
+				if res[0].Message.Text != ValidUTF8(f[0].Problems[0].Message) || res[0].Properties["apprenant"] != ValidUTF8(f[0].Apprenant) ||
+					res[2].Properties["entry"] != ValidUTF8(f[1].Entry) {
+					t.Fatalf("sarif changed the strings: %+v", res)
+				}
+			case "junit":
+				var doc junitDoc
+				if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+					t.Fatalf("junit: %v\n%s", err, out)
+				}
+				c := doc.Suites[0].Cases
+				for j := range f {
+					if c[j].Name != XMLText(f[j].Path) {
+						t.Fatalf("junit name %q, want %q", c[j].Name, XMLText(f[j].Path))
+					}
+				}
+				if c[0].Classname != XMLText(f[0].Apprenant) || !strings.Contains(c[0].Failures[0].Body, XMLText(f[0].Problems[0].Message)) ||
+					!strings.Contains(c[0].SystemOut, XMLText(f[0].Problems[1].Message)) {
+					t.Fatalf("junit changed the strings: %+v", c[0])
+				}
+			case "html":
+				// Every control of every string the page shows is one
+				// marker, named by its code point.
+				want := countBidi(XMLText(r.Name))
+				shownStrings := []string{f[0].Path, f[1].Path} // the duplicates
+				for _, x := range f {
+					shownStrings = append(shownStrings, x.Apprenant, x.Path, x.Date, x.Statut, x.Fingerprint)
+					for _, p := range x.Problems {
+						shownStrings = append(shownStrings, p.Message)
+					}
+				}
+				for _, s := range shownStrings {
+					want += countBidi(XMLText(s))
+				}
+				if got := strings.Count(out, `<span class="bidi"`); got != want {
+					t.Fatalf("html shows %d markers, want %d", got, want)
+				}
+				// html/template writes "+" as "&#43;" in text.
+				for _, c := range bidiControls {
+					if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, ">"+strings.ReplaceAll(bidiMarker(c), "+", "&#43;")+"</span>") {
+						t.Fatalf("html: no marker %s for a control in %q", bidiMarker(c), f[0].Path)
+					}
+				}
+			case "csv":
+				rows, err := csv.NewReader(&buf).ReadAll()
+				if err != nil {
+					t.Fatalf("csv: %v", err)
+				}
+				if rows[1][1] != formulaSafe(f[0].Path) || rows[1][0] != formulaSafe(f[0].Apprenant) {
+					t.Fatalf("csv row %q", rows[1])
+				}
+			}
+		}
+
+		// The checklist of pret verifier, in its formats.
+		rep := &Report{Name: "pret verifier", Checks: []Check{
+			{ID: "acces-valid", Status: Fail, Message: f[0].Path, Fix: f[1].Path},
+			{ID: "tools", Status: Warn, Message: f[0].Apprenant, Fix: f[1].Apprenant},
+			{ID: "cle", Status: Skip, Message: f[0].Date},
+		}}
+		for _, format := range Formats {
+			var buf bytes.Buffer
+			if err := WriteReport(&buf, format, rep, Style{}); err != nil {
+				t.Fatal(err)
+			}
+			if n := countBidi(strings.ToValidUTF8(buf.String(), "")); n > 0 {
+				t.Fatalf("checklist %s holds %d raw bidi controls:\n%q", format, n, buf.String())
+			}
+			switch format {
+			case "json":
+				var doc struct{ Checks []Check }
+				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+					t.Fatal(err)
+				}
+				for j, c := range rep.Checks {
+					if doc.Checks[j].Message != ValidUTF8(c.Message) || doc.Checks[j].Fix != ValidUTF8(c.Fix) {
+						t.Fatalf("checklist json %+v, want %+v", doc.Checks[j], c)
+					}
+				}
+			case "junit":
+				var doc junitDoc
+				if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+					t.Fatal(err)
+				}
+				c := doc.Suites[0].Cases
+				if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
+					t.Fatalf("checklist junit %+v", c[0])
+				}
+			}
+		}
+	}
+}
+
+// TestNoBidiWriterCutAnywhere: a control cut between two writes is
+// escaped all the same, and nothing else changes.
+func TestNoBidiWriterCutAnywhere(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for i := 0; i < 2000; i++ {
+		in := []byte(hostileString(rng) + hostileString(rng))
+		if rng.IntN(2) == 0 {
+			in = append(in, "\xe2\x80"[:1+rng.IntN(2)]...) // a cut control at the very end
+		}
+		want := appendNoBidi(nil, in, jsonBidi)
+		var out bytes.Buffer
+		nb := &noBidiWriter{w: &out, esc: jsonBidi}
+		for rest := in; len(rest) > 0; {
+			n := 1 + rng.IntN(len(rest))
+			if m, err := nb.Write(rest[:n]); err != nil || m != n {
+				t.Fatalf("Write = %d, %v", m, err)
+			}
+			rest = rest[n:]
+		}
+		if err := nb.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Fatalf("cut writes gave %q, whole %q", out.Bytes(), want)
+		}
+		if hasBidi(out.Bytes()) {
+			t.Fatalf("%q still holds a control", out.Bytes())
+		}
+		// Without its controls, valid UTF-8 is unchanged.
+		if !utf8.Valid(in) {
+			continue
+		}
+		var plain []byte
+		for _, r := range string(in) {
+			if !strings.ContainsRune(bidiControls, r) {
+				plain = append(plain, string(r)...)
+			}
+		}
+		if got := appendNoBidi(nil, in, func(d []byte, _ rune) []byte { return d }); !bytes.Equal(got, plain) {
+			t.Fatalf("dropping the controls of %q gave %q, want %q", in, got, plain)
+		}
+	}
+}
+
+// TestBidiEscapesDecode: the json and XML forms decode to the control.
+func TestBidiEscapesDecode(t *testing.T) {
+	for _, c := range bidiControls {
+		var s string
+		if err := json.Unmarshal(append(append([]byte(`"`), jsonBidi(nil, c)...), '"'), &s); err != nil || s != string(c) {
+			t.Errorf("json %s: %q, %v", jsonBidi(nil, c), s, err)
+		}
+		var x struct {
+			V string `xml:",chardata"`
+		}
+		if err := xml.Unmarshal([]byte("<v>"+string(xmlBidi(nil, c))+"</v>"), &x); err != nil || x.V != string(c) {
+			t.Errorf("xml %s: %q, %v", xmlBidi(nil, c), x.V, err)
+		}
+		if !isBidi(c) || bidiNames[c] == "" {
+			t.Errorf("%s is not known as a bidi control", bidiMarker(c))
+		}
+	}
+}
