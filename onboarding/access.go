@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/dates"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/templates"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/romeo-pret/pret/dates"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 )
 

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist/acces"
-	"github.com/romeo-pret/pret/dates"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/testenv"
 )
 

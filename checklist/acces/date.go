@@ -5,33 +5,15 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/dates"
 )
-
-// monthNames are the folded French month names, January first.
-var monthNames = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
-	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
-
-func monthNumber(w string) (time.Month, bool) {
-	for i, n := range monthNames {
-		if w == n {
-			return time.Month(i + 1), true
-		}
-	}
-	return 0, false
-}
 
 type foundDate struct {
 	y, m, d int
 	text    string
 }
 
-func (f foundDate) valid() (time.Time, bool) {
-	if f.m < 1 || f.m > 12 || f.d < 1 || f.d > 31 {
-		return time.Time{}, false
-	}
-	t := time.Date(f.y, time.Month(f.m), f.d, 0, 0, 0, 0, time.UTC)
-	return t, t.Day() == f.d && int(t.Month()) == f.m
-}
+func (f foundDate) valid() (time.Time, bool) { return dates.Civil(f.y, f.m, f.d) }
 
 // dateScan reads the words of one line once, keeping five at most: the
 // first date in the numeric or month-name formats, the first ISO date,
@@ -58,10 +40,9 @@ func (s *dateScan) push(w string) {
 		}
 	}
 	// ISO dates stay whole words because of their dashes.
-	if !s.haveISO && len(w) >= 8 && len(w) <= 10 && strings.Count(w, "-") == 2 {
-		p := strings.Split(w, "-")
-		if len(p[0]) == 4 && isDigits(p[0]) && isDigits(p[1]) && isDigits(p[2]) && len(p[1]) <= 2 && len(p[2]) <= 2 {
-			if f := (foundDate{atoi(p[0]), atoi(p[1]), atoi(p[2]), w}); s.drop == nil || !s.drop(f) {
+	if !s.haveISO {
+		if y, m, d, ok := dates.ISOWord(w); ok {
+			if f := (foundDate{y, m, d, w}); s.drop == nil || !s.drop(f) {
 				s.firstISO, s.haveISO = f, true
 			}
 		}
@@ -85,29 +66,19 @@ func (s *dateScan) step() {
 		s.skip--
 		return
 	}
-	if s.haveFirst || !isDigits(w) && w != "1er" {
+	if s.haveFirst || !dates.Digits(w) && w != "1er" {
 		return
 	}
 	var f foundDate
-	switch {
-	// 20/10/2026: three numbers around two slashes.
-	case len(ws) >= 5 && ws[1] == "/" && ws[3] == "/" && isDigits(ws[2]) && isDigits(ws[4]) &&
-		len(w) <= 2 && len(ws[2]) <= 2 && len(ws[4]) == 4:
-		f = foundDate{atoi(ws[4]), atoi(ws[2]), atoi(w), w + "/" + ws[2] + "/" + ws[4]}
+	if y, m, d, ok := slashed(ws); ok {
+		// 20/10/2026: three numbers around two slashes.
+		f = foundDate{y, m, d, w + "/" + ws[2] + "/" + ws[4]}
 		s.skip = 4
-	// 20 octobre 2026, 1er octobre 2026
-	case len(ws) >= 3 && (len(w) <= 2 || w == "1er") && isDigits(ws[2]) && len(ws[2]) == 4:
-		m, ok := monthNumber(ws[1])
-		if !ok {
-			return
-		}
-		d := 1
-		if w != "1er" {
-			d = atoi(w)
-		}
-		f = foundDate{atoi(ws[2]), int(m), d, w + " " + ws[1] + " " + ws[2]}
+	} else if y, m, d, ok := written(ws); ok {
+		// 20 octobre 2026, 1er octobre 2026
+		f = foundDate{y, m, d, w + " " + ws[1] + " " + ws[2]}
 		s.skip = 2
-	default:
+	} else {
 		return
 	}
 	if s.drop == nil || !s.drop(f) {
@@ -136,24 +107,20 @@ func scanLine(folded string, drop func(foundDate) bool) *dateScan {
 	return s
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
+// slashed and written read a date at the head of the window ws; the
+// word-level rules are those of dates.Parse.
+func slashed(ws []string) (y, m, d int, ok bool) {
+	if len(ws) < 5 || ws[1] != "/" || ws[3] != "/" {
+		return 0, 0, 0, false
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return dates.Slashed(ws[0], ws[2], ws[4])
 }
 
-func atoi(s string) int {
-	n := 0
-	for i := 0; i < len(s) && i < 6; i++ {
-		n = n*10 + int(s[i]-'0')
+func written(ws []string) (y, m, d int, ok bool) {
+	if len(ws) < 3 {
+		return 0, 0, 0, false
 	}
-	return n
+	return dates.Written(ws[0], ws[1], ws[2])
 }
 
 func aboutSession(folded string) bool { return strings.Contains(folded, "seance") }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
@@ -218,9 +219,9 @@ func configDay(raw any) (time.Time, error) {
 	default:
 		return time.Time{}, fmt.Errorf("c'est une valeur de type %T, pas une date", raw)
 	}
-	if d.Year() < 2000 || d.Year() > 2100 {
+	if !dates.InYears(d.Year()) {
 		// Far dates overflow the count of days left and mean a typo.
-		return time.Time{}, fmt.Errorf("%s est hors des années 2000 à 2100", d.Format("2006-01-02"))
+		return time.Time{}, fmt.Errorf("%s est hors des années %d à %d", d.Format("2006-01-02"), dates.MinYear, dates.MaxYear)
 	}
 	return d, nil
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist/acces"
-	"github.com/romeo-pret/pret/dates"
+	"github.com/romeo-pret/pret/internal/dates"
 )
 
 func day(y, m, d int) time.Time { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC) }

@@ -28,22 +28,15 @@ var (
 	months   = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 )
 
-// monthByName holds the folded month names: "fevrier" and "février" alike.
-var monthByName = func() map[string]time.Month {
-	m := map[string]time.Month{}
-	for i, n := range months {
-		m[fold(n)] = time.Month(i + 1)
-	}
-	return m
-}()
-
-var weekdayByName = func() map[string]time.Weekday {
-	m := map[string]time.Weekday{}
+// weekday reads a folded weekday name: "mardi".
+func weekday(w string) (time.Weekday, bool) {
 	for i, n := range weekdays {
-		m[n] = time.Weekday(i)
+		if w == n {
+			return time.Weekday(i), true
+		}
 	}
-	return m
-}()
+	return 0, false
+}
 
 // Long writes a day in full: "mardi 20 octobre 2026", "jeudi 1er octobre 2026".
 func Long(d time.Time) string {
@@ -93,54 +86,49 @@ func Parse(s string, today time.Time) (time.Time, error) {
 		return civil(today).AddDate(0, 0, -1), nil
 	}
 	var y, m, d int
-	var weekday string
+	var ok bool
 	switch ws := strings.Fields(f); {
 	case len(ws) == 1 && strings.Count(f, "-") == 2:
-		p := strings.Split(f, "-")
-		if len(p[0]) != 4 || !digits(p[0], 1, 4) || !digits(p[1], 1, 2) || !digits(p[2], 1, 2) {
+		if y, m, d, ok = ISOWord(f); !ok {
 			return bad("attendu AAAA-MM-JJ, par exemple 2026-10-20")
 		}
-		y, m, d = atoi(p[0]), atoi(p[1]), atoi(p[2])
 	case len(ws) == 1 && strings.Count(f, "/") == 2:
 		p := strings.Split(f, "/")
-		if !digits(p[0], 1, 2) || !digits(p[1], 1, 2) || !digits(p[2], 4, 4) {
+		if y, m, d, ok = Slashed(p[0], p[1], p[2]); !ok {
 			return bad("attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026")
 		}
-		y, m, d = atoi(p[2]), atoi(p[1]), atoi(p[0])
 	case len(ws) == 3 || len(ws) == 4:
 		if len(ws) == 4 {
-			weekday, ws = ws[0], ws[1:]
-			if _, ok := weekdayByName[weekday]; !ok {
-				return bad(fmt.Sprintf("%q n'est pas un jour de la semaine", weekday))
+			if _, ok := weekday(ws[0]); !ok {
+				return bad(fmt.Sprintf("%q n'est pas un jour de la semaine", ws[0]))
+			}
+			ws = ws[1:]
+		}
+		// Written says only yes or no; each word is read again alone to
+		// say which one is wrong.
+		if y, m, d, ok = Written(ws[0], ws[1], ws[2]); !ok {
+			_, monthOK := Month(ws[1])
+			_, dayOK := DayOfMonth(ws[0])
+			switch {
+			case !monthOK:
+				return bad(fmt.Sprintf("%q n'est pas un mois (janvier … décembre)", ws[1]))
+			case !dayOK:
+				return bad("le jour s'écrit en chiffres, par exemple 20 octobre 2026 ou 1er octobre 2026")
+			default:
+				return bad("l'année s'écrit en quatre chiffres, par exemple 2026")
 			}
 		}
-		month, ok := monthByName[ws[1]]
-		if !ok {
-			return bad(fmt.Sprintf("%q n'est pas un mois (janvier … décembre)", ws[1]))
-		}
-		switch {
-		case ws[0] == "1er":
-			d = 1
-		case digits(ws[0], 1, 2):
-			d = atoi(ws[0])
-		default:
-			return bad("le jour s'écrit en chiffres, par exemple 20 octobre 2026 ou 1er octobre 2026")
-		}
-		if !digits(ws[2], 4, 4) {
-			return bad("l'année s'écrit en quatre chiffres, par exemple 2026")
-		}
-		y, m = atoi(ws[2]), int(month)
 	default:
 		return bad("écrivez par exemple " + Forms)
 	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if m < 1 || m > 12 || d < 1 || t.Day() != d || int(t.Month()) != m {
+	t, ok := Civil(y, m, d)
+	if !ok {
 		return bad("ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)")
 	}
 	// The years pret can mean, as for the session date: a typo such as
 	// 0026 or 2206 is refused here rather than recorded.
-	if y < 2000 || y > 2100 {
-		return bad("l'année doit être entre 2000 et 2100")
+	if !InYears(y) {
+		return bad(fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear))
 	}
 	return t, nil
 }
@@ -153,7 +141,7 @@ func WeekdayNote(s string, t time.Time) string {
 	if len(ws) != 4 {
 		return ""
 	}
-	if wd, ok := weekdayByName[ws[0]]; ok && wd != t.Weekday() {
+	if wd, ok := weekday(ws[0]); ok && wd != t.Weekday() {
 		return fmt.Sprintf("vous avez écrit %s, mais le %s est un %s", ws[0], strings.TrimPrefix(Long(t), weekdays[t.Weekday()]+" "), weekdays[t.Weekday()])
 	}
 	return ""
@@ -161,23 +149,6 @@ func WeekdayNote(s string, t time.Time) string {
 
 func civil(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-}
-
-func digits(s string, min, max int) bool {
-	if len(s) < min || len(s) > max {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 // fold lowers case, drops accents, turns typographic apostrophes into ',
