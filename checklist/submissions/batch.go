@@ -222,6 +222,10 @@ func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bo
 			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: errBudget.Error()}}
 			return
 		}
+		if tl := new(archiveTooLargeError); errors.As(err, &tl) {
+			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: tl.msg}}
+			return
+		}
 		if errors.Is(err, errTooLarge) || errors.Is(err, safefile.ErrTooLarge) {
 			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
 			return

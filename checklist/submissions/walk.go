@@ -195,6 +195,12 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 		return
 	}
 	w.seen[id] = true
+	// Counted before zip.NewReader, which would hold every record.
+	if err := checkArchiveSize(f, size); err != nil {
+		f.Close()
+		w.unreadable(path, rootName, err)
+		return
+	}
 	zr, err := zip.NewReader(f, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		f.Close()

@@ -1,0 +1,203 @@
+package submissions
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// archive/zip reads a whole central directory into memory before anything
+// else, one *zip.File per record: about 360 bytes each with a short name,
+// for a record that can be 46 bytes on disk. It takes the records' count
+// from no field: it reads records until one is not a record, and only
+// compares the count modulo 65,536 with the archive's end record. So an
+// archive of N bytes could cost about 8×N bytes of memory whatever its end
+// record declares. checkArchiveSize reads the end record and counts the
+// records itself, as archive/zip will, before zip.NewReader is called.
+const (
+	// maxArchiveEntries is 100,000 submissions (the scale organisateurs.md
+	// names), each with its .pub beside it: the archive/zip records of
+	// such an export take about 70 MiB. An export past it can be split.
+	maxArchiveEntries = 200_000
+	// maxCentralDirectory bounds the names' bytes: 200,000 records with
+	// Moodle's long names ("Dupont Alice_123456_assignsubmission_file_/…",
+	// under 200 bytes each) take well under it.
+	maxCentralDirectory = 64 << 20
+)
+
+// archiveTooLargeError is an archive refused for its number of entries or
+// the size of its directory; the organiser reads it as too-large.
+type archiveTooLargeError struct{ msg string }
+
+func (e *archiveTooLargeError) Error() string { return e.msg }
+
+// tooManyEntries says how many entries the end record declares, or (n
+// 0) that the directory holds more than the cap: it is not counted on.
+func tooManyEntries(n uint64, declared bool, limit uint64) error {
+	how := "en contient plus de " + frenchCount(limit)
+	if declared {
+		how = "en annonce " + frenchCount(n)
+	}
+	return &archiveTooLargeError{"archive trop grande : elle " + how + " entrées, pret en lit au plus " + frenchCount(limit) +
+		" ; aucune n'a été lue. Découpez l'export en plusieurs archives (par groupe, par exemple) et nommez-les toutes."}
+}
+
+func directoryTooLarge(limit int64) error {
+	return &archiveTooLargeError{fmt.Sprintf("archive trop grande : son répertoire central (la liste des entrées) dépasse %s octets ; aucune entrée n'a été lue. Découpez l'export en plusieurs archives et nommez-les toutes.", frenchCount(uint64(limit)))}
+}
+
+// frenchCount writes 200000 as "200 000" (a narrow no-break space, as
+// French typography groups digits).
+func frenchCount(n uint64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "\u202f" + s[i:]
+	}
+	return s
+}
+
+// Sizes and signatures of the zip format (APPNOTE.TXT 4.3).
+const (
+	recordLen     = 46 // central directory record, before its name
+	endLen        = 22 // end of central directory record
+	end64LocLen   = 20 // zip64 end of central directory locator
+	end64Len      = 56 // zip64 end of central directory record
+	recordSig     = 0x02014b50
+	endSig        = 0x06054b50
+	end64LocSig   = 0x07064b50
+	end64Sig      = 0x06064b50
+	maxCommentLen = 65535
+)
+
+// checkArchiveSize refuses an archive whose end record declares more
+// than maxArchiveEntries entries, or whose central directory holds more
+// records than that, or more than maxCentralDirectory bytes of them. It
+// finds the directory as archive/zip does (reader.go, readDirectoryEnd)
+// and counts the records as zip.NewReader's loop reads them: from the
+// directory's start, each record that begins with its signature and is
+// whole. Where archive/zip would find the start in one of two places, both
+// are counted and the larger count holds. An archive this cannot read is
+// left to zip.NewReader, which refuses it too.
+//
+// Memory: two blocks of at most 65 KiB and one read buffer, whatever the
+// archive holds.
+func checkArchiveSize(r io.ReaderAt, size int64) error {
+	return checkArchiveLimits(r, size, maxArchiveEntries, maxCentralDirectory)
+}
+
+func checkArchiveLimits(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) error {
+	end, endOff, ok := findEnd(r, size)
+	if !ok {
+		return nil
+	}
+	b := end[4:]
+	records := uint64(binary.LittleEndian.Uint16(b[6:]))
+	dirSize := uint64(binary.LittleEndian.Uint32(b[8:]))
+	dirOff := uint64(binary.LittleEndian.Uint32(b[12:]))
+	// The zip64 end record, when these say there is one (archive/zip's
+	// test, 0xffff on the size included).
+	if records == 0xffff || dirSize == 0xffff || dirOff == 0xffffffff {
+		if p, ok := findEnd64(r, endOff); ok {
+			var rec [end64Len]byte
+			if _, err := r.ReadAt(rec[:], p); err != nil || binary.LittleEndian.Uint32(rec[:]) != end64Sig {
+				return nil
+			}
+			endOff = p
+			records = binary.LittleEndian.Uint64(rec[32:])
+			dirSize = binary.LittleEndian.Uint64(rec[40:])
+			dirOff = binary.LittleEndian.Uint64(rec[48:])
+		}
+	}
+	if records > maxEntries {
+		return tooManyEntries(records, true, maxEntries)
+	}
+	if dirSize > 1<<63-1 || dirOff > 1<<63-1 {
+		return nil
+	}
+	base := endOff - int64(dirSize) - int64(dirOff)
+	if o := base + int64(dirOff); o < 0 || o >= size {
+		return nil
+	}
+	starts := []int64{base + int64(dirOff)}
+	if base > 0 {
+		// archive/zip then uses base 0 instead when a record starts
+		// there; count from both.
+		starts = append(starts, int64(dirOff))
+	}
+	for _, start := range starts {
+		if err := countRecords(r, size, start, maxEntries, maxBytes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findEnd finds the end of central directory record as archive/zip does:
+// the last signature in the last 1 KiB whose comment fits, else in the
+// last 65 KiB.
+func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
+	for _, n := range []int64{1024, 65 * 1024} {
+		n = min(n, size)
+		buf := make([]byte, n)
+		if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
+			return nil, 0, false
+		}
+		// The last signature, and only it: when its comment runs past
+		// the block, archive/zip looks in the larger block.
+		for i := len(buf) - endLen; i >= 0; i-- {
+			if binary.LittleEndian.Uint32(buf[i:]) == endSig {
+				if comment := int(binary.LittleEndian.Uint16(buf[i+endLen-2:])); i+endLen+comment <= len(buf) {
+					return buf[i : i+endLen], size - n + int64(i), true
+				}
+				break
+			}
+		}
+		if n == size {
+			break
+		}
+	}
+	return nil, 0, false
+}
+
+// findEnd64 reads the zip64 locator just before the end record: the
+// offset of the zip64 end record, when the locator is one.
+func findEnd64(r io.ReaderAt, endOff int64) (int64, bool) {
+	if endOff < end64LocLen {
+		return 0, false
+	}
+	var loc [end64LocLen]byte
+	if _, err := r.ReadAt(loc[:], endOff-end64LocLen); err != nil {
+		return 0, false
+	}
+	if binary.LittleEndian.Uint32(loc[:]) != end64LocSig || binary.LittleEndian.Uint32(loc[4:]) != 0 || binary.LittleEndian.Uint32(loc[16:]) != 1 {
+		return 0, false
+	}
+	return int64(binary.LittleEndian.Uint64(loc[8:])), true
+}
+
+// countRecords walks the records from start as zip.NewReader does, and
+// stops with an error as soon as there are too many or they are too big.
+func countRecords(r io.ReaderAt, size, start int64, maxEntries uint64, maxBytes int64) error {
+	br := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 64<<10)
+	var n uint64
+	var bytes int64
+	var rec [recordLen]byte
+	for {
+		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
+			return nil
+		}
+		rest := int(binary.LittleEndian.Uint16(rec[28:])) + int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		if skipped, _ := br.Discard(rest); skipped < rest {
+			return nil // a record cut short is not read
+		}
+		n++
+		bytes += int64(recordLen + rest)
+		if n > maxEntries {
+			return tooManyEntries(0, false, maxEntries)
+		}
+		if bytes > maxBytes {
+			return directoryTooLarge(maxBytes)
+		}
+	}
+}
