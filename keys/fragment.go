@@ -48,27 +48,44 @@ var structure = [][]byte{
 // characters), else each word is a token of its own.
 func fragToken(line string, min int) string {
 	best := ""
+	// seg walks the words of s in place (s holds base64 and spaceBytes
+	// only, so they are strings.Fields(s)); the joined form is built only
+	// when it wins: most lines have no token worth a copy.
 	seg := func(s string) {
-		words := strings.Fields(s)
-		if len(words) == 0 {
-			return
-		}
-		for _, w := range words {
+		n, w0, total := 0, 0, 0
+		uniform, short := true, false
+		for k := 0; k < len(s); {
+			for k < len(s) && isSpaceByte(s[k]) {
+				k++
+			}
+			if k == len(s) {
+				break
+			}
+			from := k
+			for k < len(s) && !isSpaceByte(s[k]) {
+				k++
+			}
+			w := s[from:k]
 			if len(w) > len(best) && len(w) >= min {
 				best = w
 			}
+			// The words all have the width of the first, but the last,
+			// which may be shorter.
+			switch {
+			case n == 0:
+				w0 = len(w)
+			case short:
+				uniform = false // a word after a shorter one
+			case len(w) > w0:
+				uniform = false
+			case len(w) < w0:
+				short = true
+			}
+			n++
+			total += len(w)
 		}
-		if len(words) > 1 && len(words[0]) >= 4 && len(words[0]) <= 16 {
-			w0 := len(words[0])
-			for k, w := range words {
-				if len(w) != w0 && !(k == len(words)-1 && len(w) < w0) {
-					return
-				}
-			}
-			j := strings.Join(words, "")
-			if len(j) > len(best) && len(j) >= min {
-				best = j
-			}
+		if n > 1 && w0 >= 4 && w0 <= 16 && uniform && total > len(best) && total >= min {
+			best = strings.Join(strings.Fields(s), "")
 		}
 	}
 	from := 0
@@ -160,7 +177,8 @@ func (d *detector) fragments() {
 	n := len(d.ls)
 	cand := make([]uint8, n) // 0 none, 1 tail-length token, 2 body-length token
 	armour := false
-	var buf []byte
+	var arr [256]byte
+	buf := arr[:0]
 	for i := 0; i < n; i++ {
 		raw := strings.TrimSuffix(d.text[d.start[i]:d.start[i+1]], "\n")
 		if d.ls[i].kind == kBlank {

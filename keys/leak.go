@@ -302,7 +302,10 @@ func (d *detector) token(i int) string {
 }
 
 func (d *detector) classify() {
-	var buf, nbuf, mbuf []byte
+	// Line-sized buffers on the stack: a line longer than this grows
+	// them once.
+	var arr, narr, marr [256]byte
+	buf, nbuf, mbuf := arr[:0], narr[:0], marr[:0]
 	for i := range d.ls {
 		s := d.line(i)
 		c := &d.ls[i]
@@ -343,71 +346,104 @@ func (d *detector) classify() {
 		if len(buf) == 0 || !bytes.Contains(buf, []byte("BEGIN")) && !bytes.Contains(buf, []byte("END")) && bytes.IndexByte(buf, ':') < 0 && buf[0] != '-' && !bytes.HasPrefix(buf, []byte("PUTTY")) {
 			continue // prose: no marker, no header
 		}
-		k := string(buf)
-		next, nextAt := "", 0
-		nextFn := func() (string, int) {
-			if nextAt == 0 {
-				for j := i + 1; j < len(d.ls) && j <= i+8; j++ {
-					if d.ls[j].kind != kBlank {
-						nbuf = compact(nbuf[:0], d.line(j))
-						next, nextAt = string(nbuf), j-i
-						break
-					}
-				}
-			}
-			return next, nextAt
+		if !markerShape(buf) {
+			continue // marker would leave the line as it is
 		}
+		nbuf = d.marker(i, c, string(buf), nbuf)
+	}
+}
+
+// marker reads a line that may be a marker or a header, k its compact
+// form; nbuf is a buffer for the next line's, returned for reuse.
+func (d *detector) marker(i int, c *cline, k string, nbuf []byte) []byte {
+	next, nextAt := "", 0
+	nextFn := func() (string, int) {
+		if nextAt == 0 {
+			for j := i + 1; j < len(d.ls) && j <= i+8; j++ {
+				if d.ls[j].kind != kBlank {
+					nbuf = compact(nbuf[:0], d.line(j))
+					next, nextAt = string(nbuf), j-i
+					break
+				}
+			}
+		}
+		return next, nextAt
+	}
+	switch {
+	case strings.Trim(k, "-") == "" && len(k) >= 3:
+		c.kind = kDashes
+	case beginAt(k) >= 0:
+		b := beginAt(k)
 		switch {
-		case strings.Trim(k, "-") == "" && len(k) >= 3:
-			c.kind = kDashes
-		case beginAt(k) >= 0:
-			b := beginAt(k)
-			switch {
-			case strings.Contains(k[b:], "PRIVATEKEY"):
-				c.kind = kBegin
-			case !strings.Contains(k[b:], "KEY") && !strings.HasSuffix(k, "-----"):
-				if nx, at := nextFn(); strings.Contains(k[b:]+nx, "PRIVATEKEY") {
-					c.kind, c.joined = kBegin, uint8(at)
+		case strings.Contains(k[b:], "PRIVATEKEY"):
+			c.kind = kBegin
+		case !strings.Contains(k[b:], "KEY") && !strings.HasSuffix(k, "-----"):
+			if nx, at := nextFn(); strings.Contains(k[b:]+nx, "PRIVATEKEY") {
+				c.kind, c.joined = kBegin, uint8(at)
+			}
+		case strings.HasSuffix(k, "PRIVATE"):
+			if nx, at := nextFn(); strings.HasPrefix(nx, "KEY") {
+				c.kind, c.joined = kBegin, uint8(at)
+			}
+		}
+	case endAt(k) >= 0:
+		e := endAt(k)
+		if strings.Contains(k[e:], "PRIVATEKEY") {
+			c.kind = kEnd
+		} else if !strings.HasSuffix(k, "-----") {
+			if nx, at := nextFn(); strings.Contains(k[e:]+nx, "PRIVATEKEY") {
+				c.kind, c.joined = kEnd, uint8(at)
+			}
+		}
+	case strings.HasPrefix(k, "PUTTY-USER-KEY-FILE-"):
+		c.kind = kPuTTYStart
+	default:
+		for _, h := range puttyHeaders {
+			if strings.HasPrefix(k, h) {
+				c.kind = kPuTTY
+				if h == "PRIVATE-MAC:" || h == "PRIVATE-HASH:" {
+					c.flags |= fClosing
 				}
-			case strings.HasSuffix(k, "PRIVATE"):
-				if nx, at := nextFn(); strings.HasPrefix(nx, "KEY") {
-					c.kind, c.joined = kBegin, uint8(at)
+				if h == "PRIVATE-LINES:" {
+					c.flags |= fPrivAt
 				}
 			}
-		case endAt(k) >= 0:
-			e := endAt(k)
-			if strings.Contains(k[e:], "PRIVATEKEY") {
-				c.kind = kEnd
-			} else if !strings.HasSuffix(k, "-----") {
-				if nx, at := nextFn(); strings.Contains(k[e:]+nx, "PRIVATEKEY") {
-					c.kind, c.joined = kEnd, uint8(at)
-				}
-			}
-		case strings.HasPrefix(k, "PUTTY-USER-KEY-FILE-"):
-			c.kind = kPuTTYStart
-		default:
-			for _, h := range puttyHeaders {
-				if strings.HasPrefix(k, h) {
-					c.kind = kPuTTY
-					if h == "PRIVATE-MAC:" || h == "PRIVATE-HASH:" {
-						c.flags |= fClosing
-					}
-					if h == "PRIVATE-LINES:" {
-						c.flags |= fPrivAt
-					}
-				}
-			}
-			for _, h := range pemHeaders {
-				if strings.HasPrefix(k, h) && c.kind == kOther {
-					c.kind = kPEMHeader
-				}
-			}
-			if strings.HasPrefix(k, "PROC-TYPE:") && strings.Contains(k, "ENCRYPTED") || strings.HasPrefix(k, "DEK-INFO:") {
+		}
+		for _, h := range pemHeaders {
+			if strings.HasPrefix(k, h) && c.kind == kOther {
 				c.kind = kPEMHeader
-				c.flags |= fEncrypt
+			}
+		}
+		if strings.HasPrefix(k, "PROC-TYPE:") && strings.Contains(k, "ENCRYPTED") || strings.HasPrefix(k, "DEK-INFO:") {
+			c.kind = kPEMHeader
+			c.flags |= fEncrypt
+		}
+	}
+	return nbuf
+}
+
+// markerShape is a necessary condition for the switch of classify to
+// change a line: a line of dashes, a BEGIN or END marker, or a line
+// opening with one of the header names it knows. Markdown list items
+// ("- Clé : …") and "Nom : valeur" prose are spared the string copy.
+func markerShape(k []byte) bool {
+	if bytes.Contains(k, []byte("BEGIN")) || bytes.Contains(k, []byte("END")) {
+		return true
+	}
+	if len(bytes.Trim(k, "-")) == 0 {
+		return len(k) >= 3
+	}
+	if bytes.HasPrefix(k, []byte("PUTTY-USER-KEY-FILE-")) {
+		return true
+	}
+	for _, hs := range [][]string{puttyHeaders, pemHeaders} {
+		for _, h := range hs {
+			if len(k) >= len(h) && string(k[:len(h)]) == h {
+				return true
 			}
 		}
 	}
+	return false
 }
 
 // mayHoldMagic is a quick necessary test for magicB64 written with

@@ -2,6 +2,7 @@ package acces
 
 import (
 	"encoding/base64"
+	"iter"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -29,10 +30,10 @@ type pastedKey struct {
 	key  ssh.PublicKey // nil when it does not parse
 }
 
-// typeWord names the key type a word states, "" for none. A switch, not
+// typeWordBytes names the key type a lower-case word states, "" for none. A switch, not
 // a map: nothing to build when the program starts.
-func typeWord(w string) string {
-	switch w {
+func typeWordBytes(w []byte) string {
+	switch string(w) {
 	case "ed25519", "ssh-ed25519":
 		return "ed25519"
 	case "ed25519-sk", "sk-ssh-ed25519":
@@ -51,32 +52,59 @@ func typeWord(w string) string {
 
 func (d *document) statements() *statements {
 	st := &statements{}
+	var arr [512]byte // one line with its fingerprints blanked, reused
 	for l := range d.raw() {
 		if l.leak {
 			continue
 		}
-		rest := d.scanKeyMaterial(l, st)
-		if !mayNameType(rest) {
+		if !strings.Contains(l.raw, ":") && !strings.Contains(l.raw, "AAAA") {
+			typeWords(st, l.no, l.raw) // no fingerprint, no MD5 pairs, no pasted key
 			continue
 		}
-		for _, w := range keyTypeWords(rest) {
-			switch t := typeWord(strings.ToLower(w)); t {
-			case "":
-			case "ed25519":
-				st.ed25519 = true
-			default:
-				if st.otherLine == 0 {
-					st.otherLine = l.no
-				}
-				st.otherTypes = append(st.otherTypes, t)
-			}
-		}
+		typeWords(st, l.no, d.scanKeyMaterial(l, st, arr[:0]))
 	}
 	return st
 }
 
+// typeWords notes the key types a line (its key material blanked) names.
+func typeWords[T string | []byte](st *statements, no int, rest T) {
+	if !mayNameType(rest) {
+		return
+	}
+	for w := range keyTypeWords(rest) {
+		switch t := typeWordFold(w); t {
+		case "":
+		case "ed25519":
+			st.ed25519 = true
+		default:
+			if st.otherLine == 0 {
+				st.otherLine = no
+			}
+			st.otherTypes = append(st.otherTypes, t)
+		}
+	}
+}
+
+// typeWordFold is typeWord of w in lower case. The words are ASCII
+// (keyTypeWords) and the longest type word has 22 letters, so a longer
+// one names none and the lowering needs no allocation.
+func typeWordFold[T string | []byte](w T) string {
+	var low [24]byte
+	if len(w) > len(low) {
+		return ""
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	return typeWordBytes(low[:len(w)])
+}
+
 // mayNameType is a cheap look for the letters every type word has.
-func mayNameType(s string) bool {
+func mayNameType[T string | []byte](s T) bool {
 	for i := 0; i+2 < len(s); i++ {
 		switch s[i] | 0x20 {
 		case 'r', 'd':
@@ -93,11 +121,26 @@ func mayNameType(s string) bool {
 }
 
 // keyTypeWords splits on everything but letters, digits, '-' and '_', so
-// id_ed25519_romeo stays one word and does not state a type.
-func keyTypeWords(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
-	})
+// id_ed25519_romeo stays one word and does not state a type. Every other
+// byte separates, as every other rune did for strings.FieldsFunc.
+func keyTypeWords[T string | []byte](s T) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		word := func(c byte) bool {
+			return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+		}
+		for i := 0; i < len(s); {
+			for i < len(s) && !word(s[i]) {
+				i++
+			}
+			from := i
+			for i < len(s) && word(s[i]) {
+				i++
+			}
+			if i > from && !yield(s[from:i]) {
+				return
+			}
+		}
+	}
 }
 
 func isB64(c byte) bool {
@@ -106,13 +149,9 @@ func isB64(c byte) bool {
 
 // scanKeyMaterial collects fingerprints and pasted public keys of a raw
 // line and returns the line with them blanked, so their base64 is not
-// read as words.
-func (d *document) scanKeyMaterial(l line, st *statements) string {
+// read as words; out is the buffer it is written into.
+func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 	raw := l.raw
-	if !strings.Contains(raw, ":") && !strings.Contains(raw, "AAAA") {
-		return raw // no fingerprint, no MD5 pairs, no pasted key
-	}
-	var out strings.Builder
 	i := 0
 	for i < len(raw) {
 		switch {
@@ -127,7 +166,7 @@ func (d *document) scanKeyMaterial(l line, st *statements) string {
 				end++
 			}
 			body := raw[j:k]
-			if b, err := base64.RawStdEncoding.Strict().DecodeString(body); err == nil && len(b) == 32 && end == k {
+			if validFingerprint(body) && end == k {
 				st.fingerprints = append(st.fingerprints, fpAt{"SHA256:" + body, l.no})
 			} else {
 				// One per line: the message names no value, and a line of
@@ -136,7 +175,7 @@ func (d *document) scanKeyMaterial(l line, st *statements) string {
 					st.badFP = append(st.badFP, fpAt{raw[i:end], l.no})
 				}
 			}
-			out.WriteByte(' ')
+			out = append(out, ' ')
 			i = end
 			continue
 		case hasPrefixFold(raw[i:], "md5:") || isHexPairRun(raw[i:]):
@@ -146,7 +185,7 @@ func (d *document) scanKeyMaterial(l line, st *statements) string {
 			}
 			if isHexPairRun(raw[j:]) {
 				st.md5 = append(st.md5, fpAt{"MD5", l.no})
-				out.WriteByte(' ')
+				out = append(out, ' ')
 				i = j + 47
 				continue
 			}
@@ -157,16 +196,32 @@ func (d *document) scanKeyMaterial(l line, st *statements) string {
 			}
 			if k-i >= 16 {
 				st.pasted = append(st.pasted, parsePasted(raw, i, k, l.no))
-				out.WriteByte(' ')
+				out = append(out, ' ')
 				i = k
 				continue
 			}
 		}
-		out.WriteByte(raw[i])
+		out = append(out, raw[i])
 		i++
 	}
-	return out.String()
+	return out
 }
+
+// validFingerprint reports whether body is the unpadded strict base64 of
+// 32 bytes, as base64.RawStdEncoding.Strict().DecodeString would accept
+// it, without the copy: 43 characters whose last carries no stray bits.
+func validFingerprint(body string) bool {
+	var src [43]byte
+	var dst [33]byte
+	if len(body) != len(src) {
+		return false
+	}
+	copy(src[:], body)
+	n, err := strictRaw.Decode(dst[:], src[:])
+	return err == nil && n == 32
+}
+
+var strictRaw = base64.RawStdEncoding.Strict()
 
 // hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower case.
 func hasPrefixFold(s, prefix string) bool {

@@ -254,11 +254,7 @@ func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bo
 	if len(rec.problems) == 0 {
 		rec.problems = nil
 	}
-	if len(r.Date) == 10 {
-		var y, m, d int32
-		fmt.Sscanf(r.Date, "%4d-%2d-%2d", &y, &m, &d)
-		rec.date = y*10000 + m*100 + d
-	}
+	rec.date = packDate(r.Date)
 	switch r.Status {
 	case "demande":
 		rec.statut = statutDemande
@@ -266,6 +262,26 @@ func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bo
 		rec.statut = statutVerifie
 	}
 	return rec, id, hasID, data[:0]
+}
+
+// packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else
+// (acces.Result.Date is empty or a real day in that form).
+func packDate(s string) int32 {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0
+	}
+	var n int32
+	for i := 0; i < len(s); i++ {
+		if i == 4 || i == 7 {
+			continue
+		}
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int32(c-'0')
+	}
+	return n
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
