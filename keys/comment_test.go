@@ -25,7 +25,7 @@ func TestCommentNeverBreaksThePub(t *testing.T) {
 			t.Errorf("%q accepté", c)
 		}
 		dir := t.TempDir()
-		s := Store{Dir: dir, Name: "id", Comment: c}
+		s := Store{Files: disk, Dir: dir, Name: "id", Comment: c}
 		if _, err := s.Create(nil, []byte("une passphrase longue")); err == nil {
 			t.Errorf("%q : clé créée", c)
 		}
@@ -51,7 +51,7 @@ func TestCommentNeverBreaksThePub(t *testing.T) {
 // with a newline in it does not reach the rebuilt .pub.
 func TestRebuildPubDropsBadComment(t *testing.T) {
 	dir := t.TempDir()
-	s := Store{Dir: dir, Name: "id", Comment: "seance"}
+	s := Store{Files: disk, Dir: dir, Name: "id", Comment: "seance"}
 	st, err := s.Create(nil, []byte("une passphrase longue"))
 	if err != nil {
 		t.Fatal(err)

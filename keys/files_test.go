@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 // holdLock takes the folder lock, says so on stdout, and keeps it until
 // stdin closes.
 func holdLock(dir string) int {
-	unlock, err := lockDir(dir)
+	unlock, err := disk.LockDir(dir)
 	if err != nil {
 		fmt.Println("erreur", err)
 		return 1
@@ -63,7 +63,7 @@ func TestLockDirTwoProcesses(t *testing.T) {
 	released := false
 	got := make(chan bool, 1)
 	go func() {
-		unlock, err := lockDir(dir)
+		unlock, err := disk.LockDir(dir)
 		if err != nil {
 			t.Error(err)
 			got <- false
@@ -100,7 +100,7 @@ func TestWriteNewRace(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = WriteNew(path, []byte(fmt.Sprintf("auteur %02d\n", i)), 0o600)
+			errs[i] = WriteNew(disk, path, []byte(fmt.Sprintf("auteur %02d\n", i)), 0o600)
 		}()
 	}
 	wg.Wait()

@@ -10,7 +10,7 @@ import (
 // TestPrivateKeyOwnerOnlyACL: the private key's DACL is protected and
 // grants access to its owner alone, as Windows' OpenSSH requires.
 func TestPrivateKeyOwnerOnlyACL(t *testing.T) {
-	s := Store{Dir: t.TempDir(), Name: "id", Comment: "c"}
+	s := Store{Files: disk, Dir: t.TempDir(), Name: "id", Comment: "c"}
 	if _, err := s.Create(nil, []byte("une passphrase longue")); err != nil {
 		t.Fatal(err)
 	}

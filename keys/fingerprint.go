@@ -65,7 +65,7 @@ var ErrNotPublicFile = errors.New("aucune clé SSH lisible : aucune ligne de ce 
 //
 // Every read is bounded (MaxFileSize) and goes through ReadFileFollow: a
 // named file may be a link, never a FIFO or a device.
-func FingerprintFile(path string, stdin io.Reader) ([]Fingerprint, error) {
+func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, error) {
 	var data []byte
 	var err error
 	if path == "-" {
@@ -79,13 +79,13 @@ func FingerprintFile(path string, stdin io.Reader) ([]Fingerprint, error) {
 		if len(data) > MaxFileSize {
 			return nil, ErrTooLarge
 		}
-	} else if data, err = ReadFileFollow(path); err != nil {
+	} else if data, err = ReadFileFollow(f, path); err != nil {
 		return nil, err
 	}
-	return fingerprintData(path, data)
+	return fingerprintData(f, path, data)
 }
 
-func fingerprintData(path string, data []byte) ([]Fingerprint, error) {
+func fingerprintData(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var out []Fingerprint
 	for lnum, rest := 1, data; len(rest) > 0; lnum++ {
 		var line []byte
@@ -97,7 +97,7 @@ func fingerprintData(path string, data []byte) ([]Fingerprint, error) {
 		// ssh-keygen takes a file for a private key on its first line
 		// only, and never on standard input.
 		if lnum == 1 && path != "-" && strings.Contains(cp, "PRIVATE KEY") {
-			return fingerprintPrivate(path, data)
+			return fingerprintPrivate(f, path, data)
 		}
 		if fp, ok := fingerprintLine(cp); ok {
 			out = append(out, fp)
@@ -192,10 +192,10 @@ func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 
 // fingerprintPrivate is ssh-keygen's fingerprint_private: the .pub beside
 // the file first, then the public half of the private key.
-func fingerprintPrivate(path string, data []byte) ([]Fingerprint, error) {
+func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var pub ssh.PublicKey
 	comment, hasComment := "", false
-	if pubData, err := ReadFileFollow(path + ".pub"); err == nil {
+	if pubData, err := ReadFileFollow(f, path+".pub"); err == nil {
 		if k, c, ok := firstPublic(pubData); ok {
 			pub, comment, hasComment = k, c, true
 			if comment == "" {

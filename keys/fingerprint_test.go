@@ -186,7 +186,7 @@ func TestFingerprintFileMatchesSSHKeygen(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		kerr := cmd.Run()
-		fps, err := FingerprintFile(c.path, strings.NewReader(c.stdin))
+		fps, err := FingerprintFile(disk, c.path, strings.NewReader(c.stdin))
 		if kerr != nil {
 			if err == nil {
 				t.Errorf("%s: ssh-keygen refuses (%s) but pret reads %v", c.name, strings.TrimSpace(stderr.String()), fps)

@@ -17,7 +17,7 @@ func TestKeyFolderMayBeALink(t *testing.T) {
 	os.Mkdir(target, 0o700)
 	link := filepath.Join(root, "ssh")
 	symlinkOrSkip(t, target, link)
-	s := Store{Dir: link, Name: "id", Comment: "c"}
+	s := Store{Files: disk, Dir: link, Name: "id", Comment: "c"}
 	st, err := s.Create(nil, []byte("une passphrase longue"))
 	if err != nil || st.Kind != Present {
 		t.Fatalf("dossier lien : %v", err)
@@ -26,7 +26,7 @@ func TestKeyFolderMayBeALink(t *testing.T) {
 		t.Fatalf("la clé n'est pas dans la cible du lien : %v", err)
 	}
 
-	dangling := Store{Dir: filepath.Join(root, "pendant"), Name: "id"}
+	dangling := Store{Files: disk, Dir: filepath.Join(root, "pendant"), Name: "id"}
 	os.Symlink(filepath.Join(root, "nulle-part"), dangling.Dir)
 	if _, err := dangling.Create(nil, []byte("une passphrase longue")); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("lien pendant : %v", err)
@@ -35,7 +35,7 @@ func TestKeyFolderMayBeALink(t *testing.T) {
 		t.Fatal("la cible du lien pendant a été créée")
 	}
 
-	keyLink := Store{Dir: t.TempDir(), Name: "id"}
+	keyLink := Store{Files: disk, Dir: t.TempDir(), Name: "id"}
 	os.Symlink(filepath.Join(target, "id"), keyLink.PrivatePath())
 	if _, err := keyLink.Inspect(); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("clé en lien : %v", err)

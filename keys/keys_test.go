@@ -109,7 +109,7 @@ func TestParsePrivateFromSSHKeygen(t *testing.T) {
 		{rsaKey, false, "rsa key", "RSA", "none", "none"},
 		{ecKey, false, "ec key", "ECDSA", "none", "none"},
 	} {
-		data, err := ReadFile(tc.path)
+		data, err := ReadFile(disk, tc.path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +168,7 @@ func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 func TestCreateInteropSSHKeygen(t *testing.T) {
 	keygen := needTool(t, "ssh-keygen")
 	dir := filepath.Join(t.TempDir(), ".ssh")
-	s := Store{Dir: dir, Name: "id_ed25519_romeo", Comment: "seance-novembre"}
+	s := Store{Files: disk, Dir: dir, Name: "id_ed25519_romeo", Comment: "seance-novembre"}
 	st, err := s.Create(rand.Reader, []byte("une passphrase solide"))
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func TestWriteNewNeverReplaces(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "id")
 	os.WriteFile(path, []byte("original"), 0o600)
-	if err := WriteNew(path, []byte("new"), 0o600); !errors.Is(err, ErrExists) {
+	if err := WriteNew(disk, path, []byte("new"), 0o600); !errors.Is(err, ErrExists) {
 		t.Fatalf("got %v, want ErrExists", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "original" {
@@ -220,7 +220,7 @@ func TestSymlinkAtKeyPathRefused(t *testing.T) {
 		if !dangling {
 			os.WriteFile(target, []byte("victim"), 0o600)
 		}
-		s := Store{Dir: dir, Name: "id", Comment: "c"}
+		s := Store{Files: disk, Dir: dir, Name: "id", Comment: "c"}
 		symlinkOrSkip(t, target, s.PrivatePath())
 		if _, err := s.Inspect(); !errors.Is(err, ErrSymlink) {
 			t.Errorf("dangling=%v: Inspect gives %v", dangling, err)
@@ -228,14 +228,14 @@ func TestSymlinkAtKeyPathRefused(t *testing.T) {
 		if _, err := s.Create(rand.Reader, []byte("passphrase")); !errors.Is(err, ErrSymlink) {
 			t.Errorf("dangling=%v: Create gives %v", dangling, err)
 		}
-		if err := WriteNew(s.PrivatePath(), []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
+		if err := WriteNew(disk, s.PrivatePath(), []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
 			t.Errorf("dangling=%v: WriteNew gives %v", dangling, err)
 		}
 		b, err := os.ReadFile(target)
 		if dangling && err == nil || !dangling && string(b) != "victim" {
 			t.Errorf("dangling=%v: target touched: %q %v", dangling, b, err)
 		}
-		if _, err := ReadFile(s.PrivatePath()); !errors.Is(err, ErrSymlink) {
+		if _, err := ReadFile(disk, s.PrivatePath()); !errors.Is(err, ErrSymlink) {
 			t.Errorf("ReadFile followed the link: %v", err)
 		}
 		assertNoTemp(t, dir)
@@ -244,7 +244,7 @@ func TestSymlinkAtKeyPathRefused(t *testing.T) {
 
 func TestConcurrentCreateMakesOneKey(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".ssh")
-	s := Store{Dir: dir, Name: "id_ed25519_romeo", Comment: "c"}
+	s := Store{Files: disk, Dir: dir, Name: "id_ed25519_romeo", Comment: "c"}
 	var wg sync.WaitGroup
 	results := make([]string, 8)
 	errs := make([]error, 8)
@@ -280,7 +280,7 @@ func TestConcurrentCreateMakesOneKey(t *testing.T) {
 
 func TestInspectKinds(t *testing.T) {
 	dir := t.TempDir()
-	s := Store{Dir: dir, Name: "id", Comment: "c"}
+	s := Store{Files: disk, Dir: dir, Name: "id", Comment: "c"}
 	if st, err := s.Inspect(); err != nil || st.Kind != Absent {
 		t.Fatalf("empty folder: %v %v", st, err)
 	}
@@ -330,7 +330,7 @@ func TestHostileKeyBytes(t *testing.T) {
 func TestReadFileBounded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.pub")
 	os.WriteFile(path, bytes.Repeat([]byte("A"), 3<<20), 0o644)
-	if _, err := ReadFile(path); !errors.Is(err, ErrTooLarge) {
+	if _, err := ReadFile(disk, path); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -400,7 +400,7 @@ func FuzzParsePublic(f *testing.F) {
 
 func BenchmarkCreate(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		s := Store{Dir: b.TempDir(), Name: "id", Comment: "c"}
+		s := Store{Files: disk, Dir: b.TempDir(), Name: "id", Comment: "c"}
 		if _, err := s.Create(rand.Reader, []byte("passphrase")); err != nil {
 			b.Fatal(err)
 		}

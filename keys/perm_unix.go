@@ -14,7 +14,7 @@ import (
 func (s Store) permissions() ([]PermProblem, error) {
 	st, err := os.Stat(s.PrivatePath())
 	if err != nil {
-		return nil, pathError(s.PrivatePath(), err)
+		return nil, s.explain(s.PrivatePath(), err)
 	}
 	var ps []PermProblem
 	if m := st.Mode().Perm(); m&0o077 != 0 {

@@ -12,7 +12,7 @@ import (
 // key, or write in its folder, is a problem with its chmod; 0600 in a
 // 0700 folder is none.
 func TestPermissionsUnix(t *testing.T) {
-	s := Store{Dir: t.TempDir(), Name: "id", Comment: "c"}
+	s := Store{Files: disk, Dir: t.TempDir(), Name: "id", Comment: "c"}
 	if _, err := s.Create(nil, []byte("une passphrase longue")); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func (s Store) permissions() ([]PermProblem, error) {
 	var ps []PermProblem
 	others, owner, err := grantsToOthers(s.PrivatePath(), readRights)
 	if err != nil {
-		return nil, pathError(s.PrivatePath(), err)
+		return nil, s.explain(s.PrivatePath(), err)
 	}
 	if len(others) > 0 {
 		ps = append(ps, PermProblem{

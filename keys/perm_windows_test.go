@@ -22,7 +22,7 @@ func TestIcaclsFix(t *testing.T) {
 // TestPermissionsWindows: a key made by Create passes; a key whose ACL
 // lets Everyone read it is a problem, fixed with icacls.
 func TestPermissionsWindows(t *testing.T) {
-	s := Store{Dir: t.TempDir(), Name: "id", Comment: "c"}
+	s := Store{Files: disk, Dir: t.TempDir(), Name: "id", Comment: "c"}
 	if _, err := s.Create(nil, []byte("une passphrase longue")); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestPermissionsWindows(t *testing.T) {
 	if err := windows.SetNamedSecurityInfo(open, windows.SE_FILE_OBJECT, windows.DACL_SECURITY_INFORMATION|windows.PROTECTED_DACL_SECURITY_INFORMATION, nil, nil, dacl, nil); err != nil {
 		t.Fatal(err)
 	}
-	ps, err := Store{Dir: s.Dir, Name: "ouverte"}.Permissions()
+	ps, err := Store{Files: disk, Dir: s.Dir, Name: "ouverte"}.Permissions()
 	if err != nil || len(ps) != 1 || !strings.HasPrefix(ps[0].Fix, `icacls "`+open+`" /inheritance:r /grant:r`) || !strings.Contains(ps[0].Fix, "/remove:g") {
 		t.Fatalf("key readable by Everyone: %+v %v", ps, err)
 	}

@@ -10,23 +10,25 @@ import (
 	"path/filepath"
 
 	"golang.org/x/crypto/ssh"
-
-	"github.com/romeo-pret/pret/internal/safefile"
 )
 
-// Store is the learner's key pair on disk: Dir/Name and Dir/Name.pub.
+// Store is the learner's key pair on disk: Dir/Name and Dir/Name.pub,
+// read and written through Files (pret gives internal/safefile's).
 type Store struct {
 	Dir, Name, Comment string
+	Files              Files
 }
 
 // PrivatePath and PublicPath are the two files of the pair.
 func (s Store) PrivatePath() string { return filepath.Join(s.Dir, s.Name) }
 func (s Store) PublicPath() string  { return s.PrivatePath() + ".pub" }
 
-// Protected is what no output of any command may land on: the key
-// folder, the key and its .pub, however the output path is spelled.
-func (s Store) Protected() safefile.Protected {
-	return safefile.Protect(s.Dir, s.PrivatePath(), s.PublicPath())
+// explain says a system error in French, through Files.
+func (s Store) explain(path string, err error) error {
+	if s.Files == nil {
+		return ErrNoFiles
+	}
+	return s.Files.Explain(path, err)
 }
 
 // Kind says which of the pair's files exist.
@@ -68,17 +70,20 @@ func (st *State) Public() ssh.PublicKey {
 // Inspect looks at the pair without changing anything and without the
 // passphrase.
 func (s Store) Inspect() (*State, error) {
-	privExists, err := exists(s.PrivatePath())
+	if s.Files == nil {
+		return nil, ErrNoFiles
+	}
+	privExists, err := s.exists(s.PrivatePath())
 	if err != nil {
 		return nil, err
 	}
-	pubExists, err := exists(s.PublicPath())
+	pubExists, err := s.exists(s.PublicPath())
 	if err != nil {
 		return nil, err
 	}
 	st := &State{}
 	if pubExists {
-		data, err := ReadFile(s.PublicPath())
+		data, err := ReadFile(s.Files, s.PublicPath())
 		if err == nil {
 			var entries []PublicEntry
 			entries, err = ParsePublic(data)
@@ -95,7 +100,7 @@ func (s Store) Inspect() (*State, error) {
 		st.Kind = OrphanPub
 	default:
 		st.Kind = Present
-		data, err := ReadFile(s.PrivatePath())
+		data, err := ReadFile(s.Files, s.PrivatePath())
 		if err != nil {
 			return nil, err
 		}
@@ -109,14 +114,14 @@ func (s Store) Inspect() (*State, error) {
 }
 
 // exists tells whether a name is taken, refusing a symbolic link outright.
-func exists(path string) (bool, error) {
+func (s Store) exists(path string) (bool, error) {
 	st, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
 	case err != nil:
-		return false, pathError(path, err)
-	case isLink(path, st):
+		return false, s.Files.Explain(path, err)
+	case s.Files.IsLink(path, st):
 		return false, fmt.Errorf("%s : %w", path, ErrSymlink)
 	case !st.Mode().IsRegular():
 		return false, fmt.Errorf("%s : ce n'est pas un fichier ordinaire", path)
@@ -139,10 +144,10 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 	if err := CheckComment(s.Comment); err != nil {
 		return nil, err
 	}
-	if err := EnsureDir(s.Dir); err != nil {
+	if err := EnsureDir(s.Files, s.Dir); err != nil {
 		return nil, err
 	}
-	unlock, err := lockDir(s.Dir)
+	unlock, err := s.Files.LockDir(s.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -158,13 +163,13 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	privFile, err := stage(s.PrivatePath(), priv, 0o600)
+	privFile, err := stage(s.Files, s.PrivatePath(), priv, 0o600)
 	clear(priv)
 	if err != nil {
 		return nil, err
 	}
 	defer privFile.discard()
-	pubFile, err := stage(s.PublicPath(), pub, 0o644)
+	pubFile, err := stage(s.Files, s.PublicPath(), pub, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +183,7 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 		os.Remove(s.PrivatePath())
 		return nil, err
 	}
-	if err := syncDir(s.Dir); err != nil {
+	if err := s.Files.SyncDir(s.Dir); err != nil {
 		return nil, err
 	}
 	return s.Inspect()
@@ -198,12 +203,15 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 	if CheckComment(comment) != nil {
 		comment = ""
 	}
-	unlock, err := lockDir(s.Dir)
+	if s.Files == nil {
+		return nil, ErrNoFiles
+	}
+	unlock, err := s.Files.LockDir(s.Dir)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	err = WriteNew(s.PublicPath(), PublicLine(st.Private.Public, comment), 0o644)
+	err = WriteNew(s.Files, s.PublicPath(), PublicLine(st.Private.Public, comment), 0o644)
 	if err != nil && !errors.Is(err, ErrExists) {
 		return nil, err
 	}

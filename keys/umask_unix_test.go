@@ -15,7 +15,7 @@ func TestCreateModesWhateverUmask(t *testing.T) {
 	for _, mask := range []int{0, 0o022, 0o077, 0o277} {
 		old := syscall.Umask(mask)
 		dir := filepath.Join(t.TempDir(), "a", ".ssh")
-		s := Store{Dir: dir, Name: "id", Comment: "c"}
+		s := Store{Files: disk, Dir: dir, Name: "id", Comment: "c"}
 		_, err := s.Create(rand.Reader, []byte("passphrase"))
 		syscall.Umask(old)
 		if err != nil {

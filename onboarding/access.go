@@ -324,7 +324,7 @@ func (s Settings) checkOutputs() error {
 // CheckState refuses a state file in the key folder or any folder below
 // it: pret's memory has nothing to do beside the key.
 func CheckState(store keys.Store, path string) error {
-	if err := store.Protected().CheckTree(path); err != nil {
+	if err := Protected(store).CheckTree(path); err != nil {
 		return &Error{Input: true, Err: err,
 			Msg:  fmt.Sprintf("le fichier d'état (%s) mène à la clé SSH : il serait sous son dossier %s, où pret n'écrit jamais ; rien n'a été écrit", path, store.Dir),
 			Hint: fmt.Sprintf("donnez à XDG_STATE_HOME un dossier hors de %s", store.Dir)}
@@ -341,7 +341,7 @@ type Output struct{ Path, Setting string }
 // code writes there, and only names that are absent. The error is the
 // person's input (exit 2), and nothing has been written.
 func CheckOutputs(store keys.Store, outs ...Output) error {
-	guard := store.Protected()
+	guard := Protected(store)
 	for _, o := range outs {
 		if err := guard.Check(o.Path); err != nil {
 			return &Error{Input: true, Err: err,

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -173,8 +174,14 @@ func checkKept(store keys.Store, st *keys.State) error {
 	return nil
 }
 
+// Protected is what no output of any command may land on: the key
+// folder, the key and its .pub, however the output path is spelled.
+func Protected(store keys.Store) safefile.Protected {
+	return safefile.Protect(store.Dir, store.PrivatePath(), store.PublicPath())
+}
+
 func keyError(store keys.Store, err error) error {
-	var fe *keys.FileError
+	var fe *safefile.Error
 	switch {
 	case errors.Is(err, keys.ErrSymlink):
 		return &Error{Err: err, Msg: err.Error(),

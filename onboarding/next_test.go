@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 )
@@ -88,7 +89,7 @@ func TestAgentCommand(t *testing.T) {
 func TestNextSteps(t *testing.T) {
 	base := Next{
 		AccessFile: "/home/kim/acces.md",
-		Store:      keys.Store{Dir: "/home/kim/.ssh", Name: "id_ed25519_romeo"},
+		Store:      keys.Store{Files: safefile.KeyFiles{}, Dir: "/home/kim/.ssh", Name: "id_ed25519_romeo"},
 		Home:       "/home/kim", GOOS: "linux",
 		Session: Session{Day: testenv.Day(testenv.SessionDay)},
 		Today:   testenv.Day(testenv.Today),

@@ -67,7 +67,7 @@ func TestKeptKeyPermissionWarnings(t *testing.T) {
 		{"dossier-0755", 0o600, 0o755, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			store := keys.Store{Dir: filepath.Join(t.TempDir(), "ssh"), Name: "id", Comment: "c"}
+			store := keys.Store{Files: safefile.KeyFiles{}, Dir: filepath.Join(t.TempDir(), "ssh"), Name: "id", Comment: "c"}
 			if _, err := store.Create(rand.Reader, []byte("une passphrase longue")); err != nil {
 				t.Fatal(err)
 			}

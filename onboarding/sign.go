@@ -112,7 +112,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, refused(fmt.Sprintf("ré-chiffrez-la avec moins de tours, même passphrase : ssh-keygen -p -a 100 -f %s, puis signez", esc(a.Store.PrivatePath())),
 			"la clé %s est chiffrée avec %d tours de KDF bcrypt : OpenSSH l'accepte, mais pret n'en ouvre pas plus de %d", esc(a.Store.PrivatePath()), st.Private.Rounds, keys.MaxKDFRounds)
 	}
-	priv, err := keys.ReadFile(a.Store.PrivatePath())
+	priv, err := keys.ReadFile(a.Store.Files, a.Store.PrivatePath())
 	if err != nil {
 		return nil, keyError(a.Store, err)
 	}
@@ -323,7 +323,7 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 // readReason says in French why a file could not be read; the system's
 // own text is English.
 func readReason(err error) string {
-	var fe *keys.FileError
+	var fe *safefile.Error
 	switch {
 	case errors.As(err, &fe):
 		return fe.Reason

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 )
@@ -89,7 +90,7 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 	w := &Wizard{
 		Settings: Settings{
 			Session:   Session{Title: "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", Day: testenv.Day(testenv.SessionDay), Start: "09:30", End: "12:00"},
-			Store:     keys.Store{Dir: filepath.Join(dir, ".ssh"), Name: "id_ed25519_romeo", Comment: "seance-novembre"},
+			Store:     keys.Store{Files: safefile.KeyFiles{}, Dir: filepath.Join(dir, ".ssh"), Name: "id_ed25519_romeo", Comment: "seance-novembre"},
 			File:      filepath.Join(dir, "acces.md"),
 			StatePath: filepath.Join(dir, "state", "etat.yaml"),
 			Today:     testenv.Day(testenv.Today),

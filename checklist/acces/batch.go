@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -63,7 +64,7 @@ func ValidateFile(t Target, rules Rules, buf []byte) (checklist.FileResult, []by
 		return res, buf
 	}
 	if t.Pub != "" {
-		pub, err := keys.ReadFile(t.Pub)
+		pub, err := keys.ReadFile(safefile.KeyFiles{}, t.Pub)
 		if err != nil {
 			pub = nil // unreadable or too large: reported as a bad public key
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -43,7 +44,7 @@ func TestAccessFileHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			l := Learner{
-				Store:      keys.Store{Dir: t.TempDir(), Name: "id"},
+				Store:      keys.Store{Files: safefile.KeyFiles{}, Dir: t.TempDir(), Name: "id"},
 				AccessFile: p,
 				SessionDay: time.Date(2026, 11, 5, 0, 0, 0, 0, time.UTC),
 				Today:      time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),

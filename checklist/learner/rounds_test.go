@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -52,7 +53,7 @@ func setRounds(t *testing.T, path string, rounds uint32) {
 func TestKeyRoundsSaidLikeSigner(t *testing.T) {
 	for _, n := range []uint32{16, keys.MaxKDFRounds, keys.MaxKDFRounds + 1, 3000, 1 << 20, 1<<32 - 1} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			st := keys.Store{Dir: t.TempDir(), Name: "id_ed25519_romeo"}
+			st := keys.Store{Files: safefile.KeyFiles{}, Dir: t.TempDir(), Name: "id_ed25519_romeo"}
 			if _, err := st.Create(rand.Reader, []byte("une passphrase")); err != nil {
 				t.Fatal(err)
 			}

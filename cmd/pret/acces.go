@@ -32,7 +32,7 @@ func settings(c *Config) (onboarding.Settings, error) {
 	if err := checkOutput(c.Key, s.File, "acces.fichier"); err != nil {
 		return s, err
 	}
-	if err := c.Key.Protected().CheckTree(s.StatePath); err != nil {
+	if err := onboarding.Protected(c.Key).CheckTree(s.StatePath); err != nil {
 		// Not only the key folder: any folder below it (a mistaken
 		// XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
 		return s, usageError("donnez à XDG_STATE_HOME un dossier hors de "+checklist.Escape(c.Key.Dir),

@@ -69,7 +69,7 @@ func runEmpreinte(ctx context.Context, opts *empreinteOptions, ios *iostreams) e
 			}
 		}
 	}
-	fps, err := keys.FingerprintFile(path, ios.In)
+	fps, err := keys.FingerprintFile(keyFiles, path, ios.In)
 	if err != nil {
 		name := path
 		if path == "-" {

@@ -4,8 +4,15 @@ import (
 	"fmt"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/onboarding"
 )
+
+// keyFiles is the file system keys reads and writes key files through:
+// safefile's bounded reader and never-replacing writer. keys imports no
+// other package of pret; this is where the two meet.
+var keyFiles keys.Files = safefile.KeyFiles{}
 
 // checkOutput refuses (exit 2, nothing written) an output path that lands
 // on the key, its .pub or in the key folder, after links, ".." and "~"
@@ -13,7 +20,7 @@ import (
 // the name of the flag or setting that gave the path; `pret cle` alone
 // writes there, through keys, and only names that are absent.
 func checkOutput(store keys.Store, path, setting string) error {
-	if err := store.Protected().Check(path); err != nil {
+	if err := onboarding.Protected(store).Check(path); err != nil {
 		return usageError(fmt.Sprintf("choisissez pour %s un chemin hors du dossier %s", setting, checklist.Escape(store.Dir)),
 			"%s (%s) mène à la clé SSH %s ou à son dossier : pret n'y écrit jamais ; rien n'a été écrit",
 			setting, checklist.Escape(path), checklist.Escape(store.PrivatePath()))
@@ -32,5 +39,5 @@ func (a *app) guardStore() keys.Store {
 		return cfg.Key
 	}
 	home, _ := expandHome("~/.ssh")
-	return keys.Store{Dir: home, Name: "id_ed25519_romeo"}
+	return keys.Store{Dir: home, Name: "id_ed25519_romeo", Files: keyFiles}
 }

@@ -140,7 +140,7 @@ func accessSigner(cfg *Config, file string) *onboarding.AccessSigner {
 		Check: func(path string, content []byte) (string, []string) {
 			rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today}
 			if t := acces.TargetFor(path, rules.KeyName); t.Pub != "" {
-				if pub, err := keys.ReadFile(t.Pub); err == nil {
+				if pub, err := keys.ReadFile(cfg.Key.Files, t.Pub); err == nil {
 					rules.Beside = &acces.PubFile{Name: t.Pub, Data: pub}
 				}
 			}

@@ -1,0 +1,38 @@
+package safefile
+
+import (
+	"errors"
+	"io/fs"
+)
+
+// KeyFiles is the file system package keys is handed (keys.Files): keys
+// imports nothing of pret, so the callers give it this one, and key
+// files are read by the same bounded reader and written by the same
+// staged, never-replacing writer as every other file, not by copies.
+type KeyFiles struct{}
+
+// Read is Read with a cap of max bytes for a key file.
+func (KeyFiles) Read(path string, max int64, follow bool) ([]byte, error) {
+	return Read(path, Kind{Key.Name, max}, Follow(follow))
+}
+
+// Stage is Stage; link is Pending.Link, which never replaces.
+func (KeyFiles) Stage(path string, data []byte, perm fs.FileMode) (link func() error, discard func(), err error) {
+	p, err := Stage(path, data, perm)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Link, p.Discard, nil
+}
+
+func (KeyFiles) LockDir(dir string) (unlock func(), err error) { return LockDir(dir) }
+func (KeyFiles) SyncDir(dir string) error                      { return SyncDir(dir) }
+func (KeyFiles) IsLink(path string, st fs.FileInfo) bool       { return IsLink(path, st) }
+func (KeyFiles) Explain(path string, err error) error          { return PathError(path, err) }
+
+// SymbolicLink, TooLarge and Exists mark the failures a package that
+// cannot import safefile (keys) tells apart, found with errors.As on an
+// interface, as net.Error marks a timeout.
+func (e *Error) SymbolicLink() bool { return errors.Is(e.Err, ErrSymlink) }
+func (e *Error) TooLarge() bool     { return errors.Is(e.Err, ErrTooLarge) }
+func (e *Error) Exists() bool       { return errors.Is(e.Err, ErrExists) }
