@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/dates"
 )
 
 // IsSubmissionName reports whether a file met in a folder or an archive
@@ -47,7 +48,8 @@ func IsSubmissionName(name string) bool {
 func trimCopyMark(s string) string {
 	if strings.HasSuffix(s, ")") {
 		i := strings.LastIndexByte(s, '(')
-		if i >= 0 && isDigits(s[i+1:len(s)-1]) {
+		// " (1)" up to " (999999)": a copy number of six digits at most.
+		if n := s[i+1 : len(s)-1]; i >= 0 && len(n) <= 6 && dates.Digits(n) {
 			return strings.TrimRight(s[:i], " ")
 		}
 		return s
@@ -64,18 +66,6 @@ func trimCopyMark(s string) string {
 		return s[:i-1]
 	}
 	return s
-}
-
-func isDigits(s string) bool {
-	if s == "" || len(s) > 6 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // IsArchiveName reports whether a file is read as a .zip archive.
@@ -96,22 +86,10 @@ func moodleLearner(name string) (learner, key string, ok bool) {
 		return "", "", false
 	}
 	j := strings.LastIndexByte(name[:i], '_')
-	if j <= 0 || !isDigitRun(name[j+1:i]) {
+	if j <= 0 || !dates.Digits(name[j+1:i]) {
 		return "", "", false
 	}
 	return name[:j], name[:i], true
-}
-
-func isDigitRun(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // learnerOf names who handed a file in, from the parts of its path below

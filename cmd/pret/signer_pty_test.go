@@ -12,17 +12,28 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
+// refusedThrice checks the end of a session after three wrong
+// passphrases: the refusal said, exit 1, the terminal echoing again, and
+// acces.md as it was before.
+func refusedThrice(t *testing.T, s *session, h *home, before []byte) {
+	t.Helper()
+	s.expect("passphrase incorrecte")
+	if code := s.wait(); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, s.raw.String())
+	}
+	if !s.echoOn() {
+		t.Fatal("terminal left without echo")
+	}
+	if after, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(after, before) {
+		t.Fatal("acces.md touched after three wrong passphrases")
+	}
+}
+
 // TestSignerWrongPassphraseInTerminal: on a real terminal, three wrong
 // passphrases, each unseen, then exit 1 with acces.md untouched and the
 // terminal echoing again; then the right one signs.
 func TestSignerWrongPassphraseInTerminal(t *testing.T) {
-	h := newHome(t)
-	if r := h.pret(ptyPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h := signableHome(t, ptyPass)
 	before, err := os.ReadFile(h.path("acces.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -36,16 +47,7 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 			s.expect("Passphrase incorrecte (essai")
 		}
 	}
-	s.expect("passphrase incorrecte")
-	if code := s.wait(); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, s.raw.String())
-	}
-	if !s.echoOn() {
-		t.Fatal("terminal left without echo")
-	}
-	if after, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(after, before) {
-		t.Fatal("acces.md touched after three wrong passphrases")
-	}
+	refusedThrice(t, s, h, before)
 	if n := strings.Count(s.raw.String(), "Passphrase de la clé"); n != 3 {
 		t.Fatalf("asked %d times, want 3", n)
 	}
@@ -78,13 +80,7 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 // real terminal, offers to sign the unsigned acces.md; three wrong
 // passphrases end it with exit 1 and the file as it was.
 func TestWizardSignatureWrongPassphrase(t *testing.T) {
-	h := newHome(t)
-	if r := h.pret(ptyPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h := signableHome(t, ptyPass)
 	before, err := os.ReadFile(h.path("acces.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -103,16 +99,7 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 		s.expect("Passphrase de la clé")
 		s.send("pas-la-bonne-" + string(rune('a'+i)) + "\r")
 	}
-	s.expect("passphrase incorrecte")
-	if code := s.wait(); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, s.raw.String())
-	}
-	if !s.echoOn() {
-		t.Fatal("terminal left without echo")
-	}
-	if after, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(after, before) {
-		t.Fatal("acces.md touched")
-	}
+	refusedThrice(t, s, h, before)
 	if strings.Contains(s.raw.String(), "pas-la-bonne") {
 		t.Fatal("a passphrase appeared on the screen")
 	}
@@ -125,13 +112,7 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 // (exit 130, like Ctrl-C) instead of counting as a wrong passphrase.
 func TestPassphrasePromptShowsNothing(t *testing.T) {
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
-	h := newHome(t)
-	if r := h.pret(ptyPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h := signableHome(t, ptyPass)
 	before, _ := os.ReadFile(h.path("acces.md"))
 	typed := []string{"x", "é", "deux mots", strings.Repeat("a", 40), "mauvaise\bE", "àç ñ ü 42 !"}
 	s := startPTY(t, h.dir, "signer")

@@ -44,6 +44,30 @@ func init() {
 	}
 }
 
+// signableHome is where every signing test starts, run as a separate
+// process: a key made with pass, and an acces.md noting the request.
+func signableHome(t *testing.T, pass string) *home {
+	t.Helper()
+	h := newHome(t)
+	if r := h.pret(pass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	return h
+}
+
+// signableEnv is signableHome in process, with testPass: it returns the
+// home folder.
+func signableEnv(t *testing.T) string {
+	t.Helper()
+	home := testEnv(t)
+	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+	must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
+	return home
+}
+
 // TestSignerKeepsSecretsInside follows `pret signer` and `pret acces
 // --signer` with strace: no child process is started (so the passphrase
 // reaches no other argument list nor environment), and every file opened
@@ -52,13 +76,7 @@ func init() {
 // private key.
 func TestSignerKeepsSecretsInside(t *testing.T) {
 	strace := needTool(t, "strace")
-	h := newHome(t)
-	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h := signableHome(t, secretPass)
 	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
 	if err != nil {
 		t.Fatal(err)
@@ -133,9 +151,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 // holds, pret signer and its refusals print it without a control
 // character.
 func TestSignerEscapesNames(t *testing.T) {
-	home := testEnv(t)
-	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
-	must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
+	home := signableEnv(t)
 	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -160,9 +176,7 @@ func TestSignerEscapesNames(t *testing.T) {
 // --exiger-signature in every output format: each verdict's code is in
 // every report, the valid file is not flagged, exit 1 throughout.
 func TestValiderSignatureEveryFormat(t *testing.T) {
-	home := testEnv(t)
-	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
-	must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
+	home := signableEnv(t)
 	unsigned, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -208,13 +222,7 @@ func TestValiderSignatureEveryFormat(t *testing.T) {
 // was; `pret valider` fails; and `pret verifier` does not advise the
 // « pret signer » that would refuse.
 func TestSignerNeverDropsAppendedText(t *testing.T) {
-	h := newHome(t)
-	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h := signableHome(t, secretPass)
 	if r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
