@@ -10,6 +10,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 )
 
@@ -267,21 +268,11 @@ func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bo
 // packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else
 // (acces.Result.Date is empty or a real day in that form).
 func packDate(s string) int32 {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+	y, m, d, ok := dates.ISOWord(s)
+	if !ok || len(s) != len(dates.ISO) {
 		return 0
 	}
-	var n int32
-	for i := 0; i < len(s); i++ {
-		if i == 4 || i == 7 {
-			continue
-		}
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0
-		}
-		n = n*10 + int32(c-'0')
-	}
-	return n
+	return int32(y*10000 + m*100 + d)
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
