@@ -214,15 +214,22 @@ func writeFilesJSONTo(w io.Writer, files iter.Seq[FileResult]) error {
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("    ", "  ")
 	enc.SetEscapeHTML(false)
+	var fast []byte
 	for f := range files {
-		if f.Problems == nil {
-			f.Problems = []Problem{}
+		var b []byte
+		var ok bool
+		if fast, ok = appendFileJSON(fast[:0], &f); ok {
+			b = fast
+		} else {
+			if f.Problems == nil {
+				f.Problems = []Problem{}
+			}
+			buf.Reset()
+			if err := enc.Encode(f); err != nil {
+				return err
+			}
+			b = bytes.TrimRight(buf.Bytes(), "\n")
 		}
-		buf.Reset()
-		if err := enc.Encode(f); err != nil {
-			return err
-		}
-		b := bytes.TrimRight(buf.Bytes(), "\n")
 		if i > 0 {
 			bw.WriteByte(',')
 		}

@@ -64,7 +64,7 @@ func (r *Run) At(i int) checklist.FileResult {
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.learner, Fingerprint: rec.fp, FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems, Valid: rec.valid}
 	if rec.date != 0 {
-		f.Date = fmt.Sprintf("%04d-%02d-%02d", rec.date/10000, rec.date/100%100, rec.date%100)
+		f.Date = unpackDate(rec.date)
 	}
 	switch rec.statut {
 	case statutDemande:
@@ -273,6 +273,21 @@ func packDate(s string) int32 {
 		return 0
 	}
 	return int32(y*10000 + m*100 + d)
+}
+
+// unpackDate writes AAAAMMJJ back as AAAA-MM-JJ (packDate's numbers
+// have four digits of year, two of month and day).
+func unpackDate(n int32) string {
+	var b [10]byte
+	for i := 9; i >= 0; i-- {
+		if i == 4 || i == 7 {
+			b[i] = '-'
+			continue
+		}
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[:])
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
