@@ -15,9 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // ISO is the layout acces.md and the state file store.
@@ -71,7 +70,7 @@ const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, aujourd'hui ou hier"
 // that does not match the date is read as the validator reads it, by the
 // date alone; WeekdayNote says so, for the echo.
 func Parse(s string, today time.Time) (time.Time, error) {
-	f := fold(s)
+	f := textfold.Fold(s)
 	f = strings.TrimSpace(strings.TrimSuffix(f, "."))
 	f = strings.TrimPrefix(f, "le ")
 	bad := func(reason string) (time.Time, error) {
@@ -137,7 +136,7 @@ func Parse(s string, today time.Time) (time.Time, error) {
 // "lundi 20 octobre 2026" is read as the 20th, a Tuesday, as the validator
 // reads it, and the person is told.
 func WeekdayNote(s string, t time.Time) string {
-	ws := strings.Fields(strings.TrimPrefix(strings.TrimSpace(fold(s)), "le "))
+	ws := strings.Fields(strings.TrimPrefix(strings.TrimSpace(textfold.Fold(s)), "le "))
 	if len(ws) != 4 {
 		return ""
 	}
@@ -149,29 +148,4 @@ func WeekdayNote(s string, t time.Time) string {
 
 func civil(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-}
-
-// fold lowers case, drops accents, turns typographic apostrophes into ',
-// and makes runs of white space one space: "Février", "fevrier" and
-// "FÉVRIER" are one word, as in the validator.
-func fold(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range norm.NFD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case r == '’' || r == 'ʼ' || r == '‘':
-			r = '\''
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
 }
