@@ -14,6 +14,8 @@ import (
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
 	"github.com/AlecAivazis/survey/v2/terminal"
+
+	"github.com/romeo-pret/pret/internal/textwrap"
 )
 
 // SurveyPrompter asks questions on a terminal.
@@ -24,31 +26,92 @@ type SurveyPrompter struct {
 	// NoColor turns survey's colours off (cmd sets it for NO_COLOR, even
 	// empty, and TERM=dumb, which survey alone does not honour).
 	NoColor bool
+	// Width is the terminal's width in columns, 0 when unknown. When set,
+	// questions, their help and survey's key hints are wrapped between
+	// words (internal/textwrap) instead of cut mid-word by the terminal.
+	Width int
 }
 
-var frenchOnce sync.Once
+// The key hints survey shows, in French.
+const (
+	selectHint       = "[flèches pour choisir, Entrée pour valider, ? pour plus d'aide]"
+	selectHintNoHelp = "[flèches pour choisir, Entrée pour valider]"
+	helpHint         = "[? pour l'aide]"
+	// selectHintAction is the hint in survey's select template.
+	selectHintAction = `[Use arrows to move, type to filter{{- if and .Help (not .ShowHelp)}}, {{ .Config.HelpInput }} for more help{{end}}]`
+)
+
+var (
+	frenchOnce sync.Once
+	// survey's select template, French but for its hint (setSelectHint).
+	selectTemplate string
+)
 
 // frenchTemplates replaces every English word survey would print. survey
-// keeps its templates in package variables; they are set once, here.
+// keeps its templates in package variables; they are set once, here,
+// but for the select's hint, set for the width before each question.
 func frenchTemplates() {
 	frenchOnce.Do(func() {
 		survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
 `
 		r := strings.NewReplacer(
-			"[Use arrows to move, type to filter", "[flèches pour choisir, Entrée pour valider",
 			"[Use arrows to move, enter to select, type to continue]", "[flèches pour choisir, Entrée pour valider]",
 			" for more help", " pour plus d'aide",
 			" for help", " pour l'aide",
 			" for suggestions", " pour des suggestions",
 		)
 		survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
-		survey.SelectQuestionTemplate = r.Replace(survey.SelectQuestionTemplate)
+		selectTemplate = survey.SelectQuestionTemplate
 		survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
+		setSelectHint(0)
 	})
+}
+
+// setSelectHint writes the select's hint into its template, wrapped for
+// width: it follows two spaces, after the question or on a line of its
+// own (fit decides).
+func setSelectHint(width int) {
+	survey.SelectQuestionTemplate = strings.Replace(selectTemplate, selectHintAction,
+		"{{- if and .Help (not .ShowHelp)}}"+wrapHint(selectHint, width)+"{{- else}}"+wrapHint(selectHintNoHelp, width)+"{{- end}}", 1)
+}
+
+// wrapHint is a hint wrapped as if after two spaces at the start of a
+// line (the template writes them).
+func wrapHint(hint string, width int) string {
+	return strings.TrimPrefix(textwrap.Text("  "+hint, width), "  ")
+}
+
+// fit wraps a question between words for the terminal, as written after
+// survey's "? ". When what follows it on its last line (need columns: the
+// hint, the default, the answer) would not fit there, it ends the
+// question with a line break, so that it starts the next line whole.
+func (s *SurveyPrompter) fit(message string, need int) string {
+	if s.Width <= 0 {
+		return message
+	}
+	w := strings.TrimPrefix(textwrap.Text("? "+message, s.Width), "? ")
+	last := w[strings.LastIndexByte(w, '\n')+1:]
+	col := textwrap.Columns(last)
+	if !strings.Contains(w, "\n") {
+		col += 2
+	}
+	if col+need > s.Width {
+		w += "\n"
+	}
+	return w
+}
+
+// fitHelp wraps a help text as survey shows it, after "? ".
+func (s *SurveyPrompter) fitHelp(help string) string {
+	if s.Width <= 0 || help == "" {
+		return help
+	}
+	return strings.TrimPrefix(textwrap.Text("? "+help, s.Width), "? ")
 }
 
 func (s *SurveyPrompter) opts() []survey.AskOpt {
 	frenchTemplates()
+	setSelectHint(s.Width)
 	if s.NoColor {
 		// A package variable of survey, read when a template is first
 		// compiled; pret asks from one terminal per process.
@@ -56,6 +119,9 @@ func (s *SurveyPrompter) opts() []survey.AskOpt {
 	}
 	return []survey.AskOpt{survey.WithStdio(s.In, s.Out, s.Err)}
 }
+
+// typingRoom is the columns kept after a question for the answer typed.
+const typingRoom = 12
 
 func mapErr(err error) error {
 	if errors.Is(err, terminal.InterruptErr) {
@@ -93,7 +159,7 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 	}}
 	prompt := func(showHelp bool) {
 		text, _, err := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
-			Password: survey.Password{Message: message, Help: help}, ShowHelp: showHelp, Config: cfg})
+			Password: survey.Password{Message: s.fit(message, 1+len(helpHint)+1+typingRoom), Help: s.fitHelp(help)}, ShowHelp: showHelp, Config: cfg})
 		if err != nil { // the template is survey's and fixed: never
 			text = "? " + message + " "
 		}
@@ -148,7 +214,13 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 
 func (s *SurveyPrompter) Select(message string, options []string, def int, help string) (int, error) {
 	var answer int
-	q := &survey.Select{Message: message, Options: options, Help: help}
+	// After the question on its line: the hint (its first line), or the
+	// option chosen once answered.
+	need := 2 + textwrap.Columns(strings.SplitN(wrapHint(selectHint, s.Width), "\n", 2)[0])
+	for _, o := range options {
+		need = max(need, 1+textwrap.Columns(o))
+	}
+	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: s.fitHelp(help)}
 	if def >= 0 && def < len(options) {
 		q.Default = options[def]
 	}
@@ -159,7 +231,14 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	var answer string
 	err := quietTerminal(s.In, func() error {
-		return survey.AskOne(&survey.Input{Message: message, Default: def, Help: help}, &answer, s.opts()...)
+		need := 1 + typingRoom
+		if help != "" {
+			need += len(helpHint) + 1
+		}
+		if def != "" {
+			need += textwrap.Columns(def) + 3
+		}
+		return survey.AskOne(&survey.Input{Message: s.fit(message, need), Default: def, Help: s.fitHelp(help)}, &answer, s.opts()...)
 	})
 	return answer, mapErr(err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -191,12 +192,13 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		if !ios.Interactive() {
 			return false, nil
 		}
-		fmt.Fprintf(ios.Out, "%s existe déjà avec un autre contenu. Les changements :\n", checklist.Escape(p.Path))
-		fmt.Fprint(ios.Out, p.Diff(ios.Color()))
+		// Wrapped for the terminal as one text: the diff's wrapped lines
+		// keep their marker (textwrap).
+		io.WriteString(ios.Out, ios.Wrap(fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", checklist.Escape(p.Path))+p.Diff(ios.Color())))
 		if p.LosesSignature() {
 			fmt.Fprintln(ios.Out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
 		}
-		i, err := ios.Prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", p.Path), []string{"Oui", "Non"}, 1,
+		i, err := ios.Prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", checklist.Escape(p.Path)), []string{"Oui", "Non"}, 1,
 			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel, octet pour octet.")
 		return i == 0, err
 	}

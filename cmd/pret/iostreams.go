@@ -41,7 +41,7 @@ func systemStreams(in *os.File, out, errw *os.File) *iostreams {
 		}
 	}
 	s.prompter = func() onboarding.Prompter {
-		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor}
+		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width}
 	}
 	return s
 }

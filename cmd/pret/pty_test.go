@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -428,10 +429,14 @@ func TestCleInRealTerminal(t *testing.T) {
 	}
 }
 
-// TestWizardNarrowTerminal: on a 40-column terminal, the wizard's own
-// lines, its checklist and its last screen wrap at spaces: no line the
-// program draws is wider than the terminal unless it is one word, so the
-// terminal never cuts a word in two.
+// cursorMove matches the escapes that move the cursor to another line or
+// column (CSI A, B, E, F, G, H, f, and ESC 7 / ESC 8) or erase a line.
+var cursorMove = regexp.MustCompile(`\x1b\[[0-9;?]*[ABEFGHfK]|\x1b[78]`)
+
+// TestWizardNarrowTerminal: on a 40-column terminal, the wizard's
+// questions and their key hints, its own lines, its checklist and its
+// last screen wrap between words: no line the program draws is wider
+// than the terminal, so the terminal never cuts a word in two.
 func TestWizardNarrowTerminal(t *testing.T) {
 	home := t.TempDir()
 	pass := filepath.Join(t.TempDir(), "pass")
@@ -460,9 +465,13 @@ func TestWizardNarrowTerminal(t *testing.T) {
 	if start < 0 {
 		t.Fatalf("no checklist:\n%s", raw)
 	}
+	// Every line drawn, the questions and survey's hints included (each
+	// redraw of a question is its lines again), fits in 40 columns.
+	// survey redraws with cursor moves: each move starts a line anew.
+	drawn := cursorMove.ReplaceAllString(raw, "\n")
 	checked := 0
-	for _, line := range strings.Split(raw[start:], "\n") {
-		if visibleWidth(line) > 40 && len(strings.Fields(line)) > 1 {
+	for _, line := range strings.Split(drawn, "\n") {
+		if visibleWidth(line) > 40 {
 			t.Errorf("line of %d columns on a 40-column terminal: %q", visibleWidth(line), line)
 		}
 		checked++

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/romeo-pret/pret/onboarding"
+)
+
+// nonSpace is s without its spaces, line breaks and colour escapes: what
+// wrapping must keep, in order.
+func nonSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, stripEscapes(s))
+}
+
+// wrapWords are the words generated texts are made of: accents
+// precomposed and combining (one column each), wide characters (two),
+// colour, punctuation, and words longer than any line.
+var wrapWords = []string{
+	"a", "de", "clé", "accès", "NŒUD", "e\u0301te\u0301", "Où", "démarrez", "l'agent", "ssh-add", "«", "»", ":", ";",
+	"日本語", "🙂", "\x1b[31mmissing-date\x1b[0m", "\x1b[1mÉCHEC\x1b[0m", "~/.ssh/id_ed25519_romeo",
+	"SHA256:2f3Kq0yA9cFq1l8HcN4tT9zWm2bXj5vU7rPpL0sDkQe", "/home/très-long-nom-d-utilisateur/projets/romeo/acces.md",
+	"https://romeo.univ-reims.fr/documentation/acces/compte", strings.Repeat("x", 130), "entrées", "organisateurs.",
+}
+
+func wrapSample(rng *rand.Rand, long bool) string {
+	var lines []string
+	for range 1 + rng.IntN(6) {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", rng.IntN(7)))
+		for k := range 1 + rng.IntN(25) {
+			if k > 0 {
+				b.WriteString(strings.Repeat(" ", 1+rng.IntN(3)*rng.IntN(2)))
+			}
+			n := len(wrapWords)
+			if !long {
+				n = 18 // the short words only
+			}
+			b.WriteString(wrapWords[rng.IntN(n)])
+		}
+		lines = append(lines, b.String())
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestWrapProperties: for generated texts and every width from 20 to
+// 120, no line is wider than the width in display columns, the text is
+// kept character for character in order, and a word no wider than a line
+// is never cut (rejoining the lines gives back the words).
+func TestWrapProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	wordChecks := 0
+	for i := 0; i < 400; i++ {
+		long := i%2 == 0
+		text := wrapSample(rng, long)
+		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
+			got := wrapText(text, width)
+			for _, line := range strings.Split(got, "\n") {
+				if w := visibleWidth(line); w > width {
+					t.Fatalf("width %d: line of %d columns %q in:\n%s", width, w, line, got)
+				}
+			}
+			if nonSpace(got) != nonSpace(text) {
+				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
+			}
+			// A word no wider than a line is never cut.
+			if maxWord(text) <= width {
+				wordChecks++
+				if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(text), " ") {
+					t.Fatalf("width %d: a word that fits was cut:\n%q\n%q", width, text, got)
+				}
+			}
+			if visibleWidth(text) <= width && !strings.Contains(text, "\n") && got != text {
+				t.Fatalf("width %d: a line that fits was changed: %q", width, got)
+			}
+		}
+	}
+	if wordChecks < 1000 {
+		t.Fatalf("words checked whole at only %d widths", wordChecks)
+	}
+}
+
+func maxWord(s string) int {
+	m := 0
+	for _, w := range strings.Fields(s) {
+		m = max(m, visibleWidth(w))
+	}
+	return m
+}
+
+// TestVisibleWidth: display columns, not bytes or runes.
+func TestVisibleWidth(t *testing.T) {
+	for s, want := range map[string]int{
+		"é": 1, "e\u0301": 1, "NŒUD": 4, "日本": 4, "🙂": 2, "\x1b[31mé\x1b[0m": 1, "a\u200db": 2, "": 0,
+	} {
+		if got := visibleWidth(s); got != want {
+			t.Errorf("visibleWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestWrapDiffKeepsMarkers: unified diffs of generated acces.md-like
+// texts, with and without colour, at every width from 20 to 120: no line
+// is wider than the width, every continuation of a hunk line starts with
+// that line's marker and "↪ ", and rejoining each line's continuations
+// gives back the line.
+func TestWrapDiffKeepsMarkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	continued := 0
+	for i := 0; i < 200; i++ {
+		var oldL, newL []string
+		for range 1 + rng.IntN(12) {
+			l := wrapSample(rng, i%2 == 0)
+			l = strings.ReplaceAll(l, "\x1b", "") // the diff escapes them: keep the sample to printable text
+			l = strings.ReplaceAll(l, "\n", " ")
+			switch rng.IntN(3) {
+			case 0:
+				oldL = append(oldL, l)
+			case 1:
+				newL = append(newL, l)
+			default:
+				oldL, newL = append(oldL, l), append(newL, l)
+			}
+		}
+		color := rng.IntN(2) == 0
+		diff := onboarding.UnifiedDiff("a", "b", []byte(strings.Join(oldL, "\n")+"\n"), []byte(strings.Join(newL, "\n")+"\n"), color)
+		in := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
+		for width := 20; width <= 120; width += 1 + rng.IntN(3) {
+			out := strings.Split(strings.TrimSuffix(wrapText(diff, width), "\n"), "\n")
+			// Group the output lines: a line starting "X↪ " continues
+			// the one before it; any other starts the next input line.
+			var groups [][]string
+			for _, line := range out {
+				if w := visibleWidth(line); w > width {
+					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
+				}
+				plain := stripEscapes(line)
+				if _, after, ok := strings.Cut(plain, "↪ "); ok && len(plain)-len(after) == 1+len("↪ ") {
+					if len(groups) == 0 {
+						t.Fatalf("width %d: a continuation first", width)
+					}
+					g := groups[len(groups)-1]
+					if marker := stripEscapes(g[0])[0]; plain[0] != marker {
+						t.Fatalf("width %d: continuation %q of %q has another marker", width, plain, g[0])
+					}
+					groups[len(groups)-1] = append(g, after)
+					continued++
+					continue
+				}
+				groups = append(groups, []string{line})
+			}
+			// As many groups as diff lines: no continuation lost its
+			// marker (it would start a group of its own).
+			if len(groups) != len(in) {
+				t.Fatalf("width %d: %d lines became %d groups:\n%s", width, len(in), len(groups), strings.Join(out, "\n"))
+			}
+			for k, g := range groups {
+				if nonSpace(strings.Join(g, " ")) != nonSpace(in[k]) {
+					t.Fatalf("width %d: %q rejoined as %q", width, in[k], g)
+				}
+				if len(g) > 1 && strings.IndexByte(" -+", stripEscapes(in[k])[0]) < 0 {
+					t.Fatalf("width %d: %q is not a hunk line but has diff continuations", width, in[k])
+				}
+			}
+		}
+	}
+	if continued < 1000 {
+		t.Fatalf("only %d continuation lines: the markers were barely checked", continued)
+	}
+}
