@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -51,7 +52,9 @@ func MaterialMask(text string) []bool {
 	d.classify()
 	d.run()
 	d.fragments()
-	return d.mark
+	mark := d.mark
+	d.release()
+	return mark
 }
 
 // HasMaterial reports whether text holds any private key material.
@@ -266,12 +269,29 @@ type detector struct {
 	mark  []bool
 }
 
+// detectors keeps the line tables of one file for the next: a run over
+// many one-page files then makes only the mask it returns.
+var detectors = sync.Pool{New: func() any { return new(detector) }}
+
+// maxPooled is the most lines whose tables go back to the pool: a 1 MiB
+// file of short lines is read once, its tables are not kept.
+const maxPooled = 4096
+
 func newDetector(text string) *detector {
 	n := strings.Count(text, "\n")
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		n++
 	}
-	d := &detector{text: text, start: make([]int32, 0, n+1), ls: make([]cline, n), mark: make([]bool, n)}
+	d := detectors.Get().(*detector)
+	d.text = text
+	if cap(d.start) < n+1 {
+		d.start = make([]int32, 0, n+1)
+	}
+	if cap(d.ls) < n {
+		d.ls = make([]cline, n)
+	}
+	d.start, d.ls, d.mark = d.start[:0], d.ls[:n], make([]bool, n)
+	clear(d.ls)
 	for off := 0; off < len(text); {
 		d.start = append(d.start, int32(off))
 		j := strings.IndexByte(text[off:], '\n')
@@ -283,6 +303,14 @@ func newDetector(text string) *detector {
 	}
 	d.start = append(d.start, int32(len(text)))
 	return d
+}
+
+// release gives the tables back for the next file; d is not used after.
+func (d *detector) release() {
+	d.text, d.mark = "", nil
+	if cap(d.start) <= maxPooled+1 {
+		detectors.Put(d)
+	}
 }
 
 // line is line i without its break, stripped of its decoration.

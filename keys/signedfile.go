@@ -126,8 +126,8 @@ func SplitSigned(data []byte) *SignedFile {
 		} else {
 			end = len(data)
 		}
-		l := string(data[off:end])
-		if l == SigMarker {
+		l := data[off:end] // compared, never kept: no string per line
+		if string(l) == SigMarker {
 			f.Message = data[:off]
 			f.Claimed, f.From = true, no
 			if f.Err == nil {
@@ -147,9 +147,9 @@ func SplitSigned(data []byte) *SignedFile {
 
 // stray reports a line that is, or tries to be, a marker or an armour
 // line; prose that mentions a signature is not one.
-func stray(l string) bool {
-	t := strings.TrimSpace(l)
-	return strings.Contains(l, "pret:signature") || t == armorBegin || t == armorEnd
+func stray(l []byte) bool {
+	t := bytes.TrimSpace(l)
+	return bytes.Contains(l, []byte("pret:signature")) || string(t) == armorBegin || string(t) == armorEnd
 }
 
 // parseBlock reads what follows the marker: a fence, the armour, a fence,

@@ -67,20 +67,25 @@ func (d *document) rawLine(i int) line {
 func (d *document) all() iter.Seq[line] {
 	return func(yield func(line) bool) {
 		for i := 0; i+1 < len(d.starts); i++ {
-			l := d.rawLine(i)
-			if !l.leak {
-				text, heading, starts, cells := stripDecoration(l.raw)
-				l.heading, l.starts, l.cells = heading, starts, cells
-				l.folded = checklist.Fold(text)
-				// Fold leaves no space at either end: a line has words
-				// (or punctuation) exactly when its folded form is not empty.
-				l.blank = l.folded == ""
-			}
-			if !yield(l) {
+			if !yield(d.form(i)) {
 				return
 			}
 		}
 	}
+}
+
+// form is line i read into every form the rules need.
+func (d *document) form(i int) line {
+	l := d.rawLine(i)
+	if !l.leak {
+		text, heading, starts, cells := stripDecoration(l.raw)
+		l.heading, l.starts, l.cells = heading, starts, cells
+		l.folded = checklist.Fold(text)
+		// Fold leaves no space at either end: a line has words
+		// (or punctuation) exactly when its folded form is not empty.
+		l.blank = l.folded == ""
+	}
+	return l
 }
 
 // line is one line of acces.md, read once into the forms the rules need.
@@ -140,27 +145,58 @@ func listMarker(s string) (string, bool) {
 // cleanInline drops emphasis, code and quote marks. An underscore inside a
 // word (id_ed25519_romeo) is kept; one at a word's edge is emphasis.
 func cleanInline(s string) string {
-	if !strings.ContainsAny(s, "*_`\"«»“”") {
+	if !hasInlineMark(s) {
 		return s
 	}
-	var b strings.Builder
-	rs := []rune(s)
-	for i, r := range rs {
+	b := make([]byte, 0, len(s))
+	prev := rune(-1) // the rune before r in s, -1 at the start
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		drop := false
 		switch r {
 		case '*', '`', '"', '«', '»', '“', '”':
-			continue
+			drop = true
 		case '_':
-			inWord := i > 0 && i+1 < len(rs) && isWordRune(rs[i-1]) && isWordRune(rs[i+1])
-			if !inWord {
-				continue
-			}
+			next, _ := utf8.DecodeRuneInString(s[i+n:])
+			inWord := prev >= 0 && i+n < len(s) && isWordRune(prev) && isWordRune(next)
+			drop = !inWord
 		}
-		b.WriteRune(r)
+		if !drop {
+			b = utf8.AppendRune(b, r)
+		}
+		prev = r
+		i += n
 	}
-	return b.String()
+	return string(b)
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+// hasInlineMark is strings.ContainsAny(s, "*_`\"«»“”") on bytes: « and »
+// are C2 AB and C2 BB, “ and ” E2 80 9C and E2 80 9D.
+func hasInlineMark(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '_', '`', '"':
+			return true
+		case 0xc2:
+			if i+1 < len(s) && (s[i+1] == 0xab || s[i+1] == 0xbb) {
+				return true
+			}
+		case 0xe2:
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0x9c || s[i+2] == 0x9d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		// ASCII: the same answer without the tables.
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 // words splits folded text into words and punctuation marks, the units the
 // sentence is compared in.
@@ -175,29 +211,33 @@ func words(folded string) []string {
 // wordSeq yields the words of folded one at a time, for the rules that
 // read a line without keeping it.
 func wordSeq(folded string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		start := -1
-		for i, r := range folded {
-			if isWordRune(r) || r == '\'' || r == '-' && start >= 0 {
-				if start < 0 {
-					start = i
-				}
-				continue
+	return func(yield func(string) bool) { eachWord(folded, yield) }
+}
+
+// eachWord gives yield the words of folded one at a time, until it
+// returns false: wordSeq without an iterator to allocate.
+func eachWord(folded string, yield func(string) bool) {
+	start := -1
+	for i, r := range folded {
+		if isWordRune(r) || r == '\'' || r == '-' && start >= 0 {
+			if start < 0 {
+				start = i
 			}
-			if start >= 0 {
-				if !yield(folded[start:i]) {
-					return
-				}
-				start = -1
-			}
-			if !unicode.IsSpace(r) {
-				if !yield(folded[i : i+utf8.RuneLen(r)]) {
-					return
-				}
-			}
+			continue
 		}
 		if start >= 0 {
-			yield(folded[start:])
+			if !yield(folded[start:i]) {
+				return
+			}
+			start = -1
 		}
+		if !unicode.IsSpace(r) {
+			if !yield(folded[i : i+utf8.RuneLen(r)]) {
+				return
+			}
+		}
+	}
+	if start >= 0 {
+		yield(folded[start:])
 	}
 }

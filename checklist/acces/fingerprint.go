@@ -2,7 +2,6 @@ package acces
 
 import (
 	"encoding/base64"
-	"iter"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -53,7 +52,8 @@ func typeWordBytes(w []byte) string {
 func (d *document) statements() *statements {
 	st := &statements{}
 	var arr [512]byte // one line with its fingerprints blanked, reused
-	for l := range d.raw() {
+	for i := 0; i+1 < len(d.starts); i++ {
+		l := d.rawLine(i)
 		if l.leak {
 			continue
 		}
@@ -71,8 +71,21 @@ func typeWords[T string | []byte](st *statements, no int, rest T) {
 	if !mayNameType(rest) {
 		return
 	}
-	for w := range keyTypeWords(rest) {
-		switch t := typeWordFold(w); t {
+	// Words split on everything but letters, digits, '-' and '_', so
+	// id_ed25519_romeo stays one word and does not state a type. Every
+	// other byte separates, as every other rune did for strings.FieldsFunc.
+	for i := 0; i < len(rest); {
+		for i < len(rest) && !isTypeByte(rest[i]) {
+			i++
+		}
+		from := i
+		for i < len(rest) && isTypeByte(rest[i]) {
+			i++
+		}
+		if i == from {
+			continue
+		}
+		switch t := typeWordFold(rest[from:i]); t {
 		case "":
 		case "ed25519":
 			st.ed25519 = true
@@ -83,6 +96,10 @@ func typeWords[T string | []byte](st *statements, no int, rest T) {
 			st.otherTypes = append(st.otherTypes, t)
 		}
 	}
+}
+
+func isTypeByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
 // typeWordFold is typeWord of w in lower case. The words are ASCII
@@ -118,29 +135,6 @@ func mayNameType[T string | []byte](s T) bool {
 		}
 	}
 	return false
-}
-
-// keyTypeWords splits on everything but letters, digits, '-' and '_', so
-// id_ed25519_romeo stays one word and does not state a type. Every other
-// byte separates, as every other rune did for strings.FieldsFunc.
-func keyTypeWords[T string | []byte](s T) iter.Seq[T] {
-	return func(yield func(T) bool) {
-		word := func(c byte) bool {
-			return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-		}
-		for i := 0; i < len(s); {
-			for i < len(s) && !word(s[i]) {
-				i++
-			}
-			from := i
-			for i < len(s) && word(s[i]) {
-				i++
-			}
-			if i > from && !yield(s[from:i]) {
-				return
-			}
-		}
-	}
 }
 
 func isB64(c byte) bool {

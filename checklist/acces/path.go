@@ -57,7 +57,8 @@ func BaseName(p string) string {
 func (d *document) checkPath(r *Result, rules Rules) {
 	var private string
 	privLine := 0
-	for l := range d.raw() {
+	for i := 0; i+1 < len(d.starts); i++ {
+		l := d.rawLine(i)
 		if l.leak {
 			continue
 		}

@@ -1,7 +1,6 @@
 package acces
 
 import (
-	"iter"
 	"strings"
 	"sync"
 	"unicode"
@@ -20,7 +19,7 @@ var sentenceWords = sync.OnceValue(func() []string {
 func (d *document) checkSentence(r *Result) {
 	found := false
 	firstAltered, firstAlteredStarts := 0, 0
-	for b := range d.blocks() {
+	d.blocks(func(b blockResult) bool {
 		altered := false
 		switch {
 		case b.exact && !b.hostAfter && b.addedLine == 0:
@@ -34,7 +33,8 @@ func (d *document) checkSentence(r *Result) {
 		if altered && b.startsLike && firstAlteredStarts == 0 {
 			firstAlteredStarts = b.offending()
 		}
-	}
+		return true
+	})
 	// Prose about the login node beside the exact sentence is fine; a
 	// second, altered copy of the sentence is not.
 	if at := firstAltered; !found && at > 0 || found && firstAlteredStarts > 0 {
@@ -111,6 +111,10 @@ type blockScan struct {
 // serves every block of a file.
 func (s *blockScan) reset(first int) *blockScan {
 	hist, histAt := s.hist[:0], s.histAt[:0]
+	if n := len(sentenceWords()) + 2; cap(hist) < n {
+		// add appends one word past the window before it slides.
+		hist, histAt = make([]string, 0, n), make([]bool, 0, n)
+	}
 	*s = blockScan{res: blockResult{first: first}, hist: hist, histAt: histAt}
 	return s
 }
@@ -152,10 +156,11 @@ func (s *blockScan) addLine(folded string, no int, cont bool) {
 	// place after a line's last word is one too, and it is the same
 	// place as the next line's first word.
 	first := true
-	for w := range wordSeq(folded) {
+	eachWord(folded, func(w string) bool {
 		s.add(w, first)
 		first = false
-	}
+		return true
+	})
 }
 
 func (s *blockScan) mentionNode() {
@@ -287,56 +292,61 @@ func (s *blockScan) end() blockResult {
 	return s.res
 }
 
-// blocks groups lines into the units a sentence lives in and yields what
-// each holds: a paragraph, a list item with its wrapped lines, a table
-// cell. A sentence written on a line of its own needs no full stop
-// before it.
-func (d *document) blocks() iter.Seq[blockResult] {
-	return func(yield func(blockResult) bool) {
-		var scan, cell blockScan
-		var cur *blockScan
-		flush := func() bool {
-			if cur == nil {
-				return true
-			}
-			b := cur.end()
-			cur = nil
-			return yield(b)
+// blocks groups lines into the units a sentence lives in and gives
+// yield what each holds: a paragraph, a list item with its wrapped
+// lines, a table cell. A sentence written on a line of its own needs no
+// full stop before it. It stops when yield returns false.
+func (d *document) blocks(yield func(blockResult) bool) {
+	// Two scans (paragraphs, table cells) with their word buffers, kept
+	// from file to file: a run over many files makes none.
+	sc := scanPool.Get().(*[2]blockScan)
+	defer scanPool.Put(sc)
+	scan, cell := &sc[0], &sc[1]
+	var cur *blockScan
+	flush := func() bool {
+		if cur == nil {
+			return true
 		}
-		for l := range d.all() {
-			switch {
-			case l.blank:
-				if !flush() {
-					return
-				}
-			case l.cells != nil:
-				if !flush() {
-					return
-				}
-				for _, c := range l.cells {
-					b := cell.reset(l.no)
-					f := checklist.Fold(c)
-					b.addLine(f, l.no, false)
-					if !yield(b.end()) {
-						return
-					}
-				}
-			case l.starts || cur == nil:
-				if !flush() {
-					return
-				}
-				cur = scan.reset(l.no)
-				cur.addLine(l.folded, l.no, false)
-				if l.heading && !flush() {
-					return
-				}
-			default:
-				cur.addLine(l.folded, l.no, continues(l.raw))
-			}
-		}
-		flush()
+		b := cur.end()
+		cur = nil
+		return yield(b)
 	}
+	for i := 0; i+1 < len(d.starts); i++ {
+		l := d.form(i)
+		switch {
+		case l.blank:
+			if !flush() {
+				return
+			}
+		case l.cells != nil:
+			if !flush() {
+				return
+			}
+			for _, c := range l.cells {
+				b := cell.reset(l.no)
+				f := checklist.Fold(c)
+				b.addLine(f, l.no, false)
+				if !yield(b.end()) {
+					return
+				}
+			}
+		case l.starts || cur == nil:
+			if !flush() {
+				return
+			}
+			cur = scan.reset(l.no)
+			cur.addLine(l.folded, l.no, false)
+			if l.heading && !flush() {
+				return
+			}
+		default:
+			cur.addLine(l.folded, l.no, continues(l.raw))
+		}
+	}
+	flush()
 }
+
+var scanPool = sync.Pool{New: func() any { return new([2]blockScan) }}
 
 // isFileExtension: words that end what looks like a host name but is a file.
 func isFileExtension(w string) bool {
