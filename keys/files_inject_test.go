@@ -40,7 +40,7 @@ func TestImportsNoOtherPackageOfPret(t *testing.T) {
 			}
 		}
 		if self == "" || len(pret) != 1 || pret[0] != self {
-			t.Errorf("GOOS=%s: keys depends on %v; it may import x/crypto and the standard library only", goos, pret)
+			t.Errorf("GOOS=%s: keys depends on %v; it may import no other package of pret", goos, pret)
 		}
 	}
 }
@@ -215,29 +215,24 @@ func (e markErr) Exists() bool       { return e.taken }
 func TestFilesMarks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "id")
 	for _, c := range []struct {
+		op   string // "read" (ReadFile) or "link" (WriteNew)
 		mark markErr
 		want error
 	}{
-		{markErr{link: true}, ErrSymlink},
-		{markErr{large: true}, ErrTooLarge},
+		{"read", markErr{link: true}, ErrSymlink},
+		{"read", markErr{large: true}, ErrTooLarge},
+		{"link", markErr{link: true}, ErrSymlink},
+		{"link", markErr{taken: true}, ErrExists},
 	} {
-		f := &fakeFiles{refuse: map[string]error{"read": c.mark}}
-		_, err := ReadFile(f, path)
-		if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), path+" : ") {
-			t.Errorf("%+v read: %v, want %v", c.mark, err, c.want)
+		f := &fakeFiles{refuse: map[string]error{c.op: c.mark}}
+		var err error
+		if c.op == "read" {
+			_, err = ReadFile(f, path)
+		} else {
+			err = WriteNew(f, path, []byte("x"), 0o600)
 		}
-	}
-	for _, c := range []struct {
-		mark markErr
-		want error
-	}{
-		{markErr{link: true}, ErrSymlink},
-		{markErr{taken: true}, ErrExists},
-	} {
-		f := &fakeFiles{refuse: map[string]error{"link": c.mark}}
-		err := WriteNew(f, path, []byte("x"), 0o600)
 		if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), path+" : ") {
-			t.Errorf("%+v link: %v, want %v", c.mark, err, c.want)
+			t.Errorf("%s %+v: %v, want %v", c.op, c.mark, err, c.want)
 		}
 	}
 	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
