@@ -66,7 +66,11 @@ type fakeFiles struct {
 func (f *fakeFiles) record(op, path string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, op+" "+filepath.Base(path))
+	call := op + " " + filepath.Base(path)
+	f.calls = append(f.calls, call)
+	if err := f.refuse[call]; err != nil {
+		return err
+	}
 	return f.refuse[op]
 }
 
@@ -183,6 +187,25 @@ func TestInjectedFilesAreUsed(t *testing.T) {
 			}
 		})
 	}
+	t.Run("refused link of the .pub", func(t *testing.T) {
+		// The private key is linked first; when its .pub cannot be, the
+		// pair is taken back: no key without its .pub, no temporary file.
+		f := &fakeFiles{refuse: map[string]error{"link id.pub": errFake}}
+		dir := t.TempDir()
+		s := Store{Files: f, Dir: dir, Name: "id", Comment: "c"}
+		if _, err := s.Create(rand.Reader, pass); !errors.Is(err, errFake) {
+			t.Fatalf("Create gives %v", err)
+		}
+		if !f.did("link") {
+			t.Fatalf("no link: %v", f.calls)
+		}
+		left, _ := os.ReadDir(dir)
+		for _, e := range left {
+			if e.Name() != ".pret.lock" {
+				t.Errorf("left after a refused .pub: %s", e.Name())
+			}
+		}
+	})
 	t.Run("refused read", func(t *testing.T) {
 		f := &fakeFiles{}
 		s := Store{Files: f, Dir: t.TempDir(), Name: "id", Comment: "c"}
