@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -158,7 +159,11 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 			return err
 		}
 		if err := safefile.WriteReplace(opts.Output, buf.Bytes(), 0o644); err != nil {
-			return refusedError("choisissez un dossier où vous pouvez écrire", "--sortie %s : %s ; rien n'a été écrit", checklist.Escape(opts.Output), safefile.Reason(err))
+			if errors.Is(err, safefile.ErrIncomplete) {
+				// A device or a FIFO: part of the report may have gone out.
+				return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "--sortie %s : %s", checklist.Escape(opts.Output), safefile.Reason(err))
+			}
+			return refusedError("choisissez un dossier où vous pouvez écrire", "--sortie %s : %s", checklist.Escape(opts.Output), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit")+" ; rien n'a été écrit")
 		}
 	}
 	if run.Len() == 0 {
@@ -185,6 +190,9 @@ func checkReportOutput(out string, inputs []string) error {
 	shown := checklist.Escape(out)
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
 		return usageError("indiquez un nom de fichier, par exemple --sortie rapport.html", "--sortie %s est un dossier ; rien n'a été lu ni écrit", shown)
+	} else if err == nil && !safefile.WritableKind(st) {
+		return usageError("indiquez un fichier ordinaire, un périphérique comme /dev/null ou un tube nommé",
+			"--sortie %s n'est ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé ; rien n'a été lu ni écrit", shown)
 	}
 	parent, err := filepath.Abs(filepath.Dir(out))
 	if err == nil {

@@ -3,6 +3,7 @@
 package safefile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -56,3 +57,24 @@ func osReason(error) (string, bool) { return "", false }
 
 // IsLink tells whether the name at path is a symbolic link.
 func IsLink(_ string, st fs.FileInfo) bool { return st.Mode()&fs.ModeSymlink != 0 }
+
+// deviceFlags open a device or a FIFO for writing: O_NONBLOCK so that a
+// FIFO without a reader fails at once (ENXIO) instead of waiting, and
+// the poller then waits for room; O_NOCTTY so that a terminal never
+// becomes pret's controlling one.
+const deviceFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// keepsPerm: a replaced file keeps its permission bits.
+const keepsPerm = true
+
+// isNoReader is open(O_WRONLY|O_NONBLOCK) on a FIFO nobody reads.
+func isNoReader(err error) bool { return errors.Is(err, syscall.ENXIO) }
+
+// keepOwner gives the staged file f the owner and group of the file it
+// replaces, when pret may (as root); otherwise the new file is the
+// writer's, as with any editor that saves by renaming.
+func keepOwner(f *os.File, like fs.FileInfo) {
+	if st, ok := like.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+		_ = f.Chown(int(st.Uid), int(st.Gid))
+	}
+}

@@ -237,3 +237,16 @@ func osReason(err error) (string, bool) {
 	}
 	return "", false
 }
+
+// deviceFlags: Windows opens NUL or a console for writing as it is.
+const deviceFlags = 0
+
+// keepsPerm: Windows has no permission bits to keep; a replaced file
+// takes its folder's ACL, as when it is new.
+const keepsPerm = false
+
+// isNoReader: Windows has no FIFO in its file system.
+func isNoReader(error) bool { return false }
+
+// keepOwner: the new file is the writer's, as with any editor.
+func keepOwner(*os.File, fs.FileInfo) {}

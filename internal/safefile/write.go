@@ -23,6 +23,12 @@ type Pending struct {
 // owner-only ACL on Windows), then given perm, and syncs it. Nothing is
 // at path yet.
 func Stage(path string, data []byte, perm os.FileMode) (p *Pending, err error) {
+	return stage(path, data, perm, nil)
+}
+
+// stage is Stage; like, when not nil, is the file the staged one will
+// replace, whose owner it takes where the system lets pret give it.
+func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pending, err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -37,6 +43,9 @@ func Stage(path string, data []byte, perm os.FileMode) (p *Pending, err error) {
 			os.Remove(f.Name())
 		}
 	}()
+	if like != nil {
+		keepOwner(f, like)
+	}
 	if _, err = f.Write(data); err != nil {
 		return nil, PathError(path, err)
 	}
@@ -68,7 +77,7 @@ func (p *Pending) Link() error {
 
 // Replace gives the staged file its final name by a rename: a reader sees
 // the old file or the new one, never a mix. A link at path is replaced,
-// never written through.
+// never written through (WriteReplace follows links before it stages).
 func (p *Pending) Replace() error {
 	if err := os.Rename(p.tmp, p.path); err != nil {
 		return PathError(p.path, err)
@@ -94,11 +103,46 @@ func WriteNew(path string, data []byte, perm os.FileMode) error {
 	return SyncDir(filepath.Dir(path))
 }
 
-// WriteReplace writes data to path whole, replacing what is there: for
-// files pret may replace (acces.md, its state, reports), never a key.
-// Callers check the path against the key first (Protected.Check).
+// WriteReplace writes data to what path names, the way a careful user
+// expects of an output file (acces.md, its state, reports, man pages;
+// never a key: callers check the path against the key first,
+// Protected.Check):
+//   - nothing there, or a regular file: a staged file takes the name by a
+//     rename, so a reader sees the old file or the new one, never a mix.
+//     A regular file keeps its permission bits (0600 stays 0600; a
+//     read-only 0444 file you may rename over is replaced, as mv does,
+//     and stays 0444) and, when pret runs as root, its owner;
+//   - a symbolic link is followed: the file it names is replaced (staged
+//     in that file's folder), the link stays; a dangling link creates the
+//     file it names, as a shell's ">" would;
+//   - a character device (/dev/null, a terminal, /dev/stdout) or a FIFO
+//     is written into, never replaced: opened for writing without
+//     creating or truncating, the FIFO without waiting for a reader
+//     (none: an error, no hang); a write error (ENOSPC on /dev/full) is
+//     an error wrapping ErrIncomplete, since a part may have gone out;
+//   - a folder, a socket, a block device or anything else is refused
+//     (ErrUnwritableKind) and nothing changes.
 func WriteReplace(path string, data []byte, perm os.FileMode) error {
-	p, err := Stage(path, data, perm)
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && !st.Mode().IsRegular():
+		return writeInto(path, st, data)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return PathError(path, err)
+	}
+	target := path
+	if lst, lerr := os.Lstat(path); lerr == nil && IsLink(path, lst) {
+		// The rename happens where the file is, so the link stays.
+		target = resolve(path, 0)
+	}
+	var like fs.FileInfo
+	if err == nil {
+		like = st
+		if keepsPerm {
+			perm = st.Mode().Perm()
+		}
+	}
+	p, err := stage(target, data, perm, like)
 	if err != nil {
 		return err
 	}
@@ -106,7 +150,54 @@ func WriteReplace(path string, data []byte, perm os.FileMode) error {
 	if err := p.Replace(); err != nil {
 		return err
 	}
-	return SyncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(target))
+}
+
+// ErrIncomplete is a write into a device or a FIFO that failed after it
+// began: unlike a replaced file, part of the data may have gone out.
+var ErrIncomplete = errors.New("écriture interrompue")
+
+// ErrUnwritableKind is an output path that is neither a regular file, a
+// character device nor a FIFO: a folder, a socket, a block device.
+var ErrUnwritableKind = errors.New("ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé : pret n'y écrit pas ; rien n'a été écrit")
+
+// WritableKind tells whether WriteReplace would write at a path whose
+// os.Stat is st: a regular file, a character device or a FIFO.
+func WritableKind(st fs.FileInfo) bool {
+	m := st.Mode()
+	return m.IsRegular() || m&fs.ModeNamedPipe != 0 || (m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0)
+}
+
+// writeInto writes data into the character device or FIFO at path,
+// opened without O_CREAT or O_TRUNC, and refuses every other kind. The
+// kind is checked again on the open file, so a name swapped in between
+// is never truncated nor replaced.
+func writeInto(path string, st fs.FileInfo, data []byte) error {
+	if st.IsDir() {
+		return &Error{Path: path, Reason: "c'est un dossier : pret y écrirait un fichier sans nom ; rien n'a été écrit", Err: ErrUnwritableKind}
+	}
+	if !WritableKind(st) {
+		return &Error{Path: path, Reason: ErrUnwritableKind.Error(), Err: ErrUnwritableKind}
+	}
+	fifo := st.Mode()&fs.ModeNamedPipe != 0
+	f, err := os.OpenFile(path, os.O_WRONLY|deviceFlags, 0)
+	if err != nil {
+		if fifo && isNoReader(err) {
+			return &Error{Path: path, Reason: "aucun programme ne lit ce tube nommé ; rien n'a été écrit", Err: err}
+		}
+		return PathError(path, err)
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !WritableKind(now) || now.Mode().IsRegular() || now.Mode().Type() != st.Mode().Type() {
+		return &Error{Path: path, Reason: "le fichier a changé de nature pendant l'écriture ; rien n'a été écrit", Err: ErrUnwritableKind}
+	}
+	if _, err := f.Write(data); err != nil {
+		return &Error{Path: path, Reason: ErrIncomplete.Error() + " : " + Reason(err), Err: errors.Join(ErrIncomplete, err)}
+	}
+	if err := f.Close(); err != nil {
+		return &Error{Path: path, Reason: ErrIncomplete.Error() + " : " + Reason(err), Err: errors.Join(ErrIncomplete, err)}
+	}
+	return nil
 }
 
 // SyncDir makes a new name in dir durable.

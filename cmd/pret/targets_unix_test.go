@@ -1,0 +1,231 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// outputTarget is one kind of thing a written path can name; make builds
+// it at path and says where the bytes should land ("" for a device).
+type outputTarget struct {
+	name  string
+	make  func(t *testing.T, h *home, path string) (land string)
+	fails bool // nothing can be written there: exit != 0, kind unchanged
+}
+
+func mknodIn(t *testing.T, path string, minor int) {
+	t.Helper()
+	if err := syscall.Mknod(path, syscall.S_IFCHR|0o666, 1<<8|minor); err != nil {
+		t.Skipf("mknod refusé (%v) : créer un périphérique demande CAP_MKNOD (root) ; la CI tourne en root", err)
+	}
+}
+
+func outputTargets() []outputTarget {
+	regular := func(perm os.FileMode) func(t *testing.T, h *home, path string) string {
+		return func(t *testing.T, h *home, path string) string {
+			os.WriteFile(path, []byte("ancien\n"), perm)
+			os.Chmod(path, perm)
+			return path
+		}
+	}
+	return []outputTarget{
+		{name: "absent", make: func(t *testing.T, h *home, path string) string { return path }},
+		{name: "regular 0600", make: regular(0o600)},
+		{name: "regular 0644", make: regular(0o644)},
+		{name: "link to regular", make: func(t *testing.T, h *home, path string) string {
+			real := h.path("ailleurs/vrai")
+			os.MkdirAll(filepath.Dir(real), 0o755)
+			os.WriteFile(real, []byte("ancien\n"), 0o600)
+			os.Symlink(real, path)
+			return real
+		}},
+		{name: "dangling link", make: func(t *testing.T, h *home, path string) string {
+			os.Symlink("cible-absente", path)
+			return filepath.Join(filepath.Dir(path), "cible-absente")
+		}},
+		{name: "null-like device", make: func(t *testing.T, h *home, path string) string { mknodIn(t, path, 3); return "" }},
+		{name: "link to a null-like device", make: func(t *testing.T, h *home, path string) string {
+			mknodIn(t, h.path("nul"), 3)
+			os.Symlink(h.path("nul"), path)
+			return ""
+		}},
+		{name: "full-like device", fails: true, make: func(t *testing.T, h *home, path string) string { mknodIn(t, path, 7); return "" }},
+		{name: "FIFO without a reader", fails: true, make: func(t *testing.T, h *home, path string) string {
+			syscall.Mkfifo(path, 0o600)
+			return ""
+		}},
+		{name: "socket", fails: true, make: func(t *testing.T, h *home, path string) string {
+			l, err := net.Listen("unix", path)
+			if err != nil {
+				t.Skipf("socket Unix impossible ici : %v", err)
+			}
+			l.(*net.UnixListener).SetUnlinkOnClose(false)
+			t.Cleanup(func() { l.Close() })
+			return ""
+		}},
+		{name: "directory", fails: true, make: func(t *testing.T, h *home, path string) string { os.Mkdir(path, 0o755); return "" }},
+	}
+}
+
+// TestOutputTargetKinds: every command that writes a whole file at a
+// path the person chooses (valider --sortie in every format, man's
+// pages, acces's acces.md) over every kind of target: the kind at the
+// path is unchanged, the bytes land in the file a link names, a device
+// is written into, never replaced, permission bits are kept, what cannot
+// be written is a French error with exit != 0, and nothing waits.
+func TestOutputTargetKinds(t *testing.T) {
+	type writer struct {
+		name string
+		// run writes at path; want is what should land there.
+		run func(h *home, path string) (r procRun, want []byte)
+	}
+	writers := []writer{}
+	for _, f := range checklist.FileFormats {
+		writers = append(writers, writer{"valider --sortie --format " + f, func(h *home, path string) (procRun, []byte) {
+			os.MkdirAll(h.path("rendus/etu1"), 0o755)
+			os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+			std := h.pret("", "valider", "--format", f, "rendus")
+			return h.pret("", "valider", "--format", f, "--sortie", path, "rendus"), []byte(std.stdout)
+		}})
+	}
+	writers = append(writers, writer{"man", func(h *home, path string) (procRun, []byte) {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		ref := h.pret("", "man", h.path("ref"))
+		want, _ := os.ReadFile(h.path("ref/pret.1"))
+		if ref.code != 0 {
+			t.Fatalf("man: %s", ref.stderr)
+		}
+		return h.pret("", "man", filepath.Dir(path)), want
+	}})
+	for _, w := range writers {
+		for _, k := range outputTargets() {
+			t.Run(w.name+"/"+k.name, func(t *testing.T) {
+				h := newHome(t)
+				h.env = append(h.env, "SOURCE_DATE_EPOCH=1790000000")
+				path := h.path("sortie.txt")
+				if w.name == "man" {
+					path = h.path("man/pret.1")
+					os.MkdirAll(filepath.Dir(path), 0o755)
+				}
+				land := k.make(t, h, path)
+				before, _ := os.Lstat(path)
+				var perm os.FileMode = 0o644
+				if land != "" {
+					if st, err := os.Stat(land); err == nil {
+						perm = st.Mode().Perm()
+					}
+				}
+				start := time.Now()
+				r, want := w.run(h, path)
+				if time.Since(start) > 30*time.Second {
+					t.Fatal("waited")
+				}
+				if strings.Contains(r.stderr, "\x1b") {
+					t.Fatalf("raw escape on stderr: %q", r.stderr)
+				}
+				if k.fails {
+					if r.code == 0 || !strings.HasPrefix(r.stderr, "pret: erreur : ") {
+						t.Fatalf("exit %d\n%s", r.code, r.stderr)
+					}
+				} else if r.code > 1 || r.code == 1 && !strings.HasPrefix(w.name, "valider") || r.stderr != "" && r.code != 1 {
+					t.Fatalf("exit %d\n%s", r.code, r.stderr)
+				}
+				after, err := os.Lstat(path)
+				if err != nil || before != nil && after.Mode().Type() != before.Mode().Type() || before == nil && !after.Mode().IsRegular() {
+					t.Fatalf("kind changed: %v -> %v (%v)", before, after, err)
+				}
+				if land != "" && !k.fails {
+					got, err := os.ReadFile(land)
+					if err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("%s holds %d bytes, want %d (%v)", land, len(got), len(want), err)
+					}
+					if st, _ := os.Stat(land); st.Mode().Perm() != perm {
+						t.Fatalf("mode %v, want %v", st.Mode().Perm(), perm)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestOutputIntoFIFOWithReader: --sortie onto a FIFO a reader holds
+// open delivers the whole report to the reader, in every format; the
+// FIFO stays a FIFO.
+func TestOutputIntoFIFOWithReader(t *testing.T) {
+	h := newHome(t)
+	os.MkdirAll(h.path("rendus/etu1"), 0o755)
+	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	for _, f := range checklist.FileFormats {
+		std := h.pret("", "valider", "--format", f, "rendus")
+		fifo := h.path("tube-" + f)
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fd, err := syscall.Open(fifo, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan []byte, 1)
+		go func() {
+			defer syscall.Close(fd)
+			var all []byte
+			buf := make([]byte, 1<<16)
+			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+				n, err := syscall.Read(fd, buf)
+				if n > 0 {
+					all = append(all, buf[:n]...)
+					continue
+				}
+				if err == nil && len(all) > 0 {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+			got <- all
+		}()
+		r := h.pret("", "valider", "--format", f, "--sortie", fifo, "rendus")
+		if r.code != std.code || r.stdout != "" {
+			t.Fatalf("%s: exit %d, want %d\n%s", f, r.code, std.code, r.stderr)
+		}
+		if b := <-got; string(b) != std.stdout {
+			t.Fatalf("%s: the reader got %d bytes, want %d", f, len(b), len(std.stdout))
+		}
+		if st, err := os.Lstat(fifo); err != nil || st.Mode().Type() != os.ModeNamedPipe {
+			t.Fatalf("%s: %v", f, st)
+		}
+	}
+}
+
+// TestOutputSystemDevices: --sortie /dev/null takes the report and
+// exits as without it; --sortie /dev/full says in French that the disk
+// is full, exit 1. Both stay the system's character devices.
+func TestOutputSystemDevices(t *testing.T) {
+	h := newHome(t)
+	os.MkdirAll(h.path("rendus/etu1"), 0o755)
+	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	for _, dev := range []string{"/dev/null", "/dev/full"} {
+		before, _ := os.Stat(dev)
+		for _, f := range checklist.FileFormats {
+			r := h.pret("", "valider", "--format", f, "--sortie", dev, "rendus")
+			switch {
+			case dev == "/dev/null" && r.code != 0:
+				t.Errorf("%s %s: exit %d\n%s", dev, f, r.code, r.stderr)
+			case dev == "/dev/full" && (r.code != 1 || !strings.Contains(r.stderr, "plus de place sur le disque")):
+				t.Errorf("%s %s: exit %d\n%s", dev, f, r.code, r.stderr)
+			}
+		}
+		if after, err := os.Lstat(dev); err != nil || !os.SameFile(before, after) || after.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("%s replaced", dev)
+		}
+	}
+}
