@@ -121,14 +121,10 @@ func NextSteps(n Next) string {
 	b.WriteString("2. Chargez la clé dans l'agent SSH, pour taper la passphrase une fois par jour (pret ne le fait pas) :\n")
 	fmt.Fprintf(&b, "     %s\n", AgentCommand(n.Store.PrivatePath(), n.Home, n.GOOS))
 	b.WriteString("3. Ajoutez ce bloc à ~/.ssh/config (« pret ssh-config » l'affiche ; pret n'écrit jamais ce fichier) :\n")
-	// The block at the left margin, without its comment line: on a
-	// narrow terminal a wrapped line would no longer be one ssh_config
-	// reads; the comment's advice follows as a sentence.
-	for _, l := range strings.Split(strings.TrimSuffix(SSHConfig(n.Store.PrivatePath(), n.Home), "\n"), "\n") {
-		if !strings.HasPrefix(l, "#") {
-			fmt.Fprintf(&b, "%s\n", l)
-		}
-	}
+	// The very block `pret ssh-config` prints, at the left margin so that
+	// it copies as it is; a narrow terminal wraps its comment line as
+	// comment lines (textwrap), so the copy stays one ssh_config reads.
+	b.WriteString(SSHConfig(n.Store.PrivatePath(), n.Home))
 	fmt.Fprintf(&b, "   Remplacez %s et %s par ce que les organisateurs vous donneront.\n", HostPlaceholder, UserPlaceholder)
 	fmt.Fprintf(&b, "4. %s\n", DaysLeft(n.Session, n.Today))
 	return b.String()

@@ -175,3 +175,33 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 		t.Fatalf("only %d continuation lines: the markers were barely checked", continued)
 	}
 }
+
+// TestWrapCommentLines: a comment line ("# …", the ssh_config block's)
+// wraps into comment lines: at every width, each line of the result
+// starts with "#" after its indent, none is wider than the width, and
+// without the "#" the text is the same.
+func TestWrapCommentLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for i := 0; i < 200; i++ {
+		var lines []string
+		for range 1 + rng.IntN(3) {
+			l := strings.ReplaceAll(wrapSample(rng, i%2 == 0), "\n", " ")
+			lines = append(lines, strings.Repeat(" ", rng.IntN(5))+"# "+strings.TrimLeft(l, " "))
+		}
+		text := strings.Join(lines, "\n")
+		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
+			got := wrapText(text, width)
+			for _, line := range strings.Split(got, "\n") {
+				if !strings.HasPrefix(strings.TrimLeft(stripEscapes(line), " "), "#") {
+					t.Fatalf("width %d: %q is not a comment line:\n%s", width, line, got)
+				}
+				if w := visibleWidth(line); w > width {
+					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
+				}
+			}
+			if strings.ReplaceAll(nonSpace(got), "#", "") != strings.ReplaceAll(nonSpace(text), "#", "") {
+				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
+			}
+		}
+	}
+}

@@ -22,6 +22,9 @@ import (
 // a '/', '-', '_', '.', ',', ':' or ';' when one falls in the second half
 // of the room, else at the room's edge: the terminal would cut it anyway.
 //
+// A comment line ("# …", after spaces or not) continues as a comment:
+// each continuation starts with "# ".
+//
 // The lines of a unified diff's hunks (after an "@@ -a,b +c,d @@" line,
 // as many as its counts say) are diff lines: each continuation repeats
 // the line's marker ('-', '+' or ' ') followed by "↪ ", so a wrapped
@@ -52,6 +55,10 @@ func Text(s string, width int) string {
 			continue
 		}
 		oldLeft, newLeft = hunkCounts(plain)
+		if t := strings.TrimLeft(plain, " "); strings.HasPrefix(t, "#") {
+			b.WriteString(wrapComment(line, width))
+			continue
+		}
 		b.WriteString(wrapLine(line, width))
 	}
 	return b.String()
@@ -126,13 +133,30 @@ func wrapDiffLine(line string, width int) string {
 	return b.String()
 }
 
+// wrapComment wraps a comment line (shell, ssh_config: "# …"): each
+// continuation is a comment too, at the same indent, so that a block
+// copied from a narrow terminal reads as it was meant.
+func wrapComment(line string, width int) string {
+	if Columns(line) <= width {
+		return line
+	}
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	cont := line[:lead] + "# "
+	if lead+2 > width/2 {
+		cont = "# "
+	}
+	var b strings.Builder
+	flow(&b, line, 0, width, cont, len(cont), false)
+	return b.String()
+}
+
 // flow writes text from column col, breaking before a word that does
 // not fit and cutting a word wider than a line; each new line starts
 // with cont, contW columns wide. bare lets a word that fits a line, but
 // not after cont, start a line at the margin instead of being cut (a
-// diff line cannot: its continuations need their marker). The spacing between words is kept
-// within a line (the columns of a layout); a break drops the spaces
-// where it falls.
+// diff or comment line cannot: its continuations need their marker).
+// The spacing between words is kept within a line (the columns of a
+// layout); a break drops the spaces where it falls.
 func flow(b *strings.Builder, text string, col, width int, cont string, contW int, bare bool) {
 	newline := func() {
 		b.WriteByte('\n')
