@@ -131,3 +131,40 @@ func TestTypeWordsMatchFieldsFunc(t *testing.T) {
 		}
 	}
 }
+
+// pathTokensSlow is pathTokens as it was, over strings.FieldsFunc.
+func pathTokensSlow(raw string) []string {
+	if !strings.ContainsAny(raw, `/\`) {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(raw, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')' ||
+			r == '<' || r == '>' || r == '[' || r == ']' || r == '|' || r == '*' || r == ',' || r == ';' || r == '«' || r == '»' || r == '\u00a0'
+	}) {
+		f = strings.TrimRight(f, ".:!?")
+		if i := rootIndex(f); i > 0 {
+			f = f[i:]
+		}
+		if strings.ContainsAny(f, `/\`) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestPathTokensMatchSlow: the word walk finds the paths FieldsFunc found.
+func TestPathTokensMatchSlow(t *testing.T) {
+	pieces := []string{"~/.ssh/id_ed25519_romeo.pub", "C:\\Users\\kim\\.ssh\\x.pub", "Clé:~/.ssh/x.pub", "$HOME/.ssh/id", " ", "\t", "`", "\"", "'", "(", ")", "<", ">", "[", "]", "|", "*", ",", ";", "«", "»", "\u00a0", ".", ":", "!", "?", "/", "\\", "é", "x", "%USERPROFILE%\\.ssh"}
+	r := rand.New(rand.NewPCG(15, 16))
+	for i := range 200_000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		line := b.String()
+		if got, want := strings.Join(pathTokens(line), "\x00"), strings.Join(pathTokensSlow(line), "\x00"); got != want {
+			t.Fatalf("case %d: pathTokens(%q) = %q, was %q", i, line, got, want)
+		}
+	}
+}

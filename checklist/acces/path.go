@@ -2,6 +2,7 @@ package acces
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -9,23 +10,58 @@ import (
 // pathTokens returns the words of a raw line that look like paths: they
 // hold a slash or a backslash.
 func pathTokens(raw string) []string {
-	if !strings.ContainsAny(raw, `/\`) {
-		return nil
-	}
 	var out []string
-	for _, f := range strings.FieldsFunc(raw, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')' ||
-			r == '<' || r == '>' || r == '[' || r == ']' || r == '|' || r == '*' || r == ',' || r == ';' || r == '«' || r == '»' || r == '\u00a0'
-	}) {
-		f = strings.TrimRight(f, ".:!?")
-		if i := rootIndex(f); i > 0 {
-			f = f[i:] // "Clé:~/.ssh/x.pub"
+	for i := 0; ; {
+		f, next, ok := nextPathToken(raw, i)
+		if !ok {
+			return out
+		}
+		out = append(out, f)
+		i = next
+	}
+}
+
+// nextPathToken is the first path-like word of raw[i:] and where to look
+// for the next one: pathTokens one word at a time, with no list to make.
+func nextPathToken(raw string, i int) (tok string, next int, ok bool) {
+	if i == 0 && !strings.ContainsAny(raw, `/\`) {
+		return "", len(raw), false
+	}
+	for i < len(raw) {
+		// A word is a run of runes that are not separators, as
+		// strings.FieldsFunc(raw, isPathSep) cuts it.
+		for i < len(raw) {
+			r, n := utf8.DecodeRuneInString(raw[i:])
+			if !isPathSep(r) {
+				break
+			}
+			i += n
+		}
+		from := i
+		for i < len(raw) {
+			r, n := utf8.DecodeRuneInString(raw[i:])
+			if isPathSep(r) {
+				break
+			}
+			i += n
+		}
+		if i == from {
+			break
+		}
+		f := strings.TrimRight(raw[from:i], ".:!?")
+		if k := rootIndex(f); k > 0 {
+			f = f[k:] // "Clé:~/.ssh/x.pub"
 		}
 		if strings.ContainsAny(f, `/\`) {
-			out = append(out, f)
+			return f, i, true
 		}
 	}
-	return out
+	return "", len(raw), false
+}
+
+func isPathSep(r rune) bool {
+	return r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')' ||
+		r == '<' || r == '>' || r == '[' || r == ']' || r == '|' || r == '*' || r == ',' || r == ';' || r == '«' || r == '»' || r == '\u00a0'
 }
 
 // rootIndex finds where a path starts inside a word.
@@ -62,7 +98,12 @@ func (d *document) checkPath(r *Result, rules Rules) {
 		if l.leak {
 			continue
 		}
-		for _, p := range pathTokens(l.raw) {
+		for at := 0; ; {
+			p, next, ok := nextPathToken(l.raw, at)
+			if !ok {
+				break
+			}
+			at = next
 			base := BaseName(p)
 			if strings.HasSuffix(base, ".pub") && len(base) > 4 {
 				r.PubPath = p

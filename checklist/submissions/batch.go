@@ -53,7 +53,13 @@ const (
 
 // Run is the outcome of a run, read by the writers one file at a time
 // (checklist.Results).
-type Run struct{ recs []record }
+type Run struct {
+	recs []record
+	// dates holds each distinct date once, as At writes it: a report
+	// read twice over 100,000 files would otherwise make 200,000 strings
+	// of a handful of days. Built by Read, only read afterwards.
+	dates map[int32]string
+}
 
 // Len is the number of files.
 func (r *Run) Len() int { return len(r.recs) }
@@ -64,7 +70,9 @@ func (r *Run) At(i int) checklist.FileResult {
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.learner, Fingerprint: rec.fp, FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems, Valid: rec.valid}
 	if rec.date != 0 {
-		f.Date = unpackDate(rec.date)
+		if f.Date = r.dates[rec.date]; f.Date == "" {
+			f.Date = unpackDate(rec.date)
+		}
 	}
 	switch rec.statut {
 	case statutDemande:
@@ -192,7 +200,13 @@ func Read(args []string, opts Options) *Run {
 		recs, groups = recs[:n:n], groups[:n]
 	}
 	markDuplicates(recs, groups)
-	return &Run{recs: recs}
+	dates := map[int32]string{}
+	for i := range recs {
+		if d := recs[i].date; d != 0 && dates[d] == "" {
+			dates[d] = unpackDate(d)
+		}
+	}
+	return &Run{recs: recs, dates: dates}
 }
 
 // byPath sorts records with their groups and ids.
