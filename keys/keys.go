@@ -5,6 +5,10 @@
 // Reading a private key never needs its passphrase: the public half, the
 // cipher and the KDF sit in clear in the openssh-key-v1 header, which is
 // what lets `pret` keep an existing key without asking anything.
+//
+// keys depends on x/crypto and the standard library only: the file
+// system comes in through Files, which pret's callers fill with
+// internal/safefile's bounded reader and never-replacing writer.
 package keys
 
 import (
