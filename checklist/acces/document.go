@@ -78,8 +78,8 @@ func (d *document) all() iter.Seq[line] {
 func (d *document) form(i int) line {
 	l := d.rawLine(i)
 	if !l.leak {
-		text, heading, starts, cells := stripDecoration(l.raw)
-		l.heading, l.starts, l.cells = heading, starts, cells
+		text, heading, starts, row := stripDecoration(l.raw)
+		l.heading, l.starts, l.row = heading, starts, row
 		l.folded = checklist.Fold(text)
 		// Fold leaves no space at either end: a line has words
 		// (or punctuation) exactly when its folded form is not empty.
@@ -98,34 +98,76 @@ type line struct {
 	// starts is true when the line opens a new block: a list item, a
 	// heading, a table row; other non-blank lines continue the block above.
 	starts bool
-	cells  []string // table cells, decoration removed
-	leak   bool     // private key material: never read further, never shown
+	// row is a table row with at least one cell, between its outer
+	// pipes: eachCell reads its cells when a rule needs them, so a row
+	// of 300 000 cells is never held as a slice.
+	row  string
+	leak bool // private key material: never read further, never shown
 }
 
 // stripDecoration removes the Markdown around the words: block quotes,
 // list markers, headings, emphasis and code markers, quotes.
-func stripDecoration(raw string) (text string, heading, starts bool, cells []string) {
+// A table row's text is its cells joined by a space; row is the row
+// between its outer pipes when it has a cell, "" otherwise.
+func stripDecoration(raw string) (text string, heading, starts bool, row string) {
 	s := strings.TrimSpace(raw)
 	for strings.HasPrefix(s, ">") {
 		s = strings.TrimSpace(s[1:])
 	}
 	if strings.HasPrefix(s, "|") {
-		parts := strings.Split(strings.Trim(s, "|"), "|")
-		for _, p := range parts {
-			p = cleanInline(strings.TrimSpace(p))
-			if strings.Trim(p, "-: ") != "" {
-				cells = append(cells, p)
+		row = strings.Trim(s, "|")
+		var b strings.Builder
+		n := 0
+		eachCell(row, func(c string) bool {
+			if n == 1 {
+				b.Grow(len(row))
 			}
+			if n > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(c)
+			if n == 0 {
+				text = c // one cell: no copy, as strings.Join
+			}
+			n++
+			return true
+		})
+		switch n {
+		case 0:
+			return "", false, true, ""
+		case 1:
+			return text, false, true, row
 		}
-		return strings.Join(cells, " "), false, true, cells
+		return b.String(), false, true, row
 	}
 	if h := strings.TrimLeft(s, "#"); len(h) < len(s) && (h == "" || h[0] == ' ') {
-		return cleanInline(strings.TrimSpace(h)), true, true, nil
+		return cleanInline(strings.TrimSpace(h)), true, true, ""
 	}
 	if rest, ok := listMarker(s); ok {
 		s, starts = rest, true
 	}
-	return cleanInline(s), false, starts, nil
+	return cleanInline(s), false, starts, ""
+}
+
+// eachCell gives yield the cells of a table row (between its outer
+// pipes), decoration removed, empty and separator cells left out, one at
+// a time until it returns false.
+func eachCell(row string, yield func(string) bool) {
+	for {
+		i := strings.IndexByte(row, '|')
+		p := row
+		if i >= 0 {
+			p = row[:i]
+		}
+		p = cleanInline(strings.TrimSpace(p))
+		if strings.Trim(p, "-: ") != "" && !yield(p) {
+			return
+		}
+		if i < 0 {
+			return
+		}
+		row = row[i+1:]
+	}
 }
 
 func listMarker(s string) (string, bool) {

@@ -3,6 +3,7 @@ package acces
 import (
 	"encoding/base64"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -118,7 +119,11 @@ func TestTypeWordsMatchFieldsFunc(t *testing.T) {
 			case "ed25519":
 				wantEd = true
 			default:
-				want = append(want, tw)
+				// Each type once, in the order first named: a file of
+				// 100 000 "RSA" keeps one.
+				if !slices.Contains(want, tw) {
+					want = append(want, tw)
+				}
 			}
 		}
 		if !mayNameType(line) {

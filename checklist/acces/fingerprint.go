@@ -2,6 +2,7 @@ package acces
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -9,19 +10,40 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
+// statements is what the key lines of a file state. Every list in it is
+// bounded whatever the file: a 1 MiB file of 100 000 fingerprints, type
+// words or malformed SHA256 keeps counts, the first lines and the set of
+// distinct values, never a record per occurrence (organisateurs.md,
+// Scale).
 type statements struct {
-	fingerprints []fpAt // well-formed SHA256 fingerprints
-	badFP        []fpAt // SHA256 with the wrong length or alphabet
-	md5          []fpAt
+	fingerprints seen // well-formed SHA256 fingerprints; values are their base64
+	distinct     map[string]struct{}
+	badFP        seen // SHA256 with the wrong length or alphabet, one per line
+	md5          seen
 	pasted       []pastedKey
 	ed25519      bool
-	otherTypes   []string
+	otherTypes   []string // distinct, in the order first named
 	otherLine    int
 }
 
-type fpAt struct {
-	fp   string
-	line int
+// seen counts the statements of one kind and keeps the lines of the
+// first maxPerCode (no message names more) and the first value.
+type seen struct {
+	n     int
+	lines []int
+	first string
+	last  int // the line of the last statement, kept or not
+}
+
+func (s *seen) note(line int, v string) {
+	if s.n == 0 {
+		s.first = v
+	}
+	s.n++
+	s.last = line
+	if len(s.lines) < maxPerCode {
+		s.lines = append(s.lines, line)
+	}
 }
 
 type pastedKey struct {
@@ -93,7 +115,10 @@ func typeWords[T string | []byte](st *statements, no int, rest T) {
 			if st.otherLine == 0 {
 				st.otherLine = no
 			}
-			st.otherTypes = append(st.otherTypes, t)
+			// Each type once: a line of 100 000 "RSA" keeps one.
+			if !slices.Contains(st.otherTypes, t) {
+				st.otherTypes = append(st.otherTypes, t)
+			}
 		}
 	}
 }
@@ -161,12 +186,18 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 			}
 			body := raw[j:k]
 			if validFingerprint(body) && end == k {
-				st.fingerprints = append(st.fingerprints, fpAt{"SHA256:" + body, l.no})
+				// body is a slice of the text: nothing is copied per
+				// fingerprint, the set holds each distinct one once.
+				st.fingerprints.note(l.no, body)
+				if st.distinct == nil {
+					st.distinct = map[string]struct{}{}
+				}
+				st.distinct[body] = struct{}{}
 			} else {
 				// One per line: the message names no value, and a line of
 				// 50 000 "SHA256:" must not make 50 000 problems.
-				if n := len(st.badFP); n == 0 || st.badFP[n-1].line != l.no {
-					st.badFP = append(st.badFP, fpAt{raw[i:end], l.no})
+				if st.badFP.last != l.no {
+					st.badFP.note(l.no, "")
 				}
 			}
 			out = append(out, ' ')
@@ -178,7 +209,7 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 				j += 4
 			}
 			if isHexPairRun(raw[j:]) {
-				st.md5 = append(st.md5, fpAt{"MD5", l.no})
+				st.md5.note(l.no, "")
 				out = append(out, ' ')
 				i = j + 47
 				continue
@@ -261,28 +292,28 @@ func parsePasted(raw string, start, end, no int) pastedKey {
 }
 
 func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
-	distinct := map[string]bool{}
-	for _, f := range st.fingerprints {
-		distinct[f.fp] = true
+	distinct := st.distinct
+	for _, line := range st.badFP.lines {
+		r.add("bad-fingerprint", checklist.SevError, line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
 	}
-	for _, b := range st.badFP {
-		r.add("bad-fingerprint", checklist.SevError, b.line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
-	}
-	if len(st.fingerprints) == 0 && len(st.md5) > 0 {
-		r.add("bad-fingerprint", checklist.SevError, st.md5[0].line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
+	// The lines past the first maxPerCode were counted, not kept: the
+	// last message kept says how many more (noteCapped).
+	r.countMore("bad-fingerprint", st.badFP.n-len(st.badFP.lines))
+	if st.fingerprints.n == 0 && st.md5.n > 0 {
+		r.add("bad-fingerprint", checklist.SevError, st.md5.lines[0], "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
 	}
 	switch {
 	case len(distinct) > 1:
-		r.add("multiple-fingerprints", checklist.SevError, st.fingerprints[1].line, "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(distinct))
+		r.add("multiple-fingerprints", checklist.SevError, st.fingerprints.lines[1], "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(distinct))
 	case len(distinct) == 1:
-		r.Fingerprint, r.FingerprintLine = st.fingerprints[0].fp, st.fingerprints[0].line
-	case len(st.badFP) == 0 && len(st.md5) == 0:
+		r.Fingerprint, r.FingerprintLine = "SHA256:"+st.fingerprints.first, st.fingerprints.lines[0]
+	case st.badFP.n == 0 && st.md5.n == 0:
 		r.add("missing-fingerprint", checklist.SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
 	}
 
 	// The type belongs to the third element with the fingerprint: when the
 	// whole element is absent, missing-fingerprint says so once.
-	anyFingerprint := len(st.fingerprints)+len(st.badFP)+len(st.md5) > 0
+	anyFingerprint := st.fingerprints.n+st.badFP.n+st.md5.n > 0
 	switch {
 	case st.ed25519:
 	case len(st.otherTypes) > 0:
@@ -316,9 +347,9 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 // any form.
 func firstFingerprintLine(st *statements) int {
 	first := 0
-	for _, list := range [][]fpAt{st.fingerprints, st.badFP, st.md5} {
-		if len(list) > 0 && (first == 0 || list[0].line < first) {
-			first = list[0].line
+	for _, s := range []*seen{&st.fingerprints, &st.badFP, &st.md5} {
+		if s.n > 0 && (first == 0 || s.lines[0] < first) {
+			first = s.lines[0]
 		}
 	}
 	return first

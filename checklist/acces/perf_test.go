@@ -2,6 +2,7 @@ package acces
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"runtime"
@@ -36,6 +37,65 @@ var worstShapes = []struct {
 	{"dates-paths", func(n int) string {
 		return strings.Repeat("Demandé le 20/10/2026 ~/.ssh/a.pub SHA256:x 256\n", n/50)
 	}},
+}
+
+// lineTokens are the line-level tokens the rules (and the leak detector
+// before them) look at: each, repeated to the cap, is a generated worst
+// shape, so a rule that keeps something per occurrence, per word or per
+// line shows in the peak.
+var lineTokens = []string{
+	"RSA ", "ECDSA ", "DSA ", "ed25519-sk ", "ssh-ed25519 ", "ED25519 ", "ssh-rsa ",
+	"SHA256:", "SHA256:abc\n", "SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU ",
+	"MD5:01:23:45:67:89:ab:cd:ef:01:23:45:67:89:ab:cd:ef ",
+	"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n",
+	"AAAAAAAAAAAAAAAAAAAA ",
+	"-----BEGIN", "-----BEGIN\n", "-----BEGIN OPENSSH PRIVATE KEY-----\n", "-----END OPENSSH PRIVATE KEY-----\n",
+	"-----\n", "BEGIN PRIVATE\n", "Proc-Type: 4,ENCRYPTED\n", "PuTTY-User-Key-File-3: x\n", "Private-Lines: 1\n",
+	"```", "```\n", "|", "|\n", "|a|b|", ">", ">\n", "> ", "- ", "- \n", "# \n", "1. a\n",
+	"2026-10-20 ", "20/10/2026\n", "le 1er janvier 2026 ", "octobre ", "Date de la demande : 2026-10-20\n",
+	"~/.ssh/id_ed25519_romeo.pub ", "~/.ssh/a.pub\n",
+	"b3BlbnNzaC1rZXktdjE", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n", "MIIEowIBAAKCAQEA\n",
+	"Zm9vYmFyYmF6cXV4cXV1eFlvV0xrd0pYcEZzSzl3Q2c0\n", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9f ",
+	"\u00a0", "\u00a0\n", "\r\n", "\r", "\n", "a\r\n", "_a_ *b* `c` ", "«", "é",
+	"<!-- pret:signature -->\n", "-----BEGIN SSH SIGNATURE-----\n",
+	"Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n",
+}
+
+// shape is a file text made on demand: a child process measuring one
+// shape builds that one only, so the others do not raise the heap the
+// garbage collector paces itself on.
+type shape struct {
+	name string
+	make func() string
+}
+
+// generatedShapes repeats each of lineTokens to n bytes, then mixes them
+// at random (a fixed seed per mix): short lines, very long lines, and
+// every pairing of tokens the rules could meet on one line.
+func generatedShapes(n int) []shape {
+	var out []shape
+	for i, tok := range lineTokens {
+		out = append(out, shape{fmt.Sprintf("token-%02d-%q", i, tok), func() string { return strings.Repeat(tok, n/len(tok)) }})
+	}
+	for seed := range 6 {
+		out = append(out, shape{fmt.Sprintf("mix-%d", seed), func() string {
+			rng := rand.New(rand.NewPCG(uint64(seed), 11))
+			var b strings.Builder
+			for b.Len() < n-128 {
+				b.WriteString(lineTokens[rng.IntN(len(lineTokens))])
+				switch seed % 3 {
+				case 1: // short lines
+					b.WriteByte('\n')
+				case 2: // words on long lines
+					if rng.IntN(200) == 0 {
+						b.WriteByte('\n')
+					}
+				}
+			}
+			return b.String()
+		}})
+	}
+	return out
 }
 
 // BenchmarkValidateWorstShapes: go test ./checklist/acces -run '^$' -bench WorstShapes -benchmem
@@ -113,9 +173,9 @@ func procStatus(field string) int64 {
 // its default pace, as in pret.
 func TestValidatePeakMemory(t *testing.T) {
 	if name := os.Getenv("PRET_PEAK_SHAPE"); name != "" {
-		for _, s := range worstShapes {
+		for _, s := range peakShapes() {
 			if s.name == name {
-				data := []byte(s.make(MaxAccessSize - 64))
+				data := []byte(s.make())
 				runtime.GC()
 				debug.FreeOSMemory()
 				// Writing 5 to clear_refs resets the peak (VmHWM) to the
@@ -137,7 +197,8 @@ func TestValidatePeakMemory(t *testing.T) {
 	if raceEnabled {
 		t.Skip("under -race, shadow memory is counted too; the ordinary run measures pret's")
 	}
-	for _, s := range worstShapes {
+	worst, worstName := int64(0), ""
+	for _, s := range peakShapes() {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestValidatePeakMemory$")
 		cmd.Env = append(os.Environ(), "PRET_PEAK_SHAPE="+s.name)
 		out, err := cmd.Output()
@@ -154,10 +215,30 @@ func TestValidatePeakMemory(t *testing.T) {
 			t.Fatalf("%s: no measure in %q", s.name, out)
 		}
 		t.Logf("%s at 1 MiB: peak grew by %d KiB", s.name, kib)
-		if kib > 16<<10 {
-			t.Errorf("%s at 1 MiB: peak memory grew by %d KiB, over 16 MiB", s.name, kib)
+		if kib > worst {
+			worst, worstName = kib, s.name
+		}
+		if kib > peakBoundKiB {
+			t.Errorf("%s at 1 MiB: peak memory grew by %d KiB, over %d KiB", s.name, kib, peakBoundKiB)
 		}
 	}
+	t.Logf("worst: %s, %d KiB", worstName, worst)
+}
+
+// peakBoundKiB is the growth of the peak allowed for validating one file
+// at the cap: organisateurs.md asks for a 1 MiB file validated in under
+// 16 MiB; pret's own code and runtime take about 12 MiB before reading
+// anything, so the validation itself must stay well under the rest.
+const peakBoundKiB = 16 << 10
+
+// peakShapes are the worst shapes and the generated ones, each at the
+// cap (the cap itself plus one byte is refused unread, too-large).
+func peakShapes() []shape {
+	var out []shape
+	for _, s := range worstShapes {
+		out = append(out, shape{s.name, func() string { return s.make(MaxAccessSize - 64) }})
+	}
+	return append(out, generatedShapes(MaxAccessSize)...)
 }
 
 // TestProblemsPerCodeBounded: 50 000 lines of malformed fingerprints give

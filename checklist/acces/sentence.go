@@ -318,17 +318,20 @@ func (d *document) blocks(yield func(blockResult) bool) {
 			if !flush() {
 				return
 			}
-		case l.cells != nil:
+		case l.row != "":
 			if !flush() {
 				return
 			}
-			for _, c := range l.cells {
+			stop := false
+			eachCell(l.row, func(c string) bool {
 				b := cell.reset(l.no)
 				f := checklist.Fold(c)
 				b.addLine(f, l.no, false)
-				if !yield(b.end()) {
-					return
-				}
+				stop = !yield(b.end())
+				return !stop
+			})
+			if stop {
+				return
 			}
 		case l.starts || cur == nil:
 			if !flush() {

@@ -85,6 +85,19 @@ func (r *Result) add(code string, sev checklist.Severity, line int, format strin
 	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
+// countMore counts n problems of code past those built: a rule that
+// keeps only the first maxPerCode of a kind (statements) still has the
+// last one say how many more there were.
+func (r *Result) countMore(code string, n int) {
+	if n <= 0 {
+		return
+	}
+	if r.counts == nil {
+		r.counts = map[string]int{}
+	}
+	r.counts[code] += n
+}
+
 // noteCapped tells, on the last problem kept of each code that reached
 // maxPerCode, how many more there were.
 func (r *Result) noteCapped() {
