@@ -22,7 +22,7 @@ import (
 func fastPath(ctx context.Context, args []string, ios *iostreams) (code int, ok bool) {
 	switch {
 	case isVersion(args):
-		return exitCode(runVersion(ctx, ios), ios.Err), true
+		return exitCode(ios.outputError(runVersion(ctx, ios)), ios.Err), true
 	case len(args) == 2 && (args[0] == "empreinte" || args[0] == "fingerprint") && plainArg(args[1]):
 		cfg, warnings, err := loadConfig(viper.New(), "")
 		if err != nil {
@@ -31,7 +31,7 @@ func fastPath(ctx context.Context, args []string, ios *iostreams) (code int, ok 
 		for _, w := range warnings {
 			fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(w))
 		}
-		return exitCode(runEmpreinte(ctx, &empreinteOptions{Config: cfg, Path: args[1]}, ios), ios.Err), true
+		return exitCode(ios.outputError(runEmpreinte(ctx, &empreinteOptions{Config: cfg, Path: args[1]}, ios)), ios.Err), true
 	}
 	return 0, false
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 
@@ -73,3 +74,51 @@ func (s *iostreams) Wrap(text string) string {
 
 // Prompter is what asks the questions; call it only when Interactive.
 func (s *iostreams) Prompter() onboarding.Prompter { return s.prompter() }
+
+// checkedWriter is standard output remembering its first write error:
+// commands print with fmt.Fprint and cobra prints help, none of which
+// looks at the error, yet a report lost on a full disk or a closed
+// stream must never end with exit 0 (cli.md: exit codes do not depend
+// on the format).
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		// The stream is broken; more text would only repeat the error.
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// checkedOut is s with standard output checked (once).
+func (s *iostreams) checkedOut() *iostreams {
+	if _, ok := s.Out.(*checkedWriter); ok {
+		return s
+	}
+	c := *s
+	c.Out = &checkedWriter{w: s.Out}
+	return &c
+}
+
+// outputError is what a command that returned err ends with, once its
+// standard output is counted: a write that failed turns a success, or a
+// failure already told in the report (silentExit), into that error, said
+// on stderr in French; another error the command gave stands.
+func (s *iostreams) outputError(err error) error {
+	c, ok := s.Out.(*checkedWriter)
+	if !ok || c.err == nil {
+		return err
+	}
+	var silent *silentExit
+	if err == nil || errors.As(err, &silent) {
+		return c.err
+	}
+	return err
+}

@@ -35,6 +35,7 @@ func pretMain() int {
 // run executes one command line and returns its exit code; the in-process
 // tests call it with fake streams.
 func run(ctx context.Context, args []string, ios *iostreams) int {
+	ios = ios.checkedOut()
 	if code, ok := fastPath(ctx, args, ios); ok {
 		return code
 	}
@@ -58,7 +59,7 @@ func runTree(ctx context.Context, args []string, ios *iostreams) int {
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
-	return exitCode(root.ExecuteContext(ctx), ios.Err)
+	return exitCode(ios.outputError(root.ExecuteContext(ctx)), ios.Err)
 }
 
 // plainUsages drops the backquotes that name a flag's value in the help

@@ -81,8 +81,10 @@ func writeHuman(ios *iostreams, format string, write func(io.Writer) error) erro
 		return write(ios.Out)
 	}
 	var buf bytes.Buffer
-	err := write(&buf)
-	io.WriteString(ios.Out, ios.Wrap(buf.String()))
+	if err := write(&buf); err != nil {
+		return err
+	}
+	_, err := io.WriteString(ios.Out, ios.Wrap(buf.String()))
 	return err
 }
 
