@@ -90,7 +90,7 @@ func fragToken(line string, min int) string {
 	}
 	from := 0
 	for k := 0; k <= len(line); k++ {
-		if k == len(line) || !(isB64Byte(line[k]) && line[k] != '=' || isSpaceByte(line[k])) {
+		if k == len(line) || !fragByte[line[k]] {
 			seg(line[from:k])
 			from = k + 1
 		}
@@ -100,6 +100,15 @@ func fragToken(line string, min int) string {
 	}
 	return best
 }
+
+// fragByte holds the bytes a segment of fragToken is made of: base64
+// but '=', and spaceBytes. A table, since every byte of a line is asked.
+var fragByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isB64Byte(byte(c)) && c != '=' || isSpaceByte(byte(c))
+	}
+	return t
+}()
 
 func allHex(s string) bool {
 	for k := 0; k < len(s); k++ {

@@ -173,6 +173,13 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 	raw := l.raw
 	i := 0
 	for i < len(raw) {
+		if c := raw[i]; c|0x20 != 's' && c|0x20 != 'm' && c != 'A' && !isHex(c) {
+			// None of the cases below can start here: each needs its
+			// first byte to be one of these.
+			out = append(out, c)
+			i++
+			continue
+		}
 		switch {
 		case hasPrefixFold(raw[i:], "sha256:"):
 			j := i + len("sha256:")
