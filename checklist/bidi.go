@@ -17,6 +17,9 @@ import (
 //     string (encoding/json writes these characters raw);
 //   - junit: the character reference "&#x202E;", which an XML parser
 //     reads back as the same string (encoding/xml writes them raw);
+//     json, sarif and junit write the C1 controls (U+0080–U+009F, CSI
+//     among them) the same way, since both encoders leave them raw too
+//     and a report printed on a terminal must not drive it;
 //   - html: a visible marker, the code point in a styled span (bidiParts);
 //   - texte, github and csv: Escape's octal form, the same everywhere a
 //     person reads a line, since neither a terminal nor a spreadsheet
@@ -31,13 +34,18 @@ func isBidi(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
-// bidiAt reports the bidi control whose UTF-8 encoding starts p[i:], and
-// its length; 0 when there is none. The encodings are D8 9C (U+061C),
-// E2 80 8E/8F (U+200E/F), E2 80 AA–AE (U+202A–E) and E2 81 A6–A9
-// (U+2066–9); matching bytes is exact in valid UTF-8, and in invalid
-// UTF-8 it only ever matches a whole, well-formed sequence.
+// bidiAt reports the bidi or C1 control whose UTF-8 encoding starts
+// p[i:], and its length; 0 when there is none. The encodings are C2
+// 80–9F (U+0080–U+009F), D8 9C (U+061C), E2 80 8E/8F (U+200E/F), E2 80
+// AA–AE (U+202A–E) and E2 81 A6–A9 (U+2066–9); matching bytes is exact
+// in valid UTF-8, and in invalid UTF-8 it only ever matches a whole,
+// well-formed sequence.
 func bidiAt(p []byte, i int) (rune, int) {
 	switch p[i] {
+	case 0xc2:
+		if i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f {
+			return rune(p[i+1]), 2
+		}
 	case 0xd8:
 		if i+1 < len(p) && p[i+1] == 0x9c {
 			return 0x061c, 2
@@ -59,11 +67,11 @@ func bidiAt(p []byte, i int) (rune, int) {
 	return 0, 0
 }
 
-// hasBidi reports whether p holds a bidi control: the fast path of
-// every writer, since almost no report holds one.
+// hasBidi reports whether p holds a bidi or C1 control: the fast path
+// of every writer, since almost no report holds one.
 func hasBidi(p []byte) bool {
 	for i, c := range p {
-		if c == 0xd8 || c == 0xe2 {
+		if c == 0xc2 || c == 0xd8 || c == 0xe2 {
 			if _, n := bidiAt(p, i); n > 0 {
 				return true
 			}
@@ -76,7 +84,7 @@ func hasBidi(p []byte) bool {
 func appendNoBidi(dst, p []byte, esc func([]byte, rune) []byte) []byte {
 	start := 0
 	for i := 0; i < len(p); i++ {
-		if c := p[i]; c != 0xd8 && c != 0xe2 {
+		if c := p[i]; c != 0xc2 && c != 0xd8 && c != 0xe2 {
 			continue
 		}
 		r, n := bidiAt(p, i)
@@ -126,7 +134,7 @@ func (b *noBidiWriter) Write(p []byte) (int, error) {
 	}
 	// Hold back an end that may be the start of a control.
 	keep := 0
-	if n := len(data); n >= 1 && (data[n-1] == 0xd8 || data[n-1] == 0xe2) {
+	if n := len(data); n >= 1 && (data[n-1] == 0xc2 || data[n-1] == 0xd8 || data[n-1] == 0xe2) {
 		keep = 1
 	} else if n >= 2 && data[n-2] == 0xe2 && (data[n-1] == 0x80 || data[n-1] == 0x81) {
 		keep = 2

@@ -242,3 +242,28 @@ func TestArchiveDirectoryBytesCap(t *testing.T) {
 		t.Fatalf("a directory one byte over: %v", err)
 	}
 }
+
+// BenchmarkCheckArchiveSize: the count before zip.NewReader, on an
+// archive of maxArchiveEntries entries (its directory walked whole),
+// against zip.NewReader on the same archive.
+func BenchmarkCheckArchiveSize(b *testing.B) {
+	data := manyEntries(b, maxArchiveEntries, maxArchiveEntries)
+	b.Run("check", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			if err := checkArchiveSize(bytes.NewReader(data), int64(len(data))); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("zip.NewReader", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			if _, err := zip.NewReader(bytes.NewReader(data), int64(len(data))); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
