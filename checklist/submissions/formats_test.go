@@ -71,10 +71,13 @@ func TestCoursesEveryKindEveryFormat(t *testing.T) {
 				want := c.learner
 				if kind == "fichiers" {
 					// A file named on the command line: its folder's name,
-					// unless Moodle named the learner.
+					// unless Moodle named the learner (in the file's name
+					// or its folder's).
 					want = map[string]string{}
 					for k, l := range c.learner {
-						if _, _, ok := moodleLearner(filepath.Base(k)); ok {
+						_, _, inName := moodleLearner(filepath.Base(k))
+						_, _, inFolder := moodleLearner(filepath.Base(filepath.Dir(k)))
+						if inName || inFolder {
 							want[k] = l
 						} else {
 							want[k] = filepath.Base(filepath.Dir(k))

@@ -94,14 +94,18 @@ func moodleLearner(name string) (learner, key string, ok bool) {
 
 // learnerOf names who handed a file in, from the parts of its path below
 // the argument (folders, then the file name): the Moodle name when one
-// part carries it, else the first folder, else fallback (the argument's
-// own name). moodle is the Moodle name with its id, which tells learners
-// apart when a flat export puts every file in one folder.
+// part carries it, or the argument's own name (fallback) does, else the
+// first folder, else fallback. moodle is the Moodle name with its id,
+// which tells learners apart when a flat export puts every file in one
+// folder. A Moodle name wins wherever it sits on the path, so a Moodle
+// folder given as the argument names its files as the same folder
+// reached in a walk.
 func learnerOf(parts []string, fallback string) (learner, moodle string) {
-	for i := len(parts) - 1; i >= 0; i-- {
-		if l, k, ok := moodleLearner(parts[i]); ok {
-			return l, k
-		}
+	if l, k, ok := lastMoodle(parts); ok {
+		return l, k
+	}
+	if l, k, ok := moodleLearner(fallback); ok {
+		return l, k
 	}
 	for _, p := range parts[:max(len(parts)-1, 0)] {
 		if p != "" && p != "." && p != ".." {
@@ -109,6 +113,30 @@ func learnerOf(parts []string, fallback string) (learner, moodle string) {
 		}
 	}
 	return fallback, ""
+}
+
+// lastMoodle is the deepest Moodle name among parts.
+func lastMoodle(parts []string) (learner, key string, ok bool) {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if l, k, ok := moodleLearner(parts[i]); ok {
+			return l, k, true
+		}
+	}
+	return "", "", false
+}
+
+// entryLearner names who handed in an archive entry: a Moodle name in
+// the entry's path, else one on the path outside down to the archive
+// (the argument, the folders, the archive's own folder: Moodle puts a
+// learner's archive in the learner's folder), else as learnerOf.
+func entryLearner(parts, outer []string, rootName string) (learner, moodle string) {
+	if l, k, ok := lastMoodle(parts); ok {
+		return l, k
+	}
+	if l, k, ok := lastMoodle(outer); ok {
+		return l, k
+	}
+	return learnerOf(parts, rootName)
 }
 
 // submissionKey is a file name without its copy mark, folded:

@@ -69,7 +69,7 @@ func (w *walker) arg(arg string) {
 	case st.IsDir():
 		w.dir(arg, nil, true, filepath.Base(abs))
 	case IsArchiveName(arg) && st.Mode().IsRegular():
-		w.archive(arg, true, strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)))
+		w.archive(arg, true, strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)), []string{folder})
 	default:
 		// A file named on the command line is read whatever its name.
 		learner, moodle := learnerOf([]string{filepath.Base(arg)}, folder)
@@ -163,7 +163,7 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			s.pub = pub
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
-			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)))
+			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)), append([]string{rootName}, parts...))
 		}
 	}
 }
@@ -184,7 +184,9 @@ func diskPub(dir, name string) func() *acces.PubFile {
 // archive reads a .zip in place: entries are decompressed into memory,
 // each to at most MaxAccessSize+1 bytes, and nothing is written to disk,
 // so an entry named "../../x" or "/etc/x" is only ever a name.
-func (w *walker) archive(path string, follow bool, rootName string) {
+// outer is the path down to the archive (the argument's name, the
+// folders below it): a Moodle name there names the entries' learner.
+func (w *walker) archive(path string, follow bool, rootName string, outer []string) {
 	f, id, size, err := openArchive(path, follow)
 	if err != nil {
 		w.unreadable(path, rootName, err)
@@ -233,7 +235,7 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 		case IsArchiveName(base):
 			// Read one level only: an archive inside an archive is said,
 			// never opened (it could nest without end).
-			learner, _ := learnerOf(entryParts(zf.Name), rootName)
+			learner, _ := entryLearner(entryParts(zf.Name), outer, rootName)
 			w.emit(source{path: path + "!/" + zf.Name, archive: path, entry: zf.Name, learner: learner, fail: errNestedArchive})
 		}
 	}
@@ -254,7 +256,7 @@ func (w *walker) archive(path string, follow bool, rootName string) {
 		zf := zr.File[i]
 		dir, base := splitEntry(zf.Name)
 		parts := entryParts(zf.Name)
-		learner, moodle := learnerOf(parts, rootName)
+		learner, moodle := entryLearner(parts, outer, rootName)
 		s := source{
 			path: path + "!/" + zf.Name, archive: path, entry: zf.Name,
 			learner: learner, group: learnerGroup("z:"+id.String()+"!/"+dir, base, moodle),
