@@ -308,7 +308,7 @@ func unpackDate(n int32) string {
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
-// Files of one learner (learnerGroup: a name and its copies in one folder,
+// Files of one learner (learnerGroup: a name and its copies in a learner's folder,
 // or one Moodle name and id) count once: a learner may hand in twice, two
 // learners may not share a key.
 func markDuplicates(recs []record, groups []string) {

@@ -14,36 +14,45 @@ import (
 
 // TestLearnerIdentity: a learner is not "a folder". Two distinct files are
 // two submissions, so a shared key is duplicate-fingerprint on each, unless
-// they are demonstrably one learner's: one name and its copy mark in one
-// folder ("acces.md" and "acces (1).md", a resubmission: no error, by
-// judgement), one Moodle name and id (two downloads of one export), or one
-// file reached twice (read once). Each case runs over every way of handing
-// the files in: folder, files named on the command line, archive root,
-// archive folder.
+// they are demonstrably one learner's: one Moodle name and id (two
+// downloads of one export), one file reached twice (read once), or one
+// name and its copy mark ("acces.md" and "acces (1).md", a resubmission:
+// no error) in a folder that identifies a learner, one strictly below the
+// argument or the archive's root. Directly in the argument folder, at an
+// archive's root (also spelt "./" or "//") or named on the command line,
+// copies are different learners' attachments a browser renamed. Each case
+// runs over every way of handing the files in.
 func TestLearnerIdentity(t *testing.T) {
 	k := newKey(7)
 	body := page(k.fp, false)
 	cases := []struct {
 		name  string
 		files []string // two files sharing k
-		dup   bool
+		// dup in a learner's folder; flat: dup directly in the argument,
+		// at an archive's root or named on the command line
+		dup, flat bool
 	}{
-		{"two learners flat", []string{"alice-acces.md", "bob-acces.md"}, true},
-		{"two learners flat, accents", []string{"alice_accès.md", "bob_ACCES.md"}, true},
-		{"moodle flat, two ids", []string{"Dupont Alice_1_assignsubmission_file_acces.md", "Dupont Alice_2_assignsubmission_file_acces.md"}, true},
-		{"copy mark", []string{"acces.md", "acces (1).md"}, false},
-		{"copy mark dash", []string{"kim-acces.md", "kim-acces-2.md"}, false},
-		{"moodle same id", []string{"Dupont Alice_1_assignsubmission_file_acces.md", "Dupont Alice_1_assignsubmission_file_acces (1).md"}, false},
+		{"two learners flat", []string{"alice-acces.md", "bob-acces.md"}, true, true},
+		{"two learners flat, accents", []string{"alice_accès.md", "bob_ACCES.md"}, true, true},
+		{"moodle flat, two ids", []string{"Dupont Alice_1_assignsubmission_file_acces.md", "Dupont Alice_2_assignsubmission_file_acces.md"}, true, true},
+		{"copy mark", []string{"acces.md", "acces (1).md"}, false, true},
+		{"copy mark 2", []string{"acces (1).md", "acces (2).md"}, false, true},
+		{"copy mark dash", []string{"kim-acces.md", "kim-acces-2.md"}, false, true},
+		{"moodle same id", []string{"Dupont Alice_1_assignsubmission_file_acces.md", "Dupont Alice_1_assignsubmission_file_acces (1).md"}, false, false},
 	}
 	for _, c := range cases {
-		for _, kind := range []string{"folder", "files", "zip root", "zip folder"} {
+		for _, kind := range []string{"folder", "files", "folder below", "zip root", "zip ./", "zip //", "zip folder", "zip folder ./", "zip folder //"} {
 			t.Run(c.name+"/"+kind, func(t *testing.T) {
 				dir := t.TempDir()
 				var args []string
+				want := c.dup
 				switch kind {
-				case "folder", "files":
+				case "folder", "files", "folder below":
 					flat := filepath.Join(dir, "flat")
-					os.Mkdir(flat, 0o755)
+					if kind == "folder below" {
+						flat = filepath.Join(dir, "flat", "etu042")
+					}
+					os.MkdirAll(flat, 0o755)
 					for _, f := range c.files {
 						p := filepath.Join(flat, f)
 						if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
@@ -51,13 +60,16 @@ func TestLearnerIdentity(t *testing.T) {
 						}
 						args = append(args, p)
 					}
-					if kind == "folder" {
-						args = []string{flat}
+					if kind != "files" {
+						args = []string{filepath.Join(dir, "flat")}
+					}
+					if kind != "folder below" {
+						want = c.flat
 					}
 				default:
-					prefix := ""
-					if kind == "zip folder" {
-						prefix = "lot/"
+					prefix := map[string]string{"zip root": "", "zip ./": "./", "zip //": "/", "zip folder": "lot/", "zip folder ./": "lot/./", "zip folder //": "lot//"}[kind]
+					if !strings.Contains(kind, "folder") {
+						want = c.flat
 					}
 					p := filepath.Join(dir, "lot.zip")
 					os.WriteFile(p, zipOf(t, prefix, c.files, body), 0o644)
@@ -69,11 +81,81 @@ func TestLearnerIdentity(t *testing.T) {
 				}
 				for _, r := range res {
 					got := strings.Contains(codesOfResult(r), "duplicate-fingerprint")
-					if got != c.dup {
-						t.Errorf("%s: duplicate-fingerprint %v, want %v (%+v)", r.Path, got, c.dup, r.Problems)
+					if got != want {
+						t.Errorf("%s: duplicate-fingerprint %v, want %v (%+v)", r.Path, got, want, r.Problems)
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestFlatDownloadCopiesAreLearners: generated flat download folders
+// (n attachments acces.md, acces (1).md, … sharing k keys among them),
+// given as the argument or as an archive's root: a file is
+// duplicate-fingerprint exactly when another file states its key. The
+// same layout one folder down (a learner's folder) has no duplicate.
+func TestFlatDownloadCopiesAreLearners(t *testing.T) {
+	for seed := range 12 {
+		n := 2 + seed%5
+		keysUsed := 1 + seed%3
+		var names []string
+		fps := map[string]string{}
+		count := map[string]int{}
+		for i := range n {
+			name := "acces.md"
+			if i > 0 {
+				name = "acces (" + strconv.Itoa(i) + ").md"
+			}
+			if seed%2 == 1 {
+				name = strings.Replace(name, "acces", "Accès", 1)
+			}
+			names = append(names, name)
+			fp := newKey(byte(20 + (i*7+seed)%keysUsed)).fp
+			fps[name] = fp
+			count[fp]++
+		}
+		dir := t.TempDir()
+		for _, layout := range []string{"argument", "archive root", "learner folder", "archive learner folder"} {
+			var args []string
+			base := filepath.Join(dir, layout)
+			switch layout {
+			case "argument", "learner folder":
+				at := base
+				if layout == "learner folder" {
+					at = filepath.Join(base, "etu042")
+				}
+				os.MkdirAll(at, 0o755)
+				for _, nm := range names {
+					os.WriteFile(filepath.Join(at, nm), []byte(page(fps[nm], false)), 0o644)
+				}
+			default:
+				var buf bytes.Buffer
+				zw := zip.NewWriter(&buf)
+				for _, nm := range names {
+					prefix := ""
+					if layout == "archive learner folder" {
+						prefix = "etu042/"
+					}
+					w, _ := zw.Create(prefix + nm)
+					w.Write([]byte(page(fps[nm], false)))
+				}
+				zw.Close()
+				base += ".zip"
+				os.WriteFile(base, buf.Bytes(), 0o644)
+			}
+			args = []string{base}
+			res := Validate(args, Options{Rules: testRules, Workers: 1 + seed%3})
+			if len(res) != n {
+				t.Fatalf("seed %d %s: %d results, want %d", seed, layout, len(res), n)
+			}
+			for _, r := range res {
+				nm := filepath.Base(strings.ReplaceAll(r.Path, "!/", "/"))
+				want := count[fps[nm]] > 1 && !strings.Contains(layout, "learner")
+				if got := strings.Contains(codesOfResult(r), "duplicate-fingerprint"); got != want {
+					t.Errorf("seed %d %s %s: duplicate-fingerprint %v, want %v", seed, layout, r.Path, got, want)
+				}
+			}
 		}
 	}
 }

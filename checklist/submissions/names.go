@@ -149,12 +149,21 @@ func submissionKey(name string) string {
 
 // learnerGroup is who a file counts as for duplicate fingerprints. A
 // Moodle name with its id is one learner wherever it sits (two downloads
-// of one export are one learner twice); otherwise a learner is one file
-// name, copy marks aside, in one folder: two distinct files are two
-// submissions unless they are demonstrably one learner's.
-func learnerGroup(place, name, moodle string) string {
+// of one export are one learner twice). Otherwise a name and its copies
+// ("acces.md", "acces (1).md") are one learner's resubmission only in a
+// folder that identifies a learner, learnerFolder: a folder strictly
+// below the argument or below the archive's root (GitHub Classroom's
+// etu042/, a learner's folder). Files directly in the folder given as
+// argument, at an archive's root or named on the command line are each
+// their own learner: that is where a browser or a mail client saves
+// different learners' attachments as acces.md, acces (1).md, …
+func learnerGroup(place, name, moodle string, learnerFolder bool) string {
 	if moodle != "" {
 		return "m:" + moodle
+	}
+	if !learnerFolder {
+		// "//" cannot meet place + "/" + a key: a key is a file name.
+		return place + "//" + name
 	}
 	return place + "/" + submissionKey(name)
 }

@@ -87,7 +87,7 @@ func (w *walker) arg(arg string) {
 				id = did
 			}
 		}
-		s := w.diskFile(arg, true, learner, learnerGroup(group, filepath.Base(arg), moodle), id)
+		s := w.diskFile(arg, true, learner, learnerGroup(group, filepath.Base(arg), moodle, false), id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
 			s.pub = diskPub(filepath.Dir(arg), acces.ChoosePub(entries, w.keyName))
 		}
@@ -129,9 +129,11 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 	}
 	w.seen[id] = true
 	// Files count as one learner's when they are one name and its copies
-	// in one folder (acces.md beside "acces (1).md"), or carry one Moodle
-	// name and id (learnerGroup). Two folders are two learners, however
-	// deep they sit: the first folder under the argument may be a group.
+	// in one folder below the argument (acces.md beside "acces (1).md"),
+	// or carry one Moodle name and id (learnerGroup); directly in the
+	// argument, each file is its own learner. Two folders are two
+	// learners, however deep they sit: the first folder under the
+	// argument may be a group.
 	group := "d:" + id.String()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	pub := diskPub(path, acces.ChoosePub(entries, w.keyName))
@@ -159,7 +161,7 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			l, moodle := learnerOf(sub, rootName)
 			fid := id
 			fid.path = raw // folders are read once, so folder and name tell files apart
-			s := w.diskFile(p, false, l, learnerGroup(group, name, moodle), fid)
+			s := w.diskFile(p, false, l, learnerGroup(group, name, moodle, len(parts) > 0), fid)
 			s.pub = pub
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
@@ -259,7 +261,7 @@ func (w *walker) archive(path string, follow bool, rootName string, outer []stri
 		learner, moodle := entryLearner(parts, outer, rootName)
 		s := source{
 			path: path + "!/" + zf.Name, archive: path, entry: zf.Name,
-			learner: learner, group: learnerGroup("z:"+id.String()+"!/"+dir, base, moodle),
+			learner: learner, group: learnerGroup("z:"+id.String()+"!/"+cleanEntryDir(dir), base, moodle, cleanEntryDir(dir) != ""),
 			done: release,
 		}
 		entryID := id
@@ -356,6 +358,29 @@ func readEntry(zf *zip.File, limit int64, buf []byte) ([]byte, error) {
 // Windows may use backslashes.
 func entryParts(name string) []string {
 	return strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' })
+}
+
+// cleanEntryDir is an entry's folder as path.Clean reads it, with a
+// trailing "/": "etu2//" and "etu3/./" are "etu2/" and "etu3/", the root
+// ("./", "") is "". A ".." goes up within the archive and never above
+// its root: the name stays only a name.
+func cleanEntryDir(dir string) string {
+	var kept []string
+	for _, p := range entryParts(dir) {
+		switch p {
+		case ".":
+		case "..":
+			if len(kept) > 0 {
+				kept = kept[:len(kept)-1]
+			}
+		default:
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return strings.Join(kept, "/") + "/"
 }
 
 func splitEntry(name string) (dir, base string) {
