@@ -225,21 +225,27 @@ func (w *walker) archive(path string, follow bool, rootName string, outer []stri
 			pubs[dir] = zf
 		}
 	}
+	// Every *zip.File points to the Reader, whose list holds them all:
+	// an entry stays alive while any other does. Each entry leaves the
+	// list once it is no longer needed — at once when it is not a
+	// submission (a .pub stays in pubs), when its source is handed out
+	// for a submission — so that memory follows the entries in flight,
+	// not the archive's size (organisateurs.md, Scale).
 	var found []int
 	for i, zf := range zr.File {
 		_, base := splitEntry(zf.Name)
-		if zf.FileInfo().IsDir() {
-			continue
-		}
 		switch {
+		case zf.FileInfo().IsDir():
 		case IsSubmissionName(base):
 			found = append(found, i)
+			continue
 		case IsArchiveName(base):
 			// Read one level only: an archive inside an archive is said,
 			// never opened (it could nest without end).
 			learner, _ := entryLearner(entryParts(zf.Name), outer, rootName)
 			w.emit(source{path: path + "!/" + zf.Name, archive: path, entry: zf.Name, learner: learner, fail: errNestedArchive})
 		}
+		zr.File[i] = nil
 	}
 	// Every entry read costs its inflating, whatever its header claims:
 	// one budget per archive, in proportion to its size, so that many
@@ -256,6 +262,7 @@ func (w *walker) archive(path string, follow bool, rootName string, outer []stri
 	}
 	for _, i := range found {
 		zf := zr.File[i]
+		zr.File[i] = nil // the source holds it until it is read
 		dir, base := splitEntry(zf.Name)
 		parts := entryParts(zf.Name)
 		learner, moodle := entryLearner(parts, outer, rootName)
