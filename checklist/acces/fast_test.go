@@ -2,6 +2,7 @@ package acces
 
 import (
 	"encoding/base64"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -172,4 +173,94 @@ func TestPathTokensMatchSlow(t *testing.T) {
 			t.Fatalf("case %d: pathTokens(%q) = %q, was %q", i, line, got, want)
 		}
 	}
+}
+
+// TestStatementsSkipIsExact: the bytes the fingerprint scan skips start
+// no fingerprint, MD5 pair run or pasted key: the statements of lines
+// made of their pieces are the ones every case tried at every byte finds.
+func TestStatementsSkipIsExact(t *testing.T) {
+	pieces := []string{"SHA256:", "sha256:", "Sha256:", "MD5:", "md5:", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6",
+		"AAAAC3NzaC1lZDI1NTE5AAAAIGv", "QHyhxVFTPXV7frfPeroTrIpbAfkSBW/jMBBuf3WKRSM", "=", " ", ":", "a", "A", "0", "ed25519", "(ED25519)", "é", "-"}
+	r := rand.New(rand.NewPCG(17, 18))
+	for i := range 100_000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		// One line as statements reads it (the leak mask aside: some of
+		// these lines are long base64 and would be left out whole).
+		got := &statements{}
+		if !strings.Contains(text, ":") && !strings.Contains(text, "AAAA") {
+			typeWords(got, 1, text)
+		} else {
+			typeWords(got, 1, (&document{}).scanKeyMaterial(line{no: 1, raw: text}, got, nil))
+		}
+		want := statementsSlow(text)
+		if g, w := fmt.Sprint(got.fingerprints, got.badFP, got.md5, len(got.pasted), got.ed25519, got.otherTypes, got.otherLine), fmt.Sprint(want.fingerprints, want.badFP, want.md5, len(want.pasted), want.ed25519, want.otherTypes, want.otherLine); g != w {
+			t.Fatalf("case %d: %q:\n got %s\nwant %s", i, text, g, w)
+		}
+	}
+}
+
+// statementsSlow is the scan of one line as it was, every case tried at
+// every byte, into a strings.Builder; the type words are then read by
+// typeWords (tested against FieldsFunc above).
+func statementsSlow(raw string) *statements {
+	st := &statements{}
+	rest := raw
+	if strings.Contains(raw, ":") || strings.Contains(raw, "AAAA") {
+		var out strings.Builder
+		i := 0
+		for i < len(raw) {
+			switch {
+			case hasPrefixFold(raw[i:], "sha256:"):
+				j := i + len("sha256:")
+				k := j
+				for k < len(raw) && isB64(raw[k]) {
+					k++
+				}
+				end := k
+				for end < len(raw) && raw[end] == '=' {
+					end++
+				}
+				body := raw[j:k]
+				if b, err := base64.RawStdEncoding.Strict().DecodeString(body); err == nil && len(b) == 32 && end == k {
+					st.fingerprints.note(1, body)
+				} else if st.badFP.last != 1 {
+					st.badFP.note(1, "")
+				}
+				out.WriteByte(' ')
+				i = end
+				continue
+			case hasPrefixFold(raw[i:], "md5:") || isHexPairRun(raw[i:]):
+				j := i
+				if hasPrefixFold(raw[i:], "md5:") {
+					j += 4
+				}
+				if isHexPairRun(raw[j:]) {
+					st.md5.note(1, "")
+					out.WriteByte(' ')
+					i = j + 47
+					continue
+				}
+			case strings.HasPrefix(raw[i:], "AAAA") && (i == 0 || !isB64(raw[i-1])):
+				k := i
+				for k < len(raw) && (isB64(raw[k]) || raw[k] == '=') {
+					k++
+				}
+				if k-i >= 16 {
+					st.pasted = append(st.pasted, parsePasted(raw, i, k, 1))
+					out.WriteByte(' ')
+					i = k
+					continue
+				}
+			}
+			out.WriteByte(raw[i])
+			i++
+		}
+		rest = out.String()
+	}
+	typeWords(st, 1, rest)
+	return st
 }

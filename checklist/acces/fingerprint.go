@@ -173,9 +173,10 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 	raw := l.raw
 	i := 0
 	for i < len(raw) {
-		if c := raw[i]; c|0x20 != 's' && c|0x20 != 'm' && c != 'A' && !isHex(c) {
+		if c := raw[i]; c|0x20 != 's' && c|0x20 != 'm' && c != 'A' && !(isHex(c) && i+47 <= len(raw) && raw[i+2] == ':') {
 			// None of the cases below can start here: each needs its
-			// first byte to be one of these.
+			// first byte to be one of these, and a run of hex pairs
+			// needs its 47 bytes and a colon after the first pair.
 			out = append(out, c)
 			i++
 			continue
