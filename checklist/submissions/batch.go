@@ -41,6 +41,10 @@ type record struct {
 	fpLine            int32
 	statut            uint8 // 0, statutDemande, statutVerifie
 	valid             bool
+	// entryLen, for an archive entry, is the length of its name at the
+	// end of path (archive + "!/" + entry): the archive and the entry
+	// are read back from path, with no record of their own.
+	entryLen int32
 }
 
 type recordMore struct {
@@ -83,8 +87,14 @@ func (r *Run) At(i int) checklist.FileResult {
 	case statutVerifie:
 		f.Statut = "verifie"
 	}
+	if n := int(rec.entryLen); n > 0 {
+		f.Archive, f.Entry = rec.path[:len(rec.path)-n-len("!/")], rec.path[len(rec.path)-n:]
+	}
 	if m := rec.more; m != nil {
-		f.Archive, f.Entry, f.DuplicateOf, f.DuplicateCount = m.archive, m.entry, m.duplicateOf, m.duplicateCount
+		if m.archive != "" {
+			f.Archive, f.Entry = m.archive, m.entry
+		}
+		f.DuplicateOf, f.DuplicateCount = m.duplicateOf, m.duplicateCount
 	}
 	return f
 }
@@ -233,7 +243,12 @@ func (b byPath) Swap(i, j int) {
 func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bool, []byte) {
 	rec := record{path: s.path, learner: s.learner}
 	if s.archive != "" {
-		rec.more = &recordMore{archive: s.archive, entry: s.entry}
+		if a := len(s.archive); s.entry != "" && len(s.path) == a+len("!/")+len(s.entry) &&
+			s.path[:a] == s.archive && s.path[a:a+2] == "!/" && s.path[a+2:] == s.entry {
+			rec.entryLen = int32(len(s.entry))
+		} else {
+			rec.more = &recordMore{archive: s.archive, entry: s.entry}
+		}
 	}
 	fail := func(err error) {
 		if errors.Is(err, errBudget) {
