@@ -194,3 +194,56 @@ func entryName(name string, flags uint16) string {
 	}
 	return name
 }
+
+// pubKey is who a public key file or a submission belongs to by its
+// Moodle name ("Dupont Alice_1", "" when the name carries none), and the
+// name Moodle started from ("id_ed25519_romeo.pub" in "Dupont
+// Alice_1_assignsubmission_file_id_ed25519_romeo.pub").
+func pubKey(name string) (key, plain string) {
+	_, key, ok := moodleLearner(name)
+	if !ok {
+		return "", name
+	}
+	rest := name[len(key)+len(moodleMark):] // "file_id_ed25519_romeo.pub"
+	if i := strings.IndexByte(rest, '_'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	return key, rest
+}
+
+// pubPairs chooses, among the .pub files of one folder, each learner's:
+// by Moodle name and id ("" for files that carry none), the configured
+// name preferred (keyName, also behind a Moodle prefix), else the first
+// in name order. A submission is paired with the .pub of its own Moodle
+// name (pubFor), never with another learner's: a flat Moodle export
+// holds every learner's .pub in one folder.
+type pubPairs map[string]string
+
+func choosePubs(names []string, keyName string) pubPairs {
+	var pairs pubPairs
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".pub") {
+			continue
+		}
+		if pairs == nil {
+			pairs = pubPairs{}
+		}
+		k, plain := pubKey(n)
+		old, ok := pairs[k]
+		if !ok {
+			pairs[k] = n
+			continue
+		}
+		_, oldPlain := pubKey(old)
+		if oldPlain != keyName && (plain == keyName || n < old) {
+			pairs[k] = n
+		}
+	}
+	return pairs
+}
+
+// pubFor is the .pub paired with the submission named name ("" none).
+func (p pubPairs) pubFor(name string) string {
+	k, _ := pubKey(name)
+	return p[k]
+}

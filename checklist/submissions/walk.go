@@ -89,7 +89,7 @@ func (w *walker) arg(arg string) {
 		}
 		s := w.diskFile(arg, true, learner, learnerGroup(group, filepath.Base(arg), moodle, false), id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
-			s.pub = diskPub(filepath.Dir(arg), acces.ChoosePub(entries, w.keyName))
+			s.pub = diskPub(filepath.Dir(arg), choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)))
 		}
 		w.emit(s)
 	}
@@ -136,7 +136,7 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 	// argument may be a group.
 	group := "d:" + id.String()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-	pub := diskPub(path, acces.ChoosePub(entries, w.keyName))
+	pubs := choosePubs(pubNames(entries), w.keyName)
 	for _, e := range entries {
 		raw := e.Name()
 		p := filepath.Join(path, raw)
@@ -162,12 +162,23 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			fid := id
 			fid.path = raw // folders are read once, so folder and name tell files apart
 			s := w.diskFile(p, false, l, learnerGroup(group, name, moodle, len(parts) > 0), fid)
-			s.pub = pub
+			s.pub = diskPub(path, pubs.pubFor(raw))
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
 			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)), append([]string{rootName}, parts...))
 		}
 	}
+}
+
+// pubNames are the regular files of a folder whose name ends in .pub.
+func pubNames(entries []fs.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 func diskPub(dir, name string) func() *acces.PubFile {
@@ -214,16 +225,29 @@ func (w *walker) archive(path string, follow bool, rootName string, outer []stri
 	for _, zf := range zr.File {
 		zf.Name = entryName(zf.Name, zf.Flags)
 	}
-	// The .pub of each archive folder, as on disk.
-	pubs := map[string]*zip.File{}
+	// The .pub files of each archive folder, paired as on disk; folders
+	// as path.Clean reads them ("etu2//", "etu3/./" are "etu2/", "etu3/").
+	pubFiles := map[string]map[string]*zip.File{}
 	for _, zf := range zr.File {
 		dir, base := splitEntry(zf.Name)
 		if !strings.HasSuffix(base, ".pub") || zf.Mode()&fs.ModeSymlink != 0 || zf.FileInfo().IsDir() {
 			continue
 		}
-		if old, ok := pubs[dir]; !ok || base == w.keyName || (entryBase(old.Name) != w.keyName && base < entryBase(old.Name)) {
-			pubs[dir] = zf
+		dir = cleanEntryDir(dir)
+		if pubFiles[dir] == nil {
+			pubFiles[dir] = map[string]*zip.File{}
 		}
+		if _, ok := pubFiles[dir][base]; !ok {
+			pubFiles[dir][base] = zf // two entries of one name: the first
+		}
+	}
+	pubs := map[string]pubPairs{}
+	for dir, files := range pubFiles {
+		names := make([]string, 0, len(files))
+		for n := range files {
+			names = append(names, n)
+		}
+		pubs[dir] = choosePubs(names, w.keyName)
 	}
 	// Every *zip.File points to the Reader, whose list holds them all:
 	// an entry stays alive while any other does. Each entry leaves the
@@ -285,7 +309,7 @@ func (w *walker) archive(path string, follow bool, rootName string, outer []stri
 				return data, entryID, err
 			}
 		}
-		if pz := pubs[dir]; pz != nil {
+		if pz := pubFiles[cleanEntryDir(dir)][pubs[cleanEntryDir(dir)].pubFor(base)]; pz != nil {
 			s.pub = func() *acces.PubFile {
 				data, err := readEntry(pz, keys.MaxFileSize, nil)
 				if err != nil {
