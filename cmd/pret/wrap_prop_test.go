@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -203,5 +205,77 @@ func TestWrapCommentLines(t *testing.T) {
 				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
 			}
 		}
+	}
+}
+
+// FuzzWrapText: whatever the text (bytes of any kind, diffs, comments)
+// and the width, wrapping ends, keeps every character other than spaces
+// and the markers it may add ('#', '-', '+', '↪') in order, and leaves
+// no line wider than a width of 6 or more.
+func FuzzWrapText(f *testing.F) {
+	for _, s := range []string{
+		"OK         key-present            clé présente : /home/kim/.ssh/id_ed25519_romeo",
+		"--- a\n+++ b\n@@ -1,2 +1,2 @@\n-Connexion uniquement vers le nœud de login indiqué\n+autre ligne\n contexte",
+		"# Séance ROMEO — remplacez NOEUD-DE-LOGIN par le nom donné par les organisateurs",
+		"日本語🙂e\u0301\x1b[31mrouge\x1b[0m\xff\x1b",
+	} {
+		f.Add(s, 40)
+	}
+	marks := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if strings.ContainsRune("#-+↪", r) {
+				return -1
+			}
+			return r
+		}, nonSpace(s))
+	}
+	f.Fuzz(func(t *testing.T, text string, width int) {
+		width = width%200 + 1
+		if width < 1 {
+			width += 200
+		}
+		got := wrapText(text, width)
+		if marks(got) != marks(text) {
+			t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
+		}
+		if width < 6 || !utf8.ValidString(text) || strings.ContainsAny(text, "\t\r\v\f") {
+			return // bytes a terminal draws its own way
+		}
+		for _, line := range strings.Split(got, "\n") {
+			if w := visibleWidth(line); w > width {
+				t.Fatalf("width %d: line of %d columns %q in %q", width, w, line, got)
+			}
+		}
+	})
+}
+
+// TestWrapLongWordLinear: a word of a million characters is cut in time
+// linear in its length (each piece counted once): a report line quoting
+// a file can be that long.
+func TestWrapLongWordLinear(t *testing.T) {
+	word := strings.Repeat("é", 1<<20)
+	got := wrapText("    "+word+" fin", 40)
+	lines := strings.Split(got, "\n")
+	if nonSpace(got) != nonSpace(word+"fin") || len(lines) < (1<<20)/40 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for _, l := range lines {
+		if visibleWidth(l) > 40 {
+			t.Fatalf("line of %d columns", visibleWidth(l))
+		}
+	}
+}
+
+// BenchmarkWrapLongWord: one word of n characters at 40 columns; the time
+// per character stays flat as n grows.
+func BenchmarkWrapLongWord(b *testing.B) {
+	for _, n := range []int{1 << 14, 1 << 20} {
+		word := strings.Repeat("é", n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(word)))
+			for range b.N {
+				wrapText(word, 40)
+			}
+		})
 	}
 }

@@ -194,21 +194,26 @@ func flow(b *strings.Builder, text string, col, width int, cont string, contW in
 			col += len(gap)
 		}
 		first = false
-		for col+w > width {
+		for w > 0 && col+w > width {
 			head, tail := cutWord(word, width-col)
 			if head == "" {
-				if col == contW {
-					// Not even one character fits after the
-					// continuation's start: write one anyway.
-					head, tail = firstCluster(word)
-				} else {
+				if col != contW {
 					newline()
 					continue
 				}
+				// Not even one character fits after the continuation's
+				// start: write one anyway.
+				head, tail = firstCluster(word)
 			}
+			// w shrinks by the head's columns: counting the tail again
+			// would make a long word cost its length squared.
+			hw := Columns(head)
 			b.WriteString(head)
-			newline()
-			word, w = tail, Columns(tail)
+			col += hw
+			word, w = tail, w-hw
+			if w > 0 {
+				newline()
+			}
 		}
 		b.WriteString(word)
 		col += w
@@ -324,7 +329,7 @@ func Columns(s string) int {
 // wide or fullwidth one (emoji included), one otherwise.
 func runeWidth(r rune) int {
 	switch {
-	case r == 0xad: // soft hyphen: terminals draw it
+	case r < 0x300: // Latin, accents precomposed; combining marks start here
 		return 1
 	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
 		return 0
