@@ -149,6 +149,7 @@ func Read(args []string, opts Options) *Run {
 		mu     sync.Mutex
 		chunks [][]record
 		groups []string
+		seqs   []int32  // the order the walk met each source: ties in path
 		ids    []fileID // only when several arguments could name one file twice
 		wg     sync.WaitGroup
 	)
@@ -174,6 +175,7 @@ func Read(args []string, opts Options) *Run {
 				}
 				chunks[len(chunks)-1] = append(chunks[len(chunks)-1], rec)
 				groups = append(groups, s.group)
+				seqs = append(seqs, s.seq)
 				if keepIDs {
 					ids = append(ids, id)
 				}
@@ -181,7 +183,15 @@ func Read(args []string, opts Options) *Run {
 			}
 		}()
 	}
-	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(s source) { jobs <- s }}
+	// The walk is sequential and sorted, so its order is the same on
+	// every run; it breaks ties between equal paths (two entries of one
+	// name in an archive), which the workers finish in any order.
+	var next int32
+	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(s source) {
+		s.seq = next
+		next++
+		jobs <- s
+	}}
 	for _, a := range args {
 		w.arg(a)
 	}
@@ -193,7 +203,8 @@ func Read(args []string, opts Options) *Run {
 		recs = append(recs, chunks[i]...)
 		chunks[i] = nil // the copy is the record now
 	}
-	sort.Sort(byPath{recs, groups, ids})
+	sort.Sort(byPath{recs, groups, seqs, ids})
+	seqs = nil
 	// One file read twice (two spellings of one tree, a file also named on
 	// the command line) is one result: the first path in order.
 	if keepIDs {
@@ -222,18 +233,23 @@ func Read(args []string, opts Options) *Run {
 	return &Run{recs: recs, dates: dates}
 }
 
-// byPath sorts records with their groups and ids.
+// byPath sorts records with their groups and ids, by path then by the
+// order the walk met them: a total order, the same whatever the workers.
 type byPath struct {
 	r   []record
 	g   []string
+	s   []int32
 	ids []fileID
 }
 
-func (b byPath) Len() int           { return len(b.r) }
-func (b byPath) Less(i, j int) bool { return b.r[i].path < b.r[j].path }
+func (b byPath) Len() int { return len(b.r) }
+func (b byPath) Less(i, j int) bool {
+	return b.r[i].path < b.r[j].path || b.r[i].path == b.r[j].path && b.s[i] < b.s[j]
+}
 func (b byPath) Swap(i, j int) {
 	b.r[i], b.r[j] = b.r[j], b.r[i]
 	b.g[i], b.g[j] = b.g[j], b.g[i]
+	b.s[i], b.s[j] = b.s[j], b.s[i]
 	if b.ids != nil {
 		b.ids[i], b.ids[j] = b.ids[j], b.ids[i]
 	}

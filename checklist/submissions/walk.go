@@ -42,6 +42,7 @@ type source struct {
 	read    func(buf []byte) ([]byte, fileID, error)
 	pub     func() *acces.PubFile // nil: no .pub beside it
 	done    func()                // called once the source is read
+	seq     int32                 // the order the walk met it (set by Read)
 }
 
 // walker expands the command line into sources. Folders and archives met

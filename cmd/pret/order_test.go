@@ -1,0 +1,53 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// TestValiderOrderEveryWorkers: an archive with several entries of one
+// name gives byte-identical reports on standard output and in --sortie,
+// for every format and every --paralleles tried.
+func TestValiderOrderEveryWorkers(t *testing.T) {
+	h := newHome(t)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for e := range 10 {
+		w, _ := zw.Create([]string{"etu/acces.md", "acces.md"}[e%2])
+		fp := fpOne
+		if e%3 == 0 {
+			fp = fpTwo
+		}
+		page := accesPage(fp)
+		if e%4 == 1 {
+			page = strings.Replace(page, "Connexion", "Connex", 1)
+		}
+		w.Write([]byte(page))
+	}
+	zw.Close()
+	os.WriteFile(h.path("lot.zip"), buf.Bytes(), 0o644)
+	for _, f := range checklist.FileFormats {
+		var want string
+		for i, workers := range []int{1, 2, 3, 8, 1, 4} {
+			args := []string{"valider", "--tous", "--format", f, "--paralleles", fmt.Sprint(workers), "lot.zip"}
+			r := h.pret("", args...)
+			out := h.path("rapport")
+			s := h.pret("", append(args, "--sortie", out)...)
+			got, _ := os.ReadFile(out)
+			if r.code != s.code || string(got) != r.stdout {
+				t.Fatalf("%s, %d workers: --sortie differs from standard output", f, workers)
+			}
+			if i == 0 {
+				want = r.stdout
+			} else if r.stdout != want {
+				t.Fatalf("%s, %d workers: another report", f, workers)
+			}
+		}
+	}
+}
