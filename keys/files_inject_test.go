@@ -16,7 +16,10 @@ import (
 
 // TestImportsNoOtherPackageOfPret: keys depends on x/crypto only, on
 // every system pret is built for; the file system reaches it through
-// Files, handed in by the callers.
+// Files, handed in by the callers. Beside the standard library, the only
+// modules it may pull in are golang.org/x/crypto and golang.org/x/sys,
+// which x/crypto brings on every system: anything else (sshsig, a CLI
+// library) belongs in a package above keys, such as keys/signing.
 func TestImportsNoOtherPackageOfPret(t *testing.T) {
 	if underWine {
 		// The Windows binary under Wine has no go command to ask; the run
@@ -27,25 +30,47 @@ func TestImportsNoOtherPackageOfPret(t *testing.T) {
 	if _, err := os.Stat(gobin); err != nil {
 		gobin = "go"
 	}
+	allowed := map[string]bool{"golang.org/x/crypto": true, "golang.org/x/sys": true}
 	for _, goos := range []string{"linux", "darwin", "windows"} {
-		cmd := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}}", ".")
+		cmd := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}} {{with .Module}}{{.Path}}{{end}}", ".")
 		cmd.Env = append(os.Environ(), "GOOS="+goos)
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("GOOS=%s go list -deps: %v", goos, err)
 		}
-		self := ""
-		var pret []string
-		for _, p := range strings.Fields(string(out)) {
-			if strings.HasPrefix(p, "github.com/romeo-pret/") {
+		self, std := "", 0
+		var pret, others []string
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 || len(f) > 3 {
+				t.Fatalf("GOOS=%s: unexpected go list line %q", goos, line)
+			}
+			p, module := f[0], ""
+			if len(f) == 3 {
+				module = f[2]
+			}
+			switch {
+			case f[1] == "true":
+				std++ // the standard library, vendored x/ packages included
+			case strings.HasPrefix(p, "github.com/romeo-pret/"):
 				pret = append(pret, p)
+				if strings.HasSuffix(p, "/keys") {
+					self = p
+				}
+			case !allowed[module]:
+				others = append(others, p+" ("+module+")")
 			}
-			if strings.HasSuffix(p, "/keys") {
-				self = p
-			}
+		}
+		// A format or go command that stopped answering would list
+		// nothing and pass: keys uses the standard library, always.
+		if std == 0 {
+			t.Fatalf("GOOS=%s: go list named no standard package:\n%s", goos, out)
 		}
 		if self == "" || len(pret) != 1 || pret[0] != self {
 			t.Errorf("GOOS=%s: keys depends on %v; it may import no other package of pret", goos, pret)
+		}
+		if len(others) > 0 {
+			t.Errorf("GOOS=%s: keys depends on %v; beside the standard library it may use golang.org/x/crypto and golang.org/x/sys only", goos, others)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 	"github.com/romeo-pret/pret/templates"
 )
 
@@ -176,7 +177,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 			Hint: "vérifiez ce chemin et ses droits, ou choisissez un autre dossier pour acces.md"}
 	default:
 		p.Old = old
-		signed := keys.SplitSigned(old)
+		signed := signing.SplitSigned(old)
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
 		switch {
 		case bytes.Equal(old, content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, content):

@@ -13,6 +13,7 @@ import (
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // TestSSHConfigReadByOpenSSH: the block is read by OpenSSH itself (`ssh
@@ -212,7 +213,7 @@ func TestReplacingSignedFile(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
 	copyDir(t, sharedKey(t), w.Store.Dir)
-	signed := "# Accès\n- Date de la demande du compte d'accès : 2026-10-01\n" + keys.SigMarker + "\n```\n-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n```\n"
+	signed := "# Accès\n- Date de la demande du compte d'accès : 2026-10-01\n" + signing.SigMarker + "\n```\n-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n```\n"
 	os.WriteFile(w.File, []byte(signed), 0o644)
 	p, err := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)})
 	if err != nil {

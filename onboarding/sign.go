@@ -14,6 +14,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // SignTries is how many times the wizard asks the passphrase before it
@@ -60,7 +61,7 @@ func (a *AccessSigner) State() (SigState, error) {
 	if err != nil {
 		return 0, err
 	}
-	f := keys.SplitSigned(data)
+	f := signing.SplitSigned(data)
 	if !f.Claimed {
 		return SigUnsigned, nil
 	}
@@ -124,7 +125,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		}
 		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), readReason(err)), Hint: hint, Err: err}
 	}
-	f := keys.SplitSigned(data)
+	f := signing.SplitSigned(data)
 	if !f.Replaceable() {
 		return nil, notReplaceable(esc(a.File), f)
 	}
@@ -146,7 +147,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
-	if a.MaxSize > 0 && keys.SignedLen(msg) > a.MaxSize {
+	if a.MaxSize > 0 && signing.SignedLen(msg) > a.MaxSize {
 		return nil, tooLarge(esc(a.File), a.MaxSize)
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
@@ -162,17 +163,17 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 }
 
 // notReplaceable is the refusal of a file whose signature part a new
-// block cannot simply replace (keys.SignedFile.Replaceable): re-signing
+// block cannot simply replace (signing.SignedFile.Replaceable): re-signing
 // would drop text or leave it unsigned, so the learner moves it first.
-func notReplaceable(file string, f *keys.SignedFile) error {
+func notReplaceable(file string, f *signing.SignedFile) error {
 	switch {
-	case errors.Is(f.Err, keys.ErrStray):
+	case errors.Is(f.Err, signing.ErrStray):
 		return refused("retirez cette ligne (une signature se met seulement à la fin, par « pret signer »), puis signez",
 			"%s : ligne %d : une marque ou un bloc de signature se trouve hors de sa place", file, f.Line)
-	case errors.Is(f.Err, keys.ErrMisplacedMarker):
+	case errors.Is(f.Err, signing.ErrMisplacedMarker):
 		return refused("retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis signez",
 			"%s : ligne %d : la marque <!-- pret:signature --> est au milieu du fichier, suivie de texte et non d'un bloc de signature ; ce texte resterait hors de la signature", file, f.Line)
-	case errors.Is(f.Err, keys.ErrTrailing):
+	case errors.Is(f.Err, signing.ErrTrailing):
 		return refused("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le vous-même), puis signez",
 			"%s : ligne %d : du texte suit le bloc de signature ; il n'est pas signé, et une nouvelle signature le ferait disparaître", file, f.Line)
 	}
@@ -211,7 +212,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if err != nil {
 		return refused("vérifiez la clé avec « pret verifier »", "%v", err)
 	}
-	sig, err := keys.Sign(p.a.Random, signer, p.message)
+	sig, err := signing.Sign(p.a.Random, signer, p.message)
 	wipe()
 	if err != nil {
 		return refused("", "%v", err)
@@ -219,7 +220,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if !bytes.Equal(sig.PublicKey().Marshal(), p.pub.Marshal()) {
 		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", esc(p.a.Store.PublicPath()))
 	}
-	signed := keys.AttachSignature(p.message, sig)
+	signed := signing.AttachSignature(p.message, sig)
 	if p.a.MaxSize > 0 && len(signed) > p.a.MaxSize {
 		return tooLarge(esc(p.a.File), p.a.MaxSize)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // withSigner gives the wizard the signer cmd gives it, with the real
@@ -50,7 +51,7 @@ func signedBy(t *testing.T, w *Wizard) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := keys.SplitSigned(data)
+	f := signing.SplitSigned(data)
 	if f.Verify() != nil {
 		return false
 	}
@@ -100,7 +101,7 @@ func TestWizardOffersSignature(t *testing.T) {
 					t.Fatalf("got %v, want code %d", err, tc.code)
 				}
 				before, _ = os.ReadFile(w.File)
-				if keys.SplitSigned(before).Claimed {
+				if signing.SplitSigned(before).Claimed {
 					t.Fatal("file touched after a failed signature")
 				}
 			} else if err != nil {
@@ -176,7 +177,7 @@ func TestWizardLaterRuns(t *testing.T) {
 	if !strings.Contains(out.String(), "ne tient plus") || !contains(p.asked, "select: "+offerQ) || !signedBy(t, w) {
 		t.Fatalf("broken signature not offered again:\n%s", out)
 	}
-	if now, _ := os.ReadFile(w.File); !bytes.HasPrefix(now, keys.SplitSigned(edited).Message) {
+	if now, _ := os.ReadFile(w.File); !bytes.HasPrefix(now, signing.SplitSigned(edited).Message) {
 		t.Fatal("re-signing changed the signed part")
 	}
 }
@@ -214,7 +215,7 @@ func TestSignRefusals(t *testing.T) {
 			os.WriteFile(w.File, bytes.Replace(data, []byte("Connexion uniquement"), []byte("Connexion surtout"), 1), 0o644)
 		},
 		"stray marker": func(t *testing.T, w *Wizard, data []byte) {
-			os.WriteFile(w.File, append([]byte(keys.SigMarker+" \n"), data...), 0o644)
+			os.WriteFile(w.File, append([]byte(signing.SigMarker+" \n"), data...), 0o644)
 		},
 		"no key": func(t *testing.T, w *Wizard, data []byte) {
 			os.Remove(w.Store.PrivatePath())
@@ -401,19 +402,19 @@ func afterMarker(t *testing.T, signed []byte) map[string][]byte {
 		"no-nl":    "dernier mot",
 		"key":      string(priv),
 		"armour":   "-----BEGIN SSH SIGNATURE-----\n",
-		"marker":   keys.SigMarker + "\n",
+		"marker":   signing.SigMarker + "\n",
 		"nbsp":     "\u00a0x\n",
 		"two":      "a\n\nb\n",
 		"markdown": "> citation\n",
 	}
 	v := map[string][]byte{}
-	f := keys.SplitSigned(signed)
+	f := signing.SplitSigned(signed)
 	block := signed[len(f.Message):]
 	for name, text := range texts {
 		for _, gap := range []string{"", "\n", "\n\n  \n"} {
 			v["after block+"+name+fmt.Sprintf("/gap%d", len(gap))] = append(append(bytes.Clone(signed), gap...), text...)
 		}
-		v["between marker and fence+"+name] = bytes.Replace(bytes.Clone(signed), []byte(keys.SigMarker+"\n"), []byte(keys.SigMarker+"\n"+text+"\n"), 1)
+		v["between marker and fence+"+name] = bytes.Replace(bytes.Clone(signed), []byte(signing.SigMarker+"\n"), []byte(signing.SigMarker+"\n"+text+"\n"), 1)
 		v["inside fence after END+"+name] = bytes.Replace(bytes.Clone(signed), []byte("-----END SSH SIGNATURE-----\n"), []byte("-----END SSH SIGNATURE-----\n"+strings.TrimSuffix(text, "\n")+"\n"), 1)
 	}
 	// The marker moved onto each line of the signed part, the rest kept.
@@ -422,7 +423,7 @@ func afterMarker(t *testing.T, signed []byte) map[string][]byte {
 		if strings.TrimSpace(lines[i]) == "" {
 			continue
 		}
-		moved := strings.Join(lines[:i], "") + keys.SigMarker + "\n" + strings.Join(lines[i:], "")
+		moved := strings.Join(lines[:i], "") + signing.SigMarker + "\n" + strings.Join(lines[i:], "")
 		v[fmt.Sprintf("marker above line %d", i+1)] = []byte(moved)
 		v[fmt.Sprintf("marker above line %d, block kept", i+1)] = append([]byte(moved), block...)
 	}
@@ -475,12 +476,12 @@ func TestResignNeverDropsText(t *testing.T) {
 	}
 	// What a new signature may replace: the old block, blank lines, a
 	// bare marker; the signed part is kept byte for byte.
-	f := keys.SplitSigned(signed)
+	f := signing.SplitSigned(signed)
 	for name, data := range map[string][]byte{
 		"as signed":          signed,
 		"trailing blanks":    append(bytes.Clone(signed), "\n \t\n\n"...),
-		"bare marker":        append(bytes.Clone(f.Message), keys.SigMarker+"\n"...),
-		"bare marker blanks": append(bytes.Clone(f.Message), keys.SigMarker+"\n\n\n"...),
+		"bare marker":        append(bytes.Clone(f.Message), signing.SigMarker+"\n"...),
+		"bare marker blanks": append(bytes.Clone(f.Message), signing.SigMarker+"\n\n\n"...),
 		"unsigned":           f.Message,
 	} {
 		t.Run("replaces "+name, func(t *testing.T) {
@@ -493,7 +494,7 @@ func TestResignNeverDropsText(t *testing.T) {
 				t.Fatal(err)
 			}
 			now, _ := os.ReadFile(w.File)
-			if !bytes.Equal(keys.SplitSigned(now).Message, f.Message) || !signedBy(t, w) {
+			if !bytes.Equal(signing.SplitSigned(now).Message, f.Message) || !signedBy(t, w) {
 				t.Fatalf("signed part changed:\n%s", now)
 			}
 		})
@@ -505,8 +506,8 @@ func TestResignNeverDropsText(t *testing.T) {
 // would exceed it, and every file it signs stays valid.
 func TestSignStaysUnderSizeCap(t *testing.T) {
 	w, a, signed := signedFixture(t)
-	msg := keys.SplitSigned(signed).Message
-	over := keys.SignedLen(msg) - len(msg)
+	msg := signing.SplitSigned(signed).Message
+	over := signing.SignedLen(msg) - len(msg)
 	for _, size := range []int{acces.MaxAccessSize - over - 2, acces.MaxAccessSize - over, acces.MaxAccessSize - over + 1, acces.MaxAccessSize - over + 37, acces.MaxAccessSize - 1, acces.MaxAccessSize} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			pad := size - len(msg)

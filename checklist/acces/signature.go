@@ -7,6 +7,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // dropSignature takes the signature block out of the other rules' sight.
@@ -19,7 +20,7 @@ import (
 // aside, so that no rule reads the armour as words; what follows them (a
 // misplaced marker's text, text after the block) is still read, so a
 // stray marker does not hide the file's content from the other rules.
-func (d *document) dropSignature(sf *keys.SignedFile, after bool) {
+func (d *document) dropSignature(sf *signing.SignedFile, after bool) {
 	if sf.From == 0 || sf.From >= len(d.starts) {
 		return
 	}
@@ -43,7 +44,7 @@ func (d *document) dropSignature(sf *keys.SignedFile, after bool) {
 // checkSignature applies signature.md: bad-signature, signature-key-
 // mismatch, and unsigned when the rules require a signature. The messages
 // quote nothing from the file.
-func checkSignature(r *Result, sf *keys.SignedFile, rules Rules) {
+func checkSignature(r *Result, sf *signing.SignedFile, rules Rules) {
 	if !sf.Claimed {
 		if rules.RequireSignature {
 			r.add("unsigned", checklist.SevError, 0, "acces.md n'est pas signé : signez-le avec « pret signer » (cela prouve que vous avez la clé et sa passphrase)")
@@ -53,30 +54,30 @@ func checkSignature(r *Result, sf *keys.SignedFile, rules Rules) {
 	const again = "signez-le de nouveau avec « pret signer »"
 	// Where re-signing would drop or leave unsigned some text, the advice
 	// is the change by hand that pret signer needs first: it refuses
-	// such a file (keys.SignedFile.Replaceable).
+	// such a file (signing.SignedFile.Replaceable).
 	bad := func(fix, format string, args ...any) {
 		r.add("bad-signature", checklist.SevError, sf.Line, format+" : "+fix, args...)
 		r.SignatureFix = fix
 	}
 	switch err := sf.Verify(); {
-	case errors.Is(err, keys.ErrStray):
+	case errors.Is(err, signing.ErrStray):
 		bad("retirez-la, puis "+again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)")
 		return
-	case errors.Is(err, keys.ErrMisplacedMarker):
+	case errors.Is(err, signing.ErrMisplacedMarker):
 		bad("retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis "+again,
 			"la marque <!-- pret:signature --> est au milieu du fichier : du texte la suit au lieu d'un bloc de signature, et ce texte ne serait pas signé")
 		return
-	case errors.Is(err, keys.ErrTrailing):
+	case errors.Is(err, signing.ErrTrailing):
 		bad("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis "+again,
 			"du texte suit le bloc de signature : il n'est pas signé")
 		return
-	case errors.Is(err, keys.ErrNoBlock):
+	case errors.Is(err, signing.ErrNoBlock):
 		bad("retirez cette ligne, ou "+again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature")
 		return
-	case errors.Is(err, keys.ErrNamespace):
+	case errors.Is(err, signing.ErrNamespace):
 		bad(again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)")
 		return
-	case errors.Is(err, keys.ErrSigMismatch):
+	case errors.Is(err, signing.ErrSigMismatch):
 		bad(again, "le fichier a été modifié après sa signature")
 		return
 	case err != nil:
@@ -103,7 +104,7 @@ func checkSignature(r *Result, sf *keys.SignedFile, rules Rules) {
 // prefix; keys' errors hold fixed text only, never bytes of the file.
 func detail(err error) string {
 	s := err.Error()
-	if p := keys.ErrBadArmor.Error() + " : "; len(s) > len(p) && s[:len(p)] == p {
+	if p := signing.ErrBadArmor.Error() + " : "; len(s) > len(p) && s[:len(p)] == p {
 		return s[len(p):]
 	}
 	return s

@@ -17,6 +17,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // fastSigner is an ed25519 key made without bcrypt: the validator only
@@ -41,7 +42,7 @@ func fileFor(s ssh.Signer) string {
 
 func signed(t testing.TB, s ssh.Signer, text string) []byte {
 	t.Helper()
-	b, err := keys.SignFile(rand.Reader, s, []byte(text))
+	b, err := signing.SignFile(rand.Reader, s, []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestSignedFilesValid(t *testing.T) {
 // changed, a changed line ending, the marker removed, the armour cut.
 func tamperings(b []byte) map[string][]byte {
 	out := map[string][]byte{}
-	n := len(keys.SplitSigned(b).Message)
+	n := len(signing.SplitSigned(b).Message)
 	for i := 0; i < n; i++ {
 		v := bytes.Clone(b)
 		v[i] ^= 0x01
@@ -112,11 +113,11 @@ func tamperings(b []byte) map[string][]byte {
 	}
 	i := bytes.IndexByte(b, '\n')
 	out["line ending"] = append(append(bytes.Clone(b[:i]), '\r'), b[i:]...)
-	out["no marker"] = []byte(testenv.Edit(string(b), keys.SigMarker+"\n", ""))
+	out["no marker"] = []byte(testenv.Edit(string(b), signing.SigMarker+"\n", ""))
 	end := bytes.Index(b, []byte("-----END SSH"))
 	out["armour truncated"] = append(bytes.Clone(b[:end-10]), b[end:]...)
 	out["armour cut at END"] = b[:end]
-	out["block gone, marker kept"] = b[:n+len(keys.SigMarker)+1]
+	out["block gone, marker kept"] = b[:n+len(signing.SigMarker)+1]
 	return out
 }
 
@@ -197,7 +198,7 @@ func TestSignatureBlockIsNeverALeak(t *testing.T) {
 	// A key's body between the armour lines is no signature: a leak.
 	body := strings.Join(strings.Split(strings.TrimSpace(string(priv)), "\n")[1:], "\n")
 	body = strings.TrimSuffix(body, "-----END OPENSSH PRIVATE KEY-----")
-	fake := fileFor(s) + keys.SigMarker + "\n```\n-----BEGIN SSH SIGNATURE-----\n" + strings.TrimSpace(body) + "\n-----END SSH SIGNATURE-----\n```\n"
+	fake := fileFor(s) + signing.SigMarker + "\n```\n-----BEGIN SSH SIGNATURE-----\n" + strings.TrimSpace(body) + "\n-----END SSH SIGNATURE-----\n```\n"
 	r = Validate([]byte(fake), rules)
 	if !has(r, "private-key-leak") || !has(r, "bad-signature") {
 		t.Fatalf("key body dressed as a signature: %v", codes(r))
@@ -208,8 +209,8 @@ func TestSignatureBlockIsNeverALeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	smuggled := fileFor(s) + keys.SigMarker + "\n```\n" + armor(sig.Marshal()) + "```\n"
-	if keys.SplitSigned([]byte(smuggled)).Sig == nil {
+	smuggled := fileFor(s) + signing.SigMarker + "\n```\n" + armor(sig.Marshal()) + "```\n"
+	if signing.SplitSigned([]byte(smuggled)).Sig == nil {
 		t.Fatal("the smuggling block does not parse: the test proves nothing")
 	}
 	r = Validate([]byte(smuggled), rules)
@@ -280,7 +281,7 @@ func TestSSHKeygenSignedFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		file := msg + keys.SigMarker + "\n```\n" + string(armour) + "```\n"
+		file := msg + signing.SigMarker + "\n```\n" + string(armour) + "```\n"
 		rl := rules
 		rl.RequireSignature = true
 		rl.Beside = &PubFile{Name: "id_ed25519_romeo.pub", Data: pubData}
@@ -324,7 +325,7 @@ func FuzzValidateSigned(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := Validate(data, rules)
-		sf := keys.SplitSigned(data)
+		sf := signing.SplitSigned(data)
 		verified := sf.Claimed && sf.Verify() == nil
 		if r.SignedBy != "" && (!verified || r.SignedBy != ssh.FingerprintSHA256(sf.Sig.PublicKey())) {
 			t.Fatalf("reported signed by %s, but the signature does not hold", r.SignedBy)
@@ -346,7 +347,7 @@ func FuzzValidateSigned(f *testing.F) {
 }
 
 // armourLines are the long lines of the block after the marker.
-func armourLines(data []byte, sf *keys.SignedFile) []string {
+func armourLines(data []byte, sf *signing.SignedFile) []string {
 	if sf.From == 0 {
 		return nil
 	}

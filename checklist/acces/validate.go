@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // MaxAccessSize is the largest acces.md read: one page is a few hundred
@@ -119,7 +119,7 @@ func Validate(data []byte, rules Rules) *Result {
 		return r
 	}
 	// The signature covers the file as sent, BOM included.
-	sf := keys.SplitSigned(data)
+	sf := signing.SplitSigned(data)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")

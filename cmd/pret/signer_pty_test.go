@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // refusedThrice checks the end of a session after three wrong
@@ -71,7 +71,7 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
 	}
 	after, _ := os.ReadFile(h.path("acces.md"))
-	if f := keys.SplitSigned(after); f.Verify() != nil || !bytes.Equal(f.Message, before) {
+	if f := signing.SplitSigned(after); f.Verify() != nil || !bytes.Equal(f.Message, before) {
 		t.Fatal("the right passphrase did not sign the file as it was")
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 func init() {
@@ -31,7 +31,7 @@ func init() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := keys.SplitSigned(data).Verify(); err != nil {
+		if err := signing.SplitSigned(data).Verify(); err != nil {
 			t.Fatalf("signed file does not verify: %v", err)
 		}
 		// On a terminal: asked once, signed.
@@ -142,7 +142,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 		return nil
 	})
 	data, _ := os.ReadFile(h.path("acces.md"))
-	if err := keys.SplitSigned(data).Verify(); err != nil {
+	if err := signing.SplitSigned(data).Verify(); err != nil {
 		t.Fatalf("acces.md not signed at the end: %v", err)
 	}
 }
@@ -185,7 +185,7 @@ func TestValiderSignatureEveryFormat(t *testing.T) {
 	signedData, _ := os.ReadFile(filepath.Join(home, "acces.md"))
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	other, _ := ssh.NewSignerFromKey(priv)
-	borrowed, err := keys.SignFile(rand.Reader, other, unsigned)
+	borrowed, err := signing.SignFile(rand.Reader, other, unsigned)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +234,13 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := keys.SplitSigned(signed).Message
+	msg := signing.SplitSigned(signed).Message
 	variants := map[string][]byte{
 		"note":        append(bytes.Clone(signed), "Note de l'apprenant.\n"...),
 		"cat key":     append(bytes.Clone(signed), priv...),
 		"gap + note":  append(bytes.Clone(signed), "\n\nEncore une ligne\n"...),
-		"mid marker":  append(append(bytes.Clone(msg[:len(msg)/2]), keys.SigMarker+"\n"...), msg[len(msg)/2:]...),
-		"marker+text": bytes.Replace(bytes.Clone(signed), []byte(keys.SigMarker+"\n"), []byte(keys.SigMarker+"\nun mot\n"), 1),
+		"mid marker":  append(append(bytes.Clone(msg[:len(msg)/2]), signing.SigMarker+"\n"...), msg[len(msg)/2:]...),
+		"marker+text": bytes.Replace(bytes.Clone(signed), []byte(signing.SigMarker+"\n"), []byte(signing.SigMarker+"\nun mot\n"), 1),
 	}
 	for name, data := range variants {
 		t.Run(name, func(t *testing.T) {

@@ -6,8 +6,10 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -72,4 +74,27 @@ func EditAll(s, old, new string) string {
 		panic("testenv.EditAll: the text to replace is gone: " + old)
 	}
 	return strings.ReplaceAll(s, old, new)
+}
+
+// UnderWine is set by .ci/wine/test, which runs the Windows test binaries
+// under Wine: the only place where a test may skip for Wine's reasons.
+var UnderWine = os.Getenv("PRET_WINE") == "1"
+
+// NeedTool returns the path of a real tool a test compares against
+// (ssh-keygen, sed). In CI a missing tool fails the test, never skips it:
+// the interop tests are the point. Under Wine it skips: the Linux tool
+// cannot read Windows paths, and the Linux run checks interop.
+func NeedTool(t testing.TB, name string) string {
+	t.Helper()
+	if UnderWine {
+		t.Skipf("sous Wine, %s n'existe pas en version Windows et celui de Linux ne lit pas les chemins Windows : l'interopérabilité est vérifiée par les tests Linux", name)
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is required in CI (.ci/run installs it): %v", name, err)
+		}
+		t.Skipf("%s not installed", name)
+	}
+	return p
 }

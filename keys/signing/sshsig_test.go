@@ -1,11 +1,9 @@
-package keys
+package signing
 
 import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/binary"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
@@ -14,10 +12,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/keys"
 	"golang.org/x/crypto/ssh"
 )
 
 const testPass = "correct horse battery"
+
+// run runs a real tool and fails the test when it fails.
+func run(t testing.TB, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+	return string(out)
+}
+
+// sshKeygen makes a key with the real ssh-keygen and returns its path.
+func sshKeygen(t testing.TB, dir, name string, args ...string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	run(t, testenv.NeedTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
+	return path
+}
 
 // messages are the kinds of acces.md a learner may sign: pret's own,
 // hand-written ones with CRLF, a BOM, no final newline, accents, nothing
@@ -46,11 +64,11 @@ func messages(t testing.TB, signer ssh.Signer) map[string][]byte {
 
 func testSigner(t testing.TB) (ssh.Signer, []byte) {
 	t.Helper()
-	priv, _, err := Generate(rand.Reader, "seance-novembre", []byte(testPass))
+	priv, _, err := keys.Generate(rand.Reader, "seance-novembre", []byte(testPass))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, wipe, err := Decrypt(priv, []byte(testPass))
+	s, wipe, err := keys.Decrypt(priv, []byte(testPass))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +80,8 @@ func testSigner(t testing.TB) (ssh.Signer, []byte) {
 // with the real sed and ssh-keygen, and returns their error.
 func checkWithOpenSSH(t *testing.T, dir string, file []byte, namespace string) ([]byte, error) {
 	t.Helper()
-	sed := needTool(t, "sed")
-	keygen := needTool(t, "ssh-keygen")
+	sed := testenv.NeedTool(t, "sed")
+	keygen := testenv.NeedTool(t, "ssh-keygen")
 	path := filepath.Join(dir, "acces.md")
 	if err := os.WriteFile(path, file, 0o644); err != nil {
 		t.Fatal(err)
@@ -133,7 +151,7 @@ func sshKeygenSign(t *testing.T, dir, key, namespace string, msg []byte) []byte 
 		t.Fatal(err)
 	}
 	os.Remove(path + ".sig")
-	run(t, needTool(t, "ssh-keygen"), "-Y", "sign", "-n", namespace, "-f", key, "-P", testPass, path)
+	run(t, testenv.NeedTool(t, "ssh-keygen"), "-Y", "sign", "-n", namespace, "-f", key, "-P", testPass, path)
 	armor, err := os.ReadFile(path + ".sig")
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +169,7 @@ func TestSSHKeygenSignatureAccepted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, wipe, err := Decrypt(priv, []byte(testPass))
+	signer, wipe, err := keys.Decrypt(priv, []byte(testPass))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,50 +295,6 @@ func TestOtherKeySignatureCarriesItsKey(t *testing.T) {
 	}
 }
 
-func TestDecryptRefusals(t *testing.T) {
-	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, wrong := range []string{"", "correct horse batter", testPass + " ", "x"} {
-		_, _, err := Decrypt(priv, []byte(wrong))
-		if !errors.Is(err, ErrBadPassphrase) {
-			t.Fatalf("passphrase %q: got %v", wrong, err)
-		}
-		if wrong != "" && strings.Contains(err.Error(), wrong) {
-			t.Fatalf("error quotes the passphrase: %v", err)
-		}
-	}
-	dir := t.TempDir()
-	plain := sshKeygen(t, dir, "plain", "-t", "ed25519", "-N", "")
-	data, err := os.ReadFile(plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := Decrypt(data, []byte(testPass)); !errors.Is(err, ErrUnencrypted) {
-		t.Fatalf("unencrypted key: got %v", err)
-	}
-}
-
-// wipe really erases the key: a signer used after it no longer makes
-// signatures that verify.
-func TestWipeErasesKey(t *testing.T) {
-	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, wipe, err := Decrypt(priv, []byte(testPass))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub := signer.PublicKey()
-	wipe()
-	sig, err := signer.Sign(rand.Reader, []byte("m"))
-	if err == nil && pub.Verify([]byte("m"), sig) == nil {
-		t.Fatal("the key still signs after wipe")
-	}
-}
-
 // armourVariants re-wraps a signature's armour in the layouts a mail
 // client, an editor or a person may give it, plus layouts that must stay
 // refused: every width from 1 to past the whole body, one line, blank and
@@ -370,7 +344,7 @@ func armourVariants(a []byte) map[string]string {
 // and damaged layouts. A re-wrapped signature is the same signature; a
 // damaged one is refused by both.
 func TestParseArmorAgreesWithOpenSSH(t *testing.T) {
-	keygen := needTool(t, "ssh-keygen")
+	keygen := testenv.NeedTool(t, "ssh-keygen")
 	signer, _ := testSigner(t)
 	msg := []byte("# Accès\n- Date de demande : 2026-10-20\n")
 	sig, err := Sign(rand.Reader, signer, msg)
@@ -537,78 +511,6 @@ func BenchmarkSplitVerify(b *testing.B) {
 	for b.Loop() {
 		if err := SplitSigned(signed).Verify(); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// withRounds rewrites the bcrypt round count of an openssh-key-v1 key, as
-// `ssh-keygen -a N` would have written it, without paying for N rounds.
-func withRounds(t *testing.T, priv []byte, rounds uint32) []byte {
-	t.Helper()
-	block, _ := pem.Decode(priv)
-	b := bytes.Clone(block.Bytes)
-	off := len(opensshMagic)
-	skip := func() int { // one SSH string; returns where its body starts
-		n := int(binary.BigEndian.Uint32(b[off:]))
-		off += 4
-		start := off
-		off += n
-		return start
-	}
-	skip() // cipher
-	skip() // kdf name
-	opts := skip()
-	salt := int(binary.BigEndian.Uint32(b[opts:]))
-	binary.BigEndian.PutUint32(b[opts+4+salt:], rounds)
-	return pem.EncodeToMemory(&pem.Block{Type: block.Type, Bytes: b})
-}
-
-// A key with more bcrypt rounds than x/crypto/ssh computes is sound
-// (OpenSSH has no cap) but cannot be opened here: Decrypt says so, with
-// the count, before any work and whatever the passphrase; at or under
-// the cap the count is read and the key is opened as usual.
-func TestDecryptTooManyRounds(t *testing.T) {
-	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ParsePrivate(priv)
-	if err != nil || p.Rounds == 0 || p.Rounds > MaxKDFRounds {
-		t.Fatalf("rounds of pret's own key: %v %v", p, err)
-	}
-	if _, _, err := Decrypt(priv, []byte(testPass)); err != nil {
-		t.Fatal(err)
-	}
-	over := []uint32{MaxKDFRounds + 1, 3000, 1 << 16, 1<<31 - 1, 1<<32 - 1}
-	for i := 0; i < 8; i++ {
-		var b [2]byte
-		rand.Read(b[:])
-		over = append(over, MaxKDFRounds+1+uint32(binary.BigEndian.Uint16(b[:])))
-	}
-	for _, n := range over {
-		k := withRounds(t, priv, n)
-		if p, err := ParsePrivate(k); err != nil || p.Rounds != n {
-			t.Fatalf("%d rounds read as %v (%v)", n, p, err)
-		}
-		for _, pass := range []string{testPass, "wrong", ""} {
-			_, _, err := Decrypt(k, []byte(pass))
-			if !errors.Is(err, ErrTooManyRounds) || !strings.Contains(err.Error(), fmt.Sprint(n)) {
-				t.Fatalf("%d rounds, passphrase %q: got %v", n, pass, err)
-			}
-			if pass != "" && strings.Contains(err.Error(), pass) {
-				t.Fatalf("error quotes the passphrase: %v", err)
-			}
-		}
-	}
-	for _, n := range []uint32{1, 17, 40} { // 2048 rounds cost a minute here
-		k := withRounds(t, priv, n)
-		if p, err := ParsePrivate(k); err != nil || p.Rounds != n {
-			t.Fatalf("%d rounds read as %v (%v)", n, p, err)
-		}
-		// Another count derives another key: the passphrase no longer
-		// opens it, and that is what Decrypt must say.
-		if _, _, err := Decrypt(k, []byte(testPass)); !errors.Is(err, ErrBadPassphrase) {
-			t.Fatalf("%d rounds: got %v", n, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package keys
+package signing
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/romeo-pret/pret/keys"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -108,7 +109,7 @@ func (f *SignedFile) Inert() bool {
 	}
 	// A field may also hold a key as text (the namespace is free): read
 	// the fields as the leak detector reads a file.
-	return !HasMaterial(string(f.Sig.blob))
+	return !keys.HasMaterial(string(f.Sig.blob))
 }
 
 // SplitSigned finds the signature of an acces.md. It never fails: what it
