@@ -61,19 +61,57 @@ const (
 // Run is the outcome of a run, read by the writers one file at a time
 // (checklist.Results).
 type Run struct {
-	recs []record
+	recs recList
 	// dates holds each distinct date once, as At writes it: a report
 	// read twice over 100,000 files would otherwise make 200,000 strings
 	// of a handful of days. Built by Read, only read afterwards.
 	dates map[int32]string
 }
 
+// recChunk is how many records one chunk holds. Records are kept in
+// chunks while they come, so that growing the list never copies it, and
+// stay there, read through the order of their paths: one array of them
+// all would hold every record twice while it was filled
+// (organisateurs.md, Scale: 100,000 files under 64 MiB).
+const recChunk = 4096
+
+// recList is the records of a run in the order of their paths.
+type recList struct {
+	chunks [][]record
+	order  []int32 // arrival index of the i-th record in path order
+}
+
+func (l *recList) len() int { return len(l.order) }
+
+func (l *recList) at(i int) *record { return l.arrived(int(l.order[i])) }
+
+// arrived is the k-th record to arrive.
+func (l *recList) arrived(k int) *record { return &l.chunks[k/recChunk][k%recChunk] }
+
+// add appends rec in arrival order.
+func (l *recList) add(rec record) {
+	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1]) == recChunk {
+		l.chunks = append(l.chunks, make([]record, 0, recChunk))
+	}
+	l.chunks[len(l.chunks)-1] = append(l.chunks[len(l.chunks)-1], rec)
+	l.order = append(l.order, int32(len(l.order)))
+}
+
+// listOf is a recList of recs in their order.
+func listOf(recs []record) recList {
+	var l recList
+	for _, r := range recs {
+		l.add(r)
+	}
+	return l
+}
+
 // Len is the number of files.
-func (r *Run) Len() int { return len(r.recs) }
+func (r *Run) Len() int { return r.recs.len() }
 
 // At rebuilds the result of file i.
 func (r *Run) At(i int) checklist.FileResult {
-	rec := &r.recs[i]
+	rec := r.recs.at(i)
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.learner, Fingerprint: rec.fp, FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems, Valid: rec.valid}
 	if rec.date != 0 {
@@ -101,17 +139,17 @@ func (r *Run) At(i int) checklist.FileResult {
 
 // Strict makes a file with any problem invalid: --strict counts warnings.
 func (r *Run) Strict() {
-	for i := range r.recs {
-		if len(r.recs[i].problems) > 0 {
-			r.recs[i].valid = false
+	for i := range r.recs.len() {
+		if rec := r.recs.at(i); len(rec.problems) > 0 {
+			rec.valid = false
 		}
 	}
 }
 
 // Invalid reports whether a file is invalid.
 func (r *Run) Invalid() bool {
-	for i := range r.recs {
-		if !r.recs[i].valid {
+	for i := range r.recs.len() {
+		if !r.recs.at(i).valid {
 			return true
 		}
 	}
@@ -142,12 +180,9 @@ func Read(args []string, opts Options) *Run {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// Records are kept in chunks while they come, so that growing the
-	// list never copies it.
-	const chunk = 4096
 	var (
 		mu     sync.Mutex
-		chunks [][]record
+		recs   recList // in arrival order until sorted
 		groups []string
 		seqs   []int32  // the order the walk met each source: ties in path
 		ids    []fileID // only when several arguments could name one file twice
@@ -170,10 +205,7 @@ func Read(args []string, opts Options) *Run {
 					s.done()
 				}
 				mu.Lock()
-				if len(chunks) == 0 || len(chunks[len(chunks)-1]) == chunk {
-					chunks = append(chunks, make([]record, 0, chunk))
-				}
-				chunks[len(chunks)-1] = append(chunks[len(chunks)-1], rec)
+				recs.add(rec)
 				groups = append(groups, s.group)
 				seqs = append(seqs, s.seq)
 				if keepIDs {
@@ -198,61 +230,47 @@ func Read(args []string, opts Options) *Run {
 	close(jobs)
 	wg.Wait()
 
-	recs := make([]record, 0, len(groups))
-	for i := range chunks {
-		recs = append(recs, chunks[i]...)
-		chunks[i] = nil // the copy is the record now
-	}
-	sort.Sort(byPath{recs, groups, seqs, ids})
+	// Sorted by path, then by the order the walk met them: a total
+	// order, the same whatever the workers. groups, seqs and ids are in
+	// arrival order, read through it.
+	sort.Slice(recs.order, func(a, b int) bool {
+		ka, kb := recs.order[a], recs.order[b]
+		pa, pb := recs.arrived(int(ka)).path, recs.arrived(int(kb)).path
+		return pa < pb || pa == pb && seqs[ka] < seqs[kb]
+	})
 	seqs = nil
 	// One file read twice (two spellings of one tree, a file also named on
 	// the command line) is one result: the first path in order.
 	if keepIDs {
 		seen := map[fileID]bool{}
 		n := 0
-		for i := range recs {
-			if ids[i] != (fileID{}) {
-				if seen[ids[i]] {
+		for _, k := range recs.order {
+			if id := ids[k]; id != (fileID{}) {
+				if seen[id] {
+					*recs.arrived(int(k)) = record{} // its strings go
 					continue
 				}
-				seen[ids[i]] = true
+				seen[id] = true
 			}
-			recs[n], groups[n] = recs[i], groups[i]
+			recs.order[n] = k
 			n++
 		}
-		clear(recs[n:])
-		recs, groups = recs[:n:n], groups[:n]
+		recs.order = recs.order[:n:n]
 	}
+	// groups in path order, as markDuplicates reads them.
+	sorted := make([]string, recs.len())
+	for i, k := range recs.order {
+		sorted[i] = groups[k]
+	}
+	groups = sorted
 	markDuplicates(recs, groups)
 	dates := map[int32]string{}
-	for i := range recs {
-		if d := recs[i].date; d != 0 && dates[d] == "" {
+	for i := range recs.len() {
+		if d := recs.at(i).date; d != 0 && dates[d] == "" {
 			dates[d] = unpackDate(d)
 		}
 	}
 	return &Run{recs: recs, dates: dates}
-}
-
-// byPath sorts records with their groups and ids, by path then by the
-// order the walk met them: a total order, the same whatever the workers.
-type byPath struct {
-	r   []record
-	g   []string
-	s   []int32
-	ids []fileID
-}
-
-func (b byPath) Len() int { return len(b.r) }
-func (b byPath) Less(i, j int) bool {
-	return b.r[i].path < b.r[j].path || b.r[i].path == b.r[j].path && b.s[i] < b.s[j]
-}
-func (b byPath) Swap(i, j int) {
-	b.r[i], b.r[j] = b.r[j], b.r[i]
-	b.g[i], b.g[j] = b.g[j], b.g[i]
-	b.s[i], b.s[j] = b.s[j], b.s[i]
-	if b.ids != nil {
-		b.ids[i], b.ids[j] = b.ids[j], b.ids[i]
-	}
 }
 
 // validateSource reads and validates one source.
@@ -342,7 +360,7 @@ func unpackDate(n int32) string {
 // Files of one learner (learnerGroup: a name and its copies in a learner's folder,
 // or one Moodle name and id) count once: a learner may hand in twice, two
 // learners may not share a key.
-func markDuplicates(recs []record, groups []string) {
+func markDuplicates(recs recList, groups []string) {
 	// Indexes sorted by a hash of the fingerprint, then the fingerprint
 	// (two that share a hash stay apart), then the index; then runs of
 	// one fingerprint: sixteen bytes per file, where a map of lists would
@@ -354,16 +372,16 @@ func markDuplicates(recs []record, groups []string) {
 	}
 	seed := maphash.MakeSeed()
 	var byHash []keyed
-	for i := range recs {
-		if recs[i].fp != "" {
-			byHash = append(byHash, keyed{maphash.String(seed, recs[i].fp), int32(i)})
+	for i := range recs.len() {
+		if fp := recs.at(i).fp; fp != "" {
+			byHash = append(byHash, keyed{maphash.String(seed, fp), int32(i)})
 		}
 	}
 	slices.SortFunc(byHash, func(a, b keyed) int {
 		if c := cmp.Compare(a.h, b.h); c != 0 {
 			return c
 		}
-		if c := strings.Compare(recs[a.i].fp, recs[b.i].fp); c != 0 {
+		if c := strings.Compare(recs.at(int(a.i)).fp, recs.at(int(b.i)).fp); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.i, b.i)
@@ -375,7 +393,7 @@ func markDuplicates(recs []record, groups []string) {
 	byHash = nil
 	for start := 0; start < len(order); {
 		end := start + 1
-		for end < len(order) && recs[order[end]].fp == recs[order[start]].fp {
+		for end < len(order) && recs.at(int(order[end])).fp == recs.at(int(order[start])).fp {
 			end++
 		}
 		run := order[start:end]
@@ -402,7 +420,7 @@ func markDuplicates(recs []record, groups []string) {
 			problems map[int32][]checklist.Problem // by line, for files with no other problem
 		}
 		for k, i := range run {
-			rec := &recs[i]
+			rec := recs.at(int(i))
 			var others []string
 			var message string
 			if k >= maxDuplicateOf && tail.others != nil {
@@ -410,7 +428,7 @@ func markDuplicates(recs []record, groups []string) {
 			} else {
 				for _, j := range run {
 					if j != i && len(others) < maxDuplicateOf {
-						others = append(others, recs[j].path)
+						others = append(others, recs.at(int(j)).path)
 					}
 				}
 				message = fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1))

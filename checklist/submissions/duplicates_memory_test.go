@@ -84,7 +84,11 @@ func TestMarkDuplicatesShared(t *testing.T) {
 			want[i].problems = append([]checklist.Problem(nil), recs[i].problems...)
 		}
 		oldMarkDuplicates(want, groups)
-		markDuplicates(recs, groups)
+		l := listOf(recs)
+		markDuplicates(l, groups)
+		for i := range recs {
+			recs[i] = *l.at(i)
+		}
 		for i := range recs {
 			if !reflect.DeepEqual(recs[i].problems, want[i].problems) || recs[i].valid != want[i].valid ||
 				(recs[i].more == nil) != (want[i].more == nil) || recs[i].more != nil && !reflect.DeepEqual(*recs[i].more, *want[i].more) {
