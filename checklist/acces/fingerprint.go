@@ -24,6 +24,7 @@ type statements struct {
 	ed25519      bool
 	otherTypes   []string // distinct, in the order first named
 	otherLine    int
+	lineArr      [3][maxPerCode]int // the lines the three seen keep
 }
 
 // seen counts the statements of one kind and keeps the lines of the
@@ -73,6 +74,25 @@ func typeWordBytes(w []byte) string {
 
 func (d *document) statements() *statements {
 	st := &statements{}
+	d.readStatements(st)
+	return st
+}
+
+// distinctCount is how many different SHA256 fingerprints were stated.
+func (st *statements) distinctCount() int {
+	if st.distinct == nil && st.fingerprints.n > 0 {
+		return 1 // every fingerprint is the first
+	}
+	return len(st.distinct)
+}
+
+// readStatements fills st, which the caller may keep on its stack: the
+// first lines of each kind go to arrays inside it, so a one-page file
+// makes no allocation for them.
+func (d *document) readStatements(st *statements) {
+	st.fingerprints.lines = st.lineArr[0][:0:maxPerCode]
+	st.badFP.lines = st.lineArr[1][:0:maxPerCode]
+	st.md5.lines = st.lineArr[2][:0:maxPerCode]
 	var arr [512]byte // one line with its fingerprints blanked, reused
 	for i := 0; i+1 < len(d.starts); i++ {
 		l := d.rawLine(i)
@@ -85,7 +105,6 @@ func (d *document) statements() *statements {
 		}
 		typeWords(st, l.no, d.scanKeyMaterial(l, st, arr[:0]))
 	}
-	return st
 }
 
 // typeWords notes the key types a line (its key material blanked) names.
@@ -197,10 +216,14 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 				// body is a slice of the text: nothing is copied per
 				// fingerprint, the set holds each distinct one once.
 				st.fingerprints.note(l.no, body)
-				if st.distinct == nil {
-					st.distinct = map[string]struct{}{}
+				// The set is made at the second distinct value: most
+				// files state one fingerprint, and need no set for it.
+				if st.distinct == nil && body != st.fingerprints.first {
+					st.distinct = map[string]struct{}{st.fingerprints.first: {}}
 				}
-				st.distinct[body] = struct{}{}
+				if st.distinct != nil {
+					st.distinct[body] = struct{}{}
+				}
 			} else {
 				// One per line: the message names no value, and a line of
 				// 50 000 "SHA256:" must not make 50 000 problems.
@@ -300,7 +323,7 @@ func parsePasted(raw string, start, end, no int) pastedKey {
 }
 
 func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
-	distinct := st.distinct
+	distinct := st.distinctCount()
 	for _, line := range st.badFP.lines {
 		r.add("bad-fingerprint", checklist.SevError, line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
 	}
@@ -311,9 +334,9 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 		r.add("bad-fingerprint", checklist.SevError, st.md5.lines[0], "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
 	}
 	switch {
-	case len(distinct) > 1:
-		r.add("multiple-fingerprints", checklist.SevError, st.fingerprints.lines[1], "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(distinct))
-	case len(distinct) == 1:
+	case distinct > 1:
+		r.add("multiple-fingerprints", checklist.SevError, st.fingerprints.lines[1], "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", distinct)
+	case distinct == 1:
 		r.Fingerprint, r.FingerprintLine = "SHA256:"+st.fingerprints.first, st.fingerprints.lines[0]
 	case st.badFP.n == 0 && st.md5.n == 0:
 		r.add("missing-fingerprint", checklist.SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")

@@ -80,8 +80,8 @@ func TestStatementsBounded(t *testing.T) {
 			t.Errorf("%s: %d lines kept", name, len(s.lines))
 		}
 	}
-	if st.fingerprints.n != 4000 || len(st.distinct) != 1 || st.badFP.n != 3000 || st.md5.n != 2000 {
-		t.Errorf("counts: %d fingerprints (%d distinct), %d malformed, %d MD5", st.fingerprints.n, len(st.distinct), st.badFP.n, st.md5.n)
+	if st.fingerprints.n != 4000 || st.distinctCount() != 1 || st.badFP.n != 3000 || st.md5.n != 2000 {
+		t.Errorf("counts: %d fingerprints (%d distinct), %d malformed, %d MD5", st.fingerprints.n, st.distinctCount(), st.badFP.n, st.md5.n)
 	}
 	if st.badFP.lines[0] != 5001 || st.fingerprints.lines[0] != 8001 || st.md5.lines[0] != 8002 {
 		t.Errorf("first lines: %v %v %v", st.badFP.lines[0], st.fingerprints.lines[0], st.md5.lines[0])

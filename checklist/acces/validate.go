@@ -6,6 +6,7 @@ package acces
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -137,15 +138,23 @@ func Validate(data []byte, rules Rules) *Result {
 	doc.dropSignature(sf, false)
 	doc.leaks(r)
 	doc.dropSignature(sf, true)
-	st := doc.statements()
+	// The statements' struct and its arrays of lines serve file after
+	// file; nothing of it outlives checkFingerprint.
+	st := statementsPool.Get().(*statements)
+	*st = statements{}
+	doc.readStatements(st)
 	doc.checkDate(r, rules)
 	doc.checkPath(r, rules)
 	doc.checkFingerprint(r, st, rules)
+	*st = statements{}
+	statementsPool.Put(st)
 	doc.checkSentence(r)
 	checkSignature(r, sf, rules)
 	r.noteCapped()
 	return r
 }
+
+var statementsPool = sync.Pool{New: func() any { return new(statements) }}
 
 // invalidUTF8Line is the line of the first byte that is not UTF-8.
 func invalidUTF8Line(data []byte) int {
