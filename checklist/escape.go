@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -18,10 +19,13 @@ import (
 // control U+009B. Line breaks and tabs, which ssh-keygen lets through, are
 // written "\n", "\r" and "\t" instead, because a line break is exactly
 // what would forge a report line. Escaped are: C0 controls and DEL, C1
-// controls, the bidirectional controls (U+061C, U+200E, U+200F,
-// U+202A–U+202E, U+2066–U+2069), the line and paragraph separators
-// U+2028 and U+2029, and every byte that is not valid UTF-8. Everything
-// else, accented letters included, is kept as it is. The result is valid
+// controls, every format character (Unicode category Cf: the
+// bidirectional controls U+061C, U+200E, U+200F, U+202A–U+202E,
+// U+2066–U+2069, and the invisible ones a person cannot see on a line,
+// U+00AD, U+200B–U+200D, U+2060–U+2064, U+FEFF, the tags
+// U+E0001–U+E007F, …), the line and paragraph separators U+2028 and
+// U+2029, and every byte that is not valid UTF-8. Everything else,
+// accented letters included, is kept as it is. The result is valid
 // UTF-8 and Escape(Escape(s)) == Escape(s).
 func Escape(s string) string {
 	i := 0
@@ -66,6 +70,11 @@ func mustEscape(r rune) bool {
 	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return true
 	case r == 0x2028, r == 0x2029:
+		return true
+	case r >= 0xad && unicode.Is(unicode.Cf, r):
+		// Zero-width and format characters: invisible, so a name that
+		// holds one looks like another ("acces\u200b.md"), and the tags
+		// can carry hidden text.
 		return true
 	}
 	return false

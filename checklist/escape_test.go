@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -19,6 +20,9 @@ var hostilePieces = []string{
 	"\u0080", "\u0085", "\u009b", "\u009b31m", "\u009f",
 	"\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
 	"\u2028", "\u2029", "\ufeff", "\ufffd", "\ufffe", "\uffff",
+	// Format characters (Cf): zero-width, soft hyphen, word joiner, tags.
+	"\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\u2064", "\u180e", "\u0600", "\u06dd", "\ufff9", "\ufffb",
+	"\U000e0001", "\U000e0020", "\U000e0041", "\U000e007f", "\U0001d173", "\U000110bd",
 	"\xff", "\xc3", "\xe2\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc0\xaf",
 	"\nRésumé : 99 fichiers, 99 valides, 0 invalide\n", "\nvalide    forge/acces.md\n",
 }
@@ -37,7 +41,9 @@ func terminalSafe(s string) (bad string, ok bool) {
 		return "invalid UTF-8", false
 	}
 	for _, r := range s {
-		if r < 0x20 || r >= 0x7f && r <= 0x9f || mustEscape(r) {
+		// Checked against Unicode's own table, not mustEscape: a format
+		// character (Cf) mustEscape forgot is caught.
+		if r < 0x20 || r >= 0x7f && r <= 0x9f || mustEscape(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
 			return strings.ToValidUTF8(string(r), "?"), false
 		}
 	}
@@ -83,6 +89,10 @@ func TestEscapeForms(t *testing.T) {
 		`back\slash`:       `back\slash`,
 		"\u2066x\u2069":    `\342\201\246x\342\201\251`,
 		"ligne\u2028autre": `ligne\342\200\250autre`,
+		"acces\u200b.md":   `acces\342\200\213.md`,
+		"\ufeffx":          `\357\273\277x`,
+		"co\u00adde":       `co\302\255de`,
+		"\U000e0041":       `\363\240\201\201`,
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
@@ -188,6 +198,67 @@ func TestChecklistTextEscapes(t *testing.T) {
 		for _, l := range lines {
 			if bad, ok := terminalSafe(l); !ok {
 				t.Fatalf("line %q holds %q", l, bad)
+			}
+		}
+	}
+}
+
+// TestEscapeEveryFormatCharacter: every code point of Unicode's category
+// Cf, alone and between letters, comes out of Escape as octal bytes.
+func TestEscapeEveryFormatCharacter(t *testing.T) {
+	n := 0
+	for _, rg := range unicode.Cf.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			checkCf(t, r)
+			n++
+		}
+	}
+	for _, rg := range unicode.Cf.R32 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			checkCf(t, r)
+			n++
+		}
+	}
+	if n < 150 {
+		t.Fatalf("only %d format characters", n)
+	}
+}
+
+func checkCf(t *testing.T, r rune) {
+	t.Helper()
+	e := Escape("a" + string(r) + "b")
+	if strings.ContainsRune(e, r) || !strings.HasPrefix(e, `a\`) {
+		t.Fatalf("U+%04X kept: %q", r, e)
+	}
+	checkEscaped(t, string(r))
+}
+
+// TestNoFormatCharacterInTerminalFormats: the formats a person reads on
+// a terminal or in a spreadsheet (texte, github, csv) hold no format
+// character (Cf: zero-width, soft hyphen, BOM, tags, bidi), whatever the
+// names and contents hold; Escape's octal form stands for each.
+func TestNoFormatCharacterInTerminalFormats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	cf := []rune{0xad, 0x600, 0x61c, 0x6dd, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x202e, 0x2060, 0x2064, 0x2066, 0xfeff, 0xfffb, 0x110bd, 0x1d173, 0xe0001, 0xe0020, 0xe0041, 0xe007f}
+	msg := func() string {
+		return hostileString(rng) + string(cf[rng.IntN(len(cf))]) + hostileString(rng) + string(cf[rng.IntN(len(cf))])
+	}
+	for i := 0; i < 300; i++ {
+		r := FilesReport{Name: "pret valider", All: true, Files: []FileResult{
+			{Path: msg(), Apprenant: msg(), Fingerprint: msg(), Date: msg(), Statut: msg(), Problems: []Problem{
+				{Code: "bad-date", Severity: SevError, Message: msg(), Line: 4},
+				{Code: "late-request", Severity: SevWarning, Message: msg()},
+			}, Explain: []string{msg()}},
+			{Path: msg(), Valid: true, Fingerprint: msg()},
+		}}
+		for _, format := range []string{"texte", "github", "csv"} {
+			var buf bytes.Buffer
+			if err := WriteFilesReport(&buf, format, r); err != nil {
+				t.Fatal(err)
+			}
+			out := strings.ToValidUTF8(buf.String(), "")
+			if j := strings.IndexFunc(out, func(r rune) bool { return unicode.Is(unicode.Cf, r) }); j >= 0 {
+				t.Fatalf("%s holds a format character at %d:\n%q", format, j, out)
 			}
 		}
 	}
