@@ -47,8 +47,16 @@ func MaterialLines(text string) []int {
 
 // MaterialMask is MaterialLines as one flag per line (index 0 is line
 // 1): one byte a line, for the readers of large files.
-func MaterialMask(text string) []bool {
-	d := newDetector(text)
+func MaterialMask(text string) []bool { return MaterialMaskAt(text, nil) }
+
+// MaterialMaskAt is MaterialMask for a reader that has already split text
+// into lines as pret does: line i is text[starts[i]:starts[i+1]], its
+// "\n" included, one more offset than lines. The detector reads those
+// offsets rather than making its own: on a 1 MiB file of empty lines
+// they are 4 MiB. starts is only read, and never kept; nil (or a table
+// that does not fit text) makes the detector split text itself.
+func MaterialMaskAt(text string, starts []int32) []bool {
+	d := newDetector(text, starts)
 	d.classify()
 	d.run()
 	d.fragments()
@@ -267,6 +275,10 @@ type detector struct {
 	start []int32 // line i is text[start[i]:start[i+1]], its "\n" included
 	ls    []cline
 	mark  []bool
+	// borrowed: start is a caller's (MaterialMaskAt), and own the
+	// detector's own table, kept for the next file.
+	borrowed bool
+	own      []int32
 }
 
 // detectors keeps the line tables of one file for the next: a run over
@@ -277,13 +289,22 @@ var detectors = sync.Pool{New: func() any { return new(detector) }}
 // file of short lines is read once, its tables are not kept.
 const maxPooled = 4096
 
-func newDetector(text string) *detector {
+func newDetector(text string, starts []int32) *detector {
 	n := strings.Count(text, "\n")
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		n++
 	}
 	d := detectors.Get().(*detector)
 	d.text = text
+	if len(starts) == n+1 && starts[0] == 0 && starts[n] == int32(len(text)) {
+		d.own, d.start, d.borrowed = d.start, starts, true
+		if cap(d.ls) < n {
+			d.ls = make([]cline, n)
+		}
+		d.ls, d.mark = d.ls[:n], make([]bool, n)
+		clear(d.ls)
+		return d
+	}
 	if cap(d.start) < n+1 {
 		d.start = make([]int32, 0, n+1)
 	}
@@ -308,7 +329,10 @@ func newDetector(text string) *detector {
 // release gives the tables back for the next file; d is not used after.
 func (d *detector) release() {
 	d.text, d.mark = "", nil
-	if cap(d.start) <= maxPooled+1 {
+	if d.borrowed {
+		d.start, d.own, d.borrowed = d.own, nil, false // the caller's table is not kept
+	}
+	if cap(d.start) <= maxPooled+1 && cap(d.ls) <= maxPooled {
 		detectors.Put(d)
 	}
 }

@@ -123,7 +123,7 @@ func TestMarkerShapeIsNecessary(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 100_000 {
 		text := genLine(r) + "\n" + genLine(r) + "\n" + genLine(r) + "\n"
-		d := newDetector(text)
+		d := newDetector(text, nil)
 		for j := range d.ls {
 			k := compact(nil, d.line(j))
 			if markerShape(k) {
