@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"slices"
 	"strings"
@@ -20,7 +21,8 @@ type statements struct {
 	distinct     map[string]struct{}
 	badFP        seen // SHA256 with the wrong length or alphabet, one per line
 	md5          seen
-	pasted       []pastedKey
+	pasted       []pastedKey // every one that parses, the first maxPerCode that do not
+	badPasted    int         // pasted keys that do not parse, kept or not
 	ed25519      bool
 	otherTypes   []string // distinct, in the order first named
 	otherLine    int
@@ -47,9 +49,18 @@ func (s *seen) note(line int, v string) {
 	}
 }
 
+// pastedKey is a public key pasted in the file: its line and, when it
+// parses, the SHA256 of its wire form (its fingerprint's bytes), not the
+// parsed key: a file of 10,000 pasted keys keeps 40 bytes each.
 type pastedKey struct {
-	line int
-	key  ssh.PublicKey // nil when it does not parse
+	line int32
+	ok   bool
+	sum  [sha256.Size]byte
+}
+
+// fingerprint is the key's fingerprint as ssh-keygen -lf writes it.
+func (p pastedKey) fingerprint() string {
+	return "SHA256:" + base64.RawStdEncoding.EncodeToString(p.sum[:])
 }
 
 // typeWordBytes names the key type a lower-case word states, "" for none. A switch, not
@@ -251,7 +262,12 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 				k++
 			}
 			if k-i >= 16 {
-				st.pasted = append(st.pasted, parsePasted(raw, i, k, l.no))
+				if p := parsePasted(raw, i, k, l.no); p.ok || st.badPasted < maxPerCode {
+					st.pasted = append(st.pasted, p)
+					st.badPasted += btoi(!p.ok)
+				} else {
+					st.badPasted++ // counted: no message names it
+				}
 				out = append(out, ' ')
 				i = k
 				continue
@@ -317,9 +333,16 @@ func parsePasted(raw string, start, end, no int) pastedKey {
 	}
 	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(typ + " " + raw[start:end]))
 	if err != nil {
-		return pastedKey{line: no}
+		return pastedKey{line: int32(no)}
 	}
-	return pastedKey{line: no, key: key}
+	return pastedKey{line: int32(no), ok: true, sum: sha256.Sum256(key.Marshal())}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
@@ -354,15 +377,26 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 		r.add("missing-type", checklist.SevError, firstFingerprintLine(st), "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
 	}
 
+	// The stated fingerprint as bytes, compared with each key's sum: no
+	// string is made per key but for a message.
+	var stated [sha256.Size]byte
+	statedOK := false
+	if b, err := base64.RawStdEncoding.DecodeString(strings.TrimPrefix(r.Fingerprint, "SHA256:")); err == nil && len(b) == len(stated) && r.Fingerprint != "" {
+		copy(stated[:], b)
+		statedOK = true
+	}
+	kept := 0
 	for _, p := range st.pasted {
-		if p.key == nil {
-			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
+		if !p.ok {
+			r.add("bad-public-key", checklist.SevWarning, int(p.line), "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
+			kept++
 			continue
 		}
-		if r.Fingerprint != "" && ssh.FingerprintSHA256(p.key) != r.Fingerprint {
-			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", ssh.FingerprintSHA256(p.key), r.Fingerprint)
+		if statedOK && p.sum != stated {
+			r.add("fingerprint-mismatch", checklist.SevError, int(p.line), "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.fingerprint(), r.Fingerprint)
 		}
 	}
+	r.countMore("bad-public-key", st.badPasted-kept)
 	if rules.Beside != nil {
 		entries, err := keys.ParsePublic(rules.Beside.Data)
 		switch {

@@ -1,10 +1,14 @@
 package acces
 
 import (
+	"crypto/ed25519"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
+	"golang.org/x/crypto/ssh"
 )
 
 // oldCells is how a table row's cells were read before eachCell: split
@@ -99,5 +103,51 @@ func TestStatementsBounded(t *testing.T) {
 	// 3000 malformed lines: ten built, the last saying 2990 more.
 	if n != maxPerCode || !strings.Contains(last, "et 2990 autres problèmes bad-fingerprint") {
 		t.Errorf("%d bad-fingerprint problems, last %q", n, last)
+	}
+}
+
+// TestPastedKeysBounded: pasted keys keep 40 bytes each, those that do
+// not parse only the first maxPerCode; the problems are those a key kept
+// whole gave: bad-public-key ten times, the last counting the others,
+// and fingerprint-mismatch for each key but the stated one, in the
+// order of the file.
+func TestPastedKeysBounded(t *testing.T) {
+	var pubs []string
+	var fps []string
+	for i := range 3 {
+		seed := make([]byte, ed25519.SeedSize)
+		seed[0] = byte(i + 1)
+		pub := ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)
+		k, err := ssh.NewPublicKey(pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pubs = append(pubs, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(k))))
+		fps = append(fps, ssh.FingerprintSHA256(k))
+	}
+	text := "256 " + fps[0] + " (ED25519)\n" + strings.Repeat("AAAAAAAAAAAAAAAAAAAA\n", 3000) +
+		pubs[1] + "\n" + pubs[0] + "\n" + strings.Repeat(pubs[2]+"\n", 20)
+	st := readLines(text).statements()
+	if len(st.pasted) != maxPerCode+22 || st.badPasted != 3000 {
+		t.Fatalf("%d pasted kept, %d unreadable counted", len(st.pasted), st.badPasted)
+	}
+	r := Validate([]byte(text), Rules{})
+	var bad, mismatch []checklist.Problem
+	for _, p := range r.Problems {
+		switch p.Code {
+		case "bad-public-key":
+			bad = append(bad, p)
+		case "fingerprint-mismatch":
+			mismatch = append(mismatch, p)
+		}
+	}
+	if len(bad) != maxPerCode || bad[0].Line != 2 || !strings.Contains(bad[len(bad)-1].Message, "et 2990 autres problèmes bad-public-key") {
+		t.Errorf("bad-public-key: %+v", bad)
+	}
+	// Line 3002 holds key 1, 3003 the stated key 0, then twenty of key 2:
+	// mismatches at 3002 and the first nine of key 2, then counted.
+	if len(mismatch) != maxPerCode || mismatch[0].Line != 3002 || !strings.Contains(mismatch[0].Message, fps[1]) ||
+		mismatch[1].Line != 3004 || !strings.Contains(mismatch[1].Message, fps[2]) || !strings.Contains(mismatch[len(mismatch)-1].Message, "et 11 autres") {
+		t.Errorf("fingerprint-mismatch: %+v", mismatch)
 	}
 }
