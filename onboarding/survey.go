@@ -89,7 +89,7 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	if s.Width <= 0 {
 		return message
 	}
-	w := strings.TrimPrefix(textwrap.Text("? "+message, s.Width), "? ")
+	w := strings.TrimPrefix(textwrap.Text(surveyPrefix+message, s.Width), surveyPrefix)
 	last := w[strings.LastIndexByte(w, '\n')+1:]
 	col := textwrap.Columns(last)
 	if !strings.Contains(w, "\n") {
@@ -101,12 +101,17 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	return w
 }
 
+// surveyPrefix stands for survey's "? " while a question is wrapped: two
+// columns that stay glued to the first word (a no-break space), so that
+// the wrapping never puts them on a line of their own.
+const surveyPrefix = "?\u00a0"
+
 // fitHelp wraps a help text as survey shows it, after "? ".
 func (s *SurveyPrompter) fitHelp(help string) string {
 	if s.Width <= 0 || help == "" {
 		return help
 	}
-	return strings.TrimPrefix(textwrap.Text("? "+help, s.Width), "? ")
+	return strings.TrimPrefix(textwrap.Text(surveyPrefix+help, s.Width), surveyPrefix)
 }
 
 func (s *SurveyPrompter) opts() []survey.AskOpt {

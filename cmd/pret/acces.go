@@ -153,6 +153,8 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	} else if err != nil {
 		return err
 	}
+	// What a person reads is wrapped for the terminal (unchanged off one).
+	screen := wrappingWriter{ios}
 	var decl onboarding.Declaration
 	switch {
 	case status != "":
@@ -174,13 +176,13 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		return usageError("pret acces --statut demande --date …", "--date va avec --statut")
 	default:
 		// The wizard's own question, from the same state.
-		d, err := onboarding.Account{P: ios.Prompter(), Out: ios.Out, State: state, StateErr: serr,
+		d, err := onboarding.Account{P: ios.Prompter(), Out: screen, State: state, StateErr: serr,
 			Channel: opts.Config.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
 		if err != nil {
 			return err
 		}
 		if d == nil {
-			fmt.Fprintln(ios.Out, "Rien n'est noté : relancez « pret acces » une fois la demande faite.")
+			fmt.Fprintln(screen, "Rien n'est noté : relancez « pret acces » une fois la demande faite.")
 			return nil
 		}
 		decl = *d
@@ -194,9 +196,9 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		}
 		// Wrapped for the terminal as one text: the diff's wrapped lines
 		// keep their marker (textwrap).
-		io.WriteString(ios.Out, ios.Wrap(fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", checklist.Escape(p.Path))+p.Diff(ios.Color())))
+		io.WriteString(screen, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", checklist.Escape(p.Path))+p.Diff(ios.Color()))
 		if p.LosesSignature() {
-			fmt.Fprintln(ios.Out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
+			fmt.Fprintln(screen, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
 		}
 		i, err := ios.Prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", checklist.Escape(p.Path)), []string{"Oui", "Non"}, 1,
 			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel, octet pour octet.")
@@ -224,13 +226,13 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	if out.StateErr != nil {
 		what = strings.Replace(what, "notée", "non notée (état illisible)", 1)
 	}
-	fmt.Fprintf(ios.Out, "%s : %s (%s)\n", what, decl.Date.Format(dates.ISO), dates.Long(decl.Date))
+	fmt.Fprintf(screen, "%s : %s (%s)\n", what, decl.Date.Format(dates.ISO), dates.Long(decl.Date))
 	if plan.Status == onboarding.FileSame {
-		fmt.Fprintf(ios.Out, "%s est déjà à jour ; il n'a pas été touché\n", checklist.Escape(s.File))
+		fmt.Fprintf(screen, "%s est déjà à jour ; il n'a pas été touché\n", checklist.Escape(s.File))
 	} else {
-		fmt.Fprintf(ios.Out, "acces.md écrit : %s\n", checklist.Escape(s.File))
+		fmt.Fprintf(screen, "acces.md écrit : %s\n", checklist.Escape(s.File))
 	}
-	fmt.Fprintln(ios.Out, checklist.Escape(plan.Key))
+	fmt.Fprintln(screen, checklist.Escape(plan.Key))
 	if out.StateErr != nil {
 		return refusedError(out.StateErr.Hint(), "%s : la date n'est pas notée", out.StateErr.Error())
 	}

@@ -541,6 +541,47 @@ func TestAccesInRealTerminal(t *testing.T) {
 	}
 }
 
+// TestAccesDiffNarrowTerminal: on 40 columns, pret acces shows its diff
+// wrapped: no line drawn is wider than the terminal, and a diff line too
+// long for it continues with its marker and "↪ ", so a removed or added
+// line still reads as one.
+func TestAccesDiffNarrowTerminal(t *testing.T) {
+	home := t.TempDir()
+	pass := filepath.Join(t.TempDir(), "pass")
+	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
+	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
+		c := exec.Command(binary(t), args...)
+		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("pret %v: %v\n%s", args, err, out)
+		}
+	}
+	s := startPTYWith(t, home, ptyOptions{cols: 40}, "acces")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Le compte est ouvert"
+	s.expect("(2026-10-20)")
+	s.send("19 octobre 2026\r")
+	s.expect("Le remplacer ?")
+	s.send("\x1b[A\r") // up: "Oui"
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	drawn := cursorMove.ReplaceAllString(strings.ReplaceAll(s.raw.String(), "\r", ""), "\n")
+	for _, line := range strings.Split(drawn, "\n") {
+		if visibleWidth(line) > 40 {
+			t.Errorf("line of %d columns on a 40-column terminal: %q", visibleWidth(line), line)
+		}
+	}
+	// The question starts on survey's "? " line, its path cut there.
+	if !strings.Contains(drawn, "? \x1b[0m\x1b[1;99m/tmp/") {
+		t.Errorf("the question does not start after survey's \"? \":\n%s", drawn)
+	}
+	// The added line, longer than 40 columns, in two marked parts.
+	if !strings.Contains(drawn, "+- Date de la vérification du compte\n+↪ d'accès : 2026-10-19") {
+		t.Errorf("the wrapped added line lost its marker:\n%s", drawn)
+	}
+}
+
 // keepsRecords reports whether the state after holds every record of the
 // state before, first and unchanged.
 func keepsRecords(t *testing.T, before, after []byte) bool {
