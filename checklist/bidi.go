@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -28,50 +30,85 @@ import (
 // The json and junit forms are applied to the encoded bytes: there, a
 // bidi control can only stand inside a string (keys and tags are pret's),
 // where both escapes are valid.
+//
+// Every other format character (Unicode category Cf: U+200B, U+200D,
+// U+2060, U+FEFF, U+00AD, the tags U+E0000–U+E007F, …) goes the same way
+// in every format: invisible, it makes one name look like another, and
+// the tags can carry hidden text. json and sarif write a character past
+// U+FFFF as its two UTF-16 escapes, as JSON requires.
 
 // isBidi reports the bidirectional controls.
 func isBidi(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
-// bidiAt reports the bidi or C1 control whose UTF-8 encoding starts
-// p[i:], and its length; 0 when there is none. The encodings are C2
-// 80–9F (U+0080–U+009F), D8 9C (U+061C), E2 80 8E/8F (U+200E/F), E2 80
-// AA–AE (U+202A–E) and E2 81 A6–A9 (U+2066–9); matching bytes is exact
-// in valid UTF-8, and in invalid UTF-8 it only ever matches a whole,
-// well-formed sequence.
+// isFormat reports the characters every report writes in a form that
+// cannot act on a display: the bidi controls and every other format
+// character (Cf).
+func isFormat(r rune) bool { return r >= 0xad && (isBidi(r) || unicode.Is(unicode.Cf, r)) }
+
+// formatLead reports the bytes a C1 control or a format character can
+// start with in UTF-8 (C2 for U+0080–U+00BF, D8/DB/DC for the Arabic and
+// Syriac marks, E0–E2 and EF for the rest of the first plane, F0 and F3
+// for the others and the tags): the writers' fast path skips any other
+// byte, the accented letters (C3, C5) among them.
+func formatLead(c byte) bool {
+	switch c {
+	case 0xc2, 0xd8, 0xdb, 0xdc, 0xe0, 0xe1, 0xe2, 0xef, 0xf0, 0xf3:
+		return true
+	}
+	return false
+}
+
+// bidiAt reports the C1 control or format character (bidi controls
+// included) whose UTF-8 encoding starts p[i:], and its length; 0 when
+// there is none. Only a whole, well-formed sequence ever matches, in
+// valid or invalid UTF-8.
 func bidiAt(p []byte, i int) (rune, int) {
 	switch p[i] {
 	case 0xc2:
-		if i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f {
+		// Byte checks for the two leads French text is full of (« »,
+		// ’, —): U+0080–U+009F and U+00AD; U+200B–U+200F,
+		// U+202A–U+202E, U+2060–U+2064 and U+2066–U+206F, the only
+		// format characters from U+2000 to U+2FFF.
+		if i+1 < len(p) && (p[i+1] >= 0x80 && p[i+1] <= 0x9f || p[i+1] == 0xad) {
 			return rune(p[i+1]), 2
 		}
-	case 0xd8:
-		if i+1 < len(p) && p[i+1] == 0x9c {
-			return 0x061c, 2
-		}
+		return 0, 0
 	case 0xe2:
-		if i+2 < len(p) {
-			switch c := p[i+2]; p[i+1] {
-			case 0x80:
-				if c == 0x8e || c == 0x8f || c >= 0xaa && c <= 0xae {
-					return 0x2000 + rune(c-0x80), 3
-				}
-			case 0x81:
-				if c >= 0xa6 && c <= 0xa9 {
-					return 0x2040 + rune(c-0x80), 3
-				}
+		if i+2 >= len(p) || p[i+2] < 0x80 || p[i+2] > 0xbf {
+			return 0, 0
+		}
+		switch c := p[i+2]; p[i+1] {
+		case 0x80:
+			if c >= 0x8b && c <= 0x8f || c >= 0xaa && c <= 0xae {
+				return 0x2000 + rune(c-0x80), 3
+			}
+		case 0x81:
+			if c >= 0xa0 && c <= 0xa4 || c >= 0xa6 && c <= 0xaf {
+				return 0x2040 + rune(c-0x80), 3
 			}
 		}
+		return 0, 0
+	}
+	if !formatLead(p[i]) {
+		return 0, 0
+	}
+	r, n := utf8.DecodeRune(p[i:])
+	if n <= 1 {
+		return 0, 0
+	}
+	if r <= 0x9f || isFormat(r) {
+		return r, n
 	}
 	return 0, 0
 }
 
-// hasBidi reports whether p holds a bidi or C1 control: the fast path
-// of every writer, since almost no report holds one.
+// hasBidi reports whether p holds a C1 control or a format character:
+// the fast path of every writer, since almost no report holds one.
 func hasBidi(p []byte) bool {
 	for i, c := range p {
-		if c == 0xc2 || c == 0xd8 || c == 0xe2 {
+		if formatLead(c) {
 			if _, n := bidiAt(p, i); n > 0 {
 				return true
 			}
@@ -84,7 +121,7 @@ func hasBidi(p []byte) bool {
 func appendNoBidi(dst, p []byte, esc func([]byte, rune) []byte) []byte {
 	start := 0
 	for i := 0; i < len(p); i++ {
-		if c := p[i]; c != 0xc2 && c != 0xd8 && c != 0xe2 {
+		if !formatLead(p[i]) {
 			continue
 		}
 		r, n := bidiAt(p, i)
@@ -99,8 +136,13 @@ func appendNoBidi(dst, p []byte, esc func([]byte, rune) []byte) []byte {
 	return append(dst, p[start:]...)
 }
 
-// jsonBidi writes a bidi control as a JSON string escape.
+// jsonBidi writes a control or format character as a JSON string
+// escape: two UTF-16 escapes past U+FFFF.
 func jsonBidi(dst []byte, r rune) []byte {
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return jsonBidi(jsonBidi(dst, hi), lo)
+	}
 	dst = append(dst, `\u`...)
 	h := strconv.FormatInt(int64(r), 16)
 	for range 4 - len(h) {
@@ -132,12 +174,16 @@ func (b *noBidiWriter) Write(p []byte) (int, error) {
 		data = append(b.carry[:len(b.carry):len(b.carry)], p...)
 		b.carry = b.carry[:0]
 	}
-	// Hold back an end that may be the start of a control.
+	// Hold back an end that may be the start of a control: an
+	// unfinished sequence whose lead byte can start one.
 	keep := 0
-	if n := len(data); n >= 1 && (data[n-1] == 0xc2 || data[n-1] == 0xd8 || data[n-1] == 0xe2) {
-		keep = 1
-	} else if n >= 2 && data[n-2] == 0xe2 && (data[n-1] == 0x80 || data[n-1] == 0x81) {
-		keep = 2
+	for k := 1; k <= 3 && k <= len(data); k++ {
+		if c := data[len(data)-k]; c >= 0xc0 {
+			if formatLead(c) && !utf8.FullRune(data[len(data)-k:]) {
+				keep = k
+			}
+			break
+		}
 	}
 	b.carry = append(b.carry, data[len(data)-keep:]...)
 	data = data[:len(data)-keep]
@@ -194,11 +240,15 @@ func bidiParts(s string) []bidiPart {
 	start := 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if isBidi(r) {
+		if isFormat(r) {
 			if start < i {
 				parts = append(parts, bidiPart{Text: s[start:i]})
 			}
-			parts = append(parts, bidiPart{Control: bidiMarker(r), Name: "caractère de contrôle bidirectionnel " + bidiNames[r] + " : montré, pas appliqué"})
+			name := "caractère invisible de mise en forme : montré, pas appliqué"
+			if isBidi(r) {
+				name = "caractère de contrôle bidirectionnel " + bidiNames[r] + " : montré, pas appliqué"
+			}
+			parts = append(parts, bidiPart{Control: bidiMarker(r), Name: name})
 			start = i + size
 		}
 		i += size
@@ -212,7 +262,7 @@ func bidiParts(s string) []bidiPart {
 // bidiMarker is the code point as Unicode writes it: "U+202E".
 func bidiMarker(r rune) string {
 	h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
-	return "U+" + strings.Repeat("0", 4-len(h)) + h
+	return "U+" + strings.Repeat("0", max(0, 4-len(h))) + h
 }
 
 // bidiText is the marker form for a place that holds only text (the

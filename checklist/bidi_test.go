@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -15,10 +16,12 @@ import (
 // apart from the code so the test does not trust isBidi.
 const bidiControls = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
+// countBidi counts the bidi controls and every other format character
+// (Unicode's own table, not the code's): none may reach a report raw.
 func countBidi(s string) int {
 	n := 0
 	for _, r := range s {
-		if strings.ContainsRune(bidiControls, r) {
+		if strings.ContainsRune(bidiControls, r) || unicode.Is(unicode.Cf, r) {
 			n++
 		}
 	}
@@ -204,7 +207,8 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		in := []byte(hostileString(rng) + hostileString(rng))
 		if rng.IntN(2) == 0 {
-			in = append(in, "\xe2\x80"[:1+rng.IntN(2)]...) // a cut control at the very end
+			cut := []string{"\xe2\x80", "\xf3\xa0\x81", "\xef\xbb", "\xc2"}[rng.IntN(4)]
+			in = append(in, cut[:1+rng.IntN(len(cut))]...) // a cut control at the very end
 		}
 		want := appendNoBidi(nil, in, jsonBidi)
 		var out bytes.Buffer
@@ -231,7 +235,7 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 		}
 		var plain []byte
 		for _, r := range string(in) {
-			if !strings.ContainsRune(bidiControls, r) && (r < 0x80 || r > 0x9f) {
+			if !strings.ContainsRune(bidiControls, r) && !unicode.Is(unicode.Cf, r) && (r < 0x80 || r > 0x9f) {
 				plain = append(plain, string(r)...)
 			}
 		}
@@ -244,7 +248,7 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 // TestBidiEscapesDecode: the json and XML forms decode to the control,
 // bidi or C1.
 func TestBidiEscapesDecode(t *testing.T) {
-	for _, c := range bidiControls + "\u0080\u0085\u009b\u009f" {
+	for _, c := range bidiControls + "\u0080\u0085\u009b\u009f\u00ad\u200b\u200d\u2060\ufeff\U000e0001\U000e0041\U000e007f\U0001d173" {
 		var s string
 		if err := json.Unmarshal(append(append([]byte(`"`), jsonBidi(nil, c)...), '"'), &s); err != nil || s != string(c) {
 			t.Errorf("json %s: %q, %v", jsonBidi(nil, c), s, err)
@@ -255,8 +259,49 @@ func TestBidiEscapesDecode(t *testing.T) {
 		if err := xml.Unmarshal([]byte("<v>"+string(xmlBidi(nil, c))+"</v>"), &x); err != nil || x.V != string(c) {
 			t.Errorf("xml %s: %q, %v", xmlBidi(nil, c), x.V, err)
 		}
-		if c > 0x9f && (!isBidi(c) || bidiNames[c] == "") {
+		if strings.ContainsRune(bidiControls, c) && (!isBidi(c) || bidiNames[c] == "") {
 			t.Errorf("%s is not known as a bidi control", bidiMarker(c))
+		}
+		if c > 0x9f && (!isFormat(c) || !hasBidi([]byte(string(c)))) {
+			t.Errorf("%s is not escaped by the writers", bidiMarker(c))
+		}
+	}
+}
+
+// TestEveryFormatCharacterEscapedByWriters: every code point of Unicode's
+// category Cf is found by the writers' scan and its json and XML forms
+// read back to it.
+func TestEveryFormatCharacterEscapedByWriters(t *testing.T) {
+	var all []rune
+	for _, rg := range unicode.Cf.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			all = append(all, r)
+		}
+	}
+	for _, rg := range unicode.Cf.R32 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			all = append(all, r)
+		}
+	}
+	for _, r := range all {
+		in := []byte("a" + string(r) + "é")
+		if !hasBidi(in) {
+			t.Fatalf("U+%04X not found", r)
+		}
+		var s string
+		doc := append([]byte(`"`), appendNoBidi(nil, in, jsonBidi)...)
+		if err := json.Unmarshal(append(doc, '"'), &s); err != nil || s != string(in) || bytes.ContainsRune(doc, r) {
+			t.Fatalf("json U+%04X: %q %v", r, doc, err)
+		}
+		var x struct {
+			V string `xml:",chardata"`
+		}
+		xd := appendNoBidi(nil, in, xmlBidi)
+		if err := xml.Unmarshal([]byte("<v>"+string(xd)+"</v>"), &x); err != nil || x.V != string(in) || bytes.ContainsRune(xd, r) {
+			t.Fatalf("xml U+%04X: %q %v", r, xd, err)
+		}
+		if p := bidiParts(string(in)); len(p) != 3 || p[1].Control != bidiMarker(r) {
+			t.Fatalf("html U+%04X: %+v", r, p)
 		}
 	}
 }
