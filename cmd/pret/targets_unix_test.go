@@ -175,6 +175,9 @@ func TestOutputTargetKinds(t *testing.T) {
 					if r.code == 0 || !strings.HasPrefix(r.stderr, "pret: erreur : ") {
 						t.Fatalf("exit %d\n%s", r.code, r.stderr)
 					}
+					if k.name == "FIFO without a reader" && strings.HasPrefix(w.name, "valider") && !strings.Contains(r.stderr, "aucun programme ne lit ce tube nommé") {
+						t.Fatalf("FIFO without reader: %s", r.stderr)
+					}
 				} else if r.code > 1 || r.code == 1 && !strings.HasPrefix(w.name, "valider") || r.stderr != "" && r.code != 1 {
 					t.Fatalf("exit %d\n%s", r.code, r.stderr)
 				}

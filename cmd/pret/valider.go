@@ -163,7 +163,11 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 				// A device or a FIFO: part of the report may have gone out.
 				return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "--sortie %s : %s", checklist.Escape(opts.Output), safefile.Reason(err))
 			}
-			return refusedError("choisissez un dossier où vous pouvez écrire", "--sortie %s : %s", checklist.Escape(opts.Output), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit")+" ; rien n'a été écrit")
+			hint := "choisissez un dossier où vous pouvez écrire"
+			if errors.Is(err, safefile.ErrNoReader) {
+				hint = "lancez d'abord le programme qui lit ce tube nommé, ou choisissez un fichier ordinaire"
+			}
+			return refusedError(hint, "--sortie %s : %s", checklist.Escape(opts.Output), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit")+" ; rien n'a été écrit")
 		}
 	}
 	if run.Len() == 0 {

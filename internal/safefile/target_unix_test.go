@@ -172,6 +172,9 @@ func TestWriteReplaceTargetKinds(t *testing.T) {
 				if err == nil || !errors.As(err, &fe) || fe.Reason == "" || strings.ContainsAny(fe.Reason, "abcdefghijklmnopqrstuvwxyz") && isEnglish(fe.Reason) {
 					t.Fatalf("want a French error, got %v", err)
 				}
+				if k.Name == "FIFO without a reader" && !errors.Is(err, ErrNoReader) {
+					t.Fatalf("a FIFO without reader: %v", err)
+				}
 			} else if err != nil {
 				t.Fatal(err)
 			}

@@ -157,6 +157,9 @@ func WriteReplace(path string, data []byte, perm os.FileMode) error {
 // began: unlike a replaced file, part of the data may have gone out.
 var ErrIncomplete = errors.New("écriture interrompue")
 
+// ErrNoReader is a FIFO nobody reads: writing would wait for one.
+var ErrNoReader = errors.New("aucun programme ne lit ce tube nommé ; rien n'a été écrit")
+
 // ErrUnwritableKind is an output path that is neither a regular file, a
 // character device nor a FIFO: a folder, a socket, a block device.
 var ErrUnwritableKind = errors.New("ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé : pret n'y écrit pas ; rien n'a été écrit")
@@ -183,7 +186,7 @@ func writeInto(path string, st fs.FileInfo, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|deviceFlags, 0)
 	if err != nil {
 		if fifo && isNoReader(err) {
-			return &Error{Path: path, Reason: "aucun programme ne lit ce tube nommé ; rien n'a été écrit", Err: err}
+			return &Error{Path: path, Reason: ErrNoReader.Error(), Err: errors.Join(ErrNoReader, err)}
 		}
 		return PathError(path, err)
 	}
