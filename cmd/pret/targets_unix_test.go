@@ -270,3 +270,63 @@ func TestOutputSystemDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputNeverIntoKeyFolderAnyKind: a FIFO, a device or a regular
+// file inside the key folder, named directly or through a link from
+// outside, is refused (exit 2) by every command that writes a path the
+// person chooses, before anything is opened: the device stays a device,
+// the FIFO is never opened (no reader needed, no wait), the key is
+// untouched.
+func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
+	h := newHome(t)
+	ssh := h.path(".ssh")
+	os.MkdirAll(ssh, 0o700)
+	os.WriteFile(filepath.Join(ssh, "id_ed25519_romeo"), []byte("clé privée"), 0o600)
+	os.WriteFile(filepath.Join(ssh, "id_ed25519_romeo.pub"), []byte("clé publique"), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(ssh, "tube"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{".ssh/tube", "lien-tube", "lien-cle"}
+	os.Symlink(filepath.Join(ssh, "tube"), h.path("lien-tube"))
+	os.Symlink(filepath.Join(ssh, "id_ed25519_romeo"), h.path("lien-cle"))
+	if err := syscall.Mknod(filepath.Join(ssh, "nul"), syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+		os.Symlink(filepath.Join(ssh, "nul"), h.path("lien-nul"))
+		targets = append(targets, ".ssh/nul", "lien-nul")
+	} else {
+		t.Logf("mknod refusé (%v) : les cas de périphérique demandent root (la CI tourne en root)", err)
+	}
+	os.MkdirAll(h.path("rendus/etu"), 0o755)
+	os.WriteFile(h.path("rendus/etu/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	snapshot := func() string {
+		var b strings.Builder
+		entries, _ := os.ReadDir(ssh)
+		for _, e := range entries {
+			st, _ := os.Lstat(filepath.Join(ssh, e.Name()))
+			b.WriteString(e.Name() + " " + st.Mode().String() + "\n")
+			if st.Mode().IsRegular() {
+				data, _ := os.ReadFile(filepath.Join(ssh, e.Name()))
+				b.Write(data)
+			}
+		}
+		return b.String()
+	}
+	before := snapshot()
+	for _, target := range targets {
+		for _, args := range [][]string{
+			{"valider", "rendus", "--sortie", h.path(target)},
+			{"acces", "--statut", "demande", "--force", "--acces-fichier", h.path(target)},
+		} {
+			start := time.Now()
+			r := h.pret("", args...)
+			if r.code != 2 || !strings.Contains(r.stderr, "mène à la clé SSH") {
+				t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
+			}
+			if time.Since(start) > 20*time.Second {
+				t.Fatalf("%v waited", args)
+			}
+		}
+	}
+	if after := snapshot(); after != before {
+		t.Fatalf("the key folder changed:\n%s\nwas\n%s", after, before)
+	}
+}
