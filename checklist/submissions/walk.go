@@ -291,6 +291,9 @@ func (w *walker) archive(path string, follow bool, rootName string, outer []stri
 		dir, base := splitEntry(zf.Name)
 		parts := entryParts(zf.Name)
 		learner, moodle := entryLearner(parts, outer, rootName)
+		// A learner read from the entry's name is a slice of it: its own
+		// copy lets the name go once the entry is read.
+		learner = strings.Clone(learner)
 		s := source{
 			path: path + "!/" + zf.Name, archive: path, entry: zf.Name,
 			learner: learner, group: learnerGroup("z:"+id.String()+"!/"+cleanEntryDir(dir), base, moodle, cleanEntryDir(dir) != ""),
