@@ -1,6 +1,7 @@
 package checklist
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
@@ -87,4 +88,38 @@ func FuzzFileJSONMatchesEncoder(f *testing.F) {
 			t.Fatalf("\n got %q\nwant %q", got, want)
 		}
 	})
+}
+
+// TestSummaryJSONMatchesEncoder: the summary written with its duplicate
+// groups one path at a time is byte for byte what marshalIndent wrote
+// of it whole, for no group, empty groups and groups of nasty paths.
+func TestSummaryJSONMatchesEncoder(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	for i := range 20_000 {
+		sum := BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}}
+		sum.Files, sum.Valid, sum.Invalid, sum.Warnings = r.IntN(9), r.IntN(9), r.IntN(9), r.IntN(9)
+		for range r.IntN(3) {
+			sum.Codes[jsonNasty(r)] = r.IntN(5)
+		}
+		for range r.IntN(4) {
+			g := []string{}
+			for range r.IntN(4) {
+				g = append(g, jsonNasty(r))
+			}
+			sum.Duplicates = append(sum.Duplicates, g)
+		}
+		want, err := marshalIndent(sum, "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		bw := bufio.NewWriter(&b)
+		if err := writeSummaryJSON(bw, sum); err != nil {
+			t.Fatal(err)
+		}
+		bw.Flush()
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Fatalf("case %d:\n got %q\nwant %q", i, b.Bytes(), want)
+		}
+	}
 }

@@ -240,14 +240,59 @@ func writeFilesJSONTo(w io.Writer, files iter.Seq[FileResult]) error {
 	if i > 0 {
 		bw.WriteString("\n  ")
 	}
-	b, err := marshalIndent(summarize(files), "  ")
+	bw.WriteString("],\n  \"summary\": ")
+	if err := writeSummaryJSON(bw, summarize(files)); err != nil {
+		return err
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
+}
+
+// writeSummaryJSON writes the summary as marshalIndent(sum, "  ") would,
+// its duplicate groups one path at a time: they list every path that
+// shares a key, 100,000 for a key shared by a whole course, and encoding
+// them whole with the rest held several copies of that list at once.
+func writeSummaryJSON(bw *bufio.Writer, sum BatchSummary) error {
+	dups := sum.Duplicates
+	sum.Duplicates = [][]string{}
+	b, err := marshalIndent(sum, "  ")
 	if err != nil {
 		return err
 	}
-	bw.WriteString("],\n  \"summary\": ")
-	bw.Write(b)
-	bw.WriteString("\n}\n")
-	return bw.Flush()
+	const empty = "[]\n  }"
+	if len(dups) == 0 || !bytes.HasSuffix(b, []byte(empty)) {
+		if len(dups) > 0 { // not the shape expected: encoded whole
+			sum.Duplicates = dups
+			if b, err = marshalIndent(sum, "  "); err != nil {
+				return err
+			}
+		}
+		bw.Write(b)
+		return nil
+	}
+	bw.Write(b[:len(b)-len(empty)])
+	bw.WriteByte('[')
+	var s []byte
+	for i, g := range dups {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n      [")
+		for j, p := range g {
+			if j > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString("\n        ")
+			s = appendJSONString(s[:0], p)
+			bw.Write(s)
+		}
+		if len(g) > 0 {
+			bw.WriteString("\n      ")
+		}
+		bw.WriteByte(']')
+	}
+	bw.WriteString("\n    ]\n  }")
+	return nil
 }
 
 func marshalIndent(v any, prefix string) ([]byte, error) {
