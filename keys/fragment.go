@@ -213,7 +213,7 @@ func (d *detector) fragments() {
 		}
 		// A short token counts unless it is a fingerprint, the one
 		// short base64 honest text writes next to a key.
-		if len(tok) >= fragMin || !strings.Contains(raw, "SHA256:"+tok) && !strings.Contains(raw, "MD5:"+tok) {
+		if len(tok) >= fragMin || !containsAfter(raw, "SHA256:", tok) && !containsAfter(raw, "MD5:", tok) {
 			cand[i] = 1
 		}
 		if len(tok) >= fragMin && random(tok) {
@@ -255,6 +255,23 @@ func (d *detector) fragments() {
 			prev = i
 		}
 	}
+}
+
+// containsAfter is strings.Contains(s, prefix+tok) without making the
+// string: some occurrence of tok has prefix just before it.
+func containsAfter(s, prefix, tok string) bool {
+	for from := 0; from <= len(s); {
+		j := strings.Index(s[from:], tok)
+		if j < 0 {
+			return false
+		}
+		j += from
+		if j >= len(prefix) && s[j-len(prefix):j] == prefix {
+			return true
+		}
+		from = j + 1
+	}
+	return false
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

@@ -137,3 +137,25 @@ func TestMarkerShapeIsNecessary(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsAfterMatchesConcat: containsAfter answers as Contains on
+// the concatenation, overlapping occurrences and empty tokens included.
+func TestContainsAfterMatchesConcat(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	alpha := []string{"S", "H", "A", "2", "5", "6", ":", "SHA256:", "MD5:", "ab", "a", "b"}
+	gen := func(n int) string {
+		var b strings.Builder
+		for range r.IntN(n) {
+			b.WriteString(alpha[r.IntN(len(alpha))])
+		}
+		return b.String()
+	}
+	for i := range 200_000 {
+		s, tok := gen(12), gen(3)
+		for _, prefix := range []string{"SHA256:", "MD5:"} {
+			if got, want := containsAfter(s, prefix, tok), strings.Contains(s, prefix+tok); got != want {
+				t.Fatalf("case %d: containsAfter(%q, %q, %q) = %v, want %v", i, s, prefix, tok, got, want)
+			}
+		}
+	}
+}
