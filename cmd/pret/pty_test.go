@@ -466,12 +466,14 @@ func TestWizardNarrowTerminal(t *testing.T) {
 		t.Fatalf("no checklist:\n%s", raw)
 	}
 	// Every line drawn, the questions and survey's hints included (each
-	// redraw of a question is its lines again), fits in 40 columns.
+	// redraw of a question is its lines again), fits in 40 columns, but a
+	// line holding one word wider than that (a path, a fingerprint),
+	// whole.
 	// survey redraws with cursor moves: each move starts a line anew.
 	drawn := cursorMove.ReplaceAllString(raw, "\n")
 	checked := 0
 	for _, line := range strings.Split(drawn, "\n") {
-		if visibleWidth(line) > 40 {
+		if visibleWidth(line) > 40 && !oneWordOverflow(line) {
 			t.Errorf("line of %d columns on a 40-column terminal: %q", visibleWidth(line), line)
 		}
 		checked++
@@ -542,7 +544,8 @@ func TestAccesInRealTerminal(t *testing.T) {
 }
 
 // TestAccesDiffNarrowTerminal: on 40 columns, pret acces shows its diff
-// wrapped: no line drawn is wider than the terminal, and a diff line too
+// wrapped: no line drawn is wider than the terminal but a line of one
+// word (the path, whole), and a diff line too
 // long for it continues with its marker and "↪ ", so a removed or added
 // line still reads as one.
 func TestAccesDiffNarrowTerminal(t *testing.T) {
@@ -561,14 +564,14 @@ func TestAccesDiffNarrowTerminal(t *testing.T) {
 	s.send("\x1b[B\r") // down: "Le compte est ouvert"
 	s.expect("(2026-10-20)")
 	s.send("19 octobre 2026\r")
-	s.expect("Le remplacer ?")
-	s.send("\x1b[A\r") // up: "Oui"
+	s.expect("remplacer ?") // "Le" may end the line before
+	s.send("\x1b[A\r")      // up: "Oui"
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
 	}
 	drawn := cursorMove.ReplaceAllString(strings.ReplaceAll(s.raw.String(), "\r", ""), "\n")
 	for _, line := range strings.Split(drawn, "\n") {
-		if visibleWidth(line) > 40 {
+		if visibleWidth(line) > 40 && !oneWordOverflow(line) {
 			t.Errorf("line of %d columns on a 40-column terminal: %q", visibleWidth(line), line)
 		}
 	}

@@ -53,9 +53,10 @@ func wrapSample(rng *rand.Rand, long bool) string {
 }
 
 // TestWrapProperties: for generated texts and every width from 20 to
-// 120, no line is wider than the width in display columns, the text is
-// kept character for character in order, and a word no wider than a line
-// is never cut (rejoining the lines gives back the words).
+// 120, no line is wider than the width in display columns unless it holds
+// a single word, the text is kept character for character in order, and
+// no word is ever cut (rejoining the lines gives back the words), not
+// even one wider than a line.
 func TestWrapProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	wordChecks := 0
@@ -65,28 +66,43 @@ func TestWrapProperties(t *testing.T) {
 		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
 			got := wrapText(text, width)
 			for _, line := range strings.Split(got, "\n") {
-				if w := visibleWidth(line); w > width {
+				if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
 					t.Fatalf("width %d: line of %d columns %q in:\n%s", width, w, line, got)
 				}
 			}
 			if nonSpace(got) != nonSpace(text) {
 				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
 			}
-			// A word no wider than a line is never cut.
-			if maxWord(text) <= width {
+			// No word is ever cut, not even one wider than a line.
+			if maxWord(text) > width {
 				wordChecks++
-				if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(text), " ") {
-					t.Fatalf("width %d: a word that fits was cut:\n%q\n%q", width, text, got)
-				}
+			}
+			if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(text), " ") {
+				t.Fatalf("width %d: a word was cut:\n%q\n%q", width, text, got)
 			}
 			if visibleWidth(text) <= width && !strings.Contains(text, "\n") && got != text {
 				t.Fatalf("width %d: a line that fits was changed: %q", width, got)
 			}
 		}
 	}
-	if wordChecks < 1000 {
-		t.Fatalf("words checked whole at only %d widths", wordChecks)
+	if wordChecks < 500 {
+		t.Fatalf("words wider than the line checked at only %d widths", wordChecks)
 	}
+}
+
+// oneWordOverflow: a line wider than the width holds a single word
+// (beside a comment's '#', a diff marker or survey's "?"): the one
+// case pret leaves to the terminal, since cutting would put a newline
+// inside a fingerprint or a path that is copied.
+func oneWordOverflow(line string) bool {
+	n := 0
+	for _, f := range strings.Fields(stripEscapes(line)) {
+		if strings.Trim(f, "#-+↪?") == "" { // markers only (survey's "?" too)
+			continue
+		}
+		n++
+	}
+	return n == 1
 }
 
 func maxWord(s string) int {
@@ -140,7 +156,7 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 			// the one before it; any other starts the next input line.
 			var groups [][]string
 			for _, line := range out {
-				if w := visibleWidth(line); w > width {
+				if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
 					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
 				}
 				plain := stripEscapes(line)
@@ -197,7 +213,7 @@ func TestWrapCommentLines(t *testing.T) {
 				if !strings.HasPrefix(strings.TrimLeft(stripEscapes(line), " "), "#") {
 					t.Fatalf("width %d: %q is not a comment line:\n%s", width, line, got)
 				}
-				if w := visibleWidth(line); w > width {
+				if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
 					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
 				}
 			}
@@ -211,7 +227,7 @@ func TestWrapCommentLines(t *testing.T) {
 // FuzzWrapText: whatever the text (bytes of any kind, diffs, comments)
 // and the width, wrapping ends, keeps every character other than spaces
 // and the markers it may add ('#', '-', '+', '↪') in order, and leaves
-// no line wider than a width of 6 or more.
+// no line wider than a width of 6 or more but a line of one word.
 func FuzzWrapText(f *testing.F) {
 	for _, s := range []string{
 		"OK         key-present            clé présente : /home/kim/.ssh/id_ed25519_romeo",
@@ -242,27 +258,21 @@ func FuzzWrapText(f *testing.F) {
 			return // bytes a terminal draws its own way
 		}
 		for _, line := range strings.Split(got, "\n") {
-			if w := visibleWidth(line); w > width {
+			if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
 				t.Fatalf("width %d: line of %d columns %q in %q", width, w, line, got)
 			}
 		}
 	})
 }
 
-// TestWrapLongWordLinear: a word of a million characters is cut in time
-// linear in its length (each piece counted once): a report line quoting
-// a file can be that long.
+// TestWrapLongWordLinear: a word of a million characters (a report line
+// can quote that much of a file) is never cut: it gets a line of its own,
+// whole, and the words around it keep theirs.
 func TestWrapLongWordLinear(t *testing.T) {
 	word := strings.Repeat("é", 1<<20)
-	got := wrapText("    "+word+" fin", 40)
-	lines := strings.Split(got, "\n")
-	if nonSpace(got) != nonSpace(word+"fin") || len(lines) < (1<<20)/40 {
-		t.Fatalf("%d lines", len(lines))
-	}
-	for _, l := range lines {
-		if visibleWidth(l) > 40 {
-			t.Fatalf("line of %d columns", visibleWidth(l))
-		}
+	got := strings.Split(wrapText("    début "+word+" fin", 40), "\n")
+	if len(got) != 3 || got[0] != "    début" || got[1] != word || strings.TrimSpace(got[2]) != "fin" {
+		t.Fatalf("%d lines, %q…", len(got), got[0])
 	}
 }
 

@@ -13,14 +13,15 @@ import (
 
 // Text re-flows the lines of s wider than width, so that a narrow
 // terminal never cuts a word in two and no line is wider than the
-// terminal (counted in display columns: an accent is one column, a wide
+// terminal but for a single word wider than it (counted in display columns: an accent is one column, a wide
 // character two, a combining mark none). Lines break at spaces. A
 // continuation line starts under the text of its column layout ("OK
 // key-present   message…"), or 4 columns in when that column is past the
-// middle; a word too wide for that room but not for a line starts a line
-// at the margin, whole. Only a word wider than a whole line is cut, after
-// a '/', '-', '_', '.', ',', ':' or ';' when one falls in the second half
-// of the room, else at the room's edge: the terminal would cut it anyway.
+// middle; a word too wide for that room starts a line at the margin,
+// whole. A word is never cut, even one wider than the terminal (a
+// fingerprint at 40 columns): that word alone is left to the terminal's
+// soft wrap, which a copy-paste rejoins, where a newline from pret would
+// end up inside the copied fingerprint or path.
 //
 // A comment line ("# …", after spaces or not) continues as a comment:
 // each continuation starts with "# ".
@@ -151,18 +152,14 @@ func wrapComment(line string, width int) string {
 }
 
 // flow writes text from column col, breaking before a word that does
-// not fit and cutting a word wider than a line; each new line starts
-// with cont, contW columns wide. bare lets a word that fits a line, but
-// not after cont, start a line at the margin instead of being cut (a
-// diff or comment line cannot: its continuations need their marker).
-// The spacing between words is kept within a line (the columns of a
-// layout); a break drops the spaces where it falls.
+// not fit; each new line starts with cont, contW columns wide. A word is
+// never cut: one wider than the room after cont starts a line of its own
+// at the margin when bare allows (a fingerprint, a path or a command to
+// copy: the terminal's own soft wrap keeps it one word when copied, a
+// newline would not), else after cont (a diff or comment line needs its
+// marker). The spacing between words is kept within a line (the columns
+// of a layout); a break drops the spaces where it falls.
 func flow(b *strings.Builder, text string, col, width int, cont string, contW int, bare bool) {
-	newline := func() {
-		b.WriteByte('\n')
-		b.WriteString(cont)
-		col = contW
-	}
 	first := true
 	for rest := text; rest != ""; {
 		spaces := len(rest) - len(strings.TrimLeft(rest, " "))
@@ -179,108 +176,25 @@ func flow(b *strings.Builder, text string, col, width int, cont string, contW in
 		}
 		w := Columns(word)
 		switch {
-		case bare && col+len(gap)+w > width && contW+w > width && w <= width:
-			// A word that fits a line but not after the indent: a line
-			// of its own from the margin, whole (it may be a path to
-			// copy).
+		case bare && col+len(gap)+w > width && contW+w > width:
+			// Too wide after the indent: a line of its own from the
+			// margin, whole.
 			if !first || col > 0 {
 				b.WriteByte('\n')
 			}
 			col = 0
 		case !first && col+len(gap)+w > width:
-			newline()
+			b.WriteByte('\n')
+			b.WriteString(cont)
+			col = contW
 		default:
 			b.WriteString(gap)
 			col += len(gap)
 		}
 		first = false
-		for w > 0 && col+w > width {
-			head, tail := cutWord(word, width-col)
-			if head == "" {
-				if col != contW {
-					newline()
-					continue
-				}
-				// Not even one character fits after the continuation's
-				// start: write one anyway.
-				head, tail = firstCluster(word)
-			}
-			// w shrinks by the head's columns: counting the tail again
-			// would make a long word cost its length squared.
-			hw := Columns(head)
-			b.WriteString(head)
-			col += hw
-			word, w = tail, w-hw
-			if w > 0 {
-				newline()
-			}
-		}
 		b.WriteString(word)
 		col += w
 	}
-}
-
-// cutWord splits a word so that its head is at most room columns: after
-// the last break character of the head when that keeps at least half
-// the room, else at the edge. Colour escapes are never split.
-func cutWord(word string, room int) (head, tail string) {
-	col, edge, soft := 0, 0, 0
-	for i := 0; i < len(word); {
-		if word[i] == 0x1b {
-			i += escapeLen(word[i:])
-			if col <= room {
-				edge = i
-			}
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(word[i:])
-		rw := runeWidth(r)
-		if col+rw > room {
-			break
-		}
-		col += rw
-		i += size
-		edge = i
-		if strings.ContainsRune("/-_.,:;", r) && i < len(word) && 2*col >= room {
-			soft = i
-		}
-	}
-	// Combining marks after the edge stay with their letter.
-	for edge < len(word) {
-		r, size := utf8.DecodeRuneInString(word[edge:])
-		if runeWidth(r) != 0 || r == 0x1b {
-			break
-		}
-		edge += size
-	}
-	if soft > 0 {
-		edge = soft
-	}
-	if Columns(word[:edge]) == 0 {
-		return "", word
-	}
-	return word[:edge], word[edge:]
-}
-
-// firstCluster is the word's first character with its marks and escapes.
-func firstCluster(word string) (head, tail string) {
-	i := 0
-	seen := false
-	for i < len(word) {
-		if word[i] == 0x1b {
-			i += escapeLen(word[i:])
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(word[i:])
-		if runeWidth(r) > 0 {
-			if seen {
-				break
-			}
-			seen = true
-		}
-		i += size
-	}
-	return word[:i], word[i:]
 }
 
 // hangColumn is where the text after the last wide gap (two spaces or
