@@ -240,13 +240,16 @@ func bidiParts(s string) []bidiPart {
 	start := 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if isFormat(r) {
+		if isFormat(r) || isControl(r) {
 			if start < i {
 				parts = append(parts, bidiPart{Text: s[start:i]})
 			}
 			name := "caractère invisible de mise en forme : montré, pas appliqué"
-			if isBidi(r) {
+			switch {
+			case isBidi(r):
 				name = "caractère de contrôle bidirectionnel " + bidiNames[r] + " : montré, pas appliqué"
+			case isControl(r):
+				name = "caractère de contrôle : montré, pas appliqué"
 			}
 			parts = append(parts, bidiPart{Control: bidiMarker(r), Name: name})
 			start = i + size
@@ -257,6 +260,13 @@ func bidiParts(s string) []bidiPart {
 		parts = append(parts, bidiPart{Text: s[start:]})
 	}
 	return parts
+}
+
+// isControl is a C0 control but the tab and line breaks a text may hold,
+// DEL, or a C1 control (U+0085, CSI U+009B…): a browser draws them as
+// nothing or as a box, and the page shows them as markers instead.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f && r <= 0x9f
 }
 
 // bidiMarker is the code point as Unicode writes it: "U+202E".

@@ -28,6 +28,19 @@ func countBidi(s string) int {
 	return n
 }
 
+// countMarked is what the html page shows as markers: bidi controls,
+// format characters, DEL and the C1 controls (XMLText has already made
+// the C0 controls U+FFFD).
+func countMarked(s string) int {
+	n := 0
+	for _, r := range s {
+		if isFormat(r) || isControl(r) {
+			n++
+		}
+	}
+	return n
+}
+
 // bidiRun is a run over two files that share a fingerprint (so the
 // summary's duplicates hold their paths), every string from outside
 // generated.
@@ -130,7 +143,7 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 			case "html":
 				// Every control of every string the page shows is one
 				// marker, named by its code point.
-				want := countBidi(XMLText(r.Name))
+				want := countMarked(XMLText(r.Name))
 				shownStrings := []string{f[0].Path, f[1].Path} // the duplicates
 				for _, x := range f {
 					shownStrings = append(shownStrings, x.Apprenant, x.Path, x.Date, x.Statut, x.Fingerprint)
@@ -139,7 +152,7 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 					}
 				}
 				for _, s := range shownStrings {
-					want += countBidi(XMLText(s))
+					want += countMarked(XMLText(s))
 				}
 				if got := strings.Count(out, `<span class="bidi"`); got != want {
 					t.Fatalf("html shows %d markers, want %d", got, want)
@@ -302,6 +315,49 @@ func TestEveryFormatCharacterEscapedByWriters(t *testing.T) {
 		}
 		if p := bidiParts(string(in)); len(p) != 3 || p[1].Control != bidiMarker(r) {
 			t.Fatalf("html U+%04X: %+v", r, p)
+		}
+	}
+}
+
+// TestHTMLShowsEveryControl: a control character from a file name or a
+// file (C0 but tab and line breaks, DEL, C1 such as U+0085 or CSI
+// U+009B) reaches the page only as its visible marker, in the table and
+// in the title; and the page carries no comment, English or otherwise,
+// in its style, script or markup.
+func TestHTMLShowsEveryControl(t *testing.T) {
+	var rs []rune
+	for r := rune(0); r <= 0x9f; r++ {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f {
+			rs = append(rs, r)
+		}
+	}
+	for _, r := range rs {
+		name := "r/c" + string(r) + "d/acces.md"
+		var buf bytes.Buffer
+		rep := FilesReport{Name: "pret valider " + name, All: true, Files: []FileResult{{Path: name, Apprenant: "c" + string(r) + "d", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "m" + string(r), Line: 1}}}}}
+		if err := WriteFilesReport(&buf, "html", rep); err != nil {
+			t.Fatal(err)
+		}
+		page := buf.String()
+		if strings.ContainsRune(page, r) {
+			t.Fatalf("U+%04X raw in the page", r)
+		}
+		// html/template writes the marker's "+" as "&#43;" in text.
+		marker := strings.ReplaceAll(bidiMarker(r), "+", "&#43;")
+		if r < 0x20 {
+			// XMLText made it U+FFFD before the page saw it.
+			if !strings.Contains(page, "c\ufffdd") {
+				t.Fatalf("U+%04X: not replaced", r)
+			}
+		} else if n := strings.Count(page, ">"+marker+"<"); n < 3 {
+			t.Fatalf("U+%04X: %d markers, want one per place (path, apprenant, message)", r, n)
+		} else if !strings.Contains(page, "["+marker+"]") {
+			t.Fatalf("U+%04X: no marker in the title", r)
+		}
+		for _, c := range []string{"/*", "<!--"} {
+			if strings.Contains(page, c) {
+				t.Fatalf("a comment (%s) in the page", c)
+			}
 		}
 	}
 }

@@ -14,6 +14,12 @@ import (
 // else with its Content-Security-Policy: no request leaves it, and a
 // script or image injected by a hostile file name would not run or load
 // even if escaping ever failed. The policy names the two blocks by hash.
+//
+// report.css holds no comment: the page is read by people, in French,
+// source included. Its two rules that need one: "[hidden]" wins over
+// every display rule (with scripts off, the controls that cannot work
+// stay out of sight), and ".bidi" draws the visible marker of a control
+// or invisible character from a file (bidiParts), shown, not applied.
 var (
 	//go:embed report.css
 	reportCSS string

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -243,7 +244,12 @@ func expandHome(p string) (string, error) {
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", usageError("définissez HOME", "dossier personnel inconnu : %v", err)
+			// Go's reason is English ("$HOME is not defined"): said here.
+			v := "HOME"
+			if runtime.GOOS == "windows" {
+				v = "USERPROFILE"
+			}
+			return "", usageError("définissez "+v, "dossier personnel inconnu : la variable %s est vide ou absente", v)
 		}
 		p = home + sep + p[1:]
 	}
