@@ -13,25 +13,9 @@ import (
 	"testing"
 
 	"golang.org/x/crypto/ssh"
-)
 
-// needTool returns the path of a real tool the test compares against. In
-// CI a missing tool is a failure, never a skip: the interop tests are the
-// point.
-func needTool(t testing.TB, name string) string {
-	t.Helper()
-	if underWine {
-		t.Skipf("sous Wine, %s n'existe pas en version Windows et celui de Linux ne lit pas les chemins Windows : l'interopérabilité est vérifiée par les tests Linux", name)
-	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is required in CI (.ci/run installs it): %v", name, err)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
+	"github.com/romeo-pret/pret/internal/testenv"
+)
 
 func run(t testing.TB, name string, args ...string) string {
 	t.Helper()
@@ -45,7 +29,7 @@ func run(t testing.TB, name string, args ...string) string {
 func sshKeygen(t testing.TB, dir, name string, args ...string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	run(t, needTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
+	run(t, testenv.NeedTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
 	return path
 }
 
@@ -135,7 +119,7 @@ func TestParsePrivateFromSSHKeygen(t *testing.T) {
 // for the key types and comment shapes learners will have.
 func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 	dir := t.TempDir()
-	keygen := needTool(t, "ssh-keygen")
+	keygen := testenv.NeedTool(t, "ssh-keygen")
 	cases := [][]string{
 		{"-t", "ed25519", "-C", "seance-novembre"},
 		{"-t", "ed25519", "-C", ""},
@@ -166,7 +150,7 @@ func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 // TestCreateInteropSSHKeygen is the promise of the course: a key pret
 // writes opens with the real ssh-keygen and the passphrase, and not without.
 func TestCreateInteropSSHKeygen(t *testing.T) {
-	keygen := needTool(t, "ssh-keygen")
+	keygen := testenv.NeedTool(t, "ssh-keygen")
 	dir := filepath.Join(t.TempDir(), ".ssh")
 	s := Store{Files: disk, Dir: dir, Name: "id_ed25519_romeo", Comment: "seance-novembre"}
 	st, err := s.Create(rand.Reader, []byte("une passphrase solide"))

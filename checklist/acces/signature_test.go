@@ -236,26 +236,11 @@ func armor(blob []byte) string {
 	return b.String()
 }
 
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	if os.Getenv("PRET_WINE") == "1" {
-		t.Skipf("sous Wine, %s n'existe pas en version Windows et celui de Linux ne lit pas les chemins Windows : l'interopérabilité est vérifiée par les tests Linux", name)
-	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is required in CI: %v", name, err)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
-
 // A file signed by the real `ssh-keygen -Y sign -n pret-acces` over the
 // same bytes is valid; one signed under another namespace is
 // bad-signature.
 func TestSSHKeygenSignedFile(t *testing.T) {
-	keygen := needTool(t, "ssh-keygen")
+	keygen := testenv.NeedTool(t, "ssh-keygen")
 	dir := t.TempDir()
 	key := filepath.Join(dir, "id_ed25519_romeo")
 	if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", "", "-C", "seance-novembre", "-f", key).CombinedOutput(); err != nil {

@@ -149,7 +149,7 @@ const ptyPass = "passphrase du terminal"
 
 // TestWizardInRealTerminal is a learner's first run, then a second one.
 func TestWizardInRealTerminal(t *testing.T) {
-	keygen := needTool(t, "ssh-keygen")
+	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 
 	s := startPTY(t, home)
@@ -392,7 +392,7 @@ func TestWizardInterrupted(t *testing.T) {
 // TestCleInRealTerminal: pret cle asks twice without echo, explains a
 // refusal, and Ctrl-C leaves no file and a working terminal.
 func TestCleInRealTerminal(t *testing.T) {
-	keygen := needTool(t, "ssh-keygen")
+	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 	s := startPTY(t, home, "cle")
 	s.expect("Choisissez une passphrase")

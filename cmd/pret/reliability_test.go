@@ -94,7 +94,7 @@ func (h *home) peakKiB(args ...string) int64 {
 
 func (h *home) peakOnce(args ...string) int64 {
 	h.t.Helper()
-	tool := needTool(h.t, "/usr/bin/time")
+	tool := testenv.NeedTool(h.t, "/usr/bin/time")
 	cmd := exec.Command(tool, append([]string{"-f", "%M", binary(h.t)}, args...)...)
 	cmd.Env, cmd.Dir = h.env, h.dir
 	var errb bytes.Buffer
@@ -152,7 +152,7 @@ func everyCommand(t *testing.T, h *home) []procRun {
 // TestNoNetwork runs every command under strace and fails on any
 // Internet or netlink socket: pret never connects anywhere.
 func TestNoNetwork(t *testing.T) {
-	strace := needTool(t, "strace")
+	strace := testenv.NeedTool(t, "strace")
 	forbidden := regexp.MustCompile(`socket\((AF_INET|AF_INET6|AF_NETLINK|PF_INET|PF_INET6|PF_NETLINK)\b|connect\(`)
 
 	// The detector itself: a process that does open an Internet socket

@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // TestBashCompletion sources `pret completion bash` in a real bash and
 // completes as the shell does at Tab: `pret val` gives valider, and
 // `pret verifier --for` gives --format.
 func TestBashCompletion(t *testing.T) {
-	bash := needTool(t, "bash")
+	bash := testenv.NeedTool(t, "bash")
 	// cobra's script builds on the bash-completion package, as every
 	// distribution's interactive bash does.
 	const library = "/usr/share/bash-completion/bash_completion"
@@ -94,7 +96,7 @@ printf '%s\n' "${COMPREPLY[@]}"`
 // built binary and has man-db read each one: one page per command, French
 // section titles, each command's description.
 func TestManPages(t *testing.T) {
-	man := needTool(t, "man")
+	man := testenv.NeedTool(t, "man")
 	h := newHome(t)
 	dir := t.TempDir()
 	if r := h.pret("", "man", dir); r.code != 0 {
@@ -147,7 +149,7 @@ func TestFishAndZshCompletion(t *testing.T) {
 	h := newHome(t)
 	path := "PATH=" + filepath.Dir(binary(t)) + ":" + os.Getenv("PATH")
 	t.Run("fish", func(t *testing.T) {
-		fish := needTool(t, "fish")
+		fish := testenv.NeedTool(t, "fish")
 		script := h.pret("", "completion", "fish")
 		os.WriteFile(h.path("pret.fish"), []byte(script.stdout), 0o644)
 		cmd := exec.Command(fish, "--no-config", "-c", `source ./pret.fish; complete -C "pret val"; complete -C "pret verifier --for"`)
@@ -162,7 +164,7 @@ func TestFishAndZshCompletion(t *testing.T) {
 		}
 	})
 	t.Run("zsh", func(t *testing.T) {
-		zsh := needTool(t, "zsh")
+		zsh := testenv.NeedTool(t, "zsh")
 		script := h.pret("", "completion", "zsh")
 		os.WriteFile(h.path("_pret"), []byte(script.stdout), 0o644)
 		if out, err := exec.Command(zsh, "-n", h.path("_pret")).CombinedOutput(); err != nil {

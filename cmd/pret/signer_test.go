@@ -15,6 +15,8 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys/signing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 func init() {
@@ -75,7 +77,7 @@ func signableEnv(t *testing.T) string {
 // of the home but the key itself holds the passphrase or a line of the
 // private key.
 func TestSignerKeepsSecretsInside(t *testing.T) {
-	strace := needTool(t, "strace")
+	strace := testenv.NeedTool(t, "strace")
 	h := signableHome(t, secretPass)
 	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
 	if err != nil {

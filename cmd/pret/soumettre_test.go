@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 func writeDeliverables(t *testing.T, h *home) {
@@ -35,7 +37,7 @@ func TestSoumettreWithoutSlurm(t *testing.T) {
 // TestSoumettreRealSlurm submits the notes' script once to the one-node
 // Slurm that .ci/test starts, and follows it to the hostname line.
 func TestSoumettreRealSlurm(t *testing.T) {
-	needTool(t, "sbatch")
+	testenv.NeedTool(t, "sbatch")
 	if err := exec.Command("scontrol", "ping").Run(); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("Slurm must answer in CI: %v", err)
