@@ -337,17 +337,18 @@ func CheckState(store keys.Store, path string) error {
 // that named it, for the message.
 type Output struct{ Path, Setting string }
 
-// CheckOutputs refuses an output that lands on the key, its .pub or in
-// the key folder, however it is spelled (links, "..", "~"): only the key
-// code writes there, and only names that are absent. The error is the
-// person's input (exit 2), and nothing has been written.
+// CheckOutputs refuses an output that lands on the key, its .pub, the
+// key folder or anywhere below it, however it is spelled (links, "..",
+// "~"): only the key code writes there, and only names that are absent.
+// Every command that writes a file asks here, just before writing. The
+// error is the person's input (exit 2), and nothing has been written.
 func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {
-		if err := guard.Check(o.Path); err != nil {
+		if err := guard.CheckTree(o.Path); err != nil {
 			return &Error{Input: true, Err: err,
-				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou à son dossier : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, o.Path, store.PrivatePath()),
-				Hint: fmt.Sprintf("choisissez pour %s un chemin hors du dossier %s", o.Setting, store.Dir)}
+				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou à son dossier : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, checklist.Escape(o.Path), checklist.Escape(store.PrivatePath())),
+				Hint: fmt.Sprintf("choisissez pour %s un chemin hors du dossier %s", o.Setting, checklist.Escape(store.Dir))}
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // manOptions is what the hidden `pret man DOSSIER` takes: the release
@@ -22,6 +23,7 @@ type manOptions struct {
 	Dir  string
 	Root *cobra.Command
 	Date time.Time
+	Key  keys.Store // the key no page may land on, nor in its folder
 }
 
 func newManCmd(a *app) *cobra.Command {
@@ -41,10 +43,11 @@ func newManCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkOutput(a.guardStore(), args[0]+string(filepath.Separator)+"pret.1", "DOSSIER"); err != nil {
+			store, err := a.guardStore()
+			if err != nil {
 				return err
 			}
-			return runMan(cmd.Context(), &manOptions{Dir: args[0], Root: cmd.Root(), Date: date}, a.io)
+			return runMan(cmd.Context(), &manOptions{Dir: args[0], Root: cmd.Root(), Date: date, Key: store}, a.io)
 		},
 	}
 }
@@ -65,9 +68,6 @@ func manDate(epoch string) (time.Time, error) {
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
 func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return refusedError("vérifiez le chemin et les droits", "dossier des pages de manuel : %s", describeError(err))
-	}
 	when := fmt.Sprintf("%s %d", frenchMonths[opts.Date.Month()-1], opts.Date.Year())
 	var pages []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -81,16 +81,37 @@ func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
 		}
 	}
 	walk(opts.Root)
-	for _, c := range pages {
+	// Every page's path is checked before the folder is made or a page
+	// written: a link at any page name (pret-acces.1 -> the key) or a
+	// folder below the key's is refused with nothing written, and so is a
+	// folder in the way of a page.
+	paths := make([]string, len(pages))
+	for i, c := range pages {
+		// Not filepath.Join: it would clean "lien/.." lexically, where
+		// the system goes up from the link's target.
+		paths[i] = opts.Dir + string(filepath.Separator) + strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
+		if err := checkOutput(opts.Key, paths[i], "DOSSIER"); err != nil {
+			return err
+		}
+		if st, err := os.Stat(paths[i]); err == nil && st.IsDir() {
+			return refusedError("retirez ce dossier ou choisissez un autre DOSSIER", "%s est un dossier, à la place d'une page de manuel ; rien n'a été écrit", checklist.Escape(paths[i]))
+		}
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return refusedError("vérifiez le chemin et les droits", "dossier des pages de manuel : %s", describeError(err))
+	}
+	for i, c := range pages {
 		var buf bytes.Buffer
 		if err := manPage(&buf, c, when, "pret "+version); err != nil {
 			return err
 		}
-		page := buf.String()
-		name := strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
-		path := filepath.Join(opts.Dir, name)
-		if err := guarded(func() error { return safefile.WriteReplace(path, []byte(page), 0o644) }); err != nil {
-			return refusedError("vérifiez le dossier", "page %s non écrite : %s", name, describeError(err))
+		// Checked again just before the write: the folder exists now, and
+		// a link may have appeared in it.
+		if err := checkOutput(opts.Key, paths[i], "DOSSIER"); err != nil {
+			return err
+		}
+		if err := guarded(func() error { return safefile.WriteReplace(paths[i], buf.Bytes(), 0o644) }); err != nil {
+			return refusedError("vérifiez le dossier", "page %s non écrite (%d pages écrites avant elle) : %s", filepath.Base(paths[i]), i, describeError(err))
 		}
 	}
 	fmt.Fprintf(ios.Out, "%d pages de manuel écrites dans %s\n", len(pages), checklist.Escape(opts.Dir))

@@ -51,7 +51,7 @@ func keyHome(t *testing.T, kp keyPair) (home, sshDir string) {
 }
 
 // outputSpellings are the ways of naming a file that lands on the key,
-// its .pub or in the key folder; $HOME is replaced by the home.
+// its .pub, in the key folder or below it; $HOME is replaced by the home.
 var outputSpellings = map[string]string{
 	"tilde-cle":         "~/.ssh/id_ed25519_romeo",
 	"tilde-pub":         "~/.ssh/id_ed25519_romeo.pub",
@@ -71,10 +71,13 @@ var outputSpellings = map[string]string{
 	"lien-dur":          "$HOME/dur",
 	"double-barre":      "$HOME/.ssh//id_ed25519_romeo",
 	"point":             "$HOME/.ssh/./id_ed25519_romeo",
+	"sous-dossier":      "~/.ssh/sous/acces.md",
+	"sous-dossier-neuf": "$HOME/.ssh/a/b/rapport.txt",
+	"lien-sous-neuf":    "$HOME/lien-sous/rapport.txt",
 }
 
-// folderSpellings name the key folder itself, for commands that take a
-// folder to write into.
+// folderSpellings name the key folder itself or a folder below it, for
+// commands that take a folder to write into.
 var folderSpellings = map[string]string{
 	"tilde":        "~/.ssh",
 	"absolu":       "$HOME/.ssh",
@@ -82,6 +85,10 @@ var folderSpellings = map[string]string{
 	"point-point":  "$HOME/docs/../.ssh",
 	"lien-puis-pp": "$HOME/lien-sous/..",
 	"relatif":      ".ssh",
+	"sous-neuf":    "~/.ssh/pages",
+	"profond":      "$HOME/.ssh/a/b/c",
+	"sous":         "$HOME/.ssh/sous",
+	"lien-neuf":    "$HOME/lien-ssh/neuf",
 }
 
 // writers are the commands that write a file, each given the output
@@ -188,6 +195,66 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestManNeverWritesThroughAPage: pret man writes a page per command; a
+// link at ANY page's name (not only pret.1) that leads to the key, its
+// .pub or into the key folder is refused before anything is written, and
+// the key folder is unchanged. A folder standing at a page's name is
+// refused before the first page too. Without HOME, with the key folder
+// given as an absolute path, the folder below it is still refused.
+func TestManNeverWritesThroughAPage(t *testing.T) {
+	kp := makeKeyPair(t)
+	home, _ := keyHome(t, kp)
+	probe := filepath.Join(home, "pages")
+	if r := pretIn(t, "", "man", probe); r.code != 0 {
+		t.Fatalf("pret man: %d\n%s", r.code, r.stderr)
+	}
+	entries, _ := os.ReadDir(probe)
+	if len(entries) < 10 {
+		t.Fatalf("%d pages only", len(entries))
+	}
+	targets := map[string]string{"cle": ".ssh/id_ed25519_romeo", "pub": ".ssh/id_ed25519_romeo.pub", "neuf": ".ssh/page.1", "sous": ".ssh/sous/page.1"}
+	for _, e := range entries {
+		for tname, target := range targets {
+			t.Run(e.Name()+"/"+tname, func(t *testing.T) {
+				home, sshDir := keyHome(t, kp)
+				dir := filepath.Join(home, "man")
+				os.MkdirAll(dir, 0o755)
+				if err := os.Symlink(filepath.Join(home, target), filepath.Join(dir, e.Name())); err != nil {
+					t.Fatal(err)
+				}
+				before := keyFolderSnapshot(t, sshDir)
+				r := pretIn(t, "", "man", dir)
+				checkRefused(t, r, sshDir, before)
+				if got, _ := os.ReadDir(dir); len(got) != 1 {
+					t.Errorf("%d names in the folder: pages were written before the refusal", len(got))
+				}
+			})
+		}
+	}
+	t.Run("dossier-a-la-place", func(t *testing.T) {
+		home, _ := keyHome(t, kp)
+		dir := filepath.Join(home, "man")
+		os.MkdirAll(filepath.Join(dir, entries[len(entries)-1].Name()), 0o755)
+		r := pretIn(t, "", "man", dir)
+		if got, _ := os.ReadDir(dir); r.code != 1 || len(got) != 1 || !strings.Contains(r.stderr, "rien n'a été écrit") {
+			t.Errorf("exit %d, %d names\n%s", r.code, len(got), r.stderr)
+		}
+	})
+	t.Run("sans-home", func(t *testing.T) {
+		_, sshDir := keyHome(t, kp)
+		t.Setenv("HOME", "")
+		t.Setenv("PRET_CLE_DOSSIER", sshDir)
+		before := keyFolderSnapshot(t, sshDir)
+		r := pretIn(t, "", "man", filepath.Join(sshDir, "pages"))
+		if r.code != 2 {
+			t.Errorf("exit %d\n%s", r.code, r.stderr)
+		}
+		if after := keyFolderSnapshot(t, sshDir); fmt.Sprint(after) != fmt.Sprint(before) {
+			t.Errorf("the key folder changed")
+		}
+	})
 }
 
 func checkRefused(t *testing.T, r result, sshDir string, before map[string]string) {

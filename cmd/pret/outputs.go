@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
@@ -15,29 +12,30 @@ import (
 var keyFiles keys.Files = safefile.KeyFiles{}
 
 // checkOutput refuses (exit 2, nothing written) an output path that lands
-// on the key, its .pub or in the key folder, after links, ".." and "~"
+// on the key, its .pub, in the key folder or below it, after links, ".."
+// and "~"
 // are resolved. Every command that writes a file calls it first, with
 // the name of the flag or setting that gave the path; `pret cle` alone
 // writes there, through keys, and only names that are absent.
 func checkOutput(store keys.Store, path, setting string) error {
-	if err := onboarding.Protected(store).Check(path); err != nil {
-		return usageError(fmt.Sprintf("choisissez pour %s un chemin hors du dossier %s", setting, checklist.Escape(store.Dir)),
-			"%s (%s) mène à la clé SSH %s ou à son dossier : pret n'y écrit jamais ; rien n'a été écrit",
-			setting, checklist.Escape(path), checklist.Escape(store.PrivatePath()))
-	}
-	return nil
+	return onboarding.CheckOutputs(store, onboarding.Output{Path: path, Setting: setting})
 }
 
 // guardStore is the key to protect for a command that does not need the
 // configuration (pret man): the configured one when it loads, else the
-// default place.
-func (a *app) guardStore() keys.Store {
+// default place. With neither (no HOME and a broken configuration) there
+// is no telling where the key is, and nothing is written.
+func (a *app) guardStore() (keys.Store, error) {
 	if a.cfg != nil {
-		return a.cfg.Key
+		return a.cfg.Key, nil
 	}
-	if cfg, _, err := loadConfig(a.v, a.configFlag); err == nil {
-		return cfg.Key
+	cfg, _, cfgErr := loadConfig(a.v, a.configFlag)
+	if cfgErr == nil {
+		return cfg.Key, nil
 	}
-	home, _ := expandHome("~/.ssh")
-	return keys.Store{Dir: home, Name: "id_ed25519_romeo", Files: keyFiles}
+	home, err := expandHome("~/.ssh")
+	if err != nil {
+		return keys.Store{}, cfgErr
+	}
+	return keys.Store{Dir: home, Name: "id_ed25519_romeo", Files: keyFiles}, nil
 }
