@@ -54,18 +54,22 @@ func isFormat(r rune) bool { return r >= 0xad && (isBidi(r) || unicode.Is(unicod
 // byte, the accented letters (C3, C5) among them.
 func formatLead(c byte) bool {
 	switch c {
-	case 0xc2, 0xd8, 0xdb, 0xdc, 0xe0, 0xe1, 0xe2, 0xef, 0xf0, 0xf3:
+	case 0x7f, 0xc2, 0xd8, 0xdb, 0xdc, 0xe0, 0xe1, 0xe2, 0xef, 0xf0, 0xf3:
 		return true
 	}
 	return false
 }
 
-// bidiAt reports the C1 control or format character (bidi controls
-// included) whose UTF-8 encoding starts p[i:], and its length; 0 when
+// bidiAt reports the DEL or C1 control, line or paragraph separator, or
+// format character (bidi controls included) whose UTF-8 encoding starts
+// p[i:], and its length; 0 when
 // there is none. Only a whole, well-formed sequence ever matches, in
 // valid or invalid UTF-8.
 func bidiAt(p []byte, i int) (rune, int) {
 	switch p[i] {
+	case 0x7f:
+		// DEL: encoding/json and encoding/xml leave it raw.
+		return 0x7f, 1
 	case 0xc2:
 		// Byte checks for the two leads French text is full of (« »,
 		// ’, —): U+0080–U+009F and U+00AD; U+200B–U+200F,
@@ -81,7 +85,9 @@ func bidiAt(p []byte, i int) (rune, int) {
 		}
 		switch c := p[i+2]; p[i+1] {
 		case 0x80:
-			if c >= 0x8b && c <= 0x8f || c >= 0xaa && c <= 0xae {
+			// U+2028 and U+2029 end a line where a report has none to
+			// end: encoding/json escapes them, encoding/xml does not.
+			if c >= 0x8b && c <= 0x8f || c >= 0xa8 && c <= 0xae {
 				return 0x2000 + rune(c-0x80), 3
 			}
 		case 0x81:
@@ -262,11 +268,12 @@ func bidiParts(s string) []bidiPart {
 	return parts
 }
 
-// isControl is a C0 control but the tab and line breaks a text may hold,
-// DEL, or a C1 control (U+0085, CSI U+009B…): a browser draws them as
-// nothing or as a box, and the page shows them as markers instead.
+// isControl is a C0 control but the tab and the line feed a text may
+// hold (a lone CR included), DEL, a C1 control (U+0085, CSI U+009B…), or
+// the line and paragraph separators: a browser draws them as nothing, a
+// box or a break, and the page shows them as markers instead.
 func isControl(r rune) bool {
-	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f && r <= 0x9f
+	return r < 0x20 && r != '\t' && r != '\n' || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029
 }
 
 // bidiMarker is the code point as Unicode writes it: "U+202E".
