@@ -71,13 +71,12 @@ func TestCoursesEveryKindEveryFormat(t *testing.T) {
 				want := c.learner
 				if kind == "fichiers" {
 					// A file named on the command line: its folder's name,
-					// unless Moodle named the learner (in the file's name
-					// or its folder's).
+					// unless Moodle named the learner anywhere on its path
+					// (its name, its folder's, a folder above).
 					want = map[string]string{}
 					for k, l := range c.learner {
-						_, _, inName := moodleLearner(filepath.Base(k))
-						_, _, inFolder := moodleLearner(filepath.Base(filepath.Dir(k)))
-						if inName || inFolder {
+						_, _, moodle := lastMoodle(strings.Split(filepath.ToSlash(k), "/"))
+						if moodle {
 							want[k] = l
 						} else {
 							want[k] = filepath.Base(filepath.Dir(k))

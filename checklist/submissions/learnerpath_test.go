@@ -13,7 +13,8 @@ import (
 
 // TestMoodleNameWinsOnThePath: generated paths where a Moodle name
 // ("Nom Prénom_id_assignsubmission_file_") sits at one place from the
-// argument down (the argument folder itself, a folder below it, the
+// argument down or above it (the argument folder itself, a folder below
+// it, a folder above a file or folder named on the command line, the
 // folder of an archive, a folder inside the archive, the file name), on
 // disk and in archives, given as a folder, an archive or the file itself:
 // the learner is always the Moodle name, never the raw folder or entry
@@ -22,7 +23,7 @@ func TestMoodleNameWinsOnThePath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 11))
 	firsts := []string{"Alice", "Bob", "Chloé", "Denis", "Émile", "Zoë"}
 	lasts := []string{"Dupont", "Martin", "Durand", "Petit", "N'Guyen", "de la Tour"}
-	for i := range 60 {
+	for i := range 80 {
 		learner := lasts[rng.IntN(len(lasts))] + " " + firsts[rng.IntN(len(firsts))]
 		m := fmt.Sprintf("%s_%d_assignsubmission_file_", learner, 1+rng.IntN(999999))
 		fp := newKey(byte(40 + i%20)).fp
@@ -49,7 +50,7 @@ func TestMoodleNameWinsOnThePath(t *testing.T) {
 		sub := []string{"", "e3/", "e3/x/", "./e3/", "e3//"}[rng.IntN(5)]
 		var args []string
 		var layout string
-		switch i % 8 {
+		switch i % 10 {
 		case 0: // the Moodle folder is the argument
 			layout = "argument folder"
 			write(filepath.Join(top, m, filepath.FromSlash(sub), "acces.md"), body)
@@ -87,6 +88,14 @@ func TestMoodleNameWinsOnThePath(t *testing.T) {
 				write(filepath.Join(top, "lot.zip"), zipped(sub+m+"acces.md"))
 				args = []string{filepath.Join(top, "lot.zip")}
 			}
+		case 8: // a file deep below the Moodle folder, named
+			layout = "file named below the Moodle folder"
+			write(filepath.Join(top, m, "a", "b", "acces.md"), body)
+			args = []string{filepath.Join(top, m, "a", "b", "acces.md")}
+		case 9: // a folder below the Moodle folder is the argument
+			layout = "folder below the Moodle folder as argument"
+			write(filepath.Join(top, m, "a", filepath.FromSlash(sub), "acces.md"), body)
+			args = []string{filepath.Join(top, m, "a")}
 		}
 		res := Validate(args, Options{Rules: testRules, Workers: 2})
 		if len(res) != 1 {

@@ -115,6 +115,17 @@ func learnerOf(parts []string, fallback string) (learner, moodle string) {
 	return fallback, ""
 }
 
+// lastMoodleName is the deepest part that is a Moodle name, whole, for
+// a place where learnerOf reads names (its fallback).
+func lastMoodleName(parts []string) (part, key string, ok bool) {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if _, k, ok := moodleLearner(parts[i]); ok {
+			return parts[i], k, true
+		}
+	}
+	return "", "", false
+}
+
 // lastMoodle is the deepest Moodle name among parts.
 func lastMoodle(parts []string) (learner, key string, ok bool) {
 	for i := len(parts) - 1; i >= 0; i-- {

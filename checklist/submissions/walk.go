@@ -63,17 +63,32 @@ func (w *walker) unreadable(path, learner string, err error) {
 func (w *walker) arg(arg string) {
 	abs, _ := filepath.Abs(arg)
 	folder := filepath.Base(filepath.Dir(abs))
+	// The folders above the argument: a Moodle name there names the
+	// learner of everything below it, however deep the argument points
+	// ("…_assignsubmission_file_/a/b/acces.md" is that learner's).
+	above := strings.Split(filepath.ToSlash(filepath.Dir(abs)), "/")
 	st, err := os.Stat(arg)
 	switch {
 	case err != nil:
 		w.unreadable(arg, folder, err)
 	case st.IsDir():
-		w.dir(arg, nil, true, filepath.Base(abs))
+		root := filepath.Base(abs)
+		if _, _, ok := moodleLearner(root); !ok {
+			if l, _, ok := lastMoodleName(above); ok {
+				root = l
+			}
+		}
+		w.dir(arg, nil, true, root)
 	case IsArchiveName(arg) && st.Mode().IsRegular():
-		w.archive(arg, true, strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)), []string{folder})
+		w.archive(arg, true, strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)), above)
 	default:
 		// A file named on the command line is read whatever its name.
 		learner, moodle := learnerOf([]string{filepath.Base(arg)}, folder)
+		if moodle == "" {
+			if l, k, ok := lastMoodle(above); ok {
+				learner, moodle = l, k
+			}
+		}
 		group := "f:" + filepath.Dir(abs)
 		if id, err := statID(filepath.Dir(abs)); err == nil {
 			group = "d:" + id.String()
