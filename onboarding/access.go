@@ -295,7 +295,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			state.File = r.File
 			out.Noted = state.appendRecord(plan.Record, now())
 			if out.Noted || moved {
-				if err := saveState(r.StatePath, state); err != nil {
+				if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
 					return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
 						Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
 				}
@@ -304,7 +304,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		if !write {
 			return nil
 		}
-		if err := safefile.WriteReplace(r.File, plan.Content, 0o644); err != nil {
+		if err := Protected(r.Store).WriteReplace(r.File, plan.Content, 0o644); err != nil {
 			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)),
 				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 		}

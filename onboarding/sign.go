@@ -235,7 +235,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		if err := CheckOutputs(p.a.Store, Output{p.a.File, "acces.fichier"}); err != nil {
 			return err
 		}
-		if err := safefile.WriteReplace(p.a.File, signed, p.perm); err != nil {
+		if err := Protected(p.a.Store).WriteReplace(p.a.File, signed, p.perm); err != nil {
 			return &Error{Msg: fmt.Sprintf("%s non signé : %v", esc(p.a.File), err),
 				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}
 		}

@@ -133,7 +133,7 @@ func (s *State) appendRecord(r Record, now time.Time) bool {
 	return true
 }
 
-func saveState(path string, s *State) error {
+func saveState(guard safefile.Protected, path string, s *State) error {
 	data, err := yaml.Marshal(s)
 	if err != nil {
 		return err
@@ -141,7 +141,7 @@ func saveState(path string, s *State) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return safefile.WriteReplace(path, data, 0o600)
+	return guard.WriteReplace(path, data, 0o600)
 }
 
 // setAsideState moves an unreadable state file (or folder) out of the way,

@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/onboarding"
 )
 
 // manOptions is what the hidden `pret man DOSSIER` takes: the release
@@ -110,7 +110,7 @@ func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
 		if err := checkOutput(opts.Key, paths[i], "DOSSIER"); err != nil {
 			return err
 		}
-		if err := guarded(func() error { return safefile.WriteReplace(paths[i], buf.Bytes(), 0o644) }); err != nil {
+		if err := guarded(func() error { return onboarding.Protected(opts.Key).WriteReplace(paths[i], buf.Bytes(), 0o644) }); err != nil {
 			return refusedError("vérifiez le dossier", "page %s non écrite (%d pages écrites avant elle) : %s", filepath.Base(paths[i]), i, describeError(err))
 		}
 	}

@@ -11,12 +11,15 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/onboarding"
 	"github.com/romeo-pret/pret/templates"
 )
 
 // modeleOptions is what `pret modele` takes from its argument.
 type modeleOptions struct {
-	Path string // the file to write; its base name picks the model
+	Path string     // the file to write; its base name picks the model
+	Key  keys.Store // the key it may not land on, nor in its folder
 }
 
 func newModeleCmd(a *app) *cobra.Command {
@@ -36,8 +39,8 @@ remplacé.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Path = args[0]
-			if err := checkOutput(a.cfg.Key, opts.Path, "le fichier à écrire"); err != nil {
+			opts.Path, opts.Key = args[0], a.cfg.Key
+			if err := checkOutput(opts.Key, opts.Path, "le fichier à écrire"); err != nil {
 				return err
 			}
 			return runModele(cmd.Context(), opts, a.io)
@@ -51,7 +54,7 @@ func runModele(ctx context.Context, opts *modeleOptions, ios *iostreams) error {
 	if !ok {
 		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(path))
 	}
-	err := guarded(func() error { return safefile.WriteNew(path, data, 0o644) })
+	err := guarded(func() error { return onboarding.Protected(opts.Key).WriteNew(path, data, 0o644) })
 	switch {
 	case errors.Is(err, safefile.ErrExists):
 		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)

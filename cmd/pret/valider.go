@@ -19,6 +19,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/submissions"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/onboarding"
 )
 
 // validerOptions is what `pret valider` takes from its arguments, flags
@@ -158,7 +159,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		if err := checklist.WriteFilesReport(&buf, format, report); err != nil {
 			return err
 		}
-		if err := safefile.WriteReplace(opts.Output, buf.Bytes(), 0o644); err != nil {
+		if err := onboarding.Protected(cfg.Key).WriteReplace(opts.Output, buf.Bytes(), 0o644); err != nil {
 			if errors.Is(err, safefile.ErrIncomplete) {
 				// A device or a FIFO: part of the report may have gone out.
 				return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "--sortie %s : %s", checklist.Escape(opts.Output), safefile.Reason(err))

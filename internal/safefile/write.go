@@ -123,6 +123,20 @@ func WriteNew(path string, data []byte, perm os.FileMode) error {
 //   - a folder, a socket, a block device or anything else is refused
 //     (ErrUnwritableKind) and nothing changes.
 func WriteReplace(path string, data []byte, perm os.FileMode) error {
+	return Protected{}.WriteReplace(path, data, perm)
+}
+
+// WriteReplace is safefile.WriteReplace that never lands in the key
+// folder or below it, even when a folder on the path is swapped for a
+// link to it while pret runs: the folder the file goes in is opened
+// once, checked as an open folder (it and each folder above it, by
+// device and inode, against the key folder), and the staged file is
+// created and renamed relative to that open folder (openat, renameat),
+// so no later swap of a name on the path can move the write. Callers
+// check the path first for the person's message (Check, CheckTree);
+// this is the guarantee. On Windows the path is checked just before the
+// rename.
+func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
 	st, err := os.Stat(path)
 	switch {
 	case err == nil && !st.Mode().IsRegular():
@@ -142,15 +156,7 @@ func WriteReplace(path string, data []byte, perm os.FileMode) error {
 			perm = st.Mode().Perm()
 		}
 	}
-	p, err := stage(target, data, perm, like)
-	if err != nil {
-		return err
-	}
-	defer p.Discard()
-	if err := p.Replace(); err != nil {
-		return err
-	}
-	return SyncDir(filepath.Dir(target))
+	return p.replaceAt(target, data, perm, like)
 }
 
 // ErrIncomplete is a write into a device or a FIFO that failed after it

@@ -1,0 +1,148 @@
+//go:build unix
+
+package safefile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// replaceAt stages data beside target and renames it over target, both
+// relative to the folder opened once and checked as an open folder.
+func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like fs.FileInfo) error {
+	return p.inOpenDir(target, data, perm, like, func(dfd int, tmp, base string) error {
+		return unix.Renameat(dfd, tmp, dfd, base)
+	})
+}
+
+// WriteNew is safefile.WriteNew for an output that must never land in
+// the key folder or below it (pret modele): the same open-folder check
+// as WriteReplace, then link(2) relative to that folder, which never
+// replaces a name.
+func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
+	return p.inOpenDir(path, data, perm, nil, func(dfd int, tmp, base string) error {
+		if err := unix.Linkat(dfd, tmp, dfd, base, 0); err != nil {
+			if errors.Is(err, unix.EEXIST) {
+				var st unix.Stat_t
+				if unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+					return &Error{Path: path, Reason: ErrSymlink.Error(), Err: ErrSymlink}
+				}
+				return &Error{Path: path, Reason: ErrExists.Error(), Err: ErrExists}
+			}
+			return err
+		}
+		return unix.Unlinkat(dfd, tmp, 0)
+	})
+}
+
+// inOpenDir opens target's folder once, refuses it when it is the key
+// folder or below it, writes data to a new temporary name there (created
+// exclusively, never through a link, mode perm whatever the umask,
+// synced) and lets name give it its final name, relative to the open
+// folder; the temporary name never outlives it.
+func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(dfd int, tmp, base string) error) error {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return PathError(dir, err)
+	}
+	defer unix.Close(dfd)
+	if err := p.checkOpenDir(dfd, target); err != nil {
+		return err
+	}
+	var tmp string
+	var fd int
+	for {
+		var r [6]byte
+		rand.Read(r[:])
+		tmp = "." + base + ".tmp-" + hex.EncodeToString(r[:])
+		fd, err = unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if !errors.Is(err, unix.EEXIST) {
+			break
+		}
+	}
+	if err != nil {
+		return PathError(dir, err)
+	}
+	defer unix.Unlinkat(dfd, tmp, 0) // gone once named; else the leftover goes
+	f := os.NewFile(uintptr(fd), filepath.Join(dir, tmp))
+	werr := func() error {
+		defer f.Close()
+		// fchmod, so the umask does not matter.
+		if err := f.Chmod(perm); err != nil {
+			return err
+		}
+		if like != nil {
+			keepOwner(f, like)
+		}
+		if _, err := f.Write(data); err != nil {
+			return err
+		}
+		return f.Sync()
+	}()
+	if werr != nil {
+		return PathError(target, werr)
+	}
+	if err := name(dfd, tmp, base); err != nil {
+		var se *Error
+		if errors.As(err, &se) {
+			return err
+		}
+		return PathError(target, err)
+	}
+	// Some file systems refuse fsync on a folder; the data itself is synced.
+	_ = unix.Fsync(dfd)
+	return nil
+}
+
+// checkOpenDir refuses the open folder dfd when it is the key folder or
+// any folder below it: it walks up through ".." from the open folder,
+// comparing device and inode, so the answer is about the folder that
+// will be written in, whatever its path says by now.
+func (p Protected) checkOpenDir(dfd int, target string) error {
+	if p.dir == "" {
+		return nil
+	}
+	var key unix.Stat_t
+	if err := unix.Stat(p.dir, &key); err != nil {
+		return nil // no key folder: nothing to protect in it
+	}
+	cur, err := unix.Dup(dfd)
+	if err != nil {
+		return PathError(target, err)
+	}
+	defer func() { unix.Close(cur) }()
+	for range 4096 {
+		var st unix.Stat_t
+		if err := unix.Fstat(cur, &st); err != nil {
+			return PathError(target, err)
+		}
+		if st.Dev == key.Dev && st.Ino == key.Ino {
+			return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
+		}
+		up, err := unix.Openat(cur, "..", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return PathError(target, err)
+		}
+		var ust unix.Stat_t
+		if err := unix.Fstat(up, &ust); err != nil {
+			unix.Close(up)
+			return PathError(target, err)
+		}
+		unix.Close(cur)
+		cur = up
+		if ust.Dev == st.Dev && ust.Ino == st.Ino {
+			return nil // the root
+		}
+	}
+	return nil
+}
