@@ -75,22 +75,13 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 	}
 	defer unix.Unlinkat(dfd, tmp, 0) // gone once named; else the leftover goes
 	f := os.NewFile(uintptr(fd), filepath.Join(dir, tmp))
-	werr := func() error {
-		defer f.Close()
-		// fchmod, so the umask does not matter.
-		if err := f.Chmod(perm); err != nil {
-			return err
-		}
-		if like != nil {
-			keepOwner(f, like)
-		}
-		if _, err := f.Write(data); err != nil {
-			return err
-		}
-		return f.Sync()
-	}()
-	if werr != nil {
-		return PathError(target, werr)
+	// fchmod, so the umask does not matter.
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return PathError(target, err)
+	}
+	if err := fill(f, data, like); err != nil {
+		return PathError(target, err)
 	}
 	if err := name(dfd, tmp, base); err != nil {
 		var se *Error

@@ -43,19 +43,28 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 			os.Remove(f.Name())
 		}
 	}()
-	if like != nil {
-		keepOwner(f, like)
-	}
-	if _, err = f.Write(data); err != nil {
-		return nil, PathError(path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return nil, PathError(path, err)
-	}
-	if err = f.Close(); err != nil {
+	if err = fill(f, data, like); err != nil {
 		return nil, PathError(path, err)
 	}
 	return &Pending{tmp: f.Name(), path: path}, nil
+}
+
+// fill writes data to a staged file, new and owner-only, gives it the
+// owner of the file it will replace (like, when pret may) and syncs and
+// closes it: what every writer does before the file takes its name.
+func fill(f *os.File, data []byte, like fs.FileInfo) error {
+	if like != nil {
+		keepOwner(f, like)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // Link gives the staged file its final name, failing with ErrExists (or
