@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 const testPass = "correct horse battery"
@@ -29,7 +31,7 @@ func TestDecryptRefusals(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	plain := sshKeygen(t, dir, "plain", "-t", "ed25519", "-N", "")
+	plain := testenv.SSHKeygen(t, dir, "plain", "-t", "ed25519", "-N", "")
 	data, err := os.ReadFile(plain)
 	if err != nil {
 		t.Fatal(err)

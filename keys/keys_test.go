@@ -17,22 +17,6 @@ import (
 	"github.com/romeo-pret/pret/internal/testenv"
 )
 
-func run(t testing.TB, name string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command(name, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
-	}
-	return string(out)
-}
-
-func sshKeygen(t testing.TB, dir, name string, args ...string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	run(t, testenv.NeedTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
-	return path
-}
-
 func TestGenerateRoundTrip(t *testing.T) {
 	priv, pub, err := Generate(rand.Reader, "seance-novembre", []byte("correct horse"))
 	if err != nil {
@@ -78,10 +62,10 @@ func TestGenerateRoundTrip(t *testing.T) {
 
 func TestParsePrivateFromSSHKeygen(t *testing.T) {
 	dir := t.TempDir()
-	enc := sshKeygen(t, dir, "enc", "-t", "ed25519", "-N", "secret-phrase", "-C", "avec passphrase")
-	clearKey := sshKeygen(t, dir, "clear", "-t", "ed25519", "-N", "", "-C", "sans passphrase")
-	rsaKey := sshKeygen(t, dir, "rsa", "-t", "rsa", "-b", "2048", "-N", "", "-C", "rsa key")
-	ecKey := sshKeygen(t, dir, "ec", "-t", "ecdsa", "-N", "", "-C", "ec key")
+	enc := testenv.SSHKeygen(t, dir, "enc", "-t", "ed25519", "-N", "secret-phrase", "-C", "avec passphrase")
+	clearKey := testenv.SSHKeygen(t, dir, "clear", "-t", "ed25519", "-N", "", "-C", "sans passphrase")
+	rsaKey := testenv.SSHKeygen(t, dir, "rsa", "-t", "rsa", "-b", "2048", "-N", "", "-C", "rsa key")
+	ecKey := testenv.SSHKeygen(t, dir, "ec", "-t", "ecdsa", "-N", "", "-C", "ec key")
 	for _, tc := range []struct {
 		path           string
 		encrypted      bool
@@ -130,8 +114,8 @@ func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 		{"-t", "ecdsa", "-b", "521", "-C", "ec521"},
 	}
 	for i, args := range cases {
-		path := sshKeygen(t, dir, "k"+string(rune('a'+i)), append(args, "-N", "")...)
-		want := run(t, keygen, "-lf", path+".pub")
+		path := testenv.SSHKeygen(t, dir, "k"+string(rune('a'+i)), append(args, "-N", "")...)
+		want := testenv.Run(t, keygen, "-lf", path+".pub")
 		data, _ := os.ReadFile(path + ".pub")
 		entries, err := ParsePublic(data)
 		if err != nil {
@@ -140,7 +124,7 @@ func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 		if got := FingerprintLine(entries[0].Key, entries[0].Comment) + "\n"; got != want {
 			t.Errorf("%v:\n got %q\nwant %q", args, got, want)
 		}
-		wantArt := run(t, keygen, "-lvf", path+".pub")
+		wantArt := testenv.Run(t, keygen, "-lvf", path+".pub")
 		if got := FingerprintLine(entries[0].Key, entries[0].Comment) + "\n" + Randomart(entries[0].Key); got != wantArt {
 			t.Errorf("%v randomart:\n got %s\nwant %s", args, got, wantArt)
 		}
@@ -157,7 +141,7 @@ func TestCreateInteropSSHKeygen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := run(t, keygen, "-y", "-P", "une passphrase solide", "-f", s.PrivatePath())
+	out := testenv.Run(t, keygen, "-y", "-P", "une passphrase solide", "-f", s.PrivatePath())
 	pub, _ := os.ReadFile(s.PublicPath())
 	if got, want := strings.Fields(out)[:2], strings.Fields(string(pub))[:2]; got[1] != want[1] || got[0] != want[0] {
 		t.Fatalf("ssh-keygen -y gives %q, .pub holds %q", out, pub)
@@ -165,7 +149,7 @@ func TestCreateInteropSSHKeygen(t *testing.T) {
 	if err := exec.Command(keygen, "-y", "-P", "", "-f", s.PrivatePath()).Run(); err == nil {
 		t.Fatal("ssh-keygen opened the key with an empty passphrase")
 	}
-	want := run(t, keygen, "-lf", s.PublicPath())
+	want := testenv.Run(t, keygen, "-lf", s.PublicPath())
 	if got := FingerprintLine(st.Public(), st.Pub.Comment) + "\n"; got != want {
 		t.Fatalf("fingerprint %q, ssh-keygen says %q", got, want)
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // outputTarget is one kind of thing a written path can name; make builds
@@ -209,36 +211,12 @@ func TestOutputIntoFIFOWithReader(t *testing.T) {
 	for _, f := range checklist.FileFormats {
 		std := h.pret("", "valider", "--format", f, "rendus")
 		fifo := h.path("tube-" + f)
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		fd, err := syscall.Open(fifo, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := make(chan []byte, 1)
-		go func() {
-			defer syscall.Close(fd)
-			var all []byte
-			buf := make([]byte, 1<<16)
-			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
-				n, err := syscall.Read(fd, buf)
-				if n > 0 {
-					all = append(all, buf[:n]...)
-					continue
-				}
-				if err == nil && len(all) > 0 {
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
-			got <- all
-		}()
+		got := testenv.FIFOReader(t, fifo, 20*time.Second)
 		r := h.pret("", "valider", "--format", f, "--sortie", fifo, "rendus")
 		if r.code != std.code || r.stdout != "" {
 			t.Fatalf("%s: exit %d, want %d\n%s", f, r.code, std.code, r.stderr)
 		}
-		if b := <-got; string(b) != std.stdout {
+		if b := got(); string(b) != std.stdout {
 			t.Fatalf("%s: the reader got %d bytes, want %d", f, len(b), len(std.stdout))
 		}
 		if st, err := os.Lstat(fifo); err != nil || st.Mode().Type() != os.ModeNamedPipe {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // Target is one kind of thing an output path can name, made in a temp
@@ -85,43 +87,7 @@ func Targets() []Target {
 			return "", nil
 		}},
 		{Name: "FIFO with a reader", Make: func(t *testing.T, dir, path string) (string, func() []byte) {
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			// The reader is open before the write (a non-blocking open
-			// needs no writer), so the writer finds it; it reads until
-			// the writer, once come, closes.
-			fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := make(chan []byte, 1)
-			go func() {
-				defer syscall.Close(fd)
-				var all []byte
-				buf := make([]byte, 1<<16)
-				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-					n, err := syscall.Read(fd, buf)
-					if n > 0 {
-						all = append(all, buf[:n]...)
-						continue
-					}
-					if err == nil && len(all) > 0 {
-						break // the writer came and closed
-					}
-					time.Sleep(time.Millisecond)
-				}
-				got <- all
-			}()
-			return "", func() []byte {
-				select {
-				case b := <-got:
-					return b
-				case <-time.After(10 * time.Second):
-					t.Fatal("the reader got nothing")
-					return nil
-				}
-			}
+			return "", testenv.FIFOReader(t, path, 10*time.Second)
 		}},
 		{Name: "FIFO without a reader", Fails: true, Make: func(t *testing.T, dir, path string) (string, func() []byte) {
 			if err := syscall.Mkfifo(path, 0o600); err != nil {

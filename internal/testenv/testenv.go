@@ -98,3 +98,22 @@ func NeedTool(t testing.TB, name string) string {
 	}
 	return p
 }
+
+// Run runs a real tool and fails the test when it fails.
+func Run(t testing.TB, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+	return string(out)
+}
+
+// SSHKeygen makes a key at dir/name with the real ssh-keygen (args such
+// as -t, -N, -C) and returns its path.
+func SSHKeygen(t testing.TB, dir, name string, args ...string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	Run(t, NeedTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
+	return path
+}

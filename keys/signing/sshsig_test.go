@@ -19,24 +19,6 @@ import (
 
 const testPass = "correct horse battery"
 
-// run runs a real tool and fails the test when it fails.
-func run(t testing.TB, name string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command(name, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
-	}
-	return string(out)
-}
-
-// sshKeygen makes a key with the real ssh-keygen and returns its path.
-func sshKeygen(t testing.TB, dir, name string, args ...string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	run(t, testenv.NeedTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
-	return path
-}
-
 // messages are the kinds of acces.md a learner may sign: pret's own,
 // hand-written ones with CRLF, a BOM, no final newline, accents, nothing
 // at all, trailing blank lines, and files that already carry a block.
@@ -151,7 +133,7 @@ func sshKeygenSign(t *testing.T, dir, key, namespace string, msg []byte) []byte 
 		t.Fatal(err)
 	}
 	os.Remove(path + ".sig")
-	run(t, testenv.NeedTool(t, "ssh-keygen"), "-Y", "sign", "-n", namespace, "-f", key, "-P", testPass, path)
+	testenv.Run(t, testenv.NeedTool(t, "ssh-keygen"), "-Y", "sign", "-n", namespace, "-f", key, "-P", testPass, path)
 	armor, err := os.ReadFile(path + ".sig")
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +146,7 @@ func sshKeygenSign(t *testing.T, dir, key, namespace string, msg []byte) []byte 
 // SSHSIG are deterministic, so the two implementations must agree exactly.
 func TestSSHKeygenSignatureAccepted(t *testing.T) {
 	dir := t.TempDir()
-	key := sshKeygen(t, dir, "id_ed25519_romeo", "-t", "ed25519", "-a", "4", "-N", testPass, "-C", "seance-novembre")
+	key := testenv.SSHKeygen(t, dir, "id_ed25519_romeo", "-t", "ed25519", "-a", "4", "-N", testPass, "-C", "seance-novembre")
 	priv, err := os.ReadFile(key)
 	if err != nil {
 		t.Fatal(err)
