@@ -232,6 +232,7 @@ func TestOutputSystemDevices(t *testing.T) {
 	h := newHome(t)
 	os.MkdirAll(h.path("rendus/etu1"), 0o755)
 	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	testenv.WritesIntoDevices(t, func(p string) { h.pret("", "valider", "--format", "json", "--sortie", p, "rendus") })
 	for _, dev := range []string{"/dev/null", "/dev/full"} {
 		before, _ := os.Stat(dev)
 		for _, f := range checklist.FileFormats {
