@@ -130,15 +130,21 @@ func TestMaterialLinesHonestBase64(t *testing.T) {
 	}
 }
 
-// TestMaterialLinesSingleBodyLine: every full-width body line of a key,
-// alone in honest text and dressed as a script, YAML or config carries
-// it, is reported.
+// TestMaterialLinesSingleBodyLine: every full-width body line of a key
+// that holds a digit, alone in honest text and dressed as a script, YAML
+// or config carries it, is reported. A lone line needs a digit to be
+// taken for key material on its own (fragAlone): without one it reads
+// like a run of mixed-case words. About one random body line in 50,000
+// has none; the keys here are fresh on every run, so such a line is
+// left out of this property (it made the test fail once in CI), and a
+// line without a digit is still reported beside another body line
+// (TestMaterialLinesBodyFragments, TestDigitlessBodyLineInARun).
 func TestMaterialLinesSingleBodyLine(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(13, 14))
 	for round := 0; round < 20; round++ {
 		for name, lines := range fragmentKeys(t) {
 			for _, l := range lines[1 : len(lines)-1] {
-				if len(l) < 64 {
+				if len(l) < 64 || !hasDigit(l) {
 					continue
 				}
 				before := keytest.AccesBefore[rng.IntN(len(keytest.AccesBefore))]
@@ -147,6 +153,26 @@ func TestMaterialLinesSingleBodyLine(t *testing.T) {
 				got := MaterialLines(strings.Join(all, "\n"))
 				if len(got) != 1 || got[0] != len(before)+1 {
 					t.Fatalf("%s: line %q: got %v, want [%d]", name, all[len(before)], got, len(before)+1)
+				}
+			}
+		}
+	}
+}
+
+// TestDigitlessBodyLineInARun: a full-width body line without a digit
+// (the one CI drew: "aTX+TwKB…FknG") is not reported alone, by design,
+// but is as soon as another body line stands next to it, whatever the
+// dressing.
+func TestDigitlessBodyLineInARun(t *testing.T) {
+	digitless := "aTX+TwKBgQCZQ+vLElmyIBJioAyPjSSVLLtZdMAGwlDIncBshXFZnxEjUsPhFknG"
+	for name, lines := range fragmentKeys(t) {
+		body := lines[2 : len(lines)-1]
+		for _, dress := range fragmentDress {
+			for _, pair := range [][2]string{{digitless, body[0]}, {body[0], digitless}} {
+				text := strings.Join(append(append([]string{}, keytest.AccesBefore[0]...), dress(pair[0]), dress(pair[1])), "\n")
+				first := len(keytest.AccesBefore[0]) + 1
+				if got := MaterialLines(text); len(got) != 2 || got[0] != first || got[1] != first+1 {
+					t.Fatalf("%s: %q beside %q: got %v, want [%d %d]", name, dress(pair[0]), dress(pair[1]), got, first, first+1)
 				}
 			}
 		}
