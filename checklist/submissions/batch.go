@@ -170,6 +170,11 @@ func Validate(args []string, opts Options) []checklist.FileResult {
 	return Read(args, opts).Slice()
 }
 
+// sourceBatch is how many sources a worker takes at once: enough that
+// handing them over is rare, few enough that two workers share a folder
+// of a hundred files and an archive's entries are not all held at once.
+const sourceBatch = 32
+
 // Read reads every submission of the arguments (files, folders, .zip
 // archives) and validates them. Results are sorted by path whatever the
 // parallelism; a place that could not be read is a result of its own
@@ -196,27 +201,40 @@ func Read(args []string, opts Options) *Run {
 	// Within one argument a file is met once (folders are listed once);
 	// only several arguments can name one file twice.
 	keepIDs := len(args) > 1
-	jobs := make(chan source, 64)
+	// Sources go to the workers by the batch: one hand-over per file
+	// costs the scheduler more than a page's validation (a wake-up, a
+	// steal, a sleep), and one lock per file as much again.
+	jobs := make(chan []source, 2*workers)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, 0, 8192)
-			for s := range jobs {
-				var rec record
-				var id fileID
-				rec, id, _, buf = validateSource(s, opts.Rules, buf)
-				if s.done != nil {
-					s.done()
+			var done []record
+			var doneIDs []fileID
+			for batch := range jobs {
+				done, doneIDs = done[:0], doneIDs[:0]
+				for _, s := range batch {
+					var rec record
+					var id fileID
+					rec, id, _, buf = validateSource(s, opts.Rules, buf)
+					if s.done != nil {
+						s.done()
+					}
+					done = append(done, rec)
+					doneIDs = append(doneIDs, id)
 				}
 				mu.Lock()
-				recs.add(rec)
-				groups = append(groups, maphash.String(seed, s.group))
-				seqs = append(seqs, s.seq)
-				if keepIDs {
-					ids = append(ids, id)
+				for k, s := range batch {
+					recs.add(done[k])
+					groups = append(groups, maphash.String(seed, s.group))
+					seqs = append(seqs, s.seq)
+					if keepIDs {
+						ids = append(ids, doneIDs[k])
+					}
 				}
 				mu.Unlock()
+				clear(done) // the strings go with the records, not with this buffer
 			}
 		}()
 	}
@@ -224,13 +242,21 @@ func Read(args []string, opts Options) *Run {
 	// every run; it breaks ties between equal paths (two entries of one
 	// name in an archive), which the workers finish in any order.
 	var next int32
+	var batch []source
 	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(s source) {
 		s.seq = next
 		next++
-		jobs <- s
+		batch = append(batch, s)
+		if len(batch) == sourceBatch {
+			jobs <- batch
+			batch = nil
+		}
 	}}
 	for _, a := range args {
 		w.arg(a)
+	}
+	if len(batch) > 0 {
+		jobs <- batch
 	}
 	close(jobs)
 	wg.Wait()
@@ -238,11 +264,7 @@ func Read(args []string, opts Options) *Run {
 	// Sorted by path, then by the order the walk met them: a total
 	// order, the same whatever the workers. groups, seqs and ids are in
 	// arrival order, read through it.
-	sort.Slice(recs.order, func(a, b int) bool {
-		ka, kb := recs.order[a], recs.order[b]
-		pa, pb := recs.arrived(int(ka)).path, recs.arrived(int(kb)).path
-		return pa < pb || pa == pb && seqs[ka] < seqs[kb]
-	})
+	sortRecords(&recs, seqs)
 	seqs = nil
 	// One file read twice (two spellings of one tree, a file also named on
 	// the command line) is one result: the first path in order.
@@ -276,6 +298,32 @@ func Read(args []string, opts Options) *Run {
 		}
 	}
 	return &Run{recs: recs, dates: dates}
+}
+
+// sortRecords puts recs.order in the order of (path, seq), a total
+// order. The walk meets files sorted folder by folder, which is path
+// order but where a folder's name is the start of a sibling's ("a" and
+// "a b": "a/x" comes after "a b/y"): put in walk order first, the list
+// is most often sorted already, checked in one pass, and sorted only
+// when it is not.
+func sortRecords(recs *recList, seqs []int32) {
+	bySeq := make([]int32, len(seqs))
+	for k, q := range seqs {
+		bySeq[q] = int32(k)
+	}
+	copy(recs.order, bySeq)
+	bySeq = nil
+	path := func(i int) string { return recs.arrived(int(recs.order[i])).path }
+	for i := 1; i < len(recs.order); i++ {
+		if path(i) < path(i-1) {
+			sort.Slice(recs.order, func(a, b int) bool {
+				ka, kb := recs.order[a], recs.order[b]
+				pa, pb := recs.arrived(int(ka)).path, recs.arrived(int(kb)).path
+				return pa < pb || pa == pb && seqs[ka] < seqs[kb]
+			})
+			return
+		}
+	}
 }
 
 // validateSource reads and validates one source.
@@ -376,12 +424,33 @@ func markDuplicates(recs recList, groups []uint64) {
 		i int32
 	}
 	seed := maphash.MakeSeed()
-	var byHash []keyed
+	// Most keys are stated once: only the files whose hash is met twice
+	// or more are sorted with their strings, after a sort of bare hashes.
+	hashes := make([]uint64, 0, recs.len())
 	for i := range recs.len() {
 		if fp := recs.at(i).fp; fp != "" {
-			byHash = append(byHash, keyed{maphash.String(seed, fp), int32(i)})
+			hashes = append(hashes, maphash.String(seed, fp))
 		}
 	}
+	slices.Sort(hashes)
+	var shared []uint64 // each hash met twice or more, once, in order
+	for k := 1; k < len(hashes); k++ {
+		if hashes[k] == hashes[k-1] && (len(shared) == 0 || shared[len(shared)-1] != hashes[k]) {
+			shared = append(shared, hashes[k])
+		}
+	}
+	var byHash []keyed
+	if len(shared) > 0 {
+		for i := range recs.len() {
+			if fp := recs.at(i).fp; fp != "" {
+				h := maphash.String(seed, fp)
+				if _, ok := slices.BinarySearch(shared, h); ok {
+					byHash = append(byHash, keyed{h, int32(i)})
+				}
+			}
+		}
+	}
+	hashes, shared = nil, nil
 	slices.SortFunc(byHash, func(a, b keyed) int {
 		if c := cmp.Compare(a.h, b.h); c != 0 {
 			return c
