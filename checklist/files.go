@@ -54,7 +54,7 @@ func (r FilesReport) all() iter.Seq[FileResult] {
 func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 	switch format {
 	case "json":
-		return writeFilesJSON(w, r.all())
+		return writeFilesJSON(w, r)
 	case "junit":
 		return writeFilesJUnit(w, r.Name, r.all())
 	case "csv":

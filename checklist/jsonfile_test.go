@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -120,6 +122,68 @@ func TestSummaryJSONMatchesEncoder(t *testing.T) {
 		bw.Flush()
 		if !bytes.Equal(b.Bytes(), want) {
 			t.Fatalf("case %d:\n got %q\nwant %q", i, b.Bytes(), want)
+		}
+	}
+}
+
+// sliceResults is Results over a slice, as a run's records are read.
+type sliceResults []FileResult
+
+func (s sliceResults) Len() int            { return len(s) }
+func (s sliceResults) At(i int) FileResult { return s[i] }
+
+// manyResults is a large run: most files valid, some with problems,
+// some sharing a key, some with names to escape.
+func manyResults(n int) sliceResults {
+	out := make(sliceResults, n)
+	for i := range out {
+		f := FileResult{Path: fmt.Sprintf("rendus/groupe%04d/etu%06d_acces.md", i/100, i), Apprenant: fmt.Sprintf("etu%06d", i),
+			Valid: i%7 != 0, Fingerprint: fmt.Sprintf("SHA256:%043d", i%5000), Date: "2026-10-16", Statut: "demande"}
+		if i%7 == 0 {
+			f.Problems = []Problem{{Code: "altered-sentence", Severity: SevError, Line: 5, Message: "la phrase diffère"}}
+			if i%(7*13) == 0 {
+				f.Problems[0].Message += " « \u202e\u0085 »"
+			}
+		}
+		if i%911 == 0 {
+			f.Path += "\x1b[31m\n\u2028"
+			f.DuplicateOf, f.DuplicateCount = []string{"a", "b\"c"}, 2
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// TestFilesJSONParallelIsSerial: a large run's files list, formatted in
+// parallel chunks, is byte for byte the list written one file after the
+// other, at every size around the chunks' edges.
+func TestFilesJSONParallelIsSerial(t *testing.T) {
+	all := manyResults(5*jsonChunk + 3)
+	for _, n := range []int{0, 1, 2*jsonChunk - 1, 2 * jsonChunk, 2*jsonChunk + 1, 3 * jsonChunk, 5*jsonChunk + 3} {
+		var par, ser bytes.Buffer
+		if err := WriteFilesReport(&par, "json", FilesReport{Results: all[:n]}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFilesReport(&ser, "json", FilesReport{Files: all[:n]}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(par.Bytes(), ser.Bytes()) {
+			t.Fatalf("%d files: the parallel list differs from the serial one", n)
+		}
+		if n > 0 && !json.Valid(par.Bytes()) {
+			t.Fatalf("%d files: not JSON", n)
+		}
+	}
+}
+
+// BenchmarkFilesJSON100k is the last serial step of pret valider over
+// 100,000 files: the json report.
+func BenchmarkFilesJSON100k(b *testing.B) {
+	all := manyResults(100_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteFilesReport(io.Discard, "json", FilesReport{Results: all}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

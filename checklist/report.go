@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"runtime"
 	"strings"
+	"sync/atomic"
 )
 
 // Status of one check.
@@ -200,44 +202,47 @@ func WriteFiles(w io.Writer, format, name string, files []FileResult, style Styl
 
 // writeFilesJSON streams the document one file at a time: for thousands
 // of files, the output is never held whole in memory.
-func writeFilesJSON(w io.Writer, files iter.Seq[FileResult]) error {
-	return withoutBidi(w, jsonBidi, func(w io.Writer) error { return writeFilesJSONTo(w, files) })
+func writeFilesJSON(w io.Writer, r FilesReport) error {
+	nb := &noBidiWriter{w: w, esc: jsonBidi}
+	if err := writeFilesJSONTo(nb, r); err != nil {
+		return err
+	}
+	return nb.Flush()
 }
 
-func writeFilesJSONTo(w io.Writer, files iter.Seq[FileResult]) error {
-	bw := bufio.NewWriter(w)
+func writeFilesJSONTo(nb *noBidiWriter, r FilesReport) error {
+	files := r.all()
+	bw := bufio.NewWriter(nb)
 	bw.WriteString("{\n  \"files\": [")
-	i := 0
-	// One encoder and buffer for every file: a run over 100,000 files
-	// would otherwise make two of them per file.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("    ", "  ")
-	enc.SetEscapeHTML(false)
-	var fast []byte
-	for f := range files {
-		var b []byte
-		var ok bool
-		if fast, ok = appendFileJSON(fast[:0], &f); ok {
-			b = fast
-		} else {
-			if f.Problems == nil {
-				f.Problems = []Problem{}
-			}
-			buf.Reset()
-			if err := enc.Encode(f); err != nil {
+	n := 0
+	if r.Results != nil && r.Results.Len() >= 2*jsonChunk {
+		n = r.Results.Len()
+		// The chunks escape their own bidi controls and go straight to
+		// the writer below: what is before them is out first.
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if err := nb.Flush(); err != nil {
+			return err
+		}
+		if err := writeFilesJSONParallel(nb.w, r.Results); err != nil {
+			return err
+		}
+	} else {
+		w := filesJSONWriter{}
+		for f := range files {
+			if err := w.append(&f, n); err != nil {
 				return err
 			}
-			b = bytes.TrimRight(buf.Bytes(), "\n")
+			n++
+			if len(w.out) >= 64<<10 {
+				bw.Write(w.out)
+				w.out = w.out[:0]
+			}
 		}
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString("\n    ")
-		bw.Write(b)
-		i++
+		bw.Write(w.out)
 	}
-	if i > 0 {
+	if n > 0 {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("],\n  \"summary\": ")
@@ -246,6 +251,131 @@ func writeFilesJSONTo(w io.Writer, files iter.Seq[FileResult]) error {
 	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// filesJSONWriter appends the files list's entries to out: the fast
+// writer where it knows the file, encoding/json where it does not.
+type filesJSONWriter struct {
+	out, fast []byte
+	buf       bytes.Buffer
+	enc       *json.Encoder
+}
+
+// append appends file i of the list, its comma and indent first.
+func (w *filesJSONWriter) append(f *FileResult, i int) error {
+	var b []byte
+	var ok bool
+	if w.fast, ok = appendFileJSON(w.fast[:0], f); ok {
+		b = w.fast
+	} else {
+		if w.enc == nil {
+			// One encoder and buffer for every file: a run over 100,000
+			// files would otherwise make two of them per file.
+			w.enc = json.NewEncoder(&w.buf)
+			w.enc.SetIndent("    ", "  ")
+			w.enc.SetEscapeHTML(false)
+		}
+		if f.Problems == nil {
+			f.Problems = []Problem{}
+		}
+		w.buf.Reset()
+		if err := w.enc.Encode(f); err != nil {
+			return err
+		}
+		b = bytes.TrimRight(w.buf.Bytes(), "\n")
+	}
+	if i > 0 {
+		w.out = append(w.out, ',')
+	}
+	w.out = append(w.out, "\n    "...)
+	w.out = append(w.out, b...)
+	return nil
+}
+
+// jsonChunk is how many files one goroutine formats at a time when a
+// large run's list is written in parallel.
+const jsonChunk = 1024
+
+// writeFilesJSONParallel writes the files list of a large run: chunks
+// are formatted by one goroutine per CPU and written in order, the same
+// bytes as one after the other. The list is the last serial step of
+// pret valider over 100,000 files (organisateurs.md, Scale); at most
+// two chunks per goroutine are held at once. Each chunk ends a file's
+// entry, never inside a character, so escaping the bidi controls of
+// each (noBidiWriter's work) gives the bytes escaping the whole would.
+func writeFilesJSONParallel(w io.Writer, res Results) error {
+	n := res.Len()
+	chunks := (n + jsonChunk - 1) / jsonChunk
+	workers := runtime.GOMAXPROCS(0)
+	type chunk struct {
+		out []byte
+		err error
+	}
+	ready := make([]chan chunk, chunks)
+	for c := range ready {
+		ready[c] = make(chan chunk, 1)
+	}
+	slots := make(chan struct{}, 2*workers) // chunks formatted but not yet written
+	free := make(chan []byte, 2*workers)
+	var next atomic.Int64
+	stop := make(chan struct{})
+	defer close(stop)
+	for range workers {
+		go func() {
+			w := filesJSONWriter{}
+			var esc []byte
+			for {
+				select {
+				case slots <- struct{}{}:
+				case <-stop:
+					return
+				}
+				c := int(next.Add(1) - 1)
+				select {
+				case <-stop: // the writer gave up
+					return
+				default:
+				}
+				if c >= chunks {
+					<-slots
+					return
+				}
+				select {
+				case w.out = <-free:
+				default:
+					w.out = nil
+				}
+				w.out = w.out[:0]
+				var err error
+				for i := c * jsonChunk; i < min(n, (c+1)*jsonChunk) && err == nil; i++ {
+					f := res.At(i)
+					err = w.append(&f, i)
+				}
+				out := w.out
+				if err == nil && hasBidi(out) {
+					esc = appendNoBidi(esc[:0], out, jsonBidi)
+					out, esc = esc, out
+				}
+				w.out = nil
+				ready[c] <- chunk{out, err}
+			}
+		}()
+	}
+	for c := range chunks {
+		got := <-ready[c]
+		<-slots
+		if got.err != nil {
+			return got.err
+		}
+		if _, err := w.Write(got.out); err != nil {
+			return err
+		}
+		select {
+		case free <- got.out:
+		default:
+		}
+	}
+	return nil
 }
 
 // writeSummaryJSON writes the summary as marshalIndent(sum, "  ") would,
