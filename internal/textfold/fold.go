@@ -59,40 +59,82 @@ func Fold(s string) string {
 	if folded(s) {
 		return s // most lines of a file are: no copy
 	}
-	latin := latinFold()
-	var b strings.Builder
-	b.Grow(len(s))
+	// A line is short: folded on the stack, copied once into the string.
+	var buf [256]byte
+	return string(appendFold(buf[:0], s))
+}
+
+// AppendFold appends Fold(s) to dst: a reader that folds many lines
+// keeps them in one buffer rather than one string each.
+func AppendFold(dst []byte, s string) []byte { return appendFold(dst, s) }
+
+// AppendFoldBytes is AppendFold of string(s), without the copy.
+func AppendFoldBytes(dst, s []byte) []byte { return appendFold(dst, s) }
+
+// asciiFold is what appendFold writes for each ASCII byte: itself, its
+// small letter, or asciiSpace for white space.
+var asciiFold = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		switch {
+		case c == ' ' || '\t' <= c && c <= '\r':
+			t[c] = asciiSpace
+		case 'A' <= c && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		default:
+			t[c] = byte(c)
+		}
+	}
+	return t
+}()
+
+const asciiSpace = 0xff // not ASCII: no byte folds to it
+
+func appendFold[S ~string | ~[]byte](dst []byte, s S) []byte {
+	base := len(dst)
 	space := false
-	for _, r := range s {
-		if r < utf8.RuneSelf {
-			// ASCII, most of a line: what the cases below do, without
-			// the tables.
-			switch {
-			case r == ' ' || '\t' <= r && r <= '\r':
-				space = b.Len() > 0
-				continue
-			case 'A' <= r && r <= 'Z':
-				r += 'a' - 'A'
+	var latin *[0x250]string
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			// A run of ASCII, most of a line, written in place: it
+			// writes at most a byte per byte read, and one more for a
+			// space pending from before the run.
+			if free := cap(dst) - len(dst); free < len(s)-i+1 {
+				dst = append(dst[:cap(dst)], make([]byte, len(s)-i+1-free)...)[:len(dst)]
 			}
-			if space {
-				b.WriteByte(' ')
-				space = false
+			out, j := dst[:cap(dst)], len(dst)
+			for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+				c := asciiFold[s[i]]
+				if c == asciiSpace {
+					space = j > base
+					continue
+				}
+				if space {
+					out[j] = ' '
+					j++
+					space = false
+				}
+				out[j] = c
+				j++
 			}
-			b.WriteByte(byte(r))
+			dst = out[:j]
 			continue
 		}
+		r, n := decodeRune(s, i)
+		i += n
 		if unicode.IsSpace(r) {
-			space = b.Len() > 0
+			space = len(dst) > base
 			continue
 		}
 		var repl string
 		switch {
-		case r < 0x80:
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
 		case r < 0x250:
+			if latin == nil {
+				latin = latinFold()
+			}
 			repl = latin[r]
+			if repl == "" {
+				continue // a rune that folds to nothing
+			}
 		case unicode.Is(unicode.Mn, r):
 			continue
 		case r == '’' || r == 'ʼ' || r == '‘':
@@ -106,20 +148,34 @@ func Fold(s string) string {
 				}
 			}
 		default:
-			r = unicode.ToLower(r)
-		}
-		if repl == "" && r >= 0x80 && r < 0x250 {
-			continue // a rune that folds to nothing
+			if r = unicode.ToLower(r); r >= 0x80 && r < 0x250 {
+				// Dropped, as the old fold did (Å, the ångström
+				// sign, lowers to å and was left out): not one
+				// byte of output may change.
+				continue
+			}
 		}
 		if space {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 			space = false
 		}
 		if repl != "" {
-			b.WriteString(repl)
+			dst = append(dst, repl...)
 		} else {
-			b.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 		}
 	}
-	return b.String()
+	return dst
+}
+
+// decodeRune is utf8.DecodeRuneInString(s[i:]) for a string or bytes:
+// at most four bytes are copied, nothing is allocated.
+func decodeRune[S ~string | ~[]byte](s S, i int) (rune, int) {
+	var b [utf8.UTFMax]byte
+	n := 0
+	for n < len(b) && i+n < len(s) {
+		b[n] = s[i+n]
+		n++
+	}
+	return utf8.DecodeRune(b[:n])
 }

@@ -111,3 +111,55 @@ func FuzzFold(f *testing.F) {
 	}
 	f.Fuzz(checkFold)
 }
+
+// checkMatchesSlow: Fold, AppendFold (after a prefix already in the
+// buffer) and AppendFoldBytes give what the old Fold gave, for any
+// bytes.
+func checkMatchesSlow(t *testing.T, s string) {
+	t.Helper()
+	want := slowFold(s)
+	if got := Fold(s); got != want {
+		t.Fatalf("Fold(%q) = %q, was %q", s, got, want)
+	}
+	if got := string(AppendFold([]byte("x "), s)); got != "x "+want {
+		t.Fatalf("AppendFold(%q) = %q, was %q", s, got, "x "+want)
+	}
+	if got := string(AppendFoldBytes(nil, []byte(s))); got != want {
+		t.Fatalf("AppendFoldBytes(%q) = %q, was %q", s, got, want)
+	}
+}
+
+// TestFoldMatchesSlow: generated strings of every kind of rune Fold
+// treats apart (ASCII spaces and capitals, Latin table, combining marks,
+// apostrophes, Greek and Cyrillic, other scripts, other spaces, bytes
+// that are not UTF-8), short and past the stack buffer.
+func TestFoldMatchesSlow(t *testing.T) {
+	for _, s := range seeds {
+		checkMatchesSlow(t, s)
+	}
+	pieces := []string{" ", "  ", "\t", "\r\n", "\v", "\f", "\u0085", "\u00a0", "\u2009", "\u3000", "a", "Z", "Connexion", "NŒUD", "nœud", "ne\u0301", "\u0301", "é", "É", "Æ", "ǽ", "Ǆ", "ß", "ẞ",
+		"’", "‘", "ʼ", "'", "Ὀ", "ΐ", "\u0385", "\u1fed", "Ё", "Ḱ", "İ", "한", "٣", "ǅ", "\xff", "\xc3", "\xe2\x80", "\xf0\x9f", "😀", "-", ".", "@", "0", "\x00", "\x7f", "\u024f", "\u0250"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 200_000; i++ {
+		var b strings.Builder
+		n := rng.IntN(12)
+		if i%50 == 0 {
+			n = 100 + rng.IntN(200) // past Fold's stack buffer
+		}
+		for range n {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		checkMatchesSlow(t, b.String())
+	}
+	for r := rune(0); r < 0x3000; r++ {
+		checkMatchesSlow(t, "A "+string(r)+" b")
+	}
+}
+
+func FuzzFoldMatchesSlow(f *testing.F) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Add("Connexion uniquement vers le N\u0153ud de login \xff")
+	f.Fuzz(checkMatchesSlow)
+}
