@@ -1,12 +1,15 @@
 package acces
 
 import (
+	"bytes"
 	"iter"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -21,7 +24,22 @@ type document struct {
 	// hideFrom and hideTo (0-based, half-open) are the lines of the
 	// signature marker and block: no rule reads them as words.
 	hideFrom, hideTo int
+	// forms holds every line's form, read once for the rules that read
+	// them all (date, sentence), when the file is small enough
+	// (maxFormLines, maxFormBytes); formsHide is the hidden range it was
+	// read with. A larger file is read again line by line, as before:
+	// its memory does not grow with its lines.
+	forms     []line
+	formsHide [2]int
 }
+
+// A file of up to maxFormLines lines and maxFormBytes bytes has its
+// forms read once and kept: at most 64 KiB of lines (64 bytes each) and
+// its folded text (one string, a few times its size at worst).
+const (
+	maxFormLines = 1024
+	maxFormBytes = 64 << 10
+)
 
 func readLines(s string) *document {
 	d := &document{text: s, starts: make([]int32, 0, strings.Count(s, "\n")+2)}
@@ -67,8 +85,16 @@ func (d *document) rawLine(i int) line {
 // all yields each line read into every form the rules need.
 func (d *document) all() iter.Seq[line] {
 	return func(yield func(line) bool) {
+		if d.cached() {
+			for _, l := range d.forms {
+				if !yield(l) {
+					return
+				}
+			}
+			return
+		}
 		for i := 0; i+1 < len(d.starts); i++ {
-			if !yield(d.form(i)) {
+			if !yield(d.readForm(i)) {
 				return
 			}
 		}
@@ -77,6 +103,63 @@ func (d *document) all() iter.Seq[line] {
 
 // form is line i read into every form the rules need.
 func (d *document) form(i int) line {
+	if d.cached() {
+		return d.forms[i]
+	}
+	return d.readForm(i)
+}
+
+// cached reports whether d.forms holds every line's form, reading them
+// first when the file is small enough.
+func (d *document) cached() bool {
+	hide := [2]int{d.hideFrom, d.hideTo}
+	if d.forms != nil && d.formsHide == hide {
+		return true
+	}
+	n := len(d.starts) - 1
+	if n <= 0 || n > maxFormLines || len(d.text) > maxFormBytes {
+		return false
+	}
+	forms := make([]line, n)
+	fb := formBufPool.Get().(*formBufs)
+	text, folded, ends := fb.text[:0], fb.folded[:0], fb.ends[:0]
+	for i := range forms {
+		l := d.rawLine(i)
+		if !l.leak {
+			text, l.heading, l.starts, l.row = appendStripped(text[:0], l.raw)
+			folded = textfold.AppendFoldBytes(folded, text)
+		}
+		ends = append(ends, int32(len(folded)))
+		forms[i] = l
+	}
+	// One string for the folded text of every line.
+	all, from := string(folded), 0
+	for i := range forms {
+		if l := &forms[i]; !l.leak {
+			l.folded = all[from:ends[i]]
+			// Fold leaves no space at either end: a line has words
+			// (or punctuation) exactly when its folded form is not empty.
+			l.blank = l.folded == ""
+		}
+		from = int(ends[i])
+	}
+	fb.text, fb.folded, fb.ends = text, folded, ends
+	formBufPool.Put(fb)
+	d.forms, d.formsHide = forms, hide
+	return true
+}
+
+// formBufs are the buffers cached reads the lines through, kept from
+// file to file: a run over many files makes none.
+type formBufs struct {
+	text, folded []byte
+	ends         []int32
+}
+
+var formBufPool = sync.Pool{New: func() any { return new(formBufs) }}
+
+// readForm is line i read into every form the rules need, kept nowhere.
+func (d *document) readForm(i int) line {
 	l := d.rawLine(i)
 	if !l.leak {
 		text, heading, starts, row := stripDecoration(l.raw)
@@ -91,19 +174,19 @@ func (d *document) form(i int) line {
 
 // line is one line of acces.md, read once into the forms the rules need.
 type line struct {
-	no      int    // 1-based
-	raw     string // as written, without the line break
-	folded  string // Markdown decoration removed, then fold
-	blank   bool   // nothing left once decoration is removed
+	no     int    // 1-based
+	raw    string // as written, without the line break
+	folded string // Markdown decoration removed, then fold
+	// row is a table row with at least one cell, between its outer
+	// pipes: eachCell reads its cells when a rule needs them, so a row
+	// of 300 000 cells is never held as a slice.
+	row     string
+	blank   bool // nothing left once decoration is removed
 	heading bool
 	// starts is true when the line opens a new block: a list item, a
 	// heading, a table row; other non-blank lines continue the block above.
 	starts bool
-	// row is a table row with at least one cell, between its outer
-	// pipes: eachCell reads its cells when a rule needs them, so a row
-	// of 300 000 cells is never held as a slice.
-	row  string
-	leak bool // private key material: never read further, never shown
+	leak   bool // private key material: never read further, never shown
 }
 
 // stripDecoration removes the Markdown around the words: block quotes,
@@ -150,6 +233,54 @@ func stripDecoration(raw string) (text string, heading, starts bool, row string)
 	return cleanInline(s), false, starts, ""
 }
 
+// appendStripped is stripDecoration with the text appended to dst
+// rather than made a string: the same text, heading, starts and row.
+func appendStripped(dst []byte, raw string) (text []byte, heading, starts bool, row string) {
+	s := strings.TrimSpace(raw)
+	for strings.HasPrefix(s, ">") {
+		s = strings.TrimSpace(s[1:])
+	}
+	if strings.HasPrefix(s, "|") {
+		row = strings.Trim(s, "|")
+		base, n := len(dst), 0
+		for rest := row; ; {
+			i := strings.IndexByte(rest, '|')
+			p := rest
+			if i >= 0 {
+				p = rest[:i]
+			}
+			// A cell as eachCell reads it, after a space when one
+			// came before; taken back when empty or a separator.
+			mark := len(dst)
+			if n > 0 {
+				dst = append(dst, ' ')
+			}
+			from := len(dst)
+			dst = appendCleanInline(dst, strings.TrimSpace(p))
+			if len(bytes.Trim(dst[from:], "-: ")) > 0 {
+				n++
+			} else {
+				dst = dst[:mark]
+			}
+			if i < 0 {
+				break
+			}
+			rest = rest[i+1:]
+		}
+		if n == 0 {
+			return dst[:base], false, true, ""
+		}
+		return dst, false, true, row
+	}
+	if h := strings.TrimLeft(s, "#"); len(h) < len(s) && (h == "" || h[0] == ' ') {
+		return appendCleanInline(dst, strings.TrimSpace(h)), true, true, ""
+	}
+	if rest, ok := listMarker(s); ok {
+		s, starts = rest, true
+	}
+	return appendCleanInline(dst, s), false, starts, ""
+}
+
 // eachCell gives yield the cells of a table row (between its outer
 // pipes), decoration removed, empty and separator cells left out, one at
 // a time until it returns false.
@@ -191,7 +322,14 @@ func cleanInline(s string) string {
 	if !hasInlineMark(s) {
 		return s
 	}
-	b := make([]byte, 0, len(s))
+	return string(appendCleanInline(make([]byte, 0, len(s)), s))
+}
+
+// appendCleanInline appends cleanInline(s) to b.
+func appendCleanInline(b []byte, s string) []byte {
+	if !hasInlineMark(s) {
+		return append(b, s...)
+	}
 	prev := rune(-1) // the rune before r in s, -1 at the start
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -210,7 +348,7 @@ func cleanInline(s string) string {
 		prev = r
 		i += n
 	}
-	return string(b)
+	return b
 }
 
 // hasInlineMark is strings.ContainsAny(s, "*_`\"«»“”") on bytes: « and »
@@ -260,27 +398,91 @@ func wordSeq(folded string) iter.Seq[string] {
 // eachWord gives yield the words of folded one at a time, until it
 // returns false: wordSeq without an iterator to allocate.
 func eachWord(folded string, yield func(string) bool) {
+	for i := 0; ; {
+		w, next := nextWord(folded, i)
+		if w == "" || !yield(w) {
+			return
+		}
+		i = next
+	}
+}
+
+// Kinds of ASCII byte for nextWord.
+const (
+	byteMark  = iota // punctuation: a word of its own
+	byteWord         // letter, digit, apostrophe
+	byteDash         // in a word once one has started, else a mark
+	byteSpace        // between words
+)
+
+var asciiKind = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch r := rune(c); {
+		case isWordRune(r) || r == '\'':
+			t[c] = byteWord
+		case r == '-':
+			t[c] = byteDash
+		case unicode.IsSpace(r):
+			t[c] = byteSpace
+		}
+	}
+	return t
+}()
+
+// nextWord is the word or punctuation mark of folded (valid UTF-8) at or
+// after i, and where to look for the one after; "" when none is left.
+// Words are letters, digits, apostrophes and inner dashes; any other
+// rune but a space is a mark of its own.
+func nextWord(folded string, i int) (string, int) {
 	start := -1
-	for i, r := range folded {
-		if isWordRune(r) || r == '\'' || r == '-' && start >= 0 {
+	for i < len(folded) {
+		if c := folded[i]; c < utf8.RuneSelf {
+			switch asciiKind[c] {
+			case byteWord:
+				if start < 0 {
+					start = i
+				}
+				i++
+				continue
+			case byteDash:
+				if start >= 0 {
+					i++
+					continue
+				}
+			case byteSpace:
+				if start >= 0 {
+					return folded[start:i], i + 1
+				}
+				i++
+				continue
+			}
+			if start >= 0 {
+				return folded[start:i], i // the mark comes next
+			}
+			return folded[i : i+1], i + 1
+		}
+		r, n := utf8.DecodeRuneInString(folded[i:])
+		switch {
+		case isWordRune(r):
 			if start < 0 {
 				start = i
 			}
+			i += n
+			continue
+		case unicode.IsSpace(r):
+			if start >= 0 {
+				return folded[start:i], i + n
+			}
+			i += n
 			continue
 		}
 		if start >= 0 {
-			if !yield(folded[start:i]) {
-				return
-			}
-			start = -1
+			return folded[start:i], i
 		}
-		if !unicode.IsSpace(r) {
-			if !yield(folded[i : i+utf8.RuneLen(r)]) {
-				return
-			}
-		}
+		return folded[i : i+n], i + n
 	}
 	if start >= 0 {
-		yield(folded[start:])
+		return folded[start:], len(folded)
 	}
+	return "", len(folded)
 }

@@ -16,6 +16,35 @@ var sentenceWords = sync.OnceValue(func() []string {
 	return words(checklist.Fold(strings.TrimSuffix(templates.Sentence, ".")))
 })
 
+// sentenceModel is the sentence as blockScan compares it: its words and
+// their KMP failure links, so a block is matched one word at a time
+// without keeping the words before (a word is only looked at against
+// the sentence's, never against a copy of the block's last words).
+type sentenceModel struct {
+	want []string
+	// fail[j] is the longest proper border of want[:j] (KMP).
+	fail []int
+}
+
+var sentence = sync.OnceValue(func() *sentenceModel {
+	want := sentenceWords()
+	if len(want) == 0 || len(want) > 64 {
+		// blockScan keeps one bit per word of the last 64.
+		panic("acces: the course's sentence must have 1 to 64 words")
+	}
+	fail := make([]int, len(want)+1)
+	for j, k := 1, 0; j < len(want); j++ {
+		for k > 0 && want[j] != want[k] {
+			k = fail[k]
+		}
+		if want[j] == want[k] {
+			k++
+		}
+		fail[j+1] = k
+	}
+	return &sentenceModel{want: want, fail: fail}
+})
+
 func (d *document) checkSentence(r *Result) {
 	found := false
 	firstAltered, firstAlteredStarts := 0, 0
@@ -84,22 +113,32 @@ func (b blockResult) offending() int {
 	return b.first
 }
 
-// blockScan reads a block word by word, keeping only the last few words:
-// memory does not grow with the block, and each word is looked at a
-// bounded number of times, so one paragraph of a million words is read
-// in linear time.
+// blockScan reads a block word by word, keeping no word: memory does not
+// grow with the block, and each word is compared with a bounded number of
+// the sentence's (KMP), so one paragraph of a million words is read in
+// linear time. It holds no string of a line it has read, so the lines
+// it reads may live in a buffer that is reused.
 type blockScan struct {
 	res     blockResult
-	n       int      // words seen
-	hist    []string // the last len(sentenceWords())+1 words, oldest first
-	histAt  []bool   // edge flags of hist: a line starts or ends before the word
-	pending bool     // the sentence just ended at the last word; the next decides
-	done    bool     // the first exact match is decided; now only hosts are looked for
-	host    [2]string
-	tail    [16]byte // the end of the folded text so far, for "noeud de login" across lines
-	ntail   int
-	line    int  // the line being read
-	cont    bool // the line being read continues a sentence: its first letter is small
+	model   *sentenceModel
+	n       int  // words seen
+	k       int  // words of the sentence the last words added match (KMP)
+	pending bool // the sentence just ended at the last word; the next decides
+	done    bool // the first exact match is decided; now only hosts are looked for
+	// okAt holds, for each of the last 64 words added (bit p%64), whether
+	// a copy starting at word p starts where a sentence may: the block's
+	// first word, a line's first word, or after a sentence end.
+	okAt uint64
+	// prevStop: the last word added is a sentence end (isStop).
+	prevStop bool
+	// The two words before the one hostWord looks at, as it needs them:
+	// wordish (a word, not a mark), and '@', '.' or 0 for the second.
+	hostA, hostBWordish bool
+	hostB               byte
+	tail                [16]byte // the end of the folded text so far, for "noeud de login" across lines
+	ntail               int
+	line                int  // the line being read
+	cont                bool // the line being read continues a sentence: its first letter is small
 	// nextSeen: the first word after the sentence has been looked at.
 	nextSeen bool
 	// align counts the words of the sentence matched since a
@@ -107,15 +146,9 @@ type blockScan struct {
 	align int
 }
 
-// reset makes s ready for a new block, keeping its buffers: one scan
-// serves every block of a file.
-func (s *blockScan) reset(first int) *blockScan {
-	hist, histAt := s.hist[:0], s.histAt[:0]
-	if n := len(sentenceWords()) + 2; cap(hist) < n {
-		// add appends one word past the window before it slides.
-		hist, histAt = make([]string, 0, n), make([]bool, 0, n)
-	}
-	*s = blockScan{res: blockResult{first: first}, hist: hist, histAt: histAt}
+// reset makes s ready for a new block.
+func (s *blockScan) reset(first int, model *sentenceModel) *blockScan {
+	*s = blockScan{res: blockResult{first: first}, model: model}
 	return s
 }
 
@@ -123,7 +156,8 @@ func isStop(w string) bool { return w == "." || w == "!" || w == "?" || w == ":"
 
 func (s *blockScan) addLine(folded string, no int, cont bool) {
 	s.line, s.res.last, s.cont = no, no, cont
-	if strings.Contains(folded, "noeud de login") || strings.Contains(folded, "noeud login") {
+	// Both spellings hold "noeud": one search for most lines.
+	if strings.Contains(folded, "noeud") && (strings.Contains(folded, "noeud de login") || strings.Contains(folded, "noeud login")) {
 		s.mentionNode()
 	}
 	if s.ntail > 0 {
@@ -156,11 +190,14 @@ func (s *blockScan) addLine(folded string, no int, cont bool) {
 	// place after a line's last word is one too, and it is the same
 	// place as the next line's first word.
 	first := true
-	eachWord(folded, func(w string) bool {
+	for i := 0; ; {
+		w, next := nextWord(folded, i)
+		if w == "" {
+			break
+		}
 		s.add(w, first)
-		first = false
-		return true
-	})
+		first, i = false, next
+	}
 }
 
 func (s *blockScan) mentionNode() {
@@ -173,7 +210,7 @@ func (s *blockScan) mentionNode() {
 // follow compares a copy of the sentence word by word from its
 // "connexion": the first word that differs is where it departs.
 func (s *blockScan) follow(w string) {
-	want := sentenceWords()
+	want := s.model.want
 	switch {
 	case s.align == 0:
 	case s.align >= len(want):
@@ -195,12 +232,8 @@ func (s *blockScan) follow(w string) {
 }
 
 func (s *blockScan) add(w string, edge bool) {
-	var prev string
-	if len(s.hist) > 0 {
-		prev = s.hist[len(s.hist)-1]
-	}
 	s.follow(w)
-	if w == "connexion" && (s.n == 0 || edge || isStop(prev)) {
+	if w == "connexion" && (s.n == 0 || edge || s.prevStop) {
 		s.res.startsLike = true
 		if s.res.startLine == 0 {
 			s.res.startLine = s.line
@@ -238,28 +271,31 @@ func (s *blockScan) add(w string, edge bool) {
 			return
 		}
 	}
-	s.hist = append(s.hist, w)
-	s.histAt = append(s.histAt, edge)
-	want := sentenceWords()
-	if max := len(want) + 1; len(s.hist) > max {
-		copy(s.hist, s.hist[1:])
-		copy(s.histAt, s.histAt[1:])
-		s.hist, s.histAt = s.hist[:max], s.histAt[:max]
+	// Until done, every word is added: word p of the block is the n-th.
+	p := s.n
+	if bit := uint64(1) << (p % 64); p == 0 || edge || s.prevStop {
+		s.okAt |= bit
+	} else {
+		s.okAt &^= bit
 	}
+	s.prevStop = isStop(w)
 	s.n++
-	n := len(want)
-	if len(s.hist) < n {
+	want, fail := s.model.want, s.model.fail
+	if s.k == len(want) {
+		s.k = fail[s.k]
+	}
+	for s.k > 0 && want[s.k] != w {
+		s.k = fail[s.k]
+	}
+	if want[s.k] == w {
+		s.k++
+	}
+	if s.k < len(want) {
 		return
 	}
-	tail := s.hist[len(s.hist)-n:]
-	for j := range n {
-		if tail[j] != want[j] {
-			return
-		}
-	}
-	start := s.n - n
-	startEdge := s.histAt[len(s.hist)-n]
-	if start > 0 && !startEdge && !isStop(s.hist[len(s.hist)-n-1]) {
+	// The whole sentence ends at word p: it counts if it starts where
+	// a sentence may.
+	if start := p + 1 - len(want); s.okAt&(uint64(1)<<(start%64)) == 0 {
 		return
 	}
 	s.pending = true
@@ -268,19 +304,22 @@ func (s *blockScan) add(w string, edge bool) {
 // hostWord looks for "x @ y" or "x . y" (y not a file extension) among
 // the words after the sentence: "romeo.univ-reims.fr", "kim@login".
 func (s *blockScan) hostWord(w string) {
-	a, b := s.host[0], s.host[1]
-	if a != "" && isWordish(a) && isWordish(w) && (b == "@" || b == "." && !isFileExtension(w)) {
+	wordish := isWordish(w)
+	if s.hostA && wordish && (s.hostB == '@' || s.hostB == '.' && !isFileExtension(w)) {
 		s.res.hostAfter = true
 		if s.res.hostLine == 0 {
 			s.res.hostLine = s.line
 		}
 	}
-	s.host[0], s.host[1] = b, w
+	s.hostA, s.hostBWordish, s.hostB = s.hostBWordish, wordish, 0
+	if w == "@" || w == "." {
+		s.hostB = w[0]
+	}
 }
 
 // end closes the block: a sentence that ends it is exact.
 func (s *blockScan) end() blockResult {
-	if s.align > 0 && s.align < len(sentenceWords()) && s.res.departLine == 0 {
+	if s.align > 0 && s.align < len(s.model.want) && s.res.departLine == 0 {
 		s.res.departLine = s.res.last // cut short: the words missing at its end
 	}
 	if s.pending {
@@ -297,11 +336,10 @@ func (s *blockScan) end() blockResult {
 // lines, a table cell. A sentence written on a line of its own needs no
 // full stop before it. It stops when yield returns false.
 func (d *document) blocks(yield func(blockResult) bool) {
-	// Two scans (paragraphs, table cells) with their word buffers, kept
-	// from file to file: a run over many files makes none.
-	sc := scanPool.Get().(*[2]blockScan)
-	defer scanPool.Put(sc)
-	scan, cell := &sc[0], &sc[1]
+	// Two scans (paragraphs, table cells), on the stack: they hold no
+	// buffer.
+	var scan, cell blockScan
+	model := sentence()
 	var cur *blockScan
 	flush := func() bool {
 		if cur == nil {
@@ -324,7 +362,7 @@ func (d *document) blocks(yield func(blockResult) bool) {
 			}
 			stop := false
 			eachCell(l.row, func(c string) bool {
-				b := cell.reset(l.no)
+				b := cell.reset(l.no, model)
 				f := checklist.Fold(c)
 				b.addLine(f, l.no, false)
 				stop = !yield(b.end())
@@ -337,7 +375,7 @@ func (d *document) blocks(yield func(blockResult) bool) {
 			if !flush() {
 				return
 			}
-			cur = scan.reset(l.no)
+			cur = scan.reset(l.no, model)
 			cur.addLine(l.folded, l.no, false)
 			if l.heading && !flush() {
 				return
@@ -348,8 +386,6 @@ func (d *document) blocks(yield func(blockResult) bool) {
 	}
 	flush()
 }
-
-var scanPool = sync.Pool{New: func() any { return new([2]blockScan) }}
 
 // isFileExtension: words that end what looks like a host name but is a file.
 func isFileExtension(w string) bool {
