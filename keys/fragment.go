@@ -3,6 +3,7 @@ package keys
 import (
 	"bytes"
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -183,8 +184,17 @@ func hasStructure(tok string) bool {
 
 // fragments marks body fragments: see the comment above.
 func (d *detector) fragments() {
+	// Only a reported line or a body-length token (cand 2 below) can
+	// report a line here: a text with neither, most of them, is done.
+	if !slices.Contains(d.mark, true) && !d.mayHoldBodyToken() {
+		return
+	}
 	n := len(d.ls)
-	cand := make([]uint8, n) // 0 none, 1 tail-length token, 2 body-length token
+	if cap(d.cand) < n {
+		d.cand = make([]uint8, n)
+	}
+	cand := d.cand[:n] // 0 none, 1 tail-length token, 2 body-length token
+	clear(cand)
 	armour := false
 	var arr [256]byte
 	buf := arr[:0]
@@ -255,6 +265,46 @@ func (d *detector) fragments() {
 			prev = i
 		}
 	}
+}
+
+// mayHoldBodyToken reports whether some line may be a candidate of
+// length fragMin (cand 2 in fragments), armour and reported lines left
+// aside: its token is fragMin long at least, so the line holds that many
+// fragByte bytes in a row before fragToken is asked.
+func (d *detector) mayHoldBodyToken() bool {
+	for i := range d.ls {
+		if d.ls[i].kind == kBlank {
+			continue
+		}
+		raw := strings.TrimSuffix(d.text[d.start[i]:d.start[i+1]], "\n")
+		if len(raw) < fragMin || !fragRun(raw, fragMin) {
+			continue
+		}
+		tok := fragToken(raw, fragTail)
+		if len(tok) >= fragMin && random(tok) && !publicBlob(tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// fragRun reports whether s holds n fragByte bytes in a row: no token of
+// fragToken is longer than its run, joined words included.
+func fragRun(s string, n int) bool {
+	run := 0
+	for k := 0; k < len(s); k++ {
+		if !fragByte[s[k]] {
+			if len(s)-k-1 < n {
+				return false // too few bytes left for a run
+			}
+			run = 0
+			continue
+		}
+		if run++; run >= n {
+			return true
+		}
+	}
+	return false
 }
 
 // containsAfter is strings.Contains(s, prefix+tok) without making the

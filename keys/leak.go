@@ -137,9 +137,7 @@ func strip(s string) string {
 		return s // nothing around it to remove
 	}
 	for {
-		t := strings.TrimFunc(s, func(r rune) bool {
-			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '`' || r == '"' || r == '\'' || r == '|'
-		})
+		t := trimDeco(s)
 		t = strings.TrimPrefix(t, ">")
 		t = t[listMarker(t):]
 		if t == s {
@@ -147,6 +145,53 @@ func strip(s string) string {
 		}
 		s = t
 	}
+}
+
+// decoRune is what strip trims at either end of a line.
+func decoRune(r rune) bool {
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '`' || r == '"' || r == '\'' || r == '|'
+}
+
+// decoByte is decoRune for ASCII (no ASCII rune is Cf), as a table.
+var decoByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range rune(utf8.RuneSelf) {
+		t[c] = decoRune(c)
+	}
+	return t
+}()
+
+// trimDeco is strings.TrimFunc(s, decoRune), the rune tables asked only
+// for the bytes from 0x80 on.
+func trimDeco(s string) string {
+	for len(s) > 0 {
+		if c := s[0]; c < utf8.RuneSelf {
+			if !decoByte[c] {
+				break
+			}
+			s = s[1:]
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		if !decoRune(r) {
+			break
+		}
+		s = s[n:]
+	}
+	for len(s) > 0 {
+		if c := s[len(s)-1]; c < utf8.RuneSelf {
+			if !decoByte[c] {
+				break
+			}
+			s = s[:len(s)-1]
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !decoRune(r) {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
 }
 
 // listMarker is the length of a Markdown list marker opening s: "- ",
@@ -170,11 +215,23 @@ func listMarker(s string) int {
 // that a line of short words ("Merci pour tout") is not one.
 func looseB64(s string) bool {
 	n, pieces, in := 0, 0, false
-	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r):
+	for k := 0; k < len(s); {
+		c := s[k]
+		if c >= utf8.RuneSelf {
+			// Past ASCII only a space (NBSP, …) may stand in a body.
+			r, w := utf8.DecodeRuneInString(s[k:])
+			if !unicode.IsSpace(r) {
+				return false
+			}
 			in = false
-		case r < 0x80 && isB64Byte(byte(r)):
+			k += w
+			continue
+		}
+		k++
+		switch {
+		case c == ' ' || '\t' <= c && c <= '\r':
+			in = false
+		case isB64Byte(c):
 			n++
 			if !in {
 				pieces++
@@ -195,6 +252,8 @@ func headerShape(s string) bool {
 	}
 	return i > 0 && i < len(s) && s[i] == ':' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t')
 }
+
+func wordQuote(c byte) bool { return c == '`' || c == '"' || c == '\'' || c == '>' }
 
 func isAlnum(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
@@ -237,7 +296,13 @@ func firstWord(s string) string {
 }
 
 func b64Word(w string) string {
-	w = strings.Trim(w, "`\"'>")
+	// strings.Trim(w, "`\"'>") without building its set on each call.
+	for len(w) > 0 && wordQuote(w[0]) {
+		w = w[1:]
+	}
+	for len(w) > 0 && wordQuote(w[len(w)-1]) {
+		w = w[:len(w)-1]
+	}
 	if allB64(w) {
 		return w
 	}
@@ -279,6 +344,7 @@ type detector struct {
 	// detector's own table, kept for the next file.
 	borrowed bool
 	own      []int32
+	cand     []uint8 // fragments' table, kept with the others
 }
 
 // detectors keeps the line tables of one file for the next: a run over
@@ -332,7 +398,7 @@ func (d *detector) release() {
 	if d.borrowed {
 		d.start, d.own, d.borrowed = d.own, nil, false // the caller's table is not kept
 	}
-	if cap(d.start) <= maxPooled+1 && cap(d.ls) <= maxPooled {
+	if cap(d.start) <= maxPooled+1 && cap(d.ls) <= maxPooled && cap(d.cand) <= maxPooled {
 		detectors.Put(d)
 	}
 }
@@ -358,26 +424,25 @@ func (d *detector) classify() {
 	// them once.
 	var arr, narr, marr [256]byte
 	buf, nbuf, mbuf := arr[:0], narr[:0], marr[:0]
+	// One pass: marker, the only step that looks at the lines after
+	// this one, asks blankAt, which is what kind will say of them.
 	for i := range d.ls {
 		s := d.line(i)
 		c := &d.ls[i]
-		switch {
-		case s == "":
+		if s == "" {
 			c.kind = kBlank
-		case allB64(s):
-			c.kind = kB64
-		}
-	}
-	for i := range d.ls {
-		c := &d.ls[i]
-		if c.kind == kBlank {
 			continue
 		}
-		s := d.line(i)
-		if strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && mayHoldMagic(s) && bytes.Contains(appendDropSpace(mbuf[:0], s), magicB64Bytes) {
+		b64 := allB64(s)
+		if b64 {
+			c.kind = kB64
+		}
+		// mayHoldMagic first: both ways of holding the magic hold its
+		// X, Z, E and j, and prose seldom has a capital X.
+		if mayHoldMagic(s) && (strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && bytes.Contains(appendDropSpace(mbuf[:0], s), magicB64Bytes)) {
 			c.flags |= fMagic
 		}
-		if c.kind == kB64 {
+		if b64 {
 			if mayStartKey(s) {
 				c.flags |= fCand
 			}
@@ -392,6 +457,9 @@ func (d *detector) classify() {
 		if headerShape(s) {
 			c.flags |= fHeader
 		}
+		if !mayMarker(s) {
+			continue // marker would leave the line as it is: no copy
+		}
 		buf = compact(buf[:0], s)
 		// Tested on the bytes first: most lines are prose, and their
 		// string would be garbage made for nothing.
@@ -405,6 +473,9 @@ func (d *detector) classify() {
 	}
 }
 
+// blankAt is whether line j is (or will be, once classified) kBlank.
+func (d *detector) blankAt(j int) bool { return d.line(j) == "" }
+
 // marker reads a line that may be a marker or a header, k its compact
 // form; nbuf is a buffer for the next line's, returned for reuse.
 func (d *detector) marker(i int, c *cline, k string, nbuf []byte) []byte {
@@ -412,7 +483,7 @@ func (d *detector) marker(i int, c *cline, k string, nbuf []byte) []byte {
 	nextFn := func() (string, int) {
 		if nextAt == 0 {
 			for j := i + 1; j < len(d.ls) && j <= i+8; j++ {
-				if d.ls[j].kind != kBlank {
+				if !d.blankAt(j) {
 					nbuf = compact(nbuf[:0], d.line(j))
 					next, nextAt = string(nbuf), j-i
 					break
@@ -496,6 +567,88 @@ func markerShape(k []byte) bool {
 		}
 	}
 	return false
+}
+
+// markerPrefixes are the starts of a compact line that marker reads: a
+// marker without its dashes, the PuTTY first line, the header names.
+var markerPrefixes = append(append([]string{"BEGIN", "END", "PUTTY-USER-KEY-FILE-"}, puttyHeaders...), pemHeaders...)
+
+// prefixesBy holds markerPrefixes by their first byte.
+var prefixesBy = func() (t [utf8.RuneSelf][]string) {
+	for _, p := range markerPrefixes {
+		t[p[0]] = append(t[p[0]], p)
+	}
+	return t
+}()
+
+// mayMarker is a necessary condition for marker to change a line s,
+// read on s without making its compact form k: k opens with a dash or
+// with one of markerPrefixes, or holds "-B" or "-E" ("-BEGIN", "-END").
+// Every other k is turned away by each case of marker's switch.
+func mayMarker(s string) bool {
+	r, _ := nextCompact(s, 0)
+	switch {
+	case r < 0:
+		return false // nothing left: classify skips it as well
+	case r == '-':
+		return true
+	case r < utf8.RuneSelf:
+		for _, p := range prefixesBy[r] {
+			if compactHasPrefix(s, p) {
+				return true
+			}
+		}
+	}
+	// Only a '-' of s is a '-' of k (no other rune upper-cases to it).
+	for at := 0; ; {
+		j := strings.IndexByte(s[at:], '-')
+		if j < 0 {
+			return false
+		}
+		at += j + 1
+		if r, _ := nextCompact(s, at); r == 'B' || r == 'E' {
+			return true
+		}
+	}
+}
+
+// nextCompact is the next rune of compact's form of s from byte i on,
+// and the byte after it; -1 at the end.
+func nextCompact(s string, i int) (rune, int) {
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == ' ' || '\t' <= c && c <= '\r' || c == '>' || c == '`' || c == '|':
+				continue
+			case 'a' <= c && c <= 'z':
+				return rune(c - 'a' + 'A'), i
+			}
+			return rune(c), i
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		return unicode.ToUpper(r), i
+	}
+	return -1, i
+}
+
+// compactHasPrefix is bytes.HasPrefix(compact(nil, s), p) for an ASCII p,
+// read no further than p's length.
+func compactHasPrefix(s, p string) bool {
+	i := 0
+	for k := 0; k < len(p); k++ {
+		var r rune
+		r, i = nextCompact(s, i)
+		if r != rune(p[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // mayHoldMagic is a quick necessary test for magicB64 written with
