@@ -8,6 +8,7 @@ package acces
 // can change them.
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -19,8 +20,10 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 	"golang.org/x/crypto/ssh"
 )
+
 type foundDateOracle struct {
 	y, m, d int
 	text    string
@@ -197,6 +200,7 @@ func (d *document) checkDateOracle(r *Result, rules Rules) {
 	}
 	r.add("missing-date", checklist.SevError, 0, "aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »")
 }
+
 // nextPathTokenOracle is the first path-like word of raw[i:] and where to look
 // for the next one: pathTokens one word at a time, with no list to make.
 func nextPathTokenOracle(raw string, i int) (tok string, next int, ok bool) {
@@ -306,6 +310,7 @@ func orDefaultOracle(s, def string) string {
 	}
 	return s
 }
+
 // statementsOracle is what the key lines of a file state. Every list in it is
 // bounded whatever the file: a 1 MiB file of 100 000 fingerprints, type
 // words or malformed SHA256 keeps counts, the first lines and the set of
@@ -317,7 +322,7 @@ type statementsOracle struct {
 	badFP        seenOracle // SHA256 with the wrong length or alphabet, one per line
 	md5          seenOracle
 	pasted       []pastedKeyOracle // every one that parses, the first maxPerCode that do not
-	badPasted    int         // pasted keys that do not parse, kept or not
+	badPasted    int               // pasted keys that do not parse, kept or not
 	ed25519      bool
 	otherTypes   []string // distinct, in the order first named
 	otherLine    int
@@ -616,7 +621,9 @@ func isHexPairRunOracle(s string) bool {
 	return len(s) == 47 || !isHexOracle(s[47]) && s[47] != ':'
 }
 
-func isHexOracle(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+func isHexOracle(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
 
 // parsePastedOracle reads "ssh-ed25519 AAAA…" from the key type word before the
 // blob.
@@ -751,4 +758,55 @@ func (r *resultOracle) noteCapped() {
 			r.counts[p.Code] = maxPerCode
 		}
 	}
+}
+
+// validateOracle is Validate with the rules above in place of the
+// current ones; the reader, the leak detector, the sentence and the
+// signature rule are the current ones (each has its own oracle).
+func validateOracle(data []byte, rules Rules) *Result {
+	r := &Result{}
+	if len(data) > MaxAccessSize {
+		r.add("too-large", checklist.SevError, 0, "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu")
+		return r
+	}
+	sf := signing.SplitSigned(data)
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
+		checkSignature(r, sf, rules)
+		return r
+	}
+	if !utf8.Valid(data) {
+		r.add("not-text", checklist.SevError, invalidUTF8LineOracle(data), "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
+		checkSignature(r, sf, rules)
+		return r
+	}
+	doc := readLines(string(data))
+	doc.dropSignature(sf, false)
+	doc.leaks(r)
+	doc.dropSignature(sf, true)
+	st := &statementsOracle{}
+	doc.readStatementsOracle(st)
+	doc.checkDateOracle(r, rules)
+	doc.checkPathOracle(r, rules)
+	doc.checkFingerprintOracle(r, st, rules)
+	doc.checkSentence(r)
+	checkSignature(r, sf, rules)
+	r.noteCapped()
+	return r
+}
+
+func invalidUTF8LineOracle(data []byte) int {
+	line := 1
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		i += n
+	}
+	return 0
 }

@@ -1,0 +1,298 @@
+package acces
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/keys/signing"
+)
+
+// oraclePieces are what the date, path, statement and fingerprint rules
+// read, in every form acces-md.md names and the broken ones around them,
+// with the decoration and the line ends the reader strips.
+var oraclePieces = []string{
+	// Dates, labels and the session.
+	"2026-10-20", "2026-1-5", "2026-10-16", "2026-11-05", "2026-11-06", "2027-01-01", "2026-02-30", "2026-13-01", "0000-01-01", "2026-10-2x", "2026--10",
+	"20/10/2026", "2/9/2026", "20 / 10 / 2026", "31/02/2026", "5/11/2026", "99/99/9999", "20/10/26", "1/1/2026/1",
+	"20 octobre 2026", "1er octobre 2026", "mardi 20 octobre 2026", "20 Octobre 2026", "5 novembre 2026", "29 février 2026", "28 fevrier 2026", "1er août 2026", "1ER AOUT 2026", "32 octobre 2026", "octobre", "2026",
+	"Date de la demande : ", "Date : ", "date", "Demandé le ", "demande", "vérifié ", "Vérification", "ouvert le ", "OUVERT", "séance du ", "seance", "pour la séance du 5 novembre 2026", "Séance",
+	"1", "12", "123456", "1er", "/", "-", " ", "  ", "\t", "\u00a0", ":", ".", ",", "é", "e\u0301", "œ", "’",
+	// Paths of every OS form.
+	"~/.ssh/id_ed25519_romeo.pub", "~\\.ssh\\id_ed25519_romeo.pub", "$HOME/.ssh/id_ed25519_romeo", "${HOME}/.ssh/a.pub", "%USERPROFILE%\\.ssh\\id_ed25519_romeo.pub",
+	"C:\\Users\\kim\\.ssh\\id_rsa", "c:/Users/kim/.ssh/k.pub", "/home/kim/.ssh/id_ed25519", ".ssh/a.pub", ".ssh\\id_x", "Clé:~/.ssh/x.pub", "(~/.ssh/id_ed25519_romeo.pub)",
+	"id_ed25519", "id_", ".pub", "/.pub", "a/b", "\\", "x.pub.", "~/.ssh/id_ed25519_romeo.pub?", "«~/.ssh/a.pub»", "[k](~/.ssh/k.pub)",
+	// Fingerprints, types, pasted keys.
+	fpA, fpB, "SHA256:abc", "sha256:" + fpA[7:], fpA + "=", fpA + "x", "SHA256:", "SHA256:" + strings.Repeat("A", 43), "SHA256:" + strings.Repeat("/", 42) + "B",
+	"MD5:01:23:45:67:89:ab:cd:ef:01:23:45:67:89:ab:cd:ef", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6",
+	"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl", "AAAAAAAAAAAAAAAAAAAA", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9ok",
+	"256", "(ED25519)", "ED25519", "ed25519", "ssh-ed25519", "RSA", "(RSA)", "ssh-rsa", "ECDSA", "ecdsa-sha2-nistp256", "ed25519-sk", "sk-ssh-ed25519", "DSA", "ssh-dss", "id_ed25519_romeo", "rsa2048",
+	// Markdown and text around them.
+	"# ", "## Demande du ", "### ", "#", "> ", ">", "- ", "* ", "1. ", "| ", " | ", "|", "|---|---|", "`", "``", "**", "_", "*", "\"", "« ", " »",
+	"Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "pret:signature", "<!-- pret:signature -->", "-----BEGIN SSH SIGNATURE-----", "```",
+	"-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
+}
+
+var oracleEnds = []string{"\n", "\n", "\n", "\r\n", "\r", ""}
+
+// oracleLine is one line of 0 to 8 pieces.
+func oracleLine(rng *rand.Rand) string {
+	var b strings.Builder
+	for range rng.IntN(9) {
+		b.WriteString(oraclePieces[rng.IntN(len(oraclePieces))])
+		if rng.IntN(3) == 0 {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// oracleFile is a generated acces.md: generated lines, or a real page
+// (pret's template, the test pages, the scale corpus) with lines
+// replaced, inserted, removed, a piece put inside a line, a byte changed;
+// then at random CRLF, a BOM, NFD accents, a table or a quote around it.
+func oracleFile(rng *rand.Rand) []byte {
+	var lines []string
+	switch rng.IntN(4) {
+	case 0:
+		for range 1 + rng.IntN(8) {
+			lines = append(lines, oracleLine(rng))
+		}
+	default:
+		var page string
+		switch rng.IntN(4) {
+		case 0:
+			page = good
+		case 1:
+			page = string(sampleAccess(rng.IntN(40)))
+		case 2:
+			page = "- Date de la demande : 2026-10-16\n- Clé : ~/.ssh/id_ed25519_romeo.pub\n- 256 " + fpB + " seance-novembre (ED25519)\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n"
+		default:
+			page = "# Accès\n\n## Demande du compte\n\nLe 1er octobre 2026.\n\n## Clé\n\n$HOME/.ssh/id_ed25519_romeo.pub\n\n`256 " + fpA + " (ED25519)`\n"
+		}
+		lines = strings.SplitAfter(page, "\n")
+		for range rng.IntN(4) {
+			i := rng.IntN(len(lines))
+			switch rng.IntN(5) {
+			case 0:
+				lines[i] = oracleLine(rng) + "\n"
+			case 1:
+				lines = append(lines[:i], append([]string{oracleLine(rng) + "\n"}, lines[i:]...)...)
+			case 2:
+				lines = append(lines[:i], lines[i+1:]...)
+			case 3:
+				if l := lines[i]; len(l) > 0 {
+					k := rng.IntN(len(l) + 1)
+					lines[i] = l[:k] + oraclePieces[rng.IntN(len(oraclePieces))] + l[k:]
+				}
+			default:
+				if l := lines[i]; len(l) > 0 {
+					b := []byte(l)
+					b[rng.IntN(len(b))] = "0 /:-#|>`x9é"[rng.IntN(12)]
+					lines[i] = string(b)
+				}
+			}
+			if len(lines) == 0 {
+				lines = []string{""}
+			}
+		}
+	}
+	for i, l := range lines {
+		if !strings.HasSuffix(l, "\n") {
+			lines[i] = l + oracleEnds[rng.IntN(len(oracleEnds))]
+		}
+	}
+	text := strings.Join(lines, "")
+	switch rng.IntN(10) {
+	case 0:
+		text = strings.ReplaceAll(text, "\n", "\r\n")
+	case 1:
+		text = "\ufeff" + text
+	case 2:
+		text = strings.NewReplacer("é", "e\u0301", "è", "e\u0300").Replace(text)
+	case 3:
+		text = "| a | b |\n|---|---|\n| " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", " |\n| ") + " |\n"
+	case 4:
+		text = "> " + strings.ReplaceAll(text, "\n", "\n> ")
+	case 5:
+		text = strings.ToUpper(text)
+	}
+	return []byte(text)
+}
+
+// oracleRules are the rule sets the comparisons run under.
+func oracleRules(t testing.TB) []Rules {
+	pub := ssh.MarshalAuthorizedKey(fastSigner(t).PublicKey())
+	strict := rules
+	strict.RequireSignature = true
+	bare := Rules{}
+	beside := rules
+	beside.Beside = &PubFile{Name: "id_ed25519_romeo.pub", Data: pub}
+	broken := rules
+	broken.Beside = &PubFile{Name: "x.pub", Data: []byte("ssh-ed25519 AAAA")}
+	late := rules
+	late.SessionDay = testenv.Day("2026-10-16")
+	return []Rules{rules, strict, bare, beside, broken, late}
+}
+
+// sameResult fails t when got differs from the oracle's in anything a
+// caller reads.
+func sameResult(t testing.TB, data []byte, rs Rules, got, want *Result) {
+	t.Helper()
+	if !reflect.DeepEqual(got.Problems, want.Problems) || got.Fingerprint != want.Fingerprint || got.FingerprintLine != want.FingerprintLine ||
+		got.PubPath != want.PubPath || got.Date != want.Date || got.Status != want.Status || got.SignedBy != want.SignedBy || got.SignatureFix != want.SignatureFix {
+		t.Fatalf("%q (rules %+v):\n got %+v\nwant %+v", data, rs, *got, *want)
+	}
+}
+
+// oracleSigned are signed files and their breakages: the signature rule
+// and the statements meet the marker and the armour.
+func oracleSigned(t testing.TB) [][]byte {
+	s := fastSigner(t)
+	var out [][]byte
+	for _, text := range []string{fileFor(s), good, "Le 1er octobre 2026, ~/.ssh/a.pub\n"} {
+		b := signed(t, s, text)
+		out = append(out, b, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), append(bytes.Clone(b), "text after\n"...))
+		n := len(signing.SplitSigned(b).Message)
+		out = append(out, append([]byte("x"), b...), b[:n+len(signing.SigMarker)+1], b[:len(b)-40])
+		v := bytes.Clone(b)
+		v[3] ^= 1
+		out = append(out, v, append([]byte(signing.SigMarker+"\n"), b...))
+	}
+	return out
+}
+
+// TestValidateMatchesOracle: over generated files (every date, path and
+// fingerprint form, broken ones, signatures, CRLF, BOM, NFD, tables,
+// quotes) and every rule set, Validate finds what the rules as they were
+// found, problem for problem, message for message.
+func TestValidateMatchesOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	sets := oracleRules(t)
+	var files [][]byte
+	for range 30_000 {
+		files = append(files, oracleFile(rng))
+	}
+	for _, tok := range lineTokens {
+		files = append(files, []byte(strings.Repeat(tok, 40)), []byte(strings.Repeat(tok+"\n", 12)))
+	}
+	files = append(files, oracleSigned(t)...)
+	for i, data := range files {
+		for j, rs := range sets {
+			if (i+j)%2 == 1 && i < 30_000 {
+				continue // every file under half the sets, every set over half the files
+			}
+			sameResult(t, data, rs, Validate(data, rs), validateOracle(data, rs))
+		}
+	}
+}
+
+// FuzzValidateMatchesOracle: the same property on any bytes.
+func FuzzValidateMatchesOracle(f *testing.F) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	for range 40 {
+		f.Add(oracleFile(rng))
+	}
+	for _, b := range oracleSigned(f) {
+		f.Add(b)
+	}
+	sets := oracleRules(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, rs := range sets {
+			sameResult(t, data, rs, Validate(data, rs), validateOracle(data, rs))
+		}
+	})
+}
+
+// recorderOps is a random run of add, countMore and noteCapped calls.
+type recorderOp struct {
+	code string
+	n    int // countMore's n; 0 for add
+	line int
+	args bool
+}
+
+var recorderCodes = []string{"bad-date", "bad-fingerprint", "bad-public-key", "fingerprint-mismatch", "wrong-type", "missing-date", "altered-sentence", "a", "b%", "c", "d", "e", "f"}
+
+func recorderRun(ops []recorderOp) (got *Result, want *resultOracle) {
+	got, want = &Result{}, &resultOracle{}
+	for _, op := range ops {
+		switch {
+		case op.n != 0:
+			got.countMore(op.code, op.n)
+			want.countMore(op.code, op.n)
+		case op.args:
+			got.add(op.code, checklist.SevError, op.line, "la %s à %d, 100%% : %q", op.code, op.line, "x")
+			want.add(op.code, checklist.SevError, op.line, "la %s à %d, 100%% : %q", op.code, op.line, "x")
+		case op.line%3 == 0:
+			// A fixed message with a literal per cent: fmt would turn
+			// %% into %, and so must the recorder.
+			got.add(op.code, checklist.SevWarning, op.line, "100%% fixe")
+			want.add(op.code, checklist.SevWarning, op.line, "100%% fixe")
+		default:
+			got.add(op.code, checklist.SevWarning, op.line, "message fixe")
+			want.add(op.code, checklist.SevWarning, op.line, "message fixe")
+		}
+	}
+	got.noteCapped()
+	want.noteCapped()
+	return got, want
+}
+
+// TestRecorderMatchesOracle: the problems kept, their messages and the
+// "(et N autres …)" notes are those of the map recorder, over random
+// runs of calls that pass the cap per code, alone and together.
+func TestRecorderMatchesOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 46))
+	for i := range 20_000 {
+		codes := recorderCodes[:1+rng.IntN(len(recorderCodes))]
+		ops := make([]recorderOp, rng.IntN(60))
+		for k := range ops {
+			ops[k] = recorderOp{code: codes[rng.IntN(len(codes))], line: rng.IntN(40), args: rng.IntN(2) == 0}
+			if rng.IntN(8) == 0 {
+				ops[k].n = rng.IntN(30) - 5
+			}
+		}
+		got, want := recorderRun(ops)
+		if !reflect.DeepEqual(got.Problems, want.Problems) {
+			t.Fatalf("case %d %v:\n got %v\nwant %v", i, ops, got.Problems, want.Problems)
+		}
+	}
+}
+
+// FuzzRecorderMatchesOracle: the same property on any run, each byte an
+// operation.
+func FuzzRecorderMatchesOracle(f *testing.F) {
+	f.Add([]byte("aaaaaaaaaaaaaaaaabbbb\xf0ccc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var ops []recorderOp
+		for i, c := range b {
+			op := recorderOp{code: recorderCodes[int(c)%len(recorderCodes)], line: i, args: c&0x80 != 0}
+			if c&0x70 == 0x70 {
+				op.n = int(c&0x0f) - 2
+			}
+			ops = append(ops, op)
+		}
+		got, want := recorderRun(ops)
+		if !reflect.DeepEqual(got.Problems, want.Problems) {
+			t.Fatalf("%v:\n got %v\nwant %v", ops, got.Problems, want.Problems)
+		}
+	})
+}
+
+func ExampleResult_noteCapped() {
+	r := &Result{}
+	for i := range 12 {
+		r.add("bad-date", checklist.SevError, i+1, "date %d", i+1)
+	}
+	r.noteCapped()
+	fmt.Println(len(r.Problems), r.Problems[9].Message)
+	// Output: 10 date 10 (et 2 autres problèmes bad-date plus loin)
+}
