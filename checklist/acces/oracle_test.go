@@ -2,11 +2,13 @@ package acces
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/ssh"
 
@@ -295,4 +297,73 @@ func ExampleResult_noteCapped() {
 	r.noteCapped()
 	fmt.Println(len(r.Problems), r.Problems[9].Message)
 	// Output: 10 date 10 (et 2 autres problèmes bad-date plus loin)
+}
+
+// TestDecodeFingerprintMatchesDecodeString: the array decoding reads
+// every string as base64.RawStdEncoding.DecodeString did after the
+// "SHA256:" prefix, padding, line breaks and bad characters included.
+func TestDecodeFingerprintMatchesDecodeString(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	alphabet := "ABCxyz019+/=\n\r-_ é"
+	for i := range 100_000 {
+		b := []byte(fpA)
+		switch rng.IntN(4) {
+		case 0:
+			b = b[:rng.IntN(len(b)+1)]
+		case 1:
+			b[7+rng.IntN(43)] = alphabet[rng.IntN(len(alphabet))]
+		case 2:
+			k := rng.IntN(len(b) + 1)
+			b = append(b[:k], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[k:]...)...)
+		}
+		fp := string(b)
+		got, gotOK := decodeFingerprint(fp)
+		var want [32]byte
+		raw, err := base64.RawStdEncoding.DecodeString(strings.TrimPrefix(fp, "SHA256:"))
+		wantOK := err == nil && len(raw) == 32 && fp != ""
+		if wantOK {
+			copy(want[:], raw)
+		}
+		if gotOK != wantOK || got != want {
+			t.Fatalf("case %d: %q: got %v %x, want %v %x", i, fp, gotOK, got, wantOK, want)
+		}
+	}
+}
+
+// TestFoldMakesNoDigit: of every rune, Fold makes an ASCII digit only of
+// an ASCII digit. Fold maps rune by rune (spaces aside), so a folded line
+// has a digit only where its raw text had one: the necessity the date
+// rule's line skip rests on.
+func TestFoldMakesNoDigit(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		isDigit := '0' <= r && r <= '9'
+		if f := checklist.Fold("a" + string(r) + "b"); hasDigit(f) != isDigit {
+			t.Fatalf("Fold(%q) = %q", string(r), f)
+		}
+	}
+}
+
+// TestDateLineSkipIsExact: a line the date rule skips without reading
+// its forms (no '#', no digit) is, read into its forms, blank or neither
+// a heading nor a line with a digit: the rule would have passed it by.
+func TestDateLineSkipIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(49, 50))
+	for i := range 20_000 {
+		data := oracleFile(rng)
+		if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+			continue
+		}
+		d := readLines(string(data))
+		for k := 0; k+1 < len(d.starts); k++ {
+			if mayDateOrHeading(d.rawLine(k).raw) {
+				continue
+			}
+			if l := d.form(k); !l.blank && (l.heading || hasDigit(l.folded)) {
+				t.Fatalf("case %d, line %d of %q: skipped, yet heading=%v folded %q", i, k+1, data, l.heading, l.folded)
+			}
+		}
+	}
 }

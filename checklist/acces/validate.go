@@ -6,6 +6,7 @@ package acces
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -58,7 +59,17 @@ type Result struct {
 	// then, and must not be the advice).
 	SignatureFix string
 
-	counts map[string]int // problems per code, kept or not (maxPerCode)
+	// counts are the problems per code, kept or not (maxPerCode): a few
+	// codes in place, the rest in a map made only for a file that has
+	// more kinds of problem than that. No map for a typical file.
+	counts     [4]codeCount
+	moreCounts map[string]int
+	capped     bool // a code passed maxPerCode: noteCapped has work
+}
+
+type codeCount struct {
+	code string
+	n    int
 }
 
 // Valid reports whether no problem is an error.
@@ -77,13 +88,47 @@ func (r *Result) Valid() bool {
 const maxPerCode = 10
 
 func (r *Result) add(code string, sev checklist.Severity, line int, format string, args ...any) {
-	if r.counts == nil {
-		r.counts = map[string]int{}
-	}
-	if r.counts[code]++; r.counts[code] > maxPerCode {
+	if r.count(code, 1) > maxPerCode {
 		return // counted, not built
 	}
-	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
+	msg := format
+	// A message without arguments is its format as fmt would print it
+	// when it holds no verb: no Sprintf on the path of most problems.
+	if len(args) > 0 || strings.IndexByte(format, '%') >= 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: msg, Line: line})
+}
+
+// count adds n to the problems of code and returns their number.
+func (r *Result) count(code string, n int) int {
+	for i := range r.counts {
+		c := &r.counts[i]
+		if c.code == "" {
+			c.code = code
+		}
+		if c.code == code {
+			c.n += n
+			r.capped = r.capped || c.n > maxPerCode
+			return c.n
+		}
+	}
+	if r.moreCounts == nil {
+		r.moreCounts = map[string]int{}
+	}
+	r.moreCounts[code] += n
+	r.capped = r.capped || r.moreCounts[code] > maxPerCode
+	return r.moreCounts[code]
+}
+
+// countOf is the number of problems of code, kept or not.
+func (r *Result) countOf(code string) int {
+	for i := range r.counts {
+		if r.counts[i].code == code {
+			return r.counts[i].n
+		}
+	}
+	return r.moreCounts[code]
 }
 
 // countMore counts n problems of code past those built: a rule that
@@ -93,20 +138,20 @@ func (r *Result) countMore(code string, n int) {
 	if n <= 0 {
 		return
 	}
-	if r.counts == nil {
-		r.counts = map[string]int{}
-	}
-	r.counts[code] += n
+	r.count(code, n)
 }
 
 // noteCapped tells, on the last problem kept of each code that reached
 // maxPerCode, how many more there were.
 func (r *Result) noteCapped() {
+	if !r.capped {
+		return
+	}
 	for i := len(r.Problems) - 1; i >= 0; i-- {
 		p := &r.Problems[i]
-		if n := r.counts[p.Code]; n > maxPerCode {
+		if n := r.countOf(p.Code); n > maxPerCode {
 			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
-			r.counts[p.Code] = maxPerCode
+			r.count(p.Code, maxPerCode-n)
 		}
 	}
 }
@@ -120,7 +165,9 @@ func Validate(data []byte, rules Rules) *Result {
 		return r
 	}
 	// The signature covers the file as sent, BOM included.
-	sf := signing.SplitSigned(data)
+	var split signing.SignedFile
+	split.Split(data)
+	sf := &split
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
