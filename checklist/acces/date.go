@@ -10,28 +10,50 @@ import (
 
 type foundDate struct {
 	y, m, d int
-	text    string
+	// The date's words, joined by sep when a message quotes it: built
+	// only then, not for every date read.
+	a, b, c string
+	sep     string
 }
 
 func (f foundDate) valid() (time.Time, bool) { return dates.Civil(f.y, f.m, f.d) }
+
+// text is the date as the bad-date message quotes it.
+func (f foundDate) text() string {
+	if f.sep == "" {
+		return f.a // ISO: one word
+	}
+	return f.a + f.sep + f.b + f.sep + f.c
+}
 
 // dateScan reads the words of one line once, keeping five at most: the
 // first date in the numeric or month-name formats, the first ISO date,
 // and the first label word. A line of a million words costs no more
 // memory than a short one.
 type dateScan struct {
-	win  [5]string
+	win  [5]string // a ring: the oldest word is win[head]
+	head int
 	n    int // words in win
 	skip int // words still covered by the last date found
-	drop func(foundDate) bool
+	// dropSession leaves out the dates that fall on session.
+	dropSession bool
+	session     time.Time
 
 	first, firstISO    foundDate
 	haveFirst, haveISO bool
 	status             string // "demande", "verifie", or ""
 }
 
-func (s *dateScan) push(w string) {
-	if s.status == "" {
+func (s *dateScan) drop(f foundDate) bool {
+	if !s.dropSession {
+		return false
+	}
+	t, ok := f.valid()
+	return ok && t.Equal(s.session)
+}
+
+func (s *dateScan) push(w string) bool {
+	if s.status == "" && len(w) >= 5 {
 		switch {
 		case strings.HasPrefix(w, "demand"):
 			s.status = "demande"
@@ -40,27 +62,27 @@ func (s *dateScan) push(w string) {
 		}
 	}
 	// ISO dates stay whole words because of their dashes.
-	if !s.haveISO {
+	if !s.haveISO && len(w) >= 8 {
 		if y, m, d, ok := dates.ISOWord(w); ok {
-			if f := (foundDate{y, m, d, w}); s.drop == nil || !s.drop(f) {
+			if f := (foundDate{y: y, m: m, d: d, a: w}); !s.drop(f) {
 				s.firstISO, s.haveISO = f, true
 			}
 		}
 	}
-	s.win[s.n] = w
+	s.win[(s.head+s.n)%len(s.win)] = w
 	s.n++
 	if s.n == len(s.win) {
 		s.step()
 	}
+	return true
 }
 
 // step looks at the oldest word with the others as look-ahead, then
 // drops it.
 func (s *dateScan) step() {
-	win := s.win // a copy: the window moves on before the look-ahead is read
-	ws := win[:s.n]
-	w := ws[0]
-	copy(s.win[:], s.win[1:s.n])
+	w := s.win[s.head]
+	n := s.n
+	s.head = (s.head + 1) % len(s.win)
 	s.n--
 	if s.skip > 0 {
 		s.skip--
@@ -69,19 +91,24 @@ func (s *dateScan) step() {
 	if s.haveFirst || !dates.Digits(w) && w != "1er" {
 		return
 	}
+	// The window in order, w first.
+	var ws [5]string
+	for i := range n {
+		ws[i] = s.win[(s.head-1+len(s.win)+i)%len(s.win)]
+	}
 	var f foundDate
-	if y, m, d, ok := slashed(ws); ok {
+	if y, m, d, ok := slashed(ws[:n]); ok {
 		// 20/10/2026: three numbers around two slashes.
-		f = foundDate{y, m, d, w + "/" + ws[2] + "/" + ws[4]}
+		f = foundDate{y: y, m: m, d: d, a: w, b: ws[2], c: ws[4], sep: "/"}
 		s.skip = 4
-	} else if y, m, d, ok := written(ws); ok {
+	} else if y, m, d, ok := written(ws[:n]); ok {
 		// 20 octobre 2026, 1er octobre 2026
-		f = foundDate{y, m, d, w + " " + ws[1] + " " + ws[2]}
+		f = foundDate{y: y, m: m, d: d, a: w, b: ws[1], c: ws[2], sep: " "}
 		s.skip = 2
 	} else {
 		return
 	}
-	if s.drop == nil || !s.drop(f) {
+	if !s.drop(f) {
 		s.first, s.haveFirst = f, true
 	}
 }
@@ -98,13 +125,9 @@ func (s *dateScan) date() (foundDate, bool) {
 	return s.firstISO, s.haveISO
 }
 
-// scanLine reads a line's words; drop, when set, leaves out dates.
-func scanLine(folded string, drop func(foundDate) bool) *dateScan {
-	s := &dateScan{drop: drop}
-	for w := range wordSeq(folded) {
-		s.push(w)
-	}
-	return s
+// scan reads a line's words into s, which the caller keeps on its stack.
+func (s *dateScan) scan(folded string) {
+	eachWord(folded, s.push)
 }
 
 // slashed and written read a date at the head of the window ws; the
@@ -128,30 +151,33 @@ func aboutSession(folded string) bool { return strings.Contains(folded, "seance"
 func (d *document) checkDate(r *Result, rules Rules) {
 	headingLabelled, headingUsed := false, false
 	headingStatus := ""
-	sessionDay := func(f foundDate) bool {
-		t, ok := f.valid()
-		return ok && t.Equal(rules.SessionDay)
-	}
-	for l := range d.all() {
+	for i := 0; i+1 < len(d.starts); i++ {
+		if raw := d.rawLine(i); !mayDateOrHeading(raw.raw) {
+			// Neither a heading nor a digit: the line is skipped below
+			// (TestDateLineSkipIsExact).
+			continue
+		}
+		l := d.form(i)
 		if l.blank {
 			continue
 		}
 		if l.heading {
 			// A heading can hold the date itself: "## Demande du 20/10/2026".
-			h := scanLine(l.folded, nil)
+			var h dateScan
+			h.scan(l.folded)
 			headingStatus = h.status
 			headingLabelled, headingUsed = h.status != "", false
 		}
-		if !strings.ContainsAny(l.folded, "0123456789") {
+		if !hasDigit(l.folded) {
 			continue // no date without a digit
 		}
 		// "demandé le 20/10 pour la séance du 5 novembre": the session
 		// day on such a line is the session's, not the request's.
-		var drop func(foundDate) bool
+		var sc dateScan
 		if aboutSession(l.folded) {
-			drop = sessionDay
+			sc.dropSession, sc.session = true, rules.SessionDay
 		}
-		sc := scanLine(l.folded, drop)
+		sc.scan(l.folded)
 		f, found := sc.date()
 		if !found {
 			continue
@@ -167,20 +193,51 @@ func (d *document) checkDate(r *Result, rules Rules) {
 		headingUsed = true
 		t, ok := f.valid()
 		if ok {
-			r.Date, r.Status = t.Format("2006-01-02"), sc.status
+			r.Date, r.Status = isoDay(f.y, f.m, f.d), sc.status
 			if r.Status == "" {
 				r.Status = headingStatus
 			}
 		}
 		switch {
 		case !ok:
-			r.add("bad-date", checklist.SevError, l.no, "la date %q n'existe pas dans le calendrier (jour d'abord : JJ/MM/AAAA, ou AAAA-MM-JJ)", f.text)
+			r.add("bad-date", checklist.SevError, l.no, "la date %q n'existe pas dans le calendrier (jour d'abord : JJ/MM/AAAA, ou AAAA-MM-JJ)", f.text())
 		case !rules.Today.IsZero() && t.After(rules.Today):
-			r.add("future-date", checklist.SevError, l.no, "la date %s est dans le futur : notez le jour de la demande ou de la vérification", t.Format("2006-01-02"))
+			r.add("future-date", checklist.SevError, l.no, "la date %s est dans le futur : notez le jour de la demande ou de la vérification", r.Date)
 		case !rules.SessionDay.IsZero() && !t.Before(rules.SessionDay):
-			r.add("late-request", checklist.SevWarning, l.no, "la date %s tombe le jour de la séance ou après : le compte risque de ne pas être prêt", t.Format("2006-01-02"))
+			r.add("late-request", checklist.SevWarning, l.no, "la date %s tombe le jour de la séance ou après : le compte risque de ne pas être prêt", r.Date)
 		}
 		return
 	}
 	r.add("missing-date", checklist.SevError, 0, "aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »")
+}
+
+// mayDateOrHeading is false for a raw line that can be neither a heading
+// (stripDecoration needs a '#') nor hold a digit once folded (Fold makes
+// an ASCII digit only of an ASCII digit, TestFoldMakesNoDigit; the
+// decoration is only taken away).
+func mayDateOrHeading(raw string) bool {
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; c == '#' || '0' <= c && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if '0' <= s[i] && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// isoDay is time.Date(y, m, d).Format("2006-01-02") of a day Civil
+// accepted, whose year has four digits (dates.Year): one string, no
+// layout to interpret.
+func isoDay(y, m, d int) string {
+	b := [10]byte{byte('0' + y/1000%10), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-',
+		byte('0' + m/10), byte('0' + m%10), '-', byte('0' + d/10), byte('0' + d%10)}
+	return string(b[:])
 }

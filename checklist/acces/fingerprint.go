@@ -295,6 +295,35 @@ func validFingerprint(body string) bool {
 
 var strictRaw = base64.RawStdEncoding.Strict()
 
+// decodeFingerprint is the SHA256 a stated fingerprint ("SHA256:…")
+// names, as base64.RawStdEncoding.DecodeString reads it, into an array:
+// the 43 characters of a stated fingerprint are decoded without a copy
+// on the heap.
+func decodeFingerprint(fp string) (sum [sha256.Size]byte, ok bool) {
+	if fp == "" {
+		return sum, false
+	}
+	var src [43]byte
+	var dst [33]byte
+	b64 := strings.TrimPrefix(fp, "SHA256:")
+	if len(b64) != len(src) {
+		// Never a fingerprint the file states (43 characters); read as
+		// DecodeString reads it, which skips line breaks.
+		b, err := base64.RawStdEncoding.DecodeString(b64)
+		if err != nil || len(b) != len(sum) {
+			return sum, false
+		}
+		return [sha256.Size]byte(b), true
+	}
+	copy(src[:], b64)
+	n, err := base64.RawStdEncoding.Decode(dst[:], src[:])
+	if err != nil || n != len(sum) {
+		return sum, false
+	}
+	copy(sum[:], dst[:n])
+	return sum, true
+}
+
 // hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower case.
 func hasPrefixFold(s, prefix string) bool {
 	if len(s) < len(prefix) {
@@ -379,12 +408,7 @@ func (d *document) checkFingerprint(r *Result, st *statements, rules Rules) {
 
 	// The stated fingerprint as bytes, compared with each key's sum: no
 	// string is made per key but for a message.
-	var stated [sha256.Size]byte
-	statedOK := false
-	if b, err := base64.RawStdEncoding.DecodeString(strings.TrimPrefix(r.Fingerprint, "SHA256:")); err == nil && len(b) == len(stated) && r.Fingerprint != "" {
-		copy(stated[:], b)
-		statedOK = true
-	}
+	stated, statedOK := decodeFingerprint(r.Fingerprint)
 	kept := 0
 	for _, p := range st.pasted {
 		if !p.ok {
