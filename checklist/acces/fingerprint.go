@@ -114,7 +114,11 @@ func (d *document) readStatements(st *statements) {
 			typeWords(st, l.no, l.raw) // no fingerprint, no MD5 pairs, no pasted key
 			continue
 		}
-		typeWords(st, l.no, d.scanKeyMaterial(l, st, arr[:0]))
+		if blanked, changed := d.scanKeyMaterial(l, st, arr[:0]); changed {
+			typeWords(st, l.no, blanked)
+		} else {
+			typeWords(st, l.no, l.raw) // nothing blanked: the line itself
+		}
 	}
 }
 
@@ -198,16 +202,23 @@ func isB64(c byte) bool {
 
 // scanKeyMaterial collects fingerprints and pasted public keys of a raw
 // line and returns the line with them blanked, so their base64 is not
-// read as words; out is the buffer it is written into.
-func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
+// read as words; out is the buffer it is written into. changed is false
+// when nothing was blanked: out is then left empty, the line is itself.
+func (d *document) scanKeyMaterial(l line, st *statements, out []byte) (blanked []byte, changed bool) {
 	raw := l.raw
+	from := 0 // raw[from:i] is still to be copied to out
+	blank := func(i, next int) {
+		out = append(out, raw[from:i]...)
+		out = append(out, ' ')
+		from, changed = next, true
+	}
 	i := 0
 	for i < len(raw) {
-		if c := raw[i]; c|0x20 != 's' && c|0x20 != 'm' && c != 'A' && !(isHex(c) && i+47 <= len(raw) && raw[i+2] == ':') {
+		c := raw[i]
+		if !keyStart[c] || c|0x20 != 's' && c|0x20 != 'm' && c != 'A' && !(i+47 <= len(raw) && raw[i+2] == ':') {
 			// None of the cases below can start here: each needs its
 			// first byte to be one of these, and a run of hex pairs
 			// needs its 47 bytes and a colon after the first pair.
-			out = append(out, c)
 			i++
 			continue
 		}
@@ -242,7 +253,7 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 					st.badFP.note(l.no, "")
 				}
 			}
-			out = append(out, ' ')
+			blank(i, end)
 			i = end
 			continue
 		case hasPrefixFold(raw[i:], "md5:") || isHexPairRun(raw[i:]):
@@ -252,7 +263,7 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 			}
 			if isHexPairRun(raw[j:]) {
 				st.md5.note(l.no, "")
-				out = append(out, ' ')
+				blank(i, j+47)
 				i = j + 47
 				continue
 			}
@@ -268,16 +279,29 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) []byte {
 				} else {
 					st.badPasted++ // counted: no message names it
 				}
-				out = append(out, ' ')
+				blank(i, k)
 				i = k
 				continue
 			}
 		}
-		out = append(out, raw[i])
 		i++
 	}
-	return out
+	if changed {
+		out = append(out, raw[from:]...)
+	}
+	return out, changed
 }
+
+// keyStart holds the bytes a fingerprint, an MD5 pair run or a pasted
+// key can start with: s and m of either case (SHA256:, MD5:), the A of
+// AAAA, and the hex digits of a pair run.
+var keyStart = func() (t [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		t[c] = b|0x20 == 's' || b|0x20 == 'm' || b == 'A' || isHex(b)
+	}
+	return t
+}()
 
 // validFingerprint reports whether body is the unpadded strict base64 of
 // 32 bytes, as base64.RawStdEncoding.Strict().DecodeString would accept

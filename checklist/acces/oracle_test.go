@@ -367,3 +367,78 @@ func TestDateLineSkipIsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestPathSepBytes: at the first byte of every rune, pathSepLen is the
+// rune's length when the rune separates path words and 0 otherwise; at
+// a byte that cannot start a rune (a continuation byte, an invalid
+// byte), 0, as DecodeRuneInString reads it as a one-byte RuneError.
+func TestPathSepBytes(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		want := 0
+		if isPathSepOracle(r) {
+			want = utf8.RuneLen(r)
+		}
+		if got := pathSepLen(string(r)+"x", 0); got != want {
+			t.Fatalf("pathSepLen(%q) = %d, want %d", string(r), got, want)
+		}
+	}
+	for c := 0x80; c < 0x100; c++ {
+		for _, next := range []byte{0, 'a', 0x80, 0xa0, 0xab, 0xbb, 0xc2} {
+			s := string([]byte{byte(c), next})
+			if r, n := utf8.DecodeRuneInString(s); n == 1 && r == utf8.RuneError && pathSepLen(s, 0) != 0 {
+				t.Fatalf("pathSepLen(%q) = %d on an invalid byte", s, pathSepLen(s, 0))
+			}
+		}
+	}
+}
+
+// pathWalk is every (token, next) nextPathToken-like f gives over raw.
+func pathWalk(raw string, f func(string, int) (string, int, bool)) []string {
+	var out []string
+	for at := 0; ; {
+		tok, next, ok := f(raw, at)
+		out = append(out, fmt.Sprint(tok, next, ok))
+		if !ok {
+			return out
+		}
+		at = next
+	}
+}
+
+// FuzzPathTokensMatchOracle: on any string, valid UTF-8 or not, the byte
+// walk gives the tokens and resume points of the rune walk.
+func FuzzPathTokensMatchOracle(f *testing.F) {
+	for _, p := range oraclePieces {
+		f.Add(p + " «" + p + "» \xc2\xa0" + p)
+	}
+	f.Add("\xe0\xc2\xab~/a.pub\xff/x\xc2")
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := pathWalk(raw, nextPathToken), pathWalk(raw, nextPathTokenOracle); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %q\nwant %q", raw, got, want)
+		}
+	})
+}
+
+// TestPathTokensMatchOracle: the same over generated lines of path
+// pieces, separators and bytes that are not UTF-8.
+func TestPathTokensMatchOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(55, 56))
+	extra := []string{"«", "»", "\u00a0", "\xc2", "\xab", "\xe0\xc2\xbb", "\xff", "é", "/", "\\", "x", ".", "?"}
+	for i := range 100_000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			if rng.IntN(2) == 0 {
+				b.WriteString(extra[rng.IntN(len(extra))])
+			} else {
+				b.WriteString(oraclePieces[rng.IntN(len(oraclePieces))])
+			}
+		}
+		raw := b.String()
+		if got, want := pathWalk(raw, nextPathToken), pathWalk(raw, nextPathTokenOracle); !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d %q:\n got %q\nwant %q", i, raw, got, want)
+		}
+	}
+}

@@ -23,45 +23,85 @@ func pathTokens(raw string) []string {
 
 // nextPathToken is the first path-like word of raw[i:] and where to look
 // for the next one: pathTokens one word at a time, with no list to make.
+//
+// Words are cut byte by byte, as strings.FieldsFunc cut them rune by rune
+// on isPathSepOracle: the separators are ASCII bytes or the two-byte
+// runes C2 A0, C2 AB and C2 BB, and no byte of another rune (nor of an
+// invalid sequence, read one byte at a time) is one of those or starts
+// one (TestPathTokensMatchSlow, TestCheckPathMatchesOracle).
 func nextPathToken(raw string, i int) (tok string, next int, ok bool) {
-	if i == 0 && !strings.ContainsAny(raw, `/\`) {
+	if i == 0 && !hasSlash(raw) {
 		return "", len(raw), false
 	}
 	for i < len(raw) {
-		// A word is a run of runes that are not separators, as
-		// strings.FieldsFunc(raw, isPathSep) cuts it.
 		for i < len(raw) {
-			r, n := utf8.DecodeRuneInString(raw[i:])
-			if !isPathSep(r) {
+			n := pathSepLen(raw, i)
+			if n == 0 {
 				break
 			}
 			i += n
 		}
 		from := i
-		for i < len(raw) {
-			r, n := utf8.DecodeRuneInString(raw[i:])
-			if isPathSep(r) {
-				break
-			}
-			i += n
+		slash := false
+		for i < len(raw) && pathSepLen(raw, i) == 0 {
+			slash = slash || raw[i] == '/' || raw[i] == '\\'
+			i++
 		}
 		if i == from {
 			break
 		}
-		f := strings.TrimRight(raw[from:i], ".:!?")
+		if !slash {
+			// No slash in the word, none in what is kept of it.
+			continue
+		}
+		f := trimRightPunct(raw[from:i])
 		if k := rootIndex(f); k > 0 {
 			f = f[k:] // "Clé:~/.ssh/x.pub"
 		}
-		if strings.ContainsAny(f, `/\`) {
+		if hasSlash(f) {
 			return f, i, true
 		}
 	}
 	return "", len(raw), false
 }
 
-func isPathSep(r rune) bool {
-	return r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')' ||
-		r == '<' || r == '>' || r == '[' || r == ']' || r == '|' || r == '*' || r == ',' || r == ';' || r == '«' || r == '»' || r == '\u00a0'
+// pathSepLen is the length of the separator at raw[i], 0 for none.
+func pathSepLen(raw string, i int) int {
+	c := raw[i]
+	if c < utf8.RuneSelf {
+		if pathSepASCII[c] {
+			return 1
+		}
+		return 0
+	}
+	if c == 0xc2 && i+1 < len(raw) {
+		switch raw[i+1] {
+		case 0xa0, 0xab, 0xbb: // no-break space, « and »
+			return 2
+		}
+	}
+	return 0
+}
+
+var pathSepASCII = [utf8.RuneSelf]bool{' ': true, '\t': true, '`': true, '"': true, '\'': true, '(': true, ')': true,
+	'<': true, '>': true, '[': true, ']': true, '|': true, '*': true, ',': true, ';': true}
+
+// hasSlash is strings.ContainsAny(s, `/\`) without a set to build.
+func hasSlash(s string) bool {
+	return strings.IndexByte(s, '/') >= 0 || strings.IndexByte(s, '\\') >= 0
+}
+
+// trimRightPunct is strings.TrimRight(s, ".:!?").
+func trimRightPunct(s string) string {
+	for len(s) > 0 {
+		switch s[len(s)-1] {
+		case '.', ':', '!', '?':
+			s = s[:len(s)-1]
+			continue
+		}
+		break
+	}
+	return s
 }
 
 // rootIndex finds where a path starts inside a word.
