@@ -243,21 +243,25 @@ func Read(args []string, opts Options) *Run {
 	// name in an archive), which the workers finish in any order.
 	var next int32
 	var batch []source
-	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(s source) {
-		s.seq = next
-		next++
-		batch = append(batch, s)
-		if len(batch) == sourceBatch {
+	flush := func() {
+		if len(batch) > 0 {
 			jobs <- batch
 			batch = nil
 		}
-	}}
+	}
+	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, flush: flush,
+		dirSlots: make(chan struct{}, maxOpenDirs), emit: func(s source) {
+			s.seq = next
+			next++
+			batch = append(batch, s)
+			if len(batch) == sourceBatch {
+				flush()
+			}
+		}}
 	for _, a := range args {
 		w.arg(a)
 	}
-	if len(batch) > 0 {
-		jobs <- batch
-	}
+	flush()
 	close(jobs)
 	wg.Wait()
 

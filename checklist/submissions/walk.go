@@ -51,7 +51,10 @@ type source struct {
 type walker struct {
 	keyName string
 	emit    func(source)
-	seen    map[fileID]bool
+	// flush hands out the sources emitted and not yet handed out.
+	flush    func()
+	dirSlots chan struct{} // folders open; nil: no bound
+	seen     map[fileID]bool
 }
 
 func (w *walker) unreadable(path, learner string, err error) {
@@ -125,25 +128,48 @@ func (w *walker) diskFile(path string, follow bool, learner, group string, id fi
 
 // dir walks a folder. parts are the folder names below the argument;
 // rootName names the learner of files at the top.
+//
+// Its files are read by name in the folder opened here (openat), not by
+// path: the kernel looks up one name, not the whole path again, and a
+// folder swapped in at the same path after the listing is not read. The
+// folder stays open until its last file is read, so the walk first
+// hands out the files of a folder, then goes down into its subfolders:
+// only the folders whose files are in flight are open at once.
 func (w *walker) dir(path string, parts []string, follow bool, rootName string) {
 	asFolder := append(parts[:len(parts):len(parts)], "")
+	w.acquireDir()
 	f, id, err := openDir(path, follow)
 	if err != nil {
+		w.releaseDir()
 		l, _ := learnerOf(asFolder, rootName)
 		w.unreadable(path, l, err)
 		return
 	}
 	entries, err := f.ReadDir(-1)
-	f.Close()
 	if err != nil {
+		f.Close()
+		w.releaseDir()
 		l, _ := learnerOf(asFolder, rootName)
 		w.unreadable(path, l, err)
 		return
 	}
 	if w.seen[id] {
+		f.Close()
+		w.releaseDir()
 		return
 	}
 	w.seen[id] = true
+	f.Fd() // once, before the workers read through it (safefile.ReadIn)
+	// The walk holds one use of the folder until its files are handed
+	// out; each file read holds one until it is read.
+	var pending atomic.Int64
+	pending.Store(1)
+	release := func() {
+		if pending.Add(-1) == 0 {
+			f.Close()
+			w.releaseDir()
+		}
+	}
 	// Files count as one learner's when they are one name and its copies
 	// in one folder below the argument (acces.md beside "acces (1).md"),
 	// or carry one Moodle name and id (learnerGroup); directly in the
@@ -153,15 +179,18 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 	group := "d:" + id.String()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	pubs := choosePubs(pubNames(entries), w.keyName)
+	var subs []fs.DirEntry
 	for _, e := range entries {
 		raw := e.Name()
+		t := e.Type()
+		if t.IsDir() {
+			subs = append(subs, e)
+			continue
+		}
 		p := filepath.Join(path, raw)
 		name := ruleName(raw) // the rule and the learner's name read UTF-8
 		sub := append(parts[:len(parts):len(parts)], name)
-		t := e.Type()
 		switch {
-		case t.IsDir():
-			w.dir(p, sub, false, rootName)
 		case t&fs.ModeSymlink != 0:
 			// Never followed. Reported when its name is a submission's or
 			// an archive's, so that no hand-in is skipped unsaid; any other
@@ -177,12 +206,53 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			l, moodle := learnerOf(sub, rootName)
 			fid := id
 			fid.path = raw // folders are read once, so folder and name tell files apart
-			s := w.diskFile(p, false, l, learnerGroup(group, name, moodle, len(parts) > 0), fid)
+			pending.Add(1)
+			s := source{
+				path: p, learner: l, group: learnerGroup(group, name, moodle, len(parts) > 0),
+				read: func(buf []byte) ([]byte, fileID, error) {
+					data, err := safefile.ReadIn(f, raw, p, safefile.Access, buf)
+					return data, fid, err
+				},
+				done: release,
+			}
 			s.pub = diskPub(path, pubs.pubFor(raw))
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
 			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)), append([]string{rootName}, parts...))
 		}
+	}
+	release()
+	for _, e := range subs {
+		name := ruleName(e.Name())
+		w.dir(filepath.Join(path, e.Name()), append(parts[:len(parts):len(parts)], name), false, rootName)
+	}
+}
+
+// maxOpenDirs bounds the folders open at once: those whose files are
+// read or waiting to be, and the one being listed.
+const maxOpenDirs = 64
+
+// acquireDir waits for room to open one more folder. The batch being
+// filled goes to the workers first: the folders it holds open are
+// released only once it is read.
+func (w *walker) acquireDir() {
+	if w.dirSlots == nil {
+		return
+	}
+	select {
+	case w.dirSlots <- struct{}{}:
+		return
+	default:
+	}
+	if w.flush != nil {
+		w.flush()
+	}
+	w.dirSlots <- struct{}{}
+}
+
+func (w *walker) releaseDir() {
+	if w.dirSlots != nil {
+		<-w.dirSlots
 	}
 }
 

@@ -2,7 +2,14 @@
 
 package safefile
 
-import "syscall"
+import (
+	"os"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 // symlinkErrno is what open(O_NOFOLLOW) gives for a link besides ELOOP:
 // FreeBSD says EMLINK.
@@ -28,6 +35,36 @@ func readFile(path string, max int64, follow bool, buf []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readFD(fd, max, buf)
+}
+
+func readIn(dir *os.File, name, path string, max int64, buf []byte) ([]byte, error) {
+	// One name, no separator: openat with a path would walk it again.
+	if name == "" || strings.ContainsRune(name, '/') {
+		return nil, syscall.ENOENT
+	}
+	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | syscall.O_NOCTTY | syscall.O_NOFOLLOW
+	// Fd on a folder costs nothing after its first call, which the
+	// walk makes before handing the folder out.
+	dfd := int(dir.Fd())
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Openat(dfd, name, flags, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	runtime.KeepAlive(dir) // the folder stays open while openat reads its fd
+	if err != nil {
+		return nil, err
+	}
+	return readFD(fd, max, buf)
+}
+
+// readFD reads the regular file open as fd, at most max bytes, and
+// closes it.
+func readFD(fd int, max int64, buf []byte) ([]byte, error) {
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {

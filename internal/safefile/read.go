@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // Kind is a sort of file pret reads, with the most bytes it may hold.
@@ -62,6 +63,19 @@ func ReadInto(path string, k Kind, follow Follow, buf []byte) ([]byte, error) {
 	data, err := readFile(path, k.Max, bool(follow), buf[:0])
 	if err != nil {
 		return nil, wrap(path, k, follow, err)
+	}
+	return data, nil
+}
+
+// ReadIn is ReadInto for the file name in the open folder dir, never
+// following a link: a walk reads each file of the folder it listed,
+// even if a folder of the same path is swapped in meanwhile, and the
+// kernel looks up one name, not the whole path again. path is the
+// file's path as messages name it.
+func ReadIn(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, error) {
+	data, err := readIn(dir, name, path, k.Max, buf[:0])
+	if err != nil {
+		return nil, wrap(path, k, NoFollow, err)
 	}
 	return data, nil
 }

@@ -3,6 +3,7 @@ package safefile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -223,5 +224,63 @@ func BenchmarkReadAccess(b *testing.B) {
 		if _, err := ReadInto(p, Access, NoFollow, buf); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestReadInIsReadNoFollow: reading a name in an open folder (the walk
+// of pret valider) gives what reading its path without following a
+// link gives, bytes and French error alike, for every hostile input and
+// kind, and for files around each cap.
+func TestReadInIsReadNoFollow(t *testing.T) {
+	type input struct {
+		name string
+		path string
+	}
+	var inputs []input
+	for _, h := range hostileInputs(t) {
+		inputs = append(inputs, input{h.name, h.path(t)})
+	}
+	dir := t.TempDir()
+	for _, k := range kinds {
+		for _, n := range []int64{0, 1, k.Max - 1, k.Max, k.Max + 1} {
+			p := filepath.Join(dir, fmt.Sprintf("%s-%d", k.Name, n))
+			if err := os.WriteFile(p, bytes.Repeat([]byte("é\n"), int(n/3+1))[:n], 0o600); err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, input{filepath.Base(p), p})
+		}
+	}
+	compared := 0
+	for _, in := range inputs {
+		d, err := os.Open(filepath.Dir(in.path))
+		if err != nil {
+			continue // no folder to list: the walk never gets to its files
+		}
+		for _, k := range kinds {
+			want, wantErr := Read(in.path, k, NoFollow)
+			got, gotErr := ReadIn(d, filepath.Base(in.path), in.path, k, nil)
+			if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Errorf("%s, %s: ReadIn %q, %v; Read %q, %v", in.name, k.Name, got, gotErr, want, wantErr)
+			}
+			for _, sentinel := range []error{ErrNotRegular, ErrSymlink, ErrTooLarge} {
+				if errors.Is(gotErr, sentinel) != errors.Is(wantErr, sentinel) {
+					t.Errorf("%s, %s: ReadIn and Read disagree on %v", in.name, k.Name, sentinel)
+				}
+			}
+			compared++
+		}
+		d.Close()
+	}
+	if compared < 100 {
+		t.Fatalf("only %d comparisons", compared)
+	}
+	// A name is one name: a path given as a name is not walked.
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := ReadIn(d, "../"+filepath.Base(dir)+"/"+Key.Name+"-1", "x", Key, nil); err == nil {
+		t.Error("a name holding a separator was read")
 	}
 }
