@@ -269,15 +269,14 @@ func (d *detector) fragments() {
 
 // mayHoldBodyToken reports whether some line may be a candidate of
 // length fragMin (cand 2 in fragments), armour and reported lines left
-// aside: its token is fragMin long at least, so the line holds that many
-// fragByte bytes in a row before fragToken is asked.
+// aside: mayBodyToken first, then fragToken on the few lines it lets by.
 func (d *detector) mayHoldBodyToken() bool {
 	for i := range d.ls {
 		if d.ls[i].kind == kBlank {
 			continue
 		}
 		raw := strings.TrimSuffix(d.text[d.start[i]:d.start[i+1]], "\n")
-		if len(raw) < fragMin || !fragRun(raw, fragMin) {
+		if !mayBodyToken(raw) {
 			continue
 		}
 		tok := fragToken(raw, fragTail)
@@ -288,24 +287,70 @@ func (d *detector) mayHoldBodyToken() bool {
 	return false
 }
 
-// fragRun reports whether s holds n fragByte bytes in a row: no token of
-// fragToken is longer than its run, joined words included.
-func fragRun(s string, n int) bool {
-	run := 0
+// mayBodyToken is a necessary condition for fragToken(s, …) to be
+// fragMin long: a token is a word of a segment (a run of fragByte
+// bytes) or, when the segment's first word is 4 to 16 wide, the words
+// of the segment joined. So some word is fragMin long, or some segment
+// whose first word is 4 to 16 wide holds fragMin word bytes. A
+// fingerprint (43) followed by a comment is neither.
+func mayBodyToken(s string) bool {
+	if len(s) < fragMin {
+		return false
+	}
+	// word: the current word's length; first: the first word's of the
+	// segment (0 while it is not over); total: the segment's word bytes.
+	word, first, total := 0, 0, 0
 	for k := 0; k < len(s); k++ {
-		if !fragByte[s[k]] {
-			if len(s)-k-1 < n {
-				return false // too few bytes left for a run
+		switch fragClass[s[k]] {
+		case fragWord:
+			word++
+			total++
+			if word >= fragMin {
+				return true
 			}
-			run = 0
-			continue
-		}
-		if run++; run >= n {
-			return true
+		case fragSpace:
+			if word > 0 && first == 0 {
+				first = word
+			}
+			word = 0
+		default:
+			if first == 0 {
+				first = word
+			}
+			if first >= 4 && first <= 16 && total >= fragMin {
+				return true
+			}
+			if len(s)-k-1 < fragMin {
+				return false // too few bytes left for a token
+			}
+			word, first, total = 0, 0, 0
 		}
 	}
-	return false
+	if first == 0 {
+		first = word
+	}
+	return first >= 4 && first <= 16 && total >= fragMin
 }
+
+// fragClass sorts the bytes for mayBodyToken: a segment's word bytes
+// (fragByte but spaceBytes), its spaces, and the rest, which ends it.
+const (
+	fragEnd = iota
+	fragSpace
+	fragWord
+)
+
+var fragClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case isSpaceByte(byte(c)):
+			t[c] = fragSpace
+		case fragByte[c]:
+			t[c] = fragWord
+		}
+	}
+	return t
+}()
 
 // containsAfter is strings.Contains(s, prefix+tok) without making the
 // string: some occurrence of tok has prefix just before it.

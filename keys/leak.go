@@ -214,6 +214,13 @@ func listMarker(s string) int {
 // removed: sixteen characters at least, in pieces of eight on average, so
 // that a line of short words ("Merci pour tout") is not one.
 func looseB64(s string) bool {
+	// Any other byte says no: prose ends with one more often than not.
+	if len(s) == 0 {
+		return false
+	}
+	if c := s[len(s)-1]; c < utf8.RuneSelf && !isB64Byte(c) && c != ' ' && (c < '\t' || c > '\r') {
+		return false
+	}
 	n, pieces, in := 0, 0, false
 	for k := 0; k < len(s); {
 		c := s[k]
@@ -280,11 +287,25 @@ func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c =
 // lastWord and firstWord of a stripped line, quotes trimmed; "" when the
 // word holds anything but base64.
 func lastWord(s string) string {
-	i := len(s)
-	for i > 0 && !isSpaceByte(s[i-1]) {
-		i--
+	// b64Word(s[i:]) for the last space at i-1, read from the end: quotes,
+	// then base64, then quotes, then a space or the start. Prose ends at
+	// its first byte ("organisateurs.").
+	e := len(s)
+	for e > 0 && wordQuote(s[e-1]) {
+		e--
 	}
-	return b64Word(s[i:])
+	b := e
+	for b > 0 && isB64Byte(s[b-1]) {
+		b--
+	}
+	q := b
+	for q > 0 && wordQuote(s[q-1]) {
+		q--
+	}
+	if b == e || q > 0 && !isSpaceByte(s[q-1]) {
+		return ""
+	}
+	return s[b:e]
 }
 
 func firstWord(s string) string {
@@ -583,7 +604,7 @@ var prefixesBy = func() (t [utf8.RuneSelf][]string) {
 
 // mayMarker is a necessary condition for marker to change a line s,
 // read on s without making its compact form k: k opens with a dash or
-// with one of markerPrefixes, or holds "-B" or "-E" ("-BEGIN", "-END").
+// with one of markerPrefixes, or holds "-BE" or "-EN" ("-BEGIN", "-END").
 // Every other k is turned away by each case of marker's switch.
 func mayMarker(s string) bool {
 	r, _ := nextCompact(s, 0)
@@ -606,8 +627,11 @@ func mayMarker(s string) bool {
 			return false
 		}
 		at += j + 1
-		if r, _ := nextCompact(s, at); r == 'B' || r == 'E' {
-			return true
+		r, next := nextCompact(s, at)
+		if r == 'B' || r == 'E' {
+			if r2, _ := nextCompact(s, next); r == 'B' && r2 == 'E' || r == 'E' && r2 == 'N' {
+				return true
+			}
 		}
 	}
 }

@@ -12,6 +12,8 @@ var realisticPages = []string{
 	"Mon compte existait déjà : vérifié ouvert le 23/10/2026.\nClé : ~/.ssh/id_ed25519_romeo.pub\nC'est une clé ED25519, empreinte SHA256:tc1+NYFSoUoasBV8ZJu5X3dK6V3ESg7kOqqgMRKY8gI.\n\nconnexion uniquement vers le noeud de login indiqué par les organisateurs\n",
 	"- Date de la demande : 2026-10-16\n- Clé : ~/.ssh/id_ed25519_romeo.pub\n- 256 MD5:3b:1f:92:0c:aa:71:5e:e4:09:6d:8b:2f:44:c1:7e:05 seance-novembre (ED25519)\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n",
 	"| Date | 2026-10-16 |\n|---|---|\n| Clé | ~/.ssh/id_ed25519_romeo.pub |\n| Empreinte | SHA256:bdWv8ASnIXvq7nulAWpJBvplTofkQJ55TUUjbQO+nA0 |\n| Type | ED25519 |\n",
+	"# Accès\r\n\r\n| Élément | Valeur |\r\n|---|---|\r\n| Date de la demande | 2026-10-12 |\r\n| Clé | `C:\\Users\\kim\\.ssh\\id_ed25519_romeo.pub` |\r\n| Empreinte | `256 SHA256:tc1+NYFSoUoasBV8ZJu5X3dK6V3ESg7kOqqgMRKY8gI kim@portable (ED25519)` |\r\n\r\n> « Connexion uniquement vers le nœud de login indiqué par les organisateurs. »\r\n",
+	"Demande faite le mardi 20 octobre 2026.\n\n1. Clé publique : `$HOME/.ssh/id_ed25519_romeo.pub`\n2. Type ed25519, empreinte SHA256:bdWv8ASnIXvq7nulAWpJBvplTofkQJ55TUUjbQO+nA0\n\n**Connexion uniquement vers le nœud de login indiqué par les organisateurs.**\n",
 	"- Date de la demande : 2026-10-16\n- Clé : ~/.ssh/id_ed25519_romeo.pub\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl kim@portable\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n",
 }
 

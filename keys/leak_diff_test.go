@@ -249,7 +249,7 @@ func FuzzMaterialMaskMatchesOld(f *testing.F) {
 
 // TestMayMarkerIsNecessary: a line mayMarker turns away is one marker
 // leaves as it was, and one whose compact form markerShape turns away
-// too; and mayMarker reads the prefix and "-B", "-E" as compact does.
+// too; and mayMarker reads the prefix and "-BE", "-EN" as compact does.
 func TestMayMarkerIsNecessary(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(47, 53))
 	for i := range 100_000 {
@@ -285,7 +285,7 @@ func mayMarkerSlow(k []byte) bool {
 	if len(k) == 0 {
 		return false
 	}
-	if k[0] == '-' || strings.Contains(string(k), "-B") || strings.Contains(string(k), "-E") {
+	if k[0] == '-' || strings.Contains(string(k), "-BE") || strings.Contains(string(k), "-EN") {
 		return true
 	}
 	for _, p := range markerPrefixes {
@@ -347,18 +347,38 @@ func TestStripMatchesOld(t *testing.T) {
 	}
 }
 
-// TestFragRunIsNecessary: a line without fragMin fragByte bytes in a row
-// has no token of fragMin characters, the one thing the fast return of
-// fragments rules out.
-func TestFragRunIsNecessary(t *testing.T) {
+// TestMayBodyTokenIsNecessary: a line mayBodyToken turns away has no
+// token of fragMin characters, the one thing the fast return of
+// fragments rules out; over generated lines and body lines re-spaced
+// every n characters, joined or not, among other words.
+func TestMayBodyTokenIsNecessary(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(67, 71))
-	for i := range 200_000 {
+	seen := 0
+	for i := range 300_000 {
 		l := dress(rng, genLine(rng))
-		if fragRun(l, fragMin) {
-			continue
+		if i%2 == 0 {
+			w := 1 + rng.IntN(20)
+			body := randB64(rng, 20+rng.IntN(60))
+			var b strings.Builder
+			b.WriteString([]string{"", "echo ", "x: ", "- '", "ab cd ", "SHA256:"}[rng.IntN(6)])
+			for k := 0; k < len(body); k += w {
+				if k > 0 {
+					b.WriteString([]string{" ", "\t", "  "}[rng.IntN(3)])
+				}
+				b.WriteString(body[k:min(k+w, len(body))])
+			}
+			b.WriteString([]string{"", "'", " kim", " " + randB64(rng, rng.IntN(30)), "=="}[rng.IntN(5)])
+			l = b.String()
 		}
-		if tok := fragToken(l, fragTail); len(tok) >= fragMin {
-			t.Fatalf("case %d: %q: no run of %d, but token %q", i, l, fragMin, tok)
+		tok := fragToken(l, fragTail)
+		if len(tok) >= fragMin {
+			seen++
 		}
+		if !mayBodyToken(l) && len(tok) >= fragMin {
+			t.Fatalf("case %d: %q turned away, but its token is %q", i, l, tok)
+		}
+	}
+	if seen < 10_000 {
+		t.Fatalf("only %d lines with a body-length token: the generator lost its mix", seen)
 	}
 }
