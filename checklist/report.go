@@ -275,11 +275,14 @@ func (w *filesJSONWriter) append(f *FileResult, i int) error {
 			w.enc.SetIndent("    ", "  ")
 			w.enc.SetEscapeHTML(false)
 		}
-		if f.Problems == nil {
-			f.Problems = []Problem{}
+		// A copy goes to the encoder: f itself stays on its caller's
+		// stack, where the fast path, nearly every file, leaves it.
+		v := *f
+		if v.Problems == nil {
+			v.Problems = []Problem{}
 		}
 		w.buf.Reset()
-		if err := w.enc.Encode(f); err != nil {
+		if err := w.enc.Encode(v); err != nil {
 			return err
 		}
 		b = bytes.TrimRight(w.buf.Bytes(), "\n")
@@ -343,7 +346,8 @@ func writeFilesJSONParallel(w io.Writer, res Results) error {
 				select {
 				case w.out = <-free:
 				default:
-					w.out = nil
+					// A file's entry is a few hundred bytes.
+					w.out = make([]byte, 0, 512*jsonChunk)
 				}
 				w.out = w.out[:0]
 				var err error
@@ -363,7 +367,6 @@ func writeFilesJSONParallel(w io.Writer, res Results) error {
 	}
 	for c := range chunks {
 		got := <-ready[c]
-		<-slots
 		if got.err != nil {
 			return got.err
 		}
@@ -374,6 +377,7 @@ func writeFilesJSONParallel(w io.Writer, res Results) error {
 		case free <- got.out:
 		default:
 		}
+		<-slots // after the buffer is back: the next chunk reuses it
 	}
 	return nil
 }

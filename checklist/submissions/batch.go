@@ -205,6 +205,7 @@ func Read(args []string, opts Options) *Run {
 	// costs the scheduler more than a page's validation (a wake-up, a
 	// steal, a sleep), and one lock per file as much again.
 	jobs := make(chan []source, 2*workers)
+	spare := make(chan []source, 3*workers+1) // batches read, for the walk to fill again
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -235,6 +236,11 @@ func Read(args []string, opts Options) *Run {
 				}
 				mu.Unlock()
 				clear(done) // the strings go with the records, not with this buffer
+				clear(batch)
+				select {
+				case spare <- batch[:0]:
+				default:
+				}
 			}
 		}()
 	}
@@ -246,13 +252,20 @@ func Read(args []string, opts Options) *Run {
 	flush := func() {
 		if len(batch) > 0 {
 			jobs <- batch
-			batch = nil
+			select {
+			case batch = <-spare:
+			default:
+				batch = make([]source, 0, sourceBatch)
+			}
 		}
 	}
 	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, flush: flush,
 		dirSlots: make(chan struct{}, maxOpenDirs), emit: func(s source) {
 			s.seq = next
 			next++
+			if batch == nil {
+				batch = make([]source, 0, sourceBatch)
+			}
 			batch = append(batch, s)
 			if len(batch) == sourceBatch {
 				flush()
