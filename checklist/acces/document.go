@@ -29,7 +29,9 @@ type document struct {
 	// (maxFormLines, maxFormBytes); formsHide is the hidden range it was
 	// read with. A larger file is read again line by line, as before:
 	// its memory does not grow with its lines.
-	forms     []line
+	forms     []lineForm
+	formsText string   // the folded text of every line, one after the other
+	formRows  []string // the table rows among the lines
 	formsHide [2]int
 }
 
@@ -86,8 +88,8 @@ func (d *document) rawLine(i int) line {
 func (d *document) all() iter.Seq[line] {
 	return func(yield func(line) bool) {
 		if d.cached() {
-			for _, l := range d.forms {
-				if !yield(l) {
+			for i := range d.forms {
+				if !yield(d.cachedForm(i)) {
 					return
 				}
 			}
@@ -104,7 +106,7 @@ func (d *document) all() iter.Seq[line] {
 // form is line i read into every form the rules need.
 func (d *document) form(i int) line {
 	if d.cached() {
-		return d.forms[i]
+		return d.cachedForm(i)
 	}
 	return d.readForm(i)
 }
@@ -120,40 +122,92 @@ func (d *document) cached() bool {
 	if n <= 0 || n > maxFormLines || len(d.text) > maxFormBytes {
 		return false
 	}
-	forms := make([]line, n)
+	// Pointer-free: the garbage collector neither scans it nor slows
+	// its writes.
+	forms := make([]lineForm, n)
+	d.formRows = d.formRows[:0]
 	fb := formBufPool.Get().(*formBufs)
-	text, folded, ends := fb.text[:0], fb.folded[:0], fb.ends[:0]
+	buf, folded := fb.text[:0], fb.folded[:0]
 	for i := range forms {
 		l := d.rawLine(i)
-		if !l.leak {
-			text, l.heading, l.starts, l.row = appendStripped(text[:0], l.raw)
-			folded = textfold.AppendFoldBytes(folded, text)
+		f := &forms[i]
+		f.from = int32(len(folded))
+		switch {
+		case l.leak:
+			f.flags = formLeak
+		case l.raw == "" && l.blank:
+			f.flags = formHidden // the signature's lines
 		}
-		ends = append(ends, int32(len(folded)))
-		forms[i] = l
+		f.rawTo = d.starts[i] + int32(len(l.raw))
+		if !l.leak {
+			text, built, heading, starts, row := stripText(buf[:0], l.raw)
+			if built != nil {
+				buf = built
+				folded = textfold.AppendFoldBytes(folded, built)
+			} else {
+				folded = textfold.AppendFold(folded, text)
+			}
+			if heading {
+				f.flags |= formHeading
+			}
+			if starts {
+				f.flags |= formStarts
+			}
+			if row != "" {
+				d.formRows = append(d.formRows, row)
+				f.row = int32(len(d.formRows))
+			}
+		}
+		f.to = int32(len(folded))
 	}
 	// One string for the folded text of every line.
-	all, from := string(folded), 0
-	for i := range forms {
-		if l := &forms[i]; !l.leak {
-			l.folded = all[from:ends[i]]
-			// Fold leaves no space at either end: a line has words
-			// (or punctuation) exactly when its folded form is not empty.
-			l.blank = l.folded == ""
-		}
-		from = int(ends[i])
-	}
-	fb.text, fb.folded, fb.ends = text, folded, ends
+	d.formsText = string(folded)
+	fb.text, fb.folded = buf, folded
 	formBufPool.Put(fb)
 	d.forms, d.formsHide = forms, hide
 	return true
 }
 
+// cachedForm is readForm(i) from what cached kept.
+func (d *document) cachedForm(i int) line {
+	f := d.forms[i]
+	switch {
+	case f.flags&formLeak != 0:
+		return line{no: i + 1, leak: true, blank: true}
+	case f.flags&formHidden != 0:
+		return line{no: i + 1, blank: true}
+	}
+	l := line{no: i + 1, raw: d.text[d.starts[i]:f.rawTo]}
+	l.folded = d.formsText[f.from:f.to]
+	// Fold leaves no space at either end: a line has words (or
+	// punctuation) exactly when its folded form is not empty.
+	l.blank = l.folded == ""
+	l.heading, l.starts = f.flags&formHeading != 0, f.flags&formStarts != 0
+	if f.row > 0 {
+		l.row = d.formRows[f.row-1]
+	}
+	return l
+}
+
+// lineForm is what cached keeps of a line's form: where its folded text
+// is in formsText, where its raw text ends in text (its break left
+// out), its flags, and its row (1-based in formRows, 0 for none).
+type lineForm struct {
+	from, to, rawTo, row int32
+	flags                uint8
+}
+
+const (
+	formHeading = 1 << iota
+	formStarts
+	formLeak   // private key material: blank, never read
+	formHidden // the signature's lines, or an empty line
+)
+
 // formBufs are the buffers cached reads the lines through, kept from
 // file to file: a run over many files makes none.
 type formBufs struct {
 	text, folded []byte
-	ends         []int32
 }
 
 var formBufPool = sync.Pool{New: func() any { return new(formBufs) }}
@@ -281,6 +335,32 @@ func appendStripped(dst []byte, raw string) (text []byte, heading, starts bool, 
 	return appendCleanInline(dst, s), false, starts, ""
 }
 
+// stripText is stripDecoration for cached: the text is a part of raw
+// (text) when no mark had to be taken out, else written to dst (built,
+// non-nil), so most lines are folded straight from raw.
+func stripText(dst []byte, raw string) (text string, built []byte, heading, starts bool, row string) {
+	s := strings.TrimSpace(raw)
+	for strings.HasPrefix(s, ">") {
+		s = strings.TrimSpace(s[1:])
+	}
+	switch {
+	case strings.HasPrefix(s, "|"):
+		built, heading, starts, row = appendStripped(dst, raw)
+		return "", built, heading, starts, row
+	case strings.HasPrefix(s, "#"):
+		if h := strings.TrimLeft(s, "#"); h == "" || h[0] == ' ' {
+			s, heading, starts = strings.TrimSpace(h), true, true
+		}
+	}
+	if !heading {
+		s, starts = listMarker(s)
+	}
+	if hasInlineMark(s) {
+		return "", appendCleanMarks(dst, s), heading, starts, ""
+	}
+	return s, nil, heading, starts, ""
+}
+
 // eachCell gives yield the cells of a table row (between its outer
 // pipes), decoration removed, empty and separator cells left out, one at
 // a time until it returns false.
@@ -330,6 +410,79 @@ func appendCleanInline(b []byte, s string) []byte {
 	if !hasInlineMark(s) {
 		return append(b, s...)
 	}
+	return appendCleanMarks(b, s)
+}
+
+// appendCleanMarks is appendCleanInline of a text with marks: the text
+// between marks is copied whole; only a mark's bytes are looked at (an
+// underscore's neighbours are the runes on either side of it).
+func appendCleanMarks(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		return appendCleanRunes(b, s)
+	}
+	from := 0 // the start of the text not yet copied
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !inlineLead[c] {
+			i++
+			continue
+		}
+		n, drop := 1, false
+		switch c {
+		case '*', '`', '"':
+			drop = true
+		case '_':
+			if i > 0 && i+1 < len(s) {
+				prev, _ := utf8.DecodeLastRuneInString(s[:i])
+				next, _ := utf8.DecodeRuneInString(s[i+1:])
+				drop = !isWordRune(prev) || !isWordRune(next)
+			} else {
+				drop = true
+			}
+		case 0xc2: // « »
+			if i+1 < len(s) && (s[i+1] == 0xab || s[i+1] == 0xbb) {
+				n, drop = 2, true
+			}
+		case 0xe2: // “ ”
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0x9c || s[i+2] == 0x9d) {
+				n, drop = 3, true
+			}
+		}
+		if drop {
+			b = append(b, s[from:i]...)
+			from = i + n
+		}
+		i += n
+	}
+	return append(b, s[from:]...)
+}
+
+// hasInlineMark is strings.ContainsAny(s, "*_`\"«»“”") on bytes: « and »
+// are C2 AB and C2 BB, “ and ” E2 80 9C and E2 80 9D.
+func hasInlineMark(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !inlineLead[s[i]] {
+			continue
+		}
+		switch s[i] {
+		case 0xc2:
+			if i+1 < len(s) && (s[i+1] == 0xab || s[i+1] == 0xbb) {
+				return true
+			}
+		case 0xe2:
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0x9c || s[i+2] == 0x9d) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// appendCleanRunes is appendCleanMarks rune by rune: text that is not
+// UTF-8 has each bad byte written as U+FFFD, as it always was.
+func appendCleanRunes(b []byte, s string) []byte {
 	prev := rune(-1) // the rune before r in s, -1 at the start
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -351,25 +504,8 @@ func appendCleanInline(b []byte, s string) []byte {
 	return b
 }
 
-// hasInlineMark is strings.ContainsAny(s, "*_`\"«»“”") on bytes: « and »
-// are C2 AB and C2 BB, “ and ” E2 80 9C and E2 80 9D.
-func hasInlineMark(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '*', '_', '`', '"':
-			return true
-		case 0xc2:
-			if i+1 < len(s) && (s[i+1] == 0xab || s[i+1] == 0xbb) {
-				return true
-			}
-		case 0xe2:
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0x9c || s[i+2] == 0x9d) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// inlineLead marks the bytes a mark of hasInlineMark starts with.
+var inlineLead = [256]bool{'*': true, '_': true, '`': true, '"': true, 0xc2: true, 0xe2: true}
 
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {

@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"unicode"
@@ -44,6 +45,13 @@ var sentence = sync.OnceValue(func() *sentenceModel {
 	}
 	return &sentenceModel{want: want, fail: fail}
 })
+
+// mayOpen reports whether a word of folded may be "connexion" (which
+// opens a copy the scan follows) or the sentence's first word (which
+// opens a match): a necessary condition, a substring search.
+func (m *sentenceModel) mayOpen(folded string) bool {
+	return strings.Contains(folded, "connexion") || m.want[0] != "connexion" && strings.Contains(folded, m.want[0])
+}
 
 func (d *document) checkSentence(r *Result) {
 	found := false
@@ -160,15 +168,20 @@ func (s *blockScan) addLine(folded string, no int, cont bool) {
 	if strings.Contains(folded, "noeud") && (strings.Contains(folded, "noeud de login") || strings.Contains(folded, "noeud login")) {
 		s.mentionNode()
 	}
-	if s.ntail > 0 {
+	if s.ntail > 0 && (bytes.HasSuffix(s.tail[:s.ntail], []byte("noeud")) || bytes.HasSuffix(s.tail[:s.ntail], []byte("noeud de"))) {
 		// Across the line break: the end of the text so far, a space,
-		// the start of this line, in a buffer on the stack.
+		// the start of this line, in a buffer on the stack. A mention
+		// that crosses the break ends its part before it with "noeud"
+		// or "noeud de" (the lines hold no space at either end); one
+		// that does not cross it was found on its own line or at an
+		// earlier break of this block, and finding it again would
+		// change nothing.
 		var buf [2*len(s.tail) + 1]byte
 		j := copy(buf[:], s.tail[:s.ntail])
 		buf[j] = ' '
 		j++
 		j += copy(buf[j:], folded)
-		if seam := string(buf[:j]); strings.Contains(seam, "noeud de login") || strings.Contains(seam, "noeud login") {
+		if seam := buf[:j]; bytes.Contains(seam, []byte("noeud de login")) || bytes.Contains(seam, []byte("noeud login")) {
 			s.mentionNode()
 		}
 	}
@@ -185,6 +198,19 @@ func (s *blockScan) addLine(folded string, no int, cont bool) {
 		}
 		j += copy(t[j:], folded)
 		s.tail, s.ntail = t, j
+	}
+	if s.k == 0 && s.align == 0 && !s.pending && !s.done && !s.model.mayOpen(folded) {
+		// Nothing is being matched or followed, and no word of this
+		// line can open a copy: its words would change nothing the
+		// block's result or a later line reads. A later copy starts at
+		// a line's first word (an edge: the words before do not count)
+		// or after words of its own line; only "some word was seen"
+		// is kept (s.n > 0). TestSentenceMatchesSlow holds it to the
+		// word-by-word reading.
+		if folded != "" {
+			s.n++
+		}
+		return
 	}
 	// A line boundary sits before the first word of each line; the
 	// place after a line's last word is one too, and it is the same

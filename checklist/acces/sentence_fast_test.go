@@ -72,7 +72,7 @@ func sentenceVariant(r *rand.Rand) string {
 // sentenceDoc mixes variants of the sentence with the lines the other
 // rules read (lineTokens), blank lines, tables and prose about the node.
 func sentenceDoc(r *rand.Rand) string {
-	prose := []string{"Le nœud de login est donné par les organisateurs.", "noeud\nde login", "le noeud login", "| Élément | Valeur |", "|---|---|", "| Demande | 5 octobre 2026 |",
+	prose := []string{"Le nœud de login est donné par les organisateurs.", "noeud\nde login", "le noeud login", "noeud\nde\nlogin", "le NŒUD DE\nlogin indiqué", "vers le noeud\nlogin", "| Élément | Valeur |", "|---|---|", "| Demande | 5 octobre 2026 |",
 		"Date de la demande : 2026-10-20", "# Accès — séance", "Formation : HPC", "", "", "   ", "\t", "Connexion", "connexion uniquement", "- Clé : ~/.ssh/id_ed25519_romeo.pub"}
 	var b strings.Builder
 	for range r.IntN(8) {
@@ -216,3 +216,24 @@ func FuzzSentenceMatchesSlow(f *testing.F) {
 }
 
 var _ = fmt.Sprint
+
+// TestCleanMarksMatchesRuneWalk: copying the text between marks removes
+// what the rune walk removed, for any bytes.
+func TestCleanMarksMatchesRuneWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	for i := range 300_000 {
+		s := inlineSample(r)
+		if got, want := string(appendCleanInline([]byte("x"), s)), string(slowAppendCleanInline([]byte("x"), s)); got != want {
+			t.Fatalf("case %d: appendCleanInline(%q) = %q, was %q", i, s, got, want)
+		}
+	}
+}
+
+func FuzzCleanMarksMatchesRuneWalk(f *testing.F) {
+	f.Add("~/.ssh/id_ed25519_romeo.pub et _emphase_ « nœud » “x” \xe2\x80_é_")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendCleanInline(nil, s)), string(slowAppendCleanInline(nil, s)); got != want {
+			t.Fatalf("appendCleanInline(%q) = %q, was %q", s, got, want)
+		}
+	})
+}

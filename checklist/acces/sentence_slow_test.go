@@ -552,3 +552,29 @@ func slowFold(s string) string {
 	}
 	return b.String()
 }
+
+// slowAppendCleanInline is appendCleanInline as it was: a rune walk.
+func slowAppendCleanInline(b []byte, s string) []byte {
+	if !hasInlineMark(s) {
+		return append(b, s...)
+	}
+	prev := rune(-1) // the rune before r in s, -1 at the start
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		drop := false
+		switch r {
+		case '*', '`', '"', '«', '»', '“', '”':
+			drop = true
+		case '_':
+			next, _ := utf8.DecodeRuneInString(s[i+n:])
+			inWord := prev >= 0 && i+n < len(s) && isWordRune(prev) && isWordRune(next)
+			drop = !inWord
+		}
+		if !drop {
+			b = utf8.AppendRune(b, r)
+		}
+		prev = r
+		i += n
+	}
+	return b
+}
