@@ -211,10 +211,14 @@ func Read(args []string, opts Options) *Run {
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, 0, 8192)
+			var h maphash.Hash
+			h.SetSeed(seed)
+			var key []byte
 			var done []record
+			var doneGroups []uint64
 			var doneIDs []fileID
 			for batch := range jobs {
-				done, doneIDs = done[:0], doneIDs[:0]
+				done, doneIDs, doneGroups = done[:0], doneIDs[:0], doneGroups[:0]
 				for _, s := range batch {
 					var rec record
 					var id fileID
@@ -224,11 +228,14 @@ func Read(args []string, opts Options) *Run {
 					}
 					done = append(done, rec)
 					doneIDs = append(doneIDs, id)
+					var g uint64
+					g, key = s.group.hash(&h, key)
+					doneGroups = append(doneGroups, g)
 				}
 				mu.Lock()
 				for k, s := range batch {
 					recs.add(done[k])
-					groups = append(groups, maphash.String(seed, s.group))
+					groups = append(groups, doneGroups[k])
 					seqs = append(seqs, s.seq)
 					if keepIDs {
 						ids = append(ids, doneIDs[k])

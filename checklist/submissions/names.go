@@ -6,6 +6,8 @@
 package submissions
 
 import (
+	"bytes"
+	"hash/maphash"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // IsSubmissionName reports whether a file met in a folder or an archive
@@ -45,12 +48,19 @@ func IsSubmissionName(name string) bool {
 // trimCopyMark removes one copy mark at the end of a folded stem:
 // " (1)", "(2)", "-1", "_2", " 3". Platforms and browsers add one; a
 // second download of a second download adds no more than that.
-func trimCopyMark(s string) string {
-	if strings.HasSuffix(s, ")") {
-		i := strings.LastIndexByte(s, '(')
+func trimCopyMark[T string | []byte](s T) T {
+	if len(s) > 0 && s[len(s)-1] == ')' {
+		i := len(s) - 1
+		for i >= 0 && s[i] != '(' {
+			i--
+		}
 		// " (1)" up to " (999999)": a copy number of six digits at most.
-		if n := s[i+1 : len(s)-1]; i >= 0 && len(n) <= 6 && dates.Digits(n) {
-			return strings.TrimRight(s[:i], " ")
+		if n := s[i+1 : len(s)-1]; i >= 0 && len(n) <= 6 && allDigits(n) {
+			j := i
+			for j > 0 && s[j-1] == ' ' {
+				j--
+			}
+			return s[:j]
 		}
 		return s
 	}
@@ -66,6 +76,17 @@ func trimCopyMark(s string) string {
 		return s[:i-1]
 	}
 	return s
+}
+
+// allDigits is dates.Digits for trimCopyMark's two kinds of text: at
+// least one byte, all ASCII digits.
+func allDigits[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 // IsArchiveName reports whether a file is read as a .zip archive.
@@ -150,15 +171,7 @@ func entryLearner(parts, outer []string, rootName string) (learner, moodle strin
 	return learnerOf(parts, rootName)
 }
 
-// submissionKey is a file name without its copy mark, folded:
-// "acces (1).md" and "acces.md" are one learner's resubmission, while
-// "alice-acces.md" and "bob-acces.md" in one folder are two learners.
-func submissionKey(name string) string {
-	stem, _ := strings.CutSuffix(checklist.Fold(name), ".md")
-	return trimCopyMark(stem)
-}
-
-// learnerGroup is who a file counts as for duplicate fingerprints. A
+// groupKey is who a file counts as for duplicate fingerprints. A
 // Moodle name with its id is one learner wherever it sits (two downloads
 // of one export are one learner twice). Otherwise a name and its copies
 // ("acces.md", "acces (1).md") are one learner's resubmission only in a
@@ -168,15 +181,38 @@ func submissionKey(name string) string {
 // argument, at an archive's root or named on the command line are each
 // their own learner: that is where a browser or a mail client saves
 // different learners' attachments as acces.md, acces (1).md, …
-func learnerGroup(place, name, moodle string, learnerFolder bool) string {
-	if moodle != "" {
-		return "m:" + moodle
+//
+// The walk keeps the parts and the workers hash them (hash) without
+// building the string: learnerGroup, in the tests, builds it.
+type groupKey struct {
+	place, name, moodle string
+	learnerFolder       bool
+}
+
+// hash is the group's hash under h's seed: the place and the name, a
+// Moodle key alone, or, in a learner's folder, the place and the name
+// folded without ".md" and its copy mark ("acces (1).md" and "acces.md"
+// are one learner's resubmission, "alice-acces.md" and "bob-acces.md"
+// two learners). The name is folded into buf, returned for the next
+// call.
+func (g groupKey) hash(h *maphash.Hash, buf []byte) (uint64, []byte) {
+	h.Reset()
+	switch {
+	case g.moodle != "":
+		h.WriteString("m:")
+		h.WriteString(g.moodle)
+	case !g.learnerFolder:
+		h.WriteString(g.place)
+		h.WriteString("//")
+		h.WriteString(g.name)
+	default:
+		h.WriteString(g.place)
+		h.WriteByte('/')
+		buf = textfold.AppendFold(buf[:0], g.name)
+		stem, _ := bytes.CutSuffix(buf, []byte(".md"))
+		h.Write(trimCopyMark(stem))
 	}
-	if !learnerFolder {
-		// "//" cannot meet place + "/" + a key: a key is a file name.
-		return place + "//" + name
-	}
-	return place + "/" + submissionKey(name)
+	return h.Sum64(), buf
 }
 
 // ruleName is the name a file on disk is judged by: itself when it is

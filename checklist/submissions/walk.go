@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ type source struct {
 	archive string // for an archive entry: the archive's path
 	entry   string // and the entry's name
 	learner string
-	group   string // the learner's folder, for duplicate counting
+	group   groupKey // who the file counts as for duplicate fingerprints
 	fail    error
 	read    func(buf []byte) ([]byte, fileID, error)
 	pub     func() *acces.PubFile // nil: no .pub beside it
@@ -106,7 +107,7 @@ func (w *walker) arg(arg string) {
 				id = did
 			}
 		}
-		s := w.diskFile(arg, true, learner, learnerGroup(group, filepath.Base(arg), moodle, false), id)
+		s := w.diskFile(arg, true, learner, groupKey{group, filepath.Base(arg), moodle, false}, id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
 			s.pub = diskPub(filepath.Dir(arg), choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)))
 		}
@@ -116,7 +117,7 @@ func (w *walker) arg(arg string) {
 
 // diskFile reads through safefile, pret's one bounded reader: regular
 // files only, opened without blocking, at most acces.md's cap.
-func (w *walker) diskFile(path string, follow bool, learner, group string, id fileID) source {
+func (w *walker) diskFile(path string, follow bool, learner string, group groupKey, id fileID) source {
 	return source{
 		path: path, learner: learner, group: group,
 		read: func(buf []byte) ([]byte, fileID, error) {
@@ -177,9 +178,12 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 	// learners, however deep they sit: the first folder under the
 	// argument may be a group.
 	group := "d:" + id.String()
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	pubs := choosePubs(pubNames(entries), w.keyName)
 	var subs []fs.DirEntry
+	prefix := joinPrefix(path)
+	// One slice for every file's parts: learnerOf reads them, keeps none.
+	sub := append(make([]string, 0, len(parts)+1), parts...)
 	for _, e := range entries {
 		raw := e.Name()
 		t := e.Type()
@@ -187,9 +191,9 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			subs = append(subs, e)
 			continue
 		}
-		p := filepath.Join(path, raw)
+		p := prefix + raw
 		name := ruleName(raw) // the rule and the learner's name read UTF-8
-		sub := append(parts[:len(parts):len(parts)], name)
+		sub := append(sub[:len(parts)], name)
 		switch {
 		case t&fs.ModeSymlink != 0:
 			// Never followed. Reported when its name is a submission's or
@@ -208,7 +212,7 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 			fid.path = raw // folders are read once, so folder and name tell files apart
 			pending.Add(1)
 			s := source{
-				path: p, learner: l, group: learnerGroup(group, name, moodle, len(parts) > 0),
+				path: p, learner: l, group: groupKey{group, name, moodle, len(parts) > 0},
 				read: func(buf []byte) ([]byte, fileID, error) {
 					data, err := safefile.ReadIn(f, raw, p, safefile.Access, buf)
 					return data, fid, err
@@ -226,6 +230,13 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 		name := ruleName(e.Name())
 		w.dir(filepath.Join(path, e.Name()), append(parts[:len(parts):len(parts)], name), false, rootName)
 	}
+}
+
+// joinPrefix is what filepath.Join(dir, name) puts before name, for
+// any name a folder lists (no separator, neither "." nor ".."): the
+// folder cleaned once, not the whole path again for each file.
+func joinPrefix(dir string) string {
+	return strings.TrimSuffix(filepath.Join(dir, "x"), "x")
 }
 
 // maxOpenDirs bounds the folders open at once: those whose files are
@@ -381,7 +392,7 @@ func (w *walker) archive(path string, follow bool, rootName string, outer []stri
 		learner = strings.Clone(learner)
 		s := source{
 			path: path + "!/" + zf.Name, archive: path, entry: zf.Name,
-			learner: learner, group: learnerGroup("z:"+id.String()+"!/"+cleanEntryDir(dir), base, moodle, cleanEntryDir(dir) != ""),
+			learner: learner, group: groupKey{"z:" + id.String() + "!/" + cleanEntryDir(dir), base, moodle, cleanEntryDir(dir) != ""},
 			done: release,
 		}
 		entryID := id
