@@ -2,6 +2,7 @@ package acces
 
 import (
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -54,15 +55,19 @@ func (s *dateScan) drop(f foundDate) bool {
 
 func (s *dateScan) push(w string) bool {
 	if s.status == "" && len(w) >= 5 {
-		switch {
-		case strings.HasPrefix(w, "demand"):
-			s.status = "demande"
-		case strings.HasPrefix(w, "verif"), strings.HasPrefix(w, "ouvert"):
-			s.status = "verifie"
+		switch w[0] {
+		case 'd':
+			if strings.HasPrefix(w, "demand") {
+				s.status = "demande"
+			}
+		case 'v', 'o':
+			if strings.HasPrefix(w, "verif") || strings.HasPrefix(w, "ouvert") {
+				s.status = "verifie"
+			}
 		}
 	}
 	// ISO dates stay whole words because of their dashes.
-	if !s.haveISO && len(w) >= 8 {
+	if !s.haveISO && len(w) >= 8 && w[4] == '-' {
 		if y, m, d, ok := dates.ISOWord(w); ok {
 			if f := (foundDate{y: y, m: m, d: d, a: w}); !s.drop(f) {
 				s.firstISO, s.haveISO = f, true
@@ -74,7 +79,9 @@ func (s *dateScan) push(w string) bool {
 	if s.n == len(s.win) {
 		s.step()
 	}
-	return true
+	// With a first date and a label, the rest of the line changes
+	// nothing date reports: neither is ever replaced.
+	return !s.haveFirst || s.status == ""
 }
 
 // step looks at the oldest word with the others as look-ahead, then
@@ -88,7 +95,7 @@ func (s *dateScan) step() {
 		s.skip--
 		return
 	}
-	if s.haveFirst || !dates.Digits(w) && w != "1er" {
+	if s.haveFirst || w == "" || w[0] < '0' || w[0] > '9' || !dates.Digits(w) && w != "1er" {
 		return
 	}
 	// The window in order, w first.
@@ -151,13 +158,23 @@ func aboutSession(folded string) bool { return strings.Contains(folded, "seance"
 func (d *document) checkDate(r *Result, rules Rules) {
 	headingLabelled, headingUsed := false, false
 	headingStatus := ""
+	// A small file's forms are read once for this rule and the
+	// sentence's; a larger one's are read here line by line, and a line
+	// with neither a heading nor a digit need not be read: it is skipped
+	// below (TestDateLineSkipIsExact).
+	cached := d.cached()
+	var uncached line
 	for i := 0; i+1 < len(d.starts); i++ {
-		if raw := d.rawLine(i); !mayDateOrHeading(raw.raw) {
-			// Neither a heading nor a digit: the line is skipped below
-			// (TestDateLineSkipIsExact).
-			continue
+		var l *line
+		if cached {
+			l = &d.forms[i]
+		} else {
+			if raw := d.rawLine(i); !mayDateOrHeading(raw.raw) {
+				continue
+			}
+			uncached = d.form(i)
+			l = &uncached
 		}
-		l := d.form(i)
 		if l.blank {
 			continue
 		}
@@ -234,10 +251,22 @@ func hasDigit(s string) bool {
 }
 
 // isoDay is time.Date(y, m, d).Format("2006-01-02") of a day Civil
-// accepted, whose year has four digits (dates.Year): one string, no
-// layout to interpret.
+// accepted, whose year has four digits (dates.Year), without a layout to
+// interpret. A batch states few days, many times: each is made once and
+// shared (dayStrings), not one string per file.
 func isoDay(y, m, d int) string {
 	b := [10]byte{byte('0' + y/1000%10), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-',
 		byte('0' + m/10), byte('0' + m%10), '-', byte('0' + d/10), byte('0' + d%10)}
-	return string(b[:])
+	slot := &dayStrings[(y*12*31+m*31+d)%len(dayStrings)]
+	if p := slot.Load(); p != nil && *p == string(b[:]) {
+		return *p
+	}
+	s := string(b[:])
+	slot.Store(&s)
+	return s
 }
+
+// dayStrings holds the days made last, one per slot; workers validating
+// in parallel read and replace them atomically. Eleven years of days fit
+// without sharing a slot.
+var dayStrings [4096]atomic.Pointer[string]

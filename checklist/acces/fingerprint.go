@@ -111,12 +111,15 @@ func (d *document) readStatements(st *statements) {
 			continue
 		}
 		if !strings.Contains(l.raw, ":") && !strings.Contains(l.raw, "AAAA") {
-			typeWords(st, l.no, l.raw) // no fingerprint, no MD5 pairs, no pasted key
+			// No fingerprint, no MD5 pairs, no pasted key.
+			if mayNameTypeString(l.raw) {
+				typeWords(st, l.no, l.raw)
+			}
 			continue
 		}
 		if blanked, changed := d.scanKeyMaterial(l, st, arr[:0]); changed {
 			typeWords(st, l.no, blanked)
-		} else {
+		} else if mayNameTypeString(l.raw) {
 			typeWords(st, l.no, l.raw) // nothing blanked: the line itself
 		}
 	}
@@ -138,7 +141,7 @@ func typeWords[T string | []byte](st *statements, no int, rest T) {
 		for i < len(rest) && isTypeByte(rest[i]) {
 			i++
 		}
-		if i == from {
+		if i == from || !mayBeTypeWord(rest[from], i-from) {
 			continue
 		}
 		switch t := typeWordFold(rest[from:i]); t {
@@ -157,9 +160,28 @@ func typeWords[T string | []byte](st *statements, no int, rest T) {
 	}
 }
 
-func isTypeByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+func isTypeByte(c byte) bool { return typeByte[c] }
+
+var typeByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+	}
+	return t
+}()
+
+// mayBeTypeWord is false for a word that typeWordBytes cannot name, by
+// its length and first letter: every type word starts with e, s, r or d
+// and has one of typeWordLens letters (TestTypeWordFilterCoversEveryCase
+// reads them off typeWordBytes' cases).
+func mayBeTypeWord(first byte, n int) bool {
+	switch first | 0x20 {
+	case 'e', 's', 'r', 'd':
+		return n < 64 && typeWordLens&(1<<n) != 0
+	}
+	return false
 }
+
+const typeWordLens = 1<<3 | 1<<5 | 1<<7 | 1<<8 | 1<<10 | 1<<11 | 1<<14 | 1<<19 | 1<<22
 
 // typeWordFold is typeWord of w in lower case. The words are ASCII
 // (keyTypeWords) and the longest type word has 22 letters, so a longer
@@ -179,18 +201,49 @@ func typeWordFold[T string | []byte](w T) string {
 	return typeWordBytes(low[:len(w)])
 }
 
-// mayNameType is a cheap look for the letters every type word has.
+// mayNameType is a cheap look for what every type word has, in either
+// case: r or d, s, then a or s (rsa, dsa, dss), or 255 (ed25519). One
+// table load per byte; only an s or a 5 looks around.
 func mayNameType[T string | []byte](s T) bool {
-	for i := 0; i+2 < len(s); i++ {
-		switch s[i] | 0x20 {
-		case 'r', 'd':
-			if s[i+1]|0x20 == 's' && s[i+2]|0x20 == 'a' || s[i+1]|0x20 == 's' && s[i+2]|0x20 == 's' {
+	for i := 1; i+1 < len(s); i++ {
+		switch typeMiddle[s[i]] {
+		case 's':
+			if p, n := s[i-1]|0x20, s[i+1]|0x20; (p == 'r' || p == 'd') && (n == 'a' || n == 's') {
 				return true
 			}
-		case '2':
-			if s[i+1] == '5' && s[i+2] == '5' {
+		case '5':
+			if s[i-1] == '2' && s[i+1] == '5' {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+var typeMiddle = [256]byte{'s': 's', 'S': 's', '5': '5'}
+
+// mayNameTypeString is mayNameType of a string, looking only at its s,
+// S and 5 (strings.IndexByte), not at every byte: most lines have few.
+func mayNameTypeString(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	mid := s[1 : len(s)-1] // the bytes with one on either side
+	for _, c := range [...]byte{'5', 's', 'S'} {
+		for from := 0; ; {
+			k := strings.IndexByte(mid[from:], c)
+			if k < 0 {
+				break
+			}
+			i := 1 + from + k // in s
+			if c == '5' {
+				if s[i-1] == '2' && s[i+1] == '5' {
+					return true
+				}
+			} else if p, n := s[i-1]|0x20, s[i+1]|0x20; (p == 'r' || p == 'd') && (n == 'a' || n == 's') {
+				return true
+			}
+			from += k + 1
 		}
 	}
 	return false
@@ -212,8 +265,38 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) (blanked 
 		out = append(out, ' ')
 		from, changed = next, true
 	}
+	// Every case needs a colon 2, 3 or 6 bytes on (a pair run, MD5:,
+	// SHA256:) or starts at AAAA: the bytes before the first such place
+	// are passed over whole. hasPrefixFold also reads 0x1A as a colon
+	// (0x1A|0x20 is ':'): a line with one is read byte by byte.
+	jump := strings.IndexByte(raw, 0x1a) < 0
+	colon, aaaa := -1, -1 // the next ':' from i+2 and "AAAA" from i, len(raw) for none
 	i := 0
 	for i < len(raw) {
+		if jump {
+			if colon < i+2 && colon != len(raw) {
+				colon = len(raw)
+				if i+2 < len(raw) {
+					if k := strings.IndexByte(raw[i+2:], ':'); k >= 0 {
+						colon = i + 2 + k
+					}
+				}
+			}
+			if aaaa < i && aaaa != len(raw) {
+				aaaa = len(raw)
+				if k := strings.Index(raw[i:], "AAAA"); k >= 0 {
+					aaaa = i + k
+				}
+			}
+			next := aaaa
+			if colon < len(raw) {
+				next = min(next, max(i, colon-6))
+			}
+			if next >= len(raw) {
+				break
+			}
+			i = next
+		}
 		c := raw[i]
 		if !keyStart[c] || c|0x20 != 's' && c|0x20 != 'm' && c != 'A' && !(i+47 <= len(raw) && raw[i+2] == ':') {
 			// None of the cases below can start here: each needs its

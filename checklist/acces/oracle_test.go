@@ -4,15 +4,21 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys/signing"
 )
@@ -186,6 +192,22 @@ func TestValidateMatchesOracle(t *testing.T) {
 		files = append(files, []byte(strings.Repeat(tok, 40)), []byte(strings.Repeat(tok+"\n", 12)))
 	}
 	files = append(files, oracleSigned(t)...)
+	// Files past the forms' cache (maxFormLines, maxFormBytes): read line
+	// by line, with the date rule's skip of lines without a digit.
+	var large [][]byte
+	for k := range 12 {
+		var b strings.Builder
+		for lines := 0; k%2 == 0 && lines <= maxFormLines || k%2 == 1 && b.Len() <= maxFormBytes; lines += 21 {
+			b.WriteString(oracleLine(rng) + "\n")
+			if k%2 == 0 {
+				b.WriteString(strings.Repeat("\n", 20))
+			}
+		}
+		large = append(large, append([]byte(b.String()), oracleFile(rng)...), append(oracleFile(rng), b.String()...))
+	}
+	for _, data := range large {
+		sameResult(t, data, rules, Validate(data, rules), validateOracle(data, rules))
+	}
 	for i, data := range files {
 		for j, rs := range sets {
 			if (i+j)%2 == 1 && i < 30_000 {
@@ -441,4 +463,206 @@ func TestPathTokensMatchOracle(t *testing.T) {
 			t.Fatalf("case %d %q:\n got %q\nwant %q", i, raw, got, want)
 		}
 	}
+}
+
+// TestScanKeyMaterialMatchesOracle: over lines of key pieces (with the
+// 0x1A byte that hasPrefixFold reads as a colon), the scan finds the
+// statements the byte-by-byte scan found and blanks the same text.
+func TestScanKeyMaterialMatchesOracle(t *testing.T) {
+	pieces := []string{"SHA256:", "sha256:", "SHA256\x1a", "sha\x12\x15\x16:", "MD5:", "md5\x1a", "md\x15:", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6",
+		"AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl", "ssh-ed25519 ", "AAAA", "AAAAA", "xAAAA", "QHyhxVFTPXV7frfPeroTrIpbAfkSBW/jMBBuf3WKRSM", fpA[7:], "=", " ", ":", "\x1a", "a", "A", "0", "ed25519", "(RSA)", "é", "-", "ab:", "a:b:"}
+	rng := rand.New(rand.NewPCG(57, 58))
+	for i := range 200_000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		raw := b.String()
+		l := line{no: 3, raw: raw}
+		got, want := &statements{}, &statementsOracle{}
+		blanked, changed := (&document{}).scanKeyMaterial(l, got, nil)
+		if !changed {
+			blanked = []byte(raw)
+		}
+		wantBlanked := (&document{}).scanKeyMaterialOracle(l, want, nil)
+		g := fmt.Sprint(got.fingerprints.n, got.fingerprints.lines, got.fingerprints.first, got.badFP.n, got.md5.n, got.pasted, got.badPasted, len(got.distinct))
+		w := fmt.Sprint(want.fingerprints.n, want.fingerprints.lines, want.fingerprints.first, want.badFP.n, want.md5.n, want.pasted, want.badPasted, len(want.distinct))
+		if g != w || string(blanked) != string(wantBlanked) {
+			t.Fatalf("case %d %q:\n got %s %q\nwant %s %q", i, raw, g, blanked, w, wantBlanked)
+		}
+	}
+}
+
+// typeWordCases are the words typeWordBytes names, read off its source:
+// the filters in front of it are checked against what it names, not
+// against a copy of its list.
+func typeWordCases(t *testing.T) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "fingerprint.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if fn, ok := n.(*ast.FuncDecl); ok && fn.Name.Name != "typeWordBytes" {
+			return false
+		}
+		if cc, ok := n.(*ast.CaseClause); ok {
+			for _, e := range cc.List {
+				if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					w, err := strconv.Unquote(lit.Value)
+					if err != nil {
+						t.Fatal(err)
+					}
+					words = append(words, w)
+				}
+			}
+		}
+		return true
+	})
+	if len(words) < 10 {
+		t.Fatalf("typeWordBytes' cases not found: %q", words)
+	}
+	return words
+}
+
+// TestTypeWordFilterCoversEveryCase: every word typeWordBytes names, in
+// any case, passes mayBeTypeWord, and a line holding it, whatever is
+// around it, passes mayNameType: the two filters skip only words and
+// lines that name no type.
+func TestTypeWordFilterCoversEveryCase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(59, 60))
+	around := []string{"", " ", "(", ")", "x", "é", "-", "_", "\x12", "2", "5", "s"}
+	for _, w := range typeWordCases(t) {
+		if typeWordBytes([]byte(w)) == "" {
+			t.Fatalf("%q is a case of typeWordBytes yet names nothing", w)
+		}
+		for range 200 {
+			b := []byte(w)
+			for k := range b {
+				if rng.IntN(2) == 0 && 'a' <= b[k] && b[k] <= 'z' {
+					b[k] -= 'a' - 'A'
+				}
+			}
+			if !mayBeTypeWord(b[0], len(b)) {
+				t.Fatalf("mayBeTypeWord skips %q", b)
+			}
+			line := around[rng.IntN(len(around))] + string(b) + around[rng.IntN(len(around))]
+			if !mayNameType(line) || !mayNameType([]byte(line)) || !mayNameTypeString(line) {
+				t.Fatalf("mayNameType skips %q", line)
+			}
+		}
+	}
+}
+
+// TestTypeWordsMatchOracle: over lines of type words in every case,
+// near-misses and separators, typeWords notes what it noted before the
+// filters.
+func TestTypeWordsMatchOracle(t *testing.T) {
+	pieces := append(typeWordCases(t), "ED25519", "(ED25519)", "Rsa", "DSS", "id_ed25519_romeo", "x", " ", "-", "_", "é", "255", "rs", "sa", "ed2551", "ed255199", "ssh-ed25519-cert-v01", "\x12", ":")
+	rng := rand.New(rand.NewPCG(61, 62))
+	for i := range 100_000 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			p := pieces[rng.IntN(len(pieces))]
+			if rng.IntN(3) == 0 {
+				p = strings.ToUpper(p)
+			}
+			b.WriteString(p)
+		}
+		line := b.String()
+		got, want := &statements{}, &statementsOracle{}
+		typeWords(got, 2, line)
+		typeWordsOracle(want, 2, line)
+		if fmt.Sprint(got.ed25519, got.otherTypes, got.otherLine) != fmt.Sprint(want.ed25519, want.otherTypes, want.otherLine) {
+			t.Fatalf("case %d %q: got %v %v %d, want %v %v %d", i, line, got.ed25519, got.otherTypes, got.otherLine, want.ed25519, want.otherTypes, want.otherLine)
+		}
+	}
+}
+
+// TestRootIndexMatchesOracle: the one-pass look finds the root the
+// eight searches and the drive-letter loop found.
+func TestRootIndexMatchesOracle(t *testing.T) {
+	pieces := []string{"~/", "~\\", "~", "$HOME", "$HOM", "${HOME}", "${HOME", "%USERPROFILE%", "%USERPROFILE", ".ssh/", ".ssh\\", ".ssh", "/", "\\", "C:", "c:\\", "z:/", "1:/", ":/", ":", "x", "é", "Clé:", "."}
+	rng := rand.New(rand.NewPCG(63, 64))
+	for i := range 200_000 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		f := b.String()
+		if got, want := rootIndex(f), rootIndexOracle(f); got != want {
+			t.Fatalf("case %d: rootIndex(%q) = %d, want %d", i, f, got, want)
+		}
+	}
+}
+
+// TestIsoDayMatchesFormat: the day written by hand, made or found in
+// dayStrings, is time.Time.Format's, for every day of the years a file
+// can state at the edges and around now, over and over (slots replaced).
+func TestIsoDayMatchesFormat(t *testing.T) {
+	for range 2 {
+		for _, y := range []int{0, 1, 99, 999, 1000, 1999, 2000, 2024, 2025, 2026, 2027, 2100, 2500, 9999} {
+			for m := 1; m <= 12; m++ {
+				for d := 1; d <= 31; d++ {
+					tm, ok := dates.Civil(y, m, d)
+					if !ok {
+						continue
+					}
+					if got, want := isoDay(y, m, d), tm.Format("2006-01-02"); got != want {
+						t.Fatalf("isoDay(%d, %d, %d) = %q, want %q", y, m, d, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestIsoDayConcurrent: validators in parallel share dayStrings; each
+// gets its own day, whatever the others put in the slots (go test
+// -race checks the sharing itself).
+func TestIsoDayConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 65))
+			for range 20_000 {
+				y, m, d := 2000+rng.IntN(200), 1+rng.IntN(12), 1+rng.IntN(28)
+				if got, want := isoDay(y, m, d), fmt.Sprintf("%04d-%02d-%02d", y, m, d); got != want {
+					t.Errorf("isoDay(%d, %d, %d) = %q, want %q", y, m, d, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestMayNameTypeStringMatches: the look by IndexByte answers as the
+// byte walk, on lines of type words, their pieces and other text.
+func TestMayNameTypeStringMatches(t *testing.T) {
+	pieces := []string{"rsa", "RSA", "dss", "Dsa", "255", "25", "5", "2", "s", "S", "r", "d", "a", "\x12", "x", " ", "é", "ed25519", "ds", "sa"}
+	rng := rand.New(rand.NewPCG(66, 67))
+	for i := range 300_000 {
+		var b strings.Builder
+		for range rng.IntN(7) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := mayNameTypeString(s), mayNameType(s); got != want {
+			t.Fatalf("case %d: mayNameTypeString(%q) = %v, mayNameType %v", i, s, got, want)
+		}
+	}
+}
+
+// FuzzMayNameTypeStringMatches: the same on any string.
+func FuzzMayNameTypeStringMatches(f *testing.F) {
+	f.Add("ssh-rsa ed25519 DSA")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := mayNameTypeString(s), mayNameType(s); got != want {
+			t.Fatalf("mayNameTypeString(%q) = %v, mayNameType %v", s, got, want)
+		}
+	})
 }

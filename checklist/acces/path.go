@@ -24,45 +24,55 @@ func pathTokens(raw string) []string {
 // nextPathToken is the first path-like word of raw[i:] and where to look
 // for the next one: pathTokens one word at a time, with no list to make.
 //
-// Words are cut byte by byte, as strings.FieldsFunc cut them rune by rune
-// on isPathSepOracle: the separators are ASCII bytes or the two-byte
-// runes C2 A0, C2 AB and C2 BB, and no byte of another rune (nor of an
-// invalid sequence, read one byte at a time) is one of those or starts
-// one (TestPathTokensMatchSlow, TestCheckPathMatchesOracle).
+// Only a word with a slash or a backslash can be one: the walk goes from
+// slash to slash, and cuts the word around each from
+// the separators before and after it, as strings.FieldsFunc cut them rune
+// by rune on isPathSepOracle. The separators are ASCII bytes or the
+// two-byte runes C2 A0, C2 AB and C2 BB; no byte of another rune (nor of
+// an invalid sequence, read one byte at a time) is one of those, and C2
+// always starts a rune (TestPathTokensMatchOracle, FuzzPathTokensMatchOracle).
 func nextPathToken(raw string, i int) (tok string, next int, ok bool) {
-	if i == 0 && !hasSlash(raw) {
-		return "", len(raw), false
-	}
 	for i < len(raw) {
-		for i < len(raw) {
-			n := pathSepLen(raw, i)
-			if n == 0 {
-				break
-			}
-			i += n
-		}
-		from := i
-		slash := false
-		for i < len(raw) && pathSepLen(raw, i) == 0 {
-			slash = slash || raw[i] == '/' || raw[i] == '\\'
-			i++
-		}
-		if i == from {
+		s := slashIndex(raw[i:])
+		if s < 0 {
 			break
 		}
-		if !slash {
-			// No slash in the word, none in what is kept of it.
-			continue
+		s += i
+		from := s // back to the separator before the slash, or to i
+		for from > i {
+			if c := raw[from-1]; c < utf8.RuneSelf && pathSepASCII[c] ||
+				from-2 >= i && raw[from-2] == 0xc2 && (c == 0xa0 || c == 0xab || c == 0xbb) {
+				break
+			}
+			from--
 		}
-		f := trimRightPunct(raw[from:i])
+		end := s + 1
+		for end < len(raw) && pathSepLen(raw, end) == 0 {
+			end++
+		}
+		f := trimRightPunct(raw[from:end])
 		if k := rootIndex(f); k > 0 {
 			f = f[k:] // "Clé:~/.ssh/x.pub"
 		}
 		if hasSlash(f) {
-			return f, i, true
+			return f, end, true
 		}
+		i = end
 	}
 	return "", len(raw), false
+}
+
+// slashIndex is the index of the first slash or backslash of s, -1 for
+// none. One walk that stops at the first: two IndexByte calls would each
+// run to the end of a line that lacks one of the two, once per word of
+// a line of many paths.
+func slashIndex(s string) int {
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; c == '/' || c == '\\' {
+			return k
+		}
+	}
+	return -1
 }
 
 // pathSepLen is the length of the separator at raw[i], 0 for none.
@@ -104,23 +114,40 @@ func trimRightPunct(s string) string {
 	return s
 }
 
-// rootIndex finds where a path starts inside a word.
+// rootIndex finds where a path starts inside a word: the first place a
+// root starts (~/, ~\, $HOME, ${HOME}, %USERPROFILE%, .ssh/, .ssh\, /, a
+// drive letter), in one pass; -1 for none.
 func rootIndex(f string) int {
-	best := -1
-	for _, root := range []string{"~/", "~\\", "$HOME", "${HOME}", "%USERPROFILE%", ".ssh/", ".ssh\\", "/"} {
-		if i := strings.Index(f, root); i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
-	}
 	if len(f) > 2 && f[1] == ':' && (f[2] == '\\' || f[2] == '/') {
 		return 0
 	}
-	for i := 1; i+2 < len(f); i++ {
-		if f[i+1] == ':' && (f[i+2] == '\\' || f[i+2] == '/') && (f[i] >= 'A' && f[i] <= 'Z' || f[i] >= 'a' && f[i] <= 'z') && (best < 0 || i < best) {
-			best = i
+	for i := 0; i < len(f); i++ {
+		switch c := f[i]; c {
+		case '/':
+			return i
+		case '~':
+			if i+1 < len(f) && (f[i+1] == '/' || f[i+1] == '\\') {
+				return i
+			}
+		case '$':
+			if strings.HasPrefix(f[i:], "$HOME") || strings.HasPrefix(f[i:], "${HOME}") {
+				return i
+			}
+		case '%':
+			if strings.HasPrefix(f[i:], "%USERPROFILE%") {
+				return i
+			}
+		case '.':
+			if strings.HasPrefix(f[i:], ".ssh/") || strings.HasPrefix(f[i:], ".ssh\\") {
+				return i
+			}
+		default:
+			if i >= 1 && i+2 < len(f) && f[i+1] == ':' && (f[i+2] == '\\' || f[i+2] == '/') && (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+				return i
+			}
 		}
 	}
-	return best
+	return -1
 }
 
 func BaseName(p string) string {
