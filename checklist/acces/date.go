@@ -163,18 +163,11 @@ func (d *document) checkDate(r *Result, rules Rules) {
 	// with neither a heading nor a digit need not be read: it is skipped
 	// below (TestDateLineSkipIsExact).
 	cached := d.cached()
-	var uncached line
 	for i := 0; i+1 < len(d.starts); i++ {
-		var l *line
-		if cached {
-			l = &d.forms[i]
-		} else {
-			if raw := d.rawLine(i); !mayDateOrHeading(raw.raw) {
-				continue
-			}
-			uncached = d.form(i)
-			l = &uncached
+		if !cached && !mayDateOrHeading(d.rawLine(i).raw) {
+			continue
 		}
+		l := d.form(i)
 		if l.blank {
 			continue
 		}
