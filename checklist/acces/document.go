@@ -460,25 +460,59 @@ func appendCleanMarks(b []byte, s string) []byte {
 // hasInlineMark is strings.ContainsAny(s, "*_`\"«»“”") on bytes: « and »
 // are C2 AB and C2 BB, “ and ” E2 80 9C and E2 80 9D.
 func hasInlineMark(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !inlineLead[s[i]] {
+	i := 0
+	// Eight bytes at a time: in ASCII ones, a byte equal to one of the
+	// four ASCII marks is a zero byte of x ^ mark (hasZero); the others
+	// are read byte by byte.
+	for ; i+8 <= len(s); i += 8 {
+		if x := load8(s[i : i+8]); x&hiBits == 0 {
+			if hasZero(x^'*'*lowBits) || hasZero(x^'_'*lowBits) || hasZero(x^'`'*lowBits) || hasZero(x^'"'*lowBits) {
+				return true
+			}
 			continue
 		}
-		switch s[i] {
-		case 0xc2:
-			if i+1 < len(s) && (s[i+1] == 0xab || s[i+1] == 0xbb) {
+		for k := i; k < i+8; k++ {
+			if inlineLead[s[k]] && markAt(s, k) {
 				return true
 			}
-		case 0xe2:
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0x9c || s[i+2] == 0x9d) {
-				return true
-			}
-		default:
+		}
+	}
+	for ; i < len(s); i++ {
+		if inlineLead[s[i]] && markAt(s, i) {
 			return true
 		}
 	}
 	return false
 }
+
+// load8 reads the eight bytes of b as a little-endian word (one load).
+func load8(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// markAt reports whether a mark of hasInlineMark starts at s[i], a byte
+// of inlineLead.
+func markAt(s string, i int) bool {
+	switch s[i] {
+	case 0xc2:
+		return i+1 < len(s) && (s[i+1] == 0xab || s[i+1] == 0xbb)
+	case 0xe2:
+		return i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0x9c || s[i+2] == 0x9d)
+	}
+	return true
+}
+
+const (
+	lowBits = 0x0101010101010101
+	hiBits  = 0x8080808080808080
+)
+
+// hasZero reports whether a byte of x is zero: the lowest zero byte
+// always sets its top bit (no borrow reaches it from below), and no
+// bit is set when no byte is zero.
+func hasZero(x uint64) bool { return (x-lowBits)&^x&hiBits != 0 }
 
 // appendCleanRunes is appendCleanMarks rune by rune: text that is not
 // UTF-8 has each bad byte written as U+FFFD, as it always was.

@@ -50,7 +50,22 @@ var sentence = sync.OnceValue(func() *sentenceModel {
 // opens a copy the scan follows) or the sentence's first word (which
 // opens a match): a necessary condition, a substring search.
 func (m *sentenceModel) mayOpen(folded string) bool {
-	return strings.Contains(folded, "connexion") || m.want[0] != "connexion" && strings.Contains(folded, m.want[0])
+	return hasConnexion(folded) || m.want[0] != "connexion" && strings.Contains(folded, m.want[0])
+}
+
+// hasConnexion is strings.Contains(folded, "connexion") by its one 'x',
+// a rare letter found with IndexByte.
+func hasConnexion(folded string) bool {
+	for i := 0; ; {
+		j := strings.IndexByte(folded[i:], 'x')
+		if j < 0 {
+			return false
+		}
+		if p := i + j; p >= 5 && p+4 <= len(folded) && folded[p-5:p+4] == "connexion" {
+			return true
+		}
+		i += j + 1
+	}
 }
 
 func (d *document) checkSentence(r *Result) {

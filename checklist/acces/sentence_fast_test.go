@@ -237,3 +237,35 @@ func FuzzCleanMarksMatchesRuneWalk(f *testing.F) {
 		}
 	})
 }
+
+// TestHasInlineMarkEveryPlace: each mark (and bytes next to them: ),
+// ^, a, !, 0x7f, é) at every place of texts of 0 to 24 bytes, so each
+// lands at every place of an eight-byte step and in the tail.
+func TestHasInlineMarkEveryPlace(t *testing.T) {
+	for _, m := range []string{"*", "_", "`", "\"", "«", "»", "“", "”", ")", "^", "a", "!", "\x7f", "é", "\u2018", "+", "^", "a", "\xc2", "\xe2\x80"} {
+		for n := 0; n <= 24; n++ {
+			for at := 0; at <= n; at++ {
+				s := strings.Repeat("x", at) + m + strings.Repeat("y", n-at)
+				if got, want := hasInlineMark(s), strings.ContainsAny(s, "*_`\"«»“”"); got != want {
+					t.Fatalf("hasInlineMark(%q) = %v, ContainsAny says %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestHasConnexionIsContains: around every 'x', at every place.
+func TestHasConnexionIsContains(t *testing.T) {
+	pieces := []string{"connexion", "conne", "xion", "x", "xx", "connexio", "onnexion", " ", "a", "é", "connexionx"}
+	r := rand.New(rand.NewPCG(37, 38))
+	for range 100_000 {
+		var b strings.Builder
+		for range r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := hasConnexion(s), strings.Contains(s, "connexion"); got != want {
+			t.Fatalf("hasConnexion(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

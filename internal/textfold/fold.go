@@ -4,6 +4,7 @@
 package textfold
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync"
 	"unicode"
@@ -73,8 +74,8 @@ func AppendFoldBytes(dst, s []byte) []byte { return appendFold(dst, s) }
 
 // asciiFold is what appendFold writes for each ASCII byte: itself, its
 // small letter, or asciiSpace for white space.
-var asciiFold = func() (t [utf8.RuneSelf]byte) {
-	for c := range t {
+var asciiFold = func() (t [256]byte) {
+	for c := range utf8.RuneSelf {
 		switch {
 		case c == ' ' || '\t' <= c && c <= '\r':
 			t[c] = asciiSpace
@@ -95,28 +96,7 @@ func appendFold[S ~string | ~[]byte](dst []byte, s S) []byte {
 	var latin *[0x250]string
 	for i := 0; i < len(s); {
 		if s[i] < utf8.RuneSelf {
-			// A run of ASCII, most of a line, written in place: it
-			// writes at most a byte per byte read, and one more for a
-			// space pending from before the run.
-			if free := cap(dst) - len(dst); free < len(s)-i+1 {
-				dst = append(dst[:cap(dst)], make([]byte, len(s)-i+1-free)...)[:len(dst)]
-			}
-			out, j := dst[:cap(dst)], len(dst)
-			for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
-				c := asciiFold[s[i]]
-				if c == asciiSpace {
-					space = j > base
-					continue
-				}
-				if space {
-					out[j] = ' '
-					j++
-					space = false
-				}
-				out[j] = c
-				j++
-			}
-			dst = out[:j]
+			dst, i, space = appendASCII(dst, base, s, i, space)
 			continue
 		}
 		r, n := decodeRune(s, i)
@@ -166,6 +146,84 @@ func appendFold[S ~string | ~[]byte](dst []byte, s S) []byte {
 		}
 	}
 	return dst
+}
+
+// Eight bytes at a time (SWAR): each byte's top bit is set by an
+// addition that never carries into the next byte, since every byte is
+// ASCII (below 0x80) once x&hi == 0.
+const (
+	ones = 0x0101010101010101
+	hi   = 0x8080808080808080
+)
+
+// appendASCII folds the run of ASCII at s[i:] onto dst: what the rune
+// loop does, eight bytes at a time where the eight hold no control
+// byte, no two spaces side by side and no space first (capitals are
+// lowered in place), byte by byte elsewhere. It returns where the run
+// ends and whether a space is pending.
+func appendASCII[S ~string | ~[]byte](dst []byte, base int, s S, i int, space bool) ([]byte, int, bool) {
+	// At most a byte written per byte read, one more for a pending
+	// space, and eight written at once past the end.
+	if free := cap(dst) - len(dst); free < len(s)-i+9 {
+		dst = append(dst[:cap(dst)], make([]byte, len(s)-i+9-free)...)[:len(dst)]
+	}
+	out, j := dst[:cap(dst)], len(dst)
+	for i < len(s) {
+		slow := 8 // bytes to take one at a time
+		if i+8 <= len(s) {
+			x := load8(s, i)
+			if x&hi == 0 {
+				sp := ^((x ^ 0x20*ones) + 0x7f*ones) & hi // bytes == ' '
+				ctl := ^(x + 0x5f*ones) & hi &^ sp        // bytes < 0x20
+				if ctl == 0 && sp&(sp<<8) == 0 {
+					if sp&0x80 == 0 {
+						up := (x + 0x3f*ones) &^ (x + 0x25*ones) & hi // 'A'..'Z'
+						if space {
+							out[j] = ' '
+							j++
+						}
+						binary.LittleEndian.PutUint64(out[j:j+8], x|up>>2)
+						if sp>>63 != 0 {
+							// A space last: pending, as one read
+							// byte by byte would be.
+							j, space = j+7, true
+						} else {
+							j, space = j+8, false
+						}
+						i += 8
+						continue
+					}
+					slow = 1 // only the space first: take it, try again
+				}
+			}
+		}
+		for ; slow > 0 && i < len(s); slow-- {
+			c := s[i]
+			if c >= utf8.RuneSelf {
+				return out[:j], i, space
+			}
+			i++
+			if c = asciiFold[c]; c == asciiSpace {
+				space = j > base
+				continue
+			}
+			if space {
+				out[j] = ' '
+				j++
+				space = false
+			}
+			out[j] = c
+			j++
+		}
+	}
+	return out[:j], i, space
+}
+
+// load8 reads s[i:i+8] as a little-endian word.
+func load8[S ~string | ~[]byte](s S, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 // decodeRune is utf8.DecodeRuneInString(s[i:]) for a string or bytes:

@@ -163,3 +163,32 @@ func FuzzFoldMatchesSlow(f *testing.F) {
 	f.Add("Connexion uniquement vers le N\u0153ud de login \xff")
 	f.Fuzz(checkMatchesSlow)
 }
+
+// TestFoldASCIIWordsMatchSlow: ASCII text of every length and
+// alignment (the eight-byte steps), spaces single, doubled, first and
+// last, capitals, control bytes, DEL, and a rune now and then.
+func TestFoldASCIIWordsMatchSlow(t *testing.T) {
+	alphabet := []string{" ", " ", " ", "a", "b", "z", "A", "Z", "@", "[", "`", "{", "0", "-", ".", "'", "\t", "\n", "\r", "\x00", "\x1f", "\x7f", "!", "é", "\u00a0", "É"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 300_000; i++ {
+		var b strings.Builder
+		n := rng.IntN(40)
+		for range n {
+			k := rng.IntN(len(alphabet))
+			if i%3 == 0 && k > 20 {
+				k = rng.IntN(8) // most lines: plain ASCII words
+			}
+			b.WriteString(alphabet[k])
+		}
+		checkMatchesSlow(t, b.String())
+	}
+	// Every byte at every place of an eight-byte step.
+	for c := 0; c < 0x80; c++ {
+		for at := 0; at < 17; at++ {
+			s := []byte("abcdefgh ijklmnop qr")
+			s[at] = byte(c)
+			checkMatchesSlow(t, string(s))
+			checkMatchesSlow(t, " "+string(s)+" ")
+		}
+	}
+}
