@@ -21,7 +21,15 @@ import (
 type Options struct {
 	Rules   acces.Rules
 	Workers int // files read at once; 0 = one per CPU
+	// Large, if set, is called once when the walk has met LargeRun
+	// files: the caller may then trade memory headroom for less
+	// garbage collection (pret valider does), a choice only a large run
+	// needs and a library must not make for its caller.
+	Large func()
 }
+
+// LargeRun is the number of files after which Options.Large is called.
+const LargeRun = 4096
 
 // maxDuplicateOf bounds the paths one result lists as sharing its key:
 // a key shared by thousands of files would otherwise cost memory in the
@@ -270,6 +278,9 @@ func Read(args []string, opts Options) *Run {
 		dirSlots: make(chan struct{}, maxOpenDirs), emit: func(s source) {
 			s.seq = next
 			next++
+			if next == LargeRun && opts.Large != nil {
+				opts.Large()
+			}
 			if batch == nil {
 				batch = make([]source, 0, sourceBatch)
 			}

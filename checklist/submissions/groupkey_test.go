@@ -1,8 +1,10 @@
 package submissions
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,6 +96,32 @@ func TestJoinPrefix(t *testing.T) {
 		for _, n := range names {
 			if got, want := joinPrefix(d)+n, filepath.Join(d, n); got != want {
 				t.Errorf("joinPrefix(%q)+%q = %q, filepath.Join gives %q", d, n, got, want)
+			}
+		}
+	}
+}
+
+// TestLargeCalledOnce: Options.Large is called once, and only when a
+// run meets LargeRun files, whatever the workers.
+func TestLargeCalledOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{LargeRun - 1, LargeRun, 2*LargeRun + 5} {
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("etu%05d/acces.md", i)
+		}
+		zp := filepath.Join(dir, fmt.Sprintf("lot%d.zip", n))
+		if err := os.WriteFile(zp, zipOf(t, "", names, "x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 3} {
+			calls := 0
+			got := Read([]string{zp}, Options{Rules: testRules, Workers: workers, Large: func() { calls++ }})
+			if got.Len() != n {
+				t.Fatalf("%d entries: %d results", n, got.Len())
+			}
+			if want := map[bool]int{true: 1, false: 0}[n >= LargeRun]; calls != want {
+				t.Errorf("%d files, %d workers: Large called %d times, want %d", n, workers, calls, want)
 			}
 		}
 	}
