@@ -272,10 +272,10 @@ func (d *detector) fragments() {
 // aside: mayBodyToken first, then fragToken on the few lines it lets by.
 func (d *detector) mayHoldBodyToken() bool {
 	for i := range d.ls {
-		if d.ls[i].kind == kBlank {
-			continue
+		if d.ls[i].flags&fBody == 0 {
+			continue // blank, short, or too few capitals for random
 		}
-		raw := strings.TrimSuffix(d.text[d.start[i]:d.start[i+1]], "\n")
+		raw := d.raw(i)
 		if !mayBodyToken(raw) {
 			continue
 		}
@@ -303,11 +303,17 @@ func mayBodyToken(s string) bool {
 	for k := 0; k < len(s); k++ {
 		switch fragClass[s[k]] {
 		case fragWord:
-			word++
-			total++
-			if word >= fragMin {
+			// A whole word at once: it starts here (word is 0).
+			j := k + 1
+			for j < len(s) && fragClass[s[j]] == fragWord {
+				j++
+			}
+			if j-k >= fragMin {
 				return true
 			}
+			word = j - k
+			total += word
+			k = j - 1
 		case fragSpace:
 			if word > 0 && first == 0 {
 				first = word

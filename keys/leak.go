@@ -91,6 +91,7 @@ const (
 	fCand                // its base64 may start a key: decode it
 	fLoose               // base64 once its spaces are removed: a body line re-spaced
 	fHeader              // "Name: value", the shape of a PEM header (Version:, Comment:)
+	fBody                // may hold a body-length token (fragments asks mayBodyToken)
 )
 
 // cline is what the detector keeps of a line: three bytes, so that a
@@ -425,10 +426,11 @@ func (d *detector) release() {
 }
 
 // line is line i without its break, stripped of its decoration.
-func (d *detector) line(i int) string {
-	s := d.text[d.start[i]:d.start[i+1]]
-	s = strings.TrimSuffix(s, "\n")
-	return strip(s)
+func (d *detector) line(i int) string { return strip(d.raw(i)) }
+
+// raw is line i without its "\n", as written.
+func (d *detector) raw(i int) string {
+	return strings.TrimSuffix(d.text[d.start[i]:d.start[i+1]], "\n")
 }
 
 // token is the base64 a line may contribute to a body: the whole line for
@@ -448,19 +450,29 @@ func (d *detector) classify() {
 	// One pass: marker, the only step that looks at the lines after
 	// this one, asks blankAt, which is what kind will say of them.
 	for i := range d.ls {
-		s := d.line(i)
+		raw := d.raw(i)
+		s := strip(raw)
 		c := &d.ls[i]
 		if s == "" {
 			c.kind = kBlank
 			continue
 		}
+		// One look at every byte of the line, for the tests below that
+		// need a byte to be there: s is a part of raw, so a byte raw
+		// lacks, s lacks.
+		seen, upper := classBytes(raw)
+		// A token of fragMin that random accepts has a capital in
+		// eight of its characters: six at least.
+		if len(raw) >= fragMin && upper*8 >= fragMin {
+			c.flags |= fBody
+		}
 		b64 := allB64(s)
 		if b64 {
 			c.kind = kB64
 		}
-		// mayHoldMagic first: both ways of holding the magic hold its
-		// X, Z, E and j, and prose seldom has a capital X.
-		if mayHoldMagic(s) && (strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && bytes.Contains(appendDropSpace(mbuf[:0], s), magicB64Bytes)) {
+		// Both ways of holding the magic hold its X, Z, E and j, and
+		// prose seldom has a capital X.
+		if seen&cMagic == cMagic && (strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && mayHoldMagic(s) && bytes.Contains(appendDropSpace(mbuf[:0], s), magicB64Bytes)) {
 			c.flags |= fMagic
 		}
 		if b64 {
@@ -472,13 +484,13 @@ func (d *detector) classify() {
 		if mayStartKey(lastWord(s)) {
 			c.flags |= fCand
 		}
-		if looseB64(s) {
+		if seen&cHard == 0 && looseB64(s) {
 			c.flags |= fLoose
 		}
 		if headerShape(s) {
 			c.flags |= fHeader
 		}
-		if !mayMarker(s) {
+		if !mayMarker(s, seen&cDash != 0) {
 			continue // marker would leave the line as it is: no copy
 		}
 		buf = compact(buf[:0], s)
@@ -493,6 +505,96 @@ func (d *detector) classify() {
 		nbuf = d.marker(i, c, string(buf), nbuf)
 	}
 }
+
+// Classes of bytes for classify's look at a line: bits that say a byte
+// is there, and in the high byte one for a capital, to count them.
+const (
+	cMagic = 0xf    // X, Z, E and j: the magic's rarer letters, all seen
+	cDash  = 1 << 4 // '-'
+	cHard  = 1 << 5 // ASCII that is neither base64 nor a space, and that strip never removes: looseB64 says no
+	cUpper = 1 << 8 // 'A' to 'Z'
+)
+
+// classBytes is the union of the classes of the bytes of raw, and the
+// number of its capitals: the one loop that reads every byte of every
+// line. A line shorter than 512 bytes is read with one addition a byte
+// (classCount: a count of each class in 9 bits), a longer one byte by
+// byte.
+func classBytes(raw string) (seen uint16, upper int) {
+	if len(raw) >= 1<<classWidth {
+		for k := 0; k < len(raw); k++ {
+			v := lineClass[raw[k]]
+			seen |= v
+			upper += int(v >> 8)
+		}
+		return seen, upper
+	}
+	var sum uint64
+	k := 0
+	for ; k+3 < len(raw); k += 4 {
+		sum += classCount[raw[k]] + classCount[raw[k+1]] + classCount[raw[k+2]] + classCount[raw[k+3]]
+	}
+	for ; k < len(raw); k++ {
+		sum += classCount[raw[k]]
+	}
+	const field = 1<<classWidth - 1
+	for b := range classFields {
+		if sum>>(b*classWidth)&field != 0 {
+			seen |= 1 << b
+		}
+	}
+	if up := int(sum >> (classFields * classWidth) & field); up > 0 {
+		seen |= cUpper
+		upper = up
+	}
+	return seen, upper
+}
+
+// classCount holds for each byte a 1 in the 9-bit field of each class
+// of lineClass it is in: bits 0 to 5 of lineClass, then cUpper.
+const (
+	classWidth  = 9
+	classFields = 6
+)
+
+var classCount = func() (t [256]uint64) {
+	for c := range 256 {
+		for b := range classFields {
+			if lineClass[c]&(1<<b) != 0 {
+				t[c] |= 1 << (b * classWidth)
+			}
+		}
+		if lineClass[c]&cUpper != 0 {
+			t[c] |= 1 << (classFields * classWidth)
+		}
+	}
+	return t
+}()
+
+var lineClass = func() (t [256]uint16) {
+	for c := range 256 {
+		b := byte(c)
+		switch b {
+		case 'X':
+			t[c] |= 1
+		case 'Z':
+			t[c] |= 2
+		case 'E':
+			t[c] |= 4
+		case 'j':
+			t[c] |= 8
+		case '-':
+			t[c] |= cDash
+		}
+		if b < utf8.RuneSelf && !isB64Byte(b) && !unicode.IsSpace(rune(b)) && !strings.ContainsRune("`\"'|>-*.)", rune(b)) {
+			t[c] |= cHard
+		}
+		if 'A' <= b && b <= 'Z' {
+			t[c] |= cUpper
+		}
+	}
+	return t
+}()
 
 // blankAt is whether line j is (or will be, once classified) kBlank.
 func (d *detector) blankAt(j int) bool { return d.line(j) == "" }
@@ -602,26 +704,31 @@ var prefixesBy = func() (t [utf8.RuneSelf][]string) {
 	return t
 }()
 
-// mayMarker is a necessary condition for marker to change a line s,
-// read on s without making its compact form k: k opens with a dash or
+// mayMarker is a necessary condition for marker to change a line s
+// (dash: whether s holds a '-'), read on s without making its compact
+// form k: k opens with a dash or
 // with one of markerPrefixes, or holds "-BE" or "-EN" ("-BEGIN", "-END").
 // Every other k is turned away by each case of marker's switch.
-func mayMarker(s string) bool {
-	r, _ := nextCompact(s, 0)
+func mayMarker(s string, dash bool) bool {
+	r, next := nextCompact(s, 0)
 	switch {
 	case r < 0:
 		return false // nothing left: classify skips it as well
 	case r == '-':
 		return true
-	case r < utf8.RuneSelf:
+	case r < utf8.RuneSelf && prefixesBy[r] != nil:
+		// Every prefix is two bytes long at least: the second rune
+		// turns most lines away ("Connexion" is not "COMMENT:").
+		r2, _ := nextCompact(s, next)
 		for _, p := range prefixesBy[r] {
-			if compactHasPrefix(s, p) {
+			if rune(p[1]) == r2 && compactHasPrefix(s, p) {
 				return true
 			}
 		}
 	}
-	// Only a '-' of s is a '-' of k (no other rune upper-cases to it).
-	for at := 0; ; {
+	// Only a '-' of s is a '-' of k (no other rune upper-cases to it);
+	// dash is false when the line has none.
+	for at := 0; dash; {
 		j := strings.IndexByte(s[at:], '-')
 		if j < 0 {
 			return false
@@ -634,6 +741,7 @@ func mayMarker(s string) bool {
 			}
 		}
 	}
+	return false
 }
 
 // nextCompact is the next rune of compact's form of s from byte i on,

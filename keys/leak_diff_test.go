@@ -258,10 +258,11 @@ func TestMayMarkerIsNecessary(t *testing.T) {
 		for j := range d.ls {
 			s := d.line(j)
 			k := compact(nil, s)
-			if want := mayMarkerSlow(k); mayMarker(s) != want {
+			dash := strings.Contains(s, "-")
+			if want := mayMarkerSlow(k); mayMarker(s, dash) != want {
 				t.Fatalf("case %d: mayMarker(%q) = %v, compact form %q says %v", i, s, !want, k, want)
 			}
-			if mayMarker(s) {
+			if mayMarker(s, dash) {
 				continue
 			}
 			if markerShape(k) {
@@ -380,5 +381,122 @@ func TestMayBodyTokenIsNecessary(t *testing.T) {
 	}
 	if seen < 10_000 {
 		t.Fatalf("only %d lines with a body-length token: the generator lost its mix", seen)
+	}
+}
+
+// TestLineClassIsNecessary: classify reads each line as the detector
+// before it did (every kind and flag equal, over generated texts), and
+// the flag it adds, fBody, is missing only from lines without a token
+// both fragMin long and random: short lines, or fewer than six capitals
+// (the boundary is generated: body-length base64 with 3 to 9 capitals).
+func TestLineClassIsNecessary(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(73, 79))
+	fewCapitals := func() string {
+		b := []byte(strings.ToLower(randB64(rng, fragMin-4+rng.IntN(30))))
+		for range 3 + rng.IntN(7) {
+			b[rng.IntN(len(b))] = byte('A' + rng.IntN(26))
+		}
+		return string(b)
+	}
+	flagged := 0
+	for i := range 100_000 {
+		var lines []string
+		for range 1 + rng.IntN(5) {
+			l := dress(rng, genLine(rng))
+			switch rng.IntN(3) {
+			case 0:
+				l = dress(rng, randB64(rng, 40+rng.IntN(40)))
+			case 1:
+				l = dress(rng, fewCapitals())
+			}
+			lines = append(lines, l)
+		}
+		text := strings.Join(lines, "\n")
+		d, old := newDetector(text, nil), oldNewDetector(text, nil)
+		d.classify()
+		old.classify()
+		for j := range d.ls {
+			seen, upper := classBytes(d.raw(j))
+			var seen1 uint16
+			upper1 := 0
+			for k := 0; k < len(d.raw(j)); k++ {
+				seen1 |= lineClass[d.raw(j)[k]]
+				upper1 += int(lineClass[d.raw(j)[k]] >> 8)
+			}
+			if seen != seen1 || upper != upper1 || upper != strings.Count(strings.Map(func(r rune) rune {
+				if 'A' <= r && r <= 'Z' {
+					return 'A'
+				}
+				return -1
+			}, d.raw(j)), "A") {
+				t.Fatalf("case %d: classBytes(%q) = %x, %d; byte by byte %x, %d", i, d.raw(j), seen, upper, seen1, upper1)
+			}
+			got := d.ls[j]
+			got.flags &^= fBody
+			if want := old.ls[j]; got.kind != kind(want.kind) || got.flags != want.flags || got.joined != want.joined {
+				t.Fatalf("case %d: line %q: %+v, was %+v", i, d.raw(j), d.ls[j], want)
+			}
+			if d.ls[j].flags&fBody != 0 {
+				flagged++
+				continue
+			}
+			if tok := fragToken(d.raw(j), fragTail); len(tok) >= fragMin && random(tok) {
+				t.Fatalf("case %d: %q not flagged fBody, but its token %q is random", i, d.raw(j), tok)
+			}
+		}
+		d.release()
+		old.release()
+	}
+	if flagged == 0 {
+		t.Fatal("no line flagged fBody: the generator lost its mix")
+	}
+	// Every byte that is hard is one strip keeps: in any place of any
+	// line, it is still there once the line is stripped.
+	for c := range 128 {
+		if lineClass[c]&cHard == 0 {
+			continue
+		}
+		for _, l := range []string{"", "- ", "> ", "1. ", "`", "| ", "\t", "\u00a0"} {
+			for _, r := range []string{"", " ", "`", "|", "\r", "\u00a0"} {
+				if raw := l + string(rune(c)) + r; !strings.ContainsRune(oldStrip(raw), rune(c)) {
+					t.Fatalf("strip(%q) removes hard byte %q", raw, rune(c))
+				}
+			}
+		}
+	}
+}
+
+// TestClassBytesMatchesLoop: the counting read of classBytes answers as
+// the plain loop over lineClass, for lines of every length around the
+// 512 bytes where it changes ways, of any bytes.
+func TestClassBytesMatchesLoop(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(83, 89))
+	for i := range 20_000 {
+		n := rng.IntN(1100)
+		if i%2 == 0 {
+			n = 500 + rng.IntN(24)
+		}
+		b := make([]byte, n)
+		full := i%5 == 0 // one byte only: each count up to its widest
+		c0 := "XZEj-:A#"[rng.IntN(8)]
+		for k := range b {
+			if full {
+				b[k] = c0
+			} else if rng.IntN(2) == 0 {
+				b[k] = byte(rng.IntN(256))
+			} else {
+				b[k] = "XZEj-:AbC "[rng.IntN(10)]
+			}
+		}
+		raw := string(b)
+		var seen uint16
+		upper := 0
+		for k := 0; k < len(raw); k++ {
+			seen |= lineClass[raw[k]]
+			upper += int(lineClass[raw[k]] >> 8)
+		}
+		if s, u := classBytes(raw); s != seen || u != upper {
+			t.Fatalf("case %d (%d bytes): classBytes = %x, %d; the loop %x, %d", i, n, s, u, seen, upper)
+		}
 	}
 }
