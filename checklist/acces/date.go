@@ -38,7 +38,9 @@ type dateScan struct {
 	skip int // words still covered by the last date found
 	// dropSession leaves out the dates that fall on session.
 	dropSession bool
-	session     time.Time
+	// statusOnly stops at the first label word: only status is read.
+	statusOnly bool
+	session    time.Time
 
 	first, firstISO    foundDate
 	haveFirst, haveISO bool
@@ -81,7 +83,7 @@ func (s *dateScan) push(w string) bool {
 	}
 	// With a first date and a label, the rest of the line changes
 	// nothing date reports: neither is ever replaced.
-	return !s.haveFirst || s.status == ""
+	return s.status == "" || !s.haveFirst && !s.statusOnly
 }
 
 // step looks at the oldest word with the others as look-ahead, then
@@ -171,23 +173,31 @@ func (d *document) checkDate(r *Result, rules Rules) {
 		if l.blank {
 			continue
 		}
-		if l.heading {
-			// A heading can hold the date itself: "## Demande du 20/10/2026".
-			var h dateScan
-			h.scan(l.folded)
-			headingStatus = h.status
-			headingLabelled, headingUsed = h.status != "", false
-		}
-		if !hasDigit(l.folded) {
-			continue // no date without a digit
-		}
+		digit := hasDigit(l.folded)
 		// "demandé le 20/10 pour la séance du 5 novembre": the session
 		// day on such a line is the session's, not the request's.
 		var sc dateScan
-		if aboutSession(l.folded) {
-			sc.dropSession, sc.session = true, rules.SessionDay
+		if digit {
+			if aboutSession(l.folded) {
+				sc.dropSession, sc.session = true, rules.SessionDay
+			}
+			sc.scan(l.folded)
 		}
-		sc.scan(l.folded)
+		if l.heading {
+			// A heading can hold the date itself: "## Demande du 20/10/2026".
+			// Its label is the line's first label word, which the date
+			// scan found too (which dates it drops changes no label).
+			headingStatus = sc.status
+			if !digit {
+				h := dateScan{statusOnly: true}
+				h.scan(l.folded)
+				headingStatus = h.status
+			}
+			headingLabelled, headingUsed = headingStatus != "", false
+		}
+		if !digit {
+			continue // no date without a digit
+		}
 		f, found := sc.date()
 		if !found {
 			continue

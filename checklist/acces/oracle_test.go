@@ -417,16 +417,31 @@ func TestPathSepBytes(t *testing.T) {
 	}
 }
 
-// pathWalk is every (token, next) nextPathToken-like f gives over raw.
-func pathWalk(raw string, f func(string, int) (string, int, bool)) []string {
-	var out []string
+// pathWalk is every (token, next) nextPathToken-like f gives over raw,
+// and the tokens alone.
+func pathWalk(raw string, f func(string, int) (string, int, bool)) (steps, toks []string) {
 	for at := 0; ; {
 		tok, next, ok := f(raw, at)
-		out = append(out, fmt.Sprint(tok, next, ok))
+		steps = append(steps, fmt.Sprint(tok, next, ok))
 		if !ok {
-			return out
+			return steps, toks
 		}
+		toks = append(toks, tok)
 		at = next
+	}
+}
+
+// samePathWalk fails t when nextPathToken, or one pathScan over the
+// whole line (as checkPath reads it), differs from the oracle.
+func samePathWalk(t *testing.T, raw string) {
+	t.Helper()
+	got, _ := pathWalk(raw, nextPathToken)
+	want, wantToks := pathWalk(raw, nextPathTokenOracle)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\n got %q\nwant %q", raw, got, want)
+	}
+	if toks := pathTokens(raw); strings.Join(toks, "\x00") != strings.Join(wantToks, "\x00") {
+		t.Fatalf("%q: pathTokens %q, want %q", raw, toks, wantToks)
 	}
 }
 
@@ -438,9 +453,7 @@ func FuzzPathTokensMatchOracle(f *testing.F) {
 	}
 	f.Add("\xe0\xc2\xab~/a.pub\xff/x\xc2")
 	f.Fuzz(func(t *testing.T, raw string) {
-		if got, want := pathWalk(raw, nextPathToken), pathWalk(raw, nextPathTokenOracle); !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q:\n got %q\nwant %q", raw, got, want)
-		}
+		samePathWalk(t, raw)
 	})
 }
 
@@ -449,7 +462,7 @@ func FuzzPathTokensMatchOracle(f *testing.F) {
 func TestPathTokensMatchOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(55, 56))
 	extra := []string{"«", "»", "\u00a0", "\xc2", "\xab", "\xe0\xc2\xbb", "\xff", "é", "/", "\\", "x", ".", "?"}
-	for i := range 100_000 {
+	for range 100_000 {
 		var b strings.Builder
 		for range rng.IntN(10) {
 			if rng.IntN(2) == 0 {
@@ -458,10 +471,7 @@ func TestPathTokensMatchOracle(t *testing.T) {
 				b.WriteString(oraclePieces[rng.IntN(len(oraclePieces))])
 			}
 		}
-		raw := b.String()
-		if got, want := pathWalk(raw, nextPathToken), pathWalk(raw, nextPathTokenOracle); !reflect.DeepEqual(got, want) {
-			t.Fatalf("case %d %q:\n got %q\nwant %q", i, raw, got, want)
-		}
+		samePathWalk(t, b.String())
 	}
 }
 

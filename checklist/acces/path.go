@@ -11,33 +11,61 @@ import (
 // hold a slash or a backslash.
 func pathTokens(raw string) []string {
 	var out []string
-	for i := 0; ; {
-		f, next, ok := nextPathToken(raw, i)
+	p := pathScan{raw: raw}
+	for {
+		f, ok := p.next()
 		if !ok {
 			return out
 		}
 		out = append(out, f)
-		i = next
 	}
 }
 
 // nextPathToken is the first path-like word of raw[i:] and where to look
-// for the next one: pathTokens one word at a time, with no list to make.
+// for the next one.
+func nextPathToken(raw string, i int) (tok string, next int, ok bool) {
+	p := pathScan{raw: raw, at: i}
+	tok, ok = p.next()
+	return tok, p.at, ok
+}
+
+// pathScan gives the path-like words of a line one at a time, with no
+// list to make.
 //
 // Only a word with a slash or a backslash can be one: the walk goes from
-// slash to slash, and cuts the word around each from
-// the separators before and after it, as strings.FieldsFunc cut them rune
-// by rune on isPathSepOracle. The separators are ASCII bytes or the
-// two-byte runes C2 A0, C2 AB and C2 BB; no byte of another rune (nor of
-// an invalid sequence, read one byte at a time) is one of those, and C2
-// always starts a rune (TestPathTokensMatchOracle, FuzzPathTokensMatchOracle).
-func nextPathToken(raw string, i int) (tok string, next int, ok bool) {
-	for i < len(raw) {
-		s := slashIndex(raw[i:])
-		if s < 0 {
+// slash to slash, and cuts the word around each from the separators
+// before and after it, as strings.FieldsFunc cut them rune by rune on
+// isPathSepOracle. The separators are ASCII bytes or the two-byte runes
+// C2 A0, C2 AB and C2 BB; no byte of another rune (nor of an invalid
+// sequence, read one byte at a time) is one of those, and C2 always
+// starts a rune (TestPathTokensMatchOracle, FuzzPathTokensMatchOracle).
+type pathScan struct {
+	raw string
+	at  int // where the next word is looked for
+	// The next '/' and '\\' at or after at once looked up (strings.IndexByte),
+	// len(raw) when there is none: each part of the line is searched
+	// once, however many words it holds.
+	slash, back int
+	looked      bool
+}
+
+// next is the next path-like word, false when there is none left.
+func (p *pathScan) next() (string, bool) {
+	raw := p.raw
+	if !p.looked {
+		p.slash, p.back, p.looked = -1, -1, true
+	}
+	for i := p.at; i < len(raw); {
+		if p.slash < i {
+			p.slash = indexFrom(raw, i, '/')
+		}
+		if p.back < i {
+			p.back = indexFrom(raw, i, '\\')
+		}
+		s := min(p.slash, p.back)
+		if s == len(raw) {
 			break
 		}
-		s += i
 		from := s // back to the separator before the slash, or to i
 		for from > i {
 			if c := raw[from-1]; c < utf8.RuneSelf && pathSepASCII[c] ||
@@ -55,24 +83,21 @@ func nextPathToken(raw string, i int) (tok string, next int, ok bool) {
 			f = f[k:] // "Clé:~/.ssh/x.pub"
 		}
 		if hasSlash(f) {
-			return f, end, true
+			p.at = end
+			return f, true
 		}
 		i = end
 	}
-	return "", len(raw), false
+	p.at = len(raw)
+	return "", false
 }
 
-// slashIndex is the index of the first slash or backslash of s, -1 for
-// none. One walk that stops at the first: two IndexByte calls would each
-// run to the end of a line that lacks one of the two, once per word of
-// a line of many paths.
-func slashIndex(s string) int {
-	for k := 0; k < len(s); k++ {
-		if c := s[k]; c == '/' || c == '\\' {
-			return k
-		}
+// indexFrom is the index of the first c in s from i, len(s) for none.
+func indexFrom(s string, i int, c byte) int {
+	if k := strings.IndexByte(s[i:], c); k >= 0 {
+		return i + k
 	}
-	return -1
+	return len(s)
 }
 
 // pathSepLen is the length of the separator at raw[i], 0 for none.
@@ -165,12 +190,11 @@ func (d *document) checkPath(r *Result, rules Rules) {
 		if l.leak {
 			continue
 		}
-		for at := 0; ; {
-			p, next, ok := nextPathToken(l.raw, at)
+		for scan := (pathScan{raw: l.raw}); ; {
+			p, ok := scan.next()
 			if !ok {
 				break
 			}
-			at = next
 			base := BaseName(p)
 			if strings.HasSuffix(base, ".pub") && len(base) > 4 {
 				r.PubPath = p
