@@ -275,7 +275,7 @@ func Read(args []string, opts Options) *Run {
 		}
 	}
 	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, flush: flush,
-		dirSlots: make(chan struct{}, maxOpenDirs), emit: func(s source) {
+		dirSlots: make(chan struct{}, openDirsAllowed()), emit: func(s source) {
 			s.seq = next
 			next++
 			if next == LargeRun && opts.Large != nil {

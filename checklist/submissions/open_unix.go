@@ -95,3 +95,15 @@ func notRegular(mode uint32) error {
 	}
 	return errors.New("ce n'est pas un fichier ordinaire : il n'est pas lu")
 }
+
+// openDirsAllowed is how many folders the walk may keep open: 64, or a
+// quarter of what the descriptor limit leaves once stdio, the poller,
+// archives and the files being read have theirs, so that a shell with
+// a small limit (ulimit -n 64) still reads every file.
+func openDirsAllowed() int {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
+		return maxOpenDirs
+	}
+	return max(1, min(maxOpenDirs, (int(lim.Cur)-32)/4))
+}

@@ -3,6 +3,7 @@ package submissions
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,5 +110,39 @@ func TestWalkerFolderSlots(t *testing.T) {
 	}
 	if n := openFDs(t) - base; n != 0 {
 		t.Fatalf("%d descriptors left open", n)
+	}
+}
+
+// TestLowDescriptorLimit: under a small descriptor limit (a shell's
+// ulimit -n 48, which Go cannot raise), folders held open for their
+// files never starve the reads: every file of a wide tree is read.
+func TestLowDescriptorLimit(t *testing.T) {
+	if dir := os.Getenv("PRET_TEST_LOWFD_DIR"); dir != "" {
+		got := Validate([]string{dir}, Options{Rules: testRules, Workers: 8})
+		bad := 0
+		for _, r := range got {
+			for _, p := range r.Problems {
+				if p.Code == "unreadable" {
+					bad++
+				}
+			}
+		}
+		fmt.Printf("files=%d unreadable=%d allowed=%d\n", len(got), bad, openDirsAllowed())
+		return
+	}
+	root := t.TempDir()
+	for i := range 300 {
+		d := filepath.Join(root, fmt.Sprintf("d%03d", i))
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "acces.md"), []byte(page(newKey(byte(i)).fp, false)), 0o644)
+	}
+	cmd := exec.Command("sh", "-c", `ulimit -n 48 && exec "$0" -test.run='^TestLowDescriptorLimit$' -test.count=1`, os.Args[0])
+	cmd.Env = append(os.Environ(), "PRET_TEST_LOWFD_DIR="+root)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "files=300 unreadable=0 allowed=4\n") {
+		t.Fatalf("under ulimit -n 48: %s", out)
 	}
 }
