@@ -604,6 +604,27 @@ var asciiKind = func() (t [utf8.RuneSelf]uint8) {
 // Words are letters, digits, apostrophes and inner dashes; any other
 // rune but a space is a mark of its own.
 func nextWord(folded string, i int) (string, int) {
+	// The common case first: spaces, then a word of ASCII letters ended
+	// by ASCII or the end; anything else is read by the loop below.
+	for i < len(folded) && folded[i] == ' ' {
+		i++
+	}
+	if i < len(folded) && folded[i] < utf8.RuneSelf && asciiKind[folded[i]] == byteWord {
+		j := i + 1
+		for j < len(folded) && folded[j] < utf8.RuneSelf && (asciiKind[folded[j]] == byteWord || asciiKind[folded[j]] == byteDash) {
+			j++
+		}
+		switch {
+		case j == len(folded):
+			return folded[i:j], j
+		case folded[j] >= utf8.RuneSelf:
+			// A rune: it may go on with the word; the loop decides.
+		case asciiKind[folded[j]] == byteSpace:
+			return folded[i:j], j + 1
+		default:
+			return folded[i:j], j // the mark comes next
+		}
+	}
 	start := -1
 	for i < len(folded) {
 		if c := folded[i]; c < utf8.RuneSelf {

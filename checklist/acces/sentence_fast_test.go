@@ -269,3 +269,24 @@ func TestHasConnexionIsContains(t *testing.T) {
 		}
 	}
 }
+
+// TestEachWordMatchesSlow: any valid text, folded or not (tabs, other
+// spaces, dashes at a word's edges, apostrophes, marks, runes that are
+// letters or not), is cut into the same words.
+func TestEachWordMatchesSlow(t *testing.T) {
+	pieces := []string{" ", "  ", "\t", "\n", "\u00a0", "\u0085", "\u2028", "a", "Z", "9", "'", "-", "--", ".", ":", "@", "é", "œ", "٣", "ǅ", "·", "—", "«", "connexion", "romeo.univ-reims.fr", "kim@login", "l'organisateur", "\u0301"}
+	r := rand.New(rand.NewPCG(39, 40))
+	for i := range 300_000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		var got, want []string
+		eachWord(s, func(w string) bool { got = append(got, w); return true })
+		slowEachWord(s, func(w string) bool { want = append(want, w); return true })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: %q: words %q, were %q", i, s, got, want)
+		}
+	}
+}

@@ -99,6 +99,26 @@ func appendFold[S ~string | ~[]byte](dst []byte, s S) []byte {
 			dst, i, space = appendASCII(dst, base, s, i, space)
 			continue
 		}
+		if c := s[i]; c >= 0xc3 && c <= 0xc9 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
+			// Two bytes from U+00C0 to U+027F: accented Latin letters,
+			// œ, æ; none is a space (those of two bytes start with C2).
+			if r := rune(c&0x1f)<<6 | rune(s[i+1]&0x3f); r < 0x250 {
+				i += 2
+				if latin == nil {
+					latin = latinFold()
+				}
+				repl := latin[r]
+				if repl == "" {
+					continue // a rune that folds to nothing
+				}
+				if space {
+					dst = append(dst, ' ')
+					space = false
+				}
+				dst = append(dst, repl...)
+				continue
+			}
+		}
 		r, n := decodeRune(s, i)
 		i += n
 		if unicode.IsSpace(r) {
