@@ -74,14 +74,15 @@ func appendFileJSON(dst []byte, f *FileResult) (_ []byte, ok bool) {
 
 // appendJSONString is encoding/json's string encoder with HTML escaping
 // off: quotes, backslashes and control characters escaped, invalid UTF-8
-// as \ufffd, U+2028 and U+2029 escaped.
+// as \ufffd, U+2028 and U+2029 escaped; then C1 controls and format
+// characters escaped as the report's bidi filter (jsonBidi) does.
 func appendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
+			if b >= 0x20 && b != '"' && b != '\\' && b != 0x7f {
 				i++
 				continue
 			}
@@ -99,6 +100,8 @@ func appendJSONString(dst []byte, s string) []byte {
 				dst = append(dst, '\\', 'r')
 			case '\t':
 				dst = append(dst, '\\', 't')
+			case 0x7f: // raw for encoding/json, escaped by the bidi filter
+				dst = jsonBidi(dst, 0x7f)
 			default:
 				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
 			}
@@ -107,6 +110,16 @@ func appendJSONString(dst []byte, s string) []byte {
 			continue
 		}
 		c, size := utf8.DecodeRuneInString(s[i:])
+		if size > 1 && formatLead(s[i]) && (c <= 0x9f || isFormat(c)) {
+			// A C1 control or a format character, bidi controls among
+			// them: escaped here as noBidiWriter would escape it in the
+			// report, so that a list of such strings needs no filter.
+			dst = append(dst, s[start:i]...)
+			dst = jsonBidi(dst, c)
+			i += size
+			start = i
+			continue
+		}
 		if c == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)

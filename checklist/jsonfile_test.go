@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // encodeFileSlow is how the files list wrote one file before
@@ -31,7 +32,8 @@ func encodeFileSlow(t testing.TB, f FileResult) []byte {
 // quotes, backslashes, every control byte, HTML characters, invalid
 // UTF-8, U+2028/9, bidi controls, accents.
 func jsonNasty(r *rand.Rand) string {
-	pieces := []string{"", "a", "rendus/kim/acces.md", "\"", "\\", "<", ">", "&", "\u2028", "\u2029", "\u202e", "é", "œ", "\xff", "\xe2\x80", "\x7f", "/", "'", "SHA256:abc+/="}
+	pieces := []string{"", "a", "rendus/kim/acces.md", "\"", "\\", "<", ">", "&", "\u2028", "\u2029", "\u202e", "é", "œ", "\xff", "\xe2\x80", "\x7f", "/", "'", "SHA256:abc+/=",
+		"\u0085", "\u009b", "\u00ad", "\u200b", "\u2066", "\ufeff", "\U000e0001", "\U0001d173", "\u061c", "\u00a0"}
 	var b strings.Builder
 	for range r.IntN(6) {
 		if r.IntN(4) == 0 {
@@ -44,7 +46,8 @@ func jsonNasty(r *rand.Rand) string {
 }
 
 // TestFileJSONMatchesEncoder: the direct writer gives the bytes
-// encoding/json gave, for every field filled or empty.
+// encoding/json gave, bidi controls escaped as the report's filter
+// escapes them, for every field filled or empty.
 func TestFileJSONMatchesEncoder(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for i := range 50_000 {
@@ -72,7 +75,7 @@ func TestFileJSONMatchesEncoder(t *testing.T) {
 		if !ok {
 			t.Fatalf("case %d: appendFileJSON refused %+v", i, f)
 		}
-		if want := encodeFileSlow(t, f); !bytes.Equal(got, want) {
+		if want := appendNoBidi(nil, encodeFileSlow(t, f), jsonBidi); !bytes.Equal(got, want) {
 			t.Fatalf("case %d:\n got %q\nwant %q", i, got, want)
 		}
 	}
@@ -86,7 +89,7 @@ func FuzzFileJSONMatchesEncoder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, path, code, msg string, line int) {
 		fr := FileResult{Path: path, Apprenant: msg, Problems: []Problem{{Code: code, Severity: SevError, Message: msg, Line: line}}, DuplicateOf: []string{path}}
 		got, _ := appendFileJSON(nil, &fr)
-		if want := encodeFileSlow(t, fr); !bytes.Equal(got, want) {
+		if want := appendNoBidi(nil, encodeFileSlow(t, fr), jsonBidi); !bytes.Equal(got, want) {
 			t.Fatalf("\n got %q\nwant %q", got, want)
 		}
 	})
@@ -120,7 +123,7 @@ func TestSummaryJSONMatchesEncoder(t *testing.T) {
 			t.Fatal(err)
 		}
 		bw.Flush()
-		if !bytes.Equal(b.Bytes(), want) {
+		if want := appendNoBidi(nil, want, jsonBidi); !bytes.Equal(appendNoBidi(nil, b.Bytes(), jsonBidi), want) {
 			t.Fatalf("case %d:\n got %q\nwant %q", i, b.Bytes(), want)
 		}
 	}
@@ -186,4 +189,30 @@ func BenchmarkFilesJSON100k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestJSONStringBidiIsFilters: appendJSONString escapes exactly the
+// characters the report's bidi filter (bidiAt) escapes, for every code
+// point: the files list then needs no filter pass.
+func TestJSONStringBidiIsFilters(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		s := "a" + string(r) + "b"
+		got := string(appendJSONString(nil, s))
+		want := string(appendNoBidi(nil, appendJSONStringUnfiltered(s), jsonBidi))
+		if got != want {
+			t.Fatalf("U+%04X: %q, the filter gives %q", r, got, want)
+		}
+	}
+}
+
+// appendJSONStringUnfiltered is encoding/json's string, HTML escaping off.
+func appendJSONStringUnfiltered(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return bytes.TrimRight(buf.Bytes(), "\n")
 }

@@ -257,8 +257,11 @@ func writeFilesJSONTo(nb *noBidiWriter, r FilesReport) error {
 // writer where it knows the file, encoding/json where it does not.
 type filesJSONWriter struct {
 	out, fast []byte
-	buf       bytes.Buffer
-	enc       *json.Encoder
+	// slow: encoding/json wrote an entry of out, which may hold bidi
+	// controls; appendFileJSON escapes its own.
+	slow bool
+	buf  bytes.Buffer
+	enc  *json.Encoder
 }
 
 // append appends file i of the list, its comma and indent first.
@@ -268,6 +271,7 @@ func (w *filesJSONWriter) append(f *FileResult, i int) error {
 	if w.fast, ok = appendFileJSON(w.fast[:0], f); ok {
 		b = w.fast
 	} else {
+		w.slow = true
 		if w.enc == nil {
 			// One encoder and buffer for every file: a run over 100,000
 			// files would otherwise make two of them per file.
@@ -349,14 +353,14 @@ func writeFilesJSONParallel(w io.Writer, res Results) error {
 					// A file's entry is a few hundred bytes.
 					w.out = make([]byte, 0, 512*jsonChunk)
 				}
-				w.out = w.out[:0]
+				w.out, w.slow = w.out[:0], false
 				var err error
 				for i := c * jsonChunk; i < min(n, (c+1)*jsonChunk) && err == nil; i++ {
 					f := res.At(i)
 					err = w.append(&f, i)
 				}
 				out := w.out
-				if err == nil && hasBidi(out) {
+				if err == nil && w.slow && hasBidi(out) {
 					esc = appendNoBidi(esc[:0], out, jsonBidi)
 					out, esc = esc, out
 				}
