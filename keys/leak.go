@@ -134,10 +134,10 @@ func compact(buf []byte, s string) []byte {
 // pasted line: indentation, "> " quotes, code marks, a list dash.
 func strip(s string) string {
 	s = strings.TrimSuffix(s, "\r")
-	if s == "" || isAlnum(s[0]) && isAlnum(s[len(s)-1]) && listMarker(s) == 0 {
-		return s // nothing around it to remove
-	}
 	for {
+		if s == "" || isAlnum(s[0]) && isAlnum(s[len(s)-1]) && listMarker(s) == 0 {
+			return s // nothing around it to remove: a turn would find t == s
+		}
 		t := trimDeco(s)
 		t = strings.TrimPrefix(t, ">")
 		t = t[listMarker(t):]
@@ -263,13 +263,28 @@ func headerShape(s string) bool {
 
 func wordQuote(c byte) bool { return c == '`' || c == '"' || c == '\'' || c == '>' }
 
-func isAlnum(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-}
+func isAlnum(c byte) bool { return byteIs[c]&bAlnum != 0 }
 
-func isB64Byte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
-}
+func isB64Byte(c byte) bool { return byteIs[c]&bB64 != 0 }
+
+// byteIs answers isAlnum and isB64Byte with one load: they are asked
+// of nearly every byte.
+const (
+	bAlnum = 1 << iota
+	bB64
+)
+
+var byteIs = func() (t [256]uint8) {
+	for c := range 256 {
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			t[c] |= bAlnum | bB64
+		}
+		if c == '+' || c == '/' || c == '=' {
+			t[c] |= bB64
+		}
+	}
+	return t
+}()
 
 func allB64(s string) bool {
 	if s == "" {
@@ -367,7 +382,19 @@ type detector struct {
 	borrowed bool
 	own      []int32
 	cand     []uint8 // fragments' table, kept with the others
+	// Line buffers of classify, kept from file to file: compact forms
+	// of a line and of the next, a line without its spaces.
+	buf, nbuf, mbuf []byte
 }
+
+// dropSpaced is appendDropSpace into *buf, kept for the next line.
+func dropSpaced(buf *[]byte, s string) []byte {
+	*buf = appendDropSpace((*buf)[:0], s)
+	return *buf
+}
+
+// maxBuf is the largest line buffer kept in the pool.
+const maxBuf = 4096
 
 // detectors keeps the line tables of one file for the next: a run over
 // many one-page files then makes only the mask it returns.
@@ -420,6 +447,11 @@ func (d *detector) release() {
 	if d.borrowed {
 		d.start, d.own, d.borrowed = d.own, nil, false // the caller's table is not kept
 	}
+	for _, b := range []*[]byte{&d.buf, &d.nbuf, &d.mbuf} {
+		if cap(*b) > maxBuf {
+			*b = nil // a long line's buffer is not kept
+		}
+	}
 	if cap(d.start) <= maxPooled+1 && cap(d.ls) <= maxPooled && cap(d.cand) <= maxPooled {
 		detectors.Put(d)
 	}
@@ -443,10 +475,10 @@ func (d *detector) token(i int) string {
 }
 
 func (d *detector) classify() {
-	// Line-sized buffers on the stack: a line longer than this grows
-	// them once.
-	var arr, narr, marr [256]byte
-	buf, nbuf, mbuf := arr[:0], narr[:0], marr[:0]
+	// Line buffers of the pooled detector: a file of short lines
+	// makes none.
+	buf, nbuf, mbuf := d.buf[:0], d.nbuf[:0], d.mbuf[:0]
+	defer func() { d.buf, d.nbuf, d.mbuf = buf, nbuf, mbuf }()
 	// One pass: marker, the only step that looks at the lines after
 	// this one, asks blankAt, which is what kind will say of them.
 	for i := range d.ls {
@@ -472,7 +504,7 @@ func (d *detector) classify() {
 		}
 		// Both ways of holding the magic hold its X, Z, E and j, and
 		// prose seldom has a capital X.
-		if seen&cMagic == cMagic && (strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && mayHoldMagic(s) && bytes.Contains(appendDropSpace(mbuf[:0], s), magicB64Bytes)) {
+		if seen&cMagic == cMagic && (strings.Contains(s, magicB64) || strings.ContainsAny(s, " \t>") && mayHoldMagic(s) && bytes.Contains(dropSpaced(&mbuf, s), magicB64Bytes)) {
 			c.flags |= fMagic
 		}
 		if b64 {
@@ -530,22 +562,24 @@ func classBytes(raw string) (seen uint16, upper int) {
 		return seen, upper
 	}
 	var sum uint64
-	k := 0
-	for ; k+3 < len(raw); k += 4 {
-		sum += classCount[raw[k]] + classCount[raw[k+1]] + classCount[raw[k+2]] + classCount[raw[k+3]]
+	for len(raw) >= 8 {
+		sum += classCount[raw[0]] + classCount[raw[1]] + classCount[raw[2]] + classCount[raw[3]] +
+			classCount[raw[4]] + classCount[raw[5]] + classCount[raw[6]] + classCount[raw[7]]
+		raw = raw[8:]
 	}
-	for ; k < len(raw); k++ {
+	for k := 0; k < len(raw); k++ {
 		sum += classCount[raw[k]]
 	}
+	// A field is not zero when one of its nine bits is set: fold them
+	// onto its lowest bit.
 	const field = 1<<classWidth - 1
+	nz := sum | sum>>1 | sum>>2 | sum>>3 | sum>>4 | sum>>5 | sum>>6 | sum>>7 | sum>>8
 	for b := range classFields {
-		if sum>>(b*classWidth)&field != 0 {
-			seen |= 1 << b
-		}
+		seen |= uint16(nz>>(b*classWidth)&1) << b
 	}
-	if up := int(sum >> (classFields * classWidth) & field); up > 0 {
+	upper = int(sum >> (classFields * classWidth) & field)
+	if upper > 0 {
 		seen |= cUpper
-		upper = up
 	}
 	return seen, upper
 }
@@ -747,6 +781,27 @@ func mayMarker(s string, dash bool) bool {
 // nextCompact is the next rune of compact's form of s from byte i on,
 // and the byte after it; -1 at the end.
 func nextCompact(s string, i int) (rune, int) {
+	if i < len(s) {
+		if k := compactKeep[s[i]]; k != 0 {
+			return rune(k), i + 1 // inlined: most bytes are kept ASCII
+		}
+	}
+	return nextCompactLoop(s, i)
+}
+
+// compactKeep is compact's ASCII byte (upper-cased), 0 for one it drops
+// (white space, '>', '`', '|'), for NUL and past ASCII: the loop reads
+// those.
+var compactKeep = func() (t [256]byte) {
+	for c := range byte(utf8.RuneSelf) {
+		if k := compact(nil, string(rune(c))); len(k) == 1 {
+			t[c] = k[0]
+		}
+	}
+	return t
+}()
+
+func nextCompactLoop(s string, i int) (rune, int) {
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
