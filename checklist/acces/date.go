@@ -32,7 +32,7 @@ func (f foundDate) text() string {
 // and the first label word. A line of a million words costs no more
 // memory than a short one.
 type dateScan struct {
-	win  [5]string // a ring: the oldest word is win[head]
+	win  [8]string // a ring of five words at most: the oldest is win[head]
 	head int
 	n    int // words in win
 	skip int // words still covered by the last date found
@@ -76,9 +76,9 @@ func (s *dateScan) push(w string) bool {
 			}
 		}
 	}
-	s.win[(s.head+s.n)%len(s.win)] = w
+	s.win[(s.head+s.n)&ringMask] = w
 	s.n++
-	if s.n == len(s.win) {
+	if s.n == window {
 		s.step()
 	}
 	// With a first date and a label, the rest of the line changes
@@ -86,24 +86,31 @@ func (s *dateScan) push(w string) bool {
 	return s.status == "" || !s.haveFirst && !s.statusOnly
 }
 
+// window is how many words a date spans at most (20 / 10 / 2026); the
+// ring holds them in eight slots, so that its index is a mask.
+const (
+	window   = 5
+	ringMask = 7
+)
+
 // step looks at the oldest word with the others as look-ahead, then
 // drops it.
 func (s *dateScan) step() {
 	w := s.win[s.head]
 	n := s.n
-	s.head = (s.head + 1) % len(s.win)
+	s.head = (s.head + 1) & ringMask
 	s.n--
 	if s.skip > 0 {
 		s.skip--
 		return
 	}
-	if s.haveFirst || w == "" || w[0] < '0' || w[0] > '9' || !dates.Digits(w) && w != "1er" {
+	if s.haveFirst || w == "" || w[0]-'0' > 9 || !dates.Digits(w) && w != "1er" {
 		return
 	}
 	// The window in order, w first.
-	var ws [5]string
+	var ws [window]string
 	for i := range n {
-		ws[i] = s.win[(s.head-1+len(s.win)+i)%len(s.win)]
+		ws[i] = s.win[(s.head-1+i)&ringMask]
 	}
 	var f foundDate
 	if y, m, d, ok := slashed(ws[:n]); ok {
@@ -237,7 +244,7 @@ func (d *document) checkDate(r *Result, rules Rules) {
 // decoration is only taken away).
 func mayDateOrHeading(raw string) bool {
 	for i := 0; i < len(raw); i++ {
-		if c := raw[i]; c == '#' || '0' <= c && c <= '9' {
+		if c := raw[i]; c == '#' || c-'0' <= 9 {
 			return true
 		}
 	}
@@ -246,7 +253,7 @@ func mayDateOrHeading(raw string) bool {
 
 func hasDigit(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if '0' <= s[i] && s[i] <= '9' {
+		if s[i]-'0' <= 9 {
 			return true
 		}
 	}
