@@ -3,6 +3,7 @@ package acces
 import (
 	"bytes"
 	"iter"
+	"math/bits"
 	"strings"
 	"sync"
 	"unicode"
@@ -421,12 +422,11 @@ func appendCleanMarks(b []byte, s string) []byte {
 		return appendCleanRunes(b, s)
 	}
 	from := 0 // the start of the text not yet copied
-	for i := 0; i < len(s); {
-		c := s[i]
-		if !inlineLead[c] {
-			i++
-			continue
+	for i := 0; ; {
+		if i = nextLead(s, i); i >= len(s) {
+			break
 		}
+		c := s[i]
 		n, drop := 1, false
 		switch c {
 		case '*', '`', '"':
@@ -460,30 +460,43 @@ func appendCleanMarks(b []byte, s string) []byte {
 // hasInlineMark is strings.ContainsAny(s, "*_`\"«»“”") on bytes: « and »
 // are C2 AB and C2 BB, “ and ” E2 80 9C and E2 80 9D.
 func hasInlineMark(s string) bool {
-	i := 0
-	// Eight bytes at a time: in ASCII ones, a byte equal to one of the
-	// four ASCII marks is a zero byte of x ^ mark (hasZero); the others
-	// are read byte by byte.
-	for ; i+8 <= len(s); i += 8 {
-		if x := load8(s[i : i+8]); x&hiBits == 0 {
-			if hasZero(x^'*'*lowBits) || hasZero(x^'_'*lowBits) || hasZero(x^'`'*lowBits) || hasZero(x^'"'*lowBits) {
-				return true
-			}
-			continue
-		}
-		for k := i; k < i+8; k++ {
-			if inlineLead[s[k]] && markAt(s, k) {
-				return true
-			}
-		}
-	}
-	for ; i < len(s); i++ {
-		if inlineLead[s[i]] && markAt(s, i) {
+	for i := nextLead(s, 0); i < len(s); i = nextLead(s, i+1) {
+		if markAt(s, i) {
 			return true
 		}
 	}
 	return false
 }
+
+// nextLead is the index of the first byte of inlineLead in s at or
+// after i, len(s) if none: eight ASCII bytes at a time, the lowest byte
+// hasZero flags being always a true one.
+func nextLead(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := load8(s[i : i+8])
+		if x&hiBits != 0 {
+			for k := i; k < i+8; k++ {
+				if inlineLead[s[k]] {
+					return k
+				}
+			}
+			continue
+		}
+		if m := zeroMask(x^'*'*lowBits) | zeroMask(x^'_'*lowBits) | zeroMask(x^'`'*lowBits) | zeroMask(x^'"'*lowBits); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if inlineLead[s[i]] {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// zeroMask sets the top bit of the lowest zero byte of x, and maybe of
+// bytes above it; none when no byte is zero.
+func zeroMask(x uint64) uint64 { return (x - lowBits) &^ x & hiBits }
 
 // load8 reads the eight bytes of b as a little-endian word (one load).
 func load8(b string) uint64 {
@@ -508,11 +521,6 @@ const (
 	lowBits = 0x0101010101010101
 	hiBits  = 0x8080808080808080
 )
-
-// hasZero reports whether a byte of x is zero: the lowest zero byte
-// always sets its top bit (no borrow reaches it from below), and no
-// bit is set when no byte is zero.
-func hasZero(x uint64) bool { return (x-lowBits)&^x&hiBits != 0 }
 
 // appendCleanRunes is appendCleanMarks rune by rune: text that is not
 // UTF-8 has each bad byte written as U+FFFD, as it always was.

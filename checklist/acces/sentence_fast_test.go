@@ -167,6 +167,14 @@ func TestSentenceMatchesSlow(t *testing.T) {
 		}
 		checkSentenceMatchesSlow(t, strings.ReplaceAll(big, "\n", " "), 0, 0)
 	}
+	// Text that is not UTF-8 (Validate refuses it, the forms read it
+	// all the same): bad bytes beside marks and words.
+	for i := range 5_000 {
+		text := sentenceDoc(r)
+		at := r.IntN(len(text) + 1)
+		text = text[:at] + []string{"\xff", "\xc2_a", "_\xe2\x80", "*\xc3", "« \xf0 »"}[i%5] + text[at:]
+		checkSentenceMatchesSlow(t, text, 0, 0)
+	}
 	for _, page := range benchPagesForTest() {
 		checkSentenceMatchesSlow(t, page, 0, 0)
 	}
@@ -287,6 +295,43 @@ func TestEachWordMatchesSlow(t *testing.T) {
 		slowEachWord(s, func(w string) bool { want = append(want, w); return true })
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d: %q: words %q, were %q", i, s, got, want)
+		}
+	}
+}
+
+// TestNextLeadEveryPlace: the first byte of inlineLead, wherever it is
+// in an eight-byte step, with others after it.
+func TestNextLeadEveryPlace(t *testing.T) {
+	marks := []string{"*", "_", "`", "\"", "\xc2", "\xe2", "a", "é", ")", "^", "+"}
+	for _, m := range marks {
+		for _, m2 := range marks {
+			for n := 0; n <= 20; n++ {
+				for at := 0; at <= n; at++ {
+					s := strings.Repeat("x", at) + m + strings.Repeat("y", n-at) + m2
+					want := len(s)
+					for k := 0; k < len(s); k++ {
+						if inlineLead[s[k]] {
+							want = k
+							break
+						}
+					}
+					for from := 0; from <= len(s); from++ {
+						w := want
+						if from > want {
+							w = len(s)
+							for k := from; k < len(s); k++ {
+								if inlineLead[s[k]] {
+									w = k
+									break
+								}
+							}
+						}
+						if got := nextLead(s, from); got != w {
+							t.Fatalf("nextLead(%q, %d) = %d, want %d", s, from, got, w)
+						}
+					}
+				}
+			}
 		}
 	}
 }
