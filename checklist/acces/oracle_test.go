@@ -676,3 +676,42 @@ func FuzzMayNameTypeStringMatches(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRulesOldNew measures each rule of this file's oracles beside
+// the current one, on the pages of BenchmarkValidatePages, their forms
+// read once (as Validate shares them):
+//
+//	go test ./checklist/acces -run '^$' -bench RulesOldNew -benchmem
+func BenchmarkRulesOldNew(b *testing.B) {
+	pages := benchPages(b, 1000, true)
+	rs := Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: testenv.Day("2026-11-05"), Today: testenv.Day("2026-11-30")}
+	docs := make([]*document, len(pages))
+	for i, p := range pages {
+		docs[i] = readLines(string(p))
+	}
+	run := func(name string, f func(d *document)) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				f(docs[i%len(docs)])
+			}
+		})
+	}
+	run("date-old", func(d *document) { d.checkDateOracle(&Result{}, rs) })
+	run("date-new", func(d *document) { d.checkDate(&Result{}, rs) })
+	run("path-old", func(d *document) { d.checkPathOracle(&Result{}, rs) })
+	run("path-new", func(d *document) { d.checkPath(&Result{}, rs) })
+	run("fingerprint-old", func(d *document) {
+		st := &statementsOracle{}
+		d.readStatementsOracle(st)
+		d.checkFingerprintOracle(&Result{}, st, rs)
+	})
+	run("fingerprint-new", func(d *document) {
+		st := statementsPool.Get().(*statements)
+		*st = statements{}
+		d.readStatements(st)
+		d.checkFingerprint(&Result{}, st, rs)
+		*st = statements{}
+		statementsPool.Put(st)
+	})
+}
