@@ -105,7 +105,6 @@ func (d *document) readStatements(st *statements) {
 	st.fingerprints.lines = st.lineArr[0][:0:maxPerCode]
 	st.badFP.lines = st.lineArr[1][:0:maxPerCode]
 	st.md5.lines = st.lineArr[2][:0:maxPerCode]
-	var arr [512]byte // one line with its fingerprints blanked, reused
 	for i := 0; i+1 < len(d.starts); i++ {
 		l := d.rawLine(i)
 		if l.leak {
@@ -118,19 +117,19 @@ func (d *document) readStatements(st *statements) {
 			}
 			continue
 		}
-		if blanked, changed := d.scanKeyMaterial(l, st, arr[:0]); changed {
-			if mayNameType(blanked) {
-				typeWords(st, l.no, blanked)
+		// The type words are read between the key material: blanked,
+		// it would separate words, as the ends of the parts do.
+		d.scanKeys(l, st, func(part string) {
+			if mayNameTypeString(part) {
+				typeWords(st, l.no, part)
 			}
-		} else if mayNameTypeString(l.raw) {
-			typeWords(st, l.no, l.raw) // nothing blanked: the line itself
-		}
+		})
 	}
 }
 
 // typeWords notes the key types a line (its key material blanked) names.
-// The callers pass only lines mayNameType lets through: the others name
-// none (TestTypeWordsMatchOracle compares with the filter inside).
+// The callers pass only lines mayNameTypeString lets through: the others
+// name none (TestTypeWordsMatchOracle compares with the filter inside).
 func typeWords[T string | []byte](st *statements, no int, rest T) {
 	// Words split on everything but letters, digits, '-' and '_', so
 	// id_ed25519_romeo stays one word and does not state a type. Every
@@ -203,29 +202,12 @@ func typeWordFold[T string | []byte](w T) string {
 	return typeWordBytes(low[:len(w)])
 }
 
-// mayNameType is a cheap look for what every type word has, in either
-// case: r or d, s, then a or s (rsa, dsa, dss), or 255 (ed25519). One
-// table load per byte; only an s or a 5 looks around.
-func mayNameType[T string | []byte](s T) bool {
-	for i := 1; i+1 < len(s); i++ {
-		switch typeMiddle[s[i]] {
-		case 's':
-			if p, n := s[i-1]|0x20, s[i+1]|0x20; (p == 'r' || p == 'd') && (n == 'a' || n == 's') {
-				return true
-			}
-		case '5':
-			if s[i-1] == '2' && s[i+1] == '5' {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-var typeMiddle = [256]byte{'s': 's', 'S': 's', '5': '5'}
-
-// mayNameTypeString is mayNameType of a string, looking only at its s,
-// S and 5 (strings.IndexByte), not at every byte: most lines have few.
+// mayNameTypeString is a cheap look for what every type word has, in
+// either case: r or d, s, then a or s (rsa, dsa, dss), or 255 (ed25519).
+// It looks only at a line's s, S and 5 (strings.IndexByte), not at every
+// byte: most lines have few (TestMayNameTypeStringMatches compares it
+// with the byte walk mayNameType; TestTypeWordFilterCoversEveryCase
+// checks every type word has one).
 func mayNameTypeString(s string) bool {
 	if len(s) < 3 {
 		return false
@@ -260,17 +242,15 @@ var b64Byte = func() (t [256]bool) {
 	return t
 }()
 
-// scanKeyMaterial collects fingerprints and pasted public keys of a raw
-// line and returns the line with them blanked, so their base64 is not
-// read as words; out is the buffer it is written into. changed is false
-// when nothing was blanked: out is then left empty, the line is itself.
-func (d *document) scanKeyMaterial(l line, st *statements, out []byte) (blanked []byte, changed bool) {
+// scanKeys collects fingerprints and pasted public keys of a raw line,
+// and gives part the text between them, in order (all of the line when
+// it has none), so that their base64 is not read as words.
+func (d *document) scanKeys(l line, st *statements, part func(string)) {
 	raw := l.raw
-	from := 0 // raw[from:i] is still to be copied to out
+	from := 0 // raw[from:i] is still to be given to part
 	blank := func(i, next int) {
-		out = append(out, raw[from:i]...)
-		out = append(out, ' ')
-		from, changed = next, true
+		part(raw[from:i])
+		from = next
 	}
 	// Every case needs a colon 2, 3 or 6 bytes on (a pair run, MD5:,
 	// SHA256:) or starts at AAAA: the bytes before the first such place
@@ -379,10 +359,7 @@ func (d *document) scanKeyMaterial(l line, st *statements, out []byte) (blanked 
 		}
 		i++
 	}
-	if changed {
-		out = append(out, raw[from:]...)
-	}
-	return out, changed
+	part(raw[from:])
 }
 
 // keyStart holds the bytes a fingerprint, an MD5 pair run or a pasted

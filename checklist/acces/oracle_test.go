@@ -715,3 +715,68 @@ func BenchmarkRulesOldNew(b *testing.B) {
 		statementsPool.Put(st)
 	})
 }
+
+// scanKeyMaterial is the line scanKeys reads with its key material
+// blanked, each piece a space, as the scan wrote it before it gave its
+// parts; changed is false when nothing was blanked (out left empty).
+func (d *document) scanKeyMaterial(l line, st *statements, out []byte) (blanked []byte, changed bool) {
+	parts := 0
+	d.scanKeys(l, st, func(part string) {
+		if parts > 0 {
+			out = append(out, ' ')
+		}
+		out = append(out, part...)
+		parts++
+	})
+	if parts == 1 {
+		return out[:0], false
+	}
+	return out, true
+}
+
+// TestReadStatementsMatchesOracle: over files of key material, type words
+// and text around them, readStatements (type words read between the key
+// material) states what the oracle (type words read on the blanked line)
+// stated: fingerprints, MD5, pasted keys, types and their line.
+func TestReadStatementsMatchesOracle(t *testing.T) {
+	pieces := []string{"SHA256:", fpA, fpB, "sha256\x1a", "MD5:", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48",
+		"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl", "AAAAAAAAAAAAAAAAAAAAAA", "AAAA",
+		"ED25519", "(ED25519)", "rsa", "ssh-rsa", "DSA", "ecdsa-sha2-nistp256", "ed25519-sk", "id_ed25519_romeo", "rs", "a", "ed", "25519",
+		" ", ":", "=", "-", "_", "é", "(", ")", "\n", "\n", "\r\n"}
+	rng := rand.New(rand.NewPCG(68, 69))
+	for i := range 50_000 {
+		var b strings.Builder
+		for range rng.IntN(14) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		d := readLines(b.String())
+		got, want := &statements{}, &statementsOracle{}
+		d.readStatements(got)
+		d.readStatementsOracle(want)
+		g := fmt.Sprint(got.fingerprints.n, got.fingerprints.lines, got.fingerprints.first, got.distinctCount(), got.badFP.n, got.badFP.lines, got.md5.n, got.md5.lines, got.pasted, got.badPasted, got.ed25519, got.otherTypes, got.otherLine)
+		w := fmt.Sprint(want.fingerprints.n, want.fingerprints.lines, want.fingerprints.first, want.distinctCountOracle(), want.badFP.n, want.badFP.lines, want.md5.n, want.md5.lines, want.pasted, want.badPasted, want.ed25519, want.otherTypes, want.otherLine)
+		if g != w {
+			t.Fatalf("case %d %q:\n got %s\nwant %s", i, b.String(), g, w)
+		}
+	}
+}
+
+// mayNameType is the byte walk mayNameTypeString is checked against:
+// r or d, s, then a or s, or 255, in either case, one byte at a time.
+func mayNameType[T string | []byte](s T) bool {
+	for i := 1; i+1 < len(s); i++ {
+		switch typeMiddle[s[i]] {
+		case 's':
+			if p, n := s[i-1]|0x20, s[i+1]|0x20; (p == 'r' || p == 'd') && (n == 'a' || n == 's') {
+				return true
+			}
+		case '5':
+			if s[i-1] == '2' && s[i+1] == '5' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var typeMiddle = [256]byte{'s': 's', 'S': 's', '5': '5'}
