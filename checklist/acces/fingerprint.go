@@ -258,9 +258,10 @@ func (d *document) scanKeys(l line, st *statements, part func(string)) {
 	// (0x1A|0x20 is ':'): a line with one is read byte by byte.
 	jump := strings.IndexByte(raw, 0x1a) < 0
 	colon, aaaa := -1, -1 // the next ':' from i+2 and "AAAA" from i, len(raw) for none
+	until := 0            // the bytes before it are read one by one: no jump
 	i := 0
 	for i < len(raw) {
-		if jump {
+		if jump && i >= until {
 			if colon < i+2 && colon != len(raw) {
 				colon = len(raw)
 				if i+2 < len(raw) {
@@ -283,6 +284,12 @@ func (d *document) scanKeys(l line, st *statements, part func(string)) {
 				break
 			}
 			i = next
+			// From there, every byte up to the colon's last place (2
+			// before it) may start a case; past it, look again.
+			until = i + 1
+			if colon < len(raw) && i >= colon-6 {
+				until = colon - 1
+			}
 		}
 		c := raw[i]
 		if !keyStart[c] || c|0x20 != 's' && c|0x20 != 'm' && c != 'A' && !(i+47 <= len(raw) && raw[i+2] == ':') {
