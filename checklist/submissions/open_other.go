@@ -78,3 +78,12 @@ func statID(path string) (fileID, error) {
 
 // openDirsAllowed: no descriptor limit to fit under here.
 func openDirsAllowed() int { return maxOpenDirs }
+
+// openArchiveIn opens by path: these platforms have no openat.
+func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, error) {
+	return openArchive(path, false)
+}
+
+// checkParent: no ".." to open here; the walk's folder ids stay what
+// guard it.
+func checkParent(f *os.File, parent fileID) error { return nil }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // openNoBlock opens without following a link at the last component
@@ -42,6 +44,12 @@ func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
 	if err != nil {
 		return nil, fileID{}, 0, err
 	}
+	return archiveFromFD(fd, path)
+}
+
+// archiveFromFD checks that fd is a regular file and hands it to
+// archive/zip.
+func archiveFromFD(fd int, path string) (*os.File, fileID, int64, error) {
 	st, err := fstat(fd, path)
 	if err != nil {
 		syscall.Close(fd)
@@ -106,4 +114,47 @@ func openDirsAllowed() int {
 		return maxOpenDirs
 	}
 	return max(1, min(maxOpenDirs, (int(lim.Cur)-32)/4))
+}
+
+// openArchiveIn is openArchive for the archive name in the open folder
+// dir: the kernel resolves one name in the folder the walk listed.
+func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Openat(int(dir.Fd()), name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, fileID{}, 0, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return archiveFromFD(fd, path)
+}
+
+// checkParent refuses a folder whose parent is not the folder with id
+// parent: the path that opened it went through a link swapped in for
+// a folder after the listing.
+func checkParent(f *os.File, parent fileID) error {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Openat(int(f.Fd()), "..", unix.O_RDONLY|unix.O_CLOEXEC|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: f.Name(), Err: err}
+	}
+	defer syscall.Close(fd)
+	st, err := fstat(fd, f.Name())
+	if err != nil {
+		return err
+	}
+	if uint64(st.Dev) != parent.dev || uint64(st.Ino) != parent.ino {
+		return errFolderMoved
+	}
+	return nil
 }

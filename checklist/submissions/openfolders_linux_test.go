@@ -1,12 +1,15 @@
 package submissions
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // openFDs counts this process's open file descriptors.
@@ -144,5 +147,100 @@ func TestLowDescriptorLimit(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "files=300 unreadable=0 allowed=4\n") {
 		t.Fatalf("under ulimit -n 48: %s", out)
+	}
+}
+
+// TestSwappedFolderNeverLeadsOutside: a folder on the way to a
+// subfolder swapped for a link to another tree after the walk listed
+// it (the race of a learner's folder replaced while pret valider runs)
+// never makes the walk read the other tree: the subfolder, reached by
+// a path that now goes through the link, is refused, not read.
+func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
+	for _, depth := range []int{1, 2, 3} {
+		root := t.TempDir()
+		tree, outside := filepath.Join(root, "tree"), filepath.Join(root, "outside")
+		rel := "v"
+		for d := 1; d < depth; d++ {
+			rel = filepath.Join(rel, fmt.Sprintf("d%d", d))
+		}
+		for _, base := range []string{tree, outside} {
+			dir := filepath.Join(base, rel)
+			os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+			body := page(newKey(1).fp, false)
+			if base == outside {
+				body = "SECRET " + page(newKey(2).fp, false)
+			}
+			os.WriteFile(filepath.Join(dir, "acces.md"), []byte(body), 0o644)
+			os.WriteFile(filepath.Join(dir, "sub", "acces.md"), []byte(body), 0o644)
+		}
+		var sources []source
+		swapped := false
+		w := &walker{seen: map[fileID]bool{}}
+		w.emit = func(s source) {
+			sources = append(sources, s)
+			if !swapped {
+				// The walk is in the deepest folder: swap the top one.
+				swapped = true
+				v := filepath.Join(tree, "v")
+				if err := os.Rename(v, v+".real"); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join(outside, "v"), v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		w.arg(tree)
+		refused := 0
+		for _, s := range sources {
+			if s.fail != nil {
+				if errors.Is(s.fail, errFolderMoved) {
+					refused++
+				}
+				continue
+			}
+			data, _, err := s.read(nil)
+			if err == nil && strings.Contains(string(data), "SECRET") {
+				t.Fatalf("depth %d: %s read from the other tree", depth, s.path)
+			}
+		}
+		if !swapped || refused != 1 {
+			t.Fatalf("depth %d: swapped %v, %d folders refused (want 1): %d sources", depth, swapped, refused, len(sources))
+		}
+	}
+}
+
+// TestFIFONeverOpened: a FIFO named like a submission in a folder is
+// reported, never opened: a writer waiting on it stays waiting (opening
+// it, even without blocking, would release the writer into a SIGPIPE).
+func TestFIFONeverOpened(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "etu", "acces.md")
+	os.MkdirAll(filepath.Dir(fifo), 0o755)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opened := make(chan struct{})
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			f.Close()
+		}
+		close(opened)
+	}()
+	got := Validate([]string{dir}, Options{Rules: testRules})
+	if len(got) != 1 || len(got[0].Problems) != 1 || got[0].Problems[0].Code != "unreadable" ||
+		!strings.Contains(got[0].Problems[0].Message, "pas un fichier ordinaire") {
+		t.Fatalf("a FIFO: %+v", got)
+	}
+	select {
+	case <-opened:
+		t.Fatal("the FIFO was opened: its waiting writer was released")
+	case <-time.After(200 * time.Millisecond):
+	}
+	// Release the writer.
+	if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+		<-opened
+		f.Close()
 	}
 }

@@ -109,7 +109,7 @@ func (w *walker) arg(arg string) {
 		}
 		s := w.diskFile(arg, true, learner, groupKey{group, filepath.Base(arg), moodle, false}, id)
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
-			s.pub = diskPub(filepath.Dir(arg), choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)))
+			s.pub = diskPub(filepath.Dir(arg), nil, choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)))
 		}
 		w.emit(s)
 	}
@@ -137,9 +137,22 @@ func (w *walker) diskFile(path string, follow bool, learner string, group groupK
 // hands out the files of a folder, then goes down into its subfolders:
 // only the folders whose files are in flight are open at once.
 func (w *walker) dir(path string, parts []string, follow bool, rootName string) {
+	w.dirIn(nil, path, parts, follow, rootName)
+}
+
+// dirIn is dir for a subfolder of the folder whose id is parent: once
+// open, the folder must be a child of that very folder (its ".." is
+// it), or a folder on the way was swapped for a link meanwhile and
+// the walk would read outside the tree: it is refused.
+func (w *walker) dirIn(parent *fileID, path string, parts []string, follow bool, rootName string) {
 	asFolder := append(parts[:len(parts):len(parts)], "")
 	w.acquireDir()
 	f, id, err := openDir(path, follow)
+	if err == nil && parent != nil {
+		if err = checkParent(f, *parent); err != nil {
+			f.Close()
+		}
+	}
 	if err != nil {
 		w.releaseDir()
 		l, _ := learnerOf(asFolder, rootName)
@@ -204,9 +217,14 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 				l, _ := learnerOf(sub, rootName)
 				w.unreadable(p, l, errSymlink)
 			}
+		case IsSubmissionName(name) && !t.IsRegular():
+			// A FIFO, socket or device is never opened (organisateurs.md):
+			// opening a FIFO would release a writer waiting on it. One
+			// swapped in after the listing is opened without blocking,
+			// and refused.
+			l, _ := learnerOf(sub, rootName)
+			w.unreadable(p, l, safefile.NotRegular(p, safefile.Access))
 		case IsSubmissionName(name):
-			// FIFOs, sockets and devices go the same way: the read opens
-			// without blocking and refuses anything but a regular file.
 			l, moodle := learnerOf(sub, rootName)
 			fid := id
 			fid.path = raw // folders are read once, so folder and name tell files apart
@@ -219,16 +237,16 @@ func (w *walker) dir(path string, parts []string, follow bool, rootName string) 
 				},
 				done: release,
 			}
-			s.pub = diskPub(path, pubs.pubFor(raw))
+			s.pub = diskPub(path, f, pubs.pubFor(raw))
 			w.emit(s)
 		case IsArchiveName(name) && t.IsRegular():
-			w.archive(p, false, strings.TrimSuffix(name, filepath.Ext(name)), append([]string{rootName}, parts...))
+			w.archiveIn(f, raw, p, false, strings.TrimSuffix(name, filepath.Ext(name)), append([]string{rootName}, parts...))
 		}
 	}
 	release()
 	for _, e := range subs {
 		name := ruleName(e.Name())
-		w.dir(filepath.Join(path, e.Name()), append(parts[:len(parts):len(parts)], name), false, rootName)
+		w.dirIn(&id, filepath.Join(path, e.Name()), append(parts[:len(parts):len(parts)], name), false, rootName)
 	}
 }
 
@@ -278,12 +296,20 @@ func pubNames(entries []fs.DirEntry) []string {
 	return names
 }
 
-func diskPub(dir, name string) func() *acces.PubFile {
+// diskPub reads the .pub chosen for a submission: by name in the open
+// folder it was listed in (dir, when the walk has it), else by path.
+func diskPub(dirPath string, dir *os.File, name string) func() *acces.PubFile {
 	if name == "" {
 		return nil
 	}
 	return func() *acces.PubFile {
-		data, err := safefile.Read(filepath.Join(dir, name), safefile.Key, safefile.NoFollow)
+		var data []byte
+		var err error
+		if dir != nil {
+			data, err = safefile.ReadIn(dir, name, filepath.Join(dirPath, name), safefile.Key, nil)
+		} else {
+			data, err = safefile.Read(filepath.Join(dirPath, name), safefile.Key, safefile.NoFollow)
+		}
 		if err != nil {
 			data = nil // unreadable or too large: reported as a bad public key
 		}
@@ -297,7 +323,22 @@ func diskPub(dir, name string) func() *acces.PubFile {
 // outer is the path down to the archive (the argument's name, the
 // folders below it): a Moodle name there names the entries' learner.
 func (w *walker) archive(path string, follow bool, rootName string, outer []string) {
-	f, id, size, err := openArchive(path, follow)
+	w.archiveIn(nil, "", path, follow, rootName, outer)
+}
+
+// archiveIn is archive for the archive name in the open folder dir,
+// when dir is not nil: it is opened there, never through a path a
+// folder swapped for a link could lead elsewhere.
+func (w *walker) archiveIn(dir *os.File, name, path string, follow bool, rootName string, outer []string) {
+	var f *os.File
+	var id fileID
+	var size int64
+	var err error
+	if dir != nil {
+		f, id, size, err = openArchiveIn(dir, name, path)
+	} else {
+		f, id, size, err = openArchive(path, follow)
+	}
 	if err != nil {
 		w.unreadable(path, rootName, err)
 		return

@@ -80,6 +80,11 @@ func ReadIn(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, error)
 	return data, nil
 }
 
+// NotRegular is the error ReadIn and Read give for a FIFO, socket or
+// device at path, for a caller that knows the kind from a folder's
+// listing and must not open it (opening a FIFO releases its writer).
+func NotRegular(path string, k Kind) error { return wrap(path, k, NoFollow, ErrNotRegular) }
+
 // ReadFrom reads r (standard input) up to k.Max bytes; more is an error,
 // never a silent cut.
 func ReadFrom(name string, r io.Reader, k Kind) ([]byte, error) {
