@@ -1,11 +1,13 @@
 package checklist
 
 import (
+	"bufio"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
 	"html/template"
 	"io"
+	"iter"
 	"strings"
 	"sync"
 )
@@ -49,10 +51,13 @@ type htmlData struct {
 	Summary    BatchSummary
 	Duplicates [][][]bidiPart
 	Codes      []htmlCode
-	Files      []htmlFile
-	Policy     string
-	Style      template.CSS
-	Script     template.JS
+	// Files are made one at a time as the template ranges over them:
+	// a page of 100,000 rows is never held as rows (organisateurs.md,
+	// Scale).
+	Files  iter.Seq[htmlFile]
+	Policy string
+	Style  template.CSS
+	Script template.JS
 }
 
 type htmlCode struct {
@@ -102,22 +107,30 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		info := codeInfo(c.Code, c.Severity)
 		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Description, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
 	}
-	for f := range r.all() {
-		hf := htmlFile{Apprenant: shown(f.Apprenant), Path: shown(f.Path), Verdict: f.verdict(), Date: shown(f.Date), Statut: shown(f.Statut), Fingerprint: shown(f.Fingerprint)}
-		hf.VerdictLabel = verdictLabels[hf.Verdict]
-		var codes []string
-		for _, p := range f.Problems {
-			sev := "erreur"
-			if p.Severity == SevWarning {
-				sev = "avertissement"
+	d.Files = func(yield func(htmlFile) bool) {
+		for f := range r.all() {
+			hf := htmlFile{Apprenant: shown(f.Apprenant), Path: shown(f.Path), Verdict: f.verdict(), Date: shown(f.Date), Statut: shown(f.Statut), Fingerprint: shown(f.Fingerprint)}
+			hf.VerdictLabel = verdictLabels[hf.Verdict]
+			var codes []string
+			for _, p := range f.Problems {
+				sev := "erreur"
+				if p.Severity == SevWarning {
+					sev = "avertissement"
+				}
+				hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: shown(p.Message)})
+				if !contains(codes, p.Code) {
+					codes = append(codes, p.Code)
+				}
 			}
-			hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: shown(p.Message)})
-			if !contains(codes, p.Code) {
-				codes = append(codes, p.Code)
+			hf.Codes = strings.Join(codes, " ")
+			if !yield(hf) {
+				return
 			}
 		}
-		hf.Codes = strings.Join(codes, " ")
-		d.Files = append(d.Files, hf)
 	}
-	return htmlTemplate().Execute(w, d)
+	bw := bufio.NewWriter(w)
+	if err := htmlTemplate().Execute(bw, d); err != nil {
+		return err
+	}
+	return bw.Flush()
 }

@@ -1,6 +1,10 @@
 package checklist
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -71,6 +75,12 @@ func sarifLevel(sev Severity) string {
 	return "error"
 }
 
+// writeFilesSARIF writes the log as encoding/json would write it whole,
+// its results one at a time: a run over 100,000 files with problems
+// would otherwise hold every result, and its encoding, at once
+// (organisateurs.md, Scale: memory grows by a small record per file,
+// never with what the files hold). A first pass over the files finds
+// the rules, which come before the results.
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	driver := sarifDriver{Name: "pret", Version: r.Version}
 	index := map[string]int{}
@@ -87,50 +97,92 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	for _, c := range Codes {
 		addRule(c)
 	}
-	results := []sarifResult{}
+	found := false
 	for f := range r.all() {
-		uri := fileURI(r.Dir, f.Path)
-		if f.Archive != "" {
-			uri = fileURI(r.Dir, f.Archive)
-		}
 		for _, p := range f.Problems {
-			res := sarifResult{
-				RuleID:    p.Code,
-				RuleIndex: addRule(codeInfo(p.Code, p.Severity)),
-				Level:     sarifLevel(p.Severity),
-				Message:   sarifMessage{p.Message},
-			}
-			if !f.Valid && p.Severity == SevWarning && len(f.codes(SevError)) == 0 {
-				res.Level = "error" // --strict: the warnings fail the file
-			}
-			var loc sarifLocation
-			loc.PhysicalLocation.ArtifactLocation.URI = uri
-			if p.Line > 0 && f.Archive == "" {
-				loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
-			}
-			res.Locations = []sarifLocation{loc}
-			props := map[string]string{}
-			if f.Apprenant != "" {
-				props["apprenant"] = f.Apprenant
-			}
-			if f.Entry != "" {
-				props["entry"] = f.Entry
-				if p.Line > 0 {
-					props["entryLine"] = itoa(p.Line)
-				}
-			}
-			if len(props) > 0 {
-				res.Properties = props
-			}
-			results = append(results, res)
+			addRule(codeInfo(p.Code, p.Severity))
+			found = true
 		}
 	}
 	doc := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
-		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: results}},
+		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: []sarifResult{}}},
 	}
-	return writeJSON(w, doc)
+	if !found {
+		return writeJSON(w, doc)
+	}
+	var hb bytes.Buffer
+	he := json.NewEncoder(&hb)
+	he.SetIndent("", "  ")
+	he.SetEscapeHTML(false) // as writeJSON
+	if err := he.Encode(doc); err != nil {
+		return err
+	}
+	head := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
+	// The results are the run's last field, its only empty list.
+	const empty = "\"results\": []\n    }\n  ]\n}"
+	if !bytes.HasSuffix(head, []byte(empty)) {
+		return fmt.Errorf("sarif : forme inattendue du journal")
+	}
+	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		bw.Write(head[:len(head)-len(empty)])
+		bw.WriteString(`"results": [`)
+		n := 0
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("        ", "  ")
+		enc.SetEscapeHTML(false)
+		for f := range r.all() {
+			uri := fileURI(r.Dir, f.Path)
+			if f.Archive != "" {
+				uri = fileURI(r.Dir, f.Archive)
+			}
+			for _, p := range f.Problems {
+				res := sarifResult{
+					RuleID:    p.Code,
+					RuleIndex: addRule(codeInfo(p.Code, p.Severity)),
+					Level:     sarifLevel(p.Severity),
+					Message:   sarifMessage{p.Message},
+				}
+				if !f.Valid && p.Severity == SevWarning && len(f.codes(SevError)) == 0 {
+					res.Level = "error" // --strict: the warnings fail the file
+				}
+				var loc sarifLocation
+				loc.PhysicalLocation.ArtifactLocation.URI = uri
+				if p.Line > 0 && f.Archive == "" {
+					loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
+				}
+				res.Locations = []sarifLocation{loc}
+				props := map[string]string{}
+				if f.Apprenant != "" {
+					props["apprenant"] = f.Apprenant
+				}
+				if f.Entry != "" {
+					props["entry"] = f.Entry
+					if p.Line > 0 {
+						props["entryLine"] = itoa(p.Line)
+					}
+				}
+				if len(props) > 0 {
+					res.Properties = props
+				}
+				buf.Reset()
+				if err := enc.Encode(res); err != nil {
+					return err
+				}
+				if n > 0 {
+					bw.WriteByte(',')
+				}
+				bw.WriteString("\n        ")
+				bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+				n++
+			}
+		}
+		bw.WriteString("\n      ]\n    }\n  ]\n}\n")
+		return bw.Flush()
+	})
 }
 
 func itoa(n int) string {

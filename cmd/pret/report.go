@@ -77,7 +77,8 @@ func writeFiles(ios *iostreams, name string, files []checklist.FileResult, f rep
 // writeHuman writes a report; the texte format is wrapped at word
 // boundaries on a narrow terminal, the formats for programs never are.
 func writeHuman(ios *iostreams, format string, write func(io.Writer) error) error {
-	if format != "texte" {
+	if format != "texte" || !ios.outTTY {
+		// Nothing to wrap: the report streams, held nowhere whole.
 		return write(ios.Out)
 	}
 	var buf bytes.Buffer
