@@ -268,3 +268,22 @@ func statementsSlow(raw string) *statements {
 	typeWords(st, 1, rest)
 	return st
 }
+
+// TestHasPrefixFoldFoldsLettersOnly: the case-blind prefix test folds
+// ASCII capitals and nothing else: "SHA256:" and "sha256:" match,
+// control bytes that differ from a digit or a colon by the case bit
+// (0x12, 0x15, 0x16, 0x1A) do not.
+func TestHasPrefixFoldFoldsLettersOnly(t *testing.T) {
+	for _, prefix := range []string{"sha256:", "md5:"} {
+		for i := range len(prefix) {
+			for b := range 256 {
+				s := []byte(prefix)
+				s[i] = byte(b)
+				want := byte(b) == prefix[i] || 'A' <= b && b <= 'Z' && byte(b)|0x20 == prefix[i]
+				if got := hasPrefixFold(string(s), prefix); got != want {
+					t.Errorf("%q at %d: hasPrefixFold(%q) = %v", prefix, i, s, got)
+				}
+			}
+		}
+	}
+}

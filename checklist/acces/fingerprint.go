@@ -440,7 +440,11 @@ func hasPrefixFold(s, prefix string) bool {
 		return false
 	}
 	for i := 0; i < len(prefix); i++ {
-		if s[i]|0x20 != prefix[i] && s[i] != prefix[i] {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c |= 0x20 // letters only: 0x1A is no colon, 0x12 no '2'
+		}
+		if c != prefix[i] {
 			return false
 		}
 	}
