@@ -210,8 +210,8 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 	}
 }
 
-// TestFIFONeverOpened: a FIFO named like a submission in a folder is
-// reported, never opened: a writer waiting on it stays waiting (opening
+// TestFIFONeverOpened: a FIFO named like a submission in a folder, or
+// named on the command line, is reported, never opened: a writer waiting on it stays waiting (opening
 // it, even without blocking, would release the writer into a SIGPIPE).
 func TestFIFONeverOpened(t *testing.T) {
 	dir := t.TempDir()
@@ -228,10 +228,14 @@ func TestFIFONeverOpened(t *testing.T) {
 		}
 		close(opened)
 	}()
-	got := Validate([]string{dir}, Options{Rules: testRules})
-	if len(got) != 1 || len(got[0].Problems) != 1 || got[0].Problems[0].Code != "unreadable" ||
-		!strings.Contains(got[0].Problems[0].Message, "pas un fichier ordinaire") {
-		t.Fatalf("a FIFO: %+v", got)
+	// Met in a folder, and named on the command line: reported as the
+	// reader reports any file that is not regular, never opened.
+	for _, args := range [][]string{{dir}, {fifo}} {
+		got := Validate(args, Options{Rules: testRules})
+		if len(got) != 1 || len(got[0].Problems) != 1 || got[0].Problems[0].Code != "unreadable" ||
+			!strings.HasPrefix(got[0].Problems[0].Message, "fichier illisible : ce n'est pas un fichier ordinaire") {
+			t.Fatalf("a FIFO, %v: %+v", args, got)
+		}
 	}
 	select {
 	case <-opened:
@@ -242,5 +246,36 @@ func TestFIFONeverOpened(t *testing.T) {
 	if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 		<-opened
 		f.Close()
+	}
+}
+
+// TestArgumentThroughLinkAndDotDot: a folder given through a link and
+// ".." ("M/A/L/.." where L is a link to ../T/S) is the folder the
+// kernel lists (M/T): its files and subfolders are read there, as the
+// listing says, never at its cleaned spelling (M/A), and no subfolder
+// is taken for one swapped during the walk.
+func TestArgumentThroughLinkAndDotDot(t *testing.T) {
+	root := t.TempDir()
+	m := filepath.Join(root, "M")
+	for _, d := range []string{"T/S", "A/S"} {
+		os.MkdirAll(filepath.Join(m, d), 0o755)
+	}
+	good, wrong := page(newKey(1).fp, false), "SECRET "+page(newKey(2).fp, true)
+	os.WriteFile(filepath.Join(m, "T", "acces.md"), []byte(good), 0o644)
+	os.WriteFile(filepath.Join(m, "T", "S", "acces.md"), []byte(page(newKey(3).fp, false)), 0o644)
+	os.WriteFile(filepath.Join(m, "A", "acces.md"), []byte(wrong), 0o644)
+	os.WriteFile(filepath.Join(m, "A", "S", "acces.md"), []byte(wrong), 0o644)
+	if err := os.Symlink(filepath.Join("..", "T", "S"), filepath.Join(m, "A", "L")); err != nil {
+		t.Fatal(err)
+	}
+	// As typed: filepath.Join would clean it to M/A.
+	got := Validate([]string{m + "/A/L/.."}, Options{Rules: testRules})
+	if len(got) != 2 {
+		t.Fatalf("%d results, want the 2 files of M/T: %+v", len(got), got)
+	}
+	for _, r := range got {
+		if !r.Valid || len(r.Problems) > 0 {
+			t.Errorf("%s: %+v (M/T's files are valid; M/A's are not, and must not be read)", r.Path, r.Problems)
+		}
 	}
 }

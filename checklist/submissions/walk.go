@@ -108,11 +108,25 @@ func (w *walker) arg(arg string) {
 			}
 		}
 		s := w.diskFile(arg, true, learner, groupKey{group, filepath.Base(arg), moodle, false}, id)
+		if !st.Mode().IsRegular() {
+			// A FIFO, socket or device named here is not opened either.
+			s.read = refusedFile(arg, learner, id).read
+		}
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
 			s.pub = diskPub(filepath.Dir(arg), nil, choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)))
 		}
 		w.emit(s)
 	}
+}
+
+// refusedFile is a FIFO, socket or device where a submission was
+// looked for: reported as the reader reports one ("fichier illisible :
+// ce n'est pas un fichier ordinaire…"), never opened — opening a FIFO
+// releases a writer waiting on it (organisateurs.md: FIFOs, sockets and
+// devices are never opened).
+func refusedFile(path, learner string, id fileID) source {
+	err := safefile.NotRegular(path, safefile.Access)
+	return source{path: path, learner: learner, read: func([]byte) ([]byte, fileID, error) { return nil, id, err }}
 }
 
 // diskFile reads through safefile, pret's one bounded reader: regular
@@ -137,17 +151,23 @@ func (w *walker) diskFile(path string, follow bool, learner string, group groupK
 // hands out the files of a folder, then goes down into its subfolders:
 // only the folders whose files are in flight are open at once.
 func (w *walker) dir(path string, parts []string, follow bool, rootName string) {
-	w.dirIn(nil, path, parts, follow, rootName)
+	w.dirIn(nil, path, path, parts, follow, rootName)
 }
 
 // dirIn is dir for a subfolder of the folder whose id is parent: once
 // open, the folder must be a child of that very folder (its ".." is
 // it), or a folder on the way was swapped for a link meanwhile and
 // the walk would read outside the tree: it is refused.
-func (w *walker) dirIn(parent *fileID, path string, parts []string, follow bool, rootName string) {
+//
+// path is the folder as reports show it, cleaned (filepath.Join);
+// openPath is the way the kernel is asked for it: the argument as typed
+// then names, never cleaned, so that an argument through a link and
+// ".." ("a/lien/../b") leads to the folder the kernel listed, not to
+// the one its cleaned spelling names.
+func (w *walker) dirIn(parent *fileID, path, openPath string, parts []string, follow bool, rootName string) {
 	asFolder := append(parts[:len(parts):len(parts)], "")
 	w.acquireDir()
-	f, id, err := openDir(path, follow)
+	f, id, err := openDir(openPath, follow)
 	if err == nil && parent != nil {
 		if err = checkParent(f, *parent); err != nil {
 			f.Close()
@@ -223,7 +243,9 @@ func (w *walker) dirIn(parent *fileID, path string, parts []string, follow bool,
 			// swapped in after the listing is opened without blocking,
 			// and refused.
 			l, _ := learnerOf(sub, rootName)
-			w.unreadable(p, l, safefile.NotRegular(p, safefile.Access))
+			fid := id
+			fid.path = raw
+			w.emit(refusedFile(p, l, fid))
 		case IsSubmissionName(name):
 			l, moodle := learnerOf(sub, rootName)
 			fid := id
@@ -246,7 +268,7 @@ func (w *walker) dirIn(parent *fileID, path string, parts []string, follow bool,
 	release()
 	for _, e := range subs {
 		name := ruleName(e.Name())
-		w.dirIn(&id, filepath.Join(path, e.Name()), append(parts[:len(parts):len(parts)], name), false, rootName)
+		w.dirIn(&id, filepath.Join(path, e.Name()), openPath+string(filepath.Separator)+e.Name(), append(parts[:len(parts):len(parts)], name), false, rootName)
 	}
 }
 
