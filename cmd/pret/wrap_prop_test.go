@@ -94,10 +94,16 @@ func TestWrapProperties(t *testing.T) {
 // (beside a comment's '#', a diff marker or survey's "?"): the one
 // case pret leaves to the terminal, since cutting would put a newline
 // inside a fingerprint or a path that is copied.
+//
+// A marker is a field the wrapper or survey writes alone ("#", "-↪",
+// "↪", "?", a diff's "-" or "+"), not any run of those characters: a
+// word of the text such as "#####" is a word (FuzzWrapText found
+// "#\n# #####" at width 6, a comment line holding one word).
 func oneWordOverflow(line string) bool {
 	n := 0
 	for _, f := range strings.Fields(stripEscapes(line)) {
-		if strings.Trim(f, "#-+↪?") == "" { // markers only (survey's "?" too)
+		switch f {
+		case "#", "-", "+", "↪", "-↪", "+↪", "?":
 			continue
 		}
 		n++
