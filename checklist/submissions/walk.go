@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,9 +52,10 @@ type walker struct {
 	keyName string
 	emit    func(source)
 	// flush hands out the sources emitted and not yet handed out.
-	flush    func()
-	dirSlots chan struct{} // folders open; nil: no bound
-	seen     map[fileID]bool
+	flush     func()
+	dirSlots  chan struct{} // folders open; nil: no bound
+	direntBuf []byte        // the kernel's records while a folder is listed
+	seen      map[fileID]bool
 }
 
 func (w *walker) unreadable(path, learner string, err error) {
@@ -113,7 +113,7 @@ func (w *walker) arg(arg string) {
 			s.read = refusedFile(arg, learner, id).read
 		}
 		if entries, err := os.ReadDir(filepath.Dir(arg)); err == nil {
-			s.pub = diskPub(filepath.Dir(arg), nil, choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)))
+			s.pub = diskPub(filepath.Dir(arg), nil, choosePubs(listingOf(entries).pubNames(), w.keyName).pubFor(filepath.Base(arg)))
 		}
 		w.emit(s)
 	}
@@ -179,7 +179,7 @@ func (w *walker) dirIn(parent *fileID, path, openPath string, parts []string, fo
 		w.unreadable(path, l, err)
 		return
 	}
-	entries, err := f.ReadDir(-1)
+	l, err := listDir(f, &w.direntBuf)
 	if err != nil {
 		f.Close()
 		w.releaseDir()
@@ -211,15 +211,14 @@ func (w *walker) dirIn(parent *fileID, path, openPath string, parts []string, fo
 	// learners, however deep they sit: the first folder under the
 	// argument may be a group.
 	group := "d:" + id.String()
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	pubs := choosePubs(pubNames(entries), w.keyName)
-	var subs []fs.DirEntry
+	pubs := choosePubs(l.pubNames(), w.keyName)
+	var subs []dirEnt
 	prefix := joinPrefix(path)
 	// One slice for every file's parts: learnerOf reads them, keeps none.
 	sub := append(make([]string, 0, len(parts)+1), parts...)
-	for _, e := range entries {
-		raw := e.Name()
-		t := e.Type()
+	for _, e := range l.ents {
+		raw := l.nameOf(e)
+		t := e.typ
 		if t.IsDir() {
 			subs = append(subs, e)
 			continue
@@ -267,8 +266,8 @@ func (w *walker) dirIn(parent *fileID, path, openPath string, parts []string, fo
 	}
 	release()
 	for _, e := range subs {
-		name := ruleName(e.Name())
-		w.dirIn(&id, filepath.Join(path, e.Name()), openPath+string(filepath.Separator)+e.Name(), append(parts[:len(parts):len(parts)], name), false, rootName)
+		raw := l.nameOf(e)
+		w.dirIn(&id, filepath.Join(path, raw), openPath+string(filepath.Separator)+raw, append(parts[:len(parts):len(parts)], ruleName(raw)), false, rootName)
 	}
 }
 
@@ -305,17 +304,6 @@ func (w *walker) releaseDir() {
 	if w.dirSlots != nil {
 		<-w.dirSlots
 	}
-}
-
-// pubNames are the regular files of a folder whose name ends in .pub.
-func pubNames(entries []fs.DirEntry) []string {
-	var names []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() {
-			names = append(names, e.Name())
-		}
-	}
-	return names
 }
 
 // diskPub reads the .pub chosen for a submission: by name in the open
