@@ -256,6 +256,15 @@ func Read(args []string, opts Options) *Run {
 				case spare <- batch[:0]:
 				default:
 				}
+				// The walk is one goroutine more than there are
+				// processors: woken by a batch taken, it waits for a
+				// worker to stop, and a worker that never stops drains
+				// the batches ahead and then idles while the walk
+				// fills one. Yielding after each batch lets it run
+				// while there is still work queued (go tool trace: the
+				// workers' wait for a batch went from about 60 ms per
+				// 100,000 files to none).
+				runtime.Gosched()
 			}
 		}()
 	}
