@@ -34,7 +34,20 @@ type document struct {
 	formsText string   // the folded text of every line, one after the other
 	formRows  []string // the table rows among the lines
 	formsHide [2]int
+
+	// spareForms is the array forms was read into for the file before,
+	// kept for the next: a pooled document reads a page with no
+	// allocation of its own (readLines, release).
+	spareForms []lineForm
 }
+
+// docPool holds documents between files: the struct, its line offsets
+// and its forms, which no rule keeps once Validate returns.
+var docPool = &sync.Pool{New: func() any { return new(document) }}
+
+// maxPooledLines bounds the arrays a document keeps in the pool: those
+// of a page, not those of a 1 MiB file of empty lines.
+const maxPooledLines = 4 * maxFormLines
 
 // A file of up to maxFormLines lines and maxFormBytes bytes has its
 // forms read once and kept: at most 64 KiB of lines (64 bytes each) and
@@ -45,7 +58,11 @@ const (
 )
 
 func readLines(s string) *document {
-	d := &document{text: s, starts: make([]int32, 0, strings.Count(s, "\n")+2)}
+	d := docPool.Get().(*document)
+	d.text = s
+	if n := strings.Count(s, "\n") + 2; cap(d.starts) < n {
+		d.starts = make([]int32, 0, n)
+	}
 	for off := 0; off < len(s); {
 		d.starts = append(d.starts, int32(off))
 		j := strings.IndexByte(s[off:], '\n')
@@ -59,6 +76,18 @@ func readLines(s string) *document {
 	// The detector reads these offsets, not a copy of its own.
 	d.leak = keys.MaterialMaskAt(s, d.starts)
 	return d
+}
+
+// release hands d back to docPool once Validate is done with it: its
+// arrays stay for the next file, its strings (the text, the rows) go.
+func (d *document) release() {
+	starts, forms, rows := d.starts[:0], d.spareForms[:0], d.formRows
+	clear(rows) // substrings of the text
+	*d = document{}
+	if cap(starts) <= maxPooledLines && cap(forms) <= maxPooledLines && cap(rows) <= maxPooledLines {
+		d.starts, d.spareForms, d.formRows = starts, forms, rows[:0]
+	}
+	docPool.Put(d)
 }
 
 // raw yields each line with only no, raw and leak set. A leak line's raw
@@ -125,7 +154,13 @@ func (d *document) cached() bool {
 	}
 	// Pointer-free: the garbage collector neither scans it nor slows
 	// its writes.
-	forms := make([]lineForm, n)
+	forms := d.spareForms[:0]
+	if cap(forms) < n {
+		forms = make([]lineForm, 0, n)
+	}
+	forms = forms[:n]
+	clear(forms)
+	d.spareForms = forms
 	d.formRows = d.formRows[:0]
 	fb := formBufPool.Get().(*formBufs)
 	buf, folded := fb.text[:0], fb.folded[:0]

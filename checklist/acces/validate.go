@@ -160,9 +160,18 @@ func (r *Result) noteCapped() {
 // No message ever quotes a line of private key material.
 func Validate(data []byte, rules Rules) *Result {
 	r := &Result{}
+	ValidateInto(r, data, rules)
+	return r
+}
+
+// ValidateInto is Validate into r, which it resets first: a caller that
+// validates file after file keeps one Result and copies out what it
+// keeps (the Problems slice is new for each file; r never shares it).
+func ValidateInto(r *Result, data []byte, rules Rules) {
+	*r = Result{}
 	if len(data) > MaxAccessSize {
 		r.add("too-large", checklist.SevError, 0, "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu")
-		return r
+		return
 	}
 	// The signature covers the file as sent, BOM included.
 	var split signing.SignedFile
@@ -174,12 +183,12 @@ func Validate(data []byte, rules Rules) *Result {
 		// The signature is over bytes, not text: saying it no longer
 		// holds tells the learner the file was damaged after signing.
 		checkSignature(r, sf, rules)
-		return r
+		return
 	}
 	if !utf8.Valid(data) {
 		r.add("not-text", checklist.SevError, invalidUTF8Line(data), "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
 		checkSignature(r, sf, rules)
-		return r
+		return
 	}
 	doc := readLines(string(data))
 	doc.dropSignature(sf, false)
@@ -197,8 +206,8 @@ func Validate(data []byte, rules Rules) *Result {
 	statementsPool.Put(st)
 	doc.checkSentence(r)
 	checkSignature(r, sf, rules)
+	doc.release()
 	r.noteCapped()
-	return r
 }
 
 var statementsPool = sync.Pool{New: func() any { return new(statements) }}

@@ -225,12 +225,13 @@ func Read(args []string, opts Options) *Run {
 			var done []record
 			var doneGroups []uint64
 			var doneIDs []fileID
+			var res acces.Result
 			for batch := range jobs {
 				done, doneIDs, doneGroups = done[:0], doneIDs[:0], doneGroups[:0]
 				for _, s := range batch {
 					var rec record
 					var id fileID
-					rec, id, _, buf = validateSource(s, opts.Rules, buf)
+					rec, id, _, buf = validateSource(s, opts.Rules, buf, &res)
 					if s.done != nil {
 						s.done()
 					}
@@ -371,7 +372,10 @@ func sortRecords(recs *recList, seqs []int32) {
 }
 
 // validateSource reads and validates one source.
-func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bool, []byte) {
+//
+// r is the worker's Result, filled again for each file: only what the
+// record copies out of it is kept.
+func validateSource(s source, rules acces.Rules, buf []byte, r *acces.Result) (record, fileID, bool, []byte) {
 	rec := record{path: s.path, learner: s.learner}
 	if s.archive != "" {
 		if a := len(s.archive); s.entry != "" && len(s.path) == a+len("!/")+len(s.entry) &&
@@ -413,7 +417,7 @@ func validateSource(s source, rules acces.Rules, buf []byte) (record, fileID, bo
 	if s.pub != nil {
 		rules.Beside = s.pub()
 	}
-	r := acces.Validate(data, rules)
+	acces.ValidateInto(r, data, rules)
 	rec.problems, rec.fp, rec.valid, rec.fpLine = r.Problems, r.Fingerprint, r.Valid(), int32(r.FingerprintLine)
 	if len(rec.problems) == 0 {
 		rec.problems = nil
