@@ -15,7 +15,11 @@ import (
 // unless follow (a name the organiser typed may be a link; one met in a
 // folder is never followed), and without blocking on a FIFO.
 func openNoBlock(path string, follow bool, extra int) (int, error) {
-	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | extra
+	return openFlags(path, follow, syscall.O_NONBLOCK|extra)
+}
+
+func openFlags(path string, follow bool, extra int) (int, error) {
+	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | extra
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
 	}
@@ -67,7 +71,7 @@ func archiveFromFD(fd int, path string) (*os.File, fileID, int64, error) {
 // without following a link, so a link swapped in after the listing is
 // refused rather than followed.
 func openDir(path string, follow bool) (*os.File, fileID, error) {
-	fd, err := openNoBlock(path, follow, syscall.O_DIRECTORY)
+	fd, err := openFlags(path, follow, syscall.O_DIRECTORY|dirNonBlock)
 	if err != nil {
 		return nil, fileID{}, err
 	}
@@ -135,23 +139,20 @@ func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, er
 
 // checkParent refuses a folder whose parent is not the folder with id
 // parent: the path that opened it went through a link swapped in for
-// a folder after the listing.
+// a folder after the listing. One fstatat of "..", not an open, a
+// stat and a close: a walk of 100,000 one-file folders makes 200,000
+// system calls fewer.
 func checkParent(f *os.File, parent fileID) error {
-	var fd int
+	var st unix.Stat_t
 	var err error
 	for {
-		fd, err = unix.Openat(int(f.Fd()), "..", unix.O_RDONLY|unix.O_CLOEXEC|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+		err = unix.Fstatat(int(f.Fd()), "..", &st, unix.AT_SYMLINK_NOFOLLOW)
 		if err != syscall.EINTR {
 			break
 		}
 	}
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: f.Name(), Err: err}
-	}
-	defer syscall.Close(fd)
-	st, err := fstat(fd, f.Name())
-	if err != nil {
-		return err
+		return &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
 	}
 	if uint64(st.Dev) != parent.dev || uint64(st.Ino) != parent.ino {
 		return errFolderMoved

@@ -279,3 +279,32 @@ func TestArgumentThroughLinkAndDotDot(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenDirNeverOpensFIFO: folders are opened blocking on Linux
+// (dirNonBlock), so a FIFO where a folder was (swapped in after the
+// listing, or named as one) must be refused by O_DIRECTORY before it
+// is opened: an open of a FIFO for reading with no writer would block
+// the walk for good. A writer checks that no reader ever had it open.
+func TestOpenDirNeverOpensFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "dossier")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, follow := range []bool{true, false} {
+		f, _, err := openDir(fifo, follow)
+		if err == nil {
+			f.Close()
+			t.Fatalf("follow=%v: a FIFO opened as a folder", follow)
+		}
+		if !errors.Is(err, syscall.ENOTDIR) {
+			t.Fatalf("follow=%v: %v, want ENOTDIR", follow, err)
+		}
+	}
+	// No reader: a writer that does not wait is told so (ENXIO).
+	if fd, err := syscall.Open(fifo, syscall.O_WRONLY|syscall.O_NONBLOCK, 0); err != syscall.ENXIO {
+		if err == nil {
+			syscall.Close(fd)
+		}
+		t.Fatalf("writer: %v, want ENXIO (no reader)", err)
+	}
+}
