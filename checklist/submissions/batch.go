@@ -284,7 +284,7 @@ func Read(args []string, opts Options) *Run {
 			}
 		}
 	}
-	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, flush: flush,
+	w := &walker{keyName: opts.Rules.KeyName, flush: flush,
 		dirSlots: make(chan struct{}, openDirsAllowed()), emit: func(s source) {
 			s.seq = next
 			next++

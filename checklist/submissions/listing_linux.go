@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -20,7 +21,9 @@ func listDir(f *os.File, buf *[]byte) (listing, error) {
 		*buf = make([]byte, 32<<10)
 	}
 	fd := int(f.Fd())
-	var names []byte
+	// The names go straight into the string the listing keeps: a
+	// Builder's String copies nothing.
+	var names strings.Builder
 	var ents []dirEnt
 	for {
 		n, err := unix.Getdents(fd, *buf)
@@ -33,11 +36,11 @@ func listDir(f *os.File, buf *[]byte) (listing, error) {
 		if n <= 0 {
 			break
 		}
-		if names, ents, err = parseDirents(fd, f.Name(), (*buf)[:n], names, ents); err != nil {
+		if ents, err = parseDirents(fd, f.Name(), (*buf)[:n], &names, ents); err != nil {
 			return listing{}, err
 		}
 	}
-	l := listing{names: string(names), ents: ents}
+	l := listing{names: names.String(), ents: ents}
 	l.sort()
 	return l, nil
 }
@@ -47,7 +50,7 @@ func listDir(f *os.File, buf *[]byte) (listing, error) {
 // d_reclen u16, d_type u8, then the name, NUL-terminated and padded.
 // fd is the folder, asked for the type of an entry the file system
 // gave none.
-func parseDirents(fd int, dir string, b []byte, names []byte, ents []dirEnt) ([]byte, []dirEnt, error) {
+func parseDirents(fd int, dir string, b []byte, names *strings.Builder, ents []dirEnt) ([]dirEnt, error) {
 	for len(b) >= 19 {
 		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
 		if reclen < 19 || reclen > len(b) {
@@ -74,18 +77,18 @@ func parseDirents(fd int, dir string, b []byte, names []byte, ents []dirEnt) ([]
 				if err == unix.ENOENT {
 					continue // gone since the listing: ReadDir skips it too
 				}
-				return names, ents, &fs.PathError{Op: "fstatat", Path: dir + "/" + string(name), Err: err}
+				return ents, &fs.PathError{Op: "fstatat", Path: dir + "/" + string(name), Err: err}
 			}
 			typ = statType(st.Mode)
 		}
-		if len(names)+len(name) > math.MaxUint32 {
-			return names, ents, &fs.PathError{Op: "readdirent", Path: dir, Err: syscall.ENOMEM}
+		if names.Len()+len(name) > math.MaxUint32 {
+			return ents, &fs.PathError{Op: "readdirent", Path: dir, Err: syscall.ENOMEM}
 		}
-		off := len(names)
-		names = append(names, name...)
-		ents = append(ents, dirEnt{off: uint32(off), end: uint32(len(names)), typ: typ})
+		off := names.Len()
+		names.Write(name)
+		ents = append(ents, dirEnt{off: uint32(off), end: uint32(names.Len()), typ: typ})
 	}
-	return names, ents, nil
+	return ents, nil
 }
 
 func direntType(t byte) (fs.FileMode, bool) {

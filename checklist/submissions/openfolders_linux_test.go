@@ -86,7 +86,7 @@ func TestWalkerFolderSlots(t *testing.T) {
 		os.WriteFile(filepath.Join(d, "acces.md"), []byte("x"), 0o644)
 	}
 	var held []source
-	w := &walker{seen: map[fileID]bool{}, dirSlots: make(chan struct{}, maxOpenDirs)}
+	w := &walker{dirSlots: make(chan struct{}, maxOpenDirs)}
 	w.emit = func(s source) { held = append(held, s) }
 	w.flush = func() {
 		// The workers: every source handed out is read and done.
@@ -175,7 +175,7 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 		}
 		var sources []source
 		swapped := false
-		w := &walker{seen: map[fileID]bool{}}
+		w := &walker{}
 		w.emit = func(s source) {
 			sources = append(sources, s)
 			if !swapped {
