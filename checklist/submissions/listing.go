@@ -28,6 +28,14 @@ func (l listing) name(i int) string      { e := l.ents[i]; return l.names[e.off:
 func (l listing) typ(i int) fs.FileMode  { return l.ents[i].typ }
 func (l listing) nameOf(e dirEnt) string { return l.names[e.off:e.end] }
 
+// listScratch is where the walk lists folders, one after the other:
+// the kernel's records, and the names and entries as they grow.
+type listScratch struct {
+	dirents []byte
+	names   []byte
+	ents    []dirEnt
+}
+
 // sort orders the entries by name, bytewise, as the walk hands them out.
 func (l *listing) sort() {
 	names := l.names

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"strings"
+	"slices"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -14,19 +14,18 @@ import (
 // listDir lists the open folder f, sorted by name, as os.File.ReadDir
 // would (the same entries and types, "." and ".." left out) but
 // straight from getdents64 into one block of names: no object per
-// entry. buf is the walk's buffer for the kernel's records, reused from
-// folder to folder.
-func listDir(f *os.File, buf *[]byte) (listing, error) {
-	if len(*buf) == 0 {
-		*buf = make([]byte, 32<<10)
+// entry. sc is the walk's scratch, reused from folder to folder: the
+// listing grows there, then is copied out at its size, so that a
+// folder costs two allocations of what it holds, whatever its size.
+func listDir(f *os.File, sc *listScratch) (listing, error) {
+	if len(sc.dirents) == 0 {
+		sc.dirents = make([]byte, 32<<10)
 	}
 	fd := int(f.Fd())
-	// The names go straight into the string the listing keeps: a
-	// Builder's String copies nothing.
-	var names strings.Builder
-	var ents []dirEnt
+	names, ents := sc.names[:0], sc.ents[:0]
+	defer func() { sc.names, sc.ents = names[:0], ents[:0] }()
 	for {
-		n, err := unix.Getdents(fd, *buf)
+		n, err := unix.Getdents(fd, sc.dirents)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -36,11 +35,11 @@ func listDir(f *os.File, buf *[]byte) (listing, error) {
 		if n <= 0 {
 			break
 		}
-		if ents, err = parseDirents(fd, f.Name(), (*buf)[:n], &names, ents); err != nil {
+		if names, ents, err = parseDirents(fd, f.Name(), sc.dirents[:n], names, ents); err != nil {
 			return listing{}, err
 		}
 	}
-	l := listing{names: names.String(), ents: ents}
+	l := listing{names: string(names), ents: slices.Clone(ents)}
 	l.sort()
 	return l, nil
 }
@@ -50,7 +49,7 @@ func listDir(f *os.File, buf *[]byte) (listing, error) {
 // d_reclen u16, d_type u8, then the name, NUL-terminated and padded.
 // fd is the folder, asked for the type of an entry the file system
 // gave none.
-func parseDirents(fd int, dir string, b []byte, names *strings.Builder, ents []dirEnt) ([]dirEnt, error) {
+func parseDirents(fd int, dir string, b []byte, names []byte, ents []dirEnt) ([]byte, []dirEnt, error) {
 	for len(b) >= 19 {
 		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
 		if reclen < 19 || reclen > len(b) {
@@ -77,18 +76,18 @@ func parseDirents(fd int, dir string, b []byte, names *strings.Builder, ents []d
 				if err == unix.ENOENT {
 					continue // gone since the listing: ReadDir skips it too
 				}
-				return ents, &fs.PathError{Op: "fstatat", Path: dir + "/" + string(name), Err: err}
+				return names, ents, &fs.PathError{Op: "fstatat", Path: dir + "/" + string(name), Err: err}
 			}
 			typ = statType(st.Mode)
 		}
-		if names.Len()+len(name) > math.MaxUint32 {
-			return ents, &fs.PathError{Op: "readdirent", Path: dir, Err: syscall.ENOMEM}
+		if len(names)+len(name) > math.MaxUint32 {
+			return names, ents, &fs.PathError{Op: "readdirent", Path: dir, Err: syscall.ENOMEM}
 		}
-		off := names.Len()
-		names.Write(name)
-		ents = append(ents, dirEnt{off: uint32(off), end: uint32(names.Len()), typ: typ})
+		off := len(names)
+		names = append(names, name...)
+		ents = append(ents, dirEnt{off: uint32(off), end: uint32(len(names)), typ: typ})
 	}
-	return ents, nil
+	return names, ents, nil
 }
 
 func direntType(t byte) (fs.FileMode, bool) {

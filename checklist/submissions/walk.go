@@ -84,10 +84,10 @@ type walker struct {
 	keyName string
 	emit    func(source)
 	// flush hands out the sources emitted and not yet handed out.
-	flush     func()
-	dirSlots  chan struct{} // folders open; nil: no bound
-	direntBuf []byte        // the kernel's records while a folder is listed
-	seen      placeSet
+	flush    func()
+	dirSlots chan struct{} // folders open; nil: no bound
+	list     listScratch   // where folders are listed
+	seen     placeSet
 }
 
 func (w *walker) unreadable(path, learner string, err error) {
@@ -214,7 +214,7 @@ func (w *walker) dirIn(parent *fileID, path, openPath string, parts []string, fo
 		w.unreadable(path, folderLearner(), err)
 		return
 	}
-	l, err := listDir(f, &w.direntBuf)
+	l, err := listDir(f, &w.list)
 	if err != nil {
 		f.Close()
 		w.releaseDir()
