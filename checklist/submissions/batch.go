@@ -386,10 +386,6 @@ func validateSource(s source, rules acces.Rules, buf []byte, r *acces.Result) (r
 		}
 	}
 	fail := func(err error) {
-		if errors.Is(err, errBudget) {
-			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: errBudget.Error()}}
-			return
-		}
 		if tl := new(archiveTooLargeError); errors.As(err, &tl) {
 			rec.problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: tl.msg}}
 			return

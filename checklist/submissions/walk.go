@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/romeo-pret/pret/checklist/acces"
@@ -452,10 +451,13 @@ func (w *walker) archiveIn(dir *os.File, name, path string, follow bool, rootNam
 		}
 		zr.File[i] = nil
 	}
-	// Every entry read costs its inflating, whatever its header claims:
-	// one budget per archive, in proportion to its size, so that many
-	// entries sharing one deflate stream cost no more than a few of them.
-	budget := &inflateBudget{left: archiveBudget(size)}
+	// Every entry read costs its inflating: one budget per archive, in
+	// proportion to its size, so that many entries sharing one deflate
+	// stream cost no more than a few of them. It is spent here, in the
+	// walk's order, on what each entry's header says it inflates to
+	// (archive/zip reads no more than that: ErrFormat), so the entries
+	// read are the same on every run, whatever the workers do.
+	left := archiveBudget(size)
 	sort.SliceStable(found, func(a, b int) bool { return zr.File[found[a]].Name < zr.File[found[b]].Name })
 	// The archive stays open until its last entry is read.
 	var pending atomic.Int64
@@ -483,13 +485,12 @@ func (w *walker) archiveIn(dir *os.File, name, path string, follow bool, rootNam
 		entryID.entry = i + 1
 		if zf.Mode()&fs.ModeSymlink != 0 {
 			s.read = func([]byte) ([]byte, fileID, error) { return nil, entryID, errSymlink }
+		} else if left <= 0 {
+			s.read = func([]byte) ([]byte, fileID, error) { return nil, entryID, errBudget }
 		} else {
+			left -= entryCost(zf)
 			s.read = func(buf []byte) ([]byte, fileID, error) {
-				if !budget.ok() {
-					return nil, entryID, errBudget
-				}
 				data, err := readEntry(zf, acces.MaxAccessSize, buf)
-				budget.spend(int64(len(data)), err)
 				return data, entryID, err
 			}
 		}
@@ -513,26 +514,15 @@ func (w *walker) archiveIn(dir *os.File, name, path string, follow bool, rootNam
 // share one stream compresses thousands to one.
 func archiveBudget(size int64) int64 { return 16<<20 + 20*size }
 
-// inflateBudget is one archive's budget, shared by the workers that read
-// its entries; it may be overrun by one entry per worker, no more.
-type inflateBudget struct {
-	mu   sync.Mutex
-	left int64
-}
-
-func (b *inflateBudget) ok() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.left > 0
-}
-
-func (b *inflateBudget) spend(n int64, err error) {
-	if errors.Is(err, errTooLarge) {
-		n = acces.MaxAccessSize + 1 // inflated to the cap, then dropped
+// entryCost is what reading zf may inflate: what its header says, or
+// for an entry over the cap, the cap and one byte, as if inflated to it
+// and dropped (readEntry refuses it from its header alone; counting it
+// keeps an archive of such entries from being cheap).
+func entryCost(zf *zip.File) int64 {
+	if zf.UncompressedSize64 > acces.MaxAccessSize {
+		return acces.MaxAccessSize + 1
 	}
-	b.mu.Lock()
-	b.left -= n
-	b.mu.Unlock()
+	return int64(zf.UncompressedSize64)
 }
 
 // readEntry decompresses one entry into buf, reading at most limit+1
