@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"slices"
+	"time"
 )
 
 // FileFormats are the formats of pret valider (organisateurs.md).
@@ -24,6 +25,13 @@ type FilesReport struct {
 	// Dir is the current folder: sarif and github give paths relative to
 	// it, as code scanning and annotations expect.
 	Dir string
+	// Comma is the csv separator ('\x00': the default).
+	Comma rune
+	// Sources are the arguments read, as given (an archive's name is
+	// shown at the top of the html page).
+	Sources []string
+	// Generated is when the report was made (shown by html).
+	Generated time.Time
 	// Results, when set, is read instead of Files: a run over many files
 	// keeps a smaller record per file than FileResult, and the writers
 	// read one file at a time.

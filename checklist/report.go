@@ -121,6 +121,19 @@ type FileResult struct {
 	Effective *SbatchEffective `json:"effective,omitempty"`
 	// Explain is shown in the text format only: the script line by line.
 	Explain []string `json:"-"`
+
+	// Participant is the Moodle participant number of the learner (the
+	// digits of "Dupont Alice_123456_assignsubmission_…", or of the
+	// grading worksheet's "Participant 123456"); empty outside Moodle.
+	Participant string `json:"participant,omitempty"`
+	// Email is the learner's e-mail address, from the grading worksheet.
+	Email string `json:"email,omitempty"`
+	// Signed: the file carries a signature that holds and is the key's
+	// the file states (acces.Result.SignedBy).
+	Signed bool `json:"signed"`
+	// Others are the learner's other candidate files, not validated: a
+	// learner gets one verdict, from the latest file (organisateurs.md).
+	Others []string `json:"others,omitempty"`
 }
 
 // SbatchEffective is what Slurm will retain from a batch script
