@@ -65,7 +65,7 @@ func runCases(t *testing.T, cases []vcase) {
 }
 
 func TestExamplesFolder(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "examples", "acces")
+	dir := filepath.Join("..", "..", "docs", "examples", "acces")
 	tsv, err := os.ReadFile(filepath.Join(dir, "expected.tsv"))
 	if err != nil {
 		if os.Getenv("CI") != "" {

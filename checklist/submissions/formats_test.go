@@ -369,13 +369,13 @@ func ghUnescape(s string, property bool) string {
 // found from the repository's root as CI lays it out.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "schemas", "sarif-schema-2.1.0.json"))
+	path, err := filepath.Abs(filepath.Join("..", "..", "docs", "schemas", "sarif-schema-2.1.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("the SARIF schema must be beside the repository (../shared/schemas): %v", err)
+		t.Fatalf("the SARIF schema must be in the repository (docs/schemas): %v", err)
 	}
 	defer f.Close()
 	doc, err := jsonschema.UnmarshalJSON(f)
