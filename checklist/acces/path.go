@@ -2,222 +2,111 @@ package acces
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// pathTokens returns the words of a raw line that look like paths: they
-// hold a slash or a backslash.
-func pathTokens(raw string) []string {
-	var out []string
-	p := pathScan{raw: raw}
-	for {
-		f, ok := p.next()
-		if !ok {
-			return out
+// pathRule finds the path of the public key: the first path that ends in
+// .pub and has a folder part. A path to the private key is reported only
+// when no public one is given.
+type pathRule struct {
+	pub, private         string
+	pubLine, privateLine int
+}
+
+func (p *pathRule) visit(b *block) {
+	if p.pub != "" {
+		return
+	}
+	for _, t := range pathTokens(b.text) {
+		base := BaseName(t.path)
+		if strings.HasSuffix(base, ".pub") && len(base) > len(".pub") {
+			p.pub, p.pubLine = t.path, b.lineAt(t.off)
+			return
 		}
-		out = append(out, f)
+		if p.private == "" && strings.HasPrefix(base, "id_") && !strings.Contains(base, ".") {
+			p.private, p.privateLine = t.path, b.lineAt(t.off)
+		}
 	}
 }
 
-// nextPathToken is the first path-like word of raw[i:] and where to look
-// for the next one.
-func nextPathToken(raw string, i int) (tok string, next int, ok bool) {
-	p := pathScan{raw: raw, at: i}
-	tok, ok = p.next()
-	return tok, p.at, ok
+func (p *pathRule) finish(r *Result, rules Rules) {
+	switch {
+	case p.pub != "":
+		r.PubPath = p.pub
+		if base := BaseName(p.pub); rules.KeyName != "" && base != rules.KeyName {
+			r.add("unexpected-key-name", checklist.SevWarning, p.pubLine, "la clé publique s'appelle %s, pas %s : vérifiez que c'est la clé de la séance", base, rules.KeyName)
+		}
+	case p.private != "":
+		r.add("private-key-path", checklist.SevError, p.privateLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", p.private, p.private)
+	default:
+		name := rules.KeyName
+		if name == "" {
+			name = "id_ed25519_romeo.pub"
+		}
+		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)", name)
+	}
 }
 
-// pathScan gives the path-like words of a line one at a time, with no
-// list to make.
-//
-// Only a word with a slash or a backslash can be one: the walk goes from
-// slash to slash, and cuts the word around each from the separators
-// before and after it, as strings.FieldsFunc cut them rune by rune on
-// isPathSepOracle. The separators are ASCII bytes or the two-byte runes
-// C2 A0, C2 AB and C2 BB; no byte of another rune (nor of an invalid
-// sequence, read one byte at a time) is one of those, and C2 always
-// starts a rune (TestPathTokensMatchOracle, FuzzPathTokensMatchOracle).
-type pathScan struct {
-	raw string
-	at  int // where the next word is looked for
-	// The next '/' and '\\' at or after at once looked up (strings.IndexByte),
-	// len(raw) when there is none: each part of the line is searched
-	// once, however many words it holds.
-	slash, back int
-	looked      bool
+type pathToken struct {
+	path string
+	off  int
 }
 
-// next is the next path-like word, false when there is none left.
-func (p *pathScan) next() (string, bool) {
-	raw := p.raw
-	if !p.looked {
-		p.slash, p.back, p.looked = -1, -1, true
+// pathTokens are the words of text that are paths: cut at spaces, quotes
+// and brackets, a final full stop or colon left out, and starting at
+// their root (~/, $HOME, ${HOME}, %USERPROFILE%, .ssh/, /, C:\) when
+// glued to a label ("Clé:~/.ssh/x.pub"). A word is a path when it holds
+// a slash or a backslash.
+func pathTokens(text string) []pathToken {
+	var out []pathToken
+	for i := 0; i < len(text); {
+		for i < len(text) && isPathSep(text[i:]) > 0 {
+			i += isPathSep(text[i:])
+		}
+		j := i
+		for j < len(text) && isPathSep(text[j:]) == 0 {
+			j++
+		}
+		w := strings.TrimRight(text[i:j], ".:!?")
+		if k := rootIndex(w); k > 0 {
+			w, i = w[k:], i+k
+		}
+		if strings.ContainsAny(w, `/\`) {
+			out = append(out, pathToken{w, i})
+		}
+		i = j
 	}
-	for i := p.at; i < len(raw); {
-		if p.slash < i {
-			p.slash = indexFrom(raw, i, '/')
-		}
-		if p.back < i {
-			p.back = indexFrom(raw, i, '\\')
-		}
-		s := min(p.slash, p.back)
-		if s == len(raw) {
-			break
-		}
-		from := s // back to the separator before the slash, or to i
-		for from > i {
-			if c := raw[from-1]; c < utf8.RuneSelf && pathSepASCII[c] ||
-				from-2 >= i && raw[from-2] == 0xc2 && (c == 0xa0 || c == 0xab || c == 0xbb) {
-				break
-			}
-			from--
-		}
-		end := s + 1
-		for end < len(raw) && pathSepLen(raw, end) == 0 {
-			end++
-		}
-		f := trimRightPunct(raw[from:end])
-		if k := rootIndex(f); k > 0 {
-			f = f[k:] // "Clé:~/.ssh/x.pub"
-		}
-		if hasSlash(f) {
-			p.at = end
-			return f, true
-		}
-		i = end
-	}
-	p.at = len(raw)
-	return "", false
+	return out
 }
 
-// indexFrom is the index of the first c in s from i, len(s) for none.
-func indexFrom(s string, i int, c byte) int {
-	if k := strings.IndexByte(s[i:], c); k >= 0 {
-		return i + k
+// isPathSep is the length of the separator text starts with, 0 for none.
+func isPathSep(text string) int {
+	switch text[0] {
+	case ' ', '\t', '`', '"', '\'', '(', ')', '<', '>', '[', ']', '|', '*', ',', ';':
+		return 1
 	}
-	return len(s)
-}
-
-// pathSepLen is the length of the separator at raw[i], 0 for none.
-func pathSepLen(raw string, i int) int {
-	c := raw[i]
-	if c < utf8.RuneSelf {
-		if pathSepASCII[c] {
-			return 1
-		}
-		return 0
-	}
-	if c == 0xc2 && i+1 < len(raw) {
-		switch raw[i+1] {
-		case 0xa0, 0xab, 0xbb: // no-break space, « and »
-			return 2
+	for _, s := range []string{"\u00a0", "«", "»", "\u202f"} {
+		if strings.HasPrefix(text, s) {
+			return len(s)
 		}
 	}
 	return 0
 }
 
-var pathSepASCII = [utf8.RuneSelf]bool{' ': true, '\t': true, '`': true, '"': true, '\'': true, '(': true, ')': true,
-	'<': true, '>': true, '[': true, ']': true, '|': true, '*': true, ',': true, ';': true}
-
-// hasSlash is strings.ContainsAny(s, `/\`) without a set to build.
-func hasSlash(s string) bool {
-	return strings.IndexByte(s, '/') >= 0 || strings.IndexByte(s, '\\') >= 0
-}
-
-// trimRightPunct is strings.TrimRight(s, ".:!?").
-func trimRightPunct(s string) string {
-	for len(s) > 0 {
-		switch s[len(s)-1] {
-		case '.', ':', '!', '?':
-			s = s[:len(s)-1]
-			continue
-		}
-		break
-	}
-	return s
-}
-
-// rootIndex finds where a path starts inside a word: the first place a
-// root starts (~/, ~\, $HOME, ${HOME}, %USERPROFILE%, .ssh/, .ssh\, /, a
-// drive letter), in one pass; -1 for none.
-func rootIndex(f string) int {
-	if len(f) > 2 && f[1] == ':' && (f[2] == '\\' || f[2] == '/') {
-		return 0
-	}
-	for i := 0; i < len(f); i++ {
-		switch c := f[i]; c {
-		case '/':
-			return i
-		case '~':
-			if i+1 < len(f) && (f[i+1] == '/' || f[i+1] == '\\') {
-				return i
-			}
-		case '$':
-			if strings.HasPrefix(f[i:], "$HOME") || strings.HasPrefix(f[i:], "${HOME}") {
-				return i
-			}
-		case '%':
-			if strings.HasPrefix(f[i:], "%USERPROFILE%") {
-				return i
-			}
-		case '.':
-			if strings.HasPrefix(f[i:], ".ssh/") || strings.HasPrefix(f[i:], ".ssh\\") {
-				return i
-			}
-		default:
-			if i >= 1 && i+2 < len(f) && f[i+1] == ':' && (f[i+2] == '\\' || f[i+2] == '/') && (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
-				return i
-			}
+// rootIndex is where a path starts inside a word, -1 for none.
+func rootIndex(w string) int {
+	best := -1
+	for _, root := range []string{"~/", `~\`, "$HOME", "${HOME}", "%USERPROFILE%", ".ssh/", `.ssh\`, "/"} {
+		if i := strings.Index(w, root); i >= 0 && (best < 0 || i < best) {
+			best = i
 		}
 	}
-	return -1
-}
-
-func BaseName(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
-}
-
-func (d *document) checkPath(r *Result, rules Rules) {
-	var private string
-	privLine := 0
-	for i := 0; i+1 < len(d.starts); i++ {
-		l := d.rawLine(i)
-		if l.leak {
-			continue
-		}
-		for scan := (pathScan{raw: l.raw}); ; {
-			p, ok := scan.next()
-			if !ok {
-				break
-			}
-			base := BaseName(p)
-			if strings.HasSuffix(base, ".pub") && len(base) > 4 {
-				r.PubPath = p
-				if rules.KeyName != "" && base != rules.KeyName {
-					r.add("unexpected-key-name", checklist.SevWarning, l.no, "la clé publique s'appelle %s, pas %s : vérifiez que c'est la clé de la séance", base, rules.KeyName)
-				}
-				return
-			}
-			if private == "" && strings.HasPrefix(base, "id_") && !strings.Contains(base, ".") {
-				private, privLine = p, l.no
-			}
+	for i := 0; i+2 < len(w); i++ {
+		if c := w[i] | 0x20; c >= 'a' && c <= 'z' && w[i+1] == ':' && (w[i+2] == '\\' || w[i+2] == '/') && (best < 0 || i < best) {
+			best = i
+			break
 		}
 	}
-	if private != "" {
-		r.add("private-key-path", checklist.SevError, privLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", private, private)
-		return
-	}
-	r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)", orDefault(rules.KeyName, "id_ed25519_romeo.pub"))
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return best
 }

@@ -37,6 +37,19 @@ var worstShapes = []struct {
 	{"dates-paths", func(n int) string {
 		return strings.Repeat("Demandé le 20/10/2026 ~/.ssh/a.pub SHA256:x 256\n", n/50)
 	}},
+	// Shapes that cost a CommonMark parser more than their size: nested
+	// containers on one line, link definitions, open brackets and
+	// emphasis runs.
+	{"nested-quotes", func(n int) string { return strings.Repeat(">", n) }},
+	{"nested-lists", func(n int) string { return strings.Repeat("1. ", n/3) }},
+	{"nested-mix", func(n int) string { return strings.Repeat("> - 1) + ", n/9) }},
+	{"link-definitions", func(n int) string { return strings.Repeat("[a]: b\n", n/7) }},
+	{"brackets", func(n int) string { return strings.Repeat("[", n) }},
+	{"emphasis", func(n int) string { return strings.Repeat("*_", n/2) }},
+	{"html-tags", func(n int) string { return strings.Repeat("<a>", n/3) }},
+	{"entities", func(n int) string { return strings.Repeat("n&oelig;ud \\. ", n/14) }},
+	{"code-spans", func(n int) string { return strings.Repeat("`a` ", n/4) }},
+	{"fences", func(n int) string { return strings.Repeat("```\n", n/4) }},
 }
 
 // lineTokens are the line-level tokens the rules (and the leak detector

@@ -10,37 +10,6 @@ import (
 	"github.com/romeo-pret/pret/keys/signing"
 )
 
-// dropSignature takes the signature block out of the other rules' sight.
-// Before the leak report (after=false): a well-formed block is cleared in
-// the leak mask — it is a public key and a signature, never private key
-// material — while a block that parses yet carries key text in one of its
-// fields (its base64 hides it from a line-by-line reading) is marked. A
-// block that does not parse is left to the leak detector as it read it.
-// After the leak report (after=true): the marker and the block are set
-// aside, so that no rule reads the armour as words; what follows them (a
-// misplaced marker's text, text after the block) is still read, so a
-// stray marker does not hide the file's content from the other rules.
-func (d *document) dropSignature(sf *signing.SignedFile, after bool) {
-	if sf.From == 0 || sf.From >= len(d.starts) {
-		return
-	}
-	from, to := sf.From-1, min(sf.To, len(d.leak))
-	if after {
-		d.hideFrom, d.hideTo = from, sf.To
-		return
-	}
-	switch {
-	case sf.Inert():
-		for i := from; i < to; i++ {
-			d.leak[i] = false
-		}
-	case sf.Sig != nil:
-		for i := from; i < to; i++ {
-			d.leak[i] = true
-		}
-	}
-}
-
 // checkSignature applies signature.md: bad-signature, signature-key-
 // mismatch, and unsigned when the rules require a signature. The messages
 // quote nothing from the file.

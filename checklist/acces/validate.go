@@ -1,17 +1,24 @@
-// Package acces holds the rules of acces.md (acces-md.md): one file per
-// element the page must state, the reader they share, and the batch
-// validation of `pret valider`.
+// Package acces holds the rules of acces.md (docs/acces-md.md). The page
+// is read as a Markdown renderer reads it (markdown.go): each rule looks
+// at the blocks a reader of the rendered page sees, one file per element
+// the page must state.
 package acces
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/signing"
 )
 
@@ -44,7 +51,7 @@ type Result struct {
 	Fingerprint string
 	// FingerprintLine is the line that states Fingerprint.
 	FingerprintLine int
-	// PubPath is the first public key path stated, as written.
+	// PubPath is the first public key path stated, as shown.
 	PubPath string
 	// Date is the labelled date when it is a real day (AAAA-MM-JJ), and
 	// Status what it dates: "demande", "verifie", or "" when the file
@@ -55,21 +62,10 @@ type Result struct {
 	SignedBy string
 	// SignatureFix is what to do about a signature problem, when there is
 	// one: « pret signer » for a signature that no longer holds, a change
-	// by hand first when re-signing would drop text (pret signer refuses
-	// then, and must not be the advice).
+	// by hand first when re-signing would drop text.
 	SignatureFix string
 
-	// counts are the problems per code, kept or not (maxPerCode): a few
-	// codes in place, the rest in a map made only for a file that has
-	// more kinds of problem than that. No map for a typical file.
-	counts     [4]codeCount
-	moreCounts map[string]int
-	capped     bool // a code passed maxPerCode: noteCapped has work
-}
-
-type codeCount struct {
-	code string
-	n    int
+	counts map[string]int // problems per code, kept or not
 }
 
 // Valid reports whether no problem is an error.
@@ -88,70 +84,23 @@ func (r *Result) Valid() bool {
 const maxPerCode = 10
 
 func (r *Result) add(code string, sev checklist.Severity, line int, format string, args ...any) {
-	if r.count(code, 1) > maxPerCode {
-		return // counted, not built
+	if r.counts == nil {
+		r.counts = map[string]int{}
 	}
-	msg := format
-	// A message without arguments is its format as fmt would print it
-	// when it holds no verb: no Sprintf on the path of most problems.
-	if len(args) > 0 || strings.IndexByte(format, '%') >= 0 {
-		msg = fmt.Sprintf(format, args...)
-	}
-	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: msg, Line: line})
-}
-
-// count adds n to the problems of code and returns their number.
-func (r *Result) count(code string, n int) int {
-	for i := range r.counts {
-		c := &r.counts[i]
-		if c.code == "" {
-			c.code = code
-		}
-		if c.code == code {
-			c.n += n
-			r.capped = r.capped || c.n > maxPerCode
-			return c.n
-		}
-	}
-	if r.moreCounts == nil {
-		r.moreCounts = map[string]int{}
-	}
-	r.moreCounts[code] += n
-	r.capped = r.capped || r.moreCounts[code] > maxPerCode
-	return r.moreCounts[code]
-}
-
-// countOf is the number of problems of code, kept or not.
-func (r *Result) countOf(code string) int {
-	for i := range r.counts {
-		if r.counts[i].code == code {
-			return r.counts[i].n
-		}
-	}
-	return r.moreCounts[code]
-}
-
-// countMore counts n problems of code past those built: a rule that
-// keeps only the first maxPerCode of a kind (statements) still has the
-// last one say how many more there were.
-func (r *Result) countMore(code string, n int) {
-	if n <= 0 {
+	if r.counts[code]++; r.counts[code] > maxPerCode {
 		return
 	}
-	r.count(code, n)
+	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
-// noteCapped tells, on the last problem kept of each code that reached
+// noteCapped tells, on the last problem kept of each code past
 // maxPerCode, how many more there were.
 func (r *Result) noteCapped() {
-	if !r.capped {
-		return
-	}
 	for i := len(r.Problems) - 1; i >= 0; i-- {
 		p := &r.Problems[i]
-		if n := r.countOf(p.Code); n > maxPerCode {
+		if n := r.counts[p.Code]; n > maxPerCode {
 			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
-			r.count(p.Code, maxPerCode-n)
+			r.counts[p.Code] = maxPerCode
 		}
 	}
 }
@@ -160,70 +109,167 @@ func (r *Result) noteCapped() {
 // No message ever quotes a line of private key material.
 func Validate(data []byte, rules Rules) *Result {
 	r := &Result{}
-	ValidateInto(r, data, rules)
-	return r
-}
-
-// ValidateInto is Validate into r, which it resets first: a caller that
-// validates file after file keeps one Result and copies out what it
-// keeps (the Problems slice is new for each file; r never shares it).
-func ValidateInto(r *Result, data []byte, rules Rules) {
-	*r = Result{}
 	if len(data) > MaxAccessSize {
 		r.add("too-large", checklist.SevError, 0, "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu")
-		return
+		return r
 	}
-	// The signature covers the file as sent, BOM included.
-	var split signing.SignedFile
-	split.Split(data)
-	sf := &split
+	// The signature covers the file as sent, BOM and line ends included.
+	sf := signing.SplitSigned(data)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
-		// The signature is over bytes, not text: saying it no longer
-		// holds tells the learner the file was damaged after signing.
+		// The signature is over bytes: saying it no longer holds tells
+		// the learner the file was damaged after signing.
 		checkSignature(r, sf, rules)
-		return
+		return r
 	}
 	if !utf8.Valid(data) {
 		r.add("not-text", checklist.SevError, invalidUTF8Line(data), "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
 		checkSignature(r, sf, rules)
-		return
+		return r
 	}
-	doc := readLines(string(data))
-	doc.dropSignature(sf, false)
-	doc.leaks(r)
-	doc.dropSignature(sf, true)
-	// The statements' struct and its arrays of lines serve file after
-	// file; nothing of it outlives checkFingerprint.
-	st := statementsPool.Get().(*statements)
-	*st = statements{}
-	doc.readStatements(st)
-	doc.checkDate(r, rules)
-	doc.checkPath(r, rules)
-	doc.checkFingerprint(r, st, rules)
-	*st = statements{}
-	statementsPool.Put(st)
-	doc.checkSentence(r)
+	text := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	// The signature block is a public key and a signature, never private
+	// key material, unless one of its fields smuggles some (Inert); the
+	// rules do not read it as words either.
+	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
+	inert := sf.Inert()
+	var leaked []int
+	for _, n := range keys.MaterialLines(string(text)) {
+		if !inSignature(n) || !inert {
+			leaked = append(leaked, n)
+		}
+	}
+	if sf.Sig != nil && !inert {
+		for n := sf.From; n <= sf.To; n++ {
+			leaked = append(leaked, n)
+		}
+		slices.Sort(leaked)
+		leaked = slices.Compact(leaked)
+	}
+	if len(leaked) > 0 {
+		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
+	}
+	// Those lines become blank: never read further, never quoted.
+	for i, n := 0, 1; i < len(text); i++ {
+		if text[i] == '\n' {
+			n++
+		} else if _, leak := slices.BinarySearch(leaked, n); leak || inSignature(n) {
+			text[i] = ' '
+		}
+	}
+
+	p := page{rules: rules}
+	readBlocks(string(text), p.visit)
+	p.date.finish(r, rules)
+	p.path.finish(r, rules)
+	p.keys.finish(r, rules)
+	p.sentence.finish(r)
 	checkSignature(r, sf, rules)
-	doc.release()
 	r.noteCapped()
+	return r
 }
 
-var statementsPool = sync.Pool{New: func() any { return new(statements) }}
+// page is the rules reading a file block by block.
+type page struct {
+	rules    Rules
+	date     dateRule
+	path     pathRule
+	keys     keyRule
+	sentence sentenceRule
+}
+
+func (p *page) visit(b *block) {
+	ws := words(b.text)
+	p.date.visit(b, ws, p.rules)
+	if b.kind == row {
+		return // its cells were read one by one
+	}
+	p.path.visit(b)
+	p.keys.visit(b)
+	p.sentence.visit(b, ws)
+}
 
 // invalidUTF8Line is the line of the first byte that is not UTF-8.
 func invalidUTF8Line(data []byte) int {
-	line := 1
 	for i := 0; i < len(data); {
 		r, n := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && n == 1 {
-			return line
-		}
-		if r == '\n' {
-			line++
+			return 1 + bytes.Count(data[:i], []byte("\n"))
 		}
 		i += n
 	}
 	return 0
+}
+
+// Target is one acces.md to validate, with the .pub found beside it.
+type Target struct {
+	Path string
+	// Pub is the public key file in the same folder ("" when none): the
+	// configured name when present, else the first in name order.
+	Pub string
+}
+
+// TargetFor is the target of one file named by the person, with the
+// .pub that sits in its folder. Folders and archives are walked by
+// checklist/submissions; this serves the commands that read one file.
+func TargetFor(path, keyName string) Target {
+	t := Target{Path: path}
+	if entries, err := os.ReadDir(filepath.Dir(path)); err == nil {
+		if pub := ChoosePub(entries, keyName); pub != "" {
+			t.Pub = filepath.Join(filepath.Dir(path), pub)
+		}
+	}
+	return t
+}
+
+// ChoosePub picks the public key file of a folder: the configured name
+// when present, else the first in name order.
+func ChoosePub(entries []fs.DirEntry, keyName string) string {
+	name := ""
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() {
+			if e.Name() == keyName {
+				return keyName
+			}
+			if name == "" || e.Name() < name {
+				name = e.Name()
+			}
+		}
+	}
+	return name
+}
+
+// ValidateFile reads one file within the size bound and validates it,
+// with the .pub beside it.
+func ValidateFile(t Target, rules Rules) checklist.FileResult {
+	res := checklist.FileResult{Path: t.Path}
+	data, err := safefile.ReadInto(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink, nil)
+	switch {
+	case errors.Is(err, safefile.ErrTooLarge):
+		res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
+		return res
+	case err != nil:
+		res.Problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}}
+		return res
+	}
+	if t.Pub != "" {
+		pub, err := keys.ReadFile(safefile.KeyFiles{}, t.Pub)
+		if err != nil {
+			pub = nil // unreadable or too large: reported as a bad public key
+		}
+		rules.Beside = &PubFile{Name: filepath.Base(t.Pub), Data: pub}
+	}
+	r := Validate(data, rules)
+	res.Problems, res.Fingerprint, res.Valid = r.Problems, r.Fingerprint, r.Valid()
+	res.Date, res.Statut, res.Signed = r.Date, r.Status, r.SignedBy != ""
+	return res
+}
+
+// BaseName is the last part of a path written with / or \.
+func BaseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

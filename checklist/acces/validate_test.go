@@ -115,7 +115,10 @@ func TestLayouts(t *testing.T) {
 		{"noeud without ligature, no full stop", testenv.Edit(good, "nœud de login indiqué par les organisateurs.", "noeud de login indiqué par les organisateurs"), ""},
 		{"upper case", testenv.Edit(good, "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "CONNEXION UNIQUEMENT VERS LE NŒUD DE LOGIN INDIQUÉ PAR LES ORGANISATEURS."), ""},
 		{"decomposed accents", testenv.Edit(good, "indiqué", "indique\u0301"), ""},
-		{"sentence on its own line, no blank line", "Date de vérification : 2026-10-01\nChemin : ~/.ssh/id_ed25519_romeo.pub\nEmpreinte " + fpA + " (ED25519)\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
+		// A renderer joins lines with no blank line between them into one
+		// paragraph: the sentence then shares it with other text.
+		{"sentence in the paragraph of the other elements", "Date de vérification : 2026-10-01\nChemin : ~/.ssh/id_ed25519_romeo.pub\nEmpreinte " + fpA + " (ED25519)\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n", "altered-sentence"},
+		{"sentence after a blank line", "Date de vérification : 2026-10-01\nChemin : ~/.ssh/id_ed25519_romeo.pub\nEmpreinte " + fpA + " (ED25519)\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
 		{"labelled sentence", testenv.Edit(good, "Connexion uniquement", "Phrase recopiée : Connexion uniquement"), ""},
 		{"numbered list", "1. Date de la demande : 2026-10-16\n2. ~/.ssh/id_ed25519_romeo.pub\n3. " + fpA + " ED25519\n4. Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n", ""},
 		{"nbsp before colons", testenv.EditAll(good, " :", "\u00a0:"), ""},
@@ -222,7 +225,8 @@ func TestSentence(t *testing.T) {
 		{"login node rewritten", with("Je me connecterai au noeud de login romeo2025."), "altered-sentence"},
 		{"missing", with(""), "missing-sentence"},
 		{"something else", with("Je suis prêt."), "missing-sentence"},
-		{"sentence followed by a path", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\nVoir aussi acces.md."), ""},
+		{"sentence followed by text in its paragraph", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\nVoir aussi acces.md."), "altered-sentence"},
+		{"sentence followed by text in the next paragraph", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n\nVoir aussi acces.md."), ""},
 		{"prose beside it", with("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n\nJe ne connais pas encore le nœud de login."), ""},
 	})
 }
@@ -328,16 +332,16 @@ func TestValidateFile(t *testing.T) {
 	if tg := TargetFor(big, "id_ed25519_romeo.pub"); tg.Pub != "" {
 		t.Errorf("a .pub invented: %+v", tg)
 	}
-	if r, _ := ValidateFile(Target{Path: other}, rules, nil); !r.Valid || r.Fingerprint != fpB {
+	if r, _ := ValidateFile(Target{Path: other}, rules), 0; !r.Valid || r.Fingerprint != fpB {
 		t.Errorf("b: %+v", r)
 	}
-	if r, _ := ValidateFile(TargetFor(good1, "id_ed25519_romeo.pub"), rules, nil); r.Valid || !slices.ContainsFunc(r.Problems, func(p checklist.Problem) bool { return p.Code == "bad-public-key" }) {
+	if r, _ := ValidateFile(TargetFor(good1, "id_ed25519_romeo.pub"), rules), 0; r.Valid || !slices.ContainsFunc(r.Problems, func(p checklist.Problem) bool { return p.Code == "bad-public-key" }) {
 		t.Errorf("an unreadable .pub beside the file must be reported: %+v", r)
 	}
-	if r, _ := ValidateFile(Target{Path: big}, rules, nil); len(r.Problems) != 1 || r.Problems[0].Code != "too-large" {
+	if r, _ := ValidateFile(Target{Path: big}, rules), 0; len(r.Problems) != 1 || r.Problems[0].Code != "too-large" {
 		t.Errorf("big: %+v", r.Problems)
 	}
-	if r, _ := ValidateFile(Target{Path: filepath.Join(dir, "nowhere/acces.md")}, rules, nil); len(r.Problems) != 1 || r.Problems[0].Code != "unreadable" {
+	if r, _ := ValidateFile(Target{Path: filepath.Join(dir, "nowhere/acces.md")}, rules), 0; len(r.Problems) != 1 || r.Problems[0].Code != "unreadable" {
 		t.Errorf("missing: %+v", r.Problems)
 	}
 }

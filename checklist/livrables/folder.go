@@ -108,7 +108,7 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	}
 
 	if _, err := os.Stat(filepath.Join(dir, "acces.md")); err == nil {
-		r, _ := acces.ValidateFile(acces.TargetFor(filepath.Join(dir, "acces.md"), opts.Access.KeyName), opts.Access, nil)
+		r := acces.ValidateFile(acces.TargetFor(filepath.Join(dir, "acces.md"), opts.Access.KeyName), opts.Access)
 		out = append(out, r)
 	}
 	return out

@@ -413,7 +413,7 @@ func validateSource(s source, rules acces.Rules, buf []byte, r *acces.Result) (r
 	if s.pub != nil {
 		rules.Beside = s.pub()
 	}
-	acces.ValidateInto(r, data, rules)
+	*r = *acces.Validate(data, rules)
 	rec.problems, rec.fp, rec.valid, rec.fpLine = r.Problems, r.Fingerprint, r.Valid(), int32(r.FingerprintLine)
 	if len(rec.problems) == 0 {
 		rec.problems = nil

@@ -1,0 +1,260 @@
+package acces
+
+import (
+	"encoding/base64"
+	"slices"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/keys"
+)
+
+// keyRule reads the third element: the fingerprint, the type ed25519, and
+// the public keys pasted in the page or lying beside it. What it keeps
+// is bounded whatever the file: counts, the first lines of each kind and
+// the distinct fingerprints (a file of 50,000 copies keeps one).
+type keyRule struct {
+	fingerprints []statement // well formed, distinct values in order
+	badLines     []int       // malformed SHA256 fingerprints, one line each
+	badCount     int
+	md5Line      int
+	pasted       []pasted
+	ed25519      bool
+	otherTypes   []string // distinct, in the order named
+	otherLine    int
+	firstLine    int // the first line stating a fingerprint of any form
+}
+
+type statement struct {
+	value string // "SHA256:…"
+	line  int
+}
+
+type pasted struct {
+	fingerprint string // "" when it does not parse
+	line        int
+}
+
+var strictRaw = base64.RawStdEncoding.Strict()
+
+func (k *keyRule) visit(b *block) {
+	text := b.text
+	// The text with key material blanked, for type words: base64 can
+	// spell "rsa" between a '+' and a '/'.
+	plain := []byte(text)
+	blank := func(i, j int) {
+		for ; i < j; i++ {
+			plain[i] = ' '
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		rest := text[i:]
+		switch {
+		case len(rest) >= 7 && strings.EqualFold(rest[:7], "sha256:"):
+			j := i + 7
+			for j < len(text) && isB64(text[j]) {
+				j++
+			}
+			end := j
+			for end < len(text) && text[end] == '=' {
+				end++
+			}
+			line := b.lineAt(i)
+			k.stated(line)
+			if sum, err := strictRaw.DecodeString(text[i+7 : j]); err == nil && len(sum) == 32 && end == j {
+				k.fingerprint("SHA256:"+text[i+7:j], line)
+			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
+				k.badCount++
+				if len(k.badLines) < maxPerCode {
+					k.badLines = append(k.badLines, line)
+				}
+			}
+			blank(i, end)
+			i = end - 1
+		case (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
+			k.stated(b.lineAt(i))
+			if k.md5Line == 0 {
+				k.md5Line = b.lineAt(i)
+			}
+			end := i + md5At(rest)
+			blank(i, end)
+			i = end - 1
+		case strings.HasPrefix(rest, "AAAA") && (i == 0 || !isB64(text[i-1])):
+			j := i
+			for j < len(text) && (isB64(text[j]) || text[j] == '=') {
+				j++
+			}
+			if j-i < 16 {
+				continue
+			}
+			if len(k.pasted) < 2*maxPerCode {
+				k.pasted = append(k.pasted, pasted{pastedFingerprint(text[:i], text[i:j]), b.lineAt(i)})
+			}
+			blank(i, j)
+			i = j - 1
+		}
+	}
+	k.typeWords(string(plain), b)
+}
+
+func (k *keyRule) stated(line int) {
+	if k.firstLine == 0 {
+		k.firstLine = line
+	}
+}
+
+func (k *keyRule) fingerprint(fp string, line int) {
+	if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
+		k.fingerprints = append(k.fingerprints, statement{fp, line})
+	}
+}
+
+// md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
+// 16 hex pairs, or the pairs alone), 0 for none.
+func md5At(s string) int {
+	n := 0
+	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
+		n = 4
+	}
+	pairs := s[n:]
+	if len(pairs) < 47 {
+		return 0
+	}
+	for p := 0; p < 16; p++ {
+		if !isHex(pairs[3*p]) || !isHex(pairs[3*p+1]) || p < 15 && pairs[3*p+2] != ':' {
+			return 0
+		}
+	}
+	if len(pairs) > 47 && (isHex(pairs[47]) || pairs[47] == ':') {
+		return 0
+	}
+	return n + 47
+}
+
+// pastedFingerprint reads "ssh-ed25519 AAAA…": the key type is the word
+// just before the blob.
+func pastedFingerprint(before, blob string) string {
+	before = strings.TrimRight(before, " \t")
+	typ := before[strings.LastIndexAny(before, " \t(:|>")+1:]
+	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(typ + " " + blob))
+	if err != nil {
+		return ""
+	}
+	return ssh.FingerprintSHA256(key)
+}
+
+// typeWords notes the key types that text names. Words are cut at
+// everything but letters, digits, '-' and '_', so id_ed25519_romeo stays
+// one word and does not state a type.
+func (k *keyRule) typeWords(text string, b *block) {
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && isTypeByte(text[j]) {
+			j++
+		}
+		if j == i {
+			i++
+			continue
+		}
+		w := text[i:j]
+		at := i
+		i = j
+		switch t := typeWord(strings.ToLower(w)); t {
+		case "":
+		case "ed25519":
+			k.ed25519 = true
+		default:
+			if k.otherLine == 0 {
+				k.otherLine = b.lineAt(at)
+			}
+			if !slices.Contains(k.otherTypes, t) {
+				k.otherTypes = append(k.otherTypes, t)
+			}
+		}
+	}
+}
+
+func isTypeByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// typeWord names the key type a lower-case word states, "" for none.
+func typeWord(w string) string {
+	switch w {
+	case "ed25519", "ssh-ed25519":
+		return "ed25519"
+	case "ed25519-sk", "sk-ssh-ed25519":
+		return "ED25519-SK"
+	case "rsa", "ssh-rsa":
+		return "RSA"
+	case "ecdsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521":
+		return "ECDSA"
+	case "ecdsa-sk", "sk-ecdsa-sha2-nistp256":
+		return "ECDSA-SK"
+	case "dsa", "ssh-dss":
+		return "DSA"
+	}
+	return ""
+}
+
+func (k *keyRule) finish(r *Result, rules Rules) {
+	for _, line := range k.badLines {
+		r.add("bad-fingerprint", checklist.SevError, line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
+	}
+	if extra := k.badCount - len(k.badLines); extra > 0 {
+		r.counts["bad-fingerprint"] += extra // the last message says how many more
+	}
+	if len(k.fingerprints) == 0 && k.md5Line > 0 {
+		r.add("bad-fingerprint", checklist.SevError, k.md5Line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
+	}
+	switch {
+	case len(k.fingerprints) > 1:
+		r.add("multiple-fingerprints", checklist.SevError, k.fingerprints[1].line, "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(k.fingerprints))
+	case len(k.fingerprints) == 1:
+		r.Fingerprint, r.FingerprintLine = k.fingerprints[0].value, k.fingerprints[0].line
+	case k.firstLine == 0:
+		r.add("missing-fingerprint", checklist.SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
+	}
+
+	// The type belongs to the third element with the fingerprint: when
+	// the whole element is absent, missing-fingerprint says so once.
+	switch {
+	case k.ed25519:
+	case len(k.otherTypes) > 0:
+		r.add("wrong-type", checklist.SevError, k.otherLine, "le type indiqué est %s : la séance demande une clé ed25519", k.otherTypes[0])
+	case k.firstLine > 0:
+		r.add("missing-type", checklist.SevError, k.firstLine, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
+	}
+
+	for _, p := range k.pasted {
+		switch {
+		case p.fingerprint == "":
+			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
+		case r.Fingerprint != "" && p.fingerprint != r.Fingerprint:
+			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.fingerprint, r.Fingerprint)
+		}
+	}
+	if rules.Beside == nil {
+		return
+	}
+	entries, err := keys.ParsePublic(rules.Beside.Data)
+	if err != nil {
+		r.add("bad-public-key", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
+		return
+	}
+	key := entries[0].Key
+	if fp := ssh.FingerprintSHA256(key); r.Fingerprint != "" && fp != r.Fingerprint {
+		r.add("fingerprint-mismatch", checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
+	}
+	if key.Type() != ssh.KeyAlgoED25519 && k.ed25519 {
+		r.add("bad-key-type", checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, key.Type())
+	}
+}
+
+func isB64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }

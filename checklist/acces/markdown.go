@@ -1,0 +1,401 @@
+package acces
+
+import (
+	"bytes"
+	"html"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// A block is a piece of acces.md that a reader of the rendered page reads
+// as one: a paragraph with its wrapped lines joined, a heading, a table
+// cell, a line of a code block. The rules read blocks, never source lines,
+// so that they see what the organisers see once the page is rendered
+// (CommonMark, with GitHub's tables).
+type block struct {
+	kind blockKind
+	// text is what the page shows: markup gone, backslash escapes and
+	// entities resolved, line breaks turned into spaces.
+	text string
+	sb   strings.Builder // text while the block is read
+	// spans say which source line each part of text comes from:
+	// text[spans[i].at:] starts on line spans[i].line (1-based).
+	spans []span
+}
+
+type span struct{ at, line int }
+
+type blockKind uint8
+
+const (
+	paragraph blockKind = iota // also a list item's text and a line of an HTML block
+	heading
+	cell // one cell of a table
+	row  // the cells of a table row, joined: only the date rule reads it
+	code // one line of a code block
+)
+
+// lineAt is the source line of the byte at off in b.text.
+func (b *block) lineAt(off int) int {
+	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].at > off })
+	if i == 0 {
+		return b.spans[0].line
+	}
+	return b.spans[i-1].line
+}
+
+func (b *block) add(s string, line int) {
+	if s == "" {
+		return
+	}
+	if n := len(b.spans); n == 0 || b.spans[n-1].line != line {
+		b.spans = append(b.spans, span{b.sb.Len(), line})
+	}
+	b.sb.WriteString(s)
+}
+
+// markdown is built on first use: commands that never read acces.md do
+// not pay for it when pret starts.
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithExtensions(extension.Table))
+})
+
+// Honest files are a page long and are read whole. A larger one is read
+// in chunks of at most maxChunk bytes, cut at a blank line when it can
+// be: goldmark's memory is a few hundred times the text it parses, and
+// some shapes cost it time in the square of their size, so a chunk bounds
+// both whatever the file holds (a 1 MiB file is validated in under
+// 16 MiB, in time linear in its size). A page never meets a cut.
+const maxChunk = 4 << 10
+
+// maxNesting bounds the containers (block quotes, list items) one line
+// opens: goldmark's time grows with the square of their depth, a page
+// needs three, and past this the markers are read as text.
+const maxNesting = 8
+
+// readBlocks calls visit with each block of text, in the order of the page.
+// text has LF line ends.
+func readBlocks(text string, visit func(*block)) {
+	line := 1
+	for text != "" {
+		n := len(text)
+		if n > maxChunk {
+			n = cut(text[:maxChunk])
+		}
+		readChunk(text[:n], line, visit)
+		line += strings.Count(text[:n], "\n")
+		text = text[n:]
+	}
+}
+
+// cut is where to end a chunk of window: after its last blank line, else
+// after its last line, else after its last space, else at a character.
+func cut(window string) int {
+	if i := strings.LastIndex(window, "\n\n"); i > 0 {
+		return i + 2
+	}
+	if i := strings.LastIndexAny(window, "\n "); i > 0 {
+		return i + 1
+	}
+	n := len(window)
+	for n > 1 && !utf8.RuneStart(window[n-1]) {
+		n--
+	}
+	return n - 1
+}
+
+// readChunk parses one chunk whose first line is line first.
+func readChunk(chunk string, first int, visit func(*block)) {
+	src := limitNesting(chunk)
+	// starts[i] is where line first+i begins in src.
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	r := &reader{src: src, visit: visit, lineOf: func(off int) int {
+		return first + sort.SearchInts(starts, off+1) - 1
+	}}
+	r.blocks(markdown().Parser().Parse(text.NewReader(src)))
+}
+
+type reader struct {
+	src    []byte
+	visit  func(*block)
+	lineOf func(off int) int
+}
+
+func (r *reader) blocks(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			r.inlineBlock(paragraph, c)
+		case *ast.Heading:
+			r.inlineBlock(heading, c)
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			lines := c.Lines()
+			for i := range lines.Len() {
+				seg := lines.At(i)
+				b := &block{kind: code}
+				b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
+				r.emit(b)
+			}
+		case *ast.HTMLBlock:
+			r.htmlBlock(c)
+		case *east.Table:
+			r.table(c)
+		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
+			// Nothing a reader reads.
+		default: // documents, block quotes, lists, list items
+			r.blocks(c)
+		}
+	}
+}
+
+func (r *reader) emit(b *block) {
+	b.text = b.sb.String()
+	if strings.TrimSpace(b.text) != "" {
+		r.visit(b)
+	}
+}
+
+func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
+	if n.Lines().Len() == 0 {
+		return // an empty heading
+	}
+	b := &block{kind: kind}
+	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
+	r.emit(b)
+}
+
+// inline appends to b the text a reader sees of n's inline children;
+// line is the line of the text written last, for nodes that have no
+// place of their own in the source.
+func (r *reader) inline(b *block, n ast.Node, line int) int {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			line = r.lineOf(c.Segment.Start)
+			v := c.Segment.Value(r.src)
+			if c.IsRaw() { // inside a code span: as written
+				b.add(strings.ReplaceAll(string(v), "\n", " "), line)
+			} else {
+				b.add(resolve(v), line)
+			}
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.add(" ", line)
+			}
+		case *ast.String:
+			b.add(string(c.Value), line)
+		case *ast.AutoLink:
+			b.add(string(c.Label(r.src)), line)
+		case *ast.RawHTML, *ast.Image:
+			// A tag or a comment is not shown; an image shows no text.
+		default: // emphasis, links, code spans
+			line = r.inline(b, c, line)
+		}
+	}
+	return line
+}
+
+// htmlBlock reads the text of an HTML block as a browser shows it: tags
+// and comments left out, entities resolved, a block per line. A comment
+// block, a script or a style shows nothing.
+func (r *reader) htmlBlock(n *ast.HTMLBlock) {
+	lines := n.Lines()
+	if n.HTMLBlockType == ast.HTMLBlockType2 || lines.Len() == 0 {
+		return
+	}
+	seg0 := lines.At(0)
+	first := bytes.ToLower(seg0.Value(r.src))
+	if bytes.Contains(first, []byte("<script")) || bytes.Contains(first, []byte("<style")) {
+		return
+	}
+	inTag := false
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		var shown []byte
+		for _, c := range seg.Value(r.src) {
+			switch {
+			case c == '<':
+				inTag = true
+			case c == '>' && inTag:
+				inTag = false
+			case !inTag && c != '\n' && c != '\r':
+				shown = append(shown, c)
+			}
+		}
+		b := &block{kind: paragraph}
+		b.add(html.UnescapeString(string(shown)), r.lineOf(seg.Start))
+		r.emit(b)
+	}
+}
+
+// table gives each cell as a block, then each row as one.
+func (r *reader) table(t *east.Table) {
+	for tr := t.FirstChild(); tr != nil; tr = tr.NextSibling() {
+		whole := &block{kind: row}
+		for c := tr.FirstChild(); c != nil; c = c.NextSibling() {
+			b := &block{kind: cell}
+			line := r.inline(b, c, 0)
+			if line == 0 {
+				continue // an empty cell
+			}
+			r.emit(b)
+			for i, s := range b.spans {
+				end := len(b.text)
+				if i+1 < len(b.spans) {
+					end = b.spans[i+1].at
+				}
+				if i == 0 && whole.sb.Len() > 0 {
+					whole.add(" ", s.line)
+				}
+				whole.add(b.text[s.at:end], s.line)
+			}
+		}
+		r.emit(whole)
+	}
+}
+
+// resolve is a text as CommonMark shows it: a backslash before ASCII
+// punctuation is dropped, entities and numeric references become their
+// characters (HTML5's list, as CommonMark's).
+func resolve(v []byte) string {
+	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
+		return string(v)
+	}
+	var out strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && i+1 < len(v) && isASCIIPunct(v[i+1]):
+			out.WriteByte(v[i+1])
+			i++
+		case c == '&':
+			if n := entityLen(v[i:]); n > 0 {
+				out.WriteString(html.UnescapeString(string(v[i : i+n])))
+				i += n - 1
+				continue
+			}
+			out.WriteByte(c)
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String()
+}
+
+// entityLen is the length of the entity or numeric reference that v
+// starts with ("&oelig;", "&#43;", "&#x2B;"), 0 for none.
+func entityLen(v []byte) int {
+	end := bytes.IndexByte(v, ';')
+	if end < 2 || end > 32 {
+		return 0
+	}
+	body := v[1:end]
+	ok := func(b []byte, digit func(byte) bool) bool {
+		for _, c := range b {
+			if !digit(c) {
+				return false
+			}
+		}
+		return len(b) > 0 && len(b) <= 7
+	}
+	dec := func(c byte) bool { return c >= '0' && c <= '9' }
+	hex := func(c byte) bool { return dec(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
+	alnum := func(c byte) bool { return dec(c) || c|0x20 >= 'a' && c|0x20 <= 'z' }
+	switch {
+	case len(body) > 1 && body[0] == '#' && (body[1] == 'x' || body[1] == 'X'):
+		if !ok(body[2:], hex) {
+			return 0
+		}
+	case body[0] == '#':
+		if !ok(body[1:], dec) {
+			return 0
+		}
+	default:
+		for _, c := range body {
+			if !alnum(c) {
+				return 0
+			}
+		}
+		// A name HTML does not know stays as written.
+		if html.UnescapeString(string(v[:end+1])) == string(v[:end+1]) {
+			return 0
+		}
+	}
+	return end + 1
+}
+
+func isASCIIPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+// limitNesting returns chunk with a backslash before the container
+// marker of a line past maxNesting: the rest of the line is then text.
+func limitNesting(chunk string) []byte {
+	out := make([]byte, 0, len(chunk)+16)
+	for chunk != "" {
+		line := chunk
+		if i := strings.IndexByte(chunk, '\n'); i >= 0 {
+			line = chunk[:i+1]
+		}
+		chunk = chunk[len(line):]
+		depth, i := 0, 0
+		for {
+			j := i
+			for j < len(line) && j-i < 3 && line[j] == ' ' {
+				j++
+			}
+			n := markerLen(line[j:])
+			if n == 0 {
+				break
+			}
+			if depth++; depth > maxNesting {
+				out = append(out, line[:j]...)
+				out = append(out, '\\')
+				line = line[j:]
+				break
+			}
+			i = j + n
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
+// markerLen is the length of the block quote or list marker s starts
+// with, 0 for none.
+func markerLen(s string) int {
+	if s == "" {
+		return 0
+	}
+	if s[0] == '>' {
+		return 1
+	}
+	n := 0
+	switch {
+	case s[0] == '-' || s[0] == '+' || s[0] == '*':
+		n = 1
+	default:
+		for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n == 0 || n >= len(s) || s[n] != '.' && s[n] != ')' {
+			return 0
+		}
+		n++
+	}
+	if n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		return n + 1
+	}
+	return 0
+}
