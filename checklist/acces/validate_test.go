@@ -2,6 +2,8 @@ package acces
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"os"
 	"path/filepath"
@@ -286,6 +288,16 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 	}
 	if got := withBeside([]byte("pas une clé")); strings.Join(got, ",") != "bad-public-key" {
 		t.Errorf("broken .pub: %v", got)
+	}
+	// A .pub of another type than the one stated is bad-key-type, even
+	// when its fingerprint is the one stated.
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ecPub, _ := ssh.NewPublicKey(&ec.PublicKey)
+	stated := testenv.Edit(good, fpA, ssh.FingerprintSHA256(ecPub))
+	r := rules
+	r.Beside = &PubFile{Name: "id_ed25519_romeo.pub", Data: ssh.MarshalAuthorizedKey(ecPub)}
+	if got := codes(Validate([]byte(stated), r)); strings.Join(got, ",") != "bad-key-type" {
+		t.Errorf("ecdsa .pub beside a file stating ED25519: %v", got)
 	}
 }
 

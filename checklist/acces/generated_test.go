@@ -1,0 +1,132 @@
+package acces
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/templates"
+)
+
+// honestPage lays the four elements out as learners do, at random: each
+// in its own block (a paragraph, a list item, a quote, a heading and the
+// text under it, a table row, a code block), separated by blank lines,
+// with decoration a renderer hides.
+func honestPage(rng *rand.Rand) (page string, elements []string, dressed []string) {
+	elements = []string{
+		pick(rng, "Date de la demande : 2026-10-16", "Demandé le 16/10/2026", "Compte vérifié ouvert le 14 octobre 2026", "Demande : 2 octobre 2026"),
+		pick(rng, "Clé : ~/.ssh/id_ed25519_romeo.pub", "Chemin : `$HOME/.ssh/id_ed25519_romeo.pub`", "Clé publique : /home/kim/.ssh/id_ed25519_romeo.pub", "`C:\\Users\\kim\\.ssh\\id_ed25519_romeo.pub`"),
+		pick(rng, "256 "+fpA+" seance-novembre (ED25519)", "Empreinte "+fpA+", type ed25519", "`256 "+fpA+" kim@portable (ED25519)`"),
+		pick(rng, templates.Sentence, "*"+templates.Sentence+"*", "« "+templates.Sentence+" »", "**"+strings.TrimSuffix(templates.Sentence, ".")+"**"),
+	}
+	rng.Shuffle(3, func(i, j int) { elements[i], elements[j] = elements[j], elements[i] })
+	for _, e := range elements {
+		dressed = append(dressed, dress(rng, e))
+	}
+	return strings.Join(dressed, "\n\n") + "\n", elements, dressed
+}
+
+func dress(rng *rand.Rand, e string) string {
+	switch rng.IntN(7) {
+	case 0:
+		return "- " + e
+	case 1:
+		return "> " + e
+	case 2:
+		return "1. " + e
+	case 3:
+		return "| " + strings.ReplaceAll(e, "|", "\\|") + " |\n|---|"
+	case 4:
+		if strings.Contains(e, "`") || strings.Contains(e, "*") || strings.Contains(e, "«") {
+			return e
+		}
+		return "```\n" + e + "\n```"
+	case 5:
+		return "## " + e
+	}
+	return e
+}
+
+func pick(rng *rand.Rand, s ...string) string { return s[rng.IntN(len(s))] }
+
+// TestGeneratedPages holds the rules over generated layouts: an honest
+// page is valid whatever its layout; one word changed, dropped or added
+// in the sentence, or text added in its paragraph, is altered-sentence;
+// the same text in a paragraph of its own (after a blank line) changes
+// nothing.
+func TestGeneratedPages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 21))
+	want := strings.Fields(strings.TrimSuffix(templates.Sentence, "."))
+	for i := range 600 {
+		page, elements, dressed := honestPage(rng)
+		if r := Validate([]byte(page), rules); len(r.Problems) != 0 {
+			t.Fatalf("honest page %d: %+v\n%s", i, r.Problems, page)
+		}
+		sentence := elements[3]
+		var altered string
+		kind := i % 5
+		if kind >= 3 {
+			kind += 2 // 5: text after, 6: text before
+		}
+		if kind >= 5 && strings.ContainsAny(dressed[3][:1], "|`#") {
+			continue // a line break ends a table row or a heading, or stays in the code
+		}
+		switch ws := append([]string(nil), want...); kind {
+		case 0: // a word changed
+			ws[rng.IntN(len(ws))] = pick(rng, "calcul", "romeo1", "tout", "serveur")
+			altered = strings.Join(ws, " ") + "."
+		case 1: // a word dropped
+			k := rng.IntN(len(ws))
+			altered = strings.Join(append(ws[:k:k], ws[k+1:]...), " ") + "."
+		case 2: // a word added
+			k := 1 + rng.IntN(len(ws)-1)
+			altered = strings.Join(append(append(ws[:k:k], pick(rng, "seulement", "romeo1", "et")), ws[k:]...), " ") + "."
+		case 5: // text after it, in its paragraph
+			altered = sentence + "\n" + pick(rng, "Non.", "Sauf exception : tout nœud de calcul.", "Voir romeo.univ-reims.fr.")
+		case 6: // text before it, in its paragraph
+			altered = pick(rng, "Je me connecte à romeo1.", "Remarque importante.", "Ok") + "\n" + sentence
+		}
+		bad := strings.Replace(page, sentence, altered, 1)
+		if r := Validate([]byte(bad), rules); !has(r, "altered-sentence") || r.Valid() {
+			t.Fatalf("altered page %d: %+v\n%s", i, r.Problems, bad)
+		}
+		if kind >= 5 {
+			// The same words in a paragraph of their own are another
+			// paragraph, not the sentence's.
+			apart := strings.Replace(altered, "\n", "\n\n", 1)
+			if !strings.Contains(apart, "nœud") || strings.Contains(apart, sentence+"\n\n") && !strings.Contains(strings.SplitN(apart, "\n\n", 2)[1], "nœud") {
+				if r := Validate([]byte(strings.Replace(page, sentence, apart, 1)), rules); len(r.Problems) != 0 {
+					t.Fatalf("page %d with a paragraph apart: %+v\n%s", i, r.Problems, strings.Replace(page, sentence, apart, 1))
+				}
+			}
+		}
+	}
+}
+
+// TestCRLFSignedFileIsOnlyBadSignature: a signed file whose line ends are
+// turned to CRLF on the way (a mail client, an editor) no longer matches
+// its signature, and nothing else: the words did not change.
+func TestCRLFSignedFileIsOnlyBadSignature(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	s := fastSigner(t)
+	for i := range 50 {
+		page, _, _ := honestPage(rng)
+		page = strings.ReplaceAll(page, fpA, fmt.Sprint(fingerprintOf(s)))
+		data := signed(t, s, page)
+		if r := Validate(data, rules); len(r.Problems) != 0 || r.SignedBy == "" {
+			t.Fatalf("page %d signed: %+v", i, r.Problems)
+		}
+		crlf := strings.ReplaceAll(string(data), "\n", "\r\n")
+		r := Validate([]byte(crlf), rules)
+		if len(r.Problems) != 1 || r.Problems[0].Code != "bad-signature" {
+			t.Fatalf("page %d in CRLF: %+v\n%s", i, r.Problems, crlf)
+		}
+	}
+}
+
+func fingerprintOf(s interface{ PublicKey() ssh.PublicKey }) string {
+	return ssh.FingerprintSHA256(s.PublicKey())
+}
