@@ -1,17 +1,25 @@
 package keys
 
 import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/des"
 	"crypto/ed25519"
-	"crypto/x509"
+	"crypto/sha512"
+	"crypto/subtle"
+	"encoding/pem"
 	"errors"
 	"fmt"
 
+	"golang.org/x/crypto/blowfish"
+	"golang.org/x/crypto/chacha20"
+	"golang.org/x/crypto/poly1305" //nolint:staticcheck // OpenSSH's chacha20-poly1305 is this construction, not the AEAD of RFC 8439
 	"golang.org/x/crypto/ssh"
 )
 
 // Decrypt's refusals. Opening a private key is key work, not signature
-// work: it needs x/crypto/ssh and ParsePrivate only, and each refusal is
-// about the key file; keys/signing signs with the signer it returns.
+// work: keys/signing signs with the signer Decrypt returns.
 var (
 	// ErrBadPassphrase is a passphrase that does not decrypt the key.
 	ErrBadPassphrase = errors.New("passphrase incorrecte")
@@ -19,56 +27,232 @@ var (
 	// would claim a passphrase that does not exist.
 	ErrUnencrypted = errors.New("la clé privée n'est pas protégée par une passphrase")
 	// ErrTooManyRounds is a key whose bcrypt KDF asks more rounds than
-	// x/crypto/ssh agrees to compute (see MaxKDFRounds).
+	// pret computes (see MaxKDFRounds).
 	ErrTooManyRounds = errors.New("la clé privée est chiffrée avec trop de tours de KDF bcrypt")
+	// ErrCipher is a key encrypted in a way pret cannot open: a cipher,
+	// a KDF or a format ssh-keygen does not write for an ed25519 key.
+	ErrCipher = errors.New("la clé privée est chiffrée d'une façon que pret ne sait pas ouvrir")
 )
 
-// MaxKDFRounds is the most bcrypt KDF rounds (ssh-keygen -a) a key may
-// have for Decrypt to open it. The cap is x/crypto/ssh's
-// (parseOpenSSHPrivateKey refuses more: a file could otherwise ask for
-// months of CPU); its bcrypt_pbkdf is internal, so pret cannot lift it.
-// OpenSSH has no cap, so such a key is sound: pret says why it cannot
+// MaxKDFRounds is the most bcrypt KDF rounds (ssh-keygen -a) pret
+// computes. The time is linear in the rounds and the count is read from
+// the file, which could ask for months of CPU; 2048 is 128 times
+// ssh-keygen's default, a few seconds (x/crypto/ssh has the same cap).
+// OpenSSH has none, so such a key is sound: pret says why it cannot
 // use it rather than calling it damaged.
 const MaxKDFRounds = 2048
 
-// Decrypt opens an encrypted private key with its passphrase, in memory
-// only, and returns a signer with a wipe function that zeroes the key
-// bytes it holds; call wipe as soon as the signature is made. The error
-// never contains the passphrase nor any key byte.
+// cipherSpec is how OpenSSH encrypts a private key with one cipher
+// (cipher.c): key and IV lengths, block size, tag length, and the mode.
+type cipherSpec struct {
+	key, iv, block, tag int
+	mode                byte // 'r' CTR, 'b' CBC, 'g' GCM, 'c' chacha20-poly1305
+}
+
+// cipherFor gives each cipher `ssh-keygen -Z` writes (`ssh -Q cipher`).
+func cipherFor(name string) (cipherSpec, bool) {
+	switch name {
+	case "aes128-ctr":
+		return cipherSpec{16, 16, 16, 0, 'r'}, true
+	case "aes192-ctr":
+		return cipherSpec{24, 16, 16, 0, 'r'}, true
+	case "aes256-ctr":
+		return cipherSpec{32, 16, 16, 0, 'r'}, true
+	case "aes128-cbc":
+		return cipherSpec{16, 16, 16, 0, 'b'}, true
+	case "aes192-cbc":
+		return cipherSpec{24, 16, 16, 0, 'b'}, true
+	case "aes256-cbc":
+		return cipherSpec{32, 16, 16, 0, 'b'}, true
+	case "3des-cbc":
+		return cipherSpec{24, 8, 8, 0, 'b'}, true
+	case "aes128-gcm@openssh.com":
+		return cipherSpec{16, 12, 16, 16, 'g'}, true
+	case "aes256-gcm@openssh.com":
+		return cipherSpec{32, 12, 16, 16, 'g'}, true
+	case "chacha20-poly1305@openssh.com":
+		return cipherSpec{64, 0, 8, 16, 'c'}, true
+	}
+	return cipherSpec{}, false
+}
+
+// Openable says, before any passphrase is typed, why Decrypt cannot open
+// the key p describes; nil when it can try.
+func (p *Private) Openable() error {
+	_, known := cipherFor(p.Cipher)
+	switch {
+	case !p.Encrypted:
+		return ErrUnencrypted
+	case p.Format != "openssh":
+		return fmt.Errorf("%w : format %s ; pret n'ouvre que le format OpenSSH, celui de ssh-keygen", ErrCipher, p.Format)
+	case p.KDF != "bcrypt":
+		return fmt.Errorf("%w : dérivation de clé %q", ErrCipher, p.KDF)
+	case !known:
+		return fmt.Errorf("%w : chiffrement %q", ErrCipher, p.Cipher)
+	case p.Rounds > MaxKDFRounds:
+		return fmt.Errorf("%w (%d, au plus %d)", ErrTooManyRounds, p.Rounds, MaxKDFRounds)
+	}
+	return nil
+}
+
+var errDamaged = errors.New("la clé privée n'a pas pu être déchiffrée : fichier abîmé")
+
+// Decrypt opens an encrypted ed25519 private key with its passphrase, in
+// memory only, and returns a signer with a wipe function that zeroes the
+// key bytes it holds; call wipe as soon as the signature is made. The
+// error never contains the passphrase nor any key byte. Every cipher
+// ssh-keygen -Z writes is read here: x/crypto/ssh opens aes256-ctr and
+// aes256-cbc only, and its bcrypt_pbkdf is internal to it.
 func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err error) {
 	p, err := ParsePrivate(privPEM)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !p.Encrypted {
-		return nil, nil, ErrUnencrypted
-	}
-	if p.Rounds > MaxKDFRounds {
-		return nil, nil, fmt.Errorf("%w (%d, au plus %d)", ErrTooManyRounds, p.Rounds, MaxKDFRounds)
+	if err := p.Openable(); err != nil {
+		return nil, nil, err
 	}
 	if len(passphrase) == 0 {
 		return nil, nil, ErrBadPassphrase
 	}
-	raw, err := ssh.ParseRawPrivateKeyWithPassphrase(privPEM, passphrase)
+	block, _ := pem.Decode(privPEM)
+	defer clear(block.Bytes) // decrypted in place
+	plain, err := openSection(block.Bytes, passphrase)
 	if err != nil {
-		if errors.Is(err, x509.IncorrectPasswordError) {
-			return nil, nil, ErrBadPassphrase
+		return nil, nil, err
+	}
+	// The private section: two equal check numbers (a wrong passphrase
+	// makes them differ), the type, the public key, the private key.
+	r := reader{b: plain}
+	c1, _ := r.uint32()
+	c2, ok := r.uint32()
+	if !ok || c1 != c2 {
+		return nil, nil, ErrBadPassphrase
+	}
+	typ, _ := r.str()
+	pub, _ := r.str()
+	priv, ok := r.str()
+	if string(typ) != ssh.KeyAlgoED25519 {
+		return nil, nil, errors.New("la clé privée n'est pas ed25519 : pret ne signe qu'avec une clé ed25519")
+	}
+	if !ok || len(priv) != ed25519.PrivateKeySize || !bytes.Equal(priv[32:], pub) {
+		return nil, nil, errDamaged
+	}
+	key := ed25519.PrivateKey(bytes.Clone(priv))
+	signer, err = ssh.NewSignerFromKey(key)
+	if err != nil {
+		clear(key)
+		return nil, nil, errDamaged
+	}
+	return signer, func() { clear(key) }, nil
+}
+
+// openSection decrypts, in place, the private section of an
+// openssh-key-v1 body (once ParsePrivate and Openable said it can) and
+// returns it. A tag that does not verify is a wrong passphrase, as for
+// OpenSSH.
+func openSection(b, passphrase []byte) ([]byte, error) {
+	r := reader{b: b[len(opensshMagic):]}
+	name, _ := r.str()
+	r.str() // the KDF, bcrypt
+	opts, _ := r.str()
+	r.uint32() // one key
+	r.str()    // its public half
+	section, ok := r.str()
+	c, _ := cipherFor(string(name))
+	o := reader{b: opts}
+	salt, _ := o.str()
+	rounds, ok2 := o.uint32()
+	if !ok || !ok2 || rounds == 0 || len(r.b) < c.tag || len(section)%c.block != 0 {
+		return nil, errDamaged
+	}
+	k := bcryptPBKDF(passphrase, salt, int(rounds), c.key+c.iv)
+	defer clear(k)
+	key, iv := k[:c.key], k[c.key:]
+	// The tag follows the section in the file: section and tag are one
+	// slice, as the AEADs read them.
+	sealed := section[:len(section)+c.tag]
+	var blk cipher.Block
+	var err error
+	switch {
+	case c.mode == 'c':
+	case c.block == 8: // 3des-cbc, the one cipher of 64-bit blocks
+		blk, err = des.NewTripleDESCipher(key)
+	default:
+		blk, err = aes.NewCipher(key)
+	}
+	if err != nil {
+		return nil, errDamaged
+	}
+	switch c.mode {
+	case 'r':
+		cipher.NewCTR(blk, iv).XORKeyStream(section, section)
+	case 'b':
+		cipher.NewCBCDecrypter(blk, iv).CryptBlocks(section, section)
+	case 'g':
+		aead, _ := cipher.NewGCM(blk)
+		if _, err := aead.Open(section[:0], iv, sealed, nil); err != nil {
+			return nil, ErrBadPassphrase
 		}
-		// The library's text is English and may describe the key; say
-		// only what the person can act on.
-		return nil, nil, errors.New("la clé privée n'a pas pu être déchiffrée (format non pris en charge ou fichier abîmé)")
+	case 'c':
+		// OpenSSH's chacha20-poly1305 with sequence number 0 (as
+		// x/crypto/ssh reads it in transport): the first 32 bytes of
+		// keystream are the Poly1305 key, the text starts at block 1.
+		var nonce [chacha20.NonceSize]byte
+		s, _ := chacha20.NewUnauthenticatedCipher(key[:32], nonce[:])
+		var polyKey [32]byte
+		s.XORKeyStream(polyKey[:], polyKey[:])
+		tag := [16]byte(sealed[len(section):])
+		if !poly1305.Verify(&tag, section, &polyKey) {
+			return nil, ErrBadPassphrase
+		}
+		s.SetCounter(1)
+		s.XORKeyStream(section, section)
 	}
-	wipe = func() {}
-	switch k := raw.(type) {
-	case *ed25519.PrivateKey:
-		wipe = func() { clear(*k) }
-	case ed25519.PrivateKey:
-		wipe = func() { clear(k) }
+	return section, nil
+}
+
+// bcryptPBKDF is OpenBSD's bcrypt_pbkdf(3), OpenSSH's key derivation,
+// as x/crypto/ssh/internal/bcrypt_pbkdf writes it.
+func bcryptPBKDF(pass, salt []byte, rounds, n int) []byte {
+	const size = 32
+	blocks := (n + size - 1) / size
+	key := make([]byte, blocks*size)
+	shapass := sha512.Sum512(pass)
+	defer clear(shapass[:])
+	out, tmp := make([]byte, size), make([]byte, size)
+	defer clear(out)
+	defer clear(tmp)
+	for b := 1; b <= blocks; b++ {
+		h := sha512.New()
+		h.Write(salt)
+		h.Write([]byte{byte(b >> 24), byte(b >> 16), byte(b >> 8), byte(b)})
+		bcryptHash(tmp, shapass[:], h.Sum(nil))
+		copy(out, tmp)
+		for i := 2; i <= rounds; i++ {
+			s := sha512.Sum512(tmp)
+			bcryptHash(tmp, shapass[:], s[:])
+			subtle.XORBytes(out, out, tmp)
+		}
+		for i, v := range out {
+			key[i*blocks+b-1] = v
+		}
 	}
-	signer, err = ssh.NewSignerFromKey(raw)
-	if err != nil {
-		wipe()
-		return nil, nil, errors.New("la clé privée n'a pas pu être déchiffrée (type de clé non pris en charge)")
+	return key[:n]
+}
+
+func bcryptHash(out, shapass, shasalt []byte) {
+	c, _ := blowfish.NewSaltedCipher(shapass, shasalt) // fails only for an empty key
+	for range 64 {
+		blowfish.ExpandKey(shasalt, c)
+		blowfish.ExpandKey(shapass, c)
 	}
-	return signer, wipe, nil
+	copy(out, "OxychromaticBlowfishSwatDynamite")
+	for i := 0; i < 32; i += 8 {
+		for range 64 {
+			c.Encrypt(out[i:i+8], out[i:i+8])
+		}
+	}
+	for i := 0; i < 32; i += 4 { // little-endian words
+		out[i], out[i+1], out[i+2], out[i+3] = out[i+3], out[i+2], out[i+1], out[i]
+	}
 }

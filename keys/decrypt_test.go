@@ -8,8 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/internal/testenv"
 )
@@ -128,6 +131,77 @@ func TestDecryptTooManyRounds(t *testing.T) {
 		// opens it, and that is what Decrypt must say.
 		if _, _, err := Decrypt(k, []byte(testPass)); !errors.Is(err, ErrBadPassphrase) {
 			t.Fatalf("%d rounds: got %v", n, err)
+		}
+	}
+}
+
+// TestDecryptEveryCipherOfSSHKeygen: a key made by the real
+// `ssh-keygen -Z CIPHER -N …`, for each cipher this OpenSSH writes (its
+// `ssh -Q cipher` list), is one Openable accepts before asking, opens
+// with its passphrase in memory into the key `ssh-keygen -y -P` reads,
+// and signs; a wrong passphrase is ErrBadPassphrase whatever the cipher
+// (a tag or the check numbers refuse it). cmd/pret's
+// TestSignerEveryCipher has ssh-keygen -Y verify the signatures.
+func TestDecryptEveryCipherOfSSHKeygen(t *testing.T) {
+	keygen := testenv.NeedTool(t, "ssh-keygen")
+	list := strings.Fields(testenv.Run(t, testenv.NeedTool(t, "ssh"), "-Q", "cipher"))
+	if len(list) < 10 {
+		t.Fatalf("ssh -Q cipher: %v", list)
+	}
+	dir := t.TempDir()
+	for _, c := range list {
+		t.Run(c, func(t *testing.T) {
+			path := testenv.SSHKeygen(t, dir, "k-"+c, "-t", "ed25519", "-a", "4", "-Z", c, "-N", testPass, "-C", "z")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ParsePrivate(data)
+			if err != nil || p.Cipher != c || p.Openable() != nil {
+				t.Fatalf("%+v %v %v", p, err, p.Openable())
+			}
+			if _, _, err := Decrypt(data, []byte(testPass+"!")); !errors.Is(err, ErrBadPassphrase) {
+				t.Fatalf("wrong passphrase: %v", err)
+			}
+			signer, wipe, err := Decrypt(data, []byte(testPass))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer wipe()
+			pub, err := exec.Command(keygen, "-y", "-P", testPass, "-f", path).Output()
+			if err != nil || !bytes.HasPrefix(pub, bytes.TrimSuffix(ssh.MarshalAuthorizedKey(signer.PublicKey()), []byte("\n"))) {
+				t.Fatalf("ssh-keygen -y: %v %s", err, pub)
+			}
+			msg := []byte("acces.md\n")
+			sig, err := signer.Sign(rand.Reader, msg)
+			if err != nil || signer.PublicKey().Verify(msg, sig) != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestOpenableNamesWhatPretCannotOpen: a cipher or a KDF ssh-keygen does
+// not write is refused before any passphrase, with its name.
+func TestOpenableNamesWhatPretCannotOpen(t *testing.T) {
+	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for old, new := range map[string]string{"aes256-ctr": "aes256-xts", "bcrypt": "scrypt"} {
+		block, _ := pem.Decode(priv)
+		block.Bytes = bytes.Replace(block.Bytes, []byte(old), []byte(new), 1)
+		k := pem.EncodeToMemory(block)
+		p, err := ParsePrivate(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = p.Openable()
+		if !errors.Is(err, ErrCipher) || !strings.Contains(err.Error(), new) {
+			t.Fatalf("%s: %v", new, err)
+		}
+		if _, _, err := Decrypt(k, []byte(testPass)); !errors.Is(err, ErrCipher) {
+			t.Fatalf("%s: Decrypt %v", new, err)
 		}
 	}
 }

@@ -107,11 +107,10 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		// none, it would claim something false.
 		return nil, refused(fmt.Sprintf("protégez-la d'abord : ssh-keygen -p -f %s", esc(a.Store.PrivatePath())),
 			"la clé %s n'a pas de passphrase : la signature ne prouverait rien", esc(a.Store.PrivatePath()))
-	case st.Private.Rounds > keys.MaxKDFRounds:
+	case st.Private.Openable() != nil:
 		// Said before the passphrase is typed: Decrypt would refuse it
 		// whatever it is (pret verifier warns the same).
-		return nil, refused(fmt.Sprintf("ré-chiffrez-la avec moins de tours, même passphrase : ssh-keygen -p -a 100 -f %s, puis signez", esc(a.Store.PrivatePath())),
-			"la clé %s est chiffrée avec %d tours de KDF bcrypt : OpenSSH l'accepte, mais pret n'en ouvre pas plus de %d", esc(a.Store.PrivatePath()), st.Private.Rounds, keys.MaxKDFRounds)
+		return nil, cannotOpen(a.Store, st.Private.Openable())
 	}
 	priv, err := keys.ReadFile(a.Store.Files, a.Store.PrivatePath())
 	if err != nil {
@@ -162,6 +161,14 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	return &SignPlan{a: a, priv: priv, pub: st.Private.Public, data: data, message: msg, perm: perm}, nil
 }
 
+// cannotOpen is the refusal of a key OpenSSH opens and pret does not (a
+// cipher or a KDF round count of keys.Openable): the fix keeps the
+// passphrase and rewrites the key in the form pret writes.
+func cannotOpen(store keys.Store, err error) error {
+	return refused(fmt.Sprintf("ré-chiffrez-la, même passphrase, comme pret l'écrit : ssh-keygen -p -a 100 -Z aes256-ctr -f %s, puis signez", esc(store.PrivatePath())),
+		"la clé %s : %v ; OpenSSH l'ouvre, mais pret ne sait pas l'ouvrir pour signer", esc(store.PrivatePath()), err)
+}
+
 // notReplaceable is the refusal of a file whose signature part a new
 // block cannot simply replace (signing.SignedFile.Replaceable): re-signing
 // would drop text or leave it unsigned, so the learner moves it first.
@@ -205,9 +212,8 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if errors.Is(err, keys.ErrBadPassphrase) {
 		return badPassphrase()
 	}
-	if errors.Is(err, keys.ErrTooManyRounds) {
-		return refused(fmt.Sprintf("ré-chiffrez-la avec moins de tours, même passphrase : ssh-keygen -p -a 100 -f %s, puis signez", esc(p.a.Store.PrivatePath())),
-			"%v : OpenSSH l'accepte, mais pret ne sait pas l'ouvrir", err)
+	if errors.Is(err, keys.ErrTooManyRounds) || errors.Is(err, keys.ErrCipher) {
+		return cannotOpen(p.a.Store, err)
 	}
 	if err != nil {
 		return refused("vérifiez la clé avec « pret verifier »", "%v", err)

@@ -67,16 +67,16 @@ func (l Learner) Check() *checklist.Report {
 		default:
 			add("key-type", checklist.Pass, "type ED25519", "")
 		}
-		switch {
-		case p.Encrypted && p.Rounds > keys.MaxKDFRounds:
+		switch err := p.Openable(); {
+		case !p.Encrypted:
+			add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
+		case err != nil:
 			// Sound for OpenSSH, but pret signer cannot open it: say so
 			// here rather than let the signature fail later.
-			add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase (%s, %s), mais avec %d tours de KDF : pret signer n'en ouvre pas plus de %d", p.Cipher, p.KDF, p.Rounds, keys.MaxKDFRounds),
-				fmt.Sprintf("pour signer acces.md, ré-chiffrez-la avec moins de tours (même passphrase) : ssh-keygen -p -a 100 -f %s", priv))
-		case p.Encrypted:
-			add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
+			add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase, mais pret signer ne sait pas l'ouvrir : %v", err),
+				"pour signer acces.md, ré-chiffrez-la comme pret l'écrit (même passphrase) : ssh-keygen -p -a 100 -Z aes256-ctr -f "+priv)
 		default:
-			add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
+			add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
 		}
 	}
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/pem"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -273,6 +274,70 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 				if strings.Contains(l, "signez-le de nouveau avec « pret signer »") && !strings.Contains(l, "puis") {
 					t.Fatalf("pret verifier sends the learner to a refusal: %q", l)
 				}
+			}
+		})
+	}
+}
+
+// TestSignerEveryCipher: the learner's key made by the real
+// `ssh-keygen -Z CIPHER -N …`, for every cipher this OpenSSH writes
+// (`ssh -Q cipher`): pret verifier passes key-encrypted, pret signer
+// opens it with the passphrase and signs, and OpenSSH's own recipe
+// (signature.md) verifies the file with ssh-keygen -Y. A cipher pret
+// does not know: pret verifier says pret signer cannot open it, and pret
+// signer refuses before asking, naming the cipher, the file untouched.
+func TestSignerEveryCipher(t *testing.T) {
+	keygen := testenv.NeedTool(t, "ssh-keygen")
+	ciphers := strings.Fields(testenv.Run(t, testenv.NeedTool(t, "ssh"), "-Q", "cipher"))
+	for _, c := range append(ciphers, "inconnu") {
+		t.Run(c, func(t *testing.T) {
+			h := newHome(t)
+			os.Mkdir(h.path(".ssh"), 0o700)
+			z := c
+			if c == "inconnu" {
+				z = "aes256-ctr"
+			}
+			key := testenv.SSHKeygen(t, h.path(".ssh"), "id_ed25519_romeo", "-t", "ed25519", "-a", "4", "-Z", z, "-N", secretPass, "-C", "seance-novembre")
+			if c == "inconnu" {
+				// Same length, so the file's other fields stay in place.
+				data, _ := os.ReadFile(key)
+				block, _ := pem.Decode(data)
+				block.Bytes = bytes.Replace(block.Bytes, []byte("aes256-ctr"), []byte("aes256-xts"), 1)
+				os.WriteFile(key, pem.EncodeToMemory(block), 0o600)
+			}
+			if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
+				t.Fatal(r.stderr)
+			}
+			before, _ := os.ReadFile(h.path("acces.md"))
+			v := h.pret("", "verifier")
+			s := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")
+			if c == "inconnu" {
+				if !regexp.MustCompile(`(?m)^ATTENTION  key-encrypted .*pret signer ne sait pas l'ouvrir.*"aes256-xts"`).MatchString(v.stdout) {
+					t.Fatalf("pret verifier:\n%s", v.stdout)
+				}
+				if s.code != 1 || !strings.Contains(s.stderr, `"aes256-xts"`) || !strings.Contains(s.stderr, "ssh-keygen -p -a 100 -Z aes256-ctr") {
+					t.Fatalf("pret signer: exit %d\n%s", s.code, s.stderr)
+				}
+				if now, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(now, before) {
+					t.Fatal("acces.md changed")
+				}
+				return
+			}
+			if !regexp.MustCompile(`(?m)^OK         key-encrypted .*\(` + regexp.QuoteMeta(c) + `, bcrypt\)$`).MatchString(v.stdout) {
+				t.Fatalf("pret verifier:\n%s", v.stdout)
+			}
+			if s.code != 0 {
+				t.Fatalf("pret signer: exit %d\n%s", s.code, s.stderr)
+			}
+			data, _ := os.ReadFile(h.path("acces.md"))
+			f := signing.SplitSigned(data)
+			armour := data[bytes.Index(data, []byte("-----BEGIN SSH SIGNATURE-----")):]
+			armour = armour[:bytes.Index(armour, []byte("-----END SSH SIGNATURE-----\n"))+len("-----END SSH SIGNATURE-----\n")]
+			os.WriteFile(h.path("acces.sig"), armour, 0o644)
+			check := exec.Command(keygen, "-Y", "check-novalidate", "-n", "pret-acces", "-s", h.path("acces.sig"))
+			check.Stdin = bytes.NewReader(f.Message)
+			if out, err := check.CombinedOutput(); err != nil || !bytes.Contains(out, []byte(`Good "pret-acces" signature with ED25519 key`)) {
+				t.Fatalf("ssh-keygen -Y check-novalidate: %v %s", err, out)
 			}
 		})
 	}
