@@ -24,18 +24,60 @@ func CheckPassphrase(p string) error {
 		return errors.New("la passphrase ne contient que des espaces")
 	case !utf8.ValidString(p):
 		return errors.New("la passphrase n'est pas du texte UTF-8 : personne ne pourrait la retaper au clavier")
-	case strings.ContainsRune(p, 0):
-		return errors.New("la passphrase contient un octet nul : personne ne pourrait la retaper au clavier")
-	case strings.IndexFunc(p, unicode.IsControl) >= 0:
-		return errors.New("la passphrase contient un caractère de contrôle (tabulation, retour chariot, échappement…) : personne ne pourrait la retaper au clavier")
-	case strings.IndexFunc(p, isBidi) >= 0:
-		// Invisible, and they reorder what is shown: nobody could
-		// retype one, nor see that it is there.
-		return errors.New("la passphrase contient un caractère de direction du texte (U+202A–U+202E, U+2066–U+2069), invisible : personne ne pourrait la retaper au clavier")
-	case utf8.RuneCountInString(p) < MinPassphraseLen:
+	}
+	if err := Untypable(p); err != nil {
+		return err
+	}
+	if utf8.RuneCountInString(p) < MinPassphraseLen {
 		return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 	}
 	return nil
+}
+
+// Untypable refuses a passphrase a person could not type back on a
+// keyboard, naming the first such character by its code point (never the
+// passphrase): controls (NUL, tabulation, escape…), line separators, and
+// the format characters that show as nothing (Unicode category Cf: the
+// byte order mark a Windows editor puts at the start of a file, zero
+// width spaces, bidi marks, the soft hyphen, tag characters). A
+// passphrase file holding one was saved by an editor, not typed: the
+// key it made could only be opened by that file.
+func Untypable(p string) error {
+	for _, r := range p {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) || 0xe0000 <= r && r <= 0xe007f {
+			return fmt.Errorf("la passphrase contient %s (%U) : personne ne pourrait la retaper au clavier", runeName(r), r)
+		}
+	}
+	return nil
+}
+
+// runeName names in French the characters Untypable refuses.
+func runeName(r rune) string {
+	switch {
+	case r == 0:
+		return "un octet nul"
+	case r == '\t':
+		return "une tabulation"
+	case r == '\r' || r == '\n':
+		return "un saut de ligne"
+	case r == 0x1b:
+		return "un échappement"
+	case unicode.IsControl(r):
+		return "un caractère de contrôle"
+	case r == 0xfeff:
+		return "une marque d'ordre des octets (BOM), invisible, qu'un éditeur met au début du fichier"
+	case r == 0xad:
+		return "un trait d'union conditionnel, invisible"
+	case 0x200b <= r && r <= 0x200d || r == 0x2060:
+		return "une espace ou un liant sans chasse, invisible"
+	case r == 0x200e || r == 0x200f || r == 0x61c || 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069:
+		return "une marque de direction du texte, invisible"
+	case 0xe0000 <= r && r <= 0xe007f:
+		return "un caractère d'étiquette Unicode, invisible"
+	case unicode.In(r, unicode.Zl, unicode.Zp):
+		return "un séparateur de ligne"
+	}
+	return "un caractère de mise en forme invisible"
 }
 
 // AskPassphrase asks twice until the person gives an acceptable passphrase
@@ -212,5 +254,3 @@ func permissionWarnings(store keys.Store) []Warning {
 	}
 	return ws
 }
-
-func isBidi(r rune) bool { return 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069 }

@@ -3,11 +3,13 @@ package onboarding
 import (
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
@@ -37,6 +39,26 @@ func TestPassphraseRefusesUntypable(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), good) || !strings.Contains(err.Error(), "passphrase") {
 			t.Errorf("raison : %q", err)
+		}
+	}
+	// What shows as nothing: the BOM an editor writes, zero-width and
+	// bidi marks, the soft hyphen, tag characters, every other format
+	// character (Cf), line separators; named by code point, at the start,
+	// inside or at the end, and in a passphrase too short as well.
+	invisible := []rune{0xfeff, 0x200b, 0x200c, 0x200d, 0x2060, 0x200e, 0x200f, 0x061c, 0x00ad,
+		0xe0000, 0xe0001, 0xe0020, 0xe0041, 0xe007f, 0x2028, 0x2029, 0x180e, 0x2064, 0xfff9, 0x110bd, 0x1d173}
+	for r := rune(0); r <= 0x10ffff; r++ {
+		if unicode.Is(unicode.Cf, r) {
+			invisible = append(invisible, r)
+		}
+	}
+	for _, r := range invisible {
+		for _, p := range []string{string(r) + good, good[:4] + string(r) + good[4:], good + string(r), string(r) + "court"} {
+			err := CheckPassphrase(p)
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("(%U)", r)) || strings.Contains(err.Error(), good) ||
+				strings.Contains(err.Error(), "court") || strings.ContainsRune(err.Error(), r) {
+				t.Fatalf("%U dans %q : %v", r, p, err)
+			}
 		}
 	}
 	for _, p := range []string{good, "clé à molette é", "mot de passe avec espaces", "🙂🙂🙂🙂🙂🙂🙂🙂"} {

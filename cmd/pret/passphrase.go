@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/onboarding"
 )
 
 // maxPassphraseLine is the longest first line a passphrase file may
@@ -18,7 +19,10 @@ const maxPassphraseLine = 4096
 // passphraseFromFile returns the first line of the passphrase file (of
 // stdin for "-"), its newline removed. The file goes through the bounded
 // reader: a FIFO or a device is refused at once, a file over 4 Kio is
-// refused. Neither the content nor a part of it ever appears in an error.
+// refused, and so is a line holding a character nobody could type
+// (onboarding.Untypable: a BOM, an invisible mark, a control), by its
+// code point. Neither the content nor a part of it ever appears in an
+// error.
 func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	var first []byte
 	if path == "-" {
@@ -53,6 +57,12 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	if len(line) > maxPassphraseLine || !hadNewline && len(first) > maxPassphraseLine {
 		clear(first)
 		return nil, passphraseTooLong()
+	}
+	if err := onboarding.Untypable(string(line)); err != nil {
+		// An editor's mark, not something typed: a key made with it, or
+		// a signature asked with it, would need this file forever.
+		clear(first)
+		return nil, refusedError("enregistrez le fichier sans ce caractère (en UTF-8 sans BOM), ou tapez la passphrase dans le terminal", "fichier de passphrase refusé : %v", err)
 	}
 	out := append([]byte(nil), line...)
 	clear(first)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -132,6 +133,43 @@ func TestPassphraseFileUntypable(t *testing.T) {
 		}
 		if err := onboarding.CheckPassphrase(string(got)); err == nil {
 			t.Errorf("%q acceptée", content)
+		}
+	}
+}
+
+// TestPassphraseFileInvisible: a passphrase file whose line holds a BOM
+// or a character that shows as nothing is refused as untypable, exit 1
+// (an action refused, cli.md), the character named by its code point and
+// the passphrase never printed: pret cle makes no key, pret signer
+// leaves acces.md as it is, from a file or from standard input.
+func TestPassphraseFileInvisible(t *testing.T) {
+	h := signableHome(t, secretPass)
+	before, _ := os.ReadFile(h.path("acces.md"))
+	empty := newHome(t)
+	for _, r := range []rune{0xfeff, 0x200b, 0x200e, 0x200f, 0x061c, 0x00ad, 0xe0001, 0xe0041, 0x2066} {
+		code := fmt.Sprintf("%U", r)
+		for i, line := range []string{string(r) + secretPass, secretPass[:5] + string(r) + secretPass[5:], secretPass + string(r)} {
+			content := line + "\r\n"
+			file := empty.path(fmt.Sprintf("pass-%d", i))
+			os.WriteFile(file, []byte(content), 0o600)
+			for _, run := range []procRun{
+				empty.pret("", "cle", "--passphrase-file", file),
+				empty.pret(content, "cle", "--passphrase-file", "-"),
+				h.pret(content, "signer", "--passphrase-file", "-"),
+			} {
+				if run.code != exitFailed || !strings.Contains(run.stderr, "("+code+")") || !strings.Contains(run.stderr, "pret: conseil : ") {
+					t.Fatalf("%s: exit %d\n%s", code, run.code, run.stderr)
+				}
+				if strings.Contains(run.stdout+run.stderr, secretPass[:8]) || strings.ContainsRune(run.stdout+run.stderr, r) {
+					t.Fatalf("%s: the passphrase or the character is printed\n%s", code, run.stderr)
+				}
+			}
+			if _, err := os.Stat(empty.path(".ssh/id_ed25519_romeo")); err == nil {
+				t.Fatalf("%s: a key was made", code)
+			}
+			if now, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(now, before) {
+				t.Fatalf("%s: acces.md changed", code)
+			}
 		}
 	}
 }
