@@ -38,6 +38,9 @@ type Files interface {
 	// IsLink reports whether st, from os.Lstat(path), is a link pret must
 	// not go through (a symbolic link; on Windows also a junction).
 	IsLink(path string, st fs.FileInfo) bool
+	// Staged reports whether name, in path's folder, is a temporary name
+	// Stage(path, …) gives: what a run killed before link leaves.
+	Staged(path, name string) bool
 	// Explain says in French what a system error about path means.
 	Explain(path string, err error) error
 }

@@ -149,6 +149,11 @@ func (f *fakeFiles) IsLink(path string, st fs.FileInfo) bool {
 	return disk.IsLink(path, st)
 }
 
+func (f *fakeFiles) Staged(path, name string) bool {
+	f.record("staged", path)
+	return disk.Staged(path, name)
+}
+
 func (f *fakeFiles) Explain(path string, err error) error {
 	f.record("explain", path)
 	return disk.Explain(path, err)

@@ -189,6 +189,61 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 	return s.Inspect()
 }
 
+// Leftovers are the files a killed run of pret left in the key folder:
+// the temporary names Stage gives the key and its .pub (Files.Staged),
+// when they are regular files no larger than a key file. A link, a
+// folder, a larger file or a name of any other pattern is never one.
+// They hold the key's bytes, encrypted, under another name.
+func (s Store) Leftovers() ([]string, error) {
+	if s.Files == nil {
+		return nil, ErrNoFiles
+	}
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.explain(s.Dir, err)
+	}
+	var found []string
+	for _, e := range entries {
+		if !s.Files.Staged(s.PrivatePath(), e.Name()) && !s.Files.Staged(s.PublicPath(), e.Name()) {
+			continue
+		}
+		p := filepath.Join(s.Dir, e.Name())
+		st, err := os.Lstat(p)
+		if err == nil && st.Mode().IsRegular() && !s.Files.IsLink(p, st) && st.Size() <= MaxFileSize {
+			found = append(found, p)
+		}
+	}
+	return found, nil
+}
+
+// RemoveLeftovers removes the Leftovers and returns them. It holds the
+// folder lock while it looks again and removes: every run stages and
+// links under that lock, so a temporary file seen then belongs to no
+// run alive.
+func (s Store) RemoveLeftovers() ([]string, error) {
+	found, err := s.Leftovers()
+	if err != nil || len(found) == 0 {
+		return nil, err
+	}
+	unlock, err := s.Files.LockDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if found, err = s.Leftovers(); err != nil {
+		return nil, err
+	}
+	for i, p := range found {
+		if err := os.Remove(p); err != nil {
+			return found[:i], s.explain(p, err)
+		}
+	}
+	return found, nil
+}
+
 // RebuildPub writes the missing .pub from the private key's public half.
 func (s Store) RebuildPub(st *State) (*State, error) {
 	if st.Private == nil || st.Private.Public == nil {

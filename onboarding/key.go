@@ -114,6 +114,9 @@ type KeyResult struct {
 	// Line is the fingerprint line, as `ssh-keygen -lf NOM.pub` prints it.
 	Line     string
 	Warnings []Warning
+	// Removed are the temporary files a killed run had left beside the
+	// key (keys.Store.RemoveLeftovers), removed now.
+	Removed []string
 }
 
 // Warning is a problem worth saying that does not stop anything.
@@ -127,11 +130,17 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	if guard == nil {
 		guard = func(f func() error) error { return f() }
 	}
+	// First, what a killed run left: a copy of a key under another name
+	// that nobody else would ever clean.
+	removed, err := store.RemoveLeftovers()
+	if err != nil {
+		return nil, keyError(store, err)
+	}
 	st, err := store.Inspect()
 	if err != nil {
 		return nil, keyError(store, err)
 	}
-	res := &KeyResult{State: st}
+	res := &KeyResult{State: st, Removed: removed}
 	switch st.Kind {
 	case keys.OrphanPub:
 		return nil, refused(

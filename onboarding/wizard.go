@@ -76,6 +76,9 @@ func (w *Wizard) Run() error {
 	if err != nil {
 		return err
 	}
+	for _, p := range res.Removed {
+		fmt.Fprintf(w.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", esc(p))
+	}
 	if res.Created {
 		fmt.Fprintf(w.Out, "Clé créée : %s\nClé publique : %s\n", w.Store.PrivatePath(), w.Store.PublicPath())
 	} else {

@@ -95,6 +95,18 @@ func (l Learner) Check() *checklist.Report {
 		add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
 	}
 
+	// Independent of the key: a first `pret cle` killed while it wrote
+	// leaves no key, but a temporary copy of one.
+	switch left, err := l.Store.Leftovers(); {
+	case err != nil:
+		add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+checklist.Describe(err), "vérifiez les droits du dossier "+l.Store.Dir)
+	case len(left) > 0:
+		add("key-leftovers", checklist.Warn, fmt.Sprintf("%d fichier%s laissé%s par un pret interrompu, une copie inachevée de la clé : %s",
+			len(left), checklist.Plural(len(left)), checklist.Plural(len(left)), strings.Join(left, ", ")), "« pret cle » les retire, et rien d'autre")
+	default:
+		add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
+	}
+
 	l.checkAccessDate(add)
 
 	// The bounded reader: a FIFO, /dev/zero or a 3 GB file here must not

@@ -129,6 +129,9 @@ func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
 }
 
 func reportKey(ios *iostreams, store keys.Store, res *onboarding.KeyResult) {
+	for _, p := range res.Removed {
+		fmt.Fprintf(ios.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", checklist.Escape(p))
+	}
 	if res.Created {
 		fmt.Fprintf(ios.Out, "Clé créée : %s (protégée par votre passphrase)\n", checklist.Escape(store.PrivatePath()))
 		fmt.Fprintf(ios.Out, "Clé publique : %s\n", checklist.Escape(store.PublicPath()))

@@ -28,6 +28,7 @@ func (KeyFiles) Stage(path string, data []byte, perm fs.FileMode) (link func() e
 func (KeyFiles) LockDir(dir string) (unlock func(), err error) { return LockDir(dir) }
 func (KeyFiles) SyncDir(dir string) error                      { return SyncDir(dir) }
 func (KeyFiles) IsLink(path string, st fs.FileInfo) bool       { return IsLink(path, st) }
+func (KeyFiles) Staged(path, name string) bool                 { return StagedName(path, name) }
 func (KeyFiles) Explain(path string, err error) error          { return PathError(path, err) }
 
 // SymbolicLink, TooLarge and Exists mark the failures a package that

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrExists is a name WriteNew found taken: it never replaces a file,
@@ -47,6 +48,20 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 		return nil, PathError(path, err)
 	}
 	return &Pending{tmp: f.Name(), path: path}, nil
+}
+
+// StagedName reports whether name is one Stage(path, …) gives its
+// temporary file in path's folder: "." + the base name + ".tmp-" + the
+// random part createStaged draws, and nothing else. A run killed between
+// staging and linking leaves such a file; no other name is ever taken
+// for one.
+func StagedName(path, name string) bool {
+	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
+	return ok && tail != "" && stagedTail(tail)
+}
+
+func allOf(s, set string) bool {
+	return strings.Trim(s, set) == ""
 }
 
 // fill writes data to a staged file, new and owner-only, gives it the

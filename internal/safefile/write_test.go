@@ -68,3 +68,21 @@ func assertNoTemp(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestStagedNameIsStage: every temporary name Stage gives is one
+// StagedName recognises for its path, and for no other path.
+func TestStagedNameIsStage(t *testing.T) {
+	dir := t.TempDir()
+	path, other := filepath.Join(dir, "id_ed25519_romeo"), filepath.Join(dir, "id_ed25519_romeo.pub")
+	for range 50 {
+		p, err := Stage(path, []byte("x"), 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(p.tmp)
+		p.Discard()
+		if !StagedName(path, name) || StagedName(other, name) {
+			t.Fatalf("%q: %v for its path, %v for another", name, StagedName(path, name), StagedName(other, name))
+		}
+	}
+}
