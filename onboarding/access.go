@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
@@ -80,6 +81,14 @@ type AccessPlan struct {
 	Record  Record
 	Warning string
 	Key     string // the fingerprint line written
+	// Stale: the file on disk does not state this declaration (its
+	// labelled date, or what it dates, differs).
+	Stale bool
+	// DateOnly is the file on disk with only its labelled date line
+	// replaced by the one Content states, when that is enough for it to
+	// state this declaration; nil otherwise. A signed file loses its
+	// block, which would no longer hold. dateFrom is what it changes.
+	DateOnly, dateFrom []byte
 }
 
 // LosesSignature reports that writing would drop the signature of the
@@ -92,6 +101,45 @@ func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == File
 func (p *AccessPlan) Diff(color bool) string {
 	name := checklist.Escape(p.Path)
 	return UnifiedDiff(name+" (actuel)", name+" (nouveau)", shown(p.Old), shown(p.Content), color)
+}
+
+// DateDiff is DateOnly's change, shown as Diff shows its own.
+func (p *AccessPlan) DateDiff(color bool) string {
+	name := checklist.Escape(p.Path)
+	return UnifiedDiff(name+" (actuel)", name+" (nouvelle date)", shown(p.dateFrom), shown(p.DateOnly), color)
+}
+
+// dateOnly fills p.Stale and p.DateOnly for a file on disk that differs.
+// The labelled date line is the validator's (acces.Result.DateLine), in
+// the file and in content; the edit is kept only when the validator
+// then reads the declared date in it.
+func (p *AccessPlan) dateOnly() {
+	was, want := acces.Validate(p.Old, acces.Rules{}), acces.Validate(p.Content, acces.Rules{})
+	p.Stale = was.Date != p.Record.Date || was.Status != "" && was.Status != p.Record.Status
+	if !p.Stale || was.DateLine == 0 || want.DateLine == 0 {
+		return
+	}
+	from := p.Old
+	if f := signing.SplitSigned(p.Old); f.Claimed {
+		if !f.Replaceable() {
+			return // text pret cannot place around a block: by hand
+		}
+		from = f.Message
+	}
+	lines := bytes.SplitAfter(from, []byte("\n"))
+	i := was.DateLine - 1
+	if i >= len(lines) {
+		return
+	}
+	line := bytes.TrimRight(bytes.SplitAfter(p.Content, []byte("\n"))[want.DateLine-1], "\r\n")
+	eol := lines[i][len(bytes.TrimRight(lines[i], "\r\n")):] // the file's own line ending
+	lines[i] = append(append([]byte(nil), line...), eol...)
+	edited := bytes.Join(lines, nil)
+	// A file that differs by its date line alone was just shown that
+	// very change, and said no to it.
+	if acces.Validate(edited, acces.Rules{}).Date == p.Record.Date && !bytes.Equal(edited, p.Content) {
+		p.DateOnly, p.dateFrom = edited, from
+	}
 }
 
 func shown(b []byte) []byte {
@@ -186,6 +234,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 			p.Status = FileSame
 		default:
 			p.Status = FileDifferent
+			p.dateOnly()
 		}
 	}
 	return p, nil
@@ -198,6 +247,10 @@ type Recording struct {
 	// Replace decides about an acces.md on disk with other content; it
 	// sees the plan (Old, Content, Diff, LosesSignature). nil keeps the file.
 	Replace func(*AccessPlan) (bool, error)
+	// ReplaceDate, asked when Replace said no and the plan has a
+	// DateOnly, decides whether only the date line changes. nil keeps
+	// the file.
+	ReplaceDate func(*AccessPlan) (bool, error)
 	// ForceState replaces an unreadable state file, keeping a copy
 	// NAME.illisible-AAAAMMJJ (pret acces --force).
 	ForceState bool
@@ -208,8 +261,9 @@ type Recording struct {
 // Outcome is what RecordAccess did.
 type Outcome struct {
 	Plan      *AccessPlan
-	Written   bool        // acces.md written, new or replaced
-	Kept      bool        // acces.md had other content and was kept; nothing was recorded
+	Written   bool        // acces.md written: new, replaced, or its date line changed
+	DateOnly  bool        // only the date line of the file on disk was changed
+	Kept      bool        // acces.md had other content and was kept byte for byte
 	Noted     bool        // a record was added to the state file
 	StateErr  *StateError // the state file could not be read and was left as it is
 	StateCopy string      // where an unreadable state was set aside (ForceState)
@@ -217,10 +271,11 @@ type Outcome struct {
 
 // RecordAccess is the one path from a declaration to the files, for the
 // wizard and `pret acces` alike: read the state, plan acces.md, ask about
-// replacing, then record and write, together; a refused replacement
-// records nothing. The history is never
-// dropped: the record is appended; an unreadable state file is not
-// written over unless ForceState, and then a copy is kept.
+// replacing (or changing only its date line), then record and write. The
+// declaration is recorded even when the learner keeps their own acces.md:
+// what was typed is never lost, and the next run offers it again. The
+// history is never dropped: the record is appended; an unreadable state
+// file is not written over unless ForceState, and then a copy is kept.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
@@ -244,7 +299,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return nil, err
 	}
 	out.Plan = plan
-	write := plan.Status != FileSame
+	write, content := plan.Status != FileSame, plan.Content
 	if plan.Status == FileDifferent {
 		write = false
 		if r.Replace != nil {
@@ -252,11 +307,13 @@ func RecordAccess(r Recording) (*Outcome, error) {
 				return nil, err
 			}
 		}
-		if out.Kept = !write; out.Kept {
-			// A refusal changes nothing: the state keeps saying what the
-			// acces.md on disk says, and the next run asks again.
-			return out, nil
+		if !write && plan.DateOnly != nil && r.ReplaceDate != nil {
+			if write, err = r.ReplaceDate(plan); err != nil {
+				return nil, err
+			}
+			content, out.DateOnly = plan.DateOnly, write
 		}
+		out.Kept = !write
 	}
 	now := time.Now
 	if r.Now != nil {
@@ -304,7 +361,15 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		if !write {
 			return nil
 		}
-		if err := Protected(r.Store).WriteReplace(r.File, plan.Content, 0o644); err != nil {
+		// The rest of the file is the learner's: an edit made while they
+		// answered must not be lost under the old text.
+		if out.DateOnly {
+			if now, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(now, plan.Old) {
+				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", checklist.Escape(r.File)),
+					Hint: "relisez-le, puis relancez pret"}
+			}
+		}
+		if err := Protected(r.Store).WriteReplace(r.File, content, 0o644); err != nil {
 			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)),
 				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 		}

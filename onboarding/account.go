@@ -11,6 +11,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // The answers to the account question, as the learner reads them.
@@ -173,44 +174,64 @@ func TildePath(p, home string) string {
 }
 
 // Where says where acces.md goes and lets the learner choose another
-// folder; it returns the absolute path to write. file is absolute.
-func Where(p Prompter, out io.Writer, file, home string) (string, error) {
-	for {
-		fmt.Fprintf(out, "acces.md sera écrit ici : %s\n", file)
-		dir := filepath.Dir(file)
-		if root, ok := GitWorkTree(dir); ok {
-			fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", root)
-		}
-		i, err := p.Select("Écrire acces.md à cet endroit ?", []string{"Oui", "Non, choisir un autre dossier"}, 0,
-			"acces.md est le fichier à envoyer aux organisateurs ; un dossier hors de tout dépôt Git évite de le publier par mégarde.")
-		if err != nil || i == 0 {
-			return file, err
-		}
-		for {
-			answer, err := p.Input("Dossier où écrire acces.md :", TildePath(dir, home), "Un dossier qui existe ; ~ est votre dossier personnel.")
-			if err != nil {
-				return "", err
-			}
-			d := ExpandHome(strings.TrimSpace(answer), home)
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(dir, d)
-			}
-			fi, err := os.Stat(d)
-			reason := ""
-			switch {
-			case errors.Is(err, os.ErrNotExist):
-				reason = "ce dossier n'existe pas"
-			case err != nil:
-				reason = safefile.Reason(err)
-			case !fi.IsDir():
-				reason = "c'est un fichier, pas un dossier"
-			}
-			if reason != "" {
-				fmt.Fprintf(out, "✘ %s : %s.\n", d, reason)
-				continue
-			}
-			file = filepath.Join(d, filepath.Base(file))
-			break
-		}
+// folder; it returns the absolute path to write. file is absolute. A
+// place pret will not write is refused at once and the folder asked
+// again, so that the answers given before are never lost to an error at
+// the end: a folder that does not exist or is a file, the key's folder
+// or one below it, a name taken by something that is not a file.
+func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (string, error) {
+	ask := false
+	if why := refusedPlace(file, store); why != "" {
+		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
+		ask = true
 	}
+	for {
+		dir := filepath.Dir(file)
+		if !ask {
+			fmt.Fprintf(out, "acces.md sera écrit ici : %s\n", esc(file))
+			if root, ok := GitWorkTree(dir); ok {
+				fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", esc(root))
+			}
+			i, err := p.Select("Écrire acces.md à cet endroit ?", []string{"Oui", "Non, choisir un autre dossier"}, 0,
+				"acces.md est le fichier à envoyer aux organisateurs ; un dossier hors de tout dépôt Git évite de le publier par mégarde.")
+			if err != nil || i == 0 {
+				return file, err
+			}
+		}
+		answer, err := p.Input("Dossier où écrire acces.md :", TildePath(dir, home), "Un dossier qui existe, hors du dossier de la clé SSH ; ~ est votre dossier personnel.")
+		if err != nil {
+			return "", err
+		}
+		d := ExpandHome(strings.TrimSpace(answer), home)
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		next := filepath.Join(d, filepath.Base(file))
+		if why := refusedPlace(next, store); why != "" {
+			fmt.Fprintf(out, "✘ %s : %s.\n", esc(d), why)
+			ask = true
+			continue
+		}
+		file, ask = next, false
+	}
+}
+
+// refusedPlace says why pret will not write acces.md at file, "" when it
+// will.
+func refusedPlace(file string, store keys.Store) string {
+	fi, err := os.Stat(filepath.Dir(file))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "ce dossier n'existe pas"
+	case err != nil:
+		return safefile.Reason(err)
+	case !fi.IsDir():
+		return "c'est un fichier, pas un dossier"
+	case Protected(store).CheckTree(file) != nil:
+		return "c'est le dossier de la clé SSH, ou un dossier en dessous : pret n'y écrit jamais ; choisissez-en un autre"
+	}
+	if fi, err := os.Lstat(file); err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
+		return filepath.Base(file) + " y existe déjà et n'est pas un fichier"
+	}
+	return ""
 }

@@ -83,11 +83,10 @@ type Next struct {
 	// AccessFile is the acces.md to send; empty when there is none yet
 	// (the account is not requested).
 	AccessFile string
-	// Stale: the acces.md on disk was kept, with the answer just given
-	// neither written nor noted; Declined is that answer, so that the
-	// screen can give the one command that records it later.
-	Stale    bool
-	Declined *Declaration
+	// Declared is the declaration just noted when the learner kept an
+	// acces.md that does not state it: the screen gives the one command
+	// that rewrites the file with it.
+	Declared *Declaration
 	Channel  string
 	Store    keys.Store
 	Home     string
@@ -110,11 +109,9 @@ func NextSteps(n Next) string {
 		fmt.Fprintf(&b, "1. Demandez le compte d'accès %s, une seule fois ; puis notez la date et écrivez acces.md :\n     pret acces --statut demande --date AAAA-MM-JJ\n", channel)
 	} else {
 		fmt.Fprintf(&b, "1. Envoyez acces.md aux organisateurs (%s) :\n     %s\n", channel, n.AccessFile)
-		if n.Stale {
-			b.WriteString("   Relisez-le d'abord : il a été gardé tel quel, et la réponse donnée à l'instant n'a pas été notée.\n")
-			if d := n.Declined; d != nil {
-				fmt.Fprintf(&b, "   Pour la noter et réécrire acces.md :\n     pret acces --statut %s --date %s --force\n", d.Status, d.Date.Format(dates.ISO))
-			}
+		if d := n.Declared; d != nil {
+			b.WriteString("   Relisez-le d'abord : vous l'avez gardé tel quel, et il n'indique pas la déclaration notée à l'instant.\n")
+			fmt.Fprintf(&b, "   Pour le réécrire avec elle :\n     pret acces --statut %s --date %s --force\n", d.Status, d.Date.Format(dates.ISO))
 		}
 	}
 	b.WriteString("   Le .pub ne s'envoie que si les organisateurs le demandent ; sa ligne (publique) :\n     pret cle --publique\n")

@@ -108,13 +108,13 @@ func TestNextSteps(t *testing.T) {
 		at += i
 	}
 	c := base
-	c.Channel, c.Stale = "le formulaire ROMEO", true
-	if s := NextSteps(c); !strings.Contains(s, "(le formulaire ROMEO)") || !strings.Contains(s, "Relisez-le d'abord") {
-		t.Errorf("channel or stale note missing:\n%s", s)
+	c.Channel = "le formulaire ROMEO"
+	if s := NextSteps(c); !strings.Contains(s, "(le formulaire ROMEO)") || strings.Contains(s, "Relisez-le d'abord") {
+		t.Errorf("channel missing, or a stale note for a file that is not:\n%s", s)
 	}
-	c.Declined = &Declaration{Status: StatusVerified, Date: time.Date(2026, 10, 26, 0, 0, 0, 0, time.UTC)}
-	if s := NextSteps(c); !strings.Contains(s, "pret acces --statut verifie --date 2026-10-26 --force") {
-		t.Errorf("a declined answer must come with the command that records it:\n%s", s)
+	c.Declared = &Declaration{Status: StatusVerified, Date: time.Date(2026, 10, 26, 0, 0, 0, 0, time.UTC)}
+	if s := NextSteps(c); !strings.Contains(s, "Relisez-le d'abord") || !strings.Contains(s, "pret acces --statut verifie --date 2026-10-26 --force") {
+		t.Errorf("a kept file that does not state the declaration must come with the command that writes it:\n%s", s)
 	}
 	c = base
 	c.AccessFile = ""
@@ -131,9 +131,11 @@ func TestNextSteps(t *testing.T) {
 }
 
 // TestWhere: the path is said before writing, the folder can change (a
-// folder that does not exist or a file is refused and asked again, ~ is
-// the home), and a Git work tree (a .git folder or file upwards) is
-// pointed out.
+// folder that does not exist, a file, the key's folder or one below it,
+// through ~ or a link, a folder where acces.md is a folder: refused at
+// once and asked again, ~ is the home), and a Git work tree (a .git
+// folder or file upwards) is pointed out. A starting place pret will not
+// write goes straight to the folder question.
 func TestWhere(t *testing.T) {
 	home := t.TempDir()
 	repo := filepath.Join(home, "src", "pret")
@@ -144,6 +146,10 @@ func TestWhere(t *testing.T) {
 	os.WriteFile(filepath.Join(worktree, ".git"), []byte("gitdir: ../src/pret/.git/worktrees/wt\n"), 0o644)
 	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
 	os.WriteFile(filepath.Join(home, "un-fichier"), nil, 0o644)
+	store := keys.Store{Files: safefile.KeyFiles{}, Dir: filepath.Join(home, ".ssh"), Name: "id_ed25519_romeo"}
+	os.MkdirAll(filepath.Join(home, ".ssh", "sous"), 0o700)
+	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "vers-ssh"))
+	os.MkdirAll(filepath.Join(home, "pris", "acces.md"), 0o755)
 
 	cases := []struct {
 		name    string
@@ -155,8 +161,11 @@ func TestWhere(t *testing.T) {
 		{"kept", filepath.Join(home, "acces.md"), []answer{{kind: "select", enter: true}}, filepath.Join(home, "acces.md"), false},
 		{"inside a repository, moved to ~/envoi", filepath.Join(repo, "docs", "acces.md"),
 			[]answer{{kind: "select", text: "Non, choisir un autre dossier"}, {kind: "input", text: "~/absent"}, {kind: "input", text: "~/un-fichier"},
+				{kind: "input", text: "~/.ssh"}, {kind: "input", text: "~/.ssh/sous"}, {kind: "input", text: "~/vers-ssh"}, {kind: "input", text: "~/pris"},
 				{kind: "input", text: " ~/envoi "}, {kind: "select", enter: true}},
 			filepath.Join(home, "envoi", "acces.md"), true},
+		{"a starting place in the key folder", filepath.Join(home, ".ssh", "acces.md"),
+			[]answer{{kind: "input", text: "~"}, {kind: "select", enter: true}}, filepath.Join(home, "acces.md"), false},
 		{"a linked work tree (.git file)", filepath.Join(worktree, "acces.md"), []answer{{kind: "select", enter: true}}, filepath.Join(worktree, "acces.md"), true},
 		{"a relative answer is under the current folder", filepath.Join(home, "acces.md"),
 			[]answer{{kind: "select", text: "Non, choisir un autre dossier"}, {kind: "input", text: "envoi"}, {kind: "select", text: "Oui"}},
@@ -166,21 +175,23 @@ func TestWhere(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &fakePrompter{t: t, answers: tc.answers}
 			var out bytes.Buffer
-			got, err := Where(p, &out, tc.file, home)
+			got, err := Where(p, &out, tc.file, home, store)
 			if err != nil || got != tc.want {
 				t.Fatalf("Where = %q, %v; want %q\n%s", got, err, tc.want, &out)
 			}
 			if len(p.answers) != 0 {
 				t.Fatalf("not asked: %+v", p.answers)
 			}
-			if !strings.Contains(out.String(), "acces.md sera écrit ici : "+tc.file) {
+			if !strings.Contains(out.String(), "acces.md sera écrit ici : "+tc.want) {
 				t.Errorf("the path is not said:\n%s", &out)
 			}
 			if strings.Contains(out.String(), "dépôt Git") != tc.git {
 				t.Errorf("git = %v:\n%s", !tc.git, &out)
 			}
 			if tc.name == "inside a repository, moved to ~/envoi" {
-				for _, w := range []string{"ce dossier n'existe pas", "c'est un fichier, pas un dossier", "acces.md sera écrit ici : " + tc.want} {
+				for _, w := range []string{"ce dossier n'existe pas", "c'est un fichier, pas un dossier", "acces.md sera écrit ici : " + tc.want,
+					filepath.Join(home, ".ssh") + " : c'est le dossier de la clé SSH", filepath.Join(home, ".ssh", "sous") + " : c'est le dossier de la clé SSH",
+					filepath.Join(home, "vers-ssh") + " : c'est le dossier de la clé SSH", "acces.md y existe déjà et n'est pas un fichier"} {
 					if !strings.Contains(out.String(), w) {
 						t.Errorf("%q not said:\n%s", w, &out)
 					}
@@ -189,7 +200,7 @@ func TestWhere(t *testing.T) {
 		})
 	}
 	p := &fakePrompter{t: t, answers: []answer{{kind: "select", err: ErrInterrupted}}}
-	if _, err := Where(p, &bytes.Buffer{}, filepath.Join(home, "acces.md"), home); !errors.Is(err, ErrInterrupted) {
+	if _, err := Where(p, &bytes.Buffer{}, filepath.Join(home, "acces.md"), home, store); !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("Ctrl-C: %v", err)
 	}
 }

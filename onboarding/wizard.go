@@ -118,17 +118,18 @@ func (w *Wizard) Run() error {
 				w.File = last
 			}
 		}
-		if w.File, err = Where(w.P, w.Out, w.File, w.Home); err != nil {
+		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store); err != nil {
 			return err
 		}
-		out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Replace: w.replace, Guard: w.Guard})
+		out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
+			Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
 		if err != nil {
 			return err
 		}
 		w.report(out)
-		next.AccessFile, next.Stale = w.File, out.Kept
-		if out.Kept {
-			next.Declined = decl
+		next.AccessFile = w.File
+		if out.Kept && out.Plan.Stale {
+			next.Declared = decl
 		}
 		// Offered whatever became of the file: written, already up to
 		// date, or kept as the learner edited it.
@@ -151,15 +152,34 @@ func (w *Wizard) Run() error {
 	return checked
 }
 
-// replace shows how acces.md would change, then asks.
-func (w *Wizard) replace(p *AccessPlan) (bool, error) {
-	fmt.Fprintf(w.Out, "%s existe déjà avec un autre contenu. Les changements :\n", p.Path)
-	fmt.Fprint(w.Out, p.Diff(w.Color))
-	if p.LosesSignature() {
-		fmt.Fprintln(w.Out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
+// AskReplace is the terminal's answer about an acces.md that differs,
+// for the wizard and `pret acces`: the diff, the signature it would
+// lose, then the question, "Non" by default (the learner's own text
+// stays unless they say otherwise).
+func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
+	return func(p *AccessPlan) (bool, error) {
+		// One write: a terminal-wide wrapper keeps each diff line's marker.
+		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
+		if p.LosesSignature() {
+			fmt.Fprintln(out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
+		}
+		return askYesNo(pr, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", esc(p.Path)), false,
+			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel ; votre déclaration est notée quand même.")
 	}
-	return askYesNo(w.P, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", p.Path), false,
-		"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel, octet pour octet.")
+}
+
+// AskDateLine follows a "Non" when the kept file states another date:
+// the one-line change that makes it state the declaration, and the
+// question, "Oui" by default (the rest of the file stays as written).
+func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
+	return func(p *AccessPlan) (bool, error) {
+		io.WriteString(out, "Votre fichier n'indique pas la date que vous venez de donner. pret peut changer seulement sa ligne de date :\n"+p.DateDiff(color))
+		if p.Signed {
+			fmt.Fprintln(out, "Attention : ce fichier est signé ; changer sa date lui retire sa signature (« pret signer » la refait).")
+		}
+		return askYesNo(pr, "Changer seulement la ligne de la date ?", true,
+			"Oui : cette ligne change, le reste du fichier reste tel quel. Non : le fichier reste tel quel, octet pour octet.")
+	}
 }
 
 // report says what RecordAccess did.
@@ -169,19 +189,20 @@ func (w *Wizard) report(out *Outcome) {
 		fmt.Fprintf(w.Out, "Attention : %s.\n", p.Warning)
 	}
 	switch {
+	case out.DateOnly:
+		fmt.Fprintf(w.Out, "%s : seule la ligne de la date a changé.\n", esc(p.Path))
 	case out.Written:
-		fmt.Fprintf(w.Out, "%s écrit.\n", p.Path)
+		fmt.Fprintf(w.Out, "%s écrit.\n", esc(p.Path))
 	case out.Kept:
-		fmt.Fprintf(w.Out, "%s conservé tel quel, octet pour octet ; la déclaration n'a pas été notée.\n", p.Path)
+		fmt.Fprintf(w.Out, "%s conservé tel quel, octet pour octet.\n", esc(p.Path))
 	default:
-		fmt.Fprintf(w.Out, "%s est déjà à jour.\n", p.Path)
+		fmt.Fprintf(w.Out, "%s est déjà à jour.\n", esc(p.Path))
 	}
 	switch {
-	case out.Kept:
 	case out.StateErr != nil:
 		fmt.Fprintf(w.Out, "Attention : la déclaration n'est pas notée, %s.\nConseil : %s.\n", out.StateErr.Error(), out.StateErr.Hint())
 	case out.Noted:
-		fmt.Fprintf(w.Out, "Déclaration notée dans %s.\n", w.StatePath)
+		fmt.Fprintf(w.Out, "Déclaration notée dans %s.\n", esc(w.StatePath))
 	}
 }
 

@@ -340,3 +340,136 @@ func TestCheckPassphrase(t *testing.T) {
 		}
 	}
 }
+
+// TestWizardKeepsWhatWasTyped: no path of the wizard loses an answer.
+// The folder question refuses the key's folder, a folder below it, a
+// file, and asks again with the date typed kept; "Non" to replacing a
+// hand-edited acces.md still records the declaration and offers to
+// change only its date line (yes: that line alone changes; no: the file
+// stays byte for byte and the last screen says how to write it); the
+// next run shows the recorded declaration and offers it by default.
+func TestWizardKeepsWhatWasTyped(t *testing.T) {
+	typed := []answer{{kind: "select", text: AnswerRequested}, {kind: "input", text: "12/10/2026"}}
+	t.Run("folder refused, asked again", func(t *testing.T) {
+		dir := t.TempDir()
+		envoi := filepath.Join(dir, "envoi")
+		os.Mkdir(envoi, 0o755)
+		os.WriteFile(filepath.Join(dir, "un-fichier"), nil, 0o644)
+		w, out, p := newWizard(t, dir, append(typed,
+			answer{kind: "select", text: "Non, choisir un autre dossier"},
+			answer{kind: "input", text: filepath.Join(dir, ".ssh")},
+			answer{kind: "input", text: filepath.Join(dir, ".ssh", "sous")},
+			answer{kind: "input", text: filepath.Join(dir, "un-fichier")},
+			answer{kind: "input", text: envoi},
+			answer{kind: "select", enter: true}))
+		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+			t.Fatal(err)
+		}
+		os.Mkdir(filepath.Join(w.Store.Dir, "sous"), 0o700)
+		if err := w.Run(); err != nil || len(p.answers) != 0 {
+			t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
+		}
+		for _, want := range []string{filepath.Join(dir, ".ssh") + " : c'est le dossier de la clé SSH",
+			filepath.Join(dir, ".ssh", "sous") + " : c'est le dossier de la clé SSH", "c'est un fichier, pas un dossier"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%q not said:\n%s", want, out)
+			}
+		}
+		written, _ := os.ReadFile(filepath.Join(envoi, "acces.md"))
+		st, _ := LoadState(w.StatePath)
+		if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) || st.Last() == nil || st.Last().Date != "2026-10-12" || st.File != filepath.Join(envoi, "acces.md") {
+			t.Fatalf("the date typed is lost:\n%s\n%+v", written, st)
+		}
+		entries, _ := os.ReadDir(w.Store.Dir)
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), "id_ed25519_romeo") && e.Name() != "sous" {
+				t.Errorf("written in the key folder: %s", e.Name())
+			}
+		}
+	})
+	hand := "# Mon accès\r\n\r\nDemandé le 1er octobre 2026 (à la main).\r\nNote à garder.\r\n"
+	for _, dateLine := range []string{"Oui", "Non"} {
+		t.Run("Non, then date line "+dateLine, func(t *testing.T) {
+			dir := t.TempDir()
+			w, out, p := newWizard(t, dir, append(typed,
+				answer{kind: "select", enter: true}, // write here
+				answer{kind: "select", enter: true}, // replace? Non, the default
+				answer{kind: "select", text: dateLine}))
+			if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(w.File, []byte(hand), 0o644)
+			if err := w.Run(); err != nil || len(p.answers) != 0 {
+				t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
+			}
+			if d := p.calls[len(p.calls)-1]; d.message != "Changer seulement la ligne de la date ?" || d.def != "Oui" {
+				t.Fatalf("date line question: %+v", d)
+			}
+			screen := out.String()
+			for _, want := range []string{"-Demandé le 1er octobre 2026 (à la main).", "+- Date de la demande du compte d'accès : 2026-10-12", "Déclaration notée dans"} {
+				if !strings.Contains(screen, want) {
+					t.Errorf("%q not said:\n%s", want, screen)
+				}
+			}
+			st, _ := LoadState(w.StatePath)
+			if st.Last() == nil || st.Last().Date != "2026-10-12" || st.Last().Status != StatusRequested {
+				t.Fatalf("the declaration is not recorded: %+v", st)
+			}
+			now, _ := os.ReadFile(w.File)
+			want := hand
+			if dateLine == "Oui" {
+				want = strings.Replace(hand, "Demandé le 1er octobre 2026 (à la main).", "- Date de la demande du compte d'accès : 2026-10-12", 1)
+			}
+			if string(now) != want {
+				t.Fatalf("acces.md:\n%q\nwant\n%q", now, want)
+			}
+			if stale := strings.Contains(screen, "pret acces --statut demande --date 2026-10-12 --force"); stale != (dateLine == "Non") {
+				t.Errorf("last screen (stale %v):\n%s", stale, screen)
+			}
+
+			// The next run starts from what was recorded.
+			// Enter everywhere: the account, the date, the place, "Non" to
+			// replacing; the date line is offered again while it is stale.
+			again := []answer{{kind: "select", enter: true}, {kind: "input"}, {kind: "select", enter: true}, {kind: "select", enter: true}}
+			if dateLine == "Non" {
+				again = append(again, answer{kind: "select", text: "Non"})
+			}
+			w2, out2, p2 := newWizard(t, dir, again)
+			if err := w2.Run(); err != nil || len(p2.answers) != 0 {
+				t.Fatalf("second run: %v, unanswered %v\n%s", err, p2.answers, out2)
+			}
+			if !strings.Contains(out2.String(), "Demande du compte notée le 12 octobre 2026.") || p2.calls[0].def != AnswerRequested || p2.calls[1].def != "2026-10-12" {
+				t.Fatalf("the record is not the default: %+v\n%s", p2.calls, out2)
+			}
+		})
+	}
+}
+
+// TestDateLineNeverOverwritesAnEdit: a file edited while the learner
+// answered the date line question is not written over with its old
+// text; the declaration is recorded all the same.
+func TestDateLineNeverOverwritesAnEdit(t *testing.T) {
+	dir := t.TempDir()
+	w, _, _ := newWizard(t, dir, nil)
+	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(w.File, []byte("Demandé le 1er octobre 2026.\n"), 0o644)
+	edited := []byte("Demandé le 1er octobre 2026.\nAjouté pendant la question.\n")
+	_, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
+		Replace: func(*AccessPlan) (bool, error) { return false, nil },
+		ReplaceDate: func(p *AccessPlan) (bool, error) {
+			os.WriteFile(w.File, edited, 0o644)
+			return p.DateOnly != nil, nil
+		}})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "a changé pendant la question") {
+		t.Fatalf("got %v", err)
+	}
+	if now, _ := os.ReadFile(w.File); !bytes.Equal(now, edited) {
+		t.Fatalf("the edit was lost:\n%s", now)
+	}
+	if st, _ := LoadState(w.StatePath); st.Last() == nil || st.Last().Date != "2026-10-12" {
+		t.Fatalf("not recorded: %+v", st)
+	}
+}

@@ -109,6 +109,7 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 		return
 	}
 	f, line := d.found, d.foundLine
+	r.DateLine = line
 	if f.Err != nil {
 		r.add("bad-date", checklist.SevError, line, "la date « %s » n'est pas un jour du calendrier : %s", quote(d.foundText), f.Err)
 		return

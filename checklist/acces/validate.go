@@ -57,6 +57,9 @@ type Result struct {
 	// Status what it dates: "demande", "verifie", or "" when the file
 	// does not say.
 	Date, Status string
+	// DateLine is the line of the labelled date (1-based), 0 when none:
+	// where pret offers to change only the date (onboarding).
+	DateLine int
 	// SignedBy is the fingerprint of the key whose signature holds over the
 	// file, when no signature problem was found; empty otherwise.
 	SignedBy string

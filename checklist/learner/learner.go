@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -45,6 +46,9 @@ func (l Learner) Check() *checklist.Report {
 	switch {
 	case err != nil:
 		add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", err), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
+	case state.Kind == keys.Absent && l.AccessDate == "" && !exists(l.AccessFile):
+		// Nothing done yet: one command does it all, in order.
+		add("key-present", checklist.Fail, "aucune clé en "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
 	case state.Kind == keys.Absent:
 		add("key-present", checklist.Fail, "aucune clé en "+priv, "créez-la avec « pret cle »")
 	case state.Kind == keys.OrphanPub:
@@ -130,17 +134,23 @@ func (l Learner) Check() *checklist.Report {
 		res = acces.Validate(data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})
 		var errs, warns []string
 		for _, p := range res.Problems {
+			// The validator's own French sentence, with its line: the
+			// learner reads what to fix, not a code.
+			msg := p.Message
+			if p.Line > 0 {
+				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
+			}
 			if p.Severity == checklist.SevError {
-				errs = append(errs, p.Code)
+				errs = append(errs, msg)
 			} else {
-				warns = append(warns, p.Code)
+				warns = append(warns, msg)
 			}
 		}
 		switch {
 		case len(errs) > 0:
-			add("acces-valid", checklist.Fail, "acces.md invalide : "+strings.Join(errs, ", "), "« pret valider "+l.AccessFile+" » détaille chaque problème ; « pret acces » réécrit le fichier")
+			add("acces-valid", checklist.Fail, "acces.md invalide : "+strings.Join(errs, " ; "), "« pret acces » réécrit le fichier ; « pret valider "+l.AccessFile+" » donne aussi le code de chaque problème")
 		case len(warns) > 0:
-			add("acces-valid", checklist.Warn, "acces.md valide, avec des avertissements : "+strings.Join(warns, ", "), "« pret valider "+l.AccessFile+" » les détaille")
+			add("acces-valid", checklist.Warn, "acces.md valide, avec des avertissements : "+strings.Join(warns, " ; "), "« pret valider "+l.AccessFile+" » les détaille")
 		default:
 			add("acces-valid", checklist.Pass, "acces.md a les quatre éléments", "")
 		}
@@ -152,13 +162,16 @@ func (l Learner) Check() *checklist.Report {
 	case res.Fingerprint == "":
 		add("acces-matches-key", checklist.Fail, "acces.md n'indique pas une empreinte unique", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
 	case res.Fingerprint != ssh.FingerprintSHA256(state.Public()):
-		add("acces-matches-key", checklist.Fail, "l'empreinte d'acces.md ("+res.Fingerprint+") n'est pas celle de la clé ("+ssh.FingerprintSHA256(state.Public())+")", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
-	case res.PubPath == "" || !l.samePath(res.PubPath):
-		add("acces-matches-key", checklist.Fail, "le chemin d'acces.md ("+res.PubPath+") n'est pas "+l.Store.PublicPath(), "« pret acces » réécrit acces.md avec le bon chemin")
+		add("acces-matches-key", checklist.Fail, "l'empreinte d'acces.md, "+res.Fingerprint+", n'est pas celle de la clé, "+ssh.FingerprintSHA256(state.Public()), "« pret acces » réécrit acces.md avec l'empreinte de la clé")
+	case res.PubPath == "":
+		add("acces-matches-key", checklist.Fail, "acces.md n'indique pas le chemin de la clé publique "+l.Store.PublicPath(), "« pret acces » réécrit acces.md avec le bon chemin")
+	case !l.samePath(res.PubPath):
+		add("acces-matches-key", checklist.Fail, "le chemin d'acces.md, "+res.PubPath+", n'est pas "+l.Store.PublicPath(), "« pret acces » réécrit acces.md avec le bon chemin")
 	default:
 		add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
 	}
 
+	l.checkDateMatches(add, res)
 	l.checkSigned(add, res, state)
 
 	days := int(l.SessionDay.Sub(l.Today).Hours() / 24)
@@ -237,6 +250,39 @@ func (l Learner) checkAccessDate(add func(id string, st checklist.Status, msg, f
 	default:
 		add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
 	}
+}
+
+// checkDateMatches is acces-matches-date: the date acces.md states is
+// the latest one recorded. A learner may keep a hand-edited acces.md and
+// declare another date to pret: the declaration is recorded, the file is
+// not rewritten, and this says they differ (a warning: which one is true
+// only the learner knows).
+func (l Learner) checkDateMatches(add func(id string, st checklist.Status, msg, fix string), res *acces.Result) {
+	said := func(date, status string) string {
+		switch status {
+		case "demande":
+			return "la demande du " + date
+		case "verifie":
+			return "la vérification du " + date
+		}
+		return "le " + date
+	}
+	switch {
+	case res == nil || res.Date == "":
+		add("acces-matches-date", checklist.Skip, "pas de date lisible dans acces.md", "")
+	case l.AccessDate == "":
+		add("acces-matches-date", checklist.Skip, "aucune date notée à comparer", "")
+	case res.Date != l.AccessDate || res.Status != "" && res.Status != l.AccessStatus:
+		add("acces-matches-date", checklist.Warn, "acces.md indique "+said(res.Date, res.Status)+", mais la dernière déclaration notée est "+said(l.AccessDate, l.AccessStatus),
+			"relancez pret : il propose de ne changer que la ligne de la date ; ou « pret acces --force » réécrit le fichier")
+	default:
+		add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // samePath compares a path written in acces.md with the key's own.

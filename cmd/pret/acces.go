@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -187,24 +186,17 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		}
 		decl = *d
 	}
-	replace := func(p *onboarding.AccessPlan) (bool, error) {
-		if force {
-			return true, nil
-		}
-		if !ios.Interactive() {
-			return false, nil
-		}
-		// Wrapped for the terminal as one text: the diff's wrapped lines
-		// keep their marker (textwrap).
-		io.WriteString(screen, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", checklist.Escape(p.Path))+p.Diff(ios.Color()))
-		if p.LosesSignature() {
-			fmt.Fprintln(screen, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
-		}
-		i, err := ios.Prompter().Select(fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", checklist.Escape(p.Path)), []string{"Oui", "Non"}, 1,
-			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel, octet pour octet.")
-		return i == 0, err
+	rec := onboarding.Recording{Settings: s, Declaration: decl, ForceState: force, Guard: guarded}
+	switch {
+	case force:
+		rec.Replace = func(*onboarding.AccessPlan) (bool, error) { return true, nil }
+	case ios.Interactive():
+		// What a person reads is wrapped for the terminal: the diff's
+		// wrapped lines keep their marker (textwrap).
+		rec.Replace = onboarding.AskReplace(ios.Prompter(), screen, ios.Color())
+		rec.ReplaceDate = onboarding.AskDateLine(ios.Prompter(), screen, ios.Color())
 	}
-	out, err := onboarding.RecordAccess(onboarding.Recording{Settings: s, Declaration: decl, Replace: replace, ForceState: force, Guard: guarded})
+	out, err := onboarding.RecordAccess(rec)
 	if err != nil {
 		return err
 	}
@@ -215,10 +207,6 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	if out.StateCopy != "" {
 		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", checklist.Escape(out.StateCopy))
 	}
-	if out.Kept {
-		return refusedError("relisez-le, puis relancez avec --force pour le remplacer",
-			"%s existe déjà avec un autre contenu ; il n'est pas remplacé, et rien n'est noté", s.File)
-	}
 	what := "Demande du compte d'accès notée"
 	if decl.Verified() {
 		what = "Vérification du compte d'accès notée"
@@ -227,9 +215,17 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		what = strings.Replace(what, "notée", "non notée (état illisible)", 1)
 	}
 	fmt.Fprintf(screen, "%s : %s (%s)\n", what, decl.Date.Format(dates.ISO), dates.Long(decl.Date))
-	if plan.Status == onboarding.FileSame {
+	if out.Kept {
+		// Noted all the same: the learner's own file stays as it is.
+		return refusedError("relisez-le, puis relancez avec --force pour le remplacer",
+			"%s existe déjà avec un autre contenu ; il n'est pas remplacé", s.File)
+	}
+	switch {
+	case out.DateOnly:
+		fmt.Fprintf(screen, "%s : seule la ligne de la date a changé\n", checklist.Escape(s.File))
+	case plan.Status == onboarding.FileSame:
 		fmt.Fprintf(screen, "%s est déjà à jour ; il n'a pas été touché\n", checklist.Escape(s.File))
-	} else {
+	default:
 		fmt.Fprintf(screen, "acces.md écrit : %s\n", checklist.Escape(s.File))
 	}
 	fmt.Fprintln(screen, checklist.Escape(plan.Key))
