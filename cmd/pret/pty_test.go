@@ -610,3 +610,120 @@ func keepsRecords(t *testing.T, before, after []byte) bool {
 	}
 	return true
 }
+
+// TestWizardLosesNoAnswerInRealTerminal: the built binary on a terminal,
+// a first run then later ones. The folder question refuses ~/.ssh, a
+// folder below it and a file, and asks again; the date typed before is
+// the one written. Later, "Non" to replacing a hand-edited acces.md
+// records the new date all the same and offers its date line alone:
+// "Non" keeps the file byte for byte (pret verifier then warns), and the
+// next run shows the recorded declaration, offers it by default, and
+// "Oui" to the date line changes that line only.
+func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".ssh", "sous"), 0o700)
+	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
+	os.WriteFile(filepath.Join(home, "notes.txt"), []byte("mes notes\n"), 0o644)
+	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	file := filepath.Join(home, "envoi", "acces.md")
+
+	s := startPTY(t, home)
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.expect("Date de la demande du compte")
+	s.send("12/10/2026\r")
+	s.expect("Date comprise : lundi 12 octobre 2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
+	for _, refused := range []struct{ typed, said string }{
+		{"~/.ssh", filepath.Join(home, ".ssh") + " : c'est le dossier de la clé SSH"},
+		{"~/.ssh/sous", filepath.Join(home, ".ssh", "sous") + " : c'est le dossier de la clé SSH"},
+		{"~/notes.txt", "c'est un fichier, pas un dossier"},
+	} {
+		s.expect("Dossier où écrire acces.md")
+		s.send(refused.typed + "\r")
+		s.expect(refused.said)
+	}
+	s.expect("Dossier où écrire acces.md")
+	s.send("~/envoi\r")
+	s.expect("acces.md sera écrit ici : " + file)
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("acces.md écrit")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r") // down: "Non"
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	written, _ := os.ReadFile(file)
+	if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
+		t.Fatalf("the date typed is lost:\n%s", written)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(home, ".ssh")); len(entries) != 3 {
+		t.Fatalf("the key folder holds %v", entries)
+	}
+
+	// The learner edits acces.md by hand: their own date line, a note.
+	hand := bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026, par courriel."), 1)
+	hand = append(hand, "\nNote personnelle, à garder.\n"...)
+	os.WriteFile(file, hand, 0o644)
+	later := ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}
+	s = startPTYWith(t, home, later)
+	s.expect("Demande du compte notée le 12 octobre 2026.")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Le compte est ouvert"
+	s.expect("Date de la vérification du compte")
+	s.send("26/10/2026\r")
+	s.expect("La dernière fois, acces.md a été écrit ailleurs") // the path may wrap
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("remplacer ?") // "Le" may end the line before
+	s.send("\r") // the default: "Non"
+	s.expect("-- Demandé le 12/10/2026, par courriel.")
+	s.expect("+- Date de la vérification du compte d'accès : 2026-10-26")
+	s.expect("Changer seulement la ligne de la date ?")
+	s.send("\x1b[B\r") // down: "Non"
+	s.expect("conservé tel quel, octet pour octet")
+	s.expect("Déclaration notée dans")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r")
+	s.expect("acces-matches-date")
+	s.expect("pret acces --statut verifie --date 2026-10-26 --force")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if now, _ := os.ReadFile(file); !bytes.Equal(now, hand) {
+		t.Fatal("acces.md changed after two noes")
+	}
+	if state, _ := os.ReadFile(statePath); !bytes.Contains(state, []byte("statut: verifie")) || !bytes.Contains(state, []byte(`date: "2026-10-26"`)) {
+		t.Fatalf("the declaration is not recorded:\n%s", state)
+	}
+
+	// The next run starts from it, and changes the date line alone.
+	s = startPTYWith(t, home, later)
+	s.expect("Compte vérifié ouvert le 26 octobre 2026 (demandé le 12 octobre 2026).")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\r") // the default: "Le compte est ouvert"
+	s.expect("(2026-10-26)")
+	s.send("\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("remplacer ?") // "Le" may end the line before
+	s.send("\r")
+	s.expect("Changer seulement la ligne de la date ?")
+	s.send("\r") // the default: "Oui"
+	s.expect("seule la ligne de la date a changé")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026, par courriel."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
+	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
+		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+	}
+}
