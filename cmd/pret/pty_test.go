@@ -682,7 +682,7 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("remplacer ?") // "Le" may end the line before
-	s.send("\r") // the default: "Non"
+	s.send("\r")            // the default: "Non"
 	s.expect("-- Demandé le 12/10/2026, par courriel.")
 	s.expect("+- Date de la vérification du compte d'accès : 2026-10-26")
 	s.expect("Changer seulement la ligne de la date ?")
