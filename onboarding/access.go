@@ -34,10 +34,6 @@ type Settings struct {
 	Today     time.Time // civil day, midnight UTC
 	Now       func() time.Time
 	Home      string // the learner's home folder, to write paths as ~/…
-	// CheckTemplate says what `pret valider` refuses in the result of a
-	// custom template; a refused result is never written. nil checks
-	// nothing.
-	CheckTemplate func(content []byte) error
 }
 
 // CheckAccessDate applies cli.md: not in the future; on or after the
@@ -197,10 +193,18 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "corrigez le modèle donné par acces.modele, ou videz ce réglage pour le modèle intégré", Input: true}
 	}
-	if s.Template != "" && s.CheckTemplate != nil {
-		if err := s.CheckTemplate(content); err != nil {
-			return nil, &Error{Input: true, Err: err,
-				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %v ; rien n'a été écrit", err),
+	if s.Template != "" {
+		// A custom template's result that `pret valider` refuses is
+		// never written.
+		var codes []string
+		for _, p := range acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today}).Problems {
+			if p.Severity == checklist.SevError {
+				codes = append(codes, p.Code)
+			}
+		}
+		if len(codes) > 0 {
+			return nil, &Error{Input: true,
+				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %s ; rien n'a été écrit", strings.Join(codes, ", ")),
 				Hint: "corrigez le modèle pour qu'il garde la date, le chemin de la clé publique, l'empreinte et la phrase du cours, ou videz acces.modele pour le modèle intégré"}
 		}
 	}
@@ -392,8 +396,8 @@ func (s Settings) checkOutputs() error {
 func CheckState(store keys.Store, path string) error {
 	if err := Protected(store).CheckTree(path); err != nil {
 		return &Error{Input: true, Err: err,
-			Msg:  fmt.Sprintf("le fichier d'état (%s) mène à la clé SSH : il serait sous son dossier %s, où pret n'écrit jamais ; rien n'a été écrit", path, store.Dir),
-			Hint: fmt.Sprintf("donnez à XDG_STATE_HOME un dossier hors de %s", store.Dir)}
+			Msg:  fmt.Sprintf("le fichier d'état (%s) mène à la clé SSH : il serait sous son dossier %s, où pret n'écrit jamais ; rien n'a été écrit", checklist.Escape(path), checklist.Escape(store.Dir)),
+			Hint: "donnez à XDG_STATE_HOME un dossier hors de " + checklist.Escape(store.Dir)}
 	}
 	return nil
 }

@@ -7,11 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/signing"
@@ -30,15 +31,33 @@ type AccessSigner struct {
 	Random io.Reader
 	// Guard runs the write so that a signal waits for it to end.
 	Guard func(func() error) error
-	// Read reads acces.md through the project's bounded reader.
-	Read func(path string) ([]byte, error)
-	// Check applies `pret valider` to content, the acces.md found at
-	// path (signature block included). It returns the one fingerprint the file states ("" if none
-	// or several) and one French line per error; none when it is valid.
-	Check func(path string, content []byte) (fingerprint string, errs []string)
-	// MaxSize is the largest acces.md `pret valider` reads: the signed
-	// file must stay under it. 0 is no cap.
-	MaxSize int
+	// The rules of `pret valider` the file must pass before it is signed.
+	SessionDay, Today time.Time
+}
+
+// read reads acces.md through the bounded reader, as `pret valider`
+// reads it: the signed file must stay under its size.
+func (a *AccessSigner) read() ([]byte, error) {
+	return safefile.Read(a.File, safefile.Access, safefile.FollowLink)
+}
+
+// check applies `pret valider` to the whole file (signature block and
+// the .pub beside it included): the one fingerprint it states ("" if
+// none or several) and the code of each error.
+func (a *AccessSigner) check(data []byte) (fingerprint string, errs []string) {
+	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
+	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
+		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
+			rules.Beside = &acces.PubFile{Name: t.Pub, Data: pub}
+		}
+	}
+	res := acces.Validate(data, rules)
+	for _, p := range res.Problems {
+		if p.Severity == checklist.SevError {
+			errs = append(errs, p.Code)
+		}
+	}
+	return res.Fingerprint, errs
 }
 
 // SigState is how acces.md stands with respect to its signature.
@@ -54,7 +73,7 @@ const (
 // State reads acces.md and says whether its signature holds for the
 // session's key. It never asks anything.
 func (a *AccessSigner) State() (SigState, error) {
-	data, err := a.Read(a.File)
+	data, err := a.read()
 	if errors.Is(err, os.ErrNotExist) {
 		return SigNoFile, nil
 	}
@@ -116,13 +135,13 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if err != nil {
 		return nil, keyError(a.Store, err)
 	}
-	data, err := a.Read(a.File)
+	data, err := a.read()
 	if err != nil {
 		hint := "vérifiez le chemin et les droits du fichier"
 		if errors.Is(err, os.ErrNotExist) {
 			hint = "écrivez-le d'abord avec « pret acces »"
 		}
-		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), readReason(err)), Hint: hint, Err: err}
+		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), safefile.Reason(err)), Hint: hint, Err: err}
 	}
 	f := signing.SplitSigned(data)
 	if !f.Replaceable() {
@@ -135,7 +154,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	// The whole file, as `pret valider` reads it: a key pasted after the
 	// block is a leak too. The old signature's own verdict is left out:
 	// the new block replaces it.
-	fp, all := a.Check(a.File, data)
+	fp, all := a.check(data)
 	var errs []string
 	for _, e := range all {
 		if e != "bad-signature" && e != "signature-key-mismatch" {
@@ -146,8 +165,8 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
-	if a.MaxSize > 0 && signing.SignedLen(msg) > a.MaxSize {
-		return nil, tooLarge(esc(a.File), a.MaxSize)
+	if signing.SignedLen(msg) > acces.MaxAccessSize {
+		return nil, tooLarge(esc(a.File), acces.MaxAccessSize)
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
 	if fp != mine {
@@ -227,14 +246,14 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", esc(p.a.Store.PublicPath()))
 	}
 	signed := signing.AttachSignature(p.message, sig)
-	if p.a.MaxSize > 0 && len(signed) > p.a.MaxSize {
-		return tooLarge(esc(p.a.File), p.a.MaxSize)
+	if len(signed) > acces.MaxAccessSize {
+		return tooLarge(esc(p.a.File), acces.MaxAccessSize)
 	}
 	write := func() error {
 		// The passphrase takes time to type; the learner may have edited
 		// the file meanwhile, and that edit must not be lost nor signed
 		// unseen.
-		now, err := p.a.Read(p.a.File)
+		now, err := p.a.read()
 		if err != nil || !bytes.Equal(now, p.data) {
 			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", esc(p.a.File))
 		}
@@ -287,7 +306,7 @@ func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	state, err := a.State()
 	if err != nil {
-		fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), readReason(err))
+		fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), safefile.Reason(err))
 		return nil
 	}
 	switch state {
@@ -325,27 +344,6 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	}
 	fmt.Fprintf(out, "%s signé avec la clé %s.\n", esc(a.File), plan.Fingerprint())
 	return nil
-}
-
-// readReason says in French why a file could not be read; the system's
-// own text is English.
-func readReason(err error) string {
-	var fe *safefile.Error
-	switch {
-	case errors.As(err, &fe):
-		return fe.Reason
-	case errors.Is(err, os.ErrNotExist):
-		return "fichier introuvable"
-	case errors.Is(err, os.ErrPermission):
-		return "permission refusée"
-	case errors.Is(err, syscall.EISDIR):
-		return "c'est un dossier"
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return "lecture impossible"
-	}
-	return err.Error()
 }
 
 // esc is a path as it may be shown on a terminal: a file name is text

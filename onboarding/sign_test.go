@@ -14,7 +14,6 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
@@ -24,22 +23,7 @@ import (
 // withSigner gives the wizard the signer cmd gives it, with the real
 // validator.
 func withSigner(w *Wizard) *AccessSigner {
-	w.Signer = &AccessSigner{
-		Store:  w.Store,
-		File:   w.File,
-		Random: rand.Reader,
-		Read:   os.ReadFile,
-		Check: func(path string, content []byte) (string, []string) {
-			res := acces.Validate(content, acces.Rules{KeyName: w.Store.Name + ".pub", SessionDay: w.Session.Day, Today: w.Today})
-			var errs []string
-			for _, p := range res.Problems {
-				if p.Severity == checklist.SevError {
-					errs = append(errs, p.Code)
-				}
-			}
-			return res.Fingerprint, errs
-		},
-	}
+	w.Signer = &AccessSigner{Store: w.Store, File: w.File, Random: rand.Reader, SessionDay: w.Session.Day, Today: w.Today}
 	return w.Signer
 }
 
@@ -364,7 +348,6 @@ func signedFixture(t *testing.T) (*Wizard, *AccessSigner, []byte) {
 	t.Helper()
 	w, _, _ := newWizard(t, t.TempDir(), nil)
 	a := withSigner(w)
-	a.MaxSize = acces.MaxAccessSize
 	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/onboarding"
@@ -32,12 +31,10 @@ func settings(c *Config) (onboarding.Settings, error) {
 	if err := checkOutput(c.Key, s.File, "acces.fichier"); err != nil {
 		return s, err
 	}
-	if err := onboarding.Protected(c.Key).CheckTree(s.StatePath); err != nil {
-		// Not only the key folder: any folder below it (a mistaken
-		// XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
-		return s, usageError("donnez à XDG_STATE_HOME un dossier hors de "+checklist.Escape(c.Key.Dir),
-			"le fichier d'état (%s) mène à la clé SSH : il serait sous son dossier %s, où pret n'écrit jamais ; rien n'a été écrit",
-			checklist.Escape(s.StatePath), checklist.Escape(c.Key.Dir))
+	// Not only the key folder: any folder below it (a mistaken
+	// XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
+	if err := onboarding.CheckState(c.Key, s.StatePath); err != nil {
+		return s, err
 	}
 	s.Home, _ = os.UserHomeDir()
 	if c.AccessModel != "" {
@@ -48,19 +45,6 @@ func settings(c *Config) (onboarding.Settings, error) {
 			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md illisible : %s", checklist.Escape(err.Error()))
 		}
 		s.Template = string(text)
-	}
-	rules := acces.Rules{KeyName: c.Key.Name + ".pub", SessionDay: c.SessionDay, Today: c.Today}
-	s.CheckTemplate = func(content []byte) error {
-		var codes []string
-		for _, p := range acces.Validate(content, rules).Problems {
-			if p.Severity == checklist.SevError {
-				codes = append(codes, p.Code)
-			}
-		}
-		if len(codes) > 0 {
-			return errors.New(strings.Join(codes, ", "))
-		}
-		return nil
 	}
 	return s, nil
 }

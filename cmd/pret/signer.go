@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/checklist/acces"
-	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -124,34 +122,8 @@ func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	return nil
 }
 
-// accessSigner wires the signing core to the bounded reader and to the
-// rules of `pret valider`, with the .pub beside the file as it reads it.
+// accessSigner is the signing core for the configured key and session.
 func accessSigner(cfg *Config, file string) *onboarding.AccessSigner {
-	return &onboarding.AccessSigner{
-		Store:  cfg.Key,
-		File:   file,
-		Random: rand.Reader,
-		Guard:  guarded,
-		// The signed file must still be one `pret valider` reads.
-		MaxSize: acces.MaxAccessSize,
-		Read: func(path string) ([]byte, error) {
-			return checklist.ReadBounded(path, acces.MaxAccessSize)
-		},
-		Check: func(path string, content []byte) (string, []string) {
-			rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today}
-			if t := acces.TargetFor(path, rules.KeyName); t.Pub != "" {
-				if pub, err := keys.ReadFile(cfg.Key.Files, t.Pub); err == nil {
-					rules.Beside = &acces.PubFile{Name: t.Pub, Data: pub}
-				}
-			}
-			res := acces.Validate(content, rules)
-			var errs []string
-			for _, p := range res.Problems {
-				if p.Severity == checklist.SevError {
-					errs = append(errs, p.Code)
-				}
-			}
-			return res.Fingerprint, errs
-		},
-	}
+	return &onboarding.AccessSigner{Store: cfg.Key, File: file, Random: rand.Reader, Guard: guarded,
+		SessionDay: cfg.SessionDay, Today: cfg.Today}
 }

@@ -98,10 +98,9 @@ func nextSteps(cfg *Config, s onboarding.Settings, accessFile string) onboarding
 		GOOS: runtime.GOOS, Session: s.Session, Today: s.Today}
 }
 
-// learnerReport is the checklist of `pret verifier`, also the wizard's
-// last step.
-// learnerReport is `pret verifier`'s checklist for the acces.md at
-// accessFile (the configured one, or where the wizard wrote it).
+// learnerReport is `pret verifier`'s checklist, also the wizard's last
+// step, for the acces.md at accessFile (the configured one, or where the
+// wizard wrote it).
 func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 	state, err := onboarding.LoadState(cfg.StatePath)
 	var serr *onboarding.StateError
