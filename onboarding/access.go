@@ -151,9 +151,47 @@ func shown(b []byte) []byte {
 	return out.Bytes()
 }
 
-// PlanAccess checks the key and the date and renders acces.md. It writes
-// nothing.
+// PlanAccess checks the key and the date, renders acces.md and compares
+// it with the file on disk. It writes nothing.
 func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
+	p, err := s.render(d)
+	if err != nil {
+		return nil, err
+	}
+	old, err := safefile.Read(s.File, safefile.Access, safefile.NoFollow)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.Status = FileNew
+	case errors.Is(err, safefile.ErrTooLarge), errors.Is(err, safefile.ErrSymlink):
+		// Not pret's acces.md: replaced (the link itself, never its
+		// target) only after a yes or --force, like any other content.
+		p.Status = FileDifferent
+		p.Old = []byte("(" + safefile.Reason(err) + ")\n")
+	case err != nil:
+		return nil, &Error{Msg: fmt.Sprintf("%s est illisible : %s", s.File, safefile.Reason(err)),
+			Hint: "vérifiez ce chemin et ses droits, ou choisissez un autre dossier pour acces.md"}
+	default:
+		p.Old = old
+		signed := signing.SplitSigned(old)
+		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
+		switch {
+		case bytes.Equal(old, p.Content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content):
+			// A signed file whose message is this content: rewriting it
+			// would only drop its signature.
+			p.Status = FileSame
+		default:
+			p.Status = FileDifferent
+			p.dateOnly()
+		}
+	}
+	return p, nil
+}
+
+// render is acces.md for d, with every check that needs no answer from
+// the learner but d: the key and the template, which the wizard checks
+// before asking anything (a broken setting must not end it after the
+// date is typed).
+func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err := s.checkOutputs(); err != nil {
 		return nil, err
 	}
@@ -208,40 +246,13 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 				Hint: "corrigez le modèle pour qu'il garde la date, le chemin de la clé publique, l'empreinte et la phrase du cours, ou videz acces.modele pour le modèle intégré"}
 		}
 	}
-	p := &AccessPlan{
+	return &AccessPlan{
 		Path:    s.File,
 		Content: content,
 		Record:  Record{Status: d.Status, Date: d.Date.Format(dates.ISO)},
 		Warning: warning,
 		Key:     line,
-	}
-	old, err := safefile.Read(s.File, safefile.Access, safefile.NoFollow)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		p.Status = FileNew
-	case errors.Is(err, safefile.ErrTooLarge), errors.Is(err, safefile.ErrSymlink):
-		// Not pret's acces.md: replaced (the link itself, never its
-		// target) only after a yes or --force, like any other content.
-		p.Status = FileDifferent
-		p.Old = []byte("(" + safefile.Reason(err) + ")\n")
-	case err != nil:
-		return nil, &Error{Msg: fmt.Sprintf("%s est illisible : %s", s.File, safefile.Reason(err)),
-			Hint: "vérifiez ce chemin et ses droits, ou choisissez un autre dossier pour acces.md"}
-	default:
-		p.Old = old
-		signed := signing.SplitSigned(old)
-		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
-		switch {
-		case bytes.Equal(old, content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, content):
-			// A signed file whose message is this content: rewriting it
-			// would only drop its signature.
-			p.Status = FileSame
-		default:
-			p.Status = FileDifferent
-			p.dateOnly()
-		}
-	}
-	return p, nil
+	}, nil
 }
 
 // Recording is one declaration to record, and acces.md to write.

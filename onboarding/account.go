@@ -233,5 +233,10 @@ func refusedPlace(file string, store keys.Store) string {
 	if fi, err := os.Lstat(file); err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
 		return filepath.Base(file) + " y existe déjà et n'est pas un fichier"
 	}
+	// PlanAccess reads the file there before it asks to replace it.
+	_, err = safefile.Read(file, safefile.Access, safefile.NoFollow)
+	if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, safefile.ErrTooLarge) && !errors.Is(err, safefile.ErrSymlink) {
+		return filepath.Base(file) + " y est illisible : " + safefile.Reason(err)
+	}
 	return ""
 }

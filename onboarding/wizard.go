@@ -91,6 +91,12 @@ func (w *Wizard) Run() error {
 		fmt.Fprintf(w.Out, "Attention : %s.\nConseil : %s.\n", warn.Msg, warn.Hint)
 	}
 	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", res.Line)
+	// What acces.md needs besides the answers (a .pub that is the key's,
+	// a template that renders), checked before anything is asked: a
+	// broken setting must not end the wizard once the date is typed.
+	if _, err := w.Settings.render(Declaration{StatusRequested, w.Today}); err != nil {
+		return err
+	}
 
 	fmt.Fprintln(w.Out, "2. Le compte d'accès")
 	state, err := LoadState(w.StatePath)

@@ -473,3 +473,30 @@ func TestDateLineNeverOverwritesAnEdit(t *testing.T) {
 		t.Fatalf("not recorded: %+v", st)
 	}
 }
+
+// TestWizardRefusesBrokenSettingsFirst: what acces.md needs besides the
+// answers (a .pub that is the key's, a template that renders one pret
+// valider accepts) is checked before the first question, so that no date
+// typed is lost to it; the fake prompter fails on any question.
+func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
+	for name, spoil := range map[string]func(w *Wizard){
+		"another .pub": func(w *Wizard) {
+			_, pub, _ := keys.Generate(rand.Reader, "autre", []byte(goodPass))
+			os.WriteFile(w.Store.PublicPath(), pub, 0o644)
+		},
+		"template that fails":   func(w *Wizard) { w.Template = "{{.Inconnu}}" },
+		"template pret refuses": func(w *Wizard) { w.Template = "Date de la demande : {{.Date}}\n" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			w, out, p := newWizard(t, t.TempDir(), nil)
+			if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+				t.Fatal(err)
+			}
+			spoil(w)
+			var e *Error
+			if err := w.Run(); !errors.As(err, &e) || len(p.asked) != 0 {
+				t.Fatalf("got %v after %v\n%s", err, p.asked, out)
+			}
+		})
+	}
+}
