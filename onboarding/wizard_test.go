@@ -13,6 +13,7 @@ import (
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // answer is one scripted reply: the kind of question it expects and what
@@ -498,5 +499,43 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 				t.Fatalf("got %v after %v\n%s", err, p.asked, out)
 			}
 		})
+	}
+}
+
+// TestDateLineOfASignedFile: a signed, hand-edited acces.md that states
+// another date is said to lose its signature before its date line
+// changes; once changed, its block is gone (it would no longer hold) and
+// every other line is the learner's.
+func TestDateLineOfASignedFile(t *testing.T) {
+	dir := t.TempDir()
+	w, _, _ := newWizard(t, dir, nil)
+	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	priv, _ := os.ReadFile(w.Store.PrivatePath())
+	signer, wipe, err := keys.Decrypt(priv, []byte(goodPass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := "# À moi\n\nDemandé le 1er octobre 2026.\nNote.\n"
+	signed, err := signing.SignFile(rand.Reader, signer, []byte(hand))
+	wipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(w.File, signed, 0o644)
+	var out bytes.Buffer
+	p := &fakePrompter{t: t, answers: []answer{{kind: "select", text: "Non"}, {kind: "select", enter: true}}}
+	o, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
+		Replace: AskReplace(p, &out, false), ReplaceDate: AskDateLine(p, &out, false)})
+	if err != nil || !o.DateOnly {
+		t.Fatalf("%+v %v\n%s", o, err, &out)
+	}
+	if !strings.Contains(out.String(), "ce fichier est signé ; changer sa date lui retire sa signature") {
+		t.Errorf("the signature's loss is not said:\n%s", &out)
+	}
+	want := strings.Replace(hand, "Demandé le 1er octobre 2026.", "- Date de la demande du compte d'accès : 2026-10-12", 1)
+	if now, _ := os.ReadFile(w.File); string(now) != want {
+		t.Fatalf("acces.md:\n%s", now)
 	}
 }
