@@ -379,7 +379,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		// The rest of the file is the learner's: an edit made while they
 		// answered must not be lost under the old text.
 		if out.DateOnly {
-			if now, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(now, plan.Old) {
+			if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
 				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", checklist.Escape(r.File)),
 					Hint: "relisez-le, puis relancez pret"}
 			}

@@ -51,33 +51,20 @@ func Untypable(p string) error {
 	return nil
 }
 
-// runeName names in French the characters Untypable refuses.
+// runeName names in French the characters Untypable refuses; the code
+// point that follows it says exactly which.
 func runeName(r rune) string {
 	switch {
-	case r == 0:
-		return "un octet nul"
-	case r == '\t':
-		return "une tabulation"
-	case r == '\r' || r == '\n':
-		return "un saut de ligne"
-	case r == 0x1b:
-		return "un échappement"
-	case unicode.IsControl(r):
-		return "un caractère de contrôle"
 	case r == 0xfeff:
 		return "une marque d'ordre des octets (BOM), invisible, qu'un éditeur met au début du fichier"
-	case r == 0xad:
-		return "un trait d'union conditionnel, invisible"
-	case 0x200b <= r && r <= 0x200d || r == 0x2060:
-		return "une espace ou un liant sans chasse, invisible"
-	case r == 0x200e || r == 0x200f || r == 0x61c || 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069:
-		return "une marque de direction du texte, invisible"
-	case 0xe0000 <= r && r <= 0xe007f:
-		return "un caractère d'étiquette Unicode, invisible"
+	case r == '\t':
+		return "une tabulation"
+	case unicode.IsControl(r):
+		return "un caractère de contrôle"
 	case unicode.In(r, unicode.Zl, unicode.Zp):
 		return "un séparateur de ligne"
 	}
-	return "un caractère de mise en forme invisible"
+	return "un caractère invisible"
 }
 
 // AskPassphrase asks twice until the person gives an acceptable passphrase
