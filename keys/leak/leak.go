@@ -1,0 +1,581 @@
+// Package leak finds the lines of a text that are private key material,
+// so that whoever quotes the text can leave them out and name them by
+// number only.
+//
+// A pasted key is rarely intact: mail and editors rewrap it, change its
+// case or its spaces, quote it with "> ", put it in a list, a table or a
+// code block, drop its first or last line. So the detector looks for
+// what proves a key, then takes every line of the block around it:
+//   - a "BEGIN … PRIVATE KEY" line of any kind (OPENSSH, RSA, EC, DSA,
+//     PKCS#8, ENCRYPTED, PGP, SSH2), in any case, with any spaces, even
+//     cut over two lines, then its body up to the END line;
+//   - an "END … PRIVATE KEY" line, and the body above it;
+//   - a PuTTY key file (PuTTY-User-Key-File-N … Private-MAC, blank lines
+//     inside), or its part from Private-Lines on;
+//   - a legacy encrypted PEM body announced by Proc-Type or DEK-Info;
+//   - a body without any of those lines whose base64 decodes to the
+//     start of a key: "openssh-key-v1" (b3BlbnNzaC1rZXktdjE, wherever
+//     the lines break) or the DER of a PKCS#1, DSA, SEC1, PKCS#8 or
+//     encrypted PKCS#8 private key.
+//
+// Base64 that decodes to nothing of the kind is not a key, however long
+// and random it looks: a signature block (SSHSIG, of any key type), a
+// public key, a certificate or a fingerprint is never reported.
+//
+// Lines are split on "\n", a trailing "\r" being part of the break, as
+// every reader of pret splits them. The work is linear in the size of
+// the text: each line is read once to classify it and once to look for a
+// key, and each look reads on a bounded number of characters.
+package leak
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+	"unicode"
+)
+
+// Lines returns the 1-based numbers, ascending, of every line of text
+// that is private key material.
+func Lines(text string) []int {
+	d := read(text)
+	d.scan()
+	return d.marked
+}
+
+// Has reports whether text holds any private key material.
+func Has(text string) bool { return len(Lines(text)) > 0 }
+
+// Redact returns text with every line of private key material emptied,
+// its line break kept so that line numbers stay true, and the numbers of
+// those lines. Readers parse the redacted text: whatever they quote
+// afterwards cannot be a line of the key.
+func Redact(text string) (string, []int) {
+	lines := Lines(text)
+	if len(lines) == 0 {
+		return text, nil
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	no, next := 0, 0
+	for l := range strings.Lines(text) {
+		if no++; next < len(lines) && lines[next] == no {
+			next++
+			l = l[len(strings.TrimRight(l, "\r\n")):]
+		}
+		b.WriteString(l)
+	}
+	return b.String(), lines
+}
+
+// kind is what a line is, read on its own.
+type kind uint8
+
+const (
+	other     kind = iota
+	blank          // nothing once its decoration is stripped
+	b64            // base64, or base64 an editor re-spaced: a body line
+	header         // "Name: value", as PEM headers (Comment:, Version:) are
+	encrypted      // Proc-Type: 4,ENCRYPTED or DEK-Info: an encrypted body follows
+	putty          // a PuTTY header: Encryption:, Comment:, Public-Lines: …
+	puttyKey       // PuTTY-User-Key-File-N: or Private-Lines: a PuTTY key
+	puttyMAC       // PuTTY's Private-MAC: or Private-Hash:, a key file's last line
+	dashes         // dashes only: what an END cut after its dashes leaves
+	whole          // BEGIN … PRIVATE KEY … END … PRIVATE KEY: a key on one line
+	begin          // BEGIN … PRIVATE KEY, or a BEGIN the next line may end
+	end            // END … PRIVATE KEY, or an END the next line may end
+)
+
+// magic is the base64 of "openssh-key-v1", with which every OpenSSH
+// private key starts.
+const magic = "b3BlbnNzaC1rZXktdjE"
+
+// Bounds of the looks ahead, which keep the work linear: blank lines
+// skipped between two pieces (mail and editors add a few), characters
+// decoded to recognise DER (its first elements fit in 48 bytes), and the
+// longest kind name between BEGIN and PRIVATE KEY ("SSH2ENCRYPTED").
+const (
+	maxGap     = 8
+	derChars   = 64
+	maxKindLen = 16
+)
+
+type doc struct {
+	text   string
+	kinds  []kind // one byte a line: a 1 MiB file of empty lines keeps 1 MiB
+	marked []int
+	// work counts the bytes of lines read: the tests check that it grows
+	// as the text does, not faster.
+	work int
+}
+
+// pos is a line: its index and the offset where it starts. Offsets are
+// not kept: the detector only ever reads on from a line it is at.
+type pos struct{ i, off int }
+
+// next is the line after p.
+func (d *doc) next(p pos) pos {
+	n := strings.IndexByte(d.text[p.off:], '\n') + 1
+	if n == 0 {
+		n = len(d.text) - p.off
+	}
+	d.work += n
+	return pos{p.i + 1, p.off + n}
+}
+
+// line is line p stripped of its break ("\n", "\r\n") and decoration.
+func (d *doc) line(p pos) string { return strip(d.text[p.off:d.next(p).off]) }
+
+func read(text string) *doc {
+	d := &doc{text: text}
+	for p := (pos{}); p.off < len(text); p = d.next(p) {
+		d.kinds = append(d.kinds, classify(d.line(p)))
+	}
+	return d
+}
+
+// mark marks the lines from to to (indexes, inclusive) not yet marked.
+func (d *doc) mark(from, to int) {
+	if n := len(d.marked); n > 0 {
+		from = max(from, d.marked[n-1])
+	}
+	for i := from; i <= to; i++ {
+		d.marked = append(d.marked, i+1)
+	}
+}
+
+// scan walks the lines once: at each, it looks for what proves a key,
+// marks the block around it, and goes on after the block.
+func (d *doc) scan() {
+	// Where the current run of base64 lines began, and of PuTTY lines: a
+	// key found at their end (an END line, Private-Lines) reaches back.
+	run, puttyRun := -1, -1
+	for p := (pos{}); p.i < len(d.kinds); {
+		k := d.kinds[p.i]
+		found, last := false, p // a key's first lines, from p to last
+		switch k {
+		case whole, encrypted:
+			found = true
+		case begin, end:
+			last, found = d.marker(p)
+		case puttyKey, puttyMAC:
+			found = true
+		default:
+			last, found = d.headless(p)
+		}
+		if found {
+			if k == end && run >= 0 {
+				d.mark(run, p.i)
+			} else if (k == puttyKey || k == puttyMAC) && puttyRun >= 0 {
+				d.mark(puttyRun, p.i)
+			}
+			d.mark(p.i, last.i)
+			switch k {
+			case whole, end, puttyMAC:
+				p = d.next(last)
+			default:
+				p = d.block(d.next(last), k == puttyKey)
+			}
+			run, puttyRun = -1, -1
+			continue
+		}
+		switch {
+		case k == b64 && run < 0:
+			run = p.i
+		case k != b64 && k != blank && k != dashes && k != header:
+			run = -1
+		}
+		switch {
+		case k == putty && puttyRun < 0:
+			puttyRun = p.i
+		case k != putty && k != b64 && k != blank:
+			puttyRun = -1
+		}
+		p = d.next(p)
+	}
+}
+
+// nextFilled returns the first line after p that is not blank, past at
+// most maxGap blank lines.
+func (d *doc) nextFilled(p pos) (pos, bool) {
+	for gap := 0; gap <= maxGap; gap++ {
+		if p = d.next(p); p.i >= len(d.kinds) || d.kinds[p.i] != blank {
+			return p, p.i < len(d.kinds)
+		}
+	}
+	return p, false
+}
+
+// block marks the rest of a key from p: base64 lines, the blank lines
+// between them, headers (a PEM body's before its base64, a PuTTY file's
+// anywhere), up to the line that closes it, END or Private-MAC. It
+// returns the first line it did not take.
+func (d *doc) block(p pos, ppk bool) pos {
+	from, last, seen := p.i, p.i-1, false
+	for ; p.i < len(d.kinds); p = d.next(p) {
+		switch k := d.kinds[p.i]; {
+		case k == b64:
+			last, seen = p.i, true
+		case k == blank, k == dashes && !ppk:
+			// Marked only if the block goes on after it.
+		case ppk && (k == putty || k == puttyKey), !ppk && !seen && (k == header || k == encrypted || k == putty):
+			last = p.i
+		case ppk && k == puttyMAC, !ppk && k == end:
+			if q, ok := d.marker(p); ok {
+				d.mark(from, q.i)
+				return d.next(q)
+			}
+			fallthrough
+		default:
+			d.mark(from, last)
+			return p
+		}
+	}
+	d.mark(from, last)
+	return p
+}
+
+// marker confirms a BEGIN or END line at p and returns its last line: p
+// itself, or the next one when the marker was cut ("-----BEGIN OPENSSH"
+// then "PRIVATE KEY-----").
+func (d *doc) marker(p pos) (pos, bool) {
+	var word string
+	switch d.kinds[p.i] {
+	case begin:
+		word = "BEGIN"
+	case end:
+		word = "END"
+	default:
+		return p, true // a line that closes a block on its own
+	}
+	s := d.line(p)
+	if ok, _ := named(compact(s), word); ok {
+		return p, true
+	}
+	q, ok := d.nextFilled(p)
+	if !ok || d.kinds[q.i] >= whole {
+		return p, false // a marker is not the second half of another
+	}
+	ok, _ = named(compact(s)+compact(d.line(q)), word)
+	return q, ok
+}
+
+// headless looks at line p for the start of a key body without its BEGIN
+// line: the openssh magic (in the line, or begun at its end and going on
+// over the next lines), or a base64 word that decodes to the start of a
+// DER private key. It returns the last line the start spans.
+func (d *doc) headless(p pos) (pos, bool) {
+	s := d.line(p)
+	c := strings.Map(dropSpace, s)
+	if strings.Contains(c, magic) {
+		return p, true
+	}
+	for k := max(0, len(c)-len(magic)+1); k < len(c); k++ {
+		if strings.HasPrefix(magic, c[k:]) {
+			if q, ok := d.follow(p, magic[len(c)-k:]); ok {
+				return q, true
+			}
+		}
+	}
+	// Words of base64 (a '=' ends one: "--comment=MIIE…"), each tried if
+	// it starts as DER does; only the last may go on over the next lines.
+	for at := 0; at < len(s); at++ {
+		to := at
+		for to < len(s) && isB64(s[to]) && s[to] != '=' {
+			to++
+		}
+		if to > at && s[at] == 'M' {
+			if q, ok := d.der(p, s[at:to], to == len(s)); ok {
+				return q, true
+			}
+		}
+		at = to
+	}
+	return p, false
+}
+
+// follow reports whether the lines after p, spaces removed, start with
+// want (the rest of the magic), and the last line it took.
+func (d *doc) follow(p pos, want string) (pos, bool) {
+	for want != "" {
+		var ok bool
+		if p, ok = d.nextFilled(p); !ok {
+			return p, false
+		}
+		s := d.line(p)
+		for _, r := range s {
+			if want == "" {
+				break
+			}
+			if unicode.IsSpace(r) {
+				continue
+			}
+			if r != rune(want[0]) {
+				return p, false
+			}
+			want = want[1:]
+		}
+	}
+	return p, true
+}
+
+// der reports whether word, then (when open: the word ends its line) the
+// base64 lines after p, decode to the start of a DER private key, and the
+// last line it read.
+func (d *doc) der(p pos, word string, open bool) (pos, bool) {
+	var chars [derChars]byte
+	n := 0
+	// take adds the base64 of s, spaces skipped, up to a '='; it reports
+	// whether to read on.
+	take := func(s string) bool {
+		for _, r := range s {
+			switch {
+			case unicode.IsSpace(r):
+				continue
+			case r == '=':
+				return false
+			}
+			chars[n] = byte(r)
+			if n++; n == derChars {
+				return false
+			}
+		}
+		// The first characters say whether this may be DER at all: most
+		// words stop there, and read no further down the text.
+		return derStart(chars[:min(12, n/4*4)])
+	}
+	last, more := p, take(word) && open
+	for q := p; more; {
+		var ok bool
+		if q, ok = d.nextFilled(q); !ok || d.kinds[q.i] != b64 {
+			break
+		}
+		s := d.line(q)
+		last, more = q, take(s)
+	}
+	var raw [derChars / 4 * 3]byte
+	m, _ := base64.StdEncoding.Decode(raw[:], chars[:n/4*4])
+	return last, derPrivate(raw[:m])
+}
+
+// classify tells what a stripped line is, on its own.
+func classify(s string) kind {
+	switch {
+	case s == "":
+		return blank
+	case allB64(s), looseB64(s):
+		return b64
+	}
+	c := compact(s)
+	begins, cutBegin := named(c, "BEGIN")
+	ends, cutEnd := named(c, "END")
+	switch {
+	case begins && ends:
+		return whole
+	case begins:
+		return begin
+	case ends:
+		return end
+	case len(c) >= 3 && strings.Trim(c, "-") == "":
+		return dashes
+	case strings.HasPrefix(c, "PUTTY-USER-KEY-FILE-"), strings.HasPrefix(c, "PRIVATE-LINES:"):
+		return puttyKey
+	case strings.HasPrefix(c, "PRIVATE-MAC:"), strings.HasPrefix(c, "PRIVATE-HASH:"):
+		return puttyMAC
+	case strings.HasPrefix(c, "PROC-TYPE:") && strings.Contains(c, "ENCRYPTED"), strings.HasPrefix(c, "DEK-INFO:"):
+		return encrypted
+	}
+	for _, h := range []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "KEY-DERIVATION:", "ARGON2-"} {
+		if strings.HasPrefix(c, h) {
+			return putty
+		}
+	}
+	switch i := strings.IndexFunc(c, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) && r != '-' }); {
+	case i > 0 && c[i] == ':':
+		return header
+	case cutBegin:
+		return begin
+	case cutEnd:
+		return end
+	}
+	return other
+}
+
+// named reads a compact line for a BEGIN or END marker (word) of a
+// private key: whole, or cut (what follows the word is short and may go
+// on on the next line).
+func named(c, word string) (whole, cut bool) {
+	switch i := strings.Index(c, "-"+word); {
+	case i >= 0:
+		c = c[i+1+len(word):]
+	case strings.HasPrefix(c, word):
+		c = c[len(word):]
+	default:
+		return false, false
+	}
+	i := strings.Index(c, "PRIVATEKEY")
+	if i < 0 {
+		return false, len(c) < maxKindLen+len("PRIVATE") && !strings.Contains(c, "-")
+	}
+	return i <= maxKindLen && !strings.Contains(c[:i], "-"), false
+}
+
+// strip removes what a mail client, Markdown or an editor puts around a
+// pasted line: indentation, "> " quotes, code marks and fences, quotes,
+// table pipes, list markers.
+func strip(s string) string {
+	for {
+		t := strings.TrimFunc(s, func(r rune) bool {
+			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
+		})
+		t = strings.TrimPrefix(t, ">")
+		t = t[listMarker(t):]
+		if len(t) == len(s) {
+			return t
+		}
+		s = t
+	}
+}
+
+// listMarker is the length of a Markdown list marker opening s: "- ",
+// "* ", "+ ", "12. ", "3) "; 0 when there is none.
+func listMarker(s string) int {
+	i := 0
+	for i < len(s) && i < 4 && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	switch {
+	case i == 0 && len(s) >= 2 && strings.IndexByte("-*+", s[0]) >= 0:
+		i = 1
+	case i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')'):
+		i++
+	default:
+		return 0
+	}
+	if i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		return i + 1
+	}
+	return 0
+}
+
+// compact is s upper-cased, without spaces, format characters and
+// Markdown marks: the form a marker is read in, whatever its case and
+// spacing ("-----begin openssh\u00a0private key-----").
+func compact(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '>' || r == '`' || r == '|' {
+			return -1
+		}
+		return unicode.ToUpper(r)
+	}, s)
+}
+
+func dropSpace(r rune) rune {
+	if unicode.IsSpace(r) {
+		return -1
+	}
+	return r
+}
+
+func isB64(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+func allB64(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isB64(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// looseB64 reports a line that is base64 once its white space is removed:
+// sixteen characters at least, in pieces of eight on average, so that a
+// line of short words ("Merci pour tout") is not one.
+func looseB64(s string) bool {
+	n, pieces, in := 0, 0, false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			in = false
+		case r < 0x80 && isB64(byte(r)):
+			if n++; !in {
+				pieces, in = pieces+1, true
+			}
+		default:
+			return false
+		}
+	}
+	return n >= 16 && n >= 8*pieces
+}
+
+// derStart reports whether base64 characters (a multiple of four, twelve
+// at most) may open a DER private key: a SEQUENCE, then an INTEGER or a
+// SEQUENCE, as far as they go.
+func derStart(chars []byte) bool {
+	var raw [9]byte
+	n, _ := base64.StdEncoding.Decode(raw[:], chars)
+	if n == 0 || n == 3 && raw[0] == 0x30 && raw[1] == 0x82 {
+		return true // too short to tell
+	}
+	tag, _, body := tlv(raw[:n])
+	return tag == 0x30 && (len(body) == 0 || body[0] == 0x02 || body[0] == 0x30)
+}
+
+// derPrivate reports whether b, the first bytes of a DER value, open a
+// private key:
+//
+//	SEQUENCE { INTEGER 0, INTEGER n … }                 PKCS#1 RSA, DSA
+//	SEQUENCE { INTEGER 1, OCTET STRING key … }          SEC1 EC
+//	SEQUENCE { INTEGER 0|1, SEQUENCE { OID alg … } … }  PKCS#8
+//	SEQUENCE { SEQUENCE { OID PBES2|PBE … } … }         encrypted PKCS#8
+//
+// A public key (SEQUENCE { SEQUENCE { OID key type } BIT STRING }), an
+// RSA public key (its first INTEGER is the modulus, not a version), a
+// certificate or a signature has none of these shapes.
+func derPrivate(b []byte) bool {
+	tag, n, body := tlv(b)
+	if tag != 0x30 || n < 32 {
+		return false
+	}
+	if tag, _, alg := tlv(body); tag == 0x30 {
+		return bytes.HasPrefix(alg, pbes) || bytes.HasPrefix(alg, pkcs12)
+	}
+	if len(body) < 3 || body[0] != 0x02 || body[1] != 1 || body[2] > 1 {
+		return false
+	}
+	version := body[2]
+	switch tag, n, alg := tlv(body[3:]); {
+	case tag == 0x30:
+		return len(alg) > 0 && alg[0] == 0x06 // an OID
+	case tag == 0x02 && version == 0:
+		return n >= 64 // a modulus, or DSA's p: 512 bits at least
+	case tag == 0x04 && version == 1:
+		return n >= 20 && n <= 72 // an EC private key, 160 to 571 bits
+	}
+	return false
+}
+
+// The OIDs of the algorithms that encrypt a PKCS#8 key, as DER writes
+// them: PKCS#5 (1.2.840.113549.1.5: PBES1, PBES2) and PKCS#12's PBE
+// (1.2.840.113549.1.12.1).
+var (
+	pbes   = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05}
+	pkcs12 = []byte{0x06, 0x0a, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01}
+)
+
+// tlv reads a DER header: the tag, the length of the content, and what
+// follows the header (the content, maybe cut short). A tag of 0 says the
+// header is not all there, or has a length no key has.
+func tlv(b []byte) (tag byte, n int, body []byte) {
+	switch {
+	case len(b) >= 2 && b[1] < 0x80:
+		return b[0], int(b[1]), b[2:]
+	case len(b) >= 3 && b[1] == 0x81:
+		return b[0], int(b[2]), b[3:]
+	case len(b) >= 4 && b[1] == 0x82:
+		return b[0], int(b[2])<<8 | int(b[3]), b[4:]
+	}
+	return 0, 0, nil
+}
