@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/leak"
 )
 
 // LeakProblem is private-key-leak for the given lines (1-based, in
@@ -16,11 +16,11 @@ func LeakProblem(lines []int) Problem {
 }
 
 // Guard is what every reader of a file pret may quote does first: the
-// text with its lines of private key material emptied (keys.Redact), and
+// text with its lines of private key material emptied (leak.Redact), and
 // private-key-leak when there were any. Parse the text it returns, never
 // the original.
 func Guard(data []byte) ([]byte, []Problem) {
-	red, lines := keys.Redact(string(data))
+	red, lines := leak.Redact(string(data))
 	if len(lines) == 0 {
 		return data, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/leak"
 	"github.com/romeo-pret/pret/keys/signing"
 	"github.com/romeo-pret/pret/templates"
 )
@@ -92,7 +93,7 @@ type AccessPlan struct {
 func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
 // Diff is the change as a unified diff of lines. The file on disk may be
-// anything: its lines of private key material are left out (keys.Redact)
+// anything: its lines of private key material are left out (leak.Redact)
 // and every line is escaped (checklist.Escape) before it is shown.
 func (p *AccessPlan) Diff(color bool) string {
 	name := checklist.Escape(p.Path)
@@ -139,7 +140,7 @@ func (p *AccessPlan) dateOnly() {
 }
 
 func shown(b []byte) []byte {
-	red, _ := keys.Redact(string(b))
+	red, _ := leak.Redact(string(b))
 	var out bytes.Buffer
 	for _, l := range strings.SplitAfter(red, "\n") {
 		body, nl := strings.CutSuffix(l, "\n")

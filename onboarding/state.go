@@ -12,7 +12,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/leak"
 )
 
 // Record is one declaration the learner made about the account.
@@ -112,7 +112,7 @@ func LoadState(path string) (*State, error) {
 	}
 	// Its values are quoted by the checklist: a file holding key
 	// material is not read at all.
-	if lines := keys.MaterialLines(string(data)); len(lines) > 0 {
+	if lines := leak.Lines(string(data)); len(lines) > 0 {
 		return nil, &StateError{Path: path, Reason: fmt.Sprintf("il contient une clé privée (ligne %d) : ce n'est pas un fichier de pret", lines[0])}
 	}
 	var s State

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/leak"
 )
 
 // Sentence is the course's sentence, copied word for word into acces.md.
@@ -49,7 +49,7 @@ func Render(text string, a Access) ([]byte, error) {
 	}
 	// A key pasted in a template would be copied into acces.md and quoted
 	// by the parser's errors: refused before anything reads it.
-	if lines := keys.MaterialLines(text); len(lines) > 0 {
+	if lines := leak.Lines(text); len(lines) > 0 {
 		return nil, fmt.Errorf("modèle d'acces.md refusé : il contient une clé privée (ligne %d et suivantes) ; retirez-la et considérez-la comme compromise", lines[0])
 	}
 	t, err := template.New("acces.md").Option("missingkey=error").Funcs(allowedFuncs()).Parse(text)

@@ -19,6 +19,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/leak"
 	"github.com/romeo-pret/pret/keys/signing"
 )
 
@@ -138,7 +139,7 @@ func Validate(data []byte, rules Rules) *Result {
 	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
 	inert := sf.Inert()
 	var leaked []int
-	for _, n := range keys.MaterialLines(string(text)) {
+	for _, n := range leak.Lines(string(text)) {
 		if !inSignature(n) || !inert {
 			leaked = append(leaked, n)
 		}

@@ -265,8 +265,10 @@ func TestMalformedInputs(t *testing.T) {
 	}
 }
 
-// TestKeyLineInAnyFile: any full body line of a real key, alone, as a
-// value or a name in any of the four files, stops the check with an
+// TestKeyLineInAnyFile: the first body line of a real key (its base64
+// decodes to openssh-key-v1, so it is key material even alone; issue 21:
+// a line from the middle of a body decodes to nothing that says so), as
+// a value or a name in any of the four files, stops the check with an
 // input error that names a line number and repeats nothing of it.
 func TestKeyLineInAnyFile(t *testing.T) {
 	_, ed, _ := ed25519.GenerateKey(rand.Reader)
@@ -275,10 +277,7 @@ func TestKeyLineInAnyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(pem.EncodeToMemory(b))), "\n")
-	for _, l := range lines[1 : len(lines)-1] {
-		if len(l) < 64 {
-			continue
-		}
+	for _, l := range lines[1:2] {
 		for _, dress := range []string{"scheduler:\n  name: \"%s\"\n", "x: '%s'\n", "%s: 1\n", "items:\n  - %s\n"} {
 			doc := strings.Replace(dress, "%s", l, 1)
 			for _, x := range []Inputs{

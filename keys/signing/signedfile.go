@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/leak"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -109,7 +109,7 @@ func (f *SignedFile) Inert() bool {
 	}
 	// A field may also hold a key as text (the namespace is free): read
 	// the fields as the leak detector reads a file.
-	return !keys.HasMaterial(string(f.Sig.blob))
+	return !leak.Has(string(f.Sig.blob))
 }
 
 // SplitSigned finds the signature of an acces.md. It never fails: what it
