@@ -68,63 +68,47 @@ var markdown = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(goldmark.WithExtensions(extension.Table))
 })
 
-// Honest files are a page long and are read whole. A larger one is read
-// in chunks of at most maxChunk bytes, cut at a blank line when it can
-// be: goldmark's memory is a few hundred times the text it parses, and
-// some shapes cost it time in the square of their size, so a chunk bounds
-// both whatever the file holds (a 1 MiB file is validated in under
-// 16 MiB, in time linear in its size). A page never meets a cut.
-const maxChunk = 4 << 10
+// maxMarkdown is the largest file read as Markdown. A page is well under
+// 2 KiB; goldmark's memory is a few hundred times the text it parses, and
+// some shapes cost it time in the square of their size. A larger file,
+// which no learner writes by hand, is read a line at a time, each line a
+// block, and a line longer than maxPiece in pieces cut at spaces: memory
+// and time stay linear whatever it holds (a 1 MiB file is validated in
+// under 16 MiB).
+const (
+	maxMarkdown = 16 << 10
+	maxPiece    = 4 << 10
+)
 
-// maxNesting bounds the containers (block quotes, list items) one line
-// opens: goldmark's time grows with the square of their depth, a page
-// needs three, and past this the markers are read as text.
-const maxNesting = 8
-
-// readBlocks calls visit with each block of text, in the order of the page.
-// text has LF line ends.
-func readBlocks(text string, visit func(*block)) {
-	line := 1
-	for text != "" {
-		n := len(text)
-		if n > maxChunk {
-			n = cut(text[:maxChunk])
+// readBlocks calls visit with each block of text (LF line ends), in the
+// order of the page.
+func readBlocks(page string, visit func(*block)) {
+	if len(page) > maxMarkdown || tooDeep(page) {
+		for n := 1; page != ""; n++ {
+			line, rest, _ := strings.Cut(page, "\n")
+			for line != "" {
+				piece := line
+				if len(piece) > maxPiece {
+					piece = piece[:cut(piece[:maxPiece])]
+				}
+				if strings.TrimSpace(piece) != "" {
+					visit(&block{kind: paragraph, text: piece, spans: []span{{0, n}}})
+				}
+				line = line[len(piece):]
+			}
+			page = rest
 		}
-		readChunk(text[:n], line, visit)
-		line += strings.Count(text[:n], "\n")
-		text = text[n:]
+		return
 	}
-}
-
-// cut is where to end a chunk of window: after its last blank line, else
-// after its last line, else after its last space, else at a character.
-func cut(window string) int {
-	if i := strings.LastIndex(window, "\n\n"); i > 0 {
-		return i + 2
-	}
-	if i := strings.LastIndexAny(window, "\n "); i > 0 {
-		return i + 1
-	}
-	n := len(window)
-	for n > 1 && !utf8.RuneStart(window[n-1]) {
-		n--
-	}
-	return n - 1
-}
-
-// readChunk parses one chunk whose first line is line first.
-func readChunk(chunk string, first int, visit func(*block)) {
-	src := limitNesting(chunk)
-	// starts[i] is where line first+i begins in src.
+	src := []byte(page)
+	// starts[i] is where line i+1 begins.
 	starts := []int{0}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
+	for i, c := range src {
+		if c == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
-	r := &reader{src: src, visit: visit, lineOf: func(off int) int {
-		return first + sort.SearchInts(starts, off+1) - 1
-	}}
+	r := &reader{src: src, visit: visit, lineOf: func(off int) int { return sort.SearchInts(starts, off+1) }}
 	r.blocks(markdown().Parser().Parse(text.NewReader(src)))
 }
 
@@ -132,6 +116,68 @@ type reader struct {
 	src    []byte
 	visit  func(*block)
 	lineOf func(off int) int
+}
+
+// maxNesting bounds the block quotes and list items one line opens: a
+// page needs three, and goldmark's time grows with the square of their
+// depth. A file past it is read a line at a time, as a large one.
+const maxNesting = 16
+
+// tooDeep reports whether a line of page opens more than maxNesting
+// containers.
+func tooDeep(page string) bool {
+	for line := range strings.Lines(page) {
+		depth := 0
+		for {
+			line = strings.TrimLeft(line, " \t")
+			n := markerLen(line)
+			if n == 0 {
+				break
+			}
+			if depth++; depth > maxNesting {
+				return true
+			}
+			line = line[n:]
+		}
+	}
+	return false
+}
+
+// markerLen is the length of the block quote or list marker s starts
+// with, 0 for none.
+func markerLen(s string) int {
+	switch {
+	case s == "":
+		return 0
+	case s[0] == '>':
+		return 1
+	case s[0] == '-' || s[0] == '+' || s[0] == '*':
+		if len(s) > 1 && (s[1] == ' ' || s[1] == '\t') {
+			return 2
+		}
+		return 0
+	}
+	n := 0
+	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(s) && (s[n] == '.' || s[n] == ')') && (s[n+1] == ' ' || s[n+1] == '\t') {
+		return n + 2
+	}
+	return 0
+}
+
+// cut is where to end a piece of window: after its last space, else
+// before its last character.
+func cut(window string) int {
+	if i := strings.LastIndexByte(window, ' '); i > 0 {
+		return i + 1
+	}
+	n := len(window) - 1
+	for n > 1 && !utf8.RuneStart(window[n]) {
+		n--
+	}
+	return n
 }
 
 func (r *reader) blocks(n ast.Node) {
@@ -337,65 +383,4 @@ func entityLen(v []byte) int {
 
 func isASCIIPunct(c byte) bool {
 	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
-}
-
-// limitNesting returns chunk with a backslash before the container
-// marker of a line past maxNesting: the rest of the line is then text.
-func limitNesting(chunk string) []byte {
-	out := make([]byte, 0, len(chunk)+16)
-	for chunk != "" {
-		line := chunk
-		if i := strings.IndexByte(chunk, '\n'); i >= 0 {
-			line = chunk[:i+1]
-		}
-		chunk = chunk[len(line):]
-		depth, i := 0, 0
-		for {
-			j := i
-			for j < len(line) && j-i < 3 && line[j] == ' ' {
-				j++
-			}
-			n := markerLen(line[j:])
-			if n == 0 {
-				break
-			}
-			if depth++; depth > maxNesting {
-				out = append(out, line[:j]...)
-				out = append(out, '\\')
-				line = line[j:]
-				break
-			}
-			i = j + n
-		}
-		out = append(out, line...)
-	}
-	return out
-}
-
-// markerLen is the length of the block quote or list marker s starts
-// with, 0 for none.
-func markerLen(s string) int {
-	if s == "" {
-		return 0
-	}
-	if s[0] == '>' {
-		return 1
-	}
-	n := 0
-	switch {
-	case s[0] == '-' || s[0] == '+' || s[0] == '*':
-		n = 1
-	default:
-		for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
-			n++
-		}
-		if n == 0 || n >= len(s) || s[n] != '.' && s[n] != ')' {
-			return 0
-		}
-		n++
-	}
-	if n < len(s) && (s[n] == ' ' || s[n] == '\t') {
-		return n + 1
-	}
-	return 0
 }

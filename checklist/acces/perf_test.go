@@ -113,15 +113,18 @@ func generatedShapes(n int) []shape {
 
 // BenchmarkValidateWorstShapes: go test ./checklist/acces -run '^$' -bench WorstShapes -benchmem
 func BenchmarkValidateWorstShapes(b *testing.B) {
-	for _, s := range worstShapes {
-		data := []byte(s.make(MaxAccessSize - 64))
-		b.Run(s.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for i := 0; i < b.N; i++ {
-				Validate(data, Rules{})
-			}
-		})
+	// At the cap, and at the largest size read as Markdown.
+	for _, size := range []int{MaxAccessSize - 64, maxMarkdown} {
+		for _, s := range worstShapes {
+			data := []byte(s.make(size))
+			b.Run(fmt.Sprintf("%s-%dKiB", s.name, size>>10), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(data)))
+				for i := 0; i < b.N; i++ {
+					Validate(data, Rules{})
+				}
+			})
+		}
 	}
 	b.Run("table-90000-rows", func(b *testing.B) {
 		data := []byte(strings.Repeat("| élément | valeur |\n", 90000)[:MaxAccessSize-64])

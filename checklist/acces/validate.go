@@ -132,14 +132,14 @@ func Validate(data []byte, rules Rules) *Result {
 		checkSignature(r, sf, rules)
 		return r
 	}
-	text := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	// The signature block is a public key and a signature, never private
 	// key material, unless one of its fields smuggles some (Inert); the
 	// rules do not read it as words either.
 	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
 	inert := sf.Inert()
 	var leaked []int
-	for _, n := range leak.Lines(string(text)) {
+	for _, n := range leak.Lines(text) {
 		if !inSignature(n) || !inert {
 			leaked = append(leaked, n)
 		}
@@ -154,17 +154,15 @@ func Validate(data []byte, rules Rules) *Result {
 	if len(leaked) > 0 {
 		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
 	}
-	// Those lines become blank: never read further, never quoted.
-	for i, n := 0, 1; i < len(text); i++ {
-		if text[i] == '\n' {
-			n++
-		} else if _, leak := slices.BinarySearch(leaked, n); leak || inSignature(n) {
-			text[i] = ' '
-		}
+	if len(leaked) > 0 || sf.From > 0 {
+		text = blankLines(text, func(n int) bool {
+			_, leak := slices.BinarySearch(leaked, n)
+			return leak || inSignature(n)
+		})
 	}
 
 	p := page{rules: rules}
-	readBlocks(string(text), p.visit)
+	readBlocks(text, p.visit)
 	p.date.finish(r, rules)
 	p.path.finish(r, rules)
 	p.keys.finish(r, rules)
@@ -192,6 +190,25 @@ func (p *page) visit(b *block) {
 	p.path.visit(b)
 	p.keys.visit(b)
 	p.sentence.visit(b, ws)
+}
+
+// blankLines is text with the lines blank says (1-based) emptied: never
+// read further, never quoted; the line breaks stay, so the line numbers
+// of the rest do not move.
+func blankLines(text string, blank func(int) bool) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for n := 1; text != ""; n++ {
+		line, rest, found := strings.Cut(text, "\n")
+		if !blank(n) {
+			b.WriteString(line)
+		}
+		if found {
+			b.WriteByte('\n')
+		}
+		text = rest
+	}
+	return b.String()
 }
 
 // invalidUTF8Line is the line of the first byte that is not UTF-8.
