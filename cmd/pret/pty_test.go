@@ -565,7 +565,7 @@ func TestAccesDiffNarrowTerminal(t *testing.T) {
 	s.expect("(2026-10-20)")
 	s.send("19 octobre 2026\r")
 	s.expect("remplacer") // the terminal may wrap the line anywhere around it
-	s.send("\x1b[A\r")      // up: "Oui"
+	s.send("\x1b[A\r")    // up: "Oui"
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
 	}
@@ -682,7 +682,7 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("remplacer") // the terminal may wrap the line anywhere around it
-	s.send("\r")            // the default: "Non"
+	s.send("\r")          // the default: "Non"
 	s.expect("-- Demandé le 12/10/2026, par courriel.")
 	s.expect("+- Date de la vérification du compte d'accès : 2026-10-26")
 	s.expect("Changer seulement la ligne de la date ?")
