@@ -44,8 +44,24 @@ type Results interface {
 	At(i int) FileResult
 }
 
-// all yields the files of the report in order.
+// all yields the files in report order, the same in every format: the
+// files that leak a private key first (an incident: the key must be
+// replaced before anything else is done), then the others, each group in
+// the run's order.
 func (r FilesReport) all() iter.Seq[FileResult] {
+	return func(yield func(FileResult) bool) {
+		for _, leaks := range [2]bool{true, false} {
+			for f := range r.read() {
+				if f.Leaks() == leaks && !yield(f) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// read yields the files in the run's order.
+func (r FilesReport) read() iter.Seq[FileResult] {
 	if r.Results == nil {
 		return slices.Values(r.Files)
 	}
@@ -56,6 +72,11 @@ func (r FilesReport) all() iter.Seq[FileResult] {
 			}
 		}
 	}
+}
+
+// Leaks reports whether the file holds a private key (private-key-leak).
+func (f FileResult) Leaks() bool {
+	return slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "private-key-leak" })
 }
 
 // WriteFilesReport writes a run in one of FileFormats.

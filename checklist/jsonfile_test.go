@@ -1,32 +1,15 @@
 package checklist
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
-
-// encodeFileSlow is how the files list wrote one file before
-// appendFileJSON: encoding/json, then its indent.
-func encodeFileSlow(t testing.TB, f FileResult) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("    ", "  ")
-	enc.SetEscapeHTML(false)
-	if f.Problems == nil {
-		f.Problems = []Problem{}
-	}
-	if err := enc.Encode(f); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n")
-}
 
 // jsonNasty makes strings with everything a JSON encoder treats apart:
 // quotes, backslashes, every control byte, HTML characters, invalid
@@ -45,88 +28,111 @@ func jsonNasty(r *rand.Rand) string {
 	return b.String()
 }
 
-// TestFileJSONMatchesEncoder: the direct writer gives the bytes
-// encoding/json gave, bidi controls escaped as the report's filter
-// escapes them, for every field filled or empty.
-func TestFileJSONMatchesEncoder(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 10))
-	for i := range 50_000 {
-		f := FileResult{Path: jsonNasty(r), Valid: r.IntN(2) == 0, Fingerprint: jsonNasty(r), Apprenant: jsonNasty(r), Archive: jsonNasty(r),
-			Entry: jsonNasty(r), Date: jsonNasty(r), Statut: jsonNasty(r), DuplicateCount: r.IntN(3) - 1, FingerprintLine: r.IntN(3), Explain: []string{"x"}}
-		switch r.IntN(3) {
-		case 0:
-		case 1:
-			f.Problems = []Problem{}
-		default:
-			for range r.IntN(4) {
-				f.Problems = append(f.Problems, Problem{Code: jsonNasty(r), Severity: Severity(jsonNasty(r)), Message: jsonNasty(r), Line: r.IntN(3) - 1})
+// nastyFile is a file with every field filled or empty at random.
+func nastyFile(r *rand.Rand) FileResult {
+	f := FileResult{Path: jsonNasty(r), Valid: r.IntN(2) == 0, Fingerprint: jsonNasty(r), Apprenant: jsonNasty(r), Archive: jsonNasty(r),
+		Entry: jsonNasty(r), Date: jsonNasty(r), Statut: jsonNasty(r), DuplicateCount: r.IntN(3) - 1, FingerprintLine: r.IntN(3),
+		Explain: []string{"x"}, Participant: jsonNasty(r), Email: jsonNasty(r), Signed: r.IntN(2) == 0}
+	codes := []string{"missing-date", "private-key-leak", "duplicate-fingerprint", "late-request"}
+	switch r.IntN(3) {
+	case 0:
+	case 1:
+		f.Problems = []Problem{}
+	default:
+		for range r.IntN(4) {
+			code := codes[r.IntN(len(codes))]
+			if r.IntN(3) == 0 {
+				code = jsonNasty(r)
 			}
-		}
-		switch r.IntN(3) {
-		case 0:
-		case 1:
-			f.DuplicateOf = []string{}
-		default:
-			for range r.IntN(4) {
-				f.DuplicateOf = append(f.DuplicateOf, jsonNasty(r))
-			}
-		}
-		got, ok := appendFileJSON(nil, &f)
-		if !ok {
-			t.Fatalf("case %d: appendFileJSON refused %+v", i, f)
-		}
-		if want := appendNoBidi(nil, encodeFileSlow(t, f), jsonBidi); !bytes.Equal(got, want) {
-			t.Fatalf("case %d:\n got %q\nwant %q", i, got, want)
+			f.Problems = append(f.Problems, Problem{Code: code, Severity: Severity(jsonNasty(r)), Message: jsonNasty(r), Line: r.IntN(3) - 1})
 		}
 	}
-	if _, ok := appendFileJSON(nil, &FileResult{Effective: &SbatchEffective{}}); ok {
-		t.Fatal("a livrables payload must go to encoding/json")
+	for range r.IntN(3) {
+		f.DuplicateOf = append(f.DuplicateOf, jsonNasty(r))
+		f.Others = append(f.Others, jsonNasty(r))
+	}
+	if r.IntN(5) == 0 {
+		f.Effective = &SbatchEffective{JobName: jsonNasty(r), IgnoredDirectives: []int{r.IntN(9)}}
+	}
+	return f
+}
+
+// wholeJSON is the json report encoded whole by encoding/json, as
+// writeJSON writes any value, the files in report order.
+func wholeJSON(t testing.TB, files []FileResult) []byte {
+	doc := filesDoc{Files: []FileResult{}}
+	for _, leaks := range []bool{true, false} {
+		for _, f := range files {
+			if slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "private-key-leak" }) == leaks {
+				if f.Problems == nil {
+					f.Problems = []Problem{}
+				}
+				doc.Files = append(doc.Files, f)
+			}
+		}
+	}
+	doc.Summary = Summarize(doc.Files)
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestFilesJSONIsEncoding: the report written one file at a time is
+// byte for byte encoding/json's encoding of the whole document (through
+// the bidi filter), for every field filled or empty, read from a slice
+// or from Results, and it reads back.
+func TestFilesJSONIsEncoding(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := range 3000 {
+		files := make([]FileResult, r.IntN(5))
+		for j := range files {
+			files[j] = nastyFile(r)
+		}
+		want := wholeJSON(t, files)
+		for _, rep := range []FilesReport{{Files: files}, {Results: sliceResults(files)}} {
+			var got bytes.Buffer
+			if err := WriteFilesReport(&got, "json", rep); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("case %d:\n got %q\nwant %q", i, got.Bytes(), want)
+			}
+		}
+		if !json.Valid(want) {
+			t.Fatalf("case %d: not JSON: %q", i, want)
+		}
 	}
 }
 
-func FuzzFileJSONMatchesEncoder(f *testing.F) {
+// FuzzFilesJSONIsEncoding: whatever a path, a code and a message hold,
+// the report is encoding/json's and reads back to the strings.
+func FuzzFilesJSONIsEncoding(f *testing.F) {
 	f.Add("rendus/kim/acces.md", "private-key-leak", "ligne \u2028 \xff \"x\"", 3)
+	f.Add("a\u202eb", "missing-date", "<\x1b[31m>\u0085", 0)
 	f.Fuzz(func(t *testing.T, path, code, msg string, line int) {
-		fr := FileResult{Path: path, Apprenant: msg, Problems: []Problem{{Code: code, Severity: SevError, Message: msg, Line: line}}, DuplicateOf: []string{path}}
-		got, _ := appendFileJSON(nil, &fr)
-		if want := appendNoBidi(nil, encodeFileSlow(t, fr), jsonBidi); !bytes.Equal(got, want) {
-			t.Fatalf("\n got %q\nwant %q", got, want)
+		files := []FileResult{
+			{Path: path, Valid: true},
+			{Path: path, Apprenant: msg, Problems: []Problem{{Code: code, Severity: SevError, Message: msg, Line: line}}, DuplicateOf: []string{path}},
+		}
+		var got bytes.Buffer
+		if err := WriteFilesReport(&got, "json", FilesReport{Files: files}); err != nil {
+			t.Fatal(err)
+		}
+		if want := wholeJSON(t, files); !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("\n got %q\nwant %q", got.Bytes(), want)
+		}
+		var doc filesDoc
+		if err := json.Unmarshal(got.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range doc.Files {
+			if g.Path != ValidUTF8(path) || len(g.Problems) == 1 && (g.Problems[0].Message != ValidUTF8(msg) || g.Problems[0].Code != ValidUTF8(code)) {
+				t.Fatalf("read back %+v", g)
+			}
 		}
 	})
-}
-
-// TestSummaryJSONMatchesEncoder: the summary written with its duplicate
-// groups one path at a time is byte for byte what marshalIndent wrote
-// of it whole, for no group, empty groups and groups of nasty paths.
-func TestSummaryJSONMatchesEncoder(t *testing.T) {
-	r := rand.New(rand.NewPCG(23, 24))
-	for i := range 20_000 {
-		sum := BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}}
-		sum.Files, sum.Valid, sum.Invalid, sum.Warnings = r.IntN(9), r.IntN(9), r.IntN(9), r.IntN(9)
-		for range r.IntN(3) {
-			sum.Codes[jsonNasty(r)] = r.IntN(5)
-		}
-		for range r.IntN(4) {
-			g := []string{}
-			for range r.IntN(4) {
-				g = append(g, jsonNasty(r))
-			}
-			sum.Duplicates = append(sum.Duplicates, g)
-		}
-		want, err := marshalIndent(sum, "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		bw := bufio.NewWriter(&b)
-		if err := writeSummaryJSON(bw, sum); err != nil {
-			t.Fatal(err)
-		}
-		bw.Flush()
-		if want := appendNoBidi(nil, want, jsonBidi); !bytes.Equal(appendNoBidi(nil, b.Bytes(), jsonBidi), want) {
-			t.Fatalf("case %d:\n got %q\nwant %q", i, b.Bytes(), want)
-		}
-	}
 }
 
 // sliceResults is Results over a slice, as a run's records are read.
@@ -135,8 +141,8 @@ type sliceResults []FileResult
 func (s sliceResults) Len() int            { return len(s) }
 func (s sliceResults) At(i int) FileResult { return s[i] }
 
-// manyResults is a large run: most files valid, some with problems,
-// some sharing a key, some with names to escape.
+// manyResults is a run of n files: most valid, one in seven with a
+// problem, some with names to escape, some sharing a key.
 func manyResults(n int) sliceResults {
 	out := make(sliceResults, n)
 	for i := range out {
@@ -157,62 +163,19 @@ func manyResults(n int) sliceResults {
 	return out
 }
 
-// TestFilesJSONParallelIsSerial: a large run's files list, formatted in
-// parallel chunks, is byte for byte the list written one file after the
-// other, at every size around the chunks' edges.
-func TestFilesJSONParallelIsSerial(t *testing.T) {
-	all := manyResults(5*jsonChunk + 3)
-	for _, n := range []int{0, 1, 2*jsonChunk - 1, 2 * jsonChunk, 2*jsonChunk + 1, 3 * jsonChunk, 5*jsonChunk + 3} {
-		var par, ser bytes.Buffer
-		if err := WriteFilesReport(&par, "json", FilesReport{Results: all[:n]}); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteFilesReport(&ser, "json", FilesReport{Files: all[:n]}); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(par.Bytes(), ser.Bytes()) {
-			t.Fatalf("%d files: the parallel list differs from the serial one", n)
-		}
-		if n > 0 && !json.Valid(par.Bytes()) {
-			t.Fatalf("%d files: not JSON", n)
-		}
-	}
-}
-
-// BenchmarkFilesJSON100k is the last serial step of pret valider over
-// 100,000 files: the json report.
-func BenchmarkFilesJSON100k(b *testing.B) {
-	all := manyResults(100_000)
+// benchFormat writes a run of n files in format, as pret valider does.
+func benchFormat(b *testing.B, format string, n int) {
+	all := manyResults(n)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := WriteFilesReport(io.Discard, "json", FilesReport{Results: all}); err != nil {
+		if err := WriteFilesReport(io.Discard, format, FilesReport{Results: all, Version: "1.0", Dir: "/depot"}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// TestJSONStringBidiIsFilters: appendJSONString escapes exactly the
-// characters the report's bidi filter (bidiAt) escapes, for every code
-// point: the files list then needs no filter pass.
-func TestJSONStringBidiIsFilters(t *testing.T) {
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if !utf8.ValidRune(r) {
-			continue
-		}
-		s := "a" + string(r) + "b"
-		got := string(appendJSONString(nil, s))
-		want := string(appendNoBidi(nil, appendJSONStringUnfiltered(s), jsonBidi))
-		if got != want {
-			t.Fatalf("U+%04X: %q, the filter gives %q", r, got, want)
-		}
-	}
-}
-
-// appendJSONStringUnfiltered is encoding/json's string, HTML escaping off.
-func appendJSONStringUnfiltered(s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return bytes.TrimRight(buf.Bytes(), "\n")
-}
+// A course (400 files) and the 100,000 files of organisateurs.md, Scale.
+func BenchmarkFilesJSON400(b *testing.B)   { benchFormat(b, "json", 400) }
+func BenchmarkFilesJSON100k(b *testing.B)  { benchFormat(b, "json", 100_000) }
+func BenchmarkFilesSARIF400(b *testing.B)  { benchFormat(b, "sarif", 400) }
+func BenchmarkFilesSARIF100k(b *testing.B) { benchFormat(b, "sarif", 100_000) }
