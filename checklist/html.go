@@ -105,7 +105,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	}
 	for _, c := range s.byFrequency(r.all()) {
 		info := codeInfo(c.Code, c.Severity)
-		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Description, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
+		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Label, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
 	}
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {

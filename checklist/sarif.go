@@ -1,13 +1,12 @@
 package checklist
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"fmt"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -37,6 +36,8 @@ type sarifDriver struct {
 type sarifRule struct {
 	ID                   string       `json:"id"`
 	ShortDescription     sarifMessage `json:"shortDescription"`
+	FullDescription      sarifMessage `json:"fullDescription"`
+	Help                 sarifMessage `json:"help"`
 	DefaultConfiguration struct {
 		Level string `json:"level"`
 	} `json:"defaultConfiguration"`
@@ -47,12 +48,15 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID     string            `json:"ruleId"`
-	RuleIndex  int               `json:"ruleIndex"`
-	Level      string            `json:"level"`
-	Message    sarifMessage      `json:"message"`
-	Locations  []sarifLocation   `json:"locations"`
-	Properties map[string]string `json:"properties,omitempty"`
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+	// PartialFingerprints lets code scanning know a result again from
+	// one run to the next (sarifFingerprint).
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          map[string]string `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
@@ -75,124 +79,95 @@ func sarifLevel(sev Severity) string {
 	return "error"
 }
 
-// writeFilesSARIF writes the log as encoding/json would write it whole,
-// its results one at a time: a run over 100,000 files with problems
-// would otherwise hold every result, and its encoding, at once
-// (organisateurs.md, Scale: memory grows by a small record per file,
-// never with what the files hold). A first pass over the files finds
-// the rules, which come before the results.
+// sarifFingerprintKey names pret's own fingerprint: GitHub recomputes
+// its primaryLocationLineHash from the file's lines, and warns when a
+// tool's value differs, so pret uses a key of its own.
+const sarifFingerprintKey = "pretProblem/v1"
+
+// sarifFingerprint identifies a problem across runs: its code, the file
+// (and archive entry) and learner, and which problem of that code in the
+// file it is. The line is left out, so that an edit above the problem
+// does not make it a new alert, and the message too (it quotes lines).
+func sarifFingerprint(code, uri, entry, learner string, nth int) string {
+	h := sha256.New()
+	for _, s := range []string{code, uri, entry, learner, strconv.Itoa(nth)} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// writeFilesSARIF writes the log: one run, a rule per code (the
+// contract's, then any other met), one result per problem.
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
-	driver := sarifDriver{Name: "pret", Version: r.Version}
+	driver := sarifDriver{Name: "pret", Version: r.Version, Rules: []sarifRule{}}
 	index := map[string]int{}
-	addRule := func(info CodeInfo) int {
+	rule := func(info CodeInfo) int {
 		if i, ok := index[info.Code]; ok {
 			return i
 		}
-		rule := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Description}}
-		rule.DefaultConfiguration.Level = sarifLevel(info.Severity)
+		r := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Label},
+			FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
+		r.DefaultConfiguration.Level = sarifLevel(info.Severity)
 		index[info.Code] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, rule)
+		driver.Rules = append(driver.Rules, r)
 		return index[info.Code]
 	}
 	for _, c := range Codes {
-		addRule(c)
+		rule(c)
 	}
-	found := false
+	results := []sarifResult{}
 	for f := range r.all() {
+		uri := fileURI(r.Dir, f.Path)
+		if f.Archive != "" {
+			uri = fileURI(r.Dir, f.Archive)
+		}
+		strict := !f.Valid && len(f.codes(SevError)) == 0 // --strict: the warnings fail the file
+		seen := map[string]int{}
 		for _, p := range f.Problems {
-			addRule(codeInfo(p.Code, p.Severity))
-			found = true
+			res := sarifResult{
+				RuleID:    p.Code,
+				RuleIndex: rule(codeInfo(p.Code, p.Severity)),
+				Level:     sarifLevel(p.Severity),
+				Message:   sarifMessage{p.Message},
+				PartialFingerprints: map[string]string{
+					sarifFingerprintKey: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code]),
+				},
+			}
+			seen[p.Code]++
+			if strict {
+				res.Level = "error"
+			}
+			var loc sarifLocation
+			loc.PhysicalLocation.ArtifactLocation.URI = uri
+			if p.Line > 0 && f.Archive == "" {
+				loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
+			}
+			res.Locations = []sarifLocation{loc}
+			props := map[string]string{}
+			if f.Apprenant != "" {
+				props["apprenant"] = f.Apprenant
+			}
+			if f.Participant != "" {
+				props["participant"] = f.Participant
+			}
+			if f.Entry != "" {
+				props["entry"] = f.Entry
+				if p.Line > 0 {
+					props["entryLine"] = strconv.Itoa(p.Line)
+				}
+			}
+			if len(props) > 0 {
+				res.Properties = props
+			}
+			results = append(results, res)
 		}
 	}
-	doc := sarifLog{
+	return writeJSON(w, sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
-		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: []sarifResult{}}},
-	}
-	if !found {
-		return writeJSON(w, doc)
-	}
-	var hb bytes.Buffer
-	he := json.NewEncoder(&hb)
-	he.SetIndent("", "  ")
-	he.SetEscapeHTML(false) // as writeJSON
-	if err := he.Encode(doc); err != nil {
-		return err
-	}
-	head := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
-	// The results are the run's last field, its only empty list.
-	const empty = "\"results\": []\n    }\n  ]\n}"
-	if !bytes.HasSuffix(head, []byte(empty)) {
-		return fmt.Errorf("sarif : forme inattendue du journal")
-	}
-	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		bw.Write(head[:len(head)-len(empty)])
-		bw.WriteString(`"results": [`)
-		n := 0
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("        ", "  ")
-		enc.SetEscapeHTML(false)
-		for f := range r.all() {
-			uri := fileURI(r.Dir, f.Path)
-			if f.Archive != "" {
-				uri = fileURI(r.Dir, f.Archive)
-			}
-			for _, p := range f.Problems {
-				res := sarifResult{
-					RuleID:    p.Code,
-					RuleIndex: addRule(codeInfo(p.Code, p.Severity)),
-					Level:     sarifLevel(p.Severity),
-					Message:   sarifMessage{p.Message},
-				}
-				if !f.Valid && p.Severity == SevWarning && len(f.codes(SevError)) == 0 {
-					res.Level = "error" // --strict: the warnings fail the file
-				}
-				var loc sarifLocation
-				loc.PhysicalLocation.ArtifactLocation.URI = uri
-				if p.Line > 0 && f.Archive == "" {
-					loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
-				}
-				res.Locations = []sarifLocation{loc}
-				props := map[string]string{}
-				if f.Apprenant != "" {
-					props["apprenant"] = f.Apprenant
-				}
-				if f.Entry != "" {
-					props["entry"] = f.Entry
-					if p.Line > 0 {
-						props["entryLine"] = itoa(p.Line)
-					}
-				}
-				if len(props) > 0 {
-					res.Properties = props
-				}
-				buf.Reset()
-				if err := enc.Encode(res); err != nil {
-					return err
-				}
-				if n > 0 {
-					bw.WriteByte(',')
-				}
-				bw.WriteString("\n        ")
-				bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-				n++
-			}
-		}
-		bw.WriteString("\n      ]\n    }\n  ]\n}\n")
-		return bw.Flush()
+		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: results}},
 	})
-}
-
-func itoa(n int) string {
-	b := []byte{}
-	for {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		if n /= 10; n == 0 {
-			return string(b)
-		}
-	}
 }
 
 // relativePath gives a path relative to dir when it lies below it (code

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,10 +172,10 @@ func TestGitHubCommandsParseBack(t *testing.T) {
 // TestSARIFValidAgainstTheSchema: whatever the names hold, the log is
 // SARIF 2.1.0 as the schema says, every uri a relative reference.
 func TestSARIFValidAgainstTheSchema(t *testing.T) {
-	path, _ := filepath.Abs(filepath.Join("..", "..", "shared", "schemas", "sarif-schema-2.1.0.json"))
+	path, _ := filepath.Abs(filepath.Join("..", "docs", "schemas", "sarif-schema-2.1.0.json"))
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("the SARIF schema must be beside the repository (../shared/schemas): %v", err)
+		t.Fatalf("the SARIF schema is in the repository (docs/schemas): %v", err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(f)
 	f.Close()
@@ -221,6 +222,95 @@ func TestSARIFValidAgainstTheSchema(t *testing.T) {
 			if err != nil || u.IsAbs() {
 				t.Fatalf("uri %q: %v", r.Locations[0].PhysicalLocation.ArtifactLocation.URI, err)
 			}
+		}
+	}
+}
+
+// sarifDoc is what the tests read of a SARIF log.
+type sarifDoc struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct {
+				Rules []struct {
+					ID               string `json:"id"`
+					ShortDescription struct{ Text string }
+					FullDescription  struct{ Text string }
+					Help             struct{ Text string }
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Results []struct {
+			RuleID              string            `json:"ruleId"`
+			RuleIndex           int               `json:"ruleIndex"`
+			Level               string            `json:"level"`
+			PartialFingerprints map[string]string `json:"partialFingerprints"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+func readSARIF(t *testing.T, files []FileResult) sarifDoc {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteFilesReport(&buf, "sarif", FilesReport{Files: files, Version: "1.0", Dir: "/depot"}); err != nil {
+		t.Fatal(err)
+	}
+	var doc sarifDoc
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestSARIFForCodeScanning: what GitHub code scanning asks of a log
+// beyond the schema. Every rule has a French shortDescription,
+// fullDescription and help; every result a partialFingerprints value,
+// distinct between results, the same from one run to the next and when
+// only the problem's line moved (an edit above it), different for
+// another file or learner.
+func TestSARIFForCodeScanning(t *testing.T) {
+	files := []FileResult{
+		{Path: "rendus/kim/acces.md", Apprenant: "Kim", Problems: []Problem{
+			{Code: "missing-date", Severity: SevError, Message: "pas de date", Line: 2},
+			{Code: "bad-date", Severity: SevError, Message: "31 avril", Line: 3},
+			{Code: "bad-date", Severity: SevError, Message: "30 février", Line: 4},
+		}},
+		{Path: "rendus/lou/acces.md", Apprenant: "Lou", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "pas de date", Line: 2}}},
+		{Path: "rendus.zip!/zoé/acces.md", Archive: "rendus.zip", Entry: "zoé/acces.md", Apprenant: "Zoé", Problems: []Problem{{Code: "inconnu", Severity: SevWarning, Message: "?"}}},
+	}
+	doc := readSARIF(t, files)
+	run := doc.Runs[0]
+	rules := run.Tool.Driver.Rules
+	if len(rules) != len(Codes)+1 {
+		t.Fatalf("%d rules for %d codes and one unknown", len(rules), len(Codes))
+	}
+	for _, r := range rules[:len(Codes)] {
+		if r.ShortDescription.Text == "" || r.FullDescription.Text == "" || r.Help.Text == "" || r.FullDescription.Text == r.ShortDescription.Text {
+			t.Errorf("rule %s: %+v", r.ID, r)
+		}
+	}
+	if !strings.Contains(rules[slices.IndexFunc(Codes, func(c CodeInfo) bool { return c.Code == "private-key-leak" })].Help.Text, leakIncident) {
+		t.Error("the leak's help does not say the key is compromised")
+	}
+	seen := map[string]bool{}
+	for _, r := range run.Results {
+		fp := r.PartialFingerprints[sarifFingerprintKey]
+		if len(fp) != 32 || seen[fp] || rules[r.RuleIndex].ID != r.RuleID {
+			t.Fatalf("result %+v: fingerprint %q (seen %v)", r, fp, seen[fp])
+		}
+		seen[fp] = true
+	}
+	if len(run.Results) != 5 {
+		t.Fatalf("%d results", len(run.Results))
+	}
+	moved := slices.Clone(files)
+	moved[0].Problems = slices.Clone(files[0].Problems)
+	for i := range moved[0].Problems {
+		moved[0].Problems[i].Line += 10
+	}
+	again := readSARIF(t, moved).Runs[0].Results
+	for i, r := range run.Results {
+		if again[i].PartialFingerprints[sarifFingerprintKey] != r.PartialFingerprints[sarifFingerprintKey] {
+			t.Errorf("result %d: the fingerprint changed when its line moved", i)
 		}
 	}
 }
