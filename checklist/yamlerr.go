@@ -2,12 +2,15 @@ package checklist
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
 
-// yamlReasons are the YAML parser's messages (go-yaml, through
-// sigs.k8s.io/yaml) in French: its own words never reach the user.
+// yamlReasons are the YAML parsers' messages in French, the first that
+// matches winning: go-yaml v2 (through sigs.k8s.io/yaml: livrables,
+// sunk) and v3 (go.yaml.in/yaml/v3: pret's config file) say the same
+// things in nearly the same words. Their own words never reach the user.
 var yamlReasons = []struct{ en, fr string }{
 	{"mapping values are not allowed", "« : » inattendu : une valeur qui contient « : » s'écrit entre guillemets, ou l'indentation est décalée"},
 	{"found character that cannot start any token", "caractère qui ne peut pas commencer une valeur (une tabulation ? YAML n'indente qu'avec des espaces)"},
@@ -33,6 +36,11 @@ var yamlReasons = []struct{ en, fr string }{
 	{"document contains excessive aliasing", "trop d'alias (« * ») : le document se déplierait sans fin"},
 	{"unknown anchor", "alias (« * ») vers une ancre (« & ») inconnue"},
 	{"found duplicate", "clé en double"},
+	{"already defined", "clé en double"},
+	{"invalid base64", "valeur !!binary qui n'est pas du base64"},
+	{"did not find expected", "structure inattendue : vérifiez les retraits, les crochets et les guillemets"},
+	{"UTF-8", "le fichier n'est pas en UTF-8"},
+	{"tab", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
 }
 
 var (
@@ -43,18 +51,30 @@ var (
 )
 
 // YAMLError says in French what a YAML or JSON decoder found wrong, with
-// the line number when the parser gives one. Nothing of the parser's
-// English is kept but the name of a field and its line.
+// the line number when the parser gives one: "ligne 3 : clé en double".
+// Nothing of the parser's English is kept but the name of a field and
+// its line.
 func YAMLError(err error) string {
+	line, reason := YAMLProblem(err)
+	if line > 0 {
+		return "ligne " + strconv.Itoa(line) + " : " + reason
+	}
+	return reason
+}
+
+// YAMLProblem is YAMLError in its parts, for a caller that words the
+// line its own way: the line (0 when the parser gives none) and the
+// reason.
+func YAMLProblem(err error) (line int, reason string) {
 	msg := err.Error()
 	if m := typeErrRe().FindStringSubmatch(msg); m != nil {
 		field := m[2]
 		if field == "" {
 			field = "document"
 		}
-		return "le champ « " + Escape(field) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + jsonKindFrench(m[1])
+		return 0, "le champ « " + Escape(field) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + jsonKindFrench(m[1])
 	}
-	reason := "syntaxe YAML invalide"
+	reason = "syntaxe invalide"
 	for _, r := range yamlReasons {
 		if strings.Contains(msg, r.en) {
 			reason = r.fr
@@ -62,9 +82,9 @@ func YAMLError(err error) string {
 		}
 	}
 	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
-		return "ligne " + m[1] + " : " + reason
+		line, _ = strconv.Atoi(m[1])
 	}
-	return reason
+	return line, reason
 }
 
 func goTypeFrench(t string) string {

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -309,43 +307,14 @@ func sessionDay(s string) (time.Time, error) {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
-// yamlLine is compiled on first use: most runs never see a YAML error.
-var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
-
-// frenchYAMLError keeps the line number of a YAML error and says the
-// rest in French; the parser's English never reaches the person.
+// frenchYAMLError says where and why the config file is not YAML, in
+// French (checklist.YAMLProblem, the one translator of parser messages).
 func frenchYAMLError(err error) string {
-	msg := err.Error()
-	where := "YAML invalide : "
-	if m := yamlLine().FindStringSubmatch(msg); m != nil {
-		where = "YAML invalide à la ligne " + m[1] + " : "
-		msg = msg[len(m[0]):]
+	line, reason := checklist.YAMLProblem(err)
+	if line > 0 {
+		return fmt.Sprintf("YAML invalide à la ligne %d : %s", line, reason)
 	}
-	switch {
-	case strings.Contains(msg, "excessive aliasing"):
-		return where + "trop d'alias : écrivez les réglages sans alias"
-	case strings.Contains(msg, "max depth"):
-		return where + "imbrication trop profonde"
-	case strings.Contains(msg, "tab"):
-		return where + "une tabulation sert de retrait ; YAML demande des espaces"
-	case strings.Contains(msg, "mapping values are not allowed"):
-		return where + "« : » inattendu ; mettez la valeur entre guillemets si elle contient « : »"
-	case strings.Contains(msg, "did not find expected"):
-		return where + "structure inattendue : vérifiez les retraits, les crochets et les guillemets"
-	case strings.Contains(msg, "found character that cannot start"):
-		return where + "caractère qui ne peut pas commencer une valeur ; mettez la valeur entre guillemets"
-	case strings.Contains(msg, "unknown anchor"):
-		return where + "alias vers une ancre inconnue"
-	case strings.Contains(msg, "UTF-8"):
-		return where + "le fichier n'est pas du texte UTF-8"
-	case strings.Contains(msg, "control characters are not allowed"):
-		return where + "caractère de contrôle interdit dans le fichier"
-	case strings.Contains(msg, "could not find expected ':'"):
-		return where + "« : » manquant après une clé"
-	case strings.Contains(msg, "already defined"):
-		return where + "clé donnée deux fois"
-	}
-	return strings.TrimSuffix(where, " : ")
+	return "YAML invalide : " + reason
 }
 
 // filteredYAML is the known settings as YAML, for viper: it never sees
