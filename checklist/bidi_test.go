@@ -2,7 +2,6 @@ package checklist
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"math/rand/v2"
@@ -76,7 +75,10 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := buf.String()
-			if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || format != "html" && hasBidi(buf.Bytes()) {
+			if format == "csv" {
+				out = csvBody(t, buf.Bytes()) // the byte order mark is pret's
+			}
+			if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || format != "html" && hasBidi([]byte(out)) {
 				t.Fatalf("%s holds %d raw bidi controls:\n%q", format, n, out)
 			}
 			// Nor a C1 control (CSI among them), but in the page, where a
@@ -144,9 +146,11 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 				// Every control of every string the page shows is one
 				// marker, named by its code point.
 				want := countMarked(XMLText(r.Name))
-				shownStrings := []string{f[0].Path, f[1].Path} // the duplicates
+				// The duplicate groups name the learners; a long path or
+				// fingerprint is shown short, its whole in attributes.
+				shownStrings := []string{f[0].Apprenant, f[1].Apprenant}
 				for _, x := range f {
-					shownStrings = append(shownStrings, x.Apprenant, x.Path, x.Date, x.Statut, x.Fingerprint)
+					shownStrings = append(shownStrings, x.Apprenant, shortPath(x.Path), x.Date, x.Statut, shortFingerprint(x.Fingerprint))
 					for _, p := range x.Problems {
 						shownStrings = append(shownStrings, p.Message)
 					}
@@ -158,18 +162,20 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 					t.Fatalf("html shows %d markers, want %d", got, want)
 				}
 				// html/template writes "+" as "&#43;" in text.
+				// A control in the whole path, in the title, is "[U+…]".
 				for _, c := range bidiControls {
-					if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, ">"+strings.ReplaceAll(bidiMarker(c), "+", "&#43;")+"</span>") {
-						t.Fatalf("html: no marker %s for a control in %q", bidiMarker(c), f[0].Path)
+					marker := strings.ReplaceAll(bidiMarker(c), "+", "&#43;")
+					if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
+						t.Fatalf("html: no marker %s for a control in %q", bidiMarker(c), f[0].Apprenant)
+					}
+					if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
+						t.Fatalf("html: no marker %s in the title of %q", bidiMarker(c), f[0].Path)
 					}
 				}
 			case "csv":
-				rows, err := csv.NewReader(&buf).ReadAll()
-				if err != nil {
-					t.Fatalf("csv: %v", err)
-				}
-				if rows[1][1] != formulaSafe(f[0].Path) || rows[1][0] != formulaSafe(f[0].Apprenant) {
-					t.Fatalf("csv row %q", rows[1])
+				row := csvRowOf(t, readCSV(t, buf.Bytes()), f[0].Path)
+				if row[0] != formulaSafe(f[0].Apprenant) {
+					t.Fatalf("csv row %q", row)
 				}
 			}
 		}

@@ -256,7 +256,11 @@ func TestNoFormatCharacterInTerminalFormats(t *testing.T) {
 			if err := WriteFilesReport(&buf, format, r); err != nil {
 				t.Fatal(err)
 			}
-			out := strings.ToValidUTF8(buf.String(), "")
+			out := buf.String()
+			if format == "csv" {
+				out = csvBody(t, buf.Bytes()) // the byte order mark is pret's
+			}
+			out = strings.ToValidUTF8(out, "")
 			if j := strings.IndexFunc(out, func(r rune) bool { return unicode.Is(unicode.Cf, r) }); j >= 0 {
 				t.Fatalf("%s holds a format character at %d:\n%q", format, j, out)
 			}

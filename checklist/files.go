@@ -74,6 +74,14 @@ func (r FilesReport) read() iter.Seq[FileResult] {
 	}
 }
 
+// at is the file i of the run's order.
+func (r FilesReport) at(i int) FileResult {
+	if r.Results == nil {
+		return r.Files[i]
+	}
+	return r.Results.At(i)
+}
+
 // Leaks reports whether the file holds a private key (private-key-leak).
 func (f FileResult) Leaks() bool {
 	return slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "private-key-leak" })
@@ -87,7 +95,7 @@ func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 	case "junit":
 		return writeFilesJUnit(w, r.Name, r.all())
 	case "csv":
-		return writeFilesCSV(w, r.all())
+		return writeFilesCSV(w, r)
 	case "sarif":
 		return writeFilesSARIF(w, r)
 	case "github":
@@ -106,6 +114,15 @@ func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
 	style := r.Style
+	s := summarize(r.all())
+	if n := s.Codes["private-key-leak"]; n > 0 {
+		// The leaks come first (all): the heading stands above them.
+		holds := "1 fichier contient"
+		if n > 1 {
+			holds = fmt.Sprintf("%d fichiers contiennent", n)
+		}
+		fmt.Fprintf(bw, "%s %s une clé privée : %s, à chaque apprenant nommé.\n", style.paint("1;31", "INCIDENT :"), holds, leakIncident)
+	}
 	hidden := 0
 	for f := range r.all() {
 		if !r.All && len(f.Problems) == 0 && len(f.Explain) == 0 {
@@ -120,10 +137,17 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 		case "avertissement":
 			verdict = style.paint("33", "valide  ")
 		}
-		if f.Apprenant != "" {
-			fmt.Fprintf(bw, "%s  %s — %s\n", verdict, Escape(f.Apprenant), Escape(f.Path))
+		who := Escape(f.Apprenant)
+		if f.Email != "" {
+			who += " (" + Escape(f.Email) + ")"
+		}
+		if who != "" {
+			fmt.Fprintf(bw, "%s  %s — %s\n", verdict, who, Escape(f.Path))
 		} else {
 			fmt.Fprintf(bw, "%s  %s\n", verdict, Escape(f.Path))
+		}
+		if f.Leaks() {
+			fmt.Fprintf(bw, "    %s %s\n", style.paint("1;31", "incident :"), leakIncident)
 		}
 		for _, p := range f.Problems {
 			fmt.Fprintf(bw, "    %s\n", Escape(problemLine(p)))
@@ -132,7 +156,6 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 			fmt.Fprintf(bw, "    · %s\n", Escape(e))
 		}
 	}
-	s := summarize(r.all())
 	fmt.Fprintf(bw, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
 		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid))
 	if s.Warnings > 0 {

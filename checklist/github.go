@@ -19,8 +19,11 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			file = relativePath(r.Dir, f.Archive)
 		}
 		for _, p := range f.Problems {
+			// A warning stays a warning beside an error of the same
+			// file; only --strict, which fails a file for its warnings
+			// alone, makes them errors (as in sarif).
 			cmd := "error"
-			if p.Severity == SevWarning && f.Valid {
+			if p.Severity == SevWarning && (f.Valid || len(f.codes(SevError)) > 0) {
 				cmd = "warning"
 			}
 			props := "file=" + ghProperty(file)
@@ -31,6 +34,9 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			msg := p.Message
 			if p.Line > 0 {
 				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
+			}
+			if p.Code == "private-key-leak" {
+				msg = "incident, " + leakIncident + " ; " + msg
 			}
 			if f.Entry != "" {
 				msg = f.Entry + " : " + msg

@@ -5,11 +5,15 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"fmt"
 	"html/template"
 	"io"
 	"iter"
+	"slices"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 )
 
 // The page's style and script are inline, and the page forbids anything
@@ -46,18 +50,25 @@ func cspHash(s string) string {
 }
 
 type htmlData struct {
-	Name       []bidiPart
-	Title      string
-	Summary    BatchSummary
-	Duplicates [][][]bidiPart
+	Name  []bidiPart
+	Title string
+	// Sources are the arguments read (the archive's name), Generated
+	// when the page was made, in French.
+	Sources   [][]bidiPart
+	Generated string
+	Summary   BatchSummary
+	Incidents []htmlWho
+	// Duplicates name the learners of each group that share a key.
+	Duplicates [][]htmlWho
 	Codes      []htmlCode
 	// Files are made one at a time as the template ranges over them:
 	// a page of 100,000 rows is never held as rows (organisateurs.md,
 	// Scale).
-	Files  iter.Seq[htmlFile]
-	Policy string
-	Style  template.CSS
-	Script template.JS
+	Files    iter.Seq[htmlFile]
+	Incident string
+	Policy   string
+	Style    template.CSS
+	Script   template.JS
 }
 
 type htmlCode struct {
@@ -65,13 +76,25 @@ type htmlCode struct {
 	Files, Total                int
 }
 
+// htmlWho is a learner as a list names them: the name (the path when
+// the platform gave none), the e-mail, and the path in full for the
+// tooltip.
+type htmlWho struct {
+	Name, Email []bidiPart
+	Path        string
+}
+
 // Strings from files and file names are []bidiPart: the template shows
-// their bidi controls as markers (bidi.go).
+// their bidi controls as markers (bidi.go). A long value is shown short
+// (Path, Fingerprint) with the whole in PathFull and FingerprintFull:
+// the tooltip, the copy and the sort take the whole.
 type htmlFile struct {
-	Apprenant, Path, Date, Statut, Fingerprint []bidiPart
-	Verdict, VerdictLabel                      string
-	Codes                                      string // space-separated, for the filter
-	Problems                                   []htmlProblem
+	Apprenant, Email, Participant, Path, Date, Statut, Fingerprint []bidiPart
+	PathFull, FingerprintFull                                      string
+	Verdict, VerdictLabel                                          string
+	Signed, Incident                                               bool
+	Codes                                                          string // space-separated, for the filter
+	Problems                                                       []htmlProblem
 }
 
 type htmlProblem struct {
@@ -85,7 +108,54 @@ type htmlProblem struct {
 // and its bidi controls apart.
 func shown(s string) []bidiPart { return bidiParts(XMLText(s)) }
 
+// whole is a string from a file as an attribute holds it (a tooltip, a
+// value to copy): the controls as "[U+202E]" markers, since an attribute
+// cannot hold the page's marker spans.
+func whole(s string) string { return bidiText(XMLText(s)) }
+
+// shortPath keeps a long path's first folder and its file name, which
+// with the learner's name say which file it is: "rendus.zip!/…/acces.md".
+func shortPath(p string) string {
+	const most = 32
+	if utf8.RuneCountInString(p) <= most {
+		return p
+	}
+	first, _, _ := strings.Cut(p, "/")
+	last := p[strings.LastIndex(p, "/")+1:]
+	if r := []rune(last); len(r) > 20 {
+		last = "…" + string(r[len(r)-20:])
+	}
+	if r := []rune(first); len(r) > 8 {
+		first = string(r[:8]) + "…"
+	}
+	return first + "/…/" + last
+}
+
+// shortFingerprint keeps the start of the hash, enough to tell two keys
+// apart at a glance: "SHA256:bdWv8ASn…".
+func shortFingerprint(fp string) string {
+	if r := []rune(fp); len(r) > 16 {
+		return string(r[:15]) + "…"
+	}
+	return fp
+}
+
 var verdictLabels = map[string]string{"valide": "valide", "avertissement": "valide, avec avertissements", "invalide": "invalide"}
+
+var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
+
+// frenchTime is "1 décembre 2026 à 19:05".
+func frenchTime(t time.Time) string {
+	return fmt.Sprintf("%d %s %d à %02d:%02d", t.Day(), frenchMonths[t.Month()-1], t.Year(), t.Hour(), t.Minute())
+}
+
+func who(f FileResult) htmlWho {
+	name := f.Apprenant
+	if name == "" {
+		name = f.Path
+	}
+	return htmlWho{Name: shown(name), Email: shown(f.Email), Path: whole(f.Path)}
+}
 
 // writeFilesHTML writes one self-contained page. html/template escapes
 // every string in its context; nothing from a file is ever marked safe.
@@ -95,13 +165,34 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	if name == "" {
 		name = "pret valider"
 	}
-	d := htmlData{Name: shown(name), Title: bidiText(XMLText(name)), Summary: s, Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
-	for _, g := range s.Duplicates {
-		var paths [][]bidiPart
-		for _, p := range g {
-			paths = append(paths, shown(p))
+	d := htmlData{Name: shown(name), Title: bidiText(XMLText(name)), Summary: s, Incident: leakIncident,
+		Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
+	for _, src := range r.Sources {
+		d.Sources = append(d.Sources, shown(src))
+	}
+	if len(r.Sources) == 1 {
+		d.Title += " — " + whole(r.Sources[0])
+	}
+	if !r.Generated.IsZero() {
+		d.Generated = frenchTime(r.Generated)
+	}
+	// The leaks come first (all), and the duplicates are few: one pass
+	// finds both, keeping only those files.
+	groups := map[string]int{} // fingerprint → index in d.Duplicates
+	for f := range r.all() {
+		if f.Leaks() {
+			d.Incidents = append(d.Incidents, who(f))
 		}
-		d.Duplicates = append(d.Duplicates, paths)
+		if f.Fingerprint == "" || !slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "duplicate-fingerprint" }) {
+			continue
+		}
+		i, ok := groups[f.Fingerprint]
+		if !ok {
+			i = len(d.Duplicates)
+			groups[f.Fingerprint] = i
+			d.Duplicates = append(d.Duplicates, nil)
+		}
+		d.Duplicates[i] = append(d.Duplicates[i], who(f))
 	}
 	for _, c := range s.byFrequency(r.all()) {
 		info := codeInfo(c.Code, c.Severity)
@@ -109,7 +200,11 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	}
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
-			hf := htmlFile{Apprenant: shown(f.Apprenant), Path: shown(f.Path), Verdict: f.verdict(), Date: shown(f.Date), Statut: shown(f.Statut), Fingerprint: shown(f.Fingerprint)}
+			hf := htmlFile{Apprenant: shown(f.Apprenant), Email: shown(f.Email), Participant: shown(f.Participant),
+				Path: shown(shortPath(f.Path)), PathFull: whole(f.Path),
+				Fingerprint: shown(shortFingerprint(f.Fingerprint)), FingerprintFull: whole(f.Fingerprint),
+				Date: shown(f.Date), Statut: shown(statutLabel(f.Statut)),
+				Verdict: f.verdict(), Signed: f.Signed, Incident: f.Leaks()}
 			hf.VerdictLabel = verdictLabels[hf.Verdict]
 			var codes []string
 			for _, p := range f.Problems {

@@ -11,13 +11,45 @@
   document.getElementById("controls").hidden = false;
   buttons.forEach(function (b) { b.hidden = false; });
 
+  // A long path or fingerprint is shown short; data-full holds it whole,
+  // for the search and for a copy.
+  function whole(node) {
+    node.querySelectorAll("[data-full]").forEach(function (s) { s.textContent = s.dataset.full; });
+    return node;
+  }
+  var texts = new Map();
+  rows.forEach(function (r) { texts.set(r, whole(r.cloneNode(true)).textContent.toLowerCase()); });
+
+  document.addEventListener("copy", function (e) {
+    var sel = window.getSelection();
+    if (!e.clipboardData || !sel || sel.rangeCount === 0 || sel.isCollapsed) { return; }
+    var range = sel.getRangeAt(0);
+    var at = range.commonAncestorContainer;
+    var inside = (at.nodeType === 1 ? at : at.parentElement).closest("[data-full]");
+    var text;
+    if (inside) {
+      text = inside.dataset.full;
+    } else {
+      var frag = range.cloneContents();
+      if (!frag.querySelector("[data-full]")) { return; }
+      var box = document.createElement("div");
+      box.className = "copy-box";
+      box.appendChild(whole(frag));
+      document.body.appendChild(box);
+      text = box.innerText;
+      document.body.removeChild(box);
+    }
+    e.clipboardData.setData("text/plain", text);
+    e.preventDefault();
+  });
+
   function apply() {
     var v = verdict.value, c = code.value, q = search.value.trim().toLowerCase();
     var n = 0;
     rows.forEach(function (r) {
       var ok = (v === "" || r.dataset.verdict === v) &&
         (c === "" || (" " + r.dataset.codes + " ").indexOf(" " + c + " ") >= 0) &&
-        (q === "" || r.textContent.toLowerCase().indexOf(q) >= 0);
+        (q === "" || texts.get(r).indexOf(q) >= 0);
       r.hidden = !ok;
       if (ok) { n++; }
     });

@@ -47,6 +47,49 @@ func hostileFiles(rng *rand.Rand) []FileResult {
 	return files
 }
 
+// csvBody checks the csv report opens as a French spreadsheet expects
+// it (UTF-8 with one byte order mark, CRLF line ends) and returns it
+// without the mark.
+func csvBody(t *testing.T, out []byte) string {
+	t.Helper()
+	body, ok := strings.CutPrefix(string(out), "\ufeff")
+	if !ok || strings.HasPrefix(body, "\ufeff") {
+		t.Fatalf("csv does not start with one byte order mark: %q", out)
+	}
+	if strings.Count(body, "\n") != strings.Count(body, "\r\n") || !strings.HasSuffix(body, "\r\n") {
+		t.Fatalf("csv line ends are not CRLF: %q", body)
+	}
+	return body
+}
+
+// readCSV reads the csv report back as a spreadsheet would, with its
+// default separator.
+func readCSV(t *testing.T, out []byte) [][]string {
+	t.Helper()
+	cr := csv.NewReader(strings.NewReader(csvBody(t, out)))
+	cr.Comma = ';'
+	rows, err := cr.ReadAll()
+	if err != nil {
+		t.Fatalf("csv does not read back: %v\n%q", err, out)
+	}
+	if !slices.Equal(rows[0], CSVHeader) {
+		t.Fatalf("csv header %q", rows[0])
+	}
+	return rows
+}
+
+// csvRowOf is the row of the file at path.
+func csvRowOf(t *testing.T, rows [][]string, path string) []string {
+	t.Helper()
+	for _, r := range rows[1:] {
+		if r[3] == formulaSafe(path) {
+			return r
+		}
+	}
+	t.Fatalf("no csv row for %q", path)
+	return nil
+}
+
 // TestCSVIsFormulaSafe reads the roster back with encoding/csv: one row
 // per file, and no cell a spreadsheet would run.
 func TestCSVIsFormulaSafe(t *testing.T) {
@@ -57,14 +100,11 @@ func TestCSVIsFormulaSafe(t *testing.T) {
 		if err := WriteFilesReport(&buf, "csv", FilesReport{Files: files}); err != nil {
 			t.Fatal(err)
 		}
-		rows, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll()
-		if err != nil {
-			t.Fatalf("csv does not read back: %v\n%q", err, buf.String())
-		}
+		rows := readCSV(t, buf.Bytes())
 		if len(rows) != len(files)+1 {
 			t.Fatalf("%d rows for %d files", len(rows), len(files))
 		}
-		for i, row := range rows[1:] {
+		for _, row := range rows[1:] {
 			for _, cell := range row {
 				if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
 					t.Fatalf("cell %q would run as a formula", cell)
@@ -73,21 +113,71 @@ func TestCSVIsFormulaSafe(t *testing.T) {
 					t.Fatalf("cell %q holds %q", cell, bad)
 				}
 			}
-			want := Escape(files[i].Apprenant)
+		}
+		for _, f := range files {
+			want := Escape(f.Apprenant)
 			if want != "" && strings.ContainsRune("=+-@", rune(want[0])) {
 				want = "'" + want
 			}
-			if row[0] != want {
-				t.Fatalf("apprenant %q read back as %q", files[i].Apprenant, row[0])
+			if row := csvRowOf(t, rows, f.Path); row[0] != want {
+				t.Fatalf("apprenant %q read back as %q", f.Apprenant, row[0])
 			}
 		}
 	}
 	// The case of the issue: a learner named like a formula.
 	var buf bytes.Buffer
 	WriteFilesReport(&buf, "csv", FilesReport{Files: []FileResult{{Path: "x/acces.md", Apprenant: "=1+1", Valid: true}}})
-	rows, _ := csv.NewReader(&buf).ReadAll()
-	if rows[1][0] != "'=1+1" {
+	if rows := readCSV(t, buf.Bytes()); rows[1][0] != "'=1+1" {
 		t.Fatalf("%q", rows[1][0])
+	}
+}
+
+// TestCSVForAFrenchSpreadsheet: the leak first, as an incident; then
+// the learners as French sorts them (É with E, not after Z); the
+// participant number, the signature, the French labels beside the
+// codes, the status with its accent; another separator when asked.
+func TestCSVForAFrenchSpreadsheet(t *testing.T) {
+	files := []FileResult{
+		{Path: "r/zoe/acces.md", Apprenant: "Zoé Martin", Participant: "1003", Valid: true, Signed: true, Date: "2026-10-16", Statut: "verifie"},
+		{Path: "r/emile/acces.md", Apprenant: "Émile Durand", Participant: "1001", Problems: []Problem{
+			{Code: "missing-date", Severity: SevError, Message: "pas de date"},
+			{Code: "late-request", Severity: SevWarning, Message: "tard"},
+		}},
+		{Path: "r/eric/acces.md", Apprenant: "Eric Blanc", Participant: "1002", Valid: true, Email: "eric@exemple.fr"},
+		{Path: "r/alice/acces.md", Apprenant: "alice Petit", Participant: "1004", Valid: true},
+		{Path: "r/yann/acces.md", Apprenant: "Yann Leroy", Participant: "1005", Problems: []Problem{{Code: "private-key-leak", Severity: SevError, Message: "clé", Line: 3}}},
+	}
+	var buf bytes.Buffer
+	if err := WriteFilesReport(&buf, "csv", FilesReport{Files: files}); err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, buf.Bytes())
+	var names []string
+	for _, r := range rows[1:] {
+		names = append(names, r[0])
+	}
+	if want := []string{"Yann Leroy", "alice Petit", "Émile Durand", "Eric Blanc", "Zoé Martin"}; !slices.Equal(names, want) {
+		t.Fatalf("order %q, want %q", names, want)
+	}
+	col := func(name string) int { return slices.Index(CSVHeader, name) }
+	leak, emile, eric, zoe := rows[1], rows[3], rows[4], rows[5]
+	if !strings.Contains(leak[col("problèmes")], "INCIDENT") || !strings.Contains(leak[col("problèmes")], leakIncident) || leak[col("erreurs")] != "private-key-leak" {
+		t.Errorf("leak row %q", leak)
+	}
+	if emile[col("participant")] != "1001" || emile[col("valide")] != "non" || emile[col("erreurs")] != "missing-date" || emile[col("avertissements")] != "late-request" ||
+		emile[col("problèmes")] != "Aucune date de demande ou de vérification du compte ; Demande le jour de la séance ou après" {
+		t.Errorf("row %q", emile)
+	}
+	if zoe[col("signé")] != "oui" || zoe[col("statut")] != "vérifié" || eric[col("signé")] != "non" || eric[col("courriel")] != "eric@exemple.fr" {
+		t.Errorf("rows %q, %q", zoe, eric)
+	}
+	buf.Reset()
+	if err := WriteFilesReport(&buf, "csv", FilesReport{Files: files, Comma: ','}); err != nil {
+		t.Fatal(err)
+	}
+	cr := csv.NewReader(strings.NewReader(csvBody(t, buf.Bytes())))
+	if got, err := cr.ReadAll(); err != nil || len(got) != len(rows) || !slices.Equal(got[3], emile) {
+		t.Fatalf("with ',': %v %q", err, got)
 	}
 }
 
@@ -312,5 +402,71 @@ func TestSARIFForCodeScanning(t *testing.T) {
 		if again[i].PartialFingerprints[sarifFingerprintKey] != r.PartialFingerprints[sarifFingerprintKey] {
 			t.Errorf("result %d: the fingerprint changed when its line moved", i)
 		}
+	}
+}
+
+// leakRun is a run whose private-key leak comes last in the run's order.
+func leakRun() []FileResult {
+	return []FileResult{
+		{Path: "r/ana/acces.md", Apprenant: "Ana", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "pas de date"}}},
+		{Path: "r/bea/acces.md", Apprenant: "Béa", Valid: true},
+		{Path: "r/yann/acces.md", Apprenant: "Yann", Email: "yann@exemple.fr", Problems: []Problem{{Code: "private-key-leak", Severity: SevError, Message: "clé privée dans le fichier (ligne 3)", Line: 3}}},
+	}
+}
+
+// TestLeakListedFirst: every format that lists files puts the leak
+// first, and the ones people read say it is an incident and what to do.
+func TestLeakListedFirst(t *testing.T) {
+	files := leakRun()
+	for _, format := range FileFormats {
+		var buf bytes.Buffer
+		if err := WriteFilesReport(&buf, format, FilesReport{Name: "pret valider", Files: files, All: true}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		yann, ana := strings.Index(out, "r/yann/acces.md"), strings.Index(out, "r/ana/acces.md")
+		if yann < 0 || ana < 0 || yann > ana {
+			t.Errorf("%s: the leak is not listed first:\n%s", format, out)
+		}
+		if format != "json" && format != "junit" && !strings.Contains(out, leakIncident) {
+			t.Errorf("%s: no incident:\n%s", format, out)
+		}
+	}
+	var buf bytes.Buffer
+	WriteFilesReport(&buf, "texte", FilesReport{Files: files})
+	lines := strings.Split(buf.String(), "\n")
+	if !strings.HasPrefix(lines[0], "INCIDENT : 1 fichier contient une clé privée : "+leakIncident) ||
+		lines[1] != "invalide  Yann (yann@exemple.fr) — r/yann/acces.md" || lines[2] != "    incident : "+leakIncident {
+		t.Errorf("texte:\n%s", buf.String())
+	}
+	buf.Reset()
+	WriteFilesReport(&buf, "texte", FilesReport{Files: files[:2]})
+	if strings.Contains(buf.String(), "INCIDENT") {
+		t.Errorf("an incident without a leak:\n%s", buf.String())
+	}
+}
+
+// TestGitHubWarningStaysWarning: a warning is ::warning even beside an
+// error of the same file; only --strict, failing a file on its warnings
+// alone, makes them ::error.
+func TestGitHubWarningStaysWarning(t *testing.T) {
+	late := Problem{Code: "late-request", Severity: SevWarning, Message: "tard", Line: 2}
+	files := []FileResult{
+		{Path: "a/acces.md", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "pas de date"}, late}},
+		{Path: "b/acces.md", Valid: true, Problems: []Problem{late}},
+		{Path: "c/acces.md", Problems: []Problem{late}}, // --strict
+	}
+	var buf bytes.Buffer
+	if err := WriteFilesReport(&buf, "github", FilesReport{Files: files}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"::error file=a/acces.md,title=missing-date::pas de date",
+		"::warning file=a/acces.md,line=2,title=late-request::ligne 2 : tard",
+		"::warning file=b/acces.md,line=2,title=late-request::ligne 2 : tard",
+		"::error file=c/acces.md,line=2,title=late-request::ligne 2 : tard",
+	}
+	if got := strings.Split(buf.String(), "\n")[:4]; !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

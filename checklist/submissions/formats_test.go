@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,17 +231,20 @@ func parseReport(t *testing.T, format string, out []byte, results []checklist.Fi
 			}
 		}
 	case "csv":
-		rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+		cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(out, []byte("\ufeff"))))
+		cr.Comma = ';'
+		rows, err := cr.ReadAll()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Join(rows[0], ",") != "apprenant,chemin,valide,date,statut,empreinte,erreurs,avertissements" {
+		if !slices.Equal(rows[0], checklist.CSVHeader) {
 			t.Fatalf("csv header %v", rows[0])
 		}
+		col := func(name string) int { return slices.Index(checklist.CSVHeader, name) }
 		for _, r := range rows[1:] {
-			k := rel(r[1])
-			p.codes[k], p.learner[k] = codesOf(strings.Fields(r[6])), r[0]
-			if (r[2] == "oui") != (r[6] == "") || r[3] != "2026-10-16" || r[4] != "demande" {
+			k := rel(r[col("chemin")])
+			p.codes[k], p.learner[k] = codesOf(strings.Fields(r[col("erreurs")])), r[col("apprenant")]
+			if (r[col("valide")] == "oui") != (r[col("erreurs")] == "") || r[col("date")] != "2026-10-16" || r[col("statut")] != "demande" {
 				t.Errorf("csv row %v", r)
 			}
 		}
@@ -365,7 +369,7 @@ func ghUnescape(s string, property bool) string {
 	return strings.NewReplacer(pairs...).Replace(s)
 }
 
-// sarifSchema compiles the SARIF 2.1.0 schema from ../shared/schemas,
+// sarifSchema compiles the SARIF 2.1.0 schema from docs/schemas,
 // found from the repository's root as CI lays it out.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()

@@ -126,6 +126,10 @@ func TestEveryStringFromFilesIsEscaped(t *testing.T) {
 				if r.format == "github" {
 					out = strings.ReplaceAll(out, "\t", " ")
 				}
+				if r.format == "csv" {
+					// RFC 4180's line end, written by pret, not a file.
+					out = strings.ReplaceAll(out, "\r\n", "\n")
+				}
 				terminalClean(t, what, out)
 				if r.args[0] == "valider" && r.args[1] == "rendus" && r.format == "texte" && strings.Count("\n"+res.stdout, "\nRésumé") != 1 {
 					t.Fatalf("%s: a file name added a summary line:\n%s", what, res.stdout)

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +38,15 @@ type validerOptions struct {
 	Dir        string // the current folder, for the paths of sarif and github
 	// RequireSig makes an unsigned acces.md invalid (signature.md).
 	RequireSig bool
+	// CSVSeparator is --csv-separateur: one of csvSeparators.
+	CSVSeparator string
 }
+
+// csvSeparators are what --csv-separateur takes, named in words: a ";"
+// typed unquoted would end the shell command. ";" by default: a French
+// spreadsheet reads "," as the decimal mark, and opens a comma-separated
+// file as one column.
+var csvSeparators = map[string]rune{"point-virgule": ';', "virgule": ',', "tabulation": '\t'}
 
 func newValiderCmd(a *app) *cobra.Command {
 	opts := &validerOptions{}
@@ -91,6 +100,8 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	pathFlag(c.Flags(), &opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
 	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle, de 1 à quatre par cœur (défaut : un par cœur)")
 	c.Flags().BoolVar(&opts.RequireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
+	choiceFlag(c.Flags(), &opts.CSVSeparator, "csv-separateur", "point-virgule", "séparateur", []string{"point-virgule", "virgule", "tabulation"},
+		"en csv, le `SÉPARATEUR` des cellules : point-virgule (pour un tableur en français), virgule ou tabulation")
 	return c
 }
 
@@ -163,7 +174,8 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		run.Strict()
 	}
 	invalid := run.Invalid()
-	report := checklist.FilesReport{Name: "pret valider", Results: run, All: opts.All, Version: version, Dir: opts.Dir}
+	report := checklist.FilesReport{Name: "pret valider", Results: run, All: opts.All, Version: version, Dir: opts.Dir,
+		Comma: csvSeparators[opts.CSVSeparator], Sources: paths, Generated: time.Now()}
 	if opts.Output == "" {
 		report.Style = style(ios)
 		if err := writeHuman(ios, format, func(w io.Writer) error { return checklist.WriteFilesReport(w, format, report) }); err != nil {
