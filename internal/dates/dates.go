@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // ISO is the layout acces.md and the state file store.
@@ -84,7 +86,7 @@ type Found struct {
 // optional « le » before it and final dots after it. The result is midnight UTC.
 func Parse(s string, ctx Context) (time.Time, error) {
 	ts := tokens(s)
-	if len(ts) > 0 && ts[0].w == "le" {
+	if len(ts) > 0 && ts[0].Folded == "le" {
 		ts = ts[1:]
 	}
 	quoted := strings.Join(strings.Fields(s), " ")
@@ -93,7 +95,7 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	}
 	n, f, ok := read(s, ts, ctx)
 	// A final dot ends the sentence, or the date's abbreviated month.
-	for ok && len(ts) > n && ts[len(ts)-1].w == "." {
+	for ok && len(ts) > n && ts[len(ts)-1].Folded == "." {
 		ts = ts[:len(ts)-1]
 	}
 	switch {
@@ -103,7 +105,7 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	case ok && n == len(ts):
 		return f.Day, nil
 	case ok:
-		return time.Time{}, &Error{Input: quoted, Reason: "« " + s[ts[n].start:ts[n].end] + " » n'est pas compris après la date"}
+		return time.Time{}, &Error{Input: quoted, Reason: "« " + s[ts[n].Start:ts[n].End] + " » n'est pas compris après la date"}
 	}
 	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
 }
@@ -128,12 +130,12 @@ func Find(text string, ctx Context) []Found {
 // read reads the date that starts at ts[0], if one does: how many tokens
 // it takes, and what it names. ok is false when ts does not start with a
 // date form; a form whose day does not exist is ok, with f.Err set.
-func read(text string, ts []token, ctx Context) (n int, f Found, ok bool) {
+func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok bool) {
 	if n, f, ok = readAbsolute(ts, ctx); !ok {
 		n, f, ok = readRelative(ts, ctx)
 	}
 	if ok {
-		f.Start, f.End = ts[0].start, ts[n-1].end
+		f.Start, f.End = ts[0].Start, ts[n-1].End
 		if f.Err != nil {
 			f.Err.Input = text[f.Start:f.End]
 		}
@@ -143,15 +145,15 @@ func read(text string, ts []token, ctx Context) (n int, f Found, ok bool) {
 
 // readAbsolute reads a calendar day, with an optional weekday before it
 // ("mardi 20 octobre 2026", "mardi, le 20/10"), which must be the day's.
-func readAbsolute(ts []token, ctx Context) (int, Found, bool) {
-	wd, named := weekday(ts[0].w)
+func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
+	wd, named := weekday(ts[0].Folded)
 	skip := 0
 	if named {
 		skip = 1
-		if skip < len(ts) && ts[skip].w == "," {
+		if skip < len(ts) && ts[skip].Folded == "," {
 			skip++
 		}
-		if skip < len(ts) && ts[skip].w == "le" {
+		if skip < len(ts) && ts[skip].Folded == "le" {
 			skip++
 		}
 	}
@@ -205,8 +207,8 @@ func readAbsolute(ts []token, ctx Context) (int, Found, bool) {
 // optional dot and year (20 octobre 2026, 1er oct. 2026, 20 oct). y is 0
 // when the year is not written. A two-digit year is no date here: Parse
 // says why, and the validator quotes it.
-func readCalendar(ts []token) (n, y, m, d int, ok bool) {
-	w := ts[0].w
+func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
+	w := ts[0].Folded
 	if y, m, d, ok = ISOWord(w); ok {
 		return 1, y, m, d, true
 	}
@@ -233,16 +235,16 @@ func readCalendar(ts []token) (n, y, m, d int, ok bool) {
 		return 0, 0, 0, 0, false
 	}
 	d, ok = dayOfMonth(w)
-	mo, okm := Month(ts[1].w)
+	mo, okm := Month(ts[1].Folded)
 	if !ok || !okm {
 		return 0, 0, 0, 0, false
 	}
 	n = 2
-	if n < len(ts) && ts[n].w == "." {
+	if n < len(ts) && ts[n].Folded == "." {
 		n++
 	}
-	if n < len(ts) && Digits(ts[n].w) {
-		if y, ok = year(ts[n].w); !ok {
+	if n < len(ts) && Digits(ts[n].Folded) {
+		if y, ok = year(ts[n].Folded); !ok {
 			return 0, 0, 0, 0, false // 20 octobre 26
 		}
 		n++
@@ -258,10 +260,10 @@ var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quat
 // avant-hier, mardi (the last Tuesday, today included), mardi dernier
 // (before today), il y a 3 jours, il y a une semaine. demain is read to
 // be refused for what it is.
-func readRelative(ts []token, ctx Context) (int, Found, bool) {
+func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	at := func(i int) string {
 		if i < len(ts) {
-			return ts[i].w
+			return ts[i].Folded
 		}
 		return ""
 	}
@@ -322,21 +324,21 @@ func readRelative(ts []token, ctx Context) (int, Found, bool) {
 }
 
 // why says, for an answer that is no date form, which part is wrong.
-func why(s string, ts []token) string {
-	quote := func(t token) string { return "« " + s[t.start:t.end] + " »" }
-	if _, ok := weekday(ts[0].w); ok && len(ts) > 1 {
+func why(s string, ts []textfold.Token) string {
+	quote := func(t textfold.Token) string { return "« " + s[t.Start:t.End] + " »" }
+	if _, ok := weekday(ts[0].Folded); ok && len(ts) > 1 {
 		ts = ts[1:]
-		if len(ts) > 1 && ts[0].w == "le" {
+		if len(ts) > 1 && ts[0].Folded == "le" {
 			ts = ts[1:]
 		}
-	} else if len(ts) >= 3 && !Digits(ts[0].w) {
-		if _, ok := dayOfMonth(ts[1].w); ok {
-			if _, ok := Month(ts[2].w); ok {
+	} else if len(ts) >= 3 && !Digits(ts[0].Folded) {
+		if _, ok := dayOfMonth(ts[1].Folded); ok {
+			if _, ok := Month(ts[2].Folded); ok {
 				return quote(ts[0]) + " n'est pas un jour de la semaine"
 			}
 		}
 	}
-	w := ts[0].w
+	w := ts[0].Folded
 	if strings.ContainsAny(w, "/.-") && strings.IndexFunc(w, func(r rune) bool { return !strings.ContainsRune("0123456789/.-", r) }) < 0 {
 		switch p := strings.FieldsFunc(w, func(r rune) bool { return r == '/' || r == '.' || r == '-' }); {
 		case strings.Contains(w, "-") && len(p) > 0 && len(p[0]) == 4:
@@ -349,7 +351,7 @@ func why(s string, ts []token) string {
 		return "attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026"
 	}
 	if _, ok := Month(w); ok {
-		return "il manque le jour, par exemple 20 " + s[ts[0].start:ts[0].end]
+		return "il manque le jour, par exemple 20 " + s[ts[0].Start:ts[0].End]
 	}
 	if _, ok := dayOfMonth(w); !ok {
 		if Digits(w) {
@@ -360,18 +362,18 @@ func why(s string, ts []token) string {
 	if len(ts) == 1 {
 		return "il manque le mois, par exemple 20 octobre 2026"
 	}
-	switch ts[1].w {
+	switch ts[1].Folded {
 	case "jour", "jours", "semaine", "semaines", "mois":
 		return "pour compter depuis aujourd'hui, écrivez par exemple « il y a 3 jours »"
 	}
-	if _, ok := Month(ts[1].w); !ok {
+	if _, ok := Month(ts[1].Folded); !ok {
 		return quote(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
 	rest := 2
-	if rest < len(ts) && ts[rest].w == "." {
+	if rest < len(ts) && ts[rest].Folded == "." {
 		rest++
 	}
-	if rest < len(ts) && Digits(ts[rest].w) {
+	if rest < len(ts) && Digits(ts[rest].Folded) {
 		return "l'année s'écrit en quatre chiffres, par exemple 2026"
 	}
 	return "écrivez par exemple " + Forms

@@ -19,13 +19,13 @@ func checkParseFind(t *testing.T, s string) {
 	got, err := Parse(s, testCtx)
 	found := Find(s, testCtx)
 	ts := tokens(s)
-	if len(ts) > 0 && ts[0].w == "le" {
+	if len(ts) > 0 && ts[0].Folded == "le" {
 		ts = ts[1:]
 	}
 	// The date that spans s: it starts s, and only dots follow it.
 	var whole *Found
 	for i := range found {
-		if len(ts) == 0 || found[i].Start != ts[0].start {
+		if len(ts) == 0 || found[i].Start != ts[0].Start {
 			continue
 		}
 		if strings.Trim(s[found[i].End:], ". \t") == "" {

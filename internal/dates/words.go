@@ -3,58 +3,16 @@ package dates
 import (
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// A token is one word of a text once folded (textfold: lower case, no
-// accents, ’ as '), or one punctuation mark; start and end are where it
-// lies in the text, so a date found can be quoted as it was written.
-type token struct {
-	w          string
-	start, end int
-}
-
-// tokens splits text into words and marks. A word is letters, digits
-// and combining marks, with / - . and apostrophes inside it (between two
-// such runes): so 20/10/2026, 2026-10-20, 20.10.2026, avant-hier and
-// aujourd'hui are one word each, and the dot of « oct. » is a mark of
-// its own. Parse and Find both read through it: a typed answer and the
-// same words in a file are the same tokens.
-func tokens(text string) []token {
-	var out []token
-	start := -1
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case isWordRune(r):
-			if start < 0 {
-				start = i
-			}
-		case start >= 0 && isJoiner(r) && i+n < len(text) && isWordRune(firstRune(text[i+n:])):
-			// inside a word
-		default:
-			if start >= 0 {
-				out = append(out, token{textfold.Fold(text[start:i]), start, i})
-				start = -1
-			}
-			if !unicode.IsSpace(r) {
-				out = append(out, token{textfold.Fold(text[i : i+n]), i, i + n})
-			}
-		}
-		i += n
-	}
-	if start >= 0 {
-		out = append(out, token{textfold.Fold(text[start:]), start, len(text)})
-	}
-	return out
-}
-
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-}
+// tokens splits text into folded words and marks (textfold.Tokens: lower
+// case, no accents, ’ as '), with / - . and apostrophes inside a word:
+// so 20/10/2026, 2026-10-20, 20.10.2026, avant-hier and aujourd'hui are
+// one word each, and the dot of « oct. » is a mark of its own. Parse and Find both read through it: a typed
+// answer and the same words in a file are the same tokens.
+func tokens(text string) []textfold.Token { return textfold.Tokens(text, isJoiner) }
 
 func isJoiner(r rune) bool {
 	switch r {
@@ -62,11 +20,6 @@ func isJoiner(r rune) bool {
 		return true
 	}
 	return false
-}
-
-func firstRune(s string) rune {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r
 }
 
 // foldedMonths are the month names as textfold writes them, January first.

@@ -6,6 +6,7 @@ package textfold
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -47,3 +48,53 @@ func Fold(s string) string {
 
 // AppendFold appends Fold(s) to dst.
 func AppendFold(dst []byte, s string) []byte { return append(dst, Fold(s)...) }
+
+// Token is a word or a mark of a text, folded, and where it lies in the
+// text (Start, End), so a reader can quote it as it was written.
+type Token struct {
+	Folded     string
+	Start, End int
+}
+
+// Tokens splits text into words and marks, each folded. A word is
+// letters, digits and combining marks, with the runes joins accepts
+// inside it (between two such runes: the apostrophe of « l'accès », the
+// slashes of 20/10/2026); any other rune is a mark of its own, but white
+// space, which only separates.
+func Tokens(text string, joins func(rune) bool) []Token {
+	var out []Token
+	start := -1
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isWordRune(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0 && joins(r) && i+n < len(text) && isWordRune(firstRune(text[i+n:])):
+			// inside a word
+		default:
+			if start >= 0 {
+				out = append(out, Token{Fold(text[start:i]), start, i})
+				start = -1
+			}
+			if !unicode.IsSpace(r) {
+				out = append(out, Token{Fold(text[i : i+n]), i, i + n})
+			}
+		}
+		i += n
+	}
+	if start >= 0 {
+		out = append(out, Token{Fold(text[start:]), start, len(text)})
+	}
+	return out
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}

@@ -131,3 +131,16 @@ func FuzzFold(f *testing.F) {
 	}
 	f.Fuzz(checkFold)
 }
+
+func TestTokens(t *testing.T) {
+	slash := func(r rune) bool { return r == '/' || r == '’' }
+	text := "Le 20/10/2026, l’Accès  «ok» / x/"
+	var got []string
+	for _, tk := range Tokens(text, slash) {
+		got = append(got, tk.Folded+"@"+text[tk.Start:tk.End])
+	}
+	want := "le@Le 20/10/2026@20/10/2026 ,@, l'acces@l’Accès «@« ok@ok »@» /@/ x@x /@/"
+	if strings.Join(got, " ") != want {
+		t.Errorf("Tokens(%q) =\n%s\nwant\n%s", text, strings.Join(got, " "), want)
+	}
+}
