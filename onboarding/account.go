@@ -109,7 +109,7 @@ func (a Account) Ask() (*Declaration, error) {
 		if err != nil {
 			return nil, err
 		}
-		d, err := dates.Parse(answer, a.Today)
+		d, err := dates.Parse(answer, dates.Context{Today: a.Today, Session: a.Session})
 		if err == nil {
 			_, err = CheckAccessDate(d, a.Today, a.Session)
 		}
@@ -121,9 +121,6 @@ func (a Account) Ask() (*Declaration, error) {
 			continue
 		}
 		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))
-		if note := dates.WeekdayNote(answer, d); note != "" {
-			fmt.Fprintf(a.Out, "Attention : %s.\n", note)
-		}
 		return &Declaration{Status: status, Date: d}, nil
 	}
 }

@@ -249,7 +249,7 @@ func laterRun(t *testing.T, stateYAML, account string, doneNow bool, date, acces
 		}
 		if date != "" {
 			var err error
-			if d, err = dates.Parse(date, today); err != nil {
+			if d, err = dates.Parse(date, dates.Context{Today: today, Session: w.Session.Day}); err != nil {
 				t.Fatal(err)
 			}
 		}

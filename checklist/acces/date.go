@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -14,13 +15,16 @@ import (
 // a heading that says so, or in the block right after a label that ends
 // with a colon ("Date de la demande :", then the date in the next
 // paragraph). The session's own day, in a block about the session, is
-// the session's, not the request's.
+// the session's, not the request's. Dates are read by dates.Find, the
+// reader the wizard and --date use.
 type dateRule struct {
 	done bool
 	// A heading or a label block above: what it dates, and whether it
 	// labels only the next block.
 	labelled, nextOnly bool
 	labelStatus        string
+	// fresh: the block visited is the first after its label.
+	fresh bool
 	// The first labelled value that is no date the reader knows, quoted
 	// by bad-date when no labelled date is found.
 	unread     string
@@ -36,21 +40,23 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 	if d.done || b.kind == cell {
 		return
 	}
-	status, labelAt := label(ws)
+	status, labelAt, labelEnd := label(ws)
 	session := false
 	for _, w := range ws {
 		session = session || w.w == "seance"
 	}
 	startsDate := len(ws) > 0 && ws[0].w == "date" && !session
-	above, aboveStatus := d.labelled, d.labelStatus
+	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
+	d.fresh = false
 	if d.nextOnly || b.kind == heading {
 		d.labelled = false
 	}
 	if b.kind == heading {
 		d.labelled, d.nextOnly, d.labelStatus = status != "" || startsDate, false, status
+		d.fresh = d.labelled
 	}
 	var found []dates.Found
-	for _, f := range dates.Find(b.text, dates.Context{Today: rules.Today, Session: rules.SessionDay}) {
+	for _, f := range dates.Find(b.text, context(rules)) {
 		if session && f.Err == nil && f.Day.Equal(rules.SessionDay) {
 			continue // "demandé le 20/10 pour la séance du 5 novembre"
 		}
@@ -77,17 +83,41 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 		d.pick(b, pick, status)
 		return
 	}
+	if above && first && b.kind != heading && status == "" && !startsDate {
+		// The block a label heading or "Date de la demande :" points at,
+		// with no date in it: what it says is the unread date.
+		d.unreadValue(b, strings.TrimSpace(b.text))
+		return
+	}
 	if status == "" && !startsDate {
 		return
 	}
 	_, value, ok := strings.Cut(b.text[max(labelAt, 0):], ":")
+	if !ok && startsDate && labelEnd >= 0 {
+		// "Date de la demande 3 brumaire": the value follows the label.
+		value, ok = b.text[labelEnd:], true
+	}
 	switch value = strings.TrimSpace(value); {
 	case !ok:
 	case value == "" && b.kind != heading:
-		d.labelled, d.nextOnly, d.labelStatus = true, true, status
-	case value != "" && d.unread == "":
+		d.labelled, d.nextOnly, d.labelStatus, d.fresh = true, true, status, true
+	default:
+		d.unreadValue(b, value)
+	}
+}
+
+// unreadValue keeps the first labelled value no date was found in.
+func (d *dateRule) unreadValue(b *block, value string) {
+	if value != "" && d.unread == "" {
 		d.unread, d.unreadLine = value, b.lineAt(strings.LastIndex(b.text, value))
 	}
+}
+
+// context is what the date reader completes a date with: the session for
+// a day written without its year, today for the relative forms (which
+// the rule refuses, but whose reading it quotes).
+func context(rules Rules) dates.Context {
+	return dates.Context{Today: rules.Today, Session: rules.SessionDay}
 }
 
 // pick records the labelled date and its problems: the result is kept in
@@ -102,7 +132,13 @@ func (d *dateRule) pick(b *block, f *dates.Found, status string) {
 func (d *dateRule) finish(r *Result, rules Rules) {
 	if !d.done {
 		if d.unread != "" {
-			r.add("bad-date", checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : écrivez-la par exemple 2026-10-20 ou 20 octobre 2026", quote(d.unread))
+			// The reason is the one the wizard gives for the same words.
+			reason := "écrivez-la par exemple 2026-10-20 ou 20 octobre 2026"
+			var de *dates.Error
+			if _, err := dates.Parse(d.unread, context(rules)); errors.As(err, &de) {
+				reason = de.Reason
+			}
+			r.add("bad-date", checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : %s", quote(d.unread), reason)
 			return
 		}
 		r.add("missing-date", checklist.SevError, 0, "aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »")
@@ -110,8 +146,15 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	}
 	f, line := d.found, d.foundLine
 	r.DateLine = line
-	if f.Err != nil {
-		r.add("bad-date", checklist.SevError, line, "la date « %s » n'est pas un jour du calendrier : %s", quote(d.foundText), f.Err)
+	switch {
+	case f.Relative:
+		// A file is read days after it was written: "hier" then names
+		// another day than the one meant. The organiser cannot know which,
+		// so the learner is asked for the calendar day (acces-md.md).
+		r.add("bad-date", checklist.SevError, line, "la date « %s » dépend du jour où elle a été écrite : écrivez le jour lui-même, par exemple 2026-10-20", quote(d.foundText))
+		return
+	case f.Err != nil:
+		r.add("bad-date", checklist.SevError, line, "la date « %s » n'est pas lisible : %s", quote(d.foundText), f.Err.Reason)
 		return
 	}
 	r.Date, r.Status = f.Day.Format(dates.ISO), d.status
@@ -124,17 +167,25 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 }
 
 // label is what the first label word of a block dates ("demande",
-// "verifie"), and where it is; "" and -1 for none.
-func label(ws []word) (string, int) {
-	for _, w := range ws {
+// "verifie"), where it starts and where the word after it starts (-1
+// when none); "" and -1 for none.
+func label(ws []word) (status string, at, next int) {
+	for i, w := range ws {
 		switch {
 		case strings.HasPrefix(w.w, "demand"):
-			return "demande", w.off
+			status = "demande"
 		case strings.HasPrefix(w.w, "verif"), strings.HasPrefix(w.w, "ouvert"):
-			return "verifie", w.off
+			status = "verifie"
+		default:
+			continue
 		}
+		next = -1
+		if i+1 < len(ws) {
+			next = ws[i+1].off
+		}
+		return status, w.off, next
 	}
-	return "", -1
+	return "", -1, -1
 }
 
 // quote shortens a text from the file for a message: the first 40

@@ -22,31 +22,12 @@ type word struct {
 // out; any other character is a mark of its own.
 func words(text string) []word {
 	var out []word
-	start := -1
-	flush := func(end int) {
-		if start >= 0 {
-			out = append(out, word{textfold.Fold(text[start:end]), start})
-			start = -1
+	for _, t := range textfold.Tokens(text, isJoiner) {
+		// A decoration rune is never a word's first: a mark, left out.
+		if !isDecoration(firstRune(text[t.Start:])) {
+			out = append(out, word{t.Folded, t.Start})
 		}
 	}
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case isWordRune(r):
-			if start < 0 {
-				start = i
-			}
-		case start >= 0 && isJoiner(r) && i+n < len(text) && isWordRune(firstRune(text[i+n:])):
-			// inside a word
-		default:
-			flush(i)
-			if !unicode.IsSpace(r) && !isDecoration(r) {
-				out = append(out, word{textfold.Fold(text[i : i+n]), i})
-			}
-		}
-		i += n
-	}
-	flush(len(text))
 	return out
 }
 

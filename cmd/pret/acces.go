@@ -149,7 +149,7 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		// running the command again never moves a recorded date.
 		decl = onboarding.Declaration{Status: st, Date: onboarding.DefaultDate(state, st, s.Today)}
 		if date != "" {
-			if decl.Date, err = dates.Parse(date, s.Today); err != nil {
+			if decl.Date, err = dates.Parse(date, dates.Context{Today: s.Today, Session: s.Session.Day}); err != nil {
 				return usageError("--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\"", "%v", err)
 			}
 		}

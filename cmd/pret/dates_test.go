@@ -43,6 +43,10 @@ func TestDateFormsEverywhere(t *testing.T) {
 		"12 octobre 2026": "2026-10-12", "1er octobre 2026": "2026-10-01", "lundi 12 octobre 2026": "2026-10-12",
 		"3 février 2026": "2026-02-03", "3 fevrier 2026": "2026-02-03", "14 AOÛT 2026": "2026-08-14", "14 aout 2026": "2026-08-14",
 		"aujourd'hui": testenv.Today, "hier": "2026-10-19", "le 12 octobre 2026": "2026-10-12",
+		// issue 23: as people write them, the year from the session.
+		"12 oct.": "2026-10-12", "12 oct. 2026": "2026-10-12", "12/10": "2026-10-12", "12.10.2026": "2026-10-12",
+		"12 octobre": "2026-10-12", "lundi 12 octobre": "2026-10-12", "avant-hier": "2026-10-18",
+		"il y a 3 jours": "2026-10-17", "mardi dernier": "2026-10-13",
 	}
 	for form, want := range forms {
 		for _, via := range []string{"--date", "assistant"} {

@@ -117,13 +117,16 @@ func checkTypedDay(s string) error {
 	if err := checkText(s); err != nil {
 		return err
 	}
-	// Any day serves as "today" to check the form of "hier".
-	if _, err := dates.Parse(s, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+	// Today and the session are not known yet: a refusal that depends on
+	// them (dates.Error.Contextual) waits for the command's own Parse.
+	if _, err := dates.Parse(s, dates.Context{}); err != nil {
 		var de *dates.Error
-		if errors.As(err, &de) {
+		if !errors.As(err, &de) {
+			return &valueError{err.Error()}
+		}
+		if !de.Contextual {
 			return &valueError{de.Reason}
 		}
-		return &valueError{err.Error()}
 	}
 	return nil
 }

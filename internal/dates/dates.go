@@ -1,13 +1,17 @@
-// Package dates reads a day as a French-speaking person types it, and
-// writes one back in full.
+// Package dates reads a day as a French-speaking person writes it, and
+// writes one back in full. It is the one date reader of pret: the wizard
+// and `pret acces --date` read a typed answer with Parse, the acces.md
+// validator reads the dates among the words of a block with Find, and
+// both run the same read on the same tokens (words.go), so a form one
+// accepts the other reads as the same day.
 //
-// The forms are those the acces.md validator accepts in a file
-// (acces-md.md): 2026-10-20, 20/10/2026, 2/9/2026, 20 octobre 2026,
-// 1er octobre 2026, mardi 20 octobre 2026, month names with or without
-// accents, any case. A typed answer may also be "aujourd'hui" or "hier",
-// which a file cannot say. The wizard and `pret acces --date` both read
-// through Parse, so a date they accept is one the validator reads the same
-// way (dates_test checks this form by form).
+// The forms (apprenant.md, acces-md.md): 2026-10-20, 20/10/2026,
+// 20.10.2026, 20/10, 20 octobre 2026, 20 oct. 2026, 20 oct, 1er octobre,
+// mardi 20 octobre 2026, lundi 26 octobre (the weekday checked against
+// the calendar); month names with or without accents, whole or
+// shortened, any case. Without a year, the day is the last one on or
+// before the session. Relative forms need today: aujourd'hui, hier,
+// avant-hier, mardi, mardi dernier, il y a 3 jours, il y a 2 semaines.
 package dates
 
 import (
@@ -27,16 +31,6 @@ var (
 	months   = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 )
 
-// weekday reads a folded weekday name: "mardi".
-func weekday(w string) (time.Weekday, bool) {
-	for i, n := range weekdays {
-		if w == n {
-			return time.Weekday(i), true
-		}
-	}
-	return 0, false
-}
-
 // Long writes a day in full: "mardi 20 octobre 2026", "jeudi 1er octobre 2026".
 func Long(d time.Time) string {
 	day := strconv.Itoa(d.Day())
@@ -52,100 +46,335 @@ func Day(d time.Time) string {
 	return strings.TrimPrefix(Long(d), weekdays[d.Weekday()]+" ")
 }
 
-// Error says why a typed date was not understood, in French.
+// Forms is what to type, for help texts and hints.
+const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, 20 oct., hier ou il y a 3 jours"
+
+// Context completes what a person leaves out: Today for the relative
+// forms (hier, il y a 3 jours), Session for a day written without its
+// year. Both are civil days (midnight UTC); a zero one is unknown, and
+// the forms that need it are refused.
+type Context struct {
+	Today, Session time.Time
+}
+
+// Error says why a date was not understood, in French, quoting it.
 type Error struct {
 	Input  string
 	Reason string
+	// Contextual is set when the refusal depends on Context (a relative
+	// form, a day without its year): a check made before today and the
+	// session are known must not take it as final.
+	Contextual bool
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("date %q non comprise : %s", e.Input, e.Reason)
+	return fmt.Sprintf("date « %s » non comprise : %s", e.Input, e.Reason)
 }
 
-// Forms is what to type, for help texts and hints.
-const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, aujourd'hui ou hier"
+// Found is a date written in a text: where it is, and the day it names
+// or the reason it names none.
+type Found struct {
+	Start, End int
+	Day        time.Time
+	Err        *Error
+	// Relative is set for a form that names a day only from today
+	// (hier, mardi dernier, il y a 3 jours).
+	Relative bool
+}
 
-// Parse reads one typed day. today is the civil day (midnight UTC) that
-// "aujourd'hui" and "hier" refer to. The result is midnight UTC. A weekday
-// that does not match the date is read as the validator reads it, by the
-// date alone; WeekdayNote says so, for the echo.
-func Parse(s string, today time.Time) (time.Time, error) {
-	f := textfold.Fold(s)
-	f = strings.TrimSpace(strings.TrimSuffix(f, "."))
-	f = strings.TrimPrefix(f, "le ")
-	bad := func(reason string) (time.Time, error) {
-		return time.Time{}, &Error{Input: strings.TrimSpace(s), Reason: reason}
+// Parse reads one typed day: the whole answer must be a date, with an
+// optional « le » before it and final dots after it. The result is midnight UTC.
+func Parse(s string, ctx Context) (time.Time, error) {
+	ts := tokens(s)
+	if len(ts) > 0 && ts[0].Folded == "le" {
+		ts = ts[1:]
 	}
-	switch f {
-	case "":
-		return bad("rien n'a été saisi ; écrivez par exemple " + Forms)
-	case "aujourd'hui", "aujourdhui":
-		return civil(today), nil
-	case "hier":
-		return civil(today).AddDate(0, 0, -1), nil
+	quoted := strings.Join(strings.Fields(s), " ")
+	if len(ts) == 0 {
+		return time.Time{}, &Error{Input: quoted, Reason: "rien n'a été saisi ; écrivez par exemple " + Forms}
 	}
-	var y, m, d int
-	var ok bool
-	switch ws := strings.Fields(f); {
-	case len(ws) == 1 && strings.Count(f, "-") == 2:
-		if y, m, d, ok = ISOWord(f); !ok {
-			return bad("attendu AAAA-MM-JJ, par exemple 2026-10-20")
+	n, f, ok := read(s, ts, ctx)
+	// A final dot ends the sentence, or the date's abbreviated month.
+	for ok && len(ts) > n && ts[len(ts)-1].Folded == "." {
+		ts = ts[:len(ts)-1]
+	}
+	switch {
+	case ok && n == len(ts) && f.Err != nil:
+		f.Err.Input = quoted
+		return time.Time{}, f.Err
+	case ok && n == len(ts):
+		return f.Day, nil
+	case ok:
+		return time.Time{}, &Error{Input: quoted, Reason: "« " + s[ts[n].Start:ts[n].End] + " » n'est pas compris après la date"}
+	}
+	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
+}
+
+// Find returns the dates written in text, in order: every run of words
+// that Parse would read as a date, each with its day or its refusal.
+func Find(text string, ctx Context) []Found {
+	var out []Found
+	ts := tokens(text)
+	for i := 0; i < len(ts); {
+		n, f, ok := read(text, ts[i:], ctx)
+		if !ok {
+			i++
+			continue
 		}
-	case len(ws) == 1 && strings.Count(f, "/") == 2:
-		p := strings.Split(f, "/")
-		if y, m, d, ok = Slashed(p[0], p[1], p[2]); !ok {
-			return bad("attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026")
+		out = append(out, f)
+		i += n
+	}
+	return out
+}
+
+// read reads the date that starts at ts[0], if one does: how many tokens
+// it takes, and what it names. ok is false when ts does not start with a
+// date form; a form whose day does not exist is ok, with f.Err set.
+func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok bool) {
+	if n, f, ok = readAbsolute(ts, ctx); !ok {
+		n, f, ok = readRelative(ts, ctx)
+	}
+	if ok {
+		f.Start, f.End = ts[0].Start, ts[n-1].End
+		if f.Err != nil {
+			f.Err.Input = text[f.Start:f.End]
 		}
-	case len(ws) == 3 || len(ws) == 4:
-		if len(ws) == 4 {
-			if _, ok := weekday(ws[0]); !ok {
-				return bad(fmt.Sprintf("%q n'est pas un jour de la semaine", ws[0]))
+	}
+	return n, f, ok
+}
+
+// readAbsolute reads a calendar day, with an optional weekday before it
+// ("mardi 20 octobre 2026", "mardi, le 20/10"), which must be the day's.
+func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
+	wd, named := weekday(ts[0].Folded)
+	skip := 0
+	if named {
+		skip = 1
+		if skip < len(ts) && ts[skip].Folded == "," {
+			skip++
+		}
+		if skip < len(ts) && ts[skip].Folded == "le" {
+			skip++
+		}
+	}
+	if skip >= len(ts) {
+		return 0, Found{}, false
+	}
+	n, y, m, d, ok := readCalendar(ts[skip:])
+	if !ok {
+		return 0, Found{}, false
+	}
+	n += skip
+	fail := func(reason string, contextual bool) (int, Found, bool) {
+		return n, Found{Err: &Error{Reason: reason, Contextual: contextual}}, true
+	}
+	implied := y == 0
+	if implied {
+		anchor := ctx.Session
+		if anchor.IsZero() {
+			anchor = ctx.Today
+		}
+		if anchor.IsZero() {
+			return fail("précisez l'année, par exemple 20 octobre 2026", true)
+		}
+		// The last such day on or before the session: a day written
+		// without its year is a request made for it. Eight years back
+		// finds every 29 February.
+		for y = anchor.Year(); y > anchor.Year()-8; y-- {
+			if t, ok := Civil(y, m, d); ok && !t.After(anchor) {
+				break
 			}
-			ws = ws[1:]
 		}
-		// Written says only yes or no; each word is read again alone to
-		// say which one is wrong.
-		if y, m, d, ok = Written(ws[0], ws[1], ws[2]); !ok {
-			_, monthOK := Month(ws[1])
-			_, dayOK := DayOfMonth(ws[0])
-			switch {
-			case !monthOK:
-				return bad(fmt.Sprintf("%q n'est pas un mois (janvier … décembre)", ws[1]))
-			case !dayOK:
-				return bad("le jour s'écrit en chiffres, par exemple 20 octobre 2026 ou 1er octobre 2026")
-			default:
-				return bad("l'année s'écrit en quatre chiffres, par exemple 2026")
-			}
-		}
-	default:
-		return bad("écrivez par exemple " + Forms)
 	}
 	t, ok := Civil(y, m, d)
-	if !ok {
-		return bad("ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)")
+	switch {
+	case !ok && implied:
+		return fail("ce jour n'existe pas dans le calendrier", false)
+	case !ok:
+		return fail("ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)", false)
+	case !InYears(y):
+		// The years pret can mean, as for the session date: a typo such
+		// as 0026 or 2206 is refused rather than recorded.
+		return fail(fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear), false)
+	case named && t.Weekday() != wd:
+		return fail(fmt.Sprintf("le %s est un %s, pas un %s", Day(t), weekdays[t.Weekday()], weekdays[wd]), implied)
 	}
-	// The years pret can mean, as for the session date: a typo such as
-	// 0026 or 2206 is refused here rather than recorded.
-	if !InYears(y) {
-		return bad(fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear))
-	}
-	return t, nil
+	return n, Found{Day: t}, true
 }
 
-// WeekdayNote is a French remark when s names a weekday that is not t's:
-// "lundi 20 octobre 2026" is read as the 20th, a Tuesday, as the validator
-// reads it, and the person is told.
-func WeekdayNote(s string, t time.Time) string {
-	ws := strings.Fields(strings.TrimPrefix(strings.TrimSpace(textfold.Fold(s)), "le "))
-	if len(ws) != 4 {
+// readCalendar reads the day itself: one numeric word (2026-10-20,
+// 20/10/2026, 20/10, 20.10.2026), or a day and a month name with an
+// optional dot and year (20 octobre 2026, 1er oct. 2026, 20 oct). y is 0
+// when the year is not written. A two-digit year is no date here: Parse
+// says why, and the validator quotes it.
+func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
+	w := ts[0].Folded
+	if y, m, d, ok = ISOWord(w); ok {
+		return 1, y, m, d, true
+	}
+	for _, sep := range []string{"/", "."} {
+		p := strings.Split(w, sep)
+		switch {
+		case len(p) < 2 || len(p) > 3:
+			continue
+		case len(p) == 3 && len(p[2]) != 4:
+			return 0, 0, 0, 0, false
+		case len(p) == 2 && sep == ".":
+			// 20.10 is as likely a number as a day.
+			return 0, 0, 0, 0, false
+		}
+		d, ok1 := number(p[0], 2)
+		m, ok2 := number(p[1], 2)
+		ok3 := true
+		if len(p) == 3 {
+			y, ok3 = year(p[2])
+		}
+		return 1, y, m, d, ok1 && ok2 && ok3
+	}
+	if len(ts) < 2 {
+		return 0, 0, 0, 0, false
+	}
+	d, ok = dayOfMonth(w)
+	mo, okm := Month(ts[1].Folded)
+	if !ok || !okm {
+		return 0, 0, 0, 0, false
+	}
+	n = 2
+	if n < len(ts) && ts[n].Folded == "." {
+		n++
+	}
+	if n < len(ts) && Digits(ts[n].Folded) {
+		if y, ok = year(ts[n].Folded); !ok {
+			return 0, 0, 0, 0, false // 20 octobre 26
+		}
+		n++
+	}
+	return n, y, int(mo), d, true
+}
+
+// numberWords are the counts "il y a" takes in letters.
+var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
+	"six": 6, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "quinze": 15}
+
+// readRelative reads a day named from today: aujourd'hui, hier,
+// avant-hier, mardi (the last Tuesday, today included), mardi dernier
+// (before today), il y a 3 jours, il y a une semaine. demain is read to
+// be refused for what it is.
+func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
+	at := func(i int) string {
+		if i < len(ts) {
+			return ts[i].Folded
+		}
 		return ""
 	}
-	if wd, ok := weekday(ws[0]); ok && wd != t.Weekday() {
-		return fmt.Sprintf("vous avez écrit %s, mais le %s est un %s", ws[0], strings.TrimPrefix(Long(t), weekdays[t.Weekday()]+" "), weekdays[t.Weekday()])
+	n, back := 0, 0
+	switch w := at(0); {
+	case w == "aujourd'hui" || w == "aujourdhui":
+		n = 1
+	case w == "hier":
+		n, back = 1, 1
+	case w == "avant-hier":
+		n, back = 1, 2
+	case w == "avant" && at(1) == "hier":
+		n, back = 2, 2
+	case w == "demain" || w == "apres-demain":
+		return 1, Found{Relative: true, Err: &Error{Reason: "ce jour est dans le futur : notez le jour où la demande a été faite", Contextual: true}}, true
+	case w == "il" && at(1) == "y" && at(2) == "a":
+		count, ok := numberWords[at(3)]
+		if !ok {
+			if count, ok = number(at(3), 3); !ok {
+				return 0, Found{}, false
+			}
+		}
+		switch at(4) {
+		case "jour", "jours":
+			back = count
+		case "semaine", "semaines":
+			back = 7 * count
+		default:
+			return 0, Found{}, false
+		}
+		n = 5
+	default:
+		wd, ok := weekday(w)
+		if !ok {
+			return 0, Found{}, false
+		}
+		if _, isDay := dayOfMonth(at(1)); isDay {
+			return 0, Found{}, false // a weekday before a day that is no date
+		}
+		n = 1
+		if a := at(1); a == "dernier" || a == "passe" {
+			n, back = 2, 1 // before today
+		}
+		if !ctx.Today.IsZero() {
+			back += (int(ctx.Today.AddDate(0, 0, -back).Weekday()) - int(wd) + 7) % 7
+		}
 	}
-	return ""
+	f := Found{Relative: true}
+	if ctx.Today.IsZero() {
+		f.Err = &Error{Reason: "ce jour dépend du jour où il est lu : écrivez la date, par exemple 20 octobre 2026", Contextual: true}
+		return n, f, true
+	}
+	f.Day = ctx.Today.AddDate(0, 0, -back)
+	if !InYears(f.Day.Year()) {
+		f.Err = &Error{Reason: fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear), Contextual: true}
+	}
+	return n, f, true
 }
 
-func civil(t time.Time) time.Time {
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+// why says, for an answer that is no date form, which part is wrong.
+func why(s string, ts []textfold.Token) string {
+	quote := func(t textfold.Token) string { return "« " + s[t.Start:t.End] + " »" }
+	if _, ok := weekday(ts[0].Folded); ok && len(ts) > 1 {
+		ts = ts[1:]
+		if len(ts) > 1 && ts[0].Folded == "le" {
+			ts = ts[1:]
+		}
+	} else if len(ts) >= 3 && !Digits(ts[0].Folded) {
+		if _, ok := dayOfMonth(ts[1].Folded); ok {
+			if _, ok := Month(ts[2].Folded); ok {
+				return quote(ts[0]) + " n'est pas un jour de la semaine"
+			}
+		}
+	}
+	w := ts[0].Folded
+	if strings.ContainsAny(w, "/.-") && strings.IndexFunc(w, func(r rune) bool { return !strings.ContainsRune("0123456789/.-", r) }) < 0 {
+		switch p := strings.FieldsFunc(w, func(r rune) bool { return r == '/' || r == '.' || r == '-' }); {
+		case strings.Contains(w, "-") && len(p) > 0 && len(p[0]) == 4:
+			return "attendu AAAA-MM-JJ, par exemple 2026-10-20"
+		case len(p) == 3 && len(p[2]) != 4:
+			return "l'année s'écrit en quatre chiffres, par exemple 20/10/2026"
+		case len(p) == 2 && len(p[1]) == 4:
+			return "il manque le jour, par exemple 20/10/2026"
+		}
+		return "attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026"
+	}
+	if _, ok := Month(w); ok {
+		return "il manque le jour, par exemple 20 " + s[ts[0].Start:ts[0].End]
+	}
+	if _, ok := dayOfMonth(w); !ok {
+		if Digits(w) {
+			return "le jour s'écrit en un ou deux chiffres, par exemple 20 octobre 2026 ou 1er octobre 2026"
+		}
+		return "écrivez par exemple " + Forms
+	}
+	if len(ts) == 1 {
+		return "il manque le mois, par exemple 20 octobre 2026"
+	}
+	switch ts[1].Folded {
+	case "jour", "jours", "semaine", "semaines", "mois":
+		return "pour compter depuis aujourd'hui, écrivez par exemple « il y a 3 jours »"
+	}
+	if _, ok := Month(ts[1].Folded); !ok {
+		return quote(ts[1]) + " n'est pas un mois (janvier … décembre)"
+	}
+	rest := 2
+	if rest < len(ts) && ts[rest].Folded == "." {
+		rest++
+	}
+	if rest < len(ts) && Digits(ts[rest].Folded) {
+		return "l'année s'écrit en quatre chiffres, par exemple 2026"
+	}
+	return "écrivez par exemple " + Forms
 }

@@ -1,25 +1,58 @@
 package dates
 
-import "time"
+import (
+	"strings"
+	"time"
 
-// The word-level rules of a written day, shared by Parse (a typed answer,
-// the whole string) and the acces.md validator (a date among the words of
-// a line, read as a stream). Each reads words already folded (lower case,
-// accents dropped) and allocates nothing, so the validator can call them
-// on every word of a large file.
+	"github.com/romeo-pret/pret/internal/textfold"
+)
 
-// foldedMonths are the month names as fold writes them, January first.
+// tokens splits text into folded words and marks (textfold.Tokens: lower
+// case, no accents, ’ as '), with / - . and apostrophes inside a word:
+// so 20/10/2026, 2026-10-20, 20.10.2026, avant-hier and aujourd'hui are
+// one word each, and the dot of « oct. » is a mark of its own. Parse and Find both read through it: a typed
+// answer and the same words in a file are the same tokens.
+func tokens(text string) []textfold.Token { return textfold.Tokens(text, isJoiner) }
+
+func isJoiner(r rune) bool {
+	switch r {
+	case '/', '-', '.', '\'', '’', 'ʼ':
+		return true
+	}
+	return false
+}
+
+// foldedMonths are the month names as textfold writes them, January first.
 var foldedMonths = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
 	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
 
-// Month reads a folded month name: "fevrier" (from février, Février…),
-// "aout", "octobre".
+// Month reads a folded month name, whole or shortened to its first three
+// letters or more, as long as only one month starts so: "fevrier",
+// "fevr", "fev", "aout", "oct", "sept". "ju" and "jui" are refused (juin
+// or juillet?), and so is "ma" (mars or mai?).
 func Month(w string) (time.Month, bool) {
-	// A switch-free scan of twelve short strings: no table to build at
-	// start-up, and the length check rejects most words at once.
+	found := time.Month(0)
 	for i, n := range foldedMonths {
-		if len(w) == len(n) && w == n {
+		switch {
+		case w == n:
 			return time.Month(i + 1), true
+		case len(w) >= 3 && strings.HasPrefix(n, w):
+			if found != 0 {
+				return 0, false
+			}
+			found = time.Month(i + 1)
+		}
+	}
+	return found, found != 0
+}
+
+var foldedWeekdays = [7]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"}
+
+// weekday reads a folded weekday name: "mardi".
+func weekday(w string) (time.Weekday, bool) {
+	for i, n := range foldedWeekdays {
+		if w == n {
+			return time.Weekday(i), true
 		}
 	}
 	return 0, false
@@ -38,96 +71,46 @@ func Digits(s string) bool {
 	return true
 }
 
-// Atoi reads the ASCII digits of s, at most the first six (more cannot be
-// a day, a month or a year, and six cannot overflow).
-func Atoi(s string) int {
-	n := 0
-	for i := 0; i < len(s) && i < 6; i++ {
-		n = n*10 + int(s[i]-'0')
-	}
-	return n
-}
-
-// shortNumber reads one or two digits: a day or a month.
-func shortNumber(s string) (int, bool) {
-	if len(s) > 2 || !Digits(s) {
+// number reads one to n ASCII digits.
+func number(s string, n int) (int, bool) {
+	if len(s) > n || !Digits(s) {
 		return 0, false
 	}
-	return Atoi(s), true
+	v := 0
+	for i := 0; i < len(s); i++ {
+		v = v*10 + int(s[i]-'0')
+	}
+	return v, true
 }
 
-// Year reads a year written in four digits, as every form spells it.
-func Year(w string) (int, bool) {
-	if len(w) != 4 || !Digits(w) {
+// year reads a year written in four digits, as every form spells it.
+func year(w string) (int, bool) {
+	if len(w) != 4 {
 		return 0, false
 	}
-	return Atoi(w), true
+	return number(w, 4)
 }
 
-// DayOfMonth reads the day before a month name: "20", "2", "02", or "1er".
-func DayOfMonth(w string) (int, bool) {
+// dayOfMonth reads the day before a month name: "20", "2", "02", or "1er".
+func dayOfMonth(w string) (int, bool) {
 	if w == "1er" {
 		return 1, true
 	}
-	return shortNumber(w)
+	return number(w, 2)
 }
 
 // ISOWord reads the one-word form 2026-10-20 (also 2026-1-5): a four-digit
 // year, then month and day of one or two digits. Only the shape is
 // checked; Civil says whether the day exists.
 func ISOWord(w string) (y, m, d int, ok bool) {
-	if len(w) < 8 || len(w) > 10 || w[4] != '-' {
+	p := strings.Split(w, "-")
+	if len(p) != 3 {
 		return 0, 0, 0, false
 	}
-	rest := w[5:]
-	i := 0
-	for i < len(rest) && rest[i] != '-' {
-		i++
-	}
-	if i == len(rest) {
-		return 0, 0, 0, false
-	}
-	if y, ok = Year(w[:4]); !ok {
-		return 0, 0, 0, false
-	}
-	if m, ok = shortNumber(rest[:i]); !ok {
-		return 0, 0, 0, false
-	}
-	if d, ok = shortNumber(rest[i+1:]); !ok {
-		return 0, 0, 0, false
-	}
-	return y, m, d, true
-}
-
-// Slashed reads the three numbers of 20/10/2026, day first: day and month
-// of one or two digits, a four-digit year. Only the shape is checked.
-func Slashed(day, month, year string) (y, m, d int, ok bool) {
-	if d, ok = shortNumber(day); !ok {
-		return 0, 0, 0, false
-	}
-	if m, ok = shortNumber(month); !ok {
-		return 0, 0, 0, false
-	}
-	if y, ok = Year(year); !ok {
-		return 0, 0, 0, false
-	}
-	return y, m, d, true
-}
-
-// Written reads the three folded words of 20 octobre 2026 or 1er octobre
-// 2026. Only the shape is checked.
-func Written(day, month, year string) (y, m, d int, ok bool) {
-	if d, ok = DayOfMonth(day); !ok {
-		return 0, 0, 0, false
-	}
-	mo, ok := Month(month)
-	if !ok {
-		return 0, 0, 0, false
-	}
-	if y, ok = Year(year); !ok {
-		return 0, 0, 0, false
-	}
-	return y, int(mo), d, true
+	y, ok1 := year(p[0])
+	m, ok2 := number(p[1], 2)
+	d, ok3 := number(p[2], 2)
+	return y, m, d, ok1 && ok2 && ok3
 }
 
 // Civil is the day y-m-d at midnight UTC, when the calendar has it:
