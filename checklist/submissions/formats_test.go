@@ -147,7 +147,7 @@ func compare(t *testing.T, what string, got parsed, codes, learners map[string]s
 	}
 }
 
-func mapKeys(m map[string]string) []string {
+func mapKeys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)

@@ -15,16 +15,41 @@ type receipt struct {
 	names                []string // the first maxNamed names received
 	n                    int      // how many were received
 	found                bool     // a submission of hers is read
+	online               bool     // her folder is Moodle's online text's
 }
 
 // maxNamed bounds the names a no-acces-md result lists.
 const maxNamed = 4
 
-func (r *receipt) add(name string) {
+// add notes the file name, received in her online text's folder if
+// online.
+func (r *receipt) add(name string, online bool) {
 	r.n++
 	if len(r.names) < maxNamed {
-		r.names = append(r.names, shownName(name))
+		name = shownName(name)
+		if online {
+			name = "texte en ligne (" + name + ")"
+		}
+		r.names = append(r.names, name)
 	}
+}
+
+// merge adds what o received to r: one learner's several places (her
+// files and her online text) make one result.
+func (r *receipt) merge(o *receipt) {
+	for _, n := range o.names {
+		if len(r.names) < maxNamed {
+			r.names = append(r.names, n)
+		}
+	}
+	r.n += o.n
+}
+
+// isOnlineText reports whether a Moodle folder name is the online text's
+// ("Dupont Alice_1_assignsubmission_onlinetext_").
+func isOnlineText(name string) bool {
+	_, key, ok := moodleLearner(name)
+	return ok && strings.HasPrefix(name[len(key):], moodleMark+"onlinetext")
 }
 
 // receipts are the receipts of one folder listing or one archive, by

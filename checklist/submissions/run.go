@@ -247,11 +247,21 @@ func finish(recs *recList, ids []fileID, missing []*receipt) {
 			has[m] = true
 		}
 	}
+	first := map[string]*receipt{}
 	for _, r := range missing {
 		if has[r.moodle] {
 			continue
 		}
-		has[r.moodle] = true
+		if f := first[r.moodle]; f != nil {
+			f.merge(r)
+			continue
+		}
+		first[r.moodle] = r
+	}
+	for _, r := range missing {
+		if first[r.moodle] != r {
+			continue
+		}
 		rec := record{path: r.path, learner: r.learner, moodle: r.moodle, seq: int32(recs.len()),
 			problems: []checklist.Problem{{Code: "no-acces-md", Severity: checklist.SevError, Message: r.missingMessage()}}}
 		rec.entryLen = int32(len(r.entry))

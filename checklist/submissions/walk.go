@@ -244,7 +244,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	// The outermost Moodle folder: everything below it is its learner's,
 	// and she gets a result even if none of it is an acces.md.
 	if learner, moodle := at.of(""); w.in == nil && moodle != "" {
-		w.in = &receipt{path: path, learner: learner, moodle: moodle}
+		w.in = &receipt{path: path, learner: learner, moodle: moodle, online: isOnlineText(filepath.Base(path))}
 		defer func() {
 			if !w.in.found {
 				w.missing = append(w.missing, w.in)
@@ -317,9 +317,9 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 func (w *walker) received(rs *receipts, moodle, learner, path, name string) {
 	switch {
 	case w.in != nil:
-		w.in.add(name)
+		w.in.add(name, w.in.online)
 	case moodle != "":
-		rs.at(moodle, learner, path).add(name)
+		rs.at(moodle, learner, path).add(name, false)
 	}
 }
 
@@ -411,6 +411,11 @@ func (a *zipRead) read(files []*zip.File) {
 				pubFiles[dir][base] = zf // two entries of one name: the first
 			}
 		case zf.FileInfo().IsDir():
+			// A learner's folder, maybe empty: she gets a result.
+			if learner, moodle := a.learner(zf.Name); moodle != "" && w.in == nil {
+				r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
+				r.archive, r.entry = a.path, strings.TrimPrefix(r.path, a.path+"!/")
+			}
 			continue
 		case IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0:
 			found = append(found, i)
@@ -425,11 +430,12 @@ func (a *zipRead) read(files []*zip.File) {
 		learner, moodle := a.learner(zf.Name)
 		switch {
 		case w.in != nil:
-			w.in.add(base)
+			w.in.add(base, w.in.online)
 		case moodle != "":
 			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
 			r.archive, r.entry = a.path, strings.TrimPrefix(r.path, a.path+"!/")
-			r.add(base)
+			parts := entryParts(zf.Name)
+			r.add(base, len(parts) > 1 && isOnlineText(parts[0]))
 		}
 	}
 	pubs := map[string]pubPairs{}
