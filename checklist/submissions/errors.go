@@ -16,6 +16,8 @@ var (
 	errNestedArchive = errors.New("archive dans une archive : extrayez-la d'abord, puis nommez-la sur la ligne de commande")
 	errBudget        = errors.New("l'archive se décompresse en bien plus qu'elle ne pèse (bombe zip probable) : entrée non lue")
 	errFolderMoved   = errors.New("le dossier a été déplacé ou remplacé par un lien pendant la lecture : il n'a pas été lu ; relancez pret valider")
+	errEncrypted     = errors.New("entrée chiffrée (protégée par un mot de passe) : elle n'est pas lue ; demandez une archive sans mot de passe")
+	errNULName       = errors.New("le nom de l'entrée contient un caractère nul : aucun outil ne la nomme de la même façon, elle n'est pas lue ; demandez une archive refaite")
 	errSymlink       = errors.New("c'est un lien symbolique : un lien trouvé dans un dossier n'est jamais suivi ; nommez sa cible sur la ligne de commande si elle doit être lue")
 )
 
@@ -26,7 +28,8 @@ func describe(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, errIsDir), errors.Is(err, errSymlink), errors.Is(err, errFolderMoved), errors.Is(err, errTooLarge), errors.Is(err, errNestedArchive), errors.Is(err, errBudget):
+	case errors.Is(err, errIsDir), errors.Is(err, errSymlink), errors.Is(err, errFolderMoved), errors.Is(err, errTooLarge), errors.Is(err, errNestedArchive), errors.Is(err, errBudget),
+		errors.Is(err, errEncrypted), errors.Is(err, errNULName):
 		return err.Error()
 	case errors.Is(err, safefile.ErrSymlink):
 		return errSymlink.Error()

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 
@@ -129,22 +130,23 @@ func moodle() course {
 			gaele + "acces.md.txt": "pas lu",
 		},
 		want: map[string]string{
-			alice:                  "duplicate-fingerprint",
-			bob:                    "missing-sentence",
-			chloe + "acces.md":     "",
-			chloe + "acces (1).md": "",
-			denis + "Accès.md":     "duplicate-fingerprint fingerprint-mismatch",
-			felix:                  "",
-			gaele + "acces.md":     "",
+			alice:              "duplicate-fingerprint",
+			bob:                "missing-sentence",
+			chloe + "acces.md": "", // her latest: "acces (1).md" is listed in it
+			denis + "Accès.md": "duplicate-fingerprint fingerprint-mismatch",
+			felix:              "",
+			gaele + "acces.md": "",
+			// Online text only: a result of her own, no-acces-md.
+			"Roux Emma_1005_assignsubmission_onlinetext_onlinetext.html": "no-acces-md",
 		},
 		learner: map[string]string{
-			alice:                  "Dupont Alice",
-			bob:                    "Martin Bob",
-			chloe + "acces.md":     "Durand Chloé",
-			chloe + "acces (1).md": "Durand Chloé",
-			denis + "Accès.md":     "Petit Denis",
-			felix:                  "Leroy Félix",
-			gaele + "acces.md":     "Moreau Gaëlle",
+			alice:              "Dupont Alice",
+			bob:                "Martin Bob",
+			chloe + "acces.md": "Durand Chloé",
+			denis + "Accès.md": "Petit Denis",
+			felix:              "Leroy Félix",
+			gaele + "acces.md": "Moreau Gaëlle",
+			"Roux Emma_1005_assignsubmission_onlinetext_onlinetext.html": "Roux Emma",
 		},
 	}
 }
@@ -160,8 +162,15 @@ func (c course) layDisk(t testing.TB, dir string) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// One time for all: a learner's latest file is then the one of
+		// the later path, as in an archive whose entries have no time.
+		if err := os.Chtimes(p, fixtureTime, fixtureTime); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
+
+var fixtureTime = time.Date(2026, 10, 16, 9, 0, 0, 0, time.UTC)
 
 // zipped is the course as a .zip, under a top folder when top is set.
 func (c course) zipped(t testing.TB, top string) []byte {

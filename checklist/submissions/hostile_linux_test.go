@@ -55,8 +55,12 @@ func TestLearnerNames(t *testing.T) {
 		{[]string{"..", "..", "etu", "acces.md"}, "x", "etu"},
 		{[]string{"acces.md"}, "rendus", "rendus"},
 		{[]string{"Nom_abc_assignsubmission_file_acces.md"}, "x", "x"},
+		// The outermost Moodle name is the learner: a name chosen
+		// inside a learner's folder is hers.
+		{[]string{"Dupont Alice_123_assignsubmission_file_", "Martin Bob_456_assignsubmission_file_acces.md"}, "x", "Dupont Alice"},
+		{[]string{"Dupont Alice_123_assignsubmission_file_", "Martin Bob_456_assignsubmission_file_", "acces.md"}, "x", "Dupont Alice"},
 	} {
-		if got, _ := learnerOf(c.parts, c.fallback); got != c.want {
+		if got, _ := learnerOf(nil, c.parts, c.fallback); got != c.want {
 			t.Errorf("learnerOf(%q) = %q, want %q", c.parts, got, c.want)
 		}
 	}

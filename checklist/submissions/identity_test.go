@@ -21,7 +21,8 @@ import (
 // argument or the archive's root. Directly in the argument folder, at an
 // archive's root (also spelt "./" or "//") or named on the command line,
 // copies are different learners' attachments a browser renamed. Each case
-// runs over every way of handing the files in.
+// runs over every way of handing the files in. One Moodle learner's two
+// files are one result, the other file listed in it.
 func TestLearnerIdentity(t *testing.T) {
 	k := newKey(7)
 	body := page(k.fp, false)
@@ -76,6 +77,12 @@ func TestLearnerIdentity(t *testing.T) {
 					args = []string{p}
 				}
 				res := Validate(args, Options{Rules: testRules, Workers: 2})
+				if c.name == "moodle same id" {
+					if len(res) != 1 || len(res[0].Others) != 1 || res[0].Others[0] == res[0].Path || !res[0].Valid {
+						t.Fatalf("one learner's two files: %+v", res)
+					}
+					return
+				}
 				if len(res) != 2 {
 					t.Fatalf("%d results, want 2: %+v", len(res), res)
 				}
@@ -161,7 +168,8 @@ func TestFlatDownloadCopiesAreLearners(t *testing.T) {
 }
 
 // TestSameMoodleLearnerInTwoDownloads: dl1.zip and dl2.zip, one export
-// downloaded twice, are one learner twice each, not a shared key.
+// downloaded twice, are one learner each, not a shared key: one result
+// per learner, the other download's file listed in it.
 func TestSameMoodleLearnerInTwoDownloads(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
@@ -182,12 +190,12 @@ func TestSameMoodleLearnerInTwoDownloads(t *testing.T) {
 		args = append(args, p)
 	}
 	res := Validate(args, Options{Rules: testRules})
-	if len(res) != 60 {
-		t.Fatalf("%d results, want 60", len(res))
+	if len(res) != 30 {
+		t.Fatalf("%d results, want 30", len(res))
 	}
 	for _, r := range res {
-		if !r.Valid {
-			t.Errorf("%s: %+v", r.Path, r.Problems)
+		if !r.Valid || len(r.Others) != 1 || !strings.HasPrefix(r.Path, args[1]) || !strings.HasPrefix(r.Others[0], args[0]) {
+			t.Errorf("%s: %+v, others %v", r.Path, r.Problems, r.Others)
 		}
 	}
 }

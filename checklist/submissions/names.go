@@ -6,8 +6,6 @@
 package submissions
 
 import (
-	"bytes"
-	"hash/maphash"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -16,7 +14,6 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
-	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // IsSubmissionName reports whether a file met in a folder or an archive
@@ -48,14 +45,14 @@ func IsSubmissionName(name string) bool {
 // trimCopyMark removes one copy mark at the end of a folded stem:
 // " (1)", "(2)", "-1", "_2", " 3". Platforms and browsers add one; a
 // second download of a second download adds no more than that.
-func trimCopyMark[T string | []byte](s T) T {
+func trimCopyMark(s string) string {
 	if len(s) > 0 && s[len(s)-1] == ')' {
 		i := len(s) - 1
 		for i >= 0 && s[i] != '(' {
 			i--
 		}
 		// " (1)" up to " (999999)": a copy number of six digits at most.
-		if n := s[i+1 : len(s)-1]; i >= 0 && len(n) <= 6 && allDigits(n) {
+		if n := s[i+1 : len(s)-1]; i >= 0 && len(n) <= 6 && dates.Digits(n) {
 			j := i
 			for j > 0 && s[j-1] == ' ' {
 				j--
@@ -76,17 +73,6 @@ func trimCopyMark[T string | []byte](s T) T {
 		return s[:i-1]
 	}
 	return s
-}
-
-// allDigits is dates.Digits for trimCopyMark's two kinds of text: at
-// least one byte, all ASCII digits.
-func allDigits[T string | []byte](s T) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return len(s) > 0
 }
 
 // IsArchiveName reports whether a file is read as a .zip archive.
@@ -113,20 +99,21 @@ func moodleLearner(name string) (learner, key string, ok bool) {
 	return name[:j], name[:i], true
 }
 
-// learnerOf names who handed a file in, from the parts of its path below
-// the argument (folders, then the file name): the Moodle name when one
-// part carries it, or the argument's own name (fallback) does, else the
-// first folder, else fallback. moodle is the Moodle name with its id,
-// which tells learners apart when a flat export puts every file in one
-// folder. A Moodle name wins wherever it sits on the path, so a Moodle
-// folder given as the argument names its files as the same folder
-// reached in a walk.
-func learnerOf(parts []string, fallback string) (learner, moodle string) {
-	if l, k, ok := lastMoodle(parts); ok {
-		return l, k
-	}
-	if l, k, ok := moodleLearner(fallback); ok {
-		return l, k
+// learnerOf names who handed a file in. outer are the names above the
+// place the walk reads from, parts the folders below it then the file
+// name. The outermost Moodle name among them all is the learner: the
+// platform's folder, never a name the learner chose inside it (a file
+// "Martin Bob_456_assignsubmission_file_acces.md" in Alice's folder is
+// Alice's). moodle is that name with its id, which tells learners apart
+// when a flat export puts every file in one folder. Outside Moodle, the
+// first folder below the argument names the learner, else fallback.
+func learnerOf(outer, parts []string, fallback string) (learner, moodle string) {
+	for _, list := range [][]string{outer, parts} {
+		for _, p := range list {
+			if l, k, ok := moodleLearner(p); ok {
+				return l, k
+			}
+		}
 	}
 	for _, p := range parts[:max(len(parts)-1, 0)] {
 		if p != "" && p != "." && p != ".." {
@@ -134,85 +121,6 @@ func learnerOf(parts []string, fallback string) (learner, moodle string) {
 		}
 	}
 	return fallback, ""
-}
-
-// lastMoodleName is the deepest part that is a Moodle name, whole, for
-// a place where learnerOf reads names (its fallback).
-func lastMoodleName(parts []string) (part, key string, ok bool) {
-	for i := len(parts) - 1; i >= 0; i-- {
-		if _, k, ok := moodleLearner(parts[i]); ok {
-			return parts[i], k, true
-		}
-	}
-	return "", "", false
-}
-
-// lastMoodle is the deepest Moodle name among parts.
-func lastMoodle(parts []string) (learner, key string, ok bool) {
-	for i := len(parts) - 1; i >= 0; i-- {
-		if l, k, ok := moodleLearner(parts[i]); ok {
-			return l, k, true
-		}
-	}
-	return "", "", false
-}
-
-// entryLearner names who handed in an archive entry: a Moodle name in
-// the entry's path, else one on the path outside down to the archive
-// (the argument, the folders, the archive's own folder: Moodle puts a
-// learner's archive in the learner's folder), else as learnerOf.
-func entryLearner(parts, outer []string, rootName string) (learner, moodle string) {
-	if l, k, ok := lastMoodle(parts); ok {
-		return l, k
-	}
-	if l, k, ok := lastMoodle(outer); ok {
-		return l, k
-	}
-	return learnerOf(parts, rootName)
-}
-
-// groupKey is who a file counts as for duplicate fingerprints. A
-// Moodle name with its id is one learner wherever it sits (two downloads
-// of one export are one learner twice). Otherwise a name and its copies
-// ("acces.md", "acces (1).md") are one learner's resubmission only in a
-// folder that identifies a learner, learnerFolder: a folder strictly
-// below the argument or below the archive's root (GitHub Classroom's
-// etu042/, a learner's folder). Files directly in the folder given as
-// argument, at an archive's root or named on the command line are each
-// their own learner: that is where a browser or a mail client saves
-// different learners' attachments as acces.md, acces (1).md, …
-//
-// The walk keeps the parts and the workers hash them (hash) without
-// building the string: learnerGroup, in the tests, builds it.
-type groupKey struct {
-	place, name, moodle string
-	learnerFolder       bool
-}
-
-// hash is the group's hash under h's seed: the place and the name, a
-// Moodle key alone, or, in a learner's folder, the place and the name
-// folded without ".md" and its copy mark ("acces (1).md" and "acces.md"
-// are one learner's resubmission, "alice-acces.md" and "bob-acces.md"
-// two learners). The name is folded into buf, returned for the next
-// call.
-func (g groupKey) hash(h *maphash.Hash, buf []byte) (uint64, []byte) {
-	h.Reset()
-	switch {
-	case g.moodle != "":
-		h.WriteString("m:")
-		h.WriteString(g.moodle)
-	case !g.learnerFolder:
-		h.WriteString(g.place)
-		h.WriteString("//")
-		h.WriteString(g.name)
-	default:
-		h.WriteString(g.place)
-		h.WriteByte('/')
-		buf = textfold.AppendFold(buf[:0], g.name)
-		stem, _ := bytes.CutSuffix(buf, []byte(".md"))
-		h.Write(trimCopyMark(stem))
-	}
-	return h.Sum64(), buf
 }
 
 // ruleName is the name a file on disk is judged by: itself when it is

@@ -76,9 +76,6 @@ func statID(path string) (fileID, error) {
 	return absID(path), nil
 }
 
-// openDirsAllowed: no descriptor limit to fit under here.
-func openDirsAllowed() int { return maxOpenDirs }
-
 // openArchiveIn opens by path: these platforms have no openat.
 func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, error) {
 	return openArchive(path, false)

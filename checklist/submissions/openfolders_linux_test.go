@@ -22,12 +22,12 @@ func openFDs(t *testing.T) int {
 	return len(ents)
 }
 
-// TestFoldersOpenBounded: the walk keeps each folder open while its
-// files are read (they are read by name in it), so a tree deeper and
-// wider than maxOpenDirs, with files at every level, is read whole, in
-// path order, with any number of workers, and leaves no folder open;
-// while it runs, never more than maxOpenDirs folders are open.
+// TestFoldersOpenBounded: the walk reads each folder's files by name in
+// it, then closes it before going down, so a tree deep and wide, with
+// files at every level, is read whole, in path order, with any number
+// of workers, and leaves no folder open.
 func TestFoldersOpenBounded(t *testing.T) {
+	const maxOpenDirs = 64
 	root := t.TempDir()
 	var want []string
 	deep := root
@@ -76,49 +76,9 @@ func TestFoldersOpenBounded(t *testing.T) {
 	}
 }
 
-// TestWalkerFolderSlots: the walker never holds more than maxOpenDirs
-// folders, and waits for a slot only after handing out what it holds.
-func TestWalkerFolderSlots(t *testing.T) {
-	root := t.TempDir()
-	for i := range 3 * maxOpenDirs {
-		d := filepath.Join(root, fmt.Sprintf("d%03d", i))
-		os.MkdirAll(d, 0o755)
-		os.WriteFile(filepath.Join(d, "acces.md"), []byte("x"), 0o644)
-	}
-	var held []source
-	w := &walker{dirSlots: make(chan struct{}, maxOpenDirs)}
-	w.emit = func(s source) { held = append(held, s) }
-	w.flush = func() {
-		// The workers: every source handed out is read and done.
-		for _, s := range held {
-			if s.read != nil {
-				if _, _, err := s.read(nil); err != nil {
-					t.Errorf("%s: %v", s.path, err)
-				}
-			}
-			if s.done != nil {
-				s.done()
-			}
-		}
-		held = nil
-	}
-	base := openFDs(t)
-	w.arg(root)
-	if n := openFDs(t) - base; n > maxOpenDirs || len(w.dirSlots) > maxOpenDirs {
-		t.Fatalf("%d folders open (%d slots taken), bound %d", n, len(w.dirSlots), maxOpenDirs)
-	}
-	w.flush()
-	if n := len(w.dirSlots); n != 0 {
-		t.Fatalf("%d folder slots still taken after every file was read", n)
-	}
-	if n := openFDs(t) - base; n != 0 {
-		t.Fatalf("%d descriptors left open", n)
-	}
-}
-
 // TestLowDescriptorLimit: under a small descriptor limit (a shell's
-// ulimit -n 48, which Go cannot raise), folders held open for their
-// files never starve the reads: every file of a wide tree is read.
+// ulimit -n 48, which Go cannot raise), every file of a wide tree is
+// read: the walk holds one folder open at a time.
 func TestLowDescriptorLimit(t *testing.T) {
 	if dir := os.Getenv("PRET_TEST_LOWFD_DIR"); dir != "" {
 		got := Validate([]string{dir}, Options{Rules: testRules, Workers: 8})
@@ -130,7 +90,7 @@ func TestLowDescriptorLimit(t *testing.T) {
 				}
 			}
 		}
-		fmt.Printf("files=%d unreadable=%d allowed=%d\n", len(got), bad, openDirsAllowed())
+		fmt.Printf("files=%d unreadable=%d\n", len(got), bad)
 		return
 	}
 	root := t.TempDir()
@@ -145,7 +105,7 @@ func TestLowDescriptorLimit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "files=300 unreadable=0 allowed=4\n") {
+	if !strings.Contains(string(out), "files=300 unreadable=0\n") {
 		t.Fatalf("under ulimit -n 48: %s", out)
 	}
 }
@@ -173,11 +133,11 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "acces.md"), []byte(body), 0o644)
 			os.WriteFile(filepath.Join(dir, "sub", "acces.md"), []byte(body), 0o644)
 		}
-		var sources []source
+		var items []item
 		swapped := false
-		w := &walker{}
-		w.emit = func(s source) {
-			sources = append(sources, s)
+		w := &walker{seen: map[fileID]bool{}}
+		w.emit = func(it item) {
+			items = append(items, it)
 			if !swapped {
 				// The walk is in the deepest folder: swap the top one.
 				swapped = true
@@ -192,20 +152,16 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 		}
 		w.arg(tree)
 		refused := 0
-		for _, s := range sources {
-			if s.fail != nil {
-				if errors.Is(s.fail, errFolderMoved) {
-					refused++
-				}
-				continue
+		for _, it := range items {
+			if errors.Is(it.err, errFolderMoved) {
+				refused++
 			}
-			data, _, err := s.read(nil)
-			if err == nil && strings.Contains(string(data), "SECRET") {
-				t.Fatalf("depth %d: %s read from the other tree", depth, s.path)
+			if strings.Contains(string(it.data), "SECRET") {
+				t.Fatalf("depth %d: %s read from the other tree", depth, it.path)
 			}
 		}
 		if !swapped || refused != 1 {
-			t.Fatalf("depth %d: swapped %v, %d folders refused (want 1): %d sources", depth, swapped, refused, len(sources))
+			t.Fatalf("depth %d: swapped %v, %d folders refused (want 1): %d items", depth, swapped, refused, len(items))
 		}
 	}
 }
@@ -280,11 +236,9 @@ func TestArgumentThroughLinkAndDotDot(t *testing.T) {
 	}
 }
 
-// TestOpenDirNeverOpensFIFO: folders are opened blocking on Linux
-// (dirNonBlock), so a FIFO where a folder was (swapped in after the
-// listing, or named as one) must be refused by O_DIRECTORY before it
-// is opened: an open of a FIFO for reading with no writer would block
-// the walk for good. A writer checks that no reader ever had it open.
+// TestOpenDirNeverOpensFIFO: a FIFO where a folder was (swapped in
+// after the listing, or named as one) is refused by O_DIRECTORY before
+// it is opened. A writer checks that no reader ever had it open.
 func TestOpenDirNeverOpensFIFO(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "dossier")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -95,46 +93,4 @@ func render(res []checklist.FileResult) string {
 		fmt.Fprintf(&b, "%s|%s|%s|%v|%s|%s\n", r.Path, r.Apprenant, r.Fingerprint, r.Valid, codesOfResult(r), strings.Join(r.DuplicateOf, ","))
 	}
 	return b.String()
-}
-
-// TestSortRecordsMatchesSort: sortRecords, which trusts the walk's order
-// when it is already path order, gives the order a plain sort by (path,
-// seq) gives, whatever the arrival order and however the walk's order
-// differs from path order (a folder whose name starts a sibling's, equal
-// paths, names with bytes below '/').
-func TestSortRecordsMatchesSort(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 9))
-	parts := []string{"a", "a b", "a-b", "a.b", "a/b", "a!", "b", "é", "A", "a (1)", "", "/", "a\x01", "\u202e"}
-	for round := range 2000 {
-		n := rng.IntN(40)
-		paths := make([]string, n)
-		for i := range paths {
-			var b strings.Builder
-			for range 1 + rng.IntN(3) {
-				b.WriteString(parts[rng.IntN(len(parts))])
-			}
-			paths[i] = b.String()
-		}
-		if round%2 == 0 { // most often, the walk meets them in path order
-			slices.Sort(paths)
-		}
-		// Arrival is any interleaving of the walk's order.
-		arrival := rng.Perm(n)
-		var recs recList
-		seqs := make([]int32, n)
-		for k, q := range arrival {
-			recs.add(record{path: paths[q]})
-			seqs[k] = int32(q)
-		}
-		want := slices.Clone(recs.order)
-		sort.Slice(want, func(a, b int) bool {
-			ka, kb := want[a], want[b]
-			pa, pb := recs.arrived(int(ka)).path, recs.arrived(int(kb)).path
-			return pa < pb || pa == pb && seqs[ka] < seqs[kb]
-		})
-		sortRecords(&recs, seqs)
-		if !slices.Equal(recs.order, want) {
-			t.Fatalf("round %d: %v, want %v (paths %q)", round, recs.order, want, paths)
-		}
-	}
 }

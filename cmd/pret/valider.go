@@ -110,10 +110,6 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 // stacks, runtime) clearly under the 64 MiB of organisateurs.md.
 const validerMemoryLimit = 40 << 20
 
-// validerLargeGCPercent is the GC percent of a run past
-// submissions.LargeRun files.
-const validerLargeGCPercent = 400
-
 // maxWorkers bounds --paralleles: more readers than this only costs
 // memory (2,000,000,000 of them exhausted it).
 func maxWorkers() int { return 4 * max(1, runtime.NumCPU()) }
@@ -157,19 +153,8 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	// percent stays for small runs. A run that truly needs more still
 	// gets it: the limit is soft.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(validerMemoryLimit))
-	// Past a few thousand files the soft limit, not the percent, keeps
-	// the heap in bounds: a high percent then spares most collections
-	// (each marks every record) without raising the peak. A small run
-	// keeps the default, which keeps one large file's garbage low.
-	percent := -1
-	large := func() { percent = debug.SetGCPercent(validerLargeGCPercent) }
-	defer func() {
-		if percent != -1 {
-			debug.SetGCPercent(percent)
-		}
-	}()
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}
-	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.Workers, Large: large})
+	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.Workers})
 	if opts.Report.strict {
 		run.Strict()
 	}

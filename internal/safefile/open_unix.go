@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,13 +36,14 @@ func readFile(path string, max int64, follow bool, buf []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readFD(fd, max, buf)
+	data, _, err := readFD(fd, max, buf)
+	return data, err
 }
 
-func readIn(dir *os.File, name, path string, max int64, buf []byte) ([]byte, error) {
+func readIn(dir *os.File, name, path string, max int64, buf []byte) ([]byte, time.Time, error) {
 	// One name, no separator: openat with a path would walk it again.
 	if name == "" || strings.ContainsRune(name, '/') {
-		return nil, syscall.ENOENT
+		return nil, time.Time{}, syscall.ENOENT
 	}
 	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | syscall.O_NOCTTY | syscall.O_NOFOLLOW
 	// Fd on a folder costs nothing after its first call, which the
@@ -57,25 +59,26 @@ func readIn(dir *os.File, name, path string, max int64, buf []byte) ([]byte, err
 	}
 	runtime.KeepAlive(dir) // the folder stays open while openat reads its fd
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	return readFD(fd, max, buf)
 }
 
 // readFD reads the regular file open as fd, at most max bytes, and
-// closes it.
-func readFD(fd int, max int64, buf []byte) ([]byte, error) {
+// closes it; the modification time is the one fstat gave.
+func readFD(fd int, max int64, buf []byte) ([]byte, time.Time, error) {
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, err
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, time.Time{}, err
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, ErrNotRegular
+		return nil, time.Time{}, ErrNotRegular
 	}
 	if st.Size > max {
-		return nil, errTooLarge
+		return nil, time.Time{}, errTooLarge
 	}
+	mod := time.Unix(st.Mtim.Unix())
 	// One byte more than the size, so the read that returns 0 needs no
 	// growth; the file may still grow while read, hence the loop and cap.
 	if want := int(st.Size) + 1; cap(buf) < want {
@@ -94,20 +97,20 @@ func readFD(fd int, max int64, buf []byte) ([]byte, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, time.Time{}, err
 		}
 		if n == 0 {
-			return buf, nil
+			return buf, mod, nil
 		}
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > max {
-			return nil, errTooLarge
+			return nil, time.Time{}, errTooLarge
 		}
 		// A short read of a regular file that has given all fstat
 		// announced is its end: no second read to hear 0. A file whose
 		// size says nothing (st.Size 0, as in /proc) is read to 0.
 		if n < len(room) && st.Size > 0 && int64(len(buf)) >= st.Size {
-			return buf, nil
+			return buf, mod, nil
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 )
 
 // symlinkErrno: Windows has no O_NOFOLLOW; links are caught by Lstat.
@@ -16,31 +17,37 @@ const symlinkErrno = syscall.ELOOP
 // file must be regular.
 // readIn reads by path: Windows has no openat, and the walk's folder
 // checks (device and inode of each folder) stay what guard it.
-func readIn(dir *os.File, name, path string, max int64, buf []byte) ([]byte, error) {
-	return readFile(path, max, false, buf)
+func readIn(dir *os.File, name, path string, max int64, buf []byte) ([]byte, time.Time, error) {
+	return readStat(path, max, false, buf)
 }
 
 func readFile(path string, max int64, follow bool, buf []byte) ([]byte, error) {
+	data, _, err := readStat(path, max, follow, buf)
+	return data, err
+}
+
+// readStat is readFile that also gives the modification time.
+func readStat(path string, max int64, follow bool, buf []byte) ([]byte, time.Time, error) {
 	f, err := openRead(path, follow)
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, ErrNotRegular
+		return nil, time.Time{}, ErrNotRegular
 	}
 	if st.Size() > max {
-		return nil, errTooLarge
+		return nil, time.Time{}, errTooLarge
 	}
 	w := &limitedBuffer{buf: buf, max: max}
 	if _, err := io.Copy(w, f); err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
-	return w.buf, nil
+	return w.buf, st.ModTime(), nil
 }
 
 type limitedBuffer struct {

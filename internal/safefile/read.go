@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
 // Kind is a sort of file pret reads, with the most bytes it may hold.
@@ -73,11 +74,18 @@ func ReadInto(path string, k Kind, follow Follow, buf []byte) ([]byte, error) {
 // kernel looks up one name, not the whole path again. path is the
 // file's path as messages name it.
 func ReadIn(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, error) {
-	data, err := readIn(dir, name, path, k.Max, buf[:0])
+	data, _, err := ReadInModTime(dir, name, path, k, buf)
+	return data, err
+}
+
+// ReadInModTime is ReadIn that also gives the file's modification time,
+// from the descriptor it read (the walk keeps a learner's latest file).
+func ReadInModTime(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, time.Time, error) {
+	data, mod, err := readIn(dir, name, path, k.Max, buf[:0])
 	if err != nil {
-		return nil, wrap(path, k, NoFollow, err)
+		return nil, time.Time{}, wrap(path, k, NoFollow, err)
 	}
-	return data, nil
+	return data, mod, nil
 }
 
 // NotRegular is the error ReadIn and Read give for a FIFO, socket or

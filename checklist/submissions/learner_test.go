@@ -1,0 +1,351 @@
+package submissions
+
+import (
+	"archive/zip"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// entry is one file of a fixture: its content, its modification time
+// (zero: none), and its kind (0 a file; fs.ModeSymlink, fs.ModeDir, or
+// fs.ModeNamedPipe on disk).
+type entry struct {
+	body string
+	mod  time.Time
+	kind fs.FileMode
+}
+
+// layout lays files out under dir on disk.
+func layout(t *testing.T, dir string, files map[string]entry) {
+	t.Helper()
+	for rel, e := range files {
+		p := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(rel, "/")))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		switch {
+		case strings.HasSuffix(rel, "/") || e.kind == fs.ModeDir:
+			err = os.MkdirAll(p, 0o755)
+		case e.kind == fs.ModeSymlink:
+			err = os.Symlink(e.body, p)
+		case e.kind == fs.ModeNamedPipe:
+			err = syscall.Mkfifo(p, 0o600)
+		default:
+			err = os.WriteFile(p, []byte(e.body), 0o644)
+			if err == nil && !e.mod.IsZero() {
+				err = os.Chtimes(p, e.mod, e.mod)
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// zipLayout is files as a zip archive, with their times and kinds
+// (a FIFO has no zip form and is left out).
+func zipLayout(t *testing.T, files map[string]entry) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		e := files[n]
+		if e.kind == fs.ModeNamedPipe {
+			continue
+		}
+		h := &zip.FileHeader{Name: n, Method: zip.Deflate, Modified: e.mod}
+		switch e.kind {
+		case fs.ModeSymlink:
+			h.SetMode(fs.ModeSymlink | 0o777)
+		case fs.ModeDir:
+			h.Name = strings.TrimSuffix(n, "/") + "/"
+			h.SetMode(fs.ModeDir | 0o755)
+		}
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(h.Name, "/") {
+			w.Write([]byte(e.body))
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// bothWays lays files out as a folder and as a zip, and returns the
+// argument of each with the prefix its results' paths start with.
+func bothWays(t *testing.T, files map[string]entry) map[string][2]string {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "rendus")
+	layout(t, dir, files)
+	zp := filepath.Join(root, "rendus.zip")
+	if err := os.WriteFile(zp, zipLayout(t, files), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return map[string][2]string{"dossier": {dir, dir + string(filepath.Separator)}, "zip": {zp, zp + "!/"}}
+}
+
+// byPath is results keyed by their path relative to prefix, written
+// with "/"; a folder's ends in "/" (as an archive's folder is named).
+func byPath(results []checklist.FileResult, prefix string) map[string]checklist.FileResult {
+	out := map[string]checklist.FileResult{}
+	for _, r := range results {
+		k := filepath.ToSlash(strings.TrimPrefix(r.Path, prefix))
+		if st, err := os.Stat(r.Path); err == nil && st.IsDir() {
+			k += "/"
+		}
+		out[k] = r
+	}
+	return out
+}
+
+// TestNameChosenInsideIsNotTheLearner: Alice copies Bob's acces.md into
+// her Moodle folder under his Moodle name (as a file, or as a folder):
+// the copy is hers, so both files state one key for two learners, and
+// both are duplicate-fingerprint.
+func TestNameChosenInsideIsNotTheLearner(t *testing.T) {
+	bob := page(newKey(41).fp, false)
+	for _, hidden := range []string{
+		"Dupont Alice_123_assignsubmission_file_/Martin Bob_456_assignsubmission_file_acces.md",
+		"Dupont Alice_123_assignsubmission_file_/Martin Bob_456_assignsubmission_file_/acces.md",
+	} {
+		files := map[string]entry{
+			hidden: {body: bob},
+			"Martin Bob_456_assignsubmission_file_/acces.md": {body: bob},
+		}
+		for kind, arg := range bothWays(t, files) {
+			res := byPath(Validate([]string{arg[0]}, Options{Rules: testRules}), arg[1])
+			if len(res) != 2 {
+				t.Fatalf("%s %s: %d results, want 2: %v", kind, hidden, len(res), mapKeys(res))
+			}
+			alice, bobs := res[hidden], res["Martin Bob_456_assignsubmission_file_/acces.md"]
+			if alice.Apprenant != "Dupont Alice" || alice.Participant != "123" || bobs.Apprenant != "Martin Bob" || bobs.Participant != "456" {
+				t.Errorf("%s: learners %q (%s) and %q (%s)", kind, alice.Apprenant, alice.Participant, bobs.Apprenant, bobs.Participant)
+			}
+			for _, r := range []checklist.FileResult{alice, bobs} {
+				if r.Valid || codesOfResult(r) != "duplicate-fingerprint" {
+					t.Errorf("%s %s: valid %v, %s", kind, r.Path, r.Valid, codesOfResult(r))
+				}
+			}
+		}
+	}
+}
+
+// TestEveryMoodleLearnerHasAResult: a Moodle learner who handed in no
+// acces.md (a Word, PDF or OpenDocument file, acces.txt, acces.md.txt,
+// a README.md, online text, an empty folder) gets one result,
+// no-acces-md, an error that names what she sent; one who sent an
+// acces.md besides gets its verdict only. Folders and flat names, on
+// disk and in a zip.
+func TestEveryMoodleLearnerHasAResult(t *testing.T) {
+	good := page(newKey(42).fp, false)
+	files := map[string]entry{
+		"Dupont Alice_1_assignsubmission_file_/acces.docx":           {body: "PK"},
+		"Martin Bob_2_assignsubmission_file_/acces.txt":              {body: good},
+		"Martin Bob_2_assignsubmission_file_/README.md":              {body: "# moi"},
+		"Roux Emma_3_assignsubmission_onlinetext_/onlinetext.html":   {body: "<p>" + good + "</p>"},
+		"Petit Denis_4_assignsubmission_file_/":                      {kind: fs.ModeDir},
+		"Leroy Félix_5_assignsubmission_file_acces.md.txt":           {body: good},
+		"Moreau Gaëlle_6_assignsubmission_file_acces.pdf":            {body: "%PDF"},
+		"Blanc Hugo_7_assignsubmission_file_acces.odt":               {body: "PK"},
+		"Noir Inès_8_assignsubmission_onlinetext_onlinetext.html":    {body: "<p>x</p>"},
+		"Vert Jules_9_assignsubmission_file_/acces.md":               {body: good},
+		"Vert Jules_9_assignsubmission_file_/acces.docx":             {body: "PK"},
+		"Vert Jules_9_assignsubmission_onlinetext_/onlinetext.html":  {body: "<p>x</p>"},
+		"Gris Karim_10_assignsubmission_file_/acces.docx":            {body: "PK"},
+		"Gris Karim_10_assignsubmission_onlinetext_/onlinetext.html": {body: "<p>x</p>"},
+		"Brun Léa_11_assignsubmission_file_/a.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/b.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/c.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/d.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/sous/e.txt":              {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/sous/f.txt":              {body: "x"},
+	}
+	want := map[string]struct{ learner, got string }{
+		"Dupont Alice_1_assignsubmission_file_/":                  {"Dupont Alice", "(acces.docx reçu)"},
+		"Martin Bob_2_assignsubmission_file_/":                    {"Martin Bob", "(README.md, acces.txt reçus)"},
+		"Roux Emma_3_assignsubmission_onlinetext_/":               {"Roux Emma", "(texte en ligne (onlinetext.html) reçu)"},
+		"Petit Denis_4_assignsubmission_file_/":                   {"Petit Denis", "qui est vide"},
+		"Leroy Félix_5_assignsubmission_file_acces.md.txt":        {"Leroy Félix", "(acces.md.txt reçu)"},
+		"Moreau Gaëlle_6_assignsubmission_file_acces.pdf":         {"Moreau Gaëlle", "(acces.pdf reçu)"},
+		"Blanc Hugo_7_assignsubmission_file_acces.odt":            {"Blanc Hugo", "(acces.odt reçu)"},
+		"Noir Inès_8_assignsubmission_onlinetext_onlinetext.html": {"Noir Inès", "(texte en ligne (onlinetext.html) reçu)"},
+		"Gris Karim_10_assignsubmission_file_/":                   {"Gris Karim", "(acces.docx, texte en ligne (onlinetext.html) reçus)"},
+		"Brun Léa_11_assignsubmission_file_/":                     {"Brun Léa", "(a.txt, b.txt, c.txt, d.txt et 2 autres reçus)"},
+	}
+	for kind, arg := range bothWays(t, files) {
+		results := Validate([]string{arg[0]}, Options{Rules: testRules})
+		res := byPath(results, arg[1])
+		jules := res["Vert Jules_9_assignsubmission_file_/acces.md"]
+		if !jules.Valid || jules.Apprenant != "Vert Jules" {
+			t.Errorf("%s: the learner with an acces.md: %+v", kind, jules)
+		}
+		if len(res) != len(want)+1 {
+			t.Errorf("%s: %d results, want %d: %v", kind, len(res), len(want)+1, mapKeys(res))
+		}
+		for path, w := range want {
+			r, ok := res[path]
+			if !ok {
+				t.Errorf("%s: no result at %s: %v", kind, path, mapKeys(res))
+				continue
+			}
+			if r.Valid || len(r.Problems) != 1 || r.Problems[0].Code != "no-acces-md" || r.Problems[0].Severity != checklist.SevError ||
+				r.Apprenant != w.learner || !strings.Contains(r.Problems[0].Message, w.got) {
+				t.Errorf("%s %s: %s %+v, want no-acces-md naming %q", kind, path, r.Apprenant, r.Problems, w.got)
+			}
+			if kind == "zip" && (r.Archive != arg[0] || r.Path != r.Archive+"!/"+r.Entry) {
+				t.Errorf("%s: archive %q entry %q", r.Path, r.Archive, r.Entry)
+			}
+		}
+		// Counted in the summary as any problem is.
+		var out bytes.Buffer
+		if err := checklist.WriteFilesReport(&out, "json", checklist.FilesReport{Name: "pret valider", Files: results}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), `"no-acces-md": 10`) {
+			t.Errorf("%s: the summary does not count 10 no-acces-md:\n%s", kind, out.String())
+		}
+	}
+}
+
+// TestOneResultPerLearnerFromTheLatest: a learner's several acces.md
+// (a copy, a second attempt, one in a subfolder) are one result, from
+// the one modified last, whatever the names, with the others listed.
+func TestOneResultPerLearnerFromTheLatest(t *testing.T) {
+	old, recent := time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC), time.Date(2026, 10, 15, 8, 0, 0, 0, time.UTC)
+	broken, good := page(newKey(43).fp, true), page(newKey(43).fp, false)
+	const alice = "Dupont Alice_1_assignsubmission_file_/"
+	files := map[string]entry{
+		alice + "acces.md":                                {body: broken, mod: old},
+		alice + "acces (1).md":                            {body: good, mod: recent}, // the latest, though first by name
+		alice + "v1/acces.md":                             {body: broken, mod: old},
+		"Martin Bob_2_assignsubmission_file_acces.md":     {body: page(newKey(44).fp, false), mod: recent},
+		"Martin Bob_2_assignsubmission_file_acces (1).md": {body: page(newKey(44).fp, true), mod: old},
+	}
+	for kind, arg := range bothWays(t, files) {
+		res := byPath(Validate([]string{arg[0]}, Options{Rules: testRules}), arg[1])
+		if len(res) != 2 {
+			t.Fatalf("%s: %d results, want one per learner: %v", kind, len(res), mapKeys(res))
+		}
+		a := res[alice+"acces (1).md"]
+		wantOthers := []string{arg[1] + filepath.FromSlash(alice+"acces.md"), arg[1] + filepath.FromSlash(alice+"v1/acces.md")}
+		if kind == "zip" {
+			wantOthers = []string{arg[1] + alice + "acces.md", arg[1] + alice + "v1/acces.md"}
+		}
+		if !a.Valid || !slices.Equal(a.Others, wantOthers) {
+			t.Errorf("%s: Alice's result %+v, others %q, want %q", kind, a.Problems, a.Others, wantOthers)
+		}
+		b := res["Martin Bob_2_assignsubmission_file_acces.md"]
+		if !b.Valid || len(b.Others) != 1 || !strings.HasSuffix(b.Others[0], "Martin Bob_2_assignsubmission_file_acces (1).md") {
+			t.Errorf("%s: Bob's result %+v, others %q", kind, b.Problems, b.Others)
+		}
+	}
+}
+
+// TestPubBesideNotAFile: a .pub beside acces.md that is a link, a
+// folder or a FIFO is reported as bad-public-key, never passed over and
+// never opened.
+func TestPubBesideNotAFile(t *testing.T) {
+	k := newKey(45)
+	for _, kind := range []fs.FileMode{fs.ModeSymlink, fs.ModeDir, fs.ModeNamedPipe} {
+		files := map[string]entry{
+			"etu/acces.md":             {body: page(k.fp, false)},
+			"etu/vraie.pub":            {body: string(k.pub)},
+			"etu/id_ed25519_romeo.pub": {body: "vraie.pub", kind: kind},
+		}
+		for how, arg := range bothWays(t, files) {
+			if how == "zip" && kind == fs.ModeNamedPipe {
+				continue // no FIFO in a zip
+			}
+			res := byPath(Validate([]string{arg[0]}, Options{Rules: testRules}), arg[1])
+			r := res["etu/acces.md"]
+			if r.Valid || !strings.Contains(codesOfResult(r), "bad-public-key") {
+				t.Errorf("%s, .pub a %v: %+v", how, kind, r.Problems)
+			}
+		}
+	}
+}
+
+// TestZipEntriesRefused: an entry flagged encrypted is unreadable (its
+// bytes are never taken for text), and one whose name holds a NUL is
+// reported, not skipped.
+func TestZipEntriesRefused(t *testing.T) {
+	good := page(newKey(46).fp, false)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, h := range []*zip.FileHeader{
+		{Name: "chiffre/acces.md", Method: zip.Store, Flags: 0x1},
+		{Name: "nul/acces.md\x00.txt", Method: zip.Deflate},
+		{Name: "nul2/acc\x00es.md", Method: zip.Deflate},
+		{Name: "bon/acces.md", Method: zip.Deflate},
+	} {
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(good))
+	}
+	zw.Close()
+	zp := filepath.Join(t.TempDir(), "lot.zip")
+	os.WriteFile(zp, buf.Bytes(), 0o644)
+	res := byPath(Validate([]string{zp}, Options{Rules: testRules}), zp+"!/")
+	if len(res) != 4 || !res["bon/acces.md"].Valid {
+		t.Fatalf("%d results: %v", len(res), mapKeys(res))
+	}
+	for name, want := range map[string]string{"chiffre/acces.md": "chiffrée", "nul/acces.md\x00.txt": "caractère nul", "nul2/acc\x00es.md": "caractère nul"} {
+		r := res[name]
+		if !isUnreadable(r) || !strings.Contains(r.Problems[0].Message, want) {
+			t.Errorf("%q: %+v", name, r.Problems)
+		}
+	}
+}
+
+// TestPubInflatedOncePerArchive: one .pub beside thousands of entries
+// is inflated once and charged once to the archive's budget: charged
+// per entry, these 64 KiB would exhaust it and the last entries would
+// be refused as a zip bomb.
+func TestPubInflatedOncePerArchive(t *testing.T) {
+	k := newKey(47)
+	pub := string(k.pub) + strings.Repeat("#", 60<<10) // a comment line: still a key file
+	const n = 1500
+	files := map[string]entry{"id_ed25519_romeo.pub": {body: pub}}
+	for i := range n {
+		files["lot/"+strings.Repeat("x", i%7)+"-"+string(rune('a'+i%26))+"-"+strconv.Itoa(i)+"-acces.md"] = entry{body: page(k.fp, false)}
+	}
+	files["lot/id_ed25519_romeo.pub"] = entry{body: pub}
+	data := zipLayout(t, files)
+	if perEntry := int64(n) * int64(len(pub)); perEntry < archiveBudget(int64(len(data))) {
+		t.Fatalf("the fixture does not exceed the budget if charged per entry: %d < %d", perEntry, archiveBudget(int64(len(data))))
+	}
+	zp := filepath.Join(t.TempDir(), "lot.zip")
+	os.WriteFile(zp, data, 0o644)
+	results := Validate([]string{zp}, Options{Rules: testRules})
+	if len(results) != n {
+		t.Fatalf("%d results, want %d", len(results), n)
+	}
+	for _, r := range results {
+		if len(r.Problems) > 0 && !strings.Contains(codesOfResult(r), "duplicate-fingerprint") {
+			t.Fatalf("%s: %+v", r.Path, r.Problems)
+		}
+	}
+}

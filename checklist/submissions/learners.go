@@ -1,0 +1,116 @@
+package submissions
+
+import (
+	"fmt"
+	"strings"
+)
+
+// receipt is what one Moodle learner handed in at one place (her
+// folder, or her files in a flat export), kept while the walk is there
+// so that a learner with no acces.md still gets a result, no-acces-md,
+// that says what she sent.
+type receipt struct {
+	path, archive, entry string // where: her folder, or her first file
+	learner, moodle      string
+	names                []string // the first maxNamed names received
+	n                    int      // how many were received
+	found                bool     // a submission of hers is read
+	online               bool     // her folder is Moodle's online text's
+}
+
+// maxNamed bounds the names a no-acces-md result lists.
+const maxNamed = 4
+
+// add notes the file name, received in her online text's folder if
+// online.
+func (r *receipt) add(name string, online bool) {
+	r.n++
+	if len(r.names) < maxNamed {
+		name = shownName(name)
+		if online {
+			name = "texte en ligne (" + name + ")"
+		}
+		r.names = append(r.names, name)
+	}
+}
+
+// merge adds what o received to r: one learner's several places (her
+// files and her online text) make one result.
+func (r *receipt) merge(o *receipt) {
+	for _, n := range o.names {
+		if len(r.names) < maxNamed {
+			r.names = append(r.names, n)
+		}
+	}
+	r.n += o.n
+}
+
+// isOnlineText reports whether a Moodle folder name is the online text's
+// ("Dupont Alice_1_assignsubmission_onlinetext_").
+func isOnlineText(name string) bool {
+	_, key, ok := moodleLearner(name)
+	return ok && strings.HasPrefix(name[len(key):], moodleMark+"onlinetext")
+}
+
+// receipts are the receipts of one folder listing or one archive, by
+// Moodle name and id, in the order met.
+type receipts struct {
+	byKey map[string]*receipt
+	order []*receipt
+}
+
+// at is the receipt of the learner moodle, made at path if new.
+func (rs *receipts) at(moodle, learner, path string) *receipt {
+	if r := rs.byKey[moodle]; r != nil {
+		return r
+	}
+	if rs.byKey == nil {
+		rs.byKey = map[string]*receipt{}
+	}
+	r := &receipt{path: path, learner: learner, moodle: moodle}
+	rs.byKey[moodle] = r
+	rs.order = append(rs.order, r)
+	return r
+}
+
+// unfound are the receipts of learners none of whose files is read.
+func (rs *receipts) unfound() []*receipt {
+	var out []*receipt
+	for _, r := range rs.order {
+		if !r.found {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// shownName is a received file as the organiser knows it: without the
+// Moodle prefix ("acces.docx" for "Dupont Alice_1_assignsubmission_file_acces.docx"),
+// and online text said as such.
+func shownName(name string) string {
+	if _, key, ok := moodleLearner(name); ok {
+		rest := name[len(key)+len(moodleMark):] // "file_acces.docx", "onlinetext_onlinetext.html"
+		plugin, file, _ := strings.Cut(rest, "_")
+		if file == "" {
+			file = name
+		}
+		if plugin == "onlinetext" {
+			return "texte en ligne (" + file + ")"
+		}
+		return file
+	}
+	return name
+}
+
+// missingMessage is the no-acces-md message for what r received.
+func (r *receipt) missingMessage() string {
+	const ask = " : pret lit un fichier texte nommé acces.md (pas un document Word, OpenDocument ou PDF, ni un texte en ligne) ; demandez-le à l'apprenant"
+	if r.n == 0 {
+		return "pas d'acces.md dans ce rendu, qui est vide" + ask
+	}
+	got := strings.Join(r.names, ", ")
+	if rest := r.n - len(r.names); rest > 0 {
+		got += fmt.Sprintf(" et %d autre%s", rest, plural(rest))
+	}
+	return "pas d'acces.md dans ce rendu (" + got + " reçu" + plural(r.n) + ")" + ask
+}

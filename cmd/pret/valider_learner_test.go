@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestValiderLearnerIsTheOutermostMoodleName: a learner who names a
+// file inside her Moodle folder after a classmate's folder
+// ("Martin Bob_456_assignsubmission_file_acces.md", a copy of his file)
+// does not hide behind his name: the copy is hers, both files state one
+// key for two learners, both are invalid and the exit code is 1; a
+// learner who sent no acces.md has a result naming what she sent.
+func TestValiderLearnerIsTheOutermostMoodleName(t *testing.T) {
+	h := newHome(t)
+	writeZip(t, h.path("rendus.zip"), map[string]string{
+		"Dupont Alice_123_assignsubmission_file_/Martin Bob_456_assignsubmission_file_acces.md": accesPage(fpOne),
+		"Martin Bob_456_assignsubmission_file_/acces.md":                                        accesPage(fpOne),
+		"Durand Chloé_789_assignsubmission_file_/acces.docx":                                    "PK",
+	})
+	r := h.pret("", "valider", "--format", "json", "rendus.zip")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var rep struct {
+		Files []struct {
+			Path      string `json:"path"`
+			Apprenant string `json:"apprenant"`
+			Valid     bool   `json:"valid"`
+			Problems  []struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"problems"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	want := map[string][2]string{
+		"rendus.zip!/Dupont Alice_123_assignsubmission_file_/Martin Bob_456_assignsubmission_file_acces.md": {"Dupont Alice", "duplicate-fingerprint"},
+		"rendus.zip!/Martin Bob_456_assignsubmission_file_/acces.md":                                        {"Martin Bob", "duplicate-fingerprint"},
+		"rendus.zip!/Durand Chloé_789_assignsubmission_file_/":                                              {"Durand Chloé", "no-acces-md"},
+	}
+	if len(rep.Files) != len(want) {
+		t.Fatalf("%d results, want %d:\n%s", len(rep.Files), len(want), r.stdout)
+	}
+	for _, f := range rep.Files {
+		w, ok := want[f.Path]
+		if !ok || f.Apprenant != w[0] || f.Valid || len(f.Problems) != 1 || f.Problems[0].Code != w[1] {
+			t.Errorf("%s: %s, valid %v, %+v; want %v", f.Path, f.Apprenant, f.Valid, f.Problems, w)
+		}
+		if w[1] == "no-acces-md" && !strings.Contains(f.Problems[0].Message, "acces.docx reçu") {
+			t.Errorf("%s: %q does not name what was received", f.Path, f.Problems[0].Message)
+		}
+	}
+}
