@@ -35,6 +35,7 @@ var Codes = []CodeInfo{
 	{"unsigned", SevError, "Rendu sans signature valide"},
 	{"bad-signature", SevError, "Signature fausse"},
 	{"signature-key-mismatch", SevError, "Signature faite avec une autre clé"},
+	{"no-submission", SevError, "Inscrit dans la feuille d'évaluation Moodle, aucun rendu"},
 }
 
 // codeInfo finds a code's description; a code this table does not know
