@@ -176,9 +176,9 @@ func (r results) At(i int) checklist.FileResult { return r[i] }
 
 func TestParticipantOfOutermost(t *testing.T) {
 	cases := map[string]string{
-		"rendus.zip!/Dupont Alice_101_assignsubmission_file_/acces.md":                                    "101",
-		"rendus/Dupont Alice_101_assignsubmission_file_acces.md":                                          "101",
-		`C:\rendus\Dupont Alice_101_assignsubmission_file_\acces.md`:                                      "101",
+		"rendus.zip!/Dupont Alice_101_assignsubmission_file_/acces.md":                                      "101",
+		"rendus/Dupont Alice_101_assignsubmission_file_acces.md":                                            "101",
+		`C:\rendus\Dupont Alice_101_assignsubmission_file_\acces.md`:                                        "101",
 		"rendus.zip!/Dupont Alice_101_assignsubmission_file_/Martin Bob_102_assignsubmission_file_acces.md": "101",
 		"rendus/kim/acces.md":                 "",
 		"rendus/x_assignsubmission_file_.md":  "",
