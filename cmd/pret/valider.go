@@ -46,7 +46,7 @@ type validerOptions struct {
 func newValiderCmd(a *app) *cobra.Command {
 	opts := &validerOptions{}
 	c := &cobra.Command{
-		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER]",
+		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER] [--feuille FICHIER]",
 		Aliases: []string{"validate"},
 		Short:   "Organisateurs : valider des fichiers acces.md",
 		Long: `Valide les acces.md reçus, tels que la plateforme les donne : fichiers,
@@ -69,6 +69,15 @@ plus (fichier modifié depuis) est bad-signature, une signature d'une autre
 clé que l'empreinte indiquée est signature-key-mismatch. Avec
 --exiger-signature, un fichier sans signature est invalide (unsigned).
 
+Avec --feuille, la feuille d'évaluation Moodle (« Télécharger la feuille
+d'évaluation », en français ou en anglais) : chaque rendu est relié à sa
+ligne par le numéro de participant du dossier Moodle, et chaque inscrit
+sans rendu devient une ligne du rapport (no-submission, avec son nom et
+son adresse). --feuille-sortie écrit la feuille telle qu'elle a été lue,
+la note (feuille.valide, 1 par défaut ; feuille.invalide, 0) et les
+commentaires de feedback remplis, prête pour « Importer la feuille
+d'évaluation ».
+
 Formats : texte (seuls les fichiers à corriger, sauf --tous, puis un
 résumé), json, junit, csv (une ligne par fichier), sarif (analyse de code
 GitHub ou GitLab), github (annotations GitHub Actions), html (une page
@@ -82,7 +91,8 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
   pret valider rendus/ --format html --sortie rapport.html
   pret valider rendus/ --format sarif --sortie pret.sarif
   pret valider rendus/kim/acces.md --strict
-  pret valider rendus/ --exiger-signature`,
+  pret valider rendus/ --exiger-signature
+  pret valider rendus.zip --feuille feuille.csv --feuille-sortie remplie.csv`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config, opts.Paths = a.cfg, args
 			opts.Dir, _ = os.Getwd()
