@@ -22,17 +22,24 @@ func ParticipantOf(f checklist.FileResult) string {
 	if f.Participant != "" {
 		return f.Participant
 	}
-	for _, part := range strings.FieldsFunc(f.Path, func(r rune) bool { return r == '/' || r == '\\' }) {
+	_, num := moodleName(f.Path)
+	return num
+}
+
+// moodleName is the outermost Moodle name on a path: the learner's name
+// and number ("Dupont Alice", "123456"), or "" and "".
+func moodleName(p string) (name, num string) {
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
 		i := strings.Index(part, moodleMark)
 		if i <= 0 {
 			continue
 		}
 		j := strings.LastIndexByte(part[:i], '_')
 		if j > 0 && isDigits(part[j+1:i]) {
-			return part[j+1 : i]
+			return part[:j], part[j+1 : i]
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // Grades are the values written in the grade column.
@@ -72,7 +79,13 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 		}
 		if _, ok := m.byNum[num]; !ok {
 			if len(m.results[num]) == 0 {
-				strangers = append(strangers, fmt.Sprintf("%s (participant %s)", f.Apprenant, num))
+				// The platform's name, as the number is, whatever name
+				// the result was given.
+				name, _ := moodleName(f.Path)
+				if name == "" {
+					name = f.Apprenant
+				}
+				strangers = append(strangers, fmt.Sprintf("%s (participant %s)", name, num))
 			}
 			m.results[num] = append(m.results[num], i)
 			continue

@@ -260,7 +260,7 @@ func TestMatchRefusesAnotherAssignment(t *testing.T) {
 	}
 	some := results{
 		{Path: "r/Dupont Alice_101_assignsubmission_file_acces.md", Apprenant: "Dupont Alice"},
-		{Path: "r/Leroy Emma_900_assignsubmission_file_acces.md", Apprenant: "Leroy\x1b[31m Emma"},
+		{Path: "r/Leroy\x1b[31m Emma_900_assignsubmission_file_/Martin Bob_102_assignsubmission_file_acces.md", Apprenant: "Martin Bob"},
 	}
 	_, err := Match(some, s, "f.csv")
 	var se *Error
