@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -86,20 +87,28 @@ type Row struct {
 	Name, Email string // "" when the worksheet has no such column
 }
 
-// Sheet is a worksheet as read, able to write itself back.
+// Sheet is a worksheet as read, able to write itself back. It keeps the
+// file's bytes and, per learner, the row and where its two cells to fill
+// lie: never every field, so that what it holds stays near the file's
+// size whatever the file.
 type Sheet struct {
-	data  []byte // the file without its byte order mark
-	bom   bool
-	comma rune
-	// header and records are the fields as encoding/csv reads them;
-	// spans are the byte ranges of each record's fields in data.
-	header  []string
-	records [][]string
-	spans   [][]span
-	lines   []int // the line of each record
-	col     [nColumns]int
-	rows    []Row
+	data   []byte // the file without its byte order mark
+	bom    bool
+	comma  rune
+	header []string
+	col    [nColumns]int
+	rows   []Row
+	// cells are each row's grade and feedback cells in data; a column
+	// the worksheet lacks has the span {-1, -1}.
+	cells [][2]span
 }
+
+// maxColumns and maxRows bound a worksheet: Moodle writes about twenty
+// columns and one row per enrolled learner.
+const (
+	maxColumns = 1000
+	maxRows    = 50000
+)
 
 // span is a field's bytes in data, quotes included.
 type span struct{ start, end int }
@@ -175,15 +184,24 @@ var errNoID = errors.New("pas de colonne Identifiant")
 
 func (s *Sheet) parse(comma rune) error {
 	s.comma = comma
-	lineStart := []int{0}
-	for i, b := range s.data {
-		if b == '\n' {
-			lineStart = append(lineStart, i+1)
+	s.header, s.rows, s.cells = nil, nil, nil
+	// Fields are found by line and column (FieldPos); lines only move
+	// forward, so one cursor turns them into offsets in linear time.
+	line, lineOff := 1, 0
+	offset := func(l, c int) int {
+		for ; line < l; line++ {
+			lineOff += bytes.IndexByte(s.data[lineOff:], '\n') + 1
 		}
+		return lineOff + c - 1
+	}
+	first, _, _ := bytes.Cut(s.data, []byte{'\n'})
+	if bytes.Count(first, []byte(string(comma))) >= maxColumns {
+		return sheetError("donnez la feuille téléchargée depuis Moodle, telle qu'elle est", "feuille d'évaluation, ligne 1 : plus de %d colonnes", maxColumns)
 	}
 	r := csv.NewReader(bytes.NewReader(s.data))
 	r.Comma = comma
-	s.header, s.records, s.spans, s.lines = nil, nil, nil, nil
+	r.ReuseRecord = true
+	seen := map[string]int{}
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -195,41 +213,52 @@ func (s *Sheet) parse(comma rune) error {
 			}
 			return csvError(err)
 		}
-		line, _ := r.FieldPos(0)
-		spans := make([]span, len(rec))
-		for i := range rec {
-			l, c := r.FieldPos(i)
-			spans[i].start = lineStart[l-1] + c - 1
-		}
-		for i := range rec {
-			if i+1 < len(rec) {
-				spans[i].end = spans[i+1].start - utf8.RuneLen(comma)
-				continue
-			}
-			end := int(r.InputOffset())
-			if end > 0 && s.data[end-1] == '\n' {
-				end--
-				if end > spans[i].start && s.data[end-1] == '\r' {
-					end--
-				}
-			}
-			spans[i].end = end
-		}
 		if s.header == nil {
-			s.header = rec
+			s.header = slices.Clone(rec)
 			if err := s.findColumns(); err != nil {
 				return err
 			}
 			continue
 		}
-		s.records = append(s.records, rec)
-		s.spans = append(s.spans, spans)
-		s.lines = append(s.lines, line)
+		row, err := s.readRow(r, rec, seen)
+		if err != nil {
+			return err
+		}
+		var cells [2]span
+		for k, c := range [2]column{colGrade, colFeedback} {
+			cells[k] = span{-1, -1}
+			if i := s.col[c]; i >= 0 {
+				cells[k] = fieldSpan(r, rec, i, offset, s.data, comma)
+			}
+		}
+		s.rows = append(s.rows, row)
+		s.cells = append(s.cells, cells)
 	}
 	if s.header == nil {
 		return errNoID
 	}
-	return s.readRows()
+	return nil
+}
+
+// fieldSpan is where field i of the record just read lies in data,
+// quotes included: from its first byte to the delimiter after it, or to
+// the line end for the last field.
+func fieldSpan(r *csv.Reader, rec []string, i int, offset func(l, c int) int, data []byte, comma rune) span {
+	l, c := r.FieldPos(i)
+	sp := span{start: offset(l, c)}
+	if i+1 < len(rec) {
+		l, c = r.FieldPos(i + 1)
+		sp.end = offset(l, c) - utf8.RuneLen(comma)
+		return sp
+	}
+	sp.end = int(r.InputOffset())
+	if sp.end > sp.start && data[sp.end-1] == '\n' {
+		sp.end--
+		if sp.end > sp.start && data[sp.end-1] == '\r' {
+			sp.end--
+		}
+	}
+	return sp
 }
 
 // wrapped is a parse error that is also errNoID: a first row that does
@@ -280,31 +309,35 @@ func (s *Sheet) findColumns() error {
 	return nil
 }
 
-// readRows reads the learners: each identifier "Participant N", once.
-func (s *Sheet) readRows() error {
-	seen := map[string]int{}
-	for i, rec := range s.records {
-		id := strings.TrimSpace(rec[s.col[colID]])
-		num, ok := participantNumber(id)
-		if !ok {
-			return sheetError("gardez la colonne « "+s.header[s.col[colID]]+" » telle que Moodle l'a écrite",
-				"feuille d'évaluation, ligne %d : identifiant %q au lieu de « Participant 123456 »", s.lines[i], id)
-		}
-		if first, dup := seen[num]; dup {
-			return sheetError("gardez une ligne par participant, telle que Moodle l'a écrite",
-				"feuille d'évaluation, lignes %d et %d : le même identifiant « Participant %s »", first, s.lines[i], num)
-		}
-		seen[num] = s.lines[i]
-		row := Row{Line: s.lines[i], Participant: num}
-		if c := s.col[colName]; c >= 0 {
-			row.Name = strings.TrimSpace(rec[c])
-		}
-		if c := s.col[colEmail]; c >= 0 {
-			row.Email = strings.TrimSpace(rec[c])
-		}
-		s.rows = append(s.rows, row)
+// readRow reads one learner: the identifier "Participant N", once in
+// the worksheet, and the name and e-mail when there are such columns.
+func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, error) {
+	line, _ := r.FieldPos(0)
+	if len(s.rows) == maxRows {
+		return Row{}, sheetError("donnez la feuille d'un seul devoir, telle que Moodle l'a écrite",
+			"feuille d'évaluation, ligne %d : plus de %d apprenants", line, maxRows)
 	}
-	return nil
+	id := strings.TrimSpace(rec[s.col[colID]])
+	num, ok := participantNumber(id)
+	if !ok {
+		return Row{}, sheetError("gardez la colonne « "+s.header[s.col[colID]]+" » telle que Moodle l'a écrite",
+			"feuille d'évaluation, ligne %d : identifiant %q au lieu de « Participant 123456 »", line, id)
+	}
+	if first, dup := seen[num]; dup {
+		return Row{}, sheetError("gardez une ligne par participant, telle que Moodle l'a écrite",
+			"feuille d'évaluation, lignes %d et %d : le même identifiant « Participant %s »", first, line, num)
+	}
+	seen[num] = line
+	// Clones: the record's fields share one string per row, which the
+	// row must not keep alive.
+	row := Row{Line: line, Participant: strings.Clone(num)}
+	if c := s.col[colName]; c >= 0 {
+		row.Name = strings.Clone(strings.TrimSpace(rec[c]))
+	}
+	if c := s.col[colEmail]; c >= 0 {
+		row.Email = strings.Clone(strings.TrimSpace(rec[c]))
+	}
+	return row, nil
 }
 
 // participantNumber reads "Participant 123456" (Moodle's 'hiddenuser'
@@ -334,9 +367,6 @@ func (s *Sheet) Rows() []Row { return s.rows }
 
 // Header is the first row, as read.
 func (s *Sheet) Header() []string { return s.header }
-
-// Records are the rows after the first, as read.
-func (s *Sheet) Records() [][]string { return s.records }
 
 // BOM reports whether the file began with a byte order mark.
 func (s *Sheet) BOM() bool { return s.bom }
@@ -378,17 +408,15 @@ func (s *Sheet) Write(fills map[string]Fill) []byte {
 		if !ok {
 			continue
 		}
-		g, fb := s.col[colGrade], s.col[colFeedback]
-		// Columns in file order, so the cells come out in order.
-		if g >= 0 && fb >= 0 && fb < g {
-			cells = append(cells, cell{s.spans[i][fb], f.Feedback}, cell{s.spans[i][g], f.Grade})
-			continue
+		grade, feedback := cell{s.cells[i][0], f.Grade}, cell{s.cells[i][1], f.Feedback}
+		// In file order, so that the cells come out in order.
+		if feedback.start >= 0 && feedback.start < grade.start {
+			grade, feedback = feedback, grade
 		}
-		if g >= 0 {
-			cells = append(cells, cell{s.spans[i][g], f.Grade})
-		}
-		if fb >= 0 {
-			cells = append(cells, cell{s.spans[i][fb], f.Feedback})
+		for _, c := range [2]cell{grade, feedback} {
+			if c.start >= 0 {
+				cells = append(cells, c)
+			}
 		}
 	}
 	at := 0
