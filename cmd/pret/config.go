@@ -36,6 +36,8 @@ type Config struct {
 	Partition    string
 	Account      string
 	StatePath    string
+	// SheetValid and SheetInvalid are the grades --feuille-sortie writes.
+	SheetValid, SheetInvalid string
 	// Today is the civil day of "now"; PRET_AUJOURDHUI overrides it so that
 	// tests of date rules do not depend on the day they run.
 	Today time.Time
@@ -64,6 +66,8 @@ var configKeys = []configKey{
 	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit", checkText},
 	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", checkText},
 	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", checkText},
+	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider)", checkText},
+	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie (vide : pas de note)", checkText},
 }
 
 func flagOf(key string) string { return strings.ReplaceAll(key, ".", "-") }
@@ -160,6 +164,8 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		Partition:    v.GetString("organisateurs.partition"),
 		Account:      v.GetString("organisateurs.compte"),
 		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
+		SheetValid:   v.GetString("feuille.valide"),
+		SheetInvalid: v.GetString("feuille.invalide"),
 	}
 	// Both are HH:MM (checked above), so they compare as text.
 	if st, en := strings.TrimSpace(c.SessionStart), strings.TrimSpace(c.SessionEnd); len(st) == 5 && len(en) == 5 && en <= st {

@@ -34,6 +34,8 @@ func TestPrecedenceEveryKey(t *testing.T) {
 		"organisateurs.canal":     {[4]string{"", "canal-fichier", "canal-env", "canal-option"}, func(c *Config) string { return c.Channel }},
 		"organisateurs.partition": {[4]string{"", "p-fichier", "p-env", "p-option"}, func(c *Config) string { return c.Partition }},
 		"organisateurs.compte":    {[4]string{"", "a-fichier", "a-env", "a-option"}, func(c *Config) string { return c.Account }},
+		"feuille.valide":          {[4]string{"", "20", "10,5", "A"}, func(c *Config) string { return c.SheetValid }},
+		"feuille.invalide":        {[4]string{"", "", "0,5", "E"}, func(c *Config) string { return c.SheetInvalid }},
 	}
 	for _, k := range configKeys {
 		tc, ok := cases[k.key]

@@ -203,6 +203,8 @@ func expectedForm(key string) string {
 		return "un chemin de fichier, par exemple acces.md"
 	case "acces.modele":
 		return "un chemin de fichier modèle, ou \"\" pour le modèle intégré"
+	case "feuille.valide", "feuille.invalide":
+		return "une note entre guillemets, par exemple \"1\", ou \"\" pour ne pas noter"
 	}
 	return "un texte"
 }

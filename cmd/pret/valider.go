@@ -18,6 +18,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/checklist/moodle"
 	"github.com/romeo-pret/pret/checklist/submissions"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/onboarding"
@@ -40,6 +41,9 @@ type validerOptions struct {
 	RequireSig bool
 	// CSVSeparator is --csv-separateur: one of csvSeparators.
 	CSVSeparator string
+	// Sheet is --feuille, the Moodle grading worksheet; SheetOut is
+	// --feuille-sortie, where it is written back filled.
+	Sheet, SheetOut string
 }
 
 // csvSeparators are what --csv-separateur takes, named in words: a ";"
@@ -51,7 +55,7 @@ var csvSeparators = map[string]rune{"point-virgule": ';', "virgule": ',', "tabul
 func newValiderCmd(a *app) *cobra.Command {
 	opts := &validerOptions{}
 	c := &cobra.Command{
-		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER]",
+		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER] [--feuille FICHIER]",
 		Aliases: []string{"validate"},
 		Short:   "Organisateurs : valider des fichiers acces.md",
 		Long: `Valide les acces.md reçus, tels que la plateforme les donne : fichiers,
@@ -74,6 +78,15 @@ plus (fichier modifié depuis) est bad-signature, une signature d'une autre
 clé que l'empreinte indiquée est signature-key-mismatch. Avec
 --exiger-signature, un fichier sans signature est invalide (unsigned).
 
+Avec --feuille, la feuille d'évaluation Moodle (« Télécharger la feuille
+d'évaluation », en français ou en anglais) : chaque rendu est relié à sa
+ligne par le numéro de participant du dossier Moodle, et chaque inscrit
+sans rendu devient une ligne du rapport (no-submission, avec son nom et
+son adresse). --feuille-sortie écrit la feuille telle qu'elle a été lue,
+la note (feuille.valide, 1 par défaut ; feuille.invalide, 0) et les
+commentaires de feedback remplis, prête pour « Importer la feuille
+d'évaluation ».
+
 Formats : texte (seuls les fichiers à corriger, sauf --tous, puis un
 résumé), json, junit, csv (une ligne par fichier), sarif (analyse de code
 GitHub ou GitLab), github (annotations GitHub Actions), html (une page
@@ -87,7 +100,8 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
   pret valider rendus/ --format html --sortie rapport.html
   pret valider rendus/ --format sarif --sortie pret.sarif
   pret valider rendus/kim/acces.md --strict
-  pret valider rendus/ --exiger-signature`,
+  pret valider rendus/ --exiger-signature
+  pret valider rendus.zip --feuille feuille.csv --feuille-sortie remplie.csv`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config, opts.Paths = a.cfg, args
 			opts.Dir, _ = os.Getwd()
@@ -102,6 +116,8 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	c.Flags().BoolVar(&opts.RequireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
 	choiceFlag(c.Flags(), &opts.CSVSeparator, "csv-separateur", "point-virgule", "séparateur", []string{"point-virgule", "virgule", "tabulation"},
 		"en csv, le `SÉPARATEUR` des cellules : point-virgule (pour un tableur en français), virgule ou tabulation")
+	pathFlag(c.Flags(), &opts.Sheet, "feuille", "", "la feuille d'évaluation Moodle `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
+	pathFlag(c.Flags(), &opts.SheetOut, "feuille-sortie", "", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
 	return c
 }
 
@@ -141,7 +157,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		if err := checkOutput(cfg.Key, opts.Output, "--sortie"); err != nil {
 			return err
 		}
-		if err := checkReportOutput(opts.Output, paths); err != nil {
+		if err := checkReportOutput(opts.Output, "--sortie", paths); err != nil {
 			return err
 		}
 	}
@@ -153,13 +169,31 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	// percent stays for small runs. A run that truly needs more still
 	// gets it: the limit is soft.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(validerMemoryLimit))
+	sheet, err := readSheet(opts, paths)
+	if err != nil {
+		return err
+	}
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}
 	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.Workers})
 	if opts.Report.strict {
 		run.Strict()
 	}
 	invalid := run.Invalid()
-	report := checklist.FilesReport{Name: "pret valider", Results: run, All: opts.All, Version: version, Dir: opts.Dir,
+	var results checklist.Results = run
+	if sheet != nil {
+		matched, err := moodle.Match(run, sheet, opts.Sheet)
+		if err != nil {
+			return sheetUsage(err)
+		}
+		if opts.SheetOut != "" {
+			filled := sheet.Write(matched.Fills(moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid}))
+			if err := writeValiderFile(cfg, opts.SheetOut, "--feuille-sortie", filled); err != nil {
+				return err
+			}
+		}
+		results, invalid = matched, invalid || matched.Missing() > 0
+	}
+	report := checklist.FilesReport{Name: "pret valider", Results: results, All: opts.All, Version: version, Dir: opts.Dir,
 		Comma: csvSeparators[opts.CSVSeparator], Sources: paths, Generated: time.Now()}
 	if opts.Output == "" {
 		report.Style = style(ios)
@@ -171,19 +205,11 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		if err := checklist.WriteFilesReport(&buf, format, report); err != nil {
 			return err
 		}
-		if err := onboarding.Protected(cfg.Key).WriteReplace(opts.Output, buf.Bytes(), 0o644); err != nil {
-			if errors.Is(err, safefile.ErrIncomplete) {
-				// A device or a FIFO: part of the report may have gone out.
-				return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "--sortie %s : %s", checklist.Escape(opts.Output), safefile.Reason(err))
-			}
-			hint := "choisissez un dossier où vous pouvez écrire"
-			if errors.Is(err, safefile.ErrNoReader) {
-				hint = "lancez d'abord le programme qui lit ce tube nommé, ou choisissez un fichier ordinaire"
-			}
-			return refusedError(hint, "--sortie %s : %s", checklist.Escape(opts.Output), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit")+" ; rien n'a été écrit")
+		if err := writeValiderFile(cfg, opts.Output, "--sortie", buf.Bytes()); err != nil {
+			return err
 		}
 	}
-	if run.Len() == 0 {
+	if results.Len() == 0 {
 		// A green run must mean "files were read and are valid".
 		quoted := make([]string, len(paths))
 		for i, p := range paths {
@@ -198,23 +224,97 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	return nil
 }
 
+// writeValiderFile writes a report or the filled worksheet whole or not
+// at all, never onto the key; flag names the option in the message.
+func writeValiderFile(cfg *Config, path, flag string, data []byte) error {
+	err := onboarding.Protected(cfg.Key).WriteReplace(path, data, 0o644)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, safefile.ErrIncomplete) {
+		// A device or a FIFO: part of the report may have gone out.
+		return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "%s %s : %s", flag, checklist.Escape(path), safefile.Reason(err))
+	}
+	hint := "choisissez un dossier où vous pouvez écrire"
+	if errors.Is(err, safefile.ErrNoReader) {
+		hint = "lancez d'abord le programme qui lit ce tube nommé, ou choisissez un fichier ordinaire"
+	}
+	return refusedError(hint, "%s %s : %s", flag, checklist.Escape(path), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit")+" ; rien n'a été écrit")
+}
+
+// readSheet reads --feuille before any submission is read, and checks
+// --feuille-sortie as --sortie is checked: a worksheet that pret cannot
+// use, or an output that would destroy an input, is a usage error.
+func readSheet(opts *validerOptions, paths []string) (*moodle.Sheet, error) {
+	if opts.Sheet == "" {
+		if opts.SheetOut != "" {
+			return nil, usageError("donnez aussi la feuille téléchargée depuis Moodle : --feuille feuille.csv --feuille-sortie remplie.csv", "--feuille-sortie sans --feuille : pret n'a pas de feuille à remplir")
+		}
+		return nil, nil
+	}
+	if err := mustExist(opts.Sheet); err != nil {
+		return nil, err
+	}
+	if out := opts.SheetOut; out != "" {
+		if err := checkOutput(opts.Config.Key, out, "--feuille-sortie"); err != nil {
+			return nil, err
+		}
+		if err := checkReportOutput(out, "--feuille-sortie", append([]string{opts.Sheet}, paths...)); err != nil {
+			return nil, err
+		}
+		if opts.Output != "" && sameFile(out, opts.Output) {
+			return nil, usageError("donnez deux noms différents à --sortie et à --feuille-sortie", "--feuille-sortie %s est aussi --sortie ; rien n'a été lu ni écrit", checklist.Escape(out))
+		}
+	}
+	sheet, err := moodle.ReadFile(opts.Sheet)
+	if err == nil && opts.SheetOut != "" {
+		err = sheet.CheckWritable()
+	}
+	if err != nil {
+		return nil, sheetUsage(err)
+	}
+	return sheet, nil
+}
+
+// sameFile reports whether two paths name one file, existing or not.
+func sameFile(a, b string) bool {
+	if sa, err := os.Stat(a); err == nil {
+		if sb, err := os.Stat(b); err == nil {
+			return os.SameFile(sa, sb)
+		}
+	}
+	aa, _ := filepath.Abs(a)
+	ab, _ := filepath.Abs(b)
+	return aa == ab
+}
+
+// sheetUsage is a worksheet pret cannot use, or one that does not match
+// the submissions: exit 2, as a bad argument, before anything is written.
+func sheetUsage(err error) error {
+	var se *moodle.Error
+	if errors.As(err, &se) {
+		return usageError(se.Hint, "%s ; rien n'a été écrit", se.Msg)
+	}
+	return usageError("vérifiez le fichier donné à --feuille", "feuille d'évaluation : %s", checklist.Escape(err.Error()))
+}
+
 // checkReportOutput refuses (exit 2, nothing read or written) a --sortie
-// that would destroy or pollute what is being validated: one of the
+// or --feuille-sortie (flag) that would destroy or pollute what is being validated: one of the
 // inputs (after links), a submission or archive name inside an input
 // folder (the report would replace a learner's file, or be read as one
 // next time), an existing folder, or a folder that does not exist.
-func checkReportOutput(out string, inputs []string) error {
-	shown := checklist.Escape(out)
+func checkReportOutput(out, flag string, inputs []string) error {
+	shown := flag + " " + checklist.Escape(out)
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		return usageError("indiquez un nom de fichier, par exemple --sortie rapport.html", "--sortie %s est un dossier ; rien n'a été lu ni écrit", shown)
+		return usageError("indiquez un nom de fichier, par exemple "+flag+" rapport.html", "%s est un dossier ; rien n'a été lu ni écrit", shown)
 	} else if err == nil && !safefile.WritableKind(st) {
 		return usageError("indiquez un fichier ordinaire, un périphérique comme /dev/null ou un tube nommé",
-			"--sortie %s n'est ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé ; rien n'a été lu ni écrit", shown)
+			"%s n'est ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé ; rien n'a été lu ni écrit", shown)
 	}
 	parent, err := filepath.Abs(filepath.Dir(out))
 	if err == nil {
 		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-			return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "--sortie %s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, checklist.Escape(filepath.Dir(out)))
+			return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "%s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, checklist.Escape(filepath.Dir(out)))
 		}
 	}
 	outSt, outErr := os.Stat(out)
@@ -226,7 +326,7 @@ func checkReportOutput(out string, inputs []string) error {
 			continue
 		}
 		if outErr == nil && os.SameFile(outSt, inSt) {
-			return usageError("choisissez un autre nom pour le rapport", "--sortie %s est aussi un fichier à valider : le rapport le remplacerait ; rien n'a été lu ni écrit", shown)
+			return usageError("choisissez un autre nom pour le rapport", "%s est aussi un fichier à valider : le rapport le remplacerait ; rien n'a été lu ni écrit", shown)
 		}
 		if !inSt.IsDir() || realParent == "" || !(submissions.IsSubmissionName(name) || submissions.IsArchiveName(name)) {
 			continue
@@ -238,7 +338,7 @@ func checkReportOutput(out string, inputs []string) error {
 		}
 		if rel, err := filepath.Rel(realIn, realParent); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return usageError("choisissez pour le rapport un nom qui ne finit pas par acces.md ni .zip, ou un autre dossier",
-				"--sortie %s est dans le dossier à valider %s et porte un nom de rendu : le rapport remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in))
+				"%s est dans le dossier à valider %s et porte un nom de rendu : le rapport remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in))
 		}
 	}
 	return nil

@@ -1,0 +1,203 @@
+package moodle
+
+import (
+	"fmt"
+	"html"
+	"path"
+	"strings"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// moodleMark is what Moodle writes between a learner's name and number
+// and the submission: "Dupont Alice_123456_assignsubmission_file_".
+const moodleMark = "_assignsubmission_"
+
+// ParticipantOf is the Moodle participant number of a result: the
+// number of the outermost Moodle folder or file name on its path (the
+// platform's, never one a learner chose inside her own folder), "" when
+// the path holds none. The walker of checklist/submissions does not fill
+// FileResult.Participant yet; a result that carries it is taken as is.
+func ParticipantOf(f checklist.FileResult) string {
+	if f.Participant != "" {
+		return f.Participant
+	}
+	_, num := moodleName(f.Path)
+	return num
+}
+
+// moodleName is the outermost Moodle name on a path: the learner's name
+// and number ("Dupont Alice", "123456"), or "" and "".
+func moodleName(p string) (name, num string) {
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		i := strings.Index(part, moodleMark)
+		if i <= 0 {
+			continue
+		}
+		j := strings.LastIndexByte(part[:i], '_')
+		if j > 0 && isDigits(part[j+1:i]) {
+			return part[:j], part[j+1 : i]
+		}
+	}
+	return "", ""
+}
+
+// Grades are the values written in the grade column.
+type Grades struct{ Valid, Invalid string }
+
+// Matched is a run's results with the worksheet beside: each result
+// gains its participant number and e-mail, and each learner of the
+// worksheet without a submission gets a result of its own, no-submission
+// (error), after the others.
+type Matched struct {
+	base    checklist.Results
+	sheet   *Sheet
+	name    string         // the worksheet's path, as given
+	byNum   map[string]int // participant number → index in sheet.rows
+	results map[string][]int
+	missing []int // indexes in sheet.rows without a submission
+}
+
+// Match matches the results to the worksheet at sheetPath (shown as
+// given). It fails when the two cannot be from one assignment: no
+// submission's number is in the worksheet, or some are and others are
+// not (the worksheet is older than the submissions, or of one group).
+// Results without a Moodle number (a file named on the command line) are
+// left as they are.
+func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, error) {
+	m := &Matched{base: base, sheet: sheet, name: sheetPath, byNum: map[string]int{}, results: map[string][]int{}}
+	for i, r := range sheet.rows {
+		m.byNum[r.Participant] = i
+	}
+	var strangers []string
+	found := 0
+	for i := range base.Len() {
+		f := base.At(i)
+		num := ParticipantOf(f)
+		if num == "" {
+			continue
+		}
+		if _, ok := m.byNum[num]; !ok {
+			if len(m.results[num]) == 0 {
+				// The platform's name, as the number is, whatever name
+				// the result was given.
+				name, _ := moodleName(f.Path)
+				if name == "" {
+					name = f.Apprenant
+				}
+				strangers = append(strangers, fmt.Sprintf("%s (participant %s)", name, num))
+			}
+			m.results[num] = append(m.results[num], i)
+			continue
+		}
+		if len(m.results[num]) == 0 {
+			found++
+		}
+		m.results[num] = append(m.results[num], i)
+	}
+	if len(strangers) > 0 && found == 0 {
+		return nil, sheetError("téléchargez la feuille d'évaluation du devoir dont viennent les rendus",
+			"aucun rendu n'est dans la feuille d'évaluation %s (%d rendus Moodle, %d lignes) : la feuille et les rendus ne sont pas du même devoir", checklist.Escape(sheetPath), len(strangers), len(sheet.rows))
+	}
+	if len(strangers) > 0 {
+		shown := strangers
+		if len(shown) > 3 {
+			shown = append(shown[:3:3], fmt.Sprintf("et %d autres", len(strangers)-3))
+		}
+		return nil, sheetError("téléchargez à nouveau la feuille d'évaluation, de tous les groupes, après la date limite des rendus",
+			"%d rendu%s sans ligne dans la feuille d'évaluation %s : %s ; la note de ces apprenants n'aurait nulle part où aller", len(strangers), checklist.Plural(len(strangers)), checklist.Escape(sheetPath), checklist.Escape(strings.Join(shown, ", ")))
+	}
+	for i, r := range sheet.rows {
+		if len(m.results[r.Participant]) == 0 {
+			m.missing = append(m.missing, i)
+		}
+	}
+	return m, nil
+}
+
+// Missing is how many learners of the worksheet have no submission.
+func (m *Matched) Missing() int { return len(m.missing) }
+
+// Len is the run's results and one per learner without a submission.
+func (m *Matched) Len() int { return m.base.Len() + len(m.missing) }
+
+// At is result i, with its participant number and the e-mail of its
+// worksheet row.
+func (m *Matched) At(i int) checklist.FileResult {
+	if n := m.base.Len(); i >= n {
+		return m.noSubmission(m.sheet.rows[m.missing[i-n]])
+	}
+	f := m.base.At(i)
+	if num := ParticipantOf(f); num != "" {
+		f.Participant = num
+		if f.Email == "" {
+			f.Email = m.sheet.rows[m.byNum[num]].Email
+		}
+	}
+	return f
+}
+
+// noSubmission is the result of a learner of the worksheet that handed
+// nothing in: the row's name and e-mail, the worksheet's path and line.
+func (m *Matched) noSubmission(r Row) checklist.FileResult {
+	who := r.Name
+	if who == "" {
+		who = participantPrefix + " " + r.Participant
+	}
+	contact := "participant " + r.Participant
+	if r.Email != "" {
+		contact = r.Email + ", " + contact
+	}
+	return checklist.FileResult{
+		Path:        m.name,
+		Apprenant:   who,
+		Participant: r.Participant,
+		Email:       r.Email,
+		Problems: []checklist.Problem{{Code: "no-submission", Severity: checklist.SevError, Line: r.Line,
+			Message: fmt.Sprintf("aucun rendu de %s (%s) : dans la feuille d'évaluation, absent des rendus", who, contact)}},
+	}
+}
+
+// Fills are what Write puts in each learner's row: the grade of a valid
+// or invalid submission (a learner with several files is valid when all
+// are), and the French explanation of every problem in the feedback
+// comments. Moodle reads the feedback as HTML: the text is escaped and
+// its lines end with <br>.
+func (m *Matched) Fills(g Grades) map[string]Fill {
+	fills := make(map[string]Fill, len(m.sheet.rows))
+	for _, r := range m.sheet.rows {
+		idx := m.results[r.Participant]
+		if len(idx) == 0 {
+			fills[r.Participant] = Fill{Grade: g.Invalid, Feedback: "Aucun rendu reçu pour ce devoir."}
+			continue
+		}
+		valid := true
+		var lines []string
+		for _, i := range idx {
+			f := m.base.At(i)
+			valid = valid && f.Valid
+			lead := ""
+			if len(idx) > 1 {
+				lead = path.Base(strings.ReplaceAll(f.Path, "\\", "/")) + " : "
+			}
+			for _, p := range f.Problems {
+				line := lead + p.Message
+				if p.Line > 0 {
+					line = fmt.Sprintf("%sligne %d : %s", lead, p.Line, p.Message)
+				}
+				if p.Severity == checklist.SevWarning {
+					line += " (avertissement)"
+				}
+				lines = append(lines, html.EscapeString(checklist.Escape(line)))
+			}
+		}
+		head, grade := "acces.md valide.", g.Valid
+		if !valid {
+			head, grade = "acces.md invalide :", g.Invalid
+		} else if len(lines) > 0 {
+			head = "acces.md valide, avec des avertissements :"
+		}
+		fills[r.Participant] = Fill{Grade: grade, Feedback: strings.Join(append([]string{head}, lines...), "<br>")}
+	}
+	return fills
+}

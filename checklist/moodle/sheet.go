@@ -1,0 +1,443 @@
+// Package moodle reads the Moodle grading worksheet ("Télécharger la
+// feuille d'évaluation", the offline grading worksheet of an assignment),
+// matches its rows to the submissions of a run, and writes the worksheet
+// back with the grade and the feedback comments filled, ready for
+// Moodle's "Importer la feuille d'évaluation".
+//
+// The worksheet is written back as it was read, byte for byte, except the
+// cells of the two filled columns: every other column, row, quote, line
+// ending, byte order mark and the delimiter stay as they were, so that
+// Moodle reads its own file again whatever pret does not know about it.
+package moodle
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/safefile"
+)
+
+// Worksheet is what a worksheet may weigh: a course of 400 learners
+// writes about 100 KB; a file past 8 MiB is not one.
+var Worksheet = safefile.Kind{Name: "feuille d'évaluation", Max: 8 << 20}
+
+// bom is the UTF-8 byte order mark some Moodle versions and spreadsheets
+// put first.
+const bom = "\ufeff"
+
+// column is a column pret uses, found by its title.
+type column int
+
+const (
+	colID column = iota
+	colName
+	colEmail
+	colGrade
+	colFeedback
+	nColumns
+)
+
+// headers are the titles Moodle gives the columns pret uses, in the
+// languages pret reads; Moodle titles the worksheet in the language of
+// the person who downloads it and imports only a worksheet whose titles
+// are in the importer's language, so pret reads whichever it finds and
+// never renames a column. Sources, Moodle's language strings:
+//
+//   - identifier: mod/assign/lang/en/assign.php 'recordid' = 'Identifier';
+//     French pack assign.php 'recordid' = 'Identifiant'. Its cells are
+//     'hiddenuser' ('Participant', the same in both) and the number
+//     (assignfeedback_offline importgradeslib.php strips the prefix).
+//   - full name: lang/en/moodle.php 'fullname' = 'Full name'; French
+//     moodle.php 'Nom complet'.
+//   - e-mail: lang/en/moodle.php 'email' = 'Email address'; French
+//     'Adresse de courriel' (older packs: 'Adresse courriel').
+//   - grade: lang/en/moodle.php 'grade' (since Moodle 4.1 'gradenoun')
+//     = 'Grade'; French 'Note'.
+//   - feedback comments: mod/assign/feedback/comments/lang/en/
+//     assignfeedback_comments.php 'pluginname' = 'Feedback comments';
+//     French pack 'Feedback par commentaires' (MOODLE_30_STABLE) and
+//     'Commentaires de feedback' (as issue 22 quotes it; not found in
+//     the packs searched, kept because it costs nothing).
+var headers = [nColumns][]string{
+	colID:       {"Identifier", "Identifiant"},
+	colName:     {"Full name", "Nom complet"},
+	colEmail:    {"Email address", "Adresse de courriel", "Adresse courriel"},
+	colGrade:    {"Grade", "Note"},
+	colFeedback: {"Feedback comments", "Feedback par commentaires", "Commentaires de feedback"},
+}
+
+// participantPrefix is Moodle's 'hiddenuser' string, before the number
+// in the identifier column, in English and in French.
+const participantPrefix = "Participant"
+
+// delimiters are the separators a worksheet may use: Moodle writes
+// commas; a French spreadsheet that saved it again writes semicolons.
+var delimiters = []rune{',', ';', '\t'}
+
+// Row is one learner of the worksheet.
+type Row struct {
+	Line        int    // the row's line in the file, for messages
+	Participant string // the number after "Participant"
+	Name, Email string // "" when the worksheet has no such column
+}
+
+// Sheet is a worksheet as read, able to write itself back. It keeps the
+// file's bytes and, per learner, the row and where its two cells to fill
+// lie: never every field, so that what it holds stays near the file's
+// size whatever the file.
+type Sheet struct {
+	data   []byte // the file without its byte order mark
+	bom    bool
+	comma  rune
+	header []string
+	col    [nColumns]int
+	rows   []Row
+	// cells are each row's grade and feedback cells in data; a column
+	// the worksheet lacks has the span {-1, -1}.
+	cells [][2]span
+}
+
+// maxColumns and maxRows bound a worksheet: Moodle writes about twenty
+// columns and one row per enrolled learner.
+const (
+	maxColumns = 1000
+	maxRows    = 50000
+)
+
+// span is a field's bytes in data, quotes included.
+type span struct{ start, end int }
+
+// Error is a worksheet pret cannot use, with what to do about it; both
+// in French.
+type Error struct {
+	Msg, Hint string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func sheetError(hint, format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// ReadFile reads the worksheet at path through the bounded reader (a
+// regular file, at most Worksheet.Max bytes; a link the person named is
+// followed).
+func ReadFile(path string) (*Sheet, error) {
+	data, err := safefile.Read(path, Worksheet, safefile.FollowLink)
+	if err != nil {
+		return nil, sheetError("donnez le fichier CSV téléchargé depuis Moodle (« Télécharger la feuille d'évaluation »)",
+			"feuille d'évaluation illisible : %s", safefile.Reason(err))
+	}
+	return Parse(data)
+}
+
+// Parse reads a worksheet: UTF-8 with or without a byte order mark, its
+// delimiter the one under which the first row holds the identifier
+// column.
+func Parse(data []byte) (*Sheet, error) {
+	s := &Sheet{}
+	if bytes.HasPrefix(data, []byte(bom)) {
+		s.bom, data = true, data[len(bom):]
+	}
+	s.data = data
+	if !utf8.Valid(data) {
+		return nil, sheetError("enregistrez la feuille en UTF-8 (CSV UTF-8 dans un tableur), ou téléchargez-la à nouveau depuis Moodle",
+			"la feuille d'évaluation n'est pas en UTF-8")
+	}
+	// A first row read cleanly under some delimiter but without the
+	// identifier is a worksheet without it; one that reads under none is
+	// broken CSV.
+	var headerErr error
+	clean := false
+	for _, comma := range delimiters {
+		err := s.parse(comma)
+		var w *wrapped
+		switch {
+		case err == nil:
+			return s, nil
+		case errors.As(err, &w):
+			if headerErr == nil {
+				headerErr = w.err
+			}
+		case !errors.Is(err, errNoID):
+			return nil, err
+		default:
+			clean = true
+		}
+	}
+	if !clean {
+		return nil, csvError(headerErr)
+	}
+	return nil, sheetError("donnez la feuille téléchargée depuis Moodle (« Télécharger la feuille d'évaluation ») : sa première ligne nomme les colonnes, dont « Identifiant »",
+		"la feuille d'évaluation n'a pas de colonne « Identifiant » (« Identifier » en anglais) : pret ne peut relier aucune ligne à un rendu")
+}
+
+// errNoID is a first row without the identifier column under one
+// delimiter: Parse tries the next.
+var errNoID = errors.New("pas de colonne Identifiant")
+
+func (s *Sheet) parse(comma rune) error {
+	s.comma = comma
+	s.header, s.rows, s.cells = nil, nil, nil
+	// Fields are found by line and column (FieldPos); lines only move
+	// forward, so one cursor turns them into offsets in linear time.
+	line, lineOff := 1, 0
+	offset := func(l, c int) int {
+		for ; line < l; line++ {
+			lineOff += bytes.IndexByte(s.data[lineOff:], '\n') + 1
+		}
+		return lineOff + c - 1
+	}
+	first, _, _ := bytes.Cut(s.data, []byte{'\n'})
+	if bytes.Count(first, []byte(string(comma))) >= maxColumns {
+		return sheetError("donnez la feuille téléchargée depuis Moodle, telle qu'elle est", "feuille d'évaluation, ligne 1 : plus de %d colonnes", maxColumns)
+	}
+	r := csv.NewReader(bytes.NewReader(s.data))
+	r.Comma = comma
+	r.ReuseRecord = true
+	seen := map[string]int{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if s.header == nil {
+				return &wrapped{errNoID, err}
+			}
+			return csvError(err)
+		}
+		if s.header == nil {
+			s.header = slices.Clone(rec)
+			if err := s.findColumns(); err != nil {
+				return err
+			}
+			continue
+		}
+		row, err := s.readRow(r, rec, seen)
+		if err != nil {
+			return err
+		}
+		var cells [2]span
+		for k, c := range [2]column{colGrade, colFeedback} {
+			cells[k] = span{-1, -1}
+			if i := s.col[c]; i >= 0 {
+				cells[k] = fieldSpan(r, rec, i, offset, s.data, comma)
+			}
+		}
+		s.rows = append(s.rows, row)
+		s.cells = append(s.cells, cells)
+	}
+	if s.header == nil {
+		return errNoID
+	}
+	return nil
+}
+
+// fieldSpan is where field i of the record just read lies in data,
+// quotes included: from its first byte to the delimiter after it, or to
+// the line end for the last field.
+func fieldSpan(r *csv.Reader, rec []string, i int, offset func(l, c int) int, data []byte, comma rune) span {
+	l, c := r.FieldPos(i)
+	sp := span{start: offset(l, c)}
+	if i+1 < len(rec) {
+		l, c = r.FieldPos(i + 1)
+		sp.end = offset(l, c) - utf8.RuneLen(comma)
+		return sp
+	}
+	sp.end = int(r.InputOffset())
+	if sp.end > sp.start && data[sp.end-1] == '\n' {
+		sp.end--
+		if sp.end > sp.start && data[sp.end-1] == '\r' {
+			sp.end--
+		}
+	}
+	return sp
+}
+
+// wrapped is a parse error that is also errNoID: a first row that does
+// not parse under a delimiter may parse under the next.
+type wrapped struct{ kind, err error }
+
+func (w *wrapped) Error() string   { return w.err.Error() }
+func (w *wrapped) Unwrap() []error { return []error{w.kind, w.err} }
+
+// csvError says in French where the CSV breaks.
+func csvError(err error) error {
+	var pe *csv.ParseError
+	what := "CSV mal formé"
+	line := 0
+	if errors.As(err, &pe) {
+		line = pe.Line
+		switch {
+		case errors.Is(pe.Err, csv.ErrFieldCount):
+			what = "le nombre de colonnes n'est pas celui de la première ligne"
+		case errors.Is(pe.Err, csv.ErrQuote), errors.Is(pe.Err, csv.ErrBareQuote):
+			what = "guillemet mal placé"
+		}
+	}
+	return sheetError("téléchargez à nouveau la feuille depuis Moodle, ou corrigez-la dans un tableur et enregistrez-la en CSV UTF-8",
+		"feuille d'évaluation illisible, ligne %d : %s", line, what)
+}
+
+// findColumns finds the columns pret uses by their titles (spaces
+// around a title and its case do not count). Only the identifier is
+// required here; --feuille-sortie requires the grade too.
+func (s *Sheet) findColumns() error {
+	for c := range s.col {
+		s.col[c] = -1
+	}
+	for i, h := range s.header {
+		h = strings.TrimSpace(h)
+		for c, names := range headers {
+			for _, n := range names {
+				if s.col[c] < 0 && strings.EqualFold(h, n) {
+					s.col[c] = i
+				}
+			}
+		}
+	}
+	if s.col[colID] < 0 {
+		return errNoID
+	}
+	return nil
+}
+
+// readRow reads one learner: the identifier "Participant N", once in
+// the worksheet, and the name and e-mail when there are such columns.
+func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, error) {
+	line, _ := r.FieldPos(0)
+	if len(s.rows) == maxRows {
+		return Row{}, sheetError("donnez la feuille d'un seul devoir, telle que Moodle l'a écrite",
+			"feuille d'évaluation, ligne %d : plus de %d apprenants", line, maxRows)
+	}
+	id := strings.TrimSpace(rec[s.col[colID]])
+	num, ok := participantNumber(id)
+	if !ok {
+		return Row{}, sheetError("gardez la colonne « "+s.header[s.col[colID]]+" » telle que Moodle l'a écrite",
+			"feuille d'évaluation, ligne %d : identifiant %q au lieu de « Participant 123456 »", line, id)
+	}
+	if first, dup := seen[num]; dup {
+		return Row{}, sheetError("gardez une ligne par participant, telle que Moodle l'a écrite",
+			"feuille d'évaluation, lignes %d et %d : le même identifiant « Participant %s »", first, line, num)
+	}
+	seen[num] = line
+	// Clones: the record's fields share one string per row, which the
+	// row must not keep alive.
+	row := Row{Line: line, Participant: strings.Clone(num)}
+	if c := s.col[colName]; c >= 0 {
+		row.Name = strings.Clone(strings.TrimSpace(rec[c]))
+	}
+	if c := s.col[colEmail]; c >= 0 {
+		row.Email = strings.Clone(strings.TrimSpace(rec[c]))
+	}
+	return row, nil
+}
+
+// participantNumber reads "Participant 123456" (Moodle's 'hiddenuser'
+// and the number, any case, spaces between or none).
+func participantNumber(id string) (string, bool) {
+	if len(id) < len(participantPrefix) || !strings.EqualFold(id[:len(participantPrefix)], participantPrefix) {
+		return "", false
+	}
+	num := strings.TrimSpace(id[len(participantPrefix):])
+	return num, isDigits(num)
+}
+
+func isDigits(s string) bool {
+	if s == "" || len(s) > 18 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Rows are the learners of the worksheet, in its order.
+func (s *Sheet) Rows() []Row { return s.rows }
+
+// Header is the first row, as read.
+func (s *Sheet) Header() []string { return s.header }
+
+// BOM reports whether the file began with a byte order mark.
+func (s *Sheet) BOM() bool { return s.bom }
+
+// Comma is the worksheet's delimiter.
+func (s *Sheet) Comma() rune { return s.comma }
+
+// CheckWritable says what is missing for Write to fill the worksheet:
+// the grade column (the feedback column is filled when there is one).
+func (s *Sheet) CheckWritable() error {
+	if s.col[colGrade] < 0 {
+		return sheetError("téléchargez la feuille d'un devoir noté (Moodle n'écrit la colonne « Note » que pour un devoir qui a une note)",
+			"la feuille d'évaluation n'a pas de colonne « Note » (« Grade » en anglais) : --feuille-sortie n'a rien où écrire la note")
+	}
+	return nil
+}
+
+// Fill is what goes into one learner's row.
+type Fill struct {
+	Grade, Feedback string
+}
+
+// Write returns the worksheet with the grade and feedback cells of the
+// rows fills names (by participant number) replaced, every other byte
+// as read. A worksheet without a feedback column gets the grade only.
+func (s *Sheet) Write(fills map[string]Fill) []byte {
+	var out bytes.Buffer
+	out.Grow(len(s.data) + len(bom) + 64*len(fills))
+	if s.bom {
+		out.WriteString(bom)
+	}
+	type cell struct {
+		span
+		value string
+	}
+	var cells []cell
+	for i, row := range s.rows {
+		f, ok := fills[row.Participant]
+		if !ok {
+			continue
+		}
+		grade, feedback := cell{s.cells[i][0], f.Grade}, cell{s.cells[i][1], f.Feedback}
+		// In file order, so that the cells come out in order.
+		if feedback.start >= 0 && feedback.start < grade.start {
+			grade, feedback = feedback, grade
+		}
+		for _, c := range [2]cell{grade, feedback} {
+			if c.start >= 0 {
+				cells = append(cells, c)
+			}
+		}
+	}
+	at := 0
+	for _, c := range cells {
+		out.Write(s.data[at:c.start])
+		s.writeField(&out, c.value, s.data[c.start:c.end])
+		at = c.end
+	}
+	out.Write(s.data[at:])
+	return out.Bytes()
+}
+
+// writeField writes a new value as Moodle's CSV writer (PHP's fputcsv)
+// would: quoted when it holds the delimiter, a quote, a line break, a
+// space or a tab, or when the cell it replaces was quoted.
+func (s *Sheet) writeField(w *bytes.Buffer, v string, old []byte) {
+	if !(bytes.HasPrefix(old, []byte{'"'}) || strings.ContainsAny(v, string(s.comma)+"\"\\\r\n \t")) {
+		w.WriteString(v)
+		return
+	}
+	w.WriteByte('"')
+	w.WriteString(strings.ReplaceAll(v, `"`, `""`))
+	w.WriteByte('"')
+}

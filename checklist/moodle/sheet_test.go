@@ -1,0 +1,370 @@
+package moodle
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// The worksheets as Moodle writes them: PHP's fputcsv quotes a cell that
+// holds a space; the English one comes with a byte order mark and CRLF.
+const (
+	sheetFR = `Identifiant,"Nom complet","Adresse de courriel",Statut,Note,"Note maximale","La note peut être modifiée","Dernière modification (travail remis)","Dernière modification (note)","Feedback par commentaires"
+"Participant 101","Dupont Alice",alice@example.org,"Remis pour évaluation",,20,Oui,"lundi 2 novembre 2026, 10:04",-,
+"Participant 102","Martin Bob",bob@example.org,"Aucun travail remis",,20,Oui,-,-,"déjà ""noté"""
+"Participant 103","Durand Chloé",chloe@example.org,"Remis pour évaluation",,20,Oui,"mardi 3 novembre 2026, 08:00",-,
+`
+	sheetEN = "\ufeffIdentifier,\"Full name\",\"Email address\",Status,Grade,\"Maximum grade\",\"Grade can be changed\",\"Last modified (submission)\",\"Last modified (grade)\",\"Feedback comments\"\r\n" +
+		"\"Participant 101\",\"Dupont Alice\",alice@example.org,\"Submitted for grading\",,20,Yes,\"Monday, 2 November 2026, 10:04 AM\",-,\r\n" +
+		"\"Participant 102\",\"Martin Bob\",bob@example.org,\"No submission\",,20,Yes,-,-,\"multi\r\nline\"\r\n" +
+		"\"Participant 103\",\"Durand Chloé\",chloe@example.org,\"Submitted for grading\",,20,Yes,-,-,\r\n"
+)
+
+func mustParse(t *testing.T, data string) *Sheet {
+	t.Helper()
+	s, err := Parse([]byte(data))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return s
+}
+
+// sameRows: the same learners, whatever line a filled cell on two lines
+// moved them to.
+func sameRows(a, b *Sheet) bool {
+	return slices.EqualFunc(a.Rows(), b.Rows(), func(x, y Row) bool {
+		x.Line, y.Line = 0, 0
+		return x == y
+	})
+}
+
+// outside is a worksheet's bytes without its grade and feedback cells.
+func outside(s *Sheet) string {
+	var b strings.Builder
+	if s.BOM() {
+		b.WriteString(bom)
+	}
+	at := 0
+	for _, cells := range s.cells {
+		for _, c := range cells {
+			if c.start >= 0 {
+				b.Write(s.data[at:c.start])
+				b.WriteString("<>")
+				at = c.end
+			}
+		}
+	}
+	b.Write(s.data[at:])
+	return b.String()
+}
+
+func readCSVComma(t *testing.T, data []byte, comma rune) [][]string {
+	t.Helper()
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte(bom))))
+	r.Comma = comma
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("encoding/csv: %v\n%s", err, data)
+	}
+	return recs
+}
+
+func TestReadBothLanguages(t *testing.T) {
+	for name, data := range map[string]string{"fr": sheetFR, "en": sheetEN} {
+		s := mustParse(t, data)
+		want := []Row{
+			{Line: 2, Participant: "101", Name: "Dupont Alice", Email: "alice@example.org"},
+			{Line: 3, Participant: "102", Name: "Martin Bob", Email: "bob@example.org"},
+			{Line: 4, Participant: "103", Name: "Durand Chloé", Email: "chloe@example.org"},
+		}
+		if name == "en" {
+			want[2].Line = 5 // the cell on two lines
+		}
+		if !slices.Equal(s.Rows(), want) {
+			t.Errorf("%s: rows %+v", name, s.Rows())
+		}
+		if s.BOM() != (name == "en") || s.Comma() != ',' {
+			t.Errorf("%s: bom %v comma %q", name, s.BOM(), s.Comma())
+		}
+		if err := s.CheckWritable(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestWriteKeepsTheRest: nothing to fill writes the very bytes read;
+// filling keeps every column, every row and, outside the two filled
+// cells, every field's bytes (quotes, line ends, byte order mark).
+func TestWriteKeepsTheRest(t *testing.T) {
+	for name, data := range map[string]string{"fr": sheetFR, "en": sheetEN, "semicolons": strings.ReplaceAll(sheetFR, ",", ";")} {
+		s := mustParse(t, data)
+		if got := s.Write(nil); string(got) != data {
+			t.Errorf("%s: unchanged worksheet written as\n%q\nnot\n%q", name, got, data)
+		}
+		fills := map[string]Fill{
+			"101": {Grade: "1", Feedback: "acces.md valide."},
+			"102": {Grade: "0", Feedback: "Aucun rendu reçu pour ce devoir."},
+		}
+		out := s.Write(fills)
+		if bytes.HasPrefix(out, []byte(bom)) != s.BOM() {
+			t.Errorf("%s: byte order mark not kept", name)
+		}
+		again := mustParse(t, string(out))
+		if again.Comma() != s.Comma() || !slices.Equal(again.Header(), s.Header()) || !sameRows(again, s) {
+			t.Fatalf("%s: header or rows changed:\n%s", name, out)
+		}
+		if a, b := outside(again), outside(s); a != b {
+			t.Errorf("%s: bytes outside the filled cells changed:\n%q\n%q", name, a, b)
+		}
+		comma := s.Comma()
+		before, after := readCSVComma(t, []byte(data), comma), readCSVComma(t, out, comma)
+		g, fb := s.col[colGrade], s.col[colFeedback]
+		for i, rec := range after {
+			if len(rec) != len(before[i]) {
+				t.Fatalf("%s: row %d has %d columns, had %d", name, i, len(rec), len(before[i]))
+			}
+			var f Fill
+			filled := false
+			if i > 0 {
+				f, filled = fills[s.Rows()[i-1].Participant]
+			}
+			for j := range rec {
+				want := before[i][j]
+				switch {
+				case filled && j == g:
+					want = f.Grade
+				case filled && j == fb:
+					want = f.Feedback
+				}
+				if rec[j] != want {
+					t.Errorf("%s: row %d column %d is %q, want %q", name, i, j, rec[j], want)
+				}
+			}
+		}
+		if len(after) != 4 || after[1][g] != "1" || after[2][fb] != "Aucun rendu reçu pour ce devoir." || after[3][g] != "" {
+			t.Errorf("%s: encoding/csv reads %q", name, after)
+		}
+	}
+}
+
+func manyRows(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "Participant %d,\n", i)
+	}
+	return b.String()
+}
+
+func TestSheetErrors(t *testing.T) {
+	cases := map[string]struct{ data, say string }{
+		"no identifier":       {"\"Nom complet\",Note\n\"Dupont Alice\",\n", "pas de colonne « Identifiant »"},
+		"empty":               {"", "pas de colonne « Identifiant »"},
+		"not a participant":   {"Identifiant,Note\n\"Utilisateur 12\",\n", "ligne 2 : identifiant \"Utilisateur 12\""},
+		"no number":           {"Identifier,Grade\nParticipant,\n", "au lieu de « Participant 123456 »"},
+		"twice":               {"Identifiant,Note\nParticipant 7,\nParticipant 7,\n", "lignes 2 et 3 : le même identifiant"},
+		"ragged":              {"Identifiant,Note\nParticipant 7\n", "ligne 2 : le nombre de colonnes"},
+		"bare quote":          {"Identifiant,Note\nParticipant 7,1\"\n", "ligne 2 : guillemet mal placé"},
+		"bad quote in header": {"Identi\"fiant,Note\n", "ligne 1 : guillemet mal placé"},
+		"not UTF-8":           {"Identifiant,\"Nom complet\"\nParticipant 7,Andr\xe9\n", "pas en UTF-8"},
+		"too wide":            {"Identifiant" + strings.Repeat(",", maxColumns) + "\n", "ligne 1 : plus de 1000 colonnes"},
+		"too long":            {"Identifiant,Note\n" + manyRows(maxRows+1), "ligne 50002 : plus de 50000 apprenants"},
+	}
+	for name, tc := range cases {
+		_, err := Parse([]byte(tc.data))
+		var se *Error
+		if !errors.As(err, &se) || !strings.Contains(se.Msg, tc.say) || se.Hint == "" {
+			t.Errorf("%s: %v, want %q", name, err, tc.say)
+		}
+	}
+	s := mustParse(t, "Identifiant,\"Nom complet\"\nParticipant 7,x\n")
+	if err := s.CheckWritable(); err == nil || !strings.Contains(err.Error(), "pas de colonne « Note »") {
+		t.Errorf("no grade column: %v", err)
+	}
+}
+
+func TestReadFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadFile(dir); err == nil || !strings.Contains(err.Error(), "illisible : ce n'est pas un fichier ordinaire") {
+		t.Errorf("a folder: %v", err)
+	}
+	big := filepath.Join(dir, "gros.csv")
+	os.WriteFile(big, bytes.Repeat([]byte("x"), int(Worksheet.Max)+1), 0o644)
+	if _, err := ReadFile(big); err == nil || !strings.Contains(err.Error(), "trop grand") {
+		t.Errorf("too large: %v", err)
+	}
+	ok := filepath.Join(dir, "feuille.csv")
+	os.WriteFile(ok, []byte(sheetEN), 0o644)
+	if s, err := ReadFile(ok); err != nil || len(s.Rows()) != 3 {
+		t.Errorf("a worksheet: %v", err)
+	}
+}
+
+// results is a run for Match.
+type results []checklist.FileResult
+
+func (r results) Len() int                      { return len(r) }
+func (r results) At(i int) checklist.FileResult { return r[i] }
+
+func TestParticipantOfOutermost(t *testing.T) {
+	cases := map[string]string{
+		"rendus.zip!/Dupont Alice_101_assignsubmission_file_/acces.md":                                      "101",
+		"rendus/Dupont Alice_101_assignsubmission_file_acces.md":                                            "101",
+		`C:\rendus\Dupont Alice_101_assignsubmission_file_\acces.md`:                                        "101",
+		"rendus.zip!/Dupont Alice_101_assignsubmission_file_/Martin Bob_102_assignsubmission_file_acces.md": "101",
+		"rendus/kim/acces.md":                 "",
+		"rendus/x_assignsubmission_file_.md":  "",
+		"rendus/Nom_12a_assignsubmission_/ac": "",
+	}
+	for p, want := range cases {
+		if got := ParticipantOf(checklist.FileResult{Path: p}); got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+	if got := ParticipantOf(checklist.FileResult{Path: "x/acces.md", Participant: "9"}); got != "9" {
+		t.Errorf("a filled Participant is not kept: %q", got)
+	}
+}
+
+func TestMatch(t *testing.T) {
+	s := mustParse(t, sheetFR)
+	run := results{
+		{Path: "rendus.zip!/Dupont Alice_101_assignsubmission_file_/acces.md", Apprenant: "Dupont Alice", Valid: true},
+		{Path: "rendus.zip!/Durand Chloé_103_assignsubmission_file_acces.md", Apprenant: "Durand Chloé",
+			Problems: []checklist.Problem{
+				{Code: "missing-date", Severity: checklist.SevError, Message: "aucune date <b>", Line: 3},
+				{Code: "late-request", Severity: checklist.SevWarning, Message: "demande tardive"},
+			}},
+		{Path: "seul/acces.md", Apprenant: "seul", Valid: true},
+	}
+	m, err := Match(run, s, "feuille.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Len() != 4 || m.Missing() != 1 {
+		t.Fatalf("len %d, missing %d", m.Len(), m.Missing())
+	}
+	if f := m.At(0); f.Participant != "101" || f.Email != "alice@example.org" {
+		t.Errorf("a matched result: %+v", f)
+	}
+	if f := m.At(2); f.Participant != "" || f.Email != "" {
+		t.Errorf("a result outside Moodle: %+v", f)
+	}
+	miss := m.At(3)
+	if miss.Valid || miss.Apprenant != "Martin Bob" || miss.Email != "bob@example.org" || miss.Participant != "102" || miss.Path != "feuille.csv" ||
+		len(miss.Problems) != 1 || miss.Problems[0].Code != "no-submission" || miss.Problems[0].Severity != checklist.SevError || miss.Problems[0].Line != 3 ||
+		!strings.Contains(miss.Problems[0].Message, "Martin Bob (bob@example.org, participant 102)") {
+		t.Errorf("no-submission: %+v", miss)
+	}
+	fills := m.Fills(Grades{Valid: "20", Invalid: "0"})
+	want := map[string]Fill{
+		"101": {"20", "acces.md valide."},
+		"102": {"0", "Aucun rendu reçu pour ce devoir."},
+		"103": {"0", "acces.md invalide :<br>ligne 3 : aucune date &lt;b&gt;<br>demande tardive (avertissement)"},
+	}
+	if len(fills) != len(want) {
+		t.Errorf("fills %+v", fills)
+	}
+	for k, w := range want {
+		if fills[k] != w {
+			t.Errorf("%s: %+v, want %+v", k, fills[k], w)
+		}
+	}
+	// Two files of one learner: valid only when both are, each named.
+	two := results{
+		{Path: "r/Dupont Alice_101_assignsubmission_file_/acces.md", Valid: true},
+		{Path: "r/Dupont Alice_101_assignsubmission_file_/acces (1).md", Problems: []checklist.Problem{{Code: "bad-date", Severity: checklist.SevError, Message: "date"}}},
+	}
+	m, err = Match(two, s, "f.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := m.Fills(Grades{"1", "0"})["101"]; f != (Fill{"0", "acces.md invalide :<br>acces (1).md : date"}) {
+		t.Errorf("two files: %+v", f)
+	}
+}
+
+func TestMatchRefusesAnotherAssignment(t *testing.T) {
+	s := mustParse(t, sheetFR)
+	none := results{{Path: "r/Leroy Emma_900_assignsubmission_file_acces.md", Apprenant: "Leroy Emma"}}
+	if _, err := Match(none, s, "f.csv"); err == nil || !strings.Contains(err.Error(), "aucun rendu n'est dans la feuille d'évaluation f.csv") {
+		t.Errorf("no number in the worksheet: %v", err)
+	}
+	some := results{
+		{Path: "r/Dupont Alice_101_assignsubmission_file_acces.md", Apprenant: "Dupont Alice"},
+		{Path: "r/Leroy\x1b[31m Emma_900_assignsubmission_file_/Martin Bob_102_assignsubmission_file_acces.md", Apprenant: "Martin Bob"},
+	}
+	_, err := Match(some, s, "f.csv")
+	var se *Error
+	if !errors.As(err, &se) || !strings.Contains(se.Msg, "1 rendu sans ligne dans la feuille d'évaluation f.csv : Leroy\\033[31m Emma (participant 900)") || strings.Contains(se.Msg, "\x1b") {
+		t.Errorf("a submission outside the worksheet: %v", err)
+	}
+}
+
+// FuzzSheet: a worksheet pret reads, written back with nothing filled,
+// is the same bytes; filled with any values, it reads again to the same
+// header and rows, the two columns holding the values.
+func FuzzSheet(f *testing.F) {
+	f.Add([]byte(sheetFR), "1", "x")
+	f.Add([]byte(sheetEN), "", "a \"b\"\r\nc")
+	f.Add([]byte("Identifiant;Note;\"Feedback par commentaires\"\nParticipant 1;;\n"), "0,5", "é;")
+	f.Add([]byte("Note,Identifiant\r\nx,Participant 3"), " ", "")
+	f.Fuzz(func(t *testing.T, data []byte, grade, feedback string) {
+		s, err := Parse(data)
+		if err != nil {
+			var se *Error
+			if !errors.As(err, &se) || se.Msg == "" || se.Hint == "" {
+				t.Fatalf("an error outside the contract: %v", err)
+			}
+			return
+		}
+		if got := s.Write(nil); !bytes.Equal(got, data) {
+			t.Fatalf("unchanged worksheet written as %q, read %q", got, data)
+		}
+		fills := map[string]Fill{}
+		for _, r := range s.Rows() {
+			fills[r.Participant] = Fill{Grade: grade, Feedback: feedback}
+		}
+		out := s.Write(fills)
+		again, err := Parse(out)
+		if err != nil {
+			if !utf8.ValidString(grade + feedback) {
+				return // a value that is not UTF-8 makes a worksheet that is not
+			}
+			t.Fatalf("the filled worksheet does not read again: %v\n%q", err, out)
+		}
+		if again.BOM() != s.BOM() || again.Comma() != s.Comma() || !slices.Equal(again.Header(), s.Header()) || !sameRows(again, s) {
+			t.Fatalf("header, rows or form changed:\n%q\n%q", data, out)
+		}
+		if a, b := outside(again), outside(s); a != b {
+			t.Fatalf("bytes outside the filled cells changed:\n%q\n%q", a, b)
+		}
+		before, after := readCSVComma(t, data, s.Comma()), readCSVComma(t, out, s.Comma())
+		if len(after) != len(before) {
+			t.Fatalf("%d records read back, %d read", len(after), len(before))
+		}
+		g, fb := s.col[colGrade], s.col[colFeedback]
+		for i, rec := range after {
+			for j, v := range rec {
+				want := before[i][j]
+				// A CSV reader reads CRLF in a quoted cell as LF.
+				if i > 0 && j == g {
+					want = strings.ReplaceAll(grade, "\r\n", "\n")
+				} else if i > 0 && j == fb {
+					want = strings.ReplaceAll(feedback, "\r\n", "\n")
+				}
+				if v != want {
+					t.Fatalf("row %d column %d: %q, want %q\n%q", i, j, v, want, out)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// feuilleRows are the learners of the worksheets of these tests, as
+// Moodle lists them: Martin Bob and Petit Denis handed nothing in.
+var feuilleRows = [][3]string{
+	{"101", "Dupont Alice", "alice@example.org"},
+	{"102", "Martin Bob", "bob@example.org"},
+	{"103", "Durand Chloé", "chloe@example.org"},
+	{"104", "Leroy Emma", "emma@example.org"},
+	{"105", "Petit Denis", "denis@example.org"},
+}
+
+// feuilleSheet builds a worksheet as Moodle writes it (every cell with
+// a space quoted, as PHP's fputcsv does), in French or English; the
+// English one with a byte order mark and CRLF, the French one without.
+func feuilleSheet(lang string, rows [][3]string) []byte {
+	head := []string{"Identifiant", "Nom complet", "Adresse de courriel", "Statut", "Note", "Note maximale", "La note peut être modifiée", "Dernière modification (travail remis)", "Dernière modification (note)", "Feedback par commentaires"}
+	status, eol, out := "Remis pour évaluation", "\n", ""
+	if lang == "en" {
+		head = []string{"Identifier", "Full name", "Email address", "Status", "Grade", "Maximum grade", "Grade can be changed", "Last modified (submission)", "Last modified (grade)", "Feedback comments"}
+		status, eol, out = "Submitted for grading", "\r\n", "\ufeff"
+	}
+	cell := func(s string) string {
+		if strings.ContainsAny(s, " \",") {
+			return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+		}
+		return s
+	}
+	line := func(cells ...string) string {
+		for i := range cells {
+			cells[i] = cell(cells[i])
+		}
+		return strings.Join(cells, ",") + eol
+	}
+	out += line(head...)
+	for _, r := range rows {
+		out += line("Participant "+r[0], r[1], r[2], status, "", "20", "Oui", "lundi 2 novembre 2026, 10:04", "-", "")
+	}
+	return []byte(out)
+}
+
+func feuilleZip(t *testing.T, h *home) {
+	writeZip(t, h.path("rendus.zip"), map[string]string{
+		"Dupont Alice_101_assignsubmission_file_acces.md":  accesPage(fpOne),
+		"Durand Chloé_103_assignsubmission_file_/acces.md": "rien de ce qu'il faut\n",
+		"Leroy Emma_104_assignsubmission_file_/acces.md":   accesPage(fpTwo),
+	})
+}
+
+func readCSVFile(t *testing.T, path string) ([][]string, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs, data
+}
+
+// TestValiderFeuilleReportsNoSubmission: with --feuille, the learners of
+// the worksheet who handed nothing in are rows of their own,
+// no-submission, with their name and e-mail, in texte, csv, json and
+// html, and the run exits 1.
+func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
+	h := newHome(t)
+	feuilleZip(t, h)
+	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	for _, format := range []string{"texte", "csv", "json", "html"} {
+		r := h.pret("", "valider", "--format", format, "--feuille", "feuille.csv", "rendus.zip")
+		if r.code != 1 {
+			t.Errorf("%s: exit %d\n%s", format, r.code, r.stderr)
+		}
+		for _, who := range []string{"Martin Bob", "Petit Denis"} {
+			if !strings.Contains(r.stdout, who) {
+				t.Errorf("%s does not name %s:\n%s", format, who, r.stdout)
+			}
+		}
+		switch format {
+		case "csv":
+			recs, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := 0
+			for _, rec := range recs {
+				if (rec[0] == "Martin Bob" || rec[0] == "Petit Denis") && strings.Contains(strings.Join(rec, ","), "no-submission") {
+					found++
+				}
+			}
+			if found != 2 {
+				t.Errorf("csv: %d no-submission rows\n%s", found, r.stdout)
+			}
+		case "json":
+			var rep struct {
+				Files []struct {
+					Apprenant string
+					Valid     bool
+					Problems  []struct{ Code, Message string }
+				}
+				Summary struct{ Files, Invalid int }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+				t.Fatal(err)
+			}
+			missing := 0
+			for _, f := range rep.Files {
+				if len(f.Problems) == 1 && f.Problems[0].Code == "no-submission" && !f.Valid {
+					missing++
+					if !strings.Contains(f.Problems[0].Message, "@example.org") {
+						t.Errorf("json: no e-mail for %s: %q", f.Apprenant, f.Problems[0].Message)
+					}
+				}
+			}
+			if missing != 2 || rep.Summary.Files != 5 || rep.Summary.Invalid != 3 {
+				t.Errorf("json: %d no-submission, summary %+v", missing, rep.Summary)
+			}
+		default:
+			for _, mail := range []string{"bob@example.org", "denis@example.org"} {
+				if !strings.Contains(r.stdout, mail) {
+					t.Errorf("%s does not give %s", format, mail)
+				}
+			}
+			if !strings.Contains(r.stdout, "no-submission") {
+				t.Errorf("%s does not say no-submission", format)
+			}
+		}
+	}
+}
+
+// TestValiderFeuilleSortie: --feuille-sortie writes the worksheet back,
+// in its own language, byte order mark and line ends, every column and
+// row kept and every cell the same but the grade (as configured) and
+// the feedback comments.
+func TestValiderFeuilleSortie(t *testing.T) {
+	h := newHome(t)
+	feuilleZip(t, h)
+	for _, lang := range []string{"fr", "en"} {
+		in := h.path("feuille-" + lang + ".csv")
+		out := h.path("remplie-" + lang + ".csv")
+		os.WriteFile(in, feuilleSheet(lang, feuilleRows), 0o644)
+		args := []string{"valider", "--format", "json", "--feuille", in, "--feuille-sortie", out, "rendus.zip"}
+		want := map[string]string{"101": "1", "102": "0", "103": "0", "104": "1", "105": "0"}
+		if lang == "en" {
+			args = append(args, "--feuille-valide", "20", "--feuille-invalide", "")
+			want = map[string]string{"101": "20", "102": "", "103": "", "104": "20", "105": ""}
+		}
+		r := h.pret("", args...)
+		if r.code != 1 {
+			t.Fatalf("%s: exit %d\n%s", lang, r.code, r.stderr)
+		}
+		before, raw := readCSVFile(t, in)
+		after, written := readCSVFile(t, out)
+		if bytes.HasPrefix(written, []byte("\ufeff")) != (lang == "en") || bytes.Count(written, []byte("\r\n")) != bytes.Count(raw, []byte("\r\n")) {
+			t.Errorf("%s: byte order mark or line ends changed:\n%q", lang, written)
+		}
+		if len(after) != len(before) {
+			t.Fatalf("%s: %d rows written, %d read", lang, len(after), len(before))
+		}
+		for i := range before {
+			if len(after[i]) != len(before[i]) {
+				t.Fatalf("%s: row %d has %d columns, had %d", lang, i, len(after[i]), len(before[i]))
+			}
+			for j := range before[i] {
+				if i > 0 && (j == 4 || j == 9) {
+					continue
+				}
+				if after[i][j] != before[i][j] {
+					t.Errorf("%s: row %d column %d is %q, was %q", lang, i, j, after[i][j], before[i][j])
+				}
+			}
+			if i == 0 {
+				continue
+			}
+			num := strings.TrimPrefix(after[i][0], "Participant ")
+			if after[i][4] != want[num] {
+				t.Errorf("%s: grade of %s is %q, want %q", lang, num, after[i][4], want[num])
+			}
+			fb := after[i][9]
+			switch num {
+			case "101", "104":
+				if fb != "acces.md valide." {
+					t.Errorf("%s: feedback of %s: %q", lang, num, fb)
+				}
+			case "102", "105":
+				if fb != "Aucun rendu reçu pour ce devoir." {
+					t.Errorf("%s: feedback of %s: %q", lang, num, fb)
+				}
+			case "103":
+				if !strings.HasPrefix(fb, "acces.md invalide :<br>") || !strings.Contains(fb, "empreinte") {
+					t.Errorf("%s: feedback of %s: %q", lang, num, fb)
+				}
+			}
+		}
+		// Outside the two filled columns, the bytes are the bytes read:
+		// the same file once both columns are emptied again.
+		if lang == "fr" {
+			blank := strings.NewReplacer(",1,20,", ",,20,", ",0,20,", ",,20,")
+			var kept []string
+			for _, l := range strings.SplitAfter(string(written), "\n") {
+				if i := strings.LastIndex(l, `,-,`); i >= 0 {
+					l = l[:i+3] + "\n"
+				}
+				kept = append(kept, blank.Replace(l))
+			}
+			if got := strings.Join(kept, ""); got != string(raw) {
+				t.Errorf("fr: bytes outside the filled cells changed:\n%q\n%q", got, raw)
+			}
+		}
+	}
+	// The settings from the config file.
+	os.WriteFile(h.path("config.yaml"), []byte("feuille:\n  valide: \"A\"\n  invalide: \"E\"\n"), 0o644)
+	out := h.path("remplie-config.csv")
+	r := h.pret("", "--config", "config.yaml", "valider", "--feuille", "feuille-fr.csv", "--feuille-sortie", out, "rendus.zip")
+	recs, _ := readCSVFile(t, out)
+	if r.code != 1 || recs[1][4] != "A" || recs[2][4] != "E" {
+		t.Errorf("config: exit %d, rows %q\n%s", r.code, recs, r.stderr)
+	}
+}
+
+// TestValiderFeuilleRefused: a worksheet pret cannot use, or one that is
+// not the submissions' own, is a usage error in French (exit 2), and
+// neither the report nor the worksheet is written.
+func TestValiderFeuilleRefused(t *testing.T) {
+	h := newHome(t)
+	feuilleZip(t, h)
+	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	os.WriteFile(h.path("sans-id.csv"), []byte("\"Nom complet\",Note\n\"Dupont Alice\",\n"), 0o644)
+	os.WriteFile(h.path("sans-note.csv"), []byte("Identifiant,\"Nom complet\"\n\"Participant 101\",\"Dupont Alice\"\n"), 0o644)
+	os.WriteFile(h.path("ancienne.csv"), feuilleSheet("en", feuilleRows[:3]), 0o644)
+	os.WriteFile(h.path("autre.csv"), feuilleSheet("fr", [][3]string{{"900", "X Y", "x@example.org"}}), 0o644)
+	cases := []struct {
+		args []string
+		say  string
+	}{
+		{[]string{"--feuille", "sans-id.csv"}, "pret: erreur : la feuille d'évaluation n'a pas de colonne « Identifiant »"},
+		{[]string{"--feuille", "sans-note.csv", "--feuille-sortie", "remplie.csv"}, "pas de colonne « Note »"},
+		{[]string{"--feuille", "ancienne.csv"}, "1 rendu sans ligne dans la feuille d'évaluation ancienne.csv : Leroy Emma (participant 104)"},
+		{[]string{"--feuille", "autre.csv"}, "aucun rendu n'est dans la feuille d'évaluation autre.csv"},
+		{[]string{"--feuille", "absente.csv"}, "absente.csv"},
+		{[]string{"--feuille-sortie", "remplie.csv"}, "--feuille-sortie sans --feuille"},
+		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "feuille.csv"}, "--feuille-sortie feuille.csv est aussi un fichier à valider"},
+		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "rendus.zip"}, "--feuille-sortie rendus.zip est aussi un fichier à valider"},
+		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "--sortie", "remplie.csv"}, "--feuille-sortie remplie.csv est aussi --sortie"},
+	}
+	for _, tc := range cases {
+		args := []string{"valider", "--sortie", "rapport.txt"}
+		if slices.Contains(tc.args, "--sortie") {
+			args = args[:1]
+		}
+		r := h.pret("", append(append(args, tc.args...), "rendus.zip")...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.say) || !strings.Contains(r.stderr, "\npret: conseil : ") || r.stdout != "" {
+			t.Errorf("%q: exit %d, want 2 and %q\n%s", tc.args, r.code, tc.say, r.stderr)
+		}
+		for _, name := range []string{"rapport.txt", "remplie.csv"} {
+			if _, err := os.Stat(h.path(name)); err == nil {
+				t.Errorf("%q: %s written", tc.args, name)
+				os.Remove(h.path(name))
+			}
+		}
+	}
+	if data, _ := os.ReadFile(h.path("feuille.csv")); !bytes.Equal(data, feuilleSheet("fr", feuilleRows)) {
+		t.Error("the worksheet read was changed")
+	}
+}
