@@ -305,3 +305,73 @@ type rsaSHA512 struct{ ssh.AlgorithmSigner }
 func (s rsaSHA512) Sign(random io.Reader, data []byte) (*ssh.Signature, error) {
 	return s.SignWithAlgorithm(random, data, ssh.KeyAlgoRSASHA512)
 }
+
+// TestFencesAgreeWithOpenSSH: the block after the marker in every shape
+// Markdown gives a fenced code block (``` or ~~~, longer fences, an info
+// string, blank lines before, indented up to three spaces, unclosed),
+// and shapes that are not one. signature.md's recipe (sed, then
+// `ssh-keygen -Y check-novalidate`) is the oracle; where it accepts a
+// file pret refuses, pret names the documented cause.
+func TestFencesAgreeWithOpenSSH(t *testing.T) {
+	signer, _ := testSigner(t)
+	msg := []byte("# Accès\n\n- Date de la demande : 2026-10-16\n")
+	sig, err := Sign(rand.Reader, signer, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(sig.Armor())
+	indent := func(s, by string) string { return by + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+by) + "\n" }
+	cases := []struct {
+		name, block string
+		want        error // nil: pret agrees with the recipe
+	}{
+		{"backticks", "```\n" + a + "```\n", nil},
+		{"four backticks", "````\n" + a + "````\n", nil},
+		{"longer closing fence", "```\n" + a + "``````\n", nil},
+		{"tildes", "~~~\n" + a + "~~~\n", nil},
+		{"four tildes", "~~~~\n" + a + "~~~~~\n", nil},
+		{"info string", "```text\n" + a + "```\n", nil},
+		{"info string after a space", "``` sshsig\n" + a + "```\n", nil},
+		{"tildes with info string", "~~~ signature `ssh`\n" + a + "~~~\n", nil},
+		{"blank line before", "\n```\n" + a + "```\n", nil},
+		{"blank lines before", "\n \n\t\n~~~\n" + a + "~~~\n", nil},
+		{"blank lines after", "```\n" + a + "```\n\n\n", nil},
+		{"blank lines in the block", "```\n\n" + a + "\n```\n", nil},
+		{"fence indented three spaces", "   ```\n" + a + "   ```\n", nil},
+		{"closing fence with spaces after", "```\n" + a + "```   \n", nil},
+		{"unclosed backticks", "```\n" + a, nil},
+		{"unclosed tildes", "~~~\n" + a + "\n\n", nil},
+		{"no final newline", "```\n" + a + "```", nil},
+		{"armour indented four spaces", indent("```\n"+a+"```\n", "    "), nil},
+		{"quoted", indent("```\n"+a+"```\n", "> "), nil},
+		{"armour lines indented in the fence", "  ```\n" + indent(a, "  ") + "  ```\n", nil},
+		// Documented exceptions: the recipe finds the armour, but the
+		// page would show text that is not signed, or no code block.
+		{"tildes closed by backticks", "~~~\n" + a + "```\n", ErrAfterEnd},
+		{"no fence", a, ErrNoFence},
+		{"text after the block", "```\n" + a + "```\nMerci.\n", ErrTrailing},
+		{"text before the block", "Ma signature :\n```\n" + a + "```\n", ErrMisplacedMarker},
+		{"backtick in a backtick info string", "``` a`b\n" + a + "```\n", ErrMisplacedMarker},
+	}
+	for _, c := range cases {
+		file := append(bytes.Clone(msg), SigMarker+"\n"+c.block...)
+		_, recipe := checkWithOpenSSH(t, t.TempDir(), file, SigNamespace)
+		f := SplitSigned(file)
+		err := f.Verify()
+		switch {
+		case c.want != nil:
+			if recipe != nil || !errors.Is(err, c.want) {
+				t.Errorf("%s: recipe %v; pret %v, want %v\n%s", c.name, recipe, err, c.want, file)
+			}
+		case (recipe == nil) != (err == nil):
+			t.Errorf("%s: recipe %v; pret %v\n%s", c.name, recipe, err, file)
+		}
+		t.Logf("%s: recipe %v; pret %v", c.name, recipe == nil, err)
+		if err == nil && (f.To != lineCount(file) && !strings.HasSuffix(c.block, "\n\n") || f.From != lineCount(msg)+1) {
+			t.Errorf("%s: block at lines %d-%d of %d", c.name, f.From, f.To, lineCount(file))
+		}
+		if err != nil && (f.Line < 1 || f.Line > lineCount(file)) {
+			t.Errorf("%s: error at line %d of %d", c.name, f.Line, lineCount(file))
+		}
+	}
+}

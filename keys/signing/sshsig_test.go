@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -403,15 +404,33 @@ func FuzzSplitSigned(f *testing.F) {
 			}
 			return
 		}
-		// Accepted: the file is the message, the marker, a fenced block
-		// whose armour holds exactly the blob's base64 (whitespace aside,
-		// as OpenSSH reads it), and blank lines.
+		// Accepted: the file is the message, the marker, blank lines, an
+		// opening fence, the armour holding exactly the blob's base64
+		// (whitespace aside, as OpenSSH reads it), a closing fence unless
+		// the block runs to the end, and blank lines.
 		lines := strings.Split(string(data[len(sf.Message):]), "\n")
 		k := sf.To - sf.From
-		if lines[0] != SigMarker || lines[1] != fence || lines[k] != fence {
-			t.Fatalf("accepted block is not marker, fence, armour, fence: %q", lines)
+		open := 1
+		for open < k && strings.TrimSpace(lines[open]) == "" {
+			open++
 		}
-		if got := armourBase64(t, strings.Join(lines[2:k], "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
+		opening := fenceLine.FindStringSubmatch(lines[open])
+		if lines[0] != SigMarker || opening == nil {
+			t.Fatalf("accepted block is not marker, blank lines, fence: %q", lines)
+		}
+		body := lines[open+1 : k+1]
+		if closing := fenceLine.FindStringSubmatch(lines[k]); closing != nil && closing[2] == "" && closing[1][0] == opening[1][0] && len(closing[1]) >= len(opening[1]) {
+			body = lines[open+1 : k]
+		} else if strings.TrimSpace(strings.Join(lines[k+1:], "")) != "" {
+			t.Fatalf("accepted block neither closed nor at the end: %q", lines)
+		}
+		for len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == "" {
+			body = body[:len(body)-1]
+		}
+		for len(body) > 0 && strings.TrimSpace(body[0]) == "" {
+			body = body[1:]
+		}
+		if got := armourBase64(t, strings.Join(body, "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
 			t.Fatalf("accepted armour holds %q, not the blob", got)
 		}
 		for _, l := range lines[k+1:] {
@@ -426,6 +445,10 @@ func FuzzSplitSigned(f *testing.F) {
 		}
 	})
 }
+
+// fenceLine is a CommonMark fence line: up to three spaces, three or
+// more backticks or tildes, then the info string.
+var fenceLine = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
 
 // armourBase64 is the base64 between the BEGIN and END lines of an
 // accepted armour, whitespace removed; it fails when those lines are not
