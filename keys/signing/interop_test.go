@@ -320,7 +320,9 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := string(sig.Armor())
-	indent := func(s, by string) string { return by + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+by) + "\n" }
+	indent := func(s, by string) string {
+		return by + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+by) + "\n"
+	}
 	cases := []struct {
 		name, block string
 		want        error // nil: pret agrees with the recipe
