@@ -97,77 +97,111 @@ const (
 // FlagUserPresent is the flag a security key sets when it was touched.
 const FlagUserPresent = 0x01
 
-// SK signs data (what Signed returns) as a FIDO security key would, with
-// a key made here, application "ssh:": the signature field of the blob
-// and the public key. kind is one of the three types above; a webauthn
-// signature is made with an sk-ecdsa key, as a browser makes it.
-func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
-	const app, counter = "ssh:", 42
-	appHash := sha256.Sum256([]byte(app))
-	// What the key signs: the application's and the message's hashes
-	// around the flags and counter.
-	authData := append(appHash[:], flags, 0, 0, 0, counter)
+// SKKey is a FIDO security key made here, application "ssh:".
+type SKKey struct {
+	kind string
+	ed   ed25519.PrivateKey
+	ec   *ecdsa.PrivateKey
+	pub  ssh.PublicKey
+}
+
+// NewSK makes a security key whose signatures are of type kind, one of
+// the three above; a webauthn key is an sk-ecdsa key, signing as a
+// browser does.
+func NewSK(kind string) *SKKey {
+	k := &SKKey{kind: kind}
 	var pubBlob []byte
-	switch kind {
-	case SKEd25519:
-		edPub, priv, _ := ed25519.GenerateKey(rand.Reader)
-		digest := sha256.Sum256(data)
+	if kind == SKEd25519 {
+		pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+		k.ed = priv
 		pubBlob = ssh.Marshal(struct {
 			Type string
 			Key  []byte
 			App  string
-		}{SKEd25519, edPub, app})
-		sig = ssh.Marshal(struct {
-			Type    string
-			Sig     []byte
-			Flags   byte
-			Counter uint32
-		}{kind, ed25519.Sign(priv, append(authData, digest[:]...)), flags, counter})
-	default:
-		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		}{SKEd25519, pub, skApp})
+	} else {
+		k.ec, _ = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		pubBlob = ssh.Marshal(struct {
 			Type, Curve string
 			Q           []byte
 			App         string
-		}{SKECDSA, "nistp256", elliptic.Marshal(elliptic.P256(), key.X, key.Y), app})
-		digest := sha256.Sum256(data)
-		var clientData string
-		const origin = "https://romeo.example.org"
-		if kind == WebAuthnSK {
-			// The browser signs its clientData, whose challenge is the
-			// signed data itself; empty extensions go on the wire.
-			clientData = `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) +
-				`","origin":"` + origin + `","crossOrigin":false}`
-			digest = sha256.Sum256([]byte(clientData))
-		}
-		toSign := sha256.Sum256(append(authData, digest[:]...))
-		r, s, err := ecdsa.Sign(rand.Reader, key, toSign[:])
-		if err != nil {
-			panic(err)
-		}
-		inner := ssh.Marshal(struct{ R, S *big.Int }{r, s})
-		if kind == WebAuthnSK {
-			sig = ssh.Marshal(struct {
-				Type       string
-				Sig        []byte
-				Flags      byte
-				Counter    uint32
-				Origin     string
-				ClientData string
-				Extensions []byte
-			}{kind, inner, flags, counter, origin, clientData, nil})
-		} else {
-			sig = ssh.Marshal(struct {
-				Type    string
-				Sig     []byte
-				Flags   byte
-				Counter uint32
-			}{kind, inner, flags, counter})
-		}
+		}{SKECDSA, "nistp256", elliptic.Marshal(elliptic.P256(), k.ec.X, k.ec.Y), skApp})
 	}
-	pub, err := ssh.ParsePublicKey(pubBlob)
+	var err error
+	if k.pub, err = ssh.ParsePublicKey(pubBlob); err != nil {
+		panic(err)
+	}
+	return k
+}
+
+const skApp = "ssh:"
+
+// PublicKey is the key's public half.
+func (k *SKKey) PublicKey() ssh.PublicKey { return k.pub }
+
+// Sign signs data (what Signed returns) as the key would, with the
+// given flags: the signature field of an SSHSIG blob.
+func (k *SKKey) Sign(data []byte, flags byte) []byte {
+	const counter = 42
+	appHash := sha256.Sum256([]byte(skApp))
+	// What the key signs: the application's and the message's hashes
+	// around the flags and counter.
+	authData := append(appHash[:], flags, 0, 0, 0, counter)
+	if k.kind == SKEd25519 {
+		digest := sha256.Sum256(data)
+		return ssh.Marshal(struct {
+			Type    string
+			Sig     []byte
+			Flags   byte
+			Counter uint32
+		}{k.kind, ed25519.Sign(k.ed, append(authData, digest[:]...)), flags, counter})
+	}
+	digest := sha256.Sum256(data)
+	var clientData string
+	const origin = "https://romeo.example.org"
+	if k.kind == WebAuthnSK {
+		// The browser signs its clientData, whose challenge is the
+		// signed data itself; empty extensions go on the wire.
+		clientData = `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) +
+			`","origin":"` + origin + `","crossOrigin":false}`
+		digest = sha256.Sum256([]byte(clientData))
+	}
+	toSign := sha256.Sum256(append(authData, digest[:]...))
+	r, s, err := ecdsa.Sign(rand.Reader, k.ec, toSign[:])
 	if err != nil {
 		panic(err)
 	}
-	return sig, pub
+	inner := ssh.Marshal(struct{ R, S *big.Int }{r, s})
+	if k.kind == WebAuthnSK {
+		return ssh.Marshal(struct {
+			Type       string
+			Sig        []byte
+			Flags      byte
+			Counter    uint32
+			Origin     string
+			ClientData string
+			Extensions []byte
+		}{k.kind, inner, flags, counter, origin, clientData, nil})
+	}
+	return ssh.Marshal(struct {
+		Type    string
+		Sig     []byte
+		Flags   byte
+		Counter uint32
+	}{k.kind, inner, flags, counter})
+}
+
+// SK signs data with a new security key: the signature field and the
+// public key.
+func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
+	k := NewSK(kind)
+	return k.Sign(data, flags), k.PublicKey()
+}
+
+// SignFile is text signed by k as pret lays a signature out: the marker
+// and the armour in a fenced block.
+func (k *SKKey) SignFile(text string, flags byte) []byte {
+	blob := Blob{Version: 1, PublicKey: k.pub.Marshal(), Namespace: "pret-acces", Hash: "sha512",
+		Signature: k.Sign(Signed("pret-acces", "", "sha512", []byte(text)), flags)}
+	return []byte(text + "<!-- pret:signature -->\n```\n" + Armor(blob.Marshal(), 70) + "```\n")
 }
