@@ -180,8 +180,11 @@ func isTypeByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
-// typeWord names the key type a lower-case word states, "" for none.
+// typeWord names the key type a lower-case word states, "" for none. A
+// certificate's type (`ssh-keygen -lf` prints "(ED25519-CERT)") states
+// the type of the key it certifies.
 func typeWord(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "-v01"), "-cert")
 	switch w {
 	case "ed25519", "ssh-ed25519":
 		return "ed25519"
