@@ -47,7 +47,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		bad("retirez cette ligne, ou "+again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature")
 		return
 	case errors.Is(err, signing.ErrNoFence):
-		bad("mettez une ligne ``` juste avant -----BEGIN SSH SIGNATURE----- et une juste après -----END SSH SIGNATURE-----, ou "+byHand,
+		bad("mettez une ligne ``` juste avant la ligne BEGIN SSH SIGNATURE et une juste après la ligne END SSH SIGNATURE, ou "+byHand,
 			"le bloc de signature n'est pas dans un bloc de code : la page l'afficherait comme du texte")
 		return
 	case errors.Is(err, signing.ErrIndented):
@@ -56,7 +56,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		return
 	case errors.Is(err, signing.ErrAfterEnd):
 		bad("fermez le bloc par la même suite de caractères qui l'ouvre (``` ou ~~~) et remontez le texte au-dessus de la ligne <!-- pret:signature -->, ou "+byHand,
-			"du texte suit la ligne -----END SSH SIGNATURE----- dans le bloc de code : il n'est pas signé")
+			"du texte suit la ligne END SSH SIGNATURE dans le bloc de code : il n'est pas signé")
 		return
 	case errors.Is(err, signing.ErrNamespace):
 		bad(again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)")

@@ -57,7 +57,7 @@ var (
 	// OpenSSH's recipe would stop at END, but the text is not signed. The
 	// usual cause is a block opened with ~~~ and closed with ``` (or the
 	// other way round), which CommonMark does not close.
-	ErrAfterEnd = errors.New("du texte suit la ligne -----END SSH SIGNATURE----- dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
+	ErrAfterEnd = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
 	// ErrIndented is a signature in an indented code block: its BEGIN and
 	// END lines do not start the line, and OpenSSH's recipe does not
 	// find them.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing/signingtest"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -521,4 +522,47 @@ func BenchmarkSplitVerify(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzParseBlob: a blob pret reads is read whole, as OpenSSH reads it:
+// its fields written back give the same bytes (nothing skipped, nothing
+// after), its hash is one OpenSSH knows, and its signature field is of
+// its key's type with nothing after the fields that type has.
+func FuzzParseBlob(f *testing.F) {
+	signer, _ := testSigner(f)
+	sig, err := Sign(rand.Reader, signer, []byte("m\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sig.blob)
+	b := signingtest.Parse(sig.blob)
+	b.Reserved = "x"
+	f.Add(b.Marshal())
+	b.Trailing = []byte{0}
+	f.Add(b.Marshal())
+	for _, kind := range []string{signingtest.SKEd25519, signingtest.SKECDSA, signingtest.WebAuthnSK} {
+		s, pub := signingtest.SK(kind, []byte("m"), signingtest.FlagUserPresent)
+		f.Add(signingtest.Blob{Version: 1, PublicKey: pub.Marshal(), Namespace: SigNamespace, Hash: "sha512", Signature: s}.Marshal())
+	}
+	f.Fuzz(func(t *testing.T, blob []byte) {
+		s, err := parseBlob(blob)
+		if err != nil {
+			if !errors.Is(err, ErrBadArmor) {
+				t.Fatalf("refusal is not ErrBadArmor: %v", err)
+			}
+			return
+		}
+		again := signingtest.Blob{Version: s.version, PublicKey: s.pub.Marshal(), Namespace: s.namespace,
+			Reserved: string(s.reserved), Hash: s.hash, Signature: ssh.Marshal(s.sig)}.Marshal()
+		if !bytes.Equal(again, blob) {
+			t.Fatalf("blob %x read as %x", blob, again)
+		}
+		if s.hash != "sha256" && s.hash != "sha512" || s.version > 1 {
+			t.Fatalf("hash %q, version %d accepted", s.hash, s.version)
+		}
+		if f, ok := skFlags(s.sig); ok && len(s.sig.Rest) < 5 || !ok && len(s.sig.Rest) > 0 {
+			t.Fatalf("signature fields %x after %q (flags %d)", s.sig.Rest, s.sig.Format, f)
+		}
+		_ = s.Verify([]byte("m\n")) // never panics, whatever it holds
+	})
 }
