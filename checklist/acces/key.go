@@ -180,8 +180,11 @@ func isTypeByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
-// typeWord names the key type a lower-case word states, "" for none.
+// typeWord names the key type a lower-case word states, "" for none. A
+// certificate's type (`ssh-keygen -lf` prints "(ED25519-CERT)") states
+// the type of the key it certifies.
 func typeWord(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "-v01"), "-cert")
 	switch w {
 	case "ed25519", "ssh-ed25519":
 		return "ed25519"
@@ -244,12 +247,12 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 		r.add("bad-public-key", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		return
 	}
-	key := entries[0].Key
+	key := plainKey(entries[0].Key)
 	if fp := ssh.FingerprintSHA256(key); r.Fingerprint != "" && fp != r.Fingerprint {
 		r.add("fingerprint-mismatch", checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
 	}
 	if key.Type() != ssh.KeyAlgoED25519 && k.ed25519 {
-		r.add("bad-key-type", checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, key.Type())
+		r.add("bad-key-type", checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, keyTypeName(key.Type()))
 	}
 }
 
@@ -258,3 +261,12 @@ func isB64(c byte) bool {
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
+
+// plainKey is key, or for a certificate the key it certifies: the one
+// whose fingerprint `ssh-keygen -lf` prints for either.
+func plainKey(key ssh.PublicKey) ssh.PublicKey {
+	if c, ok := key.(*ssh.Certificate); ok {
+		return c.Key
+	}
+	return key
+}

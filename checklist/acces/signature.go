@@ -11,9 +11,11 @@ import (
 )
 
 // checkSignature applies signature.md: bad-signature, signature-key-
-// mismatch, and unsigned when the rules require a signature. The messages
-// quote nothing from the file.
-func checkSignature(r *Result, sf *signing.SignedFile, rules Rules) {
+// mismatch, unsigned when the rules require a signature, and bad-key-type
+// when the file states ed25519 (statedEd25519) and another type of key
+// signed it. Each message names the cause the signing package found; none
+// quotes anything from the file.
+func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd25519 bool) {
 	if !sf.Claimed {
 		if rules.RequireSignature {
 			r.add("unsigned", checklist.SevError, 0, "acces.md n'est pas signé : signez-le avec « pret signer » (cela prouve que vous avez la clé et sa passphrase)")
@@ -28,13 +30,14 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules) {
 		r.add("bad-signature", checklist.SevError, sf.Line, format+" : "+fix, args...)
 		r.SignatureFix = fix
 	}
+	byHand := "supprimez le bloc (de la ligne <!-- pret:signature --> à la fin), puis " + again
 	switch err := sf.Verify(); {
 	case errors.Is(err, signing.ErrStray):
 		bad("retirez-la, puis "+again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)")
 		return
 	case errors.Is(err, signing.ErrMisplacedMarker):
 		bad("retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis "+again,
-			"la marque <!-- pret:signature --> est au milieu du fichier : du texte la suit au lieu d'un bloc de signature, et ce texte ne serait pas signé")
+			"la marque <!-- pret:signature --> est suivie de texte au lieu d'un bloc de signature, et ce texte ne serait pas signé")
 		return
 	case errors.Is(err, signing.ErrTrailing):
 		bad("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis "+again,
@@ -43,30 +46,70 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules) {
 	case errors.Is(err, signing.ErrNoBlock):
 		bad("retirez cette ligne, ou "+again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature")
 		return
+	case errors.Is(err, signing.ErrNoFence):
+		bad("mettez une ligne ``` juste avant la ligne BEGIN SSH SIGNATURE et une juste après la ligne END SSH SIGNATURE, ou "+byHand,
+			"le bloc de signature n'est pas dans un bloc de code : la page l'afficherait comme du texte")
+		return
+	case errors.Is(err, signing.ErrIndented):
+		bad("retirez l'indentation du bloc et mettez-le entre deux lignes ```, ou "+byHand,
+			"le bloc de signature est indenté : ses lignes BEGIN/END SSH SIGNATURE doivent commencer la ligne pour qu'OpenSSH le lise")
+		return
+	case errors.Is(err, signing.ErrAfterEnd):
+		bad("fermez le bloc par la même suite de caractères qui l'ouvre (``` ou ~~~) et remontez le texte au-dessus de la ligne <!-- pret:signature -->, ou "+byHand,
+			"du texte suit la ligne END SSH SIGNATURE dans le bloc de code : il n'est pas signé")
+		return
 	case errors.Is(err, signing.ErrNamespace):
 		bad(again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)")
+		return
+	case errors.Is(err, signing.ErrNoUserPresence):
+		bad("signez de nouveau en touchant la clé de sécurité quand elle clignote (ou avec « pret signer » et la clé de la séance)",
+			"signature d'une clé de sécurité faite sans la toucher : pret exige la présence de l'utilisateur")
+		return
+	case errors.Is(err, signing.ErrNonCanonical):
+		bad(again, "signature ed25519 non canonique (valeur S non réduite) : aucun outil de signature n'écrit cela, elle a été modifiée")
 		return
 	case errors.Is(err, signing.ErrSigMismatch):
 		bad(again, "le fichier a été modifié après sa signature")
 		return
 	case err != nil:
-		bad("supprimez le bloc (de la ligne <!-- pret:signature --> à la fin), puis "+again, "bloc de signature illisible (%s)", detail(err))
+		bad(byHand, "bloc de signature illisible (%s)", detail(err))
 		return
 	}
-	signer := ssh.FingerprintSHA256(sf.Sig.PublicKey())
+	key := sf.Sig.Key() // a certificate's certified key, as OpenSSH prints it
+	signer := ssh.FingerprintSHA256(key)
+	if statedEd25519 && key.Type() != ssh.KeyAlgoED25519 {
+		r.add("bad-key-type", checklist.SevError, sf.Line, "acces.md est signé par une clé %s, pas ed25519 comme il l'indique : signez avec la clé ed25519 de la séance (« pret signer »)", keyTypeName(key.Type()))
+	}
 	if r.Fingerprint != "" && signer != r.Fingerprint {
 		r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de la clé indiquée (%s) : signez avec votre clé (« pret signer »)", signer, r.Fingerprint)
 		r.SignatureFix = "signez avec votre clé : « pret signer »"
 		return
 	}
 	if rules.Beside != nil {
-		if entries, err := keys.ParsePublic(rules.Beside.Data); err == nil && ssh.FingerprintSHA256(entries[0].Key) != signer {
+		if entries, err := keys.ParsePublic(rules.Beside.Data); err == nil && ssh.FingerprintSHA256(plainKey(entries[0].Key)) != signer {
 			r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de %s à côté d'acces.md : signez avec votre clé (« pret signer »)", signer, rules.Beside.Name)
 			r.SignatureFix = "signez avec votre clé : « pret signer »"
 			return
 		}
 	}
 	r.SignedBy = signer
+}
+
+// keyTypeName is a key type as `ssh-keygen -l` names it.
+func keyTypeName(t string) string {
+	switch t {
+	case ssh.KeyAlgoRSA:
+		return "RSA"
+	case ssh.KeyAlgoECDSA256, ssh.KeyAlgoECDSA384, ssh.KeyAlgoECDSA521:
+		return "ECDSA"
+	case ssh.KeyAlgoSKECDSA256:
+		return "ECDSA-SK"
+	case ssh.KeyAlgoSKED25519:
+		return "ED25519-SK"
+	case ssh.KeyAlgoDSA:
+		return "DSA"
+	}
+	return "d'un autre type"
 }
 
 // detail is the French reason of a malformed block, without the generic

@@ -124,12 +124,12 @@ func Validate(data []byte, rules Rules) *Result {
 		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
 		// The signature is over bytes: saying it no longer holds tells
 		// the learner the file was damaged after signing.
-		checkSignature(r, sf, rules)
+		checkSignature(r, sf, rules, false)
 		return r
 	}
 	if !utf8.Valid(data) {
 		r.add("not-text", checklist.SevError, invalidUTF8Line(data), "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
-		checkSignature(r, sf, rules)
+		checkSignature(r, sf, rules, false)
 		return r
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
@@ -167,7 +167,7 @@ func Validate(data []byte, rules Rules) *Result {
 	p.path.finish(r, rules)
 	p.keys.finish(r, rules)
 	p.sentence.finish(r)
-	checkSignature(r, sf, rules)
+	checkSignature(r, sf, rules, p.keys.ed25519)
 	r.noteCapped()
 	return r
 }

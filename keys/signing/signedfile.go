@@ -8,8 +8,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/romeo-pret/pret/keys/leak"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/keys/leak"
 )
 
 // SigMarker is the line that ends the signed part of acces.md. Markdown
@@ -45,6 +49,19 @@ var (
 	ErrTrailing = errors.New("du texte suit le bloc de signature")
 	// ErrNoBlock is a marker with nothing after it.
 	ErrNoBlock = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
+	// ErrNoFence is an armour right after the marker, but not in a fenced
+	// code block: OpenSSH's recipe would read it, but the rendered page
+	// would show the signature as a paragraph of text (signature.md).
+	ErrNoFence = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
+	// ErrAfterEnd is text in the code block after the armour's END line:
+	// OpenSSH's recipe would stop at END, but the text is not signed. The
+	// usual cause is a block opened with ~~~ and closed with ``` (or the
+	// other way round), which CommonMark does not close.
+	ErrAfterEnd = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
+	// ErrIndented is a signature in an indented code block: its BEGIN and
+	// END lines do not start the line, and OpenSSH's recipe does not
+	// find them.
+	ErrIndented = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
 )
 
 // Replaceable reports whether a new signature may take the place of what
@@ -94,74 +111,52 @@ func (f *SignedFile) Verify() error {
 }
 
 // Inert reports whether the block is a well-formed signature that carries
-// no private key material in any field: only then may a leak detector skip
-// its lines. A block that does not parse, or that smuggles a key in a
-// field pret does not check (the signature bytes of a forged block), is
-// read like any other text.
+// no private key material: only then may a leak detector skip its lines.
+// The bytes of keys and signatures are not text and are not read; the
+// fields a signer may fill with any text are (the namespace, the reserved
+// field, a certificate's names and options, a webauthn origin and client
+// data), each as the leak detector reads a file. A block that does not
+// parse is read like any other text.
 func (f *SignedFile) Inert() bool {
 	if f.Sig == nil || f.Err != nil {
 		return false
 	}
-	for _, m := range []string{"openssh-key-v1", "b3BlbnNzaC1rZXktdjE", "PRIVATE KEY", "PuTTY-User-Key-File"} {
-		if bytes.Contains(f.Sig.blob, []byte(m)) {
+	for _, field := range f.Sig.textFields() {
+		if leak.Has(field) {
 			return false
 		}
 	}
-	// A field may also hold a key as text (the namespace is free): read
-	// the fields as the leak detector reads a file.
-	return !leak.Has(string(f.Sig.blob))
+	return true
 }
 
 // SplitSigned finds the signature of an acces.md. It never fails: what it
-// cannot read is in Err, with the line.
+// cannot read is in Err, with the line. It follows the sed line of
+// signature.md: the first line that is exactly the marker cuts the file.
 func SplitSigned(data []byte) *SignedFile {
-	f := new(SignedFile)
-	f.Split(data)
-	return f
-}
-
-// Split is SplitSigned into f, which a caller may keep on its stack: a
-// validator of 100,000 files makes no SignedFile on the heap.
-func (f *SignedFile) Split(data []byte) {
-	*f = SignedFile{Message: data}
-	if !mayClaim(data) {
-		return // no line below can be a marker or stray (TestSplitSkipIsExact)
-	}
-	off, no := 0, 0
-	for off < len(data) {
-		no++
-		end := bytes.IndexByte(data[off:], '\n')
-		next := len(data)
-		if end >= 0 {
-			end += off
-			next = end + 1
-		} else {
-			end = len(data)
+	f := &SignedFile{Message: data}
+	off := 0
+	for no := 1; off < len(data); no++ {
+		line, _, found := bytes.Cut(data[off:], []byte("\n"))
+		next := off + len(line)
+		if found {
+			next++
 		}
-		l := data[off:end] // compared, never kept: no string per line
-		if string(l) == SigMarker {
+		if string(line) == SigMarker {
 			f.Message = data[:off]
 			f.Claimed, f.From = true, no
 			if f.Err == nil {
 				f.Line = no
 			}
 			f.parseBlock(data[next:], no)
-			return
+			return f
 		}
-		if f.Err == nil && stray(l) {
+		if f.Err == nil && stray(line) {
 			f.Claimed, f.Line = true, no
 			f.Err = fmt.Errorf("%w (ligne %d)", ErrStray, no)
 		}
 		off = next
 	}
-}
-
-// mayClaim is false for a file that holds neither "pret:signature" (the
-// marker, and every line stray calls a marker, hold it) nor "SSH
-// SIGNATURE-----" (both armour lines hold it): a file of which no line
-// claims a signature.
-func mayClaim(data []byte) bool {
-	return bytes.Contains(data, []byte("pret:signature")) || bytes.Contains(data, []byte("SSH SIGNATURE-----"))
+	return f
 }
 
 // stray reports a line that is, or tries to be, a marker or an armour
@@ -171,22 +166,20 @@ func stray(l []byte) bool {
 	return bytes.Contains(l, []byte("pret:signature")) || string(t) == armorBegin || string(t) == armorEnd
 }
 
-// parseBlock reads what follows the marker: a fence, the armour, a fence,
-// then nothing but blank lines. Text after the block would look signed
-// and is not, so it is refused, and so is a marker followed by text: it
-// is not where a signature goes, and what follows it is the learner's.
-// To ends on the closing fence (or on the marker when no block follows),
-// so that a reader can set the block aside and still read what follows.
+// parseBlock reads what follows the marker as Markdown does (goldmark,
+// as checklist/acces reads the page): blank lines, then a fenced code
+// block (``` or ~~~, of any length, with or without an info string,
+// indented by up to three spaces; unclosed, it runs to the end of the
+// file, as CommonMark says) whose lines are the armour, then blank lines
+// only. Text after the block would look signed and is not, so it is
+// refused, and so is a marker followed by text: it is not where a
+// signature goes, and what follows it is the learner's. The armour is
+// read from the file's own lines, not from the code block's: OpenSSH's
+// recipe (sed) takes the BEGIN and END lines only where they start a
+// line. To ends on the closing fence (or on the marker when no block
+// follows), so that a reader can set the block aside and still read what
+// follows.
 func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
-	lines := strings.Split(string(rest), "\n")
-	if len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	blank := func(l string) bool { return strings.Trim(l, " \t\r") == "" }
-	last := len(lines)
-	for last > 0 && blank(lines[last-1]) {
-		last--
-	}
 	f.To = markerLine
 	fail := func(line int, err error) {
 		if f.Err == nil { // a stray line above keeps its earlier report
@@ -194,42 +187,102 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		}
 		f.Sig = nil
 	}
-	if last == 0 {
+	if len(rest) > maxBlockText {
+		fail(markerLine, fmt.Errorf("%w : trop long pour une signature", ErrBadArmor))
+		return
+	}
+	lines := strings.SplitAfter(string(rest), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	// lineOf is the line of the file at offset off of rest.
+	lineOf := func(off int) int { return markerLine + 1 + strings.Count(string(rest[:off]), "\n") }
+	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
+	first := doc.FirstChild()
+	if first == nil {
 		fail(markerLine, ErrNoBlock)
 		return
 	}
-	if lines[0] != fence {
+	start := 0 // the first line that is not blank: where the first block starts
+	for blank(lines[start]) {
+		start++
+	}
+	code, fenced := first.(*ast.FencedCodeBlock)
+	switch {
+	case fenced:
+	case strings.TrimRight(lines[start], " \t\r\n") == armorBegin:
+		fail(markerLine+1+start, fmt.Errorf("%w (ligne %d)", ErrNoFence, markerLine+1+start))
+		return
+	case first.Kind() == ast.KindCodeBlock:
+		fail(markerLine+1+start, fmt.Errorf("%w (ligne %d)", ErrIndented, markerLine+1+start))
+		return
+	default:
 		fail(markerLine, fmt.Errorf("%w (ligne %d)", ErrMisplacedMarker, markerLine))
 		return
 	}
-	closing := -1
-	for i := 1; i < last; i++ {
-		if lines[i] == fence {
-			closing = i
-			break
-		}
+	// The code block's lines are the lines after the opening fence; it
+	// was closed unless they run to the end of the file.
+	body := code.Lines()
+	open := start
+	if body.Len() > 0 {
+		open = lineOf(body.At(0).Start) - markerLine - 2
 	}
-	if closing < 0 {
-		f.To = markerLine + last
-		fail(markerLine+1, fmt.Errorf("%w : le bloc ouvert par ``` n'est pas fermé", ErrBadArmor))
+	if open != start { // something a renderer does not show, as a link definition
+		fail(markerLine, fmt.Errorf("%w (ligne %d)", ErrMisplacedMarker, markerLine))
 		return
 	}
-	f.To = markerLine + 1 + closing
-	for i := closing + 1; i < last; i++ {
-		if !blank(lines[i]) {
-			fail(markerLine+1+i, fmt.Errorf("%w (ligne %d)", ErrTrailing, markerLine+1+i))
+	end := open + 1 // the line after the content: the closing fence
+	if body.Len() > 0 {
+		end = lineOf(body.At(body.Len()-1).Start) - markerLine
+	}
+	closed := end < len(lines)
+	if closed {
+		f.To = markerLine + 1 + end
+	} else {
+		f.To = markerLine + len(lines)
+	}
+	if next := first.NextSibling(); next != nil {
+		at := end + 1
+		for at < len(lines) && blank(lines[at]) {
+			at++
+		}
+		fail(markerLine+1+at, fmt.Errorf("%w (ligne %d)", ErrTrailing, markerLine+1+at))
+		return
+	}
+	// The armour, blank lines around it aside (sed takes the BEGIN
+	// through END lines only).
+	armour := lines[open+1 : min(end, len(lines))]
+	at := markerLine + 1 + open // the line an unreadable armour is reported at
+	for len(armour) > 0 && blank(armour[0]) {
+		armour = armour[1:]
+	}
+	if len(armour) > 0 {
+		at = markerLine + 1 + end - len(armour)
+	}
+	for len(armour) > 0 && blank(armour[len(armour)-1]) {
+		armour = armour[:len(armour)-1]
+	}
+	for i, l := range armour[:max(len(armour)-1, 0)] {
+		if strings.TrimRight(l, "\r\n") == armorEnd {
+			fail(at+i+1, fmt.Errorf("%w (ligne %d)", ErrAfterEnd, at+i+1))
 			return
 		}
 	}
-	sig, err := ParseArmor([]byte(strings.Join(lines[1:closing], "\n")))
+	sig, err := ParseArmor([]byte(strings.Join(armour, "")))
 	if err != nil {
-		fail(markerLine+2, err)
+		fail(at, err)
 		return
 	}
 	if f.Err == nil {
 		f.Sig = sig
 	}
 }
+
+// maxBlockText bounds what follows the marker: the armour of the
+// longest signature read (maxSigBlob), its fences and some blank lines.
+const maxBlockText = 2*maxSigBlob + 1024
+
+func blank(l string) bool { return strings.Trim(l, " \t\r\n") == "" }
 
 // AttachSignature is message followed by the marker and the block of sig.
 // message must be empty or end with a newline: the marker starts a line.

@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/signing/signingtest"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -219,7 +221,10 @@ func tampered(signed []byte) map[string][]byte {
 	out["marker-space"] = bytes.Replace(signed, []byte(SigMarker+"\n"), []byte(SigMarker+" \n"), 1)
 	out["no-block"] = signed[:n+len(SigMarker)+1]
 	lines := bytes.SplitAfter(signed[n:], []byte("\n"))
-	for k := 1; k < len(lines)-1; k++ {
+	// Up to the armour's END line: without its closing fence, the block
+	// runs to the end of the file, as CommonMark says, and still holds
+	// (TestFencesAgreeWithOpenSSH).
+	for k := 1; k < len(lines)-2; k++ {
 		cut := append(bytes.Clone(signed[:n]), bytes.Join(lines[:k], nil)...)
 		out[fmt.Sprintf("truncated-after-line-%d", k)] = cut
 		drop := append(bytes.Clone(signed[:n]), bytes.Join(append(append([][]byte{}, lines[:k]...), lines[k+1:]...), nil)...)
@@ -400,15 +405,33 @@ func FuzzSplitSigned(f *testing.F) {
 			}
 			return
 		}
-		// Accepted: the file is the message, the marker, a fenced block
-		// whose armour holds exactly the blob's base64 (whitespace aside,
-		// as OpenSSH reads it), and blank lines.
+		// Accepted: the file is the message, the marker, blank lines, an
+		// opening fence, the armour holding exactly the blob's base64
+		// (whitespace aside, as OpenSSH reads it), a closing fence unless
+		// the block runs to the end, and blank lines.
 		lines := strings.Split(string(data[len(sf.Message):]), "\n")
 		k := sf.To - sf.From
-		if lines[0] != SigMarker || lines[1] != fence || lines[k] != fence {
-			t.Fatalf("accepted block is not marker, fence, armour, fence: %q", lines)
+		open := 1
+		for open < k && strings.TrimSpace(lines[open]) == "" {
+			open++
 		}
-		if got := armourBase64(t, strings.Join(lines[2:k], "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
+		opening := fenceLine.FindStringSubmatch(lines[open])
+		if lines[0] != SigMarker || opening == nil {
+			t.Fatalf("accepted block is not marker, blank lines, fence: %q", lines)
+		}
+		body := lines[open+1 : k+1]
+		if closing := fenceLine.FindStringSubmatch(lines[k]); closing != nil && closing[2] == "" && closing[1][0] == opening[1][0] && len(closing[1]) >= len(opening[1]) {
+			body = lines[open+1 : k]
+		} else if strings.TrimSpace(strings.Join(lines[k+1:], "")) != "" {
+			t.Fatalf("accepted block neither closed nor at the end: %q", lines)
+		}
+		for len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == "" {
+			body = body[:len(body)-1]
+		}
+		for len(body) > 0 && strings.TrimSpace(body[0]) == "" {
+			body = body[1:]
+		}
+		if got := armourBase64(t, strings.Join(body, "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
 			t.Fatalf("accepted armour holds %q, not the blob", got)
 		}
 		for _, l := range lines[k+1:] {
@@ -423,6 +446,10 @@ func FuzzSplitSigned(f *testing.F) {
 		}
 	})
 }
+
+// fenceLine is a CommonMark fence line: up to three spaces, three or
+// more backticks or tildes, then the info string.
+var fenceLine = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
 
 // armourBase64 is the base64 between the BEGIN and END lines of an
 // accepted armour, whitespace removed; it fails when those lines are not
@@ -495,4 +522,47 @@ func BenchmarkSplitVerify(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzParseBlob: a blob pret reads is read whole, as OpenSSH reads it:
+// its fields written back give the same bytes (nothing skipped, nothing
+// after), its hash is one OpenSSH knows, and its signature field is of
+// its key's type with nothing after the fields that type has.
+func FuzzParseBlob(f *testing.F) {
+	signer, _ := testSigner(f)
+	sig, err := Sign(rand.Reader, signer, []byte("m\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sig.blob)
+	b := signingtest.Parse(sig.blob)
+	b.Reserved = "x"
+	f.Add(b.Marshal())
+	b.Trailing = []byte{0}
+	f.Add(b.Marshal())
+	for _, kind := range []string{signingtest.SKEd25519, signingtest.SKECDSA, signingtest.WebAuthnSK} {
+		s, pub := signingtest.SK(kind, []byte("m"), signingtest.FlagUserPresent)
+		f.Add(signingtest.Blob{Version: 1, PublicKey: pub.Marshal(), Namespace: SigNamespace, Hash: "sha512", Signature: s}.Marshal())
+	}
+	f.Fuzz(func(t *testing.T, blob []byte) {
+		s, err := parseBlob(blob)
+		if err != nil {
+			if !errors.Is(err, ErrBadArmor) {
+				t.Fatalf("refusal is not ErrBadArmor: %v", err)
+			}
+			return
+		}
+		again := signingtest.Blob{Version: s.version, PublicKey: s.pub.Marshal(), Namespace: s.namespace,
+			Reserved: string(s.reserved), Hash: s.hash, Signature: ssh.Marshal(s.sig)}.Marshal()
+		if !bytes.Equal(again, blob) {
+			t.Fatalf("blob %x read as %x", blob, again)
+		}
+		if s.hash != "sha256" && s.hash != "sha512" || s.version > 1 {
+			t.Fatalf("hash %q, version %d accepted", s.hash, s.version)
+		}
+		if f, ok := skFlags(s.sig); ok && len(s.sig.Rest) < 5 || !ok && len(s.sig.Rest) > 0 {
+			t.Fatalf("signature fields %x after %q (flags %d)", s.sig.Rest, s.sig.Format, f)
+		}
+		_ = s.Verify([]byte("m\n")) // never panics, whatever it holds
+	})
 }

@@ -1,0 +1,201 @@
+package acces
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/keys/signing"
+	"github.com/romeo-pret/pret/keys/signing/signingtest"
+)
+
+// TestSignerOfAnotherType (issue 21): a file that states its own key's
+// fingerprint and (ED25519), signed by that key, is bad-key-type and
+// nothing else when the key is RSA, ECDSA or a security key; an ed25519
+// key, or a certificate of it, signs it cleanly. Security-key and
+// webauthn blocks are never private-key-leak.
+func TestSignerOfAnotherType(t *testing.T) {
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecKey, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	for _, k := range []any{rsaKey, ecKey} {
+		s, err := ssh.NewSignerFromKey(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Validate(signed(t, s, fileFor(s)), rules)
+		if got := strings.Join(codes(r), ","); got != "bad-key-type" {
+			t.Errorf("%s signer: %s", s.PublicKey().Type(), got)
+		}
+		if !strings.Contains(r.Problems[0].Message, "signé par une clé") {
+			t.Errorf("message: %q", r.Problems[0].Message)
+		}
+	}
+	for _, kind := range []string{signingtest.SKEd25519, signingtest.SKECDSA, signingtest.WebAuthnSK} {
+		for range 50 {
+			k := signingtest.NewSK(kind)
+			text := testenv.Edit(good, fpA, ssh.FingerprintSHA256(k.PublicKey()))
+			r := Validate(k.SignFile(text, signingtest.FlagUserPresent), rules)
+			if got := strings.Join(codes(r), ","); got != "bad-key-type" {
+				t.Fatalf("%s signer: %s", kind, got)
+			}
+			if r.SignedBy != ssh.FingerprintSHA256(k.PublicKey()) {
+				t.Fatalf("%s: signed by %q", kind, r.SignedBy)
+			}
+			// Stating the key's own type, the file is valid.
+			own := strings.Replace(text, "(ED25519)", "(ED25519-SK)", 1)
+			if kind != signingtest.SKEd25519 {
+				own = strings.Replace(text, "(ED25519)", "(ECDSA-SK)", 1)
+			}
+			if got := codes(Validate(k.SignFile(own, signingtest.FlagUserPresent), rules)); !contains(got, "wrong-type") || contains(got, "private-key-leak") || contains(got, "bad-signature") {
+				t.Fatalf("%s signer, stating its type: %v", kind, got)
+			}
+		}
+	}
+
+	// An ed25519 key's certificate signs as the key: valid.
+	s := fastSigner(t)
+	ca := fastSigner(t)
+	cert := &ssh.Certificate{Key: s.PublicKey(), CertType: ssh.UserCert, KeyId: "kim", ValidPrincipals: []string{"kim"}, ValidBefore: ssh.CertTimeInfinity}
+	if err := cert.SignCert(rand.Reader, ca); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := ssh.NewCertSigner(cert, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := Validate(signed(t, cs, fileFor(s)), rules); len(r.Problems) != 0 || r.SignedBy != ssh.FingerprintSHA256(s.PublicKey()) {
+		t.Errorf("certificate of the stated key: %v, signed by %q", codes(r), r.SignedBy)
+	}
+	// The CA's fingerprint stated instead is another key's.
+	if got := codes(Validate(signed(t, cs, fileFor(ca)), rules)); strings.Join(got, ",") != "signature-key-mismatch" {
+		t.Errorf("certificate, the CA's fingerprint stated: %v", got)
+	}
+}
+
+// TestSignatureCausesAreNamed: each broken signature names its cause,
+// and only a signature that no longer holds over the file says the file
+// was modified.
+func TestSignatureCausesAreNamed(t *testing.T) {
+	s := fastSigner(t)
+	text := fileFor(s)
+	ok := signed(t, s, text)
+	sf := signing.SplitSigned(ok)
+	blob := signingtest.Parse(blobOf(t, sf))
+	reblock := func(b signingtest.Blob) []byte {
+		return []byte(text + signing.SigMarker + "\n```\n" + signingtest.Armor(b.Marshal(), 70) + "```\n")
+	}
+	withReserved, trailing := blob, blob
+	withReserved.Reserved = "étiquette"
+	trailing.Signature = append(trailing.Signature, 0, 0, 0, 0)
+	sk := signingtest.NewSK(signingtest.SKEd25519)
+	skText := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)
+	cases := []struct {
+		name string
+		file []byte
+		want string // a word of the message; "" for a valid file
+	}{
+		{"reserved field", reblock(withReserved), ""},
+		{"tildes", []byte(strings.ReplaceAll(string(ok), "```", "~~~")), ""},
+		{"info string and blank line", []byte(strings.Replace(string(ok), signing.SigMarker+"\n```", signing.SigMarker+"\n\n```text", 1)), ""},
+		{"unclosed fence", []byte(strings.TrimSuffix(string(ok), "```\n")), ""},
+		{"bytes after the signature", reblock(trailing), "octets restent"},
+		{"no fence", []byte(strings.ReplaceAll(string(ok), "```\n", "")), "bloc de code"},
+		{"not touched", sk.SignFile(skText, 0), "sans la toucher"},
+		{"edited", []byte(strings.Replace(string(ok), "2026-10-16", "2026-10-17", 1)), "modifié"},
+	}
+	for _, c := range cases {
+		r := Validate(c.file, rules)
+		got := codes(r)
+		if c.name == "not touched" {
+			got = without(got, "wrong-type")
+		}
+		switch {
+		case c.want == "" && len(got) != 0:
+			t.Errorf("%s: %v", c.name, got)
+		case c.want != "" && strings.Join(got, ",") != "bad-signature":
+			t.Errorf("%s: %v", c.name, got)
+		case c.want != "":
+			for _, p := range r.Problems {
+				if p.Code == "bad-signature" && (!strings.Contains(p.Message, c.want) || c.want != "modifié" && strings.Contains(p.Message, "modifié")) {
+					t.Errorf("%s: message %q, want it to name %q", c.name, p.Message, c.want)
+				}
+			}
+		}
+	}
+}
+
+// blobOf is the wire form of a parsed block's signature.
+func blobOf(t *testing.T, sf *signing.SignedFile) []byte {
+	t.Helper()
+	if sf.Sig == nil {
+		t.Fatal("no signature")
+	}
+	armour := strings.Split(strings.TrimSpace(string(sf.Sig.Armor())), "\n")
+	b, err := base64.StdEncoding.DecodeString(strings.Join(armour[1:len(armour)-1], ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func without(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// TestSSHKeygenSignerType: files signed by the real ssh-keygen with an
+// RSA or ECDSA key whose fingerprint they state, under (ED25519), are
+// bad-key-type; with an ed25519 key's certificate, valid.
+func TestSSHKeygenSignerType(t *testing.T) {
+	keygen := testenv.NeedTool(t, "ssh-keygen")
+	dir := t.TempDir()
+	ca := testenv.SSHKeygen(t, dir, "ca", "-t", "ed25519", "-N", "")
+	for _, k := range []struct{ typ, bits, want string }{{"rsa", "2048", "bad-key-type"}, {"ecdsa", "256", "bad-key-type"}, {"ed25519", "", ""}} {
+		args := []string{"-t", k.typ, "-N", ""}
+		if k.bits != "" {
+			args = append(args, "-b", k.bits)
+		}
+		key := testenv.SSHKeygen(t, dir, "id_"+k.typ, args...)
+		testenv.Run(t, keygen, "-q", "-s", ca, "-I", "kim", "-n", "kim", key+".pub")
+		pub, err := os.ReadFile(key + ".pub")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, _, _, _, err := ssh.ParseAuthorizedKey(pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := testenv.Edit(good, fpA, ssh.FingerprintSHA256(pk))
+		path := filepath.Join(dir, "acces.md")
+		for _, signer := range []string{key, key + "-cert.pub"} {
+			os.WriteFile(path, []byte(msg), 0o600)
+			os.Remove(path + ".sig")
+			testenv.Run(t, keygen, "-Y", "sign", "-n", signing.SigNamespace, "-f", signer, path)
+			armour, err := os.ReadFile(path + ".sig")
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := msg + signing.SigMarker + "\n```\n" + string(armour) + "```\n"
+			if got := strings.Join(codes(Validate([]byte(file), rules)), ","); got != k.want {
+				t.Errorf("%s: %q, want %q", filepath.Base(signer), got, k.want)
+			}
+		}
+	}
+}

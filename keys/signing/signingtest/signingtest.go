@@ -1,0 +1,207 @@
+// Package signingtest builds SSHSIG signatures by hand for tests: the
+// blobs ssh-keygen makes, the ones it cannot make (security keys,
+// webauthn, a non-empty reserved field, bytes after a field), so that
+// each can be put before the real `ssh-keygen -Y check-novalidate` and
+// before pret. Test code only: nothing in pret imports it outside tests.
+package signingtest
+
+import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"hash"
+	"math/big"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Blob is the wire form of an SSHSIG signature (PROTOCOL.sshsig), every
+// field settable.
+type Blob struct {
+	Version   uint32
+	PublicKey []byte
+	Namespace string
+	Reserved  string
+	Hash      string
+	Signature []byte
+	// Trailing is appended after the last field.
+	Trailing []byte
+}
+
+// Marshal is the blob as it goes in the armour.
+func (b Blob) Marshal() []byte {
+	out := append([]byte("SSHSIG"), ssh.Marshal(struct {
+		Version                   uint32
+		PublicKey                 []byte
+		Namespace, Reserved, Hash string
+		Signature                 []byte
+	}{b.Version, b.PublicKey, b.Namespace, b.Reserved, b.Hash, b.Signature})...)
+	return append(out, b.Trailing...)
+}
+
+// Parse reads a blob back, for tests that change one field of a real
+// signature. It panics on a blob that is not one.
+func Parse(blob []byte) Blob {
+	var w struct {
+		Magic                     [6]byte
+		Version                   uint32
+		PublicKey                 []byte
+		Namespace, Reserved, Hash string
+		Signature                 []byte
+	}
+	if err := ssh.Unmarshal(blob, &w); err != nil {
+		panic(err)
+	}
+	return Blob{w.Version, w.PublicKey, w.Namespace, w.Reserved, w.Hash, w.Signature, nil}
+}
+
+// Signed is what an SSHSIG signature signs: the preamble, the namespace,
+// the reserved field, the hash name and the message's hash.
+func Signed(namespace, reserved, hashName string, msg []byte) []byte {
+	var h hash.Hash = sha512.New()
+	if hashName == "sha256" {
+		h = sha256.New()
+	}
+	h.Write(msg)
+	return append([]byte("SSHSIG"), ssh.Marshal(struct {
+		Namespace, Reserved, Hash string
+		Digest                    []byte
+	}{namespace, reserved, hashName, h.Sum(nil)})...)
+}
+
+// Armor writes blob as ssh-keygen does, in lines of width characters.
+func Armor(blob []byte, width int) string {
+	enc := base64.StdEncoding.EncodeToString(blob)
+	var b strings.Builder
+	b.WriteString("-----BEGIN SSH SIGNATURE-----\n")
+	for len(enc) > width {
+		b.WriteString(enc[:width] + "\n")
+		enc = enc[width:]
+	}
+	b.WriteString(enc + "\n-----END SSH SIGNATURE-----\n")
+	return b.String()
+}
+
+// Security-key signature types (PROTOCOL.u2f).
+const (
+	SKEd25519  = "sk-ssh-ed25519@openssh.com"
+	SKECDSA    = "sk-ecdsa-sha2-nistp256@openssh.com"
+	WebAuthnSK = "webauthn-sk-ecdsa-sha2-nistp256@openssh.com"
+)
+
+// FlagUserPresent is the flag a security key sets when it was touched.
+const FlagUserPresent = 0x01
+
+// SKKey is a FIDO security key made here, application "ssh:".
+type SKKey struct {
+	kind string
+	ed   ed25519.PrivateKey
+	ec   *ecdsa.PrivateKey
+	pub  ssh.PublicKey
+}
+
+// NewSK makes a security key whose signatures are of type kind, one of
+// the three above; a webauthn key is an sk-ecdsa key, signing as a
+// browser does.
+func NewSK(kind string) *SKKey {
+	k := &SKKey{kind: kind}
+	var pubBlob []byte
+	if kind == SKEd25519 {
+		pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+		k.ed = priv
+		pubBlob = ssh.Marshal(struct {
+			Type string
+			Key  []byte
+			App  string
+		}{SKEd25519, pub, skApp})
+	} else {
+		k.ec, _ = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		pubBlob = ssh.Marshal(struct {
+			Type, Curve string
+			Q           []byte
+			App         string
+		}{SKECDSA, "nistp256", elliptic.Marshal(elliptic.P256(), k.ec.X, k.ec.Y), skApp})
+	}
+	var err error
+	if k.pub, err = ssh.ParsePublicKey(pubBlob); err != nil {
+		panic(err)
+	}
+	return k
+}
+
+const skApp = "ssh:"
+
+// PublicKey is the key's public half.
+func (k *SKKey) PublicKey() ssh.PublicKey { return k.pub }
+
+// Sign signs data (what Signed returns) as the key would, with the
+// given flags: the signature field of an SSHSIG blob.
+func (k *SKKey) Sign(data []byte, flags byte) []byte {
+	const counter = 42
+	appHash := sha256.Sum256([]byte(skApp))
+	// What the key signs: the application's and the message's hashes
+	// around the flags and counter.
+	authData := append(appHash[:], flags, 0, 0, 0, counter)
+	if k.kind == SKEd25519 {
+		digest := sha256.Sum256(data)
+		return ssh.Marshal(struct {
+			Type    string
+			Sig     []byte
+			Flags   byte
+			Counter uint32
+		}{k.kind, ed25519.Sign(k.ed, append(authData, digest[:]...)), flags, counter})
+	}
+	digest := sha256.Sum256(data)
+	var clientData string
+	const origin = "https://romeo.example.org"
+	if k.kind == WebAuthnSK {
+		// The browser signs its clientData, whose challenge is the
+		// signed data itself; empty extensions go on the wire.
+		clientData = `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) +
+			`","origin":"` + origin + `","crossOrigin":false}`
+		digest = sha256.Sum256([]byte(clientData))
+	}
+	toSign := sha256.Sum256(append(authData, digest[:]...))
+	r, s, err := ecdsa.Sign(rand.Reader, k.ec, toSign[:])
+	if err != nil {
+		panic(err)
+	}
+	inner := ssh.Marshal(struct{ R, S *big.Int }{r, s})
+	if k.kind == WebAuthnSK {
+		return ssh.Marshal(struct {
+			Type       string
+			Sig        []byte
+			Flags      byte
+			Counter    uint32
+			Origin     string
+			ClientData string
+			Extensions []byte
+		}{k.kind, inner, flags, counter, origin, clientData, nil})
+	}
+	return ssh.Marshal(struct {
+		Type    string
+		Sig     []byte
+		Flags   byte
+		Counter uint32
+	}{k.kind, inner, flags, counter})
+}
+
+// SK signs data with a new security key: the signature field and the
+// public key.
+func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
+	k := NewSK(kind)
+	return k.Sign(data, flags), k.PublicKey()
+}
+
+// SignFile is text signed by k as pret lays a signature out: the marker
+// and the armour in a fenced block.
+func (k *SKKey) SignFile(text string, flags byte) []byte {
+	blob := Blob{Version: 1, PublicKey: k.pub.Marshal(), Namespace: "pret-acces", Hash: "sha512",
+		Signature: k.Sign(Signed("pret-acces", "", "sha512", []byte(text)), flags)}
+	return []byte(text + "<!-- pret:signature -->\n```\n" + Armor(blob.Marshal(), 70) + "```\n")
+}
