@@ -65,7 +65,7 @@ func RecordedLine(st *State) string {
 // declaration means the account is not requested yet.
 func (a Account) Ask() (*Declaration, error) {
 	if a.StateErr != nil {
-		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", a.StateErr.Error(), a.StateErr.Hint())
+		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", esc(a.StateErr.Error()), esc(a.StateErr.Hint()))
 	}
 	channel := a.Channel
 	if channel == "" {
@@ -88,7 +88,7 @@ func (a Account) Ask() (*Declaration, error) {
 	}
 	status := statuses[i]
 	if status == "" {
-		fmt.Fprintf(a.Out, "Demandez le compte d'accès %s, une seule fois.\n", channel)
+		fmt.Fprintf(a.Out, "Demandez le compte d'accès %s, une seule fois.\n", esc(channel))
 		fmt.Fprintln(a.Out, "pret ne connaît pas le nom du nœud de login : il viendra des organisateurs.")
 		done, err := askYesNo(a.P, "La demande est-elle faite ?", false,
 			"Oui : pret note la date de la demande et écrit acces.md. Non : relancez pret une fois la demande faite.")
@@ -117,12 +117,13 @@ func (a Account) Ask() (*Declaration, error) {
 			err = fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d), dates.Long(requested))
 		}
 		if err != nil {
-			fmt.Fprintf(a.Out, "✘ %s.\n", capitalize(err.Error()))
+			// The refusal quotes what was typed: escaped.
+			fmt.Fprintf(a.Out, "✘ %s.\n", esc(capitalize(err.Error())))
 			continue
 		}
 		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))
 		if note := dates.WeekdayNote(answer, d); note != "" {
-			fmt.Fprintf(a.Out, "Attention : %s.\n", note)
+			fmt.Fprintf(a.Out, "Attention : %s.\n", esc(note))
 		}
 		return &Declaration{Status: status, Date: d}, nil
 	}

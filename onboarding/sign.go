@@ -331,9 +331,9 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && !e.Input {
-			fmt.Fprintf(out, "✘ Signature refusée : %s.\n", e.Msg)
+			fmt.Fprintf(out, "✘ Signature refusée : %s.\n", esc(e.Msg))
 			if e.Hint != "" {
-				fmt.Fprintf(out, "Conseil : %s.\n", e.Hint)
+				fmt.Fprintf(out, "Conseil : %s.\n", esc(e.Hint))
 			}
 			return nil
 		}
