@@ -727,3 +727,120 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
 	}
 }
+
+// TestWizardDumbTerminal: with TERM=dumb the wizard draws nothing: no
+// escape sequence at all reaches the terminal (survey's redraws, cursor
+// moves and position queries, colours), every question is lines of text
+// answered by a number or a line, and no answer is lost: a refused
+// passphrase, a refused folder, then the date typed before is the one
+// written. A later run keeps a hand-edited acces.md ("Non") and changes
+// its date line alone ("1").
+func TestWizardDumbTerminal(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
+	file := filepath.Join(home, "envoi", "acces.md")
+	dumb := ptyOptions{env: []string{"TERM=dumb"}}
+
+	s := startPTYWith(t, home, dumb)
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send("court\r")
+	s.expect("trop courte")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+	s.expect("Où en est votre compte d'accès ?")
+	s.expect("  2) Demandé, pas encore ouvert")
+	s.expect("Numéro, de 1 à 3 (1)")
+	s.send("5\r")
+	s.expect("tapez un numéro de 1 à 3")
+	s.send("?\r")
+	s.expect("Un seul compte par personne")
+	s.send("2\r")
+	s.expect("Date de la demande du compte")
+	s.expect("(2026-10-20)")
+	s.send("12/10/2026\r")
+	s.expect("Date comprise : lundi 12 octobre 2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("2\r") // "Non, choisir un autre dossier"
+	s.expect("Dossier où écrire acces.md")
+	s.send("~/.ssh\r")
+	s.expect("c'est le dossier de la clé SSH")
+	s.expect("Dossier où écrire acces.md")
+	s.send("~/envoi\r")
+	s.expect("acces.md sera écrit ici : " + file)
+	s.send("\r") // the default: "Oui"
+	s.expect("acces.md écrit")
+	s.expect("Signer acces.md ?")
+	s.send("2\r")
+	s.expect("Et maintenant")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if raw := s.raw.String(); strings.Contains(raw, "\x1b") || strings.Contains(raw, ptyPass) {
+		t.Fatalf("an escape sequence or the passphrase reached a dumb terminal:\n%q", raw)
+	}
+	written, _ := os.ReadFile(file)
+	if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
+		t.Fatalf("the date typed is lost:\n%s", written)
+	}
+
+	hand := bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1)
+	hand = append(hand, "Ma note.\n"...)
+	os.WriteFile(file, hand, 0o644)
+	s = startPTYWith(t, home, ptyOptions{env: []string{"TERM=dumb", "PRET_AUJOURDHUI=2026-10-27"}})
+	s.expect("Demande du compte notée le 12 octobre 2026.")
+	s.expect("Numéro, de 1 à 2 (1)")
+	s.send("2\r") // "Le compte est ouvert"
+	s.expect("Date de la vérification du compte")
+	s.send("26/10/2026\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("1\r")
+	s.expect("Le remplacer ?")
+	s.expect("(2)")
+	s.send("\r") // the default: "Non"
+	s.expect("Changer seulement la ligne de la date ?")
+	s.expect("(1)")
+	s.send("\r") // the default: "Oui"
+	s.expect("seule la ligne de la date a changé")
+	s.expect("Signer acces.md ?")
+	s.send("2\r")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if raw := s.raw.String(); strings.Contains(raw, "\x1b") {
+		t.Fatalf("an escape sequence reached a dumb terminal:\n%q", raw)
+	}
+	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
+	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
+		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+	}
+}
+
+// TestWizardFinishedWithStepsLeft: a first run whose account is not
+// requested yet ends on its last screen with steps left, the checklist
+// failing: the wizard exits 0 (finishedWizard), so that "go run
+// ./cmd/pret" prints no "exit status 1" under a wizard that did its job;
+// pret verifier still exits 1 there.
+func TestWizardFinishedWithStepsLeft(t *testing.T) {
+	home := t.TempDir()
+	s := startPTY(t, home)
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\r") // "Pas encore demandé"
+	s.expect("La demande est-elle faite ?")
+	s.send("\r") // "Non"
+	s.expect("ÉCHEC")
+	s.expect("Et maintenant")
+	s.expect("1. Demandez le compte d'accès")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	v := exec.Command(binary(t), "verifier")
+	v.Env, v.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+	if err := v.Run(); err == nil || v.ProcessState.ExitCode() != exitFailed {
+		t.Fatalf("pret verifier: %v", err)
+	}
+}
