@@ -256,6 +256,10 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	}, nil
 }
 
+// errNotWritten is RecordAccess's failure to write acces.md itself, the
+// declaration recorded: the wizard asks for another folder.
+var errNotWritten = errors.New("acces.md non écrit")
+
 // Recording is one declaration to record, and acces.md to write.
 type Recording struct {
 	Settings
@@ -386,7 +390,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			}
 		}
 		if err := Protected(r.Store).WriteReplace(r.File, content, 0o644); err != nil {
-			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)),
+			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
 				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 		}
 		out.Written = true

@@ -181,8 +181,14 @@ func TildePath(p, home string) string {
 // the end: a folder that does not exist or is a file, the key's folder
 // or one below it, a name taken by something that is not a file.
 func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (string, error) {
+	return where(p, out, file, home, store, refusedPlace(file, store))
+}
+
+// where is Where for a starting place refused for why (empty: not
+// refused): it says so and asks the folder at once.
+func where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
 	ask := false
-	if why := refusedPlace(file, store); why != "" {
+	if why != "" {
 		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
 		ask = true
 	}

@@ -96,8 +96,11 @@ func (w *Wizard) Run() error {
 	// What acces.md needs besides the answers (a .pub that is the key's,
 	// a template that renders), checked before anything is asked: a
 	// broken setting must not end the wizard once the date is typed.
-	if _, err := w.Settings.render(Declaration{StatusRequested, w.Today}); err != nil {
-		return err
+	// Both statuses: a custom template may fail on one branch only.
+	for _, status := range []string{StatusRequested, StatusVerified} {
+		if _, err := w.Settings.render(Declaration{status, w.Today}); err != nil {
+			return err
+		}
 	}
 
 	fmt.Fprintln(w.Out, "2. Le compte d'accès")
@@ -126,13 +129,26 @@ func (w *Wizard) Run() error {
 				w.File = last
 			}
 		}
-		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store); err != nil {
-			return err
-		}
-		out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
-			Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
-		if err != nil {
-			return err
+		var out *Outcome
+		for why := refusedPlace(w.File, w.Store); ; {
+			if w.File, err = where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
+				return err
+			}
+			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
+				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
+			var e *Error
+			if errors.Is(err, errNotWritten) && errors.As(err, &e) {
+				// A folder pret could not write after all (its rights, a
+				// read-only disk): the declaration is noted, and the
+				// folder asked again rather than the answers lost.
+				fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
+				why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier"
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			break
 		}
 		w.report(out)
 		next.AccessFile = w.File

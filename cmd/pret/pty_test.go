@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -842,5 +843,143 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 	v.Env, v.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
 	if err := v.Run(); err == nil || v.ProcessState.ExitCode() != exitFailed {
 		t.Fatalf("pret verifier: %v", err)
+	}
+}
+
+// TestWizardEveryRefusedFolderInRealTerminal: the built binary on a
+// terminal, a first run whose folder question meets every place pret
+// will not (or cannot) write: a folder that does not exist, a link to
+// the key folder, a folder where acces.md is a folder, and one where the
+// write itself fails (/proc): each is refused at once and the folder
+// asked again, and the date typed before is the one written at last.
+func TestWizardEveryRefusedFolderInRealTerminal(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "pris", "acces.md"), 0o755)
+	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "lien"))
+	file := filepath.Join(home, "envoi", "acces.md")
+
+	s := startPTY(t, home)
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.expect("Date de la demande du compte")
+	s.send("12/10/2026\r")
+	s.expect("Date comprise : lundi 12 octobre 2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
+	for _, refused := range []struct{ typed, said string }{
+		{"~/absent", "ce dossier n'existe pas"},
+		{"~/lien", "c'est le dossier de la clé SSH"},
+		{"~/pris", "acces.md y existe déjà et n'est pas un fichier"},
+	} {
+		s.expect("Dossier où écrire acces.md")
+		s.send(refused.typed + "\r")
+		s.expect(refused.said)
+	}
+	if runtime.GOOS == "linux" {
+		s.expect("Dossier où écrire acces.md")
+		s.send("/proc\r")
+		s.expect("acces.md sera écrit ici : /proc/acces.md")
+		s.send("\r")
+		s.expect("non écrit")
+		s.expect("pret n'a pas pu y écrire acces.md")
+	}
+	s.expect("Dossier où écrire acces.md")
+	s.send("~/envoi\r")
+	s.expect("acces.md sera écrit ici : " + file)
+	s.send("\r")
+	s.expect("acces.md écrit")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r") // down: "Non"
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	written, _ := os.ReadFile(file)
+	if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
+		t.Fatalf("the date typed is lost:\n%s", written)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(home, ".ssh")); len(entries) != 2 {
+		t.Fatalf("the key folder holds %v", entries)
+	}
+}
+
+// TestWizardInterruptedLater: Ctrl-C at the questions that come after
+// the date (the folder, replacing a hand-edited acces.md, its date line)
+// exits 130 with nothing half-written: acces.md is the learner's file
+// byte for byte, the state is as it was, no temporary file is left.
+func TestWizardInterruptedLater(t *testing.T) {
+	for _, step := range []struct {
+		name  string
+		reach func(s *session)
+	}{
+		{"folder", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\x1b[B\r")
+			s.expect("Dossier où écrire acces.md")
+		}},
+		{"replace", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\r")
+			s.expect("remplacer")
+		}},
+		{"date line", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\r")
+			s.expect("remplacer")
+			s.send("\r")
+			s.expect("Changer seulement la ligne de la date ?")
+		}},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			home := t.TempDir()
+			pass := filepath.Join(t.TempDir(), "pass")
+			os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
+			for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
+				c := exec.Command(binary(t), args...)
+				c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+				if out, err := c.CombinedOutput(); err != nil {
+					t.Fatalf("pret %v: %v\n%s", args, err, out)
+				}
+			}
+			file := filepath.Join(home, "acces.md")
+			written, _ := os.ReadFile(file)
+			hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
+			os.WriteFile(file, hand, 0o644)
+			statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+			stateBefore, _ := os.ReadFile(statePath)
+
+			s := startPTY(t, home)
+			s.expect("Où en est votre compte d'accès ?")
+			s.send("\r")
+			s.expect("Date de la demande du compte")
+			s.send("11/10/2026\r")
+			step.reach(s)
+			s.send("\x03")
+			if code := s.wait(); code != 130 {
+				t.Fatalf("exit %d\n%s", code, s.raw.String())
+			}
+			if !s.echoOn() {
+				t.Fatal("terminal left without echo")
+			}
+			if now, _ := os.ReadFile(file); !bytes.Equal(now, hand) {
+				t.Fatalf("acces.md changed:\n%s", now)
+			}
+			if now, _ := os.ReadFile(statePath); !bytes.Equal(now, stateBefore) {
+				t.Fatalf("the state changed:\n%s", now)
+			}
+			for _, dir := range []string{home, filepath.Dir(statePath), filepath.Join(home, ".ssh")} {
+				entries, _ := os.ReadDir(dir)
+				for _, e := range entries {
+					if strings.Contains(e.Name(), ".tmp-") {
+						t.Fatalf("temporary file left: %s", e.Name())
+					}
+				}
+			}
+		})
 	}
 }
