@@ -983,3 +983,93 @@ func TestWizardInterruptedLater(t *testing.T) {
 		})
 	}
 }
+
+// TestWizardUnreadableStateInRealTerminal: a state file pret cannot read
+// (here, not YAML) is said with its path, never written over, and the
+// wizard goes on: the date typed is written in acces.md, and the last
+// lines say it is not noted and how to fix that.
+func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
+	home := t.TempDir()
+	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	os.MkdirAll(filepath.Dir(statePath), 0o700)
+	broken := []byte("acces: [ceci n'est pas du YAML\n")
+	os.WriteFile(statePath, broken, 0o600)
+
+	s := startPTY(t, home)
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+	s.expect("Il ne sera pas modifié ; pret continue sans lui.")
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.expect("Date de la demande du compte")
+	s.send("12/10/2026\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("acces.md écrit")
+	s.expect("la déclaration n'est pas notée")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r")
+	s.wait()
+	if now, _ := os.ReadFile(statePath); !bytes.Equal(now, broken) {
+		t.Fatalf("the unreadable state was written over:\n%s", now)
+	}
+	if written, _ := os.ReadFile(filepath.Join(home, "acces.md")); !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
+		t.Fatalf("the date typed is lost:\n%s", written)
+	}
+}
+
+// TestAccesKeepsFileInRealTerminal: pret acces on a terminal, a
+// hand-edited acces.md that states another date: "Non" to replacing it
+// records the declaration all the same and offers its date line alone;
+// "Non" again keeps the file byte for byte (exit 1: a kept file, its
+// rewrite command given), "Oui" changes that line only (exit 0).
+func TestAccesKeepsFileInRealTerminal(t *testing.T) {
+	for _, dateLine := range []string{"Non", "Oui"} {
+		t.Run(dateLine, func(t *testing.T) {
+			home := t.TempDir()
+			pass := filepath.Join(t.TempDir(), "pass")
+			os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
+			for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
+				c := exec.Command(binary(t), args...)
+				c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+				if out, err := c.CombinedOutput(); err != nil {
+					t.Fatalf("pret %v: %v\n%s", args, err, out)
+				}
+			}
+			file := filepath.Join(home, "acces.md")
+			written, _ := os.ReadFile(file)
+			hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
+			os.WriteFile(file, hand, 0o644)
+
+			s := startPTYWith(t, home, ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}, "acces")
+			s.expect("Où en est votre compte d'accès ?")
+			s.send("\x1b[B\r") // down: "Le compte est ouvert"
+			s.expect("Date de la vérification du compte")
+			s.send("26/10/2026\r")
+			s.expect("remplacer")
+			s.send("\r") // the default: "Non"
+			s.expect("Changer seulement la ligne de la date ?")
+			want, code := hand, 1
+			if dateLine == "Non" {
+				s.send("\x1b[B\r")
+				s.expect("--force")
+			} else {
+				s.send("\r")
+				s.expect("seule la ligne de la date a changé")
+				want, code = bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1), 0
+			}
+			if got := s.wait(); got != code {
+				t.Fatalf("exit %d, want %d\n%s", got, code, s.raw.String())
+			}
+			if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
+				t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+			}
+			state, _ := os.ReadFile(filepath.Join(home, ".local", "state", "pret", "etat.yaml"))
+			if !bytes.Contains(state, []byte("statut: verifie")) || !bytes.Contains(state, []byte(`date: "2026-10-26"`)) {
+				t.Fatalf("the declaration is not recorded:\n%s", state)
+			}
+		})
+	}
+}
