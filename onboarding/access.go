@@ -235,15 +235,17 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if s.Template != "" {
 		// A custom template's result that `pret valider` refuses is
 		// never written.
-		var codes []string
+		// Said in the validator's French sentences, each with its code
+		// for « pret valider ».
+		var why []string
 		for _, p := range acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today}).Problems {
 			if p.Severity == checklist.SevError {
-				codes = append(codes, p.Code)
+				why = append(why, fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code))
 			}
 		}
-		if len(codes) > 0 {
+		if len(why) > 0 {
 			return nil, &Error{Input: true,
-				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %s ; rien n'a été écrit", strings.Join(codes, ", ")),
+				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %s ; rien n'a été écrit", strings.Join(why, " ; ")),
 				Hint: "corrigez le modèle pour qu'il garde la date, le chemin de la clé publique, l'empreinte et la phrase du cours, ou videz acces.modele pour le modèle intégré"}
 		}
 	}

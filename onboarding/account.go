@@ -68,7 +68,7 @@ func (a Account) Ask() (*Declaration, error) {
 		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", esc(a.StateErr.Error()), esc(a.StateErr.Hint()))
 	}
 	channel := a.Channel
-	if channel == "" {
+	if strings.TrimSpace(channel) == "" { // blank: never "( )" on screen
 		channel = "par le canal indiqué par les organisateurs"
 	}
 	options := []string{AnswerNotYet, AnswerRequested, AnswerOpen}

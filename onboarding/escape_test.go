@@ -80,3 +80,24 @@ func TestWizardEscapesWhatItDidNotWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankChannelIsTheDefault: an organisers' channel of spaces is no
+// channel: the screens say "par le canal indiqué par les organisateurs",
+// never empty parentheses.
+func TestBlankChannelIsTheDefault(t *testing.T) {
+	store := keys.Store{Files: safefile.KeyFiles{}, Dir: "/home/kim/.ssh", Name: "id_ed25519_romeo"}
+	for _, file := range []string{"", "/home/kim/acces.md"} {
+		s := NextSteps(Next{AccessFile: file, Channel: "  \t", Store: store, GOOS: "linux", Today: testenv.Day(testenv.Today)})
+		if !strings.Contains(s, "par le canal indiqué par les organisateurs") || strings.Contains(s, "( ") || strings.Contains(s, "()") {
+			t.Errorf("%q:\n%s", file, s)
+		}
+	}
+	var out strings.Builder
+	p := &fakePrompter{t: t, answers: []answer{{kind: "select", text: AnswerNotYet}, {kind: "select", text: "Non"}}}
+	if _, err := (Account{P: p, Out: &out, State: &State{}, Channel: " ", Today: testenv.Day(testenv.Today)}).Ask(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Demandez le compte d'accès par le canal indiqué par les organisateurs") {
+		t.Errorf("account question:\n%s", &out)
+	}
+}

@@ -107,7 +107,7 @@ func NextSteps(n Next) string {
 	var b strings.Builder
 	b.WriteString("Et maintenant :\n")
 	channel := n.Channel
-	if channel == "" {
+	if strings.TrimSpace(channel) == "" { // blank: never "( )" on screen
 		channel = "par le canal indiqué par les organisateurs"
 	}
 	if n.AccessFile == "" {

@@ -503,6 +503,12 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 			if err := w.Run(); !errors.As(err, &e) || len(p.asked) != 0 {
 				t.Fatalf("got %v after %v\n%s", err, p.asked, out)
 			}
+			if name == "template pret refuses" {
+				// The validator's own sentences, each with its code.
+				if !strings.Contains(e.Msg, "[missing-sentence]") || !strings.Contains(e.Msg, "phrase") || strings.Contains(e.Msg, "()") {
+					t.Errorf("not said in French: %s", e.Msg)
+				}
+			}
 		})
 	}
 }
