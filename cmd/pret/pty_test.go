@@ -496,15 +496,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 // then shows the diff before replacing.
 func TestAccesInRealTerminal(t *testing.T) {
 	home := t.TempDir()
-	pass := filepath.Join(t.TempDir(), "pass")
-	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
-		c := exec.Command(binary(t), args...)
-		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("pret %v: %v\n%s", args, err, out)
-		}
-	}
+	requestedHome(t, home)
 	before, _ := os.ReadFile(filepath.Join(home, "acces.md"))
 	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
 	stateBefore, _ := os.ReadFile(statePath)
@@ -551,15 +543,7 @@ func TestAccesInRealTerminal(t *testing.T) {
 // line still reads as one.
 func TestAccesDiffNarrowTerminal(t *testing.T) {
 	home := t.TempDir()
-	pass := filepath.Join(t.TempDir(), "pass")
-	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
-		c := exec.Command(binary(t), args...)
-		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("pret %v: %v\n%s", args, err, out)
-		}
-	}
+	requestedHome(t, home)
 	s := startPTYWith(t, home, ptyOptions{cols: 40}, "acces")
 	s.expect("Où en est votre compte d'accès ?")
 	s.send("\x1b[B\r") // down: "Le compte est ouvert"
@@ -614,7 +598,9 @@ func keepsRecords(t *testing.T, before, after []byte) bool {
 
 // TestWizardLosesNoAnswerInRealTerminal: the built binary on a terminal,
 // a first run then later ones. The folder question refuses ~/.ssh, a
-// folder below it and a file, and asks again; the date typed before is
+// folder below it, a file, a folder that does not exist, a link to
+// ~/.ssh, a folder where acces.md is a folder, and (Linux) /proc where
+// the write fails, and asks again each time; the date typed before is
 // the one written. Later, "Non" to replacing a hand-edited acces.md
 // records the new date all the same and offers its date line alone:
 // "Non" keeps the file byte for byte (pret verifier then warns), and the
@@ -625,6 +611,8 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".ssh", "sous"), 0o700)
 	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
 	os.WriteFile(filepath.Join(home, "notes.txt"), []byte("mes notes\n"), 0o644)
+	os.MkdirAll(filepath.Join(home, "pris", "acces.md"), 0o755)
+	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "lien"))
 	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
 	file := filepath.Join(home, "envoi", "acces.md")
 
@@ -644,10 +632,22 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 		{"~/.ssh", filepath.Join(home, ".ssh") + " : c'est le dossier de la clé SSH"},
 		{"~/.ssh/sous", filepath.Join(home, ".ssh", "sous") + " : c'est le dossier de la clé SSH"},
 		{"~/notes.txt", "c'est un fichier, pas un dossier"},
+		{"~/absent", "ce dossier n'existe pas"},
+		{"~/lien", "c'est le dossier de la clé SSH"},
+		{"~/pris", "acces.md y existe déjà et n'est pas un fichier"},
 	} {
 		s.expect("Dossier où écrire acces.md")
 		s.send(refused.typed + "\r")
 		s.expect(refused.said)
+	}
+	if runtime.GOOS == "linux" {
+		// A folder that passes every check, where the write fails.
+		s.expect("Dossier où écrire acces.md")
+		s.send("/proc\r")
+		s.expect("acces.md sera écrit ici : /proc/acces.md")
+		s.send("\r")
+		s.expect("non écrit")
+		s.expect("pret n'a pas pu y écrire acces.md")
 	}
 	s.expect("Dossier où écrire acces.md")
 	s.send("~/envoi\r")
@@ -729,6 +729,52 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	}
 }
 
+// newKey answers a first run's two passphrase questions.
+func (s *session) newKey() {
+	s.t.Helper()
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+}
+
+// requested answers the account question of a first run: requested, on
+// the date typed.
+func (s *session) requested(date string) {
+	s.t.Helper()
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.expect("Date de la demande du compte")
+	s.send(date + "\r")
+}
+
+// requestedHome is a home where pret cle and pret acces ran, off a
+// terminal: the key, a request on 2026-10-12, acces.md.
+func requestedHome(t *testing.T, home string) {
+	t.Helper()
+	pass := filepath.Join(t.TempDir(), "pass")
+	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
+	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
+		c := exec.Command(binary(t), args...)
+		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("pret %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// handEditedHome is a requestedHome whose acces.md the learner then
+// edited: their own date line, and a note; it returns that file.
+func handEditedHome(t *testing.T, home string) []byte {
+	t.Helper()
+	requestedHome(t, home)
+	file := filepath.Join(home, "acces.md")
+	written, _ := os.ReadFile(file)
+	hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
+	os.WriteFile(file, hand, 0o644)
+	return hand
+}
+
 // TestWizardDumbTerminal: with TERM=dumb the wizard draws nothing: no
 // escape sequence at all reaches the terminal (survey's redraws, cursor
 // moves and position queries, colours), every question is lines of text
@@ -746,9 +792,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.expect("Choisissez une passphrase pour la clé")
 	s.send("court\r")
 	s.expect("trop courte")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
+	s.newKey() // asked again
 	s.expect("Où en est votre compte d'accès ?")
 	s.expect("  2) Demandé, pas encore ouvert")
 	s.expect("Numéro, de 1 à 3 (1)")
@@ -825,10 +869,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 func TestWizardFinishedWithStepsLeft(t *testing.T) {
 	home := t.TempDir()
 	s := startPTY(t, home)
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
+	s.newKey()
 	s.expect("Où en est votre compte d'accès ?")
 	s.send("\r") // "Pas encore demandé"
 	s.expect("La demande est-elle faite ?")
@@ -843,68 +884,6 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 	v.Env, v.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
 	if err := v.Run(); err == nil || v.ProcessState.ExitCode() != exitFailed {
 		t.Fatalf("pret verifier: %v", err)
-	}
-}
-
-// TestWizardEveryRefusedFolderInRealTerminal: the built binary on a
-// terminal, a first run whose folder question meets every place pret
-// will not (or cannot) write: a folder that does not exist, a link to
-// the key folder, a folder where acces.md is a folder, and one where the
-// write itself fails (/proc): each is refused at once and the folder
-// asked again, and the date typed before is the one written at last.
-func TestWizardEveryRefusedFolderInRealTerminal(t *testing.T) {
-	home := t.TempDir()
-	os.MkdirAll(filepath.Join(home, "pris", "acces.md"), 0o755)
-	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
-	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
-	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "lien"))
-	file := filepath.Join(home, "envoi", "acces.md")
-
-	s := startPTY(t, home)
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
-	s.expect("Date de la demande du compte")
-	s.send("12/10/2026\r")
-	s.expect("Date comprise : lundi 12 octobre 2026")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
-	for _, refused := range []struct{ typed, said string }{
-		{"~/absent", "ce dossier n'existe pas"},
-		{"~/lien", "c'est le dossier de la clé SSH"},
-		{"~/pris", "acces.md y existe déjà et n'est pas un fichier"},
-	} {
-		s.expect("Dossier où écrire acces.md")
-		s.send(refused.typed + "\r")
-		s.expect(refused.said)
-	}
-	if runtime.GOOS == "linux" {
-		s.expect("Dossier où écrire acces.md")
-		s.send("/proc\r")
-		s.expect("acces.md sera écrit ici : /proc/acces.md")
-		s.send("\r")
-		s.expect("non écrit")
-		s.expect("pret n'a pas pu y écrire acces.md")
-	}
-	s.expect("Dossier où écrire acces.md")
-	s.send("~/envoi\r")
-	s.expect("acces.md sera écrit ici : " + file)
-	s.send("\r")
-	s.expect("acces.md écrit")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r") // down: "Non"
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
-	written, _ := os.ReadFile(file)
-	if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
-		t.Fatalf("the date typed is lost:\n%s", written)
-	}
-	if entries, _ := os.ReadDir(filepath.Join(home, ".ssh")); len(entries) != 2 {
-		t.Fatalf("the key folder holds %v", entries)
 	}
 }
 
@@ -937,19 +916,8 @@ func TestWizardInterruptedLater(t *testing.T) {
 	} {
 		t.Run(step.name, func(t *testing.T) {
 			home := t.TempDir()
-			pass := filepath.Join(t.TempDir(), "pass")
-			os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-			for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
-				c := exec.Command(binary(t), args...)
-				c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
-				if out, err := c.CombinedOutput(); err != nil {
-					t.Fatalf("pret %v: %v\n%s", args, err, out)
-				}
-			}
 			file := filepath.Join(home, "acces.md")
-			written, _ := os.ReadFile(file)
-			hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
-			os.WriteFile(file, hand, 0o644)
+			hand := handEditedHome(t, home)
 			statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
 			stateBefore, _ := os.ReadFile(statePath)
 
@@ -973,11 +941,8 @@ func TestWizardInterruptedLater(t *testing.T) {
 				t.Fatalf("the state changed:\n%s", now)
 			}
 			for _, dir := range []string{home, filepath.Dir(statePath), filepath.Join(home, ".ssh")} {
-				entries, _ := os.ReadDir(dir)
-				for _, e := range entries {
-					if strings.Contains(e.Name(), ".tmp-") {
-						t.Fatalf("temporary file left: %s", e.Name())
-					}
+				if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
+					t.Fatalf("temporary files left: %v", left)
 				}
 			}
 		})
@@ -996,15 +961,9 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 	os.WriteFile(statePath, broken, 0o600)
 
 	s := startPTY(t, home)
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
+	s.newKey()
 	s.expect("Il ne sera pas modifié ; pret continue sans lui.")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
-	s.expect("Date de la demande du compte")
-	s.send("12/10/2026\r")
+	s.requested("12/10/2026")
 	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("acces.md écrit")
@@ -1029,19 +988,8 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 	for _, dateLine := range []string{"Non", "Oui"} {
 		t.Run(dateLine, func(t *testing.T) {
 			home := t.TempDir()
-			pass := filepath.Join(t.TempDir(), "pass")
-			os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-			for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
-				c := exec.Command(binary(t), args...)
-				c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
-				if out, err := c.CombinedOutput(); err != nil {
-					t.Fatalf("pret %v: %v\n%s", args, err, out)
-				}
-			}
 			file := filepath.Join(home, "acces.md")
-			written, _ := os.ReadFile(file)
-			hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
-			os.WriteFile(file, hand, 0o644)
+			hand := handEditedHome(t, home)
 
 			s := startPTYWith(t, home, ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}, "acces")
 			s.expect("Où en est votre compte d'accès ?")
