@@ -213,6 +213,14 @@ func where(p Prompter, out io.Writer, file, home string, store keys.Store, why s
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(dir, d)
 		}
+		if filepath.Base(d) == filepath.Base(file) {
+			// The file's own path, typed for its folder: what was meant
+			// is plain, so it is not refused for being a file (or for
+			// not existing yet).
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+				d = filepath.Dir(d)
+			}
+		}
 		next := filepath.Join(d, filepath.Base(file))
 		if why := refusedPlace(next, store); why != "" {
 			fmt.Fprintf(out, "✘ %s : %s.\n", esc(d), why)
