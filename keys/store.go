@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -17,6 +18,31 @@ import (
 type Store struct {
 	Dir, Name, Comment string
 	Files              Files
+}
+
+// sshFiles are the names OpenSSH itself reads in ~/.ssh: a key by one of
+// these names would take the place of the client's configuration, its
+// known hosts or the keys it lets in (OpenSSH still reads the "2" forms).
+var sshFiles = []string{"config", "known_hosts", "known_hosts2", "authorized_keys", "authorized_keys2", "environment", "rc"}
+
+// CheckName refuses a key name (cle.nom) that is not a file name of its
+// own in the key folder: empty, "." or "..", a path, a name OpenSSH
+// reads for something else (config, known_hosts, authorized_keys…), or
+// one ending in .pub, which is the public half's name. Compared without
+// case: macOS and Windows file systems see "Config" as "config".
+func CheckName(name string) error {
+	switch {
+	case name == "", name == ".", name == "..", strings.ContainsAny(name, `/\`):
+		return fmt.Errorf("nom de clé invalide (%q) : un nom de fichier seul est attendu, par exemple id_ed25519_romeo", name)
+	case len(name) >= len(".pub") && strings.EqualFold(name[len(name)-len(".pub"):], ".pub"):
+		return fmt.Errorf("nom de clé refusé (%q) : .pub est le nom de la clé publique ; la clé privée s'appelle sans, par exemple id_ed25519_romeo", name)
+	}
+	for _, f := range sshFiles {
+		if strings.EqualFold(name, f) {
+			return fmt.Errorf("nom de clé refusé (%q) : OpenSSH lit ce fichier de ~/.ssh pour autre chose qu'une clé ; choisissez par exemple id_ed25519_romeo", name)
+		}
+	}
+	return nil
 }
 
 // PrivatePath and PublicPath are the two files of the pair.
@@ -140,7 +166,10 @@ var ErrAppeared = errors.New("la clé est apparue pendant la saisie ; elle est c
 // lock is held.
 func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 	// Refused before the folder is touched: not even a lock file for a
-	// comment that could never make a key.
+	// name or a comment that could never make a key.
+	if err := CheckName(s.Name); err != nil {
+		return nil, err
+	}
 	if err := CheckComment(s.Comment); err != nil {
 		return nil, err
 	}
@@ -246,6 +275,9 @@ func (s Store) RemoveLeftovers() ([]string, error) {
 
 // RebuildPub writes the missing .pub from the private key's public half.
 func (s Store) RebuildPub(st *State) (*State, error) {
+	if err := CheckName(s.Name); err != nil {
+		return nil, err
+	}
 	if st.Private == nil || st.Private.Public == nil {
 		return nil, errors.New("la partie publique de la clé privée est illisible")
 	}

@@ -235,15 +235,17 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if s.Template != "" {
 		// A custom template's result that `pret valider` refuses is
 		// never written.
-		var codes []string
+		// Said in the validator's French sentences, each with its code
+		// for « pret valider ».
+		var why []string
 		for _, p := range acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today}).Problems {
 			if p.Severity == checklist.SevError {
-				codes = append(codes, p.Code)
+				why = append(why, fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code))
 			}
 		}
-		if len(codes) > 0 {
+		if len(why) > 0 {
 			return nil, &Error{Input: true,
-				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %s ; rien n'a été écrit", strings.Join(codes, ", ")),
+				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %s ; rien n'a été écrit", strings.Join(why, " ; ")),
 				Hint: "corrigez le modèle pour qu'il garde la date, le chemin de la clé publique, l'empreinte et la phrase du cours, ou videz acces.modele pour le modèle intégré"}
 		}
 	}
@@ -255,6 +257,10 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 		Key:     line,
 	}, nil
 }
+
+// errNotWritten is RecordAccess's failure to write acces.md itself, the
+// declaration recorded: the wizard asks for another folder.
+var errNotWritten = errors.New("acces.md non écrit")
 
 // Recording is one declaration to record, and acces.md to write.
 type Recording struct {
@@ -386,7 +392,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			}
 		}
 		if err := Protected(r.Store).WriteReplace(r.File, content, 0o644); err != nil {
-			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)),
+			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
 				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 		}
 		out.Written = true

@@ -17,7 +17,10 @@ const (
 )
 
 // SSHConfig is the ~/.ssh/config block of apprenant.md, for the key at
-// keyPath. pret prints it (`pret ssh-config`) and never writes it.
+// keyPath. pret prints it (`pret ssh-config`) and never writes it. The
+// path comes from the configuration: escaped (checklist.Escape), so that
+// a control or a bidi mark in it cannot act on the terminal it is
+// printed on.
 func SSHConfig(keyPath, home string) string {
 	return fmt.Sprintf(`# Séance ROMEO — remplacez %s par le nom donné par les organisateurs
 Host romeo
@@ -25,7 +28,7 @@ Host romeo
     User %s
     IdentityFile %s
     IdentitiesOnly yes
-`, HostPlaceholder, HostPlaceholder, UserPlaceholder, configPath(keyPath, home))
+`, HostPlaceholder, HostPlaceholder, UserPlaceholder, esc(configPath(keyPath, home)))
 }
 
 // configPath writes the key path as ssh_config reads it: ~/… under home;
@@ -97,18 +100,20 @@ type Next struct {
 
 // NextSteps is the last screen of the wizard and of `pret verifier`: what
 // to send and to whom, the agent, the ~/.ssh/config block, the days left,
-// each as a command to copy.
+// each as a command to copy. Every string from the configuration, the
+// environment or a path (the channel, acces.md, the key) is escaped
+// (checklist.Escape: controls and bidi marks alike).
 func NextSteps(n Next) string {
 	var b strings.Builder
 	b.WriteString("Et maintenant :\n")
 	channel := n.Channel
-	if channel == "" {
+	if strings.TrimSpace(channel) == "" { // blank: never "( )" on screen
 		channel = "par le canal indiqué par les organisateurs"
 	}
 	if n.AccessFile == "" {
-		fmt.Fprintf(&b, "1. Demandez le compte d'accès %s, une seule fois ; puis notez la date et écrivez acces.md :\n     pret acces --statut demande --date AAAA-MM-JJ\n", channel)
+		fmt.Fprintf(&b, "1. Demandez le compte d'accès %s, une seule fois ; puis notez la date et écrivez acces.md :\n     pret acces --statut demande --date AAAA-MM-JJ\n", esc(channel))
 	} else {
-		fmt.Fprintf(&b, "1. Envoyez acces.md aux organisateurs (%s) :\n     %s\n", channel, n.AccessFile)
+		fmt.Fprintf(&b, "1. Envoyez acces.md aux organisateurs (%s) :\n     %s\n", esc(channel), esc(n.AccessFile))
 		if d := n.Declared; d != nil {
 			b.WriteString("   Relisez-le d'abord : vous l'avez gardé tel quel, et il n'indique pas la déclaration notée à l'instant.\n")
 			fmt.Fprintf(&b, "   Pour le réécrire avec elle :\n     pret acces --statut %s --date %s --force\n", d.Status, d.Date.Format(dates.ISO))
@@ -116,7 +121,7 @@ func NextSteps(n Next) string {
 	}
 	b.WriteString("   Le .pub ne s'envoie que si les organisateurs le demandent ; sa ligne (publique) :\n     pret cle --publique\n")
 	b.WriteString("2. Chargez la clé dans l'agent SSH, pour taper la passphrase une fois par jour (pret ne le fait pas) :\n")
-	fmt.Fprintf(&b, "     %s\n", AgentCommand(n.Store.PrivatePath(), n.Home, n.GOOS))
+	fmt.Fprintf(&b, "     %s\n", esc(AgentCommand(n.Store.PrivatePath(), n.Home, n.GOOS)))
 	b.WriteString("3. Ajoutez ce bloc à ~/.ssh/config (« pret ssh-config » l'affiche ; pret n'écrit jamais ce fichier) :\n")
 	// The very block `pret ssh-config` prints, at the left margin so that
 	// it copies as it is; a narrow terminal wraps its comment line as

@@ -44,7 +44,7 @@ func (a *AccessSigner) read() ([]byte, error) {
 // check applies `pret valider` to the whole file (signature block and
 // the .pub beside it included): the one fingerprint it states ("" if
 // none or several) and the code of each error.
-func (a *AccessSigner) check(data []byte) (fingerprint string, errs []string) {
+func (a *AccessSigner) check(data []byte) (fingerprint string, errs []checklist.Problem) {
 	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
 	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
 		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
@@ -54,7 +54,7 @@ func (a *AccessSigner) check(data []byte) (fingerprint string, errs []string) {
 	res := acces.Validate(data, rules)
 	for _, p := range res.Problems {
 		if p.Severity == checklist.SevError {
-			errs = append(errs, p.Code)
+			errs = append(errs, p)
 		}
 	}
 	return res.Fingerprint, errs
@@ -155,11 +155,18 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	// block is a leak too. The old signature's own verdict is left out:
 	// the new block replaces it.
 	fp, all := a.check(data)
+	// Said in the validator's French sentences, with their line and
+	// their code for « pret valider ».
 	var errs []string
-	for _, e := range all {
-		if e != "bad-signature" && e != "signature-key-mismatch" {
-			errs = append(errs, e)
+	for _, p := range all {
+		if p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
+			continue
 		}
+		msg := fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code)
+		if p.Line > 0 {
+			msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
+		}
+		errs = append(errs, msg)
 	}
 	if len(errs) > 0 {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
@@ -331,9 +338,9 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && !e.Input {
-			fmt.Fprintf(out, "✘ Signature refusée : %s.\n", e.Msg)
+			fmt.Fprintf(out, "✘ Signature refusée : %s.\n", esc(e.Msg))
 			if e.Hint != "" {
-				fmt.Fprintf(out, "Conseil : %s.\n", e.Hint)
+				fmt.Fprintf(out, "Conseil : %s.\n", esc(e.Hint))
 			}
 			return nil
 		}

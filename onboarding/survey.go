@@ -30,6 +30,13 @@ type SurveyPrompter struct {
 	// questions, their help and survey's key hints are wrapped between
 	// words (internal/textwrap) instead of cut mid-word by the terminal.
 	Width int
+	// Plain asks without survey's drawing: survey moves the cursor and
+	// erases lines to redraw a choice or a default (CSI A, K, G, ?25l…)
+	// and asks the terminal where its cursor is, which a terminal that
+	// says TERM=dumb may not do at all. Plain prints each question as
+	// lines of text and reads a line typed with the terminal's own echo;
+	// a choice is its number. cmd sets it for TERM=dumb.
+	Plain bool
 }
 
 // The key hints survey shows, in French.
@@ -218,6 +225,9 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 }
 
 func (s *SurveyPrompter) Select(message string, options []string, def int, help string) (int, error) {
+	if s.Plain {
+		return s.plainSelect(message, options, def, help)
+	}
 	var answer int
 	// After the question on its line: the hint (its first line), or the
 	// option chosen once answered.
@@ -234,6 +244,9 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 }
 
 func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
+	if s.Plain {
+		return s.plainInput(message, def, help)
+	}
 	var answer string
 	err := quietTerminal(s.In, func() error {
 		need := 1 + typingRoom
@@ -246,4 +259,121 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 		return survey.AskOne(&survey.Input{Message: s.fit(message, need), Default: def, Help: s.fitHelp(help)}, &answer, s.opts()...)
 	})
 	return answer, mapErr(err)
+}
+
+// plainSelect is Select as lines of text: the question, the options
+// numbered, then a line for the number; Enter alone keeps the default,
+// "?" shows the help, anything else is refused and asked again.
+func (s *SurveyPrompter) plainSelect(message string, options []string, def int, help string) (int, error) {
+	var b strings.Builder
+	b.WriteString(s.wrap("? " + message))
+	for i, o := range options {
+		fmt.Fprintf(&b, "  %d) %s\n", i+1, o)
+	}
+	io.WriteString(s.Out, b.String())
+	for {
+		prompt := fmt.Sprintf("Numéro, de 1 à %d", len(options))
+		if def >= 0 && def < len(options) {
+			prompt += fmt.Sprintf(" (%d)", def+1)
+		}
+		if help != "" {
+			prompt += " " + helpHint
+		}
+		fmt.Fprintf(s.Out, "%s : ", prompt)
+		line, err := s.readLine()
+		if err != nil {
+			return 0, err
+		}
+		answer := strings.TrimSpace(line)
+		switch n, ok := choiceNumber(answer, len(options)); {
+		case answer == "" && def >= 0 && def < len(options):
+			return def, nil
+		case answer == "?" && help != "":
+			io.WriteString(s.Out, s.wrap("? "+help))
+		case ok:
+			return n, nil
+		default:
+			fmt.Fprintf(s.Out, "✘ Réponse refusée : tapez un numéro de 1 à %d.\n", len(options))
+		}
+	}
+}
+
+// choiceNumber reads "2" as the second of n options.
+func choiceNumber(s string, n int) (int, bool) {
+	i := 0
+	for _, r := range s {
+		if r < '0' || r > '9' || i > n {
+			return 0, false
+		}
+		i = i*10 + int(r-'0')
+	}
+	return i - 1, s != "" && i >= 1 && i <= n
+}
+
+// plainInput is Input as a line of text: the question and its default
+// in parentheses, as survey writes them; Enter alone keeps the default.
+func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
+	for {
+		q := "? " + message
+		if help != "" {
+			q += " " + helpHint
+		}
+		if def != "" {
+			q += " (" + def + ")"
+		}
+		io.WriteString(s.Out, strings.TrimSuffix(s.wrap(q), "\n")+" ")
+		line, err := s.readLine()
+		if err != nil {
+			return "", err
+		}
+		answer := strings.TrimSpace(line)
+		switch {
+		case answer == "?" && help != "":
+			io.WriteString(s.Out, s.wrap("? "+help))
+		case answer == "":
+			return def, nil
+		default:
+			return answer, nil
+		}
+	}
+}
+
+// wrap is text on lines of the terminal's width, ending with a newline.
+func (s *SurveyPrompter) wrap(text string) string {
+	if s.Width > 0 {
+		text = textwrap.Text(text, s.Width)
+	}
+	return strings.TrimSuffix(text, "\n") + "\n"
+}
+
+// readLine reads one line from the terminal, a byte at a time so that
+// nothing typed after it is taken from the next question (the
+// passphrase reads the same input). The terminal echoes it and reads
+// Ctrl-C as a signal; Ctrl-D on an empty line is no answer.
+func (s *SurveyPrompter) readLine() (string, error) {
+	var line []byte
+	b := make([]byte, 1)
+	for {
+		n, err := s.In.Read(b)
+		if n == 1 {
+			if b[0] == '\n' {
+				return strings.TrimSuffix(string(line), "\r"), nil
+			}
+			line = append(line, b[0])
+			if len(line) > 4096 {
+				return "", errors.New("ligne trop longue")
+			}
+			continue
+		}
+		if err != nil {
+			io.WriteString(s.Out, "\n")
+			if errors.Is(err, io.EOF) && len(line) == 0 {
+				return "", ErrInterrupted
+			}
+			if errors.Is(err, io.EOF) {
+				return string(line), nil
+			}
+			return "", err
+		}
+	}
 }

@@ -36,8 +36,9 @@ type Wizard struct {
 // Banner is the session and how far away it is.
 func Banner(s Session, today time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Séance ROMEO : %s\n", s.Title)
-	fmt.Fprintf(&b, "Le %s.\n", templates.SessionWhen(s.Day, s.Start, s.End))
+	// The title and the hours come from the configuration: escaped.
+	fmt.Fprintf(&b, "Séance ROMEO : %s\n", esc(s.Title))
+	fmt.Fprintf(&b, "Le %s.\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)))
 	days := int(s.Day.Sub(today).Hours() / 24)
 	switch {
 	case days > 1:
@@ -67,7 +68,7 @@ func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
 	var res *KeyResult
 	pass := func() ([]byte, error) {
-		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", w.Store.PrivatePath())
+		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
 		return AskPassphrase(w.P, w.Out)
 	}
 	// The passphrase is asked before the guarded write, so a signal at
@@ -80,22 +81,26 @@ func (w *Wizard) Run() error {
 		fmt.Fprintf(w.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", esc(p))
 	}
 	if res.Created {
-		fmt.Fprintf(w.Out, "Clé créée : %s\nClé publique : %s\n", w.Store.PrivatePath(), w.Store.PublicPath())
+		fmt.Fprintf(w.Out, "Clé créée : %s\nClé publique : %s\n", esc(w.Store.PrivatePath()), esc(w.Store.PublicPath()))
 	} else {
-		fmt.Fprintf(w.Out, "Clé existante conservée : %s\n", w.Store.PrivatePath())
+		fmt.Fprintf(w.Out, "Clé existante conservée : %s\n", esc(w.Store.PrivatePath()))
 	}
 	if res.Rebuilt {
-		fmt.Fprintf(w.Out, "Clé publique recréée depuis la clé privée : %s\n", w.Store.PublicPath())
+		fmt.Fprintf(w.Out, "Clé publique recréée depuis la clé privée : %s\n", esc(w.Store.PublicPath()))
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(w.Out, "Attention : %s.\nConseil : %s.\n", warn.Msg, warn.Hint)
+		fmt.Fprintf(w.Out, "Attention : %s.\nConseil : %s.\n", esc(warn.Msg), esc(warn.Hint))
 	}
-	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", res.Line)
+	// The comment is the .pub's: escaped like every string from a file.
+	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", esc(res.Line))
 	// What acces.md needs besides the answers (a .pub that is the key's,
 	// a template that renders), checked before anything is asked: a
 	// broken setting must not end the wizard once the date is typed.
-	if _, err := w.Settings.render(Declaration{StatusRequested, w.Today}); err != nil {
-		return err
+	// Both statuses: a custom template may fail on one branch only.
+	for _, status := range []string{StatusRequested, StatusVerified} {
+		if _, err := w.Settings.render(Declaration{status, w.Today}); err != nil {
+			return err
+		}
 	}
 
 	fmt.Fprintln(w.Out, "2. Le compte d'accès")
@@ -120,17 +125,30 @@ func (w *Wizard) Run() error {
 			// Put in another folder last time: that is the file to keep
 			// up to date, not a second one here.
 			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
-				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", last)
+				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
 				w.File = last
 			}
 		}
-		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store); err != nil {
-			return err
-		}
-		out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
-			Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
-		if err != nil {
-			return err
+		var out *Outcome
+		for why := refusedPlace(w.File, w.Store); ; {
+			if w.File, err = where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
+				return err
+			}
+			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
+				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
+			var e *Error
+			if errors.Is(err, errNotWritten) && errors.As(err, &e) {
+				// A folder pret could not write after all (its rights, a
+				// read-only disk): the declaration is noted, and the
+				// folder asked again rather than the answers lost.
+				fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
+				why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier"
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			break
 		}
 		w.report(out)
 		next.AccessFile = w.File
@@ -192,7 +210,7 @@ func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool
 func (w *Wizard) report(out *Outcome) {
 	p := out.Plan
 	if p.Warning != "" {
-		fmt.Fprintf(w.Out, "Attention : %s.\n", p.Warning)
+		fmt.Fprintf(w.Out, "Attention : %s.\n", esc(p.Warning))
 	}
 	switch {
 	case out.DateOnly:
@@ -206,7 +224,7 @@ func (w *Wizard) report(out *Outcome) {
 	}
 	switch {
 	case out.StateErr != nil:
-		fmt.Fprintf(w.Out, "Attention : la déclaration n'est pas notée, %s.\nConseil : %s.\n", out.StateErr.Error(), out.StateErr.Hint())
+		fmt.Fprintf(w.Out, "Attention : la déclaration n'est pas notée, %s.\nConseil : %s.\n", esc(out.StateErr.Error()), esc(out.StateErr.Hint()))
 	case out.Noted:
 		fmt.Fprintf(w.Out, "Déclaration notée dans %s.\n", esc(w.StatePath))
 	}

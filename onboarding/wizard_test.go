@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -487,6 +488,10 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 		},
 		"template that fails":   func(w *Wizard) { w.Template = "{{.Inconnu}}" },
 		"template pret refuses": func(w *Wizard) { w.Template = "Date de la demande : {{.Date}}\n" },
+		// Renders for a request; breaks only once the account is open.
+		"template that fails when verified": func(w *Wizard) {
+			w.Template = "- {{.LibelleDate}} : {{.Date}}\n- Chemin de la clé publique : `{{.ClePublique}}`\n- Empreinte et type : `{{.Empreinte}}`\n\n> {{.Phrase}}\n{{if eq .Statut \"verifie\"}}{{.Inconnu}}{{end}}"
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			w, out, p := newWizard(t, t.TempDir(), nil)
@@ -497,6 +502,12 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 			var e *Error
 			if err := w.Run(); !errors.As(err, &e) || len(p.asked) != 0 {
 				t.Fatalf("got %v after %v\n%s", err, p.asked, out)
+			}
+			if name == "template pret refuses" {
+				// The validator's own sentences, each with its code.
+				if !strings.Contains(e.Msg, "[missing-sentence]") || !strings.Contains(e.Msg, "phrase") || strings.Contains(e.Msg, "()") {
+					t.Errorf("not said in French: %s", e.Msg)
+				}
 			}
 		})
 	}
@@ -537,5 +548,56 @@ func TestDateLineOfASignedFile(t *testing.T) {
 	want := strings.Replace(hand, "Demandé le 1er octobre 2026.", "- Date de la demande du compte d'accès : 2026-10-12", 1)
 	if now, _ := os.ReadFile(w.File); string(now) != want {
 		t.Fatalf("acces.md:\n%s", now)
+	}
+}
+
+// unwritableDir is a folder that exists and that pret cannot write in,
+// even as root: /proc on Linux; elsewhere a folder without write rights
+// (which root would ignore).
+func unwritableDir(t *testing.T) string {
+	if runtime.GOOS == "linux" {
+		return "/proc"
+	}
+	if runtime.GOOS == "windows" || os.Geteuid() == 0 {
+		t.Skip("no folder here that refuses writing to this user")
+	}
+	d := t.TempDir()
+	os.Chmod(d, 0o500)
+	t.Cleanup(func() { os.Chmod(d, 0o700) })
+	return d
+}
+
+// TestWizardAsksAgainWhenWritingFails: a folder that passes every check
+// but where writing acces.md fails (its rights, a read-only disk) does
+// not end the wizard: the failure is said, the declaration is already
+// noted, and the folder is asked again; acces.md then goes where the
+// learner says, with the date typed at first.
+func TestWizardAsksAgainWhenWritingFails(t *testing.T) {
+	dir := t.TempDir()
+	bad := unwritableDir(t)
+	envoi := filepath.Join(dir, "envoi")
+	os.Mkdir(envoi, 0o755)
+	w, out, p := newWizard(t, dir, []answer{{kind: "select", text: AnswerRequested}, {kind: "input", text: "12/10/2026"},
+		{kind: "select", text: "Non, choisir un autre dossier"},
+		{kind: "input", text: bad},
+		{kind: "select", enter: true}, // write there: it fails
+		{kind: "input", text: envoi},
+		{kind: "select", enter: true}})
+	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Run(); err != nil || len(p.answers) != 0 {
+		t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
+	}
+	for _, want := range []string{filepath.Join(bad, "acces.md") + " non écrit", "pret n'a pas pu y écrire acces.md"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%q not said:\n%s", want, out)
+		}
+	}
+	written, _ := os.ReadFile(filepath.Join(envoi, "acces.md"))
+	st, _ := LoadState(w.StatePath)
+	if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) || st.Last() == nil || st.Last().Date != "2026-10-12" ||
+		len(st.Access) != 1 || st.File != filepath.Join(envoi, "acces.md") {
+		t.Fatalf("the date typed is lost:\n%s\n%+v", written, st)
 	}
 }

@@ -184,6 +184,9 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 	if name == "" || strings.ContainsRune(name, '/') || name == "." || name == ".." {
 		return nil, nil, usageError("cle.nom est un nom de fichier seul, par exemple id_ed25519_romeo", "nom de clé invalide : %q", name)
 	}
+	if err := keys.CheckName(name); err != nil {
+		return nil, nil, usageError("cle.nom est le nom du fichier de la clé privée, par exemple id_ed25519_romeo", "cle.nom : %v", err)
+	}
 	c.Key = keys.Store{Dir: dir, Name: name, Comment: v.GetString("cle.commentaire"), Files: keyFiles}
 	if c.AccessModel != "" {
 		if c.AccessModel, err = expandHome(c.AccessModel); err != nil {

@@ -281,6 +281,9 @@ func checkSetting(key string, raw any) error {
 		if empty || strings.ContainsAny(s, `/\`) || s == "." || s == ".." || strings.IndexFunc(s, isControl) >= 0 {
 			return fmt.Errorf("%s invalide (%s) ; attendu %s", key, quoteValue(s), expectedForm(key))
 		}
+		if err := keys.CheckName(s); err != nil {
+			return fmt.Errorf("%s : %v", key, err)
+		}
 	case "cle.commentaire":
 		if err := keys.CheckComment(s); err != nil {
 			return fmt.Errorf("%s : %v", key, err)

@@ -18,7 +18,10 @@ import (
 
 // Exit codes (cli.md, apprenant.md). This file is the only place that
 // turns an error into one: packages below cmd return errors that say what
-// happened, and exitCode decides, like restic's main.go.
+// happened, and exitCode decides, like restic's main.go. One exception to
+// "1: a check failed": the wizard, once it has run to its last screen,
+// exits 0 whatever its checklist says (assistant.go, finishedWizard); a
+// step it could not do is still 1.
 const (
 	exitOK          = 0
 	exitFailed      = 1 // a check failed, an action was refused, or something unexpected broke

@@ -11,6 +11,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // pret's flags take typed values: a value is refused while the command
@@ -141,6 +142,9 @@ func checkHour(s string) error {
 func checkKeyName(s string) error {
 	if s == "" || strings.ContainsAny(s, `/\`) || s == "." || s == ".." {
 		return &valueError{"un nom de fichier seul est attendu, par exemple id_ed25519_romeo"}
+	}
+	if err := keys.CheckName(s); err != nil {
+		return &valueError{err.Error()}
 	}
 	return checkText(s)
 }

@@ -22,6 +22,9 @@ type iostreams struct {
 	inTTY, outTTY bool
 	// noColor is NO_COLOR set, or TERM=dumb.
 	noColor bool
+	// dumb is TERM=dumb: no cursor control codes at all, so the
+	// questions are asked as plain lines (onboarding.SurveyPrompter.Plain).
+	dumb bool
 	// width is the terminal's width in columns, 0 when unknown.
 	width int
 	// prompter asks the questions; nil means none can be asked.
@@ -35,6 +38,7 @@ func systemStreams(in *os.File, out, errw *os.File) *iostreams {
 		inTTY:   term.IsTerminal(int(in.Fd())),
 		outTTY:  term.IsTerminal(int(out.Fd())),
 		noColor: noColorEnv(os.LookupEnv),
+		dumb:    os.Getenv("TERM") == "dumb",
 	}
 	if s.outTTY {
 		if w, _, err := term.GetSize(int(out.Fd())); err == nil {
@@ -42,7 +46,7 @@ func systemStreams(in *os.File, out, errw *os.File) *iostreams {
 		}
 	}
 	s.prompter = func() onboarding.Prompter {
-		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width}
+		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width, Plain: s.dumb}
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -495,15 +496,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 // then shows the diff before replacing.
 func TestAccesInRealTerminal(t *testing.T) {
 	home := t.TempDir()
-	pass := filepath.Join(t.TempDir(), "pass")
-	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
-		c := exec.Command(binary(t), args...)
-		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("pret %v: %v\n%s", args, err, out)
-		}
-	}
+	requestedHome(t, home)
 	before, _ := os.ReadFile(filepath.Join(home, "acces.md"))
 	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
 	stateBefore, _ := os.ReadFile(statePath)
@@ -550,15 +543,7 @@ func TestAccesInRealTerminal(t *testing.T) {
 // line still reads as one.
 func TestAccesDiffNarrowTerminal(t *testing.T) {
 	home := t.TempDir()
-	pass := filepath.Join(t.TempDir(), "pass")
-	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
-		c := exec.Command(binary(t), args...)
-		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("pret %v: %v\n%s", args, err, out)
-		}
-	}
+	requestedHome(t, home)
 	s := startPTYWith(t, home, ptyOptions{cols: 40}, "acces")
 	s.expect("Où en est votre compte d'accès ?")
 	s.send("\x1b[B\r") // down: "Le compte est ouvert"
@@ -613,7 +598,9 @@ func keepsRecords(t *testing.T, before, after []byte) bool {
 
 // TestWizardLosesNoAnswerInRealTerminal: the built binary on a terminal,
 // a first run then later ones. The folder question refuses ~/.ssh, a
-// folder below it and a file, and asks again; the date typed before is
+// folder below it, a file, a folder that does not exist, a link to
+// ~/.ssh, a folder where acces.md is a folder, and (Linux) /proc where
+// the write fails, and asks again each time; the date typed before is
 // the one written. Later, "Non" to replacing a hand-edited acces.md
 // records the new date all the same and offers its date line alone:
 // "Non" keeps the file byte for byte (pret verifier then warns), and the
@@ -624,6 +611,8 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".ssh", "sous"), 0o700)
 	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
 	os.WriteFile(filepath.Join(home, "notes.txt"), []byte("mes notes\n"), 0o644)
+	os.MkdirAll(filepath.Join(home, "pris", "acces.md"), 0o755)
+	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "lien"))
 	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
 	file := filepath.Join(home, "envoi", "acces.md")
 
@@ -643,10 +632,22 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 		{"~/.ssh", filepath.Join(home, ".ssh") + " : c'est le dossier de la clé SSH"},
 		{"~/.ssh/sous", filepath.Join(home, ".ssh", "sous") + " : c'est le dossier de la clé SSH"},
 		{"~/notes.txt", "c'est un fichier, pas un dossier"},
+		{"~/absent", "ce dossier n'existe pas"},
+		{"~/lien", "c'est le dossier de la clé SSH"},
+		{"~/pris", "acces.md y existe déjà et n'est pas un fichier"},
 	} {
 		s.expect("Dossier où écrire acces.md")
 		s.send(refused.typed + "\r")
 		s.expect(refused.said)
+	}
+	if runtime.GOOS == "linux" {
+		// A folder that passes every check, where the write fails.
+		s.expect("Dossier où écrire acces.md")
+		s.send("/proc\r")
+		s.expect("acces.md sera écrit ici : /proc/acces.md")
+		s.send("\r")
+		s.expect("non écrit")
+		s.expect("pret n'a pas pu y écrire acces.md")
 	}
 	s.expect("Dossier où écrire acces.md")
 	s.send("~/envoi\r")
@@ -725,5 +726,298 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026, par courriel."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
 	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
 		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+	}
+}
+
+// newKey answers a first run's two passphrase questions.
+func (s *session) newKey() {
+	s.t.Helper()
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send(ptyPass + "\r")
+	s.expect("Saisissez-la une seconde fois")
+	s.send(ptyPass + "\r")
+}
+
+// requested answers the account question of a first run: requested, on
+// the date typed.
+func (s *session) requested(date string) {
+	s.t.Helper()
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.expect("Date de la demande du compte")
+	s.send(date + "\r")
+}
+
+// requestedHome is a home where pret cle and pret acces ran, off a
+// terminal: the key, a request on 2026-10-12, acces.md.
+func requestedHome(t *testing.T, home string) {
+	t.Helper()
+	pass := filepath.Join(t.TempDir(), "pass")
+	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
+	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
+		c := exec.Command(binary(t), args...)
+		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("pret %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// handEditedHome is a requestedHome whose acces.md the learner then
+// edited: their own date line, and a note; it returns that file.
+func handEditedHome(t *testing.T, home string) []byte {
+	t.Helper()
+	requestedHome(t, home)
+	file := filepath.Join(home, "acces.md")
+	written, _ := os.ReadFile(file)
+	hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
+	os.WriteFile(file, hand, 0o644)
+	return hand
+}
+
+// TestWizardDumbTerminal: with TERM=dumb the wizard draws nothing: no
+// escape sequence at all reaches the terminal (survey's redraws, cursor
+// moves and position queries, colours), every question is lines of text
+// answered by a number or a line, and no answer is lost: a refused
+// passphrase, a refused folder, then the date typed before is the one
+// written. A later run keeps a hand-edited acces.md ("Non") and changes
+// its date line alone ("1").
+func TestWizardDumbTerminal(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
+	file := filepath.Join(home, "envoi", "acces.md")
+	dumb := ptyOptions{env: []string{"TERM=dumb"}}
+
+	s := startPTYWith(t, home, dumb)
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send("court\r")
+	s.expect("trop courte")
+	s.newKey() // asked again
+	s.expect("Où en est votre compte d'accès ?")
+	s.expect("  2) Demandé, pas encore ouvert")
+	s.expect("Numéro, de 1 à 3 (1)")
+	s.send("5\r")
+	s.expect("tapez un numéro de 1 à 3")
+	s.send("?\r")
+	s.expect("Un seul compte par personne")
+	s.send("2\r")
+	s.expect("Date de la demande du compte")
+	s.expect("(2026-10-20)")
+	s.send("12/10/2026\r")
+	s.expect("Date comprise : lundi 12 octobre 2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("2\r") // "Non, choisir un autre dossier"
+	s.expect("Dossier où écrire acces.md")
+	s.send("~/.ssh\r")
+	s.expect("c'est le dossier de la clé SSH")
+	s.expect("Dossier où écrire acces.md")
+	s.send("~/envoi\r")
+	s.expect("acces.md sera écrit ici : " + file)
+	s.send("\r") // the default: "Oui"
+	s.expect("acces.md écrit")
+	s.expect("Signer acces.md ?")
+	s.send("2\r")
+	s.expect("Et maintenant")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if raw := s.raw.String(); strings.Contains(raw, "\x1b") || strings.Contains(raw, ptyPass) {
+		t.Fatalf("an escape sequence or the passphrase reached a dumb terminal:\n%q", raw)
+	}
+	written, _ := os.ReadFile(file)
+	if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
+		t.Fatalf("the date typed is lost:\n%s", written)
+	}
+
+	hand := bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1)
+	hand = append(hand, "Ma note.\n"...)
+	os.WriteFile(file, hand, 0o644)
+	s = startPTYWith(t, home, ptyOptions{env: []string{"TERM=dumb", "PRET_AUJOURDHUI=2026-10-27"}})
+	s.expect("Demande du compte notée le 12 octobre 2026.")
+	s.expect("Numéro, de 1 à 2 (1)")
+	s.send("2\r") // "Le compte est ouvert"
+	s.expect("Date de la vérification du compte")
+	s.send("26/10/2026\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("1\r")
+	s.expect("Le remplacer ?")
+	s.expect("(2)")
+	s.send("\r") // the default: "Non"
+	s.expect("Changer seulement la ligne de la date ?")
+	s.expect("(1)")
+	s.send("\r") // the default: "Oui"
+	s.expect("seule la ligne de la date a changé")
+	s.expect("Signer acces.md ?")
+	s.send("2\r")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if raw := s.raw.String(); strings.Contains(raw, "\x1b") {
+		t.Fatalf("an escape sequence reached a dumb terminal:\n%q", raw)
+	}
+	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
+	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
+		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+	}
+}
+
+// TestWizardFinishedWithStepsLeft: a first run whose account is not
+// requested yet ends on its last screen with steps left, the checklist
+// failing: the wizard exits 0 (finishedWizard), so that "go run
+// ./cmd/pret" prints no "exit status 1" under a wizard that did its job;
+// pret verifier still exits 1 there.
+func TestWizardFinishedWithStepsLeft(t *testing.T) {
+	home := t.TempDir()
+	s := startPTY(t, home)
+	s.newKey()
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("\r") // "Pas encore demandé"
+	s.expect("La demande est-elle faite ?")
+	s.send("\r") // "Non"
+	s.expect("ÉCHEC")
+	s.expect("Et maintenant")
+	s.expect("1. Demandez le compte d'accès")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	v := exec.Command(binary(t), "verifier")
+	v.Env, v.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+	if err := v.Run(); err == nil || v.ProcessState.ExitCode() != exitFailed {
+		t.Fatalf("pret verifier: %v", err)
+	}
+}
+
+// TestWizardInterruptedLater: Ctrl-C at the questions that come after
+// the date (the folder, replacing a hand-edited acces.md, its date line)
+// exits 130 with nothing half-written: acces.md is the learner's file
+// byte for byte, the state is as it was, no temporary file is left.
+func TestWizardInterruptedLater(t *testing.T) {
+	for _, step := range []struct {
+		name  string
+		reach func(s *session)
+	}{
+		{"folder", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\x1b[B\r")
+			s.expect("Dossier où écrire acces.md")
+		}},
+		{"replace", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\r")
+			s.expect("remplacer")
+		}},
+		{"date line", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\r")
+			s.expect("remplacer")
+			s.send("\r")
+			s.expect("Changer seulement la ligne de la date ?")
+		}},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			home := t.TempDir()
+			file := filepath.Join(home, "acces.md")
+			hand := handEditedHome(t, home)
+			statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+			stateBefore, _ := os.ReadFile(statePath)
+
+			s := startPTY(t, home)
+			s.expect("Où en est votre compte d'accès ?")
+			s.send("\r")
+			s.expect("Date de la demande du compte")
+			s.send("11/10/2026\r")
+			step.reach(s)
+			s.send("\x03")
+			if code := s.wait(); code != 130 {
+				t.Fatalf("exit %d\n%s", code, s.raw.String())
+			}
+			if !s.echoOn() {
+				t.Fatal("terminal left without echo")
+			}
+			if now, _ := os.ReadFile(file); !bytes.Equal(now, hand) {
+				t.Fatalf("acces.md changed:\n%s", now)
+			}
+			if now, _ := os.ReadFile(statePath); !bytes.Equal(now, stateBefore) {
+				t.Fatalf("the state changed:\n%s", now)
+			}
+			for _, dir := range []string{home, filepath.Dir(statePath), filepath.Join(home, ".ssh")} {
+				if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
+					t.Fatalf("temporary files left: %v", left)
+				}
+			}
+		})
+	}
+}
+
+// TestWizardUnreadableStateInRealTerminal: a state file pret cannot read
+// (here, not YAML) is said with its path, never written over, and the
+// wizard goes on: the date typed is written in acces.md, and the last
+// lines say it is not noted and how to fix that.
+func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
+	home := t.TempDir()
+	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	os.MkdirAll(filepath.Dir(statePath), 0o700)
+	broken := []byte("acces: [ceci n'est pas du YAML\n")
+	os.WriteFile(statePath, broken, 0o600)
+
+	s := startPTY(t, home)
+	s.newKey()
+	s.expect("Il ne sera pas modifié ; pret continue sans lui.")
+	s.requested("12/10/2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("acces.md écrit")
+	s.expect("la déclaration n'est pas notée")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r")
+	s.wait()
+	if now, _ := os.ReadFile(statePath); !bytes.Equal(now, broken) {
+		t.Fatalf("the unreadable state was written over:\n%s", now)
+	}
+	if written, _ := os.ReadFile(filepath.Join(home, "acces.md")); !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
+		t.Fatalf("the date typed is lost:\n%s", written)
+	}
+}
+
+// TestAccesKeepsFileInRealTerminal: pret acces on a terminal, a
+// hand-edited acces.md that states another date: "Non" to replacing it
+// records the declaration all the same and offers its date line alone;
+// "Non" again keeps the file byte for byte (exit 1: a kept file, its
+// rewrite command given), "Oui" changes that line only (exit 0).
+func TestAccesKeepsFileInRealTerminal(t *testing.T) {
+	for _, dateLine := range []string{"Non", "Oui"} {
+		t.Run(dateLine, func(t *testing.T) {
+			home := t.TempDir()
+			file := filepath.Join(home, "acces.md")
+			hand := handEditedHome(t, home)
+
+			s := startPTYWith(t, home, ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}, "acces")
+			s.expect("Où en est votre compte d'accès ?")
+			s.send("\x1b[B\r") // down: "Le compte est ouvert"
+			s.expect("Date de la vérification du compte")
+			s.send("26/10/2026\r")
+			s.expect("remplacer")
+			s.send("\r") // the default: "Non"
+			s.expect("Changer seulement la ligne de la date ?")
+			want, code := hand, 1
+			if dateLine == "Non" {
+				s.send("\x1b[B\r")
+				s.expect("--force")
+			} else {
+				s.send("\r")
+				s.expect("seule la ligne de la date a changé")
+				want, code = bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1), 0
+			}
+			if got := s.wait(); got != code {
+				t.Fatalf("exit %d, want %d\n%s", got, code, s.raw.String())
+			}
+			if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
+				t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+			}
+			state, _ := os.ReadFile(filepath.Join(home, ".local", "state", "pret", "etat.yaml"))
+			if !bytes.Contains(state, []byte("statut: verifie")) || !bytes.Contains(state, []byte(`date: "2026-10-26"`)) {
+				t.Fatalf("the declaration is not recorded:\n%s", state)
+			}
+		})
 	}
 }

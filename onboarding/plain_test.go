@@ -1,0 +1,73 @@
+package onboarding
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// plainPrompter is a SurveyPrompter in Plain mode reading typed from a
+// pipe; done closes its output and returns what it wrote.
+func plainPrompter(t *testing.T, typed string) (p *SurveyPrompter, done func() string) {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { io.WriteString(inW, typed); inW.Close() }()
+	got := make(chan string)
+	go func() { b, _ := io.ReadAll(outR); got <- string(b) }()
+	t.Cleanup(func() { inR.Close() })
+	return &SurveyPrompter{In: inR, Out: outW, Err: outW, NoColor: true, Plain: true, Width: 40}, func() string {
+		outW.Close()
+		return <-got
+	}
+}
+
+// TestPlainPrompter: the questions of TERM=dumb are lines of text with
+// no escape sequence: a choice is its number (Enter: the default; "?":
+// the help; anything else refused and asked again), an input is a line
+// (Enter: the default), and each answer takes its own line only, so the
+// next question reads the next line.
+func TestPlainPrompter(t *testing.T) {
+	p, done := plainPrompter(t, "0\n4\noui\n?\n 3 \n\n\r\n?\n12/10/2026\r\n2\n")
+	i, err := p.Select("Où en est votre compte d'accès ?", []string{"A", "B", "C"}, 1, "Un seul compte.")
+	if err != nil || i != 2 {
+		t.Fatalf("Select: %d %v", i, err)
+	}
+	if i, err := p.Select("Oui ou non ?", []string{"Oui", "Non"}, 1, ""); err != nil || i != 1 {
+		t.Fatalf("Select, Enter: %d %v", i, err)
+	}
+	if s, err := p.Input("Date :", "2026-10-20", ""); err != nil || s != "2026-10-20" {
+		t.Fatalf("Input, Enter: %q %v", s, err)
+	}
+	if s, err := p.Input("Date :", "2026-10-20", "Formes acceptées."); err != nil || s != "12/10/2026" {
+		t.Fatalf("Input: %q %v", s, err)
+	}
+	if i, err := p.Select("Encore ?", []string{"Oui", "Non"}, 0, ""); err != nil || i != 1 {
+		t.Fatalf("Select after an input: %d %v", i, err)
+	}
+	// The input ends: no answer, like Ctrl-D.
+	if _, err := p.Input("Dossier :", "~", ""); err != ErrInterrupted {
+		t.Fatalf("end of input: %v", err)
+	}
+	screen := done()
+	if strings.ContainsAny(screen, "\x1b\r") {
+		t.Fatalf("escape or carriage return on a dumb terminal:\n%q", screen)
+	}
+	for _, want := range []string{"? Où en est votre compte d'accès ?\n  1) A\n  2) B\n  3) C\n",
+		"Numéro, de 1 à 3 (2) [? pour l'aide] : ", "tapez un numéro de 1 à 3", "? Un seul compte.\n",
+		"? Date : (2026-10-20) ", "? Formes acceptées.\n"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("%q not on screen:\n%s", want, screen)
+		}
+	}
+	if n := strings.Count(screen, "tapez un numéro de 1 à 3"); n != 3 {
+		t.Errorf("%d refusals for 0, 4 and oui:\n%s", n, screen)
+	}
+}
