@@ -65,10 +65,10 @@ func RecordedLine(st *State) string {
 // declaration means the account is not requested yet.
 func (a Account) Ask() (*Declaration, error) {
 	if a.StateErr != nil {
-		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", a.StateErr.Error(), a.StateErr.Hint())
+		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", esc(a.StateErr.Error()), esc(a.StateErr.Hint()))
 	}
 	channel := a.Channel
-	if channel == "" {
+	if strings.TrimSpace(channel) == "" { // blank: never "( )" on screen
 		channel = "par le canal indiqué par les organisateurs"
 	}
 	options := []string{AnswerNotYet, AnswerRequested, AnswerOpen}
@@ -88,7 +88,7 @@ func (a Account) Ask() (*Declaration, error) {
 	}
 	status := statuses[i]
 	if status == "" {
-		fmt.Fprintf(a.Out, "Demandez le compte d'accès %s, une seule fois.\n", channel)
+		fmt.Fprintf(a.Out, "Demandez le compte d'accès %s, une seule fois.\n", esc(channel))
 		fmt.Fprintln(a.Out, "pret ne connaît pas le nom du nœud de login : il viendra des organisateurs.")
 		done, err := askYesNo(a.P, "La demande est-elle faite ?", false,
 			"Oui : pret note la date de la demande et écrit acces.md. Non : relancez pret une fois la demande faite.")
@@ -117,7 +117,8 @@ func (a Account) Ask() (*Declaration, error) {
 			err = fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d), dates.Long(requested))
 		}
 		if err != nil {
-			fmt.Fprintf(a.Out, "✘ %s.\n", capitalize(err.Error()))
+			// The refusal quotes what was typed: escaped.
+			fmt.Fprintf(a.Out, "✘ %s.\n", esc(capitalize(err.Error())))
 			continue
 		}
 		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))
@@ -177,8 +178,14 @@ func TildePath(p, home string) string {
 // the end: a folder that does not exist or is a file, the key's folder
 // or one below it, a name taken by something that is not a file.
 func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (string, error) {
+	return where(p, out, file, home, store, refusedPlace(file, store))
+}
+
+// where is Where for a starting place refused for why (empty: not
+// refused): it says so and asks the folder at once.
+func where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
 	ask := false
-	if why := refusedPlace(file, store); why != "" {
+	if why != "" {
 		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
 		ask = true
 	}
@@ -202,6 +209,14 @@ func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (stri
 		d := ExpandHome(strings.TrimSpace(answer), home)
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(dir, d)
+		}
+		if filepath.Base(d) == filepath.Base(file) {
+			// The file's own path, typed for its folder: what was meant
+			// is plain, so it is not refused for being a file (or for
+			// not existing yet).
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+				d = filepath.Dir(d)
+			}
 		}
 		next := filepath.Join(d, filepath.Base(file))
 		if why := refusedPlace(next, store); why != "" {
