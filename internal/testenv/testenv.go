@@ -131,15 +131,21 @@ func SSHKeygen(t testing.TB, dir, name string, args ...string) string {
 // word of the text such as "#####" is a word (FuzzWrapText found
 // "#\n# #####" at width 6, a comment line holding one word).
 func OneWordOverflow(line string) bool {
-	n := 0
+	n, punct := 0, 0
 	for _, f := range strings.Fields(textwrap.StripEscapes(line)) {
 		switch f {
 		case "#", "-", "+", "↪", "-↪", "+↪", "?":
 			continue
 		}
+		if strings.Trim(f, ":;?!«»") == "" {
+			// French punctuation, which the wrapping keeps glued to
+			// the word beside it: part of that word.
+			punct++
+			continue
+		}
 		n++
 	}
-	return n == 1
+	return n == 1 || n == 0 && punct > 0
 }
 
 // NonSpace is s without its spaces, line breaks and colour escapes: what
