@@ -37,3 +37,34 @@ func TestDumbTerminalNoEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestDumbTerminalWizard: the wizard on a TERM=dumb terminal asks with
+// numbered choices and lines, draws no escape sequence at all (survey
+// would clear and redraw lines), understands a number, a word and Enter
+// (the default), asks again after an answer it does not understand, and
+// writes acces.md like anywhere else.
+func TestDumbTerminalWizard(t *testing.T) {
+	home := t.TempDir()
+	s := startPTYWith(t, home, ptyOptions{env: []string{"TERM=dumb"}})
+	s.expect("Choisissez une passphrase")
+	s.send(testPass + "\r")
+	s.expect("seconde fois")
+	s.send(testPass + "\r")
+	s.expect("Votre choix, de 1 à 3 (Entrée : 1)")
+	s.send("zzz\r")
+	s.expect("Réponse non comprise (zzz) : tapez un numéro de 1 à 3.")
+	s.send("2\r")
+	s.expect("Date de la demande du compte (Entrée : ")
+	s.send("\r")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("Signer acces.md ?")
+	s.send("non\r")
+	code := s.wait()
+	if _, err := os.Stat(home + "/acces.md"); err != nil {
+		t.Fatalf("exit %d, acces.md: %v\n%s", code, err, s.raw.String())
+	}
+	if raw := s.raw.String(); strings.Contains(raw, "\x1b") {
+		t.Fatalf("escape sequences on a dumb terminal:\n%q", raw)
+	}
+}

@@ -43,7 +43,11 @@ func systemStreams(in *os.File, out, errw *os.File) *iostreams {
 		}
 	}
 	s.prompter = func() onboarding.Prompter {
-		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width}
+		sp := &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width}
+		if t, _ := os.LookupEnv("TERM"); t == "dumb" {
+			return &linePrompter{SurveyPrompter: sp, in: in, out: out, width: s.width}
+		}
+		return sp
 	}
 	return s
 }

@@ -40,7 +40,9 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
 		plainUsages(root)
 	}
-	root.SetArgs(args)
+	// cobra reads os.Args for nil arguments: an in-process run with none
+	// must not see the test binary's.
+	root.SetArgs(append([]string{}, args...))
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
