@@ -46,20 +46,18 @@ func TestDumbTerminalNoEscapes(t *testing.T) {
 func TestDumbTerminalWizard(t *testing.T) {
 	home := t.TempDir()
 	s := startPTYWith(t, home, ptyOptions{env: []string{"TERM=dumb"}})
-	s.expect("Choisissez une passphrase")
-	s.send(testPass + "\r")
-	s.expect("seconde fois")
-	s.send(testPass + "\r")
-	s.expect("Votre choix, de 1 à 3 (Entrée : 1)")
-	s.send("zzz\r")
-	s.expect("Réponse non comprise (zzz) : tapez un numéro de 1 à 3.")
-	s.send("2\r")
-	s.expect("Date de la demande du compte (Entrée : ")
-	s.send("\r")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
-	s.expect("Signer acces.md ?")
-	s.send("non\r")
+	for _, step := range [][2]string{
+		{"Choisissez une passphrase", testPass},
+		{"seconde fois", testPass},
+		{"Votre choix, de 1 à 3 (Entrée : 1)", "zzz"},
+		{"Réponse non comprise (zzz) : tapez un numéro de 1 à 3.", "2"},
+		{"Date de la demande du compte (Entrée : ", ""},
+		{"Écrire acces.md à cet endroit ?", ""},
+		{"Signer acces.md ?", "non"},
+	} {
+		s.expect(step[0])
+		s.send(step[1] + "\r")
+	}
 	code := s.wait()
 	if _, err := os.Stat(home + "/acces.md"); err != nil {
 		t.Fatalf("exit %d, acces.md: %v\n%s", code, err, s.raw.String())

@@ -14,12 +14,12 @@ import (
 // "exit status 1"), the other runs the test script, which exists. Every
 // page of docs/ the README links to exists in the repository.
 func TestReadmeOpensWithTheTwoCommands(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..") // the module's root, from ./cmd/pret
 	data, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	readme := string(data)
+	if err != nil || readme == "" {
+		t.Fatalf("README.md: %v", err)
+	}
 	_, block, ok := strings.Cut(readme, "```sh\n")
 	if !ok {
 		t.Fatal("the README has no sh block")
