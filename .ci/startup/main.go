@@ -2,8 +2,8 @@
 // them in alternation: one run of each per round, in a rotated order, so
 // that a slow moment of the machine falls on every command alike. It
 // prints the median and quartiles of each, and the ratio of each median
-// to the first command's. The README's "Vitesse" section uses it for
-// the start-up figures and for the 100,000-file ratio to grep -rc.
+// to the first command's. docs/tests.md uses it for the start-up
+// figures and for the 100,000-file ratio to grep -rc.
 //
 //	go run ./.ci/startup -n 400 -- ssh-keygen -lf k.pub -- ./pret empreinte k.pub
 //	go run ./.ci/startup -n 9 -w 1 -- grep -rc Clé rendus -- ./pret valider --format json rendus

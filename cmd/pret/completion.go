@@ -1,17 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 )
-
-// completionOptions is what `pret completion SHELL` takes.
-type completionOptions struct {
-	Shell string
-	Root  *cobra.Command
-}
 
 // shells are cobra's four generators, each with the command's French
 // descriptions.
@@ -43,7 +36,7 @@ sont dans « pret completion SHELL --help ».`,
 			if len(args) == 0 {
 				return usageError("pret completion bash (ou zsh, fish, powershell)", "dites pour quel shell : bash, zsh, fish ou powershell")
 			}
-			return usageError("pret completion bash (ou zsh, fish, powershell)", "shell inconnu : %q", args[0])
+			return usageError(suggestCommand(cmd, args[0], "pret completion bash (ou zsh, fish, powershell)"), "shell inconnu : %q", args[0])
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
@@ -56,13 +49,9 @@ sont dans « pret completion SHELL --help ».`,
 			Example: sh.example,
 			Args:    noArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return runCompletion(cmd.Context(), &completionOptions{Shell: cmd.Name(), Root: cmd.Root()}, a.io, gen)
+				return gen(cmd.Root(), a.io)
 			},
 		})
 	}
 	return c
-}
-
-func runCompletion(ctx context.Context, opts *completionOptions, ios *iostreams, gen func(*cobra.Command, *iostreams) error) error {
-	return gen(opts.Root, ios)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -106,7 +105,7 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 			path = candidate
 		}
 	} else if _, err := os.Lstat(path); err != nil {
-		return nil, nil, usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", path)
+		return nil, nil, usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", checklist.Escape(path))
 	}
 	var warnings []string
 	if path != "" {
@@ -132,15 +131,12 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 			return nil, nil, usageError("écrivez la date de la séance sous la forme AAAA-MM-JJ (seance.date, PRET_SEANCE_DATE)", "date de séance invalide : %v (%s)", err, checklist.Escape(path))
 		}
 		if err != nil {
-			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", path, err)
+			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", checklist.Escape(path), err)
 		}
-		filtered, err := cf.filteredYAML()
-		if err == nil {
-			v.SetConfigType("yaml")
-			err = v.ReadConfig(bytes.NewReader(filtered))
-		}
-		if err != nil {
-			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s)", path)
+		// viper gets the known settings as they were read, never the
+		// unknown keys, so it never decodes them.
+		if err := v.MergeConfigMap(cf.tree()); err != nil {
+			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s)", checklist.Escape(path))
 		}
 		if w := cf.unknownWarning(path); w != "" {
 			warnings = append(warnings, w)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -322,23 +321,20 @@ func frenchYAMLError(err error) string {
 	return "YAML invalide : " + reason
 }
 
-// filteredYAML is the known settings as YAML, for viper: it never sees
-// the unknown keys, so it never decodes them.
-func (cf *configFile) filteredYAML() ([]byte, error) {
-	tree := map[string]map[string]any{}
+// tree is the known settings as sections of values, the shape viper
+// reads a config file into.
+func (cf *configFile) tree() map[string]any {
+	tree := map[string]any{}
 	for k, v := range cf.values {
 		sec, name, _ := strings.Cut(k, ".")
-		if tree[sec] == nil {
-			tree[sec] = map[string]any{}
+		m, _ := tree[sec].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			tree[sec] = m
 		}
-		tree[sec][name] = v
+		m[name] = v
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	if err := enc.Encode(tree); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), enc.Close()
+	return tree
 }
 
 // quoteValue quotes a refused value, unless it may be a piece of a key:

@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -125,7 +127,7 @@ func describeError(err error) string {
 
 // flagError turns pflag's typed errors into French; it is cobra's
 // FlagErrorFunc, so every flag of every command goes through it.
-func flagError(c interface{ CommandPath() string }, err error) error {
+func flagError(c *cobra.Command, err error) error {
 	hint := fmt.Sprintf("« %s --help » liste les options", c.CommandPath())
 	var (
 		notExist *pflag.NotExistError
@@ -140,7 +142,7 @@ func flagError(c interface{ CommandPath() string }, err error) error {
 		} else if s != "" {
 			return usageError(hint, "option courte inconnue : -%s", s)
 		}
-		return usageError(hint, "option inconnue : --%s", notExist.GetSpecifiedName())
+		return usageError(didYouMean(suggestFlags(c, notExist.GetSpecifiedName()), hint), "option inconnue : --%s", notExist.GetSpecifiedName())
 	case errors.As(err, &noValue):
 		return usageError(hint, "l'option %s attend une valeur", flagName(noValue.GetFlag()))
 	case errors.As(err, &badValue):
@@ -149,6 +151,45 @@ func flagError(c interface{ CommandPath() string }, err error) error {
 		return usageError(hint, "option mal écrite : %s", syntax.GetSpecifiedFlag())
 	}
 	return usageError(hint, "ligne de commande refusée : %s", err.Error())
+}
+
+// suggestFlags are the long flags of c a mistyped name may have meant:
+// within the edit distance cobra allows for commands, or starting with
+// what was typed.
+func suggestFlags(c *cobra.Command, typed string) []string {
+	typed = strings.ToLower(typed)
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if editDistance(typed, f.Name) <= 2 || (len(typed) >= 3 && strings.HasPrefix(f.Name, typed)) {
+			names = append(names, "--"+f.Name)
+		}
+	})
+	return names
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 func flagName(f *pflag.Flag) string {

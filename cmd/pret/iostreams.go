@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/romeo-pret/pret/internal/textwrap"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -73,7 +74,7 @@ func (s *iostreams) Wrap(text string) string {
 	if !s.outTTY {
 		return text
 	}
-	return wrapText(text, s.width)
+	return textwrap.Text(text, s.width)
 }
 
 // Prompter is what asks the questions; call it only when Interactive.

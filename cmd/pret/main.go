@@ -20,30 +20,15 @@ import (
 func main() { os.Exit(pretMain()) }
 
 func pretMain() int {
-	args := os.Args[1:]
-	if isVersion(args) {
-		// Nothing to interrupt and no terminal to restore: the signal
-		// handler (a goroutine, often a thread) would be most of its
-		// run time.
-		return run(context.Background(), args, systemStreams(os.Stdin, os.Stdout, os.Stderr))
-	}
 	stopSignals := handleSignals(os.Stdin, os.Stderr)
 	defer stopSignals()
-	return run(context.Background(), args, systemStreams(os.Stdin, os.Stdout, os.Stderr))
+	return run(context.Background(), os.Args[1:], systemStreams(os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run executes one command line and returns its exit code; the in-process
-// tests call it with fake streams.
+// run executes one command line through the cobra tree and returns its
+// exit code; the in-process tests call it with fake streams.
 func run(ctx context.Context, args []string, ios *iostreams) int {
 	ios = ios.checkedOut()
-	if code, ok := fastPath(ctx, args, ios); ok {
-		return code
-	}
-	return runTree(ctx, args, ios)
-}
-
-// runTree executes a command line through the cobra tree.
-func runTree(ctx context.Context, args []string, ios *iostreams) int {
 	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
 		// The shells ask in the background and throw stderr away; cobra
 		// writes its English debugging line there, so nobody reads it.
@@ -55,7 +40,9 @@ func runTree(ctx context.Context, args []string, ios *iostreams) int {
 	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
 		plainUsages(root)
 	}
-	root.SetArgs(args)
+	// cobra reads os.Args for nil arguments: an in-process run with none
+	// must not see the test binary's.
+	root.SetArgs(append([]string{}, args...))
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)

@@ -19,8 +19,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -82,6 +84,9 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 			return nil
 		},
 	}
+	// cobra asks back about a name this close, in English and only when
+	// it reports the error itself; noArgs does in French.
+	root.SuggestionsMinimumDistance = 2
 	// completion is pret's own command, with French help.
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetHelpCommand(newHelpCmd(a))
@@ -91,7 +96,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 	pathFlag(root.PersistentFlags(), &a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
 	root.PersistentFlags().BoolP("help", "h", false, "afficher cette aide")
 	a.bindConfigFlags(root)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err) })
+	root.SetFlagErrorFunc(flagError)
 	root.SetUsageTemplate(usageTemplate)
 	// Help is wrapped at word boundaries on a narrow terminal.
 	help := root.HelpFunc()
@@ -122,8 +127,34 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
 		c.SilenceErrors, c.SilenceUsage = true, true
+		c.SuggestionsMinimumDistance = root.SuggestionsMinimumDistance
 	}
+	completeChoices(root)
 	return root
+}
+
+// completeChoices makes the shells complete the words a flag that takes
+// one of a few (--format, --statut) accepts, on c and below.
+func completeChoices(c *cobra.Command) {
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if v, ok := f.Value.(*choiceValue); ok {
+			choices := v.choices
+			// RegisterFlagCompletionFunc fails only for an unknown flag
+			// or a second registration, neither of which happens here.
+			_ = c.RegisterFlagCompletionFunc(f.Name, func(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				var words []cobra.Completion
+				for _, w := range choices {
+					if strings.HasPrefix(w, typed) {
+						words = append(words, w)
+					}
+				}
+				return words, cobra.ShellCompDirectiveNoFileComp
+			})
+		}
+	})
+	for _, sub := range c.Commands() {
+		completeChoices(sub)
+	}
 }
 
 // needsConfig is false for the commands that work without the
@@ -145,9 +176,29 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		if cmd.HasParent() {
 			return usageError(fmt.Sprintf("« %s --help » montre comment l'appeler", cmd.CommandPath()), "%s ne prend rien après son nom ; reçu en trop : %q", cmd.CommandPath(), args[0])
 		}
-		return usageError("« pret --help » liste les commandes", "commande inconnue : %q", args[0])
+		return usageError(suggestCommand(cmd, args[0], "« pret --help » liste les commandes"), "commande inconnue : %q", args[0])
 	}
 	return nil
+}
+
+// suggestCommand is the hint for a mistyped command name: the names of
+// c's commands close to typed (cobra's edit distance, 2 at most, or a
+// prefix), asked back in French; otherwise hint.
+func suggestCommand(c *cobra.Command, typed, hint string) string {
+	return didYouMean(c.SuggestionsFor(typed), hint)
+}
+
+// didYouMean asks back about the names a mistyped one may have meant,
+// in French: cobra's own "Did you mean this?" is English.
+func didYouMean(names []string, hint string) string {
+	if len(names) == 0 {
+		return hint
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "« " + n + " »"
+	}
+	return "vouliez-vous dire " + frenchList(quoted) + " ?"
 }
 
 // maxArgs allows at most n arguments; hint says what they are.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -37,7 +38,11 @@ ne se connecte nulle part.`,
 
 func runSSHConfig(ctx context.Context, opts *sshConfigOptions, ios *iostreams) error {
 	home, _ := os.UserHomeDir()
-	// Never wrapped: it is a file's text, to copy as it is.
-	_, err := io.WriteString(ios.Out, onboarding.SSHConfig(opts.Config.Key.PrivatePath(), home))
+	// Never wrapped: it is a file's text, to copy as it is. The key's
+	// path and HOME come from the configuration and the environment:
+	// escaped alike (so ~ still stands for HOME), a bidi control or an
+	// escape sequence in them never reaches the terminal.
+	block := onboarding.SSHConfig(checklist.Escape(opts.Config.Key.PrivatePath()), checklist.Escape(home))
+	_, err := io.WriteString(ios.Out, block)
 	return err
 }

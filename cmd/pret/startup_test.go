@@ -12,7 +12,7 @@ import (
 // regexp or a template when the program starts, since most commands
 // never use them (pret version, pret empreinte). Each is built on first
 // use. The bound is in bytes, read from the runtime's own init trace; the
-// time it saves is measured, not asserted (see README).
+// time it saves is measured, not asserted (docs/tests.md).
 func TestInitAllocatesNothingOfPret(t *testing.T) {
 	cmd := exec.Command(binary(t), "version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")

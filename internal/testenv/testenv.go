@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+
+	"github.com/romeo-pret/pret/internal/textwrap"
 )
 
 // Today is the date pret believes it is in tests (PRET_AUJOURDHUI), and
@@ -116,4 +119,42 @@ func SSHKeygen(t testing.TB, dir, name string, args ...string) string {
 	path := filepath.Join(dir, name)
 	Run(t, NeedTool(t, "ssh-keygen"), append([]string{"-q", "-f", path}, args...)...)
 	return path
+}
+
+// OneWordOverflow: a line wider than the width holds a single word
+// (beside a comment's '#', a diff marker or survey's "?"): the one
+// case pret leaves to the terminal, since cutting would put a newline
+// inside a fingerprint or a path that is copied.
+//
+// A marker is a field the wrapper or survey writes alone ("#", "-↪",
+// "↪", "?", a diff's "-" or "+"), not any run of those characters: a
+// word of the text such as "#####" is a word (FuzzWrapText found
+// "#\n# #####" at width 6, a comment line holding one word).
+func OneWordOverflow(line string) bool {
+	n, punct := 0, 0
+	for _, f := range strings.Fields(textwrap.StripEscapes(line)) {
+		switch f {
+		case "#", "-", "+", "↪", "-↪", "+↪", "?":
+			continue
+		}
+		if strings.Trim(f, ":;?!«»") == "" {
+			// French punctuation, which the wrapping keeps glued to
+			// the word beside it: part of that word.
+			punct++
+			continue
+		}
+		n++
+	}
+	return n == 1 || n == 0 && punct > 0
+}
+
+// NonSpace is s without its spaces, line breaks and colour escapes: what
+// wrapping must keep, in order.
+func NonSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, textwrap.StripEscapes(s))
 }

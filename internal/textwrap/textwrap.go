@@ -158,7 +158,9 @@ func wrapComment(line string, width int) string {
 // copy: the terminal's own soft wrap keeps it one word when copied, a
 // newline would not), else after cont (a diff or comment line needs its
 // marker). The spacing between words is kept within a line (the columns
-// of a layout); a break drops the spaces where it falls.
+// of a layout); a break drops the spaces where it falls. The spaces
+// French puts around « : », « ; », « ? », « ! » and guillemets are no
+// break points (glued).
 func flow(b *strings.Builder, text string, col, width int, cont string, contW int, bare bool) {
 	first := true
 	for rest := text; rest != ""; {
@@ -169,11 +171,12 @@ func flow(b *strings.Builder, text string, col, width int, cont string, contW in
 		if end < 0 {
 			end = len(rest)
 		}
-		word := rest[:end]
-		rest = rest[end:]
-		if word == "" {
+		if end == 0 {
 			break // trailing spaces
 		}
+		end = glued(rest, end)
+		word := rest[:end]
+		rest = rest[end:]
 		w := Columns(word)
 		switch {
 		case bare && col+len(gap)+w > width && contW+w > width:
@@ -196,6 +199,42 @@ func flow(b *strings.Builder, text string, col, width int, cont string, contW in
 		col += w
 	}
 }
+
+// glued is where the word text[:end] ends once extended over the spaces
+// French typography never breaks: before ':', ';', '?', '!' and a
+// closing guillemet, and after an opening one. pret's messages write
+// them as ordinary spaces, so a narrow terminal would otherwise start a
+// line with a lone ':'; written as U+00A0 or U+202F (no-break spaces),
+// they are no break points in the first place.
+func glued(text string, end int) int {
+	last := text[:end]
+	for {
+		next := strings.TrimLeft(text[end:], " ")
+		if len(next) == len(text)-end || next == "" {
+			return end
+		}
+		n := strings.IndexByte(next, ' ')
+		if n < 0 {
+			n = len(next)
+		}
+		if !opensGlued(StripEscapes(last)) && !closesGlued(StripEscapes(next[:n])) {
+			return end
+		}
+		last = next[:n]
+		end = len(text) - len(next) + n
+	}
+}
+
+// closesGlued: a word starting with French high punctuation or a closing
+// guillemet, which stays on the line of the word before it.
+func closesGlued(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return strings.ContainsRune(":;?!»", r)
+}
+
+// opensGlued: a word ending with an opening guillemet, which stays on
+// the line of the word after it.
+func opensGlued(w string) bool { return strings.HasSuffix(w, "«") }
 
 // hangColumn is where the text after the last wide gap (two spaces or
 // more) begins: the message column of a checklist or flag line.

@@ -1,9 +1,12 @@
-package main
+package textwrap_test
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/internal/textwrap"
 )
 
 // TestWrapText: at every width, no line is wider than the width but a
@@ -22,29 +25,29 @@ func TestWrapText(t *testing.T) {
 	}
 	text := strings.Join(texts, "\n")
 	for width := 10; width <= 130; width++ {
-		got := wrapText(text, width)
-		if nonSpace(got) != nonSpace(text) {
+		got := textwrap.Text(text, width)
+		if testenv.NonSpace(got) != testenv.NonSpace(text) {
 			t.Fatalf("width %d: text changed:\n%s", width, got)
 		}
 		for _, line := range strings.Split(got, "\n") {
-			if visibleWidth(line) > width && !oneWordOverflow(line) {
-				t.Fatalf("width %d: line of %d columns: %q", width, visibleWidth(line), line)
+			if textwrap.Columns(line) > width && !testenv.OneWordOverflow(line) {
+				t.Fatalf("width %d: line of %d columns: %q", width, textwrap.Columns(line), line)
 			}
 		}
 	}
-	if wrapText(text, 0) != text || wrapText(text, 500) != text {
+	if textwrap.Text(text, 0) != text || textwrap.Text(text, 500) != text {
 		t.Fatal("a wide or unknown terminal must leave the text alone")
 	}
 	// The message column is kept when it leaves room.
-	got := wrapText(texts[0], 70)
+	got := textwrap.Text(texts[0], 70)
 	lines := strings.Split(got, "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[1], strings.Repeat(" ", 34)+"/home") {
 		t.Fatalf("hanging indent:\n%s", got)
 	}
-	if strings.Join(strings.Fields(wrapText(text, 20)), " ") != strings.Join(strings.Fields(text), " ") {
+	if strings.Join(strings.Fields(textwrap.Text(text, 20)), " ") != strings.Join(strings.Fields(text), " ") {
 		t.Fatal("a word was cut")
 	}
-	if utf8.RuneCountInString("é") != visibleWidth("\x1b[1mé\x1b[0m") {
+	if utf8.RuneCountInString("é") != textwrap.Columns("\x1b[1mé\x1b[0m") {
 		t.Fatal("escapes counted as columns")
 	}
 }

@@ -1,26 +1,16 @@
-package main
+package textwrap_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/internal/textwrap"
 	"github.com/romeo-pret/pret/onboarding"
 )
-
-// nonSpace is s without its spaces, line breaks and colour escapes: what
-// wrapping must keep, in order.
-func nonSpace(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, stripEscapes(s))
-}
 
 // wrapWords are the words generated texts are made of: accents
 // precomposed and combining (one column each), wide characters (two),
@@ -64,13 +54,13 @@ func TestWrapProperties(t *testing.T) {
 		long := i%2 == 0
 		text := wrapSample(rng, long)
 		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
-			got := wrapText(text, width)
+			got := textwrap.Text(text, width)
 			for _, line := range strings.Split(got, "\n") {
-				if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
+				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(line) {
 					t.Fatalf("width %d: line of %d columns %q in:\n%s", width, w, line, got)
 				}
 			}
-			if nonSpace(got) != nonSpace(text) {
+			if testenv.NonSpace(got) != testenv.NonSpace(text) {
 				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
 			}
 			// No word is ever cut, not even one wider than a line.
@@ -80,7 +70,7 @@ func TestWrapProperties(t *testing.T) {
 			if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(text), " ") {
 				t.Fatalf("width %d: a word was cut:\n%q\n%q", width, text, got)
 			}
-			if visibleWidth(text) <= width && !strings.Contains(text, "\n") && got != text {
+			if textwrap.Columns(text) <= width && !strings.Contains(text, "\n") && got != text {
 				t.Fatalf("width %d: a line that fits was changed: %q", width, got)
 			}
 		}
@@ -90,31 +80,10 @@ func TestWrapProperties(t *testing.T) {
 	}
 }
 
-// oneWordOverflow: a line wider than the width holds a single word
-// (beside a comment's '#', a diff marker or survey's "?"): the one
-// case pret leaves to the terminal, since cutting would put a newline
-// inside a fingerprint or a path that is copied.
-//
-// A marker is a field the wrapper or survey writes alone ("#", "-↪",
-// "↪", "?", a diff's "-" or "+"), not any run of those characters: a
-// word of the text such as "#####" is a word (FuzzWrapText found
-// "#\n# #####" at width 6, a comment line holding one word).
-func oneWordOverflow(line string) bool {
-	n := 0
-	for _, f := range strings.Fields(stripEscapes(line)) {
-		switch f {
-		case "#", "-", "+", "↪", "-↪", "+↪", "?":
-			continue
-		}
-		n++
-	}
-	return n == 1
-}
-
 func maxWord(s string) int {
 	m := 0
 	for _, w := range strings.Fields(s) {
-		m = max(m, visibleWidth(w))
+		m = max(m, textwrap.Columns(w))
 	}
 	return m
 }
@@ -124,8 +93,8 @@ func TestVisibleWidth(t *testing.T) {
 	for s, want := range map[string]int{
 		"é": 1, "e\u0301": 1, "NŒUD": 4, "日本": 4, "🙂": 2, "\x1b[31mé\x1b[0m": 1, "a\u200db": 2, "": 0,
 	} {
-		if got := visibleWidth(s); got != want {
-			t.Errorf("visibleWidth(%q) = %d, want %d", s, got, want)
+		if got := textwrap.Columns(s); got != want {
+			t.Errorf("textwrap.Columns(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
@@ -157,21 +126,21 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 		diff := onboarding.UnifiedDiff("a", "b", []byte(strings.Join(oldL, "\n")+"\n"), []byte(strings.Join(newL, "\n")+"\n"), color)
 		in := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
 		for width := 20; width <= 120; width += 1 + rng.IntN(3) {
-			out := strings.Split(strings.TrimSuffix(wrapText(diff, width), "\n"), "\n")
+			out := strings.Split(strings.TrimSuffix(textwrap.Text(diff, width), "\n"), "\n")
 			// Group the output lines: a line starting "X↪ " continues
 			// the one before it; any other starts the next input line.
 			var groups [][]string
 			for _, line := range out {
-				if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
+				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(line) {
 					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
 				}
-				plain := stripEscapes(line)
+				plain := textwrap.StripEscapes(line)
 				if _, after, ok := strings.Cut(plain, "↪ "); ok && len(plain)-len(after) == 1+len("↪ ") {
 					if len(groups) == 0 {
 						t.Fatalf("width %d: a continuation first", width)
 					}
 					g := groups[len(groups)-1]
-					if marker := stripEscapes(g[0])[0]; plain[0] != marker {
+					if marker := textwrap.StripEscapes(g[0])[0]; plain[0] != marker {
 						t.Fatalf("width %d: continuation %q of %q has another marker", width, plain, g[0])
 					}
 					groups[len(groups)-1] = append(g, after)
@@ -186,10 +155,10 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 				t.Fatalf("width %d: %d lines became %d groups:\n%s", width, len(in), len(groups), strings.Join(out, "\n"))
 			}
 			for k, g := range groups {
-				if nonSpace(strings.Join(g, " ")) != nonSpace(in[k]) {
+				if testenv.NonSpace(strings.Join(g, " ")) != testenv.NonSpace(in[k]) {
 					t.Fatalf("width %d: %q rejoined as %q", width, in[k], g)
 				}
-				if len(g) > 1 && strings.IndexByte(" -+", stripEscapes(in[k])[0]) < 0 {
+				if len(g) > 1 && strings.IndexByte(" -+", textwrap.StripEscapes(in[k])[0]) < 0 {
 					t.Fatalf("width %d: %q is not a hunk line but has diff continuations", width, in[k])
 				}
 			}
@@ -214,16 +183,16 @@ func TestWrapCommentLines(t *testing.T) {
 		}
 		text := strings.Join(lines, "\n")
 		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
-			got := wrapText(text, width)
+			got := textwrap.Text(text, width)
 			for _, line := range strings.Split(got, "\n") {
-				if !strings.HasPrefix(strings.TrimLeft(stripEscapes(line), " "), "#") {
+				if !strings.HasPrefix(strings.TrimLeft(textwrap.StripEscapes(line), " "), "#") {
 					t.Fatalf("width %d: %q is not a comment line:\n%s", width, line, got)
 				}
-				if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
+				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(line) {
 					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
 				}
 			}
-			if strings.ReplaceAll(nonSpace(got), "#", "") != strings.ReplaceAll(nonSpace(text), "#", "") {
+			if strings.ReplaceAll(testenv.NonSpace(got), "#", "") != strings.ReplaceAll(testenv.NonSpace(text), "#", "") {
 				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
 			}
 		}
@@ -249,14 +218,14 @@ func FuzzWrapText(f *testing.F) {
 				return -1
 			}
 			return r
-		}, nonSpace(s))
+		}, testenv.NonSpace(s))
 	}
 	f.Fuzz(func(t *testing.T, text string, width int) {
 		width = width%200 + 1
 		if width < 1 {
 			width += 200
 		}
-		got := wrapText(text, width)
+		got := textwrap.Text(text, width)
 		if marks(got) != marks(text) {
 			t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
 		}
@@ -264,7 +233,7 @@ func FuzzWrapText(f *testing.F) {
 			return // bytes a terminal draws its own way
 		}
 		for _, line := range strings.Split(got, "\n") {
-			if w := visibleWidth(line); w > width && !oneWordOverflow(line) {
+			if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(line) {
 				t.Fatalf("width %d: line of %d columns %q in %q", width, w, line, got)
 			}
 		}
@@ -276,7 +245,7 @@ func FuzzWrapText(f *testing.F) {
 // whole, and the words around it keep theirs.
 func TestWrapLongWordLinear(t *testing.T) {
 	word := strings.Repeat("é", 1<<20)
-	got := strings.Split(wrapText("    début "+word+" fin", 40), "\n")
+	got := strings.Split(textwrap.Text("    début "+word+" fin", 40), "\n")
 	if len(got) != 3 || got[0] != "    début" || got[1] != word || strings.TrimSpace(got[2]) != "fin" {
 		t.Fatalf("%d lines, %q…", len(got), got[0])
 	}
@@ -290,7 +259,7 @@ func BenchmarkWrapLongWord(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.SetBytes(int64(len(word)))
 			for range b.N {
-				wrapText(word, 40)
+				textwrap.Text(word, 40)
 			}
 		})
 	}
