@@ -145,6 +145,10 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 			return err
 		}
 	}
+	sheet, err := readSheet(opts, paths)
+	if err != nil {
+		return err
+	}
 	cfg := opts.Config
 	if opts.Output != "" {
 		if err := checkOutput(cfg.Key, opts.Output, "--sortie"); err != nil {
@@ -173,10 +177,6 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 			debug.SetGCPercent(percent)
 		}
 	}()
-	sheet, err := readSheet(opts, paths)
-	if err != nil {
-		return err
-	}
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}
 	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.Workers, Large: large})
 	if opts.Report.strict {
