@@ -115,6 +115,25 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 	return m, nil
 }
 
+// Unread is the path of the first result pret could not read that
+// belongs to no Moodle participant (an archive or a folder above the
+// learners' folders), "" when there is none: the learners it holds
+// would be graded as if they had handed nothing in.
+func (m *Matched) Unread() string {
+	for i := range m.base.Len() {
+		f := m.base.At(i)
+		if ParticipantOf(f) != "" {
+			continue
+		}
+		for _, p := range f.Problems {
+			if p.Code == "unreadable" {
+				return f.Path
+			}
+		}
+	}
+	return ""
+}
+
 // Missing is how many learners of the worksheet have no submission.
 func (m *Matched) Missing() int { return len(m.missing) }
 

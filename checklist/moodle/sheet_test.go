@@ -292,6 +292,19 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+func TestUnread(t *testing.T) {
+	s := mustParse(t, sheetFR)
+	unreadable := []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "illisible"}}
+	own := results{{Path: "r/Dupont Alice_101_assignsubmission_file_/acces.md", Problems: unreadable}}
+	if m, err := Match(own, s, "f.csv"); err != nil || m.Unread() != "" {
+		t.Errorf("a learner's own unreadable file: %v %q", err, m.Unread())
+	}
+	above := append(own, checklist.FileResult{Path: "rendus.zip", Problems: unreadable})
+	if m, err := Match(above, s, "f.csv"); err != nil || m.Unread() != "rendus.zip" {
+		t.Errorf("an unreadable archive: %v %q", err, m.Unread())
+	}
+}
+
 func TestMatchRefusesAnotherAssignment(t *testing.T) {
 	s := mustParse(t, sheetFR)
 	none := results{{Path: "r/Leroy Emma_900_assignsubmission_file_acces.md", Apprenant: "Leroy Emma"}}

@@ -275,3 +275,20 @@ func TestValiderFeuilleRefused(t *testing.T) {
 		t.Error("the worksheet read was changed")
 	}
 }
+
+// TestValiderFeuilleUnreadArchive: an archive pret cannot read would
+// grade all its learners as without a submission: the report says so,
+// the filled worksheet is not written, exit 1.
+func TestValiderFeuilleUnreadArchive(t *testing.T) {
+	h := newHome(t)
+	os.WriteFile(h.path("rendus.zip"), []byte("PK\x03\x04 pas une archive"), 0o644)
+	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	r := h.pret("", "valider", "--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "rendus.zip")
+	if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : --feuille-sortie remplie.csv non écrite : rendus.zip est illisible") ||
+		!strings.Contains(r.stdout, "unreadable") || !strings.Contains(r.stdout, "Martin Bob") {
+		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(h.path("remplie.csv")); err == nil {
+		t.Error("the worksheet was written")
+	}
+}

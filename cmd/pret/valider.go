@@ -152,6 +152,10 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 			return err
 		}
 	}
+	sheet, err := readSheet(opts, paths)
+	if err != nil {
+		return err
+	}
 	cfg := opts.Config
 	if opts.Output != "" {
 		if err := checkOutput(cfg.Key, opts.Output, "--sortie"); err != nil {
@@ -169,10 +173,6 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	// percent stays for small runs. A run that truly needs more still
 	// gets it: the limit is soft.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(validerMemoryLimit))
-	sheet, err := readSheet(opts, paths)
-	if err != nil {
-		return err
-	}
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}
 	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.Workers})
 	if opts.Report.strict {
@@ -180,12 +180,18 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	}
 	invalid := run.Invalid()
 	var results checklist.Results = run
+	var sheetErr error
 	if sheet != nil {
 		matched, err := moodle.Match(run, sheet, opts.Sheet)
 		if err != nil {
 			return sheetUsage(err)
 		}
-		if opts.SheetOut != "" {
+		if unread := matched.Unread(); opts.SheetOut != "" && unread != "" {
+			// The report still says what was read; the grades are not
+			// written, as its learners would get those of no submission.
+			sheetErr = refusedError("corrigez ce qui ne se lit pas (ou téléchargez à nouveau l'archive), puis relancez",
+				"--feuille-sortie %s non écrite : %s est illisible, et ses apprenants seraient notés comme sans rendu", checklist.Escape(opts.SheetOut), checklist.Escape(unread))
+		} else if opts.SheetOut != "" {
 			filled := sheet.Write(matched.Fills(moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid}))
 			if err := writeValiderFile(cfg, opts.SheetOut, "--feuille-sortie", filled); err != nil {
 				return err
@@ -217,6 +223,9 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		}
 		return refusedError("vérifiez le dossier ou l'archive donnés ; un fichier nommé sur la ligne de commande est lu quel que soit son nom",
 			"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", strings.Join(quoted, ", "))
+	}
+	if sheetErr != nil {
+		return sheetErr
 	}
 	if invalid {
 		return &silentExit{exitFailed}
