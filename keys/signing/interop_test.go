@@ -24,13 +24,18 @@ import (
 // armoured signature of msg. It returns whether ssh-keygen accepts, the
 // fingerprint it names and what it printed.
 func checkNovalidate(t *testing.T, dir string, armour, msg []byte) (bool, string, string) {
+	return checkNovalidateIn(t, dir, armour, msg, SigNamespace)
+}
+
+// checkNovalidateIn is checkNovalidate for another namespace.
+func checkNovalidateIn(t *testing.T, dir string, armour, msg []byte, namespace string) (bool, string, string) {
 	t.Helper()
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	path := filepath.Join(dir, "check.sig")
 	if err := os.WriteFile(path, armour, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(keygen, "-Y", "check-novalidate", "-n", SigNamespace, "-s", path)
+	cmd := exec.Command(keygen, "-Y", "check-novalidate", "-n", namespace, "-s", path)
 	cmd.Stdin = bytes.NewReader(msg)
 	out, err := cmd.CombinedOutput()
 	fp := regexp.MustCompile(`SHA256:[A-Za-z0-9+/]{43}`).FindString(string(out))

@@ -65,7 +65,6 @@ func testSigner(t testing.TB) (ssh.Signer, []byte) {
 func checkWithOpenSSH(t *testing.T, dir string, file []byte, namespace string) ([]byte, error) {
 	t.Helper()
 	sed := testenv.NeedTool(t, "sed")
-	keygen := testenv.NeedTool(t, "ssh-keygen")
 	path := filepath.Join(dir, "acces.md")
 	if err := os.WriteFile(path, file, 0o644); err != nil {
 		t.Fatal(err)
@@ -78,15 +77,8 @@ func checkWithOpenSSH(t *testing.T, dir string, file []byte, namespace string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	sigPath := filepath.Join(dir, "acces.sig")
-	if err := os.WriteFile(sigPath, armor, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(keygen, "-Y", "check-novalidate", "-n", namespace, "-s", sigPath)
-	cmd.Stdin = bytes.NewReader(msg)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return msg, fmt.Errorf("%v: %s", err, out)
+	if ok, _, out := checkNovalidateIn(t, dir, armor, msg, namespace); !ok {
+		return msg, errors.New(out)
 	}
 	return msg, nil
 }
