@@ -357,6 +357,8 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 		{"tildes closed by backticks", "~~~\n" + a + "```\n", ErrAfterEnd},
 		{"no fence", a, ErrNoFence},
 		{"text after the block", "```\n" + a + "```\nMerci.\n", ErrTrailing},
+		{"deep quotes after the block", "```\n" + a + "```\n" + strings.Repeat(">", 20000) + "\n", ErrTrailing},
+		{"deep quotes before the block", strings.Repeat("> ", 2000) + "\n```\n" + a + "```\n", ErrMisplacedMarker},
 		{"text before the block", "Ma signature :\n```\n" + a + "```\n", ErrMisplacedMarker},
 		{"backtick in a backtick info string", "``` a`b\n" + a + "```\n", ErrMisplacedMarker},
 	}
