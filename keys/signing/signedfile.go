@@ -195,6 +195,26 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	start := 0 // the first line that is not blank: where the first block starts
+	for start < len(lines) && blank(lines[start]) {
+		start++
+	}
+	// A block quote is never part of a signature block, and goldmark's
+	// time grows with the square of quotes nested in one another: text
+	// with more than a few '>' after the marker is text, refused without
+	// parsing it.
+	if strings.Count(string(rest), ">") > maxQuoteMarks {
+		at := start
+		for !strings.Contains(lines[at], ">") {
+			at++
+		}
+		if at == start {
+			fail(markerLine, fmt.Errorf("%w (ligne %d)", ErrMisplacedMarker, markerLine))
+		} else {
+			fail(markerLine+1+at, fmt.Errorf("%w (ligne %d)", ErrTrailing, markerLine+1+at))
+		}
+		return
+	}
 	// lineOf is the line of the file at offset off of rest.
 	lineOf := func(off int) int { return markerLine + 1 + strings.Count(string(rest[:off]), "\n") }
 	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
@@ -202,10 +222,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	if first == nil {
 		fail(markerLine, ErrNoBlock)
 		return
-	}
-	start := 0 // the first line that is not blank: where the first block starts
-	for blank(lines[start]) {
-		start++
 	}
 	code, fenced := first.(*ast.FencedCodeBlock)
 	switch {
@@ -281,6 +297,9 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 // maxBlockText bounds what follows the marker: the armour of the
 // longest signature read (maxSigBlob), its fences and some blank lines.
 const maxBlockText = 2*maxSigBlob + 1024
+
+// maxQuoteMarks is more '>' than a signature block's info string holds.
+const maxQuoteMarks = 16
 
 func blank(l string) bool { return strings.Trim(l, " \t\r\n") == "" }
 
