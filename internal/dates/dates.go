@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
@@ -67,9 +68,15 @@ type Error struct {
 	Contextual bool
 }
 
+// Error quotes the input escaped (checklist.Escape): it is printed on a
+// terminal, and came from one or from a file.
 func (e *Error) Error() string {
-	return fmt.Sprintf("date « %s » non comprise : %s", e.Input, e.Reason)
+	return fmt.Sprintf("date %s non comprise : %s", quote(e.Input), e.Reason)
 }
+
+// quote is a piece of the input as a message shows it: between French
+// quotes, escaped, so a Reason can be printed as it is.
+func quote(s string) string { return "« " + checklist.Escape(s) + " »" }
 
 // Found is a date written in a text: where it is, and the day it names
 // or the reason it names none.
@@ -105,7 +112,7 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	case ok && n == len(ts):
 		return f.Day, nil
 	case ok:
-		return time.Time{}, &Error{Input: quoted, Reason: "« " + s[ts[n].Start:ts[n].End] + " » n'est pas compris après la date"}
+		return time.Time{}, &Error{Input: quoted, Reason: quote(s[ts[n].Start:ts[n].End]) + " n'est pas compris après la date"}
 	}
 	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
 }
@@ -325,7 +332,7 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 
 // why says, for an answer that is no date form, which part is wrong.
 func why(s string, ts []textfold.Token) string {
-	quote := func(t textfold.Token) string { return "« " + s[t.Start:t.End] + " »" }
+	word := func(t textfold.Token) string { return quote(s[t.Start:t.End]) }
 	if _, ok := weekday(ts[0].Folded); ok && len(ts) > 1 {
 		ts = ts[1:]
 		if len(ts) > 1 && ts[0].Folded == "le" {
@@ -334,7 +341,7 @@ func why(s string, ts []textfold.Token) string {
 	} else if len(ts) >= 3 && !Digits(ts[0].Folded) {
 		if _, ok := dayOfMonth(ts[1].Folded); ok {
 			if _, ok := Month(ts[2].Folded); ok {
-				return quote(ts[0]) + " n'est pas un jour de la semaine"
+				return word(ts[0]) + " n'est pas un jour de la semaine"
 			}
 		}
 	}
@@ -351,7 +358,7 @@ func why(s string, ts []textfold.Token) string {
 		return "attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026"
 	}
 	if _, ok := Month(w); ok {
-		return "il manque le jour, par exemple 20 " + s[ts[0].Start:ts[0].End]
+		return "il manque le jour, par exemple 20 " + checklist.Escape(s[ts[0].Start:ts[0].End])
 	}
 	if _, ok := dayOfMonth(w); !ok {
 		if Digits(w) {
@@ -367,7 +374,7 @@ func why(s string, ts []textfold.Token) string {
 		return "pour compter depuis aujourd'hui, écrivez par exemple « il y a 3 jours »"
 	}
 	if _, ok := Month(ts[1].Folded); !ok {
-		return quote(ts[1]) + " n'est pas un mois (janvier … décembre)"
+		return word(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
 	rest := 2
 	if rest < len(ts) && ts[rest].Folded == "." {
