@@ -175,7 +175,7 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	fail := func(reason string, contextual bool) (int, Found, bool) {
 		return n, Found{Err: &Error{Reason: reason, Contextual: contextual}}, true
 	}
-	implied := y == 0
+	implied := y == noYear
 	if implied {
 		anchor := ctx.Session
 		if anchor.IsZero() {
@@ -211,9 +211,9 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 
 // readCalendar reads the day itself: one numeric word (2026-10-20,
 // 20/10/2026, 20/10, 20.10.2026), or a day and a month name with an
-// optional dot and year (20 octobre 2026, 1er oct. 2026, 20 oct). y is 0
-// when the year is not written. A two-digit year is no date here: Parse
-// says why, and the validator quotes it.
+// optional dot and year (20 octobre 2026, 1er oct. 2026, 20 oct). y is
+// noYear when the year is not written. A two-digit year is no date here:
+// Parse says why, and the validator quotes it.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
 	if y, m, d, ok = ISOWord(w); ok {
@@ -232,7 +232,7 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 		}
 		d, ok1 := number(p[0], 2)
 		m, ok2 := number(p[1], 2)
-		ok3 := true
+		y, ok3 := noYear, true
 		if len(p) == 3 {
 			y, ok3 = year(p[2])
 		}
@@ -246,7 +246,7 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	if !ok || !okm {
 		return 0, 0, 0, 0, false
 	}
-	n = 2
+	n, y = 2, noYear
 	if n < len(ts) && ts[n].Folded == "." {
 		n++
 	}
@@ -258,6 +258,9 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	}
 	return n, y, int(mo), d, true
 }
+
+// noYear is readCalendar's year when none is written (0000 is one).
+const noYear = -1
 
 // numberWords are the counts "il y a" takes in letters.
 var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
@@ -307,7 +310,7 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 		if !ok {
 			return 0, Found{}, false
 		}
-		if _, isDay := dayOfMonth(at(1)); isDay {
+		if next := at(1); next != "" && next[0] >= '0' && next[0] <= '9' {
 			return 0, Found{}, false // a weekday before a day that is no date
 		}
 		n = 1
