@@ -55,12 +55,21 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 		d.labelled, d.nextOnly, d.labelStatus = status != "" || startsDate, false, status
 		d.fresh = d.labelled
 	}
-	var found []dates.Found
+	var found, relative []dates.Found
 	for _, f := range dates.Find(b.text, context(rules)) {
-		if session && f.Err == nil && f.Day.Equal(rules.SessionDay) {
-			continue // "demandé le 20/10 pour la séance du 5 novembre"
+		switch {
+		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
+			// "demandé le 20/10 pour la séance du 5 novembre"
+		case f.Relative:
+			relative = append(relative, f)
+		default:
+			found = append(found, f)
 		}
-		found = append(found, f)
+	}
+	if len(found) == 0 {
+		// "Demandé hier, le 19/10" is the 19th; "Demandé hier" alone is
+		// a date all the same, refused for what it is.
+		found = relative
 	}
 	var pick *dates.Found
 	switch {

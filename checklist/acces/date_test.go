@@ -26,6 +26,7 @@ func TestDateAsWritten(t *testing.T) {
 		{"day and month", with("Demandé le 20/10"), "2026-10-20", ""},
 		{"weekday checked", with("Demande faite le lundi 19 octobre"), "2026-10-19", ""},
 		{"setext heading, then the date", "Date de la demande\n---\n\n20 oct. 2026\n\n" + without, "2026-10-20", ""},
+		{"relative, then the day", with("Demandé hier, le 19/10/2026"), "2026-10-19", ""},
 		{"session day without year", with("Demande envoyée pour la séance du 5 novembre"), "",
 			"aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »"},
 		{"wrong weekday", with("Demande faite le lundi 20 octobre 2026"), "",

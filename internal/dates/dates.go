@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
@@ -67,9 +68,15 @@ type Error struct {
 	Contextual bool
 }
 
+// Error quotes the input escaped (checklist.Escape): it is printed on a
+// terminal, and came from one or from a file.
 func (e *Error) Error() string {
-	return fmt.Sprintf("date « %s » non comprise : %s", e.Input, e.Reason)
+	return fmt.Sprintf("date %s non comprise : %s", quote(e.Input), e.Reason)
 }
+
+// quote is a piece of the input as a message shows it: between French
+// quotes, escaped, so a Reason can be printed as it is.
+func quote(s string) string { return "« " + checklist.Escape(s) + " »" }
 
 // Found is a date written in a text: where it is, and the day it names
 // or the reason it names none.
@@ -105,7 +112,7 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	case ok && n == len(ts):
 		return f.Day, nil
 	case ok:
-		return time.Time{}, &Error{Input: quoted, Reason: "« " + s[ts[n].Start:ts[n].End] + " » n'est pas compris après la date"}
+		return time.Time{}, &Error{Input: quoted, Reason: quote(s[ts[n].Start:ts[n].End]) + " n'est pas compris après la date"}
 	}
 	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
 }
@@ -168,7 +175,7 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	fail := func(reason string, contextual bool) (int, Found, bool) {
 		return n, Found{Err: &Error{Reason: reason, Contextual: contextual}}, true
 	}
-	implied := y == 0
+	implied := y == noYear
 	if implied {
 		anchor := ctx.Session
 		if anchor.IsZero() {
@@ -204,9 +211,9 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 
 // readCalendar reads the day itself: one numeric word (2026-10-20,
 // 20/10/2026, 20/10, 20.10.2026), or a day and a month name with an
-// optional dot and year (20 octobre 2026, 1er oct. 2026, 20 oct). y is 0
-// when the year is not written. A two-digit year is no date here: Parse
-// says why, and the validator quotes it.
+// optional dot and year (20 octobre 2026, 1er oct. 2026, 20 oct). y is
+// noYear when the year is not written. A two-digit year is no date here:
+// Parse says why, and the validator quotes it.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
 	if y, m, d, ok = ISOWord(w); ok {
@@ -225,7 +232,7 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 		}
 		d, ok1 := number(p[0], 2)
 		m, ok2 := number(p[1], 2)
-		ok3 := true
+		y, ok3 := noYear, true
 		if len(p) == 3 {
 			y, ok3 = year(p[2])
 		}
@@ -239,7 +246,7 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	if !ok || !okm {
 		return 0, 0, 0, 0, false
 	}
-	n = 2
+	n, y = 2, noYear
 	if n < len(ts) && ts[n].Folded == "." {
 		n++
 	}
@@ -251,6 +258,9 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	}
 	return n, y, int(mo), d, true
 }
+
+// noYear is readCalendar's year when none is written (0000 is one).
+const noYear = -1
 
 // numberWords are the counts "il y a" takes in letters.
 var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
@@ -300,7 +310,7 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 		if !ok {
 			return 0, Found{}, false
 		}
-		if _, isDay := dayOfMonth(at(1)); isDay {
+		if next := at(1); next != "" && next[0] >= '0' && next[0] <= '9' {
 			return 0, Found{}, false // a weekday before a day that is no date
 		}
 		n = 1
@@ -325,7 +335,7 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 
 // why says, for an answer that is no date form, which part is wrong.
 func why(s string, ts []textfold.Token) string {
-	quote := func(t textfold.Token) string { return "« " + s[t.Start:t.End] + " »" }
+	word := func(t textfold.Token) string { return quote(s[t.Start:t.End]) }
 	if _, ok := weekday(ts[0].Folded); ok && len(ts) > 1 {
 		ts = ts[1:]
 		if len(ts) > 1 && ts[0].Folded == "le" {
@@ -334,7 +344,7 @@ func why(s string, ts []textfold.Token) string {
 	} else if len(ts) >= 3 && !Digits(ts[0].Folded) {
 		if _, ok := dayOfMonth(ts[1].Folded); ok {
 			if _, ok := Month(ts[2].Folded); ok {
-				return quote(ts[0]) + " n'est pas un jour de la semaine"
+				return word(ts[0]) + " n'est pas un jour de la semaine"
 			}
 		}
 	}
@@ -351,7 +361,7 @@ func why(s string, ts []textfold.Token) string {
 		return "attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026"
 	}
 	if _, ok := Month(w); ok {
-		return "il manque le jour, par exemple 20 " + s[ts[0].Start:ts[0].End]
+		return "il manque le jour, par exemple 20 " + checklist.Escape(s[ts[0].Start:ts[0].End])
 	}
 	if _, ok := dayOfMonth(w); !ok {
 		if Digits(w) {
@@ -367,7 +377,7 @@ func why(s string, ts []textfold.Token) string {
 		return "pour compter depuis aujourd'hui, écrivez par exemple « il y a 3 jours »"
 	}
 	if _, ok := Month(ts[1].Folded); !ok {
-		return quote(ts[1]) + " n'est pas un mois (janvier … décembre)"
+		return word(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
 	rest := 2
 	if rest < len(ts) && ts[rest].Folded == "." {

@@ -230,3 +230,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestRefusalEscaped: what was typed is quoted escaped, in the input and
+// in the reason, since both are printed on a terminal.
+func TestRefusalEscaped(t *testing.T) {
+	for _, in := range []string{"20 oc\x1b[2Jt 2026", "20 brum\u202eaire 2026", "20 octobre 2026 \x1b]0;x\a", "oct\u2028obre 2026"} {
+		_, err := dates.Parse(in, ctx)
+		if err == nil {
+			t.Fatalf("%q accepted", in)
+		}
+		if msg := err.Error(); strings.ContainsAny(msg, "\x1b\a\u202e\u2028") {
+			t.Errorf("Parse(%q): unescaped %q", in, msg)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 // is A and a ring). Bytes that are not UTF-8 become U+FFFD.
 func Fold(s string) string {
 	var b strings.Builder
+	b.Grow(len(s)) // folding seldom lengthens a text
 	space := false
 	for _, r := range norm.NFD.String(s) {
 		switch {

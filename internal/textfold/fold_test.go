@@ -144,3 +144,10 @@ func TestTokens(t *testing.T) {
 		t.Errorf("Tokens(%q) =\n%s\nwant\n%s", text, strings.Join(got, " "), want)
 	}
 }
+
+func BenchmarkFold(b *testing.B) {
+	lines := []string{"Date de la demande du compte d'accès : 2026-10-20", "Connexion uniquement vers le nœud de login indiqué par les organisateurs.", "chemin", "Empreinte SHA256:abc (ED25519)"}
+	for i := 0; i < b.N; i++ {
+		Fold(lines[i%len(lines)])
+	}
+}
