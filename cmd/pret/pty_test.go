@@ -1037,3 +1037,37 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestWizardEscapesPathsInRealTerminal: acces.md configured in a folder
+// whose name holds a bidi control: the built binary never sends it raw,
+// not in its lines, the folder question's default (survey prints a
+// default as it is) or the last screen; Enter on that default still
+// means the folder itself, and acces.md is written there.
+func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "envoi\u202etxt.exe")
+	os.Mkdir(dir, 0o755)
+	s := startPTYWith(t, home, ptyOptions{env: []string{"PRET_ACCES_FICHIER=" + filepath.Join(dir, "acces.md")}})
+	s.newKey()
+	s.requested("12/10/2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
+	s.expect(`(~/envoi\342\200\256txt.exe)`)
+	s.send("\r")
+	s.expect(`acces.md sera écrit ici : ` + home + `/envoi\342\200\256txt.exe/acces.md`)
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("écrit")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r")
+	s.expect("Et maintenant")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if strings.ContainsRune(s.raw.String(), '\u202e') {
+		t.Fatalf("a bidi control reached the terminal raw:\n%q", s.raw.String())
+	}
+	if written, _ := os.ReadFile(filepath.Join(dir, "acces.md")); !bytes.Contains(written, []byte("2026-10-12")) {
+		t.Fatalf("acces.md not written in the folder:\n%s", written)
+	}
+}
