@@ -71,3 +71,16 @@ func TestPlainPrompter(t *testing.T) {
 		t.Errorf("%d refusals for 0, 4 and oui:\n%s", n, screen)
 	}
 }
+
+// TestPlainPrompterEscapesItsDefault: a default that comes from a path
+// is shown escaped, and Enter gives it whole.
+func TestPlainPrompterEscapesItsDefault(t *testing.T) {
+	def := "~/dossier\x1b[2J\u202e"
+	p, done := plainPrompter(t, "\n")
+	if s, err := p.Input("Dossier où écrire acces.md :", def, ""); err != nil || s != def {
+		t.Fatalf("Input: %q %v", s, err)
+	}
+	if screen := done(); strings.ContainsAny(screen, "\x1b\u202e") || !strings.Contains(screen, `(~/dossier\033[2J\342\200\256)`) {
+		t.Fatalf("screen:\n%q", screen)
+	}
+}

@@ -247,17 +247,27 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	if s.Plain {
 		return s.plainInput(message, def, help)
 	}
+	// survey prints its default as it is, and the default may be a path
+	// (the folder of acces.md): one that escaping would change is shown
+	// escaped in the question instead, and Enter still gives it whole.
+	shown := def
+	if esc(def) != def {
+		message, shown = message+" ("+esc(def)+")", ""
+	}
 	var answer string
 	err := quietTerminal(s.In, func() error {
 		need := 1 + typingRoom
 		if help != "" {
 			need += len(helpHint) + 1
 		}
-		if def != "" {
-			need += textwrap.Columns(def) + 3
+		if shown != "" {
+			need += textwrap.Columns(shown) + 3
 		}
-		return survey.AskOne(&survey.Input{Message: s.fit(message, need), Default: def, Help: s.fitHelp(help)}, &answer, s.opts()...)
+		return survey.AskOne(&survey.Input{Message: s.fit(message, need), Default: shown, Help: s.fitHelp(help)}, &answer, s.opts()...)
 	})
+	if err == nil && answer == "" {
+		answer = def
+	}
 	return answer, mapErr(err)
 }
 
@@ -319,7 +329,7 @@ func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
 			q += " " + helpHint
 		}
 		if def != "" {
-			q += " (" + def + ")"
+			q += " (" + esc(def) + ")" // Enter gives def whole
 		}
 		io.WriteString(s.Out, strings.TrimSuffix(s.wrap(q), "\n")+" ")
 		line, err := s.readLine()

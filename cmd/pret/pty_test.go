@@ -803,6 +803,9 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.send("2\r")
 	s.expect("Date de la demande du compte")
 	s.expect("(2026-10-20)")
+	s.send("30/10/2026\r")
+	s.expect("est dans le futur")
+	s.expect("Date de la demande du compte") // asked again
 	s.send("12/10/2026\r")
 	s.expect("Date comprise : lundi 12 octobre 2026")
 	s.expect("Écrire acces.md à cet endroit ?")
@@ -895,24 +898,31 @@ func TestWizardInterruptedLater(t *testing.T) {
 	for _, step := range []struct {
 		name  string
 		reach func(s *session)
+		env   []string
 	}{
 		{"folder", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\x1b[B\r")
 			s.expect("Dossier où écrire acces.md")
-		}},
+		}, nil},
+		// The plain questions leave Ctrl-C to the terminal: a signal.
+		{"folder, TERM=dumb", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("2\r")
+			s.expect("Dossier où écrire acces.md")
+		}, []string{"TERM=dumb"}},
 		{"replace", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\r")
 			s.expect("remplacer")
-		}},
+		}, nil},
 		{"date line", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\r")
 			s.expect("remplacer")
 			s.send("\r")
 			s.expect("Changer seulement la ligne de la date ?")
-		}},
+		}, nil},
 	} {
 		t.Run(step.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -921,7 +931,7 @@ func TestWizardInterruptedLater(t *testing.T) {
 			statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
 			stateBefore, _ := os.ReadFile(statePath)
 
-			s := startPTY(t, home)
+			s := startPTYWith(t, home, ptyOptions{env: step.env})
 			s.expect("Où en est votre compte d'accès ?")
 			s.send("\r")
 			s.expect("Date de la demande du compte")
@@ -952,18 +962,24 @@ func TestWizardInterruptedLater(t *testing.T) {
 // TestWizardUnreadableStateInRealTerminal: a state file pret cannot read
 // (here, not YAML) is said with its path, never written over, and the
 // wizard goes on: the date typed is written in acces.md, and the last
-// lines say it is not noted and how to fix that.
+// lines say it is not noted and how to fix that. The configured folder
+// of acces.md does not exist: said after the date, and the folder asked
+// at once.
 func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 	home := t.TempDir()
+	missing := ptyOptions{env: []string{"PRET_ACCES_FICHIER=" + filepath.Join(home, "absent", "acces.md")}}
 	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
 	os.MkdirAll(filepath.Dir(statePath), 0o700)
 	broken := []byte("acces: [ceci n'est pas du YAML\n")
 	os.WriteFile(statePath, broken, 0o600)
 
-	s := startPTY(t, home)
+	s := startPTYWith(t, home, missing)
 	s.newKey()
 	s.expect("Il ne sera pas modifié ; pret continue sans lui.")
 	s.requested("12/10/2026")
+	s.expect("ce dossier n'existe pas")
+	s.expect("Dossier où écrire acces.md")
+	s.send("~\r")
 	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("acces.md écrit")
@@ -1019,5 +1035,39 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 				t.Fatalf("the declaration is not recorded:\n%s", state)
 			}
 		})
+	}
+}
+
+// TestWizardEscapesPathsInRealTerminal: acces.md configured in a folder
+// whose name holds a bidi control: the built binary never sends it raw,
+// not in its lines, the folder question's default (survey prints a
+// default as it is) or the last screen; Enter on that default still
+// means the folder itself, and acces.md is written there.
+func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "envoi\u202etxt.exe")
+	os.Mkdir(dir, 0o755)
+	s := startPTYWith(t, home, ptyOptions{env: []string{"PRET_ACCES_FICHIER=" + filepath.Join(dir, "acces.md")}})
+	s.newKey()
+	s.requested("12/10/2026")
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
+	s.expect(`(~/envoi\342\200\256txt.exe)`)
+	s.send("\r")
+	s.expect(`acces.md sera écrit ici : ` + home + `/envoi\342\200\256txt.exe/acces.md`)
+	s.expect("Écrire acces.md à cet endroit ?")
+	s.send("\r")
+	s.expect("écrit")
+	s.expect("Signer acces.md ?")
+	s.send("\x1b[B\r")
+	s.expect("Et maintenant")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+	if strings.ContainsRune(s.raw.String(), '\u202e') {
+		t.Fatalf("a bidi control reached the terminal raw:\n%q", s.raw.String())
+	}
+	if written, _ := os.ReadFile(filepath.Join(dir, "acces.md")); !bytes.Contains(written, []byte("2026-10-12")) {
+		t.Fatalf("acces.md not written in the folder:\n%s", written)
 	}
 }
