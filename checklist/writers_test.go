@@ -470,3 +470,58 @@ func TestGitHubWarningStaysWarning(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSARIFIsEncoding: the log written a result at a time is the bytes
+// writeJSON gives of the log it decodes to, for runs with no problem,
+// known and unknown codes, warnings under --strict, archives, learners,
+// lines, and strings with every character JSON or the bidi filter treats
+// apart (valid UTF-8: invalid bytes read back as U+FFFD, which encodes
+// raw).
+func TestSARIFIsEncoding(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	nasty := func() string { return strings.ToValidUTF8(jsonNasty(r), "\ufffd") }
+	codes := []string{"missing-date", "late-request", "private-key-leak", "duplicate-fingerprint", "unreadable", "inconnu", ""}
+	for c := range 2000 {
+		var files []FileResult
+		for range r.IntN(6) {
+			f := FileResult{Path: nasty(), Valid: r.IntN(2) == 0, Apprenant: nasty(), Participant: nasty()}
+			if r.IntN(3) == 0 {
+				f.Archive, f.Entry = nasty()+".zip", nasty()
+			}
+			for range r.IntN(4) {
+				sev := SevError
+				if r.IntN(2) == 0 {
+					sev = SevWarning
+				}
+				code := codes[r.IntN(len(codes))]
+				if r.IntN(5) == 0 {
+					code = nasty()
+				}
+				f.Problems = append(f.Problems, Problem{Code: code, Severity: sev, Message: nasty(), Line: r.IntN(4) - 1})
+			}
+			files = append(files, f)
+		}
+		var got bytes.Buffer
+		if err := WriteFilesReport(&got, "sarif", FilesReport{Files: files, Version: nasty(), Dir: []string{"", "/depot", "/"}[r.IntN(3)]}); err != nil {
+			t.Fatal(err)
+		}
+		var log sarifLog
+		if err := json.Unmarshal(got.Bytes(), &log); err != nil {
+			t.Fatalf("case %d: %v\n%s", c, err, got.Bytes())
+		}
+		var want bytes.Buffer
+		if err := writeJSON(&want, log); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("case %d:\n got %q\nwant %q", c, got.Bytes(), want.Bytes())
+		}
+		n := 0
+		for _, f := range files {
+			n += len(f.Problems)
+		}
+		if len(log.Runs[0].Results) != n {
+			t.Fatalf("case %d: %d results for %d problems", c, len(log.Runs[0].Results), n)
+		}
+	}
+}
