@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"iter"
 )
 
 // filesDoc is the json report of pret valider (cli.md, organisateurs.md).
@@ -18,25 +19,21 @@ type filesDoc struct {
 // never held as one value.
 func writeFilesJSON(w io.Writer, r FilesReport) error {
 	return writeJSONParts(w, func(p *jsonParts) error {
-		p.raw("{\n  \"files\": [")
-		n := 0
-		for f := range r.all() {
-			if f.Problems == nil {
-				f.Problems = []Problem{} // a list, never null (cli.md)
+		p.raw("{\n  \"files\": ")
+		err := p.list("    ", func(yield func(any) bool) {
+			for f := range r.all() {
+				if f.Problems == nil {
+					f.Problems = []Problem{} // a list, never null (cli.md)
+				}
+				if !yield(f) {
+					return
+				}
 			}
-			if n > 0 {
-				p.raw(",")
-			}
-			p.raw("\n    ")
-			if err := p.value("    ", f); err != nil {
-				return err
-			}
-			n++
+		})
+		if err != nil {
+			return err
 		}
-		if n > 0 {
-			p.raw("\n  ")
-		}
-		p.raw("],\n  \"summary\": ")
+		p.raw(",\n  \"summary\": ")
 		if err := p.value("  ", summarize(r.all())); err != nil {
 			return err
 		}
@@ -79,4 +76,26 @@ func (p *jsonParts) value(prefix string, v any) error {
 	}
 	_, err := p.bw.Write(bytes.TrimSuffix(p.buf.Bytes(), []byte("\n")))
 	return err
+}
+
+// list writes the values of items as a list whose items sit at the
+// depth of indent, its closing bracket one level out.
+func (p *jsonParts) list(indent string, items iter.Seq[any]) error {
+	p.raw("[")
+	n := 0
+	for v := range items {
+		if n > 0 {
+			p.raw(",")
+		}
+		p.raw("\n" + indent)
+		if err := p.value(indent, v); err != nil {
+			return err
+		}
+		n++
+	}
+	if n > 0 {
+		p.raw("\n" + indent[:len(indent)-2])
+	}
+	p.raw("]")
+	return nil
 }

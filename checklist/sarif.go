@@ -130,24 +130,20 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 		if err := out.value("      ", sarifTool{driver}); err != nil {
 			return err
 		}
-		out.raw(",\n      \"results\": [")
-		n := 0
-		for f := range r.all() {
-			for _, res := range sarifResults(r.Dir, f, index) {
-				if n > 0 {
-					out.raw(",")
+		out.raw(",\n      \"results\": ")
+		err := out.list("        ", func(yield func(any) bool) {
+			for f := range r.all() {
+				for _, res := range sarifResults(r.Dir, f, index) {
+					if !yield(res) {
+						return
+					}
 				}
-				out.raw("\n        ")
-				if err := out.value("        ", res); err != nil {
-					return err
-				}
-				n++
 			}
+		})
+		if err != nil {
+			return err
 		}
-		if n > 0 {
-			out.raw("\n      ")
-		}
-		out.raw("]\n    }\n  ]\n}\n")
+		out.raw("\n    }\n  ]\n}\n")
 		return nil
 	})
 }
