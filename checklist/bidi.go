@@ -47,89 +47,38 @@ func isBidi(r rune) bool {
 // character (Cf).
 func isFormat(r rune) bool { return r >= 0xad && (isBidi(r) || unicode.Is(unicode.Cf, r)) }
 
-// formatLead reports the bytes a C1 control or a format character can
-// start with in UTF-8 (C2 for U+0080–U+00BF, D8/DB/DC for the Arabic and
-// Syriac marks, E0–E2 and EF for the rest of the first plane, F0 and F3
-// for the others and the tags): the writers' fast path skips any other
-// byte, the accented letters (C3, C5) among them.
-func formatLead(c byte) bool {
-	switch c {
-	case 0x7f, 0xc2, 0xd8, 0xdb, 0xdc, 0xe0, 0xe1, 0xe2, 0xef, 0xf0, 0xf3:
-		return true
-	}
-	return false
+// escaped reports what json and junit write as an escape: DEL, the C1
+// controls and the line and paragraph separators, which encoding/json
+// or encoding/xml leave raw, and the format characters.
+func escaped(r rune) bool {
+	return r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || isFormat(r)
 }
 
-// bidiAt reports the DEL or C1 control, line or paragraph separator, or
-// format character (bidi controls included) whose UTF-8 encoding starts
-// p[i:], and its length; 0 when
-// there is none. Only a whole, well-formed sequence ever matches, in
-// valid or invalid UTF-8.
+// bidiAt reports the character escaped says whose UTF-8 encoding starts
+// p[i:], and its length; 0 when there is none. Only a whole,
+// well-formed sequence ever matches, in valid or invalid UTF-8.
 func bidiAt(p []byte, i int) (rune, int) {
-	switch p[i] {
-	case 0x7f:
-		// DEL: encoding/json and encoding/xml leave it raw.
-		return 0x7f, 1
-	case 0xc2:
-		// Byte checks for the two leads French text is full of (« »,
-		// ’, —): U+0080–U+009F and U+00AD; U+200B–U+200F,
-		// U+202A–U+202E, U+2060–U+2064 and U+2066–U+206F, the only
-		// format characters from U+2000 to U+2FFF.
-		if i+1 < len(p) && (p[i+1] >= 0x80 && p[i+1] <= 0x9f || p[i+1] == 0xad) {
-			return rune(p[i+1]), 2
-		}
-		return 0, 0
-	case 0xe2:
-		if i+2 >= len(p) || p[i+2] < 0x80 || p[i+2] > 0xbf {
-			return 0, 0
-		}
-		switch c := p[i+2]; p[i+1] {
-		case 0x80:
-			// U+2028 and U+2029 end a line where a report has none to
-			// end: encoding/json escapes them, encoding/xml does not.
-			if c >= 0x8b && c <= 0x8f || c >= 0xa8 && c <= 0xae {
-				return 0x2000 + rune(c-0x80), 3
-			}
-		case 0x81:
-			if c >= 0xa0 && c <= 0xa4 || c >= 0xa6 && c <= 0xaf {
-				return 0x2040 + rune(c-0x80), 3
-			}
-		}
-		return 0, 0
-	}
-	if !formatLead(p[i]) {
-		return 0, 0
-	}
 	r, n := utf8.DecodeRune(p[i:])
-	if n <= 1 {
+	if r == utf8.RuneError && n <= 1 || !escaped(r) {
 		return 0, 0
 	}
-	if r <= 0x9f || isFormat(r) {
-		return r, n
-	}
-	return 0, 0
+	return r, n
 }
 
-// hasBidi reports whether p holds a C1 control or a format character:
-// the fast path of every writer, since almost no report holds one.
+// hasBidi reports whether p holds a character escaped says.
 func hasBidi(p []byte) bool {
-	for i, c := range p {
-		if formatLead(c) {
-			if _, n := bidiAt(p, i); n > 0 {
-				return true
-			}
+	for i := 0; i < len(p); i++ {
+		if _, n := bidiAt(p, i); n > 0 {
+			return true
 		}
 	}
 	return false
 }
 
-// appendNoBidi appends p to dst with each bidi control written by esc.
+// appendNoBidi appends p to dst with each such character written by esc.
 func appendNoBidi(dst, p []byte, esc func([]byte, rune) []byte) []byte {
 	start := 0
 	for i := 0; i < len(p); i++ {
-		if !formatLead(p[i]) {
-			continue
-		}
 		r, n := bidiAt(p, i)
 		if n == 0 {
 			continue
@@ -180,12 +129,12 @@ func (b *noBidiWriter) Write(p []byte) (int, error) {
 		data = append(b.carry[:len(b.carry):len(b.carry)], p...)
 		b.carry = b.carry[:0]
 	}
-	// Hold back an end that may be the start of a control: an
-	// unfinished sequence whose lead byte can start one.
+	// Hold back an unfinished sequence at the end: it may be the start
+	// of a control, completed by the next write.
 	keep := 0
 	for k := 1; k <= 3 && k <= len(data); k++ {
 		if c := data[len(data)-k]; c >= 0xc0 {
-			if formatLead(c) && !utf8.FullRune(data[len(data)-k:]) {
+			if !utf8.FullRune(data[len(data)-k:]) {
 				keep = k
 			}
 			break

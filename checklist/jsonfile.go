@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"iter"
 )
 
 // filesDoc is the json report of pret valider (cli.md, organisateurs.md).
@@ -14,49 +15,87 @@ type filesDoc struct {
 }
 
 // writeFilesJSON writes filesDoc as writeJSON would write it whole, one
-// file at a time through one encoder: a run over many files is never
-// held as one value. Each part is encoded with the indent of its depth,
-// so the bytes are encoding/json's (TestFilesJSONIsEncoding), and go out
-// through the bidi filter as every json output does.
+// file at a time (TestFilesJSONIsEncoding): a run over many files is
+// never held as one value.
 func writeFilesJSON(w io.Writer, r FilesReport) error {
-	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		put := func(v any) error {
-			buf.Reset()
-			if err := enc.Encode(v); err != nil {
-				return err
+	return writeJSONParts(w, func(p *jsonParts) error {
+		p.raw("{\n  \"files\": ")
+		err := p.list("    ", func(yield func(any) bool) {
+			for f := range r.all() {
+				if f.Problems == nil {
+					f.Problems = []Problem{} // a list, never null (cli.md)
+				}
+				if !yield(f) {
+					return
+				}
 			}
-			bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-			return nil
-		}
-		bw.WriteString("{\n  \"files\": [")
-		enc.SetIndent("    ", "  ")
-		n := 0
-		for f := range r.all() {
-			if f.Problems == nil {
-				f.Problems = []Problem{} // a list, never null (cli.md)
-			}
-			if n > 0 {
-				bw.WriteByte(',')
-			}
-			bw.WriteString("\n    ")
-			if err := put(f); err != nil {
-				return err
-			}
-			n++
-		}
-		if n > 0 {
-			bw.WriteString("\n  ")
-		}
-		bw.WriteString("],\n  \"summary\": ")
-		enc.SetIndent("  ", "  ")
-		if err := put(summarize(r.all())); err != nil {
+		})
+		if err != nil {
 			return err
 		}
-		bw.WriteString("\n}\n")
-		return bw.Flush()
+		p.raw(",\n  \"summary\": ")
+		if err := p.value("  ", summarize(r.all())); err != nil {
+			return err
+		}
+		p.raw("\n}\n")
+		return nil
 	})
+}
+
+// jsonParts writes a JSON document as writeJSON would write it whole
+// (two-space indent, HTML characters raw, through the bidi filter), its
+// frame written by the caller and each value encoded at its depth: the
+// bytes are the same, and no list is held whole.
+type jsonParts struct {
+	bw  *bufio.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func writeJSONParts(w io.Writer, write func(*jsonParts) error) error {
+	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
+		p := &jsonParts{bw: bufio.NewWriter(w)}
+		p.enc = json.NewEncoder(&p.buf)
+		p.enc.SetEscapeHTML(false)
+		if err := write(p); err != nil {
+			return err
+		}
+		return p.bw.Flush()
+	})
+}
+
+// raw writes part of the frame.
+func (p *jsonParts) raw(s string) { p.bw.WriteString(s) }
+
+// value writes v indented as it would be at the depth of prefix.
+func (p *jsonParts) value(prefix string, v any) error {
+	p.buf.Reset()
+	p.enc.SetIndent(prefix, "  ")
+	if err := p.enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := p.bw.Write(bytes.TrimSuffix(p.buf.Bytes(), []byte("\n")))
+	return err
+}
+
+// list writes the values of items as a list whose items sit at the
+// depth of indent, its closing bracket one level out.
+func (p *jsonParts) list(indent string, items iter.Seq[any]) error {
+	p.raw("[")
+	n := 0
+	for v := range items {
+		if n > 0 {
+			p.raw(",")
+		}
+		p.raw("\n" + indent)
+		if err := p.value(indent, v); err != nil {
+			return err
+		}
+		n++
+	}
+	if n > 0 {
+		p.raw("\n" + indent[:len(indent)-2])
+	}
+	p.raw("]")
+	return nil
 }

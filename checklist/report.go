@@ -5,11 +5,13 @@
 package checklist
 
 import (
+	"bufio"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strings"
 )
 
@@ -230,25 +232,8 @@ func writeJSON(w io.Writer, v any) error {
 // (docs/schemas/junit-10.xsd): testsuites counts no skipped tests, the
 // suite does; errors (tests that could not run) is always 0, pret's
 // problems being failures.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
 type junitCase struct {
+	XMLName   xml.Name       `xml:"testcase"`
 	Name      string         `xml:"name,attr"`
 	Classname string         `xml:"classname,attr"`
 	Failures  []junitFailure `xml:"failure,omitempty"`
@@ -266,35 +251,55 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-func writeXML(w io.Writer, name string, cases []junitCase) error {
-	suite := junitSuite{Name: name, Tests: len(cases), Cases: cases}
-	for _, c := range cases {
-		if len(c.Failures) > 0 {
-			suite.Failures++
-		}
-		if c.Skipped != nil {
-			suite.Skipped++
-		}
+// junitCounts are the suite's totals, written before its cases.
+type junitCounts struct{ tests, failures, skipped int }
+
+func (n *junitCounts) add(c junitCase) {
+	n.tests++
+	if len(c.Failures) > 0 {
+		n.failures++
 	}
-	doc := junitSuites{Name: name, Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
-	// encoding/xml writes bidi controls raw: they go out as character
-	// references (bidi.go).
+	if c.Skipped != nil {
+		n.skipped++
+	}
+}
+
+// writeXML writes one suite of the cases, one at a time: a run over
+// 100,000 files is never held as one document. encoding/xml writes bidi
+// controls raw: they go out as character references (bidi.go).
+func writeXML(w io.Writer, name string, n junitCounts, cases iter.Seq[junitCase]) error {
+	attr := func(k string, v any) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: fmt.Sprint(v)} }
+	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"},
+		Attr: []xml.Attr{attr("name", name), attr("tests", n.tests), attr("failures", n.failures), attr("errors", 0)}}
+	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"},
+		Attr: []xml.Attr{attr("name", name), attr("tests", n.tests), attr("failures", n.failures), attr("errors", 0), attr("skipped", n.skipped)}}
 	return withoutBidi(w, xmlBidi, func(w io.Writer) error {
-		if _, err := io.WriteString(w, xml.Header); err != nil {
-			return err
-		}
-		enc := xml.NewEncoder(w)
+		bw := bufio.NewWriter(w)
+		bw.WriteString(xml.Header)
+		enc := xml.NewEncoder(bw)
 		enc.Indent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		enc.EncodeToken(suites)
+		enc.EncodeToken(suite)
+		for c := range cases {
+			if err := enc.Encode(c); err != nil {
+				return err
+			}
+		}
+		enc.EncodeToken(suite.End())
+		if err := enc.EncodeToken(suites.End()); err != nil {
 			return err
 		}
-		_, err := io.WriteString(w, "\n")
-		return err
+		if err := enc.Close(); err != nil {
+			return err
+		}
+		bw.WriteString("\n")
+		return bw.Flush()
 	})
 }
 
 func writeChecksJUnit(w io.Writer, r *Report) error {
 	var cases []junitCase
+	var n junitCounts
 	class := strings.ReplaceAll(r.Name, " ", ".")
 	for _, c := range r.Checks {
 		jc := junitCase{Name: c.ID, Classname: class}
@@ -311,9 +316,10 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 		default:
 			jc.SystemOut = c.Message
 		}
+		n.add(jc)
 		cases = append(cases, jc)
 	}
-	return writeXML(w, r.Name, cases)
+	return writeXML(w, r.Name, n, slices.Values(cases))
 }
 
 // writeFilesJUnit writes one testcase per file (name the path,
@@ -321,10 +327,10 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 // error codes, its body every problem with its line. Warnings go to
 // system-out. encoding/xml escapes every string, and replaces what XML
 // cannot hold, so the document stays well-formed whatever the names hold.
+// A first pass counts the files for the suite's attributes.
 func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error {
-	var cases []junitCase
 	class := strings.ReplaceAll(name, " ", ".")
-	for f := range files {
+	testcase := func(f FileResult) junitCase {
 		jc := junitCase{Name: f.Path, Classname: class}
 		if f.Apprenant != "" {
 			jc.Classname = f.Apprenant
@@ -350,9 +356,19 @@ func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error
 			jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
 		}
 		jc.SystemOut = strings.Join(out, "\n")
-		cases = append(cases, jc)
+		return jc
 	}
-	return writeXML(w, name, cases)
+	var n junitCounts
+	for f := range files {
+		n.add(testcase(f))
+	}
+	return writeXML(w, name, n, func(yield func(junitCase) bool) {
+		for f := range files {
+			if !yield(testcase(f)) {
+				return
+			}
+		}
+	})
 }
 
 // problemLine is one problem as a line of text: code, severity, line

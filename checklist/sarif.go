@@ -98,7 +98,11 @@ func sarifFingerprint(code, uri, entry, learner string, nth int) string {
 }
 
 // writeFilesSARIF writes the log: one run, a rule per code (the
-// contract's, then any other met), one result per problem.
+// contract's, then any other met), one result per problem. It is the
+// bytes writeJSON gives of the whole log (TestSARIFIsEncoding), written a
+// result at a time: a run over 100,000 files with problems does not
+// hold every result (organisateurs.md, Scale). The rules come before the
+// results, so a first pass finds the codes.
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	driver := sarifDriver{Name: "pret", Version: r.Version, Rules: []sarifRule{}}
 	index := map[string]int{}
@@ -116,58 +120,85 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	for _, c := range Codes {
 		rule(c)
 	}
-	results := []sarifResult{}
 	for f := range r.all() {
-		uri := fileURI(r.Dir, f.Path)
-		if f.Archive != "" {
-			uri = fileURI(r.Dir, f.Archive)
-		}
-		strict := !f.Valid && len(f.codes(SevError)) == 0 // --strict: the warnings fail the file
-		seen := map[string]int{}
 		for _, p := range f.Problems {
-			res := sarifResult{
-				RuleID:    p.Code,
-				RuleIndex: rule(codeInfo(p.Code, p.Severity)),
-				Level:     sarifLevel(p.Severity),
-				Message:   sarifMessage{p.Message},
-				PartialFingerprints: map[string]string{
-					sarifFingerprintKey: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code]),
-				},
-			}
-			seen[p.Code]++
-			if strict {
-				res.Level = "error"
-			}
-			var loc sarifLocation
-			loc.PhysicalLocation.ArtifactLocation.URI = uri
-			if p.Line > 0 && f.Archive == "" {
-				loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
-			}
-			res.Locations = []sarifLocation{loc}
-			props := map[string]string{}
-			if f.Apprenant != "" {
-				props["apprenant"] = f.Apprenant
-			}
-			if f.Participant != "" {
-				props["participant"] = f.Participant
-			}
-			if f.Entry != "" {
-				props["entry"] = f.Entry
-				if p.Line > 0 {
-					props["entryLine"] = strconv.Itoa(p.Line)
-				}
-			}
-			if len(props) > 0 {
-				res.Properties = props
-			}
-			results = append(results, res)
+			rule(codeInfo(p.Code, p.Severity))
 		}
 	}
-	return writeJSON(w, sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: results}},
+	return writeJSONParts(w, func(out *jsonParts) error {
+		out.raw("{\n  \"$schema\": \"" + sarifSchema + "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
+		if err := out.value("      ", sarifTool{driver}); err != nil {
+			return err
+		}
+		out.raw(",\n      \"results\": ")
+		err := out.list("        ", func(yield func(any) bool) {
+			for f := range r.all() {
+				for _, res := range sarifResults(r.Dir, f, index) {
+					if !yield(res) {
+						return
+					}
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		out.raw("\n    }\n  ]\n}\n")
+		return nil
 	})
+}
+
+const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+// sarifResults are a file's results, one per problem; index gives each
+// code's rule.
+func sarifResults(dir string, f FileResult, index map[string]int) []sarifResult {
+	uri := fileURI(dir, f.Path)
+	if f.Archive != "" {
+		uri = fileURI(dir, f.Archive)
+	}
+	strict := !f.Valid && len(f.codes(SevError)) == 0 // --strict: the warnings fail the file
+	seen := map[string]int{}
+	var out []sarifResult
+	for _, p := range f.Problems {
+		res := sarifResult{
+			RuleID:    p.Code,
+			RuleIndex: index[p.Code],
+			Level:     sarifLevel(p.Severity),
+			Message:   sarifMessage{p.Message},
+			PartialFingerprints: map[string]string{
+				sarifFingerprintKey: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code]),
+			},
+		}
+		seen[p.Code]++
+		if strict {
+			res.Level = "error"
+		}
+		var loc sarifLocation
+		loc.PhysicalLocation.ArtifactLocation.URI = uri
+		if p.Line > 0 && f.Archive == "" {
+			loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
+		}
+		res.Locations = []sarifLocation{loc}
+		props := map[string]string{}
+		if f.Apprenant != "" {
+			props["apprenant"] = f.Apprenant
+		}
+		if f.Participant != "" {
+			props["participant"] = f.Participant
+		}
+		if f.Entry != "" {
+			props["entry"] = f.Entry
+			if p.Line > 0 {
+				props["entryLine"] = strconv.Itoa(p.Line)
+			}
+		}
+		if len(props) > 0 {
+			res.Properties = props
+		}
+		out = append(out, res)
+	}
+	return out
 }
 
 // relativePath gives a path relative to dir when it lies below it (code

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -468,5 +469,111 @@ func TestGitHubWarningStaysWarning(t *testing.T) {
 	}
 	if got := strings.Split(buf.String(), "\n")[:4]; !slices.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSARIFIsEncoding: the log written a result at a time is the bytes
+// writeJSON gives of the log it decodes to, for runs with no problem,
+// known and unknown codes, warnings under --strict, archives, learners,
+// lines, and strings with every character JSON or the bidi filter treats
+// apart (valid UTF-8: invalid bytes read back as U+FFFD, which encodes
+// raw).
+func TestSARIFIsEncoding(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	nasty := func() string { return strings.ToValidUTF8(jsonNasty(r), "\ufffd") }
+	codes := []string{"missing-date", "late-request", "private-key-leak", "duplicate-fingerprint", "unreadable", "inconnu", ""}
+	for c := range 2000 {
+		var files []FileResult
+		for range r.IntN(6) {
+			f := FileResult{Path: nasty(), Valid: r.IntN(2) == 0, Apprenant: nasty(), Participant: nasty()}
+			if r.IntN(3) == 0 {
+				f.Archive, f.Entry = nasty()+".zip", nasty()
+			}
+			for range r.IntN(4) {
+				sev := SevError
+				if r.IntN(2) == 0 {
+					sev = SevWarning
+				}
+				code := codes[r.IntN(len(codes))]
+				if r.IntN(5) == 0 {
+					code = nasty()
+				}
+				f.Problems = append(f.Problems, Problem{Code: code, Severity: sev, Message: nasty(), Line: r.IntN(4) - 1})
+			}
+			files = append(files, f)
+		}
+		var got bytes.Buffer
+		if err := WriteFilesReport(&got, "sarif", FilesReport{Files: files, Version: nasty(), Dir: []string{"", "/depot", "/"}[r.IntN(3)]}); err != nil {
+			t.Fatal(err)
+		}
+		var log sarifLog
+		if err := json.Unmarshal(got.Bytes(), &log); err != nil {
+			t.Fatalf("case %d: %v\n%s", c, err, got.Bytes())
+		}
+		var want bytes.Buffer
+		if err := writeJSON(&want, log); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("case %d:\n got %q\nwant %q", c, got.Bytes(), want.Bytes())
+		}
+		n := 0
+		for _, f := range files {
+			n += len(f.Problems)
+		}
+		if len(log.Runs[0].Results) != n {
+			t.Fatalf("case %d: %d results for %d problems", c, len(log.Runs[0].Results), n)
+		}
+	}
+}
+
+// TestJUnitValidForJenkins: the junit reports of pret valider and pret
+// verifier, whatever the names hold, are valid against the schema
+// Jenkins reads them with (docs/schemas/junit-10.xsd), as xmllint says.
+func TestJUnitValidForJenkins(t *testing.T) {
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("xmllint is needed on CI (.ci/test installs libxml2-utils): %v", err)
+		}
+		t.Skip("xmllint absent (Debian: libxml2-utils); .ci/test installs it")
+	}
+	schema, _ := filepath.Abs(filepath.Join("..", "docs", "schemas", "junit-10.xsd"))
+	dir := t.TempDir()
+	var docs []string
+	write := func(write func(*bytes.Buffer) error) {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "rapport"+string(rune('a'+len(docs)))+".xml")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, p)
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	for range 10 {
+		files := hostileFiles(rng)
+		files[1].Problems = append(files[1].Problems, Problem{Code: "private-key-leak", Severity: SevError, Message: "clé", Line: 2})
+		write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", files, Style{}) })
+		for i := range files {
+			files[i].Valid = len(files[i].Problems) == 0 // --strict
+		}
+		write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", files, Style{}) })
+	}
+	write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", nil, Style{}) })
+	write(func(b *bytes.Buffer) error { return WriteReport(b, "junit", sampleReport(), Style{}) })
+	write(func(b *bytes.Buffer) error { return WriteReport(b, "junit", &Report{Name: "pret verifier"}, Style{}) })
+	out, err := exec.Command(xmllint, append([]string{"--noout", "--schema", schema}, docs...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("xmllint: %v\n%s", err, out)
+	}
+	// The check checks: a suite without its required errors attribute
+	// is refused.
+	bad := filepath.Join(dir, "faux.xml")
+	os.WriteFile(bad, []byte(`<testsuites><testsuite name="x" tests="0" failures="0"/></testsuites>`), 0o644)
+	if out, err := exec.Command(xmllint, "--noout", "--schema", schema, bad).CombinedOutput(); err == nil {
+		t.Fatalf("xmllint accepted a suite without errors:\n%s", out)
 	}
 }

@@ -340,12 +340,14 @@ func parseReport(t *testing.T, format string, out []byte, results []checklist.Fi
 			t.Errorf("github: %d notices", notices)
 		}
 	case "html":
-		row := regexp.MustCompile(`<tr class="([a-z]+)" data-verdict="[a-z]+" data-codes="([^"]*)"><td>([^<]*)</td><td><code>([^<]*)</code>`)
+		// The learner's name opens its cell; the path cell sorts by the
+		// whole path (it may be shown short).
+		row := regexp.MustCompile(`<tr class="([a-z]+)(?: incident)?" data-verdict="[a-z]+" data-codes="([^"]*)"><td>([^<]*).*?</td><td data-sort="([^"]*)">`)
 		for _, m := range row.FindAllStringSubmatch(string(out), -1) {
 			path := html.UnescapeString(m[4])
 			k := rel(path)
 			p.codes[k] = codesOf(strings.Fields(html.UnescapeString(m[2])))
-			p.learner[k] = html.UnescapeString(m[3])
+			p.learner[k] = strings.TrimSpace(html.UnescapeString(m[3]))
 		}
 	case "texte":
 		header := regexp.MustCompile(`^(invalide|avertissement|valide) +(.*) — (.*)$`)

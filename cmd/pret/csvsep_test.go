@@ -1,0 +1,43 @@
+package main
+
+import (
+	"encoding/csv"
+	"strings"
+	"testing"
+)
+
+// TestValiderCSVSeparator: the csv report is ';'-separated by default,
+// --csv-separateur virgule or tabulation changes it (as a word, since a
+// ';' typed unquoted ends a shell command), and any other word is a
+// usage error.
+func TestValiderCSVSeparator(t *testing.T) {
+	h := newHome(t)
+	writeZip(t, h.path("moodle.zip"), map[string]string{
+		"Dupont Alice_1_assignsubmission_file_acces.md": accesPage(fpOne),
+		"Émile Durand_2_assignsubmission_file_acces.md": accesPage(fpTwo),
+	})
+	for _, c := range []struct {
+		args []string
+		sep  rune
+	}{
+		{nil, ';'},
+		{[]string{"--csv-separateur", "point-virgule"}, ';'},
+		{[]string{"--csv-separateur", "virgule"}, ','},
+		{[]string{"--csv-separateur", "Tabulation"}, '\t'},
+	} {
+		r := h.pret("", append([]string{"valider", "--format", "csv", "moodle.zip"}, c.args...)...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d\n%s", c.args, r.code, r.stderr)
+		}
+		cr := csv.NewReader(strings.NewReader(strings.TrimPrefix(r.stdout, "\ufeff")))
+		cr.Comma = c.sep
+		rows, err := cr.ReadAll()
+		if err != nil || len(rows) != 3 || rows[0][0] != "apprenant" || rows[1][0] != "Dupont Alice" || rows[2][0] != "Émile Durand" {
+			t.Errorf("%v: %v %q", c.args, err, rows)
+		}
+	}
+	r := h.pret("", "valider", "--format", "csv", "--csv-separateur", ";", "moodle.zip")
+	if r.code != 2 || !strings.Contains(r.stderr, "point-virgule, virgule ou tabulation") {
+		t.Errorf("--csv-separateur ';': exit %d\n%s", r.code, r.stderr)
+	}
+}
