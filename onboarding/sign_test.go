@@ -415,7 +415,10 @@ func afterMarker(t *testing.T, signed []byte) map[string][]byte {
 	damaged := bytes.Clone(signed)
 	damaged[i] = '*'
 	v["damaged armour"] = damaged
-	v["block never closed"] = bytes.TrimSuffix(bytes.Clone(signed), []byte("```\n"))
+	// A block never closed runs to the end of the file (CommonMark): with
+	// only the armour in it, it is a signature block; with text after the
+	// armour, that text would be dropped.
+	v["block never closed, text after"] = append(bytes.TrimSuffix(bytes.Clone(signed), []byte("```\n")), "Ajouté après coup.\n"...)
 	return v
 }
 

@@ -150,7 +150,13 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		decl = onboarding.Declaration{Status: st, Date: onboarding.DefaultDate(state, st, s.Today)}
 		if date != "" {
 			if decl.Date, err = dates.Parse(date, dates.Context{Today: s.Today, Session: s.Session.Day}); err != nil {
-				return usageError("--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\"", "%v", err)
+				// Worded as the flag's own check words a refusal (errors.go).
+				hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
+				var de *dates.Error
+				if errors.As(err, &de) {
+					return usageError(hint, "valeur refusée pour --date : %q ; %s", de.Input, de.Reason)
+				}
+				return usageError(hint, "%v", err)
 			}
 		}
 	case !ios.Interactive():
