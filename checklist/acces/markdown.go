@@ -29,7 +29,12 @@ type block struct {
 	// spans say which source line each part of text comes from:
 	// text[spans[i].at:] starts on line spans[i].line (1-based).
 	spans []span
+	// codes are where code spans stand in text: a path in one is read
+	// whole, spaces included ("C:\Users\Jean Dupont\.ssh\…").
+	codes []codeRange
 }
+
+type codeRange struct{ at, end int }
 
 type span struct{ at, line int }
 
@@ -246,6 +251,10 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 			b.add(string(c.Label(r.src)), line)
 		case *ast.RawHTML, *ast.Image:
 			// A tag or a comment is not shown; an image shows no text.
+		case *ast.CodeSpan:
+			at := b.sb.Len()
+			line = r.inline(b, c, line)
+			b.codes = append(b.codes, codeRange{at, b.sb.Len()})
 		default: // emphasis, links, code spans
 			line = r.inline(b, c, line)
 		}

@@ -18,7 +18,7 @@ func (p *pathRule) visit(b *block) {
 	if p.pub != "" {
 		return
 	}
-	for _, t := range pathTokens(b.text) {
+	for _, t := range blockPaths(b) {
 		base := BaseName(t.path)
 		if strings.HasSuffix(base, ".pub") && len(base) > len(".pub") {
 			p.pub, p.pubLine = t.path, b.lineAt(t.off)
@@ -46,6 +46,30 @@ func (p *pathRule) finish(r *Result, rules Rules) {
 		}
 		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)", name)
 	}
+}
+
+// blockPaths are the paths of a block in order: a code span that holds
+// a path with spaces in it (a home folder named "Jean Dupont") is one
+// path, as pret acces writes it; elsewhere a space ends a path.
+func blockPaths(b *block) []pathToken {
+	var out []pathToken
+	from := 0
+	for _, c := range b.codes {
+		inner := b.text[c.at:c.end]
+		t := strings.TrimSpace(inner)
+		if !strings.ContainsAny(t, " \t") || !strings.ContainsAny(t, `/\`) || rootIndex(t) != 0 {
+			continue
+		}
+		for _, p := range pathTokens(b.text[from:c.at]) {
+			out = append(out, pathToken{p.path, from + p.off})
+		}
+		out = append(out, pathToken{t, c.at + strings.Index(inner, t)})
+		from = c.end
+	}
+	for _, p := range pathTokens(b.text[from:]) {
+		out = append(out, pathToken{p.path, from + p.off})
+	}
+	return out
 }
 
 type pathToken struct {
