@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,7 +39,7 @@ func layout(t *testing.T, dir string, files map[string]entry) {
 		case e.kind == fs.ModeSymlink:
 			err = os.Symlink(e.body, p)
 		case e.kind == fs.ModeNamedPipe:
-			err = syscall.Mkfifo(p, 0o600)
+			err = mkfifo(p)
 		default:
 			err = os.WriteFile(p, []byte(e.body), 0o644)
 			if err == nil && !e.mod.IsZero() {
@@ -268,6 +267,9 @@ func TestOneResultPerLearnerFromTheLatest(t *testing.T) {
 func TestPubBesideNotAFile(t *testing.T) {
 	k := newKey(45)
 	for _, kind := range []fs.FileMode{fs.ModeSymlink, fs.ModeDir, fs.ModeNamedPipe} {
+		if kind == fs.ModeNamedPipe && !haveFIFO {
+			continue
+		}
 		files := map[string]entry{
 			"etu/acces.md":             {body: page(k.fp, false)},
 			"etu/vraie.pub":            {body: string(k.pub)},
@@ -314,7 +316,7 @@ func TestZipEntriesRefused(t *testing.T) {
 	}
 	for name, want := range map[string]string{"chiffre/acces.md": "chiffrée", "nul/acces.md\x00.txt": "caractère nul", "nul2/acc\x00es.md": "caractère nul"} {
 		r := res[name]
-		if !isUnreadable(r) || !strings.Contains(r.Problems[0].Message, want) {
+		if r.Valid || codesOfResult(r) != "unreadable" || !strings.Contains(r.Problems[0].Message, want) {
 			t.Errorf("%q: %+v", name, r.Problems)
 		}
 	}

@@ -240,25 +240,21 @@ func Read(args []string, opts Options) *Run {
 // fingerprints, learners with no acces.md.
 func finish(recs *recList, ids []fileID, missing []*receipt) {
 	// Learners met with no acces.md at one place, and none elsewhere
-	// either, get a result of their own.
-	has := map[string]bool{}
-	for k := range recs.len() {
-		if m := recs.arrived(k).moodle; m != "" {
-			has[m] = true
-		}
-	}
+	// either, get a result of their own; one learner's places make one.
 	first := map[string]*receipt{}
+	var order []*receipt
 	for _, r := range missing {
-		if has[r.moodle] {
-			continue
-		}
 		if f := first[r.moodle]; f != nil {
 			f.merge(r)
 			continue
 		}
 		first[r.moodle] = r
+		order = append(order, r)
 	}
-	for _, r := range missing {
+	for k := range recs.len() {
+		delete(first, recs.arrived(k).moodle)
+	}
+	for _, r := range order {
 		if first[r.moodle] != r {
 			continue
 		}
@@ -267,7 +263,6 @@ func finish(recs *recList, ids []fileID, missing []*receipt) {
 		rec.entryLen = int32(len(r.entry))
 		recs.add(rec)
 	}
-	has = nil
 	// Sorted by path, then by the order the walk met them: a total
 	// order, the same whatever the workers.
 	slices.SortFunc(recs.order, func(a, b int32) int {
@@ -297,33 +292,58 @@ func finish(recs *recList, ids []fileID, missing []*receipt) {
 }
 
 // oneRowPerLearner keeps, of a Moodle learner's files, the latest (by
-// modification time, then the walk's order) and lists the others in it:
-// one learner, one verdict.
+// modification time, then path) and lists the others in it: one
+// learner, one verdict. The files are sorted by learner, not put in a
+// map: 100,000 learners cost an index each.
 func oneRowPerLearner(recs *recList) {
-	latest := map[string]int32{}
-	for _, k := range recs.order {
-		r := recs.arrived(int(k))
-		if r.moodle == "" {
+	var byLearner []int32 // positions in recs.order
+	for i := range recs.len() {
+		if recs.at(i).moodle != "" {
+			byLearner = append(byLearner, int32(i))
+		}
+	}
+	slices.SortFunc(byLearner, func(a, b int32) int {
+		if c := strings.Compare(recs.at(int(a)).moodle, recs.at(int(b)).moodle); c != 0 {
+			return c
+		}
+		return int(a) - int(b) // path order
+	})
+	drop := map[int32]bool{} // positions of files listed in another
+	for start := 0; start < len(byLearner); {
+		end := start + 1
+		for end < len(byLearner) && recs.at(int(byLearner[end])).moodle == recs.at(int(byLearner[start])).moodle {
+			end++
+		}
+		run := byLearner[start:end]
+		start = end
+		if len(run) < 2 {
 			continue
 		}
-		if b, ok := latest[r.moodle]; !ok || later(r, recs.arrived(int(b))) {
-			latest[r.moodle] = k
+		best := run[0]
+		for _, i := range run[1:] {
+			if later(recs.at(int(i)), recs.at(int(best))) {
+				best = i
+			}
+		}
+		kept := recs.at(int(best))
+		for _, i := range run {
+			if i != best {
+				kept.extra().others = append(kept.more.others, recs.at(int(i)).path)
+				drop[i] = true
+			}
 		}
 	}
-	var dropped bool
-	for _, k := range recs.order {
-		r := recs.arrived(int(k))
-		if b, ok := latest[r.moodle]; ok && b != k {
-			best := recs.arrived(int(b))
-			best.extra().others = append(best.more.others, r.path)
-			dropped = true
+	if len(drop) > 0 {
+		n := 0
+		for i, k := range recs.order {
+			if drop[int32(i)] {
+				*recs.arrived(int(k)) = record{}
+				continue
+			}
+			recs.order[n] = k
+			n++
 		}
-	}
-	if dropped {
-		recs.keep(func(k int32) bool {
-			b, ok := latest[recs.arrived(int(k)).moodle]
-			return !ok || b == k
-		})
+		recs.order = recs.order[:n:n]
 	}
 }
 

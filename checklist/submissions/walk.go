@@ -367,13 +367,26 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 		w.unreadable(path, at, "", err, nil)
 		return
 	}
-	zr, err := zip.NewReader(f, size)
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		w.unreadable(path, at, "", err, nil)
+	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
+	windows := directoryWindows(f, size)
+	if windows == nil {
+		zr, err := zip.NewReader(f, size)
+		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+			w.unreadable(path, at, "", err, nil)
+			return
+		}
+		a.read(zr.File)
 		return
 	}
-	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
-	a.read(zr.File)
+	for _, win := range windows {
+		v := newWindowReader(f, win)
+		zr, err := zip.NewReader(v, v.size())
+		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+			w.unreadable(path, at, "", err, nil)
+			return
+		}
+		a.read(zr.File)
+	}
 }
 
 // zipRead is one archive being read.
@@ -390,10 +403,16 @@ type zipRead struct {
 	// ErrFormat), so the entries read are the same on every run.
 	left int64
 	rs   receipts
+	// base is the index in the archive of the window's first entry.
+	base int
 }
 
+// read reads the entries of one window of the archive, which holds
+// whole learners (zipwindow.go).
 func (a *zipRead) read(files []*zip.File) {
 	w := a.w
+	a.rs = receipts{}
+	defer func() { a.base += len(files) }()
 	// The .pub files of each archive folder, paired as on disk; folders
 	// as path.Clean reads them ("etu2//", "etu3/./" are "etu2/", "etu3/").
 	pubFiles := map[string]map[string]*zip.File{}
@@ -462,11 +481,15 @@ func (a *zipRead) read(files []*zip.File) {
 	pubRead := map[*zip.File]*acces.PubFile{}
 	for i, index := range found {
 		zf := files[index]
-		dir, base := splitEntry(zf.Name)
-		learner, moodle := a.learner(zf.Name)
-		it := item{path: a.path + "!/" + zf.Name, archive: a.path, entry: zf.Name, learner: learner, moodle: moodle,
+		// The learner's name is read from the path, so that it shares
+		// the path's bytes and lets the window's names go.
+		p := a.path + "!/" + zf.Name
+		name := p[len(p)-len(zf.Name):]
+		dir, base := splitEntry(name)
+		learner, moodle := a.learner(name)
+		it := item{path: p, archive: a.path, entry: name, learner: learner, moodle: moodle,
 			group: groupOf("z:"+a.id.String()+"!/"+cleanEntryDir(dir), base, cleanEntryDir(dir) != ""),
-			id:    fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: index + 1},
+			id:    fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1},
 			mod:   zf.Modified.UnixNano()}
 		if zf.Modified.IsZero() {
 			it.mod = 0
