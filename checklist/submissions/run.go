@@ -3,6 +3,7 @@ package submissions
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"strings"
@@ -309,16 +310,8 @@ func oneRowPerLearner(recs *recList) {
 		return int(a) - int(b) // path order
 	})
 	drop := map[int32]bool{} // positions of files listed in another
-	for start := 0; start < len(byLearner); {
-		end := start + 1
-		for end < len(byLearner) && recs.at(int(byLearner[end])).moodle == recs.at(int(byLearner[start])).moodle {
-			end++
-		}
-		run := byLearner[start:end]
-		start = end
-		if len(run) < 2 {
-			continue
-		}
+	sameLearner := func(a, b int32) bool { return recs.at(int(a)).moodle == recs.at(int(b)).moodle }
+	for run := range runs(byLearner, sameLearner) {
 		best := run[0]
 		for _, i := range run[1:] {
 			if later(recs.at(int(i)), recs.at(int(best))) {
@@ -430,16 +423,8 @@ func markDuplicates(recs recList) {
 		}
 	}
 	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(recs.at(int(a)).fp, recs.at(int(b)).fp) })
-	for start := 0; start < len(byFP); {
-		end := start + 1
-		for end < len(byFP) && recs.at(int(byFP[end])).fp == recs.at(int(byFP[start])).fp {
-			end++
-		}
-		run := byFP[start:end]
-		start = end
-		if len(run) < 2 {
-			continue
-		}
+	sameKey := func(a, b int32) bool { return recs.at(int(a)).fp == recs.at(int(b)).fp }
+	for run := range runs(byFP, sameKey) {
 		learners := map[string]bool{}
 		for _, i := range run {
 			learners[recs.at(int(i)).learnerKey()] = true
@@ -482,6 +467,23 @@ func markRun(recs recList, run []int32) {
 		rec.extra().duplicateOf, rec.more.duplicateCount = others, len(run)-1
 		rec.problems = append(rec.problems, checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: message})
 		rec.valid = false
+	}
+}
+
+// runs yields the runs of two or more consecutive elements of sorted
+// that are the same.
+func runs(sorted []int32, same func(a, b int32) bool) iter.Seq[[]int32] {
+	return func(yield func([]int32) bool) {
+		for start := 0; start < len(sorted); {
+			end := start + 1
+			for end < len(sorted) && same(sorted[start], sorted[end]) {
+				end++
+			}
+			if end-start > 1 && !yield(sorted[start:end]) {
+				return
+			}
+			start = end
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"io"
+	"slices"
 )
 
 // archive/zip holds every record of an archive's central directory at
@@ -36,30 +37,14 @@ type window struct {
 // directoryWindows are the windows of the archive's central directory,
 // or nil when it must be read whole.
 func directoryWindows(r io.ReaderAt, size int64) []window {
-	end, endOff, ok := findEnd(r, size)
-	if !ok {
+	d, ok := readDirEnd(r, size)
+	if !ok || d.dirSize > 1<<62 || d.dirOff > 1<<62 {
 		return nil
 	}
-	b := end[4:]
-	records := uint64(binary.LittleEndian.Uint16(b[6:]))
-	dirSize := int64(binary.LittleEndian.Uint32(b[8:]))
-	dirOff := int64(binary.LittleEndian.Uint32(b[12:]))
-	if records == 0xffff || dirSize == 0xffffffff || dirOff == 0xffffffff {
-		if p, ok := findEnd64(r, endOff); ok {
-			var rec [end64Len]byte
-			if _, err := r.ReadAt(rec[:], p); err != nil || binary.LittleEndian.Uint32(rec[:]) != end64Sig {
-				return nil
-			}
-			// The directory ends where the zip64 end record begins.
-			endOff = p
-			records = binary.LittleEndian.Uint64(rec[32:])
-			dirSize = int64(binary.LittleEndian.Uint64(rec[40:]))
-			dirOff = int64(binary.LittleEndian.Uint64(rec[48:]))
-		}
-	}
+	records, dirSize, dirOff, endOff := d.records, int64(d.dirSize), int64(d.dirOff), d.endOff
 	// Small archives, prepended data, and offsets a plain end record
 	// cannot hold: read whole.
-	if records <= windowRecords || dirOff < 0 || dirSize < 0 || dirOff+dirSize != endOff || dirOff+dirSize >= 0xffffffff {
+	if records <= windowRecords || dirOff+dirSize != endOff || dirOff+dirSize >= 0xffffffff {
 		return nil
 	}
 	br := bufio.NewReaderSize(io.NewSectionReader(r, dirOff, dirSize), 64<<10)
@@ -69,14 +54,14 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 	var group uint64
 	closed := map[uint64]bool{}
 	var rec [recordLen]byte
-	name := make([]byte, 0, 256)
+	var name []byte
 	for {
 		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
 			break
 		}
 		nameLen := int(binary.LittleEndian.Uint16(rec[28:]))
 		rest := int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
-		name = name[:nameLen]
+		name = slices.Grow(name[:0], nameLen)[:nameLen]
 		if _, err := io.ReadFull(br, name); err != nil {
 			return nil
 		}

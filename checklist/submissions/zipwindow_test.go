@@ -25,6 +25,9 @@ func TestArchiveReadByWindows(t *testing.T) {
 	for i := range n {
 		k := newKey(byte(i))
 		dir := fmt.Sprintf("Nom%05d Prénom_%d_assignsubmission_file_/", i, 1000+i)
+		if i == 5 {
+			files[dir+strings.Repeat("n", 3000)+".txt"] = entry{body: "a long name"}
+		}
 		if i%3 == 0 {
 			files[dir+"z-notes.txt"] = entry{body: "x"} // learners of 2 and 3 entries: a window's edge cuts between any two
 		}
