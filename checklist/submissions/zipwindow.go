@@ -24,8 +24,9 @@ import (
 // together, or has data before its first entry, or lies past 4 GiB,
 // it is read whole, as archive/zip reads it.
 
-// windowRecords is how many records a window holds at least.
-const windowRecords = 2048
+// windowRecords is how many records a window holds at least (a
+// variable for the fuzz target, which reads small archives by windows).
+var windowRecords = 2048
 
 // window is a run of records of the central directory: its bytes and
 // how many records it holds.
@@ -44,7 +45,7 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 	records, dirSize, dirOff, endOff := d.records, int64(d.dirSize), int64(d.dirOff), d.endOff
 	// Small archives, prepended data, and offsets a plain end record
 	// cannot hold: read whole.
-	if records <= windowRecords || dirOff+dirSize != endOff || dirOff+dirSize >= 0xffffffff {
+	if records <= uint64(windowRecords) || dirOff+dirSize != endOff || dirOff+dirSize >= 0xffffffff {
 		return nil
 	}
 	br := bufio.NewReaderSize(io.NewSectionReader(r, dirOff, dirSize), 64<<10)
