@@ -34,8 +34,7 @@ func (id fileID) String() string {
 // validated, or a place that could not be read (err).
 type item struct {
 	path    string // as shown: "rendus/kim/acces.md", "lot.zip!/kim/acces.md"
-	archive string // for an archive entry: the archive's path
-	entry   string // and the entry's name
+	entry   string // for an archive entry, its name: path ends with "!/" and it
 	learner string
 	moodle  string // the learner's Moodle name and id, "Dupont Alice_123456"; "" outside Moodle
 	group   string // outside Moodle, who the file counts as for duplicate fingerprints
@@ -433,7 +432,7 @@ func (a *zipRead) read(files []*zip.File) {
 			// A learner's folder, maybe empty: she gets a result.
 			if learner, moodle := a.learner(zf.Name); moodle != "" && w.in == nil {
 				r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
-				r.archive, r.entry = a.path, strings.TrimPrefix(r.path, a.path+"!/")
+				r.entry = strings.TrimPrefix(r.path, a.path+"!/")
 			}
 			continue
 		case IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0:
@@ -443,7 +442,7 @@ func (a *zipRead) read(files []*zip.File) {
 			// Read one level only: an archive inside an archive is said,
 			// never opened (it could nest without end).
 			learner, moodle := a.learner(zf.Name)
-			w.send(item{path: a.path + "!/" + zf.Name, archive: a.path, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
+			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
 			continue
 		}
 		learner, moodle := a.learner(zf.Name)
@@ -452,7 +451,7 @@ func (a *zipRead) read(files []*zip.File) {
 			w.in.add(base, w.in.online)
 		case moodle != "":
 			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
-			r.archive, r.entry = a.path, strings.TrimPrefix(r.path, a.path+"!/")
+			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
 			parts := entryParts(zf.Name)
 			r.add(base, len(parts) > 1 && isOnlineText(parts[0]))
 		}
@@ -487,7 +486,7 @@ func (a *zipRead) read(files []*zip.File) {
 		name := p[len(p)-len(zf.Name):]
 		dir, base := splitEntry(name)
 		learner, moodle := a.learner(name)
-		it := item{path: p, archive: a.path, entry: name, learner: learner, moodle: moodle,
+		it := item{path: p, entry: name, learner: learner, moodle: moodle,
 			group: groupOf("z:"+a.id.String()+"!/"+cleanEntryDir(dir), base, cleanEntryDir(dir) != ""),
 			id:    fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1},
 			mod:   zf.Modified.UnixNano()}
