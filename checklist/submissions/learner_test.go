@@ -347,3 +347,33 @@ func TestPubInflatedOncePerArchive(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedKeyTailSharesNothingWritable: past the first maxDuplicateOf
+// files of one key, the files share one problem list; a problem appended
+// to one file's (as --strict or a writer could) reaches no other.
+func TestSharedKeyTailSharesNothingWritable(t *testing.T) {
+	fp := newKey(48).fp
+	files := map[string]entry{}
+	for i := range 3 * maxDuplicateOf {
+		files["etu"+strconv.Itoa(100+i)+"/acces.md"] = entry{body: page(fp, false)}
+	}
+	dir := t.TempDir()
+	layout(t, dir, files)
+	run := Read([]string{dir}, Options{Rules: testRules})
+	if run.Len() != len(files) {
+		t.Fatalf("%d results", run.Len())
+	}
+	for i := range run.Len() {
+		r := run.At(i)
+		if codesOfResult(r) != "duplicate-fingerprint" || r.DuplicateCount != len(files)-1 || len(r.DuplicateOf) != maxDuplicateOf {
+			t.Fatalf("%s: %s, %d others (%d listed)", r.Path, codesOfResult(r), r.DuplicateCount, len(r.DuplicateOf))
+		}
+		_ = append(r.Problems, checklist.Problem{Code: "x"})
+	}
+	for i := range run.Len() {
+		r := run.At(i)
+		if all := r.Problems[:cap(r.Problems)]; len(r.Problems) != 1 || slices.ContainsFunc(all, func(p checklist.Problem) bool { return p.Code == "x" }) {
+			t.Fatalf("%s: an append to another file's problems reached it: %+v", r.Path, all)
+		}
+	}
+}

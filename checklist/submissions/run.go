@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -33,7 +34,6 @@ const maxDuplicateOf = 10
 type record struct {
 	path, learner, fp string
 	moodle            string // the learner's Moodle name and id
-	group             string // outside Moodle: who the file counts as for duplicates
 	problems          []checklist.Problem
 	more              *recordMore // archive entries, shared keys, other files
 	mod               int64
@@ -46,6 +46,7 @@ type record struct {
 	entryLen      int32
 	statut        uint8 // 0, statutDemande, statutVerifie
 	valid, signed bool
+	learnerFolder bool // as item's
 }
 
 type recordMore struct {
@@ -61,12 +62,19 @@ func (r *record) extra() *recordMore {
 	return r.more
 }
 
-// learnerKey is who the file counts as for duplicate fingerprints.
+// learnerKey is who the file counts as for duplicate fingerprints: a
+// Moodle learner, else as groupOf says from its folder (an archive's,
+// cleaned) and name. Built from the path when needed, not kept: 100,000
+// records would hold 100,000 more strings.
 func (r *record) learnerKey() string {
 	if r.moodle != "" {
 		return "m:" + r.moodle
 	}
-	return r.group
+	if n := int(r.entryLen); n > 0 {
+		dir, base := splitEntry(r.path[len(r.path)-n:])
+		return groupOf(r.path[:len(r.path)-n]+cleanEntryDir(dir), base, r.learnerFolder)
+	}
+	return groupOf(filepath.Dir(r.path), filepath.Base(r.path), r.learnerFolder)
 }
 
 const (
@@ -356,7 +364,7 @@ func later(a, b *record) bool {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules) record {
-	rec := record{path: it.path, learner: it.learner, moodle: it.moodle, group: it.group, mod: it.mod, seq: it.seq,
+	rec := record{path: it.path, learner: it.learner, moodle: it.moodle, learnerFolder: it.learnerFolder, mod: it.mod, seq: it.seq,
 		entryLen: int32(len(it.entry))}
 	if it.err != nil {
 		rec.problems = []checklist.Problem{readProblem(it.err, it.place)}
@@ -453,6 +461,7 @@ func markRun(recs recList, run []int32) {
 	}
 	var tailOthers []string
 	var tailMessage string
+	tailProblems := map[int32][]checklist.Problem{} // by line, for files with no other problem
 	for k, i := range run {
 		rec := recs.at(int(i))
 		rec.fp = recs.at(int(run[0])).fp // one string for the run's fingerprint
@@ -465,7 +474,19 @@ func markRun(recs recList, run []int32) {
 			}
 		}
 		rec.extra().duplicateOf, rec.more.duplicateCount = others, len(run)-1
-		rec.problems = append(rec.problems, checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: message})
+		p := checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: message}
+		if k >= maxDuplicateOf && len(rec.problems) == 0 {
+			// One list for every such file of the tail: capped at its
+			// length, an append to it copies, so no file changes another.
+			ps, ok := tailProblems[rec.fpLine]
+			if !ok {
+				ps = []checklist.Problem{p}
+				tailProblems[rec.fpLine] = ps
+			}
+			rec.problems = ps[:1:1]
+		} else {
+			rec.problems = append(rec.problems, p)
+		}
 		rec.valid = false
 	}
 }

@@ -37,14 +37,16 @@ type item struct {
 	entry   string // for an archive entry, its name: path ends with "!/" and it
 	learner string
 	moodle  string // the learner's Moodle name and id, "Dupont Alice_123456"; "" outside Moodle
-	group   string // outside Moodle, who the file counts as for duplicate fingerprints
-	data    []byte
-	pub     *acces.PubFile // nil: no .pub beside it
-	err     error
-	place   bool // err is about a folder or an archive, not a file
-	id      fileID
-	mod     int64 // modification time, Unix nanoseconds; 0 unknown
-	seq     int32 // the order the walk met it
+	// learnerFolder: the file is in a folder that identifies a learner
+	// (groupOf), below the argument or an archive's root.
+	learnerFolder bool
+	data          []byte
+	pub           *acces.PubFile // nil: no .pub beside it
+	err           error
+	place         bool // err is about a folder or an archive, not a file
+	id            fileID
+	mod           int64 // modification time, Unix nanoseconds; 0 unknown
+	seq           int32 // the order the walk met it
 	// missing, for a Moodle learner who handed in no acces.md, says
 	// what was received (no-acces-md).
 	missing string
@@ -130,7 +132,7 @@ func (w *walker) arg(arg string) {
 // file reads a file named on the command line, whatever its name.
 func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
 	learner, moodle := at.of(filepath.Base(arg))
-	it := item{path: arg, learner: learner, moodle: moodle, group: "f:" + abs}
+	it := item{path: arg, learner: learner, moodle: moodle}
 	// Known as its folder and name once links are resolved, as the walk
 	// knows the files it meets: a file named here and met again in a
 	// folder is read once.
@@ -256,10 +258,6 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	var rs receipts
 	pubs := choosePubs(pubNames(entries), w.keyName)
 	pubRead := map[string]*acces.PubFile{} // each .pub read once
-	// Files of one name and its copies in a folder below the argument
-	// (acces.md beside "acces (1).md") count as one learner's; directly
-	// in the argument, each file is its own learner.
-	place := "d:" + id.String()
 	for _, e := range entries {
 		raw, t := e.Name(), e.Type()
 		if t.IsDir() {
@@ -268,7 +266,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		p := filepath.Join(path, raw)
 		name := ruleName(raw) // the rule and the learner's name read UTF-8
 		learner, moodle := at.of(name)
-		it := item{path: p, learner: learner, moodle: moodle, group: groupOf(place, name, len(at.parts) > 0),
+		it := item{path: p, learner: learner, moodle: moodle, learnerFolder: len(at.parts) > 0,
 			id: fileID{dev: id.dev, ino: id.ino, path: raw}}
 		switch {
 		case !IsSubmissionName(name) && !IsArchiveName(name):
@@ -484,12 +482,12 @@ func (a *zipRead) read(files []*zip.File) {
 		// the path's bytes and lets the window's names go.
 		p := a.path + "!/" + zf.Name
 		name := p[len(p)-len(zf.Name):]
-		dir, base := splitEntry(name)
+		dir, _ := splitEntry(name)
 		learner, moodle := a.learner(name)
 		it := item{path: p, entry: name, learner: learner, moodle: moodle,
-			group: groupOf("z:"+a.id.String()+"!/"+cleanEntryDir(dir), base, cleanEntryDir(dir) != ""),
-			id:    fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1},
-			mod:   zf.Modified.UnixNano()}
+			learnerFolder: cleanEntryDir(dir) != "",
+			id:            fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1},
+			mod:           zf.Modified.UnixNano()}
 		if zf.Modified.IsZero() {
 			it.mod = 0
 		}
