@@ -10,12 +10,12 @@ import (
 // so that a learner with no acces.md still gets a result, no-acces-md,
 // that says what she sent.
 type receipt struct {
-	path, archive, entry string // where: her folder, or her first file
-	learner, moodle      string
-	names                []string // the first maxNamed names received
-	n                    int      // how many were received
-	found                bool     // a submission of hers is read
-	online               bool     // her folder is Moodle's online text's
+	path, entry     string // where: her folder, or her first file; entry as in item
+	learner, moodle string
+	names           []string // the first maxNamed names received
+	n               int      // how many were received
+	found           bool     // a submission of hers is read
+	online          bool     // her folder is Moodle's online text's
 }
 
 // maxNamed bounds the names a no-acces-md result lists.

@@ -3,6 +3,8 @@ package submissions
 import (
 	"errors"
 	"fmt"
+	"iter"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -32,7 +34,6 @@ const maxDuplicateOf = 10
 type record struct {
 	path, learner, fp string
 	moodle            string // the learner's Moodle name and id
-	group             string // outside Moodle: who the file counts as for duplicates
 	problems          []checklist.Problem
 	more              *recordMore // archive entries, shared keys, other files
 	mod               int64
@@ -45,6 +46,7 @@ type record struct {
 	entryLen      int32
 	statut        uint8 // 0, statutDemande, statutVerifie
 	valid, signed bool
+	learnerFolder bool // as item's
 }
 
 type recordMore struct {
@@ -60,12 +62,19 @@ func (r *record) extra() *recordMore {
 	return r.more
 }
 
-// learnerKey is who the file counts as for duplicate fingerprints.
+// learnerKey is who the file counts as for duplicate fingerprints: a
+// Moodle learner, else as groupOf says from its folder (an archive's,
+// cleaned) and name. Built from the path when needed, not kept: 100,000
+// records would hold 100,000 more strings.
 func (r *record) learnerKey() string {
 	if r.moodle != "" {
 		return "m:" + r.moodle
 	}
-	return r.group
+	if n := int(r.entryLen); n > 0 {
+		dir, base := splitEntry(r.path[len(r.path)-n:])
+		return groupOf(r.path[:len(r.path)-n]+cleanEntryDir(dir), base, r.learnerFolder)
+	}
+	return groupOf(filepath.Dir(r.path), filepath.Base(r.path), r.learnerFolder)
 }
 
 const (
@@ -240,25 +249,21 @@ func Read(args []string, opts Options) *Run {
 // fingerprints, learners with no acces.md.
 func finish(recs *recList, ids []fileID, missing []*receipt) {
 	// Learners met with no acces.md at one place, and none elsewhere
-	// either, get a result of their own.
-	has := map[string]bool{}
-	for k := range recs.len() {
-		if m := recs.arrived(k).moodle; m != "" {
-			has[m] = true
-		}
-	}
+	// either, get a result of their own; one learner's places make one.
 	first := map[string]*receipt{}
+	var order []*receipt
 	for _, r := range missing {
-		if has[r.moodle] {
-			continue
-		}
 		if f := first[r.moodle]; f != nil {
 			f.merge(r)
 			continue
 		}
 		first[r.moodle] = r
+		order = append(order, r)
 	}
-	for _, r := range missing {
+	for k := range recs.len() {
+		delete(first, recs.arrived(k).moodle)
+	}
+	for _, r := range order {
 		if first[r.moodle] != r {
 			continue
 		}
@@ -267,7 +272,6 @@ func finish(recs *recList, ids []fileID, missing []*receipt) {
 		rec.entryLen = int32(len(r.entry))
 		recs.add(rec)
 	}
-	has = nil
 	// Sorted by path, then by the order the walk met them: a total
 	// order, the same whatever the workers.
 	slices.SortFunc(recs.order, func(a, b int32) int {
@@ -297,33 +301,50 @@ func finish(recs *recList, ids []fileID, missing []*receipt) {
 }
 
 // oneRowPerLearner keeps, of a Moodle learner's files, the latest (by
-// modification time, then the walk's order) and lists the others in it:
-// one learner, one verdict.
+// modification time, then path) and lists the others in it: one
+// learner, one verdict. The files are sorted by learner, not put in a
+// map: 100,000 learners cost an index each.
 func oneRowPerLearner(recs *recList) {
-	latest := map[string]int32{}
-	for _, k := range recs.order {
-		r := recs.arrived(int(k))
-		if r.moodle == "" {
-			continue
-		}
-		if b, ok := latest[r.moodle]; !ok || later(r, recs.arrived(int(b))) {
-			latest[r.moodle] = k
+	var byLearner []int32 // positions in recs.order
+	for i := range recs.len() {
+		if recs.at(i).moodle != "" {
+			byLearner = append(byLearner, int32(i))
 		}
 	}
-	var dropped bool
-	for _, k := range recs.order {
-		r := recs.arrived(int(k))
-		if b, ok := latest[r.moodle]; ok && b != k {
-			best := recs.arrived(int(b))
-			best.extra().others = append(best.more.others, r.path)
-			dropped = true
+	slices.SortFunc(byLearner, func(a, b int32) int {
+		if c := strings.Compare(recs.at(int(a)).moodle, recs.at(int(b)).moodle); c != 0 {
+			return c
+		}
+		return int(a) - int(b) // path order
+	})
+	drop := map[int32]bool{} // positions of files listed in another
+	sameLearner := func(a, b int32) bool { return recs.at(int(a)).moodle == recs.at(int(b)).moodle }
+	for run := range runs(byLearner, sameLearner) {
+		best := run[0]
+		for _, i := range run[1:] {
+			if later(recs.at(int(i)), recs.at(int(best))) {
+				best = i
+			}
+		}
+		kept := recs.at(int(best))
+		for _, i := range run {
+			if i != best {
+				kept.extra().others = append(kept.more.others, recs.at(int(i)).path)
+				drop[i] = true
+			}
 		}
 	}
-	if dropped {
-		recs.keep(func(k int32) bool {
-			b, ok := latest[recs.arrived(int(k)).moodle]
-			return !ok || b == k
-		})
+	if len(drop) > 0 {
+		n := 0
+		for i, k := range recs.order {
+			if drop[int32(i)] {
+				*recs.arrived(int(k)) = record{}
+				continue
+			}
+			recs.order[n] = k
+			n++
+		}
+		recs.order = recs.order[:n:n]
 	}
 }
 
@@ -343,7 +364,7 @@ func later(a, b *record) bool {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules) record {
-	rec := record{path: it.path, learner: it.learner, moodle: it.moodle, group: it.group, mod: it.mod, seq: it.seq,
+	rec := record{path: it.path, learner: it.learner, moodle: it.moodle, learnerFolder: it.learnerFolder, mod: it.mod, seq: it.seq,
 		entryLen: int32(len(it.entry))}
 	if it.err != nil {
 		rec.problems = []checklist.Problem{readProblem(it.err, it.place)}
@@ -410,16 +431,8 @@ func markDuplicates(recs recList) {
 		}
 	}
 	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(recs.at(int(a)).fp, recs.at(int(b)).fp) })
-	for start := 0; start < len(byFP); {
-		end := start + 1
-		for end < len(byFP) && recs.at(int(byFP[end])).fp == recs.at(int(byFP[start])).fp {
-			end++
-		}
-		run := byFP[start:end]
-		start = end
-		if len(run) < 2 {
-			continue
-		}
+	sameKey := func(a, b int32) bool { return recs.at(int(a)).fp == recs.at(int(b)).fp }
+	for run := range runs(byFP, sameKey) {
 		learners := map[string]bool{}
 		for _, i := range run {
 			learners[recs.at(int(i)).learnerKey()] = true
@@ -448,6 +461,7 @@ func markRun(recs recList, run []int32) {
 	}
 	var tailOthers []string
 	var tailMessage string
+	tailProblems := map[int32][]checklist.Problem{} // by line, for files with no other problem
 	for k, i := range run {
 		rec := recs.at(int(i))
 		rec.fp = recs.at(int(run[0])).fp // one string for the run's fingerprint
@@ -460,8 +474,37 @@ func markRun(recs recList, run []int32) {
 			}
 		}
 		rec.extra().duplicateOf, rec.more.duplicateCount = others, len(run)-1
-		rec.problems = append(rec.problems, checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: message})
+		p := checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: message}
+		if k >= maxDuplicateOf && len(rec.problems) == 0 {
+			// One list for every such file of the tail: capped at its
+			// length, an append to it copies, so no file changes another.
+			ps, ok := tailProblems[rec.fpLine]
+			if !ok {
+				ps = []checklist.Problem{p}
+				tailProblems[rec.fpLine] = ps
+			}
+			rec.problems = ps[:1:1]
+		} else {
+			rec.problems = append(rec.problems, p)
+		}
 		rec.valid = false
+	}
+}
+
+// runs yields the runs of two or more consecutive elements of sorted
+// that are the same.
+func runs(sorted []int32, same func(a, b int32) bool) iter.Seq[[]int32] {
+	return func(yield func([]int32) bool) {
+		for start := 0; start < len(sorted); {
+			end := start + 1
+			for end < len(sorted) && same(sorted[start], sorted[end]) {
+				end++
+			}
+			if end-start > 1 && !yield(sorted[start:end]) {
+				return
+			}
+			start = end
+		}
 	}
 }
 

@@ -34,18 +34,19 @@ func (id fileID) String() string {
 // validated, or a place that could not be read (err).
 type item struct {
 	path    string // as shown: "rendus/kim/acces.md", "lot.zip!/kim/acces.md"
-	archive string // for an archive entry: the archive's path
-	entry   string // and the entry's name
+	entry   string // for an archive entry, its name: path ends with "!/" and it
 	learner string
 	moodle  string // the learner's Moodle name and id, "Dupont Alice_123456"; "" outside Moodle
-	group   string // outside Moodle, who the file counts as for duplicate fingerprints
-	data    []byte
-	pub     *acces.PubFile // nil: no .pub beside it
-	err     error
-	place   bool // err is about a folder or an archive, not a file
-	id      fileID
-	mod     int64 // modification time, Unix nanoseconds; 0 unknown
-	seq     int32 // the order the walk met it
+	// learnerFolder: the file is in a folder that identifies a learner
+	// (groupOf), below the argument or an archive's root.
+	learnerFolder bool
+	data          []byte
+	pub           *acces.PubFile // nil: no .pub beside it
+	err           error
+	place         bool // err is about a folder or an archive, not a file
+	id            fileID
+	mod           int64 // modification time, Unix nanoseconds; 0 unknown
+	seq           int32 // the order the walk met it
 	// missing, for a Moodle learner who handed in no acces.md, says
 	// what was received (no-acces-md).
 	missing string
@@ -131,7 +132,7 @@ func (w *walker) arg(arg string) {
 // file reads a file named on the command line, whatever its name.
 func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
 	learner, moodle := at.of(filepath.Base(arg))
-	it := item{path: arg, learner: learner, moodle: moodle, group: "f:" + abs}
+	it := item{path: arg, learner: learner, moodle: moodle}
 	// Known as its folder and name once links are resolved, as the walk
 	// knows the files it meets: a file named here and met again in a
 	// folder is read once.
@@ -257,10 +258,6 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	var rs receipts
 	pubs := choosePubs(pubNames(entries), w.keyName)
 	pubRead := map[string]*acces.PubFile{} // each .pub read once
-	// Files of one name and its copies in a folder below the argument
-	// (acces.md beside "acces (1).md") count as one learner's; directly
-	// in the argument, each file is its own learner.
-	place := "d:" + id.String()
 	for _, e := range entries {
 		raw, t := e.Name(), e.Type()
 		if t.IsDir() {
@@ -269,7 +266,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		p := filepath.Join(path, raw)
 		name := ruleName(raw) // the rule and the learner's name read UTF-8
 		learner, moodle := at.of(name)
-		it := item{path: p, learner: learner, moodle: moodle, group: groupOf(place, name, len(at.parts) > 0),
+		it := item{path: p, learner: learner, moodle: moodle, learnerFolder: len(at.parts) > 0,
 			id: fileID{dev: id.dev, ino: id.ino, path: raw}}
 		switch {
 		case !IsSubmissionName(name) && !IsArchiveName(name):
@@ -367,13 +364,26 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 		w.unreadable(path, at, "", err, nil)
 		return
 	}
-	zr, err := zip.NewReader(f, size)
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		w.unreadable(path, at, "", err, nil)
+	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
+	windows := directoryWindows(f, size)
+	if windows == nil {
+		zr, err := zip.NewReader(f, size)
+		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+			w.unreadable(path, at, "", err, nil)
+			return
+		}
+		a.read(zr.File)
 		return
 	}
-	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
-	a.read(zr.File)
+	for _, win := range windows {
+		v := newWindowReader(f, win)
+		zr, err := zip.NewReader(v, v.size())
+		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+			w.unreadable(path, at, "", err, nil)
+			return
+		}
+		a.read(zr.File)
+	}
 }
 
 // zipRead is one archive being read.
@@ -390,10 +400,16 @@ type zipRead struct {
 	// ErrFormat), so the entries read are the same on every run.
 	left int64
 	rs   receipts
+	// base is the index in the archive of the window's first entry.
+	base int
 }
 
+// read reads the entries of one window of the archive, which holds
+// whole learners (zipwindow.go).
 func (a *zipRead) read(files []*zip.File) {
 	w := a.w
+	a.rs = receipts{}
+	defer func() { a.base += len(files) }()
 	// The .pub files of each archive folder, paired as on disk; folders
 	// as path.Clean reads them ("etu2//", "etu3/./" are "etu2/", "etu3/").
 	pubFiles := map[string]map[string]*zip.File{}
@@ -414,7 +430,7 @@ func (a *zipRead) read(files []*zip.File) {
 			// A learner's folder, maybe empty: she gets a result.
 			if learner, moodle := a.learner(zf.Name); moodle != "" && w.in == nil {
 				r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
-				r.archive, r.entry = a.path, strings.TrimPrefix(r.path, a.path+"!/")
+				r.entry = strings.TrimPrefix(r.path, a.path+"!/")
 			}
 			continue
 		case IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0:
@@ -424,7 +440,7 @@ func (a *zipRead) read(files []*zip.File) {
 			// Read one level only: an archive inside an archive is said,
 			// never opened (it could nest without end).
 			learner, moodle := a.learner(zf.Name)
-			w.send(item{path: a.path + "!/" + zf.Name, archive: a.path, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
+			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
 			continue
 		}
 		learner, moodle := a.learner(zf.Name)
@@ -433,7 +449,7 @@ func (a *zipRead) read(files []*zip.File) {
 			w.in.add(base, w.in.online)
 		case moodle != "":
 			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
-			r.archive, r.entry = a.path, strings.TrimPrefix(r.path, a.path+"!/")
+			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
 			parts := entryParts(zf.Name)
 			r.add(base, len(parts) > 1 && isOnlineText(parts[0]))
 		}
@@ -462,12 +478,16 @@ func (a *zipRead) read(files []*zip.File) {
 	pubRead := map[*zip.File]*acces.PubFile{}
 	for i, index := range found {
 		zf := files[index]
-		dir, base := splitEntry(zf.Name)
-		learner, moodle := a.learner(zf.Name)
-		it := item{path: a.path + "!/" + zf.Name, archive: a.path, entry: zf.Name, learner: learner, moodle: moodle,
-			group: groupOf("z:"+a.id.String()+"!/"+cleanEntryDir(dir), base, cleanEntryDir(dir) != ""),
-			id:    fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: index + 1},
-			mod:   zf.Modified.UnixNano()}
+		// The learner's name is read from the path, so that it shares
+		// the path's bytes and lets the window's names go.
+		p := a.path + "!/" + zf.Name
+		name := p[len(p)-len(zf.Name):]
+		dir, _ := splitEntry(name)
+		learner, moodle := a.learner(name)
+		it := item{path: p, entry: name, learner: learner, moodle: moodle,
+			learnerFolder: cleanEntryDir(dir) != "",
+			id:            fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1},
+			mod:           zf.Modified.UnixNano()}
 		if zf.Modified.IsZero() {
 			it.mod = 0
 		}

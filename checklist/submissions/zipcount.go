@@ -86,29 +86,44 @@ func checkArchiveSize(r io.ReaderAt, size int64) error {
 	return checkArchiveLimits(r, size, maxArchiveEntries, maxCentralDirectory)
 }
 
-func checkArchiveLimits(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) error {
+// dirEnd is what an archive's end record (or its zip64 end record) says
+// of the central directory, and where that record is.
+type dirEnd struct {
+	records, dirSize, dirOff uint64
+	endOff                   int64
+}
+
+// readDirEnd reads the end record as archive/zip does; ok is false
+// when there is none it would read.
+func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 	end, endOff, ok := findEnd(r, size)
 	if !ok {
-		return nil
+		return dirEnd{}, false
 	}
 	b := end[4:]
-	records := uint64(binary.LittleEndian.Uint16(b[6:]))
-	dirSize := uint64(binary.LittleEndian.Uint32(b[8:]))
-	dirOff := uint64(binary.LittleEndian.Uint32(b[12:]))
+	d := dirEnd{records: uint64(binary.LittleEndian.Uint16(b[6:])), dirSize: uint64(binary.LittleEndian.Uint32(b[8:])),
+		dirOff: uint64(binary.LittleEndian.Uint32(b[12:])), endOff: endOff}
 	// The zip64 end record, when these say there is one (archive/zip's
 	// test, 0xffff on the size included).
-	if records == 0xffff || dirSize == 0xffff || dirOff == 0xffffffff {
+	if d.records == 0xffff || d.dirSize == 0xffff || d.dirOff == 0xffffffff {
 		if p, ok := findEnd64(r, endOff); ok {
 			var rec [end64Len]byte
 			if _, err := r.ReadAt(rec[:], p); err != nil || binary.LittleEndian.Uint32(rec[:]) != end64Sig {
-				return nil
+				return dirEnd{}, false
 			}
-			endOff = p
-			records = binary.LittleEndian.Uint64(rec[32:])
-			dirSize = binary.LittleEndian.Uint64(rec[40:])
-			dirOff = binary.LittleEndian.Uint64(rec[48:])
+			d = dirEnd{records: binary.LittleEndian.Uint64(rec[32:]), dirSize: binary.LittleEndian.Uint64(rec[40:]),
+				dirOff: binary.LittleEndian.Uint64(rec[48:]), endOff: p}
 		}
 	}
+	return d, true
+}
+
+func checkArchiveLimits(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) error {
+	d, ok := readDirEnd(r, size)
+	if !ok {
+		return nil
+	}
+	records, dirSize, dirOff, endOff := d.records, d.dirSize, d.dirOff, d.endOff
 	if records > maxEntries {
 		return tooManyEntries(records, true, maxEntries)
 	}

@@ -1,0 +1,162 @@
+package submissions
+
+import (
+	"bufio"
+	"encoding/binary"
+	"hash/fnv"
+	"io"
+	"slices"
+)
+
+// archive/zip holds every record of an archive's central directory at
+// once, about 360 bytes each: a Moodle export of 100,000 learners, each
+// with an acces.md and a .pub, is 70 MiB of records before anything is
+// read. So the directory is read a window at a time: zip.NewReader is
+// given a view of the archive that ends with a few thousand records and
+// an end record of its own that names them (windowReader). The entries'
+// data lies before the directory, at the offsets their records give, so
+// each window's entries open as in the whole archive.
+//
+// A window holds whole learners: every entry of one top-level folder
+// (or one Moodle name, for a flat export) is in the same window, so that
+// a submission meets the .pub beside it and a learner's files are seen
+// together. When the archive does not keep each learner's entries
+// together, or has data before its first entry, or lies past 4 GiB,
+// it is read whole, as archive/zip reads it.
+
+// windowRecords is how many records a window holds at least (a
+// variable for the fuzz target, which reads small archives by windows).
+var windowRecords = 2048
+
+// window is a run of records of the central directory: its bytes and
+// how many records it holds.
+type window struct {
+	start, end int64
+	records    int
+}
+
+// directoryWindows are the windows of the archive's central directory,
+// or nil when it must be read whole.
+func directoryWindows(r io.ReaderAt, size int64) []window {
+	d, ok := readDirEnd(r, size)
+	if !ok || d.dirSize > 1<<62 || d.dirOff > 1<<62 {
+		return nil
+	}
+	records, dirSize, dirOff, endOff := d.records, int64(d.dirSize), int64(d.dirOff), d.endOff
+	// Small archives, prepended data, and offsets a plain end record
+	// cannot hold: read whole.
+	if records <= uint64(windowRecords) || dirOff+dirSize != endOff || dirOff+dirSize >= 0xffffffff {
+		return nil
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r, dirOff, dirSize), 64<<10)
+	var windows []window
+	start, at := dirOff, dirOff
+	n := 0
+	var group uint64
+	closed := map[uint64]bool{}
+	var rec [recordLen]byte
+	var name []byte
+	for {
+		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
+			break
+		}
+		nameLen := int(binary.LittleEndian.Uint16(rec[28:]))
+		rest := int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		name = slices.Grow(name[:0], nameLen)[:nameLen]
+		if _, err := io.ReadFull(br, name); err != nil {
+			return nil
+		}
+		if skipped, _ := br.Discard(rest); skipped < rest {
+			return nil
+		}
+		g := learnerGroupOf(string(name))
+		if n > 0 && g != group {
+			if closed[g] {
+				return nil // a learner's entries apart: read whole
+			}
+			closed[group] = true
+			if n >= windowRecords {
+				windows = append(windows, window{start, at, n})
+				start, n = at, 0
+			}
+		}
+		group = g
+		at += int64(recordLen + nameLen + rest)
+		n++
+	}
+	if at != dirOff+dirSize {
+		return nil // not the directory archive/zip would read: let it say so
+	}
+	return append(windows, window{start, at, n})
+}
+
+// learnerGroupOf is a hash of who an entry belongs to, for windows: its
+// Moodle name when the first element of its cleaned path carries one,
+// else that first element, "" for a file at the root.
+func learnerGroupOf(name string) uint64 {
+	dir, base := splitEntry(name)
+	parts := entryParts(cleanEntryDir(dir) + base)
+	first := ""
+	if len(parts) > 1 {
+		first = "d:" + parts[0]
+	}
+	if len(parts) > 0 {
+		if _, key, ok := moodleLearner(parts[0]); ok {
+			first = "m:" + key
+		}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(first))
+	return h.Sum64()
+}
+
+// windowReader is the archive cut after the window [start, end) of its
+// directory, followed by an end record that names that window alone.
+type windowReader struct {
+	r          io.ReaderAt
+	start, end int64
+	eocd       [endLen]byte
+}
+
+// newWindowReader is the view of r for w. The end record's count is
+// the window's modulo 65,536: archive/zip reads records until one is
+// not a record, and compares the count only modulo 65,536.
+func newWindowReader(r io.ReaderAt, w window) *windowReader {
+	v := &windowReader{r: r, start: w.start, end: w.end}
+	e := v.eocd[:]
+	binary.LittleEndian.PutUint32(e, endSig)
+	binary.LittleEndian.PutUint16(e[8:], uint16(w.records))
+	binary.LittleEndian.PutUint16(e[10:], uint16(w.records))
+	binary.LittleEndian.PutUint32(e[12:], uint32(w.end-w.start))
+	binary.LittleEndian.PutUint32(e[16:], uint32(w.start))
+	return v
+}
+
+// size is the view's size: the archive up to the window's end, then the
+// end record.
+func (v *windowReader) size() int64 { return v.end + endLen }
+
+func (v *windowReader) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	if off < v.end {
+		k := min(int64(len(p)), v.end-off)
+		m, err := v.r.ReadAt(p[:k], off)
+		n += m
+		if err != nil && !(err == io.EOF && int64(m) == k) {
+			return n, err
+		}
+		p, off = p[k:], off+k
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	if off-v.end >= endLen {
+		return n, io.EOF
+	}
+	m := copy(p, v.eocd[off-v.end:])
+	n += m
+	if m < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
