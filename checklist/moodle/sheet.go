@@ -341,25 +341,33 @@ func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, 
 }
 
 // participantNumber reads "Participant 123456" (Moodle's 'hiddenuser'
-// and the number, any case, spaces between or none).
+// and the number, any case, spaces between or none), the number by its
+// value (number).
 func participantNumber(id string) (string, bool) {
 	if len(id) < len(participantPrefix) || !strings.EqualFold(id[:len(participantPrefix)], participantPrefix) {
 		return "", false
 	}
-	num := strings.TrimSpace(id[len(participantPrefix):])
-	return num, isDigits(num)
+	return number(strings.TrimSpace(id[len(participantPrefix):]))
 }
 
-func isDigits(s string) bool {
-	if s == "" || len(s) > 18 {
-		return false
+// number is a participant number written in decimal digits, by its value:
+// without leading zeros ("00101" is "101", "000" is "0"), so that one
+// learner has one number however a worksheet, a spreadsheet or a folder
+// name spells it. Moodle's numbers are database ids, far below 18 digits.
+func number(s string) (string, bool) {
+	if s == "" {
+		return "", false
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return false
+			return "", false
 		}
 	}
-	return true
+	s = strings.TrimLeft(s, "0")
+	if s == "" {
+		s = "0"
+	}
+	return s, len(s) <= 18
 }
 
 // Rows are the learners of the worksheet, in its order.
