@@ -150,6 +150,16 @@ func Parse(data []byte) (*Sheet, error) {
 		return nil, sheetError("enregistrez la feuille en UTF-8 (CSV UTF-8 dans un tableur), ou téléchargez-la à nouveau depuis Moodle",
 			"la feuille d'évaluation n'est pas en UTF-8")
 	}
+	// A carriage return alone ends no line for encoding/csv: the whole
+	// file would read as one row. Moodle ends lines with LF or CRLF and
+	// titles hold no line break, so a CR not before an LF in the first
+	// line means old-Mac line ends, said as such.
+	first, _, _ := bytes.Cut(data, []byte{'\n'})
+	cr := bytes.IndexByte(first, '\r')
+	if cr >= 0 && (cr != len(first)-1 || len(first) == len(data)) {
+		return nil, sheetError("enregistrez la feuille en CSV UTF-8 avec des fins de ligne Windows (CRLF) ou Unix (LF), ou téléchargez-la à nouveau depuis Moodle",
+			"feuille d'évaluation illisible : ses fins de ligne sont des retours chariot seuls (CR, anciens Mac), que pret ne lit pas")
+	}
 	// A first row read cleanly under some delimiter but without the
 	// identifier is a worksheet without it; one that reads under none is
 	// broken CSV.

@@ -177,6 +177,9 @@ func TestSheetErrors(t *testing.T) {
 		"not UTF-8":           {"Identifiant,\"Nom complet\"\nParticipant 7,Andr\xe9\n", "pas en UTF-8"},
 		"too wide":            {"Identifiant" + strings.Repeat(",", maxColumns) + "\n", "ligne 1 : plus de 1000 colonnes"},
 		"too long":            {"Identifiant,Note\n" + manyRows(maxRows+1), "ligne 50002 : plus de 50000 apprenants"},
+		"CR line ends":        {"Identifiant,Note\rParticipant 101,\rParticipant 102,\r", "fins de ligne"},
+		"CR then LF":          {"Identifiant,Note\rParticipant 101,\nParticipant 102,\n", "fins de ligne"},
+		"CR, one line":        {"Identifiant,Note\r", "fins de ligne"},
 	}
 	for name, tc := range cases {
 		_, err := Parse([]byte(tc.data))
