@@ -130,6 +130,11 @@ func sheetError(hint, format string, args ...any) error {
 // followed).
 func ReadFile(path string) (*Sheet, error) {
 	data, err := safefile.Read(path, Worksheet, safefile.FollowLink)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		// safefile says "pour un <kind>"; a worksheet is feminine.
+		return nil, sheetError("donnez la feuille d'un seul devoir, telle que Moodle l'a écrite (environ 100 Ko pour 400 apprenants)",
+			"feuille d'évaluation illisible : fichier trop grand (plus de %d Mio) pour une feuille d'évaluation : il n'a pas été lu", Worksheet.Max>>20)
+	}
 	if err != nil {
 		return nil, sheetError("donnez le fichier CSV téléchargé depuis Moodle (« Télécharger la feuille d'évaluation »)",
 			"feuille d'évaluation illisible : %s", safefile.Reason(err))

@@ -201,7 +201,7 @@ func TestReadFileBounded(t *testing.T) {
 	}
 	big := filepath.Join(dir, "gros.csv")
 	os.WriteFile(big, bytes.Repeat([]byte("x"), int(Worksheet.Max)+1), 0o644)
-	if _, err := ReadFile(big); err == nil || !strings.Contains(err.Error(), "trop grand") {
+	if _, err := ReadFile(big); err == nil || !strings.Contains(err.Error(), "trop grand (plus de 8 Mio) pour une feuille d'évaluation") {
 		t.Errorf("too large: %v", err)
 	}
 	ok := filepath.Join(dir, "feuille.csv")
