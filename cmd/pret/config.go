@@ -67,7 +67,7 @@ var configKeys = []configKey{
 	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", checkText},
 	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", checkText},
 	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider)", checkText},
-	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie (vide : pas de note)", checkText},
+	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie, 0 par défaut (vide : pas de note)", checkText},
 }
 
 func flagOf(key string) string { return strings.ReplaceAll(key, ".", "-") }
