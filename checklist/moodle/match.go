@@ -17,9 +17,13 @@ const moodleMark = "_assignsubmission_"
 // number of the outermost Moodle folder or file name on its path (the
 // platform's, never one a learner chose inside her own folder), "" when
 // the path holds none. The walker of checklist/submissions does not fill
-// FileResult.Participant yet; a result that carries it is taken as is.
+// FileResult.Participant yet; a result that carries it is taken as is,
+// its number by its value.
 func ParticipantOf(f checklist.FileResult) string {
 	if f.Participant != "" {
+		if n, ok := number(f.Participant); ok {
+			return n
+		}
 		return f.Participant
 	}
 	_, num := moodleName(f.Path)
@@ -27,7 +31,7 @@ func ParticipantOf(f checklist.FileResult) string {
 }
 
 // moodleName is the outermost Moodle name on a path: the learner's name
-// and number ("Dupont Alice", "123456"), or "" and "".
+// and number by its value ("Dupont Alice", "123456"), or "" and "".
 func moodleName(p string) (name, num string) {
 	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
 		i := strings.Index(part, moodleMark)
@@ -35,8 +39,11 @@ func moodleName(p string) (name, num string) {
 			continue
 		}
 		j := strings.LastIndexByte(part[:i], '_')
-		if j > 0 && isDigits(part[j+1:i]) {
-			return part[:j], part[j+1 : i]
+		if j <= 0 {
+			continue
+		}
+		if n, ok := number(part[j+1 : i]); ok {
+			return part[:j], n
 		}
 	}
 	return "", ""

@@ -130,6 +130,11 @@ func sheetError(hint, format string, args ...any) error {
 // followed).
 func ReadFile(path string) (*Sheet, error) {
 	data, err := safefile.Read(path, Worksheet, safefile.FollowLink)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		// safefile says "pour un <kind>"; a worksheet is feminine.
+		return nil, sheetError("donnez la feuille d'un seul devoir, telle que Moodle l'a écrite (environ 100 Ko pour 400 apprenants)",
+			"feuille d'évaluation illisible : fichier trop grand (plus de %d Mio) pour une feuille d'évaluation : il n'a pas été lu", Worksheet.Max>>20)
+	}
 	if err != nil {
 		return nil, sheetError("donnez le fichier CSV téléchargé depuis Moodle (« Télécharger la feuille d'évaluation »)",
 			"feuille d'évaluation illisible : %s", safefile.Reason(err))
@@ -149,6 +154,16 @@ func Parse(data []byte) (*Sheet, error) {
 	if !utf8.Valid(data) {
 		return nil, sheetError("enregistrez la feuille en UTF-8 (CSV UTF-8 dans un tableur), ou téléchargez-la à nouveau depuis Moodle",
 			"la feuille d'évaluation n'est pas en UTF-8")
+	}
+	// A carriage return alone ends no line for encoding/csv: the whole
+	// file would read as one row. Moodle ends lines with LF or CRLF and
+	// titles hold no line break, so a CR not before an LF in the first
+	// line means old-Mac line ends, said as such.
+	first, _, _ := bytes.Cut(data, []byte{'\n'})
+	cr := bytes.IndexByte(first, '\r')
+	if cr >= 0 && (cr != len(first)-1 || len(first) == len(data)) {
+		return nil, sheetError("enregistrez la feuille en CSV UTF-8 avec des fins de ligne Windows (CRLF) ou Unix (LF), ou téléchargez-la à nouveau depuis Moodle",
+			"feuille d'évaluation illisible : ses fins de ligne sont des retours chariot seuls (CR, anciens Mac), que pret ne lit pas")
 	}
 	// A first row read cleanly under some delimiter but without the
 	// identifier is a worksheet without it; one that reads under none is
@@ -341,25 +356,33 @@ func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, 
 }
 
 // participantNumber reads "Participant 123456" (Moodle's 'hiddenuser'
-// and the number, any case, spaces between or none).
+// and the number, any case, spaces between or none), the number by its
+// value (number).
 func participantNumber(id string) (string, bool) {
 	if len(id) < len(participantPrefix) || !strings.EqualFold(id[:len(participantPrefix)], participantPrefix) {
 		return "", false
 	}
-	num := strings.TrimSpace(id[len(participantPrefix):])
-	return num, isDigits(num)
+	return number(strings.TrimSpace(id[len(participantPrefix):]))
 }
 
-func isDigits(s string) bool {
-	if s == "" || len(s) > 18 {
-		return false
+// number is a participant number written in decimal digits, by its value:
+// without leading zeros ("00101" is "101", "000" is "0"), so that one
+// learner has one number however a worksheet, a spreadsheet or a folder
+// name spells it. Moodle's numbers are database ids, far below 18 digits.
+func number(s string) (string, bool) {
+	if s == "" {
+		return "", false
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return false
+			return "", false
 		}
 	}
-	return true
+	s = strings.TrimLeft(s, "0")
+	if s == "" {
+		s = "0"
+	}
+	return s, len(s) <= 18
 }
 
 // Rows are the learners of the worksheet, in its order.

@@ -177,6 +177,9 @@ func TestSheetErrors(t *testing.T) {
 		"not UTF-8":           {"Identifiant,\"Nom complet\"\nParticipant 7,Andr\xe9\n", "pas en UTF-8"},
 		"too wide":            {"Identifiant" + strings.Repeat(",", maxColumns) + "\n", "ligne 1 : plus de 1000 colonnes"},
 		"too long":            {"Identifiant,Note\n" + manyRows(maxRows+1), "ligne 50002 : plus de 50000 apprenants"},
+		"CR line ends":        {"Identifiant,Note\rParticipant 101,\rParticipant 102,\r", "fins de ligne"},
+		"CR then LF":          {"Identifiant,Note\rParticipant 101,\nParticipant 102,\n", "fins de ligne"},
+		"CR, one line":        {"Identifiant,Note\r", "fins de ligne"},
 	}
 	for name, tc := range cases {
 		_, err := Parse([]byte(tc.data))
@@ -198,7 +201,7 @@ func TestReadFileBounded(t *testing.T) {
 	}
 	big := filepath.Join(dir, "gros.csv")
 	os.WriteFile(big, bytes.Repeat([]byte("x"), int(Worksheet.Max)+1), 0o644)
-	if _, err := ReadFile(big); err == nil || !strings.Contains(err.Error(), "trop grand") {
+	if _, err := ReadFile(big); err == nil || !strings.Contains(err.Error(), "trop grand (plus de 8 Mio) pour une feuille d'évaluation") {
 		t.Errorf("too large: %v", err)
 	}
 	ok := filepath.Join(dir, "feuille.csv")
@@ -380,4 +383,35 @@ func FuzzSheet(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParticipantByValue: a participant number is its value, whatever
+// the leading zeros: "Participant 00101" is "Participant 101" (the same
+// learner twice is refused), and a folder numbered 0101 is that row.
+func TestParticipantByValue(t *testing.T) {
+	_, err := Parse([]byte("Identifiant,Note\n\"Participant 101\",\n\"Participant 102\",\n\"Participant 00101\",\n"))
+	var se *Error
+	if !errors.As(err, &se) || !strings.Contains(se.Msg, "lignes 2 et 4 : le même identifiant « Participant 101 »") {
+		t.Errorf("leading zeros: %v", err)
+	}
+	for id, want := range map[string]string{"Participant 0": "0", "Participant 000": "0", "Participant 0042": "42", "participant 7": "7"} {
+		if got, ok := participantNumber(id); !ok || got != want {
+			t.Errorf("%q: %q %v, want %q", id, got, ok, want)
+		}
+	}
+	if got := ParticipantOf(checklist.FileResult{Path: "r.zip!/Martin Bob_0102_assignsubmission_file_/acces.md"}); got != "102" {
+		t.Errorf("folder 0102: %q", got)
+	}
+	if got := ParticipantOf(checklist.FileResult{Path: "x/acces.md", Participant: "0009"}); got != "9" {
+		t.Errorf("a filled Participant 0009: %q", got)
+	}
+	s := mustParse(t, "Identifiant,Note\n\"Participant 00101\",\n\"Participant 102\",\n")
+	m, err := Match(results{{Path: "r/Dupont Alice_101_assignsubmission_file_/acces.md", Valid: true},
+		{Path: "r/Martin Bob_000102_assignsubmission_file_/acces.md", Valid: true}}, s, "f.csv")
+	if err != nil || m.Missing() != 0 {
+		t.Fatalf("match by value: %v", err)
+	}
+	if out := string(s.Write(m.Fills(Grades{"1", "0"}))); out != "Identifiant,Note\n\"Participant 00101\",1\n\"Participant 102\",1\n" {
+		t.Errorf("written: %q", out)
+	}
 }

@@ -66,7 +66,7 @@ var configKeys = []configKey{
 	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", checkText},
 	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", checkText},
 	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider)", checkText},
-	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie (vide : pas de note)", checkText},
+	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie, 0 par défaut (vide : pas de note)", checkText},
 }
 
 func flagOf(key string) string { return strings.ReplaceAll(key, ".", "-") }
@@ -145,7 +145,7 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 	// Every setting's final value, whichever source gave it: an empty
 	// cle.dossier would put the key in the current folder.
 	for _, k := range configKeys {
-		if err := checkSetting(k.key, v.Get(k.key)); err != nil {
+		if err := checkSetting(k.key, configValue(v, k.key)); err != nil {
 			return nil, nil, usageError(fmt.Sprintf("corrigez %s (option --%s, variable %s ou fichier de configuration)", k.key, flagOf(k.key), envOf(k.key)), "%v", err)
 		}
 	}
@@ -160,8 +160,8 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		Partition:    v.GetString("organisateurs.partition"),
 		Account:      v.GetString("organisateurs.compte"),
 		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
-		SheetValid:   v.GetString("feuille.valide"),
-		SheetInvalid: v.GetString("feuille.invalide"),
+		SheetValid:   configValue(v, "feuille.valide").(string),
+		SheetInvalid: configValue(v, "feuille.invalide").(string),
 	}
 	// Both are HH:MM (checked above), so they compare as text.
 	if st, en := strings.TrimSpace(c.SessionStart), strings.TrimSpace(c.SessionEnd); len(st) == 5 && len(en) == 5 && en <= st {
@@ -197,6 +197,27 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		return nil, nil, err
 	}
 	return c, warnings, nil
+}
+
+// emptyEnvKeys are the settings whose empty PRET_ variable is a value:
+// an empty grade means "no grade" (Moodle's import skips it), written as
+// --feuille-valide "", valide: "" or PRET_FEUILLE_VALIDE= alike. For the
+// other keys an empty variable stays unset, as viper has it: an empty
+// PRET_SEANCE_DATE= or PRET_CLE_DOSSIER= left in a shell is no reason to
+// refuse to run, nor to put the key in the current folder.
+var emptyEnvKeys = map[string]bool{"feuille.valide": true, "feuille.invalide": true}
+
+// configValue is key's value by flag > PRET_ variable > file > default;
+// for emptyEnvKeys an empty variable counts as set.
+func configValue(v *viper.Viper, key string) any {
+	if emptyEnvKeys[key] {
+		// viper reads the environment when asked, so the switch holds
+		// for this one lookup.
+		v.AllowEmptyEnv(true)
+		defer v.AllowEmptyEnv(false)
+		return v.GetString(key)
+	}
+	return v.Get(key)
 }
 
 // configDay reads seance.date, from YAML (a date or a string) or from

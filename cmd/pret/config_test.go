@@ -121,3 +121,42 @@ func TestConfigFileErrors(t *testing.T) {
 		t.Fatalf("unknown key warning:\n%q", r.stderr)
 	}
 }
+
+// TestConfigSheetGradeEmptyEnv: an empty PRET_FEUILLE_VALIDE= or
+// PRET_FEUILLE_INVALIDE= leaves the grade empty, as --feuille-valide ""
+// and valide: "" do, over the config file and under the flag; for every
+// other key an empty variable still counts as unset (the file's value).
+func TestConfigSheetGradeEmptyEnv(t *testing.T) {
+	home := testEnv(t)
+	cfgPath := filepath.Join(home, "config.yaml")
+	os.WriteFile(cfgPath, []byte("feuille:\n  valide: \"20\"\n  invalide: \"5\"\norganisateurs:\n  canal: canal-fichier\n"), 0o644)
+	load := func(args ...string) *Config {
+		t.Helper()
+		ios, _, _ := fakeStreams("", false, nil)
+		a := newApp(ios)
+		if err := a.rootCommand().ParseFlags(args); err != nil {
+			t.Fatal(err)
+		}
+		cfg, _, err := loadConfig(a.v, cfgPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	t.Setenv("PRET_FEUILLE_VALIDE", "")
+	t.Setenv("PRET_FEUILLE_INVALIDE", "")
+	t.Setenv("PRET_ORGANISATEURS_CANAL", "")
+	if c := load(); c.SheetValid != "" || c.SheetInvalid != "" || c.Channel != "canal-fichier" {
+		t.Errorf("empty variables: valide %q, invalide %q, canal %q", c.SheetValid, c.SheetInvalid, c.Channel)
+	}
+	if c := load("--feuille-valide", "A", "--feuille-invalide", "E"); c.SheetValid != "A" || c.SheetInvalid != "E" {
+		t.Errorf("the flag under an empty variable: %q %q", c.SheetValid, c.SheetInvalid)
+	}
+	if c := load("--feuille-valide", ""); c.SheetValid != "" {
+		t.Errorf("an empty flag: %q", c.SheetValid)
+	}
+	os.Unsetenv("PRET_FEUILLE_VALIDE")
+	if c := load(); c.SheetValid != "20" || c.SheetInvalid != "" {
+		t.Errorf("one variable unset: %q %q", c.SheetValid, c.SheetInvalid)
+	}
+}

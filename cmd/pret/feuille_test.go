@@ -241,6 +241,9 @@ func TestValiderFeuilleRefused(t *testing.T) {
 	os.WriteFile(h.path("sans-note.csv"), []byte("Identifiant,\"Nom complet\"\n\"Participant 101\",\"Dupont Alice\"\n"), 0o644)
 	os.WriteFile(h.path("ancienne.csv"), feuilleSheet("en", feuilleRows[:3]), 0o644)
 	os.WriteFile(h.path("autre.csv"), feuilleSheet("fr", [][3]string{{"900", "X Y", "x@example.org"}}), 0o644)
+	os.WriteFile(h.path("zeros.csv"), feuilleSheet("fr", append(slices.Clone(feuilleRows), [3]string{"00101", "Dupont Alice", "alice@example.org"})), 0o644)
+	os.WriteFile(h.path("cr.csv"), bytes.ReplaceAll(feuilleSheet("fr", feuilleRows), []byte("\n"), []byte("\r")), 0o644)
+	os.Mkdir(h.path("dossier"), 0o755)
 	cases := []struct {
 		args []string
 		say  string
@@ -251,7 +254,10 @@ func TestValiderFeuilleRefused(t *testing.T) {
 		{[]string{"--feuille", "autre.csv"}, "aucun rendu n'est dans la feuille d'évaluation autre.csv"},
 		{[]string{"--feuille", "absente.csv"}, "absente.csv"},
 		{[]string{"--feuille-sortie", "remplie.csv"}, "--feuille-sortie sans --feuille"},
-		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "feuille.csv"}, "--feuille-sortie feuille.csv est aussi un fichier à valider"},
+		{[]string{"--feuille", "zeros.csv"}, "lignes 2 et 7 : le même identifiant « Participant 101 »"},
+		{[]string{"--feuille", "cr.csv", "--feuille-sortie", "remplie.csv"}, "ses fins de ligne sont des retours chariot seuls"},
+		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "feuille.csv"}, "--feuille-sortie feuille.csv est aussi un fichier à valider : la feuille remplie le remplacerait"},
+		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "dossier"}, "--feuille-sortie dossier est un dossier ; rien n'a été lu ni écrit\npret: conseil : indiquez un nom de fichier, par exemple --feuille-sortie remplie.csv"},
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "rendus.zip"}, "--feuille-sortie rendus.zip est aussi un fichier à valider"},
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "--sortie", "remplie.csv"}, "--feuille-sortie remplie.csv est aussi --sortie"},
 	}
@@ -290,5 +296,20 @@ func TestValiderFeuilleUnreadArchive(t *testing.T) {
 	}
 	if _, err := os.Stat(h.path("remplie.csv")); err == nil {
 		t.Error("the worksheet was written")
+	}
+}
+
+// TestValiderFeuilleHelp: valider --help shows --feuille-sortie in its
+// usage line and lists the two grade settings in full.
+func TestValiderFeuilleHelp(t *testing.T) {
+	h := newHome(t)
+	r := h.pret("", "valider", "--help")
+	for _, want := range []string{"[--feuille FICHIER [--feuille-sortie FICHIER]]", "--feuille-valide NOTE", "PRET_FEUILLE_VALIDE", "--feuille-invalide NOTE", "PRET_FEUILLE_INVALIDE", "0 par défaut"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("valider --help lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := h.pret("", "cle", "--help"); strings.Contains(r.stdout, "--feuille-valide NOTE") {
+		t.Errorf("cle --help lists the grades:\n%s", r.stdout)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,7 +48,16 @@ func init() {
 	})
 	cobra.AddTemplateFunc("settingOptions", func(c *cobra.Command) string {
 		if c.HasParent() {
-			return "  --seance-…, --cle-…, --acces-…, --organisateurs-… : « pret --help » les détaille"
+			// The settings a command names in its help (valider's
+			// grades) are listed in full; the others once, in pret --help.
+			own := strings.Fields(c.Annotations[settingAnnotation])
+			listed := flagUsages(c.InheritedFlags(), func(f *pflag.Flag) bool {
+				return isSetting(f) && slices.Contains(own, f.Annotations[settingAnnotation][0])
+			})
+			if listed != "" {
+				listed += "\n"
+			}
+			return listed + "  --seance-…, --cle-…, --acces-…, --organisateurs-…, --feuille-… : « pret --help » les détaille"
 		}
 		return flagUsages(c.PersistentFlags(), isSetting)
 	})

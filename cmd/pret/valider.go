@@ -55,9 +55,11 @@ var csvSeparators = map[string]rune{"point-virgule": ';', "virgule": ',', "tabul
 func newValiderCmd(a *app) *cobra.Command {
 	opts := &validerOptions{}
 	c := &cobra.Command{
-		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER] [--feuille FICHIER]",
+		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER] [--feuille FICHIER [--feuille-sortie FICHIER]]",
 		Aliases: []string{"validate"},
-		Short:   "Organisateurs : valider des fichiers acces.md",
+		// The grades of --feuille-sortie, listed in this help in full.
+		Annotations: map[string]string{settingAnnotation: "feuille.valide feuille.invalide"},
+		Short:       "Organisateurs : valider des fichiers acces.md",
 		Long: `Valide les acces.md reçus, tels que la plateforme les donne : fichiers,
 dossiers et archives .zip (lues sur place, jamais extraites), dans
 n'importe quel ordre. Dans un dossier ou une archive, un fichier est lu
@@ -181,6 +183,10 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	invalid := run.Invalid()
 	var results checklist.Results = run
 	var sheetErr error
+	// filled is the worksheet to write, after the report: a report that
+	// cannot be written leaves nothing written at all, and a worksheet
+	// that cannot be written says the report was.
+	var filled []byte
 	if sheet != nil {
 		matched, err := moodle.Match(run, sheet, opts.Sheet)
 		if err != nil {
@@ -192,10 +198,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 			sheetErr = refusedError("corrigez ce qui ne se lit pas (ou téléchargez à nouveau l'archive), puis relancez",
 				"--feuille-sortie %s non écrite : %s est illisible, et ses apprenants seraient notés comme sans rendu", checklist.Escape(opts.SheetOut), checklist.Escape(unread))
 		} else if opts.SheetOut != "" {
-			filled := sheet.Write(matched.Fills(moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid}))
-			if err := writeValiderFile(cfg, opts.SheetOut, "--feuille-sortie", filled); err != nil {
-				return err
-			}
+			filled = sheet.Write(matched.Fills(moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid}))
 		}
 		results, invalid = matched, invalid || matched.Missing() > 0
 	}
@@ -211,7 +214,16 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		if err := checklist.WriteFilesReport(&buf, format, report); err != nil {
 			return err
 		}
-		if err := writeValiderFile(cfg, opts.Output, "--sortie", buf.Bytes()); err != nil {
+		if err := writeValiderFile(cfg, opts.Output, "--sortie", buf.Bytes(), ""); err != nil {
+			return err
+		}
+	}
+	if filled != nil {
+		done := "le rapport a été écrit sur la sortie standard"
+		if opts.Output != "" {
+			done = "le rapport a été écrit dans " + checklist.Escape(opts.Output)
+		}
+		if err := writeValiderFile(cfg, opts.SheetOut, "--feuille-sortie", filled, done); err != nil {
 			return err
 		}
 	}
@@ -234,21 +246,55 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 }
 
 // writeValiderFile writes a report or the filled worksheet whole or not
-// at all, never onto the key; flag names the option in the message.
-func writeValiderFile(cfg *Config, path, flag string, data []byte) error {
+// at all, never onto the key nor through a link; flag names the option
+// in the message, done what was written before ("" for nothing).
+func writeValiderFile(cfg *Config, path, flag string, data []byte, done string) error {
+	written := "rien n'a été écrit"
+	if done != "" {
+		written = "cette feuille n'a pas été écrite ; " + done
+	}
+	// Checked first by checkReportOutput, again here: a link put there
+	// while the submissions were read is refused all the same.
+	if err := linkOutput(path, flag); err != nil {
+		if done != "" {
+			return refusedError("indiquez le chemin du fichier lui-même, pas un lien", "%s %s est un lien symbolique ; %s", flag, checklist.Escape(path), written)
+		}
+		return err
+	}
 	err := onboarding.Protected(cfg.Key).WriteReplace(path, data, 0o644)
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, safefile.ErrIncomplete) {
 		// A device or a FIFO: part of the report may have gone out.
+		if done != "" {
+			return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "%s %s : %s ; %s", flag, checklist.Escape(path), safefile.Reason(err), done)
+		}
 		return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "%s %s : %s", flag, checklist.Escape(path), safefile.Reason(err))
 	}
 	hint := "choisissez un dossier où vous pouvez écrire"
 	if errors.Is(err, safefile.ErrNoReader) {
 		hint = "lancez d'abord le programme qui lit ce tube nommé, ou choisissez un fichier ordinaire"
 	}
-	return refusedError(hint, "%s %s : %s", flag, checklist.Escape(path), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit")+" ; rien n'a été écrit")
+	return refusedError(hint, "%s %s : %s ; %s", flag, checklist.Escape(path), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit"), written)
+}
+
+// linkOutput refuses (exit 2) an output path that is a symbolic link to
+// a file or to nothing: writing would replace the file it names, or
+// create one wherever it points (a link left in a shared folder), never
+// the name the person gave. A link to a character device or a FIFO
+// (/dev/stdout, a shell's >(…)) is written into, never replaced, and
+// stays allowed.
+func linkOutput(path, flag string) error {
+	lst, err := os.Lstat(path)
+	if err != nil || !safefile.IsLink(path, lst) {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && safefile.WritableKind(st) {
+		return nil
+	}
+	return usageError("indiquez le chemin du fichier lui-même, ou un nom qui n'est pas un lien",
+		"%s %s est un lien symbolique : pret n'écrit pas à travers un lien (il remplacerait ou créerait le fichier qu'il désigne) ; rien n'a été lu ni écrit", flag, checklist.Escape(path))
 }
 
 // readSheet reads --feuille before any submission is read, and checks
@@ -314,8 +360,16 @@ func sheetUsage(err error) error {
 // next time), an existing folder, or a folder that does not exist.
 func checkReportOutput(out, flag string, inputs []string) error {
 	shown := flag + " " + checklist.Escape(out)
+	// What the flag writes, for the messages.
+	what, example := "le rapport", "rapport.html"
+	if flag == "--feuille-sortie" {
+		what, example = "la feuille remplie", "remplie.csv"
+	}
+	if err := linkOutput(out, flag); err != nil {
+		return err
+	}
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		return usageError("indiquez un nom de fichier, par exemple "+flag+" rapport.html", "%s est un dossier ; rien n'a été lu ni écrit", shown)
+		return usageError("indiquez un nom de fichier, par exemple "+flag+" "+example, "%s est un dossier ; rien n'a été lu ni écrit", shown)
 	} else if err == nil && !safefile.WritableKind(st) {
 		return usageError("indiquez un fichier ordinaire, un périphérique comme /dev/null ou un tube nommé",
 			"%s n'est ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé ; rien n'a été lu ni écrit", shown)
@@ -335,7 +389,7 @@ func checkReportOutput(out, flag string, inputs []string) error {
 			continue
 		}
 		if outErr == nil && os.SameFile(outSt, inSt) {
-			return usageError("choisissez un autre nom pour le rapport", "%s est aussi un fichier à valider : le rapport le remplacerait ; rien n'a été lu ni écrit", shown)
+			return usageError("choisissez un autre nom pour "+what, "%s est aussi un fichier à valider : %s le remplacerait ; rien n'a été lu ni écrit", shown, what)
 		}
 		if !inSt.IsDir() || realParent == "" || !(submissions.IsSubmissionName(name) || submissions.IsArchiveName(name)) {
 			continue
@@ -346,8 +400,8 @@ func checkReportOutput(out, flag string, inputs []string) error {
 			continue
 		}
 		if rel, err := filepath.Rel(realIn, realParent); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return usageError("choisissez pour le rapport un nom qui ne finit pas par acces.md ni .zip, ou un autre dossier",
-				"%s est dans le dossier à valider %s et porte un nom de rendu : le rapport remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in))
+			return usageError("choisissez pour "+what+" un nom qui ne finit pas par acces.md ni .zip, ou un autre dossier",
+				"%s est dans le dossier à valider %s et porte un nom de rendu : %s remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in), what)
 		}
 	}
 	return nil
