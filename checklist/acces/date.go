@@ -106,6 +106,13 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 		// "Date de la demande 3 brumaire": the value follows the label.
 		value, ok = b.text[labelEnd:], true
 	}
+	if !ok && status != "" && labelEnd >= 0 {
+		// "Demande faite le 20/10/26": a label in a sentence, no colon;
+		// what it dates starts at the first digit after it.
+		if i := strings.IndexAny(b.text[labelEnd:], "0123456789"); i >= 0 && !readsADay(b.text[labelEnd:], rules) {
+			value, ok = b.text[labelEnd+i:], true
+		}
+	}
 	switch value = strings.TrimSpace(value); {
 	case !ok:
 	case value == "" && b.kind != heading:
@@ -113,6 +120,17 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 	default:
 		d.unreadValue(b, value)
 	}
+}
+
+// readsADay: text holds a day the reader knows (the session's, say,
+// which the rule passes over).
+func readsADay(text string, rules Rules) bool {
+	for _, f := range dates.Find(text, context(rules)) {
+		if f.Err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // unreadValue keeps the first labelled value no date was found in.
@@ -145,7 +163,9 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 			reason := "écrivez-la par exemple 2026-10-20 ou 20 octobre 2026"
 			var de *dates.Error
 			if _, err := dates.Parse(d.unread, context(rules)); errors.As(err, &de) {
-				reason = de.Reason
+				// A file is read days after it was written: it is never
+				// told to write "hier".
+				reason = strings.ReplaceAll(de.Reason, dates.Forms, dates.CalendarForms)
 			}
 			r.add("bad-date", checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : %s", quote(d.unread), reason)
 			return

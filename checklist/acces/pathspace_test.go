@@ -33,3 +33,37 @@ func TestPathWithSpacesInCodeSpan(t *testing.T) {
 		t.Errorf("page: path %q, problems %v", r.PubPath, r.Problems)
 	}
 }
+
+// TestLabelInSentenceUnreadIsBadDate: a label in a sentence, with no
+// colon, dates what follows it: a value there that is no date is
+// bad-date quoting it (tester finding), and the advice names calendar
+// days only, never a relative form the rule refuses.
+func TestLabelInSentenceUnreadIsBadDate(t *testing.T) {
+	for _, c := range []struct{ line, quoted string }{
+		{"Demande faite le 20/10/26", "20/10/26"},
+		{"Demandé le 20 brumaire", "20 brumaire"},
+		{"Compte vérifié le 20 brumaire", "20 brumaire"},
+		{"Date de la demande : bientôt", "bientôt"},
+	} {
+		r := Validate([]byte(c.line+"\n"), Rules{})
+		var msg string
+		for _, p := range r.Problems {
+			if p.Code == "missing-date" {
+				t.Errorf("%q: missing-date", c.line)
+			}
+			if p.Code == "bad-date" {
+				msg = p.Message
+			}
+		}
+		if !strings.Contains(msg, "« "+c.quoted+" »") {
+			t.Errorf("%q: bad-date %q, want it quoting %q", c.line, msg, c.quoted)
+		}
+		if strings.Contains(msg, "hier") || strings.Contains(msg, "il y a") {
+			t.Errorf("%q: advice %q names a relative form", c.line, msg)
+		}
+	}
+	// A label in a sentence with a readable date is that date.
+	if r := Validate([]byte("Demande faite le 20/10/2026\n"), Rules{}); r.Date != "2026-10-20" {
+		t.Errorf("date %q", r.Date)
+	}
+}

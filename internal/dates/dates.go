@@ -50,6 +50,10 @@ func Day(d time.Time) string {
 // Forms is what to type, for help texts and hints.
 const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, 20 oct., hier ou il y a 3 jours"
 
+// CalendarForms is what to write where a relative date is refused (a
+// submitted acces.md: checklist/acces).
+const CalendarForms = "2026-10-20, 20/10/2026, 20 octobre 2026 ou 20 oct. 2026"
+
 // Context completes what a person leaves out: Today for the relative
 // forms (hier, il y a 3 jours), Session for a day written without its
 // year. Both are civil days (midnight UTC); a zero one is unknown, and
