@@ -367,6 +367,9 @@ func why(s string, ts []textfold.Token) string {
 	if _, ok := Month(w); ok {
 		return "il manque le jour, par exemple 20 " + checklist.Escape(s[ts[0].Start:ts[0].End])
 	}
+	if ambiguousMonth(w) {
+		return word(ts[0]) + " : juin ou juillet ? écrivez le jour et le mois en entier, par exemple 20 juin"
+	}
 	if _, ok := dayOfMonth(w); !ok {
 		if Digits(w) {
 			return "le jour s'écrit en un ou deux chiffres, par exemple 20 octobre 2026 ou 1er octobre 2026"
@@ -380,6 +383,9 @@ func why(s string, ts []textfold.Token) string {
 	case "jour", "jours", "semaine", "semaines", "mois":
 		return "pour compter depuis aujourd'hui, écrivez par exemple « il y a 3 jours »"
 	}
+	if ambiguousMonth(ts[1].Folded) {
+		return word(ts[1]) + " : juin ou juillet ? écrivez le mois en entier"
+	}
 	if _, ok := Month(ts[1].Folded); !ok {
 		return word(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
@@ -392,3 +398,6 @@ func why(s string, ts []textfold.Token) string {
 	}
 	return "écrivez par exemple " + Forms
 }
+
+// ambiguousMonth: "ju" and "jui" start both juin and juillet.
+func ambiguousMonth(folded string) bool { return folded == "ju" || folded == "jui" }
