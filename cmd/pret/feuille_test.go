@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
 )
 
 // feuilleRows are the learners of the worksheets of these tests, as
@@ -90,14 +92,21 @@ func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 		}
 		switch format {
 		case "csv":
-			recs, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+			// A French spreadsheet's csv: byte order mark, ';' (organisateurs.md).
+			cr := csv.NewReader(strings.NewReader(strings.TrimPrefix(r.stdout, "\ufeff")))
+			cr.Comma = ';'
+			recs, err := cr.ReadAll()
 			if err != nil {
 				t.Fatal(err)
 			}
+			col := func(name string) int { return slices.Index(checklist.CSVHeader, name) }
 			found := 0
-			for _, rec := range recs {
-				if (rec[0] == "Martin Bob" || rec[0] == "Petit Denis") && strings.Contains(strings.Join(rec, ","), "no-submission") {
+			for _, rec := range recs[1:] {
+				if (rec[0] == "Martin Bob" || rec[0] == "Petit Denis") && rec[col("erreurs")] == "no-submission" {
 					found++
+					if !strings.Contains(rec[col("courriel")], "@") || rec[col("participant")] == "" {
+						t.Errorf("csv: no e-mail or number for %v", rec)
+					}
 				}
 			}
 			if found != 2 {
