@@ -25,6 +25,9 @@ type FilesReport struct {
 	// Dir is the current folder: sarif and github give paths relative to
 	// it, as code scanning and annotations expect.
 	Dir string
+	// Strict is --strict: warnings fail their file, and github and sarif
+	// report them as errors, beside an error of the file or not.
+	Strict bool
 	// Comma is the csv separator ('\x00': the default).
 	Comma rune
 	// Sources are the arguments read, as given (an archive's name is

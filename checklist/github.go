@@ -20,10 +20,10 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 		}
 		for _, p := range f.Problems {
 			// A warning stays a warning beside an error of the same
-			// file; only --strict, which fails a file for its warnings
-			// alone, makes them errors (as in sarif).
+			// file; only --strict, which fails files for their warnings,
+			// makes them errors (as in sarif).
 			cmd := "error"
-			if p.Severity == SevWarning && (f.Valid || len(f.codes(SevError)) > 0) {
+			if p.Severity == SevWarning && !r.Strict {
 				cmd = "warning"
 			}
 			props := "file=" + ghProperty(file)

@@ -133,7 +133,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 		out.raw(",\n      \"results\": ")
 		err := out.list("        ", func(yield func(any) bool) {
 			for f := range r.all() {
-				for _, res := range sarifResults(r.Dir, f, index) {
+				for _, res := range sarifResults(r.Dir, f, index, r.Strict) {
 					if !yield(res) {
 						return
 					}
@@ -152,12 +152,11 @@ const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
 // sarifResults are a file's results, one per problem; index gives each
 // code's rule.
-func sarifResults(dir string, f FileResult, index map[string]int) []sarifResult {
+func sarifResults(dir string, f FileResult, index map[string]int, strict bool) []sarifResult {
 	uri := fileURI(dir, f.Path)
 	if f.Archive != "" {
 		uri = fileURI(dir, f.Archive)
 	}
-	strict := !f.Valid && len(f.codes(SevError)) == 0 // --strict: the warnings fail the file
 	seen := map[string]int{}
 	var out []sarifResult
 	for _, p := range f.Problems {

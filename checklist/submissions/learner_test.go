@@ -284,6 +284,41 @@ func TestPubBesideNotAFile(t *testing.T) {
 	}
 }
 
+// TestPubFolderImpliedInZip: a zip that holds "etu/id_ed25519_romeo.pub/x"
+// with no entry for the folder itself still has a folder where the key
+// should be: bad-public-key, as on disk (tester finding).
+func TestPubFolderImpliedInZip(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range map[string]string{
+		"etu/acces.md":               page(newKey(49).fp, false),
+		"etu/id_ed25519_romeo.pub/x": "rien",
+	} {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(body))
+	}
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "rendus.zip")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range Validate([]string{p}, Options{Rules: testRules}) {
+		if strings.HasSuffix(r.Path, "etu/acces.md") {
+			found = true
+			if r.Valid || !strings.Contains(codesOfResult(r), "bad-public-key") {
+				t.Errorf("%s: %+v", r.Path, r.Problems)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no result for etu/acces.md")
+	}
+}
+
 // TestZipEntriesRefused: an entry flagged encrypted is unreadable (its
 // bytes are never taken for text), and one whose name holds a NUL is
 // reported, not skipped.
@@ -375,5 +410,52 @@ func TestSharedKeyTailSharesNothingWritable(t *testing.T) {
 		if all := r.Problems[:cap(r.Problems)]; len(r.Problems) != 1 || slices.ContainsFunc(all, func(p checklist.Problem) bool { return p.Code == "x" }) {
 			t.Fatalf("%s: an append to another file's problems reached it: %+v", r.Path, all)
 		}
+	}
+}
+
+// TestLearnerArchiveTakesItsOwnTime: an archive in a learner's folder is
+// hers, and so are the times of its entries: its files are as recent as
+// the archive itself, so the same tree reads alike as a folder (where
+// the archive is opened) and in a zip export (where it is not).
+func TestLearnerArchiveTakesItsOwnTime(t *testing.T) {
+	dir := t.TempDir()
+	alice := filepath.Join(dir, "Dupont Alice_1_assignsubmission_file_")
+	if err := os.MkdirAll(alice, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var inner bytes.Buffer
+	zw := zip.NewWriter(&inner)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "acces.md", Method: zip.Deflate, Modified: time.Date(2026, 10, 3, 8, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(page(newKey(47).fp, true)))
+	zw.Close()
+	for name, f := range map[string]struct {
+		data string
+		mod  time.Time
+	}{
+		"acces.md":    {page(newKey(48).fp, false), time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC)},
+		"travail.zip": {inner.String(), time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC)},
+	} {
+		p := filepath.Join(alice, name)
+		if err := os.WriteFile(p, []byte(f.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, f.mod, f.mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []checklist.FileResult
+	for _, r := range Validate([]string{dir}, Options{Rules: testRules}) {
+		if r.Apprenant == "Dupont Alice" {
+			got = append(got, r)
+		}
+	}
+	if len(got) != 1 || !got[0].Valid || filepath.Base(got[0].Path) != "acces.md" || got[0].Archive != "" {
+		t.Fatalf("Alice: %+v, want one valid result from acces.md", got)
+	}
+	if len(got[0].Others) != 1 || !strings.HasSuffix(got[0].Others[0], "travail.zip!/acces.md") {
+		t.Errorf("others %q", got[0].Others)
 	}
 }

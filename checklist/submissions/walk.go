@@ -365,6 +365,14 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 		return
 	}
 	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
+	if _, moodle := at.of(filepath.Base(path)); moodle != "" {
+		// A learner's own archive: the times of its entries are hers to
+		// set, so its files are as recent as the archive itself, as the
+		// same files are in an export that keeps it unopened.
+		if st, err := f.Stat(); err == nil {
+			a.mod = st.ModTime().UnixNano()
+		}
+	}
 	windows := directoryWindows(f, size)
 	if windows == nil {
 		zr, err := zip.NewReader(f, size)
@@ -402,6 +410,8 @@ type zipRead struct {
 	rs   receipts
 	// base is the index in the archive of the window's first entry.
 	base int
+	// mod, when not 0, is the time of every entry: the archive's own.
+	mod int64
 }
 
 // read reads the entries of one window of the archive, which holds
@@ -417,6 +427,18 @@ func (a *zipRead) read(files []*zip.File) {
 	for i, zf := range files {
 		zf.Name = entryName(zf.Name, zf.Flags)
 		dir, base := splitEntry(strings.TrimRight(zf.Name, `/\`))
+		if pd, pb := splitEntry(strings.TrimRight(dir, `/\`)); strings.HasSuffix(pb, ".pub") {
+			// "etu/id_ed25519_romeo.pub/x": a folder named as the key,
+			// with no entry of its own, is a folder all the same, as it
+			// is on disk (bad-public-key).
+			pd = cleanEntryDir(pd)
+			if pubFiles[pd] == nil {
+				pubFiles[pd] = map[string]*zip.File{}
+			}
+			if _, ok := pubFiles[pd][pb]; !ok {
+				pubFiles[pd][pb] = &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}}
+			}
+		}
 		switch {
 		case strings.HasSuffix(base, ".pub"):
 			dir = cleanEntryDir(dir)
@@ -490,6 +512,9 @@ func (a *zipRead) read(files []*zip.File) {
 			mod:           zf.Modified.UnixNano()}
 		if zf.Modified.IsZero() {
 			it.mod = 0
+		}
+		if a.mod != 0 {
+			it.mod = a.mod
 		}
 		it.data, it.err = a.entry(zf, acces.MaxAccessSize)
 		if pz := pubOf[i]; pz != nil {

@@ -64,7 +64,7 @@ func writeFiles(ios *iostreams, name string, files []checklist.FileResult, f rep
 		invalid = invalid || !files[i].Valid
 	}
 	if err := writeHuman(ios, f.format, func(w io.Writer) error {
-		return checklist.WriteFiles(w, f.format, name, files, style(ios))
+		return checklist.WriteFilesReport(w, f.format, checklist.FilesReport{Name: name, Files: files, All: true, Style: style(ios), Strict: f.strict})
 	}); err != nil {
 		return err
 	}

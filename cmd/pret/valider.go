@@ -202,7 +202,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		}
 		results, invalid = matched, invalid || matched.Missing() > 0
 	}
-	report := checklist.FilesReport{Name: "pret valider", Results: results, All: opts.All, Version: version, Dir: opts.Dir,
+	report := checklist.FilesReport{Name: "pret valider", Results: results, All: opts.All, Version: version, Dir: opts.Dir, Strict: opts.Report.strict,
 		Comma: csvSeparators[opts.CSVSeparator], Sources: paths, Generated: time.Now()}
 	if opts.Output == "" {
 		report.Style = style(ios)
