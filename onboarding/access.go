@@ -130,13 +130,46 @@ func (p *AccessPlan) dateOnly() {
 	}
 	line := bytes.TrimRight(bytes.SplitAfter(p.Content, []byte("\n"))[want.DateLine-1], "\r\n")
 	eol := lines[i][len(bytes.TrimRight(lines[i], "\r\n")):] // the file's own line ending
-	lines[i] = append(append([]byte(nil), line...), eol...)
+	// The line keeps its own place in the page: a paragraph's line is
+	// not made a list item, nor a list item a paragraph.
+	old := lines[i][:len(lines[i])-len(eol)]
+	line = append(append([]byte(nil), lineLead(old)...), line[len(lineLead(line)):]...)
+	lines[i] = append(line, eol...)
 	edited := bytes.Join(lines, nil)
 	// A file that differs by its date line alone was just shown that
 	// very change, and said no to it.
 	if acces.Validate(edited, acces.Rules{}).Date == p.Record.Date && !bytes.Equal(edited, p.Content) {
 		p.DateOnly, p.dateFrom = edited, from
 	}
+}
+
+// lineLead is the start of l that is its indentation and list marker
+// ("  - ", "1. "), if any.
+func lineLead(l []byte) []byte {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	j := i
+	switch {
+	case j < len(l) && (l[j] == '-' || l[j] == '*' || l[j] == '+'):
+		j++
+	default:
+		for j < len(l) && j-i < 9 && l[j] >= '0' && l[j] <= '9' {
+			j++
+		}
+		if j == i || j >= len(l) || l[j] != '.' && l[j] != ')' {
+			return l[:i]
+		}
+		j++
+	}
+	if j >= len(l) || l[j] != ' ' && l[j] != '\t' {
+		return l[:i]
+	}
+	for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+		j++
+	}
+	return l[:j]
 }
 
 func shown(b []byte) []byte {

@@ -408,7 +408,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 				t.Fatalf("date line question: %+v", d)
 			}
 			screen := out.String()
-			for _, want := range []string{"-Demandé le 1er octobre 2026 (à la main).", "+- Date de la demande du compte d'accès : 2026-10-12", "Déclaration notée dans"} {
+			for _, want := range []string{"-Demandé le 1er octobre 2026 (à la main).", "+Date de la demande du compte d'accès : 2026-10-12", "Déclaration notée dans"} {
 				if !strings.Contains(screen, want) {
 					t.Errorf("%q not said:\n%s", want, screen)
 				}
@@ -420,7 +420,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 			now, _ := os.ReadFile(w.File)
 			want := hand
 			if dateLine == "Oui" {
-				want = strings.Replace(hand, "Demandé le 1er octobre 2026 (à la main).", "- Date de la demande du compte d'accès : 2026-10-12", 1)
+				want = strings.Replace(hand, "Demandé le 1er octobre 2026 (à la main).", "Date de la demande du compte d'accès : 2026-10-12", 1)
 			}
 			if string(now) != want {
 				t.Fatalf("acces.md:\n%q\nwant\n%q", now, want)
@@ -545,7 +545,8 @@ func TestDateLineOfASignedFile(t *testing.T) {
 	if !strings.Contains(out.String(), "ce fichier est signé ; changer sa date lui retire sa signature") {
 		t.Errorf("the signature's loss is not said:\n%s", &out)
 	}
-	want := strings.Replace(hand, "Demandé le 1er octobre 2026.", "- Date de la demande du compte d'accès : 2026-10-12", 1)
+	// The paragraph's line stays a paragraph's line: no list marker added.
+	want := strings.Replace(hand, "Demandé le 1er octobre 2026.", "Date de la demande du compte d'accès : 2026-10-12", 1)
 	if now, _ := os.ReadFile(w.File); string(now) != want {
 		t.Fatalf("acces.md:\n%s", now)
 	}
