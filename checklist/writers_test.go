@@ -539,6 +539,11 @@ func TestSARIFIsEncoding(t *testing.T) {
 // verifier, whatever the names hold, are valid against the schema
 // Jenkins reads them with (docs/schemas/junit-10.xsd), as xmllint says.
 func TestJUnitValidForJenkins(t *testing.T) {
+	if os.Getenv("PRET_WINE") == "1" {
+		// xmllint is a Linux program; the report's bytes do not depend
+		// on the system, and the Linux run checks them.
+		t.Skip("under Wine: xmllint runs on Linux, where this test runs too")
+	}
 	xmllint, err := exec.LookPath("xmllint")
 	if err != nil {
 		if os.Getenv("CI") != "" {
