@@ -143,33 +143,11 @@ func (p *AccessPlan) dateOnly() {
 	}
 }
 
-// lineLead is the start of l that is its indentation and list marker
-// ("  - ", "1. "), if any.
+// lineLead is the start of l that is its indentation and its block
+// quote or list marker ("  - ", "1. "), if any, as the validator reads it.
 func lineLead(l []byte) []byte {
-	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
-	}
-	j := i
-	switch {
-	case j < len(l) && (l[j] == '-' || l[j] == '*' || l[j] == '+'):
-		j++
-	default:
-		for j < len(l) && j-i < 9 && l[j] >= '0' && l[j] <= '9' {
-			j++
-		}
-		if j == i || j >= len(l) || l[j] != '.' && l[j] != ')' {
-			return l[:i]
-		}
-		j++
-	}
-	if j >= len(l) || l[j] != ' ' && l[j] != '\t' {
-		return l[:i]
-	}
-	for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
-		j++
-	}
-	return l[:j]
+	i := len(l) - len(bytes.TrimLeft(l, " \t"))
+	return l[:i+acces.MarkerLen(string(l[i:]))]
 }
 
 func shown(b []byte) []byte {

@@ -135,7 +135,7 @@ func tooDeep(page string) bool {
 		depth := 0
 		for {
 			line = strings.TrimLeft(line, " \t")
-			n := markerLen(line)
+			n := MarkerLen(line)
 			if n == 0 {
 				break
 			}
@@ -148,9 +148,9 @@ func tooDeep(page string) bool {
 	return false
 }
 
-// markerLen is the length of the block quote or list marker s starts
+// MarkerLen is the length of the block quote or list marker s starts
 // with, 0 for none.
-func markerLen(s string) int {
+func MarkerLen(s string) int {
 	switch {
 	case s == "":
 		return 0
