@@ -57,9 +57,9 @@ func TestWrapProperties(t *testing.T) {
 			got := textwrap.Text(text, width)
 			for _, line := range strings.Split(got, "\n") {
 				// A word and the French punctuation glued to it ("mot !",
-			// "« mot") are one unit: the rule never breaks between them.
-			glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
-			if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
+				// "« mot") are one unit: the rule never breaks between them.
+				glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
+				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
 					t.Fatalf("width %d: line of %d columns %q in:\n%s", width, w, line, got)
 				}
 			}
@@ -135,9 +135,9 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 			var groups [][]string
 			for _, line := range out {
 				// A word and the French punctuation glued to it ("mot !",
-			// "« mot") are one unit: the rule never breaks between them.
-			glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
-			if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
+				// "« mot") are one unit: the rule never breaks between them.
+				glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
+				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
 					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
 				}
 				plain := textwrap.StripEscapes(line)
@@ -195,9 +195,9 @@ func TestWrapCommentLines(t *testing.T) {
 					t.Fatalf("width %d: %q is not a comment line:\n%s", width, line, got)
 				}
 				// A word and the French punctuation glued to it ("mot !",
-			// "« mot") are one unit: the rule never breaks between them.
-			glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
-			if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
+				// "« mot") are one unit: the rule never breaks between them.
+				glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
+				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
 					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
 				}
 			}
