@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
+	"regexp"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -34,8 +36,10 @@ func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerpri
 		// ssh-keygen hashes the certified key, and names the type after
 		// it with -CERT.
 		key, typ = cert.Key, TypeName(cert.Key)+"-CERT"
-	case *dsaCert:
-		key, typ = cert.key, "DSA-CERT"
+	case *legacyKey:
+		if cert.plain != nil {
+			key, typ = cert.plain, "DSA-CERT"
+		}
 	}
 	if !hasComment {
 		comment = "no comment"
@@ -117,7 +121,7 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 	if !ok {
 		// SSH1 keys ("1024 35 …") are not read; anything else is a
 		// leading field, quoted parts included, that may be the comment.
-		if n, rest := leadingNumber(cp); n == 0 || !(strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t")) {
+		if !ssh1Key.MatchString(cp) {
 			i, quoted := 0, false
 			for ; i < len(cp) && (quoted || cp[i] != ' ' && cp[i] != '\t'); i++ {
 				if cp[i] == '\\' && i+1 < len(cp) && cp[i+1] == '"' {
@@ -143,27 +147,9 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 	return fingerprintOf(pub, comment, hasComment), true
 }
 
-// leadingNumber is strtol(cp, &ep, 10) for the SSH1 key test.
-func leadingNumber(s string) (int, string) {
-	t := strings.TrimLeft(s, " \t")
-	neg := false
-	if t != "" && (t[0] == '-' || t[0] == '+') {
-		neg, t = t[0] == '-', t[1:]
-	}
-	n, i := 0, 0
-	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
-		if n < 1<<30 {
-			n = n*10 + int(t[i]-'0')
-		}
-	}
-	if i == 0 {
-		return 0, s
-	}
-	if neg {
-		n = -n
-	}
-	return n, t[i:]
-}
+// ssh1Key is what strtol reads for OpenSSH's SSH1 key test: a number
+// other than zero, then a blank ("1024 35 …").
+var ssh1Key = regexp.MustCompile(`^[+-]?[0-9]*[1-9][0-9]*[ \t]`)
 
 // readKey is sshkey_read: a key type name, white space, the base64 blob;
 // the blob's type must be the name's. after is what follows the blob.
@@ -258,33 +244,21 @@ func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 	return nil, "", false
 }
 
-func baseName(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
+func baseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
+
+// legacyKey is a DSA key or certificate, which x/crypto/ssh no longer
+// parses but ssh-keygen still fingerprints: pret names and hashes it,
+// nothing more. plain is a certificate's certified key.
+type legacyKey struct {
+	typ   string
+	blob  []byte
+	bits  int
+	plain *legacyKey
 }
 
-// dsaKey is a DSA public key, which x/crypto/ssh no longer parses but
-// ssh-keygen still fingerprints: pret names and hashes it, nothing more.
-type dsaKey struct{ blob []byte }
-
-func (k *dsaKey) Type() string    { return "ssh-dss" }
-func (k *dsaKey) Marshal() []byte { return k.blob }
-func (k *dsaKey) Verify([]byte, *ssh.Signature) error {
-	return errors.New("les clés DSA ne sont pas prises en charge")
-}
-
-// dsaCert is a certificate of a DSA key: its plain key is what
-// ssh-keygen hashes.
-type dsaCert struct {
-	blob []byte
-	key  *dsaKey
-}
-
-func (c *dsaCert) Type() string    { return "ssh-dss-cert-v01@openssh.com" }
-func (c *dsaCert) Marshal() []byte { return c.blob }
-func (c *dsaCert) Verify([]byte, *ssh.Signature) error {
+func (k *legacyKey) Type() string    { return k.typ }
+func (k *legacyKey) Marshal() []byte { return k.blob }
+func (k *legacyKey) Verify([]byte, *ssh.Signature) error {
 	return errors.New("les clés DSA ne sont pas prises en charge")
 }
 
@@ -295,36 +269,26 @@ func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 	if err == nil {
 		return pub, nil
 	}
-	r := reader{b: blob}
-	typ, ok := r.str()
-	if !ok {
-		return nil, err
+	var dsa struct {
+		Type       string
+		P, Q, G, Y []byte
 	}
-	switch string(typ) {
-	case "ssh-dss":
-		// p, q, g, y and nothing after.
-		for i := 0; i < 4; i++ {
-			if _, ok := r.str(); !ok {
-				return nil, err
-			}
-		}
-		if len(r.b) != 0 {
-			return nil, err
-		}
-		return &dsaKey{blob: blob}, nil
-	case "ssh-dss-cert-v01@openssh.com":
-		if _, ok := r.str(); !ok { // nonce
-			return nil, err
-		}
-		start := len(blob) - len(r.b)
-		for i := 0; i < 4; i++ {
-			if _, ok := r.str(); !ok {
-				return nil, err
-			}
-		}
-		fields := blob[start : len(blob)-len(r.b)]
-		plain := append(ssh.Marshal(struct{ Name string }{"ssh-dss"}), fields...)
-		return &dsaCert{blob: blob, key: &dsaKey{blob: plain}}, nil
+	if ssh.Unmarshal(blob, &dsa) == nil && dsa.Type == "ssh-dss" {
+		return &legacyKey{typ: dsa.Type, blob: blob, bits: new(big.Int).SetBytes(dsa.P).BitLen()}, nil
+	}
+	var cert struct {
+		Type       string
+		Nonce      []byte
+		P, Q, G, Y []byte
+		Rest       []byte `ssh:"rest"`
+	}
+	if ssh.Unmarshal(blob, &cert) == nil && cert.Type == "ssh-dss-cert-v01@openssh.com" {
+		plain := ssh.Marshal(struct {
+			Type       string
+			P, Q, G, Y []byte
+		}{"ssh-dss", cert.P, cert.Q, cert.G, cert.Y})
+		k, _ := ParsePublicKey(plain)
+		return &legacyKey{typ: cert.Type, blob: blob, plain: k.(*legacyKey)}, nil
 	}
 	return nil, err
 }

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/rsa"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -132,35 +133,15 @@ func Bits(pub ssh.PublicKey) int {
 	case ssh.KeyAlgoECDSA521:
 		return 521
 	}
-	if cp, ok := pub.(ssh.CryptoPublicKey); ok {
-		switch k := cp.CryptoPublicKey().(type) {
-		case interface{ Size() int }: // *rsa.PublicKey
-			return k.Size() * 8
+	switch k := pub.(type) {
+	case *legacyKey:
+		return k.bits
+	case ssh.CryptoPublicKey:
+		if rsa, ok := k.CryptoPublicKey().(*rsa.PublicKey); ok {
+			return rsa.Size() * 8
 		}
 	}
-	// DSA and anything unusual: read the first mpint of the wire form, the
-	// modulus, as ssh-keygen does.
-	return wireModulusBits(pub.Marshal())
-}
-
-func wireModulusBits(b []byte) int {
-	r := reader{b: b}
-	if _, ok := r.str(); !ok {
-		return 0
-	}
-	p, ok := r.str()
-	if !ok {
-		return 0
-	}
-	p = bytes.TrimLeft(p, "\x00")
-	if len(p) == 0 {
-		return 0
-	}
-	n := (len(p) - 1) * 8
-	for c := p[0]; c != 0; c >>= 1 {
-		n++
-	}
-	return n
+	return 0
 }
 
 // FingerprintLine is exactly what `ssh-keygen -lf` prints for one key,
