@@ -49,37 +49,24 @@ type cipherSpec struct {
 	mode                byte // 'r' CTR, 'b' CBC, 'g' GCM, 'c' chacha20-poly1305
 }
 
-// cipherFor gives each cipher `ssh-keygen -Z` writes (`ssh -Q cipher`).
-func cipherFor(name string) (cipherSpec, bool) {
-	switch name {
-	case "aes128-ctr":
-		return cipherSpec{16, 16, 16, 0, 'r'}, true
-	case "aes192-ctr":
-		return cipherSpec{24, 16, 16, 0, 'r'}, true
-	case "aes256-ctr":
-		return cipherSpec{32, 16, 16, 0, 'r'}, true
-	case "aes128-cbc":
-		return cipherSpec{16, 16, 16, 0, 'b'}, true
-	case "aes192-cbc":
-		return cipherSpec{24, 16, 16, 0, 'b'}, true
-	case "aes256-cbc":
-		return cipherSpec{32, 16, 16, 0, 'b'}, true
-	case "3des-cbc":
-		return cipherSpec{24, 8, 8, 0, 'b'}, true
-	case "aes128-gcm@openssh.com":
-		return cipherSpec{16, 12, 16, 16, 'g'}, true
-	case "aes256-gcm@openssh.com":
-		return cipherSpec{32, 12, 16, 16, 'g'}, true
-	case "chacha20-poly1305@openssh.com":
-		return cipherSpec{64, 0, 8, 16, 'c'}, true
-	}
-	return cipherSpec{}, false
+// ciphers are the ciphers `ssh-keygen -Z` writes (`ssh -Q cipher`).
+var ciphers = map[string]cipherSpec{
+	"aes128-ctr":                    {16, 16, 16, 0, 'r'},
+	"aes192-ctr":                    {24, 16, 16, 0, 'r'},
+	"aes256-ctr":                    {32, 16, 16, 0, 'r'},
+	"aes128-cbc":                    {16, 16, 16, 0, 'b'},
+	"aes192-cbc":                    {24, 16, 16, 0, 'b'},
+	"aes256-cbc":                    {32, 16, 16, 0, 'b'},
+	"3des-cbc":                      {24, 8, 8, 0, 'b'},
+	"aes128-gcm@openssh.com":        {16, 12, 16, 16, 'g'},
+	"aes256-gcm@openssh.com":        {32, 12, 16, 16, 'g'},
+	"chacha20-poly1305@openssh.com": {64, 0, 8, 16, 'c'},
 }
 
 // Openable says, before any passphrase is typed, why Decrypt cannot open
 // the key p describes; nil when it can try.
 func (p *Private) Openable() error {
-	_, known := cipherFor(p.Cipher)
+	_, known := ciphers[p.Cipher]
 	switch {
 	case !p.Encrypted:
 		return ErrUnencrypted
@@ -158,7 +145,7 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 	r.uint32() // one key
 	r.str()    // its public half
 	section, ok := r.str()
-	c, _ := cipherFor(string(name))
+	c := ciphers[string(name)]
 	o := reader{b: opts}
 	salt, _ := o.str()
 	rounds, ok2 := o.uint32()

@@ -57,20 +57,20 @@ var (
 	ErrNoFiles = errors.New("pret n'a pas donné d'accès aux fichiers au code des clés (erreur interne)")
 )
 
-// The marks of failures a Files tells keys about.
-type (
-	symlinkMark  interface{ SymbolicLink() bool }
-	tooLargeMark interface{ TooLarge() bool }
-	existsMark   interface{ Exists() bool }
-)
-
-func marked[M any](err error, is func(M) bool) bool {
-	var m M
-	return errors.As(err, &m) && is(m)
-}
-
-func isSymlinkErr(err error) bool {
-	return marked(err, func(m symlinkMark) bool { return m.SymbolicLink() })
+// marked turns a failure a Files marked into keys' own error about path.
+func marked(path string, err error) error {
+	var link interface{ SymbolicLink() bool }
+	var large interface{ TooLarge() bool }
+	var taken interface{ Exists() bool }
+	switch {
+	case errors.As(err, &link) && link.SymbolicLink():
+		return fmt.Errorf("%s : %w", path, ErrSymlink)
+	case errors.As(err, &large) && large.TooLarge():
+		return fmt.Errorf("%s : %w", path, ErrTooLarge)
+	case errors.As(err, &taken) && taken.Exists():
+		return fmt.Errorf("%s : %w", path, ErrExists)
+	}
+	return err
 }
 
 // ReadFile reads a key file without following a symbolic link and without
@@ -87,15 +87,7 @@ func readFile(f Files, path string, follow bool) ([]byte, error) {
 		return nil, ErrNoFiles
 	}
 	data, err := f.Read(path, MaxFileSize, follow)
-	switch {
-	case err == nil:
-		return data, nil
-	case isSymlinkErr(err):
-		return nil, fmt.Errorf("%s : %w", path, ErrSymlink)
-	case marked(err, func(m tooLargeMark) bool { return m.TooLarge() }):
-		return nil, fmt.Errorf("%s : %w", path, ErrTooLarge)
-	}
-	return nil, err
+	return data, marked(path, err)
 }
 
 // EnsureDir creates the key folder with mode 0700 when it is missing.
@@ -131,35 +123,6 @@ func EnsureDir(f Files, dir string) error {
 	return nil
 }
 
-// pending is a key file staged beside its final name.
-type pending struct {
-	path    string
-	link    func() error
-	discard func()
-}
-
-func stage(f Files, path string, data []byte, perm os.FileMode) (*pending, error) {
-	link, discard, err := f.Stage(path, data, perm)
-	if err != nil {
-		return nil, err
-	}
-	return &pending{path, link, discard}, nil
-}
-
-// commit links the staged file to its name, never replacing anything.
-func (p *pending) commit() error {
-	err := p.link()
-	switch {
-	case err == nil:
-		return nil
-	case isSymlinkErr(err):
-		return fmt.Errorf("%s : %w", p.path, ErrSymlink)
-	case marked(err, func(m existsMark) bool { return m.Exists() }):
-		return fmt.Errorf("%s : %w", p.path, ErrExists)
-	}
-	return err
-}
-
 // WriteNew writes data to path whole or not at all, and fails with
 // ErrExists if path exists, whoever created it and whenever. It is the
 // only way pret writes a key file.
@@ -167,12 +130,12 @@ func WriteNew(f Files, path string, data []byte, perm os.FileMode) error {
 	if f == nil {
 		return ErrNoFiles
 	}
-	p, err := stage(f, path, data, perm)
+	link, discard, err := f.Stage(path, data, perm)
 	if err != nil {
 		return err
 	}
-	defer p.discard()
-	if err := p.commit(); err != nil {
+	defer discard()
+	if err := marked(path, link()); err != nil {
 		return err
 	}
 	return f.SyncDir(filepath.Dir(path))

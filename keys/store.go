@@ -192,21 +192,21 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	privFile, err := stage(s.Files, s.PrivatePath(), priv, 0o600)
+	linkPriv, discardPriv, err := s.Files.Stage(s.PrivatePath(), priv, 0o600)
 	clear(priv)
 	if err != nil {
 		return nil, err
 	}
-	defer privFile.discard()
-	pubFile, err := stage(s.Files, s.PublicPath(), pub, 0o644)
+	defer discardPriv()
+	linkPub, discardPub, err := s.Files.Stage(s.PublicPath(), pub, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	defer pubFile.discard()
-	if err := privFile.commit(); err != nil {
+	defer discardPub()
+	if err := marked(s.PrivatePath(), linkPriv()); err != nil {
 		return nil, err
 	}
-	if err := pubFile.commit(); err != nil {
+	if err := marked(s.PublicPath(), linkPub()); err != nil {
 		// Only we could have linked the private key, under the lock; take
 		// it back so the pair stays whole or absent.
 		os.Remove(s.PrivatePath())
