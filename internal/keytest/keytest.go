@@ -151,6 +151,13 @@ func (m Mutation) String() string {
 	return fmt.Sprintf("%+v", plain(m))
 }
 
+func (m Mutation) eol() string {
+	if m.crlf {
+		return "\r\n"
+	}
+	return "\n"
+}
+
 func RandomMutation(rng *mrand.Rand) Mutation {
 	widths := []int{1, 3, 4, 16, 63, 64, 70, 76, 200, 0}
 	spaces := []string{" ", "\u00a0", "\t", "  ", "\u202f", " \u00a0"}
@@ -165,21 +172,16 @@ func RandomMutation(rng *mrand.Rand) Mutation {
 }
 
 func wrap(s string, w int) []string {
-	if w == 0 || len(s) <= w {
-		return []string{s}
-	}
 	var out []string
-	for len(s) > w {
-		out = append(out, s[:w])
-		s = s[w:]
+	for w > 0 && len(s) > w {
+		out, s = append(out, s[:w]), s[w:]
 	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
+	return append(out, s)
 }
 
-func (m Mutation) marker(s string, rng *mrand.Rand) []string {
+// marker writes a BEGIN or END line in the mutation's case and spaces,
+// over two lines (cut between words, as an editor wraps) when split.
+func (m Mutation) marker(s string, split bool, rng *mrand.Rand) []string {
 	switch m.markerCase {
 	case "lower":
 		s = strings.ToLower(s)
@@ -192,20 +194,15 @@ func (m Mutation) marker(s string, rng *mrand.Rand) []string {
 		}
 		s = string(b)
 	}
-	return []string{strings.ReplaceAll(s, " ", m.space)}
-}
-
-func split(lines []string, rng *mrand.Rand) []string {
-	s := lines[0]
-	// Break between words, as an editor wrapping a long line does.
+	s = strings.ReplaceAll(s, " ", m.space)
 	var cuts []int
-	for i := 1; i < len(s)-1; i++ {
+	for i := 1; split && i < len(s)-1; i++ {
 		if s[i] == ' ' || s[i] == '\t' {
 			cuts = append(cuts, i)
 		}
 	}
 	if len(cuts) == 0 {
-		return lines
+		return []string{s}
 	}
 	c := cuts[rng.IntN(len(cuts))]
 	return []string{s[:c], strings.TrimLeft(s[c:], " \t")}
@@ -232,11 +229,7 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 		}
 	} else {
 		if !m.dropBegin || !f.headerless && len(f.header) == 0 {
-			begin := m.marker(f.begin, rng)
-			if m.splitBegin {
-				begin = split(begin, rng)
-			}
-			block = append(block, begin...)
+			block = append(block, m.marker(f.begin, m.splitBegin, rng)...)
 		}
 		block = append(block, f.header...)
 		body := wrap(b64(f.body), m.width)
@@ -252,11 +245,7 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 		}
 		block = append(block, body...)
 		if !m.dropEnd || !f.headerless && len(f.header) == 0 {
-			end := m.marker(f.end, rng)
-			if m.splitEnd {
-				end = split(end, rng)
-			}
-			block = append(block, end...)
+			block = append(block, m.marker(f.end, m.splitEnd, rng)...)
 		}
 	}
 	if m.blanks {
@@ -322,11 +311,7 @@ func Embed(f Form, m Mutation, rng *mrand.Rand, before, after []string) Case {
 	c.Lines = append(c.Lines, m.Render(f, rng)...)
 	c.Last = len(c.Lines)
 	c.Lines = append(c.Lines, after...)
-	sep := "\n"
-	if m.crlf {
-		sep = "\r\n"
-	}
-	c.Text = strings.Join(c.Lines, sep) + sep
+	c.Text = strings.Join(c.Lines, m.eol()) + m.eol()
 	return c
 }
 
@@ -338,28 +323,16 @@ func Generate(t testing.TB, rng *mrand.Rand) Case {
 		AccesBefore[rng.IntN(len(AccesBefore))], AccesAfter[rng.IntN(len(AccesAfter))])
 }
 
-// Secrets are the pieces of the key block that no output may reproduce:
+// Leaked returns the first piece of the key block found in out, or "":
 // each word of its lines (split at any white space, NBSP included),
 // stripped of quote, list and table marks, of 12 characters or more (a
 // shorter piece, "AAAA", can occur in any text by chance).
-func (c Case) Secrets() []string {
-	var out []string
+func (c Case) Leaked(out string) string {
 	for _, l := range c.Block() {
 		for _, w := range strings.FieldsFunc(l, unicode.IsSpace) {
-			w = strings.Trim(w, "|>`\"'*")
-			if len(w) >= 12 {
-				out = append(out, w)
+			if w = strings.Trim(w, "|>`\"'*"); len(w) >= 12 && strings.Contains(out, w) {
+				return w
 			}
-		}
-	}
-	return out
-}
-
-// Leaked returns the first secret of c found in out, or "".
-func (c Case) Leaked(out string) string {
-	for _, s := range c.Secrets() {
-		if strings.Contains(out, s) {
-			return s
 		}
 	}
 	return ""
@@ -377,9 +350,5 @@ func (c Case) PlantIn(base string, rng *mrand.Rand) string {
 	out = append(out, lines[:at]...)
 	out = append(out, c.Block()...)
 	out = append(out, lines[at:]...)
-	sep := "\n"
-	if c.Mut.crlf {
-		sep = "\r\n"
-	}
-	return strings.Join(out, sep) + sep
+	return strings.Join(out, c.Mut.eol()) + c.Mut.eol()
 }

@@ -2,7 +2,6 @@ package signing
 
 import (
 	"bytes"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -337,19 +336,14 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 }
 
 // SignedLen is the length SignFile's result has when an ed25519 key signs
-// message (already ending in a newline): an ed25519 SSHSIG block has one
-// length whatever the key, so it is known before the passphrase is
-// asked, and a file the signature would take over a size cap can be
-// refused first.
+// message (already ending in a newline): an ed25519 SSHSIG blob has one
+// length whatever the key, so a file the signature would take over a
+// size cap can be refused before the passphrase is asked.
 func SignedLen(message []byte) int {
-	// Any ed25519 key will do, and ed25519 signing needs no randomness.
-	s, err := ssh.NewSignerFromKey(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)))
-	if err != nil {
-		return len(message) + 1024 // never: the key is well formed
-	}
-	sig, err := Sign(bytes.NewReader(make([]byte, 64)), s, nil)
-	if err != nil {
-		return len(message) + 1024
-	}
-	return len(message) + len(AttachSignature(nil, sig))
+	return len(message) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
 }
+
+// ed25519BlobLen is the magic, the version, the key (type and 32 bytes),
+// the namespace, the empty reserved field, "sha512" and the signature
+// (type and 64 bytes), each string after its 4-byte length.
+const ed25519BlobLen = 6 + 4 + (4 + 4 + 11 + 4 + 32) + (4 + len(SigNamespace)) + 4 + (4 + 6) + (4 + 4 + 11 + 4 + 64)

@@ -110,25 +110,18 @@ type SKKey struct {
 // browser does.
 func NewSK(kind string) *SKKey {
 	k := &SKKey{kind: kind}
-	var pubBlob []byte
+	var blob []byte
 	if kind == SKEd25519 {
 		pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 		k.ed = priv
-		pubBlob = ssh.Marshal(struct {
-			Type string
-			Key  []byte
-			App  string
-		}{SKEd25519, pub, skApp})
+		blob = ssh.Marshal(struct{ Type, Key, App string }{SKEd25519, string(pub), skApp})
 	} else {
 		k.ec, _ = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		pubBlob = ssh.Marshal(struct {
-			Type, Curve string
-			Q           []byte
-			App         string
-		}{SKECDSA, "nistp256", elliptic.Marshal(elliptic.P256(), k.ec.X, k.ec.Y), skApp})
+		q := elliptic.Marshal(elliptic.P256(), k.ec.X, k.ec.Y) //nolint:staticcheck // the SSH wire form of the point
+		blob = ssh.Marshal(struct{ Type, Curve, Q, App string }{SKECDSA, "nistp256", string(q), skApp})
 	}
 	var err error
-	if k.pub, err = ssh.ParsePublicKey(pubBlob); err != nil {
+	if k.pub, err = ssh.ParsePublicKey(blob); err != nil {
 		panic(err)
 	}
 	return k
@@ -143,52 +136,41 @@ func (k *SKKey) PublicKey() ssh.PublicKey { return k.pub }
 // given flags: the signature field of an SSHSIG blob.
 func (k *SKKey) Sign(data []byte, flags byte) []byte {
 	const counter = 42
-	appHash := sha256.Sum256([]byte(skApp))
-	// What the key signs: the application's and the message's hashes
-	// around the flags and counter.
-	authData := append(appHash[:], flags, 0, 0, 0, counter)
-	if k.kind == SKEd25519 {
-		digest := sha256.Sum256(data)
-		return ssh.Marshal(struct {
-			Type    string
-			Sig     []byte
-			Flags   byte
-			Counter uint32
-		}{k.kind, ed25519.Sign(k.ed, append(authData, digest[:]...)), flags, counter})
-	}
-	digest := sha256.Sum256(data)
-	var clientData string
 	const origin = "https://romeo.example.org"
+	appHash, digest := sha256.Sum256([]byte(skApp)), sha256.Sum256(data)
+	var clientData string
 	if k.kind == WebAuthnSK {
 		// The browser signs its clientData, whose challenge is the
-		// signed data itself; empty extensions go on the wire.
+		// signed data itself.
 		clientData = `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) +
 			`","origin":"` + origin + `","crossOrigin":false}`
 		digest = sha256.Sum256([]byte(clientData))
 	}
-	toSign := sha256.Sum256(append(authData, digest[:]...))
-	r, s, err := ecdsa.Sign(rand.Reader, k.ec, toSign[:])
-	if err != nil {
-		panic(err)
+	// What the key signs: the application's and the message's hashes
+	// around the flags and counter.
+	signed := append(appHash[:], flags, 0, 0, 0, counter)
+	signed = append(signed, digest[:]...)
+	var sig []byte
+	if k.kind == SKEd25519 {
+		sig = ed25519.Sign(k.ed, signed)
+	} else {
+		h := sha256.Sum256(signed)
+		r, s, err := ecdsa.Sign(rand.Reader, k.ec, h[:])
+		if err != nil {
+			panic(err)
+		}
+		sig = ssh.Marshal(struct{ R, S *big.Int }{r, s})
 	}
-	inner := ssh.Marshal(struct{ R, S *big.Int }{r, s})
-	if k.kind == WebAuthnSK {
-		return ssh.Marshal(struct {
-			Type       string
-			Sig        []byte
-			Flags      byte
-			Counter    uint32
-			Origin     string
-			ClientData string
-			Extensions []byte
-		}{k.kind, inner, flags, counter, origin, clientData, nil})
-	}
-	return ssh.Marshal(struct {
+	out := ssh.Marshal(struct {
 		Type    string
 		Sig     []byte
 		Flags   byte
 		Counter uint32
-	}{k.kind, inner, flags, counter})
+	}{k.kind, sig, flags, counter})
+	if k.kind == WebAuthnSK { // empty extensions go on the wire
+		out = append(out, ssh.Marshal(struct{ Origin, ClientData, Extensions string }{origin, clientData, ""})...)
+	}
+	return out
 }
 
 // SK signs data with a new security key: the signature field and the
