@@ -32,44 +32,31 @@ const SigMarker = "<!-- pret:signature -->"
 
 const fence = "```"
 
+// Why a signature part is refused. Above the marker, a stray marker or
+// armour line would make OpenSSH's recipe cut the file elsewhere than
+// pret; below it, text would look signed and is not.
 var (
-	// ErrUnsigned is a file with no signature at all.
-	ErrUnsigned = errors.New("le fichier n'est pas signé")
-	// ErrStray is a marker or an armour line where it does not belong:
-	// above the marker, OpenSSH's recipe would cut the file elsewhere than
-	// pret, so such a file is never accepted.
-	ErrStray = errors.New("marque ou bloc de signature hors de sa place")
-	// ErrMisplacedMarker is a marker line followed by text rather than by
-	// a signature block: set in the middle of the file, it would cut the
-	// signed part short and leave the rest unsigned.
+	ErrUnsigned        = errors.New("le fichier n'est pas signé")
+	ErrStray           = errors.New("marque ou bloc de signature hors de sa place")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
-	// ErrTrailing is text after the signature block: it is not signed,
-	// and re-signing must not drop it.
-	ErrTrailing = errors.New("du texte suit le bloc de signature")
-	// ErrNoBlock is a marker with nothing after it.
-	ErrNoBlock = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
-	// ErrNoFence is an armour right after the marker, but not in a fenced
-	// code block: OpenSSH's recipe would read it, but the rendered page
-	// would show the signature as a paragraph of text (signature.md).
+	ErrTrailing        = errors.New("du texte suit le bloc de signature")
+	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
+	// ErrNoFence: OpenSSH's recipe would read the armour, but the rendered
+	// page would show it as a paragraph of text (signature.md).
 	ErrNoFence = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
-	// ErrAfterEnd is text in the code block after the armour's END line:
-	// OpenSSH's recipe would stop at END, but the text is not signed. The
-	// usual cause is a block opened with ~~~ and closed with ``` (or the
-	// other way round), which CommonMark does not close.
+	// ErrAfterEnd: OpenSSH's recipe stops at END, but the text after it is
+	// not signed. The usual cause is a block opened with ~~~ and closed
+	// with ```, which CommonMark does not close.
 	ErrAfterEnd = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
-	// ErrIndented is a signature in an indented code block: its BEGIN and
-	// END lines do not start the line, and OpenSSH's recipe does not
-	// find them.
+	// ErrIndented: the BEGIN and END lines do not start the line, so
+	// OpenSSH's recipe does not find them.
 	ErrIndented = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
 )
 
 // Replaceable reports whether a new signature may take the place of what
-// follows the marker: a well-formed block (whether or not it still
-// holds), a bare marker, or no marker at all. Anything else — a stray
-// marker or armour line, a marker followed by text, text after the block,
-// a block that does not parse — may be the learner's own text, and
-// re-signing would drop it or leave it unsigned: it is fixed by hand
-// first.
+// follows the marker: a well-formed block (valid or not), a bare marker,
+// or no marker. Anything else may be the learner's own text, which
+// re-signing would drop or leave unsigned: it is fixed by hand first.
 func (f *SignedFile) Replaceable() bool {
 	return f.Err == nil || errors.Is(f.Err, ErrNoBlock)
 }
@@ -111,11 +98,8 @@ func (f *SignedFile) Verify() error {
 
 // Inert reports whether the block is a well-formed signature that carries
 // no private key material: only then may a leak detector skip its lines.
-// The bytes of keys and signatures are not text and are not read; the
-// fields a signer may fill with any text are (the namespace, the reserved
-// field, a certificate's names and options, a webauthn origin and client
-// data), each as the leak detector reads a file. A block that does not
-// parse is read like any other text.
+// Key and signature bytes are not text; the fields a signer may fill with
+// any text (textFields) are read as the leak detector reads a file.
 func (f *SignedFile) Inert() bool {
 	if f.Sig == nil || f.Err != nil {
 		return false
@@ -133,27 +117,24 @@ func (f *SignedFile) Inert() bool {
 // signature.md: the first line that is exactly the marker cuts the file.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
-	off := 0
-	for no := 1; off < len(data); no++ {
-		line, _, found := bytes.Cut(data[off:], []byte("\n"))
-		next := off + len(line)
-		if found {
-			next++
-		}
+	off, no := 0, 0
+	for l := range bytes.Lines(data) {
+		no++
+		line := bytes.TrimSuffix(l, []byte("\n"))
 		if string(line) == SigMarker {
 			f.Message = data[:off]
 			f.Claimed, f.From = true, no
 			if f.Err == nil {
 				f.Line = no
 			}
-			f.parseBlock(data[next:], no)
+			f.parseBlock(data[off+len(l):], no)
 			return f
 		}
 		if f.Err == nil && stray(line) {
 			f.Claimed, f.Line = true, no
 			f.Err = fmt.Errorf("%w (ligne %d)", ErrStray, no)
 		}
-		off = next
+		off += len(l)
 	}
 	return f
 }
@@ -166,18 +147,12 @@ func stray(l []byte) bool {
 }
 
 // parseBlock reads what follows the marker as Markdown does (goldmark,
-// as checklist/acces reads the page): blank lines, then a fenced code
-// block (``` or ~~~, of any length, with or without an info string,
-// indented by up to three spaces; unclosed, it runs to the end of the
-// file, as CommonMark says) whose lines are the armour, then blank lines
-// only. Text after the block would look signed and is not, so it is
-// refused, and so is a marker followed by text: it is not where a
-// signature goes, and what follows it is the learner's. The armour is
-// read from the file's own lines, not from the code block's: OpenSSH's
-// recipe (sed) takes the BEGIN and END lines only where they start a
-// line. To ends on the closing fence (or on the marker when no block
-// follows), so that a reader can set the block aside and still read what
-// follows.
+// as checklist/acces reads the page): blank lines, one fenced code block
+// (any fence CommonMark allows; unclosed, it runs to the end of the
+// file), then blank lines only. The armour is read from the file's own
+// lines, not the code block's: sed takes BEGIN and END only where they
+// start a line. To ends on the closing fence, or on the marker when no
+// block follows.
 func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	f.To = markerLine
 	fail := func(line int, err error) {
@@ -186,6 +161,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		}
 		f.Sig = nil
 	}
+	failAt := func(line int, err error) { fail(line, fmt.Errorf("%w (ligne %d)", err, line)) }
 	if len(rest) > maxBlockText {
 		fail(markerLine, fmt.Errorf("%w : trop long pour une signature", ErrBadArmor))
 		return
@@ -208,9 +184,9 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 			at++
 		}
 		if at == start {
-			fail(markerLine, fmt.Errorf("%w (ligne %d)", ErrMisplacedMarker, markerLine))
+			failAt(markerLine, ErrMisplacedMarker)
 		} else {
-			fail(markerLine+1+at, fmt.Errorf("%w (ligne %d)", ErrTrailing, markerLine+1+at))
+			failAt(markerLine+1+at, ErrTrailing)
 		}
 		return
 	}
@@ -226,13 +202,13 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	switch {
 	case fenced:
 	case strings.TrimRight(lines[start], " \t\r\n") == armorBegin:
-		fail(markerLine+1+start, fmt.Errorf("%w (ligne %d)", ErrNoFence, markerLine+1+start))
+		failAt(markerLine+1+start, ErrNoFence)
 		return
 	case first.Kind() == ast.KindCodeBlock:
-		fail(markerLine+1+start, fmt.Errorf("%w (ligne %d)", ErrIndented, markerLine+1+start))
+		failAt(markerLine+1+start, ErrIndented)
 		return
 	default:
-		fail(markerLine, fmt.Errorf("%w (ligne %d)", ErrMisplacedMarker, markerLine))
+		failAt(markerLine, ErrMisplacedMarker)
 		return
 	}
 	// The code block's lines are the lines after the opening fence; it
@@ -243,25 +219,20 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		open = lineOf(body.At(0).Start) - markerLine - 2
 	}
 	if open != start { // something a renderer does not show, as a link definition
-		fail(markerLine, fmt.Errorf("%w (ligne %d)", ErrMisplacedMarker, markerLine))
+		failAt(markerLine, ErrMisplacedMarker)
 		return
 	}
 	end := open + 1 // the line after the content: the closing fence
 	if body.Len() > 0 {
 		end = lineOf(body.At(body.Len()-1).Start) - markerLine
 	}
-	closed := end < len(lines)
-	if closed {
-		f.To = markerLine + 1 + end
-	} else {
-		f.To = markerLine + len(lines)
-	}
+	f.To = markerLine + min(1+end, len(lines))
 	if next := first.NextSibling(); next != nil {
 		at := end + 1
 		for at < len(lines) && blank(lines[at]) {
 			at++
 		}
-		fail(markerLine+1+at, fmt.Errorf("%w (ligne %d)", ErrTrailing, markerLine+1+at))
+		failAt(markerLine+1+at, ErrTrailing)
 		return
 	}
 	// The armour, blank lines around it aside (sed takes the BEGIN
@@ -279,7 +250,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	}
 	for i, l := range armour[:max(len(armour)-1, 0)] {
 		if strings.TrimRight(l, "\r\n") == armorEnd {
-			fail(at+i+1, fmt.Errorf("%w (ligne %d)", ErrAfterEnd, at+i+1))
+			failAt(at+i+1, ErrAfterEnd)
 			return
 		}
 	}
@@ -314,11 +285,9 @@ func AttachSignature(message []byte, sig *Signature) []byte {
 	return b.Bytes()
 }
 
-// SignFile returns data signed: its signed part (data without its old
-// block; a final newline added if it had none) followed by a new block. A
-// marker or armour line out of place, text after the marker or the block,
-// or a block that does not parse, is refused (see Replaceable): the file
-// could not be checked with OpenSSH alone, or text would be dropped.
+// SignFile returns data signed: its signed part (without its old block,
+// with a final newline) followed by a new block. A file that is not
+// Replaceable is refused: text would be dropped.
 func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) {
 	f := SplitSigned(data)
 	if !f.Replaceable() {
