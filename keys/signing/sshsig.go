@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/hiddeco/sshsig"
@@ -32,9 +33,6 @@ import (
 // accepts. A namespace binds a signature to one use: a signature made for
 // git commits or for `file` cannot be passed off as a signed acces.md.
 const SigNamespace = "pret-acces"
-
-// sigHash is the hash pret signs with; ssh-keygen's default too.
-const sigHash = sshsig.HashSHA512
 
 const (
 	armorBegin = "-----BEGIN SSH SIGNATURE-----"
@@ -49,22 +47,16 @@ const (
 )
 
 var (
-	// ErrBadArmor is a signature block that OpenSSH cannot read either.
-	ErrBadArmor = errors.New("bloc de signature illisible")
-	// ErrNamespace is a signature made for another use than acces.md.
-	ErrNamespace = errors.New("signature faite pour un autre usage (espace de noms différent de pret-acces)")
-	// ErrSigMismatch is a signature that does not hold over the bytes:
-	// the file changed after it was signed, or it was signed by another
-	// key than the one the block names.
+	ErrBadArmor    = errors.New("bloc de signature illisible")
+	ErrNamespace   = errors.New("signature faite pour un autre usage (espace de noms différent de pret-acces)")
 	ErrSigMismatch = errors.New("la signature ne correspond pas au contenu signé")
-	// ErrNoUserPresence is a security key's signature made without the
-	// key being touched. ssh-keygen -Y check-novalidate accepts it; pret,
-	// like sshd by default, does not (signature.md).
+	// ErrNoUserPresence: ssh-keygen -Y check-novalidate accepts a security
+	// key's signature made without touching the key; pret, like sshd by
+	// default, does not (signature.md).
 	ErrNoUserPresence = errors.New("signature d'une clé de sécurité faite sans la toucher (présence de l'utilisateur absente)")
-	// ErrNonCanonical is an ed25519 signature whose S is not reduced: a
-	// copy of a valid signature changed into another (malleability).
-	// OpenSSH's ed25519 accepts it; Go's, and so pret, does not
-	// (signature.md). No signer writes one.
+	// ErrNonCanonical: an ed25519 S not reduced is a valid signature
+	// changed into another (malleability). OpenSSH accepts it; Go's
+	// ed25519, and so pret, does not (signature.md).
 	ErrNonCanonical = errors.New("signature ed25519 non canonique (S non réduit) : aucun outil de signature n'écrit cela")
 )
 
@@ -122,8 +114,11 @@ func (s *Signature) Verify(msg []byte) error {
 	if s.namespace != SigNamespace {
 		return ErrNamespace
 	}
-	if f, ok := skFlags(s.sig); ok && f&flagUserPresent == 0 {
-		return ErrNoUserPresence
+	switch s.sig.Format {
+	case skEd25519, skECDSA, webauthnSK: // parseSig checked the flags are there
+		if s.sig.Rest[0]&flagUserPresent == 0 {
+			return ErrNoUserPresence
+		}
 	}
 	var err error
 	if s.sig.Format == webauthnSK {
@@ -171,15 +166,6 @@ func (s *Signature) textFields() []string {
 		}
 	}
 	return fields
-}
-
-// skFlags is the flags byte of a security key's signature.
-func skFlags(sig *ssh.Signature) (byte, bool) {
-	switch sig.Format {
-	case skEd25519, skECDSA, webauthnSK:
-		return sig.Rest[0], true // parseSig checked it is there
-	}
-	return 0, false
 }
 
 // ParseArmor reads one armoured signature the way OpenSSH does
@@ -397,18 +383,15 @@ func nonCanonical(sig *ssh.Signature) bool {
 	if sig.Format != ssh.KeyAlgoED25519 && sig.Format != skEd25519 || len(sig.Blob) != 64 {
 		return false
 	}
-	le := sig.Blob[32:]
-	be := make([]byte, 32)
-	for i := range be {
-		be[i] = le[31-i]
-	}
-	return new(big.Int).SetBytes(be).Cmp(ed25519Order) >= 0
+	s := slices.Clone(sig.Blob[32:])
+	slices.Reverse(s)
+	return new(big.Int).SetBytes(s).Cmp(ed25519Order) >= 0
 }
 
 // Sign signs msg for SigNamespace with sha512, as
 // `ssh-keygen -Y sign -n pret-acces` does.
 func Sign(random io.Reader, signer ssh.Signer, msg []byte) (*Signature, error) {
-	return sign(random, signer, msg, sigHash)
+	return sign(random, signer, msg, sshsig.HashSHA512)
 }
 
 // sign is Sign with another hash: the tests make sha256 signatures for
