@@ -150,7 +150,7 @@ func FingerprintLine(pub ssh.PublicKey, comment string) string {
 	if comment == "" {
 		comment = "no comment"
 	}
-	return fmt.Sprintf("%d %s %s (%s)", Bits(pub), ssh.FingerprintSHA256(pub), comment, TypeName(pub))
+	return Fingerprint{Bits: Bits(pub), Hash: ssh.FingerprintSHA256(pub), Comment: comment, Type: TypeName(pub)}.Line()
 }
 
 // reader walks the SSH wire format with every length checked against what

@@ -130,29 +130,28 @@ func clearComment(section []byte) string {
 	if !(ok1 && ok2 && ok3) || c1 != c2 {
 		return ""
 	}
-	fields := map[string]int{
-		ssh.KeyAlgoED25519:    2,
-		ssh.KeyAlgoRSA:        6,
-		ssh.KeyAlgoECDSA256:   3,
-		ssh.KeyAlgoECDSA384:   3,
-		ssh.KeyAlgoECDSA521:   3,
-		ssh.KeyAlgoDSA:        5, //nolint:staticcheck // reading, not using
-		ssh.KeyAlgoSKED25519:  5,
-		ssh.KeyAlgoSKECDSA256: 6,
+	// The fields of each type: s a string, b a byte (a security key's
+	// flags).
+	fields := map[string]string{
+		ssh.KeyAlgoED25519:    "ss",
+		ssh.KeyAlgoRSA:        "ssssss",
+		ssh.KeyAlgoECDSA256:   "sss",
+		ssh.KeyAlgoECDSA384:   "sss",
+		ssh.KeyAlgoECDSA521:   "sss",
+		ssh.KeyAlgoDSA:        "sssss", //nolint:staticcheck // reading, not using
+		ssh.KeyAlgoSKED25519:  "ssbss",
+		ssh.KeyAlgoSKECDSA256: "sssbss",
 	}[string(typ)]
-	if fields == 0 {
+	if fields == "" {
 		return ""
 	}
-	for i := 0; i < fields; i++ {
-		if string(typ) == ssh.KeyAlgoSKED25519 && i == 2 || string(typ) == ssh.KeyAlgoSKECDSA256 && i == 3 {
-			// security-key flags are one byte, not a string
-			if len(r.b) < 1 {
+	for _, f := range fields {
+		if f == 'b' {
+			if len(r.b) == 0 {
 				return ""
 			}
 			r.b = r.b[1:]
-			continue
-		}
-		if _, ok := r.str(); !ok {
+		} else if _, ok := r.str(); !ok {
 			return ""
 		}
 	}

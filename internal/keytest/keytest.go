@@ -57,8 +57,8 @@ func Forms(t testing.TB) []Form {
 		must(t, err)
 		ecKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		must(t, err)
-		pemForm := func(name, typ string, der []byte, headerless bool) Form {
-			return Form{Name: name, begin: "-----BEGIN " + typ + "-----", end: "-----END " + typ + "-----", body: der, headerless: headerless}
+		pemForm := func(name, typ string, der []byte) Form {
+			return Form{Name: name, begin: "-----BEGIN " + typ + "-----", end: "-----END " + typ + "-----", body: der, headerless: true}
 		}
 		for _, k := range []struct {
 			name string
@@ -66,18 +66,18 @@ func Forms(t testing.TB) []Form {
 		}{{"ed25519", edKey}, {"rsa", rsaKey}, {"ecdsa", ecKey}} {
 			b, err := ssh.MarshalPrivateKey(k.key, "kim@portable")
 			must(t, err)
-			forms = append(forms, pemForm(k.name+"/openssh", "OPENSSH PRIVATE KEY", b.Bytes, true))
+			forms = append(forms, pemForm(k.name+"/openssh", "OPENSSH PRIVATE KEY", b.Bytes))
 			p8, err := x509.MarshalPKCS8PrivateKey(k.key)
 			must(t, err)
-			forms = append(forms, pemForm(k.name+"/pkcs8", "PRIVATE KEY", p8, true))
+			forms = append(forms, pemForm(k.name+"/pkcs8", "PRIVATE KEY", p8))
 		}
 		enc, err := ssh.MarshalPrivateKeyWithPassphrase(edKey, "kim", []byte("une passphrase longue"))
 		must(t, err)
-		forms = append(forms, pemForm("ed25519/openssh-chiffree", "OPENSSH PRIVATE KEY", enc.Bytes, true))
-		forms = append(forms, pemForm("rsa/pkcs1", "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey), true))
+		forms = append(forms, pemForm("ed25519/openssh-chiffree", "OPENSSH PRIVATE KEY", enc.Bytes))
+		forms = append(forms, pemForm("rsa/pkcs1", "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey)))
 		sec1, err := x509.MarshalECPrivateKey(ecKey)
 		must(t, err)
-		forms = append(forms, pemForm("ecdsa/sec1", "EC PRIVATE KEY", sec1, true))
+		forms = append(forms, pemForm("ecdsa/sec1", "EC PRIVATE KEY", sec1))
 
 		// Encrypted PKCS#8: PBES2 AlgorithmIdentifier, then the ciphertext.
 		type algo struct {
@@ -90,7 +90,7 @@ func Forms(t testing.TB) []Form {
 			Data []byte
 		}{algo{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 5, 13}, asn1.RawValue{FullBytes: params}}, randomBytes(1200)})
 		must(t, err)
-		forms = append(forms, pemForm("pkcs8-chiffree", "ENCRYPTED PRIVATE KEY", encP8, true))
+		forms = append(forms, pemForm("pkcs8-chiffree", "ENCRYPTED PRIVATE KEY", encP8))
 
 		// DSA: generating parameters is slow; the shape is what matters.
 		n := func() *big.Int { return new(big.Int).SetBytes(randomBytes(128)) }
@@ -99,11 +99,12 @@ func Forms(t testing.TB) []Form {
 			P, Q, G, Y, X *big.Int
 		}{0, n(), n(), n(), n(), n()})
 		must(t, err)
-		forms = append(forms, pemForm("dsa", "DSA PRIVATE KEY", dsaDER, true))
+		forms = append(forms, pemForm("dsa", "DSA PRIVATE KEY", dsaDER))
 
 		legacy, err := x509.EncryptPEMBlock(rand.Reader, "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey), []byte("secret"), x509.PEMCipherAES256) //nolint:staticcheck // making what learners paste
 		must(t, err)
-		lf := pemForm("rsa/pem-chiffree", "RSA PRIVATE KEY", legacy.Bytes, false)
+		lf := pemForm("rsa/pem-chiffree", "RSA PRIVATE KEY", legacy.Bytes)
+		lf.headerless = false
 		lf.header = []string{"Proc-Type: " + legacy.Headers["Proc-Type"], "DEK-Info: " + legacy.Headers["DEK-Info"], ""}
 		forms = append(forms, lf)
 

@@ -102,15 +102,14 @@ const (
 
 type doc struct {
 	text   string
-	kinds  []kind // one byte a line: a 1 MiB file of empty lines keeps 1 MiB
+	kinds  []kind
 	marked []int
 	// work counts the bytes of lines read: the tests check that it grows
 	// as the text does, not faster.
 	work int
 }
 
-// pos is a line: its index and the offset where it starts. Offsets are
-// not kept: the detector only ever reads on from a line it is at.
+// pos is a line: its index and the offset where it starts.
 type pos struct{ i, off int }
 
 // next is the line after p.
@@ -134,7 +133,7 @@ func read(text string) *doc {
 	return d
 }
 
-// mark marks the lines from to to (indexes, inclusive) not yet marked.
+// mark marks the lines from..to (indexes, inclusive) not yet marked.
 func (d *doc) mark(from, to int) {
 	if n := len(d.marked); n > 0 {
 		from = max(from, d.marked[n-1])
@@ -266,7 +265,7 @@ func (d *doc) marker(p pos) (pos, bool) {
 // DER private key. It returns the last line the start spans.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
-	c := strings.Map(dropSpace, s)
+	c := strings.Join(strings.FieldsFunc(s, unicode.IsSpace), "")
 	if strings.Contains(c, magic) {
 		return p, true
 	}
@@ -470,24 +469,12 @@ func compact(s string) string {
 	}, s)
 }
 
-func dropSpace(r rune) rune {
-	if unicode.IsSpace(r) {
-		return -1
-	}
-	return r
-}
-
 func isB64(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
 }
 
 func allB64(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isB64(s[i]) {
-			return false
-		}
-	}
-	return s != ""
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }) < 0
 }
 
 // looseB64 reports a line that is base64 once its white space is removed:
