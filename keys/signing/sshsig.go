@@ -15,7 +15,6 @@ package signing
 import (
 	"bytes"
 	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -351,10 +350,8 @@ func (s *Signature) verifyWebAuthn(msg []byte) error {
 	if !bytes.HasPrefix(f.ClientData, []byte(prefix)) {
 		return errors.New("webauthn: clientData does not hold the signed data")
 	}
-	x, y := elliptic.Unmarshal(elliptic.P256(), key.Q)
-	if x == nil {
-		return errors.New("webauthn: bad point")
-	}
+	// An sk-ecdsa key (checked above): x/crypto/ssh read and checked its point.
+	ec := s.Key().(ssh.CryptoPublicKey).CryptoPublicKey().(*ecdsa.PublicKey)
 	var rs struct{ R, S *big.Int }
 	if err := ssh.Unmarshal(s.sig.Blob, &rs); err != nil {
 		return err
@@ -363,7 +360,7 @@ func (s *Signature) verifyWebAuthn(msg []byte) error {
 	signed := append(app[:], f.Flags, byte(f.Counter>>24), byte(f.Counter>>16), byte(f.Counter>>8), byte(f.Counter))
 	signed = append(append(signed, f.Extensions...), client[:]...)
 	digest := sha256.Sum256(signed)
-	if !ecdsa.Verify(&ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}, digest[:], rs.R, rs.S) {
+	if !ecdsa.Verify(ec, digest[:], rs.R, rs.S) {
 		return errors.New("webauthn: signature did not verify")
 	}
 	return nil
