@@ -27,7 +27,7 @@ func CheckJob(data []byte) []checklist.Problem {
 	var p problems
 	js, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		p.add("yaml-syntax", checklist.SevError, 0, "YAML invalide : %s", yamlReason(err))
+		p.add("yaml-syntax", checklist.SevError, 0, "YAML invalide : %s", checklist.YAMLError(err))
 		return p
 	}
 	var head struct {
@@ -49,18 +49,17 @@ func CheckJob(data []byte) []checklist.Problem {
 	if head.APIVersion != "batch/v1" {
 		p.add("job-api-version", checklist.SevError, 0, "apiVersion: %q ; un Job s'écrit apiVersion: batch/v1", head.APIVersion)
 	}
-	var job jobapi.Job
-	strict, err := kjson.UnmarshalStrict(js, &job, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+	job, unknown, err := jobapi.Decode(js)
 	if err != nil {
-		p.add("yaml-syntax", checklist.SevError, 0, "une valeur n'a pas le type attendu par l'API : %s", checklist.YAMLError(err))
+		p.add("yaml-syntax", checklist.SevError, 0, "une valeur n'a pas le type attendu par l'API : %s", err)
 		return p
 	}
-	for _, e := range strict {
-		p.add("yaml-unknown-field", checklist.SevError, 0, "champ inconnu de l'API Job (la casse compte) : %s", strings.TrimPrefix(e.Error(), "unknown field "))
+	for _, path := range unknown {
+		p.add("yaml-unknown-field", checklist.SevError, 0, "champ inconnu de l'API Job (la casse compte) : %q", path)
 	}
 
-	if job.Name != "sommeil" {
-		p.add("job-name", checklist.SevError, 0, "metadata.name vaut %q ; le cours nomme le Job sommeil", job.Name)
+	if job.Metadata.Name != "sommeil" {
+		p.add("job-name", checklist.SevError, 0, "metadata.name vaut %q ; le cours nomme le Job sommeil", job.Metadata.Name)
 	}
 	switch {
 	case job.Spec.BackoffLimit == nil:
@@ -94,7 +93,7 @@ func CheckJob(data []byte) []checklist.Problem {
 	if pc := job.Spec.Template.Spec.PriorityClassName; pc != "" {
 		p.add("job-priority-class", checklist.SevError, 0, "priorityClassName %q : le Job du module ne fixe pas de PriorityClass", pc)
 	}
-	for _, labels := range []map[string]string{job.Labels, job.Spec.Template.Labels} {
+	for _, labels := range []map[string]string{job.Metadata.Labels, job.Spec.Template.Metadata.Labels} {
 		if q, ok := labels["kueue.x-k8s.io/queue-name"]; ok {
 			p.add("job-queue-label", checklist.SevError, 0, "label kueue.x-k8s.io/queue-name=%s : le module n'installe pas Kueue et le Job ne porte pas de label de file", q)
 			break
@@ -105,6 +104,3 @@ func CheckJob(data []byte) []checklist.Problem {
 	}
 	return p
 }
-
-// yamlReason is the parser's complaint in French (checklist.YAMLError).
-func yamlReason(err error) string { return checklist.YAMLError(err) }
