@@ -2,8 +2,8 @@ package livrables
 
 import (
 	"regexp"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -24,6 +24,11 @@ var subjects = []struct {
 	{"sleep 30", []string{"sleep"}},
 }
 
+// mentions reports whether the folded text holds one of the words.
+func mentions(folded string, words ...string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(folded, w) })
+}
+
 // CheckExplanation: one sentence per script line, in order, shebang
 // included.
 func CheckExplanation(text string) []checklist.Problem {
@@ -38,7 +43,7 @@ func CheckExplanation(text string) []checklist.Problem {
 			}
 		}
 		if best < 0 {
-			p.add("explication-order", checklist.SevError, 0, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
+			p.add("explication-order", checklist.SevError, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
 			return p
 		}
 		pos += best + 1
@@ -50,65 +55,42 @@ func CheckExplanation(text string) []checklist.Problem {
 func CheckLignesAnswers(text string) []checklist.Problem {
 	var p problems
 	f := checklist.Fold(text)
-	answers := []struct {
+	for _, a := range []struct {
 		question string
 		any      []string
 	}{
 		{"une option #SBATCH écrite après hostname ne compte plus", []string{"ne compte plus", "ne compte pas", "ignor", "plus lue", "pas lue", "pas prise en compte", "plus prise en compte", "n'est plus lu", "n'est pas lu"}},
 		{"--time=00:00:30 est retenu comme 1 minute", []string{"1 minute", "une minute", "1 min"}},
 		{"sans --error, sortie et erreur vont dans le fichier de --output", []string{"meme fichier", "--error", "erreur standard", "stderr", "sortie d'erreur"}},
-	}
-	for _, a := range answers {
-		found := false
-		for _, w := range a.any {
-			if strings.Contains(f, w) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			p.add("lignes-answers", checklist.SevWarning, 0, "réponse courte introuvable : %s (à relire)", a.question)
+	} {
+		if !mentions(f, a.any...) {
+			p.add("lignes-answers", checklist.SevWarning, "réponse courte introuvable : %s (à relire)", a.question)
 		}
 	}
 	return p
 }
-
-var restartWords = []string{"relance", "redemarr", "recree", "restart", "boucle", "always", "recommence", "reprend"}
 
 // CheckRefusal: refus.md names Kueue and says the Deployment restarts.
 func CheckRefusal(text string) []checklist.Problem {
 	var p problems
 	f := checklist.Fold(text)
-	if !strings.Contains(f, "kueue") {
-		p.add("refus-kueue", checklist.SevError, 0, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
+	if !mentions(f, "kueue") {
+		p.add("refus-kueue", checklist.SevError, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
 	}
-	found := false
-	for _, w := range restartWords {
-		if strings.Contains(f, w) {
-			found = true
-			break
-		}
-	}
-	if !found {
-		p.add("refus-restart", checklist.SevWarning, 0, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
+	if !mentions(f, "relance", "redemarr", "recree", "restart", "boucle", "always", "recommence", "reprend") {
+		p.add("refus-restart", checklist.SevWarning, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
 	}
 	return p
 }
-
-// Compiled on first use: pret version and pret empreinte never need them.
-var (
-	scancel51   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`scancel\s+51\b`) })
-	scancelUser = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`scancel\s+(-u|--user)\b`) })
-)
 
 // CheckDecision: job 51 is stopped alone, with scancel 51.
 func CheckDecision(text string) []checklist.Problem {
 	var p problems
 	switch {
-	case scancelUser().MatchString(text):
-		p.add("decision-scancel", checklist.SevError, 0, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
-	case !scancel51().MatchString(text):
-		p.add("decision-scancel", checklist.SevError, 0, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
+	case regexp.MustCompile(`scancel\s+(-u|--user)\b`).MatchString(text):
+		p.add("decision-scancel", checklist.SevError, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
+	case !regexp.MustCompile(`scancel\s+51\b`).MatchString(text):
+		p.add("decision-scancel", checklist.SevError, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
 	}
 	return p
 }
@@ -126,10 +108,10 @@ func CheckComparison(text string) []checklist.Problem {
 		paragraphs = append(paragraphs, b)
 	}
 	if len(paragraphs) < 4 {
-		p.add("comparaison-paragraphs", checklist.SevError, 0, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
+		p.add("comparaison-paragraphs", checklist.SevError, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
 	}
-	if len(paragraphs) == 0 || !strings.Contains(checklist.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
-		p.add("comparaison-kueue", checklist.SevError, 0, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
+	if len(paragraphs) == 0 || !mentions(checklist.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
+		p.add("comparaison-kueue", checklist.SevError, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
 	}
 	return p
 }

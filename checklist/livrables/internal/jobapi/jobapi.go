@@ -45,10 +45,8 @@ type Meta struct {
 
 // Job is what CheckJob reads of a Job.
 type Job struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   Meta   `json:"metadata"`
-	Spec       struct {
+	Metadata Meta `json:"metadata"`
+	Spec     struct {
 		BackoffLimit          *int32 `json:"backoffLimit"`
 		ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds"`
 		Suspend               *bool  `json:"suspend"`
@@ -86,50 +84,28 @@ func Decode(js []byte) (job Job, unknown []string, err error) {
 // null is any type's zero, an unknown field's value is not read, and the
 // first value of the wrong type ends the reading.
 func check(unknown *[]string, path, typ string, raw []byte) error {
-	if string(raw) == "null" {
-		return nil
-	}
-	wrong := fmt.Errorf("le champ « %s » devrait être %s", checklist.Escape(path), describe(typ))
-	switch {
+	var wrong bool
+	switch s := string(raw); {
+	case s == "null", typ == "FieldsV1": // FieldsV1 takes any JSON
 	case typ == "string":
-		if raw[0] != '"' {
-			return wrong
-		}
+		wrong = raw[0] != '"'
 	case typ == "bool":
-		if raw[0] != 't' && raw[0] != 'f' {
-			return wrong
-		}
-	case typ == "int32" || typ == "int64":
+		wrong = s != "true" && s != "false"
+	case typ == "int32", typ == "int64":
 		bits, _ := strconv.Atoi(typ[3:])
-		if _, err := strconv.ParseInt(string(raw), 10, bits); err != nil {
-			return wrong
-		}
+		wrong = failed(strconv.ParseInt(s, 10, bits))
 	case typ == "IntOrString":
-		if _, err := strconv.ParseInt(string(raw), 10, 32); raw[0] != '"' && err != nil {
-			return wrong
-		}
+		wrong = raw[0] != '"' && failed(strconv.ParseInt(s, 10, 32))
 	case typ == "Time":
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return wrong
-		}
-		if _, err := time.Parse(time.RFC3339, s); err != nil {
-			return wrong
-		}
+		wrong = json.Unmarshal(raw, &s) != nil || failed(time.Parse(time.RFC3339, s))
 	case typ == "Quantity":
-		q := string(raw)
-		if q[0] == '"' {
-			q = q[1 : len(q)-1] // as the API does: the raw bytes, escapes and all
+		if raw[0] == '"' {
+			s = s[1 : len(s)-1] // as the API does: the raw bytes, escapes and all
 		}
-		if !validQuantity(strings.TrimSpace(q)) {
-			return wrong
-		}
-	case typ == "FieldsV1": // any JSON
+		wrong = !validQuantity(strings.TrimSpace(s))
 	case strings.HasPrefix(typ, "[]"):
 		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return wrong
-		}
+		wrong = json.Unmarshal(raw, &items) != nil
 		for i, item := range items {
 			if err := check(unknown, fmt.Sprintf("%s[%d]", path, i), typ[2:], item); err != nil {
 				return err
@@ -137,16 +113,13 @@ func check(unknown *[]string, path, typ string, raw []byte) error {
 		}
 	default: // a map or a struct
 		var members map[string]json.RawMessage
-		if json.Unmarshal(raw, &members) != nil {
-			return wrong
-		}
+		wrong = json.Unmarshal(raw, &members) != nil
 		elem, isMap := strings.CutPrefix(typ, "map[string]")
 		for _, k := range slices.Sorted(maps.Keys(members)) {
-			at := k
+			at, t, known := k, elem, isMap
 			if path != "" {
 				at = path + "." + k
 			}
-			t, known := elem, isMap
 			if !isMap {
 				t, known = schema()[typ][k]
 			}
@@ -154,15 +127,18 @@ func check(unknown *[]string, path, typ string, raw []byte) error {
 				if len(*unknown) < maxUnknown {
 					*unknown = append(*unknown, at)
 				}
-				continue
-			}
-			if err := check(unknown, at, t, members[k]); err != nil {
+			} else if err := check(unknown, at, t, members[k]); err != nil {
 				return err
 			}
 		}
 	}
+	if wrong {
+		return fmt.Errorf("le champ « %s » devrait être %s", checklist.Escape(path), describe(typ))
+	}
 	return nil
 }
+
+func failed[T any](_ T, err error) bool { return err != nil }
 
 func describe(typ string) string {
 	if strings.HasPrefix(typ, "[]") {
