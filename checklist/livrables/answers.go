@@ -8,20 +8,17 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// subjects are what each line of sommeil.sbatch is about, in order; an
-// explanation names them in the same order.
-var subjects = []struct {
-	line  string
-	words []string
-}{
-	{"#!/bin/bash", []string{"bash", "#!"}},
-	{"--job-name", []string{"job-name"}},
-	{"--output", []string{"output", "%j"}},
-	{"--time", []string{"time"}},
-	{"--cpus-per-task", []string{"cpus-per-task"}},
-	{"--mem", []string{"mem"}},
-	{"hostname", []string{"hostname"}},
-	{"sleep 30", []string{"sleep"}},
+// subjects are what each line of sommeil.sbatch is about, in order: an
+// explanation names them in the same order, by one of the pattern's words.
+var subjects = []struct{ line, words string }{
+	{"#!/bin/bash", "bash|#!"},
+	{"--job-name", "job-name"},
+	{"--output", "output|%j"},
+	{"--time", "time"},
+	{"--cpus-per-task", "cpus-per-task"},
+	{"--mem", "mem"},
+	{"hostname", "hostname"},
+	{"sleep 30", "sleep"},
 }
 
 // mentions reports whether the folded text holds one of the words.
@@ -36,17 +33,12 @@ func CheckExplanation(text string) []checklist.Problem {
 	f := checklist.Fold(text)
 	pos := 0
 	for i, s := range subjects {
-		best := -1
-		for _, w := range s.words {
-			if j := strings.Index(f[pos:], w); j >= 0 && (best < 0 || j < best) {
-				best = j
-			}
-		}
-		if best < 0 {
+		at := regexp.MustCompile(s.words).FindStringIndex(f[pos:])
+		if at == nil {
 			p.add("explication-order", checklist.SevError, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
 			return p
 		}
-		pos += best + 1
+		pos += at[0] + 1
 	}
 	return p
 }

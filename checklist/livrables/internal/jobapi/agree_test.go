@@ -111,6 +111,13 @@ var samples = [][]byte{
 	sample("  backoffLimit: 0", "  backoffLimit: 0\n  podFailurePolicy:\n    rules:\n    - action: Ignore\n      onExitCodes:\n        operator: In\n        values: [1, 2]"),
 	sample("  backoffLimit: 0", "  backoffLimit: 0\n  managedFields: 3"),
 	sample("  name: sommeil\n", "  name: sommeil\n  managedFields:\n  - fieldsV1: {f:spec: {}}\n    time: 2026-10-20T10:00:00+02:00\n"),
+	// More unknown fields than the API lists.
+	sample("  backoffLimit: 0", "  backoffLimit: 0"+func() (s string) {
+		for i := range 120 {
+			s += fmt.Sprintf("\n  f%03d: 1", i)
+		}
+		return s
+	}()),
 	[]byte(`{"apiVersion":"batch/v1","kind":"Job","spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":"80"}],"livenessProbe":{"httpGet":{"port":"http"}},"readinessProbe":{"tcpSocket":{"port":8080}},"startupProbe":{"grpc":{"port":true}}}]}}}}`),
 }
 

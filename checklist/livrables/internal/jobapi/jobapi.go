@@ -85,27 +85,29 @@ func Decode(js []byte) (job Job, unknown []string, err error) {
 // first value of the wrong type ends the reading.
 func check(unknown *[]string, path, typ string, raw []byte) error {
 	var wrong bool
+	var want string // in French, for the message
 	switch s := string(raw); {
 	case s == "null", typ == "FieldsV1": // FieldsV1 takes any JSON
 	case typ == "string":
-		wrong = raw[0] != '"'
+		want, wrong = "un texte", raw[0] != '"'
 	case typ == "bool":
-		wrong = s != "true" && s != "false"
+		want, wrong = "true ou false", s != "true" && s != "false"
 	case typ == "int32", typ == "int64":
 		bits, _ := strconv.Atoi(typ[3:])
-		wrong = failed(strconv.ParseInt(s, 10, bits))
+		want, wrong = "un nombre entier sur "+typ[3:]+" bits", failed(strconv.ParseInt(s, 10, bits))
 	case typ == "IntOrString":
-		wrong = raw[0] != '"' && failed(strconv.ParseInt(s, 10, 32))
+		want, wrong = "un nombre entier ou un texte", raw[0] != '"' && failed(strconv.ParseInt(s, 10, 32))
 	case typ == "Time":
-		wrong = json.Unmarshal(raw, &s) != nil || failed(time.Parse(time.RFC3339, s))
+		want, wrong = "une date RFC 3339 (2026-10-20T10:00:00Z)", json.Unmarshal(raw, &s) != nil || failed(time.Parse(time.RFC3339, s))
 	case typ == "Quantity":
 		if raw[0] == '"' {
 			s = s[1 : len(s)-1] // as the API does: the raw bytes, escapes and all
 		}
+		want = "une quantité : un nombre, puis un suffixe comme m, k, M, G, Ki, Mi, Gi ou e3"
 		wrong = !validQuantity(strings.TrimSpace(s))
 	case strings.HasPrefix(typ, "[]"):
 		var items []json.RawMessage
-		wrong = json.Unmarshal(raw, &items) != nil
+		want, wrong = "une liste", json.Unmarshal(raw, &items) != nil
 		for i, item := range items {
 			if err := check(unknown, fmt.Sprintf("%s[%d]", path, i), typ[2:], item); err != nil {
 				return err
@@ -113,7 +115,7 @@ func check(unknown *[]string, path, typ string, raw []byte) error {
 		}
 	default: // a map or a struct
 		var members map[string]json.RawMessage
-		wrong = json.Unmarshal(raw, &members) != nil
+		want, wrong = "un objet (clé: valeur)", json.Unmarshal(raw, &members) != nil
 		elem, isMap := strings.CutPrefix(typ, "map[string]")
 		for _, k := range slices.Sorted(maps.Keys(members)) {
 			at, t, known := k, elem, isMap
@@ -133,30 +135,12 @@ func check(unknown *[]string, path, typ string, raw []byte) error {
 		}
 	}
 	if wrong {
-		return fmt.Errorf("le champ « %s » devrait être %s", checklist.Escape(path), describe(typ))
+		return fmt.Errorf("le champ « %s » devrait être %s", checklist.Escape(path), want)
 	}
 	return nil
 }
 
 func failed[T any](_ T, err error) bool { return err != nil }
-
-func describe(typ string) string {
-	if strings.HasPrefix(typ, "[]") {
-		return "une liste"
-	}
-	if d, ok := map[string]string{
-		"string":      "un texte",
-		"bool":        "true ou false",
-		"int32":       "un nombre entier sur 32 bits",
-		"int64":       "un nombre entier",
-		"IntOrString": "un nombre entier ou un texte",
-		"Time":        "une date RFC 3339 (2026-10-20T10:00:00Z)",
-		"Quantity":    "une quantité : un nombre, puis un suffixe comme m, k, M, G, Ki, Mi, Gi ou e3",
-	}[typ]; ok {
-		return d
-	}
-	return "un objet (clé: valeur)"
-}
 
 var quantityRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[+-]?([0-9]*)(?:\.([0-9]*))?([numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)?$`)
