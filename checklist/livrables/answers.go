@@ -2,26 +2,28 @@ package livrables
 
 import (
 	"regexp"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// subjects are what each line of sommeil.sbatch is about, in order; an
-// explanation names them in the same order.
-var subjects = []struct {
-	line  string
-	words []string
-}{
-	{"#!/bin/bash", []string{"bash", "#!"}},
-	{"--job-name", []string{"job-name"}},
-	{"--output", []string{"output", "%j"}},
-	{"--time", []string{"time"}},
-	{"--cpus-per-task", []string{"cpus-per-task"}},
-	{"--mem", []string{"mem"}},
-	{"hostname", []string{"hostname"}},
-	{"sleep 30", []string{"sleep"}},
+// subjects are what each line of sommeil.sbatch is about, in order: an
+// explanation names them in the same order, by one of the pattern's words.
+var subjects = []struct{ line, words string }{
+	{"#!/bin/bash", "bash|#!"},
+	{"--job-name", "job-name"},
+	{"--output", "output|%j"},
+	{"--time", "time"},
+	{"--cpus-per-task", "cpus-per-task"},
+	{"--mem", "mem"},
+	{"hostname", "hostname"},
+	{"sleep 30", "sleep"},
+}
+
+// mentions reports whether the folded text holds one of the words.
+func mentions(folded string, words ...string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(folded, w) })
 }
 
 // CheckExplanation: one sentence per script line, in order, shebang
@@ -31,17 +33,12 @@ func CheckExplanation(text string) []checklist.Problem {
 	f := checklist.Fold(text)
 	pos := 0
 	for i, s := range subjects {
-		best := -1
-		for _, w := range s.words {
-			if j := strings.Index(f[pos:], w); j >= 0 && (best < 0 || j < best) {
-				best = j
-			}
-		}
-		if best < 0 {
-			p.add("explication-order", checklist.SevError, 0, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
+		at := regexp.MustCompile(s.words).FindStringIndex(f[pos:])
+		if at == nil {
+			p.add("explication-order", checklist.SevError, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
 			return p
 		}
-		pos += best + 1
+		pos += at[0] + 1
 	}
 	return p
 }
@@ -50,65 +47,42 @@ func CheckExplanation(text string) []checklist.Problem {
 func CheckLignesAnswers(text string) []checklist.Problem {
 	var p problems
 	f := checklist.Fold(text)
-	answers := []struct {
+	for _, a := range []struct {
 		question string
 		any      []string
 	}{
 		{"une option #SBATCH écrite après hostname ne compte plus", []string{"ne compte plus", "ne compte pas", "ignor", "plus lue", "pas lue", "pas prise en compte", "plus prise en compte", "n'est plus lu", "n'est pas lu"}},
 		{"--time=00:00:30 est retenu comme 1 minute", []string{"1 minute", "une minute", "1 min"}},
 		{"sans --error, sortie et erreur vont dans le fichier de --output", []string{"meme fichier", "--error", "erreur standard", "stderr", "sortie d'erreur"}},
-	}
-	for _, a := range answers {
-		found := false
-		for _, w := range a.any {
-			if strings.Contains(f, w) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			p.add("lignes-answers", checklist.SevWarning, 0, "réponse courte introuvable : %s (à relire)", a.question)
+	} {
+		if !mentions(f, a.any...) {
+			p.add("lignes-answers", checklist.SevWarning, "réponse courte introuvable : %s (à relire)", a.question)
 		}
 	}
 	return p
 }
-
-var restartWords = []string{"relance", "redemarr", "recree", "restart", "boucle", "always", "recommence", "reprend"}
 
 // CheckRefusal: refus.md names Kueue and says the Deployment restarts.
 func CheckRefusal(text string) []checklist.Problem {
 	var p problems
 	f := checklist.Fold(text)
-	if !strings.Contains(f, "kueue") {
-		p.add("refus-kueue", checklist.SevError, 0, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
+	if !mentions(f, "kueue") {
+		p.add("refus-kueue", checklist.SevError, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
 	}
-	found := false
-	for _, w := range restartWords {
-		if strings.Contains(f, w) {
-			found = true
-			break
-		}
-	}
-	if !found {
-		p.add("refus-restart", checklist.SevWarning, 0, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
+	if !mentions(f, "relance", "redemarr", "recree", "restart", "boucle", "always", "recommence", "reprend") {
+		p.add("refus-restart", checklist.SevWarning, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
 	}
 	return p
 }
-
-// Compiled on first use: pret version and pret empreinte never need them.
-var (
-	scancel51   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`scancel\s+51\b`) })
-	scancelUser = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`scancel\s+(-u|--user)\b`) })
-)
 
 // CheckDecision: job 51 is stopped alone, with scancel 51.
 func CheckDecision(text string) []checklist.Problem {
 	var p problems
 	switch {
-	case scancelUser().MatchString(text):
-		p.add("decision-scancel", checklist.SevError, 0, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
-	case !scancel51().MatchString(text):
-		p.add("decision-scancel", checklist.SevError, 0, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
+	case regexp.MustCompile(`scancel\s+(-u|--user)\b`).MatchString(text):
+		p.add("decision-scancel", checklist.SevError, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
+	case !regexp.MustCompile(`scancel\s+51\b`).MatchString(text):
+		p.add("decision-scancel", checklist.SevError, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
 	}
 	return p
 }
@@ -126,10 +100,10 @@ func CheckComparison(text string) []checklist.Problem {
 		paragraphs = append(paragraphs, b)
 	}
 	if len(paragraphs) < 4 {
-		p.add("comparaison-paragraphs", checklist.SevError, 0, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
+		p.add("comparaison-paragraphs", checklist.SevError, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
 	}
-	if len(paragraphs) == 0 || !strings.Contains(checklist.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
-		p.add("comparaison-kueue", checklist.SevError, 0, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
+	if len(paragraphs) == 0 || !mentions(checklist.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
+		p.add("comparaison-kueue", checklist.SevError, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
 	}
 	return p
 }

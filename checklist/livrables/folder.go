@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
@@ -17,99 +18,62 @@ type Options struct {
 	Access acces.Rules  // for acces.md
 }
 
-const maxSize = acces.MaxAccessSize
-
 // Check reads the deliverables of a folder: one result per deliverable,
 // a missing required file included, in a fixed order.
 func Check(dir string, opts Options) []checklist.FileResult {
 	var out []checklist.FileResult
-	// Every file is read through checklist.Guard: its lines of private
-	// key material are emptied before any check sees them, so no report,
-	// explanation or Slurm reading can quote one; the leak is reported.
-	leaks := map[string][]checklist.Problem{}
-	read := func(name string) ([]byte, *checklist.FileResult, bool) {
-		path := filepath.Join(dir, name)
-		data, err := checklist.ReadBounded(path, maxSize)
+	add := func(name string, ps ...checklist.Problem) {
+		valid := !slices.ContainsFunc(ps, func(p checklist.Problem) bool { return p.Severity == checklist.SevError })
+		out = append(out, checklist.FileResult{Path: filepath.Join(dir, name), Problems: ps, Valid: valid})
+	}
+	// check reports whether the file exists. It reads it through
+	// checklist.Guard: its lines of private key material are emptied
+	// before any check sees them, so no report, explanation or Slurm
+	// reading can quote one; the leak is reported.
+	check := func(name string, fn func([]byte) []checklist.Problem) bool {
+		data, err := checklist.ReadBounded(filepath.Join(dir, name), acces.MaxAccessSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, nil, false
+			return false
 		case errors.Is(err, checklist.ErrTooLarge):
-			return nil, &checklist.FileResult{Path: path, Problems: []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : il n'a pas été lu"}}}, true
+			add(name, checklist.Problem{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : il n'a pas été lu"})
 		case err != nil:
-			return nil, &checklist.FileResult{Path: path, Problems: []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible"}}}, true
+			add(name, checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible"})
+		default:
+			data, leaks := checklist.Guard(data)
+			add(name, append(leaks, fn(data)...)...)
 		}
-		data, leaks[path] = checklist.Guard(data)
-		return data, nil, true
+		return true
 	}
-	finish := func(path string, ps []checklist.Problem) checklist.FileResult {
-		ps = append(leaks[path], ps...)
-		r := checklist.FileResult{Path: path, Problems: ps, Valid: true}
-		for _, p := range ps {
-			if p.Severity == checklist.SevError {
-				r.Valid = false
-			}
-		}
-		return r
+	text := func(fn func(string) []checklist.Problem) func([]byte) []checklist.Problem {
+		return func(b []byte) []checklist.Problem { return fn(string(b)) }
 	}
 
-	path := filepath.Join(dir, "sommeil.sbatch")
-	switch data, bad, ok := read("sommeil.sbatch"); {
-	case !ok:
-		out = append(out, finish(path, []checklist.Problem{{Code: "sbatch-missing", Severity: checklist.SevError, Message: "pas de sommeil.sbatch : « pret modele sommeil.sbatch » écrit les huit lignes des notes"}}))
-	case bad != nil:
-		out = append(out, *bad)
-	default:
-		rep := sbatch.Check("sommeil.sbatch", data, opts.Given)
-		r := finish(path, rep.Problems)
-		r.Effective, r.Explain = &rep.Effective, rep.Explain
-		out = append(out, r)
+	var rep *sbatch.Report
+	if !check("sommeil.sbatch", func(b []byte) []checklist.Problem {
+		rep = sbatch.Check("sommeil.sbatch", b, opts.Given)
+		return rep.Problems
+	}) {
+		add("sommeil.sbatch", checklist.Problem{Code: "sbatch-missing", Severity: checklist.SevError, Message: "pas de sommeil.sbatch : « pret modele sommeil.sbatch » écrit les huit lignes des notes"})
+	} else if rep != nil {
+		out[0].Effective, out[0].Explain = &rep.Effective, rep.Explain
 	}
 
-	explained := false
-	for _, name := range []string{"explication.md", "lignes.md"} {
-		data, bad, ok := read(name)
-		if !ok {
-			continue
-		}
-		if bad != nil {
-			out = append(out, *bad)
-			explained = true
-			continue
-		}
-		ps := CheckExplanation(string(data))
-		if name == "lignes.md" {
-			ps = append(ps, CheckLignesAnswers(string(data))...)
-		}
-		out = append(out, finish(filepath.Join(dir, name), ps))
+	explained := check("explication.md", text(CheckExplanation))
+	if check("lignes.md", text(func(s string) []checklist.Problem { return append(CheckExplanation(s), CheckLignesAnswers(s)...) })) {
 		explained = true
 	}
 	if !explained {
-		out = append(out, finish(filepath.Join(dir, "explication.md"), []checklist.Problem{{Code: "explication-missing", Severity: checklist.SevError,
-			Message: "ni explication.md ni lignes.md : une phrase par ligne du script, dans l'ordre, shebang compris"}}))
+		add("explication.md", checklist.Problem{Code: "explication-missing", Severity: checklist.SevError,
+			Message: "ni explication.md ni lignes.md : une phrase par ligne du script, dans l'ordre, shebang compris"})
 	}
-
-	for _, d := range []struct {
-		name  string
-		check func([]byte) []checklist.Problem
-	}{
-		{"sommeil-job.yaml", CheckJob},
-		{"refus.md", func(b []byte) []checklist.Problem { return CheckRefusal(string(b)) }},
-		{"decision.md", func(b []byte) []checklist.Problem { return CheckDecision(string(b)) }},
-		{"comparaison.md", func(b []byte) []checklist.Problem { return CheckComparison(string(b)) }},
-	} {
-		data, bad, ok := read(d.name)
-		switch {
-		case !ok:
-		case bad != nil:
-			out = append(out, *bad)
-		default:
-			out = append(out, finish(filepath.Join(dir, d.name), d.check(data)))
-		}
-	}
+	check("sommeil-job.yaml", CheckJob)
+	check("refus.md", text(CheckRefusal))
+	check("decision.md", text(CheckDecision))
+	check("comparaison.md", text(CheckComparison))
 
 	if _, err := os.Stat(filepath.Join(dir, "acces.md")); err == nil {
-		r := acces.ValidateFile(acces.TargetFor(filepath.Join(dir, "acces.md"), opts.Access.KeyName), opts.Access)
-		out = append(out, r)
+		out = append(out, acces.ValidateFile(acces.TargetFor(filepath.Join(dir, "acces.md"), opts.Access.KeyName), opts.Access))
 	}
 	return out
 }

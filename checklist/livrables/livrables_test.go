@@ -72,6 +72,17 @@ spec:
 			}
 		})
 	}
+	// A refused value is named by its path, list indices included.
+	for doc, want := range map[string]string{
+		job("backoffLimit: 0", "backoffLimit: 1.5"): "« spec.backoffLimit » devrait être un nombre entier",
+		job("            - hostname; sleep 30", "            - hostname; sleep 30\n          ports:\n          - containerPort: \"80\""):              "« spec.template.spec.containers[0].ports[0].containerPort » devrait être un nombre entier",
+		job("            - hostname; sleep 30", "            - hostname; sleep 30\n          resources:\n            limits:\n              cpu: Pi"): "« spec.template.spec.containers[0].resources.limits.cpu » devrait être une quantité",
+		job("restartPolicy: Never", "restartpolicy: Never"): `champ inconnu de l'API Job (la casse compte) : "spec.template.spec.restartpolicy"`,
+	} {
+		if ps := CheckJob([]byte(doc)); len(ps) == 0 || !strings.Contains(ps[0].Message, want) {
+			t.Errorf("want %q in %+v", want, ps)
+		}
+	}
 	if ps := CheckJob([]byte(deployment)); !strings.Contains(ps[0].Message, "Always") {
 		t.Errorf("a Deployment must be explained: %q", ps[0].Message)
 	}

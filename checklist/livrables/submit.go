@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -35,8 +33,6 @@ type Submitter struct {
 // laptop branch, not a failure.
 var ErrNoSlurm = errors.New("pas de Slurm ici : les deux fichiers suffisent")
 
-var jobNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+)\s*$`) })
-
 // Submit runs the branch. It returns ErrNoSlurm when sinfo does not
 // answer, before anything is submitted.
 func (s Submitter) Submit(ctx context.Context) error {
@@ -50,34 +46,24 @@ func (s Submitter) Submit(ctx context.Context) error {
 		return fmt.Errorf("sbatch a refusé le script : %v %s", err, line)
 	}
 	fmt.Fprintln(s.Out, line)
-	m := jobNumber().FindStringSubmatch(line)
-	if m == nil {
+	id := line[strings.LastIndexFunc(line, func(r rune) bool { return r < '0' || r > '9' })+1:]
+	if id == "" {
 		return fmt.Errorf("numéro de job introuvable dans %q", line)
 	}
-	id := m[1]
 
 	deadline := time.Now().Add(s.Timeout)
 	var running, node string
-	for {
+	if err := s.wait(ctx, deadline, func() bool {
 		out, err := s.Run(ctx, s.Dir, "squeue", "-j", id)
-		if err == nil {
-			lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-			for _, l := range lines[1:] {
-				f := strings.Fields(l)
-				if len(f) >= 8 && f[0] == id && f[4] == "R" {
-					running, node = lines[0]+"\n"+l, f[len(f)-1]
-				}
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		for _, l := range lines[1:] {
+			if f := strings.Fields(l); err == nil && len(f) >= 8 && f[0] == id && f[4] == "R" {
+				running, node = lines[0]+"\n"+l, f[len(f)-1]
 			}
 		}
-		if running != "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("le job %s n'a pas atteint l'état R en %v ; pret ne l'annule pas (scancel %s si vous voulez l'arrêter)", id, s.Timeout, id)
-		}
-		if err := sleep(ctx, s.Poll); err != nil {
-			return err
-		}
+		return running != ""
+	}, fmt.Errorf("le job %s n'a pas atteint l'état R en %v ; pret ne l'annule pas (scancel %s si vous voulez l'arrêter)", id, s.Timeout, id)); err != nil {
+		return err
 	}
 	fmt.Fprintln(s.Out, running)
 
@@ -86,23 +72,16 @@ func (s Submitter) Submit(ctx context.Context) error {
 		outFile = filepath.Join(s.Dir, outFile)
 	}
 	var first string
-	for {
+	if err := s.wait(ctx, deadline, func() bool {
 		// The bounded reader: a FIFO or a device planted at the output's
 		// name never stalls the run, a huge file is not read.
-		if data, err := checklist.ReadBounded(outFile, 1<<20); err == nil {
-			if l, _, _ := strings.Cut(string(data), "\n"); strings.Contains(string(data), "\n") {
-				first = strings.TrimSpace(l)
-			}
+		data, err := checklist.ReadBounded(outFile, 1<<20)
+		if l, _, complete := strings.Cut(string(data), "\n"); err == nil && complete {
+			first = strings.TrimSpace(l)
 		}
-		if first != "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s n'a pas reçu la ligne de hostname à temps ; le job %s continue, pret ne l'annule pas", outFile, id)
-		}
-		if err := sleep(ctx, s.Poll); err != nil {
-			return err
-		}
+		return first != ""
+	}, fmt.Errorf("%s n'a pas reçu la ligne de hostname à temps ; le job %s continue, pret ne l'annule pas", outFile, id)); err != nil {
+		return err
 	}
 	fmt.Fprintf(s.Out, "%s : %s\n", filepath.Base(outFile), first)
 	if first == s.Hostname {
@@ -114,13 +93,18 @@ func (s Submitter) Submit(ctx context.Context) error {
 	return nil
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+// wait asks done every Poll until it holds; past the deadline it returns
+// late.
+func (s Submitter) wait(ctx context.Context, deadline time.Time, done func() bool, late error) error {
+	for !done() {
+		if time.Now().After(deadline) {
+			return late
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(s.Poll):
+		}
 	}
+	return nil
 }
