@@ -114,9 +114,6 @@ type Warning struct{ Msg, Hint string }
 // when not nil, wraps each write so that a signal waits for it; the
 // question itself is never inside it.
 func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error), guard func(func() error) error) (*KeyResult, error) {
-	if guard == nil {
-		guard = func(f func() error) error { return f() }
-	}
 	// First, what a killed run left: a copy of a key under another name
 	// that nobody else would ever clean.
 	removed, err := store.RemoveLeftovers()
@@ -142,7 +139,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		if err := CheckPassphrase(string(pass)); err != nil {
 			return nil, refused("choisissez une autre passphrase, puis relancez « pret cle »", "passphrase refusée : %v", err)
 		}
-		err = guard(func() error {
+		err = guarded(guard, func() error {
 			var err error
 			st, err = store.Create(random, pass)
 			return err
@@ -162,7 +159,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	}
 	if res.State.Pub == nil && res.State.PubErr == nil {
 		var st *keys.State
-		err := guard(func() error {
+		err := guarded(guard, func() error {
 			var err error
 			st, err = store.RebuildPub(res.State)
 			return err

@@ -256,7 +256,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if len(signed) > acces.MaxAccessSize {
 		return tooLarge(esc(p.a.File), acces.MaxAccessSize)
 	}
-	write := func() error {
+	return guarded(p.a.Guard, func() error {
 		// The passphrase takes time to type; the learner may have edited
 		// the file meanwhile, and that edit must not be lost nor signed
 		// unseen.
@@ -272,11 +272,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}
 		}
 		return nil
-	}
-	if p.a.Guard != nil {
-		return p.a.Guard(write)
-	}
-	return write()
+	})
 }
 
 // Fingerprint is the fingerprint of the key that signs.

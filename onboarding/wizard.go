@@ -53,13 +53,6 @@ func Banner(s Session, today time.Time) string {
 	return b.String()
 }
 
-func (w *Wizard) guard(f func() error) error {
-	if w.Guard == nil {
-		return f()
-	}
-	return w.Guard(f)
-}
-
 // Run walks the learner through. A failed checklist is its error, once
 // the last screen has said what comes next.
 func (w *Wizard) Run() error {
@@ -73,7 +66,7 @@ func (w *Wizard) Run() error {
 	}
 	// The passphrase is asked before the guarded write, so a signal at
 	// the question does not wait for anything.
-	res, err := EnsureKey(w.Store, w.Random, pass, w.guard)
+	res, err := EnsureKey(w.Store, w.Random, pass, w.Guard)
 	if err != nil {
 		return err
 	}
