@@ -120,6 +120,19 @@ func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
 	return mapErr(quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) }))
 }
 
+// quietTerminal turns the terminal's echo and signal keys off while f
+// runs. survey only does so once its prompt is drawn: a passphrase typed
+// or pasted ahead of that would be echoed by the terminal itself, and a
+// Ctrl-C would arrive as a signal racing survey's own terminal changes
+// instead of a key survey reads and cleans up after.
+func quietTerminal(in terminal.FileReader, f func() error) error {
+	rr := terminal.NewRuneReader(terminal.Stdio{In: in})
+	if rr.SetTermMode() == nil {
+		defer rr.RestoreTermMode()
+	}
+	return f()
+}
+
 func mapErr(err error) error {
 	if errors.Is(err, terminal.InterruptErr) {
 		return ErrInterrupted
@@ -135,12 +148,7 @@ func mapErr(err error) error {
 // line cancels like Ctrl-C (it means "no answer", not "an empty
 // passphrase").
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
-	var answer string
-	err := quietTerminal(s.In, func() error {
-		var err error
-		answer, err = s.readHidden(message, help)
-		return err
-	})
+	answer, err := s.readHidden(message, help)
 	return answer, mapErr(err)
 }
 
@@ -162,6 +170,7 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 		}
 		fmt.Fprint(terminal.NewAnsiStdout(s.Out), strings.ReplaceAll(text, "\n", "\r\n"))
 	}
+	// Quiet before the prompt is drawn, as quietTerminal.
 	rr := terminal.NewRuneReader(terminal.Stdio{In: s.In, Out: s.Out, Err: s.Err})
 	if err := rr.SetTermMode(); err == nil {
 		defer rr.RestoreTermMode()

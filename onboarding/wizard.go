@@ -39,8 +39,7 @@ func Banner(s Session, today time.Time) string {
 	// The title and the hours come from the configuration: escaped.
 	fmt.Fprintf(&b, "Séance ROMEO : %s\n", esc(s.Title))
 	fmt.Fprintf(&b, "Le %s.\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)))
-	days := int(s.Day.Sub(today).Hours() / 24)
-	switch {
+	switch days := daysUntil(s, today); {
 	case days > 1:
 		fmt.Fprintf(&b, "Il reste %d jours pour préparer le compte d'accès et la clé.\n", days)
 	case days == 1:
