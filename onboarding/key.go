@@ -228,4 +228,3 @@ func keyError(store keys.Store, err error) error {
 	}
 	return &Error{Err: err, Msg: err.Error(), Hint: hint}
 }
-
