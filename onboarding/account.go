@@ -180,10 +180,9 @@ func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (stri
 // where is Where for a starting place refused for why (empty: not
 // refused): it says so and asks the folder at once.
 func where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
-	ask := false
-	if why != "" {
+	ask := why != ""
+	if ask {
 		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
-		ask = true
 	}
 	for {
 		dir := filepath.Dir(file)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/width"
 )
@@ -164,8 +165,8 @@ func units(text string) [][3]int {
 			end += w
 		}
 		n := len(us)
-		if n > 0 && (strings.HasSuffix(StripEscapes(text[last:i]), "«") ||
-			strings.ContainsAny(firstRune(StripEscapes(text[w:end])), ":;?!»")) {
+		first, _ := utf8.DecodeRuneInString(StripEscapes(text[w:end]))
+		if n > 0 && (strings.HasSuffix(StripEscapes(text[last:i]), "«") || strings.ContainsRune(":;?!»", first)) {
 			us[n-1][2] = end
 		} else {
 			us = append(us, [3]int{i, w, end})
@@ -173,13 +174,6 @@ func units(text string) [][3]int {
 		i, last = end, w
 	}
 	return us
-}
-
-func firstRune(s string) string {
-	for _, r := range s {
-		return string(r)
-	}
-	return ""
 }
 
 // hangColumn is where the text after the last wide gap (two spaces or
