@@ -110,13 +110,18 @@ func (s *SurveyPrompter) fitHelp(help string) string {
 	return strings.TrimPrefix(textwrap.Text(surveyPrefix+help, s.Width), surveyPrefix)
 }
 
-func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
+// setup readies survey's package variables for a question.
+func (s *SurveyPrompter) setup() {
 	frenchTemplates(s.Width)
 	if s.NoColor {
-		// A package variable of survey, read when a template is first
-		// compiled; pret asks from one terminal per process.
+		// Read when a template is first compiled; pret asks from one
+		// terminal per process.
 		core.DisableColor = true
 	}
+}
+
+func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
+	s.setup()
 	return mapErr(quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) }))
 }
 
@@ -153,10 +158,7 @@ func (s *SurveyPrompter) Password(message, help string) (string, error) {
 }
 
 func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
-	frenchTemplates(s.Width)
-	if s.NoColor {
-		core.DisableColor = true
-	}
+	s.setup()
 	// survey's own template and icons: it looks like every other question.
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
 		Help:     survey.Icon{Text: "?", Format: "cyan"},

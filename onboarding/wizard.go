@@ -58,7 +58,6 @@ func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
-	var res *KeyResult
 	pass := func() ([]byte, error) {
 		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
 		return AskPassphrase(w.P, w.Out)
