@@ -78,13 +78,12 @@ type AccessPlan struct {
 	Record  Record
 	Warning string
 	Key     string // the fingerprint line written
-	// Stale: the file on disk does not state this declaration (its
-	// labelled date, or what it dates, differs).
+	// Stale: the file on disk does not state this declaration.
 	Stale bool
 	// DateOnly is the file on disk with only its labelled date line
-	// replaced by the one Content states, when that is enough for it to
-	// state this declaration; nil otherwise. A signed file loses its
-	// block, which would no longer hold. dateFrom is what it changes.
+	// replaced by Content's, when that is enough for it to state this
+	// declaration (a signed file loses its block); dateFrom is what it
+	// changes.
 	DateOnly, dateFrom []byte
 }
 
@@ -94,16 +93,17 @@ func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == File
 
 // Diff is the change as a unified diff of lines. The file on disk may be
 // anything: its lines of private key material are left out (leak.Redact)
-// and every line is escaped (checklist.Escape) before it is shown.
-func (p *AccessPlan) Diff(color bool) string {
-	name := checklist.Escape(p.Path)
-	return UnifiedDiff(name+" (actuel)", name+" (nouveau)", shown(p.Old), shown(p.Content), color)
-}
+// before UnifiedDiff escapes what it shows.
+func (p *AccessPlan) Diff(color bool) string { return p.diff(p.Old, p.Content, "nouveau", color) }
 
 // DateDiff is DateOnly's change, shown as Diff shows its own.
 func (p *AccessPlan) DateDiff(color bool) string {
-	name := checklist.Escape(p.Path)
-	return UnifiedDiff(name+" (actuel)", name+" (nouvelle date)", shown(p.dateFrom), shown(p.DateOnly), color)
+	return p.diff(p.dateFrom, p.DateOnly, "nouvelle date", color)
+}
+
+func (p *AccessPlan) diff(from, to []byte, label string, color bool) string {
+	redact := func(b []byte) []byte { r, _ := leak.Redact(string(b)); return []byte(r) }
+	return UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", redact(from), redact(to), color)
 }
 
 // dateOnly fills p.Stale and p.DateOnly for a file on disk that differs.
@@ -148,19 +148,6 @@ func (p *AccessPlan) dateOnly() {
 func lineLead(l []byte) []byte {
 	i := len(l) - len(bytes.TrimLeft(l, " \t"))
 	return l[:i+acces.MarkerLen(string(l[i:]))]
-}
-
-func shown(b []byte) []byte {
-	red, _ := leak.Redact(string(b))
-	var out bytes.Buffer
-	for _, l := range strings.SplitAfter(red, "\n") {
-		body, nl := strings.CutSuffix(l, "\n")
-		out.WriteString(checklist.Escape(body))
-		if nl {
-			out.WriteByte('\n')
-		}
-	}
-	return out.Bytes()
 }
 
 // PlanAccess checks the key and the date, renders acces.md and compares
@@ -245,9 +232,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	}
 	if s.Template != "" {
 		// A custom template's result that `pret valider` refuses is
-		// never written.
-		// Said in the validator's French sentences, each with its code
-		// for « pret valider ».
+		// never written; said in the validator's sentences and codes.
 		var why []string
 		for _, p := range acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today}).Problems {
 			if p.Severity == checklist.SevError {
@@ -348,15 +333,11 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		}
 		out.Kept = !write
 	}
-	now := time.Now
-	if r.Now != nil {
-		now = r.Now
+	now := r.Now
+	if now == nil {
+		now = time.Now
 	}
-	guard := r.Guard
-	if guard == nil {
-		guard = func(f func() error) error { return f() }
-	}
-	err = guard(func() error {
+	err = guarded(r.Guard, func() error {
 		// Again right before writing: a link may have appeared while the
 		// person was answering.
 		if err := r.checkOutputs(); err != nil {
@@ -373,13 +354,9 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		if out.StateErr == nil {
 			// Read again: the question may have waited for minutes, and
 			// another run may have recorded something meanwhile.
-			again, err := LoadState(r.StatePath)
-			if err != nil {
+			if state, err = LoadState(r.StatePath); err != nil {
 				return err
 			}
-			state = again
-		}
-		if out.StateErr == nil {
 			// Where acces.md is, so that a later run finds it again.
 			moved := state.File != r.File
 			state.File = r.File

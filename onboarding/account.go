@@ -67,10 +67,6 @@ func (a Account) Ask() (*Declaration, error) {
 	if a.StateErr != nil {
 		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", esc(a.StateErr.Error()), esc(a.StateErr.Hint()))
 	}
-	channel := a.Channel
-	if strings.TrimSpace(channel) == "" { // blank: never "( )" on screen
-		channel = "par le canal indiqué par les organisateurs"
-	}
 	options := []string{AnswerNotYet, AnswerRequested, AnswerOpen}
 	statuses := []string{"", StatusRequested, StatusVerified}
 	def := 0
@@ -88,7 +84,7 @@ func (a Account) Ask() (*Declaration, error) {
 	}
 	status := statuses[i]
 	if status == "" {
-		fmt.Fprintf(a.Out, "Demandez le compte d'accès %s, une seule fois.\n", esc(channel))
+		fmt.Fprintf(a.Out, "Demandez le compte d'accès %s, une seule fois.\n", esc(channelOr(a.Channel)))
 		fmt.Fprintln(a.Out, "pret ne connaît pas le nom du nœud de login : il viendra des organisateurs.")
 		done, err := askYesNo(a.P, "La demande est-elle faite ?", false,
 			"Oui : pret note la date de la demande et écrit acces.md. Non : relancez pret une fois la demande faite.")
@@ -184,10 +180,9 @@ func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (stri
 // where is Where for a starting place refused for why (empty: not
 // refused): it says so and asks the folder at once.
 func where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
-	ask := false
-	if why != "" {
+	ask := why != ""
+	if ask {
 		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
-		ask = true
 	}
 	for {
 		dir := filepath.Dir(file)

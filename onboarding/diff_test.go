@@ -138,7 +138,7 @@ func TestUnifiedDiffAsDiffU(t *testing.T) {
 }
 
 // BenchmarkUnifiedDiffLarge: a 1 MiB acces.md (the read cap) replaced by
-// pret's: the quadratic comparison is bounded by maxDiffCells.
+// pret's.
 func BenchmarkUnifiedDiffLarge(b *testing.B) {
 	var big bytes.Buffer
 	for i := 0; big.Len() < 1<<20; i++ {
@@ -151,8 +151,8 @@ func BenchmarkUnifiedDiffLarge(b *testing.B) {
 	}
 }
 
-// BenchmarkUnifiedDiffAtCap: two texts whose differing middles just fit
-// maxDiffCells (2048 × 2048 lines): the most the comparison costs.
+// BenchmarkUnifiedDiffAtCap: two texts of 2048 lines, every other one
+// changed.
 func BenchmarkUnifiedDiffAtCap(b *testing.B) {
 	var x, y bytes.Buffer
 	for i := 0; i < 2048; i++ {

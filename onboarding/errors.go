@@ -26,3 +26,12 @@ func (e *Error) Unwrap() error { return e.Err }
 func refused(hint string, format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
+
+// guarded runs f through guard, which makes a signal wait for a write to
+// end; a nil guard runs f as it is.
+func guarded(guard func(func() error) error, f func() error) error {
+	if guard == nil {
+		return f()
+	}
+	return guard(f)
+}

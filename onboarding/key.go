@@ -114,9 +114,6 @@ type Warning struct{ Msg, Hint string }
 // when not nil, wraps each write so that a signal waits for it; the
 // question itself is never inside it.
 func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error), guard func(func() error) error) (*KeyResult, error) {
-	if guard == nil {
-		guard = func(f func() error) error { return f() }
-	}
 	// First, what a killed run left: a copy of a key under another name
 	// that nobody else would ever clean.
 	removed, err := store.RemoveLeftovers()
@@ -142,7 +139,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		if err := CheckPassphrase(string(pass)); err != nil {
 			return nil, refused("choisissez une autre passphrase, puis relancez « pret cle »", "passphrase refusée : %v", err)
 		}
-		err = guard(func() error {
+		err = guarded(guard, func() error {
 			var err error
 			st, err = store.Create(random, pass)
 			return err
@@ -162,7 +159,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	}
 	if res.State.Pub == nil && res.State.PubErr == nil {
 		var st *keys.State
-		err := guard(func() error {
+		err := guarded(guard, func() error {
 			var err error
 			st, err = store.RebuildPub(res.State)
 			return err
@@ -173,26 +170,26 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		res.State, res.Rebuilt = st, true
 	}
 	st = res.State
-	res.Warnings = append(res.Warnings, permissionWarnings(store)...)
-	if !st.Private.Encrypted {
-		res.Warnings = append(res.Warnings, Warning{
-			Msg:  fmt.Sprintf("la clé %s n'a pas de passphrase", store.PrivatePath()),
-			Hint: fmt.Sprintf("ajoutez-en une avec : ssh-keygen -p -f %s", store.PrivatePath()),
-		})
+	// What `pret verifier` would fail on, said when the key is kept or
+	// made: ssh refuses a private key others can read, and a key folder
+	// others can write lets them swap the key (Unix modes or Windows
+	// ACLs, as OpenSSH reads them). An error is the key checks' to say.
+	problems, _ := store.Permissions()
+	for _, p := range problems {
+		res.Warnings = append(res.Warnings, Warning{Msg: p.Msg, Hint: p.Fix})
 	}
+	if !st.Private.Encrypted {
+		res.Warnings = append(res.Warnings, Warning{fmt.Sprintf("la clé %s n'a pas de passphrase", store.PrivatePath()),
+			fmt.Sprintf("ajoutez-en une avec : ssh-keygen -p -f %s", store.PrivatePath())})
+	}
+	res.Line = keys.FingerprintLine(st.Private.Public, "")
 	switch {
 	case st.PubErr != nil:
-		res.Warnings = append(res.Warnings, Warning{
-			Msg:  fmt.Sprintf("%s est illisible : %v", store.PublicPath(), st.PubErr),
-			Hint: "déplacez ce fichier ; « pret cle » le recréera depuis la clé privée",
-		})
-		res.Line = keys.FingerprintLine(st.Private.Public, "")
+		res.Warnings = append(res.Warnings, Warning{fmt.Sprintf("%s est illisible : %v", store.PublicPath(), st.PubErr),
+			"déplacez ce fichier ; « pret cle » le recréera depuis la clé privée"})
 	case !st.PubMatches():
-		res.Warnings = append(res.Warnings, Warning{
-			Msg:  fmt.Sprintf("%s ne correspond pas à la clé privée %s", store.PublicPath(), store.PrivatePath()),
-			Hint: fmt.Sprintf("déplacez %s ; « pret cle » le recréera depuis la clé privée", store.PublicPath()),
-		})
-		res.Line = keys.FingerprintLine(st.Private.Public, "")
+		res.Warnings = append(res.Warnings, Warning{fmt.Sprintf("%s ne correspond pas à la clé privée %s", store.PublicPath(), store.PrivatePath()),
+			fmt.Sprintf("déplacez %s ; « pret cle » le recréera depuis la clé privée", store.PublicPath())})
 	default:
 		res.Line = keys.FingerprintLine(st.Pub.Key, st.Pub.Comment)
 	}
@@ -201,15 +198,15 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 
 // checkKept refuses a key pret must not use, without touching it.
 func checkKept(store keys.Store, st *keys.State) error {
-	p := st.Private
-	hint := "pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)"
-	if p.Public == nil {
-		return refused(hint, "la clé %s est de type %s, pas ed25519", store.PrivatePath(), p.LegacyType)
+	kind := st.Private.LegacyType
+	if pub := st.Private.Public; pub != nil {
+		if keys.IsEd25519(pub) {
+			return nil
+		}
+		kind = keys.TypeName(pub)
 	}
-	if !keys.IsEd25519(p.Public) {
-		return refused(hint, "la clé %s est de type %s, pas ed25519", store.PrivatePath(), keys.TypeName(p.Public))
-	}
-	return nil
+	return refused("pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)",
+		"la clé %s est de type %s, pas ed25519", store.PrivatePath(), kind)
 }
 
 // Protected is what no output of any command may land on: the key
@@ -220,33 +217,14 @@ func Protected(store keys.Store) safefile.Protected {
 
 func keyError(store keys.Store, err error) error {
 	var fe *safefile.Error
+	hint := fmt.Sprintf("vérifiez le dossier %s, puis relancez « pret cle »", store.Dir)
 	switch {
 	case errors.Is(err, keys.ErrSymlink):
-		return &Error{Err: err, Msg: err.Error(),
-			Hint: "pret n'écrit ni ne lit jamais une clé à travers un lien symbolique : supprimez le lien ou choisissez un autre nom de clé"}
+		hint = "pret n'écrit ni ne lit jamais une clé à travers un lien symbolique : supprimez le lien ou choisissez un autre nom de clé"
 	case errors.Is(err, keys.ErrExists):
-		return &Error{Err: err, Msg: err.Error(), Hint: "relancez « pret cle » : la clé existante sera conservée"}
+		hint = "relancez « pret cle » : la clé existante sera conservée"
 	case errors.As(err, &fe):
-		return &Error{Err: err, Msg: err.Error(),
-			Hint: fmt.Sprintf("libérez de la place ou corrigez les droits du dossier %s, puis relancez « pret cle » ; rien n'a été écrit", store.Dir)}
+		hint = fmt.Sprintf("libérez de la place ou corrigez les droits du dossier %s, puis relancez « pret cle » ; rien n'a été écrit", store.Dir)
 	}
-	return &Error{Err: err, Msg: err.Error(),
-		Hint: fmt.Sprintf("vérifiez le dossier %s, puis relancez « pret cle »", store.Dir)}
-}
-
-// permissionWarnings says what `pret verifier` would fail on, at the
-// moment the key is kept or made: ssh refuses a private key others can
-// read, and a key folder others can write lets them swap the key. Unix
-// modes or Windows ACLs, as the system's OpenSSH reads them
-// (keys.Permissions).
-func permissionWarnings(store keys.Store) []Warning {
-	problems, err := store.Permissions()
-	if err != nil {
-		return nil // the key's own checks say why it cannot be read
-	}
-	var ws []Warning
-	for _, p := range problems {
-		ws = append(ws, Warning{Msg: p.Msg, Hint: p.Fix})
-	}
-	return ws
+	return &Error{Err: err, Msg: err.Error(), Hint: hint}
 }

@@ -67,10 +67,20 @@ func shellPath(p string) string {
 	return prefix + "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
+// channelOr is how to ask for the account, as the organisers said; when
+// blank, never "( )" on screen.
+func channelOr(channel string) string {
+	if strings.TrimSpace(channel) == "" {
+		return "par le canal indiqué par les organisateurs"
+	}
+	return channel
+}
+
+func daysUntil(s Session, today time.Time) int { return int(s.Day.Sub(today).Hours() / 24) }
+
 // DaysLeft says how far the session is, in French.
 func DaysLeft(s Session, today time.Time) string {
-	days := int(s.Day.Sub(today).Hours() / 24)
-	switch {
+	switch days := daysUntil(s, today); {
 	case days > 1:
 		return fmt.Sprintf("Il reste %d jours avant la séance du %s.", days, dates.Long(s.Day))
 	case days == 1:
@@ -106,10 +116,7 @@ type Next struct {
 func NextSteps(n Next) string {
 	var b strings.Builder
 	b.WriteString("Et maintenant :\n")
-	channel := n.Channel
-	if strings.TrimSpace(channel) == "" { // blank: never "( )" on screen
-		channel = "par le canal indiqué par les organisateurs"
-	}
+	channel := channelOr(n.Channel)
 	if n.AccessFile == "" {
 		fmt.Fprintf(&b, "1. Demandez le compte d'accès %s, une seule fois ; puis notez la date et écrivez acces.md :\n     pret acces --statut demande --date AAAA-MM-JJ\n", esc(channel))
 	} else {

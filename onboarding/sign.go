@@ -43,8 +43,10 @@ func (a *AccessSigner) read() ([]byte, error) {
 
 // check applies `pret valider` to the whole file (signature block and
 // the .pub beside it included): the one fingerprint it states ("" if
-// none or several) and the code of each error.
-func (a *AccessSigner) check(data []byte) (fingerprint string, errs []checklist.Problem) {
+// none or several) and its errors, in the validator's French sentences
+// with their line and their code, but for the old signature's verdict,
+// which the new block replaces.
+func (a *AccessSigner) check(data []byte) (fingerprint string, errs []string) {
 	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
 	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
 		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
@@ -53,9 +55,14 @@ func (a *AccessSigner) check(data []byte) (fingerprint string, errs []checklist.
 	}
 	res := acces.Validate(data, rules)
 	for _, p := range res.Problems {
-		if p.Severity == checklist.SevError {
-			errs = append(errs, p)
+		if p.Severity != checklist.SevError || p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
+			continue
 		}
+		e := fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code)
+		if p.Line > 0 {
+			e = fmt.Sprintf("ligne %d : %s", p.Line, e)
+		}
+		errs = append(errs, e)
 	}
 	return res.Fingerprint, errs
 }
@@ -152,22 +159,8 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		msg = append(bytes.Clone(msg), '\n')
 	}
 	// The whole file, as `pret valider` reads it: a key pasted after the
-	// block is a leak too. The old signature's own verdict is left out:
-	// the new block replaces it.
-	fp, all := a.check(data)
-	// Said in the validator's French sentences, with their line and
-	// their code for « pret valider ».
-	var errs []string
-	for _, p := range all {
-		if p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
-			continue
-		}
-		msg := fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code)
-		if p.Line > 0 {
-			msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
-		}
-		errs = append(errs, msg)
-	}
+	// block is a leak too.
+	fp, errs := a.check(data)
 	if len(errs) > 0 {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
@@ -221,7 +214,7 @@ func tooLarge(file string, max int) error {
 		"%s dépasserait %d octets une fois signé, la taille maximale d'un acces.md", file, max)
 }
 
-// ErrBadPassphrase is the refusal of a passphrase that does not open the
+// badPassphrase is the refusal of a passphrase that does not open the
 // key; the file is untouched.
 func badPassphrase() *Error {
 	return &Error{Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
@@ -256,7 +249,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if len(signed) > acces.MaxAccessSize {
 		return tooLarge(esc(p.a.File), acces.MaxAccessSize)
 	}
-	write := func() error {
+	return guarded(p.a.Guard, func() error {
 		// The passphrase takes time to type; the learner may have edited
 		// the file meanwhile, and that edit must not be lost nor signed
 		// unseen.
@@ -272,11 +265,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}
 		}
 		return nil
-	}
-	if p.a.Guard != nil {
-		return p.a.Guard(write)
-	}
-	return write()
+	})
 }
 
 // Fingerprint is the fingerprint of the key that signs.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -28,77 +29,70 @@ type SurveyPrompter struct {
 	NoColor bool
 	// Width is the terminal's width in columns, 0 when unknown. When set,
 	// questions, their help and survey's key hints are wrapped between
-	// words (internal/textwrap) instead of cut mid-word by the terminal.
+	// words instead of cut mid-word by the terminal.
 	Width int
 	// Plain asks without survey's drawing: survey moves the cursor and
-	// erases lines to redraw a choice or a default (CSI A, K, G, ?25l…)
-	// and asks the terminal where its cursor is, which a terminal that
-	// says TERM=dumb may not do at all. Plain prints each question as
-	// lines of text and reads a line typed with the terminal's own echo;
-	// a choice is its number. cmd sets it for TERM=dumb.
+	// erases lines (CSI A, K, G, ?25l…) and asks the terminal where its
+	// cursor is, which a terminal that says TERM=dumb may not do at all.
+	// Plain prints each question as lines of text and reads a line typed
+	// with the terminal's own echo; a choice is its number.
 	Plain bool
 }
 
-// The key hints survey shows, in French.
 const (
 	selectHint       = "[flèches pour choisir, Entrée pour valider, ? pour plus d'aide]"
 	selectHintNoHelp = "[flèches pour choisir, Entrée pour valider]"
 	helpHint         = "[? pour l'aide]"
 	// selectHintAction is the hint in survey's select template.
 	selectHintAction = `[Use arrows to move, type to filter{{- if and .Help (not .ShowHelp)}}, {{ .Config.HelpInput }} for more help{{end}}]`
+	// typingRoom is the columns kept after a question for the answer.
+	typingRoom = 12
+	// surveyPrefix stands for survey's "? " while a question is wrapped:
+	// glued to the first word (a no-break space), never a line of its own.
+	surveyPrefix = "?\u00a0"
 )
 
 var (
-	frenchOnce sync.Once
-	// survey's select template, French but for its hint (setSelectHint).
-	selectTemplate string
+	frenchOnce     sync.Once
+	selectTemplate string // survey's, before its hint is set for a width
 )
 
 // frenchTemplates replaces every English word survey would print. survey
-// keeps its templates in package variables; they are set once, here,
-// but for the select's hint, set for the width before each question.
-func frenchTemplates() {
+// keeps its templates in package variables, set once here, but for the
+// select's hint, set for the width before each question.
+func frenchTemplates(width int) {
 	frenchOnce.Do(func() {
 		survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
 `
 		r := strings.NewReplacer(
-			"[Use arrows to move, enter to select, type to continue]", "[flèches pour choisir, Entrée pour valider]",
+			"[Use arrows to move, enter to select, type to continue]", selectHintNoHelp,
 			" for more help", " pour plus d'aide",
 			" for help", " pour l'aide",
 			" for suggestions", " pour des suggestions",
 		)
 		survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
-		selectTemplate = survey.SelectQuestionTemplate
 		survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
-		setSelectHint(0)
+		selectTemplate = survey.SelectQuestionTemplate
 	})
-}
-
-// setSelectHint writes the select's hint into its template, wrapped for
-// width: it follows two spaces, after the question or on a line of its
-// own (fit decides).
-func setSelectHint(width int) {
+	// The hint follows two spaces, after the question or on a line of
+	// its own (fit decides).
 	survey.SelectQuestionTemplate = strings.Replace(selectTemplate, selectHintAction,
 		"{{- if and .Help (not .ShowHelp)}}"+wrapHint(selectHint, width)+"{{- else}}"+wrapHint(selectHintNoHelp, width)+"{{- end}}", 1)
 }
 
-// wrapHint is a hint wrapped as if after two spaces at the start of a
-// line (the template writes them).
 func wrapHint(hint string, width int) string {
 	return strings.TrimPrefix(textwrap.Text("  "+hint, width), "  ")
 }
 
-// fit wraps a question between words for the terminal, as written after
-// survey's "? ". When what follows it on its last line (need columns: the
-// hint, the default, the answer) would not fit there, it ends the
-// question with a line break, so that it starts the next line whole.
+// fit wraps a question as written after survey's "? ". When what follows
+// it on its last line (need columns: the hint, the default, the answer)
+// would not fit there, it ends the question with a line break.
 func (s *SurveyPrompter) fit(message string, need int) string {
 	if s.Width <= 0 {
 		return message
 	}
-	w := strings.TrimPrefix(textwrap.Text(surveyPrefix+message, s.Width), surveyPrefix)
-	last := w[strings.LastIndexByte(w, '\n')+1:]
-	col := textwrap.Columns(last)
+	w := s.fitHelp(message)
+	col := textwrap.Columns(w[strings.LastIndexByte(w, '\n')+1:])
 	if !strings.Contains(w, "\n") {
 		col += 2
 	}
@@ -108,32 +102,41 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	return w
 }
 
-// surveyPrefix stands for survey's "? " while a question is wrapped: two
-// columns that stay glued to the first word (a no-break space), so that
-// the wrapping never puts them on a line of their own.
-const surveyPrefix = "?\u00a0"
-
-// fitHelp wraps a help text as survey shows it, after "? ".
+// fitHelp wraps a text as survey shows it, after "? ".
 func (s *SurveyPrompter) fitHelp(help string) string {
-	if s.Width <= 0 || help == "" {
+	if s.Width <= 0 {
 		return help
 	}
 	return strings.TrimPrefix(textwrap.Text(surveyPrefix+help, s.Width), surveyPrefix)
 }
 
-func (s *SurveyPrompter) opts() []survey.AskOpt {
-	frenchTemplates()
-	setSelectHint(s.Width)
+// setup readies survey's package variables for a question.
+func (s *SurveyPrompter) setup() {
+	frenchTemplates(s.Width)
 	if s.NoColor {
-		// A package variable of survey, read when a template is first
-		// compiled; pret asks from one terminal per process.
+		// Read when a template is first compiled; pret asks from one
+		// terminal per process.
 		core.DisableColor = true
 	}
-	return []survey.AskOpt{survey.WithStdio(s.In, s.Out, s.Err)}
 }
 
-// typingRoom is the columns kept after a question for the answer typed.
-const typingRoom = 12
+func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
+	s.setup()
+	return mapErr(quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) }))
+}
+
+// quietTerminal turns the terminal's echo and signal keys off while f
+// runs. survey only does so once its prompt is drawn: a passphrase typed
+// or pasted ahead of that would be echoed by the terminal itself, and a
+// Ctrl-C would arrive as a signal racing survey's own terminal changes
+// instead of a key survey reads and cleans up after.
+func quietTerminal(in terminal.FileReader, f func() error) error {
+	rr := terminal.NewRuneReader(terminal.Stdio{In: in})
+	if rr.SetTermMode() == nil {
+		defer rr.RestoreTermMode()
+	}
+	return f()
+}
 
 func mapErr(err error) error {
 	if errors.Is(err, terminal.InterruptErr) {
@@ -143,28 +146,20 @@ func mapErr(err error) error {
 }
 
 // Password asks a passphrase with nothing at all shown while it is
-// typed: survey's Password echoes one '*' per character (its
-// HideCharacter cannot be "none"), which tells anyone watching how long
-// the passphrase is. So this reads the runes itself, with survey's own
-// terminal reader: Enter ends, Backspace erases, "?" alone shows the
-// help, Ctrl-C interrupts, and Ctrl-D on an empty line cancels like
-// Ctrl-C (it means "no answer", not "an empty passphrase").
+// typed: survey's Password echoes one '*' per character, which tells
+// anyone watching how long the passphrase is. So this reads the runes
+// itself, with survey's terminal reader: Enter ends, Backspace erases,
+// "?" alone shows the help, Ctrl-C interrupts, and Ctrl-D on an empty
+// line cancels like Ctrl-C (it means "no answer", not "an empty
+// passphrase").
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
-	frenchTemplates()
-	var answer string
-	err := quietTerminal(s.In, func() error {
-		var err error
-		answer, err = s.readHidden(message, help)
-		return err
-	})
+	answer, err := s.readHidden(message, help)
 	return answer, mapErr(err)
 }
 
 func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
-	out := s.Out
-	s.opts() // French templates, colours off when asked
-	// survey's own question template and icons, so the prompt looks like
-	// every other question (colours included).
+	s.setup()
+	// survey's own template and icons: it looks like every other question.
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
 		Help:     survey.Icon{Text: "?", Format: "cyan"},
 		Question: survey.Icon{Text: "?", Format: "green+hb"},
@@ -175,8 +170,9 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 		if err != nil { // the template is survey's and fixed: never
 			text = "? " + message + " "
 		}
-		fmt.Fprint(terminal.NewAnsiStdout(out), strings.ReplaceAll(text, "\n", "\r\n"))
+		fmt.Fprint(terminal.NewAnsiStdout(s.Out), strings.ReplaceAll(text, "\n", "\r\n"))
 	}
+	// Quiet before the prompt is drawn, as quietTerminal.
 	rr := terminal.NewRuneReader(terminal.Stdio{In: s.In, Out: s.Out, Err: s.Err})
 	if err := rr.SetTermMode(); err == nil {
 		defer rr.RestoreTermMode()
@@ -186,40 +182,29 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 	defer func() { clear(line) }()
 	for {
 		r, _, err := rr.ReadRune()
-		if err != nil {
-			fmt.Fprint(out, "\r\n")
-			if errors.Is(err, io.EOF) && len(line) == 0 {
-				return "", terminal.InterruptErr
-			}
-			return "", err
-		}
-		switch r {
-		case '\r', '\n':
-			fmt.Fprint(out, "\r\n")
-			if help != "" && string(line) == "?" {
-				line = line[:0]
-				prompt(true)
-				continue
-			}
-			return string(line), nil
-		case terminal.KeyInterrupt:
-			fmt.Fprint(out, "\r\n")
+		switch {
+		case err != nil && errors.Is(err, io.EOF) && len(line) == 0,
+			r == terminal.KeyInterrupt, r == terminal.KeyEndTransmission && len(line) == 0:
+			fmt.Fprint(s.Out, "\r\n")
 			return "", terminal.InterruptErr
-		case terminal.KeyEndTransmission:
-			if len(line) == 0 {
-				fmt.Fprint(out, "\r\n")
-				return "", terminal.InterruptErr
+		case err != nil:
+			fmt.Fprint(s.Out, "\r\n")
+			return "", err
+		case r == '\r' || r == '\n':
+			fmt.Fprint(s.Out, "\r\n")
+			if help == "" || string(line) != "?" {
+				return string(line), nil
 			}
-		case terminal.KeyBackspace, terminal.KeyDelete:
+			line = line[:0]
+			prompt(true)
+		case r == terminal.KeyBackspace || r == terminal.KeyDelete:
 			if len(line) > 0 {
 				line = line[:len(line)-1]
 			}
-		case terminal.KeyDeleteLine, 0x15: // Ctrl-X, Ctrl-U: start over
+		case r == terminal.KeyDeleteLine || r == 0x15: // Ctrl-X, Ctrl-U: start over
 			line = line[:0]
-		default:
-			if unicode.IsPrint(r) {
-				line = append(line, r)
-			}
+		case unicode.IsPrint(r):
+			line = append(line, r)
 		}
 	}
 }
@@ -228,7 +213,6 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 	if s.Plain {
 		return s.plainSelect(message, options, def, help)
 	}
-	var answer int
 	// After the question on its line: the hint (its first line), or the
 	// option chosen once answered.
 	need := 2 + textwrap.Columns(strings.SplitN(wrapHint(selectHint, s.Width), "\n", 2)[0])
@@ -239,36 +223,35 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 	if def >= 0 && def < len(options) {
 		q.Default = options[def]
 	}
-	err := quietTerminal(s.In, func() error { return survey.AskOne(q, &answer, s.opts()...) })
-	return answer, mapErr(err)
+	var answer int
+	err := s.ask(q, &answer)
+	return answer, err
 }
 
 func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	if s.Plain {
 		return s.plainInput(message, def, help)
 	}
-	// survey prints its default as it is, and the default may be a path
-	// (the folder of acces.md): one that escaping would change is shown
-	// escaped in the question instead, and Enter still gives it whole.
+	// survey prints its default as it is, and the default may be a path:
+	// one that escaping would change is shown escaped in the question
+	// instead, and Enter still gives it whole.
 	shown := def
 	if esc(def) != def {
 		message, shown = message+" ("+esc(def)+")", ""
 	}
+	need := 1 + typingRoom
+	if help != "" {
+		need += len(helpHint) + 1
+	}
+	if shown != "" {
+		need += textwrap.Columns(shown) + 3
+	}
 	var answer string
-	err := quietTerminal(s.In, func() error {
-		need := 1 + typingRoom
-		if help != "" {
-			need += len(helpHint) + 1
-		}
-		if shown != "" {
-			need += textwrap.Columns(shown) + 3
-		}
-		return survey.AskOne(&survey.Input{Message: s.fit(message, need), Default: shown, Help: s.fitHelp(help)}, &answer, s.opts()...)
-	})
+	err := s.ask(&survey.Input{Message: s.fit(message, need), Default: shown, Help: s.fitHelp(help)}, &answer)
 	if err == nil && answer == "" {
 		answer = def
 	}
-	return answer, mapErr(err)
+	return answer, err
 }
 
 // plainSelect is Select as lines of text: the question, the options
@@ -280,64 +263,52 @@ func (s *SurveyPrompter) plainSelect(message string, options []string, def int, 
 	for i, o := range options {
 		fmt.Fprintf(&b, "  %d) %s\n", i+1, o)
 	}
+	prompt := fmt.Sprintf("Numéro, de 1 à %d", len(options))
+	if def >= 0 && def < len(options) {
+		prompt += fmt.Sprintf(" (%d)", def+1)
+	}
+	if help != "" {
+		prompt += " " + helpHint
+	}
 	io.WriteString(s.Out, b.String())
 	for {
-		prompt := fmt.Sprintf("Numéro, de 1 à %d", len(options))
-		if def >= 0 && def < len(options) {
-			prompt += fmt.Sprintf(" (%d)", def+1)
-		}
-		if help != "" {
-			prompt += " " + helpHint
-		}
 		fmt.Fprintf(s.Out, "%s : ", prompt)
 		line, err := s.readLine()
 		if err != nil {
 			return 0, err
 		}
 		answer := strings.TrimSpace(line)
-		switch n, ok := choiceNumber(answer, len(options)); {
+		n, err := strconv.Atoi(answer)
+		switch {
 		case answer == "" && def >= 0 && def < len(options):
 			return def, nil
 		case answer == "?" && help != "":
 			io.WriteString(s.Out, s.wrap("? "+help))
-		case ok:
-			return n, nil
+		case err == nil && n >= 1 && n <= len(options) && answer[0] != '+':
+			return n - 1, nil
 		default:
 			fmt.Fprintf(s.Out, "✘ Réponse refusée : tapez un numéro de 1 à %d.\n", len(options))
 		}
 	}
 }
 
-// choiceNumber reads "2" as the second of n options.
-func choiceNumber(s string, n int) (int, bool) {
-	i := 0
-	for _, r := range s {
-		if r < '0' || r > '9' || i > n {
-			return 0, false
-		}
-		i = i*10 + int(r-'0')
-	}
-	return i - 1, s != "" && i >= 1 && i <= n
-}
-
 // plainInput is Input as a line of text: the question and its default
 // in parentheses, as survey writes them; Enter alone keeps the default.
 func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
+	q := "? " + message
+	if help != "" {
+		q += " " + helpHint
+	}
+	if def != "" {
+		q += " (" + esc(def) + ")" // Enter gives def whole
+	}
 	for {
-		q := "? " + message
-		if help != "" {
-			q += " " + helpHint
-		}
-		if def != "" {
-			q += " (" + esc(def) + ")" // Enter gives def whole
-		}
 		io.WriteString(s.Out, strings.TrimSuffix(s.wrap(q), "\n")+" ")
 		line, err := s.readLine()
 		if err != nil {
 			return "", err
 		}
-		answer := strings.TrimSpace(line)
-		switch {
+		switch answer := strings.TrimSpace(line); {
 		case answer == "?" && help != "":
 			io.WriteString(s.Out, s.wrap("? "+help))
 		case answer == "":
@@ -350,10 +321,7 @@ func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
 
 // wrap is text on lines of the terminal's width, ending with a newline.
 func (s *SurveyPrompter) wrap(text string) string {
-	if s.Width > 0 {
-		text = textwrap.Text(text, s.Width)
-	}
-	return strings.TrimSuffix(text, "\n") + "\n"
+	return strings.TrimSuffix(textwrap.Text(text, s.Width), "\n") + "\n"
 }
 
 // readLine reads one line from the terminal, a byte at a time so that
@@ -363,27 +331,22 @@ func (s *SurveyPrompter) wrap(text string) string {
 func (s *SurveyPrompter) readLine() (string, error) {
 	var line []byte
 	b := make([]byte, 1)
-	for {
+	for len(line) <= 4096 {
 		n, err := s.In.Read(b)
-		if n == 1 {
-			if b[0] == '\n' {
-				return strings.TrimSuffix(string(line), "\r"), nil
-			}
+		switch {
+		case n == 1 && b[0] == '\n':
+			return strings.TrimSuffix(string(line), "\r"), nil
+		case n == 1:
 			line = append(line, b[0])
-			if len(line) > 4096 {
-				return "", errors.New("ligne trop longue")
-			}
-			continue
-		}
-		if err != nil {
+		case err != nil:
 			io.WriteString(s.Out, "\n")
 			if errors.Is(err, io.EOF) && len(line) == 0 {
 				return "", ErrInterrupted
-			}
-			if errors.Is(err, io.EOF) {
+			} else if errors.Is(err, io.EOF) {
 				return string(line), nil
 			}
 			return "", err
 		}
 	}
+	return "", errors.New("ligne trop longue")
 }

@@ -39,8 +39,7 @@ func Banner(s Session, today time.Time) string {
 	// The title and the hours come from the configuration: escaped.
 	fmt.Fprintf(&b, "Séance ROMEO : %s\n", esc(s.Title))
 	fmt.Fprintf(&b, "Le %s.\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)))
-	days := int(s.Day.Sub(today).Hours() / 24)
-	switch {
+	switch days := daysUntil(s, today); {
 	case days > 1:
 		fmt.Fprintf(&b, "Il reste %d jours pour préparer le compte d'accès et la clé.\n", days)
 	case days == 1:
@@ -53,27 +52,19 @@ func Banner(s Session, today time.Time) string {
 	return b.String()
 }
 
-func (w *Wizard) guard(f func() error) error {
-	if w.Guard == nil {
-		return f()
-	}
-	return w.Guard(f)
-}
-
 // Run walks the learner through. A failed checklist is its error, once
 // the last screen has said what comes next.
 func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
-	var res *KeyResult
 	pass := func() ([]byte, error) {
 		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
 		return AskPassphrase(w.P, w.Out)
 	}
 	// The passphrase is asked before the guarded write, so a signal at
 	// the question does not wait for anything.
-	res, err := EnsureKey(w.Store, w.Random, pass, w.guard)
+	res, err := EnsureKey(w.Store, w.Random, pass, w.Guard)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@
 package textwrap
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -11,17 +12,15 @@ import (
 	"golang.org/x/text/width"
 )
 
-// Text re-flows the lines of s wider than width, so that a narrow
-// terminal never cuts a word in two and no line is wider than the
-// terminal but for a single word wider than it (counted in display columns: an accent is one column, a wide
-// character two, a combining mark none). Lines break at spaces. A
-// continuation line starts under the text of its column layout ("OK
-// key-present   message…"), or 4 columns in when that column is past the
-// middle; a word too wide for that room starts a line at the margin,
-// whole. A word is never cut, even one wider than the terminal (a
-// fingerprint at 40 columns): that word alone is left to the terminal's
-// soft wrap, which a copy-paste rejoins, where a newline from pret would
-// end up inside the copied fingerprint or path.
+// Text re-flows the lines of s wider than width (in display columns: an
+// accent is one column, a wide character two, a combining mark none),
+// breaking at spaces. A continuation line starts under the text of its
+// column layout ("OK key-present   message…"), or 4 columns in when that
+// column is past the middle. A word is never cut, even one wider than the
+// terminal (a fingerprint at 40 columns): it gets a line of its own from
+// the margin, left to the terminal's soft wrap, which a copy-paste
+// rejoins, where a newline from pret would end up inside the copied
+// fingerprint or path.
 //
 // A comment line ("# …", after spaces or not) continues as a comment:
 // each continuation starts with "# ".
@@ -36,79 +35,65 @@ func Text(s string, width int) string {
 		return s
 	}
 	lines := strings.Split(s, "\n")
-	var b strings.Builder
-	oldLeft, newLeft := 0, 0 // lines left in the current hunk
+	old, new := 0, 0 // lines left in the current hunk
 	for i, line := range lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
 		plain := StripEscapes(line)
-		if oldLeft+newLeft > 0 && plain != "" && strings.IndexByte(" -+", plain[0]) >= 0 {
-			switch plain[0] {
-			case ' ':
-				oldLeft, newLeft = max(oldLeft-1, 0), max(newLeft-1, 0)
-			case '-':
-				oldLeft = max(oldLeft-1, 0)
-			case '+':
-				newLeft = max(newLeft-1, 0)
+		if old+new > 0 && plain != "" && strings.IndexByte(" -+", plain[0]) >= 0 {
+			if plain[0] != '+' {
+				old = max(old-1, 0)
 			}
-			b.WriteString(wrapDiffLine(line, width))
+			if plain[0] != '-' {
+				new = max(new-1, 0)
+			}
+			lines[i] = wrapDiffLine(line, width)
 			continue
 		}
-		oldLeft, newLeft = hunkCounts(plain)
-		if t := strings.TrimLeft(plain, " "); strings.HasPrefix(t, "#") {
-			b.WriteString(wrapComment(line, width))
-			continue
-		}
-		b.WriteString(wrapLine(line, width))
+		old, new = hunkCounts(plain)
+		lines[i] = wrapLine(line, plain, width)
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
-// hunkCounts reads the line counts of a hunk header "@@ -1,3 +1,4 @@";
-// zero for any other line.
+var hunkHeader = regexp.MustCompile(`^@@ -\d+(,\d+)? \+\d+(,\d+)? @@`)
+
+// hunkCounts reads the line counts of a hunk header "@@ -1,3 +1,4 @@"
+// (a count left out is 1); zero for any other line.
 func hunkCounts(plain string) (old, new int) {
-	rest, ok := strings.CutPrefix(plain, "@@ -")
-	if !ok {
+	m := hunkHeader.FindStringSubmatch(plain)
+	if m == nil {
 		return 0, 0
 	}
-	oldRange, rest, ok := strings.Cut(rest, " +")
-	if !ok {
-		return 0, 0
-	}
-	newRange, _, ok := strings.Cut(rest, " @@")
-	if !ok {
-		return 0, 0
-	}
-	count := func(r string) (int, bool) {
-		start, n, found := strings.Cut(r, ",")
-		if _, err := strconv.Atoi(start); err != nil {
-			return 0, false
+	count := func(c string) int {
+		if c == "" {
+			return 1
 		}
-		if !found {
-			return 1, true
-		}
-		c, err := strconv.Atoi(n)
-		return c, err == nil && c >= 0
+		n, _ := strconv.Atoi(c[1:])
+		return n
 	}
-	o, ok1 := count(oldRange)
-	n, ok2 := count(newRange)
-	if !ok1 || !ok2 {
-		return 0, 0
-	}
-	return o, n
+	return count(m[1]), count(m[2])
 }
 
-func wrapLine(line string, width int) string {
+// wrapLine wraps a line of text, or of comment (shell, ssh_config: "# …")
+// whose continuations are comments too, at the same indent, so that a
+// block copied from a narrow terminal reads as it was meant.
+func wrapLine(line, plain string, width int) string {
 	if Columns(line) <= width {
 		return line
 	}
 	lead := len(line) - len(strings.TrimLeft(line, " "))
+	var b strings.Builder
+	if strings.HasPrefix(strings.TrimLeft(plain, " "), "#") {
+		cont := line[:lead] + "# "
+		if lead+2 > width/2 {
+			cont = "# "
+		}
+		flow(&b, line, 0, width, cont, len(cont), false)
+		return b.String()
+	}
 	hang := hangColumn(line, lead)
 	if hang > width/2 {
 		hang = min(lead+4, width/2)
 	}
-	var b strings.Builder
 	flow(&b, line, 0, width, strings.Repeat(" ", hang), hang, true)
 	return b.String()
 }
@@ -119,35 +104,14 @@ func wrapDiffLine(line string, width int) string {
 	if Columns(line) <= width {
 		return line
 	}
-	i := 0
-	for i < len(line) && line[i] == 0x1b {
-		i += escapeLen(line[i:])
-	}
-	marker := line[i : i+1]
+	i := len(colour.FindString(line))
 	var b strings.Builder
 	b.WriteString(line[:i+1])
-	cont, contW := marker+"↪ ", 3
+	cont, contW := line[i:i+1]+"↪ ", 3
 	if width < 6 {
-		cont, contW = marker, 1
+		cont, contW = line[i:i+1], 1
 	}
 	flow(&b, line[i+1:], 1, width, cont, contW, false)
-	return b.String()
-}
-
-// wrapComment wraps a comment line (shell, ssh_config: "# …"): each
-// continuation is a comment too, at the same indent, so that a block
-// copied from a narrow terminal reads as it was meant.
-func wrapComment(line string, width int) string {
-	if Columns(line) <= width {
-		return line
-	}
-	lead := len(line) - len(strings.TrimLeft(line, " "))
-	cont := line[:lead] + "# "
-	if lead+2 > width/2 {
-		cont = "# "
-	}
-	var b strings.Builder
-	flow(&b, line, 0, width, cont, len(cont), false)
 	return b.String()
 }
 
@@ -155,172 +119,108 @@ func wrapComment(line string, width int) string {
 // not fit; each new line starts with cont, contW columns wide. A word is
 // never cut: one wider than the room after cont starts a line of its own
 // at the margin when bare allows (a fingerprint, a path or a command to
-// copy: the terminal's own soft wrap keeps it one word when copied, a
-// newline would not), else after cont (a diff or comment line needs its
-// marker). The spacing between words is kept within a line (the columns
-// of a layout); a break drops the spaces where it falls. The spaces
-// French puts around « : », « ; », « ? », « ! » and guillemets are no
-// break points (glued).
+// copy), else after cont (a diff or comment line needs its marker). The
+// spacing between words is kept within a line (the columns of a layout);
+// a break drops the spaces where it falls.
 func flow(b *strings.Builder, text string, col, width int, cont string, contW int, bare bool) {
-	first := true
-	for rest := text; rest != ""; {
-		spaces := len(rest) - len(strings.TrimLeft(rest, " "))
-		gap := rest[:spaces]
-		rest = rest[spaces:]
-		end := strings.IndexByte(rest, ' ')
-		if end < 0 {
-			end = len(rest)
-		}
-		if end == 0 {
-			break // trailing spaces
-		}
-		end = glued(rest, end)
-		word := rest[:end]
-		rest = rest[end:]
+	for k, u := range units(text) {
+		gap, word := text[u[0]:u[1]], text[u[1]:u[2]]
 		w := Columns(word)
 		switch {
 		case bare && col+len(gap)+w > width && contW+w > width:
-			// Too wide after the indent: a line of its own from the
-			// margin, whole.
-			if !first || col > 0 {
+			if k > 0 || col > 0 {
 				b.WriteByte('\n')
 			}
 			col = 0
-		case !first && col+len(gap)+w > width:
-			b.WriteByte('\n')
-			b.WriteString(cont)
+		case k > 0 && col+len(gap)+w > width:
+			b.WriteString("\n" + cont)
 			col = contW
 		default:
 			b.WriteString(gap)
 			col += len(gap)
 		}
-		first = false
 		b.WriteString(word)
 		col += w
 	}
 }
 
-// glued is where the word text[:end] ends once extended over the spaces
-// French typography never breaks: before ':', ';', '?', '!' and a
-// closing guillemet, and after an opening one. pret's messages write
-// them as ordinary spaces, so a narrow terminal would otherwise start a
-// line with a lone ':'; written as U+00A0 or U+202F (no-break spaces),
-// they are no break points in the first place.
-func glued(text string, end int) int {
-	last := text[:end]
-	for {
-		next := strings.TrimLeft(text[end:], " ")
-		if len(next) == len(text)-end || next == "" {
-			return end
+// units cuts text into words, each with the spaces before it, as offsets
+// {gap, word, end}. The spaces French typography never breaks stay inside
+// a word: before ':', ';', '?', '!' and a closing guillemet, and after an
+// opening one. pret's messages write them as ordinary spaces, so a narrow
+// terminal would otherwise start a line with a lone ':'; written as U+00A0
+// or U+202F (no-break spaces), they are no break points in the first place.
+func units(text string) [][3]int {
+	var us [][3]int
+	last := 0 // where the last word starts
+	for i := 0; i < len(text); {
+		w := i + len(text[i:]) - len(strings.TrimLeft(text[i:], " "))
+		if w == len(text) {
+			break // trailing spaces
 		}
-		n := strings.IndexByte(next, ' ')
-		if n < 0 {
-			n = len(next)
+		end := strings.IndexByte(text[w:], ' ')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += w
 		}
-		if !opensGlued(StripEscapes(last)) && !closesGlued(StripEscapes(next[:n])) {
-			return end
+		n := len(us)
+		first, _ := utf8.DecodeRuneInString(StripEscapes(text[w:end]))
+		if n > 0 && (strings.HasSuffix(StripEscapes(text[last:i]), "«") || strings.ContainsRune(":;?!»", first)) {
+			us[n-1][2] = end
+		} else {
+			us = append(us, [3]int{i, w, end})
 		}
-		last = next[:n]
-		end = len(text) - len(next) + n
+		i, last = end, w
 	}
+	return us
 }
-
-// closesGlued: a word starting with French high punctuation or a closing
-// guillemet, which stays on the line of the word before it.
-func closesGlued(w string) bool {
-	r, _ := utf8.DecodeRuneInString(w)
-	return strings.ContainsRune(":;?!»", r)
-}
-
-// opensGlued: a word ending with an opening guillemet, which stays on
-// the line of the word after it.
-func opensGlued(w string) bool { return strings.HasSuffix(w, "«") }
 
 // hangColumn is where the text after the last wide gap (two spaces or
-// more) begins: the message column of a checklist or flag line.
+// more) begins: the message column of a checklist or flag line (colour
+// escapes hold no spaces).
 func hangColumn(line string, lead int) int {
-	col, hang := 0, lead
-	for i := 0; i < len(line); {
-		if i >= lead && strings.HasPrefix(line[i:], "  ") {
-			j := i
-			for j < len(line) && line[j] == ' ' {
-				j++
-			}
-			hang = col + (j - i)
-			col += j - i
-			i = j
-			continue
+	hang, rest := lead, line[lead:]
+	for {
+		i := strings.Index(rest, "  ")
+		if i < 0 {
+			return hang
 		}
-		if line[i] == 0x1b {
-			i += escapeLen(line[i:])
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(line[i:])
-		i += size
-		col += runeWidth(r)
+		j := len(rest) - len(strings.TrimLeft(rest[i:], " "))
+		hang += Columns(rest[:j])
+		rest = rest[j:]
 	}
-	return hang
 }
 
-// Columns counts the display columns of s, without colour escapes.
+// Columns counts the display columns of s, without colour escapes: none
+// for a combining mark or an invisible format character, two for an East
+// Asian wide or fullwidth one (emoji included), one otherwise.
 func Columns(s string) int {
 	n := 0
-	for i := 0; i < len(s); {
-		if s[i] == 0x1b {
-			i += escapeLen(s[i:])
-			continue
+	for _, r := range StripEscapes(s) {
+		switch {
+		case r < 0x300: // Latin, accents precomposed; combining marks start here
+			n++
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		case width.LookupRune(r).Kind() == width.EastAsianWide, width.LookupRune(r).Kind() == width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		n += runeWidth(r)
 	}
 	return n
 }
 
-// runeWidth is how many columns a terminal gives a character: none for a
-// combining mark or an invisible format character, two for an East Asian
-// wide or fullwidth one (emoji included), one otherwise.
-func runeWidth(r rune) int {
-	switch {
-	case r < 0x300: // Latin, accents precomposed; combining marks start here
-		return 1
-	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
-}
+// escape is a CSI sequence (ESC [ … final byte, or to the end when
+// unterminated), or a lone ESC.
+var escape = regexp.MustCompile("\x1b(\\[[^\x40-\x7e]*([\x40-\x7e]|$))?")
+
+var colour = regexp.MustCompile("^(" + escape.String() + ")*")
 
 // StripEscapes is s without its colour escapes.
 func StripEscapes(s string) string {
-	if strings.IndexByte(s, 0x1b) < 0 {
+	if !strings.Contains(s, "\x1b") {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] == 0x1b {
-			i += escapeLen(s[i:])
-			continue
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return b.String()
-}
-
-// escapeLen is the length of the CSI sequence (ESC [ … letter) at the
-// start of s, or 1 for a lone ESC.
-func escapeLen(s string) int {
-	if len(s) < 2 || s[1] != '[' {
-		return 1
-	}
-	for i := 2; i < len(s); i++ {
-		if c := s[i]; c >= 0x40 && c <= 0x7e {
-			return i + 1
-		}
-	}
-	return len(s)
+	return escape.ReplaceAllString(s, "")
 }
