@@ -16,6 +16,7 @@ package dates
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -401,3 +402,94 @@ func why(s string, ts []textfold.Token) string {
 
 // ambiguousMonth: "ju" and "jui" start both juin and juillet.
 func ambiguousMonth(folded string) bool { return folded == "ju" || folded == "jui" }
+
+// tokens splits text into folded words and marks (textfold.Tokens), with
+// / - . and apostrophes inside a word: 20/10/2026, 2026-10-20, avant-hier
+// and aujourd'hui are one word each, the dot of « oct. » a mark. Parse
+// and Find both read through it, so a typed answer and the same words in
+// a file are the same tokens.
+func tokens(text string) []textfold.Token {
+	return textfold.Tokens(text, func(r rune) bool { return strings.ContainsRune("/-.'’ʼ", r) })
+}
+
+// foldedMonths are the month names as textfold writes them (the weekdays
+// have no accent to fold).
+var foldedMonths = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
+	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
+
+// Month reads a folded month name, whole or shortened to its first three
+// letters or more, as long as only one month starts so: "fevr", "oct",
+// "sept"; "ju" and "jui" (juin or juillet?) and "ma" are refused.
+func Month(w string) (time.Month, bool) {
+	found := time.Month(0)
+	for i, n := range foldedMonths {
+		switch {
+		case w == n:
+			return time.Month(i + 1), true
+		case len(w) >= 3 && strings.HasPrefix(n, w):
+			if found != 0 {
+				return 0, false
+			}
+			found = time.Month(i + 1)
+		}
+	}
+	return found, found != 0
+}
+
+func weekday(w string) (time.Weekday, bool) {
+	i := slices.Index(weekdays[:], w)
+	return time.Weekday(i), i >= 0
+}
+
+// Digits reports whether s is one or more ASCII digits.
+func Digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+
+// number reads one to n ASCII digits.
+func number(s string, n int) (int, bool) {
+	v, err := strconv.Atoi(s)
+	return v, len(s) <= n && Digits(s) && err == nil
+}
+
+// year reads a year written in four digits, as every form spells it.
+func year(w string) (int, bool) {
+	y, ok := number(w, 4)
+	return y, ok && len(w) == 4
+}
+
+// dayOfMonth reads the day before a month name: "20", "2", "02", or "1er".
+func dayOfMonth(w string) (int, bool) {
+	if w == "1er" {
+		return 1, true
+	}
+	return number(w, 2)
+}
+
+// ISOWord reads the one-word form 2026-10-20 (also 2026-1-5). Only the
+// shape is checked; Civil says whether the day exists.
+func ISOWord(w string) (y, m, d int, ok bool) {
+	p := strings.Split(w, "-")
+	if len(p) != 3 {
+		return 0, 0, 0, false
+	}
+	y, ok1 := year(p[0])
+	m, ok2 := number(p[1], 2)
+	d, ok3 := number(p[2], 2)
+	return y, m, d, ok1 && ok2 && ok3
+}
+
+// Civil is the day y-m-d at midnight UTC, when the calendar has it:
+// 2026-02-30, 31/11 and month 13 do not exist.
+func Civil(y, m, d int) (time.Time, bool) {
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	return t, m >= 1 && m <= 12 && t.Day() == d && int(t.Month()) == m
+}
+
+// The years pret can mean, for a recorded date as for the session date:
+// beyond them, a typo such as 0026 or 2206.
+const (
+	MinYear = 2000
+	MaxYear = 2100
+)
+
+// InYears reports whether y is between MinYear and MaxYear.
+func InYears(y int) bool { return y >= MinYear && y <= MaxYear }
