@@ -98,7 +98,7 @@ type Found struct {
 // optional « le » before it and final dots after it. The result is midnight UTC.
 func Parse(s string, ctx Context) (time.Time, error) {
 	ts := tokens(s)
-	if len(ts) > 0 && ts[0].Folded == "le" {
+	if at(ts, 0) == "le" {
 		ts = ts[1:]
 	}
 	quoted := strings.Join(strings.Fields(s), " ")
@@ -127,14 +127,11 @@ func Parse(s string, ctx Context) (time.Time, error) {
 func Find(text string, ctx Context) []Found {
 	var out []Found
 	ts := tokens(text)
-	for i := 0; i < len(ts); {
-		n, f, ok := read(text, ts[i:], ctx)
-		if !ok {
-			i++
-			continue
+	for i := 0; i < len(ts); i++ {
+		if n, f, ok := read(text, ts[i:], ctx); ok {
+			out = append(out, f)
+			i += n - 1
 		}
-		out = append(out, f)
-		i += n
 	}
 	return out
 }
@@ -162,10 +159,10 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	skip := 0
 	if named {
 		skip = 1
-		if skip < len(ts) && ts[skip].Folded == "," {
+		if at(ts, skip) == "," {
 			skip++
 		}
-		if skip < len(ts) && ts[skip].Folded == "le" {
+		if at(ts, skip) == "le" {
 			skip++
 		}
 	}
@@ -252,10 +249,10 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 		return 0, 0, 0, 0, false
 	}
 	n, y = 2, noYear
-	if n < len(ts) && ts[n].Folded == "." {
+	if at(ts, n) == "." {
 		n++
 	}
-	if n < len(ts) && Digits(ts[n].Folded) {
+	if Digits(at(ts, n)) {
 		if y, ok = year(ts[n].Folded); !ok {
 			return 0, 0, 0, 0, false // 20 octobre 26
 		}
@@ -276,12 +273,7 @@ var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quat
 // (before today), il y a 3 jours, il y a une semaine. demain is read to
 // be refused for what it is.
 func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
-	at := func(i int) string {
-		if i < len(ts) {
-			return ts[i].Folded
-		}
-		return ""
-	}
+	at := func(i int) string { return at(ts, i) }
 	n, back := 0, 0
 	switch w := at(0); {
 	case w == "aujourd'hui" || w == "aujourdhui":
@@ -391,13 +383,21 @@ func why(s string, ts []textfold.Token) string {
 		return word(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
 	rest := 2
-	if rest < len(ts) && ts[rest].Folded == "." {
+	if at(ts, rest) == "." {
 		rest++
 	}
-	if rest < len(ts) && Digits(ts[rest].Folded) {
+	if Digits(at(ts, rest)) {
 		return "l'année s'écrit en quatre chiffres, par exemple 2026"
 	}
 	return "écrivez par exemple " + Forms
+}
+
+// at is the folded token i of ts, "" past its end.
+func at(ts []textfold.Token, i int) string {
+	if i < len(ts) {
+		return ts[i].Folded
+	}
+	return ""
 }
 
 // ambiguousMonth: "ju" and "jui" start both juin and juillet.
