@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"html"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -53,10 +54,7 @@ const (
 // lineAt is the source line of the byte at off in b.text.
 func (b *block) lineAt(off int) int {
 	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].at > off })
-	if i == 0 {
-		return b.spans[0].line
-	}
-	return b.spans[i-1].line
+	return b.spans[max(i-1, 0)].line
 }
 
 func (b *block) add(s string, line int) {
@@ -152,27 +150,9 @@ func tooDeep(page string) bool {
 
 // MarkerLen is the length of the block quote or list marker s starts
 // with, 0 for none.
-func MarkerLen(s string) int {
-	switch {
-	case s == "":
-		return 0
-	case s[0] == '>':
-		return 1
-	case s[0] == '-' || s[0] == '+' || s[0] == '*':
-		if len(s) > 1 && (s[1] == ' ' || s[1] == '\t') {
-			return 2
-		}
-		return 0
-	}
-	n := 0
-	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	if n > 0 && n+1 < len(s) && (s[n] == '.' || s[n] == ')') && (s[n+1] == ' ' || s[n+1] == '\t') {
-		return n + 2
-	}
-	return 0
-}
+func MarkerLen(s string) int { return len(marker.FindString(s)) }
+
+var marker = regexp.MustCompile(`^(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])`)
 
 // cut is where to end a piece of window: after its last space, else
 // before its last character.
