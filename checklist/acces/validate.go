@@ -198,13 +198,16 @@ func (p *page) visit(b *block) {
 // read further, never quoted; the line breaks stay, so the line numbers
 // of the rest do not move.
 func blankLines(text string, blank func(int) bool) string {
-	lines := strings.SplitAfter(text, "\n")
-	for i, l := range lines {
-		if blank(i + 1) {
-			lines[i] = l[len(strings.TrimSuffix(l, "\n")):]
+	var b strings.Builder
+	b.Grow(len(text))
+	n := 0
+	for line := range strings.Lines(text) {
+		if n++; blank(n) {
+			line = line[len(strings.TrimSuffix(line, "\n")):]
 		}
+		b.WriteString(line)
 	}
-	return strings.Join(lines, "")
+	return b.String()
 }
 
 // invalidUTF8Line is the line of the first byte that is not UTF-8 (no

@@ -446,8 +446,11 @@ func Digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == 
 
 // number reads one to n ASCII digits.
 func number(s string, n int) (int, bool) {
+	if len(s) > n || !Digits(s) {
+		return 0, false
+	}
 	v, err := strconv.Atoi(s)
-	return v, len(s) <= n && Digits(s) && err == nil
+	return v, err == nil
 }
 
 // year reads a year written in four digits, as every form spells it.
