@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"cmp"
 	"encoding/base64"
 	"slices"
 	"strings"
@@ -75,9 +76,7 @@ func (k *keyRule) visit(b *block) {
 			i = end - 1
 		case (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
 			k.stated(b.lineAt(i))
-			if k.md5Line == 0 {
-				k.md5Line = b.lineAt(i)
-			}
+			k.md5Line = cmp.Or(k.md5Line, b.lineAt(i))
 			end := i + md5At(rest)
 			blank(i, end)
 			i = end - 1
@@ -99,11 +98,7 @@ func (k *keyRule) visit(b *block) {
 	k.typeWords(string(plain), b)
 }
 
-func (k *keyRule) stated(line int) {
-	if k.firstLine == 0 {
-		k.firstLine = line
-	}
-}
+func (k *keyRule) stated(line int) { k.firstLine = cmp.Or(k.firstLine, line) }
 
 func (k *keyRule) fingerprint(fp string, line int) {
 	if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
@@ -149,30 +144,24 @@ func pastedFingerprint(before, blob string) string {
 // everything but letters, digits, '-' and '_', so id_ed25519_romeo stays
 // one word and does not state a type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for i := 0; i < len(text); {
+	for i := 0; i < len(text); i++ {
 		j := i
 		for j < len(text) && isTypeByte(text[j]) {
 			j++
 		}
-		if j == i {
-			i++
-			continue
-		}
-		w := text[i:j]
-		at := i
-		i = j
-		switch t := typeWord(strings.ToLower(w)); t {
+		switch t := typeWord(strings.ToLower(text[i:j])); t {
 		case "":
 		case "ed25519":
 			k.ed25519 = true
 		default:
 			if k.otherLine == 0 {
-				k.otherLine = b.lineAt(at)
+				k.otherLine = b.lineAt(i)
 			}
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
 		}
+		i = j
 	}
 }
 

@@ -1,8 +1,10 @@
 package acces
 
 import (
+	"bufio"
 	"bytes"
 	"html"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -51,10 +54,7 @@ const (
 // lineAt is the source line of the byte at off in b.text.
 func (b *block) lineAt(off int) int {
 	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].at > off })
-	if i == 0 {
-		return b.spans[0].line
-	}
-	return b.spans[i-1].line
+	return b.spans[max(i-1, 0)].line
 }
 
 func (b *block) add(s string, line int) {
@@ -150,27 +150,9 @@ func tooDeep(page string) bool {
 
 // MarkerLen is the length of the block quote or list marker s starts
 // with, 0 for none.
-func MarkerLen(s string) int {
-	switch {
-	case s == "":
-		return 0
-	case s[0] == '>':
-		return 1
-	case s[0] == '-' || s[0] == '+' || s[0] == '*':
-		if len(s) > 1 && (s[1] == ' ' || s[1] == '\t') {
-			return 2
-		}
-		return 0
-	}
-	n := 0
-	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	if n > 0 && n+1 < len(s) && (s[n] == '.' || s[n] == ')') && (s[n+1] == ' ' || s[n+1] == '\t') {
-		return n + 2
-	}
-	return 0
-}
+func MarkerLen(s string) int { return len(marker.FindString(s)) }
+
+var marker = regexp.MustCompile(`^(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])`)
 
 // cut is where to end a piece of window: after its last space, else
 // before its last character.
@@ -321,75 +303,17 @@ func (r *reader) table(t *east.Table) {
 	}
 }
 
-// resolve is a text as CommonMark shows it: a backslash before ASCII
-// punctuation is dropped, entities and numeric references become their
-// characters (HTML5's list, as CommonMark's).
+// resolve is a text as CommonMark shows it: backslash escapes dropped,
+// entities and numeric references resolved. goldmark's HTML writer does
+// exactly that, escaping HTML as it goes; unescaping its output leaves
+// the text.
 func resolve(v []byte) string {
 	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
 		return string(v)
 	}
 	var out strings.Builder
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case c == '\\' && i+1 < len(v) && isASCIIPunct(v[i+1]):
-			out.WriteByte(v[i+1])
-			i++
-		case c == '&':
-			if n := entityLen(v[i:]); n > 0 {
-				out.WriteString(html.UnescapeString(string(v[i : i+n])))
-				i += n - 1
-				continue
-			}
-			out.WriteByte(c)
-		default:
-			out.WriteByte(c)
-		}
-	}
-	return out.String()
-}
-
-// entityLen is the length of the entity or numeric reference that v
-// starts with ("&oelig;", "&#43;", "&#x2B;"), 0 for none.
-func entityLen(v []byte) int {
-	end := bytes.IndexByte(v, ';')
-	if end < 2 || end > 32 {
-		return 0
-	}
-	body := v[1:end]
-	ok := func(b []byte, digit func(byte) bool) bool {
-		for _, c := range b {
-			if !digit(c) {
-				return false
-			}
-		}
-		return len(b) > 0 && len(b) <= 7
-	}
-	dec := func(c byte) bool { return c >= '0' && c <= '9' }
-	hex := func(c byte) bool { return dec(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
-	alnum := func(c byte) bool { return dec(c) || c|0x20 >= 'a' && c|0x20 <= 'z' }
-	switch {
-	case len(body) > 1 && body[0] == '#' && (body[1] == 'x' || body[1] == 'X'):
-		if !ok(body[2:], hex) {
-			return 0
-		}
-	case body[0] == '#':
-		if !ok(body[1:], dec) {
-			return 0
-		}
-	default:
-		for _, c := range body {
-			if !alnum(c) {
-				return 0
-			}
-		}
-		// A name HTML does not know stays as written.
-		if html.UnescapeString(string(v[:end+1])) == string(v[:end+1]) {
-			return 0
-		}
-	}
-	return end + 1
-}
-
-func isASCIIPunct(c byte) bool {
-	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+	w := bufio.NewWriterSize(&out, len(v))
+	gmhtml.DefaultWriter.Write(w, v)
+	w.Flush()
+	return html.UnescapeString(out.String())
 }

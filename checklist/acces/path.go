@@ -106,8 +106,7 @@ func pathTokens(text string) []pathToken {
 
 // isPathSep is the length of the separator text starts with, 0 for none.
 func isPathSep(text string) int {
-	switch text[0] {
-	case ' ', '\t', '`', '"', '\'', '(', ')', '<', '>', '[', ']', '|', '*', ',', ';':
+	if strings.IndexByte(" \t`\"'()<>[]|*,;", text[0]) >= 0 {
 		return 1
 	}
 	for _, s := range []string{"\u00a0", "«", "»", "\u202f"} {

@@ -1,7 +1,9 @@
 package acces
 
 import (
+	"cmp"
 	"errors"
+	"strings"
 
 	"golang.org/x/crypto/ssh"
 
@@ -31,47 +33,34 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		r.SignatureFix = fix
 	}
 	byHand := "supprimez le bloc (de la ligne <!-- pret:signature --> à la fin), puis " + again
-	switch err := sf.Verify(); {
-	case errors.Is(err, signing.ErrStray):
-		bad("retirez-la, puis "+again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)")
-		return
-	case errors.Is(err, signing.ErrMisplacedMarker):
-		bad("retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis "+again,
-			"la marque <!-- pret:signature --> est suivie de texte au lieu d'un bloc de signature, et ce texte ne serait pas signé")
-		return
-	case errors.Is(err, signing.ErrTrailing):
-		bad("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis "+again,
-			"du texte suit le bloc de signature : il n'est pas signé")
-		return
-	case errors.Is(err, signing.ErrNoBlock):
-		bad("retirez cette ligne, ou "+again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature")
-		return
-	case errors.Is(err, signing.ErrNoFence):
-		bad("mettez une ligne ``` juste avant la ligne BEGIN SSH SIGNATURE et une juste après la ligne END SSH SIGNATURE, ou "+byHand,
-			"le bloc de signature n'est pas dans un bloc de code : la page l'afficherait comme du texte")
-		return
-	case errors.Is(err, signing.ErrIndented):
-		bad("retirez l'indentation du bloc et mettez-le entre deux lignes ```, ou "+byHand,
-			"le bloc de signature est indenté : ses lignes BEGIN/END SSH SIGNATURE doivent commencer la ligne pour qu'OpenSSH le lise")
-		return
-	case errors.Is(err, signing.ErrAfterEnd):
-		bad("fermez le bloc par la même suite de caractères qui l'ouvre (``` ou ~~~) et remontez le texte au-dessus de la ligne <!-- pret:signature -->, ou "+byHand,
-			"du texte suit la ligne END SSH SIGNATURE dans le bloc de code : il n'est pas signé")
-		return
-	case errors.Is(err, signing.ErrNamespace):
-		bad(again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)")
-		return
-	case errors.Is(err, signing.ErrNoUserPresence):
-		bad("signez de nouveau en touchant la clé de sécurité quand elle clignote (ou avec « pret signer » et la clé de la séance)",
-			"signature d'une clé de sécurité faite sans la toucher : pret exige la présence de l'utilisateur")
-		return
-	case errors.Is(err, signing.ErrNonCanonical):
-		bad(again, "signature ed25519 non canonique (valeur S non réduite) : aucun outil de signature n'écrit cela, elle a été modifiée")
-		return
-	case errors.Is(err, signing.ErrSigMismatch):
-		bad(again, "le fichier a été modifié après sa signature")
-		return
-	case err != nil:
+	err := sf.Verify()
+	for _, c := range []struct {
+		err      error
+		fix, msg string
+	}{
+		{signing.ErrStray, "retirez-la, puis " + again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)"},
+		{signing.ErrMisplacedMarker, "retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis " + again,
+			"la marque <!-- pret:signature --> est suivie de texte au lieu d'un bloc de signature, et ce texte ne serait pas signé"},
+		{signing.ErrTrailing, "remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis " + again, "du texte suit le bloc de signature : il n'est pas signé"},
+		{signing.ErrNoBlock, "retirez cette ligne, ou " + again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature"},
+		{signing.ErrNoFence, "mettez une ligne ``` juste avant la ligne BEGIN SSH SIGNATURE et une juste après la ligne END SSH SIGNATURE, ou " + byHand,
+			"le bloc de signature n'est pas dans un bloc de code : la page l'afficherait comme du texte"},
+		{signing.ErrIndented, "retirez l'indentation du bloc et mettez-le entre deux lignes ```, ou " + byHand,
+			"le bloc de signature est indenté : ses lignes BEGIN/END SSH SIGNATURE doivent commencer la ligne pour qu'OpenSSH le lise"},
+		{signing.ErrAfterEnd, "fermez le bloc par la même suite de caractères qui l'ouvre (``` ou ~~~) et remontez le texte au-dessus de la ligne <!-- pret:signature -->, ou " + byHand,
+			"du texte suit la ligne END SSH SIGNATURE dans le bloc de code : il n'est pas signé"},
+		{signing.ErrNamespace, again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)"},
+		{signing.ErrNoUserPresence, "signez de nouveau en touchant la clé de sécurité quand elle clignote (ou avec « pret signer » et la clé de la séance)",
+			"signature d'une clé de sécurité faite sans la toucher : pret exige la présence de l'utilisateur"},
+		{signing.ErrNonCanonical, again, "signature ed25519 non canonique (valeur S non réduite) : aucun outil de signature n'écrit cela, elle a été modifiée"},
+		{signing.ErrSigMismatch, again, "le fichier a été modifié après sa signature"},
+	} {
+		if errors.Is(err, c.err) {
+			bad(c.fix, "%s", c.msg)
+			return
+		}
+	}
+	if err != nil {
 		bad(byHand, "bloc de signature illisible (%s)", detail(err))
 		return
 	}
@@ -97,19 +86,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 
 // keyTypeName is a key type as `ssh-keygen -l` names it.
 func keyTypeName(t string) string {
-	switch t {
-	case ssh.KeyAlgoRSA:
-		return "RSA"
-	case ssh.KeyAlgoECDSA256, ssh.KeyAlgoECDSA384, ssh.KeyAlgoECDSA521:
-		return "ECDSA"
-	case ssh.KeyAlgoSKECDSA256:
-		return "ECDSA-SK"
-	case ssh.KeyAlgoSKED25519:
-		return "ED25519-SK"
-	case ssh.KeyAlgoDSA:
-		return "DSA"
-	}
-	return "d'un autre type"
+	return cmp.Or(typeWord(strings.TrimSuffix(t, "@openssh.com")), "d'un autre type")
 }
 
 // detail is the French reason of a malformed block, without the generic

@@ -27,6 +27,8 @@ import (
 // bytes, and nothing over this is read further.
 const MaxAccessSize = 1 << 20
 
+const tooLarge = "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"
+
 // PubFile is a public key file found beside acces.md.
 type PubFile struct {
 	Name string
@@ -114,7 +116,7 @@ func (r *Result) noteCapped() {
 func Validate(data []byte, rules Rules) *Result {
 	r := &Result{}
 	if len(data) > MaxAccessSize {
-		r.add("too-large", checklist.SevError, 0, "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu")
+		r.add("too-large", checklist.SevError, 0, tooLarge)
 		return r
 	}
 	// The signature covers the file as sent, BOM and line ends included.
@@ -198,29 +200,27 @@ func (p *page) visit(b *block) {
 func blankLines(text string, blank func(int) bool) string {
 	var b strings.Builder
 	b.Grow(len(text))
-	for n := 1; text != ""; n++ {
-		line, rest, found := strings.Cut(text, "\n")
-		if !blank(n) {
-			b.WriteString(line)
+	n := 0
+	for line := range strings.Lines(text) {
+		if n++; blank(n) {
+			line = line[len(strings.TrimSuffix(line, "\n")):]
 		}
-		if found {
-			b.WriteByte('\n')
-		}
-		text = rest
+		b.WriteString(line)
 	}
 	return b.String()
 }
 
-// invalidUTF8Line is the line of the first byte that is not UTF-8.
+// invalidUTF8Line is the line of the first byte that is not UTF-8 (no
+// UTF-8 sequence holds a line feed, so lines can be checked one by one).
 func invalidUTF8Line(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n == 1 {
-			return 1 + bytes.Count(data[:i], []byte("\n"))
+	n := 1
+	for line := range bytes.Lines(data) {
+		if !utf8.Valid(line) {
+			break
 		}
-		i += n
+		n++
 	}
-	return 0
+	return n
 }
 
 // Target is one acces.md to validate, with the .pub found beside it.
@@ -268,7 +268,7 @@ func ValidateFile(t Target, rules Rules) checklist.FileResult {
 	data, err := safefile.ReadInto(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink, nil)
 	switch {
 	case errors.Is(err, safefile.ErrTooLarge):
-		res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}}
+		res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: tooLarge}}
 		return res
 	case err != nil:
 		res.Problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}}

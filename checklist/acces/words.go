@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -35,23 +36,11 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
-func isJoiner(r rune) bool {
-	switch r {
-	case '\'', '’', 'ʼ', '-', '_':
-		return true
-	}
-	return false
-}
+func isJoiner(r rune) bool { return strings.ContainsRune("'’ʼ-_", r) }
 
 // isDecoration: quotes, emphasis and code marks, table pipes, quote and
 // heading marks that a renderer left as text.
-func isDecoration(r rune) bool {
-	switch r {
-	case '"', '«', '»', '“', '”', '„', '‘', '’', '\'', '*', '_', '`', '|', '>', '#':
-		return true
-	}
-	return false
-}
+func isDecoration(r rune) bool { return strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r) }
 
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)

@@ -59,15 +59,18 @@ func (l Learner) Check() *checklist.Report {
 	}
 
 	if !keyOK {
-		add("key-type", checklist.Skip, "pas de clé à examiner", "")
-		add("key-encrypted", checklist.Skip, "pas de clé à examiner", "")
+		for _, id := range []string{"key-type", "key-encrypted", "key-permissions", "pubkey-matches"} {
+			add(id, checklist.Skip, "pas de clé à examiner", "")
+		}
 	} else {
 		p := state.Private
 		switch {
-		case p.Public == nil:
-			add("key-type", checklist.Fail, "clé de type "+p.LegacyType+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
-		case !keys.IsEd25519(p.Public):
-			add("key-type", checklist.Fail, "clé de type "+keys.TypeName(p.Public)+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
+		case p.Public == nil || !keys.IsEd25519(p.Public):
+			typ := p.LegacyType
+			if p.Public != nil {
+				typ = keys.TypeName(p.Public)
+			}
+			add("key-type", checklist.Fail, "clé de type "+typ+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
 		default:
 			add("key-type", checklist.Pass, "type ED25519", "")
 		}
@@ -82,21 +85,28 @@ func (l Learner) Check() *checklist.Report {
 		default:
 			add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
 		}
-	}
-
-	l.checkPermissions(add, keyOK)
-
-	switch {
-	case !keyOK:
-		add("pubkey-matches", checklist.Skip, "pas de clé à examiner", "")
-	case state.Pub == nil && state.PubErr == nil:
-		add("pubkey-matches", checklist.Fail, l.Store.PublicPath()+" manque", "« pret cle » le recrée depuis la clé privée")
-	case state.PubErr != nil:
-		add("pubkey-matches", checklist.Fail, l.Store.PublicPath()+" est illisible", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
-	case !state.PubMatches():
-		add("pubkey-matches", checklist.Fail, l.Store.PublicPath()+" ne correspond pas à la clé privée", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
-	default:
-		add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
+		// keys.Permissions follows the OpenSSH of the system (Unix modes,
+		// or the ACLs on Windows): ssh refuses a private key others can
+		// read; a key folder others can write lets them swap the key.
+		switch problems, err := l.Store.Permissions(); {
+		case err != nil:
+			add("key-permissions", checklist.Fail, "droits illisibles : "+checklist.Describe(err), "")
+		case len(problems) > 0:
+			add("key-permissions", checklist.Fail, problems[0].Msg, problems[0].Fix)
+		default:
+			add("key-permissions", checklist.Pass, "clé privée lisible par son propriétaire seul, dossier protégé", "")
+		}
+		pub := l.Store.PublicPath()
+		switch {
+		case state.Pub == nil && state.PubErr == nil:
+			add("pubkey-matches", checklist.Fail, pub+" manque", "« pret cle » le recrée depuis la clé privée")
+		case state.PubErr != nil:
+			add("pubkey-matches", checklist.Fail, pub+" est illisible", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+		case !state.PubMatches():
+			add("pubkey-matches", checklist.Fail, pub+" ne correspond pas à la clé privée", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+		default:
+			add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
+		}
 	}
 
 	// Independent of the key: a first `pret cle` killed while it wrote
@@ -206,27 +216,6 @@ func (l Learner) Check() *checklist.Report {
 		add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
 	}
 	return r
-}
-
-// checkPermissions follows the OpenSSH of the system (keys.Permissions:
-// Unix modes, or the ACLs on Windows): ssh refuses a private key others
-// can read; a key folder others can write lets them swap the key.
-func (l Learner) checkPermissions(add func(id string, st checklist.Status, msg, fix string), keyOK bool) {
-	if !keyOK {
-		add("key-permissions", checklist.Skip, "pas de clé à examiner", "")
-		return
-	}
-	problems, err := l.Store.Permissions()
-	if err != nil {
-		add("key-permissions", checklist.Fail, "droits illisibles : "+checklist.Describe(err), "")
-		return
-	}
-	if len(problems) > 0 {
-		p := problems[0]
-		add("key-permissions", checklist.Fail, p.Msg, p.Fix)
-		return
-	}
-	add("key-permissions", checklist.Pass, "clé privée lisible par son propriétaire seul, dossier protégé", "")
 }
 
 func (l Learner) checkAccessDate(add func(id string, st checklist.Status, msg, fix string)) {

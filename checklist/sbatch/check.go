@@ -1,6 +1,7 @@
 package sbatch
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -27,17 +28,8 @@ func (r *Report) add(code string, sev checklist.Severity, line int, format strin
 	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
-// wanted are the five options of the module, their value, and what the
-// value means once Slurm has read it.
-var wanted = []struct {
-	name, value string
-}{
-	{"job-name", "sommeil"},
-	{"output", "sommeil-%j.out"},
-	{"time", "00:02:00"},
-	{"cpus-per-task", "1"},
-	{"mem", "1G"},
-}
+// wanted are the five options of the module and their value.
+var wanted = [][2]string{{"job-name", "sommeil"}, {"output", "sommeil-%j.out"}, {"time", "00:02:00"}, {"cpus-per-task", "1"}, {"mem", "1G"}}
 
 // Check applies the checklist of "Projet solo" to a script.
 func Check(name string, data []byte, given Given) *Report {
@@ -59,13 +51,13 @@ func Check(name string, data []byte, given Given) *Report {
 	}
 
 	for _, w := range wanted {
-		o, ok := s.Last(w.name)
+		canonical := "--" + w[0] + "=" + w[1]
+		o, ok := s.Last(w[0])
 		if !ok {
-			r.add("sbatch-missing-option", checklist.SevError, 0, "--%s=%s n'est pas en vigueur : ajoutez la ligne #SBATCH --%s=%s avant hostname", w.name, w.value, w.name, w.value)
+			r.add("sbatch-missing-option", checklist.SevError, 0, "%s n'est pas en vigueur : ajoutez la ligne #SBATCH %s avant hostname", canonical, canonical)
 			continue
 		}
-		same, meaning := sameMeaning(w.name, o.Value, e)
-		canonical := "--" + w.name + "=" + w.value
+		same, meaning := sameMeaning(w[0], o.Value, e)
 		switch {
 		case !same:
 			r.add("sbatch-wrong-value", checklist.SevError, o.Line, "%s : %s ; le cours demande %s", o.Written, meaning, canonical)
@@ -86,15 +78,13 @@ func Check(name string, data []byte, given Given) *Report {
 		}
 	}
 
-	cmds := make([]string, len(s.Commands))
-	for i, c := range s.Commands {
-		cmds[i] = strings.Join(strings.Fields(c.Text), " ")
+	var cmds []string
+	line := 0
+	for _, c := range s.Commands {
+		cmds = append(cmds, strings.Join(strings.Fields(c.Text), " "))
+		line = cmp.Or(line, c.Line)
 	}
 	if strings.Join(cmds, "\n") != "hostname\nsleep 30" {
-		line := 0
-		if len(s.Commands) > 0 {
-			line = s.Commands[0].Line
-		}
 		r.add("sbatch-commands", checklist.SevError, line, "les commandes sont %q : le cours demande hostname, puis sleep 30, une par ligne", strings.Join(cmds, " ; "))
 	}
 
@@ -109,15 +99,15 @@ func Check(name string, data []byte, given Given) *Report {
 			}
 		}
 	}
-	for _, u := range []struct{ name, given, key string }{
-		{"partition", given.Partition, "organisateurs.partition"},
-		{"account", given.Account, "organisateurs.compte"},
+	for _, u := range []struct{ name, given, french, key string }{
+		{"partition", given.Partition, "partition", "organisateurs.partition"},
+		{"account", given.Account, "compte Slurm", "organisateurs.compte"},
 	} {
 		o, ok := s.Last(u.name)
 		switch {
 		case !ok:
 		case u.given == "":
-			r.add("sbatch-unrequested-option", checklist.SevError, o.Line, "%s : les organisateurs n'ont pas donné de %s ; retirez cette ligne tant qu'ils n'en ont pas donné (%s)", o.Written, frenchName(u.name), u.key)
+			r.add("sbatch-unrequested-option", checklist.SevError, o.Line, "%s : les organisateurs n'ont pas donné de %s ; retirez cette ligne tant qu'ils n'en ont pas donné (%s)", o.Written, u.french, u.key)
 		case o.Value != u.given:
 			r.add("sbatch-unrequested-option", checklist.SevError, o.Line, "%s : les organisateurs ont donné %s=%s", o.Written, u.name, u.given)
 		}
@@ -125,13 +115,6 @@ func Check(name string, data []byte, given Given) *Report {
 	sort.SliceStable(r.Problems, func(i, j int) bool { return r.Problems[i].Line < r.Problems[j].Line })
 	r.Explain = explain(s, e)
 	return r
-}
-
-func frenchName(option string) string {
-	if option == "account" {
-		return "compte Slurm"
-	}
-	return option
 }
 
 // sameMeaning compares what Slurm retains with what the course asks.
@@ -159,18 +142,15 @@ func sameMeaning(name, value string, e Effective) (bool, string) {
 }
 
 func minutes(m int) string {
-	switch m {
-	case 0:
+	switch {
+	case m == 0:
 		return "aucune limite"
-	case 1:
+	case m == 1:
 		return "1 minute"
-	}
-	if m%60 == 0 && m >= 60 {
-		h := m / 60
-		if h == 1 {
-			return "1 heure"
-		}
-		return fmt.Sprintf("%d heures (%d minutes)", h, m)
+	case m == 60:
+		return "1 heure"
+	case m%60 == 0:
+		return fmt.Sprintf("%d heures (%d minutes)", m/60, m)
 	}
 	return fmt.Sprintf("%d minutes", m)
 }

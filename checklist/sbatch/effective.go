@@ -31,45 +31,27 @@ func ParseTime(v string) (minutes int, unlimited bool, ok bool) {
 		n, err := strconv.Atoi(s)
 		return n, err == nil && n >= 0
 	}
-	var secs int
-	if days, rest, hasDays := strings.Cut(v, "-"); hasDays {
-		d, ok := num(days)
+	days, rest, hasDays := strings.Cut(v, "-")
+	if !hasDays {
+		days, rest = "0", v
+	}
+	parts := strings.Split(rest, ":")
+	// What each field counts, in seconds, by how many there are.
+	mult := map[int][]int{1: {60}, 2: {60, 1}, 3: {3600, 60, 1}}[len(parts)]
+	if hasDays {
+		mult = []int{3600, 60, 1}[:min(len(parts), 3)]
+	}
+	d, ok := num(days)
+	if !ok || len(parts) > 3 || mult == nil {
+		return 0, false, false
+	}
+	secs := d * 86400
+	for i, p := range parts {
+		n, ok := num(p)
 		if !ok {
 			return 0, false, false
 		}
-		parts := strings.Split(rest, ":")
-		if len(parts) > 3 {
-			return 0, false, false
-		}
-		mult := []int{3600, 60, 1}
-		secs = d * 86400
-		for i, p := range parts {
-			n, ok := num(p)
-			if !ok {
-				return 0, false, false
-			}
-			secs += n * mult[i]
-		}
-	} else {
-		parts := strings.Split(v, ":")
-		var mult []int
-		switch len(parts) {
-		case 1:
-			mult = []int{60}
-		case 2:
-			mult = []int{60, 1}
-		case 3:
-			mult = []int{3600, 60, 1}
-		default:
-			return 0, false, false
-		}
-		for i, p := range parts {
-			n, ok := num(p)
-			if !ok {
-				return 0, false, false
-			}
-			secs += n * mult[i]
-		}
+		secs += n * mult[i]
 	}
 	m := (secs + 59) / 60
 	// A time limit of zero asks for no limit at all.

@@ -5,18 +5,14 @@
 // it together with the other deliverables.
 package sbatch
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // Option is one option as sbatch's getopt sees it.
 type Option struct {
-	Name     string // the long name: "job-name", "time", …
-	Value    string
-	HasValue bool
-	Line     int
-	Written  string // as written: "-J sommeil", "--time=2"
+	Name    string // the long name: "job-name", "time", …
+	Value   string
+	Line    int
+	Written string // as written: "-J sommeil", "--time=2"
 }
 
 // Ignored is an #SBATCH-looking line that Slurm skips, and why.
@@ -33,15 +29,14 @@ type Command struct {
 
 // Script is a batch script as sbatch reads it.
 type Script struct {
-	Name         string // the file name: Slurm's job name when none is set
-	Lines        []string
-	CRLF         bool
-	Options      []Option // in order; a later one overrides an earlier one
-	Ignored      []Ignored
-	Commands     []Command
-	FirstCommand int // line number of the first command, 0 when none
-	DirectiveAt  map[int][]int
-	Unmatched    []int // lines with an unmatched quote
+	Name        string // the file name: Slurm's job name when none is set
+	Lines       []string
+	CRLF        bool
+	Options     []Option // in order; a later one overrides an earlier one
+	Ignored     []Ignored
+	Commands    []Command
+	DirectiveAt map[int][]int // line → indices in Options
+	Unmatched   []int         // lines with an unmatched quote
 }
 
 // Parse reads a script. Nothing is executed and nothing is expanded.
@@ -60,7 +55,6 @@ func Parse(name string, data []byte) *Script {
 	for i, line := range s.Lines {
 		no := i + 1
 		trimmed := strings.TrimSpace(line)
-		looksLike := looksLikeDirective(trimmed)
 		if inDirectives && strings.HasPrefix(line, "#SBATCH") {
 			args, raws, unmatched := splitArguments(line[len("#SBATCH"):])
 			if unmatched {
@@ -69,11 +63,11 @@ func Parse(name string, data []byte) *Script {
 			s.addOptions(no, args, raws)
 			continue
 		}
-		switch {
+		switch low := strings.ToLower(trimmed); {
 		case trimmed == "":
 			continue
 		case strings.HasPrefix(trimmed, "#"):
-			if looksLike {
+			if strings.HasPrefix(low, "#sbatch") || strings.HasPrefix(low, "# sbatch") {
 				why := "indentée : seule une ligne qui commence par #SBATCH en colonne 0 compte"
 				switch {
 				case !inDirectives:
@@ -87,18 +81,10 @@ func Parse(name string, data []byte) *Script {
 		}
 		// The first line that is neither blank nor a comment ends the
 		// directives (opt.c stops there).
-		if inDirectives {
-			inDirectives = false
-			s.FirstCommand = no
-		}
+		inDirectives = false
 		s.Commands = append(s.Commands, Command{no, trimmed})
 	}
 	return s
-}
-
-func looksLikeDirective(trimmed string) bool {
-	low := strings.ToLower(trimmed)
-	return strings.HasPrefix(low, "#sbatch") || strings.HasPrefix(low, "# sbatch")
 }
 
 // splitArguments follows _get_argument in opt.c: white space separates
@@ -107,96 +93,75 @@ func looksLikeDirective(trimmed string) bool {
 // written, quotes included.
 func splitArguments(s string) (args, raws []string, unmatched bool) {
 	var cur strings.Builder
-	inWord, escape := false, false
-	start := 0
+	start := -1 // where the word read starts, -1 between words
 	var quote byte
-	end := func(i int) {
-		args = append(args, cur.String())
-		raws = append(raws, s[start:i])
-		cur.Reset()
-		inWord = false
-	}
 	begin := func(i int) {
-		if !inWord {
-			inWord, start = true, i
+		if start < 0 {
+			start = i
+		}
+	}
+	end := func(i int) {
+		if start >= 0 {
+			args, raws = append(args, cur.String()), append(raws, s[start:i])
+			cur.Reset()
+			start = -1
 		}
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case escape:
-			escape = false
-			cur.WriteByte(c)
-			continue
+		switch c := s[i]; {
 		case c == '\\':
 			begin(i)
-			escape = true
-			continue
-		case quote != 0:
-			if c == quote {
-				quote = 0
-				continue
+			if i++; i < len(s) {
+				cur.WriteByte(s[i])
 			}
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
 			cur.WriteByte(c)
-			continue
 		case c == '"' || c == '\'':
 			begin(i)
 			quote = c
-			continue
 		case c == '#':
-			if inWord {
-				end(i)
-			}
+			end(i)
 			return args, raws, false
-		case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
-			if inWord {
-				end(i)
-			}
-			continue
+		case strings.IndexByte(" \t\r\v\f", c) >= 0:
+			end(i)
+		default:
+			begin(i)
+			cur.WriteByte(c)
 		}
-		begin(i)
-		cur.WriteByte(c)
 	}
-	if inWord {
-		end(len(s))
-	}
+	end(len(s))
 	return args, raws, quote != 0
 }
 
 // short maps sbatch's one-letter options to their long names.
-var short = sync.OnceValue(func() map[byte]string {
-	return map[byte]string{
-		'J': "job-name", 'o': "output", 'e': "error", 't': "time", 'c': "cpus-per-task",
-		'p': "partition", 'A': "account", 'D': "chdir", 'N': "nodes", 'n': "ntasks",
-		'a': "array", 'd': "dependency", 'w': "nodelist", 'x': "exclude", 'C': "constraint",
-		'q': "qos", 'G': "gpus", 'L': "licenses", 'i': "input", 'm': "distribution",
-		'M': "clusters", 'S': "core-spec", 'B': "extra-node-info", 'b': "begin", 'F': "nodefile",
-		'H': "hold", 'O': "overcommit", 'Q': "quiet", 'v': "verbose", 'W': "wait",
-		's': "oversubscribe", 'k': "no-kill", 'I': "immediate", 'h': "help", 'V': "version",
-	}
-})
+var short = map[byte]string{
+	'J': "job-name", 'o': "output", 'e': "error", 't': "time", 'c': "cpus-per-task",
+	'p': "partition", 'A': "account", 'D': "chdir", 'N': "nodes", 'n': "ntasks",
+	'a': "array", 'd': "dependency", 'w': "nodelist", 'x': "exclude", 'C': "constraint",
+	'q': "qos", 'G': "gpus", 'L': "licenses", 'i': "input", 'm': "distribution",
+	'M': "clusters", 'S': "core-spec", 'B': "extra-node-info", 'b': "begin", 'F': "nodefile",
+	'H': "hold", 'O': "overcommit", 'Q': "quiet", 'v': "verbose", 'W': "wait",
+	's': "oversubscribe", 'k': "no-kill", 'I': "immediate", 'h': "help", 'V': "version",
+}
 
 // takesValue lists the options whose value may follow as the next word.
-var takesValue = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"job-name": true, "output": true, "error": true, "time": true, "cpus-per-task": true,
-		"partition": true, "account": true, "chdir": true, "nodes": true, "ntasks": true,
-		"array": true, "dependency": true, "nodelist": true, "exclude": true, "constraint": true,
-		"qos": true, "gpus": true, "licenses": true, "input": true, "distribution": true,
-		"clusters": true, "cluster": true, "core-spec": true, "extra-node-info": true, "begin": true, "nodefile": true,
-		"mem": true, "mem-per-cpu": true, "mem-per-gpu": true, "mem-bind": true, "gres": true,
-		"gres-flags": true, "gpus-per-node": true, "gpus-per-task": true, "gpus-per-socket": true,
-		"cpus-per-gpu": true, "gpu-bind": true, "gpu-freq": true, "mail-type": true, "mail-user": true,
-		"ntasks-per-node": true, "ntasks-per-core": true, "ntasks-per-socket": true, "ntasks-per-gpu": true,
-		"reservation": true, "signal": true, "time-min": true, "tmp": true, "wckey": true,
-		"comment": true, "export": true, "export-file": true, "open-mode": true, "cpu-freq": true,
-		"priority": true, "uid": true, "gid": true, "container": true, "batch": true,
-		"threads-per-core": true, "cores-per-socket": true, "sockets-per-node": true, "switches": true,
-		"network": true, "power": true, "profile": true, "deadline": true, "delay-boot": true,
-		"acctg-freq": true, "bb": true, "bbf": true, "hint": true, "mcs-label": true, "mincpus": true,
-		"prefer": true, "kill-on-invalid-dep": true, "thread-spec": true, "wrap": true,
+var takesValue = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range strings.Fields(`job-name output error time cpus-per-task partition account
+		chdir nodes ntasks array dependency nodelist exclude constraint qos gpus licenses input
+		distribution clusters cluster core-spec extra-node-info begin nodefile mem mem-per-cpu
+		mem-per-gpu mem-bind gres gres-flags gpus-per-node gpus-per-task gpus-per-socket
+		cpus-per-gpu gpu-bind gpu-freq mail-type mail-user ntasks-per-node ntasks-per-core
+		ntasks-per-socket ntasks-per-gpu reservation signal time-min tmp wckey comment export
+		export-file open-mode cpu-freq priority uid gid container batch threads-per-core
+		cores-per-socket sockets-per-node switches network power profile deadline delay-boot
+		acctg-freq bb bbf hint mcs-label mincpus prefer kill-on-invalid-dep thread-spec wrap`) {
+		m[name] = true
 	}
-})
+	return m
+}()
 
 // addOptions runs getopt over one directive line's words.
 func (s *Script) addOptions(line int, args, raws []string) {
@@ -207,28 +172,28 @@ func (s *Script) addOptions(line int, args, raws []string) {
 		switch {
 		case strings.HasPrefix(a, "--"):
 			name, value, has := strings.Cut(a[2:], "=")
-			o = Option{Name: name, Value: value, HasValue: has, Line: line, Written: written}
-			if !has && takesValue()[name] && i+1 < len(args) {
+			o = Option{Name: name, Value: value, Line: line, Written: written}
+			if !has && takesValue[name] && i+1 < len(args) {
 				i++
-				o.Value, o.HasValue, o.Written = args[i], true, written+" "+raws[i]
+				o.Value, o.Written = args[i], written+" "+raws[i]
 			}
 		case strings.HasPrefix(a, "-") && len(a) >= 2:
-			name, ok := short()[a[1]]
+			name, ok := short[a[1]]
 			if !ok {
 				name = a[1:2]
 			}
 			o = Option{Name: name, Line: line, Written: written}
 			switch {
 			case len(a) > 2:
-				o.Value, o.HasValue = strings.TrimPrefix(a[2:], "="), true
-			case takesValue()[name] && i+1 < len(args):
+				o.Value = strings.TrimPrefix(a[2:], "=")
+			case takesValue[name] && i+1 < len(args):
 				i++
-				o.Value, o.HasValue, o.Written = args[i], true, written+" "+raws[i]
+				o.Value, o.Written = args[i], written+" "+raws[i]
 			}
 		default:
 			// A bare word: getopt leaves it as the script's argument;
 			// keep it so the rules can name it.
-			o = Option{Name: "", Value: a, HasValue: true, Line: line, Written: written}
+			o = Option{Value: a, Line: line, Written: written}
 		}
 		s.DirectiveAt[line] = append(s.DirectiveAt[line], len(s.Options))
 		s.Options = append(s.Options, o)

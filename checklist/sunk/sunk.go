@@ -9,7 +9,8 @@ package sunk
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,55 +91,57 @@ func seconds(v any) (int, bool) {
 
 // found is what the files say, with where each value came from.
 type found struct {
-	enabled            any
-	valuesName         string
-	scopeType          string
-	scopeSet           bool
-	namespaces         []string
-	killWaitValues     *int
-	killWaitPods       *int
-	podsName           string
-	configMapName      string
-	policyScheduler    string
-	policyGrace        bool
-	annotations        map[string]string
-	podsSeen, cmapSeen bool
+	enabled                 any
+	valuesName, scopeType   string
+	scopeSet                bool
+	namespaces              []string
+	killWaitValues          *int
+	killWaitPods            *int
+	podsName, configMapName string
+	policyScheduler         string
+	policyGrace             bool
+	annotations             map[string]string
 }
 
 func read(in Inputs) (*found, error) {
-	// A file holding private key material is not read at all: its values
-	// would be quoted in the checks.
-	for _, d := range []struct {
+	files := []struct {
 		flag string
 		data []byte
-	}{{"--valeurs", in.Values}, {"--politique", in.Policy}, {"--pods", in.Pods}, {"--configmap", in.ConfigMap}} {
+	}{{"--valeurs", in.Values}, {"--politique", in.Policy}, {"--pods", in.Pods}, {"--configmap", in.ConfigMap}}
+	// A file holding private key material is not read at all: its values
+	// would be quoted in the checks.
+	for _, d := range files {
 		if _, leaks := checklist.Guard(d.data); len(leaks) > 0 {
 			return nil, &InputError{d.flag, leaks[0].Message}
 		}
 	}
+	docs := make([]map[string]any, len(files))
+	for i, d := range files {
+		if d.data == nil && i >= 2 {
+			continue // --pods and --configmap are optional
+		}
+		var err error
+		if docs[i], err = decode(d.flag, d.data); err != nil {
+			return nil, err
+		}
+	}
+	values, policy, pods, cmap := docs[0], docs[1], docs[2], docs[3]
 	f := &found{}
-	values, err := decode("--valeurs", in.Values)
-	if err != nil {
-		return nil, err
-	}
 	f.enabled, _ = get(values, "scheduler", "enabled")
-	if v, ok := get(values, "scheduler", "name"); ok {
-		f.valuesName = str(v)
-	}
-	if v, ok := get(values, "scheduler", "scope", "type"); ok {
-		f.scopeType, f.scopeSet = str(v), true
-	}
-	if v, ok := get(values, "scheduler", "scope", "namespaces"); ok {
-		switch x := v.(type) {
-		case []any:
-			for _, n := range x {
-				f.namespaces = append(f.namespaces, strings.TrimSpace(str(n)))
-			}
-		case string:
-			for _, n := range strings.Split(x, ",") {
-				if n = strings.TrimSpace(n); n != "" {
-					f.namespaces = append(f.namespaces, n)
-				}
+	v, _ := get(values, "scheduler", "name")
+	f.valuesName = str(v)
+	v, f.scopeSet = get(values, "scheduler", "scope", "type")
+	f.scopeType = str(v)
+	v, _ = get(values, "scheduler", "scope", "namespaces")
+	switch x := v.(type) {
+	case []any:
+		for _, n := range x {
+			f.namespaces = append(f.namespaces, strings.TrimSpace(str(n)))
+		}
+	case string:
+		for _, n := range strings.Split(x, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				f.namespaces = append(f.namespaces, n)
 			}
 		}
 	}
@@ -150,19 +153,14 @@ func read(in Inputs) (*found, error) {
 		f.killWaitValues = &n
 	}
 
-	policy, err := decode("--politique", in.Policy)
-	if err != nil {
-		return nil, err
-	}
 	if inner, ok := get(policy, "policy"); ok {
 		// runner.json, as GetManagedRunner returns it
 		if m, ok := inner.(map[string]any); ok {
 			policy = m
 		}
 	}
-	if v, ok := get(policy, "base", "spec", "schedulerName"); ok {
-		f.policyScheduler = str(v)
-	}
+	v, _ = get(policy, "base", "spec", "schedulerName")
+	f.policyScheduler = str(v)
 	_, f.policyGrace = get(policy, "base", "spec", "terminationGracePeriodSeconds")
 	if v, ok := get(policy, "base", "metadata", "annotations"); ok {
 		m, _ := v.(map[string]any)
@@ -171,31 +169,17 @@ func read(in Inputs) (*found, error) {
 			f.annotations[k] = str(val)
 		}
 	}
-
-	if in.Pods != nil {
-		pods, err := decode("--pods", in.Pods)
-		if err != nil {
-			return nil, err
-		}
-		f.podsSeen = true
-		if err := f.readPods(pods); err != nil {
-			return nil, err
-		}
+	if err := f.readPods(pods); err != nil {
+		return nil, err
 	}
-	if in.ConfigMap != nil {
-		cm, err := decode("--configmap", in.ConfigMap)
-		if err != nil {
-			return nil, err
-		}
-		f.cmapSeen = true
-		if err := f.readConfigMap(cm); err != nil {
-			return nil, err
-		}
-	}
-	return f, nil
+	return f, f.readConfigMap(cmap)
 }
 
+// items are the objects of a List (kubectl get -o yaml), or doc itself.
 func items(doc map[string]any) []any {
+	if doc == nil {
+		return nil
+	}
 	if list, ok := get(doc, "items"); ok {
 		if l, ok := list.([]any); ok {
 			return l
@@ -216,11 +200,10 @@ func (f *found) readPods(doc map[string]any) error {
 			}
 			var args []string
 			for _, key := range []string{"command", "args"} {
-				if v, ok := get(c, key); ok {
-					l, _ := v.([]any)
-					for _, a := range l {
-						args = append(args, str(a))
-					}
+				v, _ := get(c, key)
+				l, _ := v.([]any)
+				for _, a := range l {
+					args = append(args, str(a))
 				}
 			}
 			for i, a := range args {
@@ -247,18 +230,12 @@ func (f *found) readPods(doc map[string]any) error {
 
 func (f *found) readConfigMap(doc map[string]any) error {
 	for _, item := range items(doc) {
-		conf, ok := get(item, "data", "scheduler.conf")
-		if !ok {
-			continue
-		}
-		inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
-		if err != nil {
+		if conf, ok := get(item, "data", "scheduler.conf"); ok {
+			inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
+			v, _ := get(inner, "scheduler", "name")
+			f.configMapName = str(v)
 			return err
 		}
-		if v, ok := get(inner, "scheduler", "name"); ok {
-			f.configMapName = str(v)
-		}
-		return nil
 	}
 	return nil
 }
@@ -351,16 +328,7 @@ func Check(in Inputs) (*checklist.Report, error) {
 		add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(f.namespaces, ", ")),
 			"donnez --bacs-a-sable NS,NS… pour vérifier, ou passez à scheduler.scope.type: cluster")
 	case f.scopeType == "namespace":
-		listed := map[string]bool{}
-		for _, n := range f.namespaces {
-			listed[n] = true
-		}
-		var missing []string
-		for _, n := range in.Sandboxes {
-			if !listed[n] {
-				missing = append(missing, n)
-			}
-		}
+		missing := slices.DeleteFunc(slices.Clone(in.Sandboxes), func(n string) bool { return slices.Contains(f.namespaces, n) })
 		if len(missing) > 0 {
 			add("scope-covers-sandboxes", checklist.Fail, "namespace de bac à sable hors de scheduler.scope.namespaces : "+strings.Join(missing, ", "),
 				"ajoutez-les à scheduler.scope.namespaces et appliquez par Helm (les droits RBAC suivent), ou passez à scheduler.scope.type: cluster")
@@ -388,12 +356,7 @@ func orAbsent(v any) any {
 func checkAnnotations(a map[string]string) checklist.Check {
 	c := checklist.Check{ID: "annotations"}
 	var bad, other []string
-	keys := make([]string, 0, len(a))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(a)) {
 		v := a[k]
 		switch k {
 		case "sunk.coreweave.com/partition":

@@ -16,6 +16,7 @@ package dates
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -97,7 +98,7 @@ type Found struct {
 // optional « le » before it and final dots after it. The result is midnight UTC.
 func Parse(s string, ctx Context) (time.Time, error) {
 	ts := tokens(s)
-	if len(ts) > 0 && ts[0].Folded == "le" {
+	if at(ts, 0) == "le" {
 		ts = ts[1:]
 	}
 	quoted := strings.Join(strings.Fields(s), " ")
@@ -126,14 +127,11 @@ func Parse(s string, ctx Context) (time.Time, error) {
 func Find(text string, ctx Context) []Found {
 	var out []Found
 	ts := tokens(text)
-	for i := 0; i < len(ts); {
-		n, f, ok := read(text, ts[i:], ctx)
-		if !ok {
-			i++
-			continue
+	for i := 0; i < len(ts); i++ {
+		if n, f, ok := read(text, ts[i:], ctx); ok {
+			out = append(out, f)
+			i += n - 1
 		}
-		out = append(out, f)
-		i += n
 	}
 	return out
 }
@@ -161,10 +159,10 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	skip := 0
 	if named {
 		skip = 1
-		if skip < len(ts) && ts[skip].Folded == "," {
+		if at(ts, skip) == "," {
 			skip++
 		}
-		if skip < len(ts) && ts[skip].Folded == "le" {
+		if at(ts, skip) == "le" {
 			skip++
 		}
 	}
@@ -251,10 +249,10 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 		return 0, 0, 0, 0, false
 	}
 	n, y = 2, noYear
-	if n < len(ts) && ts[n].Folded == "." {
+	if at(ts, n) == "." {
 		n++
 	}
-	if n < len(ts) && Digits(ts[n].Folded) {
+	if Digits(at(ts, n)) {
 		if y, ok = year(ts[n].Folded); !ok {
 			return 0, 0, 0, 0, false // 20 octobre 26
 		}
@@ -275,12 +273,7 @@ var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quat
 // (before today), il y a 3 jours, il y a une semaine. demain is read to
 // be refused for what it is.
 func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
-	at := func(i int) string {
-		if i < len(ts) {
-			return ts[i].Folded
-		}
-		return ""
-	}
+	at := func(i int) string { return at(ts, i) }
 	n, back := 0, 0
 	switch w := at(0); {
 	case w == "aujourd'hui" || w == "aujourdhui":
@@ -390,14 +383,116 @@ func why(s string, ts []textfold.Token) string {
 		return word(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
 	rest := 2
-	if rest < len(ts) && ts[rest].Folded == "." {
+	if at(ts, rest) == "." {
 		rest++
 	}
-	if rest < len(ts) && Digits(ts[rest].Folded) {
+	if Digits(at(ts, rest)) {
 		return "l'année s'écrit en quatre chiffres, par exemple 2026"
 	}
 	return "écrivez par exemple " + Forms
 }
 
+// at is the folded token i of ts, "" past its end.
+func at(ts []textfold.Token, i int) string {
+	if i < len(ts) {
+		return ts[i].Folded
+	}
+	return ""
+}
+
 // ambiguousMonth: "ju" and "jui" start both juin and juillet.
 func ambiguousMonth(folded string) bool { return folded == "ju" || folded == "jui" }
+
+// tokens splits text into folded words and marks (textfold.Tokens), with
+// / - . and apostrophes inside a word: 20/10/2026, 2026-10-20, avant-hier
+// and aujourd'hui are one word each, the dot of « oct. » a mark. Parse
+// and Find both read through it, so a typed answer and the same words in
+// a file are the same tokens.
+func tokens(text string) []textfold.Token {
+	return textfold.Tokens(text, func(r rune) bool { return strings.ContainsRune("/-.'’ʼ", r) })
+}
+
+// foldedMonths are the month names as textfold writes them (the weekdays
+// have no accent to fold).
+var foldedMonths = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
+	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
+
+// Month reads a folded month name, whole or shortened to its first three
+// letters or more, as long as only one month starts so: "fevr", "oct",
+// "sept"; "ju" and "jui" (juin or juillet?) and "ma" are refused.
+func Month(w string) (time.Month, bool) {
+	found := time.Month(0)
+	for i, n := range foldedMonths {
+		switch {
+		case w == n:
+			return time.Month(i + 1), true
+		case len(w) >= 3 && strings.HasPrefix(n, w):
+			if found != 0 {
+				return 0, false
+			}
+			found = time.Month(i + 1)
+		}
+	}
+	return found, found != 0
+}
+
+func weekday(w string) (time.Weekday, bool) {
+	i := slices.Index(weekdays[:], w)
+	return time.Weekday(i), i >= 0
+}
+
+// Digits reports whether s is one or more ASCII digits.
+func Digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+
+// number reads one to n ASCII digits.
+func number(s string, n int) (int, bool) {
+	if len(s) > n || !Digits(s) {
+		return 0, false
+	}
+	v, err := strconv.Atoi(s)
+	return v, err == nil
+}
+
+// year reads a year written in four digits, as every form spells it.
+func year(w string) (int, bool) {
+	y, ok := number(w, 4)
+	return y, ok && len(w) == 4
+}
+
+// dayOfMonth reads the day before a month name: "20", "2", "02", or "1er".
+func dayOfMonth(w string) (int, bool) {
+	if w == "1er" {
+		return 1, true
+	}
+	return number(w, 2)
+}
+
+// ISOWord reads the one-word form 2026-10-20 (also 2026-1-5). Only the
+// shape is checked; Civil says whether the day exists.
+func ISOWord(w string) (y, m, d int, ok bool) {
+	p := strings.Split(w, "-")
+	if len(p) != 3 {
+		return 0, 0, 0, false
+	}
+	y, ok1 := year(p[0])
+	m, ok2 := number(p[1], 2)
+	d, ok3 := number(p[2], 2)
+	return y, m, d, ok1 && ok2 && ok3
+}
+
+// Civil is the day y-m-d at midnight UTC, when the calendar has it:
+// 2026-02-30, 31/11 and month 13 do not exist.
+func Civil(y, m, d int) (time.Time, bool) {
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	return t, m >= 1 && m <= 12 && t.Day() == d && int(t.Month()) == m
+}
+
+// The years pret can mean, for a recorded date as for the session date:
+// beyond them, a typo such as 0026 or 2206.
+const (
+	MinYear = 2000
+	MaxYear = 2100
+)
+
+// InYears reports whether y is between MinYear and MaxYear.
+func InYears(y int) bool { return y >= MinYear && y <= MaxYear }

@@ -18,6 +18,11 @@ import (
 // compare equal, and so do Å, å and the ångström sign U+212B (whose NFD
 // is A and a ring). Bytes that are not UTF-8 become U+FFFD.
 func Fold(s string) string {
+	// Printable ASCII without capitals, most words of a page, is its
+	// own fold.
+	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f || 'A' <= r && r <= 'Z' }) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s)) // folding seldom lengthens a text
 	space := false
@@ -46,9 +51,6 @@ func Fold(s string) string {
 	}
 	return b.String()
 }
-
-// AppendFold appends Fold(s) to dst.
-func AppendFold(dst []byte, s string) []byte { return append(dst, Fold(s)...) }
 
 // Token is a word or a mark of a text, folded, and where it lies in the
 // text (Start, End), so a reader can quote it as it was written.
