@@ -45,6 +45,13 @@ func openRead(path string, follow bool) (*os.File, error) {
 	return os.NewFile(uintptr(h), path), nil
 }
 
+// symlinkErrno: Windows has no O_NOFOLLOW; links are caught by openRead.
+const symlinkErrno = syscall.ELOOP
+
+// openIn opens by path: Windows has no openat, and the walk's folder
+// checks (device and inode of each folder) stay what guard it.
+func openIn(_ *os.File, _, path string) (*os.File, error) { return openRead(path, false) }
+
 func createFile(path string, access, disposition, flags uint32, sa *windows.SecurityAttributes) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {

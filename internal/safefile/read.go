@@ -9,6 +9,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -55,37 +56,63 @@ var (
 
 // Read reads the whole file at path, at most k.Max bytes.
 func Read(path string, k Kind, follow Follow) ([]byte, error) {
-	return ReadInto(path, k, follow, nil)
-}
-
-// ReadInto is Read reusing buf's memory, for callers that read many
-// files in a row. The result aliases buf when it fits.
-func ReadInto(path string, k Kind, follow Follow, buf []byte) ([]byte, error) {
-	data, err := readFile(path, k.Max, bool(follow), buf[:0])
+	f, err := openRead(path, bool(follow))
+	var data []byte
+	if err == nil {
+		data, _, err = readOpen(f, k.Max)
+	}
 	if err != nil {
 		return nil, wrap(path, k, follow, err)
 	}
 	return data, nil
 }
 
-// ReadIn is ReadInto for the file name in the open folder dir, never
-// following a link: a walk reads each file of the folder it listed,
-// even if a folder of the same path is swapped in meanwhile, and the
-// kernel looks up one name, not the whole path again. path is the
-// file's path as messages name it.
-func ReadIn(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, error) {
-	data, _, err := ReadInModTime(dir, name, path, k, buf)
+// ReadInto is Read; buf is no longer reused (a course is a few hundred
+// files) and stays for the callers that pass one.
+func ReadInto(path string, k Kind, follow Follow, _ []byte) ([]byte, error) {
+	return Read(path, k, follow)
+}
+
+// ReadIn is ReadInModTime without the time.
+func ReadIn(dir *os.File, name, path string, k Kind, _ []byte) ([]byte, error) {
+	data, _, err := ReadInModTime(dir, name, path, k, nil)
 	return data, err
 }
 
-// ReadInModTime is ReadIn that also gives the file's modification time,
-// from the descriptor it read (the walk keeps a learner's latest file).
-func ReadInModTime(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, time.Time, error) {
-	data, mod, err := readIn(dir, name, path, k.Max, buf[:0])
+// ReadInModTime reads the file name in the open folder dir, never
+// following a link, and gives its modification time from the descriptor
+// it read: a walk reads each file of the folder it listed, even if a
+// folder of the same path is swapped in meanwhile. path is the file's
+// path as messages name it.
+func ReadInModTime(dir *os.File, name, path string, k Kind, _ []byte) ([]byte, time.Time, error) {
+	f, err := openIn(dir, name, path)
+	var data []byte
+	var mod time.Time
+	if err == nil {
+		data, mod, err = readOpen(f, k.Max)
+	}
 	if err != nil {
 		return nil, time.Time{}, wrap(path, k, NoFollow, err)
 	}
 	return data, mod, nil
+}
+
+// readOpen reads the file open as f, at most max bytes, and closes it.
+// Only a regular file is read: a FIFO or a device, opened without
+// blocking, is refused before any read.
+func readOpen(f *os.File, max int64) ([]byte, time.Time, error) {
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, time.Time{}, err
+	case !st.Mode().IsRegular():
+		return nil, time.Time{}, ErrNotRegular
+	case st.Size() > max:
+		return nil, time.Time{}, errTooLarge
+	}
+	data, err := readAtMost(f, max, st.Size()) // the file may grow while read
+	return data, st.ModTime(), err
 }
 
 // NotRegular is the error ReadIn and Read give for a FIFO, socket or
@@ -96,14 +123,25 @@ func NotRegular(path string, k Kind) error { return wrap(path, k, NoFollow, ErrN
 // ReadFrom reads r (standard input) up to k.Max bytes; more is an error,
 // never a silent cut.
 func ReadFrom(name string, r io.Reader, k Kind) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, k.Max+1))
+	data, err := readAtMost(r, k.Max, 0)
 	if err != nil {
 		return nil, wrap(name, k, FollowLink, err)
 	}
-	if int64(len(data)) > k.Max {
-		return nil, wrap(name, k, FollowLink, errTooLarge)
-	}
 	return data, nil
+}
+
+// readAtMost reads r to its end, refusing more than max bytes; size is
+// what r is expected to hold, so that a file is read in one go.
+func readAtMost(r io.Reader, max, size int64) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(int(size) + bytes.MinRead)
+	if _, err := b.ReadFrom(io.LimitReader(r, max+1)); err != nil {
+		return nil, err
+	}
+	if int64(b.Len()) > max {
+		return nil, errTooLarge
+	}
+	return b.Bytes(), nil
 }
 
 var errTooLarge = errors.New("too large")

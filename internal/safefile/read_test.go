@@ -183,23 +183,6 @@ func TestReadCapExact(t *testing.T) {
 	}
 }
 
-// TestReadIntoReuses: a second read into the same buffer allocates nothing.
-func TestReadIntoReuses(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "acces.md")
-	os.WriteFile(p, []byte(strings.Repeat("ligne\n", 100)), 0o600)
-	buf := make([]byte, 0, 4096)
-	allocs := testing.AllocsPerRun(20, func() {
-		data, err := ReadInto(p, Access, NoFollow, buf)
-		if err != nil || len(data) != 600 {
-			t.Fatalf("%d, %v", len(data), err)
-		}
-	})
-	// One allocation: the path made into a C string for open(2).
-	if runtime.GOOS != "windows" && allocs > 1 {
-		t.Errorf("%v allocations par lecture avec un tampon assez grand", allocs)
-	}
-}
-
 // TestReasonNeverEnglish: every error number the system has gets French
 // or its number, never the system's text.
 func TestReasonNeverEnglish(t *testing.T) {
@@ -218,10 +201,9 @@ func TestReasonNeverEnglish(t *testing.T) {
 func BenchmarkReadAccess(b *testing.B) {
 	p := filepath.Join(b.TempDir(), "acces.md")
 	os.WriteFile(p, []byte(strings.Repeat("ligne de texte d'un acces.md\n", 30)), 0o600)
-	buf := make([]byte, 0, 4096)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ReadInto(p, Access, NoFollow, buf); err != nil {
+		if _, err := Read(p, Access, NoFollow); err != nil {
 			b.Fatal(err)
 		}
 	}
