@@ -56,8 +56,8 @@ func LockDir(dir string) (unlock func(), err error) {
 	}, nil
 }
 
-// osReason: the Unix errors are the syscall names Reason knows.
-func osReason(error) (string, bool) { return "", false }
+// osReasons: the Unix errors are the syscall names Reason knows.
+var osReasons map[syscall.Errno]string
 
 // IsLink tells whether the name at path is a symbolic link.
 func IsLink(_ string, st fs.FileInfo) bool { return st.Mode()&fs.ModeSymlink != 0 }

@@ -228,27 +228,18 @@ func LockDir(dir string) (unlock func(), err error) {
 	}, nil
 }
 
-// osReason translates the Windows errors that have no Unix name.
-func osReason(err error) (string, bool) {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return "", false
-	}
-	switch errno {
-	case windows.ERROR_DISK_FULL, windows.ERROR_HANDLE_DISK_FULL:
-		return "plus de place sur le disque", true
-	case windows.ERROR_WRITE_PROTECT:
-		return "le support est protégé en écriture", true
-	case windows.ERROR_SHARING_VIOLATION, windows.ERROR_LOCK_VIOLATION:
-		return "le fichier est ouvert par un autre programme", true
-	case windows.ERROR_INVALID_NAME, windows.ERROR_BAD_PATHNAME:
-		return "nom de fichier invalide sous Windows", true
-	case windows.ERROR_FILE_EXISTS, windows.ERROR_ALREADY_EXISTS:
-		return "le fichier existe déjà", true
-	case syscall.ELOOP:
-		return "c'est un lien symbolique ou une jonction, que pret ne suit pas ici", true
-	}
-	return "", false
+// osReasons translates the Windows errors that have no Unix name.
+var osReasons = map[syscall.Errno]string{
+	windows.ERROR_DISK_FULL:         "plus de place sur le disque",
+	windows.ERROR_HANDLE_DISK_FULL:  "plus de place sur le disque",
+	windows.ERROR_WRITE_PROTECT:     "le support est protégé en écriture",
+	windows.ERROR_SHARING_VIOLATION: "le fichier est ouvert par un autre programme",
+	windows.ERROR_LOCK_VIOLATION:    "le fichier est ouvert par un autre programme",
+	windows.ERROR_INVALID_NAME:      "nom de fichier invalide sous Windows",
+	windows.ERROR_BAD_PATHNAME:      "nom de fichier invalide sous Windows",
+	windows.ERROR_FILE_EXISTS:       "le fichier existe déjà",
+	windows.ERROR_ALREADY_EXISTS:    "le fichier existe déjà",
+	syscall.ELOOP:                   "c'est un lien symbolique ou une jonction, que pret ne suit pas ici",
 }
 
 // deviceFlags: Windows opens NUL or a console for writing as it is.
