@@ -26,40 +26,42 @@ func Protect(dir string, files ...string) Protected {
 // it is the key folder, a file directly in it, or the same file as one of
 // the protected ones (a hard link, another spelling on a case-insensitive
 // disk). It reads the file system but changes nothing.
-func (p Protected) Check(target string) error {
+func (p Protected) Check(target string) error { return p.check(target, false) }
+
+// CheckTree is Check, and also refuses target anywhere below the key
+// folder: for pret's own files (the state file), which have no business
+// in ~/.ssh or its subfolders, where a mistaken XDG_STATE_HOME would put
+// them.
+func (p Protected) CheckTree(target string) error { return p.check(target, true) }
+
+func (p Protected) check(target string, tree bool) error {
 	if p.dir == "" {
 		return nil
 	}
-	refuse := func() error { return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected} }
-	t := resolve(target, 0)
-	dir := resolve(p.dir, 0)
+	t, dir := resolve(target, 0), resolve(p.dir, 0)
 	dirInfo, dirErr := os.Stat(dir)
-	same := func(path string) bool {
-		if path == dir {
-			return true
-		}
-		if dirErr != nil {
-			return false
-		}
+	isDir := func(path string) bool {
 		st, err := os.Stat(path)
-		return err == nil && os.SameFile(st, dirInfo)
+		return path == dir || dirErr == nil && err == nil && os.SameFile(st, dirInfo)
 	}
-	if same(t) || same(filepath.Dir(t)) {
-		return refuse()
+	refused := isDir(t)
+	for d := filepath.Dir(t); !refused; d = filepath.Dir(d) {
+		refused = isDir(d)
+		if !tree || filepath.Dir(d) == d {
+			break
+		}
 	}
-	// The target, or the folder it would be in, is one of the files
-	// (a hard link, another spelling on a case-insensitive disk, or the
-	// key used as a folder).
+	// The target, or the folder it would be in, is one of the files (or
+	// the key used as a folder).
 	for _, c := range []string{t, filepath.Dir(t)} {
 		st, err := os.Stat(c)
-		if err != nil {
-			continue
-		}
 		for _, f := range p.files {
-			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
-				return refuse()
-			}
+			fst, ferr := os.Stat(f)
+			refused = refused || err == nil && ferr == nil && os.SameFile(st, fst)
 		}
+	}
+	if refused {
+		return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
 	}
 	return nil
 }
@@ -112,29 +114,4 @@ func resolve(path string, depth int) string {
 		}
 	}
 	return filepath.Join(resolve(parent, depth+1), base)
-}
-
-// CheckTree is Check, and also refuses target anywhere below the key
-// folder: for pret's own files (the state file), which have no business
-// in ~/.ssh or its subfolders, where a mistaken XDG_STATE_HOME would put
-// them.
-func (p Protected) CheckTree(target string) error {
-	if err := p.Check(target); err != nil || p.dir == "" {
-		return err
-	}
-	dir := resolve(p.dir, 0)
-	dirInfo, dirErr := os.Stat(dir)
-	for d := filepath.Dir(resolve(target, 0)); ; d = filepath.Dir(d) {
-		if d == dir {
-			return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
-		}
-		if dirErr == nil {
-			if st, err := os.Stat(d); err == nil && os.SameFile(st, dirInfo) {
-				return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
-			}
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
-	}
 }
