@@ -25,10 +25,6 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// stagedTail is what createStaged puts after its prefix: os.CreateTemp's
-// random part, a uint32 in decimal.
-func stagedTail(s string) bool { return len(s) <= 10 && allOf(s, "0123456789") }
-
 // linkNew gives the staged file tmp the name path. link(2) fails with
 // EEXIST when the name exists, symbolic link included.
 func linkNew(tmp, path string) error { return os.Link(tmp, path) }

@@ -147,12 +147,6 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 	return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrExist}
 }
 
-// stagedTail is what createStaged puts after its prefix: a uint64 in
-// base 36.
-func stagedTail(s string) bool {
-	return len(s) <= 13 && allOf(s, "0123456789abcdefghijklmnopqrstuvwxyz")
-}
-
 type ownerOnly struct {
 	sd   *windows.SECURITY_DESCRIPTOR
 	dacl *windows.ACL

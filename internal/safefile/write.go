@@ -51,17 +51,13 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 }
 
 // StagedName reports whether name is one Stage(path, …) gives its
-// temporary file in path's folder: "." + the base name + ".tmp-" + the
-// random part createStaged draws, and nothing else. A run killed between
-// staging and linking leaves such a file; no other name is ever taken
-// for one.
+// temporary file in path's folder: "." + the base name + ".tmp-" + a
+// random part of digits and lower-case letters (decimal, hex or base 36
+// depending on the system and writer), and nothing else. A run killed
+// between staging and linking leaves such a file.
 func StagedName(path, name string) bool {
 	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
-	return ok && tail != "" && stagedTail(tail)
-}
-
-func allOf(s, set string) bool {
-	return strings.Trim(s, set) == ""
+	return ok && tail != "" && len(tail) <= 13 && strings.Trim(tail, "0123456789abcdefghijklmnopqrstuvwxyz") == ""
 }
 
 // fill writes data to a staged file, new and owner-only, gives it the
@@ -99,35 +95,10 @@ func (p *Pending) Link() error {
 	return nil
 }
 
-// Replace gives the staged file its final name by a rename: a reader sees
-// the old file or the new one, never a mix. A link at path is replaced,
-// never written through (WriteReplace follows links before it stages).
-func (p *Pending) Replace() error {
-	if err := os.Rename(p.tmp, p.path); err != nil {
-		return PathError(p.path, err)
-	}
-	return nil
-}
-
 // Discard removes the temporary file, if it is still there.
 func (p *Pending) Discard() { os.Remove(p.tmp) }
 
-// WriteNew writes data to path whole or not at all, and fails with
-// ErrExists if path exists, whoever created it and whenever. Key files
-// are written by package keys alone, under its folder lock.
-func WriteNew(path string, data []byte, perm os.FileMode) error {
-	p, err := Stage(path, data, perm)
-	if err != nil {
-		return err
-	}
-	defer p.Discard()
-	if err := p.Link(); err != nil {
-		return err
-	}
-	return SyncDir(filepath.Dir(path))
-}
-
-// WriteReplace writes data to what path names, the way a careful user
+// WriteReplace writes data to what path names, whole or not at all, the way a careful user
 // expects of an output file (acces.md, its state, reports, man pages;
 // never a key: callers check the path against the key first,
 // Protected.Check):
@@ -146,13 +117,10 @@ func WriteNew(path string, data []byte, perm os.FileMode) error {
 //     an error wrapping ErrIncomplete, since a part may have gone out;
 //   - a folder, a socket, a block device or anything else is refused
 //     (ErrUnwritableKind) and nothing changes.
-func WriteReplace(path string, data []byte, perm os.FileMode) error {
-	return Protected{}.WriteReplace(path, data, perm)
-}
-
-// WriteReplace is safefile.WriteReplace that never lands in the key
-// folder or below it, even when a folder on the path is swapped for a
-// link to it while pret runs: the folder the file goes in is opened
+//
+// It never lands in the key folder or below it, even when a folder on
+// the path is swapped for a link to it while pret runs: the folder the
+// file goes in is opened
 // once, checked as an open folder (it and each folder above it, by
 // device and inode, against the key folder), and the staged file is
 // created and renamed relative to that open folder (openat, renameat),

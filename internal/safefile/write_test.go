@@ -13,7 +13,7 @@ func TestWriteReplaceIsWhole(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "acces.md")
 	for i, content := range []string{"premier\n", "second, plus long\n", ""} {
-		if err := WriteReplace(path, []byte(content), 0o644); err != nil {
+		if err := (Protected{}).WriteReplace(path, []byte(content), 0o644); err != nil {
 			t.Fatalf("%d: %v", i, err)
 		}
 		if b, _ := os.ReadFile(path); string(b) != content {
@@ -25,7 +25,7 @@ func TestWriteReplaceIsWhole(t *testing.T) {
 		}
 	}
 	assertNoTemp(t, dir)
-	if err := WriteReplace(filepath.Join(dir, "absent", "x"), []byte("x"), 0o644); err == nil {
+	if err := (Protected{}).WriteReplace(filepath.Join(dir, "absent", "x"), []byte("x"), 0o644); err == nil {
 		t.Fatal("write into a missing folder succeeded")
 	}
 	assertNoTemp(t, dir)
@@ -36,17 +36,17 @@ func TestWriteReplaceIsWhole(t *testing.T) {
 func TestWriteNewNeverReplaces(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f")
-	if err := WriteNew(path, []byte("premier"), 0o600); err != nil {
+	if err := (Protected{}).WriteNew(path, []byte("premier"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteNew(path, []byte("second"), 0o600); !errors.Is(err, ErrExists) {
+	if err := (Protected{}).WriteNew(path, []byte("second"), 0o600); !errors.Is(err, ErrExists) {
 		t.Fatalf("%v", err)
 	}
 	other := filepath.Join(dir, "autre")
 	os.WriteFile(other, []byte("autre"), 0o600)
 	link := filepath.Join(dir, "lien")
 	if err := os.Symlink(other, link); err == nil {
-		if err := WriteNew(link, []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
+		if err := (Protected{}).WriteNew(link, []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
 			t.Fatalf("lien : %v", err)
 		}
 		if b, _ := os.ReadFile(other); string(b) != "autre" {
