@@ -25,6 +25,9 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
+// os.CreateTemp's random part is a uint32 in decimal.
+const stagedDigits, stagedLen = "0123456789", 10
+
 // linkNew gives the staged file tmp the name path. link(2) fails with
 // EEXIST when the name exists, symbolic link included.
 func linkNew(tmp, path string) error { return os.Link(tmp, path) }

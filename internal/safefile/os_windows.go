@@ -147,6 +147,9 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 	return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrExist}
 }
 
+// createStaged's random part is a uint64 in base 36.
+const stagedDigits, stagedLen = "0123456789abcdefghijklmnopqrstuvwxyz", 13
+
 type ownerOnly struct {
 	sd   *windows.SECURITY_DESCRIPTOR
 	dacl *windows.ACL

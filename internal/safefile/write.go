@@ -51,13 +51,13 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 }
 
 // StagedName reports whether name is one Stage(path, …) gives its
-// temporary file in path's folder: "." + the base name + ".tmp-" + a
-// random part of digits and lower-case letters (decimal, hex or base 36
-// depending on the system and writer), and nothing else. A run killed
-// between staging and linking leaves such a file.
+// temporary file in path's folder: "." + the base name + ".tmp-" + the
+// random part createStaged draws (stagedLen of stagedDigits), and nothing else. A run
+// killed between staging and linking leaves such a file; package keys
+// removes those, so no other name may match.
 func StagedName(path, name string) bool {
 	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
-	return ok && tail != "" && len(tail) <= 13 && strings.Trim(tail, "0123456789abcdefghijklmnopqrstuvwxyz") == ""
+	return ok && tail != "" && len(tail) <= stagedLen && strings.Trim(tail, stagedDigits) == ""
 }
 
 // fill writes data to a staged file, new and owner-only, gives it the
