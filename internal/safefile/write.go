@@ -2,7 +2,6 @@ package safefile
 
 import (
 	"errors"
-
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,9 +51,9 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 
 // StagedName reports whether name is one Stage(path, …) gives its
 // temporary file in path's folder: "." + the base name + ".tmp-" + the
-// random part createStaged draws (stagedLen of stagedDigits), and nothing else. A run
-// killed between staging and linking leaves such a file; package keys
-// removes those, so no other name may match.
+// random part createStaged draws, and nothing else. A run killed between
+// staging and linking leaves such a file; package keys removes those, so
+// no other name may match.
 func StagedName(path, name string) bool {
 	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
 	return ok && tail != "" && len(tail) <= stagedLen && strings.Trim(tail, stagedDigits) == ""
@@ -67,15 +66,11 @@ func fill(f *os.File, data []byte, like fs.FileInfo) error {
 	if like != nil {
 		keepOwner(f, like)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return errors.Join(err, f.Close())
 }
 
 // Link gives the staged file its final name, failing with ErrExists (or
@@ -98,10 +93,9 @@ func (p *Pending) Link() error {
 // Discard removes the temporary file, if it is still there.
 func (p *Pending) Discard() { os.Remove(p.tmp) }
 
-// WriteReplace writes data to what path names, whole or not at all, the way a careful user
-// expects of an output file (acces.md, its state, reports, man pages;
-// never a key: callers check the path against the key first,
-// Protected.Check):
+// WriteReplace writes data to what path names, whole or not at all, the
+// way a careful user expects of an output file (acces.md, its state,
+// reports, man pages; never a key):
 //   - nothing there, or a regular file: a staged file takes the name by a
 //     rename, so a reader sees the old file or the new one, never a mix.
 //     A regular file keeps its permission bits (0600 stays 0600; a
@@ -119,15 +113,11 @@ func (p *Pending) Discard() { os.Remove(p.tmp) }
 //     (ErrUnwritableKind) and nothing changes.
 //
 // It never lands in the key folder or below it, even when a folder on
-// the path is swapped for a link to it while pret runs: the folder the
-// file goes in is opened
-// once, checked as an open folder (it and each folder above it, by
-// device and inode, against the key folder), and the staged file is
-// created and renamed relative to that open folder (openat, renameat),
-// so no later swap of a name on the path can move the write. Callers
-// check the path first for the person's message (Check, CheckTree);
-// this is the guarantee. On Windows the path is checked just before the
-// rename.
+// the path is swapped for a link to it while pret runs: on Unix the
+// folder is opened once, checked as an open folder and written in with
+// openat and renameat (replace_unix.go); on Windows the path is checked
+// just before the rename. Callers check the path first (Check,
+// CheckTree) for the person's message; this is the guarantee.
 func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
 	st, err := os.Stat(path)
 	switch {
@@ -192,10 +182,10 @@ func writeInto(path string, st fs.FileInfo, data []byte) error {
 	if now, err := f.Stat(); err != nil || !WritableKind(now) || now.Mode().IsRegular() || now.Mode().Type() != st.Mode().Type() {
 		return &Error{Path: path, Reason: "le fichier a changé de nature pendant l'écriture ; rien n'a été écrit", Err: ErrUnwritableKind}
 	}
-	if _, err := f.Write(data); err != nil {
-		return &Error{Path: path, Reason: ErrIncomplete.Error() + " : " + Reason(err), Err: errors.Join(ErrIncomplete, err)}
+	if _, err = f.Write(data); err == nil {
+		err = f.Close()
 	}
-	if err := f.Close(); err != nil {
+	if err != nil {
 		return &Error{Path: path, Reason: ErrIncomplete.Error() + " : " + Reason(err), Err: errors.Join(ErrIncomplete, err)}
 	}
 	return nil
