@@ -27,22 +27,20 @@ func openRead(path string, follow bool) (*os.File, error) {
 	}
 	h, err := createFile(path, windows.GENERIC_READ, windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
 	link, reparse, err := reparseKind(h)
-	if err != nil {
-		windows.CloseHandle(h)
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	if err == nil && !reparse {
+		return os.NewFile(uintptr(h), path), nil
 	}
-	if link {
-		windows.CloseHandle(h)
-		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
+	windows.CloseHandle(h)
+	switch {
+	case err != nil:
+		return nil, err
+	case link:
+		return nil, syscall.ELOOP
 	}
-	if reparse {
-		windows.CloseHandle(h)
-		return os.Open(path)
-	}
-	return os.NewFile(uintptr(h), path), nil
+	return os.Open(path)
 }
 
 // symlinkErrno: Windows has no O_NOFOLLOW; links are caught by openRead.
@@ -110,10 +108,14 @@ func IsLink(path string, st fs.FileInfo) bool {
 // the ACL is set again on the open handle in case the creation merged
 // inherited entries. Other files keep the folder's inherited ACL.
 func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
-	var acl *ownerOnly
+	var sd *windows.SECURITY_DESCRIPTOR
+	var dacl *windows.ACL
 	if perm&0o077 == 0 {
 		var err error
-		if acl, err = ownerOnlyACL(); err != nil {
+		if sd, err = ownerOnlyACL(); err == nil {
+			dacl, _, err = sd.DACL()
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -121,8 +123,8 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
 		var sa *windows.SecurityAttributes
 		access := uint32(windows.GENERIC_READ | windows.GENERIC_WRITE)
-		if acl != nil {
-			sa = &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: acl.sd}
+		if sd != nil {
+			sa = &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: sd}
 			access |= windows.WRITE_DAC
 		}
 		h, err := createFile(name, access, windows.CREATE_NEW, 0, sa)
@@ -132,10 +134,10 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
-		if acl != nil {
+		if sd != nil {
 			err = windows.SetSecurityInfo(h, windows.SE_FILE_OBJECT,
 				windows.DACL_SECURITY_INFORMATION|windows.PROTECTED_DACL_SECURITY_INFORMATION,
-				nil, nil, acl.dacl, nil)
+				nil, nil, dacl, nil)
 			if err != nil {
 				windows.CloseHandle(h)
 				os.Remove(name)
@@ -150,28 +152,15 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 // createStaged's random part is a uint64 in base 36.
 const stagedDigits, stagedLen = "0123456789abcdefghijklmnopqrstuvwxyz", 13
 
-type ownerOnly struct {
-	sd   *windows.SECURITY_DESCRIPTOR
-	dacl *windows.ACL
-}
-
 // ownerOnlyACL is "O:<me>D:P(A;;FA;;;<me>)": owned by the user running
 // pret, protected from inheritance, full access for that user alone.
-func ownerOnlyACL() (*ownerOnly, error) {
+func ownerOnlyACL() (*windows.SECURITY_DESCRIPTOR, error) {
 	user, err := windows.GetCurrentProcessToken().GetTokenUser()
 	if err != nil {
 		return nil, err
 	}
 	sid := user.User.Sid.String()
-	sd, err := windows.SecurityDescriptorFromString("O:" + sid + "D:P(A;;FA;;;" + sid + ")")
-	if err != nil {
-		return nil, err
-	}
-	dacl, _, err := sd.DACL()
-	if err != nil {
-		return nil, err
-	}
-	return &ownerOnly{sd: sd, dacl: dacl}, nil
+	return windows.SecurityDescriptorFromString("O:" + sid + "D:P(A;;FA;;;" + sid + ")")
 }
 
 // linkNew gives the staged file tmp the name path. MoveFileEx without
@@ -186,10 +175,7 @@ func linkNew(tmp, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH); err != nil {
-		return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: err}
-	}
-	return nil
+	return windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH)
 }
 
 // lockName is the file whose first byte is locked. LockFileEx locks
