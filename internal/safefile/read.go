@@ -67,24 +67,12 @@ func Read(path string, k Kind, follow Follow) ([]byte, error) {
 	return data, nil
 }
 
-// ReadInto is Read; buf is no longer reused (a course is a few hundred
-// files) and stays for the callers that pass one.
-func ReadInto(path string, k Kind, follow Follow, _ []byte) ([]byte, error) {
-	return Read(path, k, follow)
-}
-
-// ReadIn is ReadInModTime without the time.
-func ReadIn(dir *os.File, name, path string, k Kind, _ []byte) ([]byte, error) {
-	data, _, err := ReadInModTime(dir, name, path, k, nil)
-	return data, err
-}
-
-// ReadInModTime reads the file name in the open folder dir, never
+// ReadIn reads the file name in the open folder dir, never
 // following a link, and gives its modification time from the descriptor
 // it read: a walk reads each file of the folder it listed, even if a
 // folder of the same path is swapped in meanwhile. path is the file's
 // path as messages name it.
-func ReadInModTime(dir *os.File, name, path string, k Kind, _ []byte) ([]byte, time.Time, error) {
+func ReadIn(dir *os.File, name, path string, k Kind) ([]byte, time.Time, error) {
 	f, err := openIn(dir, name, path)
 	var data []byte
 	var mod time.Time
@@ -120,18 +108,9 @@ func readOpen(f *os.File, max int64) ([]byte, time.Time, error) {
 // listing and must not open it (opening a FIFO releases its writer).
 func NotRegular(path string, k Kind) error { return wrap(path, k, NoFollow, ErrNotRegular) }
 
-// ReadFrom reads r (standard input) up to k.Max bytes; more is an error,
-// never a silent cut.
-func ReadFrom(name string, r io.Reader, k Kind) ([]byte, error) {
-	data, err := readAtMost(r, k.Max, 0)
-	if err != nil {
-		return nil, wrap(name, k, FollowLink, err)
-	}
-	return data, nil
-}
-
-// readAtMost reads r to its end, refusing more than max bytes; size is
-// what r is expected to hold, so that a file is read in one go.
+// readAtMost reads r to its end, refusing more than max bytes (more is an
+// error, never a silent cut); size is what r is expected to hold, so
+// that a file is read in one go.
 func readAtMost(r io.Reader, max, size int64) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(int(size) + bytes.MinRead)
