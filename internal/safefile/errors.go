@@ -68,11 +68,9 @@ func Reason(err error) string {
 }
 
 // errnoReasons covers the errors a file operation can give on the
-// systems pret runs on (osReasons adds Windows' own numbers).
+// systems pret runs on (osReasons adds Windows' own numbers); the ones
+// errors.Is knows (ENOENT, EACCES, EEXIST…) are said below in Reason.
 var errnoReasons = map[syscall.Errno]string{
-	syscall.ENOENT:       "fichier ou dossier introuvable",
-	syscall.EACCES:       "permission refusée",
-	syscall.EPERM:        "permission refusée",
 	syscall.ELOOP:        "trop de liens symboliques à suivre (une boucle ?), ou un lien symbolique que pret ne suit pas ici",
 	syscall.EAGAIN:       "ressource momentanément indisponible : ce n'est pas un fichier ordinaire prêt à lire",
 	syscall.EISDIR:       "c'est un dossier",
@@ -82,7 +80,6 @@ var errnoReasons = map[syscall.Errno]string{
 	syscall.EDQUOT:       "plus de place sur le disque",
 	syscall.EROFS:        "le système de fichiers est en lecture seule",
 	syscall.EIO:          "erreur d'entrée-sortie",
-	syscall.EEXIST:       "le fichier existe déjà",
 	syscall.ENXIO:        "aucun périphérique ne répond à ce chemin",
 	syscall.ENODEV:       "aucun périphérique ne répond à ce chemin",
 	syscall.EMFILE:       "trop de fichiers ouverts",

@@ -32,9 +32,9 @@ const stagedDigits, stagedLen = "0123456789", 10
 // EEXIST when the name exists, symbolic link included.
 func linkNew(tmp, path string) error { return os.Link(tmp, path) }
 
-// lockDir takes an exclusive advisory lock on the folder so that two pret
+// LockDir takes an exclusive advisory lock on the folder so that two pret
 // processes decide "absent, create" one after the other, never together.
-func LockDir(dir string) (unlock func(), err error) {
+func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil, PathError(dir, err)

@@ -184,10 +184,10 @@ func linkNew(tmp, path string) error {
 // it would let two processes lock two different files).
 const lockName = ".pret.lock"
 
-// lockDir takes an exclusive lock (LockFileEx) so that two pret processes
+// LockDir takes an exclusive lock (LockFileEx) so that two pret processes
 // decide "absent, create" one after the other, never together. The lock
 // goes with the handle: a process that dies releases it.
-func LockDir(dir string) (unlock func(), err error) {
+func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, lockName)
 	h, err := createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
@@ -220,8 +220,6 @@ var osReasons = map[syscall.Errno]string{
 	windows.ERROR_LOCK_VIOLATION:    "le fichier est ouvert par un autre programme",
 	windows.ERROR_INVALID_NAME:      "nom de fichier invalide sous Windows",
 	windows.ERROR_BAD_PATHNAME:      "nom de fichier invalide sous Windows",
-	windows.ERROR_FILE_EXISTS:       "le fichier existe déjà",
-	windows.ERROR_ALREADY_EXISTS:    "le fichier existe déjà",
 	syscall.ELOOP:                   "c'est un lien symbolique ou une jonction, que pret ne suit pas ici",
 }
 

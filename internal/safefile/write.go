@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // ErrExists is a name WriteNew found taken: it never replaces a file,
@@ -18,15 +17,10 @@ type Pending struct {
 	tmp, path string
 }
 
-// Stage writes data to a temporary file beside path, created exclusively
+// stage writes data to a temporary file beside path, created exclusively
 // and readable by its owner alone while it is written (mode 0600, or an
 // owner-only ACL on Windows), then given perm, and syncs it. Nothing is
-// at path yet.
-func Stage(path string, data []byte, perm os.FileMode) (p *Pending, err error) {
-	return stage(path, data, perm, nil)
-}
-
-// stage is Stage; like, when not nil, is the file the staged one will
+// at path yet. like, when not nil, is the file the staged one will
 // replace, whose owner it takes where the system lets pret give it.
 func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pending, err error) {
 	dir, base := filepath.Split(path)
@@ -47,16 +41,6 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 		return nil, PathError(path, err)
 	}
 	return &Pending{tmp: f.Name(), path: path}, nil
-}
-
-// StagedName reports whether name is one Stage(path, …) gives its
-// temporary file in path's folder: "." + the base name + ".tmp-" + the
-// random part createStaged draws, and nothing else. A run killed between
-// staging and linking leaves such a file; package keys removes those, so
-// no other name may match.
-func StagedName(path, name string) bool {
-	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
-	return ok && tail != "" && len(tail) <= stagedLen && strings.Trim(tail, stagedDigits) == ""
 }
 
 // fill writes data to a staged file, new and owner-only, gives it the

@@ -69,20 +69,20 @@ func assertNoTemp(t *testing.T, dir string) {
 	}
 }
 
-// TestStagedNameIsStage: every temporary name Stage gives is one
-// StagedName recognises for its path, and for no other path.
+// TestStagedNameIsStage: every temporary name stage gives is one
+// KeyFiles.Staged recognises for its path, and for no other path.
 func TestStagedNameIsStage(t *testing.T) {
 	dir := t.TempDir()
 	path, other := filepath.Join(dir, "id_ed25519_romeo"), filepath.Join(dir, "id_ed25519_romeo.pub")
 	for range 50 {
-		p, err := Stage(path, []byte("x"), 0o600)
+		p, err := stage(path, []byte("x"), 0o600, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.Base(p.tmp)
 		p.Discard()
-		if !StagedName(path, name) || StagedName(other, name) {
-			t.Fatalf("%q: %v for its path, %v for another", name, StagedName(path, name), StagedName(other, name))
+		if !(KeyFiles{}).Staged(path, name) || (KeyFiles{}).Staged(other, name) {
+			t.Fatalf("%q: %v for its path, %v for another", name, (KeyFiles{}).Staged(path, name), (KeyFiles{}).Staged(other, name))
 		}
 	}
 }
