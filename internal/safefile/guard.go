@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrProtected is an output path that lands on the key, its .pub or in
@@ -38,7 +39,7 @@ func (p Protected) check(target string, tree bool) error {
 	if p.dir == "" {
 		return nil
 	}
-	t, dir := resolve(target, 0), resolve(p.dir, 0)
+	t, dir := resolve(target), resolve(p.dir)
 	dirInfo, dirErr := os.Stat(dir)
 	isDir := func(path string) bool {
 		st, err := os.Stat(path)
@@ -68,50 +69,47 @@ func (p Protected) check(target string, tree bool) error {
 
 // resolve makes path absolute and resolves its symbolic links the way
 // the system will when the file is opened: ".." after a link goes up from
-// the link's target, so nothing is cleaned before links are read. A
-// dangling last link is followed (writing through it would create its
-// target) and parents that do not exist yet are kept as written.
-func resolve(path string, depth int) string {
-	p := path
+// the link's target, so nothing is cleaned lexically before the links
+// are read (EvalSymlinks reads them in order). Names that do not exist
+// yet are kept as written, and a dangling link is followed: writing
+// through it would create its target.
+func resolve(path string) string {
+	p, rest := path, ""
 	if !filepath.IsAbs(p) {
-		wd, err := os.Getwd()
-		if err != nil {
-			return filepath.Clean(p)
+		if wd, err := os.Getwd(); err == nil {
+			p = wd + string(filepath.Separator) + p
 		}
-		p = wd + string(filepath.Separator) + p
 	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	vol := filepath.VolumeName(p)
-	root := vol + string(filepath.Separator)
-	for len(p) > len(root) && os.IsPathSeparator(p[len(p)-1]) {
-		p = p[:len(p)-1]
-	}
-	if depth > 40 || len(p) <= len(root) {
-		return filepath.Clean(p)
-	}
-	i := len(p) - 1
-	for i >= len(vol) && !os.IsPathSeparator(p[i]) {
-		i--
-	}
-	parent, base := p[:i], p[i+1:]
-	if len(parent) <= len(vol) {
-		parent = root
-	}
-	switch base {
-	case "..":
-		return filepath.Dir(resolve(parent, depth+1))
-	case ".":
-		return resolve(parent, depth+1)
-	}
-	if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSymlink != 0 {
+	for range 40 {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent, name, ok := split(p)
+		if !ok {
+			break
+		}
 		if link, err := os.Readlink(p); err == nil {
 			if !filepath.IsAbs(link) {
 				link = parent + string(filepath.Separator) + link
 			}
-			return resolve(link, depth+1)
+			p = link
+			continue
 		}
+		p, rest = parent, filepath.Join(name, rest)
 	}
-	return filepath.Join(resolve(parent, depth+1), base)
+	return filepath.Join(p, rest)
+}
+
+// split cuts p at its last separator without cleaning it.
+func split(p string) (parent, name string, ok bool) {
+	isSep := func(r rune) bool { return r < 128 && os.IsPathSeparator(uint8(r)) }
+	q := strings.TrimRightFunc(p, isSep)
+	i, vol := strings.LastIndexFunc(q, isSep), len(filepath.VolumeName(q))
+	if i < vol || i == len(q)-1 {
+		return "", "", false
+	}
+	if i == vol {
+		return q[:i+1], q[i+1:], true
+	}
+	return q[:i], q[i+1:], true
 }

@@ -57,71 +57,54 @@ var (
 // Read reads the whole file at path, at most k.Max bytes.
 func Read(path string, k Kind, follow Follow) ([]byte, error) {
 	f, err := openRead(path, bool(follow))
-	var data []byte
-	if err == nil {
-		data, _, err = readOpen(f, k.Max)
-	}
-	if err != nil {
-		return nil, wrap(path, k, follow, err)
-	}
-	return data, nil
+	data, _, err := readOpen(f, err, path, k, follow)
+	return data, err
 }
 
-// ReadIn reads the file name in the open folder dir, never
-// following a link, and gives its modification time from the descriptor
-// it read: a walk reads each file of the folder it listed, even if a
-// folder of the same path is swapped in meanwhile. path is the file's
-// path as messages name it.
+// ReadIn reads the file name in the open folder dir, never following a
+// link, and gives its modification time from the descriptor it read: a
+// walk reads each file of the folder it listed, even if a folder of the
+// same path is swapped in meanwhile. path is the file's path as messages
+// name it.
 func ReadIn(dir *os.File, name, path string, k Kind) ([]byte, time.Time, error) {
 	f, err := openIn(dir, name, path)
-	var data []byte
-	var mod time.Time
-	if err == nil {
-		data, mod, err = readOpen(f, k.Max)
-	}
-	if err != nil {
-		return nil, time.Time{}, wrap(path, k, NoFollow, err)
-	}
-	return data, mod, nil
+	return readOpen(f, err, path, k, NoFollow)
 }
 
-// readOpen reads the file open as f, at most max bytes, and closes it.
-// Only a regular file is read: a FIFO or a device, opened without
-// blocking, is refused before any read.
-func readOpen(f *os.File, max int64) ([]byte, time.Time, error) {
-	defer f.Close()
-	st, err := f.Stat()
+// readOpen reads the file open as f (unless opening it failed with err),
+// at most k.Max bytes, and closes it. Only a regular file is read: a
+// FIFO or a device, opened without blocking, is refused before any read.
+func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte, time.Time, error) {
+	var st os.FileInfo
+	if err == nil {
+		defer f.Close()
+		st, err = f.Stat()
+	}
 	switch {
 	case err != nil:
-		return nil, time.Time{}, err
 	case !st.Mode().IsRegular():
-		return nil, time.Time{}, ErrNotRegular
-	case st.Size() > max:
-		return nil, time.Time{}, errTooLarge
+		err = ErrNotRegular
+	case st.Size() > k.Max:
+		err = errTooLarge
+	default:
+		// The file may grow while read: the cap holds on what is read,
+		// and more is an error, never a silent cut.
+		var b bytes.Buffer
+		b.Grow(int(st.Size()) + bytes.MinRead)
+		if _, err = b.ReadFrom(io.LimitReader(f, k.Max+1)); err == nil && int64(b.Len()) > k.Max {
+			err = errTooLarge
+		}
+		if err == nil {
+			return b.Bytes(), st.ModTime(), nil
+		}
 	}
-	data, err := readAtMost(f, max, st.Size()) // the file may grow while read
-	return data, st.ModTime(), err
+	return nil, time.Time{}, wrap(path, k, follow, err)
 }
 
 // NotRegular is the error ReadIn and Read give for a FIFO, socket or
 // device at path, for a caller that knows the kind from a folder's
 // listing and must not open it (opening a FIFO releases its writer).
 func NotRegular(path string, k Kind) error { return wrap(path, k, NoFollow, ErrNotRegular) }
-
-// readAtMost reads r to its end, refusing more than max bytes (more is an
-// error, never a silent cut); size is what r is expected to hold, so
-// that a file is read in one go.
-func readAtMost(r io.Reader, max, size int64) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(int(size) + bytes.MinRead)
-	if _, err := b.ReadFrom(io.LimitReader(r, max+1)); err != nil {
-		return nil, err
-	}
-	if int64(b.Len()) > max {
-		return nil, errTooLarge
-	}
-	return b.Bytes(), nil
-}
 
 var errTooLarge = errors.New("too large")
 

@@ -113,7 +113,7 @@ func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) erro
 	target := path
 	if lst, lerr := os.Lstat(path); lerr == nil && IsLink(path, lst) {
 		// The rename happens where the file is, so the link stays.
-		target = resolve(path, 0)
+		target = resolve(path)
 	}
 	var like fs.FileInfo
 	if err == nil {
