@@ -22,7 +22,7 @@ type Pending struct {
 // owner-only ACL on Windows), then given perm, and syncs it. Nothing is
 // at path yet. like, when not nil, is the file the staged one will
 // replace, whose owner it takes where the system lets pret give it.
-func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pending, err error) {
+func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pending, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -31,13 +31,8 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 	if err != nil {
 		return nil, PathError(dir, err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = fill(f, data, like); err != nil {
+	if err := fill(f, data, like); err != nil {
+		os.Remove(f.Name())
 		return nil, PathError(path, err)
 	}
 	return &Pending{tmp: f.Name(), path: path}, nil
