@@ -3,7 +3,6 @@
 package safefile
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -69,9 +68,6 @@ const deviceFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // keepsPerm: a replaced file keeps its permission bits.
 const keepsPerm = true
-
-// isNoReader is open(O_WRONLY|O_NONBLOCK) on a FIFO nobody reads.
-func isNoReader(err error) bool { return errors.Is(err, syscall.ENXIO) }
 
 // keepOwner gives the staged file f the owner and group of the file it
 // replaces, when pret may (as root); otherwise the new file is the

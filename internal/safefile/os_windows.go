@@ -230,8 +230,5 @@ const deviceFlags = 0
 // takes its folder's ACL, as when it is new.
 const keepsPerm = false
 
-// isNoReader: Windows has no FIFO in its file system.
-func isNoReader(error) bool { return false }
-
 // keepOwner: the new file is the writer's, as with any editor.
 func keepOwner(*os.File, fs.FileInfo) {}

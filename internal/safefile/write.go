@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // ErrExists is a name WriteNew found taken: it never replaces a file,
@@ -152,7 +153,7 @@ func writeInto(path string, st fs.FileInfo, data []byte) error {
 	fifo := st.Mode()&fs.ModeNamedPipe != 0
 	f, err := os.OpenFile(path, os.O_WRONLY|deviceFlags, 0)
 	if err != nil {
-		if fifo && isNoReader(err) {
+		if fifo && errors.Is(err, syscall.ENXIO) { // open(O_WRONLY|O_NONBLOCK), no reader
 			return &Error{Path: path, Reason: ErrNoReader.Error(), Err: errors.Join(ErrNoReader, err)}
 		}
 		return PathError(path, err)
