@@ -23,37 +23,27 @@ func Protect(dir string, files ...string) Protected {
 	return Protected{dir: dir, files: files}
 }
 
-// Check refuses target when, once symbolic links and ".." are resolved,
-// it is the key folder, a file directly in it, or the same file as one of
-// the protected ones (a hard link, another spelling on a case-insensitive
-// disk). It reads the file system but changes nothing.
-func (p Protected) Check(target string) error { return p.check(target, false) }
-
-// CheckTree is Check, and also refuses target anywhere below the key
-// folder: for pret's own files (the state file), which have no business
-// in ~/.ssh or its subfolders, where a mistaken XDG_STATE_HOME would put
-// them.
-func (p Protected) CheckTree(target string) error { return p.check(target, true) }
-
-func (p Protected) check(target string, tree bool) error {
+// CheckTree refuses target when, once symbolic links and ".." are
+// resolved, it is the key folder or anywhere below it, or the same file
+// as one of the protected ones (a hard link, another spelling on a
+// case-insensitive disk, the key used as a folder). pret's own files
+// (the state file) have no business in ~/.ssh or its subfolders either,
+// where a mistaken XDG_STATE_HOME would put them. It reads the file
+// system but changes nothing.
+func (p Protected) CheckTree(target string) error {
 	if p.dir == "" {
 		return nil
 	}
 	t, dir := resolve(target), resolve(p.dir)
 	dirInfo, dirErr := os.Stat(dir)
-	isDir := func(path string) bool {
-		st, err := os.Stat(path)
-		return path == dir || dirErr == nil && err == nil && os.SameFile(st, dirInfo)
-	}
-	refused := isDir(t)
-	for d := filepath.Dir(t); !refused; d = filepath.Dir(d) {
-		refused = isDir(d)
-		if !tree || filepath.Dir(d) == d {
+	refused := false
+	for d := t; !refused; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		refused = d == dir || dirErr == nil && err == nil && os.SameFile(st, dirInfo)
+		if filepath.Dir(d) == d {
 			break
 		}
 	}
-	// The target, or the folder it would be in, is one of the files (or
-	// the key used as a folder).
 	for _, c := range []string{t, filepath.Dir(t)} {
 		st, err := os.Stat(c)
 		for _, f := range p.files {

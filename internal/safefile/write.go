@@ -96,8 +96,8 @@ func (p *Pending) Discard() { os.Remove(p.tmp) }
 // the path is swapped for a link to it while pret runs: on Unix the
 // folder is opened once, checked as an open folder and written in with
 // openat and renameat (replace_unix.go); on Windows the path is checked
-// just before the rename. Callers check the path first (Check,
-// CheckTree) for the person's message; this is the guarantee.
+// just before the rename. Callers check the path first (CheckTree) for
+// the person's message; this is the guarantee.
 func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
 	st, err := os.Stat(path)
 	switch {
