@@ -10,12 +10,10 @@ var ErrTooLarge = safefile.ErrTooLarge
 // or a device is refused without blocking.
 func ReadBounded(path string, limit int64) ([]byte, error) { return ReadInto(path, limit, nil) }
 
-// ReadInto is ReadBounded into buf, reused when large enough: a batch of
-// thousands of files allocates one buffer per worker. A link named here
-// is followed; use safefile.ReadInto with safefile.NoFollow inside
-// walked folders.
+// ReadInto is ReadBounded; buf is no longer reused. A link named here is
+// followed; walked folders use safefile.ReadIn, which never follows one.
 func ReadInto(path string, limit int64, buf []byte) ([]byte, error) {
-	return safefile.ReadInto(path, safefile.Kind{Name: "fichier", Max: limit}, safefile.FollowLink, buf)
+	return safefile.Read(path, safefile.Kind{Name: "fichier", Max: limit}, safefile.FollowLink)
 }
 
 // Describe says in French why a file could not be read, without the

@@ -7,11 +7,11 @@ import (
 	"os"
 )
 
-// permissions follows OpenSSH on Unix: ssh refuses a private key that
+// Permissions follows OpenSSH on Unix: ssh refuses a private key that
 // the group or others can read; a key folder others can write lets them
 // swap the key. The folder is looked at through its link, if it is one:
 // that is the learner's choice of folder.
-func (s Store) permissions() ([]PermProblem, error) {
+func (s Store) Permissions() ([]PermProblem, error) {
 	st, err := os.Stat(s.PrivatePath())
 	if err != nil {
 		return nil, s.explain(s.PrivatePath(), err)

@@ -10,12 +10,12 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// permissions follows Windows' OpenSSH: it refuses a private key whose
+// Permissions follows Windows' OpenSSH: it refuses a private key whose
 // ACL lets anyone but its owner, SYSTEM or the Administrators read it.
 // A key folder others may write in lets them swap the key. The repair is
 // icacls: the inheritance cut, the owner's full control granted, the
 // others removed.
-func (s Store) permissions() ([]PermProblem, error) {
+func (s Store) Permissions() ([]PermProblem, error) {
 	var ps []PermProblem
 	others, owner, err := grantsToOthers(s.PrivatePath(), readRights)
 	if err != nil {
@@ -111,10 +111,7 @@ func accountName(sid *windows.SID) string {
 func icacls(path, owner, perm string, others []string) string {
 	cmd := fmt.Sprintf(`icacls "%s" /inheritance:r /grant:r "%s:%s"`, path, owner, perm)
 	if len(others) > 0 {
-		cmd += " /remove:g"
-		for _, o := range others {
-			cmd += fmt.Sprintf(` "%s"`, o)
-		}
+		cmd += ` /remove:g "` + strings.Join(others, `" "`) + `"`
 	}
 	return cmd
 }

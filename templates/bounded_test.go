@@ -114,7 +114,7 @@ func TestRenderErrorsFrench(t *testing.T) {
 
 func checkTemplateFrench(t *testing.T, msg string) {
 	t.Helper()
-	for _, en := range []string{"template:", "unexpected", "executing", "function", "not defined", "map has no entry", "can't", "error calling", "unclosed", "undefined"} {
+	for _, en := range []string{"template:", "unexpected", "executing", "function", "not defined", "map has no entry", "can't", "error calling", "unclosed", "undefined", "incompatible", "string and", "missing argument"} {
 		if strings.Contains(msg, en) {
 			t.Errorf("anglais dans %q", msg)
 		}

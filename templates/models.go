@@ -2,7 +2,8 @@ package templates
 
 import (
 	_ "embed"
-	"sort"
+	"maps"
+	"slices"
 )
 
 var (
@@ -25,11 +26,4 @@ func Model(name string) ([]byte, bool) {
 }
 
 // ModelNames lists the files `pret modele` knows.
-func ModelNames() []string {
-	var names []string
-	for n := range models {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func ModelNames() []string { return slices.Sorted(maps.Keys(models)) }

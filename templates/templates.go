@@ -52,7 +52,7 @@ func Render(text string, a Access) ([]byte, error) {
 	if lines := leak.Lines(text); len(lines) > 0 {
 		return nil, fmt.Errorf("modèle d'acces.md refusé : il contient une clé privée (ligne %d et suivantes) ; retirez-la et considérez-la comme compromise", lines[0])
 	}
-	t, err := template.New("acces.md").Option("missingkey=error").Funcs(allowedFuncs()).Parse(text)
+	t, err := template.New("acces.md").Option("missingkey=error").Parse(text)
 	if err != nil {
 		return nil, fmt.Errorf("modèle d'acces.md invalide : %s", frenchTemplateError(err))
 	}

@@ -265,7 +265,7 @@ func ChoosePub(entries []fs.DirEntry, keyName string) string {
 // with the .pub beside it.
 func ValidateFile(t Target, rules Rules) checklist.FileResult {
 	res := checklist.FileResult{Path: t.Path}
-	data, err := safefile.ReadInto(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink, nil)
+	data, err := safefile.Read(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink)
 	switch {
 	case errors.Is(err, safefile.ErrTooLarge):
 		res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: tooLarge}}

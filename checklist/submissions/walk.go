@@ -193,7 +193,7 @@ func readDiskPub(f *os.File, dir, name string, typ fs.FileMode) *acces.PubFile {
 	}
 	var err error
 	if f != nil {
-		pub.Data, err = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key, nil)
+		pub.Data, _, err = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key)
 	} else {
 		pub.Data, err = safefile.Read(filepath.Join(dir, name), safefile.Key, safefile.NoFollow)
 	}
@@ -288,7 +288,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			w.archive(f, raw, p, false, where{outer: append(at.outer, at.parts...), fallback: strings.TrimSuffix(name, filepath.Ext(name))})
 		default:
 			var mod time.Time
-			it.data, mod, it.err = safefile.ReadInModTime(f, raw, p, safefile.Access, nil)
+			it.data, mod, it.err = safefile.ReadIn(f, raw, p, safefile.Access)
 			it.mod = mod.UnixNano()
 			if pn := pubs.pubFor(raw); pn != "" {
 				if pubRead[pn] == nil {

@@ -36,22 +36,21 @@ func Reason(err error) string {
 	if errors.As(err, &fe) {
 		return fe.Reason
 	}
-	if r, ok := osReason(err); ok {
-		return r
-	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		if r, ok := errnoReason(errno); ok {
+		if r, ok := osReasons[errno]; ok {
+			return r
+		}
+		if r, ok := errnoReasons[errno]; ok {
 			return r
 		}
 	}
+	for _, e := range []error{ErrTooLarge, ErrNotRegular, ErrSymlink} {
+		if errors.Is(err, e) {
+			return e.Error()
+		}
+	}
 	switch {
-	case errors.Is(err, ErrTooLarge):
-		return "fichier trop grand"
-	case errors.Is(err, ErrNotRegular):
-		return ErrNotRegular.Error()
-	case errors.Is(err, ErrSymlink):
-		return ErrSymlink.Error()
 	case errors.Is(err, fs.ErrPermission):
 		return "permission refusée"
 	case errors.Is(err, fs.ErrNotExist):
@@ -62,60 +61,37 @@ func Reason(err error) string {
 		return "fin de fichier inattendue"
 	case errors.Is(err, fs.ErrClosed):
 		return "fichier déjà fermé"
-	}
-	if errno != 0 {
+	case errno != 0:
 		return fmt.Sprintf("erreur système n° %d", uintptr(errno))
 	}
 	return "erreur inattendue du système"
 }
 
-// errnoReason covers the errors a file operation can give on the
-// systems pret runs on. Windows has its own numbers for some; the
-// syscall package maps the common ones to these names.
-func errnoReason(e syscall.Errno) (string, bool) {
-	switch e {
-	case syscall.ENOENT:
-		return "fichier ou dossier introuvable", true
-	case syscall.EACCES, syscall.EPERM:
-		return "permission refusée", true
-	case syscall.ELOOP:
-		return "trop de liens symboliques à suivre (une boucle ?), ou un lien symbolique que pret ne suit pas ici", true
-	case syscall.EAGAIN:
-		return "ressource momentanément indisponible : ce n'est pas un fichier ordinaire prêt à lire", true
-	case syscall.EISDIR:
-		return "c'est un dossier", true
-	case syscall.ENOTDIR:
-		return "un élément du chemin n'est pas un dossier", true
-	case syscall.ENAMETOOLONG:
-		return "chemin ou nom de fichier trop long", true
-	case syscall.ENOSPC, syscall.EDQUOT:
-		return "plus de place sur le disque", true
-	case syscall.EROFS:
-		return "le système de fichiers est en lecture seule", true
-	case syscall.EIO:
-		return "erreur d'entrée-sortie", true
-	case syscall.EEXIST:
-		return "le fichier existe déjà", true
-	case syscall.ENXIO, syscall.ENODEV:
-		return "aucun périphérique ne répond à ce chemin", true
-	case syscall.EMFILE, syscall.ENFILE:
-		return "trop de fichiers ouverts", true
-	case syscall.ENOMEM:
-		return "mémoire insuffisante", true
-	case syscall.EFBIG:
-		return "fichier trop grand pour le système", true
-	case syscall.EBUSY, syscall.ETXTBSY:
-		return "fichier occupé", true
-	case syscall.EXDEV:
-		return "déplacement impossible d'un disque à un autre", true
-	case syscall.EINVAL:
-		return "opération refusée par le système pour ce fichier", true
-	case syscall.ENOTEMPTY:
-		return "le dossier n'est pas vide", true
-	case syscall.EINTR:
-		return "opération interrompue", true
-	}
-	return "", false
+// errnoReasons covers the errors a file operation can give on the
+// systems pret runs on (osReasons adds Windows' own numbers); the ones
+// errors.Is knows (ENOENT, EACCES, EEXIST…) are said below in Reason.
+var errnoReasons = map[syscall.Errno]string{
+	syscall.ELOOP:        "trop de liens symboliques à suivre (une boucle ?), ou un lien symbolique que pret ne suit pas ici",
+	syscall.EAGAIN:       "ressource momentanément indisponible : ce n'est pas un fichier ordinaire prêt à lire",
+	syscall.EISDIR:       "c'est un dossier",
+	syscall.ENOTDIR:      "un élément du chemin n'est pas un dossier",
+	syscall.ENAMETOOLONG: "chemin ou nom de fichier trop long",
+	syscall.ENOSPC:       "plus de place sur le disque",
+	syscall.EDQUOT:       "plus de place sur le disque",
+	syscall.EROFS:        "le système de fichiers est en lecture seule",
+	syscall.EIO:          "erreur d'entrée-sortie",
+	syscall.ENXIO:        "aucun périphérique ne répond à ce chemin",
+	syscall.ENODEV:       "aucun périphérique ne répond à ce chemin",
+	syscall.EMFILE:       "trop de fichiers ouverts",
+	syscall.ENFILE:       "trop de fichiers ouverts",
+	syscall.ENOMEM:       "mémoire insuffisante",
+	syscall.EFBIG:        "fichier trop grand pour le système",
+	syscall.EBUSY:        "fichier occupé",
+	syscall.ETXTBSY:      "fichier occupé",
+	syscall.EXDEV:        "déplacement impossible d'un disque à un autre",
+	syscall.EINVAL:       "opération refusée par le système pour ce fichier",
+	syscall.ENOTEMPTY:    "le dossier n'est pas vide",
+	syscall.EINTR:        "opération interrompue",
 }
 
 func isSymlinkErr(err error) bool {

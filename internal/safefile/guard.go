@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrProtected is an output path that lands on the key, its .pub or in
@@ -22,119 +23,83 @@ func Protect(dir string, files ...string) Protected {
 	return Protected{dir: dir, files: files}
 }
 
-// Check refuses target when, once symbolic links and ".." are resolved,
-// it is the key folder, a file directly in it, or the same file as one of
-// the protected ones (a hard link, another spelling on a case-insensitive
-// disk). It reads the file system but changes nothing.
-func (p Protected) Check(target string) error {
+// CheckTree refuses target when, once symbolic links and ".." are
+// resolved, it is the key folder or anywhere below it, or the same file
+// as one of the protected ones (a hard link, another spelling on a
+// case-insensitive disk, the key used as a folder). pret's own files
+// (the state file) have no business in ~/.ssh or its subfolders either,
+// where a mistaken XDG_STATE_HOME would put them. It reads the file
+// system but changes nothing.
+func (p Protected) CheckTree(target string) error {
 	if p.dir == "" {
 		return nil
 	}
-	refuse := func() error { return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected} }
-	t := resolve(target, 0)
-	dir := resolve(p.dir, 0)
+	t, dir := resolve(target), resolve(p.dir)
 	dirInfo, dirErr := os.Stat(dir)
-	same := func(path string) bool {
-		if path == dir {
-			return true
+	refused := false
+	for d := t; !refused; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		refused = d == dir || dirErr == nil && err == nil && os.SameFile(st, dirInfo)
+		if filepath.Dir(d) == d {
+			break
 		}
-		if dirErr != nil {
-			return false
-		}
-		st, err := os.Stat(path)
-		return err == nil && os.SameFile(st, dirInfo)
 	}
-	if same(t) || same(filepath.Dir(t)) {
-		return refuse()
-	}
-	// The target, or the folder it would be in, is one of the files
-	// (a hard link, another spelling on a case-insensitive disk, or the
-	// key used as a folder).
 	for _, c := range []string{t, filepath.Dir(t)} {
 		st, err := os.Stat(c)
-		if err != nil {
-			continue
-		}
 		for _, f := range p.files {
-			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
-				return refuse()
-			}
+			fst, ferr := os.Stat(f)
+			refused = refused || err == nil && ferr == nil && os.SameFile(st, fst)
 		}
+	}
+	if refused {
+		return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
 	}
 	return nil
 }
 
 // resolve makes path absolute and resolves its symbolic links the way
 // the system will when the file is opened: ".." after a link goes up from
-// the link's target, so nothing is cleaned before links are read. A
-// dangling last link is followed (writing through it would create its
-// target) and parents that do not exist yet are kept as written.
-func resolve(path string, depth int) string {
-	p := path
+// the link's target, so nothing is cleaned lexically before the links
+// are read (EvalSymlinks reads them in order). Names that do not exist
+// yet are kept as written, and a dangling link is followed: writing
+// through it would create its target.
+func resolve(path string) string {
+	p, rest := path, ""
 	if !filepath.IsAbs(p) {
-		wd, err := os.Getwd()
-		if err != nil {
-			return filepath.Clean(p)
+		if wd, err := os.Getwd(); err == nil {
+			p = wd + string(filepath.Separator) + p
 		}
-		p = wd + string(filepath.Separator) + p
 	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	vol := filepath.VolumeName(p)
-	root := vol + string(filepath.Separator)
-	for len(p) > len(root) && os.IsPathSeparator(p[len(p)-1]) {
-		p = p[:len(p)-1]
-	}
-	if depth > 40 || len(p) <= len(root) {
-		return filepath.Clean(p)
-	}
-	i := len(p) - 1
-	for i >= len(vol) && !os.IsPathSeparator(p[i]) {
-		i--
-	}
-	parent, base := p[:i], p[i+1:]
-	if len(parent) <= len(vol) {
-		parent = root
-	}
-	switch base {
-	case "..":
-		return filepath.Dir(resolve(parent, depth+1))
-	case ".":
-		return resolve(parent, depth+1)
-	}
-	if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSymlink != 0 {
+	for range 40 {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent, name, ok := split(p)
+		if !ok {
+			break
+		}
 		if link, err := os.Readlink(p); err == nil {
 			if !filepath.IsAbs(link) {
 				link = parent + string(filepath.Separator) + link
 			}
-			return resolve(link, depth+1)
+			p = link
+			continue
 		}
+		p, rest = parent, filepath.Join(name, rest)
 	}
-	return filepath.Join(resolve(parent, depth+1), base)
+	return filepath.Join(p, rest)
 }
 
-// CheckTree is Check, and also refuses target anywhere below the key
-// folder: for pret's own files (the state file), which have no business
-// in ~/.ssh or its subfolders, where a mistaken XDG_STATE_HOME would put
-// them.
-func (p Protected) CheckTree(target string) error {
-	if err := p.Check(target); err != nil || p.dir == "" {
-		return err
+// split cuts p at its last separator without cleaning it.
+func split(p string) (parent, name string, ok bool) {
+	isSep := func(r rune) bool { return r < 128 && os.IsPathSeparator(uint8(r)) }
+	q := strings.TrimRightFunc(p, isSep)
+	i, vol := strings.LastIndexFunc(q, isSep), len(filepath.VolumeName(q))
+	if i < vol || i == len(q)-1 {
+		return "", "", false
 	}
-	dir := resolve(p.dir, 0)
-	dirInfo, dirErr := os.Stat(dir)
-	for d := filepath.Dir(resolve(target, 0)); ; d = filepath.Dir(d) {
-		if d == dir {
-			return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
-		}
-		if dirErr == nil {
-			if st, err := os.Stat(d); err == nil && os.SameFile(st, dirInfo) {
-				return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
-			}
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
+	if i == vol {
+		return q[:i+1], q[i+1:], true
 	}
+	return q[:i], q[i+1:], true
 }

@@ -54,7 +54,7 @@ func TestProtectedRefusesEverySpelling(t *testing.T) {
 	dir, key, spell := protectedSpellings(t, root)
 	p := Protect(dir, key, key+".pub")
 	for name, target := range spell {
-		err := p.Check(target)
+		err := p.CheckTree(target)
 		if !errors.Is(err, ErrProtected) {
 			t.Errorf("%s (%s) : %v, attendu un refus", name, target, err)
 			continue
@@ -63,17 +63,16 @@ func TestProtectedRefusesEverySpelling(t *testing.T) {
 	}
 	// The folder given through a link is the same folder.
 	viaLink := Protect(filepath.Join(root, "ailleurs", "lien-dossier"), filepath.Join(root, "ailleurs", "lien-dossier", "id"))
-	if err := viaLink.Check(key); !errors.Is(err, ErrProtected) {
+	if err := viaLink.CheckTree(key); !errors.Is(err, ErrProtected) {
 		t.Errorf("dossier de clé donné par un lien : %v", err)
 	}
 	for _, ok := range []string{
 		filepath.Join(root, "acces.md"),
 		filepath.Join(root, "ailleurs", "acces.md"),
-		filepath.Join(dir, "sous", "acces.md"), // a sub-folder is not the key folder
 		filepath.Join(root, "ssh2", "id"),
 		filepath.Join(root, "nouveau", "dossier", "acces.md"),
 	} {
-		if err := p.Check(ok); err != nil {
+		if err := p.CheckTree(ok); err != nil {
 			t.Errorf("%s refusé à tort : %v", ok, err)
 		}
 	}
@@ -87,17 +86,17 @@ func TestProtectedRelative(t *testing.T) {
 	t.Chdir(filepath.Join(dir, "sous"))
 	p := Protect(dir, key, key+".pub")
 	for _, rel := range []string{"../id", "../id.pub", "../acces.md", "..", "../../ssh/id"} {
-		if err := p.Check(rel); !errors.Is(err, ErrProtected) {
+		if err := p.CheckTree(rel); !errors.Is(err, ErrProtected) {
 			t.Errorf("%s : %v", rel, err)
 		}
 	}
-	if err := p.Check("acces.md"); err != nil {
+	if err := p.CheckTree("acces.md"); !errors.Is(err, ErrProtected) {
 		t.Errorf("sous-dossier : %v", err)
 	}
 }
 
 // TestCheckTree: below the key folder, at any depth and through a link,
-// is refused; beside it is not; Check alone still allows subfolders.
+// is refused; beside it is not.
 func TestCheckTree(t *testing.T) {
 	home := t.TempDir()
 	dir := filepath.Join(home, ".ssh")
@@ -115,8 +114,5 @@ func TestCheckTree(t *testing.T) {
 		if err := p.CheckTree(ok); err != nil {
 			t.Errorf("%s refused: %v", ok, err)
 		}
-	}
-	if p.Check(filepath.Join(dir, "sous", "pret", "etat.yaml")) != nil {
-		t.Errorf("Check refuses a subfolder: CheckTree is the stricter one")
 	}
 }

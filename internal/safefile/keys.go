@@ -3,6 +3,8 @@ package safefile
 import (
 	"errors"
 	"io/fs"
+	"path/filepath"
+	"strings"
 )
 
 // KeyFiles is the file system package keys is handed (keys.Files): keys
@@ -16,20 +18,28 @@ func (KeyFiles) Read(path string, max int64, follow bool) ([]byte, error) {
 	return Read(path, Kind{Key.Name, max}, Follow(follow))
 }
 
-// Stage is Stage; link is Pending.Link, which never replaces.
+// Stage is stage; link is Pending.Link, which never replaces.
 func (KeyFiles) Stage(path string, data []byte, perm fs.FileMode) (link func() error, discard func(), err error) {
-	p, err := Stage(path, data, perm)
+	p, err := stage(path, data, perm, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	return p.Link, p.Discard, nil
 }
 
-func (KeyFiles) LockDir(dir string) (unlock func(), err error) { return LockDir(dir) }
-func (KeyFiles) SyncDir(dir string) error                      { return SyncDir(dir) }
-func (KeyFiles) IsLink(path string, st fs.FileInfo) bool       { return IsLink(path, st) }
-func (KeyFiles) Staged(path, name string) bool                 { return StagedName(path, name) }
-func (KeyFiles) Explain(path string, err error) error          { return PathError(path, err) }
+// Staged reports whether name is one stage(path, …) gives its temporary
+// file in path's folder: "." + the base name + ".tmp-" + the random part
+// createStaged draws, and nothing else. A run killed between staging and
+// linking leaves such a file; package keys removes those, so no other
+// name may match.
+func (KeyFiles) Staged(path, name string) bool {
+	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
+	return ok && tail != "" && len(tail) <= stagedLen && strings.Trim(tail, stagedDigits) == ""
+}
+
+func (KeyFiles) SyncDir(dir string) error                { return SyncDir(dir) }
+func (KeyFiles) IsLink(path string, st fs.FileInfo) bool { return IsLink(path, st) }
+func (KeyFiles) Explain(path string, err error) error    { return PathError(path, err) }
 
 // SymbolicLink, TooLarge and Exists mark the failures a package that
 // cannot import safefile (keys) tells apart, found with errors.As on an

@@ -3,7 +3,6 @@
 package safefile
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -25,17 +24,16 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// stagedTail is what createStaged puts after its prefix: os.CreateTemp's
-// random part, a uint32 in decimal.
-func stagedTail(s string) bool { return len(s) <= 10 && allOf(s, "0123456789") }
+// os.CreateTemp's random part is a uint32 in decimal.
+const stagedDigits, stagedLen = "0123456789", 10
 
 // linkNew gives the staged file tmp the name path. link(2) fails with
 // EEXIST when the name exists, symbolic link included.
 func linkNew(tmp, path string) error { return os.Link(tmp, path) }
 
-// lockDir takes an exclusive advisory lock on the folder so that two pret
+// LockDir takes an exclusive advisory lock on the folder so that two pret
 // processes decide "absent, create" one after the other, never together.
-func LockDir(dir string) (unlock func(), err error) {
+func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil, PathError(dir, err)
@@ -56,8 +54,8 @@ func LockDir(dir string) (unlock func(), err error) {
 	}, nil
 }
 
-// osReason: the Unix errors are the syscall names Reason knows.
-func osReason(error) (string, bool) { return "", false }
+// osReasons: the Unix errors are the syscall names Reason knows.
+var osReasons map[syscall.Errno]string
 
 // IsLink tells whether the name at path is a symbolic link.
 func IsLink(_ string, st fs.FileInfo) bool { return st.Mode()&fs.ModeSymlink != 0 }
@@ -70,9 +68,6 @@ const deviceFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // keepsPerm: a replaced file keeps its permission bits.
 const keepsPerm = true
-
-// isNoReader is open(O_WRONLY|O_NONBLOCK) on a FIFO nobody reads.
-func isNoReader(err error) bool { return errors.Is(err, syscall.ENXIO) }
 
 // keepOwner gives the staged file f the owner and group of the file it
 // replaces, when pret may (as root); otherwise the new file is the

@@ -27,23 +27,28 @@ func openRead(path string, follow bool) (*os.File, error) {
 	}
 	h, err := createFile(path, windows.GENERIC_READ, windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
 	link, reparse, err := reparseKind(h)
-	if err != nil {
-		windows.CloseHandle(h)
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	if err == nil && !reparse {
+		return os.NewFile(uintptr(h), path), nil
 	}
-	if link {
-		windows.CloseHandle(h)
-		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
+	windows.CloseHandle(h)
+	switch {
+	case err != nil:
+		return nil, err
+	case link:
+		return nil, syscall.ELOOP
 	}
-	if reparse {
-		windows.CloseHandle(h)
-		return os.Open(path)
-	}
-	return os.NewFile(uintptr(h), path), nil
+	return os.Open(path)
 }
+
+// symlinkErrno: Windows has no O_NOFOLLOW; links are caught by openRead.
+const symlinkErrno = syscall.ELOOP
+
+// openIn opens by path: Windows has no openat, and the walk's folder
+// checks (device and inode of each folder) stay what guard it.
+func openIn(_ *os.File, _, path string) (*os.File, error) { return openRead(path, false) }
 
 func createFile(path string, access, disposition, flags uint32, sa *windows.SecurityAttributes) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(path)
@@ -103,10 +108,14 @@ func IsLink(path string, st fs.FileInfo) bool {
 // the ACL is set again on the open handle in case the creation merged
 // inherited entries. Other files keep the folder's inherited ACL.
 func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
-	var acl *ownerOnly
+	var sd *windows.SECURITY_DESCRIPTOR
+	var dacl *windows.ACL
 	if perm&0o077 == 0 {
 		var err error
-		if acl, err = ownerOnlyACL(); err != nil {
+		if sd, err = ownerOnlyACL(); err == nil {
+			dacl, _, err = sd.DACL()
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -114,8 +123,8 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
 		var sa *windows.SecurityAttributes
 		access := uint32(windows.GENERIC_READ | windows.GENERIC_WRITE)
-		if acl != nil {
-			sa = &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: acl.sd}
+		if sd != nil {
+			sa = &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: sd}
 			access |= windows.WRITE_DAC
 		}
 		h, err := createFile(name, access, windows.CREATE_NEW, 0, sa)
@@ -125,10 +134,10 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
-		if acl != nil {
+		if sd != nil {
 			err = windows.SetSecurityInfo(h, windows.SE_FILE_OBJECT,
 				windows.DACL_SECURITY_INFORMATION|windows.PROTECTED_DACL_SECURITY_INFORMATION,
-				nil, nil, acl.dacl, nil)
+				nil, nil, dacl, nil)
 			if err != nil {
 				windows.CloseHandle(h)
 				os.Remove(name)
@@ -140,34 +149,18 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 	return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrExist}
 }
 
-// stagedTail is what createStaged puts after its prefix: a uint64 in
-// base 36.
-func stagedTail(s string) bool {
-	return len(s) <= 13 && allOf(s, "0123456789abcdefghijklmnopqrstuvwxyz")
-}
-
-type ownerOnly struct {
-	sd   *windows.SECURITY_DESCRIPTOR
-	dacl *windows.ACL
-}
+// createStaged's random part is a uint64 in base 36.
+const stagedDigits, stagedLen = "0123456789abcdefghijklmnopqrstuvwxyz", 13
 
 // ownerOnlyACL is "O:<me>D:P(A;;FA;;;<me>)": owned by the user running
 // pret, protected from inheritance, full access for that user alone.
-func ownerOnlyACL() (*ownerOnly, error) {
+func ownerOnlyACL() (*windows.SECURITY_DESCRIPTOR, error) {
 	user, err := windows.GetCurrentProcessToken().GetTokenUser()
 	if err != nil {
 		return nil, err
 	}
 	sid := user.User.Sid.String()
-	sd, err := windows.SecurityDescriptorFromString("O:" + sid + "D:P(A;;FA;;;" + sid + ")")
-	if err != nil {
-		return nil, err
-	}
-	dacl, _, err := sd.DACL()
-	if err != nil {
-		return nil, err
-	}
-	return &ownerOnly{sd: sd, dacl: dacl}, nil
+	return windows.SecurityDescriptorFromString("O:" + sid + "D:P(A;;FA;;;" + sid + ")")
 }
 
 // linkNew gives the staged file tmp the name path. MoveFileEx without
@@ -182,10 +175,7 @@ func linkNew(tmp, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH); err != nil {
-		return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: err}
-	}
-	return nil
+	return windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH)
 }
 
 // lockName is the file whose first byte is locked. LockFileEx locks
@@ -194,10 +184,10 @@ func linkNew(tmp, path string) error {
 // it would let two processes lock two different files).
 const lockName = ".pret.lock"
 
-// lockDir takes an exclusive lock (LockFileEx) so that two pret processes
+// LockDir takes an exclusive lock (LockFileEx) so that two pret processes
 // decide "absent, create" one after the other, never together. The lock
 // goes with the handle: a process that dies releases it.
-func LockDir(dir string) (unlock func(), err error) {
+func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, lockName)
 	h, err := createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
@@ -221,27 +211,16 @@ func LockDir(dir string) (unlock func(), err error) {
 	}, nil
 }
 
-// osReason translates the Windows errors that have no Unix name.
-func osReason(err error) (string, bool) {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return "", false
-	}
-	switch errno {
-	case windows.ERROR_DISK_FULL, windows.ERROR_HANDLE_DISK_FULL:
-		return "plus de place sur le disque", true
-	case windows.ERROR_WRITE_PROTECT:
-		return "le support est protégé en écriture", true
-	case windows.ERROR_SHARING_VIOLATION, windows.ERROR_LOCK_VIOLATION:
-		return "le fichier est ouvert par un autre programme", true
-	case windows.ERROR_INVALID_NAME, windows.ERROR_BAD_PATHNAME:
-		return "nom de fichier invalide sous Windows", true
-	case windows.ERROR_FILE_EXISTS, windows.ERROR_ALREADY_EXISTS:
-		return "le fichier existe déjà", true
-	case syscall.ELOOP:
-		return "c'est un lien symbolique ou une jonction, que pret ne suit pas ici", true
-	}
-	return "", false
+// osReasons translates the Windows errors that have no Unix name.
+var osReasons = map[syscall.Errno]string{
+	windows.ERROR_DISK_FULL:         "plus de place sur le disque",
+	windows.ERROR_HANDLE_DISK_FULL:  "plus de place sur le disque",
+	windows.ERROR_WRITE_PROTECT:     "le support est protégé en écriture",
+	windows.ERROR_SHARING_VIOLATION: "le fichier est ouvert par un autre programme",
+	windows.ERROR_LOCK_VIOLATION:    "le fichier est ouvert par un autre programme",
+	windows.ERROR_INVALID_NAME:      "nom de fichier invalide sous Windows",
+	windows.ERROR_BAD_PATHNAME:      "nom de fichier invalide sous Windows",
+	syscall.ELOOP:                   "c'est un lien symbolique ou une jonction, que pret ne suit pas ici",
 }
 
 // deviceFlags: Windows opens NUL or a console for writing as it is.
@@ -250,9 +229,6 @@ const deviceFlags = 0
 // keepsPerm: Windows has no permission bits to keep; a replaced file
 // takes its folder's ACL, as when it is new.
 const keepsPerm = false
-
-// isNoReader: Windows has no FIFO in its file system.
-func isNoReader(error) bool { return false }
 
 // keepOwner: the new file is the writer's, as with any editor.
 func keepOwner(*os.File, fs.FileInfo) {}

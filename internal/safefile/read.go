@@ -9,6 +9,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -55,56 +56,55 @@ var (
 
 // Read reads the whole file at path, at most k.Max bytes.
 func Read(path string, k Kind, follow Follow) ([]byte, error) {
-	return ReadInto(path, k, follow, nil)
-}
-
-// ReadInto is Read reusing buf's memory, for callers that read many
-// files in a row. The result aliases buf when it fits.
-func ReadInto(path string, k Kind, follow Follow, buf []byte) ([]byte, error) {
-	data, err := readFile(path, k.Max, bool(follow), buf[:0])
-	if err != nil {
-		return nil, wrap(path, k, follow, err)
-	}
-	return data, nil
-}
-
-// ReadIn is ReadInto for the file name in the open folder dir, never
-// following a link: a walk reads each file of the folder it listed,
-// even if a folder of the same path is swapped in meanwhile, and the
-// kernel looks up one name, not the whole path again. path is the
-// file's path as messages name it.
-func ReadIn(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, error) {
-	data, _, err := ReadInModTime(dir, name, path, k, buf)
+	f, err := openRead(path, bool(follow))
+	data, _, err := readOpen(f, err, path, k, follow)
 	return data, err
 }
 
-// ReadInModTime is ReadIn that also gives the file's modification time,
-// from the descriptor it read (the walk keeps a learner's latest file).
-func ReadInModTime(dir *os.File, name, path string, k Kind, buf []byte) ([]byte, time.Time, error) {
-	data, mod, err := readIn(dir, name, path, k.Max, buf[:0])
-	if err != nil {
-		return nil, time.Time{}, wrap(path, k, NoFollow, err)
+// ReadIn reads the file name in the open folder dir, never following a
+// link, and gives its modification time from the descriptor it read: a
+// walk reads each file of the folder it listed, even if a folder of the
+// same path is swapped in meanwhile. path is the file's path as messages
+// name it.
+func ReadIn(dir *os.File, name, path string, k Kind) ([]byte, time.Time, error) {
+	f, err := openIn(dir, name, path)
+	return readOpen(f, err, path, k, NoFollow)
+}
+
+// readOpen reads the file open as f (unless opening it failed with err),
+// at most k.Max bytes, and closes it. Only a regular file is read: a
+// FIFO or a device, opened without blocking, is refused before any read.
+func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte, time.Time, error) {
+	var st os.FileInfo
+	if err == nil {
+		defer f.Close()
+		st, err = f.Stat()
 	}
-	return data, mod, nil
+	switch {
+	case err != nil:
+	case !st.Mode().IsRegular():
+		err = ErrNotRegular
+	case st.Size() > k.Max:
+		err = errTooLarge
+	default:
+		// The file may grow while read: the cap holds on what is read,
+		// and more is an error, never a silent cut.
+		var b bytes.Buffer
+		b.Grow(int(st.Size()) + bytes.MinRead)
+		if _, err = b.ReadFrom(io.LimitReader(f, k.Max+1)); err == nil && int64(b.Len()) > k.Max {
+			err = errTooLarge
+		}
+		if err == nil {
+			return b.Bytes(), st.ModTime(), nil
+		}
+	}
+	return nil, time.Time{}, wrap(path, k, follow, err)
 }
 
 // NotRegular is the error ReadIn and Read give for a FIFO, socket or
 // device at path, for a caller that knows the kind from a folder's
 // listing and must not open it (opening a FIFO releases its writer).
 func NotRegular(path string, k Kind) error { return wrap(path, k, NoFollow, ErrNotRegular) }
-
-// ReadFrom reads r (standard input) up to k.Max bytes; more is an error,
-// never a silent cut.
-func ReadFrom(name string, r io.Reader, k Kind) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, k.Max+1))
-	if err != nil {
-		return nil, wrap(name, k, FollowLink, err)
-	}
-	if int64(len(data)) > k.Max {
-		return nil, wrap(name, k, FollowLink, errTooLarge)
-	}
-	return data, nil
-}
 
 var errTooLarge = errors.New("too large")
 

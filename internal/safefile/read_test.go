@@ -174,29 +174,6 @@ func TestReadCapExact(t *testing.T) {
 		} else if !strings.Contains(err.Error(), size(k.Max)) {
 			t.Errorf("le message ne dit pas le plafond : %v", err)
 		}
-		if _, err := ReadFrom("-", bytes.NewReader(make([]byte, k.Max+1)), k); !errors.Is(err, ErrTooLarge) {
-			t.Errorf("%s : entrée standard au-delà du plafond, %v", k.Name, err)
-		}
-		if got, err := ReadFrom("-", bytes.NewReader(make([]byte, k.Max)), k); err != nil || int64(len(got)) != k.Max {
-			t.Errorf("%s : entrée standard au plafond, %d, %v", k.Name, len(got), err)
-		}
-	}
-}
-
-// TestReadIntoReuses: a second read into the same buffer allocates nothing.
-func TestReadIntoReuses(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "acces.md")
-	os.WriteFile(p, []byte(strings.Repeat("ligne\n", 100)), 0o600)
-	buf := make([]byte, 0, 4096)
-	allocs := testing.AllocsPerRun(20, func() {
-		data, err := ReadInto(p, Access, NoFollow, buf)
-		if err != nil || len(data) != 600 {
-			t.Fatalf("%d, %v", len(data), err)
-		}
-	})
-	// One allocation: the path made into a C string for open(2).
-	if runtime.GOOS != "windows" && allocs > 1 {
-		t.Errorf("%v allocations par lecture avec un tampon assez grand", allocs)
 	}
 }
 
@@ -218,10 +195,9 @@ func TestReasonNeverEnglish(t *testing.T) {
 func BenchmarkReadAccess(b *testing.B) {
 	p := filepath.Join(b.TempDir(), "acces.md")
 	os.WriteFile(p, []byte(strings.Repeat("ligne de texte d'un acces.md\n", 30)), 0o600)
-	buf := make([]byte, 0, 4096)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ReadInto(p, Access, NoFollow, buf); err != nil {
+		if _, err := Read(p, Access, NoFollow); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -258,7 +234,7 @@ func TestReadInIsReadNoFollow(t *testing.T) {
 		}
 		for _, k := range kinds {
 			want, wantErr := Read(in.path, k, NoFollow)
-			got, gotErr := ReadIn(d, filepath.Base(in.path), in.path, k, nil)
+			got, _, gotErr := ReadIn(d, filepath.Base(in.path), in.path, k)
 			if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Errorf("%s, %s: ReadIn %q, %v; Read %q, %v", in.name, k.Name, got, gotErr, want, wantErr)
 			}
@@ -280,7 +256,7 @@ func TestReadInIsReadNoFollow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if _, err := ReadIn(d, "../"+filepath.Base(dir)+"/"+Key.Name+"-1", "x", Key, nil); err == nil {
+	if _, _, err := ReadIn(d, "../"+filepath.Base(dir)+"/"+Key.Name+"-1", "x", Key); err == nil {
 		t.Error("a name holding a separator was read")
 	}
 }

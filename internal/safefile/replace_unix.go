@@ -4,7 +4,6 @@ package safefile
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -21,23 +20,21 @@ func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like 
 	})
 }
 
-// WriteNew is safefile.WriteNew for an output that must never land in
-// the key folder or below it (pret modele): the same open-folder check
-// as WriteReplace, then link(2) relative to that folder, which never
-// replaces a name.
+// WriteNew writes data to path whole or not at all, fails with ErrExists
+// when path exists, and never lands in the key folder or below it (pret
+// modele): the open-folder check of WriteReplace, then link(2) relative
+// to that folder, which never replaces a name.
 func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 	return p.inOpenDir(path, data, perm, nil, func(dfd int, tmp, base string) error {
-		if err := unix.Linkat(dfd, tmp, dfd, base, 0); err != nil {
-			if errors.Is(err, unix.EEXIST) {
-				var st unix.Stat_t
-				if unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-					return &Error{Path: path, Reason: ErrSymlink.Error(), Err: ErrSymlink}
-				}
-				return &Error{Path: path, Reason: ErrExists.Error(), Err: ErrExists}
-			}
+		err := unix.Linkat(dfd, tmp, dfd, base, 0)
+		if !errors.Is(err, unix.EEXIST) {
 			return err
 		}
-		return unix.Unlinkat(dfd, tmp, 0)
+		var st unix.Stat_t
+		if unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return &Error{Path: path, Reason: ErrSymlink.Error(), Err: ErrSymlink}
+		}
+		return &Error{Path: path, Reason: ErrExists.Error(), Err: ErrExists}
 	})
 }
 
@@ -59,24 +56,17 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 	if err := p.checkOpenDir(dfd, target); err != nil {
 		return err
 	}
-	var tmp string
-	var fd int
-	for {
-		var r [6]byte
-		rand.Read(r[:])
-		tmp = "." + base + ".tmp-" + hex.EncodeToString(r[:])
+	tmp, fd := "", -1
+	for err = unix.EEXIST; errors.Is(err, unix.EEXIST); {
+		tmp = "." + base + ".tmp-" + rand.Text()[:12]
 		fd, err = unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-		if !errors.Is(err, unix.EEXIST) {
-			break
-		}
 	}
 	if err != nil {
 		return PathError(dir, err)
 	}
 	defer unix.Unlinkat(dfd, tmp, 0) // gone once named; else the leftover goes
 	f := os.NewFile(uintptr(fd), filepath.Join(dir, tmp))
-	// fchmod, so the umask does not matter.
-	if err := f.Chmod(perm); err != nil {
+	if err := f.Chmod(perm); err != nil { // fchmod: the umask does not matter
 		f.Close()
 		return PathError(target, err)
 	}
@@ -84,10 +74,6 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 		return PathError(target, err)
 	}
 	if err := name(dfd, tmp, base); err != nil {
-		var se *Error
-		if errors.As(err, &se) {
-			return err
-		}
 		return PathError(target, err)
 	}
 	// Some file systems refuse fsync on a folder; the data itself is synced.
@@ -100,11 +86,8 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 // comparing device and inode, so the answer is about the folder that
 // will be written in, whatever its path says by now.
 func (p Protected) checkOpenDir(dfd int, target string) error {
-	if p.dir == "" {
-		return nil
-	}
 	var key unix.Stat_t
-	if err := unix.Stat(p.dir, &key); err != nil {
+	if p.dir == "" || unix.Stat(p.dir, &key) != nil {
 		return nil // no key folder: nothing to protect in it
 	}
 	cur, err := unix.Dup(dfd)
@@ -112,11 +95,11 @@ func (p Protected) checkOpenDir(dfd int, target string) error {
 		return PathError(target, err)
 	}
 	defer func() { unix.Close(cur) }()
-	for range 4096 {
-		var st unix.Stat_t
-		if err := unix.Fstat(cur, &st); err != nil {
-			return PathError(target, err)
-		}
+	var st unix.Stat_t
+	if err := unix.Fstat(cur, &st); err != nil {
+		return PathError(target, err)
+	}
+	for {
 		if st.Dev == key.Dev && st.Ino == key.Ino {
 			return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
 		}
@@ -124,16 +107,14 @@ func (p Protected) checkOpenDir(dfd int, target string) error {
 		if err != nil {
 			return PathError(target, err)
 		}
-		var ust unix.Stat_t
-		if err := unix.Fstat(up, &ust); err != nil {
-			unix.Close(up)
-			return PathError(target, err)
-		}
 		unix.Close(cur)
 		cur = up
-		if ust.Dev == st.Dev && ust.Ino == st.Ino {
-			return nil // the root
+		below := st
+		if err := unix.Fstat(cur, &st); err != nil {
+			return PathError(target, err)
+		}
+		if st.Dev == below.Dev && st.Ino == below.Ino {
+			return nil // the root is its own parent
 		}
 	}
-	return nil
 }

@@ -6,10 +6,26 @@ import (
 	"path/filepath"
 )
 
-// replaceAt stages data beside target and renames it over target; the
-// target is checked against the key just before the rename (Windows has
-// no openat: a folder swapped in the instant between is not caught).
+// replaceAt stages data beside target and renames it over target.
 func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like fs.FileInfo) error {
+	return p.put(target, data, perm, like, func(st *Pending) error {
+		if err := os.Rename(st.tmp, st.path); err != nil {
+			return PathError(st.path, err)
+		}
+		return nil
+	})
+}
+
+// WriteNew writes data to path whole or not at all, fails with ErrExists
+// when path exists, and never lands in the key folder or below it.
+func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
+	return p.put(path, data, perm, nil, (*Pending).Link)
+}
+
+// put stages data beside target, checks target against the key just
+// before it gives the name (Windows has no openat: a folder swapped in
+// the instant between is not caught), and names it.
+func (p Protected) put(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(*Pending) error) error {
 	st, err := stage(target, data, perm, like)
 	if err != nil {
 		return err
@@ -18,25 +34,8 @@ func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like 
 	if err := p.CheckTree(target); err != nil {
 		return err
 	}
-	if err := st.Replace(); err != nil {
+	if err := name(st); err != nil {
 		return err
 	}
 	return SyncDir(filepath.Dir(target))
-}
-
-// WriteNew is safefile.WriteNew for an output that must never land in
-// the key folder or below it, checked just before the name is given.
-func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
-	st, err := Stage(path, data, perm)
-	if err != nil {
-		return err
-	}
-	defer st.Discard()
-	if err := p.CheckTree(path); err != nil {
-		return err
-	}
-	if err := st.Link(); err != nil {
-		return err
-	}
-	return SyncDir(filepath.Dir(path))
 }

@@ -129,7 +129,7 @@ func TestWriteReplaceTargetKinds(t *testing.T) {
 			}
 			data := []byte(strings.Repeat("rapport é\n", 20000)) // more than a pipe holds
 			start := time.Now()
-			err := WriteReplace(path, data, 0o644)
+			err := Protected{}.WriteReplace(path, data, 0o644)
 			if time.Since(start) > 20*time.Second {
 				t.Fatal("the write waited")
 			}
@@ -198,13 +198,13 @@ func isEnglish(s string) bool {
 // /dev/full, the only system nodes a test touches: both stay character
 // devices, /dev/full's ENOSPC is an error in French.
 func TestWriteReplaceSystemDevices(t *testing.T) {
-	testenv.WritesIntoDevices(t, func(p string) { WriteReplace(p, []byte("rapport\n"), 0o644) })
+	testenv.WritesIntoDevices(t, func(p string) { Protected{}.WriteReplace(p, []byte("rapport\n"), 0o644) })
 	for _, dev := range []string{"/dev/null", "/dev/full"} {
 		before, err := os.Stat(dev)
 		if err != nil || before.Mode()&fs.ModeCharDevice == 0 {
 			t.Fatalf("%s: %v %v", dev, before, err)
 		}
-		err = WriteReplace(dev, []byte("rapport\n"), 0o644)
+		err = Protected{}.WriteReplace(dev, []byte("rapport\n"), 0o644)
 		if dev == "/dev/full" {
 			if err == nil || !strings.Contains(err.Error(), "plus de place sur le disque") || !errors.Is(err, ErrIncomplete) || !errors.Is(err, syscall.ENOSPC) {
 				t.Fatalf("%s: %v", dev, err)

@@ -2,11 +2,10 @@ package safefile
 
 import (
 	"errors"
-
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"syscall"
 )
 
 // ErrExists is a name WriteNew found taken: it never replaces a file,
@@ -19,17 +18,12 @@ type Pending struct {
 	tmp, path string
 }
 
-// Stage writes data to a temporary file beside path, created exclusively
+// stage writes data to a temporary file beside path, created exclusively
 // and readable by its owner alone while it is written (mode 0600, or an
 // owner-only ACL on Windows), then given perm, and syncs it. Nothing is
-// at path yet.
-func Stage(path string, data []byte, perm os.FileMode) (p *Pending, err error) {
-	return stage(path, data, perm, nil)
-}
-
-// stage is Stage; like, when not nil, is the file the staged one will
+// at path yet. like, when not nil, is the file the staged one will
 // replace, whose owner it takes where the system lets pret give it.
-func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pending, err error) {
+func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pending, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -38,30 +32,11 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (p *Pen
 	if err != nil {
 		return nil, PathError(dir, err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = fill(f, data, like); err != nil {
+	if err := fill(f, data, like); err != nil {
+		os.Remove(f.Name())
 		return nil, PathError(path, err)
 	}
 	return &Pending{tmp: f.Name(), path: path}, nil
-}
-
-// StagedName reports whether name is one Stage(path, …) gives its
-// temporary file in path's folder: "." + the base name + ".tmp-" + the
-// random part createStaged draws, and nothing else. A run killed between
-// staging and linking leaves such a file; no other name is ever taken
-// for one.
-func StagedName(path, name string) bool {
-	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
-	return ok && tail != "" && stagedTail(tail)
-}
-
-func allOf(s, set string) bool {
-	return strings.Trim(s, set) == ""
 }
 
 // fill writes data to a staged file, new and owner-only, gives it the
@@ -71,15 +46,11 @@ func fill(f *os.File, data []byte, like fs.FileInfo) error {
 	if like != nil {
 		keepOwner(f, like)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return errors.Join(err, f.Close())
 }
 
 // Link gives the staged file its final name, failing with ErrExists (or
@@ -99,38 +70,12 @@ func (p *Pending) Link() error {
 	return nil
 }
 
-// Replace gives the staged file its final name by a rename: a reader sees
-// the old file or the new one, never a mix. A link at path is replaced,
-// never written through (WriteReplace follows links before it stages).
-func (p *Pending) Replace() error {
-	if err := os.Rename(p.tmp, p.path); err != nil {
-		return PathError(p.path, err)
-	}
-	return nil
-}
-
 // Discard removes the temporary file, if it is still there.
 func (p *Pending) Discard() { os.Remove(p.tmp) }
 
-// WriteNew writes data to path whole or not at all, and fails with
-// ErrExists if path exists, whoever created it and whenever. Key files
-// are written by package keys alone, under its folder lock.
-func WriteNew(path string, data []byte, perm os.FileMode) error {
-	p, err := Stage(path, data, perm)
-	if err != nil {
-		return err
-	}
-	defer p.Discard()
-	if err := p.Link(); err != nil {
-		return err
-	}
-	return SyncDir(filepath.Dir(path))
-}
-
-// WriteReplace writes data to what path names, the way a careful user
-// expects of an output file (acces.md, its state, reports, man pages;
-// never a key: callers check the path against the key first,
-// Protected.Check):
+// WriteReplace writes data to what path names, whole or not at all, the
+// way a careful user expects of an output file (acces.md, its state,
+// reports, man pages; never a key):
 //   - nothing there, or a regular file: a staged file takes the name by a
 //     rename, so a reader sees the old file or the new one, never a mix.
 //     A regular file keeps its permission bits (0600 stays 0600; a
@@ -146,20 +91,13 @@ func WriteNew(path string, data []byte, perm os.FileMode) error {
 //     an error wrapping ErrIncomplete, since a part may have gone out;
 //   - a folder, a socket, a block device or anything else is refused
 //     (ErrUnwritableKind) and nothing changes.
-func WriteReplace(path string, data []byte, perm os.FileMode) error {
-	return Protected{}.WriteReplace(path, data, perm)
-}
-
-// WriteReplace is safefile.WriteReplace that never lands in the key
-// folder or below it, even when a folder on the path is swapped for a
-// link to it while pret runs: the folder the file goes in is opened
-// once, checked as an open folder (it and each folder above it, by
-// device and inode, against the key folder), and the staged file is
-// created and renamed relative to that open folder (openat, renameat),
-// so no later swap of a name on the path can move the write. Callers
-// check the path first for the person's message (Check, CheckTree);
-// this is the guarantee. On Windows the path is checked just before the
-// rename.
+//
+// It never lands in the key folder or below it, even when a folder on
+// the path is swapped for a link to it while pret runs: on Unix the
+// folder is opened once, checked as an open folder and written in with
+// openat and renameat (replace_unix.go); on Windows the path is checked
+// just before the rename. Callers check the path first (CheckTree) for
+// the person's message; this is the guarantee.
 func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
 	st, err := os.Stat(path)
 	switch {
@@ -171,7 +109,7 @@ func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) erro
 	target := path
 	if lst, lerr := os.Lstat(path); lerr == nil && IsLink(path, lst) {
 		// The rename happens where the file is, so the link stays.
-		target = resolve(path, 0)
+		target = resolve(path)
 	}
 	var like fs.FileInfo
 	if err == nil {
@@ -215,7 +153,7 @@ func writeInto(path string, st fs.FileInfo, data []byte) error {
 	fifo := st.Mode()&fs.ModeNamedPipe != 0
 	f, err := os.OpenFile(path, os.O_WRONLY|deviceFlags, 0)
 	if err != nil {
-		if fifo && isNoReader(err) {
+		if fifo && errors.Is(err, syscall.ENXIO) { // open(O_WRONLY|O_NONBLOCK), no reader
 			return &Error{Path: path, Reason: ErrNoReader.Error(), Err: errors.Join(ErrNoReader, err)}
 		}
 		return PathError(path, err)
@@ -224,10 +162,10 @@ func writeInto(path string, st fs.FileInfo, data []byte) error {
 	if now, err := f.Stat(); err != nil || !WritableKind(now) || now.Mode().IsRegular() || now.Mode().Type() != st.Mode().Type() {
 		return &Error{Path: path, Reason: "le fichier a changé de nature pendant l'écriture ; rien n'a été écrit", Err: ErrUnwritableKind}
 	}
-	if _, err := f.Write(data); err != nil {
-		return &Error{Path: path, Reason: ErrIncomplete.Error() + " : " + Reason(err), Err: errors.Join(ErrIncomplete, err)}
+	if _, err = f.Write(data); err == nil {
+		err = f.Close()
 	}
-	if err := f.Close(); err != nil {
+	if err != nil {
 		return &Error{Path: path, Reason: ErrIncomplete.Error() + " : " + Reason(err), Err: errors.Join(ErrIncomplete, err)}
 	}
 	return nil

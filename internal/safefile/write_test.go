@@ -13,7 +13,7 @@ func TestWriteReplaceIsWhole(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "acces.md")
 	for i, content := range []string{"premier\n", "second, plus long\n", ""} {
-		if err := WriteReplace(path, []byte(content), 0o644); err != nil {
+		if err := (Protected{}).WriteReplace(path, []byte(content), 0o644); err != nil {
 			t.Fatalf("%d: %v", i, err)
 		}
 		if b, _ := os.ReadFile(path); string(b) != content {
@@ -25,7 +25,7 @@ func TestWriteReplaceIsWhole(t *testing.T) {
 		}
 	}
 	assertNoTemp(t, dir)
-	if err := WriteReplace(filepath.Join(dir, "absent", "x"), []byte("x"), 0o644); err == nil {
+	if err := (Protected{}).WriteReplace(filepath.Join(dir, "absent", "x"), []byte("x"), 0o644); err == nil {
 		t.Fatal("write into a missing folder succeeded")
 	}
 	assertNoTemp(t, dir)
@@ -36,17 +36,17 @@ func TestWriteReplaceIsWhole(t *testing.T) {
 func TestWriteNewNeverReplaces(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f")
-	if err := WriteNew(path, []byte("premier"), 0o600); err != nil {
+	if err := (Protected{}).WriteNew(path, []byte("premier"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteNew(path, []byte("second"), 0o600); !errors.Is(err, ErrExists) {
+	if err := (Protected{}).WriteNew(path, []byte("second"), 0o600); !errors.Is(err, ErrExists) {
 		t.Fatalf("%v", err)
 	}
 	other := filepath.Join(dir, "autre")
 	os.WriteFile(other, []byte("autre"), 0o600)
 	link := filepath.Join(dir, "lien")
 	if err := os.Symlink(other, link); err == nil {
-		if err := WriteNew(link, []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
+		if err := (Protected{}).WriteNew(link, []byte("x"), 0o600); !errors.Is(err, ErrSymlink) {
 			t.Fatalf("lien : %v", err)
 		}
 		if b, _ := os.ReadFile(other); string(b) != "autre" {
@@ -69,20 +69,20 @@ func assertNoTemp(t *testing.T, dir string) {
 	}
 }
 
-// TestStagedNameIsStage: every temporary name Stage gives is one
-// StagedName recognises for its path, and for no other path.
+// TestStagedNameIsStage: every temporary name stage gives is one
+// KeyFiles.Staged recognises for its path, and for no other path.
 func TestStagedNameIsStage(t *testing.T) {
 	dir := t.TempDir()
 	path, other := filepath.Join(dir, "id_ed25519_romeo"), filepath.Join(dir, "id_ed25519_romeo.pub")
 	for range 50 {
-		p, err := Stage(path, []byte("x"), 0o600)
+		p, err := stage(path, []byte("x"), 0o600, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.Base(p.tmp)
 		p.Discard()
-		if !StagedName(path, name) || StagedName(other, name) {
-			t.Fatalf("%q: %v for its path, %v for another", name, StagedName(path, name), StagedName(other, name))
+		if !(KeyFiles{}).Staged(path, name) || (KeyFiles{}).Staged(other, name) {
+			t.Fatalf("%q: %v for its path, %v for another", name, (KeyFiles{}).Staged(path, name), (KeyFiles{}).Staged(other, name))
 		}
 	}
 }
