@@ -46,7 +46,7 @@ type item struct {
 	place         bool // err is about a folder or an archive, not a file
 	id            fileID
 	mod           int64 // modification time, Unix nanoseconds; 0 unknown
-	seq           int32 // the order the walk met it
+	slot          int32 // its record's slot in the run: the order the walk met it
 	// missing, for a Moodle learner who handed in no acces.md, says
 	// what was received (no-acces-md).
 	missing string
