@@ -33,7 +33,10 @@ const maxDuplicateOf = 10
 // 64 MiB), with the path, fingerprint and problems. What few files have
 // (others, duplicates) is kept beside, in Run.more.
 type record struct {
-	path, fp string
+	path string
+	// fps are the stated fingerprint then the others its problems'
+	// messages quote, separated by spaces (compact).
+	fps string
 	// who is the learner's Moodle name and id ("Dupont Alice_123456")
 	// when moodle is set, else her name.
 	who      string
@@ -42,10 +45,14 @@ type record struct {
 	fpLine   int32
 	// entryLen, for an archive entry, is the length of its name at the
 	// end of path (archive + "!/" + entry).
-	entryLen                             int32
+	entryLen int32
+	// compact has bit k set when problem k's message is a template.
+	compact                              uint8
 	statut                               uint8 // 0, statutDemande, statutVerifie
 	valid, signed, moodle, learnerFolder bool
 }
+
+func (r *record) fp() string { fp, _, _ := strings.Cut(r.fps, " "); return fp }
 
 // learner is the learner's name as reports show it.
 func (r *record) learner() string {
@@ -135,8 +142,17 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	f := checklist.FileResult{Path: rec.path, Apprenant: rec.learner(), Fingerprint: rec.fp, FingerprintLine: int(rec.fpLine),
+	f := checklist.FileResult{Path: rec.path, Apprenant: rec.learner(), Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed}
+	if rec.compact != 0 {
+		f.Problems = slices.Clone(rec.problems)
+		fps := strings.Split(rec.fps, " ")
+		for k := range f.Problems {
+			if rec.compact&(1<<k) != 0 {
+				f.Problems[k].Message = expand(f.Problems[k].Message, fps)
+			}
+		}
+	}
 	if rec.date != 0 {
 		f.Date = unpackDate(rec.date)
 	}
@@ -201,6 +217,7 @@ func Read(args []string, opts Options) *Run {
 	}
 	var (
 		mu   sync.Mutex
+		tmpl templates
 		run  = &Run{more: map[int32]*recordMore{}}
 		mods []int64  // by slot: the files' modification times
 		ids  []fileID // by slot, when several arguments may name one file
@@ -212,7 +229,7 @@ func Read(args []string, opts Options) *Run {
 		go func() {
 			defer wg.Done()
 			for it := range items {
-				rec := validateItem(it, opts.Rules)
+				rec := validateItem(it, opts.Rules, &tmpl)
 				mu.Lock()
 				*run.slot(it.slot) = rec
 				mu.Unlock()
@@ -336,7 +353,7 @@ func (r *Run) oneRowPerLearner(mods []int64) {
 }
 
 // validateItem validates one item read by the walk.
-func validateItem(it item, rules acces.Rules) record {
+func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry))}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
@@ -347,18 +364,18 @@ func validateItem(it item, rules acces.Rules) record {
 	}
 	rules.Beside = it.pub
 	r := acces.Validate(it.data, rules)
-	rec.problems, rec.fp, rec.valid, rec.fpLine = r.Problems, r.Fingerprint, r.Valid(), int32(r.FingerprintLine)
+	rec.problems, rec.valid, rec.fpLine = r.Problems, r.Valid(), int32(r.FingerprintLine)
 	if len(rec.problems) == 0 {
 		rec.problems = nil
 	}
-	// A message that quotes the stated fingerprint (fingerprint-mismatch)
-	// lends it its bytes: one copy per record, not two.
-	for _, p := range rec.problems {
-		if i := strings.Index(p.Message, rec.fp); rec.fp != "" && i >= 0 {
-			rec.fp = p.Message[i : i+len(rec.fp)]
-			break
+	fps := []string{r.Fingerprint}
+	for k := range min(len(rec.problems), 8) {
+		if t, ok := tmpl.compact(rec.problems[k].Message, &fps); ok {
+			rec.problems[k].Message = t
+			rec.compact |= 1 << k
 		}
 	}
+	rec.fps = strings.Join(fps, " ")
 	rec.signed = r.SignedBy != ""
 	rec.date = packDate(r.Date)
 	rec.statut = uint8(slices.Index([]string{"demande", "verifie"}, r.Status) + 1)
@@ -378,6 +395,81 @@ func readProblem(err error, place bool) checklist.Problem {
 		what = "illisible : "
 	}
 	return checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}
+}
+
+// templates are the messages that quote fingerprints, kept once for the
+// run with a mark where each fingerprint was: 100,000 fingerprint-mismatch
+// messages, when a course's keys do not match, are one sentence around
+// two fingerprints each, and only the fingerprints are kept per file.
+type templates struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// mark stands for the fingerprint fps[n] in a template, n one digit.
+const mark = '\x00'
+
+// compact is msg as a template, its fingerprints added to fps (fps[0],
+// the stated fingerprint, is not added twice); ok is false when msg is
+// kept as it is.
+func (t *templates) compact(msg string, fps *[]string) (string, bool) {
+	if !strings.Contains(msg, "SHA256:") || strings.IndexByte(msg, mark) >= 0 {
+		return msg, false
+	}
+	var b strings.Builder
+	for rest := msg; ; {
+		i := strings.Index(rest, "SHA256:")
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		j := i + len("SHA256:")
+		for j < len(rest) && (isAlnum(rest[j]) || rest[j] == '+' || rest[j] == '/') {
+			j++
+		}
+		n := slices.Index(*fps, rest[i:j])
+		if n < 0 {
+			n = len(*fps)
+			*fps = append(*fps, rest[i:j])
+		}
+		if n > 9 {
+			return msg, false
+		}
+		b.WriteString(rest[:i])
+		b.WriteByte(mark)
+		b.WriteByte('0' + byte(n))
+		rest = rest[j:]
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[string]string{}
+	}
+	s := b.String()
+	if old, ok := t.m[s]; ok {
+		return old, true
+	}
+	t.m[s] = s
+	return s, true
+}
+
+// expand puts the fingerprints back in a template.
+func expand(tmpl string, fps []string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tmpl, mark)
+		if i < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		b.WriteString(tmpl[:i])
+		b.WriteString(fps[tmpl[i+1]-'0'])
+		tmpl = tmpl[i+2:]
+	}
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else
@@ -403,11 +495,11 @@ func (r *Run) markDuplicates() {
 	// fingerprint is then a group.
 	var byFP []int32 // positions in r.order
 	for i := range r.Len() {
-		if r.at(i).fp != "" {
+		if r.at(i).fp() != "" {
 			byFP = append(byFP, int32(i))
 		}
 	}
-	fp := func(i int32) string { return r.at(int(i)).fp }
+	fp := func(i int32) string { return r.at(int(i)).fp() }
 	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(fp(a), fp(b)) })
 	for run := range runs(byFP, func(a, b int32) bool { return fp(a) == fp(b) }) {
 		first := r.at(int(run[0])).learnerKey()
@@ -431,7 +523,6 @@ func (r *Run) markRun(run []int32) {
 	tailProblems := map[int32][]checklist.Problem{} // by line
 	for k, i := range run {
 		rec := r.at(int(i))
-		rec.fp = r.at(int(run[0])).fp // one string for the run's fingerprint
 		others, message := tail, tailMessage
 		if others == nil {
 			for _, j := range run {
