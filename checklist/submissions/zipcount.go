@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // archive/zip reads a whole central directory into memory before anything
@@ -191,28 +192,51 @@ func findEnd64(r io.ReaderAt, endOff int64) (int64, bool) {
 	return int64(binary.LittleEndian.Uint64(loc[8:])), true
 }
 
-// countRecords walks the records from start as zip.NewReader does, and
-// stops with an error as soon as there are too many or they are too big.
-func countRecords(r io.ReaderAt, size, start int64, maxEntries uint64, maxBytes int64) error {
+// scanRecords reads the central directory's records from start as
+// zip.NewReader does: each that begins with its signature and is whole.
+// It gives fn each record's name and length, stops when fn returns
+// false, and returns where the last record read ends. Memory: one read
+// buffer and one name.
+func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64) bool) int64 {
 	br := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 64<<10)
-	var n uint64
-	var bytes int64
 	var rec [recordLen]byte
+	var name []byte
+	end := start
 	for {
 		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
-			return nil
+			return end
 		}
-		rest := int(binary.LittleEndian.Uint16(rec[28:])) + int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		nameLen := int(binary.LittleEndian.Uint16(rec[28:]))
+		rest := int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		name = slices.Grow(name[:0], nameLen)[:nameLen]
+		if _, err := io.ReadFull(br, name); err != nil {
+			return end
+		}
 		if skipped, _ := br.Discard(rest); skipped < rest {
-			return nil // a record cut short is not read
+			return end // a record cut short is not read
 		}
-		n++
-		bytes += int64(recordLen + rest)
-		if n > maxEntries {
-			return tooManyEntries(0, false, maxEntries)
-		}
-		if bytes > maxBytes {
-			return directoryTooLarge(maxBytes)
+		n := int64(recordLen + nameLen + rest)
+		end += n
+		if !fn(name, n) {
+			return end
 		}
 	}
+}
+
+// countRecords counts the records from start, and fails as soon as
+// there are too many or they are too big.
+func countRecords(r io.ReaderAt, size, start int64, maxEntries uint64, maxBytes int64) error {
+	var n uint64
+	var bytes int64
+	var err error
+	scanRecords(r, size, start, func(_ []byte, len int64) bool {
+		n, bytes = n+1, bytes+len
+		if n > maxEntries {
+			err = tooManyEntries(0, false, maxEntries)
+		} else if bytes > maxBytes {
+			err = directoryTooLarge(maxBytes)
+		}
+		return err == nil
+	})
+	return err
 }
