@@ -188,18 +188,14 @@ func (r *Run) Invalid() bool {
 	return false
 }
 
-// Slice is every result, for callers that want them all at once.
-func (r *Run) Slice() []checklist.FileResult {
-	out := make([]checklist.FileResult, r.Len())
-	for i := range out {
-		out[i] = r.At(i)
-	}
-	return out
-}
-
 // Validate is Read as a slice of results.
 func Validate(args []string, opts Options) []checklist.FileResult {
-	return Read(args, opts).Slice()
+	run := Read(args, opts)
+	out := make([]checklist.FileResult, run.Len())
+	for i := range out {
+		out[i] = run.At(i)
+	}
+	return out
 }
 
 // Read reads every submission of the arguments (files, folders, .zip

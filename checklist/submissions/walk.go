@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,10 +23,6 @@ type fileID struct {
 	dev, ino uint64
 	path     string
 	entry    int // 1 + the entry's index in its archive; 0 on disk
-}
-
-func (id fileID) String() string {
-	return strconv.FormatUint(id.dev, 16) + ":" + strconv.FormatUint(id.ino, 16) + ":" + id.path
 }
 
 // item is one submission the walk found and read, on its way to be
