@@ -418,6 +418,15 @@ func (a *zipRead) read(files []*zip.File) {
 	// The .pub files of each archive folder, paired as on disk; folders
 	// as path.Clean reads them ("etu2//", "etu3/./" are "etu2/", "etu3/").
 	pubFiles := map[string]map[string]*zip.File{}
+	addPub := func(dir, base string, zf *zip.File) {
+		dir = cleanEntryDir(dir)
+		if pubFiles[dir] == nil {
+			pubFiles[dir] = map[string]*zip.File{}
+		}
+		if _, ok := pubFiles[dir][base]; !ok {
+			pubFiles[dir][base] = zf // two entries of one name: the first
+		}
+	}
 	var found []int // the submissions' indexes in files
 	for i, zf := range files {
 		zf.Name = entryName(zf.Name, zf.Flags)
@@ -426,23 +435,11 @@ func (a *zipRead) read(files []*zip.File) {
 			// "etu/id_ed25519_romeo.pub/x": a folder named as the key,
 			// with no entry of its own, is a folder all the same, as it
 			// is on disk (bad-public-key).
-			pd = cleanEntryDir(pd)
-			if pubFiles[pd] == nil {
-				pubFiles[pd] = map[string]*zip.File{}
-			}
-			if _, ok := pubFiles[pd][pb]; !ok {
-				pubFiles[pd][pb] = &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}}
-			}
+			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		switch {
 		case strings.HasSuffix(base, ".pub"):
-			dir = cleanEntryDir(dir)
-			if pubFiles[dir] == nil {
-				pubFiles[dir] = map[string]*zip.File{}
-			}
-			if _, ok := pubFiles[dir][base]; !ok {
-				pubFiles[dir][base] = zf // two entries of one name: the first
-			}
+			addPub(dir, base, zf)
 		case zf.FileInfo().IsDir():
 			// A learner's folder, maybe empty: she gets a result.
 			if learner, moodle := a.learner(zf.Name); moodle != "" && w.in == nil {
