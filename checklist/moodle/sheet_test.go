@@ -41,7 +41,7 @@ func mustParse(t *testing.T, data string) *Sheet {
 // sameRows: the same learners, whatever line a filled cell on two lines
 // moved them to.
 func sameRows(a, b *Sheet) bool {
-	return slices.EqualFunc(a.Rows(), b.Rows(), func(x, y Row) bool {
+	return slices.EqualFunc(a.rows, b.rows, func(x, y Row) bool {
 		x.Line, y.Line = 0, 0
 		return x == y
 	})
@@ -50,7 +50,7 @@ func sameRows(a, b *Sheet) bool {
 // outside is a worksheet's bytes without its grade and feedback cells.
 func outside(s *Sheet) string {
 	var b strings.Builder
-	if s.BOM() {
+	if s.bom {
 		b.WriteString(bom)
 	}
 	at := 0
@@ -89,11 +89,11 @@ func TestReadBothLanguages(t *testing.T) {
 		if name == "en" {
 			want[2].Line = 5 // the cell on two lines
 		}
-		if !slices.Equal(s.Rows(), want) {
-			t.Errorf("%s: rows %+v", name, s.Rows())
+		if !slices.Equal(s.rows, want) {
+			t.Errorf("%s: rows %+v", name, s.rows)
 		}
-		if s.BOM() != (name == "en") || s.Comma() != ',' {
-			t.Errorf("%s: bom %v comma %q", name, s.BOM(), s.Comma())
+		if s.bom != (name == "en") || s.comma != ',' {
+			t.Errorf("%s: bom %v comma %q", name, s.bom, s.comma)
 		}
 		if err := s.CheckWritable(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -115,17 +115,17 @@ func TestWriteKeepsTheRest(t *testing.T) {
 			"102": {Grade: "0", Feedback: "Aucun rendu reçu pour ce devoir."},
 		}
 		out := s.Write(fills)
-		if bytes.HasPrefix(out, []byte(bom)) != s.BOM() {
+		if bytes.HasPrefix(out, []byte(bom)) != s.bom {
 			t.Errorf("%s: byte order mark not kept", name)
 		}
 		again := mustParse(t, string(out))
-		if again.Comma() != s.Comma() || !slices.Equal(again.Header(), s.Header()) || !sameRows(again, s) {
+		if again.comma != s.comma || !slices.Equal(again.header, s.header) || !sameRows(again, s) {
 			t.Fatalf("%s: header or rows changed:\n%s", name, out)
 		}
 		if a, b := outside(again), outside(s); a != b {
 			t.Errorf("%s: bytes outside the filled cells changed:\n%q\n%q", name, a, b)
 		}
-		comma := s.Comma()
+		comma := s.comma
 		before, after := readCSVComma(t, []byte(data), comma), readCSVComma(t, out, comma)
 		g, fb := s.col[colGrade], s.col[colFeedback]
 		for i, rec := range after {
@@ -135,7 +135,7 @@ func TestWriteKeepsTheRest(t *testing.T) {
 			var f Fill
 			filled := false
 			if i > 0 {
-				f, filled = fills[s.Rows()[i-1].Participant]
+				f, filled = fills[s.rows[i-1].Participant]
 			}
 			for j := range rec {
 				want := before[i][j]
@@ -206,7 +206,7 @@ func TestReadFileBounded(t *testing.T) {
 	}
 	ok := filepath.Join(dir, "feuille.csv")
 	os.WriteFile(ok, []byte(sheetEN), 0o644)
-	if s, err := ReadFile(ok); err != nil || len(s.Rows()) != 3 {
+	if s, err := ReadFile(ok); err != nil || len(s.rows) != 3 {
 		t.Errorf("a worksheet: %v", err)
 	}
 }
@@ -337,7 +337,7 @@ func FuzzSheet(f *testing.F) {
 			t.Fatalf("unchanged worksheet written as %q, read %q", got, data)
 		}
 		fills := map[string]Fill{}
-		for _, r := range s.Rows() {
+		for _, r := range s.rows {
 			fills[r.Participant] = Fill{Grade: grade, Feedback: feedback}
 		}
 		out := s.Write(fills)
@@ -348,13 +348,13 @@ func FuzzSheet(f *testing.F) {
 			}
 			t.Fatalf("the filled worksheet does not read again: %v\n%q", err, out)
 		}
-		if again.BOM() != s.BOM() || again.Comma() != s.Comma() || !slices.Equal(again.Header(), s.Header()) || !sameRows(again, s) {
+		if again.bom != s.bom || again.comma != s.comma || !slices.Equal(again.header, s.header) || !sameRows(again, s) {
 			t.Fatalf("header, rows or form changed:\n%q\n%q", data, out)
 		}
 		if a, b := outside(again), outside(s); a != b {
 			t.Fatalf("bytes outside the filled cells changed:\n%q\n%q", a, b)
 		}
-		before, after := readCSVComma(t, data, s.Comma()), readCSVComma(t, out, s.Comma())
+		before, after := readCSVComma(t, data, s.comma), readCSVComma(t, out, s.comma)
 		if len(after) != len(before) {
 			t.Fatalf("%d records read back, %d read", len(after), len(before))
 		}

@@ -355,7 +355,7 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	}
 	w.seen[id] = true
 	// Counted before zip.NewReader, which would hold every record.
-	if err := checkArchiveSize(f, size); err != nil {
+	if err := checkArchiveLimits(f, size, maxArchiveEntries, maxCentralDirectory); err != nil {
 		w.unreadable(path, at, "", err, nil)
 		return
 	}

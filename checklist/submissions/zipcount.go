@@ -14,7 +14,7 @@ import (
 // from no field: it reads records until one is not a record, and only
 // compares the count modulo 65,536 with the archive's end record. So an
 // archive of N bytes could cost about 8×N bytes of memory whatever its end
-// record declares. checkArchiveSize reads the end record and counts the
+// record declares. checkArchiveLimits reads the end record and counts the
 // records itself, as archive/zip will, before zip.NewReader is called.
 const (
 	// maxArchiveEntries is 100,000 submissions (the scale organisateurs.md
@@ -60,32 +60,15 @@ func frenchCount(n uint64) string {
 
 // Sizes and signatures of the zip format (APPNOTE.TXT 4.3).
 const (
-	recordLen     = 46 // central directory record, before its name
-	endLen        = 22 // end of central directory record
-	end64LocLen   = 20 // zip64 end of central directory locator
-	end64Len      = 56 // zip64 end of central directory record
-	recordSig     = 0x02014b50
-	endSig        = 0x06054b50
-	end64LocSig   = 0x07064b50
-	end64Sig      = 0x06064b50
-	maxCommentLen = 65535
+	recordLen   = 46 // central directory record, before its name
+	endLen      = 22 // end of central directory record
+	end64LocLen = 20 // zip64 end of central directory locator
+	end64Len    = 56 // zip64 end of central directory record
+	recordSig   = 0x02014b50
+	endSig      = 0x06054b50
+	end64LocSig = 0x07064b50
+	end64Sig    = 0x06064b50
 )
-
-// checkArchiveSize refuses an archive whose end record declares more
-// than maxArchiveEntries entries, or whose central directory holds more
-// records than that, or more than maxCentralDirectory bytes of them. It
-// finds the directory as archive/zip does (reader.go, readDirectoryEnd)
-// and counts the records as zip.NewReader's loop reads them: from the
-// directory's start, each record that begins with its signature and is
-// whole. Where archive/zip would find the start in one of two places, both
-// are counted and the larger count holds. An archive this cannot read is
-// left to zip.NewReader, which refuses it too.
-//
-// Memory: two blocks of at most 65 KiB and one read buffer, whatever the
-// archive holds.
-func checkArchiveSize(r io.ReaderAt, size int64) error {
-	return checkArchiveLimits(r, size, maxArchiveEntries, maxCentralDirectory)
-}
 
 // dirEnd is what an archive's end record (or its zip64 end record) says
 // of the central directory, and where that record is.
@@ -119,6 +102,19 @@ func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 	return d, true
 }
 
+// checkArchiveLimits refuses an archive whose end record declares more
+// than maxEntries entries, or whose central directory holds more records
+// than that, or more than maxBytes bytes of them (maxArchiveEntries and
+// maxCentralDirectory for the walk). It
+// finds the directory as archive/zip does (reader.go, readDirectoryEnd)
+// and counts the records as zip.NewReader's loop reads them: from the
+// directory's start, each record that begins with its signature and is
+// whole. Where archive/zip would find the start in one of two places, both
+// are counted and the larger count holds. An archive this cannot read is
+// left to zip.NewReader, which refuses it too.
+//
+// Memory: two blocks of at most 65 KiB and one read buffer, whatever the
+// archive holds.
 func checkArchiveLimits(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) error {
 	d, ok := readDirEnd(r, size)
 	if !ok {
