@@ -77,17 +77,8 @@ func describe(err error) string {
 	case errors.Is(err, fs.ErrNotExist):
 		return "introuvable"
 	}
-	var fe *frenchError
-	if errors.As(err, &fe) {
-		return fe.msg
-	}
 	return "erreur de lecture"
 }
-
-// frenchError is an error whose message is already for the organiser.
-type frenchError struct{ msg string }
-
-func (e *frenchError) Error() string { return e.msg }
 
 func describeErrno(e syscall.Errno) string {
 	switch e {

@@ -368,19 +368,16 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 			a.mod = st.ModTime().UnixNano()
 		}
 	}
-	windows := directoryWindows(f, size)
-	if windows == nil {
-		zr, err := zip.NewReader(f, size)
-		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-			w.unreadable(path, at, "", err, nil)
-			return
+	views := []*io.SectionReader{io.NewSectionReader(f, 0, size)}
+	if windows := directoryWindows(f, size); windows != nil {
+		views = views[:0]
+		for _, win := range windows {
+			v := newWindowReader(f, win)
+			views = append(views, io.NewSectionReader(v, 0, v.size()))
 		}
-		a.read(zr.File)
-		return
 	}
-	for _, win := range windows {
-		v := newWindowReader(f, win)
-		zr, err := zip.NewReader(v, v.size())
+	for _, v := range views {
+		zr, err := zip.NewReader(v, v.Size())
 		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 			w.unreadable(path, at, "", err, nil)
 			return
