@@ -155,14 +155,8 @@ func pubKey(name string) (key, plain string) {
 type pubPairs map[string]string
 
 func choosePubs(names []string, keyName string) pubPairs {
-	var pairs pubPairs
+	pairs := pubPairs{}
 	for _, n := range names {
-		if !strings.HasSuffix(n, ".pub") {
-			continue
-		}
-		if pairs == nil {
-			pairs = pubPairs{}
-		}
 		k, plain := pubKey(n)
 		old, ok := pairs[k]
 		if !ok {

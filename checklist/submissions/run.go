@@ -48,7 +48,7 @@ type record struct {
 	entryLen int32
 	// compact has bit k set when problem k's message is a template.
 	compact                              uint8
-	statut                               uint8 // 0, statutDemande, statutVerifie
+	statut                               uint8 // 1 + the index of Status in statuts, 0 none
 	valid, signed, moodle, learnerFolder bool
 }
 
@@ -77,10 +77,7 @@ func (r *record) learnerKey() string {
 	return groupOf(filepath.Dir(r.path), filepath.Base(r.path), r.learnerFolder)
 }
 
-const (
-	statutDemande = 1 + iota
-	statutVerifie
-)
+var statuts = []string{"demande", "verifie"}
 
 type recordMore struct {
 	duplicateOf    []string
@@ -159,7 +156,9 @@ func (r *Run) At(i int) checklist.FileResult {
 	if rec.moodle {
 		f.Participant = rec.who[strings.LastIndexByte(rec.who, '_')+1:]
 	}
-	f.Statut = [...]string{"", "demande", "verifie"}[rec.statut]
+	if rec.statut > 0 {
+		f.Statut = statuts[rec.statut-1]
+	}
 	if n := int(rec.entryLen); n > 0 {
 		f.Archive, f.Entry = rec.path[:len(rec.path)-n-len("!/")], rec.path[len(rec.path)-n:]
 	}
@@ -374,7 +373,7 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	rec.fps = strings.Join(fps, " ")
 	rec.signed = r.SignedBy != ""
 	rec.date = packDate(r.Date)
-	rec.statut = uint8(slices.Index([]string{"demande", "verifie"}, r.Status) + 1)
+	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
 
