@@ -42,9 +42,6 @@ type item struct {
 	id            fileID
 	mod           int64 // modification time, Unix nanoseconds; 0 unknown
 	slot          int32 // its record's slot in the run: the order the walk met it
-	// missing, for a Moodle learner who handed in no acces.md, says
-	// what was received (no-acces-md).
-	missing string
 }
 
 // where is what names the learner of a file the walk meets: outer are
@@ -97,9 +94,9 @@ func (w *walker) send(it item, rs *receipts) {
 	w.emit(it)
 }
 
-func (w *walker) unreadable(path string, at where, name string, err error, rs *receipts) {
+func (w *walker) unreadable(path string, at where, name string, err error) {
 	learner, moodle := at.of(name)
-	w.send(item{path: path, learner: learner, moodle: moodle, err: err, place: name == ""}, rs)
+	w.send(item{path: path, learner: learner, moodle: moodle, err: err, place: name == ""}, nil)
 }
 
 // arg reads one command-line argument: it may be a link, the organiser's
@@ -114,7 +111,7 @@ func (w *walker) arg(arg string) {
 	st, err := os.Stat(arg)
 	switch {
 	case err != nil:
-		w.unreadable(arg, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}, base, err, nil)
+		w.unreadable(arg, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}, base, err)
 	case st.IsDir():
 		w.dir(arg, arg, nil, true, where{outer: append(above, base), fallback: base})
 	case IsArchiveName(arg) && st.Mode().IsRegular():
@@ -221,7 +218,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		}
 	}
 	if err != nil {
-		w.unreadable(path, at, "", err, nil)
+		w.unreadable(path, at, "", err)
 		return
 	}
 	if w.seen[id] {
@@ -232,7 +229,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	entries, err := f.ReadDir(-1)
 	if err != nil {
 		f.Close()
-		w.unreadable(path, at, "", err, nil)
+		w.unreadable(path, at, "", err)
 		return
 	}
 	sort.Slice(entries, func(a, b int) bool { return entries[a].Name() < entries[b].Name() })
@@ -346,7 +343,7 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 		f, id, size, err = openArchive(path, follow)
 	}
 	if err != nil {
-		w.unreadable(path, at, "", err, nil)
+		w.unreadable(path, at, "", err)
 		return
 	}
 	defer f.Close()
@@ -356,7 +353,7 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	w.seen[id] = true
 	// Counted before zip.NewReader, which would hold every record.
 	if err := checkArchiveLimits(f, size, maxArchiveEntries, maxCentralDirectory); err != nil {
-		w.unreadable(path, at, "", err, nil)
+		w.unreadable(path, at, "", err)
 		return
 	}
 	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
@@ -379,7 +376,7 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	for _, v := range views {
 		zr, err := zip.NewReader(v, v.Size())
 		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-			w.unreadable(path, at, "", err, nil)
+			w.unreadable(path, at, "", err)
 			return
 		}
 		a.read(zr.File)
