@@ -9,44 +9,15 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// moodleMark is what Moodle writes between a learner's name and number
-// and the submission: "Dupont Alice_123456_assignsubmission_file_".
-const moodleMark = "_assignsubmission_"
-
-// ParticipantOf is the Moodle participant number of a result: the
-// number of the outermost Moodle folder or file name on its path (the
-// platform's, never one a learner chose inside her own folder), "" when
-// the path holds none. The walker of checklist/submissions does not fill
-// FileResult.Participant yet; a result that carries it is taken as is,
-// its number by its value.
+// ParticipantOf is the Moodle participant number of a result by its
+// value, "" outside Moodle. The walker of checklist/submissions fills
+// FileResult.Participant from the platform's folder name: it alone reads
+// Moodle's names.
 func ParticipantOf(f checklist.FileResult) string {
-	if f.Participant != "" {
-		if n, ok := number(f.Participant); ok {
-			return n
-		}
-		return f.Participant
+	if n, ok := number(f.Participant); ok {
+		return n
 	}
-	_, num := moodleName(f.Path)
-	return num
-}
-
-// moodleName is the outermost Moodle name on a path: the learner's name
-// and number by its value ("Dupont Alice", "123456"), or "" and "".
-func moodleName(p string) (name, num string) {
-	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
-		i := strings.Index(part, moodleMark)
-		if i <= 0 {
-			continue
-		}
-		j := strings.LastIndexByte(part[:i], '_')
-		if j <= 0 {
-			continue
-		}
-		if n, ok := number(part[j+1 : i]); ok {
-			return part[:j], n
-		}
-	}
-	return "", ""
+	return f.Participant
 }
 
 // Grades are the values written in the grade column.
@@ -86,13 +57,7 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 		}
 		if _, ok := m.byNum[num]; !ok {
 			if len(m.results[num]) == 0 {
-				// The platform's name, as the number is, whatever name
-				// the result was given.
-				name, _ := moodleName(f.Path)
-				if name == "" {
-					name = f.Apprenant
-				}
-				strangers = append(strangers, fmt.Sprintf("%s (participant %s)", name, num))
+				strangers = append(strangers, fmt.Sprintf("%s (participant %s)", f.Apprenant, num))
 			}
 			m.results[num] = append(m.results[num], i)
 			continue

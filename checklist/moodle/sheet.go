@@ -385,18 +385,6 @@ func number(s string) (string, bool) {
 	return s, len(s) <= 18
 }
 
-// Rows are the learners of the worksheet, in its order.
-func (s *Sheet) Rows() []Row { return s.rows }
-
-// Header is the first row, as read.
-func (s *Sheet) Header() []string { return s.header }
-
-// BOM reports whether the file began with a byte order mark.
-func (s *Sheet) BOM() bool { return s.bom }
-
-// Comma is the worksheet's delimiter.
-func (s *Sheet) Comma() rune { return s.comma }
-
 // CheckWritable says what is missing for Write to fill the worksheet:
 // the grade column (the feedback column is filled when there is one).
 func (s *Sheet) CheckWritable() error {

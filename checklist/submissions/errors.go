@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"syscall"
 
 	"github.com/romeo-pret/pret/internal/safefile"
@@ -20,6 +21,34 @@ var (
 	errNULName       = errors.New("le nom de l'entrée contient un caractère nul : aucun outil ne la nomme de la même façon, elle n'est pas lue ; demandez une archive refaite")
 	errSymlink       = errors.New("c'est un lien symbolique : un lien trouvé dans un dossier n'est jamais suivi ; nommez sa cible sur la ligne de commande si elle doit être lue")
 )
+
+// regularFile keeps an opened file only when it is a regular file.
+func regularFile(f *os.File, id fileID, st fs.FileInfo, err error) (*os.File, fileID, int64, error) {
+	if err == nil && !st.Mode().IsRegular() {
+		f.Close()
+		err = notRegular(st.Mode())
+	}
+	if err != nil {
+		return nil, id, 0, err
+	}
+	return f, id, st.Size(), nil
+}
+
+func notRegular(mode fs.FileMode) error {
+	switch {
+	case mode.IsDir():
+		return errIsDir
+	case mode&fs.ModeSymlink != 0:
+		return errSymlink
+	case mode&fs.ModeNamedPipe != 0:
+		return errors.New("c'est un tube nommé (FIFO), pas un fichier ordinaire : il n'est pas lu")
+	case mode&fs.ModeSocket != 0:
+		return errors.New("c'est une socket, pas un fichier ordinaire : elle n'est pas lue")
+	case mode&fs.ModeDevice != 0:
+		return errors.New("c'est un périphérique, pas un fichier ordinaire : il n'est pas lu")
+	}
+	return errors.New("ce n'est pas un fichier ordinaire : il n'est pas lu")
+}
 
 // describe says in French why a file or folder could not be read: no
 // system or library string reaches the organiser untranslated.
@@ -48,17 +77,8 @@ func describe(err error) string {
 	case errors.Is(err, fs.ErrNotExist):
 		return "introuvable"
 	}
-	var fe *frenchError
-	if errors.As(err, &fe) {
-		return fe.msg
-	}
 	return "erreur de lecture"
 }
-
-// frenchError is an error whose message is already for the organiser.
-type frenchError struct{ msg string }
-
-func (e *frenchError) Error() string { return e.msg }
 
 func describeErrno(e syscall.Errno) string {
 	switch e {

@@ -7,6 +7,7 @@ package submissions
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -42,35 +43,14 @@ func IsSubmissionName(name string) bool {
 	return false
 }
 
-// trimCopyMark removes one copy mark at the end of a folded stem:
-// " (1)", "(2)", "-1", "_2", " 3". Platforms and browsers add one; a
+// copyMark is one copy mark at the end of a folded stem: " (1)" up to
+// " (999999)", "-1", "_2", " 3". Platforms and browsers add one; a
 // second download of a second download adds no more than that.
+var copyMark = regexp.MustCompile(`^(.*?) *\(\d{1,6}\)$|^(.*)[-_ ]\d+$`)
+
 func trimCopyMark(s string) string {
-	if len(s) > 0 && s[len(s)-1] == ')' {
-		i := len(s) - 1
-		for i >= 0 && s[i] != '(' {
-			i--
-		}
-		// " (1)" up to " (999999)": a copy number of six digits at most.
-		if n := s[i+1 : len(s)-1]; i >= 0 && len(n) <= 6 && dates.Digits(n) {
-			j := i
-			for j > 0 && s[j-1] == ' ' {
-				j--
-			}
-			return s[:j]
-		}
-		return s
-	}
-	i := len(s)
-	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
-		i--
-	}
-	if i == len(s) || i == 0 {
-		return s
-	}
-	switch s[i-1] {
-	case '-', '_', ' ':
-		return s[:i-1]
+	if m := copyMark.FindStringSubmatch(s); m != nil {
+		return m[1] + m[2]
 	}
 	return s
 }
@@ -175,14 +155,8 @@ func pubKey(name string) (key, plain string) {
 type pubPairs map[string]string
 
 func choosePubs(names []string, keyName string) pubPairs {
-	var pairs pubPairs
+	pairs := pubPairs{}
 	for _, n := range names {
-		if !strings.HasSuffix(n, ".pub") {
-			continue
-		}
-		if pairs == nil {
-			pairs = pubPairs{}
-		}
 		k, plain := pubKey(n)
 		old, ok := pairs[k]
 		if !ok {

@@ -4,10 +4,14 @@ package submissions
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
+// These platforms have no O_NOFOLLOW nor openat: a file is known by its
+// absolute path, a link met in a folder is refused by Lstat first, and
+// the walk's folder ids are what guard it.
 func absID(path string) fileID {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -16,71 +20,51 @@ func absID(path string) fileID {
 	return fileID{path: filepath.Clean(abs)}
 }
 
-// open refuses a link met in a folder (Lstat first: these platforms have
-// no O_NOFOLLOW), and anything but a regular file or a folder.
-func open(path string, follow bool) (*os.File, os.FileInfo, error) {
+func openID(path string, follow bool) (*os.File, fileID, fs.FileInfo, error) {
 	if !follow {
 		if st, err := os.Lstat(path); err != nil {
-			return nil, nil, err
+			return nil, fileID{}, nil, err
 		} else if st.Mode()&os.ModeSymlink != 0 {
-			return nil, nil, errSymlink
+			return nil, fileID{}, nil, errSymlink
 		}
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() && !st.IsDir() {
-		return nil, nil, errors.New("ce n'est pas un fichier ordinaire : il n'est pas lu")
+	if st, err := os.Stat(path); err != nil {
+		return nil, fileID{}, nil, err
+	} else if !st.Mode().IsRegular() && !st.IsDir() {
+		return nil, fileID{}, nil, notRegular(st.Mode())
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, fileID{}, nil, err
 	}
-	st, err = f.Stat()
+	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, fileID{}, nil, err
 	}
-	return f, st, nil
+	return f, absID(path), st, nil
 }
 
 func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
-	f, st, err := open(path, follow)
-	if err != nil {
-		return nil, fileID{}, 0, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fileID{}, 0, errIsDir
-	}
-	return f, absID(path), st.Size(), nil
+	return regularFile(openID(path, follow))
 }
 
-func openDir(path string, follow bool) (*os.File, fileID, error) {
-	f, st, err := open(path, follow)
-	if err != nil {
-		return nil, fileID{}, err
-	}
-	if !st.IsDir() {
-		f.Close()
-		return nil, fileID{}, errors.New("ce n'est pas un dossier")
-	}
-	return f, absID(path), nil
-}
-
-func statID(path string) (fileID, error) {
-	if _, err := os.Stat(path); err != nil {
-		return fileID{}, err
-	}
-	return absID(path), nil
-}
-
-// openArchiveIn opens by path: these platforms have no openat.
 func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, error) {
 	return openArchive(path, false)
 }
 
-// checkParent: no ".." to open here; the walk's folder ids stay what
-// guard it.
+func openDir(path string, follow bool) (*os.File, fileID, error) {
+	f, id, st, err := openID(path, follow)
+	if err == nil && !st.IsDir() {
+		f.Close()
+		return nil, fileID{}, errors.New("ce n'est pas un dossier")
+	}
+	return f, id, err
+}
+
+func statID(path string) (fileID, error) {
+	_, err := os.Stat(path)
+	return absID(path), err
+}
+
 func checkParent(f *os.File, parent fileID) error { return nil }

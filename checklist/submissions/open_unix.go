@@ -3,7 +3,6 @@
 package submissions
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -11,120 +10,66 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openNoBlock opens without following a link at the last component
-// unless follow (a name the organiser typed may be a link; one met in a
-// folder is never followed), and without blocking on a FIFO.
-func openNoBlock(path string, follow bool, extra int) (int, error) {
-	return openFlags(path, follow, syscall.O_NONBLOCK|extra)
-}
-
-func openFlags(path string, follow bool, extra int) (int, error) {
-	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | extra
+// openID opens path to read, without following a link at its last
+// component unless follow (a name the organiser typed may be a link; one
+// met in a folder is never followed), and without blocking on a FIFO.
+func openID(path string, follow bool, flags int) (*os.File, fileID, fs.FileInfo, error) {
+	flags |= os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
 	}
-	for {
-		fd, err := syscall.Open(path, flags, 0)
-		if err != syscall.EINTR {
-			if err != nil {
-				return -1, &fs.PathError{Op: "open", Path: path, Err: err}
-			}
-			return fd, nil
-		}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		return nil, fileID{}, nil, err
 	}
+	return withID(f)
 }
 
-func fstat(fd int, path string) (syscall.Stat_t, error) {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return st, &fs.PathError{Op: "stat", Path: path, Err: err}
+func withID(f *os.File) (*os.File, fileID, fs.FileInfo, error) {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fileID{}, nil, err
 	}
-	return st, nil
+	sys := st.Sys().(*syscall.Stat_t)
+	return f, fileID{dev: uint64(sys.Dev), ino: uint64(sys.Ino)}, st, nil
 }
 
 // openArchive opens a regular file for archive/zip to read in place.
 func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
-	fd, err := openNoBlock(path, follow, 0)
-	if err != nil {
-		return nil, fileID{}, 0, err
-	}
-	return archiveFromFD(fd, path)
-}
-
-// archiveFromFD checks that fd is a regular file and hands it to
-// archive/zip.
-func archiveFromFD(fd int, path string) (*os.File, fileID, int64, error) {
-	st, err := fstat(fd, path)
-	if err != nil {
-		syscall.Close(fd)
-		return nil, fileID{}, 0, err
-	}
-	id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		syscall.Close(fd)
-		return nil, id, 0, notRegular(uint32(st.Mode & syscall.S_IFMT))
-	}
-	return os.NewFile(uintptr(fd), path), id, st.Size, nil
-}
-
-// openDir opens a folder to list it; one met during the walk is opened
-// without following a link, so a link swapped in after the listing is
-// refused rather than followed. O_DIRECTORY refuses anything but a
-// folder, and O_NONBLOCK keeps a FIFO from stalling where O_DIRECTORY
-// is not known to refuse it before opening.
-func openDir(path string, follow bool) (*os.File, fileID, error) {
-	fd, err := openFlags(path, follow, syscall.O_DIRECTORY|syscall.O_NONBLOCK)
-	if err != nil {
-		return nil, fileID{}, err
-	}
-	st, err := fstat(fd, path)
-	if err != nil {
-		syscall.Close(fd)
-		return nil, fileID{}, err
-	}
-	return os.NewFile(uintptr(fd), path), fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
-}
-
-// statID identifies a file named on the command line, following links.
-func statID(path string) (fileID, error) {
-	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
-		return fileID{}, &fs.PathError{Op: "stat", Path: path, Err: err}
-	}
-	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
-}
-
-func notRegular(mode uint32) error {
-	switch mode {
-	case syscall.S_IFDIR:
-		return errIsDir
-	case syscall.S_IFIFO:
-		return errors.New("c'est un tube nommé (FIFO), pas un fichier ordinaire : il n'est pas lu")
-	case syscall.S_IFSOCK:
-		return errors.New("c'est une socket, pas un fichier ordinaire : elle n'est pas lue")
-	case syscall.S_IFCHR, syscall.S_IFBLK:
-		return errors.New("c'est un périphérique, pas un fichier ordinaire : il n'est pas lu")
-	case syscall.S_IFLNK:
-		return errSymlink
-	}
-	return errors.New("ce n'est pas un fichier ordinaire : il n'est pas lu")
+	return regularFile(openID(path, follow, 0))
 }
 
 // openArchiveIn is openArchive for the archive name in the open folder
 // dir: the kernel resolves one name in the folder the walk listed.
 func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, error) {
 	var fd int
-	var err error
-	for {
+	err := retry(func() (err error) {
 		fd, err = unix.Openat(int(dir.Fd()), name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+		return err
+	})
 	if err != nil {
 		return nil, fileID{}, 0, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	return archiveFromFD(fd, path)
+	return regularFile(withID(os.NewFile(uintptr(fd), path)))
+}
+
+// openDir opens a folder to list it. O_DIRECTORY refuses anything but
+// a folder, and O_NONBLOCK keeps a FIFO from stalling where O_DIRECTORY
+// is not known to refuse it before opening.
+func openDir(path string, follow bool) (*os.File, fileID, error) {
+	f, id, _, err := openID(path, follow, syscall.O_DIRECTORY)
+	return f, id, err
+}
+
+// statID identifies a file named on the command line, following links.
+func statID(path string) (fileID, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileID{}, err
+	}
+	sys := st.Sys().(*syscall.Stat_t)
+	return fileID{dev: uint64(sys.Dev), ino: uint64(sys.Ino)}, nil
 }
 
 // checkParent refuses a folder whose parent is not the folder with id
@@ -132,18 +77,19 @@ func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, er
 // a folder after the listing.
 func checkParent(f *os.File, parent fileID) error {
 	var st unix.Stat_t
-	var err error
-	for {
-		err = unix.Fstatat(int(f.Fd()), "..", &st, unix.AT_SYMLINK_NOFOLLOW)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
+	if err := retry(func() error { return unix.Fstatat(int(f.Fd()), "..", &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
 		return &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
 	}
 	if uint64(st.Dev) != parent.dev || uint64(st.Ino) != parent.ino {
 		return errFolderMoved
 	}
 	return nil
+}
+
+func retry(call func() error) error {
+	for {
+		if err := call(); err != syscall.EINTR {
+			return err
+		}
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,10 +23,6 @@ type fileID struct {
 	dev, ino uint64
 	path     string
 	entry    int // 1 + the entry's index in its archive; 0 on disk
-}
-
-func (id fileID) String() string {
-	return strconv.FormatUint(id.dev, 16) + ":" + strconv.FormatUint(id.ino, 16) + ":" + id.path
 }
 
 // item is one submission the walk found and read, on its way to be
@@ -46,10 +41,7 @@ type item struct {
 	place         bool // err is about a folder or an archive, not a file
 	id            fileID
 	mod           int64 // modification time, Unix nanoseconds; 0 unknown
-	seq           int32 // the order the walk met it
-	// missing, for a Moodle learner who handed in no acces.md, says
-	// what was received (no-acces-md).
-	missing string
+	slot          int32 // its record's slot in the run: the order the walk met it
 }
 
 // where is what names the learner of a file the walk meets: outer are
@@ -102,9 +94,9 @@ func (w *walker) send(it item, rs *receipts) {
 	w.emit(it)
 }
 
-func (w *walker) unreadable(path string, at where, name string, err error, rs *receipts) {
+func (w *walker) unreadable(path string, at where, name string, err error) {
 	learner, moodle := at.of(name)
-	w.send(item{path: path, learner: learner, moodle: moodle, err: err, place: name == ""}, rs)
+	w.send(item{path: path, learner: learner, moodle: moodle, err: err, place: name == ""}, nil)
 }
 
 // arg reads one command-line argument: it may be a link, the organiser's
@@ -119,7 +111,7 @@ func (w *walker) arg(arg string) {
 	st, err := os.Stat(arg)
 	switch {
 	case err != nil:
-		w.unreadable(arg, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}, base, err, nil)
+		w.unreadable(arg, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}, base, err)
 	case st.IsDir():
 		w.dir(arg, arg, nil, true, where{outer: append(above, base), fallback: base})
 	case IsArchiveName(arg) && st.Mode().IsRegular():
@@ -226,7 +218,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		}
 	}
 	if err != nil {
-		w.unreadable(path, at, "", err, nil)
+		w.unreadable(path, at, "", err)
 		return
 	}
 	if w.seen[id] {
@@ -237,7 +229,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	entries, err := f.ReadDir(-1)
 	if err != nil {
 		f.Close()
-		w.unreadable(path, at, "", err, nil)
+		w.unreadable(path, at, "", err)
 		return
 	}
 	sort.Slice(entries, func(a, b int) bool { return entries[a].Name() < entries[b].Name() })
@@ -351,7 +343,7 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 		f, id, size, err = openArchive(path, follow)
 	}
 	if err != nil {
-		w.unreadable(path, at, "", err, nil)
+		w.unreadable(path, at, "", err)
 		return
 	}
 	defer f.Close()
@@ -360,8 +352,8 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	}
 	w.seen[id] = true
 	// Counted before zip.NewReader, which would hold every record.
-	if err := checkArchiveSize(f, size); err != nil {
-		w.unreadable(path, at, "", err, nil)
+	if err := checkArchiveLimits(f, size, maxArchiveEntries, maxCentralDirectory); err != nil {
+		w.unreadable(path, at, "", err)
 		return
 	}
 	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
@@ -373,21 +365,18 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 			a.mod = st.ModTime().UnixNano()
 		}
 	}
-	windows := directoryWindows(f, size)
-	if windows == nil {
-		zr, err := zip.NewReader(f, size)
-		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-			w.unreadable(path, at, "", err, nil)
-			return
+	views := []*io.SectionReader{io.NewSectionReader(f, 0, size)}
+	if windows := directoryWindows(f, size); windows != nil {
+		views = views[:0]
+		for _, win := range windows {
+			v := newWindowReader(f, win)
+			views = append(views, io.NewSectionReader(v, 0, v.size()))
 		}
-		a.read(zr.File)
-		return
 	}
-	for _, win := range windows {
-		v := newWindowReader(f, win)
-		zr, err := zip.NewReader(v, v.size())
+	for _, v := range views {
+		zr, err := zip.NewReader(v, v.Size())
 		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-			w.unreadable(path, at, "", err, nil)
+			w.unreadable(path, at, "", err)
 			return
 		}
 		a.read(zr.File)
@@ -423,6 +412,15 @@ func (a *zipRead) read(files []*zip.File) {
 	// The .pub files of each archive folder, paired as on disk; folders
 	// as path.Clean reads them ("etu2//", "etu3/./" are "etu2/", "etu3/").
 	pubFiles := map[string]map[string]*zip.File{}
+	addPub := func(dir, base string, zf *zip.File) {
+		dir = cleanEntryDir(dir)
+		if pubFiles[dir] == nil {
+			pubFiles[dir] = map[string]*zip.File{}
+		}
+		if _, ok := pubFiles[dir][base]; !ok {
+			pubFiles[dir][base] = zf // two entries of one name: the first
+		}
+	}
 	var found []int // the submissions' indexes in files
 	for i, zf := range files {
 		zf.Name = entryName(zf.Name, zf.Flags)
@@ -431,23 +429,11 @@ func (a *zipRead) read(files []*zip.File) {
 			// "etu/id_ed25519_romeo.pub/x": a folder named as the key,
 			// with no entry of its own, is a folder all the same, as it
 			// is on disk (bad-public-key).
-			pd = cleanEntryDir(pd)
-			if pubFiles[pd] == nil {
-				pubFiles[pd] = map[string]*zip.File{}
-			}
-			if _, ok := pubFiles[pd][pb]; !ok {
-				pubFiles[pd][pb] = &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}}
-			}
+			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		switch {
 		case strings.HasSuffix(base, ".pub"):
-			dir = cleanEntryDir(dir)
-			if pubFiles[dir] == nil {
-				pubFiles[dir] = map[string]*zip.File{}
-			}
-			if _, ok := pubFiles[dir][base]; !ok {
-				pubFiles[dir][base] = zf // two entries of one name: the first
-			}
+			addPub(dir, base, zf)
 		case zf.FileInfo().IsDir():
 			// A learner's folder, maybe empty: she gets a result.
 			if learner, moodle := a.learner(zf.Name); moodle != "" && w.in == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // archive/zip reads a whole central directory into memory before anything
@@ -13,7 +14,7 @@ import (
 // from no field: it reads records until one is not a record, and only
 // compares the count modulo 65,536 with the archive's end record. So an
 // archive of N bytes could cost about 8×N bytes of memory whatever its end
-// record declares. checkArchiveSize reads the end record and counts the
+// record declares. checkArchiveLimits reads the end record and counts the
 // records itself, as archive/zip will, before zip.NewReader is called.
 const (
 	// maxArchiveEntries is 100,000 submissions (the scale organisateurs.md
@@ -59,32 +60,15 @@ func frenchCount(n uint64) string {
 
 // Sizes and signatures of the zip format (APPNOTE.TXT 4.3).
 const (
-	recordLen     = 46 // central directory record, before its name
-	endLen        = 22 // end of central directory record
-	end64LocLen   = 20 // zip64 end of central directory locator
-	end64Len      = 56 // zip64 end of central directory record
-	recordSig     = 0x02014b50
-	endSig        = 0x06054b50
-	end64LocSig   = 0x07064b50
-	end64Sig      = 0x06064b50
-	maxCommentLen = 65535
+	recordLen   = 46 // central directory record, before its name
+	endLen      = 22 // end of central directory record
+	end64LocLen = 20 // zip64 end of central directory locator
+	end64Len    = 56 // zip64 end of central directory record
+	recordSig   = 0x02014b50
+	endSig      = 0x06054b50
+	end64LocSig = 0x07064b50
+	end64Sig    = 0x06064b50
 )
-
-// checkArchiveSize refuses an archive whose end record declares more
-// than maxArchiveEntries entries, or whose central directory holds more
-// records than that, or more than maxCentralDirectory bytes of them. It
-// finds the directory as archive/zip does (reader.go, readDirectoryEnd)
-// and counts the records as zip.NewReader's loop reads them: from the
-// directory's start, each record that begins with its signature and is
-// whole. Where archive/zip would find the start in one of two places, both
-// are counted and the larger count holds. An archive this cannot read is
-// left to zip.NewReader, which refuses it too.
-//
-// Memory: two blocks of at most 65 KiB and one read buffer, whatever the
-// archive holds.
-func checkArchiveSize(r io.ReaderAt, size int64) error {
-	return checkArchiveLimits(r, size, maxArchiveEntries, maxCentralDirectory)
-}
 
 // dirEnd is what an archive's end record (or its zip64 end record) says
 // of the central directory, and where that record is.
@@ -118,6 +102,19 @@ func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 	return d, true
 }
 
+// checkArchiveLimits refuses an archive whose end record declares more
+// than maxEntries entries, or whose central directory holds more records
+// than that, or more than maxBytes bytes of them (maxArchiveEntries and
+// maxCentralDirectory for the walk). It
+// finds the directory as archive/zip does (reader.go, readDirectoryEnd)
+// and counts the records as zip.NewReader's loop reads them: from the
+// directory's start, each record that begins with its signature and is
+// whole. Where archive/zip would find the start in one of two places, both
+// are counted and the larger count holds. An archive this cannot read is
+// left to zip.NewReader, which refuses it too.
+//
+// Memory: two blocks of at most 65 KiB and one read buffer, whatever the
+// archive holds.
 func checkArchiveLimits(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) error {
 	d, ok := readDirEnd(r, size)
 	if !ok {
@@ -191,28 +188,51 @@ func findEnd64(r io.ReaderAt, endOff int64) (int64, bool) {
 	return int64(binary.LittleEndian.Uint64(loc[8:])), true
 }
 
-// countRecords walks the records from start as zip.NewReader does, and
-// stops with an error as soon as there are too many or they are too big.
-func countRecords(r io.ReaderAt, size, start int64, maxEntries uint64, maxBytes int64) error {
+// scanRecords reads the central directory's records from start as
+// zip.NewReader does: each that begins with its signature and is whole.
+// It gives fn each record's name and length, stops when fn returns
+// false, and returns where the last record read ends. Memory: one read
+// buffer and one name.
+func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64) bool) int64 {
 	br := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 64<<10)
-	var n uint64
-	var bytes int64
 	var rec [recordLen]byte
+	var name []byte
+	end := start
 	for {
 		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
-			return nil
+			return end
 		}
-		rest := int(binary.LittleEndian.Uint16(rec[28:])) + int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		nameLen := int(binary.LittleEndian.Uint16(rec[28:]))
+		rest := int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		name = slices.Grow(name[:0], nameLen)[:nameLen]
+		if _, err := io.ReadFull(br, name); err != nil {
+			return end
+		}
 		if skipped, _ := br.Discard(rest); skipped < rest {
-			return nil // a record cut short is not read
+			return end // a record cut short is not read
 		}
-		n++
-		bytes += int64(recordLen + rest)
-		if n > maxEntries {
-			return tooManyEntries(0, false, maxEntries)
-		}
-		if bytes > maxBytes {
-			return directoryTooLarge(maxBytes)
+		n := int64(recordLen + nameLen + rest)
+		end += n
+		if !fn(name, n) {
+			return end
 		}
 	}
+}
+
+// countRecords counts the records from start, and fails as soon as
+// there are too many or they are too big.
+func countRecords(r io.ReaderAt, size, start int64, maxEntries uint64, maxBytes int64) error {
+	var n uint64
+	var bytes int64
+	var err error
+	scanRecords(r, size, start, func(_ []byte, len int64) bool {
+		n, bytes = n+1, bytes+len
+		if n > maxEntries {
+			err = tooManyEntries(0, false, maxEntries)
+		} else if bytes > maxBytes {
+			err = directoryTooLarge(maxBytes)
+		}
+		return err == nil
+	})
+	return err
 }

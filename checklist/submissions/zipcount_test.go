@@ -252,7 +252,7 @@ func BenchmarkCheckArchiveSize(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for range b.N {
-			if err := checkArchiveSize(bytes.NewReader(data), int64(len(data))); err != nil {
+			if err := checkArchiveLimits(bytes.NewReader(data), int64(len(data)), maxArchiveEntries, maxCentralDirectory); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,11 +1,9 @@
 package submissions
 
 import (
-	"bufio"
 	"encoding/binary"
 	"hash/fnv"
 	"io"
-	"slices"
 )
 
 // archive/zip holds every record of an archive's central directory at
@@ -48,31 +46,16 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 	if records <= uint64(windowRecords) || dirOff+dirSize != endOff || dirOff+dirSize >= 0xffffffff {
 		return nil
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, dirOff, dirSize), 64<<10)
 	var windows []window
-	start, at := dirOff, dirOff
-	n := 0
+	start, at, n := dirOff, dirOff, 0
 	var group uint64
 	closed := map[uint64]bool{}
-	var rec [recordLen]byte
-	var name []byte
-	for {
-		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
-			break
-		}
-		nameLen := int(binary.LittleEndian.Uint16(rec[28:]))
-		rest := int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
-		name = slices.Grow(name[:0], nameLen)[:nameLen]
-		if _, err := io.ReadFull(br, name); err != nil {
-			return nil
-		}
-		if skipped, _ := br.Discard(rest); skipped < rest {
-			return nil
-		}
+	apart := false
+	end := scanRecords(r, size, dirOff, func(name []byte, len int64) bool {
 		g := learnerGroupOf(string(name))
 		if n > 0 && g != group {
-			if closed[g] {
-				return nil // a learner's entries apart: read whole
+			if apart = closed[g]; apart {
+				return false // a learner's entries apart: read whole
 			}
 			closed[group] = true
 			if n >= windowRecords {
@@ -81,13 +64,14 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 			}
 		}
 		group = g
-		at += int64(recordLen + nameLen + rest)
+		at += len
 		n++
-	}
-	if at != dirOff+dirSize {
+		return true
+	})
+	if apart || end != dirOff+dirSize {
 		return nil // not the directory archive/zip would read: let it say so
 	}
-	return append(windows, window{start, at, n})
+	return append(windows, window{start, end, n})
 }
 
 // learnerGroupOf is a hash of who an entry belongs to, for windows: its

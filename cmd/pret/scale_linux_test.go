@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -67,15 +70,10 @@ func TestScaleArchive(t *testing.T) {
 		t.Skip("100,000 entries: not in -short")
 	}
 	h := newHome(t)
-	f, err := os.Create(h.path("rendus.zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	shared := "SHA256:" + base64.RawStdEncoding.EncodeToString(raw)
-	for i := range 100_000 {
+	bigZip(t, h.path("rendus.zip"), func(i int, put func(string, []byte)) {
 		fp := shared
 		if i%2 == 0 {
 			rand.Read(raw)
@@ -85,16 +83,8 @@ func TestScaleArchive(t *testing.T) {
 		if i%7 == 0 {
 			page = page[:len(page)-40] // the sentence cut short
 		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("groupe%04d/etu%06d/acces.md", i/100, i), Method: zip.Deflate})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(page))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+		put(fmt.Sprintf("groupe%04d/etu%06d/acces.md", i/100, i), []byte(page))
+	})
 	r := h.pret("", "valider", "--format", "json", "rendus.zip")
 	if r.code != 1 || len(r.stdout) < 100_000*100 || !strings.Contains(r.stdout, "duplicate-fingerprint") {
 		t.Fatalf("exit %d, %d bytes of json\n%s", r.code, len(r.stdout), r.stderr)
@@ -103,5 +93,61 @@ func TestScaleArchive(t *testing.T) {
 	t.Logf("zip of 100,000 entries: peak resident %d KiB", kib)
 	if kib > 64<<10 {
 		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
+	}
+}
+
+// TestScaleMoodle is TestScaleArchive for a Moodle export of 100,000
+// learners, each with her folder, an acces.md and a .pub whose
+// fingerprint is not the stated one: every file is fingerprint-mismatch,
+// a message quoting two fingerprints. It stays in the 64 MiB of
+// organisateurs.md (least of three runs, /usr/bin/time).
+func TestScaleMoodle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 learners: not in -short")
+	}
+	h := newHome(t)
+	raw := make([]byte, 32)
+	bigZip(t, h.path("rendus.zip"), func(i int, put func(string, []byte)) {
+		dir := fmt.Sprintf("Nom%06d Prénom_%d_assignsubmission_file_/", i, 100000+i)
+		rand.Read(raw)
+		put(dir+"acces.md", []byte(accesPage("SHA256:"+base64.RawStdEncoding.EncodeToString(raw))))
+		rand.Read(raw)
+		key, err := ssh.NewPublicKey(ed25519.PublicKey(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		put(dir+"id_ed25519_romeo.pub", ssh.MarshalAuthorizedKey(key))
+	})
+	r := h.pret("", "valider", "--format", "json", "rendus.zip")
+	if r.code != 1 || strings.Count(r.stdout, `"code": "fingerprint-mismatch"`) != 100_000 {
+		t.Fatalf("exit %d, %d fingerprint-mismatch\n%s", r.code, strings.Count(r.stdout, `"code": "fingerprint-mismatch"`), r.stderr)
+	}
+	kib := h.peakKiB("valider", "--format", "json", "rendus.zip")
+	t.Logf("Moodle zip of 100,000 learners, fingerprint-mismatch: peak resident %d KiB", kib)
+	if kib > 64<<10 {
+		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
+	}
+}
+
+// bigZip writes at path a zip of 100,000 learners, each adding her
+// entries with put.
+func bigZip(t *testing.T, path string, learner func(i int, put func(name string, data []byte))) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	for i := range 100_000 {
+		learner(i, func(name string, data []byte) {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(data)
+		})
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,36 @@
+package submissions
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestTemplates: a message compacted then expanded is the message, and
+// two messages that differ only in their fingerprints share one template.
+func TestTemplates(t *testing.T) {
+	const a, b, c = "SHA256:aaaa+/09", "SHA256:bbbb", "SHA256:"
+	var tm templates
+	for _, msg := range []string{
+		"le fichier k.pub a l'empreinte " + b + ", pas celle indiquée (" + a + ")",
+		a + a + b + " " + c + "fin",
+		"sans empreinte",
+		"un nul \x00 et " + a,
+		"onze : SHA256:0 SHA256:1 SHA256:2 SHA256:3 SHA256:4 SHA256:5 SHA256:6 SHA256:7 SHA256:8 SHA256:9 SHA256:10",
+	} {
+		fps := []string{a}
+		tmpl, ok := tm.compact(msg, &fps)
+		got := tmpl
+		if ok {
+			got = expand(tmpl, strings.Split(strings.Join(fps, " "), " "))
+		}
+		if got != msg {
+			t.Errorf("%q came back as %q (template %q, ok %v)", msg, got, tmpl, ok)
+		}
+	}
+	one, _ := tm.compact("clé "+a+" et "+b, &[]string{""})
+	two, _ := tm.compact("clé "+b+" et "+a, &[]string{""})
+	if unsafe.StringData(one) != unsafe.StringData(two) {
+		t.Errorf("two messages of one template kept twice: %q %q", one, two)
+	}
+}
