@@ -78,7 +78,7 @@ func ghData(s string) string {
 			b.WriteString("%0D")
 		case r == '\n':
 			b.WriteString("%0A")
-		case mustEscape(r) || r == utf8.RuneError:
+		case unsafeRune(r) || r == utf8.RuneError:
 			for _, c := range []byte(string(r)) {
 				fmt.Fprintf(&b, "%%%02X", c)
 			}

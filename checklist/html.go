@@ -50,11 +50,11 @@ func cspHash(s string) string {
 }
 
 type htmlData struct {
-	Name  []bidiPart
+	Name  []shownPart
 	Title string
 	// Sources are the arguments read (the archive's name), Generated
 	// when the page was made, in French.
-	Sources   [][]bidiPart
+	Sources   [][]shownPart
 	Generated string
 	Summary   BatchSummary
 	Incidents []htmlWho
@@ -80,16 +80,16 @@ type htmlCode struct {
 // the platform gave none), the e-mail, and the path in full for the
 // tooltip.
 type htmlWho struct {
-	Name, Email []bidiPart
+	Name, Email []shownPart
 	Path        string
 }
 
-// Strings from files and file names are []bidiPart: the template shows
+// Strings from files and file names are []shownPart: the template shows
 // their bidi controls as markers (bidi.go). A long value is shown short
 // (Path, Fingerprint) with the whole in PathFull and FingerprintFull:
 // the tooltip, the copy and the sort take the whole.
 type htmlFile struct {
-	Apprenant, Email, Participant, Path, Date, Statut, Fingerprint []bidiPart
+	Apprenant, Email, Participant, Path, Date, Statut, Fingerprint []shownPart
 	PathFull, FingerprintFull                                      string
 	Verdict, VerdictLabel                                          string
 	Signed, Incident                                               bool
@@ -100,18 +100,18 @@ type htmlFile struct {
 type htmlProblem struct {
 	Line           int
 	Code, Severity string
-	Message        []bidiPart
+	Message        []shownPart
 }
 
 // shown is a string from a file as the page holds it: valid UTF-8
 // without the controls XML forbids (XMLText), as in the JUnit report,
 // and its bidi controls apart.
-func shown(s string) []bidiPart { return bidiParts(XMLText(s)) }
+func shown(s string) []shownPart { return shownParts(XMLText(s)) }
 
 // whole is a string from a file as an attribute holds it (a tooltip, a
 // value to copy): the controls as "[U+202E]" markers, since an attribute
 // cannot hold the page's marker spans.
-func whole(s string) string { return bidiText(XMLText(s)) }
+func whole(s string) string { return markedText(XMLText(s)) }
 
 // shortPath keeps a long path's first folder and its file name, which
 // with the learner's name say which file it is: "rendus.zip!/…/acces.md".
@@ -165,7 +165,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	if name == "" {
 		name = "pret valider"
 	}
-	d := htmlData{Name: shown(name), Title: bidiText(XMLText(name)), Summary: s, Incident: leakIncident,
+	d := htmlData{Name: shown(name), Title: markedText(XMLText(name)), Summary: s, Incident: leakIncident,
 		Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
 	for _, src := range r.Sources {
 		d.Sources = append(d.Sources, shown(src))

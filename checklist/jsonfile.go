@@ -53,7 +53,7 @@ type jsonParts struct {
 }
 
 func writeJSONParts(w io.Writer, write func(*jsonParts) error) error {
-	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
+	return writeEscaped(w, jsonEscape, func(w io.Writer) error {
 		p := &jsonParts{bw: bufio.NewWriter(w)}
 		p.enc = json.NewEncoder(&p.buf)
 		p.enc.SetEscapeHTML(false)

@@ -128,7 +128,7 @@ func FuzzFilesJSONIsEncoding(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, g := range doc.Files {
-			if g.Path != ValidUTF8(path) || len(g.Problems) == 1 && (g.Problems[0].Message != ValidUTF8(msg) || g.Problems[0].Code != ValidUTF8(code)) {
+			if g.Path != validUTF8(path) || len(g.Problems) == 1 && (g.Problems[0].Message != validUTF8(msg) || g.Problems[0].Code != validUTF8(code)) {
 				t.Fatalf("read back %+v", g)
 			}
 		}

@@ -5,7 +5,7 @@
 package checklist
 
 import (
-	"bufio"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -218,9 +218,10 @@ func Plural(n int) string {
 	return ""
 }
 
-// writeJSON writes v indented, bidi controls escaped (bidi.go).
+// writeJSON writes v indented, HTML characters raw, through the
+// escaping writer (escape.go).
 func writeJSON(w io.Writer, v any) error {
-	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
+	return writeEscaped(w, jsonEscape, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -231,7 +232,8 @@ func writeJSON(w io.Writer, v any) error {
 // JUnit XML as CI systems read it, valid against Jenkins' schema
 // (docs/schemas/junit-10.xsd): testsuites counts no skipped tests, the
 // suite does; errors (tests that could not run) is always 0, pret's
-// problems being failures.
+// problems being failures. encoding/xml escapes every string and
+// replaces what XML cannot hold.
 type junitCase struct {
 	XMLName   xml.Name       `xml:"testcase"`
 	Name      string         `xml:"name,attr"`
@@ -251,32 +253,31 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-// junitCounts are the suite's totals, written before its cases.
-type junitCounts struct{ tests, failures, skipped int }
-
-func (n *junitCounts) add(c junitCase) {
-	n.tests++
-	if len(c.Failures) > 0 {
-		n.failures++
-	}
-	if c.Skipped != nil {
-		n.skipped++
-	}
-}
-
 // writeXML writes one suite of the cases, one at a time: a run over
-// 100,000 files is never held as one document. encoding/xml writes bidi
-// controls raw: they go out as character references (bidi.go).
-func writeXML(w io.Writer, name string, n junitCounts, cases iter.Seq[junitCase]) error {
-	attr := func(k string, v any) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: fmt.Sprint(v)} }
-	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"},
-		Attr: []xml.Attr{attr("name", name), attr("tests", n.tests), attr("failures", n.failures), attr("errors", 0)}}
-	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"},
-		Attr: []xml.Attr{attr("name", name), attr("tests", n.tests), attr("failures", n.failures), attr("errors", 0), attr("skipped", n.skipped)}}
-	return withoutBidi(w, xmlBidi, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		bw.WriteString(xml.Header)
-		enc := xml.NewEncoder(bw)
+// 100,000 files is never held as one document. A first pass counts them
+// for the suite's attributes.
+func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
+	var tests, failures, skipped int
+	for c := range cases {
+		tests++
+		if len(c.Failures) > 0 {
+			failures++
+		}
+		if c.Skipped != nil {
+			skipped++
+		}
+	}
+	attrs := func(kv ...any) (out []xml.Attr) {
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, xml.Attr{Name: xml.Name{Local: kv[i].(string)}, Value: fmt.Sprint(kv[i+1])})
+		}
+		return out
+	}
+	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: attrs("name", name, "tests", tests, "failures", failures, "errors", 0)}
+	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: append(suites.Attr, attrs("skipped", skipped)...)}
+	return writeEscaped(w, xmlEscape, func(w io.Writer) error {
+		io.WriteString(w, xml.Header)
+		enc := xml.NewEncoder(w)
 		enc.Indent("", "  ")
 		enc.EncodeToken(suites)
 		enc.EncodeToken(suite)
@@ -286,83 +287,69 @@ func writeXML(w io.Writer, name string, n junitCounts, cases iter.Seq[junitCase]
 			}
 		}
 		enc.EncodeToken(suite.End())
-		if err := enc.EncodeToken(suites.End()); err != nil {
-			return err
-		}
+		enc.EncodeToken(suites.End())
 		if err := enc.Close(); err != nil {
 			return err
 		}
-		bw.WriteString("\n")
-		return bw.Flush()
+		_, err := io.WriteString(w, "\n")
+		return err
 	})
 }
 
 func writeChecksJUnit(w io.Writer, r *Report) error {
 	var cases []junitCase
-	var n junitCounts
 	class := strings.ReplaceAll(r.Name, " ", ".")
 	for _, c := range r.Checks {
-		jc := junitCase{Name: c.ID, Classname: class}
+		jc := junitCase{Name: c.ID, Classname: class, SystemOut: c.Message}
 		switch c.Status {
 		case Fail:
-			jc.Failures = []junitFailure{{Type: c.ID, Message: c.Message, Text: c.Fix}}
+			jc.Failures, jc.SystemOut = []junitFailure{{Type: c.ID, Message: c.Message, Text: c.Fix}}, ""
 		case Skip:
-			jc.Skipped = &junitSkipped{Message: c.Message}
+			jc.Skipped, jc.SystemOut = &junitSkipped{Message: c.Message}, ""
 		case Warn:
 			jc.SystemOut = "attention : " + c.Message
 			if c.Fix != "" {
 				jc.SystemOut += "\nconseil : " + c.Fix
 			}
-		default:
-			jc.SystemOut = c.Message
 		}
-		n.add(jc)
 		cases = append(cases, jc)
 	}
-	return writeXML(w, r.Name, n, slices.Values(cases))
+	return writeXML(w, r.Name, slices.Values(cases))
 }
 
 // writeFilesJUnit writes one testcase per file (name the path,
 // classname the learner) with at most one failure: its message lists the
 // error codes, its body every problem with its line. Warnings go to
-// system-out. encoding/xml escapes every string, and replaces what XML
-// cannot hold, so the document stays well-formed whatever the names hold.
-// A first pass counts the files for the suite's attributes.
+// system-out.
 func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error {
 	class := strings.ReplaceAll(name, " ", ".")
 	testcase := func(f FileResult) junitCase {
-		jc := junitCase{Name: f.Path, Classname: class}
-		if f.Apprenant != "" {
-			jc.Classname = f.Apprenant
-		}
+		jc := junitCase{Name: f.Path, Classname: cmp.Or(f.Apprenant, class)}
 		var body, out []string
 		for _, p := range f.Problems {
-			line := problemLine(p)
 			if p.Severity == SevError || !f.Valid {
-				body = append(body, line)
+				body = append(body, problemLine(p))
 			}
 			if p.Severity == SevWarning {
-				out = append(out, line)
+				out = append(out, problemLine(p))
 			}
 		}
 		if !f.Valid {
+			// Under --strict the warnings fail the file; with no problem
+			// to say why, the file still has one failure.
 			codes := f.codes(SevError)
 			if len(codes) == 0 {
-				codes = f.codes(SevWarning) // --strict: the warnings fail the file
+				codes = f.codes(SevWarning)
 			}
 			if len(codes) == 0 {
-				codes = []string{"invalide"} // no problem says why: still one failure
+				codes = []string{"invalide"}
 			}
 			jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
 		}
 		jc.SystemOut = strings.Join(out, "\n")
 		return jc
 	}
-	var n junitCounts
-	for f := range files {
-		n.add(testcase(f))
-	}
-	return writeXML(w, name, n, func(yield func(junitCase) bool) {
+	return writeXML(w, name, func(yield func(junitCase) bool) {
 		for f := range files {
 			if !yield(testcase(f)) {
 				return
@@ -371,15 +358,19 @@ func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error
 	})
 }
 
-// problemLine is one problem as a line of text: code, severity, line
-// number, message.
+// problemLine is one problem as a line of text: line number, code,
+// severity, message.
 func problemLine(p Problem) string {
-	sev := "erreur"
-	if p.Severity == SevWarning {
-		sev = "avertissement"
-	}
+	s := fmt.Sprintf("%s (%s) : %s", p.Code, severityLabel(p.Severity), p.Message)
 	if p.Line > 0 {
-		return fmt.Sprintf("ligne %d : %s (%s) : %s", p.Line, p.Code, sev, p.Message)
+		return fmt.Sprintf("ligne %d : %s", p.Line, s)
 	}
-	return fmt.Sprintf("%s (%s) : %s", p.Code, sev, p.Message)
+	return s
+}
+
+func severityLabel(s Severity) string {
+	if s == SevWarning {
+		return "avertissement"
+	}
+	return "erreur"
 }
