@@ -110,7 +110,7 @@ func (f FileResult) labels() []string {
 	var out []string
 	var seen []string
 	for _, p := range f.Problems {
-		if contains(seen, p.Code) {
+		if slices.Contains(seen, p.Code) {
 			continue
 		}
 		seen = append(seen, p.Code)

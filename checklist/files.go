@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"slices"
 	"time"
 )
 
@@ -65,29 +64,27 @@ func (r FilesReport) all() iter.Seq[FileResult] {
 
 // read yields the files in the run's order.
 func (r FilesReport) read() iter.Seq[FileResult] {
-	if r.Results == nil {
-		return slices.Values(r.Files)
-	}
 	return func(yield func(FileResult) bool) {
-		for i := range r.Results.Len() {
-			if !yield(r.Results.At(i)) {
+		for i := range r.len() {
+			if !yield(r.at(i)) {
 				return
 			}
 		}
 	}
 }
 
-// at is the file i of the run's order.
+func (r FilesReport) len() int {
+	if r.Results == nil {
+		return len(r.Files)
+	}
+	return r.Results.Len()
+}
+
 func (r FilesReport) at(i int) FileResult {
 	if r.Results == nil {
 		return r.Files[i]
 	}
 	return r.Results.At(i)
-}
-
-// Leaks reports whether the file holds a private key (private-key-leak).
-func (f FileResult) Leaks() bool {
-	return slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "private-key-leak" })
 }
 
 // WriteFilesReport writes a run in one of FileFormats.
@@ -113,7 +110,7 @@ func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 
 // writeFilesText writes one block per file that has a problem, learner
 // and path first, then the summary. Every string from a file or a file
-// name goes through shown.
+// name goes through Escape.
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
 	style := r.Style
@@ -167,7 +164,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	if hidden > 0 {
 		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, Plural(hidden), Plural(hidden))
 	}
-	if codes := s.byFrequency(r.all()); len(codes) > 0 {
+	if codes := s.byFrequency(); len(codes) > 0 {
 		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
 		for _, c := range codes {
 			fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)

@@ -50,7 +50,7 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	s := summarize(r.all())
 	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
 		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
-	for i, c := range s.byFrequency(r.all()) {
+	for i, c := range s.byFrequency() {
 		if i == 0 {
 			summary += " ; problèmes :"
 		} else {

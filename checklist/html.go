@@ -183,7 +183,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		if f.Leaks() {
 			d.Incidents = append(d.Incidents, who(f))
 		}
-		if f.Fingerprint == "" || !slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "duplicate-fingerprint" }) {
+		if f.Fingerprint == "" || !f.has("duplicate-fingerprint") {
 			continue
 		}
 		i, ok := groups[f.Fingerprint]
@@ -194,7 +194,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		}
 		d.Duplicates[i] = append(d.Duplicates[i], who(f))
 	}
-	for _, c := range s.byFrequency(r.all()) {
+	for _, c := range s.byFrequency() {
 		info := codeInfo(c.Code, c.Severity)
 		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Label, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
 	}
@@ -213,7 +213,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 					sev = "avertissement"
 				}
 				hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: shown(p.Message)})
-				if !contains(codes, p.Code) {
+				if !slices.Contains(codes, p.Code) {
 					codes = append(codes, p.Code)
 				}
 			}

@@ -71,7 +71,7 @@ func wholeJSON(t testing.TB, files []FileResult) []byte {
 			}
 		}
 	}
-	doc.Summary = Summarize(doc.Files)
+	doc.Summary = summarize(slices.Values(doc.Files))
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, doc); err != nil {
 		t.Fatal(err)
