@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
@@ -9,10 +10,8 @@ import (
 	"html/template"
 	"io"
 	"iter"
-	"slices"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 )
 
@@ -36,7 +35,7 @@ var (
 
 	// Parsed and hashed on first use: only --format html needs them.
 	htmlTemplate = sync.OnceValue(func() *template.Template {
-		return template.Must(template.New("report").Parse(reportHTML))
+		return template.Must(template.New("report").Funcs(funcs).Parse(reportHTML))
 	})
 	htmlPolicy = sync.OnceValue(func() string {
 		return "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
@@ -49,17 +48,33 @@ func cspHash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
+// funcs show a string from a file or a file name on the page: shown as
+// text with markers for its unsafe characters (the template "shown"),
+// whole as an attribute holds it (a tooltip, a value to copy, a sort
+// key), the markers as "[U+202E]" since an attribute cannot hold spans.
+// Both make it valid UTF-8 without the controls XML forbids (XMLText).
+var funcs = template.FuncMap{
+	"parts":    func(s string) []shownPart { return shownParts(XMLText(s)) },
+	"whole":    whole,
+	"short":    shortPath,
+	"shortFp":  shortFingerprint,
+	"statut":   statutLabel,
+	"severity": severityLabel,
+	"verdict":  func(v string) string { return verdictLabels[v] },
+}
+
+func whole(s string) string { return markedText(XMLText(s)) }
+
 type htmlData struct {
-	Name  []shownPart
-	Title string
+	Name, Title string
 	// Sources are the arguments read (the archive's name), Generated
 	// when the page was made, in French.
-	Sources   [][]shownPart
+	Sources   []string
 	Generated string
 	Summary   BatchSummary
-	Incidents []htmlWho
-	// Duplicates name the learners of each group that share a key.
-	Duplicates [][]htmlWho
+	Incidents []FileResult
+	// Duplicates are the files of each group that share a key.
+	Duplicates [][]FileResult
 	Codes      []htmlCode
 	// Files are made one at a time as the template ranges over them:
 	// a page of 100,000 rows is never held as rows (organisateurs.md,
@@ -76,45 +91,16 @@ type htmlCode struct {
 	Files, Total                int
 }
 
-// htmlWho is a learner as a list names them: the name (the path when
-// the platform gave none), the e-mail, and the path in full for the
-// tooltip.
-type htmlWho struct {
-	Name, Email []shownPart
-	Path        string
-}
-
-// Strings from files and file names are []shownPart: the template shows
-// their bidi controls as markers (bidi.go). A long value is shown short
-// (Path, Fingerprint) with the whole in PathFull and FingerprintFull:
-// the tooltip, the copy and the sort take the whole.
+// htmlFile is a row: the file, its verdict and its codes
+// (space-separated, for the filter).
 type htmlFile struct {
-	Apprenant, Email, Participant, Path, Date, Statut, Fingerprint []shownPart
-	PathFull, FingerprintFull                                      string
-	Verdict, VerdictLabel                                          string
-	Signed, Incident                                               bool
-	Codes                                                          string // space-separated, for the filter
-	Problems                                                       []htmlProblem
+	FileResult
+	Verdict, Codes string
 }
-
-type htmlProblem struct {
-	Line           int
-	Code, Severity string
-	Message        []shownPart
-}
-
-// shown is a string from a file as the page holds it: valid UTF-8
-// without the controls XML forbids (XMLText), as in the JUnit report,
-// and its bidi controls apart.
-func shown(s string) []shownPart { return shownParts(XMLText(s)) }
-
-// whole is a string from a file as an attribute holds it (a tooltip, a
-// value to copy): the controls as "[U+202E]" markers, since an attribute
-// cannot hold the page's marker spans.
-func whole(s string) string { return markedText(XMLText(s)) }
 
 // shortPath keeps a long path's first folder and its file name, which
 // with the learner's name say which file it is: "rendus.zip!/…/acces.md".
+// The tooltip, the copy and the sort take the whole path.
 func shortPath(p string) string {
 	const most = 32
 	if utf8.RuneCountInString(p) <= most {
@@ -144,44 +130,25 @@ var verdictLabels = map[string]string{"valide": "valide", "avertissement": "vali
 
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
-// frenchTime is "1 décembre 2026 à 19:05".
-func frenchTime(t time.Time) string {
-	return fmt.Sprintf("%d %s %d à %02d:%02d", t.Day(), frenchMonths[t.Month()-1], t.Year(), t.Hour(), t.Minute())
-}
-
-func who(f FileResult) htmlWho {
-	name := f.Apprenant
-	if name == "" {
-		name = f.Path
-	}
-	return htmlWho{Name: shown(name), Email: shown(f.Email), Path: whole(f.Path)}
-}
-
 // writeFilesHTML writes one self-contained page. html/template escapes
 // every string in its context; nothing from a file is ever marked safe.
 func writeFilesHTML(w io.Writer, r FilesReport) error {
 	s := summarize(r.all())
-	name := r.Name
-	if name == "" {
-		name = "pret valider"
-	}
-	d := htmlData{Name: shown(name), Title: markedText(XMLText(name)), Summary: s, Incident: leakIncident,
+	name := cmp.Or(r.Name, "pret valider")
+	d := htmlData{Name: name, Title: name, Sources: r.Sources, Summary: s, Incident: leakIncident,
 		Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
-	for _, src := range r.Sources {
-		d.Sources = append(d.Sources, shown(src))
-	}
 	if len(r.Sources) == 1 {
-		d.Title += " — " + whole(r.Sources[0])
+		d.Title += " — " + r.Sources[0]
 	}
-	if !r.Generated.IsZero() {
-		d.Generated = frenchTime(r.Generated)
+	if t := r.Generated; !t.IsZero() {
+		d.Generated = fmt.Sprintf("%d %s %d à %02d:%02d", t.Day(), frenchMonths[t.Month()-1], t.Year(), t.Hour(), t.Minute())
 	}
 	// The leaks come first (all), and the duplicates are few: one pass
 	// finds both, keeping only those files.
 	groups := map[string]int{} // fingerprint → index in d.Duplicates
 	for f := range r.all() {
 		if f.Leaks() {
-			d.Incidents = append(d.Incidents, who(f))
+			d.Incidents = append(d.Incidents, f)
 		}
 		if f.Fingerprint == "" || !f.has("duplicate-fingerprint") {
 			continue
@@ -192,33 +159,14 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 			groups[f.Fingerprint] = i
 			d.Duplicates = append(d.Duplicates, nil)
 		}
-		d.Duplicates[i] = append(d.Duplicates[i], who(f))
+		d.Duplicates[i] = append(d.Duplicates[i], f)
 	}
 	for _, c := range s.byFrequency() {
-		info := codeInfo(c.Code, c.Severity)
-		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Label, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
+		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: codeInfo(c.Code, c.Severity).Label, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
 	}
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
-			hf := htmlFile{Apprenant: shown(f.Apprenant), Email: shown(f.Email), Participant: shown(f.Participant),
-				Path: shown(shortPath(f.Path)), PathFull: whole(f.Path),
-				Fingerprint: shown(shortFingerprint(f.Fingerprint)), FingerprintFull: whole(f.Fingerprint),
-				Date: shown(f.Date), Statut: shown(statutLabel(f.Statut)),
-				Verdict: f.verdict(), Signed: f.Signed, Incident: f.Leaks()}
-			hf.VerdictLabel = verdictLabels[hf.Verdict]
-			var codes []string
-			for _, p := range f.Problems {
-				sev := "erreur"
-				if p.Severity == SevWarning {
-					sev = "avertissement"
-				}
-				hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: shown(p.Message)})
-				if !slices.Contains(codes, p.Code) {
-					codes = append(codes, p.Code)
-				}
-			}
-			hf.Codes = strings.Join(codes, " ")
-			if !yield(hf) {
+			if !yield(htmlFile{f, f.verdict(), strings.Join(f.allCodes(), " ")}) {
 				return
 			}
 		}
