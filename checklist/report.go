@@ -49,16 +49,10 @@ type Summary struct {
 
 func (r *Report) Summary() Summary {
 	var s Summary
+	count := map[Status]*int{Pass: &s.Pass, Warn: &s.Warn, Fail: &s.Fail, Skip: &s.Skip}
 	for _, c := range r.Checks {
-		switch c.Status {
-		case Pass:
-			s.Pass++
-		case Warn:
-			s.Warn++
-		case Fail:
-			s.Fail++
-		case Skip:
-			s.Skip++
+		if n := count[c.Status]; n != nil {
+			*n++
 		}
 	}
 	return s
@@ -88,49 +82,42 @@ type Problem struct {
 }
 
 // FileResult is one validated file. The payload fields are typed per kind
-// of file and empty for the others.
+// of file and empty for the others (organisateurs.md, livrables.md).
 type FileResult struct {
-	Path  string `json:"path"`
-	Valid bool   `json:"valid"`
-	// Fingerprint is the one stated in an acces.md.
-	Fingerprint string `json:"fingerprint"`
-	// FingerprintLine is the line that states it (duplicate-fingerprint
-	// points there).
+	Path        string `json:"path"`
+	Valid       bool   `json:"valid"`
+	Fingerprint string `json:"fingerprint"` // stated in an acces.md
+	// FingerprintLine states it: duplicate-fingerprint points there.
 	FingerprintLine int       `json:"-"`
 	Problems        []Problem `json:"problems"`
-	// Apprenant names who handed the file in, as the platform did
-	// (organisateurs.md); Archive and Entry locate a file read inside a
-	// .zip (Path is then "ARCHIVE!/ENTRY").
+	// Apprenant names who handed the file in, as the platform did;
+	// Archive and Entry locate a file read inside a .zip (Path is then
+	// "ARCHIVE!/ENTRY").
 	Apprenant string `json:"apprenant,omitempty"`
 	Archive   string `json:"archive,omitempty"`
 	Entry     string `json:"entry,omitempty"`
-	// Date and Statut are the stated request or check date (AAAA-MM-JJ)
-	// and "demande" or "verifie", when the file says; statut is always
-	// written, empty when the file does not say (organisateurs.md).
+	// Date (AAAA-MM-JJ) and Statut ("demande" or "verifie") are stated by
+	// the file; statut is always written, empty when the file does not say.
 	Date   string `json:"date,omitempty"`
 	Statut string `json:"statut"`
-	// DuplicateOf lists the other paths that state the same fingerprint.
-	DuplicateOf []string `json:"duplicate_of,omitempty"`
-	// DuplicateCount is how many other paths state it: duplicate_of is
+	// DuplicateOf lists other paths that state the same fingerprint,
 	// capped (a key shared by thousands would cost memory in the square
-	// of their number); the summary's duplicates list every path.
-	DuplicateCount int `json:"duplicate_count,omitempty"`
+	// of their number); DuplicateCount says how many there are.
+	DuplicateOf    []string `json:"duplicate_of,omitempty"`
+	DuplicateCount int      `json:"duplicate_count,omitempty"`
 	// Effective is what Slurm retains from sommeil.sbatch (pret livrables).
 	Effective *SbatchEffective `json:"effective,omitempty"`
 	// Explain is shown in the text format only: the script line by line.
 	Explain []string `json:"-"`
-
-	// Participant is the Moodle participant number of the learner (the
-	// digits of "Dupont Alice_123456_assignsubmission_…", or of the
-	// grading worksheet's "Participant 123456"); empty outside Moodle.
+	// Participant is the Moodle participant number ("Dupont
+	// Alice_123456_assignsubmission_…", "Participant 123456"); Email comes
+	// from the grading worksheet.
 	Participant string `json:"participant,omitempty"`
-	// Email is the learner's e-mail address, from the grading worksheet.
-	Email string `json:"email,omitempty"`
-	// Signed: the file carries a signature that holds and is the key's
-	// the file states (acces.Result.SignedBy).
+	Email       string `json:"email,omitempty"`
+	// Signed: a signature holds, made by the key the file states.
 	Signed bool `json:"signed"`
 	// Others are the learner's other candidate files, not validated: a
-	// learner gets one verdict, from the latest file (organisateurs.md).
+	// learner gets one verdict, from the latest file.
 	Others []string `json:"others,omitempty"`
 }
 
@@ -181,14 +168,11 @@ var statusLabel = map[Status]struct{ text, color string }{
 func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	switch format {
 	case "json":
-		checks := r.Checks
-		if checks == nil {
-			checks = []Check{}
-		}
-		return writeJSON(w, struct {
+		doc := struct {
 			Checks  []Check `json:"checks"`
 			Summary Summary `json:"summary"`
-		}{checks, r.Summary()})
+		}{append([]Check{}, r.Checks...), r.Summary()}
+		return writeJSON(w, doc)
 	case "junit":
 		return writeChecksJUnit(w, r)
 	}
@@ -205,8 +189,7 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	return err
 }
 
-// WriteFiles writes validated files in one of Formats, every file listed
-// (pret livrables); pret valider uses WriteFilesReport.
+// WriteFiles writes every file in one of Formats (pret livrables).
 func WriteFiles(w io.Writer, format, name string, files []FileResult, style Style) error {
 	return WriteFilesReport(w, format, FilesReport{Name: name, Files: files, All: true, Style: style})
 }
