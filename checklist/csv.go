@@ -46,7 +46,7 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	cw.Write(CSVHeader)
 	yes := map[bool]string{true: "oui", false: "non"}
 	for _, k := range keys {
-		f := r.at(k.i)
+		f := r.results().At(k.i)
 		var labels []string
 		for _, code := range f.allCodes() {
 			labels = append(labels, problemLabel(code))

@@ -91,7 +91,7 @@ func TestFilesJSONIsEncoding(t *testing.T) {
 			files[j] = nastyFile(r)
 		}
 		want := wholeJSON(t, files)
-		for _, rep := range []FilesReport{{Files: files}, {Results: sliceResults(files)}} {
+		for _, rep := range []FilesReport{{Files: files}, {Results: fileSlice(files)}} {
 			var got bytes.Buffer
 			if err := WriteFilesReport(&got, "json", rep); err != nil {
 				t.Fatal(err)
@@ -135,16 +135,11 @@ func FuzzFilesJSONIsEncoding(f *testing.F) {
 	})
 }
 
-// sliceResults is Results over a slice, as a run's records are read.
-type sliceResults []FileResult
-
-func (s sliceResults) Len() int            { return len(s) }
-func (s sliceResults) At(i int) FileResult { return s[i] }
 
 // manyResults is a run of n files: most valid, one in seven with a
 // problem, some with names to escape, some sharing a key.
-func manyResults(n int) sliceResults {
-	out := make(sliceResults, n)
+func manyResults(n int) fileSlice {
+	out := make(fileSlice, n)
 	for i := range out {
 		f := FileResult{Path: fmt.Sprintf("rendus/groupe%04d/etu%06d_acces.md", i/100, i), Apprenant: fmt.Sprintf("etu%06d", i),
 			Valid: i%7 != 0, Fingerprint: fmt.Sprintf("SHA256:%043d", i%5000), Date: "2026-10-16", Statut: "demande"}
