@@ -135,7 +135,6 @@ func FuzzFilesJSONIsEncoding(f *testing.F) {
 	})
 }
 
-
 // manyResults is a run of n files: most valid, one in seven with a
 // problem, some with names to escape, some sharing a key.
 func manyResults(n int) fileSlice {

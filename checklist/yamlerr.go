@@ -1,10 +1,10 @@
 package checklist
 
 import (
+	"cmp"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // yamlReasons are the YAML parsers' messages in French, the first that
@@ -44,10 +44,8 @@ var yamlReasons = []struct{ en, fr string }{
 }
 
 var (
-	yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
-	typeErrRe  = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
-	})
+	yamlLineRe = regexp.MustCompile(`line (\d+)`)
+	typeErrRe  = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
 )
 
 // YAMLError says in French what a YAML or JSON decoder found wrong, with
@@ -67,12 +65,8 @@ func YAMLError(err error) string {
 // reason.
 func YAMLProblem(err error) (line int, reason string) {
 	msg := err.Error()
-	if m := typeErrRe().FindStringSubmatch(msg); m != nil {
-		field := m[2]
-		if field == "" {
-			field = "document"
-		}
-		return 0, "le champ « " + Escape(field) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + jsonKindFrench(m[1])
+	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
+		return 0, "le champ « " + Escape(cmp.Or(m[2], "document")) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + cmp.Or(jsonKinds[m[1]], "une valeur d'un autre type")
 	}
 	reason = "syntaxe invalide"
 	for _, r := range yamlReasons {
@@ -81,7 +75,7 @@ func YAMLProblem(err error) (line int, reason string) {
 			break
 		}
 	}
-	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 	}
 	return line, reason
@@ -103,18 +97,4 @@ func goTypeFrench(t string) string {
 	return "d'un autre type"
 }
 
-func jsonKindFrench(k string) string {
-	switch k {
-	case "string":
-		return "un texte"
-	case "number":
-		return "un nombre"
-	case "array":
-		return "une liste"
-	case "object":
-		return "un objet"
-	case "bool":
-		return "un booléen"
-	}
-	return "une valeur d'un autre type"
-}
+var jsonKinds = map[string]string{"string": "un texte", "number": "un nombre", "array": "une liste", "object": "un objet", "bool": "un booléen"}
