@@ -1,8 +1,8 @@
 package checklist
 
 import (
-	"cmp"
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"

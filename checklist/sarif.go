@@ -45,10 +45,10 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID    string       `json:"ruleId"`
-	RuleIndex int          `json:"ruleIndex"`
-	Level     string       `json:"level"`
-	Message   sarifMessage `json:"message"`
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
 	Locations []sarifLocation `json:"locations"`
 	// PartialFingerprints lets code scanning know a result again from
 	// one run to the next (sarifFingerprint).
