@@ -48,7 +48,7 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	for _, k := range keys {
 		f := r.results().At(k.i)
 		var labels []string
-		for _, code := range f.allCodes() {
+		for _, code := range f.codes("") {
 			labels = append(labels, problemLabel(code))
 		}
 		row := []string{f.Apprenant, f.Participant, f.Email, f.Path, yes[f.Valid], yes[f.Signed], f.Date, statutLabel(f.Statut), f.Fingerprint,

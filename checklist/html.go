@@ -166,7 +166,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	}
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
-			if !yield(htmlFile{f, f.verdict(), strings.Join(f.allCodes(), " ")}) {
+			if !yield(htmlFile{f, f.verdict(), strings.Join(f.codes(""), " ")}) {
 				return
 			}
 		}

@@ -6,7 +6,6 @@ package checklist
 
 import (
 	"cmp"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -204,11 +203,10 @@ func Plural(n int) string {
 // writeJSON writes v indented, HTML characters raw, through the
 // escaping writer (escape.go).
 func writeJSON(w io.Writer, v any) error {
-	return writeEscaped(w, jsonEscape, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
+	return writeJSONParts(w, func(p *jsonParts) error {
+		err := p.value("", v)
+		p.raw("\n")
+		return err
 	})
 }
 

@@ -43,7 +43,7 @@ func summarize(files iter.Seq[FileResult]) BatchSummary {
 		if f.Valid && len(f.Problems) > 0 {
 			s.Warnings++
 		}
-		for _, code := range f.allCodes() {
+		for _, code := range f.codes("") {
 			s.Codes[code]++
 		}
 		for _, p := range f.Problems {
@@ -74,22 +74,12 @@ func (s BatchSummary) byFrequency() []CodeCount {
 	return out
 }
 
-// codes lists a file's codes of one severity once each, in order.
+// codes lists a file's codes of one severity ("": all) once each, in
+// order.
 func (f FileResult) codes(sev Severity) []string {
 	var out []string
 	for _, p := range f.Problems {
-		if p.Severity == sev && !slices.Contains(out, p.Code) {
-			out = append(out, p.Code)
-		}
-	}
-	return out
-}
-
-// allCodes lists a file's codes once each, in order.
-func (f FileResult) allCodes() []string {
-	var out []string
-	for _, p := range f.Problems {
-		if !slices.Contains(out, p.Code) {
+		if (sev == "" || p.Severity == sev) && !slices.Contains(out, p.Code) {
 			out = append(out, p.Code)
 		}
 	}
