@@ -28,19 +28,16 @@ func unsafeRune(r rune) bool {
 	return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
-// Escape makes a string that came from outside pret (a file's content, a
-// file or folder name, a key comment) safe to print on a terminal line:
-// nothing in it can move the cursor, change colours, reverse the reading
-// order or start a new line that looks like one of ours ("Résumé : 99
-// fichiers"). It is the one function every text output uses for such
-// strings.
+// Escape makes a string from outside pret (a file's content, a file
+// name, a key comment) safe to print on a terminal line: nothing in it
+// can move the cursor, change colours, reverse the reading order or
+// start a line that looks like one of ours ("Résumé : 99 fichiers").
+// Every text output uses it for such strings.
 //
 // The form is ssh-keygen's for a key comment (vis(3) with VIS_OCTAL):
-// each byte of an unsafe character (unsafeRune) or of invalid UTF-8
-// becomes a backslash and three octal digits, "\033" for ESC. Line breaks
-// and tabs are written "\n", "\r" and "\t", because a line break is
-// exactly what would forge a report line. The result is valid UTF-8 and
-// Escape(Escape(s)) == Escape(s).
+// each byte of an unsafe character or of invalid UTF-8 becomes "\ooo",
+// "\033" for ESC; line breaks and tabs are "\n", "\r" and "\t". The
+// result is valid UTF-8 and Escape(Escape(s)) == Escape(s).
 func Escape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
@@ -78,9 +75,8 @@ func XMLText(s string) string {
 }
 
 // encoderLeaves reports the unsafe characters encoding/json and
-// encoding/xml write raw. The C0 controls are not among them: both
-// encoders escape or replace them, and the documents' own line breaks
-// must stay.
+// encoding/xml write raw: not the C0 controls, which both escape or
+// replace (and the documents' own line breaks must stay).
 func encoderLeaves(r rune) bool { return r >= 0x20 && unsafeRune(r) }
 
 // jsonEscape is a JSON string escape: two UTF-16 escapes past U+FFFF.
@@ -95,10 +91,9 @@ func jsonEscape(r rune) string {
 // xmlEscape is an XML character reference.
 func xmlEscape(r rune) string { return fmt.Sprintf("&#x%X;", r) }
 
-// escapeEncoded replaces in encoded JSON or XML each character
-// encoderLeaves reports by esc. It is applied to the encoded bytes:
-// there such a character can only stand inside a string (keys and tags
-// are pret's), where both escapes are valid.
+// escapeEncoded replaces by esc each character of encoded JSON or XML
+// that encoderLeaves reports: there it can only stand inside a string
+// (keys and tags are pret's), where both escapes are valid.
 func escapeEncoded(p []byte, esc func(rune) string) []byte {
 	var out []byte
 	for i := 0; i < len(p); {
@@ -115,7 +110,7 @@ func escapeEncoded(p []byte, esc func(rune) string) []byte {
 
 // escapingWriter passes bytes on through escapeEncoded. A character cut
 // between two writes is held back until the next one, so the writer can
-// sit under any encoder; Flush writes what is held.
+// sit under any encoder.
 type escapingWriter struct {
 	w     io.Writer
 	esc   func(rune) string
@@ -140,14 +135,13 @@ func (e *escapingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Flush writes the bytes held back, which were no character to escape.
+// Flush writes the bytes held back: no character to escape.
 func (e *escapingWriter) Flush() error {
 	_, err := e.w.Write(e.carry)
 	e.carry = nil
 	return err
 }
 
-// writeEscaped runs write on an escapingWriter over w.
 func writeEscaped(w io.Writer, esc func(rune) string, write func(io.Writer) error) error {
 	e := &escapingWriter{w: w, esc: esc}
 	if err := write(e); err != nil {
@@ -156,13 +150,9 @@ func writeEscaped(w io.Writer, esc func(rune) string, write func(io.Writer) erro
 	return e.Flush()
 }
 
-// shownPart is a run of text, or one unsafe character shown as a marker
-// on the HTML page.
-type shownPart struct {
-	Text string
-	// Control is the marker, "U+202E"; Name its tooltip.
-	Control, Name string
-}
+// shownPart is, on the HTML page, a run of text or one unsafe character
+// shown as a marker: Control "U+202E", Name its tooltip.
+type shownPart struct{ Text, Control, Name string }
 
 var bidiNames = map[rune]string{
 	0x061c: "ALM, marque de lettre arabe",
@@ -180,9 +170,8 @@ var bidiNames = map[rune]string{
 }
 
 // shownParts splits a string for the HTML page: the unsafe characters
-// but tab and line feed become markers (a span the template writes, its
-// text escaped as any other), since a browser draws them as nothing, a
-// box or a break, or applies them.
+// but tab and line feed, which a browser draws as nothing, a box or a
+// break, or applies, become markers (a span the template writes).
 func shownParts(s string) []shownPart {
 	var parts []shownPart
 	start := 0
@@ -210,17 +199,3 @@ func shownParts(s string) []shownPart {
 
 // marker is the code point as Unicode writes it: "U+202E".
 func codePoint(r rune) string { return fmt.Sprintf("U+%04X", r) }
-
-// markedText is the marker form for a place that holds only text (the
-// page's title, a tooltip): "[U+202E]".
-func markedText(s string) string {
-	var b strings.Builder
-	for _, p := range shownParts(s) {
-		if p.Control != "" {
-			b.WriteString("[" + p.Control + "]")
-		} else {
-			b.WriteString(p.Text)
-		}
-	}
-	return b.String()
-}

@@ -24,7 +24,7 @@ import (
 // source included. Its two rules that need one: "[hidden]" wins over
 // every display rule (with scripts off, the controls that cannot work
 // stay out of sight), and ".bidi" draws the visible marker of a control
-// or invisible character from a file (bidiParts), shown, not applied.
+// or invisible character from a file (shownParts), shown, not applied.
 var (
 	//go:embed report.css
 	reportCSS string
@@ -33,13 +33,9 @@ var (
 	//go:embed report.html.tmpl
 	reportHTML string
 
-	// Parsed and hashed on first use: only --format html needs them.
+	// Parsed on first use: only --format html needs it.
 	htmlTemplate = sync.OnceValue(func() *template.Template {
 		return template.Must(template.New("report").Funcs(funcs).Parse(reportHTML))
-	})
-	htmlPolicy = sync.OnceValue(func() string {
-		return "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
-			"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
 	})
 )
 
@@ -61,9 +57,20 @@ var funcs = template.FuncMap{
 	"statut":   statutLabel,
 	"severity": severityLabel,
 	"verdict":  func(v string) string { return verdictLabels[v] },
+	"label":    func(code string) string { return codeInfo(code, SevError).Label },
 }
 
-func whole(s string) string { return markedText(XMLText(s)) }
+func whole(s string) string {
+	var b strings.Builder
+	for _, p := range shownParts(XMLText(s)) {
+		if p.Control != "" {
+			b.WriteString("[" + p.Control + "]")
+		} else {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
 
 type htmlData struct {
 	Name, Title string
@@ -75,7 +82,7 @@ type htmlData struct {
 	Incidents []FileResult
 	// Duplicates are the files of each group that share a key.
 	Duplicates [][]FileResult
-	Codes      []htmlCode
+	Codes      []CodeCount
 	// Files are made one at a time as the template ranges over them:
 	// a page of 100,000 rows is never held as rows (organisateurs.md,
 	// Scale).
@@ -84,11 +91,6 @@ type htmlData struct {
 	Policy   string
 	Style    template.CSS
 	Script   template.JS
-}
-
-type htmlCode struct {
-	Code, Description, Severity string
-	Files, Total                int
 }
 
 // htmlFile is a row: the file, its verdict and its codes
@@ -136,7 +138,8 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	s := summarize(r.all())
 	name := cmp.Or(r.Name, "pret valider")
 	d := htmlData{Name: name, Title: name, Sources: r.Sources, Summary: s, Incident: leakIncident,
-		Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
+		Policy: "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
+			"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'", Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
 	if len(r.Sources) == 1 {
 		d.Title += " — " + r.Sources[0]
 	}
@@ -161,9 +164,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		}
 		d.Duplicates[i] = append(d.Duplicates[i], f)
 	}
-	for _, c := range s.byFrequency() {
-		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: codeInfo(c.Code, c.Severity).Label, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
-	}
+	d.Codes = s.byFrequency()
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
 			if !yield(htmlFile{f, f.verdict(), strings.Join(f.codes(""), " ")}) {
