@@ -25,17 +25,21 @@ var CSVHeader = []string{"apprenant", "participant", "courriel", "chemin", "vali
 // files are read again in that order.
 func writeFilesCSV(w io.Writer, r FilesReport) error {
 	type key struct {
-		notLeak       bool
+		rank          int // 0 for a leak
 		learner, path string
 		i             int
 	}
 	var keys []key
 	for f := range r.read() {
-		keys = append(keys, key{!f.Leaks(), f.Apprenant, f.Path, len(keys)})
+		rank := 1
+		if f.Leaks() {
+			rank = 0
+		}
+		keys = append(keys, key{rank, f.Apprenant, f.Path, len(keys)})
 	}
 	fr := collate.New(language.French)
 	slices.SortStableFunc(keys, func(a, b key) int {
-		return cmp.Or(boolCompare(a.notLeak, b.notLeak), fr.CompareString(a.learner, b.learner), strings.Compare(a.path, b.path))
+		return cmp.Or(cmp.Compare(a.rank, b.rank), fr.CompareString(a.learner, b.learner), strings.Compare(a.path, b.path))
 	})
 	if _, err := io.WriteString(w, "\ufeff"); err != nil {
 		return err
@@ -47,9 +51,13 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	yes := map[bool]string{true: "oui", false: "non"}
 	for _, k := range keys {
 		f := r.results().At(k.i)
-		var labels []string
+		var labels []string // a leak says it is an incident
 		for _, code := range f.codes("") {
-			labels = append(labels, problemLabel(code))
+			l := codeInfo(code, SevError).Label
+			if code == "private-key-leak" {
+				l = "INCIDENT : " + l + " ; " + leakIncident
+			}
+			labels = append(labels, l)
 		}
 		row := []string{f.Apprenant, f.Participant, f.Email, f.Path, yes[f.Valid], yes[f.Signed], f.Date, statutLabel(f.Statut), f.Fingerprint,
 			strings.Join(f.codes(SevError), " "), strings.Join(f.codes(SevWarning), " "), strings.Join(labels, " ; "), strings.Join(f.Others, " ; ")}
@@ -64,15 +72,6 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	return cw.Error()
 }
 
-func boolCompare(a, b bool) int {
-	if a == b {
-		return 0
-	} else if a {
-		return 1
-	}
-	return -1
-}
-
 // statutLabel is the stated status as people read it: "demande" (the
 // request), "vérifié" (the account checked).
 func statutLabel(s string) string {
@@ -80,15 +79,6 @@ func statutLabel(s string) string {
 		return "vérifié"
 	}
 	return s
-}
-
-// problemLabel is a code's French label; a leak says it is an incident.
-func problemLabel(code string) string {
-	l := codeInfo(code, SevError).Label
-	if code == "private-key-leak" {
-		l = "INCIDENT : " + l + " ; " + leakIncident
-	}
-	return l
 }
 
 // formulaSafe escapes a cell (Escape: the roster printed in a terminal
