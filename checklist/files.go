@@ -107,9 +107,8 @@ func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 // with warnings is valid, its lines say the rest.
 var verdictStyles = map[string][2]string{"valide": {"32", "valide  "}, "avertissement": {"33", "valide  "}, "invalide": {"31", "invalide"}}
 
-// writeFilesText writes one block per file that has a problem, learner
-// and path first, then the summary. Every string from a file or a file
-// name goes through Escape.
+// writeFilesText writes one block per file that has a problem, then the
+// summary. Every string from a file or a file name goes through Escape.
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
 	style := r.Style

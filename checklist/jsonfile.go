@@ -15,8 +15,7 @@ type filesDoc struct {
 }
 
 // writeFilesJSON writes filesDoc as writeJSON would write it whole, one
-// file at a time (TestFilesJSONIsEncoding): a run over many files is
-// never held as one value.
+// file at a time (TestFilesJSONIsEncoding).
 func writeFilesJSON(w io.Writer, r FilesReport) error {
 	return writeJSONParts(w, func(p *jsonParts) error {
 		p.raw("{\n  \"files\": ")

@@ -135,13 +135,6 @@ type SbatchEffective struct {
 	Refusals []string `json:"-"`
 }
 
-// FilesSummary counts the files.
-type FilesSummary struct {
-	Files   int `json:"files"`
-	Valid   int `json:"valid"`
-	Invalid int `json:"invalid"`
-}
-
 // Formats accepted by --format.
 var Formats = []string{"texte", "json", "junit"}
 

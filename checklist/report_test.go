@@ -122,12 +122,12 @@ func TestFilesJSON(t *testing.T) {
 			Fingerprint string            `json:"fingerprint"`
 			Problems    []json.RawMessage `json:"problems"`
 		} `json:"files"`
-		Summary FilesSummary `json:"summary"`
+		Summary struct{ Files, Valid, Invalid int } `json:"summary"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Files) != 1 || got.Files[0].Problems == nil || got.Files[0].Fingerprint != fpA || got.Summary != (FilesSummary{1, 1, 0}) {
+	if len(got.Files) != 1 || got.Files[0].Problems == nil || got.Files[0].Fingerprint != fpA || got.Summary != (struct{ Files, Valid, Invalid int }{1, 1, 0}) {
 		t.Fatalf("%s", buf.String())
 	}
 	if !strings.Contains(buf.String(), `"problems": []`) {

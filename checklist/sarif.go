@@ -95,11 +95,10 @@ func sarifFingerprint(code, uri, entry, learner string, nth int) string {
 
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
-// writeFilesSARIF writes the log: one run, a rule per code (the
-// contract's, then any other met), one result per problem. It is the
-// bytes writeJSON gives of the whole log (TestSARIFIsEncoding), written a
-// result at a time (organisateurs.md, Scale). The rules come before the
-// results, so a first pass finds the codes.
+// writeFilesSARIF writes the log: a rule per code (the contract's, then
+// any other met), found by a first pass, and one result per problem,
+// written one at a time (organisateurs.md, Scale) as writeJSON would
+// write the whole log (TestSARIFIsEncoding).
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	var tool sarifTool
 	tool.Driver.Name, tool.Driver.Version, tool.Driver.Rules = "pret", r.Version, []sarifRule{}
@@ -141,8 +140,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	})
 }
 
-// sarifResults are a file's results, one per problem; index gives each
-// code's rule.
+// sarifResults are a file's results; index gives each code's rule.
 func sarifResults(dir string, f FileResult, index map[string]int, strict bool) []sarifResult {
 	uri := fileURI(dir, cmp.Or(f.Archive, f.Path))
 	seen := map[string]int{}

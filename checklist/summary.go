@@ -13,7 +13,9 @@ import (
 // (organisateurs.md): counts, files per problem code, and the groups of
 // files that share a fingerprint.
 type BatchSummary struct {
-	FilesSummary
+	Files   int `json:"files"`
+	Valid   int `json:"valid"`
+	Invalid int `json:"invalid"`
 	// Warnings counts the valid files that have warnings.
 	Warnings int        `json:"warnings"`
 	Codes    CodeCounts `json:"codes"`
@@ -74,8 +76,7 @@ func (s BatchSummary) byFrequency() []CodeCount {
 	return out
 }
 
-// codes lists a file's codes of one severity ("": all) once each, in
-// order.
+// codes lists a file's codes of one severity ("": all) once each.
 func (f FileResult) codes(sev Severity) []string {
 	var out []string
 	for _, p := range f.Problems {
