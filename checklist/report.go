@@ -297,35 +297,32 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 // system-out.
 func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error {
 	class := strings.ReplaceAll(name, " ", ".")
-	testcase := func(f FileResult) junitCase {
-		jc := junitCase{Name: f.Path, Classname: cmp.Or(f.Apprenant, class)}
-		var body, out []string
-		for _, p := range f.Problems {
-			if p.Severity == SevError || !f.Valid {
-				body = append(body, problemLine(p))
-			}
-			if p.Severity == SevWarning {
-				out = append(out, problemLine(p))
-			}
-		}
-		if !f.Valid {
-			// Under --strict the warnings fail the file; with no problem
-			// to say why, the file still has one failure.
-			codes := f.codes(SevError)
-			if len(codes) == 0 {
-				codes = f.codes(SevWarning)
-			}
-			if len(codes) == 0 {
-				codes = []string{"invalide"}
-			}
-			jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
-		}
-		jc.SystemOut = strings.Join(out, "\n")
-		return jc
-	}
 	return writeXML(w, name, func(yield func(junitCase) bool) {
 		for f := range files {
-			if !yield(testcase(f)) {
+			jc := junitCase{Name: f.Path, Classname: cmp.Or(f.Apprenant, class)}
+			var body, out []string
+			for _, p := range f.Problems {
+				if p.Severity == SevError || !f.Valid {
+					body = append(body, problemLine(p))
+				}
+				if p.Severity == SevWarning {
+					out = append(out, problemLine(p))
+				}
+			}
+			if !f.Valid {
+				// Under --strict the warnings fail the file; with no problem
+				// to say why, the file still has one failure.
+				codes := f.codes(SevError)
+				if len(codes) == 0 {
+					codes = f.codes(SevWarning)
+				}
+				if len(codes) == 0 {
+					codes = []string{"invalide"}
+				}
+				jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
+			}
+			jc.SystemOut = strings.Join(out, "\n")
+			if !yield(jc) {
 				return
 			}
 		}
