@@ -153,16 +153,9 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		if f.Leaks() {
 			d.Incidents = append(d.Incidents, f)
 		}
-		if f.Fingerprint == "" || !f.has("duplicate-fingerprint") {
-			continue
+		if f.sharesKey() {
+			group(&d.Duplicates, groups, f.Fingerprint, f)
 		}
-		i, ok := groups[f.Fingerprint]
-		if !ok {
-			i = len(d.Duplicates)
-			groups[f.Fingerprint] = i
-			d.Duplicates = append(d.Duplicates, nil)
-		}
-		d.Duplicates[i] = append(d.Duplicates[i], f)
 	}
 	d.Codes = s.byFrequency()
 	d.Files = func(yield func(htmlFile) bool) {

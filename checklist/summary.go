@@ -53,18 +53,28 @@ func summarize(files iter.Seq[FileResult]) BatchSummary {
 				s.severity[p.Code] = p.Severity
 			}
 		}
-		if f.Fingerprint == "" || !f.has("duplicate-fingerprint") {
-			continue
+		if f.sharesKey() {
+			group(&s.Duplicates, groups, f.Fingerprint, f.Path)
 		}
-		i, ok := groups[f.Fingerprint]
-		if !ok {
-			i = len(s.Duplicates)
-			groups[f.Fingerprint] = i
-			s.Duplicates = append(s.Duplicates, nil)
-		}
-		s.Duplicates[i] = append(s.Duplicates[i], f.Path)
 	}
 	return s
+}
+
+// sharesKey reports a file in a group of duplicate-fingerprint.
+func (f FileResult) sharesKey() bool {
+	return f.Fingerprint != "" && f.has("duplicate-fingerprint")
+}
+
+// group appends v to the group of key, the groups in the order their
+// key was first met; index maps a key to its group.
+func group[T any](groups *[][]T, index map[string]int, key string, v T) {
+	i, ok := index[key]
+	if !ok {
+		i = len(*groups)
+		index[key] = i
+		*groups = append(*groups, nil)
+	}
+	(*groups)[i] = append((*groups)[i], v)
 }
 
 // byFrequency lists the codes, most frequent first, then by name.
