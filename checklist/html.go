@@ -74,15 +74,12 @@ func whole(s string) string {
 
 type htmlData struct {
 	Name, Title string
-	// Sources are the arguments read (the archive's name), Generated
-	// when the page was made, in French.
-	Sources   []string
-	Generated string
-	Summary   BatchSummary
-	Incidents []FileResult
-	// Duplicates are the files of each group that share a key.
-	Duplicates [][]FileResult
-	Codes      []CodeCount
+	Sources     []string
+	Generated   string // in French
+	Summary     BatchSummary
+	Incidents   []FileResult
+	Duplicates  [][]FileResult // the files of each group that share a key
+	Codes       []CodeCount
 	// Files are made one at a time as the template ranges over them:
 	// a page of 100,000 rows is never held as rows (organisateurs.md,
 	// Scale).
