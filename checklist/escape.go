@@ -1,6 +1,7 @@
 package checklist
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -95,6 +96,9 @@ func xmlEscape(r rune) string { return fmt.Sprintf("&#x%X;", r) }
 // that encoderLeaves reports: there it can only stand inside a string
 // (keys and tags are pret's), where both escapes are valid.
 func escapeEncoded(p []byte, esc func(rune) string) []byte {
+	if !bytes.ContainsFunc(p, encoderLeaves) {
+		return p
+	}
 	var out []byte
 	for i := 0; i < len(p); {
 		r, n := utf8.DecodeRune(p[i:])
@@ -118,7 +122,10 @@ type escapingWriter struct {
 }
 
 func (e *escapingWriter) Write(p []byte) (int, error) {
-	data := append(e.carry, p...)
+	data := p
+	if len(e.carry) > 0 {
+		data = append(e.carry, p...)
+	}
 	end := len(data)
 	for k := 1; k <= 3 && k <= len(data); k++ {
 		if utf8.RuneStart(data[len(data)-k]) {

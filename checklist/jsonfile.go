@@ -45,11 +45,14 @@ func writeFilesJSON(w io.Writer, r FilesReport) error {
 type jsonParts struct {
 	w   *bufio.Writer
 	buf bytes.Buffer
+	enc *json.Encoder // into buf
 }
 
 func writeJSONParts(w io.Writer, write func(*jsonParts) error) error {
 	return writeEscaped(w, jsonEscape, func(w io.Writer) error {
 		p := &jsonParts{w: bufio.NewWriter(w)}
+		p.enc = json.NewEncoder(&p.buf)
+		p.enc.SetEscapeHTML(false)
 		if err := write(p); err != nil {
 			return err
 		}
@@ -62,10 +65,8 @@ func (p *jsonParts) raw(s string) { p.w.WriteString(s) }
 // value writes v indented as it would be at the depth of prefix.
 func (p *jsonParts) value(prefix string, v any) error {
 	p.buf.Reset()
-	enc := json.NewEncoder(&p.buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
+	p.enc.SetIndent(prefix, "  ")
+	if err := p.enc.Encode(v); err != nil {
 		return err
 	}
 	_, err := p.w.Write(bytes.TrimSuffix(p.buf.Bytes(), []byte("\n")))
