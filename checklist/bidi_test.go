@@ -12,7 +12,7 @@ import (
 )
 
 // bidiControls are the characters no report may hold raw, listed here
-// apart from the code so the test does not trust isBidi.
+// apart from the code so the test does not trust it.
 const bidiControls = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 // countBidi counts the bidi controls and every other format character
@@ -33,7 +33,7 @@ func countBidi(s string) int {
 func countMarked(s string) int {
 	n := 0
 	for _, r := range s {
-		if isFormat(r) || isControl(r) {
+		if unsafeRune(r) && r != '\t' && r != '\n' {
 			n++
 		}
 	}
@@ -78,7 +78,7 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 			if format == "csv" {
 				out = csvBody(t, buf.Bytes()) // the byte order mark is pret's
 			}
-			if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || format != "html" && hasBidi([]byte(out)) {
+			if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || format != "html" && bytes.ContainsFunc([]byte(out), encoderLeaves) {
 				t.Fatalf("%s holds %d raw bidi controls:\n%q", format, n, out)
 			}
 			// Nor a C1 control (CSI among them), but in the page, where a
@@ -97,17 +97,17 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 				}
 				for j := range f {
 					g := doc.Files[j]
-					if g.Path != ValidUTF8(f[j].Path) || g.Apprenant != ValidUTF8(f[j].Apprenant) || g.Fingerprint != ValidUTF8(f[j].Fingerprint) ||
-						g.Date != ValidUTF8(f[j].Date) || g.Statut != ValidUTF8(f[j].Statut) || g.Entry != ValidUTF8(f[j].Entry) {
+					if g.Path != validUTF8(f[j].Path) || g.Apprenant != validUTF8(f[j].Apprenant) || g.Fingerprint != validUTF8(f[j].Fingerprint) ||
+						g.Date != validUTF8(f[j].Date) || g.Statut != validUTF8(f[j].Statut) || g.Entry != validUTF8(f[j].Entry) {
 						t.Fatalf("json changed file %d: %+v, want %+v", j, g, f[j])
 					}
 					for k, p := range f[j].Problems {
-						if g.Problems[k].Message != ValidUTF8(p.Message) {
+						if g.Problems[k].Message != validUTF8(p.Message) {
 							t.Fatalf("json message %q, want %q", g.Problems[k].Message, p.Message)
 						}
 					}
 				}
-				if d := doc.Summary.Duplicates; len(d) != 1 || d[0][0] != ValidUTF8(f[0].Path) || d[0][1] != ValidUTF8(f[1].Path) {
+				if d := doc.Summary.Duplicates; len(d) != 1 || d[0][0] != validUTF8(f[0].Path) || d[0][1] != validUTF8(f[1].Path) {
 					t.Fatalf("json duplicates %q", d)
 				}
 			case "sarif":
@@ -123,8 +123,8 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 					t.Fatalf("sarif: %v\n%s", err, out)
 				}
 				res := doc.Runs[0].Results
-				if res[0].Message.Text != ValidUTF8(f[0].Problems[0].Message) || res[0].Properties["apprenant"] != ValidUTF8(f[0].Apprenant) ||
-					res[2].Properties["entry"] != ValidUTF8(f[1].Entry) {
+				if res[0].Message.Text != validUTF8(f[0].Problems[0].Message) || res[0].Properties["apprenant"] != validUTF8(f[0].Apprenant) ||
+					res[2].Properties["entry"] != validUTF8(f[1].Entry) {
 					t.Fatalf("sarif changed the strings: %+v", res)
 				}
 			case "junit":
@@ -164,12 +164,12 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 				// html/template writes "+" as "&#43;" in text.
 				// A control in the whole path, in the title, is "[U+…]".
 				for _, c := range bidiControls {
-					marker := strings.ReplaceAll(bidiMarker(c), "+", "&#43;")
+					marker := strings.ReplaceAll(codePoint(c), "+", "&#43;")
 					if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
-						t.Fatalf("html: no marker %s for a control in %q", bidiMarker(c), f[0].Apprenant)
+						t.Fatalf("html: no marker %s for a control in %q", codePoint(c), f[0].Apprenant)
 					}
 					if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
-						t.Fatalf("html: no marker %s in the title of %q", bidiMarker(c), f[0].Path)
+						t.Fatalf("html: no marker %s in the title of %q", codePoint(c), f[0].Path)
 					}
 				}
 			case "csv":
@@ -201,7 +201,7 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 					t.Fatal(err)
 				}
 				for j, c := range rep.Checks {
-					if doc.Checks[j].Message != ValidUTF8(c.Message) || doc.Checks[j].Fix != ValidUTF8(c.Fix) {
+					if doc.Checks[j].Message != validUTF8(c.Message) || doc.Checks[j].Fix != validUTF8(c.Fix) {
 						t.Fatalf("checklist json %+v, want %+v", doc.Checks[j], c)
 					}
 				}
@@ -229,9 +229,9 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 			cut := []string{"\xe2\x80", "\xf3\xa0\x81", "\xef\xbb", "\xc2"}[rng.IntN(4)]
 			in = append(in, cut[:1+rng.IntN(len(cut))]...) // a cut control at the very end
 		}
-		want := appendNoBidi(nil, in, jsonBidi)
+		want := escapeEncoded(in, jsonEscape)
 		var out bytes.Buffer
-		nb := &noBidiWriter{w: &out, esc: jsonBidi}
+		nb := &escapingWriter{w: &out, esc: jsonEscape}
 		for rest := in; len(rest) > 0; {
 			n := 1 + rng.IntN(len(rest))
 			if m, err := nb.Write(rest[:n]); err != nil || m != n {
@@ -245,7 +245,7 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 		if !bytes.Equal(out.Bytes(), want) {
 			t.Fatalf("cut writes gave %q, whole %q", out.Bytes(), want)
 		}
-		if hasBidi(out.Bytes()) {
+		if bytes.ContainsFunc(out.Bytes(), encoderLeaves) {
 			t.Fatalf("%q still holds a control", out.Bytes())
 		}
 		// Without its bidi controls, DEL, C1 controls and separators,
@@ -259,7 +259,7 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 				plain = append(plain, string(r)...)
 			}
 		}
-		if got := appendNoBidi(nil, in, func(d []byte, _ rune) []byte { return d }); !bytes.Equal(got, plain) {
+		if got := escapeEncoded(in, func(rune) string { return "" }); !bytes.Equal(got, plain) {
 			t.Fatalf("dropping the controls of %q gave %q, want %q", in, got, plain)
 		}
 	}
@@ -270,20 +270,20 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 func TestBidiEscapesDecode(t *testing.T) {
 	for _, c := range bidiControls + "\u0080\u0085\u009b\u009f\u00ad\u200b\u200d\u2060\ufeff\U000e0001\U000e0041\U000e007f\U0001d173" {
 		var s string
-		if err := json.Unmarshal(append(append([]byte(`"`), jsonBidi(nil, c)...), '"'), &s); err != nil || s != string(c) {
-			t.Errorf("json %s: %q, %v", jsonBidi(nil, c), s, err)
+		if err := json.Unmarshal(append(append([]byte(`"`), jsonEscape(c)...), '"'), &s); err != nil || s != string(c) {
+			t.Errorf("json %s: %q, %v", jsonEscape(c), s, err)
 		}
 		var x struct {
 			V string `xml:",chardata"`
 		}
-		if err := xml.Unmarshal([]byte("<v>"+string(xmlBidi(nil, c))+"</v>"), &x); err != nil || x.V != string(c) {
-			t.Errorf("xml %s: %q, %v", xmlBidi(nil, c), x.V, err)
+		if err := xml.Unmarshal([]byte("<v>"+xmlEscape(c)+"</v>"), &x); err != nil || x.V != string(c) {
+			t.Errorf("xml %s: %q, %v", xmlEscape(c), x.V, err)
 		}
-		if strings.ContainsRune(bidiControls, c) && (!isBidi(c) || bidiNames[c] == "") {
-			t.Errorf("%s is not known as a bidi control", bidiMarker(c))
+		if strings.ContainsRune(bidiControls, c) && bidiNames[c] == "" {
+			t.Errorf("%s is not known as a bidi control", codePoint(c))
 		}
-		if c > 0x9f && (!isFormat(c) || !hasBidi([]byte(string(c)))) {
-			t.Errorf("%s is not escaped by the writers", bidiMarker(c))
+		if c > 0x9f && (!unsafeRune(c) || !encoderLeaves(c)) {
+			t.Errorf("%s is not escaped by the writers", codePoint(c))
 		}
 	}
 }
@@ -311,22 +311,22 @@ func TestEveryFormatCharacterEscapedByWriters(t *testing.T) {
 	}
 	for _, r := range all {
 		in := []byte("a" + string(r) + "é")
-		if !hasBidi(in) {
+		if !bytes.ContainsFunc(in, encoderLeaves) {
 			t.Fatalf("U+%04X not found", r)
 		}
 		var s string
-		doc := append([]byte(`"`), appendNoBidi(nil, in, jsonBidi)...)
+		doc := append([]byte(`"`), escapeEncoded(in, jsonEscape)...)
 		if err := json.Unmarshal(append(doc, '"'), &s); err != nil || s != string(in) || bytes.ContainsRune(doc, r) {
 			t.Fatalf("json U+%04X: %q %v", r, doc, err)
 		}
 		var x struct {
 			V string `xml:",chardata"`
 		}
-		xd := appendNoBidi(nil, in, xmlBidi)
+		xd := escapeEncoded(in, xmlEscape)
 		if err := xml.Unmarshal([]byte("<v>"+string(xd)+"</v>"), &x); err != nil || x.V != string(in) || bytes.ContainsRune(xd, r) {
 			t.Fatalf("xml U+%04X: %q %v", r, xd, err)
 		}
-		if p := bidiParts(string(in)); len(p) != 3 || p[1].Control != bidiMarker(r) {
+		if p := shownParts(string(in)); len(p) != 3 || p[1].Control != codePoint(r) {
 			t.Fatalf("html U+%04X: %+v", r, p)
 		}
 	}
@@ -357,7 +357,7 @@ func TestHTMLShowsEveryControl(t *testing.T) {
 			t.Fatalf("U+%04X raw in the page", r)
 		}
 		// html/template writes the marker's "+" as "&#43;" in text.
-		marker := strings.ReplaceAll(bidiMarker(r), "+", "&#43;")
+		marker := strings.ReplaceAll(codePoint(r), "+", "&#43;")
 		if r < 0x20 && r != '\r' {
 			// XMLText made it U+FFFD before the page saw it.
 			if !strings.Contains(page, "c\ufffdd") {

@@ -1,45 +1,48 @@
 package checklist
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// Escape makes a string that came from outside pret (a file's content, a
-// file or folder name, a key comment) safe to print on a terminal line:
-// nothing in it can move the cursor, change colours, reverse the reading
-// order or start a new line that looks like one of ours ("Résumé : 99
-// fichiers"). It is the one function every text output uses for such
-// strings.
+// unsafeRune reports the characters no report writes raw: C0 controls,
+// DEL, C1 controls (CSI U+009B among them), the line and paragraph
+// separators, and every format character (Unicode category Cf). The
+// controls drive a terminal or forge a line; Cf holds the bidirectional
+// controls, which reorder what a person sees ("rendu\u202eexe.md" shows
+// as "rendudm.exe", "trojan source"), and the invisible ones (U+200B,
+// U+FEFF, U+00AD, the tags U+E0000–U+E007F…), which make one name look
+// like another or carry hidden text.
 //
-// The form follows what ssh-keygen does with a key comment (OpenSSH's
-// vis(3) with VIS_OCTAL): each byte of an unprintable character becomes a
-// backslash and three octal digits, "\033" for ESC, "\302\233" for the C1
-// control U+009B. Line breaks and tabs, which ssh-keygen lets through, are
-// written "\n", "\r" and "\t" instead, because a line break is exactly
-// what would forge a report line. Escaped are: C0 controls and DEL, C1
-// controls, every format character (Unicode category Cf: the
-// bidirectional controls U+061C, U+200E, U+200F, U+202A–U+202E,
-// U+2066–U+2069, and the invisible ones a person cannot see on a line,
-// U+00AD, U+200B–U+200D, U+2060–U+2064, U+FEFF, the tags
-// U+E0001–U+E007F, …), the line and paragraph separators U+2028 and
-// U+2029, and every byte that is not valid UTF-8. Everything else,
-// accented letters included, is kept as it is. The result is valid
-// UTF-8 and Escape(Escape(s)) == Escape(s).
+// Each format writes them in a form that cannot act on a display:
+//   - texte, github and csv: Escape's octal bytes (neither a terminal nor
+//     a spreadsheet decodes any escape);
+//   - json and sarif: "\u202e", which decodes to the same string;
+//   - junit: "&#x202E;", which an XML parser reads back the same;
+//   - html: a visible marker, the code point in a styled span (shownParts).
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
+}
+
+// Escape makes a string from outside pret (a file's content, a file
+// name, a key comment) safe to print on a terminal line: nothing in it
+// can move the cursor, change colours, reverse the reading order or
+// start a line that looks like one of ours ("Résumé : 99 fichiers").
+// Every text output uses it for such strings.
+//
+// The form is ssh-keygen's for a key comment (vis(3) with VIS_OCTAL):
+// each byte of an unsafe character or of invalid UTF-8 becomes "\ooo",
+// "\033" for ESC; line breaks and tabs are "\n", "\r" and "\t". The
+// result is valid UTF-8 and Escape(Escape(s)) == Escape(s).
 func Escape(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
-		i++
-	}
-	if i == len(s) {
-		return s // the common case: printable ASCII, no copy
-	}
 	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == '\n':
 			b.WriteString(`\n`)
@@ -47,69 +50,159 @@ func Escape(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r == utf8.RuneError && size == 1, mustEscape(r):
-			for _, c := range []byte(s[i : i+size]) {
-				b.WriteByte('\\')
-				b.WriteByte('0' + c>>6)
-				b.WriteByte('0' + c>>3&7)
-				b.WriteByte('0' + c&7)
+		case r == utf8.RuneError && n == 1, unsafeRune(r):
+			for _, c := range []byte(s[i : i+n]) {
+				fmt.Fprintf(&b, `\%03o`, c)
 			}
 		default:
-			b.WriteString(s[i : i+size])
+			b.WriteString(s[i : i+n])
 		}
-		i += size
+		i += n
 	}
 	return b.String()
 }
 
-// mustEscape reports the runes Escape writes as octal bytes.
-func mustEscape(r rune) bool {
-	switch {
-	case r < 0x20, r >= 0x7f && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	case r == 0x2028, r == 0x2029:
-		return true
-	case r >= 0xad && unicode.Is(unicode.Cf, r):
-		// Zero-width and format characters: invisible, so a name that
-		// holds one looks like another ("acces\u200b.md"), and the tags
-		// can carry hidden text.
-		return true
-	}
-	return false
-}
-
-// ValidUTF8 is what a JSON document carries for a string from a file: the
-// string itself, with each byte that is not valid UTF-8 replaced by U+FFFD
-// (encoding/json does the same, byte by byte).
-func ValidUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteRune(utf8.RuneError)
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// XMLText is what a JUnit document carries for a string from a file:
-// ValidUTF8, then each character XML 1.0 forbids (C0 controls other than
-// tab, line feed and carriage return; U+FFFE, U+FFFF) replaced by U+FFFD,
-// as encoding/xml writes it.
+// XMLText is a string from a file as the JUnit and HTML reports carry
+// it: each byte that is not valid UTF-8 and each character XML 1.0
+// forbids (C0 controls but tab, line feed and carriage return; U+FFFE,
+// U+FFFF) replaced by U+FFFD, as encoding/xml writes it.
 func XMLText(s string) string {
-	s = ValidUTF8(s)
 	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff {
+		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 {
 			return r
 		}
 		return utf8.RuneError
 	}, s)
 }
+
+// encoderLeaves reports the unsafe characters encoding/json and
+// encoding/xml write raw: not the C0 controls, which both escape or
+// replace (and the documents' own line breaks must stay).
+func encoderLeaves(r rune) bool { return r >= 0x20 && unsafeRune(r) }
+
+// jsonEscape is a JSON string escape: two UTF-16 escapes past U+FFFF.
+func jsonEscape(r rune) string {
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return fmt.Sprintf(`\u%04x\u%04x`, hi, lo)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
+}
+
+// xmlEscape is an XML character reference.
+func xmlEscape(r rune) string { return fmt.Sprintf("&#x%X;", r) }
+
+// escapeEncoded replaces by esc each character of encoded JSON or XML
+// that encoderLeaves reports: there it can only stand inside a string
+// (keys and tags are pret's), where both escapes are valid.
+func escapeEncoded(p []byte, esc func(rune) string) []byte {
+	if !bytes.ContainsFunc(p, encoderLeaves) {
+		return p
+	}
+	var out []byte
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRune(p[i:])
+		if encoderLeaves(r) { // an invalid byte decodes to U+FFFD, kept
+			out = append(out, esc(r)...)
+		} else {
+			out = append(out, p[i:i+n]...)
+		}
+		i += n
+	}
+	return out
+}
+
+// escapingWriter passes bytes on through escapeEncoded. A character cut
+// between two writes is held back until the next one, so the writer can
+// sit under any encoder.
+type escapingWriter struct {
+	w     io.Writer
+	esc   func(rune) string
+	carry []byte
+}
+
+func (e *escapingWriter) Write(p []byte) (int, error) {
+	data := p
+	if len(e.carry) > 0 {
+		data = append(e.carry, p...)
+	}
+	end := len(data)
+	for k := 1; k <= 3 && k <= len(data); k++ {
+		if utf8.RuneStart(data[len(data)-k]) {
+			if !utf8.FullRune(data[len(data)-k:]) {
+				end = len(data) - k
+			}
+			break
+		}
+	}
+	e.carry = append([]byte(nil), data[end:]...)
+	if _, err := e.w.Write(escapeEncoded(data[:end], e.esc)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes the bytes held back: no character to escape.
+func (e *escapingWriter) Flush() error {
+	_, err := e.w.Write(e.carry)
+	e.carry = nil
+	return err
+}
+
+func writeEscaped(w io.Writer, esc func(rune) string, write func(io.Writer) error) error {
+	e := &escapingWriter{w: w, esc: esc}
+	if err := write(e); err != nil {
+		return err
+	}
+	return e.Flush()
+}
+
+// shownPart is, on the HTML page, a run of text or one unsafe character
+// shown as a marker: Control "U+202E", Name its tooltip.
+type shownPart struct{ Text, Control, Name string }
+
+var bidiNames = map[rune]string{
+	0x061c: "ALM, marque de lettre arabe",
+	0x200e: "LRM, marque gauche-à-droite",
+	0x200f: "RLM, marque droite-à-gauche",
+	0x202a: "LRE, enchâssement gauche-à-droite",
+	0x202b: "RLE, enchâssement droite-à-gauche",
+	0x202c: "PDF, fin de formatage directionnel",
+	0x202d: "LRO, forçage gauche-à-droite",
+	0x202e: "RLO, forçage droite-à-gauche",
+	0x2066: "LRI, isolat gauche-à-droite",
+	0x2067: "RLI, isolat droite-à-gauche",
+	0x2068: "FSI, isolat à direction du premier fort",
+	0x2069: "PDI, fin d'isolat directionnel",
+}
+
+// shownParts splits a string for the HTML page: the unsafe characters
+// but tab and line feed, which a browser draws as nothing, a box or a
+// break, or applies, become markers (a span the template writes).
+func shownParts(s string) []shownPart {
+	var parts []shownPart
+	start := 0
+	for i, r := range s {
+		if !unsafeRune(r) || r == '\t' || r == '\n' {
+			continue
+		}
+		if start < i {
+			parts = append(parts, shownPart{Text: s[start:i]})
+		}
+		name := "caractère invisible de mise en forme"
+		if bidiNames[r] != "" {
+			name = "caractère de contrôle bidirectionnel " + bidiNames[r]
+		} else if !unicode.Is(unicode.Cf, r) {
+			name = "caractère de contrôle"
+		}
+		parts = append(parts, shownPart{Control: codePoint(r), Name: name + " : montré, pas appliqué"})
+		start = i + utf8.RuneLen(r)
+	}
+	if start < len(s) {
+		parts = append(parts, shownPart{Text: s[start:]})
+	}
+	return parts
+}
+
+// marker is the code point as Unicode writes it: "U+202E".
+func codePoint(r rune) string { return fmt.Sprintf("U+%04X", r) }

@@ -41,9 +41,9 @@ func terminalSafe(s string) (bad string, ok bool) {
 		return "invalid UTF-8", false
 	}
 	for _, r := range s {
-		// Checked against Unicode's own table, not mustEscape: a format
-		// character (Cf) mustEscape forgot is caught.
-		if r < 0x20 || r >= 0x7f && r <= 0x9f || mustEscape(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
+		// Checked against Unicode's own table, not unsafeRune: a format
+		// character (Cf) unsafeRune forgot is caught.
+		if r < 0x20 || r >= 0x7f && r <= 0x9f || unsafeRune(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
 			return strings.ToValidUTF8(string(r), "?"), false
 		}
 	}
@@ -153,8 +153,8 @@ func TestReportsEscapeEveryFormat(t *testing.T) {
 		if !utf8.Valid(buf.Bytes()) {
 			t.Fatal("json is not valid UTF-8")
 		}
-		if doc.Files[0].Path != ValidUTF8(files[0].Path) || doc.Files[1].Problems[0].Message != ValidUTF8(files[1].Problems[0].Message) ||
-			doc.Files[0].Fingerprint != ValidUTF8(files[0].Fingerprint) {
+		if doc.Files[0].Path != validUTF8(files[0].Path) || doc.Files[1].Problems[0].Message != validUTF8(files[1].Problems[0].Message) ||
+			doc.Files[0].Fingerprint != validUTF8(files[0].Fingerprint) {
 			t.Fatalf("json changed the strings: %q", buf.String())
 		}
 
@@ -267,3 +267,7 @@ func TestNoFormatCharacterInTerminalFormats(t *testing.T) {
 		}
 	}
 }
+
+// validUTF8 is a string as encoding/json carries it: each byte that is
+// not valid UTF-8 replaced by U+FFFD.
+func validUTF8(s string) string { return strings.Map(func(r rune) rune { return r }, s) }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"slices"
 	"time"
 )
 
@@ -16,35 +15,43 @@ var FileFormats = []string{"texte", "json", "junit", "csv", "sarif", "github", "
 type FilesReport struct {
 	Name  string // "pret valider"
 	Files []FileResult
-	// All lists the files without problems too in texte; by default
-	// they are counted, not listed.
-	All   bool
-	Style Style
-	// Version is pret's, named by the SARIF report.
-	Version string
+	// Results, when set, is read instead of Files: a run over many files
+	// keeps a smaller record per file than FileResult.
+	Results Results
+	// All lists in texte the files without problems too, by default
+	// only counted.
+	All     bool
+	Style   Style
+	Version string // pret's, named by the SARIF report
 	// Dir is the current folder: sarif and github give paths relative to
 	// it, as code scanning and annotations expect.
 	Dir string
 	// Strict is --strict: warnings fail their file, and github and sarif
-	// report them as errors, beside an error of the file or not.
+	// report them as errors.
 	Strict bool
-	// Comma is the csv separator ('\x00': the default).
-	Comma rune
-	// Sources are the arguments read, as given (an archive's name is
-	// shown at the top of the html page).
-	Sources []string
-	// Generated is when the report was made (shown by html).
+	Comma  rune // the csv separator, 0 for ';'
+	// Sources (the arguments read, as given) and Generated (when) are
+	// shown at the top of the html page.
+	Sources   []string
 	Generated time.Time
-	// Results, when set, is read instead of Files: a run over many files
-	// keeps a smaller record per file than FileResult, and the writers
-	// read one file at a time.
-	Results Results
 }
 
 // Results is a run's files as the writers read them, one at a time.
 type Results interface {
 	Len() int
 	At(i int) FileResult
+}
+
+type fileSlice []FileResult
+
+func (s fileSlice) Len() int            { return len(s) }
+func (s fileSlice) At(i int) FileResult { return s[i] }
+
+func (r FilesReport) results() Results {
+	if r.Results == nil {
+		return fileSlice(r.Files)
+	}
+	return r.Results
 }
 
 // all yields the files in report order, the same in every format: the
@@ -65,29 +72,14 @@ func (r FilesReport) all() iter.Seq[FileResult] {
 
 // read yields the files in the run's order.
 func (r FilesReport) read() iter.Seq[FileResult] {
-	if r.Results == nil {
-		return slices.Values(r.Files)
-	}
 	return func(yield func(FileResult) bool) {
-		for i := range r.Results.Len() {
-			if !yield(r.Results.At(i)) {
+		res := r.results()
+		for i := range res.Len() {
+			if !yield(res.At(i)) {
 				return
 			}
 		}
 	}
-}
-
-// at is the file i of the run's order.
-func (r FilesReport) at(i int) FileResult {
-	if r.Results == nil {
-		return r.Files[i]
-	}
-	return r.Results.At(i)
-}
-
-// Leaks reports whether the file holds a private key (private-key-leak).
-func (f FileResult) Leaks() bool {
-	return slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "private-key-leak" })
 }
 
 // WriteFilesReport writes a run in one of FileFormats.
@@ -111,9 +103,12 @@ func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 	return fmt.Errorf("format inconnu : %q", format)
 }
 
-// writeFilesText writes one block per file that has a problem, learner
-// and path first, then the summary. Every string from a file or a file
-// name goes through shown.
+// verdictStyles are the colour and word of each verdict: a valid file
+// with warnings is valid, its lines say the rest.
+var verdictStyles = map[string][2]string{"valide": {"32", "valide  "}, "avertissement": {"33", "valide  "}, "invalide": {"31", "invalide"}}
+
+// writeFilesText writes one block per file that has a problem, then the
+// summary. Every string from a file or a file name goes through Escape.
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
 	style := r.Style
@@ -132,23 +127,14 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 			hidden++
 			continue
 		}
-		// A valid file with warnings is valid: its lines say the rest.
-		verdict := style.paint("32", "valide  ")
-		switch f.verdict() {
-		case "invalide":
-			verdict = style.paint("31", "invalide")
-		case "avertissement":
-			verdict = style.paint("33", "valide  ")
-		}
-		who := Escape(f.Apprenant)
+		line := Escape(f.Path)
 		if f.Email != "" {
-			who += " (" + Escape(f.Email) + ")"
+			line = " (" + Escape(f.Email) + ") — " + line
+		} else if f.Apprenant != "" {
+			line = " — " + line
 		}
-		if who != "" {
-			fmt.Fprintf(bw, "%s  %s — %s\n", verdict, who, Escape(f.Path))
-		} else {
-			fmt.Fprintf(bw, "%s  %s\n", verdict, Escape(f.Path))
-		}
+		v := verdictStyles[f.verdict()]
+		fmt.Fprintf(bw, "%s  %s%s\n", style.paint(v[0], v[1]), Escape(f.Apprenant), line)
 		if f.Leaks() {
 			fmt.Fprintf(bw, "    %s %s\n", style.paint("1;31", "incident :"), leakIncident)
 		}
@@ -167,7 +153,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	if hidden > 0 {
 		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, Plural(hidden), Plural(hidden))
 	}
-	if codes := s.byFrequency(r.all()); len(codes) > 0 {
+	if codes := s.byFrequency(); len(codes) > 0 {
 		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
 		for _, c := range codes {
 			fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)
@@ -177,11 +163,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", len(s.Duplicates), Plural(len(s.Duplicates)))
 		for _, g := range s.Duplicates {
 			for i, p := range g {
-				lead := "    - "
-				if i > 0 {
-					lead = "      "
-				}
-				fmt.Fprintf(bw, "%s%s\n", lead, Escape(p))
+				fmt.Fprintf(bw, "%s%s\n", map[bool]string{true: "    - ", false: "      "}[i == 0], Escape(p))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -14,10 +15,7 @@ import (
 func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
 	for f := range r.all() {
-		file := relativePath(r.Dir, f.Path)
-		if f.Archive != "" {
-			file = relativePath(r.Dir, f.Archive)
-		}
+		file := relativePath(r.Dir, cmp.Or(f.Archive, f.Path))
 		for _, p := range f.Problems {
 			// A warning stays a warning beside an error of the same
 			// file; only --strict, which fails files for their warnings,
@@ -50,13 +48,12 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	s := summarize(r.all())
 	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
 		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
-	for i, c := range s.byFrequency(r.all()) {
-		if i == 0 {
-			summary += " ; problèmes :"
-		} else {
-			summary += ","
-		}
-		summary += fmt.Sprintf(" %s %d", c.Code, c.Files)
+	var codes []string
+	for _, c := range s.byFrequency() {
+		codes = append(codes, fmt.Sprintf(" %s %d", c.Code, c.Files))
+	}
+	if codes != nil {
+		summary += " ; problèmes :" + strings.Join(codes, ",")
 	}
 	if len(s.Duplicates) > 0 {
 		summary += fmt.Sprintf(" ; %d empreinte%s partagée%s", len(s.Duplicates), Plural(len(s.Duplicates)), Plural(len(s.Duplicates)))
@@ -66,23 +63,17 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 }
 
 // ghData escapes a command's message as the Actions runner requires:
-// % CR LF. Other control characters, tab included, are written %XX too:
-// the runner leaves them so, and a log viewer never sees a raw control.
+// % CR LF. Every other unsafe character (unsafeRune), tab included, and
+// invalid UTF-8 are written %XX too: the runner leaves them so, and a log
+// viewer never sees a raw control.
 func ghData(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		switch {
-		case r == '%':
-			b.WriteString("%25")
-		case r == '\r':
-			b.WriteString("%0D")
-		case r == '\n':
-			b.WriteString("%0A")
-		case mustEscape(r) || r == utf8.RuneError:
+		if r == '%' || unsafeRune(r) || r == utf8.RuneError {
 			for _, c := range []byte(string(r)) {
 				fmt.Fprintf(&b, "%%%02X", c)
 			}
-		default:
+		} else {
 			b.WriteRune(r)
 		}
 	}
@@ -91,7 +82,5 @@ func ghData(s string) string {
 
 // ghProperty escapes a property value: ghData, plus : and ,.
 func ghProperty(s string) string {
-	s = ghData(s)
-	s = strings.ReplaceAll(s, ":", "%3A")
-	return strings.ReplaceAll(s, ",", "%2C")
+	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(ghData(s))
 }

@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
@@ -9,10 +10,8 @@ import (
 	"html/template"
 	"io"
 	"iter"
-	"slices"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 )
 
@@ -25,7 +24,7 @@ import (
 // source included. Its two rules that need one: "[hidden]" wins over
 // every display rule (with scripts off, the controls that cannot work
 // stay out of sight), and ".bidi" draws the visible marker of a control
-// or invisible character from a file (bidiParts), shown, not applied.
+// or invisible character from a file (shownParts), shown, not applied.
 var (
 	//go:embed report.css
 	reportCSS string
@@ -34,13 +33,9 @@ var (
 	//go:embed report.html.tmpl
 	reportHTML string
 
-	// Parsed and hashed on first use: only --format html needs them.
+	// Parsed on first use: only --format html needs it.
 	htmlTemplate = sync.OnceValue(func() *template.Template {
-		return template.Must(template.New("report").Parse(reportHTML))
-	})
-	htmlPolicy = sync.OnceValue(func() string {
-		return "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
-			"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+		return template.Must(template.New("report").Funcs(funcs).Parse(reportHTML))
 	})
 )
 
@@ -49,18 +44,42 @@ func cspHash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
+// funcs show a string from a file or a file name on the page: shown as
+// text with markers for its unsafe characters (the template "shown"),
+// whole as an attribute holds it (a tooltip, a value to copy, a sort
+// key), the markers as "[U+202E]" since an attribute cannot hold spans.
+// Both make it valid UTF-8 without the controls XML forbids (XMLText).
+var funcs = template.FuncMap{
+	"parts":    func(s string) []shownPart { return shownParts(XMLText(s)) },
+	"whole":    whole,
+	"short":    shortPath,
+	"shortFp":  shortFingerprint,
+	"statut":   statutLabel,
+	"severity": severityLabel,
+	"verdict":  func(v string) string { return verdictLabels[v] },
+	"label":    func(code string) string { return codeInfo(code, SevError).Label },
+}
+
+func whole(s string) string {
+	var b strings.Builder
+	for _, p := range shownParts(XMLText(s)) {
+		if p.Control != "" {
+			b.WriteString("[" + p.Control + "]")
+		} else {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
 type htmlData struct {
-	Name  []bidiPart
-	Title string
-	// Sources are the arguments read (the archive's name), Generated
-	// when the page was made, in French.
-	Sources   [][]bidiPart
-	Generated string
-	Summary   BatchSummary
-	Incidents []htmlWho
-	// Duplicates name the learners of each group that share a key.
-	Duplicates [][]htmlWho
-	Codes      []htmlCode
+	Name, Title string
+	Sources     []string
+	Generated   string // in French
+	Summary     BatchSummary
+	Incidents   []FileResult
+	Duplicates  [][]FileResult // the files of each group that share a key
+	Codes       []CodeCount
 	// Files are made one at a time as the template ranges over them:
 	// a page of 100,000 rows is never held as rows (organisateurs.md,
 	// Scale).
@@ -71,50 +90,16 @@ type htmlData struct {
 	Script   template.JS
 }
 
-type htmlCode struct {
-	Code, Description, Severity string
-	Files, Total                int
-}
-
-// htmlWho is a learner as a list names them: the name (the path when
-// the platform gave none), the e-mail, and the path in full for the
-// tooltip.
-type htmlWho struct {
-	Name, Email []bidiPart
-	Path        string
-}
-
-// Strings from files and file names are []bidiPart: the template shows
-// their bidi controls as markers (bidi.go). A long value is shown short
-// (Path, Fingerprint) with the whole in PathFull and FingerprintFull:
-// the tooltip, the copy and the sort take the whole.
+// htmlFile is a row: the file, its verdict and its codes
+// (space-separated, for the filter).
 type htmlFile struct {
-	Apprenant, Email, Participant, Path, Date, Statut, Fingerprint []bidiPart
-	PathFull, FingerprintFull                                      string
-	Verdict, VerdictLabel                                          string
-	Signed, Incident                                               bool
-	Codes                                                          string // space-separated, for the filter
-	Problems                                                       []htmlProblem
+	FileResult
+	Verdict, Codes string
 }
-
-type htmlProblem struct {
-	Line           int
-	Code, Severity string
-	Message        []bidiPart
-}
-
-// shown is a string from a file as the page holds it: valid UTF-8
-// without the controls XML forbids (XMLText), as in the JUnit report,
-// and its bidi controls apart.
-func shown(s string) []bidiPart { return bidiParts(XMLText(s)) }
-
-// whole is a string from a file as an attribute holds it (a tooltip, a
-// value to copy): the controls as "[U+202E]" markers, since an attribute
-// cannot hold the page's marker spans.
-func whole(s string) string { return bidiText(XMLText(s)) }
 
 // shortPath keeps a long path's first folder and its file name, which
 // with the learner's name say which file it is: "rendus.zip!/…/acces.md".
+// The tooltip, the copy and the sort take the whole path.
 func shortPath(p string) string {
 	const most = 32
 	if utf8.RuneCountInString(p) <= most {
@@ -144,81 +129,35 @@ var verdictLabels = map[string]string{"valide": "valide", "avertissement": "vali
 
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
-// frenchTime is "1 décembre 2026 à 19:05".
-func frenchTime(t time.Time) string {
-	return fmt.Sprintf("%d %s %d à %02d:%02d", t.Day(), frenchMonths[t.Month()-1], t.Year(), t.Hour(), t.Minute())
-}
-
-func who(f FileResult) htmlWho {
-	name := f.Apprenant
-	if name == "" {
-		name = f.Path
-	}
-	return htmlWho{Name: shown(name), Email: shown(f.Email), Path: whole(f.Path)}
-}
-
 // writeFilesHTML writes one self-contained page. html/template escapes
 // every string in its context; nothing from a file is ever marked safe.
 func writeFilesHTML(w io.Writer, r FilesReport) error {
 	s := summarize(r.all())
-	name := r.Name
-	if name == "" {
-		name = "pret valider"
-	}
-	d := htmlData{Name: shown(name), Title: bidiText(XMLText(name)), Summary: s, Incident: leakIncident,
-		Policy: htmlPolicy(), Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
-	for _, src := range r.Sources {
-		d.Sources = append(d.Sources, shown(src))
-	}
+	name := cmp.Or(r.Name, "pret valider")
+	d := htmlData{Name: name, Title: name, Sources: r.Sources, Summary: s, Incident: leakIncident,
+		Policy: "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
+			"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'", Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
 	if len(r.Sources) == 1 {
-		d.Title += " — " + whole(r.Sources[0])
+		d.Title += " — " + r.Sources[0]
 	}
-	if !r.Generated.IsZero() {
-		d.Generated = frenchTime(r.Generated)
+	if t := r.Generated; !t.IsZero() {
+		d.Generated = fmt.Sprintf("%d %s %d à %02d:%02d", t.Day(), frenchMonths[t.Month()-1], t.Year(), t.Hour(), t.Minute())
 	}
 	// The leaks come first (all), and the duplicates are few: one pass
 	// finds both, keeping only those files.
 	groups := map[string]int{} // fingerprint → index in d.Duplicates
 	for f := range r.all() {
 		if f.Leaks() {
-			d.Incidents = append(d.Incidents, who(f))
+			d.Incidents = append(d.Incidents, f)
 		}
-		if f.Fingerprint == "" || !slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == "duplicate-fingerprint" }) {
-			continue
+		if f.sharesKey() {
+			group(&d.Duplicates, groups, f.Fingerprint, f)
 		}
-		i, ok := groups[f.Fingerprint]
-		if !ok {
-			i = len(d.Duplicates)
-			groups[f.Fingerprint] = i
-			d.Duplicates = append(d.Duplicates, nil)
-		}
-		d.Duplicates[i] = append(d.Duplicates[i], who(f))
 	}
-	for _, c := range s.byFrequency(r.all()) {
-		info := codeInfo(c.Code, c.Severity)
-		d.Codes = append(d.Codes, htmlCode{Code: c.Code, Description: info.Label, Severity: string(c.Severity), Files: c.Files, Total: s.Files})
-	}
+	d.Codes = s.byFrequency()
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
-			hf := htmlFile{Apprenant: shown(f.Apprenant), Email: shown(f.Email), Participant: shown(f.Participant),
-				Path: shown(shortPath(f.Path)), PathFull: whole(f.Path),
-				Fingerprint: shown(shortFingerprint(f.Fingerprint)), FingerprintFull: whole(f.Fingerprint),
-				Date: shown(f.Date), Statut: shown(statutLabel(f.Statut)),
-				Verdict: f.verdict(), Signed: f.Signed, Incident: f.Leaks()}
-			hf.VerdictLabel = verdictLabels[hf.Verdict]
-			var codes []string
-			for _, p := range f.Problems {
-				sev := "erreur"
-				if p.Severity == SevWarning {
-					sev = "avertissement"
-				}
-				hf.Problems = append(hf.Problems, htmlProblem{Line: p.Line, Code: p.Code, Severity: sev, Message: shown(p.Message)})
-				if !contains(codes, p.Code) {
-					codes = append(codes, p.Code)
-				}
-			}
-			hf.Codes = strings.Join(codes, " ")
-			if !yield(hf) {
+			if !yield(htmlFile{f, f.verdict(), strings.Join(f.codes(""), " ")}) {
 				return
 			}
 		}

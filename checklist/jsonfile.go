@@ -15,8 +15,7 @@ type filesDoc struct {
 }
 
 // writeFilesJSON writes filesDoc as writeJSON would write it whole, one
-// file at a time (TestFilesJSONIsEncoding): a run over many files is
-// never held as one value.
+// file at a time (TestFilesJSONIsEncoding).
 func writeFilesJSON(w io.Writer, r FilesReport) error {
 	return writeJSONParts(w, func(p *jsonParts) error {
 		p.raw("{\n  \"files\": ")
@@ -34,38 +33,34 @@ func writeFilesJSON(w io.Writer, r FilesReport) error {
 			return err
 		}
 		p.raw(",\n  \"summary\": ")
-		if err := p.value("  ", summarize(r.all())); err != nil {
-			return err
-		}
+		err = p.value("  ", summarize(r.all()))
 		p.raw("\n}\n")
-		return nil
+		return err
 	})
 }
 
-// jsonParts writes a JSON document as writeJSON would write it whole
-// (two-space indent, HTML characters raw, through the bidi filter), its
-// frame written by the caller and each value encoded at its depth: the
-// bytes are the same, and no list is held whole.
+// jsonParts writes a JSON document as writeJSON would write it whole,
+// its frame written by the caller and each value encoded at its depth:
+// the bytes are the same, and no list is held whole.
 type jsonParts struct {
-	bw  *bufio.Writer
+	w   *bufio.Writer
 	buf bytes.Buffer
-	enc *json.Encoder
+	enc *json.Encoder // into buf
 }
 
 func writeJSONParts(w io.Writer, write func(*jsonParts) error) error {
-	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
-		p := &jsonParts{bw: bufio.NewWriter(w)}
+	return writeEscaped(w, jsonEscape, func(w io.Writer) error {
+		p := &jsonParts{w: bufio.NewWriter(w)}
 		p.enc = json.NewEncoder(&p.buf)
 		p.enc.SetEscapeHTML(false)
 		if err := write(p); err != nil {
 			return err
 		}
-		return p.bw.Flush()
+		return p.w.Flush()
 	})
 }
 
-// raw writes part of the frame.
-func (p *jsonParts) raw(s string) { p.bw.WriteString(s) }
+func (p *jsonParts) raw(s string) { p.w.WriteString(s) }
 
 // value writes v indented as it would be at the depth of prefix.
 func (p *jsonParts) value(prefix string, v any) error {
@@ -74,12 +69,12 @@ func (p *jsonParts) value(prefix string, v any) error {
 	if err := p.enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := p.bw.Write(bytes.TrimSuffix(p.buf.Bytes(), []byte("\n")))
+	_, err := p.w.Write(bytes.TrimSuffix(p.buf.Bytes(), []byte("\n")))
 	return err
 }
 
-// list writes the values of items as a list whose items sit at the
-// depth of indent, its closing bracket one level out.
+// list writes items as a list whose items sit at the depth of indent,
+// its closing bracket one level out.
 func (p *jsonParts) list(indent string, items iter.Seq[any]) error {
 	p.raw("[")
 	n := 0

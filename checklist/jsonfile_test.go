@@ -71,7 +71,7 @@ func wholeJSON(t testing.TB, files []FileResult) []byte {
 			}
 		}
 	}
-	doc.Summary = Summarize(doc.Files)
+	doc.Summary = summarize(slices.Values(doc.Files))
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, doc); err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestFilesJSONIsEncoding(t *testing.T) {
 			files[j] = nastyFile(r)
 		}
 		want := wholeJSON(t, files)
-		for _, rep := range []FilesReport{{Files: files}, {Results: sliceResults(files)}} {
+		for _, rep := range []FilesReport{{Files: files}, {Results: fileSlice(files)}} {
 			var got bytes.Buffer
 			if err := WriteFilesReport(&got, "json", rep); err != nil {
 				t.Fatal(err)
@@ -128,23 +128,17 @@ func FuzzFilesJSONIsEncoding(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, g := range doc.Files {
-			if g.Path != ValidUTF8(path) || len(g.Problems) == 1 && (g.Problems[0].Message != ValidUTF8(msg) || g.Problems[0].Code != ValidUTF8(code)) {
+			if g.Path != validUTF8(path) || len(g.Problems) == 1 && (g.Problems[0].Message != validUTF8(msg) || g.Problems[0].Code != validUTF8(code)) {
 				t.Fatalf("read back %+v", g)
 			}
 		}
 	})
 }
 
-// sliceResults is Results over a slice, as a run's records are read.
-type sliceResults []FileResult
-
-func (s sliceResults) Len() int            { return len(s) }
-func (s sliceResults) At(i int) FileResult { return s[i] }
-
 // manyResults is a run of n files: most valid, one in seven with a
 // problem, some with names to escape, some sharing a key.
-func manyResults(n int) sliceResults {
-	out := make(sliceResults, n)
+func manyResults(n int) fileSlice {
+	out := make(fileSlice, n)
 	for i := range out {
 		f := FileResult{Path: fmt.Sprintf("rendus/groupe%04d/etu%06d_acces.md", i/100, i), Apprenant: fmt.Sprintf("etu%06d", i),
 			Valid: i%7 != 0, Fingerprint: fmt.Sprintf("SHA256:%043d", i%5000), Date: "2026-10-16", Statut: "demande"}

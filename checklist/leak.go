@@ -27,26 +27,25 @@ func Guard(data []byte) ([]byte, []Problem) {
 	return []byte(red), []Problem{LeakProblem(lines)}
 }
 
-// LineRanges writes [3 4 5 9] as "lignes 3 à 5, 9".
+// LineRanges writes [3 4 5 9] as "lignes 3 à 5, 9". A whole file of key
+// lines must not make a message of megabytes: past 20 ranges, the rest
+// is counted.
 func LineRanges(nums []int) string {
 	var parts []string
-	for i := 0; i < len(nums); {
+	for i := 0; i < len(nums); i++ {
 		if len(parts) == 20 {
-			// A whole file of key lines must not make a message of
-			// megabytes: the first ranges say where to look.
 			parts = append(parts, fmt.Sprintf("et %d autres", len(nums)-i))
 			break
 		}
-		j := i
-		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
-			j++
+		start := nums[i]
+		for i+1 < len(nums) && nums[i+1] == nums[i]+1 {
+			i++
 		}
-		if i == j {
-			parts = append(parts, fmt.Sprint(nums[i]))
+		if start == nums[i] {
+			parts = append(parts, fmt.Sprint(start))
 		} else {
-			parts = append(parts, fmt.Sprintf("%d à %d", nums[i], nums[j]))
+			parts = append(parts, fmt.Sprintf("%d à %d", start, nums[i]))
 		}
-		i = j + 1
 	}
 	word := "ligne "
 	if len(nums) > 1 {

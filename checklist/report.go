@@ -1,12 +1,11 @@
 // Package checklist holds the report model every rule set of pret fills
-// (checks of a machine, problems of a file), and the three output formats
-// they share. The rule sets live beside it, one package per kind of file:
+// (checks of a machine, problems of a file), and the output formats they
+// share. The rule sets live beside it, one package per kind of file:
 // acces, sbatch, livrables, sunk; the checks of `pret verifier` in learner.
 package checklist
 
 import (
-	"bufio"
-	"encoding/json"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -49,16 +48,10 @@ type Summary struct {
 
 func (r *Report) Summary() Summary {
 	var s Summary
+	count := map[Status]*int{Pass: &s.Pass, Warn: &s.Warn, Fail: &s.Fail, Skip: &s.Skip}
 	for _, c := range r.Checks {
-		switch c.Status {
-		case Pass:
-			s.Pass++
-		case Warn:
-			s.Warn++
-		case Fail:
-			s.Fail++
-		case Skip:
-			s.Skip++
+		if n := count[c.Status]; n != nil {
+			*n++
 		}
 	}
 	return s
@@ -88,49 +81,42 @@ type Problem struct {
 }
 
 // FileResult is one validated file. The payload fields are typed per kind
-// of file and empty for the others.
+// of file and empty for the others (organisateurs.md, livrables.md).
 type FileResult struct {
-	Path  string `json:"path"`
-	Valid bool   `json:"valid"`
-	// Fingerprint is the one stated in an acces.md.
-	Fingerprint string `json:"fingerprint"`
-	// FingerprintLine is the line that states it (duplicate-fingerprint
-	// points there).
+	Path        string `json:"path"`
+	Valid       bool   `json:"valid"`
+	Fingerprint string `json:"fingerprint"` // stated in an acces.md
+	// FingerprintLine states it: duplicate-fingerprint points there.
 	FingerprintLine int       `json:"-"`
 	Problems        []Problem `json:"problems"`
-	// Apprenant names who handed the file in, as the platform did
-	// (organisateurs.md); Archive and Entry locate a file read inside a
-	// .zip (Path is then "ARCHIVE!/ENTRY").
+	// Apprenant names who handed the file in, as the platform did;
+	// Archive and Entry locate a file read inside a .zip (Path is then
+	// "ARCHIVE!/ENTRY").
 	Apprenant string `json:"apprenant,omitempty"`
 	Archive   string `json:"archive,omitempty"`
 	Entry     string `json:"entry,omitempty"`
-	// Date and Statut are the stated request or check date (AAAA-MM-JJ)
-	// and "demande" or "verifie", when the file says; statut is always
-	// written, empty when the file does not say (organisateurs.md).
+	// Date (AAAA-MM-JJ) and Statut ("demande" or "verifie") are stated by
+	// the file; statut is always written, empty when the file does not say.
 	Date   string `json:"date,omitempty"`
 	Statut string `json:"statut"`
-	// DuplicateOf lists the other paths that state the same fingerprint.
-	DuplicateOf []string `json:"duplicate_of,omitempty"`
-	// DuplicateCount is how many other paths state it: duplicate_of is
+	// DuplicateOf lists other paths that state the same fingerprint,
 	// capped (a key shared by thousands would cost memory in the square
-	// of their number); the summary's duplicates list every path.
-	DuplicateCount int `json:"duplicate_count,omitempty"`
+	// of their number); DuplicateCount says how many there are.
+	DuplicateOf    []string `json:"duplicate_of,omitempty"`
+	DuplicateCount int      `json:"duplicate_count,omitempty"`
 	// Effective is what Slurm retains from sommeil.sbatch (pret livrables).
 	Effective *SbatchEffective `json:"effective,omitempty"`
 	// Explain is shown in the text format only: the script line by line.
 	Explain []string `json:"-"`
-
-	// Participant is the Moodle participant number of the learner (the
-	// digits of "Dupont Alice_123456_assignsubmission_…", or of the
-	// grading worksheet's "Participant 123456"); empty outside Moodle.
+	// Participant is the Moodle participant number ("Dupont
+	// Alice_123456_assignsubmission_…", "Participant 123456"); Email comes
+	// from the grading worksheet.
 	Participant string `json:"participant,omitempty"`
-	// Email is the learner's e-mail address, from the grading worksheet.
-	Email string `json:"email,omitempty"`
-	// Signed: the file carries a signature that holds and is the key's
-	// the file states (acces.Result.SignedBy).
+	Email       string `json:"email,omitempty"`
+	// Signed: a signature holds, made by the key the file states.
 	Signed bool `json:"signed"`
 	// Others are the learner's other candidate files, not validated: a
-	// learner gets one verdict, from the latest file (organisateurs.md).
+	// learner gets one verdict, from the latest file.
 	Others []string `json:"others,omitempty"`
 }
 
@@ -147,13 +133,6 @@ type SbatchEffective struct {
 	IgnoredDirectives []int  `json:"ignored_directives"`
 	// Refusals say, in French, why sbatch would refuse the script.
 	Refusals []string `json:"-"`
-}
-
-// FilesSummary counts the files.
-type FilesSummary struct {
-	Files   int `json:"files"`
-	Valid   int `json:"valid"`
-	Invalid int `json:"invalid"`
 }
 
 // Formats accepted by --format.
@@ -181,14 +160,11 @@ var statusLabel = map[Status]struct{ text, color string }{
 func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	switch format {
 	case "json":
-		checks := r.Checks
-		if checks == nil {
-			checks = []Check{}
-		}
-		return writeJSON(w, struct {
+		doc := struct {
 			Checks  []Check `json:"checks"`
 			Summary Summary `json:"summary"`
-		}{checks, r.Summary()})
+		}{append([]Check{}, r.Checks...), r.Summary()}
+		return writeJSON(w, doc)
 	case "junit":
 		return writeChecksJUnit(w, r)
 	}
@@ -205,8 +181,7 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	return err
 }
 
-// WriteFiles writes validated files in one of Formats, every file listed
-// (pret livrables); pret valider uses WriteFilesReport.
+// WriteFiles writes every file in one of Formats (pret livrables).
 func WriteFiles(w io.Writer, format, name string, files []FileResult, style Style) error {
 	return WriteFilesReport(w, format, FilesReport{Name: name, Files: files, All: true, Style: style})
 }
@@ -218,20 +193,21 @@ func Plural(n int) string {
 	return ""
 }
 
-// writeJSON writes v indented, bidi controls escaped (bidi.go).
+// writeJSON writes v indented, HTML characters raw, through the
+// escaping writer (escape.go).
 func writeJSON(w io.Writer, v any) error {
-	return withoutBidi(w, jsonBidi, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
+	return writeJSONParts(w, func(p *jsonParts) error {
+		err := p.value("", v)
+		p.raw("\n")
+		return err
 	})
 }
 
 // JUnit XML as CI systems read it, valid against Jenkins' schema
 // (docs/schemas/junit-10.xsd): testsuites counts no skipped tests, the
 // suite does; errors (tests that could not run) is always 0, pret's
-// problems being failures.
+// problems being failures. encoding/xml escapes every string and
+// replaces what XML cannot hold.
 type junitCase struct {
 	XMLName   xml.Name       `xml:"testcase"`
 	Name      string         `xml:"name,attr"`
@@ -251,32 +227,31 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-// junitCounts are the suite's totals, written before its cases.
-type junitCounts struct{ tests, failures, skipped int }
-
-func (n *junitCounts) add(c junitCase) {
-	n.tests++
-	if len(c.Failures) > 0 {
-		n.failures++
-	}
-	if c.Skipped != nil {
-		n.skipped++
-	}
-}
-
 // writeXML writes one suite of the cases, one at a time: a run over
-// 100,000 files is never held as one document. encoding/xml writes bidi
-// controls raw: they go out as character references (bidi.go).
-func writeXML(w io.Writer, name string, n junitCounts, cases iter.Seq[junitCase]) error {
-	attr := func(k string, v any) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: fmt.Sprint(v)} }
-	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"},
-		Attr: []xml.Attr{attr("name", name), attr("tests", n.tests), attr("failures", n.failures), attr("errors", 0)}}
-	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"},
-		Attr: []xml.Attr{attr("name", name), attr("tests", n.tests), attr("failures", n.failures), attr("errors", 0), attr("skipped", n.skipped)}}
-	return withoutBidi(w, xmlBidi, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		bw.WriteString(xml.Header)
-		enc := xml.NewEncoder(bw)
+// 100,000 files is never held as one document. A first pass counts them
+// for the suite's attributes.
+func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
+	var tests, failures, skipped int
+	for c := range cases {
+		tests++
+		if len(c.Failures) > 0 {
+			failures++
+		}
+		if c.Skipped != nil {
+			skipped++
+		}
+	}
+	attrs := func(kv ...any) (out []xml.Attr) {
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, xml.Attr{Name: xml.Name{Local: kv[i].(string)}, Value: fmt.Sprint(kv[i+1])})
+		}
+		return out
+	}
+	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: attrs("name", name, "tests", tests, "failures", failures, "errors", 0)}
+	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: append(slices.Clip(suites.Attr), attrs("skipped", skipped)...)}
+	return writeEscaped(w, xmlEscape, func(w io.Writer) error {
+		io.WriteString(w, xml.Header)
+		enc := xml.NewEncoder(w)
 		enc.Indent("", "  ")
 		enc.EncodeToken(suites)
 		enc.EncodeToken(suite)
@@ -286,100 +261,87 @@ func writeXML(w io.Writer, name string, n junitCounts, cases iter.Seq[junitCase]
 			}
 		}
 		enc.EncodeToken(suite.End())
-		if err := enc.EncodeToken(suites.End()); err != nil {
-			return err
-		}
+		enc.EncodeToken(suites.End())
 		if err := enc.Close(); err != nil {
 			return err
 		}
-		bw.WriteString("\n")
-		return bw.Flush()
+		_, err := io.WriteString(w, "\n")
+		return err
 	})
 }
 
 func writeChecksJUnit(w io.Writer, r *Report) error {
 	var cases []junitCase
-	var n junitCounts
 	class := strings.ReplaceAll(r.Name, " ", ".")
 	for _, c := range r.Checks {
-		jc := junitCase{Name: c.ID, Classname: class}
+		jc := junitCase{Name: c.ID, Classname: class, SystemOut: c.Message}
 		switch c.Status {
 		case Fail:
-			jc.Failures = []junitFailure{{Type: c.ID, Message: c.Message, Text: c.Fix}}
+			jc.Failures, jc.SystemOut = []junitFailure{{Type: c.ID, Message: c.Message, Text: c.Fix}}, ""
 		case Skip:
-			jc.Skipped = &junitSkipped{Message: c.Message}
+			jc.Skipped, jc.SystemOut = &junitSkipped{Message: c.Message}, ""
 		case Warn:
 			jc.SystemOut = "attention : " + c.Message
 			if c.Fix != "" {
 				jc.SystemOut += "\nconseil : " + c.Fix
 			}
-		default:
-			jc.SystemOut = c.Message
 		}
-		n.add(jc)
 		cases = append(cases, jc)
 	}
-	return writeXML(w, r.Name, n, slices.Values(cases))
+	return writeXML(w, r.Name, slices.Values(cases))
 }
 
 // writeFilesJUnit writes one testcase per file (name the path,
 // classname the learner) with at most one failure: its message lists the
 // error codes, its body every problem with its line. Warnings go to
-// system-out. encoding/xml escapes every string, and replaces what XML
-// cannot hold, so the document stays well-formed whatever the names hold.
-// A first pass counts the files for the suite's attributes.
+// system-out.
 func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error {
 	class := strings.ReplaceAll(name, " ", ".")
-	testcase := func(f FileResult) junitCase {
-		jc := junitCase{Name: f.Path, Classname: class}
-		if f.Apprenant != "" {
-			jc.Classname = f.Apprenant
-		}
-		var body, out []string
-		for _, p := range f.Problems {
-			line := problemLine(p)
-			if p.Severity == SevError || !f.Valid {
-				body = append(body, line)
-			}
-			if p.Severity == SevWarning {
-				out = append(out, line)
-			}
-		}
-		if !f.Valid {
-			codes := f.codes(SevError)
-			if len(codes) == 0 {
-				codes = f.codes(SevWarning) // --strict: the warnings fail the file
-			}
-			if len(codes) == 0 {
-				codes = []string{"invalide"} // no problem says why: still one failure
-			}
-			jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
-		}
-		jc.SystemOut = strings.Join(out, "\n")
-		return jc
-	}
-	var n junitCounts
-	for f := range files {
-		n.add(testcase(f))
-	}
-	return writeXML(w, name, n, func(yield func(junitCase) bool) {
+	return writeXML(w, name, func(yield func(junitCase) bool) {
 		for f := range files {
-			if !yield(testcase(f)) {
+			jc := junitCase{Name: f.Path, Classname: cmp.Or(f.Apprenant, class)}
+			var body, out []string
+			for _, p := range f.Problems {
+				if p.Severity == SevError || !f.Valid {
+					body = append(body, problemLine(p))
+				}
+				if p.Severity == SevWarning {
+					out = append(out, problemLine(p))
+				}
+			}
+			if !f.Valid {
+				// Under --strict the warnings fail the file; with no problem
+				// to say why, the file still has one failure.
+				codes := f.codes(SevError)
+				if len(codes) == 0 {
+					codes = f.codes(SevWarning)
+				}
+				if len(codes) == 0 {
+					codes = []string{"invalide"}
+				}
+				jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
+			}
+			jc.SystemOut = strings.Join(out, "\n")
+			if !yield(jc) {
 				return
 			}
 		}
 	})
 }
 
-// problemLine is one problem as a line of text: code, severity, line
-// number, message.
+// problemLine is one problem as a line of text: line number, code,
+// severity, message.
 func problemLine(p Problem) string {
-	sev := "erreur"
-	if p.Severity == SevWarning {
-		sev = "avertissement"
-	}
+	s := fmt.Sprintf("%s (%s) : %s", p.Code, severityLabel(p.Severity), p.Message)
 	if p.Line > 0 {
-		return fmt.Sprintf("ligne %d : %s (%s) : %s", p.Line, p.Code, sev, p.Message)
+		return fmt.Sprintf("ligne %d : %s", p.Line, s)
 	}
-	return fmt.Sprintf("%s (%s) : %s", p.Code, sev, p.Message)
+	return s
+}
+
+func severityLabel(s Severity) string {
+	if s == SevWarning {
+		return "avertissement"
+	}
+	return "erreur"
 }

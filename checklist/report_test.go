@@ -122,12 +122,12 @@ func TestFilesJSON(t *testing.T) {
 			Fingerprint string            `json:"fingerprint"`
 			Problems    []json.RawMessage `json:"problems"`
 		} `json:"files"`
-		Summary FilesSummary `json:"summary"`
+		Summary struct{ Files, Valid, Invalid int } `json:"summary"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Files) != 1 || got.Files[0].Problems == nil || got.Files[0].Fingerprint != fpA || got.Summary != (FilesSummary{1, 1, 0}) {
+	if len(got.Files) != 1 || got.Files[0].Problems == nil || got.Files[0].Fingerprint != fpA || got.Summary != (struct{ Files, Valid, Invalid int }{1, 1, 0}) {
 		t.Fatalf("%s", buf.String())
 	}
 	if !strings.Contains(buf.String(), `"problems": []`) {
@@ -150,5 +150,45 @@ func TestTextColourOnlyWhenAsked(t *testing.T) {
 	}
 	if !strings.Contains(plain.String(), "→ chmod 600") || !strings.Contains(plain.String(), "Résumé : 1 réussi, 1 avertissement, 1 échec, 1 sauté") {
 		t.Fatalf("%s", plain.String())
+	}
+}
+
+// TestLineRanges: runs of lines are ranges, and past 20 ranges the rest
+// is counted, not listed.
+func TestLineRanges(t *testing.T) {
+	many := make([]int, 30)
+	for i := range many {
+		many[i] = 2 * i
+	}
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{
+		{[]int{7}, "ligne 7"},
+		{[]int{3, 4, 5, 9}, "lignes 3 à 5, 9"},
+		{[]int{1, 3, 4}, "lignes 1, 3 à 4"},
+		{many, "lignes 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, et 10 autres"},
+	} {
+		if got := LineRanges(c.in); got != c.want {
+			t.Errorf("LineRanges(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCodesTable: every block of codes.txt is a code, a severity and
+// three French texts; the leak's help says the incident every report says.
+func TestCodesTable(t *testing.T) {
+	if len(Codes) < 27 {
+		t.Fatalf("%d codes", len(Codes))
+	}
+	seen := map[string]bool{}
+	for _, c := range Codes {
+		if seen[c.Code] || c.Severity != SevError && c.Severity != SevWarning || c.Label == "" || c.Detail == "" || c.Help == "" {
+			t.Errorf("%+v", c)
+		}
+		seen[c.Code] = true
+	}
+	if !strings.Contains(codeInfo("private-key-leak", SevError).Help, leakIncident) {
+		t.Error("the leak's help does not say the incident")
 	}
 }

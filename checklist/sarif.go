@@ -1,6 +1,7 @@
 package checklist
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -13,24 +14,20 @@ import (
 // SARIF 2.1.0, the subset code scanning reads: one run, the rules, one
 // result per problem.
 type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool    sarifTool     `json:"tool"`
+		Results []sarifResult `json:"results"`
+	} `json:"runs"`
 }
 
 type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name    string      `json:"name"`
-	Version string      `json:"version,omitempty"`
-	Rules   []sarifRule `json:"rules"`
+	Driver struct {
+		Name    string      `json:"name"`
+		Version string      `json:"version,omitempty"`
+		Rules   []sarifRule `json:"rules"`
+	} `json:"driver"`
 }
 
 type sarifRule struct {
@@ -91,31 +88,29 @@ const sarifFingerprintKey = "pretProblem/v1"
 func sarifFingerprint(code, uri, entry, learner string, nth int) string {
 	h := sha256.New()
 	for _, s := range []string{code, uri, entry, learner, strconv.Itoa(nth)} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+		h.Write(append([]byte(s), 0))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// writeFilesSARIF writes the log: one run, a rule per code (the
-// contract's, then any other met), one result per problem. It is the
-// bytes writeJSON gives of the whole log (TestSARIFIsEncoding), written a
-// result at a time: a run over 100,000 files with problems does not
-// hold every result (organisateurs.md, Scale). The rules come before the
-// results, so a first pass finds the codes.
+const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+// writeFilesSARIF writes the log: a rule per code (the contract's, then
+// any other met), found by a first pass, and one result per problem,
+// written one at a time (organisateurs.md, Scale) as writeJSON would
+// write the whole log (TestSARIFIsEncoding).
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
-	driver := sarifDriver{Name: "pret", Version: r.Version, Rules: []sarifRule{}}
+	var tool sarifTool
+	tool.Driver.Name, tool.Driver.Version, tool.Driver.Rules = "pret", r.Version, []sarifRule{}
 	index := map[string]int{}
-	rule := func(info CodeInfo) int {
-		if i, ok := index[info.Code]; ok {
-			return i
+	rule := func(info CodeInfo) {
+		if _, ok := index[info.Code]; !ok {
+			r := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Label},
+				FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
+			r.DefaultConfiguration.Level = sarifLevel(info.Severity)
+			index[info.Code] = len(tool.Driver.Rules)
+			tool.Driver.Rules = append(tool.Driver.Rules, r)
 		}
-		r := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Label},
-			FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
-		r.DefaultConfiguration.Level = sarifLevel(info.Severity)
-		index[info.Code] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, r)
-		return index[info.Code]
 	}
 	for _, c := range Codes {
 		rule(c)
@@ -127,7 +122,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	}
 	return writeJSONParts(w, func(out *jsonParts) error {
 		out.raw("{\n  \"$schema\": \"" + sarifSchema + "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
-		if err := out.value("      ", sarifTool{driver}); err != nil {
+		if err := out.value("      ", tool); err != nil {
 			return err
 		}
 		out.raw(",\n      \"results\": ")
@@ -140,62 +135,42 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 				}
 			}
 		})
-		if err != nil {
-			return err
-		}
 		out.raw("\n    }\n  ]\n}\n")
-		return nil
+		return err
 	})
 }
 
-const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
-
-// sarifResults are a file's results, one per problem; index gives each
-// code's rule.
+// sarifResults are a file's results; index gives each code's rule.
 func sarifResults(dir string, f FileResult, index map[string]int, strict bool) []sarifResult {
-	uri := fileURI(dir, f.Path)
-	if f.Archive != "" {
-		uri = fileURI(dir, f.Archive)
-	}
+	uri := fileURI(dir, cmp.Or(f.Archive, f.Path))
 	seen := map[string]int{}
-	var out []sarifResult
-	for _, p := range f.Problems {
-		res := sarifResult{
-			RuleID:    p.Code,
-			RuleIndex: index[p.Code],
-			Level:     sarifLevel(p.Severity),
-			Message:   sarifMessage{p.Message},
-			PartialFingerprints: map[string]string{
-				sarifFingerprintKey: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code]),
-			},
-		}
-		seen[p.Code]++
+	out := make([]sarifResult, len(f.Problems))
+	for i, p := range f.Problems {
+		res := &out[i]
+		res.RuleID, res.RuleIndex, res.Level, res.Message = p.Code, index[p.Code], sarifLevel(p.Severity), sarifMessage{p.Message}
 		if strict {
 			res.Level = "error"
 		}
-		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = uri
+		res.PartialFingerprints = map[string]string{sarifFingerprintKey: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code])}
+		seen[p.Code]++
+		res.Locations = make([]sarifLocation, 1)
+		loc := &res.Locations[0].PhysicalLocation
+		loc.ArtifactLocation.URI = uri
 		if p.Line > 0 && f.Archive == "" {
-			loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
+			loc.Region = &sarifRegion{p.Line}
 		}
-		res.Locations = []sarifLocation{loc}
-		props := map[string]string{}
-		if f.Apprenant != "" {
-			props["apprenant"] = f.Apprenant
+		props := map[string]string{"apprenant": f.Apprenant, "participant": f.Participant, "entry": f.Entry}
+		if f.Entry != "" && p.Line > 0 {
+			props["entryLine"] = strconv.Itoa(p.Line)
 		}
-		if f.Participant != "" {
-			props["participant"] = f.Participant
-		}
-		if f.Entry != "" {
-			props["entry"] = f.Entry
-			if p.Line > 0 {
-				props["entryLine"] = strconv.Itoa(p.Line)
+		for k, v := range props {
+			if v == "" {
+				delete(props, k)
 			}
 		}
 		if len(props) > 0 {
 			res.Properties = props
 		}
-		out = append(out, res)
 	}
 	return out
 }
@@ -222,8 +197,7 @@ func relativePath(dir, p string) string {
 func fileURI(dir, p string) string {
 	rel := relativePath(dir, p)
 	if !filepath.IsAbs(filepath.FromSlash(rel)) && !strings.HasPrefix(rel, "../") && rel != ".." {
-		u := url.URL{Path: rel}
-		return u.String()
+		return (&url.URL{Path: rel}).String()
 	}
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -233,6 +207,5 @@ func fileURI(dir, p string) string {
 	if !strings.HasPrefix(abs, "/") {
 		abs = "/" + abs // C:/x → /C:/x
 	}
-	u := url.URL{Scheme: "file", Path: abs}
-	return u.String()
+	return (&url.URL{Scheme: "file", Path: abs}).String()
 }

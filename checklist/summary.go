@@ -1,11 +1,11 @@
 package checklist
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"iter"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 )
 
@@ -13,30 +13,28 @@ import (
 // (organisateurs.md): counts, files per problem code, and the groups of
 // files that share a fingerprint.
 type BatchSummary struct {
-	FilesSummary
+	Files   int `json:"files"`
+	Valid   int `json:"valid"`
+	Invalid int `json:"invalid"`
 	// Warnings counts the valid files that have warnings.
-	Warnings int `json:"warnings"`
-	// Codes counts the files that have each problem code.
-	// Its JSON lists the most frequent first (CodeCounts.MarshalJSON).
-	Codes CodeCounts `json:"codes"`
+	Warnings int        `json:"warnings"`
+	Codes    CodeCounts `json:"codes"`
 	// Duplicates lists the groups of paths that state one fingerprint.
 	Duplicates [][]string `json:"duplicates"`
+	// severity is each code's, as its first problem met says.
+	severity map[string]Severity
 }
 
 // CodeCount is one line of the summary's table of codes.
 type CodeCount struct {
 	Code     string
-	Severity Severity // of the code's first problem met
+	Severity Severity
 	Files    int
 }
 
-// Summarize counts a run.
-func Summarize(files []FileResult) BatchSummary { return summarize(slices.Values(files)) }
-
 func summarize(files iter.Seq[FileResult]) BatchSummary {
-	s := BatchSummary{Codes: map[string]int{}, Duplicates: [][]string{}}
-	groups := map[string][]string{}
-	var order []string
+	s := BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}, severity: map[string]Severity{}}
+	groups := map[string]int{} // fingerprint → index in Duplicates
 	for f := range files {
 		s.Files++
 		if f.Valid {
@@ -44,76 +42,67 @@ func summarize(files iter.Seq[FileResult]) BatchSummary {
 		} else {
 			s.Invalid++
 		}
-		seen := map[string]bool{}
-		for _, p := range f.Problems {
-			if !seen[p.Code] {
-				seen[p.Code] = true
-				s.Codes[p.Code]++
-			}
-			if p.Code == "duplicate-fingerprint" && f.Fingerprint != "" && !seen["\x00dup"] {
-				seen["\x00dup"] = true
-				if _, ok := groups[f.Fingerprint]; !ok {
-					order = append(order, f.Fingerprint)
-				}
-				groups[f.Fingerprint] = append(groups[f.Fingerprint], f.Path)
-			}
-		}
 		if f.Valid && len(f.Problems) > 0 {
 			s.Warnings++
 		}
-	}
-	for _, fp := range order {
-		s.Duplicates = append(s.Duplicates, groups[fp])
+		for _, code := range f.codes("") {
+			s.Codes[code]++
+		}
+		for _, p := range f.Problems {
+			if _, ok := s.severity[p.Code]; !ok {
+				s.severity[p.Code] = p.Severity
+			}
+		}
+		if f.sharesKey() {
+			group(&s.Duplicates, groups, f.Fingerprint, f.Path)
+		}
 	}
 	return s
 }
 
-// ByFrequency lists the codes, most frequent first, then by name.
-func (s BatchSummary) ByFrequency(files []FileResult) []CodeCount {
-	return s.byFrequency(slices.Values(files))
+// sharesKey reports a file in a group of duplicate-fingerprint.
+func (f FileResult) sharesKey() bool {
+	return f.Fingerprint != "" && f.has("duplicate-fingerprint")
 }
 
-func (s BatchSummary) byFrequency(files iter.Seq[FileResult]) []CodeCount {
-	sev := map[string]Severity{}
-	for f := range files {
-		for _, p := range f.Problems {
-			if _, ok := sev[p.Code]; !ok {
-				sev[p.Code] = p.Severity
-			}
-		}
+// group appends v to the group of key, the groups in the order their
+// key was first met; index maps a key to its group.
+func group[T any](groups *[][]T, index map[string]int, key string, v T) {
+	i, ok := index[key]
+	if !ok {
+		i = len(*groups)
+		index[key] = i
+		*groups = append(*groups, nil)
 	}
-	out := make([]CodeCount, 0, len(s.Codes))
-	for c, n := range s.Codes {
-		out = append(out, CodeCount{Code: c, Severity: sev[c], Files: n})
+	(*groups)[i] = append((*groups)[i], v)
+}
+
+// byFrequency lists the codes, most frequent first, then by name.
+func (s BatchSummary) byFrequency() []CodeCount {
+	var out []CodeCount
+	for _, c := range s.Codes.ordered() {
+		out = append(out, CodeCount{Code: c, Severity: s.severity[c], Files: s.Codes[c]})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Files != out[j].Files {
-			return out[i].Files > out[j].Files
-		}
-		return out[i].Code < out[j].Code
-	})
 	return out
 }
 
-// errorCodes and warningCodes list a file's codes once each, in order.
+// codes lists a file's codes of one severity ("": all) once each.
 func (f FileResult) codes(sev Severity) []string {
 	var out []string
 	for _, p := range f.Problems {
-		if p.Severity == sev && !contains(out, p.Code) {
+		if (sev == "" || p.Severity == sev) && !slices.Contains(out, p.Code) {
 			out = append(out, p.Code)
 		}
 	}
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+func (f FileResult) has(code string) bool {
+	return slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == code })
 }
+
+// Leaks reports whether the file holds a private key (private-key-leak).
+func (f FileResult) Leaks() bool { return f.has("private-key-leak") }
 
 // verdict is a file's verdict as people read it.
 func (f FileResult) verdict() string {
@@ -131,32 +120,21 @@ func (f FileResult) verdict() string {
 // reader of the raw file sees the main problem at the top.
 type CodeCounts map[string]int
 
-// MarshalJSON writes the keys in frequency order.
+func (c CodeCounts) ordered() []string {
+	return slices.SortedFunc(maps.Keys(c), func(a, b string) int { return cmp.Or(c[b]-c[a], cmp.Compare(a, b)) })
+}
+
 func (c CodeCounts) MarshalJSON() ([]byte, error) {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if c[keys[i]] != c[keys[j]] {
-			return c[keys[i]] > c[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range keys {
+	b := []byte{'{'}
+	for i, k := range c.ordered() {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		name, err := json.Marshal(k)
 		if err != nil {
 			return nil, err
 		}
-		b.Write(name)
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(c[k]))
+		b = append(append(append(b, name...), ':'), strconv.Itoa(c[k])...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
