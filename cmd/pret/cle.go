@@ -53,7 +53,7 @@ d'environnement ne prend la passphrase elle-même.`,
 			return runCle(cmd.Context(), opts, a.io)
 		},
 	}
-	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	c.Flags().BoolVar(&opts.Public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
 	return c
 }

@@ -199,13 +199,9 @@ func flagName(f *pflag.Flag) string {
 	return "--" + f.Name
 }
 
-// expected says what a flag takes. Values of pret's own types explain
-// themselves in French; pflag's built-in types are named here.
+// expected says what a flag takes: pret's own flag types give their
+// reason in French; pflag's built-in ones (English) are named here.
 func expected(e *pflag.InvalidValueError) string {
-	var own *valueError
-	if errors.As(e, &own) {
-		return own.msg
-	}
 	switch e.GetFlag().Value.Type() {
 	case "bool":
 		return "attendu : true ou false (ou l'option seule)"
@@ -214,10 +210,5 @@ func expected(e *pflag.InvalidValueError) string {
 	case "duration":
 		return "attendu : une durée comme 90s, 3m ou 1h"
 	}
-	return "valeur non reconnue"
+	return e.Unwrap().Error()
 }
-
-// valueError is the French reason a typed flag value gives.
-type valueError struct{ msg string }
-
-func (e *valueError) Error() string { return e.msg }

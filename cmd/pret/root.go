@@ -93,7 +93,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 	root.Version = versionLine()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Flags().BoolP("version", "v", false, "afficher la version de pret")
-	pathFlag(root.PersistentFlags(), &a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
+	pathFlag(root.PersistentFlags(), &a.configFlag, "config", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
 	root.PersistentFlags().BoolP("help", "h", false, "afficher cette aide")
 	a.bindConfigFlags(root)
 	root.SetFlagErrorFunc(flagError)

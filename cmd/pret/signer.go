@@ -53,7 +53,7 @@ clé, ou passphrase incorrecte.`,
 			return runSigner(cmd.Context(), opts, a.io)
 		},
 	}
-	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 

@@ -40,12 +40,12 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 		},
 	}
 	opts.Report.add(c)
-	pathFlag(c.Flags(), &opts.Values, "valeurs", "", "`FICHIER` des valeurs Helm de la release Slurm")
-	pathFlag(c.Flags(), &opts.Policy, "politique", "", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
-	pathFlag(c.Flags(), &opts.Pods, "pods", "", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
-	pathFlag(c.Flags(), &opts.ConfigMap, "configmap", "", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
+	pathFlag(c.Flags(), &opts.Values, "valeurs", "`FICHIER` des valeurs Helm de la release Slurm")
+	pathFlag(c.Flags(), &opts.Policy, "politique", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
+	pathFlag(c.Flags(), &opts.Pods, "pods", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
+	pathFlag(c.Flags(), &opts.ConfigMap, "configmap", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
 	c.Flags().IntVar(&opts.Grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
-	stringFlag(c.Flags(), &opts.Sandboxes, "bacs-a-sable", "", "les namespace des bacs à sable, `NS,NS…`")
+	stringFlag(c.Flags(), &opts.Sandboxes, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
 	return c
 }
 

@@ -113,13 +113,13 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	}
 	opts.Report.add(c, checklist.FileFormats...)
 	c.Flags().BoolVar(&opts.All, "tous", false, "en texte, lister aussi les fichiers sans problème")
-	pathFlag(c.Flags(), &opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
+	pathFlag(c.Flags(), &opts.Output, "sortie", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
 	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle, de 1 à quatre par cœur (défaut : un par cœur)")
 	c.Flags().BoolVar(&opts.RequireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
 	choiceFlag(c.Flags(), &opts.CSVSeparator, "csv-separateur", "point-virgule", "séparateur", []string{"point-virgule", "virgule", "tabulation"},
 		"en csv, le `SÉPARATEUR` des cellules : point-virgule (pour un tableur en français), virgule ou tabulation")
-	pathFlag(c.Flags(), &opts.Sheet, "feuille", "", "la feuille d'évaluation Moodle `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
-	pathFlag(c.Flags(), &opts.SheetOut, "feuille-sortie", "", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
+	pathFlag(c.Flags(), &opts.Sheet, "feuille", "la feuille d'évaluation Moodle `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
+	pathFlag(c.Flags(), &opts.SheetOut, "feuille-sortie", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
 	return c
 }
 
