@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -137,9 +136,6 @@ func maxWorkers() int { return 4 * max(1, runtime.NumCPU()) }
 // found, 2 usage.
 func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error {
 	format := opts.Report.format
-	if !slices.Contains(checklist.FileFormats, format) {
-		return usageError("--format "+strings.Join(checklist.FileFormats, ", "), "format inconnu : %q", format)
-	}
 	if opts.Workers < 0 || opts.Workers > maxWorkers() || opts.WorkersSet && opts.Workers == 0 {
 		return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers()), "--paralleles %d : hors des bornes", opts.Workers)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -22,7 +21,8 @@ func newVersionCmd(a *app) *cobra.Command {
 		Example: "  pret version",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVersion(cmd.Context(), a.io)
+			_, err := fmt.Fprintln(a.io.Out, versionLine())
+			return err
 		},
 	}
 }
@@ -54,9 +54,4 @@ func versionLine() string {
 		return fmt.Sprintf("pret %s (commit %s, %s, %s)", v, c, date, runtime.Version())
 	}
 	return fmt.Sprintf("pret %s (commit %s, %s)", v, c, runtime.Version())
-}
-
-func runVersion(ctx context.Context, ios *iostreams) error {
-	fmt.Fprintln(ios.Out, versionLine())
-	return nil
 }
