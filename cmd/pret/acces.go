@@ -49,15 +49,8 @@ func settings(c *Config) (onboarding.Settings, error) {
 	return s, nil
 }
 
-func parseStatus(s string) (string, bool) {
-	switch checklist.Fold(strings.TrimSpace(s)) {
-	case "demande":
-		return onboarding.StatusRequested, true
-	case "verifie":
-		return onboarding.StatusVerified, true
-	}
-	return "", false
-}
+// statuses are the words --statut takes, and what each records.
+var statuses = map[string]string{"demande": onboarding.StatusRequested, "verifie": onboarding.StatusVerified}
 
 // accesOptions is what `pret acces` takes from its flags and the configuration.
 type accesOptions struct {
@@ -141,10 +134,7 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	var decl onboarding.Declaration
 	switch {
 	case status != "":
-		st, ok := parseStatus(status)
-		if !ok {
-			return usageError("--statut demande ou --statut verifie", "statut inconnu : %q", status)
-		}
+		st := statuses[status] // a choice flag: one of the two words
 		// Without --date, the date recorded for this status, else today:
 		// running the command again never moves a recorded date.
 		decl = onboarding.Declaration{Status: st, Date: onboarding.DefaultDate(state, st, s.Today)}
