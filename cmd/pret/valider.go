@@ -32,14 +32,11 @@ type validerOptions struct {
 	All     bool   // texte: list the files without problems too
 	Output  string // --sortie: the report goes to this file, whole
 	Workers int    // files read in parallel; 0 is one per core
-	// WorkersSet: --paralleles was given; 0 is then a usage error, as the
-	// message says "entre 1 et N".
-	WorkersSet bool
-	Dir        string // the current folder, for the paths of sarif and github
-	// RequireSig makes an unsigned acces.md invalid (signature.md).
-	RequireSig bool
-	// CSVSeparator is --csv-separateur: one of csvSeparators.
-	CSVSeparator string
+	// WorkersSet: --paralleles was given, so 0 is refused ("entre 1 et N").
+	WorkersSet   bool
+	Dir          string // the current folder, for the paths of sarif and github
+	RequireSig   bool   // an unsigned acces.md is invalid (signature.md)
+	CSVSeparator string // one of csvSeparators
 	// Sheet is --feuille, the Moodle grading worksheet; SheetOut is
 	// --feuille-sortie, where it is written back filled.
 	Sheet, SheetOut string
