@@ -49,15 +49,8 @@ func settings(c *Config) (onboarding.Settings, error) {
 	return s, nil
 }
 
-func parseStatus(s string) (string, bool) {
-	switch checklist.Fold(strings.TrimSpace(s)) {
-	case "demande":
-		return onboarding.StatusRequested, true
-	case "verifie":
-		return onboarding.StatusVerified, true
-	}
-	return "", false
-}
+// statuses are the words --statut takes, and what each records.
+var statuses = map[string]string{"demande": onboarding.StatusRequested, "verifie": onboarding.StatusVerified}
 
 // accesOptions is what `pret acces` takes from its flags and the configuration.
 type accesOptions struct {
@@ -103,10 +96,10 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 		},
 	}
 	choiceFlag(c.Flags(), &opts.Status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	dateFlag(c.Flags(), &opts.Date, "date", "", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
+	dateFlag(c.Flags(), &opts.Date, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
 	c.Flags().BoolVar(&opts.Sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
-	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
@@ -141,10 +134,7 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 	var decl onboarding.Declaration
 	switch {
 	case status != "":
-		st, ok := parseStatus(status)
-		if !ok {
-			return usageError("--statut demande ou --statut verifie", "statut inconnu : %q", status)
-		}
+		st := statuses[status] // a choice flag: one of the two words
 		// Without --date, the date recorded for this status, else today:
 		// running the command again never moves a recorded date.
 		decl = onboarding.Declaration{Status: st, Date: onboarding.DefaultDate(state, st, s.Today)}

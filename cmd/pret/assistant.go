@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"errors"
 	"io"
@@ -12,13 +11,6 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// assistantOptions is what the wizard needs; `pret` alone runs it too.
-type assistantOptions struct {
-	Config *Config
-}
-
-func (a *app) assistantOptions() *assistantOptions { return &assistantOptions{Config: a.cfg} }
-
 func newAssistantCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:     "assistant",
@@ -26,33 +18,34 @@ func newAssistantCmd(a *app) *cobra.Command {
 		Example: "  pret assistant",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWizard(cmd.Context(), a.assistantOptions(), a.io)
+			return runWizard(a.cfg, a.io)
 		},
 	}
 }
 
-func runWizard(ctx context.Context, opts *assistantOptions, ios *iostreams) error {
+// runWizard is `pret assistant`, and `pret` alone.
+func runWizard(cfg *Config, ios *iostreams) error {
 	if !ios.Interactive() {
 		return usageError(
 			"sans terminal, utilisez : pret cle --passphrase-file FICHIER, pret acces --statut demande|verifie, pret verifier",
 			"l'assistant a besoin d'un terminal pour poser ses questions")
 	}
-	s, err := settings(opts.Config)
+	s, err := settings(cfg)
 	if err != nil {
 		return err
 	}
 	w := &onboarding.Wizard{
 		Settings: s,
-		Channel:  opts.Config.Channel,
+		Channel:  cfg.Channel,
 		P:        ios.Prompter(),
 		Out:      wrappingWriter{ios},
 		Random:   rand.Reader,
 		Guard:    guarded,
-		Signer:   accessSigner(opts.Config, s.File),
+		Signer:   accessSigner(cfg, s.File),
 		Color:    ios.Color(),
 		GOOS:     runtime.GOOS,
 		Checklist: func(accessFile string) error {
-			report, err := learnerReport(opts.Config, accessFile)
+			report, err := learnerReport(cfg, accessFile)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
@@ -53,7 +52,7 @@ d'environnement ne prend la passphrase elle-même.`,
 			return runCle(cmd.Context(), opts, a.io)
 		},
 	}
-	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	c.Flags().BoolVar(&opts.Public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
 	return c
 }
@@ -81,13 +80,9 @@ func runClePublic(opts *cleOptions, ios *iostreams) error {
 	case st.Private != nil:
 		comment = st.Private.Comment
 	}
-	line := strings.TrimSuffix(string(ssh.MarshalAuthorizedKey(pub)), "\n")
-	if comment != "" {
-		line += " " + comment
-	}
 	// The comment comes from a file: escaped, like every such string.
-	fmt.Fprintln(ios.Out, checklist.Escape(line))
-	return nil
+	_, err = fmt.Fprintln(ios.Out, checklist.Escape(strings.TrimSuffix(string(keys.PublicLine(pub, comment)), "\n")))
+	return err
 }
 
 func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
@@ -103,18 +98,13 @@ func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
 	store := opts.Config.Key
 	source := func() ([]byte, error) {
 		switch {
-		case passFile == "-" && ios.inTTY:
-			// Reading "-" from a terminal would show the passphrase as it
-			// is typed: ask it the proper way, echo off and twice, or
-			// refuse when nothing can ask.
-			if ios.Interactive() {
-				return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
-			}
-			return passphraseFromArg(passFile, ios)
+		// Reading "-" from a terminal would show the passphrase as it is
+		// typed: it is asked the proper way, echo off and twice, or
+		// refused (passphraseFromArg) when nothing can ask.
+		case passFile == "" && ios.Interactive(), passFile == "-" && ios.inTTY && ios.Interactive():
+			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
 		case passFile != "":
 			return passphraseFromArg(passFile, ios)
-		case ios.Interactive():
-			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
 		}
 		return nil, usageError(
 			"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",

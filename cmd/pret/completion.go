@@ -36,7 +36,7 @@ sont dans « pret completion SHELL --help ».`,
 			if len(args) == 0 {
 				return usageError("pret completion bash (ou zsh, fish, powershell)", "dites pour quel shell : bash, zsh, fish ou powershell")
 			}
-			return usageError(suggestCommand(cmd, args[0], "pret completion bash (ou zsh, fish, powershell)"), "shell inconnu : %q", args[0])
+			return usageError(didYouMean(cmd.SuggestionsFor(args[0]), "pret completion bash (ou zsh, fish, powershell)"), "shell inconnu : %q", args[0])
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}

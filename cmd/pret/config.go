@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/adrg/xdg"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
@@ -43,30 +45,29 @@ type Config struct {
 }
 
 // configKey is one setting: its place in the config file, its default,
-// and what its flag says. The flag is the key with "-" for ".", the
-// variable PRET_ and the key in capitals with "_" for ".".
+// its flag's usage, the form every refusal names, and check, which
+// refuses a value from any source. The flag is the key with "-" for
+// ".", the variable PRET_ and the key in capitals with "_" for ".".
 type configKey struct {
-	key, def, usage string
-	check           func(string) error // what the flag refuses
+	key, def, usage, form string
+	check                 func(string) error
 }
 
-// configKeys are all the settings; each gets a flag bound to viper, so
-// that flag > PRET_ variable > file > default holds for every one.
 var configKeys = []configKey{
-	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance", checkText},
-	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)", checkDay},
-	{"seance.debut", "09:30", "`HEURE` du début de la séance, HH:MM", checkHour},
-	{"seance.fin", "12:00", "`HEURE` de la fin de la séance, HH:MM", checkHour},
-	{"cle.dossier", "~/.ssh", "`DOSSIER` de la clé", checkPath},
-	{"cle.nom", "id_ed25519_romeo", "`NOM` du fichier de la clé privée (la clé publique est NOM.pub)", checkKeyName},
-	{"cle.commentaire", "seance-novembre", "`COMMENTAIRE` d'une clé créée", checkText},
-	{"acces.fichier", "acces.md", "`FICHIER` qu'écrit « pret acces »", checkPath},
-	{"acces.modele", "", "`FICHIER` modèle d'acces.md (vide : celui fourni avec pret)", checkText},
-	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit", checkText},
-	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", checkText},
-	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", checkText},
-	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider)", checkText},
-	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie, 0 par défaut (vide : pas de note)", checkText},
+	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance", "un texte, le titre de la séance", checkRequired},
+	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)", "une date AAAA-MM-JJ entre 2000 et 2100, par exemple 2026-11-05", checkDay},
+	{"seance.debut", "09:30", "`HEURE` du début de la séance, HH:MM", `une heure HH:MM, par exemple "09:30"`, checkHour},
+	{"seance.fin", "12:00", "`HEURE` de la fin de la séance, HH:MM", `une heure HH:MM, par exemple "09:30"`, checkHour},
+	{"cle.dossier", "~/.ssh", "`DOSSIER` de la clé", "un dossier, par exemple ~/.ssh", checkRequired},
+	{"cle.nom", "id_ed25519_romeo", "`NOM` du fichier de la clé privée (la clé publique est NOM.pub)", "un nom de fichier seul, par exemple id_ed25519_romeo", checkKeyName},
+	{"cle.commentaire", "seance-novembre", "`COMMENTAIRE` d'une clé créée", "un texte d'une ligne, par exemple seance-novembre", keys.CheckComment},
+	{"acces.fichier", "acces.md", "`FICHIER` qu'écrit « pret acces »", "un chemin de fichier, par exemple acces.md", checkRequired},
+	{"acces.modele", "", "`FICHIER` modèle d'acces.md (vide : celui fourni avec pret)", `un chemin de fichier modèle, ou "" pour le modèle intégré`, checkText},
+	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit", "un texte", checkText},
+	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", "un texte", checkText},
+	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", "un texte", checkText},
+	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider)", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkText},
+	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie, 0 par défaut (vide : pas de note)", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkText},
 }
 
 func flagOf(key string) string { return strings.ReplaceAll(key, ".", "-") }
@@ -75,16 +76,25 @@ func envOf(key string) string {
 	return "PRET_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 }
 
+func lookupKey(key string) (configKey, bool) {
+	for _, k := range configKeys {
+		if k.key == key {
+			return k, true
+		}
+	}
+	return configKey{}, false
+}
+
 // bindConfigFlags gives every config key its flag on the root command
 // (so every command takes it) and binds it to a's viper.
 func (a *app) bindConfigFlags(root *cobra.Command) {
+	fs := root.PersistentFlags()
 	for _, k := range configKeys {
-		v := new(string)
-		*v = k.def
-		root.PersistentFlags().Var(&checkedValue{p: v, check: k.check, refused: "\x1b[31m"}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
-		_ = root.PersistentFlags().SetAnnotation(flagOf(k.key), settingAnnotation, []string{k.key})
+		v := k.def
+		fs.Var(&checkedValue{p: &v, check: k.check, refused: "\x1b[31m"}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
+		_ = fs.SetAnnotation(flagOf(k.key), settingAnnotation, []string{k.key})
 		// BindPFlag fails only for a nil flag.
-		_ = a.v.BindPFlag(k.key, root.PersistentFlags().Lookup(flagOf(k.key)))
+		_ = a.v.BindPFlag(k.key, fs.Lookup(flagOf(k.key)))
 	}
 }
 
@@ -109,36 +119,11 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 	}
 	var warnings []string
 	if path != "" {
-		// The file is read once, by the bounded reader (a FIFO, a device
-		// or 3 GB never reach the YAML parser), and walked by
-		// parseConfigFile; viper gets only the known settings.
-		data, err := safefile.Read(path, safefile.Config, safefile.FollowLink)
+		w, err := readConfigFile(v, path)
 		if err != nil {
-			return nil, nil, usageError("donnez un fichier de configuration ordinaire, de 1 Mio au plus", "configuration illisible : %s", err)
+			return nil, nil, err
 		}
-		// A key pasted in the config would be quoted by the warnings and
-		// errors below: such a file is not read at all.
-		if _, leaks := checklist.Guard(data); len(leaks) > 0 {
-			return nil, nil, usageError("retirez la clé privée du fichier, et considérez-la comme compromise", "configuration %s non lue : %s", checklist.Escape(path), leaks[0].Message)
-		}
-		known := make([]string, len(configKeys))
-		for i, k := range configKeys {
-			known[i] = k.key
-		}
-		cf, err := parseConfigFile(data, known)
-		var se *settingError
-		if errors.As(err, &se) && se.key == "seance.date" {
-			return nil, nil, usageError("écrivez la date de la séance sous la forme AAAA-MM-JJ (seance.date, PRET_SEANCE_DATE)", "date de séance invalide : %v (%s)", err, checklist.Escape(path))
-		}
-		if err != nil {
-			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", checklist.Escape(path), err)
-		}
-		// viper gets the known settings as they were read, never the
-		// unknown keys, so it never decodes them.
-		if err := v.MergeConfigMap(cf.tree()); err != nil {
-			return nil, nil, usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s)", checklist.Escape(path))
-		}
-		if w := cf.unknownWarning(path); w != "" {
+		if w != "" {
 			warnings = append(warnings, w)
 		}
 	}
@@ -149,41 +134,29 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 			return nil, nil, usageError(fmt.Sprintf("corrigez %s (option --%s, variable %s ou fichier de configuration)", k.key, flagOf(k.key), envOf(k.key)), "%v", err)
 		}
 	}
-
 	c := &Config{
 		SessionTitle: v.GetString("seance.titre"),
-		SessionStart: v.GetString("seance.debut"),
-		SessionEnd:   v.GetString("seance.fin"),
+		SessionStart: strings.TrimSpace(v.GetString("seance.debut")),
+		SessionEnd:   strings.TrimSpace(v.GetString("seance.fin")),
 		AccessFile:   v.GetString("acces.fichier"),
 		AccessModel:  v.GetString("acces.modele"),
 		Channel:      v.GetString("organisateurs.canal"),
 		Partition:    v.GetString("organisateurs.partition"),
 		Account:      v.GetString("organisateurs.compte"),
 		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
-		SheetValid:   configValue(v, "feuille.valide").(string),
-		SheetInvalid: configValue(v, "feuille.invalide").(string),
+		SheetValid:   configValue(v, "feuille.valide"),
+		SheetInvalid: configValue(v, "feuille.invalide"),
 	}
 	// Both are HH:MM (checked above), so they compare as text.
-	if st, en := strings.TrimSpace(c.SessionStart), strings.TrimSpace(c.SessionEnd); len(st) == 5 && len(en) == 5 && en <= st {
-		return nil, nil, usageError("seance.fin vient après seance.debut, le même jour", "seance.fin (%s) n'est pas après seance.debut (%s)", en, st)
+	if len(c.SessionStart) == 5 && len(c.SessionEnd) == 5 && c.SessionEnd <= c.SessionStart {
+		return nil, nil, usageError("seance.fin vient après seance.debut, le même jour", "seance.fin (%s) n'est pas après seance.debut (%s)", c.SessionEnd, c.SessionStart)
 	}
-	day, err := configDay(v.Get("seance.date"))
-	if err != nil {
-		return nil, nil, usageError("écrivez la date de la séance sous la forme AAAA-MM-JJ (seance.date, PRET_SEANCE_DATE)", "date de séance invalide : %v", err)
-	}
-	c.SessionDay = day
+	c.SessionDay, _ = sessionDay(v.GetString("seance.date"))
 	dir, err := expandHome(v.GetString("cle.dossier"))
 	if err != nil {
 		return nil, nil, err
 	}
-	name := v.GetString("cle.nom")
-	if name == "" || strings.ContainsRune(name, '/') || name == "." || name == ".." {
-		return nil, nil, usageError("cle.nom est un nom de fichier seul, par exemple id_ed25519_romeo", "nom de clé invalide : %q", name)
-	}
-	if err := keys.CheckName(name); err != nil {
-		return nil, nil, usageError("cle.nom est le nom du fichier de la clé privée, par exemple id_ed25519_romeo", "cle.nom : %v", err)
-	}
-	c.Key = keys.Store{Dir: dir, Name: name, Comment: v.GetString("cle.commentaire"), Files: keyFiles}
+	c.Key = keys.Store{Dir: dir, Name: v.GetString("cle.nom"), Comment: v.GetString("cle.commentaire"), Files: keyFiles}
 	if c.AccessModel != "" {
 		if c.AccessModel, err = expandHome(c.AccessModel); err != nil {
 			return nil, nil, err
@@ -192,11 +165,184 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 	if c.AccessFile, err = expandHome(c.AccessFile); err != nil {
 		return nil, nil, err
 	}
-	c.Today, err = today()
-	if err != nil {
+	if c.Today, err = today(); err != nil {
 		return nil, nil, err
 	}
 	return c, warnings, nil
+}
+
+// readConfigFile merges the config file's known settings into v and
+// returns the warning for its unknown keys ("" when there are none).
+func readConfigFile(v *viper.Viper, path string) (string, error) {
+	// The bounded reader: a FIFO, a device or 3 GB never reach the parser.
+	data, err := safefile.Read(path, safefile.Config, safefile.FollowLink)
+	if err != nil {
+		return "", usageError("donnez un fichier de configuration ordinaire, de 1 Mio au plus", "configuration illisible : %s", err)
+	}
+	// A key pasted in the config would be quoted by the messages below:
+	// such a file is not read at all.
+	if _, leaks := checklist.Guard(data); len(leaks) > 0 {
+		return "", usageError("retirez la clé privée du fichier, et considérez-la comme compromise", "configuration %s non lue : %s", checklist.Escape(path), leaks[0].Message)
+	}
+	tree, unknown, err := parseConfigFile(data)
+	if err != nil {
+		return "", usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", checklist.Escape(path), err)
+	}
+	if err := v.MergeConfigMap(tree); err != nil {
+		return "", usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s)", checklist.Escape(path))
+	}
+	return unknownWarning(unknown, path), nil
+}
+
+// parseConfigFile reads the known settings of a config file into the
+// sections viper reads, and names the keys pret does not know. It walks
+// yaml.Node instead of letting viper decode the text: yaml's map decoding
+// compares every key with every other, quadratic on the 200,000 keys
+// that fit in the 1 MiB cap, while this walk is linear. Merge keys are
+// refused, so that no alias can make the walk expand.
+func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, nil, errors.New("YAML invalide : " + checklist.YAMLError(err))
+	}
+	tree = map[string]any{}
+	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
+		return tree, nil, nil // an empty file sets nothing
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, nil, fmt.Errorf("ligne %d : le fichier doit être une suite de réglages « clé: valeur » (voir le modèle du README)", root.Line)
+	}
+	err = eachPair(root, func(k, v *yaml.Node) error {
+		sec := strings.ToLower(k.Value)
+		first, known := lookupSection(sec)
+		if !known {
+			unknown = append(unknown, k.Value)
+			return nil
+		}
+		if tree[sec] != nil {
+			return fmt.Errorf("ligne %d : la section %s est donnée deux fois", k.Line, sec)
+		}
+		values := map[string]any{}
+		tree[sec] = values
+		if v = deref(v); v.Tag == "!!null" {
+			return nil // "cle:" with nothing under it: nothing set
+		}
+		if v.Kind != yaml.MappingNode {
+			return fmt.Errorf("ligne %d : %s est une section ; attendu des réglages en dessous, par exemple « %s: » puis « %s: … » en retrait", v.Line, sec, sec, first)
+		}
+		return eachPair(v, func(k, v *yaml.Node) error {
+			name := strings.ToLower(k.Value)
+			key, ok := lookupKey(sec + "." + name)
+			if !ok {
+				unknown = append(unknown, sec+"."+k.Value)
+				return nil
+			}
+			if values[name] != nil {
+				return fmt.Errorf("ligne %d : %s est donné deux fois", k.Line, key.key)
+			}
+			v = deref(v)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" && !(v.Tag == "!!timestamp" && key.key == "seance.date") {
+				return fmt.Errorf("ligne %d : %s vaut %s ; attendu %s", v.Line, key.key, yamlKind(v), key.form)
+			}
+			values[name] = v.Value
+			return nil
+		})
+	})
+	return tree, unknown, err
+}
+
+// lookupSection reports whether sec is a section of configKeys, and its
+// first setting's name, for the messages.
+func lookupSection(sec string) (first string, ok bool) {
+	for _, k := range configKeys {
+		if s, name, _ := strings.Cut(k.key, "."); s == sec {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// eachPair calls f for each key and value of a mapping.
+func eachPair(m *yaml.Node, f func(k, v *yaml.Node) error) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			return fmt.Errorf("ligne %d : une clé de configuration est un nom simple", k.Line)
+		}
+		if k.Tag == "!!merge" {
+			return fmt.Errorf("ligne %d : la fusion YAML « << » n'est pas lue : écrivez les réglages eux-mêmes", k.Line)
+		}
+		if err := f(k, m.Content[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deref follows an alias to the node it names (the parser refuses an
+// unknown anchor and a cycle).
+func deref(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// yamlKind is what a refused value is, said for the person fixing it.
+func yamlKind(v *yaml.Node) string {
+	switch {
+	case v.Kind == yaml.SequenceNode:
+		return "une liste"
+	case v.Kind == yaml.MappingNode:
+		return "une section"
+	case v.Tag == "!!null":
+		return "une valeur vide"
+	case v.Tag == "!!int", v.Tag == "!!float":
+		return "le nombre " + v.Value + ` (mettez-le entre guillemets s'il s'agit bien d'un texte : "` + v.Value + `")`
+	case v.Tag == "!!bool":
+		return "le booléen " + v.Value
+	case v.Tag == "!!timestamp":
+		return "une date"
+	}
+	return "une valeur de type " + strings.TrimPrefix(v.Tag, "!!")
+}
+
+// unknownWarning is the one warning for all unknown keys: their count and
+// the first three names, a name that may be a piece of a key not copied.
+func unknownWarning(unknown []string, path string) string {
+	if len(unknown) == 0 {
+		return ""
+	}
+	var names []string
+	for _, n := range unknown[:min(3, len(unknown))] {
+		if keys.LooksLikeFragment(n) {
+			n = "(un nom en base64, non recopié)"
+		}
+		names = append(names, checklist.Escape(n))
+	}
+	list := strings.Join(names, ", ")
+	if len(unknown) > 3 {
+		list += ", …"
+	}
+	if len(unknown) == 1 {
+		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", list, checklist.Escape(path))
+	}
+	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), list, checklist.Escape(path))
+}
+
+// checkSetting checks a setting's final value, whichever source gave it.
+// The value is never quoted: it may be a piece of a key.
+func checkSetting(key string, raw any) error {
+	k, _ := lookupKey(key)
+	s, ok := raw.(string)
+	if !ok {
+		return fmt.Errorf("%s n'est pas un texte ; attendu %s", key, k.form)
+	}
+	if err := k.check(s); err != nil {
+		return fmt.Errorf("%s : %v ; attendu %s", key, err, k.form)
+	}
+	return nil
 }
 
 // emptyEnvKeys are the settings whose empty PRET_ variable is a value:
@@ -209,46 +355,71 @@ var emptyEnvKeys = map[string]bool{"feuille.valide": true, "feuille.invalide": t
 
 // configValue is key's value by flag > PRET_ variable > file > default;
 // for emptyEnvKeys an empty variable counts as set.
-func configValue(v *viper.Viper, key string) any {
+func configValue(v *viper.Viper, key string) string {
 	if emptyEnvKeys[key] {
 		// viper reads the environment when asked, so the switch holds
 		// for this one lookup.
 		v.AllowEmptyEnv(true)
 		defer v.AllowEmptyEnv(false)
-		return v.GetString(key)
 	}
-	return v.Get(key)
+	return v.GetString(key)
 }
 
-// configDay reads seance.date, from YAML (a date or a string) or from
-// PRET_SEANCE_DATE, and says in French what is wrong with it: never the
-// parser's English nor Go's "<nil>".
-func configDay(raw any) (time.Time, error) {
-	var d time.Time
-	switch x := raw.(type) {
-	case time.Time:
-		d = time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.UTC)
-	case string:
-		s := strings.TrimSpace(x)
-		if s == "" {
-			return time.Time{}, errors.New("elle est vide")
-		}
-		t, err := time.Parse("2006-01-02", s)
-		if err != nil {
-			if len(s) == 10 && s[4] == '-' && s[7] == '-' {
-				return time.Time{}, fmt.Errorf("« %s » n'est pas un jour du calendrier", checklist.Escape(s))
-			}
-			return time.Time{}, fmt.Errorf("« %s » n'est pas de la forme AAAA-MM-JJ", checklist.Escape(s))
-		}
-		d = t
-	case nil:
-		return time.Time{}, errors.New("elle est vide")
-	default:
-		return time.Time{}, fmt.Errorf("c'est une valeur de type %T, pas une date", raw)
+func checkText(s string) error {
+	if strings.IndexFunc(s, isControl) >= 0 {
+		// Printed back on a terminal, it could drive it; in a path, it is
+		// never what the person meant.
+		return errors.New("caractère de contrôle refusé (une touche spéciale, un code de couleur)")
 	}
-	if !dates.InYears(d.Year()) {
+	return nil
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+func checkRequired(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("la valeur est vide")
+	}
+	return checkText(s)
+}
+
+func checkHour(s string) error {
+	if _, err := time.Parse("15:04", strings.TrimSpace(s)); err != nil {
+		return errors.New("ce n'est pas une heure HH:MM")
+	}
+	return nil
+}
+
+func checkDay(s string) error {
+	_, err := sessionDay(s)
+	return err
+}
+
+func checkKeyName(s string) error {
+	if strings.TrimSpace(s) == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) {
+		return errors.New("ce n'est pas un nom de fichier seul")
+	}
+	if err := checkText(s); err != nil {
+		return err
+	}
+	return keys.CheckName(s)
+}
+
+// sessionDay reads seance.date, and says in French what is wrong with
+// it: never the parser's English.
+func sessionDay(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	d, err := time.Parse("2006-01-02", s)
+	switch {
+	case s == "":
+		return d, errors.New("date de séance invalide : elle est vide")
+	case err != nil && len(s) == 10 && s[4] == '-' && s[7] == '-':
+		return d, errors.New("date de séance invalide : ce n'est pas un jour du calendrier")
+	case err != nil:
+		return d, errors.New("date de séance invalide : ce n'est pas de la forme AAAA-MM-JJ")
+	case !dates.InYears(d.Year()):
 		// Far dates overflow the count of days left and mean a typo.
-		return time.Time{}, fmt.Errorf("%s est hors des années %d à %d", d.Format("2006-01-02"), dates.MinYear, dates.MaxYear)
+		return d, fmt.Errorf("date de séance invalide : %s est hors des années %d à %d", s, dates.MinYear, dates.MaxYear)
 	}
 	return d, nil
 }
@@ -300,12 +471,7 @@ func expandHome(p string) (string, error) {
 }
 
 func hasDotDot(p string) bool {
-	for _, e := range strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }) {
-		if e == ".." {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }), "..")
 }
 
 // mustExist is exit 2 for a path named on the command line that is absent.

@@ -101,7 +101,7 @@ func TestConfigFileErrors(t *testing.T) {
 	cases := []struct {
 		name, path, say string
 	}{
-		{"not YAML", write("casse.yaml", "seance:\n  date: [\n"), "YAML invalide à la ligne 2"},
+		{"not YAML", write("casse.yaml", "seance:\n  date: [\n"), "YAML invalide : ligne 2"},
 		{"a folder", home, "pas un fichier ordinaire"},
 		{"too large", write("gros.yaml", "# "+strings.Repeat("x", 2<<20)+"\n"), "trop grand"},
 		{"absent", filepath.Join(home, "absent.yaml"), "introuvable"},

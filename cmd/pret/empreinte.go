@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -12,16 +11,8 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// empreinteOptions is what `pret empreinte` takes from its arguments,
-// flags and configuration.
-type empreinteOptions struct {
-	Config *Config
-	Path   string // the key file; empty is the configured key
-	Art    bool
-}
-
 func newEmpreinteCmd(a *app) *cobra.Command {
-	opts := &empreinteOptions{}
+	var art bool
 	c := &cobra.Command{
 		Use:     "empreinte [FICHIER] [--art]",
 		Aliases: []string{"fingerprint"},
@@ -39,19 +30,18 @@ affichés échappés (\033).`,
   cat id_ed25519_romeo.pub | pret empreinte -`,
 		Args: maxArgs(1, "donnez un seul fichier"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config, opts.Path = a.cfg, ""
+			path := ""
 			if len(args) == 1 {
-				opts.Path = args[0]
+				path = args[0]
 			}
-			return runEmpreinte(cmd.Context(), opts, a.io)
+			return runEmpreinte(a.cfg, path, art, a.io)
 		},
 	}
-	c.Flags().BoolVar(&opts.Art, "art", false, "ajouter l'image aléatoire (randomart) de « ssh-keygen -lv »")
+	c.Flags().BoolVar(&art, "art", false, "ajouter l'image aléatoire (randomart) de « ssh-keygen -lv »")
 	return c
 }
 
-func runEmpreinte(ctx context.Context, opts *empreinteOptions, ios *iostreams) error {
-	path := opts.Path
+func runEmpreinte(cfg *Config, path string, art bool, ios *iostreams) error {
 	switch {
 	case path == "-":
 		// Standard input, public keys only, as ssh-keygen -lf - reads it.
@@ -60,7 +50,7 @@ func runEmpreinte(ctx context.Context, opts *empreinteOptions, ios *iostreams) e
 			return err
 		}
 	default:
-		key := opts.Config.Key
+		key := cfg.Key
 		path = key.PublicPath()
 		if _, err := os.Stat(path); err != nil {
 			path = key.PrivatePath()
@@ -85,7 +75,7 @@ func runEmpreinte(ctx context.Context, opts *empreinteOptions, ios *iostreams) e
 		// The comment comes from the file: escaped as ssh-keygen does
 		// (\033), line breaks and bidi controls too.
 		fmt.Fprintln(ios.Out, checklist.Escape(fp.Line()))
-		if opts.Art {
+		if art {
 			fmt.Fprint(ios.Out, fp.Randomart())
 		}
 	}

@@ -32,14 +32,9 @@ const (
 	exitTerminated  = 143 // SIGTERM: 128 + 15
 )
 
-// usageErr is a mistake in how pret was called: exit 2.
-type usageErr struct{ msg, hint string }
-
-func (e *usageErr) Error() string { return e.msg }
-
 // usageError is exit 2: the command line or the configuration is wrong.
 func usageError(hint, format string, args ...any) error {
-	return &usageErr{msg: fmt.Sprintf(format, args...), hint: hint}
+	return &onboarding.Error{Msg: fmt.Sprintf(format, args...), Hint: hint, Input: true}
 }
 
 // refusedError is exit 1: pret understood and says no, or a check failed.
@@ -64,7 +59,6 @@ func signalExitCode(sig os.Signal) int {
 func exitCode(err error, stderr io.Writer) int {
 	var (
 		silent *silentExit
-		usage  *usageErr
 		failed *onboarding.Error
 	)
 	switch {
@@ -75,9 +69,6 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, onboarding.ErrInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "pret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
 		return exitInterrupted
-	case errors.As(err, &usage):
-		report(stderr, usage.msg, usage.hint)
-		return exitUsage
 	case errors.As(err, &failed):
 		report(stderr, failed.Error(), failed.Hint)
 		if failed.Input {
@@ -199,13 +190,9 @@ func flagName(f *pflag.Flag) string {
 	return "--" + f.Name
 }
 
-// expected says what a flag takes. Values of pret's own types explain
-// themselves in French; pflag's built-in types are named here.
+// expected says what a flag takes: pret's own flag types give their
+// reason in French; pflag's built-in ones (English) are named here.
 func expected(e *pflag.InvalidValueError) string {
-	var own *valueError
-	if errors.As(e, &own) {
-		return own.msg
-	}
 	switch e.GetFlag().Value.Type() {
 	case "bool":
 		return "attendu : true ou false (ou l'option seule)"
@@ -214,10 +201,5 @@ func expected(e *pflag.InvalidValueError) string {
 	case "duration":
 		return "attendu : une durée comme 90s, 3m ou 1h"
 	}
-	return "valeur non reconnue"
+	return e.Unwrap().Error()
 }
-
-// valueError is the French reason a typed flag value gives.
-type valueError struct{ msg string }
-
-func (e *valueError) Error() string { return e.msg }

@@ -62,9 +62,6 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 }
 
 func runLivrables(ctx context.Context, opts *livrablesOptions, ios *iostreams) error {
-	if err := opts.Report.check(); err != nil {
-		return err
-	}
 	if opts.Wait <= 0 {
 		return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", opts.Wait)
 	}

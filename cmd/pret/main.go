@@ -29,7 +29,8 @@ func pretMain() int {
 // exit code; the in-process tests call it with fake streams.
 func run(ctx context.Context, args []string, ios *iostreams) int {
 	ios = ios.checkedOut()
-	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+	completing := len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd)
+	if completing {
 		// The shells ask in the background and throw stderr away; cobra
 		// writes its English debugging line there, so nobody reads it.
 		quiet := *ios
@@ -37,7 +38,7 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 		ios = &quiet
 	}
 	root := newApp(ios).rootCommand()
-	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+	if completing {
 		plainUsages(root)
 	}
 	// cobra reads os.Args for nil arguments: an in-process run with none

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,21 +9,15 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// manOptions is what the hidden `pret man DOSSIER` takes: the release
-// (GoReleaser) writes the manual pages with it.
-type manOptions struct {
-	Dir  string
-	Root *cobra.Command
-	Date time.Time
-	Key  keys.Store // the key no page may land on, nor in its folder
-}
-
+// newManCmd is the hidden `pret man DOSSIER`: the release (GoReleaser)
+// writes the manual pages with it.
 func newManCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:     "man DOSSIER",
@@ -39,81 +31,159 @@ func newManCmd(a *app) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			date, err := manDate(os.Getenv("SOURCE_DATE_EPOCH"))
-			if err != nil {
-				return err
+			// SOURCE_DATE_EPOCH: a release rebuilt from the same commit
+			// has the same pages.
+			date := time.Now()
+			if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
+				n, err := strconv.ParseInt(epoch, 10, 64)
+				if err != nil {
+					return usageError("SOURCE_DATE_EPOCH est un nombre de secondes depuis 1970", "SOURCE_DATE_EPOCH illisible : %q", epoch)
+				}
+				date = time.Unix(n, 0).UTC()
 			}
 			store, err := a.guardStore()
 			if err != nil {
 				return err
 			}
-			return runMan(cmd.Context(), &manOptions{Dir: args[0], Root: cmd.Root(), Date: date, Key: store}, a.io)
+			return runMan(args[0], cmd.Root(), date, store, a.io)
 		},
 	}
 }
 
-// manDate is SOURCE_DATE_EPOCH when set, so that a release rebuilt from
-// the same commit has the same pages.
-func manDate(epoch string) (time.Time, error) {
-	if epoch == "" {
-		return time.Now(), nil
-	}
-	n, err := strconv.ParseInt(epoch, 10, 64)
-	if err != nil {
-		return time.Time{}, usageError("SOURCE_DATE_EPOCH est un nombre de secondes depuis 1970", "SOURCE_DATE_EPOCH illisible : %q", epoch)
-	}
-	return time.Unix(n, 0).UTC(), nil
-}
-
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
-func runMan(ctx context.Context, opts *manOptions, ios *iostreams) error {
-	when := fmt.Sprintf("%s %d", frenchMonths[opts.Date.Month()-1], opts.Date.Year())
+// runMan writes one page per available command of root into dir, never
+// on the key nor in its folder.
+func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios *iostreams) error {
 	var pages []*cobra.Command
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if !c.IsAvailableCommand() && c.HasParent() {
-			return
-		}
-		pages = append(pages, c)
-		for _, sub := range c.Commands() {
-			walk(sub)
+		if c.IsAvailableCommand() || !c.HasParent() {
+			pages = append(pages, c)
+			for _, sub := range c.Commands() {
+				walk(sub)
+			}
 		}
 	}
-	walk(opts.Root)
+	walk(root)
 	// Every page's path is checked before the folder is made or a page
-	// written: a link at any page name (pret-acces.1 -> the key) or a
-	// folder below the key's is refused with nothing written, and so is a
-	// folder in the way of a page.
+	// written: a link at any page name (pret-acces.1 -> the key), a folder
+	// below the key's or a folder in the way of a page is refused with
+	// nothing written.
 	paths := make([]string, len(pages))
 	for i, c := range pages {
 		// Not filepath.Join: it would clean "lien/.." lexically, where
 		// the system goes up from the link's target.
-		paths[i] = opts.Dir + string(filepath.Separator) + strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
-		if err := checkOutput(opts.Key, paths[i], "DOSSIER"); err != nil {
+		paths[i] = dir + string(filepath.Separator) + pageName(c) + ".1"
+		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
 			return err
 		}
 		if st, err := os.Stat(paths[i]); err == nil && st.IsDir() {
 			return refusedError("retirez ce dossier ou choisissez un autre DOSSIER", "%s est un dossier, à la place d'une page de manuel ; rien n'a été écrit", checklist.Escape(paths[i]))
 		}
 	}
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return refusedError("vérifiez le chemin et les droits", "dossier des pages de manuel : %s", describeError(err))
 	}
+	when := fmt.Sprintf("%s %d", frenchMonths[date.Month()-1], date.Year())
 	for i, c := range pages {
-		var buf bytes.Buffer
-		if err := manPage(&buf, c, when, "pret "+version); err != nil {
-			return err
-		}
+		page := manPage(c, when, "pret "+version)
 		// Checked again just before the write: the folder exists now, and
 		// a link may have appeared in it.
-		if err := checkOutput(opts.Key, paths[i], "DOSSIER"); err != nil {
+		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
 			return err
 		}
-		if err := guarded(func() error { return onboarding.Protected(opts.Key).WriteReplace(paths[i], buf.Bytes(), 0o644) }); err != nil {
+		if err := guarded(func() error { return onboarding.Protected(key).WriteReplace(paths[i], []byte(page), 0o644) }); err != nil {
 			return refusedError("vérifiez le dossier", "page %s non écrite (%d pages écrites avant elle) : %s", filepath.Base(paths[i]), i, describeError(err))
 		}
 	}
-	fmt.Fprintf(ios.Out, "%d pages de manuel écrites dans %s\n", len(pages), checklist.Escape(opts.Dir))
+	fmt.Fprintf(ios.Out, "%d pages de manuel écrites dans %s\n", len(pages), checklist.Escape(dir))
 	return nil
+}
+
+func pageName(c *cobra.Command) string { return strings.ReplaceAll(c.CommandPath(), " ", "-") }
+
+// manPage is one manual page in roff, in French. pret writes roff itself:
+// cobra/doc would bring a Markdown renderer for a page written once per
+// release.
+func manPage(c *cobra.Command, date, source string) string {
+	var b strings.Builder
+	name := pageName(c)
+	fmt.Fprintf(&b, ".TH %q \"1\" %q %q \"Manuel de pret\"\n.nh\n.ad l\n", strings.ToUpper(name), date, source)
+	fmt.Fprintf(&b, ".SH NOM\n%s \\- %s\n", roffText(name), roffText(c.Short))
+	fmt.Fprintf(&b, ".SH SYNOPSIS\n\\fB%s\\fP\n.SH DESCRIPTION\n", roffText(c.UseLine()))
+	long := c.Long
+	if long == "" {
+		long = c.Short
+	}
+	b.WriteString(strings.ReplaceAll(roffText(strings.TrimSpace(long)), "\n\n", "\n.PP\n") + "\n")
+	manFlags(&b, "OPTIONS", c.NonInheritedFlags())
+	manFlags(&b, "OPTIONS COMMUNES", c.InheritedFlags())
+	if c.Example != "" {
+		fmt.Fprintf(&b, ".SH EXEMPLES\n.PP\n.RS\n.nf\n%s\n.fi\n.RE\n", roffText(c.Example))
+	}
+	var see []*cobra.Command
+	if c.HasParent() {
+		see = append(see, c.Parent())
+	}
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			see = append(see, sub)
+		}
+	}
+	for i, s := range see {
+		if i == 0 {
+			b.WriteString(".SH VOIR AUSSI\n")
+		} else {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "\\fB%s\\fP(1)", roffText(pageName(s)))
+	}
+	if len(see) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
+	first := true
+	flags.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if first {
+			fmt.Fprintf(b, ".SH %s\n", title)
+			first = false
+		}
+		placeholder, usage := pflag.UnquoteUsage(f)
+		b.WriteString(".TP\n")
+		if f.Shorthand != "" {
+			fmt.Fprintf(b, "\\fB\\-%s\\fP, ", f.Shorthand)
+		}
+		fmt.Fprintf(b, "\\fB\\-\\-%s\\fP", roffText(f.Name))
+		if placeholder != "" {
+			fmt.Fprintf(b, " \\fI%s\\fP", roffText(placeholder))
+		}
+		b.WriteString("\n" + roffText(usage))
+		switch f.DefValue {
+		case "", "false", "0", "[]", "0s":
+		default:
+			fmt.Fprintf(b, " (défaut : %s)", roffText(f.DefValue))
+		}
+		b.WriteString("\n")
+	})
+}
+
+// roffText escapes text for roff: backslashes, and a line starting with a
+// dot or a quote, which roff would read as a request. The help's
+// backquotes (its markup for values) are dropped.
+func roffText(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", "")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, ".") || strings.HasPrefix(l, "'") {
+			lines[i] = `\&` + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }

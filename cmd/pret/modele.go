@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -16,14 +15,7 @@ import (
 	"github.com/romeo-pret/pret/templates"
 )
 
-// modeleOptions is what `pret modele` takes from its argument.
-type modeleOptions struct {
-	Path string     // the file to write; its base name picks the model
-	Key  keys.Store // the key it may not land on, nor in its folder
-}
-
 func newModeleCmd(a *app) *cobra.Command {
-	opts := &modeleOptions{}
 	return &cobra.Command{
 		Use:   "modele FICHIER",
 		Short: "Écrire sommeil.sbatch ou sommeil-job.yaml tels que dans les notes",
@@ -39,22 +31,22 @@ remplacé.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Path, opts.Key = args[0], a.cfg.Key
-			if err := checkOutput(opts.Key, opts.Path, "le fichier à écrire"); err != nil {
-				return err
-			}
-			return runModele(cmd.Context(), opts, a.io)
+			return runModele(args[0], a.cfg.Key, a.io)
 		},
 	}
 }
 
-func runModele(ctx context.Context, opts *modeleOptions, ios *iostreams) error {
-	path := opts.Path
+// runModele writes the model named by path's base name, never on key
+// nor in its folder, and never over a file.
+func runModele(path string, key keys.Store, ios *iostreams) error {
+	if err := checkOutput(key, path, "le fichier à écrire"); err != nil {
+		return err
+	}
 	data, ok := templates.Model(filepath.Base(path))
 	if !ok {
 		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(path))
 	}
-	err := guarded(func() error { return onboarding.Protected(opts.Key).WriteNew(path, data, 0o644) })
+	err := guarded(func() error { return onboarding.Protected(key).WriteNew(path, data, 0o644) })
 	switch {
 	case errors.Is(err, safefile.ErrExists):
 		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)

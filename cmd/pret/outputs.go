@@ -12,10 +12,9 @@ import (
 var keyFiles keys.Files = safefile.KeyFiles{}
 
 // checkOutput refuses (exit 2, nothing written) an output path that lands
-// on the key, its .pub, in the key folder or below it, after links, ".."
-// and "~"
-// are resolved. Every command that writes a file calls it first, with
-// the name of the flag or setting that gave the path; `pret cle` alone
+// on the key, its .pub, in the key folder or below it, once links, ".."
+// and "~" are resolved; setting names the flag or setting that gave it.
+// Every command that writes a file calls it first: only `pret cle`
 // writes there, through keys, and only names that are absent.
 func checkOutput(store keys.Store, path, setting string) error {
 	return onboarding.CheckOutputs(store, onboarding.Output{Path: path, Setting: setting})

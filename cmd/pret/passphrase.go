@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/romeo-pret/pret/internal/safefile"
@@ -79,11 +78,7 @@ func passphraseTooLong() error {
 func passphraseFromArg(path string, ios *iostreams) ([]byte, error) {
 	if path == "-" && ios.inTTY {
 		return nil, usageError("sans --passphrase-file, pret la demande sans écho dans le terminal ; ou redirigez un fichier : --passphrase-file - < FICHIER",
-			"%v", errTerminalPassphrase)
+			"l'entrée standard est un terminal : la passphrase s'afficherait pendant la saisie")
 	}
 	return passphraseFromFile(path, ios.In)
 }
-
-// errTerminalPassphrase: "--passphrase-file -" on a terminal would echo
-// what is typed.
-var errTerminalPassphrase = fmt.Errorf("l'entrée standard est un terminal : la passphrase s'afficherait pendant la saisie")

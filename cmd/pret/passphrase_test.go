@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,8 +54,7 @@ func TestPassphraseFileHostile(t *testing.T) {
 				t.Errorf("%s : accepté", name)
 				continue
 			}
-			var ue *usageErr
-			if !errors.As(err, &ue) || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "aaaa") {
+			if exitCode(err, io.Discard) != exitUsage || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "aaaa") {
 				t.Errorf("%s : %v", name, err)
 			}
 			checkNoEnglish(t, err.Error())

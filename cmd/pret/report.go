@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -12,9 +11,8 @@ import (
 
 // reportFlags are the output flags of the commands that print a report.
 type reportFlags struct {
-	format  string
-	strict  bool
-	formats []string // what --format takes; checklist.Formats unless add says
+	format string
+	strict bool
 }
 
 // add gives c --format (one of formats, default checklist.Formats) and
@@ -23,20 +21,8 @@ func (f *reportFlags) add(c *cobra.Command, formats ...string) {
 	if len(formats) == 0 {
 		formats = checklist.Formats
 	}
-	f.formats = formats
 	choiceFlag(c.Flags(), &f.format, "format", "texte", "format", formats, "`FORMAT` de sortie : "+frenchList(formats))
 	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
-}
-
-func (f *reportFlags) check() error {
-	formats := f.formats
-	if len(formats) == 0 {
-		formats = checklist.Formats
-	}
-	if !slices.Contains(formats, f.format) {
-		return usageError("--format "+frenchList(formats), "format inconnu : %q", f.format)
-	}
-	return nil
 }
 
 // writeReport prints a checklist in the chosen format; the exit code is 1
@@ -78,8 +64,7 @@ func writeFiles(ios *iostreams, name string, files []checklist.FileResult, f rep
 // boundaries on a narrow terminal, the formats for programs never are.
 func writeHuman(ios *iostreams, format string, write func(io.Writer) error) error {
 	if format != "texte" || !ios.outTTY {
-		// Nothing to wrap: the report streams, held nowhere whole.
-		return write(ios.Out)
+		return write(ios.Out) // the report streams, held nowhere whole
 	}
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {
@@ -90,6 +75,4 @@ func writeHuman(ios *iostreams, format string, write func(io.Writer) error) erro
 }
 
 // style colours text only on a terminal, never with NO_COLOR or TERM=dumb.
-func style(ios *iostreams) checklist.Style {
-	return checklist.Style{Color: ios.Color()}
-}
+func style(ios *iostreams) checklist.Style { return checklist.Style{Color: ios.Color()} }

@@ -1,19 +1,12 @@
 package main
 
-// Adding a command (the shape every command file follows, as in gh):
-//
-//  1. A file named after the command: signer.go holds `pret signer`.
-//  2. In it, an options struct (signerOptions) with what the flags and the
-//     configuration give, a constructor newSignerCmd(a *app) that binds the
-//     flags to that struct, and runSigner(ctx, opts, ios) that does the
-//     work. run… reads and writes only through ios, and returns errors:
-//     usageError (exit 2), refusedError (exit 1) or any error (exit 1);
-//     errors.go alone turns them into exit codes.
-//  3. The configuration (a.cfg, loaded before RunE) is copied into the
-//     options in RunE. A new config key goes in configKeys (config.go): it
-//     gets its flag, PRET_ variable and file entry from there.
-//  4. Add the constructor to the list in rootCommand, and an in-process
-//     test in commands_test.go (TestCommandsInProcess).
+// Adding a command: a file named after it (signer.go holds `pret
+// signer`) with newSignerCmd(a *app), whose RunE reads and writes only
+// through a.io and returns usageError (exit 2), refusedError (exit 1) or
+// any error (exit 1): errors.go alone turns them into exit codes. The
+// configuration is a.cfg, loaded before RunE; a new config key goes in
+// configKeys (config.go). Add the constructor to rootCommand, and an
+// in-process test to commands_test.go (TestCommandsInProcess).
 
 import (
 	"bytes"
@@ -67,7 +60,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 		SilenceErrors:         true,
 		SilenceUsage:          true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWizard(cmd.Context(), a.assistantOptions(), a.io)
+			return runWizard(a.cfg, a.io)
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if !needsConfig(cmd) {
@@ -93,7 +86,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 	root.Version = versionLine()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Flags().BoolP("version", "v", false, "afficher la version de pret")
-	pathFlag(root.PersistentFlags(), &a.configFlag, "config", "", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
+	pathFlag(root.PersistentFlags(), &a.configFlag, "config", "`FICHIER` de configuration (défaut : $XDG_CONFIG_HOME/pret/config.yaml)")
 	root.PersistentFlags().BoolP("help", "h", false, "afficher cette aide")
 	a.bindConfigFlags(root)
 	root.SetFlagErrorFunc(flagError)
@@ -176,16 +169,9 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		if cmd.HasParent() {
 			return usageError(fmt.Sprintf("« %s --help » montre comment l'appeler", cmd.CommandPath()), "%s ne prend rien après son nom ; reçu en trop : %q", cmd.CommandPath(), args[0])
 		}
-		return usageError(suggestCommand(cmd, args[0], "« pret --help » liste les commandes"), "commande inconnue : %q", args[0])
+		return usageError(didYouMean(cmd.SuggestionsFor(args[0]), "« pret --help » liste les commandes"), "commande inconnue : %q", args[0])
 	}
 	return nil
-}
-
-// suggestCommand is the hint for a mistyped command name: the names of
-// c's commands close to typed (cobra's edit distance, 2 at most, or a
-// prefix), asked back in French; otherwise hint.
-func suggestCommand(c *cobra.Command, typed, hint string) string {
-	return didYouMean(c.SuggestionsFor(typed), hint)
 }
 
 // didYouMean asks back about the names a mistyped one may have meant,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"fmt"
 
@@ -11,16 +10,8 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// signerOptions is what `pret signer` takes from its argument, flags and
-// the configuration.
-type signerOptions struct {
-	Config   *Config
-	File     string // the acces.md to sign; empty is the configured one
-	PassFile string // a file whose first line is the passphrase; - is stdin
-}
-
 func newSignerCmd(a *app) *cobra.Command {
-	opts := &signerOptions{}
+	var passFile string
 	c := &cobra.Command{
 		Use:     "signer [FICHIER] [--passphrase-file FICHIER]",
 		Aliases: []string{"sign"},
@@ -46,36 +37,33 @@ clé, ou passphrase incorrecte.`,
   pret signer --passphrase-file - < fichier-protege`,
 		Args: maxArgs(1, "pret signer [FICHIER] : un seul acces.md à la fois"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config = a.cfg
-			if len(args) == 1 {
-				opts.File = args[0]
-			}
-			return runSigner(cmd.Context(), opts, a.io)
+			return runSigner(a.cfg, args, passFile, a.io)
 		},
 	}
-	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
-func runSigner(ctx context.Context, opts *signerOptions, ios *iostreams) error {
-	file := opts.File
-	if file == "" {
-		file = opts.Config.AccessFile
+// runSigner signs the acces.md named in args, else the configured one.
+func runSigner(cfg *Config, args []string, passFile string, ios *iostreams) error {
+	file := cfg.AccessFile
+	if len(args) == 1 {
+		file = args[0]
 	}
 	// The key guard first: a path on the key is refused as such, even
 	// when the name does not exist yet.
-	if err := checkOutput(opts.Config.Key, file, "le fichier à signer"); err != nil {
+	if err := checkOutput(cfg.Key, file, "le fichier à signer"); err != nil {
 		return err
 	}
-	if opts.File != "" {
+	if len(args) == 1 {
 		if err := mustExist(file); err != nil {
 			return err
 		}
 	}
-	if err := checkPassSource(opts.PassFile, ios, "pret signer"); err != nil {
+	if err := checkPassSource(passFile, ios, "pret signer"); err != nil {
 		return err
 	}
-	return signAccess(opts.Config, file, opts.PassFile, ios)
+	return signAccess(cfg, file, passFile, ios)
 }
 
 // checkPassSource refuses, before anything is read or written, a run
@@ -93,14 +81,10 @@ func checkPassSource(passFile string, ios *iostreams, command string) error {
 }
 
 // signAccess is the signature step of `pret signer` and `pret acces
-// --signer`: every refusal first, then the passphrase (three tries on a
-// terminal, one from a file), then the file rewritten whole.
+// --signer`, once both have refused a file on the key: every refusal
+// first, then the passphrase (three tries on a terminal, one from a
+// file), then the file rewritten whole.
 func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
-	// The file is rewritten: never one of the key's, whatever its spelling
-	// or the links on the way.
-	if err := checkOutput(cfg.Key, file, "le fichier à signer"); err != nil {
-		return err
-	}
 	plan, err := accessSigner(cfg, file).Prepare()
 	if err != nil {
 		return err

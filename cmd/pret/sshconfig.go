@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"os"
 
@@ -11,13 +10,7 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// sshConfigOptions is what `pret ssh-config` takes from the configuration.
-type sshConfigOptions struct {
-	Config *Config
-}
-
 func newSSHConfigCmd(a *app) *cobra.Command {
-	opts := &sshConfigOptions{}
 	return &cobra.Command{
 		Use:   "ssh-config",
 		Short: "Afficher le bloc à ajouter à ~/.ssh/config (pret ne l'écrit jamais)",
@@ -30,19 +23,12 @@ ne se connecte nulle part.`,
   pret ssh-config > bloc-romeo.txt`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config = a.cfg
-			return runSSHConfig(cmd.Context(), opts, a.io)
+			home, _ := os.UserHomeDir()
+			// Never wrapped: it is a file's text, to copy as it is. The
+			// key's path and HOME are escaped alike (so ~ still stands
+			// for HOME): no control from them reaches the terminal.
+			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(checklist.Escape(a.cfg.Key.PrivatePath()), checklist.Escape(home)))
+			return err
 		},
 	}
-}
-
-func runSSHConfig(ctx context.Context, opts *sshConfigOptions, ios *iostreams) error {
-	home, _ := os.UserHomeDir()
-	// Never wrapped: it is a file's text, to copy as it is. The key's
-	// path and HOME come from the configuration and the environment:
-	// escaped alike (so ~ still stands for HOME), a bidi control or an
-	// escape sequence in them never reaches the terminal.
-	block := onboarding.SSHConfig(checklist.Escape(opts.Config.Key.PrivatePath()), checklist.Escape(home))
-	_, err := io.WriteString(ios.Out, block)
-	return err
 }

@@ -40,31 +40,27 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 		},
 	}
 	opts.Report.add(c)
-	pathFlag(c.Flags(), &opts.Values, "valeurs", "", "`FICHIER` des valeurs Helm de la release Slurm")
-	pathFlag(c.Flags(), &opts.Policy, "politique", "", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
-	pathFlag(c.Flags(), &opts.Pods, "pods", "", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
-	pathFlag(c.Flags(), &opts.ConfigMap, "configmap", "", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
+	pathFlag(c.Flags(), &opts.Values, "valeurs", "`FICHIER` des valeurs Helm de la release Slurm")
+	pathFlag(c.Flags(), &opts.Policy, "politique", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
+	pathFlag(c.Flags(), &opts.Pods, "pods", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
+	pathFlag(c.Flags(), &opts.ConfigMap, "configmap", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
 	c.Flags().IntVar(&opts.Grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
-	stringFlag(c.Flags(), &opts.Sandboxes, "bacs-a-sable", "", "les namespace des bacs à sable, `NS,NS…`")
+	stringFlag(c.Flags(), &opts.Sandboxes, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
 	return c
 }
 
 func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
-	rf, values, policy, pods, cmap, sandboxes, grace := opts.Report, opts.Values, opts.Policy, opts.Pods, opts.ConfigMap, opts.Sandboxes, opts.Grace
-	if err := rf.check(); err != nil {
-		return err
-	}
-	if values == "" || policy == "" {
+	if opts.Values == "" || opts.Policy == "" {
 		return usageError("pret sunk --valeurs values.yaml --politique slurm-policy.yaml", "--valeurs et --politique sont obligatoires")
 	}
-	if grace < 0 {
-		return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", grace)
+	if opts.Grace < 0 {
+		return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", opts.Grace)
 	}
-	in := sunk.Inputs{Grace: grace}
+	in := sunk.Inputs{Grace: opts.Grace}
 	for _, f := range []struct {
 		flag, path string
 		dst        *[]byte
-	}{{"--valeurs", values, &in.Values}, {"--politique", policy, &in.Policy}, {"--pods", pods, &in.Pods}, {"--configmap", cmap, &in.ConfigMap}} {
+	}{{"--valeurs", opts.Values, &in.Values}, {"--politique", opts.Policy, &in.Policy}, {"--pods", opts.Pods, &in.Pods}, {"--configmap", opts.ConfigMap, &in.ConfigMap}} {
 		if f.path == "" {
 			continue
 		}
@@ -77,7 +73,7 @@ func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
 		}
 		*f.dst = data
 	}
-	for _, ns := range strings.Split(sandboxes, ",") {
+	for _, ns := range strings.Split(opts.Sandboxes, ",") {
 		if ns = strings.TrimSpace(ns); ns != "" {
 			in.Sandboxes = append(in.Sandboxes, ns)
 		}
@@ -90,7 +86,7 @@ func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	return writeReport(ios, report, rf)
+	return writeReport(ios, report, opts.Report)
 }
 
 func describeRead(err error) string {

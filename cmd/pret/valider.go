@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -33,14 +32,11 @@ type validerOptions struct {
 	All     bool   // texte: list the files without problems too
 	Output  string // --sortie: the report goes to this file, whole
 	Workers int    // files read in parallel; 0 is one per core
-	// WorkersSet: --paralleles was given; 0 is then a usage error, as the
-	// message says "entre 1 et N".
-	WorkersSet bool
-	Dir        string // the current folder, for the paths of sarif and github
-	// RequireSig makes an unsigned acces.md invalid (signature.md).
-	RequireSig bool
-	// CSVSeparator is --csv-separateur: one of csvSeparators.
-	CSVSeparator string
+	// WorkersSet: --paralleles was given, so 0 is refused ("entre 1 et N").
+	WorkersSet   bool
+	Dir          string // the current folder, for the paths of sarif and github
+	RequireSig   bool   // an unsigned acces.md is invalid (signature.md)
+	CSVSeparator string // one of csvSeparators
 	// Sheet is --feuille, the Moodle grading worksheet; SheetOut is
 	// --feuille-sortie, where it is written back filled.
 	Sheet, SheetOut string
@@ -113,20 +109,15 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	}
 	opts.Report.add(c, checklist.FileFormats...)
 	c.Flags().BoolVar(&opts.All, "tous", false, "en texte, lister aussi les fichiers sans problème")
-	pathFlag(c.Flags(), &opts.Output, "sortie", "", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
+	pathFlag(c.Flags(), &opts.Output, "sortie", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
 	c.Flags().IntVar(&opts.Workers, "paralleles", 0, "`N` fichiers lus en parallèle, de 1 à quatre par cœur (défaut : un par cœur)")
 	c.Flags().BoolVar(&opts.RequireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
 	choiceFlag(c.Flags(), &opts.CSVSeparator, "csv-separateur", "point-virgule", "séparateur", []string{"point-virgule", "virgule", "tabulation"},
 		"en csv, le `SÉPARATEUR` des cellules : point-virgule (pour un tableur en français), virgule ou tabulation")
-	pathFlag(c.Flags(), &opts.Sheet, "feuille", "", "la feuille d'évaluation Moodle `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
-	pathFlag(c.Flags(), &opts.SheetOut, "feuille-sortie", "", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
+	pathFlag(c.Flags(), &opts.Sheet, "feuille", "la feuille d'évaluation Moodle `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
+	pathFlag(c.Flags(), &opts.SheetOut, "feuille-sortie", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
 	return c
 }
-
-// validerMemoryLimit is the Go heap's soft limit during `pret valider`:
-// 40 MiB of Go memory keeps the process's peak resident set (binary,
-// stacks, runtime) clearly under the 64 MiB of organisateurs.md.
-const validerMemoryLimit = 40 << 20
 
 // maxWorkers bounds --paralleles: more readers than this only costs
 // memory (2,000,000,000 of them exhausted it).
@@ -137,9 +128,6 @@ func maxWorkers() int { return 4 * max(1, runtime.NumCPU()) }
 // found, 2 usage.
 func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error {
 	format := opts.Report.format
-	if !slices.Contains(checklist.FileFormats, format) {
-		return usageError("--format "+strings.Join(checklist.FileFormats, ", "), "format inconnu : %q", format)
-	}
 	if opts.Workers < 0 || opts.Workers > maxWorkers() || opts.WorkersSet && opts.Workers == 0 {
 		return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers()), "--paralleles %d : hors des bornes", opts.Workers)
 	}
@@ -167,14 +155,10 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 			return err
 		}
 	}
-	// A run over many files keeps a small record per file and makes
-	// garbage at each: the heap's headroom over the records, not the
-	// work, is what costs memory. A soft limit well under the 64 MiB of
-	// organisateurs.md makes the collector work harder only when the heap
-	// nears it, where a low GC percent paid on every file; the default
-	// percent stays for small runs. A run that truly needs more still
-	// gets it: the limit is soft.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(validerMemoryLimit))
+	// A soft heap limit under the 64 MiB of organisateurs.md: the
+	// collector works harder only when the heap nears it, and a run that
+	// truly needs more still gets it.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.RequireSig}
 	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.Workers})
 	if opts.Report.strict {
@@ -229,12 +213,8 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	}
 	if results.Len() == 0 {
 		// A green run must mean "files were read and are valid".
-		quoted := make([]string, len(paths))
-		for i, p := range paths {
-			quoted[i] = checklist.Escape(p)
-		}
 		return refusedError("vérifiez le dossier ou l'archive donnés ; un fichier nommé sur la ligne de commande est lu quel que soit son nom",
-			"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", strings.Join(quoted, ", "))
+			"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", checklist.Escape(strings.Join(paths, ", ")))
 	}
 	if sheetErr != nil {
 		return sheetErr
@@ -249,6 +229,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 // at all, never onto the key nor through a link; flag names the option
 // in the message, done what was written before ("" for nothing).
 func writeValiderFile(cfg *Config, path, flag string, data []byte, done string) error {
+	shown := flag + " " + checklist.Escape(path)
 	written := "rien n'a été écrit"
 	if done != "" {
 		written = "cette feuille n'a pas été écrite ; " + done
@@ -256,27 +237,28 @@ func writeValiderFile(cfg *Config, path, flag string, data []byte, done string) 
 	// Checked first by checkReportOutput, again here: a link put there
 	// while the submissions were read is refused all the same.
 	if err := linkOutput(path, flag); err != nil {
-		if done != "" {
-			return refusedError("indiquez le chemin du fichier lui-même, pas un lien", "%s %s est un lien symbolique ; %s", flag, checklist.Escape(path), written)
+		if done == "" {
+			return err
 		}
-		return err
+		return refusedError("indiquez le chemin du fichier lui-même, pas un lien", "%s est un lien symbolique ; %s", shown, written)
 	}
 	err := onboarding.Protected(cfg.Key).WriteReplace(path, data, 0o644)
-	if err == nil {
+	switch {
+	case err == nil:
 		return nil
-	}
-	if errors.Is(err, safefile.ErrIncomplete) {
+	case errors.Is(err, safefile.ErrIncomplete):
 		// A device or a FIFO: part of the report may have gone out.
+		msg := shown + " : " + safefile.Reason(err)
 		if done != "" {
-			return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "%s %s : %s ; %s", flag, checklist.Escape(path), safefile.Reason(err), done)
+			msg += " ; " + done
 		}
-		return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "%s %s : %s", flag, checklist.Escape(path), safefile.Reason(err))
+		return refusedError("vérifiez ce qui lit ou reçoit ce fichier, ou choisissez un fichier ordinaire", "%s", msg)
 	}
 	hint := "choisissez un dossier où vous pouvez écrire"
 	if errors.Is(err, safefile.ErrNoReader) {
 		hint = "lancez d'abord le programme qui lit ce tube nommé, ou choisissez un fichier ordinaire"
 	}
-	return refusedError(hint, "%s %s : %s ; %s", flag, checklist.Escape(path), strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit"), written)
+	return refusedError(hint, "%s : %s ; %s", shown, strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit"), written)
 }
 
 // linkOutput refuses (exit 2) an output path that is a symbolic link to
@@ -354,13 +336,12 @@ func sheetUsage(err error) error {
 }
 
 // checkReportOutput refuses (exit 2, nothing read or written) a --sortie
-// or --feuille-sortie (flag) that would destroy or pollute what is being validated: one of the
-// inputs (after links), a submission or archive name inside an input
-// folder (the report would replace a learner's file, or be read as one
-// next time), an existing folder, or a folder that does not exist.
+// or --feuille-sortie (flag) that would destroy or pollute what is being
+// validated: one of the inputs (after links), a submission or archive
+// name inside an input folder (the report would replace a learner's
+// file, or be read as one next time), a folder, or a missing folder.
 func checkReportOutput(out, flag string, inputs []string) error {
 	shown := flag + " " + checklist.Escape(out)
-	// What the flag writes, for the messages.
 	what, example := "le rapport", "rapport.html"
 	if flag == "--feuille-sortie" {
 		what, example = "la feuille remplie", "remplie.csv"

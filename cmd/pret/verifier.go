@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,15 +16,8 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// verifierOptions is what `pret verifier` takes from its flags and the
-// configuration.
-type verifierOptions struct {
-	Config *Config
-	Report reportFlags
-}
-
 func newVerifierCmd(a *app) *cobra.Command {
-	opts := &verifierOptions{}
+	var rf reportFlags
 	c := &cobra.Command{
 		Use:     "verifier [--format texte|json|junit] [--strict]",
 		Aliases: []string{"check"},
@@ -42,35 +34,32 @@ sinon. Formats json et junit pour la CI.`,
   pret verifier --format junit > pret.xml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config = a.cfg
-			return runVerifier(cmd.Context(), opts, a.io)
+			return runVerifier(a.cfg, rf, a.io)
 		},
 	}
-	opts.Report.add(c)
+	rf.add(c)
 	return c
 }
 
-func runVerifier(ctx context.Context, opts *verifierOptions, ios *iostreams) error {
-	if err := opts.Report.check(); err != nil {
-		return err
-	}
-	s, err := settings(opts.Config)
+func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
+	s, err := settings(cfg)
 	if err != nil {
 		return err
 	}
-	s.File = recordedAccessFile(opts.Config, s.File)
-	report, err := learnerReport(opts.Config, s.File)
+	s.File = recordedAccessFile(cfg, s.File)
+	report, err := learnerReport(cfg, s.File)
 	if err != nil {
 		return err
 	}
-	if err := writeReport(ios, report, opts.Report); err != nil {
+	if err := writeReport(ios, report, rf); err != nil {
 		return err
 	}
 	// Everything passes: say what comes next (texte only; json and junit
 	// are read by programs).
-	if opts.Report.format == "texte" {
+	if rf.format == "texte" {
 		fmt.Fprintln(ios.Out)
-		io.WriteString(ios.Out, ios.Wrap(onboarding.NextSteps(nextSteps(opts.Config, s, s.File))))
+		io.WriteString(ios.Out, ios.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: cfg.Channel, Store: s.Store, Home: s.Home,
+			GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
 	}
 	return nil
 }
@@ -90,12 +79,6 @@ func recordedAccessFile(cfg *Config, configured string) string {
 		return st.File
 	}
 	return configured
-}
-
-// nextSteps is what the last screen needs, from the configuration.
-func nextSteps(cfg *Config, s onboarding.Settings, accessFile string) onboarding.Next {
-	return onboarding.Next{AccessFile: accessFile, Channel: cfg.Channel, Store: s.Store, Home: s.Home,
-		GOOS: runtime.GOOS, Session: s.Session, Today: s.Today}
 }
 
 // learnerReport is `pret verifier`'s checklist, also the wizard's last

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -22,7 +21,8 @@ func newVersionCmd(a *app) *cobra.Command {
 		Example: "  pret version",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVersion(cmd.Context(), a.io)
+			_, err := fmt.Fprintln(a.io.Out, versionLine())
+			return err
 		},
 	}
 }
@@ -30,33 +30,24 @@ func newVersionCmd(a *app) *cobra.Command {
 // versionLine is "pret VERSION (commit …, goX.Y)", for `pret version` and
 // `pret --version`.
 func versionLine() string {
-	c := commit
-	if c == "" {
-		if info, ok := debug.ReadBuildInfo(); ok {
-			for _, s := range info.Settings {
-				if s.Key == "vcs.revision" {
-					c = s.Value
-				}
-			}
+	v, c, info := version, commit, &debug.BuildInfo{}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		info = bi
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && c == "" {
+			c = s.Value
 		}
 	}
 	if c == "" {
 		c = "inconnu"
 	}
-	v := version
-	if v == "dev" {
-		// go install …@v1.2.3 records the module's version.
-		if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			v = info.Main.Version
-		}
+	// go install …@v1.2.3 records the module's version.
+	if v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
 	}
 	if date != "" {
-		return fmt.Sprintf("pret %s (commit %s, %s, %s)", v, c, date, runtime.Version())
+		c += ", " + date
 	}
 	return fmt.Sprintf("pret %s (commit %s, %s)", v, c, runtime.Version())
-}
-
-func runVersion(ctx context.Context, ios *iostreams) error {
-	fmt.Fprintln(ios.Out, versionLine())
-	return nil
 }
