@@ -121,6 +121,9 @@ type reader struct {
 	src    []byte
 	visit  func(*block)
 	lineOf func(off int) int
+	// html follows the raw HTML of the block read, to leave out what a
+	// script or a style holds.
+	html htmlScanner
 }
 
 // maxNesting bounds the block quotes and list items one line opens: a
@@ -206,6 +209,7 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 		return // an empty heading
 	}
 	b := &block{kind: kind}
+	r.html = htmlScanner{}
 	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
 	r.emit(b)
 }
@@ -215,6 +219,17 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 // place of their own in the source.
 func (r *reader) inline(b *block, n ast.Node, line int) int {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if r.html.hiding() {
+			// Inside a script or a style, up to its end tag.
+			switch c.(type) {
+			case *ast.RawHTML:
+			case *ast.Text, *ast.String, *ast.AutoLink, *ast.Image:
+				continue
+			default: // emphasis, links, code spans: look for the end tag in them
+				line = r.inline(b, c, line)
+				continue
+			}
+		}
 		switch c := c.(type) {
 		case *ast.Text:
 			line = r.lineOf(c.Segment.Start)
@@ -231,8 +246,19 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 			b.add(string(c.Value), line)
 		case *ast.AutoLink:
 			b.add(string(c.Label(r.src)), line)
-		case *ast.RawHTML, *ast.Image:
-			// A tag or a comment is not shown; an image shows no text.
+		case *ast.RawHTML:
+			// A tag or a comment is not shown, nor what a script or a
+			// style it opens holds.
+			for i := range c.Segments.Len() {
+				seg := c.Segments.At(i)
+				if v := r.html.scan(nil, seg.Value(r.src)); len(v) > 0 {
+					line = r.lineOf(seg.Start)
+					b.add(html.UnescapeString(string(v)), line)
+				}
+			}
+			r.html.settle()
+		case *ast.Image:
+			// An image shows no text.
 		case *ast.CodeSpan:
 			at := b.sb.Len()
 			line = r.inline(b, c, line)
@@ -244,37 +270,220 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 	return line
 }
 
-// htmlBlock reads the text of an HTML block as a browser shows it: tags
-// and comments left out, entities resolved, a block per line. A comment
-// block, a script or a style shows nothing.
+// htmlBlock reads the text of an HTML block as a browser shows it: tags,
+// comments, scripts and styles left out, entities resolved, a block per
+// line. The closing line goldmark keeps apart (the --> of a comment, the
+// </script> of a script) is read as one more line.
 func (r *reader) htmlBlock(n *ast.HTMLBlock) {
+	r.html = htmlScanner{}
 	lines := n.Lines()
-	if n.HTMLBlockType == ast.HTMLBlockType2 || lines.Len() == 0 {
-		return
-	}
-	seg0 := lines.At(0)
-	first := bytes.ToLower(seg0.Value(r.src))
-	if bytes.Contains(first, []byte("<script")) || bytes.Contains(first, []byte("<style")) {
-		return
-	}
-	inTag := false
 	for i := range lines.Len() {
-		seg := lines.At(i)
-		var shown []byte
-		for _, c := range seg.Value(r.src) {
-			switch {
-			case c == '<':
-				inTag = true
-			case c == '>' && inTag:
-				inTag = false
-			case !inTag && c != '\n' && c != '\r':
+		r.htmlLine(lines.At(i))
+	}
+	if n.HasClosure() {
+		r.htmlLine(n.ClosureLine)
+	}
+}
+
+func (r *reader) htmlLine(seg text.Segment) {
+	b := &block{kind: paragraph}
+	b.add(html.UnescapeString(string(r.html.scan(nil, seg.Value(r.src)))), r.lineOf(seg.Start))
+	r.emit(b)
+}
+
+// An htmlScanner follows HTML a byte at a time, as a browser's tokenizer
+// does, far enough to tell the text it shows from tags, comments and the
+// content of a script or a style. Its state is kept from one line to the
+// next: a tag or a comment may span lines.
+type htmlScanner struct {
+	state   htmlState
+	end     bool    // the tag read is an end tag
+	name    [6]byte // its name, lower case, while it is read…
+	nameLen int     // … and its length
+	eq      bool    // in a tag: an = read, its value not begun
+	quote   byte    // in a tag: the quote that ends the value read
+	dashes  int     // in a comment: the - just read
+	bang    bool    // in a comment: --! just read
+	raw     string  // in raw text: "script" or "style"
+}
+
+type htmlState uint8
+
+const (
+	htmlShown      htmlState = iota // text
+	htmlTagOpen                     // after <
+	htmlMarkup                      // after <!
+	htmlMarkupDash                  // after <!-
+	htmlEndOpen                     // after </
+	htmlTagName                     // in a tag's name
+	htmlAttrs                       // in a tag, after its name
+	htmlQuoted                      // in a quoted attribute value
+	htmlBogus                       // <?…>, <!…>: left out up to >
+	htmlComment                     // <!-- … -->
+	htmlRaw                         // in a script or a style, up to its end tag
+)
+
+// scan appends to shown the text of v a browser shows.
+func (s *htmlScanner) scan(shown, v []byte) []byte {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch s.state {
+		case htmlShown:
+			if c == '<' {
+				s.state = htmlTagOpen
+			} else if c != '\n' && c != '\r' {
 				shown = append(shown, c)
 			}
+		case htmlTagOpen:
+			switch {
+			case c == '!':
+				s.state = htmlMarkup
+			case c == '/':
+				s.state = htmlEndOpen
+			case c == '?':
+				s.state = htmlBogus
+			case htmlLetter(c):
+				s.startTag(false, c)
+			default: // a < that opens nothing is text
+				shown = append(shown, '<')
+				s.state = htmlShown
+				i--
+			}
+		case htmlMarkup:
+			if c == '-' {
+				s.state = htmlMarkupDash
+			} else {
+				s.state = htmlBogus
+				i--
+			}
+		case htmlMarkupDash:
+			if c == '-' {
+				s.state, s.dashes, s.bang = htmlComment, 2, false // <!--> and <!---> are whole comments
+			} else {
+				s.state = htmlBogus
+				i--
+			}
+		case htmlEndOpen:
+			switch {
+			case htmlLetter(c):
+				s.startTag(true, c)
+			case c == '>': // </> is left out
+				s.state = htmlShown
+			default:
+				s.state = htmlBogus
+				i--
+			}
+		case htmlTagName:
+			switch {
+			case c == '>':
+				s.endTag()
+			case c == '/' || htmlSpace(c):
+				s.state = htmlAttrs
+			default:
+				if s.nameLen < len(s.name) {
+					s.name[s.nameLen] = asciiLower(c)
+				}
+				s.nameLen++
+			}
+		case htmlAttrs:
+			switch {
+			case c == '>':
+				s.endTag()
+			case c == '=':
+				s.eq = true
+			case (c == '"' || c == '\'') && s.eq:
+				s.state, s.quote = htmlQuoted, c
+			case !htmlSpace(c):
+				s.eq = false
+			}
+		case htmlQuoted:
+			if c == s.quote {
+				s.state, s.eq = htmlAttrs, false
+			}
+		case htmlBogus:
+			if c == '>' {
+				s.state = htmlShown
+			}
+		case htmlComment:
+			switch {
+			case c == '>' && s.dashes >= 2:
+				s.state = htmlShown
+			case c == '-' && s.bang:
+				s.dashes, s.bang = 1, false
+			case c == '-':
+				s.dashes++
+			case c == '!' && s.dashes >= 2 && !s.bang:
+				s.bang = true
+			default:
+				s.dashes, s.bang = 0, false
+			}
+		case htmlRaw:
+			// Only the element's end tag ends it: no tag, no comment inside.
+			if c == '<' && closes(v[i:], s.raw) {
+				s.state, s.end, s.eq = htmlAttrs, true, false
+				i += 1 + len(s.raw)
+			}
 		}
-		b := &block{kind: paragraph}
-		b.add(html.UnescapeString(string(shown)), r.lineOf(seg.Start))
-		r.emit(b)
 	}
+	return shown
+}
+
+func (s *htmlScanner) startTag(end bool, c byte) {
+	s.state, s.end, s.eq, s.nameLen = htmlTagName, end, false, 1
+	s.name[0] = asciiLower(c)
+}
+
+// endTag is the > of a tag: a script or a style starts raw text.
+func (s *htmlScanner) endTag() {
+	s.state = htmlShown
+	if s.end {
+		return
+	}
+	// <script/> opens a script all the same: HTML ignores the /.
+	for _, raw := range [...]string{"script", "style"} {
+		if s.nameLen == len(raw) && string(s.name[:s.nameLen]) == raw {
+			s.state, s.raw = htmlRaw, raw
+		}
+	}
+}
+
+// closes reports whether v starts with the end tag of a raw element
+// name: </name, any case, then a space, / or >.
+func closes(v []byte, name string) bool {
+	n := 2 + len(name)
+	if len(v) <= n || v[1] != '/' {
+		return false
+	}
+	for i := range len(name) {
+		if asciiLower(v[2+i]) != name[i] {
+			return false
+		}
+	}
+	c := v[n]
+	return c == '>' || c == '/' || htmlSpace(c)
+}
+
+// settle follows a piece of inline raw HTML, which CommonMark holds to be
+// a whole tag or comment: text that follows is shown, unless a script or
+// a style is open, even where the scanner would read the piece otherwise.
+func (s *htmlScanner) settle() {
+	if s.state != htmlRaw {
+		s.state = htmlShown
+	}
+}
+
+// hiding reports whether text read now is inside a script or a style.
+func (s *htmlScanner) hiding() bool { return s.state == htmlRaw }
+
+func htmlLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func htmlSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c | 0x20
+	}
+	return c
 }
 
 // table gives each cell as a block, then each row as one.
@@ -283,6 +492,7 @@ func (r *reader) table(t *east.Table) {
 		whole := &block{kind: row}
 		for c := tr.FirstChild(); c != nil; c = c.NextSibling() {
 			b := &block{kind: cell}
+			r.html = htmlScanner{}
 			line := r.inline(b, c, 0)
 			if line == 0 {
 				continue // an empty cell
