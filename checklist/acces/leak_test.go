@@ -65,3 +65,30 @@ func TestSignatureIsNotALeak(t *testing.T) {
 		}
 	}
 }
+
+// TestCopiedKeyLineNotQuoted: a line of a pasted private key copied again
+// where a rule quotes the text (a key path, a date) is not reproduced by
+// any report format: the rules' quotes of it are masked.
+func TestCopiedKeyLineNotQuoted(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(21, 22))
+	for i := 0; i < 60; i++ {
+		c := keytest.Generate(t, rng)
+		block := c.Block()
+		line := strings.TrimSpace(block[rng.IntN(len(block))])
+		if len(line) < 24 || strings.ContainsAny(line, " -") {
+			continue // a marker line: not base64 to copy
+		}
+		text := c.Text + "\nClé : ~/.ssh/" + line + ".pub\n\nDate de la demande : " + line + "\n"
+		r := Validate([]byte(text), rules)
+		files := []checklist.FileResult{{Path: "kim/acces.md", Fingerprint: r.Fingerprint, Problems: r.Problems}}
+		for _, format := range checklist.FileFormats {
+			var buf bytes.Buffer
+			if err := checklist.WriteFilesReport(&buf, format, checklist.FilesReport{Name: "pret valider", Files: files, All: true}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(buf.String(), line) || c.Leaked(buf.String()) != "" {
+				t.Fatalf("%s %v: %s output reproduces the copied key line %q\n%s", c.Form.Name, c.Mut, format, line, buf.String())
+			}
+		}
+	}
+}

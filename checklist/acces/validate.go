@@ -156,6 +156,10 @@ func Validate(data []byte, rules Rules) *Result {
 	if len(leaked) > 0 {
 		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
 	}
+	var keyText map[string]bool
+	if len(leaked) > 0 {
+		keyText = keyWindows(text, leaked)
+	}
 	if len(leaked) > 0 || sf.From > 0 {
 		text = blankLines(text, func(n int) bool {
 			_, leak := slices.BinarySearch(leaked, n)
@@ -170,8 +174,83 @@ func Validate(data []byte, rules Rules) *Result {
 	p.keys.finish(r, rules)
 	p.sentence.finish(r)
 	checkSignature(r, sf, rules, p.keys.ed25519)
+	if keyText != nil {
+		// A line of the key copied elsewhere (into a path, after a
+		// label) is not key material to the detector, but quoting it
+		// would print part of the key.
+		for i := range r.Problems {
+			if r.Problems[i].Code != "private-key-leak" {
+				r.Problems[i].Message = maskKey(r.Problems[i].Message, keyText)
+			}
+		}
+		r.PubPath = maskKey(r.PubPath, keyText)
+		r.Fingerprint = maskKey(r.Fingerprint, keyText)
+	}
 	r.noteCapped()
 	return r
+}
+
+// keyWindow is the length of the pieces of key text maskKey looks for,
+// and keyStride how far apart they start: any run of keyWindow+keyStride-1
+// base64 characters of the key holds a piece that starts on a stride.
+const (
+	keyWindow    = 16
+	keyStride    = 8
+	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
+)
+
+// keyWindows is the set of keyWindow-long pieces of the leaked lines'
+// base64, white space removed, starting every keyStride characters.
+func keyWindows(text string, leaked []int) map[string]bool {
+	var b strings.Builder
+	n := 0
+	for l := range strings.Lines(text) {
+		n++
+		if _, ok := slices.BinarySearch(leaked, n); ok {
+			for _, c := range []byte(l) {
+				if isBase64(c) {
+					b.WriteByte(c)
+				}
+			}
+		}
+	}
+	all := b.String()
+	pieces := map[string]bool{}
+	for i := 0; i+keyWindow <= len(all) && len(pieces) < maxKeyPieces; i += keyStride {
+		pieces[all[i:i+keyWindow]] = true
+	}
+	return pieces
+}
+
+// maskKey replaces in s every run of base64 characters that holds a
+// piece of the key with « … ».
+func maskKey(s string, pieces map[string]bool) string {
+	var out strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isBase64(s[j]) {
+			j++
+		}
+		if j == i {
+			out.WriteByte(s[i])
+			i++
+			continue
+		}
+		run := s[i:j]
+		for k := 0; k+keyWindow <= len(run); k++ {
+			if pieces[run[k:k+keyWindow]] {
+				run = "…"
+				break
+			}
+		}
+		out.WriteString(run)
+		i = j
+	}
+	return out.String()
+}
+
+func isBase64(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
 }
 
 // page is the rules reading a file block by block.
