@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"iter"
+	"strings"
 )
 
 // filesDoc is the json report of pret valider (cli.md, organisateurs.md).
@@ -33,10 +34,48 @@ func writeFilesJSON(w io.Writer, r FilesReport) error {
 			return err
 		}
 		p.raw(",\n  \"summary\": ")
-		err = p.value("  ", summarize(r.all()))
+		err = p.summary(summarize(r.all()))
 		p.raw("\n}\n")
 		return err
 	})
+}
+
+// summary writes s, its duplicate groups path by path: one key shared by
+// 100,000 files is a group of 100,000 paths, too many to encode at once
+// under the 64 MiB of organisateurs.md.
+func (p *jsonParts) summary(s BatchSummary) error {
+	dups := s.Duplicates
+	s.Duplicates = [][]string{}
+	p.buf.Reset()
+	p.enc.SetIndent("  ", "  ")
+	if err := p.enc.Encode(s); err != nil {
+		return err
+	}
+	// The key is written once: in a value, its quotes would be escaped.
+	const key = `"duplicates": []`
+	before, after, _ := strings.Cut(strings.TrimSuffix(p.buf.String(), "\n"), key)
+	p.raw(before + key[:len(key)-2] + "[")
+	for i, g := range dups {
+		if i > 0 {
+			p.raw(",")
+		}
+		p.raw("\n      ")
+		err := p.list("        ", func(yield func(any) bool) {
+			for _, path := range g {
+				if !yield(path) {
+					return
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(dups) > 0 {
+		p.raw("\n    ")
+	}
+	p.raw("]" + after)
+	return nil
 }
 
 // jsonParts writes a JSON document as writeJSON would write it whole,

@@ -47,7 +47,11 @@ type record struct {
 	// end of path (archive + "!/" + entry).
 	entryLen int32
 	// compact has bit k set when problem k's message is a template.
-	compact                              uint8
+	compact uint8
+	// dup is 1 + the index in Run.dups of the files it shares its
+	// fingerprint with, 0 when none: a key shared by 100,000 files keeps
+	// one list for all past the first maxDuplicateOf, not one each.
+	dup                                  int32
 	statut                               uint8 // 1 + the index of Status in statuts, 0 none
 	valid, signed, moodle, learnerFolder bool
 }
@@ -80,9 +84,13 @@ func (r *record) learnerKey() string {
 var statuts = []string{"demande", "verifie"}
 
 type recordMore struct {
-	duplicateOf    []string
-	duplicateCount int
-	others         []string
+	others []string
+}
+
+// dupGroup is what the files of one fingerprint say of the others.
+type dupGroup struct {
+	of    []string
+	count int
 }
 
 // recChunk is how many records one chunk holds: records are kept in
@@ -96,6 +104,7 @@ type Run struct {
 	chunks [][]record
 	order  []int32
 	more   map[int32]*recordMore
+	dups   []dupGroup
 }
 
 func (r *Run) slot(k int32) *record { return &r.chunks[k/recChunk][k%recChunk] }
@@ -162,8 +171,12 @@ func (r *Run) At(i int) checklist.FileResult {
 	if n := int(rec.entryLen); n > 0 {
 		f.Archive, f.Entry = rec.path[:len(rec.path)-n-len("!/")], rec.path[len(rec.path)-n:]
 	}
+	if rec.dup > 0 {
+		g := r.dups[rec.dup-1]
+		f.DuplicateOf, f.DuplicateCount = g.of, g.count
+	}
 	if m := r.more[r.order[i]]; m != nil {
-		f.DuplicateOf, f.DuplicateCount, f.Others = m.duplicateOf, m.duplicateCount, m.others
+		f.Others = m.others
 	}
 	return f
 }
@@ -518,7 +531,7 @@ func (r *Run) markRun(run []int32) {
 	tailProblems := map[int32][]checklist.Problem{} // by line
 	for k, i := range run {
 		rec := r.at(int(i))
-		others, message := tail, tailMessage
+		others, message, group := tail, tailMessage, int32(len(r.dups))
 		if others == nil {
 			for _, j := range run {
 				if j != i && len(others) < maxDuplicateOf {
@@ -529,9 +542,10 @@ func (r *Run) markRun(run []int32) {
 			if k >= maxDuplicateOf {
 				tail, tailMessage = others, message
 			}
+			r.dups = append(r.dups, dupGroup{of: others, count: len(run) - 1})
+			group = int32(len(r.dups))
 		}
-		m := r.extra(r.order[i])
-		m.duplicateOf, m.duplicateCount = others, len(run)-1
+		rec.dup = group
 		p := checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: message}
 		if k >= maxDuplicateOf && len(rec.problems) == 0 {
 			// Capped at its length, an append to the shared list

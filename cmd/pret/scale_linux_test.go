@@ -151,3 +151,28 @@ func bigZip(t *testing.T, path string, learner func(i int, put func(name string,
 		t.Fatal(err)
 	}
 }
+
+// TestScaleMoodleOneKey: 100,000 Moodle learners who all state one
+// fingerprint form one group of duplicate-fingerprint; the report lists
+// the group's 100,000 paths and still stays in the 64 MiB.
+func TestScaleMoodleOneKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 learners: not in -short")
+	}
+	h := newHome(t)
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	page := []byte(accesPage("SHA256:" + base64.RawStdEncoding.EncodeToString(raw)))
+	bigZip(t, h.path("rendus.zip"), func(i int, put func(string, []byte)) {
+		put(fmt.Sprintf("Nom%06d Prénom_%d_assignsubmission_file_/acces.md", i, 100000+i), page)
+	})
+	r := h.pret("", "valider", "--format", "json", "rendus.zip")
+	if n := strings.Count(r.stdout, `"code": "duplicate-fingerprint"`); r.code != 1 || n != 100_000 {
+		t.Fatalf("exit %d, %d duplicate-fingerprint\n%s", r.code, n, r.stderr)
+	}
+	kib := h.peakKiB("valider", "--format", "json", "rendus.zip")
+	t.Logf("Moodle zip of 100,000 learners, one fingerprint: peak resident %d KiB", kib)
+	if kib > 64<<10 {
+		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
+	}
+}
