@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -199,11 +201,22 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 // yaml.Node instead of letting viper decode the text: yaml's map decoding
 // compares every key with every other, quadratic on the 200,000 keys
 // that fit in the 1 MiB cap, while this walk is linear. Merge keys are
-// refused, so that no alias can make the walk expand.
+// refused, so that no alias can make the walk expand. The file is one
+// YAML document: whatever follows it (after --- or ...) is parsed, and
+// refused, never silently dropped.
 func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return nil, nil, errors.New("YAML invalide : " + checklist.YAMLError(err))
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, nil, errors.New("YAML invalide : " + checklist.YAMLError(err))
+	default:
+		return nil, nil, fmt.Errorf("ligne %d : le fichier contient un second document YAML (après --- ou ...) ; pret n'en lit qu'un : réunissez les réglages en un seul", next.Line)
 	}
 	tree = map[string]any{}
 	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -192,6 +194,54 @@ func TestConfigHostileYAML(t *testing.T) {
 			continue
 		}
 		checkNoEnglish(t, err.Error())
+	}
+}
+
+// TestConfigOneDocument: the file is one YAML document. What follows it
+// (after --- or ...) is read and refused, exit 2 with the line, never
+// silently dropped; a lone leading ---, a closing ..., an empty file and
+// comments alone are still accepted.
+func TestConfigOneDocument(t *testing.T) {
+	home := testEnv(t)
+	const second = "le fichier contient un second document YAML (après --- ou ...) ; pret n'en lit qu'un : réunissez les réglages en un seul"
+	cases := []struct {
+		name, doc, say string // say "" : accepted
+		nom            string // cle.nom read when accepted
+	}{
+		{"second invalide", "cle:\n  nom: id_a\n---\n- [\n", "YAML invalide : ligne 4 : ", ""},
+		{"type après ...", "cle:\n  nom: id_a\n...\ncle: 5\n", "YAML invalide : ligne 3 : ", ""},
+		{"réglage deux fois", "cle:\n  nom: id_a\n---\ncle:\n  nom: id_b\n", "ligne 3 : " + second, ""},
+		{"--- final", "cle:\n  nom: id_a\n---\n", "ligne 3 : " + second, ""},
+		{"--- en tête", "---\ncle:\n  nom: id_a\n", "", "id_a"},
+		{"--- en tête et ...", "# réglages\n---\ncle:\n  nom: id_a\n...\n# fin\n", "", "id_a"},
+		{"vide", "", "", ""},
+		{"commentaires", "# rien\n# encore rien\n", "", ""},
+	}
+	for _, tc := range cases {
+		tree, _, err := parseConfigFile([]byte(tc.doc))
+		if tc.say == "" {
+			if err != nil {
+				t.Errorf("%s : %v", tc.name, err)
+				continue
+			}
+			if cle, _ := tree["cle"].(map[string]any); tc.nom != "" && (cle == nil || cle["nom"] != tc.nom) {
+				t.Errorf("%s : %+v", tc.name, tree)
+			}
+			continue
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), tc.say) {
+			t.Errorf("%s : %v, attendu %q", tc.name, err, tc.say)
+			continue
+		}
+		checkNoEnglish(t, err.Error())
+		p := filepath.Join(home, "config.yaml")
+		if err := os.WriteFile(p, []byte(tc.doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := pretIn(t, "", "--config", p, "verifier")
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.say) {
+			t.Errorf("%s : exit %d, attendu 2 et %q\n%s", tc.name, r.code, tc.say, r.stderr)
+		}
 	}
 }
 
