@@ -188,10 +188,31 @@ func TestEveryMoodleLearnerHasAResult(t *testing.T) {
 		"Gris Karim_10_assignsubmission_file_/":                   {"Gris Karim", "(acces.docx, texte en ligne (onlinetext.html) reçus)"},
 		"Brun Léa_11_assignsubmission_file_/":                     {"Brun Léa", "(a.txt, b.txt, c.txt, d.txt et 2 autres reçus)"},
 	}
+	// The same under a wrapper folder: the result is still at the
+	// learner's folder, not at the wrapper.
+	wrapped := map[string]entry{}
+	for name, e := range files {
+		wrapped["Export/"+name] = e
+	}
+	for _, wrap := range []string{"", "Export/"} {
+		in := files
+		if wrap != "" {
+			in = wrapped
+		}
+		everyLearnerHasAResult(t, in, wrap, want)
+	}
+}
+
+func everyLearnerHasAResult(t *testing.T, files map[string]entry, wrap string, wantAt map[string]struct{ learner, got string }) {
+	t.Helper()
+	want := map[string]struct{ learner, got string }{}
+	for path, w := range wantAt {
+		want[wrap+path] = w
+	}
 	for kind, arg := range bothWays(t, files) {
 		results := Validate([]string{arg[0]}, Options{Rules: testRules})
 		res := byPath(results, arg[1])
-		jules := res["Vert Jules_9_assignsubmission_file_/acces.md"]
+		jules := res[wrap+"Vert Jules_9_assignsubmission_file_/acces.md"]
 		if !jules.Valid || jules.Apprenant != "Vert Jules" {
 			t.Errorf("%s: the learner with an acces.md: %+v", kind, jules)
 		}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -459,7 +460,7 @@ func (a *zipRead) read(files []*zip.File) {
 			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
 			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
 			parts := entryParts(zf.Name)
-			r.add(base, len(parts) > 1 && isOnlineText(parts[0]))
+			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
 		}
 	}
 	pubs := map[string]pubPairs{}
@@ -523,8 +524,16 @@ func (a *zipRead) read(files []*zip.File) {
 // ("lot.zip!/Dupont Alice_1_assignsubmission_file_/"), or the entry
 // itself in a flat export.
 func (a *zipRead) placeOf(name string) string {
-	if parts := entryParts(name); len(parts) > 1 {
-		return a.path + "!/" + parts[0] + "/"
+	parts := entryParts(name)
+	isDir := strings.HasSuffix(name, "/") || strings.HasSuffix(name, `\`)
+	for k, p := range parts {
+		if _, _, ok := moodleLearner(p); ok {
+			if k == len(parts)-1 && !isDir {
+				break // her file, in a flat export
+			}
+			// Her Moodle folder, the outermost, under any wrapper folders.
+			return a.path + "!/" + strings.Join(parts[:k+1], "/") + "/"
+		}
 	}
 	return a.path + "!/" + name
 }
