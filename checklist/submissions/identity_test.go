@@ -3,11 +3,14 @@ package submissions
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -233,6 +236,28 @@ func TestPackDateRoundTrip(t *testing.T) {
 	for _, s := range []string{"", "2026-1-16", "2026/10/16", "2026-10-1x", "12026-10-16"} {
 		if n := packDate(s); n != 0 {
 			t.Errorf("packDate(%q) = %d, want 0", s, n)
+		}
+	}
+}
+
+// TestOneLearnerWhateverTheSpelling: two downloads of one learner, her
+// name in NFC in one and NFD in the other (a Mac's unzip), or her number
+// written 0101 and 101, are one learner: one verdict, the other listed,
+// no duplicate-fingerprint against herself.
+func TestOneLearnerWhateverTheSpelling(t *testing.T) {
+	good := page(newKey(42).fp, false)
+	dir := t.TempDir()
+	names := []string{norm.NFC.String("Petit Chloé_103"), norm.NFD.String("Petit Chloé_103"), "Dupont Alice_101", "Dupont Alice_0101"}
+	for i, name := range names {
+		data := zipOf(t, "Devoir/", []string{name + "_assignsubmission_file_/acces.md"}, good)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%d.zip", i/2, i%2)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, pair := range [][]string{{"0-0.zip", "0-1.zip"}, {"1-0.zip", "1-1.zip"}} {
+		results := Validate([]string{filepath.Join(dir, pair[0]), filepath.Join(dir, pair[1])}, Options{Rules: testRules})
+		if len(results) != 1 || !results[0].Valid || len(results[0].Others) != 1 {
+			t.Errorf("%v: %d results, want one valid with the other listed: %+v", pair, len(results), results)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
@@ -79,6 +80,18 @@ func moodleLearner(name string) (learner, key string, ok bool) {
 	return name[:j], name[:i], true
 }
 
+// sameLearner is a Moodle learner as one person whatever the download
+// spelled: the name in NFC (a Mac's unzip writes NFD) and the number by
+// its value ("_0101" is "_101", as in the worksheet).
+func sameLearner(learner, key string) (string, string) {
+	id := strings.TrimLeft(key[len(learner)+1:], "0")
+	if id == "" {
+		id = "0"
+	}
+	learner = norm.NFC.String(learner)
+	return learner, learner + "_" + id
+}
+
 // learnerOf names who handed a file in. outer are the names above the
 // place the walk reads from, parts the folders below it then the file
 // name. The outermost Moodle name among them all is the learner: the
@@ -91,7 +104,7 @@ func learnerOf(outer, parts []string, fallback string) (learner, moodle string) 
 	for _, list := range [][]string{outer, parts} {
 		for _, p := range list {
 			if l, k, ok := moodleLearner(p); ok {
-				return l, k
+				return sameLearner(l, k)
 			}
 		}
 	}
