@@ -208,7 +208,7 @@ func keyWindows(text string, leaked []int) map[string]bool {
 		n++
 		if _, ok := slices.BinarySearch(leaked, n); ok {
 			for _, c := range []byte(l) {
-				if isBase64(c) {
+				if isB64(c) {
 					b.WriteByte(c)
 				}
 			}
@@ -228,7 +228,7 @@ func maskKey(s string, pieces map[string]bool) string {
 	var out strings.Builder
 	for i := 0; i < len(s); {
 		j := i
-		for j < len(s) && isBase64(s[j]) {
+		for j < len(s) && isB64(s[j]) {
 			j++
 		}
 		if j == i {
@@ -247,10 +247,6 @@ func maskKey(s string, pieces map[string]bool) string {
 		i = j
 	}
 	return out.String()
-}
-
-func isBase64(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
 }
 
 // page is the rules reading a file block by block.

@@ -66,13 +66,8 @@ func TestScale(t *testing.T) {
 // the records and the shared key's lists all fit in the 64 MiB of
 // organisateurs.md (least of three runs, /usr/bin/time).
 func TestScaleArchive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 entries: not in -short")
-	}
-	h := newHome(t)
+	h, shared := scaleHome(t)
 	raw := make([]byte, 32)
-	rand.Read(raw)
-	shared := "SHA256:" + base64.RawStdEncoding.EncodeToString(raw)
 	bigZip(t, h.path("rendus.zip"), func(i int, put func(string, []byte)) {
 		fp := shared
 		if i%2 == 0 {
@@ -156,13 +151,8 @@ func bigZip(t *testing.T, path string, learner func(i int, put func(name string,
 // fingerprint form one group of duplicate-fingerprint; the report lists
 // the group's 100,000 paths and still stays in the 64 MiB.
 func TestScaleMoodleOneKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 learners: not in -short")
-	}
-	h := newHome(t)
-	raw := make([]byte, 32)
-	rand.Read(raw)
-	page := []byte(accesPage("SHA256:" + base64.RawStdEncoding.EncodeToString(raw)))
+	h, fp := scaleHome(t)
+	page := []byte(accesPage(fp))
 	bigZip(t, h.path("rendus.zip"), func(i int, put func(string, []byte)) {
 		put(fmt.Sprintf("Nom%06d Prénom_%d_assignsubmission_file_/acces.md", i, 100000+i), page)
 	})
@@ -175,4 +165,15 @@ func TestScaleMoodleOneKey(t *testing.T) {
 	if kib > 64<<10 {
 		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
 	}
+}
+
+// scaleHome is a home for a 100,000-file test, skipped under -short, and
+// a random fingerprint to state.
+func scaleHome(t *testing.T) (*home, string) {
+	if testing.Short() {
+		t.Skip("100,000 files: not in -short")
+	}
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	return newHome(t), "SHA256:" + base64.RawStdEncoding.EncodeToString(raw)
 }
