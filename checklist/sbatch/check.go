@@ -3,7 +3,7 @@ package sbatch
 import (
 	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -39,12 +39,10 @@ func Check(name string, data []byte, given Given) *Report {
 	r := &Report{Effective: s.Effective(), Problems: leaks}
 	e := r.Effective
 
-	if len(s.Lines) == 0 || s.Lines[0] != "#!/bin/bash" {
-		first, line := "", 0 // an empty script has no line 1 to point at
-		if len(s.Lines) > 0 {
-			first, line = s.Lines[0], 1
-		}
-		r.add("sbatch-shebang", checklist.SevError, line, "la première ligne est %q : le cours demande exactement #!/bin/bash", first)
+	if len(s.Lines) == 0 {
+		r.add("sbatch-shebang", checklist.SevError, 0, "la première ligne est \"\" : le cours demande exactement #!/bin/bash")
+	} else if s.Lines[0] != "#!/bin/bash" {
+		r.add("sbatch-shebang", checklist.SevError, 1, "la première ligne est %q : le cours demande exactement #!/bin/bash", s.Lines[0])
 	}
 	if s.CRLF {
 		r.add("sbatch-crlf", checklist.SevError, 0, "fins de ligne Windows (CRLF) : sbatch refuse ce script ; enregistrez-le avec des fins de ligne Unix (LF)")
@@ -57,11 +55,9 @@ func Check(name string, data []byte, given Given) *Report {
 			r.add("sbatch-missing-option", checklist.SevError, 0, "%s n'est pas en vigueur : ajoutez la ligne #SBATCH %s avant hostname", canonical, canonical)
 			continue
 		}
-		same, meaning := sameMeaning(w[0], o.Value, e)
-		switch {
-		case !same:
+		if same, meaning := sameMeaning(o, e); !same {
 			r.add("sbatch-wrong-value", checklist.SevError, o.Line, "%s : %s ; le cours demande %s", o.Written, meaning, canonical)
-		case o.Written != canonical:
+		} else if o.Written != canonical {
 			r.add("sbatch-spelling", checklist.SevWarning, o.Line, "%s veut dire la même chose que %s ; le cours l'écrit %s", o.Written, canonical, canonical)
 		}
 	}
@@ -69,12 +65,11 @@ func Check(name string, data []byte, given Given) *Report {
 	for _, ig := range s.Ignored {
 		r.add("sbatch-ignored-directive", checklist.SevError, ig.Line, "ligne %d ignorée par Slurm : %s", ig.Line, ig.Why)
 	}
-	for line, idx := range s.DirectiveAt {
-		for _, i := range idx {
-			if strings.Contains(s.Options[i].Written, "$") {
-				r.add("sbatch-shell-variable", checklist.SevError, line, "%s : Slurm ne remplace pas les variables du shell dans une directive ; « $ » reste du texte", s.Options[i].Written)
-				break
-			}
+	said := 0 // one shell variable said per line
+	for _, o := range s.Options {
+		if o.Line != said && strings.Contains(o.Written, "$") {
+			r.add("sbatch-shell-variable", checklist.SevError, o.Line, "%s : Slurm ne remplace pas les variables du shell dans une directive ; « $ » reste du texte", o.Written)
+			said = o.Line
 		}
 	}
 
@@ -112,18 +107,19 @@ func Check(name string, data []byte, given Given) *Report {
 			r.add("sbatch-unrequested-option", checklist.SevError, o.Line, "%s : les organisateurs ont donné %s=%s", o.Written, u.name, u.given)
 		}
 	}
-	sort.SliceStable(r.Problems, func(i, j int) bool { return r.Problems[i].Line < r.Problems[j].Line })
+	slices.SortStableFunc(r.Problems, func(a, b checklist.Problem) int { return a.Line - b.Line })
 	r.Explain = explain(s, e)
 	return r
 }
 
-// sameMeaning compares what Slurm retains with what the course asks.
-func sameMeaning(name, value string, e Effective) (bool, string) {
-	switch name {
+// sameMeaning compares what Slurm retains of o, the option in effect,
+// with what the course asks.
+func sameMeaning(o Option, e Effective) (bool, string) {
+	switch o.Name {
 	case "job-name":
-		return value == "sommeil", fmt.Sprintf("le job s'appellera %q", value)
+		return o.Value == "sommeil", fmt.Sprintf("le job s'appellera %q", o.Value)
 	case "output":
-		return strings.TrimPrefix(value, "./") == "sommeil-%j.out", fmt.Sprintf("la sortie ira dans %q", value)
+		return strings.TrimPrefix(o.Value, "./") == "sommeil-%j.out", fmt.Sprintf("la sortie ira dans %q", o.Value)
 	case "time":
 		if e.TimeLimitMinutes == nil {
 			return false, "Slurm ne comprend pas cette durée"
@@ -131,14 +127,11 @@ func sameMeaning(name, value string, e Effective) (bool, string) {
 		return *e.TimeLimitMinutes == 2, "Slurm retient " + minutes(*e.TimeLimitMinutes)
 	case "cpus-per-task":
 		return e.CPUsPerTask == 1, fmt.Sprintf("%d CPU par tâche", e.CPUsPerTask)
-	case "mem":
-		m, ok := ParseMem(value)
-		if !ok {
-			return false, "Slurm ne comprend pas cette quantité"
-		}
-		return m == 1024, fmt.Sprintf("%d Mio de mémoire", m)
 	}
-	return false, ""
+	if _, ok := ParseMem(o.Value); !ok {
+		return false, "Slurm ne comprend pas cette quantité"
+	}
+	return e.MemMiB == 1024, fmt.Sprintf("%d Mio de mémoire", e.MemMiB)
 }
 
 func minutes(m int) string {
@@ -157,59 +150,42 @@ func minutes(m int) string {
 
 // explain writes one French line per line of the script.
 func explain(s *Script, e Effective) []string {
-	ignored := map[int]string{}
-	for _, ig := range s.Ignored {
-		ignored[ig.Line] = ig.Why
-	}
-	overridden := map[int]bool{}
-	seen := map[string]bool{}
-	for i := len(s.Options) - 1; i >= 0; i-- {
-		if seen[s.Options[i].Name] {
-			overridden[i] = true
-		}
-		seen[s.Options[i].Name] = true
-	}
 	var out []string
 	for i, line := range s.Lines {
-		no := i + 1
 		say := func(format string, args ...any) {
-			out = append(out, fmt.Sprintf("ligne %d : ", no)+fmt.Sprintf(format, args...))
+			out = append(out, fmt.Sprintf("ligne %d : ", i+1)+fmt.Sprintf(format, args...))
 		}
 		trimmed := strings.TrimSpace(line)
-		switch {
-		case no == 1 && strings.HasPrefix(line, "#!"):
-			if line == "#!/bin/bash" {
-				say("#!/bin/bash : le noyau lance bash ; pour Slurm, c'est un commentaire, et les #SBATCH qui suivent comptent")
-			} else {
-				say("%s : le script tourne avec %s, pas bash", line, strings.TrimPrefix(line, "#!"))
-			}
-		case ignored[no] != "":
-			say("%s : ignorée par Slurm, %s", trimmed, ignored[no])
-		case len(s.DirectiveAt[no]) > 0:
-			for _, idx := range s.DirectiveAt[no] {
-				o := s.Options[idx]
-				text := explainOption(o, e)
-				if overridden[idx] {
+		for j, o := range s.Options {
+			if o.Line == i+1 {
+				text := explainOption(o)
+				if slices.ContainsFunc(s.Options[j+1:], func(later Option) bool { return later.Name == o.Name }) {
 					text += " (remplacée plus bas par la même option)"
 				}
 				say("%s", text)
 			}
-		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+		}
+		ig := slices.IndexFunc(s.Ignored, func(ig Ignored) bool { return ig.Line == i+1 })
+		switch {
+		case i == 0 && line == "#!/bin/bash":
+			say("#!/bin/bash : le noyau lance bash ; pour Slurm, c'est un commentaire, et les #SBATCH qui suivent comptent")
+		case i == 0 && strings.HasPrefix(line, "#!"):
+			say("%s : le script tourne avec %s, pas bash", line, line[2:])
+		case ig >= 0:
+			say("%s : ignorée par Slurm, %s", trimmed, s.Ignored[ig].Why)
+		case trimmed == "" || trimmed[0] == '#':
+		case strings.Join(strings.Fields(trimmed), " ") == "hostname":
+			say("hostname : écrit le nom du nœud qui exécute le script, dans le fichier de sortie")
+		case strings.Join(strings.Fields(trimmed), " ") == "sleep 30":
+			say("sleep 30 : attend 30 secondes sans calculer ; l'allocation reste prise, squeue montre le job")
 		default:
-			switch strings.Join(strings.Fields(trimmed), " ") {
-			case "hostname":
-				say("hostname : écrit le nom du nœud qui exécute le script, dans le fichier de sortie")
-			case "sleep 30":
-				say("sleep 30 : attend 30 secondes sans calculer ; l'allocation reste prise, squeue montre le job")
-			default:
-				say("%s : commande lancée par le script", trimmed)
-			}
+			say("%s : commande lancée par le script", trimmed)
 		}
 	}
 	return out
 }
 
-func explainOption(o Option, e Effective) string {
+func explainOption(o Option) string {
 	switch o.Name {
 	case "job-name":
 		return fmt.Sprintf("%s : le nom vu dans squeue est « %s »", o.Written, o.Value)

@@ -5,11 +5,19 @@
 // it together with the other deliverables.
 package sbatch
 
-import "strings"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/romeo-pret/pret/checklist"
+)
 
 // Option is one option as sbatch's getopt sees it.
 type Option struct {
-	Name    string // the long name: "job-name", "time", …
+	Name    string // the long name: "job-name", "time", …; "" for a bare word
 	Value   string
 	Line    int
 	Written string // as written: "-J sommeil", "--time=2"
@@ -29,60 +37,50 @@ type Command struct {
 
 // Script is a batch script as sbatch reads it.
 type Script struct {
-	Name        string // the file name: Slurm's job name when none is set
-	Lines       []string
-	CRLF        bool
-	Options     []Option // in order; a later one overrides an earlier one
-	Ignored     []Ignored
-	Commands    []Command
-	DirectiveAt map[int][]int // line → indices in Options
-	Unmatched   []int         // lines with an unmatched quote
+	Name      string // the file name: Slurm's job name when none is set
+	Lines     []string
+	CRLF      bool
+	Options   []Option // in line order; a later one overrides an earlier one
+	Ignored   []Ignored
+	Commands  []Command
+	Unmatched []int // lines with an unmatched quote
 }
 
 // Parse reads a script. Nothing is executed and nothing is expanded.
 func Parse(name string, data []byte) *Script {
-	s := &Script{Name: name, DirectiveAt: map[int][]int{}}
 	text := string(data)
-	s.CRLF = strings.Contains(text, "\r\n")
+	s := &Script{Name: name, CRLF: strings.Contains(text, "\r\n")}
 	if text != "" {
 		// "\n" alone is one empty line, as "\r\n" is.
 		s.Lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	}
-	for i := range s.Lines {
-		s.Lines[i] = strings.TrimSuffix(s.Lines[i], "\r")
-	}
 	inDirectives := true
-	for i, line := range s.Lines {
-		no := i + 1
-		trimmed := strings.TrimSpace(line)
-		if inDirectives && strings.HasPrefix(line, "#SBATCH") {
+	for i := range s.Lines {
+		line := strings.TrimSuffix(s.Lines[i], "\r")
+		s.Lines[i] = line
+		no, trimmed := i+1, strings.TrimSpace(line)
+		switch low := strings.ToLower(trimmed); {
+		case inDirectives && strings.HasPrefix(line, "#SBATCH"):
 			args, raws, unmatched := splitArguments(line[len("#SBATCH"):])
 			if unmatched {
 				s.Unmatched = append(s.Unmatched, no)
 			}
 			s.addOptions(no, args, raws)
-			continue
-		}
-		switch low := strings.ToLower(trimmed); {
-		case trimmed == "":
-			continue
-		case strings.HasPrefix(trimmed, "#"):
-			if strings.HasPrefix(low, "#sbatch") || strings.HasPrefix(low, "# sbatch") {
-				why := "indentée : seule une ligne qui commence par #SBATCH en colonne 0 compte"
-				switch {
-				case !inDirectives:
-					why = "après la première commande : Slurm a cessé de lire les directives"
-				case !strings.HasPrefix(trimmed, "#SBATCH"):
-					why = "écrite autrement que #SBATCH (casse ou espace) : c'est un commentaire"
-				}
-				s.Ignored = append(s.Ignored, Ignored{no, why})
+		case strings.HasPrefix(low, "#sbatch") || strings.HasPrefix(low, "# sbatch"):
+			why := "indentée : seule une ligne qui commence par #SBATCH en colonne 0 compte"
+			switch {
+			case !inDirectives:
+				why = "après la première commande : Slurm a cessé de lire les directives"
+			case !strings.HasPrefix(trimmed, "#SBATCH"):
+				why = "écrite autrement que #SBATCH (casse ou espace) : c'est un commentaire"
 			}
-			continue
+			s.Ignored = append(s.Ignored, Ignored{no, why})
+		case trimmed != "" && trimmed[0] != '#':
+			// The first line that is neither blank nor a comment ends
+			// the directives (opt.c stops there).
+			inDirectives = false
+			s.Commands = append(s.Commands, Command{no, trimmed})
 		}
-		// The first line that is neither blank nor a comment ends the
-		// directives (opt.c stops there).
-		inDirectives = false
-		s.Commands = append(s.Commands, Command{no, trimmed})
 	}
 	return s
 }
@@ -95,11 +93,6 @@ func splitArguments(s string) (args, raws []string, unmatched bool) {
 	var cur strings.Builder
 	start := -1 // where the word read starts, -1 between words
 	var quote byte
-	begin := func(i int) {
-		if start < 0 {
-			start = i
-		}
-	}
 	end := func(i int) {
 		if start >= 0 {
 			args, raws = append(args, cur.String()), append(raws, s[start:i])
@@ -108,26 +101,27 @@ func splitArguments(s string) (args, raws []string, unmatched bool) {
 		}
 	}
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
+		c := s[i]
+		if quote == 0 && strings.IndexByte(" \t\r\v\f#", c) >= 0 {
+			end(i)
+			if c == '#' {
+				return args, raws, false
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		switch {
 		case c == '\\':
-			begin(i)
 			if i++; i < len(s) {
 				cur.WriteByte(s[i])
 			}
 		case quote != 0 && c == quote:
 			quote = 0
-		case quote != 0:
-			cur.WriteByte(c)
-		case c == '"' || c == '\'':
-			begin(i)
+		case quote == 0 && (c == '"' || c == '\''):
 			quote = c
-		case c == '#':
-			end(i)
-			return args, raws, false
-		case strings.IndexByte(" \t\r\v\f", c) >= 0:
-			end(i)
 		default:
-			begin(i)
 			cur.WriteByte(c)
 		}
 	}
@@ -147,55 +141,35 @@ var short = map[byte]string{
 }
 
 // takesValue lists the options whose value may follow as the next word.
-var takesValue = func() map[string]bool {
-	m := map[string]bool{}
-	for _, name := range strings.Fields(`job-name output error time cpus-per-task partition account
-		chdir nodes ntasks array dependency nodelist exclude constraint qos gpus licenses input
-		distribution clusters cluster core-spec extra-node-info begin nodefile mem mem-per-cpu
-		mem-per-gpu mem-bind gres gres-flags gpus-per-node gpus-per-task gpus-per-socket
-		cpus-per-gpu gpu-bind gpu-freq mail-type mail-user ntasks-per-node ntasks-per-core
-		ntasks-per-socket ntasks-per-gpu reservation signal time-min tmp wckey comment export
-		export-file open-mode cpu-freq priority uid gid container batch threads-per-core
-		cores-per-socket sockets-per-node switches network power profile deadline delay-boot
-		acctg-freq bb bbf hint mcs-label mincpus prefer kill-on-invalid-dep thread-spec wrap`) {
-		m[name] = true
-	}
-	return m
-}()
+var takesValue = strings.Fields(`job-name output error time cpus-per-task partition account
+	chdir nodes ntasks array dependency nodelist exclude constraint qos gpus licenses input
+	distribution clusters cluster core-spec extra-node-info begin nodefile mem mem-per-cpu
+	mem-per-gpu mem-bind gres gres-flags gpus-per-node gpus-per-task gpus-per-socket
+	cpus-per-gpu gpu-bind gpu-freq mail-type mail-user ntasks-per-node ntasks-per-core
+	ntasks-per-socket ntasks-per-gpu reservation signal time-min tmp wckey comment export
+	export-file open-mode cpu-freq priority uid gid container batch threads-per-core
+	cores-per-socket sockets-per-node switches network power profile deadline delay-boot
+	acctg-freq bb bbf hint mcs-label mincpus prefer kill-on-invalid-dep thread-spec wrap`)
 
 // addOptions runs getopt over one directive line's words.
 func (s *Script) addOptions(line int, args, raws []string) {
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		written := raws[i]
-		var o Option
+		a, o, has := args[i], Option{Line: line, Written: raws[i]}, true
 		switch {
 		case strings.HasPrefix(a, "--"):
-			name, value, has := strings.Cut(a[2:], "=")
-			o = Option{Name: name, Value: value, Line: line, Written: written}
-			if !has && takesValue[name] && i+1 < len(args) {
-				i++
-				o.Value, o.Written = args[i], written+" "+raws[i]
-			}
-		case strings.HasPrefix(a, "-") && len(a) >= 2:
-			name, ok := short[a[1]]
-			if !ok {
-				name = a[1:2]
-			}
-			o = Option{Name: name, Line: line, Written: written}
-			switch {
-			case len(a) > 2:
-				o.Value = strings.TrimPrefix(a[2:], "=")
-			case takesValue[name] && i+1 < len(args):
-				i++
-				o.Value, o.Written = args[i], written+" "+raws[i]
-			}
+			o.Name, o.Value, has = strings.Cut(a[2:], "=")
+		case len(a) >= 2 && a[0] == '-':
+			o.Name = cmp.Or(short[a[1]], a[1:2])
+			o.Value, has = strings.TrimPrefix(a[2:], "="), len(a) > 2
 		default:
 			// A bare word: getopt leaves it as the script's argument;
 			// keep it so the rules can name it.
-			o = Option{Value: a, Line: line, Written: written}
+			o.Value = a
 		}
-		s.DirectiveAt[line] = append(s.DirectiveAt[line], len(s.Options))
+		if !has && i+1 < len(args) && slices.Contains(takesValue, o.Name) {
+			i++
+			o.Value, o.Written = args[i], o.Written+" "+raws[i]
+		}
 		s.Options = append(s.Options, o)
 	}
 }
@@ -208,4 +182,122 @@ func (s *Script) Last(name string) (Option, bool) {
 		}
 	}
 	return Option{}, false
+}
+
+// ParseTime reads a --time value as Slurm's time_str2mins does: minutes,
+// minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes,
+// days-hours:minutes:seconds; seconds round up to the next minute.
+// unlimited is true for 0, -1, INFINITE and UNLIMITED.
+func ParseTime(v string) (minutes int, unlimited bool, ok bool) {
+	switch strings.ToUpper(v) {
+	case "-1", "INFINITE", "UNLIMITED":
+		return 0, true, true
+	}
+	days, rest, hasDays := strings.Cut(v, "-")
+	if !hasDays {
+		days, rest = "0", v
+	}
+	fields := append([]string{days}, strings.Split(rest, ":")...)
+	// What each field counts, in seconds: after days, hours first;
+	// without days, minutes first unless there are three fields.
+	unit := []int{86400, 3600, 60, 1}
+	if !hasDays && len(fields) < 4 {
+		unit = []int{0, 60, 1}
+	}
+	if len(fields) > len(unit) {
+		return 0, false, false
+	}
+	secs := 0
+	for i, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil || strings.Trim(f, "0123456789") != "" {
+			return 0, false, false
+		}
+		secs += n * unit[i]
+	}
+	m := (secs + 59) / 60
+	// A time limit of zero asks for no limit at all.
+	return m, m == 0, true
+}
+
+// ParseMem reads a --mem value as Slurm's str_to_mbytes does: a whole
+// number, MiB without a suffix, K (rounded up), M, G or T after it; what
+// follows the suffix is not read.
+func ParseMem(v string) (mib int64, ok bool) {
+	suffix := strings.TrimLeft(v, "0123456789")
+	n, err := strconv.ParseInt(v[:len(v)-len(suffix)], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	switch strings.ToUpper(suffix[:min(len(suffix), 1)]) {
+	case "", "M":
+		return n, true
+	case "K":
+		return (n + 1023) / 1024, true
+	case "G":
+		return n * 1024, true
+	case "T":
+		return n * 1024 * 1024, true
+	}
+	return 0, false
+}
+
+// Effective is what Slurm will retain from the script (livrables.md).
+type Effective = checklist.SbatchEffective
+
+// Effective computes what Slurm retains, and whether sbatch accepts it.
+func (s *Script) Effective() Effective {
+	e := Effective{JobName: s.Name, Output: "slurm-%j.out", CPUsPerTask: 1, IgnoredDirectives: []int{}}
+	refuse := func(format string, args ...any) { e.Refusals = append(e.Refusals, fmt.Sprintf(format, args...)) }
+	if len(s.Lines) == 0 || !strings.HasPrefix(s.Lines[0], "#!") {
+		refuse("la première ligne ne commence pas par #! : sbatch refuse le script")
+	}
+	if s.CRLF {
+		refuse("fins de ligne Windows (CRLF) : sbatch refuse le script")
+	}
+	for _, l := range s.Unmatched {
+		refuse("ligne %d : guillemet non fermé", l)
+	}
+	if o, ok := s.Last("job-name"); ok {
+		e.JobName = o.Value
+	}
+	if o, ok := s.Last("output"); ok {
+		e.Output = o.Value
+	}
+	if o, ok := s.Last("time"); ok {
+		if m, _, valid := ParseTime(o.Value); valid {
+			e.TimeLimitMinutes = &m
+		} else {
+			refuse("ligne %d : --time=%s n'est pas une durée que Slurm comprend", o.Line, o.Value)
+		}
+	}
+	if o, ok := s.Last("cpus-per-task"); ok {
+		if n, err := strconv.Atoi(o.Value); err == nil && n >= 1 {
+			e.CPUsPerTask = n
+		} else {
+			refuse("ligne %d : --cpus-per-task=%s n'est pas un nombre de CPU", o.Line, o.Value)
+		}
+	}
+	if o, ok := s.Last("mem"); ok {
+		if m, valid := ParseMem(o.Value); valid {
+			e.MemMiB = m
+		} else {
+			refuse("ligne %d : --mem=%s n'est pas une quantité de mémoire (nombre, puis K, M, G ou T)", o.Line, o.Value)
+		}
+	}
+	// Two ways of asking for memory at once: sbatch refuses the script.
+	var mems []string
+	for _, name := range []string{"mem", "mem-per-cpu", "mem-per-gpu"} {
+		if _, ok := s.Last(name); ok {
+			mems = append(mems, "--"+name)
+		}
+	}
+	if len(mems) > 1 {
+		refuse("%s ensemble : sbatch refuse le script", strings.Join(mems, " et "))
+	}
+	for _, ig := range s.Ignored {
+		e.IgnoredDirectives = append(e.IgnoredDirectives, ig.Line)
+	}
+	e.AcceptedBySbatch = len(e.Refusals) == 0
+	return e
 }
