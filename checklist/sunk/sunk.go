@@ -44,19 +44,13 @@ func decode(name string, data []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// get walks a path of keys through decoded YAML.
-func get(m any, path ...string) (any, bool) {
-	cur := m
+// get walks a path of keys through decoded YAML: nil where one is missing.
+func get(v any, path ...string) any {
 	for _, p := range path {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = mm[p]; !ok {
-			return nil, false
-		}
+		m, _ := v.(map[string]any)
+		v = m[p]
 	}
-	return cur, cur != nil
+	return v
 }
 
 func str(v any) string {
@@ -89,21 +83,67 @@ func seconds(v any) (int, bool) {
 	return 0, false
 }
 
-// found is what the files say, with where each value came from.
-type found struct {
-	enabled                 any
-	valuesName, scopeType   string
-	scopeSet                bool
-	namespaces              []string
-	killWaitValues          *int
-	killWaitPods            *int
-	podsName, configMapName string
-	policyScheduler         string
-	policyGrace             bool
-	annotations             map[string]string
+// items are the objects of a List (kubectl get -o yaml), or doc itself.
+func items(doc map[string]any) []any {
+	if l, ok := get(doc, "items").([]any); ok || doc == nil {
+		return l
+	}
+	return []any{doc}
 }
 
-func read(in Inputs) (*found, error) {
+// readPods returns the scheduler container's --slurm-kill-wait and
+// --scheduler-name, from the first pod that has one.
+func readPods(doc map[string]any) (killWait *int, name string, err error) {
+	for _, item := range items(doc) {
+		list, _ := get(item, "spec", "containers").([]any)
+		for _, c := range list {
+			if str(get(c, "name")) != "scheduler" {
+				continue
+			}
+			var args []string
+			for _, key := range []string{"command", "args"} {
+				l, _ := get(c, key).([]any)
+				for _, a := range l {
+					args = append(args, str(a))
+				}
+			}
+			for i, a := range args {
+				flag, value, has := strings.Cut(a, "=")
+				if !has && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+					value = args[i+1]
+				}
+				switch flag {
+				case "--slurm-kill-wait":
+					n, ok := seconds(value)
+					if !ok {
+						return nil, "", &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
+					}
+					killWait = &n
+				case "--scheduler-name":
+					name = value
+				}
+			}
+			return killWait, name, nil
+		}
+	}
+	return nil, "", nil
+}
+
+// readConfigMap returns scheduler.name of the first scheduler.conf.
+func readConfigMap(doc map[string]any) (string, error) {
+	for _, item := range items(doc) {
+		if conf := get(item, "data", "scheduler.conf"); conf != nil {
+			inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
+			return str(get(inner, "scheduler", "name")), err
+		}
+	}
+	return "", nil
+}
+
+const step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io/component=scheduler -o jsonpath='{.items[0].data.scheduler\\.conf}' | yq '.scheduler.name'"
+
+// Check runs the checks of sunk.md, in their order.
+func Check(in Inputs) (*checklist.Report, error) {
 	files := []struct {
 		flag string
 		data []byte
@@ -125,210 +165,120 @@ func read(in Inputs) (*found, error) {
 			return nil, err
 		}
 	}
-	values, policy, pods, cmap := docs[0], docs[1], docs[2], docs[3]
-	f := &found{}
-	f.enabled, _ = get(values, "scheduler", "enabled")
-	v, _ := get(values, "scheduler", "name")
-	f.valuesName = str(v)
-	v, f.scopeSet = get(values, "scheduler", "scope", "type")
-	f.scopeType = str(v)
-	v, _ = get(values, "scheduler", "scope", "namespaces")
-	switch x := v.(type) {
-	case []any:
-		for _, n := range x {
-			f.namespaces = append(f.namespaces, strings.TrimSpace(str(n)))
-		}
-	case string:
-		for _, n := range strings.Split(x, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				f.namespaces = append(f.namespaces, n)
-			}
-		}
-	}
-	if v, ok := get(values, "slurmConfig", "KillWait"); ok {
+	values, policy := docs[0], docs[1]
+	var kwValues *int
+	if v := get(values, "slurmConfig", "KillWait"); v != nil {
 		n, valid := seconds(v)
 		if !valid {
 			return nil, &InputError{"--valeurs", fmt.Sprintf("slurmConfig.KillWait vaut %v : un nombre de secondes est attendu", v)}
 		}
-		f.killWaitValues = &n
+		kwValues = &n
 	}
-
-	if inner, ok := get(policy, "policy"); ok {
-		// runner.json, as GetManagedRunner returns it
-		if m, ok := inner.(map[string]any); ok {
-			policy = m
-		}
+	if inner, ok := get(policy, "policy").(map[string]any); ok {
+		policy = inner // runner.json, as GetManagedRunner returns it
 	}
-	v, _ = get(policy, "base", "spec", "schedulerName")
-	f.policyScheduler = str(v)
-	_, f.policyGrace = get(policy, "base", "spec", "terminationGracePeriodSeconds")
-	if v, ok := get(policy, "base", "metadata", "annotations"); ok {
-		m, _ := v.(map[string]any)
-		f.annotations = map[string]string{}
-		for k, val := range m {
-			f.annotations[k] = str(val)
-		}
-	}
-	if err := f.readPods(pods); err != nil {
-		return nil, err
-	}
-	return f, f.readConfigMap(cmap)
-}
-
-// items are the objects of a List (kubectl get -o yaml), or doc itself.
-func items(doc map[string]any) []any {
-	if doc == nil {
-		return nil
-	}
-	if list, ok := get(doc, "items"); ok {
-		if l, ok := list.([]any); ok {
-			return l
-		}
-	}
-	return []any{doc}
-}
-
-// readPods takes the scheduler container's arguments from the first pod
-// that has one.
-func (f *found) readPods(doc map[string]any) error {
-	for _, item := range items(doc) {
-		cs, _ := get(item, "spec", "containers")
-		list, _ := cs.([]any)
-		for _, c := range list {
-			if n, _ := get(c, "name"); str(n) != "scheduler" {
-				continue
-			}
-			var args []string
-			for _, key := range []string{"command", "args"} {
-				v, _ := get(c, key)
-				l, _ := v.([]any)
-				for _, a := range l {
-					args = append(args, str(a))
-				}
-			}
-			for i, a := range args {
-				name, value, has := strings.Cut(a, "=")
-				if !has && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-					value = args[i+1]
-				}
-				switch name {
-				case "--slurm-kill-wait":
-					n, ok := seconds(value)
-					if !ok {
-						return &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
-					}
-					f.killWaitPods = &n
-				case "--scheduler-name":
-					f.podsName = value
-				}
-			}
-			return nil
-		}
-	}
-	return nil
-}
-
-func (f *found) readConfigMap(doc map[string]any) error {
-	for _, item := range items(doc) {
-		if conf, ok := get(item, "data", "scheduler.conf"); ok {
-			inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
-			v, _ := get(inner, "scheduler", "name")
-			f.configMapName = str(v)
-			return err
-		}
-	}
-	return nil
-}
-
-const (
-	step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io/component=scheduler -o jsonpath='{.items[0].data.scheduler\\.conf}' | yq '.scheduler.name'"
-	slurmDefault = 30 // Slurm's own KillWait when none is set
-)
-
-// Check runs the checks of sunk.md, in their order.
-func Check(in Inputs) (*checklist.Report, error) {
-	f, err := read(in)
+	kwPods, podsName, err := readPods(docs[2])
 	if err != nil {
 		return nil, err
 	}
+	cmName, err := readConfigMap(docs[3])
+	if err != nil {
+		return nil, err
+	}
+
 	r := &checklist.Report{Name: "pret sunk"}
 	add := func(id string, st checklist.Status, msg, fix string) {
 		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
 	}
-
-	if b, ok := f.enabled.(bool); ok && b {
+	if enabled := get(values, "scheduler", "enabled"); enabled == true {
 		add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
 	} else {
-		add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", orAbsent(f.enabled)),
+		if enabled == nil {
+			enabled = "absent"
+		}
+		add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", enabled),
 			"définissez scheduler.enabled: true dans les valeurs Helm de Slurm et appliquez-les par Helm")
 	}
 
-	name, source := f.configMapName, "la ConfigMap de l'ordonnanceur"
+	name, source := cmName, "la ConfigMap de l'ordonnanceur"
 	if name == "" {
-		name, source = f.podsName, "l'argument --scheduler-name du pod (SUNK 7.x)"
+		name, source = podsName, "l'argument --scheduler-name du pod (SUNK 7.x)"
 	}
 	if name == "" {
-		name, source = f.valuesName, "scheduler.name des valeurs Helm"
+		name, source = str(get(values, "scheduler", "name")), "scheduler.name des valeurs Helm"
 	}
+	policyScheduler := str(get(policy, "base", "spec", "schedulerName"))
 	switch {
 	case name == "":
 		add("scheduler-name", checklist.Skip, "aucune source ne donne le nom de l'ordonnanceur ; pret ne le devine pas",
 			"lisez-le comme à l'étape 2 : "+step2Command+" (SUNK 7.x : l'argument --scheduler-name du pod), puis donnez --configmap ou --pods")
-	case f.policyScheduler == "":
+	case policyScheduler == "":
 		add("scheduler-name", checklist.Fail, "la politique n'a pas de base.spec.schedulerName", fmt.Sprintf("ajoutez base.spec.schedulerName: %q à la politique (nom lu dans %s)", name, source))
-	case f.policyScheduler != name:
-		add("scheduler-name", checklist.Fail, fmt.Sprintf("la politique dit %q, %s dit %q", f.policyScheduler, source, name), fmt.Sprintf("mettez base.spec.schedulerName: %q dans la politique", name))
+	case policyScheduler != name:
+		add("scheduler-name", checklist.Fail, fmt.Sprintf("la politique dit %q, %s dit %q", policyScheduler, source, name), fmt.Sprintf("mettez base.spec.schedulerName: %q dans la politique", name))
 	default:
 		add("scheduler-name", checklist.Pass, fmt.Sprintf("schedulerName %q, comme %s", name, source), "")
 	}
 
 	switch {
-	case f.killWaitValues != nil && f.killWaitPods != nil && *f.killWaitValues != *f.killWaitPods:
-		add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *f.killWaitValues, *f.killWaitPods),
+	case kwValues != nil && kwPods != nil && *kwValues != *kwPods:
+		add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *kwValues, *kwPods),
 			"appliquez les valeurs par votre déploiement SUNK habituel, puis vérifiez que l'ordonnanceur indique le même --slurm-kill-wait")
-	case f.killWaitValues != nil && f.killWaitPods != nil:
-		add("kill-wait-aligned", checklist.Pass, fmt.Sprintf("KillWait %d s des deux côtés", *f.killWaitValues), "")
+	case kwValues != nil && kwPods != nil:
+		add("kill-wait-aligned", checklist.Pass, fmt.Sprintf("KillWait %d s des deux côtés", *kwValues), "")
 	default:
 		add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
 	}
 
 	grace := in.Grace
-	kw, kwFrom := slurmDefault, "le défaut de Slurm (30 s), faute de KillWait connu"
+	kw, kwFrom := 30, "le défaut de Slurm (30 s), faute de KillWait connu"
 	switch {
-	case f.killWaitValues != nil:
-		kw, kwFrom = *f.killWaitValues, "slurmConfig.KillWait"
-	case f.killWaitPods != nil:
-		kw, kwFrom = *f.killWaitPods, "--slurm-kill-wait du pod"
+	case kwValues != nil:
+		kw, kwFrom = *kwValues, "slurmConfig.KillWait"
+	case kwPods != nil:
+		kw, kwFrom = *kwPods, "--slurm-kill-wait du pod"
 	}
-	need := grace + 6
-	example := "par exemple 60 pour le délai par défaut de 30 s, 330 pour les 300 s d'un stockage à instantanés"
 	switch {
-	case grace < kw-5 && f.killWaitValues == nil && f.killWaitPods == nil:
+	case grace < kw-5 && kwValues == nil && kwPods == nil:
 		add("grace-below-kill-wait", checklist.Warn, fmt.Sprintf("délai de grâce %d s < KillWait − 5 s, avec %s", grace, kwFrom), "donnez --valeurs avec slurmConfig.KillWait pour vérifier la vraie valeur")
 	case grace < kw-5:
 		add("grace-below-kill-wait", checklist.Pass, fmt.Sprintf("délai de grâce %d s < KillWait %d s − 5 s (%s)", grace, kw, kwFrom), "")
 	default:
 		add("grace-below-kill-wait", checklist.Fail, fmt.Sprintf("délai de grâce %d s : il faut KillWait − 5 s strictement au-dessus, or KillWait vaut %d s (%s)", grace, kw, kwFrom),
-			fmt.Sprintf("fixez slurmConfig.KillWait à %d au moins (%s), et gardez --slurm-kill-wait de l'ordonnanceur aligné", need, example))
+			fmt.Sprintf("fixez slurmConfig.KillWait à %d au moins (par exemple 60 pour le délai par défaut de 30 s, 330 pour les 300 s d'un stockage à instantanés), et gardez --slurm-kill-wait de l'ordonnanceur aligné", grace+6))
 	}
 
-	if f.policyGrace {
+	if get(policy, "base", "spec", "terminationGracePeriodSeconds") != nil {
 		add("policy-no-grace", checklist.Fail, "la politique contient base.spec.terminationGracePeriodSeconds", "retirez ce champ : la politique le refuse ; réglez plutôt KillWait côté Slurm")
 	} else {
 		add("policy-no-grace", checklist.Pass, "pas de terminationGracePeriodSeconds dans la politique", "")
 	}
 
-	switch {
-	case !f.scopeSet:
+	scope := get(values, "scheduler", "scope", "type")
+	var namespaces []string
+	switch x := get(values, "scheduler", "scope", "namespaces").(type) {
+	case []any:
+		for _, n := range x {
+			namespaces = append(namespaces, strings.TrimSpace(str(n)))
+		}
+	case string:
+		for _, n := range strings.Split(x, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				namespaces = append(namespaces, n)
+			}
+		}
+	}
+	switch scopeType := str(scope); {
+	case scope == nil:
 		add("scope-covers-sandboxes", checklist.Warn, "aucune portée (scheduler.scope) : l'ordonnanceur ne surveille que son propre namespace",
 			"définissez scheduler.scope.type: cluster pour voir tous les namespace des bacs à sable, et appliquez par Helm")
-	case f.scopeType == "cluster":
+	case scopeType == "cluster":
 		add("scope-covers-sandboxes", checklist.Pass, "scope.type: cluster : tous les namespace sont surveillés", "")
-	case f.scopeType == "namespace" && len(in.Sandboxes) == 0:
-		add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(f.namespaces, ", ")),
+	case scopeType == "namespace" && len(in.Sandboxes) == 0:
+		add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(namespaces, ", ")),
 			"donnez --bacs-a-sable NS,NS… pour vérifier, ou passez à scheduler.scope.type: cluster")
-	case f.scopeType == "namespace":
-		missing := slices.DeleteFunc(slices.Clone(in.Sandboxes), func(n string) bool { return slices.Contains(f.namespaces, n) })
+	case scopeType == "namespace":
+		missing := slices.DeleteFunc(slices.Clone(in.Sandboxes), func(n string) bool { return slices.Contains(namespaces, n) })
 		if len(missing) > 0 {
 			add("scope-covers-sandboxes", checklist.Fail, "namespace de bac à sable hors de scheduler.scope.namespaces : "+strings.Join(missing, ", "),
 				"ajoutez-les à scheduler.scope.namespaces et appliquez par Helm (les droits RBAC suivent), ou passez à scheduler.scope.type: cluster")
@@ -336,28 +286,21 @@ func Check(in Inputs) (*checklist.Report, error) {
 			add("scope-covers-sandboxes", checklist.Pass, "chaque namespace de bac à sable est dans scheduler.scope.namespaces", "")
 		}
 	default:
-		add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", f.scopeType), "écrivez scheduler.scope.type: cluster")
+		add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", scopeType), "écrivez scheduler.scope.type: cluster")
 	}
 
-	r.Checks = append(r.Checks, checkAnnotations(f.annotations))
+	annotations, _ := get(policy, "base", "metadata", "annotations").(map[string]any)
+	checkAnnotations(annotations, add)
 
 	add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
 		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
 	return r, nil
 }
 
-func orAbsent(v any) any {
-	if v == nil {
-		return "absent"
-	}
-	return v
-}
-
-func checkAnnotations(a map[string]string) checklist.Check {
-	c := checklist.Check{ID: "annotations"}
+func checkAnnotations(a map[string]any, add func(id string, st checklist.Status, msg, fix string)) {
 	var bad, other []string
 	for _, k := range slices.Sorted(maps.Keys(a)) {
-		v := a[k]
+		v := str(a[k])
 		switch k {
 		case "sunk.coreweave.com/partition":
 			if strings.TrimSpace(v) == "" {
@@ -379,15 +322,12 @@ func checkAnnotations(a map[string]string) checklist.Check {
 	}
 	switch {
 	case len(bad) > 0:
-		c.Status, c.Message = checklist.Fail, strings.Join(bad, " ; ")
-		c.Fix = "corrigez ces annotations dans base.metadata.annotations de la politique"
+		add("annotations", checklist.Fail, strings.Join(bad, " ; "), "corrigez ces annotations dans base.metadata.annotations de la politique")
 	case len(other) > 0:
-		c.Status, c.Message = checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", ")
-		c.Fix = "vérifiez son nom dans la documentation de SUNK"
+		add("annotations", checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", "), "vérifiez son nom dans la documentation de SUNK")
 	case len(a) == 0:
-		c.Status, c.Message = checklist.Pass, "aucune annotation dans la politique"
+		add("annotations", checklist.Pass, "aucune annotation dans la politique", "")
 	default:
-		c.Status, c.Message = checklist.Pass, "annotations SUNK bien formées"
+		add("annotations", checklist.Pass, "annotations SUNK bien formées", "")
 	}
-	return c
 }
