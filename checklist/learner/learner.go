@@ -3,11 +3,12 @@
 package learner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,13 +41,18 @@ func (l Learner) Check() *checklist.Report {
 	add := func(id string, st checklist.Status, msg, fix string) {
 		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
 	}
+	// The bounded reader: a FIFO, /dev/zero or a 3 GB file here must not
+	// stall or exhaust the checklist. A link is not followed: pret writes
+	// this file itself, as a regular file.
+	data, readErr := safefile.Read(l.AccessFile, safefile.Access, safefile.NoFollow)
+	present := readErr == nil
 	priv := l.Store.PrivatePath()
 	state, err := l.Store.Inspect()
 	keyOK := false
 	switch {
 	case err != nil:
 		add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", err), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
-	case state.Kind == keys.Absent && l.AccessDate == "" && !exists(l.AccessFile):
+	case state.Kind == keys.Absent && l.AccessDate == "" && errors.Is(readErr, fs.ErrNotExist):
 		// Nothing done yet: one command does it all, in order.
 		add("key-present", checklist.Fail, "aucune clé en "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
 	case state.Kind == keys.Absent:
@@ -64,15 +70,14 @@ func (l Learner) Check() *checklist.Report {
 		}
 	} else {
 		p := state.Private
-		switch {
-		case p.Public == nil || !keys.IsEd25519(p.Public):
+		if p.Public != nil && keys.IsEd25519(p.Public) {
+			add("key-type", checklist.Pass, "type ED25519", "")
+		} else {
 			typ := p.LegacyType
 			if p.Public != nil {
 				typ = keys.TypeName(p.Public)
 			}
 			add("key-type", checklist.Fail, "clé de type "+typ+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
-		default:
-			add("key-type", checklist.Pass, "type ED25519", "")
 		}
 		switch err := p.Openable(); {
 		case !p.Encrypted:
@@ -121,13 +126,24 @@ func (l Learner) Check() *checklist.Report {
 		add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
 	}
 
-	l.checkAccessDate(add)
+	what := "demande du compte"
+	if l.AccessStatus == "verifie" {
+		what = "vérification du compte"
+	}
+	const dateFix = "notez-la avec « pret acces --statut demande » (ou verifie si le compte est ouvert)"
+	switch d, err := time.Parse("2006-01-02", l.AccessDate); {
+	case l.AccessDate == "":
+		add("access-date", checklist.Fail, "aucune date de demande ou de vérification du compte notée", dateFix)
+	case err != nil:
+		add("access-date", checklist.Fail, "date notée illisible : "+l.AccessDate, dateFix)
+	case d.After(l.Today):
+		add("access-date", checklist.Fail, "date notée dans le futur : "+l.AccessDate, dateFix)
+	case !d.Before(l.SessionDay):
+		add("access-date", checklist.Warn, what+" le "+l.AccessDate+", le jour de la séance ou après", "le compte risque de ne pas être prêt : prévenez les organisateurs")
+	default:
+		add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
+	}
 
-	// The bounded reader: a FIFO, /dev/zero or a 3 GB file here must not
-	// stall or exhaust the checklist. A link is not followed: pret writes
-	// this file itself, as a regular file.
-	data, readErr := safefile.Read(l.AccessFile, safefile.Access, safefile.NoFollow)
-	present := readErr == nil
 	switch {
 	case errors.Is(readErr, fs.ErrNotExist):
 		add("acces-present", checklist.Fail, "pas de fichier "+l.AccessFile, "écrivez-le avec « pret acces »")
@@ -181,8 +197,53 @@ func (l Learner) Check() *checklist.Report {
 		add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
 	}
 
-	l.checkDateMatches(add, res)
-	l.checkSigned(add, res, state)
+	// acces-matches-date: a learner may keep a hand-edited acces.md and
+	// declare another date to pret: the declaration is recorded, the file
+	// is not rewritten, and this says they differ (a warning: which one is
+	// true only the learner knows).
+	said := func(date, status string) string {
+		switch status {
+		case "demande":
+			return "la demande du " + date
+		case "verifie":
+			return "la vérification du " + date
+		}
+		return "le " + date
+	}
+	switch {
+	case res == nil || res.Date == "":
+		add("acces-matches-date", checklist.Skip, "pas de date lisible dans acces.md", "")
+	case l.AccessDate == "":
+		add("acces-matches-date", checklist.Skip, "aucune date notée à comparer", "")
+	case res.Date != l.AccessDate || res.Status != "" && res.Status != l.AccessStatus:
+		add("acces-matches-date", checklist.Warn, "acces.md indique "+said(res.Date, res.Status)+", mais la dernière déclaration notée est "+said(l.AccessDate, l.AccessStatus),
+			"relancez pret : il propose de ne changer que la ligne de la date ; ou « pret acces --force » réécrit le fichier")
+	default:
+		add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
+	}
+
+	// acces-signed (signature.md): the validator's advice where it has
+	// one (« pret signer » only where it will sign, a change by hand
+	// first where it would refuse).
+	const signFix = "« pret signer » signe acces.md avec votre clé"
+	broken := -1
+	if res != nil {
+		broken = slices.IndexFunc(res.Problems, func(p checklist.Problem) bool { return p.Code == "bad-signature" || p.Code == "signature-key-mismatch" })
+	}
+	switch {
+	case res == nil:
+		add("acces-signed", checklist.Skip, "pas d'acces.md à examiner", "")
+	case broken >= 0:
+		add("acces-signed", checklist.Fail, res.Problems[broken].Message, cmp.Or(res.SignatureFix, signFix))
+	case res.SignedBy == "":
+		add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous avez la clé et sa passphrase", signFix)
+	case state == nil || state.Public() == nil:
+		add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
+	case res.SignedBy != ssh.FingerprintSHA256(state.Public()):
+		add("acces-signed", checklist.Fail, "acces.md est signé par la clé "+res.SignedBy+", pas par la clé de la séance ("+ssh.FingerprintSHA256(state.Public())+")", signFix)
+	default:
+		add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
+	}
 
 	days := int(l.SessionDay.Sub(l.Today).Hours() / 24)
 	switch {
@@ -218,62 +279,6 @@ func (l Learner) Check() *checklist.Report {
 	return r
 }
 
-func (l Learner) checkAccessDate(add func(id string, st checklist.Status, msg, fix string)) {
-	fix := "notez-la avec « pret acces --statut demande » (ou verifie si le compte est ouvert)"
-	if l.AccessDate == "" {
-		add("access-date", checklist.Fail, "aucune date de demande ou de vérification du compte notée", fix)
-		return
-	}
-	d, err := time.Parse("2006-01-02", l.AccessDate)
-	what := "demande du compte"
-	if l.AccessStatus == "verifie" {
-		what = "vérification du compte"
-	}
-	switch {
-	case err != nil:
-		add("access-date", checklist.Fail, "date notée illisible : "+l.AccessDate, fix)
-	case d.After(l.Today):
-		add("access-date", checklist.Fail, "date notée dans le futur : "+l.AccessDate, fix)
-	case !d.Before(l.SessionDay):
-		add("access-date", checklist.Warn, what+" le "+l.AccessDate+", le jour de la séance ou après", "le compte risque de ne pas être prêt : prévenez les organisateurs")
-	default:
-		add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
-	}
-}
-
-// checkDateMatches is acces-matches-date: the date acces.md states is
-// the latest one recorded. A learner may keep a hand-edited acces.md and
-// declare another date to pret: the declaration is recorded, the file is
-// not rewritten, and this says they differ (a warning: which one is true
-// only the learner knows).
-func (l Learner) checkDateMatches(add func(id string, st checklist.Status, msg, fix string), res *acces.Result) {
-	said := func(date, status string) string {
-		switch status {
-		case "demande":
-			return "la demande du " + date
-		case "verifie":
-			return "la vérification du " + date
-		}
-		return "le " + date
-	}
-	switch {
-	case res == nil || res.Date == "":
-		add("acces-matches-date", checklist.Skip, "pas de date lisible dans acces.md", "")
-	case l.AccessDate == "":
-		add("acces-matches-date", checklist.Skip, "aucune date notée à comparer", "")
-	case res.Date != l.AccessDate || res.Status != "" && res.Status != l.AccessStatus:
-		add("acces-matches-date", checklist.Warn, "acces.md indique "+said(res.Date, res.Status)+", mais la dernière déclaration notée est "+said(l.AccessDate, l.AccessStatus),
-			"relancez pret : il propose de ne changer que la ligne de la date ; ou « pret acces --force » réécrit le fichier")
-	default:
-		add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
-	}
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return !errors.Is(err, fs.ErrNotExist)
-}
-
 // samePath compares a path written in acces.md with the key's own.
 func (l Learner) samePath(written string) bool {
 	p := written
@@ -287,37 +292,4 @@ func (l Learner) samePath(written string) bool {
 	}
 	// A Windows path or a relative one: the file name is all we can match.
 	return acces.BaseName(written) == filepath.Base(l.Store.PublicPath())
-}
-
-// checkSigned is acces-signed (signature.md): pass when the signature holds
-// and is this key's, warn when the file is unsigned, fail when it is
-// broken or another key's.
-func (l Learner) checkSigned(add func(id string, st checklist.Status, msg, fix string), res *acces.Result, state *keys.State) {
-	const fix = "« pret signer » signe acces.md avec votre clé"
-	if res == nil {
-		add("acces-signed", checklist.Skip, "pas d'acces.md à examiner", "")
-		return
-	}
-	for _, p := range res.Problems {
-		if p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
-			// The validator's advice: « pret signer » only where it
-			// will sign, a change by hand first where it would refuse.
-			f := fix
-			if res.SignatureFix != "" {
-				f = res.SignatureFix
-			}
-			add("acces-signed", checklist.Fail, p.Message, f)
-			return
-		}
-	}
-	switch {
-	case res.SignedBy == "":
-		add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous avez la clé et sa passphrase", fix)
-	case state == nil || state.Public() == nil:
-		add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
-	case res.SignedBy != ssh.FingerprintSHA256(state.Public()):
-		add("acces-signed", checklist.Fail, "acces.md est signé par la clé "+res.SignedBy+", pas par la clé de la séance ("+ssh.FingerprintSHA256(state.Public())+")", fix)
-	default:
-		add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
-	}
 }
