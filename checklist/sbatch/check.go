@@ -55,8 +55,8 @@ func Check(name string, data []byte, given Given) *Report {
 			r.add("sbatch-missing-option", checklist.SevError, 0, "%s n'est pas en vigueur : ajoutez la ligne #SBATCH %s avant hostname", canonical, canonical)
 			continue
 		}
-		if same, meaning := sameMeaning(o, e); !same {
-			r.add("sbatch-wrong-value", checklist.SevError, o.Line, "%s : %s ; le cours demande %s", o.Written, meaning, canonical)
+		if !sameMeaning(o, e) {
+			r.add("sbatch-wrong-value", checklist.SevError, o.Line, "%s ; le cours demande %s", explainOption(o), canonical)
 		} else if o.Written != canonical {
 			r.add("sbatch-spelling", checklist.SevWarning, o.Line, "%s veut dire la même chose que %s ; le cours l'écrit %s", o.Written, canonical, canonical)
 		}
@@ -114,24 +114,19 @@ func Check(name string, data []byte, given Given) *Report {
 
 // sameMeaning compares what Slurm retains of o, the option in effect,
 // with what the course asks.
-func sameMeaning(o Option, e Effective) (bool, string) {
+func sameMeaning(o Option, e Effective) bool {
 	switch o.Name {
 	case "job-name":
-		return o.Value == "sommeil", fmt.Sprintf("le job s'appellera %q", o.Value)
+		return o.Value == "sommeil"
 	case "output":
-		return strings.TrimPrefix(o.Value, "./") == "sommeil-%j.out", fmt.Sprintf("la sortie ira dans %q", o.Value)
+		return strings.TrimPrefix(o.Value, "./") == "sommeil-%j.out"
 	case "time":
-		if e.TimeLimitMinutes == nil {
-			return false, "Slurm ne comprend pas cette durée"
-		}
-		return *e.TimeLimitMinutes == 2, "Slurm retient " + minutes(*e.TimeLimitMinutes)
+		return e.TimeLimitMinutes != nil && *e.TimeLimitMinutes == 2
 	case "cpus-per-task":
-		return e.CPUsPerTask == 1, fmt.Sprintf("%d CPU par tâche", e.CPUsPerTask)
+		return e.CPUsPerTask == 1
 	}
-	if _, ok := ParseMem(o.Value); !ok {
-		return false, "Slurm ne comprend pas cette quantité"
-	}
-	return e.MemMiB == 1024, fmt.Sprintf("%d Mio de mémoire", e.MemMiB)
+	_, ok := ParseMem(o.Value) // "mem"
+	return ok && e.MemMiB == 1024
 }
 
 func minutes(m int) string {
