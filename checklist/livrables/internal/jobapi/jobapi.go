@@ -142,9 +142,7 @@ func check(unknown *[]string, path, typ string, raw []byte) error {
 
 func failed[T any](_ T, err error) bool { return err != nil }
 
-var quantityRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[+-]?([0-9]*)(?:\.([0-9]*))?([numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)?$`)
-})
+var quantityRE = regexp.MustCompile(`^[+-]?([0-9]*)(?:\.([0-9]*))?([numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)?$`)
 
 // validQuantity accepts what resource.ParseQuantity accepts: a sign,
 // digits with at most one decimal point, then a suffix (none, n u m k M
@@ -153,7 +151,7 @@ var quantityRE = sync.OnceValue(func() *regexp.Regexp {
 // it is valid only when its 64-bit fast path takes it, which needs a
 // scale of at least 10⁻⁹ and, in binary, at most Ti.
 func validQuantity(s string) bool {
-	m := quantityRE().FindStringSubmatch(s)
+	m := quantityRE.FindStringSubmatch(s)
 	if s == "" || m == nil {
 		return false
 	}
