@@ -45,7 +45,6 @@ func (l Learner) Check() *checklist.Report {
 	// stall or exhaust the checklist. A link is not followed: pret writes
 	// this file itself, as a regular file.
 	data, readErr := safefile.Read(l.AccessFile, safefile.Access, safefile.NoFollow)
-	present := readErr == nil
 	priv := l.Store.PrivatePath()
 	state, err := l.Store.Inspect()
 	keyOK := false
@@ -154,7 +153,7 @@ func (l Learner) Check() *checklist.Report {
 	}
 
 	var res *acces.Result
-	if !present {
+	if readErr != nil {
 		add("acces-valid", checklist.Skip, "pas d'acces.md à valider", "")
 	} else {
 		res = acces.Validate(data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})

@@ -12,18 +12,16 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// Runner runs a Slurm client command in a folder and returns its standard
-// output. Tests give a fake one; pret gives os/exec.
-type Runner func(ctx context.Context, dir, name string, args ...string) (stdout []byte, err error)
-
 // Submitter is the --soumettre branch of the course: submit once, watch
 // squeue during the sleep, read the hostname line. It never cancels and
 // never submits twice.
 type Submitter struct {
-	Dir      string
-	Output   string // the script's output pattern, "sommeil-%j.out"
-	Out      io.Writer
-	Run      Runner
+	Dir    string
+	Output string // the script's output pattern, "sommeil-%j.out"
+	Out    io.Writer
+	// Run runs a Slurm client command in a folder and returns its
+	// standard output. Tests give a fake one; pret gives os/exec.
+	Run      func(ctx context.Context, dir, name string, args ...string) (stdout []byte, err error)
 	Hostname string        // this machine's name
 	Timeout  time.Duration // for the R state and for the output line
 	Poll     time.Duration

@@ -100,12 +100,11 @@ func readPods(doc map[string]any) (killWait *int, name string, err error) {
 			if str(get(c, "name")) != "scheduler" {
 				continue
 			}
+			command, _ := get(c, "command").([]any)
+			rest, _ := get(c, "args").([]any)
 			var args []string
-			for _, key := range []string{"command", "args"} {
-				l, _ := get(c, key).([]any)
-				for _, a := range l {
-					args = append(args, str(a))
-				}
+			for _, a := range slices.Concat(command, rest) {
+				args = append(args, str(a))
 			}
 			for i, a := range args {
 				flag, value, has := strings.Cut(a, "=")
