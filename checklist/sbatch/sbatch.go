@@ -8,6 +8,7 @@ package sbatch
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,27 +24,21 @@ type Option struct {
 	Written string // as written: "-J sommeil", "--time=2"
 }
 
-// Ignored is an #SBATCH-looking line that Slurm skips, and why.
-type Ignored struct {
-	Line int
-	Why  string
-}
-
 // Script is a batch script as sbatch reads it.
 type Script struct {
 	Name      string // the file name: Slurm's job name when none is set
 	Lines     []string
 	CRLF      bool
-	Options   []Option // in line order; a later one overrides an earlier one
-	Ignored   []Ignored
-	Commands  []int // the lines the shell runs
-	Unmatched []int // lines with an unmatched quote
+	Options   []Option       // in line order; a later one overrides an earlier one
+	Ignored   map[int]string // #SBATCH-looking lines Slurm skips, and why
+	Commands  []int          // the lines the shell runs
+	Unmatched []int          // lines with an unmatched quote
 }
 
 // Parse reads a script. Nothing is executed and nothing is expanded.
 func Parse(name string, data []byte) *Script {
 	text := string(data)
-	s := &Script{Name: name, CRLF: strings.Contains(text, "\r\n")}
+	s := &Script{Name: name, CRLF: strings.Contains(text, "\r\n"), Ignored: map[int]string{}}
 	if text != "" {
 		// "\n" alone is one empty line, as "\r\n" is.
 		s.Lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
@@ -68,7 +63,7 @@ func Parse(name string, data []byte) *Script {
 			case !strings.HasPrefix(trimmed, "#SBATCH"):
 				why = "écrite autrement que #SBATCH (casse ou espace) : c'est un commentaire"
 			}
-			s.Ignored = append(s.Ignored, Ignored{no, why})
+			s.Ignored[no] = why
 		case trimmed != "" && trimmed[0] != '#':
 			// The first line that is neither blank nor a comment ends
 			// the directives (opt.c stops there).
@@ -241,7 +236,8 @@ type Effective = checklist.SbatchEffective
 
 // Effective computes what Slurm retains, and whether sbatch accepts it.
 func (s *Script) Effective() Effective {
-	e := Effective{JobName: s.Name, Output: "slurm-%j.out", CPUsPerTask: 1, IgnoredDirectives: []int{}}
+	ignored := append([]int{}, slices.Sorted(maps.Keys(s.Ignored))...)
+	e := Effective{JobName: s.Name, Output: "slurm-%j.out", CPUsPerTask: 1, IgnoredDirectives: ignored}
 	refuse := func(format string, args ...any) { e.Refusals = append(e.Refusals, fmt.Sprintf(format, args...)) }
 	if len(s.Lines) == 0 || !strings.HasPrefix(s.Lines[0], "#!") {
 		refuse("la première ligne ne commence pas par #! : sbatch refuse le script")
@@ -288,9 +284,6 @@ func (s *Script) Effective() Effective {
 	}
 	if len(mems) > 1 {
 		refuse("%s ensemble : sbatch refuse le script", strings.Join(mems, " et "))
-	}
-	for _, ig := range s.Ignored {
-		e.IgnoredDirectives = append(e.IgnoredDirectives, ig.Line)
 	}
 	e.AcceptedBySbatch = len(e.Refusals) == 0
 	return e
@@ -349,8 +342,8 @@ func Check(name string, data []byte, given Given) *Report {
 		}
 	}
 
-	for _, ig := range s.Ignored {
-		r.add("sbatch-ignored-directive", checklist.SevError, ig.Line, "ligne %d ignorée par Slurm : %s", ig.Line, ig.Why)
+	for _, no := range e.IgnoredDirectives {
+		r.add("sbatch-ignored-directive", checklist.SevError, no, "ligne %d ignorée par Slurm : %s", no, s.Ignored[no])
 	}
 	said := 0 // one shell variable said per line
 	for _, o := range s.Options {
@@ -447,14 +440,13 @@ func explain(s *Script, e Effective) []string {
 				say("%s", text)
 			}
 		}
-		ig := slices.IndexFunc(s.Ignored, func(ig Ignored) bool { return ig.Line == i+1 })
 		switch {
 		case i == 0 && line == "#!/bin/bash":
 			say("#!/bin/bash : le noyau lance bash ; pour Slurm, c'est un commentaire, et les #SBATCH qui suivent comptent")
 		case i == 0 && strings.HasPrefix(line, "#!"):
 			say("%s : le script tourne avec %s, pas bash", line, line[2:])
-		case ig >= 0:
-			say("%s : ignorée par Slurm, %s", trimmed, s.Ignored[ig].Why)
+		case s.Ignored[i+1] != "":
+			say("%s : ignorée par Slurm, %s", trimmed, s.Ignored[i+1])
 		case trimmed == "" || trimmed[0] == '#':
 		case strings.Join(strings.Fields(trimmed), " ") == "hostname":
 			say("hostname : écrit le nom du nœud qui exécute le script, dans le fichier de sortie")
