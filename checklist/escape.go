@@ -1,6 +1,7 @@
 package checklist
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -26,7 +27,10 @@ import (
 //   - junit: "&#x202E;", which an XML parser reads back the same;
 //   - html: a visible marker, the code point in a styled span (shownParts).
 func unsafeRune(r rune) bool {
-	return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
+	if r < utf8.RuneSelf { // most of any report: no table to search
+		return r < 0x20 || r == 0x7f
+	}
+	return r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
 // Escape makes a string from outside pret (a file's content, a file
@@ -127,34 +131,29 @@ func (e *escapingWriter) Write(p []byte) (int, error) {
 		data = append(e.carry, p...)
 	}
 	end := len(data)
-	for k := 1; k <= 3 && k <= len(data); k++ {
-		if utf8.RuneStart(data[len(data)-k]) {
-			if !utf8.FullRune(data[len(data)-k:]) {
-				end = len(data) - k
-			}
+	for i := max(0, len(data)-utf8.UTFMax+1); i < len(data); i++ {
+		if utf8.RuneStart(data[i]) && !utf8.FullRune(data[i:]) {
+			end = i
 			break
 		}
 	}
-	e.carry = append([]byte(nil), data[end:]...)
+	e.carry = append([]byte{}, data[end:]...)
 	if _, err := e.w.Write(escapeEncoded(data[:end], e.esc)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// Flush writes the bytes held back: no character to escape.
-func (e *escapingWriter) Flush() error {
-	_, err := e.w.Write(e.carry)
-	e.carry = nil
-	return err
-}
-
+// writeEscaped runs write over an escaping writer, buffered, then
+// writes the bytes held back: no character to escape.
 func writeEscaped(w io.Writer, esc func(rune) string, write func(io.Writer) error) error {
-	e := &escapingWriter{w: w, esc: esc}
+	bw := bufio.NewWriter(w)
+	e := &escapingWriter{w: bw, esc: esc}
 	if err := write(e); err != nil {
 		return err
 	}
-	return e.Flush()
+	bw.Write(e.carry) // an error stays for Flush
+	return bw.Flush()
 }
 
 // shownPart is, on the HTML page, a run of text or one unsafe character
@@ -204,5 +203,5 @@ func shownParts(s string) []shownPart {
 	return parts
 }
 
-// marker is the code point as Unicode writes it: "U+202E".
+// codePoint is the code point as Unicode writes it: "U+202E".
 func codePoint(r rune) string { return fmt.Sprintf("U+%04X", r) }

@@ -181,26 +181,11 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	return err
 }
 
-// WriteFiles writes every file in one of Formats (pret livrables).
-func WriteFiles(w io.Writer, format, name string, files []FileResult, style Style) error {
-	return WriteFilesReport(w, format, FilesReport{Name: name, Files: files, All: true, Style: style})
-}
-
 func Plural(n int) string {
 	if n > 1 {
 		return "s"
 	}
 	return ""
-}
-
-// writeJSON writes v indented, HTML characters raw, through the
-// escaping writer (escape.go).
-func writeJSON(w io.Writer, v any) error {
-	return writeJSONParts(w, func(p *jsonParts) error {
-		err := p.value("", v)
-		p.raw("\n")
-		return err
-	})
 }
 
 // JUnit XML as CI systems read it, valid against Jenkins' schema
@@ -234,21 +219,14 @@ func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
 	var tests, failures, skipped int
 	for c := range cases {
 		tests++
-		if len(c.Failures) > 0 {
-			failures++
-		}
+		failures += min(len(c.Failures), 1)
 		if c.Skipped != nil {
 			skipped++
 		}
 	}
-	attrs := func(kv ...any) (out []xml.Attr) {
-		for i := 0; i < len(kv); i += 2 {
-			out = append(out, xml.Attr{Name: xml.Name{Local: kv[i].(string)}, Value: fmt.Sprint(kv[i+1])})
-		}
-		return out
-	}
-	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: attrs("name", name, "tests", tests, "failures", failures, "errors", 0)}
-	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: append(slices.Clip(suites.Attr), attrs("skipped", skipped)...)}
+	attr := func(k string, v any) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: fmt.Sprint(v)} }
+	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: []xml.Attr{attr("name", name), attr("tests", tests), attr("failures", failures), attr("errors", 0)}}
+	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: append(slices.Clip(suites.Attr), attr("skipped", skipped))}
 	return writeEscaped(w, xmlEscape, func(w io.Writer) error {
 		io.WriteString(w, xml.Header)
 		enc := xml.NewEncoder(w)

@@ -13,15 +13,6 @@ import (
 
 // SARIF 2.1.0, the subset code scanning reads: one run, the rules, one
 // result per problem.
-type sarifLog struct {
-	Schema  string `json:"$schema"`
-	Version string `json:"version"`
-	Runs    []struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
-	} `json:"runs"`
-}
-
 type sarifTool struct {
 	Driver struct {
 		Name    string      `json:"name"`
@@ -53,7 +44,16 @@ type sarifResult struct {
 	// PartialFingerprints lets code scanning know a result again from
 	// one run to the next (sarifFingerprint).
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	Properties          map[string]string `json:"properties,omitempty"`
+	Properties          *sarifProperties  `json:"properties,omitempty"`
+}
+
+// sarifProperties say who handed the file in and where in the archive
+// the problem is, when they apply.
+type sarifProperties struct {
+	Apprenant   string `json:"apprenant,omitempty"`
+	Entry       string `json:"entry,omitempty"`
+	EntryLine   string `json:"entryLine,omitempty"`
+	Participant string `json:"participant,omitempty"`
 }
 
 type sarifLocation struct {
@@ -120,13 +120,11 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 			rule(codeInfo(p.Code, p.Severity))
 		}
 	}
-	return writeJSONParts(w, func(out *jsonParts) error {
-		out.raw("{\n  \"$schema\": \"" + sarifSchema + "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
-		if err := out.value("      ", tool); err != nil {
-			return err
-		}
-		out.raw(",\n      \"results\": ")
-		err := out.list("        ", func(yield func(any) bool) {
+	return writeJSONDoc(w, func(j *jsonWriter) {
+		j.raw("{\n  \"$schema\": \"" + sarifSchema + "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
+		j.value("      ", tool)
+		j.raw(",\n      \"results\": ")
+		list(j, "        ", func(yield func(sarifResult) bool) {
 			for f := range r.all() {
 				for _, res := range sarifResults(r.Dir, f, index, r.Strict) {
 					if !yield(res) {
@@ -134,9 +132,8 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 					}
 				}
 			}
-		})
-		out.raw("\n    }\n  ]\n}\n")
-		return err
+		}, func(res sarifResult) { j.value("        ", res) })
+		j.raw("\n    }\n  ]\n}\n")
 	})
 }
 
@@ -159,17 +156,12 @@ func sarifResults(dir string, f FileResult, index map[string]int, strict bool) [
 		if p.Line > 0 && f.Archive == "" {
 			loc.Region = &sarifRegion{p.Line}
 		}
-		props := map[string]string{"apprenant": f.Apprenant, "participant": f.Participant, "entry": f.Entry}
+		props := sarifProperties{Apprenant: f.Apprenant, Entry: f.Entry, Participant: f.Participant}
 		if f.Entry != "" && p.Line > 0 {
-			props["entryLine"] = strconv.Itoa(p.Line)
+			props.EntryLine = strconv.Itoa(p.Line)
 		}
-		for k, v := range props {
-			if v == "" {
-				delete(props, k)
-			}
-		}
-		if len(props) > 0 {
-			res.Properties = props
+		if props != (sarifProperties{}) {
+			res.Properties = &props
 		}
 	}
 	return out

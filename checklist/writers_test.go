@@ -480,6 +480,16 @@ func TestGitHubWarningStaysWarning(t *testing.T) {
 	}
 }
 
+// sarifLog is the whole log writeFilesSARIF writes a result at a time.
+type sarifLog struct {
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool    sarifTool     `json:"tool"`
+		Results []sarifResult `json:"results"`
+	} `json:"runs"`
+}
+
 // TestSARIFIsEncoding: the log written a result at a time is the bytes
 // writeJSON gives of the log it decodes to, for runs with no problem,
 // known and unknown codes, warnings under --strict, archives, learners,
@@ -569,13 +579,19 @@ func TestJUnitValidForJenkins(t *testing.T) {
 	for range 10 {
 		files := hostileFiles(rng)
 		files[1].Problems = append(files[1].Problems, Problem{Code: "private-key-leak", Severity: SevError, Message: "clé", Line: 2})
-		write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", files, Style{}) })
+		write(func(b *bytes.Buffer) error {
+			return WriteFilesReport(b, "junit", FilesReport{Name: "pret valider", Files: files, All: true})
+		})
 		for i := range files {
 			files[i].Valid = len(files[i].Problems) == 0 // --strict
 		}
-		write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", files, Style{}) })
+		write(func(b *bytes.Buffer) error {
+			return WriteFilesReport(b, "junit", FilesReport{Name: "pret valider", Files: files, All: true})
+		})
 	}
-	write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", nil, Style{}) })
+	write(func(b *bytes.Buffer) error {
+		return WriteFilesReport(b, "junit", FilesReport{Name: "pret valider", Files: nil, All: true})
+	})
 	write(func(b *bytes.Buffer) error { return WriteReport(b, "junit", sampleReport(), Style{}) })
 	write(func(b *bytes.Buffer) error { return WriteReport(b, "junit", &Report{Name: "pret verifier"}, Style{}) })
 	out, err := exec.Command(xmllint, append([]string{"--noout", "--schema", schema}, docs...)...).CombinedOutput()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // subjects are what each line of sommeil.sbatch is about, in order: an
@@ -30,7 +31,7 @@ func mentions(folded string, words ...string) bool {
 // included.
 func CheckExplanation(text string) []checklist.Problem {
 	var p problems
-	f := checklist.Fold(text)
+	f := textfold.Fold(text)
 	pos := 0
 	for i, s := range subjects {
 		at := regexp.MustCompile(s.words).FindStringIndex(f[pos:])
@@ -46,7 +47,7 @@ func CheckExplanation(text string) []checklist.Problem {
 // CheckLignesAnswers looks for the three short answers of exercise 1.
 func CheckLignesAnswers(text string) []checklist.Problem {
 	var p problems
-	f := checklist.Fold(text)
+	f := textfold.Fold(text)
 	for _, a := range []struct {
 		question string
 		any      []string
@@ -65,7 +66,7 @@ func CheckLignesAnswers(text string) []checklist.Problem {
 // CheckRefusal: refus.md names Kueue and says the Deployment restarts.
 func CheckRefusal(text string) []checklist.Problem {
 	var p problems
-	f := checklist.Fold(text)
+	f := textfold.Fold(text)
 	if !mentions(f, "kueue") {
 		p.add("refus-kueue", checklist.SevError, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
 	}
@@ -102,7 +103,7 @@ func CheckComparison(text string) []checklist.Problem {
 	if len(paragraphs) < 4 {
 		p.add("comparaison-paragraphs", checklist.SevError, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
 	}
-	if len(paragraphs) == 0 || !mentions(checklist.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
+	if len(paragraphs) == 0 || !mentions(textfold.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
 		p.add("comparaison-kueue", checklist.SevError, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
 	}
 	return p

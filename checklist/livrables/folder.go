@@ -10,6 +10,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/sbatch"
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // Options are the values the deliverables are checked against.
@@ -31,11 +32,11 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	// before any check sees them, so no report, explanation or Slurm
 	// reading can quote one; the leak is reported.
 	check := func(name string, fn func([]byte) []checklist.Problem) bool {
-		data, err := checklist.ReadBounded(filepath.Join(dir, name), acces.MaxAccessSize)
+		data, err := safefile.Read(filepath.Join(dir, name), safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return false
-		case errors.Is(err, checklist.ErrTooLarge):
+		case errors.Is(err, safefile.ErrTooLarge):
 			add(name, checklist.Problem{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : il n'a pas été lu"})
 		case err != nil:
 			add(name, checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible"})
