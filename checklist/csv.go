@@ -29,13 +29,14 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 		learner, path string
 		i             int
 	}
-	var keys []key
-	for f := range r.read() {
-		rank := 1
+	res := r.results()
+	keys := make([]key, res.Len())
+	for i := range keys {
+		f := res.At(i)
+		keys[i] = key{1, f.Apprenant, f.Path, i}
 		if f.Leaks() {
-			rank = 0
+			keys[i].rank = 0
 		}
-		keys = append(keys, key{rank, f.Apprenant, f.Path, len(keys)})
 	}
 	fr := collate.New(language.French)
 	slices.SortStableFunc(keys, func(a, b key) int {
@@ -50,7 +51,7 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	cw.Write(CSVHeader)
 	yes := map[bool]string{true: "oui", false: "non"}
 	for _, k := range keys {
-		f := r.results().At(k.i)
+		f := res.At(k.i)
 		var labels []string // a leak says it is an incident
 		for _, code := range f.codes("") {
 			l := codeInfo(code, SevError).Label

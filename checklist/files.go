@@ -18,9 +18,7 @@ type FilesReport struct {
 	// Results, when set, is read instead of Files: a run over many files
 	// keeps a smaller record per file than FileResult.
 	Results Results
-	// All lists in texte the files without problems too, by default
-	// only counted.
-	All     bool
+	All     bool // texte lists the files without problems too
 	Style   Style
 	Version string // pret's, named by the SARIF report
 	// Dir is the current folder: sarif and github give paths relative to
@@ -60,23 +58,12 @@ func (r FilesReport) results() Results {
 // the run's order.
 func (r FilesReport) all() iter.Seq[FileResult] {
 	return func(yield func(FileResult) bool) {
+		res := r.results()
 		for _, leaks := range [2]bool{true, false} {
-			for f := range r.read() {
-				if f.Leaks() == leaks && !yield(f) {
+			for i := range res.Len() {
+				if f := res.At(i); f.Leaks() == leaks && !yield(f) {
 					return
 				}
-			}
-		}
-	}
-}
-
-// read yields the files in the run's order.
-func (r FilesReport) read() iter.Seq[FileResult] {
-	return func(yield func(FileResult) bool) {
-		res := r.results()
-		for i := range res.Len() {
-			if !yield(res.At(i)) {
-				return
 			}
 		}
 	}
@@ -111,15 +98,12 @@ var verdictStyles = map[string][2]string{"valide": {"32", "valide  "}, "avertiss
 // summary. Every string from a file or a file name goes through Escape.
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
-	style := r.Style
 	s := summarize(r.all())
-	if n := s.Codes["private-key-leak"]; n > 0 {
+	if n := s.Codes["private-key-leak"]; n == 1 {
 		// The leaks come first (all): the heading stands above them.
-		holds := "1 fichier contient"
-		if n > 1 {
-			holds = fmt.Sprintf("%d fichiers contiennent", n)
-		}
-		fmt.Fprintf(bw, "%s %s une clé privée : %s, à chaque apprenant nommé.\n", style.paint("1;31", "INCIDENT :"), holds, leakIncident)
+		fmt.Fprintf(bw, "%s 1 fichier contient une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), leakIncident)
+	} else if n > 1 {
+		fmt.Fprintf(bw, "%s %d fichiers contiennent une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), n, leakIncident)
 	}
 	hidden := 0
 	for f := range r.all() {
@@ -134,9 +118,9 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 			line = " — " + line
 		}
 		v := verdictStyles[f.verdict()]
-		fmt.Fprintf(bw, "%s  %s%s\n", style.paint(v[0], v[1]), Escape(f.Apprenant), line)
+		fmt.Fprintf(bw, "%s  %s%s\n", r.Style.paint(v[0], v[1]), Escape(f.Apprenant), line)
 		if f.Leaks() {
-			fmt.Fprintf(bw, "    %s %s\n", style.paint("1;31", "incident :"), leakIncident)
+			fmt.Fprintf(bw, "    %s %s\n", r.Style.paint("1;31", "incident :"), leakIncident)
 		}
 		for _, p := range f.Problems {
 			fmt.Fprintf(bw, "    %s\n", Escape(problemLine(p)))
@@ -153,18 +137,19 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	if hidden > 0 {
 		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, Plural(hidden), Plural(hidden))
 	}
-	if codes := s.byFrequency(); len(codes) > 0 {
+	if len(s.Codes) > 0 {
 		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
-		for _, c := range codes {
-			fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)
-		}
 	}
-	if len(s.Duplicates) > 0 {
-		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", len(s.Duplicates), Plural(len(s.Duplicates)))
-		for _, g := range s.Duplicates {
-			for i, p := range g {
-				fmt.Fprintf(bw, "%s%s\n", map[bool]string{true: "    - ", false: "      "}[i == 0], Escape(p))
-			}
+	for _, c := range s.byFrequency() {
+		fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)
+	}
+	if n := len(s.Duplicates); n > 0 {
+		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", n, Plural(n))
+	}
+	for _, g := range s.Duplicates {
+		fmt.Fprintf(bw, "    - %s\n", Escape(g[0]))
+		for _, p := range g[1:] {
+			fmt.Fprintf(bw, "      %s\n", Escape(p))
 		}
 	}
 	return bw.Flush()

@@ -85,7 +85,9 @@ func list[T any](j *jsonWriter, indent string, items iter.Seq[T], put func(T)) {
 func writeFilesJSON(w io.Writer, r FilesReport) error {
 	return writeJSONDoc(w, func(j *jsonWriter) {
 		j.raw("{\n  \"files\": ")
+		s := newSummary()
 		list(j, "    ", r.all(), func(f FileResult) {
+			s.add(f)
 			if f.Problems == nil {
 				f.Problems = []Problem{} // a list, never null (cli.md)
 			}
@@ -95,7 +97,6 @@ func writeFilesJSON(w io.Writer, r FilesReport) error {
 		// too many to encode at once under the 64 MiB of
 		// organisateurs.md: the groups, last in the summary, are written
 		// path by path.
-		s := summarize(r.all())
 		groups := s.Duplicates
 		s.Duplicates = [][]string{}
 		j.raw(",\n  \"summary\": " + string(bytes.TrimSuffix(j.encode("  ", s), []byte("[]\n  }"))))

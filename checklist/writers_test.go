@@ -384,7 +384,7 @@ func TestSARIFForCodeScanning(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, r := range run.Results {
-		fp := r.PartialFingerprints[sarifFingerprintKey]
+		fp := r.PartialFingerprints["pretProblem/v1"]
 		if len(fp) != 32 || seen[fp] || rules[r.RuleIndex].ID != r.RuleID {
 			t.Fatalf("result %+v: fingerprint %q (seen %v)", r, fp, seen[fp])
 		}
@@ -400,7 +400,7 @@ func TestSARIFForCodeScanning(t *testing.T) {
 	}
 	again := readSARIF(t, moved).Runs[0].Results
 	for i, r := range run.Results {
-		if again[i].PartialFingerprints[sarifFingerprintKey] != r.PartialFingerprints[sarifFingerprintKey] {
+		if again[i].PartialFingerprints["pretProblem/v1"] != r.PartialFingerprints["pretProblem/v1"] {
 			t.Errorf("result %d: the fingerprint changed when its line moved", i)
 		}
 	}
