@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/romeo-pret/pret/keys/leak"
@@ -56,10 +57,8 @@ var Codes = []CodeInfo{
 // codeInfo finds a code's description; a code this table does not know
 // yet is still reported, under its own name.
 func codeInfo(code string, severity Severity) CodeInfo {
-	for _, c := range Codes {
-		if c.Code == code {
-			return c
-		}
+	if i := slices.IndexFunc(Codes, func(c CodeInfo) bool { return c.Code == code }); i >= 0 {
+		return Codes[i]
 	}
 	return CodeInfo{code, severity, code, code, code}
 }
@@ -104,9 +103,5 @@ func LineRanges(nums []int) string {
 			parts = append(parts, fmt.Sprintf("%d à %d", start, nums[i]))
 		}
 	}
-	word := "ligne "
-	if len(nums) > 1 {
-		word = "lignes "
-	}
-	return word + strings.Join(parts, ", ")
+	return "ligne" + Plural(len(nums)) + " " + strings.Join(parts, ", ")
 }

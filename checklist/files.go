@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"iter"
@@ -69,23 +70,14 @@ func (r FilesReport) all() iter.Seq[FileResult] {
 	}
 }
 
-// WriteFilesReport writes a run in one of FileFormats.
+// fileWriters write a run in each of FileFormats.
+var fileWriters = map[string]func(io.Writer, FilesReport) error{"texte": writeFilesText, "json": writeFilesJSON, "junit": writeFilesJUnit,
+	"csv": writeFilesCSV, "sarif": writeFilesSARIF, "github": writeFilesGitHub, "html": writeFilesHTML}
+
+// WriteFilesReport writes a run in one of FileFormats ("": texte).
 func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
-	switch format {
-	case "json":
-		return writeFilesJSON(w, r)
-	case "junit":
-		return writeFilesJUnit(w, r.Name, r.all())
-	case "csv":
-		return writeFilesCSV(w, r)
-	case "sarif":
-		return writeFilesSARIF(w, r)
-	case "github":
-		return writeFilesGitHub(w, r)
-	case "html":
-		return writeFilesHTML(w, r)
-	case "texte", "":
-		return writeFilesText(w, r)
+	if write, ok := fileWriters[cmp.Or(format, "texte")]; ok {
+		return write(w, r)
 	}
 	return fmt.Errorf("format inconnu : %q", format)
 }
@@ -140,8 +132,8 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	if len(s.Codes) > 0 {
 		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
 	}
-	for _, c := range s.byFrequency() {
-		fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)
+	for _, c := range s.Codes.ordered() {
+		fmt.Fprintf(bw, "    %-24s %d\n", c, s.Codes[c])
 	}
 	if n := len(s.Duplicates); n > 0 {
 		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", n, Plural(n))

@@ -65,7 +65,7 @@ type htmlData struct {
 	Summary     BatchSummary
 	Incidents   []FileResult
 	Duplicates  [][]FileResult // the files of each group that share a key
-	Codes       []CodeCount
+	Codes       []string // most frequent first
 	// Files are made one at a time as the template ranges over them:
 	// a page of 100,000 rows is never held as rows.
 	Files    iter.Seq[htmlFile]
@@ -134,7 +134,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 			group(&d.Duplicates, groups, f.Fingerprint, f)
 		}
 	}
-	d.Codes = d.Summary.byFrequency()
+	d.Codes = d.Summary.Codes.ordered()
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
 			if !yield(htmlFile{f, f.verdict(), strings.Join(f.codes(""), " ")}) {

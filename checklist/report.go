@@ -257,10 +257,10 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 // writeFilesJUnit writes one testcase per file (name the path,
 // classname the learner) with at most one failure: its message lists the
 // error codes, its body every problem. Warnings go to system-out.
-func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error {
-	class := strings.ReplaceAll(name, " ", ".")
-	return writeXML(w, name, func(yield func(junitCase) bool) {
-		for f := range files {
+func writeFilesJUnit(w io.Writer, r FilesReport) error {
+	class := strings.ReplaceAll(r.Name, " ", ".")
+	return writeXML(w, r.Name, func(yield func(junitCase) bool) {
+		for f := range r.all() {
 			jc := junitCase{Name: f.Path, Classname: cmp.Or(f.Apprenant, class)}
 			var body, out []string
 			for _, p := range f.Problems {

@@ -69,21 +69,6 @@ func group[T any](groups *[][]T, index map[string]int, key string, v T) {
 	(*groups)[i] = append((*groups)[i], v)
 }
 
-// CodeCount is one line of the summary's table of codes.
-type CodeCount struct {
-	Code  string
-	Files int
-}
-
-// byFrequency lists the codes, most frequent first, then by name.
-func (s BatchSummary) byFrequency() []CodeCount {
-	var out []CodeCount
-	for _, c := range s.Codes.ordered() {
-		out = append(out, CodeCount{c, s.Codes[c]})
-	}
-	return out
-}
-
 // codes lists a file's codes of one severity ("": all) once each.
 func (f FileResult) codes(sev Severity) []string {
 	var out []string

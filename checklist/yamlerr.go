@@ -69,6 +69,7 @@ func YAMLError(err error) string {
 	}
 	return reason
 }
+
 func goTypeFrench(t string) string {
 	switch {
 	case strings.HasPrefix(t, "[]"):
