@@ -65,7 +65,7 @@ type htmlData struct {
 	Summary     BatchSummary
 	Incidents   []FileResult
 	Duplicates  [][]FileResult // the files of each group that share a key
-	Codes       []string // most frequent first
+	Codes       []string       // most frequent first
 	// Files are made one at a time as the template ranges over them:
 	// a page of 100,000 rows is never held as rows.
 	Files    iter.Seq[htmlFile]
