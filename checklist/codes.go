@@ -73,8 +73,7 @@ func LeakProblem(lines []int) Problem {
 
 // Guard is what every reader of a file pret may quote does first: the
 // text with its lines of private key material emptied (leak.Redact), and
-// private-key-leak when there were any. Parse the text it returns, never
-// the original.
+// private-key-leak when there were any. Parse what it returns.
 func Guard(data []byte) ([]byte, []Problem) {
 	red, lines := leak.Redact(string(data))
 	if len(lines) == 0 {
@@ -83,9 +82,8 @@ func Guard(data []byte) ([]byte, []Problem) {
 	return []byte(red), []Problem{LeakProblem(lines)}
 }
 
-// LineRanges writes [3 4 5 9] as "lignes 3 à 5, 9". A whole file of key
-// lines must not make a message of megabytes: past 20 ranges, the rest
-// is counted.
+// LineRanges writes [3 4 5 9] as "lignes 3 à 5, 9"; past 20 ranges the
+// rest is counted (a file of key lines makes no message of megabytes).
 func LineRanges(nums []int) string {
 	var parts []string
 	for i := 0; i < len(nums); i++ {

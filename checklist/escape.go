@@ -2,7 +2,6 @@ package checklist
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -89,20 +88,24 @@ func xmlEscape(r rune) string { return fmt.Sprintf("&#x%X;", r) }
 // that encoderLeaves reports: there it can only stand inside a string
 // (keys and tags are pret's), where both escapes are valid.
 func escapeEncoded(p []byte, esc func(rune) string) []byte {
-	if !bytes.ContainsFunc(p, encoderLeaves) {
-		return p
-	}
-	var out []byte
+	var out []byte // p[:done] escaped
+	done := 0
 	for i := 0; i < len(p); {
-		r, n := utf8.DecodeRune(p[i:])
-		if encoderLeaves(r) { // an invalid byte decodes to U+FFFD, kept
-			out = append(out, esc(r)...)
-		} else {
-			out = append(out, p[i:i+n]...)
+		if p[i] < 0x7f { // ASCII but DEL: the encoders escape the C0 controls
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(p[i:]) // an invalid byte decodes to U+FFFD, kept
+		if encoderLeaves(r) {
+			out = append(append(out, p[done:i]...), esc(r)...)
+			done = i + n
 		}
 		i += n
 	}
-	return out
+	if done == 0 { // nothing escaped
+		return p
+	}
+	return append(out, p[done:]...)
 }
 
 // escapingWriter passes bytes on through escapeEncoded, holding a

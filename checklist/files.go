@@ -22,13 +22,9 @@ type FilesReport struct {
 	All     bool // texte lists the files without problems too
 	Style   Style
 	Version string // pret's, named by the SARIF report
-	// Dir is the current folder: sarif and github give paths relative to
-	// it, as code scanning and annotations expect.
-	Dir string
-	// Strict is --strict: warnings fail their file, and github and sarif
-	// report them as errors.
-	Strict bool
-	Comma  rune // the csv separator, 0 for ';'
+	Dir     string // the current folder: sarif and github name paths from it
+	Strict  bool   // --strict: warnings fail their file, github and sarif make them errors
+	Comma   rune   // the csv separator, 0 for ';'
 	// Sources (the arguments read, as given) and Generated (when) are
 	// shown at the top of the html page.
 	Sources   []string
@@ -54,9 +50,8 @@ func (r FilesReport) results() Results {
 }
 
 // all yields the files in report order, the same in every format: the
-// files that leak a private key first (an incident: the key must be
-// replaced before anything else is done), then the others, each group in
-// the run's order.
+// leaks of a private key first (an incident: the key must be replaced
+// before anything else), then the others, each in the run's order.
 func (r FilesReport) all() iter.Seq[FileResult] {
 	return func(yield func(FileResult) bool) {
 		res := r.results()

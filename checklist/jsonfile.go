@@ -37,9 +37,13 @@ func writeJSON(w io.Writer, v any) error {
 	})
 }
 
-func (j *jsonWriter) raw(s string) {
+func (j *jsonWriter) raw(s string) { j.write([]byte(s)) }
+
+func (j *jsonWriter) value(prefix string, v any) { j.write(j.encode(prefix, v)) }
+
+func (j *jsonWriter) write(b []byte) {
 	if j.err == nil {
-		_, j.err = io.WriteString(j.w, s)
+		_, j.err = j.w.Write(b)
 	}
 }
 
@@ -52,12 +56,6 @@ func (j *jsonWriter) encode(prefix string, v any) []byte {
 		j.err = j.enc.Encode(v)
 	}
 	return bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))
-}
-
-func (j *jsonWriter) value(prefix string, v any) {
-	if b := j.encode(prefix, v); j.err == nil {
-		_, j.err = j.w.Write(b)
-	}
 }
 
 // list writes items as a list whose items sit at the depth of indent
@@ -79,9 +77,8 @@ func list[T any](j *jsonWriter, indent string, items iter.Seq[T], put func(T)) {
 	}
 }
 
-// writeFilesJSON writes the json report of pret valider (cli.md,
-// organisateurs.md): {"files": [...], "summary": BatchSummary}, one file
-// at a time (TestFilesJSONIsEncoding).
+// writeFilesJSON writes {"files": [...], "summary": BatchSummary} (cli.md,
+// organisateurs.md), one file at a time (TestFilesJSONIsEncoding).
 func writeFilesJSON(w io.Writer, r FilesReport) error {
 	return writeJSONDoc(w, func(j *jsonWriter) {
 		j.raw("{\n  \"files\": ")
@@ -93,10 +90,8 @@ func writeFilesJSON(w io.Writer, r FilesReport) error {
 			}
 			j.value("    ", f)
 		})
-		// One key shared by 100,000 files is a group of 100,000 paths,
-		// too many to encode at once under the 64 MiB of
-		// organisateurs.md: the groups, last in the summary, are written
-		// path by path.
+		// One key shared by 100,000 files is a group too big to encode at
+		// once in 64 MiB: the groups, last in the summary, go path by path.
 		groups := s.Duplicates
 		s.Duplicates = [][]string{}
 		j.raw(",\n  \"summary\": " + string(bytes.TrimSuffix(j.encode("  ", s), []byte("[]\n  }"))))

@@ -7,10 +7,8 @@ import (
 )
 
 // yamlReasons are the YAML parsers' messages and their French, the
-// first that matches winning: go-yaml v2 (through sigs.k8s.io/yaml:
-// livrables, sunk) and v3 (go.yaml.in/yaml/v3: pret's config file) say
-// the same things in nearly the same words. Their own words never reach
-// the user.
+// first that matches winning: go-yaml v2 (sigs.k8s.io/yaml: livrables,
+// sunk) and v3 (pret's config file) say them in nearly the same words.
 var yamlReasons = [][2]string{
 	{"mapping values are not allowed", "« : » inattendu : une valeur qui contient « : » s'écrit entre guillemets, ou l'indentation est décalée"},
 	{"found character that cannot start any token", "caractère qui ne peut pas commencer une valeur (une tabulation ? YAML n'indente qu'avec des espaces)"},
@@ -48,10 +46,9 @@ var (
 	typeErrRe  = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
 )
 
-// YAMLError says in French what a YAML or JSON decoder found wrong, with
-// the line number when the parser gives one: "ligne 3 : clé en double".
-// Nothing of the parser's English is kept but the name of a field and
-// its line.
+// YAMLError says in French what a YAML or JSON decoder found wrong,
+// with its line when the parser gives one: "ligne 3 : clé en double".
+// Of the parser's English only a field's name is kept.
 func YAMLError(err error) string {
 	msg := err.Error()
 	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
