@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -231,15 +232,17 @@ func TestNoBidiWriterCutAnywhere(t *testing.T) {
 		}
 		want := escapeEncoded(in, jsonEscape)
 		var out bytes.Buffer
-		nb := &escapingWriter{w: &out, esc: jsonEscape}
-		for rest := in; len(rest) > 0; {
-			n := 1 + rng.IntN(len(rest))
-			if m, err := nb.Write(rest[:n]); err != nil || m != n {
-				t.Fatalf("Write = %d, %v", m, err)
+		err := writeEscaped(&out, jsonEscape, func(w io.Writer) error {
+			for rest := in; len(rest) > 0; {
+				n := 1 + rng.IntN(len(rest))
+				if m, err := w.Write(rest[:n]); err != nil || m != n {
+					t.Fatalf("Write = %d, %v", m, err)
+				}
+				rest = rest[n:]
 			}
-			rest = rest[n:]
-		}
-		if err := nb.Flush(); err != nil {
+			return nil
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(out.Bytes(), want) {

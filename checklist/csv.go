@@ -15,27 +15,25 @@ import (
 var CSVHeader = []string{"apprenant", "participant", "courriel", "chemin", "valide", "signé", "date", "statut", "empreinte", "erreurs", "avertissements", "problèmes", "autres fichiers"}
 
 // writeFilesCSV writes the roster as a French spreadsheet opens it
-// without an import dialog: UTF-8 with a byte order mark (without it,
-// Excel reads the accents as Windows-1252), ';' between cells unless
-// FilesReport.Comma says (a French spreadsheet takes ',' as the decimal
-// mark and reads a comma-separated file as one column), CRLF line ends
-// (RFC 4180). One row per file: the leaks first, as an incident, then
-// by learner as French sorts names (É with E, case and accents only
-// breaking ties), then by path. Only a small key per file is held: the
-// files are read again in that order.
+// without an import dialog: UTF-8 with a byte order mark (else Excel
+// reads Windows-1252), ';' between cells unless Comma says (a French
+// spreadsheet takes ',' as the decimal mark), CRLF line ends (RFC 4180).
+// The leaks first, then by learner as French sorts names, then by path:
+// only a small key per file is held, the files are read again in order.
 func writeFilesCSV(w io.Writer, r FilesReport) error {
 	type key struct {
 		rank          int // 0 for a leak
 		learner, path string
 		i             int
 	}
-	var keys []key
-	for f := range r.read() {
-		rank := 1
+	res := r.results()
+	keys := make([]key, res.Len())
+	for i := range keys {
+		f := res.At(i)
+		keys[i] = key{1, f.Apprenant, f.Path, i}
 		if f.Leaks() {
-			rank = 0
+			keys[i].rank = 0
 		}
-		keys = append(keys, key{rank, f.Apprenant, f.Path, len(keys)})
 	}
 	fr := collate.New(language.French)
 	slices.SortStableFunc(keys, func(a, b key) int {
@@ -50,7 +48,7 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	cw.Write(CSVHeader)
 	yes := map[bool]string{true: "oui", false: "non"}
 	for _, k := range keys {
-		f := r.results().At(k.i)
+		f := res.At(k.i)
 		var labels []string // a leak says it is an incident
 		for _, code := range f.codes("") {
 			l := codeInfo(code, SevError).Label

@@ -1,9 +1,10 @@
 package checklist
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -15,26 +16,22 @@ import (
 // separators, and every format character (Unicode category Cf). The
 // controls drive a terminal or forge a line; Cf holds the bidirectional
 // controls, which reorder what a person sees ("rendu\u202eexe.md" shows
-// as "rendudm.exe", "trojan source"), and the invisible ones (U+200B,
-// U+FEFF, U+00AD, the tags U+E0000–U+E007F…), which make one name look
-// like another or carry hidden text.
-//
-// Each format writes them in a form that cannot act on a display:
-//   - texte, github and csv: Escape's octal bytes (neither a terminal nor
-//     a spreadsheet decodes any escape);
-//   - json and sarif: "\u202e", which decodes to the same string;
-//   - junit: "&#x202E;", which an XML parser reads back the same;
-//   - html: a visible marker, the code point in a styled span (shownParts).
+// as "rendudm.exe"), and the invisible ones (U+200B, U+FEFF, the tags…),
+// which make one name look like another. Each format writes them in a
+// form that cannot act on a display: Escape's octal bytes in texte,
+// github and csv; "\u202e" in json and sarif, "&#x202E;" in junit (both
+// decode to the same string); a visible marker in html (shownParts).
 func unsafeRune(r rune) bool {
-	return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
+	if r < utf8.RuneSelf { // most of any report: no table to search
+		return r < 0x20 || r == 0x7f
+	}
+	return r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
 // Escape makes a string from outside pret (a file's content, a file
 // name, a key comment) safe to print on a terminal line: nothing in it
 // can move the cursor, change colours, reverse the reading order or
 // start a line that looks like one of ours ("Résumé : 99 fichiers").
-// Every text output uses it for such strings.
-//
 // The form is ssh-keygen's for a key comment (vis(3) with VIS_OCTAL):
 // each byte of an unsafe character or of invalid UTF-8 becomes "\ooo",
 // "\033" for ESC; line breaks and tabs are "\n", "\r" and "\t". The
@@ -44,12 +41,8 @@ func Escape(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
+		case r == '\n', r == '\r', r == '\t':
+			b.WriteString(strconv.QuoteRune(r)[1:3]) // '\n': C's form
 		case r == utf8.RuneError && n == 1, unsafeRune(r):
 			for _, c := range []byte(s[i : i+n]) {
 				fmt.Fprintf(&b, `\%03o`, c)
@@ -81,12 +74,11 @@ func XMLText(s string) string {
 func encoderLeaves(r rune) bool { return r >= 0x20 && unsafeRune(r) }
 
 // jsonEscape is a JSON string escape: two UTF-16 escapes past U+FFFF.
-func jsonEscape(r rune) string {
-	if r > 0xffff {
-		hi, lo := utf16.EncodeRune(r)
-		return fmt.Sprintf(`\u%04x\u%04x`, hi, lo)
+func jsonEscape(r rune) (s string) {
+	for _, u := range utf16.Encode([]rune{r}) {
+		s += fmt.Sprintf(`\u%04x`, u)
 	}
-	return fmt.Sprintf(`\u%04x`, r)
+	return s
 }
 
 // xmlEscape is an XML character reference.
@@ -96,25 +88,28 @@ func xmlEscape(r rune) string { return fmt.Sprintf("&#x%X;", r) }
 // that encoderLeaves reports: there it can only stand inside a string
 // (keys and tags are pret's), where both escapes are valid.
 func escapeEncoded(p []byte, esc func(rune) string) []byte {
-	if !bytes.ContainsFunc(p, encoderLeaves) {
-		return p
-	}
-	var out []byte
+	var out []byte // p[:done] escaped
+	done := 0
 	for i := 0; i < len(p); {
-		r, n := utf8.DecodeRune(p[i:])
-		if encoderLeaves(r) { // an invalid byte decodes to U+FFFD, kept
-			out = append(out, esc(r)...)
-		} else {
-			out = append(out, p[i:i+n]...)
+		if p[i] < 0x7f { // ASCII but DEL: the encoders escape the C0 controls
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(p[i:]) // an invalid byte decodes to U+FFFD, kept
+		if encoderLeaves(r) {
+			out = append(append(out, p[done:i]...), esc(r)...)
+			done = i + n
 		}
 		i += n
 	}
-	return out
+	if done == 0 { // nothing escaped
+		return p
+	}
+	return append(out, p[done:]...)
 }
 
-// escapingWriter passes bytes on through escapeEncoded. A character cut
-// between two writes is held back until the next one, so the writer can
-// sit under any encoder.
+// escapingWriter passes bytes on through escapeEncoded, holding a
+// character cut between two writes back until the next one.
 type escapingWriter struct {
 	w     io.Writer
 	esc   func(rune) string
@@ -127,54 +122,39 @@ func (e *escapingWriter) Write(p []byte) (int, error) {
 		data = append(e.carry, p...)
 	}
 	end := len(data)
-	for k := 1; k <= 3 && k <= len(data); k++ {
-		if utf8.RuneStart(data[len(data)-k]) {
-			if !utf8.FullRune(data[len(data)-k:]) {
-				end = len(data) - k
-			}
+	for i := max(0, len(data)-utf8.UTFMax+1); i < len(data); i++ {
+		if utf8.RuneStart(data[i]) && !utf8.FullRune(data[i:]) {
+			end = i
 			break
 		}
 	}
-	e.carry = append([]byte(nil), data[end:]...)
+	e.carry = append([]byte{}, data[end:]...)
 	if _, err := e.w.Write(escapeEncoded(data[:end], e.esc)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// Flush writes the bytes held back: no character to escape.
-func (e *escapingWriter) Flush() error {
-	_, err := e.w.Write(e.carry)
-	e.carry = nil
-	return err
-}
-
+// writeEscaped runs write over an escaping writer, buffered, then
+// writes the bytes held back: no character to escape.
 func writeEscaped(w io.Writer, esc func(rune) string, write func(io.Writer) error) error {
-	e := &escapingWriter{w: w, esc: esc}
+	bw := bufio.NewWriter(w)
+	e := &escapingWriter{w: bw, esc: esc}
 	if err := write(e); err != nil {
 		return err
 	}
-	return e.Flush()
+	bw.Write(e.carry) // an error stays for Flush
+	return bw.Flush()
 }
 
 // shownPart is, on the HTML page, a run of text or one unsafe character
 // shown as a marker: Control "U+202E", Name its tooltip.
 type shownPart struct{ Text, Control, Name string }
 
-var bidiNames = map[rune]string{
-	0x061c: "ALM, marque de lettre arabe",
-	0x200e: "LRM, marque gauche-à-droite",
-	0x200f: "RLM, marque droite-à-gauche",
-	0x202a: "LRE, enchâssement gauche-à-droite",
-	0x202b: "RLE, enchâssement droite-à-gauche",
-	0x202c: "PDF, fin de formatage directionnel",
-	0x202d: "LRO, forçage gauche-à-droite",
-	0x202e: "RLO, forçage droite-à-gauche",
-	0x2066: "LRI, isolat gauche-à-droite",
-	0x2067: "RLI, isolat droite-à-gauche",
-	0x2068: "FSI, isolat à direction du premier fort",
-	0x2069: "PDI, fin d'isolat directionnel",
-}
+var bidiNames = map[rune]string{0x061c: "ALM, marque de lettre arabe", 0x200e: "LRM, marque gauche-à-droite", 0x200f: "RLM, marque droite-à-gauche",
+	0x202a: "LRE, enchâssement gauche-à-droite", 0x202b: "RLE, enchâssement droite-à-gauche", 0x202c: "PDF, fin de formatage directionnel",
+	0x202d: "LRO, forçage gauche-à-droite", 0x202e: "RLO, forçage droite-à-gauche", 0x2066: "LRI, isolat gauche-à-droite",
+	0x2067: "RLI, isolat droite-à-gauche", 0x2068: "FSI, isolat à direction du premier fort", 0x2069: "PDI, fin d'isolat directionnel"}
 
 // shownParts splits a string for the HTML page: the unsafe characters
 // but tab and line feed, which a browser draws as nothing, a box or a
@@ -204,5 +184,5 @@ func shownParts(s string) []shownPart {
 	return parts
 }
 
-// marker is the code point as Unicode writes it: "U+202E".
+// codePoint is the code point as Unicode writes it: "U+202E".
 func codePoint(r rune) string { return fmt.Sprintf("U+%04X", r) }

@@ -122,7 +122,7 @@ func TestReportsEscapeEveryFormat(t *testing.T) {
 			}, Explain: []string{hostileString(rng), hostileString(rng)}},
 		}
 		var buf bytes.Buffer
-		if err := WriteFiles(&buf, "texte", "pret valider", files, Style{}); err != nil {
+		if err := WriteFilesReport(&buf, "texte", FilesReport{Name: "pret valider", Files: files, All: true}); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
@@ -141,7 +141,7 @@ func TestReportsEscapeEveryFormat(t *testing.T) {
 		}
 
 		buf.Reset()
-		if err := WriteFiles(&buf, "json", "pret valider", files, Style{}); err != nil {
+		if err := WriteFilesReport(&buf, "json", FilesReport{Name: "pret valider", Files: files, All: true}); err != nil {
 			t.Fatal(err)
 		}
 		var doc struct {
@@ -159,7 +159,7 @@ func TestReportsEscapeEveryFormat(t *testing.T) {
 		}
 
 		buf.Reset()
-		if err := WriteFiles(&buf, "junit", "pret valider", files, Style{}); err != nil {
+		if err := WriteFilesReport(&buf, "junit", FilesReport{Name: "pret valider", Files: files, All: true}); err != nil {
 			t.Fatal(err)
 		}
 		var jd junitDoc

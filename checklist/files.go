@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"iter"
@@ -18,18 +19,12 @@ type FilesReport struct {
 	// Results, when set, is read instead of Files: a run over many files
 	// keeps a smaller record per file than FileResult.
 	Results Results
-	// All lists in texte the files without problems too, by default
-	// only counted.
-	All     bool
+	All     bool // texte lists the files without problems too
 	Style   Style
 	Version string // pret's, named by the SARIF report
-	// Dir is the current folder: sarif and github give paths relative to
-	// it, as code scanning and annotations expect.
-	Dir string
-	// Strict is --strict: warnings fail their file, and github and sarif
-	// report them as errors.
-	Strict bool
-	Comma  rune // the csv separator, 0 for ';'
+	Dir     string // the current folder: sarif and github name paths from it
+	Strict  bool   // --strict: warnings fail their file, github and sarif make them errors
+	Comma   rune   // the csv separator, 0 for ';'
 	// Sources (the arguments read, as given) and Generated (when) are
 	// shown at the top of the html page.
 	Sources   []string
@@ -55,14 +50,14 @@ func (r FilesReport) results() Results {
 }
 
 // all yields the files in report order, the same in every format: the
-// files that leak a private key first (an incident: the key must be
-// replaced before anything else is done), then the others, each group in
-// the run's order.
+// leaks of a private key first (an incident: the key must be replaced
+// before anything else), then the others, each in the run's order.
 func (r FilesReport) all() iter.Seq[FileResult] {
 	return func(yield func(FileResult) bool) {
+		res := r.results()
 		for _, leaks := range [2]bool{true, false} {
-			for f := range r.read() {
-				if f.Leaks() == leaks && !yield(f) {
+			for i := range res.Len() {
+				if f := res.At(i); f.Leaks() == leaks && !yield(f) {
 					return
 				}
 			}
@@ -70,35 +65,14 @@ func (r FilesReport) all() iter.Seq[FileResult] {
 	}
 }
 
-// read yields the files in the run's order.
-func (r FilesReport) read() iter.Seq[FileResult] {
-	return func(yield func(FileResult) bool) {
-		res := r.results()
-		for i := range res.Len() {
-			if !yield(res.At(i)) {
-				return
-			}
-		}
-	}
-}
+// fileWriters write a run in each of FileFormats.
+var fileWriters = map[string]func(io.Writer, FilesReport) error{"texte": writeFilesText, "json": writeFilesJSON, "junit": writeFilesJUnit,
+	"csv": writeFilesCSV, "sarif": writeFilesSARIF, "github": writeFilesGitHub, "html": writeFilesHTML}
 
-// WriteFilesReport writes a run in one of FileFormats.
+// WriteFilesReport writes a run in one of FileFormats ("": texte).
 func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
-	switch format {
-	case "json":
-		return writeFilesJSON(w, r)
-	case "junit":
-		return writeFilesJUnit(w, r.Name, r.all())
-	case "csv":
-		return writeFilesCSV(w, r)
-	case "sarif":
-		return writeFilesSARIF(w, r)
-	case "github":
-		return writeFilesGitHub(w, r)
-	case "html":
-		return writeFilesHTML(w, r)
-	case "texte", "":
-		return writeFilesText(w, r)
+	if write, ok := fileWriters[cmp.Or(format, "texte")]; ok {
+		return write(w, r)
 	}
 	return fmt.Errorf("format inconnu : %q", format)
 }
@@ -111,15 +85,12 @@ var verdictStyles = map[string][2]string{"valide": {"32", "valide  "}, "avertiss
 // summary. Every string from a file or a file name goes through Escape.
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
-	style := r.Style
 	s := summarize(r.all())
-	if n := s.Codes["private-key-leak"]; n > 0 {
+	if n := s.Codes["private-key-leak"]; n == 1 {
 		// The leaks come first (all): the heading stands above them.
-		holds := "1 fichier contient"
-		if n > 1 {
-			holds = fmt.Sprintf("%d fichiers contiennent", n)
-		}
-		fmt.Fprintf(bw, "%s %s une clé privée : %s, à chaque apprenant nommé.\n", style.paint("1;31", "INCIDENT :"), holds, leakIncident)
+		fmt.Fprintf(bw, "%s 1 fichier contient une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), leakIncident)
+	} else if n > 1 {
+		fmt.Fprintf(bw, "%s %d fichiers contiennent une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), n, leakIncident)
 	}
 	hidden := 0
 	for f := range r.all() {
@@ -134,9 +105,9 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 			line = " — " + line
 		}
 		v := verdictStyles[f.verdict()]
-		fmt.Fprintf(bw, "%s  %s%s\n", style.paint(v[0], v[1]), Escape(f.Apprenant), line)
+		fmt.Fprintf(bw, "%s  %s%s\n", r.Style.paint(v[0], v[1]), Escape(f.Apprenant), line)
 		if f.Leaks() {
-			fmt.Fprintf(bw, "    %s %s\n", style.paint("1;31", "incident :"), leakIncident)
+			fmt.Fprintf(bw, "    %s %s\n", r.Style.paint("1;31", "incident :"), leakIncident)
 		}
 		for _, p := range f.Problems {
 			fmt.Fprintf(bw, "    %s\n", Escape(problemLine(p)))
@@ -153,18 +124,19 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	if hidden > 0 {
 		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, Plural(hidden), Plural(hidden))
 	}
-	if codes := s.byFrequency(); len(codes) > 0 {
+	if len(s.Codes) > 0 {
 		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
-		for _, c := range codes {
-			fmt.Fprintf(bw, "    %-24s %d\n", c.Code, c.Files)
-		}
 	}
-	if len(s.Duplicates) > 0 {
-		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", len(s.Duplicates), Plural(len(s.Duplicates)))
-		for _, g := range s.Duplicates {
-			for i, p := range g {
-				fmt.Fprintf(bw, "%s%s\n", map[bool]string{true: "    - ", false: "      "}[i == 0], Escape(p))
-			}
+	for _, c := range s.Codes.ordered() {
+		fmt.Fprintf(bw, "    %-24s %d\n", c, s.Codes[c])
+	}
+	if n := len(s.Duplicates); n > 0 {
+		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", n, Plural(n))
+	}
+	for _, g := range s.Duplicates {
+		fmt.Fprintf(bw, "    - %s\n", Escape(g[0]))
+		for _, p := range g[1:] {
+			fmt.Fprintf(bw, "      %s\n", Escape(p))
 		}
 	}
 	return bw.Flush()

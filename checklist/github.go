@@ -14,12 +14,13 @@ import (
 // summary as a ::notice. Values are escaped as the runner unescapes them.
 func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
+	s := newSummary()
 	for f := range r.all() {
+		s.add(f)
 		file := relativePath(r.Dir, cmp.Or(f.Archive, f.Path))
 		for _, p := range f.Problems {
-			// A warning stays a warning beside an error of the same
-			// file; only --strict, which fails files for their warnings,
-			// makes them errors (as in sarif).
+			// A warning stays one beside an error; only --strict, which
+			// fails files for their warnings, makes them errors.
 			cmd := "error"
 			if p.Severity == SevWarning && !r.Strict {
 				cmd = "warning"
@@ -45,15 +46,12 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(msg))
 		}
 	}
-	s := summarize(r.all())
 	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
 		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
-	var codes []string
-	for _, c := range s.byFrequency() {
-		codes = append(codes, fmt.Sprintf(" %s %d", c.Code, c.Files))
-	}
-	if codes != nil {
-		summary += " ; problèmes :" + strings.Join(codes, ",")
+	sep := " ; problèmes : "
+	for _, c := range s.Codes.ordered() {
+		summary += fmt.Sprintf("%s%s %d", sep, c, s.Codes[c])
+		sep = ", "
 	}
 	if len(s.Duplicates) > 0 {
 		summary += fmt.Sprintf(" ; %d empreinte%s partagée%s", len(s.Duplicates), Plural(len(s.Duplicates)), Plural(len(s.Duplicates)))

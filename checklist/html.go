@@ -11,20 +11,16 @@ import (
 	"io"
 	"iter"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
-// The page's style and script are inline, and the page forbids anything
-// else with its Content-Security-Policy: no request leaves it, and a
-// script or image injected by a hostile file name would not run or load
-// even if escaping ever failed. The policy names the two blocks by hash.
-//
-// report.css holds no comment: the page is read by people, in French,
-// source included. Its two rules that need one: "[hidden]" wins over
-// every display rule (with scripts off, the controls that cannot work
-// stay out of sight), and ".bidi" draws the visible marker of a control
-// or invisible character from a file (shownParts), shown, not applied.
+// The page's style and script are inline, and its Content-Security-Policy
+// (naming the two by hash) forbids anything else: no request leaves it,
+// and a script injected by a hostile file name would not run even if
+// escaping ever failed. report.css holds no comment (the page is read in
+// French, source included): "[hidden]" wins over every display rule, so
+// that with scripts off the controls that cannot work stay out of sight,
+// and ".bidi" draws the marker of a control from a file (shownParts).
 var (
 	//go:embed report.css
 	reportCSS string
@@ -32,11 +28,6 @@ var (
 	reportJS string
 	//go:embed report.html.tmpl
 	reportHTML string
-
-	// Parsed on first use: only --format html needs it.
-	htmlTemplate = sync.OnceValue(func() *template.Template {
-		return template.Must(template.New("report").Funcs(funcs).Parse(reportHTML))
-	})
 )
 
 func cspHash(s string) string {
@@ -44,11 +35,10 @@ func cspHash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-// funcs show a string from a file or a file name on the page: shown as
-// text with markers for its unsafe characters (the template "shown"),
-// whole as an attribute holds it (a tooltip, a value to copy, a sort
-// key), the markers as "[U+202E]" since an attribute cannot hold spans.
-// Both make it valid UTF-8 without the controls XML forbids (XMLText).
+// funcs show a string from a file or a file name: as text with markers
+// for its unsafe characters (the template "shown"), or whole as an
+// attribute holds it (a tooltip, a value to copy, a sort key), the
+// markers as "[U+202E]". Both go through XMLText first.
 var funcs = template.FuncMap{
 	"parts":    func(s string) []shownPart { return shownParts(XMLText(s)) },
 	"whole":    whole,
@@ -63,11 +53,7 @@ var funcs = template.FuncMap{
 func whole(s string) string {
 	var b strings.Builder
 	for _, p := range shownParts(XMLText(s)) {
-		if p.Control != "" {
-			b.WriteString("[" + p.Control + "]")
-		} else {
-			b.WriteString(p.Text)
-		}
+		b.WriteString(cmp.Or(p.Text, "["+p.Control+"]"))
 	}
 	return b.String()
 }
@@ -79,10 +65,9 @@ type htmlData struct {
 	Summary     BatchSummary
 	Incidents   []FileResult
 	Duplicates  [][]FileResult // the files of each group that share a key
-	Codes       []CodeCount
+	Codes       []string       // most frequent first
 	// Files are made one at a time as the template ranges over them:
-	// a page of 100,000 rows is never held as rows (organisateurs.md,
-	// Scale).
+	// a page of 100,000 rows is never held as rows.
 	Files    iter.Seq[htmlFile]
 	Incident string
 	Policy   string
@@ -90,8 +75,7 @@ type htmlData struct {
 	Script   template.JS
 }
 
-// htmlFile is a row: the file, its verdict and its codes
-// (space-separated, for the filter).
+// htmlFile is a row: the file, its verdict and its codes (for the filter).
 type htmlFile struct {
 	FileResult
 	Verdict, Codes string
@@ -99,10 +83,8 @@ type htmlFile struct {
 
 // shortPath keeps a long path's first folder and its file name, which
 // with the learner's name say which file it is: "rendus.zip!/…/acces.md".
-// The tooltip, the copy and the sort take the whole path.
 func shortPath(p string) string {
-	const most = 32
-	if utf8.RuneCountInString(p) <= most {
+	if utf8.RuneCountInString(p) <= 32 {
 		return p
 	}
 	first, _, _ := strings.Cut(p, "/")
@@ -132,9 +114,8 @@ var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "j
 // writeFilesHTML writes one self-contained page. html/template escapes
 // every string in its context; nothing from a file is ever marked safe.
 func writeFilesHTML(w io.Writer, r FilesReport) error {
-	s := summarize(r.all())
 	name := cmp.Or(r.Name, "pret valider")
-	d := htmlData{Name: name, Title: name, Sources: r.Sources, Summary: s, Incident: leakIncident,
+	d := htmlData{Name: name, Title: name, Sources: r.Sources, Summary: newSummary(), Incident: leakIncident,
 		Policy: "default-src 'none'; style-src " + cspHash(reportCSS) + "; script-src " + cspHash(reportJS) +
 			"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'", Style: template.CSS(reportCSS), Script: template.JS(reportJS)}
 	if len(r.Sources) == 1 {
@@ -143,10 +124,9 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	if t := r.Generated; !t.IsZero() {
 		d.Generated = fmt.Sprintf("%d %s %d à %02d:%02d", t.Day(), frenchMonths[t.Month()-1], t.Year(), t.Hour(), t.Minute())
 	}
-	// The leaks come first (all), and the duplicates are few: one pass
-	// finds both, keeping only those files.
 	groups := map[string]int{} // fingerprint → index in d.Duplicates
 	for f := range r.all() {
+		d.Summary.add(f)
 		if f.Leaks() {
 			d.Incidents = append(d.Incidents, f)
 		}
@@ -154,7 +134,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 			group(&d.Duplicates, groups, f.Fingerprint, f)
 		}
 	}
-	d.Codes = s.byFrequency()
+	d.Codes = d.Summary.Codes.ordered()
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
 			if !yield(htmlFile{f, f.verdict(), strings.Join(f.codes(""), " ")}) {
@@ -163,7 +143,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 		}
 	}
 	bw := bufio.NewWriter(w)
-	if err := htmlTemplate().Execute(bw, d); err != nil {
+	if err := template.Must(template.New("report").Funcs(funcs).Parse(reportHTML)).Execute(bw, d); err != nil {
 		return err
 	}
 	return bw.Flush()

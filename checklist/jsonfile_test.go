@@ -57,6 +57,12 @@ func nastyFile(r *rand.Rand) FileResult {
 	return f
 }
 
+// filesDoc is the json report of pret valider, whole.
+type filesDoc struct {
+	Files   []FileResult `json:"files"`
+	Summary BatchSummary `json:"summary"`
+}
+
 // wholeJSON is the json report encoded whole by encoding/json, as
 // writeJSON writes any value, the files in report order.
 func wholeJSON(t testing.TB, files []FileResult) []byte {

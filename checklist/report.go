@@ -83,11 +83,10 @@ type Problem struct {
 // FileResult is one validated file. The payload fields are typed per kind
 // of file and empty for the others (organisateurs.md, livrables.md).
 type FileResult struct {
-	Path        string `json:"path"`
-	Valid       bool   `json:"valid"`
-	Fingerprint string `json:"fingerprint"` // stated in an acces.md
-	// FingerprintLine states it: duplicate-fingerprint points there.
-	FingerprintLine int       `json:"-"`
+	Path            string    `json:"path"`
+	Valid           bool      `json:"valid"`
+	Fingerprint     string    `json:"fingerprint"` // stated in an acces.md
+	FingerprintLine int       `json:"-"`           // where: duplicate-fingerprint points there
 	Problems        []Problem `json:"problems"`
 	// Apprenant names who handed the file in, as the platform did;
 	// Archive and Entry locate a file read inside a .zip (Path is then
@@ -95,26 +94,22 @@ type FileResult struct {
 	Apprenant string `json:"apprenant,omitempty"`
 	Archive   string `json:"archive,omitempty"`
 	Entry     string `json:"entry,omitempty"`
-	// Date (AAAA-MM-JJ) and Statut ("demande" or "verifie") are stated by
-	// the file; statut is always written, empty when the file does not say.
+	// Date (AAAA-MM-JJ) and Statut ("demande" or "verifie", always
+	// written) are stated by the file.
 	Date   string `json:"date,omitempty"`
 	Statut string `json:"statut"`
 	// DuplicateOf lists other paths that state the same fingerprint,
 	// capped (a key shared by thousands would cost memory in the square
 	// of their number); DuplicateCount says how many there are.
-	DuplicateOf    []string `json:"duplicate_of,omitempty"`
-	DuplicateCount int      `json:"duplicate_count,omitempty"`
-	// Effective is what Slurm retains from sommeil.sbatch (pret livrables).
-	Effective *SbatchEffective `json:"effective,omitempty"`
-	// Explain is shown in the text format only: the script line by line.
-	Explain []string `json:"-"`
-	// Participant is the Moodle participant number ("Dupont
-	// Alice_123456_assignsubmission_…", "Participant 123456"); Email comes
-	// from the grading worksheet.
+	DuplicateOf    []string         `json:"duplicate_of,omitempty"`
+	DuplicateCount int              `json:"duplicate_count,omitempty"`
+	Effective      *SbatchEffective `json:"effective,omitempty"` // pret livrables
+	Explain        []string         `json:"-"`                   // texte only: the script line by line
+	// Participant is the Moodle participant number ("Participant
+	// 123456"); Email comes from the grading worksheet.
 	Participant string `json:"participant,omitempty"`
 	Email       string `json:"email,omitempty"`
-	// Signed: a signature holds, made by the key the file states.
-	Signed bool `json:"signed"`
+	Signed      bool   `json:"signed"` // a signature holds, made by the stated key
 	// Others are the learner's other candidate files, not validated: a
 	// learner gets one verdict, from the latest file.
 	Others []string `json:"others,omitempty"`
@@ -149,12 +144,7 @@ func (s Style) paint(code, text string) string {
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
-var statusLabel = map[Status]struct{ text, color string }{
-	Pass: {"OK       ", "32"},
-	Warn: {"ATTENTION", "33"},
-	Fail: {"ÉCHEC    ", "31"},
-	Skip: {"SAUTÉ    ", "90"},
-}
+var statusLabel = map[Status][2]string{Pass: {"32", "OK       "}, Warn: {"33", "ATTENTION"}, Fail: {"31", "ÉCHEC    "}, Skip: {"90", "SAUTÉ    "}}
 
 // WriteReport writes a checklist in one of Formats.
 func WriteReport(w io.Writer, format string, r *Report, style Style) error {
@@ -170,7 +160,7 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	}
 	for _, c := range r.Checks {
 		l := statusLabel[c.Status]
-		fmt.Fprintf(w, "%s  %-22s %s\n", style.paint(l.color, l.text), Escape(c.ID), Escape(c.Message))
+		fmt.Fprintf(w, "%s  %-22s %s\n", style.paint(l[0], l[1]), Escape(c.ID), Escape(c.Message))
 		if c.Fix != "" && (c.Status == Fail || c.Status == Warn) {
 			fmt.Fprintf(w, "    → %s\n", Escape(c.Fix))
 		}
@@ -181,11 +171,6 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	return err
 }
 
-// WriteFiles writes every file in one of Formats (pret livrables).
-func WriteFiles(w io.Writer, format, name string, files []FileResult, style Style) error {
-	return WriteFilesReport(w, format, FilesReport{Name: name, Files: files, All: true, Style: style})
-}
-
 func Plural(n int) string {
 	if n > 1 {
 		return "s"
@@ -193,62 +178,40 @@ func Plural(n int) string {
 	return ""
 }
 
-// writeJSON writes v indented, HTML characters raw, through the
-// escaping writer (escape.go).
-func writeJSON(w io.Writer, v any) error {
-	return writeJSONParts(w, func(p *jsonParts) error {
-		err := p.value("", v)
-		p.raw("\n")
-		return err
-	})
-}
-
-// JUnit XML as CI systems read it, valid against Jenkins' schema
-// (docs/schemas/junit-10.xsd): testsuites counts no skipped tests, the
-// suite does; errors (tests that could not run) is always 0, pret's
-// problems being failures. encoding/xml escapes every string and
-// replaces what XML cannot hold.
+// JUnit XML valid against Jenkins' schema (docs/schemas/junit-10.xsd):
+// testsuites counts no skipped tests, the suite does; errors (tests that
+// could not run) is always 0, pret's problems being failures.
 type junitCase struct {
-	XMLName   xml.Name       `xml:"testcase"`
-	Name      string         `xml:"name,attr"`
-	Classname string         `xml:"classname,attr"`
-	Failures  []junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped  `xml:"skipped,omitempty"`
-	SystemOut string         `xml:"system-out,omitempty"`
+	XMLName   xml.Name      `xml:"testcase"`
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitFailure `xml:"skipped,omitempty"` // its message only
+	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitFailure struct {
-	Type    string `xml:"type,attr"`
+	Type    string `xml:"type,attr,omitempty"`
 	Message string `xml:"message,attr"`
 	Text    string `xml:",chardata"`
 }
 
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
-// writeXML writes one suite of the cases, one at a time: a run over
-// 100,000 files is never held as one document. A first pass counts them
-// for the suite's attributes.
+// writeXML writes one suite of the cases, one at a time (a first pass
+// counts them): a run over 100,000 files is never held as one document.
 func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
 	var tests, failures, skipped int
 	for c := range cases {
 		tests++
-		if len(c.Failures) > 0 {
+		if c.Failure != nil {
 			failures++
 		}
 		if c.Skipped != nil {
 			skipped++
 		}
 	}
-	attrs := func(kv ...any) (out []xml.Attr) {
-		for i := 0; i < len(kv); i += 2 {
-			out = append(out, xml.Attr{Name: xml.Name{Local: kv[i].(string)}, Value: fmt.Sprint(kv[i+1])})
-		}
-		return out
-	}
-	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: attrs("name", name, "tests", tests, "failures", failures, "errors", 0)}
-	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: append(slices.Clip(suites.Attr), attrs("skipped", skipped)...)}
+	attr := func(k string, v any) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: fmt.Sprint(v)} }
+	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: []xml.Attr{attr("name", name), attr("tests", tests), attr("failures", failures), attr("errors", 0)}}
+	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: append(slices.Clip(suites.Attr), attr("skipped", skipped))}
 	return writeEscaped(w, xmlEscape, func(w io.Writer) error {
 		io.WriteString(w, xml.Header)
 		enc := xml.NewEncoder(w)
@@ -277,9 +240,9 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 		jc := junitCase{Name: c.ID, Classname: class, SystemOut: c.Message}
 		switch c.Status {
 		case Fail:
-			jc.Failures, jc.SystemOut = []junitFailure{{Type: c.ID, Message: c.Message, Text: c.Fix}}, ""
+			jc.Failure, jc.SystemOut = &junitFailure{c.ID, c.Message, c.Fix}, ""
 		case Skip:
-			jc.Skipped, jc.SystemOut = &junitSkipped{Message: c.Message}, ""
+			jc.Skipped, jc.SystemOut = &junitFailure{Message: c.Message}, ""
 		case Warn:
 			jc.SystemOut = "attention : " + c.Message
 			if c.Fix != "" {
@@ -293,12 +256,11 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 
 // writeFilesJUnit writes one testcase per file (name the path,
 // classname the learner) with at most one failure: its message lists the
-// error codes, its body every problem with its line. Warnings go to
-// system-out.
-func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error {
-	class := strings.ReplaceAll(name, " ", ".")
-	return writeXML(w, name, func(yield func(junitCase) bool) {
-		for f := range files {
+// error codes, its body every problem. Warnings go to system-out.
+func writeFilesJUnit(w io.Writer, r FilesReport) error {
+	class := strings.ReplaceAll(r.Name, " ", ".")
+	return writeXML(w, r.Name, func(yield func(junitCase) bool) {
+		for f := range r.all() {
 			jc := junitCase{Name: f.Path, Classname: cmp.Or(f.Apprenant, class)}
 			var body, out []string
 			for _, p := range f.Problems {
@@ -319,7 +281,7 @@ func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error
 				if len(codes) == 0 {
 					codes = []string{"invalide"}
 				}
-				jc.Failures = []junitFailure{{Type: codes[0], Message: strings.Join(codes, ", "), Text: strings.Join(body, "\n")}}
+				jc.Failure = &junitFailure{codes[0], strings.Join(codes, ", "), strings.Join(body, "\n")}
 			}
 			jc.SystemOut = strings.Join(out, "\n")
 			if !yield(jc) {
@@ -329,8 +291,7 @@ func writeFilesJUnit(w io.Writer, name string, files iter.Seq[FileResult]) error
 	})
 }
 
-// problemLine is one problem as a line of text: line number, code,
-// severity, message.
+// problemLine is one problem as a line of text.
 func problemLine(p Problem) string {
 	s := fmt.Sprintf("%s (%s) : %s", p.Code, severityLabel(p.Severity), p.Message)
 	if p.Line > 0 {

@@ -89,7 +89,7 @@ func TestFilesJUnitOneCasePerFile(t *testing.T) {
 		{Path: "b/acces.md", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "pas de date"}, {Code: "bad-fingerprint", Severity: SevError, Message: "mal formée", Line: 3}}},
 	}
 	var buf bytes.Buffer
-	WriteFiles(&buf, "junit", "pret valider", files, Style{})
+	WriteFilesReport(&buf, "junit", FilesReport{Name: "pret valider", Files: files, All: true})
 	var doc junitDoc
 	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ const fpA = "SHA256:bdWv8ASnIXvq7nulAWpJBvplTofkQJ55TUUjbQO+nA0"
 
 func TestFilesJSON(t *testing.T) {
 	var buf bytes.Buffer
-	WriteFiles(&buf, "json", "pret valider", []FileResult{{Path: "x/acces.md", Valid: true, Fingerprint: fpA}}, Style{})
+	WriteFilesReport(&buf, "json", FilesReport{Name: "pret valider", Files: []FileResult{{Path: "x/acces.md", Valid: true, Fingerprint: fpA}}, All: true})
 	var got struct {
 		Files []struct {
 			Path        string            `json:"path"`
@@ -135,7 +135,7 @@ func TestFilesJSON(t *testing.T) {
 	}
 	// line is omitted when it does not apply
 	buf.Reset()
-	WriteFiles(&buf, "json", "pret valider", []FileResult{{Path: "y", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "m"}}}}, Style{})
+	WriteFilesReport(&buf, "json", FilesReport{Name: "pret valider", Files: []FileResult{{Path: "y", Problems: []Problem{{Code: "missing-date", Severity: SevError, Message: "m"}}}}, All: true})
 	if strings.Contains(buf.String(), `"line"`) {
 		t.Fatalf("line without a line number: %s", buf.String())
 	}
@@ -175,7 +175,7 @@ func TestLineRanges(t *testing.T) {
 	}
 }
 
-// TestCodesTable: every block of codes.txt is a code, a severity and
+// TestCodesTable: every code of the table has, a severity and
 // three French texts; the leak's help says the incident every report says.
 func TestCodesTable(t *testing.T) {
 	if len(Codes) < 27 {

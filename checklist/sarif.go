@@ -13,15 +13,6 @@ import (
 
 // SARIF 2.1.0, the subset code scanning reads: one run, the rules, one
 // result per problem.
-type sarifLog struct {
-	Schema  string `json:"$schema"`
-	Version string `json:"version"`
-	Runs    []struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
-	} `json:"runs"`
-}
-
 type sarifTool struct {
 	Driver struct {
 		Name    string      `json:"name"`
@@ -53,7 +44,16 @@ type sarifResult struct {
 	// PartialFingerprints lets code scanning know a result again from
 	// one run to the next (sarifFingerprint).
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	Properties          map[string]string `json:"properties,omitempty"`
+	Properties          *sarifProperties  `json:"properties,omitempty"`
+}
+
+// sarifProperties say who handed the file in and where in the archive
+// the problem is, when they apply.
+type sarifProperties struct {
+	Apprenant   string `json:"apprenant,omitempty"`
+	Entry       string `json:"entry,omitempty"`
+	EntryLine   string `json:"entryLine,omitempty"`
+	Participant string `json:"participant,omitempty"`
 }
 
 type sarifLocation struct {
@@ -76,24 +76,19 @@ func sarifLevel(sev Severity) string {
 	return "error"
 }
 
-// sarifFingerprintKey names pret's own fingerprint: GitHub recomputes
-// its primaryLocationLineHash from the file's lines, and warns when a
-// tool's value differs, so pret uses a key of its own.
-const sarifFingerprintKey = "pretProblem/v1"
-
-// sarifFingerprint identifies a problem across runs: its code, the file
-// (and archive entry) and learner, and which problem of that code in the
-// file it is. The line is left out, so that an edit above the problem
-// does not make it a new alert, and the message too (it quotes lines).
-func sarifFingerprint(code, uri, entry, learner string, nth int) string {
+// sarifFingerprint identifies a problem across runs, under a key of
+// pret's own (GitHub recomputes its primaryLocationLineHash from the
+// file's lines and warns when a tool's differs): its code, the file (and
+// archive entry) and learner, and which problem of that code in the file
+// it is. The line is left out, so that an edit above the problem does
+// not make it a new alert, and the message too (it quotes lines).
+func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]string {
 	h := sha256.New()
 	for _, s := range []string{code, uri, entry, learner, strconv.Itoa(nth)} {
 		h.Write(append([]byte(s), 0))
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	return map[string]string{"pretProblem/v1": hex.EncodeToString(h.Sum(nil)[:16])}
 }
-
-const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
 // writeFilesSARIF writes the log: a rule per code (the contract's, then
 // any other met), found by a first pass, and one result per problem,
@@ -105,8 +100,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	index := map[string]int{}
 	rule := func(info CodeInfo) {
 		if _, ok := index[info.Code]; !ok {
-			r := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Label},
-				FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
+			r := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Label}, FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
 			r.DefaultConfiguration.Level = sarifLevel(info.Severity)
 			index[info.Code] = len(tool.Driver.Rules)
 			tool.Driver.Rules = append(tool.Driver.Rules, r)
@@ -120,76 +114,61 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 			rule(codeInfo(p.Code, p.Severity))
 		}
 	}
-	return writeJSONParts(w, func(out *jsonParts) error {
-		out.raw("{\n  \"$schema\": \"" + sarifSchema + "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
-		if err := out.value("      ", tool); err != nil {
-			return err
-		}
-		out.raw(",\n      \"results\": ")
-		err := out.list("        ", func(yield func(any) bool) {
-			for f := range r.all() {
-				for _, res := range sarifResults(r.Dir, f, index, r.Strict) {
-					if !yield(res) {
-						return
-					}
+	results := func(yield func(sarifResult) bool) {
+		for f := range r.all() {
+			uri := fileURI(r.Dir, cmp.Or(f.Archive, f.Path))
+			seen := map[string]int{}
+			for _, p := range f.Problems {
+				res := sarifResult{RuleID: p.Code, RuleIndex: index[p.Code], Level: sarifLevel(p.Severity), Message: sarifMessage{p.Message},
+					Locations: make([]sarifLocation, 1), PartialFingerprints: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code])}
+				seen[p.Code]++
+				if r.Strict {
+					res.Level = "error"
+				}
+				loc := &res.Locations[0].PhysicalLocation
+				loc.ArtifactLocation.URI = uri
+				if p.Line > 0 && f.Archive == "" {
+					loc.Region = &sarifRegion{p.Line}
+				}
+				props := sarifProperties{Apprenant: f.Apprenant, Entry: f.Entry, Participant: f.Participant}
+				if f.Entry != "" && p.Line > 0 {
+					props.EntryLine = strconv.Itoa(p.Line)
+				}
+				if props != (sarifProperties{}) {
+					res.Properties = &props
+				}
+				if !yield(res) {
+					return
 				}
 			}
-		})
-		out.raw("\n    }\n  ]\n}\n")
-		return err
-	})
-}
-
-// sarifResults are a file's results; index gives each code's rule.
-func sarifResults(dir string, f FileResult, index map[string]int, strict bool) []sarifResult {
-	uri := fileURI(dir, cmp.Or(f.Archive, f.Path))
-	seen := map[string]int{}
-	out := make([]sarifResult, len(f.Problems))
-	for i, p := range f.Problems {
-		res := &out[i]
-		res.RuleID, res.RuleIndex, res.Level, res.Message = p.Code, index[p.Code], sarifLevel(p.Severity), sarifMessage{p.Message}
-		if strict {
-			res.Level = "error"
-		}
-		res.PartialFingerprints = map[string]string{sarifFingerprintKey: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code])}
-		seen[p.Code]++
-		res.Locations = make([]sarifLocation, 1)
-		loc := &res.Locations[0].PhysicalLocation
-		loc.ArtifactLocation.URI = uri
-		if p.Line > 0 && f.Archive == "" {
-			loc.Region = &sarifRegion{p.Line}
-		}
-		props := map[string]string{"apprenant": f.Apprenant, "participant": f.Participant, "entry": f.Entry}
-		if f.Entry != "" && p.Line > 0 {
-			props["entryLine"] = strconv.Itoa(p.Line)
-		}
-		for k, v := range props {
-			if v == "" {
-				delete(props, k)
-			}
-		}
-		if len(props) > 0 {
-			res.Properties = props
 		}
 	}
-	return out
+	return writeJSONDoc(w, func(j *jsonWriter) {
+		j.raw("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
+		j.value("      ", tool)
+		j.raw(",\n      \"results\": ")
+		list(j, "        ", results, func(res sarifResult) { j.value("        ", res) })
+		j.raw("\n    }\n  ]\n}\n")
+	})
 }
 
 // relativePath gives a path relative to dir when it lies below it (code
 // scanning and annotations name files from the repository's root), else
 // as it was given.
 func relativePath(dir, p string) string {
-	if dir == "" {
-		return filepath.ToSlash(p)
-	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(dir, p)
-	}
-	if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
+	if dir != "" {
+		if rel, err := filepath.Rel(dir, absPath(dir, p)); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
 	}
 	return filepath.ToSlash(p)
+}
+
+func absPath(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // fileURI is relativePath as a URI reference: a relative one when the
@@ -199,11 +178,7 @@ func fileURI(dir, p string) string {
 	if !filepath.IsAbs(filepath.FromSlash(rel)) && !strings.HasPrefix(rel, "../") && rel != ".." {
 		return (&url.URL{Path: rel}).String()
 	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(dir, p)
-	}
-	abs = filepath.ToSlash(abs)
+	abs := filepath.ToSlash(absPath(dir, p))
 	if !strings.HasPrefix(abs, "/") {
 		abs = "/" + abs // C:/x → /C:/x
 	}

@@ -11,53 +11,45 @@ import (
 
 // BatchSummary is the summary of a run over many files
 // (organisateurs.md): counts, files per problem code, and the groups of
-// files that share a fingerprint.
+// paths that state one fingerprint.
 type BatchSummary struct {
-	Files   int `json:"files"`
-	Valid   int `json:"valid"`
-	Invalid int `json:"invalid"`
-	// Warnings counts the valid files that have warnings.
-	Warnings int        `json:"warnings"`
-	Codes    CodeCounts `json:"codes"`
-	// Duplicates lists the groups of paths that state one fingerprint.
-	Duplicates [][]string `json:"duplicates"`
-	// severity is each code's, as its first problem met says.
-	severity map[string]Severity
+	Files      int            `json:"files"`
+	Valid      int            `json:"valid"`
+	Invalid    int            `json:"invalid"`
+	Warnings   int            `json:"warnings"` // valid files that have warnings
+	Codes      CodeCounts     `json:"codes"`
+	Duplicates [][]string     `json:"duplicates"`
+	groups     map[string]int // fingerprint → index in Duplicates
 }
 
-// CodeCount is one line of the summary's table of codes.
-type CodeCount struct {
-	Code     string
-	Severity Severity
-	Files    int
+func newSummary() BatchSummary {
+	return BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}, groups: map[string]int{}}
 }
 
 func summarize(files iter.Seq[FileResult]) BatchSummary {
-	s := BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}, severity: map[string]Severity{}}
-	groups := map[string]int{} // fingerprint → index in Duplicates
+	s := newSummary()
 	for f := range files {
-		s.Files++
-		if f.Valid {
-			s.Valid++
-		} else {
-			s.Invalid++
-		}
-		if f.Valid && len(f.Problems) > 0 {
-			s.Warnings++
-		}
-		for _, code := range f.codes("") {
-			s.Codes[code]++
-		}
-		for _, p := range f.Problems {
-			if _, ok := s.severity[p.Code]; !ok {
-				s.severity[p.Code] = p.Severity
-			}
-		}
-		if f.sharesKey() {
-			group(&s.Duplicates, groups, f.Fingerprint, f.Path)
-		}
+		s.add(f)
 	}
 	return s
+}
+
+func (s *BatchSummary) add(f FileResult) {
+	s.Files++
+	if f.Valid {
+		s.Valid++
+	} else {
+		s.Invalid++
+	}
+	if f.Valid && len(f.Problems) > 0 {
+		s.Warnings++
+	}
+	for _, code := range f.codes("") {
+		s.Codes[code]++
+	}
+	if f.sharesKey() {
+		group(&s.Duplicates, s.groups, f.Fingerprint, f.Path)
+	}
 }
 
 // sharesKey reports a file in a group of duplicate-fingerprint.
@@ -75,15 +67,6 @@ func group[T any](groups *[][]T, index map[string]int, key string, v T) {
 		*groups = append(*groups, nil)
 	}
 	(*groups)[i] = append((*groups)[i], v)
-}
-
-// byFrequency lists the codes, most frequent first, then by name.
-func (s BatchSummary) byFrequency() []CodeCount {
-	var out []CodeCount
-	for _, c := range s.Codes.ordered() {
-		out = append(out, CodeCount{Code: c, Severity: s.severity[c], Files: s.Codes[c]})
-	}
-	return out
 }
 
 // codes lists a file's codes of one severity ("": all) once each.
@@ -130,10 +113,7 @@ func (c CodeCounts) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		name, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
+		name, _ := json.Marshal(k) // a string always encodes
 		b = append(append(append(b, name...), ':'), strconv.Itoa(c[k])...)
 	}
 	return append(b, '}'), nil

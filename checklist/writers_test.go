@@ -384,7 +384,7 @@ func TestSARIFForCodeScanning(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, r := range run.Results {
-		fp := r.PartialFingerprints[sarifFingerprintKey]
+		fp := r.PartialFingerprints["pretProblem/v1"]
 		if len(fp) != 32 || seen[fp] || rules[r.RuleIndex].ID != r.RuleID {
 			t.Fatalf("result %+v: fingerprint %q (seen %v)", r, fp, seen[fp])
 		}
@@ -400,7 +400,7 @@ func TestSARIFForCodeScanning(t *testing.T) {
 	}
 	again := readSARIF(t, moved).Runs[0].Results
 	for i, r := range run.Results {
-		if again[i].PartialFingerprints[sarifFingerprintKey] != r.PartialFingerprints[sarifFingerprintKey] {
+		if again[i].PartialFingerprints["pretProblem/v1"] != r.PartialFingerprints["pretProblem/v1"] {
 			t.Errorf("result %d: the fingerprint changed when its line moved", i)
 		}
 	}
@@ -478,6 +478,16 @@ func TestGitHubWarningStaysWarning(t *testing.T) {
 			t.Fatalf("strict %v: got\n%s\nwant\n%s", strict, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
+}
+
+// sarifLog is the whole log writeFilesSARIF writes a result at a time.
+type sarifLog struct {
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool    sarifTool     `json:"tool"`
+		Results []sarifResult `json:"results"`
+	} `json:"runs"`
 }
 
 // TestSARIFIsEncoding: the log written a result at a time is the bytes
@@ -569,13 +579,19 @@ func TestJUnitValidForJenkins(t *testing.T) {
 	for range 10 {
 		files := hostileFiles(rng)
 		files[1].Problems = append(files[1].Problems, Problem{Code: "private-key-leak", Severity: SevError, Message: "clé", Line: 2})
-		write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", files, Style{}) })
+		write(func(b *bytes.Buffer) error {
+			return WriteFilesReport(b, "junit", FilesReport{Name: "pret valider", Files: files, All: true})
+		})
 		for i := range files {
 			files[i].Valid = len(files[i].Problems) == 0 // --strict
 		}
-		write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", files, Style{}) })
+		write(func(b *bytes.Buffer) error {
+			return WriteFilesReport(b, "junit", FilesReport{Name: "pret valider", Files: files, All: true})
+		})
 	}
-	write(func(b *bytes.Buffer) error { return WriteFiles(b, "junit", "pret valider", nil, Style{}) })
+	write(func(b *bytes.Buffer) error {
+		return WriteFilesReport(b, "junit", FilesReport{Name: "pret valider", Files: nil, All: true})
+	})
 	write(func(b *bytes.Buffer) error { return WriteReport(b, "junit", sampleReport(), Style{}) })
 	write(func(b *bytes.Buffer) error { return WriteReport(b, "junit", &Report{Name: "pret verifier"}, Style{}) })
 	out, err := exec.Command(xmllint, append([]string{"--noout", "--schema", schema}, docs...)...).CombinedOutput()

@@ -2,59 +2,69 @@ package checklist
 
 import (
 	"cmp"
-	_ "embed"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
-// yamlerr.txt holds the YAML parsers' messages and their French, one
-// "English<TAB>French" a line, the first that matches winning: go-yaml v2
-// (through sigs.k8s.io/yaml: livrables, sunk) and v3 (go.yaml.in/yaml/v3:
-// pret's config file) say the same things in nearly the same words.
-// Their own words never reach the user.
-//
-//go:embed yamlerr.txt
-var yamlReasonsText string
-
-var yamlReasons = strings.Split(strings.TrimSpace(yamlReasonsText), "\n")
+// yamlReasons are the YAML parsers' messages and their French, the
+// first that matches winning: go-yaml v2 (sigs.k8s.io/yaml: livrables,
+// sunk) and v3 (pret's config file) say them in nearly the same words.
+var yamlReasons = [][2]string{
+	{"mapping values are not allowed", "« : » inattendu : une valeur qui contient « : » s'écrit entre guillemets, ou l'indentation est décalée"},
+	{"found character that cannot start any token", "caractère qui ne peut pas commencer une valeur (une tabulation ? YAML n'indente qu'avec des espaces)"},
+	{"found a tab character", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
+	{"did not find expected key", "clé attendue : l'indentation est sans doute décalée"},
+	{"did not find expected '-' indicator", "élément de liste attendu (« - ») : l'indentation est sans doute décalée"},
+	{"did not find expected ',' or ']'", "liste entre crochets non fermée (« ] » manquant)"},
+	{"did not find expected ',' or '}'", "objet entre accolades non fermé (« } » manquant)"},
+	{"did not find expected node content", "valeur attendue"},
+	{"could not find expected ':'", "« : » attendu après une clé"},
+	{"found unexpected end of stream", "fin du fichier inattendue : un guillemet n'est pas fermé ?"},
+	{"found undefined tag handle", "étiquette YAML (« ! ») inconnue"},
+	{"block sequence entries are not allowed", "liste mal placée : l'indentation est sans doute décalée"},
+	{"already set in map", "clé en double"},
+	{"control characters are not allowed", "caractère de contrôle dans le fichier"},
+	{"invalid leading UTF-8 octet", "le fichier n'est pas en UTF-8"},
+	{"invalid trailing UTF-8 octet", "le fichier n'est pas en UTF-8"},
+	{"incomplete UTF-8 octet sequence", "le fichier n'est pas en UTF-8"},
+	{"found unknown escape character", "séquence d'échappement inconnue après « \\ » dans une chaîne entre guillemets"},
+	{"found unexpected ':'", "« : » inattendu"},
+	{"did not find URI escaped octet", "étiquette YAML mal formée"},
+	{"exceeded max depth", "imbrication trop profonde"},
+	{"document contains excessive aliasing", "trop d'alias (« * ») : le document se déplierait sans fin"},
+	{"unknown anchor", "alias (« * ») vers une ancre (« & ») inconnue"},
+	{"found duplicate", "clé en double"},
+	{"already defined", "clé en double"},
+	{"invalid base64", "valeur !!binary qui n'est pas du base64"},
+	{"did not find expected", "structure inattendue : vérifiez les retraits, les crochets et les guillemets"},
+	{"UTF-8", "le fichier n'est pas en UTF-8"},
+	{"tab", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
+}
 
 var (
 	yamlLineRe = regexp.MustCompile(`line (\d+)`)
 	typeErrRe  = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
 )
 
-// YAMLError says in French what a YAML or JSON decoder found wrong, with
-// the line number when the parser gives one: "ligne 3 : clé en double".
-// Nothing of the parser's English is kept but the name of a field and
-// its line.
+// YAMLError says in French what a YAML or JSON decoder found wrong,
+// with its line when the parser gives one: "ligne 3 : clé en double".
+// Of the parser's English only a field's name is kept.
 func YAMLError(err error) string {
-	line, reason := YAMLProblem(err)
-	if line > 0 {
-		return "ligne " + strconv.Itoa(line) + " : " + reason
-	}
-	return reason
-}
-
-// YAMLProblem is YAMLError in its parts, for a caller that words the
-// line its own way: the line (0 when the parser gives none) and the
-// reason.
-func YAMLProblem(err error) (line int, reason string) {
 	msg := err.Error()
 	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
-		return 0, "le champ « " + Escape(cmp.Or(m[2], "document")) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + cmp.Or(jsonKinds[m[1]], "une valeur d'un autre type")
+		return "le champ « " + Escape(cmp.Or(m[2], "document")) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + cmp.Or(jsonKinds[m[1]], "une valeur d'un autre type")
 	}
-	reason = "syntaxe invalide"
-	for _, l := range yamlReasons {
-		if en, fr, _ := strings.Cut(l, "\t"); strings.Contains(msg, en) {
-			reason = fr
+	reason := "syntaxe invalide"
+	for _, r := range yamlReasons {
+		if strings.Contains(msg, r[0]) {
+			reason = r[1]
 			break
 		}
 	}
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil && m[1] != "0" {
+		return "ligne " + m[1] + " : " + reason
 	}
-	return line, reason
+	return reason
 }
 
 func goTypeFrench(t string) string {

@@ -48,8 +48,8 @@ func TestYAMLErrorFrench(t *testing.T) {
 	// A key given twice: v3 names both lines, the first is where.
 	var m map[string]any
 	err := yamlv3.Unmarshal([]byte("cle:\n  nom: a\ncle:\n  nom: b\n"), &m)
-	if line, reason := YAMLProblem(err); line != 3 || reason != "clé en double" {
-		t.Errorf("duplicate key: %d %q from %q", line, reason, err)
+	if got := YAMLError(err); got != "ligne 3 : clé en double" {
+		t.Errorf("duplicate key: %q from %q", got, err)
 	}
 	var v struct {
 		Spec struct {

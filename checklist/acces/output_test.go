@@ -38,7 +38,7 @@ func TestNoFormatEchoesKeyMaterial(t *testing.T) {
 	}
 	for _, format := range checklist.Formats {
 		var buf bytes.Buffer
-		checklist.WriteFiles(&buf, format, "pret valider", files, checklist.Style{})
+		checklist.WriteFilesReport(&buf, format, checklist.FilesReport{Name: "pret valider", Files: files, All: true})
 		out := buf.String()
 		if strings.Count(out, "private-key-leak") < len(leaky) {
 			t.Errorf("%s: leak not reported in every file:\n%s", format, out)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -414,8 +415,8 @@ func TestFold(t *testing.T) {
 		"  bord  ":              "bord",
 		"Ḉa":                    "ca",
 	} {
-		if got := checklist.Fold(in); got != want {
-			t.Errorf("checklist.Fold(%q) = %q, want %q", in, got, want)
+		if got := textfold.Fold(in); got != want {
+			t.Errorf("textfold.Fold(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

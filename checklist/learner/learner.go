@@ -94,7 +94,7 @@ func (l Learner) Check() *checklist.Report {
 		// read; a key folder others can write lets them swap the key.
 		switch problems, err := l.Store.Permissions(); {
 		case err != nil:
-			add("key-permissions", checklist.Fail, "droits illisibles : "+checklist.Describe(err), "")
+			add("key-permissions", checklist.Fail, "droits illisibles : "+safefile.Reason(err), "")
 		case len(problems) > 0:
 			add("key-permissions", checklist.Fail, problems[0].Msg, problems[0].Fix)
 		default:
@@ -117,7 +117,7 @@ func (l Learner) Check() *checklist.Report {
 	// leaves no key, but a temporary copy of one.
 	switch left, err := l.Store.Leftovers(); {
 	case err != nil:
-		add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+checklist.Describe(err), "vérifiez les droits du dossier "+l.Store.Dir)
+		add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+safefile.Reason(err), "vérifiez les droits du dossier "+l.Store.Dir)
 	case len(left) > 0:
 		add("key-leftovers", checklist.Warn, fmt.Sprintf("%d fichier%s laissé%s par un pret interrompu, une copie inachevée de la clé : %s",
 			len(left), checklist.Plural(len(left)), checklist.Plural(len(left)), strings.Join(left, ", ")), "« pret cle » les retire, et rien d'autre")
@@ -147,7 +147,7 @@ func (l Learner) Check() *checklist.Report {
 	case errors.Is(readErr, fs.ErrNotExist):
 		add("acces-present", checklist.Fail, "pas de fichier "+l.AccessFile, "écrivez-le avec « pret acces »")
 	case readErr != nil:
-		add("acces-present", checklist.Fail, l.AccessFile+" illisible : "+checklist.Describe(readErr), "vérifiez les droits du fichier")
+		add("acces-present", checklist.Fail, l.AccessFile+" illisible : "+safefile.Reason(readErr), "vérifiez les droits du fichier")
 	default:
 		add("acces-present", checklist.Pass, l.AccessFile+" présent", "")
 	}

@@ -18,6 +18,8 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/checklist/livrables/internal/jobapi"
 	"github.com/romeo-pret/pret/checklist/sbatch"
 )
@@ -41,11 +43,11 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	// before any check sees them, so no report, explanation or Slurm
 	// reading can quote one; the leak is reported.
 	check := func(name string, fn func(string) []checklist.Problem) bool {
-		data, err := checklist.ReadBounded(filepath.Join(dir, name), acces.MaxAccessSize)
+		data, err := safefile.Read(filepath.Join(dir, name), safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return false
-		case errors.Is(err, checklist.ErrTooLarge):
+		case errors.Is(err, safefile.ErrTooLarge):
 			add(name, checklist.Problem{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : il n'a pas été lu"})
 		case err != nil:
 			add(name, checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible"})
@@ -191,7 +193,7 @@ func mentions(folded string, words ...string) bool {
 // included.
 func CheckExplanation(text string) []checklist.Problem {
 	var p problems
-	f := checklist.Fold(text)
+	f := textfold.Fold(text)
 	pos := 0
 	for i, s := range subjects {
 		at := regexp.MustCompile(s.words).FindStringIndex(f[pos:])
@@ -207,7 +209,7 @@ func CheckExplanation(text string) []checklist.Problem {
 // CheckLignesAnswers looks for the three short answers of exercise 1.
 func CheckLignesAnswers(text string) []checklist.Problem {
 	var p problems
-	f := checklist.Fold(text)
+	f := textfold.Fold(text)
 	for _, a := range []struct {
 		question string
 		any      []string
@@ -226,7 +228,7 @@ func CheckLignesAnswers(text string) []checklist.Problem {
 // CheckRefusal: refus.md names Kueue and says the Deployment restarts.
 func CheckRefusal(text string) []checklist.Problem {
 	var p problems
-	f := checklist.Fold(text)
+	f := textfold.Fold(text)
 	if !mentions(f, "kueue") {
 		p.add("refus-kueue", checklist.SevError, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
 	}
@@ -263,7 +265,7 @@ func CheckComparison(text string) []checklist.Problem {
 	if len(paragraphs) < 4 {
 		p.add("comparaison-paragraphs", checklist.SevError, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
 	}
-	if len(paragraphs) == 0 || !mentions(checklist.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
+	if len(paragraphs) == 0 || !mentions(textfold.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
 		p.add("comparaison-kueue", checklist.SevError, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
 	}
 	return p

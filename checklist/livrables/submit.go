@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // Submitter is the --soumettre branch of the course: submit once, watch
@@ -73,7 +73,7 @@ func (s Submitter) Submit(ctx context.Context) error {
 	if err := s.wait(ctx, deadline, func() bool {
 		// The bounded reader: a FIFO or a device planted at the output's
 		// name never stalls the run, a huge file is not read.
-		data, err := checklist.ReadBounded(outFile, 1<<20)
+		data, err := safefile.Read(outFile, safefile.Kind{Name: "fichier", Max: 1 << 20}, safefile.FollowLink)
 		if l, _, complete := strings.Cut(string(data), "\n"); err == nil && complete {
 			first = strings.TrimSpace(l)
 		}

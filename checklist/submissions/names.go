@@ -14,8 +14,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // IsSubmissionName reports whether a file met in a folder or an archive
@@ -24,7 +24,7 @@ import (
 // "acces" is a whole word of the name. So "Dupont Alice_12_assignsubmission_file_acces.md"
 // and "acces (1).md" are read, "mesacces.md" and "acces.md.bak" are not.
 func IsSubmissionName(name string) bool {
-	f := checklist.Fold(name)
+	f := textfold.Fold(name)
 	stem, ok := strings.CutSuffix(f, ".md")
 	if !ok {
 		return false

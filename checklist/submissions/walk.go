@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -325,7 +325,7 @@ func groupOf(place, name string, learnerFolder bool) string {
 	if !learnerFolder {
 		return place + "//" + name
 	}
-	stem, _ := strings.CutSuffix(checklist.Fold(name), ".md")
+	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
 	return place + "/" + trimCopyMark(stem)
 }
 

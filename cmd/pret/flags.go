@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // pret's flags take typed values: a value is refused while the command
@@ -68,7 +68,7 @@ func (v *choiceValue) String() string { return *v.p }
 func (v *choiceValue) Type() string   { return "string" }
 func (v *choiceValue) Set(s string) error {
 	for _, c := range v.choices {
-		if checklist.Fold(strings.TrimSpace(s)) == checklist.Fold(c) {
+		if textfold.Fold(strings.TrimSpace(s)) == textfold.Fold(c) {
 			*v.p = c
 			return nil
 		}

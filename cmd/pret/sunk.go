@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/sunk"
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // sunkOptions is what `pret sunk` takes from its flags.
@@ -67,7 +67,7 @@ func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
 		if err := mustExist(f.path); err != nil {
 			return err
 		}
-		data, err := checklist.ReadBounded(f.path, acces.MaxAccessSize)
+		data, err := safefile.Read(f.path, safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
 		if err != nil {
 			return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, describeRead(err))
 		}
@@ -90,7 +90,7 @@ func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
 }
 
 func describeRead(err error) string {
-	if errors.Is(err, checklist.ErrTooLarge) {
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return "plus de 1 Mio"
 	}
 	return err.Error()
