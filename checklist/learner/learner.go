@@ -181,13 +181,7 @@ func (l Learner) Check() *checklist.Report {
 	// A hand-edited acces.md may hold another date than the one declared:
 	// a warning, as only the learner knows which is true.
 	said := func(date, status string) string {
-		switch status {
-		case "demande":
-			return "la demande du " + date
-		case "verifie":
-			return "la vérification du " + date
-		}
-		return "le " + date
+		return cmp.Or(map[string]string{"demande": "la demande du ", "verifie": "la vérification du "}[status], "le ") + date
 	}
 	switch {
 	case res == nil || res.Date == "":

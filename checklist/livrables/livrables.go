@@ -99,12 +99,10 @@ func CheckJob(data []byte) []checklist.Problem {
 		p.add("yaml-syntax", checklist.SevError, "le fichier n'est pas un objet Kubernetes (apiVersion, kind, metadata, spec)")
 		return p
 	}
-	switch head.Kind {
-	case "Job":
-	case "Deployment":
+	if head.Kind == "Deployment" {
 		p.add("job-kind", checklist.SevError, "c'est un Deployment : son restartPolicy vaut Always, kubelet relance hostname; sleep 30 sans fin ; écrivez kind: Job")
 		return p
-	default:
+	} else if head.Kind != "Job" {
 		p.add("job-kind", checklist.SevError, "kind: %q, pas Job", head.Kind)
 		return p
 	}

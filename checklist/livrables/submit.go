@@ -76,11 +76,8 @@ func (s Submitter) Submit(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(s.Out, "%s : %s\n", filepath.Base(outFile), first)
-	if first == s.Hostname {
-		fmt.Fprintf(s.Out, "Le nom du nœud est celui de cette machine (%s).\n", s.Hostname)
-	} else {
-		fmt.Fprintf(s.Out, "Le nom du nœud diffère de cette machine (%s) : le job a tourné ailleurs.\n", s.Hostname)
-	}
+	same := map[bool]string{true: "Le nom du nœud est celui de cette machine (%s).\n", false: "Le nom du nœud diffère de cette machine (%s) : le job a tourné ailleurs.\n"}
+	fmt.Fprintf(s.Out, same[first == s.Hostname], s.Hostname)
 	fmt.Fprintf(s.Out, "Nœud du job : %s\n", node)
 	return nil
 }

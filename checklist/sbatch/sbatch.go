@@ -228,11 +228,10 @@ func (s *Script) Effective() Effective {
 	for _, l := range s.Unmatched {
 		refuse("ligne %d : guillemet non fermé", l)
 	}
-	if o, ok := s.Last("job-name"); ok {
-		e.JobName = o.Value
-	}
-	if o, ok := s.Last("output"); ok {
-		e.Output = o.Value
+	for name, dst := range map[string]*string{"job-name": &e.JobName, "output": &e.Output} {
+		if o, ok := s.Last(name); ok {
+			*dst = o.Value
+		}
 	}
 	if o, ok := s.Last("time"); ok {
 		if m, _, valid := ParseTime(o.Value); valid {

@@ -217,8 +217,7 @@ func Check(in Inputs) (*checklist.Report, error) {
 	default:
 		add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
 	}
-	grace := in.Grace
-	kw, kwFrom := 30, "le défaut de Slurm (30 s), faute de KillWait connu"
+	grace, kw, kwFrom := in.Grace, 30, "le défaut de Slurm (30 s), faute de KillWait connu"
 	switch {
 	case kwValues != nil:
 		kw, kwFrom = *kwValues, "slurmConfig.KillWait"
