@@ -136,23 +136,21 @@ const step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io
 
 // Check runs the checks of sunk.md, in order.
 func Check(in Inputs) (*checklist.Report, error) {
-	files := []struct {
-		flag string
-		data []byte
-	}{{"--valeurs", in.Values}, {"--politique", in.Policy}, {"--pods", in.Pods}, {"--configmap", in.ConfigMap}}
+	flags := []string{"--valeurs", "--politique", "--pods", "--configmap"}
+	files := [][]byte{in.Values, in.Policy, in.Pods, in.ConfigMap}
 	// A file with private key material is not read: checks quote values.
-	for _, d := range files {
-		if _, leaks := checklist.Guard(d.data); len(leaks) > 0 {
-			return nil, &InputError{d.flag, leaks[0].Message}
+	for i, data := range files {
+		if _, leaks := checklist.Guard(data); len(leaks) > 0 {
+			return nil, &InputError{flags[i], leaks[0].Message}
 		}
 	}
 	docs := make([]map[string]any, len(files))
-	for i, d := range files {
-		if d.data == nil && i >= 2 {
+	for i, data := range files {
+		if data == nil && i >= 2 {
 			continue // --pods and --configmap are optional
 		}
 		var err error
-		if docs[i], err = decode(d.flag, d.data); err != nil {
+		if docs[i], err = decode(flags[i], data); err != nil {
 			return nil, err
 		}
 	}
