@@ -234,14 +234,13 @@ func (l Learner) Check() *checklist.Report {
 			missing = append(missing, tool)
 		}
 	}
-	switch {
-	case len(found) > 0:
+	if len(found) > 0 {
 		msg := "trouvé sur le PATH : " + strings.Join(found, ", ")
 		if len(missing) > 0 {
 			msg += " ; absent : " + strings.Join(missing, ", ")
 		}
 		add("tools", checklist.Pass, msg, "")
-	default:
+	} else {
 		add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
 	}
 	return r

@@ -59,7 +59,6 @@ func (s Submitter) Submit(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintln(s.Out, running)
-
 	outFile := strings.ReplaceAll(s.Output, "%j", id)
 	if !filepath.IsAbs(outFile) {
 		outFile = filepath.Join(s.Dir, outFile)
