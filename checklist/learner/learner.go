@@ -24,15 +24,11 @@ import (
 type Learner struct {
 	Store      keys.Store
 	AccessFile string
-	// AccessStatus and AccessDate are the last date recorded by `pret
-	// acces` ("demande" or "verifie"); empty when none.
-	AccessStatus string
-	AccessDate   string
-	SessionDay   time.Time
-	Today        time.Time
-	Home         string // to read "~/" in acces.md
-	// LookPath finds a program on PATH without running it.
-	LookPath func(string) (string, error)
+	// The last date recorded by `pret acces` ("demande" or "verifie").
+	AccessStatus, AccessDate string
+	SessionDay, Today        time.Time
+	Home                     string                       // to read "~/" in acces.md
+	LookPath                 func(string) (string, error) // finds, never runs
 }
 
 // Check runs every check of cli.md, in order.
@@ -41,9 +37,8 @@ func (l Learner) Check() *checklist.Report {
 	add := func(id string, st checklist.Status, msg, fix string) {
 		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
 	}
-	// The bounded reader: a FIFO, /dev/zero or a 3 GB file here must not
-	// stall or exhaust the checklist. A link is not followed: pret writes
-	// this file itself, as a regular file.
+	// Bounded: a FIFO or a huge file must not stall the checklist. No
+	// link is followed: pret writes this file itself.
 	data, readErr := safefile.Read(l.AccessFile, safefile.Access, safefile.NoFollow)
 	priv := l.Store.PrivatePath()
 	state, err := l.Store.Inspect()
@@ -52,7 +47,6 @@ func (l Learner) Check() *checklist.Report {
 	case err != nil:
 		add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", err), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
 	case state.Kind == keys.Absent && l.AccessDate == "" && errors.Is(readErr, fs.ErrNotExist):
-		// Nothing done yet: one command does it all, in order.
 		add("key-present", checklist.Fail, "aucune clé en "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
 	case state.Kind == keys.Absent:
 		add("key-present", checklist.Fail, "aucune clé en "+priv, "créez-la avec « pret cle »")
@@ -62,7 +56,6 @@ func (l Learner) Check() *checklist.Report {
 		keyOK = true
 		add("key-present", checklist.Pass, "clé présente : "+priv, "")
 	}
-
 	if !keyOK {
 		for _, id := range []string{"key-type", "key-encrypted", "key-permissions", "pubkey-matches"} {
 			add(id, checklist.Skip, "pas de clé à examiner", "")
@@ -82,16 +75,14 @@ func (l Learner) Check() *checklist.Report {
 		case !p.Encrypted:
 			add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
 		case err != nil:
-			// Sound for OpenSSH, but pret signer cannot open it: say so
-			// here rather than let the signature fail later.
+			// Sound for OpenSSH, but pret signer cannot open it.
 			add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase, mais pret signer ne sait pas l'ouvrir : %v", err),
 				"pour signer acces.md, ré-chiffrez-la comme pret l'écrit (même passphrase) : ssh-keygen -p -a 100 -Z aes256-ctr -f "+priv)
 		default:
 			add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
 		}
-		// keys.Permissions follows the OpenSSH of the system (Unix modes,
-		// or the ACLs on Windows): ssh refuses a private key others can
-		// read; a key folder others can write lets them swap the key.
+		// As the system's OpenSSH (modes, or ACLs on Windows): ssh refuses
+		// a key others read; a folder others write lets them swap it.
 		switch problems, err := l.Store.Permissions(); {
 		case err != nil:
 			add("key-permissions", checklist.Fail, "droits illisibles : "+safefile.Reason(err), "")
@@ -112,9 +103,7 @@ func (l Learner) Check() *checklist.Report {
 			add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
 		}
 	}
-
-	// Independent of the key: a first `pret cle` killed while it wrote
-	// leaves no key, but a temporary copy of one.
+	// A `pret cle` killed while writing leaves no key but a temporary copy.
 	switch left, err := l.Store.Leftovers(); {
 	case err != nil:
 		add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+safefile.Reason(err), "vérifiez les droits du dossier "+l.Store.Dir)
@@ -124,7 +113,6 @@ func (l Learner) Check() *checklist.Report {
 	default:
 		add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
 	}
-
 	what := "demande du compte"
 	if l.AccessStatus == "verifie" {
 		what = "vérification du compte"
@@ -142,7 +130,6 @@ func (l Learner) Check() *checklist.Report {
 	default:
 		add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
 	}
-
 	switch {
 	case errors.Is(readErr, fs.ErrNotExist):
 		add("acces-present", checklist.Fail, "pas de fichier "+l.AccessFile, "écrivez-le avec « pret acces »")
@@ -151,7 +138,6 @@ func (l Learner) Check() *checklist.Report {
 	default:
 		add("acces-present", checklist.Pass, l.AccessFile+" présent", "")
 	}
-
 	var res *acces.Result
 	if readErr != nil {
 		add("acces-valid", checklist.Skip, "pas d'acces.md à valider", "")
@@ -159,8 +145,6 @@ func (l Learner) Check() *checklist.Report {
 		res = acces.Validate(data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})
 		var errs, warns []string
 		for _, p := range res.Problems {
-			// The validator's own French sentence, with its line: the
-			// learner reads what to fix, not a code.
 			msg := p.Message
 			if p.Line > 0 {
 				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
@@ -180,7 +164,6 @@ func (l Learner) Check() *checklist.Report {
 			add("acces-valid", checklist.Pass, "acces.md a les quatre éléments", "")
 		}
 	}
-
 	switch {
 	case res == nil || !keyOK || state.Public() == nil:
 		add("acces-matches-key", checklist.Skip, "il faut la clé et acces.md", "")
@@ -195,19 +178,10 @@ func (l Learner) Check() *checklist.Report {
 	default:
 		add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
 	}
-
-	// acces-matches-date: a learner may keep a hand-edited acces.md and
-	// declare another date to pret: the declaration is recorded, the file
-	// is not rewritten, and this says they differ (a warning: which one is
-	// true only the learner knows).
+	// A hand-edited acces.md may hold another date than the one declared:
+	// a warning, as only the learner knows which is true.
 	said := func(date, status string) string {
-		switch status {
-		case "demande":
-			return "la demande du " + date
-		case "verifie":
-			return "la vérification du " + date
-		}
-		return "le " + date
+		return cmp.Or(map[string]string{"demande": "la demande du ", "verifie": "la vérification du "}[status], "le ") + date
 	}
 	switch {
 	case res == nil || res.Date == "":
@@ -220,10 +194,7 @@ func (l Learner) Check() *checklist.Report {
 	default:
 		add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
 	}
-
-	// acces-signed (signature.md): the validator's advice where it has
-	// one (« pret signer » only where it will sign, a change by hand
-	// first where it would refuse).
+	// acces-signed (signature.md): the validator's advice where it has one.
 	const signFix = "« pret signer » signe acces.md avec votre clé"
 	broken := -1
 	if res != nil {
@@ -243,7 +214,6 @@ func (l Learner) Check() *checklist.Report {
 	default:
 		add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
 	}
-
 	days := int(l.SessionDay.Sub(l.Today).Hours() / 24)
 	switch {
 	case days > 0:
@@ -253,7 +223,6 @@ func (l Learner) Check() *checklist.Report {
 	default:
 		add("session-date", checklist.Warn, fmt.Sprintf("la séance du %s est passée", l.SessionDay.Format("2006-01-02")), "rien à corriger ici ; pour une autre séance, les organisateurs donnent une configuration (seance.date)")
 	}
-
 	var found, missing []string
 	for _, tool := range []string{"sinfo", "kubectl"} {
 		if l.LookPath == nil {
@@ -265,14 +234,13 @@ func (l Learner) Check() *checklist.Report {
 			missing = append(missing, tool)
 		}
 	}
-	switch {
-	case len(found) > 0:
+	if len(found) > 0 {
 		msg := "trouvé sur le PATH : " + strings.Join(found, ", ")
 		if len(missing) > 0 {
 			msg += " ; absent : " + strings.Join(missing, ", ")
 		}
 		add("tools", checklist.Pass, msg, "")
-	default:
+	} else {
 		add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
 	}
 	return r
@@ -289,6 +257,6 @@ func (l Learner) samePath(written string) bool {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p) == filepath.Clean(l.Store.PublicPath())
 	}
-	// A Windows path or a relative one: the file name is all we can match.
+	// A Windows or relative path: only the file name can match.
 	return acces.BaseName(written) == filepath.Base(l.Store.PublicPath())
 }

@@ -24,24 +24,21 @@ import (
 	"github.com/romeo-pret/pret/checklist/sbatch"
 )
 
-// Options are the values the deliverables are checked against.
 type Options struct {
 	Given  sbatch.Given // what the organisers handed out
 	Access acces.Rules  // for acces.md
 }
 
-// Check reads the deliverables of a folder: one result per deliverable,
-// a missing required file included, in a fixed order.
+// Check reads a folder: one result per deliverable, missing required
+// files included, in a fixed order.
 func Check(dir string, opts Options) []checklist.FileResult {
 	var out []checklist.FileResult
 	add := func(name string, ps ...checklist.Problem) {
 		valid := !slices.ContainsFunc(ps, func(p checklist.Problem) bool { return p.Severity == checklist.SevError })
 		out = append(out, checklist.FileResult{Path: filepath.Join(dir, name), Problems: ps, Valid: valid})
 	}
-	// check reports whether the file exists. It reads it through
-	// checklist.Guard: its lines of private key material are emptied
-	// before any check sees them, so no report, explanation or Slurm
-	// reading can quote one; the leak is reported.
+	// check reports whether the file exists. checklist.Guard empties
+	// private key lines before any check can quote them.
 	check := func(name string, fn func(string) []checklist.Problem) bool {
 		data, err := safefile.Read(filepath.Join(dir, name), safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
 		switch {
@@ -66,7 +63,6 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	} else if rep != nil {
 		out[0].Effective, out[0].Explain = &rep.Effective, rep.Explain
 	}
-
 	explained := check("explication.md", CheckExplanation)
 	if !check("lignes.md", func(s string) []checklist.Problem { return append(CheckExplanation(s), CheckLignesAnswers(s)...) }) && !explained {
 		add("explication.md", checklist.Problem{Code: "explication-missing", Severity: checklist.SevError,
@@ -76,7 +72,6 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	check("refus.md", CheckRefusal)
 	check("decision.md", CheckDecision)
 	check("comparaison.md", CheckComparison)
-
 	if _, err := os.Stat(filepath.Join(dir, "acces.md")); err == nil {
 		out = append(out, acces.ValidateFile(acces.TargetFor(filepath.Join(dir, "acces.md"), opts.Access.KeyName), opts.Access))
 	}
@@ -89,9 +84,8 @@ func (p *problems) add(code string, sev checklist.Severity, format string, args 
 	*p = append(*p, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...)})
 }
 
-// CheckJob decodes sommeil-job.yaml as the API server would: field names
-// case-sensitive, unknown fields reported, the kind read first so that a
-// Deployment is named as one.
+// CheckJob decodes sommeil-job.yaml as the API server would; the kind is
+// read first so that a Deployment is named as one.
 func CheckJob(data []byte) []checklist.Problem {
 	var p problems
 	js, err := yaml.YAMLToJSONStrict(data)
@@ -107,12 +101,10 @@ func CheckJob(data []byte) []checklist.Problem {
 		p.add("yaml-syntax", checklist.SevError, "le fichier n'est pas un objet Kubernetes (apiVersion, kind, metadata, spec)")
 		return p
 	}
-	switch head.Kind {
-	case "Job":
-	case "Deployment":
+	if head.Kind == "Deployment" {
 		p.add("job-kind", checklist.SevError, "c'est un Deployment : son restartPolicy vaut Always, kubelet relance hostname; sleep 30 sans fin ; écrivez kind: Job")
 		return p
-	default:
+	} else if head.Kind != "Job" {
 		p.add("job-kind", checklist.SevError, "kind: %q, pas Job", head.Kind)
 		return p
 	}
@@ -127,7 +119,6 @@ func CheckJob(data []byte) []checklist.Problem {
 	for _, path := range unknown {
 		p.add("yaml-unknown-field", checklist.SevError, "champ inconnu de l'API Job (la casse compte) : %q", path)
 	}
-
 	if job.Metadata.Name != "sommeil" {
 		p.add("job-name", checklist.SevError, "metadata.name vaut %q ; le cours nomme le Job sommeil", job.Metadata.Name)
 	}
@@ -171,8 +162,7 @@ func CheckJob(data []byte) []checklist.Problem {
 	return p
 }
 
-// subjects are what each line of sommeil.sbatch is about, in order: an
-// explanation names them in the same order, by one of the pattern's words.
+// subjects: what each line of sommeil.sbatch is about, named in order.
 var subjects = []struct{ line, words string }{
 	{"#!/bin/bash", "bash|#!"},
 	{"--job-name", "job-name"},
@@ -184,13 +174,11 @@ var subjects = []struct{ line, words string }{
 	{"sleep 30", "sleep"},
 }
 
-// mentions reports whether the folded text holds one of the words.
 func mentions(folded string, words ...string) bool {
 	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(folded, w) })
 }
 
-// CheckExplanation: one sentence per script line, in order, shebang
-// included.
+// CheckExplanation: one sentence per script line, in order.
 func CheckExplanation(text string) []checklist.Problem {
 	var p problems
 	f := textfold.Fold(text)
@@ -206,7 +194,7 @@ func CheckExplanation(text string) []checklist.Problem {
 	return p
 }
 
-// CheckLignesAnswers looks for the three short answers of exercise 1.
+// CheckLignesAnswers: the three short answers of exercise 1.
 func CheckLignesAnswers(text string) []checklist.Problem {
 	var p problems
 	f := textfold.Fold(text)
@@ -250,8 +238,7 @@ func CheckDecision(text string) []checklist.Problem {
 	return p
 }
 
-// CheckComparison: four paragraphs (start, stop, output, second run) and
-// a last sentence naming Kueue.
+// CheckComparison: four paragraphs and a last sentence naming Kueue.
 func CheckComparison(text string) []checklist.Problem {
 	var p problems
 	var paragraphs []string

@@ -19,20 +19,16 @@ type Submitter struct {
 	Dir    string
 	Output string // the script's output pattern, "sommeil-%j.out"
 	Out    io.Writer
-	// Run runs a Slurm client command in a folder and returns its
-	// standard output. Tests give a fake one; pret gives os/exec.
+	// Run runs a Slurm command in dir: os/exec, or a fake in tests.
 	Run      func(ctx context.Context, dir, name string, args ...string) (stdout []byte, err error)
 	Hostname string        // this machine's name
 	Timeout  time.Duration // for the R state and for the output line
 	Poll     time.Duration
 }
 
-// ErrNoSlurm means sinfo did not answer with a partition: the course's
-// laptop branch, not a failure.
+// ErrNoSlurm: sinfo gave no partition; the laptop branch, not a failure.
 var ErrNoSlurm = errors.New("pas de Slurm ici : les deux fichiers suffisent")
 
-// Submit runs the branch. It returns ErrNoSlurm when sinfo does not
-// answer, before anything is submitted.
 func (s Submitter) Submit(ctx context.Context) error {
 	out, err := s.Run(ctx, s.Dir, "sinfo", "-h", "-o", "%P")
 	if err != nil || strings.TrimSpace(string(out)) == "" {
@@ -48,7 +44,6 @@ func (s Submitter) Submit(ctx context.Context) error {
 	if id == "" {
 		return fmt.Errorf("numéro de job introuvable dans %q", line)
 	}
-
 	deadline := time.Now().Add(s.Timeout)
 	var running, node string
 	if err := s.wait(ctx, deadline, func() bool {
@@ -64,15 +59,13 @@ func (s Submitter) Submit(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintln(s.Out, running)
-
 	outFile := strings.ReplaceAll(s.Output, "%j", id)
 	if !filepath.IsAbs(outFile) {
 		outFile = filepath.Join(s.Dir, outFile)
 	}
 	var first string
 	if err := s.wait(ctx, deadline, func() bool {
-		// The bounded reader: a FIFO or a device planted at the output's
-		// name never stalls the run, a huge file is not read.
+		// Bounded: a FIFO or device planted there never stalls the run.
 		data, err := safefile.Read(outFile, safefile.Kind{Name: "fichier", Max: 1 << 20}, safefile.FollowLink)
 		if l, _, complete := strings.Cut(string(data), "\n"); err == nil && complete {
 			first = strings.TrimSpace(l)
@@ -82,17 +75,13 @@ func (s Submitter) Submit(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(s.Out, "%s : %s\n", filepath.Base(outFile), first)
-	if first == s.Hostname {
-		fmt.Fprintf(s.Out, "Le nom du nœud est celui de cette machine (%s).\n", s.Hostname)
-	} else {
-		fmt.Fprintf(s.Out, "Le nom du nœud diffère de cette machine (%s) : le job a tourné ailleurs.\n", s.Hostname)
-	}
+	same := map[bool]string{true: "Le nom du nœud est celui de cette machine (%s).\n", false: "Le nom du nœud diffère de cette machine (%s) : le job a tourné ailleurs.\n"}
+	fmt.Fprintf(s.Out, same[first == s.Hostname], s.Hostname)
 	fmt.Fprintf(s.Out, "Nœud du job : %s\n", node)
 	return nil
 }
 
-// wait asks done every Poll until it holds; past the deadline it returns
-// late.
+// wait polls done until it holds, or returns late past the deadline.
 func (s Submitter) wait(ctx context.Context, deadline time.Time, done func() bool, late error) error {
 	for !done() {
 		if time.Now().After(deadline) {

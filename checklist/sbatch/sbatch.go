@@ -1,8 +1,6 @@
-// Package sbatch reads a batch script the way sbatch itself does (the
-// sbatch manual and Slurm's src/sbatch/opt.c): which #SBATCH lines count,
-// how their words split, and what Slurm will retain. It is its own
-// package because it knows Slurm, not acces.md; checklist/livrables puts
-// it together with the other deliverables.
+// Package sbatch reads a batch script as sbatch does (its manual and
+// src/sbatch/opt.c): which #SBATCH lines count, how they split, what
+// Slurm retains.
 package sbatch
 
 import (
@@ -16,7 +14,6 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// Option is one option as sbatch's getopt sees it.
 type Option struct {
 	Name    string // the long name: "job-name", "time", …; "" for a bare word
 	Value   string
@@ -24,7 +21,6 @@ type Option struct {
 	Written string // as written: "-J sommeil", "--time=2"
 }
 
-// Script is a batch script as sbatch reads it.
 type Script struct {
 	Name      string // the file name: Slurm's job name when none is set
 	Lines     []string
@@ -35,7 +31,7 @@ type Script struct {
 	Unmatched []int          // lines with an unmatched quote
 }
 
-// Parse reads a script. Nothing is executed and nothing is expanded.
+// Parse reads a script; nothing is executed or expanded.
 func Parse(name string, data []byte) *Script {
 	text := string(data)
 	s := &Script{Name: name, CRLF: strings.Contains(text, "\r\n"), Ignored: map[int]string{}}
@@ -65,8 +61,7 @@ func Parse(name string, data []byte) *Script {
 			}
 			s.Ignored[no] = why
 		case trimmed != "" && trimmed[0] != '#':
-			// The first line that is neither blank nor a comment ends
-			// the directives (opt.c stops there).
+			// opt.c stops reading directives at the first command.
 			inDirectives = false
 			s.Commands = append(s.Commands, no)
 		}
@@ -74,10 +69,9 @@ func Parse(name string, data []byte) *Script {
 	return s
 }
 
-// splitArguments follows _get_argument in opt.c: white space separates
-// words, quotes group them and are removed, a backslash escapes the next
-// character, and an unquoted # starts a comment. raws are the words as
-// written, quotes included.
+// splitArguments follows _get_argument in opt.c: quotes group and are
+// removed, a backslash escapes, an unquoted # starts a comment. raws are
+// the words as written.
 func splitArguments(s string) (args, raws []string, unmatched bool) {
 	var cur strings.Builder
 	start := -1 // where the word read starts, -1 between words
@@ -118,7 +112,6 @@ func splitArguments(s string) (args, raws []string, unmatched bool) {
 	return args, raws, quote != 0
 }
 
-// short maps sbatch's one-letter options to their long names.
 var short = map[byte]string{
 	'J': "job-name", 'o': "output", 'e': "error", 't': "time", 'c': "cpus-per-task",
 	'p': "partition", 'A': "account", 'D': "chdir", 'N': "nodes", 'n': "ntasks",
@@ -129,7 +122,7 @@ var short = map[byte]string{
 	's': "oversubscribe", 'k': "no-kill", 'I': "immediate", 'h': "help", 'V': "version",
 }
 
-// takesValue lists the options whose value may follow as the next word.
+// takesValue: options whose value may be the next word.
 var takesValue = strings.Fields(`job-name output error time cpus-per-task partition account
 	chdir nodes ntasks array dependency nodelist exclude constraint qos gpus licenses input
 	distribution clusters cluster core-spec extra-node-info begin nodefile mem mem-per-cpu
@@ -140,7 +133,6 @@ var takesValue = strings.Fields(`job-name output error time cpus-per-task partit
 	cores-per-socket sockets-per-node switches network power profile deadline delay-boot
 	acctg-freq bb bbf hint mcs-label mincpus prefer kill-on-invalid-dep thread-spec wrap`)
 
-// addOptions runs getopt over one directive line's words.
 func (s *Script) addOptions(line int, args, raws []string) {
 	for i := 0; i < len(args); i++ {
 		a, o, has := args[i], Option{Line: line, Written: raws[i]}, true
@@ -151,9 +143,7 @@ func (s *Script) addOptions(line int, args, raws []string) {
 			o.Name = cmp.Or(short[a[1]], a[1:2])
 			o.Value, has = strings.TrimPrefix(a[2:], "="), len(a) > 2
 		default:
-			// A bare word: getopt leaves it as the script's argument;
-			// keep it so the rules can name it.
-			o.Value = a
+			o.Value = a // a bare word: kept so the rules can name it
 		}
 		if !has && i+1 < len(args) && slices.Contains(takesValue, o.Name) {
 			i++
@@ -163,7 +153,7 @@ func (s *Script) addOptions(line int, args, raws []string) {
 	}
 }
 
-// Last returns the option in effect for a long name: the last one given.
+// Last returns the option in effect: the last one given.
 func (s *Script) Last(name string) (Option, bool) {
 	for i := len(s.Options) - 1; i >= 0; i-- {
 		if s.Options[i].Name == name {
@@ -173,10 +163,8 @@ func (s *Script) Last(name string) (Option, bool) {
 	return Option{}, false
 }
 
-// ParseTime reads a --time value as Slurm's time_str2mins does: minutes,
-// minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes,
-// days-hours:minutes:seconds; seconds round up to the next minute.
-// unlimited is true for 0, -1, INFINITE and UNLIMITED.
+// ParseTime reads --time as Slurm's time_str2mins: m, m:s, h:m:s, d-h,
+// d-h:m, d-h:m:s; seconds round up. 0, -1, INFINITE, UNLIMITED: unlimited.
 func ParseTime(v string) (minutes int, unlimited bool, ok bool) {
 	switch strings.ToUpper(v) {
 	case "-1", "INFINITE", "UNLIMITED":
@@ -187,8 +175,8 @@ func ParseTime(v string) (minutes int, unlimited bool, ok bool) {
 		days, rest = "0", v
 	}
 	fields := append([]string{days}, strings.Split(rest, ":")...)
-	// What each field counts, in seconds: after days, hours first;
-	// without days, minutes first unless there are three fields.
+	// Seconds per field: after days, hours first; without, minutes
+	// first unless there are three fields.
 	unit := []int{86400, 3600, 60, 1}
 	if !hasDays && len(fields) < 4 {
 		unit = []int{0, 60, 1}
@@ -205,36 +193,28 @@ func ParseTime(v string) (minutes int, unlimited bool, ok bool) {
 		secs += n * unit[i]
 	}
 	m := (secs + 59) / 60
-	// A time limit of zero asks for no limit at all.
 	return m, m == 0, true
 }
 
-// ParseMem reads a --mem value as Slurm's str_to_mbytes does: a whole
-// number, MiB without a suffix, K (rounded up), M, G or T after it; what
-// follows the suffix is not read.
+// ParseMem reads --mem as Slurm's str_to_mbytes: a whole number of MiB,
+// or K (rounded up), M, G, T after it; what follows is not read.
 func ParseMem(v string) (mib int64, ok bool) {
 	suffix := strings.TrimLeft(v, "0123456789")
 	n, err := strconv.ParseInt(v[:len(v)-len(suffix)], 10, 64)
-	if err != nil {
+	unit, known := map[string]int64{"": 1, "K": 0, "M": 1, "G": 1 << 10, "T": 1 << 20}[strings.ToUpper(suffix[:min(len(suffix), 1)])]
+	if err != nil || !known {
 		return 0, false
 	}
-	switch strings.ToUpper(suffix[:min(len(suffix), 1)]) {
-	case "", "M":
-		return n, true
-	case "K":
+	if unit == 0 { // K, rounded up
 		return (n + 1023) / 1024, true
-	case "G":
-		return n * 1024, true
-	case "T":
-		return n * 1024 * 1024, true
 	}
-	return 0, false
+	return n * unit, true
 }
 
 // Effective is what Slurm will retain from the script (livrables.md).
 type Effective = checklist.SbatchEffective
 
-// Effective computes what Slurm retains, and whether sbatch accepts it.
+// Effective is what Slurm retains, and whether sbatch accepts it.
 func (s *Script) Effective() Effective {
 	ignored := append([]int{}, slices.Sorted(maps.Keys(s.Ignored))...)
 	e := Effective{JobName: s.Name, Output: "slurm-%j.out", CPUsPerTask: 1, IgnoredDirectives: ignored}
@@ -248,11 +228,10 @@ func (s *Script) Effective() Effective {
 	for _, l := range s.Unmatched {
 		refuse("ligne %d : guillemet non fermé", l)
 	}
-	if o, ok := s.Last("job-name"); ok {
-		e.JobName = o.Value
-	}
-	if o, ok := s.Last("output"); ok {
-		e.Output = o.Value
+	for name, dst := range map[string]*string{"job-name": &e.JobName, "output": &e.Output} {
+		if o, ok := s.Last(name); ok {
+			*dst = o.Value
+		}
 	}
 	if o, ok := s.Last("time"); ok {
 		if m, _, valid := ParseTime(o.Value); valid {
@@ -289,36 +268,30 @@ func (s *Script) Effective() Effective {
 	return e
 }
 
-// Given is what the organisers handed out: a partition and a Slurm
-// account, empty when they gave none.
+// Given is what the organisers handed out, empty when they gave none.
 type Given struct {
 	Partition, Account string
 }
 
-// Report is the check of one sommeil.sbatch.
 type Report struct {
 	Problems  []checklist.Problem
 	Effective Effective
-	// Explain is the script explained line by line, in French: the
-	// explanation exercise 1 asks for.
-	Explain []string
+	Explain   []string // line by line, in French: what exercise 1 asks
 }
 
 func (r *Report) add(code string, sev checklist.Severity, line int, format string, args ...any) {
 	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
-// wanted are the five options of the module and their value.
 var wanted = [][2]string{{"job-name", "sommeil"}, {"output", "sommeil-%j.out"}, {"time", "00:02:00"}, {"cpus-per-task", "1"}, {"mem", "1G"}}
 
-// Check applies the checklist of "Projet solo" to a script.
+// Check applies the checklist of "Projet solo"; a pasted key is never
+// parsed, explained or listed as a command.
 func Check(name string, data []byte, given Given) *Report {
-	// A pasted key is never parsed, explained or listed as a command.
 	data, leaks := checklist.Guard(data)
 	s := Parse(name, data)
 	r := &Report{Effective: s.Effective(), Problems: leaks}
 	e := r.Effective
-
 	if len(s.Lines) == 0 {
 		r.add("sbatch-shebang", checklist.SevError, 0, "la première ligne est \"\" : le cours demande exactement #!/bin/bash")
 	} else if s.Lines[0] != "#!/bin/bash" {
@@ -327,7 +300,6 @@ func Check(name string, data []byte, given Given) *Report {
 	if s.CRLF {
 		r.add("sbatch-crlf", checklist.SevError, 0, "fins de ligne Windows (CRLF) : sbatch refuse ce script ; enregistrez-le avec des fins de ligne Unix (LF)")
 	}
-
 	for _, w := range wanted {
 		canonical := "--" + w[0] + "=" + w[1]
 		o, ok := s.Last(w[0])
@@ -341,7 +313,6 @@ func Check(name string, data []byte, given Given) *Report {
 			r.add("sbatch-spelling", checklist.SevWarning, o.Line, "%s veut dire la même chose que %s ; le cours l'écrit %s", o.Written, canonical, canonical)
 		}
 	}
-
 	for _, no := range e.IgnoredDirectives {
 		r.add("sbatch-ignored-directive", checklist.SevError, no, "ligne %d ignorée par Slurm : %s", no, s.Ignored[no])
 	}
@@ -352,7 +323,6 @@ func Check(name string, data []byte, given Given) *Report {
 			said = o.Line
 		}
 	}
-
 	var cmds []string
 	line := 0 // the first command's, if any
 	for _, no := range s.Commands {
@@ -362,7 +332,6 @@ func Check(name string, data []byte, given Given) *Report {
 	if strings.Join(cmds, "\n") != "hostname\nsleep 30" {
 		r.add("sbatch-commands", checklist.SevError, line, "les commandes sont %q : le cours demande hostname, puis sleep 30, une par ligne", strings.Join(cmds, " ; "))
 	}
-
 	if e.TimeLimitMinutes != nil && *e.TimeLimitMinutes == 0 {
 		o, _ := s.Last("time")
 		r.add("sbatch-time-zero", checklist.SevError, o.Line, "%s demande l'absence de limite de temps : le cours n'utilise pas zéro", o.Written)
@@ -392,8 +361,7 @@ func Check(name string, data []byte, given Given) *Report {
 	return r
 }
 
-// sameMeaning compares what Slurm retains of o, the option in effect,
-// with what the course asks.
+// sameMeaning: does Slurm retain from o, in effect, what the course asks?
 func sameMeaning(o Option, e Effective) bool {
 	switch o.Name {
 	case "job-name":
@@ -423,7 +391,6 @@ func minutes(m int) string {
 	return fmt.Sprintf("%d minutes", m)
 }
 
-// explain writes one French line per line of the script.
 func explain(s *Script, e Effective) []string {
 	var out []string
 	for i, line := range s.Lines {

@@ -1,9 +1,5 @@
 // Package sunk checks, offline, the values that put CoreWeave sandboxes on
-// the SUNK Pod Scheduler (seed 002): the scheduler enabled and named in the
-// runner policy, a Slurm KillWait long enough for the pods' grace period, a
-// scope that sees the sandbox namespaces, and well-formed annotations. It
-// reads files the operator already has; it runs nothing and connects
-// nowhere.
+// the SUNK Pod Scheduler (docs/sunk.md). It runs nothing, connects nowhere.
 package sunk
 
 import (
@@ -27,7 +23,6 @@ type Inputs struct {
 	Sandboxes                       []string // namespaces the scheduler must watch
 }
 
-// InputError is a file that cannot be read as what it should be.
 type InputError struct{ File, Reason string }
 
 func (e *InputError) Error() string { return e.File + " : " + e.Reason }
@@ -44,7 +39,7 @@ func decode(name string, data []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// get walks a path of keys through decoded YAML: nil where one is missing.
+// get walks keys through decoded YAML: nil where one is missing.
 func get(v any, path ...string) any {
 	for _, p := range path {
 		m, _ := v.(map[string]any)
@@ -65,8 +60,7 @@ func str(v any) string {
 	return ""
 }
 
-// seconds reads a duration as Kubernetes and Slurm write it: 60, "60",
-// "60s", "1m".
+// seconds reads 60, "60", "60s", "1m".
 func seconds(v any) (int, bool) {
 	switch x := v.(type) {
 	case float64:
@@ -91,8 +85,8 @@ func items(doc map[string]any) []any {
 	return []any{doc}
 }
 
-// readPods returns the scheduler container's --slurm-kill-wait and
-// --scheduler-name, from the first pod that has one.
+// readPods reads the first scheduler container's --slurm-kill-wait and
+// --scheduler-name.
 func readPods(doc map[string]any) (killWait *int, name string, err error) {
 	for _, item := range items(doc) {
 		list, _ := get(item, "spec", "containers").([]any)
@@ -103,7 +97,7 @@ func readPods(doc map[string]any) (killWait *int, name string, err error) {
 			command, _ := get(c, "command").([]any)
 			rest, _ := get(c, "args").([]any)
 			var args []string
-			for _, a := range slices.Concat(command, rest) {
+			for _, a := range append(command, rest...) {
 				args = append(args, str(a))
 			}
 			for i, a := range args {
@@ -128,7 +122,6 @@ func readPods(doc map[string]any) (killWait *int, name string, err error) {
 	return nil, "", nil
 }
 
-// readConfigMap returns scheduler.name of the first scheduler.conf.
 func readConfigMap(doc map[string]any) (string, error) {
 	for _, item := range items(doc) {
 		if conf := get(item, "data", "scheduler.conf"); conf != nil {
@@ -141,26 +134,23 @@ func readConfigMap(doc map[string]any) (string, error) {
 
 const step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io/component=scheduler -o jsonpath='{.items[0].data.scheduler\\.conf}' | yq '.scheduler.name'"
 
-// Check runs the checks of sunk.md, in their order.
+// Check runs the checks of sunk.md, in order.
 func Check(in Inputs) (*checklist.Report, error) {
-	files := []struct {
-		flag string
-		data []byte
-	}{{"--valeurs", in.Values}, {"--politique", in.Policy}, {"--pods", in.Pods}, {"--configmap", in.ConfigMap}}
-	// A file holding private key material is not read at all: its values
-	// would be quoted in the checks.
-	for _, d := range files {
-		if _, leaks := checklist.Guard(d.data); len(leaks) > 0 {
-			return nil, &InputError{d.flag, leaks[0].Message}
+	flags := []string{"--valeurs", "--politique", "--pods", "--configmap"}
+	files := [][]byte{in.Values, in.Policy, in.Pods, in.ConfigMap}
+	// A file with private key material is not read: checks quote values.
+	for i, data := range files {
+		if _, leaks := checklist.Guard(data); len(leaks) > 0 {
+			return nil, &InputError{flags[i], leaks[0].Message}
 		}
 	}
 	docs := make([]map[string]any, len(files))
-	for i, d := range files {
-		if d.data == nil && i >= 2 {
+	for i, data := range files {
+		if data == nil && i >= 2 {
 			continue // --pods and --configmap are optional
 		}
 		var err error
-		if docs[i], err = decode(d.flag, d.data); err != nil {
+		if docs[i], err = decode(flags[i], data); err != nil {
 			return nil, err
 		}
 	}
@@ -184,7 +174,6 @@ func Check(in Inputs) (*checklist.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-
 	r := &checklist.Report{Name: "pret sunk"}
 	add := func(id string, st checklist.Status, msg, fix string) {
 		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
@@ -198,7 +187,6 @@ func Check(in Inputs) (*checklist.Report, error) {
 		add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", enabled),
 			"définissez scheduler.enabled: true dans les valeurs Helm de Slurm et appliquez-les par Helm")
 	}
-
 	name, source := cmName, "la ConfigMap de l'ordonnanceur"
 	if name == "" {
 		name, source = podsName, "l'argument --scheduler-name du pod (SUNK 7.x)"
@@ -218,7 +206,6 @@ func Check(in Inputs) (*checklist.Report, error) {
 	default:
 		add("scheduler-name", checklist.Pass, fmt.Sprintf("schedulerName %q, comme %s", name, source), "")
 	}
-
 	switch {
 	case kwValues != nil && kwPods != nil && *kwValues != *kwPods:
 		add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *kwValues, *kwPods),
@@ -228,9 +215,7 @@ func Check(in Inputs) (*checklist.Report, error) {
 	default:
 		add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
 	}
-
-	grace := in.Grace
-	kw, kwFrom := 30, "le défaut de Slurm (30 s), faute de KillWait connu"
+	grace, kw, kwFrom := in.Grace, 30, "le défaut de Slurm (30 s), faute de KillWait connu"
 	switch {
 	case kwValues != nil:
 		kw, kwFrom = *kwValues, "slurmConfig.KillWait"
@@ -246,13 +231,11 @@ func Check(in Inputs) (*checklist.Report, error) {
 		add("grace-below-kill-wait", checklist.Fail, fmt.Sprintf("délai de grâce %d s : il faut KillWait − 5 s strictement au-dessus, or KillWait vaut %d s (%s)", grace, kw, kwFrom),
 			fmt.Sprintf("fixez slurmConfig.KillWait à %d au moins (par exemple 60 pour le délai par défaut de 30 s, 330 pour les 300 s d'un stockage à instantanés), et gardez --slurm-kill-wait de l'ordonnanceur aligné", grace+6))
 	}
-
 	if get(policy, "base", "spec", "terminationGracePeriodSeconds") != nil {
 		add("policy-no-grace", checklist.Fail, "la politique contient base.spec.terminationGracePeriodSeconds", "retirez ce champ : la politique le refuse ; réglez plutôt KillWait côté Slurm")
 	} else {
 		add("policy-no-grace", checklist.Pass, "pas de terminationGracePeriodSeconds dans la politique", "")
 	}
-
 	scope := get(values, "scheduler", "scope", "type")
 	var namespaces []string
 	switch x := get(values, "scheduler", "scope", "namespaces").(type) {
@@ -287,10 +270,8 @@ func Check(in Inputs) (*checklist.Report, error) {
 	default:
 		add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", scopeType), "écrivez scheduler.scope.type: cluster")
 	}
-
 	annotations, _ := get(policy, "base", "metadata", "annotations").(map[string]any)
 	checkAnnotations(annotations, add)
-
 	add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
 		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
 	return r, nil

@@ -1,8 +1,6 @@
-// Package jobapi decodes a Kubernetes batch/v1 Job as the API server
-// does, without linking k8s.io/api: that module and what it pulls in
-// (net/http, TLS, klog, …) cost 13 MB of binary and a quarter of pret's
-// start-up, for one command. The API's types are data here, schema.json,
-// generated from k8s.io/api and checked against it by the tests.
+// Package jobapi decodes a batch/v1 Job as the API server does, without
+// k8s.io/api (13 MB of binary, a quarter of start-up): the types are data,
+// schema.json, generated from k8s.io/api and checked against it by tests.
 package jobapi
 
 import (
@@ -22,10 +20,8 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// schema.json maps each API type to its fields' JSON names and types:
-// "string", "bool", "int32", "int64", "[]T", "map[string]T", another API
-// type, or one of the four that decode themselves (Quantity, Time,
-// IntOrString, FieldsV1).
+// schema.json: type → field → "string", "bool", "int32", "int64", "[]T",
+// "map[string]T", an API type, Quantity, Time, IntOrString or FieldsV1.
 //
 //go:embed schema.json
 var schemaJSON []byte
@@ -37,7 +33,6 @@ var schema = sync.OnceValue(func() (s map[string]map[string]string) {
 	return s
 })
 
-// Meta is what CheckJob reads of an ObjectMeta.
 type Meta struct {
 	Name   string            `json:"name"`
 	Labels map[string]string `json:"labels"`
@@ -64,14 +59,12 @@ type Job struct {
 	} `json:"spec"`
 }
 
-// maxUnknown is where the API's decoder stops listing unknown fields.
+// maxUnknown: where the API's decoder stops listing unknown fields.
 const maxUnknown = 100
 
-// Decode reads a Job from JSON as sigs.k8s.io/yaml writes it (keys
-// sorted and unique) the way the API server does: field names are
-// case-sensitive, unknown fields are listed by path
-// ("spec.template.spec.containers[0].imagePullPolicyy"), and a value of
-// the wrong type is an error.
+// Decode reads a Job from JSON (as sigs.k8s.io/yaml writes it) as the
+// API server does: names case-sensitive, unknown fields listed by path,
+// a value of the wrong type an error.
 func Decode(js []byte) (job Job, unknown []string, err error) {
 	if err := check(&unknown, "", "Job", js); err != nil {
 		return job, nil, err
@@ -80,9 +73,8 @@ func Decode(js []byte) (job Job, unknown []string, err error) {
 	return job, unknown, err
 }
 
-// check reads raw as a value of type typ, as the API's decoder does:
-// null is any type's zero, an unknown field's value is not read, and the
-// first value of the wrong type ends the reading.
+// check reads raw as typ, as the API's decoder: null is a zero, unknown
+// fields' values are not read, the first wrong type ends the reading.
 func check(unknown *[]string, path, typ string, raw []byte) error {
 	var wrong bool
 	var want string // in French, for the message
@@ -144,11 +136,8 @@ func failed[T any](_ T, err error) bool { return err != nil }
 
 var quantityRE = regexp.MustCompile(`^[+-]?([0-9]*)(?:\.([0-9]*))?([numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)?$`)
 
-// validQuantity accepts what resource.ParseQuantity accepts: a sign,
-// digits with at most one decimal point, then a suffix (none, n u m k M
-// G T P E, Ki to Ei, or e/E and an int64). A quantity with no digit at
-// all ("+", "Ki", "e-3") has no number for the API's exact arithmetic:
-// it is valid only when its 64-bit fast path takes it, which needs a
+// validQuantity accepts what resource.ParseQuantity does. Without any
+// digit ("+", "Ki", "e-3") only the API's 64-bit fast path takes it: a
 // scale of at least 10⁻⁹ and, in binary, at most Ti.
 func validQuantity(s string) bool {
 	m := quantityRE.FindStringSubmatch(s)
