@@ -6,9 +6,7 @@ import (
 	"strings"
 )
 
-// yamlReasons are the YAML parsers' messages and their French, the
-// first that matches winning: go-yaml v2 (sigs.k8s.io/yaml: livrables,
-// sunk) and v3 (pret's config file) say them in nearly the same words.
+// yamlReasons: go-yaml v2 and v3 messages; the first match wins.
 var yamlReasons = [][2]string{
 	{"mapping values are not allowed", "« : » inattendu : une valeur qui contient « : » s'écrit entre guillemets, ou l'indentation est décalée"},
 	{"found character that cannot start any token", "caractère qui ne peut pas commencer une valeur (une tabulation ? YAML n'indente qu'avec des espaces)"},
@@ -46,9 +44,7 @@ var (
 	typeErrRe  = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
 )
 
-// YAMLError says in French what a YAML or JSON decoder found wrong,
-// with its line when the parser gives one: "ligne 3 : clé en double".
-// Of the parser's English only a field's name is kept.
+// YAMLError: "ligne 3 : clé en double"; of the English only a field name is kept.
 func YAMLError(err error) string {
 	msg := err.Error()
 	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
