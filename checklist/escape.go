@@ -11,10 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// unsafeRune reports what no report writes raw: C0, DEL, C1 (CSI), U+2028/9
-// and category Cf. Controls drive a terminal or forge a line; Cf holds the
-// bidi controls ("rendu\u202eexe.md" shows as "rendudm.exe") and invisible
-// ones that make one name look like another.
+// unsafeRune: C0, DEL, C1, U+2028/9 drive a terminal or forge a line; Cf holds
+// bidi controls ("rendu\u202eexe.md" shows "rendudm.exe") and invisible ones.
 func unsafeRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r < 0x20 || r == 0x7f
@@ -44,8 +42,7 @@ func Escape(s string) string {
 	return b.String()
 }
 
-// XMLText replaces invalid UTF-8 and what XML 1.0 forbids by U+FFFD, as
-// encoding/xml does.
+// XMLText: U+FFFD for invalid UTF-8 and what XML 1.0 forbids, as encoding/xml.
 func XMLText(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 {
@@ -65,8 +62,7 @@ func jsonEscape(r rune) (s string) {
 
 func xmlEscape(r rune) string { return fmt.Sprintf("&#x%X;", r) }
 
-// escapeEncoded escapes the unsafe runes encoding/json and encoding/xml
-// write raw (they handle C0): in their output these can only be in strings.
+// escapeEncoded: encoding/json and xml write these raw, only inside strings.
 func escapeEncoded(p []byte, esc func(rune) string) []byte {
 	var out []byte
 	done := 0

@@ -71,11 +71,13 @@ var verdictStyles = map[string][2]string{"valide": {"32", "valide  "}, "avertiss
 // writeFilesText: every string from a file or a file name goes through Escape.
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
-	s := summarize(r.all())
-	if n := s.Codes["private-key-leak"]; n == 1 {
-		fmt.Fprintf(bw, "%s 1 fichier contient une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), leakIncident)
-	} else if n > 1 {
-		fmt.Fprintf(bw, "%s %d fichiers contiennent une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), n, leakIncident)
+	s := newSummary()
+	for f := range r.all() {
+		s.add(f)
+	}
+	if n := s.Codes["private-key-leak"]; n > 0 {
+		fmt.Fprintf(bw, "%s %d fichier%s %s une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"),
+			n, Plural(n), map[bool]string{false: "contient", true: "contiennent"}[n > 1], leakIncident)
 	}
 	hidden := 0
 	for f := range r.all() {

@@ -14,10 +14,9 @@ import (
 	"unicode/utf8"
 )
 
-// Style and script are inline and named by hash in the CSP, which forbids
-// anything else: an injected script would not run even if escaping failed.
-// report.css has no comment (French page): "[hidden]" beats every display
-// rule so controls stay hidden with scripts off; ".bidi" draws shownParts.
+// Style and script are inline, named by hash in a CSP that forbids anything
+// else: an injected script would not run even if escaping failed. In report.css
+// "[hidden]" beats every display rule (controls hidden with scripts off).
 var (
 	//go:embed report.css
 	reportCSS string
@@ -32,8 +31,7 @@ func cspHash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-// "parts" gives text and markers; "whole" a string for an attribute,
-// markers as "[U+202E]".
+// "parts" gives text and markers; "whole" an attribute's string, "[U+202E]".
 var funcs = template.FuncMap{
 	"parts":    func(s string) []shownPart { return shownParts(XMLText(s)) },
 	"whole":    whole,
@@ -54,18 +52,17 @@ func whole(s string) string {
 }
 
 type htmlData struct {
-	Name, Title string
-	Sources     []string
-	Generated   string // in French
-	Summary     BatchSummary
-	Incidents   []FileResult
-	Duplicates  [][]FileResult
-	Codes       []string
-	Files       iter.Seq[htmlFile] // made as the template ranges: never 100,000 rows held
-	Incident    string
-	Policy      string
-	Style       template.CSS
-	Script      template.JS
+	Name, Title      string
+	Sources          []string
+	Generated        string // in French
+	Summary          BatchSummary
+	Incidents        []FileResult
+	Duplicates       [][]FileResult
+	Codes            []string
+	Files            iter.Seq[htmlFile] // made as the template ranges: never 100,000 rows held
+	Incident, Policy string
+	Style            template.CSS
+	Script           template.JS
 }
 
 type htmlFile struct {
@@ -89,7 +86,6 @@ func shortPath(p string) string {
 	return first + "/…/" + last
 }
 
-// shortFingerprint: "SHA256:bdWv8ASn…".
 func shortFingerprint(fp string) string {
 	if r := []rune(fp); len(r) > 16 {
 		return string(r[:15]) + "…"
@@ -98,7 +94,6 @@ func shortFingerprint(fp string) string {
 }
 
 var verdictLabels = map[string]string{"valide": "valide", "avertissement": "valide, avec avertissements", "invalide": "invalide"}
-
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
 // writeFilesHTML: nothing from a file is ever marked safe for html/template.

@@ -8,8 +8,7 @@ import (
 	"slices"
 )
 
-// jsonWriter writes the bytes encoding/json would give of the whole
-// document, each value encoded at its depth: no list of a run held whole.
+// jsonWriter encodes each value at its depth: no list of a run held whole.
 type jsonWriter struct {
 	w   io.Writer
 	buf bytes.Buffer
@@ -34,8 +33,7 @@ func writeJSON(w io.Writer, v any) error {
 	})
 }
 
-func (j *jsonWriter) raw(s string) { j.write([]byte(s)) }
-
+func (j *jsonWriter) raw(s string)               { j.write([]byte(s)) }
 func (j *jsonWriter) value(prefix string, v any) { j.write(j.encode(prefix, v)) }
 
 func (j *jsonWriter) write(b []byte) {

@@ -51,7 +51,6 @@ func (r *Report) Summary() Summary {
 	return s
 }
 
-// OK: with strict, a warning fails.
 func (r *Report) OK(strict bool) bool {
 	s := r.Summary()
 	return s.Fail == 0 && (!strict || s.Warn == 0)
@@ -86,8 +85,7 @@ type FileResult struct {
 	Entry     string `json:"entry,omitempty"`
 	Date      string `json:"date,omitempty"`
 	Statut    string `json:"statut"`
-	// DuplicateOf is capped (a key shared by thousands would cost memory
-	// in the square of their number); DuplicateCount is the real number.
+	// DuplicateOf is capped (else memory in the square of a key's sharers).
 	DuplicateOf    []string         `json:"duplicate_of,omitempty"`
 	DuplicateCount int              `json:"duplicate_count,omitempty"`
 	Effective      *SbatchEffective `json:"effective,omitempty"` // pret livrables
@@ -100,8 +98,7 @@ type FileResult struct {
 	Others []string `json:"others,omitempty"`
 }
 
-// SbatchEffective is what Slurm retains from a script (livrables.md); here,
-// not in sbatch, to avoid an import cycle.
+// SbatchEffective (livrables.md) is here, not in sbatch: no import cycle.
 type SbatchEffective struct {
 	AcceptedBySbatch  bool     `json:"accepted_by_sbatch"`
 	JobName           string   `json:"job_name"`
@@ -158,8 +155,7 @@ func Plural(n int) string {
 	return ""
 }
 
-// JUnit as docs/schemas/junit-10.xsd: only the suite counts skipped;
-// errors is 0, pret's problems being failures.
+// docs/schemas/junit-10.xsd: only the suite counts skipped; errors is 0.
 type junitCase struct {
 	XMLName   xml.Name      `xml:"testcase"`
 	Name      string        `xml:"name,attr"`
@@ -175,7 +171,6 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// writeXML counts the cases first, then encodes them one at a time.
 func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
 	var tests, failures, skipped int
 	for c := range cases {
@@ -232,7 +227,6 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 	return writeXML(w, r.Name, slices.Values(cases))
 }
 
-// writeFilesJUnit: a testcase per file, at most one failure.
 func writeFilesJUnit(w io.Writer, r FilesReport) error {
 	class := strings.ReplaceAll(r.Name, " ", ".")
 	return writeXML(w, r.Name, func(yield func(junitCase) bool) {

@@ -64,9 +64,8 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-// sarifFingerprint is under pret's own key (GitHub warns when a tool's
-// primaryLocationLineHash differs from its own). No line, no message: an
-// edit above a problem must not make it a new alert.
+// sarifFingerprint: pret's own key (GitHub warns when primaryLocationLineHash
+// differs); no line, no message, so an edit above is not a new alert.
 func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]string {
 	h := sha256.New()
 	for _, s := range []string{code, uri, entry, learner, strconv.Itoa(nth)} {
@@ -75,8 +74,7 @@ func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]stri
 	return map[string]string{"pretProblem/v1": hex.EncodeToString(h.Sum(nil)[:16])}
 }
 
-// writeFilesSARIF finds the rules in a first pass, then writes results one
-// at a time, as writeJSON would the whole log (TestSARIFIsEncoding).
+// writeFilesSARIF writes results one at a time (TestSARIFIsEncoding).
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	var tool sarifTool
 	tool.Driver.Name, tool.Driver.Version, tool.Driver.Rules = "pret", r.Version, []sarifRule{}
@@ -152,7 +150,6 @@ func absPath(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// fileURI is relative below dir, else file://.
 func fileURI(dir, p string) string {
 	rel := relativePath(dir, p)
 	if !filepath.IsAbs(filepath.FromSlash(rel)) && !strings.HasPrefix(rel, "../") && rel != ".." {

@@ -3,7 +3,6 @@ package checklist
 import (
 	"cmp"
 	"encoding/json"
-	"iter"
 	"maps"
 	"slices"
 	"strconv"
@@ -22,14 +21,6 @@ type BatchSummary struct {
 
 func newSummary() BatchSummary {
 	return BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}, groups: map[string]int{}}
-}
-
-func summarize(files iter.Seq[FileResult]) BatchSummary {
-	s := newSummary()
-	for f := range files {
-		s.add(f)
-	}
-	return s
 }
 
 func (s *BatchSummary) add(f FileResult) {

@@ -10,7 +10,6 @@ import (
 var yamlReasons = [][2]string{
 	{"mapping values are not allowed", "« : » inattendu : une valeur qui contient « : » s'écrit entre guillemets, ou l'indentation est décalée"},
 	{"found character that cannot start any token", "caractère qui ne peut pas commencer une valeur (une tabulation ? YAML n'indente qu'avec des espaces)"},
-	{"found a tab character", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
 	{"did not find expected key", "clé attendue : l'indentation est sans doute décalée"},
 	{"did not find expected '-' indicator", "élément de liste attendu (« - ») : l'indentation est sans doute décalée"},
 	{"did not find expected ',' or ']'", "liste entre crochets non fermée (« ] » manquant)"},
@@ -22,9 +21,6 @@ var yamlReasons = [][2]string{
 	{"block sequence entries are not allowed", "liste mal placée : l'indentation est sans doute décalée"},
 	{"already set in map", "clé en double"},
 	{"control characters are not allowed", "caractère de contrôle dans le fichier"},
-	{"invalid leading UTF-8 octet", "le fichier n'est pas en UTF-8"},
-	{"invalid trailing UTF-8 octet", "le fichier n'est pas en UTF-8"},
-	{"incomplete UTF-8 octet sequence", "le fichier n'est pas en UTF-8"},
 	{"found unknown escape character", "séquence d'échappement inconnue après « \\ » dans une chaîne entre guillemets"},
 	{"found unexpected ':'", "« : » inattendu"},
 	{"did not find URI escaped octet", "étiquette YAML mal formée"},
