@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -378,3 +379,9 @@ func TestHTMLShowsEveryControl(t *testing.T) {
 		}
 	}
 }
+
+// encoderLeaves reports the unsafe runes encoding/json and encoding/xml
+// write raw (they escape or replace C0 themselves).
+func encoderLeaves(r rune) bool { return r >= 0x20 && unsafeRune(r) }
+
+func codePoint(r rune) string { return fmt.Sprintf("U+%04X", r) }

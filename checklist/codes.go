@@ -8,22 +8,17 @@ import (
 	"github.com/romeo-pret/pret/keys/leak"
 )
 
-// CodeInfo describes a problem code for the reports that list rules
-// (SARIF), label codes (csv, html) or explain them.
 type CodeInfo struct {
 	Code     string
-	Severity Severity // default severity
-	Label    string   // the problem in a few French words
-	Detail   string   // what the rule checks (SARIF's fullDescription)
-	Help     string   // what the organiser or the learner does (SARIF's help)
+	Severity Severity
+	Label    string
+	Detail   string // SARIF's fullDescription
+	Help     string // SARIF's help
 }
 
-// leakIncident is what every report says of a private-key leak, first:
-// the organiser acts on it before anything else.
 const leakIncident = "cette clé est compromise : demandez une nouvelle clé"
 
-// Codes are the problem codes of acces-md.md, organisateurs.md and
-// signature.md, in the order of the contract.
+// Codes: acces-md.md, organisateurs.md, signature.md, in their order.
 var Codes = []CodeInfo{
 	{"missing-date", SevError, "Aucune date de demande ou de vérification du compte", "Le fichier ne donne ni la date de la demande de compte ni celle de la vérification du compte.", "Demandez à l'apprenant d'écrire la date de sa demande (AAAA-MM-JJ)."},
 	{"bad-date", SevError, "Date qui n'existe pas dans le calendrier", "La date donnée n'existe pas (un 31 avril, un 30 février…).", "Demandez à l'apprenant de corriger la date."},
@@ -54,8 +49,6 @@ var Codes = []CodeInfo{
 	{"signature-key-mismatch", SevError, "Signature faite avec une autre clé", "Le fichier est signé avec une autre clé que celle dont il donne l'empreinte.", "Demandez à l'apprenant de signer avec la clé dont il donne l'empreinte."},
 }
 
-// codeInfo finds a code's description; a code this table does not know
-// yet is still reported, under its own name.
 func codeInfo(code string, severity Severity) CodeInfo {
 	if i := slices.IndexFunc(Codes, func(c CodeInfo) bool { return c.Code == code }); i >= 0 {
 		return Codes[i]
@@ -63,17 +56,13 @@ func codeInfo(code string, severity Severity) CodeInfo {
 	return CodeInfo{code, severity, code, code, code}
 }
 
-// LeakProblem is private-key-leak for the given lines (1-based, in
-// order): the same code and message for every kind of file, naming the
-// lines, never quoting them.
+// LeakProblem names the lines, never quotes them.
 func LeakProblem(lines []int) Problem {
 	return Problem{Code: "private-key-leak", Severity: SevError, Line: lines[0],
 		Message: fmt.Sprintf("clé privée dans le fichier (%s) : supprimez ces lignes, et considérez cette clé comme compromise : créez-en une nouvelle", LineRanges(lines))}
 }
 
-// Guard is what every reader of a file pret may quote does first: the
-// text with its lines of private key material emptied (leak.Redact), and
-// private-key-leak when there were any. Parse what it returns.
+// Guard: every reader of a file pret may quote parses what it returns.
 func Guard(data []byte) ([]byte, []Problem) {
 	red, lines := leak.Redact(string(data))
 	if len(lines) == 0 {
@@ -82,8 +71,7 @@ func Guard(data []byte) ([]byte, []Problem) {
 	return []byte(red), []Problem{LeakProblem(lines)}
 }
 
-// LineRanges writes [3 4 5 9] as "lignes 3 à 5, 9"; past 20 ranges the
-// rest is counted (a file of key lines makes no message of megabytes).
+// LineRanges: "lignes 3 à 5, 9"; past 20 ranges the rest is counted.
 func LineRanges(nums []int) string {
 	var parts []string
 	for i := 0; i < len(nums); i++ {

@@ -11,18 +11,13 @@ import (
 	"golang.org/x/text/language"
 )
 
-// CSVHeader is the csv report's first row (organisateurs.md).
 var CSVHeader = []string{"apprenant", "participant", "courriel", "chemin", "valide", "signé", "date", "statut", "empreinte", "erreurs", "avertissements", "problèmes", "autres fichiers"}
 
-// writeFilesCSV writes the roster as a French spreadsheet opens it
-// without an import dialog: UTF-8 with a byte order mark (else Excel
-// reads Windows-1252), ';' between cells unless Comma says (a French
-// spreadsheet takes ',' as the decimal mark), CRLF line ends (RFC 4180).
-// The leaks first, then by learner as French sorts names, then by path:
-// only a small key per file is held, the files are read again in order.
+// writeFilesCSV: a BOM (else Excel reads Windows-1252), ';' (',' is the
+// French decimal mark), CRLF (RFC 4180). Leaks first, then French order.
 func writeFilesCSV(w io.Writer, r FilesReport) error {
 	type key struct {
-		rank          int // 0 for a leak
+		rank          int
 		learner, path string
 		i             int
 	}
@@ -49,7 +44,7 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	yes := map[bool]string{true: "oui", false: "non"}
 	for _, k := range keys {
 		f := res.At(k.i)
-		var labels []string // a leak says it is an incident
+		var labels []string
 		for _, code := range f.codes("") {
 			l := codeInfo(code, SevError).Label
 			if code == "private-key-leak" {
@@ -70,8 +65,6 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	return cw.Error()
 }
 
-// statutLabel is the stated status as people read it: "demande" (the
-// request), "vérifié" (the account checked).
 func statutLabel(s string) string {
 	if s == "verifie" {
 		return "vérifié"
@@ -79,9 +72,7 @@ func statutLabel(s string) string {
 	return s
 }
 
-// formulaSafe escapes a cell (Escape: the roster printed in a terminal
-// cannot drive it, and a tab or carriage return cannot hide a formula),
-// then prefixes with ' one a spreadsheet would run as a formula.
+// formulaSafe: Escape (no tab or CR hides a formula), then ' before one.
 func formulaSafe(s string) string {
 	s = Escape(s)
 	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {

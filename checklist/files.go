@@ -9,29 +9,22 @@ import (
 	"time"
 )
 
-// FileFormats are the formats of pret valider (organisateurs.md).
 var FileFormats = []string{"texte", "json", "junit", "csv", "sarif", "github", "html"}
 
-// FilesReport is a run over files, with what the writers need besides.
 type FilesReport struct {
-	Name  string // "pret valider"
-	Files []FileResult
-	// Results, when set, is read instead of Files: a run over many files
-	// keeps a smaller record per file than FileResult.
-	Results Results
-	All     bool // texte lists the files without problems too
-	Style   Style
-	Version string // pret's, named by the SARIF report
-	Dir     string // the current folder: sarif and github name paths from it
-	Strict  bool   // --strict: warnings fail their file, github and sarif make them errors
-	Comma   rune   // the csv separator, 0 for ';'
-	// Sources (the arguments read, as given) and Generated (when) are
-	// shown at the top of the html page.
+	Name      string // "pret valider"
+	Files     []FileResult
+	Results   Results // if set, read instead of Files (a smaller record per file)
+	All       bool    // texte lists files without problems too
+	Style     Style
+	Version   string
+	Dir       string // sarif and github name paths from it
+	Strict    bool
+	Comma     rune // csv, 0 for ';'
 	Sources   []string
 	Generated time.Time
 }
 
-// Results is a run's files as the writers read them, one at a time.
 type Results interface {
 	Len() int
 	At(i int) FileResult
@@ -49,9 +42,7 @@ func (r FilesReport) results() Results {
 	return r.Results
 }
 
-// all yields the files in report order, the same in every format: the
-// leaks of a private key first (an incident: the key must be replaced
-// before anything else), then the others, each in the run's order.
+// all yields the leaks first (an incident, acted on first), then the rest.
 func (r FilesReport) all() iter.Seq[FileResult] {
 	return func(yield func(FileResult) bool) {
 		res := r.results()
@@ -65,11 +56,9 @@ func (r FilesReport) all() iter.Seq[FileResult] {
 	}
 }
 
-// fileWriters write a run in each of FileFormats.
 var fileWriters = map[string]func(io.Writer, FilesReport) error{"texte": writeFilesText, "json": writeFilesJSON, "junit": writeFilesJUnit,
 	"csv": writeFilesCSV, "sarif": writeFilesSARIF, "github": writeFilesGitHub, "html": writeFilesHTML}
 
-// WriteFilesReport writes a run in one of FileFormats ("": texte).
 func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 	if write, ok := fileWriters[cmp.Or(format, "texte")]; ok {
 		return write(w, r)
@@ -77,20 +66,18 @@ func WriteFilesReport(w io.Writer, format string, r FilesReport) error {
 	return fmt.Errorf("format inconnu : %q", format)
 }
 
-// verdictStyles are the colour and word of each verdict: a valid file
-// with warnings is valid, its lines say the rest.
 var verdictStyles = map[string][2]string{"valide": {"32", "valide  "}, "avertissement": {"33", "valide  "}, "invalide": {"31", "invalide"}}
 
-// writeFilesText writes one block per file that has a problem, then the
-// summary. Every string from a file or a file name goes through Escape.
+// writeFilesText: every string from a file or a file name goes through Escape.
 func writeFilesText(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
-	s := summarize(r.all())
-	if n := s.Codes["private-key-leak"]; n == 1 {
-		// The leaks come first (all): the heading stands above them.
-		fmt.Fprintf(bw, "%s 1 fichier contient une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), leakIncident)
-	} else if n > 1 {
-		fmt.Fprintf(bw, "%s %d fichiers contiennent une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"), n, leakIncident)
+	s := newSummary()
+	for f := range r.all() {
+		s.add(f)
+	}
+	if n := s.Codes["private-key-leak"]; n > 0 {
+		fmt.Fprintf(bw, "%s %d fichier%s %s une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"),
+			n, Plural(n), map[bool]string{false: "contient", true: "contiennent"}[n > 1], leakIncident)
 	}
 	hidden := 0
 	for f := range r.all() {

@@ -9,9 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// writeFilesGitHub writes GitHub Actions workflow commands: one
-// ::error or ::warning per problem, on its file and line, then the
-// summary as a ::notice. Values are escaped as the runner unescapes them.
+// writeFilesGitHub writes Actions workflow commands, escaped as the runner unescapes.
 func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	bw := bufio.NewWriter(w)
 	s := newSummary()
@@ -19,8 +17,6 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 		s.add(f)
 		file := relativePath(r.Dir, cmp.Or(f.Archive, f.Path))
 		for _, p := range f.Problems {
-			// A warning stays one beside an error; only --strict, which
-			// fails files for their warnings, makes them errors.
 			cmd := "error"
 			if p.Severity == SevWarning && !r.Strict {
 				cmd = "warning"
@@ -60,10 +56,7 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	return bw.Flush()
 }
 
-// ghData escapes a command's message as the Actions runner requires:
-// % CR LF. Every other unsafe character (unsafeRune), tab included, and
-// invalid UTF-8 are written %XX too: the runner leaves them so, and a log
-// viewer never sees a raw control.
+// ghData: the runner needs % CR LF escaped; %XX for every unsafe rune keeps the log safe.
 func ghData(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -78,7 +71,6 @@ func ghData(s string) string {
 	return b.String()
 }
 
-// ghProperty escapes a property value: ghData, plus : and ,.
 func ghProperty(s string) string {
 	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(ghData(s))
 }

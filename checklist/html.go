@@ -14,13 +14,9 @@ import (
 	"unicode/utf8"
 )
 
-// The page's style and script are inline, and its Content-Security-Policy
-// (naming the two by hash) forbids anything else: no request leaves it,
-// and a script injected by a hostile file name would not run even if
-// escaping ever failed. report.css holds no comment (the page is read in
-// French, source included): "[hidden]" wins over every display rule, so
-// that with scripts off the controls that cannot work stay out of sight,
-// and ".bidi" draws the marker of a control from a file (shownParts).
+// Style and script are inline, named by hash in a CSP that forbids anything
+// else: an injected script would not run even if escaping failed. In report.css
+// "[hidden]" beats every display rule (controls hidden with scripts off).
 var (
 	//go:embed report.css
 	reportCSS string
@@ -35,17 +31,14 @@ func cspHash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-// funcs show a string from a file or a file name: as text with markers
-// for its unsafe characters (the template "shown"), or whole as an
-// attribute holds it (a tooltip, a value to copy, a sort key), the
-// markers as "[U+202E]". Both go through XMLText first.
+// "parts" gives text and markers; "whole" an attribute's string, "[U+202E]".
 var funcs = template.FuncMap{
 	"parts":    func(s string) []shownPart { return shownParts(XMLText(s)) },
 	"whole":    whole,
 	"short":    shortPath,
 	"shortFp":  shortFingerprint,
 	"statut":   statutLabel,
-	"severity": severityLabel,
+	"severity": func(s Severity) string { return severityLabels[s] },
 	"verdict":  func(v string) string { return verdictLabels[v] },
 	"label":    func(code string) string { return codeInfo(code, SevError).Label },
 }
@@ -59,30 +52,25 @@ func whole(s string) string {
 }
 
 type htmlData struct {
-	Name, Title string
-	Sources     []string
-	Generated   string // in French
-	Summary     BatchSummary
-	Incidents   []FileResult
-	Duplicates  [][]FileResult // the files of each group that share a key
-	Codes       []string       // most frequent first
-	// Files are made one at a time as the template ranges over them:
-	// a page of 100,000 rows is never held as rows.
-	Files    iter.Seq[htmlFile]
-	Incident string
-	Policy   string
-	Style    template.CSS
-	Script   template.JS
+	Name, Title      string
+	Sources          []string
+	Generated        string // in French
+	Summary          BatchSummary
+	Incidents        []FileResult
+	Duplicates       [][]FileResult
+	Codes            []string
+	Files            iter.Seq[htmlFile] // made as the template ranges: never 100,000 rows held
+	Incident, Policy string
+	Style            template.CSS
+	Script           template.JS
 }
 
-// htmlFile is a row: the file, its verdict and its codes (for the filter).
 type htmlFile struct {
 	FileResult
 	Verdict, Codes string
 }
 
-// shortPath keeps a long path's first folder and its file name, which
-// with the learner's name say which file it is: "rendus.zip!/…/acces.md".
+// shortPath: "rendus.zip!/…/acces.md".
 func shortPath(p string) string {
 	if utf8.RuneCountInString(p) <= 32 {
 		return p
@@ -98,8 +86,6 @@ func shortPath(p string) string {
 	return first + "/…/" + last
 }
 
-// shortFingerprint keeps the start of the hash, enough to tell two keys
-// apart at a glance: "SHA256:bdWv8ASn…".
 func shortFingerprint(fp string) string {
 	if r := []rune(fp); len(r) > 16 {
 		return string(r[:15]) + "…"
@@ -108,11 +94,9 @@ func shortFingerprint(fp string) string {
 }
 
 var verdictLabels = map[string]string{"valide": "valide", "avertissement": "valide, avec avertissements", "invalide": "invalide"}
-
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
-// writeFilesHTML writes one self-contained page. html/template escapes
-// every string in its context; nothing from a file is ever marked safe.
+// writeFilesHTML: nothing from a file is ever marked safe for html/template.
 func writeFilesHTML(w io.Writer, r FilesReport) error {
 	name := cmp.Or(r.Name, "pret valider")
 	d := htmlData{Name: name, Title: name, Sources: r.Sources, Summary: newSummary(), Incident: leakIncident,
@@ -124,7 +108,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	if t := r.Generated; !t.IsZero() {
 		d.Generated = fmt.Sprintf("%d %s %d à %02d:%02d", t.Day(), frenchMonths[t.Month()-1], t.Year(), t.Hour(), t.Minute())
 	}
-	groups := map[string]int{} // fingerprint → index in d.Duplicates
+	groups := map[string]int{}
 	for f := range r.all() {
 		d.Summary.add(f)
 		if f.Leaks() {

@@ -8,15 +8,12 @@ import (
 	"slices"
 )
 
-// jsonWriter writes a JSON document with the bytes encoding/json gives
-// of it whole (indented by two spaces, HTML characters raw), through the
-// escaping writer: the caller writes the frame, and each value is
-// encoded at its depth, so that no list of a run is held encoded whole.
+// jsonWriter encodes each value at its depth: no list of a run held whole.
 type jsonWriter struct {
 	w   io.Writer
 	buf bytes.Buffer
-	enc *json.Encoder // into buf
-	err error         // the first one; then nothing more is written
+	enc *json.Encoder
+	err error // the first; then nothing more is written
 }
 
 func writeJSONDoc(w io.Writer, write func(*jsonWriter)) error {
@@ -29,7 +26,6 @@ func writeJSONDoc(w io.Writer, write func(*jsonWriter)) error {
 	})
 }
 
-// writeJSON writes v as one document.
 func writeJSON(w io.Writer, v any) error {
 	return writeJSONDoc(w, func(j *jsonWriter) {
 		j.value("", v)
@@ -37,8 +33,7 @@ func writeJSON(w io.Writer, v any) error {
 	})
 }
 
-func (j *jsonWriter) raw(s string) { j.write([]byte(s)) }
-
+func (j *jsonWriter) raw(s string)               { j.write([]byte(s)) }
 func (j *jsonWriter) value(prefix string, v any) { j.write(j.encode(prefix, v)) }
 
 func (j *jsonWriter) write(b []byte) {
@@ -47,8 +42,6 @@ func (j *jsonWriter) write(b []byte) {
 	}
 }
 
-// encode is v as it sits at the depth of prefix, without the line feed
-// the encoder ends it with.
 func (j *jsonWriter) encode(prefix string, v any) []byte {
 	j.buf.Reset()
 	j.enc.SetIndent(prefix, "  ")
@@ -58,8 +51,6 @@ func (j *jsonWriter) encode(prefix string, v any) []byte {
 	return bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))
 }
 
-// list writes items as a list whose items sit at the depth of indent
-// (put writes each), its closing bracket one level out.
 func list[T any](j *jsonWriter, indent string, items iter.Seq[T], put func(T)) {
 	sep := "[\n"
 	for v := range items {
@@ -77,8 +68,7 @@ func list[T any](j *jsonWriter, indent string, items iter.Seq[T], put func(T)) {
 	}
 }
 
-// writeFilesJSON writes {"files": [...], "summary": BatchSummary} (cli.md,
-// organisateurs.md), one file at a time (TestFilesJSONIsEncoding).
+// writeFilesJSON: cli.md, organisateurs.md; TestFilesJSONIsEncoding.
 func writeFilesJSON(w io.Writer, r FilesReport) error {
 	return writeJSONDoc(w, func(j *jsonWriter) {
 		j.raw("{\n  \"files\": ")
@@ -90,8 +80,7 @@ func writeFilesJSON(w io.Writer, r FilesReport) error {
 			}
 			j.value("    ", f)
 		})
-		// One key shared by 100,000 files is a group too big to encode at
-		// once in 64 MiB: the groups, last in the summary, go path by path.
+		// A key shared by 100,000 files: the groups go path by path.
 		groups := s.Duplicates
 		s.Duplicates = [][]string{}
 		j.raw(",\n  \"summary\": " + string(bytes.TrimSuffix(j.encode("  ", s), []byte("[]\n  }"))))

@@ -77,7 +77,10 @@ func wholeJSON(t testing.TB, files []FileResult) []byte {
 			}
 		}
 	}
-	doc.Summary = summarize(slices.Values(doc.Files))
+	doc.Summary = newSummary()
+	for _, f := range doc.Files {
+		doc.Summary.add(f)
+	}
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, doc); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,5 @@
-// Package checklist holds the report model every rule set of pret fills
-// (checks of a machine, problems of a file), and the output formats they
-// share. The rule sets live beside it, one package per kind of file:
-// acces, sbatch, livrables, sunk; the checks of `pret verifier` in learner.
+// Package checklist holds the report model the rule sets (acces, sbatch,
+// livrables, sunk, learner) fill, and the output formats they share.
 package checklist
 
 import (
@@ -14,7 +12,6 @@ import (
 	"strings"
 )
 
-// Status of one check.
 type Status string
 
 const (
@@ -24,7 +21,6 @@ const (
 	Skip Status = "skip"
 )
 
-// Check is one line of a checklist. Fix says how to mend a failure.
 type Check struct {
 	ID      string `json:"id"`
 	Status  Status `json:"status"`
@@ -32,13 +28,11 @@ type Check struct {
 	Fix     string `json:"fix"`
 }
 
-// Report is a whole checklist, in order.
 type Report struct {
 	Name   string // "pret verifier"
 	Checks []Check
 }
 
-// Summary counts the checks per status.
 type Summary struct {
 	Pass int `json:"pass"`
 	Warn int `json:"warn"`
@@ -57,13 +51,12 @@ func (r *Report) Summary() Summary {
 	return s
 }
 
-// OK reports whether the checklist passes; with strict, a warning fails.
 func (r *Report) OK(strict bool) bool {
 	s := r.Summary()
 	return s.Fail == 0 && (!strict || s.Warn == 0)
 }
 
-// Severity of a problem: only errors make a file invalid.
+// Severity: only errors make a file invalid. The values are SARIF's levels.
 type Severity string
 
 const (
@@ -71,8 +64,7 @@ const (
 	SevWarning Severity = "warning"
 )
 
-// Problem is one finding in a file, with a stable code (acces-md.md,
-// livrables.md).
+// Problem has a stable code (acces-md.md, livrables.md).
 type Problem struct {
 	Code     string   `json:"code"`
 	Severity Severity `json:"severity"`
@@ -80,61 +72,47 @@ type Problem struct {
 	Line     int      `json:"line,omitempty"`
 }
 
-// FileResult is one validated file. The payload fields are typed per kind
-// of file and empty for the others (organisateurs.md, livrables.md).
+// FileResult is one validated file (organisateurs.md, livrables.md).
 type FileResult struct {
 	Path            string    `json:"path"`
 	Valid           bool      `json:"valid"`
 	Fingerprint     string    `json:"fingerprint"` // stated in an acces.md
 	FingerprintLine int       `json:"-"`           // where: duplicate-fingerprint points there
 	Problems        []Problem `json:"problems"`
-	// Apprenant names who handed the file in, as the platform did;
-	// Archive and Entry locate a file read inside a .zip (Path is then
-	// "ARCHIVE!/ENTRY").
+	// Archive and Entry locate a file read in a .zip ("ARCHIVE!/ENTRY").
 	Apprenant string `json:"apprenant,omitempty"`
 	Archive   string `json:"archive,omitempty"`
 	Entry     string `json:"entry,omitempty"`
-	// Date (AAAA-MM-JJ) and Statut ("demande" or "verifie", always
-	// written) are stated by the file.
-	Date   string `json:"date,omitempty"`
-	Statut string `json:"statut"`
-	// DuplicateOf lists other paths that state the same fingerprint,
-	// capped (a key shared by thousands would cost memory in the square
-	// of their number); DuplicateCount says how many there are.
+	Date      string `json:"date,omitempty"`
+	Statut    string `json:"statut"`
+	// DuplicateOf is capped (else memory in the square of a key's sharers).
 	DuplicateOf    []string         `json:"duplicate_of,omitempty"`
 	DuplicateCount int              `json:"duplicate_count,omitempty"`
 	Effective      *SbatchEffective `json:"effective,omitempty"` // pret livrables
 	Explain        []string         `json:"-"`                   // texte only: the script line by line
-	// Participant is the Moodle participant number ("Participant
-	// 123456"); Email comes from the grading worksheet.
+	// Participant is Moodle's "Participant 123456"; Email from the worksheet.
 	Participant string `json:"participant,omitempty"`
 	Email       string `json:"email,omitempty"`
 	Signed      bool   `json:"signed"` // a signature holds, made by the stated key
-	// Others are the learner's other candidate files, not validated: a
-	// learner gets one verdict, from the latest file.
+	// Others: the learner's other files, not validated (one verdict, the latest).
 	Others []string `json:"others,omitempty"`
 }
 
-// SbatchEffective is what Slurm will retain from a batch script
-// (livrables.md). It lives here, not in sbatch, so that FileResult can
-// carry it without an import cycle; sbatch names it sbatch.Effective.
+// SbatchEffective (livrables.md) is here, not in sbatch: no import cycle.
 type SbatchEffective struct {
-	AcceptedBySbatch  bool   `json:"accepted_by_sbatch"`
-	JobName           string `json:"job_name"`
-	Output            string `json:"output"`
-	TimeLimitMinutes  *int   `json:"time_limit_minutes"`
-	CPUsPerTask       int    `json:"cpus_per_task"`
-	MemMiB            int64  `json:"mem_mib"`
-	IgnoredDirectives []int  `json:"ignored_directives"`
-	// Refusals say, in French, why sbatch would refuse the script.
-	Refusals []string `json:"-"`
+	AcceptedBySbatch  bool     `json:"accepted_by_sbatch"`
+	JobName           string   `json:"job_name"`
+	Output            string   `json:"output"`
+	TimeLimitMinutes  *int     `json:"time_limit_minutes"`
+	CPUsPerTask       int      `json:"cpus_per_task"`
+	MemMiB            int64    `json:"mem_mib"`
+	IgnoredDirectives []int    `json:"ignored_directives"`
+	Refusals          []string `json:"-"`
 }
 
-// Formats accepted by --format.
 var Formats = []string{"texte", "json", "junit"}
 
-// Style is how text output looks: colour only on a terminal without
-// NO_COLOR, decided by the caller.
+// Style: the caller decides colour (a terminal, no NO_COLOR).
 type Style struct{ Color bool }
 
 func (s Style) paint(code, text string) string {
@@ -146,7 +124,6 @@ func (s Style) paint(code, text string) string {
 
 var statusLabel = map[Status][2]string{Pass: {"32", "OK       "}, Warn: {"33", "ATTENTION"}, Fail: {"31", "ÉCHEC    "}, Skip: {"90", "SAUTÉ    "}}
 
-// WriteReport writes a checklist in one of Formats.
 func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	switch format {
 	case "json":
@@ -178,9 +155,7 @@ func Plural(n int) string {
 	return ""
 }
 
-// JUnit XML valid against Jenkins' schema (docs/schemas/junit-10.xsd):
-// testsuites counts no skipped tests, the suite does; errors (tests that
-// could not run) is always 0, pret's problems being failures.
+// docs/schemas/junit-10.xsd: only the suite counts skipped; errors is 0.
 type junitCase struct {
 	XMLName   xml.Name      `xml:"testcase"`
 	Name      string        `xml:"name,attr"`
@@ -196,8 +171,6 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// writeXML writes one suite of the cases, one at a time (a first pass
-// counts them): a run over 100,000 files is never held as one document.
 func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
 	var tests, failures, skipped int
 	for c := range cases {
@@ -254,9 +227,6 @@ func writeChecksJUnit(w io.Writer, r *Report) error {
 	return writeXML(w, r.Name, slices.Values(cases))
 }
 
-// writeFilesJUnit writes one testcase per file (name the path,
-// classname the learner) with at most one failure: its message lists the
-// error codes, its body every problem. Warnings go to system-out.
 func writeFilesJUnit(w io.Writer, r FilesReport) error {
 	class := strings.ReplaceAll(r.Name, " ", ".")
 	return writeXML(w, r.Name, func(yield func(junitCase) bool) {
@@ -272,8 +242,7 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 				}
 			}
 			if !f.Valid {
-				// Under --strict the warnings fail the file; with no problem
-				// to say why, the file still has one failure.
+				// --strict fails a file for its warnings; with none, still one failure.
 				codes := f.codes(SevError)
 				if len(codes) == 0 {
 					codes = f.codes(SevWarning)
@@ -291,18 +260,12 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 	})
 }
 
-// problemLine is one problem as a line of text.
 func problemLine(p Problem) string {
-	s := fmt.Sprintf("%s (%s) : %s", p.Code, severityLabel(p.Severity), p.Message)
+	s := fmt.Sprintf("%s (%s) : %s", p.Code, severityLabels[p.Severity], p.Message)
 	if p.Line > 0 {
 		return fmt.Sprintf("ligne %d : %s", p.Line, s)
 	}
 	return s
 }
 
-func severityLabel(s Severity) string {
-	if s == SevWarning {
-		return "avertissement"
-	}
-	return "erreur"
-}
+var severityLabels = map[Severity]string{SevError: "erreur", SevWarning: "avertissement"}

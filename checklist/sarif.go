@@ -11,8 +11,7 @@ import (
 	"strings"
 )
 
-// SARIF 2.1.0, the subset code scanning reads: one run, the rules, one
-// result per problem.
+// SARIF 2.1.0 as code scanning reads it: one run, one result per problem.
 type sarifTool struct {
 	Driver struct {
 		Name    string      `json:"name"`
@@ -36,19 +35,15 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-	// PartialFingerprints lets code scanning know a result again from
-	// one run to the next (sarifFingerprint).
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	Properties          *sarifProperties  `json:"properties,omitempty"`
 }
 
-// sarifProperties say who handed the file in and where in the archive
-// the problem is, when they apply.
 type sarifProperties struct {
 	Apprenant   string `json:"apprenant,omitempty"`
 	Entry       string `json:"entry,omitempty"`
@@ -69,19 +64,8 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-func sarifLevel(sev Severity) string {
-	if sev == SevWarning {
-		return "warning"
-	}
-	return "error"
-}
-
-// sarifFingerprint identifies a problem across runs, under a key of
-// pret's own (GitHub recomputes its primaryLocationLineHash from the
-// file's lines and warns when a tool's differs): its code, the file (and
-// archive entry) and learner, and which problem of that code in the file
-// it is. The line is left out, so that an edit above the problem does
-// not make it a new alert, and the message too (it quotes lines).
+// sarifFingerprint: pret's own key (GitHub warns when primaryLocationLineHash
+// differs); no line, no message, so an edit above is not a new alert.
 func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]string {
 	h := sha256.New()
 	for _, s := range []string{code, uri, entry, learner, strconv.Itoa(nth)} {
@@ -90,10 +74,7 @@ func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]stri
 	return map[string]string{"pretProblem/v1": hex.EncodeToString(h.Sum(nil)[:16])}
 }
 
-// writeFilesSARIF writes the log: a rule per code (the contract's, then
-// any other met), found by a first pass, and one result per problem,
-// written one at a time (organisateurs.md, Scale) as writeJSON would
-// write the whole log (TestSARIFIsEncoding).
+// writeFilesSARIF writes results one at a time (TestSARIFIsEncoding).
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	var tool sarifTool
 	tool.Driver.Name, tool.Driver.Version, tool.Driver.Rules = "pret", r.Version, []sarifRule{}
@@ -101,7 +82,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	rule := func(info CodeInfo) {
 		if _, ok := index[info.Code]; !ok {
 			r := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Label}, FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
-			r.DefaultConfiguration.Level = sarifLevel(info.Severity)
+			r.DefaultConfiguration.Level = string(info.Severity) // SARIF's levels
 			index[info.Code] = len(tool.Driver.Rules)
 			tool.Driver.Rules = append(tool.Driver.Rules, r)
 		}
@@ -119,7 +100,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 			uri := fileURI(r.Dir, cmp.Or(f.Archive, f.Path))
 			seen := map[string]int{}
 			for _, p := range f.Problems {
-				res := sarifResult{RuleID: p.Code, RuleIndex: index[p.Code], Level: sarifLevel(p.Severity), Message: sarifMessage{p.Message},
+				res := sarifResult{RuleID: p.Code, RuleIndex: index[p.Code], Level: string(p.Severity), Message: sarifMessage{p.Message},
 					Locations: make([]sarifLocation, 1), PartialFingerprints: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code])}
 				seen[p.Code]++
 				if r.Strict {
@@ -152,9 +133,7 @@ func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	})
 }
 
-// relativePath gives a path relative to dir when it lies below it (code
-// scanning and annotations name files from the repository's root), else
-// as it was given.
+// relativePath: code scanning and annotations name files from the repository root.
 func relativePath(dir, p string) string {
 	if dir != "" {
 		if rel, err := filepath.Rel(dir, absPath(dir, p)); err == nil && !strings.HasPrefix(rel, "..") {
@@ -171,8 +150,6 @@ func absPath(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// fileURI is relativePath as a URI reference: a relative one when the
-// file lies below dir, else a file:// URI.
 func fileURI(dir, p string) string {
 	rel := relativePath(dir, p)
 	if !filepath.IsAbs(filepath.FromSlash(rel)) && !strings.HasPrefix(rel, "../") && rel != ".." {

@@ -3,20 +3,17 @@ package checklist
 import (
 	"cmp"
 	"encoding/json"
-	"iter"
 	"maps"
 	"slices"
 	"strconv"
 )
 
-// BatchSummary is the summary of a run over many files
-// (organisateurs.md): counts, files per problem code, and the groups of
-// paths that state one fingerprint.
+// BatchSummary is pinned by organisateurs.md.
 type BatchSummary struct {
 	Files      int            `json:"files"`
 	Valid      int            `json:"valid"`
 	Invalid    int            `json:"invalid"`
-	Warnings   int            `json:"warnings"` // valid files that have warnings
+	Warnings   int            `json:"warnings"`
 	Codes      CodeCounts     `json:"codes"`
 	Duplicates [][]string     `json:"duplicates"`
 	groups     map[string]int // fingerprint → index in Duplicates
@@ -24,14 +21,6 @@ type BatchSummary struct {
 
 func newSummary() BatchSummary {
 	return BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}, groups: map[string]int{}}
-}
-
-func summarize(files iter.Seq[FileResult]) BatchSummary {
-	s := newSummary()
-	for f := range files {
-		s.add(f)
-	}
-	return s
 }
 
 func (s *BatchSummary) add(f FileResult) {
@@ -52,13 +41,11 @@ func (s *BatchSummary) add(f FileResult) {
 	}
 }
 
-// sharesKey reports a file in a group of duplicate-fingerprint.
 func (f FileResult) sharesKey() bool {
 	return f.Fingerprint != "" && f.has("duplicate-fingerprint")
 }
 
-// group appends v to the group of key, the groups in the order their
-// key was first met; index maps a key to its group.
+// group keeps groups in the order their key was first met.
 func group[T any](groups *[][]T, index map[string]int, key string, v T) {
 	i, ok := index[key]
 	if !ok {
@@ -69,7 +56,7 @@ func group[T any](groups *[][]T, index map[string]int, key string, v T) {
 	(*groups)[i] = append((*groups)[i], v)
 }
 
-// codes lists a file's codes of one severity ("": all) once each.
+// codes of one severity ("": all), once each.
 func (f FileResult) codes(sev Severity) []string {
 	var out []string
 	for _, p := range f.Problems {
@@ -84,10 +71,8 @@ func (f FileResult) has(code string) bool {
 	return slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == code })
 }
 
-// Leaks reports whether the file holds a private key (private-key-leak).
 func (f FileResult) Leaks() bool { return f.has("private-key-leak") }
 
-// verdict is a file's verdict as people read it.
 func (f FileResult) verdict() string {
 	switch {
 	case !f.Valid:
@@ -98,9 +83,7 @@ func (f FileResult) verdict() string {
 	return "valide"
 }
 
-// CodeCounts counts files per problem code. Its JSON object lists the
-// codes most frequent first, then by name, as organisateurs.md asks: a
-// reader of the raw file sees the main problem at the top.
+// CodeCounts' JSON is most frequent first, then by name (organisateurs.md).
 type CodeCounts map[string]int
 
 func (c CodeCounts) ordered() []string {
@@ -113,7 +96,7 @@ func (c CodeCounts) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		name, _ := json.Marshal(k) // a string always encodes
+		name, _ := json.Marshal(k)
 		b = append(append(append(b, name...), ':'), strconv.Itoa(c[k])...)
 	}
 	return append(b, '}'), nil

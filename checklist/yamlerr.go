@@ -6,13 +6,10 @@ import (
 	"strings"
 )
 
-// yamlReasons are the YAML parsers' messages and their French, the
-// first that matches winning: go-yaml v2 (sigs.k8s.io/yaml: livrables,
-// sunk) and v3 (pret's config file) say them in nearly the same words.
+// yamlReasons: go-yaml v2 and v3 messages; the first match wins.
 var yamlReasons = [][2]string{
 	{"mapping values are not allowed", "« : » inattendu : une valeur qui contient « : » s'écrit entre guillemets, ou l'indentation est décalée"},
 	{"found character that cannot start any token", "caractère qui ne peut pas commencer une valeur (une tabulation ? YAML n'indente qu'avec des espaces)"},
-	{"found a tab character", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
 	{"did not find expected key", "clé attendue : l'indentation est sans doute décalée"},
 	{"did not find expected '-' indicator", "élément de liste attendu (« - ») : l'indentation est sans doute décalée"},
 	{"did not find expected ',' or ']'", "liste entre crochets non fermée (« ] » manquant)"},
@@ -24,9 +21,6 @@ var yamlReasons = [][2]string{
 	{"block sequence entries are not allowed", "liste mal placée : l'indentation est sans doute décalée"},
 	{"already set in map", "clé en double"},
 	{"control characters are not allowed", "caractère de contrôle dans le fichier"},
-	{"invalid leading UTF-8 octet", "le fichier n'est pas en UTF-8"},
-	{"invalid trailing UTF-8 octet", "le fichier n'est pas en UTF-8"},
-	{"incomplete UTF-8 octet sequence", "le fichier n'est pas en UTF-8"},
 	{"found unknown escape character", "séquence d'échappement inconnue après « \\ » dans une chaîne entre guillemets"},
 	{"found unexpected ':'", "« : » inattendu"},
 	{"did not find URI escaped octet", "étiquette YAML mal formée"},
@@ -46,9 +40,7 @@ var (
 	typeErrRe  = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
 )
 
-// YAMLError says in French what a YAML or JSON decoder found wrong,
-// with its line when the parser gives one: "ligne 3 : clé en double".
-// Of the parser's English only a field's name is kept.
+// YAMLError: "ligne 3 : clé en double"; of the English only a field name is kept.
 func YAMLError(err error) string {
 	msg := err.Error()
 	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
