@@ -6,6 +6,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // dateRule finds the date of the request, or of the check that the
@@ -36,16 +37,16 @@ type dateRule struct {
 	status    string
 }
 
-func (d *dateRule) visit(b *block, ws []word, rules Rules) {
+func (d *dateRule) visit(b *block, ts, ws []word, rules Rules) {
 	if d.done || b.kind == cell {
 		return
 	}
 	status, labelAt, labelEnd := label(ws)
 	session := false
 	for _, w := range ws {
-		session = session || w.w == "seance"
+		session = session || w.Folded == "seance"
 	}
-	startsDate := len(ws) > 0 && ws[0].w == "date" && !session
+	startsDate := len(ws) > 0 && ws[0].Folded == "date" && !session
 	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
 	d.fresh = false
 	if d.nextOnly || b.kind == heading {
@@ -56,7 +57,7 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 		d.fresh = d.labelled
 	}
 	var found, relative []dates.Found
-	for _, f := range dates.Find(b.text, context(rules)) {
+	for _, f := range dates.Find(b.text, ts, context(rules)) {
 		switch {
 		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
 			// "demandé le 20/10 pour la séance du 5 novembre"
@@ -125,7 +126,7 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 // readsADay: text holds a day the reader knows (the session's, say,
 // which the rule passes over).
 func readsADay(text string, rules Rules) bool {
-	for _, f := range dates.Find(text, context(rules)) {
+	for _, f := range dates.Find(text, textfold.Tokens(text), context(rules)) {
 		if f.Err == nil {
 			return true
 		}
@@ -201,18 +202,18 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 func label(ws []word) (status string, at, next int) {
 	for i, w := range ws {
 		switch {
-		case strings.HasPrefix(w.w, "demand"):
+		case strings.HasPrefix(w.Folded, "demand"):
 			status = "demande"
-		case strings.HasPrefix(w.w, "verif"), strings.HasPrefix(w.w, "ouvert"):
+		case strings.HasPrefix(w.Folded, "verif"), strings.HasPrefix(w.Folded, "ouvert"):
 			status = "verifie"
 		default:
 			continue
 		}
 		next = -1
 		if i+1 < len(ws) {
-			next = ws[i+1].off
+			next = ws[i+1].Start
 		}
-		return status, w.off, next
+		return status, w.Start, next
 	}
 	return "", -1, -1
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/leak"
 	"github.com/romeo-pret/pret/keys/signing"
@@ -259,8 +260,9 @@ type page struct {
 }
 
 func (p *page) visit(b *block) {
-	ws := words(b.text)
-	p.date.visit(b, ws, p.rules)
+	ts := textfold.Tokens(b.text)
+	ws := words(ts)
+	p.date.visit(b, ts, ws, p.rules)
 	if b.kind == row {
 		return // its cells were read one by one
 	}

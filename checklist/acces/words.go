@@ -9,34 +9,20 @@ import (
 )
 
 // A word is a word of a block once folded (accents off, lower case, œ as
-// oe: acces-md.md, "Reading the text"), or one punctuation mark; off is
-// where it starts in the block's text.
-type word struct {
-	w   string
-	off int
-}
+// oe: acces-md.md, "Reading the text"), or one punctuation mark.
+type word = textfold.Token
 
-// words splits text into words and marks. A word is letters, digits and
-// combining marks, with apostrophes, dashes and underscores inside it
-// (« l'accès », « univ-reims », « id_ed25519_romeo »); the quotes and
-// Markdown marks a renderer leaves in the text are decoration and left
-// out; any other character is a mark of its own.
-func words(text string) []word {
-	var out []word
-	for _, t := range textfold.Tokens(text, isJoiner) {
-		// A decoration rune is never a word's first: a mark, left out.
-		if !isDecoration(firstRune(text[t.Start:])) {
-			out = append(out, word{t.Folded, t.Start})
+// words are the words and marks of a block's tokens, but the quotes and
+// Markdown marks a renderer leaves in the text: decoration, left out.
+func words(ts []textfold.Token) []word {
+	out := make([]word, 0, len(ts))
+	for _, t := range ts {
+		if !isDecoration(firstRune(t.Folded)) {
+			out = append(out, t)
 		}
 	}
 	return out
 }
-
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-}
-
-func isJoiner(r rune) bool { return strings.ContainsRune("'’ʼ-_", r) }
 
 // isDecoration: quotes, emphasis and code marks, table pipes, quote and
 // heading marks that a renderer left as text.
@@ -45,6 +31,10 @@ func isDecoration(r rune) bool { return strings.ContainsRune(`"«»“”„‘�
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
 	return r
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
 // isStop is a mark that ends a sentence or opens what follows it.

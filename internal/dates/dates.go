@@ -2,8 +2,8 @@
 // writes one back in full. It is the one date reader of pret: the wizard
 // and `pret acces --date` read a typed answer with Parse, the acces.md
 // validator reads the dates among the words of a block with Find, and
-// both run the same read on the same tokens (words.go), so a form one
-// accepts the other reads as the same day.
+// both run the same read on the same tokens (textfold.Tokens), so a form
+// one accepts the other reads as the same day.
 //
 // The forms (apprenant.md, acces-md.md): 2026-10-20, 20/10/2026,
 // 20.10.2026, 20/10, 20 octobre 2026, 20 oct. 2026, 20 oct, 1er octobre,
@@ -97,7 +97,7 @@ type Found struct {
 // Parse reads one typed day: the whole answer must be a date, with an
 // optional « le » before it and final dots after it. The result is midnight UTC.
 func Parse(s string, ctx Context) (time.Time, error) {
-	ts := tokens(s)
+	ts := textfold.Tokens(s)
 	if at(ts, 0) == "le" {
 		ts = ts[1:]
 	}
@@ -122,11 +122,11 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
 }
 
-// Find returns the dates written in text, in order: every run of words
-// that Parse would read as a date, each with its day or its refusal.
-func Find(text string, ctx Context) []Found {
+// Find returns the dates written in text, in order: every run of its
+// tokens ts (textfold.Tokens(text)) that Parse would read as a date, each
+// with its day or its refusal.
+func Find(text string, ts []textfold.Token, ctx Context) []Found {
 	var out []Found
-	ts := tokens(text)
 	for i := 0; i < len(ts); i++ {
 		if n, f, ok := read(text, ts[i:], ctx); ok {
 			out = append(out, f)
@@ -402,15 +402,6 @@ func at(ts []textfold.Token, i int) string {
 
 // ambiguousMonth: "ju" and "jui" start both juin and juillet.
 func ambiguousMonth(folded string) bool { return folded == "ju" || folded == "jui" }
-
-// tokens splits text into folded words and marks (textfold.Tokens), with
-// / - . and apostrophes inside a word: 20/10/2026, 2026-10-20, avant-hier
-// and aujourd'hui are one word each, the dot of « oct. » a mark. Parse
-// and Find both read through it, so a typed answer and the same words in
-// a file are the same tokens.
-func tokens(text string) []textfold.Token {
-	return textfold.Tokens(text, func(r rune) bool { return strings.ContainsRune("/-.'’ʼ", r) })
-}
 
 // foldedMonths are the month names as textfold writes them (the weekdays
 // have no accent to fold).

@@ -18,13 +18,25 @@ import (
 // compare equal, and so do Å, å and the ångström sign U+212B (whose NFD
 // is A and a ring). Bytes that are not UTF-8 become U+FFFD.
 func Fold(s string) string {
-	// Printable ASCII without capitals, most words of a page, is its
-	// own fold.
-	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f || 'A' <= r && r <= 'Z' }) {
+	// Printable ASCII, most words of a page, needs no normalization.
+	lower := true
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c <= ' ' || c >= 0x7f:
+			return fold(s)
+		case 'A' <= c && c <= 'Z':
+			lower = false
+		}
+	}
+	if lower {
 		return s
 	}
+	return strings.ToLower(s)
+}
+
+func fold(s string) string {
 	var b strings.Builder
-	b.Grow(len(s)) // folding seldom lengthens a text
+	b.Grow(len(s))
 	space := false
 	for _, r := range norm.NFD.String(s) {
 		switch {
@@ -59,13 +71,17 @@ type Token struct {
 	Start, End int
 }
 
-// Tokens splits text into words and marks, each folded. A word is
-// letters, digits and combining marks, with the runes joins accepts
-// inside it (between two such runes: the apostrophe of « l'accès », the
-// slashes of 20/10/2026); any other rune is a mark of its own, but white
-// space, which only separates.
-func Tokens(text string, joins func(rune) bool) []Token {
-	var out []Token
+// joiners stay inside a word when a word rune follows them: the
+// apostrophe of « l'accès », the dashes of avant-hier and univ-reims, the
+// underscores of id_ed25519_romeo, the slashes and dots of 20/10/2026.
+const joiners = "'’ʼ-_/."
+
+// Tokens splits text into words and marks, each folded: the one split
+// that the acces.md rules and the date reader share. A word is letters,
+// digits and combining marks, with joiners inside it; any other rune is
+// a mark of its own, but white space, which only separates.
+func Tokens(text string) []Token {
+	out := make([]Token, 0, len(text)/4)
 	start := -1
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
@@ -74,7 +90,7 @@ func Tokens(text string, joins func(rune) bool) []Token {
 			if start < 0 {
 				start = i
 			}
-		case start >= 0 && joins(r) && i+n < len(text) && isWordRune(firstRune(text[i+n:])):
+		case start >= 0 && strings.ContainsRune(joiners, r) && isWordRune(firstRune(text[i+n:])):
 			// inside a word
 		default:
 			if start >= 0 {
