@@ -44,8 +44,11 @@ func (k *keyRule) visit(b *block) {
 	text := b.text
 	// The text with key material blanked, for type words: base64 can
 	// spell "rsa" between a '+' and a '/'.
-	plain := []byte(text)
+	var plain []byte
 	blank := func(i, j int) {
+		if plain == nil {
+			plain = []byte(text)
+		}
 		for ; i < j; i++ {
 			plain[i] = ' '
 		}
@@ -95,7 +98,10 @@ func (k *keyRule) visit(b *block) {
 			i = j - 1
 		}
 	}
-	k.typeWords(string(plain), b)
+	if plain != nil {
+		text = string(plain)
+	}
+	k.typeWords(text, b)
 }
 
 func (k *keyRule) stated(line int) { k.firstLine = cmp.Or(k.firstLine, line) }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"html"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -152,10 +151,24 @@ func tooDeep(page string) bool {
 }
 
 // MarkerLen is the length of the block quote or list marker s starts
-// with, 0 for none.
-func MarkerLen(s string) int { return len(marker.FindString(s)) }
-
-var marker = regexp.MustCompile(`^(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])`)
+// with, 0 for none: >, a bullet (- + *) or one to nine digits then . or
+// ), and a space or a tab after a list marker.
+func MarkerLen(s string) int {
+	if strings.HasPrefix(s, ">") {
+		return 1
+	}
+	n := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	switch {
+	case n == 0 && s != "" && strings.IndexByte("-+*", s[0]) >= 0:
+	case n >= 1 && n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')'):
+	default:
+		return 0
+	}
+	if n++; n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		return n + 1
+	}
+	return 0
+}
 
 // cut is where to end a piece of window: after its last space, else
 // before its last character.

@@ -2,6 +2,7 @@ package acces
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -93,10 +94,10 @@ func pathTokens(text string) []pathToken {
 			j++
 		}
 		w := strings.TrimRight(text[i:j], ".:!?")
-		if k := rootIndex(w); k > 0 {
-			w, i = w[k:], i+k
-		}
 		if strings.ContainsAny(w, `/\`) {
+			if k := rootIndex(w); k > 0 {
+				w, i = w[k:], i+k
+			}
 			out = append(out, pathToken{w, i})
 		}
 		i = j
@@ -109,10 +110,8 @@ func isPathSep(text string) int {
 	if strings.IndexByte(" \t`\"'()<>[]|*,;", text[0]) >= 0 {
 		return 1
 	}
-	for _, s := range []string{"\u00a0", "«", "»", "\u202f"} {
-		if strings.HasPrefix(text, s) {
-			return len(s)
-		}
+	if r, n := utf8.DecodeRuneInString(text); strings.ContainsRune("\u00a0«»\u202f", r) {
+		return n
 	}
 	return 0
 }
