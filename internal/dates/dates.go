@@ -222,9 +222,12 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 		return 1, y, m, d, true
 	}
 	for _, sep := range []string{"/", "."} {
+		if !strings.Contains(w, sep) {
+			continue
+		}
 		p := strings.Split(w, sep)
 		switch {
-		case len(p) < 2 || len(p) > 3:
+		case len(p) > 3:
 			continue
 		case len(p) == 3 && len(p[2]) != 4:
 			return 0, 0, 0, 0, false
@@ -461,10 +464,10 @@ func dayOfMonth(w string) (int, bool) {
 // ISOWord reads the one-word form 2026-10-20 (also 2026-1-5). Only the
 // shape is checked; Civil says whether the day exists.
 func ISOWord(w string) (y, m, d int, ok bool) {
-	p := strings.Split(w, "-")
-	if len(p) != 3 {
+	if strings.Count(w, "-") != 2 {
 		return 0, 0, 0, false
 	}
+	p := strings.Split(w, "-")
 	y, ok1 := year(p[0])
 	m, ok2 := number(p[1], 2)
 	d, ok3 := number(p[2], 2)
