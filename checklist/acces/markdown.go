@@ -3,7 +3,7 @@ package acces
 import (
 	"bufio"
 	"bytes"
-	"html"
+	htmlstd "html"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +15,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
+	"golang.org/x/net/html"
 )
 
 // A block is a piece of acces.md that a reader of the rendered page reads
@@ -120,9 +121,9 @@ type reader struct {
 	src    []byte
 	visit  func(*block)
 	lineOf func(off int) int
-	// html follows the raw HTML of the block read, to leave out what a
-	// script or a style holds.
-	html htmlScanner
+	// raw is the script or style the inline HTML read has left open:
+	// what follows is not shown, up to its end tag.
+	raw string
 }
 
 // maxNesting bounds the block quotes and list items one line opens: a
@@ -222,7 +223,7 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 		return // an empty heading
 	}
 	b := &block{kind: kind}
-	r.html = htmlScanner{}
+	r.raw = ""
 	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
 	r.emit(b)
 }
@@ -232,7 +233,7 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 // place of their own in the source.
 func (r *reader) inline(b *block, n ast.Node, line int) int {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if r.html.hiding() {
+		if r.raw != "" {
 			// Inside a script or a style, up to its end tag.
 			switch c.(type) {
 			case *ast.RawHTML:
@@ -262,14 +263,11 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		case *ast.RawHTML:
 			// A tag or a comment is not shown, nor what a script or a
 			// style it opens holds.
-			for i := range c.Segments.Len() {
-				seg := c.Segments.At(i)
-				if v := r.html.scan(nil, seg.Value(r.src)); len(v) > 0 {
-					line = r.lineOf(seg.Start)
-					b.add(html.UnescapeString(string(v)), line)
-				}
-			}
-			r.html.settle()
+			segs := c.Segments.Sliced(0, c.Segments.Len())
+			r.raw = r.htmlLines(segs, r.raw, func(i int, s string) {
+				line = r.lineOf(segs[i].Start)
+				b.add(s, line)
+			})
 		case *ast.Image:
 			// An image shows no text.
 		case *ast.CodeSpan:
@@ -283,220 +281,103 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 	return line
 }
 
-// htmlBlock reads the text of an HTML block as a browser shows it: tags,
-// comments, scripts and styles left out, entities resolved, a block per
-// line. The closing line goldmark keeps apart (the --> of a comment, the
-// </script> of a script) is read as one more line.
+// htmlBlock reads the text of an HTML block as a browser shows it, a
+// block per source line. The closing line goldmark keeps apart (the -->
+// of a comment, the </script> of a script) is read as one more line.
 func (r *reader) htmlBlock(n *ast.HTMLBlock) {
-	r.html = htmlScanner{}
-	lines := n.Lines()
-	for i := range lines.Len() {
-		r.htmlLine(lines.At(i))
-	}
+	segs := n.Lines().Sliced(0, n.Lines().Len())
 	if n.HasClosure() {
-		r.htmlLine(n.ClosureLine)
+		segs = append(segs, n.ClosureLine)
+	}
+	blocks := make([]*block, len(segs))
+	r.htmlLines(segs, "", func(i int, s string) {
+		if blocks[i] == nil {
+			blocks[i] = &block{kind: paragraph}
+		}
+		blocks[i].add(s, r.lineOf(segs[i].Start))
+	})
+	for _, b := range blocks {
+		if b != nil {
+			r.emit(b)
+		}
 	}
 }
 
-func (r *reader) htmlLine(seg text.Segment) {
-	b := &block{kind: paragraph}
-	b.add(html.UnescapeString(string(r.html.scan(nil, seg.Value(r.src)))), r.lineOf(seg.Start))
-	r.emit(b)
-}
-
-// An htmlScanner follows HTML a byte at a time, as a browser's tokenizer
-// does, far enough to tell the text it shows from tags, comments and the
-// content of a script or a style. Its state is kept from one line to the
-// next: a tag or a comment may span lines.
-type htmlScanner struct {
-	state   htmlState
-	end     bool    // the tag read is an end tag
-	name    [6]byte // its name, lower case, while it is read…
-	nameLen int     // … and its length
-	eq      bool    // in a tag: an = read, its value not begun
-	quote   byte    // in a tag: the quote that ends the value read
-	dashes  int     // in a comment: the - just read
-	bang    bool    // in a comment: --! just read
-	raw     string  // in raw text: "script" or "style"
-}
-
-type htmlState uint8
-
-const (
-	htmlShown      htmlState = iota // text
-	htmlTagOpen                     // after <
-	htmlMarkup                      // after <!
-	htmlMarkupDash                  // after <!-
-	htmlEndOpen                     // after </
-	htmlTagName                     // in a tag's name
-	htmlAttrs                       // in a tag, after its name
-	htmlQuoted                      // in a quoted attribute value
-	htmlBogus                       // <?…>, <!…>: left out up to >
-	htmlComment                     // <!-- … -->
-	htmlRaw                         // in a script or a style, up to its end tag
-)
-
-// scan appends to shown the text of v a browser shows.
-func (s *htmlScanner) scan(shown, v []byte) []byte {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch s.state {
-		case htmlShown:
-			if c == '<' {
-				s.state = htmlTagOpen
-			} else if c != '\n' && c != '\r' {
-				shown = append(shown, c)
-			}
-		case htmlTagOpen:
-			switch {
-			case c == '!':
-				s.state = htmlMarkup
-			case c == '/':
-				s.state = htmlEndOpen
-			case c == '?':
-				s.state = htmlBogus
-			case htmlLetter(c):
-				s.startTag(false, c)
-			default: // a < that opens nothing is text
-				shown = append(shown, '<')
-				s.state = htmlShown
-				i--
-			}
-		case htmlMarkup:
-			if c == '-' {
-				s.state = htmlMarkupDash
-			} else {
-				s.state = htmlBogus
-				i--
-			}
-		case htmlMarkupDash:
-			if c == '-' {
-				s.state, s.dashes, s.bang = htmlComment, 2, false // <!--> and <!---> are whole comments
-			} else {
-				s.state = htmlBogus
-				i--
-			}
-		case htmlEndOpen:
-			switch {
-			case htmlLetter(c):
-				s.startTag(true, c)
-			case c == '>': // </> is left out
-				s.state = htmlShown
-			default:
-				s.state = htmlBogus
-				i--
-			}
-		case htmlTagName:
-			switch {
-			case c == '>':
-				s.endTag()
-			case c == '/' || htmlSpace(c):
-				s.state = htmlAttrs
-			default:
-				if s.nameLen < len(s.name) {
-					s.name[s.nameLen] = asciiLower(c)
+// htmlLines calls add with the text a browser shows of the raw HTML in
+// segs (a tag or a comment may span lines), a piece per segment i; raw
+// is as for htmlText.
+func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
+	var v []byte
+	starts := make([]int, len(segs)+1)
+	for i, seg := range segs {
+		starts[i] = len(v)
+		v = append(v, seg.Value(r.src)...)
+	}
+	starts[len(segs)] = len(v)
+	return htmlText(v, raw, func(from, to int) {
+		for i := range segs {
+			if lo, hi := max(from, starts[i]), min(to, starts[i+1]); lo < hi {
+				if s := shownText(v[lo:hi]); s != "" {
+					add(i, s)
 				}
-				s.nameLen++
-			}
-		case htmlAttrs:
-			switch {
-			case c == '>':
-				s.endTag()
-			case c == '=':
-				s.eq = true
-			case (c == '"' || c == '\'') && s.eq:
-				s.state, s.quote = htmlQuoted, c
-			case !htmlSpace(c):
-				s.eq = false
-			}
-		case htmlQuoted:
-			if c == s.quote {
-				s.state, s.eq = htmlAttrs, false
-			}
-		case htmlBogus:
-			if c == '>' {
-				s.state = htmlShown
-			}
-		case htmlComment:
-			switch {
-			case c == '>' && s.dashes >= 2:
-				s.state = htmlShown
-			case c == '-' && s.bang:
-				s.dashes, s.bang = 1, false
-			case c == '-':
-				s.dashes++
-			case c == '!' && s.dashes >= 2 && !s.bang:
-				s.bang = true
-			default:
-				s.dashes, s.bang = 0, false
-			}
-		case htmlRaw:
-			// Only the element's end tag ends it: no tag, no comment inside.
-			if c == '<' && closes(v[i:], s.raw) {
-				s.state, s.end, s.eq = htmlAttrs, true, false
-				i += 1 + len(s.raw)
 			}
 		}
-	}
-	return shown
+	})
 }
 
-func (s *htmlScanner) startTag(end bool, c byte) {
-	s.state, s.end, s.eq, s.nameLen = htmlTagName, end, false, 1
-	s.name[0] = asciiLower(c)
-}
-
-// endTag is the > of a tag: a script or a style starts raw text.
-func (s *htmlScanner) endTag() {
-	s.state = htmlShown
-	if s.end {
-		return
-	}
-	// <script/> opens a script all the same: HTML ignores the /.
-	for _, raw := range [...]string{"script", "style"} {
-		if s.nameLen == len(raw) && string(s.name[:s.nameLen]) == raw {
-			s.state, s.raw = htmlRaw, raw
+// htmlText calls shown with each run of v that a browser shows as text:
+// tags, comments and what a script or a style holds are left out. raw is
+// the script or style v starts inside ("" for none); htmlText returns the
+// one v ends inside.
+func htmlText(v []byte, raw string, shown func(from, to int)) string {
+	at := 0
+	if raw != "" {
+		// Only the element's end tag ends it: </name, any case, then a
+		// space, / or >.
+		at = -1
+		for i := bytes.Index(v, []byte("</")); i >= 0; {
+			if end := i + 2 + len(raw); end < len(v) && bytes.EqualFold(v[i+2:end], []byte(raw)) && bytes.IndexByte([]byte(" \t\n\r\f/>"), v[end]) >= 0 {
+				at = i
+				break
+			}
+			j := bytes.Index(v[i+2:], []byte("</"))
+			if j < 0 {
+				break
+			}
+			i += 2 + j
 		}
-	}
-}
-
-// closes reports whether v starts with the end tag of a raw element
-// name: </name, any case, then a space, / or >.
-func closes(v []byte, name string) bool {
-	n := 2 + len(name)
-	if len(v) <= n || v[1] != '/' {
-		return false
-	}
-	for i := range len(name) {
-		if asciiLower(v[2+i]) != name[i] {
-			return false
+		if at < 0 {
+			return raw
 		}
+		raw = ""
 	}
-	c := v[n]
-	return c == '>' || c == '/' || htmlSpace(c)
+	z := html.NewTokenizer(bytes.NewReader(v[at:]))
+	for {
+		tt := z.Next()
+		n := len(z.Raw())
+		switch tt {
+		case html.ErrorToken:
+			return raw
+		case html.TextToken:
+			if raw == "" {
+				shown(at, at+n)
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			// <script/> opens a script all the same: HTML ignores the /.
+			if name, _ := z.TagName(); string(name) == "script" || string(name) == "style" {
+				raw = string(name)
+			}
+		case html.EndTagToken:
+			raw = ""
+		}
+		at += n
+	}
 }
 
-// settle follows a piece of inline raw HTML, which CommonMark holds to be
-// a whole tag or comment: text that follows is shown, unless a script or
-// a style is open, even where the scanner would read the piece otherwise.
-func (s *htmlScanner) settle() {
-	if s.state != htmlRaw {
-		s.state = htmlShown
-	}
-}
-
-// hiding reports whether text read now is inside a script or a style.
-func (s *htmlScanner) hiding() bool { return s.state == htmlRaw }
-
-func htmlLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-func htmlSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
-
-func asciiLower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c | 0x20
-	}
-	return c
+// shownText is text of raw HTML as shown: entities resolved, line
+// breaks gone.
+func shownText(v []byte) string {
+	return htmlstd.UnescapeString(strings.NewReplacer("\n", "", "\r", "").Replace(string(v)))
 }
 
 // table gives each cell as a block, then each row as one.
@@ -505,7 +386,7 @@ func (r *reader) table(t *east.Table) {
 		whole := &block{kind: row}
 		for c := tr.FirstChild(); c != nil; c = c.NextSibling() {
 			b := &block{kind: cell}
-			r.html = htmlScanner{}
+			r.raw = ""
 			line := r.inline(b, c, 0)
 			if line == 0 {
 				continue // an empty cell
@@ -538,5 +419,5 @@ func resolve(v []byte) string {
 	w := bufio.NewWriterSize(&out, len(v))
 	gmhtml.DefaultWriter.Write(w, v)
 	w.Flush()
-	return html.UnescapeString(out.String())
+	return htmlstd.UnescapeString(out.String())
 }
