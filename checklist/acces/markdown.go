@@ -330,28 +330,14 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 // the script or style v starts inside ("" for none); htmlText returns the
 // one v ends inside.
 func htmlText(v []byte, raw string, shown func(from, to int)) string {
+	// Inside a script or a style, the tokenizer itself finds its end tag
+	// once it has read the start tag again.
 	at := 0
 	if raw != "" {
-		// Only the element's end tag ends it: </name, any case, then a
-		// space, / or >.
-		at = -1
-		for i := bytes.Index(v, []byte("</")); i >= 0; {
-			if end := i + 2 + len(raw); end < len(v) && bytes.EqualFold(v[i+2:end], []byte(raw)) && bytes.IndexByte([]byte(" \t\n\r\f/>"), v[end]) >= 0 {
-				at = i
-				break
-			}
-			j := bytes.Index(v[i+2:], []byte("</"))
-			if j < 0 {
-				break
-			}
-			i += 2 + j
-		}
-		if at < 0 {
-			return raw
-		}
-		raw = ""
+		open := "<" + raw + ">"
+		v, at = append([]byte(open), v...), -len(open)
 	}
-	z := html.NewTokenizer(bytes.NewReader(v[at:]))
+	z := html.NewTokenizer(bytes.NewReader(v))
 	for {
 		tt := z.Next()
 		n := len(z.Raw())

@@ -77,12 +77,7 @@ type Result struct {
 
 // Valid reports whether no problem is an error.
 func (r *Result) Valid() bool {
-	for _, p := range r.Problems {
-		if p.Severity == checklist.SevError {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(r.Problems, func(p checklist.Problem) bool { return p.Severity == checklist.SevError })
 }
 
 // maxPerCode bounds the problems of one code in one file: a line of
@@ -365,9 +360,4 @@ func ValidateFile(t Target, rules Rules) checklist.FileResult {
 }
 
 // BaseName is the last part of a path written with / or \.
-func BaseName(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
-}
+func BaseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
