@@ -71,18 +71,22 @@ type Token struct {
 	Start, End int
 }
 
-// joiners stay inside a word when a word rune follows them: the
-// apostrophe of « l'accès », the dashes of avant-hier and univ-reims, the
-// underscores of id_ed25519_romeo, the slashes and dots of 20/10/2026.
-const joiners = "'’ʼ-_/."
+// joins reports whether r, after the rune prev of a word and before
+// another word rune, stays inside the word: the apostrophe of « l'accès »,
+// the dashes of avant-hier and univ-reims, the underscores of
+// id_ed25519_romeo; a slash or a dot only after a digit (20/10/2026), so
+// that « organisateurs.Non » is two words.
+func joins(prev, r rune) bool {
+	return strings.ContainsRune("'’ʼ-_", r) || (r == '/' || r == '.') && unicode.IsDigit(prev)
+}
 
 // Tokens splits text into words and marks, each folded: the one split
 // that the acces.md rules and the date reader share. A word is letters,
-// digits and combining marks, with joiners inside it; any other rune is
-// a mark of its own, but white space, which only separates.
+// digits and combining marks, with the runes joins accepts inside it; any
+// other rune is a mark of its own, but white space, which only separates.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
-	start := -1
+	start, prev := -1, rune(0)
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		switch {
@@ -90,7 +94,7 @@ func Tokens(text string) []Token {
 			if start < 0 {
 				start = i
 			}
-		case start >= 0 && strings.ContainsRune(joiners, r) && isWordRune(firstRune(text[i+n:])):
+		case start >= 0 && joins(prev, r) && isWordRune(firstRune(text[i+n:])):
 			// inside a word
 		default:
 			if start >= 0 {
@@ -101,6 +105,7 @@ func Tokens(text string) []Token {
 				out = append(out, Token{Fold(text[i : i+n]), i, i + n})
 			}
 		}
+		prev = r
 		i += n
 	}
 	if start >= 0 {
