@@ -37,7 +37,7 @@ type dateRule struct {
 	status    string
 }
 
-func (d *dateRule) visit(b *block, ts, ws []word, rules Rules) {
+func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	if d.done || b.kind == cell {
 		return
 	}
@@ -199,7 +199,7 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 // label is what the first label word of a block dates ("demande",
 // "verifie"), where it starts and where the word after it starts (-1
 // when none); "" and -1 for none.
-func label(ws []word) (status string, at, next int) {
+func label(ws []textfold.Token) (status string, at, next int) {
 	for i, w := range ws {
 		switch {
 		case strings.HasPrefix(w.Folded, "demand"):

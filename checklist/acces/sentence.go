@@ -35,7 +35,7 @@ type sentenceRule struct {
 	addedOnly            bool // altered holds the sentence with text around it
 }
 
-func (s *sentenceRule) visit(b *block, ws []word) {
+func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 	want := sentenceWords()
 	at := index(ws, want)
 	if at >= 0 {
@@ -101,9 +101,9 @@ func (s *sentenceRule) finish(r *Result) {
 }
 
 // index is where want starts in ws, -1 if it does not.
-func index(ws []word, want []string) int {
+func index(ws []textfold.Token, want []string) int {
 	for i := 0; i+len(want) <= len(ws); i++ {
-		if slices.EqualFunc(ws[i:i+len(want)], want, func(w word, s string) bool { return w.Folded == s }) {
+		if slices.EqualFunc(ws[i:i+len(want)], want, func(w textfold.Token, s string) bool { return w.Folded == s }) {
 			return i
 		}
 	}
@@ -112,7 +112,7 @@ func index(ws []word, want []string) int {
 
 // isLabel: the words before the sentence name it ("Phrase recopiée :"):
 // at most four words then a colon, no digit, no host name.
-func isLabel(ws []word) bool {
+func isLabel(ws []textfold.Token) bool {
 	if len(ws) < 2 || len(ws) > 5 || ws[len(ws)-1].Folded != ":" {
 		return false
 	}

@@ -8,14 +8,12 @@ import (
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// A word is a word of a block once folded (accents off, lower case, œ as
-// oe: acces-md.md, "Reading the text"), or one punctuation mark.
-type word = textfold.Token
-
-// words are the words and marks of a block's tokens, but the quotes and
-// Markdown marks a renderer leaves in the text: decoration, left out.
-func words(ts []textfold.Token) []word {
-	out := make([]word, 0, len(ts))
+// words are the words of a block once folded (accents off, lower case, œ
+// as oe: acces-md.md, "Reading the text") and its punctuation marks, but
+// the quotes and Markdown marks a renderer leaves in the text:
+// decoration, left out.
+func words(ts []textfold.Token) []textfold.Token {
+	out := make([]textfold.Token, 0, len(ts))
 	for _, t := range ts {
 		if !isDecoration(firstRune(t.Folded)) {
 			out = append(out, t)
