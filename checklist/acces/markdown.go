@@ -18,22 +18,16 @@ import (
 	"golang.org/x/net/html"
 )
 
-// A block is a piece of acces.md that a reader of the rendered page reads
-// as one: a paragraph with its wrapped lines joined, a heading, a table
-// cell, a line of a code block. The rules read blocks, never source lines,
-// so that they see what the organisers see once the page is rendered
-// (CommonMark, with GitHub's tables).
+// A block is what a reader of the rendered page (CommonMark and GitHub
+// tables) reads as one: a paragraph, a heading, a cell, a code line. The
+// rules read blocks, never source lines, to see what the organisers see.
 type block struct {
 	kind blockKind
-	// text is what the page shows: markup gone, backslash escapes and
-	// entities resolved, line breaks turned into spaces.
-	text string
+	text string          // as shown: markup gone, escapes resolved, line breaks as spaces
 	sb   strings.Builder // text while the block is read
-	// spans say which source line each part of text comes from:
-	// text[spans[i].at:] starts on line spans[i].line (1-based).
+	// text[spans[i].at:] starts on source line spans[i].line (1-based).
 	spans []span
-	// codes are where code spans stand in text: a path in one is read
-	// whole, spaces included ("C:\Users\Jean Dupont\.ssh\…").
+	// codes are the code spans: a path in one is read whole, spaces included.
 	codes []codeRange
 }
 
@@ -51,7 +45,6 @@ const (
 	code // one line of a code block
 )
 
-// lineAt is the source line of the byte at off in b.text.
 func (b *block) lineAt(off int) int {
 	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].at > off })
 	return b.spans[max(i-1, 0)].line
@@ -67,26 +60,21 @@ func (b *block) add(s string, line int) {
 	b.sb.WriteString(s)
 }
 
-// markdown is built on first use: commands that never read acces.md do
-// not pay for it when pret starts.
+// Built on first use: commands that never read acces.md do not pay for it.
 var markdown = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(goldmark.WithExtensions(extension.Table))
 })
 
-// maxMarkdown is the largest file read as Markdown. A page is well under
-// 2 KiB; goldmark's memory is a few hundred times the text it parses, and
-// some shapes cost it time in the square of their size. A larger file,
-// which no learner writes by hand, is read a line at a time, each line a
-// block, and a line longer than maxPiece in pieces cut at spaces: memory
-// and time stay linear whatever it holds (a 1 MiB file is validated in
-// under 16 MiB).
+// goldmark's memory is a few hundred times its input, and some shapes
+// cost it quadratic time. A file over maxMarkdown (a page is under 2 KiB)
+// is read a line per block, long lines in maxPiece pieces cut at spaces:
+// linear in time and memory (1 MiB validated in under 16 MiB).
 const (
 	maxMarkdown = 16 << 10
 	maxPiece    = 4 << 10
 )
 
-// readBlocks calls visit with each block of text (LF line ends), in the
-// order of the page.
+// readBlocks calls visit with each block of page (LF line ends), in order.
 func readBlocks(page string, visit func(*block)) {
 	if len(page) > maxMarkdown || tooDeep(page) {
 		for n := 1; page != ""; n++ {
@@ -121,18 +109,13 @@ type reader struct {
 	src    []byte
 	visit  func(*block)
 	lineOf func(off int) int
-	// raw is the script or style the inline HTML read has left open:
-	// what follows is not shown, up to its end tag.
-	raw string
+	raw    string // the script or style left open: hidden up to its end tag
 }
 
-// maxNesting bounds the block quotes and list items one line opens: a
-// page needs three, and goldmark's time grows with the square of their
-// depth. A file past it is read a line at a time, as a large one.
+// goldmark's time grows with the square of the containers one line opens
+// (a page needs three): past maxNesting, the file is read as a large one.
 const maxNesting = 16
 
-// tooDeep reports whether a line of page opens more than maxNesting
-// containers.
 func tooDeep(page string) bool {
 	for line := range strings.Lines(page) {
 		depth := 0
@@ -151,9 +134,8 @@ func tooDeep(page string) bool {
 	return false
 }
 
-// MarkerLen is the length of the block quote or list marker s starts
-// with, 0 for none: >, a bullet (- + *) or one to nine digits then . or
-// ), and a space or a tab after a list marker.
+// MarkerLen is the length of the block quote or list marker (with its
+// space or tab) s starts with, 0 for none.
 func MarkerLen(s string) int {
 	if strings.HasPrefix(s, ">") {
 		return 1
@@ -171,8 +153,7 @@ func MarkerLen(s string) int {
 	return 0
 }
 
-// cut is where to end a piece of window: after its last space, else
-// before its last character.
+// cut ends a piece after its last space, else before its last character.
 func cut(window string) int {
 	if i := strings.LastIndexByte(window, ' '); i > 0 {
 		return i + 1
@@ -204,7 +185,6 @@ func (r *reader) blocks(n ast.Node) {
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
-			// Nothing a reader reads.
 		default: // documents, block quotes, lists, list items
 			r.blocks(c)
 		}
@@ -228,9 +208,8 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 	r.emit(b)
 }
 
-// inline appends to b the text a reader sees of n's inline children;
-// line is the line of the text written last, for nodes that have no
-// place of their own in the source.
+// inline appends the text shown of n's inline children; line is that of
+// the text written last, for nodes with no place in the source.
 func (r *reader) inline(b *block, n ast.Node, line int) int {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if r.raw != "" {
@@ -261,15 +240,12 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		case *ast.AutoLink:
 			b.add(string(c.Label(r.src)), line)
 		case *ast.RawHTML:
-			// A tag or a comment is not shown, nor what a script or a
-			// style it opens holds.
 			segs := c.Segments.Sliced(0, c.Segments.Len())
 			r.raw = r.htmlLines(segs, r.raw, func(i int, s string) {
 				line = r.lineOf(segs[i].Start)
 				b.add(s, line)
 			})
-		case *ast.Image:
-			// An image shows no text.
+		case *ast.Image: // no text
 		case *ast.CodeSpan:
 			at := b.sb.Len()
 			line = r.inline(b, c, line)
@@ -281,9 +257,8 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 	return line
 }
 
-// htmlBlock reads the text of an HTML block as a browser shows it, a
-// block per source line. The closing line goldmark keeps apart (the -->
-// of a comment, the </script> of a script) is read as one more line.
+// htmlBlock reads an HTML block as a browser shows it, a block per line,
+// the closing line goldmark keeps apart (-->, </script>) included.
 func (r *reader) htmlBlock(n *ast.HTMLBlock) {
 	segs := n.Lines().Sliced(0, n.Lines().Len())
 	if n.HasClosure() {
@@ -303,9 +278,8 @@ func (r *reader) htmlBlock(n *ast.HTMLBlock) {
 	}
 }
 
-// htmlLines calls add with the text a browser shows of the raw HTML in
-// segs (a tag or a comment may span lines), a piece per segment i; raw
-// is as for htmlText.
+// htmlLines calls add with the text shown of segs (a tag may span lines),
+// a piece per segment i.
 func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
 	var v []byte
 	starts := make([]int, len(segs)+1)
@@ -325,13 +299,10 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 	})
 }
 
-// htmlText calls shown with each run of v that a browser shows as text:
-// tags, comments and what a script or a style holds are left out. raw is
-// the script or style v starts inside ("" for none); htmlText returns the
-// one v ends inside.
+// htmlText calls shown with each run of v a browser shows as text. raw is
+// the script or style v starts inside (""), the result the one it ends in.
 func htmlText(v []byte, raw string, shown func(from, to int)) string {
-	// Inside a script or a style, the tokenizer itself finds its end tag
-	// once it has read the start tag again.
+	// The tokenizer finds a script's end tag once it has read its start tag.
 	at := 0
 	if raw != "" {
 		open := "<" + raw + ">"
@@ -360,8 +331,6 @@ func htmlText(v []byte, raw string, shown func(from, to int)) string {
 	}
 }
 
-// shownText is text of raw HTML as shown: entities resolved, line
-// breaks gone.
 func shownText(v []byte) string {
 	return htmlstd.UnescapeString(strings.NewReplacer("\n", "", "\r", "").Replace(string(v)))
 }
@@ -393,9 +362,8 @@ func (r *reader) table(t *east.Table) {
 	}
 }
 
-// resolve is a text as CommonMark shows it: backslash escapes dropped,
-// entities and numeric references resolved. goldmark's HTML writer does
-// exactly that, escaping HTML as it goes; unescaping its output leaves
+// resolve drops backslash escapes and resolves entities as CommonMark
+// does: goldmark's HTML writer does it, and unescaping its output leaves
 // the text.
 func resolve(v []byte) string {
 	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {

@@ -10,8 +10,7 @@ import (
 	"github.com/romeo-pret/pret/templates"
 )
 
-// sentenceWords is the course's sentence as folded words, its final full
-// stop left out (it may be missing: acces-md.md).
+// The course's sentence as folded words, without its optional full stop.
 var sentenceWords = sync.OnceValue(func() []string {
 	var out []string
 	for _, w := range words(textfold.Tokens(strings.TrimSuffix(templates.Sentence, "."))) {
@@ -20,17 +19,13 @@ var sentenceWords = sync.OnceValue(func() []string {
 	return out
 })
 
-// sentenceRule looks for the sentence, copied on its own: a block (a
-// paragraph, a list item, a cell, a heading, a line of code) that says it
-// and nothing else, but for a short label before it ("Phrase : …") and
-// its full stop. Text added before or after it in the same paragraph
-// changes what it says ("Non.", "Sauf exception : …"): that is a word
-// added, as much as a word inside it.
+// sentenceRule looks for a block that says the sentence and nothing else
+// but a short label before it: text added around it ("Non.") changes what
+// it says as much as a word inside it.
 type sentenceRule struct {
 	found bool
 	// The first block that departs from the sentence, and the first that
-	// does so while starting like it: beside an exact copy, prose about
-	// the login node is fine, a second altered copy is not.
+	// starts like it: beside an exact copy, only the latter is an error.
 	altered, alteredCopy int
 	addedOnly            bool // altered holds the sentence with text around it
 }
@@ -53,8 +48,7 @@ func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 		}
 		return
 	}
-	// A copy gone wrong starts like the sentence, or speaks of the login
-	// node: where it departs is the line to point at.
+	// A copy gone wrong starts like the sentence or speaks of the login node.
 	for i, w := range ws {
 		if w.Folded == "connexion" && (i == 0 || isStop(ws[i-1].Folded)) {
 			depart := i
@@ -100,7 +94,6 @@ func (s *sentenceRule) finish(r *Result) {
 	}
 }
 
-// index is where want starts in ws, -1 if it does not.
 func index(ws []textfold.Token, want []string) int {
 	for i := 0; i+len(want) <= len(ws); i++ {
 		if slices.EqualFunc(ws[i:i+len(want)], want, func(w textfold.Token, s string) bool { return w.Folded == s }) {
@@ -110,14 +103,13 @@ func index(ws []textfold.Token, want []string) int {
 	return -1
 }
 
-// isLabel: the words before the sentence name it ("Phrase recopiée :"):
-// at most four words then a colon, no digit, no host name.
+// isLabel: at most four words then a colon, no digit ("Phrase recopiée :").
 func isLabel(ws []textfold.Token) bool {
 	if len(ws) < 2 || len(ws) > 5 || ws[len(ws)-1].Folded != ":" {
 		return false
 	}
 	for _, w := range ws[:len(ws)-1] {
-		if !isWordRune(firstRune(w.Folded)) || strings.ContainsAny(w.Folded, "0123456789") {
+		if !textfold.IsWord(w.Folded) || strings.ContainsAny(w.Folded, "0123456789") {
 			return false
 		}
 	}

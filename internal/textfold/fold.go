@@ -1,6 +1,5 @@
-// Package textfold makes two spellings of the same French words equal, for
-// every reader that compares words: the acces.md validator (through
-// checklist.Fold) and the dates of internal/dates.
+// Package textfold makes two spellings of the same French words equal,
+// for the acces.md validator and internal/dates.
 package textfold
 
 import (
@@ -13,23 +12,16 @@ import (
 
 // Fold makes two spellings of the same French words equal: canonical
 // decomposition (NFD) with the combining marks dropped, lower case, œ → oe
-// and æ → ae, typographic apostrophes → ', runs of white space → one
-// space, none at either end. So nœud, noeud, NŒUD and a decomposed nœud
-// compare equal, and so do Å, å and the ångström sign U+212B (whose NFD
-// is A and a ring). Bytes that are not UTF-8 become U+FFFD.
+// and æ → ae, typographic apostrophes → ', white space runs → one space,
+// trimmed. So nœud, NŒUD and a decomposed nœud compare equal, as do å and
+// the ångström sign U+212B. Bytes that are not UTF-8 become U+FFFD.
 func Fold(s string) string {
-	// Printable ASCII, most words of a page, needs no normalization.
-	lower := true
+	// Printable ASCII, most words of a page, needs no normalization (and
+	// strings.ToLower returns a lower-case one without copying it).
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c <= ' ' || c >= 0x7f:
+		if c := s[i]; c <= ' ' || c >= 0x7f {
 			return fold(s)
-		case 'A' <= c && c <= 'Z':
-			lower = false
 		}
-	}
-	if lower {
-		return s
 	}
 	return strings.ToLower(s)
 }
@@ -64,26 +56,22 @@ func fold(s string) string {
 	return b.String()
 }
 
-// Token is a word or a mark of a text, folded, and where it lies in the
-// text (Start, End), so a reader can quote it as it was written.
+// Token is a folded word or mark and where it lies in the text.
 type Token struct {
 	Folded     string
 	Start, End int
 }
 
-// joins reports whether r, after the rune prev of a word and before
-// another word rune, stays inside the word: the apostrophe of « l'accès »,
-// the dashes of avant-hier and univ-reims, the underscores of
-// id_ed25519_romeo; a slash or a dot only after a digit (20/10/2026), so
-// that « organisateurs.Non » is two words.
+// joins reports whether r, between word runes, stays inside the word
+// (l'accès, avant-hier, id_ed25519_romeo); a slash or a dot only after a
+// digit (20/10/2026), so that « organisateurs.Non » is two words.
 func joins(prev, r rune) bool {
 	return strings.ContainsRune("'’ʼ-_", r) || (r == '/' || r == '.') && unicode.IsDigit(prev)
 }
 
-// Tokens splits text into words and marks, each folded: the one split
-// that the acces.md rules and the date reader share. A word is letters,
-// digits and combining marks, with the runes joins accepts inside it; any
-// other rune is a mark of its own, but white space, which only separates.
+// Tokens splits text into folded words (letters, digits, marks, and what
+// joins accepts inside) and marks (any other rune but white space): the
+// one split the acces.md rules and the date reader share.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
 	start, prev := -1, rune(0)
@@ -94,7 +82,7 @@ func Tokens(text string) []Token {
 			if start < 0 {
 				start = i
 			}
-		case start >= 0 && joins(prev, r) && isWordRune(firstRune(text[i+n:])):
+		case start >= 0 && joins(prev, r) && IsWord(text[i+n:]):
 			// inside a word
 		default:
 			if start >= 0 {
@@ -118,7 +106,8 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
-func firstRune(s string) rune {
+// IsWord reports whether s starts with a word rune.
+func IsWord(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
-	return r
+	return isWordRune(r)
 }
