@@ -2,6 +2,7 @@ package acces
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -33,10 +34,7 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 		return
 	}
 	status, labelAt, labelEnd := label(ws)
-	session := false
-	for _, w := range ws {
-		session = session || w.Folded == "seance"
-	}
+	session := slices.ContainsFunc(ws, func(w textfold.Token) bool { return w.Folded == "seance" })
 	startsDate := len(ws) > 0 && ws[0].Folded == "date" && !session
 	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
 	d.fresh = false

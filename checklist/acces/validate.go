@@ -126,11 +126,9 @@ func Validate(data []byte, rules Rules) *Result {
 		slices.Sort(leaked)
 		leaked = slices.Compact(leaked)
 	}
-	if len(leaked) > 0 {
-		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
-	}
 	var keyText map[string]bool
 	if len(leaked) > 0 {
+		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
 		keyText = keyWindows(text, leaked)
 	}
 	if len(leaked) > 0 || sf.From > 0 {
