@@ -2,50 +2,40 @@ package acces
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// dateRule finds the date of the request, or of the check that the
-// account is open. A date counts when it is labelled: its block has a
-// word starting with demand, verif or ouvert (the date nearest after it,
-// else before it), or starts with « date »; or it is the first date under
-// a heading that says so, or in the block right after a label that ends
-// with a colon ("Date de la demande :", then the date in the next
-// paragraph). The session's own day, in a block about the session, is
-// the session's, not the request's. Dates are read by dates.Find, the
-// reader the wizard and --date use.
+// dateRule finds the labelled date of the request or of the check
+// (acces-md.md: a label word in the block, a block starting « date », a
+// heading or a "…:" block above). The session's own day, in a block about
+// the session, is not the request's.
 type dateRule struct {
 	done bool
-	// A heading or a label block above: what it dates, and whether it
-	// labels only the next block.
-	labelled, nextOnly bool
-	labelStatus        string
-	// fresh: the block visited is the first after its label.
-	fresh bool
-	// The first labelled value that is no date the reader knows, quoted
-	// by bad-date when no labelled date is found.
+	// A heading or label block above: what it dates, whether it labels
+	// only the next block, and whether this block is the first after it.
+	labelled, nextOnly, fresh bool
+	labelStatus               string
+	// The first labelled value that is no date, for bad-date.
 	unread     string
 	unreadLine int
-	// The date taken.
-	found     dates.Found
-	foundLine int
-	foundText string
-	status    string
+	found      dates.Found
+	foundLine  int
+	foundText  string
+	status     string
 }
 
-func (d *dateRule) visit(b *block, ws []word, rules Rules) {
+func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	if d.done || b.kind == cell {
 		return
 	}
 	status, labelAt, labelEnd := label(ws)
-	session := false
-	for _, w := range ws {
-		session = session || w.w == "seance"
-	}
-	startsDate := len(ws) > 0 && ws[0].w == "date" && !session
+	session := slices.ContainsFunc(ws, func(w textfold.Token) bool { return w.Folded == "seance" })
+	startsDate := len(ws) > 0 && ws[0].Folded == "date" && !session
 	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
 	d.fresh = false
 	if d.nextOnly || b.kind == heading {
@@ -56,7 +46,7 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 		d.fresh = d.labelled
 	}
 	var found, relative []dates.Found
-	for _, f := range dates.Find(b.text, context(rules)) {
+	for _, f := range dates.Find(b.text, ts, context(rules)) {
 		switch {
 		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
 			// "demandé le 20/10 pour la séance du 5 novembre"
@@ -122,10 +112,9 @@ func (d *dateRule) visit(b *block, ws []word, rules Rules) {
 	}
 }
 
-// readsADay: text holds a day the reader knows (the session's, say,
-// which the rule passes over).
+// readsADay: text holds a day (the session's, say, passed over).
 func readsADay(text string, rules Rules) bool {
-	for _, f := range dates.Find(text, context(rules)) {
+	for _, f := range dates.Find(text, textfold.Tokens(text), context(rules)) {
 		if f.Err == nil {
 			return true
 		}
@@ -133,22 +122,16 @@ func readsADay(text string, rules Rules) bool {
 	return false
 }
 
-// unreadValue keeps the first labelled value no date was found in.
 func (d *dateRule) unreadValue(b *block, value string) {
 	if value != "" && d.unread == "" {
 		d.unread, d.unreadLine = value, b.lineAt(strings.LastIndex(b.text, value))
 	}
 }
 
-// context is what the date reader completes a date with: the session for
-// a day written without its year, today for the relative forms (which
-// the rule refuses, but whose reading it quotes).
 func context(rules Rules) dates.Context {
 	return dates.Context{Today: rules.Today, Session: rules.SessionDay}
 }
 
-// pick records the labelled date and its problems: the result is kept in
-// the rule until finish writes it.
 func (d *dateRule) pick(b *block, f *dates.Found, status string) {
 	d.found = *f
 	d.foundLine = b.lineAt(f.Start)
@@ -159,12 +142,10 @@ func (d *dateRule) pick(b *block, f *dates.Found, status string) {
 func (d *dateRule) finish(r *Result, rules Rules) {
 	if !d.done {
 		if d.unread != "" {
-			// The reason is the one the wizard gives for the same words.
 			reason := "écrivez-la par exemple 2026-10-20 ou 20 octobre 2026"
 			var de *dates.Error
 			if _, err := dates.Parse(d.unread, context(rules)); errors.As(err, &de) {
-				// A file is read days after it was written: it is never
-				// told to write "hier".
+				// A file is read days later: never advise "hier".
 				reason = strings.ReplaceAll(de.Reason, dates.Forms, dates.CalendarForms)
 			}
 			r.add("bad-date", checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : %s", quote(d.unread), reason)
@@ -177,9 +158,7 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	r.DateLine = line
 	switch {
 	case f.Relative:
-		// A file is read days after it was written: "hier" then names
-		// another day than the one meant. The organiser cannot know which,
-		// so the learner is asked for the calendar day (acces-md.md).
+		// Read days later, "hier" names another day (acces-md.md).
 		r.add("bad-date", checklist.SevError, line, "la date « %s » dépend du jour où elle a été écrite : écrivez le jour lui-même, par exemple 2026-10-20", quote(d.foundText))
 		return
 	case f.Err != nil:
@@ -195,30 +174,28 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	}
 }
 
-// label is what the first label word of a block dates ("demande",
-// "verifie"), where it starts and where the word after it starts (-1
-// when none); "" and -1 for none.
-func label(ws []word) (status string, at, next int) {
+// label is what the first label word dates, where it starts and where
+// the next word starts; "" and -1 for none.
+func label(ws []textfold.Token) (status string, at, next int) {
 	for i, w := range ws {
 		switch {
-		case strings.HasPrefix(w.w, "demand"):
+		case strings.HasPrefix(w.Folded, "demand"):
 			status = "demande"
-		case strings.HasPrefix(w.w, "verif"), strings.HasPrefix(w.w, "ouvert"):
+		case strings.HasPrefix(w.Folded, "verif"), strings.HasPrefix(w.Folded, "ouvert"):
 			status = "verifie"
 		default:
 			continue
 		}
 		next = -1
 		if i+1 < len(ws) {
-			next = ws[i+1].off
+			next = ws[i+1].Start
 		}
-		return status, w.off, next
+		return status, w.Start, next
 	}
 	return "", -1, -1
 }
 
-// quote shortens a text from the file for a message: the first 40
-// characters, on one line.
+// quote shortens a text from the file to 40 characters on one line.
 func quote(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > 40 {

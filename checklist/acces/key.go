@@ -44,8 +44,11 @@ func (k *keyRule) visit(b *block) {
 	text := b.text
 	// The text with key material blanked, for type words: base64 can
 	// spell "rsa" between a '+' and a '/'.
-	plain := []byte(text)
+	var plain []byte
 	blank := func(i, j int) {
+		if plain == nil {
+			plain = []byte(text)
+		}
 		for ; i < j; i++ {
 			plain[i] = ' '
 		}
@@ -53,7 +56,7 @@ func (k *keyRule) visit(b *block) {
 	for i := 0; i < len(text); i++ {
 		rest := text[i:]
 		switch {
-		case len(rest) >= 7 && strings.EqualFold(rest[:7], "sha256:"):
+		case rest[0]|0x20 == 's' && len(rest) >= 7 && strings.EqualFold(rest[:7], "sha256:"):
 			j := i + 7
 			for j < len(text) && isB64(text[j]) {
 				j++
@@ -74,7 +77,7 @@ func (k *keyRule) visit(b *block) {
 			}
 			blank(i, end)
 			i = end - 1
-		case (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
+		case (isHex(rest[0]) || rest[0]|0x20 == 'm') && (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
 			k.stated(b.lineAt(i))
 			k.md5Line = cmp.Or(k.md5Line, b.lineAt(i))
 			end := i + md5At(rest)
@@ -95,7 +98,10 @@ func (k *keyRule) visit(b *block) {
 			i = j - 1
 		}
 	}
-	k.typeWords(string(plain), b)
+	if plain != nil {
+		text = string(plain)
+	}
+	k.typeWords(text, b)
 }
 
 func (k *keyRule) stated(line int) { k.firstLine = cmp.Or(k.firstLine, line) }
@@ -148,6 +154,10 @@ func (k *keyRule) typeWords(text string, b *block) {
 		j := i
 		for j < len(text) && isTypeByte(text[j]) {
 			j++
+		}
+		if j-i < len("rsa") {
+			i = j
+			continue
 		}
 		switch t := typeWord(strings.ToLower(text[i:j])); t {
 		case "":

@@ -3,8 +3,7 @@ package acces
 import (
 	"bufio"
 	"bytes"
-	"html"
-	"regexp"
+	htmlstd "html"
 	"sort"
 	"strings"
 	"sync"
@@ -16,24 +15,19 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
+	"golang.org/x/net/html"
 )
 
-// A block is a piece of acces.md that a reader of the rendered page reads
-// as one: a paragraph with its wrapped lines joined, a heading, a table
-// cell, a line of a code block. The rules read blocks, never source lines,
-// so that they see what the organisers see once the page is rendered
-// (CommonMark, with GitHub's tables).
+// A block is what a reader of the rendered page (CommonMark and GitHub
+// tables) reads as one: a paragraph, a heading, a cell, a code line. The
+// rules read blocks, never source lines, to see what the organisers see.
 type block struct {
 	kind blockKind
-	// text is what the page shows: markup gone, backslash escapes and
-	// entities resolved, line breaks turned into spaces.
-	text string
+	text string          // as shown: markup gone, escapes resolved, line breaks as spaces
 	sb   strings.Builder // text while the block is read
-	// spans say which source line each part of text comes from:
-	// text[spans[i].at:] starts on line spans[i].line (1-based).
+	// text[spans[i].at:] starts on source line spans[i].line (1-based).
 	spans []span
-	// codes are where code spans stand in text: a path in one is read
-	// whole, spaces included ("C:\Users\Jean Dupont\.ssh\…").
+	// codes are the code spans: a path in one is read whole, spaces included.
 	codes []codeRange
 }
 
@@ -51,7 +45,6 @@ const (
 	code // one line of a code block
 )
 
-// lineAt is the source line of the byte at off in b.text.
 func (b *block) lineAt(off int) int {
 	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].at > off })
 	return b.spans[max(i-1, 0)].line
@@ -67,26 +60,21 @@ func (b *block) add(s string, line int) {
 	b.sb.WriteString(s)
 }
 
-// markdown is built on first use: commands that never read acces.md do
-// not pay for it when pret starts.
+// Built on first use: commands that never read acces.md do not pay for it.
 var markdown = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(goldmark.WithExtensions(extension.Table))
 })
 
-// maxMarkdown is the largest file read as Markdown. A page is well under
-// 2 KiB; goldmark's memory is a few hundred times the text it parses, and
-// some shapes cost it time in the square of their size. A larger file,
-// which no learner writes by hand, is read a line at a time, each line a
-// block, and a line longer than maxPiece in pieces cut at spaces: memory
-// and time stay linear whatever it holds (a 1 MiB file is validated in
-// under 16 MiB).
+// goldmark's memory is a few hundred times its input, and some shapes
+// cost it quadratic time. A file over maxMarkdown (a page is under 2 KiB)
+// is read a line per block, long lines in maxPiece pieces cut at spaces:
+// linear in time and memory (1 MiB validated in under 16 MiB).
 const (
 	maxMarkdown = 16 << 10
 	maxPiece    = 4 << 10
 )
 
-// readBlocks calls visit with each block of text (LF line ends), in the
-// order of the page.
+// readBlocks calls visit with each block of page (LF line ends), in order.
 func readBlocks(page string, visit func(*block)) {
 	if len(page) > maxMarkdown || tooDeep(page) {
 		for n := 1; page != ""; n++ {
@@ -121,18 +109,13 @@ type reader struct {
 	src    []byte
 	visit  func(*block)
 	lineOf func(off int) int
-	// html follows the raw HTML of the block read, to leave out what a
-	// script or a style holds.
-	html htmlScanner
+	raw    string // the script or style left open: hidden up to its end tag
 }
 
-// maxNesting bounds the block quotes and list items one line opens: a
-// page needs three, and goldmark's time grows with the square of their
-// depth. A file past it is read a line at a time, as a large one.
+// goldmark's time grows with the square of the containers one line opens
+// (a page needs three): past maxNesting, the file is read as a large one.
 const maxNesting = 16
 
-// tooDeep reports whether a line of page opens more than maxNesting
-// containers.
 func tooDeep(page string) bool {
 	for line := range strings.Lines(page) {
 		depth := 0
@@ -151,14 +134,26 @@ func tooDeep(page string) bool {
 	return false
 }
 
-// MarkerLen is the length of the block quote or list marker s starts
-// with, 0 for none.
-func MarkerLen(s string) int { return len(marker.FindString(s)) }
+// MarkerLen is the length of the block quote or list marker (with its
+// space or tab) s starts with, 0 for none.
+func MarkerLen(s string) int {
+	if strings.HasPrefix(s, ">") {
+		return 1
+	}
+	n := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	switch {
+	case n == 0 && s != "" && strings.IndexByte("-+*", s[0]) >= 0:
+	case n >= 1 && n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')'):
+	default:
+		return 0
+	}
+	if n++; n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		return n + 1
+	}
+	return 0
+}
 
-var marker = regexp.MustCompile(`^(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])`)
-
-// cut is where to end a piece of window: after its last space, else
-// before its last character.
+// cut ends a piece after its last space, else before its last character.
 func cut(window string) int {
 	if i := strings.LastIndexByte(window, ' '); i > 0 {
 		return i + 1
@@ -190,7 +185,6 @@ func (r *reader) blocks(n ast.Node) {
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
-			// Nothing a reader reads.
 		default: // documents, block quotes, lists, list items
 			r.blocks(c)
 		}
@@ -209,17 +203,16 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 		return // an empty heading
 	}
 	b := &block{kind: kind}
-	r.html = htmlScanner{}
+	r.raw = ""
 	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
 	r.emit(b)
 }
 
-// inline appends to b the text a reader sees of n's inline children;
-// line is the line of the text written last, for nodes that have no
-// place of their own in the source.
+// inline appends the text shown of n's inline children; line is that of
+// the text written last, for nodes with no place in the source.
 func (r *reader) inline(b *block, n ast.Node, line int) int {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if r.html.hiding() {
+		if r.raw != "" {
 			// Inside a script or a style, up to its end tag.
 			switch c.(type) {
 			case *ast.RawHTML:
@@ -247,18 +240,12 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		case *ast.AutoLink:
 			b.add(string(c.Label(r.src)), line)
 		case *ast.RawHTML:
-			// A tag or a comment is not shown, nor what a script or a
-			// style it opens holds.
-			for i := range c.Segments.Len() {
-				seg := c.Segments.At(i)
-				if v := r.html.scan(nil, seg.Value(r.src)); len(v) > 0 {
-					line = r.lineOf(seg.Start)
-					b.add(html.UnescapeString(string(v)), line)
-				}
-			}
-			r.html.settle()
-		case *ast.Image:
-			// An image shows no text.
+			segs := c.Segments.Sliced(0, c.Segments.Len())
+			r.raw = r.htmlLines(segs, r.raw, func(i int, s string) {
+				line = r.lineOf(segs[i].Start)
+				b.add(s, line)
+			})
+		case *ast.Image: // no text
 		case *ast.CodeSpan:
 			at := b.sb.Len()
 			line = r.inline(b, c, line)
@@ -270,220 +257,82 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 	return line
 }
 
-// htmlBlock reads the text of an HTML block as a browser shows it: tags,
-// comments, scripts and styles left out, entities resolved, a block per
-// line. The closing line goldmark keeps apart (the --> of a comment, the
-// </script> of a script) is read as one more line.
+// htmlBlock reads an HTML block as a browser shows it, a block per line,
+// the closing line goldmark keeps apart (-->, </script>) included.
 func (r *reader) htmlBlock(n *ast.HTMLBlock) {
-	r.html = htmlScanner{}
-	lines := n.Lines()
-	for i := range lines.Len() {
-		r.htmlLine(lines.At(i))
-	}
+	segs := n.Lines().Sliced(0, n.Lines().Len())
 	if n.HasClosure() {
-		r.htmlLine(n.ClosureLine)
+		segs = append(segs, n.ClosureLine)
+	}
+	blocks := make([]*block, len(segs))
+	r.htmlLines(segs, "", func(i int, s string) {
+		if blocks[i] == nil {
+			blocks[i] = &block{kind: paragraph}
+		}
+		blocks[i].add(s, r.lineOf(segs[i].Start))
+	})
+	for _, b := range blocks {
+		if b != nil {
+			r.emit(b)
+		}
 	}
 }
 
-func (r *reader) htmlLine(seg text.Segment) {
-	b := &block{kind: paragraph}
-	b.add(html.UnescapeString(string(r.html.scan(nil, seg.Value(r.src)))), r.lineOf(seg.Start))
-	r.emit(b)
-}
-
-// An htmlScanner follows HTML a byte at a time, as a browser's tokenizer
-// does, far enough to tell the text it shows from tags, comments and the
-// content of a script or a style. Its state is kept from one line to the
-// next: a tag or a comment may span lines.
-type htmlScanner struct {
-	state   htmlState
-	end     bool    // the tag read is an end tag
-	name    [6]byte // its name, lower case, while it is read…
-	nameLen int     // … and its length
-	eq      bool    // in a tag: an = read, its value not begun
-	quote   byte    // in a tag: the quote that ends the value read
-	dashes  int     // in a comment: the - just read
-	bang    bool    // in a comment: --! just read
-	raw     string  // in raw text: "script" or "style"
-}
-
-type htmlState uint8
-
-const (
-	htmlShown      htmlState = iota // text
-	htmlTagOpen                     // after <
-	htmlMarkup                      // after <!
-	htmlMarkupDash                  // after <!-
-	htmlEndOpen                     // after </
-	htmlTagName                     // in a tag's name
-	htmlAttrs                       // in a tag, after its name
-	htmlQuoted                      // in a quoted attribute value
-	htmlBogus                       // <?…>, <!…>: left out up to >
-	htmlComment                     // <!-- … -->
-	htmlRaw                         // in a script or a style, up to its end tag
-)
-
-// scan appends to shown the text of v a browser shows.
-func (s *htmlScanner) scan(shown, v []byte) []byte {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch s.state {
-		case htmlShown:
-			if c == '<' {
-				s.state = htmlTagOpen
-			} else if c != '\n' && c != '\r' {
-				shown = append(shown, c)
-			}
-		case htmlTagOpen:
-			switch {
-			case c == '!':
-				s.state = htmlMarkup
-			case c == '/':
-				s.state = htmlEndOpen
-			case c == '?':
-				s.state = htmlBogus
-			case htmlLetter(c):
-				s.startTag(false, c)
-			default: // a < that opens nothing is text
-				shown = append(shown, '<')
-				s.state = htmlShown
-				i--
-			}
-		case htmlMarkup:
-			if c == '-' {
-				s.state = htmlMarkupDash
-			} else {
-				s.state = htmlBogus
-				i--
-			}
-		case htmlMarkupDash:
-			if c == '-' {
-				s.state, s.dashes, s.bang = htmlComment, 2, false // <!--> and <!---> are whole comments
-			} else {
-				s.state = htmlBogus
-				i--
-			}
-		case htmlEndOpen:
-			switch {
-			case htmlLetter(c):
-				s.startTag(true, c)
-			case c == '>': // </> is left out
-				s.state = htmlShown
-			default:
-				s.state = htmlBogus
-				i--
-			}
-		case htmlTagName:
-			switch {
-			case c == '>':
-				s.endTag()
-			case c == '/' || htmlSpace(c):
-				s.state = htmlAttrs
-			default:
-				if s.nameLen < len(s.name) {
-					s.name[s.nameLen] = asciiLower(c)
+// htmlLines calls add with the text shown of segs (a tag may span lines),
+// a piece per segment i.
+func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
+	var v []byte
+	starts := make([]int, len(segs)+1)
+	for i, seg := range segs {
+		starts[i] = len(v)
+		v = append(v, seg.Value(r.src)...)
+	}
+	starts[len(segs)] = len(v)
+	return htmlText(v, raw, func(from, to int) {
+		for i := range segs {
+			if lo, hi := max(from, starts[i]), min(to, starts[i+1]); lo < hi {
+				if s := shownText(v[lo:hi]); s != "" {
+					add(i, s)
 				}
-				s.nameLen++
-			}
-		case htmlAttrs:
-			switch {
-			case c == '>':
-				s.endTag()
-			case c == '=':
-				s.eq = true
-			case (c == '"' || c == '\'') && s.eq:
-				s.state, s.quote = htmlQuoted, c
-			case !htmlSpace(c):
-				s.eq = false
-			}
-		case htmlQuoted:
-			if c == s.quote {
-				s.state, s.eq = htmlAttrs, false
-			}
-		case htmlBogus:
-			if c == '>' {
-				s.state = htmlShown
-			}
-		case htmlComment:
-			switch {
-			case c == '>' && s.dashes >= 2:
-				s.state = htmlShown
-			case c == '-' && s.bang:
-				s.dashes, s.bang = 1, false
-			case c == '-':
-				s.dashes++
-			case c == '!' && s.dashes >= 2 && !s.bang:
-				s.bang = true
-			default:
-				s.dashes, s.bang = 0, false
-			}
-		case htmlRaw:
-			// Only the element's end tag ends it: no tag, no comment inside.
-			if c == '<' && closes(v[i:], s.raw) {
-				s.state, s.end, s.eq = htmlAttrs, true, false
-				i += 1 + len(s.raw)
 			}
 		}
-	}
-	return shown
+	})
 }
 
-func (s *htmlScanner) startTag(end bool, c byte) {
-	s.state, s.end, s.eq, s.nameLen = htmlTagName, end, false, 1
-	s.name[0] = asciiLower(c)
-}
-
-// endTag is the > of a tag: a script or a style starts raw text.
-func (s *htmlScanner) endTag() {
-	s.state = htmlShown
-	if s.end {
-		return
+// htmlText calls shown with each run of v a browser shows as text. raw is
+// the script or style v starts inside (""), the result the one it ends in.
+func htmlText(v []byte, raw string, shown func(from, to int)) string {
+	// The tokenizer finds a script's end tag once it has read its start tag.
+	at := 0
+	if raw != "" {
+		open := "<" + raw + ">"
+		v, at = append([]byte(open), v...), -len(open)
 	}
-	// <script/> opens a script all the same: HTML ignores the /.
-	for _, raw := range [...]string{"script", "style"} {
-		if s.nameLen == len(raw) && string(s.name[:s.nameLen]) == raw {
-			s.state, s.raw = htmlRaw, raw
+	z := html.NewTokenizer(bytes.NewReader(v))
+	for {
+		tt := z.Next()
+		n := len(z.Raw())
+		switch tt {
+		case html.ErrorToken:
+			return raw
+		case html.TextToken:
+			if raw == "" {
+				shown(at, at+n)
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			// <script/> opens a script all the same: HTML ignores the /.
+			if name, _ := z.TagName(); string(name) == "script" || string(name) == "style" {
+				raw = string(name)
+			}
+		case html.EndTagToken:
+			raw = ""
 		}
+		at += n
 	}
 }
 
-// closes reports whether v starts with the end tag of a raw element
-// name: </name, any case, then a space, / or >.
-func closes(v []byte, name string) bool {
-	n := 2 + len(name)
-	if len(v) <= n || v[1] != '/' {
-		return false
-	}
-	for i := range len(name) {
-		if asciiLower(v[2+i]) != name[i] {
-			return false
-		}
-	}
-	c := v[n]
-	return c == '>' || c == '/' || htmlSpace(c)
-}
-
-// settle follows a piece of inline raw HTML, which CommonMark holds to be
-// a whole tag or comment: text that follows is shown, unless a script or
-// a style is open, even where the scanner would read the piece otherwise.
-func (s *htmlScanner) settle() {
-	if s.state != htmlRaw {
-		s.state = htmlShown
-	}
-}
-
-// hiding reports whether text read now is inside a script or a style.
-func (s *htmlScanner) hiding() bool { return s.state == htmlRaw }
-
-func htmlLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-func htmlSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
-
-func asciiLower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c | 0x20
-	}
-	return c
+func shownText(v []byte) string {
+	return htmlstd.UnescapeString(strings.NewReplacer("\n", "", "\r", "").Replace(string(v)))
 }
 
 // table gives each cell as a block, then each row as one.
@@ -492,7 +341,7 @@ func (r *reader) table(t *east.Table) {
 		whole := &block{kind: row}
 		for c := tr.FirstChild(); c != nil; c = c.NextSibling() {
 			b := &block{kind: cell}
-			r.html = htmlScanner{}
+			r.raw = ""
 			line := r.inline(b, c, 0)
 			if line == 0 {
 				continue // an empty cell
@@ -513,9 +362,8 @@ func (r *reader) table(t *east.Table) {
 	}
 }
 
-// resolve is a text as CommonMark shows it: backslash escapes dropped,
-// entities and numeric references resolved. goldmark's HTML writer does
-// exactly that, escaping HTML as it goes; unescaping its output leaves
+// resolve drops backslash escapes and resolves entities as CommonMark
+// does: goldmark's HTML writer does it, and unescaping its output leaves
 // the text.
 func resolve(v []byte) string {
 	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
@@ -525,5 +373,5 @@ func resolve(v []byte) string {
 	w := bufio.NewWriterSize(&out, len(v))
 	gmhtml.DefaultWriter.Write(w, v)
 	w.Flush()
-	return html.UnescapeString(out.String())
+	return htmlstd.UnescapeString(out.String())
 }

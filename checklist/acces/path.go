@@ -2,13 +2,13 @@ package acces
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// pathRule finds the path of the public key: the first path that ends in
-// .pub and has a folder part. A path to the private key is reported only
-// when no public one is given.
+// pathRule takes the first path ending in .pub with a folder part; a
+// private key's path is reported only when no public one is given.
 type pathRule struct {
 	pub, private         string
 	pubLine, privateLine int
@@ -48,9 +48,8 @@ func (p *pathRule) finish(r *Result, rules Rules) {
 	}
 }
 
-// blockPaths are the paths of a block in order: a code span that holds
-// a path with spaces in it (a home folder named "Jean Dupont") is one
-// path, as pret acces writes it; elsewhere a space ends a path.
+// blockPaths are the paths of a block in order: a code span holding a
+// path with spaces ("Jean Dupont") is one, as pret acces writes it.
 func blockPaths(b *block) []pathToken {
 	var out []pathToken
 	from := 0
@@ -77,11 +76,9 @@ type pathToken struct {
 	off  int
 }
 
-// pathTokens are the words of text that are paths: cut at spaces, quotes
-// and brackets, a final full stop or colon left out, and starting at
-// their root (~/, $HOME, ${HOME}, %USERPROFILE%, .ssh/, /, C:\) when
-// glued to a label ("Clé:~/.ssh/x.pub"). A word is a path when it holds
-// a slash or a backslash.
+// pathTokens are the words of text holding a slash or a backslash, final
+// punctuation left out, from their root when glued to a label
+// ("Clé:~/.ssh/x.pub").
 func pathTokens(text string) []pathToken {
 	var out []pathToken
 	for i := 0; i < len(text); {
@@ -93,10 +90,10 @@ func pathTokens(text string) []pathToken {
 			j++
 		}
 		w := strings.TrimRight(text[i:j], ".:!?")
-		if k := rootIndex(w); k > 0 {
-			w, i = w[k:], i+k
-		}
 		if strings.ContainsAny(w, `/\`) {
+			if k := rootIndex(w); k > 0 {
+				w, i = w[k:], i+k
+			}
 			out = append(out, pathToken{w, i})
 		}
 		i = j
@@ -104,15 +101,12 @@ func pathTokens(text string) []pathToken {
 	return out
 }
 
-// isPathSep is the length of the separator text starts with, 0 for none.
 func isPathSep(text string) int {
 	if strings.IndexByte(" \t`\"'()<>[]|*,;", text[0]) >= 0 {
 		return 1
 	}
-	for _, s := range []string{"\u00a0", "«", "»", "\u202f"} {
-		if strings.HasPrefix(text, s) {
-			return len(s)
-		}
+	if r, n := utf8.DecodeRuneInString(text); strings.ContainsRune("\u00a0«»\u202f", r) {
+		return n
 	}
 	return 0
 }

@@ -6,70 +6,65 @@ import (
 	"sync"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/templates"
 )
 
-// sentenceWords is the course's sentence as folded words, its final full
-// stop left out (it may be missing: acces-md.md).
+// The course's sentence as folded words, without its optional full stop.
 var sentenceWords = sync.OnceValue(func() []string {
 	var out []string
-	for _, w := range words(strings.TrimSuffix(templates.Sentence, ".")) {
-		out = append(out, w.w)
+	for _, w := range words(textfold.Tokens(strings.TrimSuffix(templates.Sentence, "."))) {
+		out = append(out, w.Folded)
 	}
 	return out
 })
 
-// sentenceRule looks for the sentence, copied on its own: a block (a
-// paragraph, a list item, a cell, a heading, a line of code) that says it
-// and nothing else, but for a short label before it ("Phrase : …") and
-// its full stop. Text added before or after it in the same paragraph
-// changes what it says ("Non.", "Sauf exception : …"): that is a word
-// added, as much as a word inside it.
+// sentenceRule looks for a block that says the sentence and nothing else
+// but a short label before it: text added around it ("Non.") changes what
+// it says as much as a word inside it.
 type sentenceRule struct {
 	found bool
 	// The first block that departs from the sentence, and the first that
-	// does so while starting like it: beside an exact copy, prose about
-	// the login node is fine, a second altered copy is not.
+	// starts like it: beside an exact copy, only the latter is an error.
 	altered, alteredCopy int
 	addedOnly            bool // altered holds the sentence with text around it
 }
 
-func (s *sentenceRule) visit(b *block, ws []word) {
+func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 	want := sentenceWords()
 	at := index(ws, want)
 	if at >= 0 {
 		before, after := ws[:at], ws[at+len(want):]
-		if len(after) > 0 && after[0].w == "." {
+		if len(after) > 0 && after[0].Folded == "." {
 			after = after[1:]
 		}
 		switch {
 		case len(after) > 0:
-			s.note(b.lineAt(after[0].off), true, true)
+			s.note(b.lineAt(after[0].Start), true, true)
 		case len(before) > 0 && !isLabel(before):
-			s.note(b.lineAt(before[0].off), true, true)
+			s.note(b.lineAt(before[0].Start), true, true)
 		default:
 			s.found = true
 		}
 		return
 	}
-	// A copy gone wrong starts like the sentence, or speaks of the login
-	// node: where it departs is the line to point at.
+	// A copy gone wrong starts like the sentence or speaks of the login node.
 	for i, w := range ws {
-		if w.w == "connexion" && (i == 0 || isStop(ws[i-1].w)) {
+		if w.Folded == "connexion" && (i == 0 || isStop(ws[i-1].Folded)) {
 			depart := i
-			for depart < len(ws) && depart-i < len(want) && ws[depart].w == want[depart-i] {
+			for depart < len(ws) && depart-i < len(want) && ws[depart].Folded == want[depart-i] {
 				depart++
 			}
 			if depart == len(ws) {
 				depart-- // cut short: the words missing at its end
 			}
-			s.note(b.lineAt(ws[depart].off), true, false)
+			s.note(b.lineAt(ws[depart].Start), true, false)
 			return
 		}
 	}
 	for i := 0; i+1 < len(ws); i++ {
-		if ws[i].w == "noeud" && (ws[i+1].w == "login" || ws[i+1].w == "de" && i+2 < len(ws) && ws[i+2].w == "login") {
-			s.note(b.lineAt(ws[i].off), false, false)
+		if ws[i].Folded == "noeud" && (ws[i+1].Folded == "login" || ws[i+1].Folded == "de" && i+2 < len(ws) && ws[i+2].Folded == "login") {
+			s.note(b.lineAt(ws[i].Start), false, false)
 			return
 		}
 	}
@@ -99,24 +94,22 @@ func (s *sentenceRule) finish(r *Result) {
 	}
 }
 
-// index is where want starts in ws, -1 if it does not.
-func index(ws []word, want []string) int {
+func index(ws []textfold.Token, want []string) int {
 	for i := 0; i+len(want) <= len(ws); i++ {
-		if slices.EqualFunc(ws[i:i+len(want)], want, func(w word, s string) bool { return w.w == s }) {
+		if slices.EqualFunc(ws[i:i+len(want)], want, func(w textfold.Token, s string) bool { return w.Folded == s }) {
 			return i
 		}
 	}
 	return -1
 }
 
-// isLabel: the words before the sentence name it ("Phrase recopiée :"):
-// at most four words then a colon, no digit, no host name.
-func isLabel(ws []word) bool {
-	if len(ws) < 2 || len(ws) > 5 || ws[len(ws)-1].w != ":" {
+// isLabel: at most four words then a colon, no digit ("Phrase recopiée :").
+func isLabel(ws []textfold.Token) bool {
+	if len(ws) < 2 || len(ws) > 5 || ws[len(ws)-1].Folded != ":" {
 		return false
 	}
 	for _, w := range ws[:len(ws)-1] {
-		if !isWordRune(firstRune(w.w)) || strings.ContainsAny(w.w, "0123456789") {
+		if !textfold.IsWord(w.Folded) || strings.ContainsAny(w.Folded, "0123456789") {
 			return false
 		}
 	}

@@ -12,11 +12,8 @@ import (
 	"github.com/romeo-pret/pret/keys/signing"
 )
 
-// checkSignature applies signature.md: bad-signature, signature-key-
-// mismatch, unsigned when the rules require a signature, and bad-key-type
-// when the file states ed25519 (statedEd25519) and another type of key
-// signed it. Each message names the cause the signing package found; none
-// quotes anything from the file.
+// checkSignature applies signature.md; bad-key-type when the file states
+// ed25519 and another key signed it. No message quotes the file.
 func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd25519 bool) {
 	if !sf.Claimed {
 		if rules.RequireSignature {
@@ -25,9 +22,8 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		return
 	}
 	const again = "signez-le de nouveau avec « pret signer »"
-	// Where re-signing would drop or leave unsigned some text, the advice
-	// is the change by hand that pret signer needs first: it refuses
-	// such a file (signing.SignedFile.Replaceable).
+	// Where re-signing would drop text, pret signer refuses the file
+	// (Replaceable): the advice is the change by hand it needs first.
 	bad := func(fix, format string, args ...any) {
 		r.add("bad-signature", checklist.SevError, sf.Line, format+" : "+fix, args...)
 		r.SignatureFix = fix
@@ -84,13 +80,11 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 	r.SignedBy = signer
 }
 
-// keyTypeName is a key type as `ssh-keygen -l` names it.
 func keyTypeName(t string) string {
 	return cmp.Or(typeWord(strings.TrimSuffix(t, "@openssh.com")), "d'un autre type")
 }
 
-// detail is the French reason of a malformed block, without the generic
-// prefix; keys' errors hold fixed text only, never bytes of the file.
+// detail strips the generic prefix; keys' errors hold no bytes of the file.
 func detail(err error) string {
 	s := err.Error()
 	if p := signing.ErrBadArmor.Error() + " : "; len(s) > len(p) && s[:len(p)] == p {

@@ -1,17 +1,7 @@
-// Package dates reads a day as a French-speaking person writes it, and
-// writes one back in full. It is the one date reader of pret: the wizard
-// and `pret acces --date` read a typed answer with Parse, the acces.md
-// validator reads the dates among the words of a block with Find, and
-// both run the same read on the same tokens (words.go), so a form one
-// accepts the other reads as the same day.
-//
-// The forms (apprenant.md, acces-md.md): 2026-10-20, 20/10/2026,
-// 20.10.2026, 20/10, 20 octobre 2026, 20 oct. 2026, 20 oct, 1er octobre,
-// mardi 20 octobre 2026, lundi 26 octobre (the weekday checked against
-// the calendar); month names with or without accents, whole or
-// shortened, any case. Without a year, the day is the last one on or
-// before the session. Relative forms need today: aujourd'hui, hier,
-// avant-hier, mardi, mardi dernier, il y a 3 jours, il y a 2 semaines.
+// Package dates is pret's one date reader (forms: docs/apprenant.md,
+// docs/acces-md.md): the wizard reads a typed answer with Parse, the
+// acces.md validator the dates of a block with Find, both on the same
+// tokens, so a form one accepts the other reads as the same day.
 package dates
 
 import (
@@ -42,8 +32,7 @@ func Long(d time.Time) string {
 	return fmt.Sprintf("%s %s %s %d", weekdays[d.Weekday()], day, months[d.Month()-1], d.Year())
 }
 
-// Day writes a day without its weekday: "20 octobre 2026", "1er octobre
-// 2026", as apprenant.md shows a recorded date.
+// Day writes a day without its weekday: "20 octobre 2026".
 func Day(d time.Time) string {
 	return strings.TrimPrefix(Long(d), weekdays[d.Weekday()]+" ")
 }
@@ -51,53 +40,43 @@ func Day(d time.Time) string {
 // Forms is what to type, for help texts and hints.
 const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, 20 oct., hier ou il y a 3 jours"
 
-// CalendarForms is what to write where a relative date is refused (a
-// submitted acces.md: checklist/acces).
+// CalendarForms is what to write where a relative date is refused (acces.md).
 const CalendarForms = "2026-10-20, 20/10/2026, 20 octobre 2026 ou 20 oct. 2026"
 
 // Context completes what a person leaves out: Today for the relative
-// forms (hier, il y a 3 jours), Session for a day written without its
-// year. Both are civil days (midnight UTC); a zero one is unknown, and
-// the forms that need it are refused.
+// forms, Session for a day without its year. Civil days (midnight UTC);
+// zero is unknown, and the forms that need it are refused.
 type Context struct {
 	Today, Session time.Time
 }
 
 // Error says why a date was not understood, in French, quoting it.
 type Error struct {
-	Input  string
-	Reason string
-	// Contextual is set when the refusal depends on Context (a relative
-	// form, a day without its year): a check made before today and the
-	// session are known must not take it as final.
+	Input, Reason string
+	// Contextual: the refusal depends on Context, so a check made before
+	// today and the session are known must not take it as final.
 	Contextual bool
 }
 
-// Error quotes the input escaped (checklist.Escape): it is printed on a
-// terminal, and came from one or from a file.
 func (e *Error) Error() string {
 	return fmt.Sprintf("date %s non comprise : %s", quote(e.Input), e.Reason)
 }
 
-// quote is a piece of the input as a message shows it: between French
-// quotes, escaped, so a Reason can be printed as it is.
+// quote escapes (it reaches a terminal) so a Reason prints as it is.
 func quote(s string) string { return "« " + checklist.Escape(s) + " »" }
 
-// Found is a date written in a text: where it is, and the day it names
-// or the reason it names none.
+// Found is a date in a text: where, and its day or why it names none.
 type Found struct {
 	Start, End int
 	Day        time.Time
 	Err        *Error
-	// Relative is set for a form that names a day only from today
-	// (hier, mardi dernier, il y a 3 jours).
-	Relative bool
+	Relative   bool // named only from today (hier, il y a 3 jours)
 }
 
-// Parse reads one typed day: the whole answer must be a date, with an
-// optional « le » before it and final dots after it. The result is midnight UTC.
+// Parse reads one typed day (midnight UTC): the whole answer, an optional
+// « le » before it and final dots after it.
 func Parse(s string, ctx Context) (time.Time, error) {
-	ts := tokens(s)
+	ts := textfold.Tokens(s)
 	if at(ts, 0) == "le" {
 		ts = ts[1:]
 	}
@@ -122,11 +101,10 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
 }
 
-// Find returns the dates written in text, in order: every run of words
-// that Parse would read as a date, each with its day or its refusal.
-func Find(text string, ctx Context) []Found {
+// Find returns, in order, every run of ts (textfold.Tokens(text)) that
+// Parse would read as a date.
+func Find(text string, ts []textfold.Token, ctx Context) []Found {
 	var out []Found
-	ts := tokens(text)
 	for i := 0; i < len(ts); i++ {
 		if n, f, ok := read(text, ts[i:], ctx); ok {
 			out = append(out, f)
@@ -136,9 +114,8 @@ func Find(text string, ctx Context) []Found {
 	return out
 }
 
-// read reads the date that starts at ts[0], if one does: how many tokens
-// it takes, and what it names. ok is false when ts does not start with a
-// date form; a form whose day does not exist is ok, with f.Err set.
+// read reads the date form at ts[0] (ok) and its token count; a day that
+// does not exist is ok, with f.Err set.
 func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok bool) {
 	if n, f, ok = readAbsolute(ts, ctx); !ok {
 		n, f, ok = readRelative(ts, ctx)
@@ -153,7 +130,7 @@ func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok boo
 }
 
 // readAbsolute reads a calendar day, with an optional weekday before it
-// ("mardi 20 octobre 2026", "mardi, le 20/10"), which must be the day's.
+// ("mardi, le 20/10"), which must be the day's.
 func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	wd, named := weekday(ts[0].Folded)
 	skip := 0
@@ -186,9 +163,8 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 		if anchor.IsZero() {
 			return fail("précisez l'année, par exemple 20 octobre 2026", true)
 		}
-		// The last such day on or before the session: a day written
-		// without its year is a request made for it. Eight years back
-		// finds every 29 February.
+		// The last such day on or before the session (the request was
+		// made for it); eight years back finds every 29 February.
 		for y = anchor.Year(); y > anchor.Year()-8; y-- {
 			if t, ok := Civil(y, m, d); ok && !t.After(anchor) {
 				break
@@ -202,8 +178,6 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	case !ok:
 		return fail("ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)", false)
 	case !InYears(y):
-		// The years pret can mean, as for the session date: a typo such
-		// as 0026 or 2206 is refused rather than recorded.
 		return fail(fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear), false)
 	case named && t.Weekday() != wd:
 		return fail(fmt.Sprintf("le %s est un %s, pas un %s", Day(t), weekdays[t.Weekday()], weekdays[wd]), implied)
@@ -211,20 +185,21 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	return n, Found{Day: t}, true
 }
 
-// readCalendar reads the day itself: one numeric word (2026-10-20,
-// 20/10/2026, 20/10, 20.10.2026), or a day and a month name with an
-// optional dot and year (20 octobre 2026, 1er oct. 2026, 20 oct). y is
-// noYear when the year is not written. A two-digit year is no date here:
-// Parse says why, and the validator quotes it.
+// readCalendar reads 2026-10-20, 20/10/2026, 20/10, 20.10.2026 or a day,
+// a month name, an optional dot and year. A two-digit year is no date:
+// Parse says why.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
 	if y, m, d, ok = ISOWord(w); ok {
 		return 1, y, m, d, true
 	}
 	for _, sep := range []string{"/", "."} {
+		if !strings.Contains(w, sep) {
+			continue
+		}
 		p := strings.Split(w, sep)
 		switch {
-		case len(p) < 2 || len(p) > 3:
+		case len(p) > 3:
 			continue
 		case len(p) == 3 && len(p[2]) != 4:
 			return 0, 0, 0, 0, false
@@ -261,17 +236,14 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	return n, y, int(mo), d, true
 }
 
-// noYear is readCalendar's year when none is written (0000 is one).
-const noYear = -1
+const noYear = -1 // 0000 is a written year
 
-// numberWords are the counts "il y a" takes in letters.
 var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
 	"six": 6, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "quinze": 15}
 
-// readRelative reads a day named from today: aujourd'hui, hier,
-// avant-hier, mardi (the last Tuesday, today included), mardi dernier
-// (before today), il y a 3 jours, il y a une semaine. demain is read to
-// be refused for what it is.
+// readRelative reads a day named from today; mardi is the last Tuesday,
+// today included, mardi dernier before today. demain is read to be
+// refused for what it is.
 func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	at := func(i int) string { return at(ts, i) }
 	n, back := 0, 0
@@ -392,7 +364,6 @@ func why(s string, ts []textfold.Token) string {
 	return "écrivez par exemple " + Forms
 }
 
-// at is the folded token i of ts, "" past its end.
 func at(ts []textfold.Token, i int) string {
 	if i < len(ts) {
 		return ts[i].Folded
@@ -403,23 +374,11 @@ func at(ts []textfold.Token, i int) string {
 // ambiguousMonth: "ju" and "jui" start both juin and juillet.
 func ambiguousMonth(folded string) bool { return folded == "ju" || folded == "jui" }
 
-// tokens splits text into folded words and marks (textfold.Tokens), with
-// / - . and apostrophes inside a word: 20/10/2026, 2026-10-20, avant-hier
-// and aujourd'hui are one word each, the dot of « oct. » a mark. Parse
-// and Find both read through it, so a typed answer and the same words in
-// a file are the same tokens.
-func tokens(text string) []textfold.Token {
-	return textfold.Tokens(text, func(r rune) bool { return strings.ContainsRune("/-.'’ʼ", r) })
-}
-
-// foldedMonths are the month names as textfold writes them (the weekdays
-// have no accent to fold).
 var foldedMonths = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
 	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
 
-// Month reads a folded month name, whole or shortened to its first three
-// letters or more, as long as only one month starts so: "fevr", "oct",
-// "sept"; "ju" and "jui" (juin or juillet?) and "ma" are refused.
+// Month reads a folded month name, whole or cut to three letters or more
+// that start only one month ("oct"; not "jui").
 func Month(w string) (time.Month, bool) {
 	found := time.Month(0)
 	for i, n := range foldedMonths {
@@ -441,7 +400,6 @@ func weekday(w string) (time.Weekday, bool) {
 	return time.Weekday(i), i >= 0
 }
 
-// Digits reports whether s is one or more ASCII digits.
 func Digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // number reads one to n ASCII digits.
@@ -453,7 +411,6 @@ func number(s string, n int) (int, bool) {
 	return v, err == nil
 }
 
-// year reads a year written in four digits, as every form spells it.
 func year(w string) (int, bool) {
 	y, ok := number(w, 4)
 	return y, ok && len(w) == 4
@@ -467,32 +424,25 @@ func dayOfMonth(w string) (int, bool) {
 	return number(w, 2)
 }
 
-// ISOWord reads the one-word form 2026-10-20 (also 2026-1-5). Only the
-// shape is checked; Civil says whether the day exists.
+// ISOWord reads the shape 2026-10-20 (also 2026-1-5); Civil checks the day.
 func ISOWord(w string) (y, m, d int, ok bool) {
-	p := strings.Split(w, "-")
-	if len(p) != 3 {
+	if strings.Count(w, "-") != 2 {
 		return 0, 0, 0, false
 	}
+	p := strings.Split(w, "-")
 	y, ok1 := year(p[0])
 	m, ok2 := number(p[1], 2)
 	d, ok3 := number(p[2], 2)
 	return y, m, d, ok1 && ok2 && ok3
 }
 
-// Civil is the day y-m-d at midnight UTC, when the calendar has it:
-// 2026-02-30, 31/11 and month 13 do not exist.
+// Civil is y-m-d at midnight UTC, when the calendar has it (not 2026-02-30).
 func Civil(y, m, d int) (time.Time, bool) {
 	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
 	return t, m >= 1 && m <= 12 && t.Day() == d && int(t.Month()) == m
 }
 
-// The years pret can mean, for a recorded date as for the session date:
-// beyond them, a typo such as 0026 or 2206.
-const (
-	MinYear = 2000
-	MaxYear = 2100
-)
+// The years pret can mean: beyond them, a typo such as 0026 or 2206.
+const MinYear, MaxYear = 2000, 2100
 
-// InYears reports whether y is between MinYear and MaxYear.
 func InYears(y int) bool { return y >= MinYear && y <= MaxYear }

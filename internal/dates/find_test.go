@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"github.com/romeo-pret/pret/internal/textfold"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -17,8 +18,8 @@ var testCtx = Context{Today: time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC), Sess
 func checkParseFind(t *testing.T, s string) {
 	t.Helper()
 	got, err := Parse(s, testCtx)
-	found := Find(s, testCtx)
-	ts := tokens(s)
+	ts := textfold.Tokens(s)
+	found := Find(s, ts, testCtx)
 	if len(ts) > 0 && ts[0].Folded == "le" {
 		ts = ts[1:]
 	}
@@ -41,7 +42,7 @@ func checkParseFind(t *testing.T, s string) {
 		t.Fatalf("%q: Parse refuses (%v), Find (%v)", s, err, whole.Err)
 	}
 	const label = "Date de la demande : "
-	after := Find(label+s, testCtx)
+	after := Find(label+s, textfold.Tokens(label+s), testCtx)
 	if len(after) != len(found) {
 		t.Fatalf("%q: %d dates alone, %d after a label", s, len(found), len(after))
 	}

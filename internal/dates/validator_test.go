@@ -1,6 +1,7 @@
 package dates_test
 
 import (
+	"github.com/romeo-pret/pret/internal/textfold"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -88,7 +89,7 @@ func TestFormsAgreeWithValidator(t *testing.T) {
 func checkValidator(t *testing.T, s string) {
 	t.Helper()
 	date, code, msg := validate(s)
-	fs := dates.Find(s, ctx)
+	fs := dates.Find(s, textfold.Tokens(s), ctx)
 	// A calendar day is taken before a relative one.
 	for i, f := range fs {
 		if !f.Relative {

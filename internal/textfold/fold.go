@@ -1,6 +1,5 @@
-// Package textfold makes two spellings of the same French words equal, for
-// every reader that compares words: the acces.md validator (through
-// checklist.Fold) and the dates of internal/dates.
+// Package textfold makes two spellings of the same French words equal,
+// for the acces.md validator and internal/dates.
 package textfold
 
 import (
@@ -13,18 +12,23 @@ import (
 
 // Fold makes two spellings of the same French words equal: canonical
 // decomposition (NFD) with the combining marks dropped, lower case, œ → oe
-// and æ → ae, typographic apostrophes → ', runs of white space → one
-// space, none at either end. So nœud, noeud, NŒUD and a decomposed nœud
-// compare equal, and so do Å, å and the ångström sign U+212B (whose NFD
-// is A and a ring). Bytes that are not UTF-8 become U+FFFD.
+// and æ → ae, typographic apostrophes → ', white space runs → one space,
+// trimmed. So nœud, NŒUD and a decomposed nœud compare equal, as do å and
+// the ångström sign U+212B. Bytes that are not UTF-8 become U+FFFD.
 func Fold(s string) string {
-	// Printable ASCII without capitals, most words of a page, is its
-	// own fold.
-	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f || 'A' <= r && r <= 'Z' }) {
-		return s
+	// Printable ASCII, most words of a page, needs no normalization (and
+	// strings.ToLower returns a lower-case one without copying it).
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f {
+			return fold(s)
+		}
 	}
+	return strings.ToLower(s)
+}
+
+func fold(s string) string {
 	var b strings.Builder
-	b.Grow(len(s)) // folding seldom lengthens a text
+	b.Grow(len(s))
 	space := false
 	for _, r := range norm.NFD.String(s) {
 		switch {
@@ -52,21 +56,25 @@ func Fold(s string) string {
 	return b.String()
 }
 
-// Token is a word or a mark of a text, folded, and where it lies in the
-// text (Start, End), so a reader can quote it as it was written.
+// Token is a folded word or mark and where it lies in the text.
 type Token struct {
 	Folded     string
 	Start, End int
 }
 
-// Tokens splits text into words and marks, each folded. A word is
-// letters, digits and combining marks, with the runes joins accepts
-// inside it (between two such runes: the apostrophe of « l'accès », the
-// slashes of 20/10/2026); any other rune is a mark of its own, but white
-// space, which only separates.
-func Tokens(text string, joins func(rune) bool) []Token {
-	var out []Token
-	start := -1
+// joins reports whether r, between word runes, stays inside the word
+// (l'accès, avant-hier, id_ed25519_romeo); a slash or a dot only after a
+// digit (20/10/2026), so that « organisateurs.Non » is two words.
+func joins(prev, r rune) bool {
+	return strings.ContainsRune("'’ʼ-_", r) || (r == '/' || r == '.') && unicode.IsDigit(prev)
+}
+
+// Tokens splits text into folded words (letters, digits, marks, and what
+// joins accepts inside) and marks (any other rune but white space): the
+// one split the acces.md rules and the date reader share.
+func Tokens(text string) []Token {
+	out := make([]Token, 0, len(text)/4)
+	start, prev := -1, rune(0)
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		switch {
@@ -74,7 +82,7 @@ func Tokens(text string, joins func(rune) bool) []Token {
 			if start < 0 {
 				start = i
 			}
-		case start >= 0 && joins(r) && i+n < len(text) && isWordRune(firstRune(text[i+n:])):
+		case start >= 0 && joins(prev, r) && IsWord(text[i+n:]):
 			// inside a word
 		default:
 			if start >= 0 {
@@ -85,6 +93,7 @@ func Tokens(text string, joins func(rune) bool) []Token {
 				out = append(out, Token{Fold(text[i : i+n]), i, i + n})
 			}
 		}
+		prev = r
 		i += n
 	}
 	if start >= 0 {
@@ -97,7 +106,8 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
-func firstRune(s string) rune {
+// IsWord reports whether s starts with a word rune.
+func IsWord(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
-	return r
+	return isWordRune(r)
 }
