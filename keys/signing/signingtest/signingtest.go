@@ -13,78 +13,59 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
-	"hash"
 	"math/big"
-	"strings"
 
 	"golang.org/x/crypto/ssh"
 )
 
 // Blob is the wire form of an SSHSIG signature (PROTOCOL.sshsig), every
-// field settable.
+// field settable; Trailing goes after the last field.
 type Blob struct {
-	Version   uint32
-	PublicKey []byte
-	Namespace string
-	Reserved  string
-	Hash      string
-	Signature []byte
-	// Trailing is appended after the last field.
-	Trailing []byte
+	Version                   uint32
+	PublicKey                 []byte
+	Namespace, Reserved, Hash string
+	Signature                 []byte
+	Trailing                  []byte `ssh:"rest"`
 }
 
 // Marshal is the blob as it goes in the armour.
-func (b Blob) Marshal() []byte {
-	out := append([]byte("SSHSIG"), ssh.Marshal(struct {
-		Version                   uint32
-		PublicKey                 []byte
-		Namespace, Reserved, Hash string
-		Signature                 []byte
-	}{b.Version, b.PublicKey, b.Namespace, b.Reserved, b.Hash, b.Signature})...)
-	return append(out, b.Trailing...)
-}
+func (b Blob) Marshal() []byte { return append([]byte("SSHSIG"), ssh.Marshal(b)...) }
 
 // Parse reads a blob back, for tests that change one field of a real
 // signature. It panics on a blob that is not one.
 func Parse(blob []byte) Blob {
-	var w struct {
-		Magic                     [6]byte
-		Version                   uint32
-		PublicKey                 []byte
-		Namespace, Reserved, Hash string
-		Signature                 []byte
-	}
-	if err := ssh.Unmarshal(blob, &w); err != nil {
+	var b Blob
+	if err := ssh.Unmarshal(blob[len("SSHSIG"):], &b); err != nil {
 		panic(err)
 	}
-	return Blob{w.Version, w.PublicKey, w.Namespace, w.Reserved, w.Hash, w.Signature, nil}
+	return b
 }
 
 // Signed is what an SSHSIG signature signs: the preamble, the namespace,
 // the reserved field, the hash name and the message's hash.
 func Signed(namespace, reserved, hashName string, msg []byte) []byte {
-	var h hash.Hash = sha512.New()
+	var digest []byte
 	if hashName == "sha256" {
-		h = sha256.New()
+		h := sha256.Sum256(msg)
+		digest = h[:]
+	} else {
+		h := sha512.Sum512(msg)
+		digest = h[:]
 	}
-	h.Write(msg)
 	return append([]byte("SSHSIG"), ssh.Marshal(struct {
 		Namespace, Reserved, Hash string
 		Digest                    []byte
-	}{namespace, reserved, hashName, h.Sum(nil)})...)
+	}{namespace, reserved, hashName, digest})...)
 }
 
 // Armor writes blob as ssh-keygen does, in lines of width characters.
 func Armor(blob []byte, width int) string {
 	enc := base64.StdEncoding.EncodeToString(blob)
-	var b strings.Builder
-	b.WriteString("-----BEGIN SSH SIGNATURE-----\n")
-	for len(enc) > width {
-		b.WriteString(enc[:width] + "\n")
-		enc = enc[width:]
+	out := "-----BEGIN SSH SIGNATURE-----\n"
+	for ; len(enc) > width; enc = enc[width:] {
+		out += enc[:width] + "\n"
 	}
-	b.WriteString(enc + "\n-----END SSH SIGNATURE-----\n")
-	return b.String()
+	return out + enc + "\n-----END SSH SIGNATURE-----\n"
 }
 
 // Security-key signature types (PROTOCOL.u2f).
@@ -114,11 +95,11 @@ func NewSK(kind string) *SKKey {
 	if kind == SKEd25519 {
 		pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 		k.ed = priv
-		blob = ssh.Marshal(struct{ Type, Key, App string }{SKEd25519, string(pub), skApp})
+		blob = ssh.Marshal(struct{ Type, Key, App string }{SKEd25519, string(pub), "ssh:"})
 	} else {
 		k.ec, _ = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		q := elliptic.Marshal(elliptic.P256(), k.ec.X, k.ec.Y) //nolint:staticcheck // the SSH wire form of the point
-		blob = ssh.Marshal(struct{ Type, Curve, Q, App string }{SKECDSA, "nistp256", string(q), skApp})
+		blob = ssh.Marshal(struct{ Type, Curve, Q, App string }{SKECDSA, "nistp256", string(q), "ssh:"})
 	}
 	var err error
 	if k.pub, err = ssh.ParsePublicKey(blob); err != nil {
@@ -127,17 +108,14 @@ func NewSK(kind string) *SKKey {
 	return k
 }
 
-const skApp = "ssh:"
-
 // PublicKey is the key's public half.
 func (k *SKKey) PublicKey() ssh.PublicKey { return k.pub }
 
 // Sign signs data (what Signed returns) as the key would, with the
 // given flags: the signature field of an SSHSIG blob.
 func (k *SKKey) Sign(data []byte, flags byte) []byte {
-	const counter = 42
-	const origin = "https://romeo.example.org"
-	appHash, digest := sha256.Sum256([]byte(skApp)), sha256.Sum256(data)
+	const counter, origin = 42, "https://romeo.example.org"
+	appHash, digest := sha256.Sum256([]byte("ssh:")), sha256.Sum256(data)
 	var clientData string
 	if k.kind == WebAuthnSK {
 		// The browser signs its clientData, whose challenge is the
@@ -146,8 +124,8 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 			`","origin":"` + origin + `","crossOrigin":false}`
 		digest = sha256.Sum256([]byte(clientData))
 	}
-	// What the key signs: the application's and the message's hashes
-	// around the flags and counter.
+	// The key signs the application's and the message's hashes around
+	// the flags and counter.
 	signed := append(appHash[:], flags, 0, 0, 0, counter)
 	signed = append(signed, digest[:]...)
 	var sig []byte
@@ -155,10 +133,7 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 		sig = ed25519.Sign(k.ed, signed)
 	} else {
 		h := sha256.Sum256(signed)
-		r, s, err := ecdsa.Sign(rand.Reader, k.ec, h[:])
-		if err != nil {
-			panic(err)
-		}
+		r, s, _ := ecdsa.Sign(rand.Reader, k.ec, h[:])
 		sig = ssh.Marshal(struct{ R, S *big.Int }{r, s})
 	}
 	out := ssh.Marshal(struct {
@@ -177,7 +152,7 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 // public key.
 func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
 	k := NewSK(kind)
-	return k.Sign(data, flags), k.PublicKey()
+	return k.Sign(data, flags), k.pub
 }
 
 // SignFile is text signed by k as pret lays a signature out: the marker
