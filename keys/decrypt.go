@@ -18,32 +18,23 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Decrypt's refusals. Opening a private key is key work, not signature
-// work: keys/signing signs with the signer Decrypt returns.
+// Decrypt's refusals. An unencrypted key is refused: a signature made
+// with it would claim a passphrase that does not exist.
 var (
-	// ErrBadPassphrase is a passphrase that does not decrypt the key.
 	ErrBadPassphrase = errors.New("passphrase incorrecte")
-	// ErrUnencrypted is a key without passphrase: a signature made with it
-	// would claim a passphrase that does not exist.
-	ErrUnencrypted = errors.New("la clé privée n'est pas protégée par une passphrase")
-	// ErrTooManyRounds is a key whose bcrypt KDF asks more rounds than
-	// pret computes (see MaxKDFRounds).
+	ErrUnencrypted   = errors.New("la clé privée n'est pas protégée par une passphrase")
 	ErrTooManyRounds = errors.New("la clé privée est chiffrée avec trop de tours de KDF bcrypt")
-	// ErrCipher is a key encrypted in a way pret cannot open: a cipher,
-	// a KDF or a format ssh-keygen does not write for an ed25519 key.
-	ErrCipher = errors.New("la clé privée est chiffrée d'une façon que pret ne sait pas ouvrir")
+	ErrCipher        = errors.New("la clé privée est chiffrée d'une façon que pret ne sait pas ouvrir")
 )
 
 // MaxKDFRounds is the most bcrypt KDF rounds (ssh-keygen -a) pret
-// computes. The time is linear in the rounds and the count is read from
-// the file, which could ask for months of CPU; 2048 is 128 times
-// ssh-keygen's default, a few seconds (x/crypto/ssh has the same cap).
-// OpenSSH has none, so such a key is sound: pret says why it cannot
-// use it rather than calling it damaged.
+// computes: the count is read from the file and could ask for months of
+// CPU; 2048 is 128 times ssh-keygen's default, a few seconds. OpenSSH has
+// no cap, so such a key is sound: pret says why it cannot use it.
 const MaxKDFRounds = 2048
 
-// cipherSpec is how OpenSSH encrypts a private key with one cipher
-// (cipher.c): key and IV lengths, block size, tag length, and the mode.
+// cipherSpec is a cipher of OpenSSH's cipher.c: key and IV lengths, block
+// size, tag length, and the mode.
 type cipherSpec struct {
 	key, iv, block, tag int
 	mode                byte // 'r' CTR, 'b' CBC, 'g' GCM, 'c' chacha20-poly1305
@@ -84,12 +75,11 @@ func (p *Private) Openable() error {
 
 var errDamaged = errors.New("la clé privée n'a pas pu être déchiffrée : fichier abîmé")
 
-// Decrypt opens an encrypted ed25519 private key with its passphrase, in
-// memory only, and returns a signer with a wipe function that zeroes the
-// key bytes it holds; call wipe as soon as the signature is made. The
-// error never contains the passphrase nor any key byte. Every cipher
-// ssh-keygen -Z writes is read here: x/crypto/ssh opens aes256-ctr and
-// aes256-cbc only, and its bcrypt_pbkdf is internal to it.
+// Decrypt opens an encrypted ed25519 private key in memory and returns a
+// signer and wipe, which zeroes the key bytes; call it once signed. The
+// error never holds the passphrase nor a key byte. x/crypto/ssh opens
+// aes256-ctr and -cbc only and keeps its bcrypt_pbkdf internal: every
+// cipher of ssh-keygen -Z is read here.
 func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err error) {
 	p, err := ParsePrivate(privPEM)
 	if err != nil {
@@ -133,10 +123,9 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	return signer, func() { clear(key) }, nil
 }
 
-// openSection decrypts, in place, the private section of an
-// openssh-key-v1 body (once ParsePrivate and Openable said it can) and
-// returns it. A tag that does not verify is a wrong passphrase, as for
-// OpenSSH.
+// openSection decrypts in place the private section of an openssh-key-v1
+// body that Openable accepted. A tag that does not verify is a wrong
+// passphrase, as for OpenSSH.
 func openSection(b, passphrase []byte) ([]byte, error) {
 	r := reader{b: b[len(opensshMagic):]}
 	name, _ := r.str()
@@ -155,19 +144,13 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 	k := bcryptPBKDF(passphrase, salt, int(rounds), c.key+c.iv)
 	defer clear(k)
 	key, iv := k[:c.key], k[c.key:]
-	// The tag follows the section in the file: section and tag are one
-	// slice, as the AEADs read them.
+	// The tag follows the section in the file, as the AEADs read them.
 	sealed := section[:len(section)+c.tag]
-	var blk cipher.Block
-	var err error
-	switch {
-	case c.mode == 'c':
-	case c.block == 8: // 3des-cbc, the one cipher of 64-bit blocks
+	blk, err := aes.NewCipher(key)
+	if c.block == 8 { // 3des-cbc, the one cipher of 64-bit blocks
 		blk, err = des.NewTripleDESCipher(key)
-	default:
-		blk, err = aes.NewCipher(key)
 	}
-	if err != nil {
+	if err != nil && c.mode != 'c' {
 		return nil, errDamaged
 	}
 	switch c.mode {

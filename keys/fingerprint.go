@@ -32,9 +32,7 @@ func (f Fingerprint) Line() string {
 func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerprint {
 	key, typ := pub, TypeName(pub)
 	switch cert := pub.(type) {
-	case *ssh.Certificate:
-		// ssh-keygen hashes the certified key, and names the type after
-		// it with -CERT.
+	case *ssh.Certificate: // ssh-keygen hashes the certified key
 		key, typ = cert.Key, TypeName(cert.Key)+"-CERT"
 	case *legacyKey:
 		if cert.plain != nil {
@@ -47,28 +45,23 @@ func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerpri
 	return Fingerprint{Key: key, Bits: Bits(key), Hash: ssh.FingerprintSHA256(key), Comment: comment, Type: typ}
 }
 
-// ErrNotPublicFile is what ssh-keygen -lf answers for a file where no line
-// is a public key ("is not a public key file").
+// ErrNotPublicFile is ssh-keygen's "is not a public key file".
 var ErrNotPublicFile = errors.New("aucune clé SSH lisible : aucune ligne de ce fichier n'est une clé publique")
 
-// FingerprintFile reads a key file the way `ssh-keygen -lf FILE` does
-// (OpenSSH 9, do_fingerprint) and returns its lines:
-//   - a file whose first line holds "PRIVATE KEY" is a private key: the
-//     public key and comment come from FILE.pub when it holds a key, even
-//     one that does not match (its comment, or the name FILE.pub when it
-//     has none); else from the private key itself, with its own comment
-//     when it is not encrypted and "no comment" when it is; a legacy
-//     encrypted PEM key or an encrypted PKCS#8 key without its .pub has
-//     no readable public half: refused, as ssh-keygen does;
-//   - any other file is read line by line as public keys, authorized_keys
-//     or known_hosts: blank lines and "#" comments skipped, a leading
-//     host name or option list allowed (it is the comment when the line
-//     has none after the key), certificates fingerprinted by the key they
-//     certify;
-//   - "-" reads standard input, public keys only, as ssh-keygen does.
+// FingerprintFile reads a key file as `ssh-keygen -lf FILE` does
+// (OpenSSH 9, do_fingerprint):
+//   - a first line holding "PRIVATE KEY" makes it a private key: the key
+//     and comment come from FILE.pub when it holds a key, even another
+//     one (its comment, or the name FILE.pub); else from the private key,
+//     with its comment when it is not encrypted; a legacy encrypted PEM
+//     or PKCS#8 key without its .pub has no readable public half;
+//   - any other file is public keys, authorized_keys or known_hosts, line
+//     by line: a leading host name or option list is the comment when
+//     none follows the key, a certificate is fingerprinted by its key;
+//   - "-" reads standard input, public keys only.
 //
-// Every read is bounded (MaxFileSize) and goes through ReadFileFollow: a
-// named file may be a link, never a FIFO or a device.
+// Every read is bounded (MaxFileSize); a named file may be a link, never
+// a FIFO or a device.
 func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, error) {
 	var data []byte
 	var err error
@@ -76,8 +69,7 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 		if stdin == nil {
 			return nil, errors.New("pas d'entrée standard à lire")
 		}
-		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1))
-		if err != nil {
+		if data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1)); err != nil {
 			return nil, fmt.Errorf("lecture de l'entrée standard : %w", err)
 		}
 		if len(data) > MaxFileSize {
@@ -86,21 +78,14 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 	} else if data, err = ReadFileFollow(f, path); err != nil {
 		return nil, err
 	}
-	return fingerprintData(f, path, data)
-}
-
-func fingerprintData(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var out []Fingerprint
-	for lnum, rest := 1, data; len(rest) > 0; lnum++ {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		cp := strings.TrimLeft(string(line), " \t")
+	for i, line := range strings.Split(string(data), "\n") {
+		cp := strings.TrimLeft(line, " \t")
 		if cp == "" || cp[0] == '#' {
 			continue
 		}
-		// ssh-keygen takes a file for a private key on its first line
-		// only, and never on standard input.
-		if lnum == 1 && path != "-" && strings.Contains(cp, "PRIVATE KEY") {
+		// A private key is told on the first line only, never on stdin.
+		if i == 0 && path != "-" && strings.Contains(cp, "PRIVATE KEY") {
 			return fingerprintPrivate(f, path, data)
 		}
 		if fp, ok := fingerprintLine(cp); ok {
@@ -189,9 +174,8 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 			}
 		}
 	}
-	var priv *Private
-	if pub == nil || comment == "" {
-		p, err := ParsePrivate(data)
+	if pub == nil {
+		priv, err := ParsePrivate(data)
 		if err != nil {
 			first, _, _ := bytes.Cut(data, []byte("\n"))
 			if bytes.Contains(first, []byte("ENCRYPTED")) {
@@ -199,9 +183,6 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 			}
 			return nil, fmt.Errorf("%w : la clé privée est illisible et aucun %s.pub lisible n'est à côté", ErrNotKey, baseName(path))
 		}
-		priv = p
-	}
-	if pub == nil {
 		if priv.Public == nil {
 			return nil, fmt.Errorf("clé %s chiffrée : sa partie publique ne se lit pas sans la passphrase, et aucun %s.pub lisible n'est à côté ; placez le .pub à côté, ou « ssh-keygen -y -f %s » le recrée", priv.LegacyType, baseName(path), path)
 		}
@@ -246,9 +227,8 @@ func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 
 func baseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
 
-// legacyKey is a DSA key or certificate, which x/crypto/ssh no longer
-// parses but ssh-keygen still fingerprints: pret names and hashes it,
-// nothing more. plain is a certificate's certified key.
+// legacyKey is a DSA key or certificate (plain: its key), which
+// x/crypto/ssh no longer parses but ssh-keygen still fingerprints.
 type legacyKey struct {
 	typ   string
 	blob  []byte
@@ -262,8 +242,7 @@ func (k *legacyKey) Verify([]byte, *ssh.Signature) error {
 	return errors.New("les clés DSA ne sont pas prises en charge")
 }
 
-// ParsePublicKey is ssh.ParsePublicKey, and DSA keys and certificates
-// besides, which only need to be named and fingerprinted.
+// ParsePublicKey is ssh.ParsePublicKey, and DSA keys and certificates.
 func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 	pub, err := ssh.ParsePublicKey(blob)
 	if err == nil {

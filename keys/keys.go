@@ -1,14 +1,8 @@
-// Package keys generates, encodes, parses and fingerprints the ed25519 key
-// the learner brings to the session, and writes key files without ever
-// replacing one that exists.
-//
-// Reading a private key never needs its passphrase: the public half, the
-// cipher and the KDF sit in clear in the openssh-key-v1 header, which is
-// what lets `pret` keep an existing key without asking anything.
-//
-// keys depends on x/crypto and the standard library only: the file
-// system comes in through Files, which pret's callers fill with
-// internal/safefile's bounded reader and never-replacing writer.
+// Package keys generates, parses and fingerprints the learner's ed25519
+// key, and writes key files without ever replacing one. Reading a private
+// key never needs its passphrase: the public half, the cipher and the KDF
+// are in clear in the openssh-key-v1 header. keys imports x/crypto only:
+// the file system comes in through Files (internal/safefile's).
 package keys
 
 import (
@@ -16,6 +10,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
+	"encoding/binary"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -32,10 +27,8 @@ import (
 const MaxFileSize = 64 << 10
 
 var (
-	// ErrTooLarge is returned for a key file over MaxFileSize.
 	ErrTooLarge = errors.New("fichier de clé trop grand (plus de 64 Kio) : ce n'est pas une clé SSH")
-	// ErrNotKey is returned when no key can be read from the bytes.
-	ErrNotKey = errors.New("aucune clé SSH lisible dans ce fichier")
+	ErrNotKey   = errors.New("aucune clé SSH lisible dans ce fichier")
 )
 
 // Generate makes a new ed25519 key and returns the private key in OpenSSH
@@ -53,7 +46,7 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 	if random == nil {
 		random = rand.Reader
 	}
-	pub, priv, err := ed25519.GenerateKey(random)
+	_, priv, err := ed25519.GenerateKey(random)
 	if err != nil {
 		return nil, nil, fmt.Errorf("génération de la clé : %w", err)
 	}
@@ -61,11 +54,8 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 	if err != nil {
 		return nil, nil, fmt.Errorf("chiffrement de la clé : %w", err)
 	}
-	sshPub, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pem.EncodeToMemory(block), PublicLine(sshPub, comment), nil
+	signer, _ := ssh.NewSignerFromKey(priv) // an ed25519 key always makes one
+	return pem.EncodeToMemory(block), PublicLine(signer.PublicKey(), comment), nil
 }
 
 // MaxCommentLen bounds a key comment: it is a label, and it is printed on
@@ -94,8 +84,7 @@ func CheckComment(c string) error {
 func PublicLine(pub ssh.PublicKey, comment string) []byte {
 	line := bytes.TrimRight(ssh.MarshalAuthorizedKey(pub), "\n")
 	if comment != "" {
-		line = append(line, ' ')
-		line = append(line, comment...)
+		line = append(append(line, ' '), comment...)
 	}
 	return append(line, '\n')
 }
@@ -147,10 +136,7 @@ func Bits(pub ssh.PublicKey) int {
 // FingerprintLine is exactly what `ssh-keygen -lf` prints for one key,
 // without the newline: "256 SHA256:… comment (ED25519)".
 func FingerprintLine(pub ssh.PublicKey, comment string) string {
-	if comment == "" {
-		comment = "no comment"
-	}
-	return Fingerprint{Bits: Bits(pub), Hash: ssh.FingerprintSHA256(pub), Comment: comment, Type: TypeName(pub)}.Line()
+	return fingerprintOf(pub, comment, comment != "").Line()
 }
 
 // reader walks the SSH wire format with every length checked against what
@@ -161,7 +147,7 @@ func (r *reader) uint32() (uint32, bool) {
 	if len(r.b) < 4 {
 		return 0, false
 	}
-	v := uint32(r.b[0])<<24 | uint32(r.b[1])<<16 | uint32(r.b[2])<<8 | uint32(r.b[3])
+	v := binary.BigEndian.Uint32(r.b)
 	r.b = r.b[4:]
 	return v, true
 }
