@@ -6,13 +6,11 @@ import (
 	"strings"
 )
 
-// LooksLikeFragment reports whether s holds a base64 word long enough to
-// be cut from a key body: sixteen characters or more, in both cases, not
-// hexadecimal, neither an SSH public key nor a SHA256 fingerprint. The
-// leak detector (keys/leak) reports only what decodes to a key; whoever
-// quotes a short value it did not expect (a config value, a name) leaves
-// out such a word as well, since a piece cut from the middle of a body
-// decodes to nothing recognisable.
+// LooksLikeFragment reports whether s holds a base64 word that may be cut
+// from a key body: sixteen characters or more, in both cases, not hex,
+// neither an SSH public key nor a SHA256 fingerprint. keys/leak reports
+// only what decodes to a key; a piece cut from a body decodes to nothing,
+// so whoever quotes a short value it did not expect leaves such words out.
 func LooksLikeFragment(s string) bool {
 	notB64 := func(r rune) bool {
 		return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '+' || r == '/')
@@ -25,8 +23,8 @@ func LooksLikeFragment(s string) bool {
 	return false
 }
 
-// publicBlob reports a word that is an SSH public key, whole or cut after
-// its type name: it opens with the length and name of a key type.
+// publicBlob reports a word that opens with the length and name of a key
+// type: an SSH public key, whole or cut.
 func publicBlob(w string) bool {
 	raw, _ := base64.StdEncoding.DecodeString(w[:len(w)/4*4])
 	if len(raw) < 8 {
@@ -36,18 +34,11 @@ func publicBlob(w string) bool {
 	if n >= 64 || 4+n > len(raw) {
 		return false
 	}
-	name := string(raw[4 : 4+n])
-	for _, p := range []string{"ssh-", "ecdsa-", "sk-", "rsa-"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
+	name, _, dash := strings.Cut(string(raw[4:4+n]), "-")
+	return dash && (name == "ssh" || name == "ecdsa" || name == "sk" || name == "rsa")
 }
 
-func allHex(s string) bool {
-	return strings.Trim(s, "0123456789abcdefABCDEF") == ""
-}
+func allHex(s string) bool { return strings.Trim(s, "0123456789abcdefABCDEF") == "" }
 
 func mixedCase(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) &&

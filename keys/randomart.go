@@ -9,15 +9,12 @@ import (
 )
 
 // Randomart draws the "drunken bishop" picture of `ssh-keygen -lv` for the
-// SHA256 fingerprint, following OpenSSH's fingerprint_randomart so the two
-// pictures are byte-equal.
-func Randomart(pub ssh.PublicKey) string { return randomart(pub, TypeName(pub), Bits(pub)) }
+// key, as OpenSSH's fingerprint_randomart does, byte for byte.
+func Randomart(pub ssh.PublicKey) string { return fingerprintOf(pub, "", false).Randomart() }
 
 // Randomart is the picture of `ssh-keygen -lv` for this line: the key's
 // picture under the line's type, "ED25519-CERT" for a certificate.
-func (f Fingerprint) Randomart() string { return randomart(f.Key, f.Type, f.Bits) }
-
-func randomart(pub ssh.PublicKey, typ string, bits int) string {
+func (f Fingerprint) Randomart() string {
 	const (
 		base  = 8
 		sizeY = base + 1
@@ -27,21 +24,11 @@ func randomart(pub ssh.PublicKey, typ string, bits int) string {
 	last := len(aug) - 1
 	var field [sizeX][sizeY]int
 	x, y := sizeX/2, sizeY/2
-	sum := sha256.Sum256(pub.Marshal())
-	for _, in := range sum {
-		for b := 0; b < 4; b++ {
-			if in&1 != 0 {
-				x++
-			} else {
-				x--
-			}
-			if in&2 != 0 {
-				y++
-			} else {
-				y--
-			}
-			x = min(max(x, 0), sizeX-1)
-			y = min(max(y, 0), sizeY-1)
+	step := func(bit byte) int { return int(bit)*2 - 1 } // 1: +1, 0: -1
+	for _, in := range sha256.Sum256(f.Key.Marshal()) {
+		for range 4 {
+			x = min(max(x+step(in&1), 0), sizeX-1)
+			y = min(max(y+step(in>>1&1), 0), sizeY-1)
 			if field[x][y] < last-2 {
 				field[x][y]++
 			}
@@ -51,21 +38,17 @@ func randomart(pub ssh.PublicKey, typ string, bits int) string {
 	field[sizeX/2][sizeY/2] = last - 1
 	field[x][y] = last
 
-	title := fmt.Sprintf("[%s %d]", typ, bits)
+	title := fmt.Sprintf("[%s %d]", f.Type, f.Bits)
 	if len(title) > sizeX {
-		title = fmt.Sprintf("[%s]", typ)
+		title = "[" + f.Type + "]"
 	}
 	if len(title) >= sizeX {
 		title = title[:sizeX-1] // snprintf truncation in OpenSSH
 	}
 	var sb strings.Builder
 	border := func(label string) {
-		sb.WriteByte('+')
 		pad := (sizeX - len(label)) / 2
-		sb.WriteString(strings.Repeat("-", pad))
-		sb.WriteString(label)
-		sb.WriteString(strings.Repeat("-", sizeX-pad-len(label)))
-		sb.WriteString("+\n")
+		sb.WriteString("+" + strings.Repeat("-", pad) + label + strings.Repeat("-", sizeX-pad-len(label)) + "+\n")
 	}
 	border(title)
 	for y := 0; y < sizeY; y++ {
