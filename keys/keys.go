@@ -91,21 +91,17 @@ func PublicLine(pub ssh.PublicKey, comment string) []byte {
 
 // TypeName is the key type as ssh-keygen names it in a fingerprint line.
 func TypeName(pub ssh.PublicKey) string {
-	switch pub.Type() {
-	case ssh.KeyAlgoED25519:
-		return "ED25519"
-	case ssh.KeyAlgoSKED25519:
-		return "ED25519-SK"
-	case ssh.KeyAlgoRSA:
-		return "RSA"
-	case ssh.KeyAlgoDSA: //nolint:staticcheck // naming an old key is not using it
-		return "DSA"
-	case ssh.KeyAlgoECDSA256, ssh.KeyAlgoECDSA384, ssh.KeyAlgoECDSA521:
-		return "ECDSA"
-	case ssh.KeyAlgoSKECDSA256:
-		return "ECDSA-SK"
+	if name, ok := typeNames[pub.Type()]; ok {
+		return name
 	}
 	return strings.ToUpper(pub.Type())
+}
+
+var typeNames = map[string]string{
+	ssh.KeyAlgoED25519: "ED25519", ssh.KeyAlgoSKED25519: "ED25519-SK", ssh.KeyAlgoRSA: "RSA",
+	ssh.KeyAlgoDSA:      "DSA", //nolint:staticcheck // naming an old key is not using it
+	ssh.KeyAlgoECDSA256: "ECDSA", ssh.KeyAlgoECDSA384: "ECDSA", ssh.KeyAlgoECDSA521: "ECDSA",
+	ssh.KeyAlgoSKECDSA256: "ECDSA-SK",
 }
 
 // IsEd25519 reports whether the key is a plain ed25519 key (not a

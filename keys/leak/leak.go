@@ -106,7 +106,7 @@ func (d *doc) next(p pos) pos {
 func (d *doc) line(p pos) string { return strip(d.text[p.off:d.next(p).off]) }
 
 func read(text string) *doc {
-	d := &doc{text: text}
+	d := &doc{text: text, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
 	for p := (pos{}); p.off < len(text); p = d.next(p) {
 		d.kinds = append(d.kinds, classify(d.line(p)))
 	}
