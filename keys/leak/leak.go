@@ -272,12 +272,17 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 		if p, ok = d.nextFilled(p); !ok {
 			return p, false
 		}
-		s := dropSpaces(d.line(p))
-		n := min(len(s), len(want))
-		if s[:n] != want[:n] {
-			return p, false
+		for _, r := range d.line(p) {
+			switch {
+			case want == "":
+				return p, true
+			case unicode.IsSpace(r):
+			case r != rune(want[0]):
+				return p, false
+			default:
+				want = want[1:]
+			}
 		}
-		want = want[n:]
 	}
 	return p, true
 }
