@@ -11,10 +11,10 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/sha512"
 	"encoding/base64"
 	"math/big"
 
+	"github.com/hiddeco/sshsig"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -44,18 +44,12 @@ func Parse(blob []byte) Blob {
 // Signed is what an SSHSIG signature signs: the preamble, the namespace,
 // the reserved field, the hash name and the message's hash.
 func Signed(namespace, reserved, hashName string, msg []byte) []byte {
-	var digest []byte
-	if hashName == "sha256" {
-		h := sha256.Sum256(msg)
-		digest = h[:]
-	} else {
-		h := sha512.Sum512(msg)
-		digest = h[:]
-	}
+	h := sshsig.HashAlgorithm(hashName).Hash() // sha256 or sha512
+	h.Write(msg)
 	return append([]byte("SSHSIG"), ssh.Marshal(struct {
 		Namespace, Reserved, Hash string
 		Digest                    []byte
-	}{namespace, reserved, hashName, digest})...)
+	}{namespace, reserved, hashName, h.Sum(nil)})...)
 }
 
 // Armor writes blob as ssh-keygen does, in lines of width characters.
