@@ -1,19 +1,10 @@
-// Package leak finds the lines of a text that are private key material,
-// so that whoever quotes the text can leave them out.
-//
-// A pasted key is rarely intact: mail and editors rewrap it, change its
-// case or spaces, quote it, put it in a list, a table or a code block,
-// drop its first or last line. So the detector looks for what proves a
-// key, then takes the block around it: a BEGIN or END "… PRIVATE KEY"
-// line of any kind, case and spacing, even cut over two lines; a PuTTY
-// key file or its part from Private-Lines on; a Proc-Type or DEK-Info
-// header; a body whose base64 decodes to the start of a key
-// ("openssh-key-v1" wherever the lines break, or the DER of a private
-// key). Base64 that decodes to nothing of the kind (a signature, a public
-// key, a certificate) is never reported.
-//
-// Lines end at "\n", a trailing "\r" being part of the break. The work is
-// linear: each line is classified once, and each look ahead is bounded.
+// Package leak finds the lines of a text that are private key material.
+// A pasted key is rarely intact (rewrapped, quoted, re-cased, cut), so the
+// detector looks for what proves a key (a BEGIN/END "… PRIVATE KEY" line,
+// even cut, a PuTTY or Proc-Type/DEK-Info header, base64 decoding to
+// "openssh-key-v1" or a DER private key) and takes the block around it.
+// Public keys, certificates and signatures are never reported. The work is
+// linear: each line is classified once, each look ahead is bounded.
 package leak
 
 import (
@@ -33,9 +24,8 @@ func Lines(text string) []int {
 // Has reports whether text holds any private key material.
 func Has(text string) bool { return len(Lines(text)) > 0 }
 
-// Redact returns text with every line of key material emptied (its
-// break kept, so line numbers stay true), and their numbers. Readers
-// parse the redacted text: what they quote cannot be a line of the key.
+// Redact empties every line of key material (breaks kept, so line
+// numbers stay true) and returns their numbers.
 func Redact(text string) (string, []int) {
 	lines := Lines(text)
 	if len(lines) == 0 {
@@ -53,7 +43,6 @@ func Redact(text string) (string, []int) {
 	return b.String(), lines
 }
 
-// kind is what a line is, read on its own.
 type kind uint8
 
 const (
@@ -74,9 +63,8 @@ const (
 // magic is the base64 of "openssh-key-v1", how OpenSSH private keys start.
 const magic = "b3BlbnNzaC1rZXktdjE"
 
-// Bounds of the looks ahead: blank lines skipped between two pieces,
-// characters decoded to recognise DER (its first elements fit in 48
-// bytes), the longest kind between BEGIN and PRIVATE KEY ("SSH2ENCRYPTED").
+// Bounds of the looks ahead: blank lines between pieces, base64 read for
+// DER (its first elements fit in 48 bytes), the longest kind ("SSH2ENCRYPTED").
 const (
 	maxGap     = 8
 	derChars   = 64
@@ -90,7 +78,7 @@ type doc struct {
 	work   int // bytes of lines read: the tests check it grows as the text does
 }
 
-// pos is a line: its index and the offset where it starts.
+// pos is a line's index and start offset.
 type pos struct{ i, off int }
 
 func (d *doc) next(p pos) pos {
@@ -113,7 +101,7 @@ func read(text string) *doc {
 	return d
 }
 
-// mark marks the lines from..to (indexes, inclusive) not yet marked.
+// mark marks the lines from..to (inclusive) not yet marked.
 func (d *doc) mark(from, to int) {
 	if n := len(d.marked); n > 0 {
 		from = max(from, d.marked[n-1])
@@ -123,11 +111,9 @@ func (d *doc) mark(from, to int) {
 	}
 }
 
-// scan walks the lines once: where a line proves a key, it marks the
-// block around it and goes on after the block.
+// scan walks the lines once, marking the block around each proof of a key.
 func (d *doc) scan() {
-	// Where the current runs of base64 and of PuTTY lines began: a key
-	// found at their end (an END line, Private-Lines) reaches back.
+	// Starts of the current base64 and PuTTY runs: an END or Private-Lines reaches back.
 	run, puttyRun := -1, -1
 	for p := (pos{}); p.i < len(d.kinds); {
 		k := d.kinds[p.i]
@@ -172,8 +158,7 @@ func (d *doc) scan() {
 	}
 }
 
-// nextFilled returns the first line after p that is not blank, past at
-// most maxGap blank lines.
+// nextFilled returns the first non-blank line after p, within maxGap.
 func (d *doc) nextFilled(p pos) (pos, bool) {
 	for gap := 0; gap <= maxGap; gap++ {
 		if p = d.next(p); p.i >= len(d.kinds) || d.kinds[p.i] != blank {
@@ -183,9 +168,8 @@ func (d *doc) nextFilled(p pos) (pos, bool) {
 	return p, false
 }
 
-// block marks the rest of a key from p: base64 and blank lines, headers
-// (a PEM body's before its base64, a PuTTY file's anywhere), up to END or
-// Private-MAC. It returns the first line it did not take.
+// block marks the rest of a key from p (base64, blanks, headers) up to
+// END or Private-MAC, and returns the first line it did not take.
 func (d *doc) block(p pos, ppk bool) pos {
 	from, last, seen := p.i, p.i-1, false
 	for ; p.i < len(d.kinds); p = d.next(p) {
@@ -211,8 +195,8 @@ func (d *doc) block(p pos, ppk bool) pos {
 	return p
 }
 
-// marker confirms a BEGIN or END line at p and returns its last line: p,
-// or the next one for a cut marker ("-----BEGIN OPENSSH", "PRIVATE KEY-----").
+// marker confirms a BEGIN or END line at p and returns its last line
+// (the next one for a cut marker).
 func (d *doc) marker(p pos) (pos, bool) {
 	word := map[kind]string{begin: "BEGIN", end: "END"}[d.kinds[p.i]]
 	if word == "" {
@@ -230,10 +214,8 @@ func (d *doc) marker(p pos) (pos, bool) {
 	return q, ok
 }
 
-// headless looks at line p for the start of a key body without its BEGIN
-// line: the openssh magic (maybe going on over the next lines), or a
-// base64 word that decodes to the start of a DER private key. It returns
-// the last line the start spans.
+// headless looks at line p for a key body without BEGIN (the openssh
+// magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
 	c := dropSpaces(s)
@@ -264,8 +246,7 @@ func (d *doc) headless(p pos) (pos, bool) {
 	return p, false
 }
 
-// follow reports whether the lines after p, spaces removed, start with
-// want (the rest of the magic), and the last line it took.
+// follow reports whether the lines after p, spaces removed, start with want.
 func (d *doc) follow(p pos, want string) (pos, bool) {
 	for want != "" {
 		var ok bool
@@ -287,7 +268,6 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 	return p, true
 }
 
-// dropSpaces is s without its white space, allocated only when it has some.
 func dropSpaces(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
@@ -297,14 +277,12 @@ func dropSpaces(s string) string {
 	}, s)
 }
 
-// der reports whether word, then (when open: the word ends its line) the
-// base64 lines after p, decode to the start of a DER private key, and the
-// last line it read.
+// der reports whether word (and, if open, the base64 lines after p)
+// decode to the start of a DER private key, and the last line it read.
 func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 	var chars [derChars]byte
 	n := 0
-	// take adds the base64 of s, spaces skipped, up to a '='; it says
-	// whether to read on.
+	// take adds the base64 of s up to a '='; it says whether to read on.
 	take := func(s string) bool {
 		for _, r := range s {
 			switch {
@@ -335,7 +313,6 @@ func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 	return last, derPrivate(raw[:m])
 }
 
-// classify tells what a stripped line is, on its own.
 func classify(s string) kind {
 	switch {
 	case s == "":
@@ -378,9 +355,8 @@ func classify(s string) kind {
 	return other
 }
 
-// named reads a compact line for a BEGIN or END marker (word) of a
-// private key: whole, or cut (what follows is short and may go on on the
-// next line).
+// named reads a compact line for a BEGIN or END (word) private key
+// marker: whole, or cut (it may go on on the next line).
 func named(c, word string) (whole, cut bool) {
 	switch i := strings.Index(c, "-"+word); {
 	case i >= 0:
@@ -397,9 +373,8 @@ func named(c, word string) (whole, cut bool) {
 	return i <= maxKindLen && !strings.Contains(c[:i], "-"), false
 }
 
-// strip removes what a mail client, Markdown or an editor puts around a
-// pasted line: indentation, "> " quotes, code marks and fences, quotes,
-// table pipes, list markers.
+// strip removes indentation, "> " quotes, code marks, quotes, table
+// pipes and list markers around a pasted line.
 func strip(s string) string {
 	for {
 		t := strings.TrimFunc(s, func(r rune) bool {
@@ -414,8 +389,7 @@ func strip(s string) string {
 	}
 }
 
-// listMarker is the length of the Markdown list marker opening s ("- ",
-// "12. ", "3) "), or 0.
+// listMarker is the length of the list marker opening s ("- ", "12. "), or 0.
 func listMarker(s string) int {
 	i := 0
 	for i < len(s) && i < 4 && '0' <= s[i] && s[i] <= '9' {
@@ -435,8 +409,7 @@ func listMarker(s string) int {
 	return 0
 }
 
-// compact is s upper-cased, without spaces, format characters and
-// Markdown marks: a marker read whatever its case and spacing.
+// compact is s upper-cased without spaces, format characters and marks.
 func compact(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '>' || r == '`' || r == '|' {
@@ -454,9 +427,8 @@ func allB64(s string) bool {
 	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }) < 0
 }
 
-// looseB64 reports a line that is base64 once its white space is removed:
-// sixteen characters at least, pieces of eight on average ("Merci pour
-// tout" is not one).
+// looseB64 reports re-spaced base64: 16 characters or more, pieces of
+// eight on average ("Merci pour tout" is not one).
 func looseB64(s string) bool {
 	n, pieces, in := 0, 0, false
 	for _, r := range s {
@@ -474,9 +446,8 @@ func looseB64(s string) bool {
 	return n >= 16 && n >= 8*pieces
 }
 
-// derStart reports whether base64 characters (a multiple of four, twelve
-// at most) may open a DER private key: a SEQUENCE of an INTEGER or a
-// SEQUENCE, as far as they go.
+// derStart reports whether base64 characters (12 at most) may open a DER
+// private key: a SEQUENCE of an INTEGER or a SEQUENCE.
 func derStart(chars []byte) bool {
 	var raw [9]byte
 	n, _ := base64.StdEncoding.Decode(raw[:], chars)
@@ -495,9 +466,7 @@ func derStart(chars []byte) bool {
 //	SEQUENCE { INTEGER 0|1, SEQUENCE { OID alg … } … }  PKCS#8
 //	SEQUENCE { SEQUENCE { OID PBES2|PBE … } … }         encrypted PKCS#8
 //
-// A public key (SEQUENCE { SEQUENCE { OID key type } BIT STRING }), an
-// RSA public key (its first INTEGER is the modulus, not a version), a
-// certificate or a signature has none of these shapes.
+// Public keys, certificates and signatures have none of these shapes.
 func derPrivate(b []byte) bool {
 	tag, n, body := tlv(b)
 	if tag != 0x30 || n < 32 {
@@ -521,16 +490,14 @@ func derPrivate(b []byte) bool {
 	return false
 }
 
-// The OIDs of the algorithms that encrypt a PKCS#8 key, as DER writes
-// them: PKCS#5 (1.2.840.113549.1.5: PBES1, PBES2) and PKCS#12's PBE
-// (1.2.840.113549.1.12.1).
+// OID prefixes of PKCS#8 encryption: PKCS#5 (1.2.840.113549.1.5) and
+// PKCS#12 PBE (1.2.840.113549.1.12.1).
 var (
 	pbes   = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05}
 	pkcs12 = []byte{0x06, 0x0a, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01}
 )
 
-// tlv reads a DER header: the tag, the content's length and what follows
-// the header. A tag of 0 is a header cut short or a length no key has.
+// tlv reads a DER header; tag 0 is a header cut short or too long a length.
 func tlv(b []byte) (tag byte, n int, body []byte) {
 	switch {
 	case len(b) >= 2 && b[1] < 0x80:
