@@ -1,7 +1,5 @@
-// Package keytest makes private keys as learners paste them, for the
-// tests of every reader that must never quote one: real ed25519, RSA and
-// ECDSA keys in OpenSSH, PEM, PKCS#8, legacy encrypted and PuTTY forms,
-// and the mutations mail and editors put them through.
+// Package keytest makes private keys as learners paste them (many forms,
+// mangled as mail and editors do), for tests of readers that must not quote one.
 package keytest
 
 import (
@@ -25,16 +23,14 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Form is one way a private key is written down: a PEM block of type
-// typ, or a PuTTY file.
+// Form is one way a private key is written down: PEM (typ) or PuTTY.
 type Form struct {
 	Name   string
 	typ    string   // "RSA PRIVATE KEY"; "" for PuTTY
 	header []string // PEM headers (legacy encryption) or PuTTY lines before the body
 	body   []byte
 	priv   []byte // PuTTY: the private lines after the public blob (body)
-	// headerless reports whether the body alone says it is a key (magic
-	// or DER shape): only then may both marker lines be dropped.
+	// headerless: the body alone shows a key, so both markers may go.
 	headerless bool
 }
 
@@ -43,9 +39,7 @@ var (
 	forms     []Form
 )
 
-// Forms makes real keys once: ed25519, RSA 2048 and ECDSA P-256 in
-// OpenSSH (clear and encrypted), PKCS#1, SEC1, PKCS#8, encrypted PKCS#8,
-// legacy encrypted PEM, DSA, and PuTTY files.
+// Forms makes real keys once, in every form.
 func Forms(t testing.TB) []Form {
 	formsOnce.Do(func() {
 		_, edKey, _ := ed25519.GenerateKey(rand.Reader)
@@ -124,11 +118,6 @@ type Mutation struct {
 	crlf                  bool
 }
 
-func (m Mutation) String() string {
-	type plain Mutation // without this method
-	return fmt.Sprintf("%+v", plain(m))
-}
-
 func (m Mutation) eol() string {
 	if m.crlf {
 		return "\r\n"
@@ -155,8 +144,7 @@ func wrap(s string, w int) []string {
 	return append(out, s)
 }
 
-// marker writes a BEGIN or END line in the mutation's case and spaces,
-// over two lines (cut between words, as an editor wraps) when split.
+// marker writes a BEGIN or END line mutated, over two lines when split.
 func (m Mutation) marker(s string, split bool, rng *mrand.Rand) []string {
 	b := []byte(s)
 	for i := range b {
@@ -178,7 +166,6 @@ func (m Mutation) marker(s string, split bool, rng *mrand.Rand) []string {
 	return []string{s[:c], strings.TrimLeft(s[c:], " \t")}
 }
 
-// Render writes the key in form f with Mutation m; it returns the lines.
 func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 	var block []string
 	b64 := base64.StdEncoding.EncodeToString
@@ -197,15 +184,13 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 			block = append(block, fmt.Sprintf("Private-MAC: %x", randomBytes(32)))
 		}
 	} else {
-		// Both markers may go only when the body says it is a key.
 		if !m.dropBegin || !f.headerless && len(f.header) == 0 {
 			block = append(block, m.marker("-----BEGIN "+f.typ+"-----", m.splitBegin, rng)...)
 		}
 		block = append(block, f.header...)
 		body := wrap(b64(f.body), m.width)
 		if m.respace && (!m.dropBegin || !m.dropEnd || !f.headerless) {
-			// A body re-spaced by an editor: only a marker still says
-			// where the key is.
+			// Re-spaced: only a marker still says where the key is.
 			for i, l := range body {
 				if len(l) >= 16 && rng.IntN(2) == 0 {
 					at := 8 + rng.IntN(len(l)-8)
@@ -267,7 +252,6 @@ type Case struct {
 	Text        string   // the lines joined with "\n" or "\r\n"
 }
 
-// Embed puts a key (form f, mutation m) between before and after.
 func Embed(f Form, m Mutation, rng *mrand.Rand, before, after []string) Case {
 	c := Case{Form: f, Mut: m, Lines: slices.Clone(before)}
 	if rng.IntN(2) == 0 && len(before) > 0 {
@@ -281,18 +265,15 @@ func Embed(f Form, m Mutation, rng *mrand.Rand, before, after []string) Case {
 	return c
 }
 
-// Generate is a random key form with a random mutation inside one of the
-// honest acces.md texts.
+// Generate is a random key, randomly mutated, in an honest acces.md.
 func Generate(t testing.TB, rng *mrand.Rand) Case {
 	fs := Forms(t)
 	return Embed(fs[rng.IntN(len(fs))], RandomMutation(rng), rng,
 		AccesBefore[rng.IntN(len(AccesBefore))], AccesAfter[rng.IntN(len(AccesAfter))])
 }
 
-// Leaked returns the first piece of the key block found in out, or "":
-// each word of its lines (split at any white space, NBSP included),
-// stripped of quote, list and table marks, of 12 characters or more (a
-// shorter piece, "AAAA", can occur in any text by chance).
+// Leaked returns the first word of 12 characters or more (shorter ones
+// occur by chance) of the key block found in out, or "".
 func (c Case) Leaked(out string) string {
 	for _, l := range c.Block() {
 		for _, w := range strings.FieldsFunc(l, unicode.IsSpace) {
@@ -304,11 +285,9 @@ func (c Case) Leaked(out string) string {
 	return ""
 }
 
-// Block is the key block's lines.
 func (c Case) Block() []string { return c.Lines[c.First-1 : c.Last] }
 
-// PlantIn inserts the key block into base at a random line boundary,
-// with the case's line breaks: a key pasted into another kind of file.
+// PlantIn inserts the key block into base at a random line.
 func (c Case) PlantIn(base string, rng *mrand.Rand) string {
 	lines := strings.Split(strings.TrimSuffix(base, "\n"), "\n")
 	at := rng.IntN(len(lines) + 1)

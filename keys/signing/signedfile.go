@@ -15,33 +15,25 @@ import (
 	"github.com/romeo-pret/pret/keys/leak"
 )
 
-// SigMarker is the line that ends the signed part of acces.md; the
-// armour follows in a fenced block. The signed bytes are exactly what
-// `sed '/^<!-- pret:signature -->$/,$d'` prints, so anyone can check a
-// file with OpenSSH alone.
+// SigMarker ends the signed part of acces.md: the signed bytes are what
+// `sed '/^<!-- pret:signature -->$/,$d'` prints (signature.md).
 const SigMarker = "<!-- pret:signature -->"
 
-// Why a signature part is refused. Above the marker, a stray marker or
-// armour line would make OpenSSH's recipe cut the file elsewhere; below
-// it, text would look signed and is not.
+// Above the marker, a stray marker would make OpenSSH's recipe cut
+// elsewhere; below it, text would look signed and is not.
 var (
 	ErrUnsigned        = errors.New("le fichier n'est pas signé")
 	ErrStray           = errors.New("marque ou bloc de signature hors de sa place")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
 	ErrTrailing        = errors.New("du texte suit le bloc de signature")
 	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
-	// ErrNoFence: the rendered page would show the armour as text.
-	ErrNoFence = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
-	// ErrAfterEnd: OpenSSH's recipe stops at END; what follows is not
-	// signed, usually a block opened with ~~~ and "closed" with ```.
-	ErrAfterEnd = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
-	// ErrIndented: OpenSSH's recipe finds BEGIN and END at line start only.
-	ErrIndented = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
+	ErrNoFence         = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
+	ErrAfterEnd        = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
+	ErrIndented        = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
 )
 
 // Replaceable reports whether a new signature may replace what follows
-// the marker: a well-formed block (valid or not), a bare marker, or no
-// marker. Anything else may be the learner's text, fixed by hand first.
+// the marker; anything but a block or nothing may be the learner's text.
 func (f *SignedFile) Replaceable() bool {
 	return f.Err == nil || errors.Is(f.Err, ErrNoBlock)
 }
@@ -53,12 +45,10 @@ type SignedFile struct {
 	Sig     *Signature // when the block is well formed, still to Verify
 	Err     error      // why the signature part is malformed
 	Line    int        // the line Err is about, else the marker's (1-based)
-	// From and To are the lines of the marker through the block's closing
-	// fence (To is From without a block), 0 without a marker.
+	// From and To: the marker's line through the closing fence's, 0 without.
 	From, To int
 }
 
-// Verify checks the signature over the signed part.
 func (f *SignedFile) Verify() error {
 	switch {
 	case !f.Claimed:
@@ -69,9 +59,8 @@ func (f *SignedFile) Verify() error {
 	return f.Sig.Verify(f.Message)
 }
 
-// Inert reports whether the block is a well-formed signature whose text
-// fields hold no private key material: only then may a leak detector
-// skip its lines.
+// Inert reports a well-formed signature without key material in its
+// text fields: only then may a leak detector skip its lines.
 func (f *SignedFile) Inert() bool {
 	if f.Sig == nil || f.Err != nil {
 		return false
@@ -84,8 +73,8 @@ func (f *SignedFile) Inert() bool {
 	return true
 }
 
-// SplitSigned finds the signature of an acces.md; what it cannot read is
-// in Err. As the sed line, the first line exactly the marker cuts the file.
+// SplitSigned finds the signature of an acces.md; as sed does, the first
+// line exactly the marker cuts the file.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
 	off, no := 0, 0
@@ -116,10 +105,8 @@ func stray(l []byte) bool {
 	return bytes.Contains(l, []byte("pret:signature")) || string(t) == armorBegin || string(t) == armorEnd
 }
 
-// parseBlock reads what follows the marker as goldmark does: blank lines,
-// one fenced code block (any CommonMark fence; unclosed, it runs to the
-// end), then blank lines. The armour is read from the file's own lines:
-// sed takes BEGIN and END only where they start a line.
+// parseBlock reads what follows the marker as goldmark does: one fenced
+// block between blank lines. The armour comes from the file's own lines.
 func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	f.To = markerLine
 	fail := func(line int, err error) {
@@ -141,8 +128,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	for start < len(lines) && blank(lines[start]) {
 		start++
 	}
-	// goldmark's time grows with the square of nested quotes, which no
-	// signature block has: many '>' is text, refused unparsed.
+	// goldmark is quadratic in nested quotes: many '>' is refused unparsed.
 	if strings.Count(string(rest), ">") > maxQuoteMarks {
 		at := start
 		for !strings.Contains(lines[at], ">") {
@@ -155,7 +141,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		}
 		return
 	}
-	// lineOf is the line of the file at offset off of rest.
 	lineOf := func(off int) int { return markerLine + 1 + strings.Count(string(rest[:off]), "\n") }
 	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
@@ -198,7 +183,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		failAt(markerLine+1+at, ErrTrailing)
 		return
 	}
-	// The armour, blank lines around it aside.
 	armour := lines[open+1 : min(end, len(lines))]
 	at := markerLine + 1 + open // the line an unreadable armour is reported at
 	for len(armour) > 0 && blank(armour[0]) {
@@ -233,15 +217,13 @@ const (
 
 func blank(l string) bool { return strings.Trim(l, " \t\r\n") == "" }
 
-// AttachSignature is message (empty or ending in a newline) followed by
-// the marker and the block of sig.
+// AttachSignature is message (ending in a newline) then the marker and block.
 func AttachSignature(message []byte, sig *Signature) []byte {
 	b := append(bytes.Clone(message), SigMarker+"\n```\n"...)
 	return append(append(b, sig.Armor()...), "```\n"...)
 }
 
-// SignFile returns data's signed part (its old block dropped, a final
-// newline added) followed by a new block; a file not Replaceable is refused.
+// SignFile replaces data's block by a new one; a file not Replaceable is refused.
 func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) {
 	f := SplitSigned(data)
 	if !f.Replaceable() {
@@ -258,13 +240,11 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	return AttachSignature(msg, sig), nil
 }
 
-// SignedLen is the length of SignFile's result for an ed25519 key and
-// message (ending in a newline): one length whatever the key, so a file
-// over a size cap is refused before the passphrase is asked.
+// SignedLen is SignFile's length for an ed25519 key, so a file over a
+// size cap is refused before the passphrase is asked.
 func SignedLen(message []byte) int {
 	return len(message) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
 }
 
-// ed25519BlobLen: magic, version, key, namespace, reserved, "sha512",
-// signature, each string after its 4-byte length.
+// magic, version, key, namespace, reserved, "sha512", signature.
 const ed25519BlobLen = 6 + 4 + (4 + 4 + 11 + 4 + 32) + (4 + len(SigNamespace)) + 4 + (4 + 6) + (4 + 4 + 11 + 4 + 64)

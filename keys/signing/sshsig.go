@@ -1,9 +1,6 @@
-// Package signing makes and checks the SSHSIG signature of an acces.md
-// (signature.md), agreeing with `ssh-keygen -Y check-novalidate`
-// (sshsig.c) but for the exceptions signature.md lists. Signing comes from
-// github.com/hiddeco/sshsig, which writes ssh-keygen's blob byte for byte.
-// Blobs are read here: sshsig.ParseSignature drops the reserved field,
-// refuses version 0 and keeps bytes after the signature, unlike OpenSSH.
+// Package signing makes and checks an acces.md's SSHSIG signature as
+// `ssh-keygen -Y check-novalidate` does, but for signature.md's exceptions.
+// Blobs are parsed here: sshsig.ParseSignature differs from OpenSSH.
 package signing
 
 import (
@@ -22,8 +19,7 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// SigNamespace binds a signature to one use: one made for git commits
-// cannot be passed off as a signed acces.md.
+// SigNamespace binds a signature to one use (not, say, git commits).
 const SigNamespace = "pret-acces"
 
 const (
@@ -38,11 +34,9 @@ var (
 	ErrBadArmor    = errors.New("bloc de signature illisible")
 	ErrNamespace   = errors.New("signature faite pour un autre usage (espace de noms différent de pret-acces)")
 	ErrSigMismatch = errors.New("la signature ne correspond pas au contenu signé")
-	// ErrNoUserPresence: check-novalidate accepts a security key not
-	// touched; pret, like sshd by default, does not (signature.md).
+	// Unlike check-novalidate, pret (like sshd) wants user presence.
 	ErrNoUserPresence = errors.New("signature d'une clé de sécurité faite sans la toucher (présence de l'utilisateur absente)")
-	// ErrNonCanonical: an ed25519 S not reduced is a signature changed
-	// into another; OpenSSH accepts it, Go's ed25519 does not.
+	// An unreduced ed25519 S: OpenSSH accepts it, Go's ed25519 does not.
 	ErrNonCanonical = errors.New("signature ed25519 non canonique (S non réduit) : aucun outil de signature n'écrit cela")
 )
 
@@ -56,12 +50,10 @@ type Signature struct {
 	blob            []byte // the wire form, exactly as read or made
 }
 
-// PublicKey is the key the signature names, a certificate included. It
-// means nothing until Verify succeeds.
+// PublicKey is the key the signature names; it means nothing until Verify succeeds.
 func (s *Signature) PublicKey() ssh.PublicKey { return s.pub }
 
-// Key is PublicKey, or for a certificate the key it certifies: the one
-// whose fingerprint check-novalidate and `ssh-keygen -lf` print.
+// Key is PublicKey, or for a certificate the key it certifies (as -lf prints).
 func (s *Signature) Key() ssh.PublicKey {
 	if c, ok := s.pub.(*ssh.Certificate); ok {
 		return c.Key
@@ -69,7 +61,6 @@ func (s *Signature) Key() ssh.PublicKey {
 	return s.pub
 }
 
-// Namespace is the use the signature was made for.
 func (s *Signature) Namespace() string { return s.namespace }
 
 // Armor is the signature as ssh-keygen writes it.
@@ -82,15 +73,12 @@ func (s *Signature) Armor() []byte {
 	return append(b, enc+"\n"+armorEnd+"\n"...)
 }
 
-// Verify checks that the signature was made over msg for SigNamespace by
-// the key it carries, as sshsig_wrap_verify does (the signed data has an
-// empty reserved field whatever the blob holds). The caller still
-// compares the key with the one it expects.
+// Verify checks the signature over msg for SigNamespace by the key it
+// carries, as sshsig_wrap_verify does; the caller still compares the key.
 func (s *Signature) Verify(msg []byte) error {
 	if s.namespace != SigNamespace {
 		return ErrNamespace
 	}
-	// parseSig checked a security key's flags are there.
 	if strings.HasPrefix(s.sig.Format, "sk-") || s.sig.Format == webauthnSK {
 		if s.sig.Rest[0]&flagUserPresent == 0 {
 			return ErrNoUserPresence
@@ -120,7 +108,6 @@ const (
 	flagUserPresent = 0x01
 )
 
-// textFields are the fields a signer may fill with any text.
 func (s *Signature) textFields() []string {
 	fields := []string{s.namespace, string(s.reserved)}
 	if c, ok := s.pub.(*ssh.Certificate); ok {
@@ -140,10 +127,8 @@ func (s *Signature) textFields() []string {
 	return fields
 }
 
-// ParseArmor reads one armoured signature as sshsig_dearmor does: the
-// BEGIN and END lines, and between them base64 in lines of any width,
-// white space ignored (b64_pton), final newline or not. A signature
-// re-wrapped by a mail client is the same signature.
+// ParseArmor reads one armoured signature as sshsig_dearmor does: base64
+// in lines of any width, white space ignored, final newline or not.
 func ParseArmor(b []byte) (*Signature, error) {
 	if len(b) > 2*maxSigBlob {
 		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
@@ -165,7 +150,7 @@ func ParseArmor(b []byte) (*Signature, error) {
 	return parseBlob(blob)
 }
 
-// wireSig is the SSHSIG blob (PROTOCOL.sshsig §2), and what follows it.
+// wireSig is the SSHSIG blob (PROTOCOL.sshsig §2).
 type wireSig struct {
 	Magic     [6]byte
 	Version   uint32
@@ -207,8 +192,7 @@ func parseBlob(blob []byte) (*Signature, error) {
 	return &Signature{reserved: w.Reserved, version: w.Version, pub: pub, namespace: w.Namespace, hash: w.Hash, sig: sig, blob: bytes.Clone(blob)}, nil
 }
 
-// parseSig reads the signature field as OpenSSH's verify function for
-// the key's type does: that type, its fields, then nothing.
+// parseSig reads the signature field as OpenSSH does: the key's type, its fields, nothing more.
 func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 	bad := func(why string) (*ssh.Signature, error) { return nil, fmt.Errorf("%w : %s", ErrBadArmor, why) }
 	var sig ssh.Signature
@@ -273,11 +257,8 @@ type webauthnFields struct {
 	Rest       []byte `ssh:"rest"`
 }
 
-// verifyWebAuthn checks a browser's WebAuthn signature, which x/crypto/ssh
-// does not read, as ssh-ecdsa-sk.c does: the clientData begins with the
-// type, the signed data as challenge and the origin, compared as bytes;
-// the key signed the application's hash, the flags, the counter, the
-// extensions and the clientData's hash.
+// verifyWebAuthn checks a WebAuthn signature (x/crypto/ssh does not) as
+// ssh-ecdsa-sk.c does: clientData's prefix compared as bytes.
 func (s *Signature) verifyWebAuthn(msg []byte) error {
 	var f webauthnFields
 	if err := ssh.Unmarshal(s.sig.Rest, &f); err != nil {
@@ -321,15 +302,12 @@ func (s *Signature) verifyWebAuthn(msg []byte) error {
 	return nil
 }
 
-// ed25519Order is L, the order of ed25519's base point.
 var ed25519Order = func() *big.Int {
 	l, _ := new(big.Int).SetString("7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
 	return l
 }()
 
-// nonCanonical reports an ed25519 signature (of a plain or security key)
-// whose S is L or more: OpenSSH's ed25519 only checks S's top three bits,
-// Go's wants S < L.
+// nonCanonical reports an ed25519 S >= L, the base point's order.
 func nonCanonical(sig *ssh.Signature) bool {
 	if sig.Format != ssh.KeyAlgoED25519 && sig.Format != skEd25519 || len(sig.Blob) != 64 {
 		return false
@@ -339,14 +317,12 @@ func nonCanonical(sig *ssh.Signature) bool {
 	return new(big.Int).SetBytes(s).Cmp(ed25519Order) >= 0
 }
 
-// Sign signs msg for SigNamespace with sha512, as
-// `ssh-keygen -Y sign -n pret-acces` does.
+// Sign signs msg as `ssh-keygen -Y sign -n pret-acces` does.
 func Sign(random io.Reader, signer ssh.Signer, msg []byte) (*Signature, error) {
 	return sign(random, signer, msg, sshsig.HashSHA512)
 }
 
-// sign is Sign with another hash: the tests make sha256 signatures for
-// ssh-keygen to check.
+// sign takes a hash: the tests make sha256 signatures too.
 func sign(random io.Reader, signer ssh.Signer, msg []byte, h sshsig.HashAlgorithm) (*Signature, error) {
 	sig, err := sshsig.SignWithRand(bytes.NewReader(msg), random, signer, h, SigNamespace)
 	if err != nil {

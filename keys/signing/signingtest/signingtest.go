@@ -1,8 +1,5 @@
-// Package signingtest builds SSHSIG signatures by hand for tests: the
-// blobs ssh-keygen makes, the ones it cannot make (security keys,
-// webauthn, a non-empty reserved field, bytes after a field), so that
-// each can be put before the real `ssh-keygen -Y check-novalidate` and
-// before pret. Test code only: nothing in pret imports it outside tests.
+// Package signingtest builds SSHSIG signatures by hand for tests, those
+// ssh-keygen cannot make included (security keys, webauthn, odd fields).
 package signingtest
 
 import (
@@ -18,8 +15,7 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Blob is the wire form of an SSHSIG signature (PROTOCOL.sshsig), every
-// field settable; Trailing goes after the last field.
+// Blob is an SSHSIG signature's wire form, every field settable.
 type Blob struct {
 	Version                   uint32
 	PublicKey                 []byte
@@ -28,11 +24,9 @@ type Blob struct {
 	Trailing                  []byte `ssh:"rest"`
 }
 
-// Marshal is the blob as it goes in the armour.
 func (b Blob) Marshal() []byte { return append([]byte("SSHSIG"), ssh.Marshal(b)...) }
 
-// Parse reads a blob back, for tests that change one field of a real
-// signature. It panics on a blob that is not one.
+// Parse reads a blob back; it panics on a blob that is not one.
 func Parse(blob []byte) Blob {
 	var b Blob
 	if err := ssh.Unmarshal(blob[len("SSHSIG"):], &b); err != nil {
@@ -41,8 +35,7 @@ func Parse(blob []byte) Blob {
 	return b
 }
 
-// Signed is what an SSHSIG signature signs: the preamble, the namespace,
-// the reserved field, the hash name and the message's hash.
+// Signed is what an SSHSIG signature signs.
 func Signed(namespace, reserved, hashName string, msg []byte) []byte {
 	h := sshsig.HashAlgorithm(hashName).Hash() // sha256 or sha512
 	h.Write(msg)
@@ -52,7 +45,6 @@ func Signed(namespace, reserved, hashName string, msg []byte) []byte {
 	}{namespace, reserved, hashName, h.Sum(nil)})...)
 }
 
-// Armor writes blob as ssh-keygen does, in lines of width characters.
 func Armor(blob []byte, width int) string {
 	enc := base64.StdEncoding.EncodeToString(blob)
 	out := "-----BEGIN SSH SIGNATURE-----\n"
@@ -62,15 +54,13 @@ func Armor(blob []byte, width int) string {
 	return out + enc + "\n-----END SSH SIGNATURE-----\n"
 }
 
-// Security-key signature types (PROTOCOL.u2f).
+// Security-key signature types (PROTOCOL.u2f), and the flag of a touch.
 const (
-	SKEd25519  = "sk-ssh-ed25519@openssh.com"
-	SKECDSA    = "sk-ecdsa-sha2-nistp256@openssh.com"
-	WebAuthnSK = "webauthn-sk-ecdsa-sha2-nistp256@openssh.com"
+	SKEd25519       = "sk-ssh-ed25519@openssh.com"
+	SKECDSA         = "sk-ecdsa-sha2-nistp256@openssh.com"
+	WebAuthnSK      = "webauthn-sk-ecdsa-sha2-nistp256@openssh.com"
+	FlagUserPresent = 0x01
 )
-
-// FlagUserPresent is the flag a security key sets when it was touched.
-const FlagUserPresent = 0x01
 
 // SKKey is a FIDO security key made here, application "ssh:".
 type SKKey struct {
@@ -80,9 +70,7 @@ type SKKey struct {
 	pub  ssh.PublicKey
 }
 
-// NewSK makes a security key whose signatures are of type kind, one of
-// the three above; a webauthn key is an sk-ecdsa key, signing as a
-// browser does.
+// NewSK makes a security key signing as kind (a webauthn key is sk-ecdsa).
 func NewSK(kind string) *SKKey {
 	k := &SKKey{kind: kind}
 	var blob []byte
@@ -102,24 +90,19 @@ func NewSK(kind string) *SKKey {
 	return k
 }
 
-// PublicKey is the key's public half.
 func (k *SKKey) PublicKey() ssh.PublicKey { return k.pub }
 
-// Sign signs data (what Signed returns) as the key would, with the
-// given flags: the signature field of an SSHSIG blob.
+// Sign returns the signature field of an SSHSIG blob over data.
 func (k *SKKey) Sign(data []byte, flags byte) []byte {
 	const counter, origin = 42, "https://romeo.example.org"
 	appHash, digest := sha256.Sum256([]byte("ssh:")), sha256.Sum256(data)
 	var clientData string
 	if k.kind == WebAuthnSK {
-		// The browser signs its clientData, whose challenge is the
-		// signed data itself.
+		// The browser signs its clientData, whose challenge is data.
 		clientData = `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) +
 			`","origin":"` + origin + `","crossOrigin":false}`
 		digest = sha256.Sum256([]byte(clientData))
 	}
-	// The key signs the application's and the message's hashes around
-	// the flags and counter.
 	signed := append(appHash[:], flags, 0, 0, 0, counter)
 	signed = append(signed, digest[:]...)
 	var sig []byte
@@ -142,15 +125,13 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 	return out
 }
 
-// SK signs data with a new security key: the signature field and the
-// public key.
+// SK signs data with a new security key.
 func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
 	k := NewSK(kind)
 	return k.Sign(data, flags), k.pub
 }
 
-// SignFile is text signed by k as pret lays a signature out: the marker
-// and the armour in a fenced block.
+// SignFile is text signed by k, laid out as pret does.
 func (k *SKKey) SignFile(text string, flags byte) []byte {
 	blob := Blob{Version: 1, PublicKey: k.pub.Marshal(), Namespace: "pret-acces", Hash: "sha512",
 		Signature: k.Sign(Signed("pret-acces", "", "sha512", []byte(text)), flags)}
