@@ -14,9 +14,8 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Fingerprint is one line of `ssh-keygen -lf`: "256 SHA256:… comment
-// (ED25519)". Comment is raw, as read from the file: whoever prints Line
-// on a terminal escapes it (checklist.Escape).
+// Fingerprint is one line of `ssh-keygen -lf`. Comment is raw: whoever
+// prints Line on a terminal escapes it.
 type Fingerprint struct {
 	Key     ssh.PublicKey // what the hash is of: the certified key for a certificate
 	Bits    int
@@ -25,7 +24,6 @@ type Fingerprint struct {
 	Type    string // "ED25519", "ED25519-CERT", "RSA", …
 }
 
-// Line is the fingerprint line without its newline.
 func (f Fingerprint) Line() string {
 	return fmt.Sprintf("%d %s %s (%s)", f.Bits, f.Hash, f.Comment, f.Type)
 }
@@ -50,19 +48,10 @@ func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerpri
 var ErrNotPublicFile = errors.New("aucune clé SSH lisible : aucune ligne de ce fichier n'est une clé publique")
 
 // FingerprintFile reads a key file as `ssh-keygen -lf FILE` does
-// (OpenSSH 9, do_fingerprint):
-//   - a first line holding "PRIVATE KEY" makes it a private key: the key
-//     and comment come from FILE.pub when it holds a key, even another
-//     one (its comment, or the name FILE.pub); else from the private key,
-//     with its comment when it is not encrypted; a legacy encrypted PEM
-//     or PKCS#8 key without its .pub has no readable public half;
-//   - any other file is public keys, authorized_keys or known_hosts, line
-//     by line: a leading host name or option list is the comment when
-//     none follows the key, a certificate is fingerprinted by its key;
-//   - "-" reads standard input, public keys only.
-//
-// Every read is bounded (MaxFileSize); a named file may be a link, never
-// a FIFO or a device.
+// (OpenSSH 9, do_fingerprint): a private key (first line) through FILE.pub
+// first; else public keys line by line, a leading host name or option list
+// being the comment when none follows; "-" is stdin, public keys only.
+// Reads are bounded; a link is followed, never to a FIFO or a device.
 func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, error) {
 	var data []byte
 	var err error
@@ -99,14 +88,11 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 	return out, nil
 }
 
-// fingerprintLine reads one line of a public key file: "type base64
-// [comment]", or a first field (host names, options) then the key.
 func fingerprintLine(cp string) (Fingerprint, bool) {
 	comment, hasComment := "", false
 	pub, after, ok := readKey(cp)
 	if !ok {
-		// SSH1 keys ("1024 35 …") are not read; anything else is a
-		// leading field, quoted parts included, that may be the comment.
+		// SSH1 keys are not read; else a leading field may be the comment.
 		if !ssh1Key.MatchString(cp) {
 			i, quoted := 0, false
 			for ; i < len(cp) && (quoted || cp[i] != ' ' && cp[i] != '\t'); i++ {
@@ -133,12 +119,10 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 	return fingerprintOf(pub, comment, hasComment), true
 }
 
-// ssh1Key is what strtol reads for OpenSSH's SSH1 key test: a number
-// other than zero, then a blank ("1024 35 …").
+// ssh1Key is OpenSSH's strtol test for an SSH1 key ("1024 35 …").
 var ssh1Key = regexp.MustCompile(`^[+-]?[0-9]*[1-9][0-9]*[ \t]`)
 
-// readKey is sshkey_read: a key type name, white space, the base64 blob;
-// the blob's type must be the name's. after is what follows the blob.
+// readKey is sshkey_read: "type base64", the blob of that type.
 func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 	sp := strings.IndexAny(cp, " \t")
 	if sp <= 0 {
@@ -162,8 +146,7 @@ func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 	return pub, rest[end:], true
 }
 
-// fingerprintPrivate is ssh-keygen's fingerprint_private: the .pub beside
-// the file first, then the public half of the private key.
+// fingerprintPrivate is ssh-keygen's fingerprint_private.
 func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var pub ssh.PublicKey
 	comment, hasComment := "", false
@@ -188,9 +171,7 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 			return nil, fmt.Errorf("clé %s chiffrée : sa partie publique ne se lit pas sans la passphrase, et aucun %s.pub lisible n'est à côté ; placez le .pub à côté, ou « ssh-keygen -y -f %s » le recrée", priv.LegacyType, baseName(path), path)
 		}
 		pub = priv.Public
-		// ssh-keygen reads the comment of an OpenSSH key it can open
-		// without a passphrase, even an empty one; an encrypted key and a
-		// PEM or PKCS#8 key have none: "no comment".
+		// Only a clear OpenSSH key has a comment for ssh-keygen.
 		if !priv.Encrypted && priv.Format == "openssh" {
 			comment, hasComment = priv.Comment, true
 		}
@@ -198,8 +179,7 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 	return []Fingerprint{fingerprintOf(pub, comment, hasComment)}, nil
 }
 
-// firstPublic is sshkey_try_load_public: the first line that is a key;
-// lines starting with "#" or empty are skipped, a private key aborts.
+// firstPublic is sshkey_try_load_public: the first key line; a private key aborts.
 func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 	for rest := data; len(rest) > 0; {
 		var line []byte
@@ -228,8 +208,8 @@ func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 
 func baseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
 
-// legacyKey is a DSA key or certificate (plain: its key), which
-// x/crypto/ssh no longer parses but ssh-keygen still fingerprints.
+// legacyKey is a DSA key or certificate (plain: its key): x/crypto/ssh
+// no longer parses them, ssh-keygen still fingerprints them.
 type legacyKey struct {
 	typ   string
 	blob  []byte
@@ -273,12 +253,10 @@ func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 	return nil, err
 }
 
-// Randomart draws the "drunken bishop" picture of `ssh-keygen -lv` for the
-// key, as OpenSSH's fingerprint_randomart does, byte for byte.
+// Randomart is OpenSSH's fingerprint_randomart (`ssh-keygen -lv`), byte for byte.
 func Randomart(pub ssh.PublicKey) string { return fingerprintOf(pub, "", false).Randomart() }
 
-// Randomart is the picture of `ssh-keygen -lv` for this line: the key's
-// picture under the line's type, "ED25519-CERT" for a certificate.
+// Randomart is the picture under the line's type.
 func (f Fingerprint) Randomart() string {
 	const (
 		base  = 8

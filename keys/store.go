@@ -13,22 +13,17 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Store is the learner's key pair on disk: Dir/Name and Dir/Name.pub,
-// read and written through Files (pret gives internal/safefile's).
+// Store is the learner's key pair, Dir/Name and Dir/Name.pub, through Files.
 type Store struct {
 	Dir, Name, Comment string
 	Files              Files
 }
 
-// sshFiles are the names OpenSSH itself reads in ~/.ssh (the "2" forms
-// too): a key there would replace the client's configuration, known
-// hosts or authorized keys.
+// sshFiles are what OpenSSH reads in ~/.ssh: a key must not replace them.
 var sshFiles = []string{"config", "known_hosts", "known_hosts2", "authorized_keys", "authorized_keys2", "environment", "rc"}
 
-// CheckName refuses a key name (cle.nom) that is not a file name of its
-// own in the key folder: empty, "." or "..", a path, a name OpenSSH
-// reads (sshFiles), or one ending in .pub. Compared without case: macOS
-// and Windows see "Config" as "config".
+// CheckName refuses a key name that is not a plain file name of its own,
+// compared without case (macOS and Windows see "Config" as "config").
 func CheckName(name string) error {
 	switch {
 	case name == "", name == ".", name == "..", strings.ContainsAny(name, `/\`):
@@ -54,7 +49,6 @@ func (s Store) explain(path string, err error) error {
 	return s.Files.Explain(path, err)
 }
 
-// Kind says which of the pair's files exist.
 type Kind int
 
 const (
@@ -63,7 +57,6 @@ const (
 	OrphanPub             // a .pub alone: never make a new key beside it
 )
 
-// State is what Inspect found.
 type State struct {
 	Kind    Kind
 	Private *Private     // when Kind is Present
@@ -71,7 +64,6 @@ type State struct {
 	PubErr  error        // why an existing .pub could not be read
 }
 
-// PubMatches reports whether the .pub holds the private key's public half.
 func (st *State) PubMatches() bool {
 	return st.Private != nil && st.Private.Public != nil && st.Pub != nil &&
 		bytes.Equal(st.Private.Public.Marshal(), st.Pub.Key.Marshal())
@@ -88,8 +80,7 @@ func (st *State) Public() ssh.PublicKey {
 	return nil
 }
 
-// Inspect looks at the pair without changing anything and without the
-// passphrase.
+// Inspect looks at the pair without changing it or asking the passphrase.
 func (s Store) Inspect() (*State, error) {
 	if s.Files == nil {
 		return nil, ErrNoFiles
@@ -133,7 +124,7 @@ func (s Store) Inspect() (*State, error) {
 	return st, nil
 }
 
-// exists tells whether a name is taken, refusing a symbolic link outright.
+// exists refuses a symbolic link outright.
 func (s Store) exists(path string) (bool, error) {
 	st, err := os.Lstat(path)
 	switch {
@@ -149,16 +140,11 @@ func (s Store) exists(path string) (bool, error) {
 	return true, nil
 }
 
-// ErrAppeared: another process created the key while the passphrase was
-// asked; that key is kept.
 var ErrAppeared = errors.New("la clé est apparue pendant la saisie ; elle est conservée")
 
-// Create makes the key pair: both files are written and synced under
-// temporary names, then linked into place, so a full disk or an
-// interruption leaves nothing. It returns ErrAppeared, with the new
-// state, if a key exists once the folder lock is held.
+// Create makes the pair, staged then linked into place, so a full disk or
+// an interruption leaves nothing; ErrAppeared if a key exists under the lock.
 func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
-	// Refused before the folder is touched, lock file included.
 	if err := CheckName(s.Name); err != nil {
 		return nil, err
 	}
@@ -199,8 +185,7 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 		return nil, err
 	}
 	if err := marked(s.PublicPath(), linkPub()); err != nil {
-		// Only we could have linked the private key, under the lock; take
-		// it back so the pair stays whole or absent.
+		// Only we linked it, under the lock: the pair stays whole or absent.
 		os.Remove(s.PrivatePath())
 		return nil, err
 	}
@@ -210,9 +195,7 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 	return s.Inspect()
 }
 
-// Leftovers are what a killed run left in the key folder: regular files,
-// no larger than a key, under the temporary names Stage gives the key and
-// its .pub. They hold the encrypted key under another name.
+// Leftovers are the staged files a killed run left in the key folder.
 func (s Store) Leftovers() ([]string, error) {
 	if s.Files == nil {
 		return nil, ErrNoFiles
@@ -238,9 +221,8 @@ func (s Store) Leftovers() ([]string, error) {
 	return found, nil
 }
 
-// RemoveLeftovers removes the Leftovers and returns them. It looks again
-// under the folder lock, which every run stages and links under: a
-// temporary file seen then belongs to no run alive.
+// RemoveLeftovers removes them, looking again under the folder lock: no
+// live run owns a staged file then.
 func (s Store) RemoveLeftovers() ([]string, error) {
 	found, err := s.Leftovers()
 	if err != nil || len(found) == 0 {
@@ -262,7 +244,6 @@ func (s Store) RemoveLeftovers() ([]string, error) {
 	return found, nil
 }
 
-// RebuildPub writes the missing .pub from the private key's public half.
 func (s Store) RebuildPub(st *State) (*State, error) {
 	if err := CheckName(s.Name); err != nil {
 		return nil, err
@@ -270,8 +251,7 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 	if st.Private == nil || st.Private.Public == nil {
 		return nil, errors.New("la partie publique de la clé privée est illisible")
 	}
-	// A comment read from the file with a newline would write a second
-	// line into the .pub.
+	// A comment with a newline would write a second line.
 	comment := st.Private.Comment
 	if comment == "" || CheckComment(comment) != nil {
 		comment = s.Comment
@@ -294,12 +274,8 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 	return s.Inspect()
 }
 
-// PermProblem is a reason OpenSSH would refuse the private key, or a way
-// others could replace it, with the command that repairs it (chmod on
-// Unix, icacls on Windows). Store.Permissions finds them the way the
-// OpenSSH of this system does: Unix modes (perm_unix.go), ACLs on
-// Windows (perm_windows.go). It is called on a key that exists; its
-// error is the reason the rights could not be read.
+// PermProblem is why OpenSSH would refuse the key, or how others could
+// replace it, and the fix (chmod, icacls); see Store.Permissions.
 type PermProblem struct {
 	Msg, Fix string
 }
