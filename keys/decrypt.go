@@ -18,8 +18,7 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Decrypt's refusals. An unencrypted key is refused: a signature made
-// with it would claim a passphrase that does not exist.
+// An unencrypted key is refused: its signature would claim a passphrase.
 var (
 	ErrBadPassphrase = errors.New("passphrase incorrecte")
 	ErrUnencrypted   = errors.New("la clé privée n'est pas protégée par une passphrase")
@@ -27,14 +26,11 @@ var (
 	ErrCipher        = errors.New("la clé privée est chiffrée d'une façon que pret ne sait pas ouvrir")
 )
 
-// MaxKDFRounds is the most bcrypt KDF rounds (ssh-keygen -a) pret
-// computes: the count is read from the file and could ask for months of
-// CPU; 2048 is 128 times ssh-keygen's default, a few seconds. OpenSSH has
-// no cap, so such a key is sound: pret says why it cannot use it.
+// MaxKDFRounds caps the file's bcrypt rounds (ssh-keygen -a), which could
+// ask for months of CPU: 2048 is 128 times the default, a few seconds.
 const MaxKDFRounds = 2048
 
-// cipherSpec is a cipher of OpenSSH's cipher.c: key and IV lengths, block
-// size, tag length, and the mode.
+// cipherSpec is a cipher of OpenSSH's cipher.c.
 type cipherSpec struct {
 	key, iv, block, tag int
 	mode                byte // 'r' CTR, 'b' CBC, 'g' GCM, 'c' chacha20-poly1305
@@ -54,8 +50,7 @@ var ciphers = map[string]cipherSpec{
 	"chacha20-poly1305@openssh.com": {64, 0, 8, 16, 'c'},
 }
 
-// Openable says, before any passphrase is typed, why Decrypt cannot open
-// the key p describes; nil when it can try.
+// Openable says, before any passphrase is typed, why Decrypt cannot open p.
 func (p *Private) Openable() error {
 	_, known := ciphers[p.Cipher]
 	switch {
@@ -75,11 +70,9 @@ func (p *Private) Openable() error {
 
 var errDamaged = errors.New("la clé privée n'a pas pu être déchiffrée : fichier abîmé")
 
-// Decrypt opens an encrypted ed25519 private key in memory and returns a
-// signer and wipe, which zeroes the key bytes; call it once signed. The
-// error never holds the passphrase nor a key byte. x/crypto/ssh opens
-// aes256-ctr and -cbc only and keeps its bcrypt_pbkdf internal: every
-// cipher of ssh-keygen -Z is read here.
+// Decrypt opens an encrypted ed25519 key in memory; wipe zeroes it. The
+// error holds neither passphrase nor key byte. Every cipher of
+// ssh-keygen -Z is read here: x/crypto/ssh opens aes256 only.
 func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err error) {
 	p, err := ParsePrivate(privPEM)
 	if err != nil {
@@ -97,8 +90,7 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	if err != nil {
 		return nil, nil, err
 	}
-	// The private section: two equal check numbers (a wrong passphrase
-	// makes them differ), the type, the public key, the private key.
+	// Two check numbers (a wrong passphrase makes them differ), type, keys.
 	r := reader{b: plain}
 	c1, _ := r.uint32()
 	c2, ok := r.uint32()
@@ -123,8 +115,7 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	return signer, func() { clear(key) }, nil
 }
 
-// openSection decrypts in place the private section of an openssh-key-v1
-// body that Openable accepted. A tag that does not verify is a wrong
+// openSection decrypts the private section in place; a bad tag is a wrong
 // passphrase, as for OpenSSH.
 func openSection(b, passphrase []byte) ([]byte, error) {
 	r := reader{b: b[len(opensshMagic):]}
@@ -164,9 +155,8 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 			return nil, ErrBadPassphrase
 		}
 	case 'c':
-		// OpenSSH's chacha20-poly1305 with sequence number 0 (as
-		// x/crypto/ssh reads it in transport): the first 32 bytes of
-		// keystream are the Poly1305 key, the text starts at block 1.
+		// OpenSSH's chacha20-poly1305, sequence 0: keystream block 0 is
+		// the Poly1305 key, the text starts at block 1.
 		var nonce [chacha20.NonceSize]byte
 		s, _ := chacha20.NewUnauthenticatedCipher(key[:32], nonce[:])
 		var polyKey [32]byte
@@ -181,8 +171,7 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 	return section, nil
 }
 
-// bcryptPBKDF is OpenBSD's bcrypt_pbkdf(3), OpenSSH's key derivation,
-// as x/crypto/ssh/internal/bcrypt_pbkdf writes it.
+// bcryptPBKDF is OpenBSD's bcrypt_pbkdf(3) (x/crypto keeps its own internal).
 func bcryptPBKDF(pass, salt []byte, rounds, n int) []byte {
 	const size = 32
 	blocks := (n + size - 1) / size

@@ -1,8 +1,5 @@
 // Package keys generates, parses and fingerprints the learner's ed25519
-// key, and writes key files without ever replacing one. Reading a private
-// key never needs its passphrase: the public half, the cipher and the KDF
-// are in clear in the openssh-key-v1 header. keys imports x/crypto only:
-// the file system comes in through Files (internal/safefile's).
+// key, and writes key files without ever replacing one (through Files).
 package keys
 
 import (
@@ -23,8 +20,7 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// MaxFileSize bounds every key file read: a real key is a few hundred
-// bytes, and a file given by someone else must not make us allocate more.
+// MaxFileSize bounds every key file read: a real key is a few hundred bytes.
 const MaxFileSize = 64 << 10
 
 var (
@@ -32,16 +28,13 @@ var (
 	ErrNotKey   = errors.New("aucune clé SSH lisible dans ce fichier")
 )
 
-// Generate makes a new ed25519 key and returns the private key in OpenSSH
-// format, encrypted with passphrase (aes256-ctr, bcrypt KDF, as ssh-keygen
-// does), and the matching public key line "ssh-ed25519 AAAA… comment\n".
+// Generate makes an ed25519 key encrypted as ssh-keygen does, and its .pub line.
 func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pubLine []byte, err error) {
 	if err := CheckComment(comment); err != nil {
 		return nil, nil, err
 	}
 	if len(passphrase) == 0 {
-		// Refuse here too, not only in the prompt: an unencrypted key is
-		// exactly what the course forbids.
+		// The course forbids an unencrypted key: refused here too.
 		return nil, nil, errors.New("la passphrase est vide")
 	}
 	if random == nil {
@@ -59,13 +52,11 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 	return pem.EncodeToMemory(block), PublicLine(signer.PublicKey(), comment), nil
 }
 
-// MaxCommentLen bounds a key comment: it is a label, and it is printed on
-// every fingerprint line.
+// MaxCommentLen bounds a key comment, printed on every fingerprint line.
 const MaxCommentLen = 1024
 
-// CheckComment refuses a comment that would break the .pub file (a
-// newline writes a second line into it) or show something else than
-// itself on a terminal (control characters, invalid UTF-8).
+// CheckComment refuses a comment that would break the .pub (a newline)
+// or a terminal (control characters, invalid UTF-8).
 func CheckComment(c string) error {
 	if len(c) > MaxCommentLen {
 		return fmt.Errorf("commentaire de clé trop long (plus de %d octets)", MaxCommentLen)
@@ -90,7 +81,6 @@ func PublicLine(pub ssh.PublicKey, comment string) []byte {
 	return append(line, '\n')
 }
 
-// TypeName is the key type as ssh-keygen names it in a fingerprint line.
 func TypeName(pub ssh.PublicKey) string {
 	if name, ok := typeNames[pub.Type()]; ok {
 		return name
@@ -105,11 +95,9 @@ var typeNames = map[string]string{
 	ssh.KeyAlgoSKECDSA256: "ECDSA-SK",
 }
 
-// IsEd25519 reports whether the key is a plain ed25519 key (not a
-// security-key ed25519-sk, which the course does not ask for).
+// IsEd25519 reports a plain ed25519 key (not ed25519-sk).
 func IsEd25519(pub ssh.PublicKey) bool { return pub.Type() == ssh.KeyAlgoED25519 }
 
-// Bits is the key size ssh-keygen prints first on a fingerprint line.
 func Bits(pub ssh.PublicKey) int {
 	switch pub.Type() {
 	case ssh.KeyAlgoED25519, ssh.KeyAlgoSKED25519, ssh.KeyAlgoECDSA256, ssh.KeyAlgoSKECDSA256:
@@ -130,14 +118,12 @@ func Bits(pub ssh.PublicKey) int {
 	return 0
 }
 
-// FingerprintLine is exactly what `ssh-keygen -lf` prints for one key,
-// without the newline: "256 SHA256:… comment (ED25519)".
+// FingerprintLine is what `ssh-keygen -lf` prints for one key.
 func FingerprintLine(pub ssh.PublicKey, comment string) string {
 	return fingerprintOf(pub, comment, comment != "").Line()
 }
 
-// reader walks the SSH wire format with every length checked against what
-// is left, so a hostile length can neither panic nor allocate.
+// reader walks the SSH wire format; a hostile length neither panics nor allocates.
 type reader struct{ b []byte }
 
 func (r *reader) uint32() (uint32, bool) {
@@ -159,11 +145,9 @@ func (r *reader) str() ([]byte, bool) {
 	return s, true
 }
 
-// LooksLikeFragment reports whether s holds a base64 word that may be cut
-// from a key body: sixteen characters or more, in both cases, not hex,
-// neither an SSH public key nor a SHA256 fingerprint. keys/leak reports
-// only what decodes to a key; a piece cut from a body decodes to nothing,
-// so whoever quotes a short value it did not expect leaves such words out.
+// LooksLikeFragment reports a base64 word that may be cut from a key body
+// (which keys/leak cannot decode): 16 characters or more, mixed case, not
+// hex, not a public key nor a SHA256 fingerprint.
 func LooksLikeFragment(s string) bool {
 	notB64 := func(r rune) bool {
 		return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '+' || r == '/')
@@ -176,8 +160,7 @@ func LooksLikeFragment(s string) bool {
 	return false
 }
 
-// publicBlob reports a word that opens with the length and name of a key
-// type: an SSH public key, whole or cut.
+// publicBlob reports an SSH public key, whole or cut.
 func publicBlob(w string) bool {
 	raw, _ := base64.StdEncoding.DecodeString(w[:len(w)/4*4])
 	if len(raw) < 8 {
