@@ -8,44 +8,31 @@ import (
 	"path/filepath"
 )
 
-// Files is what keys needs of the file system: internal/safefile's
-// bounded reader and staged, never-replacing writer, handed in by the
-// callers. keys keeps the key's own rule: key files are never read
-// through a link pret found itself, never replaced, and written only under
-// the folder lock. A failure keys tells apart is marked on the error by a
-// method (as net.Error marks a timeout): SymbolicLink(), TooLarge(),
-// Exists(). Every error a Files returns is already in French.
+// Files is internal/safefile's bounded reader and never-replacing writer.
+// Errors are in French; SymbolicLink(), TooLarge() and Exists() methods
+// mark the failures keys tells apart (as net.Error marks a timeout).
 type Files interface {
-	// Read reads the whole regular file at path, at most max bytes,
-	// refusing a FIFO or a device without blocking, and a final symbolic
-	// link unless follow.
+	// Read reads a whole regular file, at most max bytes, a final link
+	// only if follow.
 	Read(path string, max int64, follow bool) ([]byte, error)
-	// Stage writes data whole and synced under a temporary name beside
-	// path; link gives it the name path and fails if anything, even a
-	// dangling link, has it; discard removes the temporary file if left.
+	// Stage writes data synced under a temporary name; link names it path
+	// unless anything, even a dangling link, has that name.
 	Stage(path string, data []byte, perm fs.FileMode) (link func() error, discard func(), err error)
-	// LockDir takes the lock of folder dir, waiting for it.
 	LockDir(dir string) (unlock func(), err error)
-	// SyncDir makes the new names in dir durable.
 	SyncDir(dir string) error
-	// IsLink reports whether st, from os.Lstat(path), is a link pret must
-	// not go through (on Windows, a junction too).
+	// IsLink: a link or, on Windows, a junction.
 	IsLink(path string, st fs.FileInfo) bool
-	// Staged reports whether name, in path's folder, is a temporary name
-	// Stage(path, …) gives.
+	// Staged reports a temporary name Stage(path, …) gives.
 	Staged(path, name string) bool
-	// Explain says in French what a system error about path means.
 	Explain(path string, err error) error
 }
 
 var (
 	ErrExists  = errors.New("le fichier existe déjà ; il n'est jamais remplacé")
 	ErrSymlink = errors.New("un lien symbolique occupe le chemin de la clé")
-	// ErrNoFiles is a Store given no Files: a mistake in pret, not a crash.
 	ErrNoFiles = errors.New("pret n'a pas donné d'accès aux fichiers au code des clés (erreur interne)")
 )
 
-// marked turns a failure a Files marked into keys' own error about path.
 func marked(path string, err error) error {
 	var link interface{ SymbolicLink() bool }
 	var large interface{ TooLarge() bool }
@@ -61,11 +48,10 @@ func marked(path string, err error) error {
 	return err
 }
 
-// ReadFile reads a key file, at most MaxFileSize bytes, not through a link.
+// ReadFile reads a key file, not through a link.
 func ReadFile(f Files, path string) ([]byte, error) { return readFile(f, path, false) }
 
-// ReadFileFollow is ReadFile for a file the person named: a link is theirs
-// to give.
+// ReadFileFollow follows a link: for a file the person named.
 func ReadFileFollow(f Files, path string) ([]byte, error) { return readFile(f, path, true) }
 
 func readFile(f Files, path string, follow bool) ([]byte, error) {
@@ -76,9 +62,8 @@ func readFile(f Files, path string, follow bool) ([]byte, error) {
 	return data, marked(path, err)
 }
 
-// EnsureDir creates the key folder with mode 0700 when it is missing; an
-// existing one is left as it is (its mode is the checklist's concern),
-// and a link to a folder is followed: it is the learner's choice.
+// EnsureDir creates the key folder 0700 if missing; an existing one, or
+// a link to one, is left as it is.
 func EnsureDir(f Files, dir string) error {
 	if f == nil {
 		return ErrNoFiles
@@ -94,8 +79,7 @@ func EnsureDir(f Files, dir string) error {
 		return f.Explain(dir, err)
 	}
 	if lst, lerr := os.Lstat(dir); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
-		// A dangling link: making its target would create a folder
-		// somewhere the learner did not name.
+		// A dangling link's target is a folder the learner did not name.
 		return fmt.Errorf("%s : %w (sa cible n'existe pas)", dir, ErrSymlink)
 	}
 	err = os.MkdirAll(dir, 0o700)
@@ -108,8 +92,7 @@ func EnsureDir(f Files, dir string) error {
 	return nil
 }
 
-// WriteNew writes data to path whole or not at all, and fails with
-// ErrExists if path exists, whoever created it and whenever.
+// WriteNew writes data whole or not at all; ErrExists if path exists.
 func WriteNew(f Files, path string, data []byte, perm os.FileMode) error {
 	if f == nil {
 		return ErrNoFiles

@@ -24,8 +24,7 @@ type Private struct {
 
 const opensshMagic = "openssh-key-v1\x00"
 
-// ParsePrivate reads a private key file's header. It never needs the
-// passphrase and never returns private key material.
+// ParsePrivate reads a key file's header: no passphrase, no key material.
 func ParsePrivate(data []byte) (*Private, error) {
 	if len(data) > MaxFileSize {
 		return nil, ErrTooLarge
@@ -76,7 +75,6 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	kdfOpts, ok3 := r.str() // salt and rounds: Decrypt needs the rounds
 	n, ok4 := r.uint32()
 	if !(ok1 && ok2 && ok3 && ok4) || n != 1 {
-		// ssh-keygen itself only ever writes one key per file.
 		return nil, bad
 	}
 	blob, _ := r.str()
@@ -104,9 +102,8 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	return p, nil
 }
 
-// clearComment reads the comment of an unencrypted private section:
-// two check integers, the key type, its type-specific fields, then the
-// comment. Unknown types give no comment rather than a guess.
+// clearComment reads an unencrypted section's comment, after the fields
+// of its type; an unknown type gives none rather than a guess.
 func clearComment(section []byte) string {
 	r := reader{b: section}
 	c1, ok1 := r.uint32()
@@ -143,14 +140,12 @@ func clearComment(section []byte) string {
 	return string(c)
 }
 
-// PublicEntry is one key of a public key file, with its comment.
 type PublicEntry struct {
 	Key     ssh.PublicKey
 	Comment string
 }
 
-// ParsePublic reads an authorized_keys-style file: one key per line,
-// comments and blank lines skipped, as `ssh-keygen -lf` reads it.
+// ParsePublic reads an authorized_keys-style file.
 func ParsePublic(data []byte) ([]PublicEntry, error) {
 	if len(data) > MaxFileSize {
 		return nil, ErrTooLarge
