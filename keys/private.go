@@ -114,14 +114,9 @@ func clearComment(section []byte) string {
 	}
 	// The fields of each type: s a string, b a byte (a security key's flags).
 	fields := map[string]string{
-		ssh.KeyAlgoED25519:    "ss",
-		ssh.KeyAlgoRSA:        "ssssss",
-		ssh.KeyAlgoECDSA256:   "sss",
-		ssh.KeyAlgoECDSA384:   "sss",
-		ssh.KeyAlgoECDSA521:   "sss",
-		ssh.KeyAlgoDSA:        "sssss", //nolint:staticcheck // reading, not using
-		ssh.KeyAlgoSKED25519:  "ssbss",
-		ssh.KeyAlgoSKECDSA256: "sssbss",
+		ssh.KeyAlgoED25519: "ss", ssh.KeyAlgoRSA: "ssssss", ssh.KeyAlgoSKED25519: "ssbss", ssh.KeyAlgoSKECDSA256: "sssbss",
+		ssh.KeyAlgoECDSA256: "sss", ssh.KeyAlgoECDSA384: "sss", ssh.KeyAlgoECDSA521: "sss",
+		ssh.KeyAlgoDSA: "sssss", //nolint:staticcheck // reading, not using
 	}[string(typ)]
 	if fields == "" {
 		return ""
