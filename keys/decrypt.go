@@ -18,32 +18,19 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Decrypt's refusals. Opening a private key is key work, not signature
-// work: keys/signing signs with the signer Decrypt returns.
+// An unencrypted key is refused: its signature would claim a passphrase.
 var (
-	// ErrBadPassphrase is a passphrase that does not decrypt the key.
 	ErrBadPassphrase = errors.New("passphrase incorrecte")
-	// ErrUnencrypted is a key without passphrase: a signature made with it
-	// would claim a passphrase that does not exist.
-	ErrUnencrypted = errors.New("la clé privée n'est pas protégée par une passphrase")
-	// ErrTooManyRounds is a key whose bcrypt KDF asks more rounds than
-	// pret computes (see MaxKDFRounds).
+	ErrUnencrypted   = errors.New("la clé privée n'est pas protégée par une passphrase")
 	ErrTooManyRounds = errors.New("la clé privée est chiffrée avec trop de tours de KDF bcrypt")
-	// ErrCipher is a key encrypted in a way pret cannot open: a cipher,
-	// a KDF or a format ssh-keygen does not write for an ed25519 key.
-	ErrCipher = errors.New("la clé privée est chiffrée d'une façon que pret ne sait pas ouvrir")
+	ErrCipher        = errors.New("la clé privée est chiffrée d'une façon que pret ne sait pas ouvrir")
 )
 
-// MaxKDFRounds is the most bcrypt KDF rounds (ssh-keygen -a) pret
-// computes. The time is linear in the rounds and the count is read from
-// the file, which could ask for months of CPU; 2048 is 128 times
-// ssh-keygen's default, a few seconds (x/crypto/ssh has the same cap).
-// OpenSSH has none, so such a key is sound: pret says why it cannot
-// use it rather than calling it damaged.
+// MaxKDFRounds caps the file's bcrypt rounds (ssh-keygen -a), which could
+// ask for months of CPU: 2048 is 128 times the default, a few seconds.
 const MaxKDFRounds = 2048
 
-// cipherSpec is how OpenSSH encrypts a private key with one cipher
-// (cipher.c): key and IV lengths, block size, tag length, and the mode.
+// cipherSpec is a cipher of OpenSSH's cipher.c.
 type cipherSpec struct {
 	key, iv, block, tag int
 	mode                byte // 'r' CTR, 'b' CBC, 'g' GCM, 'c' chacha20-poly1305
@@ -63,8 +50,7 @@ var ciphers = map[string]cipherSpec{
 	"chacha20-poly1305@openssh.com": {64, 0, 8, 16, 'c'},
 }
 
-// Openable says, before any passphrase is typed, why Decrypt cannot open
-// the key p describes; nil when it can try.
+// Openable says, before any passphrase is typed, why Decrypt cannot open p.
 func (p *Private) Openable() error {
 	_, known := ciphers[p.Cipher]
 	switch {
@@ -84,12 +70,9 @@ func (p *Private) Openable() error {
 
 var errDamaged = errors.New("la clé privée n'a pas pu être déchiffrée : fichier abîmé")
 
-// Decrypt opens an encrypted ed25519 private key with its passphrase, in
-// memory only, and returns a signer with a wipe function that zeroes the
-// key bytes it holds; call wipe as soon as the signature is made. The
-// error never contains the passphrase nor any key byte. Every cipher
-// ssh-keygen -Z writes is read here: x/crypto/ssh opens aes256-ctr and
-// aes256-cbc only, and its bcrypt_pbkdf is internal to it.
+// Decrypt opens an encrypted ed25519 key in memory; wipe zeroes it. The
+// error holds neither passphrase nor key byte. Every cipher of
+// ssh-keygen -Z is read here: x/crypto/ssh opens aes256 only.
 func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err error) {
 	p, err := ParsePrivate(privPEM)
 	if err != nil {
@@ -107,8 +90,7 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	if err != nil {
 		return nil, nil, err
 	}
-	// The private section: two equal check numbers (a wrong passphrase
-	// makes them differ), the type, the public key, the private key.
+	// Two check numbers (a wrong passphrase makes them differ), type, keys.
 	r := reader{b: plain}
 	c1, _ := r.uint32()
 	c2, ok := r.uint32()
@@ -133,10 +115,8 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	return signer, func() { clear(key) }, nil
 }
 
-// openSection decrypts, in place, the private section of an
-// openssh-key-v1 body (once ParsePrivate and Openable said it can) and
-// returns it. A tag that does not verify is a wrong passphrase, as for
-// OpenSSH.
+// openSection decrypts the private section in place; a bad tag is a wrong
+// passphrase, as for OpenSSH.
 func openSection(b, passphrase []byte) ([]byte, error) {
 	r := reader{b: b[len(opensshMagic):]}
 	name, _ := r.str()
@@ -155,19 +135,13 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 	k := bcryptPBKDF(passphrase, salt, int(rounds), c.key+c.iv)
 	defer clear(k)
 	key, iv := k[:c.key], k[c.key:]
-	// The tag follows the section in the file: section and tag are one
-	// slice, as the AEADs read them.
+	// The tag follows the section in the file, as the AEADs read them.
 	sealed := section[:len(section)+c.tag]
-	var blk cipher.Block
-	var err error
-	switch {
-	case c.mode == 'c':
-	case c.block == 8: // 3des-cbc, the one cipher of 64-bit blocks
+	blk, err := aes.NewCipher(key)
+	if c.block == 8 { // 3des-cbc, the one cipher of 64-bit blocks
 		blk, err = des.NewTripleDESCipher(key)
-	default:
-		blk, err = aes.NewCipher(key)
 	}
-	if err != nil {
+	if err != nil && c.mode != 'c' {
 		return nil, errDamaged
 	}
 	switch c.mode {
@@ -181,9 +155,8 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 			return nil, ErrBadPassphrase
 		}
 	case 'c':
-		// OpenSSH's chacha20-poly1305 with sequence number 0 (as
-		// x/crypto/ssh reads it in transport): the first 32 bytes of
-		// keystream are the Poly1305 key, the text starts at block 1.
+		// OpenSSH's chacha20-poly1305, sequence 0: keystream block 0 is
+		// the Poly1305 key, the text starts at block 1.
 		var nonce [chacha20.NonceSize]byte
 		s, _ := chacha20.NewUnauthenticatedCipher(key[:32], nonce[:])
 		var polyKey [32]byte
@@ -198,8 +171,7 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 	return section, nil
 }
 
-// bcryptPBKDF is OpenBSD's bcrypt_pbkdf(3), OpenSSH's key derivation,
-// as x/crypto/ssh/internal/bcrypt_pbkdf writes it.
+// bcryptPBKDF is OpenBSD's bcrypt_pbkdf(3) (x/crypto keeps its own internal).
 func bcryptPBKDF(pass, salt []byte, rounds, n int) []byte {
 	const size = 32
 	blocks := (n + size - 1) / size

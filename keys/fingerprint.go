@@ -2,6 +2,7 @@ package keys
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -13,9 +14,8 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Fingerprint is one line of `ssh-keygen -lf`: "256 SHA256:… comment
-// (ED25519)". Comment is raw, as read from the file: whoever prints Line
-// on a terminal escapes it (checklist.Escape).
+// Fingerprint is one line of `ssh-keygen -lf`. Comment is raw: whoever
+// prints Line on a terminal escapes it.
 type Fingerprint struct {
 	Key     ssh.PublicKey // what the hash is of: the certified key for a certificate
 	Bits    int
@@ -24,7 +24,6 @@ type Fingerprint struct {
 	Type    string // "ED25519", "ED25519-CERT", "RSA", …
 }
 
-// Line is the fingerprint line without its newline.
 func (f Fingerprint) Line() string {
 	return fmt.Sprintf("%d %s %s (%s)", f.Bits, f.Hash, f.Comment, f.Type)
 }
@@ -32,9 +31,7 @@ func (f Fingerprint) Line() string {
 func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerprint {
 	key, typ := pub, TypeName(pub)
 	switch cert := pub.(type) {
-	case *ssh.Certificate:
-		// ssh-keygen hashes the certified key, and names the type after
-		// it with -CERT.
+	case *ssh.Certificate: // ssh-keygen hashes the certified key
 		key, typ = cert.Key, TypeName(cert.Key)+"-CERT"
 	case *legacyKey:
 		if cert.plain != nil {
@@ -47,28 +44,14 @@ func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerpri
 	return Fingerprint{Key: key, Bits: Bits(key), Hash: ssh.FingerprintSHA256(key), Comment: comment, Type: typ}
 }
 
-// ErrNotPublicFile is what ssh-keygen -lf answers for a file where no line
-// is a public key ("is not a public key file").
+// ErrNotPublicFile is ssh-keygen's "is not a public key file".
 var ErrNotPublicFile = errors.New("aucune clé SSH lisible : aucune ligne de ce fichier n'est une clé publique")
 
-// FingerprintFile reads a key file the way `ssh-keygen -lf FILE` does
-// (OpenSSH 9, do_fingerprint) and returns its lines:
-//   - a file whose first line holds "PRIVATE KEY" is a private key: the
-//     public key and comment come from FILE.pub when it holds a key, even
-//     one that does not match (its comment, or the name FILE.pub when it
-//     has none); else from the private key itself, with its own comment
-//     when it is not encrypted and "no comment" when it is; a legacy
-//     encrypted PEM key or an encrypted PKCS#8 key without its .pub has
-//     no readable public half: refused, as ssh-keygen does;
-//   - any other file is read line by line as public keys, authorized_keys
-//     or known_hosts: blank lines and "#" comments skipped, a leading
-//     host name or option list allowed (it is the comment when the line
-//     has none after the key), certificates fingerprinted by the key they
-//     certify;
-//   - "-" reads standard input, public keys only, as ssh-keygen does.
-//
-// Every read is bounded (MaxFileSize) and goes through ReadFileFollow: a
-// named file may be a link, never a FIFO or a device.
+// FingerprintFile reads a key file as `ssh-keygen -lf FILE` does
+// (OpenSSH 9, do_fingerprint): a private key (first line) through FILE.pub
+// first; else public keys line by line, a leading host name or option list
+// being the comment when none follows; "-" is stdin, public keys only.
+// Reads are bounded; a link is followed, never to a FIFO or a device.
 func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, error) {
 	var data []byte
 	var err error
@@ -76,8 +59,7 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 		if stdin == nil {
 			return nil, errors.New("pas d'entrée standard à lire")
 		}
-		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1))
-		if err != nil {
+		if data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1)); err != nil {
 			return nil, fmt.Errorf("lecture de l'entrée standard : %w", err)
 		}
 		if len(data) > MaxFileSize {
@@ -86,21 +68,14 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 	} else if data, err = ReadFileFollow(f, path); err != nil {
 		return nil, err
 	}
-	return fingerprintData(f, path, data)
-}
-
-func fingerprintData(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var out []Fingerprint
-	for lnum, rest := 1, data; len(rest) > 0; lnum++ {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		cp := strings.TrimLeft(string(line), " \t")
+	for i, line := range strings.Split(string(data), "\n") {
+		cp := strings.TrimLeft(line, " \t")
 		if cp == "" || cp[0] == '#' {
 			continue
 		}
-		// ssh-keygen takes a file for a private key on its first line
-		// only, and never on standard input.
-		if lnum == 1 && path != "-" && strings.Contains(cp, "PRIVATE KEY") {
+		// A private key is told on the first line only, never on stdin.
+		if i == 0 && path != "-" && strings.Contains(cp, "PRIVATE KEY") {
 			return fingerprintPrivate(f, path, data)
 		}
 		if fp, ok := fingerprintLine(cp); ok {
@@ -113,14 +88,11 @@ func fingerprintData(f Files, path string, data []byte) ([]Fingerprint, error) {
 	return out, nil
 }
 
-// fingerprintLine reads one line of a public key file: "type base64
-// [comment]", or a first field (host names, options) then the key.
 func fingerprintLine(cp string) (Fingerprint, bool) {
 	comment, hasComment := "", false
 	pub, after, ok := readKey(cp)
 	if !ok {
-		// SSH1 keys ("1024 35 …") are not read; anything else is a
-		// leading field, quoted parts included, that may be the comment.
+		// SSH1 keys are not read; else a leading field may be the comment.
 		if !ssh1Key.MatchString(cp) {
 			i, quoted := 0, false
 			for ; i < len(cp) && (quoted || cp[i] != ' ' && cp[i] != '\t'); i++ {
@@ -147,12 +119,10 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 	return fingerprintOf(pub, comment, hasComment), true
 }
 
-// ssh1Key is what strtol reads for OpenSSH's SSH1 key test: a number
-// other than zero, then a blank ("1024 35 …").
+// ssh1Key is OpenSSH's strtol test for an SSH1 key ("1024 35 …").
 var ssh1Key = regexp.MustCompile(`^[+-]?[0-9]*[1-9][0-9]*[ \t]`)
 
-// readKey is sshkey_read: a key type name, white space, the base64 blob;
-// the blob's type must be the name's. after is what follows the blob.
+// readKey is sshkey_read: "type base64", the blob of that type.
 func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 	sp := strings.IndexAny(cp, " \t")
 	if sp <= 0 {
@@ -176,8 +146,7 @@ func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 	return pub, rest[end:], true
 }
 
-// fingerprintPrivate is ssh-keygen's fingerprint_private: the .pub beside
-// the file first, then the public half of the private key.
+// fingerprintPrivate is ssh-keygen's fingerprint_private.
 func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var pub ssh.PublicKey
 	comment, hasComment := "", false
@@ -189,9 +158,8 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 			}
 		}
 	}
-	var priv *Private
-	if pub == nil || comment == "" {
-		p, err := ParsePrivate(data)
+	if pub == nil {
+		priv, err := ParsePrivate(data)
 		if err != nil {
 			first, _, _ := bytes.Cut(data, []byte("\n"))
 			if bytes.Contains(first, []byte("ENCRYPTED")) {
@@ -199,16 +167,11 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 			}
 			return nil, fmt.Errorf("%w : la clé privée est illisible et aucun %s.pub lisible n'est à côté", ErrNotKey, baseName(path))
 		}
-		priv = p
-	}
-	if pub == nil {
 		if priv.Public == nil {
 			return nil, fmt.Errorf("clé %s chiffrée : sa partie publique ne se lit pas sans la passphrase, et aucun %s.pub lisible n'est à côté ; placez le .pub à côté, ou « ssh-keygen -y -f %s » le recrée", priv.LegacyType, baseName(path), path)
 		}
 		pub = priv.Public
-		// ssh-keygen reads the comment of an OpenSSH key it can open
-		// without a passphrase, even an empty one; an encrypted key and a
-		// PEM or PKCS#8 key have none: "no comment".
+		// Only a clear OpenSSH key has a comment for ssh-keygen.
 		if !priv.Encrypted && priv.Format == "openssh" {
 			comment, hasComment = priv.Comment, true
 		}
@@ -216,8 +179,7 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 	return []Fingerprint{fingerprintOf(pub, comment, hasComment)}, nil
 }
 
-// firstPublic is sshkey_try_load_public: the first line that is a key;
-// lines starting with "#" or empty are skipped, a private key aborts.
+// firstPublic is sshkey_try_load_public: the first key line; a private key aborts.
 func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 	for rest := data; len(rest) > 0; {
 		var line []byte
@@ -246,9 +208,8 @@ func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 
 func baseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
 
-// legacyKey is a DSA key or certificate, which x/crypto/ssh no longer
-// parses but ssh-keygen still fingerprints: pret names and hashes it,
-// nothing more. plain is a certificate's certified key.
+// legacyKey is a DSA key or certificate (plain: its key): x/crypto/ssh
+// no longer parses them, ssh-keygen still fingerprints them.
 type legacyKey struct {
 	typ   string
 	blob  []byte
@@ -262,8 +223,7 @@ func (k *legacyKey) Verify([]byte, *ssh.Signature) error {
 	return errors.New("les clés DSA ne sont pas prises en charge")
 }
 
-// ParsePublicKey is ssh.ParsePublicKey, and DSA keys and certificates
-// besides, which only need to be named and fingerprinted.
+// ParsePublicKey is ssh.ParsePublicKey, and DSA keys and certificates.
 func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 	pub, err := ssh.ParsePublicKey(blob)
 	if err == nil {
@@ -291,4 +251,56 @@ func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 		return &legacyKey{typ: cert.Type, blob: blob, plain: k.(*legacyKey)}, nil
 	}
 	return nil, err
+}
+
+// Randomart is OpenSSH's fingerprint_randomart (`ssh-keygen -lv`), byte for byte.
+func Randomart(pub ssh.PublicKey) string { return fingerprintOf(pub, "", false).Randomart() }
+
+// Randomart is the picture under the line's type.
+func (f Fingerprint) Randomart() string {
+	const (
+		base  = 8
+		sizeY = base + 1
+		sizeX = base*2 + 1
+		aug   = " .o+=*BOX@%&#/^SE"
+	)
+	last := len(aug) - 1
+	var field [sizeX][sizeY]int
+	x, y := sizeX/2, sizeY/2
+	step := func(bit byte) int { return int(bit)*2 - 1 } // 1: +1, 0: -1
+	for _, in := range sha256.Sum256(f.Key.Marshal()) {
+		for range 4 {
+			x = min(max(x+step(in&1), 0), sizeX-1)
+			y = min(max(y+step(in>>1&1), 0), sizeY-1)
+			if field[x][y] < last-2 {
+				field[x][y]++
+			}
+			in >>= 2
+		}
+	}
+	field[sizeX/2][sizeY/2] = last - 1
+	field[x][y] = last
+
+	title := fmt.Sprintf("[%s %d]", f.Type, f.Bits)
+	if len(title) > sizeX {
+		title = "[" + f.Type + "]"
+	}
+	if len(title) >= sizeX {
+		title = title[:sizeX-1] // snprintf truncation in OpenSSH
+	}
+	var sb strings.Builder
+	border := func(label string) {
+		pad := (sizeX - len(label)) / 2
+		sb.WriteString("+" + strings.Repeat("-", pad) + label + strings.Repeat("-", sizeX-pad-len(label)) + "+\n")
+	}
+	border(title)
+	for y := 0; y < sizeY; y++ {
+		sb.WriteByte('|')
+		for x := 0; x < sizeX; x++ {
+			sb.WriteByte(aug[min(field[x][y], last)])
+		}
+		sb.WriteString("|\n")
+	}
+	border("[SHA256]")
+	return sb.String()
 }

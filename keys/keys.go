@@ -1,14 +1,5 @@
-// Package keys generates, encodes, parses and fingerprints the ed25519 key
-// the learner brings to the session, and writes key files without ever
-// replacing one that exists.
-//
-// Reading a private key never needs its passphrase: the public half, the
-// cipher and the KDF sit in clear in the openssh-key-v1 header, which is
-// what lets `pret` keep an existing key without asking anything.
-//
-// keys depends on x/crypto and the standard library only: the file
-// system comes in through Files, which pret's callers fill with
-// internal/safefile's bounded reader and never-replacing writer.
+// Package keys generates, parses and fingerprints the learner's ed25519
+// key, and writes key files without ever replacing one (through Files).
 package keys
 
 import (
@@ -16,6 +7,8 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -27,33 +20,27 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// MaxFileSize bounds every key file read: a real key is a few hundred
-// bytes, and a file given by someone else must not make us allocate more.
+// MaxFileSize bounds every key file read: a real key is a few hundred bytes.
 const MaxFileSize = 64 << 10
 
 var (
-	// ErrTooLarge is returned for a key file over MaxFileSize.
 	ErrTooLarge = errors.New("fichier de clé trop grand (plus de 64 Kio) : ce n'est pas une clé SSH")
-	// ErrNotKey is returned when no key can be read from the bytes.
-	ErrNotKey = errors.New("aucune clé SSH lisible dans ce fichier")
+	ErrNotKey   = errors.New("aucune clé SSH lisible dans ce fichier")
 )
 
-// Generate makes a new ed25519 key and returns the private key in OpenSSH
-// format, encrypted with passphrase (aes256-ctr, bcrypt KDF, as ssh-keygen
-// does), and the matching public key line "ssh-ed25519 AAAA… comment\n".
+// Generate makes an ed25519 key encrypted as ssh-keygen does, and its .pub line.
 func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pubLine []byte, err error) {
 	if err := CheckComment(comment); err != nil {
 		return nil, nil, err
 	}
 	if len(passphrase) == 0 {
-		// Refuse here too, not only in the prompt: an unencrypted key is
-		// exactly what the course forbids.
+		// The course forbids an unencrypted key: refused here too.
 		return nil, nil, errors.New("la passphrase est vide")
 	}
 	if random == nil {
 		random = rand.Reader
 	}
-	pub, priv, err := ed25519.GenerateKey(random)
+	_, priv, err := ed25519.GenerateKey(random)
 	if err != nil {
 		return nil, nil, fmt.Errorf("génération de la clé : %w", err)
 	}
@@ -61,20 +48,15 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 	if err != nil {
 		return nil, nil, fmt.Errorf("chiffrement de la clé : %w", err)
 	}
-	sshPub, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pem.EncodeToMemory(block), PublicLine(sshPub, comment), nil
+	signer, _ := ssh.NewSignerFromKey(priv) // an ed25519 key always makes one
+	return pem.EncodeToMemory(block), PublicLine(signer.PublicKey(), comment), nil
 }
 
-// MaxCommentLen bounds a key comment: it is a label, and it is printed on
-// every fingerprint line.
+// MaxCommentLen bounds a key comment, printed on every fingerprint line.
 const MaxCommentLen = 1024
 
-// CheckComment refuses a comment that would break the .pub file (a
-// newline writes a second line into it) or show something else than
-// itself on a terminal (control characters, invalid UTF-8).
+// CheckComment refuses a comment that would break the .pub (a newline)
+// or a terminal (control characters, invalid UTF-8).
 func CheckComment(c string) error {
 	if len(c) > MaxCommentLen {
 		return fmt.Errorf("commentaire de clé trop long (plus de %d octets)", MaxCommentLen)
@@ -94,36 +76,28 @@ func CheckComment(c string) error {
 func PublicLine(pub ssh.PublicKey, comment string) []byte {
 	line := bytes.TrimRight(ssh.MarshalAuthorizedKey(pub), "\n")
 	if comment != "" {
-		line = append(line, ' ')
-		line = append(line, comment...)
+		line = append(append(line, ' '), comment...)
 	}
 	return append(line, '\n')
 }
 
-// TypeName is the key type as ssh-keygen names it in a fingerprint line.
 func TypeName(pub ssh.PublicKey) string {
-	switch pub.Type() {
-	case ssh.KeyAlgoED25519:
-		return "ED25519"
-	case ssh.KeyAlgoSKED25519:
-		return "ED25519-SK"
-	case ssh.KeyAlgoRSA:
-		return "RSA"
-	case ssh.KeyAlgoDSA: //nolint:staticcheck // naming an old key is not using it
-		return "DSA"
-	case ssh.KeyAlgoECDSA256, ssh.KeyAlgoECDSA384, ssh.KeyAlgoECDSA521:
-		return "ECDSA"
-	case ssh.KeyAlgoSKECDSA256:
-		return "ECDSA-SK"
+	if name, ok := typeNames[pub.Type()]; ok {
+		return name
 	}
 	return strings.ToUpper(pub.Type())
 }
 
-// IsEd25519 reports whether the key is a plain ed25519 key (not a
-// security-key ed25519-sk, which the course does not ask for).
+var typeNames = map[string]string{
+	ssh.KeyAlgoED25519: "ED25519", ssh.KeyAlgoSKED25519: "ED25519-SK", ssh.KeyAlgoRSA: "RSA",
+	ssh.KeyAlgoDSA:      "DSA", //nolint:staticcheck // naming an old key is not using it
+	ssh.KeyAlgoECDSA256: "ECDSA", ssh.KeyAlgoECDSA384: "ECDSA", ssh.KeyAlgoECDSA521: "ECDSA",
+	ssh.KeyAlgoSKECDSA256: "ECDSA-SK",
+}
+
+// IsEd25519 reports a plain ed25519 key (not ed25519-sk).
 func IsEd25519(pub ssh.PublicKey) bool { return pub.Type() == ssh.KeyAlgoED25519 }
 
-// Bits is the key size ssh-keygen prints first on a fingerprint line.
 func Bits(pub ssh.PublicKey) int {
 	switch pub.Type() {
 	case ssh.KeyAlgoED25519, ssh.KeyAlgoSKED25519, ssh.KeyAlgoECDSA256, ssh.KeyAlgoSKECDSA256:
@@ -144,24 +118,19 @@ func Bits(pub ssh.PublicKey) int {
 	return 0
 }
 
-// FingerprintLine is exactly what `ssh-keygen -lf` prints for one key,
-// without the newline: "256 SHA256:… comment (ED25519)".
+// FingerprintLine is what `ssh-keygen -lf` prints for one key.
 func FingerprintLine(pub ssh.PublicKey, comment string) string {
-	if comment == "" {
-		comment = "no comment"
-	}
-	return Fingerprint{Bits: Bits(pub), Hash: ssh.FingerprintSHA256(pub), Comment: comment, Type: TypeName(pub)}.Line()
+	return fingerprintOf(pub, comment, comment != "").Line()
 }
 
-// reader walks the SSH wire format with every length checked against what
-// is left, so a hostile length can neither panic nor allocate.
+// reader walks the SSH wire format; a hostile length neither panics nor allocates.
 type reader struct{ b []byte }
 
 func (r *reader) uint32() (uint32, bool) {
 	if len(r.b) < 4 {
 		return 0, false
 	}
-	v := uint32(r.b[0])<<24 | uint32(r.b[1])<<16 | uint32(r.b[2])<<8 | uint32(r.b[3])
+	v := binary.BigEndian.Uint32(r.b)
 	r.b = r.b[4:]
 	return v, true
 }
@@ -174,4 +143,40 @@ func (r *reader) str() ([]byte, bool) {
 	s := r.b[:n]
 	r.b = r.b[n:]
 	return s, true
+}
+
+// LooksLikeFragment reports a base64 word that may be cut from a key body
+// (which keys/leak cannot decode): 16 characters or more, mixed case, not
+// hex, not a public key nor a SHA256 fingerprint.
+func LooksLikeFragment(s string) bool {
+	notB64 := func(r rune) bool {
+		return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '+' || r == '/')
+	}
+	for _, w := range strings.FieldsFunc(s, notB64) {
+		if len(w) >= 16 && mixedCase(w) && !allHex(w) && !publicBlob(w) && !strings.Contains(s, "SHA256:"+w) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicBlob reports an SSH public key, whole or cut.
+func publicBlob(w string) bool {
+	raw, _ := base64.StdEncoding.DecodeString(w[:len(w)/4*4])
+	if len(raw) < 8 {
+		return false
+	}
+	n := int(binary.BigEndian.Uint32(raw))
+	if n >= 64 || 4+n > len(raw) {
+		return false
+	}
+	name, _, dash := strings.Cut(string(raw[4:4+n]), "-")
+	return dash && (name == "ssh" || name == "ecdsa" || name == "sk" || name == "rsa")
+}
+
+func allHex(s string) bool { return strings.Trim(s, "0123456789abcdefABCDEF") == "" }
+
+func mixedCase(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) &&
+		strings.ContainsFunc(s, func(r rune) bool { return 'a' <= r && r <= 'z' })
 }

@@ -3,6 +3,7 @@
 package keys
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unsafe"
@@ -37,18 +38,12 @@ func (s Store) Permissions() ([]PermProblem, error) {
 	return ps, nil
 }
 
-// The file and folder rights of winnt.h that x/sys/windows does not name.
+// winnt.h's FILE_READ_DATA (1), FILE_ADD_FILE (2) and FILE_DELETE_CHILD
+// (0x40), which x/sys/windows does not name. Writing a folder is adding or
+// deleting a file in it, or changing its ACL or owner.
 const (
-	fileReadData    = 0x0001
-	fileAddFile     = 0x0002
-	fileDeleteChild = 0x0040
-)
-
-const (
-	readRights = fileReadData | windows.GENERIC_READ | windows.GENERIC_ALL
-	// Adding or deleting a file in a folder, or changing its ACL or owner.
-	writeRights = fileAddFile | fileDeleteChild | windows.WRITE_DAC |
-		windows.WRITE_OWNER | windows.GENERIC_WRITE | windows.GENERIC_ALL
+	readRights  = 0x0001 | windows.GENERIC_READ | windows.GENERIC_ALL
+	writeRights = 0x0002 | 0x0040 | windows.WRITE_DAC | windows.WRITE_OWNER | windows.GENERIC_WRITE | windows.GENERIC_ALL
 )
 
 // grantsToOthers lists the accounts, other than the owner, SYSTEM and
@@ -61,14 +56,11 @@ func grantsToOthers(path string, rights windows.ACCESS_MASK) (others []string, o
 		return nil, "", err
 	}
 	ownerSID, _, err := sd.Owner()
-	if err != nil {
+	dacl, _, err2 := sd.DACL()
+	if err = errors.Join(err, err2); err != nil {
 		return nil, "", err
 	}
 	owner = accountName(ownerSID)
-	dacl, _, err := sd.DACL()
-	if err != nil {
-		return nil, "", err
-	}
 	if dacl == nil {
 		return []string{"tout le monde (aucune ACL)"}, owner, nil
 	}
@@ -95,14 +87,14 @@ func grantsToOthers(path string, rights windows.ACCESS_MASK) (others []string, o
 
 // accountName is DOMAIN\name, or the SID's string when it has no name.
 func accountName(sid *windows.SID) string {
-	account, domain, _, err := sid.LookupAccount("")
-	switch {
+	switch account, domain, _, err := sid.LookupAccount(""); {
 	case err != nil:
 		return sid.String()
 	case domain == "":
 		return account
+	default:
+		return domain + `\` + account
 	}
-	return domain + `\` + account
 }
 
 // icacls is the command that leaves path to its owner alone: inherited

@@ -12,26 +12,19 @@ import (
 
 // Private is what can be known of a private key file without its passphrase.
 type Private struct {
-	Public    ssh.PublicKey // nil only for a legacy encrypted PEM key
-	Encrypted bool
-	Cipher    string // "aes256-ctr", "none", or the PEM DEK-Info cipher
-	KDF       string // "bcrypt", "none"
-	// Rounds is the bcrypt KDF's round count of an openssh-key-v1 key
-	// (ssh-keygen -a), 0 otherwise.
-	Rounds uint32
-	// Comment is known only when the key is not encrypted.
-	Comment string
-	// Format is "openssh" for openssh-key-v1, else the PEM block type.
-	Format string
-	// LegacyType names the key type of a legacy encrypted PEM key, whose
-	// public half cannot be read ("RSA", "EC", "DSA").
-	LegacyType string
+	Public     ssh.PublicKey // nil only for a legacy encrypted PEM key
+	Encrypted  bool
+	Cipher     string // "aes256-ctr", "none", or the PEM DEK-Info cipher
+	KDF        string // "bcrypt", "none"
+	Rounds     uint32 // bcrypt rounds of an openssh-key-v1 key (ssh-keygen -a)
+	Comment    string // known only when the key is not encrypted
+	Format     string // "openssh" for openssh-key-v1, else the PEM block type
+	LegacyType string // a legacy encrypted PEM key's type: "RSA", "EC", "DSA", "PKCS#8"
 }
 
 const opensshMagic = "openssh-key-v1\x00"
 
-// ParsePrivate reads a private key file's header. It never needs the
-// passphrase and never returns private key material.
+// ParsePrivate reads a key file's header: no passphrase, no key material.
 func ParsePrivate(data []byte) (*Private, error) {
 	if len(data) > MaxFileSize {
 		return nil, ErrTooLarge
@@ -52,10 +45,7 @@ func ParsePrivate(data []byte) (*Private, error) {
 	switch {
 	case errors.As(err, &missing):
 		p.Encrypted = true
-		p.Cipher = block.Headers["DEK-Info"]
-		if i := strings.IndexByte(p.Cipher, ','); i >= 0 {
-			p.Cipher = p.Cipher[:i]
-		}
+		p.Cipher, _, _ = strings.Cut(block.Headers["DEK-Info"], ",")
 		p.Public = missing.PublicKey
 		p.LegacyType = strings.TrimSpace(strings.TrimSuffix(block.Type, "PRIVATE KEY"))
 		if p.LegacyType == "" || p.LegacyType == "ENCRYPTED" {
@@ -85,19 +75,12 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	kdfOpts, ok3 := r.str() // salt and rounds: Decrypt needs the rounds
 	n, ok4 := r.uint32()
 	if !(ok1 && ok2 && ok3 && ok4) || n != 1 {
-		// ssh-keygen itself only ever writes one key per file.
 		return nil, bad
 	}
-	blob, ok := r.str()
-	if !ok {
-		return nil, bad
-	}
+	blob, _ := r.str()
 	pub, err := ParsePublicKey(blob)
-	if err != nil {
-		return nil, bad
-	}
 	section, ok := r.str()
-	if !ok {
+	if err != nil || !ok {
 		return nil, bad
 	}
 	p := &Private{
@@ -119,9 +102,8 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	return p, nil
 }
 
-// clearComment reads the comment of an unencrypted private section:
-// two check integers, the key type, its type-specific fields, then the
-// comment. Unknown types give no comment rather than a guess.
+// clearComment reads an unencrypted section's comment, after the fields
+// of its type; an unknown type gives none rather than a guess.
 func clearComment(section []byte) string {
 	r := reader{b: section}
 	c1, ok1 := r.uint32()
@@ -130,17 +112,11 @@ func clearComment(section []byte) string {
 	if !(ok1 && ok2 && ok3) || c1 != c2 {
 		return ""
 	}
-	// The fields of each type: s a string, b a byte (a security key's
-	// flags).
+	// The fields of each type: s a string, b a byte (a security key's flags).
 	fields := map[string]string{
-		ssh.KeyAlgoED25519:    "ss",
-		ssh.KeyAlgoRSA:        "ssssss",
-		ssh.KeyAlgoECDSA256:   "sss",
-		ssh.KeyAlgoECDSA384:   "sss",
-		ssh.KeyAlgoECDSA521:   "sss",
-		ssh.KeyAlgoDSA:        "sssss", //nolint:staticcheck // reading, not using
-		ssh.KeyAlgoSKED25519:  "ssbss",
-		ssh.KeyAlgoSKECDSA256: "sssbss",
+		ssh.KeyAlgoED25519: "ss", ssh.KeyAlgoRSA: "ssssss", ssh.KeyAlgoSKED25519: "ssbss", ssh.KeyAlgoSKECDSA256: "sssbss",
+		ssh.KeyAlgoECDSA256: "sss", ssh.KeyAlgoECDSA384: "sss", ssh.KeyAlgoECDSA521: "sss",
+		ssh.KeyAlgoDSA: "sssss", //nolint:staticcheck // reading, not using
 	}[string(typ)]
 	if fields == "" {
 		return ""
@@ -155,34 +131,27 @@ func clearComment(section []byte) string {
 			return ""
 		}
 	}
-	c, ok := r.str()
-	if !ok {
-		return ""
-	}
+	c, _ := r.str()
 	return string(c)
 }
 
-// PublicEntry is one key of a public key file, with its comment.
 type PublicEntry struct {
 	Key     ssh.PublicKey
 	Comment string
 }
 
-// ParsePublic reads an authorized_keys-style file: one key per line,
-// comments and blank lines skipped, as `ssh-keygen -lf` reads it.
+// ParsePublic reads an authorized_keys-style file.
 func ParsePublic(data []byte) ([]PublicEntry, error) {
 	if len(data) > MaxFileSize {
 		return nil, ErrTooLarge
 	}
 	var out []PublicEntry
-	rest := data
-	for len(bytes.TrimSpace(rest)) > 0 {
+	for rest := data; len(bytes.TrimSpace(rest)) > 0; {
 		pub, comment, _, next, err := ssh.ParseAuthorizedKey(rest)
 		if err != nil {
 			break
 		}
-		out = append(out, PublicEntry{Key: pub, Comment: comment})
-		rest = next
+		out, rest = append(out, PublicEntry{Key: pub, Comment: comment}), next
 	}
 	if len(out) == 0 {
 		return nil, ErrNotKey

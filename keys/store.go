@@ -13,28 +13,22 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Store is the learner's key pair on disk: Dir/Name and Dir/Name.pub,
-// read and written through Files (pret gives internal/safefile's).
+// Store is the learner's key pair, Dir/Name and Dir/Name.pub, through Files.
 type Store struct {
 	Dir, Name, Comment string
 	Files              Files
 }
 
-// sshFiles are the names OpenSSH itself reads in ~/.ssh: a key by one of
-// these names would take the place of the client's configuration, its
-// known hosts or the keys it lets in (OpenSSH still reads the "2" forms).
+// sshFiles are what OpenSSH reads in ~/.ssh: a key must not replace them.
 var sshFiles = []string{"config", "known_hosts", "known_hosts2", "authorized_keys", "authorized_keys2", "environment", "rc"}
 
-// CheckName refuses a key name (cle.nom) that is not a file name of its
-// own in the key folder: empty, "." or "..", a path, a name OpenSSH
-// reads for something else (config, known_hosts, authorized_keys…), or
-// one ending in .pub, which is the public half's name. Compared without
-// case: macOS and Windows file systems see "Config" as "config".
+// CheckName refuses a key name that is not a plain file name of its own,
+// compared without case (macOS and Windows see "Config" as "config").
 func CheckName(name string) error {
 	switch {
 	case name == "", name == ".", name == "..", strings.ContainsAny(name, `/\`):
 		return fmt.Errorf("nom de clé invalide (%q) : un nom de fichier seul est attendu, par exemple id_ed25519_romeo", name)
-	case len(name) >= len(".pub") && strings.EqualFold(name[len(name)-len(".pub"):], ".pub"):
+	case strings.HasSuffix(strings.ToLower(name), ".pub"):
 		return fmt.Errorf("nom de clé refusé (%q) : .pub est le nom de la clé publique ; la clé privée s'appelle sans, par exemple id_ed25519_romeo", name)
 	}
 	for _, f := range sshFiles {
@@ -45,11 +39,9 @@ func CheckName(name string) error {
 	return nil
 }
 
-// PrivatePath and PublicPath are the two files of the pair.
 func (s Store) PrivatePath() string { return filepath.Join(s.Dir, s.Name) }
 func (s Store) PublicPath() string  { return s.PrivatePath() + ".pub" }
 
-// explain says a system error in French, through Files.
 func (s Store) explain(path string, err error) error {
 	if s.Files == nil {
 		return ErrNoFiles
@@ -57,7 +49,6 @@ func (s Store) explain(path string, err error) error {
 	return s.Files.Explain(path, err)
 }
 
-// Kind says which of the pair's files exist.
 type Kind int
 
 const (
@@ -66,17 +57,13 @@ const (
 	OrphanPub             // a .pub alone: never make a new key beside it
 )
 
-// State is what Inspect found. Private is set when Kind is Present; Pub is
-// set when a readable .pub exists.
 type State struct {
 	Kind    Kind
-	Private *Private
-	Pub     *PublicEntry
-	// PubErr is why an existing .pub could not be read.
-	PubErr error
+	Private *Private     // when Kind is Present
+	Pub     *PublicEntry // when a readable .pub exists
+	PubErr  error        // why an existing .pub could not be read
 }
 
-// PubMatches reports whether the .pub holds the private key's public half.
 func (st *State) PubMatches() bool {
 	return st.Private != nil && st.Private.Public != nil && st.Pub != nil &&
 		bytes.Equal(st.Private.Public.Marshal(), st.Pub.Key.Marshal())
@@ -93,8 +80,7 @@ func (st *State) Public() ssh.PublicKey {
 	return nil
 }
 
-// Inspect looks at the pair without changing anything and without the
-// passphrase.
+// Inspect looks at the pair without changing it or asking the passphrase.
 func (s Store) Inspect() (*State, error) {
 	if s.Files == nil {
 		return nil, ErrNoFiles
@@ -109,15 +95,14 @@ func (s Store) Inspect() (*State, error) {
 	}
 	st := &State{}
 	if pubExists {
+		var entries []PublicEntry
 		data, err := ReadFile(s.Files, s.PublicPath())
 		if err == nil {
-			var entries []PublicEntry
 			entries, err = ParsePublic(data)
-			if err == nil {
-				st.Pub = &entries[0]
-			}
 		}
-		st.PubErr = err
+		if st.PubErr = err; err == nil {
+			st.Pub = &entries[0]
+		}
 	}
 	switch {
 	case !privExists && !pubExists:
@@ -139,7 +124,7 @@ func (s Store) Inspect() (*State, error) {
 	return st, nil
 }
 
-// exists tells whether a name is taken, refusing a symbolic link outright.
+// exists refuses a symbolic link outright.
 func (s Store) exists(path string) (bool, error) {
 	st, err := os.Lstat(path)
 	switch {
@@ -155,18 +140,11 @@ func (s Store) exists(path string) (bool, error) {
 	return true, nil
 }
 
-// ErrAppeared is returned by Create when another process created the key
-// while the passphrase was being asked: the key that exists is kept.
 var ErrAppeared = errors.New("la clé est apparue pendant la saisie ; elle est conservée")
 
-// Create makes the key pair. Both files are written and synced under
-// temporary names first, then linked into place, so a full disk or an
-// interruption leaves no key, no .pub and no temporary file. It returns
-// ErrAppeared, with the new state, if a key exists by the time the folder
-// lock is held.
+// Create makes the pair, staged then linked into place, so a full disk or
+// an interruption leaves nothing; ErrAppeared if a key exists under the lock.
 func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
-	// Refused before the folder is touched: not even a lock file for a
-	// name or a comment that could never make a key.
 	if err := CheckName(s.Name); err != nil {
 		return nil, err
 	}
@@ -207,8 +185,7 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 		return nil, err
 	}
 	if err := marked(s.PublicPath(), linkPub()); err != nil {
-		// Only we could have linked the private key, under the lock; take
-		// it back so the pair stays whole or absent.
+		// Only we linked it, under the lock: the pair stays whole or absent.
 		os.Remove(s.PrivatePath())
 		return nil, err
 	}
@@ -218,11 +195,7 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 	return s.Inspect()
 }
 
-// Leftovers are the files a killed run of pret left in the key folder:
-// the temporary names Stage gives the key and its .pub (Files.Staged),
-// when they are regular files no larger than a key file. A link, a
-// folder, a larger file or a name of any other pattern is never one.
-// They hold the key's bytes, encrypted, under another name.
+// Leftovers are the staged files a killed run left in the key folder.
 func (s Store) Leftovers() ([]string, error) {
 	if s.Files == nil {
 		return nil, ErrNoFiles
@@ -248,10 +221,8 @@ func (s Store) Leftovers() ([]string, error) {
 	return found, nil
 }
 
-// RemoveLeftovers removes the Leftovers and returns them. It holds the
-// folder lock while it looks again and removes: every run stages and
-// links under that lock, so a temporary file seen then belongs to no
-// run alive.
+// RemoveLeftovers removes them, looking again under the folder lock: no
+// live run owns a staged file then.
 func (s Store) RemoveLeftovers() ([]string, error) {
 	found, err := s.Leftovers()
 	if err != nil || len(found) == 0 {
@@ -273,7 +244,6 @@ func (s Store) RemoveLeftovers() ([]string, error) {
 	return found, nil
 }
 
-// RebuildPub writes the missing .pub from the private key's public half.
 func (s Store) RebuildPub(st *State) (*State, error) {
 	if err := CheckName(s.Name); err != nil {
 		return nil, err
@@ -281,10 +251,9 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 	if st.Private == nil || st.Private.Public == nil {
 		return nil, errors.New("la partie publique de la clé privée est illisible")
 	}
+	// A comment with a newline would write a second line.
 	comment := st.Private.Comment
 	if comment == "" || CheckComment(comment) != nil {
-		// A comment read from the file with a newline in it would write a
-		// second line into the .pub.
 		comment = s.Comment
 	}
 	if CheckComment(comment) != nil {
@@ -303,4 +272,10 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 		return nil, err
 	}
 	return s.Inspect()
+}
+
+// PermProblem is why OpenSSH would refuse the key, or how others could
+// replace it, and the fix (chmod, icacls); see Store.Permissions.
+type PermProblem struct {
+	Msg, Fix string
 }

@@ -1,31 +1,10 @@
-// Package leak finds the lines of a text that are private key material,
-// so that whoever quotes the text can leave them out and name them by
-// number only.
-//
-// A pasted key is rarely intact: mail and editors rewrap it, change its
-// case or its spaces, quote it with "> ", put it in a list, a table or a
-// code block, drop its first or last line. So the detector looks for
-// what proves a key, then takes every line of the block around it:
-//   - a "BEGIN … PRIVATE KEY" line of any kind (OPENSSH, RSA, EC, DSA,
-//     PKCS#8, ENCRYPTED, PGP, SSH2), in any case, with any spaces, even
-//     cut over two lines, then its body up to the END line;
-//   - an "END … PRIVATE KEY" line, and the body above it;
-//   - a PuTTY key file (PuTTY-User-Key-File-N … Private-MAC, blank lines
-//     inside), or its part from Private-Lines on;
-//   - a legacy encrypted PEM body announced by Proc-Type or DEK-Info;
-//   - a body without any of those lines whose base64 decodes to the
-//     start of a key: "openssh-key-v1" (b3BlbnNzaC1rZXktdjE, wherever
-//     the lines break) or the DER of a PKCS#1, DSA, SEC1, PKCS#8 or
-//     encrypted PKCS#8 private key.
-//
-// Base64 that decodes to nothing of the kind is not a key, however long
-// and random it looks: a signature block (SSHSIG, of any key type), a
-// public key, a certificate or a fingerprint is never reported.
-//
-// Lines are split on "\n", a trailing "\r" being part of the break, as
-// every reader of pret splits them. The work is linear in the size of
-// the text: each line is read once to classify it and once to look for a
-// key, and each look reads on a bounded number of characters.
+// Package leak finds the lines of a text that are private key material.
+// A pasted key is rarely intact (rewrapped, quoted, re-cased, cut), so the
+// detector looks for what proves a key (a BEGIN/END "… PRIVATE KEY" line,
+// even cut, a PuTTY or Proc-Type/DEK-Info header, base64 decoding to
+// "openssh-key-v1" or a DER private key) and takes the block around it.
+// Public keys, certificates and signatures are never reported. The work is
+// linear: each line is classified once, each look ahead is bounded.
 package leak
 
 import (
@@ -35,8 +14,7 @@ import (
 	"unicode"
 )
 
-// Lines returns the 1-based numbers, ascending, of every line of text
-// that is private key material.
+// Lines returns the 1-based numbers, ascending, of the lines of key material.
 func Lines(text string) []int {
 	d := read(text)
 	d.scan()
@@ -46,17 +24,14 @@ func Lines(text string) []int {
 // Has reports whether text holds any private key material.
 func Has(text string) bool { return len(Lines(text)) > 0 }
 
-// Redact returns text with every line of private key material emptied,
-// its line break kept so that line numbers stay true, and the numbers of
-// those lines. Readers parse the redacted text: whatever they quote
-// afterwards cannot be a line of the key.
+// Redact empties every line of key material (breaks kept, so line
+// numbers stay true) and returns their numbers.
 func Redact(text string) (string, []int) {
 	lines := Lines(text)
 	if len(lines) == 0 {
 		return text, nil
 	}
 	var b strings.Builder
-	b.Grow(len(text))
 	no, next := 0, 0
 	for l := range strings.Lines(text) {
 		if no++; next < len(lines) && lines[next] == no {
@@ -68,7 +43,6 @@ func Redact(text string) (string, []int) {
 	return b.String(), lines
 }
 
-// kind is what a line is, read on its own.
 type kind uint8
 
 const (
@@ -86,14 +60,11 @@ const (
 	end            // END … PRIVATE KEY, or an END the next line may end
 )
 
-// magic is the base64 of "openssh-key-v1", with which every OpenSSH
-// private key starts.
+// magic is the base64 of "openssh-key-v1", how OpenSSH private keys start.
 const magic = "b3BlbnNzaC1rZXktdjE"
 
-// Bounds of the looks ahead, which keep the work linear: blank lines
-// skipped between two pieces (mail and editors add a few), characters
-// decoded to recognise DER (its first elements fit in 48 bytes), and the
-// longest kind name between BEGIN and PRIVATE KEY ("SSH2ENCRYPTED").
+// Bounds of the looks ahead: blank lines between pieces, base64 read for
+// DER (its first elements fit in 48 bytes), the longest kind ("SSH2ENCRYPTED").
 const (
 	maxGap     = 8
 	derChars   = 64
@@ -104,15 +75,12 @@ type doc struct {
 	text   string
 	kinds  []kind
 	marked []int
-	// work counts the bytes of lines read: the tests check that it grows
-	// as the text does, not faster.
-	work int
+	work   int // bytes of lines read: the tests check it grows as the text does
 }
 
-// pos is a line: its index and the offset where it starts.
+// pos is a line's index and start offset.
 type pos struct{ i, off int }
 
-// next is the line after p.
 func (d *doc) next(p pos) pos {
 	n := strings.IndexByte(d.text[p.off:], '\n') + 1
 	if n == 0 {
@@ -126,14 +94,14 @@ func (d *doc) next(p pos) pos {
 func (d *doc) line(p pos) string { return strip(d.text[p.off:d.next(p).off]) }
 
 func read(text string) *doc {
-	d := &doc{text: text}
+	d := &doc{text: text, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
 	for p := (pos{}); p.off < len(text); p = d.next(p) {
 		d.kinds = append(d.kinds, classify(d.line(p)))
 	}
 	return d
 }
 
-// mark marks the lines from..to (indexes, inclusive) not yet marked.
+// mark marks the lines from..to (inclusive) not yet marked.
 func (d *doc) mark(from, to int) {
 	if n := len(d.marked); n > 0 {
 		from = max(from, d.marked[n-1])
@@ -143,22 +111,18 @@ func (d *doc) mark(from, to int) {
 	}
 }
 
-// scan walks the lines once: at each, it looks for what proves a key,
-// marks the block around it, and goes on after the block.
+// scan walks the lines once, marking the block around each proof of a key.
 func (d *doc) scan() {
-	// Where the current run of base64 lines began, and of PuTTY lines: a
-	// key found at their end (an END line, Private-Lines) reaches back.
+	// Starts of the current base64 and PuTTY runs: an END or Private-Lines reaches back.
 	run, puttyRun := -1, -1
 	for p := (pos{}); p.i < len(d.kinds); {
 		k := d.kinds[p.i]
 		found, last := false, p // a key's first lines, from p to last
 		switch k {
-		case whole, encrypted:
+		case whole, encrypted, puttyKey, puttyMAC:
 			found = true
 		case begin, end:
 			last, found = d.marker(p)
-		case puttyKey, puttyMAC:
-			found = true
 		default:
 			last, found = d.headless(p)
 		}
@@ -194,8 +158,7 @@ func (d *doc) scan() {
 	}
 }
 
-// nextFilled returns the first line after p that is not blank, past at
-// most maxGap blank lines.
+// nextFilled returns the first non-blank line after p, within maxGap.
 func (d *doc) nextFilled(p pos) (pos, bool) {
 	for gap := 0; gap <= maxGap; gap++ {
 		if p = d.next(p); p.i >= len(d.kinds) || d.kinds[p.i] != blank {
@@ -205,10 +168,8 @@ func (d *doc) nextFilled(p pos) (pos, bool) {
 	return p, false
 }
 
-// block marks the rest of a key from p: base64 lines, the blank lines
-// between them, headers (a PEM body's before its base64, a PuTTY file's
-// anywhere), up to the line that closes it, END or Private-MAC. It
-// returns the first line it did not take.
+// block marks the rest of a key from p (base64, blanks, headers) up to
+// END or Private-MAC, and returns the first line it did not take.
 func (d *doc) block(p pos, ppk bool) pos {
 	from, last, seen := p.i, p.i-1, false
 	for ; p.i < len(d.kinds); p = d.next(p) {
@@ -234,17 +195,11 @@ func (d *doc) block(p pos, ppk bool) pos {
 	return p
 }
 
-// marker confirms a BEGIN or END line at p and returns its last line: p
-// itself, or the next one when the marker was cut ("-----BEGIN OPENSSH"
-// then "PRIVATE KEY-----").
+// marker confirms a BEGIN or END line at p and returns its last line
+// (the next one for a cut marker).
 func (d *doc) marker(p pos) (pos, bool) {
-	var word string
-	switch d.kinds[p.i] {
-	case begin:
-		word = "BEGIN"
-	case end:
-		word = "END"
-	default:
+	word := map[kind]string{begin: "BEGIN", end: "END"}[d.kinds[p.i]]
+	if word == "" {
 		return p, true // a line that closes a block on its own
 	}
 	s := d.line(p)
@@ -259,20 +214,11 @@ func (d *doc) marker(p pos) (pos, bool) {
 	return q, ok
 }
 
-// headless looks at line p for the start of a key body without its BEGIN
-// line: the openssh magic (in the line, or begun at its end and going on
-// over the next lines), or a base64 word that decodes to the start of a
-// DER private key. It returns the last line the start spans.
+// headless looks at line p for a key body without BEGIN (the openssh
+// magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
-	// strings.Map, not Fields and Join: a 1 MiB line of short words would
-	// hold a slice header per word.
-	c := strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
+	c := dropSpaces(s)
 	if strings.Contains(c, magic) {
 		return p, true
 	}
@@ -300,39 +246,43 @@ func (d *doc) headless(p pos) (pos, bool) {
 	return p, false
 }
 
-// follow reports whether the lines after p, spaces removed, start with
-// want (the rest of the magic), and the last line it took.
+// follow reports whether the lines after p, spaces removed, start with want.
 func (d *doc) follow(p pos, want string) (pos, bool) {
 	for want != "" {
 		var ok bool
 		if p, ok = d.nextFilled(p); !ok {
 			return p, false
 		}
-		s := d.line(p)
-		for _, r := range s {
-			if want == "" {
-				break
-			}
-			if unicode.IsSpace(r) {
-				continue
-			}
-			if r != rune(want[0]) {
+		for _, r := range d.line(p) {
+			switch {
+			case want == "":
+				return p, true
+			case unicode.IsSpace(r):
+			case r != rune(want[0]):
 				return p, false
+			default:
+				want = want[1:]
 			}
-			want = want[1:]
 		}
 	}
 	return p, true
 }
 
-// der reports whether word, then (when open: the word ends its line) the
-// base64 lines after p, decode to the start of a DER private key, and the
-// last line it read.
+func dropSpaces(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// der reports whether word (and, if open, the base64 lines after p)
+// decode to the start of a DER private key, and the last line it read.
 func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 	var chars [derChars]byte
 	n := 0
-	// take adds the base64 of s, spaces skipped, up to a '='; it reports
-	// whether to read on.
+	// take adds the base64 of s up to a '='; it says whether to read on.
 	take := func(s string) bool {
 		for _, r := range s {
 			switch {
@@ -346,8 +296,7 @@ func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 				return false
 			}
 		}
-		// The first characters say whether this may be DER at all: most
-		// words stop there, and read no further down the text.
+		// Most words stop at their first characters: not DER at all.
 		return derStart(chars[:min(12, n/4*4)])
 	}
 	last, more := p, take(word) && open
@@ -364,7 +313,6 @@ func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 	return last, derPrivate(raw[:m])
 }
 
-// classify tells what a stripped line is, on its own.
 func classify(s string) kind {
 	switch {
 	case s == "":
@@ -407,9 +355,8 @@ func classify(s string) kind {
 	return other
 }
 
-// named reads a compact line for a BEGIN or END marker (word) of a
-// private key: whole, or cut (what follows the word is short and may go
-// on on the next line).
+// named reads a compact line for a BEGIN or END (word) private key
+// marker: whole, or cut (it may go on on the next line).
 func named(c, word string) (whole, cut bool) {
 	switch i := strings.Index(c, "-"+word); {
 	case i >= 0:
@@ -426,9 +373,8 @@ func named(c, word string) (whole, cut bool) {
 	return i <= maxKindLen && !strings.Contains(c[:i], "-"), false
 }
 
-// strip removes what a mail client, Markdown or an editor puts around a
-// pasted line: indentation, "> " quotes, code marks and fences, quotes,
-// table pipes, list markers.
+// strip removes indentation, "> " quotes, code marks, quotes, table
+// pipes and list markers around a pasted line.
 func strip(s string) string {
 	for {
 		t := strings.TrimFunc(s, func(r rune) bool {
@@ -443,8 +389,7 @@ func strip(s string) string {
 	}
 }
 
-// listMarker is the length of a Markdown list marker opening s: "- ",
-// "* ", "+ ", "12. ", "3) "; 0 when there is none.
+// listMarker is the length of the list marker opening s ("- ", "12. "), or 0.
 func listMarker(s string) int {
 	i := 0
 	for i < len(s) && i < 4 && '0' <= s[i] && s[i] <= '9' {
@@ -464,9 +409,7 @@ func listMarker(s string) int {
 	return 0
 }
 
-// compact is s upper-cased, without spaces, format characters and
-// Markdown marks: the form a marker is read in, whatever its case and
-// spacing ("-----begin openssh\u00a0private key-----").
+// compact is s upper-cased without spaces, format characters and marks.
 func compact(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '>' || r == '`' || r == '|' {
@@ -484,9 +427,8 @@ func allB64(s string) bool {
 	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }) < 0
 }
 
-// looseB64 reports a line that is base64 once its white space is removed:
-// sixteen characters at least, in pieces of eight on average, so that a
-// line of short words ("Merci pour tout") is not one.
+// looseB64 reports re-spaced base64: 16 characters or more, pieces of
+// eight on average ("Merci pour tout" is not one).
 func looseB64(s string) bool {
 	n, pieces, in := 0, 0, false
 	for _, r := range s {
@@ -504,9 +446,8 @@ func looseB64(s string) bool {
 	return n >= 16 && n >= 8*pieces
 }
 
-// derStart reports whether base64 characters (a multiple of four, twelve
-// at most) may open a DER private key: a SEQUENCE, then an INTEGER or a
-// SEQUENCE, as far as they go.
+// derStart reports whether base64 characters (12 at most) may open a DER
+// private key: a SEQUENCE of an INTEGER or a SEQUENCE.
 func derStart(chars []byte) bool {
 	var raw [9]byte
 	n, _ := base64.StdEncoding.Decode(raw[:], chars)
@@ -525,9 +466,7 @@ func derStart(chars []byte) bool {
 //	SEQUENCE { INTEGER 0|1, SEQUENCE { OID alg … } … }  PKCS#8
 //	SEQUENCE { SEQUENCE { OID PBES2|PBE … } … }         encrypted PKCS#8
 //
-// A public key (SEQUENCE { SEQUENCE { OID key type } BIT STRING }), an
-// RSA public key (its first INTEGER is the modulus, not a version), a
-// certificate or a signature has none of these shapes.
+// Public keys, certificates and signatures have none of these shapes.
 func derPrivate(b []byte) bool {
 	tag, n, body := tlv(b)
 	if tag != 0x30 || n < 32 {
@@ -551,17 +490,14 @@ func derPrivate(b []byte) bool {
 	return false
 }
 
-// The OIDs of the algorithms that encrypt a PKCS#8 key, as DER writes
-// them: PKCS#5 (1.2.840.113549.1.5: PBES1, PBES2) and PKCS#12's PBE
-// (1.2.840.113549.1.12.1).
+// OID prefixes of PKCS#8 encryption: PKCS#5 (1.2.840.113549.1.5) and
+// PKCS#12 PBE (1.2.840.113549.1.12.1).
 var (
 	pbes   = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05}
 	pkcs12 = []byte{0x06, 0x0a, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01}
 )
 
-// tlv reads a DER header: the tag, the length of the content, and what
-// follows the header (the content, maybe cut short). A tag of 0 says the
-// header is not all there, or has a length no key has.
+// tlv reads a DER header; tag 0 is a header cut short or too long a length.
 func tlv(b []byte) (tag byte, n int, body []byte) {
 	switch {
 	case len(b) >= 2 && b[1] < 0x80:

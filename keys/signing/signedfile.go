@@ -15,77 +15,40 @@ import (
 	"github.com/romeo-pret/pret/keys/leak"
 )
 
-// SigMarker is the line that ends the signed part of acces.md. Markdown
-// does not show it; what follows it is the signature block:
-//
-//	<!-- pret:signature -->
-//	```
-//	-----BEGIN SSH SIGNATURE-----
-//	…
-//	-----END SSH SIGNATURE-----
-//	```
-//
-// The signed bytes are exactly what
-// `sed '/^<!-- pret:signature -->$/,$d'` prints, so anyone can check a
-// file with OpenSSH alone; the parser below follows that sed line for line.
+// SigMarker ends the signed part of acces.md: the signed bytes are what
+// `sed '/^<!-- pret:signature -->$/,$d'` prints (signature.md).
 const SigMarker = "<!-- pret:signature -->"
 
-const fence = "```"
-
-// Why a signature part is refused. Above the marker, a stray marker or
-// armour line would make OpenSSH's recipe cut the file elsewhere than
-// pret; below it, text would look signed and is not.
+// Above the marker, a stray marker would make OpenSSH's recipe cut
+// elsewhere; below it, text would look signed and is not.
 var (
 	ErrUnsigned        = errors.New("le fichier n'est pas signé")
 	ErrStray           = errors.New("marque ou bloc de signature hors de sa place")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
 	ErrTrailing        = errors.New("du texte suit le bloc de signature")
 	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
-	// ErrNoFence: OpenSSH's recipe would read the armour, but the rendered
-	// page would show it as a paragraph of text (signature.md).
-	ErrNoFence = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
-	// ErrAfterEnd: OpenSSH's recipe stops at END, but the text after it is
-	// not signed. The usual cause is a block opened with ~~~ and closed
-	// with ```, which CommonMark does not close.
-	ErrAfterEnd = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
-	// ErrIndented: the BEGIN and END lines do not start the line, so
-	// OpenSSH's recipe does not find them.
-	ErrIndented = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
+	ErrNoFence         = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
+	ErrAfterEnd        = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
+	ErrIndented        = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
 )
 
-// Replaceable reports whether a new signature may take the place of what
-// follows the marker: a well-formed block (valid or not), a bare marker,
-// or no marker. Anything else may be the learner's own text, which
-// re-signing would drop or leave unsigned: it is fixed by hand first.
+// Replaceable reports whether a new signature may replace what follows
+// the marker; anything but a block or nothing may be the learner's text.
 func (f *SignedFile) Replaceable() bool {
 	return f.Err == nil || errors.Is(f.Err, ErrNoBlock)
 }
 
 // SignedFile is an acces.md split at its signature marker.
 type SignedFile struct {
-	// Message is every byte before the marker line: what is signed.
-	// Without a marker, the whole file.
-	Message []byte
-	// Claimed is true when the file has a marker, an armour line or
-	// something that looks like one: it claims to be signed.
-	Claimed bool
-	// Sig is the signature when the block is well formed; it still has to
-	// be verified (Verify).
-	Sig *Signature
-	// Err says why the signature part is malformed; nil when it is well
-	// formed or absent.
-	Err error
-	// Line is the line Err is about, else the marker's line (1-based).
-	Line int
-	// From and To are the lines of the marker through the closing fence
-	// of the block (To is From when no block follows the marker), 0
-	// without a marker.
+	Message []byte     // every byte before the marker line (all without one)
+	Claimed bool       // a marker or armour line, or a look-alike, is there
+	Sig     *Signature // when the block is well formed, still to Verify
+	Err     error      // why the signature part is malformed
+	Line    int        // the line Err is about, else the marker's (1-based)
+	// From and To: the marker's line through the closing fence's, 0 without.
 	From, To int
 }
 
-// Verify checks the signature over the signed part. It returns
-// ErrUnsigned without a signature, the parse error for a malformed block,
-// else what Signature.Verify returns.
 func (f *SignedFile) Verify() error {
 	switch {
 	case !f.Claimed:
@@ -96,10 +59,8 @@ func (f *SignedFile) Verify() error {
 	return f.Sig.Verify(f.Message)
 }
 
-// Inert reports whether the block is a well-formed signature that carries
-// no private key material: only then may a leak detector skip its lines.
-// Key and signature bytes are not text; the fields a signer may fill with
-// any text (textFields) are read as the leak detector reads a file.
+// Inert reports a well-formed signature without key material in its
+// text fields: only then may a leak detector skip its lines.
 func (f *SignedFile) Inert() bool {
 	if f.Sig == nil || f.Err != nil {
 		return false
@@ -112,9 +73,8 @@ func (f *SignedFile) Inert() bool {
 	return true
 }
 
-// SplitSigned finds the signature of an acces.md. It never fails: what it
-// cannot read is in Err, with the line. It follows the sed line of
-// signature.md: the first line that is exactly the marker cuts the file.
+// SplitSigned finds the signature of an acces.md; as sed does, the first
+// line exactly the marker cuts the file.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
 	off, no := 0, 0
@@ -139,20 +99,14 @@ func SplitSigned(data []byte) *SignedFile {
 	return f
 }
 
-// stray reports a line that is, or tries to be, a marker or an armour
-// line; prose that mentions a signature is not one.
+// stray reports a line that is, or tries to be, a marker or an armour line.
 func stray(l []byte) bool {
 	t := bytes.TrimSpace(l)
 	return bytes.Contains(l, []byte("pret:signature")) || string(t) == armorBegin || string(t) == armorEnd
 }
 
-// parseBlock reads what follows the marker as Markdown does (goldmark,
-// as checklist/acces reads the page): blank lines, one fenced code block
-// (any fence CommonMark allows; unclosed, it runs to the end of the
-// file), then blank lines only. The armour is read from the file's own
-// lines, not the code block's: sed takes BEGIN and END only where they
-// start a line. To ends on the closing fence, or on the marker when no
-// block follows.
+// parseBlock reads what follows the marker as goldmark does: one fenced
+// block between blank lines. The armour comes from the file's own lines.
 func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	f.To = markerLine
 	fail := func(line int, err error) {
@@ -174,10 +128,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	for start < len(lines) && blank(lines[start]) {
 		start++
 	}
-	// A block quote is never part of a signature block, and goldmark's
-	// time grows with the square of quotes nested in one another: text
-	// with more than a few '>' after the marker is text, refused without
-	// parsing it.
+	// goldmark is quadratic in nested quotes: many '>' is refused unparsed.
 	if strings.Count(string(rest), ">") > maxQuoteMarks {
 		at := start
 		for !strings.Contains(lines[at], ">") {
@@ -190,7 +141,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		}
 		return
 	}
-	// lineOf is the line of the file at offset off of rest.
 	lineOf := func(off int) int { return markerLine + 1 + strings.Count(string(rest[:off]), "\n") }
 	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
@@ -211,8 +161,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		failAt(markerLine, ErrMisplacedMarker)
 		return
 	}
-	// The code block's lines are the lines after the opening fence; it
-	// was closed unless they run to the end of the file.
 	body := code.Lines()
 	open := start
 	if body.Len() > 0 {
@@ -235,8 +183,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		failAt(markerLine+1+at, ErrTrailing)
 		return
 	}
-	// The armour, blank lines around it aside (sed takes the BEGIN
-	// through END lines only).
 	armour := lines[open+1 : min(end, len(lines))]
 	at := markerLine + 1 + open // the line an unreadable armour is reported at
 	for len(armour) > 0 && blank(armour[0]) {
@@ -264,30 +210,20 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	}
 }
 
-// maxBlockText bounds what follows the marker: the armour of the
-// longest signature read (maxSigBlob), its fences and some blank lines.
-const maxBlockText = 2*maxSigBlob + 1024
-
-// maxQuoteMarks is more '>' than a signature block's info string holds.
-const maxQuoteMarks = 16
+const (
+	maxBlockText  = 2*maxSigBlob + 1024 // the longest armour, fences, blank lines
+	maxQuoteMarks = 16                  // more '>' than a fence's info string holds
+)
 
 func blank(l string) bool { return strings.Trim(l, " \t\r\n") == "" }
 
-// AttachSignature is message followed by the marker and the block of sig.
-// message must be empty or end with a newline: the marker starts a line.
+// AttachSignature is message (ending in a newline) then the marker and block.
 func AttachSignature(message []byte, sig *Signature) []byte {
-	var b bytes.Buffer
-	b.Grow(len(message) + 512)
-	b.Write(message)
-	b.WriteString(SigMarker + "\n" + fence + "\n")
-	b.Write(sig.Armor())
-	b.WriteString(fence + "\n")
-	return b.Bytes()
+	b := append(bytes.Clone(message), SigMarker+"\n```\n"...)
+	return append(append(b, sig.Armor()...), "```\n"...)
 }
 
-// SignFile returns data signed: its signed part (without its old block,
-// with a final newline) followed by a new block. A file that is not
-// Replaceable is refused: text would be dropped.
+// SignFile replaces data's block by a new one; a file not Replaceable is refused.
 func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) {
 	f := SplitSigned(data)
 	if !f.Replaceable() {
@@ -304,15 +240,11 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	return AttachSignature(msg, sig), nil
 }
 
-// SignedLen is the length SignFile's result has when an ed25519 key signs
-// message (already ending in a newline): an ed25519 SSHSIG blob has one
-// length whatever the key, so a file the signature would take over a
-// size cap can be refused before the passphrase is asked.
+// SignedLen is SignFile's length for an ed25519 key, so a file over a
+// size cap is refused before the passphrase is asked.
 func SignedLen(message []byte) int {
 	return len(message) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
 }
 
-// ed25519BlobLen is the magic, the version, the key (type and 32 bytes),
-// the namespace, the empty reserved field, "sha512" and the signature
-// (type and 64 bytes), each string after its 4-byte length.
+// magic, version, key, namespace, reserved, "sha512", signature.
 const ed25519BlobLen = 6 + 4 + (4 + 4 + 11 + 4 + 32) + (4 + len(SigNamespace)) + 4 + (4 + 6) + (4 + 4 + 11 + 4 + 64)

@@ -1,15 +1,6 @@
-// Package signing makes and checks the SSHSIG signature of an acces.md
-// (signature.md): the armour ssh-keygen writes, the signed block after
-// the <!-- pret:signature --> marker, and the checks OpenSSH makes.
-//
-// It agrees with `ssh-keygen -Y check-novalidate` (sshsig.c), with the
-// exceptions signature.md lists. Signing and the hash of what is signed
-// come from github.com/hiddeco/sshsig: it writes the blob ssh-keygen
-// writes, byte for byte. Reading a blob is done here on x/crypto/ssh,
-// because sshsig.ParseSignature reads less than OpenSSH does: it drops
-// the reserved field (so a blob that carries one cannot be told from one
-// that does not), refuses version 0, and keeps the bytes after the
-// signature's own fields, which OpenSSH refuses.
+// Package signing makes and checks an acces.md's SSHSIG signature as
+// `ssh-keygen -Y check-novalidate` does, but for signature.md's exceptions.
+// Blobs are parsed here: sshsig.ParseSignature differs from OpenSSH.
 package signing
 
 import (
@@ -28,20 +19,14 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// SigNamespace is the SSHSIG namespace of every signature pret makes or
-// accepts. A namespace binds a signature to one use: a signature made for
-// git commits or for `file` cannot be passed off as a signed acces.md.
+// SigNamespace binds a signature to one use (not, say, git commits).
 const SigNamespace = "pret-acces"
 
 const (
 	armorBegin = "-----BEGIN SSH SIGNATURE-----"
 	armorEnd   = "-----END SSH SIGNATURE-----"
-	// armorWidth is the line width of ssh-keygen's armour. pret writes the
-	// same bytes ssh-keygen would; it reads any width, as OpenSSH does
-	// (see ParseArmor).
-	armorWidth = 70
-	// maxSigBlob bounds a signature blob: an ed25519 SSHSIG is 147 bytes
-	// and an RSA-8192 one about 2 KiB.
+	armorWidth = 70 // ssh-keygen's; any width is read
+	// maxSigBlob bounds a blob: ed25519 makes 147 bytes, RSA-8192 about 2 KiB.
 	maxSigBlob = 16 << 10
 )
 
@@ -49,35 +34,26 @@ var (
 	ErrBadArmor    = errors.New("bloc de signature illisible")
 	ErrNamespace   = errors.New("signature faite pour un autre usage (espace de noms différent de pret-acces)")
 	ErrSigMismatch = errors.New("la signature ne correspond pas au contenu signé")
-	// ErrNoUserPresence: ssh-keygen -Y check-novalidate accepts a security
-	// key's signature made without touching the key; pret, like sshd by
-	// default, does not (signature.md).
+	// Unlike check-novalidate, pret (like sshd) wants user presence.
 	ErrNoUserPresence = errors.New("signature d'une clé de sécurité faite sans la toucher (présence de l'utilisateur absente)")
-	// ErrNonCanonical: an ed25519 S not reduced is a valid signature
-	// changed into another (malleability). OpenSSH accepts it; Go's
-	// ed25519, and so pret, does not (signature.md).
+	// An unreduced ed25519 S: OpenSSH accepts it, Go's ed25519 does not.
 	ErrNonCanonical = errors.New("signature ed25519 non canonique (S non réduit) : aucun outil de signature n'écrit cela")
 )
 
 // Signature is one SSHSIG signature, parsed as OpenSSH parses it.
 type Signature struct {
-	reserved  []byte
-	version   uint32
-	pub       ssh.PublicKey
-	namespace string
-	hash      string
-	sig       *ssh.Signature
-	blob      []byte // the wire form, exactly as read or made
+	reserved        []byte
+	version         uint32
+	pub             ssh.PublicKey
+	namespace, hash string
+	sig             *ssh.Signature
+	blob            []byte // the wire form, exactly as read or made
 }
 
-// PublicKey is the key the signature names, a certificate included. It
-// means nothing until Verify succeeds.
+// PublicKey is the key the signature names; it means nothing until Verify succeeds.
 func (s *Signature) PublicKey() ssh.PublicKey { return s.pub }
 
-// Key is the key that made the signature: PublicKey, or for a
-// certificate the key it certifies. Its fingerprint is the one
-// `ssh-keygen -Y check-novalidate` prints and `ssh-keygen -lf` prints for
-// the certificate (sshkey_fingerprint reads a certificate's plain key).
+// Key is PublicKey, or for a certificate the key it certifies (as -lf prints).
 func (s *Signature) Key() ssh.PublicKey {
 	if c, ok := s.pub.(*ssh.Certificate); ok {
 		return c.Key
@@ -85,36 +61,25 @@ func (s *Signature) Key() ssh.PublicKey {
 	return s.pub
 }
 
-// Namespace is the use the signature was made for.
 func (s *Signature) Namespace() string { return s.namespace }
 
-// Armor is the signature as ssh-keygen writes it: BEGIN line, base64 in
-// lines of 70 characters, END line, each ending in "\n".
+// Armor is the signature as ssh-keygen writes it.
 func (s *Signature) Armor() []byte {
 	enc := base64.StdEncoding.EncodeToString(s.blob)
-	var b bytes.Buffer
-	b.WriteString(armorBegin + "\n")
-	for len(enc) > armorWidth {
-		b.WriteString(enc[:armorWidth] + "\n")
-		enc = enc[armorWidth:]
+	b := []byte(armorBegin + "\n")
+	for ; len(enc) > armorWidth; enc = enc[armorWidth:] {
+		b = append(b, enc[:armorWidth]+"\n"...)
 	}
-	b.WriteString(enc + "\n")
-	b.WriteString(armorEnd + "\n")
-	return b.Bytes()
+	return append(b, enc+"\n"+armorEnd+"\n"...)
 }
 
-// Verify checks that the signature was made over msg for SigNamespace by
-// the key it carries, as sshsig_wrap_verify does: the signed data has an
-// empty reserved field whatever the blob holds, and the hash is the one
-// the blob names (sha256 or sha512). The caller still compares the key
-// with the one it expects: a valid signature by some other key proves
-// nothing.
+// Verify checks the signature over msg for SigNamespace by the key it
+// carries, as sshsig_wrap_verify does; the caller still compares the key.
 func (s *Signature) Verify(msg []byte) error {
 	if s.namespace != SigNamespace {
 		return ErrNamespace
 	}
-	switch s.sig.Format {
-	case skEd25519, skECDSA, webauthnSK: // parseSig checked the flags are there
+	if strings.HasPrefix(s.sig.Format, "sk-") || s.sig.Format == webauthnSK {
 		if s.sig.Rest[0]&flagUserPresent == 0 {
 			return ErrNoUserPresence
 		}
@@ -136,22 +101,17 @@ func (s *Signature) Verify(msg []byte) error {
 	return ErrSigMismatch
 }
 
-// Signature types whose checks pret makes itself.
 const (
-	skEd25519  = "sk-ssh-ed25519@openssh.com"
-	skECDSA    = "sk-ecdsa-sha2-nistp256@openssh.com"
-	webauthnSK = "webauthn-sk-ecdsa-sha2-nistp256@openssh.com"
-
+	skEd25519       = "sk-ssh-ed25519@openssh.com"
+	skECDSA         = "sk-ecdsa-sha2-nistp256@openssh.com"
+	webauthnSK      = "webauthn-sk-ecdsa-sha2-nistp256@openssh.com"
 	flagUserPresent = 0x01
 )
 
-// textFields are the fields of the signature a signer may fill with any
-// text.
 func (s *Signature) textFields() []string {
 	fields := []string{s.namespace, string(s.reserved)}
 	if c, ok := s.pub.(*ssh.Certificate); ok {
-		fields = append(fields, c.KeyId)
-		fields = append(fields, c.ValidPrincipals...)
+		fields = append(append(fields, c.KeyId), c.ValidPrincipals...)
 		for _, m := range []map[string]string{c.CriticalOptions, c.Extensions} {
 			for k, v := range m {
 				fields = append(fields, k, v)
@@ -167,42 +127,30 @@ func (s *Signature) textFields() []string {
 	return fields
 }
 
-// ParseArmor reads one armoured signature the way OpenSSH does
-// (sshsig_dearmor in sshsig.c): the BEGIN and END lines, and between them
-// base64 in lines of any width, whitespace ignored (b64_pton skips it),
-// with or without the final newline. A signature re-wrapped by a mail
-// client or an editor is the same signature. Characters outside base64,
-// another header and a blob OpenSSH would not read are refused.
+// ParseArmor reads one armoured signature as sshsig_dearmor does: base64
+// in lines of any width, white space ignored, final newline or not.
 func ParseArmor(b []byte) (*Signature, error) {
 	if len(b) > 2*maxSigBlob {
 		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
 	}
-	text := string(b)
-	if len(text) > 0 && text[len(text)-1] == '\n' {
-		text = text[:len(text)-1]
-	}
-	lines := strings.Split(text, "\n")
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
 		return nil, fmt.Errorf("%w : lignes BEGIN/END SSH SIGNATURE absentes ou altérées", ErrBadArmor)
 	}
-	enc := make([]byte, 0, len(text))
-	for _, l := range lines[1 : len(lines)-1] {
-		for i := 0; i < len(l); i++ {
-			switch c := l[i]; c {
-			case ' ', '\t', '\r', '\v', '\f': // C isspace, as b64_pton
-			default:
-				enc = append(enc, c)
-			}
+	enc := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(" \t\r\v\f", r) { // C isspace
+			return -1
 		}
-	}
-	blob, err := base64.StdEncoding.Strict().DecodeString(string(enc))
+		return r
+	}, strings.Join(lines[1:len(lines)-1], ""))
+	blob, err := base64.StdEncoding.Strict().DecodeString(enc)
 	if err != nil || len(blob) == 0 {
 		return nil, fmt.Errorf("%w : base64 invalide", ErrBadArmor)
 	}
 	return parseBlob(blob)
 }
 
-// wireSig is the SSHSIG blob (PROTOCOL.sshsig §2), and what follows it.
+// wireSig is the SSHSIG blob (PROTOCOL.sshsig §2).
 type wireSig struct {
 	Magic     [6]byte
 	Version   uint32
@@ -214,8 +162,7 @@ type wireSig struct {
 	Rest      []byte `ssh:"rest"`
 }
 
-// parseBlob reads a blob as sshsig_wrap_verify does, refusing what it
-// refuses, each with its cause.
+// parseBlob reads a blob as sshsig_wrap_verify does, naming each refusal.
 func parseBlob(blob []byte) (*Signature, error) {
 	bad := func(why string) (*Signature, error) { return nil, fmt.Errorf("%w : %s", ErrBadArmor, why) }
 	if len(blob) > maxSigBlob {
@@ -245,20 +192,14 @@ func parseBlob(blob []byte) (*Signature, error) {
 	return &Signature{reserved: w.Reserved, version: w.Version, pub: pub, namespace: w.Namespace, hash: w.Hash, sig: sig, blob: bytes.Clone(blob)}, nil
 }
 
-// parseSig reads the signature field as OpenSSH's verify function for
-// the key's type reads it: a signature of that type, its fields, then
-// nothing ("unexpected bytes remain after decoding").
+// parseSig reads the signature field as OpenSSH does: the key's type, its fields, nothing more.
 func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 	bad := func(why string) (*ssh.Signature, error) { return nil, fmt.Errorf("%w : %s", ErrBadArmor, why) }
 	var sig ssh.Signature
 	if err := ssh.Unmarshal(field, &sig); err != nil {
 		return bad("champ de signature mal formé")
 	}
-	plain := pub
-	if c, ok := pub.(*ssh.Certificate); ok {
-		plain = c.Key
-	}
-	switch t := plain.Type(); {
+	switch t := (&Signature{pub: pub}).Key().Type(); {
 	case t == ssh.KeyAlgoRSA && sig.Format == ssh.KeyAlgoRSA:
 		return bad("signature RSA SHA-1 (ssh-rsa), refusée par OpenSSH : signez avec rsa-sha2-512")
 	case t == ssh.KeyAlgoRSA && (sig.Format == ssh.KeyAlgoRSASHA256 || sig.Format == ssh.KeyAlgoRSASHA512),
@@ -267,8 +208,7 @@ func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 	default:
 		return bad("le type de la signature n'est pas celui de sa clé")
 	}
-	// What follows the signature bytes, by type (PROTOCOL.u2f for
-	// security keys): every byte read, none left.
+	// What follows the signature bytes (PROTOCOL.u2f): read whole.
 	trailing := "des octets restent après la signature"
 	switch sig.Format {
 	case skEd25519, skECDSA: // flags, counter
@@ -317,12 +257,8 @@ type webauthnFields struct {
 	Rest       []byte `ssh:"rest"`
 }
 
-// verifyWebAuthn checks a signature made through a browser's WebAuthn,
-// which x/crypto/ssh does not read, as ssh-ecdsa-sk.c does: the browser
-// signed its clientData, which must begin with the type, the signed data
-// as challenge and the origin, in that order (it is compared as bytes,
-// not parsed as JSON); the key signed the application's hash, the flags,
-// the counter, the extensions and the clientData's hash.
+// verifyWebAuthn checks a WebAuthn signature (x/crypto/ssh does not) as
+// ssh-ecdsa-sk.c does: clientData's prefix compared as bytes.
 func (s *Signature) verifyWebAuthn(msg []byte) error {
 	var f webauthnFields
 	if err := ssh.Unmarshal(s.sig.Rest, &f); err != nil {
@@ -366,16 +302,12 @@ func (s *Signature) verifyWebAuthn(msg []byte) error {
 	return nil
 }
 
-// ed25519Order is L, the order of ed25519's base point, little-endian as
-// S is written.
 var ed25519Order = func() *big.Int {
 	l, _ := new(big.Int).SetString("7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
 	return l
 }()
 
-// nonCanonical reports an ed25519 signature (of a plain or security key)
-// whose S is L or more: OpenSSH's ed25519 only checks S's top three bits,
-// Go's wants S < L.
+// nonCanonical reports an ed25519 S >= L, the base point's order.
 func nonCanonical(sig *ssh.Signature) bool {
 	if sig.Format != ssh.KeyAlgoED25519 && sig.Format != skEd25519 || len(sig.Blob) != 64 {
 		return false
@@ -385,14 +317,12 @@ func nonCanonical(sig *ssh.Signature) bool {
 	return new(big.Int).SetBytes(s).Cmp(ed25519Order) >= 0
 }
 
-// Sign signs msg for SigNamespace with sha512, as
-// `ssh-keygen -Y sign -n pret-acces` does.
+// Sign signs msg as `ssh-keygen -Y sign -n pret-acces` does.
 func Sign(random io.Reader, signer ssh.Signer, msg []byte) (*Signature, error) {
 	return sign(random, signer, msg, sshsig.HashSHA512)
 }
 
-// sign is Sign with another hash: the tests make sha256 signatures for
-// ssh-keygen to check.
+// sign takes a hash: the tests make sha256 signatures too.
 func sign(random io.Reader, signer ssh.Signer, msg []byte, h sshsig.HashAlgorithm) (*Signature, error) {
 	sig, err := sshsig.SignWithRand(bytes.NewReader(msg), random, signer, h, SigNamespace)
 	if err != nil {

@@ -1,8 +1,5 @@
-// Package signingtest builds SSHSIG signatures by hand for tests: the
-// blobs ssh-keygen makes, the ones it cannot make (security keys,
-// webauthn, a non-empty reserved field, bytes after a field), so that
-// each can be put before the real `ssh-keygen -Y check-novalidate` and
-// before pret. Test code only: nothing in pret imports it outside tests.
+// Package signingtest builds SSHSIG signatures by hand for tests, those
+// ssh-keygen cannot make included (security keys, webauthn, odd fields).
 package signingtest
 
 import (
@@ -11,62 +8,36 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/sha512"
 	"encoding/base64"
-	"hash"
 	"math/big"
-	"strings"
 
+	"github.com/hiddeco/sshsig"
 	"golang.org/x/crypto/ssh"
 )
 
-// Blob is the wire form of an SSHSIG signature (PROTOCOL.sshsig), every
-// field settable.
+// Blob is an SSHSIG signature's wire form, every field settable.
 type Blob struct {
-	Version   uint32
-	PublicKey []byte
-	Namespace string
-	Reserved  string
-	Hash      string
-	Signature []byte
-	// Trailing is appended after the last field.
-	Trailing []byte
+	Version                   uint32
+	PublicKey                 []byte
+	Namespace, Reserved, Hash string
+	Signature                 []byte
+	Trailing                  []byte `ssh:"rest"`
 }
 
-// Marshal is the blob as it goes in the armour.
-func (b Blob) Marshal() []byte {
-	out := append([]byte("SSHSIG"), ssh.Marshal(struct {
-		Version                   uint32
-		PublicKey                 []byte
-		Namespace, Reserved, Hash string
-		Signature                 []byte
-	}{b.Version, b.PublicKey, b.Namespace, b.Reserved, b.Hash, b.Signature})...)
-	return append(out, b.Trailing...)
-}
+func (b Blob) Marshal() []byte { return append([]byte("SSHSIG"), ssh.Marshal(b)...) }
 
-// Parse reads a blob back, for tests that change one field of a real
-// signature. It panics on a blob that is not one.
+// Parse reads a blob back; it panics on a blob that is not one.
 func Parse(blob []byte) Blob {
-	var w struct {
-		Magic                     [6]byte
-		Version                   uint32
-		PublicKey                 []byte
-		Namespace, Reserved, Hash string
-		Signature                 []byte
-	}
-	if err := ssh.Unmarshal(blob, &w); err != nil {
+	var b Blob
+	if err := ssh.Unmarshal(blob[len("SSHSIG"):], &b); err != nil {
 		panic(err)
 	}
-	return Blob{w.Version, w.PublicKey, w.Namespace, w.Reserved, w.Hash, w.Signature, nil}
+	return b
 }
 
-// Signed is what an SSHSIG signature signs: the preamble, the namespace,
-// the reserved field, the hash name and the message's hash.
+// Signed is what an SSHSIG signature signs.
 func Signed(namespace, reserved, hashName string, msg []byte) []byte {
-	var h hash.Hash = sha512.New()
-	if hashName == "sha256" {
-		h = sha256.New()
-	}
+	h := sshsig.HashAlgorithm(hashName).Hash() // sha256 or sha512
 	h.Write(msg)
 	return append([]byte("SSHSIG"), ssh.Marshal(struct {
 		Namespace, Reserved, Hash string
@@ -74,28 +45,22 @@ func Signed(namespace, reserved, hashName string, msg []byte) []byte {
 	}{namespace, reserved, hashName, h.Sum(nil)})...)
 }
 
-// Armor writes blob as ssh-keygen does, in lines of width characters.
 func Armor(blob []byte, width int) string {
 	enc := base64.StdEncoding.EncodeToString(blob)
-	var b strings.Builder
-	b.WriteString("-----BEGIN SSH SIGNATURE-----\n")
-	for len(enc) > width {
-		b.WriteString(enc[:width] + "\n")
-		enc = enc[width:]
+	out := "-----BEGIN SSH SIGNATURE-----\n"
+	for ; len(enc) > width; enc = enc[width:] {
+		out += enc[:width] + "\n"
 	}
-	b.WriteString(enc + "\n-----END SSH SIGNATURE-----\n")
-	return b.String()
+	return out + enc + "\n-----END SSH SIGNATURE-----\n"
 }
 
-// Security-key signature types (PROTOCOL.u2f).
+// Security-key signature types (PROTOCOL.u2f), and the flag of a touch.
 const (
-	SKEd25519  = "sk-ssh-ed25519@openssh.com"
-	SKECDSA    = "sk-ecdsa-sha2-nistp256@openssh.com"
-	WebAuthnSK = "webauthn-sk-ecdsa-sha2-nistp256@openssh.com"
+	SKEd25519       = "sk-ssh-ed25519@openssh.com"
+	SKECDSA         = "sk-ecdsa-sha2-nistp256@openssh.com"
+	WebAuthnSK      = "webauthn-sk-ecdsa-sha2-nistp256@openssh.com"
+	FlagUserPresent = 0x01
 )
-
-// FlagUserPresent is the flag a security key sets when it was touched.
-const FlagUserPresent = 0x01
 
 // SKKey is a FIDO security key made here, application "ssh:".
 type SKKey struct {
@@ -105,20 +70,18 @@ type SKKey struct {
 	pub  ssh.PublicKey
 }
 
-// NewSK makes a security key whose signatures are of type kind, one of
-// the three above; a webauthn key is an sk-ecdsa key, signing as a
-// browser does.
+// NewSK makes a security key signing as kind (a webauthn key is sk-ecdsa).
 func NewSK(kind string) *SKKey {
 	k := &SKKey{kind: kind}
 	var blob []byte
 	if kind == SKEd25519 {
 		pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 		k.ed = priv
-		blob = ssh.Marshal(struct{ Type, Key, App string }{SKEd25519, string(pub), skApp})
+		blob = ssh.Marshal(struct{ Type, Key, App string }{SKEd25519, string(pub), "ssh:"})
 	} else {
 		k.ec, _ = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		q := elliptic.Marshal(elliptic.P256(), k.ec.X, k.ec.Y) //nolint:staticcheck // the SSH wire form of the point
-		blob = ssh.Marshal(struct{ Type, Curve, Q, App string }{SKECDSA, "nistp256", string(q), skApp})
+		blob = ssh.Marshal(struct{ Type, Curve, Q, App string }{SKECDSA, "nistp256", string(q), "ssh:"})
 	}
 	var err error
 	if k.pub, err = ssh.ParsePublicKey(blob); err != nil {
@@ -127,27 +90,19 @@ func NewSK(kind string) *SKKey {
 	return k
 }
 
-const skApp = "ssh:"
-
-// PublicKey is the key's public half.
 func (k *SKKey) PublicKey() ssh.PublicKey { return k.pub }
 
-// Sign signs data (what Signed returns) as the key would, with the
-// given flags: the signature field of an SSHSIG blob.
+// Sign returns the signature field of an SSHSIG blob over data.
 func (k *SKKey) Sign(data []byte, flags byte) []byte {
-	const counter = 42
-	const origin = "https://romeo.example.org"
-	appHash, digest := sha256.Sum256([]byte(skApp)), sha256.Sum256(data)
+	const counter, origin = 42, "https://romeo.example.org"
+	appHash, digest := sha256.Sum256([]byte("ssh:")), sha256.Sum256(data)
 	var clientData string
 	if k.kind == WebAuthnSK {
-		// The browser signs its clientData, whose challenge is the
-		// signed data itself.
+		// The browser signs its clientData, whose challenge is data.
 		clientData = `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) +
 			`","origin":"` + origin + `","crossOrigin":false}`
 		digest = sha256.Sum256([]byte(clientData))
 	}
-	// What the key signs: the application's and the message's hashes
-	// around the flags and counter.
 	signed := append(appHash[:], flags, 0, 0, 0, counter)
 	signed = append(signed, digest[:]...)
 	var sig []byte
@@ -155,10 +110,7 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 		sig = ed25519.Sign(k.ed, signed)
 	} else {
 		h := sha256.Sum256(signed)
-		r, s, err := ecdsa.Sign(rand.Reader, k.ec, h[:])
-		if err != nil {
-			panic(err)
-		}
+		r, s, _ := ecdsa.Sign(rand.Reader, k.ec, h[:])
 		sig = ssh.Marshal(struct{ R, S *big.Int }{r, s})
 	}
 	out := ssh.Marshal(struct {
@@ -173,15 +125,13 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 	return out
 }
 
-// SK signs data with a new security key: the signature field and the
-// public key.
+// SK signs data with a new security key.
 func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
 	k := NewSK(kind)
-	return k.Sign(data, flags), k.PublicKey()
+	return k.Sign(data, flags), k.pub
 }
 
-// SignFile is text signed by k as pret lays a signature out: the marker
-// and the armour in a fenced block.
+// SignFile is text signed by k, laid out as pret does.
 func (k *SKKey) SignFile(text string, flags byte) []byte {
 	blob := Blob{Version: 1, PublicKey: k.pub.Marshal(), Namespace: "pret-acces", Hash: "sha512",
 		Signature: k.Sign(Signed("pret-acces", "", "sha512", []byte(text)), flags)}
