@@ -66,15 +66,12 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 			if !needsConfig(cmd) {
 				return nil
 			}
-			cfg, warnings, err := loadConfig(a.v, a.configFlag)
-			if err != nil {
-				return err
-			}
-			for _, w := range warnings {
-				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(w))
+			cfg, warning, err := loadConfig(a.v, a.configFlag)
+			if warning != "" {
+				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(warning))
 			}
 			a.cfg = cfg
-			return nil
+			return err
 		},
 	}
 	// cobra asks back about a name this close, in English and only when
