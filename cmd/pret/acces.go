@@ -15,7 +15,6 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// settings gives the onboarding steps their plain values.
 func settings(c *Config) (onboarding.Settings, error) {
 	s := onboarding.Settings{
 		Session:   onboarding.Session{Title: c.SessionTitle, Day: c.SessionDay, Start: c.SessionStart, End: c.SessionEnd},
@@ -49,10 +48,8 @@ func settings(c *Config) (onboarding.Settings, error) {
 	return s, nil
 }
 
-// statuses are the words --statut takes, and what each records.
 var statuses = map[string]string{"demande": onboarding.StatusRequested, "verifie": onboarding.StatusVerified}
 
-// accesOptions is what `pret acces` takes from its flags and the configuration.
 type accesOptions struct {
 	Config *Config
 	Status string // demande or verifie; asked on a terminal when empty
@@ -120,16 +117,12 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		}
 	}
 	// The state is read before anything is asked or written: its records
-	// are the defaults.
-	state, err := onboarding.LoadState(s.StatePath)
-	var serr *onboarding.StateError
-	if errors.As(err, &serr) {
-		// Said once, at the end (or by the question on a terminal).
-		state = &onboarding.State{}
-	} else if err != nil {
+	// are the defaults. An unreadable one is said once, at the end (or by
+	// the question on a terminal).
+	state, serr, err := loadState(s.StatePath)
+	if err != nil {
 		return err
 	}
-	// What a person reads is wrapped for the terminal (unchanged off one).
 	screen := wrappingWriter{ios}
 	var decl onboarding.Declaration
 	switch {

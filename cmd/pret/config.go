@@ -413,7 +413,7 @@ func today() (time.Time, error) {
 
 func expandHome(p string) (string, error) {
 	sep := string(filepath.Separator)
-	if p == "~" || strings.HasPrefix(p, "~/") {
+	if first, rest, slash := strings.Cut(p, "/"); first == "~" || slash && (first == "$HOME" || first == "${HOME}") {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			// Go's reason is English ("$HOME is not defined"): said here.
@@ -423,11 +423,7 @@ func expandHome(p string) (string, error) {
 			}
 			return "", usageError("définissez "+v, "dossier personnel inconnu : la variable %s est vide ou absente", v)
 		}
-		p = home + sep + p[1:]
-	}
-	if strings.HasPrefix(p, "$HOME/") || strings.HasPrefix(p, "${HOME}/") {
-		home, _ := os.UserHomeDir()
-		p = home + sep + p[strings.Index(p, "/"):]
+		p = home + sep + rest
 	}
 	if !filepath.IsAbs(p) {
 		wd, err := os.Getwd()
@@ -439,14 +435,10 @@ func expandHome(p string) (string, error) {
 	// Cleaning "a/link/../b" into "a/b" would name another file than the
 	// system opens (the link's parent, not a's): with "..", the path is
 	// kept as written, and the key guard resolves it as the system does.
-	if !hasDotDot(p) {
+	if !slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }), "..") {
 		p = filepath.Clean(p)
 	}
 	return p, nil
-}
-
-func hasDotDot(p string) bool {
-	return slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }), "..")
 }
 
 // mustExist is exit 2 for a path named on the command line that is absent.

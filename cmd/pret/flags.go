@@ -38,11 +38,8 @@ func (v *checkedValue) Set(s string) error {
 }
 func (v *checkedValue) refusedExample() string { return v.refused }
 
-// stringFlag adds a flag that takes free text: no control character, so
-// that nothing typed can drive the terminal when it is printed back.
-func stringFlag(fs *pflag.FlagSet, p *string, name, usage string) {
-	fs.Var(&checkedValue{p: p, check: checkText, refused: "rouge\x1b[31m"}, name, usage)
-}
+// The check functions a flag takes: checkText refuses control characters,
+// so that nothing typed can drive the terminal when it is printed back.
 
 // pathFlag adds a flag that takes a path: not empty, no control character.
 func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
@@ -77,7 +74,6 @@ func (v *choiceValue) Set(s string) error {
 }
 func (v *choiceValue) refusedExample() string { return "zzz" }
 
-// choiceFlag adds a flag that takes one of choices.
 func choiceFlag(fs *pflag.FlagSet, p *string, name, def, what string, choices []string, usage string) {
 	*p = def
 	fs.Var(&choiceValue{p: p, what: what, choices: choices}, name, usage)
@@ -105,7 +101,6 @@ func checkTypedDay(s string) error {
 	return nil
 }
 
-// frenchList is "a, b ou c".
 func frenchList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")

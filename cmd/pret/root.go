@@ -184,7 +184,6 @@ func didYouMean(names []string, hint string) string {
 	return "vouliez-vous dire " + frenchList(quoted) + " ?"
 }
 
-// maxArgs allows at most n arguments; hint says what they are.
 func maxArgs(n int, hint string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {

@@ -44,7 +44,6 @@ clé, ou passphrase incorrecte.`,
 	return c
 }
 
-// runSigner signs the acces.md named in args, else the configured one.
 func runSigner(cfg *Config, args []string, passFile string, ios *iostreams) error {
 	file := cfg.AccessFile
 	if len(args) == 1 {
@@ -106,7 +105,6 @@ func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	return nil
 }
 
-// accessSigner is the signing core for the configured key and session.
 func accessSigner(cfg *Config, file string) *onboarding.AccessSigner {
 	return &onboarding.AccessSigner{Store: cfg.Key, File: file, Random: rand.Reader, Guard: guarded,
 		SessionDay: cfg.SessionDay, Today: cfg.Today}
