@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -89,18 +88,18 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config = a.cfg
-			return runAcces(cmd.Context(), opts, a.io)
+			return runAcces(opts, a.io)
 		},
 	}
 	choiceFlag(c.Flags(), &opts.Status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	dateFlag(c.Flags(), &opts.Date, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
+	c.Flags().Var(&checkedValue{p: &opts.Date, check: checkTypedDay, refused: "31/11/2026"}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
 	c.Flags().BoolVar(&opts.Sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
 	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
-func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
+func runAcces(opts *accesOptions, ios *iostreams) error {
 	status, date, force := opts.Status, opts.Date, opts.Force
 	s, err := settings(opts.Config)
 	if err != nil {

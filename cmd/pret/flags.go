@@ -46,13 +46,6 @@ func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
 	fs.Var(&checkedValue{p: p, check: checkPath}, name, usage)
 }
 
-// dateFlag adds a flag that takes a date as people type it (dates.Parse):
-// the form is checked here, the day itself (today, not in the future)
-// where the command knows today.
-func dateFlag(fs *pflag.FlagSet, p *string, name, usage string) {
-	fs.Var(&checkedValue{p: p, check: checkTypedDay, refused: "31/11/2026"}, name, usage)
-}
-
 // choiceValue is a flag that takes one of a few words, compared without
 // case or accents and kept in its canonical spelling.
 type choiceValue struct {
@@ -86,6 +79,8 @@ func checkPath(s string) error {
 	return checkText(s)
 }
 
+// checkTypedDay checks the form of a date as people type it (dates.Parse);
+// the day itself (today, not in the future) waits for the command.
 func checkTypedDay(s string) error {
 	if err := checkText(s); err != nil {
 		return err
