@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -131,43 +130,17 @@ func flagError(c *cobra.Command, err error) error {
 	return usageError(hint, "ligne de commande refusée : %s", err.Error())
 }
 
-// suggestFlags are the long flags of c a mistyped name may have meant:
-// within the edit distance cobra allows for commands, or starting with
-// what was typed.
+// suggestFlags are the long flags of c a mistyped name may have meant,
+// by cobra's own rule for commands (edit distance, or a prefix): each
+// flag stands for a command of a tree made for the question.
 func suggestFlags(c *cobra.Command, typed string) []string {
-	typed = strings.ToLower(typed)
-	var names []string
+	names := &cobra.Command{SuggestionsMinimumDistance: 2}
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		if editDistance(typed, f.Name) <= 2 || (len(typed) >= 3 && strings.HasPrefix(f.Name, typed)) {
-			names = append(names, "--"+f.Name)
+		if !f.Hidden {
+			names.AddCommand(&cobra.Command{Use: "--" + f.Name, Run: func(*cobra.Command, []string) {}})
 		}
 	})
-	return names
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return names.SuggestionsFor("--" + typed)
 }
 
 func flagName(f *pflag.Flag) string {
