@@ -28,19 +28,12 @@ import (
 // Config is everything the commands need from flags, environment and file.
 // Packages below cmd get pieces of it as plain values, never viper.
 type Config struct {
-	SessionTitle string
-	SessionDay   time.Time // midnight UTC standing for the civil day in Europe/Paris
-	SessionStart string
-	SessionEnd   string
-	Key          keys.Store
-	AccessFile   string
-	AccessModel  string
-	Channel      string
-	Partition    string
-	Account      string
-	StatePath    string
-	// SheetValid and SheetInvalid are the grades --feuille-sortie writes.
-	SheetValid, SheetInvalid string
+	SessionTitle, SessionStart, SessionEnd string
+	SessionDay                             time.Time // midnight UTC standing for the civil day in Europe/Paris
+	Key                                    keys.Store
+	AccessFile, AccessModel, StatePath     string
+	Channel, Partition, Account            string
+	SheetValid, SheetInvalid               string // the grades --feuille-sortie writes
 	// Today is the civil day of "now"; PRET_AUJOURDHUI overrides it so that
 	// tests of date rules do not depend on the day they run.
 	Today time.Time

@@ -74,8 +74,6 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 			return err
 		},
 	}
-	// cobra asks back about a name this close, in English and only when
-	// it reports the error itself; noArgs does in French.
 	root.SuggestionsMinimumDistance = 2
 	// completion is pret's own command, with French help.
 	root.CompletionOptions.DisableDefaultCmd = true
@@ -114,10 +112,11 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 		newCompletionCmd(a),
 		newManCmd(a),
 	)
+	// SuggestionsFor reads the distance on each command, and is 0 unset.
+	// cobra reads SilenceErrors and SilenceUsage on the root too.
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
-		c.SilenceErrors, c.SilenceUsage = true, true
-		c.SuggestionsMinimumDistance = root.SuggestionsMinimumDistance
+		c.SuggestionsMinimumDistance = 2
 	}
 	completeChoices(root)
 	return root
