@@ -88,17 +88,15 @@ func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	if passFile != "" {
-		pass, err := passphraseFromArg(passFile, ios)
-		if err != nil {
-			return err
-		}
+	if passFile == "" {
+		err = plan.SignAsking(ios.Prompter(), ios.Out, onboarding.SignTries)
+	} else if pass, perr := passphraseFromArg(passFile, ios); perr != nil {
+		return perr
+	} else {
 		err = plan.Sign(pass)
 		clear(pass)
-		if err != nil {
-			return err
-		}
-	} else if err := plan.SignAsking(ios.Prompter(), ios.Out, onboarding.SignTries); err != nil {
+	}
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(ios.Out, "%s signé avec la clé %s\n", checklist.Escape(file), checklist.Escape(plan.Fingerprint()))

@@ -12,10 +12,9 @@ import (
 )
 
 type sunkOptions struct {
-	Report                          reportFlags
-	Values, Policy, Pods, ConfigMap string // files
-	Sandboxes                       string // namespaces, comma-separated
-	Grace                           int    // seconds
+	Report                                     reportFlags
+	Values, Policy, Pods, ConfigMap, Sandboxes string // files, and namespaces comma-separated
+	Grace                                      int    // seconds
 }
 
 func newSunkCmd(a *app) *cobra.Command {
