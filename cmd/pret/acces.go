@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// settings gives the onboarding steps their plain values.
 func settings(c *Config) (onboarding.Settings, error) {
 	s := onboarding.Settings{
 		Session:   onboarding.Session{Title: c.SessionTitle, Day: c.SessionDay, Start: c.SessionStart, End: c.SessionEnd},
@@ -49,10 +47,8 @@ func settings(c *Config) (onboarding.Settings, error) {
 	return s, nil
 }
 
-// statuses are the words --statut takes, and what each records.
 var statuses = map[string]string{"demande": onboarding.StatusRequested, "verifie": onboarding.StatusVerified}
 
-// accesOptions is what `pret acces` takes from its flags and the configuration.
 type accesOptions struct {
 	Config *Config
 	Status string // demande or verifie; asked on a terminal when empty
@@ -92,18 +88,18 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Config = a.cfg
-			return runAcces(cmd.Context(), opts, a.io)
+			return runAcces(opts, a.io)
 		},
 	}
 	choiceFlag(c.Flags(), &opts.Status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	dateFlag(c.Flags(), &opts.Date, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
+	c.Flags().Var(&checkedValue{p: &opts.Date, check: checkTypedDay, refused: "31/11/2026"}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
 	c.Flags().BoolVar(&opts.Sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
 	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
-func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
+func runAcces(opts *accesOptions, ios *iostreams) error {
 	status, date, force := opts.Status, opts.Date, opts.Force
 	s, err := settings(opts.Config)
 	if err != nil {
@@ -120,16 +116,12 @@ func runAcces(ctx context.Context, opts *accesOptions, ios *iostreams) error {
 		}
 	}
 	// The state is read before anything is asked or written: its records
-	// are the defaults.
-	state, err := onboarding.LoadState(s.StatePath)
-	var serr *onboarding.StateError
-	if errors.As(err, &serr) {
-		// Said once, at the end (or by the question on a terminal).
-		state = &onboarding.State{}
-	} else if err != nil {
+	// are the defaults. An unreadable one is said once, at the end (or by
+	// the question on a terminal).
+	state, serr, err := loadState(s.StatePath)
+	if err != nil {
 		return err
 	}
-	// What a person reads is wrapped for the terminal (unchanged off one).
 	screen := wrappingWriter{ios}
 	var decl onboarding.Declaration
 	switch {

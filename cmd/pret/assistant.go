@@ -56,12 +56,10 @@ func runWizard(cfg *Config, ios *iostreams) error {
 }
 
 // finishedWizard is the exit code of a wizard that ran to its last
-// screen (errors.go): 0, even when its checklist still fails. What is
-// left to do (ask for the account, then run pret again; fix a file kept
-// by hand) is on that screen, each step with its command; a learner
-// running "go run ./cmd/pret" would otherwise read Go's English "exit
-// status 1" under it, as if the wizard had broken. The wizard needs a
-// terminal, so no script reads this code: `pret verifier` is the command
+// screen: 0, even when its checklist still fails. What is left to do is
+// on that screen, each step with its command; "go run ./cmd/pret" would
+// otherwise print Go's English "exit status 1" under it. No script reads
+// this code (the wizard needs a terminal): `pret verifier` is the command
 // whose exit code says whether everything is ready. An error that is not
 // the report's verdict (standard output lost) stays an error.
 func finishedWizard(err error) error {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"fmt"
 	"strings"
@@ -13,17 +12,9 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// cleOptions is what `pret cle` takes from its flags and the configuration.
-type cleOptions struct {
-	Config   *Config
-	PassFile string // a file whose first line is the passphrase; - is stdin
-	// Public prints the public key's line and nothing else: it never
-	// creates a key.
-	Public bool
-}
-
 func newCleCmd(a *app) *cobra.Command {
-	opts := &cleOptions{}
+	var passFile string // a file whose first line is the passphrase; - is stdin
+	var public bool
 	c := &cobra.Command{
 		Use:     "cle [--passphrase-file FICHIER] [--publique]",
 		Aliases: []string{"key"},
@@ -48,23 +39,24 @@ d'environnement ne prend la passphrase elle-même.`,
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config = a.cfg
-			return runCle(cmd.Context(), opts, a.io)
+			if public {
+				return runClePublic(a.cfg.Key, passFile, a.io)
+			}
+			return runCle(a.cfg.Key, passFile, a.io)
 		},
 	}
-	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
-	c.Flags().BoolVar(&opts.Public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
+	pathFlag(c.Flags(), &passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	c.Flags().BoolVar(&public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
 	return c
 }
 
 // runClePublic prints the public key line, as the .pub holds it: from the
 // .pub when it matches the private key, else rebuilt from the private
 // key's public half (no passphrase needed). Nothing is created.
-func runClePublic(opts *cleOptions, ios *iostreams) error {
-	if opts.PassFile != "" {
+func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
+	if passFile != "" {
 		return usageError("pret cle --publique, sans --passphrase-file", "--publique ne crée rien : --passphrase-file n'y sert pas")
 	}
-	store := opts.Config.Key
 	st, err := store.Inspect()
 	if err != nil {
 		return err
@@ -85,17 +77,12 @@ func runClePublic(opts *cleOptions, ios *iostreams) error {
 	return err
 }
 
-func runCle(ctx context.Context, opts *cleOptions, ios *iostreams) error {
-	if opts.Public {
-		return runClePublic(opts, ios)
-	}
-	passFile := opts.PassFile
+func runCle(store keys.Store, passFile string, ios *iostreams) error {
 	if passFile != "" && passFile != "-" {
 		if err := mustExist(passFile); err != nil {
 			return err
 		}
 	}
-	store := opts.Config.Key
 	source := func() ([]byte, error) {
 		switch {
 		// Reading "-" from a terminal would show the passphrase as it is

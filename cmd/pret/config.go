@@ -28,19 +28,12 @@ import (
 // Config is everything the commands need from flags, environment and file.
 // Packages below cmd get pieces of it as plain values, never viper.
 type Config struct {
-	SessionTitle string
-	SessionDay   time.Time // midnight UTC standing for the civil day in Europe/Paris
-	SessionStart string
-	SessionEnd   string
-	Key          keys.Store
-	AccessFile   string
-	AccessModel  string
-	Channel      string
-	Partition    string
-	Account      string
-	StatePath    string
-	// SheetValid and SheetInvalid are the grades --feuille-sortie writes.
-	SheetValid, SheetInvalid string
+	SessionTitle, SessionStart, SessionEnd string
+	SessionDay                             time.Time // midnight UTC standing for the civil day in Europe/Paris
+	Key                                    keys.Store
+	AccessFile, AccessModel, StatePath     string
+	Channel, Partition, Account            string
+	SheetValid, SheetInvalid               string // the grades --feuille-sortie writes
 	// Today is the civil day of "now"; PRET_AUJOURDHUI overrides it so that
 	// tests of date rules do not depend on the day they run.
 	Today time.Time
@@ -57,7 +50,7 @@ type configKey struct {
 
 var configKeys = []configKey{
 	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance", "un texte, le titre de la séance", checkRequired},
-	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)", "une date AAAA-MM-JJ entre 2000 et 2100, par exemple 2026-11-05", checkDay},
+	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)", "une date AAAA-MM-JJ entre 2000 et 2100, par exemple 2026-11-05", func(s string) error { _, err := sessionDay(s); return err }},
 	{"seance.debut", "09:30", "`HEURE` du début de la séance, HH:MM", `une heure HH:MM, par exemple "09:30"`, checkHour},
 	{"seance.fin", "12:00", "`HEURE` de la fin de la séance, HH:MM", `une heure HH:MM, par exemple "09:30"`, checkHour},
 	{"cle.dossier", "~/.ssh", "`DOSSIER` de la clé", "un dossier, par exemple ~/.ssh", checkRequired},
@@ -79,12 +72,11 @@ func envOf(key string) string {
 }
 
 func lookupKey(key string) (configKey, bool) {
-	for _, k := range configKeys {
-		if k.key == key {
-			return k, true
-		}
+	i := slices.IndexFunc(configKeys, func(k configKey) bool { return k.key == key })
+	if i < 0 {
+		return configKey{}, false
 	}
-	return configKey{}, false
+	return configKeys[i], true
 }
 
 // bindConfigFlags gives every config key its flag on the root command
@@ -95,48 +87,39 @@ func (a *app) bindConfigFlags(root *cobra.Command) {
 		v := k.def
 		fs.Var(&checkedValue{p: &v, check: k.check, refused: "\x1b[31m"}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
 		_ = fs.SetAnnotation(flagOf(k.key), settingAnnotation, []string{k.key})
-		// BindPFlag fails only for a nil flag.
-		_ = a.v.BindPFlag(k.key, fs.Lookup(flagOf(k.key)))
+		_ = a.v.BindPFlag(k.key, fs.Lookup(flagOf(k.key))) // fails only for a nil flag
+		a.v.SetDefault(k.key, k.def)
 	}
+	a.v.SetEnvPrefix("PRET")
+	a.v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	a.v.AutomaticEnv()
 }
 
 // loadConfig applies flag > PRET_… environment > config file > default,
-// on v, the one viper instance the flags are bound to.
-func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
-	for _, k := range configKeys {
-		v.SetDefault(k.key, k.def)
-	}
-	v.SetEnvPrefix("PRET")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	v.AutomaticEnv()
-
+// on v, the one viper instance the flags are bound to; the warning names
+// the file's unknown keys.
+func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, err error) {
 	path := configFlag
 	if path == "" {
-		candidate := filepath.Join(xdg.ConfigHome, "pret", "config.yaml")
-		if _, err := os.Lstat(candidate); err == nil {
-			path = candidate
+		if p := filepath.Join(xdg.ConfigHome, "pret", "config.yaml"); fileExists(p) {
+			path = p
 		}
-	} else if _, err := os.Lstat(path); err != nil {
-		return nil, nil, usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", checklist.Escape(path))
+	} else if !fileExists(path) {
+		return nil, "", usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", checklist.Escape(path))
 	}
-	var warnings []string
 	if path != "" {
-		w, err := readConfigFile(v, path)
-		if err != nil {
-			return nil, nil, err
-		}
-		if w != "" {
-			warnings = append(warnings, w)
+		if warning, err = readConfigFile(v, path); err != nil {
+			return nil, "", err
 		}
 	}
 	// Every setting's final value, whichever source gave it: an empty
 	// cle.dossier would put the key in the current folder.
 	for _, k := range configKeys {
 		if err := checkSetting(k.key, configValue(v, k.key)); err != nil {
-			return nil, nil, usageError(fmt.Sprintf("corrigez %s (option --%s, variable %s ou fichier de configuration)", k.key, flagOf(k.key), envOf(k.key)), "%v", err)
+			return nil, "", usageError(fmt.Sprintf("corrigez %s (option --%s, variable %s ou fichier de configuration)", k.key, flagOf(k.key), envOf(k.key)), "%v", err)
 		}
 	}
-	c := &Config{
+	c = &Config{
 		SessionTitle: v.GetString("seance.titre"),
 		SessionStart: strings.TrimSpace(v.GetString("seance.debut")),
 		SessionEnd:   strings.TrimSpace(v.GetString("seance.fin")),
@@ -148,30 +131,27 @@ func loadConfig(v *viper.Viper, configFlag string) (*Config, []string, error) {
 		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
 		SheetValid:   configValue(v, "feuille.valide"),
 		SheetInvalid: configValue(v, "feuille.invalide"),
+		Key:          keys.Store{Dir: v.GetString("cle.dossier"), Name: v.GetString("cle.nom"), Comment: v.GetString("cle.commentaire"), Files: keyFiles},
 	}
 	// Both are HH:MM (checked above), so they compare as text.
 	if len(c.SessionStart) == 5 && len(c.SessionEnd) == 5 && c.SessionEnd <= c.SessionStart {
-		return nil, nil, usageError("seance.fin vient après seance.debut, le même jour", "seance.fin (%s) n'est pas après seance.debut (%s)", c.SessionEnd, c.SessionStart)
+		return nil, "", usageError("seance.fin vient après seance.debut, le même jour", "seance.fin (%s) n'est pas après seance.debut (%s)", c.SessionEnd, c.SessionStart)
 	}
 	c.SessionDay, _ = sessionDay(v.GetString("seance.date"))
-	dir, err := expandHome(v.GetString("cle.dossier"))
-	if err != nil {
-		return nil, nil, err
-	}
-	c.Key = keys.Store{Dir: dir, Name: v.GetString("cle.nom"), Comment: v.GetString("cle.commentaire"), Files: keyFiles}
-	if c.AccessModel != "" {
-		if c.AccessModel, err = expandHome(c.AccessModel); err != nil {
-			return nil, nil, err
+	for _, p := range []*string{&c.Key.Dir, &c.AccessFile, &c.AccessModel} {
+		if *p != "" {
+			if *p, err = expandHome(*p); err != nil {
+				return nil, "", err
+			}
 		}
 	}
-	if c.AccessFile, err = expandHome(c.AccessFile); err != nil {
-		return nil, nil, err
-	}
 	if c.Today, err = today(); err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
-	return c, warnings, nil
+	return c, warning, nil
 }
+
+func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // readConfigFile merges the config file's known settings into v and
 // returns the warning for its unknown keys ("" when there are none).
@@ -190,9 +170,7 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 	if err != nil {
 		return "", usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", checklist.Escape(path), err)
 	}
-	if err := v.MergeConfigMap(tree); err != nil {
-		return "", usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s)", checklist.Escape(path))
-	}
+	_ = v.MergeConfigMap(tree) // never fails on a map
 	return unknownWarning(unknown, path), nil
 }
 
@@ -205,18 +183,16 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 // YAML document: whatever follows it (after --- or ...) is parsed, and
 // refused, never silently dropped.
 func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err error) {
-	var doc yaml.Node
+	var doc, next yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil && err != io.EOF {
-		return nil, nil, errors.New("YAML invalide : " + checklist.YAMLError(err))
+	err = dec.Decode(&doc)
+	if err == nil {
+		if err = dec.Decode(&next); err == nil {
+			return nil, nil, fmt.Errorf("ligne %d : le fichier contient un second document YAML (après --- ou ...) ; pret n'en lit qu'un : réunissez les réglages en un seul", next.Line)
+		}
 	}
-	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case err == io.EOF:
-	case err != nil:
+	if err != io.EOF {
 		return nil, nil, errors.New("YAML invalide : " + checklist.YAMLError(err))
-	default:
-		return nil, nil, fmt.Errorf("ligne %d : le fichier contient un second document YAML (après --- ou ...) ; pret n'en lit qu'un : réunissez les réglages en un seul", next.Line)
 	}
 	tree = map[string]any{}
 	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
@@ -227,9 +203,13 @@ func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err er
 		return nil, nil, fmt.Errorf("ligne %d : le fichier doit être une suite de réglages « clé: valeur » (voir le modèle du README)", root.Line)
 	}
 	err = eachPair(root, func(k, v *yaml.Node) error {
-		sec := strings.ToLower(k.Value)
-		first, known := lookupSection(sec)
-		if !known {
+		sec, first := strings.ToLower(k.Value), ""
+		for _, key := range configKeys {
+			if s, name, _ := strings.Cut(key.key, "."); s == sec && first == "" {
+				first = name
+			}
+		}
+		if first == "" {
 			unknown = append(unknown, k.Value)
 			return nil
 		}
@@ -247,33 +227,20 @@ func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err er
 		return eachPair(v, func(k, v *yaml.Node) error {
 			name := strings.ToLower(k.Value)
 			key, ok := lookupKey(sec + "." + name)
-			if !ok {
+			switch v = deref(v); {
+			case !ok:
 				unknown = append(unknown, sec+"."+k.Value)
-				return nil
-			}
-			if values[name] != nil {
+			case values[name] != nil:
 				return fmt.Errorf("ligne %d : %s est donné deux fois", k.Line, key.key)
-			}
-			v = deref(v)
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" && !(v.Tag == "!!timestamp" && key.key == "seance.date") {
+			case v.Kind != yaml.ScalarNode || v.Tag != "!!str" && !(v.Tag == "!!timestamp" && key.key == "seance.date"):
 				return fmt.Errorf("ligne %d : %s vaut %s ; attendu %s", v.Line, key.key, yamlKind(v), key.form)
+			default:
+				values[name] = v.Value
 			}
-			values[name] = v.Value
 			return nil
 		})
 	})
 	return tree, unknown, err
-}
-
-// lookupSection reports whether sec is a section of configKeys, and its
-// first setting's name, for the messages.
-func lookupSection(sec string) (first string, ok bool) {
-	for _, k := range configKeys {
-		if s, name, _ := strings.Cut(k.key, "."); s == sec {
-			return name, true
-		}
-	}
-	return "", false
 }
 
 // eachPair calls f for each key and value of a mapping.
@@ -324,9 +291,6 @@ func yamlKind(v *yaml.Node) string {
 // unknownWarning is the one warning for all unknown keys: their count and
 // the first three names, a name that may be a piece of a key not copied.
 func unknownWarning(unknown []string, path string) string {
-	if len(unknown) == 0 {
-		return ""
-	}
 	var names []string
 	for _, n := range unknown[:min(3, len(unknown))] {
 		if keys.LooksLikeFragment(n) {
@@ -335,11 +299,13 @@ func unknownWarning(unknown []string, path string) string {
 		names = append(names, checklist.Escape(n))
 	}
 	list := strings.Join(names, ", ")
-	if len(unknown) > 3 {
-		list += ", …"
-	}
-	if len(unknown) == 1 {
+	switch {
+	case len(unknown) == 0:
+		return ""
+	case len(unknown) == 1:
 		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", list, checklist.Escape(path))
+	case len(unknown) > 3:
+		list += ", …"
 	}
 	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), list, checklist.Escape(path))
 }
@@ -358,18 +324,14 @@ func checkSetting(key string, raw any) error {
 	return nil
 }
 
-// emptyEnvKeys are the settings whose empty PRET_ variable is a value:
-// an empty grade means "no grade" (Moodle's import skips it), written as
-// --feuille-valide "", valide: "" or PRET_FEUILLE_VALIDE= alike. For the
-// other keys an empty variable stays unset, as viper has it: an empty
-// PRET_SEANCE_DATE= or PRET_CLE_DOSSIER= left in a shell is no reason to
-// refuse to run, nor to put the key in the current folder.
-var emptyEnvKeys = map[string]bool{"feuille.valide": true, "feuille.invalide": true}
-
-// configValue is key's value by flag > PRET_ variable > file > default;
-// for emptyEnvKeys an empty variable counts as set.
+// configValue is key's value by flag > PRET_ variable > file > default.
+// An empty grade variable is a value: an empty grade means "no grade"
+// (Moodle's import skips it), written as --feuille-valide "", valide: ""
+// or PRET_FEUILLE_VALIDE= alike. For the other keys an empty variable
+// stays unset, as viper has it: an empty PRET_CLE_DOSSIER= left in a
+// shell is no reason to put the key in the current folder.
 func configValue(v *viper.Viper, key string) string {
-	if emptyEnvKeys[key] {
+	if strings.HasPrefix(key, "feuille.") {
 		// viper reads the environment when asked, so the switch holds
 		// for this one lookup.
 		v.AllowEmptyEnv(true)
@@ -379,15 +341,13 @@ func configValue(v *viper.Viper, key string) string {
 }
 
 func checkText(s string) error {
-	if strings.IndexFunc(s, isControl) >= 0 {
+	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) >= 0 {
 		// Printed back on a terminal, it could drive it; in a path, it is
 		// never what the person meant.
 		return errors.New("caractère de contrôle refusé (une touche spéciale, un code de couleur)")
 	}
 	return nil
 }
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 func checkRequired(s string) error {
 	if strings.TrimSpace(s) == "" {
@@ -401,11 +361,6 @@ func checkHour(s string) error {
 		return errors.New("ce n'est pas une heure HH:MM")
 	}
 	return nil
-}
-
-func checkDay(s string) error {
-	_, err := sessionDay(s)
-	return err
 }
 
 func checkKeyName(s string) error {
@@ -451,7 +406,7 @@ func today() (time.Time, error) {
 
 func expandHome(p string) (string, error) {
 	sep := string(filepath.Separator)
-	if p == "~" || strings.HasPrefix(p, "~/") {
+	if first, rest, slash := strings.Cut(p, "/"); first == "~" || slash && (first == "$HOME" || first == "${HOME}") {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			// Go's reason is English ("$HOME is not defined"): said here.
@@ -461,11 +416,7 @@ func expandHome(p string) (string, error) {
 			}
 			return "", usageError("définissez "+v, "dossier personnel inconnu : la variable %s est vide ou absente", v)
 		}
-		p = home + sep + p[1:]
-	}
-	if strings.HasPrefix(p, "$HOME/") || strings.HasPrefix(p, "${HOME}/") {
-		home, _ := os.UserHomeDir()
-		p = home + sep + p[strings.Index(p, "/"):]
+		p = home + sep + rest
 	}
 	if !filepath.IsAbs(p) {
 		wd, err := os.Getwd()
@@ -477,14 +428,10 @@ func expandHome(p string) (string, error) {
 	// Cleaning "a/link/../b" into "a/b" would name another file than the
 	// system opens (the link's parent, not a's): with "..", the path is
 	// kept as written, and the key guard resolves it as the system does.
-	if !hasDotDot(p) {
+	if !slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }), "..") {
 		p = filepath.Clean(p)
 	}
 	return p, nil
-}
-
-func hasDotDot(p string) bool {
-	return slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }), "..")
 }
 
 // mustExist is exit 2 for a path named on the command line that is absent.

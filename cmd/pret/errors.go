@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -20,10 +19,9 @@ import (
 
 // Exit codes (cli.md, apprenant.md). This file is the only place that
 // turns an error into one: packages below cmd return errors that say what
-// happened, and exitCode decides, like restic's main.go. One exception to
-// "1: a check failed": the wizard, once it has run to its last screen,
-// exits 0 whatever its checklist says (assistant.go, finishedWizard); a
-// step it could not do is still 1.
+// happened, and exitCode decides. One exception to "1: a check failed":
+// the wizard, once it has run to its last screen, exits 0 whatever its
+// checklist says (assistant.go, finishedWizard).
 const (
 	exitOK          = 0
 	exitFailed      = 1 // a check failed, an action was refused, or something unexpected broke
@@ -48,53 +46,42 @@ type silentExit struct{ code int }
 
 func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.code) }
 
-func signalExitCode(sig os.Signal) int {
-	if sig == syscall.SIGTERM {
-		return exitTerminated
-	}
-	return exitInterrupted
-}
-
 // exitCode reports err on stderr the way cli.md says and picks the code.
+// Messages name files and quote values: escaped, so that nothing from a
+// file or a file name can act on the terminal.
 func exitCode(err error, stderr io.Writer) int {
 	var (
 		silent *silentExit
 		failed *onboarding.Error
 	)
+	msg, hint, code := "", "", exitFailed
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &silent):
 		return silent.code
 	case errors.Is(err, onboarding.ErrInterrupted), errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "pret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
-		return exitInterrupted
+		msg, code = "interrompu ; aucun fichier n'a été laissé à moitié écrit", exitInterrupted
 	case errors.As(err, &failed):
-		report(stderr, failed.Error(), failed.Hint)
+		msg, hint = failed.Error(), failed.Hint
 		if failed.Input {
-			return exitUsage
+			code = exitUsage
 		}
-		return exitFailed
 	default:
 		// Not foreseen: not the person's mistake, so never exit 2.
-		report(stderr, describeError(err), "")
-		return exitFailed
+		msg = describeError(err)
 	}
-}
-
-func report(stderr io.Writer, msg, hint string) {
-	// Messages name files and quote values: escaped, so that nothing
-	// from a file or a file name can act on the terminal (idempotent on
-	// what was escaped already).
 	fmt.Fprintf(stderr, "pret: erreur : %s\n", checklist.Escape(msg))
 	if hint != "" {
 		fmt.Fprintf(stderr, "pret: conseil : %s\n", checklist.Escape(hint))
 	}
+	return code
 }
 
 // describeError says an unforeseen error in French: the path it concerns
 // and the reason the system gave, translated by safefile (the one
-// translation of system errors).
+// translation of system errors). The packages of pret write theirs in
+// French.
 func describeError(err error) string {
 	var (
 		fe    *safefile.Error
@@ -112,7 +99,6 @@ func describeError(err error) string {
 	case errors.As(err, &errno):
 		return safefile.Reason(err)
 	}
-	// The packages of pret write their errors in French.
 	return err.Error()
 }
 
@@ -144,43 +130,17 @@ func flagError(c *cobra.Command, err error) error {
 	return usageError(hint, "ligne de commande refusée : %s", err.Error())
 }
 
-// suggestFlags are the long flags of c a mistyped name may have meant:
-// within the edit distance cobra allows for commands, or starting with
-// what was typed.
+// suggestFlags are the long flags of c a mistyped name may have meant,
+// by cobra's own rule for commands (edit distance, or a prefix): each
+// flag stands for a command of a tree made for the question.
 func suggestFlags(c *cobra.Command, typed string) []string {
-	typed = strings.ToLower(typed)
-	var names []string
+	names := &cobra.Command{SuggestionsMinimumDistance: 2}
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		if editDistance(typed, f.Name) <= 2 || (len(typed) >= 3 && strings.HasPrefix(f.Name, typed)) {
-			names = append(names, "--"+f.Name)
+		if !f.Hidden {
+			names.AddCommand(&cobra.Command{Use: "--" + f.Name, Run: func(*cobra.Command, []string) {}})
 		}
 	})
-	return names
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return names.SuggestionsFor("--" + typed)
 }
 
 func flagName(f *pflag.Flag) string {

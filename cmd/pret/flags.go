@@ -38,22 +38,12 @@ func (v *checkedValue) Set(s string) error {
 }
 func (v *checkedValue) refusedExample() string { return v.refused }
 
-// stringFlag adds a flag that takes free text: no control character, so
-// that nothing typed can drive the terminal when it is printed back.
-func stringFlag(fs *pflag.FlagSet, p *string, name, usage string) {
-	fs.Var(&checkedValue{p: p, check: checkText, refused: "rouge\x1b[31m"}, name, usage)
-}
+// The check functions a flag takes: checkText refuses control characters,
+// so that nothing typed can drive the terminal when it is printed back.
 
 // pathFlag adds a flag that takes a path: not empty, no control character.
 func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
 	fs.Var(&checkedValue{p: p, check: checkPath}, name, usage)
-}
-
-// dateFlag adds a flag that takes a date as people type it (dates.Parse):
-// the form is checked here, the day itself (today, not in the future)
-// where the command knows today.
-func dateFlag(fs *pflag.FlagSet, p *string, name, usage string) {
-	fs.Var(&checkedValue{p: p, check: checkTypedDay, refused: "31/11/2026"}, name, usage)
 }
 
 // choiceValue is a flag that takes one of a few words, compared without
@@ -77,7 +67,6 @@ func (v *choiceValue) Set(s string) error {
 }
 func (v *choiceValue) refusedExample() string { return "zzz" }
 
-// choiceFlag adds a flag that takes one of choices.
 func choiceFlag(fs *pflag.FlagSet, p *string, name, def, what string, choices []string, usage string) {
 	*p = def
 	fs.Var(&choiceValue{p: p, what: what, choices: choices}, name, usage)
@@ -90,6 +79,8 @@ func checkPath(s string) error {
 	return checkText(s)
 }
 
+// checkTypedDay checks the form of a date as people type it (dates.Parse);
+// the day itself (today, not in the future) waits for the command.
 func checkTypedDay(s string) error {
 	if err := checkText(s); err != nil {
 		return err
@@ -105,7 +96,6 @@ func checkTypedDay(s string) error {
 	return nil
 }
 
-// frenchList is "a, b ou c".
 func frenchList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")

@@ -39,12 +39,10 @@ Réglages (option > variable PRET_… > fichier de configuration > défaut) :
 
 func init() {
 	// Template functions are global in cobra; they are pure.
-	cobra.AddTemplateFunc("localOptions", func(c *cobra.Command) string {
-		return flagUsages(c.LocalNonPersistentFlags(), func(f *pflag.Flag) bool { return !isSetting(f) })
-	})
+	option := func(f *pflag.Flag) bool { return !isSetting(f) }
+	cobra.AddTemplateFunc("localOptions", func(c *cobra.Command) string { return flagUsages(c.LocalNonPersistentFlags(), option) })
 	cobra.AddTemplateFunc("commonOptions", func(c *cobra.Command) string {
-		return flagUsages(c.InheritedFlags(), func(f *pflag.Flag) bool { return !isSetting(f) }) +
-			flagUsages(c.PersistentFlags(), func(f *pflag.Flag) bool { return !isSetting(f) })
+		return flagUsages(c.InheritedFlags(), option) + flagUsages(c.PersistentFlags(), option)
 	})
 	cobra.AddTemplateFunc("settingOptions", func(c *cobra.Command) string {
 		if c.HasParent() {

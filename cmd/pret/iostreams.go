@@ -26,7 +26,6 @@ type iostreams struct {
 	prompter func() onboarding.Prompter
 }
 
-// systemStreams is the process's own streams.
 func systemStreams(in, out, errw *os.File) *iostreams {
 	_, noColor := os.LookupEnv("NO_COLOR") // any value, https://no-color.org
 	// TERM=dumb: no colour and no cursor control at all, so the questions
@@ -47,7 +46,6 @@ func systemStreams(in, out, errw *os.File) *iostreams {
 // terminal and something can ask.
 func (s *iostreams) Interactive() bool { return s.inTTY && s.outTTY && s.prompter != nil }
 
-// Color reports whether standard output may carry colour.
 func (s *iostreams) Color() bool { return s.outTTY && !s.noColor }
 
 // Wrap re-flows text for the terminal's width; off a terminal text goes
@@ -59,7 +57,6 @@ func (s *iostreams) Wrap(text string) string {
 	return textwrap.Text(text, s.width)
 }
 
-// Prompter is what asks the questions; call it only when Interactive.
 func (s *iostreams) Prompter() onboarding.Prompter { return s.prompter() }
 
 // checkedWriter is standard output remembering its first write error:
@@ -71,16 +68,14 @@ type checkedWriter struct {
 	err error
 }
 
-func (c *checkedWriter) Write(p []byte) (int, error) {
+func (c *checkedWriter) Write(p []byte) (n int, err error) {
 	if c.err != nil {
 		return 0, c.err // the stream is broken; more would repeat the error
 	}
-	n, err := c.w.Write(p)
-	c.err = err
-	return n, err
+	n, c.err = c.w.Write(p)
+	return n, c.err
 }
 
-// checkedOut is s with standard output checked (once).
 func (s *iostreams) checkedOut() *iostreams {
 	if _, ok := s.Out.(*checkedWriter); ok {
 		return s
@@ -94,12 +89,8 @@ func (s *iostreams) checkedOut() *iostreams {
 // write turns a success, or a failure already told in the report
 // (silentExit), into that write's error; another error stands.
 func (s *iostreams) outputError(err error) error {
-	c, ok := s.Out.(*checkedWriter)
-	if !ok || c.err == nil {
-		return err
-	}
 	var silent *silentExit
-	if err == nil || errors.As(err, &silent) {
+	if c, ok := s.Out.(*checkedWriter); ok && c.err != nil && (err == nil || errors.As(err, &silent)) {
 		return c.err
 	}
 	return err

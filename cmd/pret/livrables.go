@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,18 +18,12 @@ import (
 	"github.com/romeo-pret/pret/checklist/sbatch"
 )
 
-// livrablesOptions is what `pret livrables` takes from its arguments,
-// flags and configuration.
-type livrablesOptions struct {
-	Config *Config
-	Dir    string
-	Report reportFlags
-	Submit bool
-	Wait   time.Duration
-}
-
 func newLivrablesCmd(a *app) *cobra.Command {
-	opts := &livrablesOptions{}
+	var (
+		rf     reportFlags
+		submit bool
+		wait   time.Duration
+	)
 	c := &cobra.Command{
 		Use:     "livrables [DOSSIER] [--format texte|json|junit] [--strict] [--soumettre]",
 		Aliases: []string{"deliverables"},
@@ -48,40 +43,48 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
   pret livrables --soumettre`,
 		Args: maxArgs(1, "donnez un seul dossier"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config, opts.Dir = a.cfg, "."
+			dir := "."
 			if len(args) == 1 {
-				opts.Dir = args[0]
+				dir = args[0]
 			}
-			return runLivrables(cmd.Context(), opts, a.io)
+			return runLivrables(cmd.Context(), a.cfg, dir, rf, submit, wait, a.io)
 		},
 	}
-	opts.Report.add(c)
-	c.Flags().BoolVar(&opts.Submit, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
-	c.Flags().DurationVar(&opts.Wait, "attente", 3*time.Minute, "avec --soumettre : `DURÉE` d'attente de l'état R et de la ligne de hostname (3m, 90s)")
+	rf.add(c)
+	c.Flags().BoolVar(&submit, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
+	c.Flags().DurationVar(&wait, "attente", 3*time.Minute, "avec --soumettre : `DURÉE` d'attente de l'état R et de la ligne de hostname (3m, 90s)")
 	return c
 }
 
-func runLivrables(ctx context.Context, opts *livrablesOptions, ios *iostreams) error {
-	if opts.Wait <= 0 {
-		return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", opts.Wait)
+// runLivrables prints the checked files; the exit code is 1 if one is
+// invalid (with --strict, a warning makes a file invalid).
+func runLivrables(ctx context.Context, cfg *Config, dir string, rf reportFlags, submitting bool, wait time.Duration, ios *iostreams) error {
+	if wait <= 0 {
+		return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", wait)
 	}
-	dir := opts.Dir
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return usageError("donnez le dossier des livrables", "dossier introuvable : %s", dir)
 	}
-	cfg := opts.Config
-	lopts := livrables.Options{
+	files := livrables.Check(dir, livrables.Options{
 		Given:  sbatch.Given{Partition: cfg.Partition, Account: cfg.Account},
 		Access: acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today},
-	}
-	files := livrables.Check(dir, lopts)
-	verdict := writeFiles(ios, "pret livrables", files, opts.Report)
-	if opts.Submit {
-		var se *silentExit
-		if verdict != nil && !errors.As(verdict, &se) {
-			return verdict
+	})
+	var verdict error
+	for i := range files {
+		if rf.strict && len(files[i].Problems) > 0 {
+			files[i].Valid = false
 		}
-		if err := submit(ctx, ios, dir, files[0], opts.Wait); err != nil {
+		if !files[i].Valid {
+			verdict = &silentExit{exitFailed}
+		}
+	}
+	if err := writeHuman(ios, rf.format, func(w io.Writer) error {
+		return checklist.WriteFilesReport(w, rf.format, checklist.FilesReport{Name: "pret livrables", Files: files, All: true, Style: style(ios), Strict: rf.strict})
+	}); err != nil {
+		return err
+	}
+	if submitting {
+		if err := submit(ctx, ios, dir, files[0], wait); err != nil {
 			return err
 		}
 	}

@@ -92,7 +92,11 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 				term.Restore(int(stdin.Fd()), saved)
 			}
 			fmt.Fprintln(stderr, "\npret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
-			os.Exit(signalExitCode(sig))
+			code := exitInterrupted
+			if sig == syscall.SIGTERM {
+				code = exitTerminated
+			}
+			os.Exit(code)
 		case <-done:
 		}
 	}()

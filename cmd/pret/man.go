@@ -58,9 +58,9 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	var pages []*cobra.Command
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if c.IsAvailableCommand() || !c.HasParent() {
-			pages = append(pages, c)
-			for _, sub := range c.Commands() {
+		pages = append(pages, c)
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() {
 				walk(sub)
 			}
 		}
@@ -122,25 +122,14 @@ func manPage(c *cobra.Command, date, source string) string {
 	if c.Example != "" {
 		fmt.Fprintf(&b, ".SH EXEMPLES\n.PP\n.RS\n.nf\n%s\n.fi\n.RE\n", roffText(c.Example))
 	}
-	var see []*cobra.Command
-	if c.HasParent() {
-		see = append(see, c.Parent())
-	}
-	for _, sub := range c.Commands() {
-		if sub.IsAvailableCommand() {
-			see = append(see, sub)
+	var see []string
+	for _, s := range append([]*cobra.Command{c.Parent()}, c.Commands()...) {
+		if s != nil && (s == c.Parent() || s.IsAvailableCommand()) {
+			see = append(see, `\fB`+roffText(pageName(s))+`\fP(1)`)
 		}
-	}
-	for i, s := range see {
-		if i == 0 {
-			b.WriteString(".SH VOIR AUSSI\n")
-		} else {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "\\fB%s\\fP(1)", roffText(pageName(s)))
 	}
 	if len(see) > 0 {
-		b.WriteString("\n")
+		b.WriteString(".SH VOIR AUSSI\n" + strings.Join(see, ", ") + "\n")
 	}
 	return b.String()
 }

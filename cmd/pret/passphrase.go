@@ -23,54 +23,46 @@ const maxPassphraseLine = 4096
 // code point. Neither the content nor a part of it ever appears in an
 // error.
 func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
+	tooLong := usageError("écrivez la passphrase seule sur la première ligne du fichier",
+		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
 	var first []byte
 	if path == "-" {
 		// Only the first line is read: a writer that keeps the pipe open
 		// after it does not make pret wait.
-		r := bufio.NewReaderSize(io.LimitReader(stdin, maxPassphraseLine+2), maxPassphraseLine+2)
-		line, err := r.ReadSlice('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			if errors.Is(err, bufio.ErrBufferFull) {
-				return nil, passphraseTooLong()
-			}
+		line, err := bufio.NewReaderSize(io.LimitReader(stdin, maxPassphraseLine+2), maxPassphraseLine+2).ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			return nil, tooLong
+		case err != nil && !errors.Is(err, io.EOF):
 			return nil, usageError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
 		}
 		first = line
 	} else {
 		data, err := safefile.Read(path, safefile.Passphrase, safefile.FollowLink)
-		if err != nil {
-			if errors.Is(err, safefile.ErrTooLarge) {
-				return nil, usageError("la passphrase est la première ligne d'un petit fichier (4 Kio au plus)",
-					"fichier de passphrase trop grand (plus de 4 Kio) : %s", path)
-			}
+		switch {
+		case errors.Is(err, safefile.ErrTooLarge):
+			return nil, usageError("la passphrase est la première ligne d'un petit fichier (4 Kio au plus)",
+				"fichier de passphrase trop grand (plus de 4 Kio) : %s", path)
+		case err != nil:
 			return nil, usageError("vérifiez le chemin et les droits du fichier", "fichier de passphrase illisible : %s", err)
 		}
-		first = data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			first = data[:i+1]
+			data = data[:i+1]
 		}
+		first = data
 	}
-	hadNewline := bytes.HasSuffix(first, []byte("\n"))
-	line := bytes.TrimSuffix(first, []byte("\n"))
+	defer clear(first)
+	line, hadNewline := bytes.CutSuffix(first, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if len(line) > maxPassphraseLine || !hadNewline && len(first) > maxPassphraseLine {
-		clear(first)
-		return nil, passphraseTooLong()
+		return nil, tooLong
 	}
 	if err := onboarding.Untypable(string(line)); err != nil {
 		// An editor's mark, not something typed: a key made with it, or
 		// a signature asked with it, would need this file forever.
-		clear(first)
 		return nil, refusedError("enregistrez le fichier sans ce caractère (en UTF-8 sans BOM), ou tapez la passphrase dans le terminal", "fichier de passphrase refusé : %v", err)
 	}
-	out := append([]byte(nil), line...)
-	clear(first)
-	return out, nil
-}
-
-func passphraseTooLong() error {
-	return usageError("écrivez la passphrase seule sur la première ligne du fichier",
-		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
+	return bytes.Clone(line), nil
 }
 
 // passphraseFromArg is --passphrase-file's value read: "-" on a terminal

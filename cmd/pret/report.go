@@ -39,27 +39,6 @@ func writeReport(ios *iostreams, report *checklist.Report, f reportFlags) error 
 	return nil
 }
 
-// writeFiles prints validated files; the exit code is 1 if one is
-// invalid (with --strict, a warning makes a file invalid).
-func writeFiles(ios *iostreams, name string, files []checklist.FileResult, f reportFlags) error {
-	invalid := false
-	for i := range files {
-		if f.strict && len(files[i].Problems) > 0 {
-			files[i].Valid = false
-		}
-		invalid = invalid || !files[i].Valid
-	}
-	if err := writeHuman(ios, f.format, func(w io.Writer) error {
-		return checklist.WriteFilesReport(w, f.format, checklist.FilesReport{Name: name, Files: files, All: true, Style: style(ios), Strict: f.strict})
-	}); err != nil {
-		return err
-	}
-	if invalid {
-		return &silentExit{exitFailed}
-	}
-	return nil
-}
-
 // writeHuman writes a report; the texte format is wrapped at word
 // boundaries on a narrow terminal, the formats for programs never are.
 func writeHuman(ios *iostreams, format string, write func(io.Writer) error) error {

@@ -66,19 +66,14 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 			if !needsConfig(cmd) {
 				return nil
 			}
-			cfg, warnings, err := loadConfig(a.v, a.configFlag)
-			if err != nil {
-				return err
-			}
-			for _, w := range warnings {
-				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(w))
+			cfg, warning, err := loadConfig(a.v, a.configFlag)
+			if warning != "" {
+				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(warning))
 			}
 			a.cfg = cfg
-			return nil
+			return err
 		},
 	}
-	// cobra asks back about a name this close, in English and only when
-	// it reports the error itself; noArgs does in French.
 	root.SuggestionsMinimumDistance = 2
 	// completion is pret's own command, with French help.
 	root.CompletionOptions.DisableDefaultCmd = true
@@ -117,10 +112,11 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 		newCompletionCmd(a),
 		newManCmd(a),
 	)
+	// SuggestionsFor reads the distance on each command, and is 0 unset.
+	// cobra reads SilenceErrors and SilenceUsage on the root too.
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
-		c.SilenceErrors, c.SilenceUsage = true, true
-		c.SuggestionsMinimumDistance = root.SuggestionsMinimumDistance
+		c.SuggestionsMinimumDistance = 2
 	}
 	completeChoices(root)
 	return root
@@ -187,7 +183,6 @@ func didYouMean(names []string, hint string) string {
 	return "vouliez-vous dire " + frenchList(quoted) + " ?"
 }
 
-// maxArgs allows at most n arguments; hint says what they are.
 func maxArgs(n int, hint string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {

@@ -44,7 +44,6 @@ clé, ou passphrase incorrecte.`,
 	return c
 }
 
-// runSigner signs the acces.md named in args, else the configured one.
 func runSigner(cfg *Config, args []string, passFile string, ios *iostreams) error {
 	file := cfg.AccessFile
 	if len(args) == 1 {
@@ -89,24 +88,21 @@ func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	if passFile != "" {
-		pass, err := passphraseFromArg(passFile, ios)
-		if err != nil {
-			return err
-		}
+	if passFile == "" {
+		err = plan.SignAsking(ios.Prompter(), ios.Out, onboarding.SignTries)
+	} else if pass, perr := passphraseFromArg(passFile, ios); perr != nil {
+		return perr
+	} else {
 		err = plan.Sign(pass)
 		clear(pass)
-		if err != nil {
-			return err
-		}
-	} else if err := plan.SignAsking(ios.Prompter(), ios.Out, onboarding.SignTries); err != nil {
+	}
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(ios.Out, "%s signé avec la clé %s\n", checklist.Escape(file), checklist.Escape(plan.Fingerprint()))
 	return nil
 }
 
-// accessSigner is the signing core for the configured key and session.
 func accessSigner(cfg *Config, file string) *onboarding.AccessSigner {
 	return &onboarding.AccessSigner{Store: cfg.Key, File: file, Random: rand.Reader, Guard: guarded,
 		SessionDay: cfg.SessionDay, Today: cfg.Today}

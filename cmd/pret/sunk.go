@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"strings"
 
@@ -12,12 +11,10 @@ import (
 	"github.com/romeo-pret/pret/internal/safefile"
 )
 
-// sunkOptions is what `pret sunk` takes from its flags.
 type sunkOptions struct {
-	Report                          reportFlags
-	Values, Policy, Pods, ConfigMap string // files
-	Sandboxes                       string // namespaces, comma-separated
-	Grace                           int    // seconds
+	Report                                     reportFlags
+	Values, Policy, Pods, ConfigMap, Sandboxes string // files, and namespaces comma-separated
+	Grace                                      int    // seconds
 }
 
 func newSunkCmd(a *app) *cobra.Command {
@@ -36,7 +33,7 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
   pret sunk --valeurs values.yaml --politique p.yaml --configmap cm.yaml --bacs-a-sable sb-kim,sb-lea --format junit`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSunk(cmd.Context(), opts, a.io)
+			return runSunk(opts, a.io)
 		},
 	}
 	opts.Report.add(c)
@@ -45,11 +42,11 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 	pathFlag(c.Flags(), &opts.Pods, "pods", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
 	pathFlag(c.Flags(), &opts.ConfigMap, "configmap", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
 	c.Flags().IntVar(&opts.Grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
-	stringFlag(c.Flags(), &opts.Sandboxes, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
+	c.Flags().Var(&checkedValue{p: &opts.Sandboxes, check: checkText, refused: "rouge\x1b[31m"}, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
 	return c
 }
 
-func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
+func runSunk(opts *sunkOptions, ios *iostreams) error {
 	if opts.Values == "" || opts.Policy == "" {
 		return usageError("pret sunk --valeurs values.yaml --politique slurm-policy.yaml", "--valeurs et --politique sont obligatoires")
 	}
@@ -68,30 +65,25 @@ func runSunk(ctx context.Context, opts *sunkOptions, ios *iostreams) error {
 			return err
 		}
 		data, err := safefile.Read(f.path, safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
-		if err != nil {
-			return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, describeRead(err))
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return usageError("vérifiez le fichier", "%s %s illisible : plus de 1 Mio", f.flag, f.path)
+		} else if err != nil {
+			return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, err)
 		}
 		*f.dst = data
 	}
-	for _, ns := range strings.Split(opts.Sandboxes, ",") {
+	for ns := range strings.SplitSeq(opts.Sandboxes, ",") {
 		if ns = strings.TrimSpace(ns); ns != "" {
 			in.Sandboxes = append(in.Sandboxes, ns)
 		}
 	}
 	report, err := sunk.Check(in)
 	var ie *sunk.InputError
-	if errors.As(err, &ie) {
+	switch {
+	case errors.As(err, &ie):
 		return usageError("donnez le fichier tel que kubectl, cwic ou Helm l'écrivent", "%s", ie.Error())
-	}
-	if err != nil {
+	case err != nil:
 		return err
 	}
 	return writeReport(ios, report, opts.Report)
-}
-
-func describeRead(err error) string {
-	if errors.Is(err, safefile.ErrTooLarge) {
-		return "plus de 1 Mio"
-	}
-	return err.Error()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,32 +19,27 @@ import (
 	"github.com/romeo-pret/pret/checklist/moodle"
 	"github.com/romeo-pret/pret/checklist/submissions"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
 // validerOptions is what `pret valider` takes from its arguments, flags
 // and configuration.
 type validerOptions struct {
-	Config  *Config
-	Paths   []string // files, folders and .zip archives; empty is the current folder
-	Report  reportFlags
-	All     bool   // texte: list the files without problems too
-	Output  string // --sortie: the report goes to this file, whole
-	Workers int    // files read in parallel; 0 is one per core
-	// WorkersSet: --paralleles was given, so 0 is refused ("entre 1 et N").
-	WorkersSet   bool
-	Dir          string // the current folder, for the paths of sarif and github
-	RequireSig   bool   // an unsigned acces.md is invalid (signature.md)
-	CSVSeparator string // one of csvSeparators
-	// Sheet is --feuille, the Moodle grading worksheet; SheetOut is
-	// --feuille-sortie, where it is written back filled.
-	Sheet, SheetOut string
+	Config          *Config
+	Paths           []string // files, folders and .zip archives; empty is the current folder
+	Report          reportFlags
+	All, RequireSig bool
+	Output          string // --sortie: the report goes to this file, whole
+	Workers         int    // 0 is one per core, unless --paralleles was given
+	WorkersSet      bool
+	CSVSeparator    string
+	Sheet, SheetOut string // --feuille, the Moodle grading worksheet, and where it is written back
 }
 
-// csvSeparators are what --csv-separateur takes, named in words: a ";"
-// typed unquoted would end the shell command. ";" by default: a French
-// spreadsheet reads "," as the decimal mark, and opens a comma-separated
-// file as one column.
+// csvSeparators are named in words: a ";" typed unquoted would end the
+// shell command. ";" by default: a French spreadsheet reads "," as the
+// decimal mark, and opens a comma-separated file as one column.
 var csvSeparators = map[string]rune{"point-virgule": ';', "virgule": ',', "tabulation": '\t'}
 
 func newValiderCmd(a *app) *cobra.Command {
@@ -101,10 +95,8 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
   pret valider rendus/ --exiger-signature
   pret valider rendus.zip --feuille feuille.csv --feuille-sortie remplie.csv`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config, opts.Paths = a.cfg, args
-			opts.Dir, _ = os.Getwd()
-			opts.WorkersSet = cmd.Flags().Changed("paralleles")
-			return runValider(cmd.Context(), opts, a.io)
+			opts.Config, opts.Paths, opts.WorkersSet = a.cfg, args, cmd.Flags().Changed("paralleles")
+			return runValider(opts, a.io)
 		},
 	}
 	opts.Report.add(c, checklist.FileFormats...)
@@ -119,17 +111,15 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	return c
 }
 
-// maxWorkers bounds --paralleles: more readers than this only costs
-// memory (2,000,000,000 of them exhausted it).
-func maxWorkers() int { return 4 * max(1, runtime.NumCPU()) }
-
 // runValider validates the arguments and writes the report. Exit codes do
 // not depend on the format: 0 all valid, 1 a file invalid or nothing
 // found, 2 usage.
-func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error {
-	format := opts.Report.format
-	if opts.Workers < 0 || opts.Workers > maxWorkers() || opts.WorkersSet && opts.Workers == 0 {
-		return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers()), "--paralleles %d : hors des bornes", opts.Workers)
+func runValider(opts *validerOptions, ios *iostreams) error {
+	// More readers than this only costs memory (2,000,000,000 of them
+	// exhausted it).
+	maxWorkers := 4 * max(1, runtime.NumCPU())
+	if opts.Workers < 0 || opts.Workers > maxWorkers || opts.WorkersSet && opts.Workers == 0 {
+		return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers), "--paralleles %d : hors des bornes", opts.Workers)
 	}
 	paths := opts.Paths
 	if len(paths) == 0 {
@@ -148,10 +138,7 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 	}
 	cfg := opts.Config
 	if opts.Output != "" {
-		if err := checkOutput(cfg.Key, opts.Output, "--sortie"); err != nil {
-			return err
-		}
-		if err := checkReportOutput(opts.Output, "--sortie", paths); err != nil {
+		if err := checkReportOutput(cfg.Key, opts.Output, "--sortie", paths); err != nil {
 			return err
 		}
 	}
@@ -186,40 +173,33 @@ func runValider(ctx context.Context, opts *validerOptions, ios *iostreams) error
 		}
 		results, invalid = matched, invalid || matched.Missing() > 0
 	}
-	report := checklist.FilesReport{Name: "pret valider", Results: results, All: opts.All, Version: version, Dir: opts.Dir, Strict: opts.Report.strict,
+	dir, _ := os.Getwd() // for the paths of sarif and github
+	report := checklist.FilesReport{Name: "pret valider", Results: results, All: opts.All, Version: version, Dir: dir, Strict: opts.Report.strict,
 		Comma: csvSeparators[opts.CSVSeparator], Sources: paths, Generated: time.Now()}
+	format, done := opts.Report.format, "le rapport a été écrit sur la sortie standard"
 	if opts.Output == "" {
 		report.Style = style(ios)
-		if err := writeHuman(ios, format, func(w io.Writer) error { return checklist.WriteFilesReport(w, format, report) }); err != nil {
-			return err
-		}
+		err = writeHuman(ios, format, func(w io.Writer) error { return checklist.WriteFilesReport(w, format, report) })
 	} else {
 		var buf bytes.Buffer
-		if err := checklist.WriteFilesReport(&buf, format, report); err != nil {
-			return err
+		if err = checklist.WriteFilesReport(&buf, format, report); err == nil {
+			err = writeValiderFile(cfg, opts.Output, "--sortie", buf.Bytes(), "")
 		}
-		if err := writeValiderFile(cfg, opts.Output, "--sortie", buf.Bytes(), ""); err != nil {
-			return err
-		}
+		done = "le rapport a été écrit dans " + checklist.Escape(opts.Output)
 	}
-	if filled != nil {
-		done := "le rapport a été écrit sur la sortie standard"
-		if opts.Output != "" {
-			done = "le rapport a été écrit dans " + checklist.Escape(opts.Output)
-		}
-		if err := writeValiderFile(cfg, opts.SheetOut, "--feuille-sortie", filled, done); err != nil {
-			return err
-		}
+	if err == nil && filled != nil {
+		err = writeValiderFile(cfg, opts.SheetOut, "--feuille-sortie", filled, done)
 	}
-	if results.Len() == 0 {
+	switch {
+	case err != nil:
+		return err
+	case results.Len() == 0:
 		// A green run must mean "files were read and are valid".
 		return refusedError("vérifiez le dossier ou l'archive donnés ; un fichier nommé sur la ligne de commande est lu quel que soit son nom",
 			"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", checklist.Escape(strings.Join(paths, ", ")))
-	}
-	if sheetErr != nil {
+	case sheetErr != nil:
 		return sheetErr
-	}
-	if invalid {
+	case invalid:
 		return &silentExit{exitFailed}
 	}
 	return nil
@@ -293,10 +273,7 @@ func readSheet(opts *validerOptions, paths []string) (*moodle.Sheet, error) {
 		return nil, err
 	}
 	if out := opts.SheetOut; out != "" {
-		if err := checkOutput(opts.Config.Key, out, "--feuille-sortie"); err != nil {
-			return nil, err
-		}
-		if err := checkReportOutput(out, "--feuille-sortie", append([]string{opts.Sheet}, paths...)); err != nil {
+		if err := checkReportOutput(opts.Config.Key, out, "--feuille-sortie", append([]string{opts.Sheet}, paths...)); err != nil {
 			return nil, err
 		}
 		if opts.Output != "" && sameFile(out, opts.Output) {
@@ -337,10 +314,13 @@ func sheetUsage(err error) error {
 
 // checkReportOutput refuses (exit 2, nothing read or written) a --sortie
 // or --feuille-sortie (flag) that would destroy or pollute what is being
-// validated: one of the inputs (after links), a submission or archive
+// validated: the key, one of the inputs (after links), a submission or archive
 // name inside an input folder (the report would replace a learner's
 // file, or be read as one next time), a folder, or a missing folder.
-func checkReportOutput(out, flag string, inputs []string) error {
+func checkReportOutput(key keys.Store, out, flag string, inputs []string) error {
+	if err := checkOutput(key, out, flag); err != nil {
+		return err
+	}
 	shown := flag + " " + checklist.Escape(out)
 	what, example := "le rapport", "rapport.html"
 	if flag == "--feuille-sortie" {

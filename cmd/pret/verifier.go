@@ -46,12 +46,20 @@ func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	s.File = recordedAccessFile(cfg, s.File)
-	report, err := learnerReport(cfg, s.File)
-	if err != nil {
-		return err
+	// When the configured acces.md is absent, the one the wizard last
+	// wrote in another folder (the state remembers it).
+	if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) {
+		if st, err := onboarding.LoadState(cfg.StatePath); err == nil && st.File != "" {
+			if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
+				s.File = st.File
+			}
+		}
 	}
-	if err := writeReport(ios, report, rf); err != nil {
+	report, err := learnerReport(cfg, s.File)
+	if err == nil {
+		err = writeReport(ios, report, rf)
+	}
+	if err != nil {
 		return err
 	}
 	// Everything passes: say what comes next (texte only; json and junit
@@ -64,43 +72,15 @@ func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
 	return nil
 }
 
-// recordedAccessFile is where to look for acces.md: the configured one,
-// or, when it is absent, the one the wizard last wrote in another folder
-// (the state remembers it).
-func recordedAccessFile(cfg *Config, configured string) string {
-	if _, err := os.Lstat(configured); !errors.Is(err, fs.ErrNotExist) {
-		return configured
-	}
-	st, err := onboarding.LoadState(cfg.StatePath)
-	if err != nil || st.File == "" {
-		return configured
-	}
-	if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
-		return st.File
-	}
-	return configured
-}
-
 // learnerReport is `pret verifier`'s checklist, also the wizard's last
-// step, for the acces.md at accessFile (the configured one, or where the
-// wizard wrote it).
+// step, for the acces.md at accessFile.
 func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
-	state, err := onboarding.LoadState(cfg.StatePath)
-	var serr *onboarding.StateError
-	if errors.As(err, &serr) {
-		state = &onboarding.State{}
-	} else if err != nil {
+	state, serr, err := loadState(cfg.StatePath)
+	if err != nil {
 		return nil, err
 	}
 	home, _ := os.UserHomeDir()
-	l := learner.Learner{
-		Store:      cfg.Key,
-		AccessFile: accessFile,
-		SessionDay: cfg.SessionDay,
-		Today:      cfg.Today,
-		Home:       home,
-		LookPath:   exec.LookPath,
-	}
+	l := learner.Learner{Store: cfg.Key, AccessFile: accessFile, SessionDay: cfg.SessionDay, Today: cfg.Today, Home: home, LookPath: exec.LookPath}
 	if last, _, ok := state.Latest(""); ok {
 		l.AccessStatus, l.AccessDate = last.Status, last.Date
 	}
@@ -115,4 +95,15 @@ func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 		}
 	}
 	return report, nil
+}
+
+// loadState reads the state file; an unreadable one is an empty state
+// and its StateError, for the caller to say.
+func loadState(path string) (*onboarding.State, *onboarding.StateError, error) {
+	state, err := onboarding.LoadState(path)
+	var serr *onboarding.StateError
+	if errors.As(err, &serr) {
+		return &onboarding.State{}, serr, nil
+	}
+	return state, nil, err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -30,22 +31,19 @@ func newVersionCmd(a *app) *cobra.Command {
 // versionLine is "pret VERSION (commit …, goX.Y)", for `pret version` and
 // `pret --version`.
 func versionLine() string {
-	v, c, info := version, commit, &debug.BuildInfo{}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		info = bi
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && c == "" {
-			c = s.Value
+	v, c := version, commit
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && c == "" {
+				c = s.Value
+			}
+		}
+		// go install …@v1.2.3 records the module's version.
+		if v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			v = info.Main.Version
 		}
 	}
-	if c == "" {
-		c = "inconnu"
-	}
-	// go install …@v1.2.3 records the module's version.
-	if v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		v = info.Main.Version
-	}
+	c = cmp.Or(c, "inconnu")
 	if date != "" {
 		c += ", " + date
 	}
