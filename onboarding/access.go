@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ type Session struct {
 	Start, End string
 }
 
-// Settings are the values the key and access steps need, from cmd.
+// Settings are the values the key and access steps need.
 type Settings struct {
 	Session   Session
 	Store     keys.Store
@@ -50,13 +51,15 @@ func CheckAccessDate(date, today, session time.Time) (warning string, err error)
 	return "", nil
 }
 
-// FileStatus compares the acces.md on disk with the one to write.
+// FileStatus compares the acces.md on disk with the one to write: none
+// yet, the same content (signed or not), or other content (replaced only
+// on a yes).
 type FileStatus int
 
 const (
-	FileNew       FileStatus = iota // no acces.md yet
-	FileSame                        // already this content (signed or not)
-	FileDifferent                   // other content: replaced only on a yes
+	FileNew FileStatus = iota
+	FileSame
+	FileDifferent
 )
 
 // Declaration is what the learner says about the account at one run.
@@ -65,7 +68,6 @@ type Declaration struct {
 	Date   time.Time // civil day
 }
 
-// Verified reports whether the account was checked open.
 func (d Declaration) Verified() bool { return d.Status == StatusVerified }
 
 // AccessPlan is acces.md as it will be written, before anything is.
@@ -87,8 +89,7 @@ type AccessPlan struct {
 	DateOnly, dateFrom []byte
 }
 
-// LosesSignature reports that writing would drop the signature of the
-// file on disk.
+// LosesSignature: writing would drop the signature of the file on disk.
 func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
 // Diff is the change as a unified diff of lines. The file on disk may be
@@ -129,12 +130,10 @@ func (p *AccessPlan) dateOnly() {
 		return
 	}
 	line := bytes.TrimRight(bytes.SplitAfter(p.Content, []byte("\n"))[want.DateLine-1], "\r\n")
-	eol := lines[i][len(bytes.TrimRight(lines[i], "\r\n")):] // the file's own line ending
-	// The line keeps its own place in the page: a paragraph's line is
-	// not made a list item, nor a list item a paragraph.
-	old := lines[i][:len(lines[i])-len(eol)]
-	line = append(append([]byte(nil), lineLead(old)...), line[len(lineLead(line)):]...)
-	lines[i] = append(line, eol...)
+	old := bytes.TrimRight(lines[i], "\r\n")
+	// The line keeps its own place in the page (a paragraph's line is not
+	// made a list item, nor the reverse) and the file's own line ending.
+	lines[i] = slices.Concat(lineLead(old), line[len(lineLead(line)):], lines[i][len(old):])
 	edited := bytes.Join(lines, nil)
 	// A file that differs by its date line alone was just shown that
 	// very change, and said no to it.
@@ -233,13 +232,8 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if s.Template != "" {
 		// A custom template's result that `pret valider` refuses is
 		// never written; said in the validator's sentences and codes.
-		var why []string
-		for _, p := range acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today}).Problems {
-			if p.Severity == checklist.SevError {
-				why = append(why, fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code))
-			}
-		}
-		if len(why) > 0 {
+		res := acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today})
+		if why := errorsOf(res.Problems, false); len(why) > 0 {
 			return nil, &Error{Input: true,
 				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %s ; rien n'a été écrit", strings.Join(why, " ; ")),
 				Hint: "corrigez le modèle pour qu'il garde la date, le chemin de la clé publique, l'empreinte et la phrase du cours, ou videz acces.modele pour le modèle intégré"}
@@ -252,6 +246,23 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 		Warning: warning,
 		Key:     line,
 	}, nil
+}
+
+// errorsOf is the validator's errors in its sentences and codes, on
+// their line when withLine, but for the verdicts named in skip.
+func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []string {
+	var errs []string
+	for _, p := range problems {
+		if p.Severity != checklist.SevError || slices.Contains(skip, p.Code) {
+			continue
+		}
+		e := fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code)
+		if withLine && p.Line > 0 {
+			e = fmt.Sprintf("ligne %d : %s", p.Line, e)
+		}
+		errs = append(errs, e)
+	}
+	return errs
 }
 
 // errNotWritten is RecordAccess's failure to write acces.md itself, the
@@ -307,10 +318,8 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	case err != nil:
 		return nil, err
 	}
-	if _, requested, ok := state.Latest(StatusRequested); ok && r.Verified() && r.Date.Before(requested) {
-		return nil, &Error{
-			Msg:  fmt.Sprintf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(r.Date), dates.Long(requested)),
-			Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
+	if err := beforeRequest(state, r.Declaration); err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
 	plan, err := PlanAccess(r.Settings, r.Declaration)
 	if err != nil {
@@ -387,6 +396,14 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return nil
 	})
 	return out, err
+}
+
+// beforeRequest refuses a verification dated before the recorded request.
+func beforeRequest(st *State, d Declaration) error {
+	if _, requested, ok := st.Latest(StatusRequested); ok && d.Verified() && d.Date.Before(requested) {
+		return fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d.Date), dates.Long(requested))
+	}
+	return nil
 }
 
 // checkOutputs refuses acces.md or the state file on the key.

@@ -98,7 +98,6 @@ func (a Account) Ask() (*Declaration, error) {
 		question = "Date de la vérification du compte (le jour où vous l'avez trouvé ouvert) :"
 	}
 	def0 := DefaultDate(a.State, status, a.Today)
-	_, requested, hasRequest := a.State.Latest(StatusRequested)
 	help := fmt.Sprintf("Entrée garde le %s. Formes acceptées : %s.", dates.Long(def0), dates.Forms)
 	for {
 		answer, err := a.P.Input(question, def0.Format(dates.ISO), help)
@@ -109,8 +108,8 @@ func (a Account) Ask() (*Declaration, error) {
 		if err == nil {
 			_, err = CheckAccessDate(d, a.Today, a.Session)
 		}
-		if err == nil && status == StatusVerified && hasRequest && d.Before(requested) {
-			err = fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d), dates.Long(requested))
+		if err == nil {
+			err = beforeRequest(a.State, Declaration{status, d})
 		}
 		if err != nil {
 			// The refusal quotes what was typed: escaped.
@@ -172,14 +171,12 @@ func TildePath(p, home string) string {
 // place pret will not write is refused at once and the folder asked
 // again, so that the answers given before are never lost to an error at
 // the end: a folder that does not exist or is a file, the key's folder
-// or one below it, a name taken by something that is not a file.
-func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (string, error) {
-	return where(p, out, file, home, store, refusedPlace(file, store))
-}
-
-// where is Where for a starting place refused for why (empty: not
-// refused): it says so and asks the folder at once.
-func where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
+// or one below it, a name taken by something that is not a file. why,
+// when not empty, is a refusal of file already known (a write failed).
+func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
+	if why == "" {
+		why = refusedPlace(file, store)
+	}
 	ask := why != ""
 	if ask {
 		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)

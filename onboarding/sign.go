@@ -54,51 +54,7 @@ func (a *AccessSigner) check(data []byte) (fingerprint string, errs []string) {
 		}
 	}
 	res := acces.Validate(data, rules)
-	for _, p := range res.Problems {
-		if p.Severity != checklist.SevError || p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
-			continue
-		}
-		e := fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code)
-		if p.Line > 0 {
-			e = fmt.Sprintf("ligne %d : %s", p.Line, e)
-		}
-		errs = append(errs, e)
-	}
-	return res.Fingerprint, errs
-}
-
-// SigState is how acces.md stands with respect to its signature.
-type SigState int
-
-const (
-	SigNoFile   SigState = iota // no acces.md to sign
-	SigUnsigned                 // no signature block
-	SigHolds                    // verifies, made by the session's key
-	SigBroken                   // malformed, modified since, or another key
-)
-
-// State reads acces.md and says whether its signature holds for the
-// session's key. It never asks anything.
-func (a *AccessSigner) State() (SigState, error) {
-	data, err := a.read()
-	if errors.Is(err, os.ErrNotExist) {
-		return SigNoFile, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	f := signing.SplitSigned(data)
-	if !f.Claimed {
-		return SigUnsigned, nil
-	}
-	if f.Verify() != nil {
-		return SigBroken, nil
-	}
-	st, err := a.Store.Inspect()
-	if err != nil || st.Public() == nil || ssh.FingerprintSHA256(st.Public()) != ssh.FingerprintSHA256(f.Sig.PublicKey()) {
-		return SigBroken, nil
-	}
-	return SigHolds, nil
+	return res.Fingerprint, errorsOf(res.Problems, true, "bad-signature", "signature-key-mismatch")
 }
 
 // SignPlan is a signature ready to be made: every refusal has been
@@ -300,18 +256,20 @@ func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 // refusal is reported and the wizard goes on; three wrong passphrases end
 // it with exit 1, the file untouched.
 func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
-	state, err := a.State()
-	if err != nil {
+	data, err := a.read()
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
 		fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), safefile.Reason(err))
 		return nil
 	}
-	switch state {
-	case SigNoFile:
-		return nil
-	case SigHolds:
-		fmt.Fprintf(out, "%s est signé par votre clé.\n", esc(a.File))
-		return nil
-	case SigBroken:
+	if f := signing.SplitSigned(data); f.Claimed {
+		// It holds when it verifies and the session's key made it.
+		st, err := a.Store.Inspect()
+		if f.Verify() == nil && err == nil && st.Public() != nil && ssh.FingerprintSHA256(st.Public()) == ssh.FingerprintSHA256(f.Sig.PublicKey()) {
+			fmt.Fprintf(out, "%s est signé par votre clé.\n", esc(a.File))
+			return nil
+		}
 		fmt.Fprintf(out, "La signature de %s ne tient plus (fichier modifié depuis, ou autre clé).\n", esc(a.File))
 	}
 	yes, err := askYesNo(pr, "Signer acces.md ? Cela prouve aux organisateurs que vous avez la clé et que vous vous souvenez de sa passphrase.", true,

@@ -55,14 +55,6 @@ type State struct {
 	Extra map[string]any `yaml:",inline"`
 }
 
-// Last is the most recent record, or nil.
-func (s *State) Last() *Record {
-	if s == nil || len(s.Access) == 0 {
-		return nil
-	}
-	return &s.Access[len(s.Access)-1]
-}
-
 // Latest is the most recent usable record, optionally of one status ("" for
 // any): what a later run offers as its default.
 func (s *State) Latest(status string) (Record, time.Time, bool) {

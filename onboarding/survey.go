@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
@@ -52,36 +51,37 @@ const (
 	surveyPrefix = "?\u00a0"
 )
 
-var (
-	frenchOnce     sync.Once
-	selectTemplate string // survey's, before its hint is set for a width
-)
+// selectTemplate is survey's own, before its hint is set for a width.
+var selectTemplate = survey.SelectQuestionTemplate
 
-// frenchTemplates replaces every English word survey would print. survey
-// keeps its templates in package variables, set once here, but for the
-// select's hint, set for the width before each question.
-func frenchTemplates(width int) {
-	frenchOnce.Do(func() {
-		survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
+// setup replaces every English word survey would print (survey keeps its
+// templates in package variables; the select's hint is set for the width
+// before each question) and turns colour off when asked.
+func (s *SurveyPrompter) setup() {
+	survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
 `
-		r := strings.NewReplacer(
-			"[Use arrows to move, enter to select, type to continue]", selectHintNoHelp,
-			" for more help", " pour plus d'aide",
-			" for help", " pour l'aide",
-			" for suggestions", " pour des suggestions",
-		)
-		survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
-		survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
-		selectTemplate = survey.SelectQuestionTemplate
-	})
+	r := strings.NewReplacer(
+		"[Use arrows to move, enter to select, type to continue]", selectHintNoHelp,
+		" for more help", " pour plus d'aide",
+		" for help", " pour l'aide",
+		" for suggestions", " pour des suggestions",
+	)
+	survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
+	survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
 	// The hint follows two spaces, after the question or on a line of
 	// its own (fit decides).
 	survey.SelectQuestionTemplate = strings.Replace(selectTemplate, selectHintAction,
-		"{{- if and .Help (not .ShowHelp)}}"+wrapHint(selectHint, width)+"{{- else}}"+wrapHint(selectHintNoHelp, width)+"{{- end}}", 1)
+		"{{- if and .Help (not .ShowHelp)}}"+wrapAfter("  ", selectHint, s.Width)+"{{- else}}"+wrapAfter("  ", selectHintNoHelp, s.Width)+"{{- end}}", 1)
+	if s.NoColor {
+		// Read when a template is first compiled; pret asks from one
+		// terminal per process.
+		core.DisableColor = true
+	}
 }
 
-func wrapHint(hint string, width int) string {
-	return strings.TrimPrefix(textwrap.Text("  "+hint, width), "  ")
+// wrapAfter wraps text for the width as written after prefix.
+func wrapAfter(prefix, text string, width int) string {
+	return strings.TrimPrefix(textwrap.Text(prefix+text, width), prefix)
 }
 
 // fit wraps a question as written after survey's "? ". When what follows
@@ -91,7 +91,7 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	if s.Width <= 0 {
 		return message
 	}
-	w := s.fitHelp(message)
+	w := wrapAfter(surveyPrefix, message, s.Width)
 	col := textwrap.Columns(w[strings.LastIndexByte(w, '\n')+1:])
 	if !strings.Contains(w, "\n") {
 		col += 2
@@ -102,27 +102,13 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	return w
 }
 
-// fitHelp wraps a text as survey shows it, after "? ".
-func (s *SurveyPrompter) fitHelp(help string) string {
-	if s.Width <= 0 {
-		return help
-	}
-	return strings.TrimPrefix(textwrap.Text(surveyPrefix+help, s.Width), surveyPrefix)
-}
-
-// setup readies survey's package variables for a question.
-func (s *SurveyPrompter) setup() {
-	frenchTemplates(s.Width)
-	if s.NoColor {
-		// Read when a template is first compiled; pret asks from one
-		// terminal per process.
-		core.DisableColor = true
-	}
-}
-
 func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
 	s.setup()
-	return mapErr(quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) }))
+	err := quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) })
+	if errors.Is(err, terminal.InterruptErr) {
+		return ErrInterrupted
+	}
+	return err
 }
 
 // quietTerminal turns the terminal's echo and signal keys off while f
@@ -138,13 +124,6 @@ func quietTerminal(in terminal.FileReader, f func() error) error {
 	return f()
 }
 
-func mapErr(err error) error {
-	if errors.Is(err, terminal.InterruptErr) {
-		return ErrInterrupted
-	}
-	return err
-}
-
 // Password asks a passphrase with nothing at all shown while it is
 // typed: survey's Password echoes one '*' per character, which tells
 // anyone watching how long the passphrase is. So this reads the runes
@@ -153,11 +132,6 @@ func mapErr(err error) error {
 // line cancels like Ctrl-C (it means "no answer", not "an empty
 // passphrase").
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
-	answer, err := s.readHidden(message, help)
-	return answer, mapErr(err)
-}
-
-func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 	s.setup()
 	// survey's own template and icons: it looks like every other question.
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
@@ -166,7 +140,7 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 	}}
 	prompt := func(showHelp bool) {
 		text, _, err := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
-			Password: survey.Password{Message: s.fit(message, 1+len(helpHint)+1+typingRoom), Help: s.fitHelp(help)}, ShowHelp: showHelp, Config: cfg})
+			Password: survey.Password{Message: s.fit(message, 1+len(helpHint)+1+typingRoom), Help: wrapAfter(surveyPrefix, help, s.Width)}, ShowHelp: showHelp, Config: cfg})
 		if err != nil { // the template is survey's and fixed: never
 			text = "? " + message + " "
 		}
@@ -186,7 +160,7 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 		case err != nil && errors.Is(err, io.EOF) && len(line) == 0,
 			r == terminal.KeyInterrupt, r == terminal.KeyEndTransmission && len(line) == 0:
 			fmt.Fprint(s.Out, "\r\n")
-			return "", terminal.InterruptErr
+			return "", ErrInterrupted
 		case err != nil:
 			fmt.Fprint(s.Out, "\r\n")
 			return "", err
@@ -215,11 +189,11 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 	}
 	// After the question on its line: the hint (its first line), or the
 	// option chosen once answered.
-	need := 2 + textwrap.Columns(strings.SplitN(wrapHint(selectHint, s.Width), "\n", 2)[0])
+	need := 2 + textwrap.Columns(strings.SplitN(wrapAfter("  ", selectHint, s.Width), "\n", 2)[0])
 	for _, o := range options {
 		need = max(need, 1+textwrap.Columns(o))
 	}
-	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: s.fitHelp(help)}
+	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: wrapAfter(surveyPrefix, help, s.Width)}
 	if def >= 0 && def < len(options) {
 		q.Default = options[def]
 	}
@@ -247,7 +221,7 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 		need += textwrap.Columns(shown) + 3
 	}
 	var answer string
-	err := s.ask(&survey.Input{Message: s.fit(message, need), Default: shown, Help: s.fitHelp(help)}, &answer)
+	err := s.ask(&survey.Input{Message: s.fit(message, need), Default: shown, Help: wrapAfter(surveyPrefix, help, s.Width)}, &answer)
 	if err == nil && answer == "" {
 		answer = def
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/templates"
 )
@@ -38,17 +40,7 @@ func Banner(s Session, today time.Time) string {
 	var b strings.Builder
 	// The title and the hours come from the configuration: escaped.
 	fmt.Fprintf(&b, "Séance ROMEO : %s\n", esc(s.Title))
-	fmt.Fprintf(&b, "Le %s.\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)))
-	switch days := daysUntil(s, today); {
-	case days > 1:
-		fmt.Fprintf(&b, "Il reste %d jours pour préparer le compte d'accès et la clé.\n", days)
-	case days == 1:
-		b.WriteString("La séance a lieu demain.\n")
-	case days == 0:
-		b.WriteString("La séance a lieu aujourd'hui.\n")
-	default:
-		b.WriteString("La séance est passée ; la clé et acces.md servent pour la prochaine.\n")
-	}
+	fmt.Fprintf(&b, "Le %s.\n%s\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)), DaysLeft(s, today))
 	return b.String()
 }
 
@@ -58,13 +50,12 @@ func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
-	pass := func() ([]byte, error) {
-		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
-		return AskPassphrase(w.P, w.Out)
-	}
 	// The passphrase is asked before the guarded write, so a signal at
 	// the question does not wait for anything.
-	res, err := EnsureKey(w.Store, w.Random, pass, w.Guard)
+	res, err := EnsureKey(w.Store, w.Random, func() ([]byte, error) {
+		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
+		return AskPassphrase(w.P, w.Out)
+	}, w.Guard)
 	if err != nil {
 		return err
 	}
@@ -80,7 +71,7 @@ func (w *Wizard) Run() error {
 		fmt.Fprintf(w.Out, "Clé publique recréée depuis la clé privée : %s\n", esc(w.Store.PublicPath()))
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(w.Out, "Attention : %s.\nConseil : %s.\n", esc(warn.Msg), esc(warn.Hint))
+		warnHint(w.Out, warn.Msg, warn.Hint)
 	}
 	// The comment is the .pub's: escaped like every string from a file.
 	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", esc(res.Line))
@@ -121,8 +112,8 @@ func (w *Wizard) Run() error {
 			}
 		}
 		var out *Outcome
-		for why := refusedPlace(w.File, w.Store); ; {
-			if w.File, err = where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
+		for why := ""; ; {
+			if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
 				return err
 			}
 			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
@@ -215,16 +206,18 @@ func (w *Wizard) report(out *Outcome) {
 	}
 	switch {
 	case out.StateErr != nil:
-		fmt.Fprintf(w.Out, "Attention : la déclaration n'est pas notée, %s.\nConseil : %s.\n", esc(out.StateErr.Error()), esc(out.StateErr.Hint()))
+		warnHint(w.Out, "la déclaration n'est pas notée, "+out.StateErr.Error(), out.StateErr.Hint())
 	case out.Noted:
 		fmt.Fprintf(w.Out, "Déclaration notée dans %s.\n", esc(w.StatePath))
 	}
 }
 
+// warnHint says a problem that stops nothing, and what to do about it.
+func warnHint(out io.Writer, msg, hint string) {
+	fmt.Fprintf(out, "Attention : %s.\nConseil : %s.\n", esc(msg), esc(hint))
+}
+
 func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	r := []rune(s)
-	return strings.ToUpper(string(r[0])) + string(r[1:])
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
