@@ -80,24 +80,21 @@ type AccessPlan struct {
 	Record  Record
 	Warning string
 	Key     string // the fingerprint line written
-	// Stale: the file on disk does not state this declaration.
-	Stale bool
-	// DateOnly is the file on disk with only its labelled date line
-	// replaced by Content's, when that is enough for it to state this
-	// declaration (a signed file loses its block); dateFrom is what it
-	// changes.
+	Stale   bool   // the file on disk does not state this declaration
+	// DateOnly is the file on disk with only its date line replaced by
+	// Content's, when that is enough (a signed file loses its block);
+	// dateFrom is what it changes.
 	DateOnly, dateFrom []byte
 }
 
 // LosesSignature: writing would drop the signature of the file on disk.
 func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
-// Diff is the change as a unified diff of lines. The file on disk may be
-// anything: its lines of private key material are left out (leak.Redact)
-// before UnifiedDiff escapes what it shows.
+// Diff is the change as a unified diff. The file on disk may be anything:
+// its private key lines are left out before UnifiedDiff escapes the rest.
 func (p *AccessPlan) Diff(color bool) string { return p.diff(p.Old, p.Content, "nouveau", color) }
 
-// DateDiff is DateOnly's change, shown as Diff shows its own.
+// DateDiff is DateOnly's change.
 func (p *AccessPlan) DateDiff(color bool) string {
 	return p.diff(p.dateFrom, p.DateOnly, "nouvelle date", color)
 }
@@ -107,10 +104,9 @@ func (p *AccessPlan) diff(from, to []byte, label string, color bool) string {
 	return UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", redact(from), redact(to), color)
 }
 
-// dateOnly fills p.Stale and p.DateOnly for a file on disk that differs.
-// The labelled date line is the validator's (acces.Result.DateLine), in
-// the file and in content; the edit is kept only when the validator
-// then reads the declared date in it.
+// dateOnly fills p.Stale and p.DateOnly for a file on disk that differs,
+// at the validator's date line; kept only when the validator then reads
+// the declared date in it.
 func (p *AccessPlan) dateOnly() {
 	was, want := acces.Validate(p.Old, acces.Rules{}), acces.Validate(p.Content, acces.Rules{})
 	p.Stale = was.Date != p.Record.Date || was.Status != "" && was.Status != p.Record.Status
@@ -135,22 +131,20 @@ func (p *AccessPlan) dateOnly() {
 	// made a list item, nor the reverse) and the file's own line ending.
 	lines[i] = slices.Concat(lineLead(old), line[len(lineLead(line)):], lines[i][len(old):])
 	edited := bytes.Join(lines, nil)
-	// A file that differs by its date line alone was just shown that
-	// very change, and said no to it.
+	// A file differing by its date line alone was just refused that change.
 	if acces.Validate(edited, acces.Rules{}).Date == p.Record.Date && !bytes.Equal(edited, p.Content) {
 		p.DateOnly, p.dateFrom = edited, from
 	}
 }
 
-// lineLead is the start of l that is its indentation and its block
-// quote or list marker ("  - ", "1. "), if any, as the validator reads it.
+// lineLead is l's indentation and block quote or list marker ("  - ").
 func lineLead(l []byte) []byte {
 	i := len(l) - len(bytes.TrimLeft(l, " \t"))
 	return l[:i+acces.MarkerLen(string(l[i:]))]
 }
 
-// PlanAccess checks the key and the date, renders acces.md and compares
-// it with the file on disk. It writes nothing.
+// PlanAccess renders acces.md and compares it with the file on disk,
+// writing nothing.
 func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	p, err := s.render(d)
 	if err != nil {
@@ -174,8 +168,6 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
 		switch {
 		case bytes.Equal(old, p.Content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content):
-			// A signed file whose message is this content: rewriting it
-			// would only drop its signature.
 			p.Status = FileSame
 		default:
 			p.Status = FileDifferent
@@ -185,10 +177,8 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	return p, nil
 }
 
-// render is acces.md for d, with every check that needs no answer from
-// the learner but d: the key and the template, which the wizard checks
-// before asking anything (a broken setting must not end it after the
-// date is typed).
+// render is acces.md for d after the checks that need no other answer:
+// the key and the template, which the wizard checks before asking.
 func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err := s.checkOutputs(); err != nil {
 		return nil, err
@@ -265,26 +255,20 @@ func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []str
 	return errs
 }
 
-// errNotWritten is RecordAccess's failure to write acces.md itself, the
-// declaration recorded: the wizard asks for another folder.
+// errNotWritten: acces.md failed, the declaration recorded; the wizard
+// asks for another folder.
 var errNotWritten = errors.New("acces.md non écrit")
 
 // Recording is one declaration to record, and acces.md to write.
 type Recording struct {
 	Settings
 	Declaration
-	// Replace decides about an acces.md on disk with other content; it
-	// sees the plan (Old, Content, Diff, LosesSignature). nil keeps the file.
-	Replace func(*AccessPlan) (bool, error)
-	// ReplaceDate, asked when Replace said no and the plan has a
-	// DateOnly, decides whether only the date line changes. nil keeps
-	// the file.
-	ReplaceDate func(*AccessPlan) (bool, error)
-	// ForceState replaces an unreadable state file, keeping a copy
-	// NAME.illisible-AAAAMMJJ (pret acces --force).
-	ForceState bool
-	// Guard runs the writes so that a signal waits for them to end.
-	Guard func(func() error) error
+	// Replace decides about an acces.md with other content; ReplaceDate,
+	// when Replace said no and the plan has a DateOnly, whether only the
+	// date line changes. nil keeps the file.
+	Replace, ReplaceDate func(*AccessPlan) (bool, error)
+	ForceState           bool                     // set an unreadable state aside (--force)
+	Guard                func(func() error) error // a signal waits for the writes
 }
 
 // Outcome is what RecordAccess did.
@@ -299,12 +283,10 @@ type Outcome struct {
 }
 
 // RecordAccess is the one path from a declaration to the files, for the
-// wizard and `pret acces` alike: read the state, plan acces.md, ask about
-// replacing (or changing only its date line), then record and write. The
-// declaration is recorded even when the learner keeps their own acces.md:
-// what was typed is never lost, and the next run offers it again. The
-// history is never dropped: the record is appended; an unreadable state
-// file is not written over unless ForceState, and then a copy is kept.
+// wizard and `pret acces`: plan acces.md, ask about replacing it, then
+// record and write. The declaration is recorded even when the learner
+// keeps their acces.md; records are appended, and an unreadable state is
+// not written over unless ForceState, and then a copy is kept.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
@@ -347,8 +329,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		now = time.Now
 	}
 	err = guarded(r.Guard, func() error {
-		// Again right before writing: a link may have appeared while the
-		// person was answering.
+		// Again: a link may have appeared during the questions.
 		if err := r.checkOutputs(); err != nil {
 			return err
 		}
@@ -361,8 +342,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
 		}
 		if out.StateErr == nil {
-			// Read again: the question may have waited for minutes, and
-			// another run may have recorded something meanwhile.
+			// Again: another run may have recorded meanwhile.
 			if state, err = LoadState(r.StatePath); err != nil {
 				return err
 			}
@@ -380,8 +360,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		if !write {
 			return nil
 		}
-		// The rest of the file is the learner's: an edit made while they
-		// answered must not be lost under the old text.
+		// An edit made during the question must not be lost.
 		if out.DateOnly {
 			if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
 				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", checklist.Escape(r.File)),
@@ -414,8 +393,7 @@ func (s Settings) checkOutputs() error {
 	return CheckState(s.Store, s.StatePath)
 }
 
-// CheckState refuses a state file in the key folder or any folder below
-// it: pret's memory has nothing to do beside the key.
+// CheckState refuses a state file in or below the key folder.
 func CheckState(store keys.Store, path string) error {
 	if err := Protected(store).CheckTree(path); err != nil {
 		return &Error{Input: true, Err: err,
@@ -425,15 +403,12 @@ func CheckState(store keys.Store, path string) error {
 	return nil
 }
 
-// Output is a path a command is about to write, and the setting or flag
-// that named it, for the message.
+// Output is a path about to be written and the setting that named it.
 type Output struct{ Path, Setting string }
 
-// CheckOutputs refuses an output that lands on the key, its .pub, the
-// key folder or anywhere below it, however it is spelled (links, "..",
-// "~"): only the key code writes there, and only names that are absent.
-// Every command that writes a file asks here, just before writing. The
-// error is the person's input (exit 2), and nothing has been written.
+// CheckOutputs refuses an output on the key, its .pub, or in or below the
+// key folder, however spelled (links, "..", "~"); every command asks just
+// before writing. The error is the person's input (exit 2).
 func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {

@@ -1,7 +1,7 @@
 package onboarding
 
-// This is the only file that imports survey: it is no longer maintained,
-// and replacing it must stay a one-file change.
+// The only file that imports survey: unmaintained, it must stay a
+// one-file change to replace.
 
 import (
 	"errors"
@@ -23,18 +23,14 @@ type SurveyPrompter struct {
 	In  terminal.FileReader
 	Out terminal.FileWriter
 	Err interface{ Write([]byte) (int, error) }
-	// NoColor turns survey's colours off (cmd sets it for NO_COLOR, even
-	// empty, and TERM=dumb, which survey alone does not honour).
+	// NoColor: NO_COLOR (even empty) or TERM=dumb, which survey ignores.
 	NoColor bool
-	// Width is the terminal's width in columns, 0 when unknown. When set,
-	// questions, their help and survey's key hints are wrapped between
-	// words instead of cut mid-word by the terminal.
+	// Width in columns (0: unknown) wraps questions, help and key hints
+	// between words rather than mid-word.
 	Width int
-	// Plain asks without survey's drawing: survey moves the cursor and
-	// erases lines (CSI A, K, G, ?25l…) and asks the terminal where its
-	// cursor is, which a terminal that says TERM=dumb may not do at all.
-	// Plain prints each question as lines of text and reads a line typed
-	// with the terminal's own echo; a choice is its number.
+	// Plain asks in lines of text, for TERM=dumb: no cursor moves nor
+	// cursor position queries; a line typed with the terminal's echo, a
+	// choice by its number.
 	Plain bool
 }
 
@@ -42,12 +38,10 @@ const (
 	selectHint       = "[flèches pour choisir, Entrée pour valider, ? pour plus d'aide]"
 	selectHintNoHelp = "[flèches pour choisir, Entrée pour valider]"
 	helpHint         = "[? pour l'aide]"
-	// selectHintAction is the hint in survey's select template.
 	selectHintAction = `[Use arrows to move, type to filter{{- if and .Help (not .ShowHelp)}}, {{ .Config.HelpInput }} for more help{{end}}]`
-	// typingRoom is the columns kept after a question for the answer.
-	typingRoom = 12
-	// surveyPrefix stands for survey's "? " while a question is wrapped:
-	// glued to the first word (a no-break space), never a line of its own.
+	typingRoom       = 12 // columns kept after a question for the answer
+	// surveyPrefix stands for survey's "? " in wrapping, glued to the
+	// first word by a no-break space.
 	surveyPrefix = "?\u00a0"
 )
 
@@ -111,11 +105,9 @@ func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
 	return err
 }
 
-// quietTerminal turns the terminal's echo and signal keys off while f
-// runs. survey only does so once its prompt is drawn: a passphrase typed
-// or pasted ahead of that would be echoed by the terminal itself, and a
-// Ctrl-C would arrive as a signal racing survey's own terminal changes
-// instead of a key survey reads and cleans up after.
+// quietTerminal turns echo and signal keys off while f runs: survey only
+// does so once its prompt is drawn, so a passphrase typed ahead would be
+// echoed, and a Ctrl-C would be a signal racing survey's terminal changes.
 func quietTerminal(in terminal.FileReader, f func() error) error {
 	rr := terminal.NewRuneReader(terminal.Stdio{In: in})
 	if rr.SetTermMode() == nil {
@@ -124,16 +116,12 @@ func quietTerminal(in terminal.FileReader, f func() error) error {
 	return f()
 }
 
-// Password asks a passphrase with nothing at all shown while it is
-// typed: survey's Password echoes one '*' per character, which tells
-// anyone watching how long the passphrase is. So this reads the runes
-// itself, with survey's terminal reader: Enter ends, Backspace erases,
-// "?" alone shows the help, Ctrl-C interrupts, and Ctrl-D on an empty
-// line cancels like Ctrl-C (it means "no answer", not "an empty
-// passphrase").
+// Password shows nothing at all while typed (survey's '*' per character
+// tells the passphrase's length): Enter ends, Backspace erases, "?" alone
+// shows the help, Ctrl-C, or Ctrl-D on an empty line, interrupts.
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
 	s.setup()
-	// survey's own template and icons: it looks like every other question.
+	// survey's template and icons: it looks like every other question.
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
 		Help:     survey.Icon{Text: "?", Format: "cyan"},
 		Question: survey.Icon{Text: "?", Format: "green+hb"},
@@ -228,9 +216,8 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	return answer, err
 }
 
-// plainSelect is Select as lines of text: the question, the options
-// numbered, then a line for the number; Enter alone keeps the default,
-// "?" shows the help, anything else is refused and asked again.
+// plainSelect: the options numbered, then a line for the number; Enter
+// keeps the default, "?" shows the help, anything else is asked again.
 func (s *SurveyPrompter) plainSelect(message string, options []string, def int, help string) (int, error) {
 	var b strings.Builder
 	b.WriteString(s.wrap("? " + message))
@@ -266,8 +253,7 @@ func (s *SurveyPrompter) plainSelect(message string, options []string, def int, 
 	}
 }
 
-// plainInput is Input as a line of text: the question and its default
-// in parentheses, as survey writes them; Enter alone keeps the default.
+// plainInput: the question and its default as survey writes them.
 func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
 	q := "? " + message
 	if help != "" {
@@ -298,10 +284,8 @@ func (s *SurveyPrompter) wrap(text string) string {
 	return strings.TrimSuffix(textwrap.Text(text, s.Width), "\n") + "\n"
 }
 
-// readLine reads one line from the terminal, a byte at a time so that
-// nothing typed after it is taken from the next question (the
-// passphrase reads the same input). The terminal echoes it and reads
-// Ctrl-C as a signal; Ctrl-D on an empty line is no answer.
+// readLine reads a line a byte at a time, so that nothing typed after it
+// is taken from the next question; Ctrl-D on an empty line is no answer.
 func (s *SurveyPrompter) readLine() (string, error) {
 	var line []byte
 	b := make([]byte, 1)

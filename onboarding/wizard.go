@@ -21,15 +21,12 @@ type Wizard struct {
 	P       Prompter
 	Out     io.Writer
 	Random  io.Reader
-	// Guard runs a write so that a signal waits for it to end.
-	Guard func(func() error) error
-	// Signer, when set, is offered after acces.md is written: the
-	// learner proves now, not on the morning of the session, that the key
-	// is theirs and that they remember its passphrase.
+	Guard   func(func() error) error // a signal waits for a write
+	// Signer, when set, is offered after acces.md: the learner proves now,
+	// not on the session's morning, that they remember the passphrase.
 	Signer *AccessSigner
-	// Checklist runs `pret verifier` for the acces.md at accessFile (where
-	// this run wrote it) and prints its summary on Out; its error is Run's
-	// (cmd turns a failed check into an exit code).
+	// Checklist runs `pret verifier` for the acces.md written; its error
+	// is Run's.
 	Checklist func(accessFile string) error
 	Color     bool   // colour the diff (a terminal without NO_COLOR)
 	GOOS      string // for the agent command of the last screen
@@ -44,8 +41,8 @@ func Banner(s Session, today time.Time) string {
 	return b.String()
 }
 
-// Run walks the learner through. A failed checklist is its error, once
-// the last screen has said what comes next.
+// Run walks the learner through; a failed checklist is its error, after
+// the last screen.
 func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
@@ -75,10 +72,8 @@ func (w *Wizard) Run() error {
 	}
 	// The comment is the .pub's: escaped like every string from a file.
 	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", esc(res.Line))
-	// What acces.md needs besides the answers (a .pub that is the key's,
-	// a template that renders), checked before anything is asked: a
-	// broken setting must not end the wizard once the date is typed.
-	// Both statuses: a custom template may fail on one branch only.
+	// A broken setting must not end the wizard once the date is typed:
+	// both statuses, a custom template may fail on one branch only.
 	for _, status := range []string{StatusRequested, StatusVerified} {
 		if _, err := w.Settings.render(Declaration{status, w.Today}); err != nil {
 			return err
@@ -104,8 +99,7 @@ func (w *Wizard) Run() error {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
 	} else {
 		if last := state.File; last != "" && last != w.File {
-			// Put in another folder last time: that is the file to keep
-			// up to date, not a second one here.
+			// Written in another folder last time: keep that one.
 			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
 				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
 				w.File = last
@@ -120,9 +114,8 @@ func (w *Wizard) Run() error {
 				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
 			var e *Error
 			if errors.Is(err, errNotWritten) && errors.As(err, &e) {
-				// A folder pret could not write after all (its rights, a
-				// read-only disk): the declaration is noted, and the
-				// folder asked again rather than the answers lost.
+				// Not writable after all: the declaration is noted, the
+				// folder asked again.
 				fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
 				why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier"
 				continue
@@ -137,8 +130,6 @@ func (w *Wizard) Run() error {
 		if out.Kept && out.Plan.Stale {
 			next.Declared = decl
 		}
-		// Offered whatever became of the file: written, already up to
-		// date, or kept as the learner edited it.
 		if w.Signer != nil {
 			signer := *w.Signer
 			signer.File = w.File // the folder may have changed
@@ -158,10 +149,8 @@ func (w *Wizard) Run() error {
 	return checked
 }
 
-// AskReplace is the terminal's answer about an acces.md that differs,
-// for the wizard and `pret acces`: the diff, the signature it would
-// lose, then the question, "Non" by default (the learner's own text
-// stays unless they say otherwise).
+// AskReplace asks about an acces.md that differs: the diff, the signature
+// it would lose, then the question, "Non" by default.
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		// One write: a terminal-wide wrapper keeps each diff line's marker.
@@ -174,9 +163,8 @@ func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool,
 	}
 }
 
-// AskDateLine follows a "Non" when the kept file states another date:
-// the one-line change that makes it state the declaration, and the
-// question, "Oui" by default (the rest of the file stays as written).
+// AskDateLine follows a "Non" when the kept file states another date: the
+// one-line change, "Oui" by default.
 func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, "Votre fichier n'indique pas la date que vous venez de donner. pret peut changer seulement sa ligne de date :\n"+p.DateDiff(color))
