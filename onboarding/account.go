@@ -132,13 +132,10 @@ func GitWorkTree(dir string) (string, bool) {
 
 // ExpandHome turns a leading ~ into home.
 func ExpandHome(p, home string) string {
-	if home == "" {
-		return p
-	}
-	if p == "~" {
+	switch {
+	case home != "" && p == "~":
 		return home
-	}
-	if strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+	case home != "" && (strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`)):
 		return filepath.Join(home, p[2:])
 	}
 	return p

@@ -25,13 +25,10 @@ func CheckPassphrase(p string) error {
 	case !utf8.ValidString(p):
 		return errors.New("la passphrase n'est pas du texte UTF-8 : personne ne pourrait la retaper au clavier")
 	}
-	if err := Untypable(p); err != nil {
+	if err := Untypable(p); err != nil || utf8.RuneCountInString(p) >= MinPassphraseLen {
 		return err
 	}
-	if utf8.RuneCountInString(p) < MinPassphraseLen {
-		return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
-	}
-	return nil
+	return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 }
 
 // Untypable refuses a passphrase nobody could type back, naming the first
