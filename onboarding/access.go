@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
@@ -25,7 +28,7 @@ type Session struct {
 	Start, End string
 }
 
-// Settings are the values the key and access steps need, from cmd.
+// Settings are the values the key and access steps need.
 type Settings struct {
 	Session   Session
 	Store     keys.Store
@@ -50,13 +53,15 @@ func CheckAccessDate(date, today, session time.Time) (warning string, err error)
 	return "", nil
 }
 
-// FileStatus compares the acces.md on disk with the one to write.
+// FileStatus compares the acces.md on disk with the one to write: none
+// yet, the same content (signed or not), or other content (replaced only
+// on a yes).
 type FileStatus int
 
 const (
-	FileNew       FileStatus = iota // no acces.md yet
-	FileSame                        // already this content (signed or not)
-	FileDifferent                   // other content: replaced only on a yes
+	FileNew FileStatus = iota
+	FileSame
+	FileDifferent
 )
 
 // Declaration is what the learner says about the account at one run.
@@ -65,7 +70,6 @@ type Declaration struct {
 	Date   time.Time // civil day
 }
 
-// Verified reports whether the account was checked open.
 func (d Declaration) Verified() bool { return d.Status == StatusVerified }
 
 // AccessPlan is acces.md as it will be written, before anything is.
@@ -78,25 +82,21 @@ type AccessPlan struct {
 	Record  Record
 	Warning string
 	Key     string // the fingerprint line written
-	// Stale: the file on disk does not state this declaration.
-	Stale bool
-	// DateOnly is the file on disk with only its labelled date line
-	// replaced by Content's, when that is enough for it to state this
-	// declaration (a signed file loses its block); dateFrom is what it
-	// changes.
+	Stale   bool   // the file on disk does not state this declaration
+	// DateOnly is the file on disk with only its date line replaced by
+	// Content's, when that is enough (a signed file loses its block);
+	// dateFrom is what it changes.
 	DateOnly, dateFrom []byte
 }
 
-// LosesSignature reports that writing would drop the signature of the
-// file on disk.
+// LosesSignature: writing would drop the signature of the file on disk.
 func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
-// Diff is the change as a unified diff of lines. The file on disk may be
-// anything: its lines of private key material are left out (leak.Redact)
-// before UnifiedDiff escapes what it shows.
+// Diff is the change as a unified diff. The file on disk may be anything:
+// its private key lines are left out before UnifiedDiff escapes the rest.
 func (p *AccessPlan) Diff(color bool) string { return p.diff(p.Old, p.Content, "nouveau", color) }
 
-// DateDiff is DateOnly's change, shown as Diff shows its own.
+// DateDiff is DateOnly's change.
 func (p *AccessPlan) DateDiff(color bool) string {
 	return p.diff(p.dateFrom, p.DateOnly, "nouvelle date", color)
 }
@@ -106,10 +106,9 @@ func (p *AccessPlan) diff(from, to []byte, label string, color bool) string {
 	return UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", redact(from), redact(to), color)
 }
 
-// dateOnly fills p.Stale and p.DateOnly for a file on disk that differs.
-// The labelled date line is the validator's (acces.Result.DateLine), in
-// the file and in content; the edit is kept only when the validator
-// then reads the declared date in it.
+// dateOnly fills p.Stale and p.DateOnly for a file on disk that differs,
+// at the validator's date line; kept only when the validator then reads
+// the declared date in it.
 func (p *AccessPlan) dateOnly() {
 	was, want := acces.Validate(p.Old, acces.Rules{}), acces.Validate(p.Content, acces.Rules{})
 	p.Stale = was.Date != p.Record.Date || was.Status != "" && was.Status != p.Record.Status
@@ -129,29 +128,25 @@ func (p *AccessPlan) dateOnly() {
 		return
 	}
 	line := bytes.TrimRight(bytes.SplitAfter(p.Content, []byte("\n"))[want.DateLine-1], "\r\n")
-	eol := lines[i][len(bytes.TrimRight(lines[i], "\r\n")):] // the file's own line ending
-	// The line keeps its own place in the page: a paragraph's line is
-	// not made a list item, nor a list item a paragraph.
-	old := lines[i][:len(lines[i])-len(eol)]
-	line = append(append([]byte(nil), lineLead(old)...), line[len(lineLead(line)):]...)
-	lines[i] = append(line, eol...)
+	old := bytes.TrimRight(lines[i], "\r\n")
+	// The line keeps its own place in the page (a paragraph's line is not
+	// made a list item, nor the reverse) and the file's own line ending.
+	lines[i] = slices.Concat(lineLead(old), line[len(lineLead(line)):], lines[i][len(old):])
 	edited := bytes.Join(lines, nil)
-	// A file that differs by its date line alone was just shown that
-	// very change, and said no to it.
+	// A file differing by its date line alone was just refused that change.
 	if acces.Validate(edited, acces.Rules{}).Date == p.Record.Date && !bytes.Equal(edited, p.Content) {
 		p.DateOnly, p.dateFrom = edited, from
 	}
 }
 
-// lineLead is the start of l that is its indentation and its block
-// quote or list marker ("  - ", "1. "), if any, as the validator reads it.
+// lineLead is l's indentation and block quote or list marker ("  - ").
 func lineLead(l []byte) []byte {
 	i := len(l) - len(bytes.TrimLeft(l, " \t"))
 	return l[:i+acces.MarkerLen(string(l[i:]))]
 }
 
-// PlanAccess checks the key and the date, renders acces.md and compares
-// it with the file on disk. It writes nothing.
+// PlanAccess renders acces.md and compares it with the file on disk,
+// writing nothing.
 func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	p, err := s.render(d)
 	if err != nil {
@@ -175,8 +170,6 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
 		switch {
 		case bytes.Equal(old, p.Content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content):
-			// A signed file whose message is this content: rewriting it
-			// would only drop its signature.
 			p.Status = FileSame
 		default:
 			p.Status = FileDifferent
@@ -186,10 +179,8 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	return p, nil
 }
 
-// render is acces.md for d, with every check that needs no answer from
-// the learner but d: the key and the template, which the wizard checks
-// before asking anything (a broken setting must not end it after the
-// date is typed).
+// render is acces.md for d after the checks that need no other answer:
+// the key and the template, which the wizard checks before asking.
 func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err := s.checkOutputs(); err != nil {
 		return nil, err
@@ -233,13 +224,8 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if s.Template != "" {
 		// A custom template's result that `pret valider` refuses is
 		// never written; said in the validator's sentences and codes.
-		var why []string
-		for _, p := range acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today}).Problems {
-			if p.Severity == checklist.SevError {
-				why = append(why, fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code))
-			}
-		}
-		if len(why) > 0 {
+		res := acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today})
+		if why := errorsOf(res.Problems, false); len(why) > 0 {
 			return nil, &Error{Input: true,
 				Msg:  fmt.Sprintf("le modèle d'acces.md (acces.modele) donne un fichier que « pret valider » refuse : %s ; rien n'a été écrit", strings.Join(why, " ; ")),
 				Hint: "corrigez le modèle pour qu'il garde la date, le chemin de la clé publique, l'empreinte et la phrase du cours, ou videz acces.modele pour le modèle intégré"}
@@ -254,26 +240,37 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	}, nil
 }
 
-// errNotWritten is RecordAccess's failure to write acces.md itself, the
-// declaration recorded: the wizard asks for another folder.
+// errorsOf is the validator's errors in its sentences and codes, on
+// their line when withLine, but for the verdicts named in skip.
+func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []string {
+	var errs []string
+	for _, p := range problems {
+		if p.Severity != checklist.SevError || slices.Contains(skip, p.Code) {
+			continue
+		}
+		e := fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code)
+		if withLine && p.Line > 0 {
+			e = fmt.Sprintf("ligne %d : %s", p.Line, e)
+		}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// errNotWritten: acces.md failed, the declaration recorded; the wizard
+// asks for another folder.
 var errNotWritten = errors.New("acces.md non écrit")
 
 // Recording is one declaration to record, and acces.md to write.
 type Recording struct {
 	Settings
 	Declaration
-	// Replace decides about an acces.md on disk with other content; it
-	// sees the plan (Old, Content, Diff, LosesSignature). nil keeps the file.
-	Replace func(*AccessPlan) (bool, error)
-	// ReplaceDate, asked when Replace said no and the plan has a
-	// DateOnly, decides whether only the date line changes. nil keeps
-	// the file.
-	ReplaceDate func(*AccessPlan) (bool, error)
-	// ForceState replaces an unreadable state file, keeping a copy
-	// NAME.illisible-AAAAMMJJ (pret acces --force).
-	ForceState bool
-	// Guard runs the writes so that a signal waits for them to end.
-	Guard func(func() error) error
+	// Replace decides about an acces.md with other content; ReplaceDate,
+	// when Replace said no and the plan has a DateOnly, whether only the
+	// date line changes. nil keeps the file.
+	Replace, ReplaceDate func(*AccessPlan) (bool, error)
+	ForceState           bool                     // set an unreadable state aside (--force)
+	Guard                func(func() error) error // a signal waits for the writes
 }
 
 // Outcome is what RecordAccess did.
@@ -288,12 +285,10 @@ type Outcome struct {
 }
 
 // RecordAccess is the one path from a declaration to the files, for the
-// wizard and `pret acces` alike: read the state, plan acces.md, ask about
-// replacing (or changing only its date line), then record and write. The
-// declaration is recorded even when the learner keeps their own acces.md:
-// what was typed is never lost, and the next run offers it again. The
-// history is never dropped: the record is appended; an unreadable state
-// file is not written over unless ForceState, and then a copy is kept.
+// wizard and `pret acces`: plan acces.md, ask about replacing it, then
+// record and write. The declaration is recorded even when the learner
+// keeps their acces.md; records are appended, and an unreadable state is
+// not written over unless ForceState, and then a copy is kept.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
@@ -307,10 +302,8 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	case err != nil:
 		return nil, err
 	}
-	if _, requested, ok := state.Latest(StatusRequested); ok && r.Verified() && r.Date.Before(requested) {
-		return nil, &Error{
-			Msg:  fmt.Sprintf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(r.Date), dates.Long(requested)),
-			Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
+	if err := beforeRequest(state, r.Declaration); err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
 	plan, err := PlanAccess(r.Settings, r.Declaration)
 	if err != nil {
@@ -338,8 +331,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		now = time.Now
 	}
 	err = guarded(r.Guard, func() error {
-		// Again right before writing: a link may have appeared while the
-		// person was answering.
+		// Again: a link may have appeared during the questions.
 		if err := r.checkOutputs(); err != nil {
 			return err
 		}
@@ -352,8 +344,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
 		}
 		if out.StateErr == nil {
-			// Read again: the question may have waited for minutes, and
-			// another run may have recorded something meanwhile.
+			// Again: another run may have recorded meanwhile.
 			if state, err = LoadState(r.StatePath); err != nil {
 				return err
 			}
@@ -371,8 +362,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		if !write {
 			return nil
 		}
-		// The rest of the file is the learner's: an edit made while they
-		// answered must not be lost under the old text.
+		// An edit made during the question must not be lost.
 		if out.DateOnly {
 			if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
 				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", checklist.Escape(r.File)),
@@ -389,6 +379,14 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	return out, err
 }
 
+// beforeRequest refuses a verification dated before the recorded request.
+func beforeRequest(st *State, d Declaration) error {
+	if _, requested, ok := st.Latest(StatusRequested); ok && d.Verified() && d.Date.Before(requested) {
+		return fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d.Date), dates.Long(requested))
+	}
+	return nil
+}
+
 // checkOutputs refuses acces.md or the state file on the key.
 func (s Settings) checkOutputs() error {
 	if err := CheckOutputs(s.Store, Output{s.File, "acces.fichier"}); err != nil {
@@ -397,8 +395,7 @@ func (s Settings) checkOutputs() error {
 	return CheckState(s.Store, s.StatePath)
 }
 
-// CheckState refuses a state file in the key folder or any folder below
-// it: pret's memory has nothing to do beside the key.
+// CheckState refuses a state file in or below the key folder.
 func CheckState(store keys.Store, path string) error {
 	if err := Protected(store).CheckTree(path); err != nil {
 		return &Error{Input: true, Err: err,
@@ -408,15 +405,12 @@ func CheckState(store keys.Store, path string) error {
 	return nil
 }
 
-// Output is a path a command is about to write, and the setting or flag
-// that named it, for the message.
+// Output is a path about to be written and the setting that named it.
 type Output struct{ Path, Setting string }
 
-// CheckOutputs refuses an output that lands on the key, its .pub, the
-// key folder or anywhere below it, however it is spelled (links, "..",
-// "~"): only the key code writes there, and only names that are absent.
-// Every command that writes a file asks here, just before writing. The
-// error is the person's input (exit 2), and nothing has been written.
+// CheckOutputs refuses an output on the key, its .pub, or in or below the
+// key folder, however spelled (links, "..", "~"); every command asks just
+// before writing. The error is the person's input (exit 2).
 func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {
@@ -427,4 +421,53 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 		}
 	}
 	return nil
+}
+
+// UnifiedDiff shows, as `diff -u` does, how the lines of old become those
+// of new: three lines of context, @@ hunk headers. The comparison is Go's
+// anchored diff (go-internal/diff): O(n log n), so a 1 MiB file costs no
+// quadratic time. Colour (red removed, green added) only when color is
+// set. Every line is shown through checklist.Escape: a file's bytes never
+// drive the terminal.
+func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	var lines []string
+	for i, l := range strings.Split(string(diff.Diff("a", old, "b", new)), "\n") {
+		switch {
+		case i < 3 || l == "": // diff's own header, the end
+		case l == `\ No newline at end of file`:
+			lines[len(lines)-1] += "  (pas de saut de ligne final)"
+		case strings.HasPrefix(l, "@@"):
+			var a, b, c, d int
+			fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &c, &d)
+			lines = append(lines, "@@ -"+hunkRange(a, b)+" +"+hunkRange(c, d)+" @@")
+		default:
+			lines = append(lines, l[:1]+checklist.Escape(l[1:]))
+		}
+	}
+	var out strings.Builder
+	out.WriteString(paint("1", "--- "+checklist.Escape(oldName)) + "\n")
+	out.WriteString(paint("1", "+++ "+checklist.Escape(newName)) + "\n")
+	colors := map[byte]string{'@': "36", '-': "31", '+': "32"}
+	for _, l := range lines {
+		if c, ok := colors[l[0]]; ok {
+			l = paint(c, l)
+		}
+		out.WriteString(l + "\n")
+	}
+	return out.String()
+}
+
+// hunkRange writes a range as diff -u does: "5" for one line, "4,0" for
+// none (the line before it).
+func hunkRange(start, count int) string {
+	if count == 1 {
+		return fmt.Sprint(start)
+	}
+	return fmt.Sprintf("%d,%d", start, count)
 }

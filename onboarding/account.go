@@ -33,8 +33,7 @@ type Account struct {
 	Session  time.Time
 }
 
-// DefaultDate is the date offered for a status: the one recorded for it,
-// else today. A recorded date is never replaced by today's by default.
+// DefaultDate is the date recorded for status, else today.
 func DefaultDate(st *State, status string, today time.Time) time.Time {
 	if _, d, ok := st.Latest(status); ok {
 		return d
@@ -42,8 +41,7 @@ func DefaultDate(st *State, status string, today time.Time) time.Time {
 	return today
 }
 
-// RecordedLine says what the state holds, in French: "Demande du compte
-// notée le 20 octobre 2026." Empty when nothing usable is recorded.
+// RecordedLine says what the state holds; empty when nothing usable is.
 func RecordedLine(st *State) string {
 	r, d, ok := st.Latest("")
 	if !ok {
@@ -59,10 +57,8 @@ func RecordedLine(st *State) string {
 	return fmt.Sprintf("Demande du compte notée le %s.", dates.Day(d))
 }
 
-// Ask is the account question of the wizard and of `pret acces` on a
-// terminal: one implementation, so the two never drift. It starts from
-// the state: the recorded answer and date are the defaults. A nil
-// declaration means the account is not requested yet.
+// Ask is the account question of the wizard and of `pret acces`, the
+// recorded answer and date as defaults; nil: not requested yet.
 func (a Account) Ask() (*Declaration, error) {
 	if a.StateErr != nil {
 		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", esc(a.StateErr.Error()), esc(a.StateErr.Hint()))
@@ -71,8 +67,7 @@ func (a Account) Ask() (*Declaration, error) {
 	statuses := []string{"", StatusRequested, StatusVerified}
 	def := 0
 	if r, _, ok := a.State.Latest(""); ok {
-		// A request on record: "not yet" is no longer an answer, and the
-		// recorded one is the default.
+		// A request on record: "not yet" is no longer an answer.
 		fmt.Fprintln(a.Out, RecordedLine(a.State))
 		options, statuses = options[1:], statuses[1:]
 		def = map[bool]int{false: 0, true: 1}[r.Verified()]
@@ -98,7 +93,6 @@ func (a Account) Ask() (*Declaration, error) {
 		question = "Date de la vérification du compte (le jour où vous l'avez trouvé ouvert) :"
 	}
 	def0 := DefaultDate(a.State, status, a.Today)
-	_, requested, hasRequest := a.State.Latest(StatusRequested)
 	help := fmt.Sprintf("Entrée garde le %s. Formes acceptées : %s.", dates.Long(def0), dates.Forms)
 	for {
 		answer, err := a.P.Input(question, def0.Format(dates.ISO), help)
@@ -109,12 +103,11 @@ func (a Account) Ask() (*Declaration, error) {
 		if err == nil {
 			_, err = CheckAccessDate(d, a.Today, a.Session)
 		}
-		if err == nil && status == StatusVerified && hasRequest && d.Before(requested) {
-			err = fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d), dates.Long(requested))
+		if err == nil {
+			err = beforeRequest(a.State, Declaration{status, d})
 		}
 		if err != nil {
-			// The refusal quotes what was typed: escaped.
-			fmt.Fprintf(a.Out, "✘ %s.\n", esc(capitalize(err.Error())))
+			fmt.Fprintf(a.Out, "✘ %s.\n", esc(capitalize(err.Error()))) // quotes what was typed
 			continue
 		}
 		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))
@@ -122,8 +115,7 @@ func (a Account) Ask() (*Declaration, error) {
 	}
 }
 
-// GitWorkTree finds the Git work tree holding dir, by looking for a .git
-// entry upwards; pret never runs git.
+// GitWorkTree finds the Git work tree holding dir by a .git upwards.
 func GitWorkTree(dir string) (string, bool) {
 	dir = filepath.Clean(dir)
 	for {
@@ -140,19 +132,16 @@ func GitWorkTree(dir string) (string, bool) {
 
 // ExpandHome turns a leading ~ into home.
 func ExpandHome(p, home string) string {
-	if home == "" {
-		return p
-	}
-	if p == "~" {
+	switch {
+	case home != "" && p == "~":
 		return home
-	}
-	if strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+	case home != "" && (strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`)):
 		return filepath.Join(home, p[2:])
 	}
 	return p
 }
 
-// TildePath writes p under home as ~/…, as people read and type it.
+// TildePath writes p under home as ~/….
 func TildePath(p, home string) string {
 	if home == "" {
 		return p
@@ -172,14 +161,12 @@ func TildePath(p, home string) string {
 // place pret will not write is refused at once and the folder asked
 // again, so that the answers given before are never lost to an error at
 // the end: a folder that does not exist or is a file, the key's folder
-// or one below it, a name taken by something that is not a file.
-func Where(p Prompter, out io.Writer, file, home string, store keys.Store) (string, error) {
-	return where(p, out, file, home, store, refusedPlace(file, store))
-}
-
-// where is Where for a starting place refused for why (empty: not
-// refused): it says so and asks the folder at once.
-func where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
+// or one below it, a name taken by something that is not a file. why,
+// when not empty, is a refusal of file already known (a write failed).
+func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
+	if why == "" {
+		why = refusedPlace(file, store)
+	}
 	ask := why != ""
 	if ask {
 		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
@@ -206,9 +193,7 @@ func where(p Prompter, out io.Writer, file, home string, store keys.Store, why s
 			d = filepath.Join(dir, d)
 		}
 		if filepath.Base(d) == filepath.Base(file) {
-			// The file's own path, typed for its folder: what was meant
-			// is plain, so it is not refused for being a file (or for
-			// not existing yet).
+			// The file's own path typed for its folder: take its folder.
 			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
 				d = filepath.Dir(d)
 			}
@@ -223,8 +208,7 @@ func where(p Prompter, out io.Writer, file, home string, store keys.Store, why s
 	}
 }
 
-// refusedPlace says why pret will not write acces.md at file, "" when it
-// will.
+// refusedPlace says why pret will not write acces.md at file, or "".
 func refusedPlace(file string, store keys.Store) string {
 	fi, err := os.Stat(filepath.Dir(file))
 	switch {

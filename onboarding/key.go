@@ -25,23 +25,17 @@ func CheckPassphrase(p string) error {
 	case !utf8.ValidString(p):
 		return errors.New("la passphrase n'est pas du texte UTF-8 : personne ne pourrait la retaper au clavier")
 	}
-	if err := Untypable(p); err != nil {
+	if err := Untypable(p); err != nil || utf8.RuneCountInString(p) >= MinPassphraseLen {
 		return err
 	}
-	if utf8.RuneCountInString(p) < MinPassphraseLen {
-		return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
-	}
-	return nil
+	return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 }
 
-// Untypable refuses a passphrase a person could not type back on a
-// keyboard, naming the first such character by its code point (never the
-// passphrase): controls (NUL, tabulation, escape…), line separators, and
-// the format characters that show as nothing (Unicode category Cf: the
-// byte order mark a Windows editor puts at the start of a file, zero
-// width spaces, bidi marks, the soft hyphen, tag characters). A
-// passphrase file holding one was saved by an editor, not typed: the
-// key it made could only be opened by that file.
+// Untypable refuses a passphrase nobody could type back, naming the first
+// such character by its code point (never the passphrase): controls, line
+// separators, and format characters that show as nothing (Cf: a BOM, zero
+// width spaces, bidi marks, tags). A passphrase file holding one was saved
+// by an editor: the key it made could only be opened by that file.
 func Untypable(p string) error {
 	for _, r := range p {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) || 0xe0000 <= r && r <= 0xe007f {
@@ -51,8 +45,6 @@ func Untypable(p string) error {
 	return nil
 }
 
-// runeName names in French the characters Untypable refuses; the code
-// point that follows it says exactly which.
 func runeName(r rune) string {
 	switch {
 	case r == 0xfeff:
@@ -67,9 +59,8 @@ func runeName(r rune) string {
 	return "un caractère invisible"
 }
 
-// AskPassphrase asks twice until the person gives an acceptable passphrase
-// the same way twice. Refusals are explained on out; the passphrase itself
-// is never written anywhere.
+// AskPassphrase asks until an acceptable passphrase is given the same way
+// twice; refusals are said on out, the passphrase never.
 func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
 	const help = "Elle protège la clé privée sur votre portable. Au moins 8 caractères ; rien ne s'affiche pendant la saisie."
 	for {
@@ -95,27 +86,22 @@ func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
 
 // KeyResult is what the key step did.
 type KeyResult struct {
-	State   *keys.State
-	Created bool
-	Rebuilt bool // the missing .pub was written from the private key
-	// Line is the fingerprint line, as `ssh-keygen -lf NOM.pub` prints it.
-	Line     string
+	State    *keys.State
+	Created  bool
+	Rebuilt  bool   // the missing .pub was written from the private key
+	Line     string // the fingerprint line, as `ssh-keygen -lf NOM.pub` prints it
 	Warnings []Warning
-	// Removed are the temporary files a killed run had left beside the
-	// key (keys.Store.RemoveLeftovers), removed now.
-	Removed []string
+	Removed  []string // temporary files a killed run had left beside the key
 }
 
 // Warning is a problem worth saying that does not stop anything.
 type Warning struct{ Msg, Hint string }
 
 // EnsureKey keeps the key that exists or creates one. passphrase is called
-// only when a key must be created, so a kept key never asks for it. guard,
-// when not nil, wraps each write so that a signal waits for it; the
-// question itself is never inside it.
+// only when a key must be created; guard wraps each write, never the
+// question.
 func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error), guard func(func() error) error) (*KeyResult, error) {
-	// First, what a killed run left: a copy of a key under another name
-	// that nobody else would ever clean.
+	// A killed run's copy of a key under another name: nobody else cleans it.
 	removed, err := store.RemoveLeftovers()
 	if err != nil {
 		return nil, keyError(store, err)
@@ -139,11 +125,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		if err := CheckPassphrase(string(pass)); err != nil {
 			return nil, refused("choisissez une autre passphrase, puis relancez « pret cle »", "passphrase refusée : %v", err)
 		}
-		err = guarded(guard, func() error {
-			var err error
-			st, err = store.Create(random, pass)
-			return err
-		})
+		err = guarded(guard, func() (err error) { st, err = store.Create(random, pass); return })
 		switch {
 		case errors.Is(err, keys.ErrAppeared):
 			// Another pret made the key meanwhile: keep it, like any key.
@@ -158,22 +140,14 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		return nil, err
 	}
 	if res.State.Pub == nil && res.State.PubErr == nil {
-		var st *keys.State
-		err := guarded(guard, func() error {
-			var err error
-			st, err = store.RebuildPub(res.State)
-			return err
-		})
-		if err != nil {
+		if err := guarded(guard, func() (err error) { st, err = store.RebuildPub(res.State); return }); err != nil {
 			return nil, keyError(store, err)
 		}
 		res.State, res.Rebuilt = st, true
 	}
 	st = res.State
-	// What `pret verifier` would fail on, said when the key is kept or
-	// made: ssh refuses a private key others can read, and a key folder
-	// others can write lets them swap the key (Unix modes or Windows
-	// ACLs, as OpenSSH reads them). An error is the key checks' to say.
+	// What `pret verifier` would fail on: ssh refuses a private key others
+	// can read, and a folder others can write lets them swap the key.
 	problems, _ := store.Permissions()
 	for _, p := range problems {
 		res.Warnings = append(res.Warnings, Warning{Msg: p.Msg, Hint: p.Fix})
@@ -209,8 +183,7 @@ func checkKept(store keys.Store, st *keys.State) error {
 		"la clé %s est de type %s, pas ed25519", store.PrivatePath(), kind)
 }
 
-// Protected is what no output of any command may land on: the key
-// folder, the key and its .pub, however the output path is spelled.
+// Protected is what no output may land on: the key folder, key and .pub.
 func Protected(store keys.Store) safefile.Protected {
 	return safefile.Protect(store.Dir, store.PrivatePath(), store.PublicPath())
 }

@@ -9,18 +9,15 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// Placeholders of the ~/.ssh/config block: pret has no setting for the
-// login host and never guesses one (cli.md); the learner types both.
+// Placeholders of the ~/.ssh/config block: pret never guesses the login
+// host (cli.md).
 const (
 	HostPlaceholder = "NOEUD-DE-LOGIN"
 	UserPlaceholder = "VOTRE-IDENTIFIANT"
 )
 
-// SSHConfig is the ~/.ssh/config block of apprenant.md, for the key at
-// keyPath. pret prints it (`pret ssh-config`) and never writes it. The
-// path comes from the configuration: escaped (checklist.Escape), so that
-// a control or a bidi mark in it cannot act on the terminal it is
-// printed on.
+// SSHConfig is the ~/.ssh/config block of apprenant.md, printed, never
+// written; the key path comes from the configuration: escaped.
 func SSHConfig(keyPath, home string) string {
 	return fmt.Sprintf(`# Séance ROMEO — remplacez %s par le nom donné par les organisateurs
 Host romeo
@@ -31,18 +28,15 @@ Host romeo
 `, HostPlaceholder, HostPlaceholder, UserPlaceholder, esc(configPath(keyPath, home)))
 }
 
-// configPath writes the key path as ssh_config reads it: ~/… under home;
-// a path with spaces in quotes.
+// configPath is the key path as ssh_config reads it, quoted with spaces.
 func configPath(p, home string) string {
-	p = TildePath(p, home)
-	if strings.ContainsAny(p, " \t") {
+	if p = TildePath(p, home); strings.ContainsAny(p, " \t") {
 		return `"` + p + `"`
 	}
 	return p
 }
 
-// AgentCommand is how the key goes into the agent on goos, as a command to
-// copy; pret shows it and never runs it.
+// AgentCommand puts the key into the agent on goos: shown, never run.
 func AgentCommand(keyPath, home, goos string) string {
 	switch goos {
 	case "darwin":
@@ -54,8 +48,7 @@ func AgentCommand(keyPath, home, goos string) string {
 	return "ssh-add " + shellPath(TildePath(keyPath, home))
 }
 
-// shellPath quotes a path for a POSIX shell when it needs it, keeping a
-// leading ~/ outside the quotes so the shell still expands it.
+// shellPath quotes a path for a POSIX shell, a leading ~/ left outside.
 func shellPath(p string) string {
 	if !strings.ContainsAny(p, " \t'\"$`\\!*?[]{}();&|<>#") {
 		return p
@@ -67,8 +60,7 @@ func shellPath(p string) string {
 	return prefix + "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
-// channelOr is how to ask for the account, as the organisers said; when
-// blank, never "( )" on screen.
+// channelOr is how to ask for the account; never "( )" when blank.
 func channelOr(channel string) string {
 	if strings.TrimSpace(channel) == "" {
 		return "par le canal indiqué par les organisateurs"
@@ -76,11 +68,9 @@ func channelOr(channel string) string {
 	return channel
 }
 
-func daysUntil(s Session, today time.Time) int { return int(s.Day.Sub(today).Hours() / 24) }
-
-// DaysLeft says how far the session is, in French.
+// DaysLeft says how far the session is.
 func DaysLeft(s Session, today time.Time) string {
-	switch days := daysUntil(s, today); {
+	switch days := int(s.Day.Sub(today).Hours() / 24); {
 	case days > 1:
 		return fmt.Sprintf("Il reste %d jours avant la séance du %s.", days, dates.Long(s.Day))
 	case days == 1:
@@ -93,12 +83,9 @@ func DaysLeft(s Session, today time.Time) string {
 
 // Next is what the last screen needs.
 type Next struct {
-	// AccessFile is the acces.md to send; empty when there is none yet
-	// (the account is not requested).
-	AccessFile string
-	// Declared is the declaration just noted when the learner kept an
-	// acces.md that does not state it: the screen gives the one command
-	// that rewrites the file with it.
+	AccessFile string // the acces.md to send; empty before the request
+	// Declared is the declaration just noted when the kept acces.md does
+	// not state it: the screen gives the command that rewrites the file.
 	Declared *Declaration
 	Channel  string
 	Store    keys.Store
@@ -108,11 +95,8 @@ type Next struct {
 	Today    time.Time
 }
 
-// NextSteps is the last screen of the wizard and of `pret verifier`: what
-// to send and to whom, the agent, the ~/.ssh/config block, the days left,
-// each as a command to copy. Every string from the configuration, the
-// environment or a path (the channel, acces.md, the key) is escaped
-// (checklist.Escape: controls and bidi marks alike).
+// NextSteps is the last screen of the wizard and of `pret verifier`, each
+// step a command to copy; every string from outside is escaped.
 func NextSteps(n Next) string {
 	var b strings.Builder
 	b.WriteString("Et maintenant :\n")
@@ -130,9 +114,7 @@ func NextSteps(n Next) string {
 	b.WriteString("2. Chargez la clé dans l'agent SSH, pour taper la passphrase une fois par jour (pret ne le fait pas) :\n")
 	fmt.Fprintf(&b, "     %s\n", esc(AgentCommand(n.Store.PrivatePath(), n.Home, n.GOOS)))
 	b.WriteString("3. Ajoutez ce bloc à ~/.ssh/config (« pret ssh-config » l'affiche ; pret n'écrit jamais ce fichier) :\n")
-	// The very block `pret ssh-config` prints, at the left margin so that
-	// it copies as it is; a narrow terminal wraps its comment line as
-	// comment lines (textwrap), so the copy stays one ssh_config reads.
+	// At the left margin, to copy as it is (textwrap keeps comments).
 	b.WriteString(SSHConfig(n.Store.PrivatePath(), n.Home))
 	fmt.Fprintf(&b, "   Remplacez %s et %s par ce que les organisateurs vous donneront.\n", HostPlaceholder, UserPlaceholder)
 	fmt.Fprintf(&b, "4. %s\n", DaysLeft(n.Session, n.Today))

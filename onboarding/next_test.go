@@ -178,7 +178,7 @@ func TestWhere(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &fakePrompter{t: t, answers: tc.answers}
 			var out bytes.Buffer
-			got, err := Where(p, &out, tc.file, home, store)
+			got, err := Where(p, &out, tc.file, home, store, "")
 			if err != nil || got != tc.want {
 				t.Fatalf("Where = %q, %v; want %q\n%s", got, err, tc.want, &out)
 			}
@@ -203,7 +203,7 @@ func TestWhere(t *testing.T) {
 		})
 	}
 	p := &fakePrompter{t: t, answers: []answer{{kind: "select", err: ErrInterrupted}}}
-	if _, err := Where(p, &bytes.Buffer{}, filepath.Join(home, "acces.md"), home, store); !errors.Is(err, ErrInterrupted) {
+	if _, err := Where(p, &bytes.Buffer{}, filepath.Join(home, "acces.md"), home, store, ""); !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("Ctrl-C: %v", err)
 	}
 }

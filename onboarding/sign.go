@@ -18,87 +18,24 @@ import (
 	"github.com/romeo-pret/pret/keys/signing"
 )
 
-// SignTries is how many times the wizard asks the passphrase before it
-// gives up (signature.md).
+// SignTries is how many times the passphrase is asked (signature.md).
 const SignTries = 3
 
-// AccessSigner signs acces.md with the session's key. It is the one path
-// behind `pret signer`, `pret acces --signer` and the wizard's offer, so
-// the refusals are the same everywhere.
+// AccessSigner signs acces.md with the session's key: the one path behind
+// `pret signer`, `pret acces --signer` and the wizard's offer.
 type AccessSigner struct {
 	Store  keys.Store
 	File   string
 	Random io.Reader
-	// Guard runs the write so that a signal waits for it to end.
-	Guard func(func() error) error
+	Guard  func(func() error) error // runs the write so that a signal waits for it
 	// The rules of `pret valider` the file must pass before it is signed.
 	SessionDay, Today time.Time
 }
 
-// read reads acces.md through the bounded reader, as `pret valider`
-// reads it: the signed file must stay under its size.
+// read reads acces.md as `pret valider` does: the signed file must stay
+// under its size.
 func (a *AccessSigner) read() ([]byte, error) {
 	return safefile.Read(a.File, safefile.Access, safefile.FollowLink)
-}
-
-// check applies `pret valider` to the whole file (signature block and
-// the .pub beside it included): the one fingerprint it states ("" if
-// none or several) and its errors, in the validator's French sentences
-// with their line and their code, but for the old signature's verdict,
-// which the new block replaces.
-func (a *AccessSigner) check(data []byte) (fingerprint string, errs []string) {
-	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
-	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
-		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
-			rules.Beside = &acces.PubFile{Name: t.Pub, Data: pub}
-		}
-	}
-	res := acces.Validate(data, rules)
-	for _, p := range res.Problems {
-		if p.Severity != checklist.SevError || p.Code == "bad-signature" || p.Code == "signature-key-mismatch" {
-			continue
-		}
-		e := fmt.Sprintf("%s [%s]", strings.TrimSuffix(p.Message, "."), p.Code)
-		if p.Line > 0 {
-			e = fmt.Sprintf("ligne %d : %s", p.Line, e)
-		}
-		errs = append(errs, e)
-	}
-	return res.Fingerprint, errs
-}
-
-// SigState is how acces.md stands with respect to its signature.
-type SigState int
-
-const (
-	SigNoFile   SigState = iota // no acces.md to sign
-	SigUnsigned                 // no signature block
-	SigHolds                    // verifies, made by the session's key
-	SigBroken                   // malformed, modified since, or another key
-)
-
-// State reads acces.md and says whether its signature holds for the
-// session's key. It never asks anything.
-func (a *AccessSigner) State() (SigState, error) {
-	data, err := a.read()
-	if errors.Is(err, os.ErrNotExist) {
-		return SigNoFile, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	f := signing.SplitSigned(data)
-	if !f.Claimed {
-		return SigUnsigned, nil
-	}
-	if f.Verify() != nil {
-		return SigBroken, nil
-	}
-	st, err := a.Store.Inspect()
-	if err != nil || st.Public() == nil || ssh.FingerprintSHA256(st.Public()) != ssh.FingerprintSHA256(f.Sig.PublicKey()) {
-		return SigBroken, nil
-	}
-	return SigHolds, nil
 }
 
 // SignPlan is a signature ready to be made: every refusal has been
@@ -112,10 +49,9 @@ type SignPlan struct {
 	perm    os.FileMode
 }
 
-// Prepare reads the key and acces.md and refuses, before the passphrase
-// is asked, everything signature.md refuses: no key or not this session's
-// kind of key, a file that fails `pret valider`, or one that does not
-// state this key's fingerprint.
+// Prepare refuses, before the passphrase is asked, everything
+// signature.md refuses: no key or not an ed25519 one, a file that fails
+// `pret valider`, or one that does not state this key's fingerprint.
 func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	st, err := a.Store.Inspect()
 	if err != nil {
@@ -129,13 +65,11 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, refused("la séance demande une clé ed25519 : voyez « pret verifier »",
 			"la clé %s n'est pas la clé ed25519 de la séance", esc(a.Store.PrivatePath()))
 	case !st.Private.Encrypted:
-		// A signature claims that its maker knows the passphrase; with
-		// none, it would claim something false.
+		// A signature claims that its maker knows the passphrase.
 		return nil, refused(fmt.Sprintf("protégez-la d'abord : ssh-keygen -p -f %s", esc(a.Store.PrivatePath())),
 			"la clé %s n'a pas de passphrase : la signature ne prouverait rien", esc(a.Store.PrivatePath()))
 	case st.Private.Openable() != nil:
-		// Said before the passphrase is typed: Decrypt would refuse it
-		// whatever it is (pret verifier warns the same).
+		// Decrypt would refuse any passphrase.
 		return nil, cannotOpen(a.Store, st.Private.Openable())
 	}
 	priv, err := keys.ReadFile(a.Store.Files, a.Store.PrivatePath())
@@ -158,18 +92,25 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
 		msg = append(bytes.Clone(msg), '\n')
 	}
-	// The whole file, as `pret valider` reads it: a key pasted after the
-	// block is a leak too.
-	fp, errs := a.check(data)
-	if len(errs) > 0 {
+	// The whole file and the .pub beside it, as `pret valider` reads them
+	// (a key pasted after the block is a leak too), but for the old
+	// signature's verdict, which the new block replaces.
+	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
+	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
+		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
+			rules.Beside = &acces.PubFile{Name: t.Pub, Data: pub}
+		}
+	}
+	res := acces.Validate(data, rules)
+	if errs := errorsOf(res.Problems, true, "bad-signature", "signature-key-mismatch"); len(errs) > 0 {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
 	if signing.SignedLen(msg) > acces.MaxAccessSize {
-		return nil, tooLarge(esc(a.File), acces.MaxAccessSize)
+		return nil, tooLarge(esc(a.File))
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
-	if fp != mine {
+	if res.Fingerprint != mine {
 		return nil, refused("réécrivez-le avec « pret acces » pour cette clé, puis signez",
 			"%s n'indique pas l'empreinte de la clé %s (%s)", esc(a.File), esc(a.Store.PrivatePath()), mine)
 	}
@@ -180,17 +121,15 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	return &SignPlan{a: a, priv: priv, pub: st.Private.Public, data: data, message: msg, perm: perm}, nil
 }
 
-// cannotOpen is the refusal of a key OpenSSH opens and pret does not (a
-// cipher or a KDF round count of keys.Openable): the fix keeps the
-// passphrase and rewrites the key in the form pret writes.
+// cannotOpen refuses a key OpenSSH opens and pret does not (keys.Openable):
+// the fix keeps the passphrase and rewrites the key as pret writes it.
 func cannotOpen(store keys.Store, err error) error {
 	return refused(fmt.Sprintf("ré-chiffrez-la, même passphrase, comme pret l'écrit : ssh-keygen -p -a 100 -Z aes256-ctr -f %s, puis signez", esc(store.PrivatePath())),
 		"la clé %s : %v ; OpenSSH l'ouvre, mais pret ne sait pas l'ouvrir pour signer", esc(store.PrivatePath()), err)
 }
 
-// notReplaceable is the refusal of a file whose signature part a new
-// block cannot simply replace (signing.SignedFile.Replaceable): re-signing
-// would drop text or leave it unsigned, so the learner moves it first.
+// notReplaceable refuses a file whose signature part a new block cannot
+// replace: re-signing would drop text or leave it unsigned.
 func notReplaceable(file string, f *signing.SignedFile) error {
 	switch {
 	case errors.Is(f.Err, signing.ErrStray):
@@ -207,25 +146,22 @@ func notReplaceable(file string, f *signing.SignedFile) error {
 		"%s : ligne %d : %v ; pret signer ne remplace qu'un bloc de signature qu'il sait lire", file, f.Line, f.Err)
 }
 
-// tooLarge is the refusal of a file that its signature would take over
-// the size `pret valider` reads.
-func tooLarge(file string, max int) error {
+// tooLarge refuses a file its signature would take over the size `pret
+// valider` reads.
+func tooLarge(file string) error {
 	return refused("raccourcissez-le (un acces.md tient sur une page), puis signez",
-		"%s dépasserait %d octets une fois signé, la taille maximale d'un acces.md", file, max)
+		"%s dépasserait %d octets une fois signé, la taille maximale d'un acces.md", file, acces.MaxAccessSize)
 }
 
-// badPassphrase is the refusal of a passphrase that does not open the
-// key; the file is untouched.
 func badPassphrase() *Error {
 	return &Error{Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
 		Hint: "retrouvez la passphrase de cette clé et relancez « pret signer » ; une passphrase perdue ne se retrouve pas : prévenez les organisateurs avant la séance",
 		Err:  keys.ErrBadPassphrase}
 }
 
-// Sign decrypts the key in memory with passphrase, signs and rewrites
-// acces.md whole. The decrypted key is wiped before the file is written.
-// A wrong passphrase, or a file changed since Prepare, leaves it as it
-// was.
+// Sign decrypts the key in memory, signs and rewrites acces.md whole; the
+// decrypted key is wiped before the write. A wrong passphrase, or a file
+// changed since Prepare, leaves the file as it was.
 func (p *SignPlan) Sign(passphrase []byte) error {
 	signer, wipe, err := keys.Decrypt(p.priv, passphrase)
 	if errors.Is(err, keys.ErrBadPassphrase) {
@@ -247,12 +183,11 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	}
 	signed := signing.AttachSignature(p.message, sig)
 	if len(signed) > acces.MaxAccessSize {
-		return tooLarge(esc(p.a.File), acces.MaxAccessSize)
+		return tooLarge(esc(p.a.File))
 	}
 	return guarded(p.a.Guard, func() error {
-		// The passphrase takes time to type; the learner may have edited
-		// the file meanwhile, and that edit must not be lost nor signed
-		// unseen.
+		// An edit made while the passphrase was typed must be neither
+		// lost nor signed unseen.
 		now, err := p.a.read()
 		if err != nil || !bytes.Equal(now, p.data) {
 			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", esc(p.a.File))
@@ -268,12 +203,11 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	})
 }
 
-// Fingerprint is the fingerprint of the key that signs.
+// Fingerprint is the signing key's.
 func (p *SignPlan) Fingerprint() string { return ssh.FingerprintSHA256(p.pub) }
 
-// SignAsking asks the passphrase on the terminal, up to tries times, and
-// signs. Each wrong passphrase is said on out; after the last one the
-// result is the "passphrase incorrecte" refusal and the file is untouched.
+// SignAsking asks the passphrase up to tries times and signs; after the
+// last wrong one, the "passphrase incorrecte" refusal, the file untouched.
 func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 	const help = "La passphrase de la clé, choisie à sa création ; rien ne s'affiche pendant la saisie."
 	for i := 1; i <= tries; i++ {
@@ -296,22 +230,24 @@ func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 
 // OfferSignature is the wizard's step after acces.md: when the file is
 // unsigned or its signature no longer holds, it offers to sign (default
-// yes), asks the passphrase up to three times, and says what happened. A
-// refusal is reported and the wizard goes on; three wrong passphrases end
-// it with exit 1, the file untouched.
+// yes). A refusal is reported and the wizard goes on; three wrong
+// passphrases end it, the file untouched.
 func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
-	state, err := a.State()
+	data, err := a.read()
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), safefile.Reason(err))
 		return nil
 	}
-	switch state {
-	case SigNoFile:
-		return nil
-	case SigHolds:
-		fmt.Fprintf(out, "%s est signé par votre clé.\n", esc(a.File))
-		return nil
-	case SigBroken:
+	if f := signing.SplitSigned(data); f.Claimed {
+		// It holds when it verifies and the session's key made it.
+		st, err := a.Store.Inspect()
+		if f.Verify() == nil && err == nil && st.Public() != nil && ssh.FingerprintSHA256(st.Public()) == ssh.FingerprintSHA256(f.Sig.PublicKey()) {
+			fmt.Fprintf(out, "%s est signé par votre clé.\n", esc(a.File))
+			return nil
+		}
 		fmt.Fprintf(out, "La signature de %s ne tient plus (fichier modifié depuis, ou autre clé).\n", esc(a.File))
 	}
 	yes, err := askYesNo(pr, "Signer acces.md ? Cela prouve aux organisateurs que vous avez la clé et que vous vous souvenez de sa passphrase.", true,
@@ -342,6 +278,5 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	return nil
 }
 
-// esc is a path as it may be shown on a terminal: a file name is text
-// from outside, and its control characters must not drive the screen.
+// esc is text from outside (a path, a comment) as a terminal may show it.
 func esc(s string) string { return checklist.Escape(s) }

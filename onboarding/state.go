@@ -20,17 +20,14 @@ type Record struct {
 	Status   string `yaml:"statut"` // "demande" or "verifie"
 	Date     string `yaml:"date"`   // AAAA-MM-JJ
 	Recorded string `yaml:"enregistre,omitempty"`
-	// Extra keeps fields this version does not know, so that rewriting
-	// the file never drops what a newer pret wrote.
+	// Extra keeps what a newer pret wrote, so that rewriting never drops it.
 	Extra map[string]any `yaml:",inline"`
 }
 
-// Verified reports whether the account was checked open (not requested).
 func (r Record) Verified() bool { return r.Status == StatusVerified }
 
-// Day is the record's date, and whether it is one pret can use: a known
-// status and a real day. Unusable records stay in the file (the history is
-// never dropped) but are not offered as defaults.
+// Day is the record's date, and whether pret can use it (a known status,
+// a real day); unusable records stay in the file but are never defaults.
 func (r Record) Day() (time.Time, bool) {
 	if r.Status != StatusRequested && r.Status != StatusVerified {
 		return time.Time{}, false
@@ -44,27 +41,16 @@ const (
 	StatusVerified  = "verifie"
 )
 
-// State is the file $XDG_STATE_HOME/pret/etat.yaml, the memory of what the
-// learner declared. Every record is kept: a learner who first asked, then
-// checked the account open, has both, in the order they were declared.
+// State is $XDG_STATE_HOME/pret/etat.yaml, what the learner declared,
+// every record kept in the order declared.
 type State struct {
 	Access []Record `yaml:"acces"`
-	// File is where acces.md was last written (absolute), so that a later
-	// run finds it again when it was put in another folder.
+	// File is where acces.md was last written, for a later run to find.
 	File  string         `yaml:"fichier,omitempty"`
 	Extra map[string]any `yaml:",inline"`
 }
 
-// Last is the most recent record, or nil.
-func (s *State) Last() *Record {
-	if s == nil || len(s.Access) == 0 {
-		return nil
-	}
-	return &s.Access[len(s.Access)-1]
-}
-
-// Latest is the most recent usable record, optionally of one status ("" for
-// any): what a later run offers as its default.
+// Latest is the most recent usable record of status ("" for any).
 func (s *State) Latest(status string) (Record, time.Time, bool) {
 	if s == nil {
 		return Record{}, time.Time{}, false
@@ -78,9 +64,8 @@ func (s *State) Latest(status string) (Record, time.Time, bool) {
 	return Record{}, time.Time{}, false
 }
 
-// StateError is a state file that exists but cannot be used. pret reports
-// it and never writes over it, except `pret acces --force`, which keeps a
-// copy first.
+// StateError is a state file that cannot be used: never written over but
+// by `pret acces --force`, which keeps a copy first.
 type StateError struct {
 	Path   string
 	Reason string // French
@@ -93,16 +78,14 @@ func (e *StateError) Error() string {
 	return fmt.Sprintf("fichier d'état illisible (%s) : %s", e.Path, e.Reason)
 }
 
-// Hint is what to do about it.
 func (e *StateError) Hint() string {
 	return "corrigez ou déplacez ce fichier ; « pret acces --force » le remplace en gardant une copie " + filepath.Base(e.Path) + ".illisible-AAAAMMJJ"
 }
 
-// LoadState reads the state file; a missing file is an empty state. A file
-// that cannot be used is a *StateError.
+// LoadState reads the state file (missing: empty); one that cannot be used
+// is a *StateError.
 func LoadState(path string) (*State, error) {
-	// Not followed: pret writes this file itself, by rename, so a link
-	// here was put by someone else.
+	// Not followed: pret writes it by rename, so a link is someone else's.
 	data, err := safefile.Read(path, safefile.State, safefile.NoFollow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &State{}, nil
@@ -110,8 +93,7 @@ func LoadState(path string) (*State, error) {
 	if err != nil {
 		return nil, &StateError{Path: path, Reason: safefile.Reason(err), Err: err}
 	}
-	// Its values are quoted by the checklist: a file holding key
-	// material is not read at all.
+	// The checklist quotes its values: one holding key material is not read.
 	if lines := leak.Lines(string(data)); len(lines) > 0 {
 		return nil, &StateError{Path: path, Reason: fmt.Sprintf("il contient une clé privée (ligne %d) : ce n'est pas un fichier de pret", lines[0])}
 	}
@@ -122,8 +104,7 @@ func LoadState(path string) (*State, error) {
 	return &s, nil
 }
 
-// appendRecord adds r unless it repeats the latest usable record: a
-// learner who keeps the recorded answer adds nothing.
+// appendRecord adds r unless it repeats the latest usable record.
 func (s *State) appendRecord(r Record, now time.Time) bool {
 	if last, _, ok := s.Latest(""); ok && last.Status == r.Status && last.Date == r.Date {
 		return false
@@ -144,9 +125,8 @@ func saveState(guard safefile.Protected, path string, s *State) error {
 	return guard.WriteReplace(path, data, 0o600)
 }
 
-// setAsideState moves an unreadable state file (or folder) out of the way,
-// to NAME.illisible-AAAAMMJJ, never over an earlier copy; it returns the
-// copy's path.
+// setAsideState moves an unreadable state file (or folder) to
+// NAME.illisible-AAAAMMJJ, never over an earlier copy, and returns it.
 func setAsideState(path string, today time.Time) (string, error) {
 	base := path + ".illisible-" + today.Format("20060102")
 	for i := 1; i < 1000; i++ {
@@ -157,9 +137,8 @@ func setAsideState(path string, today time.Time) (string, error) {
 		if _, err := os.Lstat(dst); err == nil {
 			continue
 		}
-		// Link then remove would refuse to replace, but a folder cannot be
-		// linked; the Lstat above and one writer per learner make the
-		// rename safe enough for a state file.
+		// A folder cannot be linked then removed; the Lstat and one writer
+		// per learner make the rename safe enough.
 		if err := os.Rename(path, dst); err != nil {
 			return "", err
 		}

@@ -93,3 +93,11 @@ func TestUnreadableStateNeverWritten(t *testing.T) {
 		}
 	}
 }
+
+// Last is the most recent record, or nil.
+func (s *State) Last() *Record {
+	if s == nil || len(s.Access) == 0 {
+		return nil
+	}
+	return &s.Access[len(s.Access)-1]
+}

@@ -1,7 +1,7 @@
 package onboarding
 
-// This is the only file that imports survey: it is no longer maintained,
-// and replacing it must stay a one-file change.
+// The only file that imports survey: unmaintained, it must stay a
+// one-file change to replace.
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
@@ -24,18 +23,14 @@ type SurveyPrompter struct {
 	In  terminal.FileReader
 	Out terminal.FileWriter
 	Err interface{ Write([]byte) (int, error) }
-	// NoColor turns survey's colours off (cmd sets it for NO_COLOR, even
-	// empty, and TERM=dumb, which survey alone does not honour).
+	// NoColor: NO_COLOR (even empty) or TERM=dumb, which survey ignores.
 	NoColor bool
-	// Width is the terminal's width in columns, 0 when unknown. When set,
-	// questions, their help and survey's key hints are wrapped between
-	// words instead of cut mid-word by the terminal.
+	// Width in columns (0: unknown) wraps questions, help and key hints
+	// between words rather than mid-word.
 	Width int
-	// Plain asks without survey's drawing: survey moves the cursor and
-	// erases lines (CSI A, K, G, ?25l…) and asks the terminal where its
-	// cursor is, which a terminal that says TERM=dumb may not do at all.
-	// Plain prints each question as lines of text and reads a line typed
-	// with the terminal's own echo; a choice is its number.
+	// Plain asks in lines of text, for TERM=dumb: no cursor moves nor
+	// cursor position queries; a line typed with the terminal's echo, a
+	// choice by its number.
 	Plain bool
 }
 
@@ -43,45 +38,44 @@ const (
 	selectHint       = "[flèches pour choisir, Entrée pour valider, ? pour plus d'aide]"
 	selectHintNoHelp = "[flèches pour choisir, Entrée pour valider]"
 	helpHint         = "[? pour l'aide]"
-	// selectHintAction is the hint in survey's select template.
 	selectHintAction = `[Use arrows to move, type to filter{{- if and .Help (not .ShowHelp)}}, {{ .Config.HelpInput }} for more help{{end}}]`
-	// typingRoom is the columns kept after a question for the answer.
-	typingRoom = 12
-	// surveyPrefix stands for survey's "? " while a question is wrapped:
-	// glued to the first word (a no-break space), never a line of its own.
+	typingRoom       = 12 // columns kept after a question for the answer
+	// surveyPrefix stands for survey's "? " in wrapping, glued to the
+	// first word by a no-break space.
 	surveyPrefix = "?\u00a0"
 )
 
-var (
-	frenchOnce     sync.Once
-	selectTemplate string // survey's, before its hint is set for a width
-)
+// selectTemplate is survey's own, before its hint is set for a width.
+var selectTemplate = survey.SelectQuestionTemplate
 
-// frenchTemplates replaces every English word survey would print. survey
-// keeps its templates in package variables, set once here, but for the
-// select's hint, set for the width before each question.
-func frenchTemplates(width int) {
-	frenchOnce.Do(func() {
-		survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
+// setup replaces every English word survey would print (survey keeps its
+// templates in package variables; the select's hint is set for the width
+// before each question) and turns colour off when asked.
+func (s *SurveyPrompter) setup() {
+	survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
 `
-		r := strings.NewReplacer(
-			"[Use arrows to move, enter to select, type to continue]", selectHintNoHelp,
-			" for more help", " pour plus d'aide",
-			" for help", " pour l'aide",
-			" for suggestions", " pour des suggestions",
-		)
-		survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
-		survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
-		selectTemplate = survey.SelectQuestionTemplate
-	})
+	r := strings.NewReplacer(
+		"[Use arrows to move, enter to select, type to continue]", selectHintNoHelp,
+		" for more help", " pour plus d'aide",
+		" for help", " pour l'aide",
+		" for suggestions", " pour des suggestions",
+	)
+	survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
+	survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
 	// The hint follows two spaces, after the question or on a line of
 	// its own (fit decides).
 	survey.SelectQuestionTemplate = strings.Replace(selectTemplate, selectHintAction,
-		"{{- if and .Help (not .ShowHelp)}}"+wrapHint(selectHint, width)+"{{- else}}"+wrapHint(selectHintNoHelp, width)+"{{- end}}", 1)
+		"{{- if and .Help (not .ShowHelp)}}"+wrapAfter("  ", selectHint, s.Width)+"{{- else}}"+wrapAfter("  ", selectHintNoHelp, s.Width)+"{{- end}}", 1)
+	if s.NoColor {
+		// Read when a template is first compiled; pret asks from one
+		// terminal per process.
+		core.DisableColor = true
+	}
 }
 
-func wrapHint(hint string, width int) string {
-	return strings.TrimPrefix(textwrap.Text("  "+hint, width), "  ")
+// wrapAfter wraps text for the width as written after prefix.
+func wrapAfter(prefix, text string, width int) string {
+	return strings.TrimPrefix(textwrap.Text(prefix+text, width), prefix)
 }
 
 // fit wraps a question as written after survey's "? ". When what follows
@@ -91,7 +85,7 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	if s.Width <= 0 {
 		return message
 	}
-	w := s.fitHelp(message)
+	w := wrapAfter(surveyPrefix, message, s.Width)
 	col := textwrap.Columns(w[strings.LastIndexByte(w, '\n')+1:])
 	if !strings.Contains(w, "\n") {
 		col += 2
@@ -102,34 +96,18 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	return w
 }
 
-// fitHelp wraps a text as survey shows it, after "? ".
-func (s *SurveyPrompter) fitHelp(help string) string {
-	if s.Width <= 0 {
-		return help
-	}
-	return strings.TrimPrefix(textwrap.Text(surveyPrefix+help, s.Width), surveyPrefix)
-}
-
-// setup readies survey's package variables for a question.
-func (s *SurveyPrompter) setup() {
-	frenchTemplates(s.Width)
-	if s.NoColor {
-		// Read when a template is first compiled; pret asks from one
-		// terminal per process.
-		core.DisableColor = true
-	}
-}
-
 func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
 	s.setup()
-	return mapErr(quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) }))
+	err := quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) })
+	if errors.Is(err, terminal.InterruptErr) {
+		return ErrInterrupted
+	}
+	return err
 }
 
-// quietTerminal turns the terminal's echo and signal keys off while f
-// runs. survey only does so once its prompt is drawn: a passphrase typed
-// or pasted ahead of that would be echoed by the terminal itself, and a
-// Ctrl-C would arrive as a signal racing survey's own terminal changes
-// instead of a key survey reads and cleans up after.
+// quietTerminal turns echo and signal keys off while f runs: survey only
+// does so once its prompt is drawn, so a passphrase typed ahead would be
+// echoed, and a Ctrl-C would be a signal racing survey's terminal changes.
 func quietTerminal(in terminal.FileReader, f func() error) error {
 	rr := terminal.NewRuneReader(terminal.Stdio{In: in})
 	if rr.SetTermMode() == nil {
@@ -138,35 +116,19 @@ func quietTerminal(in terminal.FileReader, f func() error) error {
 	return f()
 }
 
-func mapErr(err error) error {
-	if errors.Is(err, terminal.InterruptErr) {
-		return ErrInterrupted
-	}
-	return err
-}
-
-// Password asks a passphrase with nothing at all shown while it is
-// typed: survey's Password echoes one '*' per character, which tells
-// anyone watching how long the passphrase is. So this reads the runes
-// itself, with survey's terminal reader: Enter ends, Backspace erases,
-// "?" alone shows the help, Ctrl-C interrupts, and Ctrl-D on an empty
-// line cancels like Ctrl-C (it means "no answer", not "an empty
-// passphrase").
+// Password shows nothing at all while typed (survey's '*' per character
+// tells the passphrase's length): Enter ends, Backspace erases, "?" alone
+// shows the help, Ctrl-C, or Ctrl-D on an empty line, interrupts.
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
-	answer, err := s.readHidden(message, help)
-	return answer, mapErr(err)
-}
-
-func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 	s.setup()
-	// survey's own template and icons: it looks like every other question.
+	// survey's template and icons: it looks like every other question.
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
 		Help:     survey.Icon{Text: "?", Format: "cyan"},
 		Question: survey.Icon{Text: "?", Format: "green+hb"},
 	}}
 	prompt := func(showHelp bool) {
 		text, _, err := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
-			Password: survey.Password{Message: s.fit(message, 1+len(helpHint)+1+typingRoom), Help: s.fitHelp(help)}, ShowHelp: showHelp, Config: cfg})
+			Password: survey.Password{Message: s.fit(message, 1+len(helpHint)+1+typingRoom), Help: wrapAfter(surveyPrefix, help, s.Width)}, ShowHelp: showHelp, Config: cfg})
 		if err != nil { // the template is survey's and fixed: never
 			text = "? " + message + " "
 		}
@@ -186,7 +148,7 @@ func (s *SurveyPrompter) readHidden(message, help string) (string, error) {
 		case err != nil && errors.Is(err, io.EOF) && len(line) == 0,
 			r == terminal.KeyInterrupt, r == terminal.KeyEndTransmission && len(line) == 0:
 			fmt.Fprint(s.Out, "\r\n")
-			return "", terminal.InterruptErr
+			return "", ErrInterrupted
 		case err != nil:
 			fmt.Fprint(s.Out, "\r\n")
 			return "", err
@@ -215,11 +177,11 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 	}
 	// After the question on its line: the hint (its first line), or the
 	// option chosen once answered.
-	need := 2 + textwrap.Columns(strings.SplitN(wrapHint(selectHint, s.Width), "\n", 2)[0])
+	need := 2 + textwrap.Columns(strings.SplitN(wrapAfter("  ", selectHint, s.Width), "\n", 2)[0])
 	for _, o := range options {
 		need = max(need, 1+textwrap.Columns(o))
 	}
-	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: s.fitHelp(help)}
+	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: wrapAfter(surveyPrefix, help, s.Width)}
 	if def >= 0 && def < len(options) {
 		q.Default = options[def]
 	}
@@ -247,16 +209,15 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 		need += textwrap.Columns(shown) + 3
 	}
 	var answer string
-	err := s.ask(&survey.Input{Message: s.fit(message, need), Default: shown, Help: s.fitHelp(help)}, &answer)
+	err := s.ask(&survey.Input{Message: s.fit(message, need), Default: shown, Help: wrapAfter(surveyPrefix, help, s.Width)}, &answer)
 	if err == nil && answer == "" {
 		answer = def
 	}
 	return answer, err
 }
 
-// plainSelect is Select as lines of text: the question, the options
-// numbered, then a line for the number; Enter alone keeps the default,
-// "?" shows the help, anything else is refused and asked again.
+// plainSelect: the options numbered, then a line for the number; Enter
+// keeps the default, "?" shows the help, anything else is asked again.
 func (s *SurveyPrompter) plainSelect(message string, options []string, def int, help string) (int, error) {
 	var b strings.Builder
 	b.WriteString(s.wrap("? " + message))
@@ -292,8 +253,7 @@ func (s *SurveyPrompter) plainSelect(message string, options []string, def int, 
 	}
 }
 
-// plainInput is Input as a line of text: the question and its default
-// in parentheses, as survey writes them; Enter alone keeps the default.
+// plainInput: the question and its default as survey writes them.
 func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
 	q := "? " + message
 	if help != "" {
@@ -324,10 +284,8 @@ func (s *SurveyPrompter) wrap(text string) string {
 	return strings.TrimSuffix(textwrap.Text(text, s.Width), "\n") + "\n"
 }
 
-// readLine reads one line from the terminal, a byte at a time so that
-// nothing typed after it is taken from the next question (the
-// passphrase reads the same input). The terminal echoes it and reads
-// Ctrl-C as a signal; Ctrl-D on an empty line is no answer.
+// readLine reads a line a byte at a time, so that nothing typed after it
+// is taken from the next question; Ctrl-D on an empty line is no answer.
 func (s *SurveyPrompter) readLine() (string, error) {
 	var line []byte
 	b := make([]byte, 1)

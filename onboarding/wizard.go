@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/templates"
 )
@@ -19,15 +21,12 @@ type Wizard struct {
 	P       Prompter
 	Out     io.Writer
 	Random  io.Reader
-	// Guard runs a write so that a signal waits for it to end.
-	Guard func(func() error) error
-	// Signer, when set, is offered after acces.md is written: the
-	// learner proves now, not on the morning of the session, that the key
-	// is theirs and that they remember its passphrase.
+	Guard   func(func() error) error // a signal waits for a write
+	// Signer, when set, is offered after acces.md: the learner proves now,
+	// not on the session's morning, that they remember the passphrase.
 	Signer *AccessSigner
-	// Checklist runs `pret verifier` for the acces.md at accessFile (where
-	// this run wrote it) and prints its summary on Out; its error is Run's
-	// (cmd turns a failed check into an exit code).
+	// Checklist runs `pret verifier` for the acces.md written; its error
+	// is Run's.
 	Checklist func(accessFile string) error
 	Color     bool   // colour the diff (a terminal without NO_COLOR)
 	GOOS      string // for the agent command of the last screen
@@ -38,33 +37,22 @@ func Banner(s Session, today time.Time) string {
 	var b strings.Builder
 	// The title and the hours come from the configuration: escaped.
 	fmt.Fprintf(&b, "Séance ROMEO : %s\n", esc(s.Title))
-	fmt.Fprintf(&b, "Le %s.\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)))
-	switch days := daysUntil(s, today); {
-	case days > 1:
-		fmt.Fprintf(&b, "Il reste %d jours pour préparer le compte d'accès et la clé.\n", days)
-	case days == 1:
-		b.WriteString("La séance a lieu demain.\n")
-	case days == 0:
-		b.WriteString("La séance a lieu aujourd'hui.\n")
-	default:
-		b.WriteString("La séance est passée ; la clé et acces.md servent pour la prochaine.\n")
-	}
+	fmt.Fprintf(&b, "Le %s.\n%s\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)), DaysLeft(s, today))
 	return b.String()
 }
 
-// Run walks the learner through. A failed checklist is its error, once
-// the last screen has said what comes next.
+// Run walks the learner through; a failed checklist is its error, after
+// the last screen.
 func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
-	pass := func() ([]byte, error) {
-		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
-		return AskPassphrase(w.P, w.Out)
-	}
 	// The passphrase is asked before the guarded write, so a signal at
 	// the question does not wait for anything.
-	res, err := EnsureKey(w.Store, w.Random, pass, w.Guard)
+	res, err := EnsureKey(w.Store, w.Random, func() ([]byte, error) {
+		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
+		return AskPassphrase(w.P, w.Out)
+	}, w.Guard)
 	if err != nil {
 		return err
 	}
@@ -80,14 +68,12 @@ func (w *Wizard) Run() error {
 		fmt.Fprintf(w.Out, "Clé publique recréée depuis la clé privée : %s\n", esc(w.Store.PublicPath()))
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(w.Out, "Attention : %s.\nConseil : %s.\n", esc(warn.Msg), esc(warn.Hint))
+		warnHint(w.Out, warn.Msg, warn.Hint)
 	}
 	// The comment is the .pub's: escaped like every string from a file.
 	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", esc(res.Line))
-	// What acces.md needs besides the answers (a .pub that is the key's,
-	// a template that renders), checked before anything is asked: a
-	// broken setting must not end the wizard once the date is typed.
-	// Both statuses: a custom template may fail on one branch only.
+	// A broken setting must not end the wizard once the date is typed:
+	// both statuses, a custom template may fail on one branch only.
 	for _, status := range []string{StatusRequested, StatusVerified} {
 		if _, err := w.Settings.render(Declaration{status, w.Today}); err != nil {
 			return err
@@ -113,25 +99,23 @@ func (w *Wizard) Run() error {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
 	} else {
 		if last := state.File; last != "" && last != w.File {
-			// Put in another folder last time: that is the file to keep
-			// up to date, not a second one here.
+			// Written in another folder last time: keep that one.
 			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
 				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
 				w.File = last
 			}
 		}
 		var out *Outcome
-		for why := refusedPlace(w.File, w.Store); ; {
-			if w.File, err = where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
+		for why := ""; ; {
+			if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
 				return err
 			}
 			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
 				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
 			var e *Error
 			if errors.Is(err, errNotWritten) && errors.As(err, &e) {
-				// A folder pret could not write after all (its rights, a
-				// read-only disk): the declaration is noted, and the
-				// folder asked again rather than the answers lost.
+				// Not writable after all: the declaration is noted, the
+				// folder asked again.
 				fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
 				why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier"
 				continue
@@ -146,8 +130,6 @@ func (w *Wizard) Run() error {
 		if out.Kept && out.Plan.Stale {
 			next.Declared = decl
 		}
-		// Offered whatever became of the file: written, already up to
-		// date, or kept as the learner edited it.
 		if w.Signer != nil {
 			signer := *w.Signer
 			signer.File = w.File // the folder may have changed
@@ -167,10 +149,8 @@ func (w *Wizard) Run() error {
 	return checked
 }
 
-// AskReplace is the terminal's answer about an acces.md that differs,
-// for the wizard and `pret acces`: the diff, the signature it would
-// lose, then the question, "Non" by default (the learner's own text
-// stays unless they say otherwise).
+// AskReplace asks about an acces.md that differs: the diff, the signature
+// it would lose, then the question, "Non" by default.
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		// One write: a terminal-wide wrapper keeps each diff line's marker.
@@ -183,9 +163,8 @@ func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool,
 	}
 }
 
-// AskDateLine follows a "Non" when the kept file states another date:
-// the one-line change that makes it state the declaration, and the
-// question, "Oui" by default (the rest of the file stays as written).
+// AskDateLine follows a "Non" when the kept file states another date: the
+// one-line change, "Oui" by default.
 func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, "Votre fichier n'indique pas la date que vous venez de donner. pret peut changer seulement sa ligne de date :\n"+p.DateDiff(color))
@@ -215,16 +194,18 @@ func (w *Wizard) report(out *Outcome) {
 	}
 	switch {
 	case out.StateErr != nil:
-		fmt.Fprintf(w.Out, "Attention : la déclaration n'est pas notée, %s.\nConseil : %s.\n", esc(out.StateErr.Error()), esc(out.StateErr.Hint()))
+		warnHint(w.Out, "la déclaration n'est pas notée, "+out.StateErr.Error(), out.StateErr.Hint())
 	case out.Noted:
 		fmt.Fprintf(w.Out, "Déclaration notée dans %s.\n", esc(w.StatePath))
 	}
 }
 
+// warnHint says a problem that stops nothing, and what to do about it.
+func warnHint(out io.Writer, msg, hint string) {
+	fmt.Fprintf(out, "Attention : %s.\nConseil : %s.\n", esc(msg), esc(hint))
+}
+
 func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	r := []rune(s)
-	return strings.ToUpper(string(r[0])) + string(r[1:])
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

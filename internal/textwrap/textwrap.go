@@ -12,24 +12,18 @@ import (
 	"golang.org/x/text/width"
 )
 
-// Text re-flows the lines of s wider than width (in display columns: an
-// accent is one column, a wide character two, a combining mark none),
-// breaking at spaces. A continuation line starts under the text of its
-// column layout ("OK key-present   message…"), or 4 columns in when that
-// column is past the middle. A word is never cut, even one wider than the
-// terminal (a fingerprint at 40 columns): it gets a line of its own from
-// the margin, left to the terminal's soft wrap, which a copy-paste
-// rejoins, where a newline from pret would end up inside the copied
-// fingerprint or path.
+// Text re-flows the lines of s wider than width display columns, breaking
+// at spaces; width <= 0 changes nothing. A continuation starts under the
+// text of a column layout ("OK key-present   message…"), or 4 columns in
+// when that column is past the middle. A word is never cut, even one wider
+// than the terminal (a fingerprint, a path): it gets a line of its own
+// from the margin, left to the terminal's soft wrap, which a copy-paste
+// rejoins where a newline from pret would stay inside the copy.
 //
-// A comment line ("# …", after spaces or not) continues as a comment:
-// each continuation starts with "# ".
-//
-// The lines of a unified diff's hunks (after an "@@ -a,b +c,d @@" line,
-// as many as its counts say) are diff lines: each continuation repeats
-// the line's marker ('-', '+' or ' ') followed by "↪ ", so a wrapped
-// removed line still reads as removed and not as two lines. width <= 0
-// changes nothing.
+// A comment line ("# …") continues as a comment. In a unified diff's hunk
+// (after "@@ -a,b +c,d @@", as many lines as its counts say) each
+// continuation repeats the line's marker ('-', '+' or ' ') and "↪ ", so a
+// wrapped removed line still reads as removed.
 func Text(s string, width int) string {
 	if width <= 0 {
 		return s
@@ -54,75 +48,68 @@ func Text(s string, width int) string {
 	return strings.Join(lines, "\n")
 }
 
-var hunkHeader = regexp.MustCompile(`^@@ -\d+(,\d+)? \+\d+(,\d+)? @@`)
+var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
 
-// hunkCounts reads the line counts of a hunk header "@@ -1,3 +1,4 @@"
-// (a count left out is 1); zero for any other line.
+// hunkCounts reads the line counts of a hunk header (a count left out is
+// 1); zero for any other line.
 func hunkCounts(plain string) (old, new int) {
 	m := hunkHeader.FindStringSubmatch(plain)
 	if m == nil {
 		return 0, 0
 	}
 	count := func(c string) int {
-		if c == "" {
+		n, err := strconv.Atoi(c)
+		if err != nil {
 			return 1
 		}
-		n, _ := strconv.Atoi(c[1:])
 		return n
 	}
 	return count(m[1]), count(m[2])
 }
 
-// wrapLine wraps a line of text, or of comment (shell, ssh_config: "# …")
-// whose continuations are comments too, at the same indent, so that a
-// block copied from a narrow terminal reads as it was meant.
+// wrapLine wraps a line of text, or of comment (shell, ssh_config) whose
+// continuations are comments at the same indent, so that a block copied
+// from a narrow terminal still reads as it was meant.
 func wrapLine(line, plain string, width int) string {
 	if Columns(line) <= width {
 		return line
 	}
 	lead := len(line) - len(strings.TrimLeft(line, " "))
-	var b strings.Builder
 	if strings.HasPrefix(strings.TrimLeft(plain, " "), "#") {
 		cont := line[:lead] + "# "
 		if lead+2 > width/2 {
 			cont = "# "
 		}
-		flow(&b, line, 0, width, cont, len(cont), false)
-		return b.String()
+		return flow(line, 0, width, cont, len(cont), false)
 	}
 	hang := hangColumn(line, lead)
 	if hang > width/2 {
 		hang = min(lead+4, width/2)
 	}
-	flow(&b, line, 0, width, strings.Repeat(" ", hang), hang, true)
-	return b.String()
+	return flow(line, 0, width, strings.Repeat(" ", hang), hang, true)
 }
 
-// wrapDiffLine wraps one line of a hunk: its colour and marker first,
-// then its text, each continuation starting with the marker and "↪ ".
+// wrapDiffLine wraps one line of a hunk: colour and marker first, then
+// its text, each continuation starting with the marker and "↪ ".
 func wrapDiffLine(line string, width int) string {
 	if Columns(line) <= width {
 		return line
 	}
 	i := len(colour.FindString(line))
-	var b strings.Builder
-	b.WriteString(line[:i+1])
 	cont, contW := line[i:i+1]+"↪ ", 3
 	if width < 6 {
 		cont, contW = line[i:i+1], 1
 	}
-	flow(&b, line[i+1:], 1, width, cont, contW, false)
-	return b.String()
+	return line[:i+1] + flow(line[i+1:], 1, width, cont, contW, false)
 }
 
-// flow writes text from column col, breaking before a word that does
-// not fit; each new line starts with cont, contW columns wide. A word is
-// never cut: one wider than the room after cont starts a line of its own
-// at the margin when bare allows (a fingerprint, a path or a command to
-// copy), else after cont (a diff or comment line needs its marker). The
-// spacing between words is kept within a line (the columns of a layout);
-// a break drops the spaces where it falls.
-func flow(b *strings.Builder, text string, col, width int, cont string, contW int, bare bool) {
+// flow lays text out from column col, breaking before a word that does not
+// fit; each new line starts with cont, contW columns wide. A word wider
+// than the room after cont starts a line of its own at the margin when
+// bare allows, else after cont (a diff or comment line needs its marker).
+// Spacing is kept within a line (a layout's columns); a break drops it.
+func flow(text string, col, width int, cont string, contW int, bare bool) string {
+	var b strings.Builder
 	for k, u := range units(text) {
 		gap, word := text[u[0]:u[1]], text[u[1]:u[2]]
 		w := Columns(word)
@@ -142,19 +129,19 @@ func flow(b *strings.Builder, text string, col, width int, cont string, contW in
 		b.WriteString(word)
 		col += w
 	}
+	return b.String()
 }
 
 // units cuts text into words, each with the spaces before it, as offsets
 // {gap, word, end}. The spaces French typography never breaks stay inside
-// a word: before ':', ';', '?', '!' and a closing guillemet, and after an
-// opening one. pret's messages write them as ordinary spaces, so a narrow
-// terminal would otherwise start a line with a lone ':'; written as U+00A0
-// or U+202F (no-break spaces), they are no break points in the first place.
+// a word: before ':', ';', '?', '!' and '»', and after '«'. pret's
+// messages write them as ordinary spaces, so a narrow terminal would
+// otherwise start a line with a lone ':'.
 func units(text string) [][3]int {
 	var us [][3]int
 	last := 0 // where the last word starts
 	for i := 0; i < len(text); {
-		w := i + len(text[i:]) - len(strings.TrimLeft(text[i:], " "))
+		w := len(text) - len(strings.TrimLeft(text[i:], " "))
 		if w == len(text) {
 			break // trailing spaces
 		}
@@ -164,10 +151,9 @@ func units(text string) [][3]int {
 		} else {
 			end += w
 		}
-		n := len(us)
 		first, _ := utf8.DecodeRuneInString(StripEscapes(text[w:end]))
-		if n > 0 && (strings.HasSuffix(StripEscapes(text[last:i]), "«") || strings.ContainsRune(":;?!»", first)) {
-			us[n-1][2] = end
+		if len(us) > 0 && (strings.HasSuffix(StripEscapes(text[last:i]), "«") || strings.ContainsRune(":;?!»", first)) {
+			us[len(us)-1][2] = end
 		} else {
 			us = append(us, [3]int{i, w, end})
 		}
@@ -177,8 +163,7 @@ func units(text string) [][3]int {
 }
 
 // hangColumn is where the text after the last wide gap (two spaces or
-// more) begins: the message column of a checklist or flag line (colour
-// escapes hold no spaces).
+// more) begins: the message column of a checklist or flag line.
 func hangColumn(line string, lead int) int {
 	hang, rest := lead, line[lead:]
 	for {
