@@ -18,11 +18,11 @@ type Error struct {
 func (e *Error) Error() string { return e.Path + " : " + e.Reason }
 func (e *Error) Unwrap() error { return e.Err }
 
-// PathError says in French what went wrong with path. An *Error passes
-// through unchanged.
+// PathError says in French what went wrong with path. An *Error and nil
+// pass through unchanged.
 func PathError(path string, err error) error {
 	var fe *Error
-	if errors.As(err, &fe) {
+	if err == nil || errors.As(err, &fe) {
 		return err
 	}
 	return &Error{Path: path, Reason: Reason(err), Err: err}
