@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"reflect"
 	"regexp"
 	"strings"
 	"text/template"
@@ -42,9 +41,6 @@ func checkTree(t *template.Template) error {
 }
 
 func walk(tree *parse.Tree, n parse.Node) error {
-	if n == nil || reflect.ValueOf(n).IsNil() {
-		return nil
-	}
 	var children []parse.Node
 	switch n := n.(type) {
 	case *parse.ListNode:
@@ -52,9 +48,9 @@ func walk(tree *parse.Tree, n parse.Node) error {
 	case *parse.ActionNode:
 		children = []parse.Node{n.Pipe}
 	case *parse.IfNode:
-		children = []parse.Node{n.Pipe, n.List, n.ElseList}
+		children = branch(&n.BranchNode)
 	case *parse.WithNode:
-		children = []parse.Node{n.Pipe, n.List, n.ElseList}
+		children = branch(&n.BranchNode)
 	case *parse.PipeNode:
 		for _, c := range n.Cmds {
 			children = append(children, c)
@@ -84,6 +80,14 @@ func walk(tree *parse.Tree, n parse.Node) error {
 		}
 	}
 	return nil
+}
+
+// branch is the pipeline and lists of an if or a with; else is optional.
+func branch(b *parse.BranchNode) []parse.Node {
+	if b.ElseList == nil {
+		return []parse.Node{b.Pipe, b.List}
+	}
+	return []parse.Node{b.Pipe, b.List, b.ElseList}
 }
 
 // where is "ligne L, colonne C" of a node, for the person fixing it.

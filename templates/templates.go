@@ -1,10 +1,13 @@
-// Package templates holds the embedded acces.md template and renders it.
+// Package templates holds the embedded acces.md template, which it
+// renders, and the notes' model files.
 package templates
 
 import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"text/template"
 	"time"
@@ -16,8 +19,26 @@ import (
 // Sentence is the course's sentence, copied word for word into acces.md.
 const Sentence = "Connexion uniquement vers le nœud de login indiqué par les organisateurs."
 
-//go:embed acces.md.tmpl
-var accesTemplate string
+var (
+	//go:embed acces.md.tmpl
+	accesTemplate string
+	//go:embed sommeil.sbatch
+	sommeilSbatch []byte
+	//go:embed sommeil-job.yaml
+	sommeilJob []byte
+)
+
+// models are the notes' files that `pret modele` writes, by file name.
+var models = map[string][]byte{"sommeil.sbatch": sommeilSbatch, "sommeil-job.yaml": sommeilJob}
+
+// Model returns the notes' content for a deliverable's file name.
+func Model(name string) ([]byte, bool) {
+	b, ok := models[name]
+	return slices.Clone(b), ok
+}
+
+// ModelNames lists the files `pret modele` knows.
+func ModelNames() []string { return slices.Sorted(maps.Keys(models)) }
 
 // Access is what acces.md states.
 type Access struct {
@@ -30,16 +51,12 @@ type Access struct {
 	Fingerprint  string    // the ssh-keygen -lf line
 }
 
-// Render fills text (the built-in template when empty). Unknown names in a
-// custom template are errors, not empty strings: an acces.md with a hole
-// would be sent as it is.
-//
+// Render fills text (the built-in template when empty). Unknown names are
+// errors, not empty strings: an acces.md with a hole would be sent as is.
 // A custom template is untrusted input: it may only print the values
-// below and choose with if/else/with and comparisons. Loops, calls of
-// other templates and the formatting functions are refused before
-// anything runs, so rendering takes time in proportion to the template,
-// and the result is written into a buffer that stops at the size of an
-// acces.md (1 Mio).
+// below and choose with if/else/with and comparisons (checkTree), so
+// rendering takes time in proportion to the template, into a buffer that
+// stops at the size of an acces.md (1 Mio).
 func Render(text string, a Access) ([]byte, error) {
 	if text == "" {
 		text = accesTemplate

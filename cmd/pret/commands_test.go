@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -55,7 +54,7 @@ func (p *enterPrompter) Input(message, def, help string) (string, error) {
 func testEnv(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
-	testenv.Setenv(t.Setenv, home)
+	setenv(t.Setenv, home)
 	t.Setenv("NO_COLOR", "1")
 	for _, k := range configKeys {
 		os.Unsetenv(envOf(k.key))

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -22,7 +21,7 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata",
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
-			testenv.Setenv(env.Setenv, home)
+			setenv(env.Setenv, home)
 			env.Setenv("NO_COLOR", "1")
 			return os.MkdirAll(home, 0o755)
 		},

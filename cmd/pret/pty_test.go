@@ -83,7 +83,7 @@ func startPTYWith(t *testing.T, home string, o ptyOptions, args ...string) *sess
 	pty.Setsize(c.Tty(), &pty.Winsize{Rows: 40, Cols: uint16(o.cols)})
 	cmd := exec.Command(binary(t), args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
-	cmd.Env = append(testenv.Environ(home),
+	cmd.Env = append(environ(home),
 		"PATH=/usr/bin:/bin",
 		"TERM=xterm-256color",
 	)
@@ -443,7 +443,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 	pass := filepath.Join(t.TempDir(), "pass")
 	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
 	cle := exec.Command(binary(t), "cle", "--passphrase-file", pass)
-	cle.Env, cle.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+	cle.Env, cle.Dir = append(environ(home), "PATH=/usr/bin:/bin"), home
 	if out, err := cle.CombinedOutput(); err != nil {
 		t.Fatalf("pret cle: %v\n%s", err, out)
 	}
@@ -756,7 +756,7 @@ func requestedHome(t *testing.T, home string) {
 	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
 	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
 		c := exec.Command(binary(t), args...)
-		c.Env, c.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+		c.Env, c.Dir = append(environ(home), "PATH=/usr/bin:/bin"), home
 		if out, err := c.CombinedOutput(); err != nil {
 			t.Fatalf("pret %v: %v\n%s", args, err, out)
 		}
@@ -884,7 +884,7 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
 	}
 	v := exec.Command(binary(t), "verifier")
-	v.Env, v.Dir = append(testenv.Environ(home), "PATH=/usr/bin:/bin"), home
+	v.Env, v.Dir = append(environ(home), "PATH=/usr/bin:/bin"), home
 	if err := v.Run(); err == nil || v.ProcessState.ExitCode() != exitFailed {
 		t.Fatalf("pret verifier: %v", err)
 	}

@@ -38,7 +38,7 @@ type home struct {
 
 func newHome(t *testing.T) *home {
 	dir := t.TempDir()
-	return &home{t: t, dir: dir, env: append(testenv.Environ(dir),
+	return &home{t: t, dir: dir, env: append(environ(dir),
 		"PATH="+os.Getenv("PATH"),
 		"NO_COLOR=1",
 	)}

@@ -18,11 +18,11 @@ type Error struct {
 func (e *Error) Error() string { return e.Path + " : " + e.Reason }
 func (e *Error) Unwrap() error { return e.Err }
 
-// PathError says in French what went wrong with path. An *Error passes
-// through unchanged.
+// PathError says in French what went wrong with path. An *Error and nil
+// pass through unchanged.
 func PathError(path string, err error) error {
 	var fe *Error
-	if errors.As(err, &fe) {
+	if err == nil || errors.As(err, &fe) {
 		return err
 	}
 	return &Error{Path: path, Reason: Reason(err), Err: err}
@@ -67,21 +67,20 @@ func Reason(err error) string {
 	return "erreur inattendue du système"
 }
 
-// errnoReasons covers the errors a file operation can give on the
-// systems pret runs on (osReasons adds Windows' own numbers); the ones
-// errors.Is knows (ENOENT, EACCES, EEXIST…) are said below in Reason.
+// errnoReasons covers the errors a file operation can give (osReasons
+// adds Windows' own numbers); those errors.Is knows are said in Reason.
 var errnoReasons = map[syscall.Errno]string{
 	syscall.ELOOP:        "trop de liens symboliques à suivre (une boucle ?), ou un lien symbolique que pret ne suit pas ici",
 	syscall.EAGAIN:       "ressource momentanément indisponible : ce n'est pas un fichier ordinaire prêt à lire",
 	syscall.EISDIR:       "c'est un dossier",
 	syscall.ENOTDIR:      "un élément du chemin n'est pas un dossier",
 	syscall.ENAMETOOLONG: "chemin ou nom de fichier trop long",
-	syscall.ENOSPC:       "plus de place sur le disque",
-	syscall.EDQUOT:       "plus de place sur le disque",
+	syscall.ENOSPC:       diskFull,
+	syscall.EDQUOT:       diskFull,
 	syscall.EROFS:        "le système de fichiers est en lecture seule",
 	syscall.EIO:          "erreur d'entrée-sortie",
-	syscall.ENXIO:        "aucun périphérique ne répond à ce chemin",
-	syscall.ENODEV:       "aucun périphérique ne répond à ce chemin",
+	syscall.ENXIO:        noDevice,
+	syscall.ENODEV:       noDevice,
 	syscall.EMFILE:       "trop de fichiers ouverts",
 	syscall.ENFILE:       "trop de fichiers ouverts",
 	syscall.ENOMEM:       "mémoire insuffisante",
@@ -93,6 +92,8 @@ var errnoReasons = map[syscall.Errno]string{
 	syscall.ENOTEMPTY:    "le dossier n'est pas vide",
 	syscall.EINTR:        "opération interrompue",
 }
+
+const diskFull, noDevice = "plus de place sur le disque", "aucun périphérique ne répond à ce chemin"
 
 func isSymlinkErr(err error) bool {
 	var errno syscall.Errno

@@ -37,7 +37,6 @@ func (KeyFiles) Staged(path, name string) bool {
 	return ok && tail != "" && len(tail) <= stagedLen && strings.Trim(tail, stagedDigits) == ""
 }
 
-func (KeyFiles) SyncDir(dir string) error                { return SyncDir(dir) }
 func (KeyFiles) IsLink(path string, st fs.FileInfo) bool { return IsLink(path, st) }
 func (KeyFiles) Explain(path string, err error) error    { return PathError(path, err) }
 

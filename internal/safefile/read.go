@@ -74,28 +74,30 @@ func ReadIn(dir *os.File, name, path string, k Kind) ([]byte, time.Time, error) 
 // readOpen reads the file open as f (unless opening it failed with err),
 // at most k.Max bytes, and closes it. Only a regular file is read: a
 // FIFO or a device, opened without blocking, is refused before any read.
-func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte, time.Time, error) {
-	var st os.FileInfo
+func readOpen(f file, err error, path string, k Kind, follow Follow) ([]byte, time.Time, error) {
+	var regular bool
+	var n int64
+	var mtime time.Time
 	if err == nil {
 		defer f.Close()
-		st, err = f.Stat()
+		regular, n, mtime, err = f.stat()
 	}
 	switch {
 	case err != nil:
-	case !st.Mode().IsRegular():
+	case !regular:
 		err = ErrNotRegular
-	case st.Size() > k.Max:
+	case n > k.Max:
 		err = errTooLarge
 	default:
 		// The file may grow while read: the cap holds on what is read,
 		// and more is an error, never a silent cut.
 		var b bytes.Buffer
-		b.Grow(int(st.Size()) + bytes.MinRead)
+		b.Grow(int(n) + bytes.MinRead)
 		if _, err = b.ReadFrom(io.LimitReader(f, k.Max+1)); err == nil && int64(b.Len()) > k.Max {
 			err = errTooLarge
 		}
 		if err == nil {
-			return b.Bytes(), st.ModTime(), nil
+			return b.Bytes(), mtime, nil
 		}
 	}
 	return nil, time.Time{}, wrap(path, k, follow, err)
@@ -123,9 +125,9 @@ func wrap(path string, k Kind, follow Follow, err error) error {
 // size writes a cap the French way: "64 Kio", "1 Mio".
 func size(n int64) string {
 	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
+	case n%(1<<20) == 0:
 		return fmt.Sprintf("%d Mio", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
+	case n%(1<<10) == 0:
 		return fmt.Sprintf("%d Kio", n>>10)
 	}
 	return fmt.Sprintf("%d octets", n)

@@ -4,41 +4,40 @@ package testenv
 
 import (
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// FIFOReader makes a FIFO at path and opens its reading end before any
-// writer comes (a non-blocking open needs none), so that a writer opening
-// it without waiting finds a reader. got returns what was read once the
-// writer has come and closed, or fails the test after wait.
+// FIFOReader makes a FIFO at path and opens its reading end first (a
+// non-blocking open needs no writer), so that a writer opening it without
+// waiting finds a reader. got returns what was read once the writer has
+// come and closed, or fails the test after wait.
 func FIFOReader(t testing.TB, path string, wait time.Duration) (got func() []byte) {
 	t.Helper()
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
+	if err := unix.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ch := make(chan []byte, 1)
 	go func() {
-		defer syscall.Close(fd)
+		defer unix.Close(fd)
 		var all []byte
 		buf := make([]byte, 1<<16)
-		for deadline := time.Now().Add(wait); time.Now().Before(deadline); {
-			n, err := syscall.Read(fd, buf)
-			if n > 0 {
+		// Before a writer comes, a read gives 0 (or EAGAIN): wait for data,
+		// then read until the writer closes.
+		for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			n, err := unix.Read(fd, buf)
+			for ; n > 0; n, err = unix.Read(fd, buf) {
 				all = append(all, buf[:n]...)
-				continue
 			}
 			if err == nil && len(all) > 0 {
-				break // the writer came and closed
+				break
 			}
-			time.Sleep(time.Millisecond)
 		}
 		ch <- all
 	}()
@@ -53,12 +52,11 @@ func FIFOReader(t testing.TB, path string, wait time.Duration) (got func() []byt
 	}
 }
 
-// WritesIntoDevices guards a test that names the machine's own /dev/null
-// or /dev/full as an output: it makes a character device like /dev/null
-// (1, 3) in a temporary folder, lets write write to it, and stops the
-// test at once if the node is no longer that device. So a writer that
-// would replace a device instead of writing into it is caught on a copy,
-// before it reaches the machine's. Without the right to make a node, the
+// WritesIntoDevices guards a test that names /dev/null or /dev/full as an
+// output: write gets a character device like /dev/null (1, 3) made in a
+// temporary folder, and the test stops if the node is no longer that
+// device. A writer that would replace a device is caught on a copy, before
+// it reaches the machine's. Without the right to make a node (root), the
 // test is skipped: the real devices are left alone.
 func WritesIntoDevices(t testing.TB, write func(path string)) {
 	t.Helper()

@@ -1,7 +1,6 @@
-// Package testenv is the one environment the tests of pret run it in: a
-// home folder with its XDG folders inside, and a fixed date. Three test
-// suites built it by hand and had started to differ; this is the only
-// definition. It is imported by tests only.
+// Package testenv is what the tests of several packages share: a fixed
+// date, edits that fail loudly, the real tools they compare against. It
+// is imported by tests only.
 package testenv
 
 import (
@@ -23,8 +22,8 @@ const (
 	SessionDay = "2026-11-05"
 )
 
-// Day reads a civil day written AAAA-MM-JJ; a test with a bad literal
-// panics rather than testing the zero time.
+// Day reads a civil day written AAAA-MM-JJ; a bad literal panics rather
+// than testing the zero time.
 func Day(s string) time.Time {
 	d, err := time.Parse("2006-01-02", s)
 	if err != nil {
@@ -33,37 +32,9 @@ func Day(s string) time.Time {
 	return d
 }
 
-// Environ puts pret in home: HOME, every XDG base folder inside it (so no
-// test reads or writes the real user's), and the fixed date. It holds no
-// PATH and no terminal settings: each suite adds what it means to test.
-func Environ(home string) []string {
-	env := []string{
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
-		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-		"PRET_AUJOURDHUI=" + Today,
-	}
-	// The private test Slurm of .ci/slurm, never the machine's own.
-	if conf := os.Getenv("SLURM_CONF"); conf != "" {
-		env = append(env, "SLURM_CONF="+conf)
-	}
-	return env
-}
-
-// Setenv applies Environ(home) through set, for harnesses that take one
-// variable at a time (testscript's Env.Setenv, testing.T.Setenv).
-func Setenv(set func(name, value string), home string) {
-	for _, kv := range Environ(home) {
-		name, value, _ := strings.Cut(kv, "=")
-		set(name, value)
-	}
-}
-
 // Edit returns s with the first old replaced by new. It panics when s does
-// not hold old: a test case built by editing a good file must not quietly
-// test the good file when the text it meant to change has moved.
+// not hold old: a case built by editing a good file must not quietly test
+// the good file when the text it meant to change has moved.
 func Edit(s, old, new string) string {
 	if !strings.Contains(s, old) {
 		panic("testenv.Edit: the text to replace is gone: " + old)
@@ -73,30 +44,23 @@ func Edit(s, old, new string) string {
 
 // EditAll is Edit for every occurrence.
 func EditAll(s, old, new string) string {
-	if !strings.Contains(s, old) {
-		panic("testenv.EditAll: the text to replace is gone: " + old)
-	}
-	return strings.ReplaceAll(s, old, new)
+	return strings.ReplaceAll(Edit(s, old, old), old, new)
 }
-
-// UnderWine is set by .ci/wine/test, which runs the Windows test binaries
-// under Wine: the only place where a test may skip for Wine's reasons.
-var UnderWine = os.Getenv("PRET_WINE") == "1"
 
 // NeedTool returns the path of a real tool a test compares against
 // (ssh-keygen, sed). In CI a missing tool fails the test, never skips it:
-// the interop tests are the point. Under Wine it skips: the Linux tool
-// cannot read Windows paths, and the Linux run checks interop.
+// the interop tests are the point. Under Wine (.ci/wine/test sets
+// PRET_WINE) it skips: the Linux tool cannot read Windows paths, and the
+// Linux run checks interop.
 func NeedTool(t testing.TB, name string) string {
 	t.Helper()
-	if UnderWine {
+	if os.Getenv("PRET_WINE") == "1" {
 		t.Skipf("sous Wine, %s n'existe pas en version Windows et celui de Linux ne lit pas les chemins Windows : l'interopérabilité est vérifiée par les tests Linux", name)
 	}
 	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is required in CI (.ci/run installs it): %v", name, err)
-		}
+	if err != nil && os.Getenv("CI") != "" {
+		t.Fatalf("%s is required in CI (.ci/run installs it): %v", name, err)
+	} else if err != nil {
 		t.Skipf("%s not installed", name)
 	}
 	return p
@@ -121,29 +85,21 @@ func SSHKeygen(t testing.TB, dir, name string, args ...string) string {
 	return path
 }
 
-// OneWordOverflow: a line wider than the width holds a single word
-// (beside a comment's '#', a diff marker or survey's "?"): the one
-// case pret leaves to the terminal, since cutting would put a newline
-// inside a fingerprint or a path that is copied.
-//
-// A marker is a field the wrapper or survey writes alone ("#", "-↪",
-// "↪", "?", a diff's "-" or "+"), not any run of those characters: a
-// word of the text such as "#####" is a word (FuzzWrapText found
-// "#\n# #####" at width 6, a comment line holding one word).
+// OneWordOverflow: a line wider than the width holds a single word, the
+// one case pret leaves to the terminal (cutting would put a newline in a
+// fingerprint or a path that is copied). Markers the wrapper or survey
+// writes alone ("#", "-↪", "?", a diff's "-" or "+") are not words; a
+// word of the text such as "#####" is (FuzzWrapText found "#\n# #####").
 func OneWordOverflow(line string) bool {
 	n, punct := 0, 0
 	for _, f := range strings.Fields(textwrap.StripEscapes(line)) {
-		switch f {
-		case "#", "-", "+", "↪", "-↪", "+↪", "?":
-			continue
+		switch {
+		case f == "#", f == "-", f == "+", f == "↪", f == "-↪", f == "+↪", f == "?":
+		case strings.Trim(f, ":;?!«»") == "":
+			punct++ // French punctuation, glued to the word beside it
+		default:
+			n++
 		}
-		if strings.Trim(f, ":;?!«»") == "" {
-			// French punctuation, which the wrapping keeps glued to
-			// the word beside it: part of that word.
-			punct++
-			continue
-		}
-		n++
 	}
 	return n == 1 || n == 0 && punct > 0
 }

@@ -10,37 +10,50 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
+
+// file is an open file; stat says what readOpen needs of it.
+type file struct{ *os.File }
+
+func (f file) stat() (regular bool, size int64, mtime time.Time, err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return false, 0, time.Time{}, err
+	}
+	return st.Mode().IsRegular(), st.Size(), st.ModTime(), nil
+}
 
 // openRead opens a file for reading. Without follow, the last element is
 // opened as itself (FILE_FLAG_OPEN_REPARSE_POINT) and a symbolic link or
 // junction is refused: Windows has no O_NOFOLLOW. A reparse point that is
 // not a link (a cloud placeholder) is opened again normally, so its data
 // is read. FIFOs do not exist on Windows; a pipe or a device is refused
-// by the caller's Stat before anything is read.
-func openRead(path string, follow bool) (*os.File, error) {
+// by readOpen before anything is read.
+func openRead(path string, follow bool) (file, error) {
 	if follow {
-		return os.Open(path)
+		f, err := os.Open(path)
+		return file{f}, err
 	}
 	h, err := createFile(path, windows.GENERIC_READ, windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
-		return nil, err
+		return file{}, err
 	}
 	link, reparse, err := reparseKind(h)
 	if err == nil && !reparse {
-		return os.NewFile(uintptr(h), path), nil
+		return file{os.NewFile(uintptr(h), path)}, nil
 	}
 	windows.CloseHandle(h)
 	switch {
 	case err != nil:
-		return nil, err
+		return file{}, err
 	case link:
-		return nil, syscall.ELOOP
+		return file{}, syscall.ELOOP
 	}
-	return os.Open(path)
+	return openRead(path, true)
 }
 
 // symlinkErrno: Windows has no O_NOFOLLOW; links are caught by openRead.
@@ -48,7 +61,7 @@ const symlinkErrno = syscall.ELOOP
 
 // openIn opens by path: Windows has no openat, and the walk's folder
 // checks (device and inode of each folder) stay what guard it.
-func openIn(_ *os.File, _, path string) (*os.File, error) { return openRead(path, false) }
+func openIn(_ *os.File, _, path string) (file, error) { return openRead(path, false) }
 
 func createFile(path string, access, disposition, flags uint32, sa *windows.SecurityAttributes) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(path)
@@ -232,3 +245,32 @@ const keepsPerm = false
 
 // keepOwner: the new file is the writer's, as with any editor.
 func keepOwner(*os.File, fs.FileInfo) {}
+
+// replaceAt stages data beside target and renames it over target.
+func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like fs.FileInfo) error {
+	return p.put(target, data, perm, like, func(s *Pending) error { return os.Rename(s.tmp, s.path) })
+}
+
+// WriteNew writes data to path whole or not at all, fails with ErrExists
+// when path exists, and never lands in the key folder or below it.
+func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
+	return p.put(path, data, perm, nil, (*Pending).Link)
+}
+
+// put stages data beside target, checks target against the key just
+// before it gives the name (Windows has no openat: a folder swapped in
+// the instant between is not caught), and names it.
+func (p Protected) put(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(*Pending) error) error {
+	st, err := stage(target, data, perm, like)
+	if err != nil {
+		return err
+	}
+	defer st.Discard()
+	if err := p.CheckTree(target); err != nil {
+		return err
+	}
+	if err := name(st); err != nil {
+		return PathError(target, err)
+	}
+	return KeyFiles{}.SyncDir(filepath.Dir(target))
+}

@@ -1,0 +1,239 @@
+//go:build unix
+
+package safefile
+
+import (
+	"crypto/rand"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// symlinkErrno is what open(O_NOFOLLOW) gives for a link besides ELOOP:
+// FreeBSD says EMLINK.
+const symlinkErrno = syscall.EMLINK
+
+// readFlags: O_NONBLOCK makes opening a FIFO return at once (readOpen
+// then refuses it); O_NOCTTY keeps a terminal from becoming pret's.
+const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+
+// file is a descriptor read as it is: an *os.File would try to register
+// each one with the poller, which a regular file refuses anyway.
+type file int
+
+func openRead(path string, follow bool) (file, error) {
+	flags := readFlags
+	if !follow {
+		flags |= unix.O_NOFOLLOW
+	}
+	return retry(func() (int, error) { return unix.Open(path, flags, 0) })
+}
+
+// openIn opens one name, no separator, relative to the open folder: the
+// kernel looks up that name, not the whole path again.
+func openIn(dir *os.File, name, _ string) (file, error) {
+	if name == "" || strings.ContainsRune(name, '/') {
+		return -1, syscall.ENOENT
+	}
+	defer runtime.KeepAlive(dir) // the folder stays open while openat reads its fd
+	return retry(func() (int, error) { return unix.Openat(int(dir.Fd()), name, readFlags|unix.O_NOFOLLOW, 0) })
+}
+
+func retry(open func() (int, error)) (file, error) {
+	for {
+		fd, err := open()
+		if err != unix.EINTR {
+			return file(fd), err
+		}
+	}
+}
+
+func (f file) stat() (regular bool, size int64, mtime time.Time, err error) {
+	var st unix.Stat_t
+	err = unix.Fstat(int(f), &st)
+	return st.Mode&unix.S_IFMT == unix.S_IFREG, st.Size, time.Unix(st.Mtim.Unix()), err
+}
+
+func (f file) Read(p []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(f), p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (f file) Close() error { return unix.Close(int(f)) }
+
+// createStaged creates a new file in dir with O_EXCL and gives it perm
+// with fchmod, so the umask does not matter. os.CreateTemp already opens
+// with mode 0600.
+func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
+	f, err := os.CreateTemp(dir, prefix+"*")
+	if err == nil {
+		if err = f.Chmod(perm); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	return f, err
+}
+
+// os.CreateTemp's random part is a uint32 in decimal.
+const stagedDigits, stagedLen = "0123456789", 10
+
+// linkNew gives the staged file tmp the name path. link(2) fails with
+// EEXIST when the name exists, symbolic link included.
+func linkNew(tmp, path string) error { return os.Link(tmp, path) }
+
+// LockDir takes an exclusive advisory lock on the folder so that two pret
+// processes decide "absent, create" one after the other, never together.
+func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, PathError(dir, err)
+	}
+	for err = unix.EINTR; err == unix.EINTR; {
+		err = unix.Flock(int(d.Fd()), unix.LOCK_EX)
+	}
+	if err != nil {
+		d.Close()
+		return nil, PathError(dir, err)
+	}
+	return func() { d.Close() }, nil // closing the folder releases the lock
+}
+
+// osReasons: the Unix errors are the syscall names Reason knows.
+var osReasons map[syscall.Errno]string
+
+// IsLink tells whether the name at path is a symbolic link.
+func IsLink(_ string, st fs.FileInfo) bool { return st.Mode()&fs.ModeSymlink != 0 }
+
+// deviceFlags open a device or a FIFO for writing: O_NONBLOCK so that a
+// FIFO without a reader fails at once (ENXIO) instead of waiting;
+// O_NOCTTY so that a terminal never becomes pret's controlling one.
+const deviceFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// keepsPerm: a replaced file keeps its permission bits.
+const keepsPerm = true
+
+// keepOwner gives the staged file f the owner and group of the file it
+// replaces, when pret may (as root); otherwise the new file is the
+// writer's, as with any editor that saves by renaming.
+func keepOwner(f *os.File, like fs.FileInfo) {
+	if st, ok := like.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+		_ = f.Chown(int(st.Uid), int(st.Gid))
+	}
+}
+
+// replaceAt stages data beside target and renames it over target, both
+// relative to the folder opened once and checked as an open folder.
+func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like fs.FileInfo) error {
+	return p.inOpenDir(target, data, perm, like, func(dfd int, tmp, base string) error {
+		return unix.Renameat(dfd, tmp, dfd, base)
+	})
+}
+
+// WriteNew writes data to path whole or not at all, fails with ErrExists
+// when path exists, and never lands in the key folder or below it (pret
+// modele): the open-folder check of WriteReplace, then link(2) relative
+// to that folder, which never replaces a name.
+func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
+	return p.inOpenDir(path, data, perm, nil, func(dfd int, tmp, base string) error {
+		err := unix.Linkat(dfd, tmp, dfd, base, 0)
+		if !errors.Is(err, unix.EEXIST) {
+			return err
+		}
+		var st unix.Stat_t
+		if unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return &Error{Path: path, Reason: ErrSymlink.Error(), Err: ErrSymlink}
+		}
+		return &Error{Path: path, Reason: ErrExists.Error(), Err: ErrExists}
+	})
+}
+
+// inOpenDir opens target's folder once, refuses it when it is the key
+// folder or below it, writes data to a new temporary name there (created
+// exclusively, never through a link, mode perm whatever the umask,
+// synced) and lets name give it its final name, relative to the open
+// folder; the temporary name never outlives it.
+func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(dfd int, tmp, base string) error) error {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return PathError(dir, err)
+	}
+	defer unix.Close(dfd)
+	if err := p.checkOpenDir(dfd, target); err != nil {
+		return err
+	}
+	tmp, fd := "", -1
+	for err = unix.EEXIST; err == unix.EEXIST; {
+		tmp = "." + base + ".tmp-" + rand.Text()[:12]
+		fd, err = unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	}
+	if err != nil {
+		return PathError(dir, err)
+	}
+	defer unix.Unlinkat(dfd, tmp, 0) // gone once named; else the leftover goes
+	f := os.NewFile(uintptr(fd), filepath.Join(dir, tmp))
+	if err = f.Chmod(perm); err != nil { // fchmod: the umask does not matter
+		f.Close()
+	} else if err = fill(f, data, like); err == nil {
+		err = name(dfd, tmp, base)
+	}
+	if err != nil {
+		return PathError(target, err)
+	}
+	_ = unix.Fsync(dfd) // some file systems refuse fsync on a folder
+	return nil
+}
+
+// checkOpenDir refuses the open folder dfd when it is the key folder or
+// any folder below it: it walks up through ".." from the open folder,
+// comparing device and inode, so the answer is about the folder that
+// will be written in, whatever its path says by now.
+func (p Protected) checkOpenDir(dfd int, target string) error {
+	var key, st unix.Stat_t
+	if p.dir == "" || unix.Stat(p.dir, &key) != nil {
+		return nil // no key folder: nothing to protect in it
+	}
+	cur, err := unix.Dup(dfd)
+	if err == nil {
+		err = unix.Fstat(cur, &st)
+	}
+	defer func() { unix.Close(cur) }()
+	for err == nil {
+		if st.Dev == key.Dev && st.Ino == key.Ino {
+			return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
+		}
+		below := st
+		var up int
+		if up, err = unix.Openat(cur, "..", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+			break
+		}
+		unix.Close(cur)
+		cur = up
+		if err = unix.Fstat(cur, &st); err == nil && st.Dev == below.Dev && st.Ino == below.Ino {
+			return nil // the root is its own parent
+		}
+	}
+	return PathError(target, err)
+}
