@@ -3,6 +3,8 @@ package submissions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/romeo-pret/pret/checklist"
 )
 
 // receipt is what one Moodle learner handed in at one place (her
@@ -110,7 +112,7 @@ func (r *receipt) missingMessage() string {
 	}
 	got := strings.Join(r.names, ", ")
 	if rest := r.n - len(r.names); rest > 0 {
-		got += fmt.Sprintf(" et %d autre%s", rest, plural(rest))
+		got += fmt.Sprintf(" et %d autre%s", rest, checklist.Plural(rest))
 	}
-	return "pas d'acces.md dans ce rendu (" + got + " reçu" + plural(r.n) + ")" + ask
+	return "pas d'acces.md dans ce rendu (" + got + " reçu" + checklist.Plural(r.n) + ")" + ask
 }
