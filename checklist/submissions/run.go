@@ -36,14 +36,14 @@ type record struct {
 	fps string
 	// who is the learner's Moodle name and id ("Dupont Alice_123456")
 	// when moodle is set, else her name.
-	who      string
-	problems []checklist.Problem
-	date     int32 // AAAAMMJJ; 0 when none was read
-	fpLine   int32
-	entryLen int32 // for an archive entry, the length of its name at the end of path
-	dup      int32 // 1 + the index in Run.dups of its duplicate group; 0 none
-	compact  uint8 // bit k set when problem k's message is a template
-	statut   uint8 // 1 + the index of Status in statuts; 0 none
+	who                                  string
+	problems                             []checklist.Problem
+	date                                 int32 // AAAAMMJJ; 0 when none was read
+	fpLine                               int32
+	entryLen                             int32 // for an archive entry, the length of its name at the end of path
+	dup                                  int32 // 1 + the index in Run.dups of its duplicate group; 0 none
+	compact                              uint8 // bit k set when problem k's message is a template
+	statut                               uint8 // 1 + the index of Status in statuts; 0 none
 	valid, signed, moodle, learnerFolder bool
 }
 
