@@ -6,8 +6,10 @@
 package submissions
 
 import (
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -167,17 +169,12 @@ func pubKey(name string) (key, plain string) {
 // holds every learner's .pub in one folder.
 type pubPairs map[string]string
 
-func choosePubs(names []string, keyName string) pubPairs {
+func choosePubs[V any](names map[string]V, keyName string) pubPairs {
 	pairs := pubPairs{}
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		k, plain := pubKey(n)
 		old, ok := pairs[k]
-		if !ok {
-			pairs[k] = n
-			continue
-		}
-		_, oldPlain := pubKey(old)
-		if oldPlain != keyName && (plain == keyName || n < old) {
+		if _, oldPlain := pubKey(old); !ok || plain == keyName && oldPlain != keyName {
 			pairs[k] = n
 		}
 	}

@@ -146,33 +146,25 @@ func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
 	it.mod = st.ModTime().UnixNano()
 	dir := filepath.Dir(arg)
 	if entries, err := os.ReadDir(dir); err == nil {
-		if name := choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)); name != "" {
-			it.pub = readDiskPub(nil, dir, name, typeOf(entries, name))
+		pubs := pubTypes(entries)
+		if name := choosePubs(pubs, w.keyName).pubFor(filepath.Base(arg)); name != "" {
+			it.pub = readDiskPub(nil, dir, name, pubs[name])
 		}
 	}
 	w.send(it, nil)
 }
 
-// pubNames are the names ending in .pub of a folder's entries, whatever
-// their kind: one that is a link, a FIFO or a folder is reported as a bad
-// public key, never passed over.
-func pubNames(entries []fs.DirEntry) []string {
-	var names []string
+// pubTypes are the kinds of a folder's entries whose names end in .pub:
+// one that is a link, a FIFO or a folder is reported as a bad public
+// key, never passed over.
+func pubTypes(entries []fs.DirEntry) map[string]fs.FileMode {
+	pubs := map[string]fs.FileMode{}
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".pub") {
-			names = append(names, e.Name())
+			pubs[e.Name()] = e.Type()
 		}
 	}
-	return names
-}
-
-func typeOf(entries []fs.DirEntry, name string) fs.FileMode {
-	for _, e := range entries {
-		if e.Name() == name {
-			return e.Type()
-		}
-	}
-	return 0
+	return pubs
 }
 
 // readDiskPub reads the .pub name of the folder dir (open as f, when the
@@ -249,7 +241,8 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	// Outside a Moodle folder, a flat export names each file after its
 	// learner: their receipts are this folder's.
 	var rs receipts
-	pubs := choosePubs(pubNames(entries), w.keyName)
+	types := pubTypes(entries)
+	pubs := choosePubs(types, w.keyName)
 	pubRead := map[string]*acces.PubFile{} // each .pub read once
 	for _, e := range entries {
 		raw, t := e.Name(), e.Type()
@@ -285,7 +278,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			it.mod = mod.UnixNano()
 			if pn := pubs.pubFor(raw); pn != "" {
 				if pubRead[pn] == nil {
-					pubRead[pn] = readDiskPub(f, path, pn, typeOf(entries, pn))
+					pubRead[pn] = readDiskPub(f, path, pn, types[pn])
 				}
 				it.pub = pubRead[pn]
 			}
@@ -465,55 +458,35 @@ func (a *zipRead) read(files []*zip.File) {
 	}
 	pubs := map[string]pubPairs{}
 	for dir, files := range pubFiles {
-		names := make([]string, 0, len(files))
-		for n := range files {
-			names = append(names, n)
-		}
-		pubs[dir] = choosePubs(names, w.keyName)
+		pubs[dir] = choosePubs(files, w.keyName)
 	}
 	sort.SliceStable(found, func(i, j int) bool { return files[found[i]].Name < files[found[j]].Name })
-	// Each .pub is inflated once for the archive, however many entries
-	// it is beside, and kept only while an entry still needs it.
-	pubOf := make([]*zip.File, len(found))
-	uses := map[*zip.File]int{}
-	for i, k := range found {
-		dir, base := splitEntry(files[k].Name)
-		dir = cleanEntryDir(dir)
-		if pz := pubFiles[dir][pubs[dir].pubFor(base)]; pz != nil {
-			pubOf[i] = pz
-			uses[pz]++
-		}
-	}
+	// Each .pub is inflated once for the window, which holds all the
+	// entries beside it, however many they are.
 	pubRead := map[*zip.File]*acces.PubFile{}
-	for i, index := range found {
+	for _, index := range found {
 		zf := files[index]
 		// The learner's name is read from the path, so that it shares
 		// the path's bytes and lets the window's names go.
 		p := a.path + "!/" + zf.Name
 		name := p[len(p)-len(zf.Name):]
-		dir, _ := splitEntry(name)
+		dir, base := splitEntry(name)
+		dir = cleanEntryDir(dir)
 		learner, moodle := a.learner(name)
-		it := item{path: p, entry: name, learner: learner, moodle: moodle,
-			learnerFolder: cleanEntryDir(dir) != "",
-			id:            fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1},
-			mod:           zf.Modified.UnixNano()}
-		if zf.Modified.IsZero() {
-			it.mod = 0
-		}
-		if a.mod != 0 {
-			it.mod = a.mod
+		it := item{path: p, entry: name, learner: learner, moodle: moodle, learnerFolder: dir != "", mod: a.mod,
+			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}}
+		if it.mod == 0 && !zf.Modified.IsZero() {
+			it.mod = zf.Modified.UnixNano()
 		}
 		it.data, it.err = a.entry(zf, acces.MaxAccessSize)
-		if pz := pubOf[i]; pz != nil {
+		if pz := pubFiles[dir][pubs[dir].pubFor(base)]; pz != nil {
 			if pubRead[pz] == nil {
-				pub := &acces.PubFile{Name: entryBase(strings.TrimRight(pz.Name, `/\`))}
+				_, pn := splitEntry(strings.TrimRight(pz.Name, `/\`))
+				pub := &acces.PubFile{Name: pn}
 				pub.Data, _ = a.entry(pz, keys.MaxFileSize) // unreadable: reported as a bad public key
 				pubRead[pz] = pub
 			}
 			it.pub = pubRead[pz]
-			if uses[pz]--; uses[pz] == 0 {
-				delete(pubRead, pz)
-			}
 		}
 		w.send(it, &a.rs)
 	}
@@ -625,5 +598,3 @@ func splitEntry(name string) (dir, base string) {
 	i := strings.LastIndexAny(name, `/\`)
 	return name[:i+1], name[i+1:]
 }
-
-func entryBase(name string) string { _, b := splitEntry(name); return b }
