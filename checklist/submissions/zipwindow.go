@@ -2,7 +2,6 @@ package submissions
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"io"
 )
 
@@ -48,8 +47,8 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 	}
 	var windows []window
 	start, at, n := dirOff, dirOff, 0
-	var group uint64
-	closed := map[uint64]bool{}
+	var group string
+	closed := map[string]bool{}
 	apart := false
 	end := scanRecords(r, size, dirOff, func(name []byte, len int64) bool {
 		g := learnerGroupOf(string(name))
@@ -74,10 +73,10 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 	return append(windows, window{start, end, n})
 }
 
-// learnerGroupOf is a hash of who an entry belongs to, for windows: its
-// Moodle name when the first element of its cleaned path carries one,
-// else that first element, "" for a file at the root.
-func learnerGroupOf(name string) uint64 {
+// learnerGroupOf is who an entry belongs to, for windows: its Moodle
+// name when the first element of its cleaned path carries one, else that
+// first element, "" for a file at the root.
+func learnerGroupOf(name string) string {
 	dir, base := splitEntry(name)
 	parts := entryParts(cleanEntryDir(dir) + base)
 	first := ""
@@ -89,9 +88,7 @@ func learnerGroupOf(name string) uint64 {
 			first = "m:" + key
 		}
 	}
-	h := fnv.New64a()
-	h.Write([]byte(first))
-	return h.Sum64()
+	return first
 }
 
 // windowReader is the archive cut after the window [start, end) of its

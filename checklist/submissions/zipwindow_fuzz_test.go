@@ -44,7 +44,7 @@ func FuzzWindowsReadTheWholeDirectory(f *testing.F) {
 			t.Fatalf("windows for an archive archive/zip refuses: %v", err)
 		}
 		var got []string
-		where := map[uint64]int{}
+		where := map[string]int{}
 		for k, w := range windows {
 			v := newWindowReader(r, w)
 			zr, err := zip.NewReader(v, v.size())
