@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -145,11 +144,14 @@ func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
 	it.data, it.err = safefile.Read(arg, safefile.Access, safefile.FollowLink)
 	it.mod = st.ModTime().UnixNano()
 	dir := filepath.Dir(arg)
-	if entries, err := os.ReadDir(dir); err == nil {
-		pubs := pubTypes(entries)
-		if name := choosePubs(pubs, w.keyName).pubFor(filepath.Base(arg)); name != "" {
-			it.pub = readDiskPub(nil, dir, name, pubs[name])
+	if d, err := os.Open(dir); err == nil {
+		if entries, err := d.ReadDir(-1); err == nil {
+			pubs := pubTypes(entries)
+			if name := choosePubs(pubs, w.keyName).pubFor(filepath.Base(arg)); name != "" {
+				it.pub = readDiskPub(d, dir, name, pubs[name])
+			}
 		}
+		d.Close()
 	}
 	w.send(it, nil)
 }
@@ -167,23 +169,14 @@ func pubTypes(entries []fs.DirEntry) map[string]fs.FileMode {
 	return pubs
 }
 
-// readDiskPub reads the .pub name of the folder dir (open as f, when the
-// walk has it open; else by path). One that is not a regular file is
-// never opened: its data is left empty, which the validator reports as
+// readDiskPub reads the .pub name of the folder dir, open as f. One that
+// is not a regular file is never opened: its data is left empty, as that
+// of one unreadable or too large, which the validator reports as
 // bad-public-key.
 func readDiskPub(f *os.File, dir, name string, typ fs.FileMode) *acces.PubFile {
 	pub := &acces.PubFile{Name: name}
-	if !typ.IsRegular() {
-		return pub
-	}
-	var err error
-	if f != nil {
-		pub.Data, _, err = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key)
-	} else {
-		pub.Data, err = safefile.Read(filepath.Join(dir, name), safefile.Key, safefile.NoFollow)
-	}
-	if err != nil {
-		pub.Data = nil // unreadable or too large: reported as a bad public key
+	if typ.IsRegular() {
+		pub.Data, _, _ = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key)
 	}
 	return pub
 }
@@ -206,26 +199,23 @@ func readDiskPub(f *os.File, dir, name string, typ fs.FileMode) *acces.PubFile {
 func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at where) {
 	f, id, err := openDir(openPath, follow)
 	if err == nil && parent != nil {
-		if err = checkParent(f, *parent); err != nil {
+		err = checkParent(f, *parent)
+	}
+	var entries []fs.DirEntry
+	if err == nil && !w.seen[id] {
+		entries, err = f.ReadDir(-1)
+		slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	if err != nil || w.seen[id] {
+		if f != nil {
 			f.Close()
 		}
-	}
-	if err != nil {
-		w.unreadable(path, at, "", err)
-		return
-	}
-	if w.seen[id] {
-		f.Close()
+		if err != nil {
+			w.unreadable(path, at, "", err)
+		}
 		return
 	}
 	w.seen[id] = true
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		f.Close()
-		w.unreadable(path, at, "", err)
-		return
-	}
-	sort.Slice(entries, func(a, b int) bool { return entries[a].Name() < entries[b].Name() })
 
 	// The outermost Moodle folder: everything below it is its learner's,
 	// and she gets a result even if none of it is an acces.md.
@@ -327,15 +317,7 @@ func groupOf(place, name string, learnerFolder bool) string {
 // named "../../x" or "/etc/x" is only ever a name. When dir is not nil
 // the archive is the file name in that open folder, opened there.
 func (w *walker) archive(dir *os.File, name, path string, follow bool, at where) {
-	var f *os.File
-	var id fileID
-	var size int64
-	var err error
-	if dir != nil {
-		f, id, size, err = openArchiveIn(dir, name, path)
-	} else {
-		f, id, size, err = openArchive(path, follow)
-	}
+	f, id, size, err := openArchive(dir, name, path, follow)
 	if err != nil {
 		w.unreadable(path, at, "", err)
 		return
@@ -363,8 +345,7 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	if windows := directoryWindows(f, size); windows != nil {
 		views = views[:0]
 		for _, win := range windows {
-			v := newWindowReader(f, win)
-			views = append(views, io.NewSectionReader(v, 0, v.size()))
+			views = append(views, win.reader(f))
 		}
 	}
 	for _, v := range views {
@@ -460,7 +441,7 @@ func (a *zipRead) read(files []*zip.File) {
 	for dir, files := range pubFiles {
 		pubs[dir] = choosePubs(files, w.keyName)
 	}
-	sort.SliceStable(found, func(i, j int) bool { return files[found[i]].Name < files[found[j]].Name })
+	slices.SortStableFunc(found, func(i, j int) int { return strings.Compare(files[i].Name, files[j].Name) })
 	// Each .pub is inflated once for the window, which holds all the
 	// entries beside it, however many they are.
 	pubRead := map[*zip.File]*acces.PubFile{}

@@ -99,10 +99,10 @@ type windowReader struct {
 	eocd       [endLen]byte
 }
 
-// newWindowReader is the view of r for w. The end record's count is
-// the window's modulo 65,536: archive/zip reads records until one is
-// not a record, and compares the count only modulo 65,536.
-func newWindowReader(r io.ReaderAt, w window) *windowReader {
+// reader is the view of r for w. The end record's count is the window's
+// modulo 65,536: archive/zip reads records until one is not a record,
+// and compares the count only modulo 65,536.
+func (w window) reader(r io.ReaderAt) *io.SectionReader {
 	v := &windowReader{r: r, start: w.start, end: w.end}
 	e := v.eocd[:]
 	binary.LittleEndian.PutUint32(e, endSig)
@@ -110,12 +110,8 @@ func newWindowReader(r io.ReaderAt, w window) *windowReader {
 	binary.LittleEndian.PutUint16(e[10:], uint16(w.records))
 	binary.LittleEndian.PutUint32(e[12:], uint32(w.end-w.start))
 	binary.LittleEndian.PutUint32(e[16:], uint32(w.start))
-	return v
+	return io.NewSectionReader(v, 0, v.end+endLen)
 }
-
-// size is the view's size: the archive up to the window's end, then the
-// end record.
-func (v *windowReader) size() int64 { return v.end + endLen }
 
 func (v *windowReader) ReadAt(p []byte, off int64) (int, error) {
 	n := 0

@@ -46,8 +46,8 @@ func FuzzWindowsReadTheWholeDirectory(f *testing.F) {
 		var got []string
 		where := map[string]int{}
 		for k, w := range windows {
-			v := newWindowReader(r, w)
-			zr, err := zip.NewReader(v, v.size())
+			v := w.reader(r)
+			zr, err := zip.NewReader(v, v.Size())
 			if err != nil && err != zip.ErrInsecurePath {
 				t.Fatalf("window %d: %v", k, err)
 			}
