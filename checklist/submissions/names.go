@@ -8,7 +8,6 @@ package submissions
 import (
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -26,34 +25,22 @@ import (
 // "acces" is a whole word of the name. So "Dupont Alice_12_assignsubmission_file_acces.md"
 // and "acces (1).md" are read, "mesacces.md" and "acces.md.bak" are not.
 func IsSubmissionName(name string) bool {
-	f := checklist.Fold(name)
-	stem, ok := strings.CutSuffix(f, ".md")
-	if !ok {
-		return false
-	}
-	stem = trimCopyMark(stem)
-	base, ok := strings.CutSuffix(stem, "acces")
-	if !ok {
-		return false
-	}
-	if base == "" {
-		return true
-	}
-	switch base[len(base)-1] {
-	case ' ', '_', '-', '.':
-		return true
-	}
-	return false
+	stem, md := strings.CutSuffix(checklist.Fold(name), ".md")
+	base, acces := strings.CutSuffix(trimCopyMark(stem), "acces")
+	return md && acces && (base == "" || strings.ContainsRune(" _-.", rune(base[len(base)-1])))
 }
 
-// copyMark is one copy mark at the end of a folded stem: " (1)" up to
-// " (999999)", "-1", "_2", " 3". Platforms and browsers add one; a
+// trimCopyMark cuts one copy mark at the end of a folded stem: " (1)" up
+// to " (999999)", "-1", "_2", " 3". Platforms and browsers add one; a
 // second download of a second download adds no more than that.
-var copyMark = regexp.MustCompile(`^(.*?) *\(\d{1,6}\)$|^(.*)[-_ ]\d+$`)
-
 func trimCopyMark(s string) string {
-	if m := copyMark.FindStringSubmatch(s); m != nil {
-		return m[1] + m[2]
+	if rest, ok := strings.CutSuffix(s, ")"); ok {
+		if i := strings.LastIndexByte(rest, '('); i >= 0 && len(rest)-i <= 7 && dates.Digits(rest[i+1:]) {
+			return strings.TrimRight(rest[:i], " ")
+		}
+	}
+	if t := strings.TrimRight(s, "0123456789"); len(t) < len(s) && t != "" && strings.ContainsRune("-_ ", rune(t[len(t)-1])) {
+		return t[:len(t)-1]
 	}
 	return s
 }
