@@ -398,21 +398,15 @@ func (s *Sheet) Write(fills map[string]Fill) []byte {
 	}
 	var cells []cell
 	for i, row := range s.rows {
-		f, ok := fills[row.Participant]
-		if !ok {
-			continue
-		}
-		grade, feedback := cell{s.cells[i][0], f.Grade}, cell{s.cells[i][1], f.Feedback}
-		// In file order, so that the cells come out in order.
-		if feedback.start >= 0 && feedback.start < grade.start {
-			grade, feedback = feedback, grade
-		}
-		for _, c := range [2]cell{grade, feedback} {
-			if c.start >= 0 {
-				cells = append(cells, c)
+		if f, ok := fills[row.Participant]; ok {
+			for k, v := range [2]string{f.Grade, f.Feedback} {
+				if c := s.cells[i][k]; c.start >= 0 {
+					cells = append(cells, cell{c, v})
+				}
 			}
 		}
 	}
+	slices.SortFunc(cells, func(a, b cell) int { return a.start - b.start }) // in file order
 	at := 0
 	for _, c := range cells {
 		out.Write(s.data[at:c.start])
