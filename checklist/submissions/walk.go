@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -531,11 +532,11 @@ func (a *zipRead) entry(zf *zip.File, limit int64) ([]byte, error) {
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-	if err != nil {
-		return nil, err
+	if err == nil && int64(len(data)) > limit {
+		err = errTooLarge
 	}
-	if int64(len(data)) > limit {
-		return nil, errTooLarge
+	if err != nil {
+		return nil, err // never part of an entry
 	}
 	return data, nil
 }
@@ -557,22 +558,10 @@ func entryParts(name string) []string {
 // ("./", "") is "". A ".." goes up within the archive and never above
 // its root: the name stays only a name.
 func cleanEntryDir(dir string) string {
-	var kept []string
-	for _, p := range entryParts(dir) {
-		switch p {
-		case ".":
-		case "..":
-			if len(kept) > 0 {
-				kept = kept[:len(kept)-1]
-			}
-		default:
-			kept = append(kept, p)
-		}
+	if c := path.Clean("/" + strings.ReplaceAll(dir, `\`, "/")); c != "/" {
+		return c[1:] + "/"
 	}
-	if len(kept) == 0 {
-		return ""
-	}
-	return strings.Join(kept, "/") + "/"
+	return ""
 }
 
 func splitEntry(name string) (dir, base string) {
