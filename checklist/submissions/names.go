@@ -77,8 +77,10 @@ func sameLearner(learner, key string) (string, string) {
 	if id == "" {
 		id = "0"
 	}
-	learner = norm.NFC.String(learner)
-	return learner, learner + "_" + id
+	if nfc := norm.NFC.String(learner); nfc != learner || id != key[len(learner)+1:] {
+		return nfc, nfc + "_" + id
+	}
+	return learner, key // as spelled: it shares the bytes of the path
 }
 
 // learnerOf names who handed a file in. outer are the names above the

@@ -40,16 +40,17 @@ type record struct {
 	problems                             []checklist.Problem
 	date                                 int32 // AAAAMMJJ; 0 when none was read
 	fpLine                               int32
-	entryLen                             int32 // for an archive entry, the length of its name at the end of path
-	dup                                  int32 // 1 + the index in Run.dups of its duplicate group; 0 none
-	compact                              uint8 // bit k set when problem k's message is a template
-	statut                               uint8 // 1 + the index of Status in statuts; 0 none
+	entryLen                             int32  // for an archive entry, the length of its name at the end of path
+	dup                                  int32  // 1 + the index in Run.dups of its duplicate group; 0 none
+	fpLen                                uint16 // the length of the stated fingerprint at the start of fps
+	compact                              uint8  // bit k set when problem k's message is a template
+	statut                               uint8  // 1 + the index of Status in statuts; 0 none
 	valid, signed, moodle, learnerFolder bool
 }
 
 var statuts = []string{"demande", "verifie"}
 
-func (r *record) fp() string { fp, _, _ := strings.Cut(r.fps, " "); return fp }
+func (r *record) fp() string { return r.fps[:r.fpLen] }
 
 // learnerKey is who the file counts as for duplicate fingerprints: a
 // Moodle learner, else as groupOf says. Built when needed, not kept.
@@ -332,7 +333,7 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			rec.compact |= 1 << k
 		}
 	}
-	rec.fps, rec.date = strings.Join(fps, " "), packDate(r.Date)
+	rec.fps, rec.fpLen, rec.date = strings.Join(fps, " "), uint16(len(r.Fingerprint)), packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
@@ -435,16 +436,16 @@ func expand(tmpl string, fps []string) string {
 // learners may not share a key.
 func (r *Run) markDuplicates() {
 	// The files that state a fingerprint, sorted by it: each run of one
-	// fingerprint is then a group. Each fingerprint is cut out once.
-	fps := make([]string, r.Len())
+	// fingerprint is then a group.
 	var byFP []int32 // positions in r.order
 	for i := range r.Len() {
-		if fps[i] = r.at(i).fp(); fps[i] != "" {
+		if r.at(i).fpLen > 0 {
 			byFP = append(byFP, int32(i))
 		}
 	}
-	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(fps[a], fps[b]) })
-	for run := range runs(byFP, func(i int32) string { return fps[i] }) {
+	fp := func(i int32) string { return r.at(int(i)).fp() }
+	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(fp(a), fp(b)) })
+	for run := range runs(byFP, fp) {
 		first := r.at(int(run[0])).learnerKey()
 		if slices.ContainsFunc(run[1:], func(i int32) bool { return r.at(int(i)).learnerKey() != first }) {
 			r.markRun(run)
