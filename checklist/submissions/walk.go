@@ -407,35 +407,30 @@ func (a *zipRead) read(files []*zip.File) {
 			// is on disk (bad-public-key).
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
-		switch {
-		case strings.HasSuffix(base, ".pub"):
+		isDir := zf.FileInfo().IsDir()
+		if strings.HasSuffix(base, ".pub") {
 			addPub(dir, base, zf)
-		case zf.FileInfo().IsDir():
-			// A learner's folder, maybe empty: she gets a result.
-			if learner, moodle := a.learner(zf.Name); moodle != "" && w.in == nil {
-				r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
-				r.entry = strings.TrimPrefix(r.path, a.path+"!/")
-			}
 			continue
-		case IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0:
+		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0) {
 			found = append(found, i)
-			continue
-		case IsArchiveName(base):
-			// Read one level only: an archive inside an archive is said,
-			// never opened (it could nest without end).
-			learner, moodle := a.learner(zf.Name)
-			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
 			continue
 		}
 		learner, moodle := a.learner(zf.Name)
 		switch {
-		case w.in != nil:
+		case !isDir && IsArchiveName(base):
+			// Read one level only: an archive inside an archive is said,
+			// never opened (it could nest without end).
+			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
+		case w.in != nil && !isDir:
 			w.in.add(base, w.in.online)
-		case moodle != "":
+		case w.in == nil && moodle != "":
+			// A learner's folder, maybe empty, or a file of hers: she
+			// gets a result that says what she handed in.
 			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
 			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
-			parts := entryParts(zf.Name)
-			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
+			if parts := entryParts(zf.Name); !isDir {
+				r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
+			}
 		}
 	}
 	pubs := map[string]pubPairs{}
