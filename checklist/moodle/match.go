@@ -55,15 +55,10 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 		if num == "" {
 			continue
 		}
-		if _, ok := m.byNum[num]; !ok {
-			if len(m.results[num]) == 0 {
-				strangers = append(strangers, fmt.Sprintf("%s (participant %s)", f.Apprenant, num))
-			}
-			m.results[num] = append(m.results[num], i)
-			continue
-		}
-		if len(m.results[num]) == 0 {
+		if _, ok := m.byNum[num]; ok && len(m.results[num]) == 0 {
 			found++
+		} else if !ok && len(m.results[num]) == 0 {
+			strangers = append(strangers, fmt.Sprintf("%s (participant %s)", f.Apprenant, num))
 		}
 		m.results[num] = append(m.results[num], i)
 	}

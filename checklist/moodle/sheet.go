@@ -169,24 +169,24 @@ func Parse(data []byte) (*Sheet, error) {
 	// identifier is a worksheet without it; one that reads under none is
 	// broken CSV.
 	var headerErr error
-	clean := false
+	noID := false
 	for _, comma := range delimiters {
+		if bytes.Count(first, []byte(string(comma))) >= maxColumns {
+			return nil, sheetError("donnez la feuille téléchargée depuis Moodle, telle qu'elle est", "feuille d'évaluation, ligne 1 : plus de %d colonnes", maxColumns)
+		}
 		err := s.parse(comma)
-		var w *wrapped
 		switch {
 		case err == nil:
 			return s, nil
-		case errors.As(err, &w):
-			if headerErr == nil {
-				headerErr = w.err
-			}
-		case !errors.Is(err, errNoID):
+		case errors.Is(err, errNoID):
+			noID = true
+		case s.header != nil: // past the titles: the delimiter is this one
 			return nil, err
-		default:
-			clean = true
+		case headerErr == nil:
+			headerErr = err
 		}
 	}
-	if !clean {
+	if !noID {
 		return nil, csvError(headerErr)
 	}
 	return nil, sheetError("donnez la feuille téléchargée depuis Moodle (« Télécharger la feuille d'évaluation ») : sa première ligne nomme les colonnes, dont « Identifiant »",
@@ -209,10 +209,6 @@ func (s *Sheet) parse(comma rune) error {
 		}
 		return lineOff + c - 1
 	}
-	first, _, _ := bytes.Cut(s.data, []byte{'\n'})
-	if bytes.Count(first, []byte(string(comma))) >= maxColumns {
-		return sheetError("donnez la feuille téléchargée depuis Moodle, telle qu'elle est", "feuille d'évaluation, ligne 1 : plus de %d colonnes", maxColumns)
-	}
 	r := csv.NewReader(bytes.NewReader(s.data))
 	r.Comma = comma
 	r.ReuseRecord = true
@@ -222,10 +218,9 @@ func (s *Sheet) parse(comma rune) error {
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			if s.header == nil {
-				return &wrapped{errNoID, err}
-			}
+		if err != nil && s.header == nil {
+			return err
+		} else if err != nil {
 			return csvError(err)
 		}
 		if s.header == nil {
@@ -275,13 +270,6 @@ func fieldSpan(r *csv.Reader, rec []string, i int, offset func(l, c int) int, da
 	}
 	return sp
 }
-
-// wrapped is a parse error that is also errNoID: a first row that does
-// not parse under a delimiter may parse under the next.
-type wrapped struct{ kind, err error }
-
-func (w *wrapped) Error() string   { return w.err.Error() }
-func (w *wrapped) Unwrap() []error { return []error{w.kind, w.err} }
 
 // csvError says in French where the CSV breaks.
 func csvError(err error) error {
@@ -370,13 +358,8 @@ func participantNumber(id string) (string, bool) {
 // learner has one number however a worksheet, a spreadsheet or a folder
 // name spells it. Moodle's numbers are database ids, far below 18 digits.
 func number(s string) (string, bool) {
-	if s == "" {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
 		return "", false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return "", false
-		}
 	}
 	s = strings.TrimLeft(s, "0")
 	if s == "" {
@@ -415,21 +398,15 @@ func (s *Sheet) Write(fills map[string]Fill) []byte {
 	}
 	var cells []cell
 	for i, row := range s.rows {
-		f, ok := fills[row.Participant]
-		if !ok {
-			continue
-		}
-		grade, feedback := cell{s.cells[i][0], f.Grade}, cell{s.cells[i][1], f.Feedback}
-		// In file order, so that the cells come out in order.
-		if feedback.start >= 0 && feedback.start < grade.start {
-			grade, feedback = feedback, grade
-		}
-		for _, c := range [2]cell{grade, feedback} {
-			if c.start >= 0 {
-				cells = append(cells, c)
+		if f, ok := fills[row.Participant]; ok {
+			for k, v := range [2]string{f.Grade, f.Feedback} {
+				if c := s.cells[i][k]; c.start >= 0 {
+					cells = append(cells, cell{c, v})
+				}
 			}
 		}
 	}
+	slices.SortFunc(cells, func(a, b cell) int { return a.start - b.start }) // in file order
 	at := 0
 	for _, c := range cells {
 		out.Write(s.data[at:c.start])

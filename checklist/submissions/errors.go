@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/romeo-pret/pret/internal/safefile"
 )
+
+// ownErrors are said as they are: they are French already.
+var ownErrors = []error{errTooLarge, errIsDir, errNestedArchive, errBudget, errFolderMoved, errEncrypted, errNULName, errSymlink}
 
 var (
 	errTooLarge      = errors.New("trop grand")
@@ -57,8 +61,7 @@ func describe(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, errIsDir), errors.Is(err, errSymlink), errors.Is(err, errFolderMoved), errors.Is(err, errTooLarge), errors.Is(err, errNestedArchive), errors.Is(err, errBudget),
-		errors.Is(err, errEncrypted), errors.Is(err, errNULName):
+	case slices.ContainsFunc(ownErrors, func(e error) bool { return errors.Is(err, e) }):
 		return err.Error()
 	case errors.Is(err, safefile.ErrSymlink):
 		return errSymlink.Error()
@@ -71,7 +74,10 @@ func describe(err error) string {
 	case errors.Is(err, zip.ErrChecksum):
 		return "somme de contrôle fausse : l'archive est abîmée ; téléchargez-la de nouveau"
 	case errors.As(err, &errno):
-		return describeErrno(errno)
+		if s, ok := errnoText[errno]; ok {
+			return s
+		}
+		return fmt.Sprintf("erreur système n° %d", int(errno))
 	case errors.Is(err, fs.ErrPermission):
 		return "permission refusée"
 	case errors.Is(err, fs.ErrNotExist):
@@ -80,30 +86,16 @@ func describe(err error) string {
 	return "erreur de lecture"
 }
 
-func describeErrno(e syscall.Errno) string {
-	switch e {
-	case syscall.EACCES, syscall.EPERM:
-		return "permission refusée"
-	case syscall.ENOENT:
-		return "introuvable (lien symbolique cassé ?)"
-	case syscall.ELOOP:
-		return "lien symbolique qui boucle, ou lien trouvé dans un dossier (jamais suivi)"
-	case syscall.ENAMETOOLONG:
-		return "chemin trop long pour le système"
-	case syscall.ENOTDIR:
-		return "un élément du chemin n'est pas un dossier"
-	case syscall.EISDIR:
-		return "c'est un dossier"
-	case syscall.EAGAIN:
-		return "ressource temporairement indisponible"
-	case syscall.EIO:
-		return "erreur d'entrée-sortie du disque"
-	case syscall.EMFILE, syscall.ENFILE:
-		return "trop de fichiers ouverts"
-	case syscall.ENOMEM:
-		return "mémoire insuffisante"
-	case syscall.ENXIO, syscall.ENODEV:
-		return "périphérique absent : ce n'est pas un fichier ordinaire"
-	}
-	return fmt.Sprintf("erreur système n° %d", int(e))
+var errnoText = map[syscall.Errno]string{
+	syscall.EACCES: "permission refusée", syscall.EPERM: "permission refusée",
+	syscall.ENOENT:       "introuvable (lien symbolique cassé ?)",
+	syscall.ELOOP:        "lien symbolique qui boucle, ou lien trouvé dans un dossier (jamais suivi)",
+	syscall.ENAMETOOLONG: "chemin trop long pour le système",
+	syscall.ENOTDIR:      "un élément du chemin n'est pas un dossier",
+	syscall.EISDIR:       "c'est un dossier",
+	syscall.EAGAIN:       "ressource temporairement indisponible",
+	syscall.EIO:          "erreur d'entrée-sortie du disque",
+	syscall.EMFILE:       "trop de fichiers ouverts", syscall.ENFILE: "trop de fichiers ouverts",
+	syscall.ENOMEM: "mémoire insuffisante",
+	syscall.ENXIO:  "périphérique absent : ce n'est pas un fichier ordinaire", syscall.ENODEV: "périphérique absent : ce n'est pas un fichier ordinaire",
 }

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/testenv"
 )
@@ -235,4 +236,14 @@ func codesOf(codes []string) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")
+}
+
+// Validate is Read as a slice of results.
+func Validate(args []string, opts Options) []checklist.FileResult {
+	run := Read(args, opts)
+	out := make([]checklist.FileResult, run.Len())
+	for i := range out {
+		out[i] = run.At(i)
+	}
+	return out
 }

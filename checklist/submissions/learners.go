@@ -2,7 +2,10 @@ package submissions
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/romeo-pret/pret/checklist"
 )
 
 // receipt is what one Moodle learner handed in at one place (her
@@ -37,11 +40,7 @@ func (r *receipt) add(name string, online bool) {
 // merge adds what o received to r: one learner's several places (her
 // files and her online text) make one result.
 func (r *receipt) merge(o *receipt) {
-	for _, n := range o.names {
-		if len(r.names) < maxNamed {
-			r.names = append(r.names, n)
-		}
-	}
+	r.names = append(r.names, o.names[:min(len(o.names), maxNamed-len(r.names))]...)
 	r.n += o.n
 }
 
@@ -75,13 +74,7 @@ func (rs *receipts) at(moodle, learner, path string) *receipt {
 
 // unfound are the receipts of learners none of whose files is read.
 func (rs *receipts) unfound() []*receipt {
-	var out []*receipt
-	for _, r := range rs.order {
-		if !r.found {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(rs.order, func(r *receipt) bool { return r.found })
 }
 
 // shownName is a received file as the organiser knows it: without the
@@ -110,7 +103,7 @@ func (r *receipt) missingMessage() string {
 	}
 	got := strings.Join(r.names, ", ")
 	if rest := r.n - len(r.names); rest > 0 {
-		got += fmt.Sprintf(" et %d autre%s", rest, plural(rest))
+		got += fmt.Sprintf(" et %d autre%s", rest, checklist.Plural(rest))
 	}
-	return "pas d'acces.md dans ce rendu (" + got + " reçu" + plural(r.n) + ")" + ask
+	return "pas d'acces.md dans ce rendu (" + got + " reçu" + checklist.Plural(r.n) + ")" + ask
 }

@@ -6,8 +6,9 @@
 package submissions
 
 import (
+	"maps"
 	"path"
-	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -24,34 +25,22 @@ import (
 // "acces" is a whole word of the name. So "Dupont Alice_12_assignsubmission_file_acces.md"
 // and "acces (1).md" are read, "mesacces.md" and "acces.md.bak" are not.
 func IsSubmissionName(name string) bool {
-	f := textfold.Fold(name)
-	stem, ok := strings.CutSuffix(f, ".md")
-	if !ok {
-		return false
-	}
-	stem = trimCopyMark(stem)
-	base, ok := strings.CutSuffix(stem, "acces")
-	if !ok {
-		return false
-	}
-	if base == "" {
-		return true
-	}
-	switch base[len(base)-1] {
-	case ' ', '_', '-', '.':
-		return true
-	}
-	return false
+	stem, md := strings.CutSuffix(textfold.Fold(name), ".md")
+	base, acces := strings.CutSuffix(trimCopyMark(stem), "acces")
+	return md && acces && (base == "" || strings.ContainsRune(" _-.", rune(base[len(base)-1])))
 }
 
-// copyMark is one copy mark at the end of a folded stem: " (1)" up to
-// " (999999)", "-1", "_2", " 3". Platforms and browsers add one; a
+// trimCopyMark cuts one copy mark at the end of a folded stem: " (1)" up
+// to " (999999)", "-1", "_2", " 3". Platforms and browsers add one; a
 // second download of a second download adds no more than that.
-var copyMark = regexp.MustCompile(`^(.*?) *\(\d{1,6}\)$|^(.*)[-_ ]\d+$`)
-
 func trimCopyMark(s string) string {
-	if m := copyMark.FindStringSubmatch(s); m != nil {
-		return m[1] + m[2]
+	if rest, ok := strings.CutSuffix(s, ")"); ok {
+		if i := strings.LastIndexByte(rest, '('); i >= 0 && len(rest)-i <= 7 && dates.Digits(rest[i+1:]) {
+			return strings.TrimRight(rest[:i], " ")
+		}
+	}
+	if t := strings.TrimRight(s, "0123456789"); len(t) < len(s) && t != "" && strings.ContainsRune("-_ ", rune(t[len(t)-1])) {
+		return t[:len(t)-1]
 	}
 	return s
 }
@@ -88,8 +77,10 @@ func sameLearner(learner, key string) (string, string) {
 	if id == "" {
 		id = "0"
 	}
-	learner = norm.NFC.String(learner)
-	return learner, learner + "_" + id
+	if nfc := norm.NFC.String(learner); nfc != learner || id != key[len(learner)+1:] {
+		return nfc, nfc + "_" + id
+	}
+	return learner, key // as spelled: it shares the bytes of the path
 }
 
 // learnerOf names who handed a file in. outer are the names above the
@@ -167,17 +158,12 @@ func pubKey(name string) (key, plain string) {
 // holds every learner's .pub in one folder.
 type pubPairs map[string]string
 
-func choosePubs(names []string, keyName string) pubPairs {
+func choosePubs[V any](names map[string]V, keyName string) pubPairs {
 	pairs := pubPairs{}
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		k, plain := pubKey(n)
 		old, ok := pairs[k]
-		if !ok {
-			pairs[k] = n
-			continue
-		}
-		_, oldPlain := pubKey(old)
-		if oldPlain != keyName && (plain == keyName || n < old) {
+		if _, oldPlain := pubKey(old); !ok || plain == keyName && oldPlain != keyName {
 			pairs[k] = n
 		}
 	}

@@ -45,12 +45,8 @@ func openID(path string, follow bool) (*os.File, fileID, fs.FileInfo, error) {
 	return f, absID(path), st, nil
 }
 
-func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
+func openArchive(_ *os.File, _, path string, follow bool) (*os.File, fileID, int64, error) {
 	return regularFile(openID(path, follow))
-}
-
-func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, error) {
-	return openArchive(path, false)
 }
 
 func openDir(path string, follow bool) (*os.File, fileID, error) {

@@ -35,14 +35,13 @@ func withID(f *os.File) (*os.File, fileID, fs.FileInfo, error) {
 	return f, fileID{dev: uint64(sys.Dev), ino: uint64(sys.Ino)}, st, nil
 }
 
-// openArchive opens a regular file for archive/zip to read in place.
-func openArchive(path string, follow bool) (*os.File, fileID, int64, error) {
-	return regularFile(openID(path, follow, 0))
-}
-
-// openArchiveIn is openArchive for the archive name in the open folder
-// dir: the kernel resolves one name in the folder the walk listed.
-func openArchiveIn(dir *os.File, name, path string) (*os.File, fileID, int64, error) {
+// openArchive opens a regular file for archive/zip to read in place: by
+// path, or when dir is not nil as name in that open folder, so that the
+// kernel resolves one name in the folder the walk listed.
+func openArchive(dir *os.File, name, path string, follow bool) (*os.File, fileID, int64, error) {
+	if dir == nil {
+		return regularFile(openID(path, follow, 0))
+	}
 	var fd int
 	err := retry(func() (err error) {
 		fd, err = unix.Openat(int(dir.Fd()), name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)

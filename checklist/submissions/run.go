@@ -3,7 +3,6 @@ package submissions
 import (
 	"errors"
 	"fmt"
-	"iter"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -24,52 +23,37 @@ type Options struct {
 
 // maxDuplicateOf bounds the paths one result lists as sharing its key:
 // a key shared by thousands of files would otherwise cost memory in the
-// square of their number. duplicate_count says how many there are, and
-// the summary's groups list every path.
+// square of their number. duplicate_count says how many there are.
 const maxDuplicateOf = 10
 
-// record is what a run keeps of one file until the report is written:
-// a small fixed record (organisateurs.md, "Scale": 100,000 files under
-// 64 MiB), with the path, fingerprint and problems. What few files have
-// (others, duplicates) is kept beside, in Run.more.
+// record is what a run keeps of one file until the report is written: a
+// small fixed record (organisateurs.md, "Scale": 100,000 files under 64
+// MiB). What few files have (others, duplicates) is kept in Run.
 type record struct {
 	path string
 	// fps are the stated fingerprint then the others its problems'
-	// messages quote, separated by spaces (compact).
+	// messages quote, separated by spaces (templates).
 	fps string
 	// who is the learner's Moodle name and id ("Dupont Alice_123456")
 	// when moodle is set, else her name.
-	who      string
-	problems []checklist.Problem
-	date     int32 // AAAAMMJJ; 0 when none was read
-	fpLine   int32
-	// entryLen, for an archive entry, is the length of its name at the
-	// end of path (archive + "!/" + entry).
-	entryLen int32
-	// compact has bit k set when problem k's message is a template.
-	compact uint8
-	// dup is 1 + the index in Run.dups of the files it shares its
-	// fingerprint with, 0 when none: a key shared by 100,000 files keeps
-	// one list for all past the first maxDuplicateOf, not one each.
-	dup                                  int32
-	statut                               uint8 // 1 + the index of Status in statuts, 0 none
+	who                                  string
+	problems                             []checklist.Problem
+	date                                 int32 // AAAAMMJJ; 0 when none was read
+	fpLine                               int32
+	entryLen                             int32  // for an archive entry, the length of its name at the end of path
+	dup                                  int32  // 1 + the index in Run.dups of its duplicate group; 0 none
+	fpLen                                uint16 // the length of the stated fingerprint at the start of fps
+	compact                              uint8  // bit k set when problem k's message is a template
+	statut                               uint8  // 1 + the index of Status in statuts; 0 none
 	valid, signed, moodle, learnerFolder bool
 }
 
-func (r *record) fp() string { fp, _, _ := strings.Cut(r.fps, " "); return fp }
+var statuts = []string{"demande", "verifie"}
 
-// learner is the learner's name as reports show it.
-func (r *record) learner() string {
-	if !r.moodle {
-		return r.who
-	}
-	return r.who[:strings.LastIndexByte(r.who, '_')]
-}
+func (r *record) fp() string { return r.fps[:r.fpLen] }
 
 // learnerKey is who the file counts as for duplicate fingerprints: a
-// Moodle learner, else as groupOf says from its folder (an archive's,
-// cleaned) and name. Built when needed, not kept: 100,000 records would
-// hold 100,000 more strings.
+// Moodle learner, else as groupOf says. Built when needed, not kept.
 func (r *record) learnerKey() string {
 	if r.moodle {
 		return "m:" + r.who
@@ -81,20 +65,15 @@ func (r *record) learnerKey() string {
 	return groupOf(filepath.Dir(r.path), filepath.Base(r.path), r.learnerFolder)
 }
 
-var statuts = []string{"demande", "verifie"}
-
-type recordMore struct {
-	others []string
-}
-
 // dupGroup is what the files of one fingerprint say of the others.
 type dupGroup struct {
-	of    []string
-	count int
+	of      []string
+	count   int
+	message string
 }
 
-// recChunk is how many records one chunk holds: records are kept in
-// chunks, so that growing the list never copies it.
+// recChunk is how many records a chunk holds: growing the list by
+// chunks never copies it.
 const recChunk = 4096
 
 // Run is the outcome of a run, read by the writers one file at a time
@@ -103,7 +82,7 @@ const recChunk = 4096
 type Run struct {
 	chunks [][]record
 	order  []int32
-	more   map[int32]*recordMore
+	others map[int32][]string // by slot: a Moodle learner's files her result lists
 	dups   []dupGroup
 }
 
@@ -121,18 +100,11 @@ func (r *Run) add() int32 {
 	return int32(len(r.order) - 1)
 }
 
-func (r *Run) extra(k int32) *recordMore {
-	if r.more[k] == nil {
-		r.more[k] = &recordMore{}
-	}
-	return r.more[k]
-}
-
-// keep keeps the results for which ok is true.
-func (r *Run) keep(ok func(i int, k int32) bool) {
+// keep keeps the results at the positions for which ok is true.
+func (r *Run) keep(ok func(i int) bool) {
 	n := 0
 	for i, k := range r.order {
-		if ok(i, k) {
+		if ok(i) {
 			r.order[n] = k
 			n++
 		} else {
@@ -148,8 +120,8 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	f := checklist.FileResult{Path: rec.path, Apprenant: rec.learner(), Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed}
+	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
+		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]]}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
 		fps := strings.Split(rec.fps, " ")
@@ -163,7 +135,8 @@ func (r *Run) At(i int) checklist.FileResult {
 		f.Date = unpackDate(rec.date)
 	}
 	if rec.moodle {
-		f.Participant = rec.who[strings.LastIndexByte(rec.who, '_')+1:]
+		k := strings.LastIndexByte(rec.who, '_')
+		f.Apprenant, f.Participant = rec.who[:k], rec.who[k+1:]
 	}
 	if rec.statut > 0 {
 		f.Statut = statuts[rec.statut-1]
@@ -174,9 +147,6 @@ func (r *Run) At(i int) checklist.FileResult {
 	if rec.dup > 0 {
 		g := r.dups[rec.dup-1]
 		f.DuplicateOf, f.DuplicateCount = g.of, g.count
-	}
-	if m := r.more[r.order[i]]; m != nil {
-		f.Others = m.others
 	}
 	return f
 }
@@ -200,16 +170,6 @@ func (r *Run) Invalid() bool {
 	return false
 }
 
-// Validate is Read as a slice of results.
-func Validate(args []string, opts Options) []checklist.FileResult {
-	run := Read(args, opts)
-	out := make([]checklist.FileResult, run.Len())
-	for i := range out {
-		out[i] = run.At(i)
-	}
-	return out
-}
-
 // Read reads every submission of the arguments (files, folders, .zip
 // archives) and validates them. The walk reads the files one after the
 // other; workers validate them. Results are sorted by path whatever the
@@ -226,23 +186,21 @@ func Read(args []string, opts Options) *Run {
 	var (
 		mu   sync.Mutex
 		tmpl templates
-		run  = &Run{more: map[int32]*recordMore{}}
+		run  = &Run{others: map[int32][]string{}}
 		mods []int64  // by slot: the files' modification times
 		ids  []fileID // by slot, when several arguments may name one file
 		wg   sync.WaitGroup
 	)
 	items := make(chan item, 2*workers)
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for it := range items {
 				rec := validateItem(it, opts.Rules, &tmpl)
 				mu.Lock()
 				*run.slot(it.slot) = rec
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(it item) {
 		mu.Lock()
@@ -274,10 +232,10 @@ func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
 	for _, m := range missing {
 		if f := first[m.moodle]; f != nil {
 			f.merge(m)
-			continue
+		} else {
+			first[m.moodle] = m
+			order = append(order, m)
 		}
-		first[m.moodle] = m
-		order = append(order, m)
 	}
 	for i := range r.Len() {
 		if rec := r.at(i); rec.moodle {
@@ -301,7 +259,8 @@ func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
 	// One file read twice (two spellings of one tree, a file also named
 	// on the command line) is one result: the first path in order.
 	seen := map[fileID]bool{}
-	r.keep(func(_ int, k int32) bool {
+	r.keep(func(i int) bool {
+		k := r.order[i]
 		if int(k) >= len(ids) || ids[k] == (fileID{}) {
 			return true
 		}
@@ -314,9 +273,10 @@ func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
 }
 
 // oneRowPerLearner keeps, of a Moodle learner's files, the latest and
-// lists the others in it: one learner, one verdict. The files are
-// sorted by learner, not put in a map: 100,000 learners cost an index
-// each.
+// lists the others in it: one learner, one verdict. The latest is the
+// one modified last, else the later path ("acces.md" after "acces
+// (1).md", dl2.zip after dl1.zip), else the one met later in one
+// archive; never the order of the arguments.
 func (r *Run) oneRowPerLearner(mods []int64) {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
@@ -324,40 +284,30 @@ func (r *Run) oneRowPerLearner(mods []int64) {
 			byLearner = append(byLearner, int32(i))
 		}
 	}
-	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(r.at(int(a)).who, r.at(int(b)).who) })
+	who := func(i int32) string { return r.at(int(i)).who }
+	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(who(a), who(b)) })
 	mod := func(i int32) int64 {
 		if k := r.order[i]; int(k) < len(mods) {
 			return mods[k]
 		}
 		return 0
 	}
-	// later: modified later, else the later path ("acces.md" after
-	// "acces (1).md", dl2.zip after dl1.zip), else met later in one
-	// archive; never the order of the arguments.
-	later := func(a, b int32) bool {
-		if mod(a) != mod(b) {
-			return mod(a) > mod(b)
-		}
-		return a > b // the order of the report: path, then the walk's
-	}
-	drop := map[int32]bool{} // positions of files listed in another
-	sameLearner := func(a, b int32) bool { return r.at(int(a)).who == r.at(int(b)).who }
-	for run := range runs(byLearner, sameLearner) {
+	drop := map[int]bool{} // positions of files listed in another
+	for run := range runs(byLearner, func(i int32) string { return who(i) }) {
 		best := run[0]
 		for _, i := range run[1:] {
-			if later(i, best) {
+			if mod(i) > mod(best) || mod(i) == mod(best) && i > best {
 				best = i
 			}
 		}
-		kept := r.extra(r.order[best])
 		for _, i := range run {
 			if i != best {
-				kept.others = append(kept.others, r.at(int(i)).path)
-				drop[i] = true
+				r.others[r.order[best]] = append(r.others[r.order[best]], r.at(int(i)).path)
+				drop[int(i)] = true
 			}
 		}
 	}
-	r.keep(func(i int, _ int32) bool { return !drop[int32(i)] })
+	r.keep(func(i int) bool { return !drop[i] })
 }
 
 // validateItem validates one item read by the walk.
@@ -372,9 +322,9 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	}
 	rules.Beside = it.pub
 	r := acces.Validate(it.data, rules)
-	rec.problems, rec.valid, rec.fpLine = r.Problems, r.Valid(), int32(r.FingerprintLine)
-	if len(rec.problems) == 0 {
-		rec.problems = nil
+	rec.valid, rec.fpLine, rec.signed = r.Valid(), int32(r.FingerprintLine), r.SignedBy != ""
+	if len(r.Problems) > 0 {
+		rec.problems = r.Problems
 	}
 	fps := []string{r.Fingerprint}
 	for k := range min(len(rec.problems), 8) {
@@ -383,9 +333,7 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			rec.compact |= 1 << k
 		}
 	}
-	rec.fps = strings.Join(fps, " ")
-	rec.signed = r.SignedBy != ""
-	rec.date = packDate(r.Date)
+	rec.fps, rec.fpLen, rec.date = strings.Join(fps, " "), uint16(len(r.Fingerprint)), packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
@@ -405,6 +353,17 @@ func readProblem(err error, place bool) checklist.Problem {
 	return checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}
 }
 
+// packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else
+// (acces.Result.Date is empty or a real day in that form).
+func packDate(s string) int32 {
+	if y, m, d, ok := dates.ISOWord(s); ok && len(s) == len(dates.ISO) {
+		return int32(y*10000 + m*100 + d)
+	}
+	return 0
+}
+
+func unpackDate(n int32) string { return fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100) }
+
 // templates are the messages that quote fingerprints, kept once for the
 // run with a mark where each fingerprint was: 100,000 fingerprint-mismatch
 // messages, when a course's keys do not match, are one sentence around
@@ -414,39 +373,35 @@ type templates struct {
 	m  map[string]string
 }
 
-// mark stands for the fingerprint fps[n] in a template, n one digit.
-const mark = '\x00'
+// mark, then one digit n, stands for the fingerprint fps[n].
+const mark = "\x00"
 
 // compact is msg as a template, its fingerprints added to fps (fps[0],
 // the stated fingerprint, is not added twice); ok is false when msg is
 // kept as it is.
 func (t *templates) compact(msg string, fps *[]string) (string, bool) {
-	if !strings.Contains(msg, "SHA256:") || strings.IndexByte(msg, mark) >= 0 {
+	if !strings.Contains(msg, "SHA256:") || strings.Contains(msg, mark) {
 		return msg, false
 	}
 	var b strings.Builder
 	for rest := msg; ; {
-		i := strings.Index(rest, "SHA256:")
-		if i < 0 {
-			b.WriteString(rest)
+		before, after, ok := strings.Cut(rest, "SHA256:")
+		b.WriteString(before)
+		if !ok {
 			break
 		}
-		j := i + len("SHA256:")
-		for j < len(rest) && (isAlnum(rest[j]) || rest[j] == '+' || rest[j] == '/') {
-			j++
-		}
-		n := slices.Index(*fps, rest[i:j])
+		j := len("SHA256:") + len(after) - len(strings.TrimLeft(after, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"))
+		fp := rest[len(before) : len(before)+j]
+		n := slices.Index(*fps, fp)
 		if n < 0 {
 			n = len(*fps)
-			*fps = append(*fps, rest[i:j])
+			*fps = append(*fps, fp)
 		}
 		if n > 9 {
 			return msg, false
 		}
-		b.WriteString(rest[:i])
-		b.WriteByte(mark)
-		b.WriteByte('0' + byte(n))
-		rest = rest[j:]
+		b.WriteString(mark + string(rune('0'+n)))
+		rest = rest[len(before)+j:]
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -465,33 +420,14 @@ func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 func expand(tmpl string, fps []string) string {
 	var b strings.Builder
 	for {
-		i := strings.IndexByte(tmpl, mark)
-		if i < 0 {
-			b.WriteString(tmpl)
+		before, after, ok := strings.Cut(tmpl, mark)
+		b.WriteString(before)
+		if !ok {
 			return b.String()
 		}
-		b.WriteString(tmpl[:i])
-		b.WriteString(fps[tmpl[i+1]-'0'])
-		tmpl = tmpl[i+2:]
+		b.WriteString(fps[after[0]-'0'])
+		tmpl = after[1:]
 	}
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else
-// (acces.Result.Date is empty or a real day in that form).
-func packDate(s string) int32 {
-	y, m, d, ok := dates.ISOWord(s)
-	if !ok || len(s) != len(dates.ISO) {
-		return 0
-	}
-	return int32(y*10000 + m*100 + d)
-}
-
-func unpackDate(n int32) string {
-	return fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100)
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
@@ -503,19 +439,16 @@ func (r *Run) markDuplicates() {
 	// fingerprint is then a group.
 	var byFP []int32 // positions in r.order
 	for i := range r.Len() {
-		if r.at(i).fp() != "" {
+		if r.at(i).fpLen > 0 {
 			byFP = append(byFP, int32(i))
 		}
 	}
 	fp := func(i int32) string { return r.at(int(i)).fp() }
 	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(fp(a), fp(b)) })
-	for run := range runs(byFP, func(a, b int32) bool { return fp(a) == fp(b) }) {
+	for run := range runs(byFP, fp) {
 		first := r.at(int(run[0])).learnerKey()
-		for _, i := range run[1:] {
-			if r.at(int(i)).learnerKey() != first {
-				r.markRun(run)
-				break
-			}
+		if slices.ContainsFunc(run[1:], func(i int32) bool { return r.at(int(i)).learnerKey() != first }) {
+			r.markRun(run)
 		}
 	}
 }
@@ -526,48 +459,42 @@ func (r *Run) markDuplicates() {
 // when it has no other problem, one problem list: a key shared by
 // 100,000 files costs a record each (organisateurs.md, Scale).
 func (r *Run) markRun(run []int32) {
-	var tail []string
-	var tailMessage string
-	tailProblems := map[int32][]checklist.Problem{} // by line
+	head := run[:min(len(run), maxDuplicateOf+1)]
+	tail := map[int32][]checklist.Problem{} // by line
 	for k, i := range run {
 		rec := r.at(int(i))
-		others, message, group := tail, tailMessage, int32(len(r.dups))
-		if others == nil {
-			for _, j := range run {
+		if k < len(head) {
+			var others []string
+			for _, j := range head {
 				if j != i && len(others) < maxDuplicateOf {
 					others = append(others, r.at(int(j)).path)
 				}
 			}
-			message = fmt.Sprintf("la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1))
-			if k >= maxDuplicateOf {
-				tail, tailMessage = others, message
-			}
-			r.dups = append(r.dups, dupGroup{of: others, count: len(run) - 1})
-			group = int32(len(r.dups))
+			r.dups = append(r.dups, dupGroup{others, len(run) - 1, fmt.Sprintf(
+				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1))})
 		}
-		rec.dup = group
-		p := checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: message}
-		if k >= maxDuplicateOf && len(rec.problems) == 0 {
-			// Capped at its length, an append to the shared list
-			// copies: no file changes another.
-			if tailProblems[rec.fpLine] == nil {
-				tailProblems[rec.fpLine] = []checklist.Problem{p}
-			}
-			rec.problems = tailProblems[rec.fpLine][:1:1]
-		} else {
+		rec.dup, rec.valid = int32(len(r.dups)), false
+		p := checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
+		if k < maxDuplicateOf || len(rec.problems) > 0 {
 			rec.problems = append(rec.problems, p)
+			continue
 		}
-		rec.valid = false
+		// Capped at its length, an append to the shared list copies: no
+		// file changes another.
+		if tail[rec.fpLine] == nil {
+			tail[rec.fpLine] = []checklist.Problem{p}
+		}
+		rec.problems = tail[rec.fpLine][:1:1]
 	}
 }
 
 // runs yields the runs of two or more consecutive elements of sorted
-// that are the same.
-func runs(sorted []int32, same func(a, b int32) bool) iter.Seq[[]int32] {
+// that have the same key.
+func runs(sorted []int32, key func(int32) string) func(func([]int32) bool) {
 	return func(yield func([]int32) bool) {
 		for start := 0; start < len(sorted); {
 			end := start + 1
-			for end < len(sorted) && same(sorted[start], sorted[end]) {
+			for end < len(sorted) && key(sorted[start]) == key(sorted[end]) {
 				end++
 			}
 			if end-start > 1 && !yield(sorted[start:end]) {
@@ -580,20 +507,9 @@ func runs(sorted []int32, same func(a, b int32) bool) iter.Seq[[]int32] {
 
 // listPaths names the first three paths and counts the rest.
 func listPaths(paths []string, total int) string {
-	const shown = 3
-	if len(paths) > shown {
-		paths = paths[:shown]
-	}
-	s := strings.Join(paths, ", ")
-	if rest := total - len(paths); rest > 0 {
-		s += fmt.Sprintf(" et %d autre%s", rest, plural(rest))
+	s := strings.Join(paths[:min(len(paths), 3)], ", ")
+	if rest := total - min(len(paths), 3); rest > 0 {
+		s += fmt.Sprintf(" et %d autre%s", rest, checklist.Plural(rest))
 	}
 	return s
-}
-
-func plural(n int) string {
-	if n > 1 {
-		return "s"
-	}
-	return ""
 }

@@ -6,9 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -145,53 +145,39 @@ func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
 	it.data, it.err = safefile.Read(arg, safefile.Access, safefile.FollowLink)
 	it.mod = st.ModTime().UnixNano()
 	dir := filepath.Dir(arg)
-	if entries, err := os.ReadDir(dir); err == nil {
-		if name := choosePubs(pubNames(entries), w.keyName).pubFor(filepath.Base(arg)); name != "" {
-			it.pub = readDiskPub(nil, dir, name, typeOf(entries, name))
+	if d, err := os.Open(dir); err == nil {
+		if entries, err := d.ReadDir(-1); err == nil {
+			pubs := pubTypes(entries)
+			if name := choosePubs(pubs, w.keyName).pubFor(filepath.Base(arg)); name != "" {
+				it.pub = readDiskPub(d, dir, name, pubs[name])
+			}
 		}
+		d.Close()
 	}
 	w.send(it, nil)
 }
 
-// pubNames are the names ending in .pub of a folder's entries, whatever
-// their kind: one that is a link, a FIFO or a folder is reported as a bad
-// public key, never passed over.
-func pubNames(entries []fs.DirEntry) []string {
-	var names []string
+// pubTypes are the kinds of a folder's entries whose names end in .pub:
+// one that is a link, a FIFO or a folder is reported as a bad public
+// key, never passed over.
+func pubTypes(entries []fs.DirEntry) map[string]fs.FileMode {
+	pubs := map[string]fs.FileMode{}
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".pub") {
-			names = append(names, e.Name())
+			pubs[e.Name()] = e.Type()
 		}
 	}
-	return names
+	return pubs
 }
 
-func typeOf(entries []fs.DirEntry, name string) fs.FileMode {
-	for _, e := range entries {
-		if e.Name() == name {
-			return e.Type()
-		}
-	}
-	return 0
-}
-
-// readDiskPub reads the .pub name of the folder dir (open as f, when the
-// walk has it open; else by path). One that is not a regular file is
-// never opened: its data is left empty, which the validator reports as
+// readDiskPub reads the .pub name of the folder dir, open as f. One that
+// is not a regular file is never opened: its data is left empty, as that
+// of one unreadable or too large, which the validator reports as
 // bad-public-key.
 func readDiskPub(f *os.File, dir, name string, typ fs.FileMode) *acces.PubFile {
 	pub := &acces.PubFile{Name: name}
-	if !typ.IsRegular() {
-		return pub
-	}
-	var err error
-	if f != nil {
-		pub.Data, _, err = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key)
-	} else {
-		pub.Data, err = safefile.Read(filepath.Join(dir, name), safefile.Key, safefile.NoFollow)
-	}
-	if err != nil {
-		pub.Data = nil // unreadable or too large: reported as a bad public key
+	if typ.IsRegular() {
+		pub.Data, _, _ = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key)
 	}
 	return pub
 }
@@ -214,26 +200,23 @@ func readDiskPub(f *os.File, dir, name string, typ fs.FileMode) *acces.PubFile {
 func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at where) {
 	f, id, err := openDir(openPath, follow)
 	if err == nil && parent != nil {
-		if err = checkParent(f, *parent); err != nil {
+		err = checkParent(f, *parent)
+	}
+	var entries []fs.DirEntry
+	if err == nil && !w.seen[id] {
+		entries, err = f.ReadDir(-1)
+		slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	if err != nil || w.seen[id] {
+		if f != nil {
 			f.Close()
 		}
-	}
-	if err != nil {
-		w.unreadable(path, at, "", err)
-		return
-	}
-	if w.seen[id] {
-		f.Close()
+		if err != nil {
+			w.unreadable(path, at, "", err)
+		}
 		return
 	}
 	w.seen[id] = true
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		f.Close()
-		w.unreadable(path, at, "", err)
-		return
-	}
-	sort.Slice(entries, func(a, b int) bool { return entries[a].Name() < entries[b].Name() })
 
 	// The outermost Moodle folder: everything below it is its learner's,
 	// and she gets a result even if none of it is an acces.md.
@@ -249,7 +232,8 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	// Outside a Moodle folder, a flat export names each file after its
 	// learner: their receipts are this folder's.
 	var rs receipts
-	pubs := choosePubs(pubNames(entries), w.keyName)
+	types := pubTypes(entries)
+	pubs := choosePubs(types, w.keyName)
 	pubRead := map[string]*acces.PubFile{} // each .pub read once
 	for _, e := range entries {
 		raw, t := e.Name(), e.Type()
@@ -285,7 +269,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			it.mod = mod.UnixNano()
 			if pn := pubs.pubFor(raw); pn != "" {
 				if pubRead[pn] == nil {
-					pubRead[pn] = readDiskPub(f, path, pn, typeOf(entries, pn))
+					pubRead[pn] = readDiskPub(f, path, pn, types[pn])
 				}
 				it.pub = pubRead[pn]
 			}
@@ -334,15 +318,7 @@ func groupOf(place, name string, learnerFolder bool) string {
 // named "../../x" or "/etc/x" is only ever a name. When dir is not nil
 // the archive is the file name in that open folder, opened there.
 func (w *walker) archive(dir *os.File, name, path string, follow bool, at where) {
-	var f *os.File
-	var id fileID
-	var size int64
-	var err error
-	if dir != nil {
-		f, id, size, err = openArchiveIn(dir, name, path)
-	} else {
-		f, id, size, err = openArchive(path, follow)
-	}
+	f, id, size, err := openArchive(dir, name, path, follow)
 	if err != nil {
 		w.unreadable(path, at, "", err)
 		return
@@ -370,8 +346,7 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	if windows := directoryWindows(f, size); windows != nil {
 		views = views[:0]
 		for _, win := range windows {
-			v := newWindowReader(f, win)
-			views = append(views, io.NewSectionReader(v, 0, v.size()))
+			views = append(views, win.reader(f))
 		}
 	}
 	for _, v := range views {
@@ -432,88 +407,63 @@ func (a *zipRead) read(files []*zip.File) {
 			// is on disk (bad-public-key).
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
-		switch {
-		case strings.HasSuffix(base, ".pub"):
+		isDir := zf.FileInfo().IsDir()
+		if strings.HasSuffix(base, ".pub") {
 			addPub(dir, base, zf)
-		case zf.FileInfo().IsDir():
-			// A learner's folder, maybe empty: she gets a result.
-			if learner, moodle := a.learner(zf.Name); moodle != "" && w.in == nil {
-				r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
-				r.entry = strings.TrimPrefix(r.path, a.path+"!/")
-			}
 			continue
-		case IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0:
+		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0) {
 			found = append(found, i)
-			continue
-		case IsArchiveName(base):
-			// Read one level only: an archive inside an archive is said,
-			// never opened (it could nest without end).
-			learner, moodle := a.learner(zf.Name)
-			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
 			continue
 		}
 		learner, moodle := a.learner(zf.Name)
 		switch {
-		case w.in != nil:
+		case !isDir && IsArchiveName(base):
+			// Read one level only: an archive inside an archive is said,
+			// never opened (it could nest without end).
+			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
+		case w.in != nil && !isDir:
 			w.in.add(base, w.in.online)
-		case moodle != "":
+		case w.in == nil && moodle != "":
+			// A learner's folder, maybe empty, or a file of hers: she
+			// gets a result that says what she handed in.
 			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
 			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
-			parts := entryParts(zf.Name)
-			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
+			if parts := entryParts(zf.Name); !isDir {
+				r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
+			}
 		}
 	}
 	pubs := map[string]pubPairs{}
 	for dir, files := range pubFiles {
-		names := make([]string, 0, len(files))
-		for n := range files {
-			names = append(names, n)
-		}
-		pubs[dir] = choosePubs(names, w.keyName)
+		pubs[dir] = choosePubs(files, w.keyName)
 	}
-	sort.SliceStable(found, func(i, j int) bool { return files[found[i]].Name < files[found[j]].Name })
-	// Each .pub is inflated once for the archive, however many entries
-	// it is beside, and kept only while an entry still needs it.
-	pubOf := make([]*zip.File, len(found))
-	uses := map[*zip.File]int{}
-	for i, k := range found {
-		dir, base := splitEntry(files[k].Name)
-		dir = cleanEntryDir(dir)
-		if pz := pubFiles[dir][pubs[dir].pubFor(base)]; pz != nil {
-			pubOf[i] = pz
-			uses[pz]++
-		}
-	}
+	slices.SortStableFunc(found, func(i, j int) int { return strings.Compare(files[i].Name, files[j].Name) })
+	// Each .pub is inflated once for the window, which holds all the
+	// entries beside it, however many they are.
 	pubRead := map[*zip.File]*acces.PubFile{}
-	for i, index := range found {
+	for _, index := range found {
 		zf := files[index]
 		// The learner's name is read from the path, so that it shares
 		// the path's bytes and lets the window's names go.
 		p := a.path + "!/" + zf.Name
 		name := p[len(p)-len(zf.Name):]
-		dir, _ := splitEntry(name)
+		dir, base := splitEntry(name)
+		dir = cleanEntryDir(dir)
 		learner, moodle := a.learner(name)
-		it := item{path: p, entry: name, learner: learner, moodle: moodle,
-			learnerFolder: cleanEntryDir(dir) != "",
-			id:            fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1},
-			mod:           zf.Modified.UnixNano()}
-		if zf.Modified.IsZero() {
-			it.mod = 0
-		}
-		if a.mod != 0 {
-			it.mod = a.mod
+		it := item{path: p, entry: name, learner: learner, moodle: moodle, learnerFolder: dir != "", mod: a.mod,
+			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}}
+		if it.mod == 0 && !zf.Modified.IsZero() {
+			it.mod = zf.Modified.UnixNano()
 		}
 		it.data, it.err = a.entry(zf, acces.MaxAccessSize)
-		if pz := pubOf[i]; pz != nil {
+		if pz := pubFiles[dir][pubs[dir].pubFor(base)]; pz != nil {
 			if pubRead[pz] == nil {
-				pub := &acces.PubFile{Name: entryBase(strings.TrimRight(pz.Name, `/\`))}
+				_, pn := splitEntry(strings.TrimRight(pz.Name, `/\`))
+				pub := &acces.PubFile{Name: pn}
 				pub.Data, _ = a.entry(pz, keys.MaxFileSize) // unreadable: reported as a bad public key
 				pubRead[pz] = pub
 			}
 			it.pub = pubRead[pz]
-			if uses[pz]--; uses[pz] == 0 {
-				delete(pubRead, pz)
-			}
 		}
 		w.send(it, &a.rs)
 	}
@@ -577,11 +527,11 @@ func (a *zipRead) entry(zf *zip.File, limit int64) ([]byte, error) {
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-	if err != nil {
-		return nil, err
+	if err == nil && int64(len(data)) > limit {
+		err = errTooLarge
 	}
-	if int64(len(data)) > limit {
-		return nil, errTooLarge
+	if err != nil {
+		return nil, err // never part of an entry
 	}
 	return data, nil
 }
@@ -603,27 +553,13 @@ func entryParts(name string) []string {
 // ("./", "") is "". A ".." goes up within the archive and never above
 // its root: the name stays only a name.
 func cleanEntryDir(dir string) string {
-	var kept []string
-	for _, p := range entryParts(dir) {
-		switch p {
-		case ".":
-		case "..":
-			if len(kept) > 0 {
-				kept = kept[:len(kept)-1]
-			}
-		default:
-			kept = append(kept, p)
-		}
+	if c := path.Clean("/" + strings.ReplaceAll(dir, `\`, "/")); c != "/" {
+		return c[1:] + "/"
 	}
-	if len(kept) == 0 {
-		return ""
-	}
-	return strings.Join(kept, "/") + "/"
+	return ""
 }
 
 func splitEntry(name string) (dir, base string) {
 	i := strings.LastIndexAny(name, `/\`)
 	return name[:i+1], name[i+1:]
 }
-
-func entryBase(name string) string { _, b := splitEntry(name); return b }

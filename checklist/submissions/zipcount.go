@@ -33,19 +33,11 @@ type archiveTooLargeError struct{ msg string }
 
 func (e *archiveTooLargeError) Error() string { return e.msg }
 
-// tooManyEntries says how many entries the end record declares, or (n
-// 0) that the directory holds more than the cap: it is not counted on.
-func tooManyEntries(n uint64, declared bool, limit uint64) error {
-	how := "en contient plus de " + frenchCount(limit)
-	if declared {
-		how = "en annonce " + frenchCount(n)
-	}
+// tooManyEntries says how many entries the end record declares (how,
+// "en annonce N"), or that the directory holds more than the cap.
+func tooManyEntries(how string, limit uint64) error {
 	return &archiveTooLargeError{"archive trop grande : elle " + how + " entrées, pret en lit au plus " + frenchCount(limit) +
 		" ; aucune n'a été lue. Découpez l'export en plusieurs archives (par groupe, par exemple) et nommez-les toutes."}
-}
-
-func directoryTooLarge(limit int64) error {
-	return &archiveTooLargeError{fmt.Sprintf("archive trop grande : son répertoire central (la liste des entrées) dépasse %s octets ; aucune entrée n'a été lue. Découpez l'export en plusieurs archives et nommez-les toutes.", frenchCount(uint64(limit)))}
 }
 
 // frenchCount writes 200000 as "200 000" (a narrow no-break space, as
@@ -120,25 +112,35 @@ func checkArchiveLimits(r io.ReaderAt, size int64, maxEntries uint64, maxBytes i
 	if !ok {
 		return nil
 	}
-	records, dirSize, dirOff, endOff := d.records, d.dirSize, d.dirOff, d.endOff
-	if records > maxEntries {
-		return tooManyEntries(records, true, maxEntries)
+	if d.records > maxEntries {
+		return tooManyEntries("en annonce "+frenchCount(d.records), maxEntries)
 	}
-	if dirSize > 1<<63-1 || dirOff > 1<<63-1 {
+	if d.dirSize > 1<<63-1 || d.dirOff > 1<<63-1 {
 		return nil
 	}
-	base := endOff - int64(dirSize) - int64(dirOff)
-	if o := base + int64(dirOff); o < 0 || o >= size {
+	base := d.endOff - int64(d.dirSize) - int64(d.dirOff)
+	if o := base + int64(d.dirOff); o < 0 || o >= size {
 		return nil
 	}
-	starts := []int64{base + int64(dirOff)}
+	starts := []int64{base + int64(d.dirOff)}
 	if base > 0 {
 		// archive/zip then uses base 0 instead when a record starts
 		// there; count from both.
-		starts = append(starts, int64(dirOff))
+		starts = append(starts, int64(d.dirOff))
 	}
+	var err error
 	for _, start := range starts {
-		if err := countRecords(r, size, start, maxEntries, maxBytes); err != nil {
+		var n uint64
+		var bytes int64
+		scanRecords(r, size, start, func(_ []byte, len int64) bool {
+			if n, bytes = n+1, bytes+len; n > maxEntries {
+				err = tooManyEntries("en contient plus de "+frenchCount(maxEntries), maxEntries)
+			} else if bytes > maxBytes {
+				err = &archiveTooLargeError{fmt.Sprintf("archive trop grande : son répertoire central (la liste des entrées) dépasse %s octets ; aucune entrée n'a été lue. Découpez l'export en plusieurs archives et nommez-les toutes.", frenchCount(uint64(maxBytes)))}
+			}
+			return err == nil
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -217,22 +219,4 @@ func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64)
 			return end
 		}
 	}
-}
-
-// countRecords counts the records from start, and fails as soon as
-// there are too many or they are too big.
-func countRecords(r io.ReaderAt, size, start int64, maxEntries uint64, maxBytes int64) error {
-	var n uint64
-	var bytes int64
-	var err error
-	scanRecords(r, size, start, func(_ []byte, len int64) bool {
-		n, bytes = n+1, bytes+len
-		if n > maxEntries {
-			err = tooManyEntries(0, false, maxEntries)
-		} else if bytes > maxBytes {
-			err = directoryTooLarge(maxBytes)
-		}
-		return err == nil
-	})
-	return err
 }

@@ -2,7 +2,6 @@ package submissions
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"io"
 )
 
@@ -48,8 +47,8 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 	}
 	var windows []window
 	start, at, n := dirOff, dirOff, 0
-	var group uint64
-	closed := map[uint64]bool{}
+	var group string
+	closed := map[string]bool{}
 	apart := false
 	end := scanRecords(r, size, dirOff, func(name []byte, len int64) bool {
 		g := learnerGroupOf(string(name))
@@ -74,10 +73,10 @@ func directoryWindows(r io.ReaderAt, size int64) []window {
 	return append(windows, window{start, end, n})
 }
 
-// learnerGroupOf is a hash of who an entry belongs to, for windows: its
-// Moodle name when the first element of its cleaned path carries one,
-// else that first element, "" for a file at the root.
-func learnerGroupOf(name string) uint64 {
+// learnerGroupOf is who an entry belongs to, for windows: its Moodle
+// name when the first element of its cleaned path carries one, else that
+// first element, "" for a file at the root.
+func learnerGroupOf(name string) string {
 	dir, base := splitEntry(name)
 	parts := entryParts(cleanEntryDir(dir) + base)
 	first := ""
@@ -89,9 +88,7 @@ func learnerGroupOf(name string) uint64 {
 			first = "m:" + key
 		}
 	}
-	h := fnv.New64a()
-	h.Write([]byte(first))
-	return h.Sum64()
+	return first
 }
 
 // windowReader is the archive cut after the window [start, end) of its
@@ -102,10 +99,10 @@ type windowReader struct {
 	eocd       [endLen]byte
 }
 
-// newWindowReader is the view of r for w. The end record's count is
-// the window's modulo 65,536: archive/zip reads records until one is
-// not a record, and compares the count only modulo 65,536.
-func newWindowReader(r io.ReaderAt, w window) *windowReader {
+// reader is the view of r for w. The end record's count is the window's
+// modulo 65,536: archive/zip reads records until one is not a record,
+// and compares the count only modulo 65,536.
+func (w window) reader(r io.ReaderAt) *io.SectionReader {
 	v := &windowReader{r: r, start: w.start, end: w.end}
 	e := v.eocd[:]
 	binary.LittleEndian.PutUint32(e, endSig)
@@ -113,12 +110,8 @@ func newWindowReader(r io.ReaderAt, w window) *windowReader {
 	binary.LittleEndian.PutUint16(e[10:], uint16(w.records))
 	binary.LittleEndian.PutUint32(e[12:], uint32(w.end-w.start))
 	binary.LittleEndian.PutUint32(e[16:], uint32(w.start))
-	return v
+	return io.NewSectionReader(v, 0, v.end+endLen)
 }
-
-// size is the view's size: the archive up to the window's end, then the
-// end record.
-func (v *windowReader) size() int64 { return v.end + endLen }
 
 func (v *windowReader) ReadAt(p []byte, off int64) (int, error) {
 	n := 0
