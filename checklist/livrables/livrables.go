@@ -18,10 +18,10 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
-	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/checklist/livrables/internal/jobapi"
 	"github.com/romeo-pret/pret/checklist/sbatch"
+	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 type Options struct {
