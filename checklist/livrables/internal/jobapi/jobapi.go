@@ -146,11 +146,11 @@ func validQuantity(s string) bool {
 	}
 	digits, suffix := m[1]+m[2] != "", m[3]
 	switch {
+	case strings.HasSuffix(suffix, "i"): // before the exponent: "Ei" is exa, binary
+		return digits || strings.Contains("KMGT", suffix[:1])
 	case len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E'):
 		e, err := strconv.ParseInt(suffix[1:], 10, 64)
 		return err == nil && (digits || int32(e) >= -9) // truncated, as the API does
-	case strings.HasSuffix(suffix, "i"):
-		return digits || strings.Contains("KMGT", suffix[:1])
 	}
 	return true
 }
