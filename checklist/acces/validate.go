@@ -27,11 +27,13 @@ const MaxAccessSize = 1 << 20
 
 const tooLarge = "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"
 
+// PubFile is a public key file found beside the acces.md, read whole.
 type PubFile struct {
 	Name string
 	Data []byte
 }
 
+// Rules are what a file is checked against: the course's key name and days.
 type Rules struct {
 	KeyName          string    // the expected public key file name, "id_ed25519_romeo.pub"
 	SessionDay       time.Time // civil day; a request on or after it is late
@@ -40,6 +42,7 @@ type Rules struct {
 	RequireSignature bool      // --exiger-signature
 }
 
+// Result is what Validate found in one file.
 type Result struct {
 	Problems []checklist.Problem
 	// Fingerprint is set when the file states exactly one well-formed one.
@@ -263,6 +266,7 @@ func invalidUTF8Line(data []byte) int {
 	return n
 }
 
+// Target is one acces.md to validate, with the .pub beside it.
 type Target struct {
 	Path string
 	Pub  string // the .pub in the same folder (ChoosePub), "" when none
@@ -297,6 +301,7 @@ func ChoosePub(entries []fs.DirEntry, keyName string) string {
 	return name
 }
 
+// ValidateFile reads t through the bounded reader and validates it.
 func ValidateFile(t Target, rules Rules) checklist.FileResult {
 	res := checklist.FileResult{Path: t.Path}
 	data, err := safefile.Read(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink)
@@ -321,4 +326,5 @@ func ValidateFile(t Target, rules Rules) checklist.FileResult {
 	return res
 }
 
+// BaseName is the last element of a path with either separator.
 func BaseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
