@@ -1,11 +1,13 @@
 package dates
 
 import (
-	"github.com/romeo-pret/pret/internal/textfold"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 var testCtx = Context{Today: time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC), Session: time.Date(2026, 11, 5, 0, 0, 0, 0, time.UTC)}
@@ -29,7 +31,7 @@ func checkParseFind(t *testing.T, s string) {
 		if len(ts) == 0 || found[i].Start != ts[0].Start {
 			continue
 		}
-		if strings.Trim(s[found[i].End:], ". \t") == "" {
+		if strings.TrimFunc(s[found[i].End:], func(r rune) bool { return r == '.' || unicode.IsSpace(r) }) == "" {
 			whole = &found[i]
 		}
 	}
