@@ -9,7 +9,6 @@
 package safefile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -74,30 +73,27 @@ func ReadIn(dir *os.File, name, path string, k Kind) ([]byte, time.Time, error) 
 // readOpen reads the file open as f (unless opening it failed with err),
 // at most k.Max bytes, and closes it. Only a regular file is read: a
 // FIFO or a device, opened without blocking, is refused before any read.
-func readOpen(f file, err error, path string, k Kind, follow Follow) ([]byte, time.Time, error) {
-	var regular bool
-	var n int64
-	var mtime time.Time
+func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte, time.Time, error) {
+	var st os.FileInfo
 	if err == nil {
 		defer f.Close()
-		regular, n, mtime, err = f.stat()
+		st, err = f.Stat()
 	}
 	switch {
 	case err != nil:
-	case !regular:
+	case !st.Mode().IsRegular():
 		err = ErrNotRegular
-	case n > k.Max:
+	case st.Size() > k.Max:
 		err = errTooLarge
 	default:
 		// The file may grow while read: the cap holds on what is read,
 		// and more is an error, never a silent cut.
-		var b bytes.Buffer
-		b.Grow(int(n) + bytes.MinRead)
-		if _, err = b.ReadFrom(io.LimitReader(f, k.Max+1)); err == nil && int64(b.Len()) > k.Max {
+		var data []byte
+		if data, err = io.ReadAll(io.LimitReader(f, k.Max+1)); err == nil && int64(len(data)) > k.Max {
 			err = errTooLarge
 		}
 		if err == nil {
-			return b.Bytes(), mtime, nil
+			return data, st.ModTime(), nil
 		}
 	}
 	return nil, time.Time{}, wrap(path, k, follow, err)

@@ -5,14 +5,12 @@ package safefile
 import (
 	"crypto/rand"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,61 +21,32 @@ const symlinkErrno = syscall.EMLINK
 
 // readFlags: O_NONBLOCK makes opening a FIFO return at once (readOpen
 // then refuses it); O_NOCTTY keeps a terminal from becoming pret's.
-const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY
 
-// file is a descriptor read as it is: an *os.File would try to register
-// each one with the poller, which a regular file refuses anyway.
-type file int
-
-func openRead(path string, follow bool) (file, error) {
+func openRead(path string, follow bool) (*os.File, error) {
 	flags := readFlags
 	if !follow {
 		flags |= unix.O_NOFOLLOW
 	}
-	return retry(func() (int, error) { return unix.Open(path, flags, 0) })
+	return os.OpenFile(path, flags, 0)
 }
 
 // openIn opens one name, no separator, relative to the open folder: the
 // kernel looks up that name, not the whole path again.
-func openIn(dir *os.File, name, _ string) (file, error) {
+func openIn(dir *os.File, name, path string) (*os.File, error) {
 	if name == "" || strings.ContainsRune(name, '/') {
-		return -1, syscall.ENOENT
+		return nil, syscall.ENOENT
 	}
 	defer runtime.KeepAlive(dir) // the folder stays open while openat reads its fd
-	return retry(func() (int, error) { return unix.Openat(int(dir.Fd()), name, readFlags|unix.O_NOFOLLOW, 0) })
-}
-
-func retry(open func() (int, error)) (file, error) {
 	for {
-		fd, err := open()
-		if err != unix.EINTR {
-			return file(fd), err
+		fd, err := unix.Openat(int(dir.Fd()), name, readFlags|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == nil {
+			return os.NewFile(uintptr(fd), path), nil
+		} else if err != unix.EINTR {
+			return nil, err
 		}
 	}
 }
-
-func (f file) stat() (regular bool, size int64, mtime time.Time, err error) {
-	var st unix.Stat_t
-	err = unix.Fstat(int(f), &st)
-	return st.Mode&unix.S_IFMT == unix.S_IFREG, st.Size, time.Unix(st.Mtim.Unix()), err
-}
-
-func (f file) Read(p []byte) (int, error) {
-	for {
-		n, err := unix.Read(int(f), p)
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return 0, err
-		case n == 0 && len(p) > 0:
-			return 0, io.EOF
-		}
-		return n, nil
-	}
-}
-
-func (f file) Close() error { return unix.Close(int(f)) }
 
 // createStaged creates a new file in dir with O_EXCL and gives it perm
 // with fchmod, so the umask does not matter. os.CreateTemp already opens

@@ -10,22 +10,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
-
-// file is an open file; stat says what readOpen needs of it.
-type file struct{ *os.File }
-
-func (f file) stat() (regular bool, size int64, mtime time.Time, err error) {
-	st, err := f.Stat()
-	if err != nil {
-		return false, 0, time.Time{}, err
-	}
-	return st.Mode().IsRegular(), st.Size(), st.ModTime(), nil
-}
 
 // openRead opens a file for reading. Without follow, the last element is
 // opened as itself (FILE_FLAG_OPEN_REPARSE_POINT) and a symbolic link or
@@ -33,25 +21,24 @@ func (f file) stat() (regular bool, size int64, mtime time.Time, err error) {
 // not a link (a cloud placeholder) is opened again normally, so its data
 // is read. FIFOs do not exist on Windows; a pipe or a device is refused
 // by readOpen before anything is read.
-func openRead(path string, follow bool) (file, error) {
+func openRead(path string, follow bool) (*os.File, error) {
 	if follow {
-		f, err := os.Open(path)
-		return file{f}, err
+		return os.Open(path)
 	}
 	h, err := createFile(path, windows.GENERIC_READ, windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
-		return file{}, err
+		return nil, err
 	}
 	link, reparse, err := reparseKind(h)
 	if err == nil && !reparse {
-		return file{os.NewFile(uintptr(h), path)}, nil
+		return os.NewFile(uintptr(h), path), nil
 	}
 	windows.CloseHandle(h)
 	switch {
 	case err != nil:
-		return file{}, err
+		return nil, err
 	case link:
-		return file{}, syscall.ELOOP
+		return nil, syscall.ELOOP
 	}
 	return openRead(path, true)
 }
@@ -61,7 +48,7 @@ const symlinkErrno = syscall.ELOOP
 
 // openIn opens by path: Windows has no openat, and the walk's folder
 // checks (device and inode of each folder) stay what guard it.
-func openIn(_ *os.File, _, path string) (file, error) { return openRead(path, false) }
+func openIn(_ *os.File, _, path string) (*os.File, error) { return openRead(path, false) }
 
 func createFile(path string, access, disposition, flags uint32, sa *windows.SecurityAttributes) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(path)
