@@ -8,8 +8,8 @@ import (
 	"syscall"
 )
 
-// Error is a file operation that failed, with the reason in French. Err
-// keeps the system error for errors.Is; Error() never shows its English.
+// Error is a failed file operation, with the reason in French; Err keeps
+// the system error for errors.Is, never shown.
 type Error struct {
 	Path, Reason string
 	Err          error
@@ -28,9 +28,8 @@ func PathError(path string, err error) error {
 	return &Error{Path: path, Reason: Reason(err), Err: err}
 }
 
-// Reason is the French for a system or file error: what the person reads
-// instead of "permission denied" or "too many levels of symbolic links".
-// An error it does not know becomes its number, never its English.
+// Reason is the French for a system or file error; an unknown one
+// becomes its number, never its English.
 func Reason(err error) string {
 	var fe *Error
 	if errors.As(err, &fe) {

@@ -17,19 +17,15 @@ type Protected struct {
 	files []string
 }
 
-// Protect names the key folder and the files in it that no output may
-// touch.
+// Protect names the key folder and the key files no output may touch.
 func Protect(dir string, files ...string) Protected {
 	return Protected{dir: dir, files: files}
 }
 
-// CheckTree refuses target when, once symbolic links and ".." are
-// resolved, it is the key folder or anywhere below it, or the same file
-// as one of the protected ones (a hard link, another spelling on a
-// case-insensitive disk, the key used as a folder). pret's own files
-// (the state file) have no business in ~/.ssh or its subfolders either,
-// where a mistaken XDG_STATE_HOME would put them. It reads the file
-// system but changes nothing.
+// CheckTree refuses target when, once links and ".." are resolved, it is
+// the key folder or below it, or the same file as a protected one (a hard
+// link, another spelling on a case-insensitive disk, the key as a folder).
+// It changes nothing.
 func (p Protected) CheckTree(target string) error {
 	if p.dir == "" {
 		return nil
@@ -57,12 +53,10 @@ func (p Protected) CheckTree(target string) error {
 	return nil
 }
 
-// resolve makes path absolute and resolves its symbolic links the way
-// the system will when the file is opened: ".." after a link goes up from
-// the link's target, so nothing is cleaned lexically before the links
-// are read (EvalSymlinks reads them in order). Names that do not exist
-// yet are kept as written, and a dangling link is followed: writing
-// through it would create its target.
+// resolve makes path absolute and resolves its links as open will: ".."
+// after a link goes up from its target, so nothing is cleaned lexically
+// first. Names not there yet stay as written; a dangling link is
+// followed, since writing through it creates its target.
 func resolve(path string) string {
 	p, rest := path, ""
 	if !filepath.IsAbs(p) {

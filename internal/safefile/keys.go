@@ -7,10 +7,9 @@ import (
 	"strings"
 )
 
-// KeyFiles is the file system package keys is handed (keys.Files): keys
-// imports nothing of pret, so the callers give it this one, and key
-// files are read by the same bounded reader and written by the same
-// staged, never-replacing writer as every other file, not by copies.
+// KeyFiles is the file system package keys is handed (keys.Files), which
+// imports nothing of pret: key files go through the same bounded reader
+// and never-replacing writer as every other file.
 type KeyFiles struct{}
 
 // Read is Read with a cap of max bytes for a key file.
@@ -27,11 +26,9 @@ func (KeyFiles) Stage(path string, data []byte, perm fs.FileMode) (link func() e
 	return p.Link, p.Discard, nil
 }
 
-// Staged reports whether name is one stage(path, …) gives its temporary
-// file in path's folder: "." + the base name + ".tmp-" + the random part
-// createStaged draws, and nothing else. A run killed between staging and
-// linking leaves such a file; package keys removes those, so no other
-// name may match.
+// Staged reports whether name is a temporary file stage(path, …) makes,
+// which a run killed before linking leaves; package keys removes those,
+// so no other name may match.
 func (KeyFiles) Staged(path, name string) bool {
 	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
 	return ok && tail != "" && len(tail) <= stagedLen && strings.Trim(tail, stagedDigits) == ""
@@ -40,9 +37,8 @@ func (KeyFiles) Staged(path, name string) bool {
 func (KeyFiles) IsLink(path string, st fs.FileInfo) bool { return IsLink(path, st) }
 func (KeyFiles) Explain(path string, err error) error    { return PathError(path, err) }
 
-// SymbolicLink, TooLarge and Exists mark the failures a package that
-// cannot import safefile (keys) tells apart, found with errors.As on an
-// interface, as net.Error marks a timeout.
+// SymbolicLink, TooLarge and Exists let keys, which cannot import
+// safefile, tell failures apart with errors.As on an interface.
 func (e *Error) SymbolicLink() bool { return errors.Is(e.Err, ErrSymlink) }
 func (e *Error) TooLarge() bool     { return errors.Is(e.Err, ErrTooLarge) }
 func (e *Error) Exists() bool       { return errors.Is(e.Err, ErrExists) }

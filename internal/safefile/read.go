@@ -2,10 +2,9 @@
 // writes a file it must not leave half done.
 //
 // Reading: regular files only, opened without blocking (a FIFO or a
-// device never stalls a run), never more than a cap per kind of file (a
-// 3 GB file or /dev/zero costs at most cap+1 bytes), and every error said
-// in French. Writing: whole or nothing, through a temporary file in the
-// same folder, either replacing by rename or never replacing at all.
+// device never stalls a run), never more than a cap per kind of file, and
+// every error said in French. Writing: whole or nothing, through a
+// temporary file in the same folder, replacing by rename or never.
 package safefile
 
 import (
@@ -16,9 +15,8 @@ import (
 	"time"
 )
 
-// Kind is a sort of file pret reads, with the most bytes it may hold.
-// The caps are far above any real file of the kind and far below what
-// would hurt a laptop.
+// Kind is a sort of file pret reads, with the most bytes it may hold:
+// far above any real file of the kind, far below what hurts a laptop.
 type Kind struct {
 	Name string // what it is, in French, for messages
 	Max  int64
@@ -35,8 +33,8 @@ var (
 )
 
 // Follow says whether a symbolic link in the last element of the path is
-// followed. pret follows a link the person named (--config, a template, a
-// passphrase file), never one where it looks by itself (key files).
+// followed: one the person named (--config, a template), never one where
+// pret looks by itself (key files).
 type Follow bool
 
 const (
@@ -61,18 +59,16 @@ func Read(path string, k Kind, follow Follow) ([]byte, error) {
 }
 
 // ReadIn reads the file name in the open folder dir, never following a
-// link, and gives its modification time from the descriptor it read: a
-// walk reads each file of the folder it listed, even if a folder of the
-// same path is swapped in meanwhile. path is the file's path as messages
-// name it.
+// link, with its modification time: a walk reads the files of the folder
+// it listed, even if another is swapped in at its path. path is for
+// messages.
 func ReadIn(dir *os.File, name, path string, k Kind) ([]byte, time.Time, error) {
 	f, err := openIn(dir, name, path)
 	return readOpen(f, err, path, k, NoFollow)
 }
 
-// readOpen reads the file open as f (unless opening it failed with err),
-// at most k.Max bytes, and closes it. Only a regular file is read: a
-// FIFO or a device, opened without blocking, is refused before any read.
+// readOpen reads and closes f (unless opening it failed with err), at
+// most k.Max bytes; a FIFO or a device is refused before any read.
 func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte, time.Time, error) {
 	var st os.FileInfo
 	if err == nil {
@@ -86,8 +82,8 @@ func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte
 	case st.Size() > k.Max:
 		err = errTooLarge
 	default:
-		// The file may grow while read: the cap holds on what is read,
-		// and more is an error, never a silent cut.
+		// The file may grow while read: more than the cap is an error,
+		// never a silent cut.
 		var data []byte
 		if data, err = io.ReadAll(io.LimitReader(f, k.Max+1)); err == nil && int64(len(data)) > k.Max {
 			err = errTooLarge
@@ -99,9 +95,8 @@ func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte
 	return nil, time.Time{}, wrap(path, k, follow, err)
 }
 
-// NotRegular is the error ReadIn and Read give for a FIFO, socket or
-// device at path, for a caller that knows the kind from a folder's
-// listing and must not open it (opening a FIFO releases its writer).
+// NotRegular is the error Read gives for a FIFO, socket or device at
+// path, for a caller that must not open it (that releases a FIFO's writer).
 func NotRegular(path string, k Kind) error { return wrap(path, k, NoFollow, ErrNotRegular) }
 
 var errTooLarge = errors.New("too large")

@@ -48,9 +48,8 @@ func openIn(dir *os.File, name, path string) (*os.File, error) {
 	}
 }
 
-// createStaged creates a new file in dir with O_EXCL and gives it perm
-// with fchmod, so the umask does not matter. os.CreateTemp already opens
-// with mode 0600.
+// createStaged creates a new file in dir (O_EXCL, mode 0600) and gives it
+// perm with fchmod, so the umask does not matter.
 func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 	f, err := os.CreateTemp(dir, prefix+"*")
 	if err == nil {
@@ -65,12 +64,11 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 // os.CreateTemp's random part is a uint32 in decimal.
 const stagedDigits, stagedLen = "0123456789", 10
 
-// linkNew gives the staged file tmp the name path. link(2) fails with
-// EEXIST when the name exists, symbolic link included.
+// linkNew: link(2) fails with EEXIST when the name exists, link included.
 func linkNew(tmp, path string) error { return os.Link(tmp, path) }
 
-// LockDir takes an exclusive advisory lock on the folder so that two pret
-// processes decide "absent, create" one after the other, never together.
+// LockDir locks the folder (flock) so that two pret processes decide
+// "absent, create" one after the other, never together.
 func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -92,25 +90,22 @@ var osReasons map[syscall.Errno]string
 // IsLink tells whether the name at path is a symbolic link.
 func IsLink(_ string, st fs.FileInfo) bool { return st.Mode()&fs.ModeSymlink != 0 }
 
-// deviceFlags open a device or a FIFO for writing: O_NONBLOCK so that a
-// FIFO without a reader fails at once (ENXIO) instead of waiting;
-// O_NOCTTY so that a terminal never becomes pret's controlling one.
+// deviceFlags: a FIFO without a reader fails at once (ENXIO) instead of
+// waiting; a terminal never becomes pret's controlling one.
 const deviceFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // keepsPerm: a replaced file keeps its permission bits.
 const keepsPerm = true
 
-// keepOwner gives the staged file f the owner and group of the file it
-// replaces, when pret may (as root); otherwise the new file is the
-// writer's, as with any editor that saves by renaming.
+// keepOwner gives f the owner and group of the file it replaces when pret
+// runs as root; otherwise it is the writer's, as with any editor.
 func keepOwner(f *os.File, like fs.FileInfo) {
 	if st, ok := like.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
 		_ = f.Chown(int(st.Uid), int(st.Gid))
 	}
 }
 
-// replaceAt stages data beside target and renames it over target, both
-// relative to the folder opened once and checked as an open folder.
+// replaceAt renames the staged file over target in the open folder.
 func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like fs.FileInfo) error {
 	return p.inOpenDir(target, data, perm, like, func(dfd int, tmp, base string) error {
 		return unix.Renameat(dfd, tmp, dfd, base)
@@ -118,9 +113,8 @@ func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like 
 }
 
 // WriteNew writes data to path whole or not at all, fails with ErrExists
-// when path exists, and never lands in the key folder or below it (pret
-// modele): the open-folder check of WriteReplace, then link(2) relative
-// to that folder, which never replaces a name.
+// when path exists, and never lands in the key folder or below it: the
+// open-folder check of WriteReplace, then linkat, which never replaces.
 func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 	return p.inOpenDir(path, data, perm, nil, func(dfd int, tmp, base string) error {
 		err := unix.Linkat(dfd, tmp, dfd, base, 0)
@@ -135,11 +129,9 @@ func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 	})
 }
 
-// inOpenDir opens target's folder once, refuses it when it is the key
-// folder or below it, writes data to a new temporary name there (created
-// exclusively, never through a link, mode perm whatever the umask,
-// synced) and lets name give it its final name, relative to the open
-// folder; the temporary name never outlives it.
+// inOpenDir opens target's folder once, refuses the key folder and below,
+// writes data to a new temporary name there (O_EXCL, O_NOFOLLOW, synced)
+// and lets name give it its final name; the temporary name never stays.
 func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(dfd int, tmp, base string) error) error {
 	dir, base := filepath.Split(target)
 	if dir == "" {
@@ -176,9 +168,8 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 }
 
 // checkOpenDir refuses the open folder dfd when it is the key folder or
-// any folder below it: it walks up through ".." from the open folder,
-// comparing device and inode, so the answer is about the folder that
-// will be written in, whatever its path says by now.
+// below it, walking up through ".." by device and inode: the answer is
+// about the folder written in, whatever its path says by now.
 func (p Protected) checkOpenDir(dfd int, target string) error {
 	var key, st unix.Stat_t
 	if p.dir == "" || unix.Stat(p.dir, &key) != nil {

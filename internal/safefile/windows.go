@@ -15,12 +15,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// openRead opens a file for reading. Without follow, the last element is
-// opened as itself (FILE_FLAG_OPEN_REPARSE_POINT) and a symbolic link or
-// junction is refused: Windows has no O_NOFOLLOW. A reparse point that is
-// not a link (a cloud placeholder) is opened again normally, so its data
-// is read. FIFOs do not exist on Windows; a pipe or a device is refused
-// by readOpen before anything is read.
+// openRead: without follow, the last element is opened as itself
+// (FILE_FLAG_OPEN_REPARSE_POINT; Windows has no O_NOFOLLOW) and a link or
+// junction is refused; another reparse point (a cloud placeholder) is
+// opened again normally, so its data is read.
 func openRead(path string, follow bool) (*os.File, error) {
 	if follow {
 		return os.Open(path)
@@ -59,16 +57,14 @@ func createFile(path string, access, disposition, flags uint32, sa *windows.Secu
 	return windows.CreateFile(p, access, share, sa, disposition, flags|windows.FILE_ATTRIBUTE_NORMAL, 0)
 }
 
-// fileAttributeTagInfo is FILE_ATTRIBUTE_TAG_INFO, which x/sys/windows
-// does not declare.
+// fileAttributeTagInfo is FILE_ATTRIBUTE_TAG_INFO, absent from x/sys.
 type fileAttributeTagInfo struct {
 	FileAttributes uint32
 	ReparseTag     uint32
 }
 
 // reparseKind says whether the open file is a reparse point, and whether
-// that reparse point names another file (symbolic link, junction: the
-// "name surrogate" bit of its tag).
+// it names another file (link, junction: the "name surrogate" tag bit).
 func reparseKind(h windows.Handle) (link, reparse bool, err error) {
 	var info fileAttributeTagInfo
 	err = windows.GetFileInformationByHandleEx(h, windows.FileAttributeTagInfo, (*byte)(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
@@ -82,9 +78,8 @@ func reparseKind(h windows.Handle) (link, reparse bool, err error) {
 	return info.ReparseTag&nameSurrogate != 0, true, nil
 }
 
-// IsLink tells whether the name at path is a symbolic link or a junction.
-// Go reports a junction as irregular, not as a link; it is one all the
-// same, and a key written or read through it would land elsewhere.
+// IsLink tells whether the name at path is a symbolic link or a junction
+// (which Go reports as irregular: a key through it would land elsewhere).
 func IsLink(path string, st fs.FileInfo) bool {
 	if st.Mode()&fs.ModeSymlink != 0 {
 		return true
@@ -101,32 +96,34 @@ func IsLink(path string, st fs.FileInfo) bool {
 	return err != nil || link
 }
 
-// createStaged creates a new file in dir, exclusively (CREATE_NEW, the
-// O_EXCL of Windows). A file that others must not read (perm without
-// group or other bits: the private key) is born with a protected DACL
-// that grants the owner alone full control, as Windows' OpenSSH demands;
-// the ACL is set again on the open handle in case the creation merged
-// inherited entries. Other files keep the folder's inherited ACL.
+// createStaged creates a new file in dir (CREATE_NEW). A file others must
+// not read (perm without group or other bits: the private key) is born
+// with a protected owner-only DACL, as Windows' OpenSSH demands, set
+// again on the handle in case creation merged inherited entries.
 func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
-	var sd *windows.SECURITY_DESCRIPTOR
+	var sa *windows.SecurityAttributes
 	var dacl *windows.ACL
+	access := uint32(windows.GENERIC_READ | windows.GENERIC_WRITE)
 	if perm&0o077 == 0 {
-		var err error
-		if sd, err = ownerOnlyACL(); err == nil {
+		// Owned by the user running pret, no inheritance, full access for
+		// that user alone.
+		var sd *windows.SECURITY_DESCRIPTOR
+		user, err := windows.GetCurrentProcessToken().GetTokenUser()
+		if err == nil {
+			sid := user.User.Sid.String()
+			sd, err = windows.SecurityDescriptorFromString("O:" + sid + "D:P(A;;FA;;;" + sid + ")")
+		}
+		if err == nil {
 			dacl, _, err = sd.DACL()
 		}
 		if err != nil {
 			return nil, err
 		}
+		sa = &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: sd}
+		access |= windows.WRITE_DAC
 	}
 	for range 100 {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
-		var sa *windows.SecurityAttributes
-		access := uint32(windows.GENERIC_READ | windows.GENERIC_WRITE)
-		if sd != nil {
-			sa = &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: sd}
-			access |= windows.WRITE_DAC
-		}
 		h, err := createFile(name, access, windows.CREATE_NEW, 0, sa)
 		if errors.Is(err, windows.ERROR_FILE_EXISTS) || errors.Is(err, windows.ERROR_ALREADY_EXISTS) {
 			continue
@@ -134,7 +131,7 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
-		if sd != nil {
+		if sa != nil {
 			err = windows.SetSecurityInfo(h, windows.SE_FILE_OBJECT,
 				windows.DACL_SECURITY_INFORMATION|windows.PROTECTED_DACL_SECURITY_INFORMATION,
 				nil, nil, dacl, nil)
@@ -152,20 +149,8 @@ func createStaged(dir, prefix string, perm os.FileMode) (*os.File, error) {
 // createStaged's random part is a uint64 in base 36.
 const stagedDigits, stagedLen = "0123456789abcdefghijklmnopqrstuvwxyz", 13
 
-// ownerOnlyACL is "O:<me>D:P(A;;FA;;;<me>)": owned by the user running
-// pret, protected from inheritance, full access for that user alone.
-func ownerOnlyACL() (*windows.SECURITY_DESCRIPTOR, error) {
-	user, err := windows.GetCurrentProcessToken().GetTokenUser()
-	if err != nil {
-		return nil, err
-	}
-	sid := user.User.Sid.String()
-	return windows.SecurityDescriptorFromString("O:" + sid + "D:P(A;;FA;;;" + sid + ")")
-}
-
-// linkNew gives the staged file tmp the name path. MoveFileEx without
-// MOVEFILE_REPLACE_EXISTING is Windows' atomic "rename if absent": it
-// fails when the name exists, link included, and never replaces it.
+// linkNew: MoveFileEx without MOVEFILE_REPLACE_EXISTING is an atomic
+// "rename if absent": it fails when the name exists, link included.
 func linkNew(tmp, path string) error {
 	from, err := windows.UTF16PtrFromString(tmp)
 	if err != nil {
@@ -178,15 +163,12 @@ func linkNew(tmp, path string) error {
 	return windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH)
 }
 
-// lockName is the file whose first byte is locked. LockFileEx locks
-// ranges of a file, and NTFS refuses it on a folder: the lock lives in
-// an empty file of the folder, created once and left in place (removing
-// it would let two processes lock two different files).
+// lockName: NTFS refuses LockFileEx on a folder, so the lock lives in an
+// empty file, left in place (removed, two processes could lock two files).
 const lockName = ".pret.lock"
 
-// LockDir takes an exclusive lock (LockFileEx) so that two pret processes
-// decide "absent, create" one after the other, never together. The lock
-// goes with the handle: a process that dies releases it.
+// LockDir takes an exclusive lock so that two pret processes decide
+// "absent, create" one after the other; a process that dies releases it.
 func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, lockName)
 	h, err := createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
@@ -226,8 +208,7 @@ var osReasons = map[syscall.Errno]string{
 // deviceFlags: Windows opens NUL or a console for writing as it is.
 const deviceFlags = 0
 
-// keepsPerm: Windows has no permission bits to keep; a replaced file
-// takes its folder's ACL, as when it is new.
+// keepsPerm: a replaced file takes its folder's ACL, as a new one.
 const keepsPerm = false
 
 // keepOwner: the new file is the writer's, as with any editor.
@@ -244,9 +225,8 @@ func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 	return p.put(path, data, perm, nil, (*Pending).Link)
 }
 
-// put stages data beside target, checks target against the key just
-// before it gives the name (Windows has no openat: a folder swapped in
-// the instant between is not caught), and names it.
+// put stages data beside target and checks target just before naming it
+// (no openat: a folder swapped in the instant between is not caught).
 func (p Protected) put(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(*Pending) error) error {
 	st, err := stage(target, data, perm, like)
 	if err != nil {

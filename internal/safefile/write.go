@@ -26,10 +26,8 @@ var (
 // its target folder, waiting for its final name.
 type Pending struct{ tmp, path string }
 
-// stage writes data to a temporary file beside path, created exclusively
-// and readable by its owner alone while it is written (mode 0600, or an
-// owner-only ACL on Windows), then given perm, and syncs it. like, when
-// not nil, is the file it will replace, whose owner it takes if it may.
+// stage writes and syncs data in a new temporary file beside path, given
+// perm; like, when not nil, is the file it will replace.
 func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pending, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -46,8 +44,8 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pendi
 	return &Pending{tmp: f.Name(), path: path}, nil
 }
 
-// fill gives the staged file f the owner of like (when not nil and pret
-// may), writes data, syncs and closes it.
+// fill gives f the owner of like (when not nil), writes data, syncs and
+// closes it.
 func fill(f *os.File, data []byte, like fs.FileInfo) error {
 	if like != nil {
 		keepOwner(f, like)
@@ -60,9 +58,7 @@ func fill(f *os.File, data []byte, like fs.FileInfo) error {
 }
 
 // Link gives the staged file its final name, failing with ErrExists (or
-// ErrSymlink for a link) when the name is taken: nothing is ever replaced
-// or written through a link (link(2) on Unix, a rename without
-// replacement on Windows).
+// ErrSymlink for a link) when the name is taken: nothing is replaced.
 func (p *Pending) Link() error {
 	err := linkNew(p.tmp, p.path)
 	if !errors.Is(err, fs.ErrExist) {
@@ -91,9 +87,7 @@ func (p *Pending) Discard() { os.Remove(p.tmp) }
 //   - anything else (folder, socket, block device) is ErrUnwritableKind.
 //
 // It never lands in the key folder or below it, even when a folder on
-// the path is swapped for a link to it meanwhile: on Unix the folder is
-// opened once, checked as an open folder and written in with openat and
-// renameat; on Windows the path is checked just before the rename.
+// the path is swapped for a link to it meanwhile (see inOpenDir, put).
 // Callers check the path first (CheckTree) for the person's message.
 func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
 	st, err := os.Stat(path)
@@ -123,9 +117,8 @@ func WritableKind(st fs.FileInfo) bool {
 	return m.IsRegular() || m&fs.ModeNamedPipe != 0 || m&fs.ModeCharDevice != 0
 }
 
-// writeInto writes data into the character device or FIFO at path,
-// opened without O_CREAT or O_TRUNC. The kind is checked again on the
-// open file, so a name swapped in between is never truncated.
+// writeInto writes into the character device or FIFO at path, opened
+// without O_CREAT or O_TRUNC; its kind is checked again once open.
 func writeInto(path string, st fs.FileInfo, data []byte) error {
 	if st.IsDir() {
 		return &Error{Path: path, Reason: "c'est un dossier : pret y écrirait un fichier sans nom ; rien n'a été écrit", Err: ErrUnwritableKind}
