@@ -25,14 +25,12 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
-// allowed are the built-in functions a custom template may call: they
-// compare or test what they are given and never build a larger value.
-// printf, html, js, call, index, slice… are refused.
+// allowed are the built-ins a custom template may call: they compare or
+// test and never build a larger value (printf, index, slice… are refused).
 var allowed = map[string]bool{"eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true, "not": true, "and": true, "or": true, "len": true}
 
 // checkTree refuses what could make rendering take longer than reading
-// the template: loops, other templates (and so recursion), and any
-// function outside the short list above.
+// the template: loops, other templates (recursion), other functions.
 func checkTree(t *template.Template) error {
 	if len(t.Templates()) > 1 {
 		return errors.New("« define » et « block » ne sont pas permis ; écrivez le modèle d'un seul tenant")
@@ -44,13 +42,15 @@ func walk(tree *parse.Tree, n parse.Node) error {
 	var children []parse.Node
 	switch n := n.(type) {
 	case *parse.ListNode:
-		children = n.Nodes
+		if n != nil { // an if or a with without else
+			children = n.Nodes
+		}
 	case *parse.ActionNode:
 		children = []parse.Node{n.Pipe}
 	case *parse.IfNode:
-		children = branch(&n.BranchNode)
+		children = []parse.Node{n.Pipe, n.List, n.ElseList}
 	case *parse.WithNode:
-		children = branch(&n.BranchNode)
+		children = []parse.Node{n.Pipe, n.List, n.ElseList}
 	case *parse.PipeNode:
 		for _, c := range n.Cmds {
 			children = append(children, c)
@@ -80,14 +80,6 @@ func walk(tree *parse.Tree, n parse.Node) error {
 		}
 	}
 	return nil
-}
-
-// branch is the pipeline and lists of an if or a with; else is optional.
-func branch(b *parse.BranchNode) []parse.Node {
-	if b.ElseList == nil {
-		return []parse.Node{b.Pipe, b.List}
-	}
-	return []parse.Node{b.Pipe, b.List, b.ElseList}
 }
 
 // where is "ligne L, colonne C" of a node, for the person fixing it.

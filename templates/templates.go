@@ -3,6 +3,7 @@
 package templates
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -52,11 +53,8 @@ type Access struct {
 }
 
 // Render fills text (the built-in template when empty). Unknown names are
-// errors, not empty strings: an acces.md with a hole would be sent as is.
-// A custom template is untrusted input: it may only print the values
-// below and choose with if/else/with and comparisons (checkTree), so
-// rendering takes time in proportion to the template, into a buffer that
-// stops at the size of an acces.md (1 Mio).
+// errors: an acces.md with a hole would be sent as is. A custom template
+// is untrusted: checkTree bounds its time, boundedBuffer its output.
 func Render(text string, a Access) ([]byte, error) {
 	if text == "" {
 		text = accesTemplate
@@ -126,10 +124,7 @@ func frenchHour(hm string) string {
 	if !ok {
 		return hm
 	}
-	h = strings.TrimLeft(h, "0")
-	if h == "" {
-		h = "0"
-	}
+	h = cmp.Or(strings.TrimLeft(h, "0"), "0")
 	if m == "00" {
 		return h + "h"
 	}
