@@ -10,10 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// FIFOReader makes a FIFO at path and opens its reading end first (a
-// non-blocking open needs no writer), so that a writer opening it without
-// waiting finds a reader. got returns what was read once the writer has
-// come and closed, or fails the test after wait.
+// FIFOReader makes a FIFO at path with its reading end open, so a writer
+// opening it without waiting finds a reader; got returns what was read
+// once the writer has closed, or fails the test after wait.
 func FIFOReader(t testing.TB, path string, wait time.Duration) (got func() []byte) {
 	t.Helper()
 	if err := unix.Mkfifo(path, 0o600); err != nil {
@@ -52,12 +51,9 @@ func FIFOReader(t testing.TB, path string, wait time.Duration) (got func() []byt
 	}
 }
 
-// WritesIntoDevices guards a test that names /dev/null or /dev/full as an
-// output: write gets a character device like /dev/null (1, 3) made in a
-// temporary folder, and the test stops if the node is no longer that
-// device. A writer that would replace a device is caught on a copy, before
-// it reaches the machine's. Without the right to make a node (root), the
-// test is skipped: the real devices are left alone.
+// WritesIntoDevices gives write a copy of /dev/null (1, 3) in a temporary
+// folder and fails if it is replaced: caught on a copy, not the machine's.
+// Without the right to make a node, the test is skipped.
 func WritesIntoDevices(t testing.TB, write func(path string)) {
 	t.Helper()
 	node := filepath.Join(t.TempDir(), "null")

@@ -1,6 +1,5 @@
 // Package testenv is what the tests of several packages share: a fixed
-// date, edits that fail loudly, the real tools they compare against. It
-// is imported by tests only.
+// date, edits that fail loudly, the real tools they compare against.
 package testenv
 
 import (
@@ -22,8 +21,7 @@ const (
 	SessionDay = "2026-11-05"
 )
 
-// Day reads a civil day written AAAA-MM-JJ; a bad literal panics rather
-// than testing the zero time.
+// Day reads a civil day written AAAA-MM-JJ; a bad literal panics.
 func Day(s string) time.Time {
 	d, err := time.Parse("2006-01-02", s)
 	if err != nil {
@@ -32,9 +30,8 @@ func Day(s string) time.Time {
 	return d
 }
 
-// Edit returns s with the first old replaced by new. It panics when s does
-// not hold old: a case built by editing a good file must not quietly test
-// the good file when the text it meant to change has moved.
+// Edit returns s with the first old replaced by new, and panics when s
+// lacks old: an edited case must not quietly test the good file.
 func Edit(s, old, new string) string {
 	if !strings.Contains(s, old) {
 		panic("testenv.Edit: the text to replace is gone: " + old)
@@ -47,11 +44,8 @@ func EditAll(s, old, new string) string {
 	return strings.ReplaceAll(Edit(s, old, old), old, new)
 }
 
-// NeedTool returns the path of a real tool a test compares against
-// (ssh-keygen, sed). In CI a missing tool fails the test, never skips it:
-// the interop tests are the point. Under Wine (.ci/wine/test sets
-// PRET_WINE) it skips: the Linux tool cannot read Windows paths, and the
-// Linux run checks interop.
+// NeedTool returns the path of a real tool a test compares against. In
+// CI a missing tool fails the test; under Wine (PRET_WINE) it skips.
 func NeedTool(t testing.TB, name string) string {
 	t.Helper()
 	if os.Getenv("PRET_WINE") == "1" {
@@ -86,10 +80,8 @@ func SSHKeygen(t testing.TB, dir, name string, args ...string) string {
 }
 
 // OneWordOverflow: a line wider than the width holds a single word, the
-// one case pret leaves to the terminal (cutting would put a newline in a
-// fingerprint or a path that is copied). Markers the wrapper or survey
-// writes alone ("#", "-↪", "?", a diff's "-" or "+") are not words; a
-// word of the text such as "#####" is (FuzzWrapText found "#\n# #####").
+// one case pret leaves to the terminal. Markers written alone ("#", "-↪",
+// "?", a diff's "-" or "+") are not words; "#####" is (FuzzWrapText).
 func OneWordOverflow(line string) bool {
 	n, punct := 0, 0
 	for _, f := range strings.Fields(textwrap.StripEscapes(line)) {
@@ -104,8 +96,7 @@ func OneWordOverflow(line string) bool {
 	return n == 1 || n == 0 && punct > 0
 }
 
-// NonSpace is s without its spaces, line breaks and colour escapes: what
-// wrapping must keep, in order.
+// NonSpace is s without spaces and colour escapes: what wrapping keeps.
 func NonSpace(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
