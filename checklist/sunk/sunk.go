@@ -122,16 +122,6 @@ func readPods(doc map[string]any) (killWait *int, name string, err error) {
 	return nil, "", nil
 }
 
-func readConfigMap(doc map[string]any) (string, error) {
-	for _, item := range items(doc) {
-		if conf := get(item, "data", "scheduler.conf"); conf != nil {
-			inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
-			return str(get(inner, "scheduler", "name")), err
-		}
-	}
-	return "", nil
-}
-
 const step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io/component=scheduler -o jsonpath='{.items[0].data.scheduler\\.conf}' | yq '.scheduler.name'"
 
 // Check runs the checks of sunk.md, in order.
@@ -170,9 +160,16 @@ func Check(in Inputs) (*checklist.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmName, err := readConfigMap(docs[3])
-	if err != nil {
-		return nil, err
+	var cmName string
+	for _, item := range items(docs[3]) {
+		if conf := get(item, "data", "scheduler.conf"); conf != nil {
+			inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
+			if err != nil {
+				return nil, err
+			}
+			cmName = str(get(inner, "scheduler", "name"))
+			break
+		}
 	}
 	r := &checklist.Report{Name: "pret sunk"}
 	add := func(id string, st checklist.Status, msg, fix string) {
@@ -270,14 +267,7 @@ func Check(in Inputs) (*checklist.Report, error) {
 	default:
 		add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", scopeType), "écrivez scheduler.scope.type: cluster")
 	}
-	annotations, _ := get(policy, "base", "metadata", "annotations").(map[string]any)
-	checkAnnotations(annotations, add)
-	add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
-		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
-	return r, nil
-}
-
-func checkAnnotations(a map[string]any, add func(id string, st checklist.Status, msg, fix string)) {
+	a, _ := get(policy, "base", "metadata", "annotations").(map[string]any)
 	var bad, other []string
 	for _, k := range slices.Sorted(maps.Keys(a)) {
 		v := str(a[k])
@@ -310,4 +300,7 @@ func checkAnnotations(a map[string]any, add func(id string, st checklist.Status,
 	default:
 		add("annotations", checklist.Pass, "annotations SUNK bien formées", "")
 	}
+	add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
+		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
+	return r, nil
 }
