@@ -292,10 +292,9 @@ func Check(name string, data []byte, given Given) *Report {
 	s := Parse(name, data)
 	r := &Report{Effective: s.Effective(), Problems: leaks}
 	e := r.Effective
-	if len(s.Lines) == 0 {
-		r.add("sbatch-shebang", checklist.SevError, 0, "la première ligne est \"\" : le cours demande exactement #!/bin/bash")
-	} else if s.Lines[0] != "#!/bin/bash" {
-		r.add("sbatch-shebang", checklist.SevError, 1, "la première ligne est %q : le cours demande exactement #!/bin/bash", s.Lines[0])
+	head := s.Lines[:min(len(s.Lines), 1)] // the first line, if any
+	if first := strings.Join(head, ""); first != "#!/bin/bash" {
+		r.add("sbatch-shebang", checklist.SevError, len(head), "la première ligne est %q : le cours demande exactement #!/bin/bash", first)
 	}
 	if s.CRLF {
 		r.add("sbatch-crlf", checklist.SevError, 0, "fins de ligne Windows (CRLF) : sbatch refuse ce script ; enregistrez-le avec des fins de ligne Unix (LF)")

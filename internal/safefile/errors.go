@@ -18,8 +18,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Path + " : " + e.Reason }
 func (e *Error) Unwrap() error { return e.Err }
 
-// PathError says in French what went wrong with path. An *Error and nil
-// pass through unchanged.
+// PathError says in French what went wrong with path; *Error and nil pass.
 func PathError(path string, err error) error {
 	var fe *Error
 	if err == nil || errors.As(err, &fe) {

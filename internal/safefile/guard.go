@@ -25,7 +25,6 @@ func Protect(dir string, files ...string) Protected {
 // CheckTree refuses target when, once links and ".." are resolved, it is
 // the key folder or below it, or the same file as a protected one (a hard
 // link, another spelling on a case-insensitive disk, the key as a folder).
-// It changes nothing.
 func (p Protected) CheckTree(target string) error {
 	if p.dir == "" {
 		return nil

@@ -26,9 +26,8 @@ func (KeyFiles) Stage(path string, data []byte, perm fs.FileMode) (link func() e
 	return p.Link, p.Discard, nil
 }
 
-// Staged reports whether name is a temporary file stage(path, …) makes,
-// which a run killed before linking leaves; package keys removes those,
-// so no other name may match.
+// Staged reports whether name is a temporary file stage(path, …) makes:
+// package keys removes those a killed run left, so nothing else matches.
 func (KeyFiles) Staged(path, name string) bool {
 	tail, ok := strings.CutPrefix(name, "."+filepath.Base(path)+".tmp-")
 	return ok && tail != "" && len(tail) <= stagedLen && strings.Trim(tail, stagedDigits) == ""

@@ -9,21 +9,18 @@ import (
 )
 
 var (
-	// ErrExists is a name WriteNew found taken: it never replaces a file,
-	// even one that appeared a moment ago.
+	// ErrExists is a name WriteNew found taken: it never replaces a file.
 	ErrExists = errors.New("le fichier existe déjà ; il n'est jamais remplacé")
 	// ErrIncomplete is a write into a device or a FIFO that failed after it
 	// began: unlike a replaced file, part of the data may have gone out.
 	ErrIncomplete = errors.New("écriture interrompue")
 	// ErrNoReader is a FIFO nobody reads: writing would wait for one.
 	ErrNoReader = errors.New("aucun programme ne lit ce tube nommé ; rien n'a été écrit")
-	// ErrUnwritableKind is a folder, a socket, a block device: neither a
-	// regular file, a character device nor a FIFO.
+	// ErrUnwritableKind is a folder, a socket, a block device.
 	ErrUnwritableKind = errors.New("ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé : pret n'y écrit pas ; rien n'a été écrit")
 )
 
-// Pending is a file fully written and synced under a temporary name in
-// its target folder, waiting for its final name.
+// Pending is a file written and synced under a temporary name beside path.
 type Pending struct{ tmp, path string }
 
 // stage writes and syncs data in a new temporary file beside path, given
@@ -44,8 +41,7 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pendi
 	return &Pending{tmp: f.Name(), path: path}, nil
 }
 
-// fill gives f the owner of like (when not nil), writes data, syncs and
-// closes it.
+// fill gives f the owner of like (if any), writes, syncs and closes it.
 func fill(f *os.File, data []byte, like fs.FileInfo) error {
 	if like != nil {
 		keepOwner(f, like)
@@ -73,22 +69,17 @@ func (p *Pending) Link() error {
 // Discard removes the temporary file, if it is still there.
 func (p *Pending) Discard() { os.Remove(p.tmp) }
 
-// WriteReplace writes data to what path names, whole or not at all (an
-// output: acces.md, its state, reports, man pages; never a key):
-//   - nothing, or a regular file: a staged file takes the name by a
-//     rename, so a reader sees the old file or the new one, never a mix.
-//     A regular file keeps its permission bits (a 0444 file is replaced
-//     as mv does and stays 0444) and, when pret runs as root, its owner;
-//   - a symbolic link is followed: the file it names is replaced, the
-//     link stays; a dangling link creates its target, as ">" would;
-//   - a character device or a FIFO is written into, never replaced, the
-//     FIFO without waiting for a reader (none: ErrNoReader); a failed
-//     write wraps ErrIncomplete, since a part may have gone out;
-//   - anything else (folder, socket, block device) is ErrUnwritableKind.
+// WriteReplace writes data to what path names (an output, never a key),
+// whole or not at all:
+//   - nothing or a regular file: replaced by a rename, keeping its
+//     permission bits (as mv does) and, as root, its owner;
+//   - a symbolic link: the file it names is replaced, the link stays;
+//   - a character device or a FIFO: written into, a FIFO without waiting
+//     (ErrNoReader); a failed write wraps ErrIncomplete;
+//   - anything else is ErrUnwritableKind.
 //
-// It never lands in the key folder or below it, even when a folder on
-// the path is swapped for a link to it meanwhile (see inOpenDir, put).
-// Callers check the path first (CheckTree) for the person's message.
+// It never lands in the key folder or below it, even when a folder on the
+// path is swapped meanwhile. Callers check the path first (CheckTree).
 func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
 	st, err := os.Stat(path)
 	switch {
@@ -110,8 +101,7 @@ func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) erro
 	return p.replaceAt(target, data, perm, st)
 }
 
-// WritableKind tells whether WriteReplace would write at a path whose
-// os.Stat is st: a regular file, a character device or a FIFO.
+// WritableKind tells whether WriteReplace writes at a path of os.Stat st.
 func WritableKind(st fs.FileInfo) bool {
 	m := st.Mode()
 	return m.IsRegular() || m&fs.ModeNamedPipe != 0 || m&fs.ModeCharDevice != 0
