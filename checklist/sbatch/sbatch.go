@@ -376,20 +376,6 @@ func sameMeaning(o Option, e Effective) bool {
 	return ok && e.MemMiB == 1024
 }
 
-func minutes(m int) string {
-	switch {
-	case m == 0:
-		return "aucune limite"
-	case m == 1:
-		return "1 minute"
-	case m == 60:
-		return "1 heure"
-	case m%60 == 0:
-		return fmt.Sprintf("%d heures (%d minutes)", m/60, m)
-	}
-	return fmt.Sprintf("%d minutes", m)
-}
-
 func explain(s *Script, e Effective) []string {
 	var out []string
 	for i, line := range s.Lines {
@@ -435,13 +421,20 @@ func explainOption(o Option) string {
 		return fmt.Sprintf("%s : les erreurs vont dans %s", o.Written, o.Value)
 	case "time":
 		m, unlimited, ok := ParseTime(o.Value)
+		kept := fmt.Sprintf("%d minutes", m)
 		switch {
 		case !ok:
 			return fmt.Sprintf("%s : durée que Slurm ne comprend pas ; sbatch refuse le script", o.Written)
 		case unlimited:
 			return fmt.Sprintf("%s : aucune limite de temps", o.Written)
+		case m == 1:
+			kept = "1 minute"
+		case m == 60:
+			kept = "1 heure"
+		case m%60 == 0:
+			kept = fmt.Sprintf("%d heures (%d minutes)", m/60, m)
 		}
-		return fmt.Sprintf("%s : Slurm retient %s", o.Written, minutes(m))
+		return fmt.Sprintf("%s : Slurm retient %s", o.Written, kept)
 	case "cpus-per-task":
 		return fmt.Sprintf("%s : %s CPU pour la tâche", o.Written, o.Value)
 	case "mem":

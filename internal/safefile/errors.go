@@ -92,8 +92,3 @@ var errnoReasons = map[syscall.Errno]string{
 }
 
 const diskFull, noDevice = "plus de place sur le disque", "aucun périphérique ne répond à ce chemin"
-
-func isSymlinkErr(err error) bool {
-	var errno syscall.Errno
-	return errors.As(err, &errno) && (errno == syscall.ELOOP || errno == symlinkErrno)
-}

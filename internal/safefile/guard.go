@@ -63,14 +63,18 @@ func resolve(path string) string {
 			p = wd + string(filepath.Separator) + p
 		}
 	}
+	isSep := func(r rune) bool { return r < 128 && os.IsPathSeparator(uint8(r)) }
 	for range 40 {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
 			return filepath.Join(r, rest)
 		}
-		parent, name, ok := split(p)
-		if !ok {
+		// Cut p at its last separator, without cleaning it.
+		q := strings.TrimRightFunc(p, isSep)
+		i, vol := strings.LastIndexFunc(q, isSep), len(filepath.VolumeName(q))
+		if i < vol {
 			break
 		}
+		parent := q[:max(i, vol+1)] // a root keeps its separator
 		if link, err := os.Readlink(p); err == nil {
 			if !filepath.IsAbs(link) {
 				link = parent + string(filepath.Separator) + link
@@ -78,21 +82,7 @@ func resolve(path string) string {
 			p = link
 			continue
 		}
-		p, rest = parent, filepath.Join(name, rest)
+		p, rest = parent, filepath.Join(q[i+1:], rest)
 	}
 	return filepath.Join(p, rest)
-}
-
-// split cuts p at its last separator without cleaning it.
-func split(p string) (parent, name string, ok bool) {
-	isSep := func(r rune) bool { return r < 128 && os.IsPathSeparator(uint8(r)) }
-	q := strings.TrimRightFunc(p, isSep)
-	i, vol := strings.LastIndexFunc(q, isSep), len(filepath.VolumeName(q))
-	if i < vol || i == len(q)-1 {
-		return "", "", false
-	}
-	if i == vol {
-		return q[:i+1], q[i+1:], true
-	}
-	return q[:i], q[i+1:], true
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 )
 
@@ -102,12 +103,13 @@ func NotRegular(path string, k Kind) error { return wrap(path, k, NoFollow, ErrN
 var errTooLarge = errors.New("too large")
 
 func wrap(path string, k Kind, follow Follow, err error) error {
+	var errno syscall.Errno
 	switch {
 	case errors.Is(err, errTooLarge):
 		return &Error{Path: path, Reason: fmt.Sprintf("fichier trop grand (plus de %s) pour un %s : il n'a pas été lu", size(k.Max), k.Name), Err: ErrTooLarge}
 	case errors.Is(err, ErrNotRegular):
 		return &Error{Path: path, Reason: ErrNotRegular.Error() + " (dossier, tube, périphérique ou socket) : il n'a pas été lu", Err: ErrNotRegular}
-	case follow == NoFollow && isSymlinkErr(err):
+	case follow == NoFollow && errors.As(err, &errno) && (errno == syscall.ELOOP || errno == symlinkErrno):
 		return &Error{Path: path, Reason: ErrSymlink.Error(), Err: ErrSymlink}
 	}
 	return PathError(path, err)
