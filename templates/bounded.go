@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"text/template"
 	"text/template/parse"
 )
 
@@ -29,15 +28,8 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 // test and never build a larger value (printf, index, slice… are refused).
 var allowed = map[string]bool{"eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true, "not": true, "and": true, "or": true, "len": true}
 
-// checkTree refuses what could make rendering take longer than reading
-// the template: loops, other templates (recursion), other functions.
-func checkTree(t *template.Template) error {
-	if len(t.Templates()) > 1 {
-		return errors.New("« define » et « block » ne sont pas permis ; écrivez le modèle d'un seul tenant")
-	}
-	return walk(t.Tree, t.Tree.Root)
-}
-
+// walk refuses what could make rendering take longer than reading the
+// template: loops, other templates (recursion), other functions.
 func walk(tree *parse.Tree, n parse.Node) error {
 	var children []parse.Node
 	switch n := n.(type) {

@@ -54,7 +54,7 @@ type Access struct {
 
 // Render fills text (the built-in template when empty). Unknown names are
 // errors: an acces.md with a hole would be sent as is. A custom template
-// is untrusted: checkTree bounds its time, boundedBuffer its output.
+// is untrusted: walk bounds its time, boundedBuffer its output.
 func Render(text string, a Access) ([]byte, error) {
 	if text == "" {
 		text = accesTemplate
@@ -71,7 +71,11 @@ func Render(text string, a Access) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modèle d'acces.md invalide : %s", frenchTemplateError(err))
 	}
-	if err := checkTree(t); err != nil {
+	err = walk(t.Tree, t.Tree.Root)
+	if len(t.Templates()) > 1 {
+		err = errors.New("« define » et « block » ne sont pas permis ; écrivez le modèle d'un seul tenant")
+	}
+	if err != nil {
 		return nil, fmt.Errorf("modèle d'acces.md refusé : %w", err)
 	}
 	label := "Date de la demande du compte d'accès"

@@ -85,43 +85,6 @@ func items(doc map[string]any) []any {
 	return []any{doc}
 }
 
-// readPods reads the first scheduler container's --slurm-kill-wait and
-// --scheduler-name.
-func readPods(doc map[string]any) (killWait *int, name string, err error) {
-	for _, item := range items(doc) {
-		list, _ := get(item, "spec", "containers").([]any)
-		for _, c := range list {
-			if str(get(c, "name")) != "scheduler" {
-				continue
-			}
-			command, _ := get(c, "command").([]any)
-			rest, _ := get(c, "args").([]any)
-			var args []string
-			for _, a := range append(command, rest...) {
-				args = append(args, str(a))
-			}
-			for i, a := range args {
-				flag, value, has := strings.Cut(a, "=")
-				if !has && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-					value = args[i+1]
-				}
-				switch flag {
-				case "--slurm-kill-wait":
-					n, ok := seconds(value)
-					if !ok {
-						return nil, "", &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
-					}
-					killWait = &n
-				case "--scheduler-name":
-					name = value
-				}
-			}
-			return killWait, name, nil
-		}
-	}
-	return nil, "", nil
-}
-
 const step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io/component=scheduler -o jsonpath='{.items[0].data.scheduler\\.conf}' | yq '.scheduler.name'"
 
 // Check runs the checks of sunk.md, in order.
@@ -156,9 +119,40 @@ func Check(in Inputs) (*checklist.Report, error) {
 	if inner, ok := get(policy, "policy").(map[string]any); ok {
 		policy = inner // runner.json, as GetManagedRunner returns it
 	}
-	kwPods, podsName, err := readPods(docs[2])
-	if err != nil {
-		return nil, err
+	// --slurm-kill-wait and --scheduler-name of the scheduler container.
+	var kwPods *int
+	var podsName string
+pods:
+	for _, item := range items(docs[2]) {
+		list, _ := get(item, "spec", "containers").([]any)
+		for _, c := range list {
+			if str(get(c, "name")) != "scheduler" {
+				continue
+			}
+			command, _ := get(c, "command").([]any)
+			rest, _ := get(c, "args").([]any)
+			var args []string
+			for _, a := range append(command, rest...) {
+				args = append(args, str(a))
+			}
+			for i, a := range args {
+				flag, value, has := strings.Cut(a, "=")
+				if !has && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+					value = args[i+1]
+				}
+				switch flag {
+				case "--slurm-kill-wait":
+					n, ok := seconds(value)
+					if !ok {
+						return nil, &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
+					}
+					kwPods = &n
+				case "--scheduler-name":
+					podsName = value
+				}
+			}
+			break pods // the first scheduler container
+		}
 	}
 	var cmName string
 	for _, item := range items(docs[3]) {
