@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/romeo-pret/pret/internal/textwrap"
 )
@@ -98,10 +97,5 @@ func OneWordOverflow(line string) bool {
 
 // NonSpace is s without spaces and colour escapes: what wrapping keeps.
 func NonSpace(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, textwrap.StripEscapes(s))
+	return strings.Join(strings.Fields(textwrap.StripEscapes(s)), "")
 }
