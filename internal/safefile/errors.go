@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -36,10 +37,7 @@ func Reason(err error) string {
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		if r, ok := osReasons[errno]; ok {
-			return r
-		}
-		if r, ok := errnoReasons[errno]; ok {
+		if r := cmp.Or(osReasons[errno], errnoReasons[errno]); r != "" {
 			return r
 		}
 	}
