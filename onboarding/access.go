@@ -53,9 +53,7 @@ func CheckAccessDate(date, today, session time.Time) (warning string, err error)
 	return "", nil
 }
 
-// FileStatus compares the acces.md on disk with the one to write: none
-// yet, the same content (signed or not), or other content (replaced only
-// on a yes).
+// FileStatus compares the acces.md on disk with the one to write.
 type FileStatus int
 
 const (
@@ -83,9 +81,8 @@ type AccessPlan struct {
 	Warning string
 	Key     string // the fingerprint line written
 	Stale   bool   // the file on disk does not state this declaration
-	// DateOnly is the file on disk with only its date line replaced by
-	// Content's, when that is enough (a signed file loses its block);
-	// dateFrom is what it changes.
+	// DateOnly is the file on disk with only its date line set to Content's
+	// (a signed file loses its block); dateFrom is what it changes.
 	DateOnly, dateFrom []byte
 }
 
@@ -106,9 +103,8 @@ func (p *AccessPlan) diff(from, to []byte, label string, color bool) string {
 	return UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", redact(from), redact(to), color)
 }
 
-// dateOnly fills p.Stale and p.DateOnly for a file on disk that differs,
-// at the validator's date line; kept only when the validator then reads
-// the declared date in it.
+// dateOnly fills p.Stale, and p.DateOnly when the validator reads the
+// declared date in the file edited at its date line.
 func (p *AccessPlan) dateOnly() {
 	was, want := acces.Validate(p.Old, acces.Rules{}), acces.Validate(p.Content, acces.Rules{})
 	p.Stale = was.Date != p.Record.Date || was.Status != "" && was.Status != p.Record.Status
@@ -145,8 +141,7 @@ func lineLead(l []byte) []byte {
 	return l[:i+acces.MarkerLen(string(l[i:]))]
 }
 
-// PlanAccess renders acces.md and compares it with the file on disk,
-// writing nothing.
+// PlanAccess renders acces.md and compares it with the file on disk.
 func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	p, err := s.render(d)
 	if err != nil {
@@ -179,8 +174,8 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	return p, nil
 }
 
-// render is acces.md for d after the checks that need no other answer:
-// the key and the template, which the wizard checks before asking.
+// render is acces.md for d after the checks of the key and the template,
+// which the wizard makes before asking.
 func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err := s.checkOutputs(); err != nil {
 		return nil, err
@@ -222,8 +217,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 		return nil, &Error{Msg: err.Error(), Hint: "corrigez le modèle donné par acces.modele, ou videz ce réglage pour le modèle intégré", Input: true}
 	}
 	if s.Template != "" {
-		// A custom template's result that `pret valider` refuses is
-		// never written; said in the validator's sentences and codes.
+		// A custom template's result that `pret valider` refuses is never written.
 		res := acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today})
 		if why := errorsOf(res.Problems, false); len(why) > 0 {
 			return nil, &Error{Input: true,
@@ -257,8 +251,7 @@ func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []str
 	return errs
 }
 
-// errNotWritten: acces.md failed, the declaration recorded; the wizard
-// asks for another folder.
+// errNotWritten: acces.md failed, the declaration noted; the wizard asks again.
 var errNotWritten = errors.New("acces.md non écrit")
 
 // Recording is one declaration to record, and acces.md to write.
@@ -266,8 +259,7 @@ type Recording struct {
 	Settings
 	Declaration
 	// Replace decides about an acces.md with other content; ReplaceDate,
-	// when Replace said no and the plan has a DateOnly, whether only the
-	// date line changes. nil keeps the file.
+	// after a no, about its DateOnly. nil keeps the file.
 	Replace, ReplaceDate func(*AccessPlan) (bool, error)
 	ForceState           bool                     // set an unreadable state aside (--force)
 	Guard                func(func() error) error // a signal waits for the writes
@@ -285,23 +277,15 @@ type Outcome struct {
 }
 
 // RecordAccess is the one path from a declaration to the files, for the
-// wizard and `pret acces`: plan acces.md, ask about replacing it, then
-// record and write. The declaration is recorded even when the learner
-// keeps their acces.md; records are appended, and an unreadable state is
-// not written over unless ForceState, and then a copy is kept.
+// wizard and `pret acces`: plan, ask, record (even when acces.md is kept),
+// write. An unreadable state is set aside only with ForceState.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
 	}
-	out := &Outcome{}
 	state, err := LoadState(r.StatePath)
-	var serr *StateError
-	switch {
-	case errors.As(err, &serr):
-		out.StateErr = serr
-	case err != nil:
-		return nil, err
-	}
+	serr, _ := err.(*StateError)
+	out := &Outcome{StateErr: serr}
 	if err := beforeRequest(state, r.Declaration); err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
@@ -409,8 +393,7 @@ func CheckState(store keys.Store, path string) error {
 type Output struct{ Path, Setting string }
 
 // CheckOutputs refuses an output on the key, its .pub, or in or below the
-// key folder, however spelled (links, "..", "~"); every command asks just
-// before writing. The error is the person's input (exit 2).
+// key folder, however spelled (links, "..", "~"); an input error (exit 2).
 func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {
@@ -424,11 +407,8 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 }
 
 // UnifiedDiff shows, as `diff -u` does, how the lines of old become those
-// of new: three lines of context, @@ hunk headers. The comparison is Go's
-// anchored diff (go-internal/diff): O(n log n), so a 1 MiB file costs no
-// quadratic time. Colour (red removed, green added) only when color is
-// set. Every line is shown through checklist.Escape: a file's bytes never
-// drive the terminal.
+// of new; colour only when color is set. Every line goes through
+// checklist.Escape: a file's bytes never drive the terminal.
 func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 	paint := func(code, s string) string {
 		if !color {
@@ -443,9 +423,8 @@ func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 		case l == `\ No newline at end of file`:
 			lines[len(lines)-1] += "  (pas de saut de ligne final)"
 		case strings.HasPrefix(l, "@@"):
-			var a, b, c, d int
-			fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &c, &d)
-			lines = append(lines, "@@ -"+hunkRange(a, b)+" +"+hunkRange(c, d)+" @@")
+			// "@@ -a,b +c,d @@" with a count of 1 left out, as diff -u does.
+			lines = append(lines, strings.ReplaceAll(l, ",1 ", " "))
 		default:
 			lines = append(lines, l[:1]+checklist.Escape(l[1:]))
 		}
@@ -461,13 +440,4 @@ func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 		out.WriteString(l + "\n")
 	}
 	return out.String()
-}
-
-// hunkRange writes a range as diff -u does: "5" for one line, "4,0" for
-// none (the line before it).
-func hunkRange(start, count int) string {
-	if count == 1 {
-		return fmt.Sprint(start)
-	}
-	return fmt.Sprintf("%d,%d", start, count)
 }

@@ -156,24 +156,19 @@ func TildePath(p, home string) string {
 	return "~/" + filepath.ToSlash(rel)
 }
 
-// Where says where acces.md goes and lets the learner choose another
-// folder; it returns the absolute path to write. file is absolute. A
-// place pret will not write is refused at once and the folder asked
-// again, so that the answers given before are never lost to an error at
-// the end: a folder that does not exist or is a file, the key's folder
-// or one below it, a name taken by something that is not a file. why,
-// when not empty, is a refusal of file already known (a write failed).
+// Where says where acces.md goes (file, absolute) and lets the learner
+// choose another folder. A place pret will not write (refusedPlace) is
+// refused at once, so the answers given before are never lost to an error
+// at the end; why, when not empty, is a known refusal of file.
 func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
 	if why == "" {
 		why = refusedPlace(file, store)
 	}
-	ask := why != ""
-	if ask {
-		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
-	}
-	for {
+	for shown := filepath.Dir(file); ; {
 		dir := filepath.Dir(file)
-		if !ask {
+		if why != "" {
+			fmt.Fprintf(out, "✘ %s : %s.\n", esc(shown), why)
+		} else {
 			fmt.Fprintf(out, "acces.md sera écrit ici : %s\n", esc(file))
 			if root, ok := GitWorkTree(dir); ok {
 				fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", esc(root))
@@ -199,12 +194,10 @@ func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why s
 			}
 		}
 		next := filepath.Join(d, filepath.Base(file))
-		if why := refusedPlace(next, store); why != "" {
-			fmt.Fprintf(out, "✘ %s : %s.\n", esc(d), why)
-			ask = true
-			continue
+		if why = refusedPlace(next, store); why == "" {
+			file = next
 		}
-		file, ask = next, false
+		shown = d
 	}
 }
 

@@ -82,12 +82,7 @@ func (w *Wizard) Run() error {
 
 	fmt.Fprintln(w.Out, "2. Le compte d'accès")
 	state, err := LoadState(w.StatePath)
-	var serr *StateError
-	if errors.As(err, &serr) {
-		state = &State{}
-	} else if err != nil {
-		return err
-	}
+	serr, _ := err.(*StateError)
 	decl, err := Account{P: w.P, Out: w.Out, State: state, StateErr: serr, Channel: w.Channel, Today: w.Today, Session: w.Session.Day}.Ask()
 	if err != nil {
 		return err
@@ -106,24 +101,22 @@ func (w *Wizard) Run() error {
 			}
 		}
 		var out *Outcome
-		for why := ""; ; {
+		// Not writable after all: the declaration is noted, the folder
+		// asked again.
+		for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
 			if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
 				return err
 			}
 			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
 				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
 			var e *Error
-			if errors.Is(err, errNotWritten) && errors.As(err, &e) {
-				// Not writable after all: the declaration is noted, the
-				// folder asked again.
-				fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
-				why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier"
-				continue
+			if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
+				break
 			}
-			if err != nil {
-				return err
-			}
-			break
+			fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
+		}
+		if err != nil {
+			return err
 		}
 		w.report(out)
 		next.AccessFile = w.File
