@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
@@ -107,7 +109,9 @@ func (a Account) Ask() (*Declaration, error) {
 			err = beforeRequest(a.State, Declaration{status, d})
 		}
 		if err != nil {
-			fmt.Fprintf(a.Out, "✘ %s.\n", esc(capitalize(err.Error()))) // quotes what was typed
+			msg := err.Error() // quotes what was typed
+			r, n := utf8.DecodeRuneInString(msg)
+			fmt.Fprintf(a.Out, "✘ %s.\n", esc(string(unicode.ToUpper(r))+msg[n:]))
 			continue
 		}
 		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))

@@ -31,11 +31,9 @@ func CheckPassphrase(p string) error {
 	return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 }
 
-// Untypable refuses a passphrase nobody could type back, naming the first
-// such character by its code point (never the passphrase): controls, line
-// separators, and format characters that show as nothing (Cf: a BOM, zero
-// width spaces, bidi marks, tags). A passphrase file holding one was saved
-// by an editor: the key it made could only be opened by that file.
+// Untypable refuses a passphrase nobody could type back (controls, line
+// separators, invisible Cf: a BOM, bidi marks, tags), naming the character
+// by its code point: a key made from such a file opens only with it.
 func Untypable(p string) error {
 	for _, r := range p {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) || 0xe0000 <= r && r <= 0xe007f {
@@ -86,20 +84,18 @@ func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
 
 // KeyResult is what the key step did.
 type KeyResult struct {
-	State    *keys.State
 	Created  bool
 	Rebuilt  bool   // the missing .pub was written from the private key
-	Line     string // the fingerprint line, as `ssh-keygen -lf NOM.pub` prints it
+	Line     string // as `ssh-keygen -lf NOM.pub` prints it
 	Warnings []Warning
-	Removed  []string // temporary files a killed run had left beside the key
+	Removed  []string // a killed run's temporary files beside the key
 }
 
 // Warning is a problem worth saying that does not stop anything.
 type Warning struct{ Msg, Hint string }
 
-// EnsureKey keeps the key that exists or creates one. passphrase is called
-// only when a key must be created; guard wraps each write, never the
-// question.
+// EnsureKey keeps the key that exists or creates one, calling passphrase
+// then; guard wraps each write, never the question.
 func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error), guard func(func() error) error) (*KeyResult, error) {
 	// A killed run's copy of a key under another name: nobody else cleans it.
 	removed, err := store.RemoveLeftovers()
@@ -110,7 +106,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	if err != nil {
 		return nil, keyError(store, err)
 	}
-	res := &KeyResult{State: st, Removed: removed}
+	res := &KeyResult{Removed: removed}
 	switch st.Kind {
 	case keys.OrphanPub:
 		return nil, refused(
@@ -134,18 +130,16 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		default:
 			res.Created = true
 		}
-		res.State = st
 	}
-	if err := checkKept(store, res.State); err != nil {
+	if err := checkKept(store, st); err != nil {
 		return nil, err
 	}
-	if res.State.Pub == nil && res.State.PubErr == nil {
-		if err := guarded(guard, func() (err error) { st, err = store.RebuildPub(res.State); return }); err != nil {
+	if st.Pub == nil && st.PubErr == nil {
+		if err := guarded(guard, func() (err error) { st, err = store.RebuildPub(st); return }); err != nil {
 			return nil, keyError(store, err)
 		}
-		res.State, res.Rebuilt = st, true
+		res.Rebuilt = true
 	}
-	st = res.State
 	// What `pret verifier` would fail on: ssh refuses a private key others
 	// can read, and a folder others can write lets them swap the key.
 	problems, _ := store.Permissions()

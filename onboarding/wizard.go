@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/templates"
 )
@@ -24,12 +22,10 @@ type Wizard struct {
 	Guard   func(func() error) error // a signal waits for a write
 	// Signer, when set, is offered after acces.md: the learner proves now,
 	// not on the session's morning, that they remember the passphrase.
-	Signer *AccessSigner
-	// Checklist runs `pret verifier` for the acces.md written; its error
-	// is Run's.
-	Checklist func(accessFile string) error
-	Color     bool   // colour the diff (a terminal without NO_COLOR)
-	GOOS      string // for the agent command of the last screen
+	Signer    *AccessSigner
+	Checklist func(accessFile string) error // `pret verifier`; its error is Run's
+	Color     bool                          // colour the diff (a terminal without NO_COLOR)
+	GOOS      string                        // for the agent command of the last screen
 }
 
 // Banner is the session and how far away it is.
@@ -93,8 +89,7 @@ func (w *Wizard) Run() error {
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
 	} else {
-		if last := state.File; last != "" && last != w.File {
-			// Written in another folder last time: keep that one.
+		if last := state.File; last != "" && last != w.File { // written elsewhere last time
 			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
 				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
 				w.File = last
@@ -143,10 +138,10 @@ func (w *Wizard) Run() error {
 }
 
 // AskReplace asks about an acces.md that differs: the diff, the signature
-// it would lose, then the question, "Non" by default.
+// it would lose, then the question, "Non" by default. The diff is one
+// write, for a terminal-wide wrapper to keep each line's marker.
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
-		// One write: a terminal-wide wrapper keeps each diff line's marker.
 		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
 		if p.LosesSignature() {
 			fmt.Fprintln(out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
@@ -196,9 +191,4 @@ func (w *Wizard) report(out *Outcome) {
 // warnHint says a problem that stops nothing, and what to do about it.
 func warnHint(out io.Writer, msg, hint string) {
 	fmt.Fprintf(out, "Attention : %s.\nConseil : %s.\n", esc(msg), esc(hint))
-}
-
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }
