@@ -13,17 +13,12 @@ import (
 )
 
 // Text re-flows the lines of s wider than width display columns, breaking
-// at spaces; width <= 0 changes nothing. A continuation starts under the
-// text of a column layout ("OK key-present   message…"), or 4 columns in
-// when that column is past the middle. A word is never cut, even one wider
-// than the terminal (a fingerprint, a path): it gets a line of its own
-// from the margin, left to the terminal's soft wrap, which a copy-paste
-// rejoins where a newline from pret would stay inside the copy.
-//
-// A comment line ("# …") continues as a comment. In a unified diff's hunk
-// (after "@@ -a,b +c,d @@", as many lines as its counts say) each
-// continuation repeats the line's marker ('-', '+' or ' ') and "↪ ", so a
-// wrapped removed line still reads as removed.
+// at spaces; width <= 0 changes nothing. A continuation starts under a
+// layout's last column, or 4 columns in when that is past the middle. A
+// word is never cut: one wider than the terminal (a fingerprint, a path)
+// gets a line of its own, left to the soft wrap, which a copy rejoins.
+// A comment ("# …") continues as a comment; a line of a diff's hunk
+// continues with its marker and "↪ ", so a removed line still reads so.
 func Text(s string, width int) string {
 	if width <= 0 {
 		return s
@@ -42,7 +37,10 @@ func Text(s string, width int) string {
 			lines[i] = wrapDiffLine(line, width)
 			continue
 		}
-		old, new = hunkCounts(plain)
+		old, new = 0, 0
+		if m := hunkHeader.FindStringSubmatch(plain); m != nil {
+			old, new = hunkCount(m[1]), hunkCount(m[2])
+		}
 		lines[i] = wrapLine(line, plain, width)
 	}
 	return strings.Join(lines, "\n")
@@ -50,26 +48,16 @@ func Text(s string, width int) string {
 
 var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
 
-// hunkCounts reads the line counts of a hunk header (a count left out is
-// 1); zero for any other line.
-func hunkCounts(plain string) (old, new int) {
-	m := hunkHeader.FindStringSubmatch(plain)
-	if m == nil {
-		return 0, 0
-	}
-	count := func(c string) int {
-		n, err := strconv.Atoi(c)
-		if err != nil {
-			return 1
-		}
+// hunkCount is a hunk header's line count; one when left out.
+func hunkCount(c string) int {
+	if n, err := strconv.Atoi(c); err == nil {
 		return n
 	}
-	return count(m[1]), count(m[2])
+	return 1
 }
 
 // wrapLine wraps a line of text, or of comment (shell, ssh_config) whose
-// continuations are comments at the same indent, so that a block copied
-// from a narrow terminal still reads as it was meant.
+// continuations are comments at the same indent.
 func wrapLine(line, plain string, width int) string {
 	if Columns(line) <= width {
 		return line
@@ -89,8 +77,7 @@ func wrapLine(line, plain string, width int) string {
 	return flow(line, 0, width, strings.Repeat(" ", hang), hang, true)
 }
 
-// wrapDiffLine wraps one line of a hunk: colour and marker first, then
-// its text, each continuation starting with the marker and "↪ ".
+// wrapDiffLine wraps one line of a hunk, after its colour and marker.
 func wrapDiffLine(line string, width int) string {
 	if Columns(line) <= width {
 		return line
@@ -104,10 +91,9 @@ func wrapDiffLine(line string, width int) string {
 }
 
 // flow lays text out from column col, breaking before a word that does not
-// fit; each new line starts with cont, contW columns wide. A word wider
-// than the room after cont starts a line of its own at the margin when
-// bare allows, else after cont (a diff or comment line needs its marker).
-// Spacing is kept within a line (a layout's columns); a break drops it.
+// fit; each new line starts with cont, contW columns wide, but a word too
+// wide even after cont, which starts at the margin when bare. Spacing is
+// kept within a line (a layout's columns); a break drops it.
 func flow(text string, col, width int, cont string, contW int, bare bool) string {
 	var b strings.Builder
 	for k, u := range units(text) {
@@ -133,10 +119,8 @@ func flow(text string, col, width int, cont string, contW int, bare bool) string
 }
 
 // units cuts text into words, each with the spaces before it, as offsets
-// {gap, word, end}. The spaces French typography never breaks stay inside
-// a word: before ':', ';', '?', '!' and '»', and after '«'. pret's
-// messages write them as ordinary spaces, so a narrow terminal would
-// otherwise start a line with a lone ':'.
+// {gap, word, end}. The spaces French never breaks (before ':', ';', '?',
+// '!', '»', after '«') stay inside a word: pret writes them as ordinary ones.
 func units(text string) [][3]int {
 	var us [][3]int
 	last := 0 // where the last word starts
@@ -162,8 +146,8 @@ func units(text string) [][3]int {
 	return us
 }
 
-// hangColumn is where the text after the last wide gap (two spaces or
-// more) begins: the message column of a checklist or flag line.
+// hangColumn is where the text after the last gap of two spaces or more
+// begins: the message column of a checklist or flag line.
 func hangColumn(line string, lead int) int {
 	hang, rest := lead, line[lead:]
 	for {
@@ -196,16 +180,12 @@ func Columns(s string) int {
 	return n
 }
 
-// escape is a CSI sequence (ESC [ … final byte, or to the end when
-// unterminated), or a lone ESC.
+// escape is a CSI sequence (to the end when unterminated), or a lone ESC.
 var escape = regexp.MustCompile("\x1b(\\[[^\x40-\x7e]*([\x40-\x7e]|$))?")
 
 var colour = regexp.MustCompile("^(" + escape.String() + ")*")
 
 // StripEscapes is s without its colour escapes.
 func StripEscapes(s string) string {
-	if !strings.Contains(s, "\x1b") {
-		return s
-	}
 	return escape.ReplaceAllString(s, "")
 }
