@@ -1,7 +1,6 @@
-// Package onboarding is the learner's path to the session: the key, the
-// access date, acces.md, then the checklist. It talks to the person only
-// through a Prompter and plain streams, so the whole flow runs in tests
-// without a terminal and the prompt library can be swapped in one file.
+// Package onboarding is the learner's path to the session: key, access
+// date, acces.md, checklist. It talks to the person only through a
+// Prompter and plain streams, so it runs in tests without a terminal.
 package onboarding
 
 import (
@@ -12,12 +11,9 @@ import (
 // Prompter asks one question at a time. Implementations return
 // ErrInterrupted when the person presses Ctrl-C.
 type Prompter interface {
-	// Password reads a secret without showing it.
-	Password(message, help string) (string, error)
-	// Select offers choices in French words and returns the index chosen.
-	Select(message string, options []string, def int, help string) (int, error)
-	// Input reads a line, offering def.
-	Input(message, def, help string) (string, error)
+	Password(message, help string) (string, error)                              // a secret, never shown
+	Select(message string, options []string, def int, help string) (int, error) // the index chosen
+	Input(message, def, help string) (string, error)                            // a line, def offered
 }
 
 // ErrInterrupted is Ctrl-C at a question.
@@ -35,23 +31,15 @@ func askYesNo(p Prompter, message string, def bool, help string) (bool, error) {
 }
 
 // Error is a failure the person can act on: what went wrong and what to do
-// next. onboarding never chooses an exit code: cmd/pret reads Input to
-// tell a mistake in what was given (a template, a setting) from a refusal.
+// next. cmd/pret chooses the exit code from Input.
 type Error struct {
-	Msg  string
-	Hint string
-	Err  error
-	// Input is true when the fault is in what the person gave pret (a
-	// setting, a template), not in the state of their files.
-	Input bool
+	Msg   string
+	Hint  string
+	Err   error
+	Input bool // the fault is in what the person gave (a setting, a template)
 }
 
-func (e *Error) Error() string {
-	if e.Err != nil && e.Msg == "" {
-		return e.Err.Error()
-	}
-	return e.Msg
-}
+func (e *Error) Error() string { return e.Msg }
 
 func (e *Error) Unwrap() error { return e.Err }
 
@@ -59,8 +47,7 @@ func refused(hint string, format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// guarded runs f through guard, which makes a signal wait for a write to
-// end; a nil guard runs f as it is.
+// guarded runs f through guard (a signal waits for a write), if any.
 func guarded(guard func(func() error) error, f func() error) error {
 	if guard == nil {
 		return f()
