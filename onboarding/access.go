@@ -40,8 +40,7 @@ type Settings struct {
 	Home      string // the learner's home folder, to write paths as ~/…
 }
 
-// CheckAccessDate applies cli.md: not in the future; on or after the
-// session day it is accepted with a warning.
+// CheckAccessDate applies cli.md: not in the future; on or after the session, a warning.
 func CheckAccessDate(date, today, session time.Time) (warning string, err error) {
 	if date.After(today) {
 		return "", fmt.Errorf("la date %s est dans le futur (aujourd'hui : %s)", date.Format("2006-01-02"), today.Format("2006-01-02"))
@@ -81,16 +80,14 @@ type AccessPlan struct {
 	Warning string
 	Key     string // the fingerprint line written
 	Stale   bool   // the file on disk does not state this declaration
-	// DateOnly is the file on disk with only its date line set to Content's
-	// (a signed file loses its block); dateFrom is what it changes.
+	// DateOnly is the file on disk with only its date line set to Content's.
 	DateOnly, dateFrom []byte
 }
 
 // LosesSignature: writing would drop the signature of the file on disk.
 func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
-// Diff is the change as a unified diff. The file on disk may be anything:
-// its private key lines are left out before UnifiedDiff escapes the rest.
+// Diff is the change as a unified diff, private key lines left out.
 func (p *AccessPlan) Diff(color bool) string { return p.diff(p.Old, p.Content, "nouveau", color) }
 
 // DateDiff is DateOnly's change.
@@ -103,8 +100,7 @@ func (p *AccessPlan) diff(from, to []byte, label string, color bool) string {
 	return UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", redact(from), redact(to), color)
 }
 
-// dateOnly fills p.Stale, and p.DateOnly when the validator reads the
-// declared date in the file edited at its date line.
+// dateOnly fills p.Stale, and p.DateOnly when editing the date line is enough.
 func (p *AccessPlan) dateOnly() {
 	was, want := acces.Validate(p.Old, acces.Rules{}), acces.Validate(p.Content, acces.Rules{})
 	p.Stale = was.Date != p.Record.Date || was.Status != "" && was.Status != p.Record.Status
@@ -125,8 +121,7 @@ func (p *AccessPlan) dateOnly() {
 	}
 	line := bytes.TrimRight(bytes.SplitAfter(p.Content, []byte("\n"))[want.DateLine-1], "\r\n")
 	old := bytes.TrimRight(lines[i], "\r\n")
-	// The line keeps its own place in the page (a paragraph's line is not
-	// made a list item, nor the reverse) and the file's own line ending.
+	// The line keeps its own list marker or indent and line ending.
 	lines[i] = slices.Concat(lineLead(old), line[len(lineLead(line)):], lines[i][len(old):])
 	edited := bytes.Join(lines, nil)
 	// A file differing by its date line alone was just refused that change.
@@ -152,8 +147,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		p.Status = FileNew
 	case errors.Is(err, safefile.ErrTooLarge), errors.Is(err, safefile.ErrSymlink):
-		// Not pret's acces.md: replaced (the link itself, never its
-		// target) only after a yes or --force, like any other content.
+		// Not pret's acces.md: the link itself is replaced, after a yes or --force.
 		p.Status = FileDifferent
 		p.Old = []byte("(" + safefile.Reason(err) + ")\n")
 	case err != nil:
@@ -174,8 +168,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	return p, nil
 }
 
-// render is acces.md for d after the checks of the key and the template,
-// which the wizard makes before asking.
+// render is acces.md for d after the checks of the key and the template.
 func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err := s.checkOutputs(); err != nil {
 		return nil, err
@@ -234,8 +227,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	}, nil
 }
 
-// errorsOf is the validator's errors in its sentences and codes, on
-// their line when withLine, but for the verdicts named in skip.
+// errorsOf is the validator's errors as "message [code]", but for skip.
 func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []string {
 	var errs []string
 	for _, p := range problems {
@@ -258,11 +250,9 @@ var errNotWritten = errors.New("acces.md non écrit")
 type Recording struct {
 	Settings
 	Declaration
-	// Replace decides about an acces.md with other content; ReplaceDate,
-	// after a no, about its DateOnly. nil keeps the file.
-	Replace, ReplaceDate func(*AccessPlan) (bool, error)
-	ForceState           bool                     // set an unreadable state aside (--force)
-	Guard                func(func() error) error // a signal waits for the writes
+	Replace, ReplaceDate func(*AccessPlan) (bool, error) // nil keeps the file
+	ForceState           bool                            // set an unreadable state aside (--force)
+	Guard                func(func() error) error        // a signal waits for the writes
 }
 
 // Outcome is what RecordAccess did.
@@ -276,9 +266,8 @@ type Outcome struct {
 	StateCopy string      // where an unreadable state was set aside (ForceState)
 }
 
-// RecordAccess is the one path from a declaration to the files, for the
-// wizard and `pret acces`: plan, ask, record (even when acces.md is kept),
-// write. An unreadable state is set aside only with ForceState.
+// RecordAccess plans, asks, records (even when acces.md is kept) and writes,
+// for the wizard and `pret acces`.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
@@ -332,7 +321,6 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			if state, err = LoadState(r.StatePath); err != nil {
 				return err
 			}
-			// Where acces.md is, so that a later run finds it again.
 			moved := state.File != r.File
 			state.File = r.File
 			out.Noted = state.appendRecord(plan.Record, now())
@@ -392,8 +380,7 @@ func CheckState(store keys.Store, path string) error {
 // Output is a path about to be written and the setting that named it.
 type Output struct{ Path, Setting string }
 
-// CheckOutputs refuses an output on the key, its .pub, or in or below the
-// key folder, however spelled (links, "..", "~"); an input error (exit 2).
+// CheckOutputs refuses an output on the key, its .pub, or in its folder, however spelled.
 func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {
@@ -406,9 +393,7 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 	return nil
 }
 
-// UnifiedDiff shows, as `diff -u` does, how the lines of old become those
-// of new; colour only when color is set. Every line goes through
-// checklist.Escape: a file's bytes never drive the terminal.
+// UnifiedDiff is `diff -u`, every line escaped: a file's bytes never drive the terminal.
 func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 	paint := func(code, s string) string {
 		if !color {

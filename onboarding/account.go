@@ -59,8 +59,7 @@ func RecordedLine(st *State) string {
 	return fmt.Sprintf("Demande du compte notée le %s.", dates.Day(d))
 }
 
-// Ask is the account question of the wizard and of `pret acces`, the
-// recorded answer and date as defaults; nil: not requested yet.
+// Ask is the account question, the recorded answer as default; nil: not requested.
 func (a Account) Ask() (*Declaration, error) {
 	if a.StateErr != nil {
 		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", esc(a.StateErr.Error()), esc(a.StateErr.Hint()))
@@ -160,10 +159,8 @@ func TildePath(p, home string) string {
 	return "~/" + filepath.ToSlash(rel)
 }
 
-// Where says where acces.md goes (file, absolute) and lets the learner
-// choose another folder. A place pret will not write (refusedPlace) is
-// refused at once, so the answers given before are never lost to an error
-// at the end; why, when not empty, is a known refusal of file.
+// Where lets the learner choose acces.md's folder, refusing at once, not at the
+// write, a place refusedPlace names; why is a known refusal of file.
 func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
 	if why == "" {
 		why = refusedPlace(file, store)

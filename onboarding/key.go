@@ -31,9 +31,7 @@ func CheckPassphrase(p string) error {
 	return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 }
 
-// Untypable refuses a passphrase nobody could type back (controls, line
-// separators, invisible Cf: a BOM, bidi marks, tags), naming the character
-// by its code point: a key made from such a file opens only with it.
+// Untypable refuses a passphrase nobody could type back (a BOM, controls, invisible Cf).
 func Untypable(p string) error {
 	for _, r := range p {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) || 0xe0000 <= r && r <= 0xe007f {
@@ -57,8 +55,7 @@ func runeName(r rune) string {
 	return "un caractère invisible"
 }
 
-// AskPassphrase asks until an acceptable passphrase is given the same way
-// twice; refusals are said on out, the passphrase never.
+// AskPassphrase asks until an acceptable passphrase is given the same way twice.
 func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
 	const help = "Elle protège la clé privée sur votre portable. Au moins 8 caractères ; rien ne s'affiche pendant la saisie."
 	for {
@@ -94,8 +91,7 @@ type KeyResult struct {
 // Warning is a problem worth saying that does not stop anything.
 type Warning struct{ Msg, Hint string }
 
-// EnsureKey keeps the key that exists or creates one, calling passphrase
-// then; guard wraps each write, never the question.
+// EnsureKey keeps the key that exists or creates one; guard wraps each write.
 func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error), guard func(func() error) error) (*KeyResult, error) {
 	// A killed run's copy of a key under another name: nobody else cleans it.
 	removed, err := store.RemoveLeftovers()
@@ -140,8 +136,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		}
 		res.Rebuilt = true
 	}
-	// What `pret verifier` would fail on: ssh refuses a private key others
-	// can read, and a folder others can write lets them swap the key.
+	// ssh refuses a private key others read; a folder others write lets them swap it.
 	problems, _ := store.Permissions()
 	for _, p := range problems {
 		res.Warnings = append(res.Warnings, Warning{Msg: p.Msg, Hint: p.Fix})

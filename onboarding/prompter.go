@@ -8,8 +8,7 @@ import (
 	"fmt"
 )
 
-// Prompter asks one question at a time. Implementations return
-// ErrInterrupted when the person presses Ctrl-C.
+// Prompter asks one question at a time; Ctrl-C is ErrInterrupted.
 type Prompter interface {
 	Password(message, help string) (string, error)                              // a secret, never shown
 	Select(message string, options []string, def int, help string) (int, error) // the index chosen
@@ -30,8 +29,7 @@ func askYesNo(p Prompter, message string, def bool, help string) (bool, error) {
 	return i == 0, err
 }
 
-// Error is a failure the person can act on: what went wrong and what to do
-// next. cmd/pret chooses the exit code from Input.
+// Error is a failure the person can act on: what went wrong, what to do.
 type Error struct {
 	Msg   string
 	Hint  string

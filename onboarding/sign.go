@@ -21,8 +21,7 @@ import (
 // SignTries is how many times the passphrase is asked (signature.md).
 const SignTries = 3
 
-// AccessSigner signs acces.md with the session's key: the one path behind
-// `pret signer`, `pret acces --signer` and the wizard's offer.
+// AccessSigner signs acces.md with the session's key, for every command that signs.
 type AccessSigner struct {
 	Store  keys.Store
 	File   string
@@ -47,8 +46,7 @@ type SignPlan struct {
 	perm    os.FileMode
 }
 
-// Prepare refuses, before the passphrase is asked, everything
-// signature.md refuses.
+// Prepare refuses, before the passphrase is asked, everything signature.md refuses.
 func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	st, err := a.Store.Inspect()
 	if err != nil {
@@ -89,8 +87,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
 		msg = append(bytes.Clone(msg), '\n')
 	}
-	// The whole file (a key pasted after the block is a leak too) and the
-	// .pub beside it, as `pret valider` reads them, but for the old block.
+	// The whole file (a key after the block is a leak too), as `pret valider` reads it.
 	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
 	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
 		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
@@ -123,8 +120,7 @@ func cannotOpen(store keys.Store, err error) error {
 		"la clé %s : %v ; OpenSSH l'ouvre, mais pret ne sait pas l'ouvrir pour signer", esc(store.PrivatePath()), err)
 }
 
-// notReplaceable refuses a file where re-signing would drop text or leave
-// it unsigned.
+// notReplaceable refuses a file where re-signing would drop text or leave it unsigned.
 func notReplaceable(file string, f *signing.SignedFile) error {
 	switch {
 	case errors.Is(f.Err, signing.ErrStray):
@@ -147,9 +143,7 @@ func tooLarge(file string) error {
 		"%s dépasserait %d octets une fois signé, la taille maximale d'un acces.md", file, acces.MaxAccessSize)
 }
 
-// Sign decrypts the key in memory, signs and rewrites acces.md whole; the
-// key is wiped before the write. A wrong passphrase, or a file changed
-// since Prepare, leaves the file as it was.
+// Sign decrypts the key in memory, signs, wipes the key and rewrites acces.md whole.
 func (p *SignPlan) Sign(passphrase []byte) error {
 	signer, wipe, err := keys.Decrypt(p.priv, passphrase)
 	if errors.Is(err, keys.ErrBadPassphrase) {
@@ -195,8 +189,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 // Fingerprint is the signing key's.
 func (p *SignPlan) Fingerprint() string { return ssh.FingerprintSHA256(p.pub) }
 
-// SignAsking asks the passphrase up to tries (>= 1) times and signs; the
-// last wrong one is Sign's refusal, the file untouched.
+// SignAsking asks the passphrase up to tries (>= 1) times and signs.
 func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 	const help = "La passphrase de la clé, choisie à sa création ; rien ne s'affiche pendant la saisie."
 	for i := 1; ; i++ {
@@ -214,8 +207,7 @@ func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 	}
 }
 
-// OfferSignature offers to sign acces.md (default yes) unless the key's
-// signature holds. A refusal is said and the wizard goes on.
+// OfferSignature offers to sign acces.md unless the key's signature holds.
 func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	data, err := a.read()
 	if errors.Is(err, os.ErrNotExist) {

@@ -25,8 +25,7 @@ type Record struct {
 
 func (r Record) Verified() bool { return r.Status == StatusVerified }
 
-// Day is the record's date, and whether it is usable (known status, real
-// day); unusable records stay in the file but are never defaults.
+// Day is the record's date, and whether it is usable (known status, real day).
 func (r Record) Day() (time.Time, bool) {
 	if r.Status != StatusRequested && r.Status != StatusVerified {
 		return time.Time{}, false
@@ -61,8 +60,7 @@ func (s *State) Latest(status string) (Record, time.Time, bool) {
 	return Record{}, time.Time{}, false
 }
 
-// StateError is a state file that cannot be used: never written over but
-// by `pret acces --force`, which keeps a copy first.
+// StateError is a state file that cannot be used, replaced only by --force.
 type StateError struct {
 	Path   string
 	Reason string // French
@@ -79,8 +77,7 @@ func (e *StateError) Hint() string {
 	return "corrigez ou déplacez ce fichier ; « pret acces --force » le remplace en gardant une copie " + filepath.Base(e.Path) + ".illisible-AAAAMMJJ"
 }
 
-// LoadState reads the state file (missing: empty). The only error is a
-// *StateError, returned with an empty state for the caller to go on.
+// LoadState reads the state file; its only error, *StateError, comes with an empty state.
 func LoadState(path string) (*State, error) {
 	// Not followed: pret writes it by rename, so a link is someone else's.
 	data, err := safefile.Read(path, safefile.State, safefile.NoFollow)
@@ -134,8 +131,7 @@ func setAsideState(path string, today time.Time) (string, error) {
 		if _, err := os.Lstat(dst); err == nil {
 			continue
 		}
-		// A folder cannot be linked then removed; the Lstat and one writer
-		// per learner make the rename safe enough.
+		// One writer per learner: Lstat then Rename is safe enough (a folder cannot be linked).
 		if err := os.Rename(path, dst); err != nil {
 			return "", err
 		}

@@ -41,8 +41,7 @@ const (
 // selectTemplate is survey's own, before its hint is set for a width.
 var selectTemplate = survey.SelectQuestionTemplate
 
-// setup replaces every English word of survey's templates (package
-// variables; the select's hint depends on the width) and turns colour off.
+// setup puts French words in survey's templates (package variables) for the width.
 func (s *SurveyPrompter) setup() {
 	survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
 `
@@ -67,8 +66,7 @@ func wrapAfter(prefix, text string, width int) string {
 	return strings.TrimPrefix(textwrap.Text(prefix+text, width), prefix)
 }
 
-// fit wraps a question written after survey's "? ", and ends it with a
-// line break when need more columns (hint, default, answer) do not fit.
+// fit wraps a question after survey's "? ", then a break if need columns do not fit.
 func (s *SurveyPrompter) fit(message string, need int) string {
 	if s.Width <= 0 {
 		return message
@@ -99,9 +97,7 @@ func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
 	return err
 }
 
-// Password shows nothing at all while typed (survey's '*' per character
-// tells the passphrase's length): Enter ends, Backspace erases, "?" alone
-// shows the help, Ctrl-C, or Ctrl-D on an empty line, interrupts.
+// Password shows nothing while typed: survey's '*' per character tells the length.
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
 	s.setup()
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
@@ -196,8 +192,7 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	return answer, err
 }
 
-// plainAsk writes q and reads a line, trimmed, until it is not "?" for
-// the help.
+// plainAsk writes q and reads a line until it is not "?" for the help.
 func (s *SurveyPrompter) plainAsk(q, help string) (string, error) {
 	for {
 		io.WriteString(s.Out, q)
@@ -209,8 +204,7 @@ func (s *SurveyPrompter) plainAsk(q, help string) (string, error) {
 	}
 }
 
-// plainSelect: the options numbered, then a line for the number; Enter
-// keeps the default, anything else is asked again.
+// plainSelect: the options numbered, then a line for the number.
 func (s *SurveyPrompter) plainSelect(message string, options []string, def int, help string) (int, error) {
 	io.WriteString(s.Out, s.wrap("? "+message))
 	for i, o := range options {
@@ -260,8 +254,7 @@ func (s *SurveyPrompter) wrap(text string) string {
 	return strings.TrimSuffix(textwrap.Text(text, s.Width), "\n") + "\n"
 }
 
-// readLine reads a line a byte at a time, so that nothing typed after it
-// is taken from the next question; Ctrl-D on an empty line is no answer.
+// readLine reads a byte at a time, leaving what follows to the next question.
 func (s *SurveyPrompter) readLine() (string, error) {
 	var line []byte
 	b := make([]byte, 1)

@@ -37,14 +37,12 @@ func Banner(s Session, today time.Time) string {
 	return b.String()
 }
 
-// Run walks the learner through; a failed checklist is its error, after
-// the last screen.
+// Run walks the learner through; a failed checklist is its error.
 func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
-	// The passphrase is asked before the guarded write, so a signal at
-	// the question does not wait for anything.
+	// Asked before the guarded write: a signal at the question waits for nothing.
 	res, err := EnsureKey(w.Store, w.Random, func() ([]byte, error) {
 		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
 		return AskPassphrase(w.P, w.Out)
@@ -68,8 +66,7 @@ func (w *Wizard) Run() error {
 	}
 	// The comment is the .pub's: escaped like every string from a file.
 	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", esc(res.Line))
-	// A broken setting must not end the wizard once the date is typed:
-	// both statuses, a custom template may fail on one branch only.
+	// A broken setting must not end the wizard once the date is typed: both branches.
 	for _, status := range []string{StatusRequested, StatusVerified} {
 		if _, err := w.Settings.render(Declaration{status, w.Today}); err != nil {
 			return err
@@ -96,8 +93,7 @@ func (w *Wizard) Run() error {
 			}
 		}
 		var out *Outcome
-		// Not writable after all: the declaration is noted, the folder
-		// asked again.
+		// Not writable after all: the declaration is noted, the folder asked again.
 		for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
 			if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
 				return err
@@ -137,9 +133,7 @@ func (w *Wizard) Run() error {
 	return checked
 }
 
-// AskReplace asks about an acces.md that differs: the diff, the signature
-// it would lose, then the question, "Non" by default. The diff is one
-// write, for a terminal-wide wrapper to keep each line's marker.
+// AskReplace asks about an acces.md that differs, in one write for the wrapper.
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
@@ -151,8 +145,7 @@ func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool,
 	}
 }
 
-// AskDateLine follows a "Non" when the kept file states another date: the
-// one-line change, "Oui" by default.
+// AskDateLine follows a "Non" when the kept file states another date.
 func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, "Votre fichier n'indique pas la date que vous venez de donner. pret peut changer seulement sa ligne de date :\n"+p.DateDiff(color))
