@@ -210,11 +210,10 @@ func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 // OfferSignature offers to sign acces.md unless the key's signature holds.
 func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	data, err := a.read()
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
 	if err != nil {
-		fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), safefile.Reason(err))
+		if !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), safefile.Reason(err))
+		}
 		return nil
 	}
 	if f := signing.SplitSigned(data); f.Claimed {

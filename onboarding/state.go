@@ -128,14 +128,10 @@ func setAsideState(path string, today time.Time) (string, error) {
 		if i > 1 {
 			dst = fmt.Sprintf("%s-%d", base, i)
 		}
-		if _, err := os.Lstat(dst); err == nil {
-			continue
-		}
 		// One writer per learner: Lstat then Rename is safe enough (a folder cannot be linked).
-		if err := os.Rename(path, dst); err != nil {
-			return "", err
+		if _, err := os.Lstat(dst); err != nil {
+			return dst, os.Rename(path, dst)
 		}
-		return dst, nil
 	}
 	return "", errors.New("trop de copies d'un état illisible")
 }

@@ -105,11 +105,9 @@ func (s *SurveyPrompter) Password(message, help string) (string, error) {
 		Question: survey.Icon{Text: "?", Format: "green+hb"},
 	}}
 	prompt := func(showHelp bool) {
-		text, _, err := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
+		// survey's fixed template: it never fails.
+		text, _, _ := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
 			Password: survey.Password{Message: s.fit(message, 1+len(helpHint)+1+typingRoom), Help: wrapAfter(surveyPrefix, help, s.Width)}, ShowHelp: showHelp, Config: cfg})
-		if err != nil { // survey's fixed template: never
-			text = "? " + message + " "
-		}
 		fmt.Fprint(terminal.NewAnsiStdout(s.Out), strings.ReplaceAll(text, "\n", "\r\n"))
 	}
 	// Quiet before the prompt is drawn, as in ask.

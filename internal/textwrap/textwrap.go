@@ -129,12 +129,8 @@ func units(text string) [][3]int {
 		if w == len(text) {
 			break // trailing spaces
 		}
-		end := strings.IndexByte(text[w:], ' ')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += w
-		}
+		word, _, _ := strings.Cut(text[w:], " ")
+		end := w + len(word)
 		first, _ := utf8.DecodeRuneInString(StripEscapes(text[w:end]))
 		if len(us) > 0 && (strings.HasSuffix(StripEscapes(text[last:i]), "«") || strings.ContainsRune(":;?!»", first)) {
 			us[len(us)-1][2] = end
@@ -161,9 +157,8 @@ func hangColumn(line string, lead int) int {
 	}
 }
 
-// Columns counts the display columns of s, without colour escapes: none
-// for a combining mark or an invisible format character, two for an East
-// Asian wide or fullwidth one (emoji included), one otherwise.
+// Columns counts the display columns of s, without colour escapes: none for
+// a combining mark or format character, two for an East Asian wide one.
 func Columns(s string) int {
 	n := 0
 	for _, r := range StripEscapes(s) {
