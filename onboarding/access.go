@@ -157,10 +157,9 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 		p.Old = old
 		signed := signing.SplitSigned(old)
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
-		switch {
-		case bytes.Equal(old, p.Content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content):
+		if bytes.Equal(old, p.Content) || signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content) {
 			p.Status = FileSame
-		default:
+		} else {
 			p.Status = FileDifferent
 			p.dateOnly()
 		}
@@ -177,16 +176,14 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err != nil {
 		return nil, keyError(s.Store, err)
 	}
-	needKey := func(why string) error {
-		return &Error{Msg: why, Hint: "créez ou réparez la clé avec « pret cle », puis relancez"}
-	}
+	const fixKey = "créez ou réparez la clé avec « pret cle », puis relancez"
 	switch {
 	case st.Kind != keys.Present:
-		return nil, needKey(fmt.Sprintf("pas de clé en %s : acces.md a besoin de son empreinte", s.Store.PrivatePath()))
+		return nil, refused(fixKey, "pas de clé en %s : acces.md a besoin de son empreinte", s.Store.PrivatePath())
 	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
-		return nil, needKey(fmt.Sprintf("la clé %s n'est pas ed25519", s.Store.PrivatePath()))
+		return nil, refused(fixKey, "la clé %s n'est pas ed25519", s.Store.PrivatePath())
 	case !st.PubMatches():
-		return nil, needKey(fmt.Sprintf("%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath()))
+		return nil, refused(fixKey, "%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath())
 	}
 	if d.Status != StatusRequested && d.Status != StatusVerified {
 		return nil, &Error{Msg: fmt.Sprintf("statut inconnu : %q", d.Status), Hint: "demande ou verifie", Input: true}

@@ -28,7 +28,7 @@ const (
 type Account struct {
 	P        Prompter
 	Out      io.Writer
-	State    *State      // what is recorded; nil or empty when nothing is
+	State    *State      // what is recorded, never nil
 	StateErr *StateError // the state file could not be read
 	Channel  string      // how to ask for the account, as the organisers said
 	Today    time.Time

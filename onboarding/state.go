@@ -48,9 +48,6 @@ type State struct {
 
 // Latest is the most recent usable record of status ("" for any).
 func (s *State) Latest(status string) (Record, time.Time, bool) {
-	if s == nil {
-		return Record{}, time.Time{}, false
-	}
 	for i := len(s.Access) - 1; i >= 0; i-- {
 		r := s.Access[i]
 		if d, ok := r.Day(); ok && (status == "" || r.Status == status) {
