@@ -128,8 +128,7 @@ func (w *Wizard) Run() error {
 	if w.Checklist != nil {
 		checked = w.Checklist(w.File)
 	}
-	fmt.Fprintln(w.Out)
-	fmt.Fprint(w.Out, NextSteps(next))
+	fmt.Fprint(w.Out, "\n"+NextSteps(next))
 	return checked
 }
 
