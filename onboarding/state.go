@@ -125,7 +125,7 @@ func setAsideState(path string, today time.Time) (string, error) {
 		if i > 1 {
 			dst = fmt.Sprintf("%s-%d", base, i)
 		}
-		// One writer per learner: Lstat then Rename is safe enough (a folder cannot be linked).
+		// A folder cannot be linked then removed: Lstat, one writer per learner, then Rename.
 		if _, err := os.Lstat(dst); err != nil {
 			return dst, os.Rename(path, dst)
 		}
