@@ -120,16 +120,13 @@ func (a Account) Ask() (*Declaration, error) {
 
 // GitWorkTree finds the Git work tree holding dir by a .git upwards.
 func GitWorkTree(dir string) (string, bool) {
-	dir = filepath.Clean(dir)
-	for {
+	for dir = filepath.Clean(dir); ; dir = filepath.Dir(dir) {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			return dir, true
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+		if filepath.Dir(dir) == dir {
 			return "", false
 		}
-		dir = parent
 	}
 }
 

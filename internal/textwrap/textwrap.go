@@ -145,16 +145,12 @@ func units(text string) [][3]int {
 // hangColumn is where the text after the last gap of two spaces or more
 // begins: the message column of a checklist or flag line.
 func hangColumn(line string, lead int) int {
-	hang, rest := lead, line[lead:]
-	for {
-		i := strings.Index(rest, "  ")
-		if i < 0 {
-			return hang
-		}
-		j := len(rest) - len(strings.TrimLeft(rest[i:], " "))
-		hang += Columns(rest[:j])
-		rest = rest[j:]
+	rest := line[lead:]
+	i := strings.LastIndex(rest, "  ")
+	if i < 0 {
+		return lead
 	}
+	return lead + Columns(rest[:len(rest)-len(strings.TrimLeft(rest[i:], " "))])
 }
 
 // Columns counts the display columns of s, without colour escapes: none for
