@@ -118,13 +118,10 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 			return nil, refused("choisissez une autre passphrase, puis relancez « pret cle »", "passphrase refusée : %v", err)
 		}
 		err = guarded(guard, func() (err error) { st, err = store.Create(random, pass); return })
-		switch {
-		case errors.Is(err, keys.ErrAppeared):
-			// Another pret made the key meanwhile: keep it, like any key.
-		case err != nil:
+		res.Created = err == nil
+		// ErrAppeared: another pret made the key meanwhile; keep it, like any key.
+		if err != nil && !errors.Is(err, keys.ErrAppeared) {
 			return nil, keyError(store, err)
-		default:
-			res.Created = true
 		}
 	}
 	if err := checkKept(store, st); err != nil {
