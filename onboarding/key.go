@@ -124,8 +124,14 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 			return nil, keyError(store, err)
 		}
 	}
-	if err := checkKept(store, st); err != nil {
-		return nil, err
+	// A key pret must not use is refused, never touched.
+	if pub := st.Private.Public; pub == nil || !keys.IsEd25519(pub) {
+		kind := st.Private.LegacyType
+		if pub != nil {
+			kind = keys.TypeName(pub)
+		}
+		return nil, refused("pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)",
+			"la clé %s est de type %s, pas ed25519", store.PrivatePath(), kind)
 	}
 	if st.Pub == nil && st.PubErr == nil {
 		if err := guarded(guard, func() (err error) { st, err = store.RebuildPub(st); return }); err != nil {
@@ -154,19 +160,6 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		res.Line = keys.FingerprintLine(st.Pub.Key, st.Pub.Comment)
 	}
 	return res, nil
-}
-
-// checkKept refuses a key pret must not use, without touching it.
-func checkKept(store keys.Store, st *keys.State) error {
-	kind := st.Private.LegacyType
-	if pub := st.Private.Public; pub != nil {
-		if keys.IsEd25519(pub) {
-			return nil
-		}
-		kind = keys.TypeName(pub)
-	}
-	return refused("pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)",
-		"la clé %s est de type %s, pas ed25519", store.PrivatePath(), kind)
 }
 
 // Protected is what no output may land on: the key folder, key and .pub.

@@ -17,21 +17,17 @@ const (
 
 // SSHConfig is the ~/.ssh/config block of apprenant.md, printed, never written.
 func SSHConfig(keyPath, home string) string {
+	p := TildePath(keyPath, home)
+	if strings.ContainsAny(p, " \t") {
+		p = `"` + p + `"` // as ssh_config reads a path with spaces
+	}
 	return fmt.Sprintf(`# Séance ROMEO — remplacez %s par le nom donné par les organisateurs
 Host romeo
     HostName %s
     User %s
     IdentityFile %s
     IdentitiesOnly yes
-`, HostPlaceholder, HostPlaceholder, UserPlaceholder, esc(configPath(keyPath, home)))
-}
-
-// configPath is the key path as ssh_config reads it, quoted with spaces.
-func configPath(p, home string) string {
-	if p = TildePath(p, home); strings.ContainsAny(p, " \t") {
-		return `"` + p + `"`
-	}
-	return p
+`, HostPlaceholder, HostPlaceholder, UserPlaceholder, esc(p))
 }
 
 // AgentCommand puts the key into the agent on goos: shown, never run.

@@ -70,7 +70,11 @@ func wrapLine(line, plain string, width int) string {
 		}
 		return flow(line, 0, width, cont, len(cont), false)
 	}
-	hang := hangColumn(line, lead)
+	// Under the text after the last gap of two spaces or more: a layout's last column.
+	hang, rest := lead, line[lead:]
+	if i := strings.LastIndex(rest, "  "); i >= 0 {
+		hang += Columns(rest[:len(rest)-len(strings.TrimLeft(rest[i:], " "))])
+	}
 	if hang > width/2 {
 		hang = min(lead+4, width/2)
 	}
@@ -140,17 +144,6 @@ func units(text string) [][3]int {
 		i, last = end, w
 	}
 	return us
-}
-
-// hangColumn is where the text after the last gap of two spaces or more
-// begins: the message column of a checklist or flag line.
-func hangColumn(line string, lead int) int {
-	rest := line[lead:]
-	i := strings.LastIndex(rest, "  ")
-	if i < 0 {
-		return lead
-	}
-	return lead + Columns(rest[:len(rest)-len(strings.TrimLeft(rest[i:], " "))])
 }
 
 // Columns counts the display columns of s, without colour escapes: none for
