@@ -118,18 +118,6 @@ func (a Account) Ask() (*Declaration, error) {
 	}
 }
 
-// GitWorkTree finds the Git work tree holding dir by a .git upwards.
-func GitWorkTree(dir string) (string, bool) {
-	for dir = filepath.Clean(dir); ; dir = filepath.Dir(dir) {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir, true
-		}
-		if filepath.Dir(dir) == dir {
-			return "", false
-		}
-	}
-}
-
 // ExpandHome turns a leading ~ into home.
 func ExpandHome(p, home string) string {
 	switch {
@@ -168,8 +156,12 @@ func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why s
 			fmt.Fprintf(out, "✘ %s : %s.\n", esc(shown), why)
 		} else {
 			fmt.Fprintf(out, "acces.md sera écrit ici : %s\n", esc(file))
-			if root, ok := GitWorkTree(dir); ok {
-				fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", esc(root))
+			// A .git in dir or a folder above, up to the root included.
+			for root, below := dir, ""; root != below; root, below = filepath.Dir(root), root {
+				if _, err := os.Lstat(filepath.Join(root, ".git")); err == nil {
+					fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", esc(root))
+					break
+				}
 			}
 			i, err := p.Select("Écrire acces.md à cet endroit ?", []string{"Oui", "Non, choisir un autre dossier"}, 0,
 				"acces.md est le fichier à envoyer aux organisateurs ; un dossier hors de tout dépôt Git évite de le publier par mégarde.")
