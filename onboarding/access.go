@@ -157,7 +157,8 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 		p.Old = old
 		signed := signing.SplitSigned(old)
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
-		if bytes.Equal(old, p.Content) || signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content) {
+		if bytes.Equal(old, p.Content) ||
+			signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content) {
 			p.Status = FileSame
 		} else {
 			p.Status = FileDifferent
@@ -263,8 +264,7 @@ type Outcome struct {
 	StateCopy string      // where an unreadable state was set aside (ForceState)
 }
 
-// RecordAccess plans, asks, records (even when acces.md is kept) and writes,
-// for the wizard and `pret acces`.
+// RecordAccess plans, asks, records (even when acces.md is kept) and writes.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err

@@ -144,8 +144,7 @@ func TildePath(p, home string) string {
 	return "~/" + filepath.ToSlash(rel)
 }
 
-// Where lets the learner choose acces.md's folder, refusing at once, not at the
-// write, a place refusedPlace names; why is a known refusal of file.
+// Where lets the learner choose acces.md's folder, refusing at once what refusedPlace names.
 func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
 	if why == "" {
 		why = refusedPlace(file, store)

@@ -18,8 +18,7 @@ type Prompter interface {
 // ErrInterrupted is Ctrl-C at a question.
 var ErrInterrupted = errors.New("interrompu")
 
-// askYesNo is a yes/no question as a choice of French words: survey's
-// Confirm expects y/n, which the course's learner should not have to guess.
+// askYesNo offers French words: survey's Confirm expects y/n, which a learner should not guess.
 func askYesNo(p Prompter, message string, def bool, help string) (bool, error) {
 	d := 1
 	if def {

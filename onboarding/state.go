@@ -116,8 +116,7 @@ func saveState(guard safefile.Protected, path string, s *State) error {
 	return guard.WriteReplace(path, data, 0o600)
 }
 
-// setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N],
-// never over an earlier copy, and returns where.
+// setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N], never over a copy.
 func setAsideState(path string, today time.Time) (string, error) {
 	base := path + ".illisible-" + today.Format("20060102")
 	for i := 1; i < 1000; i++ {

@@ -24,8 +24,7 @@ type SurveyPrompter struct {
 	Err     interface{ Write([]byte) (int, error) }
 	NoColor bool // NO_COLOR (even empty) or TERM=dumb, which survey ignores
 	Width   int  // in columns (0: unknown), to wrap between words, not mid-word
-	// Plain asks in lines of text, for TERM=dumb: no cursor moves nor
-	// queries; a line typed with the terminal's echo, a choice by number.
+	// Plain asks in lines of text for TERM=dumb: no cursor moves, a choice by its number.
 	Plain bool
 }
 
@@ -82,9 +81,8 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	return w
 }
 
-// ask turns echo and signal keys off first: survey does so only once its
-// prompt is drawn, so text typed ahead would be echoed, and a Ctrl-C
-// would be a signal racing survey's terminal changes.
+// ask turns echo and signal keys off first: survey does so once its prompt is drawn,
+// so text typed ahead would echo and a Ctrl-C would race its terminal changes.
 func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
 	s.setup()
 	if rr := terminal.NewRuneReader(terminal.Stdio{In: s.In}); rr.SetTermMode() == nil {
@@ -169,8 +167,7 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	if s.Plain {
 		return s.plainInput(message, def, help)
 	}
-	// survey prints its default as it is: a path that escaping changes is
-	// shown escaped in the question instead, and Enter still gives it whole.
+	// survey prints its default raw: one escaping changes is shown escaped in the question.
 	shown := def
 	if esc(def) != def {
 		message, shown = message+" ("+esc(def)+")", ""

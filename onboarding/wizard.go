@@ -11,8 +11,7 @@ import (
 	"github.com/romeo-pret/pret/templates"
 )
 
-// Wizard is the guided path of `pret`: banner, key, account, acces.md,
-// checklist. It never asks for a host name and never connects anywhere.
+// Wizard is the guided path of `pret`; it never asks for a host name nor connects anywhere.
 type Wizard struct {
 	Settings
 	Channel string // how to ask for the account, as the organisers said
@@ -20,8 +19,7 @@ type Wizard struct {
 	Out     io.Writer
 	Random  io.Reader
 	Guard   func(func() error) error // a signal waits for a write
-	// Signer, when set, is offered after acces.md: the learner proves now,
-	// not on the session's morning, that they remember the passphrase.
+	// Signer, when set, is offered after acces.md: the passphrase proven before the session.
 	Signer    *AccessSigner
 	Checklist func(accessFile string) error // `pret verifier`; its error is Run's
 	Color     bool                          // colour the diff (a terminal without NO_COLOR)

@@ -12,13 +12,10 @@ import (
 	"golang.org/x/text/width"
 )
 
-// Text re-flows the lines of s wider than width display columns, breaking
-// at spaces; width <= 0 changes nothing. A continuation starts under a
-// layout's last column, or 4 columns in when that is past the middle. A
-// word is never cut: one wider than the terminal (a fingerprint, a path)
-// gets a line of its own, left to the soft wrap, which a copy rejoins.
-// A comment ("# …") continues as a comment; a line of a diff's hunk
-// continues with its marker and "↪ ", so a removed line still reads so.
+// Text re-flows the lines of s wider than width columns (<= 0: none) at spaces, a
+// continuation under a layout's last column. A word is never cut: one wider than the
+// terminal gets its own line, left to the soft wrap, which a copy rejoins. A comment
+// continues as one; a diff hunk's line with its marker and "↪ ".
 func Text(s string, width int) string {
 	if width <= 0 {
 		return s
@@ -56,8 +53,7 @@ func hunkCount(c string) int {
 	return 1
 }
 
-// wrapLine wraps a line of text, or of comment (shell, ssh_config) whose
-// continuations are comments at the same indent.
+// wrapLine wraps a line of text, or of comment continued as comments at the same indent.
 func wrapLine(line, plain string, width int) string {
 	if Columns(line) <= width {
 		return line
@@ -94,10 +90,8 @@ func wrapDiffLine(line string, width int) string {
 	return line[:i+1] + flow(line[i+1:], 1, width, cont, contW, false)
 }
 
-// flow lays text out from column col, breaking before a word that does not
-// fit; each new line starts with cont, contW columns wide, but a word too
-// wide even after cont, which starts at the margin when bare. Spacing is
-// kept within a line (a layout's columns); a break drops it.
+// flow lays text out from column col, breaking before a word that does not fit; a new
+// line starts with cont (contW wide), or at the margin when bare for a word too wide.
 func flow(text string, col, width int, cont string, contW int, bare bool) string {
 	var b strings.Builder
 	for k, u := range units(text) {
