@@ -40,8 +40,7 @@ type Settings struct {
 	Home      string // the learner's home folder, to write paths as ~/…
 }
 
-// CheckAccessDate applies cli.md: not in the future; on or after the
-// session day it is accepted with a warning.
+// CheckAccessDate applies cli.md: not in the future; on or after the session, a warning.
 func CheckAccessDate(date, today, session time.Time) (warning string, err error) {
 	if date.After(today) {
 		return "", fmt.Errorf("la date %s est dans le futur (aujourd'hui : %s)", date.Format("2006-01-02"), today.Format("2006-01-02"))
@@ -53,9 +52,7 @@ func CheckAccessDate(date, today, session time.Time) (warning string, err error)
 	return "", nil
 }
 
-// FileStatus compares the acces.md on disk with the one to write: none
-// yet, the same content (signed or not), or other content (replaced only
-// on a yes).
+// FileStatus compares the acces.md on disk with the one to write.
 type FileStatus int
 
 const (
@@ -83,17 +80,14 @@ type AccessPlan struct {
 	Warning string
 	Key     string // the fingerprint line written
 	Stale   bool   // the file on disk does not state this declaration
-	// DateOnly is the file on disk with only its date line replaced by
-	// Content's, when that is enough (a signed file loses its block);
-	// dateFrom is what it changes.
+	// DateOnly is the file on disk with only its date line set to Content's.
 	DateOnly, dateFrom []byte
 }
 
 // LosesSignature: writing would drop the signature of the file on disk.
 func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
-// Diff is the change as a unified diff. The file on disk may be anything:
-// its private key lines are left out before UnifiedDiff escapes the rest.
+// Diff is the change as a unified diff, private key lines left out.
 func (p *AccessPlan) Diff(color bool) string { return p.diff(p.Old, p.Content, "nouveau", color) }
 
 // DateDiff is DateOnly's change.
@@ -106,9 +100,7 @@ func (p *AccessPlan) diff(from, to []byte, label string, color bool) string {
 	return UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", redact(from), redact(to), color)
 }
 
-// dateOnly fills p.Stale and p.DateOnly for a file on disk that differs,
-// at the validator's date line; kept only when the validator then reads
-// the declared date in it.
+// dateOnly fills p.Stale, and p.DateOnly when editing the date line is enough.
 func (p *AccessPlan) dateOnly() {
 	was, want := acces.Validate(p.Old, acces.Rules{}), acces.Validate(p.Content, acces.Rules{})
 	p.Stale = was.Date != p.Record.Date || was.Status != "" && was.Status != p.Record.Status
@@ -129,8 +121,7 @@ func (p *AccessPlan) dateOnly() {
 	}
 	line := bytes.TrimRight(bytes.SplitAfter(p.Content, []byte("\n"))[want.DateLine-1], "\r\n")
 	old := bytes.TrimRight(lines[i], "\r\n")
-	// The line keeps its own place in the page (a paragraph's line is not
-	// made a list item, nor the reverse) and the file's own line ending.
+	// The line keeps its own list marker or indent and line ending.
 	lines[i] = slices.Concat(lineLead(old), line[len(lineLead(line)):], lines[i][len(old):])
 	edited := bytes.Join(lines, nil)
 	// A file differing by its date line alone was just refused that change.
@@ -145,8 +136,7 @@ func lineLead(l []byte) []byte {
 	return l[:i+acces.MarkerLen(string(l[i:]))]
 }
 
-// PlanAccess renders acces.md and compares it with the file on disk,
-// writing nothing.
+// PlanAccess renders acces.md and compares it with the file on disk.
 func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	p, err := s.render(d)
 	if err != nil {
@@ -157,8 +147,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		p.Status = FileNew
 	case errors.Is(err, safefile.ErrTooLarge), errors.Is(err, safefile.ErrSymlink):
-		// Not pret's acces.md: replaced (the link itself, never its
-		// target) only after a yes or --force, like any other content.
+		// Not pret's acces.md: the link itself is replaced, after a yes or --force.
 		p.Status = FileDifferent
 		p.Old = []byte("(" + safefile.Reason(err) + ")\n")
 	case err != nil:
@@ -168,10 +157,10 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 		p.Old = old
 		signed := signing.SplitSigned(old)
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
-		switch {
-		case bytes.Equal(old, p.Content), signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content):
+		if bytes.Equal(old, p.Content) ||
+			signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content) {
 			p.Status = FileSame
-		default:
+		} else {
 			p.Status = FileDifferent
 			p.dateOnly()
 		}
@@ -179,8 +168,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 	return p, nil
 }
 
-// render is acces.md for d after the checks that need no other answer:
-// the key and the template, which the wizard checks before asking.
+// render is acces.md for d after the checks of the key and the template.
 func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err := s.checkOutputs(); err != nil {
 		return nil, err
@@ -189,16 +177,14 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err != nil {
 		return nil, keyError(s.Store, err)
 	}
-	needKey := func(why string) error {
-		return &Error{Msg: why, Hint: "créez ou réparez la clé avec « pret cle », puis relancez"}
-	}
+	const fixKey = "créez ou réparez la clé avec « pret cle », puis relancez"
 	switch {
 	case st.Kind != keys.Present:
-		return nil, needKey(fmt.Sprintf("pas de clé en %s : acces.md a besoin de son empreinte", s.Store.PrivatePath()))
+		return nil, refused(fixKey, "pas de clé en %s : acces.md a besoin de son empreinte", s.Store.PrivatePath())
 	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
-		return nil, needKey(fmt.Sprintf("la clé %s n'est pas ed25519", s.Store.PrivatePath()))
+		return nil, refused(fixKey, "la clé %s n'est pas ed25519", s.Store.PrivatePath())
 	case !st.PubMatches():
-		return nil, needKey(fmt.Sprintf("%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath()))
+		return nil, refused(fixKey, "%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath())
 	}
 	if d.Status != StatusRequested && d.Status != StatusVerified {
 		return nil, &Error{Msg: fmt.Sprintf("statut inconnu : %q", d.Status), Hint: "demande ou verifie", Input: true}
@@ -222,8 +208,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 		return nil, &Error{Msg: err.Error(), Hint: "corrigez le modèle donné par acces.modele, ou videz ce réglage pour le modèle intégré", Input: true}
 	}
 	if s.Template != "" {
-		// A custom template's result that `pret valider` refuses is
-		// never written; said in the validator's sentences and codes.
+		// A custom template's result that `pret valider` refuses is never written.
 		res := acces.Validate(content, acces.Rules{KeyName: s.Store.Name + ".pub", SessionDay: s.Session.Day, Today: s.Today})
 		if why := errorsOf(res.Problems, false); len(why) > 0 {
 			return nil, &Error{Input: true,
@@ -240,8 +225,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	}, nil
 }
 
-// errorsOf is the validator's errors in its sentences and codes, on
-// their line when withLine, but for the verdicts named in skip.
+// errorsOf is the validator's errors as "message [code]", but for skip.
 func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []string {
 	var errs []string
 	for _, p := range problems {
@@ -257,20 +241,16 @@ func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []str
 	return errs
 }
 
-// errNotWritten: acces.md failed, the declaration recorded; the wizard
-// asks for another folder.
+// errNotWritten: acces.md failed, the declaration noted; the wizard asks again.
 var errNotWritten = errors.New("acces.md non écrit")
 
 // Recording is one declaration to record, and acces.md to write.
 type Recording struct {
 	Settings
 	Declaration
-	// Replace decides about an acces.md with other content; ReplaceDate,
-	// when Replace said no and the plan has a DateOnly, whether only the
-	// date line changes. nil keeps the file.
-	Replace, ReplaceDate func(*AccessPlan) (bool, error)
-	ForceState           bool                     // set an unreadable state aside (--force)
-	Guard                func(func() error) error // a signal waits for the writes
+	Replace, ReplaceDate func(*AccessPlan) (bool, error) // nil keeps the file
+	ForceState           bool                            // set an unreadable state aside (--force)
+	Guard                func(func() error) error        // a signal waits for the writes
 }
 
 // Outcome is what RecordAccess did.
@@ -284,24 +264,14 @@ type Outcome struct {
 	StateCopy string      // where an unreadable state was set aside (ForceState)
 }
 
-// RecordAccess is the one path from a declaration to the files, for the
-// wizard and `pret acces`: plan acces.md, ask about replacing it, then
-// record and write. The declaration is recorded even when the learner
-// keeps their acces.md; records are appended, and an unreadable state is
-// not written over unless ForceState, and then a copy is kept.
+// RecordAccess plans, asks, records (even when acces.md is kept) and writes.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
 	}
-	out := &Outcome{}
 	state, err := LoadState(r.StatePath)
-	var serr *StateError
-	switch {
-	case errors.As(err, &serr):
-		out.StateErr = serr
-	case err != nil:
-		return nil, err
-	}
+	serr, _ := err.(*StateError)
+	out := &Outcome{StateErr: serr}
 	if err := beforeRequest(state, r.Declaration); err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
@@ -348,7 +318,6 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			if state, err = LoadState(r.StatePath); err != nil {
 				return err
 			}
-			// Where acces.md is, so that a later run finds it again.
 			moved := state.File != r.File
 			state.File = r.File
 			out.Noted = state.appendRecord(plan.Record, now())
@@ -408,9 +377,7 @@ func CheckState(store keys.Store, path string) error {
 // Output is a path about to be written and the setting that named it.
 type Output struct{ Path, Setting string }
 
-// CheckOutputs refuses an output on the key, its .pub, or in or below the
-// key folder, however spelled (links, "..", "~"); every command asks just
-// before writing. The error is the person's input (exit 2).
+// CheckOutputs refuses an output on the key, its .pub, or in its folder, however spelled.
 func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {
@@ -423,12 +390,7 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 	return nil
 }
 
-// UnifiedDiff shows, as `diff -u` does, how the lines of old become those
-// of new: three lines of context, @@ hunk headers. The comparison is Go's
-// anchored diff (go-internal/diff): O(n log n), so a 1 MiB file costs no
-// quadratic time. Colour (red removed, green added) only when color is
-// set. Every line is shown through checklist.Escape: a file's bytes never
-// drive the terminal.
+// UnifiedDiff is `diff -u`, every line escaped: a file's bytes never drive the terminal.
 func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 	paint := func(code, s string) string {
 		if !color {
@@ -443,9 +405,8 @@ func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 		case l == `\ No newline at end of file`:
 			lines[len(lines)-1] += "  (pas de saut de ligne final)"
 		case strings.HasPrefix(l, "@@"):
-			var a, b, c, d int
-			fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &c, &d)
-			lines = append(lines, "@@ -"+hunkRange(a, b)+" +"+hunkRange(c, d)+" @@")
+			// "@@ -a,b +c,d @@" with a count of 1 left out, as diff -u does.
+			lines = append(lines, strings.ReplaceAll(l, ",1 ", " "))
 		default:
 			lines = append(lines, l[:1]+checklist.Escape(l[1:]))
 		}
@@ -461,13 +422,4 @@ func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 		out.WriteString(l + "\n")
 	}
 	return out.String()
-}
-
-// hunkRange writes a range as diff -u does: "5" for one line, "4,0" for
-// none (the line before it).
-func hunkRange(start, count int) string {
-	if count == 1 {
-		return fmt.Sprint(start)
-	}
-	return fmt.Sprintf("%d,%d", start, count)
 }

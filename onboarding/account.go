@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
@@ -26,7 +28,7 @@ const (
 type Account struct {
 	P        Prompter
 	Out      io.Writer
-	State    *State      // what is recorded; nil or empty when nothing is
+	State    *State      // what is recorded, never nil
 	StateErr *StateError // the state file could not be read
 	Channel  string      // how to ask for the account, as the organisers said
 	Today    time.Time
@@ -57,8 +59,7 @@ func RecordedLine(st *State) string {
 	return fmt.Sprintf("Demande du compte notée le %s.", dates.Day(d))
 }
 
-// Ask is the account question of the wizard and of `pret acces`, the
-// recorded answer and date as defaults; nil: not requested yet.
+// Ask is the account question, the recorded answer as default; nil: not requested.
 func (a Account) Ask() (*Declaration, error) {
 	if a.StateErr != nil {
 		fmt.Fprintf(a.Out, "Attention : %s.\nIl ne sera pas modifié ; pret continue sans lui.\nConseil : %s.\n", esc(a.StateErr.Error()), esc(a.StateErr.Hint()))
@@ -107,26 +108,13 @@ func (a Account) Ask() (*Declaration, error) {
 			err = beforeRequest(a.State, Declaration{status, d})
 		}
 		if err != nil {
-			fmt.Fprintf(a.Out, "✘ %s.\n", esc(capitalize(err.Error()))) // quotes what was typed
+			msg := err.Error() // quotes what was typed
+			r, n := utf8.DecodeRuneInString(msg)
+			fmt.Fprintf(a.Out, "✘ %s.\n", esc(string(unicode.ToUpper(r))+msg[n:]))
 			continue
 		}
 		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))
 		return &Declaration{Status: status, Date: d}, nil
-	}
-}
-
-// GitWorkTree finds the Git work tree holding dir by a .git upwards.
-func GitWorkTree(dir string) (string, bool) {
-	dir = filepath.Clean(dir)
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
 	}
 }
 
@@ -156,27 +144,23 @@ func TildePath(p, home string) string {
 	return "~/" + filepath.ToSlash(rel)
 }
 
-// Where says where acces.md goes and lets the learner choose another
-// folder; it returns the absolute path to write. file is absolute. A
-// place pret will not write is refused at once and the folder asked
-// again, so that the answers given before are never lost to an error at
-// the end: a folder that does not exist or is a file, the key's folder
-// or one below it, a name taken by something that is not a file. why,
-// when not empty, is a refusal of file already known (a write failed).
+// Where lets the learner choose acces.md's folder, refusing at once what refusedPlace names.
 func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why string) (string, error) {
 	if why == "" {
 		why = refusedPlace(file, store)
 	}
-	ask := why != ""
-	if ask {
-		fmt.Fprintf(out, "✘ %s : %s.\n", esc(filepath.Dir(file)), why)
-	}
-	for {
+	for shown := filepath.Dir(file); ; {
 		dir := filepath.Dir(file)
-		if !ask {
+		if why != "" {
+			fmt.Fprintf(out, "✘ %s : %s.\n", esc(shown), why)
+		} else {
 			fmt.Fprintf(out, "acces.md sera écrit ici : %s\n", esc(file))
-			if root, ok := GitWorkTree(dir); ok {
-				fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", esc(root))
+			// A .git in dir or a folder above, up to the root included.
+			for root, below := dir, ""; root != below; root, below = filepath.Dir(root), root {
+				if _, err := os.Lstat(filepath.Join(root, ".git")); err == nil {
+					fmt.Fprintf(out, "Attention : ce dossier est un dépôt Git (%s) : acces.md y sera visible par « git status ».\n", esc(root))
+					break
+				}
 			}
 			i, err := p.Select("Écrire acces.md à cet endroit ?", []string{"Oui", "Non, choisir un autre dossier"}, 0,
 				"acces.md est le fichier à envoyer aux organisateurs ; un dossier hors de tout dépôt Git évite de le publier par mégarde.")
@@ -199,12 +183,10 @@ func Where(p Prompter, out io.Writer, file, home string, store keys.Store, why s
 			}
 		}
 		next := filepath.Join(d, filepath.Base(file))
-		if why := refusedPlace(next, store); why != "" {
-			fmt.Fprintf(out, "✘ %s : %s.\n", esc(d), why)
-			ask = true
-			continue
+		if why = refusedPlace(next, store); why == "" {
+			file = next
 		}
-		file, ask = next, false
+		shown = d
 	}
 }
 

@@ -31,11 +31,7 @@ func CheckPassphrase(p string) error {
 	return fmt.Errorf("la passphrase est trop courte : au moins %d caractères", MinPassphraseLen)
 }
 
-// Untypable refuses a passphrase nobody could type back, naming the first
-// such character by its code point (never the passphrase): controls, line
-// separators, and format characters that show as nothing (Cf: a BOM, zero
-// width spaces, bidi marks, tags). A passphrase file holding one was saved
-// by an editor: the key it made could only be opened by that file.
+// Untypable refuses a passphrase nobody could type back (a BOM, controls, invisible Cf).
 func Untypable(p string) error {
 	for _, r := range p {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) || 0xe0000 <= r && r <= 0xe007f {
@@ -59,8 +55,7 @@ func runeName(r rune) string {
 	return "un caractère invisible"
 }
 
-// AskPassphrase asks until an acceptable passphrase is given the same way
-// twice; refusals are said on out, the passphrase never.
+// AskPassphrase asks until an acceptable passphrase is given the same way twice.
 func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
 	const help = "Elle protège la clé privée sur votre portable. Au moins 8 caractères ; rien ne s'affiche pendant la saisie."
 	for {
@@ -86,20 +81,17 @@ func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
 
 // KeyResult is what the key step did.
 type KeyResult struct {
-	State    *keys.State
 	Created  bool
 	Rebuilt  bool   // the missing .pub was written from the private key
-	Line     string // the fingerprint line, as `ssh-keygen -lf NOM.pub` prints it
+	Line     string // as `ssh-keygen -lf NOM.pub` prints it
 	Warnings []Warning
-	Removed  []string // temporary files a killed run had left beside the key
+	Removed  []string // a killed run's temporary files beside the key
 }
 
 // Warning is a problem worth saying that does not stop anything.
 type Warning struct{ Msg, Hint string }
 
-// EnsureKey keeps the key that exists or creates one. passphrase is called
-// only when a key must be created; guard wraps each write, never the
-// question.
+// EnsureKey keeps the key that exists or creates one; guard wraps each write.
 func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, error), guard func(func() error) error) (*KeyResult, error) {
 	// A killed run's copy of a key under another name: nobody else cleans it.
 	removed, err := store.RemoveLeftovers()
@@ -110,7 +102,7 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	if err != nil {
 		return nil, keyError(store, err)
 	}
-	res := &KeyResult{State: st, Removed: removed}
+	res := &KeyResult{Removed: removed}
 	switch st.Kind {
 	case keys.OrphanPub:
 		return nil, refused(
@@ -126,28 +118,28 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 			return nil, refused("choisissez une autre passphrase, puis relancez « pret cle »", "passphrase refusée : %v", err)
 		}
 		err = guarded(guard, func() (err error) { st, err = store.Create(random, pass); return })
-		switch {
-		case errors.Is(err, keys.ErrAppeared):
-			// Another pret made the key meanwhile: keep it, like any key.
-		case err != nil:
-			return nil, keyError(store, err)
-		default:
-			res.Created = true
-		}
-		res.State = st
-	}
-	if err := checkKept(store, res.State); err != nil {
-		return nil, err
-	}
-	if res.State.Pub == nil && res.State.PubErr == nil {
-		if err := guarded(guard, func() (err error) { st, err = store.RebuildPub(res.State); return }); err != nil {
+		res.Created = err == nil
+		// ErrAppeared: another pret made the key meanwhile; keep it, like any key.
+		if err != nil && !errors.Is(err, keys.ErrAppeared) {
 			return nil, keyError(store, err)
 		}
-		res.State, res.Rebuilt = st, true
 	}
-	st = res.State
-	// What `pret verifier` would fail on: ssh refuses a private key others
-	// can read, and a folder others can write lets them swap the key.
+	// A key pret must not use is refused, never touched.
+	if pub := st.Private.Public; pub == nil || !keys.IsEd25519(pub) {
+		kind := st.Private.LegacyType
+		if pub != nil {
+			kind = keys.TypeName(pub)
+		}
+		return nil, refused("pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)",
+			"la clé %s est de type %s, pas ed25519", store.PrivatePath(), kind)
+	}
+	if st.Pub == nil && st.PubErr == nil {
+		if err := guarded(guard, func() (err error) { st, err = store.RebuildPub(st); return }); err != nil {
+			return nil, keyError(store, err)
+		}
+		res.Rebuilt = true
+	}
+	// ssh refuses a private key others read; a folder others write lets them swap it.
 	problems, _ := store.Permissions()
 	for _, p := range problems {
 		res.Warnings = append(res.Warnings, Warning{Msg: p.Msg, Hint: p.Fix})
@@ -168,19 +160,6 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 		res.Line = keys.FingerprintLine(st.Pub.Key, st.Pub.Comment)
 	}
 	return res, nil
-}
-
-// checkKept refuses a key pret must not use, without touching it.
-func checkKept(store keys.Store, st *keys.State) error {
-	kind := st.Private.LegacyType
-	if pub := st.Private.Public; pub != nil {
-		if keys.IsEd25519(pub) {
-			return nil
-		}
-		kind = keys.TypeName(pub)
-	}
-	return refused("pret ne la remplace pas : déplacez-la vous-même, ou choisissez un autre nom de clé (cle.nom, PRET_CLE_NOM)",
-		"la clé %s est de type %s, pas ed25519", store.PrivatePath(), kind)
 }
 
 // Protected is what no output may land on: the key folder, key and .pub.

@@ -9,31 +9,25 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// Placeholders of the ~/.ssh/config block: pret never guesses the login
-// host (cli.md).
+// Placeholders of the ~/.ssh/config block: pret never guesses the login host.
 const (
 	HostPlaceholder = "NOEUD-DE-LOGIN"
 	UserPlaceholder = "VOTRE-IDENTIFIANT"
 )
 
-// SSHConfig is the ~/.ssh/config block of apprenant.md, printed, never
-// written; the key path comes from the configuration: escaped.
+// SSHConfig is the ~/.ssh/config block of apprenant.md, printed, never written.
 func SSHConfig(keyPath, home string) string {
+	p := TildePath(keyPath, home)
+	if strings.ContainsAny(p, " \t") {
+		p = `"` + p + `"` // as ssh_config reads a path with spaces
+	}
 	return fmt.Sprintf(`# Séance ROMEO — remplacez %s par le nom donné par les organisateurs
 Host romeo
     HostName %s
     User %s
     IdentityFile %s
     IdentitiesOnly yes
-`, HostPlaceholder, HostPlaceholder, UserPlaceholder, esc(configPath(keyPath, home)))
-}
-
-// configPath is the key path as ssh_config reads it, quoted with spaces.
-func configPath(p, home string) string {
-	if p = TildePath(p, home); strings.ContainsAny(p, " \t") {
-		return `"` + p + `"`
-	}
-	return p
+`, HostPlaceholder, HostPlaceholder, UserPlaceholder, esc(p))
 }
 
 // AgentCommand puts the key into the agent on goos: shown, never run.
@@ -84,8 +78,7 @@ func DaysLeft(s Session, today time.Time) string {
 // Next is what the last screen needs.
 type Next struct {
 	AccessFile string // the acces.md to send; empty before the request
-	// Declared is the declaration just noted when the kept acces.md does
-	// not state it: the screen gives the command that rewrites the file.
+	// Declared: just noted, not in the kept acces.md; the screen says how to rewrite it.
 	Declared *Declaration
 	Channel  string
 	Store    keys.Store
@@ -95,8 +88,7 @@ type Next struct {
 	Today    time.Time
 }
 
-// NextSteps is the last screen of the wizard and of `pret verifier`, each
-// step a command to copy; every string from outside is escaped.
+// NextSteps is the last screen of the wizard and of `pret verifier`.
 func NextSteps(n Next) string {
 	var b strings.Builder
 	b.WriteString("Et maintenant :\n")

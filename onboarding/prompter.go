@@ -1,7 +1,6 @@
-// Package onboarding is the learner's path to the session: the key, the
-// access date, acces.md, then the checklist. It talks to the person only
-// through a Prompter and plain streams, so the whole flow runs in tests
-// without a terminal and the prompt library can be swapped in one file.
+// Package onboarding is the learner's path to the session: key, access
+// date, acces.md, checklist. It talks to the person only through a
+// Prompter and plain streams, so it runs in tests without a terminal.
 package onboarding
 
 import (
@@ -9,22 +8,17 @@ import (
 	"fmt"
 )
 
-// Prompter asks one question at a time. Implementations return
-// ErrInterrupted when the person presses Ctrl-C.
+// Prompter asks one question at a time; Ctrl-C is ErrInterrupted.
 type Prompter interface {
-	// Password reads a secret without showing it.
-	Password(message, help string) (string, error)
-	// Select offers choices in French words and returns the index chosen.
-	Select(message string, options []string, def int, help string) (int, error)
-	// Input reads a line, offering def.
-	Input(message, def, help string) (string, error)
+	Password(message, help string) (string, error)                              // a secret, never shown
+	Select(message string, options []string, def int, help string) (int, error) // the index chosen
+	Input(message, def, help string) (string, error)                            // a line, def offered
 }
 
 // ErrInterrupted is Ctrl-C at a question.
 var ErrInterrupted = errors.New("interrompu")
 
-// askYesNo is a yes/no question as a choice of French words: survey's
-// Confirm expects y/n, which the course's learner should not have to guess.
+// askYesNo offers French words: survey's Confirm expects y/n, which a learner should not guess.
 func askYesNo(p Prompter, message string, def bool, help string) (bool, error) {
 	d := 1
 	if def {
@@ -34,24 +28,15 @@ func askYesNo(p Prompter, message string, def bool, help string) (bool, error) {
 	return i == 0, err
 }
 
-// Error is a failure the person can act on: what went wrong and what to do
-// next. onboarding never chooses an exit code: cmd/pret reads Input to
-// tell a mistake in what was given (a template, a setting) from a refusal.
+// Error is a failure the person can act on: what went wrong, what to do.
 type Error struct {
-	Msg  string
-	Hint string
-	Err  error
-	// Input is true when the fault is in what the person gave pret (a
-	// setting, a template), not in the state of their files.
-	Input bool
+	Msg   string
+	Hint  string
+	Err   error
+	Input bool // the fault is in what the person gave (a setting, a template)
 }
 
-func (e *Error) Error() string {
-	if e.Err != nil && e.Msg == "" {
-		return e.Err.Error()
-	}
-	return e.Msg
-}
+func (e *Error) Error() string { return e.Msg }
 
 func (e *Error) Unwrap() error { return e.Err }
 
@@ -59,8 +44,7 @@ func refused(hint string, format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// guarded runs f through guard, which makes a signal wait for a write to
-// end; a nil guard runs f as it is.
+// guarded runs f through guard (a signal waits for a write), if any.
 func guarded(guard func(func() error) error, f func() error) error {
 	if guard == nil {
 		return f()

@@ -21,25 +21,22 @@ import (
 // SignTries is how many times the passphrase is asked (signature.md).
 const SignTries = 3
 
-// AccessSigner signs acces.md with the session's key: the one path behind
-// `pret signer`, `pret acces --signer` and the wizard's offer.
+// AccessSigner signs acces.md with the session's key, for every command that signs.
 type AccessSigner struct {
 	Store  keys.Store
 	File   string
 	Random io.Reader
 	Guard  func(func() error) error // runs the write so that a signal waits for it
-	// The rules of `pret valider` the file must pass before it is signed.
+	// For the rules of `pret valider` the file must pass first.
 	SessionDay, Today time.Time
 }
 
-// read reads acces.md as `pret valider` does: the signed file must stay
-// under its size.
+// read reads acces.md as `pret valider` does, under its size.
 func (a *AccessSigner) read() ([]byte, error) {
 	return safefile.Read(a.File, safefile.Access, safefile.FollowLink)
 }
 
-// SignPlan is a signature ready to be made: every refusal has been
-// checked, only the passphrase is missing.
+// SignPlan is a signature ready to be made but for the passphrase.
 type SignPlan struct {
 	a       *AccessSigner
 	priv    []byte
@@ -49,9 +46,7 @@ type SignPlan struct {
 	perm    os.FileMode
 }
 
-// Prepare refuses, before the passphrase is asked, everything
-// signature.md refuses: no key or not an ed25519 one, a file that fails
-// `pret valider`, or one that does not state this key's fingerprint.
+// Prepare refuses, before the passphrase is asked, everything signature.md refuses.
 func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	st, err := a.Store.Inspect()
 	if err != nil {
@@ -92,9 +87,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
 		msg = append(bytes.Clone(msg), '\n')
 	}
-	// The whole file and the .pub beside it, as `pret valider` reads them
-	// (a key pasted after the block is a leak too), but for the old
-	// signature's verdict, which the new block replaces.
+	// The whole file (a key after the block is a leak too), as `pret valider` reads it.
 	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
 	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
 		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
@@ -121,15 +114,13 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	return &SignPlan{a: a, priv: priv, pub: st.Private.Public, data: data, message: msg, perm: perm}, nil
 }
 
-// cannotOpen refuses a key OpenSSH opens and pret does not (keys.Openable):
-// the fix keeps the passphrase and rewrites the key as pret writes it.
+// cannotOpen refuses a key OpenSSH opens and pret does not (keys.Openable).
 func cannotOpen(store keys.Store, err error) error {
 	return refused(fmt.Sprintf("ré-chiffrez-la, même passphrase, comme pret l'écrit : ssh-keygen -p -a 100 -Z aes256-ctr -f %s, puis signez", esc(store.PrivatePath())),
 		"la clé %s : %v ; OpenSSH l'ouvre, mais pret ne sait pas l'ouvrir pour signer", esc(store.PrivatePath()), err)
 }
 
-// notReplaceable refuses a file whose signature part a new block cannot
-// replace: re-signing would drop text or leave it unsigned.
+// notReplaceable refuses a file where re-signing would drop text or leave it unsigned.
 func notReplaceable(file string, f *signing.SignedFile) error {
 	switch {
 	case errors.Is(f.Err, signing.ErrStray):
@@ -146,26 +137,19 @@ func notReplaceable(file string, f *signing.SignedFile) error {
 		"%s : ligne %d : %v ; pret signer ne remplace qu'un bloc de signature qu'il sait lire", file, f.Line, f.Err)
 }
 
-// tooLarge refuses a file its signature would take over the size `pret
-// valider` reads.
+// tooLarge refuses a file its signature would take over MaxAccessSize.
 func tooLarge(file string) error {
 	return refused("raccourcissez-le (un acces.md tient sur une page), puis signez",
 		"%s dépasserait %d octets une fois signé, la taille maximale d'un acces.md", file, acces.MaxAccessSize)
 }
 
-func badPassphrase() *Error {
-	return &Error{Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
-		Hint: "retrouvez la passphrase de cette clé et relancez « pret signer » ; une passphrase perdue ne se retrouve pas : prévenez les organisateurs avant la séance",
-		Err:  keys.ErrBadPassphrase}
-}
-
-// Sign decrypts the key in memory, signs and rewrites acces.md whole; the
-// decrypted key is wiped before the write. A wrong passphrase, or a file
-// changed since Prepare, leaves the file as it was.
+// Sign decrypts the key in memory, signs, wipes the key and rewrites acces.md whole.
 func (p *SignPlan) Sign(passphrase []byte) error {
 	signer, wipe, err := keys.Decrypt(p.priv, passphrase)
 	if errors.Is(err, keys.ErrBadPassphrase) {
-		return badPassphrase()
+		return &Error{Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
+			Hint: "retrouvez la passphrase de cette clé et relancez « pret signer » ; une passphrase perdue ne se retrouve pas : prévenez les organisateurs avant la séance",
+			Err:  keys.ErrBadPassphrase}
 	}
 	if errors.Is(err, keys.ErrTooManyRounds) || errors.Is(err, keys.ErrCipher) {
 		return cannotOpen(p.a.Store, err)
@@ -186,8 +170,7 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		return tooLarge(esc(p.a.File))
 	}
 	return guarded(p.a.Guard, func() error {
-		// An edit made while the passphrase was typed must be neither
-		// lost nor signed unseen.
+		// An edit made during the question must be neither lost nor signed unseen.
 		now, err := p.a.read()
 		if err != nil || !bytes.Equal(now, p.data) {
 			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", esc(p.a.File))
@@ -206,11 +189,10 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 // Fingerprint is the signing key's.
 func (p *SignPlan) Fingerprint() string { return ssh.FingerprintSHA256(p.pub) }
 
-// SignAsking asks the passphrase up to tries times and signs; after the
-// last wrong one, the "passphrase incorrecte" refusal, the file untouched.
+// SignAsking asks the passphrase up to tries (>= 1) times and signs.
 func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 	const help = "La passphrase de la clé, choisie à sa création ; rien ne s'affiche pendant la saisie."
-	for i := 1; i <= tries; i++ {
+	for i := 1; ; i++ {
 		pass, err := pr.Password(fmt.Sprintf("Passphrase de la clé %s :", esc(p.a.Store.PrivatePath())), help)
 		if err != nil {
 			return err
@@ -218,27 +200,20 @@ func (p *SignPlan) SignAsking(pr Prompter, out io.Writer, tries int) error {
 		b := []byte(pass)
 		err = p.Sign(b)
 		clear(b)
-		if err == nil || !errors.Is(err, keys.ErrBadPassphrase) {
+		if err == nil || !errors.Is(err, keys.ErrBadPassphrase) || i >= tries {
 			return err
 		}
-		if i < tries {
-			fmt.Fprintf(out, "✘ Passphrase incorrecte (essai %d sur %d).\n", i, tries)
-		}
+		fmt.Fprintf(out, "✘ Passphrase incorrecte (essai %d sur %d).\n", i, tries)
 	}
-	return badPassphrase()
 }
 
-// OfferSignature is the wizard's step after acces.md: when the file is
-// unsigned or its signature no longer holds, it offers to sign (default
-// yes). A refusal is reported and the wizard goes on; three wrong
-// passphrases end it, the file untouched.
+// OfferSignature offers to sign acces.md unless the key's signature holds.
 func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	data, err := a.read()
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
 	if err != nil {
-		fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), safefile.Reason(err))
+		if !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(out, "✘ %s illisible : %s.\n", esc(a.File), safefile.Reason(err))
+		}
 		return nil
 	}
 	if f := signing.SplitSigned(data); f.Claimed {

@@ -17,17 +17,15 @@ import (
 
 // Record is one declaration the learner made about the account.
 type Record struct {
-	Status   string `yaml:"statut"` // "demande" or "verifie"
-	Date     string `yaml:"date"`   // AAAA-MM-JJ
-	Recorded string `yaml:"enregistre,omitempty"`
-	// Extra keeps what a newer pret wrote, so that rewriting never drops it.
-	Extra map[string]any `yaml:",inline"`
+	Status   string         `yaml:"statut"` // "demande" or "verifie"
+	Date     string         `yaml:"date"`   // AAAA-MM-JJ
+	Recorded string         `yaml:"enregistre,omitempty"`
+	Extra    map[string]any `yaml:",inline"` // a newer pret's fields, kept on rewrite
 }
 
 func (r Record) Verified() bool { return r.Status == StatusVerified }
 
-// Day is the record's date, and whether pret can use it (a known status,
-// a real day); unusable records stay in the file but are never defaults.
+// Day is the record's date, and whether it is usable (known status, real day).
 func (r Record) Day() (time.Time, bool) {
 	if r.Status != StatusRequested && r.Status != StatusVerified {
 		return time.Time{}, false
@@ -41,20 +39,15 @@ const (
 	StatusVerified  = "verifie"
 )
 
-// State is $XDG_STATE_HOME/pret/etat.yaml, what the learner declared,
-// every record kept in the order declared.
+// State is $XDG_STATE_HOME/pret/etat.yaml: every record, in order declared.
 type State struct {
-	Access []Record `yaml:"acces"`
-	// File is where acces.md was last written, for a later run to find.
-	File  string         `yaml:"fichier,omitempty"`
-	Extra map[string]any `yaml:",inline"`
+	Access []Record       `yaml:"acces"`
+	File   string         `yaml:"fichier,omitempty"` // where acces.md was last written
+	Extra  map[string]any `yaml:",inline"`
 }
 
 // Latest is the most recent usable record of status ("" for any).
 func (s *State) Latest(status string) (Record, time.Time, bool) {
-	if s == nil {
-		return Record{}, time.Time{}, false
-	}
 	for i := len(s.Access) - 1; i >= 0; i-- {
 		r := s.Access[i]
 		if d, ok := r.Day(); ok && (status == "" || r.Status == status) {
@@ -64,8 +57,7 @@ func (s *State) Latest(status string) (Record, time.Time, bool) {
 	return Record{}, time.Time{}, false
 }
 
-// StateError is a state file that cannot be used: never written over but
-// by `pret acces --force`, which keeps a copy first.
+// StateError is a state file that cannot be used, replaced only by --force.
 type StateError struct {
 	Path   string
 	Reason string // French
@@ -82,8 +74,7 @@ func (e *StateError) Hint() string {
 	return "corrigez ou déplacez ce fichier ; « pret acces --force » le remplace en gardant une copie " + filepath.Base(e.Path) + ".illisible-AAAAMMJJ"
 }
 
-// LoadState reads the state file (missing: empty); one that cannot be used
-// is a *StateError.
+// LoadState reads the state file; its only error, *StateError, comes with an empty state.
 func LoadState(path string) (*State, error) {
 	// Not followed: pret writes it by rename, so a link is someone else's.
 	data, err := safefile.Read(path, safefile.State, safefile.NoFollow)
@@ -91,15 +82,15 @@ func LoadState(path string) (*State, error) {
 		return &State{}, nil
 	}
 	if err != nil {
-		return nil, &StateError{Path: path, Reason: safefile.Reason(err), Err: err}
+		return &State{}, &StateError{Path: path, Reason: safefile.Reason(err), Err: err}
 	}
 	// The checklist quotes its values: one holding key material is not read.
 	if lines := leak.Lines(string(data)); len(lines) > 0 {
-		return nil, &StateError{Path: path, Reason: fmt.Sprintf("il contient une clé privée (ligne %d) : ce n'est pas un fichier de pret", lines[0])}
+		return &State{}, &StateError{Path: path, Reason: fmt.Sprintf("il contient une clé privée (ligne %d) : ce n'est pas un fichier de pret", lines[0])}
 	}
 	var s State
 	if err := yaml.Unmarshal(data, &s); err != nil {
-		return nil, &StateError{Path: path, Reason: "ce n'est pas du YAML tel que pret l'écrit"}
+		return &State{}, &StateError{Path: path, Reason: "ce n'est pas du YAML tel que pret l'écrit"}
 	}
 	return &s, nil
 }
@@ -125,8 +116,7 @@ func saveState(guard safefile.Protected, path string, s *State) error {
 	return guard.WriteReplace(path, data, 0o600)
 }
 
-// setAsideState moves an unreadable state file (or folder) to
-// NAME.illisible-AAAAMMJJ, never over an earlier copy, and returns it.
+// setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N], never over a copy.
 func setAsideState(path string, today time.Time) (string, error) {
 	base := path + ".illisible-" + today.Format("20060102")
 	for i := 1; i < 1000; i++ {
@@ -134,15 +124,10 @@ func setAsideState(path string, today time.Time) (string, error) {
 		if i > 1 {
 			dst = fmt.Sprintf("%s-%d", base, i)
 		}
-		if _, err := os.Lstat(dst); err == nil {
-			continue
+		// A folder cannot be linked then removed: Lstat, one writer per learner, then Rename.
+		if _, err := os.Lstat(dst); err != nil {
+			return dst, os.Rename(path, dst)
 		}
-		// A folder cannot be linked then removed; the Lstat and one writer
-		// per learner make the rename safe enough.
-		if err := os.Rename(path, dst); err != nil {
-			return "", err
-		}
-		return dst, nil
 	}
 	return "", errors.New("trop de copies d'un état illisible")
 }

@@ -1,7 +1,6 @@
 package onboarding
 
-// The only file that imports survey: unmaintained, it must stay a
-// one-file change to replace.
+// The only file that imports survey: unmaintained, it must stay a one-file change to replace.
 
 import (
 	"errors"
@@ -20,17 +19,12 @@ import (
 
 // SurveyPrompter asks questions on a terminal.
 type SurveyPrompter struct {
-	In  terminal.FileReader
-	Out terminal.FileWriter
-	Err interface{ Write([]byte) (int, error) }
-	// NoColor: NO_COLOR (even empty) or TERM=dumb, which survey ignores.
-	NoColor bool
-	// Width in columns (0: unknown) wraps questions, help and key hints
-	// between words rather than mid-word.
-	Width int
-	// Plain asks in lines of text, for TERM=dumb: no cursor moves nor
-	// cursor position queries; a line typed with the terminal's echo, a
-	// choice by its number.
+	In      terminal.FileReader
+	Out     terminal.FileWriter
+	Err     interface{ Write([]byte) (int, error) }
+	NoColor bool // NO_COLOR (even empty) or TERM=dumb, which survey ignores
+	Width   int  // in columns (0: unknown), to wrap between words, not mid-word
+	// Plain asks in lines of text for TERM=dumb: no cursor moves, a choice by its number.
 	Plain bool
 }
 
@@ -39,18 +33,14 @@ const (
 	selectHintNoHelp = "[flèches pour choisir, Entrée pour valider]"
 	helpHint         = "[? pour l'aide]"
 	selectHintAction = `[Use arrows to move, type to filter{{- if and .Help (not .ShowHelp)}}, {{ .Config.HelpInput }} for more help{{end}}]`
-	typingRoom       = 12 // columns kept after a question for the answer
-	// surveyPrefix stands for survey's "? " in wrapping, glued to the
-	// first word by a no-break space.
-	surveyPrefix = "?\u00a0"
+	typingRoom       = 12        // columns kept after a question for the answer
+	surveyPrefix     = "?\u00a0" // survey's "? ", glued to the first word
 )
 
 // selectTemplate is survey's own, before its hint is set for a width.
 var selectTemplate = survey.SelectQuestionTemplate
 
-// setup replaces every English word survey would print (survey keeps its
-// templates in package variables; the select's hint is set for the width
-// before each question) and turns colour off when asked.
+// setup puts French words in survey's templates (package variables) for the width.
 func (s *SurveyPrompter) setup() {
 	survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
 `
@@ -62,14 +52,11 @@ func (s *SurveyPrompter) setup() {
 	)
 	survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
 	survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
-	// The hint follows two spaces, after the question or on a line of
-	// its own (fit decides).
+	// The hint follows two spaces, after the question or on its own line (fit).
 	survey.SelectQuestionTemplate = strings.Replace(selectTemplate, selectHintAction,
 		"{{- if and .Help (not .ShowHelp)}}"+wrapAfter("  ", selectHint, s.Width)+"{{- else}}"+wrapAfter("  ", selectHintNoHelp, s.Width)+"{{- end}}", 1)
 	if s.NoColor {
-		// Read when a template is first compiled; pret asks from one
-		// terminal per process.
-		core.DisableColor = true
+		core.DisableColor = true // read at a template's first use: one terminal per process
 	}
 }
 
@@ -78,9 +65,7 @@ func wrapAfter(prefix, text string, width int) string {
 	return strings.TrimPrefix(textwrap.Text(prefix+text, width), prefix)
 }
 
-// fit wraps a question as written after survey's "? ". When what follows
-// it on its last line (need columns: the hint, the default, the answer)
-// would not fit there, it ends the question with a line break.
+// fit wraps a question after survey's "? ", then a break if need columns do not fit.
 func (s *SurveyPrompter) fit(message string, need int) string {
 	if s.Width <= 0 {
 		return message
@@ -96,45 +81,34 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 	return w
 }
 
+// ask turns echo and signal keys off first: survey does so once its prompt is drawn,
+// so text typed ahead would echo and a Ctrl-C would race its terminal changes.
 func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
 	s.setup()
-	err := quietTerminal(s.In, func() error { return survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err)) })
+	if rr := terminal.NewRuneReader(terminal.Stdio{In: s.In}); rr.SetTermMode() == nil {
+		defer rr.RestoreTermMode()
+	}
+	err := survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err))
 	if errors.Is(err, terminal.InterruptErr) {
 		return ErrInterrupted
 	}
 	return err
 }
 
-// quietTerminal turns echo and signal keys off while f runs: survey only
-// does so once its prompt is drawn, so a passphrase typed ahead would be
-// echoed, and a Ctrl-C would be a signal racing survey's terminal changes.
-func quietTerminal(in terminal.FileReader, f func() error) error {
-	rr := terminal.NewRuneReader(terminal.Stdio{In: in})
-	if rr.SetTermMode() == nil {
-		defer rr.RestoreTermMode()
-	}
-	return f()
-}
-
-// Password shows nothing at all while typed (survey's '*' per character
-// tells the passphrase's length): Enter ends, Backspace erases, "?" alone
-// shows the help, Ctrl-C, or Ctrl-D on an empty line, interrupts.
+// Password shows nothing while typed: survey's '*' per character tells the length.
 func (s *SurveyPrompter) Password(message, help string) (string, error) {
 	s.setup()
-	// survey's template and icons: it looks like every other question.
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
 		Help:     survey.Icon{Text: "?", Format: "cyan"},
 		Question: survey.Icon{Text: "?", Format: "green+hb"},
 	}}
 	prompt := func(showHelp bool) {
-		text, _, err := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
+		// survey's fixed template: it never fails.
+		text, _, _ := core.RunTemplate(survey.PasswordQuestionTemplate, survey.PasswordTemplateData{
 			Password: survey.Password{Message: s.fit(message, 1+len(helpHint)+1+typingRoom), Help: wrapAfter(surveyPrefix, help, s.Width)}, ShowHelp: showHelp, Config: cfg})
-		if err != nil { // the template is survey's and fixed: never
-			text = "? " + message + " "
-		}
 		fmt.Fprint(terminal.NewAnsiStdout(s.Out), strings.ReplaceAll(text, "\n", "\r\n"))
 	}
-	// Quiet before the prompt is drawn, as quietTerminal.
+	// Quiet before the prompt is drawn, as in ask.
 	rr := terminal.NewRuneReader(terminal.Stdio{In: s.In, Out: s.Out, Err: s.Err})
 	if err := rr.SetTermMode(); err == nil {
 		defer rr.RestoreTermMode()
@@ -175,8 +149,7 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 	if s.Plain {
 		return s.plainSelect(message, options, def, help)
 	}
-	// After the question on its line: the hint (its first line), or the
-	// option chosen once answered.
+	// After the question: the hint's first line, or the option chosen.
 	need := 2 + textwrap.Columns(strings.SplitN(wrapAfter("  ", selectHint, s.Width), "\n", 2)[0])
 	for _, o := range options {
 		need = max(need, 1+textwrap.Columns(o))
@@ -194,9 +167,7 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	if s.Plain {
 		return s.plainInput(message, def, help)
 	}
-	// survey prints its default as it is, and the default may be a path:
-	// one that escaping would change is shown escaped in the question
-	// instead, and Enter still gives it whole.
+	// survey prints its default raw: one escaping changes is shown escaped in the question.
 	shown := def
 	if esc(def) != def {
 		message, shown = message+" ("+esc(def)+")", ""
@@ -216,40 +187,44 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 	return answer, err
 }
 
-// plainSelect: the options numbered, then a line for the number; Enter
-// keeps the default, "?" shows the help, anything else is asked again.
-func (s *SurveyPrompter) plainSelect(message string, options []string, def int, help string) (int, error) {
-	var b strings.Builder
-	b.WriteString(s.wrap("? " + message))
-	for i, o := range options {
-		fmt.Fprintf(&b, "  %d) %s\n", i+1, o)
+// plainAsk writes q and reads a line until it is not "?" for the help.
+func (s *SurveyPrompter) plainAsk(q, help string) (string, error) {
+	for {
+		io.WriteString(s.Out, q)
+		line, err := s.readLine()
+		if answer := strings.TrimSpace(line); err != nil || answer != "?" || help == "" {
+			return answer, err
+		}
+		io.WriteString(s.Out, s.wrap("? "+help))
 	}
+}
+
+// plainSelect: the options numbered, then a line for the number.
+func (s *SurveyPrompter) plainSelect(message string, options []string, def int, help string) (int, error) {
+	io.WriteString(s.Out, s.wrap("? "+message))
+	for i, o := range options {
+		fmt.Fprintf(s.Out, "  %d) %s\n", i+1, o)
+	}
+	hasDef := def >= 0 && def < len(options)
 	prompt := fmt.Sprintf("Numéro, de 1 à %d", len(options))
-	if def >= 0 && def < len(options) {
+	if hasDef {
 		prompt += fmt.Sprintf(" (%d)", def+1)
 	}
 	if help != "" {
 		prompt += " " + helpHint
 	}
-	io.WriteString(s.Out, b.String())
 	for {
-		fmt.Fprintf(s.Out, "%s : ", prompt)
-		line, err := s.readLine()
-		if err != nil {
-			return 0, err
-		}
-		answer := strings.TrimSpace(line)
-		n, err := strconv.Atoi(answer)
+		answer, err := s.plainAsk(prompt+" : ", help)
+		n, nerr := strconv.Atoi(answer)
 		switch {
-		case answer == "" && def >= 0 && def < len(options):
+		case err != nil:
+			return 0, err
+		case answer == "" && hasDef:
 			return def, nil
-		case answer == "?" && help != "":
-			io.WriteString(s.Out, s.wrap("? "+help))
-		case err == nil && n >= 1 && n <= len(options) && answer[0] != '+':
+		case nerr == nil && n >= 1 && n <= len(options) && answer[0] != '+':
 			return n - 1, nil
-		default:
-			fmt.Fprintf(s.Out, "✘ Réponse refusée : tapez un numéro de 1 à %d.\n", len(options))
 		}
+		fmt.Fprintf(s.Out, "✘ Réponse refusée : tapez un numéro de 1 à %d.\n", len(options))
 	}
 }
 
@@ -262,21 +237,11 @@ func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
 	if def != "" {
 		q += " (" + esc(def) + ")" // Enter gives def whole
 	}
-	for {
-		io.WriteString(s.Out, strings.TrimSuffix(s.wrap(q), "\n")+" ")
-		line, err := s.readLine()
-		if err != nil {
-			return "", err
-		}
-		switch answer := strings.TrimSpace(line); {
-		case answer == "?" && help != "":
-			io.WriteString(s.Out, s.wrap("? "+help))
-		case answer == "":
-			return def, nil
-		default:
-			return answer, nil
-		}
+	answer, err := s.plainAsk(strings.TrimSuffix(s.wrap(q), "\n")+" ", help)
+	if err == nil && answer == "" {
+		answer = def
 	}
+	return answer, err
 }
 
 // wrap is text on lines of the terminal's width, ending with a newline.
@@ -284,8 +249,7 @@ func (s *SurveyPrompter) wrap(text string) string {
 	return strings.TrimSuffix(textwrap.Text(text, s.Width), "\n") + "\n"
 }
 
-// readLine reads a line a byte at a time, so that nothing typed after it
-// is taken from the next question; Ctrl-D on an empty line is no answer.
+// readLine reads a byte at a time, leaving what follows to the next question.
 func (s *SurveyPrompter) readLine() (string, error) {
 	var line []byte
 	b := make([]byte, 1)

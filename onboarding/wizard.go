@@ -7,14 +7,11 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/templates"
 )
 
-// Wizard is the guided path of `pret`: banner, key, account, acces.md,
-// checklist. It never asks for a host name and never connects anywhere.
+// Wizard is the guided path of `pret`; it never asks for a host name nor connects anywhere.
 type Wizard struct {
 	Settings
 	Channel string // how to ask for the account, as the organisers said
@@ -22,14 +19,11 @@ type Wizard struct {
 	Out     io.Writer
 	Random  io.Reader
 	Guard   func(func() error) error // a signal waits for a write
-	// Signer, when set, is offered after acces.md: the learner proves now,
-	// not on the session's morning, that they remember the passphrase.
-	Signer *AccessSigner
-	// Checklist runs `pret verifier` for the acces.md written; its error
-	// is Run's.
-	Checklist func(accessFile string) error
-	Color     bool   // colour the diff (a terminal without NO_COLOR)
-	GOOS      string // for the agent command of the last screen
+	// Signer, when set, is offered after acces.md: the passphrase proven before the session.
+	Signer    *AccessSigner
+	Checklist func(accessFile string) error // `pret verifier`; its error is Run's
+	Color     bool                          // colour the diff (a terminal without NO_COLOR)
+	GOOS      string                        // for the agent command of the last screen
 }
 
 // Banner is the session and how far away it is.
@@ -41,14 +35,12 @@ func Banner(s Session, today time.Time) string {
 	return b.String()
 }
 
-// Run walks the learner through; a failed checklist is its error, after
-// the last screen.
+// Run walks the learner through; a failed checklist is its error.
 func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, Banner(w.Session, w.Today))
 
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
-	// The passphrase is asked before the guarded write, so a signal at
-	// the question does not wait for anything.
+	// Asked before the guarded write: a signal at the question waits for nothing.
 	res, err := EnsureKey(w.Store, w.Random, func() ([]byte, error) {
 		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
 		return AskPassphrase(w.P, w.Out)
@@ -72,8 +64,7 @@ func (w *Wizard) Run() error {
 	}
 	// The comment is the .pub's: escaped like every string from a file.
 	fmt.Fprintf(w.Out, "Empreinte : %s\n\n", esc(res.Line))
-	// A broken setting must not end the wizard once the date is typed:
-	// both statuses, a custom template may fail on one branch only.
+	// A broken setting must not end the wizard once the date is typed: both branches.
 	for _, status := range []string{StatusRequested, StatusVerified} {
 		if _, err := w.Settings.render(Declaration{status, w.Today}); err != nil {
 			return err
@@ -82,12 +73,7 @@ func (w *Wizard) Run() error {
 
 	fmt.Fprintln(w.Out, "2. Le compte d'accès")
 	state, err := LoadState(w.StatePath)
-	var serr *StateError
-	if errors.As(err, &serr) {
-		state = &State{}
-	} else if err != nil {
-		return err
-	}
+	serr, _ := err.(*StateError)
 	decl, err := Account{P: w.P, Out: w.Out, State: state, StateErr: serr, Channel: w.Channel, Today: w.Today, Session: w.Session.Day}.Ask()
 	if err != nil {
 		return err
@@ -98,32 +84,28 @@ func (w *Wizard) Run() error {
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
 	} else {
-		if last := state.File; last != "" && last != w.File {
-			// Written in another folder last time: keep that one.
+		if last := state.File; last != "" && last != w.File { // written elsewhere last time
 			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
 				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
 				w.File = last
 			}
 		}
 		var out *Outcome
-		for why := ""; ; {
+		// Not writable after all: the declaration is noted, the folder asked again.
+		for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
 			if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
 				return err
 			}
 			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
 				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
 			var e *Error
-			if errors.Is(err, errNotWritten) && errors.As(err, &e) {
-				// Not writable after all: the declaration is noted, the
-				// folder asked again.
-				fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
-				why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier"
-				continue
+			if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
+				break
 			}
-			if err != nil {
-				return err
-			}
-			break
+			fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
+		}
+		if err != nil {
+			return err
 		}
 		w.report(out)
 		next.AccessFile = w.File
@@ -144,16 +126,13 @@ func (w *Wizard) Run() error {
 	if w.Checklist != nil {
 		checked = w.Checklist(w.File)
 	}
-	fmt.Fprintln(w.Out)
-	fmt.Fprint(w.Out, NextSteps(next))
+	fmt.Fprint(w.Out, "\n"+NextSteps(next))
 	return checked
 }
 
-// AskReplace asks about an acces.md that differs: the diff, the signature
-// it would lose, then the question, "Non" by default.
+// AskReplace asks about an acces.md that differs, in one write for the wrapper.
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
-		// One write: a terminal-wide wrapper keeps each diff line's marker.
 		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
 		if p.LosesSignature() {
 			fmt.Fprintln(out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
@@ -163,8 +142,7 @@ func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool,
 	}
 }
 
-// AskDateLine follows a "Non" when the kept file states another date: the
-// one-line change, "Oui" by default.
+// AskDateLine follows a "Non" when the kept file states another date.
 func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, "Votre fichier n'indique pas la date que vous venez de donner. pret peut changer seulement sa ligne de date :\n"+p.DateDiff(color))
@@ -203,9 +181,4 @@ func (w *Wizard) report(out *Outcome) {
 // warnHint says a problem that stops nothing, and what to do about it.
 func warnHint(out io.Writer, msg, hint string) {
 	fmt.Fprintf(out, "Attention : %s.\nConseil : %s.\n", esc(msg), esc(hint))
-}
-
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }

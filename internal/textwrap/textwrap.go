@@ -12,18 +12,10 @@ import (
 	"golang.org/x/text/width"
 )
 
-// Text re-flows the lines of s wider than width display columns, breaking
-// at spaces; width <= 0 changes nothing. A continuation starts under the
-// text of a column layout ("OK key-present   message…"), or 4 columns in
-// when that column is past the middle. A word is never cut, even one wider
-// than the terminal (a fingerprint, a path): it gets a line of its own
-// from the margin, left to the terminal's soft wrap, which a copy-paste
-// rejoins where a newline from pret would stay inside the copy.
-//
-// A comment line ("# …") continues as a comment. In a unified diff's hunk
-// (after "@@ -a,b +c,d @@", as many lines as its counts say) each
-// continuation repeats the line's marker ('-', '+' or ' ') and "↪ ", so a
-// wrapped removed line still reads as removed.
+// Text re-flows the lines of s wider than width columns (<= 0: none) at spaces, a
+// continuation under a layout's last column. A word is never cut: one wider than the
+// terminal gets its own line, left to the soft wrap, which a copy rejoins. A comment
+// continues as one; a diff hunk's line with its marker and "↪ ".
 func Text(s string, width int) string {
 	if width <= 0 {
 		return s
@@ -42,7 +34,10 @@ func Text(s string, width int) string {
 			lines[i] = wrapDiffLine(line, width)
 			continue
 		}
-		old, new = hunkCounts(plain)
+		old, new = 0, 0
+		if m := hunkHeader.FindStringSubmatch(plain); m != nil {
+			old, new = hunkCount(m[1]), hunkCount(m[2])
+		}
 		lines[i] = wrapLine(line, plain, width)
 	}
 	return strings.Join(lines, "\n")
@@ -50,26 +45,15 @@ func Text(s string, width int) string {
 
 var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
 
-// hunkCounts reads the line counts of a hunk header (a count left out is
-// 1); zero for any other line.
-func hunkCounts(plain string) (old, new int) {
-	m := hunkHeader.FindStringSubmatch(plain)
-	if m == nil {
-		return 0, 0
-	}
-	count := func(c string) int {
-		n, err := strconv.Atoi(c)
-		if err != nil {
-			return 1
-		}
+// hunkCount is a hunk header's line count; one when left out.
+func hunkCount(c string) int {
+	if n, err := strconv.Atoi(c); err == nil {
 		return n
 	}
-	return count(m[1]), count(m[2])
+	return 1
 }
 
-// wrapLine wraps a line of text, or of comment (shell, ssh_config) whose
-// continuations are comments at the same indent, so that a block copied
-// from a narrow terminal still reads as it was meant.
+// wrapLine wraps a line of text, or of comment continued as comments at the same indent.
 func wrapLine(line, plain string, width int) string {
 	if Columns(line) <= width {
 		return line
@@ -82,15 +66,18 @@ func wrapLine(line, plain string, width int) string {
 		}
 		return flow(line, 0, width, cont, len(cont), false)
 	}
-	hang := hangColumn(line, lead)
+	// Under the text after the last gap of two spaces or more: a layout's last column.
+	hang, rest := lead, line[lead:]
+	if i := strings.LastIndex(rest, "  "); i >= 0 {
+		hang += Columns(rest[:len(rest)-len(strings.TrimLeft(rest[i:], " "))])
+	}
 	if hang > width/2 {
 		hang = min(lead+4, width/2)
 	}
 	return flow(line, 0, width, strings.Repeat(" ", hang), hang, true)
 }
 
-// wrapDiffLine wraps one line of a hunk: colour and marker first, then
-// its text, each continuation starting with the marker and "↪ ".
+// wrapDiffLine wraps one line of a hunk, after its colour and marker.
 func wrapDiffLine(line string, width int) string {
 	if Columns(line) <= width {
 		return line
@@ -103,11 +90,8 @@ func wrapDiffLine(line string, width int) string {
 	return line[:i+1] + flow(line[i+1:], 1, width, cont, contW, false)
 }
 
-// flow lays text out from column col, breaking before a word that does not
-// fit; each new line starts with cont, contW columns wide. A word wider
-// than the room after cont starts a line of its own at the margin when
-// bare allows, else after cont (a diff or comment line needs its marker).
-// Spacing is kept within a line (a layout's columns); a break drops it.
+// flow lays text out from column col, breaking before a word that does not fit; a new
+// line starts with cont (contW wide), or at the margin when bare for a word too wide.
 func flow(text string, col, width int, cont string, contW int, bare bool) string {
 	var b strings.Builder
 	for k, u := range units(text) {
@@ -133,10 +117,8 @@ func flow(text string, col, width int, cont string, contW int, bare bool) string
 }
 
 // units cuts text into words, each with the spaces before it, as offsets
-// {gap, word, end}. The spaces French typography never breaks stay inside
-// a word: before ':', ';', '?', '!' and '»', and after '«'. pret's
-// messages write them as ordinary spaces, so a narrow terminal would
-// otherwise start a line with a lone ':'.
+// {gap, word, end}. The spaces French never breaks (before ':', ';', '?',
+// '!', '»', after '«') stay inside a word: pret writes them as ordinary ones.
 func units(text string) [][3]int {
 	var us [][3]int
 	last := 0 // where the last word starts
@@ -145,12 +127,8 @@ func units(text string) [][3]int {
 		if w == len(text) {
 			break // trailing spaces
 		}
-		end := strings.IndexByte(text[w:], ' ')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += w
-		}
+		word, _, _ := strings.Cut(text[w:], " ")
+		end := w + len(word)
 		first, _ := utf8.DecodeRuneInString(StripEscapes(text[w:end]))
 		if len(us) > 0 && (strings.HasSuffix(StripEscapes(text[last:i]), "«") || strings.ContainsRune(":;?!»", first)) {
 			us[len(us)-1][2] = end
@@ -162,24 +140,8 @@ func units(text string) [][3]int {
 	return us
 }
 
-// hangColumn is where the text after the last wide gap (two spaces or
-// more) begins: the message column of a checklist or flag line.
-func hangColumn(line string, lead int) int {
-	hang, rest := lead, line[lead:]
-	for {
-		i := strings.Index(rest, "  ")
-		if i < 0 {
-			return hang
-		}
-		j := len(rest) - len(strings.TrimLeft(rest[i:], " "))
-		hang += Columns(rest[:j])
-		rest = rest[j:]
-	}
-}
-
-// Columns counts the display columns of s, without colour escapes: none
-// for a combining mark or an invisible format character, two for an East
-// Asian wide or fullwidth one (emoji included), one otherwise.
+// Columns counts the display columns of s, without colour escapes: none for
+// a combining mark or format character, two for an East Asian wide one.
 func Columns(s string) int {
 	n := 0
 	for _, r := range StripEscapes(s) {
@@ -196,16 +158,12 @@ func Columns(s string) int {
 	return n
 }
 
-// escape is a CSI sequence (ESC [ … final byte, or to the end when
-// unterminated), or a lone ESC.
+// escape is a CSI sequence (to the end when unterminated), or a lone ESC.
 var escape = regexp.MustCompile("\x1b(\\[[^\x40-\x7e]*([\x40-\x7e]|$))?")
 
 var colour = regexp.MustCompile("^(" + escape.String() + ")*")
 
 // StripEscapes is s without its colour escapes.
 func StripEscapes(s string) string {
-	if !strings.Contains(s, "\x1b") {
-		return s
-	}
 	return escape.ReplaceAllString(s, "")
 }
