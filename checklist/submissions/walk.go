@@ -329,7 +329,8 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	}
 	w.seen[id] = true
 	// Counted before zip.NewReader, which would hold every record.
-	if err := checkArchiveLimits(f, size, maxArchiveEntries, maxCentralDirectory); err != nil {
+	windows, err := scanDirectory(f, size, maxArchiveEntries, maxCentralDirectory)
+	if err != nil {
 		w.unreadable(path, at, "", err)
 		return
 	}
@@ -343,11 +344,11 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 		}
 	}
 	views := []*io.SectionReader{io.NewSectionReader(f, 0, size)}
-	if windows := directoryWindows(f, size); windows != nil {
+	if windows != nil {
 		views = views[:0]
-		for _, win := range windows {
-			views = append(views, win.reader(f))
-		}
+	}
+	for _, win := range windows {
+		views = append(views, win.reader(f))
 	}
 	for _, v := range views {
 		zr, err := zip.NewReader(v, v.Size())
