@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -40,6 +41,7 @@ type record struct {
 	problems                             []checklist.Problem
 	date                                 int32 // AAAAMMJJ; 0 when none was read
 	fpLine                               int32
+	mod                                  int64  // modification time, Unix nanoseconds; 0 unknown
 	entryLen                             int32  // for an archive entry, the length of its name at the end of path
 	dup                                  int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	fpLen                                uint16 // the length of the stated fingerprint at the start of fps
@@ -187,7 +189,6 @@ func Read(args []string, opts Options) *Run {
 		mu   sync.Mutex
 		tmpl templates
 		run  = &Run{others: map[int32][]string{}}
-		mods []int64  // by slot: the files' modification times
 		ids  []fileID // by slot, when several arguments may name one file
 		wg   sync.WaitGroup
 	)
@@ -205,7 +206,6 @@ func Read(args []string, opts Options) *Run {
 	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(it item) {
 		mu.Lock()
 		it.slot = run.add()
-		mods = append(mods, it.mod)
 		if len(args) > 1 {
 			ids = append(ids, it.id)
 		}
@@ -217,14 +217,14 @@ func Read(args []string, opts Options) *Run {
 	}
 	close(items)
 	wg.Wait()
-	run.finish(mods, ids, w.missing)
+	run.finish(ids, w.missing)
 	return run
 }
 
 // finish puts the records in their final order and marks what needs
 // all of them: a file read twice, a learner's several files, duplicate
 // fingerprints, learners with no acces.md.
-func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
+func (r *Run) finish(ids []fileID, missing []*receipt) {
 	// Learners met with no acces.md at one place, and none elsewhere
 	// either, get a result of their own; one learner's places make one.
 	first := map[string]*receipt{}
@@ -268,7 +268,7 @@ func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
 		seen[ids[k]] = true
 		return !dup
 	})
-	r.oneRowPerLearner(mods)
+	r.oneRowPerLearner()
 	r.markDuplicates()
 }
 
@@ -277,7 +277,7 @@ func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
 // one modified last, else the later path ("acces.md" after "acces
 // (1).md", dl2.zip after dl1.zip), else the one met later in one
 // archive; never the order of the arguments.
-func (r *Run) oneRowPerLearner(mods []int64) {
+func (r *Run) oneRowPerLearner() {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
 		if r.at(i).moodle {
@@ -286,12 +286,7 @@ func (r *Run) oneRowPerLearner(mods []int64) {
 	}
 	who := func(i int32) string { return r.at(int(i)).who }
 	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(who(a), who(b)) })
-	mod := func(i int32) int64 {
-		if k := r.order[i]; int(k) < len(mods) {
-			return mods[k]
-		}
-		return 0
-	}
+	mod := func(i int32) int64 { return r.at(int(i)).mod }
 	drop := map[int]bool{} // positions of files listed in another
 	for run := range runs(byLearner, func(i int32) string { return who(i) }) {
 		best := run[0]
@@ -312,7 +307,7 @@ func (r *Run) oneRowPerLearner(mods []int64) {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry))}
+	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry)), mod: it.mod}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
 	}
@@ -376,6 +371,9 @@ type templates struct {
 // mark, then one digit n, stands for the fingerprint fps[n].
 const mark = "\x00"
 
+// fingerprint is what a message quotes of a key: "SHA256:" and its base64.
+var fingerprint = regexp.MustCompile(`SHA256:[A-Za-z0-9+/]*`)
+
 // compact is msg as a template, its fingerprints added to fps (fps[0],
 // the stated fingerprint, is not added twice); ok is false when msg is
 // kept as it is.
@@ -383,34 +381,26 @@ func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 	if !strings.Contains(msg, "SHA256:") || strings.Contains(msg, mark) {
 		return msg, false
 	}
-	var b strings.Builder
-	for rest := msg; ; {
-		before, after, ok := strings.Cut(rest, "SHA256:")
-		b.WriteString(before)
-		if !ok {
-			break
-		}
-		j := len("SHA256:") + len(after) - len(strings.TrimLeft(after, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"))
-		fp := rest[len(before) : len(before)+j]
+	ok := true
+	s := fingerprint.ReplaceAllStringFunc(msg, func(fp string) string {
 		n := slices.Index(*fps, fp)
 		if n < 0 {
 			n = len(*fps)
 			*fps = append(*fps, fp)
 		}
-		if n > 9 {
-			return msg, false
-		}
-		b.WriteString(mark + string(rune('0'+n)))
-		rest = rest[len(before)+j:]
+		ok = ok && n <= 9
+		return mark + string(rune('0'+n%10))
+	})
+	if !ok {
+		return msg, false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.m == nil {
-		t.m = map[string]string{}
-	}
-	s := b.String()
 	if old, ok := t.m[s]; ok {
 		return old, true
+	}
+	if t.m == nil {
+		t.m = map[string]string{}
 	}
 	t.m[s] = s
 	return s, true
@@ -418,16 +408,10 @@ func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 
 // expand puts the fingerprints back in a template.
 func expand(tmpl string, fps []string) string {
-	var b strings.Builder
-	for {
-		before, after, ok := strings.Cut(tmpl, mark)
-		b.WriteString(before)
-		if !ok {
-			return b.String()
-		}
-		b.WriteString(fps[after[0]-'0'])
-		tmpl = after[1:]
+	for n, fp := range fps[:min(len(fps), 10)] {
+		tmpl = strings.ReplaceAll(tmpl, mark+string(rune('0'+n)), fp)
 	}
+	return tmpl
 }
 
 // markDuplicates finds the fingerprints stated by two learners or more.
