@@ -53,9 +53,8 @@ func openArchive(dir *os.File, name, path string, follow bool) (*os.File, fileID
 	return regularFile(withID(os.NewFile(uintptr(fd), path)))
 }
 
-// openDir opens a folder to list it. O_DIRECTORY refuses anything but
-// a folder, and O_NONBLOCK keeps a FIFO from stalling where O_DIRECTORY
-// is not known to refuse it before opening.
+// openDir opens a folder to list it: O_DIRECTORY refuses anything else,
+// O_NONBLOCK keeps a FIFO from stalling meanwhile.
 func openDir(path string, follow bool) (*os.File, fileID, error) {
 	f, id, _, err := openID(path, follow, syscall.O_DIRECTORY)
 	return f, id, err

@@ -128,37 +128,35 @@ func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
 	dir := filepath.Dir(arg)
 	if d, err := os.Open(dir); err == nil {
 		if entries, err := d.ReadDir(-1); err == nil {
-			pubs := pubTypes(entries)
-			if name := choosePubs(pubs, w.keyName).pubFor(filepath.Base(arg)); name != "" {
-				it.pub = readDiskPub(d, dir, name, pubs[name])
-			}
+			it.pub = w.pubsIn(d, dir, entries)(filepath.Base(arg))
 		}
 		d.Close()
 	}
 	w.send(it, nil)
 }
 
-// pubTypes are the kinds of a folder's .pub entries: a link, a FIFO or a
-// folder is reported as a bad public key, never passed over.
-func pubTypes(entries []fs.DirEntry) map[string]fs.FileMode {
-	pubs := map[string]fs.FileMode{}
+// pubsIn reads the .pub paired with a file of the folder dir, open as f
+// and listing entries; nil when there is none. A .pub that is a link, a
+// FIFO or a folder is never opened: its empty data is bad-public-key.
+func (w *walker) pubsIn(f *os.File, dir string, entries []fs.DirEntry) func(name string) *acces.PubFile {
+	types := map[string]fs.FileMode{}
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".pub") {
-			pubs[e.Name()] = e.Type()
+			types[e.Name()] = e.Type()
 		}
 	}
-	return pubs
-}
-
-// readDiskPub reads the .pub name of the folder dir, open as f. One not
-// regular is never opened: empty data, as one unreadable or too large,
-// is bad-public-key.
-func readDiskPub(f *os.File, dir, name string, typ fs.FileMode) *acces.PubFile {
-	pub := &acces.PubFile{Name: name}
-	if typ.IsRegular() {
-		pub.Data, _, _ = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key)
+	pairs := choosePubs(types, w.keyName)
+	return func(name string) *acces.PubFile {
+		pn := pairs.pubFor(name)
+		if pn == "" {
+			return nil
+		}
+		pub := &acces.PubFile{Name: pn}
+		if types[pn].IsRegular() {
+			pub.Data, _, _ = safefile.ReadIn(f, pn, filepath.Join(dir, pn), safefile.Key)
+		}
+		return pub
 	}
-	return pub
 }
 
 // dir walks a folder: its files, then its subfolders, one folder open at
@@ -199,8 +197,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		}()
 	}
 	var rs receipts // a flat export's learners, named by their files
-	types := pubTypes(entries)
-	pubs := choosePubs(types, w.keyName)
+	pubOf := w.pubsIn(f, path, entries)
 	for _, e := range entries {
 		raw, t := e.Name(), e.Type()
 		if t.IsDir() {
@@ -228,10 +225,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		default:
 			var mod time.Time
 			it.data, mod, it.err = safefile.ReadIn(f, raw, p, safefile.Access)
-			it.mod = mod.UnixNano()
-			if pn := pubs.pubFor(raw); pn != "" {
-				it.pub = readDiskPub(f, path, pn, types[pn])
-			}
+			it.mod, it.pub = mod.UnixNano(), pubOf(raw)
 			w.send(it, &rs)
 		}
 	}
