@@ -14,6 +14,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // Options are what a run compares against and how wide it reads.
@@ -48,16 +49,24 @@ var statuts = []string{"demande", "verifie"}
 
 func (r *record) fp() string { return r.fps[:r.fpLen] }
 
-// learnerKey is who the file counts as for duplicate fingerprints.
+// learnerKey is who the file counts as for duplicate fingerprints: a
+// Moodle learner; in a learner's folder (learnerFolder), a name and its
+// copies ("acces (1).md"); elsewhere (the argument, an archive's root),
+// each file, as a browser saves several learners' acces.md there.
 func (r *record) learnerKey() string {
 	if r.moodle {
 		return "m:" + r.who
 	}
+	place, name := filepath.Dir(r.path), filepath.Base(r.path)
 	if n := int(r.entryLen); n > 0 {
 		dir, base := splitEntry(r.path[len(r.path)-n:])
-		return groupOf(r.path[:len(r.path)-n]+cleanEntryDir(dir), base, r.learnerFolder)
+		place, name = r.path[:len(r.path)-n]+cleanEntryDir(dir), base
 	}
-	return groupOf(filepath.Dir(r.path), filepath.Base(r.path), r.learnerFolder)
+	if !r.learnerFolder {
+		return place + "//" + name
+	}
+	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
+	return place + "/" + trimCopyMark(stem)
 }
 
 // dupGroup is what the files of one fingerprint say of the others.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -249,19 +248,6 @@ func (w *walker) received(rs *receipts, moodle, learner, path, name string) {
 	case moodle != "":
 		rs.at(moodle, learner, path).add(name, false)
 	}
-}
-
-// groupOf is who a file counts as for duplicate fingerprints outside
-// Moodle: in a learner's folder (learnerFolder), a name and its copies
-// ("acces (1).md") are one learner; elsewhere (the argument, an archive's
-// root) each file is its own, as a browser saves several learners'
-// attachments there as acces.md, acces (1).md.
-func groupOf(place, name string, learnerFolder bool) string {
-	if !learnerFolder {
-		return place + "//" + name
-	}
-	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
-	return place + "/" + trimCopyMark(stem)
 }
 
 // archive reads a .zip in place, each entry into memory to at most its

@@ -28,15 +28,13 @@ type archiveTooLargeError struct{ msg string }
 
 func (e *archiveTooLargeError) Error() string { return e.msg }
 
-// tooManyEntries says how many entries the end record declares (how,
-// "en annonce N"), or that the directory holds more than the cap.
+// tooManyEntries says how many entries the archive has (how, "en annonce N").
 func tooManyEntries(how string, limit uint64) error {
 	return &archiveTooLargeError{"archive trop grande : elle " + how + " entrées, pret en lit au plus " + frenchCount(limit) +
 		" ; aucune n'a été lue. Découpez l'export en plusieurs archives (par groupe, par exemple) et nommez-les toutes."}
 }
 
-// frenchCount writes 200000 as "200 000" (a narrow no-break space, as
-// French typography groups digits).
+// frenchCount writes 200000 as "200 000", with a narrow no-break space.
 func frenchCount(n uint64) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
@@ -57,8 +55,7 @@ const (
 	end64Sig    = 0x06064b50
 )
 
-// dirEnd is what an archive's end record (or its zip64 end record) says
-// of the central directory, and where that record is.
+// dirEnd is what an archive's (zip64) end record says, and where it is.
 type dirEnd struct {
 	records, dirSize, dirOff uint64
 	endOff                   int64
@@ -74,8 +71,8 @@ func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 	b := end[4:]
 	d := dirEnd{records: uint64(binary.LittleEndian.Uint16(b[6:])), dirSize: uint64(binary.LittleEndian.Uint32(b[8:])),
 		dirOff: uint64(binary.LittleEndian.Uint32(b[12:])), endOff: endOff}
-	// The zip64 end record, when these say there is one (archive/zip's
-	// test, 0xffff on the size included) and its locator is just before.
+	// The zip64 end record, when these say there is one (as archive/zip
+	// tests, 0xffff on the size included) and its locator is just before.
 	var loc [end64LocLen]byte
 	if (d.records == 0xffff || d.dirSize == 0xffff || d.dirOff == 0xffffffff) && endOff >= end64LocLen {
 		if _, err := r.ReadAt(loc[:], endOff-end64LocLen); err != nil || binary.LittleEndian.Uint32(loc[:]) != end64LocSig ||
@@ -93,9 +90,8 @@ func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 	return d, true
 }
 
-// findEnd finds the end of central directory record as archive/zip does:
-// the last signature in the last 1 KiB whose comment fits, else in the
-// last 65 KiB.
+// findEnd finds the end record as archive/zip does: the last signature
+// in the last 1 KiB whose comment fits, else in the last 65 KiB.
 func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
 	for _, n := range []int64{1024, 65 * 1024} {
 		n = min(n, size)
@@ -120,33 +116,26 @@ func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
 	return nil, 0, false
 }
 
-// windowRecords is how many records a window holds at least (a
-// variable for the fuzz target, which reads small archives by windows).
+// windowRecords is how many records a window holds at least (a variable
+// for the fuzz target).
 var windowRecords = 2048
 
-// window is a run of records of the central directory: its bytes and
-// how many records it holds.
+// window is a run of records of the central directory.
 type window struct {
 	start, end int64
 	records    int
 }
 
-// scanDirectory refuses an archive whose end record declares more than
-// maxEntries entries, or whose central directory holds more records than
-// that, or more than maxBytes bytes of them. It counts the records as
-// zip.NewReader reads them: from the directory's start, each that begins
-// with its signature and is whole; where archive/zip would find the start
-// in one of two places, both are counted. An archive this cannot read is
-// left to zip.NewReader, which refuses it too. Memory: a few buffers.
+// scanDirectory counts the central directory's records as zip.NewReader
+// will read them, from each place archive/zip may find its start, and
+// refuses more than maxEntries, or more than maxBytes of them; an archive
+// it cannot read is left to zip.NewReader, which refuses it too.
 //
-// It also cuts the directory into windows, nil when the archive must be
-// read whole: zip.NewReader then reads a window at a time, given a view
-// of the archive that ends with the window's records and an end record
-// of its own (window.reader), so that 100,000 learners do not hold 70
-// MiB of records at once. A window holds whole learners (learnerGroupOf),
-// so that a submission meets the .pub beside it. An archive that does not
-// keep each learner's entries together, has data before its first entry,
-// or lies past 4 GiB is read whole.
+// It also cuts the directory into windows of whole learners (nil: read
+// whole), so that 100,000 learners' records are not held at once, each
+// read through a view ending with an end record of its own. An archive
+// whose learners' entries are apart, with data before its first entry or
+// past 4 GiB, is read whole.
 func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) ([]window, error) {
 	d, ok := readDirEnd(r, size)
 	if !ok {
@@ -210,10 +199,9 @@ func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64)
 	return append(windows, window{from, at, records}), nil
 }
 
-// scanRecords reads the central directory's records from start as
-// zip.NewReader does: each that begins with its signature and is whole.
-// It gives fn each record's name and length, and stops when fn returns
-// false. Memory: one read buffer and one name.
+// scanRecords gives fn the name and length of each central directory
+// record from start that zip.NewReader reads (whole, with its signature),
+// until fn returns false.
 func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64) bool) {
 	br := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 64<<10)
 	var rec [recordLen]byte
@@ -234,9 +222,8 @@ func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64)
 	}
 }
 
-// learnerGroupOf is who an entry belongs to, for windows: its Moodle
-// name when the first element of its cleaned path carries one, else that
-// first element, "" for a file at the root.
+// learnerGroupOf is who an entry belongs to, for windows: the first
+// element of its cleaned path, or its Moodle name; "" at the root.
 func learnerGroupOf(name string) string {
 	dir, base := splitEntry(name)
 	parts := entryParts(cleanEntryDir(dir) + base)
@@ -252,16 +239,15 @@ func learnerGroupOf(name string) string {
 	return first
 }
 
-// windowReader is the archive cut after the window [start, end) of its
-// directory, followed by an end record that names that window alone.
+// windowReader is the archive cut after a window of its directory, then
+// an end record that names that window alone.
 type windowReader struct {
 	r    io.ReaderAt
 	end  int64
 	eocd [endLen]byte
 }
 
-// reader is the view of r for w. The end record's count is the window's
-// modulo 65,536, which is all archive/zip compares.
+// reader is the view of r for w; the count is modulo 65,536, as archive/zip compares.
 func (w window) reader(r io.ReaderAt) *io.SectionReader {
 	v := &windowReader{r: r, end: w.end}
 	e := v.eocd[:]
