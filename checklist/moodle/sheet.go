@@ -255,12 +255,10 @@ func (s *Sheet) findColumns() error {
 		s.col[c] = -1
 	}
 	for i, h := range s.header {
-		h = strings.TrimSpace(h)
+		title := func(n string) bool { return strings.EqualFold(strings.TrimSpace(h), n) }
 		for c, names := range headers {
-			for _, n := range names {
-				if s.col[c] < 0 && strings.EqualFold(h, n) {
-					s.col[c] = i
-				}
+			if s.col[c] < 0 && slices.ContainsFunc(names, title) {
+				s.col[c] = i
 			}
 		}
 	}
@@ -340,7 +338,6 @@ type Fill struct {
 // as read.
 func (s *Sheet) Write(fills map[string]Fill) []byte {
 	var out bytes.Buffer
-	out.Grow(len(s.data) + len(bom) + 64*len(fills))
 	if s.bom {
 		out.WriteString(bom)
 	}
@@ -362,21 +359,14 @@ func (s *Sheet) Write(fills map[string]Fill) []byte {
 	at := 0
 	for _, c := range cells {
 		out.Write(s.data[at:c.start])
-		s.writeField(&out, c.value, s.data[c.start:c.end])
+		// Quoted as PHP's fputcsv quotes, or as the cell it replaces was.
+		v, old := c.value, s.data[c.start:c.end]
+		if bytes.HasPrefix(old, []byte{'"'}) || strings.ContainsAny(v, string(s.comma)+"\"\\\r\n \t") {
+			v = `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+		}
+		out.WriteString(v)
 		at = c.end
 	}
 	out.Write(s.data[at:])
 	return out.Bytes()
-}
-
-// writeField writes a new value quoted as PHP's fputcsv would, or when
-// the cell it replaces was quoted.
-func (s *Sheet) writeField(w *bytes.Buffer, v string, old []byte) {
-	if !(bytes.HasPrefix(old, []byte{'"'}) || strings.ContainsAny(v, string(s.comma)+"\"\\\r\n \t")) {
-		w.WriteString(v)
-		return
-	}
-	w.WriteByte('"')
-	w.WriteString(strings.ReplaceAll(v, `"`, `""`))
-	w.WriteByte('"')
 }

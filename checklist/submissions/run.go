@@ -31,7 +31,7 @@ const maxDuplicateOf = 10
 // small and fixed (organisateurs.md, "Scale": 100,000 files under 64 MiB).
 type record struct {
 	path                                 string
-	fps                                  string // the stated fingerprint then those its messages quote (templates)
+	fps                                  string // the stated fingerprint, then those quoted (templates)
 	who                                  string // her Moodle name and id when moodle is set, else her name
 	problems                             []checklist.Problem
 	date                                 int32 // AAAAMMJJ; 0 when none was read
@@ -296,7 +296,8 @@ func (r *Run) oneRowPerLearner() {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry)), mod: it.mod}
+	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, mod: it.mod,
+		entryLen: int32(len(it.entry))}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
 	}

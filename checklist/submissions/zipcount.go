@@ -43,6 +43,8 @@ func frenchCount(n uint64) string {
 	return s
 }
 
+var le = binary.LittleEndian
+
 // Sizes and signatures of the zip format (APPNOTE.TXT 4.3).
 const (
 	recordLen   = 46 // central directory record, before its name
@@ -69,23 +71,21 @@ func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 		return dirEnd{}, false
 	}
 	b := end[4:]
-	d := dirEnd{records: uint64(binary.LittleEndian.Uint16(b[6:])), dirSize: uint64(binary.LittleEndian.Uint32(b[8:])),
-		dirOff: uint64(binary.LittleEndian.Uint32(b[12:])), endOff: endOff}
+	d := dirEnd{uint64(le.Uint16(b[6:])), uint64(le.Uint32(b[8:])), uint64(le.Uint32(b[12:])), endOff}
 	// The zip64 end record, when these say there is one (as archive/zip
 	// tests, 0xffff on the size included) and its locator is just before.
 	var loc [end64LocLen]byte
 	if (d.records == 0xffff || d.dirSize == 0xffff || d.dirOff == 0xffffffff) && endOff >= end64LocLen {
-		if _, err := r.ReadAt(loc[:], endOff-end64LocLen); err != nil || binary.LittleEndian.Uint32(loc[:]) != end64LocSig ||
-			binary.LittleEndian.Uint32(loc[4:]) != 0 || binary.LittleEndian.Uint32(loc[16:]) != 1 {
+		_, err := r.ReadAt(loc[:], endOff-end64LocLen)
+		if err != nil || le.Uint32(loc[:]) != end64LocSig || le.Uint32(loc[4:]) != 0 || le.Uint32(loc[16:]) != 1 {
 			return d, true
 		}
-		p := int64(binary.LittleEndian.Uint64(loc[8:]))
+		p := int64(le.Uint64(loc[8:]))
 		var rec [end64Len]byte
-		if _, err := r.ReadAt(rec[:], p); err != nil || binary.LittleEndian.Uint32(rec[:]) != end64Sig {
+		if _, err := r.ReadAt(rec[:], p); err != nil || le.Uint32(rec[:]) != end64Sig {
 			return dirEnd{}, false
 		}
-		d = dirEnd{records: binary.LittleEndian.Uint64(rec[32:]), dirSize: binary.LittleEndian.Uint64(rec[40:]),
-			dirOff: binary.LittleEndian.Uint64(rec[48:]), endOff: p}
+		d = dirEnd{le.Uint64(rec[32:]), le.Uint64(rec[40:]), le.Uint64(rec[48:]), p}
 	}
 	return d, true
 }
@@ -102,8 +102,8 @@ func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
 		// The last signature, and only it: when its comment runs past
 		// the block, archive/zip looks in the larger block.
 		for i := len(buf) - endLen; i >= 0; i-- {
-			if binary.LittleEndian.Uint32(buf[i:]) == endSig {
-				if comment := int(binary.LittleEndian.Uint16(buf[i+endLen-2:])); i+endLen+comment <= len(buf) {
+			if le.Uint32(buf[i:]) == endSig {
+				if comment := int(le.Uint16(buf[i+endLen-2:])); i+endLen+comment <= len(buf) {
 					return buf[i : i+endLen], size - n + int64(i), true
 				}
 				break
@@ -207,11 +207,11 @@ func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64)
 	var rec [recordLen]byte
 	var name []byte
 	for {
-		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
+		if _, err := io.ReadFull(br, rec[:]); err != nil || le.Uint32(rec[:]) != recordSig {
 			return
 		}
-		nameLen := int(binary.LittleEndian.Uint16(rec[28:]))
-		rest := int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		nameLen := int(le.Uint16(rec[28:]))
+		rest := int(le.Uint16(rec[30:])) + int(le.Uint16(rec[32:]))
 		name = slices.Grow(name[:0], nameLen)[:nameLen]
 		if _, err := io.ReadFull(br, name); err != nil {
 			return
@@ -251,11 +251,11 @@ type windowReader struct {
 func (w window) reader(r io.ReaderAt) *io.SectionReader {
 	v := &windowReader{r: r, end: w.end}
 	e := v.eocd[:]
-	binary.LittleEndian.PutUint32(e, endSig)
-	binary.LittleEndian.PutUint16(e[8:], uint16(w.records))
-	binary.LittleEndian.PutUint16(e[10:], uint16(w.records))
-	binary.LittleEndian.PutUint32(e[12:], uint32(w.end-w.start))
-	binary.LittleEndian.PutUint32(e[16:], uint32(w.start))
+	le.PutUint32(e, endSig)
+	le.PutUint16(e[8:], uint16(w.records))
+	le.PutUint16(e[10:], uint16(w.records))
+	le.PutUint32(e[12:], uint32(w.end-w.start))
+	le.PutUint32(e[16:], uint32(w.start))
 	return io.NewSectionReader(v, 0, v.end+endLen)
 }
 
