@@ -302,7 +302,6 @@ type zipRead struct {
 	// (archiveBudget), spent in the walk's order on what each header says
 	// (archive/zip reads no more): the same entries are read on every run.
 	left int64
-	rs   receipts
 	base int   // the index in the archive of the window's first entry
 	mod  int64 // when not 0, the time of every entry: the archive's own
 }
@@ -310,8 +309,7 @@ type zipRead struct {
 // read reads the entries of one window of the archive (scanDirectory).
 func (a *zipRead) read(files []*zip.File) {
 	w := a.w
-	a.rs = receipts{}
-	defer func() { a.base += len(files) }()
+	var rs receipts
 	// The .pub files of each archive folder (cleanEntryDir), paired as on disk.
 	pubFiles := map[string]map[string]*zip.File{}
 	addPub := func(dir, base string, zf *zip.File) {
@@ -344,12 +342,12 @@ func (a *zipRead) read(files []*zip.File) {
 		switch {
 		case !isDir && IsArchiveName(base):
 			// Said, never opened: it could nest without end.
-			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
+			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &rs)
 		case w.in != nil && !isDir:
 			w.in.add(base, w.in.online)
 		case w.in == nil && moodle != "":
 			// Her folder, maybe empty, or a file of hers: her no-acces-md.
-			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
+			r := rs.at(moodle, learner, a.placeOf(zf.Name))
 			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
 			if parts := entryParts(zf.Name); !isDir {
 				r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
@@ -386,9 +384,10 @@ func (a *zipRead) read(files []*zip.File) {
 			}
 			it.pub = pubRead[pz]
 		}
-		w.send(it, &a.rs)
+		w.send(it, &rs)
 	}
-	w.missing = append(w.missing, a.rs.unfound()...)
+	w.missing = append(w.missing, rs.unfound()...)
+	a.base += len(files)
 }
 
 // placeOf is where a Moodle learner's entry was handed in: her outermost
