@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
@@ -79,15 +80,10 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 // Unread is the path of the first unreadable result of no Moodle
 // participant ("" none): its learners would be graded as if absent.
 func (m *Matched) Unread() string {
+	unreadable := func(p checklist.Problem) bool { return p.Code == "unreadable" }
 	for i := range m.base.Len() {
-		f := m.base.At(i)
-		if ParticipantOf(f) != "" {
-			continue
-		}
-		for _, p := range f.Problems {
-			if p.Code == "unreadable" {
-				return f.Path
-			}
+		if f := m.base.At(i); ParticipantOf(f) == "" && slices.ContainsFunc(f.Problems, unreadable) {
+			return f.Path
 		}
 	}
 	return ""
