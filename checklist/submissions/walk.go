@@ -375,12 +375,11 @@ func (a *zipRead) read(files []*zip.File) {
 			it.mod = zf.Modified.UnixNano()
 		}
 		it.data, it.err = a.entry(zf, acces.MaxAccessSize)
-		if pz := pubFiles[dir][pubs[dir].pubFor(base)]; pz != nil {
+		if pn := pubs[dir].pubFor(base); pubFiles[dir][pn] != nil {
+			pz := pubFiles[dir][pn]
 			if pubRead[pz] == nil {
-				_, pn := splitEntry(strings.TrimRight(pz.Name, `/\`))
-				pub := &acces.PubFile{Name: pn}
-				pub.Data, _ = a.entry(pz, keys.MaxFileSize) // unreadable: reported as a bad public key
-				pubRead[pz] = pub
+				pubRead[pz] = &acces.PubFile{Name: pn}
+				pubRead[pz].Data, _ = a.entry(pz, keys.MaxFileSize) // unreadable: a bad public key
 			}
 			it.pub = pubRead[pz]
 		}
