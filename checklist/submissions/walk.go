@@ -39,7 +39,7 @@ type item struct {
 	id      fileID
 	mod     int64 // modification time, Unix nanoseconds; 0 unknown
 	slot    int32 // its record's slot in the run: the order the walk met it
-	// learnerFolder: in a folder that identifies a learner (groupOf).
+	// learnerFolder: in a folder that identifies a learner (learnerKey).
 	learnerFolder bool
 }
 
@@ -90,22 +90,22 @@ func (w *walker) arg(arg string) {
 	abs, _ := filepath.Abs(arg)
 	// A Moodle name above the argument names the learner of all below it.
 	above := strings.Split(filepath.ToSlash(filepath.Dir(abs)), "/")
-	base := filepath.Base(abs)
+	base, in := filepath.Base(abs), where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}
 	st, err := os.Stat(arg)
 	switch {
 	case err != nil:
-		w.unreadable(arg, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}, base, err)
+		w.unreadable(arg, in, base, err)
 	case st.IsDir():
 		w.dir(arg, arg, nil, true, where{outer: append(above, base), fallback: base})
 	case IsArchiveName(arg) && st.Mode().IsRegular():
 		w.archive(nil, "", arg, true, where{outer: above, fallback: strings.TrimSuffix(base, filepath.Ext(base))})
 	default:
-		w.file(arg, abs, st, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))})
+		w.file(arg, st, in)
 	}
 }
 
 // file reads a file named on the command line, whatever its name.
-func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
+func (w *walker) file(arg string, st fs.FileInfo, at where) {
 	learner, moodle := at.of(filepath.Base(arg))
 	// Known by its folder and name once links are resolved, as the walk
 	// knows the files it meets: met again in a folder, it is read once.
