@@ -9,8 +9,7 @@ import (
 )
 
 // receipt is what one Moodle learner handed in at one place (her folder,
-// or her files in a flat export), for her no-acces-md when there is no
-// acces.md.
+// or her files in a flat export), for her no-acces-md.
 type receipt struct {
 	path, entry     string // where: her folder, or her first file; entry as in item
 	learner, moodle string
@@ -41,8 +40,7 @@ func (r *receipt) merge(o *receipt) {
 	r.n += o.n
 }
 
-// isOnlineText reports whether a Moodle folder name is the online text's
-// ("Dupont Alice_1_assignsubmission_onlinetext_").
+// isOnlineText reports whether a Moodle folder name is the online text's.
 func isOnlineText(name string) bool {
 	_, key, ok := moodleLearner(name)
 	return ok && strings.HasPrefix(name[len(key):], moodleMark+"onlinetext")
@@ -73,8 +71,7 @@ func (rs *receipts) unfound() []*receipt {
 	return slices.DeleteFunc(rs.order, func(r *receipt) bool { return r.found })
 }
 
-// shownName is a received file without its Moodle prefix, online text
-// said as such.
+// shownName is a received file without its Moodle prefix, online text said.
 func shownName(name string) string {
 	if _, key, ok := moodleLearner(name); ok {
 		rest := name[len(key)+len(moodleMark):] // "file_acces.docx", "onlinetext_onlinetext.html"
