@@ -93,13 +93,12 @@ func (r *Run) at(i int) *record     { return r.slot(r.order[i]) }
 
 // add makes a slot for the next record.
 func (r *Run) add() int32 {
-	if len(r.chunks) == 0 || len(r.chunks[len(r.chunks)-1]) == recChunk {
-		r.chunks = append(r.chunks, make([]record, 0, recChunk))
+	k := int32(len(r.order))
+	if k%recChunk == 0 {
+		r.chunks = append(r.chunks, make([]record, recChunk))
 	}
-	last := &r.chunks[len(r.chunks)-1]
-	*last = append(*last, record{})
-	r.order = append(r.order, int32(len(r.order)))
-	return int32(len(r.order) - 1)
+	r.order = append(r.order, k)
+	return k
 }
 
 // keep keeps the results at the positions for which ok is true.
