@@ -4,15 +4,14 @@ import (
 	"fmt"
 	"html"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
 )
 
 // ParticipantOf is the Moodle participant number of a result by its
-// value, "" outside Moodle. The walker of checklist/submissions fills
-// FileResult.Participant from the platform's folder name: it alone reads
-// Moodle's names.
+// value, "" outside Moodle (checklist/submissions reads the names).
 func ParticipantOf(f checklist.FileResult) string {
 	if n, ok := number(f.Participant); ok {
 		return n
@@ -24,9 +23,8 @@ func ParticipantOf(f checklist.FileResult) string {
 type Grades struct{ Valid, Invalid string }
 
 // Matched is a run's results with the worksheet beside: each result
-// gains its participant number and e-mail, and each learner of the
-// worksheet without a submission gets a result of its own, no-submission
-// (error), after the others.
+// gains its participant number and e-mail, and each learner without a
+// submission gets a result of its own, no-submission, after the others.
 type Matched struct {
 	base    checklist.Results
 	sheet   *Sheet
@@ -36,12 +34,9 @@ type Matched struct {
 	missing []int // indexes in sheet.rows without a submission
 }
 
-// Match matches the results to the worksheet at sheetPath (shown as
-// given). It fails when the two cannot be from one assignment: no
-// submission's number is in the worksheet, or some are and others are
-// not (the worksheet is older than the submissions, or of one group).
-// Results without a Moodle number (a file named on the command line) are
-// left as they are.
+// Match matches the results to the worksheet at sheetPath. It fails
+// when the two cannot be from one assignment: none of the submissions'
+// numbers is in the worksheet, or some are and others not.
 func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, error) {
 	m := &Matched{base: base, sheet: sheet, name: sheetPath, byNum: map[string]int{}, results: map[string][]int{}}
 	for i, r := range sheet.rows {
@@ -82,20 +77,13 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 	return m, nil
 }
 
-// Unread is the path of the first result pret could not read that
-// belongs to no Moodle participant (an archive or a folder above the
-// learners' folders), "" when there is none: the learners it holds
-// would be graded as if they had handed nothing in.
+// Unread is the path of the first unreadable result of no Moodle
+// participant ("" none): its learners would be graded as if absent.
 func (m *Matched) Unread() string {
+	unreadable := func(p checklist.Problem) bool { return p.Code == "unreadable" }
 	for i := range m.base.Len() {
-		f := m.base.At(i)
-		if ParticipantOf(f) != "" {
-			continue
-		}
-		for _, p := range f.Problems {
-			if p.Code == "unreadable" {
-				return f.Path
-			}
+		if f := m.base.At(i); ParticipantOf(f) == "" && slices.ContainsFunc(f.Problems, unreadable) {
+			return f.Path
 		}
 	}
 	return ""
@@ -107,8 +95,7 @@ func (m *Matched) Missing() int { return len(m.missing) }
 // Len is the run's results and one per learner without a submission.
 func (m *Matched) Len() int { return m.base.Len() + len(m.missing) }
 
-// At is result i, with its participant number and the e-mail of its
-// worksheet row.
+// At is result i, with its participant number and its row's e-mail.
 func (m *Matched) At(i int) checklist.FileResult {
 	if n := m.base.Len(); i >= n {
 		return m.noSubmission(m.sheet.rows[m.missing[i-n]])
@@ -123,8 +110,7 @@ func (m *Matched) At(i int) checklist.FileResult {
 	return f
 }
 
-// noSubmission is the result of a learner of the worksheet that handed
-// nothing in: the row's name and e-mail, the worksheet's path and line.
+// noSubmission is the result of a learner who handed nothing in.
 func (m *Matched) noSubmission(r Row) checklist.FileResult {
 	who := r.Name
 	if who == "" {
@@ -144,11 +130,9 @@ func (m *Matched) noSubmission(r Row) checklist.FileResult {
 	}
 }
 
-// Fills are what Write puts in each learner's row: the grade of a valid
-// or invalid submission (a learner with several files is valid when all
-// are), and the French explanation of every problem in the feedback
-// comments. Moodle reads the feedback as HTML: the text is escaped and
-// its lines end with <br>.
+// Fills are what Write puts in each learner's row: the grade, valid when
+// all her files are, and every problem in the feedback, as HTML (escaped,
+// lines joined by <br>) as Moodle reads it.
 func (m *Matched) Fills(g Grades) map[string]Fill {
 	fills := make(map[string]Fill, len(m.sheet.rows))
 	for _, r := range m.sheet.rows {

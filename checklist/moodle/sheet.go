@@ -1,13 +1,6 @@
-// Package moodle reads the Moodle grading worksheet ("Télécharger la
-// feuille d'évaluation", the offline grading worksheet of an assignment),
-// matches its rows to the submissions of a run, and writes the worksheet
-// back with the grade and the feedback comments filled, ready for
-// Moodle's "Importer la feuille d'évaluation".
-//
-// The worksheet is written back as it was read, byte for byte, except the
-// cells of the two filled columns: every other column, row, quote, line
-// ending, byte order mark and the delimiter stay as they were, so that
-// Moodle reads its own file again whatever pret does not know about it.
+// Package moodle reads the Moodle grading worksheet, matches its rows to
+// the submissions of a run, and writes it back with the grade and the
+// feedback comments filled, every other byte as read (organisateurs.md).
 package moodle
 
 import (
@@ -27,8 +20,7 @@ import (
 // writes about 100 KB; a file past 8 MiB is not one.
 var Worksheet = safefile.Kind{Name: "feuille d'évaluation", Max: 8 << 20}
 
-// bom is the UTF-8 byte order mark some Moodle versions and spreadsheets
-// put first.
+// bom is the UTF-8 byte order mark some Moodle versions and spreadsheets write.
 const bom = "\ufeff"
 
 // column is a column pret uses, found by its title.
@@ -43,27 +35,11 @@ const (
 	nColumns
 )
 
-// headers are the titles Moodle gives the columns pret uses, in the
-// languages pret reads; Moodle titles the worksheet in the language of
-// the person who downloads it and imports only a worksheet whose titles
-// are in the importer's language, so pret reads whichever it finds and
-// never renames a column. Sources, Moodle's language strings:
-//
-//   - identifier: mod/assign/lang/en/assign.php 'recordid' = 'Identifier';
-//     French pack assign.php 'recordid' = 'Identifiant'. Its cells are
-//     'hiddenuser' ('Participant', the same in both) and the number
-//     (assignfeedback_offline importgradeslib.php strips the prefix).
-//   - full name: lang/en/moodle.php 'fullname' = 'Full name'; French
-//     moodle.php 'Nom complet'.
-//   - e-mail: lang/en/moodle.php 'email' = 'Email address'; French
-//     'Adresse de courriel' (older packs: 'Adresse courriel').
-//   - grade: lang/en/moodle.php 'grade' (since Moodle 4.1 'gradenoun')
-//     = 'Grade'; French 'Note'.
-//   - feedback comments: mod/assign/feedback/comments/lang/en/
-//     assignfeedback_comments.php 'pluginname' = 'Feedback comments';
-//     French pack 'Feedback par commentaires' (MOODLE_30_STABLE) and
-//     'Commentaires de feedback' (as issue 22 quotes it; not found in
-//     the packs searched, kept because it costs nothing).
+// headers are the titles Moodle gives the columns pret uses, English and
+// French: Moodle imports only titles in the importer's language, so pret
+// never renames one. Sources: assign.php 'recordid', moodle.php
+// 'fullname', 'email', 'grade'/'gradenoun', assignfeedback_comments.php
+// 'pluginname' ('Commentaires de feedback' as issue 22 quotes it).
 var headers = [nColumns][]string{
 	colID:       {"Identifier", "Identifiant"},
 	colName:     {"Full name", "Nom complet"},
@@ -72,12 +48,10 @@ var headers = [nColumns][]string{
 	colFeedback: {"Feedback comments", "Feedback par commentaires", "Commentaires de feedback"},
 }
 
-// participantPrefix is Moodle's 'hiddenuser' string, before the number
-// in the identifier column, in English and in French.
+// participantPrefix is Moodle's 'hiddenuser', the same in English and French.
 const participantPrefix = "Participant"
 
-// delimiters are the separators a worksheet may use: Moodle writes
-// commas; a French spreadsheet that saved it again writes semicolons.
+// delimiters are Moodle's comma, and what a spreadsheet may save instead.
 var delimiters = []rune{',', ';', '\t'}
 
 // Row is one learner of the worksheet.
@@ -87,10 +61,8 @@ type Row struct {
 	Name, Email string // "" when the worksheet has no such column
 }
 
-// Sheet is a worksheet as read, able to write itself back. It keeps the
-// file's bytes and, per learner, the row and where its two cells to fill
-// lie: never every field, so that what it holds stays near the file's
-// size whatever the file.
+// Sheet is a worksheet as read, able to write itself back: its bytes
+// and, per learner, the row and its two cells to fill, never every field.
 type Sheet struct {
 	data   []byte // the file without its byte order mark
 	bom    bool
@@ -98,13 +70,10 @@ type Sheet struct {
 	header []string
 	col    [nColumns]int
 	rows   []Row
-	// cells are each row's grade and feedback cells in data; a column
-	// the worksheet lacks has the span {-1, -1}.
-	cells [][2]span
+	cells  [][2]span // each row's grade and feedback cells; {-1, -1} for a missing column
 }
 
-// maxColumns and maxRows bound a worksheet: Moodle writes about twenty
-// columns and one row per enrolled learner.
+// maxColumns and maxRows bound a worksheet (organisateurs.md).
 const (
 	maxColumns = 1000
 	maxRows    = 50000
@@ -113,8 +82,7 @@ const (
 // span is a field's bytes in data, quotes included.
 type span struct{ start, end int }
 
-// Error is a worksheet pret cannot use, with what to do about it; both
-// in French.
+// Error is a worksheet pret cannot use, with what to do about it, in French.
 type Error struct {
 	Msg, Hint string
 }
@@ -125,9 +93,7 @@ func sheetError(hint, format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// ReadFile reads the worksheet at path through the bounded reader (a
-// regular file, at most Worksheet.Max bytes; a link the person named is
-// followed).
+// ReadFile reads the worksheet at path through the bounded reader.
 func ReadFile(path string) (*Sheet, error) {
 	data, err := safefile.Read(path, Worksheet, safefile.FollowLink)
 	if errors.Is(err, safefile.ErrTooLarge) {
@@ -142,9 +108,8 @@ func ReadFile(path string) (*Sheet, error) {
 	return Parse(data)
 }
 
-// Parse reads a worksheet: UTF-8 with or without a byte order mark, its
-// delimiter the one under which the first row holds the identifier
-// column.
+// Parse reads a worksheet: UTF-8, maybe with a byte order mark, its
+// delimiter the one under which the first row holds the identifier.
 func Parse(data []byte) (*Sheet, error) {
 	s := &Sheet{}
 	if bytes.HasPrefix(data, []byte(bom)) {
@@ -155,19 +120,16 @@ func Parse(data []byte) (*Sheet, error) {
 		return nil, sheetError("enregistrez la feuille en UTF-8 (CSV UTF-8 dans un tableur), ou téléchargez-la à nouveau depuis Moodle",
 			"la feuille d'évaluation n'est pas en UTF-8")
 	}
-	// A carriage return alone ends no line for encoding/csv: the whole
-	// file would read as one row. Moodle ends lines with LF or CRLF and
-	// titles hold no line break, so a CR not before an LF in the first
-	// line means old-Mac line ends, said as such.
+	// encoding/csv ends no line at a CR alone: the whole file would be
+	// one row. A CR not before an LF in the titles means old-Mac lines.
 	first, _, _ := bytes.Cut(data, []byte{'\n'})
 	cr := bytes.IndexByte(first, '\r')
 	if cr >= 0 && (cr != len(first)-1 || len(first) == len(data)) {
 		return nil, sheetError("enregistrez la feuille en CSV UTF-8 avec des fins de ligne Windows (CRLF) ou Unix (LF), ou téléchargez-la à nouveau depuis Moodle",
 			"feuille d'évaluation illisible : ses fins de ligne sont des retours chariot seuls (CR, anciens Mac), que pret ne lit pas")
 	}
-	// A first row read cleanly under some delimiter but without the
-	// identifier is a worksheet without it; one that reads under none is
-	// broken CSV.
+	// Titles read under some delimiter but without the identifier: no
+	// identifier; read under none: broken CSV.
 	var headerErr error
 	noID := false
 	for _, comma := range delimiters {
@@ -193,15 +155,13 @@ func Parse(data []byte) (*Sheet, error) {
 		"la feuille d'évaluation n'a pas de colonne « Identifiant » (« Identifier » en anglais) : pret ne peut relier aucune ligne à un rendu")
 }
 
-// errNoID is a first row without the identifier column under one
-// delimiter: Parse tries the next.
+// errNoID is a first row without the identifier under one delimiter.
 var errNoID = errors.New("pas de colonne Identifiant")
 
 func (s *Sheet) parse(comma rune) error {
 	s.comma = comma
 	s.header, s.rows, s.cells = nil, nil, nil
-	// Fields are found by line and column (FieldPos); lines only move
-	// forward, so one cursor turns them into offsets in linear time.
+	// FieldPos gives lines and columns: one forward cursor makes offsets.
 	line, lineOff := 1, 0
 	offset := func(l, c int) int {
 		for ; line < l; line++ {
@@ -251,8 +211,7 @@ func (s *Sheet) parse(comma rune) error {
 }
 
 // fieldSpan is where field i of the record just read lies in data,
-// quotes included: from its first byte to the delimiter after it, or to
-// the line end for the last field.
+// quotes included.
 func fieldSpan(r *csv.Reader, rec []string, i int, offset func(l, c int) int, data []byte, comma rune) span {
 	l, c := r.FieldPos(i)
 	sp := span{start: offset(l, c)}
@@ -289,20 +248,17 @@ func csvError(err error) error {
 		"feuille d'évaluation illisible, ligne %d : %s", line, what)
 }
 
-// findColumns finds the columns pret uses by their titles (spaces
-// around a title and its case do not count). Only the identifier is
-// required here; --feuille-sortie requires the grade too.
+// findColumns finds the columns pret uses by their titles, case and
+// spaces around aside. Only the identifier is required here.
 func (s *Sheet) findColumns() error {
 	for c := range s.col {
 		s.col[c] = -1
 	}
 	for i, h := range s.header {
-		h = strings.TrimSpace(h)
+		title := func(n string) bool { return strings.EqualFold(strings.TrimSpace(h), n) }
 		for c, names := range headers {
-			for _, n := range names {
-				if s.col[c] < 0 && strings.EqualFold(h, n) {
-					s.col[c] = i
-				}
+			if s.col[c] < 0 && slices.ContainsFunc(names, title) {
+				s.col[c] = i
 			}
 		}
 	}
@@ -312,8 +268,7 @@ func (s *Sheet) findColumns() error {
 	return nil
 }
 
-// readRow reads one learner: the identifier "Participant N", once in
-// the worksheet, and the name and e-mail when there are such columns.
+// readRow reads one learner: "Participant N", once, and name and e-mail.
 func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, error) {
 	line, _ := r.FieldPos(0)
 	if len(s.rows) == maxRows {
@@ -331,8 +286,7 @@ func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, 
 			"feuille d'évaluation, lignes %d et %d : le même identifiant « Participant %s »", first, line, num)
 	}
 	seen[num] = line
-	// Clones: the record's fields share one string per row, which the
-	// row must not keep alive.
+	// Clones: the record's fields share one string the row must not keep.
 	row := Row{Line: line, Participant: strings.Clone(num)}
 	if c := s.col[colName]; c >= 0 {
 		row.Name = strings.Clone(strings.TrimSpace(rec[c]))
@@ -343,9 +297,7 @@ func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, 
 	return row, nil
 }
 
-// participantNumber reads "Participant 123456" (Moodle's 'hiddenuser'
-// and the number, any case, spaces between or none), the number by its
-// value (number).
+// participantNumber reads "Participant 123456", any case and spacing.
 func participantNumber(id string) (string, bool) {
 	if len(id) < len(participantPrefix) || !strings.EqualFold(id[:len(participantPrefix)], participantPrefix) {
 		return "", false
@@ -353,10 +305,9 @@ func participantNumber(id string) (string, bool) {
 	return number(strings.TrimSpace(id[len(participantPrefix):]))
 }
 
-// number is a participant number written in decimal digits, by its value:
-// without leading zeros ("00101" is "101", "000" is "0"), so that one
-// learner has one number however a worksheet, a spreadsheet or a folder
-// name spells it. Moodle's numbers are database ids, far below 18 digits.
+// number is a participant number by its value, without leading zeros
+// ("00101" is "101"), however it is spelled; Moodle's ids are far below
+// 18 digits.
 func number(s string) (string, bool) {
 	if s == "" || strings.Trim(s, "0123456789") != "" {
 		return "", false
@@ -368,8 +319,7 @@ func number(s string) (string, bool) {
 	return s, len(s) <= 18
 }
 
-// CheckWritable says what is missing for Write to fill the worksheet:
-// the grade column (the feedback column is filled when there is one).
+// CheckWritable says whether the worksheet has a grade column to fill.
 func (s *Sheet) CheckWritable() error {
 	if s.col[colGrade] < 0 {
 		return sheetError("téléchargez la feuille d'un devoir noté (Moodle n'écrit la colonne « Note » que pour un devoir qui a une note)",
@@ -385,10 +335,9 @@ type Fill struct {
 
 // Write returns the worksheet with the grade and feedback cells of the
 // rows fills names (by participant number) replaced, every other byte
-// as read. A worksheet without a feedback column gets the grade only.
+// as read.
 func (s *Sheet) Write(fills map[string]Fill) []byte {
 	var out bytes.Buffer
-	out.Grow(len(s.data) + len(bom) + 64*len(fills))
 	if s.bom {
 		out.WriteString(bom)
 	}
@@ -410,22 +359,14 @@ func (s *Sheet) Write(fills map[string]Fill) []byte {
 	at := 0
 	for _, c := range cells {
 		out.Write(s.data[at:c.start])
-		s.writeField(&out, c.value, s.data[c.start:c.end])
+		// Quoted as PHP's fputcsv quotes, or as the cell it replaces was.
+		v, old := c.value, s.data[c.start:c.end]
+		if bytes.HasPrefix(old, []byte{'"'}) || strings.ContainsAny(v, string(s.comma)+"\"\\\r\n \t") {
+			v = `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+		}
+		out.WriteString(v)
 		at = c.end
 	}
 	out.Write(s.data[at:])
 	return out.Bytes()
-}
-
-// writeField writes a new value as Moodle's CSV writer (PHP's fputcsv)
-// would: quoted when it holds the delimiter, a quote, a line break, a
-// space or a tab, or when the cell it replaces was quoted.
-func (s *Sheet) writeField(w *bytes.Buffer, v string, old []byte) {
-	if !(bytes.HasPrefix(old, []byte{'"'}) || strings.ContainsAny(v, string(s.comma)+"\"\\\r\n \t")) {
-		w.WriteString(v)
-		return
-	}
-	w.WriteByte('"')
-	w.WriteString(strings.ReplaceAll(v, `"`, `""`))
-	w.WriteByte('"')
 }

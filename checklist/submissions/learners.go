@@ -8,10 +8,8 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// receipt is what one Moodle learner handed in at one place (her
-// folder, or her files in a flat export), kept while the walk is there
-// so that a learner with no acces.md still gets a result, no-acces-md,
-// that says what she sent.
+// receipt is what one Moodle learner handed in at one place (her folder,
+// or her files in a flat export), for her no-acces-md.
 type receipt struct {
 	path, entry     string // where: her folder, or her first file; entry as in item
 	learner, moodle string
@@ -24,8 +22,7 @@ type receipt struct {
 // maxNamed bounds the names a no-acces-md result lists.
 const maxNamed = 4
 
-// add notes the file name, received in her online text's folder if
-// online.
+// add notes the file name, received in her online text's folder if online.
 func (r *receipt) add(name string, online bool) {
 	r.n++
 	if len(r.names) < maxNamed {
@@ -37,22 +34,19 @@ func (r *receipt) add(name string, online bool) {
 	}
 }
 
-// merge adds what o received to r: one learner's several places (her
-// files and her online text) make one result.
+// merge adds what o received to r: one learner's places make one result.
 func (r *receipt) merge(o *receipt) {
 	r.names = append(r.names, o.names[:min(len(o.names), maxNamed-len(r.names))]...)
 	r.n += o.n
 }
 
-// isOnlineText reports whether a Moodle folder name is the online text's
-// ("Dupont Alice_1_assignsubmission_onlinetext_").
+// isOnlineText reports whether a Moodle folder name is the online text's.
 func isOnlineText(name string) bool {
 	_, key, ok := moodleLearner(name)
 	return ok && strings.HasPrefix(name[len(key):], moodleMark+"onlinetext")
 }
 
-// receipts are the receipts of one folder listing or one archive, by
-// Moodle name and id, in the order met.
+// receipts are one folder's or archive's, by Moodle name and id, in order.
 type receipts struct {
 	byKey map[string]*receipt
 	order []*receipt
@@ -77,9 +71,7 @@ func (rs *receipts) unfound() []*receipt {
 	return slices.DeleteFunc(rs.order, func(r *receipt) bool { return r.found })
 }
 
-// shownName is a received file as the organiser knows it: without the
-// Moodle prefix ("acces.docx" for "Dupont Alice_1_assignsubmission_file_acces.docx"),
-// and online text said as such.
+// shownName is a received file without its Moodle prefix, online text said.
 func shownName(name string) string {
 	if _, key, ok := moodleLearner(name); ok {
 		rest := name[len(key)+len(moodleMark):] // "file_acces.docx", "onlinetext_onlinetext.html"

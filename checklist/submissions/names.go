@@ -20,19 +20,16 @@ import (
 )
 
 // IsSubmissionName reports whether a file met in a folder or an archive
-// is a submission: its folded name ends with "acces.md", optionally with
-// the copy marks platforms add before ".md" (" (1)", "-1", "_2"), and
-// "acces" is a whole word of the name. So "Dupont Alice_12_assignsubmission_file_acces.md"
-// and "acces (1).md" are read, "mesacces.md" and "acces.md.bak" are not.
+// is a submission: its folded name ends with the word "acces", maybe a
+// copy mark, then ".md" ("acces (1).md"; not "mesacces.md", "acces.md.bak").
 func IsSubmissionName(name string) bool {
 	stem, md := strings.CutSuffix(textfold.Fold(name), ".md")
 	base, acces := strings.CutSuffix(trimCopyMark(stem), "acces")
 	return md && acces && (base == "" || strings.ContainsRune(" _-.", rune(base[len(base)-1])))
 }
 
-// trimCopyMark cuts one copy mark at the end of a folded stem: " (1)" up
-// to " (999999)", "-1", "_2", " 3". Platforms and browsers add one; a
-// second download of a second download adds no more than that.
+// trimCopyMark cuts one copy mark, as platforms and browsers add, at the
+// end of a folded stem: " (1)" up to " (999999)", "-1", "_2", " 3".
 func trimCopyMark(s string) string {
 	if rest, ok := strings.CutSuffix(s, ")"); ok {
 		if i := strings.LastIndexByte(rest, '('); i >= 0 && len(rest)-i <= 7 && dates.Digits(rest[i+1:]) {
@@ -69,9 +66,8 @@ func moodleLearner(name string) (learner, key string, ok bool) {
 	return name[:j], name[:i], true
 }
 
-// sameLearner is a Moodle learner as one person whatever the download
-// spelled: the name in NFC (a Mac's unzip writes NFD) and the number by
-// its value ("_0101" is "_101", as in the worksheet).
+// sameLearner is a Moodle learner whatever the download spelled: the name
+// in NFC (a Mac's unzip writes NFD), the number by its value ("_0101").
 func sameLearner(learner, key string) (string, string) {
 	id := strings.TrimLeft(key[len(learner)+1:], "0")
 	if id == "" {
@@ -85,12 +81,9 @@ func sameLearner(learner, key string) (string, string) {
 
 // learnerOf names who handed a file in. outer are the names above the
 // place the walk reads from, parts the folders below it then the file
-// name. The outermost Moodle name among them all is the learner: the
-// platform's folder, never a name the learner chose inside it (a file
-// "Martin Bob_456_assignsubmission_file_acces.md" in Alice's folder is
-// Alice's). moodle is that name with its id, which tells learners apart
-// when a flat export puts every file in one folder. Outside Moodle, the
-// first folder below the argument names the learner, else fallback.
+// name. The outermost Moodle name is the learner, never a name she chose
+// inside her folder; moodle is it with its id. Outside Moodle, the first
+// folder below the argument names the learner, else fallback.
 func learnerOf(outer, parts []string, fallback string) (learner, moodle string) {
 	for _, list := range [][]string{outer, parts} {
 		for _, p := range list {
@@ -107,37 +100,32 @@ func learnerOf(outer, parts []string, fallback string) (learner, moodle string) 
 	return fallback, ""
 }
 
-// ruleName is the name a file on disk is judged by: itself when it is
-// UTF-8, else its Latin-1 reading, so that "Acc\xe8s.md" written by an
-// old system is read, not skipped unsaid. Its bytes still open it.
-func ruleName(name string) string {
-	if utf8.ValidString(name) {
-		return name
-	}
-	if s, err := charmap.ISO8859_1.NewDecoder().String(name); err == nil {
-		return s
-	}
-	return name
-}
+// ruleName is the name a file on disk is judged by: itself when UTF-8,
+// else its Latin-1 reading ("Acc\xe8s.md" of an old system), not skipped
+// unsaid. Its bytes still open it.
+func ruleName(name string) string { return decoded(name, charmap.ISO8859_1) }
 
-// entryName is the name of an archive entry: archivers that do not set
-// the UTF-8 flag write names in CP437 (the zip format's own code page),
-// as Windows' own "compressed folder" does. A name without the flag that
-// is valid UTF-8 is kept: many tools write UTF-8 without saying so.
+// entryName is the name of an archive entry: without the UTF-8 flag, CP437
+// (the zip format's own, Windows' "compressed folder"), unless it is valid
+// UTF-8, as many tools write without saying so.
 func entryName(name string, flags uint16) string {
-	if flags&0x800 != 0 || utf8.ValidString(name) {
+	if flags&0x800 != 0 {
 		return name
 	}
-	if s, err := charmap.CodePage437.NewDecoder().String(name); err == nil {
-		return s
+	return decoded(name, charmap.CodePage437)
+}
+
+// decoded is name, or when it is not UTF-8 its reading in cm (which
+// decodes every byte).
+func decoded(name string, cm *charmap.Charmap) string {
+	if !utf8.ValidString(name) {
+		name, _ = cm.NewDecoder().String(name)
 	}
 	return name
 }
 
-// pubKey is who a public key file or a submission belongs to by its
-// Moodle name ("Dupont Alice_1", "" when the name carries none), and the
-// name Moodle started from ("id_ed25519_romeo.pub" in "Dupont
-// Alice_1_assignsubmission_file_id_ed25519_romeo.pub").
+// pubKey is who a .pub or a submission belongs to by its Moodle name
+// ("Dupont Alice_1", "" none), and the name Moodle started from.
 func pubKey(name string) (key, plain string) {
 	_, key, ok := moodleLearner(name)
 	if !ok {
@@ -150,12 +138,10 @@ func pubKey(name string) (key, plain string) {
 	return key, rest
 }
 
-// pubPairs chooses, among the .pub files of one folder, each learner's:
-// by Moodle name and id ("" for files that carry none), the configured
-// name preferred (keyName, also behind a Moodle prefix), else the first
-// in name order. A submission is paired with the .pub of its own Moodle
-// name (pubFor), never with another learner's: a flat Moodle export
-// holds every learner's .pub in one folder.
+// pubPairs are, among the .pub files of one folder, each learner's by
+// Moodle name and id ("" none): keyName preferred, else the first by
+// name. A submission is paired with the .pub of its own Moodle name only:
+// a flat export holds every learner's .pub in one folder.
 type pubPairs map[string]string
 
 func choosePubs[V any](names map[string]V, keyName string) pubPairs {

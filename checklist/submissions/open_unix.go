@@ -10,9 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openID opens path to read, without following a link at its last
-// component unless follow (a name the organiser typed may be a link; one
-// met in a folder is never followed), and without blocking on a FIFO.
+// openID opens path to read without blocking on a FIFO, following a link
+// at its last component only if follow (a name the organiser typed).
 func openID(path string, follow bool, flags int) (*os.File, fileID, fs.FileInfo, error) {
 	flags |= os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if !follow {
@@ -35,9 +34,8 @@ func withID(f *os.File) (*os.File, fileID, fs.FileInfo, error) {
 	return f, fileID{dev: uint64(sys.Dev), ino: uint64(sys.Ino)}, st, nil
 }
 
-// openArchive opens a regular file for archive/zip to read in place: by
-// path, or when dir is not nil as name in that open folder, so that the
-// kernel resolves one name in the folder the walk listed.
+// openArchive opens a regular file for archive/zip: by path, or as name
+// in the open folder dir, the one the walk listed.
 func openArchive(dir *os.File, name, path string, follow bool) (*os.File, fileID, int64, error) {
 	if dir == nil {
 		return regularFile(openID(path, follow, 0))
@@ -53,9 +51,8 @@ func openArchive(dir *os.File, name, path string, follow bool) (*os.File, fileID
 	return regularFile(withID(os.NewFile(uintptr(fd), path)))
 }
 
-// openDir opens a folder to list it. O_DIRECTORY refuses anything but
-// a folder, and O_NONBLOCK keeps a FIFO from stalling where O_DIRECTORY
-// is not known to refuse it before opening.
+// openDir opens a folder to list it: O_DIRECTORY refuses anything else,
+// O_NONBLOCK keeps a FIFO from stalling meanwhile.
 func openDir(path string, follow bool) (*os.File, fileID, error) {
 	f, id, _, err := openID(path, follow, syscall.O_DIRECTORY)
 	return f, id, err
@@ -71,9 +68,8 @@ func statID(path string) (fileID, error) {
 	return fileID{dev: uint64(sys.Dev), ino: uint64(sys.Ino)}, nil
 }
 
-// checkParent refuses a folder whose parent is not the folder with id
-// parent: the path that opened it went through a link swapped in for
-// a folder after the listing.
+// checkParent refuses a folder whose parent is not parent: its path went
+// through a link swapped in for a folder after the listing.
 func checkParent(f *os.File, parent fileID) error {
 	var st unix.Stat_t
 	if err := retry(func() error { return unix.Fstatat(int(f.Fd()), "..", &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/textfold"
 )
 
 // Options are what a run compares against and how wide it reads.
@@ -21,25 +23,20 @@ type Options struct {
 	Workers int // files validated at once; 0 = one per CPU
 }
 
-// maxDuplicateOf bounds the paths one result lists as sharing its key:
-// a key shared by thousands of files would otherwise cost memory in the
-// square of their number. duplicate_count says how many there are.
+// maxDuplicateOf bounds the paths one result lists as sharing its key
+// (else memory in the square of their number); duplicate_count says all.
 const maxDuplicateOf = 10
 
-// record is what a run keeps of one file until the report is written: a
-// small fixed record (organisateurs.md, "Scale": 100,000 files under 64
-// MiB). What few files have (others, duplicates) is kept in Run.
+// record is what a run keeps of one file until the report is written,
+// small and fixed (organisateurs.md, "Scale": 100,000 files under 64 MiB).
 type record struct {
-	path string
-	// fps are the stated fingerprint then the others its problems'
-	// messages quote, separated by spaces (templates).
-	fps string
-	// who is the learner's Moodle name and id ("Dupont Alice_123456")
-	// when moodle is set, else her name.
-	who                                  string
+	path                                 string
+	fps                                  string // the stated fingerprint, then those quoted (templates)
+	who                                  string // her Moodle name and id when moodle is set, else her name
 	problems                             []checklist.Problem
 	date                                 int32 // AAAAMMJJ; 0 when none was read
 	fpLine                               int32
+	mod                                  int64  // modification time, Unix nanoseconds; 0 unknown
 	entryLen                             int32  // for an archive entry, the length of its name at the end of path
 	dup                                  int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	fpLen                                uint16 // the length of the stated fingerprint at the start of fps
@@ -53,16 +50,23 @@ var statuts = []string{"demande", "verifie"}
 func (r *record) fp() string { return r.fps[:r.fpLen] }
 
 // learnerKey is who the file counts as for duplicate fingerprints: a
-// Moodle learner, else as groupOf says. Built when needed, not kept.
+// Moodle learner; in a learner's folder (learnerFolder), a name and its
+// copies ("acces (1).md"); elsewhere (the argument, an archive's root),
+// each file, as a browser saves several learners' acces.md there.
 func (r *record) learnerKey() string {
 	if r.moodle {
 		return "m:" + r.who
 	}
+	place, name := filepath.Dir(r.path), filepath.Base(r.path)
 	if n := int(r.entryLen); n > 0 {
 		dir, base := splitEntry(r.path[len(r.path)-n:])
-		return groupOf(r.path[:len(r.path)-n]+cleanEntryDir(dir), base, r.learnerFolder)
+		place, name = r.path[:len(r.path)-n]+cleanEntryDir(dir), base
 	}
-	return groupOf(filepath.Dir(r.path), filepath.Base(r.path), r.learnerFolder)
+	if !r.learnerFolder {
+		return place + "//" + name
+	}
+	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
+	return place + "/" + trimCopyMark(stem)
 }
 
 // dupGroup is what the files of one fingerprint say of the others.
@@ -72,13 +76,11 @@ type dupGroup struct {
 	message string
 }
 
-// recChunk is how many records a chunk holds: growing the list by
-// chunks never copies it.
+// recChunk is how many records a chunk holds: growing by chunks never copies.
 const recChunk = 4096
 
-// Run is the outcome of a run, read by the writers one file at a time
-// (checklist.Results). A record's slot is the order the walk met its
-// file; order is the slots in the order of the report.
+// Run is the outcome of a run (checklist.Results). A record's slot is the
+// order the walk met its file; order is the slots in the report's order.
 type Run struct {
 	chunks [][]record
 	order  []int32
@@ -91,13 +93,12 @@ func (r *Run) at(i int) *record     { return r.slot(r.order[i]) }
 
 // add makes a slot for the next record.
 func (r *Run) add() int32 {
-	if len(r.chunks) == 0 || len(r.chunks[len(r.chunks)-1]) == recChunk {
-		r.chunks = append(r.chunks, make([]record, 0, recChunk))
+	k := int32(len(r.order))
+	if k%recChunk == 0 {
+		r.chunks = append(r.chunks, make([]record, recChunk))
 	}
-	last := &r.chunks[len(r.chunks)-1]
-	*last = append(*last, record{})
-	r.order = append(r.order, int32(len(r.order)))
-	return int32(len(r.order) - 1)
+	r.order = append(r.order, k)
+	return k
 }
 
 // keep keeps the results at the positions for which ok is true.
@@ -170,14 +171,10 @@ func (r *Run) Invalid() bool {
 	return false
 }
 
-// Read reads every submission of the arguments (files, folders, .zip
-// archives) and validates them. The walk reads the files one after the
-// other; workers validate them. Results are sorted by path whatever the
-// parallelism; a place that could not be read is a result of its own
-// (unreadable), and the rest of the run goes on. Each Moodle learner
-// gets one result: from her latest file, the others listed, or
-// no-acces-md when she handed in none. The arguments must exist: a
-// mistyped name is the caller's usage error, found before this.
+// Read reads and validates every submission of the arguments (files,
+// folders, .zip archives), which must exist. Results are sorted by path;
+// a place that could not be read is a result of its own (unreadable).
+// Each Moodle learner gets one result: her latest file, or no-acces-md.
 func Read(args []string, opts Options) *Run {
 	workers := opts.Workers
 	if workers <= 0 {
@@ -187,7 +184,6 @@ func Read(args []string, opts Options) *Run {
 		mu   sync.Mutex
 		tmpl templates
 		run  = &Run{others: map[int32][]string{}}
-		mods []int64  // by slot: the files' modification times
 		ids  []fileID // by slot, when several arguments may name one file
 		wg   sync.WaitGroup
 	)
@@ -205,7 +201,6 @@ func Read(args []string, opts Options) *Run {
 	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(it item) {
 		mu.Lock()
 		it.slot = run.add()
-		mods = append(mods, it.mod)
 		if len(args) > 1 {
 			ids = append(ids, it.id)
 		}
@@ -217,16 +212,13 @@ func Read(args []string, opts Options) *Run {
 	}
 	close(items)
 	wg.Wait()
-	run.finish(mods, ids, w.missing)
+	run.finish(ids, w.missing)
 	return run
 }
 
-// finish puts the records in their final order and marks what needs
-// all of them: a file read twice, a learner's several files, duplicate
-// fingerprints, learners with no acces.md.
-func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
-	// Learners met with no acces.md at one place, and none elsewhere
-	// either, get a result of their own; one learner's places make one.
+// finish sorts the records and marks what needs all of them.
+func (r *Run) finish(ids []fileID, missing []*receipt) {
+	// Learners with no acces.md anywhere get one result for all places.
 	first := map[string]*receipt{}
 	var order []*receipt
 	for _, m := range missing {
@@ -248,16 +240,14 @@ func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
 				problems: []checklist.Problem{{Code: "no-acces-md", Severity: checklist.SevError, Message: m.missingMessage()}}}
 		}
 	}
-	// Sorted by path, then by the order the walk met them (two entries
-	// of one name in an archive): the same whatever the workers.
+	// By path, then by the walk's order: the same whatever the workers.
 	slices.SortFunc(r.order, func(a, b int32) int {
 		if c := strings.Compare(r.slot(a).path, r.slot(b).path); c != 0 {
 			return c
 		}
 		return int(a - b)
 	})
-	// One file read twice (two spellings of one tree, a file also named
-	// on the command line) is one result: the first path in order.
+	// One file read twice (two spellings of one tree) is one result.
 	seen := map[fileID]bool{}
 	r.keep(func(i int) bool {
 		k := r.order[i]
@@ -268,16 +258,14 @@ func (r *Run) finish(mods []int64, ids []fileID, missing []*receipt) {
 		seen[ids[k]] = true
 		return !dup
 	})
-	r.oneRowPerLearner(mods)
+	r.oneRowPerLearner()
 	r.markDuplicates()
 }
 
 // oneRowPerLearner keeps, of a Moodle learner's files, the latest and
-// lists the others in it: one learner, one verdict. The latest is the
-// one modified last, else the later path ("acces.md" after "acces
-// (1).md", dl2.zip after dl1.zip), else the one met later in one
-// archive; never the order of the arguments.
-func (r *Run) oneRowPerLearner(mods []int64) {
+// lists the others in it: the one modified last, else the later path,
+// else the one met later in one archive; never the arguments' order.
+func (r *Run) oneRowPerLearner() {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
 		if r.at(i).moodle {
@@ -286,14 +274,9 @@ func (r *Run) oneRowPerLearner(mods []int64) {
 	}
 	who := func(i int32) string { return r.at(int(i)).who }
 	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(who(a), who(b)) })
-	mod := func(i int32) int64 {
-		if k := r.order[i]; int(k) < len(mods) {
-			return mods[k]
-		}
-		return 0
-	}
+	mod := func(i int32) int64 { return r.at(int(i)).mod }
 	drop := map[int]bool{} // positions of files listed in another
-	for run := range runs(byLearner, func(i int32) string { return who(i) }) {
+	for run := range runs(byLearner, who) {
 		best := run[0]
 		for _, i := range run[1:] {
 			if mod(i) > mod(best) || mod(i) == mod(best) && i > best {
@@ -312,7 +295,8 @@ func (r *Run) oneRowPerLearner(mods []int64) {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry))}
+	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, mod: it.mod,
+		entryLen: int32(len(it.entry))}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
 	}
@@ -353,8 +337,7 @@ func readProblem(err error, place bool) checklist.Problem {
 	return checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}
 }
 
-// packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else
-// (acces.Result.Date is empty or a real day in that form).
+// packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else.
 func packDate(s string) int32 {
 	if y, m, d, ok := dates.ISOWord(s); ok && len(s) == len(dates.ISO) {
 		return int32(y*10000 + m*100 + d)
@@ -365,78 +348,50 @@ func packDate(s string) int32 {
 func unpackDate(n int32) string { return fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100) }
 
 // templates are the messages that quote fingerprints, kept once for the
-// run with a mark where each fingerprint was: 100,000 fingerprint-mismatch
-// messages, when a course's keys do not match, are one sentence around
-// two fingerprints each, and only the fingerprints are kept per file.
-type templates struct {
-	mu sync.Mutex
-	m  map[string]string
-}
+// run with a mark for each: 100,000 fingerprint-mismatch messages are one
+// sentence, and only the fingerprints are kept per file.
+type templates struct{ m sync.Map }
 
 // mark, then one digit n, stands for the fingerprint fps[n].
 const mark = "\x00"
 
-// compact is msg as a template, its fingerprints added to fps (fps[0],
-// the stated fingerprint, is not added twice); ok is false when msg is
-// kept as it is.
+// fingerprint is what a message quotes of a key: "SHA256:" and its base64.
+var fingerprint = regexp.MustCompile(`SHA256:[A-Za-z0-9+/]*`)
+
+// compact is msg as a template, its new fingerprints added to fps; ok is
+// false when msg is kept as it is.
 func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 	if !strings.Contains(msg, "SHA256:") || strings.Contains(msg, mark) {
 		return msg, false
 	}
-	var b strings.Builder
-	for rest := msg; ; {
-		before, after, ok := strings.Cut(rest, "SHA256:")
-		b.WriteString(before)
-		if !ok {
-			break
-		}
-		j := len("SHA256:") + len(after) - len(strings.TrimLeft(after, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"))
-		fp := rest[len(before) : len(before)+j]
+	ok := true
+	s := fingerprint.ReplaceAllStringFunc(msg, func(fp string) string {
 		n := slices.Index(*fps, fp)
 		if n < 0 {
 			n = len(*fps)
 			*fps = append(*fps, fp)
 		}
-		if n > 9 {
-			return msg, false
-		}
-		b.WriteString(mark + string(rune('0'+n)))
-		rest = rest[len(before)+j:]
+		ok = ok && n <= 9
+		return mark + string(rune('0'+n%10))
+	})
+	if !ok {
+		return msg, false
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.m == nil {
-		t.m = map[string]string{}
-	}
-	s := b.String()
-	if old, ok := t.m[s]; ok {
-		return old, true
-	}
-	t.m[s] = s
-	return s, true
+	kept, _ := t.m.LoadOrStore(s, s)
+	return kept.(string), true
 }
 
 // expand puts the fingerprints back in a template.
 func expand(tmpl string, fps []string) string {
-	var b strings.Builder
-	for {
-		before, after, ok := strings.Cut(tmpl, mark)
-		b.WriteString(before)
-		if !ok {
-			return b.String()
-		}
-		b.WriteString(fps[after[0]-'0'])
-		tmpl = after[1:]
+	for n, fp := range fps[:min(len(fps), 10)] {
+		tmpl = strings.ReplaceAll(tmpl, mark+string(rune('0'+n)), fp)
 	}
+	return tmpl
 }
 
-// markDuplicates finds the fingerprints stated by two learners or more.
-// Files of one learner (a name and its copies in a learner's folder, or
-// one Moodle name and id) count once: a learner may hand in twice, two
-// learners may not share a key.
+// markDuplicates finds the fingerprints stated by two learners or more
+// (learnerKey): a learner may hand in twice, two may not share a key.
 func (r *Run) markDuplicates() {
-	// The files that state a fingerprint, sorted by it: each run of one
-	// fingerprint is then a group.
 	var byFP []int32 // positions in r.order
 	for i := range r.Len() {
 		if r.at(i).fpLen > 0 {
@@ -453,11 +408,9 @@ func (r *Run) markDuplicates() {
 	}
 }
 
-// markRun marks every file of run, which share a fingerprint, as a
-// duplicate-fingerprint. Every file past the first maxDuplicateOf names
-// the same others, the run's first maxDuplicateOf, in one message and,
-// when it has no other problem, one problem list: a key shared by
-// 100,000 files costs a record each (organisateurs.md, Scale).
+// markRun marks the files of run as duplicate-fingerprint. Those past the
+// first maxDuplicateOf share one message and, with no other problem, one
+// problem list: 100,000 files of one key cost a record each (Scale).
 func (r *Run) markRun(run []int32) {
 	head := run[:min(len(run), maxDuplicateOf+1)]
 	tail := map[int32][]checklist.Problem{} // by line
@@ -479,8 +432,7 @@ func (r *Run) markRun(run []int32) {
 			rec.problems = append(rec.problems, p)
 			continue
 		}
-		// Capped at its length, an append to the shared list copies: no
-		// file changes another.
+		// Capped at its length: an append to the shared list copies.
 		if tail[rec.fpLine] == nil {
 			tail[rec.fpLine] = []checklist.Problem{p}
 		}
@@ -488,8 +440,7 @@ func (r *Run) markRun(run []int32) {
 	}
 }
 
-// runs yields the runs of two or more consecutive elements of sorted
-// that have the same key.
+// runs yields the runs of two or more consecutive elements of one key.
 func runs(sorted []int32, key func(int32) string) func(func([]int32) bool) {
 	return func(yield func([]int32) bool) {
 		for start := 0; start < len(sorted); {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -33,32 +32,23 @@ type item struct {
 	entry   string // for an archive entry, its name: path ends with "!/" and it
 	learner string
 	moodle  string // the learner's Moodle name and id, "Dupont Alice_123456"; "" outside Moodle
-	// learnerFolder: the file is in a folder that identifies a learner
-	// (groupOf), below the argument or an archive's root.
+	data    []byte
+	pub     *acces.PubFile // nil: no .pub beside it
+	err     error
+	place   bool // err is about a folder or an archive, not a file
+	id      fileID
+	mod     int64 // modification time, Unix nanoseconds; 0 unknown
+	slot    int32 // its record's slot in the run: the order the walk met it
+	// learnerFolder: in a folder that identifies a learner (learnerKey).
 	learnerFolder bool
-	data          []byte
-	pub           *acces.PubFile // nil: no .pub beside it
-	err           error
-	place         bool // err is about a folder or an archive, not a file
-	id            fileID
-	mod           int64 // modification time, Unix nanoseconds; 0 unknown
-	slot          int32 // its record's slot in the run: the order the walk met it
 }
 
-// where is what names the learner of a file the walk meets: outer are
-// the names above the place the walk reads (the folders above the
-// argument, the argument, the folders down to an archive), parts the
-// folders below it, fallback the name used when none of them says.
+// where names the learner of a file the walk meets (learnerOf): outer
+// are the names above the place read, parts the folders below it.
 type where struct {
 	outer    []string
 	parts    []string
 	fallback string
-}
-
-// below is w with the folder name added to its parts.
-func (w where) below(name string) where {
-	w.parts = append(w.parts[:len(w.parts):len(w.parts)], name)
-	return w
 }
 
 // of names the learner of the file name here.
@@ -67,22 +57,16 @@ func (w where) of(name string) (learner, moodle string) {
 }
 
 // walker expands the command line into items, one at a time, in a
-// sorted order that is the same on every run. Folders and archives met
-// twice (one tree under two spellings, a folder inside another
-// argument) are read once.
+// sorted order. Folders and archives met twice are read once (seen).
 type walker struct {
 	keyName string
 	emit    func(item)
 	seen    map[fileID]bool
-	// in is the Moodle learner's folder being walked (the outermost
-	// Moodle name on the path): everything below it is hers.
-	in *receipt
-	// missing are the Moodle learners met with no acces.md, so far.
-	missing []*receipt
+	in      *receipt   // the outermost Moodle learner's folder being walked: all below is hers
+	missing []*receipt // the Moodle learners met with no acces.md, so far
 }
 
-// send emits it, and notes that the learner it names handed something
-// in that is read.
+// send emits it, and notes that its learner handed in something read.
 func (w *walker) send(it item, rs *receipts) {
 	if it.moodle != "" {
 		switch {
@@ -104,32 +88,28 @@ func (w *walker) unreadable(path string, at where, name string, err error) {
 // own choice, so it is followed.
 func (w *walker) arg(arg string) {
 	abs, _ := filepath.Abs(arg)
-	// The folders above the argument: a Moodle name there names the
-	// learner of everything below it, however deep the argument points
-	// ("…_assignsubmission_file_/a/b/acces.md" is that learner's).
+	// A Moodle name above the argument names the learner of all below it.
 	above := strings.Split(filepath.ToSlash(filepath.Dir(abs)), "/")
-	base := filepath.Base(abs)
+	base, in := filepath.Base(abs), where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}
 	st, err := os.Stat(arg)
 	switch {
 	case err != nil:
-		w.unreadable(arg, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))}, base, err)
+		w.unreadable(arg, in, base, err)
 	case st.IsDir():
 		w.dir(arg, arg, nil, true, where{outer: append(above, base), fallback: base})
 	case IsArchiveName(arg) && st.Mode().IsRegular():
 		w.archive(nil, "", arg, true, where{outer: above, fallback: strings.TrimSuffix(base, filepath.Ext(base))})
 	default:
-		w.file(arg, abs, st, where{outer: above, fallback: filepath.Base(filepath.Dir(abs))})
+		w.file(arg, st, in)
 	}
 }
 
 // file reads a file named on the command line, whatever its name.
-func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
+func (w *walker) file(arg string, st fs.FileInfo, at where) {
 	learner, moodle := at.of(filepath.Base(arg))
-	it := item{path: arg, learner: learner, moodle: moodle}
-	// Known as its folder and name once links are resolved, as the walk
-	// knows the files it meets: a file named here and met again in a
-	// folder is read once.
-	it.id = fileID{path: arg}
+	// Known by its folder and name once links are resolved, as the walk
+	// knows the files it meets: met again in a folder, it is read once.
+	it := item{path: arg, learner: learner, moodle: moodle, id: fileID{path: arg}}
 	if real, err := filepath.EvalSymlinks(arg); err == nil {
 		if did, err := statID(filepath.Dir(real)); err == nil {
 			did.path = filepath.Base(real)
@@ -147,56 +127,43 @@ func (w *walker) file(arg, abs string, st fs.FileInfo, at where) {
 	dir := filepath.Dir(arg)
 	if d, err := os.Open(dir); err == nil {
 		if entries, err := d.ReadDir(-1); err == nil {
-			pubs := pubTypes(entries)
-			if name := choosePubs(pubs, w.keyName).pubFor(filepath.Base(arg)); name != "" {
-				it.pub = readDiskPub(d, dir, name, pubs[name])
-			}
+			it.pub = w.pubsIn(d, dir, entries)(filepath.Base(arg))
 		}
 		d.Close()
 	}
 	w.send(it, nil)
 }
 
-// pubTypes are the kinds of a folder's entries whose names end in .pub:
-// one that is a link, a FIFO or a folder is reported as a bad public
-// key, never passed over.
-func pubTypes(entries []fs.DirEntry) map[string]fs.FileMode {
-	pubs := map[string]fs.FileMode{}
+// pubsIn reads the .pub paired with a file of the folder dir, open as f
+// and listing entries; nil when there is none. A .pub that is a link, a
+// FIFO or a folder is never opened: its empty data is bad-public-key.
+func (w *walker) pubsIn(f *os.File, dir string, entries []fs.DirEntry) func(name string) *acces.PubFile {
+	types := map[string]fs.FileMode{}
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".pub") {
-			pubs[e.Name()] = e.Type()
+			types[e.Name()] = e.Type()
 		}
 	}
-	return pubs
-}
-
-// readDiskPub reads the .pub name of the folder dir, open as f. One that
-// is not a regular file is never opened: its data is left empty, as that
-// of one unreadable or too large, which the validator reports as
-// bad-public-key.
-func readDiskPub(f *os.File, dir, name string, typ fs.FileMode) *acces.PubFile {
-	pub := &acces.PubFile{Name: name}
-	if typ.IsRegular() {
-		pub.Data, _, _ = safefile.ReadIn(f, name, filepath.Join(dir, name), safefile.Key)
+	pairs := choosePubs(types, w.keyName)
+	return func(name string) *acces.PubFile {
+		pn := pairs.pubFor(name)
+		if pn == "" {
+			return nil
+		}
+		pub := &acces.PubFile{Name: pn}
+		if types[pn].IsRegular() {
+			pub.Data, _, _ = safefile.ReadIn(f, pn, filepath.Join(dir, pn), safefile.Key)
+		}
+		return pub
 	}
-	return pub
 }
 
-// dir walks a folder: its files, then its subfolders.
-//
-// Its files are read by name in the folder opened here (openat), not by
-// path: a folder swapped in at the same path after the listing is not
-// read. A subfolder, once open, must be a child of the folder listed
-// (its ".." is that folder, parent), or a folder on the way was swapped
-// for a link meanwhile and the walk would read outside the tree: it is
-// refused. Each folder is closed before the walk goes down into its
-// subfolders, so one folder is open at a time.
-//
-// path is the folder as reports show it, cleaned (filepath.Join);
-// openPath is the way the kernel is asked for it: the argument as typed
-// then names, never cleaned, so that an argument through a link and
-// ".." ("a/lien/../b") leads to the folder the kernel listed, not to
-// the one its cleaned spelling names.
+// dir walks a folder: its files, then its subfolders, one folder open at
+// a time. Files are read by name in the open folder (openat), so a folder
+// swapped in after the listing is not read; a subfolder whose ".." is not
+// parent was swapped for a link and is refused. path is the folder as
+// reports show it; openPath is never cleaned, so that "a/lien/../b" leads
+// where the kernel listed, not where its cleaned spelling points.
 func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at where) {
 	f, id, err := openDir(openPath, follow)
 	if err == nil && parent != nil {
@@ -218,8 +185,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	}
 	w.seen[id] = true
 
-	// The outermost Moodle folder: everything below it is its learner's,
-	// and she gets a result even if none of it is an acces.md.
+	// The outermost Moodle folder: she gets a result even with no acces.md.
 	if learner, moodle := at.of(""); w.in == nil && moodle != "" {
 		w.in = &receipt{path: path, learner: learner, moodle: moodle, online: isOnlineText(filepath.Base(path))}
 		defer func() {
@@ -229,12 +195,8 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			w.in = nil
 		}()
 	}
-	// Outside a Moodle folder, a flat export names each file after its
-	// learner: their receipts are this folder's.
-	var rs receipts
-	types := pubTypes(entries)
-	pubs := choosePubs(types, w.keyName)
-	pubRead := map[string]*acces.PubFile{} // each .pub read once
+	var rs receipts // a flat export's learners, named by their files
+	pubOf := w.pubsIn(f, path, entries)
 	for _, e := range entries {
 		raw, t := e.Name(), e.Type()
 		if t.IsDir() {
@@ -249,15 +211,11 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		case !IsSubmissionName(name) && !IsArchiveName(name):
 			w.received(&rs, moodle, learner, p, name)
 		case t&fs.ModeSymlink != 0:
-			// Never followed, and reported, so that no hand-in is
-			// skipped unsaid.
-			it.err = errSymlink
+			it.err = errSymlink // never followed, and said
 			w.send(it, &rs)
 		case !t.IsRegular():
-			// A FIFO, socket or device is never opened (organisateurs.md):
-			// opening a FIFO would release a writer waiting on it. One
-			// swapped in after the listing is opened without blocking,
-			// and refused by the reader.
+			// Never opened (organisateurs.md): opening a FIFO would
+			// release a writer waiting on it.
 			it.err = safefile.NotRegular(p, safefile.Access)
 			w.send(it, &rs)
 		case IsArchiveName(name):
@@ -266,13 +224,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		default:
 			var mod time.Time
 			it.data, mod, it.err = safefile.ReadIn(f, raw, p, safefile.Access)
-			it.mod = mod.UnixNano()
-			if pn := pubs.pubFor(raw); pn != "" {
-				if pubRead[pn] == nil {
-					pubRead[pn] = readDiskPub(f, path, pn, types[pn])
-				}
-				it.pub = pubRead[pn]
-			}
+			it.mod, it.pub = mod.UnixNano(), pubOf(raw)
 			w.send(it, &rs)
 		}
 	}
@@ -281,13 +233,14 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	for _, e := range entries {
 		if e.IsDir() {
 			raw := e.Name()
-			w.dir(filepath.Join(path, raw), openPath+string(filepath.Separator)+raw, &id, false, at.below(ruleName(raw)))
+			below := where{at.outer, append(at.parts[:len(at.parts):len(at.parts)], ruleName(raw)), at.fallback}
+			w.dir(filepath.Join(path, raw), openPath+string(filepath.Separator)+raw, &id, false, below)
 		}
 	}
 }
 
-// received notes a file that is not a submission: what a Moodle learner
-// with no acces.md handed in is said in her result.
+// received notes a file that is not a submission, for a Moodle
+// learner's no-acces-md.
 func (w *walker) received(rs *receipts, moodle, learner, path, name string) {
 	switch {
 	case w.in != nil:
@@ -297,25 +250,8 @@ func (w *walker) received(rs *receipts, moodle, learner, path, name string) {
 	}
 }
 
-// groupOf is who a file counts as for duplicate fingerprints outside
-// Moodle: in a folder that identifies a learner (learnerFolder: below
-// the argument or an archive's root, as GitHub Classroom's etu042/), a
-// name and its copies ("acces.md", "acces (1).md") are one learner's
-// resubmission, "alice-acces.md" and "bob-acces.md" two learners. Files
-// directly in the argument, at an archive's root or named on the command
-// line are each their own learner: that is where a browser or a mail
-// client saves different learners' attachments as acces.md, acces (1).md.
-func groupOf(place, name string, learnerFolder bool) string {
-	if !learnerFolder {
-		return place + "//" + name
-	}
-	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
-	return place + "/" + trimCopyMark(stem)
-}
-
-// archive reads a .zip in place: entries are decompressed into memory,
-// each to at most its cap, and nothing is written to disk, so an entry
-// named "../../x" or "/etc/x" is only ever a name. When dir is not nil
+// archive reads a .zip in place, each entry into memory to at most its
+// cap: an entry named "../../x" is only ever a name. When dir is not nil
 // the archive is the file name in that open folder, opened there.
 func (w *walker) archive(dir *os.File, name, path string, follow bool, at where) {
 	f, id, size, err := openArchive(dir, name, path, follow)
@@ -329,27 +265,24 @@ func (w *walker) archive(dir *os.File, name, path string, follow bool, at where)
 	}
 	w.seen[id] = true
 	// Counted before zip.NewReader, which would hold every record.
-	if err := checkArchiveLimits(f, size, maxArchiveEntries, maxCentralDirectory); err != nil {
+	windows, err := scanDirectory(f, size, maxArchiveEntries, maxCentralDirectory)
+	if err != nil {
 		w.unreadable(path, at, "", err)
 		return
 	}
 	a := &zipRead{w: w, path: path, id: id, at: at, left: archiveBudget(size)}
 	if _, moodle := at.of(filepath.Base(path)); moodle != "" {
-		// A learner's own archive: the times of its entries are hers to
-		// set, so its files are as recent as the archive itself, as the
-		// same files are in an export that keeps it unopened.
+		// A learner's own archive: its entries' times are hers to set,
+		// so they are the archive's.
 		if st, err := f.Stat(); err == nil {
 			a.mod = st.ModTime().UnixNano()
 		}
 	}
-	views := []*io.SectionReader{io.NewSectionReader(f, 0, size)}
-	if windows := directoryWindows(f, size); windows != nil {
-		views = views[:0]
-		for _, win := range windows {
-			views = append(views, win.reader(f))
+	for k := range max(len(windows), 1) {
+		v := io.NewSectionReader(f, 0, size)
+		if windows != nil {
+			v = windows[k].reader(f)
 		}
-	}
-	for _, v := range views {
 		zr, err := zip.NewReader(v, v.Size())
 		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 			w.unreadable(path, at, "", err)
@@ -365,28 +298,19 @@ type zipRead struct {
 	path string
 	id   fileID
 	at   where
-	// left is what the entries may still inflate to, .pub files
-	// included: one budget per archive, in proportion to its size, so
-	// that many entries sharing one deflate stream cost no more than a
-	// few of them. It is spent in the walk's order, on what each entry's
-	// header says it inflates to (archive/zip reads no more than that:
-	// ErrFormat), so the entries read are the same on every run.
+	// left is what the entries, .pub included, may still inflate to
+	// (archiveBudget), spent in the walk's order on what each header says
+	// (archive/zip reads no more): the same entries are read on every run.
 	left int64
-	rs   receipts
-	// base is the index in the archive of the window's first entry.
-	base int
-	// mod, when not 0, is the time of every entry: the archive's own.
-	mod int64
+	base int   // the index in the archive of the window's first entry
+	mod  int64 // when not 0, the time of every entry: the archive's own
 }
 
-// read reads the entries of one window of the archive, which holds
-// whole learners (zipwindow.go).
+// read reads the entries of one window of the archive (scanDirectory).
 func (a *zipRead) read(files []*zip.File) {
 	w := a.w
-	a.rs = receipts{}
-	defer func() { a.base += len(files) }()
-	// The .pub files of each archive folder, paired as on disk; folders
-	// as path.Clean reads them ("etu2//", "etu3/./" are "etu2/", "etu3/").
+	var rs receipts
+	// The .pub files of each archive folder (cleanEntryDir), paired as on disk.
 	pubFiles := map[string]map[string]*zip.File{}
 	addPub := func(dir, base string, zf *zip.File) {
 		dir = cleanEntryDir(dir)
@@ -402,9 +326,8 @@ func (a *zipRead) read(files []*zip.File) {
 		zf.Name = entryName(zf.Name, zf.Flags)
 		dir, base := splitEntry(strings.TrimRight(zf.Name, `/\`))
 		if pd, pb := splitEntry(strings.TrimRight(dir, `/\`)); strings.HasSuffix(pb, ".pub") {
-			// "etu/id_ed25519_romeo.pub/x": a folder named as the key,
-			// with no entry of its own, is a folder all the same, as it
-			// is on disk (bad-public-key).
+			// "etu/k.pub/x": a folder named as the key, even with no entry
+			// of its own, is bad-public-key as on disk.
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
@@ -418,15 +341,13 @@ func (a *zipRead) read(files []*zip.File) {
 		learner, moodle := a.learner(zf.Name)
 		switch {
 		case !isDir && IsArchiveName(base):
-			// Read one level only: an archive inside an archive is said,
-			// never opened (it could nest without end).
-			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &a.rs)
+			// Said, never opened: it could nest without end.
+			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &rs)
 		case w.in != nil && !isDir:
 			w.in.add(base, w.in.online)
 		case w.in == nil && moodle != "":
-			// A learner's folder, maybe empty, or a file of hers: she
-			// gets a result that says what she handed in.
-			r := a.rs.at(moodle, learner, a.placeOf(zf.Name))
+			// Her folder, maybe empty, or a file of hers: her no-acces-md.
+			r := rs.at(moodle, learner, a.placeOf(zf.Name))
 			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
 			if parts := entryParts(zf.Name); !isDir {
 				r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
@@ -438,13 +359,11 @@ func (a *zipRead) read(files []*zip.File) {
 		pubs[dir] = choosePubs(files, w.keyName)
 	}
 	slices.SortStableFunc(found, func(i, j int) int { return strings.Compare(files[i].Name, files[j].Name) })
-	// Each .pub is inflated once for the window, which holds all the
-	// entries beside it, however many they are.
+	// Each .pub is inflated, and charged, once for the window.
 	pubRead := map[*zip.File]*acces.PubFile{}
 	for _, index := range found {
 		zf := files[index]
-		// The learner's name is read from the path, so that it shares
-		// the path's bytes and lets the window's names go.
+		// The name shares the path's bytes: the window's names can go.
 		p := a.path + "!/" + zf.Name
 		name := p[len(p)-len(zf.Name):]
 		dir, base := splitEntry(name)
@@ -456,23 +375,22 @@ func (a *zipRead) read(files []*zip.File) {
 			it.mod = zf.Modified.UnixNano()
 		}
 		it.data, it.err = a.entry(zf, acces.MaxAccessSize)
-		if pz := pubFiles[dir][pubs[dir].pubFor(base)]; pz != nil {
+		if pn := pubs[dir].pubFor(base); pubFiles[dir][pn] != nil {
+			pz := pubFiles[dir][pn]
 			if pubRead[pz] == nil {
-				_, pn := splitEntry(strings.TrimRight(pz.Name, `/\`))
-				pub := &acces.PubFile{Name: pn}
-				pub.Data, _ = a.entry(pz, keys.MaxFileSize) // unreadable: reported as a bad public key
-				pubRead[pz] = pub
+				pubRead[pz] = &acces.PubFile{Name: pn}
+				pubRead[pz].Data, _ = a.entry(pz, keys.MaxFileSize) // unreadable: a bad public key
 			}
 			it.pub = pubRead[pz]
 		}
-		w.send(it, &a.rs)
+		w.send(it, &rs)
 	}
-	w.missing = append(w.missing, a.rs.unfound()...)
+	w.missing = append(w.missing, rs.unfound()...)
+	a.base += len(files)
 }
 
-// placeOf is where a Moodle learner's entry was handed in: her folder
-// ("lot.zip!/Dupont Alice_1_assignsubmission_file_/"), or the entry
-// itself in a flat export.
+// placeOf is where a Moodle learner's entry was handed in: her outermost
+// Moodle folder, or the entry itself in a flat export.
 func (a *zipRead) placeOf(name string) string {
 	parts := entryParts(name)
 	isDir := strings.HasSuffix(name, "/") || strings.HasSuffix(name, `\`)
@@ -481,7 +399,6 @@ func (a *zipRead) placeOf(name string) string {
 			if k == len(parts)-1 && !isDir {
 				break // her file, in a flat export
 			}
-			// Her Moodle folder, the outermost, under any wrapper folders.
 			return a.path + "!/" + strings.Join(parts[:k+1], "/") + "/"
 		}
 	}
@@ -500,8 +417,8 @@ func (a *zipRead) learner(name string) (learner, moodle string) {
 }
 
 // entry inflates zf, at most limit bytes, charged to the archive's
-// budget. A link, a folder, an encrypted entry or one whose name holds a
-// NUL is refused before anything is inflated.
+// budget; a link, a folder, an encrypted entry or a NUL in the name is
+// refused first.
 func (a *zipRead) entry(zf *zip.File, limit int64) ([]byte, error) {
 	switch {
 	case strings.IndexByte(zf.Name, 0) >= 0:
@@ -515,8 +432,7 @@ func (a *zipRead) entry(zf *zip.File, limit int64) ([]byte, error) {
 	case a.left <= 0:
 		return nil, errBudget
 	case zf.UncompressedSize64 > uint64(limit):
-		// Refused from its header alone; counted as if inflated to the
-		// cap, so that an archive of such entries is not cheap.
+		// Refused from its header, charged as if inflated to the cap.
 		a.left -= limit + 1
 		return nil, errTooLarge
 	}
@@ -536,10 +452,9 @@ func (a *zipRead) entry(zf *zip.File, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// archiveBudget is how many bytes the entries of one archive may inflate
-// to in all: 16 MiB, plus twenty times the archive's size. Text a learner
-// writes compresses far less than twenty to one; a bomb of entries that
-// share one stream compresses thousands to one.
+// archiveBudget is what one archive's entries may inflate to in all: a
+// learner's text compresses far less than 20:1, a shared-stream bomb
+// thousands to one.
 func archiveBudget(size int64) int64 { return 16<<20 + 20*size }
 
 // entryParts splits an entry name on both separators: archives made on
@@ -549,9 +464,8 @@ func entryParts(name string) []string {
 }
 
 // cleanEntryDir is an entry's folder as path.Clean reads it, with a
-// trailing "/": "etu2//" and "etu3/./" are "etu2/" and "etu3/", the root
-// ("./", "") is "". A ".." goes up within the archive and never above
-// its root: the name stays only a name.
+// trailing "/" ("etu2//" is "etu2/", "./" is ""); ".." never goes above
+// the root.
 func cleanEntryDir(dir string) string {
 	if c := path.Clean("/" + strings.ReplaceAll(dir, `\`, "/")); c != "/" {
 		return c[1:] + "/"

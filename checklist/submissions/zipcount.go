@@ -8,22 +8,17 @@ import (
 	"slices"
 )
 
-// archive/zip reads a whole central directory into memory before anything
-// else, one *zip.File per record: about 360 bytes each with a short name,
-// for a record that can be 46 bytes on disk. It takes the records' count
-// from no field: it reads records until one is not a record, and only
-// compares the count modulo 65,536 with the archive's end record. So an
-// archive of N bytes could cost about 8×N bytes of memory whatever its end
-// record declares. checkArchiveLimits reads the end record and counts the
-// records itself, as archive/zip will, before zip.NewReader is called.
+// archive/zip holds a whole central directory in memory, one *zip.File of
+// about 360 bytes per record (46 bytes on disk), and takes the records'
+// count from no field: it reads records until one is not a record. So
+// scanDirectory counts them itself, as archive/zip will, before
+// zip.NewReader is called (securite.md, "Archives bornées").
 const (
-	// maxArchiveEntries is 100,000 submissions (the scale organisateurs.md
-	// names), each with its .pub beside it: the archive/zip records of
-	// such an export take about 70 MiB. An export past it can be split.
+	// maxArchiveEntries is 100,000 submissions (organisateurs.md) and
+	// their .pub: about 70 MiB of zip.File. An export past it can be split.
 	maxArchiveEntries = 200_000
-	// maxCentralDirectory bounds the names' bytes: 200,000 records with
-	// Moodle's long names ("Dupont Alice_123456_assignsubmission_file_/…",
-	// under 200 bytes each) take well under it.
+	// maxCentralDirectory bounds the names' bytes: 200,000 of Moodle's
+	// long names take well under it.
 	maxCentralDirectory = 64 << 20
 )
 
@@ -33,15 +28,13 @@ type archiveTooLargeError struct{ msg string }
 
 func (e *archiveTooLargeError) Error() string { return e.msg }
 
-// tooManyEntries says how many entries the end record declares (how,
-// "en annonce N"), or that the directory holds more than the cap.
+// tooManyEntries says how many entries the archive has (how, "en annonce N").
 func tooManyEntries(how string, limit uint64) error {
 	return &archiveTooLargeError{"archive trop grande : elle " + how + " entrées, pret en lit au plus " + frenchCount(limit) +
 		" ; aucune n'a été lue. Découpez l'export en plusieurs archives (par groupe, par exemple) et nommez-les toutes."}
 }
 
-// frenchCount writes 200000 as "200 000" (a narrow no-break space, as
-// French typography groups digits).
+// frenchCount writes 200000 as "200 000", with a narrow no-break space.
 func frenchCount(n uint64) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
@@ -49,6 +42,8 @@ func frenchCount(n uint64) string {
 	}
 	return s
 }
+
+var le = binary.LittleEndian
 
 // Sizes and signatures of the zip format (APPNOTE.TXT 4.3).
 const (
@@ -62,94 +57,41 @@ const (
 	end64Sig    = 0x06064b50
 )
 
-// dirEnd is what an archive's end record (or its zip64 end record) says
-// of the central directory, and where that record is.
+// dirEnd is what an archive's (zip64) end record says, and where it is.
 type dirEnd struct {
 	records, dirSize, dirOff uint64
 	endOff                   int64
 }
 
-// readDirEnd reads the end record as archive/zip does; ok is false
-// when there is none it would read.
+// readDirEnd reads the end record as archive/zip's readDirectoryEnd
+// does; ok is false when there is none it would read.
 func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 	end, endOff, ok := findEnd(r, size)
 	if !ok {
 		return dirEnd{}, false
 	}
 	b := end[4:]
-	d := dirEnd{records: uint64(binary.LittleEndian.Uint16(b[6:])), dirSize: uint64(binary.LittleEndian.Uint32(b[8:])),
-		dirOff: uint64(binary.LittleEndian.Uint32(b[12:])), endOff: endOff}
-	// The zip64 end record, when these say there is one (archive/zip's
-	// test, 0xffff on the size included).
-	if d.records == 0xffff || d.dirSize == 0xffff || d.dirOff == 0xffffffff {
-		if p, ok := findEnd64(r, endOff); ok {
-			var rec [end64Len]byte
-			if _, err := r.ReadAt(rec[:], p); err != nil || binary.LittleEndian.Uint32(rec[:]) != end64Sig {
-				return dirEnd{}, false
-			}
-			d = dirEnd{records: binary.LittleEndian.Uint64(rec[32:]), dirSize: binary.LittleEndian.Uint64(rec[40:]),
-				dirOff: binary.LittleEndian.Uint64(rec[48:]), endOff: p}
+	d := dirEnd{uint64(le.Uint16(b[6:])), uint64(le.Uint32(b[8:])), uint64(le.Uint32(b[12:])), endOff}
+	// The zip64 end record, when these say there is one (as archive/zip
+	// tests, 0xffff on the size included) and its locator is just before.
+	var loc [end64LocLen]byte
+	if (d.records == 0xffff || d.dirSize == 0xffff || d.dirOff == 0xffffffff) && endOff >= end64LocLen {
+		_, err := r.ReadAt(loc[:], endOff-end64LocLen)
+		if err != nil || le.Uint32(loc[:]) != end64LocSig || le.Uint32(loc[4:]) != 0 || le.Uint32(loc[16:]) != 1 {
+			return d, true
 		}
+		p := int64(le.Uint64(loc[8:]))
+		var rec [end64Len]byte
+		if _, err := r.ReadAt(rec[:], p); err != nil || le.Uint32(rec[:]) != end64Sig {
+			return dirEnd{}, false
+		}
+		d = dirEnd{le.Uint64(rec[32:]), le.Uint64(rec[40:]), le.Uint64(rec[48:]), p}
 	}
 	return d, true
 }
 
-// checkArchiveLimits refuses an archive whose end record declares more
-// than maxEntries entries, or whose central directory holds more records
-// than that, or more than maxBytes bytes of them (maxArchiveEntries and
-// maxCentralDirectory for the walk). It
-// finds the directory as archive/zip does (reader.go, readDirectoryEnd)
-// and counts the records as zip.NewReader's loop reads them: from the
-// directory's start, each record that begins with its signature and is
-// whole. Where archive/zip would find the start in one of two places, both
-// are counted and the larger count holds. An archive this cannot read is
-// left to zip.NewReader, which refuses it too.
-//
-// Memory: two blocks of at most 65 KiB and one read buffer, whatever the
-// archive holds.
-func checkArchiveLimits(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) error {
-	d, ok := readDirEnd(r, size)
-	if !ok {
-		return nil
-	}
-	if d.records > maxEntries {
-		return tooManyEntries("en annonce "+frenchCount(d.records), maxEntries)
-	}
-	if d.dirSize > 1<<63-1 || d.dirOff > 1<<63-1 {
-		return nil
-	}
-	base := d.endOff - int64(d.dirSize) - int64(d.dirOff)
-	if o := base + int64(d.dirOff); o < 0 || o >= size {
-		return nil
-	}
-	starts := []int64{base + int64(d.dirOff)}
-	if base > 0 {
-		// archive/zip then uses base 0 instead when a record starts
-		// there; count from both.
-		starts = append(starts, int64(d.dirOff))
-	}
-	var err error
-	for _, start := range starts {
-		var n uint64
-		var bytes int64
-		scanRecords(r, size, start, func(_ []byte, len int64) bool {
-			if n, bytes = n+1, bytes+len; n > maxEntries {
-				err = tooManyEntries("en contient plus de "+frenchCount(maxEntries), maxEntries)
-			} else if bytes > maxBytes {
-				err = &archiveTooLargeError{fmt.Sprintf("archive trop grande : son répertoire central (la liste des entrées) dépasse %s octets ; aucune entrée n'a été lue. Découpez l'export en plusieurs archives et nommez-les toutes.", frenchCount(uint64(maxBytes)))}
-			}
-			return err == nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// findEnd finds the end of central directory record as archive/zip does:
-// the last signature in the last 1 KiB whose comment fits, else in the
-// last 65 KiB.
+// findEnd finds the end record as archive/zip does: the last signature
+// in the last 1 KiB whose comment fits, else in the last 65 KiB.
 func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
 	for _, n := range []int64{1024, 65 * 1024} {
 		n = min(n, size)
@@ -160,8 +102,8 @@ func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
 		// The last signature, and only it: when its comment runs past
 		// the block, archive/zip looks in the larger block.
 		for i := len(buf) - endLen; i >= 0; i-- {
-			if binary.LittleEndian.Uint32(buf[i:]) == endSig {
-				if comment := int(binary.LittleEndian.Uint16(buf[i+endLen-2:])); i+endLen+comment <= len(buf) {
+			if le.Uint32(buf[i:]) == endSig {
+				if comment := int(le.Uint16(buf[i+endLen-2:])); i+endLen+comment <= len(buf) {
 					return buf[i : i+endLen], size - n + int64(i), true
 				}
 				break
@@ -174,49 +116,162 @@ func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
 	return nil, 0, false
 }
 
-// findEnd64 reads the zip64 locator just before the end record: the
-// offset of the zip64 end record, when the locator is one.
-func findEnd64(r io.ReaderAt, endOff int64) (int64, bool) {
-	if endOff < end64LocLen {
-		return 0, false
-	}
-	var loc [end64LocLen]byte
-	if _, err := r.ReadAt(loc[:], endOff-end64LocLen); err != nil {
-		return 0, false
-	}
-	if binary.LittleEndian.Uint32(loc[:]) != end64LocSig || binary.LittleEndian.Uint32(loc[4:]) != 0 || binary.LittleEndian.Uint32(loc[16:]) != 1 {
-		return 0, false
-	}
-	return int64(binary.LittleEndian.Uint64(loc[8:])), true
+// windowRecords is how many records a window holds at least (a variable
+// for the fuzz target).
+var windowRecords = 2048
+
+// window is a run of records of the central directory.
+type window struct {
+	start, end int64
+	records    int
 }
 
-// scanRecords reads the central directory's records from start as
-// zip.NewReader does: each that begins with its signature and is whole.
-// It gives fn each record's name and length, stops when fn returns
-// false, and returns where the last record read ends. Memory: one read
-// buffer and one name.
-func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64) bool) int64 {
+// scanDirectory counts the central directory's records as zip.NewReader
+// will read them, from each place archive/zip may find its start, and
+// refuses more than maxEntries, or more than maxBytes of them; an archive
+// it cannot read is left to zip.NewReader, which refuses it too.
+//
+// It also cuts the directory into windows of whole learners (nil: read
+// whole), so that 100,000 learners' records are not held at once, each
+// read through a view ending with an end record of its own. An archive
+// whose learners' entries are apart, with data before its first entry or
+// past 4 GiB, is read whole.
+func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) ([]window, error) {
+	d, ok := readDirEnd(r, size)
+	if !ok {
+		return nil, nil
+	}
+	if d.records > maxEntries {
+		return nil, tooManyEntries("en annonce "+frenchCount(d.records), maxEntries)
+	}
+	if d.dirSize > 1<<63-1 || d.dirOff > 1<<63-1 {
+		return nil, nil
+	}
+	base := d.endOff - int64(d.dirSize) - int64(d.dirOff)
+	if o := base + int64(d.dirOff); o < 0 || o >= size {
+		return nil, nil
+	}
+	starts := []int64{base + int64(d.dirOff)}
+	if base > 0 {
+		// archive/zip then uses base 0 instead when a record starts
+		// there; count from both.
+		starts = append(starts, int64(d.dirOff))
+	}
+	for _, start := range starts {
+		var err error
+		var n uint64
+		var bytes int64
+		scanRecords(r, size, start, func(_ []byte, len int64) bool {
+			if n, bytes = n+1, bytes+len; n > maxEntries {
+				err = tooManyEntries("en contient plus de "+frenchCount(maxEntries), maxEntries)
+			} else if bytes > maxBytes {
+				err = &archiveTooLargeError{fmt.Sprintf("archive trop grande : son répertoire central (la liste des entrées) dépasse %s octets ; aucune entrée n'a été lue. Découpez l'export en plusieurs archives et nommez-les toutes.", frenchCount(uint64(maxBytes)))}
+			}
+			return err == nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if base != 0 || d.records <= uint64(windowRecords) || d.endOff >= 0xffffffff {
+		return nil, nil
+	}
+	var windows []window
+	at, from, records, group, apart, closed := int64(d.dirOff), int64(d.dirOff), 0, "", false, map[string]bool{}
+	scanRecords(r, size, at, func(name []byte, len int64) bool {
+		g := learnerGroupOf(string(name))
+		if records > 0 && g != group {
+			if apart = closed[g]; apart {
+				return false
+			}
+			closed[group] = true
+			if records >= windowRecords {
+				windows = append(windows, window{from, at, records})
+				from, records = at, 0
+			}
+		}
+		group, at, records = g, at+len, records+1
+		return true
+	})
+	if apart || at != d.endOff {
+		return nil, nil // not the directory archive/zip would read: let it say so
+	}
+	return append(windows, window{from, at, records}), nil
+}
+
+// scanRecords gives fn the name and length of each central directory
+// record from start that zip.NewReader reads (whole, with its signature),
+// until fn returns false.
+func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64) bool) {
 	br := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 64<<10)
 	var rec [recordLen]byte
 	var name []byte
-	end := start
 	for {
-		if _, err := io.ReadFull(br, rec[:]); err != nil || binary.LittleEndian.Uint32(rec[:]) != recordSig {
-			return end
+		if _, err := io.ReadFull(br, rec[:]); err != nil || le.Uint32(rec[:]) != recordSig {
+			return
 		}
-		nameLen := int(binary.LittleEndian.Uint16(rec[28:]))
-		rest := int(binary.LittleEndian.Uint16(rec[30:])) + int(binary.LittleEndian.Uint16(rec[32:]))
+		nameLen := int(le.Uint16(rec[28:]))
+		rest := int(le.Uint16(rec[30:])) + int(le.Uint16(rec[32:]))
 		name = slices.Grow(name[:0], nameLen)[:nameLen]
 		if _, err := io.ReadFull(br, name); err != nil {
-			return end
+			return
 		}
-		if skipped, _ := br.Discard(rest); skipped < rest {
-			return end // a record cut short is not read
-		}
-		n := int64(recordLen + nameLen + rest)
-		end += n
-		if !fn(name, n) {
-			return end
+		if skipped, _ := br.Discard(rest); skipped < rest || !fn(name, int64(recordLen+nameLen+rest)) {
+			return // a record cut short is not read
 		}
 	}
+}
+
+// learnerGroupOf is who an entry belongs to, for windows: the first
+// element of its cleaned path, or its Moodle name; "" at the root.
+func learnerGroupOf(name string) string {
+	dir, base := splitEntry(name)
+	parts := entryParts(cleanEntryDir(dir) + base)
+	first := ""
+	if len(parts) > 1 {
+		first = "d:" + parts[0]
+	}
+	if len(parts) > 0 {
+		if _, key, ok := moodleLearner(parts[0]); ok {
+			first = "m:" + key
+		}
+	}
+	return first
+}
+
+// windowReader is the archive cut after a window of its directory, then
+// an end record that names that window alone.
+type windowReader struct {
+	r    io.ReaderAt
+	end  int64
+	eocd [endLen]byte
+}
+
+// reader is the view of r for w; the count is modulo 65,536, as archive/zip compares.
+func (w window) reader(r io.ReaderAt) *io.SectionReader {
+	v := &windowReader{r: r, end: w.end}
+	e := v.eocd[:]
+	le.PutUint32(e, endSig)
+	le.PutUint16(e[8:], uint16(w.records))
+	le.PutUint16(e[10:], uint16(w.records))
+	le.PutUint32(e[12:], uint32(w.end-w.start))
+	le.PutUint32(e[16:], uint32(w.start))
+	return io.NewSectionReader(v, 0, v.end+endLen)
+}
+
+func (v *windowReader) ReadAt(p []byte, off int64) (int, error) {
+	if off >= v.end {
+		n := copy(p, v.eocd[min(off-v.end, endLen):])
+		if n < len(p) {
+			return n, io.EOF
+		}
+		return n, nil
+	}
+	k := min(int64(len(p)), v.end-off)
+	n, err := v.r.ReadAt(p[:k], off)
+	if int64(n) < k {
+		return n, err
+	}
+	m, err := v.ReadAt(p[k:], v.end)
+	return n + m, err
 }

@@ -163,7 +163,7 @@ func TestArchiveEntryCap(t *testing.T) {
 // TestArchiveCountIsArchiveZips: over generated archives (names, comments,
 // bytes before the archive as in a self-extracting one, entries past 16
 // bits of count) and the same with bytes flipped or cut, whenever
-// zip.NewReader reads k entries, checkArchiveLimits lets k through and
+// zip.NewReader reads k entries, scanDirectory lets k through and
 // refuses k-1: the count it bounds is never below the one archive/zip
 // holds.
 func TestArchiveCountIsArchiveZips(t *testing.T) {
@@ -213,11 +213,11 @@ func TestArchiveCountIsArchiveZips(t *testing.T) {
 			}
 			k := uint64(len(zr.File))
 			read++
-			if err := checkArchiveLimits(bytes.NewReader(d), int64(len(d)), k, 1<<40); err != nil {
+			if _, err := scanDirectory(bytes.NewReader(d), int64(len(d)), k, 1<<40); err != nil {
 				t.Fatalf("archive %d/%d: archive/zip reads %d entries, refused with a cap of %d: %v", i, m, k, k, err)
 			}
 			if k > 0 {
-				if err := checkArchiveLimits(bytes.NewReader(d), int64(len(d)), k-1, 1<<40); err == nil {
+				if _, err := scanDirectory(bytes.NewReader(d), int64(len(d)), k-1, 1<<40); err == nil {
 					t.Fatalf("archive %d/%d: archive/zip reads %d entries, a cap of %d lets it through", i, m, k, k-1)
 				}
 			}
@@ -234,10 +234,10 @@ func TestArchiveDirectoryBytesCap(t *testing.T) {
 	data := manyEntries(t, 1000, 1000)
 	dirBytes := int64(binary.LittleEndian.Uint32(data[len(data)-endLen+12:])) // as the end record says
 	r := bytes.NewReader(data)
-	if err := checkArchiveLimits(r, int64(len(data)), 1000, dirBytes); err != nil {
+	if _, err := scanDirectory(r, int64(len(data)), 1000, dirBytes); err != nil {
 		t.Fatalf("a directory of exactly the cap: %v", err)
 	}
-	err := checkArchiveLimits(r, int64(len(data)), 1000, dirBytes-1)
+	_, err := scanDirectory(r, int64(len(data)), 1000, dirBytes-1)
 	if err == nil || !strings.Contains(err.Error(), "répertoire central") {
 		t.Fatalf("a directory one byte over: %v", err)
 	}
@@ -252,7 +252,7 @@ func BenchmarkCheckArchiveSize(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for range b.N {
-			if err := checkArchiveLimits(bytes.NewReader(data), int64(len(data)), maxArchiveEntries, maxCentralDirectory); err != nil {
+			if _, err := scanDirectory(bytes.NewReader(data), int64(len(data)), maxArchiveEntries, maxCentralDirectory); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -97,4 +99,10 @@ func shuffledZip(t *testing.T, files map[string]entry) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// directoryWindows are the windows scanDirectory cuts, under no cap.
+func directoryWindows(r io.ReaderAt, size int64) []window {
+	w, _ := scanDirectory(r, size, math.MaxUint64, math.MaxInt64)
+	return w
 }
