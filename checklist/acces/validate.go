@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -100,14 +101,15 @@ func Validate(data []byte, rules Rules) *Result {
 	// The signature covers the file as sent, BOM and line ends included.
 	sf := signing.SplitSigned(data)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
-		// A signature that no longer holds says the file was damaged.
-		checkSignature(r, sf, rules, false)
-		return r
+	bad, why := bytes.IndexByte(data, 0), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8"
+	if bad < 0 && !utf8.Valid(data) {
+		// data holds no NUL: the first one ToValidUTF8 writes is at the first invalid byte.
+		bad = bytes.IndexByte(bytes.ToValidUTF8(data, []byte{0}), 0)
+		why = "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8"
 	}
-	if !utf8.Valid(data) {
-		r.add("not-text", checklist.SevError, invalidUTF8Line(data), "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
+	if bad >= 0 {
+		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
+		// A signature that no longer holds says the file was damaged.
 		checkSignature(r, sf, rules, false)
 		return r
 	}
@@ -115,30 +117,40 @@ func Validate(data []byte, rules Rules) *Result {
 	// The signature block is no key material unless a field smuggles some
 	// (Inert); the rules do not read it as words either.
 	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
-	inert := sf.Inert()
-	var leaked []int
-	for _, n := range leak.Lines(text) {
-		if !inSignature(n) || !inert {
-			leaked = append(leaked, n)
-		}
-	}
-	if sf.Sig != nil && !inert {
+	leaked := leak.Lines(text)
+	if sf.Inert() {
+		leaked = slices.DeleteFunc(leaked, inSignature)
+	} else if sf.Sig != nil {
 		for n := sf.From; n <= sf.To; n++ {
 			leaked = append(leaked, n)
 		}
 		slices.Sort(leaked)
 		leaked = slices.Compact(leaked)
 	}
-	var keyText map[string]bool
 	if len(leaked) > 0 {
 		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
-		keyText = keyWindows(text, leaked)
 	}
-	if len(leaked) > 0 || sf.From > 0 {
-		text = blankLines(text, func(n int) bool {
-			_, leak := slices.BinarySearch(leaked, n)
-			return leak || inSignature(n)
-		})
+	// The rules read the text without those lines (breaks kept, so line
+	// numbers stay); maskKey looks for the key's base64 text.
+	var kept, key strings.Builder
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		_, leak := slices.BinarySearch(leaked, n)
+		if leak {
+			for _, run := range b64Run.FindAllString(line, -1) {
+				key.WriteString(run)
+			}
+		}
+		if leak || inSignature(n) {
+			line = line[len(strings.TrimSuffix(line, "\n")):]
+		}
+		kept.WriteString(line)
+	}
+	text = kept.String()
+	keyText := map[string]bool{}
+	for i, all := 0, key.String(); i+keyWindow <= len(all) && len(keyText) < maxKeyPieces; i += keyStride {
+		keyText[all[i:i+keyWindow]] = true
 	}
 
 	p := page{rules: rules}
@@ -148,7 +160,7 @@ func Validate(data []byte, rules Rules) *Result {
 	p.keys.finish(r, rules)
 	p.sentence.finish(r)
 	checkSignature(r, sf, rules, p.keys.ed25519)
-	if keyText != nil {
+	if len(keyText) > 0 {
 		// A line of the key copied elsewhere is no key material to the
 		// detector, but quoting it would print part of the key.
 		for i := range r.Problems {
@@ -171,51 +183,18 @@ const (
 	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
 )
 
-func keyWindows(text string, leaked []int) map[string]bool {
-	var b strings.Builder
-	n := 0
-	for l := range strings.Lines(text) {
-		n++
-		if _, ok := slices.BinarySearch(leaked, n); ok {
-			for _, c := range []byte(l) {
-				if isB64(c) {
-					b.WriteByte(c)
-				}
-			}
-		}
-	}
-	all := b.String()
-	pieces := map[string]bool{}
-	for i := 0; i+keyWindow <= len(all) && len(pieces) < maxKeyPieces; i += keyStride {
-		pieces[all[i:i+keyWindow]] = true
-	}
-	return pieces
-}
+var b64Run = regexp.MustCompile(`[A-Za-z0-9+/]+`)
 
 // maskKey replaces with « … » every base64 run of s holding a key piece.
 func maskKey(s string, pieces map[string]bool) string {
-	var out strings.Builder
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && isB64(s[j]) {
-			j++
-		}
-		if j == i {
-			out.WriteByte(s[i])
-			i++
-			continue
-		}
-		run := s[i:j]
+	return b64Run.ReplaceAllStringFunc(s, func(run string) string {
 		for k := 0; k+keyWindow <= len(run); k++ {
 			if pieces[run[k:k+keyWindow]] {
-				run = "…"
-				break
+				return "…"
 			}
 		}
-		out.WriteString(run)
-		i = j
-	}
-	return out.String()
+		return run
+	})
 }
 
 type page struct {
@@ -236,34 +215,6 @@ func (p *page) visit(b *block) {
 	p.path.visit(b)
 	p.keys.visit(b)
 	p.sentence.visit(b, ws)
-}
-
-// blankLines empties the lines blank says (1-based), keeping the line
-// breaks so line numbers do not move.
-func blankLines(text string, blank func(int) bool) string {
-	var b strings.Builder
-	b.Grow(len(text))
-	n := 0
-	for line := range strings.Lines(text) {
-		if n++; blank(n) {
-			line = line[len(strings.TrimSuffix(line, "\n")):]
-		}
-		b.WriteString(line)
-	}
-	return b.String()
-}
-
-// invalidUTF8Line: no UTF-8 sequence holds a line feed, so lines can be
-// checked one by one.
-func invalidUTF8Line(data []byte) int {
-	n := 1
-	for line := range bytes.Lines(data) {
-		if !utf8.Valid(line) {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 // Target is one acces.md to validate, with the .pub beside it.
@@ -305,12 +256,12 @@ func ChoosePub(entries []fs.DirEntry, keyName string) string {
 func ValidateFile(t Target, rules Rules) checklist.FileResult {
 	res := checklist.FileResult{Path: t.Path}
 	data, err := safefile.Read(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink)
-	switch {
-	case errors.Is(err, safefile.ErrTooLarge):
-		res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: tooLarge}}
-		return res
-	case err != nil:
-		res.Problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}}
+	if err != nil {
+		p := checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}
+		if errors.Is(err, safefile.ErrTooLarge) {
+			p.Code, p.Message = "too-large", tooLarge
+		}
+		res.Problems = []checklist.Problem{p}
 		return res
 	}
 	if t.Pub != "" {
