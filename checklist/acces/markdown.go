@@ -213,14 +213,9 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 func (r *reader) inline(b *block, n ast.Node, line int) int {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if r.raw != "" {
-			// Inside a script or a style, up to its end tag.
 			switch c.(type) {
-			case *ast.RawHTML:
 			case *ast.Text, *ast.String, *ast.AutoLink, *ast.Image:
-				continue
-			default: // emphasis, links, code spans: look for the end tag in them
-				line = r.inline(b, c, line)
-				continue
+				continue // inside a script or a style, up to its end tag
 			}
 		}
 		switch c := c.(type) {
@@ -250,7 +245,7 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 			at := b.sb.Len()
 			line = r.inline(b, c, line)
 			b.codes = append(b.codes, codeRange{at, b.sb.Len()})
-		default: // emphasis, links, code spans
+		default: // emphasis, links
 			line = r.inline(b, c, line)
 		}
 	}
@@ -264,22 +259,16 @@ func (r *reader) htmlBlock(n *ast.HTMLBlock) {
 	if n.HasClosure() {
 		segs = append(segs, n.ClosureLine)
 	}
-	blocks := make([]*block, len(segs))
-	r.htmlLines(segs, "", func(i int, s string) {
-		if blocks[i] == nil {
-			blocks[i] = &block{kind: paragraph}
-		}
-		blocks[i].add(s, r.lineOf(segs[i].Start))
-	})
-	for _, b := range blocks {
-		if b != nil {
-			r.emit(b)
-		}
+	blocks := make([]block, len(segs)) // paragraphs
+	r.htmlLines(segs, "", func(i int, s string) { blocks[i].add(s, r.lineOf(segs[i].Start)) })
+	for i := range blocks {
+		r.emit(&blocks[i])
 	}
 }
 
-// htmlLines calls add with the text shown of segs (a tag may span lines),
-// a piece per segment i.
+// htmlLines calls add with the text a browser shows of segs (a tag may
+// span lines), a piece per segment i. raw is the script or style segs
+// start inside (""), the result the one they end in.
 func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
 	var v []byte
 	starts := make([]int, len(segs)+1)
@@ -288,27 +277,13 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 		v = append(v, seg.Value(r.src)...)
 	}
 	starts[len(segs)] = len(v)
-	return htmlText(v, raw, func(from, to int) {
-		for i := range segs {
-			if lo, hi := max(from, starts[i]), min(to, starts[i+1]); lo < hi {
-				if s := shownText(v[lo:hi]); s != "" {
-					add(i, s)
-				}
-			}
-		}
-	})
-}
-
-// htmlText calls shown with each run of v a browser shows as text. raw is
-// the script or style v starts inside (""), the result the one it ends in.
-func htmlText(v []byte, raw string, shown func(from, to int)) string {
 	// The tokenizer finds a script's end tag once it has read its start tag.
-	at := 0
+	at, in := 0, v
 	if raw != "" {
 		open := "<" + raw + ">"
-		v, at = append([]byte(open), v...), -len(open)
+		in, at = append([]byte(open), v...), -len(open)
 	}
-	z := html.NewTokenizer(bytes.NewReader(v))
+	z := html.NewTokenizer(bytes.NewReader(in))
 	for {
 		tt := z.Next()
 		n := len(z.Raw())
@@ -316,8 +291,12 @@ func htmlText(v []byte, raw string, shown func(from, to int)) string {
 		case html.ErrorToken:
 			return raw
 		case html.TextToken:
-			if raw == "" {
-				shown(at, at+n)
+			for i := range segs {
+				if lo, hi := max(at, starts[i]), min(at+n, starts[i+1]); raw == "" && lo < hi {
+					if s := htmlstd.UnescapeString(lineBreaks.Replace(string(v[lo:hi]))); s != "" {
+						add(i, s)
+					}
+				}
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			// <script/> opens a script all the same: HTML ignores the /.
@@ -331,9 +310,7 @@ func htmlText(v []byte, raw string, shown func(from, to int)) string {
 	}
 }
 
-func shownText(v []byte) string {
-	return htmlstd.UnescapeString(strings.NewReplacer("\n", "", "\r", "").Replace(string(v)))
-}
+var lineBreaks = strings.NewReplacer("\n", "", "\r", "")
 
 // table gives each cell as a block, then each row as one.
 func (r *reader) table(t *east.Table) {
@@ -366,9 +343,6 @@ func (r *reader) table(t *east.Table) {
 // does: goldmark's HTML writer does it, and unescaping its output leaves
 // the text.
 func resolve(v []byte) string {
-	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
-		return string(v)
-	}
 	var out strings.Builder
 	w := bufio.NewWriterSize(&out, len(v))
 	gmhtml.DefaultWriter.Write(w, v)
