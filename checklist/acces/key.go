@@ -1,8 +1,10 @@
 package acces
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/base64"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -44,65 +46,45 @@ func (k *keyRule) visit(b *block) {
 	text := b.text
 	// The text with key material blanked, for type words: base64 can
 	// spell "rsa" between a '+' and a '/'.
-	var plain []byte
-	blank := func(i, j int) {
-		if plain == nil {
-			plain = []byte(text)
-		}
-		for ; i < j; i++ {
-			plain[i] = ' '
-		}
-	}
+	plain := []byte(text)
 	for i := 0; i < len(text); i++ {
-		rest := text[i:]
+		rest, end := text[i:], i
 		switch {
 		case rest[0]|0x20 == 's' && len(rest) >= 7 && strings.EqualFold(rest[:7], "sha256:"):
-			j := i + 7
-			for j < len(text) && isB64(text[j]) {
-				j++
-			}
-			end := j
-			for end < len(text) && text[end] == '=' {
-				end++
-			}
+			sum := rest[7 : 7+prefixIn(rest[7:], b64Chars)]
+			end = i + 7 + len(sum) + prefixIn(rest[7+len(sum):], "=")
 			line := b.lineAt(i)
 			k.stated(line)
-			if sum, err := strictRaw.DecodeString(text[i+7 : j]); err == nil && len(sum) == 32 && end == j {
-				k.fingerprint("SHA256:"+text[i+7:j], line)
+			if raw, err := strictRaw.DecodeString(sum); err == nil && len(raw) == 32 && end == i+7+len(sum) {
+				k.fingerprint("SHA256:"+sum, line)
 			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
 				k.badCount++
 				if len(k.badLines) < maxPerCode {
 					k.badLines = append(k.badLines, line)
 				}
 			}
-			blank(i, end)
-			i = end - 1
 		case (isHex(rest[0]) || rest[0]|0x20 == 'm') && (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
 			k.stated(b.lineAt(i))
 			k.md5Line = cmp.Or(k.md5Line, b.lineAt(i))
-			end := i + md5At(rest)
-			blank(i, end)
-			i = end - 1
+			end = i + md5At(rest)
 		case strings.HasPrefix(rest, "AAAA") && (i == 0 || !isB64(text[i-1])):
-			j := i
-			for j < len(text) && (isB64(text[j]) || text[j] == '=') {
-				j++
+			if n := prefixIn(rest, b64Chars+"="); n >= 16 {
+				if len(k.pasted) < 2*maxPerCode {
+					k.pasted = append(k.pasted, pasted{pastedFingerprint(text[:i], rest[:n]), b.lineAt(i)})
+				}
+				end = i + n
 			}
-			if j-i < 16 {
-				continue
-			}
-			if len(k.pasted) < 2*maxPerCode {
-				k.pasted = append(k.pasted, pasted{pastedFingerprint(text[:i], text[i:j]), b.lineAt(i)})
-			}
-			blank(i, j)
-			i = j - 1
+		}
+		if end > i {
+			copy(plain[i:end], bytes.Repeat([]byte{' '}, end-i))
+			i = end - 1
 		}
 	}
-	if plain != nil {
-		text = string(plain)
-	}
-	k.typeWords(text, b)
+	k.typeWords(string(plain), b)
 }
+
+// prefixIn is the length of the run of s's first bytes that are in set.
+func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
 func (k *keyRule) stated(line int) { k.firstLine = cmp.Or(k.firstLine, line) }
 
@@ -112,26 +94,16 @@ func (k *keyRule) fingerprint(fp string, line int) {
 	}
 }
 
+var md5Re = regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
+
 // md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
 // 16 hex pairs, or the pairs alone), 0 for none.
 func md5At(s string) int {
-	n := 0
-	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
-		n = 4
-	}
-	pairs := s[n:]
-	if len(pairs) < 47 {
+	n := len(md5Re.FindString(s))
+	if n == 0 || n < len(s) && (isHex(s[n]) || s[n] == ':') {
 		return 0
 	}
-	for p := 0; p < 16; p++ {
-		if !isHex(pairs[3*p]) || !isHex(pairs[3*p+1]) || p < 15 && pairs[3*p+2] != ':' {
-			return 0
-		}
-	}
-	if len(pairs) > 47 && (isHex(pairs[47]) || pairs[47] == ':') {
-		return 0
-	}
-	return n + 47
+	return n
 }
 
 // pastedFingerprint reads "ssh-ed25519 AAAA…": the key type is the word
@@ -150,34 +122,21 @@ func pastedFingerprint(before, blob string) string {
 // everything but letters, digits, '-' and '_', so id_ed25519_romeo stays
 // one word and does not state a type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for i := 0; i < len(text); i++ {
-		j := i
-		for j < len(text) && isTypeByte(text[j]) {
-			j++
-		}
-		if j-i < len("rsa") {
-			i = j
-			continue
-		}
-		switch t := typeWord(strings.ToLower(text[i:j])); t {
+	for _, w := range typeWordRe.FindAllStringIndex(text, -1) {
+		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
 		case "":
 		case "ed25519":
 			k.ed25519 = true
 		default:
-			if k.otherLine == 0 {
-				k.otherLine = b.lineAt(i)
-			}
+			k.otherLine = cmp.Or(k.otherLine, b.lineAt(w[0]))
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
 		}
-		i = j
 	}
 }
 
-func isTypeByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}
+var typeWordRe = regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) // "rsa" and longer
 
 // typeWord names the key type a lower-case word states, "" for none. A
 // certificate's type (`ssh-keygen -lf` prints "(ED25519-CERT)") states
@@ -255,9 +214,9 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	}
 }
 
-func isB64(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
-}
+const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+func isB64(c byte) bool { return strings.IndexByte(b64Chars, c) >= 0 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
