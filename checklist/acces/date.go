@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"strings"
@@ -37,14 +38,12 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	session := slices.ContainsFunc(ws, func(w textfold.Token) bool { return w.Folded == "seance" })
 	startsDate := len(ws) > 0 && ws[0].Folded == "date" && !session
 	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
-	d.fresh = false
-	if d.nextOnly || b.kind == heading {
-		d.labelled = false
-	}
 	if b.kind == heading {
 		d.labelled, d.nextOnly, d.labelStatus = status != "" || startsDate, false, status
-		d.fresh = d.labelled
+	} else if d.nextOnly {
+		d.labelled = false
 	}
+	d.fresh = b.kind == heading && d.labelled
 	var found, relative []dates.Found
 	for _, f := range dates.Find(b.text, ts, context(rules)) {
 		switch {
@@ -65,13 +64,9 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	switch {
 	case len(found) == 0:
 	case status != "":
-		pick = &found[len(found)-1]
-		for i := range found {
-			if found[i].Start >= labelAt {
-				pick = &found[i]
-				break
-			}
-		}
+		// The first date after the label, else the last before it.
+		i := slices.IndexFunc(found, func(f dates.Found) bool { return f.Start >= labelAt })
+		pick = &found[cmp.Or(i+1, len(found))-1]
 	case startsDate:
 		pick = &found[0]
 	case above && b.kind != heading:
@@ -114,12 +109,8 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 
 // readsADay: text holds a day (the session's, say, passed over).
 func readsADay(text string, rules Rules) bool {
-	for _, f := range dates.Find(text, textfold.Tokens(text), context(rules)) {
-		if f.Err == nil {
-			return true
-		}
-	}
-	return false
+	found := dates.Find(text, textfold.Tokens(text), context(rules))
+	return slices.ContainsFunc(found, func(f dates.Found) bool { return f.Err == nil })
 }
 
 func (d *dateRule) unreadValue(b *block, value string) {

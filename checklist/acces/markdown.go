@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	htmlstd "html"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -76,7 +77,7 @@ const (
 
 // readBlocks calls visit with each block of page (LF line ends), in order.
 func readBlocks(page string, visit func(*block)) {
-	if len(page) > maxMarkdown || tooDeep(page) {
+	if len(page) > maxMarkdown || tooDeep.MatchString(page) {
 		for n := 1; page != ""; n++ {
 			line, rest, _ := strings.Cut(page, "\n")
 			for line != "" {
@@ -113,26 +114,8 @@ type reader struct {
 }
 
 // goldmark's time grows with the square of the containers one line opens
-// (a page needs three): past maxNesting, the file is read as a large one.
-const maxNesting = 16
-
-func tooDeep(page string) bool {
-	for line := range strings.Lines(page) {
-		depth := 0
-		for {
-			line = strings.TrimLeft(line, " \t")
-			n := MarkerLen(line)
-			if n == 0 {
-				break
-			}
-			if depth++; depth > maxNesting {
-				return true
-			}
-			line = line[n:]
-		}
-	}
-	return false
-}
+// (a page needs three): past 16 (MarkerLen's), the file is read as a large one.
+var tooDeep = regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
 
 // MarkerLen is the length of the block quote or list marker (with its
 // space or tab) s starts with, 0 for none.

@@ -5,6 +5,7 @@
 package dates
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -156,10 +157,7 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	}
 	implied := y == noYear
 	if implied {
-		anchor := ctx.Session
-		if anchor.IsZero() {
-			anchor = ctx.Today
-		}
+		anchor := cmp.Or(ctx.Session, ctx.Today)
 		if anchor.IsZero() {
 			return fail("précisez l'année, par exemple 20 octobre 2026", true)
 		}
