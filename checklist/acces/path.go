@@ -1,8 +1,8 @@
 package acces
 
 import (
+	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -81,49 +81,24 @@ type pathToken struct {
 // ("Clé:~/.ssh/x.pub").
 func pathTokens(text string) []pathToken {
 	var out []pathToken
-	for i := 0; i < len(text); {
-		for i < len(text) && isPathSep(text[i:]) > 0 {
-			i += isPathSep(text[i:])
+	for _, m := range pathWord.FindAllStringIndex(text, -1) {
+		if w := strings.TrimRight(text[m[0]:m[1]], ".:!?"); strings.ContainsAny(w, `/\`) {
+			k := max(rootIndex(w), 0)
+			out = append(out, pathToken{w[k:], m[0] + k})
 		}
-		j := i
-		for j < len(text) && isPathSep(text[j:]) == 0 {
-			j++
-		}
-		w := strings.TrimRight(text[i:j], ".:!?")
-		if strings.ContainsAny(w, `/\`) {
-			if k := rootIndex(w); k > 0 {
-				w, i = w[k:], i+k
-			}
-			out = append(out, pathToken{w, i})
-		}
-		i = j
 	}
 	return out
 }
 
-func isPathSep(text string) int {
-	if strings.IndexByte(" \t`\"'()<>[]|*,;", text[0]) >= 0 {
-		return 1
-	}
-	if r, n := utf8.DecodeRuneInString(text); strings.ContainsRune("\u00a0«»\u202f", r) {
-		return n
-	}
-	return 0
-}
+var (
+	pathWord = regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+")
+	pathRoot = regexp.MustCompile(`~[/\\]|\$HOME|\$\{HOME\}|%USERPROFILE%|\.ssh[/\\]|/|[a-zA-Z]:[/\\]`)
+)
 
 // rootIndex is where a path starts inside a word, -1 for none.
 func rootIndex(w string) int {
-	best := -1
-	for _, root := range []string{"~/", `~\`, "$HOME", "${HOME}", "%USERPROFILE%", ".ssh/", `.ssh\`, "/"} {
-		if i := strings.Index(w, root); i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
+	if m := pathRoot.FindStringIndex(w); m != nil {
+		return m[0]
 	}
-	for i := 0; i+2 < len(w); i++ {
-		if c := w[i] | 0x20; c >= 'a' && c <= 'z' && w[i+1] == ':' && (w[i+2] == '\\' || w[i+2] == '/') && (best < 0 || i < best) {
-			best = i
-			break
-		}
-	}
-	return best
+	return -1
 }
