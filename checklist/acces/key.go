@@ -15,13 +15,11 @@ import (
 )
 
 // keyRule reads the third element: the fingerprint, the type ed25519, and
-// the public keys pasted in the page or lying beside it. What it keeps
-// is bounded whatever the file: counts, the first lines of each kind and
-// the distinct fingerprints (a file of 50,000 copies keeps one).
+// the public keys pasted in the page or lying beside it. It keeps at most
+// a line number per line and the distinct fingerprints (50,000 copies: one).
 type keyRule struct {
 	fingerprints []statement // well formed, distinct values in order
 	badLines     []int       // malformed SHA256 fingerprints, one line each
-	badCount     int
 	md5Line      int
 	pasted       []pasted
 	ed25519      bool
@@ -58,10 +56,7 @@ func (k *keyRule) visit(b *block) {
 			if raw, err := strictRaw.DecodeString(sum); err == nil && len(raw) == 32 && end == i+7+len(sum) {
 				k.fingerprint("SHA256:"+sum, line)
 			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
-				k.badCount++
-				if len(k.badLines) < maxPerCode {
-					k.badLines = append(k.badLines, line)
-				}
+				k.badLines = append(k.badLines, line)
 			}
 		case (isHex(rest[0]) || rest[0]|0x20 == 'm') && (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
 			k.stated(b.lineAt(i))
@@ -163,9 +158,6 @@ func typeWord(w string) string {
 func (k *keyRule) finish(r *Result, rules Rules) {
 	for _, line := range k.badLines {
 		r.add("bad-fingerprint", checklist.SevError, line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
-	}
-	if extra := k.badCount - len(k.badLines); extra > 0 {
-		r.counts["bad-fingerprint"] += extra // the last message says how many more
 	}
 	if len(k.fingerprints) == 0 && k.md5Line > 0 {
 		r.add("bad-fingerprint", checklist.SevError, k.md5Line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")

@@ -115,3 +115,6 @@ func isLabel(ws []textfold.Token) bool {
 	}
 	return true
 }
+
+// isStop is a mark that ends a sentence or opens what follows it.
+func isStop(w string) bool { return w == "." || w == "!" || w == "?" || w == ":" }

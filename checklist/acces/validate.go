@@ -217,6 +217,19 @@ func (p *page) visit(b *block) {
 	p.sentence.visit(b, ws)
 }
 
+// words are the folded words and marks of a block (acces-md.md, "Reading
+// the text") without the quotes, emphasis, pipes and heading marks a
+// renderer leaves in the text: decoration.
+func words(ts []textfold.Token) []textfold.Token {
+	out := make([]textfold.Token, 0, len(ts))
+	for _, t := range ts {
+		if r, _ := utf8.DecodeRuneInString(t.Folded); !strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Target is one acces.md to validate, with the .pub beside it.
 type Target struct {
 	Path string
