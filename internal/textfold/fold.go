@@ -16,6 +16,17 @@ import (
 // trimmed. So nœud, NŒUD and a decomposed nœud compare equal, as do å and
 // the ångström sign U+212B. Bytes that are not UTF-8 become U+FFFD.
 func Fold(s string) string {
+	// Printable ASCII, most words of a page, needs no normalization (and
+	// strings.ToLower returns a lower-case one without copying it).
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f {
+			return fold(s)
+		}
+	}
+	return strings.ToLower(s)
+}
+
+func fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
