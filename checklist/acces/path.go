@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 
@@ -40,11 +41,8 @@ func (p *pathRule) finish(r *Result, rules Rules) {
 	case p.private != "":
 		r.add("private-key-path", checklist.SevError, p.privateLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", p.private, p.private)
 	default:
-		name := rules.KeyName
-		if name == "" {
-			name = "id_ed25519_romeo.pub"
-		}
-		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)", name)
+		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)",
+			cmp.Or(rules.KeyName, "id_ed25519_romeo.pub"))
 	}
 }
 
@@ -59,16 +57,10 @@ func blockPaths(b *block) []pathToken {
 		if !strings.ContainsAny(t, " \t") || !strings.ContainsAny(t, `/\`) || rootIndex(t) != 0 {
 			continue
 		}
-		for _, p := range pathTokens(b.text[from:c.at]) {
-			out = append(out, pathToken{p.path, from + p.off})
-		}
-		out = append(out, pathToken{t, c.at + strings.Index(inner, t)})
+		out = append(pathTokens(out, b.text[from:c.at], from), pathToken{t, c.at + strings.Index(inner, t)})
 		from = c.end
 	}
-	for _, p := range pathTokens(b.text[from:]) {
-		out = append(out, pathToken{p.path, from + p.off})
-	}
-	return out
+	return pathTokens(out, b.text[from:], from)
 }
 
 type pathToken struct {
@@ -76,15 +68,14 @@ type pathToken struct {
 	off  int
 }
 
-// pathTokens are the words of text holding a slash or a backslash, final
-// punctuation left out, from their root when glued to a label
-// ("Clé:~/.ssh/x.pub").
-func pathTokens(text string) []pathToken {
-	var out []pathToken
+// pathTokens appends the words of text (at off in the block) holding a
+// slash or a backslash, final punctuation left out, from their root when
+// glued to a label ("Clé:~/.ssh/x.pub").
+func pathTokens(out []pathToken, text string, off int) []pathToken {
 	for _, m := range pathWord.FindAllStringIndex(text, -1) {
 		if w := strings.TrimRight(text[m[0]:m[1]], ".:!?"); strings.ContainsAny(w, `/\`) {
 			k := max(rootIndex(w), 0)
-			out = append(out, pathToken{w[k:], m[0] + k})
+			out = append(out, pathToken{w[k:], off + m[0] + k})
 		}
 	}
 	return out

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -233,36 +232,22 @@ func words(ts []textfold.Token) []textfold.Token {
 // Target is one acces.md to validate, with the .pub beside it.
 type Target struct {
 	Path string
-	Pub  string // the .pub in the same folder (ChoosePub), "" when none
+	Pub  string // the .pub in the same folder, "" when none
 }
 
 // TargetFor is the target of one named file (checklist/submissions walks
-// folders and archives).
+// folders and archives): its .pub is the configured name when present,
+// else the first in name order.
 func TargetFor(path, keyName string) Target {
 	t := Target{Path: path}
-	if entries, err := os.ReadDir(filepath.Dir(path)); err == nil {
-		if pub := ChoosePub(entries, keyName); pub != "" {
-			t.Pub = filepath.Join(filepath.Dir(path), pub)
+	if entries, err := os.ReadDir(filepath.Dir(path)); err == nil { // sorted by name
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() && (t.Pub == "" || e.Name() == keyName) {
+				t.Pub = filepath.Join(filepath.Dir(path), e.Name())
+			}
 		}
 	}
 	return t
-}
-
-// ChoosePub picks the public key file of a folder: the configured name
-// when present, else the first in name order.
-func ChoosePub(entries []fs.DirEntry, keyName string) string {
-	name := ""
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() {
-			if e.Name() == keyName {
-				return keyName
-			}
-			if name == "" || e.Name() < name {
-				name = e.Name()
-			}
-		}
-	}
-	return name
 }
 
 // ValidateFile reads t through the bounded reader and validates it.

@@ -259,19 +259,13 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	case w == "il" && at(1) == "y" && at(2) == "a":
 		count, ok := numberWords[at(3)]
 		if !ok {
-			if count, ok = number(at(3), 3); !ok {
-				return 0, Found{}, false
-			}
+			count, ok = number(at(3), 3)
 		}
-		switch at(4) {
-		case "jour", "jours":
-			back = count
-		case "semaine", "semaines":
-			back = 7 * count
-		default:
+		unit := map[string]int{"jour": 1, "jours": 1, "semaine": 7, "semaines": 7}[at(4)]
+		if !ok || unit == 0 {
 			return 0, Found{}, false
 		}
-		n = 5
+		n, back = 5, count*unit
 	default:
 		wd, ok := weekday(w)
 		if !ok {
