@@ -57,7 +57,12 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		}
 	}
 	if err != nil {
-		bad(byHand, "bloc de signature illisible (%s)", detail(err))
+		// The generic prefix goes; keys' errors hold no bytes of the file.
+		s, ok := strings.CutPrefix(err.Error(), signing.ErrBadArmor.Error()+" : ")
+		if !ok || s == "" {
+			s = err.Error()
+		}
+		bad(byHand, "bloc de signature illisible (%s)", s)
 		return
 	}
 	key := sf.Sig.Key() // a certificate's certified key, as OpenSSH prints it
@@ -83,12 +88,4 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 
 func keyTypeName(t string) string {
 	return cmp.Or(typeWord(strings.TrimSuffix(t, "@openssh.com")), "d'un autre type")
-}
-
-// detail strips the generic prefix; keys' errors hold no bytes of the file.
-func detail(err error) string {
-	if s, ok := strings.CutPrefix(err.Error(), signing.ErrBadArmor.Error()+" : "); ok && s != "" {
-		return s
-	}
-	return err.Error()
 }

@@ -70,29 +70,16 @@ func (r *Result) Valid() bool {
 const maxPerCode = 10
 
 func (r *Result) add(code string, sev checklist.Severity, line int, format string, args ...any) {
-	if r.counts == nil {
-		r.counts = map[string]int{}
-	}
 	if r.counts[code]++; r.counts[code] > maxPerCode {
 		return
 	}
 	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
-func (r *Result) noteCapped() {
-	for i := len(r.Problems) - 1; i >= 0; i-- {
-		p := &r.Problems[i]
-		if n := r.counts[p.Code]; n > maxPerCode {
-			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
-			r.counts[p.Code] = maxPerCode
-		}
-	}
-}
-
 // Validate reports every problem of acces-md.md. No message ever quotes
 // private key material.
 func Validate(data []byte, rules Rules) *Result {
-	r := &Result{}
+	r := &Result{counts: map[string]int{}}
 	if len(data) > MaxAccessSize {
 		r.add("too-large", checklist.SevError, 0, tooLarge)
 		return r
@@ -170,7 +157,13 @@ func Validate(data []byte, rules Rules) *Result {
 		r.PubPath = maskKey(r.PubPath, keyText)
 		r.Fingerprint = maskKey(r.Fingerprint, keyText)
 	}
-	r.noteCapped()
+	for i := len(r.Problems) - 1; i >= 0; i-- { // the last of a capped code counts the rest
+		p := &r.Problems[i]
+		if n := r.counts[p.Code]; n > maxPerCode {
+			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
+			r.counts[p.Code] = maxPerCode
+		}
+	}
 	return r
 }
 
