@@ -73,8 +73,8 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 		pick, status = &found[0], aboveStatus
 	}
 	if pick != nil {
-		d.done = true
-		d.pick(b, pick, status)
+		d.done, d.found, d.status = true, *pick, status
+		d.foundLine, d.foundText = b.lineAt(pick.Start), b.text[pick.Start:pick.End]
 		return
 	}
 	if above && first && b.kind != heading && status == "" && !startsDate {
@@ -121,13 +121,6 @@ func (d *dateRule) unreadValue(b *block, value string) {
 
 func context(rules Rules) dates.Context {
 	return dates.Context{Today: rules.Today, Session: rules.SessionDay}
-}
-
-func (d *dateRule) pick(b *block, f *dates.Found, status string) {
-	d.found = *f
-	d.foundLine = b.lineAt(f.Start)
-	d.foundText = b.text[f.Start:f.End]
-	d.status = status
 }
 
 func (d *dateRule) finish(r *Result, rules Rules) {
