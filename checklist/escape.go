@@ -78,9 +78,6 @@ func escapeEncoded(p []byte, esc func(rune) string) []byte {
 		}
 		i += n
 	}
-	if done == 0 {
-		return p
-	}
 	return append(out, p[done:]...)
 }
 
@@ -92,10 +89,7 @@ type escapingWriter struct {
 }
 
 func (e *escapingWriter) Write(p []byte) (int, error) {
-	data := p
-	if len(e.carry) > 0 {
-		data = append(e.carry, p...)
-	}
+	data := append(e.carry, p...)
 	end := len(data)
 	for i := max(0, len(data)-utf8.UTFMax+1); i < len(data); i++ {
 		if utf8.RuneStart(data[i]) && !utf8.FullRune(data[i:]) {

@@ -118,14 +118,14 @@ func Validate(data []byte, rules Rules) *Result {
 	}
 	// The rules read the text without those lines (breaks kept, so line
 	// numbers stay); maskKey looks for the key's base64 text.
-	var kept, key strings.Builder
+	var kept, material strings.Builder
 	n := 0
 	for line := range strings.Lines(text) {
 		n++
 		_, leak := slices.BinarySearch(leaked, n)
 		if leak {
 			for _, run := range b64Run.FindAllString(line, -1) {
-				key.WriteString(run)
+				material.WriteString(run)
 			}
 		}
 		if leak || inSignature(n) {
@@ -135,17 +135,31 @@ func Validate(data []byte, rules Rules) *Result {
 	}
 	text = kept.String()
 	keyText := map[string]bool{}
-	for i, all := 0, key.String(); i+keyWindow <= len(all) && len(keyText) < maxKeyPieces; i += keyStride {
+	for i, all := 0, material.String(); i+keyWindow <= len(all) && len(keyText) < maxKeyPieces; i += keyStride {
 		keyText[all[i:i+keyWindow]] = true
 	}
 
-	p := page{rules: rules}
-	readBlocks(text, p.visit)
-	p.date.finish(r, rules)
-	p.path.finish(r, rules)
-	p.keys.finish(r, rules)
-	p.sentence.finish(r)
-	checkSignature(r, sf, rules, p.keys.ed25519)
+	var (
+		date     dateRule
+		path     pathRule
+		key      keyRule
+		sentence sentenceRule
+	)
+	readBlocks(text, func(b *block) {
+		ts := textfold.Tokens(b.text)
+		ws := words(ts)
+		date.visit(b, ts, ws, rules)
+		if b.kind != row { // a row's cells were read one by one
+			path.visit(b)
+			key.visit(b)
+			sentence.visit(b, ws)
+		}
+	})
+	date.finish(r, rules)
+	path.finish(r, rules)
+	key.finish(r, rules)
+	sentence.finish(r)
+	checkSignature(r, sf, rules, key.ed25519)
 	if len(keyText) > 0 {
 		// A line of the key copied elsewhere is no key material to the
 		// detector, but quoting it would print part of the key.
@@ -187,26 +201,6 @@ func maskKey(s string, pieces map[string]bool) string {
 		}
 		return run
 	})
-}
-
-type page struct {
-	rules    Rules
-	date     dateRule
-	path     pathRule
-	keys     keyRule
-	sentence sentenceRule
-}
-
-func (p *page) visit(b *block) {
-	ts := textfold.Tokens(b.text)
-	ws := words(ts)
-	p.date.visit(b, ts, ws, p.rules)
-	if b.kind == row {
-		return // its cells were read one by one
-	}
-	p.path.visit(b)
-	p.keys.visit(b)
-	p.sentence.visit(b, ws)
 }
 
 // words are the folded words and marks of a block (acces-md.md, "Reading
