@@ -155,9 +155,6 @@ func fileURI(dir, p string) string {
 	if !filepath.IsAbs(filepath.FromSlash(rel)) && !strings.HasPrefix(rel, "../") && rel != ".." {
 		return (&url.URL{Path: rel}).String()
 	}
-	abs := filepath.ToSlash(absPath(dir, p))
-	if !strings.HasPrefix(abs, "/") {
-		abs = "/" + abs // C:/x → /C:/x
-	}
+	abs := "/" + strings.TrimPrefix(filepath.ToSlash(absPath(dir, p)), "/") // C:/x → /C:/x
 	return (&url.URL{Scheme: "file", Path: abs}).String()
 }

@@ -21,21 +21,17 @@ type keyRule struct {
 	fingerprints []statement // well formed, distinct values in order
 	badLines     []int       // malformed SHA256 fingerprints, one line each
 	md5Line      int
-	pasted       []pasted
+	pasted       []statement
 	ed25519      bool
 	otherTypes   []string // distinct, in the order named
 	otherLine    int
 	firstLine    int // the first line stating a fingerprint of any form
 }
 
+// A fingerprint stated, or that of a key pasted ("" when it does not parse).
 type statement struct {
 	value string // "SHA256:…"
 	line  int
-}
-
-type pasted struct {
-	fingerprint string // "" when it does not parse
-	line        int
 }
 
 var strictRaw = base64.RawStdEncoding.Strict()
@@ -54,7 +50,9 @@ func (k *keyRule) visit(b *block) {
 			line := b.lineAt(i)
 			k.stated(line)
 			if raw, err := strictRaw.DecodeString(sum); err == nil && len(raw) == 32 && end == i+7+len(sum) {
-				k.fingerprint("SHA256:"+sum, line)
+				if fp := "SHA256:" + sum; !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
+					k.fingerprints = append(k.fingerprints, statement{fp, line})
+				}
 			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
 				k.badLines = append(k.badLines, line)
 			}
@@ -65,7 +63,7 @@ func (k *keyRule) visit(b *block) {
 		case strings.HasPrefix(rest, "AAAA") && (i == 0 || !isB64(text[i-1])):
 			if n := prefixIn(rest, b64Chars+"="); n >= 16 {
 				if len(k.pasted) < 2*maxPerCode {
-					k.pasted = append(k.pasted, pasted{pastedFingerprint(text[:i], rest[:n]), b.lineAt(i)})
+					k.pasted = append(k.pasted, statement{pastedFingerprint(text[:i], rest[:n]), b.lineAt(i)})
 				}
 				end = i + n
 			}
@@ -82,12 +80,6 @@ func (k *keyRule) visit(b *block) {
 func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
 func (k *keyRule) stated(line int) { k.firstLine = cmp.Or(k.firstLine, line) }
-
-func (k *keyRule) fingerprint(fp string, line int) {
-	if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
-		k.fingerprints = append(k.fingerprints, statement{fp, line})
-	}
-}
 
 var md5Re = regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
 
@@ -174,10 +166,10 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 
 	for _, p := range k.pasted {
 		switch {
-		case p.fingerprint == "":
+		case p.value == "":
 			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
-		case r.Fingerprint != "" && p.fingerprint != r.Fingerprint:
-			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.fingerprint, r.Fingerprint)
+		case r.Fingerprint != "" && p.value != r.Fingerprint:
+			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.value, r.Fingerprint)
 		}
 	}
 	if rules.Beside == nil {

@@ -11,12 +11,8 @@ import (
 )
 
 // The course's sentence as folded words, without its optional full stop.
-var sentenceWords = sync.OnceValue(func() []string {
-	var out []string
-	for _, w := range words(textfold.Tokens(strings.TrimSuffix(templates.Sentence, "."))) {
-		out = append(out, w.Folded)
-	}
-	return out
+var sentenceWords = sync.OnceValue(func() []textfold.Token {
+	return words(textfold.Tokens(strings.TrimSuffix(templates.Sentence, ".")))
 })
 
 // sentenceRule looks for a block that says the sentence and nothing else
@@ -52,7 +48,7 @@ func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 	for i, w := range ws {
 		if w.Folded == "connexion" && (i == 0 || isStop(ws[i-1].Folded)) {
 			depart := i
-			for depart < len(ws) && depart-i < len(want) && ws[depart].Folded == want[depart-i] {
+			for depart < len(ws) && depart-i < len(want) && ws[depart].Folded == want[depart-i].Folded {
 				depart++
 			}
 			if depart == len(ws) {
@@ -94,9 +90,9 @@ func (s *sentenceRule) finish(r *Result) {
 	}
 }
 
-func index(ws []textfold.Token, want []string) int {
+func index(ws, want []textfold.Token) int {
 	for i := 0; i+len(want) <= len(ws); i++ {
-		if slices.EqualFunc(ws[i:i+len(want)], want, func(w textfold.Token, s string) bool { return w.Folded == s }) {
+		if slices.EqualFunc(ws[i:i+len(want)], want, func(a, b textfold.Token) bool { return a.Folded == b.Folded }) {
 			return i
 		}
 	}
