@@ -50,7 +50,8 @@ func (k *keyRule) visit(b *block) {
 			line := b.lineAt(i)
 			k.stated(line)
 			if raw, err := strictRaw.DecodeString(sum); err == nil && len(raw) == 32 && end == i+7+len(sum) {
-				if fp := "SHA256:" + sum; !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
+				fp := "SHA256:" + sum
+				if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
 					k.fingerprints = append(k.fingerprints, statement{fp, line})
 				}
 			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
