@@ -14,9 +14,8 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// keyRule reads the third element: the fingerprint, the type ed25519, and
-// the public keys pasted in the page or lying beside it. It keeps at most
-// a line number per line and the distinct fingerprints (50,000 copies: one).
+// keyRule reads the fingerprint, the type ed25519 and the public keys pasted or beside;
+// it keeps at most a line number per line and the distinct fingerprints.
 type keyRule struct {
 	fingerprints []statement // well formed, distinct values in order
 	badLines     []int       // malformed SHA256 fingerprints, one line each
@@ -106,9 +105,8 @@ func pastedFingerprint(before, blob string) string {
 	return ssh.FingerprintSHA256(key)
 }
 
-// typeWords notes the key types that text names. Words are cut at
-// everything but letters, digits, '-' and '_', so id_ed25519_romeo stays
-// one word and does not state a type.
+// typeWords notes the key types that text names. Words are cut at all but letters,
+// digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, b *block) {
 	for _, w := range typeWordRe.FindAllStringIndex(text, -1) {
 		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
@@ -126,9 +124,8 @@ func (k *keyRule) typeWords(text string, b *block) {
 
 var typeWordRe = regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) // "rsa" and longer
 
-// typeWord names the key type a lower-case word states, "" for none. A
-// certificate's type (`ssh-keygen -lf` prints "(ED25519-CERT)") states
-// the type of the key it certifies.
+// typeWord names the key type a lower-case word states, "" for none; a certificate's
+// ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.
 func typeWord(w string) string {
 	return keyTypes[strings.TrimSuffix(strings.TrimSuffix(w, "-v01"), "-cert")]
 }

@@ -19,9 +19,8 @@ import (
 	"golang.org/x/net/html"
 )
 
-// A block is what a reader of the rendered page (CommonMark and GitHub
-// tables) reads as one: a paragraph, a heading, a cell, a code line. The
-// rules read blocks, never source lines, to see what the organisers see.
+// A block is what a reader of the rendered page (CommonMark, GitHub tables) reads as
+// one: paragraph, heading, cell, code line. The rules read blocks, never source lines.
 type block struct {
 	kind blockKind
 	text string          // as shown: markup gone, escapes resolved, line breaks as spaces
@@ -249,9 +248,8 @@ func (r *reader) htmlBlock(n *ast.HTMLBlock) {
 	}
 }
 
-// htmlLines calls add with the text a browser shows of segs (a tag may
-// span lines), a piece per segment i. raw is the script or style segs
-// start inside (""), the result the one they end in.
+// htmlLines calls add with the text a browser shows of segs (a tag may span lines), a
+// piece per segment i; raw is the script or style they start in, the result the end's.
 func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
 	var v []byte
 	starts := make([]int, len(segs)+1)
@@ -322,9 +320,8 @@ func (r *reader) table(t *east.Table) {
 	}
 }
 
-// resolve drops backslash escapes and resolves entities as CommonMark
-// does: goldmark's HTML writer does it, and unescaping its output leaves
-// the text.
+// resolve drops backslash escapes and resolves entities as CommonMark does: as
+// goldmark's HTML writer does, its output unescaped.
 func resolve(v []byte) string {
 	var out strings.Builder
 	w := bufio.NewWriterSize(&out, len(v))

@@ -68,9 +68,8 @@ type pathToken struct {
 	off  int
 }
 
-// pathTokens appends the words of text (at off in the block) holding a
-// slash or a backslash, final punctuation left out, from their root when
-// glued to a label ("Clé:~/.ssh/x.pub").
+// pathTokens appends the words of text (at off) holding a slash or a backslash, final
+// punctuation left out, from their root when glued to a label ("Clé:~/.ssh/x.pub").
 func pathTokens(out []pathToken, text string, off int) []pathToken {
 	for _, m := range pathWord.FindAllStringIndex(text, -1) {
 		if w := strings.TrimRight(text[m[0]:m[1]], ".:!?"); strings.ContainsAny(w, `/\`) {

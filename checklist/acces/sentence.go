@@ -15,9 +15,8 @@ var sentenceWords = sync.OnceValue(func() []textfold.Token {
 	return words(textfold.Tokens(strings.TrimSuffix(templates.Sentence, ".")))
 })
 
-// sentenceRule looks for a block that says the sentence and nothing else
-// but a short label before it: text added around it ("Non.") changes what
-// it says as much as a word inside it.
+// sentenceRule looks for a block saying the sentence alone, a short label aside: text
+// added around it ("Non.") changes what it says as much as a word inside it.
 type sentenceRule struct {
 	found bool
 	// The first block that departs from the sentence, and the first that
@@ -34,13 +33,10 @@ func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 		if len(after) > 0 && after[0].Folded == "." {
 			after = after[1:]
 		}
-		switch {
-		case len(after) > 0:
-			s.note(b.lineAt(after[0].Start), true, true)
-		case len(before) > 0 && !isLabel(before):
-			s.note(b.lineAt(before[0].Start), true, true)
-		default:
+		if len(after) == 0 && (len(before) == 0 || isLabel(before)) {
 			s.found = true
+		} else { // the first word added after it, else before it
+			s.note(b.lineAt(slices.Concat(after, before)[0].Start), true, true)
 		}
 		return
 	}

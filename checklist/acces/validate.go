@@ -203,9 +203,8 @@ func maskKey(s string, pieces map[string]bool) string {
 	})
 }
 
-// words are the folded words and marks of a block (acces-md.md, "Reading
-// the text") without the quotes, emphasis, pipes and heading marks a
-// renderer leaves in the text: decoration.
+// words are the folded words and marks of a block (acces-md.md, "Reading the text")
+// without the decoration a renderer leaves: quotes, emphasis, pipes, heading marks.
 func words(ts []textfold.Token) []textfold.Token {
 	out := make([]textfold.Token, 0, len(ts))
 	for _, t := range ts {
@@ -222,9 +221,8 @@ type Target struct {
 	Pub  string // the .pub in the same folder, "" when none
 }
 
-// TargetFor is the target of one named file (checklist/submissions walks
-// folders and archives): its .pub is the configured name when present,
-// else the first in name order.
+// TargetFor is the target of one named file (checklist/submissions walks folders): its
+// .pub is the configured name when present, else the first in name order.
 func TargetFor(path, keyName string) Target {
 	t := Target{Path: path}
 	if entries, err := os.ReadDir(filepath.Dir(path)); err == nil { // sorted by name

@@ -44,9 +44,8 @@ const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, 20 oct., hier ou il y a 
 // CalendarForms is what to write where a relative date is refused (acces.md).
 const CalendarForms = "2026-10-20, 20/10/2026, 20 octobre 2026 ou 20 oct. 2026"
 
-// Context completes what a person leaves out: Today for the relative
-// forms, Session for a day without its year. Civil days (midnight UTC);
-// zero is unknown, and the forms that need it are refused.
+// Context completes what a person leaves out: Today for the relative forms, Session for
+// a day without its year. Civil days (midnight UTC); zero is unknown, its forms refused.
 type Context struct {
 	Today, Session time.Time
 }
@@ -183,9 +182,8 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	return n, Found{Day: t}, true
 }
 
-// readCalendar reads 2026-10-20, 20/10/2026, 20/10, 20.10.2026 or a day,
-// a month name, an optional dot and year. A two-digit year is no date:
-// Parse says why.
+// readCalendar reads 2026-10-20, 20/10/2026, 20/10, 20.10.2026 or a day, a month name,
+// an optional dot and year. A two-digit year is no date: Parse says why.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
 	if y, m, d, ok = ISOWord(w); ok {
@@ -239,9 +237,8 @@ const noYear = -1 // 0000 is a written year
 var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
 	"six": 6, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "quinze": 15}
 
-// readRelative reads a day named from today; mardi is the last Tuesday,
-// today included, mardi dernier before today. demain is read to be
-// refused for what it is.
+// readRelative reads a day named from today: mardi is the last Tuesday, today included,
+// mardi dernier before today; demain is read to be refused for what it is.
 func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	at := func(i int) string { return at(ts, i) }
 	n, back := 0, 0
@@ -346,11 +343,7 @@ func why(s string, ts []textfold.Token) string {
 	if _, ok := Month(ts[1].Folded); !ok {
 		return word(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
-	rest := 2
-	if at(ts, rest) == "." {
-		rest++
-	}
-	if Digits(at(ts, rest)) {
+	if Digits(at(ts, 2)) || at(ts, 2) == "." && Digits(at(ts, 3)) {
 		return "l'année s'écrit en quatre chiffres, par exemple 2026"
 	}
 	return "écrivez par exemple " + Forms

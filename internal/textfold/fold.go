@@ -62,16 +62,14 @@ type Token struct {
 	Start, End int
 }
 
-// joins reports whether r, between word runes, stays inside the word
-// (l'accès, avant-hier, id_ed25519_romeo); a slash or a dot only after a
-// digit (20/10/2026), so that « organisateurs.Non » is two words.
+// joins: r between word runes stays inside the word (l'accès, avant-hier, id_ed25519);
+// a slash or a dot only after a digit (20/10/2026): « organisateurs.Non » is two words.
 func joins(prev, r rune) bool {
 	return strings.ContainsRune("'’ʼ-_", r) || (r == '/' || r == '.') && unicode.IsDigit(prev)
 }
 
-// Tokens splits text into folded words (letters, digits, marks, and what
-// joins accepts inside) and marks (any other rune but white space): the
-// one split the acces.md rules and the date reader share.
+// Tokens splits text into folded words (letters, digits, marks, and what joins accepts
+// inside) and marks (other runes but spaces): the acces.md rules and dates share it.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
 	start, prev := -1, rune(0)
