@@ -20,9 +20,8 @@ func unsafeRune(r rune) bool {
 	return r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
-// Escape makes a string from outside pret safe on a terminal line, in
-// ssh-keygen's form (vis(3) VIS_OCTAL): "\ooo" per byte of an unsafe rune
-// or invalid UTF-8, "\n" "\r" "\t"; Escape(Escape(s)) == Escape(s).
+// Escape makes a string from outside pret safe on a terminal line, as ssh-keygen (vis(3)
+// VIS_OCTAL): "\ooo" per byte of an unsafe rune or invalid UTF-8, "\n" "\r" "\t"; idempotent.
 func Escape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {

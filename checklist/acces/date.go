@@ -11,10 +11,9 @@ import (
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// dateRule finds the labelled date of the request or of the check
-// (acces-md.md: a label word in the block, a block starting « date », a
-// heading or a "…:" block above). The session's own day, in a block about
-// the session, is not the request's.
+// dateRule finds the labelled date of the request or check (acces-md.md: a label word in
+// the block, a block starting « date », a heading or a "…:" block above). The session's
+// own day, in a block about the session, is not the request's.
 type dateRule struct {
 	done bool
 	// A heading or label block above: what it dates, whether it labels

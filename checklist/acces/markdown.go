@@ -27,22 +27,19 @@ type block struct {
 	sb   strings.Builder // text while the block is read
 	// text[spans[i].at:] starts on source line spans[i].line (1-based).
 	spans []span
-	// codes are the code spans: a path in one is read whole, spaces included.
-	codes []codeRange
+	// codes are the code spans, [at, end): a path in one is read whole, spaces included.
+	codes [][2]int
 }
-
-type codeRange struct{ at, end int }
 
 type span struct{ at, line int }
 
 type blockKind uint8
 
 const (
-	paragraph blockKind = iota // also a list item's text and a line of an HTML block
+	paragraph blockKind = iota // also a list item's text, a line of an HTML block or of code
 	heading
 	cell // one cell of a table
 	row  // the cells of a table row, joined: only the date rule reads it
-	code // one line of a code block
 )
 
 func (b *block) lineAt(off int) int {
@@ -65,10 +62,9 @@ var markdown = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(goldmark.WithExtensions(extension.Table))
 })
 
-// goldmark's memory is a few hundred times its input, and some shapes
-// cost it quadratic time. A file over maxMarkdown (a page is under 2 KiB)
-// is read a line per block, long lines in maxPiece pieces cut at spaces:
-// linear in time and memory (1 MiB validated in under 16 MiB).
+// goldmark's memory is a few hundred times its input, and some shapes cost it quadratic
+// time. A file over maxMarkdown (a page is under 2 KiB) is read a line per block, long
+// lines in maxPiece pieces cut at spaces: linear (1 MiB validated in under 16 MiB).
 const (
 	maxMarkdown = 16 << 10
 	maxPiece    = 4 << 10
@@ -158,7 +154,7 @@ func (r *reader) blocks(n ast.Node) {
 			lines := c.Lines()
 			for i := range lines.Len() {
 				seg := lines.At(i)
-				b := &block{kind: code}
+				b := &block{}
 				b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
 				r.emit(b)
 			}
@@ -226,7 +222,7 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		case *ast.CodeSpan:
 			at := b.sb.Len()
 			line = r.inline(b, c, line)
-			b.codes = append(b.codes, codeRange{at, b.sb.Len()})
+			b.codes = append(b.codes, [2]int{at, b.sb.Len()})
 		default: // emphasis, links
 			line = r.inline(b, c, line)
 		}

@@ -52,13 +52,13 @@ func blockPaths(b *block) []pathToken {
 	var out []pathToken
 	from := 0
 	for _, c := range b.codes {
-		inner := b.text[c.at:c.end]
+		inner := b.text[c[0]:c[1]]
 		t := strings.TrimSpace(inner)
 		if !strings.ContainsAny(t, " \t") || !strings.ContainsAny(t, `/\`) || rootIndex(t) != 0 {
 			continue
 		}
-		out = append(pathTokens(out, b.text[from:c.at], from), pathToken{t, c.at + strings.Index(inner, t)})
-		from = c.end
+		out = append(pathTokens(out, b.text[from:c[0]], from), pathToken{t, c[0] + strings.Index(inner, t)})
+		from = c[1]
 	}
 	return pathTokens(out, b.text[from:], from)
 }

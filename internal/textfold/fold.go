@@ -10,11 +10,9 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Fold makes two spellings of the same French words equal: canonical
-// decomposition (NFD) with the combining marks dropped, lower case, œ → oe
-// and æ → ae, typographic apostrophes → ', white space runs → one space,
-// trimmed. So nœud, NŒUD and a decomposed nœud compare equal, as do å and
-// the ångström sign U+212B. Bytes that are not UTF-8 become U+FFFD.
+// Fold makes two spellings of the same French words equal: NFD without combining marks,
+// lower case, œ → oe, æ → ae, typographic apostrophes → ', space runs → one space, trimmed.
+// So nœud, NŒUD and a decomposed nœud are equal, as are å and U+212B; bad UTF-8 → U+FFFD.
 func Fold(s string) string {
 	// Printable ASCII, most words of a page, needs no normalization (and
 	// strings.ToLower returns a lower-case one without copying it).
