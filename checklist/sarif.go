@@ -64,8 +64,7 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-// sarifFingerprint: pret's own key (GitHub warns when primaryLocationLineHash
-// differs); no line, no message, so an edit above is not a new alert.
+// sarifFingerprint: pret's own key, without line or message: an edit above is no new alert.
 func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]string {
 	h := sha256.New()
 	for _, s := range []string{code, uri, entry, learner, strconv.Itoa(nth)} {

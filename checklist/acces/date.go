@@ -2,7 +2,6 @@ package acces
 
 import (
 	"cmp"
-	"errors"
 	"slices"
 	"strings"
 
@@ -126,10 +125,9 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	if !d.done {
 		if d.unread != "" {
 			reason := "écrivez-la par exemple 2026-10-20 ou 20 octobre 2026"
-			var de *dates.Error
-			if _, err := dates.Parse(d.unread, context(rules)); errors.As(err, &de) {
+			if _, err := dates.Parse(d.unread, context(rules)); err != nil { // always a *dates.Error
 				// A file is read days later: never advise "hier".
-				reason = strings.ReplaceAll(de.Reason, dates.Forms, dates.CalendarForms)
+				reason = strings.ReplaceAll(err.(*dates.Error).Reason, dates.Forms, dates.CalendarForms)
 			}
 			r.add("bad-date", checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : %s", quote(d.unread), reason)
 			return

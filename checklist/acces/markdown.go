@@ -151,9 +151,7 @@ func (r *reader) blocks(n ast.Node) {
 		case *ast.Heading:
 			r.inlineBlock(heading, c)
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			lines := c.Lines()
-			for i := range lines.Len() {
-				seg := lines.At(i)
+			for _, seg := range c.Lines().Sliced(0, c.Lines().Len()) {
 				b := &block{}
 				b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
 				r.emit(b)

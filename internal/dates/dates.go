@@ -1,7 +1,5 @@
-// Package dates is pret's one date reader (forms: docs/apprenant.md,
-// docs/acces-md.md): the wizard reads a typed answer with Parse, the
-// acces.md validator the dates of a block with Find, both on the same
-// tokens, so a form one accepts the other reads as the same day.
+// Package dates is pret's one date reader (docs/apprenant.md, docs/acces-md.md): Parse for
+// the wizard's answers, Find for acces.md's blocks, on the same tokens and the same days.
 package dates
 
 import (
@@ -53,8 +51,7 @@ type Context struct {
 // Error says why a date was not understood, in French, quoting it.
 type Error struct {
 	Input, Reason string
-	// Contextual: the refusal depends on Context, so a check made before
-	// today and the session are known must not take it as final.
+	// Contextual: the refusal depends on Context: not final before today and the session are known.
 	Contextual bool
 }
 
@@ -73,8 +70,7 @@ type Found struct {
 	Relative   bool // named only from today (hier, il y a 3 jours)
 }
 
-// Parse reads one typed day (midnight UTC): the whole answer, an optional
-// « le » before it and final dots after it.
+// Parse reads one typed day (midnight UTC): the whole answer, « le » before and dots after allowed.
 func Parse(s string, ctx Context) (time.Time, error) {
 	ts := textfold.Tokens(s)
 	if at(ts, 0) == "le" {
@@ -101,8 +97,7 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
 }
 
-// Find returns, in order, every run of ts (textfold.Tokens(text)) that
-// Parse would read as a date.
+// Find returns, in order, every run of ts (textfold.Tokens(text)) Parse would read as a date.
 func Find(text string, ts []textfold.Token, ctx Context) []Found {
 	var out []Found
 	for i := 0; i < len(ts); i++ {
@@ -114,8 +109,7 @@ func Find(text string, ts []textfold.Token, ctx Context) []Found {
 	return out
 }
 
-// read reads the date form at ts[0] (ok) and its token count; a day that
-// does not exist is ok, with f.Err set.
+// read reads the date form at ts[0] (ok) and its token count; a day not in the calendar has f.Err.
 func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok bool) {
 	if n, f, ok = readAbsolute(ts, ctx); !ok {
 		n, f, ok = readRelative(ts, ctx)
@@ -129,8 +123,7 @@ func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok boo
 	return n, f, ok
 }
 
-// readAbsolute reads a calendar day, with an optional weekday before it
-// ("mardi, le 20/10"), which must be the day's.
+// readAbsolute reads a calendar day, after an optional weekday that must be its ("mardi, le 20/10").
 func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	wd, named := weekday(ts[0].Folded)
 	skip := 0
@@ -160,8 +153,7 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 		if anchor.IsZero() {
 			return fail("précisez l'année, par exemple 20 octobre 2026", true)
 		}
-		// The last such day on or before the session (the request was
-		// made for it); eight years back finds every 29 February.
+		// The last such day on or before the session; eight years back finds every 29 February.
 		for y = anchor.Year(); y > anchor.Year()-8; y-- {
 			if t, ok := Civil(y, m, d); ok && !t.After(anchor) {
 				break
@@ -362,8 +354,7 @@ func ambiguousMonth(folded string) bool { return folded == "ju" || folded == "ju
 var foldedMonths = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
 	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
 
-// Month reads a folded month name, whole or cut to three letters or more
-// that start only one month ("oct"; not "jui").
+// Month reads a folded month name, whole or its first three letters or more ("oct"; not "jui").
 func Month(w string) (time.Month, bool) {
 	found := time.Month(0)
 	for i, n := range foldedMonths {
