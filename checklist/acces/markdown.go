@@ -22,13 +22,11 @@ import (
 // A block is what a reader of the rendered page (CommonMark, GitHub tables) reads as
 // one: paragraph, heading, cell, code line. The rules read blocks, never source lines.
 type block struct {
-	kind blockKind
-	text string          // as shown: markup gone, escapes resolved, line breaks as spaces
-	sb   strings.Builder // text while the block is read
-	// text[spans[i].at:] starts on source line spans[i].line (1-based).
-	spans []span
-	// codes are the code spans, [at, end): a path in one is read whole, spaces included.
-	codes [][2]int
+	kind  blockKind
+	text  string          // as shown: markup gone, escapes resolved, line breaks as spaces
+	sb    strings.Builder // text while the block is read
+	spans []span          // text[spans[i].at:] starts on source line spans[i].line (1-based)
+	codes [][2]int        // code spans [at, end): a path in one is read whole, spaces included
 }
 
 type span struct{ at, line int }
@@ -156,8 +154,16 @@ func (r *reader) blocks(n ast.Node) {
 				b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
 				r.emit(b)
 			}
-		case *ast.HTMLBlock:
-			r.htmlBlock(c)
+		case *ast.HTMLBlock: // as a browser shows it, a block per line, the closing one (-->) included
+			segs := c.Lines().Sliced(0, c.Lines().Len())
+			if c.HasClosure() {
+				segs = append(segs, c.ClosureLine)
+			}
+			blocks := make([]block, len(segs)) // paragraphs
+			r.htmlLines(segs, "", func(i int, s string) { blocks[i].add(s, r.lineOf(segs[i].Start)) })
+			for i := range blocks {
+				r.emit(&blocks[i])
+			}
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
@@ -226,20 +232,6 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		}
 	}
 	return line
-}
-
-// htmlBlock reads an HTML block as a browser shows it, a block per line,
-// the closing line goldmark keeps apart (-->, </script>) included.
-func (r *reader) htmlBlock(n *ast.HTMLBlock) {
-	segs := n.Lines().Sliced(0, n.Lines().Len())
-	if n.HasClosure() {
-		segs = append(segs, n.ClosureLine)
-	}
-	blocks := make([]block, len(segs)) // paragraphs
-	r.htmlLines(segs, "", func(i int, s string) { blocks[i].add(s, r.lineOf(segs[i].Start)) })
-	for i := range blocks {
-		r.emit(&blocks[i])
-	}
 }
 
 // htmlLines calls add with the text a browser shows of segs (a tag may span lines), a

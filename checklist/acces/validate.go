@@ -44,18 +44,15 @@ type Rules struct {
 
 // Result is what Validate found in one file.
 type Result struct {
-	Problems []checklist.Problem
-	// Fingerprint is set when the file states exactly one well-formed one.
-	Fingerprint     string
+	Problems        []checklist.Problem
+	Fingerprint     string // set when the file states exactly one well-formed one
 	FingerprintLine int
 	PubPath         string // the first public key path stated, as shown
-	// Date is the labelled date when it is a real day (AAAA-MM-JJ), Status
-	// what it dates: "demande", "verifie", or "".
+	// Date: the labelled date when a real day (AAAA-MM-JJ); Status what it dates: "demande", "verifie", "".
 	Date, Status string
 	DateLine     int    // 0 when none: onboarding changes only that line
 	SignedBy     string // the signer's fingerprint when no signature problem
-	// SignatureFix is the advice for a signature problem: « pret signer »,
-	// or a change by hand first when re-signing would drop text.
+	// SignatureFix: « pret signer », or a change by hand first when re-signing would drop text.
 	SignatureFix string
 
 	counts map[string]int // problems per code, kept or not
