@@ -47,7 +47,7 @@ func (k *keyRule) visit(b *block) {
 			sum := rest[7 : 7+prefixIn(rest[7:], b64Chars)]
 			end = i + 7 + len(sum) + prefixIn(rest[7+len(sum):], "=")
 			line := b.lineAt(i)
-			k.stated(line)
+			k.firstLine = cmp.Or(k.firstLine, line)
 			if raw, err := strictRaw.DecodeString(sum); err == nil && len(raw) == 32 && end == i+7+len(sum) {
 				fp := "SHA256:" + sum
 				if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
@@ -57,8 +57,7 @@ func (k *keyRule) visit(b *block) {
 				k.badLines = append(k.badLines, line)
 			}
 		case (isHex(rest[0]) || rest[0]|0x20 == 'm') && (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
-			k.stated(b.lineAt(i))
-			k.md5Line = cmp.Or(k.md5Line, b.lineAt(i))
+			k.firstLine, k.md5Line = cmp.Or(k.firstLine, b.lineAt(i)), cmp.Or(k.md5Line, b.lineAt(i))
 			end = i + md5At(rest)
 		case strings.HasPrefix(rest, "AAAA") && (i == 0 || !isB64(text[i-1])):
 			if n := prefixIn(rest, b64Chars+"="); n >= 16 {
@@ -78,8 +77,6 @@ func (k *keyRule) visit(b *block) {
 
 // prefixIn is the length of the run of s's first bytes that are in set.
 func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
-
-func (k *keyRule) stated(line int) { k.firstLine = cmp.Or(k.firstLine, line) }
 
 var md5Re = regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
 
