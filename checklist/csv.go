@@ -25,10 +25,7 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 	keys := make([]key, res.Len())
 	for i := range keys {
 		f := res.At(i)
-		keys[i] = key{1, f.Apprenant, f.Path, i}
-		if f.Leaks() {
-			keys[i].rank = 0
-		}
+		keys[i] = key{map[bool]int{true: 0, false: 1}[f.Leaks()], f.Apprenant, f.Path, i}
 	}
 	fr := collate.New(language.French)
 	slices.SortStableFunc(keys, func(a, b key) int {

@@ -20,9 +20,8 @@ func unsafeRune(r rune) bool {
 	return r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
-// Escape makes a string from outside pret safe on a terminal line, in
-// ssh-keygen's form (vis(3) VIS_OCTAL): "\ooo" per byte of an unsafe rune
-// or invalid UTF-8, "\n" "\r" "\t"; Escape(Escape(s)) == Escape(s).
+// Escape makes a string from outside pret safe on a terminal line, as ssh-keygen (vis(3)
+// VIS_OCTAL): "\ooo" per byte of an unsafe rune or invalid UTF-8, "\n" "\r" "\t"; idempotent.
 func Escape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
@@ -78,9 +77,6 @@ func escapeEncoded(p []byte, esc func(rune) string) []byte {
 		}
 		i += n
 	}
-	if done == 0 {
-		return p
-	}
 	return append(out, p[done:]...)
 }
 
@@ -92,10 +88,7 @@ type escapingWriter struct {
 }
 
 func (e *escapingWriter) Write(p []byte) (int, error) {
-	data := p
-	if len(e.carry) > 0 {
-		data = append(e.carry, p...)
-	}
+	data := append(e.carry, p...)
 	end := len(data)
 	for i := max(0, len(data)-utf8.UTFMax+1); i < len(data); i++ {
 		if utf8.RuneStart(data[i]) && !utf8.FullRune(data[i:]) {

@@ -17,10 +17,7 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 		s.add(f)
 		file := relativePath(r.Dir, cmp.Or(f.Archive, f.Path))
 		for _, p := range f.Problems {
-			cmd := "error"
-			if p.Severity == SevWarning && !r.Strict {
-				cmd = "warning"
-			}
+			cmd := map[bool]string{false: "error", true: "warning"}[p.Severity == SevWarning && !r.Strict]
 			props := "file=" + ghProperty(file)
 			if p.Line > 0 && f.Archive == "" {
 				props += fmt.Sprintf(",line=%d", p.Line)

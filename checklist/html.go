@@ -14,9 +14,8 @@ import (
 	"unicode/utf8"
 )
 
-// Style and script are inline, named by hash in a CSP that forbids anything
-// else: an injected script would not run even if escaping failed. In report.css
-// "[hidden]" beats every display rule (controls hidden with scripts off).
+// Style and script are inline, named by hash in a CSP that forbids all else: an injected
+// script would not run even if escaping failed. report.css: "[hidden]" beats every display.
 var (
 	//go:embed report.css
 	reportCSS string

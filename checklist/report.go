@@ -133,7 +133,23 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 		}{append([]Check{}, r.Checks...), r.Summary()}
 		return writeJSON(w, doc)
 	case "junit":
-		return writeChecksJUnit(w, r)
+		var cases []junitCase
+		for _, c := range r.Checks {
+			jc := junitCase{Name: c.ID, Classname: strings.ReplaceAll(r.Name, " ", "."), SystemOut: c.Message}
+			switch c.Status {
+			case Fail:
+				jc.Failure, jc.SystemOut = &junitFailure{c.ID, c.Message, c.Fix}, ""
+			case Skip:
+				jc.Skipped, jc.SystemOut = &junitFailure{Message: c.Message}, ""
+			case Warn:
+				jc.SystemOut = "attention : " + c.Message
+				if c.Fix != "" {
+					jc.SystemOut += "\nconseil : " + c.Fix
+				}
+			}
+			cases = append(cases, jc)
+		}
+		return writeXML(w, r.Name, slices.Values(cases))
 	}
 	for _, c := range r.Checks {
 		l := statusLabel[c.Status]
@@ -204,27 +220,6 @@ func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
 		_, err := io.WriteString(w, "\n")
 		return err
 	})
-}
-
-func writeChecksJUnit(w io.Writer, r *Report) error {
-	var cases []junitCase
-	class := strings.ReplaceAll(r.Name, " ", ".")
-	for _, c := range r.Checks {
-		jc := junitCase{Name: c.ID, Classname: class, SystemOut: c.Message}
-		switch c.Status {
-		case Fail:
-			jc.Failure, jc.SystemOut = &junitFailure{c.ID, c.Message, c.Fix}, ""
-		case Skip:
-			jc.Skipped, jc.SystemOut = &junitFailure{Message: c.Message}, ""
-		case Warn:
-			jc.SystemOut = "attention : " + c.Message
-			if c.Fix != "" {
-				jc.SystemOut += "\nconseil : " + c.Fix
-			}
-		}
-		cases = append(cases, jc)
-	}
-	return writeXML(w, r.Name, slices.Values(cases))
 }
 
 func writeFilesJUnit(w io.Writer, r FilesReport) error {

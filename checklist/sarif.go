@@ -64,8 +64,7 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-// sarifFingerprint: pret's own key (GitHub warns when primaryLocationLineHash
-// differs); no line, no message, so an edit above is not a new alert.
+// sarifFingerprint: pret's own key, without line or message: an edit above is no new alert.
 func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]string {
 	h := sha256.New()
 	for _, s := range []string{code, uri, entry, learner, strconv.Itoa(nth)} {
@@ -155,9 +154,6 @@ func fileURI(dir, p string) string {
 	if !filepath.IsAbs(filepath.FromSlash(rel)) && !strings.HasPrefix(rel, "../") && rel != ".." {
 		return (&url.URL{Path: rel}).String()
 	}
-	abs := filepath.ToSlash(absPath(dir, p))
-	if !strings.HasPrefix(abs, "/") {
-		abs = "/" + abs // C:/x → /C:/x
-	}
+	abs := "/" + strings.TrimPrefix(filepath.ToSlash(absPath(dir, p)), "/") // C:/x → /C:/x
 	return (&url.URL{Scheme: "file", Path: abs}).String()
 }

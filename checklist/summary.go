@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // BatchSummary is pinned by organisateurs.md.
@@ -91,13 +92,10 @@ func (c CodeCounts) ordered() []string {
 }
 
 func (c CodeCounts) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, k := range c.ordered() {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	var fields []string
+	for _, k := range c.ordered() {
 		name, _ := json.Marshal(k)
-		b = append(append(append(b, name...), ':'), strconv.Itoa(c[k])...)
+		fields = append(fields, string(name)+":"+strconv.Itoa(c[k]))
 	}
-	return append(b, '}'), nil
+	return []byte("{" + strings.Join(fields, ",") + "}"), nil
 }

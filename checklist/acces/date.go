@@ -1,7 +1,7 @@
 package acces
 
 import (
-	"errors"
+	"cmp"
 	"slices"
 	"strings"
 
@@ -10,10 +10,9 @@ import (
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// dateRule finds the labelled date of the request or of the check
-// (acces-md.md: a label word in the block, a block starting « date », a
-// heading or a "…:" block above). The session's own day, in a block about
-// the session, is not the request's.
+// dateRule finds the labelled date of the request or check (acces-md.md: a label word in
+// the block, a block starting « date », a heading or a "…:" block above). The session's
+// own day, in a block about the session, is not the request's.
 type dateRule struct {
 	done bool
 	// A heading or label block above: what it dates, whether it labels
@@ -37,14 +36,12 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	session := slices.ContainsFunc(ws, func(w textfold.Token) bool { return w.Folded == "seance" })
 	startsDate := len(ws) > 0 && ws[0].Folded == "date" && !session
 	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
-	d.fresh = false
-	if d.nextOnly || b.kind == heading {
-		d.labelled = false
-	}
 	if b.kind == heading {
 		d.labelled, d.nextOnly, d.labelStatus = status != "" || startsDate, false, status
-		d.fresh = d.labelled
+	} else if d.nextOnly {
+		d.labelled = false
 	}
+	d.fresh = b.kind == heading && d.labelled
 	var found, relative []dates.Found
 	for _, f := range dates.Find(b.text, ts, context(rules)) {
 		switch {
@@ -65,21 +62,17 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	switch {
 	case len(found) == 0:
 	case status != "":
-		pick = &found[len(found)-1]
-		for i := range found {
-			if found[i].Start >= labelAt {
-				pick = &found[i]
-				break
-			}
-		}
+		// The first date after the label, else the last before it.
+		i := slices.IndexFunc(found, func(f dates.Found) bool { return f.Start >= labelAt })
+		pick = &found[cmp.Or(i+1, len(found))-1]
 	case startsDate:
 		pick = &found[0]
 	case above && b.kind != heading:
 		pick, status = &found[0], aboveStatus
 	}
 	if pick != nil {
-		d.done = true
-		d.pick(b, pick, status)
+		d.done, d.found, d.status = true, *pick, status
+		d.foundLine, d.foundText = b.lineAt(pick.Start), b.text[pick.Start:pick.End]
 		return
 	}
 	if above && first && b.kind != heading && status == "" && !startsDate {
@@ -114,12 +107,8 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 
 // readsADay: text holds a day (the session's, say, passed over).
 func readsADay(text string, rules Rules) bool {
-	for _, f := range dates.Find(text, textfold.Tokens(text), context(rules)) {
-		if f.Err == nil {
-			return true
-		}
-	}
-	return false
+	found := dates.Find(text, textfold.Tokens(text), context(rules))
+	return slices.ContainsFunc(found, func(f dates.Found) bool { return f.Err == nil })
 }
 
 func (d *dateRule) unreadValue(b *block, value string) {
@@ -132,21 +121,13 @@ func context(rules Rules) dates.Context {
 	return dates.Context{Today: rules.Today, Session: rules.SessionDay}
 }
 
-func (d *dateRule) pick(b *block, f *dates.Found, status string) {
-	d.found = *f
-	d.foundLine = b.lineAt(f.Start)
-	d.foundText = b.text[f.Start:f.End]
-	d.status = status
-}
-
 func (d *dateRule) finish(r *Result, rules Rules) {
 	if !d.done {
 		if d.unread != "" {
 			reason := "écrivez-la par exemple 2026-10-20 ou 20 octobre 2026"
-			var de *dates.Error
-			if _, err := dates.Parse(d.unread, context(rules)); errors.As(err, &de) {
+			if _, err := dates.Parse(d.unread, context(rules)); err != nil { // always a *dates.Error
 				// A file is read days later: never advise "hier".
-				reason = strings.ReplaceAll(de.Reason, dates.Forms, dates.CalendarForms)
+				reason = strings.ReplaceAll(err.(*dates.Error).Reason, dates.Forms, dates.CalendarForms)
 			}
 			r.add("bad-date", checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : %s", quote(d.unread), reason)
 			return

@@ -1,8 +1,10 @@
 package acces
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/base64"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -12,30 +14,23 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// keyRule reads the third element: the fingerprint, the type ed25519, and
-// the public keys pasted in the page or lying beside it. What it keeps
-// is bounded whatever the file: counts, the first lines of each kind and
-// the distinct fingerprints (a file of 50,000 copies keeps one).
+// keyRule reads the fingerprint, the type ed25519 and the public keys pasted or beside;
+// it keeps at most a line number per line and the distinct fingerprints.
 type keyRule struct {
 	fingerprints []statement // well formed, distinct values in order
 	badLines     []int       // malformed SHA256 fingerprints, one line each
-	badCount     int
 	md5Line      int
-	pasted       []pasted
+	pasted       []statement
 	ed25519      bool
 	otherTypes   []string // distinct, in the order named
 	otherLine    int
 	firstLine    int // the first line stating a fingerprint of any form
 }
 
+// A fingerprint stated, or that of a key pasted ("" when it does not parse).
 type statement struct {
 	value string // "SHA256:…"
 	line  int
-}
-
-type pasted struct {
-	fingerprint string // "" when it does not parse
-	line        int
 }
 
 var strictRaw = base64.RawStdEncoding.Strict()
@@ -44,94 +39,55 @@ func (k *keyRule) visit(b *block) {
 	text := b.text
 	// The text with key material blanked, for type words: base64 can
 	// spell "rsa" between a '+' and a '/'.
-	var plain []byte
-	blank := func(i, j int) {
-		if plain == nil {
-			plain = []byte(text)
-		}
-		for ; i < j; i++ {
-			plain[i] = ' '
-		}
-	}
+	plain := []byte(text)
 	for i := 0; i < len(text); i++ {
-		rest := text[i:]
+		rest, end := text[i:], i
 		switch {
 		case rest[0]|0x20 == 's' && len(rest) >= 7 && strings.EqualFold(rest[:7], "sha256:"):
-			j := i + 7
-			for j < len(text) && isB64(text[j]) {
-				j++
-			}
-			end := j
-			for end < len(text) && text[end] == '=' {
-				end++
-			}
+			sum := rest[7 : 7+prefixIn(rest[7:], b64Chars)]
+			end = i + 7 + len(sum) + prefixIn(rest[7+len(sum):], "=")
 			line := b.lineAt(i)
-			k.stated(line)
-			if sum, err := strictRaw.DecodeString(text[i+7 : j]); err == nil && len(sum) == 32 && end == j {
-				k.fingerprint("SHA256:"+text[i+7:j], line)
-			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
-				k.badCount++
-				if len(k.badLines) < maxPerCode {
-					k.badLines = append(k.badLines, line)
+			k.firstLine = cmp.Or(k.firstLine, line)
+			if raw, err := strictRaw.DecodeString(sum); err == nil && len(raw) == 32 && end == i+7+len(sum) {
+				fp := "SHA256:" + sum
+				if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
+					k.fingerprints = append(k.fingerprints, statement{fp, line})
 				}
+			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
+				k.badLines = append(k.badLines, line)
 			}
-			blank(i, end)
-			i = end - 1
 		case (isHex(rest[0]) || rest[0]|0x20 == 'm') && (i == 0 || !isB64(text[i-1])) && md5At(rest) > 0:
-			k.stated(b.lineAt(i))
-			k.md5Line = cmp.Or(k.md5Line, b.lineAt(i))
-			end := i + md5At(rest)
-			blank(i, end)
-			i = end - 1
+			k.firstLine, k.md5Line = cmp.Or(k.firstLine, b.lineAt(i)), cmp.Or(k.md5Line, b.lineAt(i))
+			end = i + md5At(rest)
 		case strings.HasPrefix(rest, "AAAA") && (i == 0 || !isB64(text[i-1])):
-			j := i
-			for j < len(text) && (isB64(text[j]) || text[j] == '=') {
-				j++
+			if n := prefixIn(rest, b64Chars+"="); n >= 16 {
+				if len(k.pasted) < 2*maxPerCode {
+					k.pasted = append(k.pasted, statement{pastedFingerprint(text[:i], rest[:n]), b.lineAt(i)})
+				}
+				end = i + n
 			}
-			if j-i < 16 {
-				continue
-			}
-			if len(k.pasted) < 2*maxPerCode {
-				k.pasted = append(k.pasted, pasted{pastedFingerprint(text[:i], text[i:j]), b.lineAt(i)})
-			}
-			blank(i, j)
-			i = j - 1
+		}
+		if end > i {
+			copy(plain[i:end], bytes.Repeat([]byte{' '}, end-i))
+			i = end - 1
 		}
 	}
-	if plain != nil {
-		text = string(plain)
-	}
-	k.typeWords(text, b)
+	k.typeWords(string(plain), b)
 }
 
-func (k *keyRule) stated(line int) { k.firstLine = cmp.Or(k.firstLine, line) }
+// prefixIn is the length of the run of s's first bytes that are in set.
+func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
-func (k *keyRule) fingerprint(fp string, line int) {
-	if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
-		k.fingerprints = append(k.fingerprints, statement{fp, line})
-	}
-}
+var md5Re = regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
 
 // md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
 // 16 hex pairs, or the pairs alone), 0 for none.
 func md5At(s string) int {
-	n := 0
-	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
-		n = 4
-	}
-	pairs := s[n:]
-	if len(pairs) < 47 {
+	n := len(md5Re.FindString(s))
+	if n == 0 || n < len(s) && (isHex(s[n]) || s[n] == ':') {
 		return 0
 	}
-	for p := 0; p < 16; p++ {
-		if !isHex(pairs[3*p]) || !isHex(pairs[3*p+1]) || p < 15 && pairs[3*p+2] != ':' {
-			return 0
-		}
-	}
-	if len(pairs) > 47 && (isHex(pairs[47]) || pairs[47] == ':') {
-		return 0
-	}
-	return n + 47
+	return n
 }
 
 // pastedFingerprint reads "ssh-ed25519 AAAA…": the key type is the word
@@ -146,67 +102,40 @@ func pastedFingerprint(before, blob string) string {
 	return ssh.FingerprintSHA256(key)
 }
 
-// typeWords notes the key types that text names. Words are cut at
-// everything but letters, digits, '-' and '_', so id_ed25519_romeo stays
-// one word and does not state a type.
+// typeWords notes the key types that text names. Words are cut at all but letters,
+// digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for i := 0; i < len(text); i++ {
-		j := i
-		for j < len(text) && isTypeByte(text[j]) {
-			j++
-		}
-		if j-i < len("rsa") {
-			i = j
-			continue
-		}
-		switch t := typeWord(strings.ToLower(text[i:j])); t {
+	for _, w := range typeWordRe.FindAllStringIndex(text, -1) {
+		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
 		case "":
 		case "ed25519":
 			k.ed25519 = true
 		default:
-			if k.otherLine == 0 {
-				k.otherLine = b.lineAt(i)
-			}
+			k.otherLine = cmp.Or(k.otherLine, b.lineAt(w[0]))
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
 		}
-		i = j
 	}
 }
 
-func isTypeByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}
+var typeWordRe = regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) // "rsa" and longer
 
-// typeWord names the key type a lower-case word states, "" for none. A
-// certificate's type (`ssh-keygen -lf` prints "(ED25519-CERT)") states
-// the type of the key it certifies.
+// typeWord names the key type a lower-case word states, "" for none; a certificate's
+// ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.
 func typeWord(w string) string {
-	w = strings.TrimSuffix(strings.TrimSuffix(w, "-v01"), "-cert")
-	switch w {
-	case "ed25519", "ssh-ed25519":
-		return "ed25519"
-	case "ed25519-sk", "sk-ssh-ed25519":
-		return "ED25519-SK"
-	case "rsa", "ssh-rsa":
-		return "RSA"
-	case "ecdsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521":
-		return "ECDSA"
-	case "ecdsa-sk", "sk-ecdsa-sha2-nistp256":
-		return "ECDSA-SK"
-	case "dsa", "ssh-dss":
-		return "DSA"
-	}
-	return ""
+	return keyTypes[strings.TrimSuffix(strings.TrimSuffix(w, "-v01"), "-cert")]
 }
+
+var keyTypes = map[string]string{"ed25519": "ed25519", "ssh-ed25519": "ed25519",
+	"ed25519-sk": "ED25519-SK", "sk-ssh-ed25519": "ED25519-SK", "rsa": "RSA", "ssh-rsa": "RSA",
+	"ecdsa": "ECDSA", "ecdsa-sha2-nistp256": "ECDSA", "ecdsa-sha2-nistp384": "ECDSA",
+	"ecdsa-sha2-nistp521": "ECDSA", "ecdsa-sk": "ECDSA-SK", "sk-ecdsa-sha2-nistp256": "ECDSA-SK",
+	"dsa": "DSA", "ssh-dss": "DSA"}
 
 func (k *keyRule) finish(r *Result, rules Rules) {
 	for _, line := range k.badLines {
 		r.add("bad-fingerprint", checklist.SevError, line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
-	}
-	if extra := k.badCount - len(k.badLines); extra > 0 {
-		r.counts["bad-fingerprint"] += extra // the last message says how many more
 	}
 	if len(k.fingerprints) == 0 && k.md5Line > 0 {
 		r.add("bad-fingerprint", checklist.SevError, k.md5Line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
@@ -232,10 +161,10 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 
 	for _, p := range k.pasted {
 		switch {
-		case p.fingerprint == "":
+		case p.value == "":
 			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
-		case r.Fingerprint != "" && p.fingerprint != r.Fingerprint:
-			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.fingerprint, r.Fingerprint)
+		case r.Fingerprint != "" && p.value != r.Fingerprint:
+			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.value, r.Fingerprint)
 		}
 	}
 	if rules.Beside == nil {
@@ -255,9 +184,9 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	}
 }
 
-func isB64(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
-}
+const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+func isB64(c byte) bool { return strings.IndexByte(b64Chars, c) >= 0 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 

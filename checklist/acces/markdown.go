@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	htmlstd "html"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -18,31 +19,25 @@ import (
 	"golang.org/x/net/html"
 )
 
-// A block is what a reader of the rendered page (CommonMark and GitHub
-// tables) reads as one: a paragraph, a heading, a cell, a code line. The
-// rules read blocks, never source lines, to see what the organisers see.
+// A block is what a reader of the rendered page (CommonMark, GitHub tables) reads as
+// one: paragraph, heading, cell, code line. The rules read blocks, never source lines.
 type block struct {
-	kind blockKind
-	text string          // as shown: markup gone, escapes resolved, line breaks as spaces
-	sb   strings.Builder // text while the block is read
-	// text[spans[i].at:] starts on source line spans[i].line (1-based).
-	spans []span
-	// codes are the code spans: a path in one is read whole, spaces included.
-	codes []codeRange
+	kind  blockKind
+	text  string          // as shown: markup gone, escapes resolved, line breaks as spaces
+	sb    strings.Builder // text while the block is read
+	spans []span          // text[spans[i].at:] starts on source line spans[i].line (1-based)
+	codes [][2]int        // code spans [at, end): a path in one is read whole, spaces included
 }
-
-type codeRange struct{ at, end int }
 
 type span struct{ at, line int }
 
 type blockKind uint8
 
 const (
-	paragraph blockKind = iota // also a list item's text and a line of an HTML block
+	paragraph blockKind = iota // also a list item's text, a line of an HTML block or of code
 	heading
 	cell // one cell of a table
 	row  // the cells of a table row, joined: only the date rule reads it
-	code // one line of a code block
 )
 
 func (b *block) lineAt(off int) int {
@@ -65,10 +60,9 @@ var markdown = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(goldmark.WithExtensions(extension.Table))
 })
 
-// goldmark's memory is a few hundred times its input, and some shapes
-// cost it quadratic time. A file over maxMarkdown (a page is under 2 KiB)
-// is read a line per block, long lines in maxPiece pieces cut at spaces:
-// linear in time and memory (1 MiB validated in under 16 MiB).
+// goldmark's memory is a few hundred times its input, and some shapes cost it quadratic
+// time. A file over maxMarkdown (a page is under 2 KiB) is read a line per block, long
+// lines in maxPiece pieces cut at spaces: linear (1 MiB validated in under 16 MiB).
 const (
 	maxMarkdown = 16 << 10
 	maxPiece    = 4 << 10
@@ -76,7 +70,7 @@ const (
 
 // readBlocks calls visit with each block of page (LF line ends), in order.
 func readBlocks(page string, visit func(*block)) {
-	if len(page) > maxMarkdown || tooDeep(page) {
+	if len(page) > maxMarkdown || tooDeep.MatchString(page) {
 		for n := 1; page != ""; n++ {
 			line, rest, _ := strings.Cut(page, "\n")
 			for line != "" {
@@ -113,26 +107,8 @@ type reader struct {
 }
 
 // goldmark's time grows with the square of the containers one line opens
-// (a page needs three): past maxNesting, the file is read as a large one.
-const maxNesting = 16
-
-func tooDeep(page string) bool {
-	for line := range strings.Lines(page) {
-		depth := 0
-		for {
-			line = strings.TrimLeft(line, " \t")
-			n := MarkerLen(line)
-			if n == 0 {
-				break
-			}
-			if depth++; depth > maxNesting {
-				return true
-			}
-			line = line[n:]
-		}
-	}
-	return false
-}
+// (a page needs three): past 16 (MarkerLen's), the file is read as a large one.
+var tooDeep = regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
 
 // MarkerLen is the length of the block quote or list marker (with its
 // space or tab) s starts with, 0 for none.
@@ -173,15 +149,21 @@ func (r *reader) blocks(n ast.Node) {
 		case *ast.Heading:
 			r.inlineBlock(heading, c)
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			lines := c.Lines()
-			for i := range lines.Len() {
-				seg := lines.At(i)
-				b := &block{kind: code}
+			for _, seg := range c.Lines().Sliced(0, c.Lines().Len()) {
+				b := &block{}
 				b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
 				r.emit(b)
 			}
-		case *ast.HTMLBlock:
-			r.htmlBlock(c)
+		case *ast.HTMLBlock: // as a browser shows it, a block per line, the closing one (-->) included
+			segs := c.Lines().Sliced(0, c.Lines().Len())
+			if c.HasClosure() {
+				segs = append(segs, c.ClosureLine)
+			}
+			blocks := make([]block, len(segs)) // paragraphs
+			r.htmlLines(segs, "", func(i int, s string) { blocks[i].add(s, r.lineOf(segs[i].Start)) })
+			for i := range blocks {
+				r.emit(&blocks[i])
+			}
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
@@ -213,14 +195,9 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 func (r *reader) inline(b *block, n ast.Node, line int) int {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if r.raw != "" {
-			// Inside a script or a style, up to its end tag.
 			switch c.(type) {
-			case *ast.RawHTML:
 			case *ast.Text, *ast.String, *ast.AutoLink, *ast.Image:
-				continue
-			default: // emphasis, links, code spans: look for the end tag in them
-				line = r.inline(b, c, line)
-				continue
+				continue // inside a script or a style, up to its end tag
 			}
 		}
 		switch c := c.(type) {
@@ -249,37 +226,16 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		case *ast.CodeSpan:
 			at := b.sb.Len()
 			line = r.inline(b, c, line)
-			b.codes = append(b.codes, codeRange{at, b.sb.Len()})
-		default: // emphasis, links, code spans
+			b.codes = append(b.codes, [2]int{at, b.sb.Len()})
+		default: // emphasis, links
 			line = r.inline(b, c, line)
 		}
 	}
 	return line
 }
 
-// htmlBlock reads an HTML block as a browser shows it, a block per line,
-// the closing line goldmark keeps apart (-->, </script>) included.
-func (r *reader) htmlBlock(n *ast.HTMLBlock) {
-	segs := n.Lines().Sliced(0, n.Lines().Len())
-	if n.HasClosure() {
-		segs = append(segs, n.ClosureLine)
-	}
-	blocks := make([]*block, len(segs))
-	r.htmlLines(segs, "", func(i int, s string) {
-		if blocks[i] == nil {
-			blocks[i] = &block{kind: paragraph}
-		}
-		blocks[i].add(s, r.lineOf(segs[i].Start))
-	})
-	for _, b := range blocks {
-		if b != nil {
-			r.emit(b)
-		}
-	}
-}
-
-// htmlLines calls add with the text shown of segs (a tag may span lines),
-// a piece per segment i.
+// htmlLines calls add with the text a browser shows of segs (a tag may span lines), a
+// piece per segment i; raw is the script or style they start in, the result the end's.
 func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
 	var v []byte
 	starts := make([]int, len(segs)+1)
@@ -288,27 +244,13 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 		v = append(v, seg.Value(r.src)...)
 	}
 	starts[len(segs)] = len(v)
-	return htmlText(v, raw, func(from, to int) {
-		for i := range segs {
-			if lo, hi := max(from, starts[i]), min(to, starts[i+1]); lo < hi {
-				if s := shownText(v[lo:hi]); s != "" {
-					add(i, s)
-				}
-			}
-		}
-	})
-}
-
-// htmlText calls shown with each run of v a browser shows as text. raw is
-// the script or style v starts inside (""), the result the one it ends in.
-func htmlText(v []byte, raw string, shown func(from, to int)) string {
 	// The tokenizer finds a script's end tag once it has read its start tag.
-	at := 0
+	at, in := 0, v
 	if raw != "" {
 		open := "<" + raw + ">"
-		v, at = append([]byte(open), v...), -len(open)
+		in, at = append([]byte(open), v...), -len(open)
 	}
-	z := html.NewTokenizer(bytes.NewReader(v))
+	z := html.NewTokenizer(bytes.NewReader(in))
 	for {
 		tt := z.Next()
 		n := len(z.Raw())
@@ -316,8 +258,12 @@ func htmlText(v []byte, raw string, shown func(from, to int)) string {
 		case html.ErrorToken:
 			return raw
 		case html.TextToken:
-			if raw == "" {
-				shown(at, at+n)
+			for i := range segs {
+				if lo, hi := max(at, starts[i]), min(at+n, starts[i+1]); raw == "" && lo < hi {
+					if s := htmlstd.UnescapeString(lineBreaks.Replace(string(v[lo:hi]))); s != "" {
+						add(i, s)
+					}
+				}
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			// <script/> opens a script all the same: HTML ignores the /.
@@ -331,9 +277,7 @@ func htmlText(v []byte, raw string, shown func(from, to int)) string {
 	}
 }
 
-func shownText(v []byte) string {
-	return htmlstd.UnescapeString(strings.NewReplacer("\n", "", "\r", "").Replace(string(v)))
-}
+var lineBreaks = strings.NewReplacer("\n", "", "\r", "")
 
 // table gives each cell as a block, then each row as one.
 func (r *reader) table(t *east.Table) {
@@ -362,13 +306,9 @@ func (r *reader) table(t *east.Table) {
 	}
 }
 
-// resolve drops backslash escapes and resolves entities as CommonMark
-// does: goldmark's HTML writer does it, and unescaping its output leaves
-// the text.
+// resolve drops backslash escapes and resolves entities as CommonMark does: as
+// goldmark's HTML writer does, its output unescaped.
 func resolve(v []byte) string {
-	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
-		return string(v)
-	}
 	var out strings.Builder
 	w := bufio.NewWriterSize(&out, len(v))
 	gmhtml.DefaultWriter.Write(w, v)

@@ -1,8 +1,9 @@
 package acces
 
 import (
+	"cmp"
+	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -40,11 +41,8 @@ func (p *pathRule) finish(r *Result, rules Rules) {
 	case p.private != "":
 		r.add("private-key-path", checklist.SevError, p.privateLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", p.private, p.private)
 	default:
-		name := rules.KeyName
-		if name == "" {
-			name = "id_ed25519_romeo.pub"
-		}
-		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)", name)
+		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)",
+			cmp.Or(rules.KeyName, "id_ed25519_romeo.pub"))
 	}
 }
 
@@ -54,21 +52,15 @@ func blockPaths(b *block) []pathToken {
 	var out []pathToken
 	from := 0
 	for _, c := range b.codes {
-		inner := b.text[c.at:c.end]
+		inner := b.text[c[0]:c[1]]
 		t := strings.TrimSpace(inner)
 		if !strings.ContainsAny(t, " \t") || !strings.ContainsAny(t, `/\`) || rootIndex(t) != 0 {
 			continue
 		}
-		for _, p := range pathTokens(b.text[from:c.at]) {
-			out = append(out, pathToken{p.path, from + p.off})
-		}
-		out = append(out, pathToken{t, c.at + strings.Index(inner, t)})
-		from = c.end
+		out = append(pathTokens(out, b.text[from:c[0]], from), pathToken{t, c[0] + strings.Index(inner, t)})
+		from = c[1]
 	}
-	for _, p := range pathTokens(b.text[from:]) {
-		out = append(out, pathToken{p.path, from + p.off})
-	}
-	return out
+	return pathTokens(out, b.text[from:], from)
 }
 
 type pathToken struct {
@@ -76,54 +68,27 @@ type pathToken struct {
 	off  int
 }
 
-// pathTokens are the words of text holding a slash or a backslash, final
-// punctuation left out, from their root when glued to a label
-// ("Clé:~/.ssh/x.pub").
-func pathTokens(text string) []pathToken {
-	var out []pathToken
-	for i := 0; i < len(text); {
-		for i < len(text) && isPathSep(text[i:]) > 0 {
-			i += isPathSep(text[i:])
+// pathTokens appends the words of text (at off) holding a slash or a backslash, final
+// punctuation left out, from their root when glued to a label ("Clé:~/.ssh/x.pub").
+func pathTokens(out []pathToken, text string, off int) []pathToken {
+	for _, m := range pathWord.FindAllStringIndex(text, -1) {
+		if w := strings.TrimRight(text[m[0]:m[1]], ".:!?"); strings.ContainsAny(w, `/\`) {
+			k := max(rootIndex(w), 0)
+			out = append(out, pathToken{w[k:], off + m[0] + k})
 		}
-		j := i
-		for j < len(text) && isPathSep(text[j:]) == 0 {
-			j++
-		}
-		w := strings.TrimRight(text[i:j], ".:!?")
-		if strings.ContainsAny(w, `/\`) {
-			if k := rootIndex(w); k > 0 {
-				w, i = w[k:], i+k
-			}
-			out = append(out, pathToken{w, i})
-		}
-		i = j
 	}
 	return out
 }
 
-func isPathSep(text string) int {
-	if strings.IndexByte(" \t`\"'()<>[]|*,;", text[0]) >= 0 {
-		return 1
-	}
-	if r, n := utf8.DecodeRuneInString(text); strings.ContainsRune("\u00a0«»\u202f", r) {
-		return n
-	}
-	return 0
-}
+var (
+	pathWord = regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+")
+	pathRoot = regexp.MustCompile(`~[/\\]|\$HOME|\$\{HOME\}|%USERPROFILE%|\.ssh[/\\]|/|[a-zA-Z]:[/\\]`)
+)
 
 // rootIndex is where a path starts inside a word, -1 for none.
 func rootIndex(w string) int {
-	best := -1
-	for _, root := range []string{"~/", `~\`, "$HOME", "${HOME}", "%USERPROFILE%", ".ssh/", `.ssh\`, "/"} {
-		if i := strings.Index(w, root); i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
+	if m := pathRoot.FindStringIndex(w); m != nil {
+		return m[0]
 	}
-	for i := 0; i+2 < len(w); i++ {
-		if c := w[i] | 0x20; c >= 'a' && c <= 'z' && w[i+1] == ':' && (w[i+2] == '\\' || w[i+2] == '/') && (best < 0 || i < best) {
-			best = i
-			break
-		}
-	}
-	return best
+	return -1
 }

@@ -11,17 +11,12 @@ import (
 )
 
 // The course's sentence as folded words, without its optional full stop.
-var sentenceWords = sync.OnceValue(func() []string {
-	var out []string
-	for _, w := range words(textfold.Tokens(strings.TrimSuffix(templates.Sentence, "."))) {
-		out = append(out, w.Folded)
-	}
-	return out
+var sentenceWords = sync.OnceValue(func() []textfold.Token {
+	return words(textfold.Tokens(strings.TrimSuffix(templates.Sentence, ".")))
 })
 
-// sentenceRule looks for a block that says the sentence and nothing else
-// but a short label before it: text added around it ("Non.") changes what
-// it says as much as a word inside it.
+// sentenceRule looks for a block saying the sentence alone, a short label aside: text
+// added around it ("Non.") changes what it says as much as a word inside it.
 type sentenceRule struct {
 	found bool
 	// The first block that departs from the sentence, and the first that
@@ -38,13 +33,10 @@ func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 		if len(after) > 0 && after[0].Folded == "." {
 			after = after[1:]
 		}
-		switch {
-		case len(after) > 0:
-			s.note(b.lineAt(after[0].Start), true, true)
-		case len(before) > 0 && !isLabel(before):
-			s.note(b.lineAt(before[0].Start), true, true)
-		default:
+		if len(after) == 0 && (len(before) == 0 || isLabel(before)) {
 			s.found = true
+		} else { // the first word added after it, else before it
+			s.note(b.lineAt(slices.Concat(after, before)[0].Start), true, true)
 		}
 		return
 	}
@@ -52,7 +44,7 @@ func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 	for i, w := range ws {
 		if w.Folded == "connexion" && (i == 0 || isStop(ws[i-1].Folded)) {
 			depart := i
-			for depart < len(ws) && depart-i < len(want) && ws[depart].Folded == want[depart-i] {
+			for depart < len(ws) && depart-i < len(want) && ws[depart].Folded == want[depart-i].Folded {
 				depart++
 			}
 			if depart == len(ws) {
@@ -94,9 +86,9 @@ func (s *sentenceRule) finish(r *Result) {
 	}
 }
 
-func index(ws []textfold.Token, want []string) int {
+func index(ws, want []textfold.Token) int {
 	for i := 0; i+len(want) <= len(ws); i++ {
-		if slices.EqualFunc(ws[i:i+len(want)], want, func(w textfold.Token, s string) bool { return w.Folded == s }) {
+		if slices.EqualFunc(ws[i:i+len(want)], want, func(a, b textfold.Token) bool { return a.Folded == b.Folded }) {
 			return i
 		}
 	}
@@ -115,3 +107,6 @@ func isLabel(ws []textfold.Token) bool {
 	}
 	return true
 }
+
+// isStop is a mark that ends a sentence or opens what follows it.
+func isStop(w string) bool { return w == "." || w == "!" || w == "?" || w == ":" }

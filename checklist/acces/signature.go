@@ -57,7 +57,12 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		}
 	}
 	if err != nil {
-		bad(byHand, "bloc de signature illisible (%s)", detail(err))
+		// The generic prefix goes; keys' errors hold no bytes of the file.
+		s, ok := strings.CutPrefix(err.Error(), signing.ErrBadArmor.Error()+" : ")
+		if !ok || s == "" {
+			s = err.Error()
+		}
+		bad(byHand, "bloc de signature illisible (%s)", s)
 		return
 	}
 	key := sf.Sig.Key() // a certificate's certified key, as OpenSSH prints it
@@ -65,30 +70,22 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 	if statedEd25519 && key.Type() != ssh.KeyAlgoED25519 {
 		r.add("bad-key-type", checklist.SevError, sf.Line, "acces.md est signé par une clé %s, pas ed25519 comme il l'indique : signez avec la clé ed25519 de la séance (« pret signer »)", keyTypeName(key.Type()))
 	}
+	other := ""
 	if r.Fingerprint != "" && signer != r.Fingerprint {
-		r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de la clé indiquée (%s) : signez avec votre clé (« pret signer »)", signer, r.Fingerprint)
+		other = "la clé indiquée (" + r.Fingerprint + ")"
+	} else if rules.Beside != nil {
+		if entries, err := keys.ParsePublic(rules.Beside.Data); err == nil && ssh.FingerprintSHA256(plainKey(entries[0].Key)) != signer {
+			other = rules.Beside.Name + " à côté d'acces.md"
+		}
+	}
+	if other != "" {
+		r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de %s : signez avec votre clé (« pret signer »)", signer, other)
 		r.SignatureFix = "signez avec votre clé : « pret signer »"
 		return
-	}
-	if rules.Beside != nil {
-		if entries, err := keys.ParsePublic(rules.Beside.Data); err == nil && ssh.FingerprintSHA256(plainKey(entries[0].Key)) != signer {
-			r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de %s à côté d'acces.md : signez avec votre clé (« pret signer »)", signer, rules.Beside.Name)
-			r.SignatureFix = "signez avec votre clé : « pret signer »"
-			return
-		}
 	}
 	r.SignedBy = signer
 }
 
 func keyTypeName(t string) string {
 	return cmp.Or(typeWord(strings.TrimSuffix(t, "@openssh.com")), "d'un autre type")
-}
-
-// detail strips the generic prefix; keys' errors hold no bytes of the file.
-func detail(err error) string {
-	s := err.Error()
-	if p := signing.ErrBadArmor.Error() + " : "; len(s) > len(p) && s[:len(p)] == p {
-		return s[len(p):]
-	}
-	return s
 }

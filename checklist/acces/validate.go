@@ -6,9 +6,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -44,18 +44,15 @@ type Rules struct {
 
 // Result is what Validate found in one file.
 type Result struct {
-	Problems []checklist.Problem
-	// Fingerprint is set when the file states exactly one well-formed one.
-	Fingerprint     string
+	Problems        []checklist.Problem
+	Fingerprint     string // set when the file states exactly one well-formed one
 	FingerprintLine int
 	PubPath         string // the first public key path stated, as shown
-	// Date is the labelled date when it is a real day (AAAA-MM-JJ), Status
-	// what it dates: "demande", "verifie", or "".
+	// Date: the labelled date when a real day (AAAA-MM-JJ); Status what it dates: "demande", "verifie", "".
 	Date, Status string
 	DateLine     int    // 0 when none: onboarding changes only that line
 	SignedBy     string // the signer's fingerprint when no signature problem
-	// SignatureFix is the advice for a signature problem: « pret signer »,
-	// or a change by hand first when re-signing would drop text.
+	// SignatureFix: « pret signer », or a change by hand first when re-signing would drop text.
 	SignatureFix string
 
 	counts map[string]int // problems per code, kept or not
@@ -70,29 +67,16 @@ func (r *Result) Valid() bool {
 const maxPerCode = 10
 
 func (r *Result) add(code string, sev checklist.Severity, line int, format string, args ...any) {
-	if r.counts == nil {
-		r.counts = map[string]int{}
-	}
 	if r.counts[code]++; r.counts[code] > maxPerCode {
 		return
 	}
 	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
-func (r *Result) noteCapped() {
-	for i := len(r.Problems) - 1; i >= 0; i-- {
-		p := &r.Problems[i]
-		if n := r.counts[p.Code]; n > maxPerCode {
-			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
-			r.counts[p.Code] = maxPerCode
-		}
-	}
-}
-
 // Validate reports every problem of acces-md.md. No message ever quotes
 // private key material.
 func Validate(data []byte, rules Rules) *Result {
-	r := &Result{}
+	r := &Result{counts: map[string]int{}}
 	if len(data) > MaxAccessSize {
 		r.add("too-large", checklist.SevError, 0, tooLarge)
 		return r
@@ -100,14 +84,15 @@ func Validate(data []byte, rules Rules) *Result {
 	// The signature covers the file as sent, BOM and line ends included.
 	sf := signing.SplitSigned(data)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:i], []byte("\n")), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8")
-		// A signature that no longer holds says the file was damaged.
-		checkSignature(r, sf, rules, false)
-		return r
+	bad, why := bytes.IndexByte(data, 0), "ce n'est pas un fichier texte (octet nul) : envoyez acces.md en texte UTF-8"
+	if bad < 0 && !utf8.Valid(data) {
+		// data holds no NUL: the first one ToValidUTF8 writes is at the first invalid byte.
+		bad = bytes.IndexByte(bytes.ToValidUTF8(data, []byte{0}), 0)
+		why = "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8"
 	}
-	if !utf8.Valid(data) {
-		r.add("not-text", checklist.SevError, invalidUTF8Line(data), "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8")
+	if bad >= 0 {
+		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
+		// A signature that no longer holds says the file was damaged.
 		checkSignature(r, sf, rules, false)
 		return r
 	}
@@ -115,40 +100,64 @@ func Validate(data []byte, rules Rules) *Result {
 	// The signature block is no key material unless a field smuggles some
 	// (Inert); the rules do not read it as words either.
 	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
-	inert := sf.Inert()
-	var leaked []int
-	for _, n := range leak.Lines(text) {
-		if !inSignature(n) || !inert {
-			leaked = append(leaked, n)
-		}
-	}
-	if sf.Sig != nil && !inert {
+	leaked := leak.Lines(text)
+	if sf.Inert() {
+		leaked = slices.DeleteFunc(leaked, inSignature)
+	} else if sf.Sig != nil {
 		for n := sf.From; n <= sf.To; n++ {
 			leaked = append(leaked, n)
 		}
 		slices.Sort(leaked)
 		leaked = slices.Compact(leaked)
 	}
-	var keyText map[string]bool
 	if len(leaked) > 0 {
 		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
-		keyText = keyWindows(text, leaked)
 	}
-	if len(leaked) > 0 || sf.From > 0 {
-		text = blankLines(text, func(n int) bool {
-			_, leak := slices.BinarySearch(leaked, n)
-			return leak || inSignature(n)
-		})
+	// The rules read the text without those lines (breaks kept, so line
+	// numbers stay); maskKey looks for the key's base64 text.
+	var kept, material strings.Builder
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		_, leak := slices.BinarySearch(leaked, n)
+		if leak {
+			for _, run := range b64Run.FindAllString(line, -1) {
+				material.WriteString(run)
+			}
+		}
+		if leak || inSignature(n) {
+			line = line[len(strings.TrimSuffix(line, "\n")):]
+		}
+		kept.WriteString(line)
+	}
+	text = kept.String()
+	keyText := map[string]bool{}
+	for i, all := 0, material.String(); i+keyWindow <= len(all) && len(keyText) < maxKeyPieces; i += keyStride {
+		keyText[all[i:i+keyWindow]] = true
 	}
 
-	p := page{rules: rules}
-	readBlocks(text, p.visit)
-	p.date.finish(r, rules)
-	p.path.finish(r, rules)
-	p.keys.finish(r, rules)
-	p.sentence.finish(r)
-	checkSignature(r, sf, rules, p.keys.ed25519)
-	if keyText != nil {
+	var (
+		date     dateRule
+		path     pathRule
+		key      keyRule
+		sentence sentenceRule
+	)
+	readBlocks(text, func(b *block) {
+		ts := textfold.Tokens(b.text)
+		ws := words(ts)
+		date.visit(b, ts, ws, rules)
+		if b.kind != row { // a row's cells were read one by one
+			path.visit(b)
+			key.visit(b)
+			sentence.visit(b, ws)
+		}
+	})
+	date.finish(r, rules)
+	path.finish(r, rules)
+	key.finish(r, rules)
+	sentence.finish(r)
+	checkSignature(r, sf, rules, key.ed25519)
+	if len(keyText) > 0 {
 		// A line of the key copied elsewhere is no key material to the
 		// detector, but quoting it would print part of the key.
 		for i := range r.Problems {
@@ -159,7 +168,13 @@ func Validate(data []byte, rules Rules) *Result {
 		r.PubPath = maskKey(r.PubPath, keyText)
 		r.Fingerprint = maskKey(r.Fingerprint, keyText)
 	}
-	r.noteCapped()
+	for i := len(r.Problems) - 1; i >= 0; i-- { // the last of a capped code counts the rest
+		p := &r.Problems[i]
+		if n := r.counts[p.Code]; n > maxPerCode {
+			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
+			r.counts[p.Code] = maxPerCode
+		}
+	}
 	return r
 }
 
@@ -171,146 +186,62 @@ const (
 	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
 )
 
-func keyWindows(text string, leaked []int) map[string]bool {
-	var b strings.Builder
-	n := 0
-	for l := range strings.Lines(text) {
-		n++
-		if _, ok := slices.BinarySearch(leaked, n); ok {
-			for _, c := range []byte(l) {
-				if isB64(c) {
-					b.WriteByte(c)
-				}
-			}
-		}
-	}
-	all := b.String()
-	pieces := map[string]bool{}
-	for i := 0; i+keyWindow <= len(all) && len(pieces) < maxKeyPieces; i += keyStride {
-		pieces[all[i:i+keyWindow]] = true
-	}
-	return pieces
-}
+var b64Run = regexp.MustCompile(`[A-Za-z0-9+/]+`)
 
 // maskKey replaces with « … » every base64 run of s holding a key piece.
 func maskKey(s string, pieces map[string]bool) string {
-	var out strings.Builder
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && isB64(s[j]) {
-			j++
-		}
-		if j == i {
-			out.WriteByte(s[i])
-			i++
-			continue
-		}
-		run := s[i:j]
+	return b64Run.ReplaceAllStringFunc(s, func(run string) string {
 		for k := 0; k+keyWindow <= len(run); k++ {
 			if pieces[run[k:k+keyWindow]] {
-				run = "…"
-				break
+				return "…"
 			}
 		}
-		out.WriteString(run)
-		i = j
-	}
-	return out.String()
+		return run
+	})
 }
 
-type page struct {
-	rules    Rules
-	date     dateRule
-	path     pathRule
-	keys     keyRule
-	sentence sentenceRule
-}
-
-func (p *page) visit(b *block) {
-	ts := textfold.Tokens(b.text)
-	ws := words(ts)
-	p.date.visit(b, ts, ws, p.rules)
-	if b.kind == row {
-		return // its cells were read one by one
-	}
-	p.path.visit(b)
-	p.keys.visit(b)
-	p.sentence.visit(b, ws)
-}
-
-// blankLines empties the lines blank says (1-based), keeping the line
-// breaks so line numbers do not move.
-func blankLines(text string, blank func(int) bool) string {
-	var b strings.Builder
-	b.Grow(len(text))
-	n := 0
-	for line := range strings.Lines(text) {
-		if n++; blank(n) {
-			line = line[len(strings.TrimSuffix(line, "\n")):]
+// words are the folded words and marks of a block (acces-md.md, "Reading the text")
+// without the decoration a renderer leaves: quotes, emphasis, pipes, heading marks.
+func words(ts []textfold.Token) []textfold.Token {
+	out := make([]textfold.Token, 0, len(ts))
+	for _, t := range ts {
+		if r, _ := utf8.DecodeRuneInString(t.Folded); !strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r) {
+			out = append(out, t)
 		}
-		b.WriteString(line)
 	}
-	return b.String()
-}
-
-// invalidUTF8Line: no UTF-8 sequence holds a line feed, so lines can be
-// checked one by one.
-func invalidUTF8Line(data []byte) int {
-	n := 1
-	for line := range bytes.Lines(data) {
-		if !utf8.Valid(line) {
-			break
-		}
-		n++
-	}
-	return n
+	return out
 }
 
 // Target is one acces.md to validate, with the .pub beside it.
 type Target struct {
 	Path string
-	Pub  string // the .pub in the same folder (ChoosePub), "" when none
+	Pub  string // the .pub in the same folder, "" when none
 }
 
-// TargetFor is the target of one named file (checklist/submissions walks
-// folders and archives).
+// TargetFor is the target of one named file (checklist/submissions walks folders): its
+// .pub is the configured name when present, else the first in name order.
 func TargetFor(path, keyName string) Target {
 	t := Target{Path: path}
-	if entries, err := os.ReadDir(filepath.Dir(path)); err == nil {
-		if pub := ChoosePub(entries, keyName); pub != "" {
-			t.Pub = filepath.Join(filepath.Dir(path), pub)
+	if entries, err := os.ReadDir(filepath.Dir(path)); err == nil { // sorted by name
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() && (t.Pub == "" || e.Name() == keyName) {
+				t.Pub = filepath.Join(filepath.Dir(path), e.Name())
+			}
 		}
 	}
 	return t
-}
-
-// ChoosePub picks the public key file of a folder: the configured name
-// when present, else the first in name order.
-func ChoosePub(entries []fs.DirEntry, keyName string) string {
-	name := ""
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".pub") && e.Type().IsRegular() {
-			if e.Name() == keyName {
-				return keyName
-			}
-			if name == "" || e.Name() < name {
-				name = e.Name()
-			}
-		}
-	}
-	return name
 }
 
 // ValidateFile reads t through the bounded reader and validates it.
 func ValidateFile(t Target, rules Rules) checklist.FileResult {
 	res := checklist.FileResult{Path: t.Path}
 	data, err := safefile.Read(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink)
-	switch {
-	case errors.Is(err, safefile.ErrTooLarge):
-		res.Problems = []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: tooLarge}}
-		return res
-	case err != nil:
-		res.Problems = []checklist.Problem{{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}}
+	if err != nil {
+		p := checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}
+		if errors.Is(err, safefile.ErrTooLarge) {
+			p.Code, p.Message = "too-large", tooLarge
+		}
+		res.Problems = []checklist.Problem{p}
 		return res
 	}
 	if t.Pub != "" {

@@ -1,10 +1,9 @@
-// Package dates is pret's one date reader (forms: docs/apprenant.md,
-// docs/acces-md.md): the wizard reads a typed answer with Parse, the
-// acces.md validator the dates of a block with Find, both on the same
-// tokens, so a form one accepts the other reads as the same day.
+// Package dates is pret's one date reader (docs/apprenant.md, docs/acces-md.md): Parse for
+// the wizard's answers, Find for acces.md's blocks, on the same tokens and the same days.
 package dates
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -43,9 +42,8 @@ const Forms = "2026-10-20, 20/10/2026, 20 octobre 2026, 20 oct., hier ou il y a 
 // CalendarForms is what to write where a relative date is refused (acces.md).
 const CalendarForms = "2026-10-20, 20/10/2026, 20 octobre 2026 ou 20 oct. 2026"
 
-// Context completes what a person leaves out: Today for the relative
-// forms, Session for a day without its year. Civil days (midnight UTC);
-// zero is unknown, and the forms that need it are refused.
+// Context completes what a person leaves out: Today for the relative forms, Session for
+// a day without its year. Civil days (midnight UTC); zero is unknown, its forms refused.
 type Context struct {
 	Today, Session time.Time
 }
@@ -53,8 +51,7 @@ type Context struct {
 // Error says why a date was not understood, in French, quoting it.
 type Error struct {
 	Input, Reason string
-	// Contextual: the refusal depends on Context, so a check made before
-	// today and the session are known must not take it as final.
+	// Contextual: the refusal depends on Context: not final before today and the session are known.
 	Contextual bool
 }
 
@@ -73,8 +70,7 @@ type Found struct {
 	Relative   bool // named only from today (hier, il y a 3 jours)
 }
 
-// Parse reads one typed day (midnight UTC): the whole answer, an optional
-// « le » before it and final dots after it.
+// Parse reads one typed day (midnight UTC): the whole answer, « le » before and dots after allowed.
 func Parse(s string, ctx Context) (time.Time, error) {
 	ts := textfold.Tokens(s)
 	if at(ts, 0) == "le" {
@@ -101,8 +97,7 @@ func Parse(s string, ctx Context) (time.Time, error) {
 	return time.Time{}, &Error{Input: quoted, Reason: why(s, ts)}
 }
 
-// Find returns, in order, every run of ts (textfold.Tokens(text)) that
-// Parse would read as a date.
+// Find returns, in order, every run of ts (textfold.Tokens(text)) Parse would read as a date.
 func Find(text string, ts []textfold.Token, ctx Context) []Found {
 	var out []Found
 	for i := 0; i < len(ts); i++ {
@@ -114,8 +109,7 @@ func Find(text string, ts []textfold.Token, ctx Context) []Found {
 	return out
 }
 
-// read reads the date form at ts[0] (ok) and its token count; a day that
-// does not exist is ok, with f.Err set.
+// read reads the date form at ts[0] (ok) and its token count; a day not in the calendar has f.Err.
 func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok bool) {
 	if n, f, ok = readAbsolute(ts, ctx); !ok {
 		n, f, ok = readRelative(ts, ctx)
@@ -129,8 +123,7 @@ func read(text string, ts []textfold.Token, ctx Context) (n int, f Found, ok boo
 	return n, f, ok
 }
 
-// readAbsolute reads a calendar day, with an optional weekday before it
-// ("mardi, le 20/10"), which must be the day's.
+// readAbsolute reads a calendar day, after an optional weekday that must be its ("mardi, le 20/10").
 func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	wd, named := weekday(ts[0].Folded)
 	skip := 0
@@ -156,15 +149,11 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	}
 	implied := y == noYear
 	if implied {
-		anchor := ctx.Session
-		if anchor.IsZero() {
-			anchor = ctx.Today
-		}
+		anchor := cmp.Or(ctx.Session, ctx.Today)
 		if anchor.IsZero() {
 			return fail("précisez l'année, par exemple 20 octobre 2026", true)
 		}
-		// The last such day on or before the session (the request was
-		// made for it); eight years back finds every 29 February.
+		// The last such day on or before the session; eight years back finds every 29 February.
 		for y = anchor.Year(); y > anchor.Year()-8; y-- {
 			if t, ok := Civil(y, m, d); ok && !t.After(anchor) {
 				break
@@ -185,9 +174,8 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	return n, Found{Day: t}, true
 }
 
-// readCalendar reads 2026-10-20, 20/10/2026, 20/10, 20.10.2026 or a day,
-// a month name, an optional dot and year. A two-digit year is no date:
-// Parse says why.
+// readCalendar reads 2026-10-20, 20/10/2026, 20/10, 20.10.2026 or a day, a month name,
+// an optional dot and year. A two-digit year is no date: Parse says why.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
 	if y, m, d, ok = ISOWord(w); ok {
@@ -241,9 +229,8 @@ const noYear = -1 // 0000 is a written year
 var numberWords = map[string]int{"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
 	"six": 6, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "quinze": 15}
 
-// readRelative reads a day named from today; mardi is the last Tuesday,
-// today included, mardi dernier before today. demain is read to be
-// refused for what it is.
+// readRelative reads a day named from today: mardi is the last Tuesday, today included,
+// mardi dernier before today; demain is read to be refused for what it is.
 func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	at := func(i int) string { return at(ts, i) }
 	n, back := 0, 0
@@ -261,19 +248,13 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	case w == "il" && at(1) == "y" && at(2) == "a":
 		count, ok := numberWords[at(3)]
 		if !ok {
-			if count, ok = number(at(3), 3); !ok {
-				return 0, Found{}, false
-			}
+			count, ok = number(at(3), 3)
 		}
-		switch at(4) {
-		case "jour", "jours":
-			back = count
-		case "semaine", "semaines":
-			back = 7 * count
-		default:
+		unit := map[string]int{"jour": 1, "jours": 1, "semaine": 7, "semaines": 7}[at(4)]
+		if !ok || unit == 0 {
 			return 0, Found{}, false
 		}
-		n = 5
+		n, back = 5, count*unit
 	default:
 		wd, ok := weekday(w)
 		if !ok {
@@ -354,11 +335,7 @@ func why(s string, ts []textfold.Token) string {
 	if _, ok := Month(ts[1].Folded); !ok {
 		return word(ts[1]) + " n'est pas un mois (janvier … décembre)"
 	}
-	rest := 2
-	if at(ts, rest) == "." {
-		rest++
-	}
-	if Digits(at(ts, rest)) {
+	if Digits(at(ts, 2)) || at(ts, 2) == "." && Digits(at(ts, 3)) {
 		return "l'année s'écrit en quatre chiffres, par exemple 2026"
 	}
 	return "écrivez par exemple " + Forms
@@ -377,8 +354,7 @@ func ambiguousMonth(folded string) bool { return folded == "ju" || folded == "ju
 var foldedMonths = [12]string{"janvier", "fevrier", "mars", "avril", "mai", "juin",
 	"juillet", "aout", "septembre", "octobre", "novembre", "decembre"}
 
-// Month reads a folded month name, whole or cut to three letters or more
-// that start only one month ("oct"; not "jui").
+// Month reads a folded month name, whole or its first three letters or more ("oct"; not "jui").
 func Month(w string) (time.Month, bool) {
 	found := time.Month(0)
 	for i, n := range foldedMonths {

@@ -10,11 +10,9 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Fold makes two spellings of the same French words equal: canonical
-// decomposition (NFD) with the combining marks dropped, lower case, œ → oe
-// and æ → ae, typographic apostrophes → ', white space runs → one space,
-// trimmed. So nœud, NŒUD and a decomposed nœud compare equal, as do å and
-// the ångström sign U+212B. Bytes that are not UTF-8 become U+FFFD.
+// Fold makes two spellings of the same French words equal: NFD without combining marks,
+// lower case, œ → oe, æ → ae, typographic apostrophes → ', space runs → one space, trimmed.
+// So nœud, NŒUD and a decomposed nœud are equal, as are å and U+212B; bad UTF-8 → U+FFFD.
 func Fold(s string) string {
 	// Printable ASCII, most words of a page, needs no normalization (and
 	// strings.ToLower returns a lower-case one without copying it).
@@ -62,16 +60,14 @@ type Token struct {
 	Start, End int
 }
 
-// joins reports whether r, between word runes, stays inside the word
-// (l'accès, avant-hier, id_ed25519_romeo); a slash or a dot only after a
-// digit (20/10/2026), so that « organisateurs.Non » is two words.
+// joins: r between word runes stays inside the word (l'accès, avant-hier, id_ed25519);
+// a slash or a dot only after a digit (20/10/2026): « organisateurs.Non » is two words.
 func joins(prev, r rune) bool {
 	return strings.ContainsRune("'’ʼ-_", r) || (r == '/' || r == '.') && unicode.IsDigit(prev)
 }
 
-// Tokens splits text into folded words (letters, digits, marks, and what
-// joins accepts inside) and marks (any other rune but white space): the
-// one split the acces.md rules and the date reader share.
+// Tokens splits text into folded words (letters, digits, marks, and what joins accepts
+// inside) and marks (other runes but spaces): the acces.md rules and dates share it.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
 	start, prev := -1, rune(0)
