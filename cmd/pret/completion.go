@@ -7,19 +7,19 @@ import (
 )
 
 // shells are cobra's four generators, each with the command's French
-// descriptions.
+// descriptions, in the order SuggestionsFor reads them.
 var shells = []struct {
 	name, short, example string
 	gen                  func(root *cobra.Command, ios *iostreams) error
 }{
 	{"bash", "Complétion pour bash", "  source <(pret completion bash)\n  pret completion bash > /etc/bash_completion.d/pret",
 		func(root *cobra.Command, ios *iostreams) error { return root.GenBashCompletionV2(ios.Out, true) }},
-	{"zsh", "Complétion pour zsh", "  pret completion zsh > \"${fpath[1]}/_pret\"",
-		func(root *cobra.Command, ios *iostreams) error { return root.GenZshCompletion(ios.Out) }},
 	{"fish", "Complétion pour fish", "  pret completion fish > ~/.config/fish/completions/pret.fish",
 		func(root *cobra.Command, ios *iostreams) error { return root.GenFishCompletion(ios.Out, true) }},
 	{"powershell", "Complétion pour PowerShell", "  pret completion powershell | Out-String | Invoke-Expression",
 		func(root *cobra.Command, ios *iostreams) error { return root.GenPowerShellCompletionWithDesc(ios.Out) }},
+	{"zsh", "Complétion pour zsh", "  pret completion zsh > \"${fpath[1]}/_pret\"",
+		func(root *cobra.Command, ios *iostreams) error { return root.GenZshCompletion(ios.Out) }},
 }
 
 func newCompletionCmd(a *app) *cobra.Command {

@@ -5,25 +5,22 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// pret's flags take typed values: a value is refused while the command
-// line is read, with a French reason, so that every flag error goes
-// through pflag's InvalidValueError and flagError (errors.go).
-//
-// Their Type is "string" on purpose: pflag quotes string defaults in the
-// help; the type name is never shown, since every usage names its value
-// with backquotes.
+// pret's flags take typed values, refused while the command line is read
+// with a French reason (pflag's InvalidValueError, then flagError). Their
+// Type is "string": pflag quotes string defaults in the help.
 
-// checkedValue is a string flag whose values check refuses.
+// checkedValue is a string flag whose values check refuses; refused is
+// one such value, for the flag walk test.
 type checkedValue struct {
-	p     *string
-	check func(string) error
-	// refused is a value this flag refuses; the flag walk test uses it.
+	p       *string
+	check   func(string) error
 	refused string
 }
 
@@ -37,9 +34,6 @@ func (v *checkedValue) Set(s string) error {
 	return nil
 }
 func (v *checkedValue) refusedExample() string { return v.refused }
-
-// The check functions a flag takes: checkText refuses control characters,
-// so that nothing typed can drive the terminal when it is printed back.
 
 // pathFlag adds a flag that takes a path: not empty, no control character.
 func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
@@ -67,9 +61,21 @@ func (v *choiceValue) Set(s string) error {
 }
 func (v *choiceValue) refusedExample() string { return "zzz" }
 
-func choiceFlag(fs *pflag.FlagSet, p *string, name, def, what string, choices []string, usage string) {
+// choiceFlag adds a choiceValue flag to c, and makes the shells complete
+// its words.
+func choiceFlag(c *cobra.Command, p *string, name, def, what string, choices []string, usage string) {
 	*p = def
-	fs.Var(&choiceValue{p: p, what: what, choices: choices}, name, usage)
+	c.Flags().Var(&choiceValue{p: p, what: what, choices: choices}, name, usage)
+	// Fails only for an unknown flag or a second registration.
+	_ = c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var words []cobra.Completion
+		for _, w := range choices {
+			if strings.HasPrefix(w, typed) {
+				words = append(words, w)
+			}
+		}
+		return words, cobra.ShellCompDirectiveNoFileComp
+	})
 }
 
 func checkPath(s string) error {
@@ -80,13 +86,12 @@ func checkPath(s string) error {
 }
 
 // checkTypedDay checks the form of a date as people type it (dates.Parse);
-// the day itself (today, not in the future) waits for the command.
+// a refusal that depends on today or the session (Contextual) waits for
+// the command's own Parse.
 func checkTypedDay(s string) error {
 	if err := checkText(s); err != nil {
 		return err
 	}
-	// Today and the session are not known yet: a refusal that depends on
-	// them (dates.Error.Contextual) waits for the command's own Parse.
 	var de *dates.Error
 	if _, err := dates.Parse(s, dates.Context{}); errors.As(err, &de) && !de.Contextual {
 		return errors.New(de.Reason)

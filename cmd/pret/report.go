@@ -21,7 +21,7 @@ func (f *reportFlags) add(c *cobra.Command, formats ...string) {
 	if len(formats) == 0 {
 		formats = checklist.Formats
 	}
-	choiceFlag(c.Flags(), &f.format, "format", "texte", "format", formats, "`FORMAT` de sortie : "+frenchList(formats))
+	choiceFlag(c, &f.format, "format", "texte", "format", formats, "`FORMAT` de sortie : "+frenchList(formats))
 	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
 }
 
