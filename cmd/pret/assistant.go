@@ -55,13 +55,9 @@ func runWizard(cfg *Config, ios *iostreams) error {
 	return w.Run()
 }
 
-// finishedWizard is the exit code of a wizard that ran to its last
-// screen: 0, even when its checklist still fails. What is left to do is
-// on that screen, each step with its command; "go run ./cmd/pret" would
-// otherwise print Go's English "exit status 1" under it. No script reads
-// this code (the wizard needs a terminal): `pret verifier` is the command
-// whose exit code says whether everything is ready. An error that is not
-// the report's verdict (standard output lost) stays an error.
+// finishedWizard: a wizard that ran to its last screen exits 0 even when
+// its checklist fails (the screen says what is left; `pret verifier` is
+// the exit code scripts read). Another error (output lost) stays.
 func finishedWizard(err error) error {
 	var verdict *silentExit
 	if errors.As(err, &verdict) {
@@ -70,8 +66,7 @@ func finishedWizard(err error) error {
 	return err
 }
 
-// wrappingWriter re-flows what the wizard prints for the terminal's width:
-// the wizard writes whole lines, so each write wraps on its own.
+// wrappingWriter wraps each write (the wizard's are whole lines).
 type wrappingWriter struct{ ios *iostreams }
 
 func (w wrappingWriter) Write(p []byte) (int, error) {

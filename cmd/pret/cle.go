@@ -50,9 +50,8 @@ d'environnement ne prend la passphrase elle-même.`,
 	return c
 }
 
-// runClePublic prints the public key line, as the .pub holds it: from the
-// .pub when it matches the private key, else rebuilt from the private
-// key's public half (no passphrase needed). Nothing is created.
+// runClePublic prints the public key line: the .pub's when it matches
+// the private key, else rebuilt from its public half.
 func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
 	if passFile != "" {
 		return usageError("pret cle --publique, sans --passphrase-file", "--publique ne crée rien : --passphrase-file n'y sert pas")
@@ -85,9 +84,7 @@ func runCle(store keys.Store, passFile string, ios *iostreams) error {
 	}
 	source := func() ([]byte, error) {
 		switch {
-		// Reading "-" from a terminal would show the passphrase as it is
-		// typed: it is asked the proper way, echo off and twice, or
-		// refused (passphraseFromArg) when nothing can ask.
+		// "-" on a terminal would show it: asked echo off, or refused.
 		case passFile == "" && ios.Interactive(), passFile == "-" && ios.inTTY && ios.Interactive():
 			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
 		case passFile != "":

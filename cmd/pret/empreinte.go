@@ -72,8 +72,7 @@ func runEmpreinte(cfg *Config, path string, art bool, ios *iostreams) error {
 		return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s", checklist.Escape(msg))
 	}
 	for _, fp := range fps {
-		// The comment comes from the file: escaped as ssh-keygen does
-		// (\033), line breaks and bidi controls too.
+		// Escaped as ssh-keygen does (\033), bidi controls too.
 		fmt.Fprintln(ios.Out, checklist.Escape(fp.Line()))
 		if art {
 			fmt.Fprint(ios.Out, fp.Randomart())

@@ -17,11 +17,8 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// Exit codes (cli.md, apprenant.md). This file is the only place that
-// turns an error into one: packages below cmd return errors that say what
-// happened, and exitCode decides. One exception to "1: a check failed":
-// the wizard, once it has run to its last screen, exits 0 whatever its
-// checklist says (assistant.go, finishedWizard).
+// Exit codes (cli.md, apprenant.md): only exitCode turns an error into
+// one (and finishedWizard, assistant.go, makes a finished wizard exit 0).
 const (
 	exitOK          = 0
 	exitFailed      = 1 // a check failed, an action was refused, or something unexpected broke
@@ -40,15 +37,13 @@ func refusedError(hint, format string, args ...any) error {
 	return &onboarding.Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// silentExit carries an exit code whose reason was already printed (a
-// failed check in a report).
+// silentExit carries an exit code whose reason was already printed.
 type silentExit struct{ code int }
 
 func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.code) }
 
-// exitCode reports err on stderr the way cli.md says and picks the code.
-// Messages name files and quote values: escaped, so that nothing from a
-// file or a file name can act on the terminal.
+// exitCode reports err on stderr as cli.md says, escaped, and picks the
+// code.
 func exitCode(err error, stderr io.Writer) int {
 	var (
 		silent *silentExit
@@ -78,10 +73,8 @@ func exitCode(err error, stderr io.Writer) int {
 	return code
 }
 
-// describeError says an unforeseen error in French: the path it concerns
-// and the reason the system gave, translated by safefile (the one
-// translation of system errors). The packages of pret write theirs in
-// French.
+// describeError says an unforeseen error in French: its path, and the
+// system's reason translated by safefile.
 func describeError(err error) string {
 	var (
 		fe    *safefile.Error
@@ -102,8 +95,7 @@ func describeError(err error) string {
 	return err.Error()
 }
 
-// flagError turns pflag's typed errors into French; it is cobra's
-// FlagErrorFunc, so every flag of every command goes through it.
+// flagError is cobra's FlagErrorFunc: pflag's typed errors in French.
 func flagError(c *cobra.Command, err error) error {
 	hint := fmt.Sprintf("« %s --help » liste les options", c.CommandPath())
 	var (
@@ -130,9 +122,8 @@ func flagError(c *cobra.Command, err error) error {
 	return usageError(hint, "ligne de commande refusée : %s", err.Error())
 }
 
-// suggestFlags are the long flags of c a mistyped name may have meant,
-// by cobra's own rule for commands (edit distance, or a prefix): each
-// flag stands for a command of a tree made for the question.
+// suggestFlags are the flags of c a mistyped name may have meant, by
+// cobra's rule for commands: each flag stands for a command of a tree.
 func suggestFlags(c *cobra.Command, typed string) []string {
 	names := &cobra.Command{SuggestionsMinimumDistance: 2}
 	c.Flags().VisitAll(func(f *pflag.Flag) {
@@ -150,8 +141,7 @@ func flagName(f *pflag.Flag) string {
 	return "--" + f.Name
 }
 
-// expected says what a flag takes: pret's own flag types give their
-// reason in French; pflag's built-in ones (English) are named here.
+// expected says what a flag takes: pflag's types give English reasons.
 func expected(e *pflag.InvalidValueError) string {
 	switch e.GetFlag().Value.Type() {
 	case "bool":

@@ -8,8 +8,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// settingAnnotation marks the flags of config keys: the help lists them
-// apart, once, with their PRET_ variable.
+// settingAnnotation marks the flags of config keys, listed apart.
 const settingAnnotation = "pret-reglage"
 
 const usageTemplate = `Utilisation :{{if .Runnable}}
@@ -46,8 +45,7 @@ func init() {
 	})
 	cobra.AddTemplateFunc("settingOptions", func(c *cobra.Command) string {
 		if c.HasParent() {
-			// The settings a command names in its help (valider's
-			// grades) are listed in full; the others once, in pret --help.
+			// Those a command names (valider's grades) in full.
 			own := strings.Fields(c.Annotations[settingAnnotation])
 			listed := flagUsages(c.InheritedFlags(), func(f *pflag.Flag) bool {
 				return isSetting(f) && slices.Contains(own, f.Annotations[settingAnnotation][0])

@@ -56,8 +56,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 	return c
 }
 
-// runLivrables prints the checked files; the exit code is 1 if one is
-// invalid (with --strict, a warning makes a file invalid).
+// runLivrables prints the checked files; exit 1 if one is invalid.
 func runLivrables(ctx context.Context, cfg *Config, dir string, rf reportFlags, submitting bool, wait time.Duration, ios *iostreams) error {
 	if wait <= 0 {
 		return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", wait)

@@ -25,14 +25,12 @@ func pretMain() int {
 	return run(context.Background(), os.Args[1:], systemStreams(os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run executes one command line through the cobra tree and returns its
-// exit code; the in-process tests call it with fake streams.
+// run executes one command line and returns its exit code.
 func run(ctx context.Context, args []string, ios *iostreams) int {
 	ios = ios.checkedOut()
 	completing := len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd)
 	if completing {
-		// The shells ask in the background and throw stderr away; cobra
-		// writes its English debugging line there, so nobody reads it.
+		// cobra's English debugging line goes to stderr, which the shells drop.
 		quiet := *ios
 		quiet.Err = io.Discard
 		ios = &quiet
@@ -41,8 +39,7 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 	if completing {
 		plainUsages(root)
 	}
-	// cobra reads os.Args for nil arguments: an in-process run with none
-	// must not see the test binary's.
+	// cobra reads os.Args for nil arguments.
 	root.SetArgs(append([]string{}, args...))
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
@@ -50,9 +47,8 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 	return exitCode(ios.outputError(root.ExecuteContext(ctx)), ios.Err)
 }
 
-// plainUsages drops the backquotes that name a flag's value in the help
-// ("`FICHIER` de configuration"): the shells show flag usages as they
-// are, next to each completion.
+// plainUsages drops the backquotes naming a flag's value: the shells
+// show usages as they are.
 func plainUsages(c *cobra.Command) {
 	strip := func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") }
 	c.LocalFlags().VisitAll(strip)
@@ -72,10 +68,9 @@ func guarded(f func() error) error {
 	return f()
 }
 
-// handleSignals turns SIGINT and SIGTERM into a clean exit: the write in
-// progress ends, the terminal gets its settings back, and the exit code is
-// 130 (or 143 for SIGTERM). Ctrl-C at a survey question never gets here:
-// survey reads it as a key in raw mode and returns an error instead.
+// handleSignals turns SIGINT and SIGTERM into a clean exit (130, 143):
+// the write in progress ends and the terminal gets its settings back.
+// Ctrl-C at a survey question is a key in raw mode, never a signal.
 func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 	var saved *term.State
 	if term.IsTerminal(int(stdin.Fd())) {

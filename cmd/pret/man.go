@@ -16,8 +16,7 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// newManCmd is the hidden `pret man DOSSIER`: the release (GoReleaser)
-// writes the manual pages with it.
+// newManCmd is the hidden `pret man DOSSIER`, for the release.
 func newManCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:     "man DOSSIER",
@@ -31,8 +30,7 @@ func newManCmd(a *app) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// SOURCE_DATE_EPOCH: a release rebuilt from the same commit
-			// has the same pages.
+			// A release rebuilt from the same commit has the same pages.
 			date := time.Now()
 			if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
 				n, err := strconv.ParseInt(epoch, 10, 64)
@@ -66,14 +64,11 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 		}
 	}
 	walk(root)
-	// Every page's path is checked before the folder is made or a page
-	// written: a link at any page name (pret-acces.1 -> the key), a folder
-	// below the key's or a folder in the way of a page is refused with
-	// nothing written.
+	// Every path is checked before anything is written: a link at a page
+	// name (pret-acces.1 -> the key), or a folder in the way, is refused.
 	paths := make([]string, len(pages))
 	for i, c := range pages {
-		// Not filepath.Join: it would clean "lien/.." lexically, where
-		// the system goes up from the link's target.
+		// Not filepath.Join: it would clean "lien/.." lexically.
 		paths[i] = dir + string(filepath.Separator) + pageName(c) + ".1"
 		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
 			return err
@@ -88,8 +83,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	when := fmt.Sprintf("%s %d", frenchMonths[date.Month()-1], date.Year())
 	for i, c := range pages {
 		page := manPage(c, when, "pret "+version)
-		// Checked again just before the write: the folder exists now, and
-		// a link may have appeared in it.
+		// Again: the folder exists now, and a link may have appeared.
 		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
 			return err
 		}
@@ -103,9 +97,8 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 
 func pageName(c *cobra.Command) string { return strings.ReplaceAll(c.CommandPath(), " ", "-") }
 
-// manPage is one manual page in roff, in French. pret writes roff itself:
-// cobra/doc would bring a Markdown renderer for a page written once per
-// release.
+// manPage is one manual page in roff, in French (cobra/doc would bring
+// a Markdown renderer).
 func manPage(c *cobra.Command, date, source string) string {
 	var b strings.Builder
 	name := pageName(c)
@@ -135,14 +128,12 @@ func manPage(c *cobra.Command, date, source string) string {
 }
 
 func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
-	first := true
+	if flags.HasAvailableFlags() {
+		fmt.Fprintf(b, ".SH %s\n", title)
+	}
 	flags.VisitAll(func(f *pflag.Flag) {
 		if f.Hidden {
 			return
-		}
-		if first {
-			fmt.Fprintf(b, ".SH %s\n", title)
-			first = false
 		}
 		placeholder, usage := pflag.UnquoteUsage(f)
 		b.WriteString(".TP\n")
@@ -163,9 +154,8 @@ func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
 	})
 }
 
-// roffText escapes text for roff: backslashes, and a line starting with a
-// dot or a quote, which roff would read as a request. The help's
-// backquotes (its markup for values) are dropped.
+// roffText escapes backslashes, and a line starting with a dot or a
+// quote (a roff request); the help's backquotes are dropped.
 func roffText(s string) string {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", "")
 	lines := strings.Split(s, "\n")

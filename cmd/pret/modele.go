@@ -36,8 +36,7 @@ remplacé.`,
 	}
 }
 
-// runModele writes the model named by path's base name, never on key
-// nor in its folder, and never over a file.
+// runModele writes the model named by path's base name, never over a file.
 func runModele(path string, key keys.Store, ios *iostreams) error {
 	if err := checkOutput(key, path, "le fichier à écrire"); err != nil {
 		return err

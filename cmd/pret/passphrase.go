@@ -10,25 +10,20 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// maxPassphraseLine is the longest first line a passphrase file may
-// have. Longer is refused, never cut: a cut passphrase is one the person
-// does not know.
+// maxPassphraseLine: longer is refused, never cut (a cut passphrase is
+// one the person does not know).
 const maxPassphraseLine = 4096
 
-// passphraseFromFile returns the first line of the passphrase file (of
-// stdin for "-"), its newline removed. The file goes through the bounded
-// reader: a FIFO or a device is refused at once, a file over 4 Kio is
-// refused, and so is a line holding a character nobody could type
-// (onboarding.Untypable: a BOM, an invisible mark, a control), by its
-// code point. Neither the content nor a part of it ever appears in an
-// error.
+// passphraseFromFile returns the first line of the file (stdin for
+// "-"), read by the bounded reader, without its newline; a line with a
+// character nobody could type (onboarding.Untypable) is refused. No
+// error ever shows the content.
 func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	tooLong := usageError("écrivez la passphrase seule sur la première ligne du fichier",
 		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
 	var first []byte
 	if path == "-" {
-		// Only the first line is read: a writer that keeps the pipe open
-		// after it does not make pret wait.
+		// Only the first line: a writer keeping the pipe open is no wait.
 		line, err := bufio.NewReaderSize(io.LimitReader(stdin, maxPassphraseLine+2), maxPassphraseLine+2).ReadSlice('\n')
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -58,15 +53,14 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 		return nil, tooLong
 	}
 	if err := onboarding.Untypable(string(line)); err != nil {
-		// An editor's mark, not something typed: a key made with it, or
-		// a signature asked with it, would need this file forever.
+		// An editor's mark: a key made with it would need this file forever.
 		return nil, refusedError("enregistrez le fichier sans ce caractère (en UTF-8 sans BOM), ou tapez la passphrase dans le terminal", "fichier de passphrase refusé : %v", err)
 	}
 	return bytes.Clone(line), nil
 }
 
-// passphraseFromArg is --passphrase-file's value read: "-" on a terminal
-// is refused, since what is typed would show.
+// passphraseFromArg reads --passphrase-file; "-" on a terminal would
+// show what is typed.
 func passphraseFromArg(path string, ios *iostreams) ([]byte, error) {
 	if path == "-" && ios.inTTY {
 		return nil, usageError("sans --passphrase-file, pret la demande sans écho dans le terminal ; ou redirigez un fichier : --passphrase-file - < FICHIER",

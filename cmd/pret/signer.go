@@ -49,8 +49,7 @@ func runSigner(cfg *Config, args []string, passFile string, ios *iostreams) erro
 	if len(args) == 1 {
 		file = args[0]
 	}
-	// The key guard first: a path on the key is refused as such, even
-	// when the name does not exist yet.
+	// The key guard first, even for a name that does not exist.
 	if err := checkOutput(cfg.Key, file, "le fichier à signer"); err != nil {
 		return err
 	}
@@ -65,8 +64,7 @@ func runSigner(cfg *Config, args []string, passFile string, ios *iostreams) erro
 	return signAccess(cfg, file, passFile, ios)
 }
 
-// checkPassSource refuses, before anything is read or written, a run
-// that will need the passphrase and has no way to get it.
+// checkPassSource refuses early a run with no way to get the passphrase.
 func checkPassSource(passFile string, ios *iostreams, command string) error {
 	switch {
 	case passFile != "" && passFile != "-":
@@ -79,10 +77,8 @@ func checkPassSource(passFile string, ios *iostreams, command string) error {
 	return nil
 }
 
-// signAccess is the signature step of `pret signer` and `pret acces
-// --signer`, once both have refused a file on the key: every refusal
-// first, then the passphrase (three tries on a terminal, one from a
-// file), then the file rewritten whole.
+// signAccess signs for `pret signer` and `pret acces --signer`: every
+// refusal first, then the passphrase, then the file rewritten whole.
 func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	plan, err := accessSigner(cfg, file).Prepare()
 	if err != nil {

@@ -24,9 +24,8 @@ ne se connecte nulle part.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, _ := os.UserHomeDir()
-			// Never wrapped: it is a file's text, to copy as it is. The
-			// key's path and HOME are escaped alike (so ~ still stands
-			// for HOME): no control from them reaches the terminal.
+			// Never wrapped: a file's text. Both escaped alike, so ~ still
+			// stands for HOME.
 			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(checklist.Escape(a.cfg.Key.PrivatePath()), checklist.Escape(home)))
 			return err
 		},

@@ -46,8 +46,7 @@ func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	// When the configured acces.md is absent, the one the wizard last
-	// wrote in another folder (the state remembers it).
+	// Absent: the one the wizard last wrote (the state remembers it).
 	if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) {
 		if st, err := onboarding.LoadState(cfg.StatePath); err == nil && st.File != "" {
 			if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
@@ -62,8 +61,7 @@ func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	// Everything passes: say what comes next (texte only; json and junit
-	// are read by programs).
+	// Everything passes: what comes next (texte only).
 	if rf.format == "texte" {
 		fmt.Fprintln(ios.Out)
 		io.WriteString(ios.Out, ios.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: cfg.Channel, Store: s.Store, Home: s.Home,
@@ -72,8 +70,7 @@ func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
 	return nil
 }
 
-// learnerReport is `pret verifier`'s checklist, also the wizard's last
-// step, for the acces.md at accessFile.
+// learnerReport is `pret verifier`'s checklist, and the wizard's last.
 func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 	state, serr, err := loadState(cfg.StatePath)
 	if err != nil {
@@ -86,8 +83,7 @@ func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 	}
 	report := l.Check()
 	if serr != nil {
-		// The check reads the state: an unreadable one is its failure,
-		// said with the path, not "nothing recorded".
+		// An unreadable state is this check's failure, not "nothing recorded".
 		for i := range report.Checks {
 			if c := &report.Checks[i]; c.ID == "access-date" {
 				c.Status, c.Message, c.Fix = checklist.Fail, serr.Error(), serr.Hint()
@@ -97,8 +93,7 @@ func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 	return report, nil
 }
 
-// loadState reads the state file; an unreadable one is an empty state
-// and its StateError, for the caller to say.
+// loadState reads the state; an unreadable one is empty, with its error.
 func loadState(path string) (*onboarding.State, *onboarding.StateError, error) {
 	state, err := onboarding.LoadState(path)
 	var serr *onboarding.StateError

@@ -9,10 +9,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version, commit and date are stamped by the release build
-// (.goreleaser.yaml: -ldflags "-X main.version=… -X main.commit=… -X
-// main.date=…"); a go install leaves them empty and the module's build
-// information fills in what it knows.
+// version, commit and date are stamped by the release (.goreleaser.yaml
+// -ldflags -X); else the build information fills in what it knows.
 var version, commit, date = "dev", "", ""
 
 func newVersionCmd(a *app) *cobra.Command {
@@ -28,8 +26,7 @@ func newVersionCmd(a *app) *cobra.Command {
 	}
 }
 
-// versionLine is "pret VERSION (commit …, goX.Y)", for `pret version` and
-// `pret --version`.
+// versionLine is "pret VERSION (commit …, goX.Y)".
 func versionLine() string {
 	v, c := version, commit
 	if info, ok := debug.ReadBuildInfo(); ok {
