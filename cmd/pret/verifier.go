@@ -34,40 +34,36 @@ sinon. Formats json et junit pour la CI.`,
   pret verifier --format junit > pret.xml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVerifier(a.cfg, rf, a.io)
+			s, err := settings(a.cfg)
+			if err != nil {
+				return err
+			}
+			// Absent: the one the wizard last wrote (the state remembers it).
+			if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) {
+				if st, err := onboarding.LoadState(a.cfg.StatePath); err == nil && st.File != "" {
+					if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
+						s.File = st.File
+					}
+				}
+			}
+			report, err := learnerReport(a.cfg, s.File)
+			if err == nil {
+				err = writeReport(a.io, report, rf)
+			}
+			if err != nil {
+				return err
+			}
+			// Everything passes: what comes next (texte only).
+			if rf.format == "texte" {
+				fmt.Fprintln(a.io.Out)
+				io.WriteString(a.io.Out, a.io.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: a.cfg.Channel, Store: s.Store, Home: s.Home,
+					GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
+			}
+			return nil
 		},
 	}
 	rf.add(c)
 	return c
-}
-
-func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
-	s, err := settings(cfg)
-	if err != nil {
-		return err
-	}
-	// Absent: the one the wizard last wrote (the state remembers it).
-	if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) {
-		if st, err := onboarding.LoadState(cfg.StatePath); err == nil && st.File != "" {
-			if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
-				s.File = st.File
-			}
-		}
-	}
-	report, err := learnerReport(cfg, s.File)
-	if err == nil {
-		err = writeReport(ios, report, rf)
-	}
-	if err != nil {
-		return err
-	}
-	// Everything passes: what comes next (texte only).
-	if rf.format == "texte" {
-		fmt.Fprintln(ios.Out)
-		io.WriteString(ios.Out, ios.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: cfg.Channel, Store: s.Store, Home: s.Home,
-			GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
-	}
-	return nil
 }
 
 // learnerReport is `pret verifier`'s checklist, and the wizard's last.
