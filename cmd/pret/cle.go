@@ -85,7 +85,7 @@ func runCle(store keys.Store, passFile string, ios *iostreams) error {
 	source := func() ([]byte, error) {
 		switch {
 		// "-" on a terminal would show it: asked echo off, or refused.
-		case passFile == "" && ios.Interactive(), passFile == "-" && ios.inTTY && ios.Interactive():
+		case (passFile == "" || passFile == "-") && ios.Interactive():
 			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
 		case passFile != "":
 			return passphraseFromArg(passFile, ios)
@@ -98,11 +98,6 @@ func runCle(store keys.Store, passFile string, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	reportKey(ios, store, res)
-	return nil
-}
-
-func reportKey(ios *iostreams, store keys.Store, res *onboarding.KeyResult) {
 	for _, p := range res.Removed {
 		fmt.Fprintf(ios.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", checklist.Escape(p))
 	}
@@ -116,7 +111,11 @@ func reportKey(ios *iostreams, store keys.Store, res *onboarding.KeyResult) {
 		fmt.Fprintf(ios.Out, "Clé publique recréée depuis la clé privée : %s\n", checklist.Escape(store.PublicPath()))
 	}
 	for _, w := range res.Warnings {
-		warn(ios, w)
+		fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(w.Msg))
+		if w.Hint != "" {
+			fmt.Fprintf(ios.Err, "pret: conseil : %s\n", checklist.Escape(w.Hint))
+		}
 	}
 	fmt.Fprintln(ios.Out, checklist.Escape(res.Line))
+	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/onboarding"
 )
 
 // Config is what the commands need from flags, environment and file;
@@ -418,4 +419,14 @@ func mustExist(path string) error {
 		return usageError("vérifiez le chemin", "introuvable : %s", checklist.Escape(path))
 	}
 	return nil
+}
+
+// keyFiles is where keys (which imports no other package of pret) meets
+// safefile's bounded reader and never-replacing writer.
+var keyFiles keys.Files = safefile.KeyFiles{}
+
+// checkOutput refuses (exit 2) an output on the key, its .pub, or in or
+// below its folder; every command that writes a file calls it first.
+func checkOutput(store keys.Store, path, setting string) error {
+	return onboarding.CheckOutputs(store, onboarding.Output{Path: path, Setting: setting})
 }

@@ -37,7 +37,12 @@ func (v *checkedValue) refusedExample() string { return v.refused }
 
 // pathFlag adds a flag that takes a path: not empty, no control character.
 func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
-	fs.Var(&checkedValue{p: p, check: checkPath}, name, usage)
+	fs.Var(&checkedValue{p: p, check: func(s string) error {
+		if s == "" {
+			return errors.New("chemin vide")
+		}
+		return checkText(s)
+	}}, name, usage)
 }
 
 // choiceValue is a flag that takes one of a few words, compared without
@@ -76,13 +81,6 @@ func choiceFlag(c *cobra.Command, p *string, name, def, what string, choices []s
 		}
 		return words, cobra.ShellCompDirectiveNoFileComp
 	})
-}
-
-func checkPath(s string) error {
-	if s == "" {
-		return errors.New("chemin vide")
-	}
-	return checkText(s)
 }
 
 // checkTypedDay checks the form of a date as people type it (dates.Parse);

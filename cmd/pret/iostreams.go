@@ -69,20 +69,11 @@ func (c *checkedWriter) Write(p []byte) (n int, err error) {
 	return n, c.err
 }
 
-func (s *iostreams) checkedOut() *iostreams {
-	if _, ok := s.Out.(*checkedWriter); ok {
-		return s
-	}
-	c := *s
-	c.Out = &checkedWriter{w: s.Out}
-	return &c
-}
-
-// outputError turns a success, or a silentExit, into the failed write's
+// outcome turns a success, or a silentExit, into the failed write's
 // error; another error stands.
-func (s *iostreams) outputError(err error) error {
+func (c *checkedWriter) outcome(err error) error {
 	var silent *silentExit
-	if c, ok := s.Out.(*checkedWriter); ok && c.err != nil && (err == nil || errors.As(err, &silent)) {
+	if c.err != nil && (err == nil || errors.As(err, &silent)) {
 		return c.err
 	}
 	return err

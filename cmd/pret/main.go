@@ -27,13 +27,11 @@ func pretMain() int {
 
 // run executes one command line and returns its exit code.
 func run(ctx context.Context, args []string, ios *iostreams) int {
-	ios = ios.checkedOut()
+	out, streams := &checkedWriter{w: ios.Out}, *ios
+	streams.Out, ios = out, &streams
 	completing := len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd)
 	if completing {
-		// cobra's English debugging line goes to stderr, which the shells drop.
-		quiet := *ios
-		quiet.Err = io.Discard
-		ios = &quiet
+		ios.Err = io.Discard // cobra's English debugging line; the shells drop it
 	}
 	root := newApp(ios).rootCommand()
 	if completing {
@@ -44,7 +42,7 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
-	return exitCode(ios.outputError(root.ExecuteContext(ctx)), ios.Err)
+	return exitCode(out.outcome(root.ExecuteContext(ctx)), ios.Err)
 }
 
 // plainUsages drops the backquotes naming a flag's value: the shells

@@ -39,11 +39,17 @@ func newManCmd(a *app) *cobra.Command {
 				}
 				date = time.Unix(n, 0).UTC()
 			}
-			store, err := a.guardStore()
+			// The key to protect: the configured one, else the default
+			// place; with neither, nothing is written.
+			cfg, _, err := loadConfig(a.v, a.configFlag)
 			if err != nil {
-				return err
+				home, herr := expandHome("~/.ssh")
+				if herr != nil {
+					return err
+				}
+				cfg = &Config{Key: keys.Store{Dir: home, Name: "id_ed25519_romeo", Files: keyFiles}}
 			}
-			return runMan(args[0], cmd.Root(), date, store, a.io)
+			return runMan(args[0], cmd.Root(), date, cfg.Key, a.io)
 		},
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/onboarding"
 )
 
 // app is what the commands share: the streams, the one viper instance
@@ -155,12 +154,5 @@ func maxArgs(n int, hint string) cobra.PositionalArgs {
 			return usageError(hint, "%s : %d chemins donnés, %d au plus", cmd.CommandPath(), len(args), n)
 		}
 		return nil
-	}
-}
-
-func warn(ios *iostreams, w onboarding.Warning) {
-	fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(w.Msg))
-	if w.Hint != "" {
-		fmt.Fprintf(ios.Err, "pret: conseil : %s\n", checklist.Escape(w.Hint))
 	}
 }
