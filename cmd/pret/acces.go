@@ -84,8 +84,7 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 	return c
 }
 
-// runAcces records a declaration (asked on a terminal when status is
-// empty) and writes acces.md; date is as typed, empty for the default.
+// runAcces records a declaration (asked when status is empty), writes acces.md.
 func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool, passFile string) error {
 	s, err := settings(cfg)
 	if err != nil {
@@ -100,8 +99,7 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 			return err
 		}
 	}
-	// Its records are the defaults; an unreadable one is said once, at
-	// the end (or by the question on a terminal).
+	// Its records are the defaults; an unreadable one is said at the end.
 	state, serr, err := loadState(s.StatePath)
 	if err != nil {
 		return err

@@ -56,8 +56,7 @@ func runWizard(cfg *Config, ios *iostreams) error {
 }
 
 // finishedWizard: a wizard that ran to its last screen exits 0 even when
-// its checklist fails (the screen says what is left; `pret verifier` is
-// the exit code scripts read). Another error (output lost) stays.
+// its checklist fails (`pret verifier` is the exit code scripts read).
 func finishedWizard(err error) error {
 	var verdict *silentExit
 	if errors.As(err, &verdict) {

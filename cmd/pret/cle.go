@@ -50,8 +50,7 @@ d'environnement ne prend la passphrase elle-même.`,
 	return c
 }
 
-// runClePublic prints the public key line: the .pub's when it matches
-// the private key, else rebuilt from its public half.
+// runClePublic prints the .pub line, or one rebuilt from the private key.
 func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
 	if passFile != "" {
 		return usageError("pret cle --publique, sans --passphrase-file", "--publique ne crée rien : --passphrase-file n'y sert pas")

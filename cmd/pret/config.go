@@ -38,9 +38,8 @@ type Config struct {
 	Today                                  time.Time // the civil day of now, or PRET_AUJOURDHUI (tests)
 }
 
-// configKey is one setting: its key in the file (flag: "-" for ".";
-// variable: PRET_ and capitals, "_" for "."), default, flag usage, the
-// form a refusal names, and the check of a value from any source.
+// configKey is one setting: file key (flag: "." as "-"; variable: PRET_
+// and capitals), default, usage, the form refusals name, and its check.
 type configKey struct {
 	key, def, usage, form string
 	check                 func(string) error
@@ -74,8 +73,7 @@ func lookupKey(key string) (configKey, bool) {
 	return configKeys[max(i, 0)], i >= 0
 }
 
-// bindConfigFlags gives every config key its flag on the root command,
-// bound to a's viper (which falls back on the flag's default).
+// bindConfigFlags gives every key its flag on root, bound to a.v.
 func (a *app) bindConfigFlags(root *cobra.Command) {
 	fs := root.PersistentFlags()
 	for _, k := range configKeys {
@@ -89,8 +87,7 @@ func (a *app) bindConfigFlags(root *cobra.Command) {
 	a.v.AutomaticEnv()
 }
 
-// loadConfig applies flag > PRET_… variable > config file > default on
-// v; the warning names the file's unknown keys.
+// loadConfig applies flag > PRET_… variable > file > default on v.
 func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, err error) {
 	path := configFlag
 	if path == "" {
@@ -105,8 +102,7 @@ func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, e
 			return nil, "", err
 		}
 	}
-	// Every final value, whichever source gave it: an empty cle.dossier
-	// would put the key in the current folder.
+	// An empty cle.dossier, say, would put the key in the current folder.
 	for _, k := range configKeys {
 		if err := checkSetting(k.key, configValue(v, k.key)); err != nil {
 			return nil, "", usageError(fmt.Sprintf("corrigez %s (option --%s, variable %s ou fichier de configuration)", k.key, flagOf(k.key), envOf(k.key)), "%v", err)
@@ -146,9 +142,8 @@ func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, e
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
-// readConfigFile merges the file's known settings into v, and returns
-// the warning for its unknown keys. The bounded reader: a FIFO, a device
-// or 3 GB never reach the parser.
+// readConfigFile merges the file into v, by the bounded reader, and
+// returns the warning for its unknown keys.
 func readConfigFile(v *viper.Viper, path string) (string, error) {
 	data, err := safefile.Read(path, safefile.Config, safefile.FollowLink)
 	if err != nil {
@@ -166,11 +161,9 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 	return unknownWarning(unknown, path), nil
 }
 
-// parseConfigFile reads a config file's known settings into viper's
-// sections, and names the unknown keys. It walks yaml.Node for the line
-// of each refusal and for keys compared without case; merge keys are
-// refused, so no alias makes the walk expand. A second document is
-// refused, never silently dropped.
+// parseConfigFile walks yaml.Node, for the line of each refusal and keys
+// compared without case; merge keys are refused, so no alias makes the
+// walk expand, and so is a second document.
 func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err error) {
 	var doc, next yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -273,8 +266,7 @@ func yamlKind(v *yaml.Node) string {
 	return "une valeur de type " + strings.TrimPrefix(v.Tag, "!!")
 }
 
-// unknownWarning is the one warning for all unknown keys: their count
-// and the first three names, unless a name may be a piece of a key.
+// unknownWarning: the count and first three names (never a key piece).
 func unknownWarning(unknown []string, path string) string {
 	var names []string
 	for _, n := range unknown[:min(3, len(unknown))] {
@@ -295,8 +287,7 @@ func unknownWarning(unknown []string, path string) string {
 	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), list, checklist.Escape(path))
 }
 
-// checkSetting checks a setting's final value, whichever source gave it.
-// The value is never quoted: it may be a piece of a key.
+// checkSetting checks a final value, never quoted (it may be a key piece).
 func checkSetting(key string, raw any) error {
 	k, _ := lookupKey(key)
 	s, ok := raw.(string)
@@ -310,9 +301,8 @@ func checkSetting(key string, raw any) error {
 }
 
 // configValue is key's value. An empty grade variable is a value ("no
-// grade", which Moodle's import skips); for the other keys an empty
-// variable stays unset, as viper has it: an empty PRET_CLE_DOSSIER= left
-// in a shell is no reason to put the key in the current folder.
+// grade"); for other keys it stays unset, as viper has it: an empty
+// PRET_CLE_DOSSIER= left in a shell must not mean the current folder.
 func configValue(v *viper.Viper, key string) string {
 	if strings.HasPrefix(key, "feuille.") {
 		v.AllowEmptyEnv(true) // viper reads the environment when asked
@@ -404,8 +394,7 @@ func expandHome(p string) (string, error) {
 		}
 		p = wd + sep + p
 	}
-	// "a/link/../b" cleaned to "a/b" would not be the file the system
-	// opens: with "..", the key guard resolves the path as written.
+	// "a/link/../b" is not "a/b": with "..", the key guard resolves it.
 	if !slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }), "..") {
 		p = filepath.Clean(p)
 	}
@@ -421,12 +410,10 @@ func mustExist(path string) error {
 	return nil
 }
 
-// keyFiles is where keys (which imports no other package of pret) meets
-// safefile's bounded reader and never-replacing writer.
+// keyFiles is where keys meets safefile's reader and writer.
 var keyFiles keys.Files = safefile.KeyFiles{}
 
-// checkOutput refuses (exit 2) an output on the key, its .pub, or in or
-// below its folder; every command that writes a file calls it first.
+// checkOutput refuses (exit 2) an output on the key or in its folder.
 func checkOutput(store keys.Store, path, setting string) error {
 	return onboarding.CheckOutputs(store, onboarding.Output{Path: path, Setting: setting})
 }

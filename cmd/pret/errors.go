@@ -17,8 +17,7 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// Exit codes (cli.md, apprenant.md): only exitCode turns an error into
-// one (and finishedWizard, assistant.go, makes a finished wizard exit 0).
+// Exit codes (cli.md): exitCode alone turns an error into one.
 const (
 	exitOK          = 0
 	exitFailed      = 1 // a check failed, an action was refused, or something unexpected broke
@@ -42,8 +41,7 @@ type silentExit struct{ code int }
 
 func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.code) }
 
-// exitCode reports err on stderr as cli.md says, escaped, and picks the
-// code.
+// exitCode reports err on stderr as cli.md says, and picks the code.
 func exitCode(err error, stderr io.Writer) int {
 	var (
 		silent *silentExit
@@ -73,8 +71,7 @@ func exitCode(err error, stderr io.Writer) int {
 	return code
 }
 
-// describeError says an unforeseen error in French: its path, and the
-// system's reason translated by safefile.
+// describeError says an unforeseen error in French, by safefile.Reason.
 func describeError(err error) string {
 	var (
 		fe    *safefile.Error
@@ -122,8 +119,7 @@ func flagError(c *cobra.Command, err error) error {
 	return usageError(hint, "ligne de commande refusée : %s", err.Error())
 }
 
-// suggestFlags are the flags of c a mistyped name may have meant, by
-// cobra's rule for commands: each flag stands for a command of a tree.
+// suggestFlags are c's flags a mistyped name may mean, by cobra's rule.
 func suggestFlags(c *cobra.Command, typed string) []string {
 	names := &cobra.Command{SuggestionsMinimumDistance: 2}
 	c.Flags().VisitAll(func(f *pflag.Flag) {

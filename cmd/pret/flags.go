@@ -12,12 +12,10 @@ import (
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// pret's flags take typed values, refused while the command line is read
-// with a French reason (pflag's InvalidValueError, then flagError). Their
-// Type is "string": pflag quotes string defaults in the help.
+// pret's flags refuse a value as it is read, in French (flagError); their
+// Type is "string" so that pflag quotes defaults in the help.
 
-// checkedValue is a string flag whose values check refuses; refused is
-// one such value, for the flag walk test.
+// checkedValue is a string flag; refused is a value for the flag test.
 type checkedValue struct {
 	p       *string
 	check   func(string) error
@@ -45,8 +43,7 @@ func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
 	}}, name, usage)
 }
 
-// choiceValue is a flag that takes one of a few words, compared without
-// case or accents and kept in its canonical spelling.
+// choiceValue takes one of choices, folded, kept in canonical spelling.
 type choiceValue struct {
 	p       *string
 	what    string // what the word names in the error: "format", "statut"
@@ -66,8 +63,7 @@ func (v *choiceValue) Set(s string) error {
 }
 func (v *choiceValue) refusedExample() string { return "zzz" }
 
-// choiceFlag adds a choiceValue flag to c, and makes the shells complete
-// its words.
+// choiceFlag adds a choiceValue flag to c, completed by the shells.
 func choiceFlag(c *cobra.Command, p *string, name, def, what string, choices []string, usage string) {
 	*p = def
 	c.Flags().Var(&choiceValue{p: p, what: what, choices: choices}, name, usage)
@@ -83,9 +79,8 @@ func choiceFlag(c *cobra.Command, p *string, name, def, what string, choices []s
 	})
 }
 
-// checkTypedDay checks the form of a date as people type it (dates.Parse);
-// a refusal that depends on today or the session (Contextual) waits for
-// the command's own Parse.
+// checkTypedDay checks the form of a typed date; a refusal depending on
+// today or the session waits for the command's own Parse.
 func checkTypedDay(s string) error {
 	if err := checkText(s); err != nil {
 		return err

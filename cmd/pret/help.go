@@ -77,8 +77,7 @@ func newHelpCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 || target == nil {
-				name := strings.Join(args, " ")
-				return usageError(didYouMean(c.Root().SuggestionsFor(args[0]), "« pret help » liste les commandes"), "pas d'aide pour %q : commande inconnue", name)
+				return usageError(didYouMean(c.Root().SuggestionsFor(args[0]), "« pret help » liste les commandes"), "pas d'aide pour %q : commande inconnue", strings.Join(args, " "))
 			}
 			return target.Help()
 		},

@@ -11,8 +11,7 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// iostreams is where a command reads and writes, and what it knows of
-// the terminal, decided once at start (like gh's): tests fill it.
+// iostreams is the streams and the terminal, decided once at start.
 type iostreams struct {
 	In  io.Reader
 	Out io.Writer
@@ -69,8 +68,7 @@ func (c *checkedWriter) Write(p []byte) (n int, err error) {
 	return n, c.err
 }
 
-// outcome turns a success, or a silentExit, into the failed write's
-// error; another error stands.
+// outcome turns a success or a silentExit into the failed write's error.
 func (c *checkedWriter) outcome(err error) error {
 	var silent *silentExit
 	if c.err != nil && (err == nil || errors.As(err, &silent)) {

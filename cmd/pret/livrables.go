@@ -67,7 +67,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 				}
 			}
 			if err := writeHuman(a.io, rf.format, func(w io.Writer) error {
-				return checklist.WriteFilesReport(w, rf.format, checklist.FilesReport{Name: "pret livrables", Files: files, All: true, Style: style(a.io), Strict: rf.strict})
+				return checklist.WriteFilesReport(w, rf.format, checklist.FilesReport{Name: "pret livrables", Files: files, All: true, Style: checklist.Style{Color: a.io.Color()}, Strict: rf.strict})
 			}); err != nil {
 				return err
 			}
@@ -85,8 +85,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 	return c
 }
 
-// submit is the one place pret runs Slurm's clients: sinfo, sbatch and
-// squeue, never scancel.
+// submit runs sinfo, sbatch and squeue, never scancel.
 func submit(ctx context.Context, ios *iostreams, dir string, script checklist.FileResult, wait time.Duration) error {
 	eff := script.Effective
 	if eff == nil {

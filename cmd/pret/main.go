@@ -1,5 +1,4 @@
-// Command pret gets a learner ready for the ROMEO session: a dedicated
-// ed25519 key, the access date, acces.md, and a checklist.
+// Command pret gets a learner ready for the ROMEO session.
 package main
 
 import (
@@ -45,8 +44,7 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 	return exitCode(out.outcome(root.ExecuteContext(ctx)), ios.Err)
 }
 
-// plainUsages drops the backquotes naming a flag's value: the shells
-// show usages as they are.
+// plainUsages drops the backquotes: the shells show usages as they are.
 func plainUsages(c *cobra.Command) {
 	strip := func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") }
 	c.LocalFlags().VisitAll(strip)
@@ -56,8 +54,7 @@ func plainUsages(c *cobra.Command) {
 	}
 }
 
-// critical is held while a file is being written: a signal waits for it,
-// so Ctrl-C never leaves a temporary or half-written file behind.
+// critical is held during a write: a signal waits for it.
 var critical sync.Mutex
 
 func guarded(f func() error) error {
@@ -66,9 +63,8 @@ func guarded(f func() error) error {
 	return f()
 }
 
-// handleSignals turns SIGINT and SIGTERM into a clean exit (130, 143):
-// the write in progress ends and the terminal gets its settings back.
-// Ctrl-C at a survey question is a key in raw mode, never a signal.
+// handleSignals exits 130 or 143 once the write in progress ends, the
+// terminal restored (Ctrl-C at a survey question is a key, not a signal).
 func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 	var saved *term.State
 	if term.IsTerminal(int(stdin.Fd())) {

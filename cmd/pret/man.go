@@ -39,8 +39,7 @@ func newManCmd(a *app) *cobra.Command {
 				}
 				date = time.Unix(n, 0).UTC()
 			}
-			// The key to protect: the configured one, else the default
-			// place; with neither, nothing is written.
+			// The configured key, else the default place.
 			cfg, _, err := loadConfig(a.v, a.configFlag)
 			if err != nil {
 				home, herr := expandHome("~/.ssh")
@@ -56,8 +55,7 @@ func newManCmd(a *app) *cobra.Command {
 
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
-// runMan writes one page per available command of root into dir, never
-// on the key nor in its folder.
+// runMan writes one page per available command into dir.
 func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios *iostreams) error {
 	var pages []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -70,8 +68,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 		}
 	}
 	walk(root)
-	// Every path is checked before anything is written: a link at a page
-	// name (pret-acces.1 -> the key), or a folder in the way, is refused.
+	// Every path is checked first: a link (pret-acces.1 -> the key), a folder.
 	paths := make([]string, len(pages))
 	for i, c := range pages {
 		// Not filepath.Join: it would clean "lien/.." lexically.
@@ -103,8 +100,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 
 func pageName(c *cobra.Command) string { return strings.ReplaceAll(c.CommandPath(), " ", "-") }
 
-// manPage is one manual page in roff, in French (cobra/doc would bring
-// a Markdown renderer).
+// manPage is one manual page in roff, in French.
 func manPage(c *cobra.Command, date, source string) string {
 	var b strings.Builder
 	name := pageName(c)
@@ -160,8 +156,7 @@ func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
 	})
 }
 
-// roffText escapes backslashes, and a line starting with a dot or a
-// quote (a roff request); the help's backquotes are dropped.
+// roffText escapes backslashes and lines that roff would read as requests.
 func roffText(s string) string {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", "")
 	lines := strings.Split(s, "\n")

@@ -10,14 +10,11 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// maxPassphraseLine: longer is refused, never cut (a cut passphrase is
-// one the person does not know).
+// maxPassphraseLine: longer is refused, never cut.
 const maxPassphraseLine = 4096
 
-// passphraseFromFile returns the first line of the file (stdin for
-// "-"), read by the bounded reader, without its newline; a line with a
-// character nobody could type (onboarding.Untypable) is refused. No
-// error ever shows the content.
+// passphraseFromFile returns the first line of path (stdin for "-"),
+// refusing untypable characters; no error ever shows the content.
 func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	tooLong := usageError("écrivez la passphrase seule sur la première ligne du fichier",
 		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
@@ -59,8 +56,7 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	return bytes.Clone(line), nil
 }
 
-// passphraseFromArg reads --passphrase-file; "-" on a terminal would
-// show what is typed.
+// passphraseFromArg reads --passphrase-file, never from a terminal.
 func passphraseFromArg(path string, ios *iostreams) ([]byte, error) {
 	if path == "-" && ios.inTTY {
 		return nil, usageError("sans --passphrase-file, pret la demande sans écho dans le terminal ; ou redirigez un fichier : --passphrase-file - < FICHIER",

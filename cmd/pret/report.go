@@ -27,7 +27,7 @@ func (f *reportFlags) add(c *cobra.Command, formats ...string) {
 // writeReport prints a checklist; exit 1 unless it passes.
 func writeReport(ios *iostreams, report *checklist.Report, f reportFlags) error {
 	if err := writeHuman(ios, f.format, func(w io.Writer) error {
-		return checklist.WriteReport(w, f.format, report, style(ios))
+		return checklist.WriteReport(w, f.format, report, checklist.Style{Color: ios.Color()})
 	}); err != nil {
 		return err
 	}
@@ -49,6 +49,3 @@ func writeHuman(ios *iostreams, format string, write func(io.Writer) error) erro
 	_, err := io.WriteString(ios.Out, ios.Wrap(buf.String()))
 	return err
 }
-
-// style colours text only on a terminal, never with NO_COLOR or TERM=dumb.
-func style(ios *iostreams) checklist.Style { return checklist.Style{Color: ios.Color()} }

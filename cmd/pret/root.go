@@ -1,8 +1,7 @@
 package main
 
-// Adding a command: newXCmd(a *app) in x.go, whose RunE uses a.io and
-// a.cfg and returns usageError (exit 2) or another error (exit 1; see
-// errors.go); add it to rootCommand and to TestCommandsInProcess.
+// Adding a command: newXCmd(a *app) in x.go, returning usageError (exit
+// 2) or another error; add it to rootCommand and TestCommandsInProcess.
 
 import (
 	"bytes"
@@ -15,8 +14,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 )
 
-// app is what the commands share: the streams, the one viper instance
-// the flags are bound to, and the configuration read from it.
+// app is what the commands share: streams, viper, configuration.
 type app struct {
 	io         *iostreams
 	v          *viper.Viper
@@ -113,8 +111,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 	return root
 }
 
-// needsConfig is false where a broken config file must not hide the
-// version, the help or the completion.
+// needsConfig: a broken config must not hide the version, the help.
 func needsConfig(cmd *cobra.Command) bool {
 	for c := cmd; c != nil; c = c.Parent() {
 		switch c.Name() {

@@ -45,10 +45,8 @@ clé, ou passphrase incorrecte.`,
 			if err := checkOutput(a.cfg.Key, file, "le fichier à signer"); err != nil {
 				return err
 			}
-			if len(args) == 1 {
-				if err := mustExist(file); err != nil {
-					return err
-				}
+			if err := mustExist(file); len(args) == 1 && err != nil {
+				return err
 			}
 			if err := checkPassSource(passFile, a.io, "pret signer"); err != nil {
 				return err
@@ -73,8 +71,7 @@ func checkPassSource(passFile string, ios *iostreams, command string) error {
 	return nil
 }
 
-// signAccess signs for `pret signer` and `pret acces --signer`: every
-// refusal first, then the passphrase, then the file rewritten whole.
+// signAccess: every refusal first, then the passphrase, then the write.
 func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	plan, err := accessSigner(cfg, file).Prepare()
 	if err != nil {

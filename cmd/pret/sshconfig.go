@@ -24,8 +24,7 @@ ne se connecte nulle part.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, _ := os.UserHomeDir()
-			// Never wrapped: a file's text. Both escaped alike, so ~ still
-			// stands for HOME.
+			// Never wrapped: a file's text.
 			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(checklist.Escape(a.cfg.Key.PrivatePath()), checklist.Escape(home)))
 			return err
 		},

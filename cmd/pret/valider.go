@@ -23,9 +23,8 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// csvSeparators are named in words: a ";" typed unquoted would end the
-// shell command. ";" by default: a French spreadsheet reads "," as the
-// decimal mark, and opens a comma-separated file as one column.
+// csvSeparators are named in words: ";" would end the shell command.
+// ";" by default: a French spreadsheet reads "," as the decimal mark.
 var csvSeparators = map[string]rune{"point-virgule": ';', "virgule": ',', "tabulation": '\t'}
 
 func newValiderCmd(a *app) *cobra.Command {
@@ -86,8 +85,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
   pret valider rendus/ --exiger-signature
   pret valider rendus.zip --feuille feuille.csv --feuille-sortie remplie.csv`,
 		RunE: func(cmd *cobra.Command, paths []string) error {
-			// More readers than this only costs memory (2,000,000,000 of
-			// them exhausted it).
+			// More readers only cost memory (2,000,000,000 exhausted it).
 			maxWorkers := 4 * max(1, runtime.NumCPU())
 			if workers < 0 || workers > maxWorkers || cmd.Flags().Changed("paralleles") && workers == 0 {
 				return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers), "--paralleles %d : hors des bornes", workers)
@@ -95,8 +93,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 			if len(paths) == 0 {
 				paths = []string{"."}
 			}
-			// A mistyped name is a usage error before anything is read; a
-			// name that exists but cannot be read is a result of its own.
+			// A mistyped name is a usage error; an unreadable one, a result.
 			for _, p := range paths {
 				if err := mustExist(p); err != nil {
 					return err
@@ -122,8 +119,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 			invalid := run.Invalid()
 			var results checklist.Results = run
 			var sheetErr error
-			// filled is written after the report: a report that cannot be
-			// written leaves nothing written at all.
+			// filled is written after the report, which may fail first.
 			var filled []byte
 			if sheet != nil {
 				matched, err := moodle.Match(run, sheet, sheetIn)
@@ -144,7 +140,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 				Comma: csvSeparators[sep], Sources: paths, Generated: time.Now()}
 			done := "le rapport a été écrit sur la sortie standard"
 			if output == "" {
-				report.Style = style(a.io)
+				report.Style = checklist.Style{Color: a.io.Color()}
 				err = writeHuman(a.io, rf.format, func(w io.Writer) error { return checklist.WriteFilesReport(w, rf.format, report) })
 			} else {
 				var buf bytes.Buffer
@@ -183,16 +179,13 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	return c
 }
 
-// writeValiderFile writes a report or the filled worksheet whole or not
-// at all, never onto the key nor through a link; done is what was
-// written before ("" for nothing).
+// writeValiderFile writes whole or not at all; done is what was before.
 func writeValiderFile(key keys.Store, path, flag string, data []byte, done string) error {
 	shown, written := flag+" "+checklist.Escape(path), "rien n'a été écrit"
 	if done != "" {
 		written = "cette feuille n'a pas été écrite ; " + done
 	}
-	// Checked by checkReportOutput, again here: a link put there while
-	// the submissions were read is refused all the same.
+	// Again: a link put there while the submissions were read.
 	if err := linkOutput(path, flag); err != nil {
 		if done == "" {
 			return err
@@ -214,10 +207,8 @@ func writeValiderFile(key keys.Store, path, flag string, data []byte, done strin
 	return refusedError(hint, "%s : %s ; %s", shown, strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit"), written)
 }
 
-// linkOutput refuses (exit 2) an output path that is a symbolic link to
-// a file or to nothing: writing would replace or create the file it
-// names, never the name given. A link to a character device or a FIFO
-// (/dev/stdout, a shell's >(…)) is written into, and stays allowed.
+// linkOutput refuses (exit 2) a link to a file or to nothing; a link to
+// a device or a FIFO (/dev/stdout, >(…)) is written into.
 func linkOutput(path, flag string) error {
 	lst, err := os.Lstat(path)
 	if err != nil || !safefile.IsLink(path, lst) {
@@ -230,9 +221,7 @@ func linkOutput(path, flag string) error {
 		"%s %s est un lien symbolique : pret n'écrit pas à travers un lien (il remplacerait ou créerait le fichier qu'il désigne) ; rien n'a été lu ni écrit", flag, checklist.Escape(path))
 }
 
-// readSheet reads --feuille before any submission is read, and checks
-// --feuille-sortie as --sortie is: a worksheet pret cannot use, or an
-// output that would destroy an input, is a usage error.
+// readSheet reads --feuille and checks --feuille-sortie as --sortie is.
 func readSheet(key keys.Store, in, out, reportOut string, paths []string) (*moodle.Sheet, error) {
 	if in == "" {
 		if out != "" {
@@ -273,8 +262,7 @@ func sameFile(a, b string) bool {
 	return aa == ab
 }
 
-// sheetUsage is a worksheet pret cannot use, or one that does not match
-// the submissions: exit 2, before anything is written.
+// sheetUsage is exit 2 for a worksheet pret cannot use or match.
 func sheetUsage(err error) error {
 	var se *moodle.Error
 	if errors.As(err, &se) {
@@ -283,11 +271,8 @@ func sheetUsage(err error) error {
 	return usageError("vérifiez le fichier donné à --feuille", "feuille d'évaluation : %s", checklist.Escape(err.Error()))
 }
 
-// checkReportOutput refuses (exit 2, nothing read or written) an output
-// that would destroy or pollute what is validated: the key, an input
-// (after links), a submission or archive name inside an input folder
-// (it would replace a learner's file, or be read as one next time), a
-// folder, or a missing folder.
+// checkReportOutput refuses (exit 2) an output on the key, an input, a
+// folder, a missing folder, or a submission name in an input folder.
 func checkReportOutput(key keys.Store, out, flag string, inputs []string) error {
 	if err := checkOutput(key, out, flag); err != nil {
 		return err

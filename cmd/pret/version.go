@@ -9,8 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version, commit and date are stamped by the release (.goreleaser.yaml
-// -ldflags -X); else the build information fills in what it knows.
+// version, commit and date: -ldflags -X (.goreleaser.yaml), or build info.
 var version, commit, date = "dev", "", ""
 
 func newVersionCmd(a *app) *cobra.Command {
