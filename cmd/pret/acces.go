@@ -115,8 +115,7 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 			if decl.Date, err = dates.Parse(date, dates.Context{Today: s.Today, Session: s.Session.Day}); err != nil {
 				// Worded as the flag's own check words a refusal (errors.go).
 				hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
-				var de *dates.Error
-				if errors.As(err, &de) {
+				if de, ok := errors.AsType[*dates.Error](err); ok {
 					return usageError(hint, "valeur refusée pour --date : %q ; %s", de.Input, de.Reason)
 				}
 				return usageError(hint, "%v", err)

@@ -58,8 +58,7 @@ func runWizard(cfg *Config, ios *iostreams) error {
 // finishedWizard: a wizard that ran to its last screen exits 0 even when
 // its checklist fails (`pret verifier` is the exit code scripts read).
 func finishedWizard(err error) error {
-	var verdict *silentExit
-	if errors.As(err, &verdict) {
+	if _, ok := errors.AsType[*silentExit](err); ok {
 		return nil
 	}
 	return err

@@ -43,19 +43,17 @@ func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.
 
 // exitCode reports err on stderr as cli.md says, and picks the code.
 func exitCode(err error, stderr io.Writer) int {
-	var (
-		silent *silentExit
-		failed *onboarding.Error
-	)
+	silent, isSilent := errors.AsType[*silentExit](err)
+	failed, isFailed := errors.AsType[*onboarding.Error](err)
 	msg, hint, code := "", "", exitFailed
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &silent):
+	case isSilent:
 		return silent.code
 	case errors.Is(err, onboarding.ErrInterrupted), errors.Is(err, context.Canceled):
 		msg, code = "interrompu ; aucun fichier n'a été laissé à moitié écrit", exitInterrupted
-	case errors.As(err, &failed):
+	case isFailed:
 		msg, hint = failed.Error(), failed.Hint
 		if failed.Input {
 			code = exitUsage
@@ -73,20 +71,16 @@ func exitCode(err error, stderr io.Writer) int {
 
 // describeError says an unforeseen error in French, by safefile.Reason.
 func describeError(err error) string {
-	var (
-		fe    *safefile.Error
-		pe    *fs.PathError
-		le    *os.LinkError
-		errno syscall.Errno
-	)
-	switch {
-	case errors.As(err, &fe):
+	if fe, ok := errors.AsType[*safefile.Error](err); ok {
 		return fe.Error()
-	case errors.As(err, &pe):
+	}
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return fmt.Sprintf("%s : %s", pe.Path, safefile.Reason(pe.Err))
-	case errors.As(err, &le):
+	}
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
 		return fmt.Sprintf("%s → %s : %s", le.Old, le.New, safefile.Reason(le.Err))
-	case errors.As(err, &errno):
+	}
+	if _, ok := errors.AsType[syscall.Errno](err); ok {
 		return safefile.Reason(err)
 	}
 	return err.Error()
@@ -95,26 +89,22 @@ func describeError(err error) string {
 // flagError is cobra's FlagErrorFunc: pflag's typed errors in French.
 func flagError(c *cobra.Command, err error) error {
 	hint := fmt.Sprintf("« %s --help » liste les options", c.CommandPath())
-	var (
-		notExist *pflag.NotExistError
-		noValue  *pflag.ValueRequiredError
-		badValue *pflag.InvalidValueError
-		syntax   *pflag.InvalidSyntaxError
-	)
-	switch {
-	case errors.As(err, &notExist):
-		if s := notExist.GetSpecifiedShortnames(); len(s) > 1 {
-			return usageError(hint, "option courte inconnue : -%s (dans -%s)", notExist.GetSpecifiedName(), s)
+	if e, ok := errors.AsType[*pflag.NotExistError](err); ok {
+		if s := e.GetSpecifiedShortnames(); len(s) > 1 {
+			return usageError(hint, "option courte inconnue : -%s (dans -%s)", e.GetSpecifiedName(), s)
 		} else if s != "" {
 			return usageError(hint, "option courte inconnue : -%s", s)
 		}
-		return usageError(didYouMean(suggestFlags(c, notExist.GetSpecifiedName()), hint), "option inconnue : --%s", notExist.GetSpecifiedName())
-	case errors.As(err, &noValue):
-		return usageError(hint, "l'option %s attend une valeur", flagName(noValue.GetFlag()))
-	case errors.As(err, &badValue):
-		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(badValue.GetFlag()), badValue.GetValue(), expected(badValue))
-	case errors.As(err, &syntax):
-		return usageError(hint, "option mal écrite : %s", syntax.GetSpecifiedFlag())
+		return usageError(didYouMean(suggestFlags(c, e.GetSpecifiedName()), hint), "option inconnue : --%s", e.GetSpecifiedName())
+	}
+	if e, ok := errors.AsType[*pflag.ValueRequiredError](err); ok {
+		return usageError(hint, "l'option %s attend une valeur", flagName(e.GetFlag()))
+	}
+	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(e.GetFlag()), e.GetValue(), expected(e))
+	}
+	if e, ok := errors.AsType[*pflag.InvalidSyntaxError](err); ok {
+		return usageError(hint, "option mal écrite : %s", e.GetSpecifiedFlag())
 	}
 	return usageError(hint, "ligne de commande refusée : %s", err.Error())
 }

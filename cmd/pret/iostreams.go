@@ -70,8 +70,7 @@ func (c *checkedWriter) Write(p []byte) (n int, err error) {
 
 // outcome turns a success or a silentExit into the failed write's error.
 func (c *checkedWriter) outcome(err error) error {
-	var silent *silentExit
-	if c.err != nil && (err == nil || errors.As(err, &silent)) {
+	if _, silent := errors.AsType[*silentExit](err); c.err != nil && (err == nil || silent) {
 		return c.err
 	}
 	return err

@@ -18,18 +18,8 @@ const maxPassphraseLine = 4096
 func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	tooLong := usageError("écrivez la passphrase seule sur la première ligne du fichier",
 		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
-	var first []byte
-	if path == "-" {
-		// Only the first line: a writer keeping the pipe open is no wait.
-		line, err := bufio.NewReaderSize(io.LimitReader(stdin, maxPassphraseLine+2), maxPassphraseLine+2).ReadSlice('\n')
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			return nil, tooLong
-		case err != nil && !errors.Is(err, io.EOF):
-			return nil, usageError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
-		}
-		first = line
-	} else {
+	src := stdin
+	if path != "-" {
 		data, err := safefile.Read(path, safefile.Passphrase, safefile.FollowLink)
 		switch {
 		case errors.Is(err, safefile.ErrTooLarge):
@@ -38,10 +28,16 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 		case err != nil:
 			return nil, usageError("vérifiez le chemin et les droits du fichier", "fichier de passphrase illisible : %s", err)
 		}
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			data = data[:i+1]
-		}
-		first = data
+		defer clear(data)
+		src = bytes.NewReader(data)
+	}
+	// Only the first line: a writer keeping the pipe open is no wait.
+	first, err := bufio.NewReaderSize(io.LimitReader(src, maxPassphraseLine+2), maxPassphraseLine+2).ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		return nil, tooLong
+	case err != nil && !errors.Is(err, io.EOF):
+		return nil, usageError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
 	}
 	defer clear(first)
 	line, hadNewline := bytes.CutSuffix(first, []byte("\n"))

@@ -62,11 +62,9 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 				}
 			}
 			report, err := sunk.Check(in)
-			var ie *sunk.InputError
-			switch {
-			case errors.As(err, &ie):
+			if ie, ok := errors.AsType[*sunk.InputError](err); ok {
 				return usageError("donnez le fichier tel que kubectl, cwic ou Helm l'écrivent", "%s", ie.Error())
-			case err != nil:
+			} else if err != nil {
 				return err
 			}
 			return writeReport(a.io, report, rf)

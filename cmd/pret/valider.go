@@ -264,8 +264,7 @@ func sameFile(a, b string) bool {
 
 // sheetUsage is exit 2 for a worksheet pret cannot use or match.
 func sheetUsage(err error) error {
-	var se *moodle.Error
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*moodle.Error](err); ok {
 		return usageError(se.Hint, "%s ; rien n'a été écrit", se.Msg)
 	}
 	return usageError("vérifiez le fichier donné à --feuille", "feuille d'évaluation : %s", checklist.Escape(err.Error()))

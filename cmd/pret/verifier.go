@@ -92,8 +92,7 @@ func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 // loadState reads the state; an unreadable one is empty, with its error.
 func loadState(path string) (*onboarding.State, *onboarding.StateError, error) {
 	state, err := onboarding.LoadState(path)
-	var serr *onboarding.StateError
-	if errors.As(err, &serr) {
+	if serr, ok := errors.AsType[*onboarding.StateError](err); ok {
 		return &onboarding.State{}, serr, nil
 	}
 	return state, nil, err
