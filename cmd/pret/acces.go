@@ -71,7 +71,6 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
   pret acces --statut demande --date "20 octobre 2026"
   pret acces --statut demande --force
   pret acces --statut demande --signer`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAcces(a.cfg, a.io, status, date, force, sign, passFile)
 		},

@@ -16,7 +16,6 @@ func newAssistantCmd(a *app) *cobra.Command {
 		Use:     "assistant",
 		Short:   "L'assistant guidé (comme « pret » seul ; il faut un terminal)",
 		Example: "  pret assistant",
-		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWizard(a.cfg, a.io)
 		},

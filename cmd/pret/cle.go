@@ -37,7 +37,6 @@ d'environnement ne prend la passphrase elle-même.`,
   pret cle --publique
   pret cle --passphrase-file - < fichier-protege
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if public {
 				return runClePublic(a.cfg.Key, passFile, a.io)

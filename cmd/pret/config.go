@@ -288,12 +288,8 @@ func unknownWarning(unknown []string, path string) string {
 }
 
 // checkSetting checks a final value, never quoted (it may be a key piece).
-func checkSetting(key string, raw any) error {
+func checkSetting(key, s string) error {
 	k, _ := lookupKey(key)
-	s, ok := raw.(string)
-	if !ok {
-		return fmt.Errorf("%s n'est pas un texte ; attendu %s", key, k.form)
-	}
 	if err := k.check(s); err != nil {
 		return fmt.Errorf("%s : %v ; attendu %s", key, err, k.form)
 	}

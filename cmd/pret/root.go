@@ -103,10 +103,13 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 		newCompletionCmd(a),
 		newManCmd(a),
 	)
-	// SuggestionsFor reads the distance on each command (0 unset).
+	// SuggestionsFor reads the distance on each command (0 unset); no Args is noArgs.
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
 		c.SuggestionsMinimumDistance = 2
+		if c.Args == nil {
+			c.Args = noArgs
+		}
 	}
 	return root
 }

@@ -21,7 +21,6 @@ pret ne devine jamais le nom d'une machine, n'écrit jamais ~/.ssh/config et
 ne se connecte nulle part.`,
 		Example: `  pret ssh-config
   pret ssh-config > bloc-romeo.txt`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, _ := os.UserHomeDir()
 			// Never wrapped: a file's text.

@@ -29,7 +29,6 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 		Example: `  pret sunk --valeurs values.yaml --politique slurm-policy.yaml
   pret sunk --valeurs values.yaml --politique runner.json --pods pods.yaml --grace 300
   pret sunk --valeurs values.yaml --politique p.yaml --configmap cm.yaml --bacs-a-sable sb-kim,sb-lea --format junit`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if values == "" || policy == "" {
 				return usageError("pret sunk --valeurs values.yaml --politique slurm-policy.yaml", "--valeurs et --politique sont obligatoires")

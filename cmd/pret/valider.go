@@ -37,6 +37,7 @@ func newValiderCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER] [--feuille FICHIER [--feuille-sortie FICHIER]]",
 		Aliases: []string{"validate"},
+		Args:    cobra.ArbitraryArgs,
 		// The grades of --feuille-sortie, listed in this help in full.
 		Annotations: map[string]string{settingAnnotation: "feuille.valide feuille.invalide"},
 		Short:       "Organisateurs : valider des fichiers acces.md",

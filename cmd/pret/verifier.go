@@ -32,7 +32,6 @@ sinon. Formats json et junit pour la CI.`,
 		Example: `  pret verifier
   pret verifier --format json
   pret verifier --format junit > pret.xml`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := settings(a.cfg)
 			if err != nil {

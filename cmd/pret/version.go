@@ -17,7 +17,6 @@ func newVersionCmd(a *app) *cobra.Command {
 		Use:     "version",
 		Short:   "Version, commit et version de Go",
 		Example: "  pret version",
-		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := fmt.Fprintln(a.io.Out, versionLine())
 			return err
