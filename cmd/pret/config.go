@@ -268,23 +268,23 @@ func yamlKind(v *yaml.Node) string {
 
 // unknownWarning: the count and first three names (never a key piece).
 func unknownWarning(unknown []string, path string) string {
-	var names []string
-	for _, n := range unknown[:min(3, len(unknown))] {
+	names := slices.Clone(unknown[:min(3, len(unknown))])
+	for i, n := range names {
+		names[i] = checklist.Escape(n)
 		if keys.LooksLikeFragment(n) {
-			n = "(un nom en base64, non recopié)"
+			names[i] = "(un nom en base64, non recopié)"
 		}
-		names = append(names, checklist.Escape(n))
 	}
-	list := strings.Join(names, ", ")
-	switch {
-	case len(unknown) == 0:
+	if len(unknown) > 3 {
+		names = append(names, "…")
+	}
+	switch len(unknown) {
+	case 0:
 		return ""
-	case len(unknown) == 1:
-		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", list, checklist.Escape(path))
-	case len(unknown) > 3:
-		list += ", …"
+	case 1:
+		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", names[0], checklist.Escape(path))
 	}
-	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), list, checklist.Escape(path))
+	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), strings.Join(names, ", "), checklist.Escape(path))
 }
 
 // checkSetting checks a final value, never quoted (it may be a key piece).

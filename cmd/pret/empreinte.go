@@ -42,12 +42,11 @@ affichés échappés (\033).`,
 					return err
 				}
 			default:
-				key := a.cfg.Key
-				path = key.PublicPath()
+				path = a.cfg.Key.PublicPath()
 				if _, err := os.Stat(path); err != nil {
-					path = key.PrivatePath()
+					path = a.cfg.Key.PrivatePath()
 					if _, err := os.Stat(path); err != nil {
-						return refusedError("créez-la avec « pret cle »", "aucune clé en %s", checklist.Escape(key.PrivatePath()))
+						return refusedError("créez-la avec « pret cle »", "aucune clé en %s", checklist.Escape(path))
 					}
 				}
 			}

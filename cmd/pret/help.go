@@ -97,7 +97,5 @@ func flagUsages(all *pflag.FlagSet, keep func(*pflag.Flag) bool) string {
 			fs.AddFlag(f)
 		}
 	})
-	s := fs.FlagUsages()
-	s = strings.ReplaceAll(s, " (default ", " (défaut : ")
-	return strings.TrimRight(s, " \n")
+	return strings.TrimRight(strings.ReplaceAll(fs.FlagUsages(), " (default ", " (défaut : "), " \n")
 }

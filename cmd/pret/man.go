@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,11 +108,7 @@ func manPage(c *cobra.Command, date, source string) string {
 	fmt.Fprintf(&b, ".TH %q \"1\" %q %q \"Manuel de pret\"\n.nh\n.ad l\n", strings.ToUpper(name), date, source)
 	fmt.Fprintf(&b, ".SH NOM\n%s \\- %s\n", roffText(name), roffText(c.Short))
 	fmt.Fprintf(&b, ".SH SYNOPSIS\n\\fB%s\\fP\n.SH DESCRIPTION\n", roffText(c.UseLine()))
-	long := c.Long
-	if long == "" {
-		long = c.Short
-	}
-	b.WriteString(strings.ReplaceAll(roffText(strings.TrimSpace(long)), "\n\n", "\n.PP\n") + "\n")
+	b.WriteString(strings.ReplaceAll(roffText(strings.TrimSpace(cmp.Or(c.Long, c.Short))), "\n\n", "\n.PP\n") + "\n")
 	manFlags(&b, "OPTIONS", c.NonInheritedFlags())
 	manFlags(&b, "OPTIONS COMMUNES", c.InheritedFlags())
 	if c.Example != "" {
