@@ -42,8 +42,6 @@ func settings(c *Config) (onboarding.Settings, error) {
 	return s, nil
 }
 
-var statuses = map[string]string{"demande": onboarding.StatusRequested, "verifie": onboarding.StatusVerified}
-
 func newAccesCmd(a *app) *cobra.Command {
 	var status, date, passFile string
 	var force, sign bool
@@ -75,7 +73,7 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 			return runAcces(a.cfg, a.io, status, date, force, sign, passFile)
 		},
 	}
-	choiceFlag(c, &status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
+	choiceFlag(c, &status, "statut", "", "statut", []string{onboarding.StatusRequested, onboarding.StatusVerified}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
 	c.Flags().Var(&checkedValue{p: &date, check: checkTypedDay, refused: "31/11/2026"}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
 	c.Flags().BoolVar(&force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
 	c.Flags().BoolVar(&sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
@@ -107,9 +105,8 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	var decl onboarding.Declaration
 	switch {
 	case status != "":
-		st := statuses[status] // a choice flag: one of the two words
 		// Running the command again never moves a recorded date.
-		decl = onboarding.Declaration{Status: st, Date: onboarding.DefaultDate(state, st, s.Today)}
+		decl = onboarding.Declaration{Status: status, Date: onboarding.DefaultDate(state, status, s.Today)}
 		if date != "" {
 			if decl.Date, err = dates.Parse(date, dates.Context{Today: s.Today, Session: s.Session.Day}); err != nil {
 				// Worded as the flag's own check words a refusal (errors.go).

@@ -50,10 +50,7 @@ func init() {
 			listed := flagUsages(c.InheritedFlags(), func(f *pflag.Flag) bool {
 				return isSetting(f) && slices.Contains(own, f.Annotations[settingAnnotation][0])
 			})
-			if listed != "" {
-				listed += "\n"
-			}
-			return listed + "  --seance-…, --cle-…, --acces-…, --organisateurs-…, --feuille-… : « pret --help » les détaille"
+			return strings.TrimPrefix(listed+"\n  --seance-…, --cle-…, --acces-…, --organisateurs-…, --feuille-… : « pret --help » les détaille", "\n")
 		}
 		return flagUsages(c.PersistentFlags(), isSetting)
 	})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -72,9 +73,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 				return err
 			}
 			if submitting {
-				if err := submit(cmd.Context(), a.io, dir, files[0], wait); err != nil {
-					return err
-				}
+				return cmp.Or(submit(cmd.Context(), a.io, dir, files[0], wait), verdict)
 			}
 			return verdict
 		},
