@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -333,10 +334,7 @@ func checkKeyName(s string) error {
 	if strings.TrimSpace(s) == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) {
 		return errors.New("ce n'est pas un nom de fichier seul")
 	}
-	if err := checkText(s); err != nil {
-		return err
-	}
-	return keys.CheckName(s)
+	return cmp.Or(checkText(s), keys.CheckName(s))
 }
 
 // sessionDay reads seance.date, with French reasons.

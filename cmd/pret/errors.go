@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -101,7 +102,9 @@ func flagError(c *cobra.Command, err error) error {
 		return usageError(hint, "l'option %s attend une valeur", flagName(e.GetFlag()))
 	}
 	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
-		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(e.GetFlag()), e.GetValue(), expected(e))
+		// pret's flag types give French reasons; pflag's own are named here.
+		want := pflagTypes[e.GetFlag().Value.Type()]
+		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(e.GetFlag()), e.GetValue(), cmp.Or(want, e.Unwrap().Error()))
 	}
 	if e, ok := errors.AsType[*pflag.InvalidSyntaxError](err); ok {
 		return usageError(hint, "option mal écrite : %s", e.GetSpecifiedFlag())
@@ -127,15 +130,9 @@ func flagName(f *pflag.Flag) string {
 	return "--" + f.Name
 }
 
-// expected says what a flag takes: pflag's types give English reasons.
-func expected(e *pflag.InvalidValueError) string {
-	switch e.GetFlag().Value.Type() {
-	case "bool":
-		return "attendu : true ou false (ou l'option seule)"
-	case "int", "int64", "uint":
-		return "attendu : un nombre entier"
-	case "duration":
-		return "attendu : une durée comme 90s, 3m ou 1h"
-	}
-	return e.Unwrap().Error()
+// pflagTypes say what the values of pflag's types are, in French.
+var pflagTypes = map[string]string{
+	"bool":     "attendu : true ou false (ou l'option seule)",
+	"int":      "attendu : un nombre entier",
+	"duration": "attendu : une durée comme 90s, 3m ou 1h",
 }

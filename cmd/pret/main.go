@@ -16,12 +16,11 @@ import (
 	"golang.org/x/term"
 )
 
-func main() { os.Exit(pretMain()) }
-
-func pretMain() int {
+func main() {
 	stopSignals := handleSignals(os.Stdin, os.Stderr)
-	defer stopSignals()
-	return run(context.Background(), os.Args[1:], systemStreams(os.Stdin, os.Stdout, os.Stderr))
+	code := run(context.Background(), os.Args[1:], systemStreams(os.Stdin, os.Stdout, os.Stderr))
+	stopSignals()
+	os.Exit(code)
 }
 
 // run executes one command line and returns its exit code.
