@@ -29,9 +29,7 @@ func systemStreams(in, out, errw *os.File) *iostreams {
 	dumb := os.Getenv("TERM") == "dumb"
 	s := &iostreams{In: in, Out: out, Err: errw, noColor: noColor || dumb,
 		inTTY: term.IsTerminal(int(in.Fd())), outTTY: term.IsTerminal(int(out.Fd()))}
-	if s.outTTY {
-		s.width, _, _ = term.GetSize(int(out.Fd()))
-	}
+	s.width, _, _ = term.GetSize(int(out.Fd())) // 0 off a terminal
 	s.prompter = func() onboarding.Prompter {
 		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width, Plain: dumb}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -144,9 +146,7 @@ func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
 			fmt.Fprintf(b, " \\fI%s\\fP", roffText(placeholder))
 		}
 		b.WriteString("\n" + roffText(usage))
-		switch f.DefValue {
-		case "", "false", "0", "[]", "0s":
-		default:
+		if !slices.Contains([]string{"", "false", "0", "[]", "0s"}, f.DefValue) {
 			fmt.Fprintf(b, " (défaut : %s)", roffText(f.DefValue))
 		}
 		b.WriteString("\n")
@@ -155,12 +155,7 @@ func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
 
 // roffText escapes backslashes and lines that roff would read as requests.
 func roffText(s string) string {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", "")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, ".") || strings.HasPrefix(l, "'") {
-			lines[i] = `\&` + l
-		}
-	}
-	return strings.Join(lines, "\n")
+	return roffRequest.ReplaceAllString(strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", ""), `\&$1`)
 }
+
+var roffRequest = regexp.MustCompile(`(?m)^([.'])`)
