@@ -74,7 +74,7 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
 		},
 	}
 	choiceFlag(c, &status, "statut", "", "statut", []string{onboarding.StatusRequested, onboarding.StatusVerified}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	c.Flags().Var(&checkedValue{p: &date, check: checkTypedDay, refused: "31/11/2026"}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
+	c.Flags().Var(&checkedValue{p: &date, check: checkTypedDay}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
 	c.Flags().BoolVar(&force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
 	c.Flags().BoolVar(&sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
 	pathFlag(c.Flags(), &passFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")

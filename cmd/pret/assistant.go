@@ -33,7 +33,7 @@ func runWizard(cfg *Config, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	w := &onboarding.Wizard{
+	return (&onboarding.Wizard{
 		Settings: s,
 		Channel:  cfg.Channel,
 		P:        ios.Prompter(),
@@ -50,8 +50,7 @@ func runWizard(cfg *Config, ios *iostreams) error {
 			}
 			return finishedWizard(writeReport(ios, report, reportFlags{format: "texte"}))
 		},
-	}
-	return w.Run()
+	}).Run()
 }
 
 // finishedWizard: a wizard that ran to its last screen exits 0 even when

@@ -79,7 +79,7 @@ func (a *app) bindConfigFlags(root *cobra.Command) {
 	fs := root.PersistentFlags()
 	for _, k := range configKeys {
 		v := k.def
-		fs.Var(&checkedValue{p: &v, check: k.check, refused: "\x1b[31m"}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
+		fs.Var(&checkedValue{p: &v, check: k.check}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
 		_ = fs.SetAnnotation(flagOf(k.key), settingAnnotation, []string{k.key})
 		_ = a.v.BindPFlag(k.key, fs.Lookup(flagOf(k.key))) // fails only for a nil flag
 	}

@@ -15,11 +15,10 @@ import (
 // pret's flags refuse a value as it is read, in French (flagError); their
 // Type is "string" so that pflag quotes defaults in the help.
 
-// checkedValue is a string flag; refused is a value for the flag test.
+// checkedValue is a string flag whose values check refuses.
 type checkedValue struct {
-	p       *string
-	check   func(string) error
-	refused string
+	p     *string
+	check func(string) error
 }
 
 func (v *checkedValue) String() string { return *v.p }
@@ -31,7 +30,6 @@ func (v *checkedValue) Set(s string) error {
 	*v.p = s
 	return nil
 }
-func (v *checkedValue) refusedExample() string { return v.refused }
 
 // pathFlag adds a flag that takes a path: not empty, no control character.
 func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
@@ -61,7 +59,6 @@ func (v *choiceValue) Set(s string) error {
 	}
 	return fmt.Errorf("%s inconnu ; attendu : %s", v.what, frenchList(v.choices))
 }
-func (v *choiceValue) refusedExample() string { return "zzz" }
 
 // choiceFlag adds a choiceValue flag to c, completed by the shells.
 func choiceFlag(c *cobra.Command, p *string, name, def, what string, choices []string, usage string) {

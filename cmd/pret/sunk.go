@@ -75,6 +75,6 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 	pathFlag(c.Flags(), &pods, "pods", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
 	pathFlag(c.Flags(), &configMap, "configmap", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
 	c.Flags().IntVar(&grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
-	c.Flags().Var(&checkedValue{p: &sandboxes, check: checkText, refused: "rouge\x1b[31m"}, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
+	c.Flags().Var(&checkedValue{p: &sandboxes, check: checkText}, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
 	return c
 }
