@@ -45,9 +45,8 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 
 // plainUsages drops the backquotes: the shells show usages as they are.
 func plainUsages(c *cobra.Command) {
-	strip := func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") }
-	c.LocalFlags().VisitAll(strip)
-	c.PersistentFlags().VisitAll(strip)
+	// LocalFlags holds c's persistent flags too.
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") })
 	for _, sub := range c.Commands() {
 		plainUsages(sub)
 	}

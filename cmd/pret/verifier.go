@@ -77,12 +77,10 @@ func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 		l.AccessStatus, l.AccessDate = last.Status, last.Date
 	}
 	report := l.Check()
-	if serr != nil {
-		// An unreadable state is this check's failure, not "nothing recorded".
-		for i := range report.Checks {
-			if c := &report.Checks[i]; c.ID == "access-date" {
-				c.Status, c.Message, c.Fix = checklist.Fail, serr.Error(), serr.Hint()
-			}
+	// An unreadable state is this check's failure, not "nothing recorded".
+	for i := range report.Checks {
+		if c := &report.Checks[i]; serr != nil && c.ID == "access-date" {
+			c.Status, c.Message, c.Fix = checklist.Fail, serr.Error(), serr.Hint()
 		}
 	}
 	return report, nil
