@@ -168,8 +168,7 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err error) {
 	var doc, next yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	err = dec.Decode(&doc)
-	if err == nil {
+	if err = dec.Decode(&doc); err == nil {
 		if err = dec.Decode(&next); err == nil {
 			return nil, nil, fmt.Errorf("ligne %d : le fichier contient un second document YAML (après --- ou ...) ; pret n'en lit qu'un : réunissez les réglages en un seul", next.Line)
 		}

@@ -19,7 +19,7 @@ type iostreams struct {
 
 	inTTY, outTTY bool
 	noColor       bool                       // NO_COLOR set, or TERM=dumb
-	width         int                        // the terminal's width in columns, 0 when unknown
+	width         int                        // the terminal's width in columns; 0 unknown or off a terminal
 	prompter      func() onboarding.Prompter // nil: no question can be asked
 }
 
@@ -29,7 +29,9 @@ func systemStreams(in, out, errw *os.File) *iostreams {
 	dumb := os.Getenv("TERM") == "dumb"
 	s := &iostreams{In: in, Out: out, Err: errw, noColor: noColor || dumb,
 		inTTY: term.IsTerminal(int(in.Fd())), outTTY: term.IsTerminal(int(out.Fd()))}
-	s.width, _, _ = term.GetSize(int(out.Fd())) // 0 off a terminal
+	if s.outTTY {
+		s.width, _, _ = term.GetSize(int(out.Fd()))
+	}
 	s.prompter = func() onboarding.Prompter {
 		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width, Plain: dumb}
 	}
@@ -41,13 +43,8 @@ func (s *iostreams) Interactive() bool { return s.inTTY && s.outTTY && s.prompte
 
 func (s *iostreams) Color() bool { return s.outTTY && !s.noColor }
 
-// Wrap re-flows text for the terminal's width, off a terminal never.
-func (s *iostreams) Wrap(text string) string {
-	if !s.outTTY {
-		return text
-	}
-	return textwrap.Text(text, s.width)
-}
+// Wrap re-flows text for the terminal's width (0, no wrap, off a terminal).
+func (s *iostreams) Wrap(text string) string { return textwrap.Text(text, s.width) }
 
 func (s *iostreams) Prompter() onboarding.Prompter { return s.prompter() }
 

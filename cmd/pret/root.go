@@ -141,11 +141,10 @@ func didYouMean(names []string, hint string) string {
 	if len(names) == 0 {
 		return hint
 	}
-	quoted := make([]string, len(names))
 	for i, n := range names {
-		quoted[i] = "« " + n + " »"
+		names[i] = "« " + n + " »"
 	}
-	return "vouliez-vous dire " + frenchList(quoted) + " ?"
+	return "vouliez-vous dire " + frenchList(names) + " ?"
 }
 
 func maxArgs(n int, hint string) cobra.PositionalArgs {
