@@ -41,10 +41,8 @@ d'environnement ne prend la passphrase elle-même.`,
 			if public {
 				return runClePublic(a.cfg.Key, passFile, a.io)
 			}
-			if passFile != "" && passFile != "-" {
-				if err := mustExist(passFile); err != nil {
-					return err
-				}
+			if err := mustExist(passFile); passFile != "" && passFile != "-" && err != nil {
+				return err
 			}
 			source := func() ([]byte, error) {
 				switch {

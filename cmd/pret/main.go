@@ -79,11 +79,7 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 				term.Restore(int(stdin.Fd()), saved)
 			}
 			fmt.Fprintln(stderr, "\npret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
-			code := exitInterrupted
-			if sig == syscall.SIGTERM {
-				code = exitTerminated
-			}
-			os.Exit(code)
+			os.Exit(map[os.Signal]int{os.Interrupt: exitInterrupted, syscall.SIGTERM: exitTerminated}[sig])
 		case <-done:
 		}
 	}()

@@ -310,7 +310,10 @@ func checkReportOutput(key keys.Store, out, flag string, inputs []string) error 
 		}
 		abs, _ := filepath.Abs(in)
 		realIn, err := filepath.EvalSymlinks(abs)
-		if rel, rerr := filepath.Rel(realIn, realParent); err == nil && rerr == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(realIn, realParent); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return usageError("choisissez pour "+what+" un nom qui ne finit pas par acces.md ni .zip, ou un autre dossier",
 				"%s est dans le dossier à valider %s et porte un nom de rendu : %s remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in), what)
 		}
