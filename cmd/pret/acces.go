@@ -145,9 +145,8 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	if err != nil {
 		return err
 	}
-	plan := out.Plan
-	if plan.Warning != "" {
-		fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(plan.Warning))
+	if out.Plan.Warning != "" {
+		fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(out.Plan.Warning))
 	}
 	if out.StateCopy != "" {
 		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", checklist.Escape(out.StateCopy))
@@ -168,12 +167,12 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	switch {
 	case out.DateOnly:
 		fmt.Fprintf(screen, "%s : seule la ligne de la date a changé\n", checklist.Escape(s.File))
-	case plan.Status == onboarding.FileSame:
+	case out.Plan.Status == onboarding.FileSame:
 		fmt.Fprintf(screen, "%s est déjà à jour ; il n'a pas été touché\n", checklist.Escape(s.File))
 	default:
 		fmt.Fprintf(screen, "acces.md écrit : %s\n", checklist.Escape(s.File))
 	}
-	fmt.Fprintln(screen, checklist.Escape(plan.Key))
+	fmt.Fprintln(screen, checklist.Escape(out.Plan.Key))
 	if out.StateErr != nil {
 		return refusedError(out.StateErr.Hint(), "%s : la date n'est pas notée", out.StateErr.Error())
 	}

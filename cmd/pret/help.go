@@ -81,10 +81,7 @@ func newHelpCmd(a *app) *cobra.Command {
 	}
 }
 
-func isSetting(f *pflag.Flag) bool {
-	_, ok := f.Annotations[settingAnnotation]
-	return ok
-}
+func isSetting(f *pflag.Flag) bool { return f.Annotations[settingAnnotation] != nil }
 
 // flagUsages is pflag's list of the flags that keep says, in French.
 func flagUsages(all *pflag.FlagSet, keep func(*pflag.Flag) bool) string {

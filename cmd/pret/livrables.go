@@ -60,9 +60,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 			})
 			var verdict error
 			for i := range files {
-				if rf.strict && len(files[i].Problems) > 0 {
-					files[i].Valid = false
-				}
+				files[i].Valid = files[i].Valid && !(rf.strict && len(files[i].Problems) > 0)
 				if !files[i].Valid {
 					verdict = &silentExit{exitFailed}
 				}
@@ -78,7 +76,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 			return verdict
 		},
 	}
-	rf.add(c)
+	rf.add(c, checklist.Formats)
 	c.Flags().BoolVar(&submitting, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
 	c.Flags().DurationVar(&wait, "attente", 3*time.Minute, "avec --soumettre : `DURÉE` d'attente de l'état R et de la ligne de hostname (3m, 90s)")
 	return c

@@ -15,11 +15,8 @@ type reportFlags struct {
 	strict bool
 }
 
-// add gives c --format (one of formats, else checklist.Formats), --strict.
-func (f *reportFlags) add(c *cobra.Command, formats ...string) {
-	if len(formats) == 0 {
-		formats = checklist.Formats
-	}
+// add gives c --format (one of formats) and --strict.
+func (f *reportFlags) add(c *cobra.Command, formats []string) {
 	choiceFlag(c, &f.format, "format", "texte", "format", formats, "`FORMAT` de sortie : "+frenchList(formats))
 	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/sunk"
 	"github.com/romeo-pret/pret/internal/safefile"
@@ -69,7 +70,7 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 			return writeReport(a.io, report, rf)
 		},
 	}
-	rf.add(c)
+	rf.add(c, checklist.Formats)
 	pathFlag(c.Flags(), &values, "valeurs", "`FICHIER` des valeurs Helm de la release Slurm")
 	pathFlag(c.Flags(), &policy, "politique", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
 	pathFlag(c.Flags(), &pods, "pods", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")

@@ -168,7 +168,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 			return nil
 		},
 	}
-	rf.add(c, checklist.FileFormats...)
+	rf.add(c, checklist.FileFormats)
 	c.Flags().BoolVar(&all, "tous", false, "en texte, lister aussi les fichiers sans problème")
 	pathFlag(c.Flags(), &output, "sortie", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
 	c.Flags().IntVar(&workers, "paralleles", 0, "`N` fichiers lus en parallèle, de 1 à quatre par cœur (défaut : un par cœur)")

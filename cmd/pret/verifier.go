@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -54,14 +53,13 @@ sinon. Formats json et junit pour la CI.`,
 			}
 			// Everything passes: what comes next (texte only).
 			if rf.format == "texte" {
-				fmt.Fprintln(a.io.Out)
-				io.WriteString(a.io.Out, a.io.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: a.cfg.Channel, Store: s.Store, Home: s.Home,
+				io.WriteString(a.io.Out, "\n"+a.io.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: a.cfg.Channel, Store: s.Store, Home: s.Home,
 					GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
 			}
 			return nil
 		},
 	}
-	rf.add(c)
+	rf.add(c, checklist.Formats)
 	return c
 }
 
