@@ -22,22 +22,17 @@ func settings(c *Config) (onboarding.Settings, error) {
 		StatePath: c.StatePath,
 		Today:     c.Today,
 	}
-	// c.AccessFile is already absolute (expandHome), and not cleaned
-	// when it holds "..": the key guard resolves it as the system will.
-	// Before any question: an output on the key is a setting to fix
-	// (exit 2), not something to discover after the answers.
+	// Before any question: an output on the key is a setting to fix.
 	if err := checkOutput(c.Key, s.File, "acces.fichier"); err != nil {
 		return s, err
 	}
-	// Not only the key folder: any folder below it (a mistaken
-	// XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
+	// A mistaken XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret.
 	if err := onboarding.CheckState(c.Key, s.StatePath); err != nil {
 		return s, err
 	}
 	s.Home, _ = os.UserHomeDir()
 	if c.AccessModel != "" {
-		// The template is untrusted input: the bounded reader, then a
-		// render that refuses loops and stops at 1 Mio (templates.Render).
+		// Untrusted input: the bounded reader (templates.Render bounds the rest).
 		text, err := safefile.Read(c.AccessModel, safefile.Template, safefile.FollowLink)
 		if err != nil {
 			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md illisible : %s", checklist.Escape(err.Error()))
@@ -47,20 +42,9 @@ func settings(c *Config) (onboarding.Settings, error) {
 	return s, nil
 }
 
-var statuses = map[string]string{"demande": onboarding.StatusRequested, "verifie": onboarding.StatusVerified}
-
-type accesOptions struct {
-	Config *Config
-	Status string // demande or verifie; asked on a terminal when empty
-	Date   string // as typed (dates.Parse); empty is the recorded date, else today
-	Force  bool
-	// Sign signs acces.md right after writing it (signature.md).
-	Sign     bool
-	PassFile string // with Sign: the passphrase's file; - is stdin
-}
-
 func newAccesCmd(a *app) *cobra.Command {
-	opts := &accesOptions{}
+	var status, date, passFile string
+	var force, sign bool
 	c := &cobra.Command{
 		Use:     "acces [--statut demande|verifie] [--date AAAA-MM-JJ] [--force] [--signer]",
 		Aliases: []string{"access"},
@@ -85,39 +69,34 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
   pret acces --statut demande --date "20 octobre 2026"
   pret acces --statut demande --force
   pret acces --statut demande --signer`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Config = a.cfg
-			return runAcces(opts, a.io)
+			return runAcces(a.cfg, a.io, status, date, force, sign, passFile)
 		},
 	}
-	choiceFlag(c.Flags(), &opts.Status, "statut", "", "statut", []string{"demande", "verifie"}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	c.Flags().Var(&checkedValue{p: &opts.Date, check: checkTypedDay, refused: "31/11/2026"}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
-	c.Flags().BoolVar(&opts.Force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
-	c.Flags().BoolVar(&opts.Sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
-	pathFlag(c.Flags(), &opts.PassFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	choiceFlag(c, &status, "statut", "", "statut", []string{onboarding.StatusRequested, onboarding.StatusVerified}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
+	c.Flags().Var(&checkedValue{p: &date, check: checkTypedDay}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
+	c.Flags().BoolVar(&force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
+	c.Flags().BoolVar(&sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
+	pathFlag(c.Flags(), &passFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
-func runAcces(opts *accesOptions, ios *iostreams) error {
-	status, date, force := opts.Status, opts.Date, opts.Force
-	s, err := settings(opts.Config)
+// runAcces records a declaration (asked when status is empty), writes acces.md.
+func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool, passFile string) error {
+	s, err := settings(cfg)
 	if err != nil {
 		return err
 	}
-	if opts.PassFile != "" && !opts.Sign {
+	if passFile != "" && !sign {
 		return usageError("ajoutez --signer pour signer acces.md après l'avoir écrit", "--passphrase-file ne sert qu'avec --signer")
 	}
-	if opts.Sign {
-		// Checked before anything is written: a run that cannot get the
-		// passphrase must not leave a half-done job.
-		if err := checkPassSource(opts.PassFile, ios, "pret acces --signer"); err != nil {
+	if sign {
+		// Before anything is written: no half-done job.
+		if err := checkPassSource(passFile, ios, "pret acces --signer"); err != nil {
 			return err
 		}
 	}
-	// The state is read before anything is asked or written: its records
-	// are the defaults. An unreadable one is said once, at the end (or by
-	// the question on a terminal).
+	// Its records are the defaults; an unreadable one is said at the end.
 	state, serr, err := loadState(s.StatePath)
 	if err != nil {
 		return err
@@ -126,16 +105,13 @@ func runAcces(opts *accesOptions, ios *iostreams) error {
 	var decl onboarding.Declaration
 	switch {
 	case status != "":
-		st := statuses[status] // a choice flag: one of the two words
-		// Without --date, the date recorded for this status, else today:
-		// running the command again never moves a recorded date.
-		decl = onboarding.Declaration{Status: st, Date: onboarding.DefaultDate(state, st, s.Today)}
+		// Running the command again never moves a recorded date.
+		decl = onboarding.Declaration{Status: status, Date: onboarding.DefaultDate(state, status, s.Today)}
 		if date != "" {
 			if decl.Date, err = dates.Parse(date, dates.Context{Today: s.Today, Session: s.Session.Day}); err != nil {
 				// Worded as the flag's own check words a refusal (errors.go).
 				hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
-				var de *dates.Error
-				if errors.As(err, &de) {
+				if de, ok := errors.AsType[*dates.Error](err); ok {
 					return usageError(hint, "valeur refusée pour --date : %q ; %s", de.Input, de.Reason)
 				}
 				return usageError(hint, "%v", err)
@@ -146,9 +122,8 @@ func runAcces(opts *accesOptions, ios *iostreams) error {
 	case date != "":
 		return usageError("pret acces --statut demande --date …", "--date va avec --statut")
 	default:
-		// The wizard's own question, from the same state.
 		d, err := onboarding.Account{P: ios.Prompter(), Out: screen, State: state, StateErr: serr,
-			Channel: opts.Config.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
+			Channel: cfg.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
 		if err != nil {
 			return err
 		}
@@ -163,8 +138,6 @@ func runAcces(opts *accesOptions, ios *iostreams) error {
 	case force:
 		rec.Replace = func(*onboarding.AccessPlan) (bool, error) { return true, nil }
 	case ios.Interactive():
-		// What a person reads is wrapped for the terminal: the diff's
-		// wrapped lines keep their marker (textwrap).
 		rec.Replace = onboarding.AskReplace(ios.Prompter(), screen, ios.Color())
 		rec.ReplaceDate = onboarding.AskDateLine(ios.Prompter(), screen, ios.Color())
 	}
@@ -172,9 +145,8 @@ func runAcces(opts *accesOptions, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	plan := out.Plan
-	if plan.Warning != "" {
-		fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(plan.Warning))
+	if out.Plan.Warning != "" {
+		fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(out.Plan.Warning))
 	}
 	if out.StateCopy != "" {
 		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", checklist.Escape(out.StateCopy))
@@ -195,17 +167,17 @@ func runAcces(opts *accesOptions, ios *iostreams) error {
 	switch {
 	case out.DateOnly:
 		fmt.Fprintf(screen, "%s : seule la ligne de la date a changé\n", checklist.Escape(s.File))
-	case plan.Status == onboarding.FileSame:
+	case out.Plan.Status == onboarding.FileSame:
 		fmt.Fprintf(screen, "%s est déjà à jour ; il n'a pas été touché\n", checklist.Escape(s.File))
 	default:
 		fmt.Fprintf(screen, "acces.md écrit : %s\n", checklist.Escape(s.File))
 	}
-	fmt.Fprintln(screen, checklist.Escape(plan.Key))
+	fmt.Fprintln(screen, checklist.Escape(out.Plan.Key))
 	if out.StateErr != nil {
 		return refusedError(out.StateErr.Hint(), "%s : la date n'est pas notée", out.StateErr.Error())
 	}
-	if opts.Sign {
-		return signAccess(opts.Config, s.File, opts.PassFile, ios)
+	if sign {
+		return signAccess(cfg, s.File, passFile, ios)
 	}
 	return nil
 }

@@ -16,7 +16,6 @@ func newAssistantCmd(a *app) *cobra.Command {
 		Use:     "assistant",
 		Short:   "L'assistant guidé (comme « pret » seul ; il faut un terminal)",
 		Example: "  pret assistant",
-		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWizard(a.cfg, a.io)
 		},
@@ -34,7 +33,7 @@ func runWizard(cfg *Config, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	w := &onboarding.Wizard{
+	return (&onboarding.Wizard{
 		Settings: s,
 		Channel:  cfg.Channel,
 		P:        ios.Prompter(),
@@ -51,27 +50,19 @@ func runWizard(cfg *Config, ios *iostreams) error {
 			}
 			return finishedWizard(writeReport(ios, report, reportFlags{format: "texte"}))
 		},
-	}
-	return w.Run()
+	}).Run()
 }
 
-// finishedWizard is the exit code of a wizard that ran to its last
-// screen: 0, even when its checklist still fails. What is left to do is
-// on that screen, each step with its command; "go run ./cmd/pret" would
-// otherwise print Go's English "exit status 1" under it. No script reads
-// this code (the wizard needs a terminal): `pret verifier` is the command
-// whose exit code says whether everything is ready. An error that is not
-// the report's verdict (standard output lost) stays an error.
+// finishedWizard: a wizard that ran to its last screen exits 0 even when
+// its checklist fails (`pret verifier` is the exit code scripts read).
 func finishedWizard(err error) error {
-	var verdict *silentExit
-	if errors.As(err, &verdict) {
+	if _, ok := errors.AsType[*silentExit](err); ok {
 		return nil
 	}
 	return err
 }
 
-// wrappingWriter re-flows what the wizard prints for the terminal's width:
-// the wizard writes whole lines, so each write wraps on its own.
+// wrappingWriter wraps each write (the wizard's are whole lines).
 type wrappingWriter struct{ ios *iostreams }
 
 func (w wrappingWriter) Write(p []byte) (int, error) {

@@ -37,12 +37,49 @@ d'environnement ne prend la passphrase elle-même.`,
   pret cle --publique
   pret cle --passphrase-file - < fichier-protege
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if public {
 				return runClePublic(a.cfg.Key, passFile, a.io)
 			}
-			return runCle(a.cfg.Key, passFile, a.io)
+			if err := mustExist(passFile); passFile != "" && passFile != "-" && err != nil {
+				return err
+			}
+			source := func() ([]byte, error) {
+				switch {
+				// "-" on a terminal would show it: asked echo off, or refused.
+				case (passFile == "" || passFile == "-") && a.io.Interactive():
+					return onboarding.AskPassphrase(a.io.Prompter(), a.io.Out)
+				case passFile != "":
+					return passphraseFromArg(passFile, a.io)
+				}
+				return nil, usageError(
+					"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
+					"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", checklist.Escape(a.cfg.Key.PrivatePath()))
+			}
+			res, err := onboarding.EnsureKey(a.cfg.Key, rand.Reader, source, guarded)
+			if err != nil {
+				return err
+			}
+			for _, p := range res.Removed {
+				fmt.Fprintf(a.io.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", checklist.Escape(p))
+			}
+			if res.Created {
+				fmt.Fprintf(a.io.Out, "Clé créée : %s (protégée par votre passphrase)\n", checklist.Escape(a.cfg.Key.PrivatePath()))
+				fmt.Fprintf(a.io.Out, "Clé publique : %s\n", checklist.Escape(a.cfg.Key.PublicPath()))
+			} else {
+				fmt.Fprintf(a.io.Out, "Clé existante conservée : %s\n", checklist.Escape(a.cfg.Key.PrivatePath()))
+			}
+			if res.Rebuilt {
+				fmt.Fprintf(a.io.Out, "Clé publique recréée depuis la clé privée : %s\n", checklist.Escape(a.cfg.Key.PublicPath()))
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(w.Msg))
+				if w.Hint != "" {
+					fmt.Fprintf(a.io.Err, "pret: conseil : %s\n", checklist.Escape(w.Hint))
+				}
+			}
+			fmt.Fprintln(a.io.Out, checklist.Escape(res.Line))
+			return nil
 		},
 	}
 	pathFlag(c.Flags(), &passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
@@ -50,9 +87,7 @@ d'environnement ne prend la passphrase elle-même.`,
 	return c
 }
 
-// runClePublic prints the public key line, as the .pub holds it: from the
-// .pub when it matches the private key, else rebuilt from the private
-// key's public half (no passphrase needed). Nothing is created.
+// runClePublic prints the .pub line, or one rebuilt from the private key.
 func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
 	if passFile != "" {
 		return usageError("pret cle --publique, sans --passphrase-file", "--publique ne crée rien : --passphrase-file n'y sert pas")
@@ -75,51 +110,4 @@ func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
 	// The comment comes from a file: escaped, like every such string.
 	_, err = fmt.Fprintln(ios.Out, checklist.Escape(strings.TrimSuffix(string(keys.PublicLine(pub, comment)), "\n")))
 	return err
-}
-
-func runCle(store keys.Store, passFile string, ios *iostreams) error {
-	if passFile != "" && passFile != "-" {
-		if err := mustExist(passFile); err != nil {
-			return err
-		}
-	}
-	source := func() ([]byte, error) {
-		switch {
-		// Reading "-" from a terminal would show the passphrase as it is
-		// typed: it is asked the proper way, echo off and twice, or
-		// refused (passphraseFromArg) when nothing can ask.
-		case passFile == "" && ios.Interactive(), passFile == "-" && ios.inTTY && ios.Interactive():
-			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
-		case passFile != "":
-			return passphraseFromArg(passFile, ios)
-		}
-		return nil, usageError(
-			"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
-			"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", checklist.Escape(store.PrivatePath()))
-	}
-	res, err := onboarding.EnsureKey(store, rand.Reader, source, guarded)
-	if err != nil {
-		return err
-	}
-	reportKey(ios, store, res)
-	return nil
-}
-
-func reportKey(ios *iostreams, store keys.Store, res *onboarding.KeyResult) {
-	for _, p := range res.Removed {
-		fmt.Fprintf(ios.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", checklist.Escape(p))
-	}
-	if res.Created {
-		fmt.Fprintf(ios.Out, "Clé créée : %s (protégée par votre passphrase)\n", checklist.Escape(store.PrivatePath()))
-		fmt.Fprintf(ios.Out, "Clé publique : %s\n", checklist.Escape(store.PublicPath()))
-	} else {
-		fmt.Fprintf(ios.Out, "Clé existante conservée : %s\n", checklist.Escape(store.PrivatePath()))
-	}
-	if res.Rebuilt {
-		fmt.Fprintf(ios.Out, "Clé publique recréée depuis la clé privée : %s\n", checklist.Escape(store.PublicPath()))
-	}
-	for _, w := range res.Warnings {
-		warn(ios, w)
-	}
-	fmt.Fprintln(ios.Out, checklist.Escape(res.Line))
 }

@@ -373,10 +373,17 @@ func TestEveryCommandInProcess(t *testing.T) {
 var englishWords = regexp.MustCompile(`(?i)\b(invalid|flag|unknown|parsing|syntax|argument|requires)\b`)
 
 // refusedValue is a value the flag refuses while the command line is
-// read: pret's own flag types say it; pflag's built-in ones are listed.
+// read: one pret's own flag types refuse; pflag's built-in ones are listed.
 func refusedValue(t *testing.T, f *pflag.Flag) string {
-	if v, ok := f.Value.(interface{ refusedExample() string }); ok {
-		return v.refusedExample()
+	switch v := f.Value.(type) {
+	case *choiceValue:
+		return "zzz"
+	case *checkedValue:
+		for _, s := range []string{"31/11/2026", "", "rouge\x1b[31m"} {
+			if v.check(s) != nil {
+				return s
+			}
+		}
 	}
 	switch f.Value.Type() {
 	case "bool":

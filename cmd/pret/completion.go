@@ -2,24 +2,24 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 )
 
-// shells are cobra's four generators, each with the command's French
-// descriptions.
+// shells are cobra's four generators, with French descriptions, in the
+// order SuggestionsFor reads them.
 var shells = []struct {
 	name, short, example string
-	gen                  func(root *cobra.Command, ios *iostreams) error
+	gen                  func(root *cobra.Command, w io.Writer) error
 }{
 	{"bash", "Complétion pour bash", "  source <(pret completion bash)\n  pret completion bash > /etc/bash_completion.d/pret",
-		func(root *cobra.Command, ios *iostreams) error { return root.GenBashCompletionV2(ios.Out, true) }},
-	{"zsh", "Complétion pour zsh", "  pret completion zsh > \"${fpath[1]}/_pret\"",
-		func(root *cobra.Command, ios *iostreams) error { return root.GenZshCompletion(ios.Out) }},
+		func(root *cobra.Command, w io.Writer) error { return root.GenBashCompletionV2(w, true) }},
 	{"fish", "Complétion pour fish", "  pret completion fish > ~/.config/fish/completions/pret.fish",
-		func(root *cobra.Command, ios *iostreams) error { return root.GenFishCompletion(ios.Out, true) }},
+		func(root *cobra.Command, w io.Writer) error { return root.GenFishCompletion(w, true) }},
 	{"powershell", "Complétion pour PowerShell", "  pret completion powershell | Out-String | Invoke-Expression",
-		func(root *cobra.Command, ios *iostreams) error { return root.GenPowerShellCompletionWithDesc(ios.Out) }},
+		(*cobra.Command).GenPowerShellCompletionWithDesc},
+	{"zsh", "Complétion pour zsh", "  pret completion zsh > \"${fpath[1]}/_pret\"", (*cobra.Command).GenZshCompletion},
 }
 
 func newCompletionCmd(a *app) *cobra.Command {
@@ -41,7 +41,6 @@ sont dans « pret completion SHELL --help ».`,
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
 	for _, sh := range shells {
-		gen := sh.gen
 		c.AddCommand(&cobra.Command{
 			Use:     sh.name,
 			Short:   sh.short,
@@ -49,7 +48,7 @@ sont dans « pret completion SHELL --help ».`,
 			Example: sh.example,
 			Args:    noArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return gen(cmd.Root(), a.io)
+				return sh.gen(cmd.Root(), a.io.Out)
 			},
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -23,26 +24,23 @@ import (
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/onboarding"
 )
 
-// Config is everything the commands need from flags, environment and file.
-// Packages below cmd get pieces of it as plain values, never viper.
+// Config is what the commands need from flags, environment and file;
+// packages below cmd get plain values, never viper.
 type Config struct {
 	SessionTitle, SessionStart, SessionEnd string
 	SessionDay                             time.Time // midnight UTC standing for the civil day in Europe/Paris
 	Key                                    keys.Store
 	AccessFile, AccessModel, StatePath     string
 	Channel, Partition, Account            string
-	SheetValid, SheetInvalid               string // the grades --feuille-sortie writes
-	// Today is the civil day of "now"; PRET_AUJOURDHUI overrides it so that
-	// tests of date rules do not depend on the day they run.
-	Today time.Time
+	SheetValid, SheetInvalid               string    // the grades --feuille-sortie writes
+	Today                                  time.Time // the civil day of now, or PRET_AUJOURDHUI (tests)
 }
 
-// configKey is one setting: its place in the config file, its default,
-// its flag's usage, the form every refusal names, and check, which
-// refuses a value from any source. The flag is the key with "-" for
-// ".", the variable PRET_ and the key in capitals with "_" for ".".
+// configKey is one setting: file key (flag: "." as "-"; variable: PRET_
+// and capitals), default, usage, the form refusals name, and its check.
 type configKey struct {
 	key, def, usage, form string
 	check                 func(string) error
@@ -73,31 +71,24 @@ func envOf(key string) string {
 
 func lookupKey(key string) (configKey, bool) {
 	i := slices.IndexFunc(configKeys, func(k configKey) bool { return k.key == key })
-	if i < 0 {
-		return configKey{}, false
-	}
-	return configKeys[i], true
+	return configKeys[max(i, 0)], i >= 0
 }
 
-// bindConfigFlags gives every config key its flag on the root command
-// (so every command takes it) and binds it to a's viper.
+// bindConfigFlags gives every key its flag on root, bound to a.v.
 func (a *app) bindConfigFlags(root *cobra.Command) {
 	fs := root.PersistentFlags()
 	for _, k := range configKeys {
 		v := k.def
-		fs.Var(&checkedValue{p: &v, check: k.check, refused: "\x1b[31m"}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
+		fs.Var(&checkedValue{p: &v, check: k.check}, flagOf(k.key), k.usage+" ; "+envOf(k.key))
 		_ = fs.SetAnnotation(flagOf(k.key), settingAnnotation, []string{k.key})
 		_ = a.v.BindPFlag(k.key, fs.Lookup(flagOf(k.key))) // fails only for a nil flag
-		a.v.SetDefault(k.key, k.def)
 	}
 	a.v.SetEnvPrefix("PRET")
 	a.v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	a.v.AutomaticEnv()
 }
 
-// loadConfig applies flag > PRET_… environment > config file > default,
-// on v, the one viper instance the flags are bound to; the warning names
-// the file's unknown keys.
+// loadConfig applies flag > PRET_… variable > file > default on v.
 func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, err error) {
 	path := configFlag
 	if path == "" {
@@ -112,8 +103,7 @@ func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, e
 			return nil, "", err
 		}
 	}
-	// Every setting's final value, whichever source gave it: an empty
-	// cle.dossier would put the key in the current folder.
+	// An empty cle.dossier, say, would put the key in the current folder.
 	for _, k := range configKeys {
 		if err := checkSetting(k.key, configValue(v, k.key)); err != nil {
 			return nil, "", usageError(fmt.Sprintf("corrigez %s (option --%s, variable %s ou fichier de configuration)", k.key, flagOf(k.key), envOf(k.key)), "%v", err)
@@ -153,16 +143,14 @@ func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, e
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
-// readConfigFile merges the config file's known settings into v and
-// returns the warning for its unknown keys ("" when there are none).
+// readConfigFile merges the file into v, by the bounded reader, and
+// returns the warning for its unknown keys.
 func readConfigFile(v *viper.Viper, path string) (string, error) {
-	// The bounded reader: a FIFO, a device or 3 GB never reach the parser.
 	data, err := safefile.Read(path, safefile.Config, safefile.FollowLink)
 	if err != nil {
 		return "", usageError("donnez un fichier de configuration ordinaire, de 1 Mio au plus", "configuration illisible : %s", err)
 	}
-	// A key pasted in the config would be quoted by the messages below:
-	// such a file is not read at all.
+	// A key pasted in the file would be quoted by the messages below.
 	if _, leaks := checklist.Guard(data); len(leaks) > 0 {
 		return "", usageError("retirez la clé privée du fichier, et considérez-la comme compromise", "configuration %s non lue : %s", checklist.Escape(path), leaks[0].Message)
 	}
@@ -174,19 +162,13 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 	return unknownWarning(unknown, path), nil
 }
 
-// parseConfigFile reads the known settings of a config file into the
-// sections viper reads, and names the keys pret does not know. It walks
-// yaml.Node instead of letting viper decode the text: yaml's map decoding
-// compares every key with every other, quadratic on the 200,000 keys
-// that fit in the 1 MiB cap, while this walk is linear. Merge keys are
-// refused, so that no alias can make the walk expand. The file is one
-// YAML document: whatever follows it (after --- or ...) is parsed, and
-// refused, never silently dropped.
+// parseConfigFile walks yaml.Node, for the line of each refusal and keys
+// compared without case; merge keys are refused, so no alias makes the
+// walk expand, and so is a second document.
 func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err error) {
 	var doc, next yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	err = dec.Decode(&doc)
-	if err == nil {
+	if err = dec.Decode(&doc); err == nil {
 		if err = dec.Decode(&next); err == nil {
 			return nil, nil, fmt.Errorf("ligne %d : le fichier contient un second document YAML (après --- ou ...) ; pret n'en lit qu'un : réunissez les réglages en un seul", next.Line)
 		}
@@ -203,16 +185,13 @@ func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err er
 		return nil, nil, fmt.Errorf("ligne %d : le fichier doit être une suite de réglages « clé: valeur » (voir le modèle du README)", root.Line)
 	}
 	err = eachPair(root, func(k, v *yaml.Node) error {
-		sec, first := strings.ToLower(k.Value), ""
-		for _, key := range configKeys {
-			if s, name, _ := strings.Cut(key.key, "."); s == sec && first == "" {
-				first = name
-			}
-		}
-		if first == "" {
+		sec := strings.ToLower(k.Value)
+		i := slices.IndexFunc(configKeys, func(c configKey) bool { return strings.HasPrefix(c.key, sec+".") })
+		if i < 0 {
 			unknown = append(unknown, k.Value)
 			return nil
 		}
+		first := strings.TrimPrefix(configKeys[i].key, sec+".")
 		if tree[sec] != nil {
 			return fmt.Errorf("ligne %d : la section %s est donnée deux fois", k.Line, sec)
 		}
@@ -260,8 +239,7 @@ func eachPair(m *yaml.Node, f func(k, v *yaml.Node) error) error {
 	return nil
 }
 
-// deref follows an alias to the node it names (the parser refuses an
-// unknown anchor and a cycle).
+// deref follows an alias (the parser refuses an unknown anchor, a cycle).
 func deref(n *yaml.Node) *yaml.Node {
 	for n.Kind == yaml.AliasNode {
 		n = n.Alias
@@ -288,62 +266,50 @@ func yamlKind(v *yaml.Node) string {
 	return "une valeur de type " + strings.TrimPrefix(v.Tag, "!!")
 }
 
-// unknownWarning is the one warning for all unknown keys: their count and
-// the first three names, a name that may be a piece of a key not copied.
+// unknownWarning: the count and first three names (never a key piece).
 func unknownWarning(unknown []string, path string) string {
-	var names []string
-	for _, n := range unknown[:min(3, len(unknown))] {
+	names := slices.Clone(unknown[:min(3, len(unknown))])
+	for i, n := range names {
+		names[i] = checklist.Escape(n)
 		if keys.LooksLikeFragment(n) {
-			n = "(un nom en base64, non recopié)"
+			names[i] = "(un nom en base64, non recopié)"
 		}
-		names = append(names, checklist.Escape(n))
 	}
-	list := strings.Join(names, ", ")
-	switch {
-	case len(unknown) == 0:
+	if len(unknown) > 3 {
+		names = append(names, "…")
+	}
+	switch len(unknown) {
+	case 0:
 		return ""
-	case len(unknown) == 1:
-		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", list, checklist.Escape(path))
-	case len(unknown) > 3:
-		list += ", …"
+	case 1:
+		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", names[0], checklist.Escape(path))
 	}
-	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), list, checklist.Escape(path))
+	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), strings.Join(names, ", "), checklist.Escape(path))
 }
 
-// checkSetting checks a setting's final value, whichever source gave it.
-// The value is never quoted: it may be a piece of a key.
-func checkSetting(key string, raw any) error {
+// checkSetting checks a final value, never quoted (it may be a key piece).
+func checkSetting(key, s string) error {
 	k, _ := lookupKey(key)
-	s, ok := raw.(string)
-	if !ok {
-		return fmt.Errorf("%s n'est pas un texte ; attendu %s", key, k.form)
-	}
 	if err := k.check(s); err != nil {
 		return fmt.Errorf("%s : %v ; attendu %s", key, err, k.form)
 	}
 	return nil
 }
 
-// configValue is key's value by flag > PRET_ variable > file > default.
-// An empty grade variable is a value: an empty grade means "no grade"
-// (Moodle's import skips it), written as --feuille-valide "", valide: ""
-// or PRET_FEUILLE_VALIDE= alike. For the other keys an empty variable
-// stays unset, as viper has it: an empty PRET_CLE_DOSSIER= left in a
-// shell is no reason to put the key in the current folder.
+// configValue is key's value. An empty grade variable is a value ("no
+// grade"); for other keys it stays unset, as viper has it: an empty
+// PRET_CLE_DOSSIER= left in a shell must not mean the current folder.
 func configValue(v *viper.Viper, key string) string {
 	if strings.HasPrefix(key, "feuille.") {
-		// viper reads the environment when asked, so the switch holds
-		// for this one lookup.
-		v.AllowEmptyEnv(true)
+		v.AllowEmptyEnv(true) // viper reads the environment when asked
 		defer v.AllowEmptyEnv(false)
 	}
 	return v.GetString(key)
 }
 
 func checkText(s string) error {
+	// Printed back, it could drive the terminal; in a path, it is never meant.
 	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) >= 0 {
-		// Printed back on a terminal, it could drive it; in a path, it is
-		// never what the person meant.
 		return errors.New("caractère de contrôle refusé (une touche spéciale, un code de couleur)")
 	}
 	return nil
@@ -367,14 +333,10 @@ func checkKeyName(s string) error {
 	if strings.TrimSpace(s) == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) {
 		return errors.New("ce n'est pas un nom de fichier seul")
 	}
-	if err := checkText(s); err != nil {
-		return err
-	}
-	return keys.CheckName(s)
+	return cmp.Or(checkText(s), keys.CheckName(s))
 }
 
-// sessionDay reads seance.date, and says in French what is wrong with
-// it: never the parser's English.
+// sessionDay reads seance.date, with French reasons.
 func sessionDay(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	d, err := time.Parse("2006-01-02", s)
@@ -425,9 +387,7 @@ func expandHome(p string) (string, error) {
 		}
 		p = wd + sep + p
 	}
-	// Cleaning "a/link/../b" into "a/b" would name another file than the
-	// system opens (the link's parent, not a's): with "..", the path is
-	// kept as written, and the key guard resolves it as the system does.
+	// "a/link/../b" is not "a/b": with "..", the key guard resolves it.
 	if !slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }), "..") {
 		p = filepath.Clean(p)
 	}
@@ -441,4 +401,12 @@ func mustExist(path string) error {
 		return usageError("vérifiez le chemin", "introuvable : %s", checklist.Escape(path))
 	}
 	return nil
+}
+
+// keyFiles is where keys meets safefile's reader and writer.
+var keyFiles keys.Files = safefile.KeyFiles{}
+
+// checkOutput refuses (exit 2) an output on the key or in its folder.
+func checkOutput(store keys.Store, path, setting string) error {
+	return onboarding.CheckOutputs(store, onboarding.Output{Path: path, Setting: setting})
 }

@@ -34,50 +34,44 @@ affichés échappés (\033).`,
 			if len(args) == 1 {
 				path = args[0]
 			}
-			return runEmpreinte(a.cfg, path, art, a.io)
+			switch {
+			case path == "-":
+				// Standard input, public keys only, as ssh-keygen -lf - reads it.
+			case path != "":
+				if err := mustExist(path); err != nil {
+					return err
+				}
+			default:
+				path = a.cfg.Key.PublicPath()
+				if _, err := os.Stat(path); err != nil {
+					path = a.cfg.Key.PrivatePath()
+					if _, err := os.Stat(path); err != nil {
+						return refusedError("créez-la avec « pret cle »", "aucune clé en %s", checklist.Escape(path))
+					}
+				}
+			}
+			fps, err := keys.FingerprintFile(keyFiles, path, a.io.In)
+			if err != nil {
+				name := path
+				if path == "-" {
+					name = "entrée standard"
+				}
+				msg := name + " : " + err.Error()
+				if strings.HasPrefix(err.Error(), path+" : ") {
+					msg = err.Error() // safefile's errors already name the file
+				}
+				return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s", checklist.Escape(msg))
+			}
+			for _, fp := range fps {
+				// Escaped as ssh-keygen does (\033), bidi controls too.
+				fmt.Fprintln(a.io.Out, checklist.Escape(fp.Line()))
+				if art {
+					fmt.Fprint(a.io.Out, fp.Randomart())
+				}
+			}
+			return nil
 		},
 	}
 	c.Flags().BoolVar(&art, "art", false, "ajouter l'image aléatoire (randomart) de « ssh-keygen -lv »")
 	return c
-}
-
-func runEmpreinte(cfg *Config, path string, art bool, ios *iostreams) error {
-	switch {
-	case path == "-":
-		// Standard input, public keys only, as ssh-keygen -lf - reads it.
-	case path != "":
-		if err := mustExist(path); err != nil {
-			return err
-		}
-	default:
-		key := cfg.Key
-		path = key.PublicPath()
-		if _, err := os.Stat(path); err != nil {
-			path = key.PrivatePath()
-			if _, err := os.Stat(path); err != nil {
-				return refusedError("créez-la avec « pret cle »", "aucune clé en %s", checklist.Escape(key.PrivatePath()))
-			}
-		}
-	}
-	fps, err := keys.FingerprintFile(keyFiles, path, ios.In)
-	if err != nil {
-		name := path
-		if path == "-" {
-			name = "entrée standard"
-		}
-		msg := name + " : " + err.Error()
-		if strings.HasPrefix(err.Error(), path+" : ") {
-			msg = err.Error() // safefile's errors already name the file
-		}
-		return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s", checklist.Escape(msg))
-	}
-	for _, fp := range fps {
-		// The comment comes from the file: escaped as ssh-keygen does
-		// (\033), line breaks and bidi controls too.
-		fmt.Fprintln(ios.Out, checklist.Escape(fp.Line()))
-		if art {
-			fmt.Fprint(ios.Out, fp.Randomart())
-		}
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,11 +18,7 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// Exit codes (cli.md, apprenant.md). This file is the only place that
-// turns an error into one: packages below cmd return errors that say what
-// happened, and exitCode decides. One exception to "1: a check failed":
-// the wizard, once it has run to its last screen, exits 0 whatever its
-// checklist says (assistant.go, finishedWizard).
+// Exit codes (cli.md): exitCode alone turns an error into one.
 const (
 	exitOK          = 0
 	exitFailed      = 1 // a check failed, an action was refused, or something unexpected broke
@@ -40,29 +37,24 @@ func refusedError(hint, format string, args ...any) error {
 	return &onboarding.Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// silentExit carries an exit code whose reason was already printed (a
-// failed check in a report).
+// silentExit carries an exit code whose reason was already printed.
 type silentExit struct{ code int }
 
 func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.code) }
 
-// exitCode reports err on stderr the way cli.md says and picks the code.
-// Messages name files and quote values: escaped, so that nothing from a
-// file or a file name can act on the terminal.
+// exitCode reports err on stderr as cli.md says, and picks the code.
 func exitCode(err error, stderr io.Writer) int {
-	var (
-		silent *silentExit
-		failed *onboarding.Error
-	)
+	silent, isSilent := errors.AsType[*silentExit](err)
+	failed, isFailed := errors.AsType[*onboarding.Error](err)
 	msg, hint, code := "", "", exitFailed
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &silent):
+	case isSilent:
 		return silent.code
 	case errors.Is(err, onboarding.ErrInterrupted), errors.Is(err, context.Canceled):
 		msg, code = "interrompu ; aucun fichier n'a été laissé à moitié écrit", exitInterrupted
-	case errors.As(err, &failed):
+	case isFailed:
 		msg, hint = failed.Error(), failed.Hint
 		if failed.Input {
 			code = exitUsage
@@ -78,61 +70,49 @@ func exitCode(err error, stderr io.Writer) int {
 	return code
 }
 
-// describeError says an unforeseen error in French: the path it concerns
-// and the reason the system gave, translated by safefile (the one
-// translation of system errors). The packages of pret write theirs in
-// French.
+// describeError says an unforeseen error in French, by safefile.Reason.
 func describeError(err error) string {
-	var (
-		fe    *safefile.Error
-		pe    *fs.PathError
-		le    *os.LinkError
-		errno syscall.Errno
-	)
-	switch {
-	case errors.As(err, &fe):
+	if fe, ok := errors.AsType[*safefile.Error](err); ok {
 		return fe.Error()
-	case errors.As(err, &pe):
+	}
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return fmt.Sprintf("%s : %s", pe.Path, safefile.Reason(pe.Err))
-	case errors.As(err, &le):
+	}
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
 		return fmt.Sprintf("%s → %s : %s", le.Old, le.New, safefile.Reason(le.Err))
-	case errors.As(err, &errno):
+	}
+	if _, ok := errors.AsType[syscall.Errno](err); ok {
 		return safefile.Reason(err)
 	}
 	return err.Error()
 }
 
-// flagError turns pflag's typed errors into French; it is cobra's
-// FlagErrorFunc, so every flag of every command goes through it.
+// flagError is cobra's FlagErrorFunc: pflag's typed errors in French.
 func flagError(c *cobra.Command, err error) error {
 	hint := fmt.Sprintf("« %s --help » liste les options", c.CommandPath())
-	var (
-		notExist *pflag.NotExistError
-		noValue  *pflag.ValueRequiredError
-		badValue *pflag.InvalidValueError
-		syntax   *pflag.InvalidSyntaxError
-	)
-	switch {
-	case errors.As(err, &notExist):
-		if s := notExist.GetSpecifiedShortnames(); len(s) > 1 {
-			return usageError(hint, "option courte inconnue : -%s (dans -%s)", notExist.GetSpecifiedName(), s)
+	if e, ok := errors.AsType[*pflag.NotExistError](err); ok {
+		if s := e.GetSpecifiedShortnames(); len(s) > 1 {
+			return usageError(hint, "option courte inconnue : -%s (dans -%s)", e.GetSpecifiedName(), s)
 		} else if s != "" {
 			return usageError(hint, "option courte inconnue : -%s", s)
 		}
-		return usageError(didYouMean(suggestFlags(c, notExist.GetSpecifiedName()), hint), "option inconnue : --%s", notExist.GetSpecifiedName())
-	case errors.As(err, &noValue):
-		return usageError(hint, "l'option %s attend une valeur", flagName(noValue.GetFlag()))
-	case errors.As(err, &badValue):
-		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(badValue.GetFlag()), badValue.GetValue(), expected(badValue))
-	case errors.As(err, &syntax):
-		return usageError(hint, "option mal écrite : %s", syntax.GetSpecifiedFlag())
+		return usageError(didYouMean(suggestFlags(c, e.GetSpecifiedName()), hint), "option inconnue : --%s", e.GetSpecifiedName())
+	}
+	if e, ok := errors.AsType[*pflag.ValueRequiredError](err); ok {
+		return usageError(hint, "l'option %s attend une valeur", flagName(e.GetFlag()))
+	}
+	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+		// pret's flag types give French reasons; pflag's own are named here.
+		want := pflagTypes[e.GetFlag().Value.Type()]
+		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(e.GetFlag()), e.GetValue(), cmp.Or(want, e.Unwrap().Error()))
+	}
+	if e, ok := errors.AsType[*pflag.InvalidSyntaxError](err); ok {
+		return usageError(hint, "option mal écrite : %s", e.GetSpecifiedFlag())
 	}
 	return usageError(hint, "ligne de commande refusée : %s", err.Error())
 }
 
-// suggestFlags are the long flags of c a mistyped name may have meant,
-// by cobra's own rule for commands (edit distance, or a prefix): each
-// flag stands for a command of a tree made for the question.
+// suggestFlags are c's flags a mistyped name may mean, by cobra's rule.
 func suggestFlags(c *cobra.Command, typed string) []string {
 	names := &cobra.Command{SuggestionsMinimumDistance: 2}
 	c.Flags().VisitAll(func(f *pflag.Flag) {
@@ -150,16 +130,9 @@ func flagName(f *pflag.Flag) string {
 	return "--" + f.Name
 }
 
-// expected says what a flag takes: pret's own flag types give their
-// reason in French; pflag's built-in ones (English) are named here.
-func expected(e *pflag.InvalidValueError) string {
-	switch e.GetFlag().Value.Type() {
-	case "bool":
-		return "attendu : true ou false (ou l'option seule)"
-	case "int", "int64", "uint":
-		return "attendu : un nombre entier"
-	case "duration":
-		return "attendu : une durée comme 90s, 3m ou 1h"
-	}
-	return e.Unwrap().Error()
+// pflagTypes say what the values of pflag's types are, in French.
+var pflagTypes = map[string]string{
+	"bool":     "attendu : true ou false (ou l'option seule)",
+	"int":      "attendu : un nombre entier",
+	"duration": "attendu : une durée comme 90s, 3m ou 1h",
 }

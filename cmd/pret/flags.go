@@ -5,26 +5,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
-// pret's flags take typed values: a value is refused while the command
-// line is read, with a French reason, so that every flag error goes
-// through pflag's InvalidValueError and flagError (errors.go).
-//
-// Their Type is "string" on purpose: pflag quotes string defaults in the
-// help; the type name is never shown, since every usage names its value
-// with backquotes.
+// pret's flags refuse a value as it is read, in French (flagError); their
+// Type is "string" so that pflag quotes defaults in the help.
 
 // checkedValue is a string flag whose values check refuses.
 type checkedValue struct {
 	p     *string
 	check func(string) error
-	// refused is a value this flag refuses; the flag walk test uses it.
-	refused string
 }
 
 func (v *checkedValue) String() string { return *v.p }
@@ -36,18 +30,18 @@ func (v *checkedValue) Set(s string) error {
 	*v.p = s
 	return nil
 }
-func (v *checkedValue) refusedExample() string { return v.refused }
-
-// The check functions a flag takes: checkText refuses control characters,
-// so that nothing typed can drive the terminal when it is printed back.
 
 // pathFlag adds a flag that takes a path: not empty, no control character.
 func pathFlag(fs *pflag.FlagSet, p *string, name, usage string) {
-	fs.Var(&checkedValue{p: p, check: checkPath}, name, usage)
+	fs.Var(&checkedValue{p: p, check: func(s string) error {
+		if s == "" {
+			return errors.New("chemin vide")
+		}
+		return checkText(s)
+	}}, name, usage)
 }
 
-// choiceValue is a flag that takes one of a few words, compared without
-// case or accents and kept in its canonical spelling.
+// choiceValue takes one of choices, folded, kept in canonical spelling.
 type choiceValue struct {
 	p       *string
 	what    string // what the word names in the error: "format", "statut"
@@ -65,28 +59,29 @@ func (v *choiceValue) Set(s string) error {
 	}
 	return fmt.Errorf("%s inconnu ; attendu : %s", v.what, frenchList(v.choices))
 }
-func (v *choiceValue) refusedExample() string { return "zzz" }
 
-func choiceFlag(fs *pflag.FlagSet, p *string, name, def, what string, choices []string, usage string) {
+// choiceFlag adds a choiceValue flag to c, completed by the shells.
+func choiceFlag(c *cobra.Command, p *string, name, def, what string, choices []string, usage string) {
 	*p = def
-	fs.Var(&choiceValue{p: p, what: what, choices: choices}, name, usage)
+	c.Flags().Var(&choiceValue{p: p, what: what, choices: choices}, name, usage)
+	// Fails only for an unknown flag or a second registration.
+	_ = c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var words []cobra.Completion
+		for _, w := range choices {
+			if strings.HasPrefix(w, typed) {
+				words = append(words, w)
+			}
+		}
+		return words, cobra.ShellCompDirectiveNoFileComp
+	})
 }
 
-func checkPath(s string) error {
-	if s == "" {
-		return errors.New("chemin vide")
-	}
-	return checkText(s)
-}
-
-// checkTypedDay checks the form of a date as people type it (dates.Parse);
-// the day itself (today, not in the future) waits for the command.
+// checkTypedDay checks the form of a typed date; a refusal depending on
+// today or the session waits for the command's own Parse.
 func checkTypedDay(s string) error {
 	if err := checkText(s); err != nil {
 		return err
 	}
-	// Today and the session are not known yet: a refusal that depends on
-	// them (dates.Error.Contextual) waits for the command's own Parse.
 	var de *dates.Error
 	if _, err := dates.Parse(s, dates.Context{}); errors.As(err, &de) && !de.Contextual {
 		return errors.New(de.Reason)

@@ -8,8 +8,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// settingAnnotation marks the flags of config keys: the help lists them
-// apart, once, with their PRET_ variable.
+// settingAnnotation marks the flags of config keys, listed apart.
 const settingAnnotation = "pret-reglage"
 
 const usageTemplate = `Utilisation :{{if .Runnable}}
@@ -46,16 +45,12 @@ func init() {
 	})
 	cobra.AddTemplateFunc("settingOptions", func(c *cobra.Command) string {
 		if c.HasParent() {
-			// The settings a command names in its help (valider's
-			// grades) are listed in full; the others once, in pret --help.
+			// Those a command names (valider's grades) in full.
 			own := strings.Fields(c.Annotations[settingAnnotation])
 			listed := flagUsages(c.InheritedFlags(), func(f *pflag.Flag) bool {
 				return isSetting(f) && slices.Contains(own, f.Annotations[settingAnnotation][0])
 			})
-			if listed != "" {
-				listed += "\n"
-			}
-			return listed + "  --seance-…, --cle-…, --acces-…, --organisateurs-…, --feuille-… : « pret --help » les détaille"
+			return strings.TrimPrefix(listed+"\n  --seance-…, --cle-…, --acces-…, --organisateurs-…, --feuille-… : « pret --help » les détaille", "\n")
 		}
 		return flagUsages(c.PersistentFlags(), isSetting)
 	})
@@ -79,18 +74,14 @@ func newHelpCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 || target == nil {
-				name := strings.Join(args, " ")
-				return usageError(didYouMean(c.Root().SuggestionsFor(args[0]), "« pret help » liste les commandes"), "pas d'aide pour %q : commande inconnue", name)
+				return usageError(didYouMean(c.Root().SuggestionsFor(args[0]), "« pret help » liste les commandes"), "pas d'aide pour %q : commande inconnue", strings.Join(args, " "))
 			}
 			return target.Help()
 		},
 	}
 }
 
-func isSetting(f *pflag.Flag) bool {
-	_, ok := f.Annotations[settingAnnotation]
-	return ok
-}
+func isSetting(f *pflag.Flag) bool { return f.Annotations[settingAnnotation] != nil }
 
 // flagUsages is pflag's list of the flags that keep says, in French.
 func flagUsages(all *pflag.FlagSet, keep func(*pflag.Flag) bool) string {
@@ -100,7 +91,5 @@ func flagUsages(all *pflag.FlagSet, keep func(*pflag.Flag) bool) string {
 			fs.AddFlag(f)
 		}
 	})
-	s := fs.FlagUsages()
-	s = strings.ReplaceAll(s, " (default ", " (défaut : ")
-	return strings.TrimRight(s, " \n")
+	return strings.TrimRight(strings.ReplaceAll(fs.FlagUsages(), " (default ", " (défaut : "), " \n")
 }

@@ -11,25 +11,21 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// iostreams is where a command reads and writes, and what it knows of
-// the terminal, decided once when pret starts (like gh's iostreams): no
-// command asks the system, so an in-process test fills it as it likes.
+// iostreams is the streams and the terminal, decided once at start.
 type iostreams struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
 
 	inTTY, outTTY bool
-	noColor       bool // NO_COLOR set, or TERM=dumb
-	width         int  // the terminal's width in columns, 0 when unknown
-	// prompter asks the questions; nil means none can be asked.
-	prompter func() onboarding.Prompter
+	noColor       bool                       // NO_COLOR set, or TERM=dumb
+	width         int                        // the terminal's width in columns; 0 unknown or off a terminal
+	prompter      func() onboarding.Prompter // nil: no question can be asked
 }
 
 func systemStreams(in, out, errw *os.File) *iostreams {
 	_, noColor := os.LookupEnv("NO_COLOR") // any value, https://no-color.org
-	// TERM=dumb: no colour and no cursor control at all, so the questions
-	// are asked as plain lines.
+	// TERM=dumb: no colour nor cursor control; questions as plain lines.
 	dumb := os.Getenv("TERM") == "dumb"
 	s := &iostreams{In: in, Out: out, Err: errw, noColor: noColor || dumb,
 		inTTY: term.IsTerminal(int(in.Fd())), outTTY: term.IsTerminal(int(out.Fd()))}
@@ -42,27 +38,18 @@ func systemStreams(in, out, errw *os.File) *iostreams {
 	return s
 }
 
-// Interactive reports whether questions can be asked: both ends are a
-// terminal and something can ask.
+// Interactive reports whether questions can be asked.
 func (s *iostreams) Interactive() bool { return s.inTTY && s.outTTY && s.prompter != nil }
 
 func (s *iostreams) Color() bool { return s.outTTY && !s.noColor }
 
-// Wrap re-flows text for the terminal's width; off a terminal text goes
-// out as it is (scripts read it).
-func (s *iostreams) Wrap(text string) string {
-	if !s.outTTY {
-		return text
-	}
-	return textwrap.Text(text, s.width)
-}
+// Wrap re-flows text for the terminal's width (0, no wrap, off a terminal).
+func (s *iostreams) Wrap(text string) string { return textwrap.Text(text, s.width) }
 
 func (s *iostreams) Prompter() onboarding.Prompter { return s.prompter() }
 
-// checkedWriter is standard output remembering its first write error:
-// fmt.Fprint and cobra's help ignore it, yet a report lost on a full disk
-// or a closed stream must never end with exit 0 (cli.md: exit codes do
-// not depend on the format).
+// checkedWriter is standard output remembering its first write error,
+// which fmt.Fprint and cobra ignore: a lost report never exits 0.
 type checkedWriter struct {
 	w   io.Writer
 	err error
@@ -76,21 +63,9 @@ func (c *checkedWriter) Write(p []byte) (n int, err error) {
 	return n, c.err
 }
 
-func (s *iostreams) checkedOut() *iostreams {
-	if _, ok := s.Out.(*checkedWriter); ok {
-		return s
-	}
-	c := *s
-	c.Out = &checkedWriter{w: s.Out}
-	return &c
-}
-
-// outputError is what a command that returned err ends with: a failed
-// write turns a success, or a failure already told in the report
-// (silentExit), into that write's error; another error stands.
-func (s *iostreams) outputError(err error) error {
-	var silent *silentExit
-	if c, ok := s.Out.(*checkedWriter); ok && c.err != nil && (err == nil || errors.As(err, &silent)) {
+// outcome turns a success or a silentExit into the failed write's error.
+func (c *checkedWriter) outcome(err error) error {
+	if _, silent := errors.AsType[*silentExit](err); c.err != nil && (err == nil || silent) {
 		return c.err
 	}
 	return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,9 +21,9 @@ import (
 
 func newLivrablesCmd(a *app) *cobra.Command {
 	var (
-		rf     reportFlags
-		submit bool
-		wait   time.Duration
+		rf         reportFlags
+		submitting bool
+		wait       time.Duration
 	)
 	c := &cobra.Command{
 		Use:     "livrables [DOSSIER] [--format texte|json|junit] [--strict] [--soumettre]",
@@ -47,52 +48,41 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			return runLivrables(cmd.Context(), a.cfg, dir, rf, submit, wait, a.io)
+			if wait <= 0 {
+				return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", wait)
+			}
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return usageError("donnez le dossier des livrables", "dossier introuvable : %s", dir)
+			}
+			files := livrables.Check(dir, livrables.Options{
+				Given:  sbatch.Given{Partition: a.cfg.Partition, Account: a.cfg.Account},
+				Access: acces.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today},
+			})
+			var verdict error
+			for i := range files {
+				files[i].Valid = files[i].Valid && !(rf.strict && len(files[i].Problems) > 0)
+				if !files[i].Valid {
+					verdict = &silentExit{exitFailed}
+				}
+			}
+			if err := writeHuman(a.io, rf.format, func(w io.Writer) error {
+				return checklist.WriteFilesReport(w, rf.format, checklist.FilesReport{Name: "pret livrables", Files: files, All: true, Style: checklist.Style{Color: a.io.Color()}, Strict: rf.strict})
+			}); err != nil {
+				return err
+			}
+			if submitting {
+				return cmp.Or(submit(cmd.Context(), a.io, dir, files[0], wait), verdict)
+			}
+			return verdict
 		},
 	}
-	rf.add(c)
-	c.Flags().BoolVar(&submit, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
+	rf.add(c, checklist.Formats)
+	c.Flags().BoolVar(&submitting, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
 	c.Flags().DurationVar(&wait, "attente", 3*time.Minute, "avec --soumettre : `DURÉE` d'attente de l'état R et de la ligne de hostname (3m, 90s)")
 	return c
 }
 
-// runLivrables prints the checked files; the exit code is 1 if one is
-// invalid (with --strict, a warning makes a file invalid).
-func runLivrables(ctx context.Context, cfg *Config, dir string, rf reportFlags, submitting bool, wait time.Duration, ios *iostreams) error {
-	if wait <= 0 {
-		return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", wait)
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageError("donnez le dossier des livrables", "dossier introuvable : %s", dir)
-	}
-	files := livrables.Check(dir, livrables.Options{
-		Given:  sbatch.Given{Partition: cfg.Partition, Account: cfg.Account},
-		Access: acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today},
-	})
-	var verdict error
-	for i := range files {
-		if rf.strict && len(files[i].Problems) > 0 {
-			files[i].Valid = false
-		}
-		if !files[i].Valid {
-			verdict = &silentExit{exitFailed}
-		}
-	}
-	if err := writeHuman(ios, rf.format, func(w io.Writer) error {
-		return checklist.WriteFilesReport(w, rf.format, checklist.FilesReport{Name: "pret livrables", Files: files, All: true, Style: style(ios), Strict: rf.strict})
-	}); err != nil {
-		return err
-	}
-	if submitting {
-		if err := submit(ctx, ios, dir, files[0], wait); err != nil {
-			return err
-		}
-	}
-	return verdict
-}
-
-// submit is the one place pret runs Slurm's clients: sinfo, sbatch and
-// squeue, never scancel.
+// submit runs sinfo, sbatch and squeue, never scancel.
 func submit(ctx context.Context, ios *iostreams, dir string, script checklist.FileResult, wait time.Duration) error {
 	eff := script.Effective
 	if eff == nil {

@@ -1,5 +1,4 @@
-// Command pret gets a learner ready for the ROMEO session: a dedicated
-// ed25519 key, the access date, acces.md, and a checklist.
+// Command pret gets a learner ready for the ROMEO session.
 package main
 
 import (
@@ -17,53 +16,43 @@ import (
 	"golang.org/x/term"
 )
 
-func main() { os.Exit(pretMain()) }
-
-func pretMain() int {
+func main() {
 	stopSignals := handleSignals(os.Stdin, os.Stderr)
-	defer stopSignals()
-	return run(context.Background(), os.Args[1:], systemStreams(os.Stdin, os.Stdout, os.Stderr))
+	code := run(context.Background(), os.Args[1:], systemStreams(os.Stdin, os.Stdout, os.Stderr))
+	stopSignals()
+	os.Exit(code)
 }
 
-// run executes one command line through the cobra tree and returns its
-// exit code; the in-process tests call it with fake streams.
+// run executes one command line and returns its exit code.
 func run(ctx context.Context, args []string, ios *iostreams) int {
-	ios = ios.checkedOut()
+	out, streams := &checkedWriter{w: ios.Out}, *ios
+	streams.Out, ios = out, &streams
 	completing := len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd)
 	if completing {
-		// The shells ask in the background and throw stderr away; cobra
-		// writes its English debugging line there, so nobody reads it.
-		quiet := *ios
-		quiet.Err = io.Discard
-		ios = &quiet
+		ios.Err = io.Discard // cobra's English debugging line; the shells drop it
 	}
 	root := newApp(ios).rootCommand()
 	if completing {
 		plainUsages(root)
 	}
-	// cobra reads os.Args for nil arguments: an in-process run with none
-	// must not see the test binary's.
+	// cobra reads os.Args for nil arguments.
 	root.SetArgs(append([]string{}, args...))
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
-	return exitCode(ios.outputError(root.ExecuteContext(ctx)), ios.Err)
+	return exitCode(out.outcome(root.ExecuteContext(ctx)), ios.Err)
 }
 
-// plainUsages drops the backquotes that name a flag's value in the help
-// ("`FICHIER` de configuration"): the shells show flag usages as they
-// are, next to each completion.
+// plainUsages drops the backquotes: the shells show usages as they are.
 func plainUsages(c *cobra.Command) {
-	strip := func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") }
-	c.LocalFlags().VisitAll(strip)
-	c.PersistentFlags().VisitAll(strip)
+	// LocalFlags holds c's persistent flags too.
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") })
 	for _, sub := range c.Commands() {
 		plainUsages(sub)
 	}
 }
 
-// critical is held while a file is being written: a signal waits for it,
-// so Ctrl-C never leaves a temporary or half-written file behind.
+// critical is held during a write: a signal waits for it.
 var critical sync.Mutex
 
 func guarded(f func() error) error {
@@ -72,10 +61,8 @@ func guarded(f func() error) error {
 	return f()
 }
 
-// handleSignals turns SIGINT and SIGTERM into a clean exit: the write in
-// progress ends, the terminal gets its settings back, and the exit code is
-// 130 (or 143 for SIGTERM). Ctrl-C at a survey question never gets here:
-// survey reads it as a key in raw mode and returns an error instead.
+// handleSignals exits 130 or 143 once the write in progress ends, the
+// terminal restored (Ctrl-C at a survey question is a key, not a signal).
 func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 	var saved *term.State
 	if term.IsTerminal(int(stdin.Fd())) {
@@ -92,11 +79,7 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 				term.Restore(int(stdin.Fd()), saved)
 			}
 			fmt.Fprintln(stderr, "\npret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
-			code := exitInterrupted
-			if sig == syscall.SIGTERM {
-				code = exitTerminated
-			}
-			os.Exit(code)
+			os.Exit(map[os.Signal]int{os.Interrupt: exitInterrupted, syscall.SIGTERM: exitTerminated}[sig])
 		case <-done:
 		}
 	}()

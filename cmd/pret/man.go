@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,8 +19,7 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// newManCmd is the hidden `pret man DOSSIER`: the release (GoReleaser)
-// writes the manual pages with it.
+// newManCmd is the hidden `pret man DOSSIER`, for the release.
 func newManCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:     "man DOSSIER",
@@ -31,8 +33,7 @@ func newManCmd(a *app) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// SOURCE_DATE_EPOCH: a release rebuilt from the same commit
-			// has the same pages.
+			// A release rebuilt from the same commit has the same pages.
 			date := time.Now()
 			if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
 				n, err := strconv.ParseInt(epoch, 10, 64)
@@ -41,19 +42,23 @@ func newManCmd(a *app) *cobra.Command {
 				}
 				date = time.Unix(n, 0).UTC()
 			}
-			store, err := a.guardStore()
+			// The configured key, else the default place.
+			cfg, _, err := loadConfig(a.v, a.configFlag)
 			if err != nil {
-				return err
+				home, herr := expandHome("~/.ssh")
+				if herr != nil {
+					return err
+				}
+				cfg = &Config{Key: keys.Store{Dir: home, Name: "id_ed25519_romeo", Files: keyFiles}}
 			}
-			return runMan(args[0], cmd.Root(), date, store, a.io)
+			return runMan(args[0], cmd.Root(), date, cfg.Key, a.io)
 		},
 	}
 }
 
 var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 
-// runMan writes one page per available command of root into dir, never
-// on the key nor in its folder.
+// runMan writes one page per available command into dir.
 func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios *iostreams) error {
 	var pages []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -66,14 +71,10 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 		}
 	}
 	walk(root)
-	// Every page's path is checked before the folder is made or a page
-	// written: a link at any page name (pret-acces.1 -> the key), a folder
-	// below the key's or a folder in the way of a page is refused with
-	// nothing written.
+	// Every path is checked first: a link (pret-acces.1 -> the key), a folder.
 	paths := make([]string, len(pages))
 	for i, c := range pages {
-		// Not filepath.Join: it would clean "lien/.." lexically, where
-		// the system goes up from the link's target.
+		// Not filepath.Join: it would clean "lien/.." lexically.
 		paths[i] = dir + string(filepath.Separator) + pageName(c) + ".1"
 		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
 			return err
@@ -88,8 +89,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	when := fmt.Sprintf("%s %d", frenchMonths[date.Month()-1], date.Year())
 	for i, c := range pages {
 		page := manPage(c, when, "pret "+version)
-		// Checked again just before the write: the folder exists now, and
-		// a link may have appeared in it.
+		// Again: the folder exists now, and a link may have appeared.
 		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
 			return err
 		}
@@ -103,20 +103,14 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 
 func pageName(c *cobra.Command) string { return strings.ReplaceAll(c.CommandPath(), " ", "-") }
 
-// manPage is one manual page in roff, in French. pret writes roff itself:
-// cobra/doc would bring a Markdown renderer for a page written once per
-// release.
+// manPage is one manual page in roff, in French.
 func manPage(c *cobra.Command, date, source string) string {
 	var b strings.Builder
 	name := pageName(c)
 	fmt.Fprintf(&b, ".TH %q \"1\" %q %q \"Manuel de pret\"\n.nh\n.ad l\n", strings.ToUpper(name), date, source)
 	fmt.Fprintf(&b, ".SH NOM\n%s \\- %s\n", roffText(name), roffText(c.Short))
 	fmt.Fprintf(&b, ".SH SYNOPSIS\n\\fB%s\\fP\n.SH DESCRIPTION\n", roffText(c.UseLine()))
-	long := c.Long
-	if long == "" {
-		long = c.Short
-	}
-	b.WriteString(strings.ReplaceAll(roffText(strings.TrimSpace(long)), "\n\n", "\n.PP\n") + "\n")
+	b.WriteString(strings.ReplaceAll(roffText(strings.TrimSpace(cmp.Or(c.Long, c.Short))), "\n\n", "\n.PP\n") + "\n")
 	manFlags(&b, "OPTIONS", c.NonInheritedFlags())
 	manFlags(&b, "OPTIONS COMMUNES", c.InheritedFlags())
 	if c.Example != "" {
@@ -135,14 +129,12 @@ func manPage(c *cobra.Command, date, source string) string {
 }
 
 func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
-	first := true
+	if flags.HasAvailableFlags() {
+		fmt.Fprintf(b, ".SH %s\n", title)
+	}
 	flags.VisitAll(func(f *pflag.Flag) {
 		if f.Hidden {
 			return
-		}
-		if first {
-			fmt.Fprintf(b, ".SH %s\n", title)
-			first = false
 		}
 		placeholder, usage := pflag.UnquoteUsage(f)
 		b.WriteString(".TP\n")
@@ -154,25 +146,16 @@ func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
 			fmt.Fprintf(b, " \\fI%s\\fP", roffText(placeholder))
 		}
 		b.WriteString("\n" + roffText(usage))
-		switch f.DefValue {
-		case "", "false", "0", "[]", "0s":
-		default:
+		if !slices.Contains([]string{"", "false", "0", "[]", "0s"}, f.DefValue) {
 			fmt.Fprintf(b, " (défaut : %s)", roffText(f.DefValue))
 		}
 		b.WriteString("\n")
 	})
 }
 
-// roffText escapes text for roff: backslashes, and a line starting with a
-// dot or a quote, which roff would read as a request. The help's
-// backquotes (its markup for values) are dropped.
+// roffText escapes backslashes and lines that roff would read as requests.
 func roffText(s string) string {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", "")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, ".") || strings.HasPrefix(l, "'") {
-			lines[i] = `\&` + l
-		}
-	}
-	return strings.Join(lines, "\n")
+	return roffRequest.ReplaceAllString(strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", ""), `\&$1`)
 }
+
+var roffRequest = regexp.MustCompile(`(?m)^([.'])`)

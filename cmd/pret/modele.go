@@ -10,7 +10,6 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
-	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 	"github.com/romeo-pret/pret/templates"
 )
@@ -31,28 +30,22 @@ remplacé.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runModele(args[0], a.cfg.Key, a.io)
+			if err := checkOutput(a.cfg.Key, args[0], "le fichier à écrire"); err != nil {
+				return err
+			}
+			data, ok := templates.Model(filepath.Base(args[0]))
+			if !ok {
+				return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(args[0]))
+			}
+			err := guarded(func() error { return onboarding.Protected(a.cfg.Key).WriteNew(args[0], data, 0o644) })
+			switch {
+			case errors.Is(err, safefile.ErrExists):
+				return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", args[0])
+			case err != nil:
+				return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", args[0], safefile.Reason(err))
+			}
+			fmt.Fprintf(a.io.Out, "%s écrit, tel que dans les notes\n", checklist.Escape(args[0]))
+			return nil
 		},
 	}
-}
-
-// runModele writes the model named by path's base name, never on key
-// nor in its folder, and never over a file.
-func runModele(path string, key keys.Store, ios *iostreams) error {
-	if err := checkOutput(key, path, "le fichier à écrire"); err != nil {
-		return err
-	}
-	data, ok := templates.Model(filepath.Base(path))
-	if !ok {
-		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(path))
-	}
-	err := guarded(func() error { return onboarding.Protected(key).WriteNew(path, data, 0o644) })
-	switch {
-	case errors.Is(err, safefile.ErrExists):
-		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)
-	case err != nil:
-		return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", path, safefile.Reason(err))
-	}
-	fmt.Fprintf(ios.Out, "%s écrit, tel que dans les notes\n", checklist.Escape(path))
-	return nil
 }

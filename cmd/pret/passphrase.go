@@ -10,34 +10,16 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// maxPassphraseLine is the longest first line a passphrase file may
-// have. Longer is refused, never cut: a cut passphrase is one the person
-// does not know.
+// maxPassphraseLine: longer is refused, never cut.
 const maxPassphraseLine = 4096
 
-// passphraseFromFile returns the first line of the passphrase file (of
-// stdin for "-"), its newline removed. The file goes through the bounded
-// reader: a FIFO or a device is refused at once, a file over 4 Kio is
-// refused, and so is a line holding a character nobody could type
-// (onboarding.Untypable: a BOM, an invisible mark, a control), by its
-// code point. Neither the content nor a part of it ever appears in an
-// error.
+// passphraseFromFile returns the first line of path (stdin for "-"),
+// refusing untypable characters; no error ever shows the content.
 func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	tooLong := usageError("écrivez la passphrase seule sur la première ligne du fichier",
 		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
-	var first []byte
-	if path == "-" {
-		// Only the first line is read: a writer that keeps the pipe open
-		// after it does not make pret wait.
-		line, err := bufio.NewReaderSize(io.LimitReader(stdin, maxPassphraseLine+2), maxPassphraseLine+2).ReadSlice('\n')
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			return nil, tooLong
-		case err != nil && !errors.Is(err, io.EOF):
-			return nil, usageError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
-		}
-		first = line
-	} else {
+	src := stdin
+	if path != "-" {
 		data, err := safefile.Read(path, safefile.Passphrase, safefile.FollowLink)
 		switch {
 		case errors.Is(err, safefile.ErrTooLarge):
@@ -46,10 +28,16 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 		case err != nil:
 			return nil, usageError("vérifiez le chemin et les droits du fichier", "fichier de passphrase illisible : %s", err)
 		}
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			data = data[:i+1]
-		}
-		first = data
+		defer clear(data)
+		src = bytes.NewReader(data)
+	}
+	// Only the first line: a writer keeping the pipe open is no wait.
+	first, err := bufio.NewReaderSize(io.LimitReader(src, maxPassphraseLine+2), maxPassphraseLine+2).ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		return nil, tooLong
+	case err != nil && !errors.Is(err, io.EOF):
+		return nil, usageError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
 	}
 	defer clear(first)
 	line, hadNewline := bytes.CutSuffix(first, []byte("\n"))
@@ -58,15 +46,13 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 		return nil, tooLong
 	}
 	if err := onboarding.Untypable(string(line)); err != nil {
-		// An editor's mark, not something typed: a key made with it, or
-		// a signature asked with it, would need this file forever.
+		// An editor's mark: a key made with it would need this file forever.
 		return nil, refusedError("enregistrez le fichier sans ce caractère (en UTF-8 sans BOM), ou tapez la passphrase dans le terminal", "fichier de passphrase refusé : %v", err)
 	}
 	return bytes.Clone(line), nil
 }
 
-// passphraseFromArg is --passphrase-file's value read: "-" on a terminal
-// is refused, since what is typed would show.
+// passphraseFromArg reads --passphrase-file, never from a terminal.
 func passphraseFromArg(path string, ios *iostreams) ([]byte, error) {
 	if path == "-" && ios.inTTY {
 		return nil, usageError("sans --passphrase-file, pret la demande sans écho dans le terminal ; ou redirigez un fichier : --passphrase-file - < FICHIER",

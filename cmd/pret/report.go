@@ -15,21 +15,16 @@ type reportFlags struct {
 	strict bool
 }
 
-// add gives c --format (one of formats, default checklist.Formats) and
-// --strict.
-func (f *reportFlags) add(c *cobra.Command, formats ...string) {
-	if len(formats) == 0 {
-		formats = checklist.Formats
-	}
-	choiceFlag(c.Flags(), &f.format, "format", "texte", "format", formats, "`FORMAT` de sortie : "+frenchList(formats))
+// add gives c --format (one of formats) and --strict.
+func (f *reportFlags) add(c *cobra.Command, formats []string) {
+	choiceFlag(c, &f.format, "format", "texte", "format", formats, "`FORMAT` de sortie : "+frenchList(formats))
 	c.Flags().BoolVar(&f.strict, "strict", false, "compter les avertissements comme des erreurs")
 }
 
-// writeReport prints a checklist in the chosen format; the exit code is 1
-// unless it passes (warnings count with --strict).
+// writeReport prints a checklist; exit 1 unless it passes.
 func writeReport(ios *iostreams, report *checklist.Report, f reportFlags) error {
 	if err := writeHuman(ios, f.format, func(w io.Writer) error {
-		return checklist.WriteReport(w, f.format, report, style(ios))
+		return checklist.WriteReport(w, f.format, report, checklist.Style{Color: ios.Color()})
 	}); err != nil {
 		return err
 	}
@@ -39,8 +34,7 @@ func writeReport(ios *iostreams, report *checklist.Report, f reportFlags) error 
 	return nil
 }
 
-// writeHuman writes a report; the texte format is wrapped at word
-// boundaries on a narrow terminal, the formats for programs never are.
+// writeHuman writes a report, wrapped on a terminal in the texte format.
 func writeHuman(ios *iostreams, format string, write func(io.Writer) error) error {
 	if format != "texte" || !ios.outTTY {
 		return write(ios.Out) // the report streams, held nowhere whole
@@ -52,6 +46,3 @@ func writeHuman(ios *iostreams, format string, write func(io.Writer) error) erro
 	_, err := io.WriteString(ios.Out, ios.Wrap(buf.String()))
 	return err
 }
-
-// style colours text only on a terminal, never with NO_COLOR or TERM=dumb.
-func style(ios *iostreams) checklist.Style { return checklist.Style{Color: ios.Color()} }

@@ -1,29 +1,20 @@
 package main
 
-// Adding a command: a file named after it (signer.go holds `pret
-// signer`) with newSignerCmd(a *app), whose RunE reads and writes only
-// through a.io and returns usageError (exit 2), refusedError (exit 1) or
-// any error (exit 1): errors.go alone turns them into exit codes. The
-// configuration is a.cfg, loaded before RunE; a new config key goes in
-// configKeys (config.go). Add the constructor to rootCommand, and an
-// in-process test to commands_test.go (TestCommandsInProcess).
+// Adding a command: newXCmd(a *app) in x.go, returning usageError (exit
+// 2) or another error; add it to rootCommand and TestCommandsInProcess.
 
 import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/onboarding"
 )
 
-// app is what the commands share: the streams, the one viper instance
-// the flags are bound to, and the configuration read from it.
+// app is what the commands share: streams, viper, configuration.
 type app struct {
 	io         *iostreams
 	v          *viper.Viper
@@ -112,43 +103,18 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 		newCompletionCmd(a),
 		newManCmd(a),
 	)
-	// SuggestionsFor reads the distance on each command, and is 0 unset.
-	// cobra reads SilenceErrors and SilenceUsage on the root too.
+	// SuggestionsFor reads the distance on each command (0 unset); no Args is noArgs.
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
 		c.SuggestionsMinimumDistance = 2
+		if c.Args == nil {
+			c.Args = noArgs
+		}
 	}
-	completeChoices(root)
 	return root
 }
 
-// completeChoices makes the shells complete the words a flag that takes
-// one of a few (--format, --statut) accepts, on c and below.
-func completeChoices(c *cobra.Command) {
-	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if v, ok := f.Value.(*choiceValue); ok {
-			choices := v.choices
-			// RegisterFlagCompletionFunc fails only for an unknown flag
-			// or a second registration, neither of which happens here.
-			_ = c.RegisterFlagCompletionFunc(f.Name, func(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
-				var words []cobra.Completion
-				for _, w := range choices {
-					if strings.HasPrefix(w, typed) {
-						words = append(words, w)
-					}
-				}
-				return words, cobra.ShellCompDirectiveNoFileComp
-			})
-		}
-	})
-	for _, sub := range c.Commands() {
-		completeChoices(sub)
-	}
-}
-
-// needsConfig is false for the commands that work without the
-// configuration: a broken config file must not hide the version, the help
-// or the completion.
+// needsConfig: a broken config must not hide the version, the help.
 func needsConfig(cmd *cobra.Command) bool {
 	for c := cmd; c != nil; c = c.Parent() {
 		switch c.Name() {
@@ -170,17 +136,15 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// didYouMean asks back about the names a mistyped one may have meant,
-// in French: cobra's own "Did you mean this?" is English.
+// didYouMean is cobra's "Did you mean this?" in French.
 func didYouMean(names []string, hint string) string {
 	if len(names) == 0 {
 		return hint
 	}
-	quoted := make([]string, len(names))
 	for i, n := range names {
-		quoted[i] = "« " + n + " »"
+		names[i] = "« " + n + " »"
 	}
-	return "vouliez-vous dire " + frenchList(quoted) + " ?"
+	return "vouliez-vous dire " + frenchList(names) + " ?"
 }
 
 func maxArgs(n int, hint string) cobra.PositionalArgs {
@@ -189,12 +153,5 @@ func maxArgs(n int, hint string) cobra.PositionalArgs {
 			return usageError(hint, "%s : %d chemins donnés, %d au plus", cmd.CommandPath(), len(args), n)
 		}
 		return nil
-	}
-}
-
-func warn(ios *iostreams, w onboarding.Warning) {
-	fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(w.Msg))
-	if w.Hint != "" {
-		fmt.Fprintf(ios.Err, "pret: conseil : %s\n", checklist.Escape(w.Hint))
 	}
 }

@@ -37,36 +37,28 @@ clé, ou passphrase incorrecte.`,
   pret signer --passphrase-file - < fichier-protege`,
 		Args: maxArgs(1, "pret signer [FICHIER] : un seul acces.md à la fois"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSigner(a.cfg, args, passFile, a.io)
+			file := a.cfg.AccessFile
+			if len(args) == 1 {
+				file = args[0]
+			}
+			// The key guard first, even for a name that does not exist.
+			if err := checkOutput(a.cfg.Key, file, "le fichier à signer"); err != nil {
+				return err
+			}
+			if err := mustExist(file); len(args) == 1 && err != nil {
+				return err
+			}
+			if err := checkPassSource(passFile, a.io, "pret signer"); err != nil {
+				return err
+			}
+			return signAccess(a.cfg, file, passFile, a.io)
 		},
 	}
 	pathFlag(c.Flags(), &passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
-func runSigner(cfg *Config, args []string, passFile string, ios *iostreams) error {
-	file := cfg.AccessFile
-	if len(args) == 1 {
-		file = args[0]
-	}
-	// The key guard first: a path on the key is refused as such, even
-	// when the name does not exist yet.
-	if err := checkOutput(cfg.Key, file, "le fichier à signer"); err != nil {
-		return err
-	}
-	if len(args) == 1 {
-		if err := mustExist(file); err != nil {
-			return err
-		}
-	}
-	if err := checkPassSource(passFile, ios, "pret signer"); err != nil {
-		return err
-	}
-	return signAccess(cfg, file, passFile, ios)
-}
-
-// checkPassSource refuses, before anything is read or written, a run
-// that will need the passphrase and has no way to get it.
+// checkPassSource refuses early a run with no way to get the passphrase.
 func checkPassSource(passFile string, ios *iostreams, command string) error {
 	switch {
 	case passFile != "" && passFile != "-":
@@ -79,10 +71,7 @@ func checkPassSource(passFile string, ios *iostreams, command string) error {
 	return nil
 }
 
-// signAccess is the signature step of `pret signer` and `pret acces
-// --signer`, once both have refused a file on the key: every refusal
-// first, then the passphrase (three tries on a terminal, one from a
-// file), then the file rewritten whole.
+// signAccess: every refusal first, then the passphrase, then the write.
 func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	plan, err := accessSigner(cfg, file).Prepare()
 	if err != nil {

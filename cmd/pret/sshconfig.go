@@ -21,12 +21,9 @@ pret ne devine jamais le nom d'une machine, n'écrit jamais ~/.ssh/config et
 ne se connecte nulle part.`,
 		Example: `  pret ssh-config
   pret ssh-config > bloc-romeo.txt`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, _ := os.UserHomeDir()
-			// Never wrapped: it is a file's text, to copy as it is. The
-			// key's path and HOME are escaped alike (so ~ still stands
-			// for HOME): no control from them reaches the terminal.
+			// Never wrapped: a file's text.
 			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(checklist.Escape(a.cfg.Key.PrivatePath()), checklist.Escape(home)))
 			return err
 		},

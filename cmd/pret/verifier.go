@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -32,48 +31,39 @@ sinon. Formats json et junit pour la CI.`,
 		Example: `  pret verifier
   pret verifier --format json
   pret verifier --format junit > pret.xml`,
-		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVerifier(a.cfg, rf, a.io)
+			s, err := settings(a.cfg)
+			if err != nil {
+				return err
+			}
+			// Absent: the one the wizard last wrote (the state remembers it).
+			if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) {
+				if st, err := onboarding.LoadState(a.cfg.StatePath); err == nil && st.File != "" {
+					if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
+						s.File = st.File
+					}
+				}
+			}
+			report, err := learnerReport(a.cfg, s.File)
+			if err == nil {
+				err = writeReport(a.io, report, rf)
+			}
+			if err != nil {
+				return err
+			}
+			// Everything passes: what comes next (texte only).
+			if rf.format == "texte" {
+				io.WriteString(a.io.Out, "\n"+a.io.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: a.cfg.Channel, Store: s.Store, Home: s.Home,
+					GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
+			}
+			return nil
 		},
 	}
-	rf.add(c)
+	rf.add(c, checklist.Formats)
 	return c
 }
 
-func runVerifier(cfg *Config, rf reportFlags, ios *iostreams) error {
-	s, err := settings(cfg)
-	if err != nil {
-		return err
-	}
-	// When the configured acces.md is absent, the one the wizard last
-	// wrote in another folder (the state remembers it).
-	if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) {
-		if st, err := onboarding.LoadState(cfg.StatePath); err == nil && st.File != "" {
-			if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
-				s.File = st.File
-			}
-		}
-	}
-	report, err := learnerReport(cfg, s.File)
-	if err == nil {
-		err = writeReport(ios, report, rf)
-	}
-	if err != nil {
-		return err
-	}
-	// Everything passes: say what comes next (texte only; json and junit
-	// are read by programs).
-	if rf.format == "texte" {
-		fmt.Fprintln(ios.Out)
-		io.WriteString(ios.Out, ios.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: cfg.Channel, Store: s.Store, Home: s.Home,
-			GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
-	}
-	return nil
-}
-
-// learnerReport is `pret verifier`'s checklist, also the wizard's last
-// step, for the acces.md at accessFile.
+// learnerReport is `pret verifier`'s checklist, and the wizard's last.
 func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 	state, serr, err := loadState(cfg.StatePath)
 	if err != nil {
@@ -85,24 +75,19 @@ func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 		l.AccessStatus, l.AccessDate = last.Status, last.Date
 	}
 	report := l.Check()
-	if serr != nil {
-		// The check reads the state: an unreadable one is its failure,
-		// said with the path, not "nothing recorded".
-		for i := range report.Checks {
-			if c := &report.Checks[i]; c.ID == "access-date" {
-				c.Status, c.Message, c.Fix = checklist.Fail, serr.Error(), serr.Hint()
-			}
+	// An unreadable state is this check's failure, not "nothing recorded".
+	for i := range report.Checks {
+		if c := &report.Checks[i]; serr != nil && c.ID == "access-date" {
+			c.Status, c.Message, c.Fix = checklist.Fail, serr.Error(), serr.Hint()
 		}
 	}
 	return report, nil
 }
 
-// loadState reads the state file; an unreadable one is an empty state
-// and its StateError, for the caller to say.
+// loadState reads the state; an unreadable one is empty, with its error.
 func loadState(path string) (*onboarding.State, *onboarding.StateError, error) {
 	state, err := onboarding.LoadState(path)
-	var serr *onboarding.StateError
-	if errors.As(err, &serr) {
+	if serr, ok := errors.AsType[*onboarding.StateError](err); ok {
 		return &onboarding.State{}, serr, nil
 	}
 	return state, nil, err

@@ -9,10 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version, commit and date are stamped by the release build
-// (.goreleaser.yaml: -ldflags "-X main.version=… -X main.commit=… -X
-// main.date=…"); a go install leaves them empty and the module's build
-// information fills in what it knows.
+// version, commit and date: -ldflags -X (.goreleaser.yaml), or build info.
 var version, commit, date = "dev", "", ""
 
 func newVersionCmd(a *app) *cobra.Command {
@@ -20,7 +17,6 @@ func newVersionCmd(a *app) *cobra.Command {
 		Use:     "version",
 		Short:   "Version, commit et version de Go",
 		Example: "  pret version",
-		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := fmt.Fprintln(a.io.Out, versionLine())
 			return err
@@ -28,8 +24,7 @@ func newVersionCmd(a *app) *cobra.Command {
 	}
 }
 
-// versionLine is "pret VERSION (commit …, goX.Y)", for `pret version` and
-// `pret --version`.
+// versionLine is "pret VERSION (commit …, goX.Y)".
 func versionLine() string {
 	v, c := version, commit
 	if info, ok := debug.ReadBuildInfo(); ok {
