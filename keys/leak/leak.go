@@ -49,6 +49,7 @@ const (
 	other     kind = iota
 	blank          // nothing once its decoration is stripped
 	b64            // base64, or base64 an editor re-spaced: a body line
+	padded         // base64 behind a comment mark or label ("# QyNT…"): a body line inside a block
 	header         // "Name: value", as PEM headers (Comment:, Version:) are
 	encrypted      // Proc-Type: 4,ENCRYPTED or DEK-Info: an encrypted body follows
 	putty          // a PuTTY header: Encryption:, Comment:, Public-Lines: …
@@ -143,15 +144,15 @@ func (d *doc) scan() {
 			continue
 		}
 		switch {
-		case k == b64 && run < 0:
+		case (k == b64 || k == padded) && run < 0:
 			run = p.i
-		case k != b64 && k != blank && k != dashes && k != header:
+		case k != b64 && k != padded && k != blank && k != dashes && k != header:
 			run = -1
 		}
 		switch {
 		case k == putty && puttyRun < 0:
 			puttyRun = p.i
-		case k != putty && k != b64 && k != blank:
+		case k != putty && k != b64 && k != padded && k != blank:
 			puttyRun = -1
 		}
 		p = d.next(p)
@@ -174,11 +175,11 @@ func (d *doc) block(p pos, ppk bool) pos {
 	from, last, seen := p.i, p.i-1, false
 	for ; p.i < len(d.kinds); p = d.next(p) {
 		switch k := d.kinds[p.i]; {
-		case k == b64:
+		case k == b64, k == padded:
 			last, seen = p.i, true
 		case k == blank, k == dashes && !ppk:
 			// Marked only if the block goes on after it.
-		case ppk && (k == putty || k == puttyKey), !ppk && !seen && (k == header || k == encrypted || k == putty):
+		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == header || k == encrypted || k == putty):
 			last = p.i
 		case ppk && k == puttyMAC, !ppk && k == end:
 			if q, ok := d.marker(p); ok {
@@ -210,7 +211,8 @@ func (d *doc) marker(p pos) (pos, bool) {
 	if !ok || d.kinds[q.i] >= whole {
 		return p, false // a marker is not the second half of another
 	}
-	ok, _ = named(compact(s)+compact(d.line(q)), word)
+	// What opens the second half is a comment mark ("-- PRIVATE KEY-----").
+	ok, _ = named(compact(s)+strings.TrimLeftFunc(compact(d.line(q)), func(r rune) bool { return !unicode.IsLetter(r) }), word)
 	return q, ok
 }
 
@@ -332,15 +334,19 @@ func classify(s string) kind {
 		return end
 	case len(c) >= 3 && strings.Trim(c, "-") == "":
 		return dashes
-	case strings.HasPrefix(c, "PUTTY-USER-KEY-FILE-"), strings.HasPrefix(c, "PRIVATE-LINES:"):
+	}
+	// Headers, maybe behind a comment mark ("# Proc-Type: …").
+	h := strings.TrimLeftFunc(c, func(r rune) bool { return !unicode.IsLetter(r) })
+	switch {
+	case strings.HasPrefix(h, "PUTTY-USER-KEY-FILE-"), strings.HasPrefix(h, "PRIVATE-LINES:"):
 		return puttyKey
-	case strings.HasPrefix(c, "PRIVATE-MAC:"), strings.HasPrefix(c, "PRIVATE-HASH:"):
+	case strings.HasPrefix(h, "PRIVATE-MAC:"), strings.HasPrefix(h, "PRIVATE-HASH:"):
 		return puttyMAC
-	case strings.HasPrefix(c, "PROC-TYPE:") && strings.Contains(c, "ENCRYPTED"), strings.HasPrefix(c, "DEK-INFO:"):
+	case strings.HasPrefix(h, "PROC-TYPE:") && strings.Contains(h, "ENCRYPTED"), strings.HasPrefix(h, "DEK-INFO:"):
 		return encrypted
 	}
-	for _, h := range []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "KEY-DERIVATION:", "ARGON2-"} {
-		if strings.HasPrefix(c, h) {
+	for _, name := range []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "KEY-DERIVATION:", "ARGON2-"} {
+		if strings.HasPrefix(h, name) {
 			return putty
 		}
 	}
@@ -352,7 +358,42 @@ func classify(s string) kind {
 	case cutEnd:
 		return end
 	}
+	switch t := undecorate(s); {
+	case t == "":
+		return blank // a comment mark or line number alone ("#", "12 |"): an empty line of a commented-out key
+	case paddedB64(s, t):
+		return padded
+	}
 	return other
+}
+
+// undecorate drops what opens a line of a commented-out or numbered
+// key and no Markdown strips: "#", ";", "--", "//", "12 |".
+func undecorate(s string) string {
+	notB64 := func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }
+	t := strings.TrimLeftFunc(strings.TrimLeft(s, "/"), notB64)
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && notB64(rune(t[i])) {
+		t = strings.TrimLeftFunc(t[i:], notB64)
+	}
+	return t
+}
+
+// paddedB64 reports base64 behind a decoration (t is s undecorated) or
+// a label: the last word is 16 base64 characters or more.
+func paddedB64(s, t string) bool {
+	if t != s && (allB64(t) || looseB64(t)) {
+		return true
+	}
+	f := strings.Fields(s)
+	w := f[len(f)-1]
+	decor := !strings.ContainsFunc(strings.Join(f[:len(f)-1], ""), unicode.IsLetter)
+	return len(f) > 1 && allB64(w) && (decor || len(w) >= 16 && !isWord(w))
+}
+
+// isWord: letters, capitalised at most ("Anticonstitutionnellement"), as
+// 16 random base64 characters almost never are.
+func isWord(w string) bool {
+	return strings.IndexFunc(w[1:], func(r rune) bool { return r < 'a' || r > 'z' }) < 0
 }
 
 // named reads a compact line for a BEGIN or END (word) private key
