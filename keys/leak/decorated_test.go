@@ -79,3 +79,34 @@ func opens(block []string) bool {
 	}
 	return false
 }
+
+// TestHiddenByHTML: what a renderer hides inside a line (an HTML
+// comment) or decodes (an entity) hides no key (outside tester, stop 27).
+func TestHiddenByHTML(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(27, 2))
+	hide := []func(string) string{
+		func(l string) string { i := min(10, len(l)); return l[:i] + "<!---->" + l[i:] },
+		func(l string) string { return strings.Replace(l, "A", "&#65;", 1) },
+		func(l string) string { return strings.Replace(l, "E", "&#x45;", 1) },
+	}
+	for range 20 {
+		for _, f := range keytest.Forms(t) {
+			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+			if !opens(block) {
+				continue
+			}
+			for _, h := range hide {
+				var lines []string
+				for _, l := range block {
+					lines = append(lines, h(l))
+				}
+				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\nfin\n")
+				for i, l := range block {
+					if strip(l) != "" && !slices.Contains(got, i+2) {
+						t.Fatalf("%s: line %q not reported (got %v)", f.Name, lines[i], got)
+					}
+				}
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ package leak
 import (
 	"bytes"
 	"encoding/base64"
+	"html"
 	"strings"
 	"unicode"
 )
@@ -91,8 +92,21 @@ func (d *doc) next(p pos) pos {
 	return pos{p.i + 1, p.off + n}
 }
 
-// line is line p stripped of its break ("\n", "\r\n") and decoration.
-func (d *doc) line(p pos) string { return strip(d.text[p.off:d.next(p).off]) }
+// line is line p stripped of its break ("\n", "\r\n") and decoration,
+// read as a renderer shows it: no HTML comment, entities decoded
+// ("-----BEGIN<!---->", "&#65;" hide nothing).
+func (d *doc) line(p pos) string {
+	s := d.text[p.off:d.next(p).off]
+	for {
+		i := strings.Index(s, "<!--")
+		j := strings.Index(s[max(i, 0):], "-->")
+		if i < 0 || j < 0 {
+			break
+		}
+		s = s[:i] + s[i+j+3:]
+	}
+	return strip(html.UnescapeString(s))
+}
 
 func read(text string) *doc {
 	d := &doc{text: text, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
