@@ -110,3 +110,31 @@ func TestHiddenByHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactCopies: a line of the key copied elsewhere (a job name, a
+// label) is emptied too (outside tester, stop 27: pret livrables quoted
+// one), and a fingerprint or honest base64 nearby is not.
+func TestRedactCopies(t *testing.T) {
+	for _, f := range keytest.Forms(t) {
+		block := keytest.Embed(f, keytest.RandomMutation(mrand.New(mrand.NewPCG(1, 2))), mrand.New(mrand.NewPCG(3, 4)), nil, nil).Block()
+		var line string
+		for _, l := range block {
+			if s := strip(l); allB64(s) && len(s) >= 40 {
+				line = s
+				break
+			}
+		}
+		if line == "" {
+			continue
+		}
+		text := "#!/bin/bash\n#SBATCH --job-name=" + line + "\n" + strings.Join(block, "\n") +
+			"\n# SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU\nhostname\n"
+		red, lines := Redact(text)
+		if strings.Contains(red, line) || !slices.Contains(lines, 2) {
+			t.Fatalf("%s: the copy on line 2 is left (%v)\n%s", f.Name, lines, red)
+		}
+		if !strings.Contains(red, "SHA256:47DEQ") || !strings.Contains(red, "#!/bin/bash") {
+			t.Fatalf("%s: honest lines emptied\n%s", f.Name, red)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"html"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -25,13 +26,16 @@ func Lines(text string) []int {
 // Has reports whether text holds any private key material.
 func Has(text string) bool { return len(Lines(text)) > 0 }
 
-// Redact empties every line of key material (breaks kept, so line
-// numbers stay true) and returns their numbers.
+// Redact empties every line of key material, and every line holding a
+// piece of it copied elsewhere (a job name, a label), breaks kept so
+// line numbers stay true, and returns their numbers.
 func Redact(text string) (string, []int) {
 	lines := Lines(text)
 	if len(lines) == 0 {
 		return text, nil
 	}
+	lines = append(lines, Copies(text, lines)...)
+	slices.Sort(lines)
 	var b strings.Builder
 	no, next := 0, 0
 	for l := range strings.Lines(text) {
@@ -42,6 +46,66 @@ func Redact(text string) (string, []int) {
 		b.WriteString(l)
 	}
 	return b.String(), lines
+}
+
+// Pieces of key text: keyWindow base64 characters starting every
+// keyStride, so any keyWindow+keyStride-1 characters of the key hold one.
+const (
+	keyWindow    = 32
+	keyStride    = 8
+	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
+)
+
+// Copies returns the numbers of the lines, not in lines (ascending), that
+// hold keyWindow+keyStride-1 characters of a base64 word of the lines in
+// lines (words shorter than keyWindow, as in a marker, are no key text).
+func Copies(text string, lines []int) []int {
+	var key []byte
+	no := 0
+	for l := range strings.Lines(text) {
+		no++
+		if _, ok := slices.BinarySearch(lines, no); ok {
+			for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }) {
+				if len(w) >= keyWindow {
+					key = append(key, w...)
+				}
+			}
+		}
+	}
+	pieces := map[string]bool{}
+	for i := 0; i+keyWindow <= len(key) && len(pieces) < maxKeyPieces; i += keyStride {
+		// Zero bytes ("AAAA") are structure a public key shares (lengths,
+		// "ssh-ed25519"), not secret text.
+		if w := key[i : i+keyWindow]; !bytes.Contains(w, []byte("AAAA")) {
+			pieces[string(w)] = true
+		}
+	}
+	var out []int
+	no = 0
+	for l := range strings.Lines(text) {
+		no++
+		if _, ok := slices.BinarySearch(lines, no); !ok && holds(l, pieces) {
+			out = append(out, no)
+		}
+	}
+	return out
+}
+
+// holds reports whether a base64 run of s holds one of the pieces.
+func holds(s string, pieces map[string]bool) bool {
+	for i := 0; i < len(s); i++ {
+		j := i
+		for j < len(s) && isB64(s[j]) {
+			j++
+		}
+		for k := i; k+keyWindow <= j; k++ {
+			if pieces[s[k:k+keyWindow]] {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
 }
 
 type kind uint8
