@@ -161,13 +161,19 @@ func (d *doc) next(p pos) pos {
 // ("-----BEGIN<!---->", "&#65;" hide nothing).
 func (d *doc) line(p pos) string {
 	s := d.text[p.off:d.next(p).off]
-	for {
-		i := strings.Index(s, "<!--")
-		j := strings.Index(s[max(i, 0):], "-->")
-		if i < 0 || j < 0 {
-			break
+	if strings.Contains(s, "<!--") {
+		var b strings.Builder
+		for {
+			before, rest, ok := strings.Cut(s, "<!--")
+			_, after, closed := strings.Cut(rest, "-->")
+			if !ok || !closed {
+				break
+			}
+			b.WriteString(before)
+			s = after
 		}
-		s = s[:i] + s[i+j+3:]
+		b.WriteString(s)
+		s = b.String()
 	}
 	return strip(html.UnescapeString(s))
 }
@@ -462,10 +468,13 @@ func paddedB64(s, t string) bool {
 	if t != s && (allB64(t) || looseB64(t)) {
 		return true
 	}
-	f := strings.Fields(s)
-	w := f[len(f)-1]
-	decor := !strings.ContainsFunc(strings.Join(f[:len(f)-1], ""), unicode.IsLetter)
-	return len(f) > 1 && allB64(w) && (decor || len(w) >= 16 && !isWord(w))
+	i := strings.LastIndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return false
+	}
+	w := s[i+1:]
+	decor := !strings.ContainsFunc(s[:i], unicode.IsLetter)
+	return allB64(w) && (decor || len(w) >= 16 && !isWord(w))
 }
 
 // isWord: letters, capitalised at most ("Anticonstitutionnellement"), as
