@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"os"
@@ -220,6 +221,22 @@ func TestSignatureBlockIsNeverALeak(t *testing.T) {
 	for _, p := range r.Problems {
 		if strings.Contains(p.Message, "BEGIN") || strings.Contains(p.Message, "U1NIU0lH") {
 			t.Fatalf("message quotes the block: %q", p.Message)
+		}
+	}
+
+	// The same with the key's raw bytes, not its text (outside tester,
+	// stop 27: PKCS#8 DER in a field was read as inert).
+	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(edKey)
+	raw, _ := ssh.MarshalPrivateKey(edKey, "")
+	for _, field := range [][]byte{der, raw.Bytes} {
+		sig, err := sshsig.Sign(strings.NewReader("m"), s, sshsig.HashSHA512, string(field))
+		if err != nil {
+			t.Fatal(err)
+		}
+		smuggled := fileFor(s) + signing.SigMarker + "\n```\n" + armor(sig.Marshal()) + "```\n"
+		if r := Validate([]byte(smuggled), rules); !has(r, "private-key-leak") {
+			t.Fatalf("raw key bytes smuggled in a signature field: %v", codes(r))
 		}
 	}
 }

@@ -10,6 +10,8 @@ package leak
 import (
 	"bytes"
 	"encoding/base64"
+	"html"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -24,13 +26,16 @@ func Lines(text string) []int {
 // Has reports whether text holds any private key material.
 func Has(text string) bool { return len(Lines(text)) > 0 }
 
-// Redact empties every line of key material (breaks kept, so line
-// numbers stay true) and returns their numbers.
+// Redact empties every line of key material, and every line holding a
+// piece of it copied elsewhere (a job name, a label), breaks kept so
+// line numbers stay true, and returns their numbers.
 func Redact(text string) (string, []int) {
 	lines := Lines(text)
 	if len(lines) == 0 {
 		return text, nil
 	}
+	lines = append(lines, Copies(text, lines)...)
+	slices.Sort(lines)
 	var b strings.Builder
 	no, next := 0, 0
 	for l := range strings.Lines(text) {
@@ -43,12 +48,73 @@ func Redact(text string) (string, []int) {
 	return b.String(), lines
 }
 
+// Pieces of key text: keyWindow base64 characters starting every
+// keyStride, so any keyWindow+keyStride-1 characters of the key hold one.
+const (
+	keyWindow    = 32
+	keyStride    = 8
+	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
+)
+
+// Copies returns the numbers of the lines, not in lines (ascending), that
+// hold keyWindow+keyStride-1 characters of a base64 word of the lines in
+// lines (words shorter than keyWindow, as in a marker, are no key text).
+func Copies(text string, lines []int) []int {
+	var key []byte
+	no := 0
+	for l := range strings.Lines(text) {
+		no++
+		if _, ok := slices.BinarySearch(lines, no); ok {
+			for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }) {
+				if len(w) >= keyWindow {
+					key = append(key, w...)
+				}
+			}
+		}
+	}
+	pieces := map[string]bool{}
+	for i := 0; i+keyWindow <= len(key) && len(pieces) < maxKeyPieces; i += keyStride {
+		// Zero bytes ("AAAA") are structure a public key shares (lengths,
+		// "ssh-ed25519"), not secret text.
+		if w := key[i : i+keyWindow]; !bytes.Contains(w, []byte("AAAA")) {
+			pieces[string(w)] = true
+		}
+	}
+	var out []int
+	no = 0
+	for l := range strings.Lines(text) {
+		no++
+		if _, ok := slices.BinarySearch(lines, no); !ok && holds(l, pieces) {
+			out = append(out, no)
+		}
+	}
+	return out
+}
+
+// holds reports whether a base64 run of s holds one of the pieces.
+func holds(s string, pieces map[string]bool) bool {
+	for i := 0; i < len(s); i++ {
+		j := i
+		for j < len(s) && isB64(s[j]) {
+			j++
+		}
+		for k := i; k+keyWindow <= j; k++ {
+			if pieces[s[k:k+keyWindow]] {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}
+
 type kind uint8
 
 const (
 	other     kind = iota
 	blank          // nothing once its decoration is stripped
 	b64            // base64, or base64 an editor re-spaced: a body line
+	padded         // base64 behind a comment mark or label ("# QyNT…"): a body line inside a block
 	header         // "Name: value", as PEM headers (Comment:, Version:) are
 	encrypted      // Proc-Type: 4,ENCRYPTED or DEK-Info: an encrypted body follows
 	putty          // a PuTTY header: Encryption:, Comment:, Public-Lines: …
@@ -90,8 +156,27 @@ func (d *doc) next(p pos) pos {
 	return pos{p.i + 1, p.off + n}
 }
 
-// line is line p stripped of its break ("\n", "\r\n") and decoration.
-func (d *doc) line(p pos) string { return strip(d.text[p.off:d.next(p).off]) }
+// line is line p stripped of its break ("\n", "\r\n") and decoration,
+// read as a renderer shows it: no HTML comment, entities decoded
+// ("-----BEGIN<!---->", "&#65;" hide nothing).
+func (d *doc) line(p pos) string {
+	s := d.text[p.off:d.next(p).off]
+	if strings.Contains(s, "<!--") {
+		var b strings.Builder
+		for {
+			before, rest, ok := strings.Cut(s, "<!--")
+			_, after, closed := strings.Cut(rest, "-->")
+			if !ok || !closed {
+				break
+			}
+			b.WriteString(before)
+			s = after
+		}
+		b.WriteString(s)
+		s = b.String()
+	}
+	return strip(html.UnescapeString(s))
+}
 
 func read(text string) *doc {
 	d := &doc{text: text, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
@@ -143,15 +228,15 @@ func (d *doc) scan() {
 			continue
 		}
 		switch {
-		case k == b64 && run < 0:
+		case (k == b64 || k == padded) && run < 0:
 			run = p.i
-		case k != b64 && k != blank && k != dashes && k != header:
+		case k != b64 && k != padded && k != blank && k != dashes && k != header:
 			run = -1
 		}
 		switch {
 		case k == putty && puttyRun < 0:
 			puttyRun = p.i
-		case k != putty && k != b64 && k != blank:
+		case k != putty && k != b64 && k != padded && k != blank:
 			puttyRun = -1
 		}
 		p = d.next(p)
@@ -174,11 +259,11 @@ func (d *doc) block(p pos, ppk bool) pos {
 	from, last, seen := p.i, p.i-1, false
 	for ; p.i < len(d.kinds); p = d.next(p) {
 		switch k := d.kinds[p.i]; {
-		case k == b64:
+		case k == b64, k == padded:
 			last, seen = p.i, true
 		case k == blank, k == dashes && !ppk:
 			// Marked only if the block goes on after it.
-		case ppk && (k == putty || k == puttyKey), !ppk && !seen && (k == header || k == encrypted || k == putty):
+		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == header || k == encrypted || k == putty):
 			last = p.i
 		case ppk && k == puttyMAC, !ppk && k == end:
 			if q, ok := d.marker(p); ok {
@@ -210,7 +295,8 @@ func (d *doc) marker(p pos) (pos, bool) {
 	if !ok || d.kinds[q.i] >= whole {
 		return p, false // a marker is not the second half of another
 	}
-	ok, _ = named(compact(s)+compact(d.line(q)), word)
+	// What opens the second half is a comment mark ("-- PRIVATE KEY-----").
+	ok, _ = named(compact(s)+strings.TrimLeftFunc(compact(d.line(q)), func(r rune) bool { return !unicode.IsLetter(r) }), word)
 	return q, ok
 }
 
@@ -332,15 +418,19 @@ func classify(s string) kind {
 		return end
 	case len(c) >= 3 && strings.Trim(c, "-") == "":
 		return dashes
-	case strings.HasPrefix(c, "PUTTY-USER-KEY-FILE-"), strings.HasPrefix(c, "PRIVATE-LINES:"):
+	}
+	// Headers, maybe behind a comment mark ("# Proc-Type: …").
+	h := strings.TrimLeftFunc(c, func(r rune) bool { return !unicode.IsLetter(r) })
+	switch {
+	case strings.HasPrefix(h, "PUTTY-USER-KEY-FILE-"), strings.HasPrefix(h, "PRIVATE-LINES:"):
 		return puttyKey
-	case strings.HasPrefix(c, "PRIVATE-MAC:"), strings.HasPrefix(c, "PRIVATE-HASH:"):
+	case strings.HasPrefix(h, "PRIVATE-MAC:"), strings.HasPrefix(h, "PRIVATE-HASH:"):
 		return puttyMAC
-	case strings.HasPrefix(c, "PROC-TYPE:") && strings.Contains(c, "ENCRYPTED"), strings.HasPrefix(c, "DEK-INFO:"):
+	case strings.HasPrefix(h, "PROC-TYPE:") && strings.Contains(h, "ENCRYPTED"), strings.HasPrefix(h, "DEK-INFO:"):
 		return encrypted
 	}
-	for _, h := range []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "KEY-DERIVATION:", "ARGON2-"} {
-		if strings.HasPrefix(c, h) {
+	for _, name := range []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "KEY-DERIVATION:", "ARGON2-"} {
+		if strings.HasPrefix(h, name) {
 			return putty
 		}
 	}
@@ -352,7 +442,45 @@ func classify(s string) kind {
 	case cutEnd:
 		return end
 	}
+	switch t := undecorate(s); {
+	case t == "":
+		return blank // a comment mark or line number alone ("#", "12 |"): an empty line of a commented-out key
+	case paddedB64(s, t):
+		return padded
+	}
 	return other
+}
+
+// undecorate drops what opens a line of a commented-out or numbered
+// key and no Markdown strips: "#", ";", "--", "//", "12 |".
+func undecorate(s string) string {
+	notB64 := func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }
+	t := strings.TrimLeftFunc(strings.TrimLeft(s, "/"), notB64)
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && notB64(rune(t[i])) {
+		t = strings.TrimLeftFunc(t[i:], notB64)
+	}
+	return t
+}
+
+// paddedB64 reports base64 behind a decoration (t is s undecorated) or
+// a label: the last word is 16 base64 characters or more.
+func paddedB64(s, t string) bool {
+	if t != s && (allB64(t) || looseB64(t)) {
+		return true
+	}
+	i := strings.LastIndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return false
+	}
+	w := s[i+1:]
+	decor := !strings.ContainsFunc(s[:i], unicode.IsLetter)
+	return allB64(w) && (decor || len(w) >= 16 && !isWord(w))
+}
+
+// isWord: letters, capitalised at most ("Anticonstitutionnellement"), as
+// 16 random base64 characters almost never are.
+func isWord(w string) bool {
+	return strings.IndexFunc(w[1:], func(r rune) bool { return r < 'a' || r > 'z' }) < 0
 }
 
 // named reads a compact line for a BEGIN or END (word) private key

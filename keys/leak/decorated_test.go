@@ -1,0 +1,140 @@
+package leak
+
+import (
+	mrand "math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/internal/keytest"
+)
+
+// TestDecoratedBlocks: a key whose every line sits behind a comment mark,
+// or a line number is reported whole when its opening line (BEGIN, a
+// PuTTY or PEM header) is kept (outside tester, stop 27: the lines
+// between were quoted).
+func TestDecoratedBlocks(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(27, 1))
+	prefixes := []func(int) string{
+		func(int) string { return "#" }, func(int) string { return "# " }, func(int) string { return ";" },
+		func(int) string { return "; " }, func(int) string { return "-- " },
+		func(int) string { return "%" }, func(n int) string { return "  " + strconv.Itoa(n) + " | " },
+	}
+	for range 40 {
+		for _, f := range keytest.Forms(t) {
+			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+			if !opens(block) {
+				continue // headless bodies: TestMaterialLinesEveryMutation's ground
+			}
+			for _, pre := range prefixes {
+				lines := slices.Clone(keytest.AccesBefore[0])
+				first := len(lines) + 1
+				for i, l := range block {
+					lines = append(lines, pre(i+1)+l)
+				}
+				last := len(lines)
+				lines = append(lines, keytest.AccesAfter[0]...)
+				text := strings.Join(lines, "\n") + "\n"
+				got := Lines(text)
+				for no := first; no <= last; no++ {
+					if strip(block[no-first]) != "" && !slices.Contains(got, no) {
+						t.Fatalf("%s: line %d %q not reported (got %v)\n%s", f.Name, no, lines[no-1], got, text)
+					}
+				}
+				for _, g := range got {
+					if g < first || g > last {
+						t.Fatalf("%s: honest line %d %q reported\n%s", f.Name, g, lines[g-1], text)
+					}
+				}
+			}
+		}
+	}
+	// A label before a PuTTY private line, inside the block.
+	ppk := "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: kim\nPublic-Lines: 2\n" +
+		"AAAAC3NzaC1lZDI1NTE5AAAAIKIeR2w6\nc2l6ZTQxYWJjZGVmZ2hpamtsbW5vcA==\n" +
+		"Date de la demande : AAAAII4fQ2hhbmdlZEJ5VGhlVGVzdGVyMTIzNA==\nPrivate-MAC: 0123456789abcdef\n"
+	if got := Lines(ppk); !slices.Equal(got, []int{1, 2, 3, 4, 5, 6, 7, 8}) {
+		t.Fatalf("PuTTY block with a label: %v", got)
+	}
+	// Prose ending in a long word is no body line.
+	if got := Lines("C'est Anticonstitutionnellement\n"); got != nil {
+		t.Fatalf("prose reported: %v", got)
+	}
+}
+
+// opens: the block's first line proves a key on its own (markers cut in
+// two are left to TestMaterialLinesEveryMutation: a numbered blank line
+// between the halves reads as base64).
+func opens(block []string) bool {
+	for _, l := range block {
+		c := compact(l)
+		if (strings.Contains(c, "BEGIN") || strings.Contains(c, "END")) && !strings.Contains(c, "PRIVATEKEY") {
+			return false
+		}
+	}
+	switch classify(strip(block[0])) {
+	case whole, begin, puttyKey, encrypted:
+		return true
+	}
+	return false
+}
+
+// TestHiddenByHTML: what a renderer hides inside a line (an HTML
+// comment) or decodes (an entity) hides no key (outside tester, stop 27).
+func TestHiddenByHTML(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(27, 2))
+	hide := []func(string) string{
+		func(l string) string { i := min(10, len(l)); return l[:i] + "<!---->" + l[i:] },
+		func(l string) string { return strings.Replace(l, "A", "&#65;", 1) },
+		func(l string) string { return strings.Replace(l, "E", "&#x45;", 1) },
+	}
+	for range 20 {
+		for _, f := range keytest.Forms(t) {
+			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+			if !opens(block) {
+				continue
+			}
+			for _, h := range hide {
+				var lines []string
+				for _, l := range block {
+					lines = append(lines, h(l))
+				}
+				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\nfin\n")
+				for i, l := range block {
+					if strip(l) != "" && !slices.Contains(got, i+2) {
+						t.Fatalf("%s: line %q not reported (got %v)", f.Name, lines[i], got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRedactCopies: a line of the key copied elsewhere (a job name, a
+// label) is emptied too (outside tester, stop 27: pret livrables quoted
+// one), and a fingerprint or honest base64 nearby is not.
+func TestRedactCopies(t *testing.T) {
+	for _, f := range keytest.Forms(t) {
+		block := keytest.Embed(f, keytest.RandomMutation(mrand.New(mrand.NewPCG(1, 2))), mrand.New(mrand.NewPCG(3, 4)), nil, nil).Block()
+		var line string
+		for _, l := range block {
+			if s := strip(l); allB64(s) && len(s) >= 40 {
+				line = s
+				break
+			}
+		}
+		if line == "" {
+			continue
+		}
+		text := "#!/bin/bash\n#SBATCH --job-name=" + line + "\n" + strings.Join(block, "\n") +
+			"\n# SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU\nhostname\n"
+		red, lines := Redact(text)
+		if strings.Contains(red, line) || !slices.Contains(lines, 2) {
+			t.Fatalf("%s: the copy on line 2 is left (%v)\n%s", f.Name, lines, red)
+		}
+		if !strings.Contains(red, "SHA256:47DEQ") || !strings.Contains(red, "#!/bin/bash") {
+			t.Fatalf("%s: honest lines emptied\n%s", f.Name, red)
+		}
+	}
+}
