@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -269,6 +270,8 @@ func TestValiderFeuilleRefused(t *testing.T) {
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "dossier"}, "--feuille-sortie dossier est un dossier ; rien n'a été lu ni écrit\npret: conseil : indiquez un nom de fichier, par exemple --feuille-sortie remplie.csv"},
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "rendus.zip"}, "--feuille-sortie rendus.zip est aussi un fichier à valider"},
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "--sortie", "remplie.csv"}, "--feuille-sortie remplie.csv est aussi --sortie"},
+		// The worksheet is an input of --sortie too (outside tester, stop 27).
+		{[]string{"--feuille", "feuille.csv", "--sortie", "feuille.csv"}, "--sortie feuille.csv est aussi un fichier à valider : le rapport le remplacerait"},
 	}
 	for _, tc := range cases {
 		args := []string{"valider", "--sortie", "rapport.txt"}
@@ -320,5 +323,26 @@ func TestValiderFeuilleHelp(t *testing.T) {
 	}
 	if r := h.pret("", "cle", "--help"); strings.Contains(r.stdout, "--feuille-valide NOTE") {
 		t.Errorf("cle --help lists the grades:\n%s", r.stdout)
+	}
+}
+
+// TestValiderOutputNotBesideASubmission: --sortie onto a .pub that pret
+// reads beside a submission is refused, the .pub left as it was (outside
+// tester, stop 27).
+func TestValiderOutputNotBesideASubmission(t *testing.T) {
+	h := newHome(t)
+	dir := h.path("rendus/Dupont Alice_123456_assignsubmission_file_")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pub := filepath.Join(dir, "id_ed25519_romeo.pub")
+	os.WriteFile(filepath.Join(dir, "acces.md"), []byte("Date de la demande : 2026-10-20\n"), 0o644)
+	os.WriteFile(pub, []byte("ssh-ed25519 AAAA alice\n"), 0o644)
+	r := h.pret("", "valider", "--sortie", pub, "rendus")
+	if r.code != 2 || !strings.Contains(r.stderr, "porte un nom de rendu") || r.stdout != "" {
+		t.Fatalf("exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if data, _ := os.ReadFile(pub); string(data) != "ssh-ed25519 AAAA alice\n" {
+		t.Fatalf("the .pub was written: %q", data)
 	}
 }

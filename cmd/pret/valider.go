@@ -106,7 +106,12 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 				return err
 			}
 			if output != "" {
-				if err := checkReportOutput(cfg.Key, output, "--sortie", paths); err != nil {
+				// The worksheet is an input too (outside tester, stop 27).
+				inputs := paths
+				if sheetIn != "" {
+					inputs = append([]string{sheetIn}, paths...)
+				}
+				if err := checkReportOutput(cfg.Key, output, "--sortie", inputs); err != nil {
 					return err
 				}
 			}
@@ -305,7 +310,9 @@ func checkReportOutput(key keys.Store, out, flag string, inputs []string) error 
 		if outErr == nil && os.SameFile(outSt, inSt) {
 			return usageError("choisissez un autre nom pour "+what, "%s est aussi un fichier à valider : %s le remplacerait ; rien n'a été lu ni écrit", shown, what)
 		}
-		if !inSt.IsDir() || realParent == "" || !(submissions.IsSubmissionName(name) || submissions.IsArchiveName(name)) {
+		// A .pub is read beside a submission: an input too.
+		input := submissions.IsSubmissionName(name) || submissions.IsArchiveName(name) || strings.HasSuffix(name, ".pub")
+		if !inSt.IsDir() || realParent == "" || !input {
 			continue
 		}
 		abs, _ := filepath.Abs(in)
@@ -314,7 +321,7 @@ func checkReportOutput(key keys.Store, out, flag string, inputs []string) error 
 			continue
 		}
 		if rel, err := filepath.Rel(realIn, realParent); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return usageError("choisissez pour "+what+" un nom qui ne finit pas par acces.md ni .zip, ou un autre dossier",
+			return usageError("choisissez pour "+what+" un nom qui ne finit pas par acces.md, .pub ni .zip, ou un autre dossier",
 				"%s est dans le dossier à valider %s et porte un nom de rendu : %s remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in), what)
 		}
 	}
