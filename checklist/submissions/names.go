@@ -141,23 +141,36 @@ func pubKey(name string) (key, plain string) {
 // pubPairs are, among the .pub files of one folder, each learner's by
 // Moodle name and id ("" none): keyName preferred, else the first by
 // name. A submission is paired with the .pub of its own Moodle name only:
-// a flat export holds every learner's .pub in one folder.
-type pubPairs map[string]string
+// a flat export holds every learner's .pub in one folder. In a learner's
+// own Moodle folder every file is that learner's, whatever its name says.
+type pubPairs struct {
+	byKey      map[string]string
+	oneLearner bool
+}
 
-func choosePubs[V any](names map[string]V, keyName string) pubPairs {
-	pairs := pubPairs{}
+func choosePubs[V any](names map[string]V, keyName, folder string) pubPairs {
+	_, _, one := moodleLearner(folder)
+	pairs := pubPairs{map[string]string{}, one}
 	for _, n := range slices.Sorted(maps.Keys(names)) {
-		k, plain := pubKey(n)
-		old, ok := pairs[k]
-		if _, oldPlain := pubKey(old); !ok || plain == keyName && oldPlain != keyName {
-			pairs[k] = n
+		k, plain := pairs.key(n)
+		old, ok := pairs.byKey[k]
+		if _, oldPlain := pairs.key(old); !ok || plain == keyName && oldPlain != keyName {
+			pairs.byKey[k] = n
 		}
 	}
 	return pairs
 }
 
+func (p pubPairs) key(name string) (key, plain string) {
+	key, plain = pubKey(name)
+	if p.oneLearner {
+		key = ""
+	}
+	return key, plain
+}
+
 // pubFor is the .pub paired with the submission named name ("" none).
 func (p pubPairs) pubFor(name string) string {
-	k, _ := pubKey(name)
-	return p[k]
+	k, _ := p.key(name)
+	return p.byKey[k]
 }

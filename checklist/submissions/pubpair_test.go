@@ -149,3 +149,33 @@ func TestArchivePubBesideAfterCleaning(t *testing.T) {
 		}
 	}
 }
+
+// TestPubInLearnerFolderWhateverTheName: in Bob's Moodle folder, a
+// submission named after another learner's Moodle file is still Bob's,
+// checked against Bob's .pub, on disk and in an archive (outside tester,
+// stop 27: it escaped the check).
+func TestPubInLearnerFolderWhateverTheName(t *testing.T) {
+	alice, bob := newKey(31), newKey(32)
+	folder := "Martin Bob_654321_assignsubmission_file_"
+	files := map[string][]byte{
+		folder + "/Dupont Alice_123456_assignsubmission_file_acces.md": []byte(page(alice.fp, false)),
+		folder + "/id_ed25519_romeo.pub":                              bob.pub,
+	}
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, data := range files {
+		os.MkdirAll(filepath.Join(dir, "rendus", filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(dir, "rendus", name), data, 0o644)
+		w, _ := zw.Create(name)
+		w.Write(data)
+	}
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "rendus.zip"), buf.Bytes(), 0o644)
+	for _, arg := range []string{"rendus", "rendus.zip"} {
+		res := Validate([]string{filepath.Join(dir, arg)}, Options{Rules: testRules, Workers: 1})
+		if len(res) != 1 || !strings.Contains(codesOfResult(res[0]), "fingerprint-mismatch") {
+			t.Fatalf("%s: %d results, want one fingerprint-mismatch: %+v", arg, len(res), res)
+		}
+	}
+}

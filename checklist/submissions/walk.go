@@ -144,7 +144,7 @@ func (w *walker) pubsIn(f *os.File, dir string, entries []fs.DirEntry) func(name
 			types[e.Name()] = e.Type()
 		}
 	}
-	pairs := choosePubs(types, w.keyName)
+	pairs := choosePubs(types, w.keyName, filepath.Base(dir))
 	return func(name string) *acces.PubFile {
 		pn := pairs.pubFor(name)
 		if pn == "" {
@@ -356,7 +356,7 @@ func (a *zipRead) read(files []*zip.File) {
 	}
 	pubs := map[string]pubPairs{}
 	for dir, files := range pubFiles {
-		pubs[dir] = choosePubs(files, w.keyName)
+		pubs[dir] = choosePubs(files, w.keyName, path.Base(dir))
 	}
 	slices.SortStableFunc(found, func(i, j int) int { return strings.Compare(files[i].Name, files[j].Name) })
 	// Each .pub is inflated, and charged, once for the window.
