@@ -159,7 +159,7 @@ func TestPubInLearnerFolderWhateverTheName(t *testing.T) {
 	folder := "Martin Bob_654321_assignsubmission_file_"
 	files := map[string][]byte{
 		folder + "/Dupont Alice_123456_assignsubmission_file_acces.md": []byte(page(alice.fp, false)),
-		folder + "/id_ed25519_romeo.pub":                              bob.pub,
+		folder + "/id_ed25519_romeo.pub":                               bob.pub,
 	}
 	dir := t.TempDir()
 	var buf bytes.Buffer
