@@ -127,22 +127,25 @@ func (s *Signature) textFields() []string {
 	return fields
 }
 
-// ParseArmor reads one armoured signature as sshsig_dearmor does: base64
-// in lines of any width, white space ignored, final newline or not.
+// ParseArmor reads one armoured signature as sshsig_dearmor does: the
+// BEGIN line exactly, base64 in lines of any width, white space ignored,
+// up to the first line starting with the END marker; what follows the
+// marker is not read.
 func ParseArmor(b []byte) (*Signature, error) {
 	if len(b) > 2*maxSigBlob {
 		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
+	body, begins := strings.CutPrefix(string(b), armorBegin+"\n")
+	body, _, ends := strings.Cut("\n"+body, "\n"+armorEnd) // at a line's start
+	if !begins || !ends {
 		return nil, fmt.Errorf("%w : lignes BEGIN/END SSH SIGNATURE absentes ou altérées", ErrBadArmor)
 	}
 	enc := strings.Map(func(r rune) rune {
-		if strings.ContainsRune(" \t\r\v\f", r) { // C isspace
+		if strings.ContainsRune(" \t\n\r\v\f", r) { // C isspace
 			return -1
 		}
 		return r
-	}, strings.Join(lines[1:len(lines)-1], ""))
+	}, body)
 	blob, err := base64.StdEncoding.Strict().DecodeString(enc)
 	if err != nil || len(blob) == 0 {
 		return nil, fmt.Errorf("%w : base64 invalide", ErrBadArmor)

@@ -321,6 +321,9 @@ func armourVariants(a []byte) map[string]string {
 	v["other header"] = strings.Replace(string(a), "SSH SIGNATURE", "PGP SIGNATURE", 2)
 	v["truncated"] = wrap(len(body)-4, "\n")[:len(armorBegin)+1+len(body)-4+1] + armorEnd + "\n"
 	v["empty body"] = armorBegin + "\n" + armorEnd + "\n"
+	v["space after END"] = strings.Replace(string(a), armorEnd+"\n", armorEnd+" \n", 1)
+	v["text after END"] = strings.Replace(string(a), armorEnd+"\n", armorEnd+" fin\nsuite\n", 1)
+	v["END mid-line"] = strings.Replace(string(a), "\n"+armorEnd, armorEnd, 1)
 	v["extra data"] = wrap(70, "\n")[:len(armorBegin)+1] + "AAAA" + wrap(70, "\n")[len(armorBegin)+1:]
 	return v
 }
