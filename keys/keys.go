@@ -123,28 +123,6 @@ func FingerprintLine(pub ssh.PublicKey, comment string) string {
 	return fingerprintOf(pub, comment, comment != "").Line()
 }
 
-// reader walks the SSH wire format; a hostile length neither panics nor allocates.
-type reader struct{ b []byte }
-
-func (r *reader) uint32() (uint32, bool) {
-	if len(r.b) < 4 {
-		return 0, false
-	}
-	v := binary.BigEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return v, true
-}
-
-func (r *reader) str() ([]byte, bool) {
-	n, ok := r.uint32()
-	if !ok || uint64(n) > uint64(len(r.b)) {
-		return nil, false
-	}
-	s := r.b[:n]
-	r.b = r.b[n:]
-	return s, true
-}
-
 // LooksLikeFragment reports a base64 word that may be cut from a key body
 // (which keys/leak cannot decode): 16 characters or more, mixed case, not
 // hex, not a public key nor a SHA256 fingerprint.
