@@ -226,15 +226,9 @@ func (k *legacyKey) Verify([]byte, *ssh.Signature) error {
 // ParsePublicKey is ssh.ParsePublicKey, and DSA keys and certificates.
 func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 	pub, err := ssh.ParsePublicKey(blob)
-	if err == nil {
-		return pub, nil
-	}
 	var dsa struct {
 		Type       string
 		P, Q, G, Y []byte
-	}
-	if ssh.Unmarshal(blob, &dsa) == nil && dsa.Type == "ssh-dss" {
-		return &legacyKey{typ: dsa.Type, blob: blob, bits: new(big.Int).SetBytes(dsa.P).BitLen()}, nil
 	}
 	var cert struct {
 		Type       string
@@ -242,21 +236,20 @@ func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 		P, Q, G, Y []byte
 		Rest       []byte `ssh:"rest"`
 	}
-	if ssh.Unmarshal(blob, &cert) == nil && cert.Type == "ssh-dss-cert-v01@openssh.com" {
-		plain := ssh.Marshal(struct {
-			Type       string
-			P, Q, G, Y []byte
-		}{"ssh-dss", cert.P, cert.Q, cert.G, cert.Y})
-		k, _ := ParsePublicKey(plain)
+	switch {
+	case err == nil:
+		return pub, nil
+	case ssh.Unmarshal(blob, &dsa) == nil && dsa.Type == "ssh-dss":
+		return &legacyKey{typ: dsa.Type, blob: blob, bits: new(big.Int).SetBytes(dsa.P).BitLen()}, nil
+	case ssh.Unmarshal(blob, &cert) == nil && cert.Type == "ssh-dss-cert-v01@openssh.com":
+		dsa.Type, dsa.P, dsa.Q, dsa.G, dsa.Y = "ssh-dss", cert.P, cert.Q, cert.G, cert.Y
+		k, _ := ParsePublicKey(ssh.Marshal(dsa))
 		return &legacyKey{typ: cert.Type, blob: blob, plain: k.(*legacyKey)}, nil
 	}
 	return nil, err
 }
 
 // Randomart is OpenSSH's fingerprint_randomart (`ssh-keygen -lv`), byte for byte.
-func Randomart(pub ssh.PublicKey) string { return fingerprintOf(pub, "", false).Randomart() }
-
-// Randomart is the picture under the line's type.
 func (f Fingerprint) Randomart() string {
 	const (
 		base  = 8
