@@ -10,6 +10,7 @@ package leak
 import (
 	"bytes"
 	"encoding/base64"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -28,9 +29,6 @@ func Has(text string) bool { return len(Lines(text)) > 0 }
 // numbers stay true) and returns their numbers.
 func Redact(text string) (string, []int) {
 	lines := Lines(text)
-	if len(lines) == 0 {
-		return text, nil
-	}
 	var b strings.Builder
 	no, next := 0, 0
 	for l := range strings.Lines(text) {
@@ -218,7 +216,7 @@ func (d *doc) marker(p pos) (pos, bool) {
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
-	c := dropSpaces(s)
+	c := strings.Join(strings.Fields(s), "")
 	if strings.Contains(c, magic) {
 		return p, true
 	}
@@ -266,15 +264,6 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 		}
 	}
 	return p, true
-}
-
-func dropSpaces(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // der reports whether word (and, if open, the base64 lines after p)
@@ -381,7 +370,7 @@ func strip(s string) string {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		t = t[listMarker(t):]
+		t = t[len(listMarker.FindString(t)):]
 		if len(t) == len(s) {
 			return t
 		}
@@ -389,25 +378,8 @@ func strip(s string) string {
 	}
 }
 
-// listMarker is the length of the list marker opening s ("- ", "12. "), or 0.
-func listMarker(s string) int {
-	i := 0
-	for i < len(s) && i < 4 && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	switch {
-	case i == 0 && len(s) >= 2 && strings.IndexByte("-*+", s[0]) >= 0:
-		i = 1
-	case i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')'):
-		i++
-	default:
-		return 0
-	}
-	if i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		return i + 1
-	}
-	return 0
-}
+// listMarker opens a list item ("- ", "12. ").
+var listMarker = regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`)
 
 // compact is s upper-cased without spaces, format characters and marks.
 func compact(s string) string {
