@@ -117,7 +117,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	}
 	failAt := func(line int, err error) { fail(line, fmt.Errorf("%w (ligne %d)", err, line)) }
 	if len(rest) > maxBlockText {
-		fail(markerLine, fmt.Errorf("%w : trop long pour une signature", ErrBadArmor))
+		fail(markerLine, bad("trop long pour une signature"))
 		return
 	}
 	lines := strings.SplitAfter(string(rest), "\n")

@@ -79,10 +79,9 @@ func (s *Signature) Verify(msg []byte) error {
 	if s.namespace != SigNamespace {
 		return ErrNamespace
 	}
-	if strings.HasPrefix(s.sig.Format, "sk-") || s.sig.Format == webauthnSK {
-		if s.sig.Rest[0]&flagUserPresent == 0 {
-			return ErrNoUserPresence
-		}
+	sk := strings.HasPrefix(s.sig.Format, "sk-") || s.sig.Format == webauthnSK
+	if sk && s.sig.Rest[0]&flagUserPresent == 0 {
+		return ErrNoUserPresence
 	}
 	var err error
 	if s.sig.Format == webauthnSK {
@@ -131,21 +130,17 @@ func (s *Signature) textFields() []string {
 // in lines of any width, white space ignored, final newline or not.
 func ParseArmor(b []byte) (*Signature, error) {
 	if len(b) > 2*maxSigBlob {
-		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
+		return nil, bad("trop long")
 	}
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
-		return nil, fmt.Errorf("%w : lignes BEGIN/END SSH SIGNATURE absentes ou altérées", ErrBadArmor)
+		return nil, bad("lignes BEGIN/END SSH SIGNATURE absentes ou altérées")
 	}
-	enc := strings.Map(func(r rune) rune {
-		if strings.ContainsRune(" \t\r\v\f", r) { // C isspace
-			return -1
-		}
-		return r
-	}, strings.Join(lines[1:len(lines)-1], ""))
+	isSpace := func(r rune) bool { return strings.ContainsRune(" \t\r\v\f", r) } // C isspace
+	enc := strings.Join(strings.FieldsFunc(strings.Join(lines[1:len(lines)-1], ""), isSpace), "")
 	blob, err := base64.StdEncoding.Strict().DecodeString(enc)
 	if err != nil || len(blob) == 0 {
-		return nil, fmt.Errorf("%w : base64 invalide", ErrBadArmor)
+		return nil, bad("base64 invalide")
 	}
 	return parseBlob(blob)
 }
@@ -162,28 +157,30 @@ type wireSig struct {
 	Rest      []byte `ssh:"rest"`
 }
 
+func bad(why string) error { return fmt.Errorf("%w : %s", ErrBadArmor, why) }
+
 // parseBlob reads a blob as sshsig_wrap_verify does, naming each refusal.
 func parseBlob(blob []byte) (*Signature, error) {
-	bad := func(why string) (*Signature, error) { return nil, fmt.Errorf("%w : %s", ErrBadArmor, why) }
 	if len(blob) > maxSigBlob {
-		return bad("trop long")
+		return nil, bad("trop long")
 	}
 	var w wireSig
 	switch err := ssh.Unmarshal(blob, &w); {
 	case !bytes.HasPrefix(blob, []byte("SSHSIG")):
-		return bad("ce n'est pas une signature SSHSIG")
+		return nil, bad("ce n'est pas une signature SSHSIG")
 	case err != nil:
-		return bad("champs de la signature tronqués ou mal formés")
+		return nil, bad("champs de la signature tronqués ou mal formés")
 	case w.Version > 1:
-		return bad(fmt.Sprintf("version %d de SSHSIG, plus récente que la version 1 qu'OpenSSH et pret lisent", w.Version))
+		return nil, bad(fmt.Sprintf("version %d de SSHSIG, plus récente que la version 1 qu'OpenSSH et pret lisent",
+			w.Version))
 	case len(w.Rest) > 0:
-		return bad("des octets suivent la signature") // sshsig.c: "Signature contains trailing data"
+		return nil, bad("des octets suivent la signature") // sshsig.c: "Signature contains trailing data"
 	case w.Hash != "sha256" && w.Hash != "sha512":
-		return bad("algorithme de hachage autre que sha256 ou sha512")
+		return nil, bad("algorithme de hachage autre que sha256 ou sha512")
 	}
 	pub, err := ssh.ParsePublicKey(w.PublicKey)
 	if err != nil {
-		return bad("clé publique illisible")
+		return nil, bad("clé publique illisible")
 	}
 	sig, err := parseSig(pub, w.Signature)
 	if err != nil {
@@ -194,55 +191,36 @@ func parseBlob(blob []byte) (*Signature, error) {
 
 // parseSig reads the signature field as OpenSSH does: the key's type, its fields, nothing more.
 func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
-	bad := func(why string) (*ssh.Signature, error) { return nil, fmt.Errorf("%w : %s", ErrBadArmor, why) }
 	var sig ssh.Signature
 	if err := ssh.Unmarshal(field, &sig); err != nil {
-		return bad("champ de signature mal formé")
+		return nil, bad("champ de signature mal formé")
 	}
 	switch t := (&Signature{pub: pub}).Key().Type(); {
 	case t == ssh.KeyAlgoRSA && sig.Format == ssh.KeyAlgoRSA:
-		return bad("signature RSA SHA-1 (ssh-rsa), refusée par OpenSSH : signez avec rsa-sha2-512")
+		return nil, bad("signature RSA SHA-1 (ssh-rsa), refusée par OpenSSH : signez avec rsa-sha2-512")
 	case t == ssh.KeyAlgoRSA && (sig.Format == ssh.KeyAlgoRSASHA256 || sig.Format == ssh.KeyAlgoRSASHA512),
 		t == skECDSA && sig.Format == webauthnSK,
 		t == sig.Format:
 	default:
-		return bad("le type de la signature n'est pas celui de sa clé")
+		return nil, bad("le type de la signature n'est pas celui de sa clé")
 	}
-	// What follows the signature bytes (PROTOCOL.u2f): read whole.
-	trailing := "des octets restent après la signature"
-	switch sig.Format {
-	case skEd25519, skECDSA: // flags, counter
-		switch {
-		case len(sig.Rest) < 5:
-			return bad("champs de la clé de sécurité tronqués")
-		case len(sig.Rest) > 5:
-			return bad(trailing)
-		}
-	case webauthnSK:
-		var f webauthnFields
-		switch err := ssh.Unmarshal(sig.Rest, &f); {
-		case err != nil:
-			return bad("champs de la clé de sécurité tronqués")
-		case len(f.Rest) > 0:
-			return bad(trailing)
-		}
-	default:
-		if len(sig.Rest) > 0 {
-			return bad(trailing)
-		}
+	// What follows the signature bytes (PROTOCOL.u2f: flags, counter…) and
+	// the inner ECDSA value (r, s) are read whole.
+	var w webauthnFields
+	var rs struct {
+		R, S *big.Int
+		Rest []byte `ssh:"rest"`
 	}
-	// The inner ECDSA value (r, s) is read whole too.
-	if strings.Contains(sig.Format, "ecdsa") {
-		var rs struct {
-			R, S *big.Int
-			Rest []byte `ssh:"rest"`
-		}
-		switch err := ssh.Unmarshal(sig.Blob, &rs); {
-		case err != nil:
-			return bad("champ de signature mal formé")
-		case len(rs.Rest) > 0:
-			return bad(trailing)
-		}
+	sk, webauthn := sig.Format == skEd25519 || sig.Format == skECDSA, sig.Format == webauthnSK
+	switch {
+	case sk && len(sig.Rest) < 5, webauthn && ssh.Unmarshal(sig.Rest, &w) != nil:
+		return nil, bad("champs de la clé de sécurité tronqués")
+	case sk && len(sig.Rest) > 5, len(w.Rest) > 0, !sk && !webauthn && len(sig.Rest) > 0:
+		return nil, bad("des octets restent après la signature")
+	case strings.Contains(sig.Format, "ecdsa") && ssh.Unmarshal(sig.Blob, &rs) != nil:
+		return nil, bad("champ de signature mal formé")
+	case len(rs.Rest) > 0:
+		return nil, bad("des octets restent après la signature")
 	}
 	return &sig, nil
 }
@@ -302,10 +280,8 @@ func (s *Signature) verifyWebAuthn(msg []byte) error {
 	return nil
 }
 
-var ed25519Order = func() *big.Int {
-	l, _ := new(big.Int).SetString("7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
-	return l
-}()
+var ed25519Order, _ = new(big.Int).SetString(
+	"7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
 
 // nonCanonical reports an ed25519 S >= L, the base point's order.
 func nonCanonical(sig *ssh.Signature) bool {
