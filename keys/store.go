@@ -95,8 +95,8 @@ func (s Store) Inspect() (*State, error) {
 	}
 	st := &State{}
 	if pubExists {
-		var entries []PublicEntry
 		data, err := ReadFile(s.Files, s.PublicPath())
+		var entries []PublicEntry
 		if err == nil {
 			entries, err = ParsePublic(data)
 		}
@@ -105,11 +105,9 @@ func (s Store) Inspect() (*State, error) {
 		}
 	}
 	switch {
-	case !privExists && !pubExists:
-		st.Kind = Absent
-	case !privExists:
+	case !privExists && pubExists:
 		st.Kind = OrphanPub
-	default:
+	case privExists:
 		st.Kind = Present
 		data, err := ReadFile(s.Files, s.PrivatePath())
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -62,15 +63,7 @@ func (f *SignedFile) Verify() error {
 // Inert reports a well-formed signature without key material in its
 // text fields: only then may a leak detector skip its lines.
 func (f *SignedFile) Inert() bool {
-	if f.Sig == nil || f.Err != nil {
-		return false
-	}
-	for _, field := range f.Sig.textFields() {
-		if leak.Has(field) {
-			return false
-		}
-	}
-	return true
+	return f.Sig != nil && f.Err == nil && !slices.ContainsFunc(f.Sig.textFields(), leak.Has)
 }
 
 // SplitSigned finds the signature of an acces.md; as sed does, the first
@@ -120,10 +113,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		fail(markerLine, bad("trop long pour une signature"))
 		return
 	}
-	lines := strings.SplitAfter(string(rest), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
+	lines := slices.Collect(strings.Lines(string(rest)))
 	start := 0 // the first line that is not blank: where the first block starts
 	for start < len(lines) && blank(lines[start]) {
 		start++

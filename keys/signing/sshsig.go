@@ -61,8 +61,6 @@ func (s *Signature) Key() ssh.PublicKey {
 	return s.pub
 }
 
-func (s *Signature) Namespace() string { return s.namespace }
-
 // Armor is the signature as ssh-keygen writes it.
 func (s *Signature) Armor() []byte {
 	enc := base64.StdEncoding.EncodeToString(s.blob)
