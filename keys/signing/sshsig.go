@@ -81,16 +81,14 @@ func (s *Signature) Verify(msg []byte) error {
 	if sk && s.sig.Rest[0]&flagUserPresent == 0 {
 		return ErrNoUserPresence
 	}
-	var err error
-	if s.sig.Format == webauthnSK {
-		err = s.verifyWebAuthn(msg)
-	} else {
+	ok := s.sig.Format == webauthnSK && s.webauthnOK(msg)
+	if s.sig.Format != webauthnSK {
 		sig := &sshsig.Signature{Version: s.version, PublicKey: s.pub, Namespace: s.namespace,
 			HashAlgorithm: sshsig.HashAlgorithm(s.hash), Signature: s.sig}
-		err = sshsig.Verify(bytes.NewReader(msg), sig, s.pub, sig.HashAlgorithm, SigNamespace)
+		ok = sshsig.Verify(bytes.NewReader(msg), sig, s.pub, sig.HashAlgorithm, SigNamespace) == nil
 	}
 	switch {
-	case err == nil:
+	case ok:
 		return nil
 	case nonCanonical(s.sig):
 		return ErrNonCanonical
@@ -117,9 +115,8 @@ func (s *Signature) textFields() []string {
 	}
 	if s.sig.Format == webauthnSK {
 		var w webauthnFields
-		if ssh.Unmarshal(s.sig.Rest, &w) == nil {
-			fields = append(fields, w.Origin, string(w.ClientData), string(w.Extensions))
-		}
+		ssh.Unmarshal(s.sig.Rest, &w) // parseSig read them
+		fields = append(fields, w.Origin, string(w.ClientData), string(w.Extensions))
 	}
 	return fields
 }
@@ -233,24 +230,23 @@ type webauthnFields struct {
 	Rest       []byte `ssh:"rest"`
 }
 
-// verifyWebAuthn checks a WebAuthn signature (x/crypto/ssh does not) as
-// ssh-ecdsa-sk.c does: clientData's prefix compared as bytes.
-func (s *Signature) verifyWebAuthn(msg []byte) error {
+// webauthnOK checks a WebAuthn signature (x/crypto/ssh does not) as
+// ssh-ecdsa-sk.c does: clientData's prefix compared as bytes. parseSig read
+// its fields and its (r, s), under an sk-ecdsa key.
+func (s *Signature) webauthnOK(msg []byte) bool {
 	var f webauthnFields
-	if err := ssh.Unmarshal(s.sig.Rest, &f); err != nil {
-		return err
-	}
+	var rs struct{ R, S *big.Int }
 	var key struct {
 		Type, Curve string
 		Q           []byte
 		App         string
 	}
-	if err := ssh.Unmarshal(s.Key().Marshal(), &key); err != nil || key.Type != skECDSA {
-		return errors.New("webauthn: not an sk-ecdsa key")
-	}
+	ssh.Unmarshal(s.sig.Rest, &f)
+	ssh.Unmarshal(s.sig.Blob, &rs)
+	ssh.Unmarshal(s.Key().Marshal(), &key)
 	const attested, hasExtensions = 0x40, 0x80
 	if strings.Contains(f.Origin, `"`) || f.Flags&attested != 0 || (f.Flags&hasExtensions != 0) != (len(f.Extensions) > 0) {
-		return errors.New("webauthn: bad flags or origin")
+		return false
 	}
 	hf := sshsig.HashAlgorithm(s.hash).Hash()
 	hf.Write(msg)
@@ -259,23 +255,13 @@ func (s *Signature) verifyWebAuthn(msg []byte) error {
 		Digest                    []byte
 	}{SigNamespace, "", s.hash, hf.Sum(nil)})...)
 	prefix := `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) + `","origin":"` + f.Origin + `"`
-	if !bytes.HasPrefix(f.ClientData, []byte(prefix)) {
-		return errors.New("webauthn: clientData does not hold the signed data")
-	}
-	// An sk-ecdsa key (checked above): x/crypto/ssh read and checked its point.
+	// x/crypto/ssh read and checked the key's point.
 	ec := s.Key().(ssh.CryptoPublicKey).CryptoPublicKey().(*ecdsa.PublicKey)
-	var rs struct{ R, S *big.Int }
-	if err := ssh.Unmarshal(s.sig.Blob, &rs); err != nil {
-		return err
-	}
 	app, client := sha256.Sum256([]byte(key.App)), sha256.Sum256(f.ClientData)
 	signed := append(app[:], f.Flags, byte(f.Counter>>24), byte(f.Counter>>16), byte(f.Counter>>8), byte(f.Counter))
 	signed = append(append(signed, f.Extensions...), client[:]...)
 	digest := sha256.Sum256(signed)
-	if !ecdsa.Verify(ec, digest[:], rs.R, rs.S) {
-		return errors.New("webauthn: signature did not verify")
-	}
-	return nil
+	return bytes.HasPrefix(f.ClientData, []byte(prefix)) && ecdsa.Verify(ec, digest[:], rs.R, rs.S)
 }
 
 var ed25519Order, _ = new(big.Int).SetString(
