@@ -12,8 +12,7 @@ import (
 // Errors are in French; SymbolicLink(), TooLarge() and Exists() methods
 // mark the failures keys tells apart (as net.Error marks a timeout).
 type Files interface {
-	// Read reads a whole regular file, at most max bytes, a final link
-	// only if follow.
+	// Read reads a whole regular file, at most max bytes, a final link only if follow.
 	Read(path string, max int64, follow bool) ([]byte, error)
 	// Stage writes data synced under a temporary name; link names it path
 	// unless anything, even a dangling link, has that name.
@@ -51,9 +50,7 @@ func marked(path string, err error) error {
 // ReadFile reads a key file, not through a link.
 func ReadFile(f Files, path string) ([]byte, error) { return readFile(f, path, false) }
 
-// ReadFileFollow follows a link: for a file the person named.
-func ReadFileFollow(f Files, path string) ([]byte, error) { return readFile(f, path, true) }
-
+// readFile follows a link if follow: for a file the person named.
 func readFile(f Files, path string, follow bool) ([]byte, error) {
 	if f == nil {
 		return nil, ErrNoFiles

@@ -65,7 +65,7 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 		if len(data) > MaxFileSize {
 			return nil, ErrTooLarge
 		}
-	} else if data, err = ReadFileFollow(f, path); err != nil {
+	} else if data, err = readFile(f, path, true); err != nil {
 		return nil, err
 	}
 	var out []Fingerprint
@@ -150,7 +150,7 @@ func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var pub ssh.PublicKey
 	comment, hasComment := "", false
-	if pubData, err := ReadFileFollow(f, path+".pub"); err == nil {
+	if pubData, err := readFile(f, path+".pub", true); err == nil {
 		if k, c, ok := firstPublic(pubData); ok {
 			pub, comment, hasComment = k, c, true
 			if comment == "" {

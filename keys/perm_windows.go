@@ -13,9 +13,7 @@ import (
 
 // Permissions follows Windows' OpenSSH: it refuses a private key whose
 // ACL lets anyone but its owner, SYSTEM or the Administrators read it.
-// A key folder others may write in lets them swap the key. The repair is
-// icacls: the inheritance cut, the owner's full control granted, the
-// others removed.
+// A key folder others may write in lets them swap the key.
 func (s Store) Permissions() ([]PermProblem, error) {
 	var ps []PermProblem
 	others, owner, err := grantsToOthers(s.PrivatePath(), readRights)
@@ -101,9 +99,6 @@ func accountName(sid *windows.SID) string {
 // entries cut, the owner's grant replaced by full control, the others'
 // grants removed. It runs as is in PowerShell and in cmd.
 func icacls(path, owner, perm string, others []string) string {
-	cmd := fmt.Sprintf(`icacls "%s" /inheritance:r /grant:r "%s:%s"`, path, owner, perm)
-	if len(others) > 0 {
-		cmd += ` /remove:g "` + strings.Join(others, `" "`) + `"`
-	}
-	return cmd
+	return fmt.Sprintf(`icacls "%s" /inheritance:r /grant:r "%s:%s" /remove:g "%s"`,
+		path, owner, perm, strings.Join(others, `" "`))
 }
