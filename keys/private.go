@@ -41,7 +41,7 @@ func ParsePrivate(data []byte) (*Private, error) {
 		return nil, ErrNotKey
 	}
 	p := &Private{Format: block.Type}
-	raw, err := ssh.ParseRawPrivateKey(data)
+	signer, err := ssh.ParsePrivateKey(data)
 	var missing *ssh.PassphraseMissingError
 	switch {
 	case errors.As(err, &missing):
@@ -54,10 +54,6 @@ func ParsePrivate(data []byte) (*Private, error) {
 		}
 		return p, nil
 	case err != nil:
-		return nil, fmt.Errorf("%w (%s)", ErrNotKey, block.Type)
-	}
-	signer, err := ssh.NewSignerFromKey(raw)
-	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", ErrNotKey, block.Type)
 	}
 	p.Public = signer.PublicKey()
