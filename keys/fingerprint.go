@@ -181,25 +181,14 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 
 // firstPublic is sshkey_try_load_public: the first key line; a private key aborts.
 func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
-	for rest := data; len(rest) > 0; {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		s := string(line)
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		if strings.HasPrefix(s, "-----BEGIN") || s == "SSH PRIVATE KEY FILE" {
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSuffix(line, "\n")
+		if strings.HasPrefix(line, "-----BEGIN") || line == "SSH PRIVATE KEY FILE" {
 			return nil, "", false
 		}
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			continue
-		}
-		if k, after, ok := readKey(s); ok {
-			after = strings.TrimLeft(after, " \t")
-			if i := strings.IndexAny(after, "\r\n"); i >= 0 {
-				after = after[:i]
-			}
+		// Blank and # lines are no key either.
+		if k, after, ok := readKey(strings.TrimLeft(line, " \t")); ok {
+			after, _, _ = strings.Cut(strings.TrimLeft(after, " \t"), "\r")
 			return k, after, true
 		}
 	}
