@@ -77,10 +77,14 @@ func SplitSigned(data []byte) *SignedFile {
 		if string(line) == SigMarker {
 			f.Message = data[:off]
 			f.Claimed, f.From = true, no
-			if f.Err == nil {
-				f.Line = no
+			sig, at, err := f.parseBlock(data[off+len(l):], no)
+			switch {
+			case f.Err != nil: // a stray line above keeps its earlier report
+			case err != nil:
+				f.Line, f.Err = at, err
+			default:
+				f.Line, f.Sig = no, sig
 			}
-			f.parseBlock(data[off+len(l):], no)
 			return f
 		}
 		if f.Err == nil && stray(line) {
@@ -100,18 +104,14 @@ func stray(l []byte) bool {
 
 // parseBlock reads what follows the marker as goldmark does: one fenced
 // block between blank lines. The armour comes from the file's own lines.
-func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
+// A refusal comes with the line it is about.
+func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, error) {
 	f.To = markerLine
-	fail := func(line int, err error) {
-		if f.Err == nil { // a stray line above keeps its earlier report
-			f.Line, f.Err = line, err
-		}
-		f.Sig = nil
+	failAt := func(line int, err error) (*Signature, int, error) {
+		return nil, line, fmt.Errorf("%w (ligne %d)", err, line)
 	}
-	failAt := func(line int, err error) { fail(line, fmt.Errorf("%w (ligne %d)", err, line)) }
 	if len(rest) > maxBlockText {
-		fail(markerLine, bad("trop long pour une signature"))
-		return
+		return nil, markerLine, bad("trop long pour une signature")
 	}
 	lines := slices.Collect(strings.Lines(string(rest)))
 	start := 0 // the first line that is not blank: where the first block starts
@@ -125,31 +125,25 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 			at++
 		}
 		if at == start {
-			failAt(markerLine, ErrMisplacedMarker)
-		} else {
-			failAt(markerLine+1+at, ErrTrailing)
+			return failAt(markerLine, ErrMisplacedMarker)
 		}
-		return
+		return failAt(markerLine+1+at, ErrTrailing)
 	}
 	lineOf := func(off int) int { return markerLine + 1 + strings.Count(string(rest[:off]), "\n") }
 	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
 	if first == nil {
-		fail(markerLine, ErrNoBlock)
-		return
+		return nil, markerLine, ErrNoBlock
 	}
 	code, fenced := first.(*ast.FencedCodeBlock)
 	switch {
 	case fenced:
 	case strings.TrimRight(lines[start], " \t\r\n") == armorBegin:
-		failAt(markerLine+1+start, ErrNoFence)
-		return
+		return failAt(markerLine+1+start, ErrNoFence)
 	case first.Kind() == ast.KindCodeBlock:
-		failAt(markerLine+1+start, ErrIndented)
-		return
+		return failAt(markerLine+1+start, ErrIndented)
 	default:
-		failAt(markerLine, ErrMisplacedMarker)
-		return
+		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	body := code.Lines()
 	open := start
@@ -157,8 +151,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		open = lineOf(body.At(0).Start) - markerLine - 2
 	}
 	if open != start { // something a renderer does not show, as a link definition
-		failAt(markerLine, ErrMisplacedMarker)
-		return
+		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	end := open + 1 // the line after the content: the closing fence
 	if body.Len() > 0 {
@@ -170,8 +163,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 		for at < len(lines) && blank(lines[at]) {
 			at++
 		}
-		failAt(markerLine+1+at, ErrTrailing)
-		return
+		return failAt(markerLine+1+at, ErrTrailing)
 	}
 	armour := lines[open+1 : min(end, len(lines))]
 	at := markerLine + 1 + open // the line an unreadable armour is reported at
@@ -186,18 +178,11 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 	}
 	for i, l := range armour[:max(len(armour)-1, 0)] {
 		if strings.TrimRight(l, "\r\n") == armorEnd {
-			failAt(at+i+1, ErrAfterEnd)
-			return
+			return failAt(at+i+1, ErrAfterEnd)
 		}
 	}
 	sig, err := ParseArmor([]byte(strings.Join(armour, "")))
-	if err != nil {
-		fail(at, err)
-		return
-	}
-	if f.Err == nil {
-		f.Sig = sig
-	}
+	return sig, at, err
 }
 
 const (
