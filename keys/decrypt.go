@@ -10,6 +10,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"slices"
 
 	"golang.org/x/crypto/blowfish"
 	"golang.org/x/crypto/chacha20"
@@ -172,10 +173,8 @@ func bcryptPBKDF(pass, salt []byte, rounds, n int) []byte {
 	defer clear(out)
 	defer clear(tmp)
 	for b := 1; b <= blocks; b++ {
-		h := sha512.New()
-		h.Write(salt)
-		h.Write([]byte{byte(b >> 24), byte(b >> 16), byte(b >> 8), byte(b)})
-		bcryptHash(tmp, shapass[:], h.Sum(nil))
+		shasalt := sha512.Sum512(append(slices.Clip(salt), byte(b>>24), byte(b>>16), byte(b>>8), byte(b)))
+		bcryptHash(tmp, shapass[:], shasalt[:])
 		copy(out, tmp)
 		for i := 2; i <= rounds; i++ {
 			s := sha512.Sum512(tmp)

@@ -18,14 +18,12 @@ import (
 // prints Line on a terminal escapes it.
 type Fingerprint struct {
 	Key     ssh.PublicKey // what the hash is of: the certified key for a certificate
-	Bits    int
-	Hash    string // "SHA256:…"
-	Comment string // "no comment" when the file has none, as ssh-keygen says
-	Type    string // "ED25519", "ED25519-CERT", "RSA", …
+	Comment string        // "no comment" when the file has none, as ssh-keygen says
+	Type    string        // "ED25519", "ED25519-CERT", "RSA", …
 }
 
 func (f Fingerprint) Line() string {
-	return fmt.Sprintf("%d %s %s (%s)", f.Bits, f.Hash, f.Comment, f.Type)
+	return fmt.Sprintf("%d %s %s (%s)", Bits(f.Key), ssh.FingerprintSHA256(f.Key), f.Comment, f.Type)
 }
 
 func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerprint {
@@ -41,7 +39,7 @@ func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerpri
 	if !hasComment {
 		comment = "no comment"
 	}
-	return Fingerprint{Key: key, Bits: Bits(key), Hash: ssh.FingerprintSHA256(key), Comment: comment, Type: typ}
+	return Fingerprint{Key: key, Comment: comment, Type: typ}
 }
 
 // ErrNotPublicFile is ssh-keygen's "is not a public key file".
@@ -263,7 +261,7 @@ func (f Fingerprint) Randomart() string {
 	field[sizeX/2][sizeY/2] = last - 1
 	field[x][y] = last
 
-	title := fmt.Sprintf("[%s %d]", f.Type, f.Bits)
+	title := fmt.Sprintf("[%s %d]", f.Type, Bits(f.Key))
 	if len(title) > sizeX {
 		title = "[" + f.Type + "]"
 	}

@@ -131,7 +131,8 @@ func LooksLikeFragment(s string) bool {
 		return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '+' || r == '/')
 	}
 	for _, w := range strings.FieldsFunc(s, notB64) {
-		if len(w) >= 16 && mixedCase(w) && !allHex(w) && !publicBlob(w) && !strings.Contains(s, "SHA256:"+w) {
+		mixedCase := strings.ToLower(w) != w && strings.ToUpper(w) != w
+		if len(w) >= 16 && mixedCase && !allHex(w) && !publicBlob(w) && !strings.Contains(s, "SHA256:"+w) {
 			return true
 		}
 	}
@@ -153,8 +154,3 @@ func publicBlob(w string) bool {
 }
 
 func allHex(s string) bool { return strings.Trim(s, "0123456789abcdefABCDEF") == "" }
-
-func mixedCase(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) &&
-		strings.ContainsFunc(s, func(r rune) bool { return 'a' <= r && r <= 'z' })
-}

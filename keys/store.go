@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -30,11 +31,8 @@ func CheckName(name string) error {
 		return fmt.Errorf("nom de clé invalide (%q) : un nom de fichier seul est attendu, par exemple id_ed25519_romeo", name)
 	case strings.HasSuffix(strings.ToLower(name), ".pub"):
 		return fmt.Errorf("nom de clé refusé (%q) : .pub est le nom de la clé publique ; la clé privée s'appelle sans, par exemple id_ed25519_romeo", name)
-	}
-	for _, f := range sshFiles {
-		if strings.EqualFold(name, f) {
-			return fmt.Errorf("nom de clé refusé (%q) : OpenSSH lit ce fichier de ~/.ssh pour autre chose qu'une clé ; choisissez par exemple id_ed25519_romeo", name)
-		}
+	case slices.ContainsFunc(sshFiles, func(f string) bool { return strings.EqualFold(name, f) }):
+		return fmt.Errorf("nom de clé refusé (%q) : OpenSSH lit ce fichier de ~/.ssh pour autre chose qu'une clé ; choisissez par exemple id_ed25519_romeo", name)
 	}
 	return nil
 }

@@ -115,11 +115,10 @@ func (d *doc) scan() {
 	run, puttyRun := -1, -1
 	for p := (pos{}); p.i < len(d.kinds); {
 		k := d.kinds[p.i]
-		found, last := false, p // a key's first lines, from p to last
+		var found bool
+		var last pos // a key's first lines, from p to last
 		switch k {
-		case whole, encrypted, puttyKey, puttyMAC:
-			found = true
-		case begin, end:
+		case whole, encrypted, puttyKey, puttyMAC, begin, end:
 			last, found = d.marker(p)
 		default:
 			last, found = d.headless(p)
