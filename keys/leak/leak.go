@@ -215,7 +215,12 @@ func (d *doc) marker(p pos) (pos, bool) {
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
-	c := strings.Join(strings.Fields(s), "")
+	c := strings.Map(func(r rune) rune { // spaces dropped
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 	if strings.Contains(c, magic) {
 		return p, true
 	}
