@@ -1,8 +1,7 @@
-// Package leak finds the lines of a text that are private key material.
-// A pasted key is rarely intact (rewrapped, quoted, re-cased, cut), so the
-// detector looks for what proves a key (a BEGIN/END "… PRIVATE KEY" line,
-// even cut, a PuTTY or Proc-Type/DEK-Info header, base64 decoding to
-// "openssh-key-v1" or a DER private key) and takes the block around it.
+// Package leak finds the lines of a text that are private key material:
+// a pasted key is rarely intact, so what proves a key (a BEGIN/END "…
+// PRIVATE KEY" line, even cut, a PuTTY or Proc-Type/DEK-Info header, base64
+// of "openssh-key-v1" or of a DER private key) marks the block around it.
 // Public keys, certificates and signatures are never reported. The work is
 // linear: each line is classified once, each look ahead is bounded.
 package leak
@@ -25,8 +24,7 @@ func Lines(text string) []int {
 // Has reports whether text holds any private key material.
 func Has(text string) bool { return len(Lines(text)) > 0 }
 
-// Redact empties every line of key material (breaks kept, so line
-// numbers stay true) and returns their numbers.
+// Redact empties every line of key material, breaks kept, and returns their numbers.
 func Redact(text string) (string, []int) {
 	lines := Lines(text)
 	var b strings.Builder
@@ -76,7 +74,6 @@ type doc struct {
 	work   int // bytes of lines read: the tests check it grows as the text does
 }
 
-// pos is a line's index and start offset.
 type pos struct{ i, off int }
 
 func (d *doc) next(p pos) pos {
@@ -155,7 +152,7 @@ func (d *doc) scan() {
 	}
 }
 
-// nextFilled returns the first non-blank line after p, within maxGap.
+// nextFilled is the first non-blank line after p, within maxGap.
 func (d *doc) nextFilled(p pos) (pos, bool) {
 	for gap := 0; gap <= maxGap; gap++ {
 		if p = d.next(p); p.i >= len(d.kinds) || d.kinds[p.i] != blank {
@@ -192,8 +189,7 @@ func (d *doc) block(p pos, ppk bool) pos {
 	return p
 }
 
-// marker confirms a BEGIN or END line at p and returns its last line
-// (the next one for a cut marker).
+// marker confirms a BEGIN or END line at p and returns its last line.
 func (d *doc) marker(p pos) (pos, bool) {
 	word := map[kind]string{begin: "BEGIN", end: "END"}[d.kinds[p.i]]
 	if word == "" {
@@ -349,7 +345,7 @@ func classify(s string) kind {
 }
 
 // named reads a compact line for a BEGIN or END (word) private key
-// marker: whole, or cut (it may go on on the next line).
+// marker, whole or cut (going on on the next line).
 func named(c, word string) (whole, cut bool) {
 	switch i := strings.Index(c, "-"+word); {
 	case i >= 0:
@@ -366,8 +362,7 @@ func named(c, word string) (whole, cut bool) {
 	return i <= maxKindLen && !strings.Contains(c[:i], "-"), false
 }
 
-// strip removes indentation, "> " quotes, code marks, quotes, table
-// pipes and list markers around a pasted line.
+// strip removes a pasted line's indentation, quotes, code marks, pipes and list markers.
 func strip(s string) string {
 	for {
 		t := strings.TrimFunc(s, func(r rune) bool {
@@ -422,8 +417,7 @@ func looseB64(s string) bool {
 	return n >= 16 && n >= 8*pieces
 }
 
-// derStart reports whether base64 characters (12 at most) may open a DER
-// private key: a SEQUENCE of an INTEGER or a SEQUENCE.
+// derStart: base64 characters (12 at most) that may open a SEQUENCE of an INTEGER or a SEQUENCE.
 func derStart(chars []byte) bool {
 	var raw [9]byte
 	n, _ := base64.StdEncoding.Decode(raw[:], chars)
@@ -466,8 +460,7 @@ func derPrivate(b []byte) bool {
 	return false
 }
 
-// OID prefixes of PKCS#8 encryption: PKCS#5 (1.2.840.113549.1.5) and
-// PKCS#12 PBE (1.2.840.113549.1.12.1).
+// OID prefixes of PKCS#8 encryption: PKCS#5 (1.2.840.113549.1.5), PKCS#12 PBE (….12.1).
 var (
 	pbes   = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05}
 	pkcs12 = []byte{0x06, 0x0a, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01}
