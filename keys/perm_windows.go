@@ -5,6 +5,7 @@ package keys
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -62,21 +63,17 @@ func grantsToOthers(path string, rights windows.ACCESS_MASK) (others []string, o
 	if dacl == nil {
 		return []string{"tout le monde (aucune ACL)"}, owner, nil
 	}
-	seen := map[string]bool{}
 	for i := range uint32(dacl.AceCount) {
 		var ace *windows.ACCESS_ALLOWED_ACE
 		if err := windows.GetAce(dacl, i, &ace); err != nil {
 			return nil, "", err
 		}
-		if ace.Header.AceType != windows.ACCESS_ALLOWED_ACE_TYPE || ace.Mask&rights == 0 {
-			continue
-		}
 		sid := (*windows.SID)(unsafe.Pointer(&ace.SidStart))
-		if sid.Equals(ownerSID) || sid.IsWellKnown(windows.WinLocalSystemSid) || sid.IsWellKnown(windows.WinBuiltinAdministratorsSid) {
+		if ace.Header.AceType != windows.ACCESS_ALLOWED_ACE_TYPE || ace.Mask&rights == 0 || sid.Equals(ownerSID) ||
+			sid.IsWellKnown(windows.WinLocalSystemSid) || sid.IsWellKnown(windows.WinBuiltinAdministratorsSid) {
 			continue
 		}
-		if name := accountName(sid); !seen[name] {
-			seen[name] = true
+		if name := accountName(sid); !slices.Contains(others, name) {
 			others = append(others, name)
 		}
 	}
