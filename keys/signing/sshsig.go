@@ -42,12 +42,10 @@ var (
 
 // Signature is one SSHSIG signature, parsed as OpenSSH parses it.
 type Signature struct {
-	reserved        []byte
-	version         uint32
-	pub             ssh.PublicKey
-	namespace, hash string
-	sig             *ssh.Signature
-	blob            []byte // the wire form, exactly as read or made
+	w    wireSig
+	pub  ssh.PublicKey
+	sig  *ssh.Signature
+	blob []byte // the wire form, exactly as read or made
 }
 
 // PublicKey is the key the signature names; it means nothing until Verify succeeds.
@@ -74,7 +72,7 @@ func (s *Signature) Armor() []byte {
 // Verify checks the signature over msg for SigNamespace by the key it
 // carries, as sshsig_wrap_verify does; the caller still compares the key.
 func (s *Signature) Verify(msg []byte) error {
-	if s.namespace != SigNamespace {
+	if s.w.Namespace != SigNamespace {
 		return ErrNamespace
 	}
 	sk := strings.HasPrefix(s.sig.Format, "sk-") || s.sig.Format == webauthnSK
@@ -83,8 +81,8 @@ func (s *Signature) Verify(msg []byte) error {
 	}
 	ok := s.sig.Format == webauthnSK && s.webauthnOK(msg)
 	if s.sig.Format != webauthnSK {
-		sig := &sshsig.Signature{Version: s.version, PublicKey: s.pub, Namespace: s.namespace,
-			HashAlgorithm: sshsig.HashAlgorithm(s.hash), Signature: s.sig}
+		sig := &sshsig.Signature{Version: s.w.Version, PublicKey: s.pub, Namespace: s.w.Namespace,
+			HashAlgorithm: sshsig.HashAlgorithm(s.w.Hash), Signature: s.sig}
 		ok = sshsig.Verify(bytes.NewReader(msg), sig, s.pub, sig.HashAlgorithm, SigNamespace) == nil
 	}
 	switch {
@@ -104,7 +102,7 @@ const (
 )
 
 func (s *Signature) textFields() []string {
-	fields := []string{s.namespace, string(s.reserved)}
+	fields := []string{s.w.Namespace, string(s.w.Reserved)}
 	if c, ok := s.pub.(*ssh.Certificate); ok {
 		fields = append(append(fields, c.KeyId), c.ValidPrincipals...)
 		for _, m := range []map[string]string{c.CriticalOptions, c.Extensions} {
@@ -159,6 +157,7 @@ func parseBlob(blob []byte) (*Signature, error) {
 	if len(blob) > maxSigBlob {
 		return nil, bad("trop long")
 	}
+	blob = bytes.Clone(blob)
 	var w wireSig
 	switch err := ssh.Unmarshal(blob, &w); {
 	case !bytes.HasPrefix(blob, []byte("SSHSIG")):
@@ -181,7 +180,7 @@ func parseBlob(blob []byte) (*Signature, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Signature{reserved: w.Reserved, version: w.Version, pub: pub, namespace: w.Namespace, hash: w.Hash, sig: sig, blob: bytes.Clone(blob)}, nil
+	return &Signature{w: w, pub: pub, sig: sig, blob: blob}, nil
 }
 
 // parseSig reads the signature field as OpenSSH does: the key's type, its fields, nothing more.
@@ -248,12 +247,12 @@ func (s *Signature) webauthnOK(msg []byte) bool {
 	if strings.Contains(f.Origin, `"`) || f.Flags&attested != 0 || (f.Flags&hasExtensions != 0) != (len(f.Extensions) > 0) {
 		return false
 	}
-	hf := sshsig.HashAlgorithm(s.hash).Hash()
+	hf := sshsig.HashAlgorithm(s.w.Hash).Hash()
 	hf.Write(msg)
 	data := append([]byte("SSHSIG"), ssh.Marshal(struct {
 		Namespace, Reserved, Hash string
 		Digest                    []byte
-	}{SigNamespace, "", s.hash, hf.Sum(nil)})...)
+	}{SigNamespace, "", s.w.Hash, hf.Sum(nil)})...)
 	prefix := `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) + `","origin":"` + f.Origin + `"`
 	// x/crypto/ssh read and checked the key's point.
 	ec := s.Key().(ssh.CryptoPublicKey).CryptoPublicKey().(*ecdsa.PublicKey)
