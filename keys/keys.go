@@ -5,7 +5,6 @@ package keys
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/binary"
@@ -37,10 +36,7 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 		// The course forbids an unencrypted key: refused here too.
 		return nil, nil, errors.New("la passphrase est vide")
 	}
-	if random == nil {
-		random = rand.Reader
-	}
-	_, priv, err := ed25519.GenerateKey(random)
+	_, priv, err := ed25519.GenerateKey(random) // crypto/rand if nil
 	if err != nil {
 		return nil, nil, fmt.Errorf("génération de la clé : %w", err)
 	}
@@ -82,30 +78,29 @@ func PublicLine(pub ssh.PublicKey, comment string) []byte {
 }
 
 func TypeName(pub ssh.PublicKey) string {
-	if name, ok := typeNames[pub.Type()]; ok {
-		return name
+	if t, ok := keyTypes[pub.Type()]; ok {
+		return t.name
 	}
 	return strings.ToUpper(pub.Type())
 }
 
-var typeNames = map[string]string{
-	ssh.KeyAlgoED25519: "ED25519", ssh.KeyAlgoSKED25519: "ED25519-SK", ssh.KeyAlgoRSA: "RSA",
-	ssh.KeyAlgoDSA:      "DSA", //nolint:staticcheck // naming an old key is not using it
-	ssh.KeyAlgoECDSA256: "ECDSA", ssh.KeyAlgoECDSA384: "ECDSA", ssh.KeyAlgoECDSA521: "ECDSA",
-	ssh.KeyAlgoSKECDSA256: "ECDSA-SK",
+// keyTypes are ssh-keygen's names and sizes of key types (bits 0: the key's own).
+var keyTypes = map[string]struct {
+	name string
+	bits int
+}{
+	ssh.KeyAlgoED25519: {"ED25519", 256}, ssh.KeyAlgoSKED25519: {"ED25519-SK", 256}, ssh.KeyAlgoRSA: {"RSA", 0},
+	ssh.KeyAlgoDSA:      {"DSA", 0}, //nolint:staticcheck // naming an old key is not using it
+	ssh.KeyAlgoECDSA256: {"ECDSA", 256}, ssh.KeyAlgoECDSA384: {"ECDSA", 384}, ssh.KeyAlgoECDSA521: {"ECDSA", 521},
+	ssh.KeyAlgoSKECDSA256: {"ECDSA-SK", 256},
 }
 
 // IsEd25519 reports a plain ed25519 key (not ed25519-sk).
 func IsEd25519(pub ssh.PublicKey) bool { return pub.Type() == ssh.KeyAlgoED25519 }
 
 func Bits(pub ssh.PublicKey) int {
-	switch pub.Type() {
-	case ssh.KeyAlgoED25519, ssh.KeyAlgoSKED25519, ssh.KeyAlgoECDSA256, ssh.KeyAlgoSKECDSA256:
-		return 256
-	case ssh.KeyAlgoECDSA384:
-		return 384
-	case ssh.KeyAlgoECDSA521:
-		return 521
+	if bits := keyTypes[pub.Type()].bits; bits > 0 {
+		return bits
 	}
 	switch k := pub.(type) {
 	case *legacyKey:
