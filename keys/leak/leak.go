@@ -211,12 +211,7 @@ func (d *doc) marker(p pos) (pos, bool) {
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
-	c := strings.Map(func(r rune) rune { // spaces dropped
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
+	c := dropSpaces(s)
 	if strings.Contains(c, magic) {
 		return p, true
 	}
@@ -251,19 +246,23 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 		if p, ok = d.nextFilled(p); !ok {
 			return p, false
 		}
-		for _, r := range d.line(p) {
-			switch {
-			case want == "":
-				return p, true
-			case unicode.IsSpace(r):
-			case r != rune(want[0]):
-				return p, false
-			default:
-				want = want[1:]
-			}
+		c := dropSpaces(d.line(p))
+		n := min(len(c), len(want))
+		if c[:n] != want[:n] {
+			return p, false
 		}
+		want = want[n:]
 	}
 	return p, true
+}
+
+func dropSpaces(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // der reports whether word (and, if open, the base64 lines after p)
