@@ -254,8 +254,7 @@ func Generate(t testing.TB, rng *mrand.Rand) Case {
 		AccesBefore[rng.IntN(len(AccesBefore))], AccesAfter[rng.IntN(len(AccesAfter))])
 }
 
-// Leaked returns the first word of 12 characters or more (shorter ones
-// occur by chance) of the key block found in out, or "".
+// Leaked is the first word of the key block found in out, or "" (12 characters or more: not by chance).
 func (c Case) Leaked(out string) string {
 	for _, l := range c.Block() {
 		for _, w := range strings.FieldsFunc(l, unicode.IsSpace) {

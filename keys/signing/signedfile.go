@@ -66,8 +66,7 @@ func (f *SignedFile) Inert() bool {
 	return f.Sig != nil && f.Err == nil && !slices.ContainsFunc(f.Sig.textFields(), leak.Has)
 }
 
-// SplitSigned finds the signature of an acces.md; as sed does, the first
-// line exactly the marker cuts the file.
+// SplitSigned cuts an acces.md as sed does: at the first line exactly the marker.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
 	off, no := 0, 0
@@ -102,9 +101,8 @@ func stray(l []byte) bool {
 	return bytes.Contains(l, []byte("pret:signature")) || string(t) == armorBegin || string(t) == armorEnd
 }
 
-// parseBlock reads what follows the marker as goldmark does: one fenced
-// block between blank lines. The armour comes from the file's own lines.
-// A refusal comes with the line it is about.
+// parseBlock reads what follows the marker as goldmark does, one fenced block
+// between blank lines, the armour from the file's own lines; or a refusal and its line.
 func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, error) {
 	f.To = markerLine
 	failAt := func(line int, err error) (*Signature, int, error) {
@@ -215,8 +213,7 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	return AttachSignature(msg, sig), nil
 }
 
-// SignedLen is SignFile's length for an ed25519 key, so a file over a
-// size cap is refused before the passphrase is asked.
+// SignedLen is SignFile's length for an ed25519 key: a size cap is checked before the passphrase.
 func SignedLen(message []byte) int {
 	return len(message) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
 }

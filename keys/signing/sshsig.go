@@ -119,8 +119,7 @@ func (s *Signature) textFields() []string {
 	return fields
 }
 
-// ParseArmor reads one armoured signature as sshsig_dearmor does: base64
-// in lines of any width, white space ignored, final newline or not.
+// ParseArmor reads one armoured signature as sshsig_dearmor does: any width, white space ignored.
 func ParseArmor(b []byte) (*Signature, error) {
 	if len(b) > 2*maxSigBlob {
 		return nil, bad("trop long")
@@ -198,8 +197,7 @@ func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 	default:
 		return nil, bad("le type de la signature n'est pas celui de sa clé")
 	}
-	// What follows the signature bytes (PROTOCOL.u2f: flags, counter…) and
-	// the inner ECDSA value (r, s) are read whole.
+	// What follows the signature (PROTOCOL.u2f) and an ECDSA (r, s) are read whole.
 	var w webauthnFields
 	var rs struct {
 		R, S *big.Int
@@ -229,9 +227,8 @@ type webauthnFields struct {
 	Rest       []byte `ssh:"rest"`
 }
 
-// webauthnOK checks a WebAuthn signature (x/crypto/ssh does not) as
-// ssh-ecdsa-sk.c does: clientData's prefix compared as bytes. parseSig read
-// its fields and its (r, s), under an sk-ecdsa key.
+// webauthnOK checks a WebAuthn signature (x/crypto/ssh does not) as ssh-ecdsa-sk.c
+// does, clientData's prefix compared as bytes; parseSig read its fields.
 func (s *Signature) webauthnOK(msg []byte) bool {
 	var f webauthnFields
 	var rs struct{ R, S *big.Int }
