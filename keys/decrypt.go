@@ -105,11 +105,7 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 		return nil, nil, errDamaged
 	}
 	key := ed25519.PrivateKey(bytes.Clone(k.Priv))
-	signer, err = ssh.NewSignerFromKey(key)
-	if err != nil {
-		clear(key)
-		return nil, nil, errDamaged
-	}
+	signer, _ = ssh.NewSignerFromKey(key) // an ed25519 key always makes one
 	return signer, func() { clear(key) }, nil
 }
 

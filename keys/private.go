@@ -31,14 +31,11 @@ func ParsePrivate(data []byte) (*Private, error) {
 		return nil, ErrTooLarge
 	}
 	block, _ := pem.Decode(data)
-	if block == nil {
+	switch {
+	case block == nil || !strings.HasSuffix(block.Type, "PRIVATE KEY"):
 		return nil, ErrNotKey
-	}
-	if block.Type == "OPENSSH PRIVATE KEY" {
+	case block.Type == "OPENSSH PRIVATE KEY":
 		return parseOpenSSH(block.Bytes)
-	}
-	if !strings.HasSuffix(block.Type, "PRIVATE KEY") {
-		return nil, ErrNotKey
 	}
 	p := &Private{Format: block.Type}
 	signer, err := ssh.ParsePrivateKey(data)
