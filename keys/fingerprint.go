@@ -238,20 +238,14 @@ func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 
 // Randomart is OpenSSH's fingerprint_randomart (`ssh-keygen -lv`), byte for byte.
 func (f Fingerprint) Randomart() string {
-	const (
-		base  = 8
-		sizeY = base + 1
-		sizeX = base*2 + 1
-		aug   = " .o+=*BOX@%&#/^SE"
-	)
+	const sizeX, sizeY, aug = 17, 9, " .o+=*BOX@%&#/^SE" // FLDBASE 8
 	last := len(aug) - 1
 	var field [sizeX][sizeY]int
 	x, y := sizeX/2, sizeY/2
-	step := func(bit byte) int { return int(bit)*2 - 1 } // 1: +1, 0: -1
 	for _, in := range sha256.Sum256(f.Key.Marshal()) {
-		for range 4 {
-			x = min(max(x+step(in&1), 0), sizeX-1)
-			y = min(max(y+step(in>>1&1), 0), sizeY-1)
+		for range 4 { // bit 1: +1, bit 0: -1
+			x = min(max(x+int(in&1)*2-1, 0), sizeX-1)
+			y = min(max(y+int(in>>1&1)*2-1, 0), sizeY-1)
 			if field[x][y] < last-2 {
 				field[x][y]++
 			}
@@ -274,10 +268,10 @@ func (f Fingerprint) Randomart() string {
 		sb.WriteString("+" + strings.Repeat("-", pad) + label + strings.Repeat("-", sizeX-pad-len(label)) + "+\n")
 	}
 	border(title)
-	for y := 0; y < sizeY; y++ {
+	for y := range sizeY {
 		sb.WriteByte('|')
-		for x := 0; x < sizeX; x++ {
-			sb.WriteByte(aug[min(field[x][y], last)])
+		for x := range sizeX {
+			sb.WriteByte(aug[field[x][y]])
 		}
 		sb.WriteString("|\n")
 	}
