@@ -2,6 +2,7 @@ package keys
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -141,10 +142,7 @@ var ErrAppeared = errors.New("la clé est apparue pendant la saisie ; elle est c
 // Create makes the pair, staged then linked into place, so a full disk or
 // an interruption leaves nothing; ErrAppeared if a key exists under the lock.
 func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
-	if err := CheckName(s.Name); err != nil {
-		return nil, err
-	}
-	if err := CheckComment(s.Comment); err != nil {
+	if err := cmp.Or(CheckName(s.Name), CheckComment(s.Comment)); err != nil {
 		return nil, err
 	}
 	if err := EnsureDir(s.Files, s.Dir); err != nil {

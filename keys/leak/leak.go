@@ -293,8 +293,7 @@ func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 		if q, ok = d.nextFilled(q); !ok || d.kinds[q.i] != b64 {
 			break
 		}
-		s := d.line(q)
-		last, more = q, take(s)
+		last, more = q, take(d.line(q))
 	}
 	var raw [derChars / 4 * 3]byte
 	m, _ := base64.StdEncoding.Decode(raw[:], chars[:n/4*4])

@@ -127,7 +127,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		}
 		return failAt(markerLine+1+at, ErrTrailing)
 	}
-	lineOf := func(off int) int { return markerLine + 1 + strings.Count(string(rest[:off]), "\n") }
 	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
 	if first == nil {
@@ -143,17 +142,13 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	default:
 		return failAt(markerLine, ErrMisplacedMarker)
 	}
-	body := code.Lines()
-	open := start
-	if body.Len() > 0 {
-		open = lineOf(body.At(0).Start) - markerLine - 2
+	open, end := start, start+1 // the fences: around the content, or in a row
+	if body := code.Lines(); body.Len() > 0 {
+		index := func(off int) int { return strings.Count(string(rest[:off]), "\n") }
+		open, end = index(body.At(0).Start)-1, index(body.At(body.Len()-1).Start)+1
 	}
 	if open != start { // something a renderer does not show, as a link definition
 		return failAt(markerLine, ErrMisplacedMarker)
-	}
-	end := open + 1 // the line after the content: the closing fence
-	if body.Len() > 0 {
-		end = lineOf(body.At(body.Len()-1).Start) - markerLine
 	}
 	f.To = markerLine + min(1+end, len(lines))
 	if next := first.NextSibling(); next != nil {
@@ -165,11 +160,8 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	}
 	armour := lines[open+1 : min(end, len(lines))]
 	at := markerLine + 1 + open // the line an unreadable armour is reported at
-	for len(armour) > 0 && blank(armour[0]) {
-		armour = armour[1:]
-	}
-	if len(armour) > 0 {
-		at = markerLine + 1 + end - len(armour)
+	if i := slices.IndexFunc(armour, func(l string) bool { return !blank(l) }); i >= 0 {
+		armour, at = armour[i:], markerLine+1+end-(len(armour)-i)
 	}
 	for len(armour) > 0 && blank(armour[len(armour)-1]) {
 		armour = armour[:len(armour)-1]
