@@ -151,7 +151,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	f.To = markerLine + min(1+end, len(lines))
-	if next := first.NextSibling(); next != nil {
+	if first.NextSibling() != nil {
 		at := end + 1
 		for at < len(lines) && blank(lines[at]) {
 			at++
@@ -166,10 +166,9 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	for len(armour) > 0 && blank(armour[len(armour)-1]) {
 		armour = armour[:len(armour)-1]
 	}
-	for i, l := range armour[:max(len(armour)-1, 0)] {
-		if strings.TrimRight(l, "\r\n") == armorEnd {
-			return failAt(at+i+1, ErrAfterEnd)
-		}
+	isEnd := func(l string) bool { return strings.TrimRight(l, "\r\n") == armorEnd }
+	if i := slices.IndexFunc(armour[:max(len(armour)-1, 0)], isEnd); i >= 0 {
+		return failAt(at+i+1, ErrAfterEnd)
 	}
 	sig, err := ParseArmor([]byte(strings.Join(armour, "")))
 	return sig, at, err
