@@ -2,6 +2,7 @@ package keys
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -26,7 +27,8 @@ func (f Fingerprint) Line() string {
 	return fmt.Sprintf("%d %s %s (%s)", Bits(f.Key), ssh.FingerprintSHA256(f.Key), f.Comment, f.Type)
 }
 
-func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerprint {
+// fingerprintOf takes "no comment" when the file has none, as ssh-keygen says.
+func fingerprintOf(pub ssh.PublicKey, comment string) Fingerprint {
 	key, typ := pub, TypeName(pub)
 	switch cert := pub.(type) {
 	case *ssh.Certificate: // ssh-keygen hashes the certified key
@@ -35,9 +37,6 @@ func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerpri
 		if cert.plain != nil {
 			key, typ = cert.plain, "DSA-CERT"
 		}
-	}
-	if !hasComment {
-		comment = "no comment"
 	}
 	return Fingerprint{Key: key, Comment: comment, Type: typ}
 }
@@ -87,7 +86,7 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 }
 
 func fingerprintLine(cp string) (Fingerprint, bool) {
-	comment, hasComment := "", false
+	comment := "no comment"
 	pub, after, ok := readKey(cp)
 	if !ok {
 		// SSH1 keys are not read; else a leading field may be the comment.
@@ -103,8 +102,7 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 			if i >= len(cp) {
 				return Fingerprint{}, false
 			}
-			comment, hasComment = cp[:i], true
-			cp = cp[i+1:]
+			comment, cp = cp[:i], cp[i+1:]
 		}
 		if pub, after, ok = readKey(cp); !ok {
 			return Fingerprint{}, false
@@ -112,9 +110,9 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 	}
 	after = strings.TrimLeft(after, " \t")
 	if after != "" && after[0] != '#' {
-		comment, hasComment = after, true
+		comment = after
 	}
-	return fingerprintOf(pub, comment, hasComment), true
+	return fingerprintOf(pub, comment), true
 }
 
 // ssh1Key is OpenSSH's strtol test for an SSH1 key ("1024 35 …").
@@ -147,13 +145,10 @@ func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 // fingerprintPrivate is ssh-keygen's fingerprint_private.
 func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var pub ssh.PublicKey
-	comment, hasComment := "", false
+	comment := "no comment"
 	if pubData, err := readFile(f, path+".pub", true); err == nil {
 		if k, c, ok := firstPublic(pubData); ok {
-			pub, comment, hasComment = k, c, true
-			if comment == "" {
-				comment = path + ".pub"
-			}
+			pub, comment = k, cmp.Or(c, path+".pub")
 		}
 	}
 	if pub == nil {
@@ -171,10 +166,10 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 		pub = priv.Public
 		// Only a clear OpenSSH key has a comment for ssh-keygen.
 		if !priv.Encrypted && priv.Format == "openssh" {
-			comment, hasComment = priv.Comment, true
+			comment = priv.Comment
 		}
 	}
-	return []Fingerprint{fingerprintOf(pub, comment, hasComment)}, nil
+	return []Fingerprint{fingerprintOf(pub, comment)}, nil
 }
 
 // firstPublic is sshkey_try_load_public: the first key line; a private key aborts.

@@ -4,6 +4,7 @@ package keys
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/ed25519"
 	"crypto/rsa"
 	"encoding/base64"
@@ -115,7 +116,7 @@ func Bits(pub ssh.PublicKey) int {
 
 // FingerprintLine is what `ssh-keygen -lf` prints for one key.
 func FingerprintLine(pub ssh.PublicKey, comment string) string {
-	return fingerprintOf(pub, comment, comment != "").Line()
+	return fingerprintOf(pub, cmp.Or(comment, "no comment")).Line()
 }
 
 // LooksLikeFragment reports a base64 word that may be cut from a key body
