@@ -62,25 +62,22 @@ func readFile(f Files, path string, follow bool) ([]byte, error) {
 // EnsureDir creates the key folder 0700 if missing; an existing one, or
 // a link to one, is left as it is.
 func EnsureDir(f Files, dir string) error {
-	if f == nil {
-		return ErrNoFiles
-	}
 	st, err := os.Stat(dir)
-	if err == nil {
-		if !st.IsDir() {
-			return fmt.Errorf("%s n'est pas un dossier", dir)
-		}
+	switch {
+	case f == nil:
+		return ErrNoFiles
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("%s n'est pas un dossier", dir)
+	case err == nil:
 		return nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
+	case !errors.Is(err, fs.ErrNotExist):
 		return f.Explain(dir, err)
 	}
 	if lst, lerr := os.Lstat(dir); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 		// A dangling link's target is a folder the learner did not name.
 		return fmt.Errorf("%s : %w (sa cible n'existe pas)", dir, ErrSymlink)
 	}
-	err = os.MkdirAll(dir, 0o700)
-	if err == nil { // MkdirAll obeys the umask; the folder must be 0700
+	if err = os.MkdirAll(dir, 0o700); err == nil { // MkdirAll obeys the umask; the folder must be 0700
 		err = os.Chmod(dir, 0o700)
 	}
 	if err != nil {
