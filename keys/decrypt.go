@@ -70,9 +70,8 @@ func (p *Private) Openable() error {
 
 var errDamaged = errors.New("la clé privée n'a pas pu être déchiffrée : fichier abîmé")
 
-// Decrypt opens an encrypted ed25519 key in memory; wipe zeroes it. The
-// error holds neither passphrase nor key byte. Every cipher of
-// ssh-keygen -Z is read here: x/crypto/ssh opens aes256 only.
+// Decrypt opens an encrypted ed25519 key in memory, wipe zeroes it; errors hold neither
+// passphrase nor key byte. Every ssh-keygen -Z cipher is read: x/crypto/ssh opens aes256 only.
 func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err error) {
 	p, err := ParsePrivate(privPEM)
 	if err != nil {
@@ -109,8 +108,7 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	return signer, func() { clear(key) }, nil
 }
 
-// open decrypts the section in place; a bad tag is a wrong passphrase,
-// as for OpenSSH.
+// open decrypts the section in place; a bad tag is a wrong passphrase, as for OpenSSH.
 func (k *opensshKey) open(passphrase []byte) error {
 	c := ciphers[k.Cipher]
 	var o kdfOpts

@@ -59,8 +59,7 @@ func readFile(f Files, path string, follow bool) ([]byte, error) {
 	return data, marked(path, err)
 }
 
-// EnsureDir creates the key folder 0700 if missing; an existing one, or
-// a link to one, is left as it is.
+// EnsureDir creates the key folder 0700 if missing; an existing one, or a link to one, is kept.
 func EnsureDir(f Files, dir string) error {
 	st, err := os.Stat(dir)
 	switch {

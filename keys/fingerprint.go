@@ -15,8 +15,7 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Fingerprint is one line of `ssh-keygen -lf`. Comment is raw: whoever
-// prints Line on a terminal escapes it.
+// Fingerprint is one line of `ssh-keygen -lf`, its comment raw: a terminal's printer escapes it.
 type Fingerprint struct {
 	Key     ssh.PublicKey // what the hash is of: the certified key for a certificate
 	Comment string        // "no comment" when the file has none, as ssh-keygen says
@@ -190,8 +189,7 @@ func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 
 func baseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
 
-// legacyKey is a DSA key or certificate (plain: its key): x/crypto/ssh
-// no longer parses them, ssh-keygen still fingerprints them.
+// legacyKey is a DSA key or certificate (plain: its key), which ssh-keygen fingerprints, not x/crypto.
 type legacyKey struct {
 	typ   string
 	blob  []byte

@@ -52,8 +52,7 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 // MaxCommentLen bounds a key comment, printed on every fingerprint line.
 const MaxCommentLen = 1024
 
-// CheckComment refuses a comment that would break the .pub (a newline)
-// or a terminal (control characters, invalid UTF-8).
+// CheckComment refuses a comment that would break the .pub (a newline) or a terminal.
 func CheckComment(c string) error {
 	if len(c) > MaxCommentLen {
 		return fmt.Errorf("commentaire de clé trop long (plus de %d octets)", MaxCommentLen)
@@ -119,9 +118,8 @@ func FingerprintLine(pub ssh.PublicKey, comment string) string {
 	return fingerprintOf(pub, cmp.Or(comment, "no comment")).Line()
 }
 
-// LooksLikeFragment reports a base64 word that may be cut from a key body
-// (which keys/leak cannot decode): 16 characters or more, mixed case, not
-// hex, not a public key nor a SHA256 fingerprint.
+// LooksLikeFragment reports a base64 word that may be cut from a key body (keys/leak cannot
+// decode it): 16 characters or more, mixed case, neither hex, a public key nor a fingerprint.
 func LooksLikeFragment(s string) bool {
 	notB64 := func(r rune) bool {
 		return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '+' || r == '/')

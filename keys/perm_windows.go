@@ -92,9 +92,8 @@ func accountName(sid *windows.SID) string {
 	}
 }
 
-// icacls is the command that leaves path to its owner alone: inherited
-// entries cut, the owner's grant replaced by full control, the others'
-// grants removed. It runs as is in PowerShell and in cmd.
+// icacls leaves path to its owner alone: inherited entries cut, the owner's grant
+// replaced by full control, the others' removed. It runs as is in PowerShell and cmd.
 func icacls(path, owner, perm string, others []string) string {
 	return fmt.Sprintf(`icacls "%s" /inheritance:r /grant:r "%s:%s" /remove:g "%s"`,
 		path, owner, perm, strings.Join(others, `" "`))

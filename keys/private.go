@@ -95,8 +95,7 @@ func parseOpenSSH(b []byte) (*Private, error) {
 	return p, nil
 }
 
-// clearComment reads an unencrypted section's comment, after the fields
-// of its type; an unknown type gives none rather than a guess.
+// clearComment reads a clear section's comment after its type's fields; an unknown type has none.
 func clearComment(section []byte) string {
 	var k struct {
 		Check1, Check2 uint32
@@ -106,8 +105,7 @@ func clearComment(section []byte) string {
 	if ssh.Unmarshal(section, &k) != nil || k.Check1 != k.Check2 {
 		return ""
 	}
-	// The fields of each type: s a string, b a byte (a security key's
-	// flags); the comment is the last string.
+	// The fields of each type: s a string, b a byte (a security key's flags); then the comment.
 	fields := map[string]string{
 		ssh.KeyAlgoED25519: "ss", ssh.KeyAlgoRSA: "ssssss", ssh.KeyAlgoSKED25519: "ssbss", ssh.KeyAlgoSKECDSA256: "sssbss",
 		ssh.KeyAlgoECDSA256: "sss", ssh.KeyAlgoECDSA384: "sss", ssh.KeyAlgoECDSA521: "sss",

@@ -215,8 +215,7 @@ func (s Store) Leftovers() ([]string, error) {
 	return found, nil
 }
 
-// RemoveLeftovers removes them, looking again under the folder lock: no
-// live run owns a staged file then.
+// RemoveLeftovers removes them, looking again under the folder lock, where no live run owns one.
 func (s Store) RemoveLeftovers() ([]string, error) {
 	found, err := s.Leftovers()
 	if err != nil || len(found) == 0 {
@@ -268,8 +267,7 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 	return s.Inspect()
 }
 
-// PermProblem is why OpenSSH would refuse the key, or how others could
-// replace it, and the fix (chmod, icacls); see Store.Permissions.
+// PermProblem is why OpenSSH would refuse the key, or how others could replace it, and the fix.
 type PermProblem struct {
 	Msg, Fix string
 }
