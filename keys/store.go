@@ -203,12 +203,10 @@ func (s Store) Leftovers() ([]string, error) {
 	}
 	var found []string
 	for _, e := range entries {
-		if !s.Files.Staged(s.PrivatePath(), e.Name()) && !s.Files.Staged(s.PublicPath(), e.Name()) {
-			continue
-		}
+		staged := s.Files.Staged(s.PrivatePath(), e.Name()) || s.Files.Staged(s.PublicPath(), e.Name())
 		p := filepath.Join(s.Dir, e.Name())
 		st, err := os.Lstat(p)
-		if err == nil && st.Mode().IsRegular() && !s.Files.IsLink(p, st) && st.Size() <= MaxFileSize {
+		if staged && err == nil && st.Mode().IsRegular() && !s.Files.IsLink(p, st) && st.Size() <= MaxFileSize {
 			found = append(found, p)
 		}
 	}

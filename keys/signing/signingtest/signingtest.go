@@ -100,8 +100,7 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 			`","origin":"` + origin + `","crossOrigin":false}`
 		digest = sha256.Sum256([]byte(clientData))
 	}
-	signed := append(appHash[:], flags, 0, 0, 0, counter)
-	signed = append(signed, digest[:]...)
+	signed := append(append(appHash[:], flags, 0, 0, 0, counter), digest[:]...)
 	var sig []byte
 	if k.kind == SKEd25519 {
 		sig = ed25519.Sign(k.ed, signed)
