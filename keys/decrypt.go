@@ -8,9 +8,9 @@ import (
 	"crypto/ed25519"
 	"crypto/sha512"
 	"crypto/subtle"
-	"encoding/pem"
 	"errors"
 	"fmt"
+	"slices"
 
 	"golang.org/x/crypto/blowfish"
 	"golang.org/x/crypto/chacha20"
@@ -70,9 +70,8 @@ func (p *Private) Openable() error {
 
 var errDamaged = errors.New("la clé privée n'a pas pu être déchiffrée : fichier abîmé")
 
-// Decrypt opens an encrypted ed25519 key in memory; wipe zeroes it. The
-// error holds neither passphrase nor key byte. Every cipher of
-// ssh-keygen -Z is read here: x/crypto/ssh opens aes256 only.
+// Decrypt opens an encrypted ed25519 key in memory, wipe zeroes it; errors hold neither
+// passphrase nor key byte. Every ssh-keygen -Z cipher is read: x/crypto/ssh opens aes256 only.
 func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err error) {
 	p, err := ParsePrivate(privPEM)
 	if err != nil {
@@ -84,65 +83,49 @@ func Decrypt(privPEM, passphrase []byte) (signer ssh.Signer, wipe func(), err er
 	if len(passphrase) == 0 {
 		return nil, nil, ErrBadPassphrase
 	}
-	block, _ := pem.Decode(privPEM)
-	defer clear(block.Bytes) // decrypted in place
-	plain, err := openSection(block.Bytes, passphrase)
-	if err != nil {
+	defer clear(p.key.Section) // decrypted in place
+	if err := p.key.open(passphrase); err != nil {
 		return nil, nil, err
 	}
 	// Two check numbers (a wrong passphrase makes them differ), type, keys.
-	r := reader{b: plain}
-	c1, _ := r.uint32()
-	c2, ok := r.uint32()
-	if !ok || c1 != c2 {
+	var k struct {
+		Check1, Check2 uint32
+		Type           string
+		Pub, Priv      []byte
+		Rest           []byte `ssh:"rest"`
+	}
+	err = ssh.Unmarshal(p.key.Section, &k)
+	switch {
+	case len(p.key.Section) < 8 || k.Check1 != k.Check2:
 		return nil, nil, ErrBadPassphrase
-	}
-	typ, _ := r.str()
-	pub, _ := r.str()
-	priv, ok := r.str()
-	if string(typ) != ssh.KeyAlgoED25519 {
+	case k.Type != ssh.KeyAlgoED25519:
 		return nil, nil, errors.New("la clé privée n'est pas ed25519 : pret ne signe qu'avec une clé ed25519")
-	}
-	if !ok || len(priv) != ed25519.PrivateKeySize || !bytes.Equal(priv[32:], pub) {
+	case err != nil || len(k.Priv) != ed25519.PrivateKeySize || !bytes.Equal(k.Priv[32:], k.Pub):
 		return nil, nil, errDamaged
 	}
-	key := ed25519.PrivateKey(bytes.Clone(priv))
-	signer, err = ssh.NewSignerFromKey(key)
-	if err != nil {
-		clear(key)
-		return nil, nil, errDamaged
-	}
+	key := ed25519.PrivateKey(bytes.Clone(k.Priv))
+	signer, _ = ssh.NewSignerFromKey(key) // an ed25519 key always makes one
 	return signer, func() { clear(key) }, nil
 }
 
-// openSection decrypts the private section in place; a bad tag is a wrong
-// passphrase, as for OpenSSH.
-func openSection(b, passphrase []byte) ([]byte, error) {
-	r := reader{b: b[len(opensshMagic):]}
-	name, _ := r.str()
-	r.str() // the KDF, bcrypt
-	opts, _ := r.str()
-	r.uint32() // one key
-	r.str()    // its public half
-	section, ok := r.str()
-	c := ciphers[string(name)]
-	o := reader{b: opts}
-	salt, _ := o.str()
-	rounds, ok2 := o.uint32()
-	if !ok || !ok2 || rounds == 0 || len(r.b) < c.tag || len(section)%c.block != 0 {
-		return nil, errDamaged
+// open decrypts the section in place; a bad tag is a wrong passphrase, as for OpenSSH.
+func (k *opensshKey) open(passphrase []byte) error {
+	c := ciphers[k.Cipher]
+	var o kdfOpts
+	ssh.Unmarshal(k.KDFOpts, &o)
+	section := k.Section
+	if o.Rounds == 0 || len(k.Tag) < c.tag || len(section)%c.block != 0 {
+		return errDamaged
 	}
-	k := bcryptPBKDF(passphrase, salt, int(rounds), c.key+c.iv)
-	defer clear(k)
-	key, iv := k[:c.key], k[c.key:]
+	dk := bcryptPBKDF(passphrase, o.Salt, int(o.Rounds), c.key+c.iv)
+	defer clear(dk)
+	key, iv := dk[:c.key], dk[c.key:]
 	// The tag follows the section in the file, as the AEADs read them.
 	sealed := section[:len(section)+c.tag]
-	blk, err := aes.NewCipher(key)
+	// The table's key sizes are right; chacha20 uses no block cipher.
+	blk, _ := aes.NewCipher(key)
 	if c.block == 8 { // 3des-cbc, the one cipher of 64-bit blocks
-		blk, err = des.NewTripleDESCipher(key)
-	}
-	if err != nil && c.mode != 'c' {
-		return nil, errDamaged
+		blk, _ = des.NewTripleDESCipher(key)
 	}
 	switch c.mode {
 	case 'r':
@@ -152,7 +135,7 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 	case 'g':
 		aead, _ := cipher.NewGCM(blk)
 		if _, err := aead.Open(section[:0], iv, sealed, nil); err != nil {
-			return nil, ErrBadPassphrase
+			return ErrBadPassphrase
 		}
 	case 'c':
 		// OpenSSH's chacha20-poly1305, sequence 0: keystream block 0 is
@@ -163,12 +146,12 @@ func openSection(b, passphrase []byte) ([]byte, error) {
 		s.XORKeyStream(polyKey[:], polyKey[:])
 		tag := [16]byte(sealed[len(section):])
 		if !poly1305.Verify(&tag, section, &polyKey) {
-			return nil, ErrBadPassphrase
+			return ErrBadPassphrase
 		}
 		s.SetCounter(1)
 		s.XORKeyStream(section, section)
 	}
-	return section, nil
+	return nil
 }
 
 // bcryptPBKDF is OpenBSD's bcrypt_pbkdf(3) (x/crypto keeps its own internal).
@@ -182,10 +165,8 @@ func bcryptPBKDF(pass, salt []byte, rounds, n int) []byte {
 	defer clear(out)
 	defer clear(tmp)
 	for b := 1; b <= blocks; b++ {
-		h := sha512.New()
-		h.Write(salt)
-		h.Write([]byte{byte(b >> 24), byte(b >> 16), byte(b >> 8), byte(b)})
-		bcryptHash(tmp, shapass[:], h.Sum(nil))
+		shasalt := sha512.Sum512(append(slices.Clip(salt), byte(b>>24), byte(b>>16), byte(b>>8), byte(b)))
+		bcryptHash(tmp, shapass[:], shasalt[:])
 		copy(out, tmp)
 		for i := 2; i <= rounds; i++ {
 			s := sha512.Sum512(tmp)

@@ -12,8 +12,7 @@ import (
 // Errors are in French; SymbolicLink(), TooLarge() and Exists() methods
 // mark the failures keys tells apart (as net.Error marks a timeout).
 type Files interface {
-	// Read reads a whole regular file, at most max bytes, a final link
-	// only if follow.
+	// Read reads a whole regular file, at most max bytes, a final link only if follow.
 	Read(path string, max int64, follow bool) ([]byte, error)
 	// Stage writes data synced under a temporary name; link names it path
 	// unless anything, even a dangling link, has that name.
@@ -51,9 +50,7 @@ func marked(path string, err error) error {
 // ReadFile reads a key file, not through a link.
 func ReadFile(f Files, path string) ([]byte, error) { return readFile(f, path, false) }
 
-// ReadFileFollow follows a link: for a file the person named.
-func ReadFileFollow(f Files, path string) ([]byte, error) { return readFile(f, path, true) }
-
+// readFile follows a link if follow: for a file the person named.
 func readFile(f Files, path string, follow bool) ([]byte, error) {
 	if f == nil {
 		return nil, ErrNoFiles
@@ -62,28 +59,24 @@ func readFile(f Files, path string, follow bool) ([]byte, error) {
 	return data, marked(path, err)
 }
 
-// EnsureDir creates the key folder 0700 if missing; an existing one, or
-// a link to one, is left as it is.
+// EnsureDir creates the key folder 0700 if missing; an existing one, or a link to one, is kept.
 func EnsureDir(f Files, dir string) error {
-	if f == nil {
-		return ErrNoFiles
-	}
 	st, err := os.Stat(dir)
-	if err == nil {
-		if !st.IsDir() {
-			return fmt.Errorf("%s n'est pas un dossier", dir)
-		}
+	switch {
+	case f == nil:
+		return ErrNoFiles
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("%s n'est pas un dossier", dir)
+	case err == nil:
 		return nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
+	case !errors.Is(err, fs.ErrNotExist):
 		return f.Explain(dir, err)
 	}
 	if lst, lerr := os.Lstat(dir); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 		// A dangling link's target is a folder the learner did not name.
 		return fmt.Errorf("%s : %w (sa cible n'existe pas)", dir, ErrSymlink)
 	}
-	err = os.MkdirAll(dir, 0o700)
-	if err == nil { // MkdirAll obeys the umask; the folder must be 0700
+	if err = os.MkdirAll(dir, 0o700); err == nil { // MkdirAll obeys the umask; the folder must be 0700
 		err = os.Chmod(dir, 0o700)
 	}
 	if err != nil {

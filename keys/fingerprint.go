@@ -2,6 +2,7 @@ package keys
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -14,21 +15,19 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Fingerprint is one line of `ssh-keygen -lf`. Comment is raw: whoever
-// prints Line on a terminal escapes it.
+// Fingerprint is one line of `ssh-keygen -lf`, its comment raw: a terminal's printer escapes it.
 type Fingerprint struct {
 	Key     ssh.PublicKey // what the hash is of: the certified key for a certificate
-	Bits    int
-	Hash    string // "SHA256:…"
-	Comment string // "no comment" when the file has none, as ssh-keygen says
-	Type    string // "ED25519", "ED25519-CERT", "RSA", …
+	Comment string        // "no comment" when the file has none, as ssh-keygen says
+	Type    string        // "ED25519", "ED25519-CERT", "RSA", …
 }
 
 func (f Fingerprint) Line() string {
-	return fmt.Sprintf("%d %s %s (%s)", f.Bits, f.Hash, f.Comment, f.Type)
+	return fmt.Sprintf("%d %s %s (%s)", Bits(f.Key), ssh.FingerprintSHA256(f.Key), f.Comment, f.Type)
 }
 
-func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerprint {
+// fingerprintOf takes "no comment" when the file has none, as ssh-keygen says.
+func fingerprintOf(pub ssh.PublicKey, comment string) Fingerprint {
 	key, typ := pub, TypeName(pub)
 	switch cert := pub.(type) {
 	case *ssh.Certificate: // ssh-keygen hashes the certified key
@@ -38,10 +37,7 @@ func fingerprintOf(pub ssh.PublicKey, comment string, hasComment bool) Fingerpri
 			key, typ = cert.plain, "DSA-CERT"
 		}
 	}
-	if !hasComment {
-		comment = "no comment"
-	}
-	return Fingerprint{Key: key, Bits: Bits(key), Hash: ssh.FingerprintSHA256(key), Comment: comment, Type: typ}
+	return Fingerprint{Key: key, Comment: comment, Type: typ}
 }
 
 // ErrNotPublicFile is ssh-keygen's "is not a public key file".
@@ -65,7 +61,7 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 		if len(data) > MaxFileSize {
 			return nil, ErrTooLarge
 		}
-	} else if data, err = ReadFileFollow(f, path); err != nil {
+	} else if data, err = readFile(f, path, true); err != nil {
 		return nil, err
 	}
 	var out []Fingerprint
@@ -89,7 +85,7 @@ func FingerprintFile(f Files, path string, stdin io.Reader) ([]Fingerprint, erro
 }
 
 func fingerprintLine(cp string) (Fingerprint, bool) {
-	comment, hasComment := "", false
+	comment := "no comment"
 	pub, after, ok := readKey(cp)
 	if !ok {
 		// SSH1 keys are not read; else a leading field may be the comment.
@@ -105,8 +101,7 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 			if i >= len(cp) {
 				return Fingerprint{}, false
 			}
-			comment, hasComment = cp[:i], true
-			cp = cp[i+1:]
+			comment, cp = cp[:i], cp[i+1:]
 		}
 		if pub, after, ok = readKey(cp); !ok {
 			return Fingerprint{}, false
@@ -114,9 +109,9 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 	}
 	after = strings.TrimLeft(after, " \t")
 	if after != "" && after[0] != '#' {
-		comment, hasComment = after, true
+		comment = after
 	}
-	return fingerprintOf(pub, comment, hasComment), true
+	return fingerprintOf(pub, comment), true
 }
 
 // ssh1Key is OpenSSH's strtol test for an SSH1 key ("1024 35 …").
@@ -149,13 +144,10 @@ func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {
 // fingerprintPrivate is ssh-keygen's fingerprint_private.
 func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error) {
 	var pub ssh.PublicKey
-	comment, hasComment := "", false
-	if pubData, err := ReadFileFollow(f, path+".pub"); err == nil {
+	comment := "no comment"
+	if pubData, err := readFile(f, path+".pub", true); err == nil {
 		if k, c, ok := firstPublic(pubData); ok {
-			pub, comment, hasComment = k, c, true
-			if comment == "" {
-				comment = path + ".pub"
-			}
+			pub, comment = k, cmp.Or(c, path+".pub")
 		}
 	}
 	if pub == nil {
@@ -173,33 +165,22 @@ func fingerprintPrivate(f Files, path string, data []byte) ([]Fingerprint, error
 		pub = priv.Public
 		// Only a clear OpenSSH key has a comment for ssh-keygen.
 		if !priv.Encrypted && priv.Format == "openssh" {
-			comment, hasComment = priv.Comment, true
+			comment = priv.Comment
 		}
 	}
-	return []Fingerprint{fingerprintOf(pub, comment, hasComment)}, nil
+	return []Fingerprint{fingerprintOf(pub, comment)}, nil
 }
 
 // firstPublic is sshkey_try_load_public: the first key line; a private key aborts.
 func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
-	for rest := data; len(rest) > 0; {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		s := string(line)
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		if strings.HasPrefix(s, "-----BEGIN") || s == "SSH PRIVATE KEY FILE" {
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSuffix(line, "\n")
+		if strings.HasPrefix(line, "-----BEGIN") || line == "SSH PRIVATE KEY FILE" {
 			return nil, "", false
 		}
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			continue
-		}
-		if k, after, ok := readKey(s); ok {
-			after = strings.TrimLeft(after, " \t")
-			if i := strings.IndexAny(after, "\r\n"); i >= 0 {
-				after = after[:i]
-			}
+		// Blank and # lines are no key either.
+		if k, after, ok := readKey(strings.TrimLeft(line, " \t")); ok {
+			after, _, _ = strings.Cut(strings.TrimLeft(after, " \t"), "\r")
 			return k, after, true
 		}
 	}
@@ -208,8 +189,7 @@ func firstPublic(data []byte) (ssh.PublicKey, string, bool) {
 
 func baseName(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
 
-// legacyKey is a DSA key or certificate (plain: its key): x/crypto/ssh
-// no longer parses them, ssh-keygen still fingerprints them.
+// legacyKey is a DSA key or certificate (plain: its key), which ssh-keygen fingerprints, not x/crypto.
 type legacyKey struct {
 	typ   string
 	blob  []byte
@@ -226,15 +206,9 @@ func (k *legacyKey) Verify([]byte, *ssh.Signature) error {
 // ParsePublicKey is ssh.ParsePublicKey, and DSA keys and certificates.
 func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 	pub, err := ssh.ParsePublicKey(blob)
-	if err == nil {
-		return pub, nil
-	}
 	var dsa struct {
 		Type       string
 		P, Q, G, Y []byte
-	}
-	if ssh.Unmarshal(blob, &dsa) == nil && dsa.Type == "ssh-dss" {
-		return &legacyKey{typ: dsa.Type, blob: blob, bits: new(big.Int).SetBytes(dsa.P).BitLen()}, nil
 	}
 	var cert struct {
 		Type       string
@@ -242,36 +216,29 @@ func ParsePublicKey(blob []byte) (ssh.PublicKey, error) {
 		P, Q, G, Y []byte
 		Rest       []byte `ssh:"rest"`
 	}
-	if ssh.Unmarshal(blob, &cert) == nil && cert.Type == "ssh-dss-cert-v01@openssh.com" {
-		plain := ssh.Marshal(struct {
-			Type       string
-			P, Q, G, Y []byte
-		}{"ssh-dss", cert.P, cert.Q, cert.G, cert.Y})
-		k, _ := ParsePublicKey(plain)
+	switch {
+	case err == nil:
+		return pub, nil
+	case ssh.Unmarshal(blob, &dsa) == nil && dsa.Type == "ssh-dss":
+		return &legacyKey{typ: dsa.Type, blob: blob, bits: new(big.Int).SetBytes(dsa.P).BitLen()}, nil
+	case ssh.Unmarshal(blob, &cert) == nil && cert.Type == "ssh-dss-cert-v01@openssh.com":
+		dsa.Type, dsa.P, dsa.Q, dsa.G, dsa.Y = "ssh-dss", cert.P, cert.Q, cert.G, cert.Y
+		k, _ := ParsePublicKey(ssh.Marshal(dsa))
 		return &legacyKey{typ: cert.Type, blob: blob, plain: k.(*legacyKey)}, nil
 	}
 	return nil, err
 }
 
 // Randomart is OpenSSH's fingerprint_randomart (`ssh-keygen -lv`), byte for byte.
-func Randomart(pub ssh.PublicKey) string { return fingerprintOf(pub, "", false).Randomart() }
-
-// Randomart is the picture under the line's type.
 func (f Fingerprint) Randomart() string {
-	const (
-		base  = 8
-		sizeY = base + 1
-		sizeX = base*2 + 1
-		aug   = " .o+=*BOX@%&#/^SE"
-	)
+	const sizeX, sizeY, aug = 17, 9, " .o+=*BOX@%&#/^SE" // FLDBASE 8
 	last := len(aug) - 1
 	var field [sizeX][sizeY]int
 	x, y := sizeX/2, sizeY/2
-	step := func(bit byte) int { return int(bit)*2 - 1 } // 1: +1, 0: -1
 	for _, in := range sha256.Sum256(f.Key.Marshal()) {
-		for range 4 {
-			x = min(max(x+step(in&1), 0), sizeX-1)
-			y = min(max(y+step(in>>1&1), 0), sizeY-1)
+		for range 4 { // bit 1: +1, bit 0: -1
+			x = min(max(x+int(in&1)*2-1, 0), sizeX-1)
+			y = min(max(y+int(in>>1&1)*2-1, 0), sizeY-1)
 			if field[x][y] < last-2 {
 				field[x][y]++
 			}
@@ -281,7 +248,7 @@ func (f Fingerprint) Randomart() string {
 	field[sizeX/2][sizeY/2] = last - 1
 	field[x][y] = last
 
-	title := fmt.Sprintf("[%s %d]", f.Type, f.Bits)
+	title := fmt.Sprintf("[%s %d]", f.Type, Bits(f.Key))
 	if len(title) > sizeX {
 		title = "[" + f.Type + "]"
 	}
@@ -294,10 +261,10 @@ func (f Fingerprint) Randomart() string {
 		sb.WriteString("+" + strings.Repeat("-", pad) + label + strings.Repeat("-", sizeX-pad-len(label)) + "+\n")
 	}
 	border(title)
-	for y := 0; y < sizeY; y++ {
+	for y := range sizeY {
 		sb.WriteByte('|')
-		for x := 0; x < sizeX; x++ {
-			sb.WriteByte(aug[min(field[x][y], last)])
+		for x := range sizeX {
+			sb.WriteByte(aug[field[x][y]])
 		}
 		sb.WriteString("|\n")
 	}

@@ -4,8 +4,8 @@ package keys
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/binary"
@@ -37,10 +37,7 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 		// The course forbids an unencrypted key: refused here too.
 		return nil, nil, errors.New("la passphrase est vide")
 	}
-	if random == nil {
-		random = rand.Reader
-	}
-	_, priv, err := ed25519.GenerateKey(random)
+	_, priv, err := ed25519.GenerateKey(random) // crypto/rand if nil
 	if err != nil {
 		return nil, nil, fmt.Errorf("génération de la clé : %w", err)
 	}
@@ -55,8 +52,7 @@ func Generate(random io.Reader, comment string, passphrase []byte) (privPEM, pub
 // MaxCommentLen bounds a key comment, printed on every fingerprint line.
 const MaxCommentLen = 1024
 
-// CheckComment refuses a comment that would break the .pub (a newline)
-// or a terminal (control characters, invalid UTF-8).
+// CheckComment refuses a comment that would break the .pub (a newline) or a terminal.
 func CheckComment(c string) error {
 	if len(c) > MaxCommentLen {
 		return fmt.Errorf("commentaire de clé trop long (plus de %d octets)", MaxCommentLen)
@@ -82,30 +78,29 @@ func PublicLine(pub ssh.PublicKey, comment string) []byte {
 }
 
 func TypeName(pub ssh.PublicKey) string {
-	if name, ok := typeNames[pub.Type()]; ok {
-		return name
+	if t, ok := keyTypes[pub.Type()]; ok {
+		return t.name
 	}
 	return strings.ToUpper(pub.Type())
 }
 
-var typeNames = map[string]string{
-	ssh.KeyAlgoED25519: "ED25519", ssh.KeyAlgoSKED25519: "ED25519-SK", ssh.KeyAlgoRSA: "RSA",
-	ssh.KeyAlgoDSA:      "DSA", //nolint:staticcheck // naming an old key is not using it
-	ssh.KeyAlgoECDSA256: "ECDSA", ssh.KeyAlgoECDSA384: "ECDSA", ssh.KeyAlgoECDSA521: "ECDSA",
-	ssh.KeyAlgoSKECDSA256: "ECDSA-SK",
+// keyTypes are ssh-keygen's names and sizes of key types (bits 0: the key's own).
+var keyTypes = map[string]struct {
+	name string
+	bits int
+}{
+	ssh.KeyAlgoED25519: {"ED25519", 256}, ssh.KeyAlgoSKED25519: {"ED25519-SK", 256}, ssh.KeyAlgoRSA: {"RSA", 0},
+	ssh.KeyAlgoDSA:      {"DSA", 0}, //nolint:staticcheck // naming an old key is not using it
+	ssh.KeyAlgoECDSA256: {"ECDSA", 256}, ssh.KeyAlgoECDSA384: {"ECDSA", 384}, ssh.KeyAlgoECDSA521: {"ECDSA", 521},
+	ssh.KeyAlgoSKECDSA256: {"ECDSA-SK", 256},
 }
 
 // IsEd25519 reports a plain ed25519 key (not ed25519-sk).
 func IsEd25519(pub ssh.PublicKey) bool { return pub.Type() == ssh.KeyAlgoED25519 }
 
 func Bits(pub ssh.PublicKey) int {
-	switch pub.Type() {
-	case ssh.KeyAlgoED25519, ssh.KeyAlgoSKED25519, ssh.KeyAlgoECDSA256, ssh.KeyAlgoSKECDSA256:
-		return 256
-	case ssh.KeyAlgoECDSA384:
-		return 384
-	case ssh.KeyAlgoECDSA521:
-		return 521
+	if bits := keyTypes[pub.Type()].bits; bits > 0 {
+		return bits
 	}
 	switch k := pub.(type) {
 	case *legacyKey:
@@ -120,40 +115,18 @@ func Bits(pub ssh.PublicKey) int {
 
 // FingerprintLine is what `ssh-keygen -lf` prints for one key.
 func FingerprintLine(pub ssh.PublicKey, comment string) string {
-	return fingerprintOf(pub, comment, comment != "").Line()
+	return fingerprintOf(pub, cmp.Or(comment, "no comment")).Line()
 }
 
-// reader walks the SSH wire format; a hostile length neither panics nor allocates.
-type reader struct{ b []byte }
-
-func (r *reader) uint32() (uint32, bool) {
-	if len(r.b) < 4 {
-		return 0, false
-	}
-	v := binary.BigEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return v, true
-}
-
-func (r *reader) str() ([]byte, bool) {
-	n, ok := r.uint32()
-	if !ok || uint64(n) > uint64(len(r.b)) {
-		return nil, false
-	}
-	s := r.b[:n]
-	r.b = r.b[n:]
-	return s, true
-}
-
-// LooksLikeFragment reports a base64 word that may be cut from a key body
-// (which keys/leak cannot decode): 16 characters or more, mixed case, not
-// hex, not a public key nor a SHA256 fingerprint.
+// LooksLikeFragment reports a base64 word that may be cut from a key body (keys/leak cannot
+// decode it): 16 characters or more, mixed case, neither hex, a public key nor a fingerprint.
 func LooksLikeFragment(s string) bool {
 	notB64 := func(r rune) bool {
 		return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '+' || r == '/')
 	}
 	for _, w := range strings.FieldsFunc(s, notB64) {
-		if len(w) >= 16 && mixedCase(w) && !allHex(w) && !publicBlob(w) && !strings.Contains(s, "SHA256:"+w) {
+		mixedCase := strings.ToLower(w) != w && strings.ToUpper(w) != w
+		if len(w) >= 16 && mixedCase && !allHex(w) && !publicBlob(w) && !strings.Contains(s, "SHA256:"+w) {
 			return true
 		}
 	}
@@ -175,8 +148,3 @@ func publicBlob(w string) bool {
 }
 
 func allHex(s string) bool { return strings.Trim(s, "0123456789abcdefABCDEF") == "" }
-
-func mixedCase(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) &&
-		strings.ContainsFunc(s, func(r rune) bool { return 'a' <= r && r <= 'z' })
-}

@@ -125,7 +125,7 @@ func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 			t.Errorf("%v:\n got %q\nwant %q", args, got, want)
 		}
 		wantArt := testenv.Run(t, keygen, "-lvf", path+".pub")
-		if got := FingerprintLine(entries[0].Key, entries[0].Comment) + "\n" + Randomart(entries[0].Key); got != wantArt {
+		if got := FingerprintLine(entries[0].Key, entries[0].Comment) + "\n" + fingerprintOf(entries[0].Key, "").Randomart(); got != wantArt {
 			t.Errorf("%v randomart:\n got %s\nwant %s", args, got, wantArt)
 		}
 	}
@@ -353,7 +353,7 @@ func FuzzParsePublic(f *testing.F) {
 			if err != nil || len(again) != 1 || !bytes.Equal(again[0].Key.Marshal(), e.Key.Marshal()) {
 				t.Fatalf("%s does not read back: %v", fp, err)
 			}
-			art := strings.Split(strings.TrimSuffix(Randomart(e.Key), "\n"), "\n")
+			art := strings.Split(strings.TrimSuffix(fingerprintOf(e.Key, "").Randomart(), "\n"), "\n")
 			if len(art) != 11 {
 				t.Fatalf("randomart of %d lines", len(art))
 			}

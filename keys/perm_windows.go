@@ -5,6 +5,7 @@ package keys
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -13,9 +14,7 @@ import (
 
 // Permissions follows Windows' OpenSSH: it refuses a private key whose
 // ACL lets anyone but its owner, SYSTEM or the Administrators read it.
-// A key folder others may write in lets them swap the key. The repair is
-// icacls: the inheritance cut, the owner's full control granted, the
-// others removed.
+// A key folder others may write in lets them swap the key.
 func (s Store) Permissions() ([]PermProblem, error) {
 	var ps []PermProblem
 	others, owner, err := grantsToOthers(s.PrivatePath(), readRights)
@@ -64,21 +63,17 @@ func grantsToOthers(path string, rights windows.ACCESS_MASK) (others []string, o
 	if dacl == nil {
 		return []string{"tout le monde (aucune ACL)"}, owner, nil
 	}
-	seen := map[string]bool{}
 	for i := range uint32(dacl.AceCount) {
 		var ace *windows.ACCESS_ALLOWED_ACE
 		if err := windows.GetAce(dacl, i, &ace); err != nil {
 			return nil, "", err
 		}
-		if ace.Header.AceType != windows.ACCESS_ALLOWED_ACE_TYPE || ace.Mask&rights == 0 {
-			continue
-		}
 		sid := (*windows.SID)(unsafe.Pointer(&ace.SidStart))
-		if sid.Equals(ownerSID) || sid.IsWellKnown(windows.WinLocalSystemSid) || sid.IsWellKnown(windows.WinBuiltinAdministratorsSid) {
+		if ace.Header.AceType != windows.ACCESS_ALLOWED_ACE_TYPE || ace.Mask&rights == 0 || sid.Equals(ownerSID) ||
+			sid.IsWellKnown(windows.WinLocalSystemSid) || sid.IsWellKnown(windows.WinBuiltinAdministratorsSid) {
 			continue
 		}
-		if name := accountName(sid); !seen[name] {
-			seen[name] = true
+		if name := accountName(sid); !slices.Contains(others, name) {
 			others = append(others, name)
 		}
 	}
@@ -97,13 +92,9 @@ func accountName(sid *windows.SID) string {
 	}
 }
 
-// icacls is the command that leaves path to its owner alone: inherited
-// entries cut, the owner's grant replaced by full control, the others'
-// grants removed. It runs as is in PowerShell and in cmd.
+// icacls leaves path to its owner alone: inherited entries cut, the owner's grant
+// replaced by full control, the others' removed. It runs as is in PowerShell and cmd.
 func icacls(path, owner, perm string, others []string) string {
-	cmd := fmt.Sprintf(`icacls "%s" /inheritance:r /grant:r "%s:%s"`, path, owner, perm)
-	if len(others) > 0 {
-		cmd += ` /remove:g "` + strings.Join(others, `" "`) + `"`
-	}
-	return cmd
+	return fmt.Sprintf(`icacls "%s" /inheritance:r /grant:r "%s:%s" /remove:g "%s"`,
+		path, owner, perm, strings.Join(others, `" "`))
 }

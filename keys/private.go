@@ -20,6 +20,7 @@ type Private struct {
 	Comment    string // known only when the key is not encrypted
 	Format     string // "openssh" for openssh-key-v1, else the PEM block type
 	LegacyType string // a legacy encrypted PEM key's type: "RSA", "EC", "DSA", "PKCS#8"
+	key        *opensshKey
 }
 
 const opensshMagic = "openssh-key-v1\x00"
@@ -30,17 +31,14 @@ func ParsePrivate(data []byte) (*Private, error) {
 		return nil, ErrTooLarge
 	}
 	block, _ := pem.Decode(data)
-	if block == nil {
+	switch {
+	case block == nil || !strings.HasSuffix(block.Type, "PRIVATE KEY"):
 		return nil, ErrNotKey
-	}
-	if block.Type == "OPENSSH PRIVATE KEY" {
+	case block.Type == "OPENSSH PRIVATE KEY":
 		return parseOpenSSH(block.Bytes)
 	}
-	if !strings.HasSuffix(block.Type, "PRIVATE KEY") {
-		return nil, ErrNotKey
-	}
 	p := &Private{Format: block.Type}
-	raw, err := ssh.ParseRawPrivateKey(data)
+	signer, err := ssh.ParsePrivateKey(data)
 	var missing *ssh.PassphraseMissingError
 	switch {
 	case errors.As(err, &missing):
@@ -55,84 +53,83 @@ func ParsePrivate(data []byte) (*Private, error) {
 	case err != nil:
 		return nil, fmt.Errorf("%w (%s)", ErrNotKey, block.Type)
 	}
-	signer, err := ssh.NewSignerFromKey(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w (%s)", ErrNotKey, block.Type)
-	}
 	p.Public = signer.PublicKey()
 	p.Cipher, p.KDF = "none", "none"
 	return p, nil
 }
 
+// opensshKey is an openssh-key-v1 key (PROTOCOL.key) after its magic.
+type opensshKey struct {
+	Cipher, KDF     string
+	KDFOpts         []byte // salt and rounds: Decrypt needs the rounds
+	Keys            uint32
+	Public, Section []byte
+	Tag             []byte `ssh:"rest"` // an AEAD's tag follows the section
+}
+
+type kdfOpts struct {
+	Salt   []byte
+	Rounds uint32
+	Rest   []byte `ssh:"rest"`
+}
+
 func parseOpenSSH(b []byte) (*Private, error) {
 	bad := fmt.Errorf("%w : en-tête openssh-key-v1 invalide", ErrNotKey)
-	if !bytes.HasPrefix(b, []byte(opensshMagic)) {
+	k := &opensshKey{}
+	if !bytes.HasPrefix(b, []byte(opensshMagic)) || ssh.Unmarshal(b[len(opensshMagic):], k) != nil || k.Keys != 1 {
 		return nil, bad
 	}
-	r := reader{b: b[len(opensshMagic):]}
-	cipher, ok1 := r.str()
-	kdf, ok2 := r.str()
-	kdfOpts, ok3 := r.str() // salt and rounds: Decrypt needs the rounds
-	n, ok4 := r.uint32()
-	if !(ok1 && ok2 && ok3 && ok4) || n != 1 {
+	pub, err := ParsePublicKey(k.Public)
+	if err != nil {
 		return nil, bad
 	}
-	blob, _ := r.str()
-	pub, err := ParsePublicKey(blob)
-	section, ok := r.str()
-	if err != nil || !ok {
-		return nil, bad
-	}
-	p := &Private{
-		Public:    pub,
-		Cipher:    string(cipher),
-		KDF:       string(kdf),
-		Encrypted: string(cipher) != "none",
-		Format:    "openssh",
-	}
+	p := &Private{Public: pub, Cipher: k.Cipher, KDF: k.KDF, Encrypted: k.Cipher != "none", Format: "openssh", key: k}
 	if !p.Encrypted {
-		p.Comment = clearComment(section)
+		p.Comment = clearComment(k.Section)
 	}
 	if p.KDF == "bcrypt" {
-		o := reader{b: kdfOpts}
-		if _, ok := o.str(); ok {
-			p.Rounds, _ = o.uint32()
-		}
+		var o kdfOpts
+		ssh.Unmarshal(k.KDFOpts, &o)
+		p.Rounds = o.Rounds
 	}
 	return p, nil
 }
 
-// clearComment reads an unencrypted section's comment, after the fields
-// of its type; an unknown type gives none rather than a guess.
+// clearComment reads a clear section's comment after its type's fields; an unknown type has none.
 func clearComment(section []byte) string {
-	r := reader{b: section}
-	c1, ok1 := r.uint32()
-	c2, ok2 := r.uint32()
-	typ, ok3 := r.str()
-	if !(ok1 && ok2 && ok3) || c1 != c2 {
+	var k struct {
+		Check1, Check2 uint32
+		Type           string
+		Rest           []byte `ssh:"rest"`
+	}
+	if ssh.Unmarshal(section, &k) != nil || k.Check1 != k.Check2 {
 		return ""
 	}
-	// The fields of each type: s a string, b a byte (a security key's flags).
+	// The fields of each type: s a string, b a byte (a security key's flags); then the comment.
 	fields := map[string]string{
 		ssh.KeyAlgoED25519: "ss", ssh.KeyAlgoRSA: "ssssss", ssh.KeyAlgoSKED25519: "ssbss", ssh.KeyAlgoSKECDSA256: "sssbss",
 		ssh.KeyAlgoECDSA256: "sss", ssh.KeyAlgoECDSA384: "sss", ssh.KeyAlgoECDSA521: "sss",
 		ssh.KeyAlgoDSA: "sssss", //nolint:staticcheck // reading, not using
-	}[string(typ)]
+	}[k.Type]
 	if fields == "" {
 		return ""
 	}
-	for _, f := range fields {
-		if f == 'b' {
-			if len(r.b) == 0 {
-				return ""
-			}
-			r.b = r.b[1:]
-		} else if _, ok := r.str(); !ok {
+	var f struct {
+		S    []byte
+		Rest []byte `ssh:"rest"`
+	}
+	rest := k.Rest
+	for _, c := range fields + "s" {
+		switch {
+		case c == 'b' && len(rest) > 0:
+			rest = rest[1:]
+		case c == 'b' || ssh.Unmarshal(rest, &f) != nil:
 			return ""
+		default:
+			rest = f.Rest
 		}
 	}
-	c, _ := r.str()
-	return string(c)
+	return string(f.S)
 }
 
 type PublicEntry struct {

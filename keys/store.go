@@ -2,12 +2,14 @@ package keys
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -30,11 +32,8 @@ func CheckName(name string) error {
 		return fmt.Errorf("nom de clé invalide (%q) : un nom de fichier seul est attendu, par exemple id_ed25519_romeo", name)
 	case strings.HasSuffix(strings.ToLower(name), ".pub"):
 		return fmt.Errorf("nom de clé refusé (%q) : .pub est le nom de la clé publique ; la clé privée s'appelle sans, par exemple id_ed25519_romeo", name)
-	}
-	for _, f := range sshFiles {
-		if strings.EqualFold(name, f) {
-			return fmt.Errorf("nom de clé refusé (%q) : OpenSSH lit ce fichier de ~/.ssh pour autre chose qu'une clé ; choisissez par exemple id_ed25519_romeo", name)
-		}
+	case slices.ContainsFunc(sshFiles, func(f string) bool { return strings.EqualFold(name, f) }):
+		return fmt.Errorf("nom de clé refusé (%q) : OpenSSH lit ce fichier de ~/.ssh pour autre chose qu'une clé ; choisissez par exemple id_ed25519_romeo", name)
 	}
 	return nil
 }
@@ -95,8 +94,8 @@ func (s Store) Inspect() (*State, error) {
 	}
 	st := &State{}
 	if pubExists {
-		var entries []PublicEntry
 		data, err := ReadFile(s.Files, s.PublicPath())
+		var entries []PublicEntry
 		if err == nil {
 			entries, err = ParsePublic(data)
 		}
@@ -105,11 +104,9 @@ func (s Store) Inspect() (*State, error) {
 		}
 	}
 	switch {
-	case !privExists && !pubExists:
-		st.Kind = Absent
-	case !privExists:
+	case !privExists && pubExists:
 		st.Kind = OrphanPub
-	default:
+	case privExists:
 		st.Kind = Present
 		data, err := ReadFile(s.Files, s.PrivatePath())
 		if err != nil {
@@ -145,10 +142,7 @@ var ErrAppeared = errors.New("la clé est apparue pendant la saisie ; elle est c
 // Create makes the pair, staged then linked into place, so a full disk or
 // an interruption leaves nothing; ErrAppeared if a key exists under the lock.
 func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
-	if err := CheckName(s.Name); err != nil {
-		return nil, err
-	}
-	if err := CheckComment(s.Comment); err != nil {
+	if err := cmp.Or(CheckName(s.Name), CheckComment(s.Comment)); err != nil {
 		return nil, err
 	}
 	if err := EnsureDir(s.Files, s.Dir); err != nil {
@@ -209,20 +203,17 @@ func (s Store) Leftovers() ([]string, error) {
 	}
 	var found []string
 	for _, e := range entries {
-		if !s.Files.Staged(s.PrivatePath(), e.Name()) && !s.Files.Staged(s.PublicPath(), e.Name()) {
-			continue
-		}
+		staged := s.Files.Staged(s.PrivatePath(), e.Name()) || s.Files.Staged(s.PublicPath(), e.Name())
 		p := filepath.Join(s.Dir, e.Name())
 		st, err := os.Lstat(p)
-		if err == nil && st.Mode().IsRegular() && !s.Files.IsLink(p, st) && st.Size() <= MaxFileSize {
+		if staged && err == nil && st.Mode().IsRegular() && !s.Files.IsLink(p, st) && st.Size() <= MaxFileSize {
 			found = append(found, p)
 		}
 	}
 	return found, nil
 }
 
-// RemoveLeftovers removes them, looking again under the folder lock: no
-// live run owns a staged file then.
+// RemoveLeftovers removes them, looking again under the folder lock, where no live run owns one.
 func (s Store) RemoveLeftovers() ([]string, error) {
 	found, err := s.Leftovers()
 	if err != nil || len(found) == 0 {
@@ -274,8 +265,7 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 	return s.Inspect()
 }
 
-// PermProblem is why OpenSSH would refuse the key, or how others could
-// replace it, and the fix (chmod, icacls); see Store.Permissions.
+// PermProblem is why OpenSSH would refuse the key, or how others could replace it, and the fix.
 type PermProblem struct {
 	Msg, Fix string
 }

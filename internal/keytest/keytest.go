@@ -34,70 +34,60 @@ type Form struct {
 	headerless bool
 }
 
-var (
-	formsOnce sync.Once
-	forms     []Form
-)
-
 // Forms makes real keys once, in every form.
-func Forms(t testing.TB) []Form {
-	formsOnce.Do(func() {
-		_, edKey, _ := ed25519.GenerateKey(rand.Reader)
-		rsaKey, _ := rsa.GenerateKey(rand.Reader, 2048)
-		ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		add := func(name, typ string, der []byte) {
-			forms = append(forms, Form{Name: name, typ: typ, body: der, headerless: true})
-		}
-		for i, key := range []any{edKey, rsaKey, ecKey} {
-			name := []string{"ed25519", "rsa", "ecdsa"}[i]
-			b, _ := ssh.MarshalPrivateKey(key, "kim@portable")
-			add(name+"/openssh", "OPENSSH PRIVATE KEY", b.Bytes)
-			p8, _ := x509.MarshalPKCS8PrivateKey(key)
-			add(name+"/pkcs8", "PRIVATE KEY", p8)
-		}
-		enc, _ := ssh.MarshalPrivateKeyWithPassphrase(edKey, "kim", []byte("une passphrase longue"))
-		add("ed25519/openssh-chiffree", "OPENSSH PRIVATE KEY", enc.Bytes)
-		add("rsa/pkcs1", "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey))
-		sec1, _ := x509.MarshalECPrivateKey(ecKey)
-		add("ecdsa/sec1", "EC PRIVATE KEY", sec1)
+func Forms(testing.TB) []Form { return makeForms() }
 
-		// Encrypted PKCS#8: PBES2 AlgorithmIdentifier, then the ciphertext.
-		type algo struct {
-			OID    asn1.ObjectIdentifier
-			Params asn1.RawValue
-		}
-		params, _ := asn1.Marshal([]asn1.ObjectIdentifier{{1, 2, 840, 113549, 1, 5, 12}, {2, 16, 840, 1, 101, 3, 4, 1, 42}})
-		encP8, _ := asn1.Marshal(struct {
-			Algo algo
-			Data []byte
-		}{algo{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 5, 13}, asn1.RawValue{FullBytes: params}}, randomBytes(1200)})
-		add("pkcs8-chiffree", "ENCRYPTED PRIVATE KEY", encP8)
+var makeForms = sync.OnceValue(func() (forms []Form) {
+	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
+	rsaKey, _ := rsa.GenerateKey(rand.Reader, 2048)
+	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	add := func(name, typ string, der []byte) {
+		forms = append(forms, Form{Name: name, typ: typ, body: der, headerless: true})
+	}
+	for i, key := range []any{edKey, rsaKey, ecKey} {
+		name := []string{"ed25519", "rsa", "ecdsa"}[i]
+		b, _ := ssh.MarshalPrivateKey(key, "kim@portable")
+		add(name+"/openssh", "OPENSSH PRIVATE KEY", b.Bytes)
+		p8, _ := x509.MarshalPKCS8PrivateKey(key)
+		add(name+"/pkcs8", "PRIVATE KEY", p8)
+	}
+	enc, _ := ssh.MarshalPrivateKeyWithPassphrase(edKey, "kim", []byte("une passphrase longue"))
+	add("ed25519/openssh-chiffree", "OPENSSH PRIVATE KEY", enc.Bytes)
+	add("rsa/pkcs1", "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey))
+	sec1, _ := x509.MarshalECPrivateKey(ecKey)
+	add("ecdsa/sec1", "EC PRIVATE KEY", sec1)
 
-		// DSA: generating parameters is slow; the shape is what matters.
-		n := func() *big.Int { return new(big.Int).SetBytes(randomBytes(128)) }
-		dsaDER, _ := asn1.Marshal(struct {
-			Version       int
-			P, Q, G, Y, X *big.Int
-		}{0, n(), n(), n(), n(), n()})
-		add("dsa", "DSA PRIVATE KEY", dsaDER)
+	// Encrypted PKCS#8: PBES2 AlgorithmIdentifier, then the ciphertext.
+	type algo struct {
+		OID    asn1.ObjectIdentifier
+		Params asn1.RawValue
+	}
+	params, _ := asn1.Marshal([]asn1.ObjectIdentifier{{1, 2, 840, 113549, 1, 5, 12}, {2, 16, 840, 1, 101, 3, 4, 1, 42}})
+	encP8, _ := asn1.Marshal(struct {
+		Algo algo
+		Data []byte
+	}{algo{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 5, 13}, asn1.RawValue{FullBytes: params}}, randomBytes(1200)})
+	add("pkcs8-chiffree", "ENCRYPTED PRIVATE KEY", encP8)
 
-		legacy, _ := x509.EncryptPEMBlock(rand.Reader, "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey), []byte("secret"), x509.PEMCipherAES256) //nolint:staticcheck // making what learners paste
-		forms = append(forms, Form{Name: "rsa/pem-chiffree", typ: "RSA PRIVATE KEY", body: legacy.Bytes,
-			header: []string{"Proc-Type: " + legacy.Headers["Proc-Type"], "DEK-Info: " + legacy.Headers["DEK-Info"], ""}})
+	// DSA: generating parameters is slow; the shape is what matters.
+	n := func() *big.Int { return new(big.Int).SetBytes(randomBytes(128)) }
+	dsaDER, _ := asn1.Marshal(struct {
+		Version       int
+		P, Q, G, Y, X *big.Int
+	}{0, n(), n(), n(), n(), n()})
+	add("dsa", "DSA PRIVATE KEY", dsaDER)
 
-		sshPub, _ := ssh.NewPublicKey(edKey.Public())
-		for _, v := range []string{"2", "3"} {
-			forms = append(forms, Form{Name: "putty-v" + v, body: sshPub.Marshal(), priv: randomBytes(36),
-				header: []string{"PuTTY-User-Key-File-" + v + ": ssh-ed25519", "Encryption: none", "Comment: eddsa-key-20261020"}})
-		}
-	})
-	for _, f := range forms {
-		if len(f.body) == 0 {
-			t.Fatalf("key form %s not made", f.Name)
-		}
+	legacy, _ := x509.EncryptPEMBlock(rand.Reader, "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey), []byte("secret"), x509.PEMCipherAES256) //nolint:staticcheck // making what learners paste
+	forms = append(forms, Form{Name: "rsa/pem-chiffree", typ: "RSA PRIVATE KEY", body: legacy.Bytes,
+		header: []string{"Proc-Type: " + legacy.Headers["Proc-Type"], "DEK-Info: " + legacy.Headers["DEK-Info"], ""}})
+
+	sshPub, _ := ssh.NewPublicKey(edKey.Public())
+	for _, v := range []string{"2", "3"} {
+		forms = append(forms, Form{Name: "putty-v" + v, body: sshPub.Marshal(), priv: randomBytes(36),
+			header: []string{"PuTTY-User-Key-File-" + v + ": ssh-ed25519", "Encryption: none", "Comment: eddsa-key-20261020"}})
 	}
 	return forms
-}
+})
 
 func randomBytes(n int) []byte {
 	b := make([]byte, n)
@@ -113,16 +103,9 @@ type Mutation struct {
 	splitBegin, splitEnd  bool   // marker over two lines
 	dropBegin, dropEnd    bool
 	indent, quote, blanks bool
-	bullet, table         bool // "- " before each line; "| line |"
-	respace               bool // spaces or NBSP inside body lines
-	crlf                  bool
-}
-
-func (m Mutation) eol() string {
-	if m.crlf {
-		return "\r\n"
-	}
-	return "\n"
+	bullet, table         bool   // "- " before each line; "| line |"
+	respace               bool   // spaces or NBSP inside body lines
+	eol                   string // "\n" or "\r\n"
 }
 
 func RandomMutation(rng *mrand.Rand) Mutation {
@@ -132,7 +115,8 @@ func RandomMutation(rng *mrand.Rand) Mutation {
 		width:      []int{1, 3, 4, 16, 63, 64, 70, 76, 200, 0}[rng.IntN(10)],
 		markerCase: pick("", "lower", "mixed"), space: pick(" ", "\u00a0", "\t", "  ", "\u202f", " \u00a0"),
 		splitBegin: one(4), splitEnd: one(4), dropBegin: one(3), dropEnd: one(3),
-		indent: one(4), quote: one(4), blanks: one(3), crlf: one(3), bullet: one(6), table: one(8), respace: one(5),
+		indent: one(4), quote: one(4), blanks: one(3), eol: pick("\r\n", "\n", "\n"),
+		bullet: one(6), table: one(8), respace: one(5),
 	}
 }
 
@@ -176,10 +160,8 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 		}
 		block = append(block, head...)
 		pub, priv := wrap(b64(f.body), 64), wrap(b64(f.priv), 64)
-		block = append(block, fmt.Sprintf("Public-Lines: %d", len(pub)))
-		block = append(block, pub...)
-		block = append(block, fmt.Sprintf("Private-Lines: %d", len(priv)))
-		block = append(block, priv...)
+		block = slices.Concat(block, []string{fmt.Sprintf("Public-Lines: %d", len(pub))}, pub,
+			[]string{fmt.Sprintf("Private-Lines: %d", len(priv))}, priv)
 		if !m.dropEnd {
 			block = append(block, fmt.Sprintf("Private-MAC: %x", randomBytes(32)))
 		}
@@ -261,7 +243,7 @@ func Embed(f Form, m Mutation, rng *mrand.Rand, before, after []string) Case {
 	c.Lines = append(c.Lines, m.Render(f, rng)...)
 	c.Last = len(c.Lines)
 	c.Lines = append(c.Lines, after...)
-	c.Text = strings.Join(c.Lines, m.eol()) + m.eol()
+	c.Text = strings.Join(c.Lines, m.eol) + m.eol
 	return c
 }
 
@@ -272,8 +254,7 @@ func Generate(t testing.TB, rng *mrand.Rand) Case {
 		AccesBefore[rng.IntN(len(AccesBefore))], AccesAfter[rng.IntN(len(AccesAfter))])
 }
 
-// Leaked returns the first word of 12 characters or more (shorter ones
-// occur by chance) of the key block found in out, or "".
+// Leaked is the first word of the key block found in out, or "" (12 characters or more: not by chance).
 func (c Case) Leaked(out string) string {
 	for _, l := range c.Block() {
 		for _, w := range strings.FieldsFunc(l, unicode.IsSpace) {
@@ -292,5 +273,5 @@ func (c Case) PlantIn(base string, rng *mrand.Rand) string {
 	lines := strings.Split(strings.TrimSuffix(base, "\n"), "\n")
 	at := rng.IntN(len(lines) + 1)
 	out := slices.Concat(lines[:at], c.Block(), lines[at:])
-	return strings.Join(out, c.Mut.eol()) + c.Mut.eol()
+	return strings.Join(out, c.Mut.eol) + c.Mut.eol
 }

@@ -1,8 +1,7 @@
-// Package leak finds the lines of a text that are private key material.
-// A pasted key is rarely intact (rewrapped, quoted, re-cased, cut), so the
-// detector looks for what proves a key (a BEGIN/END "… PRIVATE KEY" line,
-// even cut, a PuTTY or Proc-Type/DEK-Info header, base64 decoding to
-// "openssh-key-v1" or a DER private key) and takes the block around it.
+// Package leak finds the lines of a text that are private key material:
+// a pasted key is rarely intact, so what proves a key (a BEGIN/END "…
+// PRIVATE KEY" line, even cut, a PuTTY or Proc-Type/DEK-Info header, base64
+// of "openssh-key-v1" or of a DER private key) marks the block around it.
 // Public keys, certificates and signatures are never reported. The work is
 // linear: each line is classified once, each look ahead is bounded.
 package leak
@@ -11,6 +10,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"html"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -144,7 +144,6 @@ type doc struct {
 	work   int // bytes of lines read: the tests check it grows as the text does
 }
 
-// pos is a line's index and start offset.
 type pos struct{ i, off int }
 
 func (d *doc) next(p pos) pos {
@@ -202,11 +201,10 @@ func (d *doc) scan() {
 	run, puttyRun := -1, -1
 	for p := (pos{}); p.i < len(d.kinds); {
 		k := d.kinds[p.i]
-		found, last := false, p // a key's first lines, from p to last
+		var found bool
+		var last pos // a key's first lines, from p to last
 		switch k {
-		case whole, encrypted, puttyKey, puttyMAC:
-			found = true
-		case begin, end:
+		case whole, encrypted, puttyKey, puttyMAC, begin, end:
 			last, found = d.marker(p)
 		default:
 			last, found = d.headless(p)
@@ -243,7 +241,7 @@ func (d *doc) scan() {
 	}
 }
 
-// nextFilled returns the first non-blank line after p, within maxGap.
+// nextFilled is the first non-blank line after p, within maxGap.
 func (d *doc) nextFilled(p pos) (pos, bool) {
 	for gap := 0; gap <= maxGap; gap++ {
 		if p = d.next(p); p.i >= len(d.kinds) || d.kinds[p.i] != blank {
@@ -280,8 +278,7 @@ func (d *doc) block(p pos, ppk bool) pos {
 	return p
 }
 
-// marker confirms a BEGIN or END line at p and returns its last line
-// (the next one for a cut marker).
+// marker confirms a BEGIN or END line at p and returns its last line.
 func (d *doc) marker(p pos) (pos, bool) {
 	word := map[kind]string{begin: "BEGIN", end: "END"}[d.kinds[p.i]]
 	if word == "" {
@@ -339,17 +336,12 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 		if p, ok = d.nextFilled(p); !ok {
 			return p, false
 		}
-		for _, r := range d.line(p) {
-			switch {
-			case want == "":
-				return p, true
-			case unicode.IsSpace(r):
-			case r != rune(want[0]):
-				return p, false
-			default:
-				want = want[1:]
-			}
+		c := dropSpaces(d.line(p))
+		n := min(len(c), len(want))
+		if c[:n] != want[:n] {
+			return p, false
 		}
+		want = want[n:]
 	}
 	return p, true
 }
@@ -391,8 +383,7 @@ func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 		if q, ok = d.nextFilled(q); !ok || d.kinds[q.i] != b64 {
 			break
 		}
-		s := d.line(q)
-		last, more = q, take(s)
+		last, more = q, take(d.line(q))
 	}
 	var raw [derChars / 4 * 3]byte
 	m, _ := base64.StdEncoding.Decode(raw[:], chars[:n/4*4])
@@ -484,7 +475,7 @@ func isWord(w string) bool {
 }
 
 // named reads a compact line for a BEGIN or END (word) private key
-// marker: whole, or cut (it may go on on the next line).
+// marker, whole or cut (going on on the next line).
 func named(c, word string) (whole, cut bool) {
 	switch i := strings.Index(c, "-"+word); {
 	case i >= 0:
@@ -501,15 +492,14 @@ func named(c, word string) (whole, cut bool) {
 	return i <= maxKindLen && !strings.Contains(c[:i], "-"), false
 }
 
-// strip removes indentation, "> " quotes, code marks, quotes, table
-// pipes and list markers around a pasted line.
+// strip removes a pasted line's indentation, quotes, code marks, pipes and list markers.
 func strip(s string) string {
 	for {
 		t := strings.TrimFunc(s, func(r rune) bool {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		t = t[listMarker(t):]
+		t = t[len(listMarker.FindString(t)):]
 		if len(t) == len(s) {
 			return t
 		}
@@ -517,25 +507,8 @@ func strip(s string) string {
 	}
 }
 
-// listMarker is the length of the list marker opening s ("- ", "12. "), or 0.
-func listMarker(s string) int {
-	i := 0
-	for i < len(s) && i < 4 && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	switch {
-	case i == 0 && len(s) >= 2 && strings.IndexByte("-*+", s[0]) >= 0:
-		i = 1
-	case i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')'):
-		i++
-	default:
-		return 0
-	}
-	if i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		return i + 1
-	}
-	return 0
-}
+// listMarker opens a list item ("- ", "12. ").
+var listMarker = regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`)
 
 // compact is s upper-cased without spaces, format characters and marks.
 func compact(s string) string {
@@ -574,8 +547,7 @@ func looseB64(s string) bool {
 	return n >= 16 && n >= 8*pieces
 }
 
-// derStart reports whether base64 characters (12 at most) may open a DER
-// private key: a SEQUENCE of an INTEGER or a SEQUENCE.
+// derStart: base64 characters (12 at most) that may open a SEQUENCE of an INTEGER or a SEQUENCE.
 func derStart(chars []byte) bool {
 	var raw [9]byte
 	n, _ := base64.StdEncoding.Decode(raw[:], chars)
@@ -618,8 +590,7 @@ func derPrivate(b []byte) bool {
 	return false
 }
 
-// OID prefixes of PKCS#8 encryption: PKCS#5 (1.2.840.113549.1.5) and
-// PKCS#12 PBE (1.2.840.113549.1.12.1).
+// OID prefixes of PKCS#8 encryption: PKCS#5 (1.2.840.113549.1.5), PKCS#12 PBE (….12.1).
 var (
 	pbes   = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05}
 	pkcs12 = []byte{0x06, 0x0a, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01}

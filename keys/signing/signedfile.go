@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -66,17 +67,13 @@ func (f *SignedFile) Inert() bool {
 	if f.Sig == nil || f.Err != nil {
 		return false
 	}
-	for _, field := range f.Sig.textFields() {
-		// A field is bytes: a key's raw DER or openssh-key-v1 is still a key.
-		if leak.Has(field) || leak.Has(base64.StdEncoding.EncodeToString([]byte(field))) {
-			return false
-		}
-	}
-	return true
+	// A field is bytes: a key's raw DER or openssh-key-v1 is still a key.
+	return !slices.ContainsFunc(f.Sig.textFields(), func(field string) bool {
+		return leak.Has(field) || leak.Has(base64.StdEncoding.EncodeToString([]byte(field)))
+	})
 }
 
-// SplitSigned finds the signature of an acces.md; as sed does, the first
-// line exactly the marker cuts the file.
+// SplitSigned cuts an acces.md as sed does: at the first line exactly the marker.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
 	off, no := 0, 0
@@ -86,10 +83,14 @@ func SplitSigned(data []byte) *SignedFile {
 		if string(line) == SigMarker {
 			f.Message = data[:off]
 			f.Claimed, f.From = true, no
-			if f.Err == nil {
-				f.Line = no
+			sig, at, err := f.parseBlock(data[off+len(l):], no)
+			switch {
+			case f.Err != nil: // a stray line above keeps its earlier report
+			case err != nil:
+				f.Line, f.Err = at, err
+			default:
+				f.Line, f.Sig = no, sig
 			}
-			f.parseBlock(data[off+len(l):], no)
 			return f
 		}
 		if f.Err == nil && stray(line) {
@@ -107,25 +108,17 @@ func stray(l []byte) bool {
 	return bytes.Contains(l, []byte("pret:signature")) || string(t) == armorBegin || string(t) == armorEnd
 }
 
-// parseBlock reads what follows the marker as goldmark does: one fenced
-// block between blank lines. The armour comes from the file's own lines.
-func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
+// parseBlock reads what follows the marker as goldmark does, one fenced block
+// between blank lines, the armour from the file's own lines; or a refusal and its line.
+func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, error) {
 	f.To = markerLine
-	fail := func(line int, err error) {
-		if f.Err == nil { // a stray line above keeps its earlier report
-			f.Line, f.Err = line, err
-		}
-		f.Sig = nil
+	failAt := func(line int, err error) (*Signature, int, error) {
+		return nil, line, fmt.Errorf("%w (ligne %d)", err, line)
 	}
-	failAt := func(line int, err error) { fail(line, fmt.Errorf("%w (ligne %d)", err, line)) }
 	if len(rest) > maxBlockText {
-		fail(markerLine, fmt.Errorf("%w : trop long pour une signature", ErrBadArmor))
-		return
+		return nil, markerLine, bad("trop long pour une signature")
 	}
-	lines := strings.SplitAfter(string(rest), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
+	lines := slices.Collect(strings.Lines(string(rest)))
 	start := 0 // the first line that is not blank: where the first block starts
 	for start < len(lines) && blank(lines[start]) {
 		start++
@@ -137,79 +130,55 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) {
 			at++
 		}
 		if at == start {
-			failAt(markerLine, ErrMisplacedMarker)
-		} else {
-			failAt(markerLine+1+at, ErrTrailing)
+			return failAt(markerLine, ErrMisplacedMarker)
 		}
-		return
+		return failAt(markerLine+1+at, ErrTrailing)
 	}
-	lineOf := func(off int) int { return markerLine + 1 + strings.Count(string(rest[:off]), "\n") }
 	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
 	if first == nil {
-		fail(markerLine, ErrNoBlock)
-		return
+		return nil, markerLine, ErrNoBlock
 	}
 	code, fenced := first.(*ast.FencedCodeBlock)
 	switch {
 	case fenced:
 	case strings.TrimRight(lines[start], " \t\r\n") == armorBegin:
-		failAt(markerLine+1+start, ErrNoFence)
-		return
+		return failAt(markerLine+1+start, ErrNoFence)
 	case first.Kind() == ast.KindCodeBlock:
-		failAt(markerLine+1+start, ErrIndented)
-		return
+		return failAt(markerLine+1+start, ErrIndented)
 	default:
-		failAt(markerLine, ErrMisplacedMarker)
-		return
+		return failAt(markerLine, ErrMisplacedMarker)
 	}
-	body := code.Lines()
-	open := start
-	if body.Len() > 0 {
-		open = lineOf(body.At(0).Start) - markerLine - 2
+	open, end := start, start+1 // the fences: around the content, or in a row
+	if body := code.Lines(); body.Len() > 0 {
+		index := func(off int) int { return strings.Count(string(rest[:off]), "\n") }
+		open, end = index(body.At(0).Start)-1, index(body.At(body.Len()-1).Start)+1
 	}
 	if open != start { // something a renderer does not show, as a link definition
-		failAt(markerLine, ErrMisplacedMarker)
-		return
-	}
-	end := open + 1 // the line after the content: the closing fence
-	if body.Len() > 0 {
-		end = lineOf(body.At(body.Len()-1).Start) - markerLine
+		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	f.To = markerLine + min(1+end, len(lines))
-	if next := first.NextSibling(); next != nil {
+	if first.NextSibling() != nil {
 		at := end + 1
 		for at < len(lines) && blank(lines[at]) {
 			at++
 		}
-		failAt(markerLine+1+at, ErrTrailing)
-		return
+		return failAt(markerLine+1+at, ErrTrailing)
 	}
 	armour := lines[open+1 : min(end, len(lines))]
 	at := markerLine + 1 + open // the line an unreadable armour is reported at
-	for len(armour) > 0 && blank(armour[0]) {
-		armour = armour[1:]
-	}
-	if len(armour) > 0 {
-		at = markerLine + 1 + end - len(armour)
+	if i := slices.IndexFunc(armour, func(l string) bool { return !blank(l) }); i >= 0 {
+		armour, at = armour[i:], markerLine+1+end-(len(armour)-i)
 	}
 	for len(armour) > 0 && blank(armour[len(armour)-1]) {
 		armour = armour[:len(armour)-1]
 	}
-	for i, l := range armour[:max(len(armour)-1, 0)] {
-		if strings.TrimRight(l, "\r\n") == armorEnd {
-			failAt(at+i+1, ErrAfterEnd)
-			return
-		}
+	isEnd := func(l string) bool { return strings.TrimRight(l, "\r\n") == armorEnd }
+	if i := slices.IndexFunc(armour[:max(len(armour)-1, 0)], isEnd); i >= 0 {
+		return failAt(at+i+1, ErrAfterEnd)
 	}
 	sig, err := ParseArmor([]byte(strings.Join(armour, "")))
-	if err != nil {
-		fail(at, err)
-		return
-	}
-	if f.Err == nil {
-		f.Sig = sig
-	}
+	return sig, at, err
 }
 
 const (
@@ -242,8 +211,7 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	return AttachSignature(msg, sig), nil
 }
 
-// SignedLen is SignFile's length for an ed25519 key, so a file over a
-// size cap is refused before the passphrase is asked.
+// SignedLen is SignFile's length for an ed25519 key: a size cap is checked before the passphrase.
 func SignedLen(message []byte) int {
 	return len(message) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
 }

@@ -42,12 +42,10 @@ var (
 
 // Signature is one SSHSIG signature, parsed as OpenSSH parses it.
 type Signature struct {
-	reserved        []byte
-	version         uint32
-	pub             ssh.PublicKey
-	namespace, hash string
-	sig             *ssh.Signature
-	blob            []byte // the wire form, exactly as read or made
+	w    wireSig
+	pub  ssh.PublicKey
+	sig  *ssh.Signature
+	blob []byte // the wire form, exactly as read or made
 }
 
 // PublicKey is the key the signature names; it means nothing until Verify succeeds.
@@ -60,8 +58,6 @@ func (s *Signature) Key() ssh.PublicKey {
 	}
 	return s.pub
 }
-
-func (s *Signature) Namespace() string { return s.namespace }
 
 // Armor is the signature as ssh-keygen writes it.
 func (s *Signature) Armor() []byte {
@@ -76,24 +72,21 @@ func (s *Signature) Armor() []byte {
 // Verify checks the signature over msg for SigNamespace by the key it
 // carries, as sshsig_wrap_verify does; the caller still compares the key.
 func (s *Signature) Verify(msg []byte) error {
-	if s.namespace != SigNamespace {
+	if s.w.Namespace != SigNamespace {
 		return ErrNamespace
 	}
-	if strings.HasPrefix(s.sig.Format, "sk-") || s.sig.Format == webauthnSK {
-		if s.sig.Rest[0]&flagUserPresent == 0 {
-			return ErrNoUserPresence
-		}
+	sk := strings.HasPrefix(s.sig.Format, "sk-") || s.sig.Format == webauthnSK
+	if sk && s.sig.Rest[0]&flagUserPresent == 0 {
+		return ErrNoUserPresence
 	}
-	var err error
-	if s.sig.Format == webauthnSK {
-		err = s.verifyWebAuthn(msg)
-	} else {
-		sig := &sshsig.Signature{Version: s.version, PublicKey: s.pub, Namespace: s.namespace,
-			HashAlgorithm: sshsig.HashAlgorithm(s.hash), Signature: s.sig}
-		err = sshsig.Verify(bytes.NewReader(msg), sig, s.pub, sig.HashAlgorithm, SigNamespace)
+	ok := s.sig.Format == webauthnSK && s.webauthnOK(msg)
+	if s.sig.Format != webauthnSK {
+		sig := &sshsig.Signature{Version: s.w.Version, PublicKey: s.pub, Namespace: s.w.Namespace,
+			HashAlgorithm: sshsig.HashAlgorithm(s.w.Hash), Signature: s.sig}
+		ok = sshsig.Verify(bytes.NewReader(msg), sig, s.pub, sig.HashAlgorithm, SigNamespace) == nil
 	}
 	switch {
-	case err == nil:
+	case ok:
 		return nil
 	case nonCanonical(s.sig):
 		return ErrNonCanonical
@@ -109,7 +102,7 @@ const (
 )
 
 func (s *Signature) textFields() []string {
-	fields := []string{s.namespace, string(s.reserved)}
+	fields := []string{s.w.Namespace, string(s.w.Reserved)}
 	if c, ok := s.pub.(*ssh.Certificate); ok {
 		fields = append(append(fields, c.KeyId), c.ValidPrincipals...)
 		for _, m := range []map[string]string{c.CriticalOptions, c.Extensions} {
@@ -120,9 +113,8 @@ func (s *Signature) textFields() []string {
 	}
 	if s.sig.Format == webauthnSK {
 		var w webauthnFields
-		if ssh.Unmarshal(s.sig.Rest, &w) == nil {
-			fields = append(fields, w.Origin, string(w.ClientData), string(w.Extensions))
-		}
+		ssh.Unmarshal(s.sig.Rest, &w) // parseSig read them
+		fields = append(fields, w.Origin, string(w.ClientData), string(w.Extensions))
 	}
 	return fields
 }
@@ -133,12 +125,12 @@ func (s *Signature) textFields() []string {
 // marker is not read.
 func ParseArmor(b []byte) (*Signature, error) {
 	if len(b) > 2*maxSigBlob {
-		return nil, fmt.Errorf("%w : trop long", ErrBadArmor)
+		return nil, bad("trop long")
 	}
 	body, begins := strings.CutPrefix(string(b), armorBegin+"\n")
 	body, _, ends := strings.Cut("\n"+body, "\n"+armorEnd) // at a line's start
 	if !begins || !ends {
-		return nil, fmt.Errorf("%w : lignes BEGIN/END SSH SIGNATURE absentes ou altérées", ErrBadArmor)
+		return nil, bad("lignes BEGIN/END SSH SIGNATURE absentes ou altérées")
 	}
 	enc := strings.Map(func(r rune) rune {
 		if strings.ContainsRune(" \t\n\r\v\f", r) { // C isspace
@@ -148,7 +140,7 @@ func ParseArmor(b []byte) (*Signature, error) {
 	}, body)
 	blob, err := base64.StdEncoding.Strict().DecodeString(enc)
 	if err != nil || len(blob) == 0 {
-		return nil, fmt.Errorf("%w : base64 invalide", ErrBadArmor)
+		return nil, bad("base64 invalide")
 	}
 	return parseBlob(blob)
 }
@@ -165,87 +157,70 @@ type wireSig struct {
 	Rest      []byte `ssh:"rest"`
 }
 
+func bad(why string) error { return fmt.Errorf("%w : %s", ErrBadArmor, why) }
+
 // parseBlob reads a blob as sshsig_wrap_verify does, naming each refusal.
 func parseBlob(blob []byte) (*Signature, error) {
-	bad := func(why string) (*Signature, error) { return nil, fmt.Errorf("%w : %s", ErrBadArmor, why) }
 	if len(blob) > maxSigBlob {
-		return bad("trop long")
+		return nil, bad("trop long")
 	}
+	blob = bytes.Clone(blob)
 	var w wireSig
 	switch err := ssh.Unmarshal(blob, &w); {
 	case !bytes.HasPrefix(blob, []byte("SSHSIG")):
-		return bad("ce n'est pas une signature SSHSIG")
+		return nil, bad("ce n'est pas une signature SSHSIG")
 	case err != nil:
-		return bad("champs de la signature tronqués ou mal formés")
+		return nil, bad("champs de la signature tronqués ou mal formés")
 	case w.Version > 1:
-		return bad(fmt.Sprintf("version %d de SSHSIG, plus récente que la version 1 qu'OpenSSH et pret lisent", w.Version))
+		return nil, bad(fmt.Sprintf("version %d de SSHSIG, plus récente que la version 1 qu'OpenSSH et pret lisent",
+			w.Version))
 	case len(w.Rest) > 0:
-		return bad("des octets suivent la signature") // sshsig.c: "Signature contains trailing data"
+		return nil, bad("des octets suivent la signature") // sshsig.c: "Signature contains trailing data"
 	case w.Hash != "sha256" && w.Hash != "sha512":
-		return bad("algorithme de hachage autre que sha256 ou sha512")
+		return nil, bad("algorithme de hachage autre que sha256 ou sha512")
 	}
 	pub, err := ssh.ParsePublicKey(w.PublicKey)
 	if err != nil {
-		return bad("clé publique illisible")
+		return nil, bad("clé publique illisible")
 	}
 	sig, err := parseSig(pub, w.Signature)
 	if err != nil {
 		return nil, err
 	}
-	return &Signature{reserved: w.Reserved, version: w.Version, pub: pub, namespace: w.Namespace, hash: w.Hash, sig: sig, blob: bytes.Clone(blob)}, nil
+	return &Signature{w: w, pub: pub, sig: sig, blob: blob}, nil
 }
 
 // parseSig reads the signature field as OpenSSH does: the key's type, its fields, nothing more.
 func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
-	bad := func(why string) (*ssh.Signature, error) { return nil, fmt.Errorf("%w : %s", ErrBadArmor, why) }
 	var sig ssh.Signature
 	if err := ssh.Unmarshal(field, &sig); err != nil {
-		return bad("champ de signature mal formé")
+		return nil, bad("champ de signature mal formé")
 	}
 	switch t := (&Signature{pub: pub}).Key().Type(); {
 	case t == ssh.KeyAlgoRSA && sig.Format == ssh.KeyAlgoRSA:
-		return bad("signature RSA SHA-1 (ssh-rsa), refusée par OpenSSH : signez avec rsa-sha2-512")
+		return nil, bad("signature RSA SHA-1 (ssh-rsa), refusée par OpenSSH : signez avec rsa-sha2-512")
 	case t == ssh.KeyAlgoRSA && (sig.Format == ssh.KeyAlgoRSASHA256 || sig.Format == ssh.KeyAlgoRSASHA512),
 		t == skECDSA && sig.Format == webauthnSK,
 		t == sig.Format:
 	default:
-		return bad("le type de la signature n'est pas celui de sa clé")
+		return nil, bad("le type de la signature n'est pas celui de sa clé")
 	}
-	// What follows the signature bytes (PROTOCOL.u2f): read whole.
-	trailing := "des octets restent après la signature"
-	switch sig.Format {
-	case skEd25519, skECDSA: // flags, counter
-		switch {
-		case len(sig.Rest) < 5:
-			return bad("champs de la clé de sécurité tronqués")
-		case len(sig.Rest) > 5:
-			return bad(trailing)
-		}
-	case webauthnSK:
-		var f webauthnFields
-		switch err := ssh.Unmarshal(sig.Rest, &f); {
-		case err != nil:
-			return bad("champs de la clé de sécurité tronqués")
-		case len(f.Rest) > 0:
-			return bad(trailing)
-		}
-	default:
-		if len(sig.Rest) > 0 {
-			return bad(trailing)
-		}
+	// What follows the signature (PROTOCOL.u2f) and an ECDSA (r, s) are read whole.
+	var w webauthnFields
+	var rs struct {
+		R, S *big.Int
+		Rest []byte `ssh:"rest"`
 	}
-	// The inner ECDSA value (r, s) is read whole too.
-	if strings.Contains(sig.Format, "ecdsa") {
-		var rs struct {
-			R, S *big.Int
-			Rest []byte `ssh:"rest"`
-		}
-		switch err := ssh.Unmarshal(sig.Blob, &rs); {
-		case err != nil:
-			return bad("champ de signature mal formé")
-		case len(rs.Rest) > 0:
-			return bad(trailing)
-		}
+	sk, webauthn := sig.Format == skEd25519 || sig.Format == skECDSA, sig.Format == webauthnSK
+	switch {
+	case sk && len(sig.Rest) < 5, webauthn && ssh.Unmarshal(sig.Rest, &w) != nil:
+		return nil, bad("champs de la clé de sécurité tronqués")
+	case sk && len(sig.Rest) > 5, len(w.Rest) > 0, !sk && !webauthn && len(sig.Rest) > 0:
+		return nil, bad("des octets restent après la signature")
+	case strings.Contains(sig.Format, "ecdsa") && ssh.Unmarshal(sig.Blob, &rs) != nil:
+		return nil, bad("champ de signature mal formé")
+	case len(rs.Rest) > 0:
+		return nil, bad("des octets restent après la signature")
 	}
 	return &sig, nil
 }
@@ -260,55 +235,41 @@ type webauthnFields struct {
 	Rest       []byte `ssh:"rest"`
 }
 
-// verifyWebAuthn checks a WebAuthn signature (x/crypto/ssh does not) as
-// ssh-ecdsa-sk.c does: clientData's prefix compared as bytes.
-func (s *Signature) verifyWebAuthn(msg []byte) error {
+// webauthnOK checks a WebAuthn signature (x/crypto/ssh does not) as ssh-ecdsa-sk.c
+// does, clientData's prefix compared as bytes; parseSig read its fields.
+func (s *Signature) webauthnOK(msg []byte) bool {
 	var f webauthnFields
-	if err := ssh.Unmarshal(s.sig.Rest, &f); err != nil {
-		return err
-	}
+	var rs struct{ R, S *big.Int }
 	var key struct {
 		Type, Curve string
 		Q           []byte
 		App         string
 	}
-	if err := ssh.Unmarshal(s.Key().Marshal(), &key); err != nil || key.Type != skECDSA {
-		return errors.New("webauthn: not an sk-ecdsa key")
-	}
+	ssh.Unmarshal(s.sig.Rest, &f)
+	ssh.Unmarshal(s.sig.Blob, &rs)
+	ssh.Unmarshal(s.Key().Marshal(), &key)
 	const attested, hasExtensions = 0x40, 0x80
 	if strings.Contains(f.Origin, `"`) || f.Flags&attested != 0 || (f.Flags&hasExtensions != 0) != (len(f.Extensions) > 0) {
-		return errors.New("webauthn: bad flags or origin")
+		return false
 	}
-	hf := sshsig.HashAlgorithm(s.hash).Hash()
+	hf := sshsig.HashAlgorithm(s.w.Hash).Hash()
 	hf.Write(msg)
 	data := append([]byte("SSHSIG"), ssh.Marshal(struct {
 		Namespace, Reserved, Hash string
 		Digest                    []byte
-	}{SigNamespace, "", s.hash, hf.Sum(nil)})...)
+	}{SigNamespace, "", s.w.Hash, hf.Sum(nil)})...)
 	prefix := `{"type":"webauthn.get","challenge":"` + base64.RawURLEncoding.EncodeToString(data) + `","origin":"` + f.Origin + `"`
-	if !bytes.HasPrefix(f.ClientData, []byte(prefix)) {
-		return errors.New("webauthn: clientData does not hold the signed data")
-	}
-	// An sk-ecdsa key (checked above): x/crypto/ssh read and checked its point.
+	// x/crypto/ssh read and checked the key's point.
 	ec := s.Key().(ssh.CryptoPublicKey).CryptoPublicKey().(*ecdsa.PublicKey)
-	var rs struct{ R, S *big.Int }
-	if err := ssh.Unmarshal(s.sig.Blob, &rs); err != nil {
-		return err
-	}
 	app, client := sha256.Sum256([]byte(key.App)), sha256.Sum256(f.ClientData)
 	signed := append(app[:], f.Flags, byte(f.Counter>>24), byte(f.Counter>>16), byte(f.Counter>>8), byte(f.Counter))
 	signed = append(append(signed, f.Extensions...), client[:]...)
 	digest := sha256.Sum256(signed)
-	if !ecdsa.Verify(ec, digest[:], rs.R, rs.S) {
-		return errors.New("webauthn: signature did not verify")
-	}
-	return nil
+	return bytes.HasPrefix(f.ClientData, []byte(prefix)) && ecdsa.Verify(ec, digest[:], rs.R, rs.S)
 }
 
-var ed25519Order = func() *big.Int {
-	l, _ := new(big.Int).SetString("7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
-	return l
-}()
+var ed25519Order, _ = new(big.Int).SetString(
+	"7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
 
 // nonCanonical reports an ed25519 S >= L, the base point's order.
 func nonCanonical(sig *ssh.Signature) bool {

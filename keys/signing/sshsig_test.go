@@ -554,13 +554,13 @@ func FuzzParseBlob(f *testing.F) {
 			}
 			return
 		}
-		again := signingtest.Blob{Version: s.version, PublicKey: s.pub.Marshal(), Namespace: s.namespace,
-			Reserved: string(s.reserved), Hash: s.hash, Signature: ssh.Marshal(s.sig)}.Marshal()
+		again := signingtest.Blob{Version: s.w.Version, PublicKey: s.pub.Marshal(), Namespace: s.w.Namespace,
+			Reserved: string(s.w.Reserved), Hash: s.w.Hash, Signature: ssh.Marshal(s.sig)}.Marshal()
 		if !bytes.Equal(again, blob) {
 			t.Fatalf("blob %x read as %x", blob, again)
 		}
-		if s.hash != "sha256" && s.hash != "sha512" || s.version > 1 {
-			t.Fatalf("hash %q, version %d accepted", s.hash, s.version)
+		if s.w.Hash != "sha256" && s.w.Hash != "sha512" || s.w.Version > 1 {
+			t.Fatalf("hash %q, version %d accepted", s.w.Hash, s.w.Version)
 		}
 		sk := s.sig.Format == skEd25519 || s.sig.Format == skECDSA || s.sig.Format == webauthnSK
 		if sk && len(s.sig.Rest) < 5 || !sk && len(s.sig.Rest) > 0 {
