@@ -267,8 +267,13 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			// <script/> opens a script all the same: HTML ignores the /.
-			if name, _ := z.TagName(); string(name) == "script" || string(name) == "style" {
+			switch name, _ := z.TagName(); string(name) {
+			case "script", "style":
 				raw = string(name)
+			case "br": // a line break, as a backslash at a line's end
+				if i := sort.SearchInts(starts, at+1) - 1; raw == "" && i >= 0 && i < len(segs) {
+					add(i, " ")
+				}
 			}
 		case html.EndTagToken:
 			raw = ""
