@@ -124,6 +124,10 @@ func TestCRLFSignedFileIsOnlyBadSignature(t *testing.T) {
 		if len(r.Problems) != 1 || r.Problems[0].Code != "bad-signature" {
 			t.Fatalf("page %d in CRLF: %+v\n%s", i, r.Problems, crlf)
 		}
+		// The message names the cause (outside tester, stop 27).
+		if !strings.Contains(r.Problems[0].Message, "converties en CRLF") {
+			t.Fatalf("page %d in CRLF: %q", i, r.Problems[0].Message)
+		}
 	}
 }
 

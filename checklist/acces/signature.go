@@ -34,6 +34,8 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		err      error
 		fix, msg string
 	}{
+		{signing.ErrCRLF, "remettez des fins de ligne LF (par exemple « dos2unix acces.md »), ou " + again,
+			"les fins de ligne ont été converties en CRLF (Windows) après la signature : le fichier n'est plus celui qui a été signé"},
 		{signing.ErrStray, "retirez-la, puis " + again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)"},
 		{signing.ErrMisplacedMarker, "retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis " + again,
 			"la marque <!-- pret:signature --> est suivie de texte au lieu d'un bloc de signature, et ce texte ne serait pas signé"},

@@ -26,6 +26,7 @@ const SigMarker = "<!-- pret:signature -->"
 var (
 	ErrUnsigned        = errors.New("le fichier n'est pas signé")
 	ErrStray           = errors.New("marque ou bloc de signature hors de sa place")
+	ErrCRLF            = errors.New("les fins de ligne ont été converties en CRLF (Windows) après la signature")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
 	ErrTrailing        = errors.New("du texte suit le bloc de signature")
 	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
@@ -92,6 +93,10 @@ func SplitSigned(data []byte) *SignedFile {
 				f.Line, f.Sig = no, sig
 			}
 			return f
+		}
+		if f.Err == nil && string(line) == SigMarker+"\r" { // sed finds no marker either
+			f.Claimed, f.Line = true, no
+			f.Err = fmt.Errorf("%w (ligne %d)", ErrCRLF, no)
 		}
 		if f.Err == nil && stray(line) {
 			f.Claimed, f.Line = true, no
