@@ -51,8 +51,10 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 			if wait <= 0 {
 				return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", wait)
 			}
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return usageError("donnez le dossier des livrables", "dossier introuvable : %s", dir)
+			if st, err := os.Stat(dir); err != nil {
+				return usageError("donnez le dossier des livrables", "dossier introuvable : %s", checklist.Escape(dir))
+			} else if !st.IsDir() {
+				return usageError("donnez le dossier qui contient sommeil.sbatch, pas un fichier", "%s n'est pas un dossier", checklist.Escape(dir))
 			}
 			files := livrables.Check(dir, livrables.Options{
 				Given:  sbatch.Given{Partition: a.cfg.Partition, Account: a.cfg.Account},
