@@ -138,3 +138,46 @@ func TestRedactCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestOneLineOfABlockDressed: with its BEGIN and END in place, a key
+// keeps every line whatever one line or an inserted line carries (second
+// outside tester, stop 27: a label on the seed line left it out).
+func TestOneLineOfABlockDressed(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(27, 3))
+	dress := []func(string) string{
+		func(l string) string { return "Date de la demande : " + l },
+		func(l string) string { return l[:len(l)/2] + "\u200b" + l[len(l)/2:] },
+		func(l string) string { return "**" + l + "**" },
+		func(l string) string { return "<span></span>" + l },
+		func(l string) string { return l[:len(l)/2] + "&shy;" + l[len(l)/2:] },
+		func(l string) string { return `x="` + l + `"` },
+		func(l string) string { return "#SBATCH --output=" + l },
+		func(l string) string { return "16: " + l },
+		func(l string) string { return l + `\` },
+		func(l string) string { return l + "<br>" },
+		func(l string) string { return l[:len(l)/2] + "<!--\n-->" + l[len(l)/2:] },
+		func(l string) string { return l + "\n[//]: # (x)" },
+	}
+	for range 20 {
+		for _, f := range keytest.Forms(t) {
+			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+			if !opens(block) || len(block) < 4 || len(block) > maxBlock || classify(strip(block[len(block)-1])) != end {
+				continue
+			}
+			for _, d := range dress {
+				i := 1 + rng.IntN(len(block)-2)
+				if strip(block[i]) == "" {
+					continue
+				}
+				lines := slices.Clone(block)
+				lines[i] = d(lines[i])
+				text := "Date :\n" + strings.Join(lines, "\n") + "\nfin\n"
+				got := Lines(text)
+				n := strings.Count(text, "\n")
+				if want := n - 2; len(got) != want || got[0] != 2 {
+					t.Fatalf("%s: %d lines reported of %d (%v)\n%s", f.Name, len(got), want, got, text)
+				}
+			}
+		}
+	}
+}

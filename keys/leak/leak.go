@@ -133,6 +133,7 @@ const magic = "b3BlbnNzaC1rZXktdjE"
 // DER (its first elements fit in 48 bytes), the longest kind ("SSH2ENCRYPTED").
 const (
 	maxGap     = 8
+	maxBlock   = 400 // lines of a key: RSA 16384 bits in base64 lines of 64
 	derChars   = 64
 	maxKindLen = 16
 )
@@ -270,12 +271,34 @@ func (d *doc) block(p pos, ppk bool) pos {
 			}
 			fallthrough
 		default:
+			// A line no rule reads (a label, a markup, a comment) inside a
+			// key that goes on to its END is still the key's.
+			if q, ok := d.closing(p, ppk); ok {
+				d.mark(from, q.i)
+				return d.next(q)
+			}
 			d.mark(from, last)
 			return p
 		}
 	}
 	d.mark(from, last)
 	return p
+}
+
+// closing looks, within maxBlock lines from p, for the END (or PuTTY's
+// Private-MAC) of the block being read, before any other key starts.
+func (d *doc) closing(p pos, ppk bool) (pos, bool) {
+	for n := 0; n < maxBlock && p.i < len(d.kinds); n, p = n+1, d.next(p) {
+		switch k := d.kinds[p.i]; {
+		case !ppk && k == end, ppk && k == puttyMAC:
+			if q, ok := d.marker(p); ok {
+				return q, true
+			}
+		case n > 0 && (k == begin || k == whole || k == puttyKey && !ppk):
+			return p, false
+		}
+	}
+	return p, false
 }
 
 // marker confirms a BEGIN or END line at p and returns its last line.
