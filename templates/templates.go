@@ -79,14 +79,10 @@ func Render(text string, a Access) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modèle d'acces.md refusé : %w", err)
 	}
-	label := "Date de la demande du compte d'accès"
-	if a.Verified {
-		label = "Date de la vérification du compte d'accès"
-	}
 	data := map[string]any{
 		"Titre":          a.SessionTitle,
 		"Seance":         SessionWhen(a.SessionDay, a.Start, a.End),
-		"LibelleDate":    label,
+		"LibelleDate":    "Date de la " + map[bool]string{true: "vérification", false: "demande"}[a.Verified] + " du compte d'accès",
 		"Date":           a.Date.Format("2006-01-02"),
 		"Statut":         map[bool]string{true: "verifie", false: "demande"}[a.Verified],
 		"ClePublique":    a.PublicKey,
