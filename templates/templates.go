@@ -13,6 +13,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys/leak"
 )
@@ -78,21 +79,17 @@ func Render(text string, a Access) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modèle d'acces.md refusé : %w", err)
 	}
-	label := "Date de la demande du compte d'accès"
-	if a.Verified {
-		label = "Date de la vérification du compte d'accès"
-	}
 	data := map[string]any{
 		"Titre":          a.SessionTitle,
 		"Seance":         SessionWhen(a.SessionDay, a.Start, a.End),
-		"LibelleDate":    label,
+		"LibelleDate":    "Date de la " + map[bool]string{true: "vérification", false: "demande"}[a.Verified] + " du compte d'accès",
 		"Date":           a.Date.Format("2006-01-02"),
 		"Statut":         map[bool]string{true: "verifie", false: "demande"}[a.Verified],
 		"ClePublique":    a.PublicKey,
 		"Empreinte":      a.Fingerprint,
 		"Phrase":         Sentence,
 		"SeanceDate":     a.SessionDay.Format("2006-01-02"),
-		"SeanceJourLong": FrenchDay(a.SessionDay),
+		"SeanceJourLong": dates.Long(a.SessionDay),
 	}
 	buf := &boundedBuffer{max: int(safefile.Access.Max)}
 	if err := t.Execute(buf, data); err != nil {
@@ -104,23 +101,9 @@ func Render(text string, a Access) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-var (
-	weekdays = [...]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"}
-	months   = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
-)
-
-// FrenchDay writes a day the French way: "jeudi 5 novembre 2026".
-func FrenchDay(d time.Time) string {
-	day := fmt.Sprint(d.Day())
-	if d.Day() == 1 {
-		day = "1er"
-	}
-	return fmt.Sprintf("%s %s %s %d", weekdays[d.Weekday()], day, months[d.Month()-1], d.Year())
-}
-
 // SessionWhen is "jeudi 5 novembre 2026, 9h30–12h".
 func SessionWhen(day time.Time, start, end string) string {
-	return fmt.Sprintf("%s, %s–%s", FrenchDay(day), frenchHour(start), frenchHour(end))
+	return fmt.Sprintf("%s, %s–%s", dates.Long(day), frenchHour(start), frenchHour(end))
 }
 
 func frenchHour(hm string) string {

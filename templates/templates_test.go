@@ -75,17 +75,7 @@ func TestCustomTemplate(t *testing.T) {
 	}
 }
 
-func TestFrenchDay(t *testing.T) {
-	for in, want := range map[string]string{
-		"2026-11-05": "jeudi 5 novembre 2026",
-		"2026-10-01": "jeudi 1er octobre 2026",
-		"2026-08-16": "dimanche 16 août 2026",
-		"2027-02-01": "lundi 1er février 2027",
-	} {
-		if got := FrenchDay(testenv.Day(in)); got != want {
-			t.Errorf("%s: %q, want %q", in, got, want)
-		}
-	}
+func TestSessionWhen(t *testing.T) {
 	if got := SessionWhen(testenv.Day(testenv.SessionDay), "09:30", "12:00"); got != "jeudi 5 novembre 2026, 9h30–12h" {
 		t.Errorf("%q", got)
 	}

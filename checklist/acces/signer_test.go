@@ -46,7 +46,7 @@ func TestSignerOfAnotherType(t *testing.T) {
 		for range 50 {
 			k := signingtest.NewSK(kind)
 			text := testenv.Edit(good, fpA, ssh.FingerprintSHA256(k.PublicKey()))
-			r := Validate(k.SignFile(text, signingtest.FlagUserPresent), rules)
+			r := Validate(skSignFile(k, text, signingtest.FlagUserPresent), rules)
 			if got := strings.Join(codes(r), ","); got != "bad-key-type" {
 				t.Fatalf("%s signer: %s", kind, got)
 			}
@@ -58,7 +58,7 @@ func TestSignerOfAnotherType(t *testing.T) {
 			if kind != signingtest.SKEd25519 {
 				own = strings.Replace(text, "(ED25519)", "(ECDSA-SK)", 1)
 			}
-			if got := codes(Validate(k.SignFile(own, signingtest.FlagUserPresent), rules)); !contains(got, "wrong-type") || contains(got, "private-key-leak") || contains(got, "bad-signature") {
+			if got := codes(Validate(skSignFile(k, own, signingtest.FlagUserPresent), rules)); !contains(got, "wrong-type") || contains(got, "private-key-leak") || contains(got, "bad-signature") {
 				t.Fatalf("%s signer, stating its type: %v", kind, got)
 			}
 		}
@@ -112,7 +112,7 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 		{"unclosed fence", []byte(strings.TrimSuffix(string(ok), "```\n")), ""},
 		{"bytes after the signature", reblock(trailing), "octets restent"},
 		{"no fence", []byte(strings.ReplaceAll(string(ok), "```\n", "")), "bloc de code"},
-		{"not touched", sk.SignFile(skText, 0), "sans la toucher"},
+		{"not touched", skSignFile(sk, skText, 0), "sans la toucher"},
 		{"edited", []byte(strings.Replace(string(ok), "2026-10-16", "2026-10-17", 1)), "modifié"},
 	}
 	for _, c := range cases {
@@ -198,4 +198,11 @@ func TestSSHKeygenSignerType(t *testing.T) {
 			}
 		}
 	}
+}
+
+// skSignFile is text signed by k, laid out as pret does.
+func skSignFile(k *signingtest.SKKey, text string, flags byte) []byte {
+	blob := signingtest.Blob{Version: 1, PublicKey: k.PublicKey().Marshal(), Namespace: "pret-acces", Hash: "sha512",
+		Signature: k.Sign(signingtest.Signed("pret-acces", "", "sha512", []byte(text)), flags)}
+	return []byte(text + "<!-- pret:signature -->\n```\n" + signingtest.Armor(blob.Marshal(), 70) + "```\n")
 }

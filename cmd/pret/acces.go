@@ -97,10 +97,8 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 		}
 	}
 	// Its records are the defaults; an unreadable one is said at the end.
-	state, serr, err := loadState(s.StatePath)
-	if err != nil {
-		return err
-	}
+	state, err := onboarding.LoadState(s.StatePath)
+	serr, _ := err.(*onboarding.StateError)
 	screen := wrappingWriter{ios}
 	var decl onboarding.Declaration
 	switch {

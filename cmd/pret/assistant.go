@@ -44,11 +44,7 @@ func runWizard(cfg *Config, ios *iostreams) error {
 		Color:    ios.Color(),
 		GOOS:     runtime.GOOS,
 		Checklist: func(accessFile string) error {
-			report, err := learnerReport(cfg, accessFile)
-			if err != nil {
-				return err
-			}
-			return finishedWizard(writeReport(ios, report, reportFlags{format: "texte"}))
+			return finishedWizard(writeReport(ios, learnerReport(cfg, accessFile), reportFlags{format: "texte"}))
 		},
 	}).Run()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -56,8 +57,6 @@ func newManCmd(a *app) *cobra.Command {
 	}
 }
 
-var frenchMonths = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
-
 // runMan writes one page per available command into dir.
 func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios *iostreams) error {
 	var pages []*cobra.Command
@@ -86,7 +85,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return refusedError("vérifiez le chemin et les droits", "dossier des pages de manuel : %s", describeError(err))
 	}
-	when := fmt.Sprintf("%s %d", frenchMonths[date.Month()-1], date.Year())
+	when := fmt.Sprintf("%s %d", dates.Months[date.Month()-1], date.Year())
 	for i, c := range pages {
 		page := manPage(c, when, "pret "+version)
 		// Again: the folder exists now, and a link may have appeared.

@@ -44,11 +44,7 @@ sinon. Formats json et junit pour la CI.`,
 					}
 				}
 			}
-			report, err := learnerReport(a.cfg, s.File)
-			if err == nil {
-				err = writeReport(a.io, report, rf)
-			}
-			if err != nil {
+			if err := writeReport(a.io, learnerReport(a.cfg, s.File), rf); err != nil {
 				return err
 			}
 			// Everything passes: what comes next (texte only).
@@ -64,11 +60,9 @@ sinon. Formats json et junit pour la CI.`,
 }
 
 // learnerReport is `pret verifier`'s checklist, and the wizard's last.
-func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
-	state, serr, err := loadState(cfg.StatePath)
-	if err != nil {
-		return nil, err
-	}
+func learnerReport(cfg *Config, accessFile string) *checklist.Report {
+	state, err := onboarding.LoadState(cfg.StatePath)
+	serr, _ := err.(*onboarding.StateError)
 	home, _ := os.UserHomeDir()
 	l := learner.Learner{Store: cfg.Key, AccessFile: accessFile, SessionDay: cfg.SessionDay, Today: cfg.Today, Home: home, LookPath: exec.LookPath}
 	if last, _, ok := state.Latest(""); ok {
@@ -81,14 +75,5 @@ func learnerReport(cfg *Config, accessFile string) (*checklist.Report, error) {
 			c.Status, c.Message, c.Fix = checklist.Fail, serr.Error(), serr.Hint()
 		}
 	}
-	return report, nil
-}
-
-// loadState reads the state; an unreadable one is empty, with its error.
-func loadState(path string) (*onboarding.State, *onboarding.StateError, error) {
-	state, err := onboarding.LoadState(path)
-	if serr, ok := errors.AsType[*onboarding.StateError](err); ok {
-		return &onboarding.State{}, serr, nil
-	}
-	return state, nil, err
+	return report
 }

@@ -19,7 +19,7 @@ const ISO = "2006-01-02"
 
 var (
 	weekdays = [...]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"}
-	months   = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
+	Months   = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}
 )
 
 // Long writes a day in full: "mardi 20 octobre 2026", "jeudi 1er octobre 2026".
@@ -28,7 +28,7 @@ func Long(d time.Time) string {
 	if d.Day() == 1 {
 		day = "1er"
 	}
-	return fmt.Sprintf("%s %s %s %d", weekdays[d.Weekday()], day, months[d.Month()-1], d.Year())
+	return fmt.Sprintf("%s %s %s %d", weekdays[d.Weekday()], day, Months[d.Month()-1], d.Year())
 }
 
 // Day writes a day without its weekday: "20 octobre 2026".

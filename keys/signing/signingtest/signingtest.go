@@ -126,10 +126,3 @@ func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
 	k := NewSK(kind)
 	return k.Sign(data, flags), k.pub
 }
-
-// SignFile is text signed by k, laid out as pret does.
-func (k *SKKey) SignFile(text string, flags byte) []byte {
-	blob := Blob{Version: 1, PublicKey: k.pub.Marshal(), Namespace: "pret-acces", Hash: "sha512",
-		Signature: k.Sign(Signed("pret-acces", "", "sha512", []byte(text)), flags)}
-	return []byte(text + "<!-- pret:signature -->\n```\n" + Armor(blob.Marshal(), 70) + "```\n")
-}
