@@ -99,7 +99,7 @@ func pastedFingerprint(before, blob string) string {
 	if err != nil {
 		return ""
 	}
-	return ssh.FingerprintSHA256(key)
+	return ssh.FingerprintSHA256(plainKey(key)) // a certificate: its key's, as ssh-keygen -lf
 }
 
 // typeWords notes the key types that text names. Words are cut at all but letters,

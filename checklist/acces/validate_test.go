@@ -3,6 +3,7 @@ package acces
 import (
 	"bytes"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
 	"os"
@@ -269,7 +270,16 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 	entries, _ := keys.ParsePublic(pub)
 	fp := ssh.FingerprintSHA256(entries[0].Key)
 	file := testenv.Edit(good, fpA, fp)
+	// A certificate counts as the key it certifies (second outside
+	// tester, stop 27: its whole blob was fingerprinted).
+	_, caKey, _ := ed25519.GenerateKey(rand.Reader)
+	ca, _ := ssh.NewSignerFromKey(caKey)
+	cert := &ssh.Certificate{Key: entries[0].Key, CertType: ssh.UserCert, KeyId: "kim", ValidPrincipals: []string{"kim"}, ValidBefore: ssh.CertTimeInfinity}
+	if err := cert.SignCert(rand.Reader, ca); err != nil {
+		t.Fatal(err)
+	}
 	runCases(t, []vcase{
+		{"pasted certificate of the key", file + "\nCertificat : `" + strings.TrimSpace(string(ssh.MarshalAuthorizedKey(cert))) + "`\n", ""},
 		{"pasted key matches", file + "\nClé publique : `" + strings.TrimSpace(string(pub)) + "`\n", ""},
 		{"pasted key of another key", good + "\n" + strings.TrimSpace(string(pub)) + "\n", "fingerprint-mismatch"},
 		{"pasted key broken", good + "\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBroken kim\n", "bad-public-key"},
