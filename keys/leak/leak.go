@@ -51,7 +51,7 @@ func Redact(text string) (string, []int) {
 // Pieces of key text: keyWindow base64 characters starting every
 // keyStride, so any keyWindow+keyStride-1 characters of the key hold one.
 const (
-	keyWindow    = 32
+	keyWindow    = 16
 	keyStride    = 8
 	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
 )
@@ -132,10 +132,11 @@ const magic = "b3BlbnNzaC1rZXktdjE"
 // Bounds of the looks ahead: blank lines between pieces, base64 read for
 // DER (its first elements fit in 48 bytes), the longest kind ("SSH2ENCRYPTED").
 const (
-	maxGap     = 8
-	maxBlock   = 400 // lines of a key: RSA 16384 bits in base64 lines of 64
-	derChars   = 64
-	maxKindLen = 16
+	maxGap      = 8
+	maxArmoured = 16 << 10 // a key file encoded whole: RSA 16384 bits is under 13 KiB
+	maxBlock    = 400      // lines of a key: RSA 16384 bits in base64 lines of 64
+	derChars    = 64
+	maxKindLen  = 16
 )
 
 type doc struct {
@@ -217,8 +218,8 @@ func (d *doc) scan() {
 				d.mark(puttyRun, p.i)
 			}
 			d.mark(p.i, last.i)
-			switch k {
-			case whole, end, puttyMAC:
+			switch {
+			case k == whole, k == end, k == puttyMAC, k == begin && last == p && mention(d.line(p)):
 				p = d.next(last)
 			default:
 				p = d.block(d.next(last), k == puttyKey)
@@ -242,6 +243,23 @@ func (d *doc) scan() {
 	}
 }
 
+// mention reports a BEGIN marker in a sentence ("ne collez jamais le
+// bloc -----BEGIN … PRIVATE KEY----- ici"): words follow it. The line is
+// reported, but what follows is read on its own (headless bodies, END).
+func mention(s string) bool {
+	c := compact(s)
+	_, rest, _ := strings.Cut(c, "PRIVATEKEY")
+	rest = strings.TrimPrefix(strings.TrimLeft(rest, "-"), "BLOCK") // PGP's
+	return strings.ContainsFunc(strings.TrimLeft(rest, "-"), unicode.IsLetter)
+}
+
+// pemHeader: a PEM header's name is one word ("Comment:", "DEK-Info:"),
+// where a label is a phrase ("Date de la demande :").
+func pemHeader(s string) bool {
+	name, _, _ := strings.Cut(s, ":")
+	return !strings.ContainsFunc(strings.TrimLeft(name, "#;/-% "), unicode.IsSpace)
+}
+
 // nextFilled is the first non-blank line after p, within maxGap.
 func (d *doc) nextFilled(p pos) (pos, bool) {
 	for gap := 0; gap <= maxGap; gap++ {
@@ -262,7 +280,7 @@ func (d *doc) block(p pos, ppk bool) pos {
 			last, seen = p.i, true
 		case k == blank, k == dashes && !ppk:
 			// Marked only if the block goes on after it.
-		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == header || k == encrypted || k == putty):
+		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == encrypted || k == putty || k == header && p.i == last+1 && pemHeader(d.line(p))):
 			last = p.i
 		case ppk && k == puttyMAC, !ppk && k == end:
 			if q, ok := d.marker(p); ok {
@@ -325,7 +343,7 @@ func (d *doc) marker(p pos) (pos, bool) {
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
 	c := dropSpaces(s)
-	if strings.Contains(c, magic) {
+	if strings.Contains(c, magic) || armoured(c) {
 		return p, true
 	}
 	for k := max(0, len(c)-len(magic)+1); k < len(c); k++ {
@@ -350,6 +368,21 @@ func (d *doc) headless(p pos) (pos, bool) {
 		at = to
 	}
 	return p, false
+}
+
+// armoured reports a key file base64-encoded whole, as kubeconfig's
+// client-key-data: base64 of "-----BEGI…" that decodes to a key.
+func armoured(c string) bool {
+	i := strings.Index(c, "LS0tLS1CRUdJ") // "-----BEGI"
+	if i < 0 {
+		return false
+	}
+	w := c[i:min(len(c), i+4*maxArmoured/3)]
+	if j := strings.IndexFunc(w, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }); j >= 0 {
+		w = w[:j]
+	}
+	raw, _ := base64.StdEncoding.DecodeString(strings.TrimRight(w, "=")[:len(strings.TrimRight(w, "="))/4*4])
+	return Has(string(raw))
 }
 
 // follow reports whether the lines after p, spaces removed, start with want.

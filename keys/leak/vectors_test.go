@@ -24,6 +24,11 @@ var vectors = []struct {
 	{"pkcs8", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", []int{1, 2, 3}},
 	{"encrypted pkcs8", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n", []int{1, 2, 3}},
 	{"dsa", "-----BEGIN DSA PRIVATE KEY-----\nAAAA\n-----END DSA PRIVATE KEY-----\n", []int{1, 2, 3}},
+	// A header named in prose, or alone, takes no honest line after it
+	// (third outside tester, stop 27).
+	{"mention in prose", "Attention : ne jamais coller le bloc -----BEGIN OPENSSH PRIVATE KEY----- dans ce fichier.\n\nDate : 20/10/2026\n", []int{1}},
+	{"mention in a script", "# rappel : la clé (-----BEGIN OPENSSH PRIVATE KEY-----) ne va jamais dans un script\nhostname\nsleep 30\n", []int{1}},
+	{"label after a header", "-----BEGIN OPENSSH PRIVATE KEY-----\n\nDate de la demande : 2026-10-20\n", []int{1}},
 	{"pgp", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF\n=Ab12\n-----END PGP PRIVATE KEY BLOCK-----\n", []int{1, 2, 3, 4, 5, 6}},
 	{"ssh2", "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"rsa-key-20261020\"\nP2/56wAAAi\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\n", []int{1, 2, 3, 4}},
 	{"quoted", "Bonjour,\n> -----BEGIN OPENSSH PRIVATE KEY-----\n> AAAA\n>\n> BBBB\n> -----END OPENSSH PRIVATE KEY-----\n> Merci\n", []int{2, 3, 4, 5, 6}},
