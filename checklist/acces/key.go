@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/ssh"
 
@@ -105,7 +106,7 @@ func pastedFingerprint(before, blob string) string {
 // typeWords notes the key types that text names. Words are cut at all but letters,
 // digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for _, w := range typeWordRe.FindAllStringIndex(text, -1) {
+	for _, w := range typeWordRe().FindAllStringIndex(text, -1) {
 		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
 		case "":
 		case "ed25519":
@@ -119,7 +120,7 @@ func (k *keyRule) typeWords(text string, b *block) {
 	}
 }
 
-var typeWordRe = regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) // "rsa" and longer
+var typeWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) }) // "rsa" and longer
 
 // typeWord names the key type a lower-case word states, "" for none; a certificate's
 // ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.

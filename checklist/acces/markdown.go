@@ -70,7 +70,7 @@ const (
 
 // readBlocks calls visit with each block of page (LF line ends), in order.
 func readBlocks(page string, visit func(*block)) {
-	if len(page) > maxMarkdown || tooDeep.MatchString(page) {
+	if len(page) > maxMarkdown || tooDeep().MatchString(page) {
 		for n := 1; page != ""; n++ {
 			line, rest, _ := strings.Cut(page, "\n")
 			for line != "" {
@@ -108,7 +108,9 @@ type reader struct {
 
 // goldmark's time grows with the square of the containers one line opens
 // (a page needs three): past 16 (MarkerLen's), the file is read as a large one.
-var tooDeep = regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
+var tooDeep = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
+})
 
 // MarkerLen is the length of the block quote or list marker (with its
 // space or tab) s starts with, 0 for none.

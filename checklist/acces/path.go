@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -71,7 +72,7 @@ type pathToken struct {
 // pathTokens appends the words of text (at off) holding a slash or a backslash, final
 // punctuation left out, from their root when glued to a label ("Clé:~/.ssh/x.pub").
 func pathTokens(out []pathToken, text string, off int) []pathToken {
-	for _, m := range pathWord.FindAllStringIndex(text, -1) {
+	for _, m := range pathWord().FindAllStringIndex(text, -1) {
 		if w := strings.TrimRight(text[m[0]:m[1]], ".:!?"); strings.ContainsAny(w, `/\`) {
 			k := max(rootIndex(w), 0)
 			out = append(out, pathToken{w[k:], off + m[0] + k})
@@ -81,13 +82,15 @@ func pathTokens(out []pathToken, text string, off int) []pathToken {
 }
 
 var (
-	pathWord = regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+")
-	pathRoot = regexp.MustCompile(`~[/\\]|\$HOME|\$\{HOME\}|%USERPROFILE%|\.ssh[/\\]|/|[a-zA-Z]:[/\\]`)
+	pathWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+") })
+	pathRoot = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`~[/\\]|\$HOME|\$\{HOME\}|%USERPROFILE%|\.ssh[/\\]|/|[a-zA-Z]:[/\\]`)
+	})
 )
 
 // rootIndex is where a path starts inside a word, -1 for none.
 func rootIndex(w string) int {
-	if m := pathRoot.FindStringIndex(w); m != nil {
+	if m := pathRoot().FindStringIndex(w); m != nil {
 		return m[0]
 	}
 	return -1

@@ -356,7 +356,7 @@ type templates struct{ m sync.Map }
 const mark = "\x00"
 
 // fingerprint is what a message quotes of a key: "SHA256:" and its base64.
-var fingerprint = regexp.MustCompile(`SHA256:[A-Za-z0-9+/]*`)
+var fingerprint = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`SHA256:[A-Za-z0-9+/]*`) })
 
 // compact is msg as a template, its new fingerprints added to fps; ok is
 // false when msg is kept as it is.
@@ -365,7 +365,7 @@ func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 		return msg, false
 	}
 	ok := true
-	s := fingerprint.ReplaceAllStringFunc(msg, func(fp string) string {
+	s := fingerprint().ReplaceAllStringFunc(msg, func(fp string) string {
 		n := slices.Index(*fps, fp)
 		if n < 0 {
 			n = len(*fps)

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -555,7 +556,7 @@ func strip(s string) string {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		t = t[len(listMarker.FindString(t)):]
+		t = t[len(listMarker().FindString(t)):]
 		if len(t) == len(s) {
 			return t
 		}
@@ -564,7 +565,7 @@ func strip(s string) string {
 }
 
 // listMarker opens a list item ("- ", "12. ").
-var listMarker = regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`)
+var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`) })
 
 // compact is s upper-cased without spaces, format characters and marks.
 func compact(s string) string {
