@@ -188,7 +188,7 @@ func TestOneLineOfABlockDressed(t *testing.T) {
 // stop 27); a certificate encoded the same way is not.
 func TestKeyFileEncodedWhole(t *testing.T) {
 	rng, tried := mrand.New(mrand.NewPCG(5, 6)), 0
-	for i := 0; i < 200 && tried < 40; i++ {
+	for i := 0; i < 4000 && tried < 40; i++ {
 		f := keytest.Forms(t)[i%len(keytest.Forms(t))]
 		block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
 		if !strings.HasPrefix(block[0], "-----BEGIN") || !Has(strings.Join(block, "\n")) {
