@@ -382,7 +382,8 @@ func armoured(c string) bool {
 	if j := strings.IndexFunc(w, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }); j >= 0 {
 		w = w[:j]
 	}
-	raw, _ := base64.StdEncoding.DecodeString(strings.TrimRight(w, "=")[:len(strings.TrimRight(w, "="))/4*4])
+	w = strings.TrimRight(w, "=")
+	raw, _ := base64.RawStdEncoding.DecodeString(w[:len(w)/4*4]) // whole quanta: a cut copy still decodes
 	return Has(string(raw))
 }
 
