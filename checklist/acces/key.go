@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/base64"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/crypto/ssh"
 
@@ -79,13 +77,26 @@ func (k *keyRule) visit(b *block) {
 // prefixIn is the length of the run of s's first bytes that are in set.
 func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
-var md5Re = regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
-
 // md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
 // 16 hex pairs, or the pairs alone), 0 for none.
 func md5At(s string) int {
-	n := len(md5Re.FindString(s))
-	if n == 0 || n < len(s) && (isHex(s[n]) || s[n] == ':') {
+	n := 0
+	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
+		n = 4
+	}
+	for pair := range 16 {
+		if pair > 0 {
+			if n >= len(s) || s[n] != ':' {
+				return 0
+			}
+			n++
+		}
+		if n+2 > len(s) || !isHex(s[n]) || !isHex(s[n+1]) {
+			return 0
+		}
+		n += 2
+	}
+	if n < len(s) && (isHex(s[n]) || s[n] == ':') {
 		return 0
 	}
 	return n
@@ -106,13 +117,16 @@ func pastedFingerprint(before, blob string) string {
 // typeWords notes the key types that text names. Words are cut at all but letters,
 // digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for _, w := range typeWordRe().FindAllStringIndex(text, -1) {
-		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
+	for from, to := range runs(text, isTypeRune) {
+		if to-from < len("rsa") {
+			continue
+		}
+		switch t := typeWord(strings.ToLower(text[from:to])); t {
 		case "":
 		case "ed25519":
 			k.ed25519 = true
 		default:
-			k.otherLine = cmp.Or(k.otherLine, b.lineAt(w[0]))
+			k.otherLine = cmp.Or(k.otherLine, b.lineAt(from))
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
@@ -120,7 +134,9 @@ func (k *keyRule) typeWords(text string, b *block) {
 	}
 }
 
-var typeWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) }) // "rsa" and longer
+func isTypeRune(r rune) bool {
+	return 'a' <= r|0x20 && r|0x20 <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_'
+}
 
 // typeWord names the key type a lower-case word states, "" for none; a certificate's
 // ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	htmlstd "html"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -70,7 +69,7 @@ const (
 
 // readBlocks calls visit with each block of page (LF line ends), in order.
 func readBlocks(page string, visit func(*block)) {
-	if len(page) > maxMarkdown || tooDeep().MatchString(page) {
+	if len(page) > maxMarkdown || tooDeep(page) {
 		for n := 1; page != ""; n++ {
 			line, rest, _ := strings.Cut(page, "\n")
 			for line != "" {
@@ -108,9 +107,22 @@ type reader struct {
 
 // goldmark's time grows with the square of the containers one line opens
 // (a page needs three): past 16 (MarkerLen's), the file is read as a large one.
-var tooDeep = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
-})
+func tooDeep(page string) bool {
+	for line := range strings.Lines(page) {
+		for depth := 0; ; depth++ {
+			if depth > 16 {
+				return true
+			}
+			line = strings.TrimLeft(line, " \t")
+			n := MarkerLen(line)
+			if n == 0 {
+				break
+			}
+			line = line[n:]
+		}
+	}
+	return false
+}
 
 // MarkerLen is the length of the block quote or list marker (with its
 // space or tab) s starts with, 0 for none.

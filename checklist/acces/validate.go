@@ -6,9 +6,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -121,8 +121,8 @@ func Validate(data []byte, rules Rules) *Result {
 		n++
 		_, leak := slices.BinarySearch(leaked, n)
 		if leak {
-			for _, run := range b64Run.FindAllString(line, -1) {
-				material.WriteString(run)
+			for from, to := range runs(line, isB64Rune) {
+				material.WriteString(line[from:to])
 			}
 		}
 		if leak || inSignature(n) {
@@ -186,18 +186,43 @@ const (
 	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
 )
 
-var b64Run = regexp.MustCompile(`[A-Za-z0-9+/]+`)
+func isB64Rune(r rune) bool { return r < utf8.RuneSelf && isB64(byte(r)) }
 
 // maskKey replaces with « … » every base64 run of s holding a key piece.
 func maskKey(s string, pieces map[string]bool) string {
-	return b64Run.ReplaceAllStringFunc(s, func(run string) string {
-		for k := 0; k+keyWindow <= len(run); k++ {
-			if pieces[run[k:k+keyWindow]] {
-				return "…"
+	var out strings.Builder
+	last := 0
+	for from, to := range runs(s, isB64Rune) {
+		for k := from; k+keyWindow <= to; k++ {
+			if pieces[s[k:k+keyWindow]] {
+				out.WriteString(s[last:from] + "…")
+				last = to
+				break
 			}
 		}
-		return run
-	})
+	}
+	return out.String() + s[last:]
+}
+
+// runs yields the start and end of each longest run of s's runes that in accepts.
+func runs(s string, in func(rune) bool) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		from := -1
+		for i, r := range s {
+			switch {
+			case in(r) && from < 0:
+				from = i
+			case !in(r) && from >= 0:
+				if !yield(from, i) {
+					return
+				}
+				from = -1
+			}
+		}
+		if from >= 0 {
+			yield(from, len(s))
+		}
+	}
 }
 
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")

@@ -10,10 +10,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"html"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -158,11 +156,13 @@ func (d *doc) next(p pos) pos {
 	return pos{p.i + 1, p.off + n}
 }
 
-// line is line p stripped of its break ("\n", "\r\n") and decoration,
+// line is line p as shown (see shown).
+func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off]) }
+
+// shown is a source line stripped of its break ("\n", "\r\n") and decoration,
 // read as a renderer shows it: no HTML comment, entities decoded
 // ("-----BEGIN<!---->", "&#65;" hide nothing).
-func (d *doc) line(p pos) string {
-	s := d.text[p.off:d.next(p).off]
+func shown(s string) string {
 	if strings.Contains(s, "<!--") {
 		var b strings.Builder
 		for {
@@ -557,7 +557,7 @@ func strip(s string) string {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		t = t[len(listMarker().FindString(t)):]
+		t = t[listMarker(t):]
 		if len(t) == len(s) {
 			return t
 		}
@@ -565,8 +565,22 @@ func strip(s string) string {
 	}
 }
 
-// listMarker opens a list item ("- ", "12. ").
-var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`) })
+// listMarker is the length of the list item marker s starts with ("- ", "12. "), 0 for none.
+func listMarker(s string) int {
+	n := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	switch {
+	case n == 0 && s != "" && strings.IndexByte("-*+", s[0]) >= 0:
+		n = 1
+	case n >= 1 && n <= 4 && n < len(s) && (s[n] == '.' || s[n] == ')'):
+		n++
+	default:
+		return 0
+	}
+	if n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		return n + 1
+	}
+	return 0
+}
 
 // compact is s upper-cased without spaces, format characters and marks.
 func compact(s string) string {
