@@ -12,7 +12,6 @@ import (
 var (
 	typeWordPattern = regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`)
 	pathWordPattern = regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+")
-	b64RunPattern   = regexp.MustCompile(`[A-Za-z0-9+/]+`)
 	md5Pattern      = regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
 	tooDeepPattern  = regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
 )
@@ -34,7 +33,6 @@ func checkScanners(t *testing.T, s string) {
 	}{
 		{"type words", typeWordPattern, collect(isTypeRune, 3)},
 		{"path words", pathWordPattern, collect(func(r rune) bool { return !strings.ContainsRune(pathStops, r) }, 1)},
-		{"base64 runs", b64RunPattern, collect(isB64Rune, 1)},
 	} {
 		if want := c.re.FindAllStringIndex(s, -1); !equalRanges(c.got, want) {
 			t.Fatalf("%s of %q: %v, the pattern finds %v", c.name, s, c.got, want)

@@ -114,27 +114,18 @@ func Validate(data []byte, rules Rules) *Result {
 		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
 	}
 	// The rules read the text without those lines (breaks kept, so line
-	// numbers stay); maskKey looks for the key's base64 text.
-	var kept, material strings.Builder
+	// numbers stay); no message shows a piece of their key text.
+	pieces := leak.PiecesOf(text, leaked)
+	var kept strings.Builder
 	n := 0
 	for line := range strings.Lines(text) {
 		n++
-		_, leak := slices.BinarySearch(leaked, n)
-		if leak {
-			for from, to := range runs(line, isB64Rune) {
-				material.WriteString(line[from:to])
-			}
-		}
-		if leak || inSignature(n) {
+		if _, leak := slices.BinarySearch(leaked, n); leak || inSignature(n) {
 			line = line[len(strings.TrimSuffix(line, "\n")):]
 		}
 		kept.WriteString(line)
 	}
 	text = kept.String()
-	keyText := map[string]bool{}
-	for i, all := 0, material.String(); i+keyWindow <= len(all) && len(keyText) < maxKeyPieces; i += keyStride {
-		keyText[all[i:i+keyWindow]] = true
-	}
 
 	var (
 		date     dateRule
@@ -157,17 +148,14 @@ func Validate(data []byte, rules Rules) *Result {
 	key.finish(r, rules)
 	sentence.finish(r)
 	checkSignature(r, sf, rules, key.ed25519)
-	if len(keyText) > 0 {
-		// A line of the key copied elsewhere is no key material to the
-		// detector, but quoting it would print part of the key.
-		for i := range r.Problems {
-			if r.Problems[i].Code != "private-key-leak" {
-				r.Problems[i].Message = maskKey(r.Problems[i].Message, keyText)
-			}
+	// A line of the key copied elsewhere is no key material to the
+	// detector, but quoting it would print part of the key.
+	for i := range r.Problems {
+		if r.Problems[i].Code != "private-key-leak" {
+			r.Problems[i].Message = pieces.Mask(r.Problems[i].Message)
 		}
-		r.PubPath = maskKey(r.PubPath, keyText)
-		r.Fingerprint = maskKey(r.Fingerprint, keyText)
 	}
+	r.PubPath, r.Fingerprint = pieces.Mask(r.PubPath), pieces.Mask(r.Fingerprint)
 	for i := len(r.Problems) - 1; i >= 0; i-- { // the last of a capped code counts the rest
 		p := &r.Problems[i]
 		if n := r.counts[p.Code]; n > maxPerCode {
@@ -176,32 +164,6 @@ func Validate(data []byte, rules Rules) *Result {
 		}
 	}
 	return r
-}
-
-// maskKey looks for keyWindow-long pieces of key text starting every
-// keyStride: any keyWindow+keyStride-1 characters of the key hold one.
-const (
-	keyWindow    = 16
-	keyStride    = 8
-	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
-)
-
-func isB64Rune(r rune) bool { return r < utf8.RuneSelf && isB64(byte(r)) }
-
-// maskKey replaces with « … » every base64 run of s holding a key piece.
-func maskKey(s string, pieces map[string]bool) string {
-	var out strings.Builder
-	last := 0
-	for from, to := range runs(s, isB64Rune) {
-		for k := from; k+keyWindow <= to; k++ {
-			if pieces[s[k:k+keyWindow]] {
-				out.WriteString(s[last:from] + "…")
-				last = to
-				break
-			}
-		}
-	}
-	return out.String() + s[last:]
 }
 
 // runs yields the start and end of each longest run of s's runes that in accepts.

@@ -137,6 +137,26 @@ func TestRedactCopies(t *testing.T) {
 		if !strings.Contains(red, "SHA256:47DEQ") || !strings.Contains(red, "#!/bin/bash") {
 			t.Fatalf("%s: honest lines emptied\n%s", f.Name, red)
 		}
+		// Mask, as the acces.md messages use it: a copy of a secret line
+		// (no "AAAA" structure) goes, the rest stays.
+		secret := ""
+		for _, l := range block {
+			if s := strip(l); allB64(s) && len(s) >= 24 && !strings.Contains(s, "AAAA") {
+				secret = s
+			}
+		}
+		if secret == "" {
+			continue
+		}
+		pieces := PiecesOf(text, Lines(text))
+		msg := "nom de tâche « " + secret + " », empreinte SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU"
+		masked := pieces.Mask(msg)
+		if masked != "nom de tâche « … », empreinte SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU" || pieces.Holds(masked) {
+			t.Fatalf("%s: Mask(%q) = %q", f.Name, msg, masked)
+		}
+		if clean := "hostname\nsrun date"; pieces.Mask(clean) != clean {
+			t.Fatalf("%s: Mask changed a text holding no piece", f.Name)
+		}
 	}
 }
 

@@ -55,10 +55,13 @@ const (
 	maxKeyPieces = 8192 // 64 KiB of key text: a private key is under 4 KiB
 )
 
-// Copies returns the numbers of the lines, not in lines (ascending), that
-// hold keyWindow+keyStride-1 characters of a base64 word of the lines in
-// lines (words shorter than keyWindow, as in a marker, are no key text).
-func Copies(text string, lines []int) []int {
+// Pieces are the pieces of the key text of some lines: what a line
+// elsewhere (a job name, a label, a message quoting one) must not show.
+type Pieces struct{ set map[string]bool }
+
+// PiecesOf reads the base64 words of the lines numbered in lines
+// (ascending); words shorter than keyWindow, as in a marker, are no key text.
+func PiecesOf(text string, lines []int) Pieces {
 	var key []byte
 	no := 0
 	for l := range strings.Lines(text) {
@@ -71,40 +74,60 @@ func Copies(text string, lines []int) []int {
 			}
 		}
 	}
-	pieces := map[string]bool{}
-	for i := 0; i+keyWindow <= len(key) && len(pieces) < maxKeyPieces; i += keyStride {
+	p := Pieces{map[string]bool{}}
+	for i := 0; i+keyWindow <= len(key) && len(p.set) < maxKeyPieces; i += keyStride {
 		// Zero bytes ("AAAA") are structure a public key shares (lengths,
 		// "ssh-ed25519"), not secret text.
 		if w := key[i : i+keyWindow]; !bytes.Contains(w, []byte("AAAA")) {
-			pieces[string(w)] = true
+			p.set[string(w)] = true
 		}
 	}
+	return p
+}
+
+// Copies returns the numbers of the lines, not in lines (ascending), that
+// hold a piece of the key text of the lines in lines.
+func Copies(text string, lines []int) []int {
+	pieces := PiecesOf(text, lines)
 	var out []int
-	no = 0
+	no := 0
 	for l := range strings.Lines(text) {
 		no++
-		if _, ok := slices.BinarySearch(lines, no); !ok && holds(l, pieces) {
+		if _, ok := slices.BinarySearch(lines, no); !ok && pieces.Holds(l) {
 			out = append(out, no)
 		}
 	}
 	return out
 }
 
-// holds reports whether a base64 run of s holds one of the pieces.
-func holds(s string, pieces map[string]bool) bool {
+// Holds reports whether a base64 run of s holds one of the pieces.
+func (p Pieces) Holds(s string) bool { return p.Mask(s) != s }
+
+// Mask replaces with « … » every base64 run of s holding one of the pieces.
+func (p Pieces) Mask(s string) string {
+	if len(p.set) == 0 {
+		return s
+	}
+	var out strings.Builder
+	last := 0
 	for i := 0; i < len(s); i++ {
 		j := i
 		for j < len(s) && isB64(s[j]) {
 			j++
 		}
 		for k := i; k+keyWindow <= j; k++ {
-			if pieces[s[k:k+keyWindow]] {
-				return true
+			if p.set[s[k:k+keyWindow]] {
+				out.WriteString(s[last:i] + "…")
+				last = j
+				break
 			}
 		}
 		i = j
 	}
-	return false
+	if last == 0 {
+		return s
+	}
+	return out.String() + s[last:]
 }
 
 type kind uint8
