@@ -101,16 +101,16 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 				}
 			}
 			cfg := a.cfg
-			sheet, err := readSheet(cfg.Key, sheetIn, sheetOut, output, paths)
+			// The worksheet is an input too (outside tester, stop 27).
+			inputs := paths
+			if sheetIn != "" {
+				inputs = append([]string{sheetIn}, paths...)
+			}
+			sheet, err := readSheet(cfg.Key, sheetIn, sheetOut, output, inputs)
 			if err != nil {
 				return err
 			}
 			if output != "" {
-				// The worksheet is an input too (outside tester, stop 27).
-				inputs := paths
-				if sheetIn != "" {
-					inputs = append([]string{sheetIn}, paths...)
-				}
 				if err := checkReportOutput(cfg.Key, output, "--sortie", inputs); err != nil {
 					return err
 				}
@@ -227,8 +227,8 @@ func linkOutput(path, flag string) error {
 		"%s %s est un lien symbolique : pret n'écrit pas à travers un lien (il remplacerait ou créerait le fichier qu'il désigne) ; rien n'a été lu ni écrit", flag, checklist.Escape(path))
 }
 
-// readSheet reads --feuille and checks --feuille-sortie as --sortie is.
-func readSheet(key keys.Store, in, out, reportOut string, paths []string) (*moodle.Sheet, error) {
+// readSheet reads --feuille (the first of inputs) and checks --feuille-sortie as --sortie is.
+func readSheet(key keys.Store, in, out, reportOut string, inputs []string) (*moodle.Sheet, error) {
 	if in == "" {
 		if out != "" {
 			return nil, usageError("donnez aussi la feuille téléchargée depuis Moodle : --feuille feuille.csv --feuille-sortie remplie.csv", "--feuille-sortie sans --feuille : pret n'a pas de feuille à remplir")
@@ -239,7 +239,7 @@ func readSheet(key keys.Store, in, out, reportOut string, paths []string) (*mood
 		return nil, err
 	}
 	if out != "" {
-		if err := checkReportOutput(key, out, "--feuille-sortie", append([]string{in}, paths...)); err != nil {
+		if err := checkReportOutput(key, out, "--feuille-sortie", inputs); err != nil {
 			return nil, err
 		}
 		if reportOut != "" && sameFile(out, reportOut) {
