@@ -19,6 +19,8 @@ import (
 type Store struct {
 	Dir, Name, Comment string
 	Files              Files
+	// SSHDir is the user's ~/.ssh: guarded as Dir is when the key is elsewhere.
+	SSHDir string
 }
 
 // sshFiles are what OpenSSH reads in ~/.ssh: a key must not replace them.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -368,10 +369,18 @@ func (s Settings) checkOutputs() error {
 func CheckState(store keys.Store, path string) error {
 	if err := Protected(store).CheckTree(path); err != nil {
 		return &Error{Input: true, Err: err,
-			Msg:  fmt.Sprintf("le fichier d'état (%s) mène à la clé SSH : il serait sous son dossier %s, où pret n'écrit jamais ; rien n'a été écrit", checklist.Escape(path), checklist.Escape(store.Dir)),
-			Hint: "donnez à XDG_STATE_HOME un dossier hors de " + checklist.Escape(store.Dir)}
+			Msg:  fmt.Sprintf("le fichier d'état (%s) mène à la clé SSH : il serait sous %s, où pret n'écrit jamais ; rien n'a été écrit", checklist.Escape(path), keyDirs(store)),
+			Hint: "donnez à XDG_STATE_HOME un dossier hors de " + keyDirs(store)}
 	}
 	return nil
+}
+
+// keyDirs names the folders no output goes in: the key's, and ~/.ssh when it is another.
+func keyDirs(store keys.Store) string {
+	if store.SSHDir == "" || filepath.Clean(store.SSHDir) == filepath.Clean(store.Dir) {
+		return checklist.Escape(store.Dir)
+	}
+	return checklist.Escape(store.Dir) + " et " + checklist.Escape(store.SSHDir)
 }
 
 // Output is a path about to be written and the setting that named it.
@@ -383,8 +392,8 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 	for _, o := range outs {
 		if err := guard.CheckTree(o.Path); err != nil {
 			return &Error{Input: true, Err: err,
-				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou à son dossier : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, checklist.Escape(o.Path), checklist.Escape(store.PrivatePath())),
-				Hint: fmt.Sprintf("choisissez pour %s un chemin hors du dossier %s", o.Setting, checklist.Escape(store.Dir))}
+				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou sous %s : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, checklist.Escape(o.Path), checklist.Escape(store.PrivatePath()), keyDirs(store)),
+				Hint: fmt.Sprintf("choisissez pour %s un chemin hors de %s", o.Setting, keyDirs(store))}
 		}
 	}
 	return nil

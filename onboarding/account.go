@@ -201,7 +201,7 @@ func refusedPlace(file string, store keys.Store) string {
 	case !fi.IsDir():
 		return "c'est un fichier, pas un dossier"
 	case Protected(store).CheckTree(file) != nil:
-		return "c'est le dossier de la clé SSH, ou un dossier en dessous : pret n'y écrit jamais ; choisissez-en un autre"
+		return "c'est le dossier de la clé SSH ou ~/.ssh, ou un dossier en dessous : pret n'y écrit jamais ; choisissez-en un autre"
 	}
 	if fi, err := os.Lstat(file); err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
 		return filepath.Base(file) + " y existe déjà et n'est pas un fichier"

@@ -162,9 +162,9 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	return res, nil
 }
 
-// Protected is what no output may land on: the key folder, key and .pub.
+// Protected is what no output may land on: the key folder, ~/.ssh, key and .pub.
 func Protected(store keys.Store) safefile.Protected {
-	return safefile.Protect(store.Dir, store.PrivatePath(), store.PublicPath())
+	return safefile.Protect([]string{store.Dir, store.SSHDir}, store.PrivatePath(), store.PublicPath())
 }
 
 func keyError(store keys.Store, err error) error {

@@ -121,7 +121,8 @@ func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, e
 		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
 		SheetValid:   configValue(v, "feuille.valide"),
 		SheetInvalid: configValue(v, "feuille.invalide"),
-		Key:          keys.Store{Dir: v.GetString("cle.dossier"), Name: v.GetString("cle.nom"), Comment: v.GetString("cle.commentaire"), Files: keyFiles},
+		Key: keys.Store{Dir: v.GetString("cle.dossier"), Name: v.GetString("cle.nom"), Comment: v.GetString("cle.commentaire"), Files: keyFiles,
+			SSHDir: filepath.Join(xdg.Home, ".ssh")},
 	}
 	// Both are HH:MM (checked above), so they compare as text.
 	if len(c.SessionStart) == 5 && len(c.SessionEnd) == 5 && c.SessionEnd <= c.SessionStart {

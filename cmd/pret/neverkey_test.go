@@ -298,3 +298,30 @@ func expandTilde(home, p string) string {
 	}
 	return p
 }
+
+// TestHomeSSHGuardedWhenTheKeyIsElsewhere: with cle.dossier another
+// folder, ~/.ssh keeps its keys: no output lands there (outside tester,
+// stop 27: --sortie ~/.ssh/id_ed25519 replaced a real key).
+func TestHomeSSHGuardedWhenTheKeyIsElsewhere(t *testing.T) {
+	kp := makeKeyPair(t)
+	home, sshDir := keyHome(t, kp)
+	other := filepath.Join(home, "cles-seance")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PRET_CLE_DOSSIER", other)
+	if err := os.WriteFile(filepath.Join(home, "docs", "acces.md"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := keyFolderSnapshot(t, sshDir)
+	for _, target := range []string{filepath.Join(sshDir, "id_ed25519_romeo"), filepath.Join(sshDir, "rapport.json"), filepath.Join(home, "lien-ssh", "sous", "r.json")} {
+		r := pretIn(t, "", "valider", filepath.Join(home, "docs"), "--format", "json", "--sortie", target)
+		checkRefused(t, r, sshDir, before)
+		if !strings.Contains(r.stderr, sshDir) {
+			t.Errorf("%s: the refusal does not name %s:\n%s", target, sshDir, r.stderr)
+		}
+	}
+	// The folder of the session's key stays guarded too.
+	r := pretIn(t, "", "valider", filepath.Join(home, "docs"), "--sortie", filepath.Join(other, "r.txt"))
+	checkRefused(t, r, sshDir, before)
+}

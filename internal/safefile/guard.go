@@ -11,32 +11,34 @@ import (
 // the key folder: only the key code writes there, and only new names.
 var ErrProtected = errors.New("ce chemin mène à la clé SSH ou à son dossier ; pret n'y écrit jamais")
 
-// Protected is the key folder and the key files, as they are on disk.
+// Protected is the key folders and the key files, as they are on disk.
 type Protected struct {
-	dir   string
+	dirs  []string
 	files []string
 }
 
-// Protect names the key folder and the key files no output may touch.
-func Protect(dir string, files ...string) Protected {
-	return Protected{dir: dir, files: files}
+// Protect names the key folders and the key files no output may touch.
+func Protect(dirs []string, files ...string) Protected {
+	return Protected{dirs: dirs, files: files}
 }
 
 // CheckTree refuses target when, once links and ".." are resolved, it is
 // the key folder or below it, or the same file as a protected one (a hard
 // link, another spelling on a case-insensitive disk, the key as a folder).
 func (p Protected) CheckTree(target string) error {
-	if p.dir == "" {
-		return nil
-	}
-	t, dir := resolve(target), resolve(p.dir)
-	dirInfo, dirErr := os.Stat(dir)
-	refused := false
-	for d := t; !refused; d = filepath.Dir(d) {
-		st, err := os.Stat(d)
-		refused = d == dir || dirErr == nil && err == nil && os.SameFile(st, dirInfo)
-		if filepath.Dir(d) == d {
-			break
+	t, refused := resolve(target), false
+	for _, dir := range p.dirs {
+		if dir == "" {
+			continue
+		}
+		dir = resolve(dir)
+		dirInfo, dirErr := os.Stat(dir)
+		for d := t; !refused; d = filepath.Dir(d) {
+			st, err := os.Stat(d)
+			refused = d == dir || dirErr == nil && err == nil && os.SameFile(st, dirInfo)
+			if filepath.Dir(d) == d {
+				break
+			}
 		}
 	}
 	for _, c := range []string{t, filepath.Dir(t)} {

@@ -52,7 +52,7 @@ func protectedSpellings(t *testing.T, root string) (dir, key string, spell map[s
 func TestProtectedRefusesEverySpelling(t *testing.T) {
 	root := t.TempDir()
 	dir, key, spell := protectedSpellings(t, root)
-	p := Protect(dir, key, key+".pub")
+	p := Protect([]string{dir}, key, key+".pub")
 	for name, target := range spell {
 		err := p.CheckTree(target)
 		if !errors.Is(err, ErrProtected) {
@@ -62,7 +62,7 @@ func TestProtectedRefusesEverySpelling(t *testing.T) {
 		checkFrench(t, err)
 	}
 	// The folder given through a link is the same folder.
-	viaLink := Protect(filepath.Join(root, "ailleurs", "lien-dossier"), filepath.Join(root, "ailleurs", "lien-dossier", "id"))
+	viaLink := Protect([]string{filepath.Join(root, "ailleurs", "lien-dossier")}, filepath.Join(root, "ailleurs", "lien-dossier", "id"))
 	if err := viaLink.CheckTree(key); !errors.Is(err, ErrProtected) {
 		t.Errorf("dossier de clé donné par un lien : %v", err)
 	}
@@ -84,7 +84,7 @@ func TestProtectedRelative(t *testing.T) {
 	root := t.TempDir()
 	dir, key, _ := protectedSpellings(t, root)
 	t.Chdir(filepath.Join(dir, "sous"))
-	p := Protect(dir, key, key+".pub")
+	p := Protect([]string{dir}, key, key+".pub")
 	for _, rel := range []string{"../id", "../id.pub", "../acces.md", "..", "../../ssh/id"} {
 		if err := p.CheckTree(rel); !errors.Is(err, ErrProtected) {
 			t.Errorf("%s : %v", rel, err)
@@ -102,7 +102,7 @@ func TestCheckTree(t *testing.T) {
 	dir := filepath.Join(home, ".ssh")
 	os.MkdirAll(filepath.Join(dir, "sous"), 0o700)
 	os.Symlink(dir, filepath.Join(home, "lien"))
-	p := Protect(dir, filepath.Join(dir, "id"))
+	p := Protect([]string{dir}, filepath.Join(dir, "id"))
 	for _, in := range []string{"etat.yaml", "pret/etat.yaml", "sous/pret/etat.yaml", "a/b/c/etat.yaml"} {
 		for _, base := range []string{dir, filepath.Join(home, "lien"), filepath.Join(home, "x", "..", ".ssh")} {
 			if p.CheckTree(filepath.Join(base, in)) == nil {

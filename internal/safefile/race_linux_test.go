@@ -51,7 +51,7 @@ func swapping(t *testing.T, secret []byte) (m, keyDir, key string, stop func() i
 func TestWriteReplaceFolderSwapRace(t *testing.T) {
 	secret := []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nclé\n-----END OPENSSH PRIVATE KEY-----\n")
 	m, keyDir, key, stop := swapping(t, secret)
-	guard := Protect(keyDir, key, key+".pub")
+	guard := Protect([]string{keyDir}, key, key+".pub")
 	refused, written := 0, 0
 	for range 1500 {
 		if err := guard.WriteReplace(filepath.Join(m, "id_ed25519_romeo"), []byte("rapport\n"), 0o644); err != nil {
@@ -82,7 +82,7 @@ func TestWriteReplaceFolderSwapRace(t *testing.T) {
 // folder, not even a temporary name.
 func TestWriteNewFolderSwapRace(t *testing.T) {
 	m, keyDir, key, stop := swapping(t, []byte("clé\n"))
-	guard := Protect(keyDir, key, key+".pub")
+	guard := Protect([]string{keyDir}, key, key+".pub")
 	refused := 0
 	// After the first write the name is taken (ErrExists): each try
 	// still opens, checks and stages before it links.

@@ -167,22 +167,31 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 	return nil
 }
 
-// checkOpenDir refuses the open folder dfd when it is the key folder or
-// below it, walking up through ".." by device and inode: the answer is
+// checkOpenDir refuses the open folder dfd when it is a key folder or
+// below one, walking up through ".." by device and inode: the answer is
 // about the folder written in, whatever its path says by now.
 func (p Protected) checkOpenDir(dfd int, target string) error {
-	var key, st unix.Stat_t
-	if p.dir == "" || unix.Stat(p.dir, &key) != nil {
-		return nil // no key folder: nothing to protect in it
+	var keyDirs []unix.Stat_t
+	for _, dir := range p.dirs {
+		var key unix.Stat_t
+		if dir != "" && unix.Stat(dir, &key) == nil { // no folder: nothing to protect in it
+			keyDirs = append(keyDirs, key)
+		}
 	}
+	if len(keyDirs) == 0 {
+		return nil
+	}
+	var st unix.Stat_t
 	cur, err := unix.Dup(dfd)
 	if err == nil {
 		err = unix.Fstat(cur, &st)
 	}
 	defer func() { unix.Close(cur) }()
 	for err == nil {
-		if st.Dev == key.Dev && st.Ino == key.Ino {
-			return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
+		for _, key := range keyDirs {
+			if st.Dev == key.Dev && st.Ino == key.Ino {
+				return &Error{Path: target, Reason: ErrProtected.Error(), Err: ErrProtected}
+			}
 		}
 		below := st
 		var up int
