@@ -328,6 +328,9 @@ func (r *reader) table(t *east.Table) {
 // resolve drops backslash escapes and resolves entities as CommonMark does: as
 // goldmark's HTML writer does, its output unescaped.
 func resolve(v []byte) string {
+	if !bytes.ContainsAny(v, `\&`) {
+		return string(v) // nothing to resolve: most text
+	}
 	var out strings.Builder
 	w := bufio.NewWriterSize(&out, len(v))
 	gmhtml.DefaultWriter.Write(w, v)
