@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/base64"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/ssh"
 
@@ -77,26 +79,15 @@ func (k *keyRule) visit(b *block) {
 // prefixIn is the length of the run of s's first bytes that are in set.
 func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
+var md5Re = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
+})
+
 // md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
 // 16 hex pairs, or the pairs alone), 0 for none.
 func md5At(s string) int {
-	n := 0
-	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
-		n = 4
-	}
-	for pair := range 16 {
-		if pair > 0 {
-			if n >= len(s) || s[n] != ':' {
-				return 0
-			}
-			n++
-		}
-		if n+2 > len(s) || !isHex(s[n]) || !isHex(s[n+1]) {
-			return 0
-		}
-		n += 2
-	}
-	if n < len(s) && (isHex(s[n]) || s[n] == ':') {
+	n := len(md5Re().FindString(s))
+	if n == 0 || n < len(s) && (isHex(s[n]) || s[n] == ':') {
 		return 0
 	}
 	return n

@@ -12,7 +12,6 @@ import (
 var (
 	typeWordPattern = regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`)
 	pathWordPattern = regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+")
-	md5Pattern      = regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
 	tooDeepPattern  = regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
 )
 
@@ -37,13 +36,6 @@ func checkScanners(t *testing.T, s string) {
 		if want := c.re.FindAllStringIndex(s, -1); !equalRanges(c.got, want) {
 			t.Fatalf("%s of %q: %v, the pattern finds %v", c.name, s, c.got, want)
 		}
-	}
-	want := len(md5Pattern.FindString(s))
-	if want > 0 && want < len(s) && (isHex(s[want]) || s[want] == ':') {
-		want = 0
-	}
-	if got := md5At(s); got != want {
-		t.Fatalf("md5At(%q) = %d, want %d", s, got, want)
 	}
 	if got, want := tooDeep(s), tooDeepPattern.MatchString(s); got != want {
 		t.Fatalf("tooDeep(%q) = %v, the pattern says %v", s, got, want)

@@ -229,3 +229,62 @@ func TestKeyFileEncodedWhole(t *testing.T) {
 		t.Fatalf("certificate: %v", got)
 	}
 }
+
+// TestKeyInsideComments: a key whose lines sit inside HTML comments is
+// hidden from the rendered page but sent all the same: each line is
+// reported (outside tester, stop 28: "<!-- line -->" went unseen), and a
+// sentence naming the format's magic is not a key.
+func TestKeyInsideComments(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(28, 1))
+	hide := []func(string) string{
+		func(l string) string { return "<!-- " + l + " -->" },
+		func(l string) string { return "<!--" + l + "-->" },
+	}
+	for range 20 {
+		for _, f := range keytest.Forms(t) {
+			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+			if !opens(block) {
+				continue
+			}
+			for k, h := range hide {
+				var lines []string
+				for _, l := range block {
+					if strip(l) != "" {
+						l = h(l)
+					}
+					lines = append(lines, l)
+				}
+				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\n<!-- pret:signature -->\nfin\n")
+				for i, l := range block {
+					if strip(l) != "" && !slices.Contains(got, i+2) {
+						t.Fatalf("%s, hidden %d: line %q not reported (got %v)", f.Name, k, lines[i], got)
+					}
+				}
+				if slices.Contains(got, 1) || slices.Contains(got, len(block)+3) || slices.Contains(got, len(block)+2) {
+					t.Fatalf("%s, hidden %d: an honest line reported (got %v)", f.Name, k, got)
+				}
+			}
+		}
+	}
+	for _, f := range keytest.Forms(t) {
+		if f.Name != "ed25519/openssh" {
+			continue
+		}
+		block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+		var body []string
+		for _, l := range block {
+			if s := strip(l); allB64(s) {
+				body = append(body, s)
+			}
+		}
+		for _, text := range []string{"<!-- " + strings.Join(body, "") + " -->", "Texte <!-- " + strings.Join(body, "") + " --> fin",
+			"<!-- -----BEGIN OPENSSH PRIVATE KEY----- -->"} {
+			if got := Lines("Date :\n" + text + "\nfin\n"); !slices.Equal(got, []int{2}) {
+				t.Errorf("%.60q: got %v, want [2]", text, got)
+			}
+		}
+	}
+	if got := Lines("Une clé privée commence par b3BlbnNzaC1rZXktdjE en base64.\n"); got != nil {
+		t.Errorf("a sentence naming the magic reported: %v", got)
+	}
+}

@@ -16,10 +16,29 @@ import (
 )
 
 // Lines returns the 1-based numbers, ascending, of the lines of key material.
+// The text is read as a renderer shows it (HTML comments dropped, so
+// "-----BEGIN<!---->" hides nothing) and, for the lines holding a comment
+// mark, as sent: a key inside comments ("<!-- b3Bl… -->") is in the file.
+// There only a line that is key text on its own counts (base64, a marker),
+// not a comment a key's block would take in ("<!-- pret:signature -->").
 func Lines(text string) []int {
-	d := read(text)
-	d.scan()
-	return d.marked
+	shown := read(text, false)
+	shown.scan()
+	if !strings.Contains(text, "<!--") {
+		return shown.marked
+	}
+	sent := read(text, true)
+	sent.scan()
+	lines, no, next := shown.marked, 0, 0
+	for l := range strings.Lines(text) {
+		for no++; next < len(sent.marked) && sent.marked[next] < no; next++ {
+		}
+		if next < len(sent.marked) && sent.marked[next] == no && commentMarks.Replace(l) != l && sent.kinds[no-1].keyText() {
+			lines = append(lines, no)
+		}
+	}
+	slices.Sort(lines)
+	return slices.Compact(lines)
 }
 
 // Has reports whether text holds any private key material.
@@ -148,8 +167,14 @@ const (
 	end            // END … PRIVATE KEY, or an END the next line may end
 )
 
-// magic is the base64 of "openssh-key-v1", how OpenSSH private keys start.
-const magic = "b3BlbnNzaC1rZXktdjE"
+// keyText: a line of this kind is key text on its own.
+func (k kind) keyText() bool {
+	return slices.Contains([]kind{b64, padded, encrypted, putty, puttyKey, puttyMAC, whole, begin, end}, k)
+}
+
+// magic is the base64 of "openssh-key-v1\0", how OpenSSH private keys start
+// (a sentence naming the format's "b3BlbnNzaC1rZXktdjE" is no key).
+const magic = "b3BlbnNzaC1rZXktdjEA"
 
 // Bounds of the looks ahead: blank lines between pieces, base64 read for
 // DER (its first elements fit in 48 bytes), the longest kind ("SSH2ENCRYPTED").
@@ -163,6 +188,7 @@ const (
 
 type doc struct {
 	text   string
+	sent   bool // comments read as text (shown)
 	kinds  []kind
 	marked []int
 	work   int // bytes of lines read: the tests check it grows as the text does
@@ -180,13 +206,16 @@ func (d *doc) next(p pos) pos {
 }
 
 // line is line p as shown (see shown).
-func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off]) }
+func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off], d.sent) }
 
 // shown is a source line stripped of its break ("\n", "\r\n") and decoration,
 // read as a renderer shows it: no HTML comment, entities decoded
-// ("-----BEGIN<!---->", "&#65;" hide nothing).
-func shown(s string) string {
-	if strings.Contains(s, "<!--") {
+// ("-----BEGIN<!---->", "&#65;" hide nothing); when sent, comments keep
+// their text, only their marks go.
+func shown(s string, sent bool) string {
+	if sent {
+		s = commentMarks.Replace(s)
+	} else if strings.Contains(s, "<!--") {
 		var b strings.Builder
 		for {
 			before, rest, ok := strings.Cut(s, "<!--")
@@ -203,8 +232,10 @@ func shown(s string) string {
 	return strip(html.UnescapeString(s))
 }
 
-func read(text string) *doc {
-	d := &doc{text: text, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
+var commentMarks = strings.NewReplacer("<!--", "", "-->", "")
+
+func read(text string, sent bool) *doc {
+	d := &doc{text: text, sent: sent, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
 	for p := (pos{}); p.off < len(text); p = d.next(p) {
 		d.kinds = append(d.kinds, classify(d.line(p)))
 	}

@@ -208,12 +208,14 @@ func TestLinesLinear(t *testing.T) {
 	at := func(n int) map[string]int {
 		work := map[string]int{}
 		for _, s := range hostileShapes(n) {
-			d := read(s.text)
-			d.scan()
-			work[s.name] = d.work
-			t.Logf("%s: %.1f bytes read a byte", s.name, float64(d.work)/float64(len(s.text)))
-			if d.work > 12*len(s.text) {
-				t.Errorf("%s: %d bytes read for %d", s.name, d.work, len(s.text))
+			for _, sent := range []bool{false, true} {
+				d := read(s.text, sent)
+				d.scan()
+				work[s.name] += d.work
+				t.Logf("%s (sent %v): %.1f bytes read a byte", s.name, sent, float64(d.work)/float64(len(s.text)))
+				if d.work > 12*len(s.text) {
+					t.Errorf("%s (sent %v): %d bytes read for %d", s.name, sent, d.work, len(s.text))
+				}
 			}
 		}
 		return work
