@@ -79,9 +79,7 @@ func (k *keyRule) visit(b *block) {
 // prefixIn is the length of the run of s's first bytes that are in set.
 func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
-var md5Re = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`)
-})
+var md5Re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`) })
 
 // md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
 // 16 hex pairs, or the pairs alone), 0 for none.
@@ -108,16 +106,13 @@ func pastedFingerprint(before, blob string) string {
 // typeWords notes the key types that text names. Words are cut at all but letters,
 // digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for from, to := range runs(text, isTypeRune) {
-		if to-from < len("rsa") {
-			continue
-		}
-		switch t := typeWord(strings.ToLower(text[from:to])); t {
+	for _, w := range typeWordRe().FindAllStringIndex(text, -1) {
+		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
 		case "":
 		case "ed25519":
 			k.ed25519 = true
 		default:
-			k.otherLine = cmp.Or(k.otherLine, b.lineAt(from))
+			k.otherLine = cmp.Or(k.otherLine, b.lineAt(w[0]))
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
@@ -125,9 +120,7 @@ func (k *keyRule) typeWords(text string, b *block) {
 	}
 }
 
-func isTypeRune(r rune) bool {
-	return 'a' <= r|0x20 && r|0x20 <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_'
-}
+var typeWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) }) // "rsa" and longer
 
 // typeWord names the key type a lower-case word states, "" for none; a certificate's
 // ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.

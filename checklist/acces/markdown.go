@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	htmlstd "html"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -69,7 +70,7 @@ const (
 
 // readBlocks calls visit with each block of page (LF line ends), in order.
 func readBlocks(page string, visit func(*block)) {
-	if len(page) > maxMarkdown || tooDeep(page) {
+	if len(page) > maxMarkdown || tooDeep().MatchString(page) {
 		for n := 1; page != ""; n++ {
 			line, rest, _ := strings.Cut(page, "\n")
 			for line != "" {
@@ -107,22 +108,9 @@ type reader struct {
 
 // goldmark's time grows with the square of the containers one line opens
 // (a page needs three): past 16 (MarkerLen's), the file is read as a large one.
-func tooDeep(page string) bool {
-	for line := range strings.Lines(page) {
-		for depth := 0; ; depth++ {
-			if depth > 16 {
-				return true
-			}
-			line = strings.TrimLeft(line, " \t")
-			n := MarkerLen(line)
-			if n == 0 {
-				break
-			}
-			line = line[n:]
-		}
-	}
-	return false
-}
+var tooDeep = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
+})
 
 // MarkerLen is the length of the block quote or list marker (with its
 // space or tab) s starts with, 0 for none.

@@ -72,19 +72,17 @@ type pathToken struct {
 // pathTokens appends the words of text (at off) holding a slash or a backslash, final
 // punctuation left out, from their root when glued to a label ("Clé:~/.ssh/x.pub").
 func pathTokens(out []pathToken, text string, off int) []pathToken {
-	for from, to := range runs(text, func(r rune) bool { return !strings.ContainsRune(pathStops, r) }) {
-		if w := strings.TrimRight(text[from:to], ".:!?"); strings.ContainsAny(w, `/\`) {
+	for _, m := range pathWord().FindAllStringIndex(text, -1) {
+		if w := strings.TrimRight(text[m[0]:m[1]], ".:!?"); strings.ContainsAny(w, `/\`) {
 			k := max(rootIndex(w), 0)
-			out = append(out, pathToken{w[k:], off + from + k})
+			out = append(out, pathToken{w[k:], off + m[0] + k})
 		}
 	}
 	return out
 }
 
-// pathStops end a path word: spaces, quotes, brackets, list punctuation.
-const pathStops = " \t`\"'()<>[]|*,;\u00a0«»\u202f"
-
 var (
+	pathWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+") })
 	pathRoot = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`~[/\\]|\$HOME|\$\{HOME\}|%USERPROFILE%|\.ssh[/\\]|/|[a-zA-Z]:[/\\]`)
 	})

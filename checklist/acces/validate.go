@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,27 +163,6 @@ func Validate(data []byte, rules Rules) *Result {
 		}
 	}
 	return r
-}
-
-// runs yields the start and end of each longest run of s's runes that in accepts.
-func runs(s string, in func(rune) bool) iter.Seq2[int, int] {
-	return func(yield func(int, int) bool) {
-		from := -1
-		for i, r := range s {
-			switch {
-			case in(r) && from < 0:
-				from = i
-			case !in(r) && from >= 0:
-				if !yield(from, i) {
-					return
-				}
-				from = -1
-			}
-		}
-		if from >= 0 {
-			yield(from, len(s))
-		}
-	}
 }
 
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")

@@ -10,8 +10,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"html"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -29,11 +31,10 @@ func Lines(text string) []int {
 	}
 	sent := read(text, true)
 	sent.scan()
-	lines, no, next := shown.marked, 0, 0
+	lines, no := shown.marked, 0
 	for l := range strings.Lines(text) {
-		for no++; next < len(sent.marked) && sent.marked[next] < no; next++ {
-		}
-		if next < len(sent.marked) && sent.marked[next] == no && commentMarks.Replace(l) != l && sent.kinds[no-1].keyText() {
+		no++
+		if _, ok := slices.BinarySearch(sent.marked, no); ok && commentMarks.Replace(l) != l && sent.kinds[no-1].keyText() {
 			lines = append(lines, no)
 		}
 	}
@@ -611,7 +612,7 @@ func strip(s string) string {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		t = t[listMarker(t):]
+		t = t[len(listMarker().FindString(t)):]
 		if len(t) == len(s) {
 			return t
 		}
@@ -619,22 +620,8 @@ func strip(s string) string {
 	}
 }
 
-// listMarker is the length of the list item marker s starts with ("- ", "12. "), 0 for none.
-func listMarker(s string) int {
-	n := len(s) - len(strings.TrimLeft(s, "0123456789"))
-	switch {
-	case n == 0 && s != "" && strings.IndexByte("-*+", s[0]) >= 0:
-		n = 1
-	case n >= 1 && n <= 4 && n < len(s) && (s[n] == '.' || s[n] == ')'):
-		n++
-	default:
-		return 0
-	}
-	if n < len(s) && (s[n] == ' ' || s[n] == '\t') {
-		return n + 1
-	}
-	return 0
-}
+// listMarker opens a list item ("- ", "12. ").
+var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`) })
 
 // compact is s upper-cased without spaces, format characters and marks.
 func compact(s string) string {

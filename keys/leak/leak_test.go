@@ -13,7 +13,6 @@ import (
 	"encoding/pem"
 	"math/big"
 	mrand "math/rand/v2"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -302,22 +301,4 @@ func FuzzEmbeddedKey(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestListMarkerMatchesItsPattern: the loop finds what the pattern a
-// reader checks it against finds.
-func TestListMarkerMatchesItsPattern(t *testing.T) {
-	pattern := regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`)
-	pieces := []string{"-", "*", "+", "1", "0", "9", ".", ")", " ", "\t", "a", "é"}
-	rng := mrand.New(mrand.NewPCG(3, 4))
-	for range 20000 {
-		var b strings.Builder
-		for range rng.IntN(8) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		s := b.String()
-		if got, want := listMarker(s), len(pattern.FindString(s)); got != want {
-			t.Fatalf("listMarker(%q) = %d, the pattern finds %d", s, got, want)
-		}
-	}
 }
