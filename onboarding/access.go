@@ -359,21 +359,11 @@ func beforeRequest(st *State, d Declaration) error {
 
 // checkOutputs refuses acces.md or the state file on the key.
 func (s Settings) checkOutputs() error {
-	if err := CheckOutputs(s.Store, Output{s.File, "acces.fichier"}); err != nil {
-		return err
-	}
-	return CheckState(s.Store, s.StatePath)
+	return CheckOutputs(s.Store, Output{s.File, "acces.fichier"}, StateOutput(s.StatePath))
 }
 
-// CheckState refuses a state file in or below the key folder.
-func CheckState(store keys.Store, path string) error {
-	if err := Protected(store).CheckTree(path); err != nil {
-		return &Error{Input: true, Err: err,
-			Msg:  fmt.Sprintf("le fichier d'état (%s) mène à la clé SSH : il serait sous %s, où pret n'écrit jamais ; rien n'a été écrit", checklist.Escape(path), keyDirs(store)),
-			Hint: "donnez à XDG_STATE_HOME un dossier hors de " + keyDirs(store)}
-	}
-	return nil
-}
+// StateOutput is the state file as an output, named by what places it.
+func StateOutput(path string) Output { return Output{path, "le fichier d'état (XDG_STATE_HOME)"} }
 
 // keyDirs names the folders no output goes in: the key's, and ~/.ssh when it is another.
 func keyDirs(store keys.Store) string {

@@ -22,12 +22,9 @@ func settings(c *Config) (onboarding.Settings, error) {
 		StatePath: c.StatePath,
 		Today:     c.Today,
 	}
-	// Before any question: an output on the key is a setting to fix.
-	if err := checkOutput(c.Key, s.File, "acces.fichier"); err != nil {
-		return s, err
-	}
-	// A mistaken XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret.
-	if err := onboarding.CheckState(c.Key, s.StatePath); err != nil {
+	// Before any question: an output on the key is a setting to fix (a
+	// mistaken XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
+	if err := onboarding.CheckOutputs(c.Key, onboarding.Output{Path: s.File, Setting: "acces.fichier"}, onboarding.StateOutput(s.StatePath)); err != nil {
 		return s, err
 	}
 	s.Home, _ = os.UserHomeDir()

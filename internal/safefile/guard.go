@@ -23,8 +23,9 @@ func Protect(dirs []string, files ...string) Protected {
 }
 
 // CheckTree refuses target when, once links and ".." are resolved, it is
-// the key folder or below it, or the same file as a protected one (a hard
-// link, another spelling on a case-insensitive disk, the key as a folder).
+// a key folder or below it, or the same file as a protected one or one in a
+// key folder (a hard link, another spelling on a case-insensitive disk, the
+// key as a folder).
 func (p Protected) CheckTree(target string) error {
 	t, refused := resolve(target), false
 	for _, dir := range p.dirs {
@@ -46,6 +47,16 @@ func (p Protected) CheckTree(target string) error {
 		for _, f := range p.files {
 			fst, ferr := os.Stat(f)
 			refused = refused || err == nil && ferr == nil && os.SameFile(st, fst)
+		}
+	}
+	// A hard link elsewhere to any file of a key folder (another key, known_hosts).
+	if st, err := os.Stat(t); err == nil && st.Mode().IsRegular() {
+		for _, dir := range p.dirs {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				fi, err := os.Stat(filepath.Join(dir, e.Name()))
+				refused = refused || err == nil && os.SameFile(st, fi)
+			}
 		}
 	}
 	if refused {

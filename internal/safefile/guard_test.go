@@ -116,3 +116,36 @@ func TestCheckTree(t *testing.T) {
 		}
 	}
 }
+
+// TestHardLinkToAnyFileOfAKeyFolder: a name elsewhere that is a hard link
+// to another key or to known_hosts in a key folder is refused; a file of
+// its own is not (second outside tester, stop 28).
+func TestHardLinkToAnyFileOfAKeyFolder(t *testing.T) {
+	home := t.TempDir()
+	ssh, keys, out := filepath.Join(home, ".ssh"), filepath.Join(home, "cles"), filepath.Join(home, "sorties")
+	for _, d := range []string{ssh, keys, out} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Protect([]string{keys, ssh}, filepath.Join(keys, "id"))
+	for _, name := range []string{"id_ed25519", "known_hosts"} {
+		if err := os.WriteFile(filepath.Join(ssh, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(out, "lien-"+name)
+		if err := os.Link(filepath.Join(ssh, name), link); err != nil {
+			t.Skipf("no hard links here: %v", err)
+		}
+		if err := p.CheckTree(link); !errors.Is(err, ErrProtected) {
+			t.Errorf("%s: %v", link, err)
+		}
+	}
+	own := filepath.Join(out, "rapport.json")
+	if err := os.WriteFile(own, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CheckTree(own); err != nil {
+		t.Errorf("%s refused: %v", own, err)
+	}
+}

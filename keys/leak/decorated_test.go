@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/romeo-pret/pret/internal/keytest"
 )
@@ -254,14 +255,14 @@ func TestKeyInsideComments(t *testing.T) {
 					}
 					lines = append(lines, l)
 				}
-				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\n<!-- pret:signature -->\nfin\n")
+				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\n<!-- pret:signature -->\nMerci, à bientôt.\n")
 				for i, l := range block {
 					if strip(l) != "" && !slices.Contains(got, i+2) {
 						t.Fatalf("%s, hidden %d: line %q not reported (got %v)", f.Name, k, lines[i], got)
 					}
 				}
 				if slices.Contains(got, 1) || slices.Contains(got, len(block)+3) || slices.Contains(got, len(block)+2) {
-					t.Fatalf("%s, hidden %d: an honest line reported (got %v)", f.Name, k, got)
+					t.Fatalf("%s, hidden %d: an honest line reported (got %v)\n%s", f.Name, k, got, strings.Join(lines, "\n"))
 				}
 			}
 		}
@@ -279,12 +280,75 @@ func TestKeyInsideComments(t *testing.T) {
 		}
 		for _, text := range []string{"<!-- " + strings.Join(body, "") + " -->", "Texte <!-- " + strings.Join(body, "") + " --> fin",
 			"<!-- -----BEGIN OPENSSH PRIVATE KEY----- -->"} {
-			if got := Lines("Date :\n" + text + "\nfin\n"); !slices.Equal(got, []int{2}) {
+			if got := Lines("Date :\n" + text + "\nMerci, à bientôt.\n"); !slices.Equal(got, []int{2}) {
 				t.Errorf("%.60q: got %v, want [2]", text, got)
 			}
 		}
 	}
 	if got := Lines("Une clé privée commence par b3BlbnNzaC1rZXktdjE en base64.\n"); got != nil {
 		t.Errorf("a sentence naming the magic reported: %v", got)
+	}
+}
+
+// TestBodyAfterAComment: a body without its BEGIN whose first lines are
+// in comments is reported whole, and a PuTTY key behind labels or cells
+// is a key (second outside tester, stop 28).
+func TestBodyAfterAComment(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(28, 2))
+	for range 10 {
+		for _, f := range keytest.Forms(t) {
+			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+			var body []string
+			for _, l := range block {
+				if c := compact(l); strip(l) != "" && (strings.HasPrefix(f.Name, "putty") || !strings.Contains(c, "BEGIN") && !strings.Contains(c, "END")) {
+					body = append(body, strip(l))
+				}
+			}
+			// Re-spaced, only a marker says where a body is (keytest.Mutation).
+			if len(body) < 3 || !opens(block) || slices.ContainsFunc(body, func(l string) bool { return strings.ContainsFunc(l, unicode.IsSpace) }) && !strings.HasPrefix(f.Name, "putty") {
+				continue
+			}
+			shapes := map[string]func(i int, l string) string{
+				"first in a comment": func(i int, l string) string {
+					if i == 0 {
+						return "<!-- " + l + " -->"
+					}
+					return l
+				},
+				"every other in a comment": func(i int, l string) string {
+					if i%2 == 0 {
+						return "<!-- " + l + " -->"
+					}
+					return l
+				},
+			}
+			if strings.HasPrefix(f.Name, "putty") {
+				shapes = map[string]func(int, string) string{
+					"label":  func(_ int, l string) string { return "Clé : " + l },
+					"cell":   func(_ int, l string) string { return "| x | " + l + " |" },
+					"prose":  func(_ int, l string) string { return "texte : " + l },
+					"hidden": func(_ int, l string) string { return "Clé : <!-- " + l + " -->" },
+				}
+			}
+			for name, shape := range shapes {
+				var lines []string
+				for i, l := range body {
+					lines = append(lines, shape(i, l))
+				}
+				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\nMerci, à bientôt.\n")
+				for i := range lines {
+					// A short public tail behind a label ("Clé : g2/1") reads as prose.
+					if !slices.Contains(got, i+2) && (len(body[i]) >= 16 || !strings.HasPrefix(f.Name, "putty")) {
+						t.Fatalf("%s, %s: line %q not reported (got %v)\n%s", f.Name, name, lines[i], got, strings.Join(lines, "\n"))
+					}
+				}
+				if slices.Contains(got, 1) || slices.Contains(got, len(lines)+2) {
+					t.Fatalf("%s, %s: an honest line reported (got %v)", f.Name, name, got)
+				}
+			}
+		}
+	}
+	if got := Lines("Le fichier commence par PuTTY-User-Key-File-3: ssh-ed25519\n"); !slices.Equal(got, []int{1}) {
+		t.Errorf("a PuTTY header in prose: got %v, want [1]", got)
 	}
 }

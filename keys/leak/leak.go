@@ -21,8 +21,8 @@ import (
 // The text is read as a renderer shows it (HTML comments dropped, so
 // "-----BEGIN<!---->" hides nothing) and, for the lines holding a comment
 // mark, as sent: a key inside comments ("<!-- b3Bl… -->") is in the file.
-// There only a line that is key text on its own counts (base64, a marker),
-// not a comment a key's block would take in ("<!-- pret:signature -->").
+// There a block counts from its first to its last line of key text (mark),
+// not a comment it would take in ("<!-- pret:signature -->").
 func Lines(text string) []int {
 	shown := read(text, false)
 	shown.scan()
@@ -31,13 +31,7 @@ func Lines(text string) []int {
 	}
 	sent := read(text, true)
 	sent.scan()
-	lines, no := shown.marked, 0
-	for l := range strings.Lines(text) {
-		no++
-		if _, ok := slices.BinarySearch(sent.marked, no); ok && commentMarks.Replace(l) != l && sent.kinds[no-1].keyText() {
-			lines = append(lines, no)
-		}
-	}
+	lines := append(shown.marked, sent.marked...)
 	slices.Sort(lines)
 	return slices.Compact(lines)
 }
@@ -243,8 +237,15 @@ func read(text string, sent bool) *doc {
 	return d
 }
 
-// mark marks the lines from..to (inclusive) not yet marked.
+// mark marks the lines from..to (inclusive) not yet marked; read as sent,
+// from the first to the last line of key text only.
 func (d *doc) mark(from, to int) {
+	for d.sent && from <= to && !d.kinds[from].keyText() {
+		from++
+	}
+	for d.sent && to >= from && !d.kinds[to].keyText() {
+		to--
+	}
 	if n := len(d.marked); n > 0 {
 		from = max(from, d.marked[n-1])
 	}
@@ -523,18 +524,18 @@ func classify(s string) kind {
 	case len(c) >= 3 && strings.Trim(c, "-") == "":
 		return dashes
 	}
-	// Headers, maybe behind a comment mark ("# Proc-Type: …").
-	h := strings.TrimLeftFunc(c, func(r rune) bool { return !unicode.IsLetter(r) })
+	// Headers, whatever stands before them: a comment mark ("# Proc-Type: …"),
+	// a label or a cell ("Clé : PuTTY-User-Key-File-3: …").
 	switch {
-	case strings.HasPrefix(h, "PUTTY-USER-KEY-FILE-"), strings.HasPrefix(h, "PRIVATE-LINES:"):
+	case strings.Contains(c, "PUTTY-USER-KEY-FILE-"), strings.Contains(c, "PRIVATE-LINES:"):
 		return puttyKey
-	case strings.HasPrefix(h, "PRIVATE-MAC:"), strings.HasPrefix(h, "PRIVATE-HASH:"):
+	case strings.Contains(c, "PRIVATE-MAC:"), strings.Contains(c, "PRIVATE-HASH:"):
 		return puttyMAC
-	case strings.HasPrefix(h, "PROC-TYPE:") && strings.Contains(h, "ENCRYPTED"), strings.HasPrefix(h, "DEK-INFO:"):
+	case strings.Contains(c, "PROC-TYPE:") && strings.Contains(c, "ENCRYPTED"), strings.Contains(c, "DEK-INFO:"):
 		return encrypted
 	}
 	for _, name := range []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "KEY-DERIVATION:", "ARGON2-"} {
-		if strings.HasPrefix(h, name) {
+		if strings.Contains(c, name) {
 			return putty
 		}
 	}
