@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -365,12 +364,9 @@ func (s Settings) checkOutputs() error {
 // StateOutput is the state file as an output, named by what places it.
 func StateOutput(path string) Output { return Output{path, "le fichier d'état (XDG_STATE_HOME)"} }
 
-// keyDirs names the folders no output goes in: the key's, and ~/.ssh when it is another.
+// keyDirs names the folders no output goes in (keyFolders).
 func keyDirs(store keys.Store) string {
-	if store.SSHDir == "" || filepath.Clean(store.SSHDir) == filepath.Clean(store.Dir) {
-		return checklist.Escape(store.Dir)
-	}
-	return checklist.Escape(store.Dir) + " et " + checklist.Escape(store.SSHDir)
+	return checklist.Escape(strings.Join(keyFolders(store), " et "))
 }
 
 // Output is a path about to be written and the setting that named it.

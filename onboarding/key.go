@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -162,9 +163,17 @@ func EnsureKey(store keys.Store, random io.Reader, passphrase func() ([]byte, er
 	return res, nil
 }
 
-// Protected is what no output may land on: the key folder, ~/.ssh, key and .pub.
+// Protected is what no output may land on: the key folders, key and .pub.
 func Protected(store keys.Store) safefile.Protected {
-	return safefile.Protect([]string{store.Dir, store.SSHDir}, store.PrivatePath(), store.PublicPath())
+	return safefile.Protect(keyFolders(store), store.PrivatePath(), store.PublicPath())
+}
+
+// keyFolders are the key's folder and, when it is another, ~/.ssh.
+func keyFolders(store keys.Store) []string {
+	if store.SSHDir == "" || filepath.Clean(store.SSHDir) == filepath.Clean(store.Dir) {
+		return []string{store.Dir}
+	}
+	return []string{store.Dir, store.SSHDir}
 }
 
 func keyError(store keys.Store, err error) error {

@@ -26,12 +26,7 @@ func Fold(s string) string {
 
 func fold(s string) string {
 	if !utf8.ValidString(s) {
-		// U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ").
-		var valid strings.Builder
-		for _, r := range s {
-			valid.WriteRune(r)
-		}
-		s = valid.String()
+		s = string([]rune(s)) // U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ")
 	}
 	var b strings.Builder
 	b.Grow(len(s))
