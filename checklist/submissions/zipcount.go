@@ -177,7 +177,7 @@ func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64)
 		return nil, nil
 	}
 	var windows []window
-	at, from, records, group, apart, closed := int64(d.dirOff), int64(d.dirOff), 0, "", false, map[string]bool{}
+	at, from, records, total, group, apart, closed := int64(d.dirOff), int64(d.dirOff), 0, uint16(0), "", false, map[string]bool{}
 	scanRecords(r, size, at, func(name []byte, len int64) bool {
 		g := learnerGroupOf(string(name))
 		if records > 0 && g != group {
@@ -190,10 +190,11 @@ func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64)
 				from, records = at, 0
 			}
 		}
-		group, at, records = g, at+len, records+1
+		group, at, records, total = g, at+len, records+1, total+1
 		return true
 	})
-	if apart || at != d.endOff {
+	// archive/zip refuses a count (modulo 65,536) not the end record's.
+	if apart || at != d.endOff || total != uint16(d.records) {
 		return nil, nil // not the directory archive/zip would read: let it say so
 	}
 	return append(windows, window{from, at, records}), nil
