@@ -36,6 +36,7 @@ func hostileShapes(n int) []struct{ name, text string } {
 		{"blank-lines", rep("\n")},
 		{"one-line", rep("a ")},
 		{"one-line-M-tokens", rep("M ")},
+		{"one-line-M-run", rep("M")}, // every 'M' of a word is a start (a key glued to a word)
 		{"quote-marks", rep("> - ")},
 		{"begin-no-end", "-----BEGIN OPENSSH PRIVATE KEY-----\n" + rep("QUFBQQ\n")},
 		{"putty-headers", rep("Comment: x\n")},

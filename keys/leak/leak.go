@@ -410,16 +410,19 @@ func (d *doc) headless(p pos) (pos, bool) {
 			}
 		}
 	}
-	// Words of base64 (a '=' ends one: "--comment=MIIE…"), each tried if
-	// it starts as DER does; only the last may go on over the next lines.
+	// Words of base64 (a '=' ends one: "--comment=MIIE…"), tried from
+	// each 'M', where DER's base64 starts (a key glued to a word:
+	// "x/MIIE…", "~/.ssh/MC4C…"); only the last may go on over the next lines.
 	for at := 0; at < len(s); at++ {
 		to := at
 		for to < len(s) && isB64(s[to]) && s[to] != '=' {
 			to++
 		}
-		if to > at && s[at] == 'M' {
-			if q, ok := d.der(p, s[at:to], to == len(s)); ok {
-				return q, true
+		for k := at; k < to; k++ {
+			if s[k] == 'M' {
+				if q, ok := d.der(p, s[k:to], to == len(s)); ok {
+					return q, true
+				}
 			}
 		}
 		at = to

@@ -142,6 +142,38 @@ func TestBase64RunsAreNotKeys(t *testing.T) {
 	}
 }
 
+// TestDERGluedToAWord (outside tester, stop 28): a DER private key
+// without its BEGIN line, glued to base64 characters ("x/MIIE…",
+// "~/.ssh/MC4C…", a path, a date label), is found from its 'M' and its
+// every line is reported, on one line or wrapped at 64.
+func TestDERGluedToAWord(t *testing.T) {
+	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
+	rsaKey, _ := rsa.GenerateKey(rand.Reader, 1024)
+	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	p8, _ := x509.MarshalPKCS8PrivateKey(edKey)
+	sec1, _ := x509.MarshalECPrivateKey(ecKey)
+	for _, der := range [][]byte{p8, x509.MarshalPKCS1PrivateKey(rsaKey), sec1} {
+		body := base64.StdEncoding.EncodeToString(der)
+		for _, glue := range []string{"x", "x/", "voir http://a/", "~/.ssh/", "clé/", "a+b", "- Date de la demande : x/"} {
+			for _, width := range []int{64, len(body)} {
+				var lines []string
+				for rest := body; rest != ""; rest = rest[min(width, len(rest)):] {
+					lines = append(lines, rest[:min(width, len(rest))])
+				}
+				lines[0] = glue + lines[0]
+				text := "# Accès\n\n" + strings.Join(lines, "\n") + "\n\nConnexion uniquement.\n"
+				want := make([]int, len(lines))
+				for i := range want {
+					want[i] = 3 + i
+				}
+				if got := Lines(text); !slices.Equal(got, want) {
+					t.Fatalf("%q before a key of %d bytes, width %d: got %v, want %v", glue, len(der), width, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestPublicMaterialIsNotAKey: public keys (authorized_keys lines, their
 // base64 alone, PEM and DER with or without their armour), OpenSSH
 // certificates, X.509 certificates and fingerprints, of every key type,
