@@ -32,6 +32,7 @@ type keyRule struct {
 type statement struct {
 	value string // "SHA256:…"
 	line  int
+	typ   string // a pasted key's, as ssh.PublicKey.Type names it
 }
 
 var strictRaw = base64.RawStdEncoding.Strict()
@@ -52,7 +53,7 @@ func (k *keyRule) visit(b *block) {
 			if raw, err := strictRaw.DecodeString(sum); err == nil && len(raw) == 32 && end == i+7+len(sum) {
 				fp := "SHA256:" + sum
 				if !slices.ContainsFunc(k.fingerprints, func(s statement) bool { return s.value == fp }) {
-					k.fingerprints = append(k.fingerprints, statement{fp, line})
+					k.fingerprints = append(k.fingerprints, statement{value: fp, line: line})
 				}
 			} else if len(k.badLines) == 0 || k.badLines[len(k.badLines)-1] != line {
 				k.badLines = append(k.badLines, line)
@@ -63,7 +64,8 @@ func (k *keyRule) visit(b *block) {
 		case strings.HasPrefix(rest, "AAAA") && (i == 0 || !isB64(text[i-1])):
 			if n := prefixIn(rest, b64Chars+"="); n >= 16 {
 				if len(k.pasted) < 2*maxPerCode {
-					k.pasted = append(k.pasted, statement{pastedFingerprint(text[:i], rest[:n]), b.lineAt(i)})
+					fp, typ := pastedKey(text[:i], rest[:n])
+					k.pasted = append(k.pasted, statement{fp, b.lineAt(i), typ})
 				}
 				end = i + n
 			}
@@ -91,16 +93,16 @@ func md5At(s string) int {
 	return n
 }
 
-// pastedFingerprint reads "ssh-ed25519 AAAA…": the key type is the word
-// just before the blob.
-func pastedFingerprint(before, blob string) string {
+// pastedKey reads "ssh-ed25519 AAAA…" (the key type is the word just
+// before the blob): its fingerprint and type, "" when it does not parse.
+func pastedKey(before, blob string) (string, string) {
 	before = strings.TrimRight(before, " \t")
 	typ := before[strings.LastIndexAny(before, " \t(:|>")+1:]
 	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(typ + " " + blob))
 	if err != nil {
-		return ""
+		return "", ""
 	}
-	return ssh.FingerprintSHA256(plainKey(key)) // a certificate: its key's, as ssh-keygen -lf
+	return ssh.FingerprintSHA256(plainKey(key)), plainKey(key).Type() // a certificate: its key's, as ssh-keygen -lf
 }
 
 // typeWords notes the key types that text names. Words are cut at all but letters,
@@ -166,6 +168,8 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
 		case r.Fingerprint != "" && p.value != r.Fingerprint:
 			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.value, r.Fingerprint)
+		case p.typ != ssh.KeyAlgoED25519 && k.ed25519:
+			r.add("bad-key-type", checklist.SevError, p.line, "la clé publique collée est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", keyTypeName(p.typ))
 		}
 	}
 	if rules.Beside == nil {

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -309,6 +310,17 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 	r.Beside = &PubFile{Name: "id_ed25519_romeo.pub", Data: ssh.MarshalAuthorizedKey(ecPub)}
 	if got := codes(Validate([]byte(stated), r)); strings.Join(got, ",") != "bad-key-type" {
 		t.Errorf("ecdsa .pub beside a file stating ED25519: %v", got)
+	}
+	// So is a key of another type pasted in it (outside tester, stop 28),
+	// (an ed25519 one pasted: "pasted key matches" above).
+	rsaKey, _ := rsa.GenerateKey(rand.Reader, 1024)
+	rsaPub, _ := ssh.NewPublicKey(&rsaKey.PublicKey)
+	for _, k := range []ssh.PublicKey{ecPub, rsaPub} {
+		pasted := testenv.Edit(good, fpA, ssh.FingerprintSHA256(k)) + "\nClé publique : `" + strings.TrimSpace(string(ssh.MarshalAuthorizedKey(k))) + "`\n"
+		got := Validate([]byte(pasted), rules)
+		if strings.Join(codes(got), ",") != "bad-key-type" || !strings.Contains(got.Problems[0].Message, "collée est une clé "+keyTypeName(k.Type())) {
+			t.Errorf("%s pasted in a file stating ED25519: %v", k.Type(), got.Problems)
+		}
 	}
 }
 
