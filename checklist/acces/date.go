@@ -75,9 +75,10 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 		d.foundLine, d.foundText = b.lineAt(pick.Start), b.text[pick.Start:pick.End]
 		return
 	}
-	if above && first && b.kind != heading && status == "" && !startsDate {
+	if above && first && b.kind != heading && status == "" && !startsDate && !strings.Contains(b.text, ":") {
 		// The block a label heading or "Date de la demande :" points at,
-		// with no date in it: what it says is the unread date.
+		// with no date and no label of its own ("Chemin … :"): what it
+		// says is the unread date.
 		d.unreadValue(b, strings.TrimSpace(b.text))
 		return
 	}

@@ -41,6 +41,8 @@ func TestDateAsWritten(t *testing.T) {
 			"la date « le mois dernier » n'est pas lisible : écrivez par exemple 2026-10-20, 20/10/2026, 20 octobre 2026 ou 20 oct. 2026"},
 		{"after a label line", "Date de la vérification :\n\nla semaine dernière\n\n" + without, "",
 			"la date « la semaine dernière » n'est pas lisible : écrivez par exemple 2026-10-20, 20/10/2026, 20 octobre 2026 ou 20 oct. 2026"},
+		{"label over a comment, then another label", with("Date de la demande : <!-- 2026-10-16 -->"), "",
+			"aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »"},
 		{"relative", with("Demandé hier"), "",
 			"la date « hier » dépend du jour où elle a été écrite : écrivez le jour lui-même, par exemple 2026-10-20"},
 		{"relative count", with("Date de la demande : il y a 3 jours"), "",
