@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/keys/signing"
 	"github.com/romeo-pret/pret/templates"
 )
 
@@ -124,9 +125,27 @@ func TestCRLFSignedFileIsOnlyBadSignature(t *testing.T) {
 		if len(r.Problems) != 1 || r.Problems[0].Code != "bad-signature" {
 			t.Fatalf("page %d in CRLF: %+v\n%s", i, r.Problems, crlf)
 		}
-		// The message names the cause (outside tester, stop 27).
-		if !strings.Contains(r.Problems[0].Message, "converties en CRLF") {
+		// The message names the cause (outside tester, stop 27), and its
+		// advice makes the file valid again.
+		if !strings.Contains(r.Problems[0].Message, "converties en CRLF") || !strings.Contains(r.Problems[0].Message, "dos2unix acces.md") {
 			t.Fatalf("page %d in CRLF: %q", i, r.Problems[0].Message)
+		}
+		if r := Validate([]byte(strings.ReplaceAll(crlf, "\r\n", "\n")), rules); len(r.Problems) != 0 {
+			t.Fatalf("page %d back to LF: %+v", i, r.Problems)
+		}
+		// Signed with CRLF lines (pret writes its block in LF), then
+		// converted whole: only the block changed. The message says so,
+		// not dos2unix, and LF in the block alone makes it valid again
+		// (outside tester, stop 28).
+		data = signed(t, s, strings.ReplaceAll(page, "\n", "\r\n"))
+		crlf = strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n", "\r\n")
+		r = Validate([]byte(crlf), rules)
+		if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Message, "du bloc de signature ont été converties en CRLF") || strings.Contains(r.Problems[0].Message, "dos2unix acces.md") {
+			t.Fatalf("page %d signed in CRLF, block in CRLF: %+v", i, r.Problems)
+		}
+		at := strings.Index(crlf, signing.SigMarker)
+		if r := Validate([]byte(crlf[:at]+strings.ReplaceAll(crlf[at:], "\r\n", "\n")), rules); len(r.Problems) != 0 {
+			t.Fatalf("page %d, block back to LF: %+v", i, r.Problems)
 		}
 	}
 }

@@ -27,6 +27,7 @@ var (
 	ErrUnsigned        = errors.New("le fichier n'est pas signé")
 	ErrStray           = errors.New("marque ou bloc de signature hors de sa place")
 	ErrCRLF            = errors.New("les fins de ligne ont été converties en CRLF (Windows) après la signature")
+	ErrCRLFBlock       = errors.New("les fins de ligne du bloc de signature ont été converties en CRLF (Windows) après la signature")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
 	ErrTrailing        = errors.New("du texte suit le bloc de signature")
 	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
@@ -77,7 +78,7 @@ func (f *SignedFile) Inert() bool {
 // SplitSigned cuts an acces.md as sed does: at the first line exactly the marker.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
-	off, no := 0, 0
+	off, no, err := 0, 0, error(nil)
 	for l := range bytes.Lines(data) {
 		no++
 		line := bytes.TrimSuffix(l, []byte("\n"))
@@ -95,8 +96,13 @@ func SplitSigned(data []byte) *SignedFile {
 			return f
 		}
 		if f.Err == nil && string(line) == SigMarker+"\r" { // sed finds no marker either
-			f.Claimed, f.Line = true, no
-			f.Err = fmt.Errorf("%w (ligne %d)", ErrCRLF, no)
+			f.Claimed, f.Line, err = true, no, ErrCRLF
+			// Signed with CRLF lines above (pret writes its block in LF), then
+			// converted whole: only the block changed, and dos2unix would break the rest.
+			if SplitSigned(slices.Concat(data[:off], bytes.ReplaceAll(data[off:], []byte("\r\n"), []byte("\n")))).Verify() == nil {
+				err = ErrCRLFBlock
+			}
+			f.Err = fmt.Errorf("%w (ligne %d)", err, no)
 		}
 		if f.Err == nil && stray(line) {
 			f.Claimed, f.Line = true, no
