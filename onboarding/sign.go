@@ -38,12 +38,11 @@ func (a *AccessSigner) read() ([]byte, error) {
 
 // SignPlan is a signature ready to be made but for the passphrase.
 type SignPlan struct {
-	a       *AccessSigner
-	priv    []byte
-	pub     ssh.PublicKey
-	data    []byte // the file as read
-	message []byte // the part to sign
-	perm    os.FileMode
+	a    *AccessSigner
+	priv []byte
+	pub  ssh.PublicKey
+	data []byte // the file as read
+	perm os.FileMode
 }
 
 // Prepare refuses, before the passphrase is asked, everything signature.md refuses.
@@ -83,10 +82,6 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if !f.Replaceable() {
 		return nil, notReplaceable(esc(a.File), f)
 	}
-	msg := f.Message
-	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
-		msg = append(bytes.Clone(msg), '\n')
-	}
 	// The whole file (a key after the block is a leak too), as `pret valider` reads it.
 	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
 	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
@@ -99,7 +94,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
-	if signing.SignedLen(msg) > acces.MaxAccessSize {
+	if signing.SignedLen(f.Message) > acces.MaxAccessSize {
 		return nil, tooLarge(esc(a.File))
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
@@ -111,7 +106,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if fi, err := os.Stat(a.File); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	return &SignPlan{a: a, priv: priv, pub: st.Private.Public, data: data, message: msg, perm: perm}, nil
+	return &SignPlan{a: a, priv: priv, pub: st.Private.Public, data: data, perm: perm}, nil
 }
 
 // cannotOpen refuses a key OpenSSH opens and pret does not (keys.Openable).
@@ -157,16 +152,15 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if err != nil {
 		return refused("vérifiez la clé avec « pret verifier »", "%v", err)
 	}
-	sig, err := signing.Sign(p.a.Random, signer, p.message)
+	same := bytes.Equal(signer.PublicKey().Marshal(), p.pub.Marshal())
+	signed, err := signing.SignFile(p.a.Random, signer, p.data)
 	wipe()
-	if err != nil {
+	switch {
+	case err != nil:
 		return refused("", "%v", err)
-	}
-	if !bytes.Equal(sig.PublicKey().Marshal(), p.pub.Marshal()) {
+	case !same:
 		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", esc(p.a.Store.PublicPath()))
-	}
-	signed := signing.AttachSignature(p.message, sig)
-	if len(signed) > acces.MaxAccessSize {
+	case len(signed) > acces.MaxAccessSize:
 		return tooLarge(esc(p.a.File))
 	}
 	return guarded(p.a.Guard, func() error {

@@ -78,7 +78,7 @@ func (f *SignedFile) Inert() bool {
 // SplitSigned cuts an acces.md as sed does: at the first line exactly the marker.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
-	off, no, err := 0, 0, error(nil)
+	off, no := 0, 0
 	for l := range bytes.Lines(data) {
 		no++
 		line := bytes.TrimSuffix(l, []byte("\n"))
@@ -96,13 +96,12 @@ func SplitSigned(data []byte) *SignedFile {
 			return f
 		}
 		if f.Err == nil && string(line) == SigMarker+"\r" { // sed finds no marker either
-			f.Claimed, f.Line, err = true, no, ErrCRLF
+			f.Claimed, f.Line, f.Err = true, no, fmt.Errorf("%w (ligne %d)", ErrCRLF, no)
 			// Signed with CRLF lines above (pret writes its block in LF), then
 			// converted whole: only the block changed, and dos2unix would break the rest.
 			if SplitSigned(slices.Concat(data[:off], bytes.ReplaceAll(data[off:], []byte("\r\n"), []byte("\n")))).Verify() == nil {
-				err = ErrCRLFBlock
+				f.Err = fmt.Errorf("%w (ligne %d)", ErrCRLFBlock, no)
 			}
-			f.Err = fmt.Errorf("%w (ligne %d)", err, no)
 		}
 		if f.Err == nil && stray(line) {
 			f.Claimed, f.Line = true, no
@@ -211,10 +210,7 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	if !f.Replaceable() {
 		return nil, f.Err
 	}
-	msg := f.Message
-	if len(msg) > 0 && msg[len(msg)-1] != '\n' {
-		msg = append(bytes.Clone(msg), '\n')
-	}
+	msg := signedPart(f.Message)
 	sig, err := Sign(random, signer, msg)
 	if err != nil {
 		return nil, err
@@ -222,9 +218,18 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	return AttachSignature(msg, sig), nil
 }
 
-// SignedLen is SignFile's length for an ed25519 key: a size cap is checked before the passphrase.
+// signedPart is the message before the marker, ending in the newline the marker line needs.
+func signedPart(message []byte) []byte {
+	if len(message) > 0 && message[len(message)-1] != '\n' {
+		return append(bytes.Clone(message), '\n')
+	}
+	return message
+}
+
+// SignedLen is SignFile's length for an ed25519 key and the message
+// before the marker: a size cap is checked before the passphrase.
 func SignedLen(message []byte) int {
-	return len(message) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
+	return len(signedPart(message)) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
 }
 
 // magic, version, key, namespace, reserved, "sha512", signature.
