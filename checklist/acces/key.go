@@ -102,7 +102,8 @@ func pastedKey(before, blob string) (string, string) {
 	if err != nil {
 		return "", ""
 	}
-	return ssh.FingerprintSHA256(plainKey(key)), plainKey(key).Type() // a certificate: its key's, as ssh-keygen -lf
+	key = plainKey(key) // a certificate: its key's, as ssh-keygen -lf
+	return ssh.FingerprintSHA256(key), key.Type()
 }
 
 // typeWords notes the key types that text names. Words are cut at all but letters,
