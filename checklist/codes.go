@@ -40,7 +40,7 @@ var Codes = []CodeInfo{
 	{"bad-public-key", SevWarning, "Clé publique illisible", "Une clé publique collée dans le fichier, ou posée à côté, ne se lit pas.", "Demandez à l'apprenant de redonner sa clé publique, sans la modifier."},
 	{"duplicate-fingerprint", SevError, "Même empreinte chez plusieurs apprenants", "La même empreinte figure chez plusieurs apprenants : deux personnes ne partagent pas une clé.", "Demandez à chacun sa propre clé ; une copie du fichier d'un autre est possible."},
 	{"unreadable", SevError, "Fichier ou dossier illisible", "Le fichier ou le dossier n'a pas pu être lu.", "Vérifiez les droits et le téléchargement, puis relancez la validation."},
-	{"too-large", SevError, "Fichier de plus de 1 Mio", "Le fichier dépasse 1 Mio : il n'est pas lu plus loin.", "Demandez à l'apprenant un acces.md d'une page."},
+	{"too-large", SevError, "Fichier trop grand pour une page", "Le fichier dépasse 1 Mio et n'est pas lu plus loin, ou dépasse 16 Kio (ou une ligne ouvre plus de 16 citations ou listes) et n'est pas lu comme une page Markdown.", "Demandez à l'apprenant un acces.md d'une page."},
 	{"not-text", SevError, "Pas un fichier texte UTF-8", "Le fichier n'est pas du texte UTF-8 (un octet nul ou un autre encodage).", "Demandez à l'apprenant d'enregistrer le fichier en texte UTF-8."},
 	{"no-acces-md", SevError, "Aucun acces.md lisible dans le rendu", "Le rendu Moodle ne contient pas d'acces.md lisible (un autre fichier a été envoyé).", "Demandez à l'apprenant de rendre un fichier acces.md en texte."},
 	{"no-submission", SevError, "Aucun rendu", "L'apprenant est inscrit mais n'a rien rendu.", "Écrivez à l'apprenant."},

@@ -62,15 +62,21 @@ var markdown = sync.OnceValue(func() goldmark.Markdown {
 
 // goldmark's memory is a few hundred times its input, and some shapes cost it quadratic
 // time. A file over maxMarkdown (a page is under 2 KiB) is read a line per block, long
-// lines in maxPiece pieces cut at spaces: linear (1 MiB validated in under 16 MiB).
+// lines in maxPiece pieces cut at spaces: linear (1 MiB validated in under 16 MiB). That
+// reading sees what a renderer hides or joins, so the file is too-large all the same.
 const (
 	maxMarkdown = 16 << 10
 	maxPiece    = 4 << 10
 )
 
-// readBlocks calls visit with each block of page (LF line ends), in order.
-func readBlocks(page string, visit func(*block)) {
-	if len(page) > maxMarkdown || tooDeep().MatchString(page) {
+// readBlocks calls visit with each block of page (LF line ends), in order; for a page
+// not read as Markdown, it says why and where.
+func readBlocks(page string, visit func(*block)) (why string, line int) {
+	why = "plus de 16 Kio"
+	if deep := tooDeep().FindStringIndex(page); deep != nil {
+		why, line = "une ligne ouvre plus de 16 citations ou listes imbriquées", 1+strings.Count(page[:deep[0]], "\n")
+	}
+	if len(page) > maxMarkdown || line > 0 {
 		for n := 1; page != ""; n++ {
 			line, rest, _ := strings.Cut(page, "\n")
 			for line != "" {
@@ -85,7 +91,7 @@ func readBlocks(page string, visit func(*block)) {
 			}
 			page = rest
 		}
-		return
+		return why, line
 	}
 	src := []byte(page)
 	// starts[i] is where line i+1 begins.
@@ -97,13 +103,14 @@ func readBlocks(page string, visit func(*block)) {
 	}
 	r := &reader{src: src, visit: visit, lineOf: func(off int) int { return sort.SearchInts(starts, off+1) }}
 	r.blocks(markdown().Parser().Parse(text.NewReader(src)))
+	return "", 0
 }
 
 type reader struct {
 	src    []byte
 	visit  func(*block)
 	lineOf func(off int) int
-	raw    string // the script or style left open: hidden up to its end tag
+	raw    string // "<script>", "<style>" or "<!--" left open: what follows is hidden up to its end
 }
 
 // goldmark's time grows with the square of the containers one line opens
@@ -152,9 +159,11 @@ func (r *reader) blocks(n ast.Node) {
 			r.inlineBlock(heading, c)
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			for _, seg := range c.Lines().Sliced(0, c.Lines().Len()) {
-				b := &block{}
-				b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
-				r.emit(b)
+				if r.raw == "" {
+					b := &block{}
+					b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
+					r.emit(b)
+				}
 			}
 		case *ast.HTMLBlock: // as a browser shows it, a block per line, the closing one (-->) included
 			segs := c.Lines().Sliced(0, c.Lines().Len())
@@ -162,7 +171,7 @@ func (r *reader) blocks(n ast.Node) {
 				segs = append(segs, c.ClosureLine)
 			}
 			blocks := make([]block, len(segs)) // paragraphs
-			r.htmlLines(segs, "", func(i int, s string) { blocks[i].add(s, r.lineOf(segs[i].Start)) })
+			r.raw = r.htmlLines(segs, r.raw, func(i int, s string) { blocks[i].add(s, r.lineOf(segs[i].Start)) })
 			for i := range blocks {
 				r.emit(&blocks[i])
 			}
@@ -187,7 +196,6 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 		return // an empty heading
 	}
 	b := &block{kind: kind}
-	r.raw = ""
 	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
 	r.emit(b)
 }
@@ -237,7 +245,9 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 }
 
 // htmlLines calls add with the text a browser shows of segs (a tag may span lines), a
-// piece per segment i; raw is the script or style they start in, the result the end's.
+// piece per segment i; raw is the script, style or comment they start in (a browser
+// reads the rendered page whole: one left open in a block hides the next), the result
+// the one open at their end.
 func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
 	var v []byte
 	starts := make([]int, len(segs)+1)
@@ -249,8 +259,7 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 	// The tokenizer finds a script's end tag once it has read its start tag.
 	at, in := 0, v
 	if raw != "" {
-		open := "<" + raw + ">"
-		in, at = append([]byte(open), v...), -len(open)
+		in, at = append([]byte(raw), v...), -len(raw)
 	}
 	z := html.NewTokenizer(bytes.NewReader(in))
 	for {
@@ -271,7 +280,7 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 			// <script/> opens a script all the same: HTML ignores the /.
 			switch name, _ := z.TagName(); string(name) {
 			case "script", "style":
-				raw = string(name)
+				raw = "<" + string(name) + ">"
 			case "br": // a line break, as a backslash at a line's end
 				if i := sort.SearchInts(starts, at+1) - 1; raw == "" && i >= 0 && i < len(segs) {
 					add(i, " ")
@@ -279,9 +288,19 @@ func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s st
 			}
 		case html.EndTagToken:
 			raw = ""
+		case html.CommentToken:
+			raw = ""
+			if c := z.Raw(); at+n == len(v) && bytes.HasPrefix(c, []byte("<!--")) && !closedComment(c) {
+				raw = "<!--"
+			}
 		}
 		at += n
 	}
+}
+
+// closedComment: a comment that reached the end of its input ends there, or runs on.
+func closedComment(c []byte) bool {
+	return bytes.HasSuffix(c, []byte("-->")) || bytes.HasSuffix(c, []byte("--!>")) || string(c) == "<!-->" || string(c) == "<!--->"
 }
 
 var lineBreaks = strings.NewReplacer("\n", "", "\r", "")
@@ -292,7 +311,6 @@ func (r *reader) table(t *east.Table) {
 		whole := &block{kind: row}
 		for c := tr.FirstChild(); c != nil; c = c.NextSibling() {
 			b := &block{kind: cell}
-			r.raw = ""
 			line := r.inline(b, c, 0)
 			if line == 0 {
 				continue // an empty cell

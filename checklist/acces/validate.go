@@ -132,7 +132,7 @@ func Validate(data []byte, rules Rules) *Result {
 		key      keyRule
 		sentence sentenceRule
 	)
-	readBlocks(text, func(b *block) {
+	why, line := readBlocks(text, func(b *block) {
 		ts := textfold.Tokens(b.text)
 		ws := words(ts)
 		date.visit(b, ts, ws, rules)
@@ -142,6 +142,9 @@ func Validate(data []byte, rules Rules) *Result {
 			sentence.visit(b, ws)
 		}
 	})
+	if why != "" {
+		r.add("too-large", checklist.SevError, line, "acces.md n'est pas lu comme une page Markdown (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
+	}
 	date.finish(r, rules)
 	path.finish(r, rules)
 	key.finish(r, rules)

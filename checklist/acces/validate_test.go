@@ -330,6 +330,12 @@ func TestFileLevel(t *testing.T) {
 		{"neither fingerprint nor type", testenv.Edit(good, "- 256 "+fpA+" seance-novembre (ED25519)\n", ""), "missing-fingerprint"},
 		{"NUL byte", good + "\x00", "not-text"},
 		{"latin-1", testenv.Edit(good, "nœud", "n\xe9ud"), "not-text"},
+		// Read a line at a time, a file is too-large whatever that reading sees:
+		// an invisible comment or a deep line elsewhere would make any page pass.
+		{"over 16 KiB by a comment", good + "<!-- " + strings.Repeat("x", maxMarkdown) + " -->\n", "too-large"},
+		{"a second sentence line, over 16 KiB", testenv.Edit(good, "organisateurs.\n", "organisateurs.\nsauf romeo-gpu01.\n") + "<!-- " + strings.Repeat("x", maxMarkdown) + " -->\n", "too-large"},
+		{"17 quote marks in a fence", good + "```\n" + strings.Repeat("> ", 17) + "\n```\n", "too-large"},
+		{"16 quote marks in a fence", good + "```\n" + strings.Repeat("> ", 16) + "\n```\n", ""},
 	})
 	big := make([]byte, MaxAccessSize+1)
 	if got := codes(Validate(big, rules)); strings.Join(got, ",") != "too-large" {
