@@ -77,10 +77,11 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 	return m, nil
 }
 
-// Unread is the path of the first unreadable result of no Moodle
-// participant ("" none): its learners would be graded as if absent.
+// Unread is the path of the first result of no Moodle participant that
+// was not read, unreadable or too large (an archive over pret's limits),
+// "" none: its learners would be graded as if absent.
 func (m *Matched) Unread() string {
-	unreadable := func(p checklist.Problem) bool { return p.Code == "unreadable" }
+	unreadable := func(p checklist.Problem) bool { return p.Code == "unreadable" || p.Code == "too-large" }
 	for i := range m.base.Len() {
 		if f := m.base.At(i); ParticipantOf(f) == "" && slices.ContainsFunc(f.Problems, unreadable) {
 			return f.Path

@@ -297,6 +297,11 @@ func TestUnread(t *testing.T) {
 	if m, err := Match(above, s, "f.csv"); err != nil || m.Unread() != "rendus.zip" {
 		t.Errorf("an unreadable archive: %v %q", err, m.Unread())
 	}
+	// An archive over the entry or directory limit is read no more than a corrupt one.
+	tooLarge := append(own, checklist.FileResult{Path: "grand.zip", Problems: []checklist.Problem{{Code: "too-large", Severity: checklist.SevError, Message: "archive trop grande"}}})
+	if m, err := Match(tooLarge, s, "f.csv"); err != nil || m.Unread() != "grand.zip" {
+		t.Errorf("an archive too large: %v %q", err, m.Unread())
+	}
 }
 
 func TestMatchRefusesAnotherAssignment(t *testing.T) {

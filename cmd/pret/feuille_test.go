@@ -1,9 +1,11 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -294,20 +296,30 @@ func TestValiderFeuilleRefused(t *testing.T) {
 	}
 }
 
-// TestValiderFeuilleUnreadArchive: an archive pret cannot read would
-// grade all its learners as without a submission: the report says so,
-// the filled worksheet is not written, exit 1.
+// TestValiderFeuilleUnreadArchive: an archive pret cannot read (corrupt,
+// or over its entry limit) would grade all its learners as without a
+// submission: the report says so, the filled worksheet is not written, exit 1.
 func TestValiderFeuilleUnreadArchive(t *testing.T) {
-	h := newHome(t)
-	os.WriteFile(h.path("rendus.zip"), []byte("PK\x03\x04 pas une archive"), 0o644)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
-	r := h.pret("", "valider", "--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "rendus.zip")
-	if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : --feuille-sortie remplie.csv non écrite : rendus.zip est illisible") ||
-		!strings.Contains(r.stdout, "unreadable") || !strings.Contains(r.stdout, "Martin Bob") {
-		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	var many bytes.Buffer
+	zw := zip.NewWriter(&many)
+	for i := range 200_001 { // the cap is 200,000 entries (organisateurs.md)
+		if _, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if _, err := os.Stat(h.path("remplie.csv")); err == nil {
-		t.Error("the worksheet was written")
+	zw.Close()
+	for archive, code := range map[string]string{"PK\x03\x04 pas une archive": "unreadable", many.String(): "too-large"} {
+		h := newHome(t)
+		os.WriteFile(h.path("rendus.zip"), []byte(archive), 0o644)
+		os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+		r := h.pret("", "valider", "--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "rendus.zip")
+		if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : --feuille-sortie remplie.csv non écrite : rendus.zip n'a pas été lu") ||
+			!strings.Contains(r.stdout, code) || !strings.Contains(r.stdout, "Martin Bob") {
+			t.Errorf("%s: exit %d\n%s\n%s", code, r.code, r.stdout, r.stderr)
+		}
+		if _, err := os.Stat(h.path("remplie.csv")); err == nil {
+			t.Errorf("%s: the worksheet was written", code)
+		}
 	}
 }
 

@@ -135,7 +135,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 				if unread := matched.Unread(); sheetOut != "" && unread != "" {
 					// Its learners would get the grades of no submission.
 					sheetErr = refusedError("corrigez ce qui ne se lit pas (ou téléchargez à nouveau l'archive), puis relancez",
-						"--feuille-sortie %s non écrite : %s est illisible, et ses apprenants seraient notés comme sans rendu", checklist.Escape(sheetOut), checklist.Escape(unread))
+						"--feuille-sortie %s non écrite : %s n'a pas été lu (illisible ou trop grand), et ses apprenants seraient notés comme sans rendu", checklist.Escape(sheetOut), checklist.Escape(unread))
 				} else if sheetOut != "" {
 					filled = sheet.Write(matched.Fills(moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid}))
 				}
