@@ -19,6 +19,7 @@ import (
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/signing"
+	"github.com/romeo-pret/pret/keys/signing/signingtest"
 )
 
 // fastSigner is an ed25519 key made without bcrypt: the validator only
@@ -237,6 +238,20 @@ func TestSignatureBlockIsNeverALeak(t *testing.T) {
 		smuggled := fileFor(s) + signing.SigMarker + "\n```\n" + armor(sig.Marshal()) + "```\n"
 		if r := Validate([]byte(smuggled), rules); !has(r, "private-key-leak") {
 			t.Fatalf("raw key bytes smuggled in a signature field: %v", codes(r))
+		}
+	}
+
+	// A security key's application string is a free field too (outside
+	// tester, stop 28: ssh-keygen accepts the signature, pret saw no leak).
+	for _, kind := range []string{signingtest.SKEd25519, signingtest.SKECDSA} {
+		sk := signingtest.NewSKFor(kind, string(priv))
+		text := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)
+		file := skSignFile(sk, text, signingtest.FlagUserPresent)
+		if signing.SplitSigned(file).Verify() != nil {
+			t.Fatalf("%s: the smuggling signature does not verify: the test proves nothing", kind)
+		}
+		if r := Validate(file, rules); !has(r, "private-key-leak") {
+			t.Fatalf("%s: key smuggled in the application string: %v", kind, codes(r))
 		}
 	}
 }

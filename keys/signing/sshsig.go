@@ -111,6 +111,14 @@ func (s *Signature) textFields() []string {
 			}
 		}
 	}
+	// A security key's application ("ssh:") is text its owner chose.
+	var ed struct{ Type, Key, App string }
+	var ec struct{ Type, Curve, Q, App string }
+	if k := s.Key().Marshal(); ssh.Unmarshal(k, &ed) == nil && ed.Type == skEd25519 {
+		fields = append(fields, ed.App)
+	} else if ssh.Unmarshal(k, &ec) == nil && ec.Type == skECDSA {
+		fields = append(fields, ec.App)
+	}
 	if s.sig.Format == webauthnSK {
 		var w webauthnFields
 		ssh.Unmarshal(s.sig.Rest, &w) // parseSig read them
@@ -183,11 +191,23 @@ func parseBlob(blob []byte) (*Signature, error) {
 	if err != nil {
 		return nil, bad("clé publique illisible")
 	}
+	if c, ok := pub.(*ssh.Certificate); ok && !certified(c) {
+		return nil, bad("certificat dont la signature par l'autorité est fausse")
+	}
 	sig, err := parseSig(pub, w.Signature)
 	if err != nil {
 		return nil, err
 	}
 	return &Signature{w: w, pub: pub, sig: sig, blob: blob}, nil
+}
+
+// certified checks a certificate's signature by its authority, as OpenSSH's cert_parse
+// does on reading it (x/crypto/ssh leaves it to CertChecker, with dates and principals).
+func certified(c *ssh.Certificate) bool {
+	unsigned := *c
+	unsigned.Signature = nil
+	b := unsigned.Marshal() // ends with the empty signature's length: not signed
+	return c.SignatureKey.Verify(b[:len(b)-4], c.Signature) == nil
 }
 
 // parseSig reads the signature field as OpenSSH does: the key's type, its fields, nothing more.

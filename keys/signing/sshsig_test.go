@@ -734,6 +734,27 @@ func TestInteropBothWays(t *testing.T) {
 					t.Fatalf("%s: certificate signature: %v", hash, err)
 				}
 			}
+			// A certificate whose authority's signature is false: OpenSSH
+			// checks it when it reads the key (cert_parse), so must pret.
+			forged := *cert
+			forged.Signature = &ssh.Signature{Format: cert.Signature.Format, Blob: bytes.Clone(cert.Signature.Blob)}
+			forged.Signature.Blob[len(forged.Signature.Blob)-1] ^= 1
+			forgedSigner, err := ssh.NewCertSigner(&forged, signer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k.typ == "rsa" {
+				forgedSigner = rsaSHA512{forgedSigner.(ssh.AlgorithmSigner)}
+			}
+			raw, err := sshsig.SignWithRand(bytes.NewReader(msg), rand.Reader, forgedSigner, sshsig.HashSHA512, SigNamespace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			forgedArmour := (&Signature{blob: raw.Marshal()}).Armor()
+			agree(t, dir, "forged certificate", forgedArmour, msg, nil)
+			if _, err := pretAccepts(forgedArmour, msg); !errors.Is(err, ErrBadArmor) {
+				t.Errorf("forged certificate: %v, want %v", err, ErrBadArmor)
+			}
 			// ssh-keygen -Y sign with the certificate (it finds the
 			// private key beside it) makes the same kind of block.
 			armour := keygenSign(t, key+"-cert.pub", "sha512")

@@ -62,26 +62,29 @@ const (
 	FlagUserPresent = 0x01
 )
 
-// SKKey is a FIDO security key made here, application "ssh:".
+// SKKey is a FIDO security key made here.
 type SKKey struct {
-	kind string
+	kind, app string
 	ed   ed25519.PrivateKey
 	ec   *ecdsa.PrivateKey
 	pub  ssh.PublicKey
 }
 
-// NewSK makes a security key signing as kind (a webauthn key is sk-ecdsa).
-func NewSK(kind string) *SKKey {
-	k := &SKKey{kind: kind}
+// NewSK makes a security key of application "ssh:" signing as kind (a webauthn key is sk-ecdsa).
+func NewSK(kind string) *SKKey { return NewSKFor(kind, "ssh:") }
+
+// NewSKFor is NewSK for another application string (a free text field).
+func NewSKFor(kind, app string) *SKKey {
+	k := &SKKey{kind: kind, app: app}
 	var blob []byte
 	if kind == SKEd25519 {
 		pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 		k.ed = priv
-		blob = ssh.Marshal(struct{ Type, Key, App string }{SKEd25519, string(pub), "ssh:"})
+		blob = ssh.Marshal(struct{ Type, Key, App string }{SKEd25519, string(pub), app})
 	} else {
 		k.ec, _ = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		q := elliptic.Marshal(elliptic.P256(), k.ec.X, k.ec.Y) //nolint:staticcheck // the SSH wire form of the point
-		blob = ssh.Marshal(struct{ Type, Curve, Q, App string }{SKECDSA, "nistp256", string(q), "ssh:"})
+		blob = ssh.Marshal(struct{ Type, Curve, Q, App string }{SKECDSA, "nistp256", string(q), app})
 	}
 	k.pub, _ = ssh.ParsePublicKey(blob) // a well-formed key
 	return k
@@ -92,7 +95,7 @@ func (k *SKKey) PublicKey() ssh.PublicKey { return k.pub }
 // Sign returns the signature field of an SSHSIG blob over data.
 func (k *SKKey) Sign(data []byte, flags byte) []byte {
 	const counter, origin = 42, "https://romeo.example.org"
-	appHash, digest := sha256.Sum256([]byte("ssh:")), sha256.Sum256(data)
+	appHash, digest := sha256.Sum256([]byte(k.app)), sha256.Sum256(data)
 	var clientData string
 	if k.kind == WebAuthnSK {
 		// The browser signs its clientData, whose challenge is data.
