@@ -3,6 +3,9 @@ package submissions
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"io/fs"
 	"maps"
 	"os"
@@ -12,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -274,6 +279,36 @@ func TestOneResultPerLearnerFromTheLatest(t *testing.T) {
 		b := res["Martin Bob_2_assignsubmission_file_acces.md"]
 		if !b.Valid || len(b.Others) != 1 || !strings.HasSuffix(b.Others[0], "Martin Bob_2_assignsubmission_file_acces (1).md") {
 			t.Errorf("%s: Bob's result %+v, others %q", kind, b.Problems, b.Others)
+		}
+	}
+}
+
+// TestLeakInAnOlderCopy: a private key in a copy that the learner's
+// result only lists is reported on that result: the key is compromised
+// whichever copy is graded (outside tester, stop 28). No piece of it is quoted.
+func TestLeakInAnOlderCopy(t *testing.T) {
+	old, recent := time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC), time.Date(2026, 10, 15, 8, 0, 0, 0, time.UTC)
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := string(pem.EncodeToMemory(block))
+	const alice = "Dupont Alice_1_assignsubmission_file_/"
+	files := map[string]entry{
+		alice + "acces.md":     {body: page(newKey(46).fp, false) + "\n" + key, mod: old},
+		alice + "acces (1).md": {body: page(newKey(46).fp, false), mod: recent},
+	}
+	for kind, arg := range bothWays(t, files) {
+		res := byPath(Validate([]string{arg[0]}, Options{Rules: testRules}), arg[1])
+		a := res[alice+"acces (1).md"]
+		if a.Valid || len(a.Problems) != 1 || a.Problems[0].Code != "private-key-leak" || !strings.Contains(a.Problems[0].Message, "acces.md, une autre copie") {
+			t.Fatalf("%s: %+v", kind, a)
+		}
+		for _, line := range strings.Split(key, "\n")[1:4] {
+			if strings.Contains(a.Problems[0].Message, line[:16]) {
+				t.Fatalf("%s: the message quotes the key: %q", kind, a.Problems[0].Message)
+			}
 		}
 	}
 }

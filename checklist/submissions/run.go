@@ -287,10 +287,23 @@ func (r *Run) oneRowPerLearner() {
 			if i != best {
 				r.others[r.order[best]] = append(r.others[r.order[best]], r.at(int(i)).path)
 				drop[int(i)] = true
+				leakIn(r.at(int(best)), r.at(int(i)))
 			}
 		}
 	}
 	r.keep(func(i int) bool { return !drop[i] })
+}
+
+// leakIn reports on rec a private key in other, a copy of the same hand-in
+// its result only lists: the key is compromised all the same.
+func leakIn(rec, other *record) {
+	for _, p := range other.problems {
+		if p.Code == "private-key-leak" {
+			rec.problems = append(rec.problems[:len(rec.problems):len(rec.problems)], checklist.Problem{Code: p.Code, Severity: p.Severity,
+				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path, p.Line)})
+			rec.valid = false
+		}
+	}
 }
 
 // validateItem validates one item read by the walk.
