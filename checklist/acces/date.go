@@ -8,6 +8,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/textfold"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // dateRule finds the labelled date of the request or check (acces-md.md: a label word in
@@ -126,6 +127,12 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	if !d.done {
 		if d.unread != "" {
 			reason := "écrivez-la par exemple 2026-10-20 ou 20 octobre 2026"
+			if keys.LooksLikeFragment(d.unread) {
+				// Maybe a line of a key cut from its proofs (keys/leak cannot tell):
+				// neither it nor a reason naming its words is shown.
+				r.add("bad-date", checklist.SevError, d.unreadLine, "la date n'est pas lisible (un texte en base64, non recopié) : %s", reason)
+				return
+			}
 			if _, err := dates.Parse(d.unread, context(rules)); err != nil { // always a *dates.Error
 				// A file is read days later: never advise "hier".
 				reason = strings.ReplaceAll(err.(*dates.Error).Reason, dates.Forms, dates.CalendarForms)

@@ -264,6 +264,21 @@ func TestLeaks(t *testing.T) {
 			t.Errorf("line numbers: %+v", p)
 		}
 	}
+	// Body lines with neither markers nor their first line prove no key
+	// (keys/leak cannot tell them from random base64): a line of them
+	// given as the date is bad-date, and never quoted (outside tester).
+	cut := testenv.Edit(good, "2026-10-16", privLines[4]) + "\n" + strings.Join(privLines[3:6], "\n") + "\n"
+	r = Validate([]byte(cut), rules)
+	if !slices.Contains(codes(r), "bad-date") {
+		t.Fatalf("cut body as the date: %v", codes(r))
+	}
+	for _, p := range r.Problems {
+		for _, l := range privLines[1 : len(privLines)-1] {
+			if strings.Contains(p.Message, l[:16]) {
+				t.Fatalf("message quotes a body line: %q", p.Message)
+			}
+		}
+	}
 }
 
 func TestPastedAndBesidePublicKeys(t *testing.T) {
