@@ -163,13 +163,16 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 		r.add("missing-type", checklist.SevError, k.firstLine, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
 	}
 
+	// A pasted key is checked as the .pub beside is: its fingerprint, then its type.
 	for _, p := range k.pasted {
-		switch {
-		case p.value == "":
+		if p.value == "" {
 			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
-		case r.Fingerprint != "" && p.value != r.Fingerprint:
+			continue
+		}
+		if r.Fingerprint != "" && p.value != r.Fingerprint {
 			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.value, r.Fingerprint)
-		case p.typ != ssh.KeyAlgoED25519 && k.ed25519:
+		}
+		if p.typ != ssh.KeyAlgoED25519 && k.ed25519 {
 			r.add("bad-key-type", checklist.SevError, p.line, "la clé publique collée est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", keyTypeName(p.typ))
 		}
 	}

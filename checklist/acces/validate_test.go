@@ -336,6 +336,11 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 		if strings.Join(codes(got), ",") != "bad-key-type" || !strings.Contains(got.Problems[0].Message, "collée est une clé "+keyTypeName(k.Type())) {
 			t.Errorf("%s pasted in a file stating ED25519: %v", k.Type(), got.Problems)
 		}
+		// With another fingerprint stated, both, as for the .pub beside (outside tester).
+		other := good + "\nClé publique : `" + strings.TrimSpace(string(ssh.MarshalAuthorizedKey(k))) + "`\n"
+		if got := codes(Validate([]byte(other), rules)); strings.Join(got, ",") != "bad-key-type,fingerprint-mismatch" {
+			t.Errorf("%s of another fingerprint pasted: %v", k.Type(), got)
+		}
 	}
 }
 
