@@ -13,6 +13,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
+	"github.com/romeo-pret/pret/keys/leak"
 )
 
 // keyRule reads the fingerprint, the type ed25519 and the public keys pasted or beside;
@@ -180,7 +181,12 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 		return
 	}
 	entries, err := keys.ParsePublic(rules.Beside.Data)
-	if err != nil {
+	switch {
+	case err != nil && leak.Has(string(rules.Beside.Data)):
+		// Handed in with acces.md, a private key is compromised as one pasted in it.
+		r.add("private-key-leak", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", rules.Beside.Name)
+		return
+	case err != nil:
 		r.add("bad-public-key", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		return
 	}

@@ -316,6 +316,11 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 	if got := withBeside([]byte("pas une clé")); strings.Join(got, ",") != "bad-public-key" {
 		t.Errorf("broken .pub: %v", got)
 	}
+	// The private key saved under the .pub's name is handed in: a leak.
+	otherPriv, _, _ := keys.Generate(rand.Reader, "lea", []byte("passphrase"))
+	if got := withBeside(otherPriv); strings.Join(got, ",") != "private-key-leak" {
+		t.Errorf("private key as the .pub: %v", got)
+	}
 	// A .pub of another type than the one stated is bad-key-type, even
 	// when its fingerprint is the one stated.
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
