@@ -82,7 +82,8 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if !f.Replaceable() {
 		return nil, notReplaceable(esc(a.File), f)
 	}
-	// The whole file (a key after the block is a leak too), as `pret valider` reads it.
+	// The whole file (a key after the block is a leak too), as `pret valider` reads it;
+	// a valid one is under 16 KiB, the signature block not counted: signed, it still is.
 	rules := acces.Rules{KeyName: a.Store.Name + ".pub", SessionDay: a.SessionDay, Today: a.Today}
 	if t := acces.TargetFor(a.File, rules.KeyName); t.Pub != "" {
 		if pub, err := keys.ReadFile(a.Store.Files, t.Pub); err == nil {
@@ -93,9 +94,6 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	if errs := errorsOf(res.Problems, true, "bad-signature", "signature-key-mismatch"); len(errs) > 0 {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
-	}
-	if signing.SignedLen(f.Message) > acces.MaxAccessSize {
-		return nil, tooLarge(esc(a.File))
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
 	if res.Fingerprint != mine {
@@ -132,12 +130,6 @@ func notReplaceable(file string, f *signing.SignedFile) error {
 		"%s : ligne %d : %v ; pret signer ne remplace qu'un bloc de signature qu'il sait lire", file, f.Line, f.Err)
 }
 
-// tooLarge refuses a file its signature would take over MaxAccessSize.
-func tooLarge(file string) error {
-	return refused("raccourcissez-le (un acces.md tient sur une page), puis signez",
-		"%s dépasserait %d octets une fois signé, la taille maximale d'un acces.md", file, acces.MaxAccessSize)
-}
-
 // Sign decrypts the key in memory, signs, wipes the key and rewrites acces.md whole.
 func (p *SignPlan) Sign(passphrase []byte) error {
 	signer, wipe, err := keys.Decrypt(p.priv, passphrase)
@@ -152,16 +144,14 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 	if err != nil {
 		return refused("vérifiez la clé avec « pret verifier »", "%v", err)
 	}
-	same := bytes.Equal(signer.PublicKey().Marshal(), p.pub.Marshal())
+	if !bytes.Equal(signer.PublicKey().Marshal(), p.pub.Marshal()) {
+		wipe()
+		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", esc(p.a.Store.PublicPath()))
+	}
 	signed, err := signing.SignFile(p.a.Random, signer, p.data)
 	wipe()
-	switch {
-	case err != nil:
+	if err != nil {
 		return refused("", "%v", err)
-	case !same:
-		return refused("vérifiez la clé avec « pret verifier »", "la clé déchiffrée n'est pas celle de %s", esc(p.a.Store.PublicPath()))
-	case len(signed) > acces.MaxAccessSize:
-		return tooLarge(esc(p.a.File))
 	}
 	return guarded(p.a.Guard, func() error {
 		// An edit made during the question must be neither lost nor signed unseen.

@@ -72,7 +72,8 @@ const (
 // readBlocks calls visit with each block of page (LF line ends), in order; for a page
 // not read as Markdown, it says why and where.
 func readBlocks(page string, visit func(*block)) (why string, line int) {
-	why = "plus de 16 Kio"
+	// Blank lines at the end show nothing: the signature block's, emptied, do not count.
+	page, why = strings.TrimRight(page, "\n"), "plus de 16 Kio"
 	if deep := tooDeep().FindStringIndex(page); deep != nil {
 		why, line = "une ligne ouvre plus de 16 citations ou listes imbriquées", 1+strings.Count(page[:deep[0]], "\n")
 	}

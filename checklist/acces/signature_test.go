@@ -244,7 +244,7 @@ func TestSignatureBlockIsNeverALeak(t *testing.T) {
 	// A security key's application string is a free field too (outside
 	// tester, stop 28: ssh-keygen accepts the signature, pret saw no leak).
 	for _, kind := range []string{signingtest.SKEd25519, signingtest.SKECDSA} {
-		sk := signingtest.NewSKFor(kind, string(priv))
+		sk := signingtest.NewSK(kind, string(priv))
 		text := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)
 		file := skSignFile(sk, text, signingtest.FlagUserPresent)
 		if signing.SplitSigned(file).Verify() != nil {

@@ -44,7 +44,7 @@ func TestSignerOfAnotherType(t *testing.T) {
 	}
 	for _, kind := range []string{signingtest.SKEd25519, signingtest.SKECDSA, signingtest.WebAuthnSK} {
 		for range 50 {
-			k := signingtest.NewSK(kind)
+			k := signingtest.NewSK(kind, "ssh:")
 			text := testenv.Edit(good, fpA, ssh.FingerprintSHA256(k.PublicKey()))
 			r := Validate(skSignFile(k, text, signingtest.FlagUserPresent), rules)
 			if got := strings.Join(codes(r), ","); got != "bad-key-type" {
@@ -99,7 +99,7 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 	withReserved, trailing := blob, blob
 	withReserved.Reserved = "étiquette"
 	trailing.Signature = append(trailing.Signature, 0, 0, 0, 0)
-	sk := signingtest.NewSK(signingtest.SKEd25519)
+	sk := signingtest.NewSK(signingtest.SKEd25519, "ssh:")
 	skText := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)
 	cases := []struct {
 		name string

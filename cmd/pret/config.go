@@ -24,7 +24,6 @@ import (
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/keys"
-	"github.com/romeo-pret/pret/onboarding"
 )
 
 // Config is what the commands need from flags, environment and file;
@@ -406,8 +405,3 @@ func mustExist(path string) error {
 
 // keyFiles is where keys meets safefile's reader and writer.
 var keyFiles keys.Files = safefile.KeyFiles{}
-
-// checkOutput refuses (exit 2) an output on the key or in its folder.
-func checkOutput(store keys.Store, path, setting string) error {
-	return onboarding.CheckOutputs(store, onboarding.Output{Path: path, Setting: setting})
-}

@@ -75,7 +75,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	for i, c := range pages {
 		// Not filepath.Join: it would clean "lien/.." lexically.
 		paths[i] = dir + string(filepath.Separator) + pageName(c) + ".1"
-		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
+		if err := onboarding.CheckOutputs(key, onboarding.Output{Path: paths[i], Setting: "DOSSIER"}); err != nil {
 			return err
 		}
 		if st, err := os.Stat(paths[i]); err == nil && st.IsDir() {
@@ -89,7 +89,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	for i, c := range pages {
 		page := manPage(c, when, "pret "+version)
 		// Again: the folder exists now, and a link may have appeared.
-		if err := checkOutput(key, paths[i], "DOSSIER"); err != nil {
+		if err := onboarding.CheckOutputs(key, onboarding.Output{Path: paths[i], Setting: "DOSSIER"}); err != nil {
 			return err
 		}
 		if err := guarded(func() error { return onboarding.Protected(key).WriteReplace(paths[i], []byte(page), 0o644) }); err != nil {

@@ -30,7 +30,7 @@ remplacé.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(a.cfg.Key, args[0], "le fichier à écrire"); err != nil {
+			if err := onboarding.CheckOutputs(a.cfg.Key, onboarding.Output{Path: args[0], Setting: "le fichier à écrire"}); err != nil {
 				return err
 			}
 			data, ok := templates.Model(filepath.Base(args[0]))

@@ -42,7 +42,7 @@ clé, ou passphrase incorrecte.`,
 				file = args[0]
 			}
 			// The key guard first, even for a name that does not exist.
-			if err := checkOutput(a.cfg.Key, file, "le fichier à signer"); err != nil {
+			if err := onboarding.CheckOutputs(a.cfg.Key, onboarding.Output{Path: file, Setting: "le fichier à signer"}); err != nil {
 				return err
 			}
 			if err := mustExist(file); len(args) == 1 && err != nil {

@@ -279,7 +279,7 @@ func sheetUsage(err error) error {
 // checkReportOutput refuses (exit 2) an output on the key, an input, a
 // folder, a missing folder, or a submission name in an input folder.
 func checkReportOutput(key keys.Store, out, flag string, inputs []string) error {
-	if err := checkOutput(key, out, flag); err != nil {
+	if err := onboarding.CheckOutputs(key, onboarding.Output{Path: out, Setting: flag}); err != nil {
 		return err
 	}
 	if err := linkOutput(out, flag); err != nil {

@@ -225,12 +225,3 @@ func signedPart(message []byte) []byte {
 	}
 	return message
 }
-
-// SignedLen is SignFile's length for an ed25519 key and the message
-// before the marker: a size cap is checked before the passphrase.
-func SignedLen(message []byte) int {
-	return len(signedPart(message)) + len(AttachSignature(nil, &Signature{blob: make([]byte, ed25519BlobLen)}))
-}
-
-// magic, version, key, namespace, reserved, "sha512", signature.
-const ed25519BlobLen = 6 + 4 + (4 + 4 + 11 + 4 + 32) + (4 + len(SigNamespace)) + 4 + (4 + 6) + (4 + 4 + 11 + 4 + 64)

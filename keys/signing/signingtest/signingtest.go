@@ -65,16 +65,14 @@ const (
 // SKKey is a FIDO security key made here.
 type SKKey struct {
 	kind, app string
-	ed   ed25519.PrivateKey
-	ec   *ecdsa.PrivateKey
-	pub  ssh.PublicKey
+	ed        ed25519.PrivateKey
+	ec        *ecdsa.PrivateKey
+	pub       ssh.PublicKey
 }
 
-// NewSK makes a security key of application "ssh:" signing as kind (a webauthn key is sk-ecdsa).
-func NewSK(kind string) *SKKey { return NewSKFor(kind, "ssh:") }
-
-// NewSKFor is NewSK for another application string (a free text field).
-func NewSKFor(kind, app string) *SKKey {
+// NewSK makes a security key of application app ("ssh:", a free text field)
+// signing as kind (a webauthn key is sk-ecdsa).
+func NewSK(kind, app string) *SKKey {
 	k := &SKKey{kind: kind, app: app}
 	var blob []byte
 	if kind == SKEd25519 {
@@ -126,6 +124,6 @@ func (k *SKKey) Sign(data []byte, flags byte) []byte {
 
 // SK signs data with a new security key.
 func SK(kind string, data []byte, flags byte) (sig []byte, pub ssh.PublicKey) {
-	k := NewSK(kind)
+	k := NewSK(kind, "ssh:")
 	return k.Sign(data, flags), k.pub
 }
