@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // pathRule takes the first path ending in .pub with a folder part; a
@@ -33,14 +34,21 @@ func (p *pathRule) visit(b *block) {
 }
 
 func (p *pathRule) finish(r *Result, rules Rules) {
+	// A path holding what may be a key's base64 line (keys/leak cannot tell) is not quoted.
+	shown := func(s string) string {
+		if keys.LooksLikeFragment(s) {
+			return "(un chemin en base64, non recopié)"
+		}
+		return s
+	}
 	switch {
 	case p.pub != "":
-		r.PubPath = p.pub
+		r.PubPath = p.pub // compared by pret verifier, never in a report
 		if base := BaseName(p.pub); rules.KeyName != "" && base != rules.KeyName {
-			r.add("unexpected-key-name", checklist.SevWarning, p.pubLine, "la clé publique s'appelle %s, pas %s : vérifiez que c'est la clé de la séance", base, rules.KeyName)
+			r.add("unexpected-key-name", checklist.SevWarning, p.pubLine, "la clé publique s'appelle %s, pas %s : vérifiez que c'est la clé de la séance", shown(base), rules.KeyName)
 		}
 	case p.private != "":
-		r.add("private-key-path", checklist.SevError, p.privateLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", p.private, p.private)
+		r.add("private-key-path", checklist.SevError, p.privateLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", shown(p.private), shown(p.private))
 	default:
 		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)",
 			cmp.Or(rules.KeyName, "id_ed25519_romeo.pub"))

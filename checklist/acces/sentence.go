@@ -42,7 +42,7 @@ func (s *sentenceRule) visit(b *block, ws []textfold.Token) {
 	}
 	// A copy gone wrong starts like the sentence or speaks of the login node.
 	for i, w := range ws {
-		if w.Folded == "connexion" && (i == 0 || isStop(ws[i-1].Folded)) {
+		if w.Folded == "connexion" && (i == 0 || isStop(ws[i-1].Folded) || i+1 < len(ws) && ws[i+1].Folded == "uniquement") {
 			depart := i
 			for depart < len(ws) && depart-i < len(want) && ws[depart].Folded == want[depart-i].Folded {
 				depart++

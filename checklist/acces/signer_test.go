@@ -2,6 +2,7 @@ package acces
 
 import (
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
@@ -98,6 +99,17 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 	}
 	withReserved, trailing := blob, blob
 	withReserved.Reserved = "étiquette"
+	// The reserved field is not signed: raw key bytes there, at any offset,
+	// are a leak in a signature ssh-keygen accepts (outside tester).
+	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
+	raw, _ := ssh.MarshalPrivateKey(edKey, "")
+	for _, pad := range []string{"", "\x00", "\x00\x00", "abc"} {
+		smuggled := blob
+		smuggled.Reserved = pad + string(raw.Bytes)
+		if got := codes(Validate(reblock(smuggled), rules)); !contains(got, "private-key-leak") {
+			t.Errorf("raw key in the reserved field after %d bytes: %v", len(pad), got)
+		}
+	}
 	trailing.Signature = append(trailing.Signature, 0, 0, 0, 0)
 	sk := signingtest.NewSK(signingtest.SKEd25519, "ssh:")
 	skText := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)

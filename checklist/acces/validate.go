@@ -91,6 +91,10 @@ func Validate(data []byte, rules Rules) *Result {
 	}
 	if bad >= 0 {
 		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
+		// Not text, but a key pasted in it (a Notepad "ANSI" file) is sent all the same.
+		if leaked := leak.Lines(strings.ReplaceAll(string(bytes.ToValidUTF8(data, []byte("?"))), "\r\n", "\n")); len(leaked) > 0 {
+			r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
+		}
 		// A signature that no longer holds says the file was damaged.
 		checkSignature(r, sf, rules, false)
 		return r

@@ -279,6 +279,18 @@ func TestLeaks(t *testing.T) {
 			}
 		}
 	}
+	// Nor in a path, public or private (outside tester).
+	for _, path := range []string{"~/.ssh/" + privLines[4] + ".pub", "~/.ssh/id_" + privLines[4]} {
+		r = Validate([]byte(testenv.Edit(good, "~/.ssh/id_ed25519_romeo.pub", path)), rules)
+		for _, p := range r.Problems {
+			if strings.Contains(p.Message, privLines[4][:16]) {
+				t.Fatalf("%s: message quotes the key line: %q", path, p.Message)
+			}
+		}
+		if len(r.Problems) == 0 {
+			t.Fatalf("%s: no problem", path)
+		}
+	}
 }
 
 func TestPastedAndBesidePublicKeys(t *testing.T) {
@@ -321,6 +333,9 @@ func TestPastedAndBesidePublicKeys(t *testing.T) {
 	if got := withBeside(otherPriv); strings.Join(got, ",") != "private-key-leak" {
 		t.Errorf("private key as the .pub: %v", got)
 	}
+	if got := withBeside(append(append([]byte{}, pub...), otherPriv...)); strings.Join(got, ",") != "private-key-leak" {
+		t.Errorf("private key after the public one in the .pub: %v", got)
+	}
 	// A .pub of another type than the one stated is bad-key-type, even
 	// when its fingerprint is the one stated.
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -355,6 +370,9 @@ func TestFileLevel(t *testing.T) {
 		{"neither fingerprint nor type", testenv.Edit(good, "- 256 "+fpA+" seance-novembre (ED25519)\n", ""), "missing-fingerprint"},
 		{"NUL byte", good + "\x00", "not-text"},
 		{"latin-1", testenv.Edit(good, "nœud", "n\xe9ud"), "not-text"},
+		// A key in a file that is not text is sent all the same (outside tester).
+		{"latin-1 with a key", testenv.Edit(good, "nœud", "n\xe9ud") + "\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n", "not-text,private-key-leak"},
+		{"NUL with a key", good + "\x00\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n", "not-text,private-key-leak"},
 		// Read a line at a time, a file is too-large whatever that reading sees:
 		// an invisible comment or a deep line elsewhere would make any page pass.
 		{"over 16 KiB by a comment", good + "<!-- " + strings.Repeat("x", maxMarkdown) + " -->\n", "too-large"},

@@ -152,9 +152,13 @@ func (m *Matched) Fills(g Grades) map[string]Fill {
 				lead = path.Base(strings.ReplaceAll(f.Path, "\\", "/")) + " : "
 			}
 			for _, p := range f.Problems {
-				line := lead + p.Message
+				msg := p.Message
+				if p.Code == "duplicate-fingerprint" { // the learner reads it: no other learner named
+					msg = "la même empreinte figure dans le rendu d'une autre personne : deux personnes ne partagent pas une clé"
+				}
+				line := lead + msg
 				if p.Line > 0 {
-					line = fmt.Sprintf("%sligne %d : %s", lead, p.Line, p.Message)
+					line = fmt.Sprintf("%sligne %d : %s", lead, p.Line, msg)
 				}
 				if p.Severity == checklist.SevWarning {
 					line += " (avertissement)"

@@ -284,6 +284,16 @@ func TestMatch(t *testing.T) {
 	if f := m.Fills(Grades{"1", "0"})["101"]; f != (Fill{"0", "acces.md invalide :<br>acces (1).md : date"}) {
 		t.Errorf("two files: %+v", f)
 	}
+	// The learner reads her feedback: it never names the other learner
+	// who stated her key (outside tester); the report does.
+	dup := results{{Path: "r/Martin Bob_102_assignsubmission_file_/acces.md", Participant: "102", Problems: []checklist.Problem{{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: 3,
+		Message: "la même empreinte figure aussi dans r/Dupont Alice_101_assignsubmission_file_/acces.md : deux personnes ne partagent pas une clé"}}}}
+	if m, err = Match(dup, s, "f.csv"); err != nil {
+		t.Fatal(err)
+	}
+	if f := m.Fills(Grades{"1", "0"})["102"]; strings.Contains(f.Feedback, "Alice") || !strings.Contains(f.Feedback, "ligne 3 : la même empreinte figure dans le rendu d&#39;une autre personne") {
+		t.Errorf("duplicate: %+v", f)
+	}
 }
 
 func TestUnread(t *testing.T) {

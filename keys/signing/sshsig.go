@@ -104,7 +104,7 @@ const (
 func (s *Signature) textFields() []string {
 	fields := []string{s.w.Namespace, string(s.w.Reserved)}
 	if c, ok := s.pub.(*ssh.Certificate); ok {
-		fields = append(append(fields, c.KeyId), c.ValidPrincipals...)
+		fields = append(append(fields, c.KeyId, string(c.Nonce), string(c.Reserved)), c.ValidPrincipals...)
 		for _, m := range []map[string]string{c.CriticalOptions, c.Extensions} {
 			for k, v := range m {
 				fields = append(fields, k, v)
@@ -192,7 +192,7 @@ func parseBlob(blob []byte) (*Signature, error) {
 		return nil, bad("clé publique illisible")
 	}
 	if c, ok := pub.(*ssh.Certificate); ok && !certified(c) {
-		return nil, bad("certificat dont la signature par l'autorité est fausse")
+		return nil, bad("certificat refusé par OpenSSH : type inconnu, nom avec un octet nul, ou signature par l'autorité fausse")
 	}
 	sig, err := parseSig(pub, w.Signature)
 	if err != nil {
@@ -201,9 +201,12 @@ func parseBlob(blob []byte) (*Signature, error) {
 	return &Signature{w: w, pub: pub, sig: sig, blob: blob}, nil
 }
 
-// certified checks a certificate's signature by its authority, as OpenSSH's cert_parse
-// does on reading it (x/crypto/ssh leaves it to CertChecker, with dates and principals).
+// certified checks a certificate's type, names and signature by its authority, as OpenSSH's
+// cert_parse does on reading it (x/crypto/ssh leaves it to CertChecker, with dates and principals).
 func certified(c *ssh.Certificate) bool {
+	if c.CertType != ssh.UserCert && c.CertType != ssh.HostCert || strings.ContainsRune(c.KeyId+strings.Join(c.ValidPrincipals, ""), 0) {
+		return false
+	}
 	unsigned := *c
 	unsigned.Signature = nil
 	b := unsigned.Marshal() // ends with the empty signature's length: not signed

@@ -731,26 +731,41 @@ func TestInteropBothWays(t *testing.T) {
 					t.Fatalf("%s: certificate signature: %v", hash, err)
 				}
 			}
-			// A certificate whose authority's signature is false: OpenSSH
-			// checks it when it reads the key (cert_parse), so must pret.
+			// Certificates OpenSSH refuses when it reads the key (cert_parse):
+			// a false signature by the authority, an unknown type, a NUL in a name.
+			resigned := func(edit func(*ssh.Certificate)) *ssh.Certificate {
+				c := *cert
+				edit(&c)
+				if err := c.SignCert(rand.Reader, ca); err != nil {
+					t.Fatal(err)
+				}
+				return &c
+			}
 			forged := *cert
 			forged.Signature = &ssh.Signature{Format: cert.Signature.Format, Blob: bytes.Clone(cert.Signature.Blob)}
 			forged.Signature.Blob[len(forged.Signature.Blob)-1] ^= 1
-			forgedSigner, err := ssh.NewCertSigner(&forged, signer)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k.typ == "rsa" {
-				forgedSigner = rsaSHA512{forgedSigner.(ssh.AlgorithmSigner)}
-			}
-			raw, err := sshsig.SignWithRand(bytes.NewReader(msg), rand.Reader, forgedSigner, sshsig.HashSHA512, SigNamespace)
-			if err != nil {
-				t.Fatal(err)
-			}
-			forgedArmour := (&Signature{blob: raw.Marshal()}).Armor()
-			agree(t, dir, "forged certificate", forgedArmour, msg, nil)
-			if _, err := pretAccepts(forgedArmour, msg); !errors.Is(err, ErrBadArmor) {
-				t.Errorf("forged certificate: %v, want %v", err, ErrBadArmor)
+			for name, bad := range map[string]*ssh.Certificate{
+				"false CA signature": &forged,
+				"type 3":             resigned(func(c *ssh.Certificate) { c.CertType = 3 }),
+				"NUL in the key id":  resigned(func(c *ssh.Certificate) { c.KeyId = "kim\x00x" }),
+				"NUL in a principal": resigned(func(c *ssh.Certificate) { c.ValidPrincipals = []string{"kim\x00x"} }),
+			} {
+				badSigner, err := ssh.NewCertSigner(bad, signer)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if k.typ == "rsa" {
+					badSigner = rsaSHA512{badSigner.(ssh.AlgorithmSigner)}
+				}
+				raw, err := sshsig.SignWithRand(bytes.NewReader(msg), rand.Reader, badSigner, sshsig.HashSHA512, SigNamespace)
+				if err != nil {
+					t.Fatal(err)
+				}
+				armour := (&Signature{blob: raw.Marshal()}).Armor()
+				agree(t, dir, name, armour, msg, nil)
+				if _, err := pretAccepts(armour, msg); !errors.Is(err, ErrBadArmor) {
+					t.Errorf("%s: %v, want %v", name, err, ErrBadArmor)
+				}
 			}
 			// ssh-keygen -Y sign with the certificate (it finds the
 			// private key beside it) makes the same kind of block.
