@@ -12,6 +12,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/textfold"
 )
@@ -33,15 +34,18 @@ type record struct {
 	fps                                  string // the stated fingerprint, then those quoted (templates)
 	who                                  string // her Moodle name and id when moodle is set, else her name
 	problems                             []checklist.Problem
-	date, statut                         string // acces.Result's Date and Status
+	date                                 int32 // AAAAMMJJ; 0 when none was read
 	fpLine                               int32
 	mod                                  int64  // modification time, Unix nanoseconds; 0 unknown
 	entryLen                             int32  // for an archive entry, the length of its name at the end of path
 	dup                                  int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	fpLen                                uint16 // the length of the stated fingerprint at the start of fps
 	compact                              uint8  // bit k set when problem k's message is a template
+	statut                               uint8  // 1 + the index of Status in statuts; 0 none
 	valid, signed, moodle, learnerFolder bool
 }
+
+var statuts = []string{"demande", "verifie"}
 
 func (r *record) fp() string { return r.fps[:r.fpLen] }
 
@@ -117,7 +121,7 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine), Date: rec.date, Statut: rec.statut,
+	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]]}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
@@ -128,9 +132,15 @@ func (r *Run) At(i int) checklist.FileResult {
 			}
 		}
 	}
+	if rec.date != 0 {
+		f.Date = unpackDate(rec.date)
+	}
 	if rec.moodle {
 		k := strings.LastIndexByte(rec.who, '_')
 		f.Apprenant, f.Participant = rec.who[:k], rec.who[k+1:]
+	}
+	if rec.statut > 0 {
+		f.Statut = statuts[rec.statut-1]
 	}
 	if n := int(rec.entryLen); n > 0 {
 		f.Archive, f.Entry = rec.path[:len(rec.path)-n-len("!/")], rec.path[len(rec.path)-n:]
@@ -320,7 +330,8 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			rec.compact |= 1 << k
 		}
 	}
-	rec.fps, rec.fpLen, rec.date, rec.statut = strings.Join(fps, " "), uint16(len(r.Fingerprint)), r.Date, r.Status
+	rec.fps, rec.fpLen, rec.date = strings.Join(fps, " "), uint16(len(r.Fingerprint)), packDate(r.Date)
+	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
 
@@ -338,6 +349,16 @@ func readProblem(err error, place bool) checklist.Problem {
 	}
 	return checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}
 }
+
+// packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else.
+func packDate(s string) int32 {
+	if y, m, d, ok := dates.ISOWord(s); ok && len(s) == len(dates.ISO) {
+		return int32(y*10000 + m*100 + d)
+	}
+	return 0
+}
+
+func unpackDate(n int32) string { return fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100) }
 
 // templates are the messages that quote fingerprints, kept once for the
 // run with a mark for each: 100,000 fingerprint-mismatch messages are one
