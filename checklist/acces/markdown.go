@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -61,16 +60,12 @@ var markdown = sync.OnceValue(func() goldmark.Markdown {
 })
 
 // goldmark's memory is a few hundred times its input, and some shapes cost it quadratic
-// time. A file over maxMarkdown (a page is under 2 KiB) is read a line per block, long
-// lines in maxPiece pieces cut at spaces: linear (1 MiB validated in under 16 MiB). That
-// reading sees what a renderer hides or joins, so the file is too-large all the same.
-const (
-	maxMarkdown = 16 << 10
-	maxPiece    = 4 << 10
-)
+// time: a file over maxMarkdown (a page is under 2 KiB) is not read as Markdown. Read a
+// line at a time, it would be read as no renderer shows it: it is too-large, unread.
+const maxMarkdown = 16 << 10
 
 // readBlocks calls visit with each block of page (LF line ends), in order; for a page
-// not read as Markdown, it says why and where.
+// it does not read, it says why and where.
 func readBlocks(page string, visit func(*block)) (why string, line int) {
 	// Blank lines at the end show nothing: the signature block's, emptied, do not count.
 	page, why = strings.TrimRight(page, "\n"), "plus de 16 Kio"
@@ -78,20 +73,6 @@ func readBlocks(page string, visit func(*block)) (why string, line int) {
 		why, line = "une ligne ouvre plus de 16 citations ou listes imbriquées", 1+strings.Count(page[:deep[0]], "\n")
 	}
 	if len(page) > maxMarkdown || line > 0 {
-		for n := 1; page != ""; n++ {
-			line, rest, _ := strings.Cut(page, "\n")
-			for line != "" {
-				piece := line
-				if len(piece) > maxPiece {
-					piece = piece[:cut(piece[:maxPiece])]
-				}
-				if strings.TrimSpace(piece) != "" {
-					visit(&block{kind: paragraph, text: piece, spans: []span{{0, n}}})
-				}
-				line = line[len(piece):]
-			}
-			page = rest
-		}
 		return why, line
 	}
 	src := []byte(page)
@@ -137,18 +118,6 @@ func MarkerLen(s string) int {
 		return n + 1
 	}
 	return 0
-}
-
-// cut ends a piece after its last space, else before its last character.
-func cut(window string) int {
-	if i := strings.LastIndexByte(window, ' '); i > 0 {
-		return i + 1
-	}
-	n := len(window) - 1
-	for n > 1 && !utf8.RuneStart(window[n]) {
-		n--
-	}
-	return n
 }
 
 func (r *reader) blocks(n ast.Node) {

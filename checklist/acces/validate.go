@@ -146,13 +146,14 @@ func Validate(data []byte, rules Rules) *Result {
 			sentence.visit(b, ws)
 		}
 	})
-	if why != "" {
-		r.add("too-large", checklist.SevError, line, "acces.md n'est pas lu comme une page Markdown (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
+	if why != "" { // unread, as over MaxAccessSize: no rule reports what it did not read
+		r.add("too-large", checklist.SevError, line, "acces.md n'est pas lu (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
+	} else {
+		date.finish(r, rules)
+		path.finish(r, rules)
+		key.finish(r, rules)
+		sentence.finish(r)
 	}
-	date.finish(r, rules)
-	path.finish(r, rules)
-	key.finish(r, rules)
-	sentence.finish(r)
 	checkSignature(r, sf, rules, key.ed25519)
 	// A line of the key copied elsewhere is no key material to the
 	// detector, but quoting it would print part of the key.
