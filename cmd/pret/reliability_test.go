@@ -293,10 +293,10 @@ func TestHostileInput(t *testing.T) {
 	}{
 		"random":      {random, "not-text"},
 		"50MB":        {bytes.Repeat([]byte("a"), 50<<20), "too-large"},
-		"nesting":     {[]byte(strings.Repeat(">", 200000) + strings.Repeat(" - * + 1. ", 20000) + "\n"), "missing-date"},
-		"long line":   {[]byte(strings.Repeat("SHA256:", 50000) + strings.Repeat("é", 200000)), "bad-fingerprint"},
+		"nesting":     {[]byte(strings.Repeat(">", 200000) + strings.Repeat(" - * + 1. ", 20000) + "\n"), "too-large"},
+		"long line":   {[]byte(strings.Repeat("SHA256:", 50000) + strings.Repeat("é", 200000)), "too-large"},
 		"invalid utf": {[]byte("Date de la demande : 2026-10-01\n\xff\xfe\n"), "not-text"},
-		"many lines":  {bytes.Repeat([]byte("| a | b |\n"), 90000), "missing-date"},
+		"many lines":  {bytes.Repeat([]byte("| a | b |\n"), 90000), "too-large"},
 	}
 	for name, c := range accesFiles {
 		d := filepath.Join(dir, "acces-"+strings.ReplaceAll(name, " ", "-"))
