@@ -9,6 +9,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/keys"
 )
 
 var rules = acces.Rules{KeyName: "id_ed25519_romeo.pub", Today: ctx.Today, SessionDay: ctx.Session}
@@ -101,6 +102,11 @@ func checkValidator(t *testing.T, s string) {
 	case strings.TrimSpace(s) == "":
 		if code != "missing-date" {
 			t.Fatalf("%q: %s %s", s, code, msg)
+		}
+	case len(fs) == 0 && keys.LooksLikeFragment(s):
+		// Perhaps a line of a key: bad-date without its text (acces-md.md).
+		if code != "bad-date" || !strings.Contains(msg, "non recopié") || strings.Contains(msg, strings.TrimSpace(s)) {
+			t.Fatalf("%q: key-like, validator %s %s %q", s, date, code, msg)
 		}
 	case len(fs) == 0:
 		_, err := dates.Parse(s, ctx)
