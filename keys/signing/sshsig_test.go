@@ -967,3 +967,14 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLFMarkerAtTheEnd: a marker line ending the file in "\r" is the
+// CRLF case, read once (FuzzSplitSigned: the LF retry called itself on
+// the same bytes until the stack ran out).
+func TestCRLFMarkerAtTheEnd(t *testing.T) {
+	for _, data := range []string{SigMarker + "\r", "texte\r\n" + SigMarker + "\r", SigMarker + "\r\n"} {
+		if f := SplitSigned([]byte(data)); !errors.Is(f.Err, ErrCRLF) {
+			t.Errorf("%q: %v, want %v", data, f.Err, ErrCRLF)
+		}
+	}
+}
