@@ -3,8 +3,8 @@ package checklist
 import (
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys/leak"
 )
 
@@ -59,7 +59,7 @@ func codeInfo(code string, severity Severity) CodeInfo {
 // LeakProblem names the lines, never quotes them.
 func LeakProblem(lines []int) Problem {
 	return Problem{Code: "private-key-leak", Severity: SevError, Line: lines[0],
-		Message: fmt.Sprintf("clé privée dans le fichier (%s) : supprimez ces lignes, et considérez cette clé comme compromise : créez-en une nouvelle", LineRanges(lines))}
+		Message: fmt.Sprintf("clé privée dans le fichier (%s) : supprimez ces lignes, et considérez cette clé comme compromise : créez-en une nouvelle", termtext.LineRanges(lines))}
 }
 
 // Guard: every reader of a file pret may quote parses what it returns.
@@ -69,25 +69,4 @@ func Guard(data []byte) ([]byte, []Problem) {
 		return data, nil
 	}
 	return []byte(red), []Problem{LeakProblem(lines)}
-}
-
-// LineRanges: "lignes 3 à 5, 9"; past 20 ranges the rest is counted.
-func LineRanges(nums []int) string {
-	var parts []string
-	for i := 0; i < len(nums); i++ {
-		if len(parts) == 20 {
-			parts = append(parts, fmt.Sprintf("et %d autres", len(nums)-i))
-			break
-		}
-		start := nums[i]
-		for i+1 < len(nums) && nums[i+1] == nums[i]+1 {
-			i++
-		}
-		if start == nums[i] {
-			parts = append(parts, fmt.Sprint(start))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d à %d", start, nums[i]))
-		}
-	}
-	return "ligne" + Plural(len(nums)) + " " + strings.Join(parts, ", ")
 }

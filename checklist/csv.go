@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/romeo-pret/pret/internal/termtext"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 )
@@ -71,7 +72,7 @@ func statutLabel(s string) string {
 
 // formulaSafe: Escape (no tab or CR hides a formula), then ' before one.
 func formulaSafe(s string) string {
-	s = Escape(s)
+	s = termtext.Escape(s)
 	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
 		return "'" + s
 	}

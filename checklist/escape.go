@@ -4,42 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
-
-// unsafeRune: C0, DEL, C1, U+2028/9 drive a terminal or forge a line; Cf holds
-// bidi controls ("rendu\u202eexe.md" shows "rendudm.exe") and invisible ones.
-func unsafeRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r < 0x20 || r == 0x7f
-	}
-	return r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
-}
-
-// Escape makes a string from outside pret safe on a terminal line, as ssh-keygen (vis(3)
-// VIS_OCTAL): "\ooo" per byte of an unsafe rune or invalid UTF-8, "\n" "\r" "\t"; idempotent.
-func Escape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\n', r == '\r', r == '\t':
-			b.WriteString(strconv.QuoteRune(r)[1:3]) // '\n': C's form
-		case r == utf8.RuneError && n == 1, unsafeRune(r):
-			for _, c := range []byte(s[i : i+n]) {
-				fmt.Fprintf(&b, `\%03o`, c)
-			}
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
 
 // XMLText: U+FFFD for invalid UTF-8 and what XML 1.0 forbids, as encoding/xml.
 func XMLText(s string) string {
@@ -71,7 +42,7 @@ func escapeEncoded(p []byte, esc func(rune) string) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRune(p[i:])
-		if unsafeRune(r) {
+		if termtext.Unsafe(r) {
 			out = append(append(out, p[done:i]...), esc(r)...)
 			done = i + n
 		}
@@ -126,7 +97,7 @@ func shownParts(s string) []shownPart {
 	var parts []shownPart
 	start := 0
 	for i, r := range s {
-		if !unsafeRune(r) || r == '\t' || r == '\n' {
+		if !termtext.Unsafe(r) || r == '\t' || r == '\n' {
 			continue
 		}
 		if start < i {

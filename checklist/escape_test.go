@@ -9,103 +9,15 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/termtext"
+	"github.com/romeo-pret/pret/internal/termtext/termtexttest"
 )
 
-// hostilePieces are the parts generated strings are made of: everything a
-// file name, a comment or a line of a file can hold that a terminal or a
-// parser could take for something else.
-var hostilePieces = []string{
-	"a", "Z", "0", " ", "é", "œ", "NŒUD", "日本", "🙂", "\\", "\"", "<", "&", "]]>", "--",
-	"\n", "\r", "\r\n", "\t", "\x00", "\x07", "\x08", "\x1b", "\x1b[31m", "\x1b]0;titre\x07", "\x1b[2J", "\x7f",
-	"\u0080", "\u0085", "\u009b", "\u009b31m", "\u009f",
-	"\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
-	"\u2028", "\u2029", "\ufeff", "\ufffd", "\ufffe", "\uffff",
-	// Format characters (Cf): zero-width, soft hyphen, word joiner, tags.
-	"\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\u2064", "\u180e", "\u0600", "\u06dd", "\ufff9", "\ufffb",
-	"\U000e0001", "\U000e0020", "\U000e0041", "\U000e007f", "\U0001d173", "\U000110bd",
-	"\xff", "\xc3", "\xe2\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc0\xaf",
-	"\nRésumé : 99 fichiers, 99 valides, 0 invalide\n", "\nvalide    forge/acces.md\n",
-}
-
-func hostileString(rng *rand.Rand) string {
-	var b strings.Builder
-	for n := rng.IntN(12); n >= 0; n-- {
-		b.WriteString(hostilePieces[rng.IntN(len(hostilePieces))])
-	}
-	return b.String()
-}
-
-// terminalSafe reports the first thing in s a terminal would act on.
-func terminalSafe(s string) (bad string, ok bool) {
-	if !utf8.ValidString(s) {
-		return "invalid UTF-8", false
-	}
-	for _, r := range s {
-		// Checked against Unicode's own table, not unsafeRune: a format
-		// character (Cf) unsafeRune forgot is caught.
-		if r < 0x20 || r >= 0x7f && r <= 0x9f || unsafeRune(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
-			return strings.ToValidUTF8(string(r), "?"), false
-		}
-	}
-	return "", true
-}
-
-func checkEscaped(t *testing.T, s string) {
-	t.Helper()
-	e := Escape(s)
-	if bad, ok := terminalSafe(e); !ok {
-		t.Fatalf("Escape(%q) = %q still holds %q", s, e, bad)
-	}
-	if Escape(e) != e {
-		t.Fatalf("Escape is not idempotent on %q: %q then %q", s, e, Escape(e))
-	}
-	if _, ok := terminalSafe(s); ok && e != s {
-		t.Fatalf("Escape changed a printable string %q into %q", s, e)
-	}
-}
-
-func TestEscapeProperties(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 20000; i++ {
-		checkEscaped(t, hostileString(rng))
-	}
-	// Every single byte, alone and around text.
-	for c := 0; c < 256; c++ {
-		checkEscaped(t, string([]byte{byte(c)}))
-		checkEscaped(t, "x"+string([]byte{byte(c)})+"y")
-	}
-}
-
-func TestEscapeForms(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain":            "plain",
-		"clé œuvre 日本":     "clé œuvre 日本",
-		"a\x1b[31mb":       `a\033[31mb`,
-		"a\nb\r\tc":        `a\nb\r\tc`,
-		"\x00\x7f":         `\000\177`,
-		"\u009b":           `\302\233`,
-		"\u202eevil":       `\342\200\256evil`,
-		"\xff":             `\377`,
-		`back\slash`:       `back\slash`,
-		"\u2066x\u2069":    `\342\201\246x\342\201\251`,
-		"ligne\u2028autre": `ligne\342\200\250autre`,
-		"acces\u200b.md":   `acces\342\200\213.md`,
-		"\ufeffx":          `\357\273\277x`,
-		"co\u00adde":       `co\302\255de`,
-		"\U000e0041":       `\363\240\201\201`,
-	} {
-		if got := Escape(in); got != want {
-			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func FuzzEscape(f *testing.F) {
-	for _, p := range hostilePieces {
-		f.Add(p)
-	}
-	f.Fuzz(func(t *testing.T, s string) { checkEscaped(t, s) })
-}
+// The generators live in termtexttest; these names keep the format tests short.
+func hostileString(rng *rand.Rand) string         { return termtexttest.String(rng) }
+func terminalSafe(s string) (bad string, ok bool) { return termtexttest.Safe(s) }
+func unsafeRune(r rune) bool                      { return termtext.Unsafe(r) }
 
 // TestReportsEscapeEveryFormat: whatever a file name, a problem message or
 // an explained line holds, the text report has exactly the lines pret
@@ -201,36 +113,6 @@ func TestChecklistTextEscapes(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestEscapeEveryFormatCharacter: every code point of Unicode's category
-// Cf, alone and between letters, comes out of Escape as octal bytes.
-func TestEscapeEveryFormatCharacter(t *testing.T) {
-	n := 0
-	for _, rg := range unicode.Cf.R16 {
-		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
-			checkCf(t, r)
-			n++
-		}
-	}
-	for _, rg := range unicode.Cf.R32 {
-		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
-			checkCf(t, r)
-			n++
-		}
-	}
-	if n < 150 {
-		t.Fatalf("only %d format characters", n)
-	}
-}
-
-func checkCf(t *testing.T, r rune) {
-	t.Helper()
-	e := Escape("a" + string(r) + "b")
-	if strings.ContainsRune(e, r) || !strings.HasPrefix(e, `a\`) {
-		t.Fatalf("U+%04X kept: %q", r, e)
-	}
-	checkEscaped(t, string(r))
 }
 
 // TestNoFormatCharacterInTerminalFormats: the formats a person reads on

@@ -7,6 +7,8 @@ import (
 	"io"
 	"iter"
 	"time"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 var FileFormats = []string{"texte", "json", "junit", "csv", "sarif", "github", "html"}
@@ -77,7 +79,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	}
 	if n := s.Codes["private-key-leak"]; n > 0 {
 		fmt.Fprintf(bw, "%s %d fichier%s %s une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"),
-			n, Plural(n), map[bool]string{false: "contient", true: "contiennent"}[n > 1], leakIncident)
+			n, termtext.Plural(n), map[bool]string{false: "contient", true: "contiennent"}[n > 1], leakIncident)
 	}
 	hidden := 0
 	for f := range r.all() {
@@ -85,31 +87,31 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 			hidden++
 			continue
 		}
-		line := Escape(f.Path)
+		line := termtext.Escape(f.Path)
 		if f.Email != "" {
-			line = " (" + Escape(f.Email) + ") — " + line
+			line = " (" + termtext.Escape(f.Email) + ") — " + line
 		} else if f.Apprenant != "" {
 			line = " — " + line
 		}
 		v := verdictStyles[f.verdict()]
-		fmt.Fprintf(bw, "%s  %s%s\n", r.Style.paint(v[0], v[1]), Escape(f.Apprenant), line)
+		fmt.Fprintf(bw, "%s  %s%s\n", r.Style.paint(v[0], v[1]), termtext.Escape(f.Apprenant), line)
 		if f.Leaks() {
 			fmt.Fprintf(bw, "    %s %s\n", r.Style.paint("1;31", "incident :"), leakIncident)
 		}
 		for _, p := range f.Problems {
-			fmt.Fprintf(bw, "    %s\n", Escape(problemLine(p)))
+			fmt.Fprintf(bw, "    %s\n", termtext.Escape(problemLine(p)))
 		}
 		for _, e := range f.Explain {
-			fmt.Fprintf(bw, "    · %s\n", Escape(e))
+			fmt.Fprintf(bw, "    · %s\n", termtext.Escape(e))
 		}
 	}
 	fmt.Fprintf(bw, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
-		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid))
+		s.Files, termtext.Plural(s.Files), s.Valid, termtext.Plural(s.Valid), s.Invalid, termtext.Plural(s.Invalid))
 	if s.Warnings > 0 {
-		fmt.Fprintf(bw, "    dont %d valide%s avec des avertissements\n", s.Warnings, Plural(s.Warnings))
+		fmt.Fprintf(bw, "    dont %d valide%s avec des avertissements\n", s.Warnings, termtext.Plural(s.Warnings))
 	}
 	if hidden > 0 {
-		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, Plural(hidden), Plural(hidden))
+		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, termtext.Plural(hidden), termtext.Plural(hidden))
 	}
 	if len(s.Codes) > 0 {
 		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
@@ -118,12 +120,12 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 		fmt.Fprintf(bw, "    %-24s %d\n", c, s.Codes[c])
 	}
 	if n := len(s.Duplicates); n > 0 {
-		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", n, Plural(n))
+		fmt.Fprintf(bw, "Empreintes partagées par plusieurs apprenants (%d groupe%s) :\n", n, termtext.Plural(n))
 	}
 	for _, g := range s.Duplicates {
-		fmt.Fprintf(bw, "    - %s\n", Escape(g[0]))
+		fmt.Fprintf(bw, "    - %s\n", termtext.Escape(g[0]))
 		for _, p := range g[1:] {
-			fmt.Fprintf(bw, "      %s\n", Escape(p))
+			fmt.Fprintf(bw, "      %s\n", termtext.Escape(p))
 		}
 	}
 	return bw.Flush()

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // writeFilesGitHub writes Actions workflow commands, escaped as the runner unescapes.
@@ -40,14 +42,14 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 		}
 	}
 	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
-		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
+		s.Files, termtext.Plural(s.Files), s.Valid, termtext.Plural(s.Valid), s.Invalid, termtext.Plural(s.Invalid), s.Warnings)
 	sep := " ; problèmes : "
 	for _, c := range s.Codes.ordered() {
 		summary += fmt.Sprintf("%s%s %d", sep, c, s.Codes[c])
 		sep = ", "
 	}
 	if len(s.Duplicates) > 0 {
-		summary += fmt.Sprintf(" ; %d empreinte%s partagée%s", len(s.Duplicates), Plural(len(s.Duplicates)), Plural(len(s.Duplicates)))
+		summary += fmt.Sprintf(" ; %d empreinte%s partagée%s", len(s.Duplicates), termtext.Plural(len(s.Duplicates)), termtext.Plural(len(s.Duplicates)))
 	}
 	fmt.Fprintf(bw, "::notice title=%s::%s\n", ghProperty("pret valider"), ghData(summary))
 	return bw.Flush()
@@ -57,7 +59,7 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 func ghData(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if r == '%' || unsafeRune(r) || r == utf8.RuneError {
+		if r == '%' || termtext.Unsafe(r) || r == utf8.RuneError {
 			for _, c := range []byte(string(r)) {
 				fmt.Fprintf(&b, "%%%02X", c)
 			}

@@ -10,6 +10,8 @@ import (
 	"iter"
 	"slices"
 	"strings"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 type Status string
@@ -153,22 +155,15 @@ func WriteReport(w io.Writer, format string, r *Report, style Style) error {
 	}
 	for _, c := range r.Checks {
 		l := statusLabel[c.Status]
-		fmt.Fprintf(w, "%s  %-22s %s\n", style.paint(l[0], l[1]), Escape(c.ID), Escape(c.Message))
+		fmt.Fprintf(w, "%s  %-22s %s\n", style.paint(l[0], l[1]), termtext.Escape(c.ID), termtext.Escape(c.Message))
 		if c.Fix != "" && (c.Status == Fail || c.Status == Warn) {
-			fmt.Fprintf(w, "    → %s\n", Escape(c.Fix))
+			fmt.Fprintf(w, "    → %s\n", termtext.Escape(c.Fix))
 		}
 	}
 	s := r.Summary()
 	_, err := fmt.Fprintf(w, "Résumé : %d réussi%s, %d avertissement%s, %d échec%s, %d sauté%s\n",
-		s.Pass, Plural(s.Pass), s.Warn, Plural(s.Warn), s.Fail, Plural(s.Fail), s.Skip, Plural(s.Skip))
+		s.Pass, termtext.Plural(s.Pass), s.Warn, termtext.Plural(s.Warn), s.Fail, termtext.Plural(s.Fail), s.Skip, termtext.Plural(s.Skip))
 	return err
-}
-
-func Plural(n int) string {
-	if n > 1 {
-		return "s"
-	}
-	return ""
 }
 
 // docs/schemas/junit-10.xsd: only the suite counts skipped; errors is 0.

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -116,7 +117,7 @@ func TestCSVIsFormulaSafe(t *testing.T) {
 			}
 		}
 		for _, f := range files {
-			want := Escape(f.Apprenant)
+			want := termtext.Escape(f.Apprenant)
 			if want != "" && strings.ContainsRune("=+-@", rune(want[0])) {
 				want = "'" + want
 			}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"regexp"
 	"strings"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // yamlReasons: go-yaml v2 and v3 messages; the first match wins.
@@ -44,7 +46,7 @@ var (
 func YAMLError(err error) string {
 	msg := err.Error()
 	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
-		return "le champ « " + Escape(cmp.Or(m[2], "document")) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + cmp.Or(jsonKinds[m[1]], "une valeur d'un autre type")
+		return "le champ « " + termtext.Escape(cmp.Or(m[2], "document")) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + cmp.Or(jsonKinds[m[1]], "une valeur d'un autre type")
 	}
 	reason := "syntaxe invalide"
 	for _, r := range yamlReasons {

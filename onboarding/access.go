@@ -15,6 +15,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/leak"
 	"github.com/romeo-pret/pret/keys/signing"
@@ -334,7 +335,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		// An edit made during the question must not be lost.
 		if out.DateOnly {
 			if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
-				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", checklist.Escape(r.File)),
+				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", termtext.Escape(r.File)),
 					Hint: "relisez-le, puis relancez pret"}
 			}
 		}
@@ -366,7 +367,7 @@ func StateOutput(path string) Output { return Output{path, "le fichier d'état (
 
 // keyDirs names the folders no output goes in (keyFolders).
 func keyDirs(store keys.Store) string {
-	return checklist.Escape(strings.Join(keyFolders(store), " et "))
+	return termtext.Escape(strings.Join(keyFolders(store), " et "))
 }
 
 // Output is a path about to be written and the setting that named it.
@@ -378,7 +379,7 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 	for _, o := range outs {
 		if err := guard.CheckTree(o.Path); err != nil {
 			return &Error{Input: true, Err: err,
-				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou sous %s : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, checklist.Escape(o.Path), checklist.Escape(store.PrivatePath()), keyDirs(store)),
+				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou sous %s : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, termtext.Escape(o.Path), termtext.Escape(store.PrivatePath()), keyDirs(store)),
 				Hint: fmt.Sprintf("choisissez pour %s un chemin hors de %s", o.Setting, keyDirs(store))}
 		}
 	}
@@ -403,12 +404,12 @@ func UnifiedDiff(oldName, newName string, old, new []byte, color bool) string {
 			// "@@ -a,b +c,d @@" with a count of 1 left out, as diff -u does.
 			lines = append(lines, strings.ReplaceAll(l, ",1 ", " "))
 		default:
-			lines = append(lines, l[:1]+checklist.Escape(l[1:]))
+			lines = append(lines, l[:1]+termtext.Escape(l[1:]))
 		}
 	}
 	var out strings.Builder
-	out.WriteString(paint("1", "--- "+checklist.Escape(oldName)) + "\n")
-	out.WriteString(paint("1", "+++ "+checklist.Escape(newName)) + "\n")
+	out.WriteString(paint("1", "--- "+termtext.Escape(oldName)) + "\n")
+	out.WriteString(paint("1", "+++ "+termtext.Escape(newName)) + "\n")
 	colors := map[byte]string{'@': "36", '-': "31", '+': "32"}
 	for _, l := range lines {
 		if c, ok := colors[l[0]]; ok {

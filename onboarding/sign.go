@@ -11,9 +11,9 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/signing"
 )
@@ -238,4 +238,4 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 }
 
 // esc is text from outside (a path, a comment) as a terminal may show it.
-func esc(s string) string { return checklist.Escape(s) }
+func esc(s string) string { return termtext.Escape(s) }

@@ -17,6 +17,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -109,7 +110,7 @@ func (l Learner) Check() *checklist.Report {
 		add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+safefile.Reason(err), "vérifiez les droits du dossier "+l.Store.Dir)
 	case len(left) > 0:
 		add("key-leftovers", checklist.Warn, fmt.Sprintf("%d fichier%s laissé%s par un pret interrompu, une copie inachevée de la clé : %s",
-			len(left), checklist.Plural(len(left)), checklist.Plural(len(left)), strings.Join(left, ", ")), "« pret cle » les retire, et rien d'autre")
+			len(left), termtext.Plural(len(left)), termtext.Plural(len(left)), strings.Join(left, ", ")), "« pret cle » les retire, et rien d'autre")
 	default:
 		add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
 	}
@@ -217,7 +218,7 @@ func (l Learner) Check() *checklist.Report {
 	days := int(l.SessionDay.Sub(l.Today).Hours() / 24)
 	switch {
 	case days > 0:
-		add("session-date", checklist.Pass, fmt.Sprintf("séance le %s : il reste %d jour%s", l.SessionDay.Format("2006-01-02"), days, checklist.Plural(days)), "")
+		add("session-date", checklist.Pass, fmt.Sprintf("séance le %s : il reste %d jour%s", l.SessionDay.Format("2006-01-02"), days, termtext.Plural(days)), "")
 	case days == 0:
 		add("session-date", checklist.Pass, "la séance a lieu aujourd'hui", "")
 	default:

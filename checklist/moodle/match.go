@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // ParticipantOf is the Moodle participant number of a result by its
@@ -59,7 +60,7 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 	}
 	if len(strangers) > 0 && found == 0 {
 		return nil, sheetError("téléchargez la feuille d'évaluation du devoir dont viennent les rendus",
-			"aucun rendu n'est dans la feuille d'évaluation %s (%d rendus Moodle, %d lignes) : la feuille et les rendus ne sont pas du même devoir", checklist.Escape(sheetPath), len(strangers), len(sheet.rows))
+			"aucun rendu n'est dans la feuille d'évaluation %s (%d rendus Moodle, %d lignes) : la feuille et les rendus ne sont pas du même devoir", termtext.Escape(sheetPath), len(strangers), len(sheet.rows))
 	}
 	if len(strangers) > 0 {
 		shown := strangers
@@ -67,7 +68,7 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 			shown = append(shown[:3:3], fmt.Sprintf("et %d autres", len(strangers)-3))
 		}
 		return nil, sheetError("téléchargez à nouveau la feuille d'évaluation, de tous les groupes, après la date limite des rendus",
-			"%d rendu%s sans ligne dans la feuille d'évaluation %s : %s ; la note de ces apprenants n'aurait nulle part où aller", len(strangers), checklist.Plural(len(strangers)), checklist.Escape(sheetPath), checklist.Escape(strings.Join(shown, ", ")))
+			"%d rendu%s sans ligne dans la feuille d'évaluation %s : %s ; la note de ces apprenants n'aurait nulle part où aller", len(strangers), termtext.Plural(len(strangers)), termtext.Escape(sheetPath), termtext.Escape(strings.Join(shown, ", ")))
 	}
 	for i, r := range sheet.rows {
 		if len(m.results[r.Participant]) == 0 {
@@ -163,7 +164,7 @@ func (m *Matched) Fills(g Grades) map[string]Fill {
 				if p.Severity == checklist.SevWarning {
 					line += " (avertissement)"
 				}
-				lines = append(lines, html.EscapeString(checklist.Escape(line)))
+				lines = append(lines, html.EscapeString(termtext.Escape(line)))
 			}
 		}
 		head, grade := "acces.md valide.", g.Valid

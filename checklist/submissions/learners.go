@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // receipt is what one Moodle learner handed in at one place (her folder,
@@ -95,7 +95,7 @@ func (r *receipt) missingMessage() string {
 	}
 	got := strings.Join(r.names, ", ")
 	if rest := r.n - len(r.names); rest > 0 {
-		got += fmt.Sprintf(" et %d autre%s", rest, checklist.Plural(rest))
+		got += fmt.Sprintf(" et %d autre%s", rest, termtext.Plural(rest))
 	}
-	return "pas d'acces.md dans ce rendu (" + got + " reçu" + checklist.Plural(r.n) + ")" + ask
+	return "pas d'acces.md dans ce rendu (" + got + " reçu" + termtext.Plural(r.n) + ")" + ask
 }

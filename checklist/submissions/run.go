@@ -14,6 +14,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
@@ -473,7 +474,7 @@ func runs(sorted []int32, key func(int32) string) func(func([]int32) bool) {
 func listPaths(paths []string, total int) string {
 	s := strings.Join(paths[:min(len(paths), 3)], ", ")
 	if rest := total - min(len(paths), 3); rest > 0 {
-		s += fmt.Sprintf(" et %d autre%s", rest, checklist.Plural(rest))
+		s += fmt.Sprintf(" et %d autre%s", rest, termtext.Plural(rest))
 	}
 	return s
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -32,7 +32,7 @@ func settings(c *Config) (onboarding.Settings, error) {
 		// Untrusted input: the bounded reader (templates.Render bounds the rest).
 		text, err := safefile.Read(c.AccessModel, safefile.Template, safefile.FollowLink)
 		if err != nil {
-			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md illisible : %s", checklist.Escape(err.Error()))
+			return s, usageError("corrigez acces.modele, ou videz-le pour le modèle intégré", "modèle d'acces.md illisible : %s", termtext.Escape(err.Error()))
 		}
 		s.Template = string(text)
 	}
@@ -141,10 +141,10 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 		return err
 	}
 	if out.Plan.Warning != "" {
-		fmt.Fprintf(ios.Err, "pret: attention : %s\n", checklist.Escape(out.Plan.Warning))
+		fmt.Fprintf(ios.Err, "pret: attention : %s\n", termtext.Escape(out.Plan.Warning))
 	}
 	if out.StateCopy != "" {
-		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", checklist.Escape(out.StateCopy))
+		fmt.Fprintf(ios.Err, "pret: attention : état illisible mis de côté : %s\n", termtext.Escape(out.StateCopy))
 	}
 	what := "Demande du compte d'accès notée"
 	if decl.Verified() {
@@ -161,13 +161,13 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	}
 	switch {
 	case out.DateOnly:
-		fmt.Fprintf(screen, "%s : seule la ligne de la date a changé\n", checklist.Escape(s.File))
+		fmt.Fprintf(screen, "%s : seule la ligne de la date a changé\n", termtext.Escape(s.File))
 	case out.Plan.Status == onboarding.FileSame:
-		fmt.Fprintf(screen, "%s est déjà à jour ; il n'a pas été touché\n", checklist.Escape(s.File))
+		fmt.Fprintf(screen, "%s est déjà à jour ; il n'a pas été touché\n", termtext.Escape(s.File))
 	default:
-		fmt.Fprintf(screen, "acces.md écrit : %s\n", checklist.Escape(s.File))
+		fmt.Fprintf(screen, "acces.md écrit : %s\n", termtext.Escape(s.File))
 	}
-	fmt.Fprintln(screen, checklist.Escape(out.Plan.Key))
+	fmt.Fprintln(screen, termtext.Escape(out.Plan.Key))
 	if out.StateErr != nil {
 		return refusedError(out.StateErr.Hint(), "%s : la date n'est pas notée", out.StateErr.Error())
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -54,31 +54,31 @@ d'environnement ne prend la passphrase elle-même.`,
 				}
 				return nil, usageError(
 					"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
-					"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", checklist.Escape(a.cfg.Key.PrivatePath()))
+					"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", termtext.Escape(a.cfg.Key.PrivatePath()))
 			}
 			res, err := onboarding.EnsureKey(a.cfg.Key, rand.Reader, source, guarded)
 			if err != nil {
 				return err
 			}
 			for _, p := range res.Removed {
-				fmt.Fprintf(a.io.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", checklist.Escape(p))
+				fmt.Fprintf(a.io.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", termtext.Escape(p))
 			}
 			if res.Created {
-				fmt.Fprintf(a.io.Out, "Clé créée : %s (protégée par votre passphrase)\n", checklist.Escape(a.cfg.Key.PrivatePath()))
-				fmt.Fprintf(a.io.Out, "Clé publique : %s\n", checklist.Escape(a.cfg.Key.PublicPath()))
+				fmt.Fprintf(a.io.Out, "Clé créée : %s (protégée par votre passphrase)\n", termtext.Escape(a.cfg.Key.PrivatePath()))
+				fmt.Fprintf(a.io.Out, "Clé publique : %s\n", termtext.Escape(a.cfg.Key.PublicPath()))
 			} else {
-				fmt.Fprintf(a.io.Out, "Clé existante conservée : %s\n", checklist.Escape(a.cfg.Key.PrivatePath()))
+				fmt.Fprintf(a.io.Out, "Clé existante conservée : %s\n", termtext.Escape(a.cfg.Key.PrivatePath()))
 			}
 			if res.Rebuilt {
-				fmt.Fprintf(a.io.Out, "Clé publique recréée depuis la clé privée : %s\n", checklist.Escape(a.cfg.Key.PublicPath()))
+				fmt.Fprintf(a.io.Out, "Clé publique recréée depuis la clé privée : %s\n", termtext.Escape(a.cfg.Key.PublicPath()))
 			}
 			for _, w := range res.Warnings {
-				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(w.Msg))
+				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", termtext.Escape(w.Msg))
 				if w.Hint != "" {
-					fmt.Fprintf(a.io.Err, "pret: conseil : %s\n", checklist.Escape(w.Hint))
+					fmt.Fprintf(a.io.Err, "pret: conseil : %s\n", termtext.Escape(w.Hint))
 				}
 			}
-			fmt.Fprintln(a.io.Out, checklist.Escape(res.Line))
+			fmt.Fprintln(a.io.Out, termtext.Escape(res.Line))
 			return nil
 		},
 	}
@@ -108,6 +108,6 @@ func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
 		comment = st.Private.Comment
 	}
 	// The comment comes from a file: escaped, like every such string.
-	_, err = fmt.Fprintln(ios.Out, checklist.Escape(strings.TrimSuffix(string(keys.PublicLine(pub, comment)), "\n")))
+	_, err = fmt.Fprintln(ios.Out, termtext.Escape(strings.TrimSuffix(string(keys.PublicLine(pub, comment)), "\n")))
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // TestDidYouMean: a mistyped command, help topic, shell or long flag is
@@ -114,7 +115,7 @@ func TestConfigStringsEscaped(t *testing.T) {
 	r := pretIn(t, "", "--config", good, "ssh-config")
 	must(t, r, 0, "ssh-config")
 	terminalClean(t, "HOME (stdout)", r.stdout)
-	if !strings.Contains(r.stdout, "IdentityFile ~/"+checklist.Escape(bidiValue)+"\n") {
+	if !strings.Contains(r.stdout, "IdentityFile ~/"+termtext.Escape(bidiValue)+"\n") {
 		t.Errorf("the key below HOME is not ~/…, escaped alike:\n%s", r.stdout)
 	}
 }

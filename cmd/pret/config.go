@@ -23,6 +23,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -95,7 +96,7 @@ func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, e
 			path = p
 		}
 	} else if !fileExists(path) {
-		return nil, "", usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", checklist.Escape(path))
+		return nil, "", usageError("vérifiez le chemin donné à --config", "fichier de configuration introuvable : %s", termtext.Escape(path))
 	}
 	if path != "" {
 		if warning, err = readConfigFile(v, path); err != nil {
@@ -152,11 +153,11 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 	}
 	// A key pasted in the file would be quoted by the messages below.
 	if _, leaks := checklist.Guard(data); len(leaks) > 0 {
-		return "", usageError("retirez la clé privée du fichier, et considérez-la comme compromise", "configuration %s non lue : %s", checklist.Escape(path), leaks[0].Message)
+		return "", usageError("retirez la clé privée du fichier, et considérez-la comme compromise", "configuration %s non lue : %s", termtext.Escape(path), leaks[0].Message)
 	}
 	tree, unknown, err := parseConfigFile(data)
 	if err != nil {
-		return "", usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", checklist.Escape(path), err)
+		return "", usageError("corrigez le fichier (le modèle est dans le README)", "configuration illisible (%s) : %v", termtext.Escape(path), err)
 	}
 	_ = v.MergeConfigMap(tree) // never fails on a map
 	return unknownWarning(unknown, path), nil
@@ -270,7 +271,7 @@ func yamlKind(v *yaml.Node) string {
 func unknownWarning(unknown []string, path string) string {
 	names := slices.Clone(unknown[:min(3, len(unknown))])
 	for i, n := range names {
-		names[i] = checklist.Escape(n)
+		names[i] = termtext.Escape(n)
 		if keys.LooksLikeFragment(n) {
 			names[i] = "(un nom en base64, non recopié)"
 		}
@@ -282,9 +283,9 @@ func unknownWarning(unknown []string, path string) string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", names[0], checklist.Escape(path))
+		return fmt.Sprintf("clé de configuration inconnue, ignorée : %s (%s)", names[0], termtext.Escape(path))
 	}
-	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), strings.Join(names, ", "), checklist.Escape(path))
+	return fmt.Sprintf("%d clés de configuration inconnues, ignorées : %s (%s)", len(unknown), strings.Join(names, ", "), termtext.Escape(path))
 }
 
 // checkSetting checks a final value, never quoted (it may be a key piece).
@@ -398,7 +399,7 @@ func expandHome(p string) (string, error) {
 func mustExist(path string) error {
 	// "fichier/x" under a regular file does not exist either (ENOTDIR).
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return usageError("vérifiez le chemin", "introuvable : %s", checklist.Escape(path))
+		return usageError("vérifiez le chemin", "introuvable : %s", termtext.Escape(path))
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 )
 
@@ -46,7 +46,7 @@ affichés échappés (\033).`,
 				if _, err := os.Stat(path); err != nil {
 					path = a.cfg.Key.PrivatePath()
 					if _, err := os.Stat(path); err != nil {
-						return refusedError("créez-la avec « pret cle »", "aucune clé en %s", checklist.Escape(path))
+						return refusedError("créez-la avec « pret cle »", "aucune clé en %s", termtext.Escape(path))
 					}
 				}
 			}
@@ -60,11 +60,11 @@ affichés échappés (\033).`,
 				if strings.HasPrefix(err.Error(), path+" : ") {
 					msg = err.Error() // safefile's errors already name the file
 				}
-				return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s", checklist.Escape(msg))
+				return refusedError("donnez un fichier de clé SSH : la clé publique (.pub) ou la clé privée", "%s", termtext.Escape(msg))
 			}
 			for _, fp := range fps {
 				// Escaped as ssh-keygen does (\033), bidi controls too.
-				fmt.Fprintln(a.io.Out, checklist.Escape(fp.Line()))
+				fmt.Fprintln(a.io.Out, termtext.Escape(fp.Line()))
 				if art {
 					fmt.Fprint(a.io.Out, fp.Randomart())
 				}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // TestEmpreinteMatchesSSHKeygen runs `pret empreinte` and the real
@@ -17,7 +17,7 @@ import (
 // key beside another key's .pub, "-" for standard input) and more: the
 // output is ssh-keygen's byte for byte, where the comment holds what
 // ssh-keygen lets through raw but pret escapes (tab, carriage return,
-// bidi controls: checklist.Escape) escaped as well. A file ssh-keygen
+// bidi controls: termtext.Escape) escaped as well. A file ssh-keygen
 // refuses, pret refuses with exit 1 and a French reason.
 func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 	keygen, err := exec.LookPath("ssh-keygen")
@@ -110,7 +110,7 @@ func checkEmpreinte(t *testing.T, keygen, path, stdin string, art bool) {
 		var want strings.Builder
 		for _, l := range strings.SplitAfter(stdout.String(), "\n") {
 			if l != "" {
-				want.WriteString(checklist.Escape(strings.TrimSuffix(l, "\n")) + "\n")
+				want.WriteString(termtext.Escape(strings.TrimSuffix(l, "\n")) + "\n")
 			}
 		}
 		if r.stdout != want.String() {

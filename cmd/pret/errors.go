@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -63,9 +63,9 @@ func exitCode(err error, stderr io.Writer) int {
 		// Not foreseen: not the person's mistake, so never exit 2.
 		msg = describeError(err)
 	}
-	fmt.Fprintf(stderr, "pret: erreur : %s\n", checklist.Escape(msg))
+	fmt.Fprintf(stderr, "pret: erreur : %s\n", termtext.Escape(msg))
 	if hint != "" {
-		fmt.Fprintf(stderr, "pret: conseil : %s\n", checklist.Escape(hint))
+		fmt.Fprintf(stderr, "pret: conseil : %s\n", termtext.Escape(hint))
 	}
 	return code
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/checklist/livrables"
 	"github.com/romeo-pret/pret/checklist/sbatch"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 func newLivrablesCmd(a *app) *cobra.Command {
@@ -52,9 +53,9 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 				return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", wait)
 			}
 			if st, err := os.Stat(dir); err != nil {
-				return usageError("donnez le dossier des livrables", "dossier introuvable : %s", checklist.Escape(dir))
+				return usageError("donnez le dossier des livrables", "dossier introuvable : %s", termtext.Escape(dir))
 			} else if !st.IsDir() {
-				return usageError("donnez le dossier qui contient sommeil.sbatch, pas un fichier", "%s n'est pas un dossier", checklist.Escape(dir))
+				return usageError("donnez le dossier qui contient sommeil.sbatch, pas un fichier", "%s n'est pas un dossier", termtext.Escape(dir))
 			}
 			files := livrables.Check(dir, livrables.Options{
 				Given:  sbatch.Given{Partition: a.cfg.Partition, Account: a.cfg.Account},
@@ -114,7 +115,7 @@ func submit(ctx context.Context, ios *iostreams, dir string, script checklist.Fi
 	}
 	err := s.Submit(ctx)
 	if errors.Is(err, livrables.ErrNoSlurm) {
-		fmt.Fprintln(ios.Out, checklist.Escape(err.Error()))
+		fmt.Fprintln(ios.Out, termtext.Escape(err.Error()))
 		return nil
 	}
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -79,7 +79,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 			return err
 		}
 		if st, err := os.Stat(paths[i]); err == nil && st.IsDir() {
-			return refusedError("retirez ce dossier ou choisissez un autre DOSSIER", "%s est un dossier, à la place d'une page de manuel ; rien n'a été écrit", checklist.Escape(paths[i]))
+			return refusedError("retirez ce dossier ou choisissez un autre DOSSIER", "%s est un dossier, à la place d'une page de manuel ; rien n'a été écrit", termtext.Escape(paths[i]))
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -96,7 +96,7 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 			return refusedError("vérifiez le dossier", "page %s non écrite (%d pages écrites avant elle) : %s", filepath.Base(paths[i]), i, describeError(err))
 		}
 	}
-	fmt.Fprintf(ios.Out, "%d pages de manuel écrites dans %s\n", len(pages), checklist.Escape(dir))
+	fmt.Fprintf(ios.Out, "%d pages de manuel écrites dans %s\n", len(pages), termtext.Escape(dir))
 	return nil
 }
 

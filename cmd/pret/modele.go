@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/onboarding"
 	"github.com/romeo-pret/pret/templates"
 )
@@ -44,7 +44,7 @@ remplacé.`,
 			case err != nil:
 				return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", args[0], safefile.Reason(err))
 			}
-			fmt.Fprintf(a.io.Out, "%s écrit, tel que dans les notes\n", checklist.Escape(args[0]))
+			fmt.Fprintf(a.io.Out, "%s écrit, tel que dans les notes\n", termtext.Escape(args[0]))
 			return nil
 		},
 	}

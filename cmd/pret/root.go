@@ -8,10 +8,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
-
-	"github.com/romeo-pret/pret/checklist"
 )
 
 // app is what the commands share: streams, viper, configuration.
@@ -59,7 +58,7 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 			}
 			cfg, warning, err := loadConfig(a.v, a.configFlag)
 			if warning != "" {
-				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", checklist.Escape(warning))
+				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", termtext.Escape(warning))
 			}
 			a.cfg = cfg
 			return err

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -88,7 +88,7 @@ func signAccess(cfg *Config, file, passFile string, ios *iostreams) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.Out, "%s signé avec la clé %s\n", checklist.Escape(file), checklist.Escape(plan.Fingerprint()))
+	fmt.Fprintf(ios.Out, "%s signé avec la clé %s\n", termtext.Escape(file), termtext.Escape(plan.Fingerprint()))
 	return nil
 }
 

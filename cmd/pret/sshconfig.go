@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -24,7 +24,7 @@ ne se connecte nulle part.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, _ := os.UserHomeDir()
 			// Never wrapped: a file's text.
-			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(checklist.Escape(a.cfg.Key.PrivatePath()), checklist.Escape(home)))
+			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(termtext.Escape(a.cfg.Key.PrivatePath()), termtext.Escape(home)))
 			return err
 		},
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/romeo-pret/pret/checklist/moodle"
 	"github.com/romeo-pret/pret/checklist/submissions"
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -135,7 +136,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 				if unread := matched.Unread(); sheetOut != "" && unread != "" {
 					// Its learners would get the grades of no submission.
 					sheetErr = refusedError("corrigez ce qui ne se lit pas (ou téléchargez à nouveau l'archive), puis relancez",
-						"--feuille-sortie %s non écrite : %s n'a pas été lu (illisible ou trop grand), et ses apprenants seraient notés comme sans rendu", checklist.Escape(sheetOut), checklist.Escape(unread))
+						"--feuille-sortie %s non écrite : %s n'a pas été lu (illisible ou trop grand), et ses apprenants seraient notés comme sans rendu", termtext.Escape(sheetOut), termtext.Escape(unread))
 				} else if sheetOut != "" {
 					filled = sheet.Write(matched.Fills(moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid}))
 				}
@@ -153,7 +154,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 				if err = checklist.WriteFilesReport(&buf, rf.format, report); err == nil {
 					err = writeValiderFile(cfg.Key, output, "--sortie", buf.Bytes(), "")
 				}
-				done = "le rapport a été écrit dans " + checklist.Escape(output)
+				done = "le rapport a été écrit dans " + termtext.Escape(output)
 			}
 			if err == nil && filled != nil {
 				err = writeValiderFile(cfg.Key, sheetOut, "--feuille-sortie", filled, done)
@@ -164,7 +165,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 			case results.Len() == 0:
 				// A green run must mean "files were read and are valid".
 				return refusedError("vérifiez le dossier ou l'archive donnés ; un fichier nommé sur la ligne de commande est lu quel que soit son nom",
-					"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", checklist.Escape(strings.Join(paths, ", ")))
+					"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", termtext.Escape(strings.Join(paths, ", ")))
 			case sheetErr != nil:
 				return sheetErr
 			case invalid:
@@ -187,7 +188,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 
 // writeValiderFile writes whole or not at all; done is what was before.
 func writeValiderFile(key keys.Store, path, flag string, data []byte, done string) error {
-	shown, written := flag+" "+checklist.Escape(path), "rien n'a été écrit"
+	shown, written := flag+" "+termtext.Escape(path), "rien n'a été écrit"
 	if done != "" {
 		written = "cette feuille n'a pas été écrite ; " + done
 	}
@@ -224,7 +225,7 @@ func linkOutput(path, flag string) error {
 		return nil
 	}
 	return usageError("indiquez le chemin du fichier lui-même, ou un nom qui n'est pas un lien",
-		"%s %s est un lien symbolique : pret n'écrit pas à travers un lien (il remplacerait ou créerait le fichier qu'il désigne) ; rien n'a été lu ni écrit", flag, checklist.Escape(path))
+		"%s %s est un lien symbolique : pret n'écrit pas à travers un lien (il remplacerait ou créerait le fichier qu'il désigne) ; rien n'a été lu ni écrit", flag, termtext.Escape(path))
 }
 
 // readSheet reads --feuille (the first of inputs) and checks --feuille-sortie as --sortie is.
@@ -243,7 +244,7 @@ func readSheet(key keys.Store, in, out, reportOut string, inputs []string) (*moo
 			return nil, err
 		}
 		if reportOut != "" && sameFile(out, reportOut) {
-			return nil, usageError("donnez deux noms différents à --sortie et à --feuille-sortie", "--feuille-sortie %s est aussi --sortie ; rien n'a été lu ni écrit", checklist.Escape(out))
+			return nil, usageError("donnez deux noms différents à --sortie et à --feuille-sortie", "--feuille-sortie %s est aussi --sortie ; rien n'a été lu ni écrit", termtext.Escape(out))
 		}
 	}
 	sheet, err := moodle.ReadFile(in)
@@ -273,7 +274,7 @@ func sheetUsage(err error) error {
 	if se, ok := errors.AsType[*moodle.Error](err); ok {
 		return usageError(se.Hint, "%s ; rien n'a été écrit", se.Msg)
 	}
-	return usageError("vérifiez le fichier donné à --feuille", "feuille d'évaluation : %s", checklist.Escape(err.Error()))
+	return usageError("vérifiez le fichier donné à --feuille", "feuille d'évaluation : %s", termtext.Escape(err.Error()))
 }
 
 // checkReportOutput refuses (exit 2) an output on the key, an input, a
@@ -285,7 +286,7 @@ func checkReportOutput(key keys.Store, out, flag string, inputs []string) error 
 	if err := linkOutput(out, flag); err != nil {
 		return err
 	}
-	shown, what, example := flag+" "+checklist.Escape(out), "le rapport", "rapport.html"
+	shown, what, example := flag+" "+termtext.Escape(out), "le rapport", "rapport.html"
 	if flag == "--feuille-sortie" {
 		what, example = "la feuille remplie", "remplie.csv"
 	}
@@ -298,7 +299,7 @@ func checkReportOutput(key keys.Store, out, flag string, inputs []string) error 
 	}
 	parent, err := filepath.Abs(filepath.Dir(out))
 	if st, serr := os.Stat(parent); err == nil && (serr != nil || !st.IsDir()) {
-		return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "%s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, checklist.Escape(filepath.Dir(out)))
+		return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "%s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, termtext.Escape(filepath.Dir(out)))
 	}
 	realParent, _ := filepath.EvalSymlinks(parent)
 	name := filepath.Base(out)
@@ -322,7 +323,7 @@ func checkReportOutput(key keys.Store, out, flag string, inputs []string) error 
 		}
 		if rel, err := filepath.Rel(realIn, realParent); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return usageError("choisissez pour "+what+" un nom qui ne finit pas par acces.md, .pub ni .zip, ou un autre dossier",
-				"%s est dans le dossier à valider %s et porte un nom de rendu : %s remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, checklist.Escape(in), what)
+				"%s est dans le dossier à valider %s et porte un nom de rendu : %s remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, termtext.Escape(in), what)
 		}
 	}
 	return nil

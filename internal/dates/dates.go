@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/internal/textfold"
 )
 
@@ -60,7 +60,7 @@ func (e *Error) Error() string {
 }
 
 // quote escapes (it reaches a terminal) so a Reason prints as it is.
-func quote(s string) string { return "« " + checklist.Escape(s) + " »" }
+func quote(s string) string { return "« " + termtext.Escape(s) + " »" }
 
 // Found is a date in a text: where, and its day or why it names none.
 type Found struct {
@@ -311,7 +311,7 @@ func why(s string, ts []textfold.Token) string {
 		return "attendu JJ/MM/AAAA, le jour d'abord, par exemple 20/10/2026"
 	}
 	if _, ok := Month(w); ok {
-		return "il manque le jour, par exemple 20 " + checklist.Escape(s[ts[0].Start:ts[0].End])
+		return "il manque le jour, par exemple 20 " + termtext.Escape(s[ts[0].Start:ts[0].End])
 	}
 	if ambiguousMonth(w) {
 		return word(ts[0]) + " : juin ou juillet ? écrivez le jour et le mois en entier, par exemple 20 juin"

@@ -15,9 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/romeo-pret/pret/internal/termtext"
 	kjson "sigs.k8s.io/json"
-
-	"github.com/romeo-pret/pret/checklist"
 )
 
 // schema.json: type → field → "string", "bool", "int32", "int64", "[]T",
@@ -127,7 +126,7 @@ func check(unknown *[]string, path, typ string, raw []byte) error {
 		}
 	}
 	if wrong {
-		return fmt.Errorf("le champ « %s » devrait être %s", checklist.Escape(path), want)
+		return fmt.Errorf("le champ « %s » devrait être %s", termtext.Escape(path), want)
 	}
 	return nil
 }
