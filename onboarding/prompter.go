@@ -3,10 +3,7 @@
 // Prompter and plain streams, so it runs in tests without a terminal.
 package onboarding
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // Prompter asks one question at a time; Ctrl-C is ErrInterrupted.
 type Prompter interface {
@@ -26,22 +23,6 @@ func askYesNo(p Prompter, message string, def bool, help string) (bool, error) {
 	}
 	i, err := p.Select(message, []string{"Oui", "Non"}, d, help)
 	return i == 0, err
-}
-
-// Error is a failure the person can act on: what went wrong, what to do.
-type Error struct {
-	Msg   string
-	Hint  string
-	Err   error
-	Input bool // the fault is in what the person gave (a setting, a template)
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-func (e *Error) Unwrap() error { return e.Err }
-
-func refused(hint string, format string, args ...any) *Error {
-	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // guarded runs f through guard (a signal waits for a write), if any.

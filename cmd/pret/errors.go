@@ -27,14 +27,24 @@ const (
 	exitTerminated  = 143 // SIGTERM: 128 + 15
 )
 
+// cliError is a failure the person can act on: what went wrong, what to
+// do, and the exit code that says which.
+type cliError struct {
+	Msg  string
+	Hint string
+	Code int // exitUsage or exitFailed
+}
+
+func (e *cliError) Error() string { return e.Msg }
+
 // usageError is exit 2: the command line or the configuration is wrong.
 func usageError(hint, format string, args ...any) error {
-	return &onboarding.Error{Msg: fmt.Sprintf(format, args...), Hint: hint, Input: true}
+	return &cliError{Msg: fmt.Sprintf(format, args...), Hint: hint, Code: exitUsage}
 }
 
 // refusedError is exit 1: pret understood and says no, or a check failed.
 func refusedError(hint, format string, args ...any) error {
-	return &onboarding.Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
+	return &cliError{Msg: fmt.Sprintf(format, args...), Hint: hint, Code: exitFailed}
 }
 
 // silentExit carries an exit code whose reason was already printed.
@@ -45,7 +55,8 @@ func (s *silentExit) Error() string { return fmt.Sprintf("code de sortie %d", s.
 // exitCode reports err on stderr as cli.md says, and picks the code.
 func exitCode(err error, stderr io.Writer) int {
 	silent, isSilent := errors.AsType[*silentExit](err)
-	failed, isFailed := errors.AsType[*onboarding.Error](err)
+	failed, isFailed := errors.AsType[*cliError](err)
+	refused, isRefused := errors.AsType[*onboarding.Error](err)
 	msg, hint, code := "", "", exitFailed
 	switch {
 	case err == nil:
@@ -55,8 +66,10 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, onboarding.ErrInterrupted), errors.Is(err, context.Canceled):
 		msg, code = "interrompu ; aucun fichier n'a été laissé à moitié écrit", exitInterrupted
 	case isFailed:
-		msg, hint = failed.Error(), failed.Hint
-		if failed.Input {
+		msg, hint, code = failed.Msg, failed.Hint, failed.Code
+	case isRefused:
+		msg, hint = refused.Error(), refused.Hint
+		if refused.Input { // what the person gave (a setting, a template) is wrong
 			code = exitUsage
 		}
 	default:
