@@ -9,6 +9,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/textwrap"
 	"github.com/romeo-pret/pret/onboarding"
+	"github.com/romeo-pret/pret/onboarding/surveyprompt"
 )
 
 // iostreams is the streams and the terminal, decided once at start.
@@ -33,7 +34,7 @@ func systemStreams(in, out, errw *os.File) *iostreams {
 		s.width, _, _ = term.GetSize(int(out.Fd()))
 	}
 	s.prompter = func() onboarding.Prompter {
-		return &onboarding.SurveyPrompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width, Plain: dumb}
+		return &surveyprompt.Prompter{In: in, Out: out, Err: errw, NoColor: s.noColor, Width: s.width, Plain: dumb}
 	}
 	return s
 }

@@ -1,15 +1,17 @@
-package onboarding
+package surveyprompt
 
 import (
 	"io"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/onboarding"
 )
 
-// plainPrompter is a SurveyPrompter in Plain mode reading typed from a
+// plainPrompter is a Prompter in Plain mode reading typed from a
 // pipe; done closes its output and returns what it wrote.
-func plainPrompter(t *testing.T, typed string) (p *SurveyPrompter, done func() string) {
+func plainPrompter(t *testing.T, typed string) (p *Prompter, done func() string) {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -23,7 +25,7 @@ func plainPrompter(t *testing.T, typed string) (p *SurveyPrompter, done func() s
 	got := make(chan string)
 	go func() { b, _ := io.ReadAll(outR); got <- string(b) }()
 	t.Cleanup(func() { inR.Close() })
-	return &SurveyPrompter{In: inR, Out: outW, Err: outW, NoColor: true, Plain: true, Width: 40}, func() string {
+	return &Prompter{In: inR, Out: outW, Err: outW, NoColor: true, Plain: true, Width: 40}, func() string {
 		outW.Close()
 		return <-got
 	}
@@ -53,7 +55,7 @@ func TestPlainPrompter(t *testing.T) {
 		t.Fatalf("Select after an input: %d %v", i, err)
 	}
 	// The input ends: no answer, like Ctrl-D.
-	if _, err := p.Input("Dossier :", "~", ""); err != ErrInterrupted {
+	if _, err := p.Input("Dossier :", "~", ""); err != onboarding.ErrInterrupted {
 		t.Fatalf("end of input: %v", err)
 	}
 	screen := done()

@@ -1,6 +1,7 @@
-package onboarding
-
-// The only file that imports survey: unmaintained, it must stay a one-file change to replace.
+// Package surveyprompt asks onboarding's questions on a terminal through
+// survey. The only package that imports survey: unmaintained, it must stay
+// a one-package change to replace.
+package surveyprompt
 
 import (
 	"errors"
@@ -14,11 +15,13 @@ import (
 	"github.com/AlecAivazis/survey/v2/core"
 	"github.com/AlecAivazis/survey/v2/terminal"
 
+	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/internal/textwrap"
+	"github.com/romeo-pret/pret/onboarding"
 )
 
-// SurveyPrompter asks questions on a terminal.
-type SurveyPrompter struct {
+// Prompter asks questions on a terminal: an onboarding.Prompter.
+type Prompter struct {
 	In      terminal.FileReader
 	Out     terminal.FileWriter
 	Err     interface{ Write([]byte) (int, error) }
@@ -27,6 +30,8 @@ type SurveyPrompter struct {
 	// Plain asks in lines of text for TERM=dumb: no cursor moves, a choice by its number.
 	Plain bool
 }
+
+var _ onboarding.Prompter = (*Prompter)(nil)
 
 const (
 	selectHint       = "[flèches pour choisir, Entrée pour valider, ? pour plus d'aide]"
@@ -41,7 +46,7 @@ const (
 var selectTemplate = survey.SelectQuestionTemplate
 
 // setup puts French words in survey's templates (package variables) for the width.
-func (s *SurveyPrompter) setup() {
+func (s *Prompter) setup() {
 	survey.ErrorTemplate = `{{color .Icon.Format }}{{ .Icon.Text }} Réponse refusée : {{ .Error.Error }}{{color "reset"}}
 `
 	r := strings.NewReplacer(
@@ -66,7 +71,7 @@ func wrapAfter(prefix, text string, width int) string {
 }
 
 // fit wraps a question after survey's "? ", then a break if need columns do not fit.
-func (s *SurveyPrompter) fit(message string, need int) string {
+func (s *Prompter) fit(message string, need int) string {
 	if s.Width <= 0 {
 		return message
 	}
@@ -83,20 +88,20 @@ func (s *SurveyPrompter) fit(message string, need int) string {
 
 // ask turns echo and signal keys off first: survey does so once its prompt is drawn,
 // so text typed ahead would echo and a Ctrl-C would race its terminal changes.
-func (s *SurveyPrompter) ask(q survey.Prompt, answer any) error {
+func (s *Prompter) ask(q survey.Prompt, answer any) error {
 	s.setup()
 	if rr := terminal.NewRuneReader(terminal.Stdio{In: s.In}); rr.SetTermMode() == nil {
 		defer rr.RestoreTermMode()
 	}
 	err := survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err))
 	if errors.Is(err, terminal.InterruptErr) {
-		return ErrInterrupted
+		return onboarding.ErrInterrupted
 	}
 	return err
 }
 
 // Password shows nothing while typed: survey's '*' per character tells the length.
-func (s *SurveyPrompter) Password(message, help string) (string, error) {
+func (s *Prompter) Password(message, help string) (string, error) {
 	s.setup()
 	cfg := &survey.PromptConfig{HelpInput: "?", Icons: survey.IconSet{
 		Help:     survey.Icon{Text: "?", Format: "cyan"},
@@ -122,7 +127,7 @@ func (s *SurveyPrompter) Password(message, help string) (string, error) {
 		case err != nil && errors.Is(err, io.EOF) && len(line) == 0,
 			r == terminal.KeyInterrupt, r == terminal.KeyEndTransmission && len(line) == 0:
 			fmt.Fprint(s.Out, "\r\n")
-			return "", ErrInterrupted
+			return "", onboarding.ErrInterrupted
 		case err != nil:
 			fmt.Fprint(s.Out, "\r\n")
 			return "", err
@@ -145,7 +150,7 @@ func (s *SurveyPrompter) Password(message, help string) (string, error) {
 	}
 }
 
-func (s *SurveyPrompter) Select(message string, options []string, def int, help string) (int, error) {
+func (s *Prompter) Select(message string, options []string, def int, help string) (int, error) {
 	if s.Plain {
 		return s.plainSelect(message, options, def, help)
 	}
@@ -163,14 +168,14 @@ func (s *SurveyPrompter) Select(message string, options []string, def int, help 
 	return answer, err
 }
 
-func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
+func (s *Prompter) Input(message, def, help string) (string, error) {
 	if s.Plain {
 		return s.plainInput(message, def, help)
 	}
 	// survey prints its default raw: one escaping changes is shown escaped in the question.
 	shown := def
-	if esc(def) != def {
-		message, shown = message+" ("+esc(def)+")", ""
+	if termtext.Escape(def) != def {
+		message, shown = message+" ("+termtext.Escape(def)+")", ""
 	}
 	need := 1 + typingRoom
 	if help != "" {
@@ -188,7 +193,7 @@ func (s *SurveyPrompter) Input(message, def, help string) (string, error) {
 }
 
 // plainAsk writes q and reads a line until it is not "?" for the help.
-func (s *SurveyPrompter) plainAsk(q, help string) (string, error) {
+func (s *Prompter) plainAsk(q, help string) (string, error) {
 	for {
 		io.WriteString(s.Out, q)
 		line, err := s.readLine()
@@ -200,7 +205,7 @@ func (s *SurveyPrompter) plainAsk(q, help string) (string, error) {
 }
 
 // plainSelect: the options numbered, then a line for the number.
-func (s *SurveyPrompter) plainSelect(message string, options []string, def int, help string) (int, error) {
+func (s *Prompter) plainSelect(message string, options []string, def int, help string) (int, error) {
 	io.WriteString(s.Out, s.wrap("? "+message))
 	for i, o := range options {
 		fmt.Fprintf(s.Out, "  %d) %s\n", i+1, o)
@@ -229,13 +234,13 @@ func (s *SurveyPrompter) plainSelect(message string, options []string, def int, 
 }
 
 // plainInput: the question and its default as survey writes them.
-func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
+func (s *Prompter) plainInput(message, def, help string) (string, error) {
 	q := "? " + message
 	if help != "" {
 		q += " " + helpHint
 	}
 	if def != "" {
-		q += " (" + esc(def) + ")" // Enter gives def whole
+		q += " (" + termtext.Escape(def) + ")" // Enter gives def whole
 	}
 	answer, err := s.plainAsk(strings.TrimSuffix(s.wrap(q), "\n")+" ", help)
 	if err == nil && answer == "" {
@@ -245,12 +250,12 @@ func (s *SurveyPrompter) plainInput(message, def, help string) (string, error) {
 }
 
 // wrap is text on lines of the terminal's width, ending with a newline.
-func (s *SurveyPrompter) wrap(text string) string {
+func (s *Prompter) wrap(text string) string {
 	return strings.TrimSuffix(textwrap.Text(text, s.Width), "\n") + "\n"
 }
 
 // readLine reads a byte at a time, leaving what follows to the next question.
-func (s *SurveyPrompter) readLine() (string, error) {
+func (s *Prompter) readLine() (string, error) {
 	var line []byte
 	b := make([]byte, 1)
 	for len(line) <= 4096 {
@@ -263,7 +268,7 @@ func (s *SurveyPrompter) readLine() (string, error) {
 		case err != nil:
 			io.WriteString(s.Out, "\n")
 			if errors.Is(err, io.EOF) && len(line) == 0 {
-				return "", ErrInterrupted
+				return "", onboarding.ErrInterrupted
 			} else if errors.Is(err, io.EOF) {
 				return string(line), nil
 			}
