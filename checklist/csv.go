@@ -44,14 +44,14 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 		f := res.At(k.i)
 		var labels []string
 		for _, code := range f.codes("") {
-			l := codeInfo(code, SevError).Label
-			if code == "private-key-leak" {
+			l := Info(code).Label
+			if code == CodePrivateKeyLeak {
 				l = "INCIDENT : " + l + " ; " + leakIncident
 			}
 			labels = append(labels, l)
 		}
 		row := []string{f.Apprenant, f.Participant, f.Email, f.Path, yes[f.Valid], yes[f.Signed], f.Date, statutLabel(f.Statut), f.Fingerprint,
-			strings.Join(f.codes(SevError), " "), strings.Join(f.codes(SevWarning), " "), strings.Join(labels, " ; "), strings.Join(f.Others, " ; ")}
+			joinCodes(f.codes(SevError), " "), joinCodes(f.codes(SevWarning), " "), strings.Join(labels, " ; "), strings.Join(f.Others, " ; ")}
 		for i := range row {
 			row[i] = formulaSafe(row[i])
 		}

@@ -77,7 +77,7 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 	for f := range r.all() {
 		s.add(f)
 	}
-	if n := s.Codes["private-key-leak"]; n > 0 {
+	if n := s.Codes[CodePrivateKeyLeak]; n > 0 {
 		fmt.Fprintf(bw, "%s %d fichier%s %s une clé privée : %s, à chaque apprenant nommé.\n", r.Style.paint("1;31", "INCIDENT :"),
 			n, termtext.Plural(n), map[bool]string{false: "contient", true: "contiennent"}[n > 1], leakIncident)
 	}

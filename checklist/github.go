@@ -24,12 +24,12 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			if p.Line > 0 && f.Archive == "" {
 				props += fmt.Sprintf(",line=%d", p.Line)
 			}
-			props += ",title=" + ghProperty(p.Code)
+			props += ",title=" + ghProperty(string(p.Code))
 			msg := p.Message
 			if p.Line > 0 {
 				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
 			}
-			if p.Code == "private-key-leak" {
+			if p.Code == CodePrivateKeyLeak {
 				msg = "incident, " + leakIncident + " ; " + msg
 			}
 			if f.Entry != "" {

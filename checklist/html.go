@@ -39,7 +39,7 @@ var funcs = template.FuncMap{
 	"statut":   statutLabel,
 	"severity": func(s Severity) string { return severityLabels[s] },
 	"verdict":  func(v string) string { return verdictLabels[v] },
-	"label":    func(code string) string { return codeInfo(code, SevError).Label },
+	"label":    func(code Code) string { return Info(code).Label },
 }
 
 func whole(s string) string {
@@ -57,7 +57,7 @@ type htmlData struct {
 	Summary          BatchSummary
 	Incidents        []FileResult
 	Duplicates       [][]FileResult
-	Codes            []string
+	Codes            []Code
 	Files            iter.Seq[htmlFile] // made as the template ranges: never 100,000 rows held
 	Incident, Policy string
 	Style            template.CSS
@@ -120,7 +120,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	d.Codes = d.Summary.Codes.ordered()
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
-			if !yield(htmlFile{f, f.verdict(), strings.Join(f.codes(""), " ")}) {
+			if !yield(htmlFile{f, f.verdict(), joinCodes(f.codes(""), " ")}) {
 				return
 			}
 		}

@@ -44,7 +44,7 @@ func nastyFile(r *rand.Rand) FileResult {
 			if r.IntN(3) == 0 {
 				code = jsonNasty(r)
 			}
-			f.Problems = append(f.Problems, Problem{Code: code, Severity: Severity(jsonNasty(r)), Message: jsonNasty(r), Line: r.IntN(3) - 1})
+			f.Problems = append(f.Problems, Problem{Code: Code(code), Severity: Severity(jsonNasty(r)), Message: jsonNasty(r), Line: r.IntN(3) - 1})
 		}
 	}
 	for range r.IntN(3) {
@@ -123,7 +123,7 @@ func FuzzFilesJSONIsEncoding(f *testing.F) {
 	f.Fuzz(func(t *testing.T, path, code, msg string, line int) {
 		files := []FileResult{
 			{Path: path, Valid: true},
-			{Path: path, Apprenant: msg, Problems: []Problem{{Code: code, Severity: SevError, Message: msg, Line: line}}, DuplicateOf: []string{path}},
+			{Path: path, Apprenant: msg, Problems: []Problem{{Code: Code(code), Severity: SevError, Message: msg, Line: line}}, DuplicateOf: []string{path}},
 		}
 		var got bytes.Buffer
 		if err := WriteFilesReport(&got, "json", FilesReport{Files: files}); err != nil {
@@ -137,7 +137,7 @@ func FuzzFilesJSONIsEncoding(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, g := range doc.Files {
-			if g.Path != validUTF8(path) || len(g.Problems) == 1 && (g.Problems[0].Message != validUTF8(msg) || g.Problems[0].Code != validUTF8(code)) {
+			if g.Path != validUTF8(path) || len(g.Problems) == 1 && (g.Problems[0].Message != validUTF8(msg) || string(g.Problems[0].Code) != validUTF8(code)) {
 				t.Fatalf("read back %+v", g)
 			}
 		}

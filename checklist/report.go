@@ -68,7 +68,7 @@ const (
 
 // Problem has a stable code (acces-md.md, livrables.md).
 type Problem struct {
-	Code     string   `json:"code"`
+	Code     Code     `json:"code"`
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 	Line     int      `json:"line,omitempty"`
@@ -233,14 +233,15 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 			}
 			if !f.Valid {
 				// --strict fails a file for its warnings; with none, still one failure.
-				codes := f.codes(SevError)
-				if len(codes) == 0 {
-					codes = f.codes(SevWarning)
+				codes := joinCodes(f.codes(SevError), ", ")
+				if codes == "" {
+					codes = joinCodes(f.codes(SevWarning), ", ")
 				}
-				if len(codes) == 0 {
-					codes = []string{"invalide"}
+				if codes == "" {
+					codes = "invalide"
 				}
-				jc.Failure = &junitFailure{codes[0], strings.Join(codes, ", "), strings.Join(body, "\n")}
+				first, _, _ := strings.Cut(codes, ",")
+				jc.Failure = &junitFailure{first, codes, strings.Join(body, "\n")}
 			}
 			jc.SystemOut = strings.Join(out, "\n")
 			if !yield(jc) {

@@ -152,21 +152,3 @@ func TestTextColourOnlyWhenAsked(t *testing.T) {
 		t.Fatalf("%s", plain.String())
 	}
 }
-
-// TestCodesTable: every code of the table has, a severity and
-// three French texts; the leak's help says the incident every report says.
-func TestCodesTable(t *testing.T) {
-	if len(Codes) < 27 {
-		t.Fatalf("%d codes", len(Codes))
-	}
-	seen := map[string]bool{}
-	for _, c := range Codes {
-		if seen[c.Code] || c.Severity != SevError && c.Severity != SevWarning || c.Label == "" || c.Detail == "" || c.Help == "" {
-			t.Errorf("%+v", c)
-		}
-		seen[c.Code] = true
-	}
-	if !strings.Contains(codeInfo("private-key-leak", SevError).Help, leakIncident) {
-		t.Error("the leak's help does not say the incident")
-	}
-}

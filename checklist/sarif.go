@@ -77,30 +77,20 @@ func sarifFingerprint(code, uri, entry, learner string, nth int) map[string]stri
 func writeFilesSARIF(w io.Writer, r FilesReport) error {
 	var tool sarifTool
 	tool.Driver.Name, tool.Driver.Version, tool.Driver.Rules = "pret", r.Version, []sarifRule{}
-	index := map[string]int{}
-	rule := func(info CodeInfo) {
-		if _, ok := index[info.Code]; !ok {
-			r := sarifRule{ID: info.Code, ShortDescription: sarifMessage{info.Label}, FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
-			r.DefaultConfiguration.Level = string(info.Severity) // SARIF's levels
-			index[info.Code] = len(tool.Driver.Rules)
-			tool.Driver.Rules = append(tool.Driver.Rules, r)
-		}
-	}
-	for _, c := range Codes {
-		rule(c)
-	}
-	for f := range r.all() {
-		for _, p := range f.Problems {
-			rule(codeInfo(p.Code, p.Severity))
-		}
+	index := map[Code]int{} // every code is in Codes: one rule each
+	for _, info := range Codes {
+		r := sarifRule{ID: string(info.Code), ShortDescription: sarifMessage{info.Label}, FullDescription: sarifMessage{info.Detail}, Help: sarifMessage{info.Help}}
+		r.DefaultConfiguration.Level = string(info.Severity) // SARIF's levels
+		index[info.Code] = len(tool.Driver.Rules)
+		tool.Driver.Rules = append(tool.Driver.Rules, r)
 	}
 	results := func(yield func(sarifResult) bool) {
 		for f := range r.all() {
 			uri := fileURI(r.Dir, cmp.Or(f.Archive, f.Path))
-			seen := map[string]int{}
+			seen := map[Code]int{}
 			for _, p := range f.Problems {
-				res := sarifResult{RuleID: p.Code, RuleIndex: index[p.Code], Level: string(p.Severity), Message: sarifMessage{p.Message},
-					Locations: make([]sarifLocation, 1), PartialFingerprints: sarifFingerprint(p.Code, uri, f.Entry, f.Apprenant, seen[p.Code])}
+				res := sarifResult{RuleID: string(p.Code), RuleIndex: index[p.Code], Level: string(p.Severity), Message: sarifMessage{p.Message},
+					Locations: make([]sarifLocation, 1), PartialFingerprints: sarifFingerprint(string(p.Code), uri, f.Entry, f.Apprenant, seen[p.Code])}
 				seen[p.Code]++
 				if r.Strict {
 					res.Level = "error"

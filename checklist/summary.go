@@ -43,7 +43,7 @@ func (s *BatchSummary) add(f FileResult) {
 }
 
 func (f FileResult) sharesKey() bool {
-	return f.Fingerprint != "" && f.has("duplicate-fingerprint")
+	return f.Fingerprint != "" && f.has(CodeDuplicateFingerprint)
 }
 
 // group keeps groups in the order their key was first met.
@@ -58,8 +58,8 @@ func group[T any](groups *[][]T, index map[string]int, key string, v T) {
 }
 
 // codes of one severity ("": all), once each.
-func (f FileResult) codes(sev Severity) []string {
-	var out []string
+func (f FileResult) codes(sev Severity) []Code {
+	var out []Code
 	for _, p := range f.Problems {
 		if (sev == "" || p.Severity == sev) && !slices.Contains(out, p.Code) {
 			out = append(out, p.Code)
@@ -68,11 +68,22 @@ func (f FileResult) codes(sev Severity) []string {
 	return out
 }
 
-func (f FileResult) has(code string) bool {
+func joinCodes(codes []Code, sep string) string {
+	var b strings.Builder
+	for i, c := range codes {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(string(c))
+	}
+	return b.String()
+}
+
+func (f FileResult) has(code Code) bool {
 	return slices.ContainsFunc(f.Problems, func(p Problem) bool { return p.Code == code })
 }
 
-func (f FileResult) Leaks() bool { return f.has("private-key-leak") }
+func (f FileResult) Leaks() bool { return f.has(CodePrivateKeyLeak) }
 
 func (f FileResult) verdict() string {
 	switch {
@@ -85,10 +96,10 @@ func (f FileResult) verdict() string {
 }
 
 // CodeCounts' JSON is most frequent first, then by name (organisateurs.md).
-type CodeCounts map[string]int
+type CodeCounts map[Code]int
 
-func (c CodeCounts) ordered() []string {
-	return slices.SortedFunc(maps.Keys(c), func(a, b string) int { return cmp.Or(c[b]-c[a], cmp.Compare(a, b)) })
+func (c CodeCounts) ordered() []Code {
+	return slices.SortedFunc(maps.Keys(c), func(a, b Code) int { return cmp.Or(c[b]-c[a], cmp.Compare(a, b)) })
 }
 
 func (c CodeCounts) MarshalJSON() ([]byte, error) {

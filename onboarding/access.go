@@ -227,7 +227,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 }
 
 // errorsOf is the validator's errors as "message [code]", but for skip.
-func errorsOf(problems []checklist.Problem, withLine bool, skip ...string) []string {
+func errorsOf(problems []checklist.Problem, withLine bool, skip ...checklist.Code) []string {
 	var errs []string
 	for _, p := range problems {
 		if p.Severity != checklist.SevError || slices.Contains(skip, p.Code) {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/termtext"
@@ -91,7 +92,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		}
 	}
 	res := acces.Validate(data, rules)
-	if errs := errorsOf(res.Problems, true, "bad-signature", "signature-key-mismatch"); len(errs) > 0 {
+	if errs := errorsOf(res.Problems, true, checklist.CodeBadSignature, checklist.CodeSignatureKeyMismatch); len(errs) > 0 {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}

@@ -445,7 +445,7 @@ func TestResignNeverDropsText(t *testing.T) {
 			res := acces.Validate(data, acces.Rules{KeyName: w.Store.Name + ".pub", SessionDay: w.Session.Day, Today: w.Today})
 			var codes []string
 			for _, p := range res.Problems {
-				codes = append(codes, p.Code)
+				codes = append(codes, string(p.Code))
 			}
 			if !contains(codes, "bad-signature") && !contains(codes, "private-key-leak") {
 				t.Fatalf("pret valider sees no problem: %v", codes)

@@ -130,17 +130,17 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 			if keys.LooksLikeFragment(d.unread) {
 				// Maybe a line of a key cut from its proofs (keys/leak cannot tell):
 				// neither it nor a reason naming its words is shown.
-				r.add("bad-date", checklist.SevError, d.unreadLine, "la date n'est pas lisible (un texte en base64, non recopié) : %s", reason)
+				r.add(checklist.CodeBadDate, checklist.SevError, d.unreadLine, "la date n'est pas lisible (un texte en base64, non recopié) : %s", reason)
 				return
 			}
 			if _, err := dates.Parse(d.unread, context(rules)); err != nil { // always a *dates.Error
 				// A file is read days later: never advise "hier".
 				reason = strings.ReplaceAll(err.(*dates.Error).Reason, dates.Forms, dates.CalendarForms)
 			}
-			r.add("bad-date", checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : %s", quote(d.unread), reason)
+			r.add(checklist.CodeBadDate, checklist.SevError, d.unreadLine, "la date « %s » n'est pas lisible : %s", quote(d.unread), reason)
 			return
 		}
-		r.add("missing-date", checklist.SevError, 0, "aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »")
+		r.add(checklist.CodeMissingDate, checklist.SevError, 0, "aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »")
 		return
 	}
 	f, line := d.found, d.foundLine
@@ -148,18 +148,18 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	switch {
 	case f.Relative:
 		// Read days later, "hier" names another day (acces-md.md).
-		r.add("bad-date", checklist.SevError, line, "la date « %s » dépend du jour où elle a été écrite : écrivez le jour lui-même, par exemple 2026-10-20", quote(d.foundText))
+		r.add(checklist.CodeBadDate, checklist.SevError, line, "la date « %s » dépend du jour où elle a été écrite : écrivez le jour lui-même, par exemple 2026-10-20", quote(d.foundText))
 		return
 	case f.Err != nil:
-		r.add("bad-date", checklist.SevError, line, "la date « %s » n'est pas lisible : %s", quote(d.foundText), f.Err.Reason)
+		r.add(checklist.CodeBadDate, checklist.SevError, line, "la date « %s » n'est pas lisible : %s", quote(d.foundText), f.Err.Reason)
 		return
 	}
 	r.Date, r.Status = f.Day.Format(dates.ISO), d.status
 	switch {
 	case !rules.Today.IsZero() && f.Day.After(rules.Today):
-		r.add("future-date", checklist.SevError, line, "la date %s est dans le futur : notez le jour de la demande ou de la vérification", r.Date)
+		r.add(checklist.CodeFutureDate, checklist.SevError, line, "la date %s est dans le futur : notez le jour de la demande ou de la vérification", r.Date)
 	case !rules.SessionDay.IsZero() && !f.Day.Before(rules.SessionDay):
-		r.add("late-request", checklist.SevWarning, line, "la date %s tombe le jour de la séance ou après : le compte risque de ne pas être prêt", r.Date)
+		r.add(checklist.CodeLateRequest, checklist.SevWarning, line, "la date %s tombe le jour de la séance ou après : le compte risque de ne pas être prêt", r.Date)
 	}
 }
 

@@ -140,18 +140,18 @@ var keyTypes = map[string]string{"ed25519": "ed25519", "ssh-ed25519": "ed25519",
 
 func (k *keyRule) finish(r *Result, rules Rules) {
 	for _, line := range k.badLines {
-		r.add("bad-fingerprint", checklist.SevError, line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
+		r.add(checklist.CodeBadFingerprint, checklist.SevError, line, "empreinte mal formée : après « SHA256: », il faut exactement 43 caractères base64, comme « ssh-keygen -lf » les affiche")
 	}
 	if len(k.fingerprints) == 0 && k.md5Line > 0 {
-		r.add("bad-fingerprint", checklist.SevError, k.md5Line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
+		r.add(checklist.CodeBadFingerprint, checklist.SevError, k.md5Line, "empreinte MD5 : donnez l'empreinte SHA256 que « ssh-keygen -lf » affiche par défaut")
 	}
 	switch {
 	case len(k.fingerprints) > 1:
-		r.add("multiple-fingerprints", checklist.SevError, k.fingerprints[1].line, "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(k.fingerprints))
+		r.add(checklist.CodeMultipleFingerprints, checklist.SevError, k.fingerprints[1].line, "%d empreintes SHA256 différentes : gardez seulement celle de la clé de la séance", len(k.fingerprints))
 	case len(k.fingerprints) == 1:
 		r.Fingerprint, r.FingerprintLine = k.fingerprints[0].value, k.fingerprints[0].line
 	case k.firstLine == 0:
-		r.add("missing-fingerprint", checklist.SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
+		r.add(checklist.CodeMissingFingerprint, checklist.SevError, 0, "aucune empreinte : ajoutez la ligne de « ssh-keygen -lf ~/.ssh/id_ed25519_romeo.pub » (256 SHA256:… (ED25519))")
 	}
 
 	// The type belongs to the third element with the fingerprint: when
@@ -159,22 +159,22 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	switch {
 	case k.ed25519:
 	case len(k.otherTypes) > 0:
-		r.add("wrong-type", checklist.SevError, k.otherLine, "le type indiqué est %s : la séance demande une clé ed25519", k.otherTypes[0])
+		r.add(checklist.CodeWrongType, checklist.SevError, k.otherLine, "le type indiqué est %s : la séance demande une clé ed25519", k.otherTypes[0])
 	case k.firstLine > 0:
-		r.add("missing-type", checklist.SevError, k.firstLine, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
+		r.add(checklist.CodeMissingType, checklist.SevError, k.firstLine, "le type de la clé n'est pas indiqué : écrivez ed25519 (la ligne de « ssh-keygen -lf » finit par (ED25519))")
 	}
 
 	// A pasted key is checked as the .pub beside is: its fingerprint, then its type.
 	for _, p := range k.pasted {
 		if p.value == "" {
-			r.add("bad-public-key", checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
+			r.add(checklist.CodeBadPublicKey, checklist.SevWarning, p.line, "la clé publique collée est illisible : recopiez la ligne du fichier .pub en entier, ou retirez-la")
 			continue
 		}
 		if r.Fingerprint != "" && p.value != r.Fingerprint {
-			r.add("fingerprint-mismatch", checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.value, r.Fingerprint)
+			r.add(checklist.CodeFingerprintMismatch, checklist.SevError, p.line, "la clé publique collée a l'empreinte %s, pas celle indiquée (%s)", p.value, r.Fingerprint)
 		}
 		if p.typ != ssh.KeyAlgoED25519 && k.ed25519 {
-			r.add("bad-key-type", checklist.SevError, p.line, "la clé publique collée est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", keyTypeName(p.typ))
+			r.add(checklist.CodeBadKeyType, checklist.SevError, p.line, "la clé publique collée est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", keyTypeName(p.typ))
 		}
 	}
 	if rules.Beside == nil {
@@ -184,18 +184,18 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	switch {
 	case leak.Has(string(rules.Beside.Data)):
 		// Handed in with acces.md, a private key is compromised as one pasted in it.
-		r.add("private-key-leak", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", rules.Beside.Name)
+		r.add(checklist.CodePrivateKeyLeak, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", rules.Beside.Name)
 		return
 	case err != nil:
-		r.add("bad-public-key", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
+		r.add(checklist.CodeBadPublicKey, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		return
 	}
 	key := plainKey(entries[0].Key)
 	if fp := ssh.FingerprintSHA256(key); r.Fingerprint != "" && fp != r.Fingerprint {
-		r.add("fingerprint-mismatch", checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
+		r.add(checklist.CodeFingerprintMismatch, checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
 	}
 	if key.Type() != ssh.KeyAlgoED25519 && k.ed25519 {
-		r.add("bad-key-type", checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, keyTypeName(key.Type()))
+		r.add(checklist.CodeBadKeyType, checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, keyTypeName(key.Type()))
 	}
 }
 

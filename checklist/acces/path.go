@@ -45,12 +45,12 @@ func (p *pathRule) finish(r *Result, rules Rules) {
 	case p.pub != "":
 		r.PubPath = p.pub // compared by pret verifier, never in a report
 		if base := BaseName(p.pub); rules.KeyName != "" && base != rules.KeyName {
-			r.add("unexpected-key-name", checklist.SevWarning, p.pubLine, "la clé publique s'appelle %s, pas %s : vérifiez que c'est la clé de la séance", shown(base), rules.KeyName)
+			r.add(checklist.CodeUnexpectedKeyName, checklist.SevWarning, p.pubLine, "la clé publique s'appelle %s, pas %s : vérifiez que c'est la clé de la séance", shown(base), rules.KeyName)
 		}
 	case p.private != "":
-		r.add("private-key-path", checklist.SevError, p.privateLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", shown(p.private), shown(p.private))
+		r.add(checklist.CodePrivateKeyPath, checklist.SevError, p.privateLine, "le chemin donné est celui de la clé privée (%s) : donnez celui de la clé publique, %s.pub", shown(p.private), shown(p.private))
 	default:
-		r.add("missing-pubkey-path", checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)",
+		r.add(checklist.CodeMissingPubkeyPath, checklist.SevError, 0, "aucun chemin de clé publique : ajoutez par exemple « ~/.ssh/%s » (un nom seul ne suffit pas)",
 			cmp.Or(rules.KeyName, "id_ed25519_romeo.pub"))
 	}
 }

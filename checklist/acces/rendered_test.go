@@ -36,7 +36,7 @@ func TestReadAsRendered(t *testing.T) {
 			var errs []string
 			for _, p := range r.Problems {
 				if p.Severity == checklist.SevError {
-					errs = append(errs, p.Code)
+					errs = append(errs, string(p.Code))
 				}
 			}
 			if got := strings.Join(errs, ","); got != want || r.Valid() != (verdict == "valid") {

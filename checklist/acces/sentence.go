@@ -76,13 +76,13 @@ func (s *sentenceRule) finish(r *Result) {
 	switch {
 	case s.found && s.alteredCopy == 0:
 	case s.found:
-		r.add("altered-sentence", checklist.SevError, s.alteredCopy, "une seconde copie de la phrase diffère de celle du cours : gardez seulement %s, sans rien y changer", sentence)
+		r.add(checklist.CodeAlteredSentence, checklist.SevError, s.alteredCopy, "une seconde copie de la phrase diffère de celle du cours : gardez seulement %s, sans rien y changer", sentence)
 	case s.altered > 0 && s.addedOnly:
-		r.add("altered-sentence", checklist.SevError, s.altered, "du texte s'ajoute à la phrase dans le même paragraphe : mettez %s seule dans son paragraphe (une ligne vide avant et après), sans rien y ajouter", sentence)
+		r.add(checklist.CodeAlteredSentence, checklist.SevError, s.altered, "du texte s'ajoute à la phrase dans le même paragraphe : mettez %s seule dans son paragraphe (une ligne vide avant et après), sans rien y ajouter", sentence)
 	case s.altered > 0:
-		r.add("altered-sentence", checklist.SevError, s.altered, "la phrase diffère de celle du cours : recopiez exactement %s, sans nom de serveur", sentence)
+		r.add(checklist.CodeAlteredSentence, checklist.SevError, s.altered, "la phrase diffère de celle du cours : recopiez exactement %s, sans nom de serveur", sentence)
 	default:
-		r.add("missing-sentence", checklist.SevError, 0, "la phrase manque : recopiez %s", sentence)
+		r.add(checklist.CodeMissingSentence, checklist.SevError, 0, "la phrase manque : recopiez %s", sentence)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd25519 bool) {
 	if !sf.Claimed {
 		if rules.RequireSignature {
-			r.add("unsigned", checklist.SevError, 0, "acces.md n'est pas signé : signez-le avec « pret signer » (cela prouve que vous avez la clé et sa passphrase)")
+			r.add(checklist.CodeUnsigned, checklist.SevError, 0, "acces.md n'est pas signé : signez-le avec « pret signer » (cela prouve que vous avez la clé et sa passphrase)")
 		}
 		return
 	}
@@ -25,7 +25,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 	// Where re-signing would drop text, pret signer refuses the file
 	// (Replaceable): the advice is the change by hand it needs first.
 	bad := func(fix, format string, args ...any) {
-		r.add("bad-signature", checklist.SevError, sf.Line, format+" : "+fix, args...)
+		r.add(checklist.CodeBadSignature, checklist.SevError, sf.Line, format+" : "+fix, args...)
 		r.SignatureFix = fix
 	}
 	byHand := "supprimez le bloc (de la ligne <!-- pret:signature --> à la fin), puis " + again
@@ -72,7 +72,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 	key := sf.Sig.Key() // a certificate's certified key, as OpenSSH prints it
 	signer := ssh.FingerprintSHA256(key)
 	if statedEd25519 && key.Type() != ssh.KeyAlgoED25519 {
-		r.add("bad-key-type", checklist.SevError, sf.Line, "acces.md est signé par une clé %s, pas ed25519 comme il l'indique : signez avec la clé ed25519 de la séance (« pret signer »)", keyTypeName(key.Type()))
+		r.add(checklist.CodeBadKeyType, checklist.SevError, sf.Line, "acces.md est signé par une clé %s, pas ed25519 comme il l'indique : signez avec la clé ed25519 de la séance (« pret signer »)", keyTypeName(key.Type()))
 	}
 	other := ""
 	if r.Fingerprint != "" && signer != r.Fingerprint {
@@ -83,7 +83,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		}
 	}
 	if other != "" {
-		r.add("signature-key-mismatch", checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de %s : signez avec votre clé (« pret signer »)", signer, other)
+		r.add(checklist.CodeSignatureKeyMismatch, checklist.SevError, sf.Line, "la signature est celle de la clé %s, pas de %s : signez avec votre clé (« pret signer »)", signer, other)
 		r.SignatureFix = "signez avec votre clé : « pret signer »"
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hiddeco/sshsig"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/signing"
@@ -51,7 +52,7 @@ func signed(t testing.TB, s ssh.Signer, text string) []byte {
 	return b
 }
 
-func has(r *Result, code string) bool {
+func has(r *Result, code checklist.Code) bool {
 	for _, p := range r.Problems {
 		if p.Code == code {
 			return true

@@ -54,7 +54,7 @@ type Result struct {
 	// SignatureFix: « pret signer », or a change by hand first when re-signing would drop text.
 	SignatureFix string
 
-	counts map[string]int // problems per code, kept or not
+	counts map[checklist.Code]int // problems per code, kept or not
 }
 
 func (r *Result) Valid() bool {
@@ -65,7 +65,7 @@ func (r *Result) Valid() bool {
 // fingerprints get ten messages, the last saying how many more.
 const maxPerCode = 10
 
-func (r *Result) add(code string, sev checklist.Severity, line int, format string, args ...any) {
+func (r *Result) add(code checklist.Code, sev checklist.Severity, line int, format string, args ...any) {
 	if r.counts[code]++; r.counts[code] > maxPerCode {
 		return
 	}
@@ -75,9 +75,9 @@ func (r *Result) add(code string, sev checklist.Severity, line int, format strin
 // Validate reports every problem of acces-md.md. No message ever quotes
 // private key material.
 func Validate(data []byte, rules Rules) *Result {
-	r := &Result{counts: map[string]int{}}
+	r := &Result{counts: map[checklist.Code]int{}}
 	if len(data) > MaxAccessSize {
-		r.add("too-large", checklist.SevError, 0, tooLarge)
+		r.add(checklist.CodeTooLarge, checklist.SevError, 0, tooLarge)
 		return r
 	}
 	// The signature covers the file as sent, BOM and line ends included.
@@ -90,7 +90,7 @@ func Validate(data []byte, rules Rules) *Result {
 		why = "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8"
 	}
 	if bad >= 0 {
-		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
+		r.add(checklist.CodeNotText, checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
 		// Not text, but a key pasted in it (a Notepad "ANSI" file) is sent all the same.
 		if leaked := leak.Lines(strings.ReplaceAll(string(bytes.ToValidUTF8(data, []byte("?"))), "\r\n", "\n")); len(leaked) > 0 {
 			r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
@@ -147,7 +147,7 @@ func Validate(data []byte, rules Rules) *Result {
 		}
 	})
 	if why != "" { // unread, as over MaxAccessSize: no rule reports what it did not read
-		r.add("too-large", checklist.SevError, line, "acces.md n'est pas lu (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
+		r.add(checklist.CodeTooLarge, checklist.SevError, line, "acces.md n'est pas lu (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
 	} else {
 		date.finish(r, rules)
 		path.finish(r, rules)
@@ -158,7 +158,7 @@ func Validate(data []byte, rules Rules) *Result {
 	// A line of the key copied elsewhere is no key material to the
 	// detector, but quoting it would print part of the key.
 	for i := range r.Problems {
-		if r.Problems[i].Code != "private-key-leak" {
+		if r.Problems[i].Code != checklist.CodePrivateKeyLeak {
 			r.Problems[i].Message = pieces.Mask(r.Problems[i].Message)
 		}
 	}
@@ -210,9 +210,9 @@ func ValidateFile(t Target, rules Rules) checklist.FileResult {
 	res := checklist.FileResult{Path: t.Path}
 	data, err := safefile.Read(t.Path, safefile.Kind{Name: "fichier", Max: MaxAccessSize}, safefile.FollowLink)
 	if err != nil {
-		p := checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}
+		p := checklist.Problem{Code: checklist.CodeUnreadable, Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)}
 		if errors.Is(err, safefile.ErrTooLarge) {
-			p.Code, p.Message = "too-large", tooLarge
+			p.Code, p.Message = checklist.CodeTooLarge, tooLarge
 		}
 		res.Problems = []checklist.Problem{p}
 		return res

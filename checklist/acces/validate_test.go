@@ -40,7 +40,7 @@ Connexion uniquement vers le nœud de login indiqué par les organisateurs.
 func codes(r *Result) []string {
 	var out []string
 	for _, p := range r.Problems {
-		out = append(out, p.Code)
+		out = append(out, string(p.Code))
 	}
 	sort.Strings(out)
 	return out
@@ -87,7 +87,7 @@ func TestExamplesFolder(t *testing.T) {
 		var errs []string
 		for _, p := range res.Problems {
 			if p.Severity == checklist.SevError {
-				errs = append(errs, p.Code)
+				errs = append(errs, string(p.Code))
 			}
 		}
 		want := ""
@@ -439,7 +439,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte("## Demande\n1er fevrier 2026\n31/02/2026 C:\\x\\y.pub ~/ id_"))
 	known := map[string]bool{}
 	for _, c := range checklist.Codes {
-		known[c.Code] = true
+		known[string(c.Code)] = true
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := Validate(data, rules)
@@ -448,7 +448,7 @@ func FuzzValidate(f *testing.F) {
 			lines++
 		}
 		for _, p := range r.Problems {
-			if !known[p.Code] || p.Message == "" || p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
+			if !known[string(p.Code)] || p.Message == "" || p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
 				t.Fatalf("problem outside the contract: %+v", p)
 			}
 			if p.Line < 0 || p.Line > lines {

@@ -199,7 +199,9 @@ func (l Learner) Check() *checklist.Report {
 	const signFix = "« pret signer » signe acces.md avec votre clé"
 	broken := -1
 	if res != nil {
-		broken = slices.IndexFunc(res.Problems, func(p checklist.Problem) bool { return p.Code == "bad-signature" || p.Code == "signature-key-mismatch" })
+		broken = slices.IndexFunc(res.Problems, func(p checklist.Problem) bool {
+			return p.Code == checklist.CodeBadSignature || p.Code == checklist.CodeSignatureKeyMismatch
+		})
 	}
 	switch {
 	case res == nil:

@@ -45,9 +45,9 @@ func Check(dir string, opts Options) []checklist.FileResult {
 		case errors.Is(err, fs.ErrNotExist):
 			return false
 		case errors.Is(err, safefile.ErrTooLarge):
-			add(name, checklist.Problem{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : il n'a pas été lu"})
+			add(name, checklist.Problem{Code: checklist.CodeTooLarge, Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : il n'a pas été lu"})
 		case err != nil:
-			add(name, checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: "fichier illisible"})
+			add(name, checklist.Problem{Code: checklist.CodeUnreadable, Severity: checklist.SevError, Message: "fichier illisible"})
 		default:
 			data, leaks := checklist.Guard(data)
 			add(name, append(leaks, fn(string(data))...)...)
@@ -59,13 +59,13 @@ func Check(dir string, opts Options) []checklist.FileResult {
 		rep = sbatch.Check("sommeil.sbatch", []byte(b), opts.Given)
 		return rep.Problems
 	}) {
-		add("sommeil.sbatch", checklist.Problem{Code: "sbatch-missing", Severity: checklist.SevError, Message: "pas de sommeil.sbatch : « pret modele sommeil.sbatch » écrit les huit lignes des notes"})
+		add("sommeil.sbatch", checklist.Problem{Code: checklist.CodeSbatchMissing, Severity: checklist.SevError, Message: "pas de sommeil.sbatch : « pret modele sommeil.sbatch » écrit les huit lignes des notes"})
 	} else if rep != nil {
 		out[0].Effective, out[0].Explain = &rep.Effective, rep.Explain
 	}
 	explained := check("explication.md", CheckExplanation)
 	if !check("lignes.md", func(s string) []checklist.Problem { return append(CheckExplanation(s), CheckLignesAnswers(s)...) }) && !explained {
-		add("explication.md", checklist.Problem{Code: "explication-missing", Severity: checklist.SevError,
+		add("explication.md", checklist.Problem{Code: checklist.CodeExplicationMissing, Severity: checklist.SevError,
 			Message: "ni explication.md ni lignes.md : une phrase par ligne du script, dans l'ordre, shebang compris"})
 	}
 	check("sommeil-job.yaml", func(s string) []checklist.Problem { return CheckJob([]byte(s)) })
@@ -80,7 +80,7 @@ func Check(dir string, opts Options) []checklist.FileResult {
 
 type problems []checklist.Problem
 
-func (p *problems) add(code string, sev checklist.Severity, format string, args ...any) {
+func (p *problems) add(code checklist.Code, sev checklist.Severity, format string, args ...any) {
 	*p = append(*p, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -90,7 +90,7 @@ func CheckJob(data []byte) []checklist.Problem {
 	var p problems
 	js, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		p.add("yaml-syntax", checklist.SevError, "YAML invalide : %s", checklist.YAMLError(err))
+		p.add(checklist.CodeYAMLSyntax, checklist.SevError, "YAML invalide : %s", checklist.YAMLError(err))
 		return p
 	}
 	var head struct {
@@ -98,66 +98,66 @@ func CheckJob(data []byte) []checklist.Problem {
 		Kind       string `json:"kind"`
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &head); err != nil {
-		p.add("yaml-syntax", checklist.SevError, "le fichier n'est pas un objet Kubernetes (apiVersion, kind, metadata, spec)")
+		p.add(checklist.CodeYAMLSyntax, checklist.SevError, "le fichier n'est pas un objet Kubernetes (apiVersion, kind, metadata, spec)")
 		return p
 	}
 	if head.Kind == "Deployment" {
-		p.add("job-kind", checklist.SevError, "c'est un Deployment : son restartPolicy vaut Always, kubelet relance hostname; sleep 30 sans fin ; écrivez kind: Job")
+		p.add(checklist.CodeJobKind, checklist.SevError, "c'est un Deployment : son restartPolicy vaut Always, kubelet relance hostname; sleep 30 sans fin ; écrivez kind: Job")
 		return p
 	} else if head.Kind != "Job" {
-		p.add("job-kind", checklist.SevError, "kind: %q, pas Job", head.Kind)
+		p.add(checklist.CodeJobKind, checklist.SevError, "kind: %q, pas Job", head.Kind)
 		return p
 	}
 	if head.APIVersion != "batch/v1" {
-		p.add("job-api-version", checklist.SevError, "apiVersion: %q ; un Job s'écrit apiVersion: batch/v1", head.APIVersion)
+		p.add(checklist.CodeJobAPIVersion, checklist.SevError, "apiVersion: %q ; un Job s'écrit apiVersion: batch/v1", head.APIVersion)
 	}
 	job, unknown, err := jobapi.Decode(js)
 	if err != nil {
-		p.add("yaml-syntax", checklist.SevError, "une valeur n'a pas le type attendu par l'API : %s", err)
+		p.add(checklist.CodeYAMLSyntax, checklist.SevError, "une valeur n'a pas le type attendu par l'API : %s", err)
 		return p
 	}
 	for _, path := range unknown {
-		p.add("yaml-unknown-field", checklist.SevError, "champ inconnu de l'API Job (la casse compte) : %q", path)
+		p.add(checklist.CodeYAMLUnknownField, checklist.SevError, "champ inconnu de l'API Job (la casse compte) : %q", path)
 	}
 	if job.Metadata.Name != "sommeil" {
-		p.add("job-name", checklist.SevError, "metadata.name vaut %q ; le cours nomme le Job sommeil", job.Metadata.Name)
+		p.add(checklist.CodeJobName, checklist.SevError, "metadata.name vaut %q ; le cours nomme le Job sommeil", job.Metadata.Name)
 	}
 	switch {
 	case job.Spec.BackoffLimit == nil:
-		p.add("job-backoff-limit", checklist.SevError, "backoffLimit absent : la valeur par défaut 6 autorise d'autres pods ; écrivez 0 (notes, projet de groupe) ou 1 (exercice 3)")
+		p.add(checklist.CodeJobBackoffLimit, checklist.SevError, "backoffLimit absent : la valeur par défaut 6 autorise d'autres pods ; écrivez 0 (notes, projet de groupe) ou 1 (exercice 3)")
 	case *job.Spec.BackoffLimit != 0 && *job.Spec.BackoffLimit != 1:
-		p.add("job-backoff-limit", checklist.SevError, "backoffLimit vaut %d ; 0 dans les notes et le projet de groupe, 1 dans l'exercice 3", *job.Spec.BackoffLimit)
+		p.add(checklist.CodeJobBackoffLimit, checklist.SevError, "backoffLimit vaut %d ; 0 dans les notes et le projet de groupe, 1 dans l'exercice 3", *job.Spec.BackoffLimit)
 	}
 	if d := job.Spec.ActiveDeadlineSeconds; d == nil {
-		p.add("job-deadline", checklist.SevError, "activeDeadlineSeconds absent ; le cours demande 120")
+		p.add(checklist.CodeJobDeadline, checklist.SevError, "activeDeadlineSeconds absent ; le cours demande 120")
 	} else if *d != 120 {
-		p.add("job-deadline", checklist.SevError, "activeDeadlineSeconds %d ; le cours demande 120", *d)
+		p.add(checklist.CodeJobDeadline, checklist.SevError, "activeDeadlineSeconds %d ; le cours demande 120", *d)
 	}
 	if rp := job.Spec.Template.Spec.RestartPolicy; rp != "Never" {
-		p.add("job-restart-policy", checklist.SevError, "restartPolicy vaut %q ; le cours demande Never (OnFailure relancerait le conteneur dans le même pod)", rp)
+		p.add(checklist.CodeJobRestartPolicy, checklist.SevError, "restartPolicy vaut %q ; le cours demande Never (OnFailure relancerait le conteneur dans le même pod)", rp)
 	}
 	if containers := job.Spec.Template.Spec.Containers; len(containers) == 0 {
-		p.add("job-command", checklist.SevError, "aucun conteneur ; le Job des notes en a un, sommeil")
+		p.add(checklist.CodeJobCommand, checklist.SevError, "aucun conteneur ; le Job des notes en a un, sommeil")
 	} else {
 		c := containers[0]
 		if strings.Join(c.Command, "\x00") != "sh\x00-c\x00hostname; sleep 30" {
-			p.add("job-command", checklist.SevError, "command vaut %q ; le cours demande sh, -c, « hostname; sleep 30 »", c.Command)
+			p.add(checklist.CodeJobCommand, checklist.SevError, "command vaut %q ; le cours demande sh, -c, « hostname; sleep 30 »", c.Command)
 		}
 		if c.Image != "busybox:1.36" {
-			p.add("job-image", checklist.SevWarning, "image %q : à relire, l'image doit fournir sh, hostname et sleep (le cours prend busybox:1.36)", c.Image)
+			p.add(checklist.CodeJobImage, checklist.SevWarning, "image %q : à relire, l'image doit fournir sh, hostname et sleep (le cours prend busybox:1.36)", c.Image)
 		}
 	}
 	if pc := job.Spec.Template.Spec.PriorityClassName; pc != "" {
-		p.add("job-priority-class", checklist.SevError, "priorityClassName %q : le Job du module ne fixe pas de PriorityClass", pc)
+		p.add(checklist.CodeJobPriorityClass, checklist.SevError, "priorityClassName %q : le Job du module ne fixe pas de PriorityClass", pc)
 	}
 	for _, labels := range []map[string]string{job.Metadata.Labels, job.Spec.Template.Metadata.Labels} {
 		if q, ok := labels["kueue.x-k8s.io/queue-name"]; ok {
-			p.add("job-queue-label", checklist.SevError, "label kueue.x-k8s.io/queue-name=%s : le module n'installe pas Kueue et le Job ne porte pas de label de file", q)
+			p.add(checklist.CodeJobQueueLabel, checklist.SevError, "label kueue.x-k8s.io/queue-name=%s : le module n'installe pas Kueue et le Job ne porte pas de label de file", q)
 			break
 		}
 	}
 	if job.Spec.Suspend != nil && *job.Spec.Suspend {
-		p.add("job-suspend", checklist.SevError, "suspend: true : le Job ne démarrerait pas ; sans Kueue, rien ne le relâche")
+		p.add(checklist.CodeJobSuspend, checklist.SevError, "suspend: true : le Job ne démarrerait pas ; sans Kueue, rien ne le relâche")
 	}
 	return p
 }
@@ -186,7 +186,7 @@ func CheckExplanation(text string) []checklist.Problem {
 	for i, s := range subjects {
 		at := regexp.MustCompile(s.words).FindStringIndex(f[pos:])
 		if at == nil {
-			p.add("explication-order", checklist.SevError, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
+			p.add(checklist.CodeExplicationOrder, checklist.SevError, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
 			return p
 		}
 		pos += at[0] + 1
@@ -207,7 +207,7 @@ func CheckLignesAnswers(text string) []checklist.Problem {
 		{"sans --error, sortie et erreur vont dans le fichier de --output", []string{"meme fichier", "--error", "erreur standard", "stderr", "sortie d'erreur"}},
 	} {
 		if !mentions(f, a.any...) {
-			p.add("lignes-answers", checklist.SevWarning, "réponse courte introuvable : %s (à relire)", a.question)
+			p.add(checklist.CodeLignesAnswers, checklist.SevWarning, "réponse courte introuvable : %s (à relire)", a.question)
 		}
 	}
 	return p
@@ -218,10 +218,10 @@ func CheckRefusal(text string) []checklist.Problem {
 	var p problems
 	f := textfold.Fold(text)
 	if !mentions(f, "kueue") {
-		p.add("refus-kueue", checklist.SevError, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
+		p.add(checklist.CodeRefusKueue, checklist.SevError, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
 	}
 	if !mentions(f, "relance", "redemarr", "recree", "restart", "boucle", "always", "recommence", "reprend") {
-		p.add("refus-restart", checklist.SevWarning, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
+		p.add(checklist.CodeRefusRestart, checklist.SevWarning, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
 	}
 	return p
 }
@@ -231,9 +231,9 @@ func CheckDecision(text string) []checklist.Problem {
 	var p problems
 	switch {
 	case regexp.MustCompile(`scancel\s+(-u|--user)\b`).MatchString(text):
-		p.add("decision-scancel", checklist.SevError, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
+		p.add(checklist.CodeDecisionScancel, checklist.SevError, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
 	case !regexp.MustCompile(`scancel\s+51\b`).MatchString(text):
-		p.add("decision-scancel", checklist.SevError, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
+		p.add(checklist.CodeDecisionScancel, checklist.SevError, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
 	}
 	return p
 }
@@ -250,10 +250,10 @@ func CheckComparison(text string) []checklist.Problem {
 		paragraphs = append(paragraphs, b)
 	}
 	if len(paragraphs) < 4 {
-		p.add("comparaison-paragraphs", checklist.SevError, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
+		p.add(checklist.CodeComparaisonParagraphs, checklist.SevError, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
 	}
 	if len(paragraphs) == 0 || !mentions(textfold.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
-		p.add("comparaison-kueue", checklist.SevError, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
+		p.add(checklist.CodeComparaisonKueue, checklist.SevError, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
 	}
 	return p
 }

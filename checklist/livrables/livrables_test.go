@@ -21,7 +21,7 @@ import (
 func codes(ps []checklist.Problem) string {
 	var c []string
 	for _, p := range ps {
-		c = append(c, p.Code)
+		c = append(c, string(p.Code))
 	}
 	sort.Strings(c)
 	return strings.Join(c, ",")
@@ -243,7 +243,7 @@ func FuzzCheckJob(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ps := CheckJob(data)
 		for _, p := range ps {
-			if !codeRE.MatchString(p.Code) || p.Message == "" || p.Line != 0 ||
+			if !codeRE.MatchString(string(p.Code)) || p.Message == "" || p.Line != 0 ||
 				p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
 				t.Fatalf("problem outside the contract: %+v", p)
 			}

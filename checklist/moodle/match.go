@@ -82,7 +82,9 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 // was not read, unreadable or too large (an archive over pret's limits),
 // "" none: its learners would be graded as if absent.
 func (m *Matched) Unread() string {
-	unreadable := func(p checklist.Problem) bool { return p.Code == "unreadable" || p.Code == "too-large" }
+	unreadable := func(p checklist.Problem) bool {
+		return p.Code == checklist.CodeUnreadable || p.Code == checklist.CodeTooLarge
+	}
 	for i := range m.base.Len() {
 		if f := m.base.At(i); ParticipantOf(f) == "" && slices.ContainsFunc(f.Problems, unreadable) {
 			return f.Path
@@ -127,14 +129,15 @@ func (m *Matched) noSubmission(r Row) checklist.FileResult {
 		Apprenant:   who,
 		Participant: r.Participant,
 		Email:       r.Email,
-		Problems: []checklist.Problem{{Code: "no-submission", Severity: checklist.SevError, Line: r.Line,
+		Problems: []checklist.Problem{{Code: checklist.CodeNoSubmission, Severity: checklist.SevError, Line: r.Line,
 			Message: fmt.Sprintf("aucun rendu de %s (%s) : dans la feuille d'évaluation, absent des rendus", who, contact)}},
 	}
 }
 
 // Fills are what Write puts in each learner's row: the grade, valid when
-// all her files are, and every problem in the feedback, as HTML (escaped,
-// lines joined by <br>) as Moodle reads it.
+// all her files are, and every problem in the feedback with what she does
+// about it (CodeInfo.Advice: the feedback speaks to her, the report to the
+// organiser), as HTML (escaped, lines joined by <br>) as Moodle reads it.
 func (m *Matched) Fills(g Grades) map[string]Fill {
 	fills := make(map[string]Fill, len(m.sheet.rows))
 	for _, r := range m.sheet.rows {
@@ -145,6 +148,7 @@ func (m *Matched) Fills(g Grades) map[string]Fill {
 		}
 		valid := true
 		var lines []string
+		advised := map[checklist.Code]bool{}
 		for _, i := range idx {
 			f := m.base.At(i)
 			valid = valid && f.Valid
@@ -154,7 +158,7 @@ func (m *Matched) Fills(g Grades) map[string]Fill {
 			}
 			for _, p := range f.Problems {
 				msg := p.Message
-				if p.Code == "duplicate-fingerprint" { // the learner reads it: no other learner named
+				if p.Code == checklist.CodeDuplicateFingerprint { // the learner reads it: no other learner named
 					msg = "la même empreinte figure dans le rendu d'une autre personne : deux personnes ne partagent pas une clé"
 				}
 				line := lead + msg
@@ -163,6 +167,10 @@ func (m *Matched) Fills(g Grades) map[string]Fill {
 				}
 				if p.Severity == checklist.SevWarning {
 					line += " (avertissement)"
+				}
+				if !advised[p.Code] { // what the learner does, said once per code
+					advised[p.Code] = true
+					line += " → " + checklist.Info(p.Code).Advice
 				}
 				lines = append(lines, html.EscapeString(termtext.Escape(line)))
 			}

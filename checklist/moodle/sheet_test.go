@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"slices"
@@ -262,7 +263,8 @@ func TestMatch(t *testing.T) {
 	want := map[string]Fill{
 		"101": {"20", "acces.md valide."},
 		"102": {"0", "Aucun rendu reçu pour ce devoir."},
-		"103": {"0", "acces.md invalide :<br>ligne 3 : aucune date &lt;b&gt;<br>demande tardive (avertissement)"},
+		"103": {"0", "acces.md invalide :<br>ligne 3 : aucune date &lt;b&gt; → " + html.EscapeString(checklist.Info(checklist.CodeMissingDate).Advice) +
+			"<br>demande tardive (avertissement) → " + html.EscapeString(checklist.Info(checklist.CodeLateRequest).Advice)},
 	}
 	if len(fills) != len(want) {
 		t.Errorf("fills %+v", fills)
@@ -281,7 +283,7 @@ func TestMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := m.Fills(Grades{"1", "0"})["101"]; f != (Fill{"0", "acces.md invalide :<br>acces (1).md : date"}) {
+	if f := m.Fills(Grades{"1", "0"})["101"]; f != (Fill{"0", "acces.md invalide :<br>acces (1).md : date → " + html.EscapeString(checklist.Info(checklist.CodeBadDate).Advice)}) {
 		t.Errorf("two files: %+v", f)
 	}
 	// The learner reads her feedback: it never names the other learner

@@ -94,7 +94,7 @@ func TestRules(t *testing.T) {
 			r := Check("sommeil.sbatch", []byte(c.script), Given{})
 			var got []string
 			for _, p := range r.Problems {
-				got = append(got, p.Code)
+				got = append(got, string(p.Code))
 			}
 			sort.Strings(got)
 			if strings.Join(got, ",") != c.codes {
@@ -156,7 +156,7 @@ func FuzzCheck(f *testing.F) {
 		r := Check("sommeil.sbatch", data, Given{})
 		lines := len(Parse("sommeil.sbatch", data).Lines)
 		for _, p := range r.Problems {
-			if !strings.HasPrefix(p.Code, "sbatch-") || p.Message == "" ||
+			if !strings.HasPrefix(string(p.Code), "sbatch-") || p.Message == "" ||
 				p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
 				t.Fatalf("malformed problem %+v", p)
 			}
@@ -347,7 +347,7 @@ func partitionDefaultMinutes(t *testing.T) int {
 
 // problemKeys lists code, line and message of each problem but skip, one
 // a line, to compare two reports.
-func problemKeys(ps []checklist.Problem, skip string) string {
+func problemKeys(ps []checklist.Problem, skip checklist.Code) string {
 	var b strings.Builder
 	for _, p := range ps {
 		if p.Code != skip {

@@ -56,7 +56,7 @@ func TestCoursesEveryKindEveryFormat(t *testing.T) {
 					var errs []string
 					for _, p := range r.Problems {
 						if p.Severity == checklist.SevError {
-							errs = append(errs, p.Code)
+							errs = append(errs, string(p.Code))
 						}
 					}
 					k := rel(r.Path)

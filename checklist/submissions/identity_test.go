@@ -206,7 +206,7 @@ func TestSameMoodleLearnerInTwoDownloads(t *testing.T) {
 func codesOfResult(r checklist.FileResult) string {
 	var c []string
 	for _, p := range r.Problems {
-		c = append(c, p.Code)
+		c = append(c, string(p.Code))
 	}
 	return strings.Join(c, " ")
 }

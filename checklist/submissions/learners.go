@@ -89,7 +89,7 @@ func shownName(name string) string {
 
 // missingMessage is the no-acces-md message for what r received.
 func (r *receipt) missingMessage() string {
-	const ask = " : pret lit un fichier texte nommé acces.md (pas un document Word, OpenDocument ou PDF, ni un texte en ligne) ; demandez-le à l'apprenant"
+	const ask = " : pret lit un fichier texte nommé acces.md (pas un document Word, OpenDocument ou PDF, ni un texte en ligne)"
 	if r.n == 0 {
 		return "pas d'acces.md dans ce rendu, qui est vide" + ask
 	}

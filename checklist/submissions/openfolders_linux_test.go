@@ -60,7 +60,7 @@ func TestFoldersOpenBounded(t *testing.T) {
 			if i > 0 && r.Path < got[i-1].Path {
 				t.Fatalf("%d workers: %s after %s", workers, r.Path, got[i-1].Path)
 			}
-			if len(r.Problems) > 0 && strings.HasPrefix(r.Problems[0].Code, "unreadable") {
+			if len(r.Problems) > 0 && strings.HasPrefix(string(r.Problems[0].Code), "unreadable") {
 				t.Fatalf("%d workers: %s unreadable: %v", workers, r.Path, r.Problems)
 			}
 			seen[r.Path] = true

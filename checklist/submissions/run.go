@@ -238,7 +238,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 	for _, m := range order {
 		if first[m.moodle] == m {
 			*r.slot(r.add()) = record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
-				problems: []checklist.Problem{{Code: "no-acces-md", Severity: checklist.SevError, Message: m.missingMessage()}}}
+				problems: []checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: m.missingMessage()}}}
 		}
 	}
 	// By path, then by the walk's order: the same whatever the workers.
@@ -299,7 +299,7 @@ func (r *Run) oneRowPerLearner() {
 // its result only lists: the key is compromised all the same.
 func leakIn(rec, other *record) {
 	for _, p := range other.problems {
-		if p.Code == "private-key-leak" {
+		if p.Code == checklist.CodePrivateKeyLeak {
 			rec.problems = append(rec.problems[:len(rec.problems):len(rec.problems)], checklist.Problem{Code: p.Code, Severity: p.Severity,
 				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path, p.Line)})
 			rec.valid = false
@@ -339,16 +339,16 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 // readProblem is the problem of a file or place that could not be read.
 func readProblem(err error, place bool) checklist.Problem {
 	if tl := new(archiveTooLargeError); errors.As(err, &tl) {
-		return checklist.Problem{Code: "too-large", Severity: checklist.SevError, Message: tl.msg}
+		return checklist.Problem{Code: checklist.CodeTooLarge, Severity: checklist.SevError, Message: tl.msg}
 	}
 	if errors.Is(err, errTooLarge) || errors.Is(err, safefile.ErrTooLarge) {
-		return checklist.Problem{Code: "too-large", Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}
+		return checklist.Problem{Code: checklist.CodeTooLarge, Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"}
 	}
 	what := "fichier illisible : "
 	if place {
 		what = "illisible : "
 	}
-	return checklist.Problem{Code: "unreadable", Severity: checklist.SevError, Message: what + describe(err)}
+	return checklist.Problem{Code: checklist.CodeUnreadable, Severity: checklist.SevError, Message: what + describe(err)}
 }
 
 // packDate is AAAA-MM-JJ as the number AAAAMMJJ, 0 for anything else.
@@ -441,7 +441,7 @@ func (r *Run) markRun(run []int32) {
 				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1))})
 		}
 		rec.dup, rec.valid = int32(len(r.dups)), false
-		p := checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
+		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
 		if k < maxDuplicateOf || len(rec.problems) > 0 {
 			rec.problems = append(rec.problems, p)
 			continue

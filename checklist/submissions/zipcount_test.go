@@ -111,7 +111,7 @@ func TestArchiveEntryCap(t *testing.T) {
 		for _, r := range res {
 			v := "valide"
 			if !r.Valid {
-				v = r.Problems[0].Code
+				v = string(r.Problems[0].Code)
 				msg = r.Problems[0].Message
 			}
 			got = append(got, strings.TrimPrefix(r.Path, dir+"/")+" "+v)

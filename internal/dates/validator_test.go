@@ -20,7 +20,7 @@ func validate(s string) (date, code, msg string) {
 	r := acces.Validate([]byte("Date de la demande du compte : "+s+"\n"), rules)
 	for _, p := range r.Problems {
 		if p.Code == "bad-date" || p.Code == "missing-date" {
-			return r.Date, p.Code, p.Message
+			return r.Date, string(p.Code), p.Message
 		}
 	}
 	return r.Date, "", ""
