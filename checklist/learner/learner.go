@@ -34,86 +34,137 @@ type Learner struct {
 
 // Check runs every check of cli.md, in order.
 func (l Learner) Check() *checklist.Report {
-	r := &checklist.Report{Name: "pret verifier"}
-	add := func(id string, st checklist.Status, msg, fix string) {
-		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
-	}
+	c := &checking{l: l, r: &checklist.Report{Name: "pret verifier"}}
 	// Bounded: a FIFO or a huge file must not stall the checklist. No
 	// link is followed: pret writes this file itself.
-	data, readErr := safefile.Read(l.AccessFile, safefile.Access, safefile.NoFollow)
-	priv := l.Store.PrivatePath()
-	state, err := l.Store.Inspect()
-	keyOK := false
-	switch {
-	case err != nil:
-		add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", err), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
-	case state.Kind == keys.Absent && l.AccessDate == "" && errors.Is(readErr, fs.ErrNotExist):
-		add("key-present", checklist.Fail, "aucune clé en "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
-	case state.Kind == keys.Absent:
-		add("key-present", checklist.Fail, "aucune clé en "+priv, "créez-la avec « pret cle »")
-	case state.Kind == keys.OrphanPub:
-		add("key-present", checklist.Fail, l.Store.PublicPath()+" existe sans sa clé privée", "retrouvez la clé privée ; sinon déplacez le .pub, puis lancez « pret cle »")
-	default:
-		keyOK = true
-		add("key-present", checklist.Pass, "clé présente : "+priv, "")
-	}
-	if !keyOK {
-		for _, id := range []string{"key-type", "key-encrypted", "key-permissions", "pubkey-matches"} {
-			add(id, checklist.Skip, "pas de clé à examiner", "")
-		}
+	c.data, c.readErr = safefile.Read(l.AccessFile, safefile.Access, safefile.NoFollow)
+	c.state, c.stateErr = l.Store.Inspect()
+	c.keyPresent()
+	if c.keyOK {
+		c.keyType()
+		c.keyEncrypted()
+		c.keyPermissions()
+		c.pubkeyMatches()
 	} else {
-		p := state.Private
-		if p.Public != nil && keys.IsEd25519(p.Public) {
-			add("key-type", checklist.Pass, "type ED25519", "")
-		} else {
-			typ := p.LegacyType
-			if p.Public != nil {
-				typ = keys.TypeName(p.Public)
-			}
-			add("key-type", checklist.Fail, "clé de type "+typ+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
-		}
-		switch err := p.Openable(); {
-		case !p.Encrypted:
-			add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
-		case err != nil:
-			// Sound for OpenSSH, but pret signer cannot open it.
-			add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase, mais pret signer ne sait pas l'ouvrir : %v", err),
-				"pour signer acces.md, ré-chiffrez-la comme pret l'écrit (même passphrase) : ssh-keygen -p -a 100 -Z aes256-ctr -f "+priv)
-		default:
-			add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
-		}
-		// As the system's OpenSSH (modes, or ACLs on Windows): ssh refuses
-		// a key others read; a folder others write lets them swap it.
-		switch problems, err := l.Store.Permissions(); {
-		case err != nil:
-			add("key-permissions", checklist.Fail, "droits illisibles : "+safefile.Reason(err), "")
-		case len(problems) > 0:
-			add("key-permissions", checklist.Fail, problems[0].Msg, problems[0].Fix)
-		default:
-			add("key-permissions", checklist.Pass, "clé privée lisible par son propriétaire seul, dossier protégé", "")
-		}
-		pub := l.Store.PublicPath()
-		switch {
-		case state.Pub == nil && state.PubErr == nil:
-			add("pubkey-matches", checklist.Fail, pub+" manque", "« pret cle » le recrée depuis la clé privée")
-		case state.PubErr != nil:
-			add("pubkey-matches", checklist.Fail, pub+" est illisible", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
-		case !state.PubMatches():
-			add("pubkey-matches", checklist.Fail, pub+" ne correspond pas à la clé privée", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
-		default:
-			add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
+		for _, id := range []string{"key-type", "key-encrypted", "key-permissions", "pubkey-matches"} {
+			c.add(id, checklist.Skip, "pas de clé à examiner", "")
 		}
 	}
-	// A `pret cle` killed while writing leaves no key but a temporary copy.
-	switch left, err := l.Store.Leftovers(); {
+	c.keyLeftovers()
+	c.accessDate()
+	c.accesPresent()
+	c.accesValid()
+	c.accesMatchesKey()
+	c.accesMatchesDate()
+	c.accesSigned()
+	c.sessionDate()
+	c.tools()
+	return c.r
+}
+
+// checking is one run of Check: what was read once, and the report each
+// check adds its line to.
+type checking struct {
+	l        Learner
+	r        *checklist.Report
+	data     []byte // acces.md
+	readErr  error
+	state    *keys.State
+	stateErr error
+	keyOK    bool          // a private key is there to examine
+	res      *acces.Result // acces.md validated; nil when unread
+}
+
+func (c *checking) add(id string, st checklist.Status, msg, fix string) {
+	c.r.Checks = append(c.r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
+}
+
+func (c *checking) keyPresent() {
+	l, priv := c.l, c.l.Store.PrivatePath()
+	switch {
+	case c.stateErr != nil:
+		c.add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", c.stateErr), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
+	case c.state.Kind == keys.Absent && l.AccessDate == "" && errors.Is(c.readErr, fs.ErrNotExist):
+		c.add("key-present", checklist.Fail, "aucune clé en "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
+	case c.state.Kind == keys.Absent:
+		c.add("key-present", checklist.Fail, "aucune clé en "+priv, "créez-la avec « pret cle »")
+	case c.state.Kind == keys.OrphanPub:
+		c.add("key-present", checklist.Fail, l.Store.PublicPath()+" existe sans sa clé privée", "retrouvez la clé privée ; sinon déplacez le .pub, puis lancez « pret cle »")
+	default:
+		c.keyOK = true
+		c.add("key-present", checklist.Pass, "clé présente : "+priv, "")
+	}
+}
+
+func (c *checking) keyType() {
+	p := c.state.Private
+	if p.Public != nil && keys.IsEd25519(p.Public) {
+		c.add("key-type", checklist.Pass, "type ED25519", "")
+		return
+	}
+	typ := p.LegacyType
+	if p.Public != nil {
+		typ = keys.TypeName(p.Public)
+	}
+	c.add("key-type", checklist.Fail, "clé de type "+typ+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
+}
+
+func (c *checking) keyEncrypted() {
+	p, priv := c.state.Private, c.l.Store.PrivatePath()
+	switch err := p.Openable(); {
+	case !p.Encrypted:
+		c.add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
 	case err != nil:
-		add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+safefile.Reason(err), "vérifiez les droits du dossier "+l.Store.Dir)
+		// Sound for OpenSSH, but pret signer cannot open it.
+		c.add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase, mais pret signer ne sait pas l'ouvrir : %v", err),
+			"pour signer acces.md, ré-chiffrez-la comme pret l'écrit (même passphrase) : ssh-keygen -p -a 100 -Z aes256-ctr -f "+priv)
+	default:
+		c.add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
+	}
+}
+
+// keyPermissions as the system's OpenSSH (modes, or ACLs on Windows): ssh
+// refuses a key others read; a folder others write lets them swap it.
+func (c *checking) keyPermissions() {
+	switch problems, err := c.l.Store.Permissions(); {
+	case err != nil:
+		c.add("key-permissions", checklist.Fail, "droits illisibles : "+safefile.Reason(err), "")
+	case len(problems) > 0:
+		c.add("key-permissions", checklist.Fail, problems[0].Msg, problems[0].Fix)
+	default:
+		c.add("key-permissions", checklist.Pass, "clé privée lisible par son propriétaire seul, dossier protégé", "")
+	}
+}
+
+func (c *checking) pubkeyMatches() {
+	pub := c.l.Store.PublicPath()
+	switch {
+	case c.state.Pub == nil && c.state.PubErr == nil:
+		c.add("pubkey-matches", checklist.Fail, pub+" manque", "« pret cle » le recrée depuis la clé privée")
+	case c.state.PubErr != nil:
+		c.add("pubkey-matches", checklist.Fail, pub+" est illisible", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+	case !c.state.PubMatches():
+		c.add("pubkey-matches", checklist.Fail, pub+" ne correspond pas à la clé privée", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+	default:
+		c.add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
+	}
+}
+
+// keyLeftovers: a `pret cle` killed while writing leaves no key but a temporary copy.
+func (c *checking) keyLeftovers() {
+	switch left, err := c.l.Store.Leftovers(); {
+	case err != nil:
+		c.add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+safefile.Reason(err), "vérifiez les droits du dossier "+c.l.Store.Dir)
 	case len(left) > 0:
-		add("key-leftovers", checklist.Warn, fmt.Sprintf("%d fichier%s laissé%s par un pret interrompu, une copie inachevée de la clé : %s",
+		c.add("key-leftovers", checklist.Warn, fmt.Sprintf("%d fichier%s laissé%s par un pret interrompu, une copie inachevée de la clé : %s",
 			len(left), termtext.Plural(len(left)), termtext.Plural(len(left)), strings.Join(left, ", ")), "« pret cle » les retire, et rien d'autre")
 	default:
-		add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
+		c.add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
 	}
+}
+
+func (c *checking) accessDate() {
+	l := c.l
 	what := "demande du compte"
 	if l.AccessStatus == "verifie" {
 		what = "vérification du compte"
@@ -121,82 +172,102 @@ func (l Learner) Check() *checklist.Report {
 	const dateFix = "notez-la avec « pret acces --statut demande » (ou verifie si le compte est ouvert)"
 	switch d, err := time.Parse("2006-01-02", l.AccessDate); {
 	case l.AccessDate == "":
-		add("access-date", checklist.Fail, "aucune date de demande ou de vérification du compte notée", dateFix)
+		c.add("access-date", checklist.Fail, "aucune date de demande ou de vérification du compte notée", dateFix)
 	case err != nil:
-		add("access-date", checklist.Fail, "date notée illisible : "+l.AccessDate, dateFix)
+		c.add("access-date", checklist.Fail, "date notée illisible : "+l.AccessDate, dateFix)
 	case d.After(l.Today):
-		add("access-date", checklist.Fail, "date notée dans le futur : "+l.AccessDate, dateFix)
+		c.add("access-date", checklist.Fail, "date notée dans le futur : "+l.AccessDate, dateFix)
 	case !d.Before(l.SessionDay):
-		add("access-date", checklist.Warn, what+" le "+l.AccessDate+", le jour de la séance ou après", "le compte risque de ne pas être prêt : prévenez les organisateurs")
+		c.add("access-date", checklist.Warn, what+" le "+l.AccessDate+", le jour de la séance ou après", "le compte risque de ne pas être prêt : prévenez les organisateurs")
 	default:
-		add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
+		c.add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
+	}
+}
+
+func (c *checking) accesPresent() {
+	file := c.l.AccessFile
+	switch {
+	case errors.Is(c.readErr, fs.ErrNotExist):
+		c.add("acces-present", checklist.Fail, "pas de fichier "+file, "écrivez-le avec « pret acces »")
+	case c.readErr != nil:
+		c.add("acces-present", checklist.Fail, file+" illisible : "+safefile.Reason(c.readErr), "vérifiez les droits du fichier")
+	default:
+		c.add("acces-present", checklist.Pass, file+" présent", "")
+	}
+}
+
+// accesValid validates acces.md once; the checks after it read c.res.
+func (c *checking) accesValid() {
+	l := c.l
+	if c.readErr != nil {
+		c.add("acces-valid", checklist.Skip, "pas d'acces.md à valider", "")
+		return
+	}
+	c.res = acces.Validate(c.data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})
+	var errs, warns []string
+	for _, p := range c.res.Problems {
+		msg := p.Message
+		if p.Line > 0 {
+			msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
+		}
+		if p.Severity == checklist.SevError {
+			errs = append(errs, msg)
+		} else {
+			warns = append(warns, msg)
+		}
 	}
 	switch {
-	case errors.Is(readErr, fs.ErrNotExist):
-		add("acces-present", checklist.Fail, "pas de fichier "+l.AccessFile, "écrivez-le avec « pret acces »")
-	case readErr != nil:
-		add("acces-present", checklist.Fail, l.AccessFile+" illisible : "+safefile.Reason(readErr), "vérifiez les droits du fichier")
+	case len(errs) > 0:
+		c.add("acces-valid", checklist.Fail, "acces.md invalide : "+strings.Join(errs, " ; "), "« pret acces » réécrit le fichier ; « pret valider "+l.AccessFile+" » donne aussi le code de chaque problème")
+	case len(warns) > 0:
+		c.add("acces-valid", checklist.Warn, "acces.md valide, avec des avertissements : "+strings.Join(warns, " ; "), "« pret valider "+l.AccessFile+" » les détaille")
 	default:
-		add("acces-present", checklist.Pass, l.AccessFile+" présent", "")
+		c.add("acces-valid", checklist.Pass, "acces.md a les quatre éléments", "")
 	}
-	var res *acces.Result
-	if readErr != nil {
-		add("acces-valid", checklist.Skip, "pas d'acces.md à valider", "")
-	} else {
-		res = acces.Validate(data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})
-		var errs, warns []string
-		for _, p := range res.Problems {
-			msg := p.Message
-			if p.Line > 0 {
-				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
-			}
-			if p.Severity == checklist.SevError {
-				errs = append(errs, msg)
-			} else {
-				warns = append(warns, msg)
-			}
-		}
-		switch {
-		case len(errs) > 0:
-			add("acces-valid", checklist.Fail, "acces.md invalide : "+strings.Join(errs, " ; "), "« pret acces » réécrit le fichier ; « pret valider "+l.AccessFile+" » donne aussi le code de chaque problème")
-		case len(warns) > 0:
-			add("acces-valid", checklist.Warn, "acces.md valide, avec des avertissements : "+strings.Join(warns, " ; "), "« pret valider "+l.AccessFile+" » les détaille")
-		default:
-			add("acces-valid", checklist.Pass, "acces.md a les quatre éléments", "")
-		}
-	}
+}
+
+func (c *checking) accesMatchesKey() {
+	res, pub := c.res, c.l.Store.PublicPath()
 	switch {
-	case res == nil || !keyOK || state.Public() == nil:
-		add("acces-matches-key", checklist.Skip, "il faut la clé et acces.md", "")
+	case res == nil || !c.keyOK || c.state.Public() == nil:
+		c.add("acces-matches-key", checklist.Skip, "il faut la clé et acces.md", "")
 	case res.Fingerprint == "":
-		add("acces-matches-key", checklist.Fail, "acces.md n'indique pas une empreinte unique", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
-	case res.Fingerprint != ssh.FingerprintSHA256(state.Public()):
-		add("acces-matches-key", checklist.Fail, "l'empreinte d'acces.md, "+res.Fingerprint+", n'est pas celle de la clé, "+ssh.FingerprintSHA256(state.Public()), "« pret acces » réécrit acces.md avec l'empreinte de la clé")
+		c.add("acces-matches-key", checklist.Fail, "acces.md n'indique pas une empreinte unique", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
+	case res.Fingerprint != ssh.FingerprintSHA256(c.state.Public()):
+		c.add("acces-matches-key", checklist.Fail, "l'empreinte d'acces.md, "+res.Fingerprint+", n'est pas celle de la clé, "+ssh.FingerprintSHA256(c.state.Public()), "« pret acces » réécrit acces.md avec l'empreinte de la clé")
 	case res.PubPath == "":
-		add("acces-matches-key", checklist.Fail, "acces.md n'indique pas le chemin de la clé publique "+l.Store.PublicPath(), "« pret acces » réécrit acces.md avec le bon chemin")
-	case !l.samePath(res.PubPath):
-		add("acces-matches-key", checklist.Fail, "le chemin d'acces.md, "+res.PubPath+", n'est pas "+l.Store.PublicPath(), "« pret acces » réécrit acces.md avec le bon chemin")
+		c.add("acces-matches-key", checklist.Fail, "acces.md n'indique pas le chemin de la clé publique "+pub, "« pret acces » réécrit acces.md avec le bon chemin")
+	case !c.l.samePath(res.PubPath):
+		c.add("acces-matches-key", checklist.Fail, "le chemin d'acces.md, "+res.PubPath+", n'est pas "+pub, "« pret acces » réécrit acces.md avec le bon chemin")
 	default:
-		add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
+		c.add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
 	}
-	// A hand-edited acces.md may hold another date than the one declared:
-	// a warning, as only the learner knows which is true.
+}
+
+// accesMatchesDate: a hand-edited acces.md may hold another date than the
+// one declared: a warning, as only the learner knows which is true.
+func (c *checking) accesMatchesDate() {
+	res, l := c.res, c.l
 	said := func(date, status string) string {
 		return cmp.Or(map[string]string{"demande": "la demande du ", "verifie": "la vérification du "}[status], "le ") + date
 	}
 	switch {
 	case res == nil || res.Date == "":
-		add("acces-matches-date", checklist.Skip, "pas de date lisible dans acces.md", "")
+		c.add("acces-matches-date", checklist.Skip, "pas de date lisible dans acces.md", "")
 	case l.AccessDate == "":
-		add("acces-matches-date", checklist.Skip, "aucune date notée à comparer", "")
+		c.add("acces-matches-date", checklist.Skip, "aucune date notée à comparer", "")
 	case res.Date != l.AccessDate || res.Status != "" && res.Status != l.AccessStatus:
-		add("acces-matches-date", checklist.Warn, "acces.md indique "+said(res.Date, res.Status)+", mais la dernière déclaration notée est "+said(l.AccessDate, l.AccessStatus),
+		c.add("acces-matches-date", checklist.Warn, "acces.md indique "+said(res.Date, res.Status)+", mais la dernière déclaration notée est "+said(l.AccessDate, l.AccessStatus),
 			"relancez pret : il propose de ne changer que la ligne de la date ; ou « pret acces --force » réécrit le fichier")
 	default:
-		add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
+		c.add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
 	}
-	// acces-signed (signature.md): the validator's advice where it has one.
+}
+
+// accesSigned (signature.md): the validator's advice where it has one.
+func (c *checking) accesSigned() {
 	const signFix = "« pret signer » signe acces.md avec votre clé"
+	res, state := c.res, c.state
 	broken := -1
 	if res != nil {
 		broken = slices.IndexFunc(res.Problems, func(p checklist.Problem) bool {
@@ -205,48 +276,54 @@ func (l Learner) Check() *checklist.Report {
 	}
 	switch {
 	case res == nil:
-		add("acces-signed", checklist.Skip, "pas d'acces.md à examiner", "")
+		c.add("acces-signed", checklist.Skip, "pas d'acces.md à examiner", "")
 	case broken >= 0:
-		add("acces-signed", checklist.Fail, res.Problems[broken].Message, cmp.Or(res.SignatureFix, signFix))
+		c.add("acces-signed", checklist.Fail, res.Problems[broken].Message, cmp.Or(res.SignatureFix, signFix))
 	case res.SignedBy == "":
-		add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous avez la clé et sa passphrase", signFix)
+		c.add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous avez la clé et sa passphrase", signFix)
 	case state == nil || state.Public() == nil:
-		add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
+		c.add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
 	case res.SignedBy != ssh.FingerprintSHA256(state.Public()):
-		add("acces-signed", checklist.Fail, "acces.md est signé par la clé "+res.SignedBy+", pas par la clé de la séance ("+ssh.FingerprintSHA256(state.Public())+")", signFix)
+		c.add("acces-signed", checklist.Fail, "acces.md est signé par la clé "+res.SignedBy+", pas par la clé de la séance ("+ssh.FingerprintSHA256(state.Public())+")", signFix)
 	default:
-		add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
+		c.add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
 	}
-	days := int(l.SessionDay.Sub(l.Today).Hours() / 24)
+}
+
+func (c *checking) sessionDate() {
+	day := c.l.SessionDay
+	days := int(day.Sub(c.l.Today).Hours() / 24)
 	switch {
 	case days > 0:
-		add("session-date", checklist.Pass, fmt.Sprintf("séance le %s : il reste %d jour%s", l.SessionDay.Format("2006-01-02"), days, termtext.Plural(days)), "")
+		c.add("session-date", checklist.Pass, fmt.Sprintf("séance le %s : il reste %d jour%s", day.Format("2006-01-02"), days, termtext.Plural(days)), "")
 	case days == 0:
-		add("session-date", checklist.Pass, "la séance a lieu aujourd'hui", "")
+		c.add("session-date", checklist.Pass, "la séance a lieu aujourd'hui", "")
 	default:
-		add("session-date", checklist.Warn, fmt.Sprintf("la séance du %s est passée", l.SessionDay.Format("2006-01-02")), "rien à corriger ici ; pour une autre séance, les organisateurs donnent une configuration (seance.date)")
+		c.add("session-date", checklist.Warn, fmt.Sprintf("la séance du %s est passée", day.Format("2006-01-02")), "rien à corriger ici ; pour une autre séance, les organisateurs donnent une configuration (seance.date)")
 	}
+}
+
+func (c *checking) tools() {
 	var found, missing []string
 	for _, tool := range []string{"sinfo", "kubectl"} {
-		if l.LookPath == nil {
+		if c.l.LookPath == nil {
 			break
 		}
-		if p, err := l.LookPath(tool); err == nil {
+		if p, err := c.l.LookPath(tool); err == nil {
 			found = append(found, tool+" ("+p+")")
 		} else {
 			missing = append(missing, tool)
 		}
 	}
-	if len(found) > 0 {
-		msg := "trouvé sur le PATH : " + strings.Join(found, ", ")
-		if len(missing) > 0 {
-			msg += " ; absent : " + strings.Join(missing, ", ")
-		}
-		add("tools", checklist.Pass, msg, "")
-	} else {
-		add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
+	if len(found) == 0 {
+		c.add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
+		return
 	}
-	return r
+	msg := "trouvé sur le PATH : " + strings.Join(found, ", ")
+	if len(missing) > 0 {
+		msg += " ; absent : " + strings.Join(missing, ", ")
+	}
+	c.add("tools", checklist.Pass, msg, "")
 }
 
 // samePath compares a path written in acces.md with the key's own.
