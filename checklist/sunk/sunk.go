@@ -89,6 +89,41 @@ const step2Command = "kubectl get configmap -n tenant-slurm -l app.kubernetes.io
 
 // Check runs the checks of sunk.md, in order.
 func Check(in Inputs) (*checklist.Report, error) {
+	c, err := read(in)
+	if err != nil {
+		return nil, err
+	}
+	c.r = &checklist.Report{Name: "pret sunk"}
+	c.schedulerEnabled()
+	c.schedulerName()
+	c.killWaitAligned()
+	c.graceBelowKillWait()
+	c.policyNoGrace()
+	c.scopeCoversSandboxes()
+	c.annotations()
+	c.add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
+		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
+	return c.r, nil
+}
+
+// checking is what the files say, read once, and the report each check
+// adds its line to.
+type checking struct {
+	in             Inputs
+	values, policy map[string]any
+	kwValues       *int   // slurmConfig.KillWait of the values
+	kwPods         *int   // --slurm-kill-wait of the scheduler container
+	podsName       string // its --scheduler-name
+	cmName         string // scheduler.name of the ConfigMap's scheduler.conf
+	r              *checklist.Report
+}
+
+func (c *checking) add(id string, st checklist.Status, msg, fix string) {
+	c.r.Checks = append(c.r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
+}
+
+// read decodes the files; an error names the flag of the file at fault.
+func read(in Inputs) (*checking, error) {
 	flags := []string{"--valeurs", "--politique", "--pods", "--configmap"}
 	files := [][]byte{in.Values, in.Policy, in.Pods, in.ConfigMap}
 	// A file with private key material is not read: checks quote values.
@@ -107,23 +142,31 @@ func Check(in Inputs) (*checklist.Report, error) {
 			return nil, err
 		}
 	}
-	values, policy := docs[0], docs[1]
-	var kwValues *int
-	if v := get(values, "slurmConfig", "KillWait"); v != nil {
+	c := &checking{in: in, values: docs[0], policy: docs[1]}
+	if v := get(c.values, "slurmConfig", "KillWait"); v != nil {
 		n, valid := seconds(v)
 		if !valid {
 			return nil, &InputError{"--valeurs", fmt.Sprintf("slurmConfig.KillWait vaut %v : un nombre de secondes est attendu", v)}
 		}
-		kwValues = &n
+		c.kwValues = &n
 	}
-	if inner, ok := get(policy, "policy").(map[string]any); ok {
-		policy = inner // runner.json, as GetManagedRunner returns it
+	if inner, ok := get(c.policy, "policy").(map[string]any); ok {
+		c.policy = inner // runner.json, as GetManagedRunner returns it
 	}
-	// --slurm-kill-wait and --scheduler-name of the scheduler container.
-	var kwPods *int
-	var podsName string
-pods:
-	for _, item := range items(docs[2]) {
+	var err error
+	if c.kwPods, c.podsName, err = readPods(docs[2]); err != nil {
+		return nil, err
+	}
+	if c.cmName, err = readConfigMap(docs[3]); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// readPods finds --slurm-kill-wait and --scheduler-name of the first
+// scheduler container.
+func readPods(doc map[string]any) (killWait *int, name string, err error) {
+	for _, item := range items(doc) {
 		list, _ := get(item, "spec", "containers").([]any)
 		for _, c := range list {
 			if str(get(c, "name")) != "scheduler" {
@@ -135,99 +178,122 @@ pods:
 			for _, a := range append(command, rest...) {
 				args = append(args, str(a))
 			}
-			for i, a := range args {
-				flag, value, has := strings.Cut(a, "=")
-				if !has && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-					value = args[i+1]
-				}
-				switch flag {
-				case "--slurm-kill-wait":
-					n, ok := seconds(value)
-					if !ok {
-						return nil, &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
-					}
-					kwPods = &n
-				case "--scheduler-name":
-					podsName = value
-				}
-			}
-			break pods // the first scheduler container
+			return schedulerArgs(args)
 		}
 	}
-	var cmName string
-	for _, item := range items(docs[3]) {
+	return nil, "", nil
+}
+
+func schedulerArgs(args []string) (killWait *int, name string, err error) {
+	for i, a := range args {
+		flag, value, has := strings.Cut(a, "=")
+		if !has && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			value = args[i+1]
+		}
+		switch flag {
+		case "--slurm-kill-wait":
+			n, ok := seconds(value)
+			if !ok {
+				return nil, "", &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
+			}
+			killWait = &n
+		case "--scheduler-name":
+			name = value
+		}
+	}
+	return killWait, name, nil
+}
+
+// readConfigMap is scheduler.name in the first scheduler.conf.
+func readConfigMap(doc map[string]any) (string, error) {
+	for _, item := range items(doc) {
 		if conf := get(item, "data", "scheduler.conf"); conf != nil {
 			inner, err := decode("--configmap (scheduler.conf)", []byte(str(conf)))
 			if err != nil {
-				return nil, err
+				return "", err
 			}
-			cmName = str(get(inner, "scheduler", "name"))
-			break
+			return str(get(inner, "scheduler", "name")), nil
 		}
 	}
-	r := &checklist.Report{Name: "pret sunk"}
-	add := func(id string, st checklist.Status, msg, fix string) {
-		r.Checks = append(r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
+	return "", nil
+}
+
+func (c *checking) schedulerEnabled() {
+	enabled := get(c.values, "scheduler", "enabled")
+	if enabled == true {
+		c.add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
+		return
 	}
-	if enabled := get(values, "scheduler", "enabled"); enabled == true {
-		add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
-	} else {
-		if enabled == nil {
-			enabled = "absent"
-		}
-		add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", enabled),
-			"définissez scheduler.enabled: true dans les valeurs Helm de Slurm et appliquez-les par Helm")
+	if enabled == nil {
+		enabled = "absent"
 	}
-	name, source := cmName, "la ConfigMap de l'ordonnanceur"
+	c.add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", enabled),
+		"définissez scheduler.enabled: true dans les valeurs Helm de Slurm et appliquez-les par Helm")
+}
+
+func (c *checking) schedulerName() {
+	name, source := c.cmName, "la ConfigMap de l'ordonnanceur"
 	if name == "" {
-		name, source = podsName, "l'argument --scheduler-name du pod (SUNK 7.x)"
+		name, source = c.podsName, "l'argument --scheduler-name du pod (SUNK 7.x)"
 	}
 	if name == "" {
-		name, source = str(get(values, "scheduler", "name")), "scheduler.name des valeurs Helm"
+		name, source = str(get(c.values, "scheduler", "name")), "scheduler.name des valeurs Helm"
 	}
-	policyScheduler := str(get(policy, "base", "spec", "schedulerName"))
+	policyScheduler := str(get(c.policy, "base", "spec", "schedulerName"))
 	switch {
 	case name == "":
-		add("scheduler-name", checklist.Skip, "aucune source ne donne le nom de l'ordonnanceur ; pret ne le devine pas",
+		c.add("scheduler-name", checklist.Skip, "aucune source ne donne le nom de l'ordonnanceur ; pret ne le devine pas",
 			"lisez-le comme à l'étape 2 : "+step2Command+" (SUNK 7.x : l'argument --scheduler-name du pod), puis donnez --configmap ou --pods")
 	case policyScheduler == "":
-		add("scheduler-name", checklist.Fail, "la politique n'a pas de base.spec.schedulerName", fmt.Sprintf("ajoutez base.spec.schedulerName: %q à la politique (nom lu dans %s)", name, source))
+		c.add("scheduler-name", checklist.Fail, "la politique n'a pas de base.spec.schedulerName", fmt.Sprintf("ajoutez base.spec.schedulerName: %q à la politique (nom lu dans %s)", name, source))
 	case policyScheduler != name:
-		add("scheduler-name", checklist.Fail, fmt.Sprintf("la politique dit %q, %s dit %q", policyScheduler, source, name), fmt.Sprintf("mettez base.spec.schedulerName: %q dans la politique", name))
+		c.add("scheduler-name", checklist.Fail, fmt.Sprintf("la politique dit %q, %s dit %q", policyScheduler, source, name), fmt.Sprintf("mettez base.spec.schedulerName: %q dans la politique", name))
 	default:
-		add("scheduler-name", checklist.Pass, fmt.Sprintf("schedulerName %q, comme %s", name, source), "")
+		c.add("scheduler-name", checklist.Pass, fmt.Sprintf("schedulerName %q, comme %s", name, source), "")
 	}
-	switch {
+}
+
+func (c *checking) killWaitAligned() {
+	switch kwValues, kwPods := c.kwValues, c.kwPods; {
 	case kwValues != nil && kwPods != nil && *kwValues != *kwPods:
-		add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *kwValues, *kwPods),
+		c.add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *kwValues, *kwPods),
 			"appliquez les valeurs par votre déploiement SUNK habituel, puis vérifiez que l'ordonnanceur indique le même --slurm-kill-wait")
 	case kwValues != nil && kwPods != nil:
-		add("kill-wait-aligned", checklist.Pass, fmt.Sprintf("KillWait %d s des deux côtés", *kwValues), "")
+		c.add("kill-wait-aligned", checklist.Pass, fmt.Sprintf("KillWait %d s des deux côtés", *kwValues), "")
 	default:
-		add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
+		c.add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
 	}
-	grace, kw, kwFrom := in.Grace, 30, "le défaut de Slurm (30 s), faute de KillWait connu"
+}
+
+func (c *checking) graceBelowKillWait() {
+	grace, kw, kwFrom := c.in.Grace, 30, "le défaut de Slurm (30 s), faute de KillWait connu"
 	switch {
-	case kwValues != nil:
-		kw, kwFrom = *kwValues, "slurmConfig.KillWait"
-	case kwPods != nil:
-		kw, kwFrom = *kwPods, "--slurm-kill-wait du pod"
+	case c.kwValues != nil:
+		kw, kwFrom = *c.kwValues, "slurmConfig.KillWait"
+	case c.kwPods != nil:
+		kw, kwFrom = *c.kwPods, "--slurm-kill-wait du pod"
 	}
 	switch {
-	case grace < kw-5 && kwValues == nil && kwPods == nil:
-		add("grace-below-kill-wait", checklist.Warn, fmt.Sprintf("délai de grâce %d s < KillWait − 5 s, avec %s", grace, kwFrom), "donnez --valeurs avec slurmConfig.KillWait pour vérifier la vraie valeur")
+	case grace < kw-5 && c.kwValues == nil && c.kwPods == nil:
+		c.add("grace-below-kill-wait", checklist.Warn, fmt.Sprintf("délai de grâce %d s < KillWait − 5 s, avec %s", grace, kwFrom), "donnez --valeurs avec slurmConfig.KillWait pour vérifier la vraie valeur")
 	case grace < kw-5:
-		add("grace-below-kill-wait", checklist.Pass, fmt.Sprintf("délai de grâce %d s < KillWait %d s − 5 s (%s)", grace, kw, kwFrom), "")
+		c.add("grace-below-kill-wait", checklist.Pass, fmt.Sprintf("délai de grâce %d s < KillWait %d s − 5 s (%s)", grace, kw, kwFrom), "")
 	default:
-		add("grace-below-kill-wait", checklist.Fail, fmt.Sprintf("délai de grâce %d s : il faut KillWait − 5 s strictement au-dessus, or KillWait vaut %d s (%s)", grace, kw, kwFrom),
+		c.add("grace-below-kill-wait", checklist.Fail, fmt.Sprintf("délai de grâce %d s : il faut KillWait − 5 s strictement au-dessus, or KillWait vaut %d s (%s)", grace, kw, kwFrom),
 			fmt.Sprintf("fixez slurmConfig.KillWait à %d au moins (par exemple 60 pour le délai par défaut de 30 s, 330 pour les 300 s d'un stockage à instantanés), et gardez --slurm-kill-wait de l'ordonnanceur aligné", grace+6))
 	}
-	if get(policy, "base", "spec", "terminationGracePeriodSeconds") != nil {
-		add("policy-no-grace", checklist.Fail, "la politique contient base.spec.terminationGracePeriodSeconds", "retirez ce champ : la politique le refuse ; réglez plutôt KillWait côté Slurm")
+}
+
+func (c *checking) policyNoGrace() {
+	if get(c.policy, "base", "spec", "terminationGracePeriodSeconds") != nil {
+		c.add("policy-no-grace", checklist.Fail, "la politique contient base.spec.terminationGracePeriodSeconds", "retirez ce champ : la politique le refuse ; réglez plutôt KillWait côté Slurm")
 	} else {
-		add("policy-no-grace", checklist.Pass, "pas de terminationGracePeriodSeconds dans la politique", "")
+		c.add("policy-no-grace", checklist.Pass, "pas de terminationGracePeriodSeconds dans la politique", "")
 	}
-	scope := get(values, "scheduler", "scope", "type")
+}
+
+// scopeNamespaces is scheduler.scope.namespaces, a list or "a,b".
+func scopeNamespaces(values map[string]any) []string {
 	var namespaces []string
 	switch x := get(values, "scheduler", "scope", "namespaces").(type) {
 	case []any:
@@ -241,28 +307,37 @@ pods:
 			}
 		}
 	}
+	return namespaces
+}
+
+func (c *checking) scopeCoversSandboxes() {
+	scope := get(c.values, "scheduler", "scope", "type")
+	namespaces := scopeNamespaces(c.values)
 	switch scopeType := str(scope); {
 	case scope == nil:
-		add("scope-covers-sandboxes", checklist.Warn, "aucune portée (scheduler.scope) : l'ordonnanceur ne surveille que son propre namespace",
+		c.add("scope-covers-sandboxes", checklist.Warn, "aucune portée (scheduler.scope) : l'ordonnanceur ne surveille que son propre namespace",
 			"définissez scheduler.scope.type: cluster pour voir tous les namespace des bacs à sable, et appliquez par Helm")
 	case scopeType == "cluster":
-		add("scope-covers-sandboxes", checklist.Pass, "scope.type: cluster : tous les namespace sont surveillés", "")
-	case scopeType == "namespace" && len(in.Sandboxes) == 0:
-		add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(namespaces, ", ")),
+		c.add("scope-covers-sandboxes", checklist.Pass, "scope.type: cluster : tous les namespace sont surveillés", "")
+	case scopeType == "namespace" && len(c.in.Sandboxes) == 0:
+		c.add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(namespaces, ", ")),
 			"donnez --bacs-a-sable NS,NS… pour vérifier, ou passez à scheduler.scope.type: cluster")
 	case scopeType == "namespace":
-		missing := slices.DeleteFunc(slices.Clone(in.Sandboxes), func(n string) bool { return slices.Contains(namespaces, n) })
+		missing := slices.DeleteFunc(slices.Clone(c.in.Sandboxes), func(n string) bool { return slices.Contains(namespaces, n) })
 		if len(missing) > 0 {
-			add("scope-covers-sandboxes", checklist.Fail, "namespace de bac à sable hors de scheduler.scope.namespaces : "+strings.Join(missing, ", "),
+			c.add("scope-covers-sandboxes", checklist.Fail, "namespace de bac à sable hors de scheduler.scope.namespaces : "+strings.Join(missing, ", "),
 				"ajoutez-les à scheduler.scope.namespaces et appliquez par Helm (les droits RBAC suivent), ou passez à scheduler.scope.type: cluster")
 		} else {
-			add("scope-covers-sandboxes", checklist.Pass, "chaque namespace de bac à sable est dans scheduler.scope.namespaces", "")
+			c.add("scope-covers-sandboxes", checklist.Pass, "chaque namespace de bac à sable est dans scheduler.scope.namespaces", "")
 		}
 	default:
-		add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", scopeType), "écrivez scheduler.scope.type: cluster")
+		c.add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", scopeType), "écrivez scheduler.scope.type: cluster")
 	}
-	a, _ := get(policy, "base", "metadata", "annotations").(map[string]any)
-	var bad, other []string
+}
+
+// sortAnnotations splits SUNK's annotations into malformed ones (said
+// why) and the SUNK ones this check does not know.
+func sortAnnotations(a map[string]any) (bad, other []string) {
 	for _, k := range slices.Sorted(maps.Keys(a)) {
 		v := str(a[k])
 		switch k {
@@ -284,17 +359,20 @@ pods:
 			}
 		}
 	}
+	return bad, other
+}
+
+func (c *checking) annotations() {
+	a, _ := get(c.policy, "base", "metadata", "annotations").(map[string]any)
+	bad, other := sortAnnotations(a)
 	switch {
 	case len(bad) > 0:
-		add("annotations", checklist.Fail, strings.Join(bad, " ; "), "corrigez ces annotations dans base.metadata.annotations de la politique")
+		c.add("annotations", checklist.Fail, strings.Join(bad, " ; "), "corrigez ces annotations dans base.metadata.annotations de la politique")
 	case len(other) > 0:
-		add("annotations", checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", "), "vérifiez son nom dans la documentation de SUNK")
+		c.add("annotations", checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", "), "vérifiez son nom dans la documentation de SUNK")
 	case len(a) == 0:
-		add("annotations", checklist.Pass, "aucune annotation dans la politique", "")
+		c.add("annotations", checklist.Pass, "aucune annotation dans la politique", "")
 	default:
-		add("annotations", checklist.Pass, "annotations SUNK bien formées", "")
+		c.add("annotations", checklist.Pass, "annotations SUNK bien formées", "")
 	}
-	add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
-		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
-	return r, nil
 }
