@@ -23,11 +23,7 @@ type app struct {
 
 func newApp(ios *iostreams) *app { return &app{io: ios, v: viper.New()} }
 
-func (a *app) rootCommand() *cobra.Command {
-	root := &cobra.Command{
-		Use:   "pret",
-		Short: "Prêt pour la séance ROMEO : clé ed25519, compte d'accès, acces.md",
-		Long: `pret prépare la séance ROMEO du jeudi 5 novembre 2026, de 9h30 à 12h.
+const rootLong = `pret prépare la séance ROMEO du jeudi 5 novembre 2026, de 9h30 à 12h.
 
 Lancé seul, pret est un assistant : il crée la clé ~/.ssh/id_ed25519_romeo
 avec une passphrase (ou garde celle qui existe, sans jamais l'écraser),
@@ -39,12 +35,20 @@ login : il vient des organisateurs.
 
 Codes de sortie : 0 fait ; 1 contrôle échoué, action refusée ou erreur
 inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
-130 interrompu (Ctrl-C) ; 143 arrêté (SIGTERM).`,
-		Example: `  pret                          # l'assistant, dans un terminal
+130 interrompu (Ctrl-C) ; 143 arrêté (SIGTERM).`
+
+const rootExample = `  pret                          # l'assistant, dans un terminal
   pret cle                      # créer ou garder la clé
   pret acces --statut demande   # noter la demande et écrire acces.md
   pret verifier                 # la liste de contrôle, sans rien modifier
-  pret valider rendus/          # organisateurs : valider des acces.md`,
+  pret valider rendus/          # organisateurs : valider des acces.md`
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:                   "pret",
+		Short:                 "Prêt pour la séance ROMEO : clé ed25519, compte d'accès, acces.md",
+		Long:                  rootLong,
+		Example:               rootExample,
 		Args:                  noArgs,
 		DisableFlagsInUseLine: true,
 		SilenceErrors:         true,
@@ -76,7 +80,13 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 	a.bindConfigFlags(root)
 	root.SetFlagErrorFunc(flagError)
 	root.SetUsageTemplate(usageTemplate)
-	// Help is wrapped at word boundaries on a narrow terminal.
+	a.wrapHelp(root)
+	a.addCommands(root)
+	return root
+}
+
+// wrapHelp wraps help at word boundaries on a narrow terminal.
+func (a *app) wrapHelp(root *cobra.Command) {
 	help := root.HelpFunc()
 	root.SetHelpFunc(func(c *cobra.Command, args []string) {
 		var buf bytes.Buffer
@@ -85,7 +95,9 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 		c.SetOut(a.io.Out)
 		io.WriteString(a.io.Out, a.io.Wrap(buf.String()))
 	})
+}
 
+func (a *app) addCommands(root *cobra.Command) {
 	root.AddCommand(
 		newAssistantCmd(a),
 		newCleCmd(a),
@@ -110,7 +122,6 @@ inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
 			c.Args = noArgs
 		}
 	}
-	return root
 }
 
 // needsConfig: a broken config must not hide the version, the help.
