@@ -20,12 +20,18 @@ import (
 	"github.com/romeo-pret/pret/internal/termtext"
 )
 
-func newLivrablesCmd(a *app) *cobra.Command {
-	var (
-		rf         reportFlags
-		submitting bool
-		wait       time.Duration
-	)
+// livrablesOptions are what `pret livrables` is given.
+type livrablesOptions struct {
+	app        *app
+	report     reportFlags
+	dir        string // "." unless given
+	submitting bool
+	wait       time.Duration
+}
+
+// newLivrablesCmd runs runF, when not nil, instead of runLivrables (gh's NewCmdX).
+func newLivrablesCmd(a *app, runF func(*livrablesOptions) error) *cobra.Command {
+	opts := &livrablesOptions{app: a, dir: "."}
 	c := &cobra.Command{
 		Use:     "livrables [DOSSIER] [--format texte|json|junit] [--strict] [--soumettre]",
 		Aliases: []string{"deliverables"},
@@ -45,44 +51,51 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
   pret livrables --soumettre`,
 		Args: maxArgs(1, "donnez un seul dossier"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := "."
 			if len(args) == 1 {
-				dir = args[0]
+				opts.dir = args[0]
 			}
-			if wait <= 0 {
-				return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", wait)
+			if opts.wait <= 0 {
+				return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", opts.wait)
 			}
-			if st, err := os.Stat(dir); err != nil {
-				return usageError("donnez le dossier des livrables", "dossier introuvable : %s", termtext.Escape(dir))
-			} else if !st.IsDir() {
-				return usageError("donnez le dossier qui contient sommeil.sbatch, pas un fichier", "%s n'est pas un dossier", termtext.Escape(dir))
+			if runF != nil {
+				return runF(opts)
 			}
-			files := livrables.Check(dir, livrables.Options{
-				Given:  sbatch.Given{Partition: a.cfg.Partition, Account: a.cfg.Account},
-				Access: acces.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today},
-			})
-			var verdict error
-			for i := range files {
-				files[i].Valid = files[i].Valid && !(rf.strict && len(files[i].Problems) > 0)
-				if !files[i].Valid {
-					verdict = &silentExit{exitFailed}
-				}
-			}
-			if err := writeHuman(a.io, rf.format, func(w io.Writer) error {
-				return checklist.WriteFilesReport(w, rf.format, checklist.FilesReport{Name: "pret livrables", Files: files, All: true, Style: checklist.Style{Color: a.io.Color()}, Strict: rf.strict})
-			}); err != nil {
-				return err
-			}
-			if submitting {
-				return cmp.Or(submit(cmd.Context(), a.io, dir, files[0], wait), verdict)
-			}
-			return verdict
+			return runLivrables(cmd.Context(), opts)
 		},
 	}
-	rf.add(c, checklist.Formats)
-	c.Flags().BoolVar(&submitting, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
-	c.Flags().DurationVar(&wait, "attente", 3*time.Minute, "avec --soumettre : `DURÉE` d'attente de l'état R et de la ligne de hostname (3m, 90s)")
+	opts.report.add(c, checklist.Formats)
+	c.Flags().BoolVar(&opts.submitting, "soumettre", false, "si sinfo répond : soumettre sommeil.sbatch une fois et suivre le job")
+	c.Flags().DurationVar(&opts.wait, "attente", 3*time.Minute, "avec --soumettre : `DURÉE` d'attente de l'état R et de la ligne de hostname (3m, 90s)")
 	return c
+}
+
+func runLivrables(ctx context.Context, opts *livrablesOptions) error {
+	a, dir, rf := opts.app, opts.dir, opts.report
+	if st, err := os.Stat(dir); err != nil {
+		return usageError("donnez le dossier des livrables", "dossier introuvable : %s", termtext.Escape(dir))
+	} else if !st.IsDir() {
+		return usageError("donnez le dossier qui contient sommeil.sbatch, pas un fichier", "%s n'est pas un dossier", termtext.Escape(dir))
+	}
+	files := livrables.Check(dir, livrables.Options{
+		Given:  sbatch.Given{Partition: a.cfg.Partition, Account: a.cfg.Account},
+		Access: acces.Rules{KeyName: a.cfg.Key.Name + ".pub", SessionDay: a.cfg.SessionDay, Today: a.cfg.Today},
+	})
+	var verdict error
+	for i := range files {
+		files[i].Valid = files[i].Valid && !(rf.strict && len(files[i].Problems) > 0)
+		if !files[i].Valid {
+			verdict = &silentExit{exitFailed}
+		}
+	}
+	if err := writeHuman(a.io, rf.format, func(w io.Writer) error {
+		return checklist.WriteFilesReport(w, rf.format, checklist.FilesReport{Name: "pret livrables", Files: files, All: true, Style: checklist.Style{Color: a.io.Color()}, Strict: rf.strict})
+	}); err != nil {
+		return err
+	}
+	if opts.submitting {
+		return cmp.Or(submit(ctx, a.io, dir, files[0], opts.wait), verdict)
+	}
+	return verdict
 }
 
 // submit runs sinfo, sbatch and squeue, never scancel.

@@ -14,7 +14,15 @@ import (
 	"github.com/romeo-pret/pret/templates"
 )
 
-func newModeleCmd(a *app) *cobra.Command {
+// modeleOptions are what `pret modele` is given.
+type modeleOptions struct {
+	app  *app
+	path string // the file to write; its base name picks the model
+}
+
+// newModeleCmd runs runF, when not nil, instead of runModele (gh's NewCmdX).
+func newModeleCmd(a *app, runF func(*modeleOptions) error) *cobra.Command {
+	opts := &modeleOptions{app: a}
 	return &cobra.Command{
 		Use:   "modele FICHIER",
 		Short: "Écrire sommeil.sbatch ou sommeil-job.yaml tels que dans les notes",
@@ -30,22 +38,31 @@ remplacé.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := onboarding.CheckOutputs(a.cfg.Key, onboarding.Output{Path: args[0], Setting: "le fichier à écrire"}); err != nil {
-				return err
+			opts.path = args[0]
+			if runF != nil {
+				return runF(opts)
 			}
-			data, ok := templates.Model(filepath.Base(args[0]))
-			if !ok {
-				return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(args[0]))
-			}
-			err := guarded(func() error { return onboarding.Protected(a.cfg.Key).WriteNew(args[0], data, 0o644) })
-			switch {
-			case errors.Is(err, safefile.ErrExists):
-				return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", args[0])
-			case err != nil:
-				return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", args[0], safefile.Reason(err))
-			}
-			fmt.Fprintf(a.io.Out, "%s écrit, tel que dans les notes\n", termtext.Escape(args[0]))
-			return nil
+			return runModele(opts)
 		},
 	}
+}
+
+func runModele(opts *modeleOptions) error {
+	a, path := opts.app, opts.path
+	if err := onboarding.CheckOutputs(a.cfg.Key, onboarding.Output{Path: path, Setting: "le fichier à écrire"}); err != nil {
+		return err
+	}
+	data, ok := templates.Model(filepath.Base(path))
+	if !ok {
+		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(path))
+	}
+	err := guarded(func() error { return onboarding.Protected(a.cfg.Key).WriteNew(path, data, 0o644) })
+	switch {
+	case errors.Is(err, safefile.ErrExists):
+		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)
+	case err != nil:
+		return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", path, safefile.Reason(err))
+	}
+	fmt.Fprintf(a.io.Out, "%s écrit, tel que dans les notes\n", termtext.Escape(path))
+	return nil
 }

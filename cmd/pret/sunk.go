@@ -12,12 +12,17 @@ import (
 	"github.com/romeo-pret/pret/internal/safefile"
 )
 
-func newSunkCmd(a *app) *cobra.Command {
-	var (
-		rf                                         reportFlags
-		values, policy, pods, configMap, sandboxes string // files; namespaces comma-separated
-		grace                                      int    // seconds
-	)
+// sunkOptions are what `pret sunk` is given: files, flags.
+type sunkOptions struct {
+	app                                        *app
+	report                                     reportFlags
+	values, policy, pods, configMap, sandboxes string // files; namespaces comma-separated
+	grace                                      int    // seconds
+}
+
+// newSunkCmd runs runF, when not nil, instead of runSunk (gh's NewCmdX).
+func newSunkCmd(a *app, runF func(*sunkOptions) error) *cobra.Command {
+	opts := &sunkOptions{app: a}
 	c := &cobra.Command{
 		Use:   "sunk --valeurs FICHIER --politique FICHIER [--pods FICHIER] [--configmap FICHIER] [--grace SECONDES] [--bacs-a-sable NS,…]",
 		Short: "Opérateurs : vérifier hors ligne les bacs à sable sur le SUNK Pod Scheduler",
@@ -31,51 +36,67 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
   pret sunk --valeurs values.yaml --politique runner.json --pods pods.yaml --grace 300
   pret sunk --valeurs values.yaml --politique p.yaml --configmap cm.yaml --bacs-a-sable sb-kim,sb-lea --format junit`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if values == "" || policy == "" {
+			if opts.values == "" || opts.policy == "" {
 				return usageError("pret sunk --valeurs values.yaml --politique slurm-policy.yaml", "--valeurs et --politique sont obligatoires")
 			}
-			if grace < 0 {
-				return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", grace)
+			if opts.grace < 0 {
+				return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", opts.grace)
 			}
-			in := sunk.Inputs{Grace: grace}
-			for _, f := range []struct {
-				flag, path string
-				dst        *[]byte
-			}{{"--valeurs", values, &in.Values}, {"--politique", policy, &in.Policy}, {"--pods", pods, &in.Pods}, {"--configmap", configMap, &in.ConfigMap}} {
-				if f.path == "" {
-					continue
-				}
-				if err := mustExist(f.path); err != nil {
-					return err
-				}
-				data, err := safefile.Read(f.path, safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
-				if errors.Is(err, safefile.ErrTooLarge) {
-					return usageError("vérifiez le fichier", "%s %s illisible : plus de 1 Mio", f.flag, f.path)
-				} else if err != nil {
-					return usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, err)
-				}
-				*f.dst = data
+			if runF != nil {
+				return runF(opts)
 			}
-			for ns := range strings.SplitSeq(sandboxes, ",") {
-				if ns = strings.TrimSpace(ns); ns != "" {
-					in.Sandboxes = append(in.Sandboxes, ns)
-				}
-			}
-			report, err := sunk.Check(in)
-			if ie, ok := errors.AsType[*sunk.InputError](err); ok {
-				return usageError("donnez le fichier tel que kubectl, cwic ou Helm l'écrivent", "%s", ie.Error())
-			} else if err != nil {
-				return err
-			}
-			return writeReport(a.io, report, rf)
+			return runSunk(opts)
 		},
 	}
-	rf.add(c, checklist.Formats)
-	pathFlag(c.Flags(), &values, "valeurs", "`FICHIER` des valeurs Helm de la release Slurm")
-	pathFlag(c.Flags(), &policy, "politique", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
-	pathFlag(c.Flags(), &pods, "pods", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
-	pathFlag(c.Flags(), &configMap, "configmap", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
-	c.Flags().IntVar(&grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
-	c.Flags().Var(&checkedValue{p: &sandboxes, check: checkText}, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
+	opts.report.add(c, checklist.Formats)
+	pathFlag(c.Flags(), &opts.values, "valeurs", "`FICHIER` des valeurs Helm de la release Slurm")
+	pathFlag(c.Flags(), &opts.policy, "politique", "`FICHIER` de la politique de l'exécuteur (YAML ou JSON, ou runner.json)")
+	pathFlag(c.Flags(), &opts.pods, "pods", "facultatif : `FICHIER` de kubectl get pods … -l app.kubernetes.io/name=sunk-scheduler -o yaml")
+	pathFlag(c.Flags(), &opts.configMap, "configmap", "facultatif : `FICHIER` de la ConfigMap de l'ordonnanceur (SUNK ≥ 8.0), -o yaml")
+	c.Flags().IntVar(&opts.grace, "grace", 30, "délai de grâce des pods des bacs à sable, en `SECONDES`")
+	c.Flags().Var(&checkedValue{p: &opts.sandboxes, check: checkText}, "bacs-a-sable", "les namespace des bacs à sable, `NS,NS…`")
 	return c
+}
+
+func runSunk(opts *sunkOptions) error {
+	in, err := opts.inputs()
+	if err != nil {
+		return err
+	}
+	report, err := sunk.Check(in)
+	if ie, ok := errors.AsType[*sunk.InputError](err); ok {
+		return usageError("donnez le fichier tel que kubectl, cwic ou Helm l'écrivent", "%s", ie.Error())
+	} else if err != nil {
+		return err
+	}
+	return writeReport(opts.app.io, report, opts.report)
+}
+
+// inputs reads the files given, bounded, and splits the namespaces.
+func (opts *sunkOptions) inputs() (sunk.Inputs, error) {
+	in := sunk.Inputs{Grace: opts.grace}
+	for _, f := range []struct {
+		flag, path string
+		dst        *[]byte
+	}{{"--valeurs", opts.values, &in.Values}, {"--politique", opts.policy, &in.Policy}, {"--pods", opts.pods, &in.Pods}, {"--configmap", opts.configMap, &in.ConfigMap}} {
+		if f.path == "" {
+			continue
+		}
+		if err := mustExist(f.path); err != nil {
+			return in, err
+		}
+		data, err := safefile.Read(f.path, safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return in, usageError("vérifiez le fichier", "%s %s illisible : plus de 1 Mio", f.flag, f.path)
+		} else if err != nil {
+			return in, usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, err)
+		}
+		*f.dst = data
+	}
+	for ns := range strings.SplitSeq(opts.sandboxes, ",") {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			in.Sandboxes = append(in.Sandboxes, ns)
+		}
+	}
+	return in, nil
 }

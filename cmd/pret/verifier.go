@@ -15,8 +15,16 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-func newVerifierCmd(a *app) *cobra.Command {
-	var rf reportFlags
+// verifierOptions are what `pret verifier` is given.
+type verifierOptions struct {
+	app    *app
+	report reportFlags
+}
+
+// newVerifierCmd runs runF, when not nil, instead of runVerifier (gh's
+// NewCmdX(f, runF): a test sees the options the command line gives).
+func newVerifierCmd(a *app, runF func(*verifierOptions) error) *cobra.Command {
+	opts := &verifierOptions{app: a}
 	c := &cobra.Command{
 		Use:     "verifier [--format texte|json|junit] [--strict]",
 		Aliases: []string{"check"},
@@ -32,36 +40,48 @@ sinon. Formats json et junit pour la CI.`,
   pret verifier --format json
   pret verifier --format junit > pret.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := settings(a.cfg)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			// Absent: the one the wizard last wrote (the state remembers it).
-			if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) {
-				if st, err := onboarding.LoadState(a.cfg.StatePath); err == nil && st.File != "" {
-					if fi, err := os.Stat(st.File); err == nil && fi.Mode().IsRegular() {
-						s.File = st.File
-					}
-				}
-			}
-			if err := writeReport(a.io, learnerReport(a.cfg, s.File), rf); err != nil {
-				return err
-			}
-			// Everything passes: what comes next (texte only).
-			if rf.format == "texte" {
-				io.WriteString(a.io.Out, "\n"+a.io.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: a.cfg.Channel, Store: s.Store, Home: s.Home,
-					GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
-			}
-			return nil
+			return runVerifier(opts)
 		},
 	}
-	rf.add(c, checklist.Formats)
+	opts.report.add(c, checklist.Formats)
 	return c
+}
+
+func runVerifier(opts *verifierOptions) error {
+	a := opts.app
+	s, err := settings(a.cfg)
+	if err != nil {
+		return err
+	}
+	state, stateErr := onboarding.LoadState(a.cfg.StatePath) // once: the file and the date
+	// Absent: the one the wizard last wrote (the state remembers it).
+	if _, err := os.Lstat(s.File); errors.Is(err, fs.ErrNotExist) && stateErr == nil && state.File != "" {
+		if fi, err := os.Stat(state.File); err == nil && fi.Mode().IsRegular() {
+			s.File = state.File
+		}
+	}
+	if err := writeReport(a.io, stateReport(a.cfg, s.File, state, stateErr), opts.report); err != nil {
+		return err
+	}
+	// Everything passes: what comes next (texte only).
+	if opts.report.format == "texte" {
+		io.WriteString(a.io.Out, "\n"+a.io.Wrap(onboarding.NextSteps(onboarding.Next{AccessFile: s.File, Channel: a.cfg.Channel, Store: s.Store, Home: s.Home,
+			GOOS: runtime.GOOS, Session: s.Session, Today: s.Today})))
+	}
+	return nil
 }
 
 // learnerReport is `pret verifier`'s checklist, and the wizard's last.
 func learnerReport(cfg *Config, accessFile string) *checklist.Report {
 	state, err := onboarding.LoadState(cfg.StatePath)
+	return stateReport(cfg, accessFile, state, err)
+}
+
+// stateReport is learnerReport with the state already loaded.
+func stateReport(cfg *Config, accessFile string, state *onboarding.State, err error) *checklist.Report {
 	serr, _ := err.(*onboarding.StateError)
 	home, _ := os.UserHomeDir()
 	l := learner.Learner{Store: cfg.Key, AccessFile: accessFile, SessionDay: cfg.SessionDay, Today: cfg.Today, Home: home, LookPath: exec.LookPath}

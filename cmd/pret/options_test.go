@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// parse runs c on args, its runF having kept the options.
+func parse(t *testing.T, c *cobra.Command, args ...string) error {
+	t.Helper()
+	c.SetArgs(args)
+	c.SetOut(io.Discard)
+	c.SetErr(io.Discard)
+	c.SilenceErrors, c.SilenceUsage = true, true
+	return c.Execute()
+}
+
+func testApp() *app {
+	var out, errb bytes.Buffer
+	return newApp(&iostreams{In: strings.NewReader(""), Out: &out, Err: &errb, noColor: true})
+}
+
+// TestCommandOptions: each command's line gives the options its run
+// reads (gh's NewCmdX(f, runF)), and a line refused never runs it.
+func TestCommandOptions(t *testing.T) {
+	a := testApp()
+	var s *sunkOptions
+	keep := func(o *sunkOptions) error { s = o; return nil }
+	if err := parse(t, newSunkCmd(a, keep), "--valeurs", "v.yaml", "--politique", "p.json", "--pods", "pods.yaml",
+		"--grace", "300", "--bacs-a-sable", "sb-kim,sb-lea", "--format", "junit", "--strict"); err != nil {
+		t.Fatal(err)
+	}
+	if s == nil || s.values != "v.yaml" || s.policy != "p.json" || s.pods != "pods.yaml" || s.configMap != "" || s.grace != 300 ||
+		s.sandboxes != "sb-kim,sb-lea" || s.report != (reportFlags{"junit", true}) || s.app != a {
+		t.Errorf("sunk: %+v", s)
+	}
+	s = nil
+	if err := parse(t, newSunkCmd(a, keep), "--valeurs", "v.yaml"); err == nil || s != nil {
+		t.Errorf("sunk without --politique: %v, ran %v", err, s != nil)
+	}
+	if err := parse(t, newSunkCmd(a, keep), "--valeurs", "v.yaml", "--politique", "p", "--grace", "-1"); err == nil || s != nil {
+		t.Errorf("sunk --grace -1: %v, ran %v", err, s != nil)
+	}
+
+	var l *livrablesOptions
+	if err := parse(t, newLivrablesCmd(a, func(o *livrablesOptions) error { l = o; return nil })); err != nil || l.dir != "." || l.wait != 3*time.Minute || l.submitting {
+		t.Errorf("livrables: %v %+v", err, l)
+	}
+	if err := parse(t, newLivrablesCmd(a, func(o *livrablesOptions) error { l = o; return nil }), "rendu", "--soumettre", "--attente", "90s", "--format", "json"); err != nil ||
+		l.dir != "rendu" || l.wait != 90*time.Second || !l.submitting || l.report.format != "json" {
+		t.Errorf("livrables rendu: %v %+v", err, l)
+	}
+
+	var e *empreinteOptions
+	if err := parse(t, newEmpreinteCmd(a, func(o *empreinteOptions) error { e = o; return nil }), "-", "--art"); err != nil || e.path != "-" || !e.art {
+		t.Errorf("empreinte: %v %+v", err, e)
+	}
+	var m *modeleOptions
+	if err := parse(t, newModeleCmd(a, func(o *modeleOptions) error { m = o; return nil }), "rendu/sommeil.sbatch"); err != nil || m.path != "rendu/sommeil.sbatch" {
+		t.Errorf("modele: %v %+v", err, m)
+	}
+	var v *verifierOptions
+	if err := parse(t, newVerifierCmd(a, func(o *verifierOptions) error { v = o; return nil }), "--format", "json"); err != nil || v.report != (reportFlags{"json", false}) {
+		t.Errorf("verifier: %v %+v", err, v)
+	}
+}
