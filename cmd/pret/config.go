@@ -165,7 +165,12 @@ func readConfigFile(v *viper.Viper, path string) (string, error) {
 
 // parseConfigFile walks yaml.Node, for the line of each refusal and keys
 // compared without case; merge keys are refused, so no alias makes the
-// walk expand, and so is a second document.
+// walk expand, and so is a second document. viper then resolves flag >
+// environment > file > default on the values found. The file is not handed
+// to viper's ReadConfig: it decodes with yaml.v3 into a map, whose check
+// for repeated keys is quadratic (20,000 keys: 4.7 s against 0.15 s here;
+// the 200,000 of a 1 MiB file: over 13 minutes), and it keeps no line, takes
+// merge keys and drops a second document silently (cli.md refuses them).
 func parseConfigFile(data []byte) (tree map[string]any, unknown []string, err error) {
 	var doc, next yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
