@@ -242,6 +242,7 @@ func TestLinesLinear(t *testing.T) {
 			for _, sent := range []bool{false, true} {
 				d := read(s.text, sent)
 				d.scan()
+				d.hexDumps()
 				work[s.name] += d.work
 				t.Logf("%s (sent %v): %.1f bytes read a byte", s.name, sent, float64(d.work)/float64(len(s.text)))
 				if d.work > 12*len(s.text) {

@@ -1,0 +1,118 @@
+package leak
+
+import (
+	"bytes"
+	"encoding/hex"
+	"strings"
+)
+
+// A key written as hex: a dump ("xxd key >> acces.md", "hexdump -C",
+// "od -A x -t x1z"), plain hex ("xxd -p", one long line) or C bytes
+// ("xxd -i": "0x2d, 0x2d,"). Consecutive hex lines are decoded together;
+// the run is key material when its bytes are: a key file's text, the
+// DER of a private key, or OpenSSH's binary key. sha256 sums, commit
+// hashes and other hex decode to none of these.
+
+// minHexKey: fewer bytes hold no private key (an ed25519 PKCS#8 is 48).
+const minHexKey = 48
+
+// hexDumps returns the lines (1-based, ascending) of the runs of hex
+// lines whose bytes are key material. A run's bytes are read once, and
+// hold half its characters at most: the work stays linear.
+func (d *doc) hexDumps() []int {
+	var (
+		out   []int
+		buf   []byte
+		start = -1
+	)
+	flush := func(end int) {
+		if start >= 0 && len(buf) >= minHexKey && keyBytes(buf) {
+			for i := start; i < end; i++ {
+				out = append(out, i+1)
+			}
+		}
+		buf, start = buf[:0], -1
+	}
+	for p := (pos{}); p.off < len(d.text); {
+		q := d.next(p)
+		var ok bool
+		if raw := d.text[p.off:q.off]; hexish(raw) {
+			buf, ok = hexLine(shown(raw, d.sent), buf)
+		}
+		switch {
+		case !ok:
+			flush(p.i)
+		case start < 0:
+			start = p.i
+		}
+		p = q
+	}
+	flush(len(d.kinds))
+	return out
+}
+
+// keyBytes reports whether b, decoded from hex, is key material.
+func keyBytes(b []byte) bool {
+	return bytes.Contains(b, []byte("openssh-key-v1\x00")) || derPrivate(b[:min(len(b), derChars/4*3)]) ||
+		len(File(b)) > 0
+}
+
+// hexish is a quick look at a raw line: half its visible bytes at least
+// are hex digits, as in every line a dump writes.
+func hexish(s string) bool {
+	digits, other := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case isHexDigit(c):
+			digits++
+		case c > ' ' && c < 0x80: // a format character is not seen
+			other++
+		}
+	}
+	return digits >= 2 && digits >= other
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHexDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// hexLine appends to buf the bytes of s, a line shown (decoration
+// stripped), if it is a line of hex: a dump's line (an offset, the hex,
+// maybe the characters) or hex alone. ok is false for any other line.
+func hexLine(s string, buf []byte) ([]byte, bool) {
+	var area string
+	if i := strings.IndexByte(s, ':'); i >= 4 && allHex(s[:i]) {
+		// xxd: "00000010: 2d2d 2d2d …  -----BEGIN": the characters after two spaces.
+		area, _, _ = strings.Cut(strings.TrimLeft(s[i+1:], " "), "  ")
+	} else {
+		// hexdump -C and od: the characters between '|' or '>'.
+		area, _, _ = strings.Cut(s, "|")
+		area, _, _ = strings.Cut(area, ">")
+	}
+	fields := strings.Fields(strings.ReplaceAll(area, ",", " "))
+	if len(fields) > 1 && len(fields[0]) >= 6 && allHex(fields[0]) && len(fields[1]) <= 4 {
+		fields = fields[1:] // an offset: "00000010  2d 2d …"
+	}
+	if len(fields) == 0 {
+		return buf, false
+	}
+	for _, f := range fields {
+		if g, ok := strings.CutPrefix(strings.ToLower(f), "0x"); ok {
+			f = g
+		}
+		if len(f)%2 != 0 || !allHex(f) {
+			return buf, false
+		}
+		buf, _ = hex.AppendDecode(buf, []byte(f))
+	}
+	return buf, true
+}

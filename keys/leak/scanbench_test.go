@@ -1,0 +1,38 @@
+package leak
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// fileOf is n bytes of what a submission holds besides a key: pages,
+// prose, fingerprints and sha256 sums, as a learner's notes or a README.
+func fileOf(n int) string {
+	const readme = "Fichiers rendus pour la séance.\n" +
+		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  notes.txt\n" +
+		"- 256 SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU kim@portable (ED25519)\n\n"
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString(onePage)
+		b.WriteString(readme)
+	}
+	return b.String()[:n]
+}
+
+// BenchmarkFile: one honest file of 16 KiB and of 1 MiB, as every file
+// of a submission is scanned.
+//
+//	go test ./keys/leak -run '^$' -bench File -benchmem
+func BenchmarkFile(b *testing.B) {
+	for _, n := range []int{16 << 10, 1 << 20} {
+		text := fileOf(n)
+		b.Run(fmt.Sprintf("utf8/%dKiB", n>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				Lines(text)
+			}
+		})
+	}
+}
