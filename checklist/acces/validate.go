@@ -90,11 +90,12 @@ func Validate(data []byte, rules Rules) *Result {
 		why = "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8"
 	}
 	if bad >= 0 {
-		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
-		// Not text, but a key pasted in it (a Notepad "ANSI" file) is sent all the same.
-		if leaked := leak.Lines(strings.ReplaceAll(string(bytes.ToValidUTF8(data, []byte("?"))), "\r\n", "\n")); len(leaked) > 0 {
+		// Not text, but a key in it (Latin-1, PowerShell's UTF-16, UTF-16
+		// appended to UTF-8) is sent all the same: said first.
+		if leaked := leak.File(data); len(leaked) > 0 {
 			r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
 		}
+		r.add("not-text", checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
 		// A signature that no longer holds says the file was damaged.
 		checkSignature(r, sf, rules, false)
 		return r

@@ -41,6 +41,8 @@ type item struct {
 	slot    int32 // its record's slot in the run: the order the walk met it
 	// learnerFolder: in a folder that identifies a learner (learnerKey).
 	learnerFolder bool
+	scan          bool // no submission: read for key material only (scan.go)
+	seq           int  // for a scan, the walk's order
 }
 
 // where names the learner of a file the walk meets (learnerOf): outer
@@ -64,6 +66,7 @@ type walker struct {
 	seen    map[fileID]bool
 	in      *receipt   // the outermost Moodle learner's folder being walked: all below is hers
 	missing []*receipt // the Moodle learners met with no acces.md, so far
+	scans   int        // files handed to scanned so far
 }
 
 // send emits it, and notes that its learner handed in something read.
@@ -210,6 +213,9 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		switch {
 		case !IsSubmissionName(name) && !IsArchiveName(name):
 			w.received(&rs, moodle, learner, p, name)
+			if t.IsRegular() {
+				w.scanIn(f, raw, it)
+			}
 		case t&fs.ModeSymlink != 0:
 			it.err = errSymlink // never followed, and said
 			w.send(it, &rs)
@@ -321,7 +327,7 @@ func (a *zipRead) read(files []*zip.File) {
 			pubFiles[dir][base] = zf // two entries of one name: the first
 		}
 	}
-	var found []int // the submissions' indexes in files
+	var found, scans []int // the submissions' indexes in files; the other files'
 	for i, zf := range files {
 		zf.Name = entryName(zf.Name, zf.Flags)
 		dir, base := splitEntry(strings.TrimRight(zf.Name, `/\`))
@@ -331,6 +337,9 @@ func (a *zipRead) read(files []*zip.File) {
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
+		if !isDir && !IsSubmissionName(base) && !IsArchiveName(base) && strings.IndexByte(zf.Name, 0) < 0 {
+			scans = append(scans, i)
+		}
 		if strings.HasSuffix(base, ".pub") {
 			addPub(dir, base, zf)
 			continue
@@ -385,6 +394,7 @@ func (a *zipRead) read(files []*zip.File) {
 		}
 		w.send(it, &rs)
 	}
+	a.scanEntries(files, scans, pubRead)
 	w.missing = append(w.missing, rs.unfound()...)
 	a.base += len(files)
 }
