@@ -19,7 +19,6 @@ func (f Form) File() string {
 	return strings.Join(m.Render(f, mrand.New(mrand.NewPCG(1, 2))), "\n") + "\n"
 }
 
-
 // Encoding is a way a text's characters become a file's bytes.
 type Encoding struct {
 	Name   string
