@@ -28,7 +28,7 @@ func File(data []byte) []int {
 }
 
 // latin is data as UTF-8 where it is valid, each other byte its Latin-1
-// character, NUL bytes dropped, a leading byte order mark dropped.
+// character, NUL bytes and byte order marks (UTF-8, UTF-16) dropped.
 func latin(data []byte) string {
 	data = trimPrefix(data, "\xef\xbb\xbf")
 	if utf8.Valid(data) && !slices.Contains(data, 0) {
@@ -39,6 +39,8 @@ func latin(data []byte) string {
 	for len(data) > 0 {
 		r, n := utf8.DecodeRune(data)
 		switch {
+		case len(data) > 1 && (data[0] == 0xff && data[1] == 0xfe || data[0] == 0xfe && data[1] == 0xff):
+			n = 2 // a UTF-16 byte order mark, no "ÿþ" of Latin-1 text
 		case r == utf8.RuneError && n <= 1:
 			b.WriteRune(rune(data[0]))
 		case r != 0:
@@ -62,22 +64,40 @@ func trimPrefix(b []byte, p string) []byte {
 const minUTF16 = 8
 
 // utf16Readings are the UTF-16 readings of data that hold UTF-16 text:
-// little and big endian, from each of the first two bytes.
+// little and big endian, from each of the first two bytes. The ASCII of
+// UTF-16 text at one parity reads the same in either order (so do Latin-1
+// letters); only a byte order mark tells them apart: with one (as
+// PowerShell writes), the other order is not read.
 func utf16Readings(data []byte) []string {
-	var n [2]int // ASCII characters little endian from byte 0, from byte 1
+	// ASCII little endian from byte p; byte order marks of either order there.
+	var n, le, be [2]int
 	for i := 0; i+1 < len(data); i++ {
-		if data[i+1] == 0 && data[i] != 0 && data[i] < 0x80 {
+		switch a, b := data[i], data[i+1]; {
+		case b == 0 && a != 0 && a < 0x80:
 			n[i%2]++
+		case a == 0xff && b == 0xfe:
+			le[i%2]++
+		case a == 0xfe && b == 0xff:
+			be[1-i%2]++ // big endian from i: ASCII little endian from i+1
 		}
 	}
 	var out []string
-	if n[0] >= minUTF16 {
-		// Little endian from byte 0; the same bytes big endian from a NUL
-		// put before them, as reading from byte 1 would drop a character.
-		out = append(out, decodeUTF16(data, false), decodeUTF16(append([]byte{0}, data...), true))
-	}
-	if n[1] >= minUTF16 {
-		out = append(out, decodeUTF16(data[1:], false), decodeUTF16(data, true))
+	for p := range 2 {
+		if n[p] < minUTF16 {
+			continue
+		}
+		if le[p] >= be[p] {
+			out = append(out, decodeUTF16(data[p:], false))
+		}
+		if be[p] >= le[p] {
+			// Big endian from p-1; from a NUL put before the bytes for p
+			// = 0, as reading from byte 1 would drop a character.
+			from := data
+			if p == 0 {
+				from = append([]byte{0}, data...)
+			}
+			out = append(out, decodeUTF16(from, true))
+		}
 	}
 	return out
 }

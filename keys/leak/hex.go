@@ -57,19 +57,34 @@ func keyBytes(b []byte) bool {
 		len(File(b)) > 0
 }
 
-// hexish is a quick look at a raw line: half its visible bytes at least
-// are hex digits, as in every line a dump writes.
+// hexish is a quick look at a raw line, without allocating: its words
+// of hex (an offset "00000010:", "2d2d", "0x2d,") weigh as much as its
+// other words at least, as in every line a dump writes, and in little
+// prose ("Date de la demande").
 func hexish(s string) bool {
-	digits, other := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case isHexDigit(c):
-			digits++
-		case c > ' ' && c < 0x80: // a format character is not seen
-			other++
+	hex, other := 0, 0
+	for s != "" {
+		i := strings.IndexFunc(s, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' })
+		if i < 0 {
+			break
 		}
+		s = s[i:]
+		j := strings.IndexAny(s, " \t\r\n")
+		if j < 0 {
+			j = len(s)
+		}
+		w := strings.TrimRight(s[:j], ",:")
+		if len(w) > 2 && (w[:2] == "0x" || w[:2] == "0X") {
+			w = w[2:]
+		}
+		if allHex(w) {
+			hex += len(w)
+		} else {
+			other += j
+		}
+		s = s[j:]
 	}
-	return digits >= 2 && digits >= other
+	return hex >= 2 && hex >= other
 }
 
 func isHexDigit(c byte) bool {
