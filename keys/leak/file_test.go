@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/keytest"
@@ -241,3 +242,36 @@ func FuzzFileEncodings(f *testing.F) {
 }
 
 func anyRune(rune) bool { return true }
+
+// TestHexDumpBesideHexishProse: a line of prose that looks like hex
+// ("Voir 2d2d2d2d2d2d") right above a dump splits nothing from it: the
+// dump is reported, the prose is not.
+func TestHexDumpBesideHexishProse(t *testing.T) {
+	f := keytest.Forms(t)[0]
+	dump := keytest.PlainHex([]byte(f.File()), 60)
+	text := "# Accès\nVoir 2d2d2d2d2d2d\n" + dump + "Voir 2d2d2d2d2d2d\n"
+	got := Lines(text)
+	n := strings.Count(dump, "\n")
+	if len(got) != n || got[0] != 3 || got[n-1] != n+2 {
+		t.Fatalf("got %v, want lines 3 to %d\n%s", got, n+2, text)
+	}
+}
+
+// TestFormatLeads: every format character (Unicode Cf) starts, in
+// UTF-8, with a byte formatLead knows, so dropFormat drops them all.
+func TestFormatLeads(t *testing.T) {
+	for _, r16 := range unicode.Cf.R16 {
+		for r := rune(r16.Lo); r <= rune(r16.Hi); r += rune(r16.Stride) {
+			if s := string(r); !formatLead(s[0]) || dropFormat("a"+s+"b") != "ab" {
+				t.Errorf("U+%04X not dropped", r)
+			}
+		}
+	}
+	for _, r32 := range unicode.Cf.R32 {
+		for r := rune(r32.Lo); r <= rune(r32.Hi); r += rune(r32.Stride) {
+			if s := string(r); !formatLead(s[0]) || dropFormat("a"+s+"b") != "ab" {
+				t.Errorf("U+%04X not dropped", r)
+			}
+		}
+	}
+}

@@ -17,37 +17,57 @@ import (
 const minHexKey = 48
 
 // hexDumps returns the lines (1-based, ascending) of the runs of hex
-// lines whose bytes are key material. A run's bytes are read once, and
-// hold half its characters at most: the work stays linear.
+// lines whose bytes are key material. Runs are found on the raw lines
+// (hexish), and only one of enough hex digits for a key is read as shown
+// and decoded. A run's bytes are read once, and hold half its characters
+// at most: the work stays linear.
 func (d *doc) hexDumps() []int {
 	var (
-		out   []int
-		buf   []byte
-		start = -1
+		out    []int
+		buf    []byte
+		start  = -1
+		from   pos // the run's first line
+		digits int
 	)
-	flush := func(end int) {
-		if start >= 0 && len(buf) >= minHexKey && keyBytes(buf) {
-			for i := start; i < end; i++ {
+	// check marks lines a to b-1 if buf, their bytes, is key material.
+	check := func(a, b int) {
+		if len(buf) >= minHexKey && keyBytes(buf) {
+			for i := a; i < b; i++ {
 				out = append(out, i+1)
 			}
 		}
-		buf, start = buf[:0], -1
+		buf = buf[:0]
 	}
-	for p := (pos{}); p.off < len(d.text); {
-		q := d.next(p)
-		var ok bool
-		if raw := d.text[p.off:q.off]; hexish(raw) {
-			buf, ok = hexLine(shown(raw, d.sent), buf)
+	flush := func(end pos) {
+		if start >= 0 && digits >= 2*minHexKey {
+			// A line no hex once shown ("Voir 2d2d2d" in prose) splits the run.
+			sub := start
+			for p := from; p.i < end.i; p = d.next(p) {
+				var ok bool
+				if buf, ok = hexLine(shown(d.text[p.off:d.next(p).off], d.sent), buf); !ok {
+					check(sub, p.i)
+					sub = p.i + 1
+				}
+			}
+			check(sub, end.i)
 		}
+		start, digits = -1, 0
+	}
+	p := pos{}
+	for p.off < len(d.text) {
+		q := d.next(p)
+		n := hexish(d.text[p.off:q.off])
 		switch {
-		case !ok:
-			flush(p.i)
+		case n == 0:
+			flush(p)
 		case start < 0:
-			start = p.i
+			start, from, digits = p.i, p, n
+		default:
+			digits += n
 		}
 		p = q
 	}
-	flush(len(d.kinds))
+	flush(p)
 	return out
 }
 
@@ -57,11 +77,11 @@ func keyBytes(b []byte) bool {
 		len(File(b)) > 0
 }
 
-// hexish is a quick look at a raw line, without allocating: its words
-// of hex (an offset "00000010:", "2d2d", "0x2d,") weigh as much as its
-// other words at least, as in every line a dump writes, and in little
-// prose ("Date de la demande").
-func hexish(s string) bool {
+// hexish is a quick look at a raw line, without allocating: the hex
+// digits of its words of hex (an offset "00000010:", "2d2d", "0x2d,")
+// when they weigh as much as its other words at least, as in every line
+// a dump writes and in little prose ("Date de la demande"); else 0.
+func hexish(s string) int {
 	hex, other := 0, 0
 	for s != "" {
 		i := strings.IndexFunc(s, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' })
@@ -84,7 +104,10 @@ func hexish(s string) bool {
 		}
 		s = s[j:]
 	}
-	return hex >= 2 && hex >= other
+	if hex >= 2 && hex >= other {
+		return hex
+	}
+	return 0
 }
 
 func isHexDigit(c byte) bool {
@@ -120,12 +143,13 @@ func hexLine(s string, buf []byte) ([]byte, bool) {
 	if len(fields) == 0 {
 		return buf, false
 	}
+	n := len(buf)
 	for _, f := range fields {
 		if g, ok := strings.CutPrefix(strings.ToLower(f), "0x"); ok {
 			f = g
 		}
 		if len(f)%2 != 0 || !allHex(f) {
-			return buf, false
+			return buf[:n], false
 		}
 		buf, _ = hex.AppendDecode(buf, []byte(f))
 	}
