@@ -4,6 +4,7 @@ package acces
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -171,7 +172,19 @@ func Validate(data []byte, rules Rules) *Result {
 			r.counts[p.Code] = maxPerCode
 		}
 	}
+	// A key is an incident: said first, the .pub's among them (issue 30).
+	slices.SortStableFunc(r.Problems, func(a, b checklist.Problem) int {
+		return cmp.Compare(leakLast(a), leakLast(b))
+	})
 	return r
+}
+
+// leakLast orders problems: a private-key-leak (0) before the others (1).
+func leakLast(p checklist.Problem) int {
+	if p.Code == "private-key-leak" {
+		return 0
+	}
+	return 1
 }
 
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")

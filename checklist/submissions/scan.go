@@ -138,7 +138,7 @@ func (r *Run) attachLeaks(ids []fileID) {
 		}
 		if at := rows[key]; key != "" && len(at) > 0 {
 			for _, i := range at {
-				r.at(i).leadWith(l.rec.problems[0], acces.BaseName(l.rec.path))
+				r.at(i).leadWith(l.rec.problems[0], l.rec.path)
 			}
 			continue
 		}
@@ -151,12 +151,15 @@ func (r *Run) attachLeaks(ids []fileID) {
 	}
 }
 
-// leadWith puts p, a key in the file name, first in rec's problems,
-// unless one already names that file (a .pub beside acces.md that is a
-// private key).
-func (rec *record) leadWith(p checklist.Problem, name string) {
+// leadWith puts p, a key in the file at path, first in rec's problems,
+// unless rec is that file's own result, or a problem already names it (a
+// .pub beside acces.md that is a private key).
+func (rec *record) leadWith(p checklist.Problem, path string) {
+	if rec.path == path {
+		return
+	}
 	for _, q := range rec.problems {
-		if q.Code == p.Code && strings.Contains(q.Message, name) {
+		if q.Code == p.Code && strings.Contains(q.Message, acces.BaseName(path)) {
 			return
 		}
 	}
