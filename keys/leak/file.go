@@ -146,10 +146,6 @@ func dropFormat(s string) string {
 
 // formatLead reports a byte that may start a format character in UTF-8
 // (TestFormatLeads checks it against Go's Unicode tables).
-func formatLead(c byte) bool {
-	switch c {
-	case 0xc2, 0xd8, 0xdb, 0xdc, 0xe0, 0xe1, 0xe2, 0xef, 0xf0, 0xf3:
-		return true
-	}
-	return false
-}
+func formatLead(c byte) bool { return formatLeads[c] }
+
+var formatLeads = [256]bool{0xc2: true, 0xd8: true, 0xdb: true, 0xdc: true, 0xe0: true, 0xe1: true, 0xe2: true, 0xef: true, 0xf0: true, 0xf3: true}

@@ -28,8 +28,9 @@ import (
 // read as absent, and runs of hex lines (a dump, "xxd -p") are decoded
 // and read as key material when their bytes are (hex.go).
 func Lines(text string) []int {
+	text = dropFormat(text) // no line break is one: line numbers stay
 	lines := scanned(text, false)
-	if strings.Contains(dropFormat(text), "<!--") {
+	if strings.Contains(text, "<!--") {
 		lines = append(lines, scanned(text, true)...)
 	}
 	slices.Sort(lines)
@@ -210,12 +211,12 @@ func (d *doc) next(p pos) pos {
 // line is line p as shown (see shown).
 func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off], d.sent) }
 
-// shown is a source line stripped of its break ("\n", "\r\n") and decoration,
+// shown is a source line (its format characters dropped by Lines)
+// stripped of its break ("\n", "\r\n") and decoration,
 // read as a renderer shows it: no HTML comment, entities decoded
 // ("-----BEGIN<!---->", "&#65;" hide nothing); when sent, comments keep
 // their text, only their marks go.
 func shown(s string, sent bool) string {
-	s = dropFormat(s)
 	if sent {
 		s = commentMarks.Replace(s)
 	} else if strings.Contains(s, "<!--") {
@@ -232,7 +233,10 @@ func shown(s string, sent bool) string {
 		b.WriteString(s)
 		s = b.String()
 	}
-	return strip(dropFormat(html.UnescapeString(s)))
+	if strings.IndexByte(s, '&') >= 0 { // "&#8203;" is a format character too
+		s = dropFormat(html.UnescapeString(s))
+	}
+	return strip(s)
 }
 
 var commentMarks = strings.NewReplacer("<!--", "", "-->", "")
