@@ -30,9 +30,12 @@ func mixed(e keytest.Encoding) bool { return strings.Contains(e.Name, " puis ") 
 // are the block's.
 func TestFileEveryEncodingAndInvisible(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(30, 1))
-	n := 40
-	if testing.Short() {
-		n = 6
+	n := 8 // each round: every form × every encoding
+	switch {
+	case os.Getenv("PRET_LONG") != "":
+		n = 200
+	case testing.Short():
+		n = 3
 	}
 	for range n {
 		for _, f := range keytest.Forms(t) {
@@ -137,7 +140,7 @@ func TestFileNoKeyNoReport(t *testing.T) {
 	}
 	for _, text := range texts {
 		for _, e := range keytest.Encodings {
-			for _, every := range []int{0, 1, 5} {
+			for _, every := range []int{0, 3} {
 				s := keytest.Sprinkle(text, keytest.Invisible, every, e.Holds, rng)
 				if got := File(e.Encode(s)); got != nil {
 					t.Fatalf("%s, invisible every %d: %v reported\n%s", e.Name, every, got, s)
