@@ -103,18 +103,34 @@ func utf16Readings(data []byte) []string {
 }
 
 // decodeUTF16 reads b as UTF-16 (a last odd byte dropped), unpaired
-// surrogates as U+FFFD, NUL characters dropped.
+// surrogates as U+FFFD, NUL characters dropped, into one string.
 func decodeUTF16(b []byte, big bool) string {
-	units := make([]uint16, len(b)/2)
-	for i := range units {
-		lo, hi := b[2*i], b[2*i+1]
+	unit := func(i int) rune {
 		if big {
-			lo, hi = hi, lo
+			return rune(b[i])<<8 | rune(b[i+1])
 		}
-		units[i] = uint16(hi)<<8 | uint16(lo)
+		return rune(b[i+1])<<8 | rune(b[i])
 	}
-	units = slices.DeleteFunc(units, func(u uint16) bool { return u == 0 })
-	return string(utf16.Decode(units))
+	var out strings.Builder
+	out.Grow(len(b) / 2)
+	for i := 0; i+1 < len(b); i += 2 {
+		r := unit(i)
+		switch {
+		case r == 0:
+			continue
+		case utf16.IsSurrogate(r) && i+3 < len(b):
+			if pair := utf16.DecodeRune(r, unit(i+2)); pair != unicode.ReplacementChar {
+				r = pair
+				i += 2
+			} else {
+				r = unicode.ReplacementChar
+			}
+		case utf16.IsSurrogate(r):
+			r = unicode.ReplacementChar
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
 }
 
 // dropFormat removes the format characters (Unicode Cf: U+200B, U+2060,
