@@ -101,36 +101,7 @@ func Validate(data []byte, rules Rules) *Result {
 		checkSignature(r, sf, rules, false)
 		return r
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	// The signature block is no key material unless a field smuggles some
-	// (Inert); the rules do not read it as words either.
-	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
-	leaked := leak.Lines(text)
-	if sf.Inert() {
-		leaked = slices.DeleteFunc(leaked, inSignature)
-	} else if sf.Sig != nil {
-		for n := sf.From; n <= sf.To; n++ {
-			leaked = append(leaked, n)
-		}
-		slices.Sort(leaked)
-		leaked = slices.Compact(leaked)
-	}
-	if len(leaked) > 0 {
-		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
-	}
-	// The rules read the text without those lines (breaks kept, so line
-	// numbers stay); no message shows a piece of their key text.
-	pieces := leak.PiecesOf(text, leaked)
-	var kept strings.Builder
-	n := 0
-	for line := range strings.Lines(text) {
-		n++
-		if _, leak := slices.BinarySearch(leaked, n); leak || inSignature(n) {
-			line = line[len(strings.TrimSuffix(line, "\n")):]
-		}
-		kept.WriteString(line)
-	}
-	text = kept.String()
+	text, pieces := withoutLeaks(r, strings.ReplaceAll(string(data), "\r\n", "\n"), sf)
 
 	var (
 		date     dateRule
@@ -185,6 +156,39 @@ func leakLast(p checklist.Problem) int {
 		return 0
 	}
 	return 1
+}
+
+// withoutLeaks reports the lines of key material of text, and returns
+// text without them nor the signature block (breaks kept, so line
+// numbers stay), which the rules read, and the pieces of their key text
+// no message may show.
+func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.Pieces) {
+	// The signature block is no key material unless a field smuggles some
+	// (Inert); the rules do not read it as words either.
+	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
+	leaked := leak.Lines(text)
+	if sf.Inert() {
+		leaked = slices.DeleteFunc(leaked, inSignature)
+	} else if sf.Sig != nil {
+		for n := sf.From; n <= sf.To; n++ {
+			leaked = append(leaked, n)
+		}
+		slices.Sort(leaked)
+		leaked = slices.Compact(leaked)
+	}
+	if len(leaked) > 0 {
+		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
+	}
+	var kept strings.Builder
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		if _, leak := slices.BinarySearch(leaked, n); leak || inSignature(n) {
+			line = line[len(strings.TrimSuffix(line, "\n")):]
+		}
+		kept.WriteString(line)
+	}
+	return kept.String(), leak.PiecesOf(text, leaked)
 }
 
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")

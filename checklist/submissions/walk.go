@@ -316,17 +316,8 @@ type zipRead struct {
 func (a *zipRead) read(files []*zip.File) {
 	w := a.w
 	var rs receipts
-	// The .pub files of each archive folder (cleanEntryDir), paired as on disk.
-	pubFiles := map[string]map[string]*zip.File{}
-	addPub := func(dir, base string, zf *zip.File) {
-		dir = cleanEntryDir(dir)
-		if pubFiles[dir] == nil {
-			pubFiles[dir] = map[string]*zip.File{}
-		}
-		if _, ok := pubFiles[dir][base]; !ok {
-			pubFiles[dir][base] = zf // two entries of one name: the first
-		}
-	}
+	pubFiles := pubIndex{}
+	addPub := pubFiles.add
 	var found, scans []int // the submissions' indexes in files; the other files'
 	for i, zf := range files {
 		zf.Name = entryName(zf.Name, zf.Flags)
@@ -397,6 +388,20 @@ func (a *zipRead) read(files []*zip.File) {
 	a.scanEntries(files, scans, pubRead)
 	w.missing = append(w.missing, rs.unfound()...)
 	a.base += len(files)
+}
+
+// pubIndex holds the .pub files of each archive folder (cleanEntryDir),
+// paired as on disk.
+type pubIndex map[string]map[string]*zip.File
+
+func (x pubIndex) add(dir, base string, zf *zip.File) {
+	dir = cleanEntryDir(dir)
+	if x[dir] == nil {
+		x[dir] = map[string]*zip.File{}
+	}
+	if _, ok := x[dir][base]; !ok {
+		x[dir][base] = zf // two entries of one name: the first
+	}
 }
 
 // placeOf is where a Moodle learner's entry was handed in: her outermost
