@@ -55,6 +55,8 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 	binary := make([]byte, 8192)
 	rand.Read(binary)
 	html := "<p>Voici ma clé :<br>\n" + strings.ReplaceAll(strings.TrimSpace(key), "\n", "<br>\n") + "</p>\n"
+	// As Moodle's editor saves it: one line, the key's lines as <br>.
+	oneLine := "<p dir=\"ltr\">Voici ma clé&nbsp;:</p><p>" + strings.ReplaceAll(strings.TrimSpace(key), "\n", "<br>") + "</p>"
 	files := map[string]entry{
 		"etu1/acces.md":             {body: page(newKey(1).fp, false)},
 		"etu1/id_ed25519_romeo":     {body: key},
@@ -70,6 +72,7 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 		"etu6/id_ed25519_romeo.pub": {body: key}, // the wrong file sent: said once
 		"Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo":    {body: key},
 		"Martin Bob_234567_assignsubmission_onlinetext_/onlinetext.html": {body: html},
+		"Leroy Dan_456789_assignsubmission_onlinetext_/onlinetext.html":  {body: oneLine},
 		"Durand Chloé_345678_assignsubmission_file_/acces.md":            {body: page(newKey(6).fp, false)},
 		"Durand Chloé_345678_assignsubmission_file_/notes.txt":           {body: "Ma clé :\n" + keytest.XXD([]byte(key))},
 	}
@@ -82,6 +85,7 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 		"etu6/acces.md":         {"private-key-leak bad-date missing-pubkey-path missing-fingerprint missing-sentence", "id_ed25519_romeo.pub"},
 		"Dupont Alice_123456_assignsubmission_file_/":         {"private-key-leak no-acces-md", "Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo"},
 		"Martin Bob_234567_assignsubmission_onlinetext_/":     {"private-key-leak no-acces-md", "onlinetext.html"},
+		"Leroy Dan_456789_assignsubmission_onlinetext_/":      {"private-key-leak no-acces-md", "onlinetext.html"},
 		"Durand Chloé_345678_assignsubmission_file_/acces.md": {"private-key-leak", "notes.txt"},
 	}
 	for how, arg := range bothWays(t, files) {
