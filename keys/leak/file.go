@@ -1,6 +1,7 @@
 package leak
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode"
@@ -21,7 +22,9 @@ import (
 func File(data []byte) []int {
 	lines := Lines(latin(data))
 	for _, v := range utf16Readings(data) {
-		lines = append(lines, Lines(v)...)
+		for _, l := range Lines(v.text) {
+			lines = append(lines, l+v.shift)
+		}
 	}
 	slices.Sort(lines)
 	return slices.Compact(lines)
@@ -68,7 +71,7 @@ const minUTF16 = 8
 // UTF-16 text at one parity reads the same in either order (so do Latin-1
 // letters); only a byte order mark tells them apart: with one (as
 // PowerShell writes), the other order is not read.
-func utf16Readings(data []byte) []string {
+func utf16Readings(data []byte) []reading {
 	// ASCII little endian from byte p; byte order marks of either order there.
 	var n, le, be [2]int
 	for i := 0; i+1 < len(data); i++ {
@@ -81,30 +84,40 @@ func utf16Readings(data []byte) []string {
 			be[1-i%2]++ // big endian from i: ASCII little endian from i+1
 		}
 	}
-	var out []string
+	var out []reading
 	for p := range 2 {
 		if n[p] < minUTF16 {
 			continue
 		}
 		if le[p] >= be[p] {
-			out = append(out, decodeUTF16(data[p:], false))
+			out = append(out, decodeUTF16(data, data[p:], p, false))
 		}
 		if be[p] >= le[p] {
 			// Big endian from p-1; from a NUL put before the bytes for p
 			// = 0, as reading from byte 1 would drop a character.
-			from := data
 			if p == 0 {
-				from = append([]byte{0}, data...)
+				out = append(out, decodeUTF16(data, append([]byte{0}, data...), -1, true))
+			} else {
+				out = append(out, decodeUTF16(data, data, 0, true))
 			}
-			out = append(out, decodeUTF16(from, true))
 		}
 	}
 	return out
 }
 
-// decodeUTF16 reads b as UTF-16 (a last odd byte dropped), unpaired
-// surrogates as U+FFFD, NUL characters dropped, into one string.
-func decodeUTF16(b []byte, big bool) string {
+// reading is data read as UTF-16, and what to add to its line numbers
+// to number its lines as the file's: the UTF-8 lines before the UTF-16
+// text (">>" onto a UTF-8 page), read as one line glued to its first.
+type reading struct {
+	text  string
+	shift int
+}
+
+// decodeUTF16 reads b, from byte base of the file data, as UTF-16 (a
+// last odd byte dropped), unpaired surrogates as U+FFFD, NUL characters
+// dropped. Its text starts at its first ASCII character: before, bytes
+// read out of step (no unit of UTF-8 text has a NUL high byte).
+func decodeUTF16(data, b []byte, base int, big bool) reading {
 	unit := func(i int) rune {
 		if big {
 			return rune(b[i])<<8 | rune(b[i+1])
@@ -113,8 +126,12 @@ func decodeUTF16(b []byte, big bool) string {
 	}
 	var out strings.Builder
 	out.Grow(len(b) / 2)
+	start := -1
 	for i := 0; i+1 < len(b); i += 2 {
 		r := unit(i)
+		if start < 0 && r != 0 && r < 0x80 && base+i >= 0 { // not the NUL put before
+			start = max(base+i, 0)
+		}
 		switch {
 		case r == 0:
 			continue
@@ -130,7 +147,10 @@ func decodeUTF16(b []byte, big bool) string {
 		}
 		out.WriteRune(r)
 	}
-	return out.String()
+	if start < 0 {
+		start = len(data)
+	}
+	return reading{out.String(), bytes.Count(data[:start], []byte("\n"))}
 }
 
 // dropFormat removes the format characters (Unicode Cf: U+200B, U+2060,
