@@ -100,8 +100,9 @@ func (rec *record) place() string {
 
 // attachLeaks puts each key found in a file that is no submission first
 // on its learner's row: a Moodle learner's one row; outside Moodle, the
-// rows of her folder. A key no row claims (a folder holding only the
-// key, the argument's own folder) is a row of its own. ids are the
+// rows of the same folder of her folder, else those of her folder's
+// other folders. A key no row claims (a folder holding only the key, the
+// argument's own folder) is a row of its own. ids are the
 // submissions' files (Read), none of which is reported twice.
 func (r *Run) attachLeaks(ids []fileID) {
 	slices.SortFunc(r.leaks, func(a, b leakFound) int {
@@ -114,14 +115,10 @@ func (r *Run) attachLeaks(ids []fileID) {
 	for _, id := range ids {
 		seen[id] = true
 	}
-	rows := map[string][]int{} // "m:" Moodle name, or "d:" place and learner: positions
+	rows := map[string][]int{} // by rowKeys: positions
 	for i := range r.Len() {
-		rec := r.at(i)
-		switch {
-		case rec.moodle:
-			rows["m:"+rec.who] = append(rows["m:"+rec.who], i)
-		case rec.learnerFolder:
-			rows["d:"+rec.place()+"\x00"+rec.who] = append(rows["d:"+rec.place()+"\x00"+rec.who], i)
+		for _, k := range r.at(i).rowKeys() {
+			rows[k] = append(rows[k], i)
 		}
 	}
 	added := false
@@ -130,13 +127,7 @@ func (r *Run) attachLeaks(ids []fileID) {
 			continue // read twice (two spellings of one tree), or a submission too
 		}
 		seen[l.id] = true
-		key := "d:" + l.rec.place() + "\x00" + l.rec.who
-		if l.rec.moodle {
-			key = "m:" + l.rec.who
-		} else if !l.rec.learnerFolder {
-			key = ""
-		}
-		if at := rows[key]; key != "" && len(at) > 0 {
+		if at := l.rec.rowsOf(rows); len(at) > 0 {
 			for _, i := range at {
 				r.at(i).leadWith(l.rec.problems[0], l.rec.path)
 			}
@@ -149,6 +140,35 @@ func (r *Run) attachLeaks(ids []fileID) {
 	if added {
 		slices.SortStableFunc(r.order, func(a, b int32) int { return strings.Compare(r.slot(a).path, r.slot(b).path) })
 	}
+}
+
+// rowKeys name the learner of a record, most precise first: her Moodle
+// name; outside Moodle, her folder's name with the folder the file is in
+// ("d:"), then with the learner's folder above it ("r:").
+func (rec *record) rowKeys() []string {
+	switch {
+	case rec.moodle:
+		return []string{"m:" + rec.who}
+	case !rec.learnerFolder:
+		return nil
+	}
+	keys := []string{"d:" + rec.place() + "\x00" + rec.who}
+	for _, sep := range []string{"/", `\`} {
+		if i := strings.Index(rec.path, sep+rec.who+sep); i >= 0 {
+			return append(keys, "r:"+rec.path[:i+len(rec.who)+2]+"\x00"+rec.who)
+		}
+	}
+	return keys
+}
+
+// rowsOf are the rows of rec's learner by her most precise key that has any.
+func (rec *record) rowsOf(rows map[string][]int) []int {
+	for _, k := range rec.rowKeys() {
+		if at := rows[k]; len(at) > 0 {
+			return at
+		}
+	}
+	return nil
 }
 
 // leadWith puts p, a key in the file at path, first in rec's problems,

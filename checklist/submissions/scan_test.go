@@ -68,6 +68,8 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 		"etu4/id_ed25519_romeo.pub": {body: string(k4.pub)},
 		"etu5/acces.md":             {body: page(k5.fp, false)},
 		"etu5/photo.bin":            {body: string(binary)},
+		"etu7/docs/acces.md":        {body: page(newKey(7).fp, false)},
+		"etu7/.ssh/id_ed25519":      {body: key}, // another folder of hers
 		"etu6/acces.md":             {body: "Date : hier\n"},
 		"etu6/id_ed25519_romeo.pub": {body: key}, // the wrong file sent: said once
 		"Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo":    {body: key},
@@ -82,6 +84,7 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 		"etu3/acces.md":         {"private-key-leak", "etu3/cle.txt"},
 		"etu4/acces.md":         {"", ""},
 		"etu5/acces.md":         {"", ""},
+		"etu7/docs/acces.md":    {"private-key-leak", "etu7/.ssh/id_ed25519"},
 		"etu6/acces.md":         {"private-key-leak bad-date missing-pubkey-path missing-fingerprint missing-sentence", "id_ed25519_romeo.pub"},
 		"Dupont Alice_123456_assignsubmission_file_/":         {"private-key-leak no-acces-md", "Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo"},
 		"Martin Bob_234567_assignsubmission_onlinetext_/":     {"private-key-leak no-acces-md", "onlinetext.html"},
