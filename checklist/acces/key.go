@@ -182,7 +182,7 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	}
 	entries, err := keys.ParsePublic(rules.Beside.Data)
 	switch {
-	case leak.Has(string(rules.Beside.Data)):
+	case len(leak.File(rules.Beside.Data)) > 0: // in any encoding
 		// Handed in with acces.md, a private key is compromised as one pasted in it.
 		r.add(checklist.CodePrivateKeyLeak, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", rules.Beside.Name)
 		return

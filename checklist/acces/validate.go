@@ -4,6 +4,7 @@ package acces
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -90,45 +91,17 @@ func Validate(data []byte, rules Rules) *Result {
 		why = "le fichier n'est pas en UTF-8 : enregistrez acces.md en UTF-8"
 	}
 	if bad >= 0 {
-		r.add(checklist.CodeNotText, checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
-		// Not text, but a key pasted in it (a Notepad "ANSI" file) is sent all the same.
-		if leaked := leak.Lines(strings.ReplaceAll(string(bytes.ToValidUTF8(data, []byte("?"))), "\r\n", "\n")); len(leaked) > 0 {
+		// Not text, but a key in it (Latin-1, PowerShell's UTF-16, UTF-16
+		// appended to UTF-8) is sent all the same: said first.
+		if leaked := leak.File(data); len(leaked) > 0 {
 			r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
 		}
+		r.add(checklist.CodeNotText, checklist.SevError, 1+bytes.Count(data[:bad], []byte("\n")), "%s", why)
 		// A signature that no longer holds says the file was damaged.
 		checkSignature(r, sf, rules, false)
 		return r
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	// The signature block is no key material unless a field smuggles some
-	// (Inert); the rules do not read it as words either.
-	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
-	leaked := leak.Lines(text)
-	if sf.Inert() {
-		leaked = slices.DeleteFunc(leaked, inSignature)
-	} else if sf.Sig != nil {
-		for n := sf.From; n <= sf.To; n++ {
-			leaked = append(leaked, n)
-		}
-		slices.Sort(leaked)
-		leaked = slices.Compact(leaked)
-	}
-	if len(leaked) > 0 {
-		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
-	}
-	// The rules read the text without those lines (breaks kept, so line
-	// numbers stay); no message shows a piece of their key text.
-	pieces := leak.PiecesOf(text, leaked)
-	var kept strings.Builder
-	n := 0
-	for line := range strings.Lines(text) {
-		n++
-		if _, leak := slices.BinarySearch(leaked, n); leak || inSignature(n) {
-			line = line[len(strings.TrimSuffix(line, "\n")):]
-		}
-		kept.WriteString(line)
-	}
-	text = kept.String()
+	text, pieces := withoutLeaks(r, strings.ReplaceAll(string(data), "\r\n", "\n"), sf)
 
 	var (
 		date     dateRule
@@ -170,7 +143,52 @@ func Validate(data []byte, rules Rules) *Result {
 			r.counts[p.Code] = maxPerCode
 		}
 	}
+	// A key is an incident: said first, the .pub's among them (issue 30).
+	slices.SortStableFunc(r.Problems, func(a, b checklist.Problem) int {
+		return cmp.Compare(leakLast(a), leakLast(b))
+	})
 	return r
+}
+
+// leakLast orders problems: a private-key-leak (0) before the others (1).
+func leakLast(p checklist.Problem) int {
+	if p.Code == checklist.CodePrivateKeyLeak {
+		return 0
+	}
+	return 1
+}
+
+// withoutLeaks reports the lines of key material of text, and returns
+// text without them nor the signature block (breaks kept, so line
+// numbers stay), which the rules read, and the pieces of their key text
+// no message may show.
+func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.Pieces) {
+	// The signature block is no key material unless a field smuggles some
+	// (Inert); the rules do not read it as words either.
+	inSignature := func(n int) bool { return sf.From > 0 && n >= sf.From && n <= sf.To }
+	leaked := leak.Lines(text)
+	if sf.Inert() {
+		leaked = slices.DeleteFunc(leaked, inSignature)
+	} else if sf.Sig != nil {
+		for n := sf.From; n <= sf.To; n++ {
+			leaked = append(leaked, n)
+		}
+		slices.Sort(leaked)
+		leaked = slices.Compact(leaked)
+	}
+	if len(leaked) > 0 {
+		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
+	}
+	var kept strings.Builder
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		if _, leak := slices.BinarySearch(leaked, n); leak || inSignature(n) {
+			line = line[len(strings.TrimSuffix(line, "\n")):]
+		}
+		kept.WriteString(line)
+	}
+	return kept.String(), leak.PiecesOf(text, leaked)
 }
 
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")

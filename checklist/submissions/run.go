@@ -87,6 +87,7 @@ type Run struct {
 	order  []int32
 	others map[int32][]string // by slot: a Moodle learner's files her result lists
 	dups   []dupGroup
+	leaks  []leakFound // keys in files that are no submission (scan.go)
 }
 
 func (r *Run) slot(k int32) *record { return &r.chunks[k/recChunk][k%recChunk] }
@@ -192,6 +193,10 @@ func Read(args []string, opts Options) *Run {
 	for range workers {
 		wg.Go(func() {
 			for it := range items {
+				if it.scan {
+					run.scanItem(it, &mu)
+					continue
+				}
 				rec := validateItem(it, opts.Rules, &tmpl)
 				mu.Lock()
 				*run.slot(it.slot) = rec
@@ -200,6 +205,10 @@ func Read(args []string, opts Options) *Run {
 		})
 	}
 	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(it item) {
+		if it.scan { // no result of its own, unless it holds a key
+			items <- it
+			return
+		}
 		mu.Lock()
 		it.slot = run.add()
 		if len(args) > 1 {
@@ -260,6 +269,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 		return !dup
 	})
 	r.oneRowPerLearner()
+	r.attachLeaks(ids)
 	r.markDuplicates()
 }
 

@@ -41,6 +41,8 @@ type item struct {
 	slot    int32 // its record's slot in the run: the order the walk met it
 	// learnerFolder: in a folder that identifies a learner (learnerKey).
 	learnerFolder bool
+	scan          bool // no submission: read for key material only (scan.go)
+	seq           int  // for a scan, the walk's order
 }
 
 // where names the learner of a file the walk meets (learnerOf): outer
@@ -64,6 +66,7 @@ type walker struct {
 	seen    map[fileID]bool
 	in      *receipt   // the outermost Moodle learner's folder being walked: all below is hers
 	missing []*receipt // the Moodle learners met with no acces.md, so far
+	scans   int        // files handed to scanned so far
 }
 
 // send emits it, and notes that its learner handed in something read.
@@ -210,6 +213,9 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		switch {
 		case !IsSubmissionName(name) && !IsArchiveName(name):
 			w.received(&rs, moodle, learner, p, name)
+			if t.IsRegular() {
+				w.scanIn(f, raw, it)
+			}
 		case t&fs.ModeSymlink != 0:
 			it.err = errSymlink // never followed, and said
 			w.send(it, &rs)
@@ -310,18 +316,9 @@ type zipRead struct {
 func (a *zipRead) read(files []*zip.File) {
 	w := a.w
 	var rs receipts
-	// The .pub files of each archive folder (cleanEntryDir), paired as on disk.
-	pubFiles := map[string]map[string]*zip.File{}
-	addPub := func(dir, base string, zf *zip.File) {
-		dir = cleanEntryDir(dir)
-		if pubFiles[dir] == nil {
-			pubFiles[dir] = map[string]*zip.File{}
-		}
-		if _, ok := pubFiles[dir][base]; !ok {
-			pubFiles[dir][base] = zf // two entries of one name: the first
-		}
-	}
-	var found []int // the submissions' indexes in files
+	pubFiles := pubIndex{}
+	addPub := pubFiles.add
+	var found, scans []int // the submissions' indexes in files; the other files'
 	for i, zf := range files {
 		zf.Name = entryName(zf.Name, zf.Flags)
 		dir, base := splitEntry(strings.TrimRight(zf.Name, `/\`))
@@ -331,6 +328,9 @@ func (a *zipRead) read(files []*zip.File) {
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
+		if !isDir && !IsSubmissionName(base) && !IsArchiveName(base) && strings.IndexByte(zf.Name, 0) < 0 {
+			scans = append(scans, i)
+		}
 		if strings.HasSuffix(base, ".pub") {
 			addPub(dir, base, zf)
 			continue
@@ -385,8 +385,23 @@ func (a *zipRead) read(files []*zip.File) {
 		}
 		w.send(it, &rs)
 	}
+	a.scanEntries(files, scans, pubRead)
 	w.missing = append(w.missing, rs.unfound()...)
 	a.base += len(files)
+}
+
+// pubIndex holds the .pub files of each archive folder (cleanEntryDir),
+// paired as on disk.
+type pubIndex map[string]map[string]*zip.File
+
+func (x pubIndex) add(dir, base string, zf *zip.File) {
+	dir = cleanEntryDir(dir)
+	if x[dir] == nil {
+		x[dir] = map[string]*zip.File{}
+	}
+	if _, ok := x[dir][base]; !ok {
+		x[dir][base] = zf // two entries of one name: the first
+	}
 }
 
 // placeOf is where a Moodle learner's entry was handed in: her outermost

@@ -41,6 +41,11 @@ func hostileShapes(n int) []struct{ name, text string } {
 		{"begin-no-end", "-----BEGIN OPENSSH PRIVATE KEY-----\n" + rep("QUFBQQ\n")},
 		{"putty-headers", rep("Comment: x\n")},
 		{"prose", rep("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n")},
+		// Hex (issue 30): one run of lines decoded whole, hex of hex, dump lines, invisible characters.
+		{"hex-lines", rep("2d2d2d2d2d424547494e\n")},
+		{"hex-of-hex", rep("3264326432643264\n")},
+		{"xxd-lines", rep("00000000: 2d2d 2d2d 2d42 4547 494e 204f 5045 4e53  -----BEGIN OPENS\n")},
+		{"invisible", rep("b3Bl\u200bbnNz\u00ad\n")},
 	}
 }
 

@@ -23,17 +23,25 @@ import (
 // mark, as sent: a key inside comments ("<!-- b3Bl… -->") is in the file.
 // There a block counts from its first to its last line of key text (mark),
 // not a comment it would take in ("<!-- pret:signature -->").
+//
+// Format characters (U+200B, U+2060, U+00AD, U+FEFF…) inside a line are
+// read as absent, and runs of hex lines (a dump, "xxd -p") are decoded
+// and read as key material when their bytes are (hex.go).
 func Lines(text string) []int {
-	shown := read(text, false)
-	shown.scan()
-	if !strings.Contains(text, "<!--") {
-		return shown.marked
+	text = dropFormat(text) // no line break is one: line numbers stay
+	lines := scanned(text, false)
+	if strings.Contains(text, "<!--") {
+		lines = append(lines, scanned(text, true)...)
 	}
-	sent := read(text, true)
-	sent.scan()
-	lines := append(shown.marked, sent.marked...)
 	slices.Sort(lines)
 	return slices.Compact(lines)
+}
+
+// scanned are the lines of key material of text read as shown or sent.
+func scanned(text string, sent bool) []int {
+	d := read(text, sent)
+	d.scan()
+	return append(d.marked, d.hexDumps()...)
 }
 
 // Has reports whether text holds any private key material.
@@ -81,7 +89,7 @@ func PiecesOf(text string, lines []int) Pieces {
 	for l := range strings.Lines(text) {
 		no++
 		if _, ok := slices.BinarySearch(lines, no); ok {
-			for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }) {
+			for _, w := range strings.FieldsFunc(dropFormat(l), func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }) {
 				if len(w) >= keyWindow {
 					key = append(key, w...)
 				}
@@ -203,7 +211,8 @@ func (d *doc) next(p pos) pos {
 // line is line p as shown (see shown).
 func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off], d.sent) }
 
-// shown is a source line stripped of its break ("\n", "\r\n") and decoration,
+// shown is a source line (its format characters dropped by Lines)
+// stripped of its break ("\n", "\r\n") and decoration,
 // read as a renderer shows it: no HTML comment, entities decoded
 // ("-----BEGIN<!---->", "&#65;" hide nothing); when sent, comments keep
 // their text, only their marks go.
@@ -224,7 +233,10 @@ func shown(s string, sent bool) string {
 		b.WriteString(s)
 		s = b.String()
 	}
-	return strip(html.UnescapeString(s))
+	if strings.IndexByte(s, '&') >= 0 { // "&#8203;" is a format character too
+		s = dropFormat(html.UnescapeString(s))
+	}
+	return strip(s)
 }
 
 var commentMarks = strings.NewReplacer("<!--", "", "-->", "")
@@ -627,10 +639,12 @@ func strip(s string) string {
 // listMarker opens a list item ("- ", "12. ").
 var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`) })
 
-// compact is s upper-cased without spaces, format characters and marks.
+// compact is s upper-cased without spaces, format characters and marks,
+// nor what an encoding writes for a character it lacks ('?', U+FFFD: a
+// no-break space in a marker saved as Latin-1).
 func compact(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '>' || r == '`' || r == '|' {
+		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(">`|?\ufffd", r) {
 			return -1
 		}
 		return unicode.ToUpper(r)

@@ -1,0 +1,191 @@
+package submissions
+
+import (
+	"archive/zip"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/keys/leak"
+)
+
+// Every file of a submission that is no acces.md (a private key sent for
+// the .pub, cle.txt, onlinetext.html, a README) is read for key material
+// only (issue 30): a key in it is a private-key-leak on its learner's
+// row, listed first. It is read through the bounded reader (on disk) or
+// charged to the archive's budget after the submissions (in an archive),
+// at most scanKind.Max bytes; a file that cannot be read is no
+// submission, and nothing is said of it.
+var scanKind = safefile.Kind{Name: "fichier rendu", Max: acces.MaxAccessSize}
+
+// leakFound is a file read for key material that holds some.
+type leakFound struct {
+	rec record // path, who, moodle, learnerFolder, entryLen; its one problem
+	id  fileID
+	seq int // the walk's order
+}
+
+// leakMessage names the file, never quotes it.
+func leakMessage(path string) string {
+	return "clé privée dans le fichier " + path + " : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle"
+}
+
+// scanIn reads the file raw of the open folder dir for key material.
+func (w *walker) scanIn(dir *os.File, raw string, it item) {
+	data, _, err := safefile.ReadIn(dir, raw, it.path, scanKind)
+	if err == nil {
+		w.scanned(it, data)
+	}
+}
+
+// scanEntries reads the archive entries at indexes for key material,
+// after the submissions, so that they never starve one of the budget;
+// a .pub read as a submission's pair was checked there.
+func (a *zipRead) scanEntries(files []*zip.File, indexes []int, paired map[*zip.File]*acces.PubFile) {
+	for _, index := range indexes {
+		zf := files[index]
+		if paired[zf] != nil {
+			continue
+		}
+		data, err := a.entry(zf, scanKind.Max)
+		if err != nil {
+			continue
+		}
+		p := a.path + "!/" + zf.Name
+		name := p[len(p)-len(zf.Name):]
+		dir, _ := splitEntry(name)
+		learner, moodle := a.learner(name)
+		a.w.scanned(item{path: p, entry: name, learner: learner, moodle: moodle, learnerFolder: cleanEntryDir(dir) != "",
+			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}}, data)
+	}
+}
+
+// scanned hands a file read for key material to the workers; it never
+// counts as a submission of its learner (her no-acces-md stays).
+func (w *walker) scanned(it item, data []byte) {
+	it.data, it.scan, it.seq = data, true, w.scans
+	w.scans++
+	w.emit(it)
+}
+
+// scanItem keeps the file, run by a worker, if it holds key material.
+func (r *Run) scanItem(it item, mu *sync.Mutex) {
+	if len(leak.File(it.data)) == 0 {
+		return
+	}
+	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry)),
+		problems: []checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError,
+			Message: leakMessage(it.path)}}}
+	if it.moodle != "" {
+		rec.who, rec.moodle = it.moodle, true
+	}
+	mu.Lock()
+	r.leaks = append(r.leaks, leakFound{rec, it.id, it.seq})
+	mu.Unlock()
+}
+
+// place is where a record's file sits: its folder, or its archive and
+// the entry's folder.
+func (rec *record) place() string {
+	if n := int(rec.entryLen); n > 0 {
+		dir, _ := splitEntry(rec.path[len(rec.path)-n:])
+		return rec.path[:len(rec.path)-n] + cleanEntryDir(dir)
+	}
+	return rec.path[:len(rec.path)-len(acces.BaseName(rec.path))]
+}
+
+// attachLeaks puts each key found in a file that is no submission first
+// on its learner's row: a Moodle learner's one row; outside Moodle, the
+// rows of the same folder of her folder, else those of her folder's
+// other folders. A key no row claims (a folder holding only the key, the
+// argument's own folder) is a row of its own. ids are the
+// submissions' files (Read), none of which is reported twice.
+func (r *Run) attachLeaks(ids []fileID) {
+	slices.SortFunc(r.leaks, func(a, b leakFound) int {
+		if c := strings.Compare(a.rec.path, b.rec.path); c != 0 {
+			return c
+		}
+		return a.seq - b.seq
+	})
+	seen := map[fileID]bool{}
+	for _, id := range ids {
+		seen[id] = true
+	}
+	rows := map[string][]int{} // by rowKeys: positions
+	for i := range r.Len() {
+		for _, k := range r.at(i).rowKeys() {
+			rows[k] = append(rows[k], i)
+		}
+	}
+	added := false
+	for _, l := range r.leaks {
+		if seen[l.id] && l.id != (fileID{}) {
+			continue // read twice (two spellings of one tree), or a submission too
+		}
+		seen[l.id] = true
+		if at := l.rec.rowsOf(rows); len(at) > 0 {
+			for _, i := range at {
+				r.at(i).leadWith(l.rec.problems[0], l.rec.path)
+			}
+			continue
+		}
+		*r.slot(r.add()) = l.rec
+		added = true
+	}
+	r.leaks = nil
+	if added {
+		slices.SortStableFunc(r.order, func(a, b int32) int { return strings.Compare(r.slot(a).path, r.slot(b).path) })
+	}
+}
+
+// rowKeys name the learner of a record, most precise first: her Moodle
+// name; outside Moodle, her folder's name with the folder the file is in
+// ("d:"), then with the learner's folder above it ("r:").
+func (rec *record) rowKeys() []string {
+	switch {
+	case rec.moodle:
+		return []string{"m:" + rec.who}
+	case !rec.learnerFolder:
+		return nil
+	}
+	keys := []string{"d:" + rec.place() + "\x00" + rec.who}
+	for _, sep := range []string{"/", `\`} {
+		if i := strings.Index(rec.path, sep+rec.who+sep); i >= 0 {
+			return append(keys, "r:"+rec.path[:i+len(rec.who)+2]+"\x00"+rec.who)
+		}
+	}
+	return keys
+}
+
+// rowsOf are the rows of rec's learner by her most precise key that has any.
+func (rec *record) rowsOf(rows map[string][]int) []int {
+	for _, k := range rec.rowKeys() {
+		if at := rows[k]; len(at) > 0 {
+			return at
+		}
+	}
+	return nil
+}
+
+// leadWith puts p, a key in the file at path, first in rec's problems,
+// unless rec is that file's own result, or a problem already names it (a
+// .pub beside acces.md that is a private key).
+func (rec *record) leadWith(p checklist.Problem, path string) {
+	if rec.path == path {
+		return
+	}
+	for _, q := range rec.problems {
+		if q.Code == p.Code && strings.Contains(q.Message, acces.BaseName(path)) {
+			return
+		}
+	}
+	rec.problems = append([]checklist.Problem{p}, rec.problems...)
+	if rec.compact&0x80 != 0 { // the eighth template becomes the ninth problem: written out
+		rec.problems[8].Message = expand(rec.problems[8].Message, strings.Split(rec.fps, " "))
+	}
+	rec.valid, rec.compact = false, rec.compact<<1
+}
