@@ -148,11 +148,18 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 				// Every control of every string the page shows is one
 				// marker, named by its code point.
 				want := countMarked(XMLText(r.Name))
-				// The duplicate groups name the learners; a long path or
-				// fingerprint is shown short, its whole in attributes.
-				shownStrings := []string{f[0].Apprenant, f[1].Apprenant}
+				// The duplicate groups name the learners and their paths; a
+				// long path or fingerprint is shown short, and whole once
+				// opened.
+				shownStrings := []string{f[0].Apprenant, f[0].Path, f[1].Apprenant, f[1].Path}
 				for _, x := range f {
 					shownStrings = append(shownStrings, x.Apprenant, shortPath(x.Path), x.Date, x.Statut, shortFingerprint(x.Fingerprint))
+					if shortPath(x.Path) != x.Path {
+						shownStrings = append(shownStrings, x.Path)
+					}
+					if shortFingerprint(x.Fingerprint) != x.Fingerprint {
+						shownStrings = append(shownStrings, x.Fingerprint)
+					}
 					for _, p := range x.Problems {
 						shownStrings = append(shownStrings, p.Message)
 					}
@@ -164,14 +171,14 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 					t.Fatalf("html shows %d markers, want %d", got, want)
 				}
 				// html/template writes "+" as "&#43;" in text.
-				// A control in the whole path, in the title, is "[U+…]".
+				// A control in the whole path, in data-full, is "[U+…]".
 				for _, c := range bidiControls {
 					marker := strings.ReplaceAll(codePoint(c), "+", "&#43;")
 					if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
 						t.Fatalf("html: no marker %s for a control in %q", codePoint(c), f[0].Apprenant)
 					}
 					if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
-						t.Fatalf("html: no marker %s in the title of %q", codePoint(c), f[0].Path)
+						t.Fatalf("html: no marker %s in the attributes of %q", codePoint(c), f[0].Path)
 					}
 				}
 			case "csv":
@@ -340,7 +347,7 @@ func TestEveryFormatCharacterEscapedByWriters(t *testing.T) {
 // file (C0 but tab and line feed, DEL, C1 such as U+0085 or CSI U+009B,
 // the line and paragraph separators) reaches the page only as its
 // visible marker, in the table and
-// in the title; and the page carries no comment, English or otherwise,
+// in the attributes (data-sort, data-full); and the page carries no comment, English or otherwise,
 // in its style, script or markup.
 func TestHTMLShowsEveryControl(t *testing.T) {
 	rs := []rune{0x2028, 0x2029}
@@ -370,7 +377,7 @@ func TestHTMLShowsEveryControl(t *testing.T) {
 		} else if n := strings.Count(page, ">"+marker+"<"); n < 3 {
 			t.Fatalf("U+%04X: %d markers, want one per place (path, apprenant, message)", r, n)
 		} else if !strings.Contains(page, "["+marker+"]") {
-			t.Fatalf("U+%04X: no marker in the title", r)
+			t.Fatalf("U+%04X: no marker in an attribute", r)
 		}
 		for _, c := range []string{"/*", "<!--"} {
 			if strings.Contains(page, c) {
