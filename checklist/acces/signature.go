@@ -60,6 +60,12 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 			return
 		}
 	}
+	// Refused by OpenSSH for what the signature is, whatever it signs: its
+	// own words, never "modifié". The block must go before pret signer.
+	if signing.NamesItsCause(err) {
+		bad(byHand, "%s", err.Error()) // numbers and fixed words only, nothing of the file
+		return
+	}
 	if err != nil {
 		// The generic prefix goes; keys' errors hold no bytes of the file.
 		s, ok := strings.CutPrefix(err.Error(), signing.ErrBadArmor.Error()+" : ")

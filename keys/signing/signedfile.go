@@ -173,11 +173,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	f.To = markerLine + min(1+end, len(lines))
-	if first.NextSibling() != nil {
-		at := end + 1
-		for at < len(lines) && blank(lines[at]) {
-			at++
-		}
+	if at, ok := showsNothingAfter(first, rest, lines, end); !ok {
 		return failAt(markerLine+1+at, ErrTrailing)
 	}
 	armour := lines[open+1 : min(end, len(lines))]
@@ -196,6 +192,82 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	return sig, at, err
 }
 
+// showsNothingAfter reports whether what follows the block shows no text on
+// the page: the rule against text after the block is that nothing unsigned
+// may look signed. HTML comments, whole on their lines, and empty quotes (a
+// lone ">") stay; a marker or armour line never does, as the sed recipe
+// would read it. Else it gives the index in lines of the first line that
+// shows something.
+func showsNothingAfter(block ast.Node, src []byte, lines []string, end int) (int, bool) {
+	covered := map[int]bool{}
+	lineOf := func(off int) int { return strings.Count(string(src[:off]), "\n") }
+	var nothing func(n ast.Node) bool
+	nothing = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Blockquote:
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if !nothing(c) {
+					return false
+				}
+			}
+			return true
+		case *ast.HTMLBlock:
+			segs := n.Lines().Sliced(0, n.Lines().Len())
+			if n.HasClosure() {
+				segs = append(segs, n.ClosureLine)
+			}
+			var b strings.Builder
+			for _, seg := range segs {
+				b.Write(seg.Value(src))
+			}
+			if !onlyComments(b.String()) {
+				return false
+			}
+			for _, seg := range segs {
+				covered[lineOf(seg.Start)] = true
+			}
+			return true
+		}
+		return false
+	}
+	ok := true
+	for n := block.NextSibling(); n != nil; n = n.NextSibling() {
+		ok = nothing(n) && ok
+	}
+	first := -1 // the first line after the block that is not blank
+	for i := end + 1; i < len(lines); i++ {
+		quoteMarks := strings.Trim(lines[i], " \t\r\n>") == "" // ">", "> >": an empty quote
+		if stray([]byte(strings.TrimRight(lines[i], "\r\n"))) || !ok && !blank(lines[i]) && !covered[i] && !quoteMarks {
+			return i, false
+		}
+		if first < 0 && !blank(lines[i]) {
+			first = i
+		}
+	}
+	return max(first, end+1), ok
+}
+
+// onlyComments: HTML that is comments and white space only, each comment
+// closed by "-->" as an HTML parser closes it (so "<!-- a --> b -->"
+// shows " b -->"), or left open to the end (it then hides the rest).
+func onlyComments(h string) bool {
+	for h = strings.TrimSpace(h); h != ""; h = strings.TrimSpace(h) {
+		body, ok := strings.CutPrefix(h, "<!--")
+		if !ok || strings.HasPrefix(body, ">") || strings.HasPrefix(body, "->") {
+			return false
+		}
+		inside, after, closed := strings.Cut(body, "-->")
+		if strings.Contains(inside, "--!>") {
+			return false
+		}
+		if !closed {
+			return true
+		}
+		h = after
+	}
+	return true
+}
+
 const (
 	maxBlockText  = 2*maxSigBlob + 1024 // the longest armour, fences, blank lines
 	maxQuoteMarks = 16                  // more '>' than a fence's info string holds
@@ -210,6 +282,7 @@ func AttachSignature(message []byte, sig *Signature) []byte {
 }
 
 // SignFile replaces data's block by a new one; a file not Replaceable is refused.
+// What followed the block (comments the page does not show) is kept after the new one.
 func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) {
 	f := SplitSigned(data)
 	if !f.Replaceable() {
@@ -220,7 +293,26 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	return AttachSignature(msg, sig), nil
+	return append(AttachSignature(msg, sig), f.tail(data)...), nil
+}
+
+// tail is what follows a well-formed block, when it is more than blank lines.
+func (f *SignedFile) tail(data []byte) []byte {
+	if f.Err != nil || f.To == 0 {
+		return nil
+	}
+	off, no := 0, 0
+	for l := range bytes.Lines(data) {
+		if no == f.To {
+			break
+		}
+		off += len(l)
+		no++
+	}
+	if blank(string(data[off:])) {
+		return nil
+	}
+	return data[off:]
 }
 
 // signedPart is the message before the marker, ending in the newline the marker line needs.

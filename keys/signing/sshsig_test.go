@@ -370,7 +370,8 @@ func TestParseArmorAgreesWithOpenSSH(t *testing.T) {
 
 // FuzzSplitSigned checks the parser against the sed cut of signature.md
 // and its own writer: the signed part is exactly what
-// `sed '/^<!-- pret:signature -->$/,$d'` keeps; any accepted block
+// `sed '/^<!-- pret:signature -->$/,$d'` keeps; nothing after an accepted
+// block shows text; any accepted block
 // re-armours to the same bytes; every reported line is in the file.
 func FuzzSplitSigned(f *testing.F) {
 	signer, _ := testSigner(f)
@@ -378,6 +379,7 @@ func FuzzSplitSigned(f *testing.F) {
 		f.Add(m)
 		if s, err := SignFile(rand.Reader, signer, m); err == nil {
 			f.Add(s)
+			f.Add(append(bytes.Clone(s), "<!-- fin -->\n>\n> <!--\n"...)) // what shows nothing after it
 			// A few tamperings: the baseline run must fit CI's seconds.
 			for _, name := range []string{"xor0x1@5", "del@30", "crlf", "no-marker", "marker-crlf", "no-block", "truncated-after-line-3", "armour-last-char-cut"} {
 				if v, ok := tampered(s)[name]; ok {
@@ -433,10 +435,17 @@ func FuzzSplitSigned(f *testing.F) {
 		if got := armourBase64(t, strings.Join(body, "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
 			t.Fatalf("accepted armour holds %q, not the blob", got)
 		}
+		// After it, only what the page shows no text of: HTML comments
+		// and quote marks; never a marker or armour line.
+		var after strings.Builder
 		for _, l := range lines[k+1:] {
-			if strings.Trim(l, " \t\r") != "" {
-				t.Fatalf("accepted file has text after its block: %q", l)
+			after.WriteString(strings.TrimLeft(l, " \t>") + "\n")
+			if stray([]byte(l)) {
+				t.Fatalf("accepted file has a marker or armour line after its block: %q", l)
 			}
+		}
+		if !onlyComments(after.String()) {
+			t.Fatalf("accepted file has text after its block: %q", after.String())
 		}
 		re := AttachSignature(sf.Message, sf.Sig)
 		again := SplitSigned(re)
