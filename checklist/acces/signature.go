@@ -75,6 +75,12 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		bad(byHand, "bloc de signature illisible (%s)", s)
 		return
 	}
+	checkSigner(r, sf, rules, statedEd25519)
+}
+
+// checkSigner compares the key of a signature that holds with the one the
+// file states, or the .pub beside it.
+func checkSigner(r *Result, sf *signing.SignedFile, rules Rules, statedEd25519 bool) {
 	key := sf.Sig.Key() // a certificate's certified key, as OpenSSH prints it
 	signer := ssh.FingerprintSHA256(key)
 	if statedEd25519 && key.Type() != ssh.KeyAlgoED25519 {

@@ -435,24 +435,29 @@ func FuzzSplitSigned(f *testing.F) {
 		if got := armourBase64(t, strings.Join(body, "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
 			t.Fatalf("accepted armour holds %q, not the blob", got)
 		}
-		// After it, only what the page shows no text of: HTML comments
-		// and quote marks; never a marker or armour line.
-		var after strings.Builder
-		for _, l := range lines[k+1:] {
-			after.WriteString(strings.TrimLeft(l, " \t>") + "\n")
-			if stray([]byte(l)) {
-				t.Fatalf("accepted file has a marker or armour line after its block: %q", l)
-			}
-		}
-		if !onlyComments(after.String()) {
-			t.Fatalf("accepted file has text after its block: %q", after.String())
-		}
+		showsNothing(t, lines[k+1:])
 		re := AttachSignature(sf.Message, sf.Sig)
 		again := SplitSigned(re)
 		if again.Sig == nil || !bytes.Equal(again.Sig.blob, sf.Sig.blob) || !bytes.Equal(again.Message, sf.Message) {
 			t.Fatal("re-armoured file does not parse back to the same signature")
 		}
 	})
+}
+
+// showsNothing fails t unless lines, after an accepted block, show no
+// text: HTML comments and quote marks only, never a marker or armour line.
+func showsNothing(t *testing.T, lines []string) {
+	t.Helper()
+	var after strings.Builder
+	for _, l := range lines {
+		after.WriteString(strings.TrimLeft(l, " \t>") + "\n")
+		if stray([]byte(l)) {
+			t.Fatalf("accepted file has a marker or armour line after its block: %q", l)
+		}
+	}
+	if !onlyComments(after.String()) {
+		t.Fatalf("accepted file has text after its block: %q", after.String())
+	}
 }
 
 // fenceLine is a CommonMark fence line: up to three spaces, three or
