@@ -112,7 +112,7 @@ func (p *AccessPlan) dateOnly() {
 		if !f.Replaceable() {
 			return // text pret cannot place around a block: by hand
 		}
-		from = f.Message
+		from = slices.Concat(f.Message, f.Tail) // a comment after the block is the learner's
 	}
 	lines := bytes.SplitAfter(from, []byte("\n"))
 	i := was.DateLine - 1

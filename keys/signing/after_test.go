@@ -55,6 +55,8 @@ func TestWhatShowsNothingAfterTheBlock(t *testing.T) {
 			t.Errorf("%s: pret %v, recipe %v; want both to accept\n%s", c.name, err, recipe, file)
 		case c.want == nil && f.To != blockEnd:
 			t.Errorf("%s: block at lines %d-%d, want it to end at %d", c.name, f.From, f.To, blockEnd)
+		case c.want == nil && string(f.Tail) != c.after:
+			t.Errorf("%s: tail %q, want %q", c.name, f.Tail, c.after)
 		case c.want != nil && (!errors.Is(err, c.want) || f.Line != blockEnd+c.line):
 			t.Errorf("%s: pret %v at line %d, want %v at line %d", c.name, err, f.Line, c.want, blockEnd+c.line)
 		}

@@ -51,6 +51,9 @@ type SignedFile struct {
 	Line    int        // the line Err is about, else the marker's (1-based)
 	// From and To: the marker's line through the closing fence's, 0 without.
 	From, To int
+	// Tail follows a well-formed block and shows nothing (HTML comments, a
+	// lone ">"): not signed, yet the learner's, so a new block keeps it.
+	Tail []byte
 }
 
 func (f *SignedFile) Verify() error {
@@ -95,6 +98,7 @@ func SplitSigned(data []byte) *SignedFile {
 				f.Line, f.Err = at, err
 			default:
 				f.Line, f.Sig = no, sig
+				f.Tail = tail(data, f.To)
 			}
 			return f
 		}
@@ -293,17 +297,14 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	return append(AttachSignature(msg, sig), f.tail(data)...), nil
+	return append(AttachSignature(msg, sig), f.Tail...), nil
 }
 
-// tail is what follows a well-formed block, when it is more than blank lines.
-func (f *SignedFile) tail(data []byte) []byte {
-	if f.Err != nil || f.To == 0 {
-		return nil
-	}
+// tail is what follows line to, when it is more than blank lines.
+func tail(data []byte, to int) []byte {
 	off, no := 0, 0
 	for l := range bytes.Lines(data) {
-		if no == f.To {
+		if no == to {
 			break
 		}
 		off += len(l)
