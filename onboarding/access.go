@@ -112,7 +112,7 @@ func (p *AccessPlan) dateOnly() {
 		if !f.Replaceable() {
 			return // text pret cannot place around a block: by hand
 		}
-		from = slices.Concat(f.Message, f.Tail) // a comment after the block is the learner's
+		from = f.Message
 	}
 	lines := bytes.SplitAfter(from, []byte("\n"))
 	i := was.DateLine - 1

@@ -95,6 +95,10 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
+	if err := signing.Signable(f.Message); err != nil {
+		return nil, refused("fermez ce bloc (par ```, ~~~, </script>, </style>, </textarea>, </pre>, --> ou une ligne vide) avant la fin du texte, puis signez",
+			"%s : %v", esc(a.File), err)
+	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
 	if res.Fingerprint != mine {
 		return nil, refused("réécrivez-le avec « pret acces » pour cette clé, puis signez",

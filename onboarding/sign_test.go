@@ -261,6 +261,22 @@ func TestSignRefusals(t *testing.T) {
 		})
 	}
 
+	// A <script> left open at the end: the marker and the block would be
+	// read into it. Refused before the passphrase, its line named.
+	t.Run("script left open", func(t *testing.T) {
+		w, a, data := mk(t)
+		open := append(bytes.Clone(data), "\n<script>\n"...)
+		os.WriteFile(w.File, open, 0o644)
+		_, err := a.Prepare()
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, "bloc resté ouvert") || !strings.HasSuffix(e.Msg, fmt.Sprintf("(ligne %d)", bytes.Count(open, []byte("\n")))) || e.Hint == "" {
+			t.Fatalf("got %v", err)
+		}
+		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, open) {
+			t.Fatal("file touched by a refusal")
+		}
+	})
+
 	t.Run("file edited during the passphrase", func(t *testing.T) {
 		w, a, data := mk(t)
 		plan, err := a.Prepare()

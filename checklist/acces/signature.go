@@ -41,7 +41,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		{signing.ErrStray, "retirez-la, puis " + again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)"},
 		{signing.ErrMisplacedMarker, "retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis " + again,
 			"la marque <!-- pret:signature --> est suivie de texte au lieu d'un bloc de signature, et ce texte ne serait pas signé"},
-		{signing.ErrTrailing, "remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis " + again, "du texte suit le bloc de signature : il n'est pas signé"},
+		{signing.ErrTrailing, "remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis " + again, "du texte suit le bloc de signature : il n'est pas signé (seules des lignes vides peuvent le suivre, pas même un commentaire HTML)"},
 		{signing.ErrNoBlock, "retirez cette ligne, ou " + again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature"},
 		{signing.ErrNoFence, "mettez une ligne ``` juste avant la ligne BEGIN SSH SIGNATURE et une juste après la ligne END SSH SIGNATURE, ou " + byHand,
 			"le bloc de signature n'est pas dans un bloc de code : la page l'afficherait comme du texte"},

@@ -128,9 +128,10 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 		{"tildes", []byte(strings.ReplaceAll(string(ok), "```", "~~~")), ""},
 		{"info string and blank line", []byte(strings.Replace(string(ok), signing.SigMarker+"\n```", signing.SigMarker+"\n\n```text", 1)), ""},
 		{"unclosed fence", []byte(strings.TrimSuffix(string(ok), "```\n")), ""},
-		// What the page shows nothing of may follow the block (signature.md).
-		{"comment after the block", []byte(string(ok) + "\n<!-- relu le 20 octobre -->\n"), ""},
-		{"lone > after the block", []byte(string(ok) + ">\n"), ""},
+		// Only blank lines may follow the block (signature.md).
+		{"blank lines after the block", []byte(string(ok) + "\n \n"), ""},
+		{"comment after the block", []byte(string(ok) + "\n<!-- relu le 20 octobre -->\n"), "pas même un commentaire HTML"},
+		{"lone > after the block", []byte(string(ok) + ">\n"), "du texte suit le bloc"},
 		{"text after a comment", []byte(string(ok) + "<!-- fin --> Merci.\n"), "du texte suit le bloc"},
 		{"bytes after the signature", reblock(trailing), "octets restent"},
 		{"no fence", []byte(strings.ReplaceAll(string(ok), "```\n", "")), "bloc de code"},

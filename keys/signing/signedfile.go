@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -29,10 +30,11 @@ var (
 	ErrCRLF            = errors.New("les fins de ligne ont été converties en CRLF (Windows) après la signature")
 	ErrCRLFBlock       = errors.New("les fins de ligne du bloc de signature ont été converties en CRLF (Windows) après la signature")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
-	ErrTrailing        = errors.New("du texte suit le bloc de signature")
+	ErrTrailing        = errors.New("du texte suit le bloc de signature (seules des lignes vides peuvent le suivre, pas même un commentaire HTML)")
 	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
 	ErrNoFence         = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
 	ErrAfterEnd        = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
+	ErrLeftOpen        = errors.New("la partie signée finit dans un bloc resté ouvert (``` ou ~~~, <script>, <style>, <textarea>, <pre>, commentaire HTML…) : la marque et le bloc de signature y seraient pris, affichés comme du texte ou cachés")
 	ErrIndented        = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
 )
 
@@ -51,9 +53,6 @@ type SignedFile struct {
 	Line    int        // the line Err is about, else the marker's (1-based)
 	// From and To: the marker's line through the closing fence's, 0 without.
 	From, To int
-	// Tail follows a well-formed block and shows nothing (HTML comments, a
-	// lone ">"): not signed, yet the learner's, so a new block keeps it.
-	Tail []byte
 }
 
 func (f *SignedFile) Verify() error {
@@ -98,7 +97,6 @@ func SplitSigned(data []byte) *SignedFile {
 				f.Line, f.Err = at, err
 			default:
 				f.Line, f.Sig = no, sig
-				f.Tail = tail(data, f.To)
 			}
 			return f
 		}
@@ -177,7 +175,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	f.To = markerLine + min(1+end, len(lines))
-	if at, ok := showsNothingAfter(first, rest, lines, end); !ok {
+	if at, text := firstTextAfter(lines, end); text {
 		return failAt(markerLine+1+at, ErrTrailing)
 	}
 	armour := lines[open+1 : min(end, len(lines))]
@@ -196,80 +194,18 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	return sig, at, err
 }
 
-// showsNothingAfter reports whether what follows the block shows no text on
-// the page: the rule against text after the block is that nothing unsigned
-// may look signed. HTML comments, whole on their lines, and empty quotes (a
-// lone ">") stay; a marker or armour line never does, as the sed recipe
-// would read it. Else it gives the index in lines of the first line that
-// shows something.
-func showsNothingAfter(block ast.Node, src []byte, lines []string, end int) (int, bool) {
-	covered := map[int]bool{}
-	lineOf := func(off int) int { return strings.Count(string(src[:off]), "\n") }
-	var nothing func(n ast.Node) bool
-	nothing = func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Blockquote:
-			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-				if !nothing(c) {
-					return false
-				}
-			}
-			return true
-		case *ast.HTMLBlock:
-			segs := n.Lines().Sliced(0, n.Lines().Len())
-			if n.HasClosure() {
-				segs = append(segs, n.ClosureLine)
-			}
-			var b strings.Builder
-			for _, seg := range segs {
-				b.Write(seg.Value(src))
-			}
-			if !onlyComments(b.String()) {
-				return false
-			}
-			for _, seg := range segs {
-				covered[lineOf(seg.Start)] = true
-			}
-			return true
-		}
-		return false
-	}
-	ok := true
-	for n := block.NextSibling(); n != nil; n = n.NextSibling() {
-		ok = nothing(n) && ok
-	}
-	first := -1 // the first line after the block that is not blank
+// firstTextAfter gives the index in lines of the first line after the
+// block that is not blank. Only blank lines may follow: text there would
+// look signed and is not, and no line there can be judged invisible
+// without reading what the signed part leaves open (an HTML comment after
+// the block closes a <script> left open above and shows what follows it).
+func firstTextAfter(lines []string, end int) (int, bool) {
 	for i := end + 1; i < len(lines); i++ {
-		quoteMarks := strings.Trim(lines[i], " \t\r\n>") == "" // ">", "> >": an empty quote
-		if stray([]byte(strings.TrimRight(lines[i], "\r\n"))) || !ok && !blank(lines[i]) && !covered[i] && !quoteMarks {
-			return i, false
-		}
-		if first < 0 && !blank(lines[i]) {
-			first = i
+		if !blank(lines[i]) {
+			return i, true
 		}
 	}
-	return max(first, end+1), ok
-}
-
-// onlyComments: HTML that is comments and white space only, each comment
-// closed by "-->" as an HTML parser closes it (so "<!-- a --> b -->"
-// shows " b -->"), or left open to the end (it then hides the rest).
-func onlyComments(h string) bool {
-	for h = strings.TrimSpace(h); h != ""; h = strings.TrimSpace(h) {
-		body, ok := strings.CutPrefix(h, "<!--")
-		if !ok || strings.HasPrefix(body, ">") || strings.HasPrefix(body, "->") {
-			return false
-		}
-		inside, after, closed := strings.Cut(body, "-->")
-		if strings.Contains(inside, "--!>") {
-			return false
-		}
-		if !closed {
-			return true
-		}
-		h = after
-	}
-	return true
+	return 0, false
 }
 
 const (
@@ -286,35 +222,71 @@ func AttachSignature(message []byte, sig *Signature) []byte {
 }
 
 // SignFile replaces data's block by a new one; a file not Replaceable is refused.
-// What followed the block (comments the page does not show) is kept after the new one.
 func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) {
 	f := SplitSigned(data)
 	if !f.Replaceable() {
 		return nil, f.Err
 	}
 	msg := signedPart(f.Message)
+	if err := Signable(msg); err != nil {
+		return nil, err
+	}
 	sig, err := Sign(random, signer, msg)
 	if err != nil {
 		return nil, err
 	}
-	return append(AttachSignature(msg, sig), f.Tail...), nil
+	return AttachSignature(msg, sig), nil
 }
 
-// tail is what follows line to, when it is more than blank lines.
-func tail(data []byte, to int) []byte {
-	off, no := 0, 0
-	for l := range bytes.Lines(data) {
-		if no == to {
-			break
+// Signable refuses a signed part whose end leaves a block open (a fence,
+// <script>, <style>, <textarea>, <pre>, a comment, <div> up to a blank
+// line): the marker and the armour would be read into it, shown as text
+// or hidden, and the page would not show them as the signature block.
+// The error gives the line the open block starts at.
+func Signable(message []byte) error {
+	msg := signedPart(message)
+	if len(bytes.TrimRight(msg, " \t\r\n")) > maxSignedPart || tooDeep.Match(msg) {
+		return errors.New("la partie signée n'est pas lue comme une page (plus de 16 Kio, ou une ligne ouvre plus de 16 citations ou listes) : un acces.md tient sur une page")
+	}
+	page := slices.Concat(msg, []byte(SigMarker+"\n```\n"+armorBegin+"\n"+armorEnd+"\n```\n"))
+	doc := goldmark.New().Parser().Parse(text.NewReader(page))
+	code, fenced := doc.LastChild().(*ast.FencedCodeBlock)
+	marker, html := doc.LastChild().PreviousSibling().(*ast.HTMLBlock)
+	if fenced && html && code.Lines().Len() == 2 && marker.Lines().Len() == 1 && !marker.HasClosure() {
+		if seg := marker.Lines().At(0); string(seg.Value(page)) == SigMarker+"\n" {
+			return nil
 		}
-		off += len(l)
-		no++
 	}
-	if blank(string(data[off:])) {
-		return nil
-	}
-	return data[off:]
+	return fmt.Errorf("%w (ligne %d)", ErrLeftOpen, openedAt(doc, page, len(msg)))
 }
+
+// openedAt is the line of the last top-level block starting before off:
+// the one left open, that the marker at off was read into.
+func openedAt(doc ast.Node, src []byte, off int) int {
+	markerLine := strings.Count(string(src[:off]), "\n") + 1
+	at := markerLine
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Lines().Len() == 0 {
+			continue
+		}
+		start := n.Lines().At(0).Start
+		line := strings.Count(string(src[:start]), "\n") + 1
+		if _, fenced := n.(*ast.FencedCodeBlock); fenced {
+			line-- // its fence line is not among its lines
+		}
+		if line < markerLine {
+			at = line
+		}
+	}
+	return at
+}
+
+// goldmark's time grows with the square of the containers one line opens:
+// past 16, or past a page of 16 KiB (blank lines at its end not counted),
+// the signed part is not read, as acces-md.md's rules do not read it.
+var tooDeep = regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
+
+const maxSignedPart = 16 << 10
 
 // signedPart is the message before the marker, ending in the newline the marker line needs.
 func signedPart(message []byte) []byte {
