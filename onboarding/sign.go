@@ -138,7 +138,7 @@ func notReplaceable(file string, f *signing.SignedFile) error {
 func (p *SignPlan) Sign(passphrase []byte) error {
 	signer, wipe, err := keys.Decrypt(p.priv, passphrase)
 	if errors.Is(err, keys.ErrBadPassphrase) {
-		return &Error{Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
+		return &Error{Msg: fmt.Sprintf("passphrase incorrecte ; %s n'a pas été modifié", esc(p.a.File)),
 			Hint: "retrouvez la passphrase de cette clé et relancez « pret signer » ; une passphrase perdue ne se retrouve pas : prévenez les organisateurs avant la séance",
 			Err:  keys.ErrBadPassphrase}
 	}

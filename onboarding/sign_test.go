@@ -302,7 +302,7 @@ func TestSignRefusals(t *testing.T) {
 		}
 		err = plan.Sign([]byte("pas la bonne"))
 		var e *Error
-		if !errors.As(err, &e) || e.Input || !strings.HasPrefix(e.Msg, "passphrase incorrecte") || strings.Contains(err.Error(), "pas la bonne") {
+		if !errors.As(err, &e) || e.Input || e.Msg != "passphrase incorrecte ; "+esc(w.File)+" n'a pas été modifié" || strings.Contains(err.Error(), "pas la bonne") {
 			t.Fatalf("got %v", err)
 		}
 		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, data) {
