@@ -49,6 +49,8 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 			"le bloc de signature est indenté : ses lignes BEGIN/END SSH SIGNATURE doivent commencer la ligne pour qu'OpenSSH le lise"},
 		{signing.ErrAfterEnd, "fermez le bloc par la même suite de caractères qui l'ouvre (``` ou ~~~) et remontez le texte au-dessus de la ligne <!-- pret:signature -->, ou " + byHand,
 			"du texte suit la ligne END SSH SIGNATURE dans le bloc de code : il n'est pas signé"},
+		{signing.ErrBeforeBegin, "remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis " + again,
+			"du texte précède la ligne BEGIN SSH SIGNATURE dans le bloc de code : il n'est pas signé"},
 		{signing.ErrNamespace, again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)"},
 		{signing.ErrNoUserPresence, "signez de nouveau en touchant la clé de sécurité quand elle clignote (ou avec « pret signer » et la clé de la séance)",
 			"signature d'une clé de sécurité faite sans la toucher : pret exige la présence de l'utilisateur"},

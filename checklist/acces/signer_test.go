@@ -111,6 +111,13 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 		}
 	}
 	trailing.Signature = append(trailing.Signature, 0, 0, 0, 0)
+	long := blob // an ed25519 signature of 65 bytes: malformed, not modified
+	var edSig ssh.Signature
+	if err := ssh.Unmarshal(blob.Signature, &edSig); err != nil {
+		t.Fatal(err)
+	}
+	edSig.Blob = append(edSig.Blob, 0)
+	long.Signature = ssh.Marshal(edSig)
 	sk := signingtest.NewSK(signingtest.SKEd25519, "ssh:")
 	skText := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)
 	webauthn := signingtest.NewSK(signingtest.WebAuthnSK, "ssh:")
@@ -134,6 +141,8 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 		{"lone > after the block", []byte(string(ok) + ">\n"), "du texte suit le bloc"},
 		{"text after a comment", []byte(string(ok) + "<!-- fin --> Merci.\n"), "du texte suit le bloc"},
 		{"bytes after the signature", reblock(trailing), "octets restent"},
+		{"ed25519 of 65 bytes", reblock(long), "^signature ed25519 mal formée : 65 octets au lieu de 64 (OpenSSH la refuse aussi : « invalid format »)"},
+		{"text before BEGIN", []byte(strings.Replace(string(ok), "```\n-----BEGIN", "```\nDate : 2026-10-01\n-----BEGIN", 1)), "^du texte précède la ligne BEGIN SSH SIGNATURE dans le bloc de code : il n'est pas signé"},
 		{"no fence", []byte(strings.ReplaceAll(string(ok), "```\n", "")), "bloc de code"},
 		{"not touched", skSignFile(sk, skText, 0), "sans la toucher"},
 		{"edited", []byte(strings.Replace(string(ok), "2026-10-16", "2026-10-17", 1)), "modifié"},

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -46,6 +47,22 @@ func signedBy(t *testing.T, key ssh.Signer, msg []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return signingtest.Blob{Version: 1, PublicKey: key.PublicKey().Marshal(), Namespace: SigNamespace, Hash: "sha512", Signature: ssh.Marshal(sig)}.Marshal()
+}
+
+// resized is a signature of msg by key whose signature bytes are then
+// changed by f.
+func resized(t *testing.T, key ssh.Signer, msg []byte, f func([]byte) []byte) []byte {
+	t.Helper()
+	data := signingtest.Signed(SigNamespace, "", "sha512", msg)
+	sig, err := key.Sign(rand.Reader, data)
+	if as, ok := key.(ssh.AlgorithmSigner); ok && key.PublicKey().Type() == ssh.KeyAlgoRSA {
+		sig, err = as.SignWithAlgorithm(rand.Reader, data, ssh.KeyAlgoRSASHA512)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig.Blob = f(slices.Clone(sig.Blob))
 	return signingtest.Blob{Version: 1, PublicKey: key.PublicKey().Marshal(), Namespace: SigNamespace, Hash: "sha512", Signature: ssh.Marshal(sig)}.Marshal()
 }
 
@@ -92,6 +109,11 @@ func TestFaultsNamedByTheirCause(t *testing.T) {
 	dir := t.TempDir()
 	msg := []byte("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n")
 	rsa768 := signingtest.NewRSASmall(768)
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsa2048, _ := ssh.NewSignerFromKey(rsaKey)
 	const origin = "https://romeo.example.org"
 	get := webauthnSig{typ: "webauthn.get", origin: origin, clientOrigin: origin, flags: signingtest.FlagUserPresent}
 	with := func(f func(*webauthnSig)) webauthnSig { w := get; f(&w); return w }
@@ -102,6 +124,11 @@ func TestFaultsNamedByTheirCause(t *testing.T) {
 		want    error
 	}{
 		{"rsa 768", signedBy(t, rsa768, msg), "Invalid key length", ErrKeyLength},
+		// A signature's own bytes the wrong length: malformed, not modified.
+		{"ed25519 of 65 bytes", resized(t, ed25519Signer(), msg, func(b []byte) []byte { return append(b, 0) }), "invalid format", ErrSigLength},
+		{"ed25519 of 63 bytes", resized(t, ed25519Signer(), msg, func(b []byte) []byte { return b[:63] }), "incorrect signature", ErrSigLength},
+		{"ed25519 of 0 bytes", resized(t, ed25519Signer(), msg, func(b []byte) []byte { return nil }), "incorrect signature", ErrSigLength},
+		{"rsa longer than its key", resized(t, rsa2048, msg, func(b []byte) []byte { return append([]byte{0}, b...) }), "key bits do not match", ErrSigLength},
 		{"certificate by an rsa 768 authority", certifiedSig(t, rsa768, ed25519Signer(), msg), "invalid certificate signing key", ErrKeyLength},
 		{"certificate of an rsa 768 key", certifiedSig(t, ed25519Signer(), rsa768, msg), "Invalid key length", ErrKeyLength},
 		{"webauthn", get.blob(msg), "", nil},

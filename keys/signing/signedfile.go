@@ -35,6 +35,7 @@ var (
 	ErrNoFence         = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
 	ErrAfterEnd        = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
 	ErrLeftOpen        = errors.New("la partie signée finit dans un bloc resté ouvert (``` ou ~~~, <script>, <style>, <textarea>, <pre>, commentaire HTML…) : la marque et le bloc de signature y seraient pris, affichés comme du texte ou cachés")
+	ErrBeforeBegin     = errors.New("du texte précède la ligne BEGIN SSH SIGNATURE dans le bloc de code")
 	ErrIndented        = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
 )
 
@@ -185,6 +186,10 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	}
 	for len(armour) > 0 && blank(armour[len(armour)-1]) {
 		armour = armour[:len(armour)-1]
+	}
+	isBegin := func(l string) bool { return strings.TrimRight(l, "\r\n") == armorBegin }
+	if len(armour) > 0 && !isBegin(armour[0]) && slices.ContainsFunc(armour, isBegin) {
+		return failAt(at, ErrBeforeBegin) // what sed would skip, the page shows as signed
 	}
 	isEnd := func(l string) bool { return strings.TrimRight(l, "\r\n") == armorEnd }
 	if i := slices.IndexFunc(armour[:max(len(armour)-1, 0)], isEnd); i >= 0 {

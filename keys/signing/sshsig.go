@@ -6,6 +6,7 @@ package signing
 import (
 	"bytes"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
@@ -45,13 +46,14 @@ var (
 	// OpenSSH accepts these; Go's reader (x/crypto/ssh) does not.
 	ErrCertOrder      = errors.New("certificat dont les options ou les extensions ne sont pas dans l'ordre lexical que PROTOCOL.certkeys exige, ou se répètent : OpenSSH l'accepte, pret non, et ssh-keygen n'écrit jamais cela")
 	ErrWebauthnFormat = errors.New("OpenSSH la refuse aussi (« invalid format »)")
+	ErrSigLength      = errors.New("mal formée")
 )
 
 // NamesItsCause reports a refusal whose text names its cause whole, in
 // OpenSSH's words where OpenSSH refuses too: shown as it is, never as a
 // file modified after its signature. It holds numbers and fixed words only.
 func NamesItsCause(err error) bool {
-	return errors.Is(err, ErrKeyLength) || errors.Is(err, ErrWebauthnFormat) || errors.Is(err, ErrCertOrder)
+	return errors.Is(err, ErrKeyLength) || errors.Is(err, ErrWebauthnFormat) || errors.Is(err, ErrCertOrder) || errors.Is(err, ErrSigLength)
 }
 
 // minRSABits is OpenSSH's SSH_RSA_MINIMUM_MODULUS_SIZE.
@@ -273,6 +275,9 @@ func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 	default:
 		return nil, bad("le type de la signature n'est pas celui de sa clé")
 	}
+	if err := sigLength(pub, &sig); err != nil {
+		return nil, err
+	}
 	// What follows the signature (PROTOCOL.u2f) and an ECDSA (r, s) are read whole.
 	var w webauthnFields
 	var rs struct {
@@ -295,6 +300,32 @@ func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 		}
 	}
 	return &sig, nil
+}
+
+// sigLength refuses an ed25519 signature that is not 64 bytes and an RSA
+// one longer than its key: malformed whatever they sign, never a file
+// modified. OpenSSH says "invalid format" past 64 bytes and "key bits do
+// not match" for RSA; under 64 bytes it says "incorrect signature", but
+// no signer makes one. A shorter RSA signature is padded, as OpenSSH does.
+func sigLength(pub ssh.PublicKey, sig *ssh.Signature) error {
+	n := len(sig.Blob)
+	switch sig.Format {
+	case ssh.KeyAlgoED25519, skEd25519:
+		if n > ed25519.SignatureSize {
+			return fmt.Errorf("signature ed25519 %w : %d octets au lieu de 64 (OpenSSH la refuse aussi : « invalid format »)", ErrSigLength, n)
+		} else if n < ed25519.SignatureSize {
+			return fmt.Errorf("signature ed25519 %w : %d octets au lieu de 64", ErrSigLength, n)
+		}
+	case ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSASHA512:
+		ck, ok := (&Signature{pub: pub}).Key().(ssh.CryptoPublicKey)
+		if !ok {
+			return nil
+		}
+		if r, isRSA := ck.CryptoPublicKey().(*rsa.PublicKey); isRSA && n > r.Size() {
+			return fmt.Errorf("signature RSA %w : %d octets pour une clé de %d (OpenSSH la refuse aussi : « key bits do not match »)", ErrSigLength, n, r.Size())
+		}
+	}
+	return nil
 }
 
 // webauthnMalformed names what makes ssh-ecdsa-sk.c refuse a webauthn

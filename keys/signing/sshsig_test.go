@@ -949,6 +949,9 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 		{"deep quotes after the block", "```\n" + a + "```\n" + strings.Repeat(">", 20000) + "\n", ErrTrailing},
 		{"deep quotes before the block", strings.Repeat("> ", 2000) + "\n```\n" + a + "```\n", ErrMisplacedMarker},
 		{"text before the block", "Ma signature :\n```\n" + a + "```\n", ErrMisplacedMarker},
+		// The outside tester's: sed skips it, the page shows it in the block.
+		{"text before BEGIN in the block", "```\nDate de la demande : 2026-10-01\n" + a + "```\n", ErrBeforeBegin},
+		{"comment after the block", "```\n" + a + "```\n<!-- fin -->\n", ErrTrailing},
 		{"backtick in a backtick info string", "``` a`b\n" + a + "```\n", ErrMisplacedMarker},
 	}
 	for _, c := range cases {
