@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,10 @@ const evil = `<img src=x onerror=alert(1)>`
 
 // A name too long for a phone's width, in one word as Moodle makes it.
 const longName = "Marie-Thérèse Dupont-Aignan de La Rochefoucauld"
+
+// A name with neither space nor hyphen to break at (outside tester: the
+// incident box and the shared-fingerprint list scrolled sideways).
+const unbrokenName = "MarieThérèseDupontAignanDeLaRochefoucauldMontmorency"
 
 var browserFiles = []FileResult{
 	{Path: "rendus/zoe\u202e/acces.md", Apprenant: "zoé", Valid: true, Signed: true, Fingerprint: "SHA256:aaa", Date: "2026-10-16", Statut: "verifie"},
@@ -407,10 +412,19 @@ func checkAxe(t *testing.T, p browserPage) {
 }
 
 // checkNarrow: on a phone (320 and 400 px) and at 200 % zoom (640 px, two
-// device pixels each), the page never scrolls sideways; only the table's own
-// box does, and a finger opens a shortened path.
+// device pixels each), the page never scrolls sideways, even with a name
+// that has nowhere to break in the incident box and the shared-fingerprint
+// list; only the table's own box does, and a finger opens a shortened path.
 func checkNarrow(t *testing.T, p browserPage) {
 	defer p.do(t, chromedp.EmulateReset())
+	// The learner's name in the two lists outside the table, as the page
+	// writes it (span.who), put back after.
+	names := `Array.from(document.querySelectorAll("#incidents span.who, #duplicates span.who"))`
+	was := p.eval(t, names+`.map(s => { var was = s.textContent; s.textContent = "`+unbrokenName+`"; return was; }).join("|")`)
+	defer p.eval(t, `(function (was) { `+names+`.forEach((s, i) => s.textContent = was[i]); })(`+strconv.Quote(fmt.Sprint(was))+`.split("|"))`)
+	if n := p.eval(t, names+`.filter(s => s.textContent === "`+unbrokenName+`").length`); n != float64(3) {
+		t.Fatalf("%v names without a break put in the incident box and the shared-fingerprint list, want 3", n)
+	}
 	for _, c := range []struct {
 		name  string
 		width int64
