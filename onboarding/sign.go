@@ -128,7 +128,7 @@ func notReplaceable(file string, f *signing.SignedFile) error {
 			"%s : ligne %d : la marque <!-- pret:signature --> est au milieu du fichier, suivie de texte et non d'un bloc de signature ; ce texte resterait hors de la signature", file, f.Line)
 	case errors.Is(f.Err, signing.ErrTrailing):
 		return refused("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le vous-même), puis signez",
-			"%s : ligne %d : du texte suit le bloc de signature ; il n'est pas signé, et une nouvelle signature le ferait disparaître", file, f.Line)
+			"%s : ligne %d : du texte suit le bloc de signature (seules des lignes vides peuvent le suivre, pas même un commentaire HTML) ; il n'est pas signé, et une nouvelle signature le ferait disparaître", file, f.Line)
 	}
 	return refused("supprimez le bloc (de la ligne <!-- pret:signature --> à la fin du fichier), puis signez",
 		"%s : ligne %d : %v ; pret signer ne remplace qu'un bloc de signature qu'il sait lire", file, f.Line, f.Err)

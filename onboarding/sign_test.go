@@ -277,6 +277,21 @@ func TestSignRefusals(t *testing.T) {
 		}
 	})
 
+	// A comment after the block: refused as text is, the cause said.
+	t.Run("comment after the block", func(t *testing.T) {
+		w, a, signed := signedFixture(t)
+		withComment := append(bytes.Clone(signed), "<!-- relu -->\n"...)
+		os.WriteFile(w.File, withComment, 0o644)
+		_, err := a.Prepare()
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, "pas même un commentaire HTML") || e.Hint == "" {
+			t.Fatalf("got %v", err)
+		}
+		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, withComment) {
+			t.Fatal("file touched by a refusal")
+		}
+	})
+
 	t.Run("file edited during the passphrase", func(t *testing.T) {
 		w, a, data := mk(t)
 		plan, err := a.Prepare()
