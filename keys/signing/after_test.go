@@ -133,3 +133,48 @@ func render(t *testing.T, file []byte) string {
 	}
 	return b.String()
 }
+
+// FuzzSignable: whatever the signed part, Signable accepts it exactly
+// when goldmark renders the marker as a comment of its own followed by
+// the armour in a code block of its own.
+func FuzzSignable(f *testing.F) {
+	for _, s := range []string{"# Accès\n", "<script>\n", "```\n", "~~~\nx\n", "<!--\n", "<div>\n", "- ```\n", "> a\n", "<pre>\n</pre>\n", ""} {
+		f.Add([]byte(s))
+	}
+	sig, err := Sign(rand.Reader, ed25519Signer(), []byte("x\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		if len(msg) > 1024 || tooDeep.Match(msg) || bytes.Contains(msg, []byte(SigMarker)) || bytes.Contains(msg, []byte("\r")) {
+			return // goldmark's slow shapes; a marker above is ErrStray's; CR lines are ErrCRLF's
+		}
+		err := Signable(msg)
+		page := render(t, AttachSignature(signedPart(msg), sig))
+		shown := strings.Contains(page, "\n"+SigMarker+"\n<pre><code>"+armorBegin+"\n") || strings.HasPrefix(page, SigMarker+"\n<pre><code>"+armorBegin+"\n")
+		if err == nil && !shown {
+			t.Fatalf("Signable accepts %q, but the page shows no block of its own:\n%s", msg, page)
+		}
+		if err != nil && shown && !errors.Is(err, ErrLeftOpen) {
+			t.Fatalf("Signable refuses %q with %v, the page shows the block", msg, err)
+		}
+	})
+}
+
+// BenchmarkSignable: a page of acces.md, and the largest part read (16 KiB).
+func BenchmarkSignable(b *testing.B) {
+	page := []byte("# Accès ROMEO\n\n- Date de demande : 2026-10-20\n- Clé : ~/.ssh/id_ed25519_romeo.pub\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n")
+	for _, c := range []struct {
+		name string
+		msg  []byte
+	}{{"page", page}, {"16KiB", bytes.Repeat([]byte("Remarque *sans* `importance`, <b>x</b>.\n"), (16<<10)/41)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Signable(c.msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
