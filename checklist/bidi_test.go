@@ -70,152 +70,189 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 300; i++ {
 		r := bidiRun(rng)
-		f := r.Files
 		for _, format := range FileFormats {
-			var buf bytes.Buffer
-			if err := WriteFilesReport(&buf, format, r); err != nil {
-				t.Fatal(err)
-			}
-			out := buf.String()
-			if format == "csv" {
-				out = csvBody(t, buf.Bytes()) // the byte order mark is pret's
-			}
-			if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || format != "html" && bytes.ContainsFunc([]byte(out), encoderLeaves) {
-				t.Fatalf("%s holds %d raw bidi controls:\n%q", format, n, out)
-			}
-			// Nor a C1 control (CSI among them), but in the page, where a
-			// browser draws nothing for them.
-			if format != "html" && strings.ContainsFunc(strings.ToValidUTF8(out, ""), func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
-				t.Fatalf("%s holds a raw C1 control:\n%q", format, out)
-			}
-			switch format {
-			case "json":
-				var doc struct {
-					Files   []FileResult `json:"files"`
-					Summary BatchSummary `json:"summary"`
-				}
-				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatalf("json: %v\n%s", err, out)
-				}
-				for j := range f {
-					g := doc.Files[j]
-					if g.Path != validUTF8(f[j].Path) || g.Apprenant != validUTF8(f[j].Apprenant) || g.Fingerprint != validUTF8(f[j].Fingerprint) ||
-						g.Date != validUTF8(f[j].Date) || g.Statut != validUTF8(f[j].Statut) || g.Entry != validUTF8(f[j].Entry) {
-						t.Fatalf("json changed file %d: %+v, want %+v", j, g, f[j])
-					}
-					for k, p := range f[j].Problems {
-						if g.Problems[k].Message != validUTF8(p.Message) {
-							t.Fatalf("json message %q, want %q", g.Problems[k].Message, p.Message)
-						}
-					}
-				}
-				if d := doc.Summary.Duplicates; len(d) != 1 || d[0][0] != validUTF8(f[0].Path) || d[0][1] != validUTF8(f[1].Path) {
-					t.Fatalf("json duplicates %q", d)
-				}
-			case "sarif":
-				var doc struct {
-					Runs []struct {
-						Results []struct {
-							Message    struct{ Text string }
-							Properties map[string]string
-						}
-					}
-				}
-				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatalf("sarif: %v\n%s", err, out)
-				}
-				res := doc.Runs[0].Results
-				if res[0].Message.Text != validUTF8(f[0].Problems[0].Message) || res[0].Properties["apprenant"] != validUTF8(f[0].Apprenant) ||
-					res[2].Properties["entry"] != validUTF8(f[1].Entry) {
-					t.Fatalf("sarif changed the strings: %+v", res)
-				}
-			case "junit":
-				var doc junitDoc
-				if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatalf("junit: %v\n%s", err, out)
-				}
-				c := doc.Suites[0].Cases
-				for j := range f {
-					if c[j].Name != XMLText(f[j].Path) {
-						t.Fatalf("junit name %q, want %q", c[j].Name, XMLText(f[j].Path))
-					}
-				}
-				if c[0].Classname != XMLText(f[0].Apprenant) || !strings.Contains(c[0].Failures[0].Body, XMLText(f[0].Problems[0].Message)) ||
-					!strings.Contains(c[0].SystemOut, XMLText(f[0].Problems[1].Message)) {
-					t.Fatalf("junit changed the strings: %+v", c[0])
-				}
-			case "html":
-				// Every control of every string the page shows is one
-				// marker, named by its code point.
-				want := countMarked(XMLText(r.Name))
-				// The duplicate groups name the learners; a long path or
-				// fingerprint is shown short, its whole in attributes.
-				shownStrings := []string{f[0].Apprenant, f[1].Apprenant}
-				for _, x := range f {
-					shownStrings = append(shownStrings, x.Apprenant, shortPath(x.Path), x.Date, x.Statut, shortFingerprint(x.Fingerprint))
-					for _, p := range x.Problems {
-						shownStrings = append(shownStrings, p.Message)
-					}
-				}
-				for _, s := range shownStrings {
-					want += countMarked(XMLText(s))
-				}
-				if got := strings.Count(out, `<span class="bidi"`); got != want {
-					t.Fatalf("html shows %d markers, want %d", got, want)
-				}
-				// html/template writes "+" as "&#43;" in text.
-				// A control in the whole path, in the title, is "[U+…]".
-				for _, c := range bidiControls {
-					marker := strings.ReplaceAll(codePoint(c), "+", "&#43;")
-					if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
-						t.Fatalf("html: no marker %s for a control in %q", codePoint(c), f[0].Apprenant)
-					}
-					if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
-						t.Fatalf("html: no marker %s in the title of %q", codePoint(c), f[0].Path)
-					}
-				}
-			case "csv":
-				row := csvRowOf(t, readCSV(t, buf.Bytes()), f[0].Path)
-				if row[0] != formulaSafe(f[0].Apprenant) {
-					t.Fatalf("csv row %q", row)
-				}
+			checkReportBidi(t, r, format)
+		}
+		checkChecklistBidi(t, r.Files)
+	}
+}
+
+// checkReportBidi writes r in format and reads it back as its readers do.
+func checkReportBidi(t *testing.T, r FilesReport, format string) {
+	t.Helper()
+	f := r.Files
+	var buf bytes.Buffer
+	if err := WriteFilesReport(&buf, format, r); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if format == "csv" {
+		out = csvBody(t, buf.Bytes()) // the byte order mark is pret's
+	}
+	if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || format != "html" && bytes.ContainsFunc([]byte(out), encoderLeaves) {
+		t.Fatalf("%s holds %d raw bidi controls:\n%q", format, n, out)
+	}
+	// Nor a C1 control (CSI among them), but in the page, where a
+	// browser draws nothing for them.
+	if format != "html" && strings.ContainsFunc(strings.ToValidUTF8(out, ""), func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
+		t.Fatalf("%s holds a raw C1 control:\n%q", format, out)
+	}
+	switch format {
+	case "json":
+		bidiJSON(t, buf.Bytes(), f)
+	case "sarif":
+		bidiSARIF(t, buf.Bytes(), f)
+	case "junit":
+		bidiJUnit(t, buf.Bytes(), f)
+	case "html":
+		bidiHTML(t, out, r)
+	case "csv":
+		row := csvRowOf(t, readCSV(t, buf.Bytes()), f[0].Path)
+		if row[0] != formulaSafe(f[0].Apprenant) {
+			t.Fatalf("csv row %q", row)
+		}
+	}
+}
+
+func bidiJSON(t *testing.T, b []byte, f []FileResult) {
+	t.Helper()
+	var doc struct {
+		Files   []FileResult `json:"files"`
+		Summary BatchSummary `json:"summary"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, b)
+	}
+	for j := range f {
+		g := doc.Files[j]
+		if g.Path != validUTF8(f[j].Path) || g.Apprenant != validUTF8(f[j].Apprenant) || g.Fingerprint != validUTF8(f[j].Fingerprint) ||
+			g.Date != validUTF8(f[j].Date) || g.Statut != validUTF8(f[j].Statut) || g.Entry != validUTF8(f[j].Entry) {
+			t.Fatalf("json changed file %d: %+v, want %+v", j, g, f[j])
+		}
+		for k, p := range f[j].Problems {
+			if g.Problems[k].Message != validUTF8(p.Message) {
+				t.Fatalf("json message %q, want %q", g.Problems[k].Message, p.Message)
 			}
 		}
+	}
+	if d := doc.Summary.Duplicates; len(d) != 1 || d[0][0] != validUTF8(f[0].Path) || d[0][1] != validUTF8(f[1].Path) {
+		t.Fatalf("json duplicates %q", d)
+	}
+}
 
-		// The checklist of pret verifier, in its formats.
-		rep := &Report{Name: "pret verifier", Checks: []Check{
-			{ID: "acces-valid", Status: Fail, Message: f[0].Path, Fix: f[1].Path},
-			{ID: "tools", Status: Warn, Message: f[0].Apprenant, Fix: f[1].Apprenant},
-			{ID: "cle", Status: Skip, Message: f[0].Date},
-		}}
-		for _, format := range Formats {
-			var buf bytes.Buffer
-			if err := WriteReport(&buf, format, rep, Style{}); err != nil {
+func bidiSARIF(t *testing.T, b []byte, f []FileResult) {
+	t.Helper()
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				Message    struct{ Text string }
+				Properties map[string]string
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("sarif: %v\n%s", err, b)
+	}
+	res := doc.Runs[0].Results
+	if res[0].Message.Text != validUTF8(f[0].Problems[0].Message) || res[0].Properties["apprenant"] != validUTF8(f[0].Apprenant) ||
+		res[2].Properties["entry"] != validUTF8(f[1].Entry) {
+		t.Fatalf("sarif changed the strings: %+v", res)
+	}
+}
+
+func bidiJUnit(t *testing.T, b []byte, f []FileResult) {
+	t.Helper()
+	var doc junitDoc
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("junit: %v\n%s", err, b)
+	}
+	c := doc.Suites[0].Cases
+	for j := range f {
+		if c[j].Name != XMLText(f[j].Path) {
+			t.Fatalf("junit name %q, want %q", c[j].Name, XMLText(f[j].Path))
+		}
+	}
+	if c[0].Classname != XMLText(f[0].Apprenant) || !strings.Contains(c[0].Failures[0].Body, XMLText(f[0].Problems[0].Message)) ||
+		!strings.Contains(c[0].SystemOut, XMLText(f[0].Problems[1].Message)) {
+		t.Fatalf("junit changed the strings: %+v", c[0])
+	}
+}
+
+// bidiHTML: every control of every string the page shows is one marker,
+// named by its code point.
+func bidiHTML(t *testing.T, out string, r FilesReport) {
+	t.Helper()
+	f := r.Files
+	want := countMarked(XMLText(r.Name))
+	// The duplicate groups name the learners and their paths; a long
+	// path or fingerprint is shown short, and whole once opened.
+	shownStrings := []string{f[0].Apprenant, f[0].Path, f[1].Apprenant, f[1].Path}
+	for _, x := range f {
+		shownStrings = append(shownStrings, x.Apprenant, shortPath(x.Path), x.Date, x.Statut, shortFingerprint(x.Fingerprint))
+		if shortPath(x.Path) != x.Path {
+			shownStrings = append(shownStrings, x.Path)
+		}
+		if shortFingerprint(x.Fingerprint) != x.Fingerprint {
+			shownStrings = append(shownStrings, x.Fingerprint)
+		}
+		for _, p := range x.Problems {
+			shownStrings = append(shownStrings, p.Message)
+		}
+	}
+	for _, s := range shownStrings {
+		want += countMarked(XMLText(s))
+	}
+	if got := strings.Count(out, `<span class="bidi"`); got != want {
+		t.Fatalf("html shows %d markers, want %d", got, want)
+	}
+	// html/template writes "+" as "&#43;" in text.
+	// A control in the whole path, in data-full, is "[U+…]".
+	for _, c := range bidiControls {
+		marker := strings.ReplaceAll(codePoint(c), "+", "&#43;")
+		if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
+			t.Fatalf("html: no marker %s for a control in %q", codePoint(c), f[0].Apprenant)
+		}
+		if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
+			t.Fatalf("html: no marker %s in the attributes of %q", codePoint(c), f[0].Path)
+		}
+	}
+}
+
+// checkChecklistBidi: the checklist of pret verifier, in its formats.
+func checkChecklistBidi(t *testing.T, f []FileResult) {
+	t.Helper()
+	rep := &Report{Name: "pret verifier", Checks: []Check{
+		{ID: "acces-valid", Status: Fail, Message: f[0].Path, Fix: f[1].Path},
+		{ID: "tools", Status: Warn, Message: f[0].Apprenant, Fix: f[1].Apprenant},
+		{ID: "cle", Status: Skip, Message: f[0].Date},
+	}}
+	for _, format := range Formats {
+		var buf bytes.Buffer
+		if err := WriteReport(&buf, format, rep, Style{}); err != nil {
+			t.Fatal(err)
+		}
+		if n := countBidi(strings.ToValidUTF8(buf.String(), "")); n > 0 || strings.ContainsFunc(strings.ToValidUTF8(buf.String(), ""), func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
+			t.Fatalf("checklist %s holds %d raw bidi controls, or a C1 control:\n%q", format, n, buf.String())
+		}
+		switch format {
+		case "json":
+			var doc struct{ Checks []Check }
+			if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 				t.Fatal(err)
 			}
-			if n := countBidi(strings.ToValidUTF8(buf.String(), "")); n > 0 || strings.ContainsFunc(strings.ToValidUTF8(buf.String(), ""), func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
-				t.Fatalf("checklist %s holds %d raw bidi controls, or a C1 control:\n%q", format, n, buf.String())
+			for j, c := range rep.Checks {
+				if doc.Checks[j].Message != validUTF8(c.Message) || doc.Checks[j].Fix != validUTF8(c.Fix) {
+					t.Fatalf("checklist json %+v, want %+v", doc.Checks[j], c)
+				}
 			}
-			switch format {
-			case "json":
-				var doc struct{ Checks []Check }
-				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatal(err)
-				}
-				for j, c := range rep.Checks {
-					if doc.Checks[j].Message != validUTF8(c.Message) || doc.Checks[j].Fix != validUTF8(c.Fix) {
-						t.Fatalf("checklist json %+v, want %+v", doc.Checks[j], c)
-					}
-				}
-			case "junit":
-				var doc junitDoc
-				if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatal(err)
-				}
-				c := doc.Suites[0].Cases
-				if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
-					t.Fatalf("checklist junit %+v", c[0])
-				}
+		case "junit":
+			var doc junitDoc
+			if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			c := doc.Suites[0].Cases
+			if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
+				t.Fatalf("checklist junit %+v", c[0])
 			}
 		}
 	}
@@ -340,7 +377,7 @@ func TestEveryFormatCharacterEscapedByWriters(t *testing.T) {
 // file (C0 but tab and line feed, DEL, C1 such as U+0085 or CSI U+009B,
 // the line and paragraph separators) reaches the page only as its
 // visible marker, in the table and
-// in the title; and the page carries no comment, English or otherwise,
+// in the attributes (data-sort, data-full); and the page carries no comment, English or otherwise,
 // in its style, script or markup.
 func TestHTMLShowsEveryControl(t *testing.T) {
 	rs := []rune{0x2028, 0x2029}
@@ -370,7 +407,7 @@ func TestHTMLShowsEveryControl(t *testing.T) {
 		} else if n := strings.Count(page, ">"+marker+"<"); n < 3 {
 			t.Fatalf("U+%04X: %d markers, want one per place (path, apprenant, message)", r, n)
 		} else if !strings.Contains(page, "["+marker+"]") {
-			t.Fatalf("U+%04X: no marker in the title", r)
+			t.Fatalf("U+%04X: no marker in an attribute", r)
 		}
 		for _, c := range []string{"/*", "<!--"} {
 			if strings.Contains(page, c) {

@@ -15,7 +15,10 @@ import (
 )
 
 // Style and script are inline, named by hash in a CSP that forbids all else: an injected
-// script would not run even if escaping failed. report.css: "[hidden]" beats every display.
+// script would not run even if escaping failed. The page carries no comment, so report.css
+// says why here: "[hidden]" beats every display; the page never scrolls sideways (WCAG
+// reflow, 320 px), only the table's box does, which takes focus so a keyboard scrolls it;
+// a shortened path, fingerprint or date stays on one line, the rest wraps.
 var (
 	//go:embed report.css
 	reportCSS string
@@ -40,7 +43,11 @@ var funcs = template.FuncMap{
 	"severity": func(s Severity) string { return severityLabels[s] },
 	"verdict":  func(v string) string { return verdictLabels[v] },
 	"label":    func(code Code) string { return Info(code).Label },
+	"pair":     func(long, short string) shortened { return shortened{long, short} },
 }
+
+// shortened is a value and how a table cell shows it.
+type shortened struct{ Long, Short string }
 
 func whole(s string) string {
 	var b strings.Builder

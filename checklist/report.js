@@ -11,10 +11,14 @@
   document.getElementById("controls").hidden = false;
   buttons.forEach(function (b) { b.hidden = false; });
 
-  // A long path or fingerprint is shown short; data-full holds it whole,
-  // for the search and for a copy.
+  // A long path or fingerprint is shown short, whole once opened;
+  // data-full holds it whole for the search and for a copy, opened or not.
   function whole(node) {
-    node.querySelectorAll("[data-full]").forEach(function (s) { s.textContent = s.dataset.full; });
+    node.querySelectorAll("[data-full]").forEach(function (d) {
+      var c = document.createElement("code");
+      c.textContent = d.dataset.full;
+      d.replaceWith(c);
+    });
     return node;
   }
   var texts = new Map();

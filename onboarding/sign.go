@@ -96,6 +96,10 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		return nil, refused(fmt.Sprintf("corrigez-le (pret valider %s), puis signez", esc(a.File)),
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
+	if err := signing.Signable(f.Message); err != nil {
+		return nil, refused("fermez ce bloc (par ```, ~~~, </script>, </style>, </textarea>, </pre>, --> ou une ligne vide) avant la fin du texte, puis signez",
+			"%s : %v", esc(a.File), err)
+	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)
 	if res.Fingerprint != mine {
 		return nil, refused("réécrivez-le avec « pret acces » pour cette clé, puis signez",
@@ -125,7 +129,7 @@ func notReplaceable(file string, f *signing.SignedFile) error {
 			"%s : ligne %d : la marque <!-- pret:signature --> est au milieu du fichier, suivie de texte et non d'un bloc de signature ; ce texte resterait hors de la signature", file, f.Line)
 	case errors.Is(f.Err, signing.ErrTrailing):
 		return refused("remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le vous-même), puis signez",
-			"%s : ligne %d : du texte suit le bloc de signature ; il n'est pas signé, et une nouvelle signature le ferait disparaître", file, f.Line)
+			"%s : ligne %d : du texte suit le bloc de signature (seules des lignes vides peuvent le suivre, pas même un commentaire HTML) ; il n'est pas signé, et une nouvelle signature le ferait disparaître", file, f.Line)
 	}
 	return refused("supprimez le bloc (de la ligne <!-- pret:signature --> à la fin du fichier), puis signez",
 		"%s : ligne %d : %v ; pret signer ne remplace qu'un bloc de signature qu'il sait lire", file, f.Line, f.Err)
@@ -135,7 +139,7 @@ func notReplaceable(file string, f *signing.SignedFile) error {
 func (p *SignPlan) Sign(passphrase []byte) error {
 	signer, wipe, err := keys.Decrypt(p.priv, passphrase)
 	if errors.Is(err, keys.ErrBadPassphrase) {
-		return &Error{Msg: "passphrase incorrecte ; acces.md n'a pas été modifié",
+		return &Error{Msg: fmt.Sprintf("passphrase incorrecte ; %s n'a pas été modifié", esc(p.a.File)),
 			Hint: "retrouvez la passphrase de cette clé et relancez « pret signer » ; une passphrase perdue ne se retrouve pas : prévenez les organisateurs avant la séance",
 			Err:  keys.ErrBadPassphrase}
 	}

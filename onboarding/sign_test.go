@@ -261,6 +261,37 @@ func TestSignRefusals(t *testing.T) {
 		})
 	}
 
+	// A <script> left open at the end: the marker and the block would be
+	// read into it. Refused before the passphrase, its line named.
+	t.Run("script left open", func(t *testing.T) {
+		w, a, data := mk(t)
+		open := append(bytes.Clone(data), "\n<script>\n"...)
+		os.WriteFile(w.File, open, 0o644)
+		_, err := a.Prepare()
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, "bloc resté ouvert") || !strings.HasSuffix(e.Msg, fmt.Sprintf("(ligne %d)", bytes.Count(open, []byte("\n")))) || e.Hint == "" {
+			t.Fatalf("got %v", err)
+		}
+		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, open) {
+			t.Fatal("file touched by a refusal")
+		}
+	})
+
+	// A comment after the block: refused as text is, the cause said.
+	t.Run("comment after the block", func(t *testing.T) {
+		w, a, signed := signedFixture(t)
+		withComment := append(bytes.Clone(signed), "<!-- relu -->\n"...)
+		os.WriteFile(w.File, withComment, 0o644)
+		_, err := a.Prepare()
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, "pas même un commentaire HTML") || e.Hint == "" {
+			t.Fatalf("got %v", err)
+		}
+		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, withComment) {
+			t.Fatal("file touched by a refusal")
+		}
+	})
+
 	t.Run("file edited during the passphrase", func(t *testing.T) {
 		w, a, data := mk(t)
 		plan, err := a.Prepare()
@@ -286,7 +317,7 @@ func TestSignRefusals(t *testing.T) {
 		}
 		err = plan.Sign([]byte("pas la bonne"))
 		var e *Error
-		if !errors.As(err, &e) || e.Input || !strings.HasPrefix(e.Msg, "passphrase incorrecte") || strings.Contains(err.Error(), "pas la bonne") {
+		if !errors.As(err, &e) || e.Input || e.Msg != "passphrase incorrecte ; "+esc(w.File)+" n'a pas été modifié" || strings.Contains(err.Error(), "pas la bonne") {
 			t.Fatalf("got %v", err)
 		}
 		if now, _ := os.ReadFile(w.File); !bytes.Equal(now, data) {

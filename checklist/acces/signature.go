@@ -41,7 +41,7 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		{signing.ErrStray, "retirez-la, puis " + again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)"},
 		{signing.ErrMisplacedMarker, "retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis " + again,
 			"la marque <!-- pret:signature --> est suivie de texte au lieu d'un bloc de signature, et ce texte ne serait pas signé"},
-		{signing.ErrTrailing, "remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis " + again, "du texte suit le bloc de signature : il n'est pas signé"},
+		{signing.ErrTrailing, "remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis " + again, "du texte suit le bloc de signature : il n'est pas signé (seules des lignes vides peuvent le suivre, pas même un commentaire HTML)"},
 		{signing.ErrNoBlock, "retirez cette ligne, ou " + again, "la marque <!-- pret:signature --> n'est suivie d'aucun bloc de signature"},
 		{signing.ErrNoFence, "mettez une ligne ``` juste avant la ligne BEGIN SSH SIGNATURE et une juste après la ligne END SSH SIGNATURE, ou " + byHand,
 			"le bloc de signature n'est pas dans un bloc de code : la page l'afficherait comme du texte"},
@@ -49,6 +49,8 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 			"le bloc de signature est indenté : ses lignes BEGIN/END SSH SIGNATURE doivent commencer la ligne pour qu'OpenSSH le lise"},
 		{signing.ErrAfterEnd, "fermez le bloc par la même suite de caractères qui l'ouvre (``` ou ~~~) et remontez le texte au-dessus de la ligne <!-- pret:signature -->, ou " + byHand,
 			"du texte suit la ligne END SSH SIGNATURE dans le bloc de code : il n'est pas signé"},
+		{signing.ErrBeforeBegin, "remontez ce texte au-dessus de la ligne <!-- pret:signature --> (ou supprimez-le), puis " + again,
+			"du texte précède la ligne BEGIN SSH SIGNATURE dans le bloc de code : il n'est pas signé"},
 		{signing.ErrNamespace, again, "signature faite pour un autre usage que acces.md (espace de noms autre que pret-acces)"},
 		{signing.ErrNoUserPresence, "signez de nouveau en touchant la clé de sécurité quand elle clignote (ou avec « pret signer » et la clé de la séance)",
 			"signature d'une clé de sécurité faite sans la toucher : pret exige la présence de l'utilisateur"},
@@ -60,6 +62,12 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 			return
 		}
 	}
+	// Refused by OpenSSH for what the signature is, whatever it signs: its
+	// own words, never "modifié". The block must go before pret signer.
+	if signing.NamesItsCause(err) {
+		bad(byHand, "%s", err.Error()) // numbers and fixed words only, nothing of the file
+		return
+	}
 	if err != nil {
 		// The generic prefix goes; keys' errors hold no bytes of the file.
 		s, ok := strings.CutPrefix(err.Error(), signing.ErrBadArmor.Error()+" : ")
@@ -69,6 +77,12 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 		bad(byHand, "bloc de signature illisible (%s)", s)
 		return
 	}
+	checkSigner(r, sf, rules, statedEd25519)
+}
+
+// checkSigner compares the key of a signature that holds with the one the
+// file states, or the .pub beside it.
+func checkSigner(r *Result, sf *signing.SignedFile, rules Rules, statedEd25519 bool) {
 	key := sf.Sig.Key() // a certificate's certified key, as OpenSSH prints it
 	signer := ssh.FingerprintSHA256(key)
 	if statedEd25519 && key.Type() != ssh.KeyAlgoED25519 {

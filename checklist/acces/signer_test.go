@@ -111,8 +111,21 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 		}
 	}
 	trailing.Signature = append(trailing.Signature, 0, 0, 0, 0)
+	long := blob // an ed25519 signature of 65 bytes: malformed, not modified
+	var edSig ssh.Signature
+	if err := ssh.Unmarshal(blob.Signature, &edSig); err != nil {
+		t.Fatal(err)
+	}
+	edSig.Blob = append(edSig.Blob, 0)
+	long.Signature = ssh.Marshal(edSig)
 	sk := signingtest.NewSK(signingtest.SKEd25519, "ssh:")
 	skText := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)
+	webauthn := signingtest.NewSK(signingtest.WebAuthnSK, "ssh:")
+	webauthnText := testenv.Edit(good, fpA, ssh.FingerprintSHA256(webauthn.PublicKey()))
+	rsa768 := signingtest.NewRSASmall(768)
+	rsaText := testenv.Edit(good, fpA, ssh.FingerprintSHA256(rsa768.PublicKey()))
+	rsaSig, _ := rsa768.Sign(rand.Reader, signingtest.Signed(signing.SigNamespace, "", "sha512", []byte(rsaText)))
+	rsaBlob := signingtest.Blob{Version: 1, PublicKey: rsa768.PublicKey().Marshal(), Namespace: signing.SigNamespace, Hash: "sha512", Signature: ssh.Marshal(rsaSig)}
 	cases := []struct {
 		name string
 		file []byte
@@ -122,10 +135,23 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 		{"tildes", []byte(strings.ReplaceAll(string(ok), "```", "~~~")), ""},
 		{"info string and blank line", []byte(strings.Replace(string(ok), signing.SigMarker+"\n```", signing.SigMarker+"\n\n```text", 1)), ""},
 		{"unclosed fence", []byte(strings.TrimSuffix(string(ok), "```\n")), ""},
+		// Only blank lines may follow the block (signature.md).
+		{"blank lines after the block", []byte(string(ok) + "\n \n"), ""},
+		{"comment after the block", []byte(string(ok) + "\n<!-- relu le 20 octobre -->\n"), "pas même un commentaire HTML"},
+		{"lone > after the block", []byte(string(ok) + ">\n"), "du texte suit le bloc"},
+		{"text after a comment", []byte(string(ok) + "<!-- fin --> Merci.\n"), "du texte suit le bloc"},
 		{"bytes after the signature", reblock(trailing), "octets restent"},
+		{"ed25519 of 65 bytes", reblock(long), "^signature ed25519 mal formée : 65 octets au lieu de 64 (OpenSSH la refuse aussi : « invalid format »)"},
+		{"text before BEGIN", []byte(strings.Replace(string(ok), "```\n-----BEGIN", "```\nDate : 2026-10-01\n-----BEGIN", 1)), "^du texte précède la ligne BEGIN SSH SIGNATURE dans le bloc de code : il n'est pas signé"},
 		{"no fence", []byte(strings.ReplaceAll(string(ok), "```\n", "")), "bloc de code"},
 		{"not touched", skSignFile(sk, skText, 0), "sans la toucher"},
 		{"edited", []byte(strings.Replace(string(ok), "2026-10-16", "2026-10-17", 1)), "modifié"},
+		// OpenSSH: "Invalid key length", "invalid format" (keys/signing's
+		// TestFaultsNamedByTheirCause holds them against ssh-keygen).
+		{"rsa 768", []byte(rsaText + signing.SigMarker + "\n```\n" + signingtest.Armor(rsaBlob.Marshal(), 70) + "```\n"),
+			"^signature par une clé RSA de 768 bits : OpenSSH refuse les clés RSA de moins de 1024 bits (« Invalid key length »)"},
+		{"webauthn attested", skSignFile(webauthn, webauthnText, signingtest.FlagUserPresent|0x40),
+			"^signature webauthn mal formée (drapeau des données attestées levé) : OpenSSH la refuse aussi (« invalid format »)"},
 	}
 	for _, c := range cases {
 		r := Validate(c.file, rules)
@@ -140,7 +166,11 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 			t.Errorf("%s: %v", c.name, got)
 		case c.want != "":
 			for _, p := range r.Problems {
-				if p.Code == "bad-signature" && (!strings.Contains(p.Message, c.want) || c.want != "modifié" && strings.Contains(p.Message, "modifié")) {
+				// "^": the message starts with it, its own words, not
+				// inside an "illisible" of another cause.
+				want, first := strings.CutPrefix(c.want, "^")
+				named := strings.Contains(p.Message, want) && (!first || strings.HasPrefix(p.Message, want))
+				if p.Code == "bad-signature" && (!named || c.want != "modifié" && strings.Contains(p.Message, "modifié")) {
 					t.Errorf("%s: message %q, want it to name %q", c.name, p.Message, c.want)
 				}
 			}

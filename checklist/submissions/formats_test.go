@@ -340,9 +340,9 @@ func parseReport(t *testing.T, format string, out []byte, results []checklist.Fi
 			t.Errorf("github: %d notices", notices)
 		}
 	case "html":
-		// The learner's name opens its cell; the path cell sorts by the
+		// The learner's name opens its row header; the path cell sorts by the
 		// whole path (it may be shown short).
-		row := regexp.MustCompile(`<tr class="([a-z]+)(?: incident)?" data-verdict="[a-z]+" data-codes="([^"]*)"><td>([^<]*).*?</td><td data-sort="([^"]*)">`)
+		row := regexp.MustCompile(`<tr class="([a-z]+)(?: incident)?" data-verdict="[a-z]+" data-codes="([^"]*)"><th scope="row">([^<]*).*?</th><td data-sort="([^"]*)">`)
 		for _, m := range row.FindAllStringSubmatch(string(out), -1) {
 			path := html.UnescapeString(m[4])
 			k := rel(path)

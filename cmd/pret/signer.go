@@ -31,7 +31,8 @@ remplacée.
 
 Refus (code 1, fichier intact) : pas de clé, clé sans passphrase, acces.md
 qui ne passe pas « pret valider », qui n'indique pas l'empreinte de cette
-clé, ou passphrase incorrecte.`,
+clé, dont le texte finit dans un bloc resté ouvert (code, <script>…), ou
+passphrase incorrecte.`,
 		Example: `  pret signer
   pret signer rendu/acces.md
   pret signer --passphrase-file - < fichier-protege`,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -29,10 +30,12 @@ var (
 	ErrCRLF            = errors.New("les fins de ligne ont été converties en CRLF (Windows) après la signature")
 	ErrCRLFBlock       = errors.New("les fins de ligne du bloc de signature ont été converties en CRLF (Windows) après la signature")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
-	ErrTrailing        = errors.New("du texte suit le bloc de signature")
+	ErrTrailing        = errors.New("du texte suit le bloc de signature (seules des lignes vides peuvent le suivre, pas même un commentaire HTML)")
 	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
 	ErrNoFence         = errors.New("le bloc de signature n'est pas entre deux lignes ``` (ou ~~~)")
 	ErrAfterEnd        = errors.New("du texte suit la ligne END SSH SIGNATURE dans le bloc de code (un bloc ouvert par ~~~ se ferme par ~~~, un bloc ouvert par ``` se ferme par ```)")
+	ErrLeftOpen        = errors.New("la partie signée finit dans un bloc resté ouvert (``` ou ~~~, <script>, <style>, <textarea>, <pre>, commentaire HTML…) : la marque et le bloc de signature y seraient pris, affichés comme du texte ou cachés")
+	ErrBeforeBegin     = errors.New("du texte précède la ligne BEGIN SSH SIGNATURE dans le bloc de code")
 	ErrIndented        = errors.New("le bloc de signature est indenté (quatre espaces ou plus) : ses lignes BEGIN/END doivent commencer la ligne")
 )
 
@@ -173,11 +176,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	f.To = markerLine + min(1+end, len(lines))
-	if first.NextSibling() != nil {
-		at := end + 1
-		for at < len(lines) && blank(lines[at]) {
-			at++
-		}
+	if at, text := firstTextAfter(lines, end); text {
 		return failAt(markerLine+1+at, ErrTrailing)
 	}
 	armour := lines[open+1 : min(end, len(lines))]
@@ -188,12 +187,30 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	for len(armour) > 0 && blank(armour[len(armour)-1]) {
 		armour = armour[:len(armour)-1]
 	}
+	isBegin := func(l string) bool { return strings.TrimRight(l, "\r\n") == armorBegin }
+	if len(armour) > 0 && !isBegin(armour[0]) && slices.ContainsFunc(armour, isBegin) {
+		return failAt(at, ErrBeforeBegin) // what sed would skip, the page shows as signed
+	}
 	isEnd := func(l string) bool { return strings.TrimRight(l, "\r\n") == armorEnd }
 	if i := slices.IndexFunc(armour[:max(len(armour)-1, 0)], isEnd); i >= 0 {
 		return failAt(at+i+1, ErrAfterEnd)
 	}
 	sig, err := ParseArmor([]byte(strings.Join(armour, "")))
 	return sig, at, err
+}
+
+// firstTextAfter gives the index in lines of the first line after the
+// block that is not blank. Only blank lines may follow: text there would
+// look signed and is not, and no line there can be judged invisible
+// without reading what the signed part leaves open (an HTML comment after
+// the block closes a <script> left open above and shows what follows it).
+func firstTextAfter(lines []string, end int) (int, bool) {
+	for i := end + 1; i < len(lines); i++ {
+		if !blank(lines[i]) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 const (
@@ -216,12 +233,65 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 		return nil, f.Err
 	}
 	msg := signedPart(f.Message)
+	if err := Signable(msg); err != nil {
+		return nil, err
+	}
 	sig, err := Sign(random, signer, msg)
 	if err != nil {
 		return nil, err
 	}
 	return AttachSignature(msg, sig), nil
 }
+
+// Signable refuses a signed part whose end leaves a block open (a fence,
+// <script>, <style>, <textarea>, <pre>, a comment, <div> up to a blank
+// line): the marker and the armour would be read into it, shown as text
+// or hidden, and the page would not show them as the signature block.
+// The error gives the line the open block starts at.
+func Signable(message []byte) error {
+	msg := signedPart(message)
+	if len(bytes.TrimRight(msg, " \t\r\n")) > maxSignedPart || tooDeep.Match(msg) {
+		return errors.New("la partie signée n'est pas lue comme une page (plus de 16 Kio, ou une ligne ouvre plus de 16 citations ou listes) : un acces.md tient sur une page")
+	}
+	page := slices.Concat(msg, []byte(SigMarker+"\n```\n"+armorBegin+"\n"+armorEnd+"\n```\n"))
+	doc := goldmark.New().Parser().Parse(text.NewReader(page))
+	code, fenced := doc.LastChild().(*ast.FencedCodeBlock)
+	marker, html := doc.LastChild().PreviousSibling().(*ast.HTMLBlock)
+	if fenced && html && code.Lines().Len() == 2 && marker.Lines().Len() == 1 && !marker.HasClosure() {
+		if seg := marker.Lines().At(0); string(seg.Value(page)) == SigMarker+"\n" {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w (ligne %d)", ErrLeftOpen, openedAt(doc, page, len(msg)))
+}
+
+// openedAt is the line of the last top-level block starting before off:
+// the one left open, that the marker at off was read into.
+func openedAt(doc ast.Node, src []byte, off int) int {
+	markerLine := strings.Count(string(src[:off]), "\n") + 1
+	at := markerLine
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Lines().Len() == 0 {
+			continue
+		}
+		start := n.Lines().At(0).Start
+		line := strings.Count(string(src[:start]), "\n") + 1
+		if _, fenced := n.(*ast.FencedCodeBlock); fenced {
+			line-- // its fence line is not among its lines
+		}
+		if line < markerLine {
+			at = line
+		}
+	}
+	return at
+}
+
+// goldmark's time grows with the square of the containers one line opens:
+// past 16, or past a page of 16 KiB (blank lines at its end not counted),
+// the signed part is not read, as acces-md.md's rules do not read it.
+var tooDeep = regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
+
+const maxSignedPart = 16 << 10
 
 // signedPart is the message before the marker, ending in the newline the marker line needs.
 func signedPart(message []byte) []byte {

@@ -6,6 +6,8 @@ package signing
 import (
 	"bytes"
 	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -38,7 +40,24 @@ var (
 	ErrNoUserPresence = errors.New("signature d'une clé de sécurité faite sans la toucher (présence de l'utilisateur absente)")
 	// An unreduced ed25519 S: OpenSSH accepts it, Go's ed25519 does not.
 	ErrNonCanonical = errors.New("signature ed25519 non canonique (S non réduit) : aucun outil de signature n'écrit cela")
+	// Refused by OpenSSH for what they are, whatever bytes they sign: never
+	// a file modified after its signature (signature.md).
+	ErrKeyLength = errors.New("OpenSSH refuse les clés RSA de moins de 1024 bits")
+	// OpenSSH accepts these; Go's reader (x/crypto/ssh) does not.
+	ErrCertOrder      = errors.New("certificat dont les options ou les extensions ne sont pas dans l'ordre lexical que PROTOCOL.certkeys exige, ou se répètent : OpenSSH l'accepte, pret non, et ssh-keygen n'écrit jamais cela")
+	ErrWebauthnFormat = errors.New("OpenSSH la refuse aussi (« invalid format »)")
+	ErrSigLength      = errors.New("mal formée")
 )
+
+// NamesItsCause reports a refusal whose text names its cause whole, in
+// OpenSSH's words where OpenSSH refuses too: shown as it is, never as a
+// file modified after its signature. It holds numbers and fixed words only.
+func NamesItsCause(err error) bool {
+	return errors.Is(err, ErrKeyLength) || errors.Is(err, ErrWebauthnFormat) || errors.Is(err, ErrCertOrder) || errors.Is(err, ErrSigLength)
+}
+
+// minRSABits is OpenSSH's SSH_RSA_MINIMUM_MODULUS_SIZE.
+const minRSABits = 1024
 
 // Signature is one SSHSIG signature, parsed as OpenSSH parses it.
 type Signature struct {
@@ -188,8 +207,13 @@ func parseBlob(blob []byte) (*Signature, error) {
 		return nil, bad("algorithme de hachage autre que sha256 ou sha512")
 	}
 	pub, err := ssh.ParsePublicKey(w.PublicKey)
-	if err != nil {
+	if err != nil && strings.Contains(err.Error(), "not in lexical order") { // x/crypto/ssh's parseTuples
+		return nil, ErrCertOrder
+	} else if err != nil {
 		return nil, bad("clé publique illisible")
+	}
+	if err := keyLength(pub); err != nil {
+		return nil, err
 	}
 	if c, ok := pub.(*ssh.Certificate); ok && !certified(c) {
 		return nil, bad("certificat refusé par OpenSSH : type inconnu, nom avec un octet nul, ou signature par l'autorité fausse")
@@ -199,6 +223,29 @@ func parseBlob(blob []byte) (*Signature, error) {
 		return nil, err
 	}
 	return &Signature{w: w, pub: pub, sig: sig, blob: blob}, nil
+}
+
+// keyLength refuses an RSA key, or a certificate's key or authority, under
+// 1024 bits, as OpenSSH does on reading it.
+func keyLength(pub ssh.PublicKey) error {
+	short := func(k ssh.PublicKey) int {
+		if ck, ok := k.(ssh.CryptoPublicKey); ok {
+			if r, ok := ck.CryptoPublicKey().(*rsa.PublicKey); ok && r.N.BitLen() < minRSABits {
+				return r.N.BitLen()
+			}
+		}
+		return 0
+	}
+	c, cert := pub.(*ssh.Certificate)
+	switch {
+	case cert && short(c.SignatureKey) > 0:
+		return fmt.Errorf("certificat signé par une clé RSA de %d bits : %w (« invalid certificate signing key »)", short(c.SignatureKey), ErrKeyLength)
+	case cert && short(c.Key) > 0:
+		return fmt.Errorf("signature par une clé RSA de %d bits : %w (« Invalid key length »)", short(c.Key), ErrKeyLength)
+	case short(pub) > 0:
+		return fmt.Errorf("signature par une clé RSA de %d bits : %w (« Invalid key length »)", short(pub), ErrKeyLength)
+	}
+	return nil
 }
 
 // certified checks a certificate's type, names and signature by its authority, as OpenSSH's
@@ -228,6 +275,9 @@ func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 	default:
 		return nil, bad("le type de la signature n'est pas celui de sa clé")
 	}
+	if err := sigLength(pub, &sig); err != nil {
+		return nil, err
+	}
 	// What follows the signature (PROTOCOL.u2f) and an ECDSA (r, s) are read whole.
 	var w webauthnFields
 	var rs struct {
@@ -244,8 +294,67 @@ func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 		return nil, bad("champ de signature mal formé")
 	case len(rs.Rest) > 0:
 		return nil, bad("des octets restent après la signature")
+	case webauthn:
+		if why := webauthnMalformed(w); why != "" {
+			return nil, fmt.Errorf("signature webauthn mal formée (%s) : %w", why, ErrWebauthnFormat)
+		}
 	}
 	return &sig, nil
+}
+
+// sigLength refuses an ed25519 signature that is not 64 bytes and an RSA
+// one longer than its key: malformed whatever they sign, never a file
+// modified. OpenSSH says "invalid format" past 64 bytes and "key bits do
+// not match" for RSA; under 64 bytes it says "incorrect signature", but
+// no signer makes one. A shorter RSA signature is padded, as OpenSSH does.
+func sigLength(pub ssh.PublicKey, sig *ssh.Signature) error {
+	n := len(sig.Blob)
+	switch sig.Format {
+	case ssh.KeyAlgoED25519, skEd25519:
+		if n > ed25519.SignatureSize {
+			return fmt.Errorf("signature ed25519 %w : %d octets au lieu de 64 (OpenSSH la refuse aussi : « invalid format »)", ErrSigLength, n)
+		} else if n < ed25519.SignatureSize {
+			return fmt.Errorf("signature ed25519 %w : %d octets au lieu de 64", ErrSigLength, n)
+		}
+	case ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSASHA512:
+		ck, ok := (&Signature{pub: pub}).Key().(ssh.CryptoPublicKey)
+		if !ok {
+			return nil
+		}
+		if r, isRSA := ck.CryptoPublicKey().(*rsa.PublicKey); isRSA && n > r.Size() {
+			return fmt.Errorf("signature RSA %w : %d octets pour une clé de %d (OpenSSH la refuse aussi : « key bits do not match »)", ErrSigLength, n, r.Size())
+		}
+	}
+	return nil
+}
+
+// webauthnMalformed names what makes ssh-ecdsa-sk.c refuse a webauthn
+// signature whatever it signs: its flags, its origin, a clientData that
+// is not an authentication's for that origin. Only the challenge, the
+// message's hash, is left to Verify: it alone says the file changed.
+func webauthnMalformed(w webauthnFields) string {
+	const attested, hasExtensions = 0x40, 0x80
+	const get = `{"type":"webauthn.get","challenge":"`
+	client := string(w.ClientData)
+	rest, isGet := strings.CutPrefix(client, get)
+	_, afterChallenge, _ := strings.Cut(rest, `"`)
+	switch {
+	case strings.Contains(w.Origin, `"`):
+		return "son origine contient un guillemet"
+	case w.Flags&attested != 0:
+		return "drapeau des données attestées levé"
+	case w.Flags&hasExtensions == 0 && len(w.Extensions) > 0:
+		return "des extensions sans leur drapeau"
+	case w.Flags&hasExtensions != 0 && len(w.Extensions) == 0:
+		return "le drapeau des extensions sans extensions"
+	case strings.HasPrefix(client, `{"type":"webauthn.create"`):
+		return "clientData de type webauthn.create : l'enregistrement d'une clé, pas une signature"
+	case !isGet:
+		return `clientData ne commence pas par {"type":"webauthn.get","challenge":"`
+	case !strings.HasPrefix(afterChallenge, `,"origin":"`+w.Origin+`"`):
+		return "l'origine de clientData n'est pas celle de la signature"
+	}
+	return ""
 }
 
 // webauthnFields follow a webauthn signature's bytes (PROTOCOL.u2f).
@@ -259,7 +368,8 @@ type webauthnFields struct {
 }
 
 // webauthnOK checks a WebAuthn signature (x/crypto/ssh does not) as ssh-ecdsa-sk.c
-// does, clientData's prefix compared as bytes; parseSig read its fields.
+// does, clientData's prefix compared as bytes; parseSig read its fields and
+// refused the shapes webauthnMalformed names.
 func (s *Signature) webauthnOK(msg []byte) bool {
 	var f webauthnFields
 	var rs struct{ R, S *big.Int }
@@ -271,10 +381,6 @@ func (s *Signature) webauthnOK(msg []byte) bool {
 	ssh.Unmarshal(s.sig.Rest, &f)
 	ssh.Unmarshal(s.sig.Blob, &rs)
 	ssh.Unmarshal(s.Key().Marshal(), &key)
-	const attested, hasExtensions = 0x40, 0x80
-	if strings.Contains(f.Origin, `"`) || f.Flags&attested != 0 || (f.Flags&hasExtensions != 0) != (len(f.Extensions) > 0) {
-		return false
-	}
 	hf := sshsig.HashAlgorithm(s.w.Hash).Hash()
 	hf.Write(msg)
 	data := append([]byte("SSHSIG"), ssh.Marshal(struct {

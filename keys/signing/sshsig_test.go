@@ -370,7 +370,8 @@ func TestParseArmorAgreesWithOpenSSH(t *testing.T) {
 
 // FuzzSplitSigned checks the parser against the sed cut of signature.md
 // and its own writer: the signed part is exactly what
-// `sed '/^<!-- pret:signature -->$/,$d'` keeps; any accepted block
+// `sed '/^<!-- pret:signature -->$/,$d'` keeps; only blank lines follow
+// an accepted block; any accepted block
 // re-armours to the same bytes; every reported line is in the file.
 func FuzzSplitSigned(f *testing.F) {
 	signer, _ := testSigner(f)
@@ -378,6 +379,7 @@ func FuzzSplitSigned(f *testing.F) {
 		f.Add(m)
 		if s, err := SignFile(rand.Reader, signer, m); err == nil {
 			f.Add(s)
+			f.Add(append(bytes.Clone(s), "<!-- fin -->\n>\n> <!--\n"...)) // refused: only blank lines may follow
 			// A few tamperings: the baseline run must fit CI's seconds.
 			for _, name := range []string{"xor0x1@5", "del@30", "crlf", "no-marker", "marker-crlf", "no-block", "truncated-after-line-3", "armour-last-char-cut"} {
 				if v, ok := tampered(s)[name]; ok {
@@ -433,17 +435,21 @@ func FuzzSplitSigned(f *testing.F) {
 		if got := armourBase64(t, strings.Join(body, "\n")); got != base64.StdEncoding.EncodeToString(sf.Sig.blob) {
 			t.Fatalf("accepted armour holds %q, not the blob", got)
 		}
-		for _, l := range lines[k+1:] {
-			if strings.Trim(l, " \t\r") != "" {
-				t.Fatalf("accepted file has text after its block: %q", l)
-			}
-		}
+		showsNothing(t, lines[k+1:])
 		re := AttachSignature(sf.Message, sf.Sig)
 		again := SplitSigned(re)
 		if again.Sig == nil || !bytes.Equal(again.Sig.blob, sf.Sig.blob) || !bytes.Equal(again.Message, sf.Message) {
 			t.Fatal("re-armoured file does not parse back to the same signature")
 		}
 	})
+}
+
+// showsNothing fails t unless lines, after an accepted block, are blank.
+func showsNothing(t *testing.T, lines []string) {
+	t.Helper()
+	if text := strings.TrimSpace(strings.Join(lines, "")); text != "" {
+		t.Fatalf("accepted file has text after its block: %q", text)
+	}
 }
 
 // fenceLine is a CommonMark fence line: up to three spaces, three or
@@ -943,6 +949,9 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 		{"deep quotes after the block", "```\n" + a + "```\n" + strings.Repeat(">", 20000) + "\n", ErrTrailing},
 		{"deep quotes before the block", strings.Repeat("> ", 2000) + "\n```\n" + a + "```\n", ErrMisplacedMarker},
 		{"text before the block", "Ma signature :\n```\n" + a + "```\n", ErrMisplacedMarker},
+		// The outside tester's: sed skips it, the page shows it in the block.
+		{"text before BEGIN in the block", "```\nDate de la demande : 2026-10-01\n" + a + "```\n", ErrBeforeBegin},
+		{"comment after the block", "```\n" + a + "```\n<!-- fin -->\n", ErrTrailing},
 		{"backtick in a backtick info string", "``` a`b\n" + a + "```\n", ErrMisplacedMarker},
 	}
 	for _, c := range cases {
