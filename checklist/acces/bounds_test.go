@@ -1,9 +1,13 @@
 package acces
 
 import (
+	"crypto/rand"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/keys"
 )
 
 // markdownShapes are the pages that cost goldmark, and the reading of its tree,
@@ -110,5 +114,36 @@ func BenchmarkMarkdownShapes(b *testing.B) {
 				Validate(page, Rules{})
 			}
 		})
+	}
+}
+
+// TestSharedPubReadOnce: a .pub of 64 KiB beside 10,000 entries of an archive is
+// one PubFile; only the first validation reads it, the others cost what a page
+// without it costs, and all get its verdict.
+func TestSharedPubReadOnce(t *testing.T) {
+	_, line, err := keys.Generate(rand.Reader, "kim", []byte("passphrase"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := []byte(strings.TrimSpace(string(line)) + strings.Repeat("c", 64<<10-len(line)) + "\n") // a 64 KiB comment
+	page := []byte(strings.Repeat("Date de la demande : 2026-10-16\n", 2))
+	shared := Rules{Beside: &PubFile{Name: "id_ed25519_romeo.pub", Data: pub}}
+	var first, again, none uint64
+	withRules := func(rl Rules) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r := Validate(page, rl)
+		runtime.ReadMemStats(&after)
+		if rl.Beside != nil && hasCode(r, "bad-public-key") {
+			t.Fatalf("the .pub does not read: %v", r.Problems)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	Validate(page, Rules{Beside: &PubFile{Data: pub}}) // the rules' first use builds their readers
+	none, first, again = withRules(Rules{}), withRules(shared), withRules(shared)
+	t.Logf("first %d B, again %d B, without a .pub %d B", first, again, none)
+	if first < none+64<<10 || again > none+8<<10 {
+		t.Errorf("a shared .pub is read again: first %d B, again %d B, without %d B", first, again, none)
 	}
 }

@@ -180,17 +180,17 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	if rules.Beside == nil {
 		return
 	}
-	entries, err := keys.ParsePublic(rules.Beside.Data)
+	pub := rules.Beside.parsed()
 	switch {
-	case leak.Has(string(rules.Beside.Data)):
+	case pub.leak:
 		// Handed in with acces.md, a private key is compromised as one pasted in it.
 		r.add("private-key-leak", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", rules.Beside.Name)
 		return
-	case err != nil:
+	case pub.err != nil:
 		r.add("bad-public-key", checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		return
 	}
-	key := plainKey(entries[0].Key)
+	key := pub.key
 	if fp := ssh.FingerprintSHA256(key); r.Fingerprint != "" && fp != r.Fingerprint {
 		r.add("fingerprint-mismatch", checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
 	}
@@ -212,4 +212,22 @@ func plainKey(key ssh.PublicKey) ssh.PublicKey {
 		return c.Key
 	}
 	return key
+}
+
+// pubRead is what a .pub holds: private key material, or a key, or neither (err).
+type pubRead struct {
+	leak bool
+	key  ssh.PublicKey
+	err  error
+}
+
+func (p *PubFile) parsed() pubRead {
+	p.once.Do(func() {
+		entries, err := keys.ParsePublic(p.Data)
+		p.read = pubRead{leak: leak.Has(string(p.Data)), err: err}
+		if err == nil {
+			p.read.key = plainKey(entries[0].Key)
+		}
+	})
+	return p.read
 }

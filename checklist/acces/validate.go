@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -27,9 +28,13 @@ const MaxAccessSize = 1 << 20
 const tooLarge = "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"
 
 // PubFile is a public key file found beside the acces.md, read whole.
+// One .pub may sit beside many files (a zip of 10,000 entries in one folder): it is
+// read once, by the first validation that needs it.
 type PubFile struct {
 	Name string
 	Data []byte
+	once sync.Once
+	read pubRead
 }
 
 // Rules are what a file is checked against: the course's key name and days.
