@@ -119,7 +119,7 @@ func (v *htmlView) read(src []byte) {
 				v.text(in, starts, done, at, at+n)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			if st.start(z) {
+			if _, br := st.start(z); br {
 				i := done
 				for starts[i+1] <= at {
 					i++
@@ -172,10 +172,10 @@ type htmlState struct {
 
 func (s *htmlState) hidden() bool { return s.raw != "" || s.hide != "" }
 
-// start reads a start tag; it reports a shown <br>.
-func (s *htmlState) start(z *html.Tokenizer) (br bool) {
+// start reads a start tag, its name in tag; br reports a shown <br>.
+func (s *htmlState) start(z *html.Tokenizer) (tag string, br bool) {
 	name, more := z.TagName()
-	tag := string(name)
+	tag = string(name)
 	switch {
 	case s.raw != "":
 	case s.hide != "":
@@ -185,11 +185,11 @@ func (s *htmlState) start(z *html.Tokenizer) (br bool) {
 	case rawHidden[tag]: // <script/> opens a script all the same: HTML ignores the /
 		s.raw = tag
 	case voidElements[tag]:
-		return tag == "br" && !hiddenByAttrs(z, more)
+		return tag, tag == "br" && !hiddenByAttrs(z, more)
 	case hiddenElements[tag] || hiddenByAttrs(z, more):
 		s.hide, s.depth = tag, 1
 	}
-	return false
+	return tag, false
 }
 
 func (s *htmlState) end(tag string) {

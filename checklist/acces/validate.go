@@ -44,6 +44,10 @@ type Rules struct {
 	Today            time.Time // civil day; a later date is in the future
 	Beside           *PubFile  // a .pub in the same folder, if any
 	RequireSignature bool      // --exiger-signature
+	// OnlineText: the file is a Moodle online text (onlinetext.html), read as the
+	// page its author typed in Moodle's editor, which rewrites the bytes it is
+	// given: no signature can hold there, so none is required.
+	OnlineText bool
 }
 
 // Result is what Validate found in one file.
@@ -81,6 +85,7 @@ func (r *Result) add(code string, sev checklist.Severity, line int, format strin
 // private key material.
 func Validate(data []byte, rules Rules) *Result {
 	r := &Result{counts: map[string]int{}}
+	rules.RequireSignature = rules.RequireSignature && !rules.OnlineText
 	if len(data) > MaxAccessSize {
 		r.add("too-large", checklist.SevError, 0, tooLarge)
 		return r
@@ -141,7 +146,11 @@ func Validate(data []byte, rules Rules) *Result {
 		key      keyRule
 		sentence sentenceRule
 	)
-	why, line := readBlocks(text, func(b *block) {
+	read := readBlocks
+	if rules.OnlineText {
+		read = readOnlineText
+	}
+	why, line := read(text, func(b *block) {
 		ts := textfold.Tokens(b.text)
 		ws := words(ts)
 		date.visit(b, ts, ws, rules)

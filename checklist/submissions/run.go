@@ -317,7 +317,7 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 		rec.problems = []checklist.Problem{readProblem(it.err, it.place)}
 		return rec
 	}
-	rules.Beside = it.pub
+	rules.Beside, rules.OnlineText = it.pub, it.online
 	r := acces.Validate(it.data, rules)
 	rec.valid, rec.fpLine, rec.signed = r.Valid(), int32(r.FingerprintLine), r.SignedBy != ""
 	if len(r.Problems) > 0 {

@@ -41,6 +41,7 @@ type item struct {
 	slot    int32 // its record's slot in the run: the order the walk met it
 	// learnerFolder: in a folder that identifies a learner (learnerKey).
 	learnerFolder bool
+	online        bool // Moodle's online text (onlinetext.go)
 }
 
 // where names the learner of a file the walk meets (learnerOf): outer
@@ -206,9 +207,9 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		name := ruleName(raw) // the rule and the learner's name read UTF-8
 		learner, moodle := at.of(name)
 		it := item{path: p, learner: learner, moodle: moodle, learnerFolder: len(at.parts) > 0,
-			id: fileID{dev: id.dev, ino: id.ino, path: raw}}
+			id: fileID{dev: id.dev, ino: id.ino, path: raw}, online: isOnlineTextFile(name, w.in != nil && w.in.online)}
 		switch {
-		case !IsSubmissionName(name) && !IsArchiveName(name):
+		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
 			w.received(&rs, moodle, learner, p, name)
 		case t&fs.ModeSymlink != 0:
 			it.err = errSymlink // never followed, and said
@@ -334,7 +335,7 @@ func (a *zipRead) read(files []*zip.File) {
 		if strings.HasSuffix(base, ".pub") {
 			addPub(dir, base, zf)
 			continue
-		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0) {
+		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0 || isOnlineTextEntry(zf.Name)) {
 			found = append(found, i)
 			continue
 		}
@@ -370,7 +371,7 @@ func (a *zipRead) read(files []*zip.File) {
 		dir = cleanEntryDir(dir)
 		learner, moodle := a.learner(name)
 		it := item{path: p, entry: name, learner: learner, moodle: moodle, learnerFolder: dir != "", mod: a.mod,
-			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}}
+			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}, online: isOnlineTextEntry(name)}
 		if it.mod == 0 && !zf.Modified.IsZero() {
 			it.mod = zf.Modified.UnixNano()
 		}
