@@ -70,12 +70,16 @@ func newHTMLView(doc ast.Node, src []byte) *htmlView {
 	return v
 }
 
-// pieces are n's: an HTML block's lines, an inline tag's, the tag closing a paragraph.
+// pieces are n's: an HTML block's lines, an inline tag's, the tag closing a paragraph;
+// nil for a node the view never met.
 func (v *htmlView) pieces(n ast.Node) []htmlSeg {
 	if v.segs == nil {
 		return shownPiece
 	}
-	i := v.first[n]
+	i, ok := v.first[n]
+	if !ok {
+		return nil // none of its pieces read: what was hidden stays so
+	}
 	end := i + 1
 	for end < len(v.segs) && v.segs[end].node == n {
 		end++

@@ -166,7 +166,7 @@ func (r *reader) blocks(n ast.Node) {
 				}
 				r.emit(b)
 			}
-			r.hidden = segs[len(segs)-1].hidden
+			r.hidden = lastHidden(segs, r.hidden)
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
@@ -194,7 +194,15 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 }
 
 // closed moves past the tag a renderer closes n with.
-func (r *reader) closed(n ast.Node) { r.hidden = r.html.pieces(n)[0].hidden }
+func (r *reader) closed(n ast.Node) { r.hidden = lastHidden(r.html.pieces(n), r.hidden) }
+
+// lastHidden is whether what follows segs is hidden; was when there are none.
+func lastHidden(segs []htmlSeg, was bool) bool {
+	if len(segs) == 0 {
+		return was
+	}
+	return segs[len(segs)-1].hidden
+}
 
 // inline appends the text shown of n's inline children; line is that of
 // the text written last, for nodes with no place in the source.
@@ -234,7 +242,7 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 					b.add(s, line)
 				}
 			}
-			r.hidden = segs[len(segs)-1].hidden
+			r.hidden = lastHidden(segs, r.hidden)
 		case *ast.Image: // no text
 		case *ast.CodeSpan:
 			at := b.sb.Len()
