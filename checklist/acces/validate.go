@@ -140,6 +140,30 @@ func Validate(data []byte, rules Rules) *Result {
 	}
 	text = kept.String()
 
+	ed25519 := applyRules(r, text, rules)
+	checkSignature(r, sf, rules, ed25519)
+	// A line of the key copied elsewhere is no key material to the
+	// detector, but quoting it would print part of the key.
+	for i := range r.Problems {
+		if r.Problems[i].Code != "private-key-leak" {
+			r.Problems[i].Message = pieces.Mask(r.Problems[i].Message)
+		}
+	}
+	r.PubPath, r.Fingerprint = pieces.Mask(r.PubPath), pieces.Mask(r.Fingerprint)
+	for i := len(r.Problems) - 1; i >= 0; i-- { // the last of a capped code counts the rest
+		p := &r.Problems[i]
+		if n := r.counts[p.Code]; n > maxPerCode {
+			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
+			r.counts[p.Code] = maxPerCode
+		}
+	}
+	return r
+}
+
+// applyRules reads text's blocks, as a renderer shows them or, for an online text,
+// as a browser does, and adds what each rule finds to r; ed25519 reports the type
+// stated.
+func applyRules(r *Result, text string, rules Rules) (ed25519 bool) {
 	var (
 		date     dateRule
 		path     pathRule
@@ -168,23 +192,7 @@ func Validate(data []byte, rules Rules) *Result {
 		key.finish(r, rules)
 		sentence.finish(r)
 	}
-	checkSignature(r, sf, rules, key.ed25519)
-	// A line of the key copied elsewhere is no key material to the
-	// detector, but quoting it would print part of the key.
-	for i := range r.Problems {
-		if r.Problems[i].Code != "private-key-leak" {
-			r.Problems[i].Message = pieces.Mask(r.Problems[i].Message)
-		}
-	}
-	r.PubPath, r.Fingerprint = pieces.Mask(r.PubPath), pieces.Mask(r.Fingerprint)
-	for i := len(r.Problems) - 1; i >= 0; i-- { // the last of a capped code counts the rest
-		p := &r.Problems[i]
-		if n := r.counts[p.Code]; n > maxPerCode {
-			p.Message += fmt.Sprintf(" (et %d autres problèmes %s plus loin)", n-maxPerCode, p.Code)
-			r.counts[p.Code] = maxPerCode
-		}
-	}
-	return r
+	return key.ed25519
 }
 
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")
