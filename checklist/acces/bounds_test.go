@@ -150,3 +150,16 @@ func TestSharedPubReadOnce(t *testing.T) {
 		t.Errorf("a shared .pub is read again: first %d B, again %d B, without %d B", first, again, none)
 	}
 }
+
+// TestIssue30TablePage: the page of issue 30 (a 2,040-cell header over 4,078
+// one-cell rows: 11.8 s and 2.2 GiB) has lines over 2 KiB: too-large, unread, for
+// under 1 MiB.
+func TestIssue30TablePage(t *testing.T) {
+	page := []byte(strings.Repeat("|a", 2040) + "\n" + strings.Repeat("|-", 2040) + "\n" + strings.Repeat("|\n", 4078))
+	if r := Validate(page, Rules{}); !hasCode(r, "too-large") {
+		t.Fatalf("not too-large: %v", r.Problems)
+	}
+	if b, _ := cost(page); b > 1<<20 {
+		t.Errorf("%d bytes allocated", b)
+	}
+}
