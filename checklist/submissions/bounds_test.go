@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"unsafe"
+
+	"github.com/romeo-pret/pret/checklist/acces"
 )
 
 // TestMissingMessagesShared: 100,000 learners who each handed in an acces.docx
@@ -36,6 +38,29 @@ func TestMissingMessagesShared(t *testing.T) {
 		}
 		if n != 5 {
 			t.Errorf("%s: %d learners with acces.docx, want 5", kind, n)
+		}
+	}
+}
+
+// TestSharedPubReadOnce: a .pub beside many acces.md files, in a folder or an
+// archive, is read once: every file gets the same PubFile, which the rules parse
+// once (acces.TestSharedPubReadOnce).
+func TestSharedPubReadOnce(t *testing.T) {
+	files := map[string]entry{"promo/id_ed25519_romeo.pub": {body: string(newKey(45).pub)}}
+	for i := range 4 {
+		files[fmt.Sprintf("promo/l%d_acces.md", i)] = entry{body: page(newKey(45).fp, false)}
+	}
+	for kind, arg := range bothWays(t, files) {
+		var pubs []*acces.PubFile
+		w := &walker{keyName: testRules.KeyName, seen: map[fileID]bool{}, emit: func(it item) { pubs = append(pubs, it.pub) }}
+		w.arg(arg[0])
+		if len(pubs) != 4 {
+			t.Fatalf("%s: %d files", kind, len(pubs))
+		}
+		for _, p := range pubs {
+			if p == nil || p != pubs[0] {
+				t.Errorf("%s: the .pub is read for each file: %p, %p", kind, p, pubs[0])
+			}
 		}
 	}
 }

@@ -146,15 +146,17 @@ func (w *walker) pubsIn(f *os.File, dir string, entries []fs.DirEntry) func(name
 		}
 	}
 	pairs := choosePubs(types, w.keyName, filepath.Base(dir))
+	read := map[string]*acces.PubFile{} // one .pub beside many files is read once
 	return func(name string) *acces.PubFile {
 		pn := pairs.pubFor(name)
-		if pn == "" {
-			return nil
+		if pn == "" || read[pn] != nil {
+			return read[pn]
 		}
 		pub := &acces.PubFile{Name: pn}
 		if types[pn].IsRegular() {
 			pub.Data, _, _ = safefile.ReadIn(f, pn, filepath.Join(dir, pn), safefile.Key)
 		}
+		read[pn] = pub
 		return pub
 	}
 }
