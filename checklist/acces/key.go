@@ -180,17 +180,17 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	if rules.Beside == nil {
 		return
 	}
-	entries, err := keys.ParsePublic(rules.Beside.Data)
+	pub := rules.Beside.parsed()
 	switch {
-	case len(leak.File(rules.Beside.Data)) > 0: // in any encoding
+	case pub.leak:
 		// Handed in with acces.md, a private key is compromised as one pasted in it.
 		r.add(checklist.CodePrivateKeyLeak, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", rules.Beside.Name)
 		return
-	case err != nil:
+	case pub.err != nil:
 		r.add(checklist.CodeBadPublicKey, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		return
 	}
-	key := plainKey(entries[0].Key)
+	key := pub.key
 	if fp := ssh.FingerprintSHA256(key); r.Fingerprint != "" && fp != r.Fingerprint {
 		r.add(checklist.CodeFingerprintMismatch, checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
 	}
@@ -212,4 +212,22 @@ func plainKey(key ssh.PublicKey) ssh.PublicKey {
 		return c.Key
 	}
 	return key
+}
+
+// pubRead is what a .pub holds: private key material, or a key, or neither (err).
+type pubRead struct {
+	leak bool
+	key  ssh.PublicKey
+	err  error
+}
+
+func (p *PubFile) parsed() pubRead {
+	p.once.Do(func() {
+		entries, err := keys.ParsePublic(p.Data)
+		p.read = pubRead{leak: len(leak.File(p.Data)) > 0, err: err} // in any encoding
+		if err == nil {
+			p.read.key = plainKey(entries[0].Key)
+		}
+	})
+	return p.read
 }

@@ -11,11 +11,11 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
-	"golang.org/x/net/html"
+	"github.com/yuin/goldmark/util"
 )
 
 // A block is what a reader of the rendered page (CommonMark, GitHub tables) reads as
@@ -56,7 +56,7 @@ func (b *block) add(s string, line int) {
 
 // Built on first use: commands that never read acces.md do not pay for it.
 var markdown = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithExtensions(extension.Table))
+	return goldmark.New(goldmark.WithParserOptions(parser.WithParagraphTransformers(util.Prioritized(tableTransformer{}, 200))))
 })
 
 // goldmark's memory is a few hundred times its input, and some shapes cost it quadratic
@@ -71,6 +71,8 @@ func readBlocks(page string, visit func(*block)) (why string, line int) {
 	page, why = strings.TrimRight(page, "\n"), "plus de 16 Kio"
 	if deep := tooDeep().FindStringIndex(page); deep != nil {
 		why, line = "une ligne ouvre plus de 16 citations ou listes imbriquées", 1+strings.Count(page[:deep[0]], "\n")
+	} else if long := longLine(page); long > 0 {
+		why, line = "une ligne de plus de 2 Kio", long
 	}
 	if len(page) > maxMarkdown || line > 0 {
 		return why, line
@@ -83,16 +85,36 @@ func readBlocks(page string, visit func(*block)) (why string, line int) {
 			starts = append(starts, i+1)
 		}
 	}
-	r := &reader{src: src, visit: visit, lineOf: func(off int) int { return sort.SearchInts(starts, off+1) }}
-	r.blocks(markdown().Parser().Parse(text.NewReader(src)))
+	doc := markdown().Parser().Parse(text.NewReader(src))
+	r := &reader{src: src, visit: visit, lineOf: func(off int) int { return sort.SearchInts(starts, off+1) }, html: newHTMLView(doc, src)}
+	r.blocks(doc)
 	return "", 0
+}
+
+// goldmark reads a link's destination to the end of its line for each "](" on it, a
+// square of the line's length: past maxLine (a pasted RSA key is under 1 KiB), the
+// file is read as a large one.
+const maxLine = 2 << 10
+
+// longLine is the number of the first line of page over maxLine, 0 if none.
+func longLine(page string) int {
+	for n := 1; page != ""; n++ {
+		l, rest, _ := strings.Cut(page, "\n")
+		if len(l) > maxLine {
+			return n
+		}
+		page = rest
+	}
+	return 0
 }
 
 type reader struct {
 	src    []byte
 	visit  func(*block)
 	lineOf func(off int) int
-	raw    string // "<script>", "<style>" or "<!--" left open: what follows is hidden up to its end
+	html   *htmlView
+	hidden bool // a script, a comment, a hidden element… is open: text is not shown
+	inCell bool // in a table cell, where `\|` in a code span shows `|`
 }
 
 // goldmark's time grows with the square of the containers one line opens
@@ -129,22 +151,22 @@ func (r *reader) blocks(n ast.Node) {
 			r.inlineBlock(heading, c)
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			for _, seg := range c.Lines().Sliced(0, c.Lines().Len()) {
-				if r.raw == "" {
+				if !r.hidden {
 					b := &block{}
 					b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
 					r.emit(b)
 				}
 			}
 		case *ast.HTMLBlock: // as a browser shows it, a block per line, the closing one (-->) included
-			segs := c.Lines().Sliced(0, c.Lines().Len())
-			if c.HasClosure() {
-				segs = append(segs, c.ClosureLine)
+			segs := r.html.pieces(c)
+			for i := range segs {
+				b := &block{} // a paragraph
+				for _, s := range segs[i].shown {
+					b.add(s, r.lineOf(segs[i].Start))
+				}
+				r.emit(b)
 			}
-			blocks := make([]block, len(segs)) // paragraphs
-			r.raw = r.htmlLines(segs, r.raw, func(i int, s string) { blocks[i].add(s, r.lineOf(segs[i].Start)) })
-			for i := range blocks {
-				r.emit(&blocks[i])
-			}
+			r.hidden = lastHidden(segs, r.hidden)
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
@@ -167,14 +189,26 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 	}
 	b := &block{kind: kind}
 	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
+	r.closed(n)
 	r.emit(b)
+}
+
+// closed moves past the tag a renderer closes n with.
+func (r *reader) closed(n ast.Node) { r.hidden = lastHidden(r.html.pieces(n), r.hidden) }
+
+// lastHidden is whether what follows segs is hidden; was when there are none.
+func lastHidden(segs []htmlSeg, was bool) bool {
+	if len(segs) == 0 {
+		return was
+	}
+	return segs[len(segs)-1].hidden
 }
 
 // inline appends the text shown of n's inline children; line is that of
 // the text written last, for nodes with no place in the source.
 func (r *reader) inline(b *block, n ast.Node, line int) int {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if r.raw != "" {
+		if r.hidden {
 			switch c.(type) {
 			case *ast.Text, *ast.String, *ast.AutoLink, *ast.Image:
 				continue // inside a script or a style, up to its end tag
@@ -184,8 +218,12 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		case *ast.Text:
 			line = r.lineOf(c.Segment.Start)
 			v := c.Segment.Value(r.src)
-			if c.IsRaw() { // inside a code span: as written
-				b.add(strings.ReplaceAll(string(v), "\n", " "), line)
+			if c.IsRaw() { // inside a code span: as written, but for a cell's escaped pipes
+				s := strings.ReplaceAll(string(v), "\n", " ")
+				if r.inCell {
+					s = strings.ReplaceAll(s, `\|`, "|")
+				}
+				b.add(s, line)
 			} else {
 				b.add(resolve(v), line)
 			}
@@ -197,11 +235,14 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		case *ast.AutoLink:
 			b.add(string(c.Label(r.src)), line)
 		case *ast.RawHTML:
-			segs := c.Segments.Sliced(0, c.Segments.Len())
-			r.raw = r.htmlLines(segs, r.raw, func(i int, s string) {
-				line = r.lineOf(segs[i].Start)
-				b.add(s, line)
-			})
+			segs := r.html.pieces(c)
+			for _, seg := range segs {
+				for _, s := range seg.shown {
+					line = r.lineOf(seg.Start)
+					b.add(s, line)
+				}
+			}
+			r.hidden = lastHidden(segs, r.hidden)
 		case *ast.Image: // no text
 		case *ast.CodeSpan:
 			at := b.sb.Len()
@@ -214,74 +255,16 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 	return line
 }
 
-// htmlLines calls add with the text a browser shows of segs (a tag may span lines), a
-// piece per segment i; raw is the script, style or comment they start in (a browser
-// reads the rendered page whole: one left open in a block hides the next), the result
-// the one open at their end.
-func (r *reader) htmlLines(segs []text.Segment, raw string, add func(i int, s string)) string {
-	var v []byte
-	starts := make([]int, len(segs)+1)
-	for i, seg := range segs {
-		starts[i] = len(v)
-		v = append(v, seg.Value(r.src)...)
-	}
-	starts[len(segs)] = len(v)
-	// The tokenizer finds a script's end tag once it has read its start tag.
-	at, in := 0, v
-	if raw != "" {
-		in, at = append([]byte(raw), v...), -len(raw)
-	}
-	z := html.NewTokenizer(bytes.NewReader(in))
-	for {
-		tt := z.Next()
-		n := len(z.Raw())
-		switch tt {
-		case html.ErrorToken:
-			return raw
-		case html.TextToken:
-			for i := range segs {
-				if lo, hi := max(at, starts[i]), min(at+n, starts[i+1]); raw == "" && lo < hi {
-					if s := htmlstd.UnescapeString(lineBreaks.Replace(string(v[lo:hi]))); s != "" {
-						add(i, s)
-					}
-				}
-			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			// <script/> opens a script all the same: HTML ignores the /.
-			switch name, _ := z.TagName(); string(name) {
-			case "script", "style":
-				raw = "<" + string(name) + ">"
-			case "br": // a line break, as a backslash at a line's end
-				if i := sort.SearchInts(starts, at+1) - 1; raw == "" && i >= 0 && i < len(segs) {
-					add(i, " ")
-				}
-			}
-		case html.EndTagToken:
-			raw = ""
-		case html.CommentToken:
-			raw = ""
-			if c := z.Raw(); at+n == len(v) && bytes.HasPrefix(c, []byte("<!--")) && !closedComment(c) {
-				raw = "<!--"
-			}
-		}
-		at += n
-	}
-}
-
-// closedComment: a comment that reached the end of its input ends there, or runs on.
-func closedComment(c []byte) bool {
-	return bytes.HasSuffix(c, []byte("-->")) || bytes.HasSuffix(c, []byte("--!>")) || string(c) == "<!-->" || string(c) == "<!--->"
-}
-
-var lineBreaks = strings.NewReplacer("\n", "", "\r", "")
-
 // table gives each cell as a block, then each row as one.
 func (r *reader) table(t *east.Table) {
 	for tr := t.FirstChild(); tr != nil; tr = tr.NextSibling() {
 		whole := &block{kind: row}
 		for c := tr.FirstChild(); c != nil; c = c.NextSibling() {
 			b := &block{kind: cell}
+			r.inCell = true
 			line := r.inline(b, c, 0)
+			r.inCell = false
+			r.closed(c)
 			if line == 0 {
 				continue // an empty cell
 			}

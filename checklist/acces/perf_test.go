@@ -136,11 +136,13 @@ func BenchmarkValidateWorstShapes(b *testing.B) {
 }
 
 // cost is what one validation allocates.
-func cost(data []byte) (bytes, allocs uint64) {
+func cost(data []byte) (bytes, allocs uint64) { return costRules(data, Rules{}) }
+
+func costRules(data []byte, rl Rules) (bytes, allocs uint64) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	Validate(data, Rules{})
+	Validate(data, rl)
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
 }

@@ -8,7 +8,6 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
-	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/signing"
 )
 
@@ -92,7 +91,7 @@ func checkSigner(r *Result, sf *signing.SignedFile, rules Rules, statedEd25519 b
 	if r.Fingerprint != "" && signer != r.Fingerprint {
 		other = "la clé indiquée (" + r.Fingerprint + ")"
 	} else if rules.Beside != nil {
-		if entries, err := keys.ParsePublic(rules.Beside.Data); err == nil && ssh.FingerprintSHA256(plainKey(entries[0].Key)) != signer {
+		if pub := rules.Beside.parsed(); pub.err == nil && !pub.leak && ssh.FingerprintSHA256(pub.key) != signer {
 			other = rules.Beside.Name + " à côté d'acces.md"
 		}
 	}

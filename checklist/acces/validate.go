@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -28,9 +29,13 @@ const MaxAccessSize = 1 << 20
 const tooLarge = "fichier trop grand (plus de 1 Mio) : un acces.md tient sur une page ; il n'a pas été lu"
 
 // PubFile is a public key file found beside the acces.md, read whole.
+// One .pub may sit beside many files (a zip of 10,000 entries in one folder): it is
+// read once, by the first validation that needs it.
 type PubFile struct {
 	Name string
 	Data []byte
+	once sync.Once
+	read pubRead
 }
 
 // Rules are what a file is checked against: the course's key name and days.
@@ -40,6 +45,10 @@ type Rules struct {
 	Today            time.Time // civil day; a later date is in the future
 	Beside           *PubFile  // a .pub in the same folder, if any
 	RequireSignature bool      // --exiger-signature
+	// OnlineText: the file is a Moodle online text (onlinetext.html), read as the
+	// page its author typed in Moodle's editor, which rewrites the bytes it is
+	// given: no signature can hold there, so none is required.
+	OnlineText bool
 }
 
 // Result is what Validate found in one file.
@@ -77,6 +86,7 @@ func (r *Result) add(code checklist.Code, sev checklist.Severity, line int, form
 // private key material.
 func Validate(data []byte, rules Rules) *Result {
 	r := &Result{counts: map[checklist.Code]int{}}
+	rules.RequireSignature = rules.RequireSignature && !rules.OnlineText
 	if len(data) > MaxAccessSize {
 		r.add(checklist.CodeTooLarge, checklist.SevError, 0, tooLarge)
 		return r
@@ -103,31 +113,8 @@ func Validate(data []byte, rules Rules) *Result {
 	}
 	text, pieces := withoutLeaks(r, strings.ReplaceAll(string(data), "\r\n", "\n"), sf)
 
-	var (
-		date     dateRule
-		path     pathRule
-		key      keyRule
-		sentence sentenceRule
-	)
-	why, line := readBlocks(text, func(b *block) {
-		ts := textfold.Tokens(b.text)
-		ws := words(ts)
-		date.visit(b, ts, ws, rules)
-		if b.kind != row { // a row's cells were read one by one
-			path.visit(b)
-			key.visit(b)
-			sentence.visit(b, ws)
-		}
-	})
-	if why != "" { // unread, as over MaxAccessSize: no rule reports what it did not read
-		r.add(checklist.CodeTooLarge, checklist.SevError, line, "acces.md n'est pas lu (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
-	} else {
-		date.finish(r, rules)
-		path.finish(r, rules)
-		key.finish(r, rules)
-		sentence.finish(r)
-	}
-	checkSignature(r, sf, rules, key.ed25519)
+	ed25519 := applyRules(r, text, rules)
+	checkSignature(r, sf, rules, ed25519)
 	// A line of the key copied elsewhere is no key material to the
 	// detector, but quoting it would print part of the key.
 	for i := range r.Problems {
@@ -148,6 +135,41 @@ func Validate(data []byte, rules Rules) *Result {
 		return cmp.Compare(leakLast(a), leakLast(b))
 	})
 	return r
+}
+
+// applyRules reads text's blocks, as a renderer shows them or, for an online text,
+// as a browser does, and adds what each rule finds to r; ed25519 reports the type
+// stated.
+func applyRules(r *Result, text string, rules Rules) (ed25519 bool) {
+	var (
+		date     dateRule
+		path     pathRule
+		key      keyRule
+		sentence sentenceRule
+	)
+	read := readBlocks
+	if rules.OnlineText {
+		read = readOnlineText
+	}
+	why, line := read(text, func(b *block) {
+		ts := textfold.Tokens(b.text)
+		ws := words(ts)
+		date.visit(b, ts, ws, rules)
+		if b.kind != row { // a row's cells were read one by one
+			path.visit(b)
+			key.visit(b)
+			sentence.visit(b, ws)
+		}
+	})
+	if why != "" { // unread, as over MaxAccessSize: no rule reports what it did not read
+		r.add(checklist.CodeTooLarge, checklist.SevError, line, "acces.md n'est pas lu (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
+	} else {
+		date.finish(r, rules)
+		path.finish(r, rules)
+		key.finish(r, rules)
+		sentence.finish(r)
+	}
+	return key.ed25519
 }
 
 // leakLast orders problems: a private-key-leak (0) before the others (1).

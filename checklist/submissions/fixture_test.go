@@ -122,7 +122,7 @@ func moodle() course {
 			chloe + "id_ed25519_romeo.pub": string(c.pub),
 			denis + "Accès.md":             page(a.fp, false), // Alice's key
 			denis + "id_ed25519_romeo.pub": string(b.pub),     // and not his
-			"Roux Emma_1005_assignsubmission_onlinetext_onlinetext.html": "<p>acces</p>",
+			"Roux Emma_1005_assignsubmission_onlinetext_image.png": "PNG", // onlinetext.html is read: onlinetext_test.go
 			felix:                  page(newKey(8).fp, false),
 			felix + ".bak":         "ancien",
 			gaele + "acces.md":     page(newKey(9).fp, false),
@@ -138,7 +138,7 @@ func moodle() course {
 			felix:              "",
 			gaele + "acces.md": "",
 			// Online text only: a result of her own, no-acces-md.
-			"Roux Emma_1005_assignsubmission_onlinetext_onlinetext.html": "no-acces-md",
+			"Roux Emma_1005_assignsubmission_onlinetext_image.png": "no-acces-md",
 		},
 		learner: map[string]string{
 			alice:              "Dupont Alice",
@@ -147,7 +147,7 @@ func moodle() course {
 			denis + "Accès.md": "Petit Denis",
 			felix:              "Leroy Félix",
 			gaele + "acces.md": "Moreau Gaëlle",
-			"Roux Emma_1005_assignsubmission_onlinetext_onlinetext.html": "Roux Emma",
+			"Roux Emma_1005_assignsubmission_onlinetext_image.png": "Roux Emma",
 		},
 	}
 }

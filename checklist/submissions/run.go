@@ -244,10 +244,18 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			delete(first, rec.who)
 		}
 	}
+	// Most of them received the same (acces.docx): one message for all, not one each.
+	said := map[string]string{}
 	for _, m := range order {
 		if first[m.moodle] == m {
+			msg := m.missingMessage()
+			if s, ok := said[msg]; ok {
+				msg = s
+			} else {
+				said[msg] = msg
+			}
 			*r.slot(r.add()) = record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
-				problems: []checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: m.missingMessage()}}}
+				problems: []checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
 		}
 	}
 	// By path, then by the walk's order: the same whatever the workers.
@@ -328,7 +336,7 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 		rec.problems = []checklist.Problem{readProblem(it.err, it.place)}
 		return rec
 	}
-	rules.Beside = it.pub
+	rules.Beside, rules.OnlineText = it.pub, it.online
 	r := acces.Validate(it.data, rules)
 	rec.valid, rec.fpLine, rec.signed = r.Valid(), int32(r.FingerprintLine), r.SignedBy != ""
 	if len(r.Problems) > 0 {

@@ -43,6 +43,7 @@ type item struct {
 	learnerFolder bool
 	scan          bool // no submission: read for key material only (scan.go)
 	seq           int  // for a scan, the walk's order
+	online        bool // Moodle's online text (onlinetext.go)
 }
 
 // where names the learner of a file the walk meets (learnerOf): outer
@@ -148,15 +149,17 @@ func (w *walker) pubsIn(f *os.File, dir string, entries []fs.DirEntry) func(name
 		}
 	}
 	pairs := choosePubs(types, w.keyName, filepath.Base(dir))
+	read := map[string]*acces.PubFile{} // one .pub beside many files is read once
 	return func(name string) *acces.PubFile {
 		pn := pairs.pubFor(name)
-		if pn == "" {
-			return nil
+		if pn == "" || read[pn] != nil {
+			return read[pn]
 		}
 		pub := &acces.PubFile{Name: pn}
 		if types[pn].IsRegular() {
 			pub.Data, _, _ = safefile.ReadIn(f, pn, filepath.Join(dir, pn), safefile.Key)
 		}
+		read[pn] = pub
 		return pub
 	}
 }
@@ -209,9 +212,9 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		name := ruleName(raw) // the rule and the learner's name read UTF-8
 		learner, moodle := at.of(name)
 		it := item{path: p, learner: learner, moodle: moodle, learnerFolder: len(at.parts) > 0,
-			id: fileID{dev: id.dev, ino: id.ino, path: raw}}
+			id: fileID{dev: id.dev, ino: id.ino, path: raw}, online: isOnlineTextFile(name, w.in != nil && w.in.online)}
 		switch {
-		case !IsSubmissionName(name) && !IsArchiveName(name):
+		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
 			w.received(&rs, moodle, learner, p, name)
 			if t.IsRegular() {
 				w.scanIn(f, raw, it)
@@ -328,13 +331,13 @@ func (a *zipRead) read(files []*zip.File) {
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
-		if !isDir && !IsSubmissionName(base) && !IsArchiveName(base) && strings.IndexByte(zf.Name, 0) < 0 {
+		if !isDir && !IsSubmissionName(base) && !IsArchiveName(base) && !isOnlineTextEntry(zf.Name) && strings.IndexByte(zf.Name, 0) < 0 {
 			scans = append(scans, i)
 		}
 		if strings.HasSuffix(base, ".pub") {
 			addPub(dir, base, zf)
 			continue
-		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0) {
+		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0 || isOnlineTextEntry(zf.Name)) {
 			found = append(found, i)
 			continue
 		}
@@ -370,7 +373,7 @@ func (a *zipRead) read(files []*zip.File) {
 		dir = cleanEntryDir(dir)
 		learner, moodle := a.learner(name)
 		it := item{path: p, entry: name, learner: learner, moodle: moodle, learnerFolder: dir != "", mod: a.mod,
-			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}}
+			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}, online: isOnlineTextEntry(name)}
 		if it.mod == 0 && !zf.Modified.IsZero() {
 			it.mod = zf.Modified.UnixNano()
 		}

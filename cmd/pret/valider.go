@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
@@ -183,7 +184,31 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 		"en csv, le `SÉPARATEUR` des cellules : point-virgule (pour un tableur en français), virgule ou tabulation")
 	pathFlag(c.Flags(), &sheetIn, "feuille", "la feuille d'évaluation Moodle `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
 	pathFlag(c.Flags(), &sheetOut, "feuille-sortie", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
+	c.SetFlagErrorFunc(dashPathError)
 	return c
+}
+
+// dashPathError: a path that starts with "-" (a folder "-Louise" that « pret
+// valider * » was given) reads as options. The error names the path when it
+// exists, and says how to write one either way: after "--", or as "./-Louise".
+func dashPathError(c *cobra.Command, err error) error {
+	e, ok := errors.AsType[*pflag.NotExistError](err)
+	if !ok {
+		return flagError(c, err)
+	}
+	arg := "--" + e.GetSpecifiedName()
+	if s := e.GetSpecifiedShortnames(); s != "" {
+		arg = "-" + s
+	}
+	hint := fmt.Sprintf("un chemin qui commence par « - » s'écrit après « -- » (« pret valider -- * ») ou avec « ./ » devant (« pret valider ./* », « ./%s »)", arg)
+	if _, serr := os.Lstat(arg); serr == nil {
+		return usageError(hint, "%s est lu comme une option, pas comme un chemin", arg)
+	}
+	ferr := flagError(c, err)
+	if oe, ok := errors.AsType[*onboarding.Error](ferr); ok {
+		oe.Hint += " ; " + hint
+	}
+	return ferr
 }
 
 // writeValiderFile writes whole or not at all; done is what was before.

@@ -167,3 +167,30 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 		t.Errorf("--paralleles 1: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestValiderDashNames: « pret valider * » in a folder holding "-Louise" reads
+// it as options; the error names it and says to write "--" or "./*", and both work.
+func TestValiderDashNames(t *testing.T) {
+	h := newHome(t)
+	os.MkdirAll(h.path("-Louise"), 0o755)
+	os.WriteFile(h.path("-Louise/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	r := h.pret("", "valider", "-Louise")
+	if r.code != 2 || !strings.Contains(r.stderr, "pret: erreur : -Louise est lu comme une option") ||
+		!strings.Contains(r.stderr, "pret: conseil : ") || !strings.Contains(r.stderr, "« pret valider -- * »") || !strings.Contains(r.stderr, "./*") {
+		t.Errorf("-Louise: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"valider", "--", "-Louise"}, {"valider", "./-Louise"}} {
+		if r := h.pret("", args...); r.code != 0 {
+			t.Errorf("%q: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	// A mistyped option that names no file keeps its error, with the same hint.
+	r = h.pret("", "valider", "-x")
+	if r.code != 2 || !strings.Contains(r.stderr, "option courte inconnue : -x") || !strings.Contains(r.stderr, "« pret valider -- * »") {
+		t.Errorf("-x: exit %d\n%s", r.code, r.stderr)
+	}
+	r = h.pret("", "valider", "--Louise")
+	if r.code != 2 || !strings.Contains(r.stderr, "option inconnue : --Louise") || !strings.Contains(r.stderr, "./--Louise") {
+		t.Errorf("--Louise: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,161 @@
+package acces
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// readOnlineText calls visit with each block of a Moodle online text, the HTML its
+// editor wrote, as its author typed it and a reader sees it: a paragraph, a line
+// after a <br>, a heading, a cell, a line of <pre> are each a block; <code> is a
+// code span; entities are decoded (&nbsp; is a space); what a browser does not
+// show (comments, scripts, hidden elements: htmlState) is not read. One
+// tokenizer reads the page once: its cost is the page's size.
+func readOnlineText(page string, visit func(*block)) (why string, line int) {
+	o := &onlineReader{visit: visit, cur: &block{}, code: -1}
+	z := html.NewTokenizer(strings.NewReader(page))
+	line = 1
+	for {
+		tt := z.Next()
+		raw := string(z.Raw())
+		switch tt {
+		case html.ErrorToken:
+			o.flush()
+			return "", 0
+		case html.TextToken:
+			if !o.st.hidden() {
+				o.text(string(z.Text()), line+strings.Count(raw[:len(raw)-len(strings.TrimLeft(raw, " \t\r\n\f"))], "\n"))
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			hidden := o.st.hidden()
+			tag, br := o.st.start(z)
+			if !hidden {
+				o.startTag(tag, br)
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			o.st.end(string(name))
+			o.endTag(string(name))
+		}
+		line += strings.Count(raw, "\n")
+	}
+}
+
+// onlineReader is a Moodle online text being read into blocks.
+type onlineReader struct {
+	visit func(*block)
+	st    htmlState
+	cur   *block // the block being read
+	row   *block // the table row being read, nil out of one
+	pre   int    // <pre> elements open: white space kept, a line a block
+	code  int    // where the open <code> starts in cur, -1 for none
+}
+
+// blockTags end the block before them and the one they hold.
+var blockTags = setOf("p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd",
+	"blockquote", "pre", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "hr",
+	"section", "article", "header", "footer", "main", "nav", "aside", "address", "figure", "figcaption",
+	"details", "summary", "fieldset", "legend", "center")
+
+func (o *onlineReader) startTag(tag string, br bool) {
+	switch {
+	case br:
+		o.flush()
+	case tag == "code" && o.pre == 0:
+		o.code = o.cur.sb.Len()
+	case blockTags[tag]:
+		o.flush()
+		switch tag {
+		case "h1", "h2", "h3", "h4", "h5", "h6":
+			o.cur.kind = heading
+		case "td", "th":
+			o.cur.kind = cell
+		case "tr":
+			o.row = &block{kind: row}
+		case "pre":
+			o.pre++
+		}
+	}
+}
+
+func (o *onlineReader) endTag(tag string) {
+	switch {
+	case tag == "code" && o.code >= 0:
+		o.cur.codes = append(o.cur.codes, [2]int{o.code, o.cur.sb.Len()})
+		o.code = -1
+	case blockTags[tag]:
+		o.flush()
+		switch tag {
+		case "pre":
+			o.pre = max(o.pre-1, 0)
+		case "tr", "table":
+			if o.row != nil {
+				o.row.text = o.row.sb.String()
+				if strings.TrimSpace(o.row.text) != "" {
+					o.visit(o.row)
+				}
+				o.row = nil
+			}
+		}
+	}
+}
+
+// text adds what a text shows: in a <pre>, a block per line; elsewhere its white
+// space, no-break spaces included, as one space, as a browser shows it.
+func (o *onlineReader) text(s string, line int) {
+	if o.pre > 0 {
+		for i, l := range strings.Split(s, "\n") {
+			if i > 0 {
+				o.flush()
+				line++
+			}
+			o.cur.add(strings.TrimSuffix(l, "\r"), line)
+		}
+		return
+	}
+	var out strings.Builder
+	space := false
+	for _, r := range s {
+		if isHTMLSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			out.WriteByte(' ')
+			space = false
+		}
+		out.WriteRune(r)
+	}
+	if space {
+		out.WriteByte(' ')
+	}
+	o.cur.add(out.String(), line)
+}
+
+func isHTMLSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\u00a0' || r == '\u202f'
+}
+
+// flush gives the block read so far to the rules, and to its row if a cell.
+func (o *onlineReader) flush() {
+	b := o.cur
+	if o.code >= 0 {
+		b.codes = append(b.codes, [2]int{o.code, b.sb.Len()})
+	}
+	b.text = b.sb.String()
+	if strings.TrimSpace(b.text) != "" {
+		o.visit(b)
+		if b.kind == cell && o.row != nil {
+			if o.row.sb.Len() > 0 {
+				o.row.add(" ", b.spans[0].line)
+			}
+			o.row.add(strings.TrimSpace(b.text), b.spans[0].line)
+		}
+	}
+	open := o.code >= 0 // a code span across a line break goes on in the next block
+	o.cur, o.code = &block{}, -1
+	if open {
+		o.code = 0
+	}
+}

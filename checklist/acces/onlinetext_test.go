@@ -1,0 +1,81 @@
+package acces
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// TestOnlineTextCorpus holds the reading of Moodle online texts (testdata/texte-en-ligne,
+// as Moodle's editor writes them) to the verdicts of verdicts.tsv, with signatures
+// required: an online text is never unsigned.
+func TestOnlineTextCorpus(t *testing.T) {
+	dir := filepath.Join("testdata", "texte-en-ligne")
+	tsv, err := os.ReadFile(filepath.Join(dir, "verdicts.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := rules
+	rl.OnlineText, rl.RequireSignature = true, true
+	for _, row := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
+		f := strings.Split(row, "\t")
+		name, verdict, want, why := f[0], f[1], f[2], f[3]
+		t.Run(strings.TrimSuffix(name, ".html"), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Validate(data, rl)
+			if got := strings.Join(errorCodes(r), ","); got != want || r.Valid() != (verdict == "valid") {
+				t.Errorf("errors %q, want %s %q (%s)\n%+v", got, verdict, want, why, r.Problems)
+			}
+		})
+	}
+}
+
+func errorCodes(r *Result) []string {
+	var errs []string
+	for _, p := range r.Problems {
+		if p.Severity == checklist.SevError {
+			errs = append(errs, string(p.Code))
+		}
+	}
+	return errs
+}
+
+// TestOnlineTextBlocks: lines as the author typed them, hidden parts left out.
+func TestOnlineTextBlocks(t *testing.T) {
+	page := `<p dir="ltr" style="text-align: left;">Date&nbsp;:  16/10/2026<br>Cl&eacute; :
+<code>C:\Users\Jean Dupont\.ssh\k.pub</code></p><p hidden>x</p><pre>a  b
+c</pre><template>y</template><p>**z**</p>`
+	var got []string
+	readOnlineText(page, func(b *block) {
+		s := b.text
+		for _, c := range b.codes {
+			s += "|code:" + b.text[c[0]:c[1]]
+		}
+		got = append(got, strings.TrimSpace(s))
+	})
+	want := []string{"Date : 16/10/2026", `Clé : C:\Users\Jean Dupont\.ssh\k.pub|code:C:\Users\Jean Dupont\.ssh\k.pub`, "a  b", "c", "**z**"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("blocks %q, want %q", got, want)
+	}
+}
+
+// TestOnlineTextLinear: the HTML reader's cost is the page's size, whatever its shape.
+func TestOnlineTextLinear(t *testing.T) {
+	rl := Rules{OnlineText: true}
+	for _, tok := range []string{"<p>a</p>", "<br>", "<div hidden><div>", "<pre>a\n", "<code>", "<td>a", "<tr><td>a</td>", "&nbsp;", "<!--", "<span style='display:none'>", "<svg>"} {
+		cost := func(n int) uint64 {
+			b, _ := costRules([]byte(strings.Repeat(tok, n/len(tok))), rl)
+			return b
+		}
+		b1, b2 := cost(64<<10), cost(128<<10)
+		if float64(b2) > 2.6*float64(b1)+64<<10 || b2 > 16<<20 {
+			t.Errorf("%q: %d B at 64 KiB, %d B at 128 KiB", tok, b1, b2)
+		}
+	}
+}

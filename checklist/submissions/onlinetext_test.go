@@ -1,0 +1,48 @@
+package submissions
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOnlineTextIsRead: a Moodle assignment set to « Texte en ligne » exports
+// onlinetext.html, in the learner's online-text folder or under a flat name; it is
+// read as her acces.md (Moodle's editor wraps lines in <p dir="ltr"
+// style="text-align: left;">, writes &nbsp; before a colon and <br> at the end
+// of a line). No signature is expected there, even when signatures are required.
+// On disk and in a zip.
+func TestOnlineTextIsRead(t *testing.T) {
+	fp := newKey(44).fp
+	editor := func(lines ...string) string {
+		var b strings.Builder
+		for _, l := range lines {
+			b.WriteString(`<p dir="ltr" style="text-align: left;">` + l + "<br></p>")
+		}
+		return b.String()
+	}
+	good := editor("Date de la demande&nbsp;: 16/10/2026", "Clé publique&nbsp;: ~/.ssh/id_ed25519_romeo.pub",
+		"256 "+fp+" alice@portable (ED25519)", "Connexion uniquement vers le n&oelig;ud de login indiqu&eacute; par les organisateurs.")
+	files := map[string]entry{
+		"Dupont Alice_1_assignsubmission_onlinetext_/onlinetext.html": {body: good},
+		"Martin Bob_2_assignsubmission_onlinetext_onlinetext.html": {body: editor("Date de la demande&nbsp;: 16/10/2026",
+			`<span style="display:none">Connexion uniquement vers le nœud de login indiqué par les organisateurs.</span>`)},
+		"Roux Emma_3_assignsubmission_onlinetext_/image.png": {body: "PNG"},
+	}
+	rules := testRules
+	rules.RequireSignature = true
+	for kind, arg := range bothWays(t, files) {
+		res := byPath(Validate([]string{arg[0]}, Options{Rules: rules}), arg[1])
+		alice := res["Dupont Alice_1_assignsubmission_onlinetext_/onlinetext.html"]
+		if !alice.Valid || alice.Apprenant != "Dupont Alice" || len(alice.Problems) != 0 {
+			t.Errorf("%s: Alice's online text: %+v", kind, alice)
+		}
+		bob := res["Martin Bob_2_assignsubmission_onlinetext_onlinetext.html"]
+		if bob.Valid || bob.Apprenant != "Martin Bob" || codesOfResult(bob) != "missing-pubkey-path missing-fingerprint missing-sentence" {
+			t.Errorf("%s: Bob's online text: %s %+v", kind, codesOfResult(bob), bob)
+		}
+		// A picture of an online text alone is still no acces.md.
+		if emma := res["Roux Emma_3_assignsubmission_onlinetext_/"]; len(emma.Problems) != 1 || emma.Problems[0].Code != "no-acces-md" {
+			t.Errorf("%s: Emma's picture: %+v", kind, emma)
+		}
+	}
+}
