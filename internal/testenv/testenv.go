@@ -43,6 +43,20 @@ func EditAll(s, old, new string) string {
 	return strings.ReplaceAll(Edit(s, old, old), old, new)
 }
 
+// LongEnv is the switch of the long tests: the scale tests, long
+// fuzzing, peak-memory measures, the whole interop matrix and the release
+// check. .ci/test sets it, so CI runs them; a plain go test ./... does not.
+const LongEnv = "PRET_LONG"
+
+// Long skips a test unless PRET_LONG=1: what is inherently long (minutes,
+// or hundreds of megabytes) runs in CI and on demand, not on every go test.
+func Long(t testing.TB) {
+	t.Helper()
+	if os.Getenv(LongEnv) != "1" {
+		t.Skip("test long : PRET_LONG=1 (bash .ci/test) le lance")
+	}
+}
+
 // NeedTool returns the path of a real tool a test compares against. In
 // CI a missing tool fails the test; under Wine (PRET_WINE) it skips.
 func NeedTool(t testing.TB, name string) string {

@@ -34,3 +34,20 @@ func TestEditRefusesMissingText(t *testing.T) {
 		}()
 	}
 }
+
+func TestLongFollowsTheSwitch(t *testing.T) {
+	for _, c := range []struct {
+		value   string
+		skipped bool
+	}{{"", true}, {"0", true}, {"yes", true}, {"1", false}} {
+		t.Setenv(LongEnv, c.value)
+		ran := false
+		t.Run("PRET_LONG="+c.value, func(t *testing.T) {
+			Long(t)
+			ran = true
+		})
+		if ran == c.skipped {
+			t.Errorf("PRET_LONG=%q: ran %v, want skipped %v", c.value, ran, c.skipped)
+		}
+	}
+}
