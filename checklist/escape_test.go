@@ -41,9 +41,9 @@ func terminalSafe(s string) (bad string, ok bool) {
 		return "invalid UTF-8", false
 	}
 	for _, r := range s {
-		// Checked against Unicode's own table, not unsafeRune: a format
-		// character (Cf) unsafeRune forgot is caught.
-		if r < 0x20 || r >= 0x7f && r <= 0x9f || unsafeRune(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
+		// Checked against Unicode's own categories, not unsafeRune: a
+		// format character (Cf) unsafeRune forgot is caught.
+		if mustEscape(r) {
 			return strings.ToValidUTF8(string(r), "?"), false
 		}
 	}
