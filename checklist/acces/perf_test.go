@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // worstShapes are the acces.md files that cost the validator most for
@@ -188,6 +190,7 @@ func procStatus(field string) int64 {
 // reset after a GC): under 16 MiB for each. The garbage collector runs at
 // its default pace, as in pret.
 func TestValidatePeakMemory(t *testing.T) {
+	testenv.Long(t)
 	if name := os.Getenv("PRET_PEAK_SHAPE"); name != "" {
 		for _, s := range peakShapes() {
 			if s.name == name {

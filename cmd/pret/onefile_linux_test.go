@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // oneFileShapes are 1 MiB acces.md files of the shapes that cost the
@@ -34,6 +36,7 @@ func oneFileShapes() map[string]string {
 // 16 MiB; pret's binary and runtime, about 12 MiB, are there before any
 // file is read). Least of three runs, /usr/bin/time.
 func TestOneFilePeak(t *testing.T) {
+	testenv.Long(t)
 	h := newHome(t)
 	if err := os.WriteFile(h.path("petit_acces.md"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)

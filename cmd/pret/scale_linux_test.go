@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // TestScale runs `pret valider --format json` on 100,000 one-page files,
@@ -22,9 +23,7 @@ import (
 // 64 MiB, measured by /usr/bin/time (least of three runs). No time is
 // asserted; checklist/submissions' BenchmarkValidate100k gives figures.
 func TestScale(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 files: not in -short")
-	}
+	testenv.Long(t)
 	h := newHome(t)
 	dir := h.path("rendus")
 	for i := range 100_000 {
@@ -97,9 +96,7 @@ func TestScaleArchive(t *testing.T) {
 // a message quoting two fingerprints. It stays in the 64 MiB of
 // organisateurs.md (least of three runs, /usr/bin/time).
 func TestScaleMoodle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 learners: not in -short")
-	}
+	testenv.Long(t)
 	h := newHome(t)
 	raw := make([]byte, 32)
 	bigZip(t, h.path("rendus.zip"), func(i int, put func(string, []byte)) {
@@ -167,12 +164,10 @@ func TestScaleMoodleOneKey(t *testing.T) {
 	}
 }
 
-// scaleHome is a home for a 100,000-file test, skipped under -short, and
-// a random fingerprint to state.
+// scaleHome is a home for a 100,000-file test, a long test, and a
+// random fingerprint to state.
 func scaleHome(t *testing.T) (*home, string) {
-	if testing.Short() {
-		t.Skip("100,000 files: not in -short")
-	}
+	testenv.Long(t)
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	return newHome(t), "SHA256:" + base64.RawStdEncoding.EncodeToString(raw)
