@@ -151,7 +151,10 @@ func cost(data []byte) (bytes, allocs uint64) {
 // about twice the bytes and allocations (a quadratic validator costs four
 // times). No time is measured: allocations do not depend on the load.
 func TestValidateLinear(t *testing.T) {
-	const n = 256 << 10
+	if testing.Short() {
+		t.Skip("plusieurs secondes : sans -short")
+	}
+	const n = 128 << 10 // and twice: a quadratic cost shows at any size
 	for _, s := range worstShapes {
 		// Each shape fills the cap without passing it: a shape cut short
 		// by too-large would measure nothing.

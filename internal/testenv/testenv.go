@@ -57,6 +57,20 @@ func Long(t testing.TB) {
 	}
 }
 
+// Scaled is how much of a random series or input a test takes: plain on
+// a plain go test, long with PRET_LONG=1 (CI), and a tenth of plain, at
+// least 1, under -short. A property that holds holds on fewer cases;
+// the long run is there to find the rare one.
+func Scaled(plain, long int) int {
+	switch {
+	case os.Getenv(LongEnv) == "1":
+		return long
+	case testing.Short():
+		return max(plain/10, 1)
+	}
+	return plain
+}
+
 // NeedTool returns the path of a real tool a test compares against. In
 // CI a missing tool fails the test; under Wine (PRET_WINE) it skips.
 func NeedTool(t testing.TB, name string) string {

@@ -51,3 +51,21 @@ func TestLongFollowsTheSwitch(t *testing.T) {
 		}
 	}
 }
+
+func TestScaledFollowsTheSwitch(t *testing.T) {
+	t.Setenv(LongEnv, "1")
+	if got := Scaled(300, 3000); got != 3000 {
+		t.Errorf("PRET_LONG=1: %d, want 3000", got)
+	}
+	t.Setenv(LongEnv, "")
+	want := 300
+	if testing.Short() {
+		want = 30
+	}
+	if got := Scaled(300, 3000); got != want {
+		t.Errorf("plain: %d, want %d", got, want)
+	}
+	if got := Scaled(5, 50); got < 1 {
+		t.Errorf("Scaled(5, 50) = %d", got)
+	}
+}
