@@ -52,7 +52,7 @@ func TestDateFormsEverywhere(t *testing.T) {
 		for _, via := range []string{"--date", "assistant"} {
 			t.Run(via+"/"+form, func(t *testing.T) {
 				home := testEnv(t)
-				must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK, "cle")
+				putKey(t, home)
 				if via == "--date" {
 					must(t, pretIn(t, "", "acces", "--statut", "demande", "--date", form), exitOK, "acces", "--date", form)
 				} else {
