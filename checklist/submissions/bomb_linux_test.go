@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // sharedStreamBomb is a zip whose n central-directory entries all point
@@ -140,7 +142,9 @@ func TestArchiveBudgetIsDeterministic(t *testing.T) {
 		size[p+"!/"+zf.Name] = int64(zf.UncompressedSize64)
 	}
 	var first []string
-	for _, workers := range []int{1, 2, 3, 8, 2, 1} {
+	// Three runs show a budget that depends on the workers or the run;
+	// the long run (PRET_LONG=1) repeats them.
+	for _, workers := range []int{1, 8, 2, 3, 2, 1}[:max(3, testenv.Scaled(3, 6))] {
 		res := Validate([]string{p}, Options{Rules: testRules, Workers: workers})
 		if len(res) != n {
 			t.Fatalf("%d results, want %d", len(res), n)
