@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // TestValiderOrderEveryWorkers: an archive with several entries of one
@@ -34,7 +35,9 @@ func TestValiderOrderEveryWorkers(t *testing.T) {
 	os.WriteFile(h.path("lot.zip"), buf.Bytes(), 0o644)
 	for _, f := range checklist.FileFormats {
 		var want string
-		for i, workers := range []int{1, 2, 3, 8, 1, 4} {
+		// Three runs show an order that depends on the workers or the
+		// run; the long run (PRET_LONG=1) tries six.
+		for i, workers := range []int{1, 8, 2, 3, 1, 4}[:max(3, testenv.Scaled(3, 6))] {
 			args := []string{"valider", "--tous", "--format", f, "--paralleles", fmt.Sprint(workers), "lot.zip"}
 			r := h.pret("", args...)
 			out := h.path("rapport")
