@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // bidiControls are the characters no report may hold raw, listed here
@@ -95,7 +97,7 @@ func bidiRun(rng *rand.Rand) FilesReport {
 // marker; csv shows it as texte does.
 func TestNoReportHoldsABidiControl(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for i := 0; i < 300; i++ {
+	for range testenv.Scaled(100, 300) { // runs of generated names and contents
 		r := bidiRun(rng)
 		f := r.Files
 		for _, format := range FileFormats {

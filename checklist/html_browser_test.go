@@ -23,6 +23,9 @@ const chromiumPath = "/usr/bin/chromium"
 // from a file:// URL: rows and counts, a code filter, a sort, no request
 // anywhere, and a hostile file name and content that stay text.
 func TestHTMLReportInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Chromium démarre en quelques secondes : sans -short")
+	}
 	if os.Getenv("PRET_WINE") == "1" {
 		t.Skip("sous Wine, pas de Chromium Windows : le rapport HTML est vérifié dans Chromium par les tests Linux")
 	}
