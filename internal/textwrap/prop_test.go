@@ -50,7 +50,7 @@ func wrapSample(rng *rand.Rand, long bool) string {
 func TestWrapProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	wordChecks := 0
-	for i := 0; i < 400; i++ {
+	for i := range testenv.Scaled(100, 400) {
 		long := i%2 == 0
 		text := wrapSample(rng, long)
 		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
@@ -110,7 +110,7 @@ func TestVisibleWidth(t *testing.T) {
 func TestWrapDiffKeepsMarkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	continued := 0
-	for i := 0; i < 200; i++ {
+	for i := range testenv.Scaled(50, 200) {
 		var oldL, newL []string
 		for range 1 + rng.IntN(12) {
 			l := wrapSample(rng, i%2 == 0)
@@ -181,7 +181,7 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 // without the "#" the text is the same.
 func TestWrapCommentLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
-	for i := 0; i < 200; i++ {
+	for i := range testenv.Scaled(50, 200) {
 		var lines []string
 		for range 1 + rng.IntN(3) {
 			l := strings.ReplaceAll(wrapSample(rng, i%2 == 0), "\n", " ")
