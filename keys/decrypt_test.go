@@ -144,6 +144,9 @@ func TestDecryptTooManyRounds(t *testing.T) {
 // (a tag or the check numbers refuse it). cmd/pret's
 // TestSignerEveryCipher has ssh-keygen -Y verify the signatures.
 func TestDecryptEveryCipherOfSSHKeygen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	list := strings.Fields(testenv.Run(t, testenv.NeedTool(t, "ssh"), "-Q", "cipher"))
 	if len(list) < 10 {

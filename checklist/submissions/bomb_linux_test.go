@@ -116,6 +116,9 @@ func TestArchiveInArchive(t *testing.T) {
 // in the walk's order, so the refused entries are those after the
 // budget ran out, every one of them, and those read stay within it.
 func TestArchiveBudgetIsDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	const n = 60

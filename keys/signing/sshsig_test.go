@@ -143,6 +143,9 @@ func sshKeygenSign(t *testing.T, dir, key, namespace string, msg []byte) []byte 
 // is accepted, and is byte for byte the block pret makes: ed25519 and
 // SSHSIG are deterministic, so the two implementations must agree exactly.
 func TestSSHKeygenSignatureAccepted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	dir := t.TempDir()
 	key := testenv.SSHKeygen(t, dir, "id_ed25519_romeo", "-t", "ed25519", "-a", "4", "-N", testPass, "-C", "seance-novembre")
 	priv, err := os.ReadFile(key)
@@ -330,6 +333,9 @@ func armourVariants(a []byte) map[string]string {
 // and damaged layouts. A re-wrapped signature is the same signature; a
 // damaged one is refused by both.
 func TestParseArmorAgreesWithOpenSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	signer, _ := testSigner(t)
 	msg := []byte("# Accès\n- Date de demande : 2026-10-20\n")
@@ -655,6 +661,9 @@ func makeKey(t *testing.T, dir, name, typ, bits string) (string, ssh.Signer) {
 // what pret makes `ssh-keygen -Y check-novalidate` accepts; a
 // certificate signs as the key it certifies, both ways.
 func TestInteropBothWays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	dir := t.TempDir()
 	msg := []byte("# Accès\n\n- Date de la demande : 2026-10-16\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n")
