@@ -164,6 +164,9 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 // holds, pret signer and its refusals print it without a control
 // character.
 func TestSignerEscapesNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	home := signableEnv(t)
 	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {

@@ -266,6 +266,9 @@ func lineCount(b []byte) int {
 // A block made by another key verifies, but carries that other key: the
 // caller's fingerprint comparison is what catches a borrowed signature.
 func TestOtherKeySignatureCarriesItsKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	mine, _ := testSigner(t)
 	theirs, _ := testSigner(t)
 	signed, err := SignFile(rand.Reader, theirs, []byte("Empreinte : "+ssh.FingerprintSHA256(mine.PublicKey())+"\n"))
