@@ -325,6 +325,9 @@ func TestSignRefusals(t *testing.T) {
 // `pret acces` after `pret signer`, with the same content, leaves the
 // signed file alone instead of unsigning it.
 func TestPlanAccessKeepsSignedCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
 	a := withSigner(w)
@@ -500,6 +503,9 @@ func TestResignNeverDropsText(t *testing.T) {
 // Markdown (16 KiB, acces-md.md): Prepare refuses a file over it, and a
 // file under it, signed, stays valid (the signature block is not counted).
 func TestSignStaysUnderSizeCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	w, a, signed := signedFixture(t)
 	msg := signing.SplitSigned(signed).Message
 	const limit = 16 << 10

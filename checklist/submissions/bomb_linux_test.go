@@ -45,6 +45,9 @@ func sharedStreamBomb(t testing.TB, n int, size int64) []byte {
 // rest are unreadable with a French reason, none skipped: too-large is
 // for an entry over 1 MiB (acces-md.md), which these are not all.
 func TestSharedStreamBombIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for _, size := range []int64{900 << 10, 2 << 20} {
 		for _, n := range []int{500, 3000} {
 			data := sharedStreamBomb(t, n, size)
