@@ -119,90 +119,13 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 			}
 			switch format {
 			case "json":
-				var doc struct {
-					Files   []FileResult `json:"files"`
-					Summary BatchSummary `json:"summary"`
-				}
-				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatalf("json: %v\n%s", err, out)
-				}
-				for j := range f {
-					g := doc.Files[j]
-					if g.Path != validUTF8(f[j].Path) || g.Apprenant != validUTF8(f[j].Apprenant) || g.Fingerprint != validUTF8(f[j].Fingerprint) ||
-						g.Date != validUTF8(f[j].Date) || g.Statut != validUTF8(f[j].Statut) || g.Entry != validUTF8(f[j].Entry) {
-						t.Fatalf("json changed file %d: %+v, want %+v", j, g, f[j])
-					}
-					for k, p := range f[j].Problems {
-						if g.Problems[k].Message != validUTF8(p.Message) {
-							t.Fatalf("json message %q, want %q", g.Problems[k].Message, p.Message)
-						}
-					}
-				}
-				if d := doc.Summary.Duplicates; len(d) != 1 || d[0][0] != validUTF8(f[0].Path) || d[0][1] != validUTF8(f[1].Path) {
-					t.Fatalf("json duplicates %q", d)
-				}
+				checkBidiJSON(t, buf.Bytes(), f)
 			case "sarif":
-				var doc struct {
-					Runs []struct {
-						Results []struct {
-							Message    struct{ Text string }
-							Properties map[string]string
-						}
-					}
-				}
-				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatalf("sarif: %v\n%s", err, out)
-				}
-				res := doc.Runs[0].Results
-				if res[0].Message.Text != validUTF8(f[0].Problems[0].Message) || res[0].Properties["apprenant"] != validUTF8(f[0].Apprenant) ||
-					res[2].Properties["entry"] != validUTF8(f[1].Entry) {
-					t.Fatalf("sarif changed the strings: %+v", res)
-				}
+				checkBidiSARIF(t, buf.Bytes(), f)
 			case "junit":
-				var doc junitDoc
-				if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatalf("junit: %v\n%s", err, out)
-				}
-				c := doc.Suites[0].Cases
-				for j := range f {
-					if c[j].Name != XMLText(f[j].Path) {
-						t.Fatalf("junit name %q, want %q", c[j].Name, XMLText(f[j].Path))
-					}
-				}
-				if c[0].Classname != XMLText(f[0].Apprenant) || !strings.Contains(c[0].Failures[0].Body, XMLText(f[0].Problems[0].Message)) ||
-					!strings.Contains(c[0].SystemOut, XMLText(f[0].Problems[1].Message)) {
-					t.Fatalf("junit changed the strings: %+v", c[0])
-				}
+				checkBidiJUnit(t, buf.Bytes(), f)
 			case "html":
-				// Every control of every string the page shows is one
-				// marker, named by its code point.
-				want := countMarked(XMLText(r.Name))
-				// The duplicate groups name the learners; a long path or
-				// fingerprint is shown short, its whole in attributes.
-				shownStrings := []string{f[0].Apprenant, f[1].Apprenant}
-				for _, x := range f {
-					shownStrings = append(shownStrings, x.Apprenant, shortPath(x.Path), x.Date, x.Statut, shortFingerprint(x.Fingerprint))
-					for _, p := range x.Problems {
-						shownStrings = append(shownStrings, p.Message)
-					}
-				}
-				for _, s := range shownStrings {
-					want += countMarked(XMLText(s))
-				}
-				if got := strings.Count(out, `<span class="bidi"`); got != want {
-					t.Fatalf("html shows %d markers, want %d", got, want)
-				}
-				// html/template writes "+" as "&#43;" in text.
-				// A control in the whole path, in the title, is "[U+…]".
-				for _, c := range bidiControls {
-					marker := strings.ReplaceAll(codePoint(c), "+", "&#43;")
-					if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
-						t.Fatalf("html: no marker %s for a control in %q", codePoint(c), f[0].Apprenant)
-					}
-					if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
-						t.Fatalf("html: no marker %s in the title of %q", codePoint(c), f[0].Path)
-					}
-				}
+				checkBidiHTML(t, out, r)
 			case "csv":
 				row := csvRowOf(t, readCSV(t, buf.Bytes()), f[0].Path)
 				if row[0] != formulaSafe(f[0].Apprenant) {
@@ -210,41 +133,152 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 				}
 			}
 		}
+		checkBidiChecklist(t, f)
+	}
+}
 
-		// The checklist of pret verifier, in its formats.
-		rep := &Report{Name: "pret verifier", Checks: []Check{
-			{ID: "acces-valid", Status: Fail, Message: f[0].Path, Fix: f[1].Path},
-			{ID: "tools", Status: Warn, Message: f[0].Apprenant, Fix: f[1].Apprenant},
-			{ID: "cle", Status: Skip, Message: f[0].Date},
-		}}
-		for _, format := range Formats {
-			var buf bytes.Buffer
-			if err := WriteReport(&buf, format, rep, Style{}); err != nil {
+// checkBidiJSON: the json list reads back the very strings.
+func checkBidiJSON(t *testing.T, data []byte, f []FileResult) {
+	t.Helper()
+	out := string(data)
+	var doc struct {
+		Files   []FileResult `json:"files"`
+		Summary BatchSummary `json:"summary"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	for j := range f {
+		g := doc.Files[j]
+		if g.Path != validUTF8(f[j].Path) || g.Apprenant != validUTF8(f[j].Apprenant) || g.Fingerprint != validUTF8(f[j].Fingerprint) ||
+			g.Date != validUTF8(f[j].Date) || g.Statut != validUTF8(f[j].Statut) || g.Entry != validUTF8(f[j].Entry) {
+			t.Fatalf("json changed file %d: %+v, want %+v", j, g, f[j])
+		}
+		for k, p := range f[j].Problems {
+			if g.Problems[k].Message != validUTF8(p.Message) {
+				t.Fatalf("json message %q, want %q", g.Problems[k].Message, p.Message)
+			}
+		}
+	}
+	if d := doc.Summary.Duplicates; len(d) != 1 || d[0][0] != validUTF8(f[0].Path) || d[0][1] != validUTF8(f[1].Path) {
+		t.Fatalf("json duplicates %q", d)
+	}
+}
+
+// checkBidiSARIF: the sarif log reads back the very strings.
+func checkBidiSARIF(t *testing.T, data []byte, f []FileResult) {
+	t.Helper()
+	out := string(data)
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				Message    struct{ Text string }
+				Properties map[string]string
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("sarif: %v\n%s", err, out)
+	}
+	res := doc.Runs[0].Results
+	if res[0].Message.Text != validUTF8(f[0].Problems[0].Message) || res[0].Properties["apprenant"] != validUTF8(f[0].Apprenant) ||
+		res[2].Properties["entry"] != validUTF8(f[1].Entry) {
+		t.Fatalf("sarif changed the strings: %+v", res)
+	}
+}
+
+// checkBidiJUnit: the junit document reads back the strings as XMLText
+// writes them.
+func checkBidiJUnit(t *testing.T, data []byte, f []FileResult) {
+	t.Helper()
+	out := string(data)
+	var doc junitDoc
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("junit: %v\n%s", err, out)
+	}
+	c := doc.Suites[0].Cases
+	for j := range f {
+		if c[j].Name != XMLText(f[j].Path) {
+			t.Fatalf("junit name %q, want %q", c[j].Name, XMLText(f[j].Path))
+		}
+	}
+	if c[0].Classname != XMLText(f[0].Apprenant) || !strings.Contains(c[0].Failures[0].Body, XMLText(f[0].Problems[0].Message)) ||
+		!strings.Contains(c[0].SystemOut, XMLText(f[0].Problems[1].Message)) {
+		t.Fatalf("junit changed the strings: %+v", c[0])
+	}
+}
+
+// checkBidiHTML: the page shows each control as one marker.
+func checkBidiHTML(t *testing.T, out string, r FilesReport) {
+	t.Helper()
+	f := r.Files
+	// Every control of every string the page shows is one
+	// marker, named by its code point.
+	want := countMarked(XMLText(r.Name))
+	// The duplicate groups name the learners; a long path or
+	// fingerprint is shown short, its whole in attributes.
+	shownStrings := []string{f[0].Apprenant, f[1].Apprenant}
+	for _, x := range f {
+		shownStrings = append(shownStrings, x.Apprenant, shortPath(x.Path), x.Date, x.Statut, shortFingerprint(x.Fingerprint))
+		for _, p := range x.Problems {
+			shownStrings = append(shownStrings, p.Message)
+		}
+	}
+	for _, s := range shownStrings {
+		want += countMarked(XMLText(s))
+	}
+	if got := strings.Count(out, `<span class="bidi"`); got != want {
+		t.Fatalf("html shows %d markers, want %d", got, want)
+	}
+	// html/template writes "+" as "&#43;" in text.
+	// A control in the whole path, in the title, is "[U+…]".
+	for _, c := range bidiControls {
+		marker := strings.ReplaceAll(codePoint(c), "+", "&#43;")
+		if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
+			t.Fatalf("html: no marker %s for a control in %q", codePoint(c), f[0].Apprenant)
+		}
+		if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
+			t.Fatalf("html: no marker %s in the title of %q", codePoint(c), f[0].Path)
+		}
+	}
+}
+
+// checkBidiChecklist: the checklist of pret verifier, in its formats,
+// holds no raw control and reads back its strings.
+func checkBidiChecklist(t *testing.T, f []FileResult) {
+	t.Helper()
+	rep := &Report{Name: "pret verifier", Checks: []Check{
+		{ID: "acces-valid", Status: Fail, Message: f[0].Path, Fix: f[1].Path},
+		{ID: "tools", Status: Warn, Message: f[0].Apprenant, Fix: f[1].Apprenant},
+		{ID: "cle", Status: Skip, Message: f[0].Date},
+	}}
+	for _, format := range Formats {
+		var buf bytes.Buffer
+		if err := WriteReport(&buf, format, rep, Style{}); err != nil {
+			t.Fatal(err)
+		}
+		if n := countBidi(strings.ToValidUTF8(buf.String(), "")); n > 0 || strings.ContainsFunc(strings.ToValidUTF8(buf.String(), ""), func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
+			t.Fatalf("checklist %s holds %d raw bidi controls, or a C1 control:\n%q", format, n, buf.String())
+		}
+		switch format {
+		case "json":
+			var doc struct{ Checks []Check }
+			if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 				t.Fatal(err)
 			}
-			if n := countBidi(strings.ToValidUTF8(buf.String(), "")); n > 0 || strings.ContainsFunc(strings.ToValidUTF8(buf.String(), ""), func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
-				t.Fatalf("checklist %s holds %d raw bidi controls, or a C1 control:\n%q", format, n, buf.String())
+			for j, c := range rep.Checks {
+				if doc.Checks[j].Message != validUTF8(c.Message) || doc.Checks[j].Fix != validUTF8(c.Fix) {
+					t.Fatalf("checklist json %+v, want %+v", doc.Checks[j], c)
+				}
 			}
-			switch format {
-			case "json":
-				var doc struct{ Checks []Check }
-				if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatal(err)
-				}
-				for j, c := range rep.Checks {
-					if doc.Checks[j].Message != validUTF8(c.Message) || doc.Checks[j].Fix != validUTF8(c.Fix) {
-						t.Fatalf("checklist json %+v, want %+v", doc.Checks[j], c)
-					}
-				}
-			case "junit":
-				var doc junitDoc
-				if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
-					t.Fatal(err)
-				}
-				c := doc.Suites[0].Cases
-				if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
-					t.Fatalf("checklist junit %+v", c[0])
-				}
+		case "junit":
+			var doc junitDoc
+			if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			c := doc.Suites[0].Cases
+			if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
+				t.Fatalf("checklist junit %+v", c[0])
 			}
 		}
 	}
