@@ -94,6 +94,9 @@ func (p browserPage) visible(t *testing.T) []string {
 // anywhere, a hostile file name and content that stay text, axe-core's
 // accessibility rules, and a phone's width.
 func TestHTMLReportInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Chromium démarre en quelques secondes : sans -short")
+	}
 	if os.Getenv("PRET_WINE") == "1" {
 		t.Skip("sous Wine, pas de Chromium Windows : le rapport HTML est vérifié dans Chromium par les tests Linux")
 	}

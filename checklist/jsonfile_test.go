@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // jsonNasty makes strings with everything a JSON encoder treats apart:
@@ -94,7 +96,7 @@ func wholeJSON(t testing.TB, files []FileResult) []byte {
 // or from Results, and it reads back.
 func TestFilesJSONIsEncoding(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	for i := range 3000 {
+	for i := range testenv.Scaled(1000, 3000) {
 		files := make([]FileResult, r.IntN(5))
 		for j := range files {
 			files[j] = nastyFile(r)

@@ -18,6 +18,8 @@ import (
 
 	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // hostileName builds a file or learner name from pieces that break
@@ -501,7 +503,7 @@ func TestSARIFIsEncoding(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 7))
 	nasty := func() string { return strings.ToValidUTF8(jsonNasty(r), "\ufffd") }
 	codes := []string{"missing-date", "late-request", "private-key-leak", "duplicate-fingerprint", "unreadable", "inconnu", ""}
-	for c := range 2000 {
+	for c := range testenv.Scaled(500, 2000) {
 		var files []FileResult
 		for range r.IntN(6) {
 			f := FileResult{Path: nasty(), Valid: r.IntN(2) == 0, Apprenant: nasty(), Participant: nasty()}

@@ -12,6 +12,9 @@ import (
 // and invalid UTF-8 in a comment is refused before any key is made; any
 // other comment gives a .pub of exactly one line.
 func TestCommentNeverBreaksThePub(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	var bad []string
 	for r := rune(0); r < 0x20; r++ {
 		bad = append(bad, "avant"+string(r)+"apres", string(r))

@@ -91,6 +91,9 @@ func withRounds(t *testing.T, priv []byte, rounds uint32) []byte {
 // the count, before any work and whatever the passphrase; at or under
 // the cap the count is read and the key is opened as usual.
 func TestDecryptTooManyRounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	priv, _, err := Generate(rand.Reader, "c", []byte(testPass))
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +147,9 @@ func TestDecryptTooManyRounds(t *testing.T) {
 // (a tag or the check numbers refuse it). cmd/pret's
 // TestSignerEveryCipher has ssh-keygen -Y verify the signatures.
 func TestDecryptEveryCipherOfSSHKeygen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	list := strings.Fields(testenv.Run(t, testenv.NeedTool(t, "ssh"), "-Q", "cipher"))
 	if len(list) < 10 {

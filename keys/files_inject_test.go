@@ -173,6 +173,9 @@ func (f *fakeFiles) did(op string) bool {
 // (64 Kio, no link followed where pret found the file itself); a refusal
 // from it surfaces and nothing is written.
 func TestInjectedFilesAreUsed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	pass := []byte("une passphrase longue")
 	t.Run("create and inspect", func(t *testing.T) {
 		f := &fakeFiles{}

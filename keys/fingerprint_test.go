@@ -178,6 +178,9 @@ func makeKeygenCases(t *testing.T, keygen string) []keygenCase {
 // comment is escaped the way ssh-keygen does), and refuses exactly the
 // files ssh-keygen refuses.
 func TestFingerprintFileMatchesSSHKeygen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := needSSHKeygen(t)
 	for _, c := range makeKeygenCases(t, keygen) {
 		cmd := exec.Command(keygen, "-lf", c.path)

@@ -61,6 +61,9 @@ func TestGenerateRoundTrip(t *testing.T) {
 }
 
 func TestParsePrivateFromSSHKeygen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	dir := t.TempDir()
 	enc := testenv.SSHKeygen(t, dir, "enc", "-t", "ed25519", "-N", "secret-phrase", "-C", "avec passphrase")
 	clearKey := testenv.SSHKeygen(t, dir, "clear", "-t", "ed25519", "-N", "", "-C", "sans passphrase")
@@ -102,6 +105,9 @@ func TestParsePrivateFromSSHKeygen(t *testing.T) {
 // TestFingerprintMatchesSSHKeygen compares the whole line, byte for byte,
 // for the key types and comment shapes learners will have.
 func TestFingerprintMatchesSSHKeygen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	dir := t.TempDir()
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	cases := [][]string{

@@ -12,6 +12,9 @@ import (
 
 // Unix modes whatever the umask; Windows has ACLs instead (acl_windows_test.go).
 func TestCreateModesWhateverUmask(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for _, mask := range []int{0, 0o022, 0o077, 0o277} {
 		old := syscall.Umask(mask)
 		dir := filepath.Join(t.TempDir(), "a", ".ssh")

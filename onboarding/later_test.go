@@ -120,6 +120,9 @@ func copyDir(t *testing.T, from, to string) {
 // the latest declaration, or was kept byte for byte, or had only its date
 // line changed when the learner kept a file that states another date.
 func TestLaterRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	states := []struct {
 		name string
 		yaml string // "" no file; "DIR" a folder

@@ -72,6 +72,9 @@ func TestPassphraseRefusesUntypable(t *testing.T) {
 // others can read, or whose folder others can write, warns with the fix,
 // as `pret verifier` fails on it.
 func TestKeptKeyPermissionWarnings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	if runtime.GOOS == "windows" {
 		t.Skip("les droits Unix n'ont pas cours sous Windows")
 	}

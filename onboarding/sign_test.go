@@ -49,6 +49,9 @@ func signedBy(t *testing.T, w *Wizard) bool {
 const offerQ = "Signer acces.md ? Cela prouve aux organisateurs que vous avez la clé et que vous vous souvenez de sa passphrase."
 
 func TestWizardOffersSignature(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	newKey := []answer{{kind: "password", text: goodPass}, {kind: "password", text: goodPass}, {kind: "select", text: AnswerRequested}, {kind: "input"}, {kind: "select", text: "Oui"}}
 	cases := []struct {
 		name    string
@@ -169,6 +172,9 @@ func TestWizardLaterRuns(t *testing.T) {
 // Every refusal of signature.md leaves the file byte for byte as it was,
 // and is decided before the passphrase is asked.
 func TestSignRefusals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	mk := func(t *testing.T) (*Wizard, *AccessSigner, []byte) {
 		dir := t.TempDir()
 		w, _, _ := newWizard(t, dir, nil)
@@ -350,6 +356,9 @@ func TestSignRefusals(t *testing.T) {
 // `pret acces` after `pret signer`, with the same content, leaves the
 // signed file alone instead of unsigning it.
 func TestPlanAccessKeepsSignedCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
 	a := withSigner(w)
@@ -459,6 +468,9 @@ func afterMarker(t *testing.T, signed []byte) map[string][]byte {
 // bad-signature there (never a false missing-…) and its advice is not
 // « pret signer », which would refuse.
 func TestResignNeverDropsText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	w, a, signed := signedFixture(t)
 	for name, data := range afterMarker(t, signed) {
 		t.Run(name, func(t *testing.T) {
@@ -522,6 +534,9 @@ func TestResignNeverDropsText(t *testing.T) {
 // Markdown (16 KiB, acces-md.md): Prepare refuses a file over it, and a
 // file under it, signed, stays valid (the signature block is not counted).
 func TestSignStaysUnderSizeCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	w, a, signed := signedFixture(t)
 	msg := signing.SplitSigned(signed).Message
 	const limit = 16 << 10

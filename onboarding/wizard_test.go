@@ -111,6 +111,9 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 const goodPass = "une passphrase solide"
 
 func TestWizardFlows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	cases := []struct {
 		name     string
 		existing string // "", "key", "key+acces"
@@ -481,6 +484,9 @@ func TestDateLineNeverOverwritesAnEdit(t *testing.T) {
 // valider accepts) is checked before the first question, so that no date
 // typed is lost to it; the fake prompter fails on any question.
 func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for name, spoil := range map[string]func(w *Wizard){
 		"another .pub": func(w *Wizard) {
 			_, pub, _ := keys.Generate(rand.Reader, "autre", []byte(goodPass))

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // worstShapes are the acces.md files that cost the validator most for
@@ -151,7 +153,10 @@ func costRules(data []byte, rl Rules) (bytes, allocs uint64) {
 // about twice the bytes and allocations (a quadratic validator costs four
 // times). No time is measured: allocations do not depend on the load.
 func TestValidateLinear(t *testing.T) {
-	const n = 256 << 10
+	if testing.Short() {
+		t.Skip("plusieurs secondes : sans -short")
+	}
+	const n = 128 << 10 // and twice: a quadratic cost shows at any size
 	for _, s := range worstShapes {
 		// Each shape fills the cap without passing it: a shape cut short
 		// by too-large would measure nothing.
@@ -190,6 +195,7 @@ func procStatus(field string) int64 {
 // reset after a GC): under 16 MiB for each. The garbage collector runs at
 // its default pace, as in pret.
 func TestValidatePeakMemory(t *testing.T) {
+	testenv.Long(t)
 	if name := os.Getenv("PRET_PEAK_SHAPE"); name != "" {
 		for _, s := range peakShapes() {
 			if s.name == name {

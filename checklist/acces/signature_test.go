@@ -177,6 +177,9 @@ func contains(list []string, s string) bool {
 // key pasted in the signed part still is, and so is one dressed up as a
 // signature block.
 func TestSignatureBlockIsNeverALeak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	var signers []ssh.Signer
 	for i := 0; i < 300; i++ {
 		signers = append(signers, fastSigner(t))

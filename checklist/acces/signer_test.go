@@ -206,6 +206,9 @@ func without(list []string, s string) []string {
 // RSA or ECDSA key whose fingerprint they state, under (ED25519), are
 // bad-key-type; with an ed25519 key's certificate, valid.
 func TestSSHKeygenSignerType(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	dir := t.TempDir()
 	ca := testenv.SSHKeygen(t, dir, "ca", "-t", "ed25519", "-N", "")

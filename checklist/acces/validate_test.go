@@ -294,6 +294,9 @@ func TestLeaks(t *testing.T) {
 }
 
 func TestPastedAndBesidePublicKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	_, pub, _ := keys.Generate(rand.Reader, "kim", []byte("passphrase"))
 	entries, _ := keys.ParsePublic(pub)
 	fp := ssh.FingerprintSHA256(entries[0].Key)

@@ -33,6 +33,9 @@ var emptyParens = regexp.MustCompile(`\(\s*[,;:]?\s*\)|\(\s*[,;]|[,;]\s*\)`)
 // exactly when acces.md states another date than the one recorded; a
 // home with nothing in it says "lancez pret".
 func TestNoEmptyParentheses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	day := time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)
 	src := t.TempDir()
 	good := keys.Store{Files: safefile.KeyFiles{}, Dir: src, Name: "id_ed25519_romeo", Comment: "seance-novembre"}

@@ -51,6 +51,9 @@ func setRounds(t *testing.T, path string, rounds uint32) {
 // the count and the ssh-keygen -p -a fix, not a clean pass; at or under
 // the cap, a pass.
 func TestKeyRoundsSaidLikeSigner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for _, n := range []uint32{16, keys.MaxKDFRounds, keys.MaxKDFRounds + 1, 3000, 1 << 20, 1<<32 - 1} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			st := keys.Store{Files: safefile.KeyFiles{}, Dir: t.TempDir(), Name: "id_ed25519_romeo"}

@@ -414,6 +414,9 @@ func TestZipEntriesRefused(t *testing.T) {
 // per entry, these 64 KiB would exhaust it and the last entries would
 // be refused as a zip bomb.
 func TestPubInflatedOncePerArchive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	k := newKey(47)
 	pub := string(k.pub) + strings.Repeat("#", 60<<10) // a comment line: still a key file
 	const n = 1500

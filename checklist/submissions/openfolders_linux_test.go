@@ -27,6 +27,9 @@ func openFDs(t *testing.T) int {
 // files at every level, is read whole, in path order, with any number
 // of workers, and leaves no folder open.
 func TestFoldersOpenBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	const maxOpenDirs = 64
 	root := t.TempDir()
 	var want []string

@@ -167,6 +167,9 @@ func TestArchiveEntryCap(t *testing.T) {
 // refuses k-1: the count it bounds is never below the one archive/zip
 // holds.
 func TestArchiveCountIsArchiveZips(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	read := 0
 	for i := 0; i < 600; i++ {

@@ -21,6 +21,9 @@ import (
 // learners' entries are not together is read whole, with the same
 // results.
 func TestArchiveReadByWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	n := 3 * windowRecords / 2 // two or three entries each: several windows
 	files := map[string]entry{}
 	want := map[string]string{}

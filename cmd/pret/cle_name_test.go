@@ -14,6 +14,9 @@ import (
 // name quoted, and the existing ~/.ssh/config (or no file at all) left
 // as it was.
 func TestCleNameRefusesSSHFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for _, name := range []string{"config", "known_hosts", "authorized_keys", "Config", "AUTHORIZED_KEYS", "id_ed25519_romeo.pub", "cle.PUB"} {
 		h := newHome(t)
 		os.Mkdir(h.path(".ssh"), 0o700)

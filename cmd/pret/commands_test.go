@@ -339,6 +339,9 @@ var extraCases = map[string]func(t *testing.T){
 }
 
 func TestCommandsInProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for name, f := range extraCases {
 		inProcessCases[name] = f
 	}

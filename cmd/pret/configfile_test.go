@@ -127,6 +127,9 @@ acces:
 // TestConfigManyUnknownKeys: 200,000 unknown keys in a file under the
 // cap give one count, read in linear time (see the benchmark).
 func TestConfigManyUnknownKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	doc := manyKeys(200000)
 	if len(doc) > 1<<20 {
 		t.Fatalf("document de %d octets, au-delà du plafond", len(doc))

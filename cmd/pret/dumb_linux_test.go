@@ -12,6 +12,9 @@ import (
 // xterm show that the reports are coloured there, so the check means
 // something.
 func TestDumbTerminalNoEscapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	h := newHome(t)
 	if err := os.WriteFile(h.path("acces.md"), []byte("rien de ce qu'il faut\n"), 0o600); err != nil {
 		t.Fatal(err)

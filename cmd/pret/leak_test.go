@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/romeo-pret/pret/internal/keytest"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/templates"
 )
@@ -23,10 +24,10 @@ import (
 // error or in a file pret writes. The keys are real (ed25519, RSA, ECDSA,
 // in 16 forms) and mutated the way mail and editors mutate them.
 func TestNoOutputQuotesKeyMaterial(t *testing.T) {
-	n := 12
 	if testing.Short() {
-		n = 3
+		t.Skip("plus d'une seconde : sans -short")
 	}
+	n := testenv.Scaled(4, 12) // generated keys, each through every command
 	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte("une passphrase de test"))
 	if err != nil {
 		t.Fatal(err)

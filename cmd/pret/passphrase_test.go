@@ -141,6 +141,9 @@ func TestPassphraseFileUntypable(t *testing.T) {
 // the passphrase never printed: pret cle makes no key, pret signer
 // leaves acces.md as it is, from a file or from standard input.
 func TestPassphraseFileInvisible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	h := signableHome(t, secretPass)
 	before, _ := os.ReadFile(h.path("acces.md"))
 	empty := newHome(t)

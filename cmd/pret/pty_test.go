@@ -150,6 +150,9 @@ const ptyPass = "passphrase du terminal"
 
 // TestWizardInRealTerminal is a learner's first run, then a second one.
 func TestWizardInRealTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 
@@ -319,6 +322,9 @@ func TestWizardInRealTerminal(t *testing.T) {
 // TestWizardInterrupted: Ctrl-C, then SIGTERM, at each question: exit 130
 // or 143, the terminal echoes again, and no file is left half-written.
 func TestWizardInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	steps := []struct {
 		name  string
 		reach func(s *session)
@@ -393,6 +399,9 @@ func TestWizardInterrupted(t *testing.T) {
 // TestCleInRealTerminal: pret cle asks twice without echo, explains a
 // refusal, and Ctrl-C leaves no file and a working terminal.
 func TestCleInRealTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 	s := startPTY(t, home, "cle")
@@ -895,6 +904,9 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 // exits 130 with nothing half-written: acces.md is the learner's file
 // byte for byte, the state is as it was, no temporary file is left.
 func TestWizardInterruptedLater(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for _, step := range []struct {
 		name  string
 		reach func(s *session)
@@ -1001,6 +1013,9 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 // "Non" again keeps the file byte for byte (exit 1: a kept file, its
 // rewrite command given), "Oui" changes that line only (exit 0).
 func TestAccesKeepsFileInRealTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	for _, dateLine := range []string{"Non", "Oui"} {
 		t.Run(dateLine, func(t *testing.T) {
 			home := t.TempDir()

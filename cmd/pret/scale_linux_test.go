@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // TestScale runs `pret valider --format json` on 100,000 one-page files,
@@ -22,9 +23,8 @@ import (
 // 64 MiB, measured by /usr/bin/time (least of three runs). No time is
 // asserted; checklist/submissions' BenchmarkValidate100k gives figures.
 func TestScale(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 files: not in -short")
-	}
+	testenv.Long(t)
+	t.Parallel() // the four scale tests share the cores, not the memory measure
 	h := newHome(t)
 	dir := h.path("rendus")
 	for i := range 100_000 {
@@ -51,7 +51,7 @@ func TestScale(t *testing.T) {
 	// Every format keeps a small record per file and writes the report
 	// as it goes: none holds the report, or its rows, whole.
 	for _, format := range checklist.FileFormats {
-		kib := h.peakKiB("valider", "--format", format, "rendus")
+		kib := h.peakUnder(64<<10, "valider", "--format", format, "rendus")
 		t.Logf("100,000 files, %s: peak resident %d KiB", format, kib)
 		if kib > 64<<10 {
 			t.Errorf("%s: peak resident memory %d KiB, over the 64 MiB of organisateurs.md", format, kib)
@@ -84,7 +84,7 @@ func TestScaleArchive(t *testing.T) {
 	if r.code != 1 || len(r.stdout) < 100_000*100 || !strings.Contains(r.stdout, "duplicate-fingerprint") {
 		t.Fatalf("exit %d, %d bytes of json\n%s", r.code, len(r.stdout), r.stderr)
 	}
-	kib := h.peakKiB("valider", "--format", "json", "rendus.zip")
+	kib := h.peakUnder(64<<10, "valider", "--format", "json", "rendus.zip")
 	t.Logf("zip of 100,000 entries: peak resident %d KiB", kib)
 	if kib > 64<<10 {
 		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
@@ -97,9 +97,8 @@ func TestScaleArchive(t *testing.T) {
 // a message quoting two fingerprints. It stays in the 64 MiB of
 // organisateurs.md (least of three runs, /usr/bin/time).
 func TestScaleMoodle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 learners: not in -short")
-	}
+	testenv.Long(t)
+	t.Parallel()
 	h := newHome(t)
 	raw := make([]byte, 32)
 	bigZip(t, h.path("rendus.zip"), func(i int, put func(string, []byte)) {
@@ -117,7 +116,7 @@ func TestScaleMoodle(t *testing.T) {
 	if r.code != 1 || strings.Count(r.stdout, `"code": "fingerprint-mismatch"`) != 100_000 {
 		t.Fatalf("exit %d, %d fingerprint-mismatch\n%s", r.code, strings.Count(r.stdout, `"code": "fingerprint-mismatch"`), r.stderr)
 	}
-	kib := h.peakKiB("valider", "--format", "json", "rendus.zip")
+	kib := h.peakUnder(64<<10, "valider", "--format", "json", "rendus.zip")
 	t.Logf("Moodle zip of 100,000 learners, fingerprint-mismatch: peak resident %d KiB", kib)
 	if kib > 64<<10 {
 		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
@@ -160,19 +159,18 @@ func TestScaleMoodleOneKey(t *testing.T) {
 	if n := strings.Count(r.stdout, `"code": "duplicate-fingerprint"`); r.code != 1 || n != 100_000 {
 		t.Fatalf("exit %d, %d duplicate-fingerprint\n%s", r.code, n, r.stderr)
 	}
-	kib := h.peakKiB("valider", "--format", "json", "rendus.zip")
+	kib := h.peakUnder(64<<10, "valider", "--format", "json", "rendus.zip")
 	t.Logf("Moodle zip of 100,000 learners, one fingerprint: peak resident %d KiB", kib)
 	if kib > 64<<10 {
 		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
 	}
 }
 
-// scaleHome is a home for a 100,000-file test, skipped under -short, and
-// a random fingerprint to state.
+// scaleHome is a home for a 100,000-file test, a long test, and a
+// random fingerprint to state.
 func scaleHome(t *testing.T) (*home, string) {
-	if testing.Short() {
-		t.Skip("100,000 files: not in -short")
-	}
+	testenv.Long(t)
+	t.Parallel()
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	return newHome(t), "SHA256:" + base64.RawStdEncoding.EncodeToString(raw)

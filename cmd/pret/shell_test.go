@@ -96,6 +96,9 @@ printf '%s\n' "${COMPREPLY[@]}"`
 // built binary and has man-db read each one: one page per command, French
 // section titles, each command's description.
 func TestManPages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	man := testenv.NeedTool(t, "man")
 	h := newHome(t)
 	dir := t.TempDir()
@@ -146,6 +149,9 @@ func TestManPages(t *testing.T) {
 // with the French descriptions, without the help's markup; zsh loads
 // `pret completion zsh` and registers it for pret.
 func TestFishAndZshCompletion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	h := newHome(t)
 	path := "PATH=" + filepath.Dir(binary(t)) + ":" + os.Getenv("PATH")
 	t.Run("fish", func(t *testing.T) {

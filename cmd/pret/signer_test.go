@@ -79,6 +79,9 @@ func signableEnv(t *testing.T) string {
 // of the home but the key itself holds the passphrase or a line of the
 // private key.
 func TestSignerKeepsSecretsInside(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	strace := testenv.NeedTool(t, "strace")
 	h := signableHome(t, secretPass)
 	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
@@ -161,6 +164,9 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 // holds, pret signer and its refusals print it without a control
 // character.
 func TestSignerEscapesNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	home := signableEnv(t)
 	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
@@ -186,6 +192,9 @@ func TestSignerEscapesNames(t *testing.T) {
 // --exiger-signature in every output format: each verdict's code is in
 // every report, the valid file is not flagged, exit 1 throughout.
 func TestValiderSignatureEveryFormat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	home := signableEnv(t)
 	unsigned, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
@@ -232,6 +241,9 @@ func TestValiderSignatureEveryFormat(t *testing.T) {
 // was; `pret valider` fails; and `pret verifier` does not advise the
 // « pret signer » that would refuse.
 func TestSignerNeverDropsAppendedText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	h := signableHome(t, secretPass)
 	if r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-"); r.code != 0 {
 		t.Fatal(r.stderr)
@@ -288,6 +300,9 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 // does not know: pret verifier says pret signer cannot open it, and pret
 // signer refuses before asking, naming the cipher, the file untouched.
 func TestSignerEveryCipher(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	ciphers := strings.Fields(testenv.Run(t, testenv.NeedTool(t, "ssh"), "-Q", "cipher"))
 	for _, c := range []string{"aes128-ctr", "aes192-ctr", "aes256-ctr", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com"} {

@@ -90,6 +90,9 @@ func outputTargets() []outputTarget {
 // to nothing: exit 2), permission bits are kept, what cannot
 // be written is a French error with exit != 0, and nothing waits.
 func TestOutputTargetKinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	type writer struct {
 		name string
 		// run writes at path; want is what should land there.

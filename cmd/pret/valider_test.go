@@ -42,6 +42,9 @@ func writeZip(t *testing.T, path string, files map[string]string) {
 // on the key is refused, and nothing found is exit 1 with a French
 // sentence on stderr.
 func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	h := newHome(t)
 	writeZip(t, h.path("moodle.zip"), map[string]string{
 		"Dupont Alice_1_assignsubmission_file_acces.md":     accesPage(fpOne),
@@ -119,6 +122,9 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 // format; a folder that does not exist is exit 2 too. --paralleles 0 is
 // refused as its message says.
 func TestValiderOutputNeverAnInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	h := newHome(t)
 	writeZip(t, h.path("victim.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
 	os.MkdirAll(h.path("vic/etu"), 0o755)

@@ -151,7 +151,13 @@ func (m Mutation) marker(s string, split bool, rng *mrand.Rand) []string {
 }
 
 func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
-	var block []string
+	block, _ := m.render(f, rng)
+	return block
+}
+
+// render is the block as pasted, and as written before the paste dressed
+// each line (indent, list, table, quote).
+func (m Mutation) render(f Form, rng *mrand.Rand) (block, plain []string) {
 	b64 := base64.StdEncoding.EncodeToString
 	if f.typ == "" { // PuTTY
 		head := f.header
@@ -188,6 +194,7 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 	for n := 1 + rng.IntN(3); m.blanks && n > 0 && len(block) > 2; n-- {
 		block = slices.Insert(block, 1+rng.IntN(len(block)-1), "")
 	}
+	plain = slices.Clone(block)
 	for i, l := range block {
 		if m.indent && l != "" {
 			l = []string{"    ", "\t", "  "}[rng.IntN(3)] + l
@@ -203,7 +210,7 @@ func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
 		}
 		block[i] = l
 	}
-	return block
+	return block, plain
 }
 
 // Honest acces.md lines around the key: none may be reported.
@@ -232,6 +239,9 @@ type Case struct {
 	Lines       []string // the text's lines, without breaks
 	First, Last int      // the key block, 1-based, inclusive
 	Text        string   // the lines joined with "\n" or "\r\n"
+	// Plain is the block before the paste dressed its lines: what the
+	// learner copied, line for line.
+	Plain []string
 }
 
 func Embed(f Form, m Mutation, rng *mrand.Rand, before, after []string) Case {
@@ -240,7 +250,9 @@ func Embed(f Form, m Mutation, rng *mrand.Rand, before, after []string) Case {
 		c.Lines = append(c.Lines, "")
 	}
 	c.First = len(c.Lines) + 1
-	c.Lines = append(c.Lines, m.Render(f, rng)...)
+	block, plain := m.render(f, rng)
+	c.Plain = plain
+	c.Lines = append(c.Lines, block...)
 	c.Last = len(c.Lines)
 	c.Lines = append(c.Lines, after...)
 	c.Text = strings.Join(c.Lines, m.eol) + m.eol
@@ -267,6 +279,45 @@ func (c Case) Leaked(out string) string {
 }
 
 func (c Case) Block() []string { return c.Lines[c.First-1 : c.Last] }
+
+// Opens reports whether the block's first line alone says a key starts
+// (a BEGIN marker on one line, a PEM encryption header, PuTTY's first
+// line) and no marker of the block is cut over two lines: known from how
+// the block was made, not by reading it.
+func (c Case) Opens() bool {
+	m, f := c.Mut, c.Form
+	if f.typ == "" {
+		return !m.dropBegin
+	}
+	begin, end := c.markers()
+	if m.splitBegin && begin && m.cuttable() || m.splitEnd && end && m.cuttable() {
+		return false
+	}
+	return begin || len(f.header) > 0
+}
+
+// Closes reports whether the block's last line ends the key: an END
+// marker on one line, or PuTTY's Private-MAC.
+func (c Case) Closes() bool {
+	if c.Form.typ == "" {
+		return !c.Mut.dropEnd
+	}
+	_, end := c.markers()
+	return end && !(c.Mut.splitEnd && c.Mut.cuttable())
+}
+
+// markers: whether Render kept the BEGIN and END lines.
+func (c Case) markers() (begin, end bool) {
+	kept := !c.Form.headerless && len(c.Form.header) == 0
+	return !c.Mut.dropBegin || kept, !c.Mut.dropEnd || kept
+}
+
+// cuttable: the markers' spaces hold a place marker may cut them at.
+func (m Mutation) cuttable() bool { return strings.ContainsAny(m.space, " \t") }
+
+// KeyText reports whether line i of the block holds something of the key
+// (a marker, a header, base64) rather than an empty line of the paste.
+func (c Case) KeyText(i int) bool { return c.Plain[i] != "" }
 
 // PlantIn inserts the key block into base at a random line.
 func (c Case) PlantIn(base string, rng *mrand.Rand) string {

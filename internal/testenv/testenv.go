@@ -43,6 +43,34 @@ func EditAll(s, old, new string) string {
 	return strings.ReplaceAll(Edit(s, old, old), old, new)
 }
 
+// LongEnv is the switch of the long tests: the scale tests, long
+// fuzzing, peak-memory measures, the whole interop matrix and the release
+// check. .ci/test sets it, so CI runs them; a plain go test ./... does not.
+const LongEnv = "PRET_LONG"
+
+// Long skips a test unless PRET_LONG=1: what is inherently long (minutes,
+// or hundreds of megabytes) runs in CI and on demand, not on every go test.
+func Long(t testing.TB) {
+	t.Helper()
+	if os.Getenv(LongEnv) != "1" {
+		t.Skip("test long : PRET_LONG=1 (bash .ci/test) le lance")
+	}
+}
+
+// Scaled is how much of a random series or input a test takes: plain on
+// a plain go test, long with PRET_LONG=1 (CI), and a tenth of plain, at
+// least 1, under -short. A property that holds holds on fewer cases;
+// the long run is there to find the rare one.
+func Scaled(plain, long int) int {
+	switch {
+	case os.Getenv(LongEnv) == "1":
+		return long
+	case testing.Short():
+		return max(plain/10, 1)
+	}
+	return plain
+}
+
 // NeedTool returns the path of a real tool a test compares against. In
 // CI a missing tool fails the test; under Wine (PRET_WINE) it skips.
 func NeedTool(t testing.TB, name string) string {

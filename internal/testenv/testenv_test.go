@@ -34,3 +34,38 @@ func TestEditRefusesMissingText(t *testing.T) {
 		}()
 	}
 }
+
+func TestLongFollowsTheSwitch(t *testing.T) {
+	for _, c := range []struct {
+		value   string
+		skipped bool
+	}{{"", true}, {"0", true}, {"yes", true}, {"1", false}} {
+		t.Setenv(LongEnv, c.value)
+		ran := false
+		t.Run("PRET_LONG="+c.value, func(t *testing.T) {
+			Long(t)
+			ran = true
+		})
+		if ran == c.skipped {
+			t.Errorf("PRET_LONG=%q: ran %v, want skipped %v", c.value, ran, c.skipped)
+		}
+	}
+}
+
+func TestScaledFollowsTheSwitch(t *testing.T) {
+	t.Setenv(LongEnv, "1")
+	if got := Scaled(300, 3000); got != 3000 {
+		t.Errorf("PRET_LONG=1: %d, want 3000", got)
+	}
+	t.Setenv(LongEnv, "")
+	want := 300
+	if testing.Short() {
+		want = 30
+	}
+	if got := Scaled(300, 3000); got != want {
+		t.Errorf("plain: %d, want %d", got, want)
+	}
+	if got := Scaled(5, 50); got < 1 {
+		t.Errorf("Scaled(5, 50) = %d", got)
+	}
+}

@@ -49,8 +49,8 @@ func wrapSample(rng *rand.Rand, long bool) string {
 // even one wider than a line.
 func TestWrapProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	wordChecks := 0
-	for i := 0; i < 400; i++ {
+	wordChecks, n := 0, testenv.Scaled(100, 400)
+	for i := range n {
 		long := i%2 == 0
 		text := wrapSample(rng, long)
 		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
@@ -78,7 +78,7 @@ func TestWrapProperties(t *testing.T) {
 			}
 		}
 	}
-	if wordChecks < 500 {
+	if wordChecks*4 < n*5 { // 500 of the 400 texts of a long run
 		t.Fatalf("words wider than the line checked at only %d widths", wordChecks)
 	}
 }
@@ -110,7 +110,8 @@ func TestVisibleWidth(t *testing.T) {
 func TestWrapDiffKeepsMarkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	continued := 0
-	for i := 0; i < 200; i++ {
+	n := testenv.Scaled(50, 200)
+	for i := range n {
 		var oldL, newL []string
 		for range 1 + rng.IntN(12) {
 			l := wrapSample(rng, i%2 == 0)
@@ -170,7 +171,7 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 			}
 		}
 	}
-	if continued < 1000 {
+	if continued < 5*n { // 1,000 of the 200 texts of a long run
 		t.Fatalf("only %d continuation lines: the markers were barely checked", continued)
 	}
 }
@@ -181,7 +182,7 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 // without the "#" the text is the same.
 func TestWrapCommentLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
-	for i := 0; i < 200; i++ {
+	for i := range testenv.Scaled(50, 200) {
 		var lines []string
 		for range 1 + rng.IntN(3) {
 			l := strings.ReplaceAll(wrapSample(rng, i%2 == 0), "\n", " ")

@@ -3,6 +3,7 @@ package leak
 import (
 	"encoding/base64"
 	mrand "math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,12 +24,15 @@ func TestDecoratedBlocks(t *testing.T) {
 		func(int) string { return "; " }, func(int) string { return "-- " },
 		func(int) string { return "%" }, func(n int) string { return "  " + strconv.Itoa(n) + " | " },
 	}
+	tested := 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {
-			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
-			if !opens(block) {
-				continue // headless bodies: TestMaterialLinesEveryMutation's ground
+			c := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil)
+			block := c.Block()
+			if !c.Opens() || markerWordLine(c) {
+				continue // headless bodies, cut markers: TestMaterialLinesEveryMutation's ground
 			}
+			tested++
 			for _, pre := range prefixes {
 				lines := slices.Clone(keytest.AccesBefore[0])
 				first := len(lines) + 1
@@ -40,7 +44,7 @@ func TestDecoratedBlocks(t *testing.T) {
 				text := strings.Join(lines, "\n") + "\n"
 				got := Lines(text)
 				for no := first; no <= last; no++ {
-					if strip(block[no-first]) != "" && !slices.Contains(got, no) {
+					if c.KeyText(no-first) && !slices.Contains(got, no) {
 						t.Fatalf("%s: line %d %q not reported (got %v)\n%s", f.Name, no, lines[no-1], got, text)
 					}
 				}
@@ -51,6 +55,10 @@ func TestDecoratedBlocks(t *testing.T) {
 				}
 			}
 		}
+	}
+	t.Logf("%d blocks tried", tested)
+	if tested < 200 {
+		t.Fatalf("only %d blocks of 560 open on their first line: the property was hardly tried", tested)
 	}
 	// A label before a PuTTY private line, inside the block.
 	ppk := "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: kim\nPublic-Lines: 2\n" +
@@ -65,22 +73,24 @@ func TestDecoratedBlocks(t *testing.T) {
 	}
 }
 
-// opens: the block's first line proves a key on its own (markers cut in
-// two are left to TestMaterialLinesEveryMutation: a numbered blank line
-// between the halves reads as base64).
-func opens(block []string) bool {
-	for _, l := range block {
-		c := compact(l)
-		if (strings.Contains(c, "BEGIN") || strings.Contains(c, "END")) && !strings.Contains(c, "PRIVATEKEY") {
-			return false
+// markerWordLine: a line of the body begins with END or BEGIN, in any
+// case ("end" is base64 too, cut at width 3). Behind a comment mark it
+// reads as half of a marker cut over two lines, which the detector
+// cannot tell apart (a known limit, by how it reads markers: such lines
+// undressed are TestMaterialLinesEveryMutation's).
+func markerWordLine(c keytest.Case) bool {
+	for _, l := range c.Plain {
+		u := strings.ToUpper(strings.TrimSpace(l))
+		if !strings.Contains(u, "-----") && (strings.HasPrefix(u, "END") || strings.HasPrefix(u, "BEGIN")) {
+			return true
 		}
-	}
-	switch classify(strip(block[0])) {
-	case whole, begin, puttyKey, encrypted:
-		return true
 	}
 	return false
 }
+
+// base64Line: a line of base64 long enough to be no word (the test's
+// own reading, not the detector's).
+var base64Line = regexp.MustCompile(`^[A-Za-z0-9+/=]{24,}$`)
 
 // TestHiddenByHTML: what a renderer hides inside a line (an HTML
 // comment) or decodes (an entity) hides no key (outside tester, stop 27).
@@ -91,25 +101,32 @@ func TestHiddenByHTML(t *testing.T) {
 		func(l string) string { return strings.Replace(l, "A", "&#65;", 1) },
 		func(l string) string { return strings.Replace(l, "E", "&#x45;", 1) },
 	}
+	tested := 0
 	for range 20 {
 		for _, f := range keytest.Forms(t) {
-			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
-			if !opens(block) {
+			c := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil)
+			block := c.Block()
+			if !c.Opens() || markerWordLine(c) {
 				continue
 			}
+			tested++
 			for _, h := range hide {
 				var lines []string
 				for _, l := range block {
 					lines = append(lines, h(l))
 				}
 				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\nfin\n")
-				for i, l := range block {
-					if strip(l) != "" && !slices.Contains(got, i+2) {
+				for i := range block {
+					if c.KeyText(i) && !slices.Contains(got, i+2) {
 						t.Fatalf("%s: line %q not reported (got %v)", f.Name, lines[i], got)
 					}
 				}
 			}
 		}
+	}
+	t.Logf("%d blocks tried", tested)
+	if tested < 100 {
+		t.Fatalf("only %d blocks of 280 tried", tested)
 	}
 }
 
@@ -117,18 +134,21 @@ func TestHiddenByHTML(t *testing.T) {
 // label) is emptied too (outside tester, stop 27: pret livrables quoted
 // one), and a fingerprint or honest base64 nearby is not.
 func TestRedactCopies(t *testing.T) {
+	copied, masked := 0, 0
 	for _, f := range keytest.Forms(t) {
-		block := keytest.Embed(f, keytest.RandomMutation(mrand.New(mrand.NewPCG(1, 2))), mrand.New(mrand.NewPCG(3, 4)), nil, nil).Block()
+		c := keytest.Embed(f, keytest.RandomMutation(mrand.New(mrand.NewPCG(1, 2))), mrand.New(mrand.NewPCG(3, 4)), nil, nil)
+		block := c.Block()
 		var line string
-		for _, l := range block {
-			if s := strip(l); allB64(s) && len(s) >= 24 {
-				line = s
+		for _, l := range c.Plain {
+			if base64Line.MatchString(l) {
+				line = l
 				break
 			}
 		}
 		if line == "" {
-			continue
+			continue // one base64 line of 1 to 16 characters
 		}
+		copied++
 		text := "#!/bin/bash\n#SBATCH --job-name=" + line + "\n" + strings.Join(block, "\n") +
 			"\n# SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU\nhostname\n"
 		red, lines := Redact(text)
@@ -141,14 +161,15 @@ func TestRedactCopies(t *testing.T) {
 		// Mask, as the acces.md messages use it: a copy of a secret line
 		// (no "AAAA" structure) goes, the rest stays.
 		secret := ""
-		for _, l := range block {
-			if s := strip(l); allB64(s) && len(s) >= 24 && !strings.Contains(s, "AAAA") {
-				secret = s
+		for _, l := range c.Plain {
+			if base64Line.MatchString(l) && !strings.Contains(l, "AAAA") {
+				secret = l
 			}
 		}
 		if secret == "" {
 			continue
 		}
+		masked++
 		pieces := PiecesOf(text, Lines(text))
 		msg := "nom de tâche « " + secret + " », empreinte SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU"
 		masked := pieces.Mask(msg)
@@ -158,6 +179,10 @@ func TestRedactCopies(t *testing.T) {
 		if clean := "hostname\nsrun date"; pieces.Mask(clean) != clean {
 			t.Fatalf("%s: Mask changed a text holding no piece", f.Name)
 		}
+	}
+	t.Logf("%d copied, %d masked", copied, masked)
+	if copied < 7 || masked < 5 {
+		t.Fatalf("of %d forms, %d copied and %d masked", len(keytest.Forms(t)), copied, masked)
 	}
 }
 
@@ -180,17 +205,21 @@ func TestOneLineOfABlockDressed(t *testing.T) {
 		func(l string) string { return l[:len(l)/2] + "<!--\n-->" + l[len(l)/2:] },
 		func(l string) string { return l + "\n[//]: # (x)" },
 	}
+	tested := 0
 	for range 20 {
 		for _, f := range keytest.Forms(t) {
-			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
-			if !opens(block) || len(block) < 4 || len(block) > maxBlock || classify(strip(block[len(block)-1])) != end {
+			c := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil)
+			block := c.Block()
+			// 400 lines at most from BEGIN to END (docs/securite.md).
+			if !c.Opens() || !c.Closes() || markerWordLine(c) || len(block) < 4 || len(block) > 400 {
 				continue
 			}
 			for _, d := range dress {
 				i := 1 + rng.IntN(len(block)-2)
-				if strip(block[i]) == "" {
+				if !c.KeyText(i) {
 					continue
 				}
+				tested++
 				lines := slices.Clone(block)
 				lines[i] = d(lines[i])
 				text := "Date :\n" + strings.Join(lines, "\n") + "\nfin\n"
@@ -202,6 +231,10 @@ func TestOneLineOfABlockDressed(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d dressed lines tried", tested)
+	if tested < 500 {
+		t.Fatalf("only %d dressed lines tried", tested)
+	}
 }
 
 // TestKeyFileEncodedWhole: a key file base64-encoded on one line, as
@@ -211,8 +244,9 @@ func TestKeyFileEncodedWhole(t *testing.T) {
 	rng, tried := mrand.New(mrand.NewPCG(5, 6)), 0
 	for i := 0; i < 4000 && tried < 40; i++ {
 		f := keytest.Forms(t)[i%len(keytest.Forms(t))]
-		block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
-		if !strings.HasPrefix(block[0], "-----BEGIN") || !Has(strings.Join(block, "\n")) {
+		c := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil)
+		block := c.Block()
+		if !strings.HasPrefix(block[0], "-----BEGIN") || !c.Opens() || !c.Closes() || markerWordLine(c) {
 			continue
 		}
 		enc := base64.StdEncoding.EncodeToString([]byte(strings.Join(block, "\n") + "\n"))
@@ -241,23 +275,26 @@ func TestKeyInsideComments(t *testing.T) {
 		func(l string) string { return "<!-- " + l + " -->" },
 		func(l string) string { return "<!--" + l + "-->" },
 	}
+	tested := 0
 	for range 20 {
 		for _, f := range keytest.Forms(t) {
-			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
-			if !opens(block) {
+			c := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil)
+			block := c.Block()
+			if !c.Opens() || markerWordLine(c) {
 				continue
 			}
+			tested++
 			for k, h := range hide {
 				var lines []string
-				for _, l := range block {
-					if strip(l) != "" {
+				for i, l := range block {
+					if c.KeyText(i) {
 						l = h(l)
 					}
 					lines = append(lines, l)
 				}
 				got := Lines("Date :\n" + strings.Join(lines, "\n") + "\n<!-- pret:signature -->\nMerci, à bientôt.\n")
-				for i, l := range block {
-					if strip(l) != "" && !slices.Contains(got, i+2) {
+				for i := range block {
+					if c.KeyText(i) && !slices.Contains(got, i+2) {
 						t.Fatalf("%s, hidden %d: line %q not reported (got %v)", f.Name, k, lines[i], got)
 					}
 				}
@@ -267,16 +304,23 @@ func TestKeyInsideComments(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d blocks tried", tested)
+	if tested < 100 {
+		t.Fatalf("only %d blocks of 280 tried", tested)
+	}
 	for _, f := range keytest.Forms(t) {
 		if f.Name != "ed25519/openssh" {
 			continue
 		}
-		block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+		c := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil)
 		var body []string
-		for _, l := range block {
-			if s := strip(l); allB64(s) {
-				body = append(body, s)
+		for _, l := range c.Plain {
+			if l != "" && !strings.ContainsAny(l, "-: \t\u00a0") {
+				body = append(body, l)
 			}
+		}
+		if len(body) == 0 {
+			t.Fatal("no body line in the ed25519 key")
 		}
 		for _, text := range []string{"<!-- " + strings.Join(body, "") + " -->", "Texte <!-- " + strings.Join(body, "") + " --> fin",
 			"<!-- -----BEGIN OPENSSH PRIVATE KEY----- -->"} {
@@ -295,19 +339,23 @@ func TestKeyInsideComments(t *testing.T) {
 // is a key (second outside tester, stop 28).
 func TestBodyAfterAComment(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(28, 2))
+	tested := 0
 	for range 10 {
 		for _, f := range keytest.Forms(t) {
-			block := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil).Block()
+			c := keytest.Embed(f, keytest.RandomMutation(rng), rng, nil, nil)
+			putty := strings.HasPrefix(f.Name, "putty")
 			var body []string
-			for _, l := range block {
-				if c := compact(l); strip(l) != "" && (strings.HasPrefix(f.Name, "putty") || !strings.Contains(c, "BEGIN") && !strings.Contains(c, "END")) {
-					body = append(body, strip(l))
+			for _, l := range c.Plain {
+				// PEM: every line but the markers ("-----").
+				if l != "" && (putty || !strings.Contains(l, "-----")) {
+					body = append(body, l)
 				}
 			}
 			// Re-spaced, only a marker says where a body is (keytest.Mutation).
-			if len(body) < 3 || !opens(block) || slices.ContainsFunc(body, func(l string) bool { return strings.ContainsFunc(l, unicode.IsSpace) }) && !strings.HasPrefix(f.Name, "putty") {
+			if len(body) < 3 || !c.Opens() || markerWordLine(c) || slices.ContainsFunc(body, func(l string) bool { return strings.ContainsFunc(l, unicode.IsSpace) }) && !putty {
 				continue
 			}
+			tested++
 			shapes := map[string]func(i int, l string) string{
 				"first in a comment": func(i int, l string) string {
 					if i == 0 {
@@ -347,6 +395,10 @@ func TestBodyAfterAComment(t *testing.T) {
 				}
 			}
 		}
+	}
+	t.Logf("%d bodies tried", tested)
+	if tested < 30 {
+		t.Fatalf("only %d bodies of 140 tried", tested)
 	}
 	if got := Lines("Le fichier commence par PuTTY-User-Key-File-3: ssh-ed25519\n"); !slices.Equal(got, []int{1}) {
 		t.Errorf("a PuTTY header in prose: got %v, want [1]", got)

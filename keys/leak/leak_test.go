@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/internal/keytest"
+	"github.com/romeo-pret/pret/internal/testenv"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -28,17 +29,15 @@ import (
 // block that is not blank is reported, and no line outside it.
 func TestMaterialLinesEveryMutation(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(7, 8))
-	n := 3000
-	if testing.Short() {
-		n = 300
-	}
+	n := testenv.Scaled(400, 3000) // rounds of every form
 	for range n {
 		for _, f := range keytest.Forms(t) {
 			c := keytest.Embed(f, keytest.RandomMutation(rng), rng,
 				keytest.AccesBefore[rng.IntN(len(keytest.AccesBefore))], keytest.AccesAfter[rng.IntN(len(keytest.AccesAfter))])
 			got := Lines(c.Text)
 			for no := c.First; no <= c.Last; no++ {
-				if strip(c.Lines[no-1]) != "" && !slices.Contains(got, no) {
+				// Which lines hold key text, keytest knows from making them.
+				if c.KeyText(no-c.First) && !slices.Contains(got, no) {
 					t.Fatalf("%s %v: line %d %q not reported (got %v)\n%s", f.Name, c.Mut, no, c.Lines[no-1], got, c.Text)
 				}
 			}
@@ -252,10 +251,12 @@ func TestLinesLinear(t *testing.T) {
 		}
 		return work
 	}
-	one, two := at(256<<10), at(512<<10)
+	// A quadratic reader shows at any size; the long run takes 1 MiB.
+	n := testenv.Scaled(256<<10, 1<<20)
+	one, two := at(n), at(2*n)
 	for name, w := range one {
 		if r := float64(two[name]) / float64(w); r > 2.05 {
-			t.Errorf("%s: %d bytes read at 256 KiB, %d at 512 KiB (x%.2f)", name, w, two[name], r)
+			t.Errorf("%s: %d bytes read at %d bytes, %d at twice (x%.2f)", name, w, n, two[name], r)
 		}
 	}
 }
@@ -322,7 +323,8 @@ func FuzzEmbeddedKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, before, after string) {
 		rng := mrand.New(mrand.NewPCG(seed, seed>>32))
 		form := forms[rng.IntN(len(forms))]
-		block := keytest.RandomMutation(rng).Render(form, rng)
+		c := keytest.Embed(form, keytest.RandomMutation(rng), rng, nil, nil)
+		block := c.Block()
 		sep := []string{"\n", "\r\n"}[rng.IntN(2)]
 		if before != "" && !strings.HasSuffix(before, "\n") {
 			before += "\n"
@@ -331,7 +333,7 @@ func FuzzEmbeddedKey(f *testing.F) {
 		text := before + strings.Join(block, sep) + sep + after
 		got := Lines(text)
 		for k, l := range block {
-			if strip(l) != "" && !slices.Contains(got, first+k) {
+			if c.KeyText(k) && !slices.Contains(got, first+k) {
 				t.Fatalf("%s: line %d %q not reported (got %v)\n%s", form.Name, first+k, l, got, text)
 			}
 		}

@@ -143,6 +143,9 @@ func sshKeygenSign(t *testing.T, dir, key, namespace string, msg []byte) []byte 
 // is accepted, and is byte for byte the block pret makes: ed25519 and
 // SSHSIG are deterministic, so the two implementations must agree exactly.
 func TestSSHKeygenSignatureAccepted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	dir := t.TempDir()
 	key := testenv.SSHKeygen(t, dir, "id_ed25519_romeo", "-t", "ed25519", "-a", "4", "-N", testPass, "-C", "seance-novembre")
 	priv, err := os.ReadFile(key)
@@ -263,6 +266,9 @@ func lineCount(b []byte) int {
 // A block made by another key verifies, but carries that other key: the
 // caller's fingerprint comparison is what catches a borrowed signature.
 func TestOtherKeySignatureCarriesItsKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	mine, _ := testSigner(t)
 	theirs, _ := testSigner(t)
 	signed, err := SignFile(rand.Reader, theirs, []byte("Empreinte : "+ssh.FingerprintSHA256(mine.PublicKey())+"\n"))
@@ -330,6 +336,9 @@ func armourVariants(a []byte) map[string]string {
 // and damaged layouts. A re-wrapped signature is the same signature; a
 // damaged one is refused by both.
 func TestParseArmorAgreesWithOpenSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	signer, _ := testSigner(t)
 	msg := []byte("# Accès\n- Date de demande : 2026-10-20\n")
@@ -661,6 +670,9 @@ func makeKey(t *testing.T, dir, name, typ, bits string) (string, ssh.Signer) {
 // what pret makes `ssh-keygen -Y check-novalidate` accepts; a
 // certificate signs as the key it certifies, both ways.
 func TestInteropBothWays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	dir := t.TempDir()
 	msg := []byte("# Accès\n\n- Date de la demande : 2026-10-16\n\nConnexion uniquement vers le nœud de login indiqué par les organisateurs.\n")
@@ -678,7 +690,9 @@ func TestInteropBothWays(t *testing.T) {
 		return armour
 	}
 	caPath, ca := makeKey(t, dir, "ca", "ed25519", "")
-	for _, k := range keyKinds {
+	// The whole matrix of key types when long (PRET_LONG=1); ed25519,
+	// pret's own, on a plain run.
+	for _, k := range keyKinds[:testenv.Scaled(1, len(keyKinds))] {
 		t.Run(k.name, func(t *testing.T) {
 			key, signer := makeKey(t, dir, k.name, k.typ, k.bits)
 			// A certificate of the key, made by the CA with ssh-keygen -s.

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // Pieces are the parts generated strings are made of: everything a
@@ -44,7 +42,7 @@ func Safe(s string) (bad string, ok bool) {
 	for _, r := range s {
 		// Checked against Unicode's own table, not termtext.Unsafe: a format
 		// character (Cf) it forgot is caught.
-		if r < 0x20 || r >= 0x7f && r <= 0x9f || termtext.Unsafe(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
+		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
 			return strings.ToValidUTF8(string(r), "?"), false
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"math/big"
+	"strings"
 
 	"github.com/hiddeco/sshsig"
 	"golang.org/x/crypto/ssh"
@@ -45,13 +46,20 @@ func Signed(namespace, reserved, hashName string, msg []byte) []byte {
 	}{namespace, reserved, hashName, h.Sum(nil)})...)
 }
 
+// Armor writes any blob, the malformed ones pret refuses to armour
+// included, in PROTOCOL.sshsig's armour: the base64 in lines of width
+// characters (ssh-keygen writes 70) between the BEGIN and END lines.
+// TestArmorIsOpenSSHs holds it to the protocol's own example and to
+// ssh-keygen -Y sign, as keys/signing's tests hold Signature.Armor.
 func Armor(blob []byte, width int) string {
+	var b strings.Builder
+	b.WriteString("-----BEGIN SSH SIGNATURE-----\n")
 	enc := base64.StdEncoding.EncodeToString(blob)
-	out := "-----BEGIN SSH SIGNATURE-----\n"
-	for ; len(enc) > width; enc = enc[width:] {
-		out += enc[:width] + "\n"
+	for i := 0; i < len(enc); i += width {
+		b.WriteString(enc[i:min(i+width, len(enc))] + "\n")
 	}
-	return out + enc + "\n-----END SSH SIGNATURE-----\n"
+	b.WriteString("-----END SSH SIGNATURE-----\n")
+	return b.String()
 }
 
 // Security-key signature types (PROTOCOL.u2f), and the flag of a touch.

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"crypto/rand"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"testing"
+
+	"github.com/romeo-pret/pret/keys"
+)
+
+// sharedKey is one key, encrypted with testPass and commented as the
+// default configuration comments it, made once for the package: bcrypt
+// makes each key cost a tenth of a second or more, and most tests need a
+// key to be there, not to watch pret make it (testdata/cle.txtar and the
+// tests of pret cle do).
+var sharedKey = sync.OnceValues(func() (keyPair, error) {
+	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(testPass))
+	return keyPair{priv, pub}, err
+})
+
+// putKey writes the shared key where pret cle would have made it in
+// home (~/.ssh/id_ed25519_romeo, mode 0600, and its .pub), as pret cle
+// writes them.
+func putKey(t *testing.T, home string) keyPair {
+	t.Helper()
+	kp, err := sharedKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(home, ".ssh")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "id_ed25519_romeo"), kp.priv, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "id_ed25519_romeo.pub"), kp.pub, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return kp
+}
+
+// peakUnder runs pret under /usr/bin/time until its peak resident memory
+// is at most limit KiB, three times at most, and returns the least peak
+// seen. Noise only ever adds (peakKiB), so the verdict is that of the
+// least of three runs, and a pret within its limit is run once.
+func (h *home) peakUnder(limit int64, args ...string) int64 {
+	h.t.Helper()
+	runtime.GC()
+	debug.FreeOSMemory()
+	best := int64(math.MaxInt64)
+	for range 3 {
+		if best = min(best, h.peakOnce(args...)); best <= limit {
+			break
+		}
+	}
+	return best
+}
