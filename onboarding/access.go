@@ -43,13 +43,30 @@ type Settings struct {
 // CheckAccessDate applies cli.md: not in the future; on or after the session, a warning.
 func CheckAccessDate(date, today, session time.Time) (warning string, err error) {
 	if date.After(today) {
-		return "", fmt.Errorf("la date %s est dans le futur (aujourd'hui : %s)", date.Format("2006-01-02"), today.Format("2006-01-02"))
+		return "", fmt.Errorf("le %s est dans le futur (aujourd'hui : %s) : notez le jour où la demande ou la vérification a été faite", dates.Long(date), dates.Long(today))
 	}
 	if !date.Before(session) {
 		return fmt.Sprintf("la date %s tombe le jour de la séance (%s) ou après : le compte risque de ne pas être prêt",
 			date.Format("2006-01-02"), session.Format("2006-01-02")), nil
 	}
 	return "", nil
+}
+
+// ReadAccessDate reads a typed date for status as the wizard and --date take it:
+// understood, not in the future, not before the recorded request. Its error is a
+// *dates.Error quoting input.
+func ReadAccessDate(input string, st *State, status string, today, session time.Time) (time.Time, error) {
+	d, err := dates.Parse(input, dates.Context{Today: today, Session: session})
+	if err != nil {
+		return d, err
+	}
+	if _, err = CheckAccessDate(d, today, session); err == nil {
+		err = beforeRequest(st, Declaration{status, d})
+	}
+	if err != nil {
+		return d, &dates.Error{Input: strings.Join(strings.Fields(input), " "), Reason: err.Error(), Read: true}
+	}
+	return d, nil
 }
 
 // FileStatus compares the acces.md on disk with the one to write.

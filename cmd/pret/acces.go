@@ -103,7 +103,7 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 		// Running the command again never moves a recorded date.
 		decl = onboarding.Declaration{Status: status, Date: onboarding.DefaultDate(state, status, s.Today)}
 		if date != "" {
-			if decl.Date, err = dates.Parse(date, dates.Context{Today: s.Today, Session: s.Session.Day}); err != nil {
+			if decl.Date, err = onboarding.ReadAccessDate(date, state, status, s.Today, s.Session.Day); err != nil {
 				// Worded as the flag's own check words a refusal (errors.go).
 				hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
 				if de, ok := errors.AsType[*dates.Error](err); ok {
