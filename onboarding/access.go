@@ -281,14 +281,14 @@ type Outcome struct {
 	StateCopy string      // where an unreadable state was set aside (ForceState)
 }
 
-// RecordAccess plans, asks, records (even when acces.md is kept) and writes.
+// RecordAccess plans, records the declaration, asks, and writes. The
+// declaration is recorded before any question (even when acces.md is kept
+// in the end): Ctrl-C at one of them loses no answer already given.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
 	}
-	state, err := LoadState(r.StatePath)
-	serr, _ := err.(*StateError)
-	out := &Outcome{StateErr: serr}
+	state, _ := LoadState(r.StatePath)
 	if err := beforeRequest(state, r.Declaration); err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
@@ -296,54 +296,21 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Plan = plan
-	write, content := plan.Status != FileSame, plan.Content
-	if plan.Status == FileDifferent {
-		write = false
-		if r.Replace != nil {
-			if write, err = r.Replace(plan); err != nil {
-				return nil, err
-			}
-		}
-		if !write && plan.DateOnly != nil && r.ReplaceDate != nil {
-			if write, err = r.ReplaceDate(plan); err != nil {
-				return nil, err
-			}
-			content, out.DateOnly = plan.DateOnly, write
-		}
-		out.Kept = !write
+	out := &Outcome{Plan: plan}
+	if err := r.note(out); err != nil {
+		return nil, err
 	}
-	now := r.Now
-	if now == nil {
-		now = time.Now
+	write, content, err := r.ask(plan, out)
+	if err != nil {
+		return out, err
 	}
 	err = guarded(r.Guard, func() error {
 		// Again: a link may have appeared during the questions.
 		if err := r.checkOutputs(); err != nil {
 			return err
 		}
-		if out.StateErr != nil && r.ForceState {
-			copyPath, err := setAsideState(r.StatePath, r.Today)
-			if err != nil {
-				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
-					Hint: "déplacez ce fichier vous-même, puis relancez"}
-			}
-			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
-		}
-		if out.StateErr == nil {
-			// Again: another run may have recorded meanwhile.
-			if state, err = LoadState(r.StatePath); err != nil {
-				return err
-			}
-			moved := state.File != r.File
-			state.File = r.File
-			out.Noted = state.appendRecord(plan.Record, now())
-			if out.Noted || moved {
-				if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
-					return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
-						Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
-				}
-			}
+		if err := r.noteFile(out); err != nil {
+			return err
 		}
 		if !write {
 			return nil
@@ -363,6 +330,95 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return nil
 	})
 	return out, err
+}
+
+// ask settles what to write: the new file, its date line alone, or nothing.
+func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []byte, err error) {
+	if plan.Status != FileDifferent {
+		return plan.Status != FileSame, plan.Content, nil
+	}
+	if r.Replace != nil {
+		if write, err = r.Replace(plan); err != nil || write {
+			return write, plan.Content, err
+		}
+	}
+	if plan.DateOnly != nil && r.ReplaceDate != nil {
+		if write, err = r.ReplaceDate(plan); err != nil {
+			return false, nil, err
+		}
+		out.DateOnly = write
+	}
+	out.Kept = !write
+	return write, plan.DateOnly, nil
+}
+
+// NoteDeclaration records d at once, as soon as the learner confirms it,
+// before the questions about acces.md (the wizard's folder, a replacement).
+func NoteDeclaration(r Recording) (*Outcome, error) {
+	if err := r.checkOutputs(); err != nil {
+		return nil, err
+	}
+	state, _ := LoadState(r.StatePath)
+	if err := beforeRequest(state, r.Declaration); err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
+	}
+	out := &Outcome{}
+	return out, r.note(out)
+}
+
+// note appends the declaration to the state file (setting an unreadable one
+// aside with ForceState), under the guard; out says what it did.
+func (r Recording) note(out *Outcome) error {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	return guarded(r.Guard, func() error {
+		if err := r.checkOutputs(); err != nil {
+			return err
+		}
+		// Read again: another run may have recorded meanwhile.
+		state, err := LoadState(r.StatePath)
+		out.StateErr, _ = err.(*StateError)
+		if out.StateErr != nil && r.ForceState {
+			copyPath, err := setAsideState(r.StatePath, r.Today)
+			if err != nil {
+				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
+					Hint: "déplacez ce fichier vous-même, puis relancez"}
+			}
+			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
+		}
+		if out.StateErr != nil {
+			return nil
+		}
+		rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
+		if !state.appendRecord(rec, now()) {
+			return nil
+		}
+		if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
+			return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
+				Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+		}
+		out.Noted = true
+		return nil
+	})
+}
+
+// noteFile records where acces.md is, once settled (the wizard may move it).
+func (r Recording) noteFile(out *Outcome) error {
+	if out.StateErr != nil {
+		return nil
+	}
+	state, err := LoadState(r.StatePath)
+	if err != nil || state.File == r.File {
+		return nil // unreadable since: left as it is
+	}
+	state.File = r.File
+	if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
+		return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
+			Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+	}
+	return nil
 }
 
 // beforeRequest refuses a verification dated before the recorded request.

@@ -83,42 +83,8 @@ func (w *Wizard) Run() error {
 	next := Next{Channel: w.Channel, Store: w.Store, Home: w.Home, GOOS: w.GOOS, Session: w.Session, Today: w.Today}
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
-	} else {
-		if last := state.File; last != "" && last != w.File { // written elsewhere last time
-			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
-				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
-				w.File = last
-			}
-		}
-		var out *Outcome
-		// Not writable after all: the declaration is noted, the folder asked again.
-		for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
-			if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
-				return err
-			}
-			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
-				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
-			var e *Error
-			if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
-				break
-			}
-			fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
-		}
-		if err != nil {
-			return err
-		}
-		w.report(out)
-		next.AccessFile = w.File
-		if out.Kept && out.Plan.Stale {
-			next.Declared = decl
-		}
-		if w.Signer != nil {
-			signer := *w.Signer
-			signer.File = w.File // the folder may have changed
-			if err := OfferSignature(w.P, w.Out, &signer); err != nil {
-				return err
-			}
-		}
+	} else if err := w.accessStep(*decl, state, &next); err != nil {
+		return err
 	}
 
 	fmt.Fprintln(w.Out, "\n4. La liste de contrôle")
@@ -128,6 +94,53 @@ func (w *Wizard) Run() error {
 	}
 	fmt.Fprint(w.Out, "\n"+NextSteps(next))
 	return checked
+}
+
+// accessStep records decl at once, then settles acces.md's folder and content,
+// and offers the signature.
+func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
+	if last := state.File; last != "" && last != w.File { // written elsewhere last time
+		if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
+			fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
+			w.File = last
+		}
+	}
+	// Noted at once: Ctrl-C at the folder or the replacement loses no date.
+	early, err := NoteDeclaration(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard})
+	if err != nil {
+		return err
+	}
+	var out *Outcome
+	// Not writable after all: the declaration is noted, the folder asked again.
+	for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
+		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
+			return err
+		}
+		out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard,
+			Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
+		var e *Error
+		if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
+			break
+		}
+		fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
+	}
+	if err != nil {
+		return err
+	}
+	out.Noted = out.Noted || early.Noted
+	w.report(out)
+	next.AccessFile = w.File
+	if out.Kept && out.Plan.Stale {
+		next.Declared = &decl
+	}
+	if w.Signer != nil {
+		signer := *w.Signer
+		signer.File = w.File // the folder may have changed
+		if err := OfferSignature(w.P, w.Out, &signer); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // AskReplace asks about an acces.md that differs, in one write for the wrapper.

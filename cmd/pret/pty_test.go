@@ -891,38 +891,55 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 }
 
 // TestWizardInterruptedLater: Ctrl-C at the questions that come after
-// the date (the folder, replacing a hand-edited acces.md, its date line)
-// exits 130 with nothing half-written: acces.md is the learner's file
-// byte for byte, the state is as it was, no temporary file is left.
+// the date (the folder and its confirmation, replacing a hand-edited
+// acces.md, its date line, the signature) exits 130 with nothing
+// half-written: acces.md is the learner's file byte for byte (but where
+// "Oui" replaced it), no temporary file is left, and the date just typed
+// is recorded after every earlier record (issue 32): an answer confirmed
+// is never lost.
 func TestWizardInterruptedLater(t *testing.T) {
 	for _, step := range []struct {
-		name  string
-		reach func(s *session)
-		env   []string
+		name     string
+		reach    func(s *session)
+		env      []string
+		replaced bool
 	}{
+		{"folder confirmation", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+		}, nil, false},
+		{"folder confirmation, TERM=dumb", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+		}, []string{"TERM=dumb"}, false},
+		{"signature", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\r")
+			s.expect("remplacer")
+			s.send("\x1b[A\r") // up: "Oui"
+			s.expect("Signer acces.md ?")
+		}, nil, true},
 		{"folder", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\x1b[B\r")
 			s.expect("Dossier où écrire acces.md")
-		}, nil},
+		}, nil, false},
 		// The plain questions leave Ctrl-C to the terminal: a signal.
 		{"folder, TERM=dumb", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("2\r")
 			s.expect("Dossier où écrire acces.md")
-		}, []string{"TERM=dumb"}},
+		}, []string{"TERM=dumb"}, false},
 		{"replace", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\r")
 			s.expect("remplacer")
-		}, nil},
+		}, nil, false},
 		{"date line", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\r")
 			s.expect("remplacer")
 			s.send("\r")
 			s.expect("Changer seulement la ligne de la date ?")
-		}, nil},
+		}, nil, false},
 	} {
 		t.Run(step.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -944,11 +961,13 @@ func TestWizardInterruptedLater(t *testing.T) {
 			if !s.echoOn() {
 				t.Fatal("terminal left without echo")
 			}
-			if now, _ := os.ReadFile(file); !bytes.Equal(now, hand) {
+			if now, _ := os.ReadFile(file); !step.replaced && !bytes.Equal(now, hand) {
 				t.Fatalf("acces.md changed:\n%s", now)
 			}
-			if now, _ := os.ReadFile(statePath); !bytes.Equal(now, stateBefore) {
-				t.Fatalf("the state changed:\n%s", now)
+			now, _ := os.ReadFile(statePath)
+			st, _ := onboarding.LoadState(statePath)
+			if r, _, ok := st.Latest(""); !keepsRecords(t, stateBefore, now) || !ok || r.Date != "2026-10-11" {
+				t.Fatalf("the date typed is not recorded after the earlier ones:\n%s", now)
 			}
 			for _, dir := range []string{home, filepath.Dir(statePath), filepath.Join(home, ".ssh")} {
 				if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
