@@ -92,11 +92,14 @@ type AccessPlan struct {
 	Content []byte
 	Old     []byte // the file on disk, when there is one
 	Status  FileStatus
-	Signed  bool // the file on disk carries a signature
-	Record  Record
-	Warning string
-	Key     string // the fingerprint line written
-	Stale   bool   // the file on disk does not state this declaration
+	Signed  bool // the file on disk carries a signature block
+	// SignatureHolds: that signature verifies and the session's key made it;
+	// only then is the file called « signé ».
+	SignatureHolds bool
+	Record         Record
+	Warning        string
+	Key            string // the fingerprint line written
+	Stale          bool   // the file on disk does not state this declaration
 	// DateOnly is the file on disk with only its date line set to Content's.
 	DateOnly, dateFrom []byte
 }
@@ -174,6 +177,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 		p.Old = old
 		signed := signing.SplitSigned(old)
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
+		p.SignatureHolds = signatureHolds(signed, s.Store)
 		if bytes.Equal(old, p.Content) ||
 			signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content) {
 			p.Status = FileSame

@@ -201,9 +201,7 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 		return nil
 	}
 	if f := signing.SplitSigned(data); f.Claimed {
-		// It holds when it verifies and the session's key made it.
-		st, err := a.Store.Inspect()
-		if f.Verify() == nil && err == nil && st.Public() != nil && ssh.FingerprintSHA256(st.Public()) == ssh.FingerprintSHA256(f.Sig.PublicKey()) {
+		if signatureHolds(f, a.Store) {
 			fmt.Fprintf(out, "%s est signé par votre clé.\n", esc(a.File))
 			return nil
 		}
@@ -235,6 +233,15 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	}
 	fmt.Fprintf(out, "%s signé avec la clé %s.\n", esc(a.File), plan.Fingerprint())
 	return nil
+}
+
+// signatureHolds: f's signature verifies over its bytes and the session's key made it.
+func signatureHolds(f *signing.SignedFile, store keys.Store) bool {
+	if !f.Claimed || f.Err != nil || f.Sig == nil || f.Verify() != nil {
+		return false
+	}
+	st, err := store.Inspect()
+	return err == nil && st.Public() != nil && ssh.FingerprintSHA256(st.Public()) == ssh.FingerprintSHA256(f.Sig.PublicKey())
 }
 
 // esc is text from outside (a path, a comment) as a terminal may show it.

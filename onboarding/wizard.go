@@ -133,7 +133,10 @@ func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
 	if out.Kept && out.Plan.Stale {
 		next.Declared = &decl
 	}
-	if w.Signer != nil {
+	if out.Kept && out.Plan.Stale && w.Signer != nil {
+		// Signing it would vouch for a date the learner just said is wrong.
+		fmt.Fprintln(w.Out, "acces.md n'indique pas la date que vous venez de donner : il n'est pas proposé à la signature (corrigez-le d'abord, voir plus bas).")
+	} else if w.Signer != nil {
 		signer := *w.Signer
 		signer.File = w.File // the folder may have changed
 		if err := OfferSignature(w.P, w.Out, &signer); err != nil {
@@ -148,11 +151,20 @@ func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool,
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
 		if p.LosesSignature() {
-			fmt.Fprintln(out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
+			fmt.Fprintln(out, signatureNote(p, "le remplacer"))
 		}
 		return askYesNo(pr, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", esc(p.Path)), false,
 			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel ; votre déclaration est notée quand même.")
 	}
+}
+
+// signatureNote says what a change does to the file's signature block,
+// « signé » only when its signature holds.
+func signatureNote(p *AccessPlan, change string) string {
+	if p.SignatureHolds {
+		return fmt.Sprintf("Attention : ce fichier est signé ; %s lui retire sa signature (« pret signer » la refait).", change)
+	}
+	return fmt.Sprintf("Ce fichier porte une signature qui ne tient plus (fichier modifié depuis sa signature, ou autre clé) ; %s la retire (« pret signer » en fait une nouvelle).", change)
 }
 
 // AskDateLine follows a "Non" when the kept file states another date.
@@ -160,7 +172,7 @@ func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, "Votre fichier n'indique pas la date que vous venez de donner. pret peut changer seulement sa ligne de date :\n"+p.DateDiff(color))
 		if p.Signed {
-			fmt.Fprintln(out, "Attention : ce fichier est signé ; changer sa date lui retire sa signature (« pret signer » la refait).")
+			fmt.Fprintln(out, signatureNote(p, "changer sa date"))
 		}
 		return askYesNo(pr, "Changer seulement la ligne de la date ?", true,
 			"Oui : cette ligne change, le reste du fichier reste tel quel. Non : le fichier reste tel quel, octet pour octet.")

@@ -690,8 +690,8 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	s.send("\x1b[B\r") // down: "Non"
 	s.expect("conservé tel quel, octet pour octet")
 	s.expect("Déclaration notée dans")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r")
+	// A file stating another date is not offered to the signature (issue 32).
+	s.expect("il n'est pas proposé à la signature")
 	s.expect("acces-matches-date")
 	s.expect("pret acces --statut verifie --date 2026-10-26 --force")
 	if code := s.wait(); code != 0 {
