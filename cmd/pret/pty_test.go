@@ -800,7 +800,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.expect("tapez un numéro de 1 à 3")
 	s.send("?\r")
 	s.expect("Un seul compte par personne")
-	s.send("2\r")
+	s.send("demandé\r") // the word, as the README says: "Demandé, pas encore ouvert"
 	s.expect("Date de la demande du compte")
 	s.expect("(2026-10-20)")
 	s.send("30/10/2026\r")
@@ -809,7 +809,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.send("12/10/2026\r")
 	s.expect("Date comprise : lundi 12 octobre 2026")
 	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("2\r") // "Non, choisir un autre dossier"
+	s.send("non\r") // "Non, choisir un autre dossier"
 	s.expect("Dossier où écrire acces.md")
 	s.send("~/.ssh\r")
 	s.expect("c'est le dossier de la clé SSH")
@@ -819,7 +819,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.send("\r") // the default: "Oui"
 	s.expect("acces.md écrit")
 	s.expect("Signer acces.md ?")
-	s.send("2\r")
+	s.send("Non\r")
 	s.expect("Et maintenant")
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
