@@ -50,7 +50,7 @@ d'environnement ne prend la passphrase elle-même.`,
 				case (passFile == "" || passFile == "-") && a.io.Interactive():
 					return onboarding.AskPassphrase(a.io.Prompter(), a.io.Out)
 				case passFile != "":
-					return passphraseFromArg(passFile, a.io)
+					return newPassphraseFromArg(passFile, a.io)
 				}
 				return nil, usageError(
 					"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
