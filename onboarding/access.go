@@ -214,7 +214,10 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour de la demande ou de la vérification, aujourd'hui au plus tard"}
 	}
-	line := keys.FingerprintLine(st.Pub.Key, st.Pub.Comment)
+	// A key made elsewhere (ssh-keygen -C) may hold ESC, BEL or U+202E in its
+	// comment: written escaped as ssh-keygen -lf prints it, never raw in a file
+	// the organisers open in a terminal.
+	line := keys.FingerprintLine(st.Pub.Key, checklist.Escape(st.Pub.Comment))
 	content, err := templates.Render(s.Template, templates.Access{
 		SessionTitle: s.Session.Title,
 		SessionDay:   s.Session.Day,
