@@ -201,7 +201,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	const fixKey = "créez ou réparez la clé avec « pret cle », puis relancez"
 	switch {
 	case st.Kind != keys.Present:
-		return nil, refused(fixKey, "pas de clé en %s : acces.md a besoin de son empreinte", s.Store.PrivatePath())
+		return nil, refused(fixKey, "pas de clé à %s : acces.md a besoin de son empreinte", s.Store.PrivatePath())
 	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
 		return nil, refused(fixKey, "la clé %s n'est pas ed25519", s.Store.PrivatePath())
 	case !st.PubMatches():

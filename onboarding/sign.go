@@ -54,7 +54,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	switch {
 	case st.Kind != keys.Present:
 		return nil, refused("créez-la avec « pret cle », écrivez acces.md avec « pret acces », puis signez",
-			"pas de clé en %s : rien ne peut signer acces.md", esc(a.Store.PrivatePath()))
+			"pas de clé à %s : rien ne peut signer acces.md", esc(a.Store.PrivatePath()))
 	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
 		return nil, refused("la séance demande une clé ed25519 : voyez « pret verifier »",
 			"la clé %s n'est pas la clé ed25519 de la séance", esc(a.Store.PrivatePath()))

@@ -42,7 +42,7 @@ func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
 	// Asked before the guarded write: a signal at the question waits for nothing.
 	res, err := EnsureKey(w.Store, w.Random, func() ([]byte, error) {
-		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
+		fmt.Fprintf(w.Out, "Aucune clé à %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
 		return AskPassphrase(w.P, w.Out)
 	}, w.Guard)
 	if err != nil {

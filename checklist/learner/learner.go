@@ -47,9 +47,9 @@ func (l Learner) Check() *checklist.Report {
 	case err != nil:
 		add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", err), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
 	case state.Kind == keys.Absent && l.AccessDate == "" && errors.Is(readErr, fs.ErrNotExist):
-		add("key-present", checklist.Fail, "aucune clé en "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
+		add("key-present", checklist.Fail, "aucune clé à "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
 	case state.Kind == keys.Absent:
-		add("key-present", checklist.Fail, "aucune clé en "+priv, "créez-la avec « pret cle »")
+		add("key-present", checklist.Fail, "aucune clé à "+priv, "créez-la avec « pret cle »")
 	case state.Kind == keys.OrphanPub:
 		add("key-present", checklist.Fail, l.Store.PublicPath()+" existe sans sa clé privée", "retrouvez la clé privée ; sinon déplacez le .pub, puis lancez « pret cle »")
 	default:
@@ -206,7 +206,7 @@ func (l Learner) Check() *checklist.Report {
 	case broken >= 0:
 		add("acces-signed", checklist.Fail, res.Problems[broken].Message, cmp.Or(res.SignatureFix, signFix))
 	case res.SignedBy == "":
-		add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous avez la clé et sa passphrase", signFix)
+		add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous ayez la clé et sa passphrase", signFix)
 	case state == nil || state.Public() == nil:
 		add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
 	case res.SignedBy != ssh.FingerprintSHA256(state.Public()):

@@ -107,7 +107,7 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 				// Worded as the flag's own check words a refusal (errors.go).
 				hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
 				if de, ok := errors.AsType[*dates.Error](err); ok {
-					return usageError(hint, "valeur refusée pour --date : %q ; %s", de.Input, de.Reason)
+					return usageError(hint, "valeur refusée pour --date : « %s » ; %s", checklist.Escape(de.Input), de.Reason)
 				}
 				return usageError(hint, "%v", err)
 			}

@@ -98,7 +98,7 @@ func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
 	}
 	pub := st.Public()
 	if st.Kind != keys.Present || pub == nil {
-		return refusedError("créez-la avec « pret cle »", "pas de clé en %s : aucune clé publique à afficher", store.PrivatePath())
+		return refusedError("créez-la avec « pret cle »", "pas de clé à %s : aucune clé publique à afficher", store.PrivatePath())
 	}
 	comment := ""
 	switch {

@@ -99,7 +99,7 @@ func TestDateRefusalsOneCode(t *testing.T) {
 		for _, args := range [][]string{{"acces", "--statut", "demande", "--date", in}, {"acces", "--date", in, "--statut", "verifie"}} {
 			r := pretIn(t, "", args...)
 			must(t, r, exitUsage, args...)
-			if want := `pret: erreur : valeur refusée pour --date : "` + in + `" ; `; !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, reason) {
+			if want := "pret: erreur : valeur refusée pour --date : « " + in + " » ; "; !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, reason) {
 				t.Errorf("pret %q:\n%s\nwant %s…%s", args, r.stderr, want, reason)
 			}
 			if strings.Contains(r.stderr, "le jour d'abord") && in != "10/20/2026" {

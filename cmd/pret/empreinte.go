@@ -46,7 +46,7 @@ affichés échappés (\033).`,
 				if _, err := os.Stat(path); err != nil {
 					path = a.cfg.Key.PrivatePath()
 					if _, err := os.Stat(path); err != nil {
-						return refusedError("créez-la avec « pret cle »", "aucune clé en %s", checklist.Escape(path))
+						return refusedError("créez-la avec « pret cle »", "aucune clé à %s", checklist.Escape(path))
 					}
 				}
 			}

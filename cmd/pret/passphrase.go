@@ -59,7 +59,8 @@ func newPassphraseFromArg(path string, ios *iostreams) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if trap := onboarding.SpaceTrap(string(pass)); trap != "" {
+	// A passphrase refused anyway is said by EnsureKey, with its own reason.
+	if trap := onboarding.SpaceTrap(string(pass)); trap != "" && onboarding.CheckPassphrase(string(pass)) == nil {
 		clear(pass)
 		return nil, refusedError("écrivez la passphrase sans ce caractère dans le fichier, ou tapez-la dans le terminal (pret vous la fait confirmer)",
 			"fichier de passphrase refusé : %s ; il faudrait la retaper exactement ainsi à chaque usage", trap)
