@@ -52,11 +52,13 @@ date à laquelle vous avez vérifié qu'il est ouvert (--statut verifie), puis
 écrit acces.md avec ses quatre éléments : la date, le chemin de la clé
 publique, l'empreinte avec le type ED25519, et la phrase du cours.
 
-La date s'écrit comme on la tape : 2026-10-20, 20/10/2026, 2/9/2026,
-« 20 octobre 2026 », « 1er octobre 2026 », « mardi 20 octobre 2026 »,
-aujourd'hui ou hier. Sans --date : celle déjà notée pour ce statut, sinon
-aujourd'hui ; elle ne peut pas être dans le futur. Chaque déclaration
-s'ajoute à l'historique du fichier d'état, sans effacer les précédentes.
+La date s'écrit comme on la tape, le jour d'abord : 2026-10-20,
+20/10/2026, 20-10-2026, 2/9/2026, « 20 octobre 2026 »,
+« 1er octobre 2026 », « mardi 20 octobre 2026 », aujourd'hui ou hier.
+Sans --date : celle déjà notée pour ce statut, sinon aujourd'hui ; elle ne
+peut pas être dans le futur (toute date refusée : code 2). Chaque
+déclaration s'ajoute à l'historique du fichier d'état, sans effacer les
+précédentes ; elle est notée avant toute question sur acces.md.
 Un acces.md au contenu différent n'est remplacé qu'après un oui dans le
 terminal, ou avec --force. Il faut la clé : « pret cle ».
 
