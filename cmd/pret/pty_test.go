@@ -1018,9 +1018,11 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 // hand-edited acces.md that states another date: "Non" to replacing it
 // records the declaration all the same and offers its date line alone;
 // "Non" again keeps the file byte for byte (exit 1: a kept file, its
-// rewrite command given), "Oui" changes that line only (exit 0).
+// rewrite command given), "Oui" changes that line only (exit 0). Ctrl-C
+// at either question (exit 130) keeps the file and the declaration
+// (issue 32).
 func TestAccesKeepsFileInRealTerminal(t *testing.T) {
-	for _, dateLine := range []string{"Non", "Oui"} {
+	for _, dateLine := range []string{"Non", "Oui", "Ctrl-C at « Le remplacer ? »", "Ctrl-C at the date line"} {
 		t.Run(dateLine, func(t *testing.T) {
 			home := t.TempDir()
 			file := filepath.Join(home, "acces.md")
@@ -1032,13 +1034,22 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 			s.expect("Date de la vérification du compte")
 			s.send("26/10/2026\r")
 			s.expect("remplacer")
-			s.send("\r") // the default: "Non"
-			s.expect("Changer seulement la ligne de la date ?")
 			want, code := hand, 1
-			if dateLine == "Non" {
+			if dateLine == "Ctrl-C at « Le remplacer ? »" {
+				s.send("\x03")
+				code = 130
+			} else {
+				s.send("\r") // the default: "Non"
+				s.expect("Changer seulement la ligne de la date ?")
+			}
+			switch dateLine {
+			case "Ctrl-C at the date line":
+				s.send("\x03")
+				code = 130
+			case "Non":
 				s.send("\x1b[B\r")
 				s.expect("--force")
-			} else {
+			case "Oui":
 				s.send("\r")
 				s.expect("seule la ligne de la date a changé")
 				want, code = bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1), 0
