@@ -65,9 +65,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("date %s non comprise : %s", quote(e.Input), e.Reason)
 }
 
-// Quote is s as a refusal quotes it: « s », escaped for a terminal.
-func Quote(s string) string { return quote(s) }
-
 // quote escapes (it reaches a terminal) so a Reason prints as it is.
 func quote(s string) string { return "« " + checklist.Escape(s) + " »" }
 
