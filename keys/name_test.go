@@ -40,3 +40,17 @@ func TestCheckName(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNameWords (issue 32): the refusal quotes the name with « »
+// and gives no example of its own (the setting's form gives one, once).
+func TestCheckNameWords(t *testing.T) {
+	for _, n := range []string{"config", "id.pub", "a/b", ""} {
+		err := CheckName(n)
+		if err == nil || strings.Contains(err.Error(), "id_ed25519_romeo") || !strings.Contains(err.Error(), "« "+n+" »") || strings.Contains(err.Error(), `"`) {
+			t.Errorf("CheckName(%q): %v", n, err)
+		}
+	}
+	if err := CheckName("a/\x1b"); err == nil || strings.Contains(err.Error(), "\x1b") {
+		t.Errorf("a control character raw: %q", err)
+	}
+}

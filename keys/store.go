@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -31,13 +32,21 @@ var sshFiles = []string{"config", "known_hosts", "known_hosts2", "authorized_key
 func CheckName(name string) error {
 	switch {
 	case name == "", name == ".", name == "..", strings.ContainsAny(name, `/\`):
-		return fmt.Errorf("nom de clé invalide (%q) : un nom de fichier seul est attendu, par exemple id_ed25519_romeo", name)
+		return fmt.Errorf("nom de clé invalide (%s) : un nom de fichier seul est attendu", quoteName(name))
 	case strings.HasSuffix(strings.ToLower(name), ".pub"):
-		return fmt.Errorf("nom de clé refusé (%q) : .pub est le nom de la clé publique ; la clé privée s'appelle sans, par exemple id_ed25519_romeo", name)
+		return fmt.Errorf("nom de clé refusé (%s) : .pub termine le nom de la clé publique ; la clé privée porte le même nom, sans .pub", quoteName(name))
 	case slices.ContainsFunc(sshFiles, func(f string) bool { return strings.EqualFold(name, f) }):
-		return fmt.Errorf("nom de clé refusé (%q) : OpenSSH lit ce fichier de ~/.ssh pour autre chose qu'une clé ; choisissez par exemple id_ed25519_romeo", name)
+		return fmt.Errorf("nom de clé refusé (%s) : OpenSSH lit ce fichier de ~/.ssh pour autre chose qu'une clé", quoteName(name))
 	}
 	return nil
+}
+
+// quoteName is « name », or Go's quoting when it holds what a terminal must not get raw.
+func quoteName(name string) string {
+	if q := strconv.Quote(name); q != `"`+name+`"` {
+		return q
+	}
+	return "« " + name + " »"
 }
 
 func (s Store) PrivatePath() string { return filepath.Join(s.Dir, s.Name) }

@@ -44,13 +44,30 @@ type Settings struct {
 // CheckAccessDate applies cli.md: not in the future; on or after the session, a warning.
 func CheckAccessDate(date, today, session time.Time) (warning string, err error) {
 	if date.After(today) {
-		return "", fmt.Errorf("la date %s est dans le futur (aujourd'hui : %s)", date.Format("2006-01-02"), today.Format("2006-01-02"))
+		return "", fmt.Errorf("le %s est dans le futur (aujourd'hui : %s) : notez le jour où la demande ou la vérification a été faite", dates.Long(date), dates.Long(today))
 	}
 	if !date.Before(session) {
 		return fmt.Sprintf("la date %s tombe le jour de la séance (%s) ou après : le compte risque de ne pas être prêt",
 			date.Format("2006-01-02"), session.Format("2006-01-02")), nil
 	}
 	return "", nil
+}
+
+// ReadAccessDate reads a typed date for status as the wizard and --date take it:
+// understood, not in the future, not before the recorded request. Its error is a
+// *dates.Error quoting input.
+func ReadAccessDate(input string, st *State, status string, today, session time.Time) (time.Time, error) {
+	d, err := dates.Parse(input, dates.Context{Today: today, Session: session})
+	if err != nil {
+		return d, err
+	}
+	if _, err = CheckAccessDate(d, today, session); err == nil {
+		err = beforeRequest(st, Declaration{status, d})
+	}
+	if err != nil {
+		return d, &dates.Error{Input: strings.Join(strings.Fields(input), " "), Reason: err.Error(), Read: true}
+	}
+	return d, nil
 }
 
 // FileStatus compares the acces.md on disk with the one to write.
@@ -76,11 +93,14 @@ type AccessPlan struct {
 	Content []byte
 	Old     []byte // the file on disk, when there is one
 	Status  FileStatus
-	Signed  bool // the file on disk carries a signature
-	Record  Record
-	Warning string
-	Key     string // the fingerprint line written
-	Stale   bool   // the file on disk does not state this declaration
+	Signed  bool // the file on disk carries a signature block
+	// SignatureHolds: that signature verifies and the session's key made it;
+	// only then is the file called « signé ».
+	SignatureHolds bool
+	Record         Record
+	Warning        string
+	Key            string // the fingerprint line written
+	Stale          bool   // the file on disk does not state this declaration
 	// DateOnly is the file on disk with only its date line set to Content's.
 	DateOnly, dateFrom []byte
 }
@@ -158,6 +178,7 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 		p.Old = old
 		signed := signing.SplitSigned(old)
 		p.Signed = signed.Claimed || bytes.Contains(old, []byte("-----BEGIN SSH SIGNATURE-----"))
+		p.SignatureHolds = signatureHolds(signed, s.Store)
 		if bytes.Equal(old, p.Content) ||
 			signed.Claimed && signed.Err == nil && bytes.Equal(signed.Message, p.Content) {
 			p.Status = FileSame
@@ -181,7 +202,7 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	const fixKey = "créez ou réparez la clé avec « pret cle », puis relancez"
 	switch {
 	case st.Kind != keys.Present:
-		return nil, refused(fixKey, "pas de clé en %s : acces.md a besoin de son empreinte", s.Store.PrivatePath())
+		return nil, refused(fixKey, "pas de clé à %s : acces.md a besoin de son empreinte", s.Store.PrivatePath())
 	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
 		return nil, refused(fixKey, "la clé %s n'est pas ed25519", s.Store.PrivatePath())
 	case !st.PubMatches():
@@ -194,7 +215,10 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour de la demande ou de la vérification, aujourd'hui au plus tard"}
 	}
-	line := keys.FingerprintLine(st.Pub.Key, st.Pub.Comment)
+	// A key made elsewhere (ssh-keygen -C) may hold ESC, BEL or U+202E in its
+	// comment: written escaped as ssh-keygen -lf prints it, never raw in a file
+	// the organisers open in a terminal.
+	line := keys.FingerprintLine(st.Pub.Key, termtext.Escape(st.Pub.Comment))
 	content, err := templates.Render(s.Template, templates.Access{
 		SessionTitle: s.Session.Title,
 		SessionDay:   s.Session.Day,
@@ -265,14 +289,14 @@ type Outcome struct {
 	StateCopy string      // where an unreadable state was set aside (ForceState)
 }
 
-// RecordAccess plans, asks, records (even when acces.md is kept) and writes.
+// RecordAccess plans, records the declaration, asks, and writes. The
+// declaration is recorded before any question (even when acces.md is kept
+// in the end): Ctrl-C at one of them loses no answer already given.
 func RecordAccess(r Recording) (*Outcome, error) {
 	if err := r.checkOutputs(); err != nil {
 		return nil, err
 	}
-	state, err := LoadState(r.StatePath)
-	serr, _ := err.(*StateError)
-	out := &Outcome{StateErr: serr}
+	state, _ := LoadState(r.StatePath)
 	if err := beforeRequest(state, r.Declaration); err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
@@ -280,54 +304,21 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Plan = plan
-	write, content := plan.Status != FileSame, plan.Content
-	if plan.Status == FileDifferent {
-		write = false
-		if r.Replace != nil {
-			if write, err = r.Replace(plan); err != nil {
-				return nil, err
-			}
-		}
-		if !write && plan.DateOnly != nil && r.ReplaceDate != nil {
-			if write, err = r.ReplaceDate(plan); err != nil {
-				return nil, err
-			}
-			content, out.DateOnly = plan.DateOnly, write
-		}
-		out.Kept = !write
+	out := &Outcome{Plan: plan}
+	if err := r.note(out); err != nil {
+		return nil, err
 	}
-	now := r.Now
-	if now == nil {
-		now = time.Now
+	write, content, err := r.ask(plan, out)
+	if err != nil {
+		return out, err
 	}
 	err = guarded(r.Guard, func() error {
 		// Again: a link may have appeared during the questions.
 		if err := r.checkOutputs(); err != nil {
 			return err
 		}
-		if out.StateErr != nil && r.ForceState {
-			copyPath, err := setAsideState(r.StatePath, r.Today)
-			if err != nil {
-				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
-					Hint: "déplacez ce fichier vous-même, puis relancez"}
-			}
-			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
-		}
-		if out.StateErr == nil {
-			// Again: another run may have recorded meanwhile.
-			if state, err = LoadState(r.StatePath); err != nil {
-				return err
-			}
-			moved := state.File != r.File
-			state.File = r.File
-			out.Noted = state.appendRecord(plan.Record, now())
-			if out.Noted || moved {
-				if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
-					return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
-						Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
-				}
-			}
+		if err := r.noteFile(out); err != nil {
+			return err
 		}
 		if !write {
 			return nil
@@ -347,6 +338,95 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return nil
 	})
 	return out, err
+}
+
+// ask settles what to write: the new file, its date line alone, or nothing.
+func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []byte, err error) {
+	if plan.Status != FileDifferent {
+		return plan.Status != FileSame, plan.Content, nil
+	}
+	if r.Replace != nil {
+		if write, err = r.Replace(plan); err != nil || write {
+			return write, plan.Content, err
+		}
+	}
+	if plan.DateOnly != nil && r.ReplaceDate != nil {
+		if write, err = r.ReplaceDate(plan); err != nil {
+			return false, nil, err
+		}
+		out.DateOnly = write
+	}
+	out.Kept = !write
+	return write, plan.DateOnly, nil
+}
+
+// NoteDeclaration records d at once, as soon as the learner confirms it,
+// before the questions about acces.md (the wizard's folder, a replacement).
+func NoteDeclaration(r Recording) (*Outcome, error) {
+	if err := r.checkOutputs(); err != nil {
+		return nil, err
+	}
+	state, _ := LoadState(r.StatePath)
+	if err := beforeRequest(state, r.Declaration); err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
+	}
+	out := &Outcome{}
+	return out, r.note(out)
+}
+
+// note appends the declaration to the state file (setting an unreadable one
+// aside with ForceState), under the guard; out says what it did.
+func (r Recording) note(out *Outcome) error {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	return guarded(r.Guard, func() error {
+		if err := r.checkOutputs(); err != nil {
+			return err
+		}
+		// Read again: another run may have recorded meanwhile.
+		state, err := LoadState(r.StatePath)
+		out.StateErr, _ = err.(*StateError)
+		if out.StateErr != nil && r.ForceState {
+			copyPath, err := setAsideState(r.StatePath, r.Today)
+			if err != nil {
+				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
+					Hint: "déplacez ce fichier vous-même, puis relancez"}
+			}
+			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
+		}
+		if out.StateErr != nil {
+			return nil
+		}
+		rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
+		if !state.appendRecord(rec, now()) {
+			return nil
+		}
+		if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
+			return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
+				Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+		}
+		out.Noted = true
+		return nil
+	})
+}
+
+// noteFile records where acces.md is, once settled (the wizard may move it).
+func (r Recording) noteFile(out *Outcome) error {
+	if out.StateErr != nil {
+		return nil
+	}
+	state, err := LoadState(r.StatePath)
+	if err != nil || state.File == r.File {
+		return nil // unreadable since: left as it is
+	}
+	state.File = r.File
+	if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
+		return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
+			Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+	}
+	return nil
 }
 
 // beforeRequest refuses a verification dated before the recorded request.

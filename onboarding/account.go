@@ -100,13 +100,7 @@ func (a Account) Ask() (*Declaration, error) {
 		if err != nil {
 			return nil, err
 		}
-		d, err := dates.Parse(answer, dates.Context{Today: a.Today, Session: a.Session})
-		if err == nil {
-			_, err = CheckAccessDate(d, a.Today, a.Session)
-		}
-		if err == nil {
-			err = beforeRequest(a.State, Declaration{status, d})
-		}
+		d, err := ReadAccessDate(answer, a.State, status, a.Today, a.Session)
 		if err != nil {
 			msg := err.Error() // quotes what was typed
 			r, n := utf8.DecodeRuneInString(msg)

@@ -42,10 +42,57 @@ func Untypable(p string) error {
 	return nil
 }
 
+// SpaceTrap names a space in p nobody types back the same way without
+// thinking of it: one before or after the rest, or a space other than the
+// ordinary one (a no-break space U+00A0 from a word processor, a thin
+// space); "" when there is none. Never the passphrase itself.
+func SpaceTrap(p string) string {
+	first, _ := utf8.DecodeRuneInString(p)
+	last, _ := utf8.DecodeLastRuneInString(p)
+	switch {
+	case unicode.IsSpace(first):
+		return fmt.Sprintf("la passphrase commence par %s (%U)", spaceName(first), first)
+	case unicode.IsSpace(last):
+		return fmt.Sprintf("la passphrase finit par %s (%U)", spaceName(last), last)
+	}
+	for _, r := range p {
+		if r != ' ' && unicode.IsSpace(r) {
+			return fmt.Sprintf("la passphrase contient %s (%U), qui ne se tape pas comme un espace ordinaire", spaceName(r), r)
+		}
+	}
+	return ""
+}
+
+func spaceName(r rune) string {
+	switch r {
+	case ' ':
+		return "un espace"
+	case 0xa0, 0x202f:
+		return "un espace insécable"
+	case '\t':
+		return "une tabulation"
+	}
+	return "un espace spécial"
+}
+
+// UntypableHint says how to fix a passphrase file Untypable refused.
+func UntypableHint(p string) string {
+	for _, r := range p {
+		if r == 0xfeff {
+			return "enregistrez le fichier en UTF-8 sans BOM, ou tapez la passphrase dans le terminal"
+		}
+	}
+	return "enregistrez le fichier sans ce caractère, ou tapez la passphrase dans le terminal"
+}
+
 func runeName(r rune) string {
 	switch {
 	case r == 0xfeff:
 		return "une marque d'ordre des octets (BOM), invisible, qu'un éditeur met au début du fichier"
+	case r == 0x200b:
+		return "un espace de largeur nulle, invisible"
+	case r == 0x00ad:
+		return "un trait d'union conditionnel, invisible"
 	case r == '\t':
 		return "une tabulation"
 	case unicode.IsControl(r):
@@ -67,6 +114,18 @@ func AskPassphrase(p Prompter, out io.Writer) ([]byte, error) {
 		if err := CheckPassphrase(first); err != nil {
 			fmt.Fprintf(out, "✘ Passphrase refusée : %v.\n", err)
 			continue
+		}
+		if trap := SpaceTrap(first); trap != "" {
+			// Kept only when meant: the learner types it again on the session day.
+			fmt.Fprintf(out, "Attention : %s ; il faudra la retaper exactement ainsi à chaque usage.\n", trap)
+			keep, err := askYesNo(p, "Garder cette passphrase telle quelle ?", false,
+				"Non : vous en choisissez une autre. Oui : elle reste telle quelle, avec ce caractère.")
+			if err != nil {
+				return nil, err
+			}
+			if !keep {
+				continue
+			}
 		}
 		second, err := p.Password("Saisissez-la une seconde fois :", help)
 		if err != nil {

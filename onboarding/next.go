@@ -96,7 +96,11 @@ func NextSteps(n Next) string {
 	if n.AccessFile == "" {
 		fmt.Fprintf(&b, "1. Demandez le compte d'accès %s, une seule fois ; puis notez la date et écrivez acces.md :\n     pret acces --statut demande --date AAAA-MM-JJ\n", esc(channel))
 	} else {
-		fmt.Fprintf(&b, "1. Envoyez acces.md aux organisateurs (%s) :\n     %s\n", esc(channel), esc(n.AccessFile))
+		how := "(" + esc(channel) + ")"
+		if strings.TrimSpace(n.Channel) == "" {
+			how = "par le canal qu'ils ont indiqué" // not « les organisateurs » twice
+		}
+		fmt.Fprintf(&b, "1. Envoyez acces.md aux organisateurs %s :\n     %s\n", how, esc(n.AccessFile))
 		if d := n.Declared; d != nil {
 			b.WriteString("   Relisez-le d'abord : vous l'avez gardé tel quel, et il n'indique pas la déclaration notée à l'instant.\n")
 			fmt.Fprintf(&b, "   Pour le réécrire avec elle :\n     pret acces --statut %s --date %s --force\n", d.Status, d.Date.Format(dates.ISO))

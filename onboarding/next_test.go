@@ -96,7 +96,7 @@ func TestNextSteps(t *testing.T) {
 		Today:   testenv.Day(testenv.Today),
 	}
 	s := NextSteps(base)
-	order := []string{"1. Envoyez acces.md aux organisateurs (par le canal indiqué par les organisateurs)", "/home/kim/acces.md",
+	order := []string{"1. Envoyez acces.md aux organisateurs par le canal qu'ils ont indiqué :", "/home/kim/acces.md",
 		"pret cle --publique", "2. Chargez la clé", "ssh-add ~/.ssh/id_ed25519_romeo", "3. Ajoutez ce bloc à ~/.ssh/config",
 		"Host romeo", "HostName NOEUD-DE-LOGIN", "IdentityFile ~/.ssh/id_ed25519_romeo", "4. Il reste 16 jours avant la séance du jeudi 5 novembre 2026."}
 	at := 0

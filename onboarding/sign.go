@@ -55,7 +55,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 	switch {
 	case st.Kind != keys.Present:
 		return nil, refused("créez-la avec « pret cle », écrivez acces.md avec « pret acces », puis signez",
-			"pas de clé en %s : rien ne peut signer acces.md", esc(a.Store.PrivatePath()))
+			"pas de clé à %s : rien ne peut signer acces.md", esc(a.Store.PrivatePath()))
 	case st.Private.Public == nil || !keys.IsEd25519(st.Private.Public):
 		return nil, refused("la séance demande une clé ed25519 : voyez « pret verifier »",
 			"la clé %s n'est pas la clé ed25519 de la séance", esc(a.Store.PrivatePath()))
@@ -206,9 +206,7 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 		return nil
 	}
 	if f := signing.SplitSigned(data); f.Claimed {
-		// It holds when it verifies and the session's key made it.
-		st, err := a.Store.Inspect()
-		if f.Verify() == nil && err == nil && st.Public() != nil && ssh.FingerprintSHA256(st.Public()) == ssh.FingerprintSHA256(f.Sig.PublicKey()) {
+		if signatureHolds(f, a.Store) {
 			fmt.Fprintf(out, "%s est signé par votre clé.\n", esc(a.File))
 			return nil
 		}
@@ -240,6 +238,15 @@ func OfferSignature(pr Prompter, out io.Writer, a *AccessSigner) error {
 	}
 	fmt.Fprintf(out, "%s signé avec la clé %s.\n", esc(a.File), plan.Fingerprint())
 	return nil
+}
+
+// signatureHolds: f's signature verifies over its bytes and the session's key made it.
+func signatureHolds(f *signing.SignedFile, store keys.Store) bool {
+	if !f.Claimed || f.Err != nil || f.Sig == nil || f.Verify() != nil {
+		return false
+	}
+	st, err := store.Inspect()
+	return err == nil && st.Public() != nil && ssh.FingerprintSHA256(st.Public()) == ssh.FingerprintSHA256(f.Sig.PublicKey())
 }
 
 // esc is text from outside (a path, a comment) as a terminal may show it.

@@ -42,7 +42,7 @@ func (w *Wizard) Run() error {
 	fmt.Fprintln(w.Out, "1. La clé SSH dédiée à la séance")
 	// Asked before the guarded write: a signal at the question waits for nothing.
 	res, err := EnsureKey(w.Store, w.Random, func() ([]byte, error) {
-		fmt.Fprintf(w.Out, "Aucune clé en %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
+		fmt.Fprintf(w.Out, "Aucune clé à %s : pret va la créer (ed25519).\n", esc(w.Store.PrivatePath()))
 		return AskPassphrase(w.P, w.Out)
 	}, w.Guard)
 	if err != nil {
@@ -83,42 +83,8 @@ func (w *Wizard) Run() error {
 	next := Next{Channel: w.Channel, Store: w.Store, Home: w.Home, GOOS: w.GOOS, Session: w.Session, Today: w.Today}
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
-	} else {
-		if last := state.File; last != "" && last != w.File { // written elsewhere last time
-			if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
-				fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
-				w.File = last
-			}
-		}
-		var out *Outcome
-		// Not writable after all: the declaration is noted, the folder asked again.
-		for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
-			if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
-				return err
-			}
-			out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: *decl, Guard: w.Guard,
-				Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
-			var e *Error
-			if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
-				break
-			}
-			fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
-		}
-		if err != nil {
-			return err
-		}
-		w.report(out)
-		next.AccessFile = w.File
-		if out.Kept && out.Plan.Stale {
-			next.Declared = decl
-		}
-		if w.Signer != nil {
-			signer := *w.Signer
-			signer.File = w.File // the folder may have changed
-			if err := OfferSignature(w.P, w.Out, &signer); err != nil {
-				return err
-			}
-		}
+	} else if err := w.accessStep(*decl, state, &next); err != nil {
+		return err
 	}
 
 	fmt.Fprintln(w.Out, "\n4. La liste de contrôle")
@@ -130,16 +96,75 @@ func (w *Wizard) Run() error {
 	return checked
 }
 
+// accessStep records decl at once, then settles acces.md's folder and content,
+// and offers the signature.
+func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
+	if last := state.File; last != "" && last != w.File { // written elsewhere last time
+		if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
+			fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
+			w.File = last
+		}
+	}
+	// Noted at once: Ctrl-C at the folder or the replacement loses no date.
+	early, err := NoteDeclaration(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard})
+	if err != nil {
+		return err
+	}
+	var out *Outcome
+	// Not writable after all: the declaration is noted, the folder asked again.
+	for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
+		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
+			return err
+		}
+		out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard,
+			Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
+		var e *Error
+		if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
+			break
+		}
+		fmt.Fprintf(w.Out, "✘ %s.\n", esc(e.Msg))
+	}
+	if err != nil {
+		return err
+	}
+	out.Noted = out.Noted || early.Noted
+	w.report(out)
+	next.AccessFile = w.File
+	if out.Kept && out.Plan.Stale {
+		next.Declared = &decl
+	}
+	if out.Kept && out.Plan.Stale && w.Signer != nil {
+		// Signing it would vouch for a date the learner just said is wrong.
+		fmt.Fprintln(w.Out, "acces.md n'indique pas la date que vous venez de donner : il n'est pas proposé à la signature (corrigez-le d'abord, voir plus bas).")
+	} else if w.Signer != nil {
+		signer := *w.Signer
+		signer.File = w.File // the folder may have changed
+		if err := OfferSignature(w.P, w.Out, &signer); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AskReplace asks about an acces.md that differs, in one write for the wrapper.
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
 		if p.LosesSignature() {
-			fmt.Fprintln(out, "Attention : ce fichier est signé ; le remplacer lui retire sa signature (« pret signer » la refait).")
+			fmt.Fprintln(out, signatureNote(p, "le remplacer"))
 		}
 		return askYesNo(pr, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", esc(p.Path)), false,
 			"Oui : l'ancien contenu est remplacé en entier. Non : le fichier reste tel quel ; votre déclaration est notée quand même.")
 	}
+}
+
+// signatureNote says what a change does to the file's signature block,
+// « signé » only when its signature holds.
+func signatureNote(p *AccessPlan, change string) string {
+	if p.SignatureHolds {
+		return fmt.Sprintf("Attention : ce fichier est signé ; %s lui retire sa signature (« pret signer » la refait).", change)
+	}
+	return fmt.Sprintf("Ce fichier porte une signature qui ne tient plus (fichier modifié depuis sa signature, ou autre clé) ; %s la retire (« pret signer » en fait une nouvelle).", change)
 }
 
 // AskDateLine follows a "Non" when the kept file states another date.
@@ -147,7 +172,7 @@ func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, "Votre fichier n'indique pas la date que vous venez de donner. pret peut changer seulement sa ligne de date :\n"+p.DateDiff(color))
 		if p.Signed {
-			fmt.Fprintln(out, "Attention : ce fichier est signé ; changer sa date lui retire sa signature (« pret signer » la refait).")
+			fmt.Fprintln(out, signatureNote(p, "changer sa date"))
 		}
 		return askYesNo(pr, "Changer seulement la ligne de la date ?", true,
 			"Oui : cette ligne change, le reste du fichier reste tel quel. Non : le fichier reste tel quel, octet pour octet.")

@@ -150,6 +150,10 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 		// Read days later, "hier" names another day (acces-md.md).
 		r.add(checklist.CodeBadDate, checklist.SevError, line, "la date « %s » dépend du jour où elle a été écrite : écrivez le jour lui-même, par exemple 2026-10-20", quote(d.foundText))
 		return
+	case f.Err != nil && f.Err.Read:
+		// Read, and no day pret can take: the same words as the wizard's refusal.
+		r.add("bad-date", checklist.SevError, line, "la date « %s » est refusée : %s", quote(d.foundText), f.Err.Reason)
+		return
 	case f.Err != nil:
 		r.add(checklist.CodeBadDate, checklist.SevError, line, "la date « %s » n'est pas lisible : %s", quote(d.foundText), f.Err.Reason)
 		return

@@ -30,7 +30,7 @@ func TestDateAsWritten(t *testing.T) {
 		{"session day without year", with("Demande envoyée pour la séance du 5 novembre"), "",
 			"aucune date de demande ou de vérification du compte : ajoutez par exemple « Date de la demande : 2026-10-20 »"},
 		{"wrong weekday", with("Demande faite le lundi 20 octobre 2026"), "",
-			"la date « lundi 20 octobre 2026 » n'est pas lisible : le 20 octobre 2026 est un mardi, pas un lundi"},
+			"la date « lundi 20 octobre 2026 » est refusée : le jour de la semaine ne correspond pas (le 20 octobre 2026 est un mardi, pas un lundi)"},
 		{"not a month", with("Date de la demande : 20 brumaire 2026"), "",
 			"la date « 20 brumaire 2026 » n'est pas lisible : « brumaire » n'est pas un mois (janvier … décembre)"},
 		{"no colon", with("Date de la demande 20 brumaire"), "",
@@ -50,7 +50,10 @@ func TestDateAsWritten(t *testing.T) {
 		{"relative weekday", with("Demandé mardi dernier"), "",
 			"la date « mardi dernier » dépend du jour où elle a été écrite : écrivez le jour lui-même, par exemple 2026-10-20"},
 		{"not a day", with("Demandé le 31/11"), "",
-			"la date « 31/11 » n'est pas lisible : ce jour n'existe pas dans le calendrier"},
+			"la date « 31/11 » est refusée : ce jour n'existe pas (novembre n'a que 30 jours)"},
+		{"day first with dashes", with("Date de la demande : 20-10-2026"), "2026-10-20", ""},
+		{"no month 13", with("Date de la demande : 2026-13-01"), "",
+			"la date « 2026-13-01 » est refusée : il n'y a pas de mois 13 (le mois va de 1 à 12)"},
 	} {
 		r := Validate([]byte(c.text), rules)
 		var msgs []string

@@ -85,9 +85,9 @@ func (c *checking) keyPresent() {
 	case c.stateErr != nil:
 		c.add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", c.stateErr), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
 	case c.state.Kind == keys.Absent && l.AccessDate == "" && errors.Is(c.readErr, fs.ErrNotExist):
-		c.add("key-present", checklist.Fail, "aucune clé en "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
+		c.add("key-present", checklist.Fail, "aucune clé à "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
 	case c.state.Kind == keys.Absent:
-		c.add("key-present", checklist.Fail, "aucune clé en "+priv, "créez-la avec « pret cle »")
+		c.add("key-present", checklist.Fail, "aucune clé à "+priv, "créez-la avec « pret cle »")
 	case c.state.Kind == keys.OrphanPub:
 		c.add("key-present", checklist.Fail, l.Store.PublicPath()+" existe sans sa clé privée", "retrouvez la clé privée ; sinon déplacez le .pub, puis lancez « pret cle »")
 	default:
@@ -280,7 +280,7 @@ func (c *checking) accesSigned() {
 	case broken >= 0:
 		c.add("acces-signed", checklist.Fail, res.Problems[broken].Message, cmp.Or(res.SignatureFix, signFix))
 	case res.SignedBy == "":
-		c.add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous avez la clé et sa passphrase", signFix)
+		c.add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous ayez la clé et sa passphrase", signFix)
 	case state == nil || state.Public() == nil:
 		c.add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
 	case res.SignedBy != ssh.FingerprintSHA256(state.Public()):

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -51,11 +52,13 @@ date à laquelle vous avez vérifié qu'il est ouvert (--statut verifie), puis
 écrit acces.md avec ses quatre éléments : la date, le chemin de la clé
 publique, l'empreinte avec le type ED25519, et la phrase du cours.
 
-La date s'écrit comme on la tape : 2026-10-20, 20/10/2026, 2/9/2026,
-« 20 octobre 2026 », « 1er octobre 2026 », « mardi 20 octobre 2026 »,
-aujourd'hui ou hier. Sans --date : celle déjà notée pour ce statut, sinon
-aujourd'hui ; elle ne peut pas être dans le futur. Chaque déclaration
-s'ajoute à l'historique du fichier d'état, sans effacer les précédentes.
+La date s'écrit comme on la tape, le jour d'abord : 2026-10-20,
+20/10/2026, 20-10-2026, 2/9/2026, « 20 octobre 2026 »,
+« 1er octobre 2026 », « mardi 20 octobre 2026 », aujourd'hui ou hier.
+Sans --date : celle déjà notée pour ce statut, sinon aujourd'hui ; elle ne
+peut pas être dans le futur (toute date refusée : code 2). Chaque
+déclaration s'ajoute à l'historique du fichier d'état, sans effacer les
+précédentes ; elle est notée avant toute question sur acces.md.
 Un acces.md au contenu différent n'est remplacé qu'après un oui dans le
 terminal, ou avec --force. Il faut la clé : « pret cle ».
 
@@ -97,38 +100,11 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	state, err := onboarding.LoadState(s.StatePath)
 	serr, _ := err.(*onboarding.StateError)
 	screen := wrappingWriter{ios}
-	var decl onboarding.Declaration
-	switch {
-	case status != "":
-		// Running the command again never moves a recorded date.
-		decl = onboarding.Declaration{Status: status, Date: onboarding.DefaultDate(state, status, s.Today)}
-		if date != "" {
-			if decl.Date, err = dates.Parse(date, dates.Context{Today: s.Today, Session: s.Session.Day}); err != nil {
-				// Worded as the flag's own check words a refusal (errors.go).
-				hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
-				if de, ok := errors.AsType[*dates.Error](err); ok {
-					return usageError(hint, "valeur refusée pour --date : %q ; %s", de.Input, de.Reason)
-				}
-				return usageError(hint, "%v", err)
-			}
-		}
-	case !ios.Interactive():
-		return usageError("pret acces --statut demande (ou --statut verifie si le compte est déjà ouvert)", "sans terminal, --statut est obligatoire")
-	case date != "":
-		return usageError("pret acces --statut demande --date …", "--date va avec --statut")
-	default:
-		d, err := onboarding.Account{P: ios.Prompter(), Out: screen, State: state, StateErr: serr,
-			Channel: cfg.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
-		if err != nil {
-			return err
-		}
-		if d == nil {
-			fmt.Fprintln(screen, "Rien n'est noté : relancez « pret acces » une fois la demande faite.")
-			return nil
-		}
-		decl = *d
+	decl, err := accesDeclaration(cfg, ios, s, state, serr, status, date)
+	if err != nil || decl == nil {
+		return err
 	}
-	rec := onboarding.Recording{Settings: s, Declaration: decl, ForceState: force, Guard: guarded}
+	rec := onboarding.Recording{Settings: s, Declaration: *decl, ForceState: force, Guard: guarded}
 	switch {
 	case force:
 		rec.Replace = func(*onboarding.AccessPlan) (bool, error) { return true, nil }
@@ -140,6 +116,52 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	if err != nil {
 		return err
 	}
+	if err := reportAcces(ios, screen, s, *decl, out); err != nil {
+		return err
+	}
+	if sign {
+		return signAccess(cfg, s.File, passFile, ios)
+	}
+	return nil
+}
+
+// accesDeclaration is the declaration to record: from --statut and --date,
+// or asked on a terminal; nil (and no error) when the learner has none yet.
+func accesDeclaration(cfg *Config, ios *iostreams, s onboarding.Settings, state *onboarding.State, serr *onboarding.StateError, status, date string) (*onboarding.Declaration, error) {
+	switch {
+	case status != "":
+		// Running the command again never moves a recorded date.
+		decl := onboarding.Declaration{Status: status, Date: onboarding.DefaultDate(state, status, s.Today)}
+		if date == "" {
+			return &decl, nil
+		}
+		d, err := onboarding.ReadAccessDate(date, state, status, s.Today, s.Session.Day)
+		if err != nil {
+			// Worded as the flag's own check words a refusal (errors.go).
+			hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
+			if de, ok := errors.AsType[*dates.Error](err); ok {
+				return nil, usageError(hint, "valeur refusée pour --date : « %s » ; %s", termtext.Escape(de.Input), de.Reason)
+			}
+			return nil, usageError(hint, "%v", err)
+		}
+		decl.Date = d
+		return &decl, nil
+	case !ios.Interactive():
+		return nil, usageError("pret acces --statut demande (ou --statut verifie si le compte est déjà ouvert)", "sans terminal, --statut est obligatoire")
+	case date != "":
+		return nil, usageError("pret acces --statut demande --date …", "--date va avec --statut")
+	}
+	screen := wrappingWriter{ios}
+	d, err := onboarding.Account{P: ios.Prompter(), Out: screen, State: state, StateErr: serr,
+		Channel: cfg.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
+	if err == nil && d == nil {
+		fmt.Fprintln(screen, "Rien n'est noté : relancez « pret acces » une fois la demande faite.")
+	}
+	return d, err
+}
+
+// reportAcces says what RecordAccess did; a kept file or an unread state is its error.
+func reportAcces(ios *iostreams, screen io.Writer, s onboarding.Settings, decl onboarding.Declaration, out *onboarding.Outcome) error {
 	if out.Plan.Warning != "" {
 		fmt.Fprintf(ios.Err, "pret: attention : %s\n", termtext.Escape(out.Plan.Warning))
 	}
@@ -170,9 +192,6 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	fmt.Fprintln(screen, termtext.Escape(out.Plan.Key))
 	if out.StateErr != nil {
 		return refusedError(out.StateErr.Hint(), "%s : la date n'est pas notée", out.StateErr.Error())
-	}
-	if sign {
-		return signAccess(cfg, s.File, passFile, ios)
 	}
 	return nil
 }

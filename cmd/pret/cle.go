@@ -50,7 +50,7 @@ d'environnement ne prend la passphrase elle-même.`,
 				case (passFile == "" || passFile == "-") && a.io.Interactive():
 					return onboarding.AskPassphrase(a.io.Prompter(), a.io.Out)
 				case passFile != "":
-					return passphraseFromArg(passFile, a.io)
+					return newPassphraseFromArg(passFile, a.io)
 				}
 				return nil, usageError(
 					"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
@@ -98,7 +98,7 @@ func runClePublic(store keys.Store, passFile string, ios *iostreams) error {
 	}
 	pub := st.Public()
 	if st.Kind != keys.Present || pub == nil {
-		return refusedError("créez-la avec « pret cle »", "pas de clé en %s : aucune clé publique à afficher", store.PrivatePath())
+		return refusedError("créez-la avec « pret cle »", "pas de clé à %s : aucune clé publique à afficher", store.PrivatePath())
 	}
 	comment := ""
 	switch {

@@ -80,3 +80,44 @@ func TestDateFormsEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestDateRefusalsOneCode (issue 32): every refusal of --date, be it a form
+// not understood, a day the calendar lacks, a wrong weekday, a day in the
+// future or after the session, quotes what was typed with its own reason,
+// and exits with the one usage code, before anything is written.
+func TestDateRefusalsOneCode(t *testing.T) {
+	home := testEnv(t)
+	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK, "cle")
+	for in, reason := range map[string]string{
+		"20-10-26":              "l'année s'écrit en quatre chiffres",
+		"2026-13-01":            "il n'y a pas de mois 13 (le mois va de 1 à 12)",
+		"31/11/2026":            "ce jour n'existe pas (novembre 2026 n'a que 30 jours)",
+		"10/20/2026":            "il n'y a pas de mois 20 : le jour s'écrit d'abord",
+		"lundi 20 octobre 2026": "le jour de la semaine ne correspond pas (le 20 octobre 2026 est un mardi, pas un lundi)",
+		"demain":                "ce jour est dans le futur",
+		"6 novembre 2026":       "le vendredi 6 novembre 2026 est dans le futur (aujourd'hui : mardi 20 octobre 2026)",
+		"lundi 26 octobre":      "le lundi 26 octobre 2026 est dans le futur",
+		"20 brumaire 2026":      "« brumaire » n'est pas un mois",
+	} {
+		for _, args := range [][]string{{"acces", "--statut", "demande", "--date", in}, {"acces", "--date", in, "--statut", "verifie"}} {
+			r := pretIn(t, "", args...)
+			must(t, r, exitUsage, args...)
+			if want := "pret: erreur : valeur refusée pour --date : « " + in + " » ; "; !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, reason) {
+				t.Errorf("pret %q:\n%s\nwant %s…%s", args, r.stderr, want, reason)
+			}
+			if strings.Contains(r.stderr, "le jour d'abord") && in != "10/20/2026" {
+				t.Errorf("pret %q: the day-first hint is beside the point:\n%s", args, r.stderr)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "acces.md")); err == nil {
+		t.Error("acces.md written after a refused date")
+	}
+	for _, in := range []string{"20-10-2026", "20-10"} {
+		must(t, pretIn(t, "", "acces", "--statut", "demande", "--date", in, "--force"), exitOK, "acces", "--date", in)
+		data, _ := os.ReadFile(filepath.Join(home, "acces.md"))
+		if !strings.Contains(string(data), ": 2026-10-20\n") {
+			t.Errorf("--date %s: acces.md\n%s", in, data)
+		}
+	}
+}

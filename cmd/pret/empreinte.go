@@ -65,7 +65,7 @@ func runEmpreinte(opts *empreinteOptions) error {
 		if _, err := os.Stat(path); err != nil {
 			path = a.cfg.Key.PrivatePath()
 			if _, err := os.Stat(path); err != nil {
-				return refusedError("créez-la avec « pret cle »", "aucune clé en %s", termtext.Escape(path))
+				return refusedError("créez-la avec « pret cle »", "aucune clé à %s", termtext.Escape(path))
 			}
 		}
 	}

@@ -117,7 +117,7 @@ func flagError(c *cobra.Command, err error) error {
 	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
 		// pret's flag types give French reasons; pflag's own are named here.
 		want := pflagTypes[e.GetFlag().Value.Type()]
-		return usageError(hint, "valeur refusée pour %s : %q ; %s", flagName(e.GetFlag()), e.GetValue(), cmp.Or(want, e.Unwrap().Error()))
+		return usageError(hint, "valeur refusée pour %s : « %s » ; %s", flagName(e.GetFlag()), termtext.Escape(e.GetValue()), cmp.Or(want, e.Unwrap().Error()))
 	}
 	if e, ok := errors.AsType[*pflag.InvalidSyntaxError](err); ok {
 		return usageError(hint, "option mal écrite : %s", e.GetSpecifiedFlag())

@@ -47,9 +47,25 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	}
 	if err := onboarding.Untypable(string(line)); err != nil {
 		// An editor's mark: a key made with it would need this file forever.
-		return nil, refusedError("enregistrez le fichier sans ce caractère (en UTF-8 sans BOM), ou tapez la passphrase dans le terminal", "fichier de passphrase refusé : %v", err)
+		return nil, refusedError(onboarding.UntypableHint(string(line)), "fichier de passphrase refusé : %v", err)
 	}
 	return bytes.Clone(line), nil
+}
+
+// newPassphraseFromArg reads the passphrase of a key about to be made: no
+// confirmation is possible off a terminal, so a space trap is refused.
+func newPassphraseFromArg(path string, ios *iostreams) ([]byte, error) {
+	pass, err := passphraseFromArg(path, ios)
+	if err != nil {
+		return nil, err
+	}
+	// A passphrase refused anyway is said by EnsureKey, with its own reason.
+	if trap := onboarding.SpaceTrap(string(pass)); trap != "" && onboarding.CheckPassphrase(string(pass)) == nil {
+		clear(pass)
+		return nil, refusedError("écrivez la passphrase sans ce caractère dans le fichier, ou tapez-la dans le terminal (pret vous la fait confirmer)",
+			"fichier de passphrase refusé : %s ; il faudrait la retaper exactement ainsi à chaque usage", trap)
+	}
+	return pass, nil
 }
 
 // passphraseFromArg reads --passphrase-file, never from a terminal.

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -161,6 +163,10 @@ func TestPassphraseFileInvisible(t *testing.T) {
 				if run.code != exitFailed || !strings.Contains(run.stderr, "("+code+")") || !strings.Contains(run.stderr, "pret: conseil : ") {
 					t.Fatalf("%s: exit %d\n%s", code, run.code, run.stderr)
 				}
+				// The advice names the fault: "sans BOM" for a BOM alone (issue 32).
+				if strings.Contains(run.stderr, "BOM") != (r == 0xfeff) {
+					t.Fatalf("%s: the BOM named for another character\n%s", code, run.stderr)
+				}
 				if strings.Contains(run.stdout+run.stderr, secretPass[:8]) || strings.ContainsRune(run.stdout+run.stderr, r) {
 					t.Fatalf("%s: the passphrase or the character is printed\n%s", code, run.stderr)
 				}
@@ -172,5 +178,46 @@ func TestPassphraseFileInvisible(t *testing.T) {
 				t.Fatalf("%s: acces.md changed", code)
 			}
 		}
+	}
+}
+
+// TestPassphraseFileSpaceTrap (issue 32): the passphrase of a new key,
+// read from a file, that starts or ends with a space or holds a no-break
+// space is refused (nothing can confirm it off a terminal), exit 1, the
+// character named, the passphrase never printed, no key made. Signing
+// with an existing key takes such a line as it is: it is that key's.
+func TestPassphraseFileSpaceTrap(t *testing.T) {
+	empty := newHome(t)
+	for line, named := range map[string]string{
+		secretPass + " ": "finit par un espace (U+0020)",
+		" " + secretPass: "commence par un espace (U+0020)",
+		secretPass[:5] + "\u00a0" + secretPass[5:]: "contient un espace insécable (U+00A0)",
+		secretPass + "\u00a0":                      "finit par un espace insécable (U+00A0)",
+	} {
+		file := empty.path("pass")
+		os.WriteFile(file, []byte(line+"\n"), 0o600)
+		for _, run := range []procRun{empty.pret("", "cle", "--passphrase-file", file), empty.pret(line+"\n", "cle", "--passphrase-file", "-")} {
+			if run.code != exitFailed || !strings.Contains(run.stderr, named) || !strings.Contains(run.stderr, "pret: conseil : ") {
+				t.Fatalf("%q: exit %d\n%s", named, run.code, run.stderr)
+			}
+			if strings.Contains(run.stdout+run.stderr, secretPass[:8]) {
+				t.Fatalf("%q: the passphrase is printed\n%s", named, run.stderr)
+			}
+		}
+		if _, err := os.Stat(empty.path(".ssh/id_ed25519_romeo")); err == nil {
+			t.Fatalf("%q: a key was made", named)
+		}
+	}
+	keygen := testenv.NeedTool(t, "ssh-keygen")
+	h := newHome(t)
+	os.MkdirAll(h.path(".ssh"), 0o700)
+	if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", secretPass+" ", "-C", "seance-novembre", "-f", h.path(".ssh/id_ed25519_romeo")).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v\n%s", err, out)
+	}
+	if r := h.pret("", "acces", "--statut", "demande"); r.code != exitOK {
+		t.Fatal(r.stderr)
+	}
+	if run := h.pret(secretPass+" \n", "signer", "--passphrase-file", "-"); run.code != exitOK {
+		t.Fatalf("signing with a key whose passphrase ends with a space: exit %d\n%s", run.code, run.stderr)
 	}
 }

@@ -699,8 +699,8 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	s.send("\x1b[B\r") // down: "Non"
 	s.expect("conservé tel quel, octet pour octet")
 	s.expect("Déclaration notée dans")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r")
+	// A file stating another date is not offered to the signature (issue 32).
+	s.expect("il n'est pas proposé à la signature")
 	s.expect("acces-matches-date")
 	s.expect("pret acces --statut verifie --date 2026-10-26 --force")
 	if code := s.wait(); code != 0 {
@@ -809,7 +809,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.expect("tapez un numéro de 1 à 3")
 	s.send("?\r")
 	s.expect("Un seul compte par personne")
-	s.send("2\r")
+	s.send("demandé\r") // the word, as the README says: "Demandé, pas encore ouvert"
 	s.expect("Date de la demande du compte")
 	s.expect("(2026-10-20)")
 	s.send("30/10/2026\r")
@@ -818,7 +818,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.send("12/10/2026\r")
 	s.expect("Date comprise : lundi 12 octobre 2026")
 	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("2\r") // "Non, choisir un autre dossier"
+	s.send("non\r") // "Non, choisir un autre dossier"
 	s.expect("Dossier où écrire acces.md")
 	s.send("~/.ssh\r")
 	s.expect("c'est le dossier de la clé SSH")
@@ -828,7 +828,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	s.send("\r") // the default: "Oui"
 	s.expect("acces.md écrit")
 	s.expect("Signer acces.md ?")
-	s.send("2\r")
+	s.send("Non\r")
 	s.expect("Et maintenant")
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
@@ -900,41 +900,58 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 }
 
 // TestWizardInterruptedLater: Ctrl-C at the questions that come after
-// the date (the folder, replacing a hand-edited acces.md, its date line)
-// exits 130 with nothing half-written: acces.md is the learner's file
-// byte for byte, the state is as it was, no temporary file is left.
+// the date (the folder and its confirmation, replacing a hand-edited
+// acces.md, its date line, the signature) exits 130 with nothing
+// half-written: acces.md is the learner's file byte for byte (but where
+// "Oui" replaced it), no temporary file is left, and the date just typed
+// is recorded after every earlier record (issue 32): an answer confirmed
+// is never lost.
 func TestWizardInterruptedLater(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
 	for _, step := range []struct {
-		name  string
-		reach func(s *session)
-		env   []string
+		name     string
+		reach    func(s *session)
+		env      []string
+		replaced bool
 	}{
+		{"folder confirmation", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+		}, nil, false},
+		{"folder confirmation, TERM=dumb", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+		}, []string{"TERM=dumb"}, false},
+		{"signature", func(s *session) {
+			s.expect("Écrire acces.md à cet endroit ?")
+			s.send("\r")
+			s.expect("remplacer")
+			s.send("\x1b[A\r") // up: "Oui"
+			s.expect("Signer acces.md ?")
+		}, nil, true},
 		{"folder", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\x1b[B\r")
 			s.expect("Dossier où écrire acces.md")
-		}, nil},
+		}, nil, false},
 		// The plain questions leave Ctrl-C to the terminal: a signal.
 		{"folder, TERM=dumb", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("2\r")
 			s.expect("Dossier où écrire acces.md")
-		}, []string{"TERM=dumb"}},
+		}, []string{"TERM=dumb"}, false},
 		{"replace", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\r")
 			s.expect("remplacer")
-		}, nil},
+		}, nil, false},
 		{"date line", func(s *session) {
 			s.expect("Écrire acces.md à cet endroit ?")
 			s.send("\r")
 			s.expect("remplacer")
 			s.send("\r")
 			s.expect("Changer seulement la ligne de la date ?")
-		}, nil},
+		}, nil, false},
 	} {
 		t.Run(step.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -956,11 +973,13 @@ func TestWizardInterruptedLater(t *testing.T) {
 			if !s.echoOn() {
 				t.Fatal("terminal left without echo")
 			}
-			if now, _ := os.ReadFile(file); !bytes.Equal(now, hand) {
+			if now, _ := os.ReadFile(file); !step.replaced && !bytes.Equal(now, hand) {
 				t.Fatalf("acces.md changed:\n%s", now)
 			}
-			if now, _ := os.ReadFile(statePath); !bytes.Equal(now, stateBefore) {
-				t.Fatalf("the state changed:\n%s", now)
+			now, _ := os.ReadFile(statePath)
+			st, _ := onboarding.LoadState(statePath)
+			if r, _, ok := st.Latest(""); !keepsRecords(t, stateBefore, now) || !ok || r.Date != "2026-10-11" {
+				t.Fatalf("the date typed is not recorded after the earlier ones:\n%s", now)
 			}
 			for _, dir := range []string{home, filepath.Dir(statePath), filepath.Join(home, ".ssh")} {
 				if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
@@ -1011,12 +1030,14 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 // hand-edited acces.md that states another date: "Non" to replacing it
 // records the declaration all the same and offers its date line alone;
 // "Non" again keeps the file byte for byte (exit 1: a kept file, its
-// rewrite command given), "Oui" changes that line only (exit 0).
+// rewrite command given), "Oui" changes that line only (exit 0). Ctrl-C
+// at either question (exit 130) keeps the file and the declaration
+// (issue 32).
 func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
-	for _, dateLine := range []string{"Non", "Oui"} {
+	for _, dateLine := range []string{"Non", "Oui", "Ctrl-C at « Le remplacer ? »", "Ctrl-C at the date line"} {
 		t.Run(dateLine, func(t *testing.T) {
 			home := t.TempDir()
 			file := filepath.Join(home, "acces.md")
@@ -1028,13 +1049,22 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 			s.expect("Date de la vérification du compte")
 			s.send("26/10/2026\r")
 			s.expect("remplacer")
-			s.send("\r") // the default: "Non"
-			s.expect("Changer seulement la ligne de la date ?")
 			want, code := hand, 1
-			if dateLine == "Non" {
+			if dateLine == "Ctrl-C at « Le remplacer ? »" {
+				s.send("\x03")
+				code = 130
+			} else {
+				s.send("\r") // the default: "Non"
+				s.expect("Changer seulement la ligne de la date ?")
+			}
+			switch dateLine {
+			case "Ctrl-C at the date line":
+				s.send("\x03")
+				code = 130
+			case "Non":
 				s.send("\x1b[B\r")
 				s.expect("--force")
-			} else {
+			case "Oui":
 				s.send("\r")
 				s.expect("seule la ligne de la date a changé")
 				want, code = bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1), 0

@@ -48,14 +48,20 @@ type Context struct {
 	Today, Session time.Time
 }
 
-// Error says why a date was not understood, in French, quoting it.
+// Error says why a date was not understood, or was read and names no day
+// pret can take, in French, quoting it.
 type Error struct {
 	Input, Reason string
 	// Contextual: the refusal depends on Context: not final before today and the session are known.
 	Contextual bool
+	// Read: the form was read; the day it names does not exist, or is refused.
+	Read bool
 }
 
 func (e *Error) Error() string {
+	if e.Read {
+		return fmt.Sprintf("date %s refusée : %s", quote(e.Input), e.Reason)
+	}
 	return fmt.Sprintf("date %s non comprise : %s", quote(e.Input), e.Reason)
 }
 
@@ -145,7 +151,7 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	}
 	n += skip
 	fail := func(reason string, contextual bool) (int, Found, bool) {
-		return n, Found{Err: &Error{Reason: reason, Contextual: contextual}}, true
+		return n, Found{Err: &Error{Reason: reason, Contextual: contextual, Read: true}}, true
 	}
 	implied := y == noYear
 	if implied {
@@ -162,26 +168,49 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	}
 	t, ok := Civil(y, m, d)
 	switch {
-	case !ok && implied:
-		return fail("ce jour n'existe pas dans le calendrier", false)
 	case !ok:
-		return fail("ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)", false)
+		return fail(noSuchDay(y, m, d, implied, ts[skip].Folded), false)
 	case !InYears(y):
 		return fail(fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear), false)
 	case named && t.Weekday() != wd:
-		return fail(fmt.Sprintf("le %s est un %s, pas un %s", Day(t), weekdays[t.Weekday()], weekdays[wd]), implied)
+		return fail(fmt.Sprintf("le jour de la semaine ne correspond pas (le %s est un %s, pas un %s)", Day(t), weekdays[t.Weekday()], weekdays[wd]), implied)
 	}
 	return n, Found{Day: t}, true
 }
 
-// readCalendar reads 2026-10-20, 20/10/2026, 20/10, 20.10.2026 or a day, a month name,
-// an optional dot and year. A two-digit year is no date: Parse says why.
+// noSuchDay says which part of y-m-d the calendar lacks; word is the form as typed (folded).
+func noSuchDay(y, m, d int, implied bool, word string) string {
+	if m < 1 || m > 12 {
+		// 10/20/2026: the month first, as in English.
+		if swapped := fmt.Sprintf("%02d/%02d", m, d); !strings.HasPrefix(word, fmt.Sprint(y)) && d >= 1 && d <= 12 && m <= 31 {
+			if !implied {
+				swapped += fmt.Sprintf("/%d", y)
+			}
+			return fmt.Sprintf("il n'y a pas de mois %d : le jour s'écrit d'abord, JJ/MM/AAAA (ici %s ?)", m, swapped)
+		}
+		return fmt.Sprintf("il n'y a pas de mois %d (le mois va de 1 à 12)", m)
+	}
+	if d < 1 {
+		return "il n'y a pas de jour 0 (le jour va de 1 à 31)"
+	}
+	last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if implied {
+		if m == 2 {
+			last = 29
+		}
+		return fmt.Sprintf("ce jour n'existe pas (%s n'a que %d jours)", Months[m-1], last)
+	}
+	return fmt.Sprintf("ce jour n'existe pas (%s %d n'a que %d jours)", Months[m-1], y, last)
+}
+
+// readCalendar reads 2026-10-20, 20/10/2026, 20/10, 20.10.2026, 20-10-2026, 20-10 or a day,
+// a month name, an optional dot and year. A two-digit year is no date: Parse says why.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
 	if y, m, d, ok = ISOWord(w); ok {
 		return 1, y, m, d, true
 	}
-	for _, sep := range []string{"/", "."} {
+	for _, sep := range []string{"/", ".", "-"} {
 		if !strings.Contains(w, sep) {
 			continue
 		}
@@ -189,6 +218,9 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 		switch {
 		case len(p) > 3:
 			continue
+		case sep == "-" && len(p[0]) > 2:
+			// 2026-10: the year first is ISO's, said by why.
+			return 0, 0, 0, 0, false
 		case len(p) == 3 && len(p[2]) != 4:
 			return 0, 0, 0, 0, false
 		case len(p) == 2 && sep == ".":
@@ -244,7 +276,7 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	case w == "avant" && at(1) == "hier":
 		n, back = 2, 2
 	case w == "demain" || w == "apres-demain":
-		return 1, Found{Relative: true, Err: &Error{Reason: "ce jour est dans le futur : notez le jour où la demande a été faite", Contextual: true}}, true
+		return 1, Found{Relative: true, Err: &Error{Reason: "ce jour est dans le futur : notez le jour où la demande a été faite", Contextual: true, Read: true}}, true
 	case w == "il" && at(1) == "y" && at(2) == "a":
 		count, ok := numberWords[at(3)]
 		if !ok {
@@ -278,7 +310,7 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	}
 	f.Day = ctx.Today.AddDate(0, 0, -back)
 	if !InYears(f.Day.Year()) {
-		f.Err = &Error{Reason: fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear), Contextual: true}
+		f.Err = &Error{Reason: fmt.Sprintf("l'année doit être entre %d et %d", MinYear, MaxYear), Contextual: true, Read: true}
 	}
 	return n, f, true
 }

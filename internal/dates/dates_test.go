@@ -26,6 +26,9 @@ func TestParseAccepts(t *testing.T) {
 		"20.10.2026":                "2026-10-20",
 		"20/10":                     "2026-10-20",
 		"2/9":                       "2026-09-02",
+		"20-10-2026":                "2026-10-20",
+		"20-10":                     "2026-10-20",
+		"2-9-2026":                  "2026-09-02",
 		"20 octobre 2026":           "2026-10-20",
 		"20 Octobre 2026":           "2026-10-20",
 		"20 OCTOBRE 2026":           "2026-10-20",
@@ -95,16 +98,21 @@ func TestParseRefuses(t *testing.T) {
 	const forms = "écrivez par exemple " + dates.Forms
 	for in, want := range map[string]string{
 		"":                      "rien n'a été saisi ; " + forms,
-		"demain":                "ce jour est dans le futur : notez le jour où la demande a été faite",
-		"2026-02-30":            "ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)",
-		"31/11/2026":            "ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)",
-		"10/20/2026":            "ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)",
-		"29/02/2026":            "ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)",
-		"32 octobre 2026":       "ce jour n'existe pas dans le calendrier (le jour d'abord : JJ/MM/AAAA)",
-		"31/11":                 "ce jour n'existe pas dans le calendrier",
-		"mardi 26 octobre":      "le 26 octobre 2026 est un lundi, pas un mardi",
-		"lundi 20 octobre 2026": "le 20 octobre 2026 est un mardi, pas un lundi",
-		"vendredi 1/10/2026":    "le 1er octobre 2026 est un jeudi, pas un vendredi",
+		"demain":                "refusée : ce jour est dans le futur : notez le jour où la demande a été faite",
+		"2026-02-30":            "refusée : ce jour n'existe pas (février 2026 n'a que 28 jours)",
+		"31/11/2026":            "refusée : ce jour n'existe pas (novembre 2026 n'a que 30 jours)",
+		"10/20/2026":            "refusée : il n'y a pas de mois 20 : le jour s'écrit d'abord, JJ/MM/AAAA (ici 20/10/2026 ?)",
+		"29/02/2026":            "refusée : ce jour n'existe pas (février 2026 n'a que 28 jours)",
+		"32 octobre 2026":       "refusée : ce jour n'existe pas (octobre 2026 n'a que 31 jours)",
+		"31/11":                 "refusée : ce jour n'existe pas (novembre n'a que 30 jours)",
+		"2026-13-01":            "refusée : il n'y a pas de mois 13 (le mois va de 1 à 12)",
+		"20-13-2026":            "refusée : il n'y a pas de mois 13 (le mois va de 1 à 12)",
+		"0/10/2026":             "refusée : il n'y a pas de jour 0 (le jour va de 1 à 31)",
+		"12/13":                 "refusée : il n'y a pas de mois 13 : le jour s'écrit d'abord, JJ/MM/AAAA (ici 13/12 ?)",
+		"20-10-26":              "l'année s'écrit en quatre chiffres, par exemple 20/10/2026",
+		"mardi 26 octobre":      "refusée : le jour de la semaine ne correspond pas (le 26 octobre 2026 est un lundi, pas un mardi)",
+		"lundi 20 octobre 2026": "refusée : le jour de la semaine ne correspond pas (le 20 octobre 2026 est un mardi, pas un lundi)",
+		"vendredi 1/10/2026":    "refusée : le jour de la semaine ne correspond pas (le 1er octobre 2026 est un jeudi, pas un vendredi)",
 		"20 brumaire 2026":      "« brumaire » n'est pas un mois (janvier … décembre)",
 		"20 jui 2026":           "« jui » : juin ou juillet ? écrivez le mois en entier",
 		"20 jui":                "« jui » : juin ou juillet ? écrivez le mois en entier",
@@ -122,9 +130,9 @@ func TestParseRefuses(t *testing.T) {
 		"123 octobre 2026":      "le jour s'écrit en un ou deux chiffres, par exemple 20 octobre 2026 ou 1er octobre 2026",
 		"lumdi 20 octobre 2026": "« lumdi » n'est pas un jour de la semaine",
 		"20 octobre 2026 matin": "« matin » n'est pas compris après la date",
-		"1er mai 1999":          "l'année doit être entre 2000 et 2100",
-		"2101-01-01":            "l'année doit être entre 2000 et 2100",
-		"2/1/0001":              "l'année doit être entre 2000 et 2100",
+		"1er mai 1999":          "refusée : l'année doit être entre 2000 et 2100",
+		"2101-01-01":            "refusée : l'année doit être entre 2000 et 2100",
+		"2/1/0001":              "refusée : l'année doit être entre 2000 et 2100",
 		"il y a 9999 jours":     forms,
 		"abc":                   forms,
 	} {
@@ -135,7 +143,11 @@ func TestParseRefuses(t *testing.T) {
 			continue
 		}
 		quoted := strings.Join(strings.Fields(in), " ")
-		if full := "date « " + quoted + " » non comprise : " + want; err.Error() != full {
+		full := "date « " + quoted + " » non comprise : " + want
+		if why, ok := strings.CutPrefix(want, "refusée : "); ok {
+			full = "date « " + quoted + " » refusée : " + why
+		}
+		if err.Error() != full || de.Read != (full != "date « "+quoted+" » non comprise : "+want) {
 			t.Errorf("Parse(%q):\n got %s\nwant %s", in, err, full)
 		}
 	}
@@ -176,6 +188,7 @@ func TestEveryDayEveryForm(t *testing.T) {
 			d.Format("02/01/2006"),
 			d.Format("2/1/2006"),
 			d.Format("02.01.2006"),
+			d.Format("02-01-2006"),
 			d.Format("2") + " " + months[d.Month()-1] + " " + d.Format("2006"),
 			d.Format("2") + " " + short[d.Month()-1] + " " + d.Format("2006"),
 			strings.ToUpper(d.Format("2") + " " + months[d.Month()-1] + " " + d.Format("2006")),
@@ -215,7 +228,7 @@ func FuzzParse(f *testing.F) {
 		d, err := dates.Parse(s, ctx)
 		if err != nil {
 			var de *dates.Error
-			if !errors.As(err, &de) || de.Reason == "" || !strings.Contains(err.Error(), "non comprise") {
+			if !errors.As(err, &de) || de.Reason == "" || !strings.Contains(err.Error(), map[bool]string{false: "non comprise", true: "refusée"}[de.Read]) {
 				t.Fatalf("%q: refusal %v", s, err)
 			}
 			return

@@ -86,3 +86,28 @@ func TestPlainPrompterEscapesItsDefault(t *testing.T) {
 		t.Fatalf("screen:\n%q", screen)
 	}
 }
+
+// TestPlainPrompterWords (issue 32): with TERM=dumb a choice is also its
+// word, as the README says (« le numéro, le mot, ou Entrée »): the whole
+// text or its first words, accents and case aside; a word two options
+// start with, or none, is refused and asked again.
+func TestPlainPrompterWords(t *testing.T) {
+	p, done := plainPrompter(t, "non\nOUI\npas encore\ndemande\nle compte est ouvert\nouvert\nDemandé, pas encore ouvert\nnon\nnon, jamais\n")
+	yesNo := []string{"Oui", "Non, choisir un autre dossier"}
+	account := []string{"Pas encore demandé", "Demandé, pas encore ouvert", "Le compte est ouvert"}
+	for _, c := range []struct {
+		options []string
+		want    int
+	}{{yesNo, 1}, {yesNo, 0}, {account, 0}, {account, 1}, {account, 2}, {account, 1}, {[]string{"Non, plus tard", "Non, jamais"}, 1}} {
+		if i, err := p.Select("Question ?", c.options, 0, ""); err != nil || i != c.want {
+			t.Fatalf("Select %v: %d %v, want %d", c.options, i, err, c.want)
+		}
+	}
+	screen := done()
+	if strings.Count(screen, "✘ Réponse refusée : tapez un numéro de 1 à 3, ou le mot du choix.") != 1 {
+		t.Errorf("« ouvert » (no option) not refused once:\n%s", screen)
+	}
+	if strings.Count(screen, "✘ Réponse refusée : tapez un numéro de 1 à 2, ou le mot du choix.") != 1 {
+		t.Errorf("« non » (two options) not refused once:\n%s", screen)
+	}
+}

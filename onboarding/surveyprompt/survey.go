@@ -16,6 +16,7 @@ import (
 	"github.com/AlecAivazis/survey/v2/terminal"
 
 	"github.com/romeo-pret/pret/internal/termtext"
+	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/internal/textwrap"
 	"github.com/romeo-pret/pret/onboarding"
 )
@@ -229,8 +230,36 @@ func (s *Prompter) plainSelect(message string, options []string, def int, help s
 		case nerr == nil && n >= 1 && n <= len(options) && answer[0] != '+':
 			return n - 1, nil
 		}
-		fmt.Fprintf(s.Out, "✘ Réponse refusée : tapez un numéro de 1 à %d.\n", len(options))
+		if i, ok := optionNamed(answer, options); ok {
+			return i, nil
+		}
+		fmt.Fprintf(s.Out, "✘ Réponse refusée : tapez un numéro de 1 à %d, ou le mot du choix.\n", len(options))
 	}
+}
+
+// optionNamed is the option answer names, as the README promises: its whole
+// text or its first words ("non" for « Non, choisir un autre dossier »),
+// accents and case aside, when only one option starts so.
+func optionNamed(answer string, options []string) (int, bool) {
+	a := textfold.Fold(strings.TrimSpace(answer))
+	if a == "" {
+		return 0, false
+	}
+	found := -1
+	for i, o := range options {
+		o := textfold.Fold(o)
+		rest, ok := strings.CutPrefix(o, a)
+		switch {
+		case ok && rest == "":
+			return i, true
+		case ok && (rest[0] == ' ' || rest[0] == ','):
+			if found >= 0 {
+				return 0, false
+			}
+			found = i
+		}
+	}
+	return found, found >= 0
 }
 
 // plainInput: the question and its default as survey writes them.
