@@ -152,7 +152,7 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 		return
 	case f.Err != nil && f.Err.Read:
 		// Read, and no day pret can take: the same words as the wizard's refusal.
-		r.add("bad-date", checklist.SevError, line, "la date « %s » est refusée : %s", quote(d.foundText), f.Err.Reason)
+		r.add(checklist.CodeBadDate, checklist.SevError, line, "la date « %s » est refusée : %s", quote(d.foundText), f.Err.Reason)
 		return
 	case f.Err != nil:
 		r.add(checklist.CodeBadDate, checklist.SevError, line, "la date « %s » n'est pas lisible : %s", quote(d.foundText), f.Err.Reason)

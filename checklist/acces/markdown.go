@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	htmlstd "html"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +15,8 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // A block is what a reader of the rendered page (CommonMark, GitHub tables) reads as
@@ -69,7 +70,7 @@ const maxMarkdown = 16 << 10
 func readBlocks(page string, visit func(*block)) (why string, line int) {
 	// Blank lines at the end show nothing: the signature block's, emptied, do not count.
 	page, why = strings.TrimRight(page, "\n"), "plus de 16 Kio"
-	if deep := tooDeep().FindStringIndex(page); deep != nil {
+	if deep := signing.TooDeep().FindStringIndex(page); deep != nil {
 		why, line = "une ligne ouvre plus de 16 citations ou listes imbriquées", 1+strings.Count(page[:deep[0]], "\n")
 	} else if long := longLine(page); long > 0 {
 		why, line = "une ligne de plus de 2 Kio", long
@@ -116,12 +117,6 @@ type reader struct {
 	hidden bool // a script, a comment, a hidden element… is open: text is not shown
 	inCell bool // in a table cell, where `\|` in a code span shows `|`
 }
-
-// goldmark's time grows with the square of the containers one line opens
-// (a page needs three): past 16 (MarkerLen's), the file is read as a large one.
-var tooDeep = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
-})
 
 // MarkerLen is the length of the block quote or list marker (with its
 // space or tab) s starts with, 0 for none.

@@ -72,7 +72,8 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 		"etu7/.ssh/id_ed25519":      {body: key}, // another folder of hers
 		"etu6/acces.md":             {body: "Date : hier\n"},
 		"etu6/id_ed25519_romeo.pub": {body: key}, // the wrong file sent: said once
-		"Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo":    {body: key},
+		"Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo": {body: key},
+		// Online text is read as the page (onlinetext.go): its row is the file.
 		"Martin Bob_234567_assignsubmission_onlinetext_/onlinetext.html": {body: html},
 		"Leroy Dan_456789_assignsubmission_onlinetext_/onlinetext.html":  {body: oneLine},
 		"Durand Chloé_345678_assignsubmission_file_/acces.md":            {body: page(newKey(6).fp, false)},
@@ -86,10 +87,11 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 		"etu5/acces.md":         {"", ""},
 		"etu7/docs/acces.md":    {"private-key-leak", "etu7/.ssh/id_ed25519"},
 		"etu6/acces.md":         {"private-key-leak bad-date missing-pubkey-path missing-fingerprint missing-sentence", "id_ed25519_romeo.pub"},
-		"Dupont Alice_123456_assignsubmission_file_/":         {"private-key-leak no-acces-md", "Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo"},
-		"Martin Bob_234567_assignsubmission_onlinetext_/":     {"private-key-leak no-acces-md", "onlinetext.html"},
-		"Leroy Dan_456789_assignsubmission_onlinetext_/":      {"private-key-leak no-acces-md", "onlinetext.html"},
-		"Durand Chloé_345678_assignsubmission_file_/acces.md": {"private-key-leak", "notes.txt"},
+		"Dupont Alice_123456_assignsubmission_file_/": {"private-key-leak no-acces-md", "Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo"},
+		// Online text is read as the page (onlinetext.go): its row is the file.
+		"Martin Bob_234567_assignsubmission_onlinetext_/onlinetext.html": {"private-key-leak missing-date missing-pubkey-path missing-fingerprint missing-sentence", ""},
+		"Leroy Dan_456789_assignsubmission_onlinetext_/onlinetext.html":  {"private-key-leak missing-date missing-pubkey-path missing-fingerprint missing-sentence", ""},
+		"Durand Chloé_345678_assignsubmission_file_/acces.md":            {"private-key-leak", "notes.txt"},
 	}
 	for how, arg := range bothWays(t, files) {
 		got := byPath(Validate([]string{arg[0]}, Options{Rules: testRules}), arg[1])

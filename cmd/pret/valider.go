@@ -205,7 +205,7 @@ func dashPathError(c *cobra.Command, err error) error {
 		return usageError(hint, "%s est lu comme une option, pas comme un chemin", arg)
 	}
 	ferr := flagError(c, err)
-	if oe, ok := errors.AsType[*onboarding.Error](ferr); ok {
+	if oe, ok := errors.AsType[*cliError](ferr); ok {
 		oe.Hint += " ; " + hint
 	}
 	return ferr

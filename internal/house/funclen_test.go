@@ -21,10 +21,7 @@ const maxLines = 80
 // longer too long fails the test, so it is removed when its function is
 // split.
 var tooLong = map[string]string{
-	"cmd/pret/acces.go:runAcces":        "learner",
 	"cmd/pret/valider.go:newValiderCmd": "platforms",
-	"onboarding/access.go:RecordAccess": "learner",
-	"onboarding/wizard.go:Wizard.Run":   "learner",
 }
 
 // TestFunctionsFitOnAScreen: no function of the module (tests aside) is
