@@ -1116,3 +1116,22 @@ func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
 		t.Fatalf("acces.md not written in the folder:\n%s", written)
 	}
 }
+
+// TestNoBreakSpaceTypedIsNamed: a no-break space typed in the passphrase
+// reaches the wizard, which names it and asks before keeping it (issue
+// 32); the terminal reader once dropped it, making a key whose passphrase
+// was not the one typed.
+func TestNoBreakSpaceTypedIsNamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
+	s := startPTY(t, t.TempDir())
+	s.expect("Choisissez une passphrase pour la clé")
+	s.send("pass\u00a0word12\r")
+	s.expect("U+00A0")
+	s.expect("Garder cette passphrase telle quelle ?")
+	s.send("\x03")
+	if code := s.wait(); code != 130 {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+}

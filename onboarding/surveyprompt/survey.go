@@ -145,7 +145,11 @@ func (s *Prompter) Password(message, help string) (string, error) {
 			}
 		case r == terminal.KeyDeleteLine || r == 0x15: // Ctrl-X, Ctrl-U: start over
 			line = line[:0]
-		case unicode.IsPrint(r):
+		case !unicode.IsControl(r):
+			// Not IsPrint: it leaves out U+00A0, U+202F and the format
+			// characters, which the learner did type; dropping them would
+			// make a key whose passphrase is not the one typed. The wizard
+			// names them instead (onboarding.SpaceTrap).
 			line = append(line, r)
 		}
 	}
