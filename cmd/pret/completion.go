@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // shells are cobra's four generators, with French descriptions, in the
@@ -36,7 +38,7 @@ sont dans « pret completion SHELL --help ».`,
 			if len(args) == 0 {
 				return usageError("pret completion bash (ou zsh, fish, powershell)", "dites pour quel shell : bash, zsh, fish ou powershell")
 			}
-			return usageError(didYouMean(cmd.SuggestionsFor(args[0]), "pret completion bash (ou zsh, fish, powershell)"), "shell inconnu : %q", args[0])
+			return usageError(didYouMean(cmd.SuggestionsFor(args[0]), "pret completion bash (ou zsh, fish, powershell)"), "shell inconnu : « %s »", termtext.Escape(args[0]))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}

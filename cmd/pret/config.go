@@ -364,7 +364,7 @@ func today() (time.Time, error) {
 	if s := os.Getenv("PRET_AUJOURDHUI"); s != "" {
 		d, err := time.Parse("2006-01-02", s)
 		if err != nil {
-			return time.Time{}, usageError("PRET_AUJOURDHUI sert aux tests : AAAA-MM-JJ", "PRET_AUJOURDHUI invalide : %q", s)
+			return time.Time{}, usageError("PRET_AUJOURDHUI sert aux tests : AAAA-MM-JJ", "PRET_AUJOURDHUI invalide : « %s »", termtext.Escape(s))
 		}
 		return d, nil
 	}
@@ -389,7 +389,7 @@ func expandHome(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", usageError("", "chemin invalide : %q", p)
+			return "", usageError("", "chemin invalide : « %s »", termtext.Escape(p))
 		}
 		p = wd + sep + p
 	}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // settingAnnotation marks the flags of config keys, listed apart.
@@ -74,7 +76,7 @@ func newHelpCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 || target == nil {
-				return usageError(didYouMean(c.Root().SuggestionsFor(args[0]), "« pret help » liste les commandes"), "pas d'aide pour %q : commande inconnue", strings.Join(args, " "))
+				return usageError(didYouMean(c.Root().SuggestionsFor(args[0]), "« pret help » liste les commandes"), "pas d'aide pour « %s » : commande inconnue", termtext.Escape(strings.Join(args, " ")))
 			}
 			return target.Help()
 		},

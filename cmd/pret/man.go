@@ -39,7 +39,7 @@ func newManCmd(a *app) *cobra.Command {
 			if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
 				n, err := strconv.ParseInt(epoch, 10, 64)
 				if err != nil {
-					return usageError("SOURCE_DATE_EPOCH est un nombre de secondes depuis 1970", "SOURCE_DATE_EPOCH illisible : %q", epoch)
+					return usageError("SOURCE_DATE_EPOCH est un nombre de secondes depuis 1970", "SOURCE_DATE_EPOCH illisible : « %s »", termtext.Escape(epoch))
 				}
 				date = time.Unix(n, 0).UTC()
 			}

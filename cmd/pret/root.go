@@ -139,9 +139,9 @@ func needsConfig(cmd *cobra.Command) bool {
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		if cmd.HasParent() {
-			return usageError(fmt.Sprintf("« %s --help » montre comment l'appeler", cmd.CommandPath()), "%s ne prend rien après son nom ; reçu en trop : %q", cmd.CommandPath(), args[0])
+			return usageError(fmt.Sprintf("« %s --help » montre comment l'appeler", cmd.CommandPath()), "%s ne prend rien après son nom ; reçu en trop : « %s »", cmd.CommandPath(), termtext.Escape(args[0]))
 		}
-		return usageError(didYouMean(cmd.SuggestionsFor(args[0]), "« pret --help » liste les commandes"), "commande inconnue : %q", args[0])
+		return usageError(didYouMean(cmd.SuggestionsFor(args[0]), "« pret --help » liste les commandes"), "commande inconnue : « %s »", termtext.Escape(args[0]))
 	}
 	return nil
 }
