@@ -104,10 +104,10 @@ func TestPlainPrompterWords(t *testing.T) {
 		}
 	}
 	screen := done()
-	if strings.Count(screen, "✘ Réponse refusée : tapez un numéro de 1 à 3, ou le mot du choix.") != 1 {
+	if strings.Count(screen, "✘ Réponse refusée : « ouvert » ; tapez un numéro de 1 à 3, ou le mot du choix.") != 1 {
 		t.Errorf("« ouvert » (no option) not refused once:\n%s", screen)
 	}
-	if strings.Count(screen, "✘ Réponse refusée : tapez un numéro de 1 à 2, ou le mot du choix.") != 1 {
+	if strings.Count(screen, "✘ Réponse refusée : « non » ; tapez un numéro de 1 à 2, ou le mot du choix.") != 1 {
 		t.Errorf("« non » (two options) not refused once:\n%s", screen)
 	}
 }

@@ -237,7 +237,7 @@ func (s *Prompter) plainSelect(message string, options []string, def int, help s
 		if i, ok := optionNamed(answer, options); ok {
 			return i, nil
 		}
-		fmt.Fprintf(s.Out, "✘ Réponse refusée : tapez un numéro de 1 à %d, ou le mot du choix.\n", len(options))
+		fmt.Fprintf(s.Out, "✘ Réponse refusée : « %s » ; tapez un numéro de 1 à %d, ou le mot du choix.\n", termtext.Escape(answer), len(options))
 	}
 }
 
