@@ -518,3 +518,37 @@ func TestLearnerArchiveTakesItsOwnTime(t *testing.T) {
 		t.Errorf("others %q", got[0].Others)
 	}
 }
+
+// TestStrayKeyAfterACopyKeepsEveryLearner: when a learner's older copy is
+// folded into her result, a key found afterwards in a file of the
+// export's top gets a slot of its own: it never takes the place of
+// another learner's no-acces-md, and is reported once (outside tester,
+// F2).
+func TestStrayKeyAfterACopyKeepsEveryLearner(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := string(pem.EncodeToMemory(block))
+	const alice, bob = "Petit Alice_401_assignsubmission_file_/", "Durand Bob_402_assignsubmission_file_/"
+	files := map[string]entry{
+		alice + "acces.docx": {body: "x"},
+		bob + "acces.md":     {body: page(newKey(47).fp, false), mod: time.Date(2026, 10, 15, 8, 0, 0, 0, time.UTC)},
+		bob + "acces (1).md": {body: page(newKey(47).fp, false) + "\n" + key, mod: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)},
+		"cle_prof":           {body: key},
+	}
+	for kind, arg := range bothWays(t, files) {
+		results := Validate([]string{arg[0]}, Options{Rules: testRules})
+		var got []string
+		for _, r := range results {
+			got = append(got, strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(r.Path, arg[1])), "/")+" "+codesOfResult(r))
+		}
+		want := []string{bob + "acces.md private-key-leak", strings.TrimSuffix(alice, "/") + " no-acces-md", "cle_prof private-key-leak"}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", kind, got, want)
+		}
+	}
+}
