@@ -50,7 +50,7 @@ func errorCodes(r *Result) []string {
 func TestOnlineTextBlocks(t *testing.T) {
 	page := `<p dir="ltr" style="text-align: left;">Date&nbsp;:  16/10/2026<br>Cl&eacute; :
 <code>C:\Users\Jean Dupont\.ssh\k.pub</code></p><p hidden>x</p><pre>a  b
-c</pre><template>y</template><p>**z**</p>`
+c</pre><template>y</template><p>**z**</p><p><svg width="16" height="16"/>w</p>`
 	var got []string
 	readOnlineText(page, func(b *block) {
 		s := b.text
@@ -59,7 +59,7 @@ c</pre><template>y</template><p>**z**</p>`
 		}
 		got = append(got, strings.TrimSpace(s))
 	})
-	want := []string{"Date : 16/10/2026", `Clé : C:\Users\Jean Dupont\.ssh\k.pub|code:C:\Users\Jean Dupont\.ssh\k.pub`, "a  b", "c", "**z**"}
+	want := []string{"Date : 16/10/2026", `Clé : C:\Users\Jean Dupont\.ssh\k.pub|code:C:\Users\Jean Dupont\.ssh\k.pub`, "a  b", "c", "**z**", "w"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("blocks %q, want %q", got, want)
 	}
