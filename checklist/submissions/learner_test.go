@@ -552,3 +552,35 @@ func TestStrayKeyAfterACopyKeepsEveryLearner(t *testing.T) {
 		}
 	}
 }
+
+// TestLonePubIsReceived: a Moodle folder whose only file is the .pub, an
+// honest one or a private key under its name, says what was received in
+// its no-acces-md, in a zip as on disk, never « qui est vide » (outside
+// tester, F6); the private key is a leak all the same.
+func TestLonePubIsReceived(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const honest, leaked = "Haut Marc_12_assignsubmission_file_", "Bas Nina_13_assignsubmission_file_"
+	files := map[string]entry{
+		honest + "/id_ed25519_romeo.pub": {body: string(newKey(48).pub)},
+		leaked + "/id_ed25519_romeo.pub": {body: string(pem.EncodeToMemory(block))},
+	}
+	want := map[string]string{honest: "no-acces-md (id_ed25519_romeo.pub reçu)", leaked: "private-key-leak no-acces-md (id_ed25519_romeo.pub reçu)"}
+	for kind, arg := range bothWays(t, files) {
+		got := map[string]string{}
+		for _, r := range Validate([]string{arg[0]}, Options{Rules: testRules}) {
+			dir := strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(r.Path, arg[1])), "/")
+			msg := r.Problems[len(r.Problems)-1].Message
+			if i := strings.Index(msg, "("); i >= 0 && strings.Contains(msg, ")") {
+				msg = msg[i : strings.Index(msg, ")")+1]
+			}
+			got[dir] = codesOfResult(r) + " " + msg
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", kind, got, want)
+		}
+	}
+}

@@ -337,8 +337,7 @@ func (a *zipRead) read(files []*zip.File) {
 			scans = append(scans, i)
 		}
 		if strings.HasSuffix(base, ".pub") {
-			addPub(dir, base, zf)
-			continue
+			addPub(dir, base, zf) // and received, as on disk: a lone .pub is no empty folder
 		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0 || isOnlineTextEntry(zf.Name)) {
 			found = append(found, i)
 			continue
