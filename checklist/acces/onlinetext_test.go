@@ -79,3 +79,25 @@ func TestOnlineTextLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlineTextBound: an online text's one bound is the file's, MaxAccessSize.
+// Moodle's editor wraps every line in markup and text pasted from a word
+// processor brings its styles, so a page past Markdown's 16 KiB is still read
+// (the HTML reader is linear: TestOnlineTextLinear); past 1 MiB it is too-large.
+func TestOnlineTextBound(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "texte-en-ligne", "01-atto-paragraphes.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := rules
+	rl.OnlineText = true
+	styles := `<p style="margin:0cm;font-family:Calibri,sans-serif;mso-fareast-language:FR"></p>` + "\n"
+	big := append([]byte(strings.Repeat(styles, 64<<10/len(styles))), data...)
+	if r := Validate(big, rl); !r.Valid() {
+		t.Errorf("%d bytes of online text: %+v", len(big), r.Problems)
+	}
+	huge := append([]byte(strings.Repeat(styles, MaxAccessSize/len(styles)+1)), data...)
+	if r := Validate(huge, rl); strings.Join(errorCodes(r), ",") != "too-large" {
+		t.Errorf("%d bytes of online text: %+v", len(huge), r.Problems)
+	}
+}
