@@ -123,7 +123,7 @@ func (v *htmlView) read(src []byte) {
 				v.text(in, starts, done, at, at+n)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			if _, br := st.start(z); br {
+			if _, br := st.start(z, tt == html.SelfClosingTagToken); br {
 				i := done
 				for starts[i+1] <= at {
 					i++
@@ -176,20 +176,24 @@ type htmlState struct {
 
 func (s *htmlState) hidden() bool { return s.raw != "" || s.hide != "" }
 
-// start reads a start tag, its name in tag; br reports a shown <br>.
-func (s *htmlState) start(z *html.Tokenizer) (tag string, br bool) {
+// start reads a start tag, its name in tag; br reports a shown <br>. A
+// self-closed <svg/> or <math/> holds nothing: HTML acknowledges the / on
+// those foreign elements only (13.2.6.5), and what follows is shown.
+func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bool) {
 	name, more := z.TagName()
 	tag = string(name)
+	empty := voidElements[tag] || selfClosed && foreignElements[tag]
 	switch {
 	case s.raw != "":
 	case s.hide != "":
-		if tag == s.hide && !voidElements[tag] {
+		if tag == s.hide && !empty {
 			s.depth++
 		}
 	case rawHidden[tag]: // <script/> opens a script all the same: HTML ignores the /
 		s.raw = tag
 	case voidElements[tag]:
 		return tag, tag == "br" && !hiddenByAttrs(z, more)
+	case empty:
 	case hiddenElements[tag] || hiddenByAttrs(z, more):
 		s.hide, s.depth = tag, 1
 	}
@@ -254,8 +258,9 @@ var (
 	rawHidden = setOf("script", "style", "title", "noscript", "iframe", "noembed", "noframes")
 	// Elements not shown with all they hold: a template's content is inert; an SVG is
 	// a picture, its <desc> and <title> never shown and its <text> drawn, not text.
-	hiddenElements = setOf("template", "svg")
-	voidElements   = setOf("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr")
+	hiddenElements  = setOf("template", "svg")
+	foreignElements = setOf("svg", "math")
+	voidElements    = setOf("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr")
 	// Elements a paragraph's end closes (a browser closes them at </p>; it re-opens a
 	// formatting element such as <b> in the next paragraph, and a <div> runs on).
 	endsWithParagraph = setOf("span", "abbr", "cite", "dfn", "kbd", "label", "mark", "q", "samp", "sub", "sup", "time", "var", "data", "bdi", "bdo", "ins", "del", "output", "meter", "progress", "ruby")

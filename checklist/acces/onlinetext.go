@@ -29,7 +29,7 @@ func readOnlineText(page string, visit func(*block)) (why string, line int) {
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			hidden := o.st.hidden()
-			tag, br := o.st.start(z)
+			tag, br := o.st.start(z, tt == html.SelfClosingTagToken)
 			if !hidden {
 				o.startTag(tag, br)
 			}

@@ -50,7 +50,7 @@ func errorCodes(r *Result) []string {
 func TestOnlineTextBlocks(t *testing.T) {
 	page := `<p dir="ltr" style="text-align: left;">Date&nbsp;:  16/10/2026<br>Cl&eacute; :
 <code>C:\Users\Jean Dupont\.ssh\k.pub</code></p><p hidden>x</p><pre>a  b
-c</pre><template>y</template><p>**z**</p>`
+c</pre><template>y</template><p>**z**</p><p><svg width="16" height="16"/>w</p>`
 	var got []string
 	readOnlineText(page, func(b *block) {
 		s := b.text
@@ -59,7 +59,7 @@ c</pre><template>y</template><p>**z**</p>`
 		}
 		got = append(got, strings.TrimSpace(s))
 	})
-	want := []string{"Date : 16/10/2026", `Clé : C:\Users\Jean Dupont\.ssh\k.pub|code:C:\Users\Jean Dupont\.ssh\k.pub`, "a  b", "c", "**z**"}
+	want := []string{"Date : 16/10/2026", `Clé : C:\Users\Jean Dupont\.ssh\k.pub|code:C:\Users\Jean Dupont\.ssh\k.pub`, "a  b", "c", "**z**", "w"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("blocks %q, want %q", got, want)
 	}
@@ -77,5 +77,27 @@ func TestOnlineTextLinear(t *testing.T) {
 		if float64(b2) > 2.6*float64(b1)+64<<10 || b2 > 16<<20 {
 			t.Errorf("%q: %d B at 64 KiB, %d B at 128 KiB", tok, b1, b2)
 		}
+	}
+}
+
+// TestOnlineTextBound: an online text's one bound is the file's, MaxAccessSize.
+// Moodle's editor wraps every line in markup and text pasted from a word
+// processor brings its styles, so a page past Markdown's 16 KiB is still read
+// (the HTML reader is linear: TestOnlineTextLinear); past 1 MiB it is too-large.
+func TestOnlineTextBound(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "texte-en-ligne", "01-atto-paragraphes.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := rules
+	rl.OnlineText = true
+	styles := `<p style="margin:0cm;font-family:Calibri,sans-serif;mso-fareast-language:FR"></p>` + "\n"
+	big := append([]byte(strings.Repeat(styles, 64<<10/len(styles))), data...)
+	if r := Validate(big, rl); !r.Valid() {
+		t.Errorf("%d bytes of online text: %+v", len(big), r.Problems)
+	}
+	huge := append([]byte(strings.Repeat(styles, MaxAccessSize/len(styles)+1)), data...)
+	if r := Validate(huge, rl); strings.Join(errorCodes(r), ",") != "too-large" {
+		t.Errorf("%d bytes of online text: %+v", len(huge), r.Problems)
 	}
 }

@@ -518,3 +518,69 @@ func TestLearnerArchiveTakesItsOwnTime(t *testing.T) {
 		t.Errorf("others %q", got[0].Others)
 	}
 }
+
+// TestStrayKeyAfterACopyKeepsEveryLearner: when a learner's older copy is
+// folded into her result, a key found afterwards in a file of the
+// export's top gets a slot of its own: it never takes the place of
+// another learner's no-acces-md, and is reported once (outside tester,
+// F2).
+func TestStrayKeyAfterACopyKeepsEveryLearner(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := string(pem.EncodeToMemory(block))
+	const alice, bob = "Petit Alice_401_assignsubmission_file_/", "Durand Bob_402_assignsubmission_file_/"
+	files := map[string]entry{
+		alice + "acces.docx": {body: "x"},
+		bob + "acces.md":     {body: page(newKey(47).fp, false), mod: time.Date(2026, 10, 15, 8, 0, 0, 0, time.UTC)},
+		bob + "acces (1).md": {body: page(newKey(47).fp, false) + "\n" + key, mod: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)},
+		"cle_prof":           {body: key},
+	}
+	for kind, arg := range bothWays(t, files) {
+		results := Validate([]string{arg[0]}, Options{Rules: testRules})
+		var got []string
+		for _, r := range results {
+			got = append(got, strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(r.Path, arg[1])), "/")+" "+codesOfResult(r))
+		}
+		want := []string{bob + "acces.md private-key-leak", strings.TrimSuffix(alice, "/") + " no-acces-md", "cle_prof private-key-leak"}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", kind, got, want)
+		}
+	}
+}
+
+// TestLonePubIsReceived: a Moodle folder whose only file is the .pub, an
+// honest one or a private key under its name, says what was received in
+// its no-acces-md, in a zip as on disk, never « qui est vide » (outside
+// tester, F6); the private key is a leak all the same.
+func TestLonePubIsReceived(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const honest, leaked = "Haut Marc_12_assignsubmission_file_", "Bas Nina_13_assignsubmission_file_"
+	files := map[string]entry{
+		honest + "/id_ed25519_romeo.pub": {body: string(newKey(48).pub)},
+		leaked + "/id_ed25519_romeo.pub": {body: string(pem.EncodeToMemory(block))},
+	}
+	want := map[string]string{honest: "no-acces-md (id_ed25519_romeo.pub reçu)", leaked: "private-key-leak no-acces-md (id_ed25519_romeo.pub reçu)"}
+	for kind, arg := range bothWays(t, files) {
+		got := map[string]string{}
+		for _, r := range Validate([]string{arg[0]}, Options{Rules: testRules}) {
+			dir := strings.TrimSuffix(filepath.ToSlash(strings.TrimPrefix(r.Path, arg[1])), "/")
+			msg := r.Problems[len(r.Problems)-1].Message
+			if i := strings.Index(msg, "("); i >= 0 && strings.Contains(msg, ")") {
+				msg = msg[i : strings.Index(msg, ")")+1]
+			}
+			got[dir] = codesOfResult(r) + " " + msg
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s:\n got %q\nwant %q", kind, got, want)
+		}
+	}
+}

@@ -1,9 +1,19 @@
 package submissions
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// editor is lines as Moodle's editor writes them in onlinetext.html.
+func editor(lines ...string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(`<p dir="ltr" style="text-align: left;">` + l + "<br></p>")
+	}
+	return b.String()
+}
 
 // TestOnlineTextIsRead: a Moodle assignment set to « Texte en ligne » exports
 // onlinetext.html, in the learner's online-text folder or under a flat name; it is
@@ -13,13 +23,6 @@ import (
 // On disk and in a zip.
 func TestOnlineTextIsRead(t *testing.T) {
 	fp := newKey(44).fp
-	editor := func(lines ...string) string {
-		var b strings.Builder
-		for _, l := range lines {
-			b.WriteString(`<p dir="ltr" style="text-align: left;">` + l + "<br></p>")
-		}
-		return b.String()
-	}
 	good := editor("Date de la demande&nbsp;: 16/10/2026", "Clé publique&nbsp;: ~/.ssh/id_ed25519_romeo.pub",
 		"256 "+fp+" alice@portable (ED25519)", "Connexion uniquement vers le n&oelig;ud de login indiqu&eacute; par les organisateurs.")
 	files := map[string]entry{
@@ -43,6 +46,29 @@ func TestOnlineTextIsRead(t *testing.T) {
 		// A picture of an online text alone is still no acces.md.
 		if emma := res["Roux Emma_3_assignsubmission_onlinetext_/"]; len(emma.Problems) != 1 || emma.Problems[0].Code != "no-acces-md" {
 			t.Errorf("%s: Emma's picture: %+v", kind, emma)
+		}
+	}
+}
+
+// TestOnlineTextNamedIsRead: onlinetext.html named on the command line, in
+// its online-text folder or under its flat name, is read as online text, as
+// when its folder is named: not as Markdown, and unsigned (outside tester, F3).
+func TestOnlineTextNamedIsRead(t *testing.T) {
+	good := editor("Date de la demande&nbsp;: 16/10/2026", "Clé publique&nbsp;: ~/.ssh/id_ed25519_romeo.pub",
+		"256 "+newKey(44).fp+" alice@portable (ED25519)", "Connexion uniquement vers le n&oelig;ud de login indiqu&eacute; par les organisateurs.")
+	dir := t.TempDir()
+	named := []string{"ot/Dupont Alice_1_assignsubmission_onlinetext_/onlinetext.html", "ot/Martin Bob_2_assignsubmission_onlinetext_onlinetext.html"}
+	files := map[string]entry{}
+	for _, n := range named {
+		files[n] = entry{body: good}
+	}
+	layout(t, dir, files)
+	rules := testRules
+	rules.RequireSignature = true
+	for _, n := range named {
+		res := Validate([]string{filepath.Join(dir, filepath.FromSlash(n))}, Options{Rules: rules})
+		if len(res) != 1 || !res[0].Valid || len(res[0].Problems) != 0 {
+			t.Errorf("%s: %+v", n, res)
 		}
 	}
 }

@@ -88,14 +88,17 @@ type Run struct {
 	others map[int32][]string // by slot: a Moodle learner's files her result lists
 	dups   []dupGroup
 	leaks  []leakFound // keys in files that are no submission (scan.go)
+	slots  int32       // slots made: keep frees none, so order may be shorter
 }
 
 func (r *Run) slot(k int32) *record { return &r.chunks[k/recChunk][k%recChunk] }
 func (r *Run) at(i int) *record     { return r.slot(r.order[i]) }
 
-// add makes a slot for the next record.
+// add makes a slot for the next record, after every slot made so far:
+// a slot keep dropped is never reused (its position in order is gone).
 func (r *Run) add() int32 {
-	k := int32(len(r.order))
+	k := r.slots
+	r.slots++
 	if k%recChunk == 0 {
 		r.chunks = append(r.chunks, make([]record, recChunk))
 	}

@@ -113,7 +113,9 @@ func (w *walker) file(arg string, st fs.FileInfo, at where) {
 	learner, moodle := at.of(filepath.Base(arg))
 	// Known by its folder and name once links are resolved, as the walk
 	// knows the files it meets: met again in a folder, it is read once.
-	it := item{path: arg, learner: learner, moodle: moodle, id: fileID{path: arg}}
+	// Named on its own, onlinetext.html is still her online text, as in its folder.
+	it := item{path: arg, learner: learner, moodle: moodle, id: fileID{path: arg},
+		online: isOnlineTextFile(filepath.Base(arg), slices.ContainsFunc(at.outer, isOnlineText))}
 	if real, err := filepath.EvalSymlinks(arg); err == nil {
 		if did, err := statID(filepath.Dir(real)); err == nil {
 			did.path = filepath.Base(real)
@@ -335,8 +337,7 @@ func (a *zipRead) read(files []*zip.File) {
 			scans = append(scans, i)
 		}
 		if strings.HasSuffix(base, ".pub") {
-			addPub(dir, base, zf)
-			continue
+			addPub(dir, base, zf) // and received, as on disk: a lone .pub is no empty folder
 		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0 || isOnlineTextEntry(zf.Name)) {
 			found = append(found, i)
 			continue

@@ -40,6 +40,9 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
 	root.SetIn(ios.In)
+	if err := dashPathArgs(root, args); err != nil {
+		return exitCode(out.outcome(err), ios.Err)
+	}
 	return exitCode(out.outcome(root.ExecuteContext(ctx)), ios.Err)
 }
 

@@ -200,7 +200,7 @@ func dashPathError(c *cobra.Command, err error) error {
 	if s := e.GetSpecifiedShortnames(); s != "" {
 		arg = "-" + s
 	}
-	hint := fmt.Sprintf("un chemin qui commence par « - » s'écrit après « -- » (« pret valider -- * ») ou avec « ./ » devant (« pret valider ./* », « ./%s »)", arg)
+	hint := dashPathHint(arg)
 	if _, serr := os.Lstat(arg); serr == nil {
 		return usageError(hint, "%s est lu comme une option, pas comme un chemin", arg)
 	}

@@ -200,3 +200,33 @@ func TestValiderDashNames(t *testing.T) {
 		t.Errorf("--Louise: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestValiderDashNamesOfOptions: a learner's folder named like an option of
+// pret valider (« pret valider * » over "--tous", "-h", "--sortie=x"…) is a
+// usage error naming it, never that option with the learner left unchecked
+// (outside tester, F1). Written after "--" or as "./…" it is read; an option
+// that names no path stays an option.
+func TestValiderDashNamesOfOptions(t *testing.T) {
+	h := newHome(t)
+	names := []string{"--tous", "--strict", "--format=json", "-h", "--sortie=x", "--paralleles=2"}
+	for _, n := range append(names, "Louise") {
+		os.MkdirAll(h.path(n), 0o755)
+		os.WriteFile(h.path(n+"/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	}
+	for _, n := range names {
+		r := h.pret("", "valider", "Louise", n)
+		if r.code != 2 || !strings.Contains(r.stderr, "pret: erreur : "+n+" est lu comme une option") ||
+			!strings.Contains(r.stderr, "« pret valider -- * »") || !strings.Contains(r.stderr, "./"+n) || r.stdout != "" {
+			t.Errorf("%s: exit %d\n%s%s", n, r.code, r.stdout, r.stderr)
+		}
+		for _, args := range [][]string{{"valider", "--", "Louise", n}, {"valider", "Louise", "./" + n}} {
+			if r := h.pret("", args...); r.code != 1 || !strings.Contains(r.stdout, "duplicate-fingerprint") {
+				t.Errorf("%q: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+			}
+		}
+	}
+	os.RemoveAll(h.path("--tous"))
+	if r := h.pret("", "valider", "--tous", "Louise"); r.code != 0 || !strings.Contains(r.stdout, "Louise") {
+		t.Errorf("--tous naming no path: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
