@@ -96,6 +96,9 @@ type FileResult struct {
 	Signed      bool   `json:"signed"` // a signature holds, made by the stated key
 	// Others: the learner's other files, not validated (one verdict, the latest).
 	Others []string `json:"others,omitempty"`
+	// OthersTied: nothing but their paths chose this file over the others
+	// (same time, names Moodle does not order): the organiser decides.
+	OthersTied bool `json:"others_tied,omitempty"`
 }
 
 // SbatchEffective (livrables.md) is here, not in sbatch: no import cycle.

@@ -1,6 +1,7 @@
 package submissions
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -33,6 +34,7 @@ type record struct {
 	path                                 string
 	fps                                  string // the stated fingerprint, then those quoted (templates)
 	who                                  string // her Moodle name and id when moodle is set, else her name
+	group                                string // outside Moodle, her folder (item.group)
 	problems                             []checklist.Problem
 	date                                 int32 // AAAAMMJJ; 0 when none was read
 	fpLine                               int32
@@ -43,6 +45,7 @@ type record struct {
 	compact                              uint8  // bit k set when problem k's message is a template
 	statut                               uint8  // 1 + the index of Status in statuts; 0 none
 	valid, signed, moodle, learnerFolder bool
+	tied                                 bool // chosen among others by its path alone
 }
 
 var statuts = []string{"demande", "verifie"}
@@ -56,6 +59,9 @@ func (r *record) fp() string { return r.fps[:r.fpLen] }
 func (r *record) learnerKey() string {
 	if r.moodle {
 		return "m:" + r.who
+	}
+	if r.group != "" {
+		return folderKey(r.group)
 	}
 	place, name := filepath.Dir(r.path), filepath.Base(r.path)
 	if n := int(r.entryLen); n > 0 {
@@ -122,7 +128,7 @@ func (r *Run) Len() int { return len(r.order) }
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]]}
+		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
 		fps := strings.Split(rec.fps, " ")
@@ -198,7 +204,7 @@ func Read(args []string, opts Options) *Run {
 			}
 		})
 	}
-	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(it item) {
+	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, filled: map[string]bool{}, emit: func(it item) {
 		mu.Lock()
 		it.slot = run.add()
 		if len(args) > 1 {
@@ -212,7 +218,11 @@ func Read(args []string, opts Options) *Run {
 	}
 	close(items)
 	wg.Wait()
-	run.finish(ids, w.missing)
+	run.finish(ids, slices.DeleteFunc(w.missing, func(m *receipt) bool {
+		// A folder is a learner's when its neighbours are: one of them
+		// handed an acces.md in, or Classroom made them.
+		return m.moodle == "" && !m.classroom && !w.filled[m.container]
+	}))
 	return run
 }
 
@@ -222,22 +232,28 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 	first := map[string]*receipt{}
 	var order []*receipt
 	for _, m := range missing {
-		if f := first[m.moodle]; f != nil {
+		if f := first[m.key]; f != nil {
 			f.merge(m)
 		} else {
-			first[m.moodle] = m
+			first[m.key] = m
 			order = append(order, m)
 		}
 	}
 	for i := range r.Len() {
 		if rec := r.at(i); rec.moodle {
 			delete(first, rec.who)
+		} else if rec.group != "" {
+			delete(first, folderKey(rec.group))
 		}
 	}
 	for _, m := range order {
-		if first[m.moodle] == m {
-			*r.slot(r.add()) = record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
+		if first[m.key] == m {
+			rec := record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
 				problems: []checklist.Problem{{Code: "no-acces-md", Severity: checklist.SevError, Message: m.missingMessage()}}}
+			if m.moodle == "" {
+				rec.who, rec.moodle, rec.group = m.learner, false, m.path
+			}
+			*r.slot(r.add()) = rec
 		}
 	}
 	// By path, then by the walk's order: the same whatever the workers.
@@ -262,36 +278,85 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 	r.markDuplicates()
 }
 
-// oneRowPerLearner keeps, of a Moodle learner's files, the latest and
-// lists the others in it: the one modified last, else the later path,
-// else the one met later in one archive; never the arguments' order.
+// owner is who a file counts as for one row per learner: her Moodle
+// name and id, or her folder; "" for a file of no learner's folder.
+func (r *record) owner() string {
+	switch {
+	case r.moodle:
+		return "m:" + r.who
+	case r.group != "":
+		return folderKey(r.group)
+	}
+	return ""
+}
+
+// oneRowPerLearner keeps one of a learner's files (preferred) and lists
+// the others in it; when none is preferred to another by more than its
+// path, the result says so (tied). Never the arguments' order.
 func (r *Run) oneRowPerLearner() {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
-		if r.at(i).moodle {
+		if r.at(i).owner() != "" {
 			byLearner = append(byLearner, int32(i))
 		}
 	}
-	who := func(i int32) string { return r.at(int(i)).who }
-	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(who(a), who(b)) })
-	mod := func(i int32) int64 { return r.at(int(i)).mod }
+	owner := func(i int32) string { return r.at(int(i)).owner() }
+	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(owner(a), owner(b)) })
 	drop := map[int]bool{} // positions of files listed in another
-	for run := range runs(byLearner, who) {
+	for run := range runs(byLearner, owner) {
 		best := run[0]
 		for _, i := range run[1:] {
-			if mod(i) > mod(best) || mod(i) == mod(best) && i > best {
+			a, b := r.at(int(i)), r.at(int(best))
+			if c := cmp.Or(preferred(a, b), strings.Compare(a.path, b.path)); c > 0 || c == 0 && i > best {
 				best = i
 			}
 		}
+		keep := r.at(int(best))
 		for _, i := range run {
 			if i != best {
-				r.others[r.order[best]] = append(r.others[r.order[best]], r.at(int(i)).path)
+				other := r.at(int(i))
+				r.others[r.order[best]] = append(r.others[r.order[best]], other.path)
 				drop[int(i)] = true
-				leakIn(r.at(int(best)), r.at(int(i)))
+				keep.tied = keep.tied || preferred(keep, other) == 0
+				leakIn(keep, other)
 			}
 		}
 	}
 	r.keep(func(i int) bool { return !drop[i] })
+}
+
+// preferred compares two files of one learner, > 0 when a is the one her
+// result is from (organisateurs.md, « Un apprenant, un résultat »): outside
+// Moodle an acces.md at the top of her folder over one in a subfolder;
+// then the one modified last; then, at equal times, Moodle's own order of
+// names, a copy after its original ("acces (1).md" after "acces.md").
+func preferred(a, b *record) int {
+	if !a.moodle {
+		if c := cmp.Compare(depthIn(b), depthIn(a)); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.mod, b.mod); c != 0 {
+		return c
+	}
+	da, na := splitEntry(a.path)
+	db, nb := splitEntry(b.path)
+	if da == db && copyStem(na) == copyStem(nb) {
+		return cmp.Compare(copyNumber(na), copyNumber(nb))
+	}
+	return 0
+}
+
+// depthIn is how many folders a file is below its learner's folder.
+func depthIn(r *record) int {
+	rest := strings.TrimLeft(strings.TrimPrefix(r.path, r.group), `/\`)
+	return strings.Count(rest, "/") + strings.Count(rest, `\`)
+}
+
+// copyStem is a file name without its copy mark, folded.
+func copyStem(name string) string {
+	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
+	return trimCopyMark(stem)
 }
 
 // leakIn reports on rec a private key in other, a copy of the same hand-in
@@ -308,7 +373,7 @@ func leakIn(rec, other *record) {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, mod: it.mod,
+	rec := record{path: it.path, who: it.learner, group: it.group, learnerFolder: it.learnerFolder, mod: it.mod,
 		entryLen: int32(len(it.entry))}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
