@@ -19,7 +19,7 @@ var rosterHeader = []string{"identifier", "github_username", "github_id", "name"
 
 // Student is one row of a Classroom roster.
 type Student struct {
-	Line                   int
+	Line                    int
 	Identifier, Login, Name string
 }
 
