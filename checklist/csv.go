@@ -50,7 +50,7 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 			labels = append(labels, l)
 		}
 		row := []string{f.Apprenant, f.Participant, f.Email, f.Path, yes[f.Valid], yes[f.Signed], f.Date, statutLabel(f.Statut), f.Fingerprint,
-			strings.Join(f.codes(SevError), " "), strings.Join(f.codes(SevWarning), " "), strings.Join(labels, " ; "), strings.Join(f.Others, " ; ")}
+			strings.Join(f.codes(SevError), " "), strings.Join(f.codes(SevWarning), " "), strings.Join(labels, " ; "), othersCell(f)}
 		for i := range row {
 			row[i] = formulaSafe(row[i])
 		}
@@ -74,6 +74,15 @@ func formulaSafe(s string) string {
 	s = Escape(s)
 	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
 		return "'" + s
+	}
+	return s
+}
+
+// othersCell is the learner's other files, and the tie when there is one.
+func othersCell(f FileResult) string {
+	s := strings.Join(f.Others, " ; ")
+	if f.OthersTied {
+		s += " (" + tieNote + ")"
 	}
 	return s
 }

@@ -39,8 +39,8 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(msg))
 		}
 	}
-	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
-		s.Files, Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
+	summary := fmt.Sprintf("%d %s%s, %d valide%s, %d invalide%s, %d avec avertissements",
+		s.Files, r.unit(), Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)
 	sep := " ; problèmes : "
 	for _, c := range s.Codes.ordered() {
 		summary += fmt.Sprintf("%s%s %d", sep, c, s.Codes[c])

@@ -250,6 +250,9 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 				}
 				jc.Failure = &junitFailure{codes[0], strings.Join(codes, ", "), strings.Join(body, "\n")}
 			}
+			if o := f.OthersLine(); o != "" {
+				out = append(out, o)
+			}
 			jc.SystemOut = strings.Join(out, "\n")
 			if !yield(jc) {
 				return

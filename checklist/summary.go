@@ -20,6 +20,32 @@ type BatchSummary struct {
 	groups     map[string]int // fingerprint → index in Duplicates
 }
 
+// unit is what the summary counts: learners when the results are an
+// export's (one per learner, organisateurs.md), else files.
+func (r FilesReport) unit() string {
+	if r.Learners {
+		return "apprenant"
+	}
+	return "fichier"
+}
+
+// tieNote says that a result was chosen among its learner's files by its
+// path alone: the organiser decides which is hers.
+const tieNote = "même date que le fichier lu, et des noms que Moodle n'ordonne pas : retenu par son chemin ; vérifiez lequel compte"
+
+// OthersLine is the learner's other files, not validated, for the
+// formats read by people; "" when there are none.
+func (f FileResult) OthersLine() string {
+	if len(f.Others) == 0 {
+		return ""
+	}
+	s := "autre" + Plural(len(f.Others)) + " fichier" + Plural(len(f.Others)) + " de ce rendu, non validé" + Plural(len(f.Others)) + " : " + strings.Join(f.Others, " ; ")
+	if f.OthersTied {
+		s += " (" + tieNote + ")"
+	}
+	return s
+}
+
 func newSummary() BatchSummary {
 	return BatchSummary{Codes: CodeCounts{}, Duplicates: [][]string{}, groups: map[string]int{}}
 }

@@ -1,6 +1,7 @@
 package submissions
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -151,6 +152,24 @@ func TestTiesDecidedAsMoodleDoes(t *testing.T) {
 		}
 		if !b.OthersTied || len(b.Others) != 1 {
 			t.Errorf("%s: Bob %+v, want a tie said", kind, b)
+		}
+		// Said in every format read by people, texte included.
+		run := Read([]string{arg[0]}, Options{Rules: testRules})
+		for _, format := range []string{"texte", "csv", "junit", "json"} {
+			var out bytes.Buffer
+			if err := checklist.WriteFilesReport(&out, format, checklist.FilesReport{Name: "pret valider", Results: run, All: true, Learners: run.Learners()}); err != nil {
+				t.Fatal(err)
+			}
+			tie := "même date que le fichier lu"
+			if format == "json" {
+				tie = `"others_tied": true`
+			}
+			if !strings.Contains(out.String(), tie) || !strings.Contains(out.String(), "mon-acces.md") {
+				t.Errorf("%s %s: the tie is not said:\n%s", kind, format, out.String())
+			}
+			if format == "texte" && !strings.Contains(out.String(), "Résumé : 2 apprenants, 2 valides, 0 invalide") {
+				t.Errorf("%s: the summary does not count learners:\n%s", kind, out.String())
+			}
 		}
 	}
 }

@@ -29,7 +29,7 @@ type Options struct {
 const maxDuplicateOf = 10
 
 // record is what a run keeps of one file until the report is written,
-// small and fixed (organisateurs.md, "Scale": 100,000 files under 64 MiB).
+// small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
 	path                                 string
 	fps                                  string // the stated fingerprint, then those quoted (templates)
@@ -165,6 +165,17 @@ func (r *Run) Strict() {
 			rec.valid = false
 		}
 	}
+}
+
+// Learners reports whether the results are an export's, one per
+// learner: some came from a Moodle learner or a learner's folder.
+func (r *Run) Learners() bool {
+	for i := range r.Len() {
+		if rec := r.at(i); rec.moodle || rec.group != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Invalid reports whether a result is invalid.
@@ -506,7 +517,11 @@ func (r *Run) markRun(run []int32) {
 		}
 		rec.dup, rec.valid = int32(len(r.dups)), false
 		p := checklist.Problem{Code: "duplicate-fingerprint", Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
-		if k < maxDuplicateOf || len(rec.problems) > 0 {
+		after := namedAfter(rec)
+		if after != "" {
+			p.Message += " ; " + after
+		}
+		if k < maxDuplicateOf || len(rec.problems) > 0 || after != "" {
 			rec.problems = append(rec.problems, p)
 			continue
 		}
@@ -516,6 +531,26 @@ func (r *Run) markRun(run []int32) {
 		}
 		rec.problems = tail[rec.fpLine][:1:1]
 	}
+}
+
+// namedAfter says, of a Moodle learner's file whose name (or a folder's
+// below hers) is another learner's Moodle name, whose: she handed in a
+// copy of that learner's file, so the organiser sees who copied whom.
+func namedAfter(rec *record) string {
+	if !rec.moodle {
+		return ""
+	}
+	for _, p := range strings.FieldsFunc(rec.path, func(c rune) bool { return c == '/' || c == '\\' }) {
+		l, k, ok := moodleLearner(p)
+		if !ok {
+			continue
+		}
+		if name, key := sameLearner(l, k); key != rec.who {
+			return fmt.Sprintf("fichier nommé d'après le dossier de %s (participant %s), dans le rendu de %s",
+				name, key[len(name)+1:], rec.who[:strings.LastIndexByte(rec.who, '_')])
+		}
+	}
+	return ""
 }
 
 // runs yields the runs of two or more consecutive elements of one key.
