@@ -38,6 +38,16 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			}
 			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(msg))
 		}
+		if f.OthersTied { // the organiser decides which file counts
+			msg := f.OthersLine()
+			if f.Entry != "" {
+				msg = f.Entry + " : " + msg
+			}
+			if f.Apprenant != "" {
+				msg = f.Apprenant + " — " + msg
+			}
+			fmt.Fprintf(bw, "::notice file=%s,title=%s::%s\n", ghProperty(file), ghProperty("autres fichiers"), ghData(msg))
+		}
 	}
 	summary := fmt.Sprintf("%d %s%s, %d valide%s, %d invalide%s, %d avec avertissements",
 		s.Files, r.unit(), Plural(s.Files), s.Valid, Plural(s.Valid), s.Invalid, Plural(s.Invalid), s.Warnings)

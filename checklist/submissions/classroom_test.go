@@ -155,7 +155,7 @@ func TestTiesDecidedAsMoodleDoes(t *testing.T) {
 		}
 		// Said in every format read by people, texte included.
 		run := Read([]string{arg[0]}, Options{Rules: testRules})
-		for _, format := range []string{"texte", "csv", "junit", "json"} {
+		for _, format := range []string{"texte", "csv", "junit", "json", "github"} {
 			var out bytes.Buffer
 			if err := checklist.WriteFilesReport(&out, format, checklist.FilesReport{Name: "pret valider", Results: run, All: true, Learners: run.Learners()}); err != nil {
 				t.Fatal(err)
@@ -170,6 +170,32 @@ func TestTiesDecidedAsMoodleDoes(t *testing.T) {
 			if format == "texte" && !strings.Contains(out.String(), "Résumé : 2 apprenants, 2 valides, 0 invalide") {
 				t.Errorf("%s: the summary does not count learners:\n%s", kind, out.String())
 			}
+		}
+	}
+}
+
+// TestFolderOfLearnersFolders: "groupe/etu/acces.md", a folder holding
+// learners' folders and no acces.md of its own, is not a learner: each
+// etu is one, as the tree is read on disk or in a zip.
+func TestFolderOfLearnersFolders(t *testing.T) {
+	files := map[string]entry{
+		"groupeA/etu1/acces.md":     {body: page(newKey(73).fp, false)},
+		"groupeA/etu2/acces.md":     {body: page(newKey(74).fp, false)},
+		"groupeA/etu2/old/acces.md": {body: page(newKey(74).fp, false)},
+		"groupeB/etu3/acces.md":     {body: page(newKey(75).fp, false)},
+		"groupeB/etu4/acces.md":     {body: page(newKey(76).fp, false)},
+	}
+	for kind, arg := range bothWays(t, files) {
+		res := Validate([]string{arg[0]}, Options{Rules: testRules})
+		var who []string
+		for _, r := range res {
+			who = append(who, r.Apprenant)
+			if !r.Valid {
+				t.Errorf("%s: %s %+v", kind, r.Path, r.Problems)
+			}
+		}
+		if !slices.Equal(who, []string{"etu1", "etu2", "etu3", "etu4"}) {
+			t.Errorf("%s: learners %q", kind, who)
 		}
 	}
 }

@@ -285,8 +285,57 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 		seen[ids[k]] = true
 		return !dup
 	})
+	r.splitGroups()
 	r.oneRowPerLearner()
 	r.markDuplicates()
+}
+
+// splitGroups makes each subfolder of a learner's folder a learner's of
+// its own when that folder holds no acces.md itself and its acces.md
+// files sit in two subfolders or more ("groupe/etu/acces.md"): a folder
+// of learners' folders, which the walk cannot tell from a learner's
+// own until all of it is read.
+func (r *Run) splitGroups() {
+	type seen struct {
+		first        string
+		top, several bool
+	}
+	groups := map[string]*seen{}
+	for i := range r.Len() {
+		rec := r.at(i)
+		if rec.moodle || rec.group == "" {
+			continue
+		}
+		sub := subfolder(rec)
+		g := groups[rec.group]
+		if g == nil {
+			g = &seen{first: sub}
+			groups[rec.group] = g
+		}
+		g.top, g.several = g.top || sub == "", g.several || sub != g.first
+	}
+	for i := range r.Len() {
+		rec := r.at(i)
+		if g := groups[rec.group]; g != nil && g.several && !g.top {
+			sub := subfolder(rec)
+			// Prefixes of its path: no string is made per file (Échelle).
+			rec.who, rec.group = sub, rec.path[:len(rec.group)+strings.Index(rec.path[len(rec.group):], sub)+len(sub)]
+		}
+	}
+}
+
+// subfolder is the folder below its learner's folder a file sits in, ""
+// when it is in that folder itself.
+func subfolder(rec *record) string {
+	rest, ok := strings.CutPrefix(rec.path, rec.group)
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, `/\`)
+	if i := strings.IndexAny(rest, `/\`); i >= 0 {
+		return rest[:i]
+	}
+	return ""
 }
 
 // owner is who a file counts as for one row per learner: her Moodle

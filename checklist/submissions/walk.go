@@ -327,7 +327,8 @@ func (w *walker) learnerFolder(path string, at, below where) *receipt {
 	switch {
 	case n == 0 && len(at.outer) > 1 && isClassroomFolder(at.outer[len(at.outer)-2]):
 		// One Classroom repository given: hers (arg).
-		return &receipt{path: path, learner: at.fallback, key: folderKey(path), container: filepath.Dir(path), classroom: true}
+		// Cleaned as the paths of its files are ("./depot/" → "depot").
+		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true}
 	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || ignoredFolder(at.parts[n-1]):
 		return nil
 	}
