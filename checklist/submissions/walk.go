@@ -412,11 +412,7 @@ func (a *zipRead) read(files []*zip.File) {
 		}
 	}
 	var found []int // the submissions' indexes in files
-	for _, zf := range files {
-		zf.Name = entryName(zf.Name, zf.Flags)
-	}
-	a.lv = archiveLevel(files, strings.TrimSuffix(path.Base(filepath.ToSlash(a.path)), path.Ext(a.path)))
-	a.mixed = mixedFolders(files, a.lv.skip)
+	a.findLearners(files)
 	for i, zf := range files {
 		dir, base := splitEntry(strings.TrimRight(zf.Name, `/\`))
 		if pd, pb := splitEntry(strings.TrimRight(dir, `/\`)); strings.HasSuffix(pb, ".pub") {
@@ -432,30 +428,7 @@ func (a *zipRead) read(files []*zip.File) {
 			found = append(found, i)
 			continue
 		}
-		learner, moodle, group := a.learner(zf.Name)
-		switch {
-		case !isDir && IsArchiveName(base):
-			// Said, never opened: it could nest without end.
-			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &rs)
-		case w.in != nil && !isDir:
-			w.in.add(base, w.in.online)
-		case w.in == nil && moodle != "":
-			// Her folder, maybe empty, or a file of hers: her no-acces-md.
-			r := rs.at(moodle, learner, a.placeOf(zf.Name))
-			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
-			if parts := entryParts(zf.Name); !isDir {
-				r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
-			}
-		case slices.ContainsFunc(entryParts(zf.Name), ignoredFolder):
-			// .git's files are nobody's hand-in.
-		case w.in == nil && group != "":
-			r := rs.atKey(folderKey(group), &receipt{path: group, learner: learner, key: folderKey(group), container: a.path,
-				classroom: isClassroomFolder(a.container())})
-			r.entry = strings.TrimPrefix(group, a.path+"!/")
-			if !isDir {
-				r.add(base, false)
-			}
-		}
+		a.received(zf, base, isDir, &rs)
 	}
 	pubs := map[string]pubPairs{}
 	for dir, files := range pubFiles {
@@ -495,6 +468,46 @@ func (a *zipRead) read(files []*zip.File) {
 	}
 	w.missing = append(w.missing, rs.unfound()...)
 	a.base += len(files)
+}
+
+// findLearners decodes the window's entry names and finds where the
+// learners' folders are among them.
+func (a *zipRead) findLearners(files []*zip.File) {
+	for _, zf := range files {
+		zf.Name = entryName(zf.Name, zf.Flags)
+	}
+	a.lv = archiveLevel(files, strings.TrimSuffix(path.Base(filepath.ToSlash(a.path)), path.Ext(a.path)))
+	a.mixed = mixedFolders(files, a.lv.skip)
+}
+
+// received notes an entry that is not a submission (base its name) for
+// its learner's no-acces-md; an archive inside is said, never opened.
+func (a *zipRead) received(zf *zip.File, base string, isDir bool, rs *receipts) {
+	w := a.w
+	learner, moodle, group := a.learner(zf.Name)
+	switch {
+	case !isDir && IsArchiveName(base):
+		// Said, never opened: it could nest without end.
+		w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, rs)
+	case w.in != nil && !isDir:
+		w.in.add(base, w.in.online)
+	case w.in == nil && moodle != "":
+		// Her folder, maybe empty, or a file of hers: her no-acces-md.
+		r := rs.at(moodle, learner, a.placeOf(zf.Name))
+		r.entry = strings.TrimPrefix(r.path, a.path+"!/")
+		if parts := entryParts(zf.Name); !isDir {
+			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
+		}
+	case slices.ContainsFunc(entryParts(zf.Name), ignoredFolder):
+		// .git's files are nobody's hand-in.
+	case w.in == nil && group != "":
+		r := rs.atKey(folderKey(group), &receipt{path: group, learner: learner, key: folderKey(group), container: a.path,
+			classroom: isClassroomFolder(a.container())})
+		r.entry = strings.TrimPrefix(group, a.path+"!/")
+		if !isDir {
+			r.add(base, false)
+		}
+	}
 }
 
 // placeOf is where a Moodle learner's entry was handed in: her outermost
