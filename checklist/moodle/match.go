@@ -178,13 +178,20 @@ func (m *Matched) Fills(g Grades) map[string]Fill {
 		} else if len(lines) > 0 {
 			head = "acces.md valide, avec des avertissements :"
 		}
-		useMax := valid && !g.ValidSet && r.Max != ""
+		useMax := valid && !g.ValidSet && isGrade(r.Max)
 		if useMax {
 			grade = r.Max
 		}
 		fills[r.Participant] = Fill{Grade: grade, Feedback: strings.Join(append([]string{head}, lines...), "<br>"), Valid: valid, Max: useMax}
 	}
 	return fills
+}
+
+// isGrade reports whether a « Note maximale » cell is a number as Moodle
+// writes one ("20", "20,00", "100.00"): a grade the import reads back.
+func isGrade(s string) bool {
+	whole, frac, _ := strings.Cut(strings.Replace(s, ",", ".", 1), ".")
+	return whole != "" && strings.Trim(whole, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
 }
 
 // Written says in French what fills put in the grade column, for the

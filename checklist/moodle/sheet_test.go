@@ -439,6 +439,17 @@ func TestGradeScale(t *testing.T) {
 		if !strings.Contains(said, "2 rendus valides : « 20 »") || !strings.Contains(said, "1 invalide ou sans rendu : « 0 »") || !strings.Contains(said, "Note maximale") {
 			t.Errorf("%s: %q", name, said)
 		}
+		// Not a number (a scale's item, a dash): feuille.valide.
+		for _, max := range []string{"-", "Très bien", "20,00,1"} {
+			s.rows[0].Max = max
+			if f := m.Fills(Grades{Valid: "1", Invalid: "0"})["101"]; f.Grade != "1" || f.Max {
+				t.Errorf("%s: « Note maximale » %q: %+v", name, max, f)
+			}
+		}
+		s.rows[0].Max = "20,00"
+		if f := m.Fills(Grades{Valid: "1", Invalid: "0"})["101"]; f.Grade != "20,00" {
+			t.Errorf("%s: 20,00: %+v", name, f)
+		}
 		set := m.Fills(Grades{Valid: "1", Invalid: "0", ValidSet: true})
 		if set["101"].Grade != "1" || set["101"].Max || strings.Contains(Written(set), "Note maximale") {
 			t.Errorf("%s: feuille.valide given: %+v, %q", name, set["101"], Written(set))
