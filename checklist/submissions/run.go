@@ -251,6 +251,9 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 		}
 	}
 	for i := range r.Len() {
+		if len(first) == 0 {
+			break // every learner met has a result: no key to make per file
+		}
 		if rec := r.at(i); rec.moodle {
 			delete(first, rec.who)
 		} else if rec.group != "" {
@@ -339,15 +342,26 @@ func subfolder(rec *record) string {
 }
 
 // owner is who a file counts as for one row per learner: her Moodle
-// name and id, or her folder; "" for a file of no learner's folder.
-func (r *record) owner() string {
-	switch {
-	case r.moodle:
-		return "m:" + r.who
-	case r.group != "":
-		return folderKey(r.group)
+// name and id (moodle), or her folder; "" for a file of no learner's
+// folder. No string is made: it is compared for every file (Échelle).
+func (r *record) owner() (moodle bool, key string) {
+	if r.moodle {
+		return true, r.who
 	}
-	return ""
+	return false, r.group
+}
+
+// compareOwners orders records by owner.
+func compareOwners(a, b *record) int {
+	am, ak := a.owner()
+	bm, bk := b.owner()
+	switch {
+	case am && !bm:
+		return 1
+	case bm && !am:
+		return -1
+	}
+	return strings.Compare(ak, bk)
 }
 
 // oneRowPerLearner keeps one of a learner's files (preferred) and lists
@@ -356,14 +370,14 @@ func (r *record) owner() string {
 func (r *Run) oneRowPerLearner() {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
-		if r.at(i).owner() != "" {
+		if _, key := r.at(i).owner(); key != "" {
 			byLearner = append(byLearner, int32(i))
 		}
 	}
-	owner := func(i int32) string { return r.at(int(i)).owner() }
-	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(owner(a), owner(b)) })
+	same := func(a, b int32) bool { return compareOwners(r.at(int(a)), r.at(int(b))) == 0 }
+	slices.SortStableFunc(byLearner, func(a, b int32) int { return compareOwners(r.at(int(a)), r.at(int(b))) })
 	drop := map[int]bool{} // positions of files listed in another
-	for run := range runs(byLearner, owner) {
+	for run := range runsOf(byLearner, same) {
 		best := run[0]
 		for _, i := range run[1:] {
 			a, b := r.at(int(i)), r.at(int(best))
@@ -604,10 +618,15 @@ func namedAfter(rec *record) string {
 
 // runs yields the runs of two or more consecutive elements of one key.
 func runs(sorted []int32, key func(int32) string) func(func([]int32) bool) {
+	return runsOf(sorted, func(a, b int32) bool { return key(a) == key(b) })
+}
+
+// runsOf yields the runs of two or more consecutive elements that are the same.
+func runsOf(sorted []int32, same func(a, b int32) bool) func(func([]int32) bool) {
 	return func(yield func([]int32) bool) {
 		for start := 0; start < len(sorted); {
 			end := start + 1
-			for end < len(sorted) && key(sorted[start]) == key(sorted[end]) {
+			for end < len(sorted) && same(sorted[start], sorted[end]) {
 				end++
 			}
 			if end-start > 1 && !yield(sorted[start:end]) {
