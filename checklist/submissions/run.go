@@ -45,7 +45,6 @@ type record struct {
 	compact                              uint8  // bit k set when problem k's message is a template
 	statut                               uint8  // 1 + the index of Status in statuts; 0 none
 	valid, signed, moodle, learnerFolder bool
-	tied                                 bool // chosen among others by its path alone
 }
 
 var statuts = []string{"demande", "verifie"}
@@ -90,7 +89,8 @@ const recChunk = 4096
 type Run struct {
 	chunks [][]record
 	order  []int32
-	others map[int32][]string // by slot: a Moodle learner's files her result lists
+	others map[int32][]string // by slot: a learner's files her result lists
+	tied   map[int32]bool     // by slot: chosen among them by its path alone (rare: not in record)
 	dups   []dupGroup
 }
 
@@ -128,7 +128,7 @@ func (r *Run) Len() int { return len(r.order) }
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
+		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: r.tied[r.order[i]]}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
 		fps := strings.Split(rec.fps, " ")
@@ -200,7 +200,7 @@ func Read(args []string, opts Options) *Run {
 	var (
 		mu   sync.Mutex
 		tmpl templates
-		run  = &Run{others: map[int32][]string{}}
+		run  = &Run{others: map[int32][]string{}, tied: map[int32]bool{}}
 		ids  []fileID // by slot, when several arguments may name one file
 		wg   sync.WaitGroup
 	)
@@ -391,7 +391,9 @@ func (r *Run) oneRowPerLearner() {
 				other := r.at(int(i))
 				r.others[r.order[best]] = append(r.others[r.order[best]], other.path)
 				drop[int(i)] = true
-				keep.tied = keep.tied || preferred(keep, other) == 0
+				if preferred(keep, other) == 0 {
+					r.tied[r.order[best]] = true
+				}
 				leakIn(keep, other)
 			}
 		}
