@@ -34,7 +34,7 @@ type record struct {
 	path                                 string
 	fps                                  string // the stated fingerprint, then those quoted (templates)
 	who                                  string // her Moodle name and id when moodle is set, else her name
-	group                                string // outside Moodle, her folder (item.group)
+	groupLen                             uint16 // outside Moodle, her folder (item.group): path[:groupLen]
 	problems                             []checklist.Problem
 	date                                 int32 // AAAAMMJJ; 0 when none was read
 	fpLine                               int32
@@ -51,6 +51,19 @@ var statuts = []string{"demande", "verifie"}
 
 func (r *record) fp() string { return r.fps[:r.fpLen] }
 
+// group is the learner's folder outside Moodle, a prefix of the path
+// (a field of its own would grow every record: Échelle); "" none.
+func (r *record) group() string { return r.path[:r.groupLen] }
+
+// groupLength is the length of group as a prefix of path; 0 (no group)
+// when it is not one, or longer than a record holds.
+func groupLength(path, group string) uint16 {
+	if len(group) > 0xffff || !strings.HasPrefix(path, group) {
+		return 0
+	}
+	return uint16(len(group))
+}
+
 // learnerKey is who the file counts as for duplicate fingerprints: a
 // Moodle learner; in a learner's folder (learnerFolder), a name and its
 // copies ("acces (1).md"); elsewhere (the argument, an archive's root),
@@ -59,8 +72,8 @@ func (r *record) learnerKey() string {
 	if r.moodle {
 		return "m:" + r.who
 	}
-	if r.group != "" {
-		return folderKey(r.group)
+	if r.groupLen > 0 {
+		return folderKey(r.group())
 	}
 	place, name := filepath.Dir(r.path), filepath.Base(r.path)
 	if n := int(r.entryLen); n > 0 {
@@ -171,7 +184,7 @@ func (r *Run) Strict() {
 // learner: some came from a Moodle learner or a learner's folder.
 func (r *Run) Learners() bool {
 	for i := range r.Len() {
-		if rec := r.at(i); rec.moodle || rec.group != "" {
+		if rec := r.at(i); rec.moodle || rec.groupLen > 0 {
 			return true
 		}
 	}
@@ -256,8 +269,8 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 		}
 		if rec := r.at(i); rec.moodle {
 			delete(first, rec.who)
-		} else if rec.group != "" {
-			delete(first, folderKey(rec.group))
+		} else if rec.groupLen > 0 {
+			delete(first, folderKey(rec.group()))
 		}
 	}
 	for _, m := range order {
@@ -265,7 +278,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			rec := record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
 				problems: []checklist.Problem{{Code: "no-acces-md", Severity: checklist.SevError, Message: m.missingMessage()}}}
 			if m.moodle == "" {
-				rec.who, rec.moodle, rec.group = m.learner, false, m.path
+				rec.who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
 			}
 			*r.slot(r.add()) = rec
 		}
@@ -306,23 +319,23 @@ func (r *Run) splitGroups() {
 	groups := map[string]*seen{}
 	for i := range r.Len() {
 		rec := r.at(i)
-		if rec.moodle || rec.group == "" {
+		if rec.moodle || rec.groupLen == 0 {
 			continue
 		}
 		sub := subfolder(rec)
-		g := groups[rec.group]
+		g := groups[rec.group()]
 		if g == nil {
 			g = &seen{first: sub}
-			groups[rec.group] = g
+			groups[rec.group()] = g
 		}
 		g.top, g.several = g.top || sub == "", g.several || sub != g.first
 	}
 	for i := range r.Len() {
 		rec := r.at(i)
-		if g := groups[rec.group]; g != nil && g.several && !g.top {
+		if g := groups[rec.group()]; g != nil && g.several && !g.top && rec.groupLen > 0 {
 			sub := subfolder(rec)
-			// Prefixes of its path: no string is made per file (Échelle).
-			rec.who, rec.group = sub, rec.path[:len(rec.group)+strings.Index(rec.path[len(rec.group):], sub)+len(sub)]
+			// A prefix of its path: no string is made per file (Échelle).
+			rec.who, rec.groupLen = sub, groupLength(rec.path, rec.path[:int(rec.groupLen)+strings.Index(rec.path[rec.groupLen:], sub)+len(sub)])
 		}
 	}
 }
@@ -330,7 +343,7 @@ func (r *Run) splitGroups() {
 // subfolder is the folder below its learner's folder a file sits in, ""
 // when it is in that folder itself.
 func subfolder(rec *record) string {
-	rest, ok := strings.CutPrefix(rec.path, rec.group)
+	rest, ok := strings.CutPrefix(rec.path, rec.group())
 	if !ok {
 		return ""
 	}
@@ -348,7 +361,7 @@ func (r *record) owner() (moodle bool, key string) {
 	if r.moodle {
 		return true, r.who
 	}
-	return false, r.group
+	return false, r.group()
 }
 
 // compareOwners orders records by owner.
@@ -425,7 +438,7 @@ func preferred(a, b *record) int {
 
 // depthIn is how many folders a file is below its learner's folder.
 func depthIn(r *record) int {
-	rest := strings.TrimLeft(strings.TrimPrefix(r.path, r.group), `/\`)
+	rest := strings.TrimLeft(strings.TrimPrefix(r.path, r.group()), `/\`)
 	return strings.Count(rest, "/") + strings.Count(rest, `\`)
 }
 
@@ -449,7 +462,7 @@ func leakIn(rec, other *record) {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, group: it.group, learnerFolder: it.learnerFolder, mod: it.mod,
+	rec := record{path: it.path, who: it.learner, groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, mod: it.mod,
 		entryLen: int32(len(it.entry))}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true

@@ -538,9 +538,28 @@ func (a *zipRead) learner(name string) (learner, moodle, group string) {
 	}
 	learner, moodle, depth := learnerAt(a.at.outer, parts, a.lv, a.at.fallback)
 	if depth > 0 && !a.mixed[parts[depth-1]] {
-		group = a.path + "!/" + strings.Join(parts[:depth], "/") + "/"
+		group = a.path + "!/" + partsPrefix(name, depth)
 	}
 	return learner, moodle, group
+}
+
+// partsPrefix is name up to the end of its first n parts (entryParts)
+// and the separator after them, as spelt: a prefix of every entry of
+// that folder, so the group of a result is a prefix of its path.
+func partsPrefix(name string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(name); k++ {
+		for i < len(name) && (name[i] == '/' || name[i] == '\\') {
+			i++
+		}
+		for i < len(name) && name[i] != '/' && name[i] != '\\' {
+			i++
+		}
+	}
+	if i < len(name) {
+		return name[:i+1]
+	}
+	return name + "/"
 }
 
 // container is the name of the folder holding the learners' folders.
