@@ -25,6 +25,9 @@ type FilesReport struct {
 	Comma     rune // csv, 0 for ';'
 	Sources   []string
 	Generated time.Time
+	// Learners: the results are an export's, one per learner (a Moodle
+	// or Classroom learner, a learner's folder): the summary counts them.
+	Learners bool
 }
 
 type Results interface {
@@ -104,17 +107,21 @@ func writeFilesText(w io.Writer, r FilesReport) error {
 		for _, e := range f.Explain {
 			fmt.Fprintf(bw, "    · %s\n", termtext.Escape(e))
 		}
+		if o := f.OthersLine(); o != "" {
+			fmt.Fprintf(bw, "    %s\n", termtext.Escape(o))
+		}
 	}
-	fmt.Fprintf(bw, "Résumé : %d fichier%s, %d valide%s, %d invalide%s\n",
-		s.Files, termtext.Plural(s.Files), s.Valid, termtext.Plural(s.Valid), s.Invalid, termtext.Plural(s.Invalid))
+	unit := r.unit()
+	fmt.Fprintf(bw, "Résumé : %d %s%s, %d valide%s, %d invalide%s\n",
+		s.Files, unit, termtext.Plural(s.Files), s.Valid, termtext.Plural(s.Valid), s.Invalid, termtext.Plural(s.Invalid))
 	if s.Warnings > 0 {
 		fmt.Fprintf(bw, "    dont %d valide%s avec des avertissements\n", s.Warnings, termtext.Plural(s.Warnings))
 	}
 	if hidden > 0 {
-		fmt.Fprintf(bw, "    %d fichier%s sans problème non listé%s (--tous pour les voir)\n", hidden, termtext.Plural(hidden), termtext.Plural(hidden))
+		fmt.Fprintf(bw, "    %d %s%s sans problème non listé%s (--tous pour les voir)\n", hidden, unit, termtext.Plural(hidden), termtext.Plural(hidden))
 	}
 	if len(s.Codes) > 0 {
-		fmt.Fprintln(bw, "Problèmes, du plus fréquent au plus rare (nombre de fichiers) :")
+		fmt.Fprintf(bw, "Problèmes, du plus fréquent au plus rare (nombre %s) :\n", map[bool]string{false: "de fichiers", true: "d'apprenants"}[r.Learners])
 	}
 	for _, c := range s.Codes.ordered() {
 		fmt.Fprintf(bw, "    %-24s %d\n", c, s.Codes[c])

@@ -40,9 +40,19 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			}
 			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(msg))
 		}
+		if f.OthersTied { // the organiser decides which file counts
+			msg := f.OthersLine()
+			if f.Entry != "" {
+				msg = f.Entry + " : " + msg
+			}
+			if f.Apprenant != "" {
+				msg = f.Apprenant + " — " + msg
+			}
+			fmt.Fprintf(bw, "::notice file=%s,title=%s::%s\n", ghProperty(file), ghProperty("autres fichiers"), ghData(msg))
+		}
 	}
-	summary := fmt.Sprintf("%d fichier%s, %d valide%s, %d invalide%s, %d avec avertissements",
-		s.Files, termtext.Plural(s.Files), s.Valid, termtext.Plural(s.Valid), s.Invalid, termtext.Plural(s.Invalid), s.Warnings)
+	summary := fmt.Sprintf("%d %s%s, %d valide%s, %d invalide%s, %d avec avertissements",
+		s.Files, r.unit(), termtext.Plural(s.Files), s.Valid, termtext.Plural(s.Valid), s.Invalid, termtext.Plural(s.Invalid), s.Warnings)
 	sep := " ; problèmes : "
 	for _, c := range s.Codes.ordered() {
 		summary += fmt.Sprintf("%s%s %d", sep, c, s.Codes[c])

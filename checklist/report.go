@@ -98,6 +98,9 @@ type FileResult struct {
 	Signed      bool   `json:"signed"` // a signature holds, made by the stated key
 	// Others: the learner's other files, not validated (one verdict, the latest).
 	Others []string `json:"others,omitempty"`
+	// OthersTied: nothing but their paths chose this file over the others
+	// (same time, names Moodle does not order): the organiser decides.
+	OthersTied bool `json:"others_tied,omitempty"`
 }
 
 // SbatchEffective (livrables.md) is here, not in sbatch: no import cycle.
@@ -242,6 +245,9 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 				}
 				first, _, _ := strings.Cut(codes, ",")
 				jc.Failure = &junitFailure{first, codes, strings.Join(body, "\n")}
+			}
+			if o := f.OthersLine(); o != "" {
+				out = append(out, o)
 			}
 			jc.SystemOut = strings.Join(out, "\n")
 			if !yield(jc) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // BatchSummary is pinned by organisateurs.md.
@@ -18,6 +20,32 @@ type BatchSummary struct {
 	Codes      CodeCounts     `json:"codes"`
 	Duplicates [][]string     `json:"duplicates"`
 	groups     map[string]int // fingerprint → index in Duplicates
+}
+
+// unit is what the summary counts: learners when the results are an
+// export's (one per learner, organisateurs.md), else files.
+func (r FilesReport) unit() string {
+	if r.Learners {
+		return "apprenant"
+	}
+	return "fichier"
+}
+
+// tieNote says that a result was chosen among its learner's files by its
+// path alone: the organiser decides which is hers.
+const tieNote = "même date que le fichier lu, et des noms que Moodle n'ordonne pas : retenu par son chemin ; vérifiez lequel compte"
+
+// OthersLine is the learner's other files, not validated, for the
+// formats read by people; "" when there are none.
+func (f FileResult) OthersLine() string {
+	if len(f.Others) == 0 {
+		return ""
+	}
+	s := "autre" + termtext.Plural(len(f.Others)) + " fichier" + termtext.Plural(len(f.Others)) + " de ce rendu, non validé" + termtext.Plural(len(f.Others)) + " : " + strings.Join(f.Others, " ; ")
+	if f.OthersTied {
+		s += " (" + tieNote + ")"
+	}
+	return s
 }
 
 func newSummary() BatchSummary {

@@ -23,7 +23,7 @@ func TestFeedbackAdvisesTheLearner(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := html.UnescapeString(m.Fills(Grades{"1", "0"})["103"].Feedback)
+		f := html.UnescapeString(m.Fills(Grades{Valid: "1", Invalid: "0"})["103"].Feedback)
 		if n := strings.Count(f, c.Advice); n != 1 {
 			t.Errorf("%s: advice %d times in %q", c.Code, n, f)
 		}

@@ -28,7 +28,7 @@ func BenchmarkCourse(b *testing.B) {
 		}
 		fills := make(map[string]Fill, len(s.rows))
 		for _, r := range s.rows {
-			fills[r.Participant] = Fill{"1", "acces.md valide."}
+			fills[r.Participant] = Fill{Grade: "1", Feedback: "acces.md valide."}
 		}
 		s.Write(fills)
 	}

@@ -3,6 +3,7 @@ package moodle
 import (
 	"fmt"
 	"html"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -20,8 +21,13 @@ func ParticipantOf(f checklist.FileResult) string {
 	return f.Participant
 }
 
-// Grades are the values written in the grade column.
-type Grades struct{ Valid, Invalid string }
+// Grades are the values written in the grade column. Unless ValidSet
+// (feuille.valide given), a valid submission gets its row's « Note
+// maximale » when the worksheet has one: 20 on a scale of 20, not 1.
+type Grades struct {
+	Valid, Invalid string
+	ValidSet       bool
+}
 
 // Matched is a run's results with the worksheet beside: each result
 // gains its participant number and e-mail, and each learner without a
@@ -181,7 +187,59 @@ func (m *Matched) Fills(g Grades) map[string]Fill {
 		} else if len(lines) > 0 {
 			head = "acces.md valide, avec des avertissements :"
 		}
-		fills[r.Participant] = Fill{Grade: grade, Feedback: strings.Join(append([]string{head}, lines...), "<br>")}
+		useMax := valid && !g.ValidSet && isGrade(r.Max)
+		if useMax {
+			grade = r.Max
+		}
+		fills[r.Participant] = Fill{Grade: grade, Feedback: strings.Join(append([]string{head}, lines...), "<br>"), Valid: valid, Max: useMax}
 	}
 	return fills
+}
+
+// isGrade reports whether a « Note maximale » cell is a number as Moodle
+// writes one ("20", "20,00", "100.00"): a grade the import reads back.
+func isGrade(s string) bool {
+	whole, frac, _ := strings.Cut(strings.Replace(s, ",", ".", 1), ".")
+	return whole != "" && strings.Trim(whole, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
+}
+
+// Written says in French what fills put in the grade column, for the
+// organiser: how many rows got which grade, and why.
+func Written(fills map[string]Fill) string {
+	var valid, invalid []string // the grades, once each
+	nValid, nInvalid, nMax := 0, 0, 0
+	for _, p := range slices.Sorted(maps.Keys(fills)) {
+		f := fills[p]
+		list, n := &invalid, &nInvalid
+		if f.Valid {
+			list, n = &valid, &nValid
+		}
+		*n++
+		if f.Max {
+			nMax++
+		}
+		if !slices.Contains(*list, f.Grade) {
+			*list = append(*list, f.Grade)
+		}
+	}
+	say := func(n int, what string, grades []string) string {
+		if n == 0 {
+			return ""
+		}
+		shown := make([]string, len(grades))
+		for i, g := range grades {
+			shown[i] = "« " + termtext.Escape(g) + " »"
+			if g == "" {
+				shown[i] = "sans note"
+			}
+		}
+		return fmt.Sprintf("%d %s : %s", n, what, strings.Join(shown, " ou "))
+	}
+	parts := slices.DeleteFunc([]string{say(nValid, "rendu"+termtext.Plural(nValid)+" valide"+termtext.Plural(nValid), valid),
+		say(nInvalid, "invalide"+termtext.Plural(nInvalid)+" ou sans rendu", invalid)}, func(s string) bool { return s == "" })
+	msg := "notes écrites : " + strings.Join(parts, " ; ")
+	if nMax > 0 {
+		msg += " (un rendu valide reçoit la « Note maximale » de sa ligne ; --feuille-valide pour une autre note)"
+	}
+	return msg
 }

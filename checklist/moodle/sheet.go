@@ -32,6 +32,7 @@ const (
 	colEmail
 	colGrade
 	colFeedback
+	colMax
 	nColumns
 )
 
@@ -46,6 +47,7 @@ var headers = [nColumns][]string{
 	colEmail:    {"Email address", "Adresse de courriel", "Adresse courriel"},
 	colGrade:    {"Grade", "Note"},
 	colFeedback: {"Feedback comments", "Feedback par commentaires", "Commentaires de feedback"},
+	colMax:      {"Maximum grade", "Note maximale"}, // moodle.php 'maxgrade'
 }
 
 // participantPrefix is Moodle's 'hiddenuser', the same in English and French.
@@ -59,6 +61,7 @@ type Row struct {
 	Line        int    // the row's line in the file, for messages
 	Participant string // the number after "Participant"
 	Name, Email string // "" when the worksheet has no such column
+	Max         string // the row's « Note maximale », as Moodle wrote it; "" none
 }
 
 // Sheet is a worksheet as read, able to write itself back: its bytes
@@ -95,6 +98,30 @@ func sheetError(hint, format string, args ...any) error {
 
 // ReadFile reads the worksheet at path through the bounded reader.
 func ReadFile(path string) (*Sheet, error) {
+	data, err := readBounded(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data)
+}
+
+// ReadAny reads what --feuille names: GitHub Classroom's roster when its
+// first row is the roster's (IsRoster), else Moodle's worksheet.
+func ReadAny(path string) (*Sheet, *Roster, error) {
+	data, err := readBounded(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if IsRoster(data) {
+		ro, err := ParseRoster(data)
+		return nil, ro, err
+	}
+	s, err := Parse(data)
+	return s, nil, err
+}
+
+// readBounded reads a worksheet through the bounded reader.
+func readBounded(path string) ([]byte, error) {
 	data, err := safefile.Read(path, Worksheet, safefile.FollowLink)
 	if errors.Is(err, safefile.ErrTooLarge) {
 		// safefile says "pour un <kind>"; a worksheet is feminine.
@@ -105,7 +132,7 @@ func ReadFile(path string) (*Sheet, error) {
 		return nil, sheetError("donnez le fichier CSV téléchargé depuis Moodle (« Télécharger la feuille d'évaluation »)",
 			"feuille d'évaluation illisible : %s", safefile.Reason(err))
 	}
-	return Parse(data)
+	return data, nil
 }
 
 // Parse reads a worksheet: UTF-8, maybe with a byte order mark, its
@@ -294,6 +321,9 @@ func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, 
 	if c := s.col[colEmail]; c >= 0 {
 		row.Email = strings.Clone(strings.TrimSpace(rec[c]))
 	}
+	if c := s.col[colMax]; c >= 0 {
+		row.Max = strings.Clone(strings.TrimSpace(rec[c]))
+	}
 	return row, nil
 }
 
@@ -331,6 +361,8 @@ func (s *Sheet) CheckWritable() error {
 // Fill is what goes into one learner's row.
 type Fill struct {
 	Grade, Feedback string
+	Valid           bool // the grade is a valid submission's
+	Max             bool // the grade is the row's « Note maximale »
 }
 
 // Write returns the worksheet with the grade and feedback cells of the

@@ -83,9 +83,9 @@ func TestReadBothLanguages(t *testing.T) {
 	for name, data := range map[string]string{"fr": sheetFR, "en": sheetEN} {
 		s := mustParse(t, data)
 		want := []Row{
-			{Line: 2, Participant: "101", Name: "Dupont Alice", Email: "alice@example.org"},
-			{Line: 3, Participant: "102", Name: "Martin Bob", Email: "bob@example.org"},
-			{Line: 4, Participant: "103", Name: "Durand Chloé", Email: "chloe@example.org"},
+			{Line: 2, Participant: "101", Name: "Dupont Alice", Email: "alice@example.org", Max: "20"},
+			{Line: 3, Participant: "102", Name: "Martin Bob", Email: "bob@example.org", Max: "20"},
+			{Line: 4, Participant: "103", Name: "Durand Chloé", Email: "chloe@example.org", Max: "20"},
 		}
 		if name == "en" {
 			want[2].Line = 5 // the cell on two lines
@@ -259,11 +259,11 @@ func TestMatch(t *testing.T) {
 		!strings.Contains(miss.Problems[0].Message, "Martin Bob (bob@example.org, participant 102)") {
 		t.Errorf("no-submission: %+v", miss)
 	}
-	fills := m.Fills(Grades{Valid: "20", Invalid: "0"})
+	fills := m.Fills(Grades{Valid: "19", Invalid: "0", ValidSet: true})
 	want := map[string]Fill{
-		"101": {"20", "acces.md valide."},
-		"102": {"0", "Aucun rendu reçu pour ce devoir."},
-		"103": {"0", "acces.md invalide :<br>ligne 3 : aucune date &lt;b&gt; → " + html.EscapeString(checklist.Info(checklist.CodeMissingDate).Advice) +
+		"101": {Grade: "19", Feedback: "acces.md valide.", Valid: true},
+		"102": {Grade: "0", Feedback: "Aucun rendu reçu pour ce devoir."},
+		"103": {Grade: "0", Feedback: "acces.md invalide :<br>ligne 3 : aucune date &lt;b&gt; → " + html.EscapeString(checklist.Info(checklist.CodeMissingDate).Advice) +
 			"<br>demande tardive (avertissement) → " + html.EscapeString(checklist.Info(checklist.CodeLateRequest).Advice)},
 	}
 	if len(fills) != len(want) {
@@ -283,7 +283,7 @@ func TestMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := m.Fills(Grades{"1", "0"})["101"]; f != (Fill{"0", "acces.md invalide :<br>acces (1).md : date → " + html.EscapeString(checklist.Info(checklist.CodeBadDate).Advice)}) {
+	if f := m.Fills(Grades{Valid: "1", Invalid: "0"})["101"]; f != (Fill{Grade: "0", Feedback: "acces.md invalide :<br>acces (1).md : date → " + html.EscapeString(checklist.Info(checklist.CodeBadDate).Advice)}) {
 		t.Errorf("two files: %+v", f)
 	}
 	// The learner reads her feedback: it never names the other learner
@@ -293,7 +293,7 @@ func TestMatch(t *testing.T) {
 	if m, err = Match(dup, s, "f.csv"); err != nil {
 		t.Fatal(err)
 	}
-	if f := m.Fills(Grades{"1", "0"})["102"]; strings.Contains(f.Feedback, "Alice") || !strings.Contains(f.Feedback, "ligne 3 : la même empreinte figure dans le rendu d&#39;une autre personne") {
+	if f := m.Fills(Grades{Valid: "1", Invalid: "0"})["102"]; strings.Contains(f.Feedback, "Alice") || !strings.Contains(f.Feedback, "ligne 3 : la même empreinte figure dans le rendu d&#39;une autre personne") {
 		t.Errorf("duplicate: %+v", f)
 	}
 }
@@ -413,7 +413,48 @@ func TestParticipantByValue(t *testing.T) {
 	if err != nil || m.Missing() != 0 {
 		t.Fatalf("match by value: %v", err)
 	}
-	if out := string(s.Write(m.Fills(Grades{"1", "0"}))); out != "Identifiant,Note\n\"Participant 00101\",1\n\"Participant 102\",1\n" {
+	if out := string(s.Write(m.Fills(Grades{Valid: "1", Invalid: "0"}))); out != "Identifiant,Note\n\"Participant 00101\",1\n\"Participant 102\",1\n" {
 		t.Errorf("written: %q", out)
+	}
+}
+
+// TestGradeScale: a valid learner gets her row's « Note maximale »
+// (« Maximum grade »), 20 on a scale of 20, unless feuille.valide was
+// given; Written says which grades went where.
+func TestGradeScale(t *testing.T) {
+	for name, data := range map[string]string{"fr": strings.Replace(sheetFR, ",20,Oui,\"mardi", ",10,Oui,\"mardi", 1), "en": sheetEN} {
+		s := mustParse(t, data)
+		run := results{
+			{Path: "r/Dupont Alice_101_assignsubmission_file_/acces.md", Participant: "101", Valid: true},
+			{Path: "r/Durand Chloé_103_assignsubmission_file_/acces.md", Participant: "103", Valid: true},
+		}
+		m, err := Match(run, s, "f.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fills := m.Fills(Grades{Valid: "1", Invalid: "0"})
+		wantChloe := map[string]string{"fr": "10", "en": "20"}[name]
+		if fills["101"].Grade != "20" || fills["103"].Grade != wantChloe || fills["102"].Grade != "0" || !fills["101"].Max {
+			t.Errorf("%s: %+v", name, fills)
+		}
+		said := Written(fills)
+		if !strings.Contains(said, "2 rendus valides : « 20 »") || !strings.Contains(said, "1 invalide ou sans rendu : « 0 »") || !strings.Contains(said, "Note maximale") {
+			t.Errorf("%s: %q", name, said)
+		}
+		// Not a number (a scale's item, a dash): feuille.valide.
+		for _, max := range []string{"-", "Très bien", "20,00,1"} {
+			s.rows[0].Max = max
+			if f := m.Fills(Grades{Valid: "1", Invalid: "0"})["101"]; f.Grade != "1" || f.Max {
+				t.Errorf("%s: « Note maximale » %q: %+v", name, max, f)
+			}
+		}
+		s.rows[0].Max = "20,00"
+		if f := m.Fills(Grades{Valid: "1", Invalid: "0"})["101"]; f.Grade != "20,00" {
+			t.Errorf("%s: 20,00: %+v", name, f)
+		}
+		set := m.Fills(Grades{Valid: "1", Invalid: "0", ValidSet: true})
+		if set["101"].Grade != "1" || set["101"].Max || strings.Contains(Written(set), "Note maximale") {
+			t.Errorf("%s: feuille.valide given: %+v, %q", name, set["101"], Written(set))
+		}
 	}
 }

@@ -70,7 +70,6 @@ func classroom() course {
 			"devoir-erin/notes.md":              "rien",
 			"devoir-frank/acces.md":             page(b.fp+"x", false),
 			"devoir-gina/acces.md":              page(d.fp, false), // erin's key too
-			"devoir-gina/acces-1.md":            page(d.fp, false), // her own copy
 			"devoir-hugo/acces.md":              page(a.fp, false), // alice's key
 			"devoir-hugo/id_ed25519_romeo.pub":  string(b.pub),     // and not his .pub
 			"devoir-ines/acces.md.bak":          "pas lu",
@@ -84,19 +83,20 @@ func classroom() course {
 			"devoir-erin/ACCES (2).MD":   "duplicate-fingerprint",
 			"devoir-frank/acces.md":      "bad-fingerprint",
 			"devoir-gina/acces.md":       "duplicate-fingerprint",
-			"devoir-gina/acces-1.md":     "duplicate-fingerprint",
+			"devoir-ines":                "no-acces-md", // her folder: nothing read
 			"devoir-hugo/acces.md":       "duplicate-fingerprint fingerprint-mismatch",
 		},
+		// The login: "devoir-" is the prefix all repositories share.
 		learner: map[string]string{
-			"devoir-alice/acces.md":      "devoir-alice",
-			"devoir-bob/acces.md":        "devoir-bob",
-			"devoir-carol/docs/Accès.md": "devoir-carol",
-			"devoir-dave/acces.md":       "devoir-dave",
-			"devoir-erin/ACCES (2).MD":   "devoir-erin",
-			"devoir-frank/acces.md":      "devoir-frank",
-			"devoir-gina/acces.md":       "devoir-gina",
-			"devoir-gina/acces-1.md":     "devoir-gina",
-			"devoir-hugo/acces.md":       "devoir-hugo",
+			"devoir-alice/acces.md":      "alice",
+			"devoir-bob/acces.md":        "bob",
+			"devoir-carol/docs/Accès.md": "carol",
+			"devoir-dave/acces.md":       "dave",
+			"devoir-erin/ACCES (2).MD":   "erin",
+			"devoir-frank/acces.md":      "frank",
+			"devoir-gina/acces.md":       "gina",
+			"devoir-hugo/acces.md":       "hugo",
+			"devoir-ines":                "ines",
 		},
 	}
 }
@@ -131,22 +131,22 @@ func moodle() course {
 			gaele + "acces.md.txt": "pas lu",
 		},
 		want: map[string]string{
-			alice:              "duplicate-fingerprint",
-			bob:                "missing-sentence",
-			chloe + "acces.md": "", // her latest: "acces (1).md" is listed in it
-			denis + "Accès.md": "duplicate-fingerprint fingerprint-mismatch",
-			felix:              "",
-			gaele + "acces.md": "",
+			alice:                  "duplicate-fingerprint",
+			bob:                    "missing-sentence",
+			chloe + "acces (1).md": "", // at one time, Moodle's later copy: "acces.md" is listed in it
+			denis + "Accès.md":     "duplicate-fingerprint fingerprint-mismatch",
+			felix:                  "",
+			gaele + "acces.md":     "",
 			// Online text only: a result of her own, no-acces-md.
 			"Roux Emma_1005_assignsubmission_onlinetext_image.png": "no-acces-md",
 		},
 		learner: map[string]string{
-			alice:              "Dupont Alice",
-			bob:                "Martin Bob",
-			chloe + "acces.md": "Durand Chloé",
-			denis + "Accès.md": "Petit Denis",
-			felix:              "Leroy Félix",
-			gaele + "acces.md": "Moreau Gaëlle",
+			alice:                  "Dupont Alice",
+			bob:                    "Martin Bob",
+			chloe + "acces (1).md": "Durand Chloé",
+			denis + "Accès.md":     "Petit Denis",
+			felix:                  "Leroy Félix",
+			gaele + "acces.md":     "Moreau Gaëlle",
 			"Roux Emma_1005_assignsubmission_onlinetext_image.png": "Roux Emma",
 		},
 	}

@@ -21,10 +21,10 @@ import (
 )
 
 // rel gives a result's path in its course: the entry of an archive, or
-// the path under the laid-out folder.
+// the path under the laid-out folder; a folder's without its final "/".
 func rel(p string) string {
 	if i := strings.Index(p, "!/"); i >= 0 {
-		return p[i+2:]
+		return strings.TrimSuffix(p[i+2:], "/")
 	}
 	p = "/" + filepath.ToSlash(filepath.Clean(p))
 	if i := strings.Index(p, "/dossier/"); i >= 0 {

@@ -122,7 +122,8 @@ func byPath(results []checklist.FileResult, prefix string) map[string]checklist.
 // TestNameChosenInsideIsNotTheLearner: Alice copies Bob's acces.md into
 // her Moodle folder under his Moodle name (as a file, or as a folder):
 // the copy is hers, so both files state one key for two learners, and
-// both are duplicate-fingerprint.
+// both are duplicate-fingerprint; her row says the file is named after
+// Bob's folder, so the organiser sees who copied whom, and Bob's does not.
 func TestNameChosenInsideIsNotTheLearner(t *testing.T) {
 	bob := page(newKey(41).fp, false)
 	for _, hidden := range []string{
@@ -146,6 +147,10 @@ func TestNameChosenInsideIsNotTheLearner(t *testing.T) {
 				if r.Valid || codesOfResult(r) != "duplicate-fingerprint" {
 					t.Errorf("%s %s: valid %v, %s", kind, r.Path, r.Valid, codesOfResult(r))
 				}
+			}
+			const note = "fichier nommé d'après le dossier de Martin Bob (participant 456), dans le rendu de Dupont Alice"
+			if !strings.Contains(alice.Problems[0].Message, note) || strings.Contains(bobs.Problems[0].Message, "nommé d'après") {
+				t.Errorf("%s: Alice %q, Bob %q", kind, alice.Problems[0].Message, bobs.Problems[0].Message)
 			}
 		}
 	}

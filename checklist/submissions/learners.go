@@ -8,11 +8,14 @@ import (
 	"github.com/romeo-pret/pret/internal/termtext"
 )
 
-// receipt is what one Moodle learner handed in at one place (her folder,
-// or her files in a flat export), for her no-acces-md.
+// receipt is what one learner handed in at one place (her folder, or
+// her files in a flat Moodle export), for her no-acces-md.
 type receipt struct {
 	path, entry     string // where: her folder, or her first file; entry as in item
 	learner, moodle string
+	key             string   // moodle, or for a learner's folder outside Moodle its path
+	container       string   // outside Moodle, the folder that holds hers
+	classroom       bool     // that folder is Classroom's: every repository is a student
 	names           []string // the first maxNamed names received
 	n               int      // how many were received
 	found           bool     // a submission of hers is read
@@ -46,7 +49,10 @@ func isOnlineText(name string) bool {
 	return ok && strings.HasPrefix(name[len(key):], moodleMark+"onlinetext")
 }
 
-// receipts are one folder's or archive's, by Moodle name and id, in order.
+// folderKey is the receipt key of a learner's folder outside Moodle.
+func folderKey(path string) string { return "d:" + path }
+
+// receipts are one folder's or archive's, by key (receipt.key), in order.
 type receipts struct {
 	byKey map[string]*receipt
 	order []*receipt
@@ -54,14 +60,18 @@ type receipts struct {
 
 // at is the receipt of the learner moodle, made at path if new.
 func (rs *receipts) at(moodle, learner, path string) *receipt {
-	if r := rs.byKey[moodle]; r != nil {
-		return r
+	return rs.atKey(moodle, &receipt{path: path, learner: learner, moodle: moodle, key: moodle})
+}
+
+// atKey is the receipt of key, r if new.
+func (rs *receipts) atKey(key string, r *receipt) *receipt {
+	if old := rs.byKey[key]; old != nil {
+		return old
 	}
 	if rs.byKey == nil {
 		rs.byKey = map[string]*receipt{}
 	}
-	r := &receipt{path: path, learner: learner, moodle: moodle}
-	rs.byKey[moodle] = r
+	rs.byKey[key] = r
 	rs.order = append(rs.order, r)
 	return r
 }

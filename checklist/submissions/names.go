@@ -85,19 +85,110 @@ func sameLearner(learner, key string) (string, string) {
 // inside her folder; moodle is it with its id. Outside Moodle, the first
 // folder below the argument names the learner, else fallback.
 func learnerOf(outer, parts []string, fallback string) (learner, moodle string) {
+	learner, moodle, _ = learnerAt(outer, parts, level{}, fallback)
+	return learner, moodle
+}
+
+// level is where the learners' folders are below the place read: skip
+// folders are containers (an archive's top folder, Classroom's
+// "ASSIGNMENT-submissions"), and the next one is the learner's, named
+// without prefix, the assignment's (Classroom's "ASSIGNMENT-").
+type level struct {
+	skip   int
+	prefix string
+	holder string // in an archive, the name of the folder holding the learners'
+}
+
+// learnerAt is learnerOf with the learners' folders at lv; depth is how
+// many parts make the learner's folder, 0 when the file is not in one.
+func learnerAt(outer, parts []string, lv level, fallback string) (learner, moodle string, depth int) {
 	for _, list := range [][]string{outer, parts} {
 		for _, p := range list {
 			if l, k, ok := moodleLearner(p); ok {
-				return sameLearner(l, k)
+				learner, moodle = sameLearner(l, k)
+				return learner, moodle, 0
 			}
 		}
 	}
-	for _, p := range parts[:max(len(parts)-1, 0)] {
-		if p != "" && p != "." && p != ".." {
-			return p, ""
+	skip := lv.skip
+	for i, p := range parts[:max(len(parts)-1, 0)] {
+		if p == "" || p == "." || p == ".." {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		return loginOf(p, lv.prefix), "", i + 1
+	}
+	return fallback, "", 0
+}
+
+// classroomSuffix ends the folder "gh classroom clone student-repos"
+// makes: "ASSIGNMENT-submissions", holding one "ASSIGNMENT-LOGIN" per student.
+const classroomSuffix = "-submissions"
+
+// isClassroomFolder reports whether a folder is Classroom's submissions folder.
+func isClassroomFolder(name string) bool {
+	return len(name) > len(classroomSuffix) && strings.HasSuffix(name, classroomSuffix)
+}
+
+// ignoredFolder is a folder that is nobody's: hidden (".git"), or the
+// resource forks a Mac's zip adds.
+func ignoredFolder(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "__MACOSX"
+}
+
+// assignmentPrefix is what every learner's folder name starts with and is
+// not hers: "ASSIGNMENT-" when the container is Classroom's
+// "ASSIGNMENT-submissions", else the longest prefix ending with "-" that
+// two folders or more all share; "" when there is none.
+func assignmentPrefix(container string, folders []string) string {
+	prefix := ""
+	if isClassroomFolder(container) {
+		prefix = strings.TrimSuffix(container, classroomSuffix) + "-"
+	} else if len(folders) >= 2 {
+		prefix = folders[0]
+		for _, f := range folders[1:] {
+			n := 0
+			for n < len(prefix) && n < len(f) && prefix[n] == f[n] {
+				n++
+			}
+			prefix = prefix[:n]
+		}
+		prefix = prefix[:strings.LastIndexByte(prefix, '-')+1]
+	}
+	for _, f := range folders {
+		if len(f) <= len(prefix) || !strings.HasPrefix(f, prefix) {
+			return ""
 		}
 	}
-	return fallback, ""
+	return prefix
+}
+
+// loginOf is a learner's folder name without the assignment's prefix:
+// "acces-romeo-alice42" is "alice42".
+func loginOf(folder, prefix string) string {
+	if login, ok := strings.CutPrefix(folder, prefix); ok && login != "" {
+		return login
+	}
+	return folder
+}
+
+// copyNumber is the number of a copy mark Moodle and browsers add
+// ("acces (2).md" is 2), 0 for none: the higher, the later copy.
+func copyNumber(name string) int {
+	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
+	rest, ok := strings.CutSuffix(stem, ")")
+	i := strings.LastIndexByte(rest, '(')
+	if !ok || i < 0 || !dates.Digits(rest[i+1:]) || len(rest)-i > 7 {
+		return 0
+	}
+	n := 0
+	for _, c := range rest[i+1:] {
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // ruleName is the name a file on disk is judged by: itself when UTF-8,

@@ -1,6 +1,7 @@
 package submissions
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -29,11 +30,12 @@ type Options struct {
 const maxDuplicateOf = 10
 
 // record is what a run keeps of one file until the report is written,
-// small and fixed (organisateurs.md, "Scale": 100,000 files under 64 MiB).
+// small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
 	path                                 string
 	fps                                  string // the stated fingerprint, then those quoted (templates)
 	who                                  string // her Moodle name and id when moodle is set, else her name
+	groupLen                             uint16 // outside Moodle, her folder (item.group): path[:groupLen]
 	problems                             []checklist.Problem
 	date                                 int32 // AAAAMMJJ; 0 when none was read
 	fpLine                               int32
@@ -50,6 +52,19 @@ var statuts = []string{"demande", "verifie"}
 
 func (r *record) fp() string { return r.fps[:r.fpLen] }
 
+// group is the learner's folder outside Moodle, a prefix of the path
+// (a field of its own would grow every record: Échelle); "" none.
+func (r *record) group() string { return r.path[:r.groupLen] }
+
+// groupLength is the length of group as a prefix of path; 0 (no group)
+// when it is not one, or longer than a record holds.
+func groupLength(path, group string) uint16 {
+	if len(group) > 0xffff || !strings.HasPrefix(path, group) {
+		return 0
+	}
+	return uint16(len(group))
+}
+
 // learnerKey is who the file counts as for duplicate fingerprints: a
 // Moodle learner; in a learner's folder (learnerFolder), a name and its
 // copies ("acces (1).md"); elsewhere (the argument, an archive's root),
@@ -57,6 +72,9 @@ func (r *record) fp() string { return r.fps[:r.fpLen] }
 func (r *record) learnerKey() string {
 	if r.moodle {
 		return "m:" + r.who
+	}
+	if r.groupLen > 0 {
+		return folderKey(r.group())
 	}
 	place, name := filepath.Dir(r.path), filepath.Base(r.path)
 	if n := int(r.entryLen); n > 0 {
@@ -85,7 +103,8 @@ const recChunk = 4096
 type Run struct {
 	chunks [][]record
 	order  []int32
-	others map[int32][]string // by slot: a Moodle learner's files her result lists
+	others map[int32][]string // by slot: a learner's files her result lists
+	tied   map[int32]bool     // by slot: chosen among them by its path alone (rare: not in record)
 	dups   []dupGroup
 	leaks  []leakFound // keys in files that are no submission (scan.go)
 	slots  int32       // slots made: keep frees none, so order may be shorter
@@ -127,7 +146,7 @@ func (r *Run) Len() int { return len(r.order) }
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]]}
+		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: r.tied[r.order[i]]}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
 		fps := strings.Split(rec.fps, " ")
@@ -166,6 +185,17 @@ func (r *Run) Strict() {
 	}
 }
 
+// Learners reports whether the results are an export's, one per
+// learner: some came from a Moodle learner or a learner's folder.
+func (r *Run) Learners() bool {
+	for i := range r.Len() {
+		if rec := r.at(i); rec.moodle || rec.groupLen > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Invalid reports whether a result is invalid.
 func (r *Run) Invalid() bool {
 	for i := range r.Len() {
@@ -188,7 +218,7 @@ func Read(args []string, opts Options) *Run {
 	var (
 		mu   sync.Mutex
 		tmpl templates
-		run  = &Run{others: map[int32][]string{}}
+		run  = &Run{others: map[int32][]string{}, tied: map[int32]bool{}}
 		ids  []fileID // by slot, when several arguments may name one file
 		wg   sync.WaitGroup
 	)
@@ -207,7 +237,7 @@ func Read(args []string, opts Options) *Run {
 			}
 		})
 	}
-	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, emit: func(it item) {
+	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, filled: map[string]bool{}, emit: func(it item) {
 		if it.scan { // no result of its own, unless it holds a key
 			items <- it
 			return
@@ -225,7 +255,11 @@ func Read(args []string, opts Options) *Run {
 	}
 	close(items)
 	wg.Wait()
-	run.finish(ids, w.missing)
+	run.finish(ids, slices.DeleteFunc(w.missing, func(m *receipt) bool {
+		// A folder is a learner's when its neighbours are: one of them
+		// handed an acces.md in, or Classroom made them.
+		return m.moodle == "" && !m.classroom && !w.filled[m.container]
+	}))
 	return run
 }
 
@@ -235,30 +269,39 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 	first := map[string]*receipt{}
 	var order []*receipt
 	for _, m := range missing {
-		if f := first[m.moodle]; f != nil {
+		if f := first[m.key]; f != nil {
 			f.merge(m)
 		} else {
-			first[m.moodle] = m
+			first[m.key] = m
 			order = append(order, m)
 		}
 	}
 	for i := range r.Len() {
+		if len(first) == 0 {
+			break // every learner met has a result: no key to make per file
+		}
 		if rec := r.at(i); rec.moodle {
 			delete(first, rec.who)
+		} else if rec.groupLen > 0 {
+			delete(first, folderKey(rec.group()))
 		}
 	}
 	// Most of them received the same (acces.docx): one message for all, not one each.
 	said := map[string]string{}
 	for _, m := range order {
-		if first[m.moodle] == m {
+		if first[m.key] == m {
 			msg := m.missingMessage()
 			if s, ok := said[msg]; ok {
 				msg = s
 			} else {
 				said[msg] = msg
 			}
-			*r.slot(r.add()) = record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
+			rec := record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
 				problems: []checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
+			if m.moodle == "" {
+				rec.who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
+			}
+			*r.slot(r.add()) = rec
 		}
 	}
 	// By path, then by the walk's order: the same whatever the workers.
@@ -279,41 +322,152 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 		seen[ids[k]] = true
 		return !dup
 	})
+	r.splitGroups()
 	r.oneRowPerLearner()
 	r.attachLeaks(ids)
 	r.markDuplicates()
 }
 
-// oneRowPerLearner keeps, of a Moodle learner's files, the latest and
-// lists the others in it: the one modified last, else the later path,
-// else the one met later in one archive; never the arguments' order.
+// splitGroups makes each subfolder of a learner's folder a learner's of
+// its own when that folder holds no acces.md itself and its acces.md
+// files sit in two subfolders or more ("groupe/etu/acces.md"): a folder
+// of learners' folders, which the walk cannot tell from a learner's
+// own until all of it is read.
+func (r *Run) splitGroups() {
+	type seen struct {
+		first        string
+		top, several bool
+	}
+	groups := map[string]*seen{}
+	for i := range r.Len() {
+		rec := r.at(i)
+		if rec.moodle || rec.groupLen == 0 {
+			continue
+		}
+		sub := subfolder(rec)
+		g := groups[rec.group()]
+		if g == nil {
+			g = &seen{first: sub}
+			groups[rec.group()] = g
+		}
+		g.top, g.several = g.top || sub == "", g.several || sub != g.first
+	}
+	for i := range r.Len() {
+		rec := r.at(i)
+		if g := groups[rec.group()]; g != nil && g.several && !g.top && rec.groupLen > 0 {
+			sub := subfolder(rec)
+			// A prefix of its path: no string is made per file (Échelle).
+			rec.who, rec.groupLen = sub, groupLength(rec.path, rec.path[:int(rec.groupLen)+strings.Index(rec.path[rec.groupLen:], sub)+len(sub)])
+		}
+	}
+}
+
+// subfolder is the folder below its learner's folder a file sits in, ""
+// when it is in that folder itself.
+func subfolder(rec *record) string {
+	rest, ok := strings.CutPrefix(rec.path, rec.group())
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, `/\`)
+	if i := strings.IndexAny(rest, `/\`); i >= 0 {
+		return rest[:i]
+	}
+	return ""
+}
+
+// owner is who a file counts as for one row per learner: her Moodle
+// name and id (moodle), or her folder; "" for a file of no learner's
+// folder. No string is made: it is compared for every file (Échelle).
+func (r *record) owner() (moodle bool, key string) {
+	if r.moodle {
+		return true, r.who
+	}
+	return false, r.group()
+}
+
+// compareOwners orders records by owner.
+func compareOwners(a, b *record) int {
+	am, ak := a.owner()
+	bm, bk := b.owner()
+	switch {
+	case am && !bm:
+		return 1
+	case bm && !am:
+		return -1
+	}
+	return strings.Compare(ak, bk)
+}
+
+// oneRowPerLearner keeps one of a learner's files (preferred) and lists
+// the others in it; when none is preferred to another by more than its
+// path, the result says so (tied). Never the arguments' order.
 func (r *Run) oneRowPerLearner() {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
-		if r.at(i).moodle {
+		if _, key := r.at(i).owner(); key != "" {
 			byLearner = append(byLearner, int32(i))
 		}
 	}
-	who := func(i int32) string { return r.at(int(i)).who }
-	slices.SortStableFunc(byLearner, func(a, b int32) int { return strings.Compare(who(a), who(b)) })
-	mod := func(i int32) int64 { return r.at(int(i)).mod }
+	same := func(a, b int32) bool { return compareOwners(r.at(int(a)), r.at(int(b))) == 0 }
+	slices.SortStableFunc(byLearner, func(a, b int32) int { return compareOwners(r.at(int(a)), r.at(int(b))) })
 	drop := map[int]bool{} // positions of files listed in another
-	for run := range runs(byLearner, who) {
+	for run := range runsOf(byLearner, same) {
 		best := run[0]
 		for _, i := range run[1:] {
-			if mod(i) > mod(best) || mod(i) == mod(best) && i > best {
+			a, b := r.at(int(i)), r.at(int(best))
+			if c := cmp.Or(preferred(a, b), strings.Compare(a.path, b.path)); c > 0 || c == 0 && i > best {
 				best = i
 			}
 		}
+		keep := r.at(int(best))
 		for _, i := range run {
 			if i != best {
-				r.others[r.order[best]] = append(r.others[r.order[best]], r.at(int(i)).path)
+				other := r.at(int(i))
+				r.others[r.order[best]] = append(r.others[r.order[best]], other.path)
 				drop[int(i)] = true
-				leakIn(r.at(int(best)), r.at(int(i)))
+				if preferred(keep, other) == 0 {
+					r.tied[r.order[best]] = true
+				}
+				leakIn(keep, other)
 			}
 		}
 	}
 	r.keep(func(i int) bool { return !drop[i] })
+}
+
+// preferred compares two files of one learner, > 0 when a is the one her
+// result is from (organisateurs.md, « Un apprenant, un résultat »): outside
+// Moodle an acces.md at the top of her folder over one in a subfolder;
+// then the one modified last; then, at equal times, Moodle's own order of
+// names, a copy after its original ("acces (1).md" after "acces.md").
+func preferred(a, b *record) int {
+	if !a.moodle {
+		if c := cmp.Compare(depthIn(b), depthIn(a)); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.mod, b.mod); c != 0 {
+		return c
+	}
+	da, na := splitEntry(a.path)
+	db, nb := splitEntry(b.path)
+	if da == db && copyStem(na) == copyStem(nb) {
+		return cmp.Compare(copyNumber(na), copyNumber(nb))
+	}
+	return 0
+}
+
+// depthIn is how many folders a file is below its learner's folder.
+func depthIn(r *record) int {
+	rest := strings.TrimLeft(strings.TrimPrefix(r.path, r.group()), `/\`)
+	return strings.Count(rest, "/") + strings.Count(rest, `\`)
+}
+
+// copyStem is a file name without its copy mark, folded.
+func copyStem(name string) string {
+	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
+	return trimCopyMark(stem)
 }
 
 // leakIn reports on rec a private key in other, a copy of the same hand-in
@@ -330,7 +484,7 @@ func leakIn(rec, other *record) {
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, mod: it.mod,
+	rec := record{path: it.path, who: it.learner, groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, mod: it.mod,
 		entryLen: int32(len(it.entry))}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
@@ -463,7 +617,11 @@ func (r *Run) markRun(run []int32) {
 		}
 		rec.dup, rec.valid = int32(len(r.dups)), false
 		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
-		if k < maxDuplicateOf || len(rec.problems) > 0 {
+		after := namedAfter(rec)
+		if after != "" {
+			p.Message += " ; " + after
+		}
+		if k < maxDuplicateOf || len(rec.problems) > 0 || after != "" {
 			rec.problems = append(rec.problems, p)
 			continue
 		}
@@ -475,12 +633,37 @@ func (r *Run) markRun(run []int32) {
 	}
 }
 
+// namedAfter says, of a Moodle learner's file whose name (or a folder's
+// below hers) is another learner's Moodle name, whose: she handed in a
+// copy of that learner's file, so the organiser sees who copied whom.
+func namedAfter(rec *record) string {
+	if !rec.moodle {
+		return ""
+	}
+	for _, p := range strings.FieldsFunc(rec.path, func(c rune) bool { return c == '/' || c == '\\' }) {
+		l, k, ok := moodleLearner(p)
+		if !ok {
+			continue
+		}
+		if name, key := sameLearner(l, k); key != rec.who {
+			return fmt.Sprintf("fichier nommé d'après le dossier de %s (participant %s), dans le rendu de %s",
+				name, key[len(name)+1:], rec.who[:strings.LastIndexByte(rec.who, '_')])
+		}
+	}
+	return ""
+}
+
 // runs yields the runs of two or more consecutive elements of one key.
 func runs(sorted []int32, key func(int32) string) func(func([]int32) bool) {
+	return runsOf(sorted, func(a, b int32) bool { return key(a) == key(b) })
+}
+
+// runsOf yields the runs of two or more consecutive elements that are the same.
+func runsOf(sorted []int32, same func(a, b int32) bool) func(func([]int32) bool) {
 	return func(yield func([]int32) bool) {
 		for start := 0; start < len(sorted); {
 			end := start + 1
-			for end < len(sorted) && key(sorted[start]) == key(sorted[end]) {
+			for end < len(sorted) && same(sorted[start], sorted[end]) {
 				end++
 			}
 			if end-start > 1 && !yield(sorted[start:end]) {

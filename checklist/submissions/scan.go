@@ -2,6 +2,7 @@ package submissions
 
 import (
 	"archive/zip"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -35,7 +36,10 @@ func leakMessage(path string) string {
 }
 
 // scanIn reads the file raw of the open folder dir for key material.
-func (w *walker) scanIn(dir *os.File, raw string, it item) {
+func (w *walker) scanIn(dir *os.File, raw string, it item, t fs.FileMode) {
+	if !t.IsRegular() {
+		return
+	}
 	data, _, err := safefile.ReadIn(dir, raw, it.path, scanKind)
 	if err == nil {
 		w.scanned(it, data)
@@ -58,8 +62,8 @@ func (a *zipRead) scanEntries(files []*zip.File, indexes []int, paired map[*zip.
 		p := a.path + "!/" + zf.Name
 		name := p[len(p)-len(zf.Name):]
 		dir, _ := splitEntry(name)
-		learner, moodle := a.learner(name)
-		a.w.scanned(item{path: p, entry: name, learner: learner, moodle: moodle, learnerFolder: cleanEntryDir(dir) != "",
+		learner, moodle, group := a.learner(name)
+		a.w.scanned(item{path: p, entry: name, learner: learner, moodle: moodle, group: group, learnerFolder: cleanEntryDir(dir) != "",
 			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}}, data)
 	}
 }

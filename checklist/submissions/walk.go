@@ -32,6 +32,7 @@ type item struct {
 	entry   string // for an archive entry, its name: path ends with "!/" and it
 	learner string
 	moodle  string // the learner's Moodle name and id, "Dupont Alice_123456"; "" outside Moodle
+	group   string // outside Moodle, her folder as shown: one result for all it holds; "" none
 	data    []byte
 	pub     *acces.PubFile // nil: no .pub beside it
 	err     error
@@ -52,11 +53,16 @@ type where struct {
 	outer    []string
 	parts    []string
 	fallback string
+	lv       level  // where the learners' folders are among parts
+	lone     bool   // this folder is the only one of the folder holding the learners'
+	holder   string // the folder holding the learners' folders, as shown
+	mixed    bool   // this folder holds acces.md files of several names: several learners'
 }
 
 // of names the learner of the file name here.
 func (w where) of(name string) (learner, moodle string) {
-	return learnerOf(w.outer, append(w.parts[:len(w.parts):len(w.parts)], name), w.fallback)
+	learner, moodle, _ = learnerAt(w.outer, append(w.parts[:len(w.parts):len(w.parts)], name), w.lv, w.fallback)
+	return learner, moodle
 }
 
 // walker expands the command line into items, one at a time, in a
@@ -65,20 +71,34 @@ type walker struct {
 	keyName string
 	emit    func(item)
 	seen    map[fileID]bool
-	in      *receipt   // the outermost Moodle learner's folder being walked: all below is hers
-	missing []*receipt // the Moodle learners met with no acces.md, so far
+	in      *receipt   // the outermost learner's folder being walked: all below is hers
+	missing []*receipt // the learners met with no acces.md, so far
 	scans   int        // files handed to scanned so far
+	// filled are the folders holding learners' folders of which one
+	// held a submission: its folders are learners, so one with none is said.
+	filled map[string]bool
+}
+
+// fill notes that a learner's folder in container held a submission.
+func (w *walker) fill(container string) {
+	if w.filled == nil {
+		w.filled = map[string]bool{}
+	}
+	w.filled[container] = true
 }
 
 // send emits it, and notes that its learner handed in something read.
 func (w *walker) send(it item, rs *receipts) {
-	if it.moodle != "" {
-		switch {
-		case w.in != nil:
-			w.in.found = true
-		case rs != nil:
-			rs.at(it.moodle, it.learner, it.path).found = true
-		}
+	switch {
+	case w.in != nil && w.in.moodle == "":
+		it.learner, it.group = w.in.learner, w.in.path // an archive in her folder is hers
+		w.in.found = true
+	case it.moodle != "" && w.in != nil:
+		w.in.found = true
+	case it.moodle != "" && rs != nil:
+		rs.at(it.moodle, it.learner, it.path).found = true
+	case it.group != "" && rs != nil:
+		rs.atKey(folderKey(it.group), &receipt{}).found = true
 	}
 	w.emit(it)
 }
@@ -100,7 +120,11 @@ func (w *walker) arg(arg string) {
 	case err != nil:
 		w.unreadable(arg, in, base, err)
 	case st.IsDir():
-		w.dir(arg, arg, nil, true, where{outer: append(above, base), fallback: base})
+		if parent := filepath.Base(filepath.Dir(abs)); isClassroomFolder(parent) {
+			// One Classroom repository: the argument is the learner's folder.
+			base = loginOf(base, assignmentPrefix(parent, nil))
+		}
+		w.dir(arg, arg, nil, true, where{outer: append(above, filepath.Base(abs)), fallback: base})
 	case IsArchiveName(arg) && st.Mode().IsRegular():
 		w.archive(nil, "", arg, true, where{outer: above, fallback: strings.TrimSuffix(base, filepath.Ext(base))})
 	default:
@@ -193,12 +217,15 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	}
 	w.seen[id] = true
 
-	// The outermost Moodle folder: she gets a result even with no acces.md.
-	if learner, moodle := at.of(""); w.in == nil && moodle != "" {
-		w.in = &receipt{path: path, learner: learner, moodle: moodle, online: isOnlineText(filepath.Base(path))}
+	below := w.levelBelow(path, at, entries)
+	// The outermost learner's folder: she gets a result even with no acces.md.
+	if r := w.learnerFolder(path, at, below); r != nil {
+		w.in = r
 		defer func() {
 			if !w.in.found {
 				w.missing = append(w.missing, w.in)
+			} else if w.in.moodle == "" {
+				w.fill(w.in.container)
 			}
 			w.in = nil
 		}()
@@ -217,9 +244,9 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			id: fileID{dev: id.dev, ino: id.ino, path: raw}, online: isOnlineTextFile(name, w.in != nil && w.in.online)}
 		switch {
 		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
-			w.received(&rs, moodle, learner, p, name)
-			if t.IsRegular() {
-				w.scanIn(f, raw, it)
+			if !slices.ContainsFunc(at.parts, ignoredFolder) { // not .git's files
+				w.received(&rs, moodle, learner, p, name)
+				w.scanIn(f, raw, it, t)
 			}
 		case t&fs.ModeSymlink != 0:
 			it.err = errSymlink // never followed, and said
@@ -244,7 +271,8 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	for _, e := range entries {
 		if e.IsDir() {
 			raw := e.Name()
-			below := where{at.outer, append(at.parts[:len(at.parts):len(at.parts)], ruleName(raw)), at.fallback}
+			below := below
+			below.parts = append(at.parts[:len(at.parts):len(at.parts)], ruleName(raw))
 			w.dir(filepath.Join(path, raw), openPath+string(filepath.Separator)+raw, &id, false, below)
 		}
 	}
@@ -259,6 +287,62 @@ func (w *walker) received(rs *receipts, moodle, learner, path, name string) {
 	case moodle != "":
 		rs.at(moodle, learner, path).add(name, false)
 	}
+}
+
+// levelBelow is at for the folders of the folder path, listing entries:
+// the argument's folders are learners', and so are a container's (a lone
+// folder holding folders and no submission, as an archive's top folder,
+// or Classroom's "ASSIGNMENT-submissions"), never a Classroom repository's.
+func (w *walker) levelBelow(path string, at where, entries []fs.DirEntry) where {
+	var folders []string
+	stems := map[string]bool{}
+	for _, e := range entries {
+		if name := ruleName(e.Name()); e.IsDir() && !ignoredFolder(name) {
+			folders = append(folders, name)
+		} else if !e.IsDir() && IsSubmissionName(name) {
+			stems[copyStem(name)] = true
+		}
+	}
+	hasSub := len(stems) > 0
+	at.mixed = len(stems) > 1
+	n, name := len(at.parts), filepath.Base(path)
+	if n > 0 {
+		name = at.parts[n-1]
+	}
+	container := n == 0
+	if n == at.lv.skip+1 && !hasSub && !(n > 1 && isClassroomFolder(at.parts[n-2])) {
+		container = isClassroomFolder(name) || at.lone && len(folders) > 0
+	}
+	if !container {
+		at.lone = false
+		return at
+	}
+	at.lv = level{skip: n, prefix: assignmentPrefix(name, folders)}
+	at.lone, at.holder = len(folders) == 1 && !hasSub, path
+	return at
+}
+
+// learnerFolder is the receipt of the folder path when it is a learner's
+// and no folder above is (nil otherwise): her outermost Moodle folder, or
+// a folder where the learners' are (below, as levelBelow says).
+func (w *walker) learnerFolder(path string, at, below where) *receipt {
+	if w.in != nil {
+		return nil
+	}
+	if learner, moodle := at.of(""); moodle != "" {
+		return &receipt{path: path, learner: learner, moodle: moodle, key: moodle, online: isOnlineText(filepath.Base(path))}
+	}
+	n := len(at.parts)
+	switch {
+	case n == 0 && len(at.outer) > 1 && isClassroomFolder(at.outer[len(at.outer)-2]):
+		// One Classroom repository given: hers (arg).
+		// Cleaned as the paths of its files are ("./depot/" → "depot").
+		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true}
+	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || ignoredFolder(at.parts[n-1]):
+		return nil
+	}
+	return &receipt{path: path, learner: loginOf(at.parts[n-1], at.lv.prefix), key: folderKey(path),
+		container: at.holder, classroom: isClassroomFolder(filepath.Base(at.holder))}
 }
 
 // archive reads a .zip in place, each entry into memory to at most its
@@ -315,6 +399,10 @@ type zipRead struct {
 	left int64
 	base int   // the index in the archive of the window's first entry
 	mod  int64 // when not 0, the time of every entry: the archive's own
+	lv   level // where the learners' folders are in the window (archiveLevel)
+	// mixed are the learners' folders holding acces.md files of several
+	// names: several learners' files, each a result, as on disk.
+	mixed map[string]bool
 }
 
 // read reads the entries of one window of the archive (scanDirectory).
@@ -324,8 +412,8 @@ func (a *zipRead) read(files []*zip.File) {
 	pubFiles := pubIndex{}
 	addPub := pubFiles.add
 	var found, scans []int // the submissions' indexes in files; the other files'
+	a.findLearners(files)
 	for i, zf := range files {
-		zf.Name = entryName(zf.Name, zf.Flags)
 		dir, base := splitEntry(strings.TrimRight(zf.Name, `/\`))
 		if pd, pb := splitEntry(strings.TrimRight(dir, `/\`)); strings.HasSuffix(pb, ".pub") {
 			// "etu/k.pub/x": a folder named as the key, even with no entry
@@ -342,21 +430,7 @@ func (a *zipRead) read(files []*zip.File) {
 			found = append(found, i)
 			continue
 		}
-		learner, moodle := a.learner(zf.Name)
-		switch {
-		case !isDir && IsArchiveName(base):
-			// Said, never opened: it could nest without end.
-			w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, &rs)
-		case w.in != nil && !isDir:
-			w.in.add(base, w.in.online)
-		case w.in == nil && moodle != "":
-			// Her folder, maybe empty, or a file of hers: her no-acces-md.
-			r := rs.at(moodle, learner, a.placeOf(zf.Name))
-			r.entry = strings.TrimPrefix(r.path, a.path+"!/")
-			if parts := entryParts(zf.Name); !isDir {
-				r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
-			}
-		}
+		a.received(zf, base, isDir, &rs)
 	}
 	pubs := map[string]pubPairs{}
 	for dir, files := range pubFiles {
@@ -372,8 +446,8 @@ func (a *zipRead) read(files []*zip.File) {
 		name := p[len(p)-len(zf.Name):]
 		dir, base := splitEntry(name)
 		dir = cleanEntryDir(dir)
-		learner, moodle := a.learner(name)
-		it := item{path: p, entry: name, learner: learner, moodle: moodle, learnerFolder: dir != "", mod: a.mod,
+		learner, moodle, group := a.learner(name)
+		it := item{path: p, entry: name, learner: learner, moodle: moodle, group: group, learnerFolder: dir != "", mod: a.mod,
 			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}, online: isOnlineTextEntry(name)}
 		if it.mod == 0 && !zf.Modified.IsZero() {
 			it.mod = zf.Modified.UnixNano()
@@ -388,6 +462,11 @@ func (a *zipRead) read(files []*zip.File) {
 			it.pub = pubRead[pz]
 		}
 		w.send(it, &rs)
+	}
+	for _, r := range rs.order {
+		if r.found && r.moodle == "" {
+			w.fill(a.path)
+		}
 	}
 	a.scanEntries(files, scans, pubRead)
 	w.missing = append(w.missing, rs.unfound()...)
@@ -408,6 +487,46 @@ func (x pubIndex) add(dir, base string, zf *zip.File) {
 	}
 }
 
+// findLearners decodes the window's entry names and finds where the
+// learners' folders are among them.
+func (a *zipRead) findLearners(files []*zip.File) {
+	for _, zf := range files {
+		zf.Name = entryName(zf.Name, zf.Flags)
+	}
+	a.lv = archiveLevel(files, strings.TrimSuffix(path.Base(filepath.ToSlash(a.path)), path.Ext(a.path)))
+	a.mixed = mixedFolders(files, a.lv.skip)
+}
+
+// received notes an entry that is not a submission (base its name) for
+// its learner's no-acces-md; an archive inside is said, never opened.
+func (a *zipRead) received(zf *zip.File, base string, isDir bool, rs *receipts) {
+	w := a.w
+	learner, moodle, group := a.learner(zf.Name)
+	switch {
+	case !isDir && IsArchiveName(base):
+		// Said, never opened: it could nest without end.
+		w.send(item{path: a.path + "!/" + zf.Name, entry: zf.Name, learner: learner, moodle: moodle, err: errNestedArchive}, rs)
+	case w.in != nil && !isDir:
+		w.in.add(base, w.in.online)
+	case w.in == nil && moodle != "":
+		// Her folder, maybe empty, or a file of hers: her no-acces-md.
+		r := rs.at(moodle, learner, a.placeOf(zf.Name))
+		r.entry = strings.TrimPrefix(r.path, a.path+"!/")
+		if parts := entryParts(zf.Name); !isDir {
+			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
+		}
+	case slices.ContainsFunc(entryParts(zf.Name), ignoredFolder):
+		// .git's files are nobody's hand-in.
+	case w.in == nil && group != "":
+		r := rs.atKey(folderKey(group), &receipt{path: group, learner: learner, key: folderKey(group), container: a.path,
+			classroom: isClassroomFolder(a.container())})
+		r.entry = strings.TrimPrefix(group, a.path+"!/")
+		if !isDir {
+			r.add(base, false)
+		}
+	}
+}
+
 // placeOf is where a Moodle learner's entry was handed in: her outermost
 // Moodle folder, or the entry itself in a flat export.
 func (a *zipRead) placeOf(name string) string {
@@ -424,15 +543,109 @@ func (a *zipRead) placeOf(name string) string {
 	return a.path + "!/" + name
 }
 
-// learner names who handed in the entry name.
-func (a *zipRead) learner(name string) (learner, moodle string) {
+// learner names who handed in the entry name, and outside Moodle her
+// folder as shown ("" none).
+func (a *zipRead) learner(name string) (learner, moodle, group string) {
 	parts := entryParts(name)
 	if len(parts) == 0 {
-		return a.at.fallback, ""
+		return a.at.fallback, "", ""
 	}
-	at := a.at
-	at.parts = parts[:len(parts)-1]
-	return at.of(parts[len(parts)-1])
+	if strings.HasSuffix(name, "/") || strings.HasSuffix(name, `\`) {
+		parts = append(parts, "") // a folder's entry: the folder is in the path
+	}
+	learner, moodle, depth := learnerAt(a.at.outer, parts, a.lv, a.at.fallback)
+	if depth > 0 && !a.mixed[parts[depth-1]] {
+		group = a.path + "!/" + partsPrefix(name, depth)
+	}
+	return learner, moodle, group
+}
+
+// partsPrefix is name up to the end of its first n parts (entryParts)
+// and the separator after them, as spelt: a prefix of every entry of
+// that folder, so the group of a result is a prefix of its path.
+func partsPrefix(name string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(name); k++ {
+		for i < len(name) && (name[i] == '/' || name[i] == '\\') {
+			i++
+		}
+		for i < len(name) && name[i] != '/' && name[i] != '\\' {
+			i++
+		}
+	}
+	if i < len(name) {
+		return name[:i+1]
+	}
+	return name + "/"
+}
+
+// container is the name of the folder holding the learners' folders.
+func (a *zipRead) container() string {
+	if a.lv.skip == 0 {
+		return strings.TrimSuffix(path.Base(filepath.ToSlash(a.path)), path.Ext(a.path))
+	}
+	return a.lv.holder
+}
+
+// archiveLevel finds the learners' folders among an archive's entries as
+// levelBelow does on disk: below the lone folders that hold folders and
+// no submission (an archive's top folder), or a Classroom
+// "ASSIGNMENT-submissions" folder. name is the archive's, without .zip.
+func archiveLevel(files []*zip.File, name string) level {
+	skip := 0
+	for !isClassroomFolder(name) || skip == 0 {
+		folders, hasSub := entriesAt(files, skip)
+		if hasSub || len(folders) != 1 {
+			break
+		}
+		inner, innerSub := entriesAt(files, skip+1)
+		if innerSub || len(inner) == 0 {
+			break
+		}
+		name, skip = folders[0], skip+1
+	}
+	folders, _ := entriesAt(files, skip)
+	return level{skip: skip, prefix: assignmentPrefix(name, folders), holder: name}
+}
+
+// mixedFolders are the folders at depth skip that hold, directly,
+// acces.md files of several names (not copies of one).
+func mixedFolders(files []*zip.File, skip int) map[string]bool {
+	stems := map[string]string{}
+	mixed := map[string]bool{}
+	for _, zf := range files {
+		parts := slices.DeleteFunc(entryParts(zf.Name), func(p string) bool { return p == "." })
+		if len(parts) != skip+2 || !IsSubmissionName(parts[skip+1]) || zf.FileInfo().IsDir() {
+			continue
+		}
+		stem := copyStem(parts[skip+1])
+		if old, ok := stems[parts[skip]]; ok && old != stem {
+			mixed[parts[skip]] = true
+		}
+		stems[parts[skip]] = stem
+	}
+	return mixed
+}
+
+// entriesAt are the folders at depth skip of the entries (each once, in
+// order, those of levelBelow's ignoredFolder left out), and whether a
+// submission sits at that depth.
+func entriesAt(files []*zip.File, skip int) (folders []string, hasSub bool) {
+	seen := map[string]bool{}
+	for _, zf := range files {
+		parts := slices.DeleteFunc(entryParts(zf.Name), func(p string) bool { return p == "." })
+		isDir := zf.FileInfo().IsDir() || strings.HasSuffix(zf.Name, "/")
+		switch {
+		case len(parts) > skip+1 || len(parts) == skip+1 && isDir:
+			if f := parts[skip]; !seen[f] && !ignoredFolder(f) {
+				seen[f] = true
+				folders = append(folders, f)
+			}
+		case len(parts) == skip+1 && IsSubmissionName(parts[skip]):
+			hasSub = true
+		}
+	}
+	return folders, hasSub
 }
 
 // entry inflates zf, at most limit bytes, charged to the archive's

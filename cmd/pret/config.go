@@ -36,6 +36,7 @@ type Config struct {
 	AccessFile, AccessModel, StatePath     string
 	Channel, Partition, Account            string
 	SheetValid, SheetInvalid               string    // the grades --feuille-sortie writes
+	SheetValidSet                          bool      // feuille.valide given: else a row's « Note maximale »
 	Today                                  time.Time // the civil day of now, or PRET_AUJOURDHUI (tests)
 }
 
@@ -59,7 +60,7 @@ var configKeys = []configKey{
 	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit", "un texte", checkText},
 	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", "un texte", checkText},
 	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", "un texte", checkText},
-	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider)", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkText},
+	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider) ; sans elle, la « Note maximale » de la ligne, sinon 1", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkText},
 	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie, 0 par défaut (vide : pas de note)", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkText},
 }
 
@@ -121,6 +122,8 @@ func loadConfig(v *viper.Viper, configFlag string) (c *Config, warning string, e
 		StatePath:    filepath.Join(xdg.StateHome, "pret", "etat.yaml"),
 		SheetValid:   configValue(v, "feuille.valide"),
 		SheetInvalid: configValue(v, "feuille.invalide"),
+		// An empty PRET_FEUILLE_VALIDE= is a value given (configValue).
+		SheetValidSet: func() bool { v.AllowEmptyEnv(true); defer v.AllowEmptyEnv(false); return v.IsSet("feuille.valide") }(),
 		Key: keys.Store{Dir: v.GetString("cle.dossier"), Name: v.GetString("cle.nom"), Comment: v.GetString("cle.commentaire"), Files: keyFiles,
 			SSHDir: filepath.Join(xdg.Home, ".ssh")},
 	}

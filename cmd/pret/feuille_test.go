@@ -164,7 +164,8 @@ func TestValiderFeuilleSortie(t *testing.T) {
 		out := h.path("remplie-" + lang + ".csv")
 		os.WriteFile(in, feuilleSheet(lang, feuilleRows), 0o644)
 		args := []string{"valider", "--format", "json", "--feuille", in, "--feuille-sortie", out, "rendus.zip"}
-		want := map[string]string{"101": "1", "102": "0", "103": "0", "104": "1", "105": "0"}
+		// feuille.valide not given: a valid learner gets her row's « Note maximale ».
+		want := map[string]string{"101": "20", "102": "0", "103": "0", "104": "20", "105": "0"}
 		if lang == "en" {
 			args = append(args, "--feuille-valide", "20", "--feuille-invalide", "")
 			want = map[string]string{"101": "20", "102": "", "103": "", "104": "20", "105": ""}
@@ -172,6 +173,11 @@ func TestValiderFeuilleSortie(t *testing.T) {
 		r := h.pret("", args...)
 		if r.code != 1 {
 			t.Fatalf("%s: exit %d\n%s", lang, r.code, r.stderr)
+		}
+		// The organiser is told what went into the grade column.
+		if said := map[string]string{"fr": "2 rendus valides : « 20 » ; 3 invalides ou sans rendu : « 0 » (un rendu valide reçoit la « Note maximale »",
+			"en": "2 rendus valides : « 20 » ; 3 invalides ou sans rendu : sans note\n"}[lang]; !strings.Contains(r.stderr, said) {
+			t.Errorf("%s: stderr does not say %q:\n%s", lang, said, r.stderr)
 		}
 		before, raw := readCSVFile(t, in)
 		after, written := readCSVFile(t, out)
@@ -219,7 +225,7 @@ func TestValiderFeuilleSortie(t *testing.T) {
 		// Outside the two filled columns, the bytes are the bytes read:
 		// the same file once both columns are emptied again.
 		if lang == "fr" {
-			blank := strings.NewReplacer(",1,20,", ",,20,", ",0,20,", ",,20,")
+			blank := strings.NewReplacer(",20,20,", ",,20,", ",0,20,", ",,20,")
 			var kept []string
 			for _, l := range strings.SplitAfter(string(written), "\n") {
 				if i := strings.LastIndex(l, `,-,`); i >= 0 {

@@ -52,7 +52,9 @@ compris ; un fichier nommé sur la ligne de commande est lu quel que soit
 son nom. Sans CHEMIN : le dossier courant. Les liens symboliques trouvés
 dans un dossier ne sont jamais suivis.
 
-Chaque résultat nomme l'apprenant (nom Moodle, sinon le premier dossier).
+Un apprenant est un dossier (Moodle, GitHub Classroom, un dossier par
+apprenant) : un résultat chacun, même sans acces.md (no-acces-md), nommé
+comme la plateforme le nomme (nom Moodle, login GitHub, nom du dossier).
 Chaque problème a un code stable (missing-date, bad-fingerprint,
 private-key-leak, …). Aucune sortie ne recopie une ligne de clé privée.
 Une même empreinte chez deux apprenants est une erreur : deux personnes
@@ -68,9 +70,11 @@ d'évaluation », en français ou en anglais) : chaque rendu est relié à sa
 ligne par le numéro de participant du dossier Moodle, et chaque inscrit
 sans rendu devient une ligne du rapport (no-submission, avec son nom et
 son adresse). --feuille-sortie écrit la feuille telle qu'elle a été lue,
-la note (feuille.valide, 1 par défaut ; feuille.invalide, 0) et les
-commentaires de feedback remplis, prête pour « Importer la feuille
-d'évaluation ».
+la note (la « Note maximale » de la ligne, ou feuille.valide s'il est
+donné, 1 sans barème ; feuille.invalide, 0) et les commentaires de
+feedback remplis, prête pour « Importer la feuille d'évaluation ».
+--feuille accepte aussi le roster GitHub Classroom (classroom_roster.csv),
+lu sans jamais être réécrit.
 
 Formats : texte (seuls les fichiers à corriger, sauf --tous, puis un
 résumé), json, junit, csv (une ligne par fichier), sarif (analyse de code
@@ -108,7 +112,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 			if sheetIn != "" {
 				inputs = append([]string{sheetIn}, paths...)
 			}
-			sheet, err := readSheet(cfg.Key, sheetIn, sheetOut, output, inputs)
+			fe, err := readFeuille(cfg.Key, sheetIn, sheetOut, output, inputs)
 			if err != nil {
 				return err
 			}
@@ -124,28 +128,15 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 			if rf.strict {
 				run.Strict()
 			}
-			invalid := run.Invalid()
-			var results checklist.Results = run
-			var sheetErr error
 			// filled is written after the report, which may fail first.
-			var filled []byte
-			if sheet != nil {
-				matched, err := moodle.Match(run, sheet, sheetIn)
-				if err != nil {
-					return sheetUsage(err)
-				}
-				if unread := matched.Unread(); sheetOut != "" && unread != "" {
-					// Its learners would get the grades of no submission.
-					sheetErr = refusedError("corrigez ce qui ne se lit pas (ou téléchargez à nouveau l'archive), puis relancez",
-						"--feuille-sortie %s non écrite : %s n'a pas été lu (illisible ou trop grand), et ses apprenants seraient notés comme sans rendu", termtext.Escape(sheetOut), termtext.Escape(unread))
-				} else if sheetOut != "" {
-					filled = sheet.Write(matched.Fills(moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid}))
-				}
-				results, invalid = matched, invalid || matched.Missing() > 0
+			g, err := fe.grade(run, moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid, ValidSet: cfg.SheetValidSet})
+			if err != nil {
+				return err
 			}
+			results, invalid, filled, sheetErr := g.results, run.Invalid() || g.missing > 0, g.filled, g.err
 			dir, _ := os.Getwd() // for the paths of sarif and github
 			report := checklist.FilesReport{Name: "pret valider", Results: results, All: all, Version: version, Dir: dir, Strict: rf.strict,
-				Comma: csvSeparators[sep], Sources: paths, Generated: time.Now()}
+				Comma: csvSeparators[sep], Sources: paths, Generated: time.Now(), Learners: fe != nil || run.Learners()}
 			done := "le rapport a été écrit sur la sortie standard"
 			if output == "" {
 				report.Style = checklist.Style{Color: a.io.Color()}
@@ -158,7 +149,9 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 				done = "le rapport a été écrit dans " + termtext.Escape(output)
 			}
 			if err == nil && filled != nil {
-				err = writeValiderFile(cfg.Key, sheetOut, "--feuille-sortie", filled, done)
+				if err = writeValiderFile(cfg.Key, sheetOut, "--feuille-sortie", filled, done); err == nil {
+					fmt.Fprintf(a.io.Err, "pret: --feuille-sortie %s écrite ; %s\n", termtext.Escape(sheetOut), g.written)
+				}
 			}
 			switch {
 			case err != nil:
@@ -182,7 +175,7 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 	c.Flags().BoolVar(&requireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
 	choiceFlag(c, &sep, "csv-separateur", "point-virgule", "séparateur", []string{"point-virgule", "virgule", "tabulation"},
 		"en csv, le `SÉPARATEUR` des cellules : point-virgule (pour un tableur en français), virgule ou tabulation")
-	pathFlag(c.Flags(), &sheetIn, "feuille", "la feuille d'évaluation Moodle `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
+	pathFlag(c.Flags(), &sheetIn, "feuille", "la feuille d'évaluation Moodle ou le roster GitHub Classroom `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
 	pathFlag(c.Flags(), &sheetOut, "feuille-sortie", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
 	c.SetFlagErrorFunc(dashPathError)
 	return c
@@ -253,8 +246,17 @@ func linkOutput(path, flag string) error {
 		"%s %s est un lien symbolique : pret n'écrit pas à travers un lien (il remplacerait ou créerait le fichier qu'il désigne) ; rien n'a été lu ni écrit", flag, termtext.Escape(path))
 }
 
-// readSheet reads --feuille (the first of inputs) and checks --feuille-sortie as --sortie is.
-func readSheet(key keys.Store, in, out, reportOut string, inputs []string) (*moodle.Sheet, error) {
+// feuille is what --feuille names, read: Moodle's grading worksheet, or
+// GitHub Classroom's roster (read only); and where --feuille-sortie writes.
+type feuille struct {
+	in, out string
+	sheet   *moodle.Sheet
+	roster  *moodle.Roster
+}
+
+// readFeuille reads --feuille (the first of inputs) and checks
+// --feuille-sortie as --sortie is; nil when there is no --feuille.
+func readFeuille(key keys.Store, in, out, reportOut string, inputs []string) (*feuille, error) {
 	if in == "" {
 		if out != "" {
 			return nil, usageError("donnez aussi la feuille téléchargée depuis Moodle : --feuille feuille.csv --feuille-sortie remplie.csv", "--feuille-sortie sans --feuille : pret n'a pas de feuille à remplir")
@@ -272,14 +274,55 @@ func readSheet(key keys.Store, in, out, reportOut string, inputs []string) (*moo
 			return nil, usageError("donnez deux noms différents à --sortie et à --feuille-sortie", "--feuille-sortie %s est aussi --sortie ; rien n'a été lu ni écrit", termtext.Escape(out))
 		}
 	}
-	sheet, err := moodle.ReadFile(in)
-	if err == nil && out != "" {
-		err = sheet.CheckWritable()
-	}
-	if err != nil {
+	sheet, roster, err := moodle.ReadAny(in)
+	switch {
+	case err != nil:
 		return nil, sheetUsage(err)
+	case roster != nil && out != "":
+		// Classroom imports no grades: a roster written back goes nowhere.
+		return nil, usageError("retirez --feuille-sortie ; pour garder les résultats, ajoutez --format csv --sortie resultats.csv",
+			"--feuille-sortie avec le roster GitHub Classroom %s : pret lit un roster sans jamais l'écrire (Classroom n'importe pas de notes) ; rien n'a été écrit", termtext.Escape(in))
+	case sheet != nil && out != "":
+		if err := sheet.CheckWritable(); err != nil {
+			return nil, sheetUsage(err)
+		}
 	}
-	return sheet, nil
+	return &feuille{in: in, out: out, sheet: sheet, roster: roster}, nil
+}
+
+// graded is a run's results with --feuille beside.
+type graded struct {
+	results checklist.Results
+	missing int    // learners of the worksheet or roster without a submission
+	filled  []byte // the worksheet to write; nil none
+	written string // what went into its grade column, for the organiser
+	err     error  // why the worksheet is not written, said after the report
+}
+
+// grade matches the run to f (nil: the run as it is) and fills the
+// worksheet with the grades g when --feuille-sortie asks for it.
+func (f *feuille) grade(run *submissions.Run, g moodle.Grades) (graded, error) {
+	switch {
+	case f == nil:
+		return graded{results: run}, nil
+	case f.roster != nil:
+		m := moodle.MatchRoster(run, f.roster, f.in)
+		return graded{results: m, missing: m.Missing()}, nil
+	}
+	matched, err := moodle.Match(run, f.sheet, f.in)
+	if err != nil {
+		return graded{}, sheetUsage(err)
+	}
+	out := graded{results: matched, missing: matched.Missing()}
+	if unread := matched.Unread(); f.out != "" && unread != "" {
+		// Its learners would get the grades of no submission.
+		out.err = refusedError("corrigez ce qui ne se lit pas (ou téléchargez à nouveau l'archive), puis relancez",
+			"--feuille-sortie %s non écrite : %s n'a pas été lu (illisible ou trop grand), et ses apprenants seraient notés comme sans rendu", termtext.Escape(f.out), termtext.Escape(unread))
+	} else if f.out != "" {
+		fills := matched.Fills(g)
+		out.filled, out.written = f.sheet.Write(fills), moodle.Written(fills)
+	}
+	return out, nil
 }
 
 // sameFile reports whether two paths name one file, existing or not.

@@ -1,0 +1,66 @@
+package moodle
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/romeo-pret/pret/checklist"
+)
+
+// rosterCSV is classroom_roster.csv as GitHub Classroom writes it: every
+// field quoted; a student not yet linked to a GitHub account has no
+// github_username nor github_id.
+const rosterCSV = `"identifier","github_username","github_id","name"
+"alice@univ.example","alice42","1234567","Alice Dupont"
+"bob@univ.example","Bob","2345678","Bob Martin"
+"chloe@univ.example","chloe","3456789",""
+"zoe@univ.example","","",""
+`
+
+func TestRosterRecognisedByItsHeader(t *testing.T) {
+	if !IsRoster([]byte(rosterCSV)) || !IsRoster([]byte("\ufeff"+rosterCSV)) {
+		t.Error("the roster is not recognised")
+	}
+	for _, other := range []string{sheetFR, sheetEN, "identifier,name\n"} {
+		if IsRoster([]byte(other)) {
+			t.Errorf("taken for a roster: %q", other[:20])
+		}
+	}
+}
+
+// TestRosterMatch: rows carry the roster's name and identifier, a
+// student is found by her login whatever its case, or by a repository
+// name ending in "-LOGIN"; every student without a repository is
+// no-submission, with her identifier and name.
+func TestRosterMatch(t *testing.T) {
+	ro, err := ParseRoster([]byte(rosterCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := results{
+		{Path: "s/acces-romeo-alice42/acces.md", Apprenant: "alice42", Valid: true},
+		{Path: "s/acces-romeo-bob", Apprenant: "acces-romeo-bob", Problems: []checklist.Problem{{Code: "no-acces-md", Severity: checklist.SevError}}},
+		{Path: "s/acces-romeo-intrus/acces.md", Apprenant: "intrus", Valid: true},
+	}
+	m := MatchRoster(run, ro, "classroom_roster.csv")
+	if m.Len() != 5 || m.Missing() != 2 {
+		t.Fatalf("len %d, missing %d", m.Len(), m.Missing())
+	}
+	if f := m.At(0); f.Apprenant != "Alice Dupont" || f.Participant != "alice@univ.example" {
+		t.Errorf("alice: %+v", f)
+	}
+	if f := m.At(1); f.Apprenant != "Bob Martin" || f.Participant != "bob@univ.example" || f.Problems[0].Code != "no-acces-md" {
+		t.Errorf("bob: %+v", f)
+	}
+	if f := m.At(2); f.Apprenant != "intrus" || f.Participant != "" {
+		t.Errorf("not in the roster: %+v", f)
+	}
+	chloe, zoe := m.At(3), m.At(4)
+	if chloe.Apprenant != "chloe" || chloe.Participant != "chloe@univ.example" || chloe.Path != "classroom_roster.csv" || chloe.Valid ||
+		chloe.Problems[0].Code != "no-submission" || chloe.Problems[0].Line != 4 || !strings.Contains(chloe.Problems[0].Message, "chloe (chloe@univ.example)") {
+		t.Errorf("chloe: %+v", chloe)
+	}
+	if zoe.Apprenant != "zoe@univ.example" || zoe.Problems[0].Code != "no-submission" || !strings.Contains(zoe.Problems[0].Message, "pas de compte GitHub") {
+		t.Errorf("zoe: %+v", zoe)
+	}
+}
