@@ -98,7 +98,7 @@ const (
 	docElements  = "acces-md.md#the-four-elements-seed-il-écrit-accesmd-avec-quatre-éléments"
 	docSecrets   = "acces-md.md#secrets-and-cross-checks"
 	docFile      = "acces-md.md#the-file-itself"
-	docWorksheet = "organisateurs.md#the-moodle-grading-worksheet---feuille---feuille-sortie"
+	docWorksheet = "organisateurs.md#la-feuille-dévaluation-moodle----feuille---feuille-sortie"
 	docSignature = "signature.md#checking-one"
 	docSbatch    = "livrables.md#sommeilsbatch"
 	docExplain   = "livrables.md#explicationmd-or-lignesmd"

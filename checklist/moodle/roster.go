@@ -189,5 +189,5 @@ func (m *RosterMatched) noRepository(s Student) checklist.FileResult {
 		msg = fmt.Sprintf("aucun rendu de %s (%s) : inscrit au roster Classroom, %s", who, strings.Join(contact, ", "), why)
 	}
 	return checklist.FileResult{Path: m.name, Apprenant: who, Participant: s.Identifier,
-		Problems: []checklist.Problem{{Code: "no-submission", Severity: checklist.SevError, Line: s.Line, Message: msg}}}
+		Problems: []checklist.Problem{{Code: checklist.CodeNoSubmission, Severity: checklist.SevError, Line: s.Line, Message: msg}}}
 }

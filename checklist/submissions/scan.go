@@ -72,6 +72,9 @@ func (a *zipRead) scanEntries(files []*zip.File, indexes []int, paired map[*zip.
 // counts as a submission of its learner (her no-acces-md stays).
 func (w *walker) scanned(it item, data []byte) {
 	it.data, it.scan, it.seq = data, true, w.scans
+	if w.in != nil && w.in.moodle == "" { // in her folder, as send says, but never found
+		it.learner, it.group = w.in.learner, w.in.path
+	}
 	w.scans++
 	w.emit(it)
 }
@@ -81,7 +84,7 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 	if len(leak.File(it.data)) == 0 {
 		return
 	}
-	rec := record{path: it.path, who: it.learner, learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry)),
+	rec := record{path: it.path, who: it.learner, groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry)),
 		problems: []checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError,
 			Message: leakMessage(it.path)}}}
 	if it.moodle != "" {
@@ -150,13 +153,17 @@ func (r *Run) attachLeaks(ids []fileID) {
 // name; outside Moodle, her folder's name with the folder the file is in
 // ("d:"), then with the learner's folder above it ("r:").
 func (rec *record) rowKeys() []string {
+	var group []string // her folder, where the platform's export has one (names.go)
+	if rec.groupLen > 0 {
+		group = []string{"g:" + rec.group()}
+	}
 	switch {
 	case rec.moodle:
 		return []string{"m:" + rec.who}
 	case !rec.learnerFolder:
-		return nil
+		return group
 	}
-	keys := []string{"d:" + rec.place() + "\x00" + rec.who}
+	keys := append([]string{"d:" + rec.place() + "\x00" + rec.who}, group...)
 	for _, sep := range []string{"/", `\`} {
 		if i := strings.Index(rec.path, sep+rec.who+sep); i >= 0 {
 			return append(keys, "r:"+rec.path[:i+len(rec.who)+2]+"\x00"+rec.who)

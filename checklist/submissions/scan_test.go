@@ -80,13 +80,13 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 		"Durand Chloé_345678_assignsubmission_file_/notes.txt":           {body: "Ma clé :\n" + keytest.XXD([]byte(key))},
 	}
 	want := map[string]struct{ codes, file string }{
-		"etu1/acces.md":         {"private-key-leak", "etu1/id_ed25519_romeo"},
-		"etu2/id_ed25519_romeo": {"private-key-leak", "etu2/id_ed25519_romeo"},
-		"etu3/acces.md":         {"private-key-leak", "etu3/cle.txt"},
-		"etu4/acces.md":         {"", ""},
-		"etu5/acces.md":         {"", ""},
-		"etu7/docs/acces.md":    {"private-key-leak", "etu7/.ssh/id_ed25519"},
-		"etu6/acces.md":         {"private-key-leak bad-date missing-pubkey-path missing-fingerprint missing-sentence", "id_ed25519_romeo.pub"},
+		"etu1/acces.md":      {"private-key-leak", "etu1/id_ed25519_romeo"},
+		"etu2/":              {"private-key-leak no-acces-md", "etu2/id_ed25519_romeo"}, // her folder: a learner (platforms)
+		"etu3/acces.md":      {"private-key-leak", "etu3/cle.txt"},
+		"etu4/acces.md":      {"", ""},
+		"etu5/acces.md":      {"", ""},
+		"etu7/docs/acces.md": {"private-key-leak", "etu7/.ssh/id_ed25519"},
+		"etu6/acces.md":      {"private-key-leak bad-date missing-pubkey-path missing-fingerprint missing-sentence", "id_ed25519_romeo.pub"},
 		"Dupont Alice_123456_assignsubmission_file_/": {"private-key-leak no-acces-md", "Dupont Alice_123456_assignsubmission_file_/id_ed25519_romeo"},
 		// Online text is read as the page (onlinetext.go): its row is the file.
 		"Martin Bob_234567_assignsubmission_onlinetext_/onlinetext.html": {"private-key-leak missing-date missing-pubkey-path missing-fingerprint missing-sentence", ""},

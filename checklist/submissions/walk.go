@@ -197,26 +197,10 @@ func (w *walker) pubsIn(f *os.File, dir string, entries []fs.DirEntry) func(name
 // reports show it; openPath is never cleaned, so that "a/lien/../b" leads
 // where the kernel listed, not where its cleaned spelling points.
 func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at where) {
-	f, id, err := openDir(openPath, follow)
-	if err == nil && parent != nil {
-		err = checkParent(f, *parent)
-	}
-	var entries []fs.DirEntry
-	if err == nil && !w.seen[id] {
-		entries, err = f.ReadDir(-1)
-		slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	}
-	if err != nil || w.seen[id] {
-		if f != nil {
-			f.Close()
-		}
-		if err != nil {
-			w.unreadable(path, at, "", err)
-		}
+	f, id, entries := w.openOnce(path, openPath, parent, follow, at)
+	if f == nil {
 		return
 	}
-	w.seen[id] = true
-
 	below := w.levelBelow(path, at, entries)
 	// The outermost learner's folder: she gets a result even with no acces.md.
 	if r := w.learnerFolder(path, at, below); r != nil {
@@ -246,8 +230,8 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
 			if !slices.ContainsFunc(at.parts, ignoredFolder) { // not .git's files
 				w.received(&rs, moodle, learner, p, name)
-				w.scanIn(f, raw, it, t)
 			}
+			w.scanIn(f, raw, it, t) // .ssh's too: where keys are kept
 		case t&fs.ModeSymlink != 0:
 			it.err = errSymlink // never followed, and said
 			w.send(it, &rs)
@@ -276,6 +260,31 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			w.dir(filepath.Join(path, raw), openPath+string(filepath.Separator)+raw, &id, false, below)
 		}
 	}
+}
+
+// openOnce opens a folder not met yet and lists its entries by name; nil
+// when it was met (a link's loop) or cannot be listed, which is said.
+func (w *walker) openOnce(path, openPath string, parent *fileID, follow bool, at where) (*os.File, fileID, []fs.DirEntry) {
+	f, id, err := openDir(openPath, follow)
+	if err == nil && parent != nil {
+		err = checkParent(f, *parent)
+	}
+	var entries []fs.DirEntry
+	if err == nil && !w.seen[id] {
+		entries, err = f.ReadDir(-1)
+		slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	if err != nil || w.seen[id] {
+		if f != nil {
+			f.Close()
+		}
+		if err != nil {
+			w.unreadable(path, at, "", err)
+		}
+		return nil, id, nil
+	}
+	w.seen[id] = true
+	return f, id, entries
 }
 
 // received notes a file that is not a submission, for a Moodle
