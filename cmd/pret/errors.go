@@ -145,7 +145,7 @@ func flagName(f *pflag.Flag) string {
 
 // pflagTypes say what the values of pflag's types are, in French.
 var pflagTypes = map[string]string{
-	"bool":     "attendu : true ou false (ou l'option seule)",
+	"bool":     "attendu : « true » ou « false », ou l'option seule, sans valeur",
 	"int":      "attendu : un nombre entier",
 	"duration": "attendu : une durée comme 90s, 3m ou 1h",
 }
