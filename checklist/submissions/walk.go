@@ -227,11 +227,11 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		it := item{path: p, learner: learner, moodle: moodle, learnerFolder: len(at.parts) > 0,
 			id: fileID{dev: id.dev, ino: id.ino, path: raw}, online: isOnlineTextFile(name, w.in != nil && w.in.online)}
 		switch {
-		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
-			if !slices.ContainsFunc(at.parts, ignoredFolder) { // not .git's files
-				w.received(&rs, moodle, learner, p, name)
-			}
+		case ignoredPath(at.parts, name):
 			w.scanIn(f, raw, it, t) // .ssh's too: where keys are kept
+		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
+			w.received(&rs, moodle, learner, p, name)
+			w.scanIn(f, raw, it, t)
 		case t&fs.ModeSymlink != 0:
 			it.err = errSymlink // never followed, and said
 			w.send(it, &rs)
@@ -319,7 +319,9 @@ func (w *walker) levelBelow(path string, at where, entries []fs.DirEntry) where 
 		name = at.parts[n-1]
 	}
 	container := n == 0
-	if n == at.lv.skip+1 && !hasSub && !(n > 1 && isClassroomFolder(at.parts[n-2])) {
+	if slices.ContainsFunc(at.parts, ignoredFolder) {
+		container = false // nobody's: its folders are no learners'
+	} else if n == at.lv.skip+1 && !hasSub && !(n > 1 && isClassroomFolder(at.parts[n-2])) {
 		container = isClassroomFolder(name) || at.lone && len(folders) > 0
 	}
 	if !container {
@@ -347,7 +349,7 @@ func (w *walker) learnerFolder(path string, at, below where) *receipt {
 		// One Classroom repository given: hers (arg).
 		// Cleaned as the paths of its files are ("./depot/" → "depot").
 		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true}
-	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || ignoredFolder(at.parts[n-1]):
+	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || slices.ContainsFunc(at.parts, ignoredFolder):
 		return nil
 	}
 	return &receipt{path: path, learner: loginOf(at.parts[n-1], at.lv.prefix), key: folderKey(path),
@@ -430,6 +432,13 @@ func (a *zipRead) read(files []*zip.File) {
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
+		if ignoredEntry(zf.Name) {
+			if !isDir {
+				scans = append(scans, i) // nobody's hand-in, but a key there is a leak
+			}
+			a.metIgnored(zf.Name, &rs)
+			continue
+		}
 		if !isDir && !IsSubmissionName(base) && !IsArchiveName(base) && !isOnlineTextEntry(zf.Name) && strings.IndexByte(zf.Name, 0) < 0 {
 			scans = append(scans, i)
 		}
@@ -524,16 +533,45 @@ func (a *zipRead) received(zf *zip.File, base string, isDir bool, rs *receipts) 
 		if parts := entryParts(zf.Name); !isDir {
 			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
 		}
-	case slices.ContainsFunc(entryParts(zf.Name), ignoredFolder):
-		// .git's files are nobody's hand-in.
+	case slices.ContainsFunc(entryParts(zf.Name), func(p string) bool { return p == "." || p == ".." }):
+		// A folder spelt "etu/./" is not the group its acces.md names
+		// ("etu/"): its receipt would be a learner of its own.
 	case w.in == nil && group != "":
-		r := rs.atKey(folderKey(group), &receipt{path: group, learner: learner, key: folderKey(group), container: a.path,
-			classroom: isClassroomFolder(a.container())})
-		r.entry = strings.TrimPrefix(group, a.path+"!/")
-		if !isDir {
+		if r := a.groupReceipt(rs, group, learner); !isDir {
 			r.add(base, false)
 		}
 	}
+}
+
+// groupReceipt is the receipt of the learner's folder group, outside Moodle.
+func (a *zipRead) groupReceipt(rs *receipts, group, learner string) *receipt {
+	r := rs.atKey(folderKey(group), &receipt{path: group, learner: learner, key: folderKey(group), container: a.path,
+		classroom: isClassroomFolder(a.container())})
+	r.entry = strings.TrimPrefix(group, a.path+"!/")
+	return r
+}
+
+// metIgnored notes the learner's folder of an entry that is nobody's
+// hand-in (ignoredEntry), receiving nothing: a repository holding only
+// .git is still hers, and no-acces-md, as on disk.
+func (a *zipRead) metIgnored(name string, rs *receipts) {
+	learner, moodle, group := a.learner(name)
+	if a.w.in == nil && moodle == "" && group != "" && !ignoredEntry(strings.TrimPrefix(group, a.path+"!/")) {
+		a.groupReceipt(rs, group, learner)
+	}
+}
+
+// ignoredEntry reports whether an archive entry is nobody's hand-in:
+// ignoredPath, or a folder's entry inside one.
+func ignoredEntry(name string) bool {
+	parts := entryParts(name)
+	if len(parts) == 0 {
+		return false
+	}
+	if strings.HasSuffix(name, "/") || strings.HasSuffix(name, `\`) {
+		return slices.ContainsFunc(parts, ignoredFolder)
+	}
+	return ignoredPath(parts[:len(parts)-1], parts[len(parts)-1])
 }
 
 // placeOf is where a Moodle learner's entry was handed in: her outermost
