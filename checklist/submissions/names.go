@@ -178,6 +178,13 @@ func assignmentPrefix(container string, folders []string) string {
 	return prefix
 }
 
+// isRepo reports whether the learners' folders at lv, held by the folder
+// named container, are Classroom repositories, each one student's: in
+// "ASSIGNMENT-submissions", or siblings sharing the assignment's prefix.
+func isRepo(container string, lv level) bool {
+	return isClassroomFolder(container) || lv.prefix != ""
+}
+
 // loginOf is a learner's folder name without the assignment's prefix:
 // "acces-romeo-alice42" is "alice42".
 func loginOf(folder, prefix string) string {

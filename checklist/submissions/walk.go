@@ -33,6 +33,7 @@ type item struct {
 	learner string
 	moodle  string // the learner's Moodle name and id, "Dupont Alice_123456"; "" outside Moodle
 	group   string // outside Moodle, her folder as shown: one result for all it holds; "" none
+	repo    bool   // group is a Classroom repository: one student (isRepo)
 	data    []byte
 	pub     *acces.PubFile // nil: no .pub beside it
 	err     error
@@ -91,7 +92,7 @@ func (w *walker) fill(container string) {
 func (w *walker) send(it item, rs *receipts) {
 	switch {
 	case w.in != nil && w.in.moodle == "":
-		it.learner, it.group = w.in.learner, w.in.path // an archive in her folder is hers
+		it.learner, it.group, it.repo = w.in.learner, w.in.path, w.in.repo // an archive in her folder is hers
 		w.in.found = true
 	case it.moodle != "" && w.in != nil:
 		w.in.found = true
@@ -348,12 +349,12 @@ func (w *walker) learnerFolder(path string, at, below where) *receipt {
 	case n == 0 && len(at.outer) > 1 && isClassroomFolder(at.outer[len(at.outer)-2]):
 		// One Classroom repository given: hers (arg).
 		// Cleaned as the paths of its files are ("./depot/" → "depot").
-		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true}
+		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true, repo: true}
 	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || slices.ContainsFunc(at.parts, ignoredFolder):
 		return nil
 	}
 	return &receipt{path: path, learner: loginOf(at.parts[n-1], at.lv.prefix), key: folderKey(path),
-		container: at.holder, classroom: isClassroomFolder(filepath.Base(at.holder))}
+		container: at.holder, classroom: isClassroomFolder(filepath.Base(at.holder)), repo: isRepo(filepath.Base(at.holder), at.lv)}
 }
 
 // archive reads a .zip in place, each entry into memory to at most its
@@ -466,7 +467,8 @@ func (a *zipRead) read(files []*zip.File) {
 		dir = cleanEntryDir(dir)
 		learner, moodle, group := a.learner(name)
 		it := item{path: p, entry: name, learner: learner, moodle: moodle, group: group, learnerFolder: dir != "", mod: a.mod,
-			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}, online: isOnlineTextEntry(name)}
+			repo: group != "" && isRepo(a.container(), a.lv),
+			id:   fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}, online: isOnlineTextEntry(name)}
 		if it.mod == 0 && !zf.Modified.IsZero() {
 			it.mod = zf.Modified.UnixNano()
 		}
