@@ -64,3 +64,18 @@ func TestMacAndHiddenFoldersAreNobodys(t *testing.T) {
 		}
 	}
 }
+
+// TestMacFolderNamedAsArgumentIsNobodys: "pret valider -- *" names
+// __MACOSX itself: still nobody's, nothing in it is read as a submission.
+func TestMacFolderNamedAsArgumentIsNobodys(t *testing.T) {
+	dir := t.TempDir()
+	layout(t, dir, map[string]entry{
+		"__MACOSX/x/acces.md": {body: page(newKey(97).fp, false)},
+		"__MACOSX/acces.md":   {body: page(newKey(96).fp, false)},
+		"kim/acces.md":        {body: page(newKey(95).fp, false)},
+	})
+	res := Validate([]string{filepath.Join(dir, "__MACOSX"), filepath.Join(dir, "kim")}, Options{Rules: testRules})
+	if len(res) != 1 || res[0].Apprenant != "kim" {
+		t.Errorf("%+v", res)
+	}
+}

@@ -58,7 +58,12 @@ type where struct {
 	lone     bool   // this folder is the only one of the folder holding the learners'
 	holder   string // the folder holding the learners' folders, as shown
 	mixed    bool   // this folder holds acces.md files of several names: several learners'
+	nobody   bool   // the argument is an ignoredFolder ("pret valider *" names __MACOSX)
 }
+
+// ignored reports whether the folder at is nobody's (ignoredFolder), as
+// all below it.
+func (w where) ignored() bool { return w.nobody || slices.ContainsFunc(w.parts, ignoredFolder) }
 
 // of names the learner of the file name here.
 func (w where) of(name string) (learner, moodle string) {
@@ -125,7 +130,7 @@ func (w *walker) arg(arg string) {
 			// One Classroom repository: the argument is the learner's folder.
 			base = loginOf(base, assignmentPrefix(parent, nil))
 		}
-		w.dir(arg, arg, nil, true, where{outer: append(above, filepath.Base(abs)), fallback: base})
+		w.dir(arg, arg, nil, true, where{outer: append(above, filepath.Base(abs)), fallback: base, nobody: ignoredFolder(filepath.Base(abs))})
 	case IsArchiveName(arg) && st.Mode().IsRegular():
 		w.archive(nil, "", arg, true, where{outer: above, fallback: strings.TrimSuffix(base, filepath.Ext(base))})
 	default:
@@ -228,7 +233,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		it := item{path: p, learner: learner, moodle: moodle, learnerFolder: len(at.parts) > 0,
 			id: fileID{dev: id.dev, ino: id.ino, path: raw}, online: isOnlineTextFile(name, w.in != nil && w.in.online)}
 		switch {
-		case ignoredPath(at.parts, name):
+		case at.nobody || ignoredPath(at.parts, name):
 			w.scanIn(f, raw, it, t) // .ssh's too: where keys are kept
 		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
 			w.received(&rs, moodle, learner, p, name)
@@ -320,7 +325,7 @@ func (w *walker) levelBelow(path string, at where, entries []fs.DirEntry) where 
 		name = at.parts[n-1]
 	}
 	container := n == 0
-	if slices.ContainsFunc(at.parts, ignoredFolder) {
+	if at.ignored() {
 		container = false // nobody's: its folders are no learners'
 	} else if n == at.lv.skip+1 && !hasSub && !(n > 1 && isClassroomFolder(at.parts[n-2])) {
 		container = isClassroomFolder(name) || at.lone && len(folders) > 0
@@ -350,7 +355,7 @@ func (w *walker) learnerFolder(path string, at, below where) *receipt {
 		// One Classroom repository given: hers (arg).
 		// Cleaned as the paths of its files are ("./depot/" → "depot").
 		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true, repo: true}
-	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || slices.ContainsFunc(at.parts, ignoredFolder):
+	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || at.ignored():
 		return nil
 	}
 	return &receipt{path: path, learner: loginOf(at.parts[n-1], at.lv.prefix), key: folderKey(path),
