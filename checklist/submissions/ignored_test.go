@@ -79,3 +79,30 @@ func TestMacFolderNamedAsArgumentIsNobodys(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+// TestEachFolderArgumentIsReadAlone pins what organisateurs.md says of
+// "pret valider -- *": each folder named is read alone, its subfolders as
+// learners, where the class folder given whole names each its own.
+func TestEachFolderArgumentIsReadAlone(t *testing.T) {
+	dir := t.TempDir()
+	layout(t, dir, map[string]entry{
+		"bob smith/sub/acces.md": {body: page(newKey(95).fp, false)},
+		"kim/acces.md":           {body: page(newKey(96).fp, false)},
+		"notes/README.md":        {body: "x"},
+	})
+	who := func(args ...string) map[string]string {
+		got := map[string]string{}
+		for _, r := range Validate(args, Options{Rules: testRules}) {
+			got[r.Apprenant] = codesOfResult(r)
+		}
+		return got
+	}
+	star := who(filepath.Join(dir, "bob smith"), filepath.Join(dir, "kim"), filepath.Join(dir, "notes"))
+	if len(star) != 2 || star["sub"] != "" || star["kim"] != "" {
+		t.Errorf("each folder: %v", star)
+	}
+	whole := who(dir)
+	if len(whole) != 3 || whole["bob smith"] != "" || whole["kim"] != "" || whole["notes"] != "no-acces-md" {
+		t.Errorf("the class folder: %v", whole)
+	}
+}
