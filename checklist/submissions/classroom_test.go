@@ -199,3 +199,43 @@ func TestFolderOfLearnersFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestClassroomRepositoryIsNeverSplit: a repository with no acces.md at
+// its root and one in each of two subfolders is still one student's
+// (carol), never learners "v1" and "v2" accused of sharing her key: in
+// "ASSIGNMENT-submissions", given alone, zipped, or among siblings
+// sharing the assignment's prefix.
+func TestClassroomRepositoryIsNeverSplit(t *testing.T) {
+	key := newKey(98)
+	repos := map[string]entry{
+		"acces-romeo-carol/v1/acces.md": {body: page(key.fp, false), mod: time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC)},
+		"acces-romeo-carol/v2/acces.md": {body: page(key.fp, false), mod: time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC)},
+		"acces-romeo-bob/acces.md":      {body: page(newKey(99).fp, false)},
+	}
+	wrapped := map[string]entry{}
+	for name, e := range repos {
+		wrapped["acces-romeo-submissions/"+name] = e
+	}
+	root := t.TempDir()
+	layout(t, filepath.Join(root, "clone"), wrapped)
+	layout(t, filepath.Join(root, "siblings"), repos)
+	zp := filepath.Join(root, "clone.zip")
+	os.WriteFile(zp, zipLayout(t, wrapped), 0o644)
+	for name, arg := range map[string]string{
+		"submissions folder": filepath.Join(root, "clone", "acces-romeo-submissions"),
+		"one repository":     filepath.Join(root, "clone", "acces-romeo-submissions", "acces-romeo-carol"),
+		"siblings":           filepath.Join(root, "siblings"),
+		"zip":                zp,
+	} {
+		var carol []checklist.FileResult
+		for _, r := range Validate([]string{arg}, Options{Rules: testRules}) {
+			if r.Apprenant != "bob" {
+				carol = append(carol, r)
+			}
+		}
+		if len(carol) != 1 || carol[0].Apprenant != "carol" || !carol[0].Valid ||
+			!strings.HasSuffix(filepath.ToSlash(carol[0].Path), "carol/v2/acces.md") || len(carol[0].Others) != 1 {
+			t.Errorf("%s: %+v", name, carol)
+		}
+	}
+}

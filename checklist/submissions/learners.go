@@ -16,6 +16,7 @@ type receipt struct {
 	key             string   // moodle, or for a learner's folder outside Moodle its path
 	container       string   // outside Moodle, the folder that holds hers
 	classroom       bool     // that folder is Classroom's: every repository is a student
+	repo            bool     // her folder is a Classroom repository: one student, never split
 	names           []string // the first maxNamed names received
 	n               int      // how many were received
 	found           bool     // a submission of hers is read

@@ -21,8 +21,12 @@ import (
 
 // IsSubmissionName reports whether a file met in a folder or an archive
 // is a submission: its folded name ends with the word "acces", maybe a
-// copy mark, then ".md" ("acces (1).md"; not "mesacces.md", "acces.md.bak").
+// copy mark, then ".md" ("acces (1).md"; not "mesacces.md", "acces.md.bak",
+// nor a Mac's AppleDouble "._acces.md").
 func IsSubmissionName(name string) bool {
+	if strings.HasPrefix(name, "._") {
+		return false
+	}
 	stem, md := strings.CutSuffix(textfold.Fold(name), ".md")
 	base, acces := strings.CutSuffix(trimCopyMark(stem), "acces")
 	return md && acces && (base == "" || strings.ContainsRune(" _-.", rune(base[len(base)-1])))
@@ -134,9 +138,17 @@ func isClassroomFolder(name string) bool {
 }
 
 // ignoredFolder is a folder that is nobody's: hidden (".git"), or the
-// resource forks a Mac's zip adds.
+// resource forks a Mac's zip adds; never "." or "..", which an entry's
+// name may spell.
 func ignoredFolder(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "__MACOSX"
+	return strings.HasPrefix(name, ".") && name != "." && name != ".." || name == "__MACOSX"
+}
+
+// ignoredPath reports whether the file name in the folders dirs is
+// nobody's hand-in (organisateurs.md): in an ignoredFolder, or a Mac's
+// AppleDouble "._name". It is still read for private keys (scan.go).
+func ignoredPath(dirs []string, name string) bool {
+	return strings.HasPrefix(name, "._") || slices.ContainsFunc(dirs, ignoredFolder)
 }
 
 // assignmentPrefix is what every learner's folder name starts with and is
@@ -164,6 +176,13 @@ func assignmentPrefix(container string, folders []string) string {
 		}
 	}
 	return prefix
+}
+
+// isRepo reports whether the learners' folders at lv, held by the folder
+// named container, are Classroom repositories, each one student's: in
+// "ASSIGNMENT-submissions", or siblings sharing the assignment's prefix.
+func isRepo(container string, lv level) bool {
+	return isClassroomFolder(container) || lv.prefix != ""
 }
 
 // loginOf is a learner's folder name without the assignment's prefix:

@@ -46,6 +46,7 @@ type record struct {
 	compact                              uint8  // bit k set when problem k's message is a template
 	statut                               uint8  // 1 + the index of Status in statuts; 0 none
 	valid, signed, moodle, learnerFolder bool
+	repo                                 bool // its group is a Classroom repository: never split
 }
 
 var statuts = []string{"demande", "verifie"}
@@ -332,7 +333,8 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 // its own when that folder holds no acces.md itself and its acces.md
 // files sit in two subfolders or more ("groupe/etu/acces.md"): a folder
 // of learners' folders, which the walk cannot tell from a learner's
-// own until all of it is read.
+// own until all of it is read. A Classroom repository is one student's
+// whatever it holds (repo): never split.
 func (r *Run) splitGroups() {
 	type seen struct {
 		first        string
@@ -341,7 +343,7 @@ func (r *Run) splitGroups() {
 	groups := map[string]*seen{}
 	for i := range r.Len() {
 		rec := r.at(i)
-		if rec.moodle || rec.groupLen == 0 {
+		if rec.moodle || rec.groupLen == 0 || rec.repo {
 			continue
 		}
 		sub := subfolder(rec)
@@ -485,7 +487,7 @@ func leakIn(rec, other *record) {
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	rec := record{path: it.path, who: it.learner, groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, mod: it.mod,
-		entryLen: int32(len(it.entry))}
+		entryLen: int32(len(it.entry)), repo: it.repo}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
 	}

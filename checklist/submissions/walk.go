@@ -33,6 +33,7 @@ type item struct {
 	learner string
 	moodle  string // the learner's Moodle name and id, "Dupont Alice_123456"; "" outside Moodle
 	group   string // outside Moodle, her folder as shown: one result for all it holds; "" none
+	repo    bool   // group is a Classroom repository: one student (isRepo)
 	data    []byte
 	pub     *acces.PubFile // nil: no .pub beside it
 	err     error
@@ -57,7 +58,12 @@ type where struct {
 	lone     bool   // this folder is the only one of the folder holding the learners'
 	holder   string // the folder holding the learners' folders, as shown
 	mixed    bool   // this folder holds acces.md files of several names: several learners'
+	nobody   bool   // the argument is an ignoredFolder ("pret valider *" names __MACOSX)
 }
+
+// ignored reports whether the folder at is nobody's (ignoredFolder), as
+// all below it.
+func (w where) ignored() bool { return w.nobody || slices.ContainsFunc(w.parts, ignoredFolder) }
 
 // of names the learner of the file name here.
 func (w where) of(name string) (learner, moodle string) {
@@ -91,7 +97,7 @@ func (w *walker) fill(container string) {
 func (w *walker) send(it item, rs *receipts) {
 	switch {
 	case w.in != nil && w.in.moodle == "":
-		it.learner, it.group = w.in.learner, w.in.path // an archive in her folder is hers
+		it.learner, it.group, it.repo = w.in.learner, w.in.path, w.in.repo // an archive in her folder is hers
 		w.in.found = true
 	case it.moodle != "" && w.in != nil:
 		w.in.found = true
@@ -124,7 +130,7 @@ func (w *walker) arg(arg string) {
 			// One Classroom repository: the argument is the learner's folder.
 			base = loginOf(base, assignmentPrefix(parent, nil))
 		}
-		w.dir(arg, arg, nil, true, where{outer: append(above, filepath.Base(abs)), fallback: base})
+		w.dir(arg, arg, nil, true, where{outer: append(above, filepath.Base(abs)), fallback: base, nobody: ignoredFolder(filepath.Base(abs))})
 	case IsArchiveName(arg) && st.Mode().IsRegular():
 		w.archive(nil, "", arg, true, where{outer: above, fallback: strings.TrimSuffix(base, filepath.Ext(base))})
 	default:
@@ -227,11 +233,11 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 		it := item{path: p, learner: learner, moodle: moodle, learnerFolder: len(at.parts) > 0,
 			id: fileID{dev: id.dev, ino: id.ino, path: raw}, online: isOnlineTextFile(name, w.in != nil && w.in.online)}
 		switch {
-		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
-			if !slices.ContainsFunc(at.parts, ignoredFolder) { // not .git's files
-				w.received(&rs, moodle, learner, p, name)
-			}
+		case at.nobody || ignoredPath(at.parts, name):
 			w.scanIn(f, raw, it, t) // .ssh's too: where keys are kept
+		case !IsSubmissionName(name) && !IsArchiveName(name) && !it.online:
+			w.received(&rs, moodle, learner, p, name)
+			w.scanIn(f, raw, it, t)
 		case t&fs.ModeSymlink != 0:
 			it.err = errSymlink // never followed, and said
 			w.send(it, &rs)
@@ -319,7 +325,9 @@ func (w *walker) levelBelow(path string, at where, entries []fs.DirEntry) where 
 		name = at.parts[n-1]
 	}
 	container := n == 0
-	if n == at.lv.skip+1 && !hasSub && !(n > 1 && isClassroomFolder(at.parts[n-2])) {
+	if at.ignored() {
+		container = false // nobody's: its folders are no learners'
+	} else if n == at.lv.skip+1 && !hasSub && !(n > 1 && isClassroomFolder(at.parts[n-2])) {
 		container = isClassroomFolder(name) || at.lone && len(folders) > 0
 	}
 	if !container {
@@ -346,12 +354,12 @@ func (w *walker) learnerFolder(path string, at, below where) *receipt {
 	case n == 0 && len(at.outer) > 1 && isClassroomFolder(at.outer[len(at.outer)-2]):
 		// One Classroom repository given: hers (arg).
 		// Cleaned as the paths of its files are ("./depot/" → "depot").
-		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true}
-	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || ignoredFolder(at.parts[n-1]):
+		return &receipt{path: filepath.Clean(path), learner: at.fallback, key: folderKey(filepath.Clean(path)), container: filepath.Dir(path), classroom: true, repo: true}
+	case n == 0 || n != at.lv.skip+1 || below.lv.skip == n || below.mixed || at.ignored():
 		return nil
 	}
 	return &receipt{path: path, learner: loginOf(at.parts[n-1], at.lv.prefix), key: folderKey(path),
-		container: at.holder, classroom: isClassroomFolder(filepath.Base(at.holder))}
+		container: at.holder, classroom: isClassroomFolder(filepath.Base(at.holder)), repo: isRepo(filepath.Base(at.holder), at.lv)}
 }
 
 // archive reads a .zip in place, each entry into memory to at most its
@@ -430,6 +438,13 @@ func (a *zipRead) read(files []*zip.File) {
 			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
+		if ignoredEntry(zf.Name) {
+			if !isDir {
+				scans = append(scans, i) // nobody's hand-in, but a key there is a leak
+			}
+			a.metIgnored(zf.Name, &rs)
+			continue
+		}
 		if !isDir && !IsSubmissionName(base) && !IsArchiveName(base) && !isOnlineTextEntry(zf.Name) && strings.IndexByte(zf.Name, 0) < 0 {
 			scans = append(scans, i)
 		}
@@ -457,7 +472,8 @@ func (a *zipRead) read(files []*zip.File) {
 		dir = cleanEntryDir(dir)
 		learner, moodle, group := a.learner(name)
 		it := item{path: p, entry: name, learner: learner, moodle: moodle, group: group, learnerFolder: dir != "", mod: a.mod,
-			id: fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}, online: isOnlineTextEntry(name)}
+			repo: group != "" && isRepo(a.container(), a.lv),
+			id:   fileID{dev: a.id.dev, ino: a.id.ino, path: a.id.path, entry: a.base + index + 1}, online: isOnlineTextEntry(name)}
 		if it.mod == 0 && !zf.Modified.IsZero() {
 			it.mod = zf.Modified.UnixNano()
 		}
@@ -524,16 +540,45 @@ func (a *zipRead) received(zf *zip.File, base string, isDir bool, rs *receipts) 
 		if parts := entryParts(zf.Name); !isDir {
 			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
 		}
-	case slices.ContainsFunc(entryParts(zf.Name), ignoredFolder):
-		// .git's files are nobody's hand-in.
+	case slices.ContainsFunc(entryParts(zf.Name), func(p string) bool { return p == "." || p == ".." }):
+		// A folder spelt "etu/./" is not the group its acces.md names
+		// ("etu/"): its receipt would be a learner of its own.
 	case w.in == nil && group != "":
-		r := rs.atKey(folderKey(group), &receipt{path: group, learner: learner, key: folderKey(group), container: a.path,
-			classroom: isClassroomFolder(a.container())})
-		r.entry = strings.TrimPrefix(group, a.path+"!/")
-		if !isDir {
+		if r := a.groupReceipt(rs, group, learner); !isDir {
 			r.add(base, false)
 		}
 	}
+}
+
+// groupReceipt is the receipt of the learner's folder group, outside Moodle.
+func (a *zipRead) groupReceipt(rs *receipts, group, learner string) *receipt {
+	r := rs.atKey(folderKey(group), &receipt{path: group, learner: learner, key: folderKey(group), container: a.path,
+		classroom: isClassroomFolder(a.container())})
+	r.entry = strings.TrimPrefix(group, a.path+"!/")
+	return r
+}
+
+// metIgnored notes the learner's folder of an entry that is nobody's
+// hand-in (ignoredEntry), receiving nothing: a repository holding only
+// .git is still hers, and no-acces-md, as on disk.
+func (a *zipRead) metIgnored(name string, rs *receipts) {
+	learner, moodle, group := a.learner(name)
+	if a.w.in == nil && moodle == "" && group != "" && !ignoredEntry(strings.TrimPrefix(group, a.path+"!/")) {
+		a.groupReceipt(rs, group, learner)
+	}
+}
+
+// ignoredEntry reports whether an archive entry is nobody's hand-in:
+// ignoredPath, or a folder's entry inside one.
+func ignoredEntry(name string) bool {
+	parts := entryParts(name)
+	if len(parts) == 0 {
+		return false
+	}
+	if strings.HasSuffix(name, "/") || strings.HasSuffix(name, `\`) {
+		return slices.ContainsFunc(parts, ignoredFolder)
+	}
+	return ignoredPath(parts[:len(parts)-1], parts[len(parts)-1])
 }
 
 // placeOf is where a Moodle learner's entry was handed in: her outermost
