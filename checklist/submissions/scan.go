@@ -112,6 +112,9 @@ func (rec *record) place() string {
 // argument's own folder) is a row of its own. ids are the
 // submissions' files (Read), none of which is reported twice.
 func (r *Run) attachLeaks(ids []fileID) {
+	if len(r.leaks) == 0 {
+		return // no index of every row for nothing: 100,000 rows cost megabytes
+	}
 	slices.SortFunc(r.leaks, func(a, b leakFound) int {
 		if c := strings.Compare(a.rec.path, b.rec.path); c != 0 {
 			return c
