@@ -106,18 +106,25 @@ func TestNoReportHoldsABidiControl(t *testing.T) {
 	}
 }
 
-// checkReportBidi writes r in format and reads it back as its readers do.
-func checkReportBidi(t *testing.T, r FilesReport, format string) {
+// reportText writes r in format: its bytes, and its text as a reader
+// sees it (the csv without pret's byte order mark).
+func reportText(t *testing.T, format string, r FilesReport) (*bytes.Buffer, string) {
 	t.Helper()
-	f := r.Files
 	var buf bytes.Buffer
 	if err := WriteFilesReport(&buf, format, r); err != nil {
 		t.Fatal(err)
 	}
-	out := buf.String()
 	if format == "csv" {
-		out = csvBody(t, buf.Bytes()) // the byte order mark is pret's
+		return &buf, csvBody(t, buf.Bytes())
 	}
+	return &buf, buf.String()
+}
+
+// checkReportBidi writes r in format and reads it back as its readers do.
+func checkReportBidi(t *testing.T, r FilesReport, format string) {
+	t.Helper()
+	f := r.Files
+	buf, out := reportText(t, format, r)
 	if n := countBidi(strings.ToValidUTF8(out, "")); n > 0 || format != "html" && bytes.ContainsFunc([]byte(out), encoderLeaves) {
 		t.Fatalf("%s holds %d raw bidi controls:\n%q", format, n, out)
 	}
