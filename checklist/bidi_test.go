@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -290,54 +289,6 @@ func checkChecklistBidi(t *testing.T, f []FileResult) {
 			if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
 				t.Fatalf("checklist junit %+v", c[0])
 			}
-		}
-	}
-}
-
-// TestNoBidiWriterCutAnywhere: a control cut between two writes is
-// escaped all the same, and nothing else changes.
-func TestNoBidiWriterCutAnywhere(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 14))
-	for i := 0; i < 2000; i++ {
-		in := []byte(hostileString(rng) + hostileString(rng))
-		if rng.IntN(2) == 0 {
-			cut := []string{"\xe2\x80", "\xf3\xa0\x81", "\xef\xbb", "\xc2"}[rng.IntN(4)]
-			in = append(in, cut[:1+rng.IntN(len(cut))]...) // a cut control at the very end
-		}
-		want := escapeEncoded(in, jsonEscape)
-		var out bytes.Buffer
-		err := writeEscaped(&out, jsonEscape, func(w io.Writer) error {
-			for rest := in; len(rest) > 0; {
-				n := 1 + rng.IntN(len(rest))
-				if m, err := w.Write(rest[:n]); err != nil || m != n {
-					t.Fatalf("Write = %d, %v", m, err)
-				}
-				rest = rest[n:]
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Fatalf("cut writes gave %q, whole %q", out.Bytes(), want)
-		}
-		if bytes.ContainsFunc(out.Bytes(), encoderLeaves) {
-			t.Fatalf("%q still holds a control", out.Bytes())
-		}
-		// Without its bidi controls, DEL, C1 controls and separators,
-		// valid UTF-8 is unchanged.
-		if !utf8.Valid(in) {
-			continue
-		}
-		var plain []byte
-		for _, r := range string(in) {
-			if !strings.ContainsRune(bidiControls, r) && !unicode.Is(unicode.Cf, r) && (r < 0x7f || r > 0x9f) && r != 0x2028 && r != 0x2029 {
-				plain = append(plain, string(r)...)
-			}
-		}
-		if got := escapeEncoded(in, func(rune) string { return "" }); !bytes.Equal(got, plain) {
-			t.Fatalf("dropping the controls of %q gave %q, want %q", in, got, plain)
 		}
 	}
 }

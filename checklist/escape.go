@@ -1,9 +1,7 @@
 package checklist
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -33,6 +31,7 @@ func jsonEscape(r rune) (s string) {
 func xmlEscape(r rune) string { return fmt.Sprintf("&#x%X;", r) }
 
 // escapeEncoded: encoding/json and xml write these raw, only inside strings.
+// p holds whole runes: what an encoder wrote up to a value's end.
 func escapeEncoded(p []byte, esc func(rune) string) []byte {
 	var out []byte
 	done := 0
@@ -49,39 +48,6 @@ func escapeEncoded(p []byte, esc func(rune) string) []byte {
 		i += n
 	}
 	return append(out, p[done:]...)
-}
-
-// escapingWriter holds back a rune cut between two writes.
-type escapingWriter struct {
-	w     io.Writer
-	esc   func(rune) string
-	carry []byte
-}
-
-func (e *escapingWriter) Write(p []byte) (int, error) {
-	data := append(e.carry, p...)
-	end := len(data)
-	for i := max(0, len(data)-utf8.UTFMax+1); i < len(data); i++ {
-		if utf8.RuneStart(data[i]) && !utf8.FullRune(data[i:]) {
-			end = i
-			break
-		}
-	}
-	e.carry = append([]byte{}, data[end:]...)
-	if _, err := e.w.Write(escapeEncoded(data[:end], e.esc)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-func writeEscaped(w io.Writer, esc func(rune) string, write func(io.Writer) error) error {
-	bw := bufio.NewWriter(w)
-	e := &escapingWriter{w: bw, esc: esc}
-	if err := write(e); err != nil {
-		return err
-	}
-	bw.Write(e.carry) // an incomplete rune: nothing to escape; errors stay for Flush
-	return bw.Flush()
 }
 
 // shownPart is a run of text or a marker: Control "U+202E", Name its tooltip.

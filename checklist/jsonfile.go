@@ -1,6 +1,7 @@
 package checklist
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -10,20 +11,21 @@ import (
 
 // jsonWriter encodes each value at its depth: no list of a run held whole.
 type jsonWriter struct {
-	w   io.Writer
+	w   *bufio.Writer
 	buf bytes.Buffer
 	enc *json.Encoder
 	err error // the first; then nothing more is written
 }
 
 func writeJSONDoc(w io.Writer, write func(*jsonWriter)) error {
-	return writeEscaped(w, jsonEscape, func(w io.Writer) error {
-		j := &jsonWriter{w: w}
-		j.enc = json.NewEncoder(&j.buf)
-		j.enc.SetEscapeHTML(false)
-		write(j)
+	j := &jsonWriter{w: bufio.NewWriter(w)}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false)
+	write(j)
+	if j.err != nil {
 		return j.err
-	})
+	}
+	return j.w.Flush()
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -38,7 +40,7 @@ func (j *jsonWriter) value(prefix string, v any) { j.write(j.encode(prefix, v)) 
 
 func (j *jsonWriter) write(b []byte) {
 	if j.err == nil {
-		_, j.err = j.w.Write(b)
+		_, j.err = j.w.Write(escapeEncoded(b, jsonEscape))
 	}
 }
 

@@ -3,6 +3,8 @@
 package checklist
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/xml"
 	"fmt"
@@ -199,25 +201,32 @@ func writeXML(w io.Writer, name string, cases iter.Seq[junitCase]) error {
 	attr := func(k string, v any) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: fmt.Sprint(v)} }
 	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: []xml.Attr{attr("name", name), attr("tests", tests), attr("failures", failures), attr("errors", 0)}}
 	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: append(slices.Clip(suites.Attr), attr("skipped", skipped))}
-	return writeEscaped(w, xmlEscape, func(w io.Writer) error {
-		io.WriteString(w, xml.Header)
-		enc := xml.NewEncoder(w)
-		enc.Indent("", "  ")
-		enc.EncodeToken(suites)
-		enc.EncodeToken(suite)
-		for c := range cases {
-			if err := enc.Encode(c); err != nil {
-				return err
-			}
-		}
-		enc.EncodeToken(suite.End())
-		enc.EncodeToken(suites.End())
-		if err := enc.Close(); err != nil {
+	// Encode flushes whole elements into buf: each escape sees whole runes.
+	bw := bufio.NewWriter(w)
+	var buf bytes.Buffer
+	flush := func() {
+		bw.Write(escapeEncoded(buf.Bytes(), xmlEscape)) // an error stays for Flush
+		buf.Reset()
+	}
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	bw.WriteString(xml.Header)
+	enc.EncodeToken(suites)
+	enc.EncodeToken(suite)
+	for c := range cases {
+		if err := enc.Encode(c); err != nil {
 			return err
 		}
-		_, err := io.WriteString(w, "\n")
+		flush()
+	}
+	enc.EncodeToken(suite.End())
+	enc.EncodeToken(suites.End())
+	if err := enc.Close(); err != nil {
 		return err
-	})
+	}
+	flush()
+	bw.WriteString("\n")
+	return bw.Flush()
 }
 
 func writeFilesJUnit(w io.Writer, r FilesReport) error {
