@@ -107,14 +107,13 @@ type FileResult struct {
 
 // SbatchEffective (livrables.md) is here, not in sbatch: no import cycle.
 type SbatchEffective struct {
-	AcceptedBySbatch  bool     `json:"accepted_by_sbatch"`
-	JobName           string   `json:"job_name"`
-	Output            string   `json:"output"`
-	TimeLimitMinutes  *int     `json:"time_limit_minutes"`
-	CPUsPerTask       int      `json:"cpus_per_task"`
-	MemMiB            int64    `json:"mem_mib"`
-	IgnoredDirectives []int    `json:"ignored_directives"`
-	Refusals          []string `json:"-"`
+	AcceptedBySbatch  bool   `json:"accepted_by_sbatch"`
+	JobName           string `json:"job_name"`
+	Output            string `json:"output"`
+	TimeLimitMinutes  *int   `json:"time_limit_minutes"`
+	CPUsPerTask       int    `json:"cpus_per_task"`
+	MemMiB            int64  `json:"mem_mib"`
+	IgnoredDirectives []int  `json:"ignored_directives"`
 }
 
 var Formats = []string{"texte", "json", "junit"}

@@ -218,53 +218,39 @@ type Effective = checklist.SbatchEffective
 func (s *Script) Effective() Effective {
 	ignored := append([]int{}, slices.Sorted(maps.Keys(s.Ignored))...)
 	e := Effective{JobName: s.Name, Output: "slurm-%j.out", CPUsPerTask: 1, IgnoredDirectives: ignored}
-	refuse := func(format string, args ...any) { e.Refusals = append(e.Refusals, fmt.Sprintf(format, args...)) }
-	if len(s.Lines) == 0 || !strings.HasPrefix(s.Lines[0], "#!") {
-		refuse("la première ligne ne commence pas par #! : sbatch refuse le script")
-	}
-	if s.CRLF {
-		refuse("fins de ligne Windows (CRLF) : sbatch refuse le script")
-	}
-	for _, l := range s.Unmatched {
-		refuse("ligne %d : guillemet non fermé", l)
-	}
+	// sbatch refuses a script without #!, with CRLF or an unmatched quote.
+	accepted := len(s.Lines) > 0 && strings.HasPrefix(s.Lines[0], "#!") && !s.CRLF && len(s.Unmatched) == 0
 	for name, dst := range map[string]*string{"job-name": &e.JobName, "output": &e.Output} {
 		if o, ok := s.Last(name); ok {
 			*dst = o.Value
 		}
 	}
 	if o, ok := s.Last("time"); ok {
-		if m, _, valid := ParseTime(o.Value); valid {
+		m, _, valid := ParseTime(o.Value)
+		if valid {
 			e.TimeLimitMinutes = &m
-		} else {
-			refuse("ligne %d : --time=%s n'est pas une durée que Slurm comprend", o.Line, o.Value)
 		}
+		accepted = accepted && valid
 	}
 	if o, ok := s.Last("cpus-per-task"); ok {
-		if n, err := strconv.Atoi(o.Value); err == nil && n >= 1 {
+		n, err := strconv.Atoi(o.Value)
+		if err == nil && n >= 1 {
 			e.CPUsPerTask = n
-		} else {
-			refuse("ligne %d : --cpus-per-task=%s n'est pas un nombre de CPU", o.Line, o.Value)
 		}
+		accepted = accepted && err == nil && n >= 1
 	}
 	if o, ok := s.Last("mem"); ok {
-		if m, valid := ParseMem(o.Value); valid {
-			e.MemMiB = m
-		} else {
-			refuse("ligne %d : --mem=%s n'est pas une quantité de mémoire (nombre, puis K, M, G ou T)", o.Line, o.Value)
-		}
+		e.MemMiB, ok = ParseMem(o.Value)
+		accepted = accepted && ok
 	}
 	// Two ways of asking for memory at once: sbatch refuses the script.
-	var mems []string
+	mems := 0
 	for _, name := range []string{"mem", "mem-per-cpu", "mem-per-gpu"} {
 		if _, ok := s.Last(name); ok {
-			mems = append(mems, "--"+name)
+			mems++
 		}
 	}
-	if len(mems) > 1 {
-		refuse("%s ensemble : sbatch refuse le script", strings.Join(mems, " et "))
-	}
-	e.AcceptedBySbatch = len(e.Refusals) == 0
+	e.AcceptedBySbatch = accepted && mems <= 1
 	return e
 }
 
