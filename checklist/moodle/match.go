@@ -33,19 +33,30 @@ type Grades struct {
 // gains its participant number and e-mail, and each learner without a
 // submission gets a result of its own, no-submission, after the others.
 type Matched struct {
-	base    checklist.Results
+	absent
 	sheet   *Sheet
-	name    string         // the worksheet's path, as given
 	byNum   map[string]int // participant number → index in sheet.rows
 	results map[string][]int
-	missing []int // indexes in sheet.rows without a submission
 }
+
+// absent is a run's results, then one result per learner without a
+// submission, found in a worksheet or a roster.
+type absent struct {
+	base    checklist.Results
+	missing []checklist.FileResult
+}
+
+// Missing is how many learners of the worksheet or roster have no submission.
+func (a *absent) Missing() int { return len(a.missing) }
+
+// Len is the run's results and one per learner without a submission.
+func (a *absent) Len() int { return a.base.Len() + len(a.missing) }
 
 // Match matches the results to the worksheet at sheetPath. It fails
 // when the two cannot be from one assignment: none of the submissions'
 // numbers is in the worksheet, or some are and others not.
 func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, error) {
-	m := &Matched{base: base, sheet: sheet, name: sheetPath, byNum: map[string]int{}, results: map[string][]int{}}
+	m := &Matched{absent: absent{base: base}, sheet: sheet, byNum: map[string]int{}, results: map[string][]int{}}
 	for i, r := range sheet.rows {
 		m.byNum[r.Participant] = i
 	}
@@ -76,9 +87,9 @@ func Match(base checklist.Results, sheet *Sheet, sheetPath string) (*Matched, er
 		return nil, sheetError("téléchargez à nouveau la feuille d'évaluation, de tous les groupes, après la date limite des rendus",
 			"%d rendu%s sans ligne dans la feuille d'évaluation %s : %s ; la note de ces apprenants n'aurait nulle part où aller", len(strangers), termtext.Plural(len(strangers)), termtext.Escape(sheetPath), termtext.Escape(strings.Join(shown, ", ")))
 	}
-	for i, r := range sheet.rows {
+	for _, r := range sheet.rows {
 		if len(m.results[r.Participant]) == 0 {
-			m.missing = append(m.missing, i)
+			m.missing = append(m.missing, noSubmission(r, sheetPath))
 		}
 	}
 	return m, nil
@@ -99,16 +110,10 @@ func (m *Matched) Unread() string {
 	return ""
 }
 
-// Missing is how many learners of the worksheet have no submission.
-func (m *Matched) Missing() int { return len(m.missing) }
-
-// Len is the run's results and one per learner without a submission.
-func (m *Matched) Len() int { return m.base.Len() + len(m.missing) }
-
 // At is result i, with its participant number and its row's e-mail.
 func (m *Matched) At(i int) checklist.FileResult {
 	if n := m.base.Len(); i >= n {
-		return m.noSubmission(m.sheet.rows[m.missing[i-n]])
+		return m.missing[i-n]
 	}
 	f := m.base.At(i)
 	if num := ParticipantOf(f); num != "" {
@@ -121,7 +126,7 @@ func (m *Matched) At(i int) checklist.FileResult {
 }
 
 // noSubmission is the result of a learner who handed nothing in.
-func (m *Matched) noSubmission(r Row) checklist.FileResult {
+func noSubmission(r Row, sheetPath string) checklist.FileResult {
 	who := r.Name
 	if who == "" {
 		who = participantPrefix + " " + r.Participant
@@ -131,7 +136,7 @@ func (m *Matched) noSubmission(r Row) checklist.FileResult {
 		contact = r.Email + ", " + contact
 	}
 	return checklist.FileResult{
-		Path:        m.name,
+		Path:        sheetPath,
 		Apprenant:   who,
 		Participant: r.Participant,
 		Email:       r.Email,

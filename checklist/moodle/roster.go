@@ -91,25 +91,20 @@ func rosterCSVError(err error) error {
 		"roster Classroom illisible, ligne %d : CSV mal formé", line)
 }
 
-// Students are the roster's rows, in order.
-func (ro *Roster) Students() []Student { return ro.students }
-
 // RosterMatched is a run's results with the roster beside: a result
 // whose learner is a student's login (her repository "ASSIGNMENT-LOGIN")
 // carries her name and identifier; a student without one gets a result
 // of her own, no-submission, after the others.
 type RosterMatched struct {
-	base    checklist.Results
-	name    string
+	absent
 	byLogin map[string]int // folded login → index in students
 	owner   []int          // by result: 1 + her index; 0 none
-	missing []int
 	ro      *Roster
 }
 
 // MatchRoster matches the results to the roster read at path.
 func MatchRoster(base checklist.Results, ro *Roster, path string) *RosterMatched {
-	m := &RosterMatched{base: base, name: path, byLogin: map[string]int{}, ro: ro, owner: make([]int, base.Len())}
+	m := &RosterMatched{absent: absent{base: base}, byLogin: map[string]int{}, ro: ro, owner: make([]int, base.Len())}
 	for i, s := range ro.students {
 		if s.Login != "" {
 			m.byLogin[strings.ToLower(s.Login)] = i
@@ -121,9 +116,9 @@ func MatchRoster(base checklist.Results, ro *Roster, path string) *RosterMatched
 			m.owner[i], has[k] = k+1, true
 		}
 	}
-	for k := range ro.students {
+	for k, s := range ro.students {
 		if !has[k] {
-			m.missing = append(m.missing, k)
+			m.missing = append(m.missing, noRepository(s, path))
 		}
 	}
 	return m
@@ -149,16 +144,10 @@ func (m *RosterMatched) studentOf(f checklist.FileResult) (int, bool) {
 	return 0, false
 }
 
-// Missing is how many students of the roster have no repository.
-func (m *RosterMatched) Missing() int { return len(m.missing) }
-
-// Len is the run's results and one per student without a repository.
-func (m *RosterMatched) Len() int { return m.base.Len() + len(m.missing) }
-
 // At is result i, with the roster's name and identifier.
 func (m *RosterMatched) At(i int) checklist.FileResult {
 	if n := m.base.Len(); i >= n {
-		return m.noRepository(m.ro.students[m.missing[i-n]])
+		return m.missing[i-n]
 	}
 	f := m.base.At(i)
 	if k := m.owner[i]; k > 0 {
@@ -172,7 +161,7 @@ func (m *RosterMatched) At(i int) checklist.FileResult {
 }
 
 // noRepository is the result of a student who handed nothing in.
-func (m *RosterMatched) noRepository(s Student) checklist.FileResult {
+func noRepository(s Student, path string) checklist.FileResult {
 	who := cmp.Or(s.Name, s.Login, s.Identifier)
 	var contact []string
 	for _, v := range []string{s.Identifier, s.Login} {
@@ -188,6 +177,6 @@ func (m *RosterMatched) noRepository(s Student) checklist.FileResult {
 	if len(contact) > 0 {
 		msg = fmt.Sprintf("aucun rendu de %s (%s) : inscrit au roster Classroom, %s", who, strings.Join(contact, ", "), why)
 	}
-	return checklist.FileResult{Path: m.name, Apprenant: who, Participant: s.Identifier,
+	return checklist.FileResult{Path: path, Apprenant: who, Participant: s.Identifier,
 		Problems: []checklist.Problem{{Code: checklist.CodeNoSubmission, Severity: checklist.SevError, Line: s.Line, Message: msg}}}
 }

@@ -96,15 +96,6 @@ func sheetError(hint, format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// ReadFile reads the worksheet at path through the bounded reader.
-func ReadFile(path string) (*Sheet, error) {
-	data, err := readBounded(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data)
-}
-
 // ReadAny reads what --feuille names: GitHub Classroom's roster when its
 // first row is the roster's (IsRoster), else Moodle's worksheet.
 func ReadAny(path string) (*Sheet, *Roster, error) {

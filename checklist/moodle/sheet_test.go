@@ -195,19 +195,19 @@ func TestSheetErrors(t *testing.T) {
 	}
 }
 
-func TestReadFileBounded(t *testing.T) {
+func TestReadAnyBounded(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ReadFile(dir); err == nil || !strings.Contains(err.Error(), "illisible : ce n'est pas un fichier ordinaire") {
+	if _, _, err := ReadAny(dir); err == nil || !strings.Contains(err.Error(), "illisible : ce n'est pas un fichier ordinaire") {
 		t.Errorf("a folder: %v", err)
 	}
 	big := filepath.Join(dir, "gros.csv")
 	os.WriteFile(big, bytes.Repeat([]byte("x"), int(Worksheet.Max)+1), 0o644)
-	if _, err := ReadFile(big); err == nil || !strings.Contains(err.Error(), "trop grand (plus de 8 Mio) pour une feuille d'évaluation") {
+	if _, _, err := ReadAny(big); err == nil || !strings.Contains(err.Error(), "trop grand (plus de 8 Mio) pour une feuille d'évaluation") {
 		t.Errorf("too large: %v", err)
 	}
 	ok := filepath.Join(dir, "feuille.csv")
 	os.WriteFile(ok, []byte(sheetEN), 0o644)
-	if s, err := ReadFile(ok); err != nil || len(s.rows) != 3 {
+	if s, _, err := ReadAny(ok); err != nil || len(s.rows) != 3 {
 		t.Errorf("a worksheet: %v", err)
 	}
 }
