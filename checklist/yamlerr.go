@@ -1,11 +1,8 @@
 package checklist
 
 import (
-	"cmp"
 	"regexp"
 	"strings"
-
-	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // yamlReasons: go-yaml v2 and v3 messages; the first match wins.
@@ -37,17 +34,12 @@ var yamlReasons = [][2]string{
 	{"tab", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
 }
 
-var (
-	yamlLineRe = regexp.MustCompile(`line (\d+)`)
-	typeErrRe  = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
-)
+var yamlLineRe = regexp.MustCompile(`line (\d+)`)
 
-// YAMLError: "ligne 3 : clé en double"; of the English only a field name is kept.
+// YAMLError: "ligne 3 : clé en double", for the syntax errors of go-yaml;
+// the type errors of a Job are jobapi's, in French already.
 func YAMLError(err error) string {
 	msg := err.Error()
-	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
-		return "le champ « " + termtext.Escape(cmp.Or(m[2], "document")) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + cmp.Or(jsonKinds[m[1]], "une valeur d'un autre type")
-	}
 	reason := "syntaxe invalide"
 	for _, r := range yamlReasons {
 		if strings.Contains(msg, r[0]) {
@@ -60,21 +52,3 @@ func YAMLError(err error) string {
 	}
 	return reason
 }
-
-func goTypeFrench(t string) string {
-	switch {
-	case strings.HasPrefix(t, "[]"):
-		return "une liste"
-	case strings.HasPrefix(t, "map["), strings.Contains(t, "."):
-		return "un objet (clé: valeur)"
-	case t == "string":
-		return "un texte"
-	case t == "bool":
-		return "true ou false"
-	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
-		return "un nombre"
-	}
-	return "d'un autre type"
-}
-
-var jsonKinds = map[string]string{"string": "un texte", "number": "un nombre", "array": "une liste", "object": "un objet", "bool": "un booléen"}
