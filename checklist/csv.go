@@ -44,14 +44,14 @@ func writeFilesCSV(w io.Writer, r FilesReport) error {
 		f := res.At(k.i)
 		var labels []string
 		for _, code := range f.codes("") {
-			l := Info(code).Label
-			if code == CodePrivateKeyLeak {
+			l := Info(Code(code)).Label
+			if Code(code) == CodePrivateKeyLeak {
 				l = "INCIDENT : " + l + " ; " + leakIncident
 			}
 			labels = append(labels, l)
 		}
 		row := []string{f.Apprenant, f.Participant, f.Email, f.Path, yes[f.Valid], yes[f.Signed], f.Date, statutLabel(f.Statut), f.Fingerprint,
-			joinCodes(f.codes(SevError), " "), joinCodes(f.codes(SevWarning), " "), strings.Join(labels, " ; "), othersCell(f)}
+			strings.Join(f.codes(SevError), " "), strings.Join(f.codes(SevWarning), " "), strings.Join(labels, " ; "), othersCell(f)}
 		for i := range row {
 			row[i] = formulaSafe(row[i])
 		}
@@ -75,15 +75,6 @@ func formulaSafe(s string) string {
 	s = termtext.Escape(s)
 	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
 		return "'" + s
-	}
-	return s
-}
-
-// othersCell is the learner's other files, and the tie when there is one.
-func othersCell(f FileResult) string {
-	s := strings.Join(f.Others, " ; ")
-	if f.OthersTied {
-		s += " (" + tieNote + ")"
 	}
 	return s
 }

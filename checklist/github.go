@@ -18,6 +18,15 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 	for f := range r.all() {
 		s.add(f)
 		file := relativePath(r.Dir, cmp.Or(f.Archive, f.Path))
+		who := func(msg string) string { // the learner and the archive's entry first
+			if f.Entry != "" {
+				msg = f.Entry + " : " + msg
+			}
+			if f.Apprenant != "" {
+				msg = f.Apprenant + " — " + msg
+			}
+			return msg
+		}
 		for _, p := range f.Problems {
 			cmd := map[bool]string{false: "error", true: "warning"}[p.Severity == SevWarning && !r.Strict]
 			props := "file=" + ghProperty(file)
@@ -32,23 +41,10 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 			if p.Code == CodePrivateKeyLeak {
 				msg = "incident, " + leakIncident + " ; " + msg
 			}
-			if f.Entry != "" {
-				msg = f.Entry + " : " + msg
-			}
-			if f.Apprenant != "" {
-				msg = f.Apprenant + " — " + msg
-			}
-			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(msg))
+			fmt.Fprintf(bw, "::%s %s::%s\n", cmd, props, ghData(who(msg)))
 		}
 		if f.OthersTied { // the organiser decides which file counts
-			msg := f.OthersLine()
-			if f.Entry != "" {
-				msg = f.Entry + " : " + msg
-			}
-			if f.Apprenant != "" {
-				msg = f.Apprenant + " — " + msg
-			}
-			fmt.Fprintf(bw, "::notice file=%s,title=%s::%s\n", ghProperty(file), ghProperty("autres fichiers"), ghData(msg))
+			fmt.Fprintf(bw, "::notice file=%s,title=%s::%s\n", ghProperty(file), ghProperty("autres fichiers"), ghData(who(f.OthersLine())))
 		}
 	}
 	summary := fmt.Sprintf("%d %s%s, %d valide%s, %d invalide%s, %d avec avertissements",

@@ -127,7 +127,7 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	d.Codes = d.Summary.Codes.ordered()
 	d.Files = func(yield func(htmlFile) bool) {
 		for f := range r.all() {
-			if !yield(htmlFile{f, f.verdict(), joinCodes(f.codes(""), " ")}) {
+			if !yield(htmlFile{f, f.verdict(), strings.Join(f.codes(""), " ")}) {
 				return
 			}
 		}

@@ -244,9 +244,9 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 			}
 			if !f.Valid {
 				// --strict fails a file for its warnings; with none, still one failure.
-				codes := joinCodes(f.codes(SevError), ", ")
+				codes := strings.Join(f.codes(SevError), ", ")
 				if codes == "" {
-					codes = joinCodes(f.codes(SevWarning), ", ")
+					codes = strings.Join(f.codes(SevWarning), ", ")
 				}
 				if codes == "" {
 					codes = "invalide"

@@ -41,7 +41,13 @@ func (f FileResult) OthersLine() string {
 	if len(f.Others) == 0 {
 		return ""
 	}
-	s := "autre" + termtext.Plural(len(f.Others)) + " fichier" + termtext.Plural(len(f.Others)) + " de ce rendu, non validé" + termtext.Plural(len(f.Others)) + " : " + strings.Join(f.Others, " ; ")
+	s := termtext.Plural(len(f.Others))
+	return "autre" + s + " fichier" + s + " de ce rendu, non validé" + s + " : " + othersCell(f)
+}
+
+// othersCell is the learner's other files, and the tie when there is one.
+func othersCell(f FileResult) string {
+	s := strings.Join(f.Others, " ; ")
 	if f.OthersTied {
 		s += " (" + tieNote + ")"
 	}
@@ -63,7 +69,7 @@ func (s *BatchSummary) add(f FileResult) {
 		s.Warnings++
 	}
 	for _, code := range f.codes("") {
-		s.Codes[code]++
+		s.Codes[Code(code)]++
 	}
 	if f.sharesKey() {
 		group(&s.Duplicates, s.groups, f.Fingerprint, f.Path)
@@ -85,26 +91,15 @@ func group[T any](groups *[][]T, index map[string]int, key string, v T) {
 	(*groups)[i] = append((*groups)[i], v)
 }
 
-// codes of one severity ("": all), once each.
-func (f FileResult) codes(sev Severity) []Code {
-	var out []Code
+// codes of one severity ("": all), once each, as the formats join them.
+func (f FileResult) codes(sev Severity) []string {
+	var out []string
 	for _, p := range f.Problems {
-		if (sev == "" || p.Severity == sev) && !slices.Contains(out, p.Code) {
-			out = append(out, p.Code)
+		if (sev == "" || p.Severity == sev) && !slices.Contains(out, string(p.Code)) {
+			out = append(out, string(p.Code))
 		}
 	}
 	return out
-}
-
-func joinCodes(codes []Code, sep string) string {
-	var b strings.Builder
-	for i, c := range codes {
-		if i > 0 {
-			b.WriteString(sep)
-		}
-		b.WriteString(string(c))
-	}
-	return b.String()
 }
 
 func (f FileResult) has(code Code) bool {
