@@ -11,6 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/romeo-pret/pret/internal/termtext"
+	"github.com/romeo-pret/pret/internal/termtext/termtexttest"
 	"github.com/romeo-pret/pret/internal/testenv"
 )
 
@@ -42,13 +44,13 @@ func mustEscape(r rune) bool { return unicode.In(r, unicode.Cc, unicode.Cf, unic
 func TestUnsafeRuneIsUnicodes(t *testing.T) {
 	n := 0
 	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if unsafeRune(r) != mustEscape(r) {
-			t.Errorf("U+%04X: unsafeRune %v, Unicode's categories %v", r, unsafeRune(r), mustEscape(r))
+		if termtext.Unsafe(r) != mustEscape(r) {
+			t.Errorf("U+%04X: termtext.Unsafe %v, Unicode's categories %v", r, termtext.Unsafe(r), mustEscape(r))
 		}
 		if unicode.Is(unicode.Bidi_Control, r) {
 			n++
-			if !strings.ContainsRune(bidiControls, r) {
-				t.Errorf("U+%04X is a Bidi_Control the list lacks", r)
+			if !strings.ContainsRune(bidiControls, r) || bidiNames[r] == "" {
+				t.Errorf("U+%04X is a Bidi_Control the list or the page's names lack", r)
 			}
 		}
 	}
@@ -74,11 +76,11 @@ func countMarked(s string) int {
 // summary's duplicates hold their paths), every string from outside
 // generated.
 func bidiRun(rng *rand.Rand) FilesReport {
-	fp := hostileString(rng) + "\u202e"
+	fp := termtexttest.String(rng) + "\u202e"
 	msg := func() string {
-		return hostileString(rng) + string([]rune(bidiControls)[rng.IntN(12)]) + hostileString(rng)
+		return termtexttest.String(rng) + string([]rune(bidiControls)[rng.IntN(12)]) + termtexttest.String(rng)
 	}
-	return FilesReport{Name: "pret valider " + hostileString(rng), All: true, Files: []FileResult{
+	return FilesReport{Name: "pret valider " + termtexttest.String(rng), All: true, Files: []FileResult{
 		{Path: msg(), Apprenant: msg(), Fingerprint: fp, Date: msg(), Statut: msg(), Problems: []Problem{
 			{Code: "duplicate-fingerprint", Severity: SevError, Message: msg(), Line: 4},
 			{Code: "late-request", Severity: SevWarning, Message: msg()},
@@ -133,6 +135,10 @@ func checkReportBidi(t *testing.T, r FilesReport, format string) {
 		t.Fatalf("%s holds a raw C1 control:\n%q", format, out)
 	}
 	switch format {
+	case "texte":
+		// Two files of 4 and 2 lines, one of 1, the summary, 2 codes and
+		// the duplicate group of two paths, each under its heading.
+		checkTextLines(t, out, 4+2+1+1+3+3)
 	case "json":
 		bidiJSON(t, buf.Bytes(), f)
 	case "sarif":
@@ -270,6 +276,8 @@ func checkChecklistBidi(t *testing.T, f []FileResult) {
 			t.Fatalf("checklist %s holds %d raw bidi controls, or a C1 control:\n%q", format, n, buf.String())
 		}
 		switch format {
+		case "texte": // each check, the fixes of the failure and the warning, the summary
+			checkTextLines(t, buf.String(), 3+2+1)
 		case "json":
 			var doc struct{ Checks []Check }
 			if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
@@ -289,26 +297,6 @@ func checkChecklistBidi(t *testing.T, f []FileResult) {
 			if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
 				t.Fatalf("checklist junit %+v", c[0])
 			}
-		}
-	}
-}
-
-// TestBidiEscapesDecode: the json and XML forms decode to the control,
-// bidi or C1.
-func TestBidiEscapesDecode(t *testing.T) {
-	for _, c := range bidiControls + "\u0080\u0085\u009b\u009f\u00ad\u200b\u200d\u2060\ufeff\U000e0001\U000e0041\U000e007f\U0001d173" {
-		var s string
-		if err := json.Unmarshal(append(append([]byte(`"`), jsonEscape(c)...), '"'), &s); err != nil || s != string(c) {
-			t.Errorf("json %s: %q, %v", jsonEscape(c), s, err)
-		}
-		var x struct {
-			V string `xml:",chardata"`
-		}
-		if err := xml.Unmarshal([]byte("<v>"+xmlEscape(c)+"</v>"), &x); err != nil || x.V != string(c) {
-			t.Errorf("xml %s: %q, %v", xmlEscape(c), x.V, err)
-		}
-		if strings.ContainsRune(bidiControls, c) && bidiNames[c] == "" {
-			t.Errorf("%s is not known as a bidi control", codePoint(c))
 		}
 	}
 }
@@ -397,6 +385,29 @@ func TestHTMLShowsEveryControl(t *testing.T) {
 		}
 	}
 }
+
+// checkTextLines: whatever the strings hold, the text report has exactly
+// the lines pret wrote, none with a control, bidi or format character,
+// and one summary line.
+func checkTextLines(t *testing.T, out string, want int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != want {
+		t.Fatalf("texte has %d lines, want %d (a string added lines):\n%s", len(lines), want, out)
+	}
+	for _, l := range lines {
+		if bad, ok := termtexttest.Safe(l); !ok {
+			t.Fatalf("texte line %q holds %q", l, bad)
+		}
+	}
+	if n := strings.Count("\n"+out, "\nRésumé :"); n != 1 {
+		t.Fatalf("%d summary-looking lines start a line:\n%s", n, out)
+	}
+}
+
+// validUTF8 is a string as encoding/json carries it: each byte that is
+// not valid UTF-8 replaced by U+FFFD.
+func validUTF8(s string) string { return strings.Map(func(r rune) rune { return r }, s) }
 
 func codePoint(r rune) string { return fmt.Sprintf("U+%04X", r) }
 

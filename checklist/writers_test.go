@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/romeo-pret/pret/internal/termtext"
+	"github.com/romeo-pret/pret/internal/termtext/termtexttest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/romeo-pret/pret/internal/testenv"
@@ -113,7 +114,7 @@ func TestCSVIsFormulaSafe(t *testing.T) {
 				if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
 					t.Fatalf("cell %q would run as a formula", cell)
 				}
-				if bad, ok := terminalSafe(cell); !ok {
+				if bad, ok := termtexttest.Safe(cell); !ok {
 					t.Fatalf("cell %q holds %q", cell, bad)
 				}
 			}
