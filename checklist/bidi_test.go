@@ -60,8 +60,8 @@ func TestUnsafeRuneIsUnicodes(t *testing.T) {
 }
 
 // countMarked is what the html page shows as markers: bidi controls,
-// format characters, DEL and the C1 controls (XMLText has already made
-// the C0 controls U+FFFD).
+// format characters, DEL and the C1 controls (asXML, like the page,
+// has already made the C0 controls U+FFFD).
 func countMarked(s string) int {
 	n := 0
 	for _, r := range s {
@@ -209,12 +209,12 @@ func bidiJUnit(t *testing.T, b []byte, f []FileResult) {
 	}
 	c := doc.Suites[0].Cases
 	for j := range f {
-		if c[j].Name != XMLText(f[j].Path) {
-			t.Fatalf("junit name %q, want %q", c[j].Name, XMLText(f[j].Path))
+		if c[j].Name != asXML(f[j].Path) {
+			t.Fatalf("junit name %q, want %q", c[j].Name, asXML(f[j].Path))
 		}
 	}
-	if c[0].Classname != XMLText(f[0].Apprenant) || !strings.Contains(c[0].Failures[0].Body, XMLText(f[0].Problems[0].Message)) ||
-		!strings.Contains(c[0].SystemOut, XMLText(f[0].Problems[1].Message)) {
+	if c[0].Classname != asXML(f[0].Apprenant) || !strings.Contains(c[0].Failures[0].Body, asXML(f[0].Problems[0].Message)) ||
+		!strings.Contains(c[0].SystemOut, asXML(f[0].Problems[1].Message)) {
 		t.Fatalf("junit changed the strings: %+v", c[0])
 	}
 }
@@ -224,7 +224,7 @@ func bidiJUnit(t *testing.T, b []byte, f []FileResult) {
 func bidiHTML(t *testing.T, out string, r FilesReport) {
 	t.Helper()
 	f := r.Files
-	want := countMarked(XMLText(r.Name))
+	want := countMarked(asXML(r.Name))
 	// The duplicate groups name the learners and their paths; a long
 	// path or fingerprint is shown short, and whole once opened.
 	shownStrings := []string{f[0].Apprenant, f[0].Path, f[1].Apprenant, f[1].Path}
@@ -241,7 +241,7 @@ func bidiHTML(t *testing.T, out string, r FilesReport) {
 		}
 	}
 	for _, s := range shownStrings {
-		want += countMarked(XMLText(s))
+		want += countMarked(asXML(s))
 	}
 	if got := strings.Count(out, `<span class="bidi"`); got != want {
 		t.Fatalf("html shows %d markers, want %d", got, want)
@@ -250,10 +250,10 @@ func bidiHTML(t *testing.T, out string, r FilesReport) {
 	// A control in the whole path, in data-full, is "[U+…]".
 	for _, c := range bidiControls {
 		marker := strings.ReplaceAll(codePoint(c), "+", "&#43;")
-		if strings.Contains(XMLText(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
+		if strings.Contains(asXML(f[0].Apprenant), string(c)) && !strings.Contains(out, ">"+marker+"</span>") {
 			t.Fatalf("html: no marker %s for a control in %q", codePoint(c), f[0].Apprenant)
 		}
-		if strings.Contains(XMLText(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
+		if strings.Contains(asXML(f[0].Path), string(c)) && !strings.Contains(out, "["+marker+"]") {
 			t.Fatalf("html: no marker %s in the attributes of %q", codePoint(c), f[0].Path)
 		}
 	}
@@ -294,7 +294,7 @@ func checkChecklistBidi(t *testing.T, f []FileResult) {
 				t.Fatal(err)
 			}
 			c := doc.Suites[0].Cases
-			if c[0].Failures[0].Message != XMLText(rep.Checks[0].Message) || c[0].Failures[0].Body != XMLText(rep.Checks[0].Fix) {
+			if c[0].Failures[0].Message != asXML(rep.Checks[0].Message) || c[0].Failures[0].Body != asXML(rep.Checks[0].Fix) {
 				t.Fatalf("checklist junit %+v", c[0])
 			}
 		}
@@ -369,7 +369,7 @@ func TestHTMLShowsEveryControl(t *testing.T) {
 		// html/template writes the marker's "+" as "&#43;" in text.
 		marker := strings.ReplaceAll(codePoint(r), "+", "&#43;")
 		if r < 0x20 && r != '\r' {
-			// XMLText made it U+FFFD before the page saw it.
+			// Made U+FFFD, as XML would, before the page saw it.
 			if !strings.Contains(page, "c\ufffdd") {
 				t.Fatalf("U+%04X: not replaced", r)
 			}
@@ -403,6 +403,20 @@ func checkTextLines(t *testing.T, out string, want int) {
 	if n := strings.Count("\n"+out, "\nRésumé :"); n != 1 {
 		t.Fatalf("%d summary-looking lines start a line:\n%s", n, out)
 	}
+}
+
+// asXML is s as encoding/xml carries it, the oracle of XMLText: what
+// XML 1.0 forbids, and each byte of invalid UTF-8, read back as U+FFFD.
+func asXML(s string) string {
+	var b bytes.Buffer
+	xml.EscapeText(&b, []byte(s))
+	var v struct {
+		V string `xml:",chardata"`
+	}
+	if err := xml.Unmarshal([]byte("<v>"+b.String()+"</v>"), &v); err != nil {
+		panic(err)
+	}
+	return v.V
 }
 
 // validUTF8 is a string as encoding/json carries it: each byte that is
