@@ -248,12 +248,20 @@ func scontrolMinutes(t *testing.T, v string) int {
 	return 0
 }
 
+// scontrolMiB reads MinMemoryNode as scontrol prints it, by hand, not
+// with ParseMem, the reader under test: 0, or a number and M, G or T.
 func scontrolMiB(t *testing.T, v string) int64 {
-	if m, ok := ParseMem(v); ok {
-		return m
+	n, unit := v, int64(1)
+	for suffix, mib := range map[string]int64{"M": 1, "G": 1 << 10, "T": 1 << 20} {
+		if m, ok := strings.CutSuffix(v, suffix); ok {
+			n, unit = m, mib
+		}
 	}
-	t.Fatalf("MinMemoryNode %q", v)
-	return 0
+	x, err := strconv.ParseInt(n, 10, 64)
+	if err != nil {
+		t.Fatalf("MinMemoryNode %q", v)
+	}
+	return x * unit
 }
 
 // TestAgainstRealSlurm submits every script of the table to a real
