@@ -27,33 +27,23 @@ type Student struct {
 // grades, so pret never writes one back.
 type Roster struct{ students []Student }
 
-// IsRoster reports whether a worksheet is Classroom's roster: its first
-// row names the roster's columns (identifier, github_username, …).
-func IsRoster(data []byte) bool {
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte(bom))))
-	rec, err := r.Read()
-	if err != nil {
-		return false
-	}
-	for _, want := range rosterHeader[:2] {
-		if !slices.ContainsFunc(rec, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), want) }) {
-			return false
-		}
-	}
-	return true
-}
+// errNotRoster: the first row does not name the roster's columns.
+var errNotRoster = errors.New("pas un roster Classroom")
 
 // ParseRoster reads a Classroom roster: UTF-8, comma-separated, a header
-// naming identifier and github_username (github_id and name if there).
+// naming identifier and github_username (github_id and name if there);
+// errNotRoster when its first row does not name them.
 func ParseRoster(data []byte) (*Roster, error) {
 	data = bytes.TrimPrefix(data, []byte(bom))
-	if !utf8.Valid(data) {
-		return nil, sheetError("téléchargez à nouveau le roster depuis GitHub Classroom", "le roster Classroom n'est pas en UTF-8")
-	}
 	r := csv.NewReader(bytes.NewReader(data))
 	header, err := r.Read()
-	if err != nil {
-		return nil, rosterCSVError(err)
+	for _, want := range rosterHeader[:2] {
+		if err != nil || !slices.ContainsFunc(header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), want) }) {
+			return nil, errNotRoster
+		}
+	}
+	if !utf8.Valid(data) {
+		return nil, sheetError("téléchargez à nouveau le roster depuis GitHub Classroom", "le roster Classroom n'est pas en UTF-8")
 	}
 	col := map[string]int{}
 	for i, h := range header {

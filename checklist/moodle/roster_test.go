@@ -1,6 +1,7 @@
 package moodle
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -18,12 +19,14 @@ const rosterCSV = `"identifier","github_username","github_id","name"
 `
 
 func TestRosterRecognisedByItsHeader(t *testing.T) {
-	if !IsRoster([]byte(rosterCSV)) || !IsRoster([]byte("\ufeff"+rosterCSV)) {
-		t.Error("the roster is not recognised")
+	for _, data := range []string{rosterCSV, "\ufeff" + rosterCSV} {
+		if _, err := ParseRoster([]byte(data)); err != nil {
+			t.Errorf("the roster is not recognised: %v", err)
+		}
 	}
-	for _, other := range []string{sheetFR, sheetEN, "identifier,name\n"} {
-		if IsRoster([]byte(other)) {
-			t.Errorf("taken for a roster: %q", other[:20])
+	for _, other := range []string{sheetFR, sheetEN, "identifier,name\n", "\"identifier,github_username\n"} {
+		if _, err := ParseRoster([]byte(other)); !errors.Is(err, errNotRoster) {
+			t.Errorf("taken for a roster: %q: %v", other[:12], err)
 		}
 	}
 }

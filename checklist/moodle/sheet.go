@@ -97,14 +97,13 @@ func sheetError(hint, format string, args ...any) error {
 }
 
 // ReadAny reads what --feuille names: GitHub Classroom's roster when its
-// first row is the roster's (IsRoster), else Moodle's worksheet.
+// first row is the roster's, else Moodle's worksheet.
 func ReadAny(path string) (*Sheet, *Roster, error) {
 	data, err := readBounded(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if IsRoster(data) {
-		ro, err := ParseRoster(data)
+	if ro, err := ParseRoster(data); !errors.Is(err, errNotRoster) {
 		return nil, ro, err
 	}
 	s, err := Parse(data)
