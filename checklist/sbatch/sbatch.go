@@ -234,10 +234,11 @@ func (s *Script) Effective() Effective {
 	}
 	if o, ok := s.Last("cpus-per-task"); ok {
 		n, err := strconv.Atoi(o.Value)
-		if err == nil && n >= 1 {
+		valid := err == nil && n >= 1
+		if valid {
 			e.CPUsPerTask = n
 		}
-		accepted = accepted && err == nil && n >= 1
+		accepted = accepted && valid
 	}
 	if o, ok := s.Last("mem"); ok {
 		e.MemMiB, ok = ParseMem(o.Value)
