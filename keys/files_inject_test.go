@@ -1,7 +1,6 @@
 package keys
 
 import (
-	"bytes"
 	"crypto/rand"
 	"errors"
 	"io/fs"
@@ -298,33 +297,5 @@ func TestFilesMarks(t *testing.T) {
 	}
 	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a refused link left %s: %v", path, err)
-	}
-}
-
-// TestNoFiles: a Store or a call given no Files says so, in French,
-// rather than crash; nothing is written.
-func TestNoFiles(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ssh")
-	s := Store{Dir: dir, Name: "id", Comment: "c"}
-	if _, err := s.Create(rand.Reader, []byte("une passphrase longue")); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("Create: %v", err)
-	}
-	if _, err := s.Inspect(); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("Inspect: %v", err)
-	}
-	if _, err := s.RebuildPub(&State{}); err == nil {
-		t.Errorf("RebuildPub without a key nor Files succeeded")
-	}
-	if _, err := ReadFile(nil, dir); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("ReadFile: %v", err)
-	}
-	if err := WriteNew(nil, filepath.Join(t.TempDir(), "k"), nil, 0o600); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("WriteNew: %v", err)
-	}
-	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the key folder was made without Files")
-	}
-	if !bytes.Contains([]byte(ErrNoFiles.Error()), []byte("fichiers")) {
-		t.Errorf("not French: %v", ErrNoFiles)
 	}
 }
