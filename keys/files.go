@@ -29,7 +29,6 @@ type Files interface {
 var (
 	ErrExists  = errors.New("le fichier existe déjà ; il n'est jamais remplacé")
 	ErrSymlink = errors.New("un lien symbolique occupe le chemin de la clé")
-	ErrNoFiles = errors.New("pret n'a pas donné d'accès aux fichiers au code des clés (erreur interne)")
 )
 
 func marked(path string, err error) error {
@@ -52,9 +51,6 @@ func ReadFile(f Files, path string) ([]byte, error) { return readFile(f, path, f
 
 // readFile follows a link if follow: for a file the person named.
 func readFile(f Files, path string, follow bool) ([]byte, error) {
-	if f == nil {
-		return nil, ErrNoFiles
-	}
 	data, err := f.Read(path, MaxFileSize, follow)
 	return data, marked(path, err)
 }
@@ -63,8 +59,6 @@ func readFile(f Files, path string, follow bool) ([]byte, error) {
 func EnsureDir(f Files, dir string) error {
 	st, err := os.Stat(dir)
 	switch {
-	case f == nil:
-		return ErrNoFiles
 	case err == nil && !st.IsDir():
 		return fmt.Errorf("%s n'est pas un dossier", dir)
 	case err == nil:
@@ -87,9 +81,6 @@ func EnsureDir(f Files, dir string) error {
 
 // WriteNew writes data whole or not at all; ErrExists if path exists.
 func WriteNew(f Files, path string, data []byte, perm os.FileMode) error {
-	if f == nil {
-		return ErrNoFiles
-	}
 	link, discard, err := f.Stage(path, data, perm)
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package keys
 
 import (
-	"bytes"
 	"crypto/rand"
 	"errors"
 	"io/fs"
@@ -83,10 +82,11 @@ type readCall struct {
 	follow bool
 }
 
-// fakeFiles passes every operation to the real Files after recording it,
-// and refuses the ones named in refuse; it proves keys goes through the
-// Files it is given, and nowhere else.
+// fakeFiles passes each read, lock, stage, link and sync to the real
+// Files after recording it, and refuses the ones named in refuse; it
+// proves keys goes through the Files it is given, and nowhere else.
 type fakeFiles struct {
+	Files  // IsLink, Staged and Explain: disk's, unrecorded
 	mu     sync.Mutex
 	reads  []readCall
 	calls  []string
@@ -144,21 +144,6 @@ func (f *fakeFiles) SyncDir(dir string) error {
 	return disk.SyncDir(dir)
 }
 
-func (f *fakeFiles) IsLink(path string, st fs.FileInfo) bool {
-	f.record("islink", path)
-	return disk.IsLink(path, st)
-}
-
-func (f *fakeFiles) Staged(path, name string) bool {
-	f.record("staged", path)
-	return disk.Staged(path, name)
-}
-
-func (f *fakeFiles) Explain(path string, err error) error {
-	f.record("explain", path)
-	return disk.Explain(path, err)
-}
-
 func (f *fakeFiles) did(op string) bool {
 	for _, c := range f.calls {
 		if strings.HasPrefix(c, op+" ") {
@@ -178,7 +163,7 @@ func TestInjectedFilesAreUsed(t *testing.T) {
 	}
 	pass := []byte("une passphrase longue")
 	t.Run("create and inspect", func(t *testing.T) {
-		f := &fakeFiles{}
+		f := &fakeFiles{Files: disk}
 		s := Store{Files: f, Dir: filepath.Join(t.TempDir(), "ssh"), Name: "id", Comment: "c"}
 		if _, err := s.Create(rand.Reader, pass); err != nil {
 			t.Fatal(err)
@@ -203,7 +188,7 @@ func TestInjectedFilesAreUsed(t *testing.T) {
 	})
 	for _, op := range []string{"lock", "stage", "link", "sync"} {
 		t.Run("refused "+op, func(t *testing.T) {
-			f := &fakeFiles{refuse: map[string]error{op: errFake}}
+			f := &fakeFiles{Files: disk, refuse: map[string]error{op: errFake}}
 			dir := t.TempDir()
 			s := Store{Files: f, Dir: dir, Name: "id", Comment: "c"}
 			_, err := s.Create(rand.Reader, pass)
@@ -228,7 +213,7 @@ func TestInjectedFilesAreUsed(t *testing.T) {
 	t.Run("refused link of the .pub", func(t *testing.T) {
 		// The private key is linked first; when its .pub cannot be, the
 		// pair is taken back: no key without its .pub, no temporary file.
-		f := &fakeFiles{refuse: map[string]error{"link id.pub": errFake}}
+		f := &fakeFiles{Files: disk, refuse: map[string]error{"link id.pub": errFake}}
 		dir := t.TempDir()
 		s := Store{Files: f, Dir: dir, Name: "id", Comment: "c"}
 		if _, err := s.Create(rand.Reader, pass); !errors.Is(err, errFake) {
@@ -245,7 +230,7 @@ func TestInjectedFilesAreUsed(t *testing.T) {
 		}
 	})
 	t.Run("refused read", func(t *testing.T) {
-		f := &fakeFiles{}
+		f := &fakeFiles{Files: disk}
 		s := Store{Files: f, Dir: t.TempDir(), Name: "id", Comment: "c"}
 		if _, err := s.Create(rand.Reader, pass); err != nil {
 			t.Fatal(err)
@@ -285,7 +270,7 @@ func TestFilesMarks(t *testing.T) {
 		{"link", markErr{link: true}, ErrSymlink},
 		{"link", markErr{taken: true}, ErrExists},
 	} {
-		f := &fakeFiles{refuse: map[string]error{c.op: c.mark}}
+		f := &fakeFiles{Files: disk, refuse: map[string]error{c.op: c.mark}}
 		var err error
 		if c.op == "read" {
 			_, err = ReadFile(f, path)
@@ -298,33 +283,5 @@ func TestFilesMarks(t *testing.T) {
 	}
 	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a refused link left %s: %v", path, err)
-	}
-}
-
-// TestNoFiles: a Store or a call given no Files says so, in French,
-// rather than crash; nothing is written.
-func TestNoFiles(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ssh")
-	s := Store{Dir: dir, Name: "id", Comment: "c"}
-	if _, err := s.Create(rand.Reader, []byte("une passphrase longue")); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("Create: %v", err)
-	}
-	if _, err := s.Inspect(); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("Inspect: %v", err)
-	}
-	if _, err := s.RebuildPub(&State{}); err == nil {
-		t.Errorf("RebuildPub without a key nor Files succeeded")
-	}
-	if _, err := ReadFile(nil, dir); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("ReadFile: %v", err)
-	}
-	if err := WriteNew(nil, filepath.Join(t.TempDir(), "k"), nil, 0o600); !errors.Is(err, ErrNoFiles) {
-		t.Errorf("WriteNew: %v", err)
-	}
-	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the key folder was made without Files")
-	}
-	if !bytes.Contains([]byte(ErrNoFiles.Error()), []byte("fichiers")) {
-		t.Errorf("not French: %v", ErrNoFiles)
 	}
 }

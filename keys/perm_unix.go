@@ -14,7 +14,7 @@ import (
 func (s Store) Permissions() ([]PermProblem, error) {
 	st, err := os.Stat(s.PrivatePath())
 	if err != nil {
-		return nil, s.explain(s.PrivatePath(), err)
+		return nil, s.Files.Explain(s.PrivatePath(), err)
 	}
 	var ps []PermProblem
 	if m := st.Mode().Perm(); m&0o077 != 0 {

@@ -19,7 +19,7 @@ func (s Store) Permissions() ([]PermProblem, error) {
 	var ps []PermProblem
 	others, owner, err := grantsToOthers(s.PrivatePath(), readRights)
 	if err != nil {
-		return nil, s.explain(s.PrivatePath(), err)
+		return nil, s.Files.Explain(s.PrivatePath(), err)
 	}
 	if len(others) > 0 {
 		ps = append(ps, PermProblem{

@@ -52,13 +52,6 @@ func quoteName(name string) string {
 func (s Store) PrivatePath() string { return filepath.Join(s.Dir, s.Name) }
 func (s Store) PublicPath() string  { return s.PrivatePath() + ".pub" }
 
-func (s Store) explain(path string, err error) error {
-	if s.Files == nil {
-		return ErrNoFiles
-	}
-	return s.Files.Explain(path, err)
-}
-
 type Kind int
 
 const (
@@ -92,9 +85,6 @@ func (st *State) Public() ssh.PublicKey {
 
 // Inspect looks at the pair without changing it or asking the passphrase.
 func (s Store) Inspect() (*State, error) {
-	if s.Files == nil {
-		return nil, ErrNoFiles
-	}
 	privExists, err := s.exists(s.PrivatePath())
 	if err != nil {
 		return nil, err
@@ -202,15 +192,12 @@ func (s Store) Create(random io.Reader, passphrase []byte) (*State, error) {
 
 // Leftovers are the staged files a killed run left in the key folder.
 func (s Store) Leftovers() ([]string, error) {
-	if s.Files == nil {
-		return nil, ErrNoFiles
-	}
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, s.explain(s.Dir, err)
+		return nil, s.Files.Explain(s.Dir, err)
 	}
 	var found []string
 	for _, e := range entries {
@@ -240,7 +227,7 @@ func (s Store) RemoveLeftovers() ([]string, error) {
 	}
 	for i, p := range found {
 		if err := os.Remove(p); err != nil {
-			return found[:i], s.explain(p, err)
+			return found[:i], s.Files.Explain(p, err)
 		}
 	}
 	return found, nil
@@ -260,9 +247,6 @@ func (s Store) RebuildPub(st *State) (*State, error) {
 	}
 	if CheckComment(comment) != nil {
 		comment = ""
-	}
-	if s.Files == nil {
-		return nil, ErrNoFiles
 	}
 	unlock, err := s.Files.LockDir(s.Dir)
 	if err != nil {

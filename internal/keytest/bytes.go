@@ -2,10 +2,12 @@ package keytest
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	mrand "math/rand/v2"
 	"strings"
-	"unicode/utf16"
+
+	"golang.org/x/text/encoding/unicode"
 )
 
 // File is f's key file as the tool that made it writes it: PEM armour in
@@ -31,20 +33,17 @@ type Encoding struct {
 func anyRune(rune) bool  { return true }
 func latin1(r rune) bool { return r <= 0xff }
 
+// utf16Bytes is s in UTF-16, big or little endian, with a BOM or not.
 func utf16Bytes(s string, big, bom bool) []byte {
-	var out []byte
-	units := utf16.Encode([]rune(s))
+	order, policy := unicode.LittleEndian, unicode.IgnoreBOM
+	if big {
+		order = unicode.BigEndian
+	}
 	if bom {
-		units = append([]uint16{0xfeff}, units...)
+		policy = unicode.UseBOM
 	}
-	for _, u := range units {
-		if big {
-			out = append(out, byte(u>>8), byte(u))
-		} else {
-			out = append(out, byte(u), byte(u>>8))
-		}
-	}
-	return out
+	out, _ := unicode.UTF16(order, policy).NewEncoder().String(s) // UTF-8 in, never fails
+	return []byte(out)
 }
 
 // Encodings are how a text reaches a file on a learner's machine: UTF-8
@@ -145,33 +144,13 @@ func XXD(data []byte) string {
 	return b.String()
 }
 
-// HexdumpC is data as "hexdump -C" writes it.
-func HexdumpC(data []byte) string {
-	var b strings.Builder
-	for off := 0; off < len(data); off += 16 {
-		row := data[off:min(off+16, len(data))]
-		fmt.Fprintf(&b, "%08x  ", off)
-		for i := range 16 {
-			switch {
-			case i < len(row):
-				fmt.Fprintf(&b, "%02x ", row[i])
-			default:
-				b.WriteString("   ")
-			}
-			if i == 7 {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(" |" + printable(row) + "|\n")
-	}
-	fmt.Fprintf(&b, "%08x\n", len(data))
-	return b.String()
-}
+// HexdumpC is data as "hexdump -C" writes it: hex.Dump's lines, then the length.
+func HexdumpC(data []byte) string { return hex.Dump(data) + fmt.Sprintf("%08x\n", len(data)) }
 
 // PlainHex is data as "xxd -p" writes it: lines of width hex digits
 // (0: one line).
 func PlainHex(data []byte, width int) string {
-	return strings.Join(wrap(fmt.Sprintf("%x", data), width), "\n") + "\n"
+	return strings.Join(wrap(hex.EncodeToString(data), width), "\n") + "\n"
 }
 
 // CBytes is data as "xxd -i" writes it: C bytes, twelve a line.

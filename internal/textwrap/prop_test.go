@@ -56,12 +56,7 @@ func TestWrapProperties(t *testing.T) {
 		for width := 20; width <= 120; width += 1 + rng.IntN(4) {
 			got := textwrap.Text(text, width)
 			for _, line := range strings.Split(got, "\n") {
-				// A word and the French punctuation glued to it ("mot !",
-				// "« mot") are one unit: the rule never breaks between them.
-				glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
-				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
-					t.Fatalf("width %d: line of %d columns %q in:\n%s", width, w, line, got)
-				}
+				checkWidth(t, line, width)
 			}
 			if testenv.NonSpace(got) != testenv.NonSpace(text) {
 				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
@@ -80,6 +75,17 @@ func TestWrapProperties(t *testing.T) {
 	}
 	if wordChecks*4 < n*5 { // 500 of the 400 texts of a long run
 		t.Fatalf("words wider than the line checked at only %d widths", wordChecks)
+	}
+}
+
+// checkWidth fails when line is wider than width but for a single word;
+// a word and the French punctuation glued to it ("mot !", "« mot") are
+// one unit: the rule never breaks between them.
+func checkWidth(t *testing.T, line string, width int) {
+	t.Helper()
+	glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
+	if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
+		t.Fatalf("width %d: line of %d columns %q", width, w, line)
 	}
 }
 
@@ -135,12 +141,7 @@ func TestWrapDiffKeepsMarkers(t *testing.T) {
 			// the one before it; any other starts the next input line.
 			var groups [][]string
 			for _, line := range out {
-				// A word and the French punctuation glued to it ("mot !",
-				// "« mot") are one unit: the rule never breaks between them.
-				glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
-				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
-					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
-				}
+				checkWidth(t, line, width)
 				plain := textwrap.StripEscapes(line)
 				if _, after, ok := strings.Cut(plain, "↪ "); ok && len(plain)-len(after) == 1+len("↪ ") {
 					if len(groups) == 0 {
@@ -195,12 +196,7 @@ func TestWrapCommentLines(t *testing.T) {
 				if !strings.HasPrefix(strings.TrimLeft(textwrap.StripEscapes(line), " "), "#") {
 					t.Fatalf("width %d: %q is not a comment line:\n%s", width, line, got)
 				}
-				// A word and the French punctuation glued to it ("mot !",
-				// "« mot") are one unit: the rule never breaks between them.
-				glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
-				if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
-					t.Fatalf("width %d: line of %d columns: %q", width, w, line)
-				}
+				checkWidth(t, line, width)
 			}
 			if strings.ReplaceAll(testenv.NonSpace(got), "#", "") != strings.ReplaceAll(testenv.NonSpace(text), "#", "") {
 				t.Fatalf("width %d: text changed:\n%q\n%q", width, text, got)
@@ -243,12 +239,7 @@ func FuzzWrapText(f *testing.F) {
 			return // bytes a terminal draws its own way
 		}
 		for _, line := range strings.Split(got, "\n") {
-			// A word and the French punctuation glued to it ("mot !",
-			// "« mot") are one unit: the rule never breaks between them.
-			glued := strings.NewReplacer(" :", ":", " ;", ";", " ?", "?", " !", "!", " »", "»", "« ", "«").Replace(line)
-			if w := textwrap.Columns(line); w > width && !testenv.OneWordOverflow(glued) {
-				t.Fatalf("width %d: line of %d columns %q in %q", width, w, line, got)
-			}
+			checkWidth(t, line, width)
 		}
 	})
 }

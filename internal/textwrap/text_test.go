@@ -30,9 +30,7 @@ func TestWrapText(t *testing.T) {
 			t.Fatalf("width %d: text changed:\n%s", width, got)
 		}
 		for _, line := range strings.Split(got, "\n") {
-			if textwrap.Columns(line) > width && !testenv.OneWordOverflow(line) {
-				t.Fatalf("width %d: line of %d columns: %q", width, textwrap.Columns(line), line)
-			}
+			checkWidth(t, line, width)
 		}
 	}
 	if textwrap.Text(text, 0) != text || textwrap.Text(text, 500) != text {
