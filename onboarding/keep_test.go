@@ -37,7 +37,7 @@ func TestCtrlCKeepsDeclaration(t *testing.T) {
 			case "hand":
 				os.WriteFile(w.File, []byte("contenu écrit à la main\n"), 0o644)
 			case "dated":
-				if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-10")}}); err != nil {
+				if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-10")}}); err != nil {
 					t.Fatal(err)
 				}
 				os.Remove(w.StatePath)

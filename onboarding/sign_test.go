@@ -182,7 +182,7 @@ func TestSignRefusals(t *testing.T) {
 		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
+		if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(w.File)
@@ -365,7 +365,7 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 		t.Fatal(err)
 	}
-	RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}})
+	record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}})
 	sp, err := a.Prepare()
 	if err != nil {
 		t.Fatal(err)
@@ -391,7 +391,7 @@ func signedFixture(t *testing.T) (*Wizard, *AccessSigner, []byte) {
 	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
+	if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
 		t.Fatal(err)
 	}
 	plan, err := a.Prepare()

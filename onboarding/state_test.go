@@ -54,7 +54,7 @@ func TestUnreadableStateNeverWritten(t *testing.T) {
 				} else if se, ok := err.(*StateError); !ok || !strings.Contains(se.Error(), w.StatePath) {
 					t.Fatalf("error without the path: %v", err)
 				}
-				out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: force})
+				out, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: force})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -20,10 +20,11 @@ type Wizard struct {
 	Random  io.Reader
 	Guard   func(func() error) error // a signal waits for a write
 	// Signer, when set, is offered after acces.md: the passphrase proven before the session.
-	Signer    *AccessSigner
-	Checklist func(accessFile string) error // `pret verifier`; its error is Run's
-	Color     bool                          // colour the diff (a terminal without NO_COLOR)
-	GOOS      string                        // for the agent command of the last screen
+	Signer *AccessSigner
+	// Checklist is `pret verifier` on the state as the wizard left it; its error is Run's.
+	Checklist func(accessFile string, st *State, serr *StateError) error
+	Color     bool   // colour the diff (a terminal without NO_COLOR)
+	GOOS      string // for the agent command of the last screen
 }
 
 // Banner is the session and how far away it is.
@@ -83,14 +84,14 @@ func (w *Wizard) Run() error {
 	next := Next{Channel: w.Channel, Store: w.Store, Home: w.Home, GOOS: w.GOOS, Session: w.Session, Today: w.Today}
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
-	} else if err := w.accessStep(*decl, state, &next); err != nil {
+	} else if err := w.accessStep(Recording{Settings: w.Settings, Declaration: *decl, State: state, StateErr: serr, Guard: w.Guard}, &next); err != nil {
 		return err
 	}
 
 	fmt.Fprintln(w.Out, "\n4. La liste de contrôle")
 	var checked error
 	if w.Checklist != nil {
-		checked = w.Checklist(w.File)
+		checked = w.Checklist(w.File, state, serr)
 	}
 	fmt.Fprint(w.Out, "\n"+NextSteps(next))
 	return checked
@@ -98,15 +99,15 @@ func (w *Wizard) Run() error {
 
 // accessStep records decl at once, then settles acces.md's folder and content,
 // and offers the signature.
-func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
-	if last := state.File; last != "" && last != w.File { // written elsewhere last time
+func (w *Wizard) accessStep(r Recording, next *Next) error {
+	if last := r.State.File; last != "" && last != w.File { // written elsewhere last time
 		if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
 			fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
 			w.File = last
 		}
 	}
 	// Noted at once: Ctrl-C at the folder or the replacement loses no date.
-	early, err := NoteDeclaration(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard})
+	early, err := NoteDeclaration(r)
 	if err != nil {
 		return err
 	}
@@ -116,8 +117,8 @@ func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
 		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
 			return err
 		}
-		out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard,
-			Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
+		r.Settings, r.Replace, r.ReplaceDate = w.Settings, AskReplace(w.P, w.Out, w.Color), AskDateLine(w.P, w.Out, w.Color)
+		out, err = RecordAccess(r)
 		var e *Error
 		if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
 			break
@@ -131,7 +132,7 @@ func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
 	w.report(out)
 	next.AccessFile = w.File
 	if out.Kept && out.Plan.Stale {
-		next.Declared = &decl
+		next.Declared = &r.Declaration
 	}
 	if out.Kept && out.Plan.Stale && w.Signer != nil {
 		// Signing it would vouch for a date the learner just said is wrong.

@@ -100,7 +100,7 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 		P:      p,
 		Out:    out,
 		Random: rand.Reader,
-		Checklist: func(string) error {
+		Checklist: func(string, *State, *StateError) error {
 			out.WriteString("[checklist]\n")
 			return nil
 		},
@@ -109,6 +109,14 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 }
 
 const goodPass = "une passphrase solide"
+
+// record is RecordAccess as a command runs it: the state read once, first.
+func record(r Recording) (*Outcome, error) {
+	var err error
+	r.State, err = LoadState(r.StatePath)
+	r.StateErr, _ = err.(*StateError)
+	return RecordAccess(r)
+}
 
 func TestWizardFlows(t *testing.T) {
 	if testing.Short() {
@@ -314,7 +322,7 @@ func TestStateKeepsEarlierRecords(t *testing.T) {
 		date     string
 	}{{false, "2026-10-10"}, {false, "2026-10-10"}, {true, "2026-10-15"}} {
 		st := map[bool]string{false: StatusRequested, true: StatusVerified}[r.verified]
-		if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{st, testenv.Day(r.date)}, Replace: func(*AccessPlan) (bool, error) { return true, nil }}); err != nil {
+		if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{st, testenv.Day(r.date)}, Replace: func(*AccessPlan) (bool, error) { return true, nil }}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -463,7 +471,7 @@ func TestDateLineNeverOverwritesAnEdit(t *testing.T) {
 	}
 	os.WriteFile(w.File, []byte("Demandé le 1er octobre 2026.\n"), 0o644)
 	edited := []byte("Demandé le 1er octobre 2026.\nAjouté pendant la question.\n")
-	_, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
+	_, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
 		Replace: func(*AccessPlan) (bool, error) { return false, nil },
 		ReplaceDate: func(p *AccessPlan) (bool, error) {
 			os.WriteFile(w.File, edited, 0o644)
@@ -545,7 +553,7 @@ func TestDateLineOfASignedFile(t *testing.T) {
 	os.WriteFile(w.File, signed, 0o644)
 	var out bytes.Buffer
 	p := &fakePrompter{t: t, answers: []answer{{kind: "select", text: "Non"}, {kind: "select", enter: true}}}
-	o, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
+	o, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
 		Replace: AskReplace(p, &out, false), ReplaceDate: AskDateLine(p, &out, false)})
 	if err != nil || !o.DateOnly {
 		t.Fatalf("%+v %v\n%s", o, err, &out)
