@@ -37,8 +37,7 @@ type Settings struct {
 	Template  string // custom template text; empty for the built-in one
 	StatePath string
 	Today     time.Time // civil day, midnight UTC
-	Now       func() time.Time
-	Home      string // the learner's home folder, to write paths as ~/…
+	Home      string    // the learner's home folder, to write paths as ~/…
 }
 
 // CheckAccessDate applies cli.md: not in the future; on or after the session, a warning.
@@ -205,9 +204,6 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 	case !st.PubMatches():
 		return nil, refused(fixKey, "%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath())
 	}
-	if d.Status != StatusRequested && d.Status != StatusVerified {
-		return nil, &Error{Msg: fmt.Sprintf("statut inconnu : %q", d.Status), Hint: "demande ou verifie", Input: true}
-	}
 	warning, err := CheckAccessDate(d.Date, s.Today, s.Session.Day)
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour de la demande ou de la vérification, aujourd'hui au plus tard"}
@@ -358,23 +354,9 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 	return write, plan.DateOnly, nil
 }
 
-// NoteDeclaration records d at once, as soon as the learner confirms it,
-// before the questions about acces.md (the wizard's folder, a replacement).
-func NoteDeclaration(r Recording) (*Outcome, error) {
-	if err := beforeRequest(r.State, r.Declaration); err != nil {
-		return nil, err
-	}
-	out := &Outcome{}
-	return out, r.note(out)
-}
-
 // note appends the declaration to the state file (setting an unreadable one
 // aside with ForceState), under the guard; out says what it did.
 func (r *Recording) note(out *Outcome) error {
-	now := r.Now
-	if now == nil {
-		now = time.Now
-	}
 	return guarded(r.Guard, func() error {
 		out.StateErr = r.StateErr
 		if r.StateErr != nil && r.ForceState {
@@ -390,7 +372,7 @@ func (r *Recording) note(out *Outcome) error {
 			return nil
 		}
 		rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
-		if !r.State.appendRecord(rec, now()) {
+		if !r.State.appendRecord(rec, time.Now()) {
 			return nil
 		}
 		if err := r.save(); err != nil {

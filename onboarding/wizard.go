@@ -107,11 +107,13 @@ func (w *Wizard) accessStep(r Recording, next *Next) error {
 		}
 	}
 	// Noted at once: Ctrl-C at the folder or the replacement loses no date.
-	early, err := NoteDeclaration(r)
-	if err != nil {
+	// ReadAccessDate has refused a verification before the request.
+	early := &Outcome{}
+	if err := r.note(early); err != nil {
 		return err
 	}
 	var out *Outcome
+	var err error
 	// Not writable after all: the declaration is noted, the folder asked again.
 	for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
 		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
