@@ -179,9 +179,7 @@ func TestSignRefusals(t *testing.T) {
 		dir := t.TempDir()
 		w, _, _ := newWizard(t, dir, nil)
 		a := withSigner(w)
-		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-			t.Fatal(err)
-		}
+		copyDir(t, sharedKey(t), w.Store.Dir)
 		if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
 			t.Fatal(err)
 		}
@@ -362,9 +360,7 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
 	a := withSigner(w)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}})
 	sp, err := a.Prepare()
 	if err != nil {
@@ -388,9 +384,7 @@ func signedFixture(t *testing.T) (*Wizard, *AccessSigner, []byte) {
 	t.Helper()
 	w, _, _ := newWizard(t, t.TempDir(), nil)
 	a := withSigner(w)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
 		t.Fatal(err)
 	}

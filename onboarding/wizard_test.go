@@ -218,9 +218,7 @@ func TestWizardFlows(t *testing.T) {
 			w, out, p := newWizard(t, dir, tc.answers)
 			w.Channel = tc.channel
 			if strings.HasPrefix(tc.existing, "key") {
-				if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-					t.Fatal(err)
-				}
+				copyDir(t, sharedKey(t), w.Store.Dir)
 			}
 			if tc.existing == "key+acces" {
 				os.WriteFile(w.File, []byte("contenu écrit à la main\n"), 0o644)
@@ -314,9 +312,7 @@ func TestBanner(t *testing.T) {
 func TestStateKeepsEarlierRecords(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	for _, r := range []struct {
 		verified bool
 		date     string
@@ -377,9 +373,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 			answer{kind: "input", text: filepath.Join(dir, "un-fichier")},
 			answer{kind: "input", text: envoi},
 			answer{kind: "select", enter: true}))
-		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-			t.Fatal(err)
-		}
+		copyDir(t, sharedKey(t), w.Store.Dir)
 		os.Mkdir(filepath.Join(w.Store.Dir, "sous"), 0o700)
 		if err := w.Run(); err != nil || len(p.answers) != 0 {
 			t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
@@ -410,9 +404,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 				answer{kind: "select", enter: true}, // write here
 				answer{kind: "select", enter: true}, // replace? Non, the default
 				answer{kind: "select", text: dateLine}))
-			if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-				t.Fatal(err)
-			}
+			copyDir(t, sharedKey(t), w.Store.Dir)
 			os.WriteFile(w.File, []byte(hand), 0o644)
 			if err := w.Run(); err != nil || len(p.answers) != 0 {
 				t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
@@ -466,9 +458,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 func TestDateLineNeverOverwritesAnEdit(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	os.WriteFile(w.File, []byte("Demandé le 1er octobre 2026.\n"), 0o644)
 	edited := []byte("Demandé le 1er octobre 2026.\nAjouté pendant la question.\n")
 	_, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
@@ -511,9 +501,7 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			w, out, p := newWizard(t, t.TempDir(), nil)
-			if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-				t.Fatal(err)
-			}
+			copyDir(t, sharedKey(t), w.Store.Dir)
 			spoil(w)
 			var e *Error
 			if err := w.Run(); !errors.As(err, &e) || len(p.asked) != 0 {
@@ -536,9 +524,7 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 func TestDateLineOfASignedFile(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	priv, _ := os.ReadFile(w.Store.PrivatePath())
 	signer, wipe, err := keys.Decrypt(priv, []byte(goodPass))
 	if err != nil {
@@ -600,9 +586,7 @@ func TestWizardAsksAgainWhenWritingFails(t *testing.T) {
 		{kind: "select", enter: true}, // write there: it fails
 		{kind: "input", text: envoi},
 		{kind: "select", enter: true}})
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	if err := w.Run(); err != nil || len(p.answers) != 0 {
 		t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
 	}
