@@ -104,9 +104,6 @@ type AccessPlan struct {
 	DateOnly, dateFrom []byte
 }
 
-// LosesSignature: writing would drop the signature of the file on disk.
-func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
-
 // Diff is the change as a unified diff, private key lines left out.
 func (p *AccessPlan) Diff(color bool) string { return p.diff(p.Old, p.Content, "nouveau", color) }
 
@@ -277,7 +274,6 @@ type Recording struct {
 // Outcome is what RecordAccess did.
 type Outcome struct {
 	Plan      *AccessPlan
-	Written   bool        // acces.md written: new, replaced, or its date line changed
 	DateOnly  bool        // only the date line of the file on disk was changed
 	Kept      bool        // acces.md had other content and was kept byte for byte
 	Noted     bool        // a record was added to the state file
@@ -328,7 +324,6 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
 				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 		}
-		out.Written = true
 		return nil
 	})
 	return out, err
@@ -401,14 +396,6 @@ func beforeRequest(st *State, d Declaration) error {
 	return nil
 }
 
-// StateOutput is the state file as an output, named by what places it.
-func StateOutput(path string) Output { return Output{path, "le fichier d'état (XDG_STATE_HOME)"} }
-
-// keyDirs names the folders no output goes in (keyFolders).
-func keyDirs(store keys.Store) string {
-	return termtext.Escape(strings.Join(keyFolders(store), " et "))
-}
-
 // Output is a path about to be written and the setting that named it.
 type Output struct{ Path, Setting string }
 
@@ -417,9 +404,10 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {
 		if err := guard.CheckTree(o.Path); err != nil {
+			dirs := termtext.Escape(strings.Join(keyFolders(store), " et "))
 			return &Error{Input: true, Err: err,
-				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou sous %s : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, termtext.Escape(o.Path), termtext.Escape(store.PrivatePath()), keyDirs(store)),
-				Hint: fmt.Sprintf("choisissez pour %s un chemin hors de %s", o.Setting, keyDirs(store))}
+				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou sous %s : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, termtext.Escape(o.Path), termtext.Escape(store.PrivatePath()), dirs),
+				Hint: fmt.Sprintf("choisissez pour %s un chemin hors de %s", o.Setting, dirs)}
 		}
 	}
 	return nil

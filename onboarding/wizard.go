@@ -153,7 +153,7 @@ func (w *Wizard) accessStep(r Recording, next *Next) error {
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
-		if p.LosesSignature() {
+		if p.Signed { // Replace is asked only of a file that differs
 			fmt.Fprintln(out, signatureNote(p, "le remplacer"))
 		}
 		return askYesNo(pr, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", esc(p.Path)), false,
@@ -191,12 +191,12 @@ func (w *Wizard) report(out *Outcome) {
 	switch {
 	case out.DateOnly:
 		fmt.Fprintf(w.Out, "%s : seule la ligne de la date a changé.\n", esc(p.Path))
-	case out.Written:
-		fmt.Fprintf(w.Out, "%s écrit.\n", esc(p.Path))
 	case out.Kept:
 		fmt.Fprintf(w.Out, "%s conservé tel quel, octet pour octet.\n", esc(p.Path))
-	default:
+	case p.Status == FileSame:
 		fmt.Fprintf(w.Out, "%s est déjà à jour.\n", esc(p.Path))
+	default:
+		fmt.Fprintf(w.Out, "%s écrit.\n", esc(p.Path))
 	}
 	switch {
 	case out.StateErr != nil:

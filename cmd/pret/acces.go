@@ -25,7 +25,8 @@ func settings(c *Config) (onboarding.Settings, error) {
 	}
 	// Before any question: an output on the key is a setting to fix (a
 	// mistaken XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
-	if err := onboarding.CheckOutputs(c.Key, onboarding.Output{Path: s.File, Setting: "acces.fichier"}, onboarding.StateOutput(s.StatePath)); err != nil {
+	if err := onboarding.CheckOutputs(c.Key, onboarding.Output{Path: s.File, Setting: "acces.fichier"},
+		onboarding.Output{Path: s.StatePath, Setting: "le fichier d'état (XDG_STATE_HOME)"}); err != nil {
 		return s, err
 	}
 	s.Home, _ = os.UserHomeDir()
