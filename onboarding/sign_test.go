@@ -357,18 +357,7 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
-	dir := t.TempDir()
-	w, _, _ := newWizard(t, dir, nil)
-	a := withSigner(w)
-	copyDir(t, sharedKey(t), w.Store.Dir)
-	record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}})
-	sp, err := a.Prepare()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sp.Sign([]byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	w, _, _ := signedFixture(t)
 	again, err := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)})
 	if err != nil || again.Status != FileSame {
 		t.Fatalf("status %v, %v", again.Status, err)
