@@ -161,10 +161,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	s.expect("Choisissez une passphrase pour la clé")
 	s.send("\r")
 	s.expect("Passphrase refusée : la passphrase est vide")
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
+	s.newKey() // asked again
 	s.expect("Clé créée")
 	s.expect("Où en est votre compte d'accès ?")
 	s.expect("flèches pour choisir")
@@ -441,10 +438,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 		t.Fatalf("pret cle: %v\n%s", err, out)
 	}
 	s := startPTYWith(t, home, ptyOptions{cols: 40})
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
-	s.expect("Date de la demande du compte")
-	s.send("\r")
+	s.requested("") // Enter: today
 	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("Signer acces.md ?")
