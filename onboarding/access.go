@@ -37,8 +37,7 @@ type Settings struct {
 	Template  string // custom template text; empty for the built-in one
 	StatePath string
 	Today     time.Time // civil day, midnight UTC
-	Now       func() time.Time
-	Home      string // the learner's home folder, to write paths as ~/…
+	Home      string    // the learner's home folder, to write paths as ~/…
 }
 
 // CheckAccessDate applies cli.md: not in the future; on or after the session, a warning.
@@ -104,9 +103,6 @@ type AccessPlan struct {
 	// DateOnly is the file on disk with only its date line set to Content's.
 	DateOnly, dateFrom []byte
 }
-
-// LosesSignature: writing would drop the signature of the file on disk.
-func (p *AccessPlan) LosesSignature() bool { return p.Signed && p.Status == FileDifferent }
 
 // Diff is the change as a unified diff, private key lines left out.
 func (p *AccessPlan) Diff(color bool) string { return p.diff(p.Old, p.Content, "nouveau", color) }
@@ -192,9 +188,6 @@ func PlanAccess(s Settings, d Declaration) (*AccessPlan, error) {
 
 // render is acces.md for d after the checks of the key and the template.
 func (s Settings) render(d Declaration) (*AccessPlan, error) {
-	if err := s.checkOutputs(); err != nil {
-		return nil, err
-	}
 	st, err := s.Store.Inspect()
 	if err != nil {
 		return nil, keyError(s.Store, err)
@@ -207,9 +200,6 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 		return nil, refused(fixKey, "la clé %s n'est pas ed25519", s.Store.PrivatePath())
 	case !st.PubMatches():
 		return nil, refused(fixKey, "%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath())
-	}
-	if d.Status != StatusRequested && d.Status != StatusVerified {
-		return nil, &Error{Msg: fmt.Sprintf("statut inconnu : %q", d.Status), Hint: "demande ou verifie", Input: true}
 	}
 	warning, err := CheckAccessDate(d.Date, s.Today, s.Session.Day)
 	if err != nil {
@@ -273,6 +263,9 @@ var errNotWritten = errors.New("acces.md non écrit")
 type Recording struct {
 	Settings
 	Declaration
+	// State is the state file as the command read it, once (LoadState); never nil.
+	State                *State
+	StateErr             *StateError                     // the state file could not be read
 	Replace, ReplaceDate func(*AccessPlan) (bool, error) // nil keeps the file
 	ForceState           bool                            // set an unreadable state aside (--force)
 	Guard                func(func() error) error        // a signal waits for the writes
@@ -281,7 +274,6 @@ type Recording struct {
 // Outcome is what RecordAccess did.
 type Outcome struct {
 	Plan      *AccessPlan
-	Written   bool        // acces.md written: new, replaced, or its date line changed
 	DateOnly  bool        // only the date line of the file on disk was changed
 	Kept      bool        // acces.md had other content and was kept byte for byte
 	Noted     bool        // a record was added to the state file
@@ -291,14 +283,12 @@ type Outcome struct {
 
 // RecordAccess plans, records the declaration, asks, and writes. The
 // declaration is recorded before any question (even when acces.md is kept
-// in the end): Ctrl-C at one of them loses no answer already given.
+// in the end): Ctrl-C at one of them loses no answer already given. The
+// outputs were checked once, before (CheckOutputs); the writes themselves
+// never land on the key (safefile.Protected).
 func RecordAccess(r Recording) (*Outcome, error) {
-	if err := r.checkOutputs(); err != nil {
+	if err := beforeRequest(r.State, r.Declaration); err != nil {
 		return nil, err
-	}
-	state, _ := LoadState(r.StatePath)
-	if err := beforeRequest(state, r.Declaration); err != nil {
-		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
 	plan, err := PlanAccess(r.Settings, r.Declaration)
 	if err != nil {
@@ -313,12 +303,12 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return out, err
 	}
 	err = guarded(r.Guard, func() error {
-		// Again: a link may have appeared during the questions.
-		if err := r.checkOutputs(); err != nil {
-			return err
-		}
-		if err := r.noteFile(out); err != nil {
-			return err
+		// Where acces.md is, once settled (the wizard may move it).
+		if out.StateErr == nil && r.State.File != r.File {
+			r.State.File = r.File
+			if err := r.save(); err != nil {
+				return err
+			}
 		}
 		if !write {
 			return nil
@@ -334,7 +324,6 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
 				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 		}
-		out.Written = true
 		return nil
 	})
 	return out, err
@@ -360,69 +349,38 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 	return write, plan.DateOnly, nil
 }
 
-// NoteDeclaration records d at once, as soon as the learner confirms it,
-// before the questions about acces.md (the wizard's folder, a replacement).
-func NoteDeclaration(r Recording) (*Outcome, error) {
-	if err := r.checkOutputs(); err != nil {
-		return nil, err
-	}
-	state, _ := LoadState(r.StatePath)
-	if err := beforeRequest(state, r.Declaration); err != nil {
-		return nil, &Error{Msg: err.Error(), Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
-	}
-	out := &Outcome{}
-	return out, r.note(out)
-}
-
 // note appends the declaration to the state file (setting an unreadable one
 // aside with ForceState), under the guard; out says what it did.
-func (r Recording) note(out *Outcome) error {
-	now := r.Now
-	if now == nil {
-		now = time.Now
-	}
+func (r *Recording) note(out *Outcome) error {
 	return guarded(r.Guard, func() error {
-		if err := r.checkOutputs(); err != nil {
-			return err
-		}
-		// Read again: another run may have recorded meanwhile.
-		state, err := LoadState(r.StatePath)
-		out.StateErr, _ = err.(*StateError)
-		if out.StateErr != nil && r.ForceState {
+		out.StateErr = r.StateErr
+		if r.StateErr != nil && r.ForceState {
 			copyPath, err := setAsideState(r.StatePath, r.Today)
 			if err != nil {
 				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
 					Hint: "déplacez ce fichier vous-même, puis relancez"}
 			}
-			out.StateCopy, out.StateErr, state = copyPath, nil, &State{}
+			out.StateCopy, out.StateErr = copyPath, nil
+			r.State, r.StateErr = &State{}, nil
 		}
 		if out.StateErr != nil {
 			return nil
 		}
 		rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
-		if !state.appendRecord(rec, now()) {
+		if !r.State.appendRecord(rec, time.Now()) {
 			return nil
 		}
-		if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
-			return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
-				Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+		if err := r.save(); err != nil {
+			return err
 		}
 		out.Noted = true
 		return nil
 	})
 }
 
-// noteFile records where acces.md is, once settled (the wizard may move it).
-func (r Recording) noteFile(out *Outcome) error {
-	if out.StateErr != nil {
-		return nil
-	}
-	state, err := LoadState(r.StatePath)
-	if err != nil || state.File == r.File {
-		return nil // unreadable since: left as it is
-	}
-	state.File = r.File
-	if err := saveState(Protected(r.Store), r.StatePath, state); err != nil {
+// save writes r.State whole.
+func (r *Recording) save() error {
+	if err := saveState(Protected(r.Store), r.StatePath, r.State); err != nil {
 		return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
 			Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
 	}
@@ -432,22 +390,10 @@ func (r Recording) noteFile(out *Outcome) error {
 // beforeRequest refuses a verification dated before the recorded request.
 func beforeRequest(st *State, d Declaration) error {
 	if _, requested, ok := st.Latest(StatusRequested); ok && d.Verified() && d.Date.Before(requested) {
-		return fmt.Errorf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d.Date), dates.Long(requested))
+		return &Error{Msg: fmt.Sprintf("la vérification (%s) ne peut pas précéder la demande notée le %s", dates.Long(d.Date), dates.Long(requested)),
+			Hint: "donnez le jour où vous avez trouvé le compte ouvert, après la demande"}
 	}
 	return nil
-}
-
-// checkOutputs refuses acces.md or the state file on the key.
-func (s Settings) checkOutputs() error {
-	return CheckOutputs(s.Store, Output{s.File, "acces.fichier"}, StateOutput(s.StatePath))
-}
-
-// StateOutput is the state file as an output, named by what places it.
-func StateOutput(path string) Output { return Output{path, "le fichier d'état (XDG_STATE_HOME)"} }
-
-// keyDirs names the folders no output goes in (keyFolders).
-func keyDirs(store keys.Store) string {
-	return termtext.Escape(strings.Join(keyFolders(store), " et "))
 }
 
 // Output is a path about to be written and the setting that named it.
@@ -458,9 +404,10 @@ func CheckOutputs(store keys.Store, outs ...Output) error {
 	guard := Protected(store)
 	for _, o := range outs {
 		if err := guard.CheckTree(o.Path); err != nil {
+			dirs := termtext.Escape(strings.Join(keyFolders(store), " et "))
 			return &Error{Input: true, Err: err,
-				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou sous %s : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, termtext.Escape(o.Path), termtext.Escape(store.PrivatePath()), keyDirs(store)),
-				Hint: fmt.Sprintf("choisissez pour %s un chemin hors de %s", o.Setting, keyDirs(store))}
+				Msg:  fmt.Sprintf("%s (%s) mène à la clé SSH %s ou sous %s : pret n'y écrit jamais ; rien n'a été écrit", o.Setting, termtext.Escape(o.Path), termtext.Escape(store.PrivatePath()), dirs),
+				Hint: fmt.Sprintf("choisissez pour %s un chemin hors de %s", o.Setting, dirs)}
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package onboarding
 
 import (
-	"crypto/rand"
 	"errors"
 	"os"
 	"testing"
@@ -30,14 +29,12 @@ func TestCtrlCKeepsDeclaration(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			w, out, p := newWizard(t, dir, nil)
-			if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-				t.Fatal(err)
-			}
+			copyDir(t, sharedKey(t), w.Store.Dir)
 			switch tc.acces {
 			case "hand":
 				os.WriteFile(w.File, []byte("contenu écrit à la main\n"), 0o644)
 			case "dated":
-				if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-10")}}); err != nil {
+				if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-10")}}); err != nil {
 					t.Fatal(err)
 				}
 				os.Remove(w.StatePath)

@@ -77,10 +77,8 @@ func spaceName(r rune) string {
 
 // UntypableHint says how to fix a passphrase file Untypable refused.
 func UntypableHint(p string) string {
-	for _, r := range p {
-		if r == 0xfeff {
-			return "enregistrez le fichier en UTF-8 sans BOM, ou tapez la passphrase dans le terminal"
-		}
+	if strings.ContainsRune(p, 0xfeff) {
+		return "enregistrez le fichier en UTF-8 sans BOM, ou tapez la passphrase dans le terminal"
 	}
 	return "enregistrez le fichier sans ce caractère, ou tapez la passphrase dans le terminal"
 }

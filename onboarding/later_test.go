@@ -180,7 +180,6 @@ func laterRun(t *testing.T, stateYAML, account string, doneNow bool, date, acces
 	copyDir(t, sharedKey(t), w.Store.Dir)
 	rp := &rulePrompter{t: t, account: account, doneNow: doneNow, date: date, replace: replace}
 	w.P = rp
-	w.Now = func() time.Time { return time.Date(2026, 10, 20, 10, 0, 0, 0, time.UTC) }
 
 	os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
 	switch stateYAML {

@@ -233,11 +233,11 @@ func TestReplacingSignedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Status != FileDifferent || !p.LosesSignature() || !strings.Contains(p.Diff(false), "------BEGIN SSH SIGNATURE-----") {
-		t.Fatalf("status %v, loses %v\n%s", p.Status, p.LosesSignature(), p.Diff(false))
+	if p.Status != FileDifferent || !p.Signed || !strings.Contains(p.Diff(false), "------BEGIN SSH SIGNATURE-----") {
+		t.Fatalf("status %v, signed %v\n%s", p.Status, p.Signed, p.Diff(false))
 	}
 	os.WriteFile(w.File, []byte("# Accès à la main\n"), 0o644)
-	if p, _ := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)}); p.LosesSignature() {
+	if p, _ := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)}); p.Signed {
 		t.Fatal("an unsigned file said signed")
 	}
 }

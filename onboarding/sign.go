@@ -164,9 +164,6 @@ func (p *SignPlan) Sign(passphrase []byte) error {
 		if err != nil || !bytes.Equal(now, p.data) {
 			return refused("relisez-le, puis relancez « pret signer »", "%s a changé pendant la saisie : il n'a pas été signé", esc(p.a.File))
 		}
-		if err := CheckOutputs(p.a.Store, Output{p.a.File, "acces.fichier"}); err != nil {
-			return err
-		}
 		if err := Protected(p.a.Store).WriteReplace(p.a.File, signed, p.perm); err != nil {
 			return &Error{Msg: fmt.Sprintf("%s non signé : %v", esc(p.a.File), err),
 				Hint: "vérifiez la place et les droits du dossier ; le fichier est intact", Err: err}

@@ -179,10 +179,8 @@ func TestSignRefusals(t *testing.T) {
 		dir := t.TempDir()
 		w, _, _ := newWizard(t, dir, nil)
 		a := withSigner(w)
-		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
+		copyDir(t, sharedKey(t), w.Store.Dir)
+		if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(w.File)
@@ -359,20 +357,7 @@ func TestPlanAccessKeepsSignedCopy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
-	dir := t.TempDir()
-	w, _, _ := newWizard(t, dir, nil)
-	a := withSigner(w)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
-	RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}})
-	sp, err := a.Prepare()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sp.Sign([]byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	w, _, _ := signedFixture(t)
 	again, err := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)})
 	if err != nil || again.Status != FileSame {
 		t.Fatalf("status %v, %v", again.Status, err)
@@ -388,10 +373,8 @@ func signedFixture(t *testing.T) (*Wizard, *AccessSigner, []byte) {
 	t.Helper()
 	w, _, _ := newWizard(t, t.TempDir(), nil)
 	a := withSigner(w)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
+	copyDir(t, sharedKey(t), w.Store.Dir)
+	if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}); err != nil {
 		t.Fatal(err)
 	}
 	plan, err := a.Prepare()

@@ -20,10 +20,11 @@ type Wizard struct {
 	Random  io.Reader
 	Guard   func(func() error) error // a signal waits for a write
 	// Signer, when set, is offered after acces.md: the passphrase proven before the session.
-	Signer    *AccessSigner
-	Checklist func(accessFile string) error // `pret verifier`; its error is Run's
-	Color     bool                          // colour the diff (a terminal without NO_COLOR)
-	GOOS      string                        // for the agent command of the last screen
+	Signer *AccessSigner
+	// Checklist is `pret verifier` on the state as the wizard left it; its error is Run's.
+	Checklist func(accessFile string, st *State, serr *StateError) error
+	Color     bool   // colour the diff (a terminal without NO_COLOR)
+	GOOS      string // for the agent command of the last screen
 }
 
 // Banner is the session and how far away it is.
@@ -83,14 +84,14 @@ func (w *Wizard) Run() error {
 	next := Next{Channel: w.Channel, Store: w.Store, Home: w.Home, GOOS: w.GOOS, Session: w.Session, Today: w.Today}
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
-	} else if err := w.accessStep(*decl, state, &next); err != nil {
+	} else if err := w.accessStep(Recording{Settings: w.Settings, Declaration: *decl, State: state, StateErr: serr, Guard: w.Guard}, &next); err != nil {
 		return err
 	}
 
 	fmt.Fprintln(w.Out, "\n4. La liste de contrôle")
 	var checked error
 	if w.Checklist != nil {
-		checked = w.Checklist(w.File)
+		checked = w.Checklist(w.File, state, serr)
 	}
 	fmt.Fprint(w.Out, "\n"+NextSteps(next))
 	return checked
@@ -98,26 +99,28 @@ func (w *Wizard) Run() error {
 
 // accessStep records decl at once, then settles acces.md's folder and content,
 // and offers the signature.
-func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
-	if last := state.File; last != "" && last != w.File { // written elsewhere last time
+func (w *Wizard) accessStep(r Recording, next *Next) error {
+	if last := r.State.File; last != "" && last != w.File { // written elsewhere last time
 		if fi, err := os.Stat(last); err == nil && fi.Mode().IsRegular() {
 			fmt.Fprintf(w.Out, "La dernière fois, acces.md a été écrit ailleurs : %s\n", esc(last))
 			w.File = last
 		}
 	}
 	// Noted at once: Ctrl-C at the folder or the replacement loses no date.
-	early, err := NoteDeclaration(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard})
-	if err != nil {
+	// ReadAccessDate has refused a verification before the request.
+	early := &Outcome{}
+	if err := r.note(early); err != nil {
 		return err
 	}
 	var out *Outcome
+	var err error
 	// Not writable after all: the declaration is noted, the folder asked again.
 	for why := ""; ; why = "pret n'a pas pu y écrire acces.md ; choisissez un autre dossier" {
 		if w.File, err = Where(w.P, w.Out, w.File, w.Home, w.Store, why); err != nil {
 			return err
 		}
-		out, err = RecordAccess(Recording{Settings: w.Settings, Declaration: decl, Guard: w.Guard,
-			Replace: AskReplace(w.P, w.Out, w.Color), ReplaceDate: AskDateLine(w.P, w.Out, w.Color)})
+		r.Settings, r.Replace, r.ReplaceDate = w.Settings, AskReplace(w.P, w.Out, w.Color), AskDateLine(w.P, w.Out, w.Color)
+		out, err = RecordAccess(r)
 		var e *Error
 		if !errors.Is(err, errNotWritten) || !errors.As(err, &e) {
 			break
@@ -131,7 +134,7 @@ func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
 	w.report(out)
 	next.AccessFile = w.File
 	if out.Kept && out.Plan.Stale {
-		next.Declared = &decl
+		next.Declared = &r.Declaration
 	}
 	if out.Kept && out.Plan.Stale && w.Signer != nil {
 		// Signing it would vouch for a date the learner just said is wrong.
@@ -150,7 +153,7 @@ func (w *Wizard) accessStep(decl Declaration, state *State, next *Next) error {
 func AskReplace(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool, error) {
 	return func(p *AccessPlan) (bool, error) {
 		io.WriteString(out, fmt.Sprintf("%s existe déjà avec un autre contenu. Les changements :\n", esc(p.Path))+p.Diff(color))
-		if p.LosesSignature() {
+		if p.Signed { // Replace is asked only of a file that differs
 			fmt.Fprintln(out, signatureNote(p, "le remplacer"))
 		}
 		return askYesNo(pr, fmt.Sprintf("%s existe déjà avec un autre contenu. Le remplacer ?", esc(p.Path)), false,
@@ -188,12 +191,12 @@ func (w *Wizard) report(out *Outcome) {
 	switch {
 	case out.DateOnly:
 		fmt.Fprintf(w.Out, "%s : seule la ligne de la date a changé.\n", esc(p.Path))
-	case out.Written:
-		fmt.Fprintf(w.Out, "%s écrit.\n", esc(p.Path))
 	case out.Kept:
 		fmt.Fprintf(w.Out, "%s conservé tel quel, octet pour octet.\n", esc(p.Path))
-	default:
+	case p.Status == FileSame:
 		fmt.Fprintf(w.Out, "%s est déjà à jour.\n", esc(p.Path))
+	default:
+		fmt.Fprintf(w.Out, "%s écrit.\n", esc(p.Path))
 	}
 	switch {
 	case out.StateErr != nil:

@@ -100,7 +100,7 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 		P:      p,
 		Out:    out,
 		Random: rand.Reader,
-		Checklist: func(string) error {
+		Checklist: func(string, *State, *StateError) error {
 			out.WriteString("[checklist]\n")
 			return nil
 		},
@@ -109,6 +109,14 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 }
 
 const goodPass = "une passphrase solide"
+
+// record is RecordAccess as a command runs it: the state read once, first.
+func record(r Recording) (*Outcome, error) {
+	var err error
+	r.State, err = LoadState(r.StatePath)
+	r.StateErr, _ = err.(*StateError)
+	return RecordAccess(r)
+}
 
 func TestWizardFlows(t *testing.T) {
 	if testing.Short() {
@@ -210,9 +218,7 @@ func TestWizardFlows(t *testing.T) {
 			w, out, p := newWizard(t, dir, tc.answers)
 			w.Channel = tc.channel
 			if strings.HasPrefix(tc.existing, "key") {
-				if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-					t.Fatal(err)
-				}
+				copyDir(t, sharedKey(t), w.Store.Dir)
 			}
 			if tc.existing == "key+acces" {
 				os.WriteFile(w.File, []byte("contenu écrit à la main\n"), 0o644)
@@ -306,15 +312,13 @@ func TestBanner(t *testing.T) {
 func TestStateKeepsEarlierRecords(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	for _, r := range []struct {
 		verified bool
 		date     string
 	}{{false, "2026-10-10"}, {false, "2026-10-10"}, {true, "2026-10-15"}} {
 		st := map[bool]string{false: StatusRequested, true: StatusVerified}[r.verified]
-		if _, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{st, testenv.Day(r.date)}, Replace: func(*AccessPlan) (bool, error) { return true, nil }}); err != nil {
+		if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{st, testenv.Day(r.date)}, Replace: func(*AccessPlan) (bool, error) { return true, nil }}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -369,9 +373,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 			answer{kind: "input", text: filepath.Join(dir, "un-fichier")},
 			answer{kind: "input", text: envoi},
 			answer{kind: "select", enter: true}))
-		if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-			t.Fatal(err)
-		}
+		copyDir(t, sharedKey(t), w.Store.Dir)
 		os.Mkdir(filepath.Join(w.Store.Dir, "sous"), 0o700)
 		if err := w.Run(); err != nil || len(p.answers) != 0 {
 			t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
@@ -402,9 +404,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 				answer{kind: "select", enter: true}, // write here
 				answer{kind: "select", enter: true}, // replace? Non, the default
 				answer{kind: "select", text: dateLine}))
-			if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-				t.Fatal(err)
-			}
+			copyDir(t, sharedKey(t), w.Store.Dir)
 			os.WriteFile(w.File, []byte(hand), 0o644)
 			if err := w.Run(); err != nil || len(p.answers) != 0 {
 				t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
@@ -458,12 +458,10 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 func TestDateLineNeverOverwritesAnEdit(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	os.WriteFile(w.File, []byte("Demandé le 1er octobre 2026.\n"), 0o644)
 	edited := []byte("Demandé le 1er octobre 2026.\nAjouté pendant la question.\n")
-	_, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
+	_, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
 		Replace: func(*AccessPlan) (bool, error) { return false, nil },
 		ReplaceDate: func(p *AccessPlan) (bool, error) {
 			os.WriteFile(w.File, edited, 0o644)
@@ -503,9 +501,7 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			w, out, p := newWizard(t, t.TempDir(), nil)
-			if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-				t.Fatal(err)
-			}
+			copyDir(t, sharedKey(t), w.Store.Dir)
 			spoil(w)
 			var e *Error
 			if err := w.Run(); !errors.As(err, &e) || len(p.asked) != 0 {
@@ -528,9 +524,7 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 func TestDateLineOfASignedFile(t *testing.T) {
 	dir := t.TempDir()
 	w, _, _ := newWizard(t, dir, nil)
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	priv, _ := os.ReadFile(w.Store.PrivatePath())
 	signer, wipe, err := keys.Decrypt(priv, []byte(goodPass))
 	if err != nil {
@@ -545,7 +539,7 @@ func TestDateLineOfASignedFile(t *testing.T) {
 	os.WriteFile(w.File, signed, 0o644)
 	var out bytes.Buffer
 	p := &fakePrompter{t: t, answers: []answer{{kind: "select", text: "Non"}, {kind: "select", enter: true}}}
-	o, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
+	o, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
 		Replace: AskReplace(p, &out, false), ReplaceDate: AskDateLine(p, &out, false)})
 	if err != nil || !o.DateOnly {
 		t.Fatalf("%+v %v\n%s", o, err, &out)
@@ -592,9 +586,7 @@ func TestWizardAsksAgainWhenWritingFails(t *testing.T) {
 		{kind: "select", enter: true}, // write there: it fails
 		{kind: "input", text: envoi},
 		{kind: "select", enter: true}})
-	if _, err := w.Store.Create(rand.Reader, []byte(goodPass)); err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, sharedKey(t), w.Store.Dir)
 	if err := w.Run(); err != nil || len(p.answers) != 0 {
 		t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
 	}

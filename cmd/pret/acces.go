@@ -25,7 +25,8 @@ func settings(c *Config) (onboarding.Settings, error) {
 	}
 	// Before any question: an output on the key is a setting to fix (a
 	// mistaken XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
-	if err := onboarding.CheckOutputs(c.Key, onboarding.Output{Path: s.File, Setting: "acces.fichier"}, onboarding.StateOutput(s.StatePath)); err != nil {
+	if err := onboarding.CheckOutputs(c.Key, onboarding.Output{Path: s.File, Setting: "acces.fichier"},
+		onboarding.Output{Path: s.StatePath, Setting: "le fichier d'état (XDG_STATE_HOME)"}); err != nil {
 		return s, err
 	}
 	s.Home, _ = os.UserHomeDir()
@@ -40,9 +41,17 @@ func settings(c *Config) (onboarding.Settings, error) {
 	return s, nil
 }
 
-func newAccesCmd(a *app) *cobra.Command {
-	var status, date, passFile string
-	var force, sign bool
+// accesOptions are what `pret acces` is given.
+type accesOptions struct {
+	app          *app
+	status, date string // "" to ask on a terminal; "" for the default date
+	force, sign  bool
+	passFile     string // with sign: the passphrase's file, "-" standard input
+}
+
+// newAccesCmd runs runF, when not nil, instead of runAcces (gh's NewCmdX).
+func newAccesCmd(a *app, runF func(*accesOptions) error) *cobra.Command {
+	opts := &accesOptions{app: a}
 	c := &cobra.Command{
 		Use:     "acces [--statut demande|verifie] [--date AAAA-MM-JJ] [--force] [--signer]",
 		Aliases: []string{"access"},
@@ -70,29 +79,33 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
   pret acces --statut demande --force
   pret acces --statut demande --signer`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAcces(a.cfg, a.io, status, date, force, sign, passFile)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runAcces(opts)
 		},
 	}
-	choiceFlag(c, &status, "statut", "", "statut", []string{onboarding.StatusRequested, onboarding.StatusVerified}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
-	c.Flags().Var(&checkedValue{p: &date, check: checkTypedDay}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
-	c.Flags().BoolVar(&force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
-	c.Flags().BoolVar(&sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
-	pathFlag(c.Flags(), &passFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	choiceFlag(c, &opts.status, "statut", "", "statut", []string{onboarding.StatusRequested, onboarding.StatusVerified}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
+	c.Flags().Var(&checkedValue{p: &opts.date, check: checkTypedDay}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")
+	c.Flags().BoolVar(&opts.force, "force", false, "remplacer sans demander un acces.md au contenu différent, et un fichier d'état illisible (gardé en copie)")
+	c.Flags().BoolVar(&opts.sign, "signer", false, "signer acces.md juste après l'avoir écrit (voir « pret signer »)")
+	pathFlag(c.Flags(), &opts.passFile, "passphrase-file", "avec --signer : lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
 }
 
 // runAcces records a declaration (asked when status is empty), writes acces.md.
-func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool, passFile string) error {
+func runAcces(opts *accesOptions) error {
+	cfg, ios := opts.app.cfg, opts.app.io
 	s, err := settings(cfg)
 	if err != nil {
 		return err
 	}
-	if passFile != "" && !sign {
+	if opts.passFile != "" && !opts.sign {
 		return usageError("ajoutez --signer pour signer acces.md après l'avoir écrit", "--passphrase-file ne sert qu'avec --signer")
 	}
-	if sign {
+	if opts.sign {
 		// Before anything is written: no half-done job.
-		if err := checkPassSource(passFile, ios, "pret acces --signer"); err != nil {
+		if err := checkPassSource(opts.passFile, ios, "pret acces --signer"); err != nil {
 			return err
 		}
 	}
@@ -100,13 +113,13 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	state, err := onboarding.LoadState(s.StatePath)
 	serr, _ := err.(*onboarding.StateError)
 	screen := wrappingWriter{ios}
-	decl, err := accesDeclaration(cfg, ios, s, state, serr, status, date)
+	decl, err := accesDeclaration(opts, s, state, serr)
 	if err != nil || decl == nil {
 		return err
 	}
-	rec := onboarding.Recording{Settings: s, Declaration: *decl, ForceState: force, Guard: guarded}
+	rec := onboarding.Recording{Settings: s, Declaration: *decl, State: state, StateErr: serr, ForceState: opts.force, Guard: guarded}
 	switch {
-	case force:
+	case opts.force:
 		rec.Replace = func(*onboarding.AccessPlan) (bool, error) { return true, nil }
 	case ios.Interactive():
 		rec.Replace = onboarding.AskReplace(ios.Prompter(), screen, ios.Color())
@@ -119,15 +132,16 @@ func runAcces(cfg *Config, ios *iostreams, status, date string, force, sign bool
 	if err := reportAcces(ios, screen, s, *decl, out); err != nil {
 		return err
 	}
-	if sign {
-		return signAccess(cfg, s.File, passFile, ios)
+	if opts.sign {
+		return signAccess(cfg, s.File, opts.passFile, ios)
 	}
 	return nil
 }
 
 // accesDeclaration is the declaration to record: from --statut and --date,
 // or asked on a terminal; nil (and no error) when the learner has none yet.
-func accesDeclaration(cfg *Config, ios *iostreams, s onboarding.Settings, state *onboarding.State, serr *onboarding.StateError, status, date string) (*onboarding.Declaration, error) {
+func accesDeclaration(opts *accesOptions, s onboarding.Settings, state *onboarding.State, serr *onboarding.StateError) (*onboarding.Declaration, error) {
+	ios, status, date := opts.app.io, opts.status, opts.date
 	switch {
 	case status != "":
 		// Running the command again never moves a recorded date.
@@ -153,7 +167,7 @@ func accesDeclaration(cfg *Config, ios *iostreams, s onboarding.Settings, state 
 	}
 	screen := wrappingWriter{ios}
 	d, err := onboarding.Account{P: ios.Prompter(), Out: screen, State: state, StateErr: serr,
-		Channel: cfg.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
+		Channel: opts.app.cfg.Channel, Today: s.Today, Session: s.Session.Day}.Ask()
 	if err == nil && d == nil {
 		fmt.Fprintln(screen, "Rien n'est noté : relancez « pret acces » une fois la demande faite.")
 	}

@@ -11,19 +11,30 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-func newAssistantCmd(a *app) *cobra.Command {
+// assistantOptions are what `pret assistant` (and `pret` alone) is given.
+type assistantOptions struct {
+	app *app
+}
+
+// newAssistantCmd runs runF, when not nil, instead of runWizard (gh's NewCmdX).
+func newAssistantCmd(a *app, runF func(*assistantOptions) error) *cobra.Command {
+	opts := &assistantOptions{app: a}
 	return &cobra.Command{
 		Use:     "assistant",
 		Short:   "L'assistant guidé (comme « pret » seul ; il faut un terminal)",
 		Example: "  pret assistant",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWizard(a.cfg, a.io)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runWizard(opts)
 		},
 	}
 }
 
 // runWizard is `pret assistant`, and `pret` alone.
-func runWizard(cfg *Config, ios *iostreams) error {
+func runWizard(opts *assistantOptions) error {
+	cfg, ios := opts.app.cfg, opts.app.io
 	if !ios.Interactive() {
 		return usageError(
 			"sans terminal, utilisez : pret cle --passphrase-file FICHIER, pret acces --statut demande|verifie, pret verifier",
@@ -43,8 +54,12 @@ func runWizard(cfg *Config, ios *iostreams) error {
 		Signer:   accessSigner(cfg, s.File),
 		Color:    ios.Color(),
 		GOOS:     runtime.GOOS,
-		Checklist: func(accessFile string) error {
-			return finishedWizard(writeReport(ios, learnerReport(cfg, accessFile), reportFlags{format: "texte"}))
+		Checklist: func(accessFile string, state *onboarding.State, serr *onboarding.StateError) error {
+			var err error
+			if serr != nil {
+				err = serr // never a nil *StateError in an error
+			}
+			return finishedWizard(writeReport(ios, stateReport(cfg, accessFile, state, err), reportFlags{format: "texte"}))
 		},
 	}).Run()
 }

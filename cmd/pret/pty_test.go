@@ -161,10 +161,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	s.expect("Choisissez une passphrase pour la clé")
 	s.send("\r")
 	s.expect("Passphrase refusée : la passphrase est vide")
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
+	s.newKey() // asked again
 	s.expect("Clé créée")
 	s.expect("Où en est votre compte d'accès ?")
 	s.expect("flèches pour choisir")
@@ -325,39 +322,23 @@ func TestWizardInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
-	steps := []struct {
-		name  string
-		reach func(s *session)
-	}{
-		{"passphrase", func(s *session) { s.expect("Choisissez une passphrase") }},
-		{"second passphrase", func(s *session) {
-			s.expect("Choisissez une passphrase")
-			s.send(ptyPass + "\r")
-			s.expect("Saisissez-la une seconde fois")
-		}},
-		{"account", func(s *session) {
-			s.expect("Choisissez une passphrase")
-			s.send(ptyPass + "\r")
-			s.expect("Saisissez-la une seconde fois")
-			s.send(ptyPass + "\r")
-			s.expect("Où en est votre compte d'accès ?")
-		}},
-		{"date", func(s *session) {
-			s.expect("Choisissez une passphrase")
-			s.send(ptyPass + "\r")
-			s.expect("Saisissez-la une seconde fois")
-			s.send(ptyPass + "\r")
-			s.expect("Où en est votre compte d'accès ?")
-			s.send("\x1b[B\r")
-			s.expect("Date de la demande du compte")
-		}},
+	// The questions in order: each is reached by answering those before it.
+	steps := []struct{ name, question, answer string }{
+		{"passphrase", "Choisissez une passphrase", ptyPass + "\r"},
+		{"second passphrase", "Saisissez-la une seconde fois", ptyPass + "\r"},
+		{"account", "Où en est votre compte d'accès ?", "\x1b[B\r"},
+		{"date", "Date de la demande du compte", ""},
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		for _, how := range []string{"ctrl-c", "sigterm"} {
 			t.Run(step.name+"/"+how, func(t *testing.T) {
 				home := t.TempDir()
 				s := startPTY(t, home)
-				step.reach(s)
+				for _, before := range steps[:i] {
+					s.expect(before.question)
+					s.send(before.answer)
+				}
+				s.expect(step.question)
 				want := 130
 				if how == "ctrl-c" {
 					s.send("\x03")
@@ -457,10 +438,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 		t.Fatalf("pret cle: %v\n%s", err, out)
 	}
 	s := startPTYWith(t, home, ptyOptions{cols: 40})
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
-	s.expect("Date de la demande du compte")
-	s.send("\r")
+	s.requested("") // Enter: today
 	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\r")
 	s.expect("Signer acces.md ?")
@@ -626,14 +604,8 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	file := filepath.Join(home, "envoi", "acces.md")
 
 	s := startPTY(t, home)
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
-	s.expect("Date de la demande du compte")
-	s.send("12/10/2026\r")
+	s.newKey()
+	s.requested("12/10/2026")
 	s.expect("Date comprise : lundi 12 octobre 2026")
 	s.expect("Écrire acces.md à cet endroit ?")
 	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
@@ -910,48 +882,22 @@ func TestWizardInterruptedLater(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
+	const where = "Écrire acces.md à cet endroit ?"
+	// path: question, answer, question, answer… and the question interrupted.
 	for _, step := range []struct {
 		name     string
-		reach    func(s *session)
+		path     []string
 		env      []string
 		replaced bool
 	}{
-		{"folder confirmation", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-		}, nil, false},
-		{"folder confirmation, TERM=dumb", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-		}, []string{"TERM=dumb"}, false},
-		{"signature", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\r")
-			s.expect("remplacer")
-			s.send("\x1b[A\r") // up: "Oui"
-			s.expect("Signer acces.md ?")
-		}, nil, true},
-		{"folder", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\x1b[B\r")
-			s.expect("Dossier où écrire acces.md")
-		}, nil, false},
+		{"folder confirmation", []string{where}, nil, false},
+		{"folder confirmation, TERM=dumb", []string{where}, []string{"TERM=dumb"}, false},
+		{"signature", []string{where, "\r", "remplacer", "\x1b[A\r", "Signer acces.md ?"}, nil, true}, // up: "Oui"
+		{"folder", []string{where, "\x1b[B\r", "Dossier où écrire acces.md"}, nil, false},
 		// The plain questions leave Ctrl-C to the terminal: a signal.
-		{"folder, TERM=dumb", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("2\r")
-			s.expect("Dossier où écrire acces.md")
-		}, []string{"TERM=dumb"}, false},
-		{"replace", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\r")
-			s.expect("remplacer")
-		}, nil, false},
-		{"date line", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\r")
-			s.expect("remplacer")
-			s.send("\r")
-			s.expect("Changer seulement la ligne de la date ?")
-		}, nil, false},
+		{"folder, TERM=dumb", []string{where, "2\r", "Dossier où écrire acces.md"}, []string{"TERM=dumb"}, false},
+		{"replace", []string{where, "\r", "remplacer"}, nil, false},
+		{"date line", []string{where, "\r", "remplacer", "\r", "Changer seulement la ligne de la date ?"}, nil, false},
 	} {
 		t.Run(step.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -965,7 +911,11 @@ func TestWizardInterruptedLater(t *testing.T) {
 			s.send("\r")
 			s.expect("Date de la demande du compte")
 			s.send("11/10/2026\r")
-			step.reach(s)
+			for i := 0; i+1 < len(step.path); i += 2 {
+				s.expect(step.path[i])
+				s.send(step.path[i+1])
+			}
+			s.expect(step.path[len(step.path)-1])
 			s.send("\x03")
 			if code := s.wait(); code != 130 {
 				t.Fatalf("exit %d\n%s", code, s.raw.String())

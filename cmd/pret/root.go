@@ -54,7 +54,7 @@ func (a *app) rootCommand() *cobra.Command {
 		SilenceErrors:         true,
 		SilenceUsage:          true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWizard(a.cfg, a.io)
+			return runWizard(&assistantOptions{app: a})
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if !needsConfig(cmd) {
@@ -99,10 +99,10 @@ func (a *app) wrapHelp(root *cobra.Command) {
 
 func (a *app) addCommands(root *cobra.Command) {
 	root.AddCommand(
-		newAssistantCmd(a),
+		newAssistantCmd(a, nil),
 		newCleCmd(a),
 		newEmpreinteCmd(a, nil),
-		newAccesCmd(a),
+		newAccesCmd(a, nil),
 		newSSHConfigCmd(a),
 		newSignerCmd(a),
 		newVerifierCmd(a, nil),

@@ -74,13 +74,8 @@ func runVerifier(opts *verifierOptions) error {
 	return nil
 }
 
-// learnerReport is `pret verifier`'s checklist, and the wizard's last.
-func learnerReport(cfg *Config, accessFile string) *checklist.Report {
-	state, err := onboarding.LoadState(cfg.StatePath)
-	return stateReport(cfg, accessFile, state, err)
-}
-
-// stateReport is learnerReport with the state already loaded.
+// stateReport is `pret verifier`'s checklist, and the wizard's last, on
+// the state the command read once.
 func stateReport(cfg *Config, accessFile string, state *onboarding.State, err error) *checklist.Report {
 	serr, _ := err.(*onboarding.StateError)
 	home, _ := os.UserHomeDir()
