@@ -64,6 +64,16 @@ func TestCommandOptions(t *testing.T) {
 	if err := parse(t, newModeleCmd(a, func(o *modeleOptions) error { m = o; return nil }), "rendu/sommeil.sbatch"); err != nil || m.path != "rendu/sommeil.sbatch" {
 		t.Errorf("modele: %v %+v", err, m)
 	}
+	var val *validerOptions
+	keepValider := func(o *validerOptions) error { val = o; return nil }
+	if err := parse(t, newValiderCmd(a, keepValider), "--tous", "--csv-separateur", "Virgule", "--paralleles", "2", "--format", "csv"); err != nil ||
+		len(val.paths) != 1 || val.paths[0] != "." || !val.all || val.sep != "virgule" || val.workers != 2 || val.report.format != "csv" {
+		t.Errorf("valider: %v %+v", err, val)
+	}
+	val = nil
+	if err := parse(t, newValiderCmd(a, keepValider), "--paralleles", "0"); err == nil || val != nil {
+		t.Errorf("valider --paralleles 0: %v, ran %v", err, val != nil)
+	}
 	var v *verifierOptions
 	if err := parse(t, newVerifierCmd(a, func(o *verifierOptions) error { v = o; return nil }), "--format", "json"); err != nil || v.report != (reportFlags{"json", false}) {
 		t.Errorf("verifier: %v %+v", err, v)

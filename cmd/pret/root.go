@@ -106,7 +106,7 @@ func (a *app) addCommands(root *cobra.Command) {
 		newSSHConfigCmd(a),
 		newSignerCmd(a),
 		newVerifierCmd(a, nil),
-		newValiderCmd(a),
+		newValiderCmd(a, nil),
 		newLivrablesCmd(a, nil),
 		newModeleCmd(a, nil),
 		newSunkCmd(a, nil),

@@ -21,7 +21,6 @@ const maxLines = 80
 // longer too long fails the test, so it is removed when its function is
 // split.
 var tooLong = map[string]string{
-	"cmd/pret/valider.go:newValiderCmd": "platforms",
 }
 
 // TestFunctionsFitOnAScreen: no function of the module (tests aside) is
