@@ -100,11 +100,11 @@ func (a *app) wrapHelp(root *cobra.Command) {
 func (a *app) addCommands(root *cobra.Command) {
 	root.AddCommand(
 		newAssistantCmd(a),
-		newCleCmd(a),
+		newCleCmd(a, nil),
 		newEmpreinteCmd(a, nil),
 		newAccesCmd(a),
 		newSSHConfigCmd(a),
-		newSignerCmd(a),
+		newSignerCmd(a, nil),
 		newVerifierCmd(a, nil),
 		newValiderCmd(a, nil),
 		newLivrablesCmd(a, nil),
