@@ -145,12 +145,22 @@ func runValider(opts *validerOptions) error {
 	if opts.sheetIn != "" {
 		inputs = append([]string{opts.sheetIn}, paths...)
 	}
-	fe, err := readFeuille(cfg.Key, opts.sheetIn, opts.sheetOut, opts.output, inputs)
+	// Once, before anything is read: no output on the key.
+	var outs []onboarding.Output
+	for _, o := range []onboarding.Output{{Path: opts.output, Setting: "--sortie"}, {Path: opts.sheetOut, Setting: "--feuille-sortie"}} {
+		if o.Path != "" {
+			outs = append(outs, o)
+		}
+	}
+	if err := onboarding.CheckOutputs(cfg.Key, outs...); err != nil {
+		return err
+	}
+	fe, err := readFeuille(opts.sheetIn, opts.sheetOut, opts.output, inputs)
 	if err != nil {
 		return err
 	}
 	if opts.output != "" {
-		if err := checkReportOutput(cfg.Key, opts.output, "--sortie", inputs); err != nil {
+		if err := checkReportOutput(opts.output, "--sortie", inputs); err != nil {
 			return err
 		}
 	}
@@ -280,7 +290,7 @@ type feuille struct {
 
 // readFeuille reads --feuille (the first of inputs) and checks
 // --feuille-sortie as --sortie is; nil when there is no --feuille.
-func readFeuille(key keys.Store, in, out, reportOut string, inputs []string) (*feuille, error) {
+func readFeuille(in, out, reportOut string, inputs []string) (*feuille, error) {
 	if in == "" {
 		if out != "" {
 			return nil, usageError("donnez aussi la feuille téléchargée depuis Moodle : --feuille feuille.csv --feuille-sortie remplie.csv", "--feuille-sortie sans --feuille : pret n'a pas de feuille à remplir")
@@ -291,7 +301,7 @@ func readFeuille(key keys.Store, in, out, reportOut string, inputs []string) (*f
 		return nil, err
 	}
 	if out != "" {
-		if err := checkReportOutput(key, out, "--feuille-sortie", inputs); err != nil {
+		if err := checkReportOutput(out, "--feuille-sortie", inputs); err != nil {
 			return nil, err
 		}
 		if reportOut != "" && sameFile(out, reportOut) {
@@ -369,12 +379,10 @@ func sheetUsage(err error) error {
 	return usageError("vérifiez le fichier donné à --feuille", "feuille d'évaluation : %s", termtext.Escape(err.Error()))
 }
 
-// checkReportOutput refuses (exit 2) an output on the key, an input, a
-// folder, a missing folder, or a submission name in an input folder.
-func checkReportOutput(key keys.Store, out, flag string, inputs []string) error {
-	if err := onboarding.CheckOutputs(key, onboarding.Output{Path: out, Setting: flag}); err != nil {
-		return err
-	}
+// checkReportOutput refuses (exit 2) an output that is an input, a
+// folder, in a missing folder, or a submission name in an input folder
+// (runValider has refused one on the key).
+func checkReportOutput(out, flag string, inputs []string) error {
 	if err := linkOutput(out, flag); err != nil {
 		return err
 	}
