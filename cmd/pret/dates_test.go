@@ -87,7 +87,7 @@ func TestDateFormsEverywhere(t *testing.T) {
 // and exits with the one usage code, before anything is written.
 func TestDateRefusalsOneCode(t *testing.T) {
 	home := testEnv(t)
-	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK, "cle")
+	putKey(t, home)
 	for in, reason := range map[string]string{
 		"20-10-26":              "l'année s'écrit en quatre chiffres",
 		"2026-13-01":            "il n'y a pas de mois 13 (le mois va de 1 à 12)",

@@ -13,22 +13,26 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// sharedKey is one key, encrypted with testPass and commented as the
-// default configuration comments it, made once for the package: bcrypt
-// makes each key cost a tenth of a second or more, and most tests need a
-// key to be there, not to watch pret make it (testdata/cle.txtar and the
-// tests of pret cle do).
-var sharedKey = sync.OnceValues(func() (keyPair, error) {
-	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(testPass))
-	return keyPair{priv, pub}, err
-})
+// sharedKeys are keys commented as the default configuration comments
+// them, one per passphrase, made once for the package: bcrypt makes each
+// key cost a tenth of a second or more, and most tests need a key to be
+// there, not to watch pret make it (testdata/cle.txtar and the tests of
+// pret cle do).
+var sharedKeys sync.Map // passphrase -> func() (keyPair, error)
 
-// putKey writes the shared key where pret cle would have made it in
-// home (~/.ssh/id_ed25519_romeo, mode 0600, and its .pub), as pret cle
-// writes them.
-func putKey(t *testing.T, home string) keyPair {
+// putKey writes the shared key of testPass where pret cle would have
+// made it in home (~/.ssh/id_ed25519_romeo, mode 0600, and its .pub), as
+// pret cle writes them.
+func putKey(t *testing.T, home string) keyPair { return putKeyWith(t, home, testPass) }
+
+// putKeyWith is putKey for a key encrypted with pass.
+func putKeyWith(t *testing.T, home, pass string) keyPair {
 	t.Helper()
-	kp, err := sharedKey()
+	made, _ := sharedKeys.LoadOrStore(pass, sync.OnceValues(func() (keyPair, error) {
+		priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(pass))
+		return keyPair{priv, pub}, err
+	}))
+	kp, err := made.(func() (keyPair, error))()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -290,9 +290,15 @@ func TestHostileInput(t *testing.T) {
 			t.Errorf("cle over %s: the file was changed", name)
 		}
 	}
-	memCap := h.memCapKiB()
-	if kib := h.peakKiB("empreinte", filepath.Join(dir, "huge.pub")); kib > memCap {
-		t.Errorf("3 MB .pub: %d KiB resident, over %d KiB", kib, memCap)
+	// Peak memory is measured in the long run (PRET_LONG=1, CI): three
+	// runs of each under /usr/bin/time.
+	long := os.Getenv(testenv.LongEnv) == "1"
+	var memCap int64
+	if long {
+		memCap = h.memCapKiB()
+		if kib := h.peakKiB("empreinte", filepath.Join(dir, "huge.pub")); kib > memCap {
+			t.Errorf("3 MB .pub: %d KiB resident, over %d KiB", kib, memCap)
+		}
 	}
 	os.RemoveAll(h.path(".ssh"))
 
@@ -311,16 +317,14 @@ func TestHostileInput(t *testing.T) {
 		d := filepath.Join(dir, "acces-"+strings.ReplaceAll(name, " ", "-"))
 		os.MkdirAll(d, 0o755)
 		os.WriteFile(filepath.Join(d, "acces.md"), c.data, 0o644)
-		start := time.Now()
 		r := h.pret("", "valider", "--format", "json", d)
 		if r.code != 1 || !strings.Contains(r.stdout, `"code": "`+c.code+`"`) {
 			t.Errorf("%s: exit %d, want code %s\n%.500s", name, r.code, c.code, r.stdout)
 		}
-		if kib := h.peakKiB("valider", d); kib > memCap {
-			t.Errorf("%s: %d KiB resident, over %d KiB: reading is not bounded", name, kib, memCap)
-		}
-		if d := time.Since(start); d > 20*time.Second {
-			t.Errorf("%s: took %v", name, d)
+		if long {
+			if kib := h.peakKiB("valider", d); kib > memCap {
+				t.Errorf("%s: %d KiB resident, over %d KiB: reading is not bounded", name, kib, memCap)
+			}
 		}
 	}
 }

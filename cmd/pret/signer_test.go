@@ -25,7 +25,7 @@ func init() {
 	inProcessCases["signer"] = func(t *testing.T) {
 		home := testEnv(t)
 		must(t, pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-"), exitFailed, "signer without a key")
-		must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+		putKey(t, home)
 		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
 		must(t, pretIn(t, "", "signer"), exitUsage, "signer without a terminal")
 		must(t, pretIn(t, "faux\n", "signer", "--passphrase-file", "-"), exitFailed, "signer, wrong passphrase")
@@ -53,9 +53,7 @@ func init() {
 func signableHome(t *testing.T, pass string) *home {
 	t.Helper()
 	h := newHome(t)
-	if r := h.pret(pass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	putKeyWith(t, h.dir, pass)
 	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
@@ -67,7 +65,7 @@ func signableHome(t *testing.T, pass string) *home {
 func signableEnv(t *testing.T) string {
 	t.Helper()
 	home := testEnv(t)
-	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+	putKey(t, home)
 	must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
 	return home
 }
