@@ -14,6 +14,7 @@ import (
 // name quoted « » and an example at most once, and the existing ~/.ssh/config (or no file at all) left
 // as it was.
 func TestCleNameRefusesSSHFiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

@@ -11,6 +11,7 @@ import (
 // ';' typed unquoted ends a shell command), and any other word is a
 // usage error.
 func TestValiderCSVSeparator(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

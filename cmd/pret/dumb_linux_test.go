@@ -12,6 +12,7 @@ import (
 // xterm show that the reports are coloured there, so the check means
 // something.
 func TestDumbTerminalNoEscapes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

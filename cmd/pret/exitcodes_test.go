@@ -17,6 +17,7 @@ import (
 // or anything unforeseen (with the path and a French reason), 143 for
 // SIGTERM and 130 for SIGINT.
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

@@ -16,6 +16,7 @@ import (
 // name gives byte-identical reports on standard output and in --sortie,
 // for every format and every --paralleles tried.
 func TestValiderOrderEveryWorkers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

@@ -150,6 +150,7 @@ const ptyPass = "passphrase du terminal"
 
 // TestWizardInRealTerminal is a learner's first run, then a second one.
 func TestWizardInRealTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -322,6 +323,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 // TestWizardInterrupted: Ctrl-C, then SIGTERM, at each question: exit 130
 // or 143, the terminal echoes again, and no file is left half-written.
 func TestWizardInterrupted(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -399,6 +401,7 @@ func TestWizardInterrupted(t *testing.T) {
 // TestCleInRealTerminal: pret cle asks twice without echo, explains a
 // refusal, and Ctrl-C leaves no file and a working terminal.
 func TestCleInRealTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -448,6 +451,7 @@ var cursorMove = regexp.MustCompile(`\x1b\[[0-9;?]*[ABEFGHfK]|\x1b[78]`)
 // last screen wrap between words: no line the program draws is wider
 // than the terminal, so the terminal never cuts a word in two.
 func TestWizardNarrowTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	pass := filepath.Join(t.TempDir(), "pass")
 	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
@@ -504,6 +508,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 // default with its date; Enter keeps everything; "Le compte est ouvert"
 // then shows the diff before replacing.
 func TestAccesInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	requestedHome(t, home)
 	before, _ := os.ReadFile(filepath.Join(home, "acces.md"))
@@ -551,6 +556,7 @@ func TestAccesInRealTerminal(t *testing.T) {
 // long for it continues with its marker and "↪ ", so a removed or added
 // line still reads as one.
 func TestAccesDiffNarrowTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	requestedHome(t, home)
 	s := startPTYWith(t, home, ptyOptions{cols: 40}, "acces")
@@ -616,6 +622,7 @@ func keepsRecords(t *testing.T, before, after []byte) bool {
 // next run shows the recorded declaration, offers it by default, and
 // "Oui" to the date line changes that line only.
 func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".ssh", "sous"), 0o700)
 	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
@@ -792,6 +799,7 @@ func handEditedHome(t *testing.T, home string) []byte {
 // written. A later run keeps a hand-edited acces.md ("Non") and changes
 // its date line alone ("1").
 func TestWizardDumbTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
 	file := filepath.Join(home, "envoi", "acces.md")
@@ -879,6 +887,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 // ./cmd/pret" prints no "exit status 1" under a wizard that did its job;
 // pret verifier still exits 1 there.
 func TestWizardFinishedWithStepsLeft(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	s := startPTY(t, home)
 	s.newKey()
@@ -907,6 +916,7 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 // is recorded after every earlier record (issue 32): an answer confirmed
 // is never lost.
 func TestWizardInterruptedLater(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -997,6 +1007,7 @@ func TestWizardInterruptedLater(t *testing.T) {
 // of acces.md does not exist: said after the date, and the folder asked
 // at once.
 func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	missing := ptyOptions{env: []string{"PRET_ACCES_FICHIER=" + filepath.Join(home, "absent", "acces.md")}}
 	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
@@ -1034,6 +1045,7 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 // at either question (exit 130) keeps the file and the declaration
 // (issue 32).
 func TestAccesKeepsFileInRealTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -1089,6 +1101,7 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 // default as it is) or the last screen; Enter on that default still
 // means the folder itself, and acces.md is written there.
 func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	dir := filepath.Join(home, "envoi\u202etxt.exe")
 	os.Mkdir(dir, 0o755)
@@ -1122,6 +1135,7 @@ func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
 // 32); the terminal reader once dropped it, making a key whose passphrase
 // was not the one typed.
 func TestNoBreakSpaceTypedIsNamed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

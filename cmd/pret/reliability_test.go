@@ -199,6 +199,7 @@ func TestNoNetwork(t *testing.T) {
 // passphrase and for the private key's lines, including a validation run
 // over a folder where the private key was pasted into acces.md.
 func TestSecretsNeverOutput(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -439,6 +440,7 @@ func TestReadOnlyKeyFolder(t *testing.T) {
 // interrupted at random moments, while a reader watches it: every read is
 // one whole version.
 func TestAccesAlwaysWhole(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

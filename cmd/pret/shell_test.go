@@ -18,6 +18,7 @@ import (
 // completes as the shell does at Tab: `pret val` gives valider, and
 // `pret verifier --for` gives --format.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	bash := testenv.NeedTool(t, "bash")
 	// cobra's script builds on the bash-completion package, as every
 	// distribution's interactive bash does.
@@ -149,6 +150,7 @@ func TestManPages(t *testing.T) {
 // with the French descriptions, without the help's markup; zsh loads
 // `pret completion zsh` and registers it for pret.
 func TestFishAndZshCompletion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

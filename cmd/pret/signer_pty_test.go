@@ -33,6 +33,7 @@ func refusedThrice(t *testing.T, s *session, h *home, before []byte) {
 // passphrases, each unseen, then exit 1 with acces.md untouched and the
 // terminal echoing again; then the right one signs.
 func TestSignerWrongPassphraseInTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -83,6 +84,7 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 // real terminal, offers to sign the unsigned acces.md; three wrong
 // passphrases end it with exit 1 and the file as it was.
 func TestWizardSignatureWrongPassphrase(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -117,6 +119,7 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 // (the help says "rien ne s'affiche"). Ctrl-D on the empty prompt cancels
 // (exit 130, like Ctrl-C) instead of counting as a wrong passphrase.
 func TestPassphrasePromptShowsNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

@@ -77,6 +77,7 @@ func signableEnv(t *testing.T) string {
 // of the home but the key itself holds the passphrase or a line of the
 // private key.
 func TestSignerKeepsSecretsInside(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -239,6 +240,7 @@ func TestValiderSignatureEveryFormat(t *testing.T) {
 // was; `pret valider` fails; and `pret verifier` does not advise the
 // « pret signer » that would refuse.
 func TestSignerNeverDropsAppendedText(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -298,6 +300,7 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 // does not know: pret verifier says pret signer cannot open it, and pret
 // signer refuses before asking, naming the cipher, the file untouched.
 func TestSignerEveryCipher(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

@@ -15,6 +15,7 @@ import (
 // /dev/full, exits non-zero with the reason in French on stderr, the
 // same way whatever the format: a lost report is never a success.
 func TestStdoutFullNeverExitsZero(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}

@@ -90,6 +90,7 @@ func outputTargets() []outputTarget {
 // to nothing: exit 2), permission bits are kept, what cannot
 // be written is a French error with exit != 0, and nothing waits.
 func TestOutputTargetKinds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
@@ -212,6 +213,7 @@ func TestOutputTargetKinds(t *testing.T) {
 // open delivers the whole report to the reader, in every format; the
 // FIFO stays a FIFO.
 func TestOutputIntoFIFOWithReader(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	os.MkdirAll(h.path("rendus/etu1"), 0o755)
 	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
@@ -236,6 +238,7 @@ func TestOutputIntoFIFOWithReader(t *testing.T) {
 // exits as without it; --sortie /dev/full says in French that the disk
 // is full, exit 1. Both stay the system's character devices.
 func TestOutputSystemDevices(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	os.MkdirAll(h.path("rendus/etu1"), 0o755)
 	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
@@ -264,6 +267,7 @@ func TestOutputSystemDevices(t *testing.T) {
 // the FIFO is never opened (no reader needed, no wait), the key is
 // untouched.
 func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	ssh := h.path(".ssh")
 	os.MkdirAll(ssh, 0o700)

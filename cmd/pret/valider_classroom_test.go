@@ -69,6 +69,7 @@ type classroomReport struct {
 // accused of sharing a key with herself; from the folder above
 // ("pret valider ." where gh ran) as from the submissions folder.
 func TestValiderClassroomClone(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	for _, arg := range []string{".", "acces-romeo-submissions"} {
@@ -113,6 +114,7 @@ func TestValiderClassroomClone(t *testing.T) {
 // without a repository, is no-submission with hers. A roster is never
 // written back: --feuille-sortie with it is a usage error, nothing written.
 func TestValiderClassroomRoster(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	os.WriteFile(h.path("classroom_roster.csv"), []byte(classroomRoster), 0o644)
@@ -153,6 +155,7 @@ func TestValiderClassroomRoster(t *testing.T) {
 // nothing in it: not « 1 fichier, 1 valide » and exit 0, but a row for
 // her, no-acces-md, and exit 1.
 func TestValiderPlainFoldersNoneHandedIn(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	os.MkdirAll(h.path("rendus/kim"), 0o755)
 	os.MkdirAll(h.path("rendus/lou"), 0o755)
