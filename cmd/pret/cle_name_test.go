@@ -15,9 +15,7 @@ import (
 // as it was.
 func TestCleNameRefusesSSHFiles(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	for _, name := range []string{"config", "known_hosts", "authorized_keys", "Config", "AUTHORIZED_KEYS", "id_ed25519_romeo.pub", "cle.PUB"} {
 		h := newHome(t)
 		os.Mkdir(h.path(".ssh"), 0o700)

@@ -339,9 +339,7 @@ var extraCases = map[string]func(t *testing.T){
 }
 
 func TestCommandsInProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	for name, f := range extraCases {
 		inProcessCases[name] = f
 	}

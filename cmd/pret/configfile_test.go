@@ -130,9 +130,7 @@ acces:
 // PRET_LONG) in a file under the cap give one count, read in linear time
 // (see the benchmark).
 func TestConfigManyUnknownKeys(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	n := testenv.Scaled(20000, 200000) // 200,000 in the long run
 	doc := manyKeys(n)
 	if len(doc) > 1<<20 {

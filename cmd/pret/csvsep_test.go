@@ -12,9 +12,7 @@ import (
 // usage error.
 func TestValiderCSVSeparator(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("moodle.zip"), map[string]string{
 		"Dupont Alice_1_assignsubmission_file_acces.md": accesPage(fpOne),

@@ -38,9 +38,7 @@ func (p *typingPrompter) Input(message, def, help string) (string, error) {
 // --date` and typed in the wizard, ends in acces.md as the same
 // AAAA-MM-JJ, which the validator reads with no problem at all.
 func TestDateFormsEverywhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	forms := map[string]string{
 		"2026-10-12": "2026-10-12", "2026-1-5": "2026-01-05", "12/10/2026": "2026-10-12", "2/9/2026": "2026-09-02",
 		"12 octobre 2026": "2026-10-12", "1er octobre 2026": "2026-10-01", "lundi 12 octobre 2026": "2026-10-12",

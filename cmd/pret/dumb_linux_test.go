@@ -13,9 +13,7 @@ import (
 // something.
 func TestDumbTerminalNoEscapes(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	if err := os.WriteFile(h.path("acces.md"), []byte("rien de ce qu'il faut\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -20,9 +20,7 @@ import (
 // bidi controls: termtext.Escape) escaped as well. A file ssh-keygen
 // refuses, pret refuses with exit 1 and a French reason.
 func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	keygen, err := exec.LookPath("ssh-keygen")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

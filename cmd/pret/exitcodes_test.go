@@ -18,9 +18,7 @@ import (
 // SIGTERM and 130 for SIGINT.
 func TestExitCodes(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	cases := []struct {
 		name  string
 		setup func(h *home)

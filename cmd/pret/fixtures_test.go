@@ -65,3 +65,11 @@ func (h *home) peakUnder(limit int64, args ...string) int64 {
 	}
 	return best
 }
+
+// notShort skips a test of more than a second under -short.
+func notShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
+}

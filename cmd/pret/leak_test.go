@@ -24,9 +24,7 @@ import (
 // error or in a file pret writes. The keys are real (ed25519, RSA, ECDSA,
 // in 16 forms) and mutated the way mail and editors mutate them.
 func TestNoOutputQuotesKeyMaterial(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	n := testenv.Scaled(4, 12) // generated keys, each through every command
 	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte("une passphrase de test"))
 	if err != nil {

@@ -133,9 +133,7 @@ var writers = map[string]func(t *testing.T, home, out string) result{
 // of a path on the key, its .pub or in the key folder is refused with
 // exit 2, and the key folder is byte for byte what it was.
 func TestNoCommandWritesTheKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	kp := makeKeyPair(t)
 	for wname, write := range writers {
 		for sname, spelling := range outputSpellings {
@@ -207,9 +205,7 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 // refused before the first page too. Without HOME, with the key folder
 // given as an absolute path, the folder below it is still refused.
 func TestManNeverWritesThroughAPage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	kp := makeKeyPair(t)
 	home, _ := keyHome(t, kp)
 	probe := filepath.Join(home, "pages")
@@ -309,9 +305,7 @@ func expandTilde(home, p string) string {
 // folder, ~/.ssh keeps its keys: no output lands there (outside tester,
 // stop 27: --sortie ~/.ssh/id_ed25519 replaced a real key).
 func TestHomeSSHGuardedWhenTheKeyIsElsewhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	kp := makeKeyPair(t)
 	home, sshDir := keyHome(t, kp)
 	other := filepath.Join(home, "cles-seance")

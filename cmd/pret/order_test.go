@@ -17,9 +17,7 @@ import (
 // for every format and every --paralleles tried.
 func TestValiderOrderEveryWorkers(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

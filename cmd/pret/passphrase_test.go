@@ -144,9 +144,7 @@ func TestPassphraseFileUntypable(t *testing.T) {
 // leaves acces.md as it is, from a file or from standard input.
 func TestPassphraseFileInvisible(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := signableHome(t, secretPass)
 	before, _ := os.ReadFile(h.path("acces.md"))
 	empty := newHome(t)

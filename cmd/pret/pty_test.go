@@ -151,9 +151,7 @@ const ptyPass = "passphrase du terminal"
 // TestWizardInRealTerminal is a learner's first run, then a second one.
 func TestWizardInRealTerminal(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 
@@ -324,9 +322,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 // or 143, the terminal echoes again, and no file is left half-written.
 func TestWizardInterrupted(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	steps := []struct {
 		name  string
 		reach func(s *session)
@@ -402,9 +398,7 @@ func TestWizardInterrupted(t *testing.T) {
 // refusal, and Ctrl-C leaves no file and a working terminal.
 func TestCleInRealTerminal(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 	s := startPTY(t, home, "cle")
@@ -917,9 +911,7 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 // is never lost.
 func TestWizardInterruptedLater(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	for _, step := range []struct {
 		name     string
 		reach    func(s *session)
@@ -1046,9 +1038,7 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 // (issue 32).
 func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	for _, dateLine := range []string{"Non", "Oui", "Ctrl-C at « Le remplacer ? »", "Ctrl-C at the date line"} {
 		t.Run(dateLine, func(t *testing.T) {
 			home := t.TempDir()
@@ -1136,9 +1126,7 @@ func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
 // was not the one typed.
 func TestNoBreakSpaceTypedIsNamed(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	s := startPTY(t, t.TempDir())
 	s.expect("Choisissez une passphrase pour la clé")
 	s.send("pass\u00a0word12\r")

@@ -129,9 +129,7 @@ var systemEnglish = regexp.MustCompile(`(?i)no such file|permission denied|too m
 // deadline with an exit code of the contract and a French reason; the
 // content of what sits behind a link is never printed.
 func TestEveryReaderHostile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	kp := makeKeyPair(t)
 	for rname, rd := range readers {
 		for hname, hostile := range hostileFiles {

@@ -152,9 +152,7 @@ func everyCommand(t *testing.T, h *home) []procRun {
 // TestNoNetwork runs every command under strace and fails on any
 // Internet or netlink socket: pret never connects anywhere.
 func TestNoNetwork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	strace := testenv.NeedTool(t, "strace")
 	forbidden := regexp.MustCompile(`socket\((AF_INET|AF_INET6|AF_NETLINK|PF_INET|PF_INET6|PF_NETLINK)\b|connect\(`)
 
@@ -200,9 +198,7 @@ func TestNoNetwork(t *testing.T) {
 // over a folder where the private key was pasted into acces.md.
 func TestSecretsNeverOutput(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	runs := everyCommand(t, h)
 	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
@@ -255,9 +251,7 @@ func TestSecretsNeverOutput(t *testing.T) {
 // TestHostileInput: whatever a file holds, pret answers with an exit code
 // and a French error, never a crash, and stops reading at its bounds.
 func TestHostileInput(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	dir := filepath.Join(h.dir, "hostile")
 	os.MkdirAll(dir, 0o755)
@@ -390,9 +384,7 @@ func mount(t *testing.T, args ...string) {
 // TestDiskFull: a key folder with no room. Whatever byte or file the
 // space runs out at, pret says so in French and leaves nothing behind.
 func TestDiskFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	needRoot(t)
 	for _, opts := range []string{"size=4k", "size=4k,nr_inodes=2", "size=4k,nr_inodes=3", "size=8k,nr_inodes=3"} {
 		t.Run(opts, func(t *testing.T) {
@@ -441,9 +433,7 @@ func TestReadOnlyKeyFolder(t *testing.T) {
 // one whole version.
 func TestAccesAlwaysWhole(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
 		t.Fatal(r.stderr)

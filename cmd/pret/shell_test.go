@@ -97,9 +97,7 @@ printf '%s\n' "${COMPREPLY[@]}"`
 // built binary and has man-db read each one: one page per command, French
 // section titles, each command's description.
 func TestManPages(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	man := testenv.NeedTool(t, "man")
 	h := newHome(t)
 	dir := t.TempDir()
@@ -151,9 +149,7 @@ func TestManPages(t *testing.T) {
 // `pret completion zsh` and registers it for pret.
 func TestFishAndZshCompletion(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	path := "PATH=" + filepath.Dir(binary(t)) + ":" + os.Getenv("PATH")
 	t.Run("fish", func(t *testing.T) {

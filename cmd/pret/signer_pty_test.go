@@ -34,9 +34,7 @@ func refusedThrice(t *testing.T, s *session, h *home, before []byte) {
 // terminal echoing again; then the right one signs.
 func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := signableHome(t, ptyPass)
 	before, err := os.ReadFile(h.path("acces.md"))
 	if err != nil {
@@ -85,9 +83,7 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 // passphrases end it with exit 1 and the file as it was.
 func TestWizardSignatureWrongPassphrase(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := signableHome(t, ptyPass)
 	before, err := os.ReadFile(h.path("acces.md"))
 	if err != nil {
@@ -120,9 +116,7 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 // (exit 130, like Ctrl-C) instead of counting as a wrong passphrase.
 func TestPassphrasePromptShowsNothing(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	h := signableHome(t, ptyPass)
 	before, _ := os.ReadFile(h.path("acces.md"))

@@ -78,9 +78,7 @@ func signableEnv(t *testing.T) string {
 // private key.
 func TestSignerKeepsSecretsInside(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	strace := testenv.NeedTool(t, "strace")
 	h := signableHome(t, secretPass)
 	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
@@ -163,9 +161,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 // holds, pret signer and its refusals print it without a control
 // character.
 func TestSignerEscapesNames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	home := signableEnv(t)
 	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
@@ -191,9 +187,7 @@ func TestSignerEscapesNames(t *testing.T) {
 // --exiger-signature in every output format: each verdict's code is in
 // every report, the valid file is not flagged, exit 1 throughout.
 func TestValiderSignatureEveryFormat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	home := signableEnv(t)
 	unsigned, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
@@ -241,9 +235,7 @@ func TestValiderSignatureEveryFormat(t *testing.T) {
 // « pret signer » that would refuse.
 func TestSignerNeverDropsAppendedText(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := signableHome(t, secretPass)
 	if r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-"); r.code != 0 {
 		t.Fatal(r.stderr)
@@ -301,9 +293,7 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 // signer refuses before asking, naming the cipher, the file untouched.
 func TestSignerEveryCipher(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	ciphers := strings.Fields(testenv.Run(t, testenv.NeedTool(t, "ssh"), "-Q", "cipher"))
 	for _, c := range []string{"aes128-ctr", "aes192-ctr", "aes256-ctr", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com"} {

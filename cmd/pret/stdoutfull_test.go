@@ -16,9 +16,7 @@ import (
 // same way whatever the format: a lost report is never a success.
 func TestStdoutFullNeverExitsZero(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("/dev/full is Linux's")
 	}

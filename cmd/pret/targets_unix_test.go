@@ -91,9 +91,7 @@ func outputTargets() []outputTarget {
 // be written is a French error with exit != 0, and nothing waits.
 func TestOutputTargetKinds(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	type writer struct {
 		name string
 		// run writes at path; want is what should land there.

@@ -43,9 +43,7 @@ func writeZip(t *testing.T, path string, files map[string]string) {
 // sentence on stderr.
 func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("moodle.zip"), map[string]string{
 		"Dupont Alice_1_assignsubmission_file_acces.md":     accesPage(fpOne),
@@ -124,9 +122,7 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 // refused as its message says.
 func TestValiderOutputNeverAnInput(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("victim.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
 	os.MkdirAll(h.path("vic/etu"), 0o755)
