@@ -435,9 +435,7 @@ func TestAccesAlwaysWhole(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := newHome(t)
-	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	putKey(t, h.dir)
 	if r := h.pret("", "acces", "--statut", "demande", "--date", "2026-10-01"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}

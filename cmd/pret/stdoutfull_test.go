@@ -21,9 +21,7 @@ func TestStdoutFullNeverExitsZero(t *testing.T) {
 		t.Skip("/dev/full is Linux's")
 	}
 	h := newHome(t)
-	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatalf("cle: %s", r.stderr)
-	}
+	putKey(t, h.dir)
 	os.WriteFile(h.path("values.yaml"), []byte("scheduler:\n  enabled: true\nslurmConfig:\n  KillWait: 60\n"), 0o644)
 	os.WriteFile(h.path("policy.yaml"), []byte("base:\n  spec:\n    schedulerName: slurm-scheduler\n"), 0o644)
 	lines := [][]string{

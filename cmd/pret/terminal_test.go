@@ -68,9 +68,7 @@ func without(env []string, names ...string) []string {
 func TestTerminalColourAndWidth(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	if r := h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	putKey(t, h.dir)
 	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
