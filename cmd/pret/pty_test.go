@@ -323,39 +323,23 @@ func TestWizardInRealTerminal(t *testing.T) {
 func TestWizardInterrupted(t *testing.T) {
 	t.Parallel()
 	notShort(t)
-	steps := []struct {
-		name  string
-		reach func(s *session)
-	}{
-		{"passphrase", func(s *session) { s.expect("Choisissez une passphrase") }},
-		{"second passphrase", func(s *session) {
-			s.expect("Choisissez une passphrase")
-			s.send(ptyPass + "\r")
-			s.expect("Saisissez-la une seconde fois")
-		}},
-		{"account", func(s *session) {
-			s.expect("Choisissez une passphrase")
-			s.send(ptyPass + "\r")
-			s.expect("Saisissez-la une seconde fois")
-			s.send(ptyPass + "\r")
-			s.expect("Où en est votre compte d'accès ?")
-		}},
-		{"date", func(s *session) {
-			s.expect("Choisissez une passphrase")
-			s.send(ptyPass + "\r")
-			s.expect("Saisissez-la une seconde fois")
-			s.send(ptyPass + "\r")
-			s.expect("Où en est votre compte d'accès ?")
-			s.send("\x1b[B\r")
-			s.expect("Date de la demande du compte")
-		}},
+	// Each step answers the questions before its own, then is interrupted.
+	steps := []struct{ name, question, answer string }{
+		{"passphrase", "Choisissez une passphrase", ptyPass + "\r"},
+		{"second passphrase", "Saisissez-la une seconde fois", ptyPass + "\r"},
+		{"account", "Où en est votre compte d'accès ?", "\x1b[B\r"},
+		{"date", "Date de la demande du compte", ""},
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		for _, how := range []string{"ctrl-c", "sigterm"} {
 			t.Run(step.name+"/"+how, func(t *testing.T) {
 				home := t.TempDir()
 				s := startPTY(t, home)
-				step.reach(s)
+				for _, before := range steps[:i] {
+					s.expect(before.question)
+					s.send(before.answer)
+				}
+				s.expect(step.question)
 				want := 130
 				if how == "ctrl-c" {
 					s.send("\x03")
