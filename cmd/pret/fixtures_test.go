@@ -25,8 +25,11 @@ var sharedKeys sync.Map // passphrase -> func() (keyPair, error)
 // pret cle writes them.
 func putKey(t *testing.T, home string) keyPair { return putKeyWith(t, home, testPass) }
 
-// putKeyWith is putKey for a key encrypted with pass.
-func putKeyWith(t *testing.T, home, pass string) keyPair {
+// keyPair is a private key file and its .pub, as pret cle writes them.
+type keyPair struct{ priv, pub []byte }
+
+// sharedKey is the shared key encrypted with pass.
+func sharedKey(t *testing.T, pass string) keyPair {
 	t.Helper()
 	made, _ := sharedKeys.LoadOrStore(pass, sync.OnceValues(func() (keyPair, error) {
 		priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(pass))
@@ -36,6 +39,13 @@ func putKeyWith(t *testing.T, home, pass string) keyPair {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return kp
+}
+
+// putKeyWith is putKey for a key encrypted with pass.
+func putKeyWith(t *testing.T, home, pass string) keyPair {
+	t.Helper()
+	kp := sharedKey(t, pass)
 	dir := filepath.Join(home, ".ssh")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -10,21 +9,7 @@ import (
 	"testing"
 
 	"github.com/adrg/xdg"
-
-	"github.com/romeo-pret/pret/keys"
 )
-
-// keyPair is one key made once for the whole test (bcrypt is slow) and
-// copied into every home.
-type keyPair struct{ priv, pub []byte }
-
-func makeKeyPair(t *testing.T) keyPair {
-	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(testPass))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keyPair{priv, pub}
-}
 
 // keyHome is a home with the key in ~/.ssh and the links and folders the
 // output spellings below need.
@@ -134,7 +119,7 @@ var writers = map[string]func(t *testing.T, home, out string) result{
 // exit 2, and the key folder is byte for byte what it was.
 func TestNoCommandWritesTheKey(t *testing.T) {
 	notShort(t)
-	kp := makeKeyPair(t)
+	kp := sharedKey(t, testPass)
 	for wname, write := range writers {
 		for sname, spelling := range outputSpellings {
 			t.Run(wname+"/"+sname, func(t *testing.T) {
@@ -206,7 +191,7 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 // given as an absolute path, the folder below it is still refused.
 func TestManNeverWritesThroughAPage(t *testing.T) {
 	notShort(t)
-	kp := makeKeyPair(t)
+	kp := sharedKey(t, testPass)
 	home, _ := keyHome(t, kp)
 	probe := filepath.Join(home, "pages")
 	if r := pretIn(t, "", "man", probe); r.code != 0 {
@@ -306,7 +291,7 @@ func expandTilde(home, p string) string {
 // stop 27: --sortie ~/.ssh/id_ed25519 replaced a real key).
 func TestHomeSSHGuardedWhenTheKeyIsElsewhere(t *testing.T) {
 	notShort(t)
-	kp := makeKeyPair(t)
+	kp := sharedKey(t, testPass)
 	home, sshDir := keyHome(t, kp)
 	other := filepath.Join(home, "cles-seance")
 	if err := os.MkdirAll(other, 0o700); err != nil {

@@ -130,7 +130,7 @@ var systemEnglish = regexp.MustCompile(`(?i)no such file|permission denied|too m
 // content of what sits behind a link is never printed.
 func TestEveryReaderHostile(t *testing.T) {
 	notShort(t)
-	kp := makeKeyPair(t)
+	kp := sharedKey(t, testPass)
 	for rname, rd := range readers {
 		for hname, hostile := range hostileFiles {
 			t.Run(rname+"/"+hname, func(t *testing.T) {
