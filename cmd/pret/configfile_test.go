@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -237,9 +236,7 @@ func TestConfigOneDocument(t *testing.T) {
 		}
 		checkNoEnglish(t, err.Error())
 		p := filepath.Join(home, "config.yaml")
-		if err := os.WriteFile(p, []byte(tc.doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, []byte(tc.doc), 0o644)
 		r := pretIn(t, "", "--config", p, "verifier")
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.say) {
 			t.Errorf("%s : exit %d, attendu 2 et %q\n%s", tc.name, r.code, tc.say, r.stderr)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -15,9 +14,7 @@ func TestDumbTerminalNoEscapes(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := newHome(t)
-	if err := os.WriteFile(h.path("acces.md"), []byte("rien de ce qu'il faut\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, h.path("acces.md"), []byte("rien de ce qu'il faut\n"), 0o600)
 	base := without(h.env, "NO_COLOR", "TERM")
 	coloured, _ := onTerminal(t, h, append(base, "TERM=xterm-256color"), 80, "valider", "acces.md")
 	if !strings.Contains(coloured, "\x1b[") {

@@ -45,9 +45,7 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 	}
 	write := func(name, s string) string {
 		p := filepath.Join(home, name)
-		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, []byte(s), 0o600)
 		return p
 	}
 	type tc struct{ path, stdin string }

@@ -50,9 +50,7 @@ func putKeyWith(t *testing.T, home, pass string) keyPair {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "id_ed25519_romeo"), kp.priv, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "id_ed25519_romeo"), kp.priv, 0o600)
 	if err := os.WriteFile(filepath.Join(dir, "id_ed25519_romeo.pub"), kp.pub, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -81,5 +79,13 @@ func notShort(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
+	}
+}
+
+// writeFile is os.WriteFile that fails the test.
+func writeFile(t testing.TB, name string, data []byte, perm os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(name, data, perm); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -43,9 +43,7 @@ func TestNoOutputQuotesKeyMaterial(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, p, []byte(content), 0o600)
 			return p
 		}
 		planted := map[string]bool{}

@@ -298,9 +298,7 @@ func TestHomeSSHGuardedWhenTheKeyIsElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PRET_CLE_DOSSIER", other)
-	if err := os.WriteFile(filepath.Join(home, "docs", "acces.md"), []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(home, "docs", "acces.md"), []byte("x\n"), 0o644)
 	before := keyFolderSnapshot(t, sshDir)
 	for _, target := range []string{filepath.Join(sshDir, "id_ed25519_romeo"), filepath.Join(sshDir, "rapport.json"), filepath.Join(home, "lien-ssh", "sous", "r.json")} {
 		r := pretIn(t, "", "valider", filepath.Join(home, "docs"), "--format", "json", "--sortie", target)

@@ -258,9 +258,7 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 	}
 	for name, data := range variants {
 		t.Run(name, func(t *testing.T) {
-			if err := os.WriteFile(h.path("acces.md"), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, h.path("acces.md"), data, 0o644)
 			r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")
 			if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, "pret: conseil : ") {
 				t.Fatalf("pret signer: exit %d\n%s", r.code, r.stderr)

@@ -48,9 +48,7 @@ func classroomClone(t *testing.T, dir string) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, []byte(body), 0o644)
 	}
 }
 

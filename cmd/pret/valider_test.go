@@ -31,9 +31,7 @@ func writeZip(t *testing.T, path string, files map[string]string) {
 		w.Write([]byte(content))
 	}
 	zw.Close()
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, buf.Bytes(), 0o644)
 }
 
 // TestValiderExitCodesAndOutputEveryFormat runs the binary on a Moodle
