@@ -896,48 +896,21 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 func TestWizardInterruptedLater(t *testing.T) {
 	t.Parallel()
 	notShort(t)
+	const here, replace = "Écrire acces.md à cet endroit ?", "remplacer"
 	for _, step := range []struct {
 		name     string
-		reach    func(s *session)
+		dialog   []string // a question, its answer, …, the question interrupted
 		env      []string
 		replaced bool
 	}{
-		{"folder confirmation", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-		}, nil, false},
-		{"folder confirmation, TERM=dumb", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-		}, []string{"TERM=dumb"}, false},
-		{"signature", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\r")
-			s.expect("remplacer")
-			s.send("\x1b[A\r") // up: "Oui"
-			s.expect("Signer acces.md ?")
-		}, nil, true},
-		{"folder", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\x1b[B\r")
-			s.expect("Dossier où écrire acces.md")
-		}, nil, false},
+		{"folder confirmation", []string{here}, nil, false},
+		{"folder confirmation, TERM=dumb", []string{here}, []string{"TERM=dumb"}, false},
+		{"signature", []string{here, "\r", replace, "\x1b[A\r", "Signer acces.md ?"}, nil, true}, // up: "Oui"
+		{"folder", []string{here, "\x1b[B\r", "Dossier où écrire acces.md"}, nil, false},
 		// The plain questions leave Ctrl-C to the terminal: a signal.
-		{"folder, TERM=dumb", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("2\r")
-			s.expect("Dossier où écrire acces.md")
-		}, []string{"TERM=dumb"}, false},
-		{"replace", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\r")
-			s.expect("remplacer")
-		}, nil, false},
-		{"date line", func(s *session) {
-			s.expect("Écrire acces.md à cet endroit ?")
-			s.send("\r")
-			s.expect("remplacer")
-			s.send("\r")
-			s.expect("Changer seulement la ligne de la date ?")
-		}, nil, false},
+		{"folder, TERM=dumb", []string{here, "2\r", "Dossier où écrire acces.md"}, []string{"TERM=dumb"}, false},
+		{"replace", []string{here, "\r", replace}, nil, false},
+		{"date line", []string{here, "\r", replace, "\r", "Changer seulement la ligne de la date ?"}, nil, false},
 	} {
 		t.Run(step.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -951,7 +924,12 @@ func TestWizardInterruptedLater(t *testing.T) {
 			s.send("\r")
 			s.expect("Date de la demande du compte")
 			s.send("11/10/2026\r")
-			step.reach(s)
+			for i := 0; i < len(step.dialog); i += 2 {
+				s.expect(step.dialog[i])
+				if i+1 < len(step.dialog) {
+					s.send(step.dialog[i+1])
+				}
+			}
 			s.send("\x03")
 			if code := s.wait(); code != 130 {
 				t.Fatalf("exit %d\n%s", code, s.raw.String())
