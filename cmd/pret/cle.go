@@ -12,9 +12,16 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-func newCleCmd(a *app) *cobra.Command {
-	var passFile string // a file whose first line is the passphrase; - is stdin
-	var public bool
+// cleOptions are what `pret cle` is given.
+type cleOptions struct {
+	app      *app
+	passFile string // a file whose first line is the passphrase; - is stdin
+	public   bool
+}
+
+// newCleCmd runs runF, when not nil, instead of runCle (gh's NewCmdX).
+func newCleCmd(a *app, runF func(*cleOptions) error) *cobra.Command {
+	opts := &cleOptions{app: a}
 	c := &cobra.Command{
 		Use:     "cle [--passphrase-file FICHIER] [--publique]",
 		Aliases: []string{"key"},
@@ -38,53 +45,62 @@ d'environnement ne prend la passphrase elle-même.`,
   pret cle --passphrase-file - < fichier-protege
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if public {
-				return runClePublic(a.cfg.Key, passFile, a.io)
+			if runF != nil {
+				return runF(opts)
 			}
-			if err := mustExist(passFile); passFile != "" && passFile != "-" && err != nil {
-				return err
-			}
-			source := func() ([]byte, error) {
-				switch {
-				// "-" on a terminal would show it: asked echo off, or refused.
-				case (passFile == "" || passFile == "-") && a.io.Interactive():
-					return onboarding.AskPassphrase(a.io.Prompter(), a.io.Out)
-				case passFile != "":
-					return newPassphraseFromArg(passFile, a.io)
-				}
-				return nil, usageError(
-					"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
-					"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", termtext.Escape(a.cfg.Key.PrivatePath()))
-			}
-			res, err := onboarding.EnsureKey(a.cfg.Key, rand.Reader, source, guarded)
-			if err != nil {
-				return err
-			}
-			for _, p := range res.Removed {
-				fmt.Fprintf(a.io.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", termtext.Escape(p))
-			}
-			if res.Created {
-				fmt.Fprintf(a.io.Out, "Clé créée : %s (protégée par votre passphrase)\n", termtext.Escape(a.cfg.Key.PrivatePath()))
-				fmt.Fprintf(a.io.Out, "Clé publique : %s\n", termtext.Escape(a.cfg.Key.PublicPath()))
-			} else {
-				fmt.Fprintf(a.io.Out, "Clé existante conservée : %s\n", termtext.Escape(a.cfg.Key.PrivatePath()))
-			}
-			if res.Rebuilt {
-				fmt.Fprintf(a.io.Out, "Clé publique recréée depuis la clé privée : %s\n", termtext.Escape(a.cfg.Key.PublicPath()))
-			}
-			for _, w := range res.Warnings {
-				fmt.Fprintf(a.io.Err, "pret: attention : %s\n", termtext.Escape(w.Msg))
-				if w.Hint != "" {
-					fmt.Fprintf(a.io.Err, "pret: conseil : %s\n", termtext.Escape(w.Hint))
-				}
-			}
-			fmt.Fprintln(a.io.Out, termtext.Escape(res.Line))
-			return nil
+			return runCle(opts)
 		},
 	}
-	pathFlag(c.Flags(), &passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
-	c.Flags().BoolVar(&public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
+	pathFlag(c.Flags(), &opts.passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	c.Flags().BoolVar(&opts.public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
 	return c
+}
+
+// runCle creates the key, or keeps the one there, and prints its line.
+func runCle(opts *cleOptions) error {
+	key, ios := opts.app.cfg.Key, opts.app.io
+	if opts.public {
+		return runClePublic(key, opts.passFile, ios)
+	}
+	if err := mustExist(opts.passFile); opts.passFile != "" && opts.passFile != "-" && err != nil {
+		return err
+	}
+	source := func() ([]byte, error) {
+		switch {
+		// "-" on a terminal would show it: asked echo off, or refused.
+		case (opts.passFile == "" || opts.passFile == "-") && ios.Interactive():
+			return onboarding.AskPassphrase(ios.Prompter(), ios.Out)
+		case opts.passFile != "":
+			return newPassphraseFromArg(opts.passFile, ios)
+		}
+		return nil, usageError(
+			"sans terminal, donnez la passphrase par un fichier : pret cle --passphrase-file FICHIER (ou - pour l'entrée standard)",
+			"la clé %s n'existe pas et aucun terminal ne permet de demander sa passphrase", termtext.Escape(key.PrivatePath()))
+	}
+	res, err := onboarding.EnsureKey(key, rand.Reader, source, guarded)
+	if err != nil {
+		return err
+	}
+	for _, p := range res.Removed {
+		fmt.Fprintf(ios.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", termtext.Escape(p))
+	}
+	if res.Created {
+		fmt.Fprintf(ios.Out, "Clé créée : %s (protégée par votre passphrase)\n", termtext.Escape(key.PrivatePath()))
+		fmt.Fprintf(ios.Out, "Clé publique : %s\n", termtext.Escape(key.PublicPath()))
+	} else {
+		fmt.Fprintf(ios.Out, "Clé existante conservée : %s\n", termtext.Escape(key.PrivatePath()))
+	}
+	if res.Rebuilt {
+		fmt.Fprintf(ios.Out, "Clé publique recréée depuis la clé privée : %s\n", termtext.Escape(key.PublicPath()))
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(ios.Err, "pret: attention : %s\n", termtext.Escape(w.Msg))
+		if w.Hint != "" {
+			fmt.Fprintf(ios.Err, "pret: conseil : %s\n", termtext.Escape(w.Hint))
+		}
+	}
+	fmt.Fprintln(ios.Out, termtext.Escape(res.Line))
+	return nil
 }
 
 // runClePublic prints the .pub line, or one rebuilt from the private key.

@@ -14,9 +14,8 @@ import (
 // name quoted « » and an example at most once, and the existing ~/.ssh/config (or no file at all) left
 // as it was.
 func TestCleNameRefusesSSHFiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	for _, name := range []string{"config", "known_hosts", "authorized_keys", "Config", "AUTHORIZED_KEYS", "id_ed25519_romeo.pub", "cle.PUB"} {
 		h := newHome(t)
 		os.Mkdir(h.path(".ssh"), 0o700)
@@ -46,9 +45,15 @@ func TestCleNameRefusesSSHFiles(t *testing.T) {
 			t.Errorf("%s: ~/.ssh/config changed: %q", name, b)
 		}
 	}
-	// Names that merely look alike are keys like any other.
+	// Names that merely look alike are keys like any other: one is made,
+	// the others kept (bcrypt makes each new key cost).
 	h := newHome(t)
-	for _, name := range []string{"config_romeo", "id_known_hosts", "publique"} {
+	kp := putKey(t, h.dir)
+	for i, name := range []string{"config_romeo", "id_known_hosts", "publique"} {
+		if i > 0 {
+			os.WriteFile(h.path(".ssh/"+name), kp.priv, 0o600)
+			os.WriteFile(h.path(".ssh/"+name+".pub"), kp.pub, 0o644)
+		}
 		if r := h.pret(secretPass+"\n", "--cle-nom", name, "cle", "--passphrase-file", "-"); r.code != 0 {
 			t.Errorf("%s: exit %d\n%s", name, r.code, r.stderr)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -86,9 +85,7 @@ func TestConfigStringsEscaped(t *testing.T) {
 	home := testEnv(t)
 	write := func(name, text string) string {
 		p := filepath.Join(home, name)
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, []byte(text), 0o600)
 		return p
 	}
 	dir := filepath.Join(home, bidiValue)

@@ -167,10 +167,10 @@ var inProcessCases = map[string]func(t *testing.T){
 		}
 	},
 	"empreinte": func(t *testing.T) {
-		testEnv(t)
+		home := testEnv(t)
 		r := pretIn(t, "", "empreinte")
 		must(t, r, exitFailed, "empreinte")
-		must(t, pretIn(t, testPass, "cle", "--passphrase-file", "-"), exitOK)
+		putKey(t, home)
 		r = pretIn(t, "", "empreinte")
 		must(t, r, exitOK, "empreinte")
 		if !fingerprintLine.MatchString(r.stdout) {
@@ -179,9 +179,9 @@ var inProcessCases = map[string]func(t *testing.T){
 		must(t, pretIn(t, "", "empreinte", "a", "b"), exitUsage, "empreinte a b")
 	},
 	"acces": func(t *testing.T) {
-		testEnv(t)
+		home := testEnv(t)
 		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitFailed, "acces")
-		must(t, pretIn(t, testPass, "cle", "--passphrase-file", "-"), exitOK)
+		putKey(t, home)
 		must(t, pretIn(t, "", "acces"), exitUsage, "acces")
 		r := pretIn(t, "", "acces", "--statut", "demande", "--date", "2026-10-19")
 		must(t, r, exitOK, "acces")
@@ -196,10 +196,10 @@ var inProcessCases = map[string]func(t *testing.T){
 		}
 	},
 	"verifier": func(t *testing.T) {
-		testEnv(t)
+		home := testEnv(t)
 		r := pretIn(t, "", "verifier", "--format", "json")
 		must(t, r, exitFailed, "verifier")
-		must(t, pretIn(t, testPass, "cle", "--passphrase-file", "-"), exitOK)
+		putKey(t, home)
 		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
 		r = pretIn(t, "", "verifier", "--format", "json")
 		must(t, r, exitOK, "verifier")
@@ -339,9 +339,7 @@ var extraCases = map[string]func(t *testing.T){
 }
 
 func TestCommandsInProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	for name, f := range extraCases {
 		inProcessCases[name] = f
 	}

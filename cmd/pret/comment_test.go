@@ -15,6 +15,7 @@ import (
 // acces.md (by pret acces, as by the wizard: both render it), as ssh-keygen
 // -lf shows it; acces.md stays valid.
 func TestForeignCommentEscaped(t *testing.T) {
+	t.Parallel()
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	comment := "kim\x1b[31m\a\u202eevil\u2028x"
 	h := newHome(t)

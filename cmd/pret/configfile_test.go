@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 var knownKeys = []string{
@@ -124,13 +125,13 @@ acces:
 	}
 }
 
-// TestConfigManyUnknownKeys: 200,000 unknown keys in a file under the
-// cap give one count, read in linear time (see the benchmark).
+// TestConfigManyUnknownKeys: 200,000 unknown keys (20,000 without
+// PRET_LONG) in a file under the cap give one count, read in linear time
+// (see the benchmark).
 func TestConfigManyUnknownKeys(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	doc := manyKeys(200000)
+	notShort(t)
+	n := testenv.Scaled(20000, 200000) // 200,000 in the long run
+	doc := manyKeys(n)
 	if len(doc) > 1<<20 {
 		t.Fatalf("document de %d octets, au-delà du plafond", len(doc))
 	}
@@ -138,11 +139,11 @@ func TestConfigManyUnknownKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(unknown) != 200000 {
+	if len(unknown) != n {
 		t.Fatalf("%d clés inconnues", len(unknown))
 	}
 	w := unknownWarning(unknown, "config.yaml")
-	if !strings.HasPrefix(w, "200000 clés de configuration inconnues, ignorées : ") || strings.Count(w, "\n") != 0 {
+	if !strings.HasPrefix(w, fmt.Sprint(n)+" clés de configuration inconnues, ignorées : ") || strings.Count(w, "\n") != 0 {
 		t.Fatalf("%q", w)
 	}
 }
@@ -235,9 +236,7 @@ func TestConfigOneDocument(t *testing.T) {
 		}
 		checkNoEnglish(t, err.Error())
 		p := filepath.Join(home, "config.yaml")
-		if err := os.WriteFile(p, []byte(tc.doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, []byte(tc.doc), 0o644)
 		r := pretIn(t, "", "--config", p, "verifier")
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.say) {
 			t.Errorf("%s : exit %d, attendu 2 et %q\n%s", tc.name, r.code, tc.say, r.stderr)

@@ -11,9 +11,8 @@ import (
 // ';' typed unquoted ends a shell command), and any other word is a
 // usage error.
 func TestValiderCSVSeparator(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("moodle.zip"), map[string]string{
 		"Dupont Alice_1_assignsubmission_file_acces.md": accesPage(fpOne),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -24,9 +23,7 @@ func TestSessionDateErrorsFrench(t *testing.T) {
 			t.Setenv("PRET_SEANCE_DATE", c.env)
 		}
 		if c.config != "" {
-			if err := os.WriteFile(filepath.Join(home, "c.yaml"), []byte(c.config), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, filepath.Join(home, "c.yaml"), []byte(c.config), 0o600)
 			args = append(args, "--config", "c.yaml")
 		}
 		r := pretIn(t, "", args...)

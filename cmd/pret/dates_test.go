@@ -38,9 +38,7 @@ func (p *typingPrompter) Input(message, def, help string) (string, error) {
 // --date` and typed in the wizard, ends in acces.md as the same
 // AAAA-MM-JJ, which the validator reads with no problem at all.
 func TestDateFormsEverywhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	forms := map[string]string{
 		"2026-10-12": "2026-10-12", "2026-1-5": "2026-01-05", "12/10/2026": "2026-10-12", "2/9/2026": "2026-09-02",
 		"12 octobre 2026": "2026-10-12", "1er octobre 2026": "2026-10-01", "lundi 12 octobre 2026": "2026-10-12",
@@ -87,7 +85,7 @@ func TestDateFormsEverywhere(t *testing.T) {
 // and exits with the one usage code, before anything is written.
 func TestDateRefusalsOneCode(t *testing.T) {
 	home := testEnv(t)
-	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK, "cle")
+	putKey(t, home)
 	for in, reason := range map[string]string{
 		"20-10-26":              "l'année s'écrit en quatre chiffres",
 		"2026-13-01":            "il n'y a pas de mois 13 (le mois va de 1 à 12)",

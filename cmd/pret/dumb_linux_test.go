@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -12,13 +11,10 @@ import (
 // xterm show that the reports are coloured there, so the check means
 // something.
 func TestDumbTerminalNoEscapes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := newHome(t)
-	if err := os.WriteFile(h.path("acces.md"), []byte("rien de ce qu'il faut\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, h.path("acces.md"), []byte("rien de ce qu'il faut\n"), 0o600)
 	base := without(h.env, "NO_COLOR", "TERM")
 	coloured, _ := onTerminal(t, h, append(base, "TERM=xterm-256color"), 80, "valider", "acces.md")
 	if !strings.Contains(coloured, "\x1b[") {

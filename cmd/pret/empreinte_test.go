@@ -20,9 +20,7 @@ import (
 // bidi controls: termtext.Escape) escaped as well. A file ssh-keygen
 // refuses, pret refuses with exit 1 and a French reason.
 func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	keygen, err := exec.LookPath("ssh-keygen")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -47,9 +45,7 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 	}
 	write := func(name, s string) string {
 		p := filepath.Join(home, name)
-		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, []byte(s), 0o600)
 		return p
 	}
 	type tc struct{ path, stdin string }

@@ -74,9 +74,7 @@ func TestEveryStringFromFilesIsEscaped(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, p, []byte(content), 0o600)
 		}
 		// Folder names may hold anything but "/" and NUL.
 		folder := strings.NewReplacer("/", "", "\x00", "").Replace(nastyString(rng, false))

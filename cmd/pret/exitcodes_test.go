@@ -17,9 +17,8 @@ import (
 // or anything unforeseen (with the path and a French reason), 143 for
 // SIGTERM and 130 for SIGINT.
 func TestExitCodes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	cases := []struct {
 		name  string
 		setup func(h *home)
@@ -37,20 +36,18 @@ func TestExitCodes(t *testing.T) {
 		// pret verifier reports it as its access-date check (a row, with
 		// the path); pret acces, which would write it, refuses.
 		{"unforeseen: the state file is a folder", func(h *home) {
-			if r := h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-				h.t.Fatal(r.stderr)
-			}
+			putKey(h.t, h.dir)
 			os.MkdirAll(h.path(".local/state/pret/etat.yaml"), 0o755)
 		}, "", []string{"acces", "--statut", "demande"}, exitFailed, "etat.yaml"},
 		{"unforeseen: the key folder is a file", func(h *home) {
 			os.WriteFile(h.path(".ssh"), []byte("un fichier\n"), 0o644)
 		}, "une passphrase solide\n", []string{"cle", "--passphrase-file", "-"}, exitFailed, ".ssh"},
 		{"unforeseen: acces.md is a folder", func(h *home) {
-			h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-")
+			putKey(h.t, h.dir)
 			os.Mkdir(h.path("acces.md"), 0o755)
 		}, "", []string{"acces", "--statut", "demande"}, exitFailed, "acces.md"},
 		{"unforeseen: acces.md in a folder that does not exist", func(h *home) {
-			h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-")
+			putKey(h.t, h.dir)
 		}, "", []string{"--acces-fichier", "nulle/part/acces.md", "acces", "--statut", "demande"}, exitFailed, "nulle/part"},
 		{"unforeseen: a model into a folder that does not exist", nil, "", []string{"modele", "nulle/sommeil.sbatch"}, exitFailed, "nulle/sommeil.sbatch non écrit : fichier ou dossier introuvable"},
 		{"unforeseen: manual pages under a file", func(h *home) {

@@ -80,6 +80,7 @@ func readCSVFile(t *testing.T, path string) ([][]string, []byte) {
 // no-submission, with their name and e-mail, in texte, csv, json and
 // html, and the run exits 1.
 func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	feuilleZip(t, h)
 	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
@@ -157,6 +158,7 @@ func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 // row kept and every cell the same but the grade (as configured) and
 // the feedback comments.
 func TestValiderFeuilleSortie(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	feuilleZip(t, h)
 	for _, lang := range []string{"fr", "en"} {
@@ -252,6 +254,7 @@ func TestValiderFeuilleSortie(t *testing.T) {
 // not the submissions' own, is a usage error in French (exit 2), and
 // neither the report nor the worksheet is written.
 func TestValiderFeuilleRefused(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	feuilleZip(t, h)
 	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
@@ -306,6 +309,7 @@ func TestValiderFeuilleRefused(t *testing.T) {
 // or over its entry limit) would grade all its learners as without a
 // submission: the report says so, the filled worksheet is not written, exit 1.
 func TestValiderFeuilleUnreadArchive(t *testing.T) {
+	t.Parallel()
 	var many bytes.Buffer
 	zw := zip.NewWriter(&many)
 	for i := range 200_001 { // the cap is 200,000 entries (organisateurs.md)
@@ -332,6 +336,7 @@ func TestValiderFeuilleUnreadArchive(t *testing.T) {
 // TestValiderFeuilleHelp: valider --help shows --feuille-sortie in its
 // usage line and lists the two grade settings in full.
 func TestValiderFeuilleHelp(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	r := h.pret("", "valider", "--help")
 	for _, want := range []string{"[--feuille FICHIER [--feuille-sortie FICHIER]]", "--feuille-valide NOTE", "PRET_FEUILLE_VALIDE", "--feuille-invalide NOTE", "PRET_FEUILLE_INVALIDE", "0 par défaut"} {
@@ -348,6 +353,7 @@ func TestValiderFeuilleHelp(t *testing.T) {
 // reads beside a submission is refused, the .pub left as it was (outside
 // tester, stop 27).
 func TestValiderOutputNotBesideASubmission(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	dir := h.path("rendus/Dupont Alice_123456_assignsubmission_file_")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

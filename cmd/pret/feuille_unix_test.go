@@ -14,6 +14,7 @@ import (
 // unwritten ("rien n'a été écrit" holds); a worksheet that cannot be
 // written says that the report was.
 func TestValiderFeuilleAfterReport(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	feuilleZip(t, h)
 	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
@@ -45,6 +46,7 @@ func TestValiderFeuilleAfterReport(t *testing.T) {
 // French, nothing read or written, the link and what it names as they
 // were. A link to a character device is still written into.
 func TestValiderFeuilleNoLinkOutput(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	feuilleZip(t, h)
 	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)

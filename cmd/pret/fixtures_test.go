@@ -13,32 +13,44 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// sharedKey is one key, encrypted with testPass and commented as the
-// default configuration comments it, made once for the package: bcrypt
-// makes each key cost a tenth of a second or more, and most tests need a
-// key to be there, not to watch pret make it (testdata/cle.txtar and the
-// tests of pret cle do).
-var sharedKey = sync.OnceValues(func() (keyPair, error) {
-	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(testPass))
-	return keyPair{priv, pub}, err
-})
+// sharedKeys are keys commented as the default configuration comments
+// them, one per passphrase, made once for the package: bcrypt makes each
+// key cost a tenth of a second or more, and most tests need a key to be
+// there, not to watch pret make it (testdata/cle.txtar and the tests of
+// pret cle do).
+var sharedKeys sync.Map // passphrase -> func() (keyPair, error)
 
-// putKey writes the shared key where pret cle would have made it in
-// home (~/.ssh/id_ed25519_romeo, mode 0600, and its .pub), as pret cle
-// writes them.
-func putKey(t *testing.T, home string) keyPair {
+// putKey writes the shared key of testPass where pret cle would have
+// made it in home (~/.ssh/id_ed25519_romeo, mode 0600, and its .pub), as
+// pret cle writes them.
+func putKey(t *testing.T, home string) keyPair { return putKeyWith(t, home, testPass) }
+
+// keyPair is a private key file and its .pub, as pret cle writes them.
+type keyPair struct{ priv, pub []byte }
+
+// sharedKey is the shared key encrypted with pass.
+func sharedKey(t *testing.T, pass string) keyPair {
 	t.Helper()
-	kp, err := sharedKey()
+	made, _ := sharedKeys.LoadOrStore(pass, sync.OnceValues(func() (keyPair, error) {
+		priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(pass))
+		return keyPair{priv, pub}, err
+	}))
+	kp, err := made.(func() (keyPair, error))()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return kp
+}
+
+// putKeyWith is putKey for a key encrypted with pass.
+func putKeyWith(t *testing.T, home, pass string) keyPair {
+	t.Helper()
+	kp := sharedKey(t, pass)
 	dir := filepath.Join(home, ".ssh")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "id_ed25519_romeo"), kp.priv, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "id_ed25519_romeo"), kp.priv, 0o600)
 	if err := os.WriteFile(filepath.Join(dir, "id_ed25519_romeo.pub"), kp.pub, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -60,4 +72,20 @@ func (h *home) peakUnder(limit int64, args ...string) int64 {
 		}
 	}
 	return best
+}
+
+// notShort skips a test of more than a second under -short.
+func notShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plus d'une seconde : sans -short")
+	}
+}
+
+// writeFile is os.WriteFile that fails the test.
+func writeFile(t testing.TB, name string, data []byte, perm os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(name, data, perm); err != nil {
+		t.Fatal(err)
+	}
 }

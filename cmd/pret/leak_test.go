@@ -24,9 +24,7 @@ import (
 // error or in a file pret writes. The keys are real (ed25519, RSA, ECDSA,
 // in 16 forms) and mutated the way mail and editors mutate them.
 func TestNoOutputQuotesKeyMaterial(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	n := testenv.Scaled(4, 12) // generated keys, each through every command
 	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte("une passphrase de test"))
 	if err != nil {
@@ -45,9 +43,7 @@ func TestNoOutputQuotesKeyMaterial(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, p, []byte(content), 0o600)
 			return p
 		}
 		planted := map[string]bool{}

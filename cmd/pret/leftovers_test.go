@@ -16,6 +16,7 @@ import (
 // says so; a file named like them but a link, a folder or another
 // pattern is never touched, nor what the link points to.
 func TestCleRemovesLeftovers(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	ssh := h.path(".ssh")
 	os.Mkdir(ssh, 0o700)

@@ -17,9 +17,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end behaviour of the command line: exit
 // codes, standard output and error, files and modes, in testdata/*.txtar.
 func TestScripts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata",
 		Setup: func(env *testscript.Env) error {

@@ -72,14 +72,18 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	walk(root)
 	// Every path is checked first: a link (pret-acces.1 -> the key), a folder.
 	paths := make([]string, len(pages))
+	outs := make([]onboarding.Output, len(pages))
 	for i, c := range pages {
 		// Not filepath.Join: it would clean "lien/.." lexically.
 		paths[i] = dir + string(filepath.Separator) + pageName(c) + ".1"
-		if err := onboarding.CheckOutputs(key, onboarding.Output{Path: paths[i], Setting: "DOSSIER"}); err != nil {
-			return err
-		}
-		if st, err := os.Stat(paths[i]); err == nil && st.IsDir() {
-			return refusedError("retirez ce dossier ou choisissez un autre DOSSIER", "%s est un dossier, à la place d'une page de manuel ; rien n'a été écrit", termtext.Escape(paths[i]))
+		outs[i] = onboarding.Output{Path: paths[i], Setting: "DOSSIER"}
+	}
+	if err := onboarding.CheckOutputs(key, outs...); err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return refusedError("retirez ce dossier ou choisissez un autre DOSSIER", "%s est un dossier, à la place d'une page de manuel ; rien n'a été écrit", termtext.Escape(p))
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -88,10 +92,8 @@ func runMan(dir string, root *cobra.Command, date time.Time, key keys.Store, ios
 	when := fmt.Sprintf("%s %d", dates.Months[date.Month()-1], date.Year())
 	for i, c := range pages {
 		page := manPage(c, when, "pret "+version)
-		// Again: the folder exists now, and a link may have appeared.
-		if err := onboarding.CheckOutputs(key, onboarding.Output{Path: paths[i], Setting: "DOSSIER"}); err != nil {
-			return err
-		}
+		// A link put there since is replaced, never written through, and
+		// the key's files refused (Protected).
 		if err := guarded(func() error { return onboarding.Protected(key).WriteReplace(paths[i], []byte(page), 0o644) }); err != nil {
 			return refusedError("vérifiez le dossier", "page %s non écrite (%d pages écrites avant elle) : %s", filepath.Base(paths[i]), i, describeError(err))
 		}

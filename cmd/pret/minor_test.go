@@ -21,13 +21,14 @@ func TestSessionEndAfterStart(t *testing.T) {
 	}
 }
 
-// TestAttenteMustBePositive: zero or negative waits are refused in French.
+// TestAttenteMustBePositive: zero or negative waits are refused in French,
+// before the run.
 func TestAttenteMustBePositive(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
 	for _, d := range []string{"-5s", "0s", "-1m"} {
-		r := pretIn(t, "", "livrables", t.TempDir(), "--attente", d)
-		if r.code != 2 || !strings.Contains(r.stderr, "positive") {
-			t.Errorf("%s: code %d\n%s", d, r.code, r.stderr)
+		ran := false
+		err := parse(t, newLivrablesCmd(testApp(), func(*livrablesOptions) error { ran = true; return nil }), "--attente", d)
+		if e, ok := err.(*cliError); !ok || e.Code != exitUsage || ran || !strings.Contains(e.Msg, "positive") {
+			t.Errorf("%s: %v, ran %v", d, err, ran)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -10,21 +9,7 @@ import (
 	"testing"
 
 	"github.com/adrg/xdg"
-
-	"github.com/romeo-pret/pret/keys"
 )
-
-// keyPair is one key made once for the whole test (bcrypt is slow) and
-// copied into every home.
-type keyPair struct{ priv, pub []byte }
-
-func makeKeyPair(t *testing.T) keyPair {
-	priv, pub, err := keys.Generate(rand.Reader, "seance-novembre", []byte(testPass))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keyPair{priv, pub}
-}
 
 // keyHome is a home with the key in ~/.ssh and the links and folders the
 // output spellings below need.
@@ -133,10 +118,8 @@ var writers = map[string]func(t *testing.T, home, out string) result{
 // of a path on the key, its .pub or in the key folder is refused with
 // exit 2, and the key folder is byte for byte what it was.
 func TestNoCommandWritesTheKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	kp := makeKeyPair(t)
+	notShort(t)
+	kp := sharedKey(t, testPass)
 	for wname, write := range writers {
 		for sname, spelling := range outputSpellings {
 			t.Run(wname+"/"+sname, func(t *testing.T) {
@@ -207,10 +190,8 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 // refused before the first page too. Without HOME, with the key folder
 // given as an absolute path, the folder below it is still refused.
 func TestManNeverWritesThroughAPage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	kp := makeKeyPair(t)
+	notShort(t)
+	kp := sharedKey(t, testPass)
 	home, _ := keyHome(t, kp)
 	probe := filepath.Join(home, "pages")
 	if r := pretIn(t, "", "man", probe); r.code != 0 {
@@ -309,19 +290,15 @@ func expandTilde(home, p string) string {
 // folder, ~/.ssh keeps its keys: no output lands there (outside tester,
 // stop 27: --sortie ~/.ssh/id_ed25519 replaced a real key).
 func TestHomeSSHGuardedWhenTheKeyIsElsewhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	kp := makeKeyPair(t)
+	notShort(t)
+	kp := sharedKey(t, testPass)
 	home, sshDir := keyHome(t, kp)
 	other := filepath.Join(home, "cles-seance")
 	if err := os.MkdirAll(other, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PRET_CLE_DOSSIER", other)
-	if err := os.WriteFile(filepath.Join(home, "docs", "acces.md"), []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(home, "docs", "acces.md"), []byte("x\n"), 0o644)
 	before := keyFolderSnapshot(t, sshDir)
 	for _, target := range []string{filepath.Join(sshDir, "id_ed25519_romeo"), filepath.Join(sshDir, "rapport.json"), filepath.Join(home, "lien-ssh", "sous", "r.json")} {
 		r := pretIn(t, "", "valider", filepath.Join(home, "docs"), "--format", "json", "--sortie", target)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -38,15 +37,11 @@ func oneFileShapes() map[string]string {
 func TestOneFilePeak(t *testing.T) {
 	testenv.Long(t)
 	h := newHome(t)
-	if err := os.WriteFile(h.path("petit_acces.md"), []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, h.path("petit_acces.md"), []byte("x\n"), 0o644)
 	base := h.peakKiB("valider", "--format", "json", "petit_acces.md")
 	worst, worstName := int64(0), ""
 	for name, text := range oneFileShapes() {
-		if err := os.WriteFile(h.path("acces.md"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, h.path("acces.md"), []byte(text), 0o644)
 		kib := h.peakUnder(base+16<<10, "valider", "--format", "json", "acces.md")
 		if kib-base > worst {
 			worst, worstName = kib-base, name

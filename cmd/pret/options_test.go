@@ -64,6 +64,28 @@ func TestCommandOptions(t *testing.T) {
 	if err := parse(t, newModeleCmd(a, func(o *modeleOptions) error { m = o; return nil }), "rendu/sommeil.sbatch"); err != nil || m.path != "rendu/sommeil.sbatch" {
 		t.Errorf("modele: %v %+v", err, m)
 	}
+	var val *validerOptions
+	keepValider := func(o *validerOptions) error { val = o; return nil }
+	if err := parse(t, newValiderCmd(a, keepValider), "--tous", "--csv-separateur", "Virgule", "--paralleles", "2", "--format", "csv"); err != nil ||
+		len(val.paths) != 1 || val.paths[0] != "." || !val.all || val.sep != "virgule" || val.workers != 2 || val.report.format != "csv" {
+		t.Errorf("valider: %v %+v", err, val)
+	}
+	val = nil
+	if err := parse(t, newValiderCmd(a, keepValider), "--paralleles", "0"); err == nil || val != nil {
+		t.Errorf("valider --paralleles 0: %v, ran %v", err, val != nil)
+	}
+	var cl *cleOptions
+	if err := parse(t, newCleCmd(a, func(o *cleOptions) error { cl = o; return nil }), "--publique", "--passphrase-file", "-"); err != nil || !cl.public || cl.passFile != "-" {
+		t.Errorf("cle: %v %+v", err, cl)
+	}
+	var sg *signerOptions
+	keepSigner := func(o *signerOptions) error { sg = o; return nil }
+	if err := parse(t, newSignerCmd(a, keepSigner)); err != nil || sg.named || sg.passFile != "" {
+		t.Errorf("signer: %v %+v", err, sg)
+	}
+	if err := parse(t, newSignerCmd(a, keepSigner), "rendu/acces.md", "--passphrase-file", "p"); err != nil || !sg.named || sg.file != "rendu/acces.md" || sg.passFile != "p" {
+		t.Errorf("signer rendu/acces.md: %v %+v", err, sg)
+	}
 	var v *verifierOptions
 	if err := parse(t, newVerifierCmd(a, func(o *verifierOptions) error { v = o; return nil }), "--format", "json"); err != nil || v.report != (reportFlags{"json", false}) {
 		t.Errorf("verifier: %v %+v", err, v)

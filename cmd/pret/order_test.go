@@ -16,9 +16,8 @@ import (
 // name gives byte-identical reports on standard output and in --sortie,
 // for every format and every --paralleles tried.
 func TestValiderOrderEveryWorkers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := newHome(t)
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

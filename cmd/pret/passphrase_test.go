@@ -143,9 +143,8 @@ func TestPassphraseFileUntypable(t *testing.T) {
 // the passphrase never printed: pret cle makes no key, pret signer
 // leaves acces.md as it is, from a file or from standard input.
 func TestPassphraseFileInvisible(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := signableHome(t, secretPass)
 	before, _ := os.ReadFile(h.path("acces.md"))
 	empty := newHome(t)
@@ -187,6 +186,7 @@ func TestPassphraseFileInvisible(t *testing.T) {
 // character named, the passphrase never printed, no key made. Signing
 // with an existing key takes such a line as it is: it is that key's.
 func TestPassphraseFileSpaceTrap(t *testing.T) {
+	t.Parallel()
 	empty := newHome(t)
 	for line, named := range map[string]string{
 		secretPass + " ": "finit par un espace (U+0020)",

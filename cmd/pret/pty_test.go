@@ -150,9 +150,8 @@ const ptyPass = "passphrase du terminal"
 
 // TestWizardInRealTerminal is a learner's first run, then a second one.
 func TestWizardInRealTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 
@@ -319,10 +318,9 @@ func TestWizardInRealTerminal(t *testing.T) {
 // TestWizardInterrupted: Ctrl-C, then SIGTERM, at each question: exit 130
 // or 143, the terminal echoes again, and no file is left half-written.
 func TestWizardInterrupted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	// The questions in order: each is reached by answering those before it.
+	t.Parallel()
+	notShort(t)
+	// Each step answers the questions before its own, then is interrupted.
 	steps := []struct{ name, question, answer string }{
 		{"passphrase", "Choisissez une passphrase", ptyPass + "\r"},
 		{"second passphrase", "Saisissez-la une seconde fois", ptyPass + "\r"},
@@ -380,9 +378,8 @@ func TestWizardInterrupted(t *testing.T) {
 // TestCleInRealTerminal: pret cle asks twice without echo, explains a
 // refusal, and Ctrl-C leaves no file and a working terminal.
 func TestCleInRealTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 	s := startPTY(t, home, "cle")
@@ -429,6 +426,7 @@ var cursorMove = regexp.MustCompile(`\x1b\[[0-9;?]*[ABEFGHfK]|\x1b[78]`)
 // last screen wrap between words: no line the program draws is wider
 // than the terminal, so the terminal never cuts a word in two.
 func TestWizardNarrowTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	pass := filepath.Join(t.TempDir(), "pass")
 	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
@@ -482,6 +480,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 // default with its date; Enter keeps everything; "Le compte est ouvert"
 // then shows the diff before replacing.
 func TestAccesInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	requestedHome(t, home)
 	before, _ := os.ReadFile(filepath.Join(home, "acces.md"))
@@ -529,6 +528,7 @@ func TestAccesInRealTerminal(t *testing.T) {
 // long for it continues with its marker and "↪ ", so a removed or added
 // line still reads as one.
 func TestAccesDiffNarrowTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	requestedHome(t, home)
 	s := startPTYWith(t, home, ptyOptions{cols: 40}, "acces")
@@ -594,6 +594,7 @@ func keepsRecords(t *testing.T, before, after []byte) bool {
 // next run shows the recorded declaration, offers it by default, and
 // "Oui" to the date line changes that line only.
 func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".ssh", "sous"), 0o700)
 	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
@@ -764,6 +765,7 @@ func handEditedHome(t *testing.T, home string) []byte {
 // written. A later run keeps a hand-edited acces.md ("Non") and changes
 // its date line alone ("1").
 func TestWizardDumbTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "envoi"), 0o755)
 	file := filepath.Join(home, "envoi", "acces.md")
@@ -851,6 +853,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 // ./cmd/pret" prints no "exit status 1" under a wizard that did its job;
 // pret verifier still exits 1 there.
 func TestWizardFinishedWithStepsLeft(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	s := startPTY(t, home)
 	s.newKey()
@@ -879,25 +882,23 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 // is recorded after every earlier record (issue 32): an answer confirmed
 // is never lost.
 func TestWizardInterruptedLater(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	const where = "Écrire acces.md à cet endroit ?"
-	// path: question, answer, question, answer… and the question interrupted.
+	t.Parallel()
+	notShort(t)
+	const here, replace = "Écrire acces.md à cet endroit ?", "remplacer"
 	for _, step := range []struct {
 		name     string
-		path     []string
+		dialog   []string // a question, its answer, …, the question interrupted
 		env      []string
 		replaced bool
 	}{
-		{"folder confirmation", []string{where}, nil, false},
-		{"folder confirmation, TERM=dumb", []string{where}, []string{"TERM=dumb"}, false},
-		{"signature", []string{where, "\r", "remplacer", "\x1b[A\r", "Signer acces.md ?"}, nil, true}, // up: "Oui"
-		{"folder", []string{where, "\x1b[B\r", "Dossier où écrire acces.md"}, nil, false},
+		{"folder confirmation", []string{here}, nil, false},
+		{"folder confirmation, TERM=dumb", []string{here}, []string{"TERM=dumb"}, false},
+		{"signature", []string{here, "\r", replace, "\x1b[A\r", "Signer acces.md ?"}, nil, true}, // up: "Oui"
+		{"folder", []string{here, "\x1b[B\r", "Dossier où écrire acces.md"}, nil, false},
 		// The plain questions leave Ctrl-C to the terminal: a signal.
-		{"folder, TERM=dumb", []string{where, "2\r", "Dossier où écrire acces.md"}, []string{"TERM=dumb"}, false},
-		{"replace", []string{where, "\r", "remplacer"}, nil, false},
-		{"date line", []string{where, "\r", "remplacer", "\r", "Changer seulement la ligne de la date ?"}, nil, false},
+		{"folder, TERM=dumb", []string{here, "2\r", "Dossier où écrire acces.md"}, []string{"TERM=dumb"}, false},
+		{"replace", []string{here, "\r", replace}, nil, false},
+		{"date line", []string{here, "\r", replace, "\r", "Changer seulement la ligne de la date ?"}, nil, false},
 	} {
 		t.Run(step.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -911,11 +912,12 @@ func TestWizardInterruptedLater(t *testing.T) {
 			s.send("\r")
 			s.expect("Date de la demande du compte")
 			s.send("11/10/2026\r")
-			for i := 0; i+1 < len(step.path); i += 2 {
-				s.expect(step.path[i])
-				s.send(step.path[i+1])
+			for i := 0; i < len(step.dialog); i += 2 {
+				s.expect(step.dialog[i])
+				if i+1 < len(step.dialog) {
+					s.send(step.dialog[i+1])
+				}
 			}
-			s.expect(step.path[len(step.path)-1])
 			s.send("\x03")
 			if code := s.wait(); code != 130 {
 				t.Fatalf("exit %d\n%s", code, s.raw.String())
@@ -947,6 +949,7 @@ func TestWizardInterruptedLater(t *testing.T) {
 // of acces.md does not exist: said after the date, and the folder asked
 // at once.
 func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	missing := ptyOptions{env: []string{"PRET_ACCES_FICHIER=" + filepath.Join(home, "absent", "acces.md")}}
 	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
@@ -984,9 +987,8 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 // at either question (exit 130) keeps the file and the declaration
 // (issue 32).
 func TestAccesKeepsFileInRealTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	for _, dateLine := range []string{"Non", "Oui", "Ctrl-C at « Le remplacer ? »", "Ctrl-C at the date line"} {
 		t.Run(dateLine, func(t *testing.T) {
 			home := t.TempDir()
@@ -1039,6 +1041,7 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 // default as it is) or the last screen; Enter on that default still
 // means the folder itself, and acces.md is written there.
 func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	dir := filepath.Join(home, "envoi\u202etxt.exe")
 	os.Mkdir(dir, 0o755)
@@ -1072,9 +1075,8 @@ func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
 // 32); the terminal reader once dropped it, making a key whose passphrase
 // was not the one typed.
 func TestNoBreakSpaceTypedIsNamed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	s := startPTY(t, t.TempDir())
 	s.expect("Choisissez une passphrase pour la clé")
 	s.send("pass\u00a0word12\r")

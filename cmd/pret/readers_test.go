@@ -129,10 +129,8 @@ var systemEnglish = regexp.MustCompile(`(?i)no such file|permission denied|too m
 // deadline with an exit code of the contract and a French reason; the
 // content of what sits behind a link is never printed.
 func TestEveryReaderHostile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	kp := makeKeyPair(t)
+	notShort(t)
+	kp := sharedKey(t, testPass)
 	for rname, rd := range readers {
 		for hname, hostile := range hostileFiles {
 			t.Run(rname+"/"+hname, func(t *testing.T) {

@@ -100,13 +100,13 @@ func (a *app) wrapHelp(root *cobra.Command) {
 func (a *app) addCommands(root *cobra.Command) {
 	root.AddCommand(
 		newAssistantCmd(a, nil),
-		newCleCmd(a),
+		newCleCmd(a, nil),
 		newEmpreinteCmd(a, nil),
 		newAccesCmd(a, nil),
 		newSSHConfigCmd(a),
-		newSignerCmd(a),
+		newSignerCmd(a, nil),
 		newVerifierCmd(a, nil),
-		newValiderCmd(a),
+		newValiderCmd(a, nil),
 		newLivrablesCmd(a, nil),
 		newModeleCmd(a, nil),
 		newSunkCmd(a, nil),

@@ -40,9 +40,7 @@ func TestScale(t *testing.T) {
 		if i%7 == 0 {
 			page = page[:len(page)-40] // the sentence cut short
 		}
-		if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("etu%06d_acces.md", i)), []byte(page), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(d, fmt.Sprintf("etu%06d_acces.md", i)), []byte(page), 0o644)
 	}
 	r := h.pret("", "valider", "--format", "json", "rendus")
 	if r.code != 1 || len(r.stdout) < 100_000*100 {

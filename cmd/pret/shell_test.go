@@ -18,6 +18,7 @@ import (
 // completes as the shell does at Tab: `pret val` gives valider, and
 // `pret verifier --for` gives --format.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	bash := testenv.NeedTool(t, "bash")
 	// cobra's script builds on the bash-completion package, as every
 	// distribution's interactive bash does.
@@ -96,9 +97,7 @@ printf '%s\n' "${COMPREPLY[@]}"`
 // built binary and has man-db read each one: one page per command, French
 // section titles, each command's description.
 func TestManPages(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	man := testenv.NeedTool(t, "man")
 	h := newHome(t)
 	dir := t.TempDir()
@@ -149,9 +148,8 @@ func TestManPages(t *testing.T) {
 // with the French descriptions, without the help's markup; zsh loads
 // `pret completion zsh` and registers it for pret.
 func TestFishAndZshCompletion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := newHome(t)
 	path := "PATH=" + filepath.Dir(binary(t)) + ":" + os.Getenv("PATH")
 	t.Run("fish", func(t *testing.T) {

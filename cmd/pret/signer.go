@@ -10,8 +10,16 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-func newSignerCmd(a *app) *cobra.Command {
-	var passFile string
+// signerOptions are what `pret signer` is given.
+type signerOptions struct {
+	app            *app
+	file, passFile string // file: acces.fichier unless named
+	named          bool   // file was given on the command line
+}
+
+// newSignerCmd runs runF, when not nil, instead of runSigner (gh's NewCmdX).
+func newSignerCmd(a *app, runF func(*signerOptions) error) *cobra.Command {
+	opts := &signerOptions{app: a}
 	c := &cobra.Command{
 		Use:     "signer [FICHIER] [--passphrase-file FICHIER]",
 		Aliases: []string{"sign"},
@@ -38,25 +46,36 @@ passphrase incorrecte.`,
   pret signer --passphrase-file - < fichier-protege`,
 		Args: maxArgs(1, "pret signer [FICHIER] : un seul acces.md à la fois"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file := a.cfg.AccessFile
-			if len(args) == 1 {
-				file = args[0]
+			if opts.named = len(args) == 1; opts.named {
+				opts.file = args[0]
 			}
-			// The key guard first, even for a name that does not exist.
-			if err := onboarding.CheckOutputs(a.cfg.Key, onboarding.Output{Path: file, Setting: "le fichier à signer"}); err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			if err := mustExist(file); len(args) == 1 && err != nil {
-				return err
-			}
-			if err := checkPassSource(passFile, a.io, "pret signer"); err != nil {
-				return err
-			}
-			return signAccess(a.cfg, file, passFile, a.io)
+			return runSigner(opts)
 		},
 	}
-	pathFlag(c.Flags(), &passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
+	pathFlag(c.Flags(), &opts.passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	return c
+}
+
+// runSigner refuses first what needs no passphrase, then signs.
+func runSigner(opts *signerOptions) error {
+	a, file := opts.app, opts.file
+	if !opts.named {
+		file = a.cfg.AccessFile
+	}
+	// The key guard first, even for a name that does not exist.
+	if err := onboarding.CheckOutputs(a.cfg.Key, onboarding.Output{Path: file, Setting: "le fichier à signer"}); err != nil {
+		return err
+	}
+	if err := mustExist(file); opts.named && err != nil {
+		return err
+	}
+	if err := checkPassSource(opts.passFile, a.io, "pret signer"); err != nil {
+		return err
+	}
+	return signAccess(a.cfg, file, opts.passFile, a.io)
 }
 
 // checkPassSource refuses early a run with no way to get the passphrase.

@@ -33,9 +33,8 @@ func refusedThrice(t *testing.T, s *session, h *home, before []byte) {
 // passphrases, each unseen, then exit 1 with acces.md untouched and the
 // terminal echoing again; then the right one signs.
 func TestSignerWrongPassphraseInTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := signableHome(t, ptyPass)
 	before, err := os.ReadFile(h.path("acces.md"))
 	if err != nil {
@@ -83,9 +82,8 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 // real terminal, offers to sign the unsigned acces.md; three wrong
 // passphrases end it with exit 1 and the file as it was.
 func TestWizardSignatureWrongPassphrase(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := signableHome(t, ptyPass)
 	before, err := os.ReadFile(h.path("acces.md"))
 	if err != nil {
@@ -117,9 +115,8 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 // (the help says "rien ne s'affiche"). Ctrl-D on the empty prompt cancels
 // (exit 130, like Ctrl-C) instead of counting as a wrong passphrase.
 func TestPassphrasePromptShowsNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	h := signableHome(t, ptyPass)
 	before, _ := os.ReadFile(h.path("acces.md"))

@@ -25,7 +25,7 @@ func init() {
 	inProcessCases["signer"] = func(t *testing.T) {
 		home := testEnv(t)
 		must(t, pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-"), exitFailed, "signer without a key")
-		must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+		putKey(t, home)
 		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
 		must(t, pretIn(t, "", "signer"), exitUsage, "signer without a terminal")
 		must(t, pretIn(t, "faux\n", "signer", "--passphrase-file", "-"), exitFailed, "signer, wrong passphrase")
@@ -53,9 +53,7 @@ func init() {
 func signableHome(t *testing.T, pass string) *home {
 	t.Helper()
 	h := newHome(t)
-	if r := h.pret(pass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	putKeyWith(t, h.dir, pass)
 	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
@@ -67,7 +65,7 @@ func signableHome(t *testing.T, pass string) *home {
 func signableEnv(t *testing.T) string {
 	t.Helper()
 	home := testEnv(t)
-	must(t, pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-"), exitOK)
+	putKey(t, home)
 	must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
 	return home
 }
@@ -79,9 +77,8 @@ func signableEnv(t *testing.T) string {
 // of the home but the key itself holds the passphrase or a line of the
 // private key.
 func TestSignerKeepsSecretsInside(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	strace := testenv.NeedTool(t, "strace")
 	h := signableHome(t, secretPass)
 	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
@@ -164,9 +161,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 // holds, pret signer and its refusals print it without a control
 // character.
 func TestSignerEscapesNames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	home := signableEnv(t)
 	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
@@ -192,9 +187,7 @@ func TestSignerEscapesNames(t *testing.T) {
 // --exiger-signature in every output format: each verdict's code is in
 // every report, the valid file is not flagged, exit 1 throughout.
 func TestValiderSignatureEveryFormat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	notShort(t)
 	home := signableEnv(t)
 	unsigned, err := os.ReadFile(filepath.Join(home, "acces.md"))
 	if err != nil {
@@ -241,9 +234,8 @@ func TestValiderSignatureEveryFormat(t *testing.T) {
 // was; `pret valider` fails; and `pret verifier` does not advise the
 // « pret signer » that would refuse.
 func TestSignerNeverDropsAppendedText(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := signableHome(t, secretPass)
 	if r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-"); r.code != 0 {
 		t.Fatal(r.stderr)
@@ -266,9 +258,7 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 	}
 	for name, data := range variants {
 		t.Run(name, func(t *testing.T) {
-			if err := os.WriteFile(h.path("acces.md"), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, h.path("acces.md"), data, 0o644)
 			r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")
 			if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, "pret: conseil : ") {
 				t.Fatalf("pret signer: exit %d\n%s", r.code, r.stderr)
@@ -300,9 +290,8 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 // does not know: pret verifier says pret signer cannot open it, and pret
 // signer refuses before asking, naming the cipher, the file untouched.
 func TestSignerEveryCipher(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	ciphers := strings.Fields(testenv.Run(t, testenv.NeedTool(t, "ssh"), "-Q", "cipher"))
 	for _, c := range []string{"aes128-ctr", "aes192-ctr", "aes256-ctr", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com"} {

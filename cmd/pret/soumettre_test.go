@@ -22,6 +22,7 @@ func writeDeliverables(t *testing.T, h *home) {
 // TestSoumettreWithoutSlurm: without sinfo on PATH, the course's laptop
 // branch: exit 0 and its sentence, nothing submitted.
 func TestSoumettreWithoutSlurm(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	writeDeliverables(t, h)
 	h.env = append(h.env, "PATH=/nonexistent")
@@ -37,6 +38,7 @@ func TestSoumettreWithoutSlurm(t *testing.T) {
 // TestSoumettreRealSlurm submits the notes' script once to the one-node
 // Slurm that .ci/test starts, and follows it to the hostname line.
 func TestSoumettreRealSlurm(t *testing.T) {
+	t.Parallel()
 	testenv.NeedTool(t, "sbatch")
 	if err := exec.Command("scontrol", "ping").Run(); err != nil {
 		if os.Getenv("CI") != "" {

@@ -15,16 +15,13 @@ import (
 // /dev/full, exits non-zero with the reason in French on stderr, the
 // same way whatever the format: a lost report is never a success.
 func TestStdoutFullNeverExitsZero(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("/dev/full is Linux's")
 	}
 	h := newHome(t)
-	if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatalf("cle: %s", r.stderr)
-	}
+	putKey(t, h.dir)
 	os.WriteFile(h.path("values.yaml"), []byte("scheduler:\n  enabled: true\nslurmConfig:\n  KillWait: 60\n"), 0o644)
 	os.WriteFile(h.path("policy.yaml"), []byte("base:\n  spec:\n    schedulerName: slurm-scheduler\n"), 0o644)
 	lines := [][]string{

@@ -90,9 +90,8 @@ func outputTargets() []outputTarget {
 // to nothing: exit 2), permission bits are kept, what cannot
 // be written is a French error with exit != 0, and nothing waits.
 func TestOutputTargetKinds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	type writer struct {
 		name string
 		// run writes at path; want is what should land there.
@@ -106,7 +105,8 @@ func TestOutputTargetKinds(t *testing.T) {
 		prepare func(h *home) []byte
 	}
 	writers := []writer{}
-	for _, f := range checklist.FileFormats {
+	// Every format goes through one writer: two of them, all in the long run.
+	for _, f := range checklist.FileFormats[:testenv.Scaled(2, len(checklist.FileFormats))] {
 		writers = append(writers, writer{name: "valider --sortie --format " + f, run: func(h *home, path string) (procRun, []byte) {
 			os.MkdirAll(h.path("rendus/etu1"), 0o755)
 			os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
@@ -125,9 +125,7 @@ func TestOutputTargetKinds(t *testing.T) {
 	}})
 	writers = append(writers, writer{name: "acces --force", readsFirst: true,
 		prepare: func(h *home) []byte {
-			if r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-				t.Fatalf("cle: %s", r.stderr)
-			}
+			putKey(t, h.dir)
 			ref := h.pret("", "acces", "--statut", "demande", "--date", "2026-10-01")
 			want, err := os.ReadFile(h.path("acces.md"))
 			if ref.code != 0 || err != nil {
@@ -213,6 +211,7 @@ func TestOutputTargetKinds(t *testing.T) {
 // open delivers the whole report to the reader, in every format; the
 // FIFO stays a FIFO.
 func TestOutputIntoFIFOWithReader(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	os.MkdirAll(h.path("rendus/etu1"), 0o755)
 	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
@@ -237,6 +236,7 @@ func TestOutputIntoFIFOWithReader(t *testing.T) {
 // exits as without it; --sortie /dev/full says in French that the disk
 // is full, exit 1. Both stay the system's character devices.
 func TestOutputSystemDevices(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	os.MkdirAll(h.path("rendus/etu1"), 0o755)
 	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
@@ -265,6 +265,7 @@ func TestOutputSystemDevices(t *testing.T) {
 // the FIFO is never opened (no reader needed, no wait), the key is
 // untouched.
 func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	ssh := h.path(".ssh")
 	os.MkdirAll(ssh, 0o700)

@@ -66,10 +66,9 @@ func without(env []string, names ...string) []string {
 // the same text in the same order as on a wide terminal and no line wider
 // than 40 columns.
 func TestTerminalColourAndWidth(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
-	if r := h.pret("une passphrase solide\n", "cle", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	putKey(t, h.dir)
 	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
@@ -125,6 +124,7 @@ func TestTerminalColourAndWidth(t *testing.T) {
 // not at all with TERM=dumb or an empty NO_COLOR (survey alone honours
 // neither).
 func TestWizardColour(t *testing.T) {
+	t.Parallel()
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	for _, tc := range []struct {
 		env    []string

@@ -29,21 +29,7 @@ import (
 // ";" by default: a French spreadsheet reads "," as the decimal mark.
 var csvSeparators = map[string]rune{"point-virgule": ';', "virgule": ',', "tabulation": '\t'}
 
-func newValiderCmd(a *app) *cobra.Command {
-	var (
-		rf                             reportFlags
-		all, requireSig                bool
-		output, sep, sheetIn, sheetOut string
-		workers                        int
-	)
-	c := &cobra.Command{
-		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER] [--feuille FICHIER [--feuille-sortie FICHIER]]",
-		Aliases: []string{"validate"},
-		Args:    cobra.ArbitraryArgs,
-		// The grades of --feuille-sortie, listed in this help in full.
-		Annotations: map[string]string{settingAnnotation: "feuille.valide feuille.invalide"},
-		Short:       "Organisateurs : valider des fichiers acces.md",
-		Long: `Valide les acces.md reçus, tels que la plateforme les donne : fichiers,
+const validerLong = `Valide les acces.md reçus, tels que la plateforme les donne : fichiers,
 dossiers et archives .zip (lues sur place, jamais extraites), dans
 n'importe quel ordre. Dans un dossier ou une archive, un fichier est lu
 quand son nom finit par acces.md ou accès.md (toute casse), copies
@@ -82,20 +68,44 @@ GitHub ou GitLab), github (annotations GitHub Actions), html (une page
 autonome qui se trie et se filtre).
 
 Code de sortie 0 si tout est valide, 1 si un fichier est invalide ou si
-rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
-		Example: `  pret valider
+rien n'a été trouvé, 2 pour une erreur d'utilisation.`
+
+const validerExample = `  pret valider
   pret valider telechargement-moodle.zip
   pret valider rendus/ --format csv --sortie rendus.csv
   pret valider rendus/ --format html --sortie rapport.html
   pret valider rendus/ --format sarif --sortie pret.sarif
   pret valider rendus/kim/acces.md --strict
   pret valider rendus/ --exiger-signature
-  pret valider rendus.zip --feuille feuille.csv --feuille-sortie remplie.csv`,
+  pret valider rendus.zip --feuille feuille.csv --feuille-sortie remplie.csv`
+
+// validerOptions are what `pret valider` is given.
+type validerOptions struct {
+	app                            *app
+	report                         reportFlags
+	paths                          []string // "." when none is given
+	all, requireSig                bool
+	output, sep, sheetIn, sheetOut string
+	workers                        int
+}
+
+// newValiderCmd runs runF, when not nil, instead of runValider (gh's NewCmdX).
+func newValiderCmd(a *app, runF func(*validerOptions) error) *cobra.Command {
+	opts := &validerOptions{app: a}
+	c := &cobra.Command{
+		Use:     "valider [CHEMIN…] [--format FORMAT] [--strict] [--tous] [--sortie FICHIER] [--feuille FICHIER [--feuille-sortie FICHIER]]",
+		Aliases: []string{"validate"},
+		Args:    cobra.ArbitraryArgs,
+		// The grades of --feuille-sortie, listed in this help in full.
+		Annotations: map[string]string{settingAnnotation: "feuille.valide feuille.invalide"},
+		Short:       "Organisateurs : valider des fichiers acces.md",
+		Long:        validerLong,
+		Example:     validerExample,
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			// More readers only cost memory (2,000,000,000 exhausted it).
 			maxWorkers := 4 * max(1, runtime.NumCPU())
-			if workers < 0 || workers > maxWorkers || cmd.Flags().Changed("paralleles") && workers == 0 {
-				return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers), "--paralleles %d : hors des bornes", workers)
+			if opts.workers < 0 || opts.workers > maxWorkers || cmd.Flags().Changed("paralleles") && opts.workers == 0 {
+				return usageError(fmt.Sprintf("--paralleles entre 1 et %d (quatre par cœur)", maxWorkers), "--paralleles %d : hors des bornes", opts.workers)
 			}
 			if len(paths) == 0 {
 				paths = []string{"."}
@@ -106,79 +116,103 @@ rien n'a été trouvé, 2 pour une erreur d'utilisation.`,
 					return err
 				}
 			}
-			cfg := a.cfg
-			// The worksheet is an input too (outside tester, stop 27).
-			inputs := paths
-			if sheetIn != "" {
-				inputs = append([]string{sheetIn}, paths...)
+			opts.paths = paths
+			if runF != nil {
+				return runF(opts)
 			}
-			fe, err := readFeuille(cfg.Key, sheetIn, sheetOut, output, inputs)
-			if err != nil {
-				return err
-			}
-			if output != "" {
-				if err := checkReportOutput(cfg.Key, output, "--sortie", inputs); err != nil {
-					return err
-				}
-			}
-			// A soft heap limit under the 64 MiB of organisateurs.md.
-			defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
-			rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: requireSig}
-			run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: workers})
-			if rf.strict {
-				run.Strict()
-			}
-			// filled is written after the report, which may fail first.
-			g, err := fe.grade(run, moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid, ValidSet: cfg.SheetValidSet})
-			if err != nil {
-				return err
-			}
-			results, invalid, filled, sheetErr := g.results, run.Invalid() || g.missing > 0, g.filled, g.err
-			dir, _ := os.Getwd() // for the paths of sarif and github
-			report := checklist.FilesReport{Name: "pret valider", Results: results, All: all, Version: version, Dir: dir, Strict: rf.strict,
-				Comma: csvSeparators[sep], Sources: paths, Generated: time.Now(), Learners: fe != nil || run.Learners()}
-			done := "le rapport a été écrit sur la sortie standard"
-			if output == "" {
-				report.Style = checklist.Style{Color: a.io.Color()}
-				err = writeHuman(a.io, rf.format, func(w io.Writer) error { return checklist.WriteFilesReport(w, rf.format, report) })
-			} else {
-				var buf bytes.Buffer
-				if err = checklist.WriteFilesReport(&buf, rf.format, report); err == nil {
-					err = writeValiderFile(cfg.Key, output, "--sortie", buf.Bytes(), "")
-				}
-				done = "le rapport a été écrit dans " + termtext.Escape(output)
-			}
-			if err == nil && filled != nil {
-				if err = writeValiderFile(cfg.Key, sheetOut, "--feuille-sortie", filled, done); err == nil {
-					fmt.Fprintf(a.io.Err, "pret: --feuille-sortie %s écrite ; %s\n", termtext.Escape(sheetOut), g.written)
-				}
-			}
-			switch {
-			case err != nil:
-				return err
-			case results.Len() == 0:
-				// A green run must mean "files were read and are valid".
-				return refusedError("vérifiez le dossier ou l'archive donnés ; un fichier nommé sur la ligne de commande est lu quel que soit son nom",
-					"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", termtext.Escape(strings.Join(paths, ", ")))
-			case sheetErr != nil:
-				return sheetErr
-			case invalid:
-				return &silentExit{exitFailed}
-			}
-			return nil
+			return runValider(opts)
 		},
 	}
-	rf.add(c, checklist.FileFormats)
-	c.Flags().BoolVar(&all, "tous", false, "en texte, lister aussi les fichiers sans problème")
-	pathFlag(c.Flags(), &output, "sortie", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
-	c.Flags().IntVar(&workers, "paralleles", 0, "`N` fichiers lus en parallèle, de 1 à quatre par cœur (défaut : un par cœur)")
-	c.Flags().BoolVar(&requireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
-	choiceFlag(c, &sep, "csv-separateur", "point-virgule", "séparateur", []string{"point-virgule", "virgule", "tabulation"},
+	opts.report.add(c, checklist.FileFormats)
+	c.Flags().BoolVar(&opts.all, "tous", false, "en texte, lister aussi les fichiers sans problème")
+	pathFlag(c.Flags(), &opts.output, "sortie", "écrire le rapport dans `FICHIER` (entier ou pas du tout) au lieu de la sortie standard")
+	c.Flags().IntVar(&opts.workers, "paralleles", 0, "`N` fichiers lus en parallèle, de 1 à quatre par cœur (défaut : un par cœur)")
+	c.Flags().BoolVar(&opts.requireSig, "exiger-signature", false, "un acces.md sans signature (« pret signer ») est invalide : code unsigned")
+	choiceFlag(c, &opts.sep, "csv-separateur", "point-virgule", "séparateur", []string{"point-virgule", "virgule", "tabulation"},
 		"en csv, le `SÉPARATEUR` des cellules : point-virgule (pour un tableur en français), virgule ou tabulation")
-	pathFlag(c.Flags(), &sheetIn, "feuille", "la feuille d'évaluation Moodle ou le roster GitHub Classroom `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
-	pathFlag(c.Flags(), &sheetOut, "feuille-sortie", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
+	pathFlag(c.Flags(), &opts.sheetIn, "feuille", "la feuille d'évaluation Moodle ou le roster GitHub Classroom `FICHIER` (CSV) : chaque inscrit sans rendu est signalé (no-submission)")
+	pathFlag(c.Flags(), &opts.sheetOut, "feuille-sortie", "réécrire la feuille d'évaluation dans `FICHIER`, note et commentaires remplis, à importer dans Moodle")
 	c.SetFlagErrorFunc(dashPathError)
 	return c
+}
+
+// runValider checks every output before reading, then reads, reports,
+// and writes the worksheet.
+func runValider(opts *validerOptions) error {
+	a, cfg, paths := opts.app, opts.app.cfg, opts.paths
+	// The worksheet is an input too (outside tester, stop 27).
+	inputs := paths
+	if opts.sheetIn != "" {
+		inputs = append([]string{opts.sheetIn}, paths...)
+	}
+	// Once, before anything is read: no output on the key.
+	var outs []onboarding.Output
+	for _, o := range []onboarding.Output{{Path: opts.output, Setting: "--sortie"}, {Path: opts.sheetOut, Setting: "--feuille-sortie"}} {
+		if o.Path != "" {
+			outs = append(outs, o)
+		}
+	}
+	if err := onboarding.CheckOutputs(cfg.Key, outs...); err != nil {
+		return err
+	}
+	fe, err := readFeuille(opts.sheetIn, opts.sheetOut, opts.output, inputs)
+	if err != nil {
+		return err
+	}
+	if opts.output != "" {
+		if err := checkReportOutput(opts.output, "--sortie", inputs); err != nil {
+			return err
+		}
+	}
+	// A soft heap limit under the 64 MiB of organisateurs.md.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
+	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.requireSig}
+	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.workers})
+	if opts.report.strict {
+		run.Strict()
+	}
+	// filled is written after the report, which may fail first.
+	g, err := fe.grade(run, moodle.Grades{Valid: cfg.SheetValid, Invalid: cfg.SheetInvalid, ValidSet: cfg.SheetValidSet})
+	if err != nil {
+		return err
+	}
+	dir, _ := os.Getwd() // for the paths of sarif and github
+	done, err := opts.write(checklist.FilesReport{Name: "pret valider", Results: g.results, All: opts.all, Version: version, Dir: dir,
+		Strict: opts.report.strict, Comma: csvSeparators[opts.sep], Sources: paths, Generated: time.Now(), Learners: fe != nil || run.Learners()})
+	if err == nil && g.filled != nil {
+		if err = writeValiderFile(cfg.Key, opts.sheetOut, "--feuille-sortie", g.filled, done); err == nil {
+			fmt.Fprintf(a.io.Err, "pret: --feuille-sortie %s écrite ; %s\n", termtext.Escape(opts.sheetOut), g.written)
+		}
+	}
+	switch {
+	case err != nil:
+		return err
+	case g.results.Len() == 0:
+		// A green run must mean "files were read and are valid".
+		return refusedError("vérifiez le dossier ou l'archive donnés ; un fichier nommé sur la ligne de commande est lu quel que soit son nom",
+			"aucun acces.md trouvé dans %s : pret cherche les fichiers dont le nom finit par acces.md ou accès.md (toute casse, copies « acces (1).md » et noms Moodle compris), dans les dossiers et les archives .zip", termtext.Escape(strings.Join(paths, ", ")))
+	case g.err != nil:
+		return g.err
+	case run.Invalid() || g.missing > 0:
+		return &silentExit{exitFailed}
+	}
+	return nil
+}
+
+// write prints the report, or writes it to --sortie whole; done says
+// where it went, for a worksheet that fails after it.
+func (opts *validerOptions) write(report checklist.FilesReport) (done string, err error) {
+	a, format := opts.app, opts.report.format
+	if opts.output == "" {
+		report.Style = checklist.Style{Color: a.io.Color()}
+		err = writeHuman(a.io, format, func(w io.Writer) error { return checklist.WriteFilesReport(w, format, report) })
+		return "le rapport a été écrit sur la sortie standard", err
+	}
+	var buf bytes.Buffer
+	if err = checklist.WriteFilesReport(&buf, format, report); err == nil {
+		err = writeValiderFile(a.cfg.Key, opts.output, "--sortie", buf.Bytes(), "")
+	}
+	return "le rapport a été écrit dans " + termtext.Escape(opts.output), err
 }
 
 // dashPathError: a path that starts with "-" (a folder "-Louise" that « pret
@@ -256,7 +290,7 @@ type feuille struct {
 
 // readFeuille reads --feuille (the first of inputs) and checks
 // --feuille-sortie as --sortie is; nil when there is no --feuille.
-func readFeuille(key keys.Store, in, out, reportOut string, inputs []string) (*feuille, error) {
+func readFeuille(in, out, reportOut string, inputs []string) (*feuille, error) {
 	if in == "" {
 		if out != "" {
 			return nil, usageError("donnez aussi la feuille téléchargée depuis Moodle : --feuille feuille.csv --feuille-sortie remplie.csv", "--feuille-sortie sans --feuille : pret n'a pas de feuille à remplir")
@@ -267,7 +301,7 @@ func readFeuille(key keys.Store, in, out, reportOut string, inputs []string) (*f
 		return nil, err
 	}
 	if out != "" {
-		if err := checkReportOutput(key, out, "--feuille-sortie", inputs); err != nil {
+		if err := checkReportOutput(out, "--feuille-sortie", inputs); err != nil {
 			return nil, err
 		}
 		if reportOut != "" && sameFile(out, reportOut) {
@@ -345,12 +379,10 @@ func sheetUsage(err error) error {
 	return usageError("vérifiez le fichier donné à --feuille", "feuille d'évaluation : %s", termtext.Escape(err.Error()))
 }
 
-// checkReportOutput refuses (exit 2) an output on the key, an input, a
-// folder, a missing folder, or a submission name in an input folder.
-func checkReportOutput(key keys.Store, out, flag string, inputs []string) error {
-	if err := onboarding.CheckOutputs(key, onboarding.Output{Path: out, Setting: flag}); err != nil {
-		return err
-	}
+// checkReportOutput refuses (exit 2) an output that is an input, a
+// folder, in a missing folder, or a submission name in an input folder
+// (runValider has refused one on the key).
+func checkReportOutput(out, flag string, inputs []string) error {
 	if err := linkOutput(out, flag); err != nil {
 		return err
 	}

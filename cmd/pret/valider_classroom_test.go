@@ -48,9 +48,7 @@ func classroomClone(t *testing.T, dir string) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, []byte(body), 0o644)
 	}
 }
 
@@ -69,6 +67,7 @@ type classroomReport struct {
 // accused of sharing a key with herself; from the folder above
 // ("pret valider ." where gh ran) as from the submissions folder.
 func TestValiderClassroomClone(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	for _, arg := range []string{".", "acces-romeo-submissions"} {
@@ -113,6 +112,7 @@ func TestValiderClassroomClone(t *testing.T) {
 // without a repository, is no-submission with hers. A roster is never
 // written back: --feuille-sortie with it is a usage error, nothing written.
 func TestValiderClassroomRoster(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	os.WriteFile(h.path("classroom_roster.csv"), []byte(classroomRoster), 0o644)
@@ -153,6 +153,7 @@ func TestValiderClassroomRoster(t *testing.T) {
 // nothing in it: not « 1 fichier, 1 valide » and exit 0, but a row for
 // her, no-acces-md, and exit 1.
 func TestValiderPlainFoldersNoneHandedIn(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	os.MkdirAll(h.path("rendus/kim"), 0o755)
 	os.MkdirAll(h.path("rendus/lou"), 0o755)

@@ -13,6 +13,7 @@ import (
 // key for two learners, both are invalid and the exit code is 1; a
 // learner who sent no acces.md has a result naming what she sent.
 func TestValiderLearnerIsTheOutermostMoodleName(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	writeZip(t, h.path("rendus.zip"), map[string]string{
 		"Dupont Alice_123_assignsubmission_file_/Martin Bob_456_assignsubmission_file_acces.md": accesPage(fpOne),

@@ -31,9 +31,7 @@ func writeZip(t *testing.T, path string, files map[string]string) {
 		w.Write([]byte(content))
 	}
 	zw.Close()
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, buf.Bytes(), 0o644)
 }
 
 // TestValiderExitCodesAndOutputEveryFormat runs the binary on a Moodle
@@ -42,9 +40,8 @@ func writeZip(t *testing.T, path string, files map[string]string) {
 // on the key is refused, and nothing found is exit 1 with a French
 // sentence on stderr.
 func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("moodle.zip"), map[string]string{
 		"Dupont Alice_1_assignsubmission_file_acces.md":     accesPage(fpOne),
@@ -122,9 +119,8 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 // format; a folder that does not exist is exit 2 too. --paralleles 0 is
 // refused as its message says.
 func TestValiderOutputNeverAnInput(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
+	t.Parallel()
+	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("victim.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
 	os.MkdirAll(h.path("vic/etu"), 0o755)
@@ -177,6 +173,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 // TestValiderDashNames: « pret valider * » in a folder holding "-Louise" reads
 // it as options; the error names it and says to write "--" or "./*", and both work.
 func TestValiderDashNames(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	os.MkdirAll(h.path("-Louise"), 0o755)
 	os.WriteFile(h.path("-Louise/acces.md"), []byte(accesPage(fpOne)), 0o644)
@@ -207,6 +204,7 @@ func TestValiderDashNames(t *testing.T) {
 // (outside tester, F1). Written after "--" or as "./…" it is read; an option
 // that names no path stays an option.
 func TestValiderDashNamesOfOptions(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	names := []string{"--tous", "--strict", "--format=json", "-h", "--sortie=x", "--paralleles=2"}
 	for _, n := range append(names, "Louise") {

@@ -14,6 +14,7 @@ var emptyParens = regexp.MustCompile(`\(\s*[,;:]?\s*\)|\(\s*[,;]|[,;]\s*\)`)
 // verifier: exit 1, and in every format the first fix is "lancez pret";
 // nothing is created, and no output holds empty parentheses.
 func TestVerifierEmptyHome(t *testing.T) {
+	t.Parallel()
 	h := newHome(t)
 	for _, f := range []string{"texte", "json", "junit"} {
 		r := h.pret("", "verifier", "--format", f)
