@@ -77,6 +77,7 @@ func resolve(path string) string {
 		}
 	}
 	isSep := func(r rune) bool { return r < 128 && os.IsPathSeparator(uint8(r)) }
+	seen := map[string]bool{} // a link seen twice is a loop: following it again only costs
 	for range 40 {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
 			return filepath.Join(r, rest)
@@ -92,7 +93,10 @@ func resolve(path string) string {
 			if !filepath.IsAbs(link) {
 				link = parent + string(filepath.Separator) + link
 			}
-			p = link
+			if seen[link] {
+				break
+			}
+			seen[link], p = true, link
 			continue
 		}
 		p, rest = parent, filepath.Join(q[i+1:], rest)
