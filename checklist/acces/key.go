@@ -1,13 +1,10 @@
 package acces
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/base64"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/crypto/ssh"
 
@@ -72,7 +69,9 @@ func (k *keyRule) visit(b *block) {
 			}
 		}
 		if end > i {
-			copy(plain[i:end], bytes.Repeat([]byte{' '}, end-i))
+			for j := i; j < end; j++ {
+				plain[j] = ' '
+			}
 			i = end - 1
 		}
 	}
@@ -82,16 +81,26 @@ func (k *keyRule) visit(b *block) {
 // prefixIn is the length of the run of s's first bytes that are in set.
 func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
-var md5Re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`) })
-
 // md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
 // 16 hex pairs, or the pairs alone), 0 for none.
 func md5At(s string) int {
-	n := len(md5Re().FindString(s))
-	if n == 0 || n < len(s) && (isHex(s[n]) || s[n] == ':') {
+	n := 0
+	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
+		n = 4
+	}
+	pairs := s[n:min(len(s), n+16*3)] // "2d:" 15 times, then "2d"
+	if len(pairs) < 16*3-1 {
 		return 0
 	}
-	return n
+	for i := range 16*3 - 1 {
+		if i%3 == 2 && pairs[i] != ':' || i%3 != 2 && !isHex(pairs[i]) {
+			return 0
+		}
+	}
+	if end := n + 16*3 - 1; end < len(s) && (isHex(s[end]) || s[end] == ':') {
+		return 0
+	}
+	return n + 16*3 - 1
 }
 
 // pastedKey reads "ssh-ed25519 AAAA…" (the key type is the word just
@@ -110,21 +119,20 @@ func pastedKey(before, blob string) (string, string) {
 // typeWords notes the key types that text names. Words are cut at all but letters,
 // digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for _, w := range typeWordRe().FindAllStringIndex(text, -1) {
-		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
+	notWord := func(r rune) bool { return !(r < 0x80 && (isAlnum(byte(r)) || r == '_' || r == '-')) }
+	for at, w := range fields(text, notWord) {
+		switch t := typeWord(strings.ToLower(w)); t {
 		case "":
 		case "ed25519":
 			k.ed25519 = true
 		default:
-			k.otherLine = cmp.Or(k.otherLine, b.lineAt(w[0]))
+			k.otherLine = cmp.Or(k.otherLine, b.lineAt(at))
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
 		}
 	}
 }
-
-var typeWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) }) // "rsa" and longer
 
 // typeWord names the key type a lower-case word states, "" for none; a certificate's
 // ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.
@@ -202,6 +210,8 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 func isB64(c byte) bool { return strings.IndexByte(b64Chars, c) >= 0 }
+
+func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 

@@ -198,6 +198,9 @@ func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.
 		slices.Sort(leaked)
 		leaked = slices.Compact(leaked)
 	}
+	if len(leaked) == 0 && sf.From == 0 {
+		return text, leak.Pieces{}
+	}
 	if len(leaked) > 0 {
 		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))
 	}

@@ -10,11 +10,12 @@ import (
 	"bytes"
 	"encoding/base64"
 	"html"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/mdbounds"
 )
 
 // Lines returns the 1-based numbers, ascending, of the lines of key material.
@@ -191,7 +192,8 @@ const (
 
 type doc struct {
 	text   string
-	sent   bool // comments read as text (shown)
+	sent   bool     // comments read as text (shown)
+	lines  []string // each line as shown, read once
 	kinds  []kind
 	marked []int
 	work   int // bytes of lines read: the tests check it grows as the text does
@@ -209,7 +211,7 @@ func (d *doc) next(p pos) pos {
 }
 
 // line is line p as shown (see shown).
-func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off], d.sent) }
+func (d *doc) line(p pos) string { return d.lines[p.i] }
 
 // shown is a source line (its format characters dropped by Lines)
 // stripped of its break ("\n", "\r\n") and decoration,
@@ -242,9 +244,13 @@ func shown(s string, sent bool) string {
 var commentMarks = strings.NewReplacer("<!--", "", "-->", "")
 
 func read(text string, sent bool) *doc {
-	d := &doc{text: text, sent: sent, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
-	for p := (pos{}); p.off < len(text); p = d.next(p) {
-		d.kinds = append(d.kinds, classify(d.line(p)))
+	n := strings.Count(text, "\n") + 1
+	d := &doc{text: text, sent: sent, lines: make([]string, 0, n), kinds: make([]kind, 0, n)}
+	for p := (pos{}); p.off < len(text); {
+		q := d.next(p)
+		d.lines = append(d.lines, shown(text[p.off:q.off], sent))
+		d.kinds = append(d.kinds, classify(d.lines[p.i]))
+		p = q
 	}
 	return d
 }
@@ -411,14 +417,18 @@ func (d *doc) marker(p pos) (pos, bool) {
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.line(p)
-	c := dropSpaces(s)
-	if strings.Contains(c, magic) || armoured(c) {
-		return p, true
-	}
-	for k := max(0, len(c)-len(magic)+1); k < len(c); k++ {
-		if strings.HasPrefix(magic, c[k:]) {
-			if q, ok := d.follow(p, magic[len(c)-k:]); ok {
-				return q, true
+	// The magic ("b3Bl…"), a piece of it ending the line, and a key file
+	// encoded whole ("LS0t…") start with a 'b' or an 'L'.
+	if strings.ContainsAny(s, "bL") {
+		c := dropSpaces(s)
+		if strings.Contains(c, magic) || armoured(c) {
+			return p, true
+		}
+		for k := max(0, len(c)-len(magic)+1); k < len(c); k++ {
+			if strings.HasPrefix(magic, c[k:]) {
+				if q, ok := d.follow(p, magic[len(c)-k:]); ok {
+					return q, true
+				}
 			}
 		}
 	}
@@ -525,6 +535,10 @@ func classify(s string) kind {
 		return blank
 	case allB64(s), looseB64(s):
 		return b64
+	case !strings.ContainsAny(s, "-:") && !markerStart(s):
+		// No marker, header or dashes: each has a '-' or a ':', but a
+		// marker starting the line ("BEGIN RSA PRIVATE KEY").
+		return decorated(s)
 	}
 	c := compact(s)
 	begins, cutBegin := named(c, "BEGIN")
@@ -562,6 +576,11 @@ func classify(s string) kind {
 	case cutEnd:
 		return end
 	}
+	return decorated(s)
+}
+
+// decorated is the kind of a line no marker or header opens.
+func decorated(s string) kind {
 	switch t := undecorate(s); {
 	case t == "":
 		return blank // a comment mark or line number alone ("#", "12 |"): an empty line of a commented-out key
@@ -628,7 +647,9 @@ func strip(s string) string {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		t = t[len(listMarker().FindString(t)):]
+		if n := mdbounds.MarkerLen(t); n <= len("1234. ") { // "- ", "12. ", a '>' more
+			t = t[n:]
+		}
 		if len(t) == len(s) {
 			return t
 		}
@@ -636,19 +657,30 @@ func strip(s string) string {
 	}
 }
 
-// listMarker opens a list item ("- ", "12. ").
-var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`) })
-
 // compact is s upper-cased without spaces, format characters and marks,
 // nor what an encoding writes for a character it lacks ('?', U+FFFD: a
 // no-break space in a marker saved as Latin-1).
 func compact(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(">`|?\ufffd", r) {
+		if dropped(r) {
 			return -1
 		}
 		return unicode.ToUpper(r)
 	}, s)
+}
+
+func dropped(r rune) bool {
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(">`|?\ufffd", r)
+}
+
+// markerStart reports a line whose compact form may start with BEGIN or END.
+func markerStart(s string) bool {
+	i := strings.IndexFunc(s, func(r rune) bool { return !dropped(r) })
+	if i < 0 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.ToUpper(r) == 'B' || unicode.ToUpper(r) == 'E'
 }
 
 func isB64(c byte) bool {

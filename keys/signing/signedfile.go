@@ -6,16 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/keys/leak"
 )
 
@@ -251,7 +250,7 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 // The error gives the line the open block starts at.
 func Signable(message []byte) error {
 	msg := signedPart(message)
-	if len(bytes.TrimRight(msg, " \t\r\n")) > maxSignedPart || TooDeep().Match(msg) {
+	if len(bytes.TrimRight(msg, " \t\r\n")) > maxSignedPart || mdbounds.TooDeep(string(msg)) >= 0 {
 		return errors.New("la partie signée n'est pas lue comme une page (plus de 16 Kio, ou une ligne ouvre plus de 16 citations ou listes) : un acces.md tient sur une page")
 	}
 	page := slices.Concat(msg, []byte(SigMarker+"\n```\n"+armorBegin+"\n"+armorEnd+"\n```\n"))
@@ -287,17 +286,9 @@ func openedAt(doc ast.Node, src []byte, off int) int {
 	return at
 }
 
-// goldmark's time grows with the square of the containers one line opens:
-// past 16, or past a page of 16 KiB (blank lines at its end not counted),
-// the signed part is not read, as acces-md.md's rules do not read it.
-// TooDeep finds the first line opening more than 16 block quotes or
-// lists: goldmark's time grows with the square of the containers one line
-// opens (a page needs three), so such a page is not parsed. Compiled on
-// first use: the program is large, and most commands never need it.
-var TooDeep = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
-})
-
+// Past a page of 16 KiB (blank lines at its end not counted), or a line
+// opening more than 16 containers (mdbounds), the signed part is not read,
+// as acces-md.md's rules do not read it.
 const maxSignedPart = 16 << 10
 
 // signedPart is the message before the marker, ending in the newline the marker line needs.

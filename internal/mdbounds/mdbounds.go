@@ -1,0 +1,56 @@
+// Package mdbounds holds the Markdown bound both the rules of acces.md
+// (checklist/acces) and the signer (keys/signing) apply before parsing a
+// page: goldmark's time grows with the square of the containers one line
+// opens, and a page needs three.
+package mdbounds
+
+import "strings"
+
+// maxDepth is the most block quotes and lists one line may open.
+const maxDepth = 16
+
+// MarkerLen is the length of the block quote or list marker (with its
+// space or tab) s starts with, 0 for none.
+func MarkerLen(s string) int {
+	if strings.HasPrefix(s, ">") {
+		return 1
+	}
+	n := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	switch {
+	case n == 0 && s != "" && strings.IndexByte("-+*", s[0]) >= 0:
+	case n >= 1 && n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')'):
+	default:
+		return 0
+	}
+	if n++; n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		return n + 1
+	}
+	return 0
+}
+
+// TooDeep is the offset in page of the first line opening more than 16
+// block quotes or lists, -1 for none: such a page is not parsed.
+func TooDeep(page string) int {
+	for off := 0; off < len(page); {
+		line, _, _ := strings.Cut(page[off:], "\n")
+		if depth(line) > maxDepth {
+			return off
+		}
+		off += len(line) + 1
+	}
+	return -1
+}
+
+// depth counts the markers line opens, up to one past maxDepth.
+func depth(line string) int {
+	n := 0
+	for ; n <= maxDepth; n++ {
+		line = strings.TrimLeft(line, " \t")
+		m := MarkerLen(line)
+		if m == 0 {
+			break
+		}
+		line = line[m:]
+	}
+	return n
+}
