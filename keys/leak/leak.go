@@ -219,7 +219,7 @@ func (d *doc) line(p pos) string { return d.lines[p.i] }
 // ("-----BEGIN<!---->", "&#65;" hide nothing); when sent, comments keep
 // their text, only their marks go.
 func shown(s string, sent bool) string {
-	if sent {
+	if sent && strings.Contains(s, "--") { // both marks hold one
 		s = commentMarks.Replace(s)
 	} else if strings.Contains(s, "<!--") {
 		var b strings.Builder
@@ -670,7 +670,11 @@ func compact(s string) string {
 }
 
 func dropped(r rune) bool {
-	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(">`|?\ufffd", r)
+	switch {
+	case r < 0x80: // no format character is ASCII
+		return r == ' ' || r >= '\t' && r <= '\r' || r == '>' || r == '`' || r == '|' || r == '?'
+	}
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '\ufffd'
 }
 
 // markerStart reports a line whose compact form may start with BEGIN or END.
