@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/romeo-pret/pret/internal/termtext"
 )
@@ -38,14 +39,16 @@ var yamlReasons = [][2]string{
 }
 
 var (
-	yamlLineRe = regexp.MustCompile(`line (\d+)`)
-	typeErrRe  = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
+	yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
+	typeErrRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field \w*\.(\S+)|value) of type (\S+)`)
+	})
 )
 
 // YAMLError: "ligne 3 : clé en double"; of the English only a field name is kept.
 func YAMLError(err error) string {
 	msg := err.Error()
-	if m := typeErrRe.FindStringSubmatch(msg); m != nil {
+	if m := typeErrRe().FindStringSubmatch(msg); m != nil {
 		return "le champ « " + termtext.Escape(cmp.Or(m[2], "document")) + " » devrait être " + goTypeFrench(m[3]) + ", pas " + cmp.Or(jsonKinds[m[1]], "une valeur d'un autre type")
 	}
 	reason := "syntaxe invalide"
@@ -55,7 +58,7 @@ func YAMLError(err error) string {
 			break
 		}
 	}
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil && m[1] != "0" {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil && m[1] != "0" {
 		return "ligne " + m[1] + " : " + reason
 	}
 	return reason

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -35,7 +36,7 @@ func Text(s string, width int) string {
 			continue
 		}
 		old, new = 0, 0
-		if m := hunkHeader.FindStringSubmatch(plain); m != nil {
+		if m := hunkHeader().FindStringSubmatch(plain); m != nil {
 			old, new = hunkCount(m[1]), hunkCount(m[2])
 		}
 		lines[i] = wrapLine(line, plain, width)
@@ -43,7 +44,7 @@ func Text(s string, width int) string {
 	return strings.Join(lines, "\n")
 }
 
-var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
+var hunkHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`) })
 
 // hunkCount is a hunk header's line count; one when left out.
 func hunkCount(c string) int {
@@ -82,7 +83,7 @@ func wrapDiffLine(line string, width int) string {
 	if Columns(line) <= width {
 		return line
 	}
-	i := len(colour.FindString(line))
+	i := len(colour().FindString(line))
 	cont, contW := line[i:i+1]+"↪ ", 3
 	if width < 6 {
 		cont, contW = line[i:i+1], 1
@@ -159,11 +160,11 @@ func Columns(s string) int {
 }
 
 // escape is a CSI sequence (to the end when unterminated), or a lone ESC.
-var escape = regexp.MustCompile("\x1b(\\[[^\x40-\x7e]*([\x40-\x7e]|$))?")
+var escape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b(\\[[^\x40-\x7e]*([\x40-\x7e]|$))?") })
 
-var colour = regexp.MustCompile("^(" + escape.String() + ")*")
+var colour = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^(" + escape().String() + ")*") })
 
 // StripEscapes is s without its colour escapes.
 func StripEscapes(s string) string {
-	return escape.ReplaceAllString(s, "")
+	return escape().ReplaceAllString(s, "")
 }

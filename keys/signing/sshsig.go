@@ -397,8 +397,11 @@ func (s *Signature) webauthnOK(msg []byte) bool {
 	return bytes.HasPrefix(f.ClientData, []byte(prefix)) && ecdsa.Verify(ec, digest[:], rs.R, rs.S)
 }
 
-var ed25519Order, _ = new(big.Int).SetString(
-	"7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
+// ed25519Order is L, the base point's order (parsed when needed, not at start-up).
+func ed25519Order() *big.Int {
+	l, _ := new(big.Int).SetString("7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
+	return l
+}
 
 // nonCanonical reports an ed25519 S >= L, the base point's order.
 func nonCanonical(sig *ssh.Signature) bool {
@@ -407,7 +410,7 @@ func nonCanonical(sig *ssh.Signature) bool {
 	}
 	s := slices.Clone(sig.Blob[32:])
 	slices.Reverse(s)
-	return new(big.Int).SetBytes(s).Cmp(ed25519Order) >= 0
+	return new(big.Int).SetBytes(s).Cmp(ed25519Order()) >= 0
 }
 
 // Sign signs msg as `ssh-keygen -Y sign -n pret-acces` does.
