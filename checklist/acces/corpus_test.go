@@ -75,21 +75,6 @@ func TestWriteCorpus(t *testing.T) {
 	}
 }
 
-func BenchmarkValidate(b *testing.B) {
-	files := make([][]byte, 64)
-	size := 0
-	for i := range files {
-		files[i] = sampleAccess(i)
-		size += len(files[i])
-	}
-	b.SetBytes(int64(size / len(files)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		Validate(files[i%len(files)], rules)
-	}
-}
-
 func BenchmarkValidateFiles10k(b *testing.B) {
 	dir := b.TempDir()
 	if err := WriteCorpus(dir, 10000); err != nil {
