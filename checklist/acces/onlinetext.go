@@ -115,23 +115,18 @@ func (o *onlineReader) text(s string, line int) {
 		}
 		return
 	}
-	var out strings.Builder
-	space := false
-	for _, r := range s {
-		if isHTMLSpace(r) {
-			space = true
-			continue
-		}
-		if space {
-			out.WriteByte(' ')
-			space = false
-		}
-		out.WriteRune(r)
+	words := strings.FieldsFunc(s, isHTMLSpace)
+	shown := strings.Join(words, " ")
+	switch n := len(words); {
+	case n == 0 && s != "":
+		shown = " "
+	case n > 0 && !strings.HasPrefix(s, words[0]):
+		shown = " " + shown
 	}
-	if space {
-		out.WriteByte(' ')
+	if n := len(words); n > 0 && !strings.HasSuffix(s, words[n-1]) {
+		shown += " "
 	}
-	o.cur.add(out.String(), line)
+	o.cur.add(shown, line)
 }
 
 func isHTMLSpace(r rune) bool {

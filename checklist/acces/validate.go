@@ -152,6 +152,9 @@ func applyRules(r *Result, text string, rules Rules) (ed25519 bool) {
 		read = readOnlineText
 	}
 	why, line := read(text, func(b *block) {
+		if b.kind == row && date.done {
+			return // only the date rule reads a row
+		}
 		ts := textfold.Tokens(b.text)
 		ws := words(ts)
 		date.visit(b, ts, ws, rules)

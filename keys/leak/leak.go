@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/mdbounds"
 )
@@ -535,7 +534,7 @@ func classify(s string) kind {
 		return blank
 	case allB64(s), looseB64(s):
 		return b64
-	case !strings.ContainsAny(s, "-:") && !markerStart(s):
+	case !strings.ContainsAny(s, "-:") && strings.IndexAny(strings.TrimLeftFunc(s, dropped), "bBeE") != 0:
 		// No marker, header or dashes: each has a '-' or a ':', but a
 		// marker starting the line ("BEGIN RSA PRIVATE KEY").
 		return decorated(s)
@@ -675,16 +674,6 @@ func dropped(r rune) bool {
 		return r == ' ' || r >= '\t' && r <= '\r' || r == '>' || r == '`' || r == '|' || r == '?'
 	}
 	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '\ufffd'
-}
-
-// markerStart reports a line whose compact form may start with BEGIN or END.
-func markerStart(s string) bool {
-	i := strings.IndexFunc(s, func(r rune) bool { return !dropped(r) })
-	if i < 0 {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return unicode.ToUpper(r) == 'B' || unicode.ToUpper(r) == 'E'
 }
 
 func isB64(c byte) bool {
