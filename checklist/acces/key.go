@@ -88,19 +88,16 @@ func md5At(s string) int {
 	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
 		n = 4
 	}
-	pairs := s[n:min(len(s), n+16*3)] // "2d:" 15 times, then "2d"
-	if len(pairs) < 16*3-1 {
+	end := n + 16*3 - 1 // 16 hex pairs, a ':' between two
+	if end > len(s) || end < len(s) && (isHex(s[end]) || s[end] == ':') {
 		return 0
 	}
-	for i := range 16*3 - 1 {
-		if i%3 == 2 && pairs[i] != ':' || i%3 != 2 && !isHex(pairs[i]) {
+	for i := n; i < end; i++ {
+		if (i-n)%3 == 2 && s[i] != ':' || (i-n)%3 != 2 && !isHex(s[i]) {
 			return 0
 		}
 	}
-	if end := n + 16*3 - 1; end < len(s) && (isHex(s[end]) || s[end] == ':') {
-		return 0
-	}
-	return n + 16*3 - 1
+	return end
 }
 
 // pastedKey reads "ssh-ed25519 AAAA…" (the key type is the word just

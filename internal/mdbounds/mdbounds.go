@@ -33,24 +33,18 @@ func MarkerLen(s string) int {
 func TooDeep(page string) int {
 	for off := 0; off < len(page); {
 		line, _, _ := strings.Cut(page[off:], "\n")
-		if depth(line) > maxDepth {
-			return off
+		rest := line
+		for n := 0; ; n++ {
+			rest = strings.TrimLeft(rest, " \t")
+			m := MarkerLen(rest)
+			if m == 0 {
+				break
+			} else if n == maxDepth {
+				return off
+			}
+			rest = rest[m:]
 		}
 		off += len(line) + 1
 	}
 	return -1
-}
-
-// depth counts the markers line opens, up to one past maxDepth.
-func depth(line string) int {
-	n := 0
-	for ; n <= maxDepth; n++ {
-		line = strings.TrimLeft(line, " \t")
-		m := MarkerLen(line)
-		if m == 0 {
-			break
-		}
-		line = line[m:]
-	}
-	return n
 }
