@@ -44,7 +44,7 @@ func (d *doc) hexDumps() []int {
 			sub := start
 			for p := from; p.i < end.i; p = d.next(p) {
 				var ok bool
-				if buf, ok = hexLine(shown(d.text[p.off:d.next(p).off], d.sent), buf); !ok {
+				if buf, ok = hexLine(d.line(p), buf); !ok {
 					check(sub, p.i)
 					sub = p.i + 1
 				}
