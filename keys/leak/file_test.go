@@ -272,18 +272,18 @@ func TestHexDumpBesideHexishProse(t *testing.T) {
 }
 
 // TestFormatLeads: every format character (Unicode Cf) starts, in
-// UTF-8, with a byte formatLead knows, so dropFormat drops them all.
+// UTF-8, with a byte formatLeads holds, so dropFormat drops them all.
 func TestFormatLeads(t *testing.T) {
 	for _, r16 := range unicode.Cf.R16 {
 		for r := rune(r16.Lo); r <= rune(r16.Hi); r += rune(r16.Stride) {
-			if s := string(r); !formatLead(s[0]) || dropFormat("a"+s+"b") != "ab" {
+			if s := string(r); !formatLeads[s[0]] || dropFormat("a"+s+"b") != "ab" {
 				t.Errorf("U+%04X not dropped", r)
 			}
 		}
 	}
 	for _, r32 := range unicode.Cf.R32 {
 		for r := rune(r32.Lo); r <= rune(r32.Hi); r += rune(r32.Stride) {
-			if s := string(r); !formatLead(s[0]) || dropFormat("a"+s+"b") != "ab" {
+			if s := string(r); !formatLeads[s[0]] || dropFormat("a"+s+"b") != "ab" {
 				t.Errorf("U+%04X not dropped", r)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"strings"
+	"unicode"
 )
 
 // A key written as hex: a dump ("xxd key >> acces.md", "hexdump -C",
@@ -110,17 +111,8 @@ func hexish(s string) int {
 	return 0
 }
 
-func isHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
 func allHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isHexDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.Is(unicode.ASCII_Hex_Digit, r) }) < 0
 }
 
 // hexLine appends to buf the bytes of s, a line shown (decoration

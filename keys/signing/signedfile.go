@@ -176,8 +176,12 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	f.To = markerLine + min(1+end, len(lines))
-	if at, text := firstTextAfter(lines, end); text {
-		return failAt(markerLine+1+at, ErrTrailing)
+	// Only blank lines may follow: text there would look signed and is not,
+	// and no line there can be judged invisible without reading what the
+	// signed part leaves open (an HTML comment after the block closes a
+	// <script> left open above and shows what follows it).
+	if i := slices.IndexFunc(lines[min(end+1, len(lines)):], func(l string) bool { return !blank(l) }); i >= 0 {
+		return failAt(markerLine+1+end+1+i, ErrTrailing)
 	}
 	armour := lines[open+1 : min(end, len(lines))]
 	at := markerLine + 1 + open // the line an unreadable armour is reported at
@@ -197,20 +201,6 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	}
 	sig, err := ParseArmor([]byte(strings.Join(armour, "")))
 	return sig, at, err
-}
-
-// firstTextAfter gives the index in lines of the first line after the
-// block that is not blank. Only blank lines may follow: text there would
-// look signed and is not, and no line there can be judged invisible
-// without reading what the signed part leaves open (an HTML comment after
-// the block closes a <script> left open above and shows what follows it).
-func firstTextAfter(lines []string, end int) (int, bool) {
-	for i := end + 1; i < len(lines); i++ {
-		if !blank(lines[i]) {
-			return i, true
-		}
-	}
-	return 0, false
 }
 
 const (
