@@ -134,22 +134,14 @@ func (k *keyRule) typeWords(text string, b *block) {
 // typeWord names the key type a lower-case word states, "" for none; a certificate's
 // ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.
 func typeWord(w string) string {
-	switch strings.TrimSuffix(strings.TrimSuffix(w, "-v01"), "-cert") {
-	case "ed25519", "ssh-ed25519":
-		return "ed25519"
-	case "ed25519-sk", "sk-ssh-ed25519":
-		return "ED25519-SK"
-	case "rsa", "ssh-rsa":
-		return "RSA"
-	case "ecdsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521":
-		return "ECDSA"
-	case "ecdsa-sk", "sk-ecdsa-sha2-nistp256":
-		return "ECDSA-SK"
-	case "dsa", "ssh-dss":
-		return "DSA"
-	}
-	return ""
+	return keyTypes[strings.TrimSuffix(strings.TrimSuffix(w, "-v01"), "-cert")]
 }
+
+var keyTypes = map[string]string{"ed25519": "ed25519", "ssh-ed25519": "ed25519",
+	"ed25519-sk": "ED25519-SK", "sk-ssh-ed25519": "ED25519-SK", "rsa": "RSA", "ssh-rsa": "RSA",
+	"ecdsa": "ECDSA", "ecdsa-sha2-nistp256": "ECDSA", "ecdsa-sha2-nistp384": "ECDSA",
+	"ecdsa-sha2-nistp521": "ECDSA", "ecdsa-sk": "ECDSA-SK", "sk-ecdsa-sha2-nistp256": "ECDSA-SK",
+	"dsa": "DSA", "ssh-dss": "DSA"}
 
 func (k *keyRule) finish(r *Result, rules Rules) {
 	for _, line := range k.badLines {

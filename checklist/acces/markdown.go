@@ -99,12 +99,11 @@ const maxLine = 2 << 10
 
 // longLine is the number of the first line of page over maxLine, 0 if none.
 func longLine(page string) int {
-	for n := 1; page != ""; n++ {
-		l, rest, _ := strings.Cut(page, "\n")
-		if len(l) > maxLine {
+	n := 0
+	for l := range strings.Lines(page) {
+		if n++; len(strings.TrimSuffix(l, "\n")) > maxLine {
 			return n
 		}
-		page = rest
 	}
 	return 0
 }

@@ -84,26 +84,16 @@ func keyBytes(b []byte) bool {
 // a dump writes and in little prose ("Date de la demande"); else 0.
 func hexish(s string) int {
 	hex, other := 0, 0
-	for s != "" {
-		i := strings.IndexFunc(s, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' })
-		if i < 0 {
-			break
+	for w := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' }) {
+		h := strings.TrimRight(w, ",:")
+		if len(h) > 2 && (h[:2] == "0x" || h[:2] == "0X") {
+			h = h[2:]
 		}
-		s = s[i:]
-		j := strings.IndexAny(s, " \t\r\n")
-		if j < 0 {
-			j = len(s)
-		}
-		w := strings.TrimRight(s[:j], ",:")
-		if len(w) > 2 && (w[:2] == "0x" || w[:2] == "0X") {
-			w = w[2:]
-		}
-		if allHex(w) {
-			hex += len(w)
+		if allHex(h) {
+			hex += len(h)
 		} else {
-			other += j
+			other += len(w)
 		}
-		s = s[j:]
 	}
 	if hex >= 2 && hex >= other {
 		return hex
