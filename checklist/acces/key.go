@@ -38,8 +38,8 @@ var strictRaw = base64.RawStdEncoding.Strict()
 func (k *keyRule) visit(b *block) {
 	text := b.text
 	// The text with key material blanked, for type words: base64 can
-	// spell "rsa" between a '+' and a '/'.
-	plain := []byte(text)
+	// spell "rsa" between a '+' and a '/'. Most blocks hold none.
+	var plain []byte
 	for i := 0; i < len(text); i++ {
 		rest, end := text[i:], i
 		switch {
@@ -69,13 +69,19 @@ func (k *keyRule) visit(b *block) {
 			}
 		}
 		if end > i {
+			if plain == nil {
+				plain = []byte(text)
+			}
 			for j := i; j < end; j++ {
 				plain[j] = ' '
 			}
 			i = end - 1
 		}
 	}
-	k.typeWords(string(plain), b)
+	if plain != nil {
+		text = string(plain)
+	}
+	k.typeWords(text, b)
 }
 
 // prefixIn is the length of the run of s's first bytes that are in set.
