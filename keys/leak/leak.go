@@ -218,8 +218,10 @@ func (d *doc) line(p pos) string { return d.lines[p.i] }
 // ("-----BEGIN<!---->", "&#65;" hide nothing); when sent, comments keep
 // their text, only their marks go.
 func shown(s string, sent bool) string {
-	if sent && strings.Contains(s, "--") { // both marks hold one
-		s = commentMarks.Replace(s)
+	if sent {
+		if strings.Contains(s, "--") { // both marks hold one; most lines neither
+			s = commentMarks.Replace(s)
+		}
 	} else if strings.Contains(s, "<!--") {
 		var b strings.Builder
 		for {
@@ -646,7 +648,7 @@ func strip(s string) string {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		if n := mdbounds.MarkerLen(t); n <= len("1234. ") { // "- ", "12. ", a '>' more
+		if n := mdbounds.MarkerLen(t); n <= len("1234. ") { // four digits at most, or a '>' more
 			t = t[n:]
 		}
 		if len(t) == len(s) {
@@ -668,6 +670,7 @@ func compact(s string) string {
 	}, s)
 }
 
+// dropped is what compact leaves out.
 func dropped(r rune) bool {
 	switch {
 	case r < 0x80: // no format character is ASCII
