@@ -11,6 +11,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/leak"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // keyRule reads the fingerprint, the type ed25519 and the public keys pasted or beside;
@@ -115,7 +116,7 @@ func pastedKey(before, blob string) (string, string) {
 	if err != nil {
 		return "", ""
 	}
-	key = plainKey(key) // a certificate: its key's, as ssh-keygen -lf
+	key = signing.PlainKey(key) // a certificate: its key's, as ssh-keygen -lf
 	return ssh.FingerprintSHA256(key), key.Type()
 }
 
@@ -218,15 +219,6 @@ func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
-// plainKey is key, or for a certificate the key it certifies: the one
-// whose fingerprint `ssh-keygen -lf` prints for either.
-func plainKey(key ssh.PublicKey) ssh.PublicKey {
-	if c, ok := key.(*ssh.Certificate); ok {
-		return c.Key
-	}
-	return key
-}
-
 // pubRead is what a .pub holds: private key material, or a key, or neither (err).
 type pubRead struct {
 	leak bool
@@ -239,7 +231,7 @@ func (p *PubFile) parsed() pubRead {
 		entries, err := keys.ParsePublic(p.Data)
 		p.read = pubRead{leak: len(leak.File(p.Data)) > 0, err: err} // in any encoding
 		if err == nil {
-			p.read.key = plainKey(entries[0].Key)
+			p.read.key = signing.PlainKey(entries[0].Key)
 		}
 	})
 	return p.read
