@@ -209,9 +209,6 @@ func (d *doc) next(p pos) pos {
 	return pos{p.i + 1, p.off + n}
 }
 
-// line is line p as shown (see shown).
-func (d *doc) line(p pos) string { return d.lines[p.i] }
-
 // shown is a source line (its format characters dropped by Lines)
 // stripped of its break ("\n", "\r\n") and decoration,
 // read as a renderer shows it: no HTML comment, entities decoded
@@ -295,7 +292,7 @@ func (d *doc) scan() {
 			}
 			d.mark(p.i, last.i)
 			switch {
-			case k == whole, k == end, k == puttyMAC, k == begin && last == p && mention(d.line(p)):
+			case k == whole, k == end, k == puttyMAC, k == begin && last == p && mention(d.lines[p.i]):
 				p = d.next(last)
 			default:
 				p = d.block(d.next(last), k == puttyKey)
@@ -356,7 +353,7 @@ func (d *doc) block(p pos, ppk bool) pos {
 			last, seen = p.i, true
 		case k == blank, k == dashes && !ppk:
 			// Marked only if the block goes on after it.
-		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == encrypted || k == putty || k == header && p.i == last+1 && pemHeader(d.line(p))):
+		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == encrypted || k == putty || k == header && p.i == last+1 && pemHeader(d.lines[p.i])):
 			last = p.i
 		case ppk && k == puttyMAC, !ppk && k == end:
 			if q, ok := d.marker(p); ok {
@@ -401,7 +398,7 @@ func (d *doc) marker(p pos) (pos, bool) {
 	if word == "" {
 		return p, true // a line that closes a block on its own
 	}
-	s := d.line(p)
+	s := d.lines[p.i]
 	if ok, _ := named(compact(s), word); ok {
 		return p, true
 	}
@@ -410,14 +407,14 @@ func (d *doc) marker(p pos) (pos, bool) {
 		return p, false // a marker is not the second half of another
 	}
 	// What opens the second half is a comment mark ("-- PRIVATE KEY-----").
-	ok, _ = named(compact(s)+strings.TrimLeftFunc(compact(d.line(q)), func(r rune) bool { return !unicode.IsLetter(r) }), word)
+	ok, _ = named(compact(s)+strings.TrimLeftFunc(compact(d.lines[q.i]), func(r rune) bool { return !unicode.IsLetter(r) }), word)
 	return q, ok
 }
 
 // headless looks at line p for a key body without BEGIN (the openssh
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
-	s := d.line(p)
+	s := d.lines[p.i]
 	// The magic ("b3Bl…"), a piece of it ending the line, and a key file
 	// encoded whole ("LS0t…") start with a 'b' or an 'L'.
 	if strings.ContainsAny(s, "bL") {
@@ -476,7 +473,7 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 		if p, ok = d.nextFilled(p); !ok {
 			return p, false
 		}
-		c := dropSpaces(d.line(p))
+		c := dropSpaces(d.lines[p.i])
 		n := min(len(c), len(want))
 		if c[:n] != want[:n] {
 			return p, false
@@ -523,7 +520,7 @@ func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 		if q, ok = d.nextFilled(q); !ok || d.kinds[q.i] != b64 {
 			break
 		}
-		last, more = q, take(d.line(q))
+		last, more = q, take(d.lines[q.i])
 	}
 	var raw [derChars / 4 * 3]byte
 	m, _ := base64.StdEncoding.Decode(raw[:], chars[:n/4*4])
