@@ -8,9 +8,11 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"golang.org/x/crypto/ssh"
 
@@ -152,7 +154,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		}
 		return failAt(markerLine+1+at, ErrTrailing)
 	}
-	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
+	doc := commonMark().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
 	if first == nil {
 		return nil, markerLine, ErrNoBlock
@@ -203,6 +205,9 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	return sig, at, err
 }
 
+// commonMark parses as goldmark does by default, built once: not per file.
+var commonMark = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
+
 const (
 	maxBlockText  = 2*maxSigBlob + 1024 // the longest armour, fences, blank lines
 	maxQuoteMarks = 16                  // more '>' than a fence's info string holds
@@ -244,7 +249,7 @@ func Signable(message []byte) error {
 		return errors.New("la partie signée n'est pas lue comme une page (plus de 16 Kio, ou une ligne ouvre plus de 16 citations ou listes) : un acces.md tient sur une page")
 	}
 	page := slices.Concat(msg, []byte(SigMarker+"\n```\n"+armorBegin+"\n"+armorEnd+"\n```\n"))
-	doc := goldmark.New().Parser().Parse(text.NewReader(page))
+	doc := commonMark().Parse(text.NewReader(page))
 	code, fenced := doc.LastChild().(*ast.FencedCodeBlock)
 	marker, html := doc.LastChild().PreviousSibling().(*ast.HTMLBlock)
 	if fenced && html && code.Lines().Len() == 2 && marker.Lines().Len() == 1 && !marker.HasClosure() {
