@@ -15,9 +15,11 @@ func MarkerLen(s string) int {
 	if strings.HasPrefix(s, ">") {
 		return 1
 	}
-	n := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	n := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) // the digits
 	switch {
-	case n == 0 && s != "" && strings.IndexByte("-+*", s[0]) >= 0:
+	case n < 0:
+		return 0 // digits alone, or nothing
+	case n == 0 && strings.IndexByte("-+*", s[0]) >= 0:
 	case n >= 1 && n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')'):
 	default:
 		return 0
