@@ -533,7 +533,8 @@ func classify(s string) kind {
 		return blank
 	case allB64(s), looseB64(s):
 		return b64
-	case !strings.ContainsAny(s, "-:") && strings.IndexAny(strings.TrimLeftFunc(s, dropped), "bBeE") != 0:
+	case strings.IndexByte(s, '-') < 0 && strings.IndexByte(s, ':') < 0 &&
+		strings.IndexAny(strings.TrimLeftFunc(s, dropped), "bBeE") != 0:
 		// No marker, header or dashes: each has a '-' or a ':', but a
 		// marker starting the line ("BEGIN RSA PRIVATE KEY").
 		return decorated(s)
