@@ -3,6 +3,7 @@ package checklist
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // yamlReasons: go-yaml v2 and v3 messages; the first match wins.
@@ -34,7 +35,7 @@ var yamlReasons = [][2]string{
 	{"tab", "tabulation dans l'indentation : YAML n'indente qu'avec des espaces"},
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)`)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // YAMLError: "ligne 3 : clé en double", for the syntax errors of go-yaml;
 // the type errors of a Job are jobapi's, in French already.
@@ -47,7 +48,7 @@ func YAMLError(err error) string {
 			break
 		}
 	}
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil && m[1] != "0" {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil && m[1] != "0" {
 		return "ligne " + m[1] + " : " + reason
 	}
 	return reason

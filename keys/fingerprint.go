@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -89,7 +90,7 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 	pub, after, ok := readKey(cp)
 	if !ok {
 		// SSH1 keys are not read; else a leading field may be the comment.
-		if !ssh1Key.MatchString(cp) {
+		if !ssh1Key().MatchString(cp) {
 			i, quoted := 0, false
 			for ; i < len(cp) && (quoted || cp[i] != ' ' && cp[i] != '\t'); i++ {
 				if cp[i] == '\\' && i+1 < len(cp) && cp[i+1] == '"' {
@@ -115,7 +116,7 @@ func fingerprintLine(cp string) (Fingerprint, bool) {
 }
 
 // ssh1Key is OpenSSH's strtol test for an SSH1 key ("1024 35 …").
-var ssh1Key = regexp.MustCompile(`^[+-]?[0-9]*[1-9][0-9]*[ \t]`)
+var ssh1Key = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?[0-9]*[1-9][0-9]*[ \t]`) })
 
 // readKey is sshkey_read: "type base64", the blob of that type.
 func readKey(cp string) (pub ssh.PublicKey, after string, ok bool) {

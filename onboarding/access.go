@@ -14,6 +14,7 @@ import (
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
 	"github.com/romeo-pret/pret/internal/dates"
+	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
@@ -150,7 +151,7 @@ func (p *AccessPlan) dateOnly() {
 // lineLead is l's indentation and block quote or list marker ("  - ").
 func lineLead(l []byte) []byte {
 	i := len(l) - len(bytes.TrimLeft(l, " \t"))
-	return l[:i+acces.MarkerLen(string(l[i:]))]
+	return l[:i+mdbounds.MarkerLen(string(l[i:]))]
 }
 
 // PlanAccess renders acces.md and compares it with the file on disk.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template/parse"
 )
 
@@ -84,7 +85,7 @@ func where(tree *parse.Tree, n parse.Node) string {
 }
 
 var (
-	tmplPrefix = regexp.MustCompile(`^template: [^:]*:(\d+):(\d+:)? ?`)
+	tmplPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^template: [^:]*:(\d+):(\d+:)? ?`) })
 	tmplFixes  = strings.NewReplacer(
 		"unexpected EOF", "fin inattendue du modèle",
 		"unexpected", "inattendu :",
@@ -105,12 +106,12 @@ var (
 	)
 	// A built-in's own error ("incompatible types for comparison: string
 	// and int") is English through and through: it is said once in French.
-	tmplCall = regexp.MustCompile(`error calling (\w+): .*`)
+	tmplCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`error calling (\w+): .*`) })
 )
 
 // frenchTemplateError keeps the line and the name text/template gives,
 // with its English words in French.
 func frenchTemplateError(err error) string {
-	msg := tmplCall.ReplaceAllString(err.Error(), "« $1 » ne s'applique pas à ces valeurs (types différents, ou une valeur manque)")
-	return tmplFixes.Replace(tmplPrefix.ReplaceAllString(msg, "ligne $1 : "))
+	msg := tmplCall().ReplaceAllString(err.Error(), "« $1 » ne s'applique pas à ces valeurs (types différents, ou une valeur manque)")
+	return tmplFixes.Replace(tmplPrefix().ReplaceAllString(msg, "ligne $1 : "))
 }

@@ -3,6 +3,7 @@ package acces
 import (
 	"bytes"
 	htmlstd "html"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -37,6 +38,9 @@ type htmlSeg struct {
 var closeTag = []byte("</p>")
 
 func newHTMLView(doc ast.Node, src []byte) *htmlView {
+	if bytes.IndexByte(src, '<') < 0 {
+		return &htmlView{} // no tag, no comment: nothing hides anything
+	}
 	v := &htmlView{first: map[ast.Node]int{}}
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		switch n := n.(type) {
@@ -182,19 +186,19 @@ func (s *htmlState) hidden() bool { return s.raw != "" || s.hide != "" }
 func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bool) {
 	name, more := z.TagName()
 	tag = string(name)
-	empty := voidElements[tag] || selfClosed && foreignElements[tag]
+	empty := slices.Contains(voidElements, tag) || selfClosed && slices.Contains(foreignElements, tag)
 	switch {
 	case s.raw != "":
 	case s.hide != "":
 		if tag == s.hide && !empty {
 			s.depth++
 		}
-	case rawHidden[tag]: // <script/> opens a script all the same: HTML ignores the /
+	case slices.Contains(rawHidden, tag): // <script/> opens a script all the same: HTML ignores the /
 		s.raw = tag
-	case voidElements[tag]:
+	case slices.Contains(voidElements, tag):
 		return tag, tag == "br" && !hiddenByAttrs(z, more)
 	case empty:
-	case hiddenElements[tag] || hiddenByAttrs(z, more):
+	case slices.Contains(hiddenElements, tag) || hiddenByAttrs(z, more):
 		s.hide, s.depth = tag, 1
 	}
 	return tag, false
@@ -208,7 +212,7 @@ func (s *htmlState) end(tag string) {
 		if s.depth--; s.depth == 0 {
 			s.hide = ""
 		}
-	case tag == "p" && endsWithParagraph[s.hide]:
+	case tag == "p" && slices.Contains(endsWithParagraph, s.hide):
 		s.hide = ""
 	}
 }
@@ -255,21 +259,13 @@ func styleHides(style string) bool {
 var (
 	// Elements whose text no browser shows, read raw by the tokenizer. <noscript>
 	// shows only where scripts are off, never in a browser as shipped.
-	rawHidden = setOf("script", "style", "title", "noscript", "iframe", "noembed", "noframes")
+	rawHidden = []string{"script", "style", "title", "noscript", "iframe", "noembed", "noframes"}
 	// Elements not shown with all they hold: a template's content is inert; an SVG is
 	// a picture, its <desc> and <title> never shown and its <text> drawn, not text.
-	hiddenElements  = setOf("template", "svg")
-	foreignElements = setOf("svg", "math")
-	voidElements    = setOf("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr")
+	hiddenElements  = []string{"template", "svg"}
+	foreignElements = []string{"svg", "math"}
+	voidElements    = []string{"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 	// Elements a paragraph's end closes (a browser closes them at </p>; it re-opens a
 	// formatting element such as <b> in the next paragraph, and a <div> runs on).
-	endsWithParagraph = setOf("span", "abbr", "cite", "dfn", "kbd", "label", "mark", "q", "samp", "sub", "sup", "time", "var", "data", "bdi", "bdo", "ins", "del", "output", "meter", "progress", "ruby")
+	endsWithParagraph = []string{"span", "abbr", "cite", "dfn", "kbd", "label", "mark", "q", "samp", "sub", "sup", "time", "var", "data", "bdi", "bdo", "ins", "del", "output", "meter", "progress", "ruby"}
 )
-
-func setOf(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}

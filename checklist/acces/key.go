@@ -1,19 +1,17 @@
 package acces
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/base64"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/crypto/ssh"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/keys"
 	"github.com/romeo-pret/pret/keys/leak"
+	"github.com/romeo-pret/pret/keys/signing"
 )
 
 // keyRule reads the fingerprint, the type ed25519 and the public keys pasted or beside;
@@ -41,8 +39,8 @@ var strictRaw = base64.RawStdEncoding.Strict()
 func (k *keyRule) visit(b *block) {
 	text := b.text
 	// The text with key material blanked, for type words: base64 can
-	// spell "rsa" between a '+' and a '/'.
-	plain := []byte(text)
+	// spell "rsa" between a '+' and a '/'. Most blocks hold none.
+	var plain []byte
 	for i := 0; i < len(text); i++ {
 		rest, end := text[i:], i
 		switch {
@@ -72,26 +70,41 @@ func (k *keyRule) visit(b *block) {
 			}
 		}
 		if end > i {
-			copy(plain[i:end], bytes.Repeat([]byte{' '}, end-i))
+			if plain == nil {
+				plain = []byte(text)
+			}
+			for j := i; j < end; j++ {
+				plain[j] = ' '
+			}
 			i = end - 1
 		}
 	}
-	k.typeWords(string(plain), b)
+	if plain != nil {
+		text = string(plain)
+	}
+	k.typeWords(text, b)
 }
 
 // prefixIn is the length of the run of s's first bytes that are in set.
 func prefixIn(s, set string) int { return len(s) - len(strings.TrimLeft(s, set)) }
 
-var md5Re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:md5:)?[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){15}`) })
-
 // md5At is the length of the MD5 fingerprint s starts with ("MD5:" and
 // 16 hex pairs, or the pairs alone), 0 for none.
 func md5At(s string) int {
-	n := len(md5Re().FindString(s))
-	if n == 0 || n < len(s) && (isHex(s[n]) || s[n] == ':') {
+	n := 0
+	if len(s) >= 4 && strings.EqualFold(s[:4], "md5:") {
+		n = 4
+	}
+	end := n + 16*3 - 1 // 16 hex pairs, a ':' between two
+	if end > len(s) || end < len(s) && (isHex(s[end]) || s[end] == ':') {
 		return 0
 	}
-	return n
+	for i := n; i < end; i++ {
+		if (i-n)%3 == 2 && s[i] != ':' || (i-n)%3 != 2 && !isHex(s[i]) {
+			return 0
+		}
+	}
+	return end
 }
 
 // pastedKey reads "ssh-ed25519 AAAA…" (the key type is the word just
@@ -103,28 +116,27 @@ func pastedKey(before, blob string) (string, string) {
 	if err != nil {
 		return "", ""
 	}
-	key = plainKey(key) // a certificate: its key's, as ssh-keygen -lf
+	key = signing.PlainKey(key) // a certificate: its key's, as ssh-keygen -lf
 	return ssh.FingerprintSHA256(key), key.Type()
 }
 
 // typeWords notes the key types that text names. Words are cut at all but letters,
 // digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, b *block) {
-	for _, w := range typeWordRe().FindAllStringIndex(text, -1) {
-		switch t := typeWord(strings.ToLower(text[w[0]:w[1]])); t {
+	notWord := func(r rune) bool { return !(r < 0x80 && (isAlnum(byte(r)) || r == '_' || r == '-')) }
+	for at, w := range fields(text, notWord) {
+		switch t := typeWord(strings.ToLower(w)); t {
 		case "":
 		case "ed25519":
 			k.ed25519 = true
 		default:
-			k.otherLine = cmp.Or(k.otherLine, b.lineAt(w[0]))
+			k.otherLine = cmp.Or(k.otherLine, b.lineAt(at))
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
 		}
 	}
 }
-
-var typeWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z0-9_-]{3,}`) }) // "rsa" and longer
 
 // typeWord names the key type a lower-case word states, "" for none; a certificate's
 // ("(ED25519-CERT)" in `ssh-keygen -lf`) states that of the key it certifies.
@@ -203,16 +215,9 @@ const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 func isB64(c byte) bool { return strings.IndexByte(b64Chars, c) >= 0 }
 
-func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
+func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' }
 
-// plainKey is key, or for a certificate the key it certifies: the one
-// whose fingerprint `ssh-keygen -lf` prints for either.
-func plainKey(key ssh.PublicKey) ssh.PublicKey {
-	if c, ok := key.(*ssh.Certificate); ok {
-		return c.Key
-	}
-	return key
-}
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
 // pubRead is what a .pub holds: private key material, or a key, or neither (err).
 type pubRead struct {
@@ -226,7 +231,7 @@ func (p *PubFile) parsed() pubRead {
 		entries, err := keys.ParsePublic(p.Data)
 		p.read = pubRead{leak: len(leak.File(p.Data)) > 0, err: err} // in any encoding
 		if err == nil {
-			p.read.key = plainKey(entries[0].Key)
+			p.read.key = signing.PlainKey(entries[0].Key)
 		}
 	})
 	return p.read

@@ -16,7 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"github.com/romeo-pret/pret/keys/signing"
+	"github.com/romeo-pret/pret/internal/mdbounds"
 )
 
 // A block is what a reader of the rendered page (CommonMark, GitHub tables) reads as
@@ -70,8 +70,8 @@ const maxMarkdown = 16 << 10
 func readBlocks(page string, visit func(*block)) (why string, line int) {
 	// Blank lines at the end show nothing: the signature block's, emptied, do not count.
 	page, why = strings.TrimRight(page, "\n"), "plus de 16 Kio"
-	if deep := signing.TooDeep().FindStringIndex(page); deep != nil {
-		why, line = "une ligne ouvre plus de 16 citations ou listes imbriquées", 1+strings.Count(page[:deep[0]], "\n")
+	if deep := mdbounds.TooDeep(page); deep >= 0 {
+		why, line = "une ligne ouvre plus de 16 citations ou listes imbriquées", 1+strings.Count(page[:deep], "\n")
 	} else if long := longLine(page); long > 0 {
 		why, line = "une ligne de plus de 2 Kio", long
 	}
@@ -99,12 +99,11 @@ const maxLine = 2 << 10
 
 // longLine is the number of the first line of page over maxLine, 0 if none.
 func longLine(page string) int {
-	for n := 1; page != ""; n++ {
-		l, rest, _ := strings.Cut(page, "\n")
-		if len(l) > maxLine {
+	n := 0
+	for l := range strings.Lines(page) {
+		if n++; len(strings.TrimSuffix(l, "\n")) > maxLine {
 			return n
 		}
-		page = rest
 	}
 	return 0
 }
@@ -116,25 +115,6 @@ type reader struct {
 	html   *htmlView
 	hidden bool // a script, a comment, a hidden element… is open: text is not shown
 	inCell bool // in a table cell, where `\|` in a code span shows `|`
-}
-
-// MarkerLen is the length of the block quote or list marker (with its
-// space or tab) s starts with, 0 for none.
-func MarkerLen(s string) int {
-	if strings.HasPrefix(s, ">") {
-		return 1
-	}
-	n := len(s) - len(strings.TrimLeft(s, "0123456789"))
-	switch {
-	case n == 0 && s != "" && strings.IndexByte("-+*", s[0]) >= 0:
-	case n >= 1 && n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')'):
-	default:
-		return 0
-	}
-	if n++; n < len(s) && (s[n] == ' ' || s[n] == '\t') {
-		return n + 1
-	}
-	return 0
 }
 
 func (r *reader) blocks(n ast.Node) {

@@ -1,6 +1,7 @@
 package acces
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -53,10 +54,10 @@ type onlineReader struct {
 }
 
 // blockTags end the block before them and the one they hold.
-var blockTags = setOf("p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd",
+var blockTags = []string{"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd",
 	"blockquote", "pre", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "hr",
 	"section", "article", "header", "footer", "main", "nav", "aside", "address", "figure", "figcaption",
-	"details", "summary", "fieldset", "legend", "center")
+	"details", "summary", "fieldset", "legend", "center"}
 
 func (o *onlineReader) startTag(tag string, br bool) {
 	switch {
@@ -64,7 +65,7 @@ func (o *onlineReader) startTag(tag string, br bool) {
 		o.flush()
 	case tag == "code" && o.pre == 0:
 		o.code = o.cur.sb.Len()
-	case blockTags[tag]:
+	case slices.Contains(blockTags, tag):
 		o.flush()
 		switch tag {
 		case "h1", "h2", "h3", "h4", "h5", "h6":
@@ -84,7 +85,7 @@ func (o *onlineReader) endTag(tag string) {
 	case tag == "code" && o.code >= 0:
 		o.cur.codes = append(o.cur.codes, [2]int{o.code, o.cur.sb.Len()})
 		o.code = -1
-	case blockTags[tag]:
+	case slices.Contains(blockTags, tag):
 		o.flush()
 		switch tag {
 		case "pre":
@@ -114,23 +115,18 @@ func (o *onlineReader) text(s string, line int) {
 		}
 		return
 	}
-	var out strings.Builder
-	space := false
-	for _, r := range s {
-		if isHTMLSpace(r) {
-			space = true
-			continue
-		}
-		if space {
-			out.WriteByte(' ')
-			space = false
-		}
-		out.WriteRune(r)
+	words := strings.FieldsFunc(s, isHTMLSpace)
+	shown := strings.Join(words, " ")
+	switch n := len(words); {
+	case n == 0 && s != "":
+		shown = " "
+	case n > 0 && !strings.HasPrefix(s, words[0]):
+		shown = " " + shown
 	}
-	if space {
-		out.WriteByte(' ')
+	if n := len(words); n > 0 && !strings.HasSuffix(s, words[n-1]) {
+		shown += " "
 	}
-	o.cur.add(out.String(), line)
+	o.cur.add(shown, line)
 }
 
 func isHTMLSpace(r rune) bool {

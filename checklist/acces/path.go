@@ -2,6 +2,7 @@ package acces
 
 import (
 	"cmp"
+	"iter"
 	"regexp"
 	"strings"
 	"sync"
@@ -80,21 +81,35 @@ type pathToken struct {
 // pathTokens appends the words of text (at off) holding a slash or a backslash, final
 // punctuation left out, from their root when glued to a label ("Clé:~/.ssh/x.pub").
 func pathTokens(out []pathToken, text string, off int) []pathToken {
-	for _, m := range pathWord().FindAllStringIndex(text, -1) {
-		if w := strings.TrimRight(text[m[0]:m[1]], ".:!?"); strings.ContainsAny(w, `/\`) {
+	sep := func(r rune) bool { return strings.ContainsRune(" \t`\"'()<>[]|*,;\u00a0«»\u202f", r) }
+	for at, w := range fields(text, sep) {
+		if w = strings.TrimRight(w, ".:!?"); strings.ContainsAny(w, `/\`) {
 			k := max(rootIndex(w), 0)
-			out = append(out, pathToken{w[k:], off + m[0] + k})
+			out = append(out, pathToken{w[k:], off + at + k})
 		}
 	}
 	return out
 }
 
-var (
-	pathWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[^ \t`\"'()<>\\[\\]|*,;\u00a0«»\u202f]+") })
-	pathRoot = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`~[/\\]|\$HOME|\$\{HOME\}|%USERPROFILE%|\.ssh[/\\]|/|[a-zA-Z]:[/\\]`)
-	})
-)
+// fields are the fields of text, as strings.FieldsFuncSeq cuts them, by offset.
+func fields(text string, sep func(rune) bool) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		at := 0
+		for f := range strings.FieldsFuncSeq(text, sep) {
+			// f starts with no separator: its first place from at is its own.
+			at += strings.Index(text[at:], f)
+			if !yield(at, f) {
+				return
+			}
+			at += len(f)
+		}
+	}
+}
+
+// A path's root: only words holding a slash or a backslash are looked at.
+var pathRoot = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`~[/\\]|\$HOME|\$\{HOME\}|%USERPROFILE%|\.ssh[/\\]|/|[a-zA-Z]:[/\\]`)
+})
 
 // rootIndex is where a path starts inside a word, -1 for none.
 func rootIndex(w string) int {

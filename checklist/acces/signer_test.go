@@ -122,7 +122,7 @@ func TestSignatureCausesAreNamed(t *testing.T) {
 	skText := strings.Replace(testenv.Edit(good, fpA, ssh.FingerprintSHA256(sk.PublicKey())), "(ED25519)", "(ED25519-SK)", 1)
 	webauthn := signingtest.NewSK(signingtest.WebAuthnSK, "ssh:")
 	webauthnText := testenv.Edit(good, fpA, ssh.FingerprintSHA256(webauthn.PublicKey()))
-	rsa768 := signingtest.NewRSASmall(768)
+	rsa768 := signingtest.NewRSASmall(t, 768)
 	rsaText := testenv.Edit(good, fpA, ssh.FingerprintSHA256(rsa768.PublicKey()))
 	rsaSig, _ := rsa768.Sign(rand.Reader, signingtest.Signed(signing.SigNamespace, "", "sha512", []byte(rsaText)))
 	rsaBlob := signingtest.Blob{Version: 1, PublicKey: rsa768.PublicKey().Marshal(), Namespace: signing.SigNamespace, Hash: "sha512", Signature: ssh.Marshal(rsaSig)}

@@ -152,6 +152,9 @@ func applyRules(r *Result, text string, rules Rules) (ed25519 bool) {
 		read = readOnlineText
 	}
 	why, line := read(text, func(b *block) {
+		if b.kind == row && date.done {
+			return // only the date rule reads a row
+		}
 		ts := textfold.Tokens(b.text)
 		ws := words(ts)
 		date.visit(b, ts, ws, rules)
@@ -197,6 +200,9 @@ func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.
 		}
 		slices.Sort(leaked)
 		leaked = slices.Compact(leaked)
+	}
+	if len(leaked) == 0 && sf.From == 0 {
+		return text, leak.Pieces{}
 	}
 	if len(leaked) > 0 {
 		r.Problems = append(r.Problems, checklist.LeakProblem(leaked))

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -156,7 +157,7 @@ func manFlags(b *strings.Builder, title string, flags *pflag.FlagSet) {
 
 // roffText escapes backslashes and lines that roff would read as requests.
 func roffText(s string) string {
-	return roffRequest.ReplaceAllString(strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", ""), `\&$1`)
+	return roffRequest().ReplaceAllString(strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\e`), "`", ""), `\&$1`)
 }
 
-var roffRequest = regexp.MustCompile(`(?m)^([.'])`)
+var roffRequest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^([.'])`) })

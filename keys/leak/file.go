@@ -33,7 +33,7 @@ func File(data []byte) []int {
 // latin is data as UTF-8 where it is valid, each other byte its Latin-1
 // character, NUL bytes and byte order marks (UTF-8, UTF-16) dropped.
 func latin(data []byte) string {
-	data = trimPrefix(data, "\xef\xbb\xbf")
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if utf8.Valid(data) && !slices.Contains(data, 0) {
 		return string(data)
 	}
@@ -52,13 +52,6 @@ func latin(data []byte) string {
 		data = data[max(n, 1):]
 	}
 	return b.String()
-}
-
-func trimPrefix(b []byte, p string) []byte {
-	if len(b) >= len(p) && string(b[:len(p)]) == p {
-		return b[len(p):]
-	}
-	return b
 }
 
 // minUTF16 is how many ASCII characters written as UTF-16 (an ASCII byte
@@ -160,7 +153,7 @@ func dropFormat(s string) string {
 	var b strings.Builder
 	last := 0 // s[last:i] is still to copy
 	for i := 0; i < len(s); {
-		if !formatLead(s[i]) { // ASCII, 'é', 'œ': most lines never decode a rune
+		if !formatLeads[s[i]] { // ASCII, 'é', 'œ': most lines never decode a rune
 			i++
 			continue
 		}
@@ -180,8 +173,6 @@ func dropFormat(s string) string {
 	return b.String()
 }
 
-// formatLead reports a byte that may start a format character in UTF-8
-// (TestFormatLeads checks it against Go's Unicode tables).
-func formatLead(c byte) bool { return formatLeads[c] }
-
+// formatLeads are the bytes that may start a format character in UTF-8
+// (TestFormatLeads checks them against Go's Unicode tables).
 var formatLeads = [256]bool{0xc2: true, 0xd8: true, 0xdb: true, 0xdc: true, 0xe0: true, 0xe1: true, 0xe2: true, 0xef: true, 0xf0: true, 0xf3: true}

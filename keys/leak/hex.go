@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"strings"
+	"unicode"
 )
 
 // A key written as hex: a dump ("xxd key >> acces.md", "hexdump -C",
@@ -44,7 +45,7 @@ func (d *doc) hexDumps() []int {
 			sub := start
 			for p := from; p.i < end.i; p = d.next(p) {
 				var ok bool
-				if buf, ok = hexLine(shown(d.text[p.off:d.next(p).off], d.sent), buf); !ok {
+				if buf, ok = hexLine(d.lines[p.i], buf); !ok {
 					check(sub, p.i)
 					sub = p.i + 1
 				}
@@ -83,26 +84,16 @@ func keyBytes(b []byte) bool {
 // a dump writes and in little prose ("Date de la demande"); else 0.
 func hexish(s string) int {
 	hex, other := 0, 0
-	for s != "" {
-		i := strings.IndexFunc(s, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' })
-		if i < 0 {
-			break
+	for w := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' }) {
+		h := strings.TrimRight(w, ",:")
+		if len(h) > 2 && (h[:2] == "0x" || h[:2] == "0X") {
+			h = h[2:]
 		}
-		s = s[i:]
-		j := strings.IndexAny(s, " \t\r\n")
-		if j < 0 {
-			j = len(s)
-		}
-		w := strings.TrimRight(s[:j], ",:")
-		if len(w) > 2 && (w[:2] == "0x" || w[:2] == "0X") {
-			w = w[2:]
-		}
-		if allHex(w) {
-			hex += len(w)
+		if allHex(h) {
+			hex += len(h)
 		} else {
-			other += j
+			other += len(w)
 		}
-		s = s[j:]
 	}
 	if hex >= 2 && hex >= other {
 		return hex
@@ -110,17 +101,8 @@ func hexish(s string) int {
 	return 0
 }
 
-func isHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
 func allHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isHexDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.Is(unicode.ASCII_Hex_Digit, r) }) < 0
 }
 
 // hexLine appends to buf the bytes of s, a line shown (decoration

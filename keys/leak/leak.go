@@ -10,11 +10,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"html"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
+
+	"github.com/romeo-pret/pret/internal/mdbounds"
 )
 
 // Lines returns the 1-based numbers, ascending, of the lines of key material.
@@ -191,7 +191,8 @@ const (
 
 type doc struct {
 	text   string
-	sent   bool // comments read as text (shown)
+	sent   bool     // comments read as text (shown)
+	lines  []string // each line as shown, read once
 	kinds  []kind
 	marked []int
 	work   int // bytes of lines read: the tests check it grows as the text does
@@ -208,9 +209,6 @@ func (d *doc) next(p pos) pos {
 	return pos{p.i + 1, p.off + n}
 }
 
-// line is line p as shown (see shown).
-func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off], d.sent) }
-
 // shown is a source line (its format characters dropped by Lines)
 // stripped of its break ("\n", "\r\n") and decoration,
 // read as a renderer shows it: no HTML comment, entities decoded
@@ -218,7 +216,9 @@ func (d *doc) line(p pos) string { return shown(d.text[p.off:d.next(p).off], d.s
 // their text, only their marks go.
 func shown(s string, sent bool) string {
 	if sent {
-		s = commentMarks.Replace(s)
+		if strings.Contains(s, "--") { // both marks hold one; most lines neither
+			s = commentMarks.Replace(s)
+		}
 	} else if strings.Contains(s, "<!--") {
 		var b strings.Builder
 		for {
@@ -242,9 +242,13 @@ func shown(s string, sent bool) string {
 var commentMarks = strings.NewReplacer("<!--", "", "-->", "")
 
 func read(text string, sent bool) *doc {
-	d := &doc{text: text, sent: sent, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
-	for p := (pos{}); p.off < len(text); p = d.next(p) {
-		d.kinds = append(d.kinds, classify(d.line(p)))
+	n := strings.Count(text, "\n") + 1
+	d := &doc{text: text, sent: sent, lines: make([]string, 0, n), kinds: make([]kind, 0, n)}
+	for p := (pos{}); p.off < len(text); {
+		q := d.next(p)
+		d.lines = append(d.lines, shown(text[p.off:q.off], sent))
+		d.kinds = append(d.kinds, classify(d.lines[p.i]))
+		p = q
 	}
 	return d
 }
@@ -288,7 +292,7 @@ func (d *doc) scan() {
 			}
 			d.mark(p.i, last.i)
 			switch {
-			case k == whole, k == end, k == puttyMAC, k == begin && last == p && mention(d.line(p)):
+			case k == whole, k == end, k == puttyMAC, k == begin && last == p && mention(d.lines[p.i]):
 				p = d.next(last)
 			default:
 				p = d.block(d.next(last), k == puttyKey)
@@ -349,7 +353,7 @@ func (d *doc) block(p pos, ppk bool) pos {
 			last, seen = p.i, true
 		case k == blank, k == dashes && !ppk:
 			// Marked only if the block goes on after it.
-		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == encrypted || k == putty || k == header && p.i == last+1 && pemHeader(d.line(p))):
+		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == encrypted || k == putty || k == header && p.i == last+1 && pemHeader(d.lines[p.i])):
 			last = p.i
 		case ppk && k == puttyMAC, !ppk && k == end:
 			if q, ok := d.marker(p); ok {
@@ -394,7 +398,7 @@ func (d *doc) marker(p pos) (pos, bool) {
 	if word == "" {
 		return p, true // a line that closes a block on its own
 	}
-	s := d.line(p)
+	s := d.lines[p.i]
 	if ok, _ := named(compact(s), word); ok {
 		return p, true
 	}
@@ -403,22 +407,26 @@ func (d *doc) marker(p pos) (pos, bool) {
 		return p, false // a marker is not the second half of another
 	}
 	// What opens the second half is a comment mark ("-- PRIVATE KEY-----").
-	ok, _ = named(compact(s)+strings.TrimLeftFunc(compact(d.line(q)), func(r rune) bool { return !unicode.IsLetter(r) }), word)
+	ok, _ = named(compact(s)+strings.TrimLeftFunc(compact(d.lines[q.i]), func(r rune) bool { return !unicode.IsLetter(r) }), word)
 	return q, ok
 }
 
 // headless looks at line p for a key body without BEGIN (the openssh
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
-	s := d.line(p)
-	c := dropSpaces(s)
-	if strings.Contains(c, magic) || armoured(c) {
-		return p, true
-	}
-	for k := max(0, len(c)-len(magic)+1); k < len(c); k++ {
-		if strings.HasPrefix(magic, c[k:]) {
-			if q, ok := d.follow(p, magic[len(c)-k:]); ok {
-				return q, true
+	s := d.lines[p.i]
+	// The magic ("b3Bl…"), a piece of it ending the line, and a key file
+	// encoded whole ("LS0t…") start with a 'b' or an 'L'.
+	if strings.ContainsAny(s, "bL") {
+		c := dropSpaces(s)
+		if strings.Contains(c, magic) || armoured(c) {
+			return p, true
+		}
+		for k := max(0, len(c)-len(magic)+1); k < len(c); k++ {
+			if strings.HasPrefix(magic, c[k:]) {
+				if q, ok := d.follow(p, magic[len(c)-k:]); ok {
+					return q, true
+				}
 			}
 		}
 	}
@@ -465,7 +473,7 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 		if p, ok = d.nextFilled(p); !ok {
 			return p, false
 		}
-		c := dropSpaces(d.line(p))
+		c := dropSpaces(d.lines[p.i])
 		n := min(len(c), len(want))
 		if c[:n] != want[:n] {
 			return p, false
@@ -512,7 +520,7 @@ func (d *doc) der(p pos, word string, open bool) (pos, bool) {
 		if q, ok = d.nextFilled(q); !ok || d.kinds[q.i] != b64 {
 			break
 		}
-		last, more = q, take(d.line(q))
+		last, more = q, take(d.lines[q.i])
 	}
 	var raw [derChars / 4 * 3]byte
 	m, _ := base64.StdEncoding.Decode(raw[:], chars[:n/4*4])
@@ -525,6 +533,11 @@ func classify(s string) kind {
 		return blank
 	case allB64(s), looseB64(s):
 		return b64
+	case strings.IndexByte(s, '-') < 0 && strings.IndexByte(s, ':') < 0 &&
+		strings.IndexAny(strings.TrimLeftFunc(s, dropped), "bBeE") != 0:
+		// No marker, header or dashes: each has a '-' or a ':', but a
+		// marker starting the line ("BEGIN RSA PRIVATE KEY").
+		return decorated(s)
 	}
 	c := compact(s)
 	begins, cutBegin := named(c, "BEGIN")
@@ -562,6 +575,11 @@ func classify(s string) kind {
 	case cutEnd:
 		return end
 	}
+	return decorated(s)
+}
+
+// decorated is the kind of a line no marker or header opens.
+func decorated(s string) kind {
 	switch t := undecorate(s); {
 	case t == "":
 		return blank // a comment mark or line number alone ("#", "12 |"): an empty line of a commented-out key
@@ -628,7 +646,9 @@ func strip(s string) string {
 			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
-		t = t[len(listMarker().FindString(t)):]
+		if n := mdbounds.MarkerLen(t); n <= len("1234. ") { // four digits at most, or a '>' more
+			t = t[n:]
+		}
 		if len(t) == len(s) {
 			return t
 		}
@@ -636,19 +656,25 @@ func strip(s string) string {
 	}
 }
 
-// listMarker opens a list item ("- ", "12. ").
-var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-*+]|[0-9]{1,4}[.)])[ \t]`) })
-
 // compact is s upper-cased without spaces, format characters and marks,
 // nor what an encoding writes for a character it lacks ('?', U+FFFD: a
 // no-break space in a marker saved as Latin-1).
 func compact(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(">`|?\ufffd", r) {
+		if dropped(r) {
 			return -1
 		}
 		return unicode.ToUpper(r)
 	}, s)
+}
+
+// dropped is what compact leaves out.
+func dropped(r rune) bool {
+	switch {
+	case r < 0x80: // no format character is ASCII
+		return r == ' ' || r >= '\t' && r <= '\r' || r == '>' || r == '`' || r == '|' || r == '?'
+	}
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '\ufffd'
 }
 
 func isB64(c byte) bool {

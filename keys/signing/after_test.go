@@ -10,6 +10,8 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/renderer/html"
+
+	"github.com/romeo-pret/pret/internal/mdbounds"
 )
 
 // TestOnlyBlankLinesAfterTheBlock: text after the block would look
@@ -146,7 +148,7 @@ func FuzzSignable(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		if len(msg) > 1024 || TooDeep().Match(msg) || bytes.Contains(msg, []byte(SigMarker)) || bytes.Contains(msg, []byte("\r")) {
+		if len(msg) > 1024 || mdbounds.TooDeep(string(msg)) >= 0 || bytes.Contains(msg, []byte(SigMarker)) || bytes.Contains(msg, []byte("\r")) {
 			return // goldmark's slow shapes; a marker above is ErrStray's; CR lines are ErrCRLF's
 		}
 		err := Signable(msg)

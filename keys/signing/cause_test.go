@@ -108,7 +108,7 @@ func (w webauthnSig) blob(msg []byte) []byte {
 func TestFaultsNamedByTheirCause(t *testing.T) {
 	dir := t.TempDir()
 	msg := []byte("Connexion uniquement vers le nœud de login indiqué par les organisateurs.\n")
-	rsa768 := signingtest.NewRSASmall(768)
+	rsa768 := signingtest.NewRSASmall(t, 768)
 	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)

@@ -6,16 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/keys/leak"
 )
 
@@ -75,6 +76,9 @@ func (f *SignedFile) Inert() bool {
 	}
 	// A field is bytes: a key's raw DER or openssh-key-v1 is still a key.
 	return !slices.ContainsFunc(f.Sig.textFields(), func(field string) bool {
+		if field == "" || field == SigNamespace {
+			return false // nothing, or pret's own namespace: no key
+		}
 		// Raw bytes at any offset: one of three shifts aligns them to base64's quanta.
 		return leak.Has(field) || slices.ContainsFunc([]int{0, 1, 2}, func(k int) bool {
 			return k < len(field) && leak.Has(base64.StdEncoding.EncodeToString([]byte(field[k:])))
@@ -153,7 +157,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		}
 		return failAt(markerLine+1+at, ErrTrailing)
 	}
-	doc := goldmark.New().Parser().Parse(text.NewReader(rest))
+	doc := commonMark().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
 	if first == nil {
 		return nil, markerLine, ErrNoBlock
@@ -177,8 +181,12 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		return failAt(markerLine, ErrMisplacedMarker)
 	}
 	f.To = markerLine + min(1+end, len(lines))
-	if at, text := firstTextAfter(lines, end); text {
-		return failAt(markerLine+1+at, ErrTrailing)
+	// Only blank lines may follow: text there would look signed and is not,
+	// and no line there can be judged invisible without reading what the
+	// signed part leaves open (an HTML comment after the block closes a
+	// <script> left open above and shows what follows it).
+	if i := slices.IndexFunc(lines[min(end+1, len(lines)):], func(l string) bool { return !blank(l) }); i >= 0 {
+		return failAt(markerLine+1+end+1+i, ErrTrailing)
 	}
 	armour := lines[open+1 : min(end, len(lines))]
 	at := markerLine + 1 + open // the line an unreadable armour is reported at
@@ -200,19 +208,8 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	return sig, at, err
 }
 
-// firstTextAfter gives the index in lines of the first line after the
-// block that is not blank. Only blank lines may follow: text there would
-// look signed and is not, and no line there can be judged invisible
-// without reading what the signed part leaves open (an HTML comment after
-// the block closes a <script> left open above and shows what follows it).
-func firstTextAfter(lines []string, end int) (int, bool) {
-	for i := end + 1; i < len(lines); i++ {
-		if !blank(lines[i]) {
-			return i, true
-		}
-	}
-	return 0, false
-}
+// commonMark parses as goldmark does by default, built once: not per file.
+var commonMark = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
 
 const (
 	maxBlockText  = 2*maxSigBlob + 1024 // the longest armour, fences, blank lines
@@ -251,11 +248,11 @@ func SignFile(random io.Reader, signer ssh.Signer, data []byte) ([]byte, error) 
 // The error gives the line the open block starts at.
 func Signable(message []byte) error {
 	msg := signedPart(message)
-	if len(bytes.TrimRight(msg, " \t\r\n")) > maxSignedPart || TooDeep().Match(msg) {
+	if len(bytes.TrimRight(msg, " \t\r\n")) > maxSignedPart || mdbounds.TooDeep(string(msg)) >= 0 {
 		return errors.New("la partie signée n'est pas lue comme une page (plus de 16 Kio, ou une ligne ouvre plus de 16 citations ou listes) : un acces.md tient sur une page")
 	}
 	page := slices.Concat(msg, []byte(SigMarker+"\n```\n"+armorBegin+"\n"+armorEnd+"\n```\n"))
-	doc := goldmark.New().Parser().Parse(text.NewReader(page))
+	doc := commonMark().Parse(text.NewReader(page))
 	code, fenced := doc.LastChild().(*ast.FencedCodeBlock)
 	marker, html := doc.LastChild().PreviousSibling().(*ast.HTMLBlock)
 	if fenced && html && code.Lines().Len() == 2 && marker.Lines().Len() == 1 && !marker.HasClosure() {
@@ -287,17 +284,9 @@ func openedAt(doc ast.Node, src []byte, off int) int {
 	return at
 }
 
-// goldmark's time grows with the square of the containers one line opens:
-// past 16, or past a page of 16 KiB (blank lines at its end not counted),
-// the signed part is not read, as acces-md.md's rules do not read it.
-// TooDeep finds the first line opening more than 16 block quotes or
-// lists: goldmark's time grows with the square of the containers one line
-// opens (a page needs three), so such a page is not parsed. Compiled on
-// first use: the program is large, and most commands never need it.
-var TooDeep = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^(?:[ \t]*(?:>|[-+*][ \t]|[0-9]{1,9}[.)][ \t])){17}`)
-})
-
+// Past a page of 16 KiB (blank lines at its end not counted), or a line
+// opening more than 16 containers (mdbounds), the signed part is not read,
+// as acces-md.md's rules do not read it.
 const maxSignedPart = 16 << 10
 
 // signedPart is the message before the marker, ending in the newline the marker line needs.

@@ -71,11 +71,15 @@ type Signature struct {
 func (s *Signature) PublicKey() ssh.PublicKey { return s.pub }
 
 // Key is PublicKey, or for a certificate the key it certifies (as -lf prints).
-func (s *Signature) Key() ssh.PublicKey {
-	if c, ok := s.pub.(*ssh.Certificate); ok {
+func (s *Signature) Key() ssh.PublicKey { return PlainKey(s.pub) }
+
+// PlainKey is pub, or for a certificate the key it certifies: the one
+// whose fingerprint `ssh-keygen -lf` prints for either.
+func PlainKey(pub ssh.PublicKey) ssh.PublicKey {
+	if c, ok := pub.(*ssh.Certificate); ok {
 		return c.Key
 	}
-	return s.pub
+	return pub
 }
 
 // Armor is the signature as ssh-keygen writes it.
@@ -266,7 +270,7 @@ func parseSig(pub ssh.PublicKey, field []byte) (*ssh.Signature, error) {
 	if err := ssh.Unmarshal(field, &sig); err != nil {
 		return nil, bad("champ de signature mal formé")
 	}
-	switch t := (&Signature{pub: pub}).Key().Type(); {
+	switch t := PlainKey(pub).Type(); {
 	case t == ssh.KeyAlgoRSA && sig.Format == ssh.KeyAlgoRSA:
 		return nil, bad("signature RSA SHA-1 (ssh-rsa), refusée par OpenSSH : signez avec rsa-sha2-512")
 	case t == ssh.KeyAlgoRSA && (sig.Format == ssh.KeyAlgoRSASHA256 || sig.Format == ssh.KeyAlgoRSASHA512),
@@ -317,7 +321,7 @@ func sigLength(pub ssh.PublicKey, sig *ssh.Signature) error {
 			return fmt.Errorf("signature ed25519 %w : %d octets au lieu de 64", ErrSigLength, n)
 		}
 	case ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSASHA512:
-		ck, ok := (&Signature{pub: pub}).Key().(ssh.CryptoPublicKey)
+		ck, ok := PlainKey(pub).(ssh.CryptoPublicKey)
 		if !ok {
 			return nil
 		}
@@ -397,8 +401,11 @@ func (s *Signature) webauthnOK(msg []byte) bool {
 	return bytes.HasPrefix(f.ClientData, []byte(prefix)) && ecdsa.Verify(ec, digest[:], rs.R, rs.S)
 }
 
-var ed25519Order, _ = new(big.Int).SetString(
-	"7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
+// ed25519Order is L, the base point's order (parsed when needed, not at start-up).
+func ed25519Order() *big.Int {
+	l, _ := new(big.Int).SetString("7237005577332262213973186563042994240857116359379907606001950938285454250989", 10)
+	return l
+}
 
 // nonCanonical reports an ed25519 S >= L, the base point's order.
 func nonCanonical(sig *ssh.Signature) bool {
@@ -407,7 +414,7 @@ func nonCanonical(sig *ssh.Signature) bool {
 	}
 	s := slices.Clone(sig.Blob[32:])
 	slices.Reverse(s)
-	return new(big.Int).SetBytes(s).Cmp(ed25519Order) >= 0
+	return new(big.Int).SetBytes(s).Cmp(ed25519Order()) >= 0
 }
 
 // Sign signs msg as `ssh-keygen -Y sign -n pret-acces` does.

@@ -900,7 +900,7 @@ func addOrder(sig []byte) []byte {
 	for i := range be {
 		be[i] = sig[63-i]
 	}
-	s := new(big.Int).Add(new(big.Int).SetBytes(be), ed25519Order).FillBytes(make([]byte, 32))
+	s := new(big.Int).Add(new(big.Int).SetBytes(be), ed25519Order()).FillBytes(make([]byte, 32))
 	out := bytes.Clone(sig)
 	for i := range 32 {
 		out[32+i] = s[31-i]

@@ -133,13 +133,15 @@ func check(unknown *[]string, path, typ string, raw []byte) error {
 
 func failed[T any](_ T, err error) bool { return err != nil }
 
-var quantityRE = regexp.MustCompile(`^[+-]?([0-9]*)(?:\.([0-9]*))?([numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)?$`)
+var quantityRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?([0-9]*)(?:\.([0-9]*))?([numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)?$`)
+})
 
 // validQuantity accepts what resource.ParseQuantity does. Without any
 // digit ("+", "Ki", "e-3") only the API's 64-bit fast path takes it: a
 // scale of at least 10⁻⁹ and, in binary, at most Ti.
 func validQuantity(s string) bool {
-	m := quantityRE.FindStringSubmatch(s)
+	m := quantityRE().FindStringSubmatch(s)
 	if s == "" || m == nil {
 		return false
 	}

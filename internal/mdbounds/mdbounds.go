@@ -1,0 +1,52 @@
+// Package mdbounds holds the Markdown bound both the rules of acces.md
+// (checklist/acces) and the signer (keys/signing) apply before parsing a
+// page: goldmark's time grows with the square of the containers one line
+// opens, and a page needs three.
+package mdbounds
+
+import "strings"
+
+// maxDepth is the most block quotes and lists one line may open.
+const maxDepth = 16
+
+// MarkerLen is the length of the block quote or list marker (with its
+// space or tab) s starts with, 0 for none.
+func MarkerLen(s string) int {
+	if strings.HasPrefix(s, ">") {
+		return 1
+	}
+	n := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) // the digits
+	switch {
+	case n < 0:
+		return 0 // digits alone, or nothing
+	case n == 0 && strings.IndexByte("-+*", s[0]) >= 0:
+	case n >= 1 && n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')'):
+	default:
+		return 0
+	}
+	if n++; n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		return n + 1
+	}
+	return 0
+}
+
+// TooDeep is the offset in page of the first line opening more than 16
+// block quotes or lists, -1 for none: such a page is not parsed.
+func TooDeep(page string) int {
+	for off := 0; off < len(page); {
+		line, _, _ := strings.Cut(page[off:], "\n")
+		rest := line
+		for n := 0; ; n++ {
+			rest = strings.TrimLeft(rest, " \t")
+			m := MarkerLen(rest)
+			if m == 0 {
+				break
+			} else if n == maxDepth {
+				return off
+			}
+			rest = rest[m:]
+		}
+		off += len(line) + 1
+	}
+	return -1
+}
