@@ -60,8 +60,8 @@ func TestLearnerNames(t *testing.T) {
 		{[]string{"Dupont Alice_123_assignsubmission_file_", "Martin Bob_456_assignsubmission_file_acces.md"}, "x", "Dupont Alice"},
 		{[]string{"Dupont Alice_123_assignsubmission_file_", "Martin Bob_456_assignsubmission_file_", "acces.md"}, "x", "Dupont Alice"},
 	} {
-		if got, _ := learnerOf(nil, c.parts, c.fallback); got != c.want {
-			t.Errorf("learnerOf(%q) = %q, want %q", c.parts, got, c.want)
+		if got, _, _ := learnerAt(nil, c.parts, level{}, c.fallback); got != c.want {
+			t.Errorf("learnerAt(%q) = %q, want %q", c.parts, got, c.want)
 		}
 	}
 }

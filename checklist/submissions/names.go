@@ -83,16 +83,6 @@ func sameLearner(learner, key string) (string, string) {
 	return learner, key // as spelled: it shares the bytes of the path
 }
 
-// learnerOf names who handed a file in. outer are the names above the
-// place the walk reads from, parts the folders below it then the file
-// name. The outermost Moodle name is the learner, never a name she chose
-// inside her folder; moodle is it with its id. Outside Moodle, the first
-// folder below the argument names the learner, else fallback.
-func learnerOf(outer, parts []string, fallback string) (learner, moodle string) {
-	learner, moodle, _ = learnerAt(outer, parts, level{}, fallback)
-	return learner, moodle
-}
-
 // level is where the learners' folders are below the place read: skip
 // folders are containers (an archive's top folder, Classroom's
 // "ASSIGNMENT-submissions"), and the next one is the learner's, named
@@ -103,8 +93,12 @@ type level struct {
 	holder string // in an archive, the name of the folder holding the learners'
 }
 
-// learnerAt is learnerOf with the learners' folders at lv; depth is how
-// many parts make the learner's folder, 0 when the file is not in one.
+// learnerAt names who handed a file in. outer are the names above the
+// place the walk reads from, parts the folders below it then the file
+// name. The outermost Moodle name is the learner, never a name she chose
+// inside her folder; moodle is it with its id. Outside Moodle, the first
+// folder below the learners' level lv names the learner, else fallback;
+// depth is how many parts make her folder, 0 when the file is in none.
 func learnerAt(outer, parts []string, lv level, fallback string) (learner, moodle string, depth int) {
 	for _, list := range [][]string{outer, parts} {
 		for _, p := range list {

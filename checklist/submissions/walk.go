@@ -48,7 +48,7 @@ type item struct {
 	online        bool // Moodle's online text (onlinetext.go)
 }
 
-// where names the learner of a file the walk meets (learnerOf): outer
+// where names the learner of a file the walk meets (learnerAt): outer
 // are the names above the place read, parts the folders below it.
 type where struct {
 	outer    []string
