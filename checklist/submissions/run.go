@@ -32,19 +32,20 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	path                                 string
-	fps                                  string // the stated fingerprint, then those quoted (templates)
-	who                                  string // her Moodle name and id when moodle is set, else her name
-	groupLen                             uint16 // outside Moodle, her folder (item.group): path[:groupLen]
-	problems                             []checklist.Problem
-	date                                 int32 // AAAAMMJJ; 0 when none was read
-	fpLine                               int32
-	mod                                  int64  // modification time, Unix nanoseconds; 0 unknown
-	entryLen                             int32  // for an archive entry, the length of its name at the end of path
-	dup                                  int32  // 1 + the index in Run.dups of its duplicate group; 0 none
-	fpLen                                uint16 // the length of the stated fingerprint at the start of fps
-	compact                              uint8  // bit k set when problem k's message is a template
-	statut                               uint8  // 1 + the index of Status in statuts; 0 none
+	path     string
+	fps      string // the stated fingerprint, then those quoted (templates)
+	who      string // her Moodle name and id when moodle is set, else her name
+	problems []checklist.Problem
+	mod      int64 // modification time, Unix nanoseconds; 0 unknown
+	date     int32 // AAAAMMJJ; 0 when none was read
+	fpLine   int32
+	entryLen int32  // for an archive entry, the length of its name at the end of path
+	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
+	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
+	fpLen    uint16 // the length of the stated fingerprint at the start of fps
+	compact  uint8  // bit k set when problem k's message is a template
+	statut   uint8  // 1 + the index of Status in statuts; 0 none
+	// Small fields last: no padding between them (Échelle).
 	valid, signed, moodle, learnerFolder bool
 	repo                                 bool // its group is a Classroom repository: never split
 }
