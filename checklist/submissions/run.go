@@ -382,24 +382,22 @@ func subfolder(rec *record) string {
 // owner is who a file counts as for one row per learner: her Moodle
 // name and id (moodle), or her folder; "" for a file of no learner's
 // folder. No string is made: it is compared for every file (Échelle).
-func (r *record) owner() (moodle bool, key string) {
+func (r *record) owner() string {
 	if r.moodle {
-		return true, r.who
+		return r.who
 	}
-	return false, r.group()
+	return r.group()
 }
 
-// compareOwners orders records by owner.
+// compareOwners orders records by owner, Moodle learners last.
 func compareOwners(a, b *record) int {
-	am, ak := a.owner()
-	bm, bk := b.owner()
 	switch {
-	case am && !bm:
+	case a.moodle && !b.moodle:
 		return 1
-	case bm && !am:
+	case b.moodle && !a.moodle:
 		return -1
 	}
-	return strings.Compare(ak, bk)
+	return strings.Compare(a.owner(), b.owner())
 }
 
 // oneRowPerLearner keeps one of a learner's files (preferred) and lists
@@ -408,7 +406,7 @@ func compareOwners(a, b *record) int {
 func (r *Run) oneRowPerLearner() {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
-		if _, key := r.at(i).owner(); key != "" {
+		if r.at(i).owner() != "" {
 			byLearner = append(byLearner, int32(i))
 		}
 	}
@@ -592,7 +590,7 @@ func (r *Run) markDuplicates() {
 	}
 	fp := func(i int32) string { return r.at(int(i)).fp() }
 	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(fp(a), fp(b)) })
-	for run := range runs(byFP, fp) {
+	for run := range runsOf(byFP, func(a, b int32) bool { return fp(a) == fp(b) }) {
 		first := r.at(int(run[0])).learnerKey()
 		if slices.ContainsFunc(run[1:], func(i int32) bool { return r.at(int(i)).learnerKey() != first }) {
 			r.markRun(run)
@@ -616,7 +614,7 @@ func (r *Run) markRun(run []int32) {
 				}
 			}
 			r.dups = append(r.dups, dupGroup{others, len(run) - 1, fmt.Sprintf(
-				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1))})
+				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others[:min(len(others), 3)], len(run)-1))})
 		}
 		rec.dup, rec.valid = int32(len(r.dups)), false
 		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
@@ -656,11 +654,6 @@ func namedAfter(rec *record) string {
 	return ""
 }
 
-// runs yields the runs of two or more consecutive elements of one key.
-func runs(sorted []int32, key func(int32) string) func(func([]int32) bool) {
-	return runsOf(sorted, func(a, b int32) bool { return key(a) == key(b) })
-}
-
 // runsOf yields the runs of two or more consecutive elements that are the same.
 func runsOf(sorted []int32, same func(a, b int32) bool) func(func([]int32) bool) {
 	return func(yield func([]int32) bool) {
@@ -677,10 +670,10 @@ func runsOf(sorted []int32, same func(a, b int32) bool) func(func([]int32) bool)
 	}
 }
 
-// listPaths names the first three paths and counts the rest.
+// listPaths names the paths and counts the rest of total.
 func listPaths(paths []string, total int) string {
-	s := strings.Join(paths[:min(len(paths), 3)], ", ")
-	if rest := total - min(len(paths), 3); rest > 0 {
+	s := strings.Join(paths, ", ")
+	if rest := total - len(paths); rest > 0 {
 		s += fmt.Sprintf(" et %d autre%s", rest, termtext.Plural(rest))
 	}
 	return s
