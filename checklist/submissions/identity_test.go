@@ -210,6 +210,7 @@ func TestSameMoodleLearnerInTwoDownloads(t *testing.T) {
 	}
 }
 
+// codesOfResult are a result's problem codes as listed.
 func codesOfResult(r checklist.FileResult) string {
 	var c []string
 	for _, p := range r.Problems {
@@ -230,21 +231,6 @@ func zipOf(t *testing.T, prefix string, names []string, body string) []byte {
 	}
 	zw.Close()
 	return buf.Bytes()
-}
-
-// TestPackDateRoundTrip: a date kept as a number comes back as it was
-// stated, and anything but AAAA-MM-JJ is kept as none.
-func TestPackDateRoundTrip(t *testing.T) {
-	for _, s := range []string{"2026-10-16", "2000-01-01", "2100-12-31", "0999-09-09"} {
-		if got := unpackDate(packDate(s)); got != s {
-			t.Errorf("%s came back as %s", s, got)
-		}
-	}
-	for _, s := range []string{"", "2026-1-16", "2026/10/16", "2026-10-1x", "12026-10-16"} {
-		if n := packDate(s); n != 0 {
-			t.Errorf("packDate(%q) = %d, want 0", s, n)
-		}
-	}
 }
 
 // TestOneLearnerWhateverTheSpelling: two downloads of one learner, her
