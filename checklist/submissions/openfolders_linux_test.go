@@ -142,7 +142,7 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 		}
 		var items []item
 		swapped := false
-		w := &walker{seen: map[fileID]bool{}}
+		w := &walker{seen: map[fileID]bool{}, filled: map[string]bool{}}
 		w.emit = func(it item) {
 			items = append(items, it)
 			if !swapped {

@@ -48,6 +48,7 @@ type record struct {
 	// Small fields last: no padding between them (Échelle).
 	valid, signed, moodle, learnerFolder bool
 	repo                                 bool // its group is a Classroom repository: never split
+	tied                                 bool // chosen among its learner's files by its path alone
 }
 
 var statuts = []string{"demande", "verifie"}
@@ -106,7 +107,6 @@ type Run struct {
 	chunks [][]record
 	order  []int32
 	others map[int32][]string // by slot: a learner's files her result lists
-	tied   map[int32]bool     // by slot: chosen among them by its path alone (rare: not in record)
 	dups   []dupGroup
 	leaks  []leakFound // keys in files that are no submission (scan.go)
 	slots  int32       // slots made: keep frees none, so order may be shorter
@@ -148,7 +148,7 @@ func (r *Run) Len() int { return len(r.order) }
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: r.tied[r.order[i]]}
+		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
 		fps := strings.Split(rec.fps, " ")
@@ -220,7 +220,7 @@ func Read(args []string, opts Options) *Run {
 	var (
 		mu   sync.Mutex
 		tmpl templates
-		run  = &Run{others: map[int32][]string{}, tied: map[int32]bool{}}
+		run  = &Run{others: map[int32][]string{}}
 		ids  []fileID // by slot, when several arguments may name one file
 		wg   sync.WaitGroup
 	)
@@ -428,7 +428,7 @@ func (r *Run) oneRowPerLearner() {
 				r.others[r.order[best]] = append(r.others[r.order[best]], other.path)
 				drop[int(i)] = true
 				if preferred(keep, other) == 0 {
-					r.tied[r.order[best]] = true
+					keep.tied = true
 				}
 				leakIn(keep, other)
 			}

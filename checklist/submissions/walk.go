@@ -85,14 +85,6 @@ type walker struct {
 	filled map[string]bool
 }
 
-// fill notes that a learner's folder in container held a submission.
-func (w *walker) fill(container string) {
-	if w.filled == nil {
-		w.filled = map[string]bool{}
-	}
-	w.filled[container] = true
-}
-
 // send emits it, and notes that its learner handed in something read.
 func (w *walker) send(it item, rs *receipts) {
 	switch {
@@ -215,7 +207,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			if !w.in.found {
 				w.missing = append(w.missing, w.in)
 			} else if w.in.moodle == "" {
-				w.fill(w.in.container)
+				w.filled[w.in.container] = true
 			}
 			w.in = nil
 		}()
@@ -490,7 +482,7 @@ func (a *zipRead) read(files []*zip.File) {
 	}
 	for _, r := range rs.order {
 		if r.found && r.moodle == "" {
-			w.fill(a.path)
+			w.filled[a.path] = true
 		}
 	}
 	a.scanEntries(files, scans, pubRead)
