@@ -87,8 +87,8 @@ func (r *record) learnerKey() string {
 	if !r.learnerFolder {
 		return place + "//" + name
 	}
-	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
-	return place + "/" + trimCopyMark(stem)
+	stem, _ := copyStem(name)
+	return place + "/" + stem
 }
 
 // dupGroup is what the files of one fingerprint say of the others.
@@ -453,8 +453,10 @@ func preferred(a, b *record) int {
 	}
 	da, na := splitEntry(a.path)
 	db, nb := splitEntry(b.path)
-	if da == db && copyStem(na) == copyStem(nb) {
-		return cmp.Compare(copyNumber(na), copyNumber(nb))
+	sa, ca := copyStem(na)
+	sb, cb := copyStem(nb)
+	if da == db && sa == sb {
+		return cmp.Compare(ca, cb)
 	}
 	return 0
 }
@@ -465,8 +467,9 @@ func depthIn(r *record) int {
 	return strings.Count(rest, "/") + strings.Count(rest, `\`)
 }
 
-// copyStem is a file name without its copy mark, folded.
-func copyStem(name string) string {
+// copyStem is a file name folded, without ".md" and its copy mark, and
+// the mark's number (trimCopyMark).
+func copyStem(name string) (string, int) {
 	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
 	return trimCopyMark(stem)
 }

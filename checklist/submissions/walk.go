@@ -307,7 +307,8 @@ func (w *walker) levelBelow(path string, at where, entries []fs.DirEntry) where 
 		if name := ruleName(e.Name()); e.IsDir() && !ignoredFolder(name) {
 			folders = append(folders, name)
 		} else if !e.IsDir() && IsSubmissionName(name) {
-			stems[copyStem(name)] = true
+			stem, _ := copyStem(name)
+			stems[stem] = true
 		}
 	}
 	hasSub := len(stems) > 0
@@ -664,7 +665,7 @@ func mixedFolders(files []*zip.File, skip int) map[string]bool {
 		if len(parts) != skip+2 || !IsSubmissionName(parts[skip+1]) || zf.FileInfo().IsDir() {
 			continue
 		}
-		stem := copyStem(parts[skip+1])
+		stem, _ := copyStem(parts[skip+1])
 		if old, ok := stems[parts[skip]]; ok && old != stem {
 			mixed[parts[skip]] = true
 		}
