@@ -420,7 +420,6 @@ func (a *zipRead) read(files []*zip.File) {
 	w := a.w
 	var rs receipts
 	pubFiles := pubIndex{}
-	addPub := pubFiles.add
 	var found, scans []int // the submissions' indexes in files; the other files'
 	a.findLearners(files)
 	for i, zf := range files {
@@ -428,7 +427,7 @@ func (a *zipRead) read(files []*zip.File) {
 		if pd, pb := splitEntry(strings.TrimRight(dir, `/\`)); strings.HasSuffix(pb, ".pub") {
 			// "etu/k.pub/x": a folder named as the key, even with no entry
 			// of its own, is bad-public-key as on disk.
-			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
+			pubFiles.add(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
 		if ignoredEntry(zf.Name) {
@@ -442,7 +441,7 @@ func (a *zipRead) read(files []*zip.File) {
 			scans = append(scans, i)
 		}
 		if strings.HasSuffix(base, ".pub") {
-			addPub(dir, base, zf) // and received, as on disk: a lone .pub is no empty folder
+			pubFiles.add(dir, base, zf) // and received, as on disk: a lone .pub is no empty folder
 		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0 || isOnlineTextEntry(zf.Name)) {
 			found = append(found, i)
 			continue
