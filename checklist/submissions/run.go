@@ -510,6 +510,9 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			rec.compact |= 1 << k
 		}
 	}
+	if rec.compact == 1 && len(rec.problems) == 1 {
+		rec.problems = tmpl.one(rec.problems[0])
+	}
 	rec.fps, rec.fpLen, rec.date = strings.Join(fps, " "), uint16(len(r.Fingerprint)), packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
@@ -542,8 +545,16 @@ func unpackDate(n int32) string { return fmt.Sprintf("%04d-%02d-%02d", n/10000, 
 
 // templates are the messages that quote fingerprints, kept once for the
 // run with a mark for each: 100,000 fingerprint-mismatch messages are one
-// sentence, and only the fingerprints are kept per file.
-type templates struct{ m sync.Map }
+// sentence, and only the fingerprints are kept per file. lists holds a
+// file's problem when it is its only one and a template: one list too.
+type templates struct{ m, lists sync.Map }
+
+// one is the list of p alone, kept once for the run; capped at its
+// length, so that an append to it copies.
+func (t *templates) one(p checklist.Problem) []checklist.Problem {
+	kept, _ := t.lists.LoadOrStore(p, []checklist.Problem{p})
+	return kept.([]checklist.Problem)[:1:1]
+}
 
 // mark, then one digit n, stands for the fingerprint fps[n].
 const mark = "\x00"
