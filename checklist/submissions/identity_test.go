@@ -182,21 +182,14 @@ func TestFlatDownloadCopiesAreLearners(t *testing.T) {
 // per learner, the other download's file listed in it.
 func TestSameMoodleLearnerInTwoDownloads(t *testing.T) {
 	dir := t.TempDir()
-	var files []string
+	files := map[string]entry{}
 	for i := range 30 {
-		files = append(files, "Dupont Alice"+string(rune('a'+i%26))+"_"+strconv.Itoa(100+i)+"_assignsubmission_file_/acces.md")
+		files["Dupont Alice"+string(rune('a'+i%26))+"_"+strconv.Itoa(100+i)+"_assignsubmission_file_/acces.md"] = entry{body: page(newKey(byte(10+i)).fp, false)}
 	}
 	var args []string
 	for _, n := range []string{"dl1.zip", "dl2.zip"} {
 		p := filepath.Join(dir, n)
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		for i, f := range files {
-			w, _ := zw.Create(f)
-			w.Write([]byte(page(newKey(byte(10+i)).fp, false)))
-		}
-		zw.Close()
-		os.WriteFile(p, buf.Bytes(), 0o644)
+		os.WriteFile(p, zipLayout(t, files), 0o644)
 		args = append(args, p)
 	}
 	res := Validate(args, Options{Rules: testRules})
