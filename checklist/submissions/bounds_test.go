@@ -52,7 +52,7 @@ func TestSharedPubReadOnce(t *testing.T) {
 	}
 	for kind, arg := range bothWays(t, files) {
 		var pubs []*acces.PubFile
-		w := &walker{keyName: testRules.KeyName, seen: map[fileID]bool{}, emit: func(it item) {
+		w := &walker{keyName: testRules.KeyName, seen: map[fileID]bool{}, filled: map[string]bool{}, emit: func(it item) {
 			if !it.scan { // the .pub itself, read for a key (scan.go)
 				pubs = append(pubs, it.pub)
 			}

@@ -76,7 +76,7 @@ func TestCoursesEveryKindEveryFormat(t *testing.T) {
 					// (its name, its folder's, a folder above).
 					want = map[string]string{}
 					for k, l := range c.learner {
-						if _, moodle := learnerOf(nil, strings.Split(filepath.ToSlash(k), "/"), ""); moodle != "" {
+						if _, moodle, _ := learnerAt(nil, strings.Split(filepath.ToSlash(k), "/"), level{}, ""); moodle != "" {
 							want[k] = l
 						} else {
 							want[k] = filepath.Base(filepath.Dir(k))

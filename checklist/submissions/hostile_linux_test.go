@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,8 +61,8 @@ func TestLearnerNames(t *testing.T) {
 		{[]string{"Dupont Alice_123_assignsubmission_file_", "Martin Bob_456_assignsubmission_file_acces.md"}, "x", "Dupont Alice"},
 		{[]string{"Dupont Alice_123_assignsubmission_file_", "Martin Bob_456_assignsubmission_file_", "acces.md"}, "x", "Dupont Alice"},
 	} {
-		if got, _ := learnerOf(nil, c.parts, c.fallback); got != c.want {
-			t.Errorf("learnerOf(%q) = %q, want %q", c.parts, got, c.want)
+		if got, _, _ := learnerAt(nil, c.parts, level{}, c.fallback); got != c.want {
+			t.Errorf("learnerAt(%q) = %q, want %q", c.parts, got, c.want)
 		}
 	}
 }
@@ -89,9 +90,6 @@ func TestLinksAndSpecialFilesInFolders(t *testing.T) {
 	secret := filepath.Join(root, "secret")
 	os.WriteFile(secret, []byte("SECRET-CONTENT Date de la demande 2026-10-01\n"), 0o600)
 	dir := filepath.Join(root, "rendus")
-	os.MkdirAll(filepath.Join(dir, "kim"), 0o755)
-	os.WriteFile(filepath.Join(dir, "kim", "acces.md"), []byte(page(newKey(1).fp, false)), 0o644)
-	os.MkdirAll(filepath.Join(dir, "vrai"), 0o755)
 	links := map[string]string{
 		"a/acces.md": "../../secret",
 		"b/acces.md": "/etc/shadow",
@@ -100,33 +98,24 @@ func TestLinksAndSpecialFilesInFolders(t *testing.T) {
 		"e/acces.md": "acces.md", // loops on itself
 		"f/lot.zip":  secret,
 	}
+	files := map[string]entry{
+		"kim/acces.md": {body: page(newKey(1).fp, false)},
+		"vrai/":        {kind: fs.ModeDir},
+		"g/acces.md":   {kind: fs.ModeNamedPipe},
+		// Links whose names are not submission names are passed over
+		// silently, wherever they point: folder aliases, loops to ".", a
+		// link to a folder named like a learner.
+		"lien-dossier":   {body: filepath.Join(dir, "vrai"), kind: fs.ModeSymlink},
+		"here":           {body: ".", kind: fs.ModeSymlink},
+		"vrai/up":        {body: "..", kind: fs.ModeSymlink},
+		"kim/alias":      {body: "../kim", kind: fs.ModeSymlink},
+		"kim/notes.txt":  {body: "../../secret", kind: fs.ModeSymlink},
+		"alias-vers-kim": {body: "kim", kind: fs.ModeSymlink},
+	}
 	for rel, target := range links {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.Symlink(target, p); err != nil {
-			t.Fatal(err)
-		}
+		files[rel] = entry{body: target, kind: fs.ModeSymlink}
 	}
-	// Links whose names are not submission names are passed over
-	// silently, wherever they point: folder aliases, loops to ".", a
-	// link to a folder named like a learner.
-	ignored := map[string]string{
-		"lien-dossier":   filepath.Join(dir, "vrai"),
-		"here":           ".",
-		"vrai/up":        "..",
-		"kim/alias":      "../kim",
-		"kim/notes.txt":  "../../secret",
-		"alias-vers-kim": "kim",
-	}
-	for rel, target := range ignored {
-		if err := os.Symlink(target, filepath.Join(dir, rel)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	os.MkdirAll(filepath.Join(dir, "g"), 0o755)
-	if err := syscall.Mkfifo(filepath.Join(dir, "g", "acces.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	layout(t, dir, files)
 	results := Validate([]string{dir}, Options{Rules: testRules, Workers: 2})
 	for rel := range links {
 		r := only(t, results, filepath.Join(dir, rel))

@@ -349,21 +349,9 @@ func TestPubBesideNotAFile(t *testing.T) {
 // with no entry for the folder itself still has a folder where the key
 // should be: bad-public-key, as on disk (tester finding).
 func TestPubFolderImpliedInZip(t *testing.T) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range map[string]string{
-		"etu/acces.md":               page(newKey(49).fp, false),
-		"etu/id_ed25519_romeo.pub/x": "rien",
-	} {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
-	zw.Close()
 	p := filepath.Join(t.TempDir(), "rendus.zip")
-	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+	data := zipLayout(t, map[string]entry{"etu/acces.md": {body: page(newKey(49).fp, false)}, "etu/id_ed25519_romeo.pub/x": {body: "rien"}})
+	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	found := false

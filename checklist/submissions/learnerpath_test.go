@@ -1,8 +1,6 @@
 package submissions
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -37,16 +35,7 @@ func TestMoodleNameWinsOnThePath(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		zipped := func(entries ...string) []byte {
-			var buf bytes.Buffer
-			zw := zip.NewWriter(&buf)
-			for _, e := range entries {
-				w, _ := zw.Create(e)
-				w.Write(body)
-			}
-			zw.Close()
-			return buf.Bytes()
-		}
+		zipped := func(entries ...string) []byte { return zipOf(t, "", entries, string(body)) }
 		sub := []string{"", "e3/", "e3/x/", "./e3/", "e3//"}[rng.IntN(5)]
 		var args []string
 		var layout string

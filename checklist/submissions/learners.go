@@ -1,7 +1,6 @@
 package submissions
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -104,9 +103,5 @@ func (r *receipt) missingMessage() string {
 	if r.n == 0 {
 		return "pas d'acces.md dans ce rendu, qui est vide" + ask
 	}
-	got := strings.Join(r.names, ", ")
-	if rest := r.n - len(r.names); rest > 0 {
-		got += fmt.Sprintf(" et %d autre%s", rest, termtext.Plural(rest))
-	}
-	return "pas d'acces.md dans ce rendu (" + got + " reçu" + termtext.Plural(r.n) + ")" + ask
+	return "pas d'acces.md dans ce rendu (" + listPaths(r.names, r.n) + " reçu" + termtext.Plural(r.n) + ")" + ask
 }

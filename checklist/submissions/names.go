@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -28,22 +29,26 @@ func IsSubmissionName(name string) bool {
 		return false
 	}
 	stem, md := strings.CutSuffix(textfold.Fold(name), ".md")
-	base, acces := strings.CutSuffix(trimCopyMark(stem), "acces")
+	stem, _ = trimCopyMark(stem)
+	base, acces := strings.CutSuffix(stem, "acces")
 	return md && acces && (base == "" || strings.ContainsRune(" _-.", rune(base[len(base)-1])))
 }
 
 // trimCopyMark cuts one copy mark, as platforms and browsers add, at the
-// end of a folded stem: " (1)" up to " (999999)", "-1", "_2", " 3".
-func trimCopyMark(s string) string {
+// end of a folded stem: " (1)" up to " (999999)", "-1", "_2", " 3". n is
+// the number of a "(n)" mark, which Moodle and browsers count up
+// ("acces (2).md": the higher, the later copy), 0 for any other.
+func trimCopyMark(s string) (stem string, n int) {
 	if rest, ok := strings.CutSuffix(s, ")"); ok {
 		if i := strings.LastIndexByte(rest, '('); i >= 0 && len(rest)-i <= 7 && dates.Digits(rest[i+1:]) {
-			return strings.TrimRight(rest[:i], " ")
+			n, _ = strconv.Atoi(rest[i+1:])
+			return strings.TrimRight(rest[:i], " "), n
 		}
 	}
 	if t := strings.TrimRight(s, "0123456789"); len(t) < len(s) && t != "" && strings.ContainsRune("-_ ", rune(t[len(t)-1])) {
-		return t[:len(t)-1]
+		return t[:len(t)-1], 0
 	}
-	return s
+	return s, 0
 }
 
 // IsArchiveName reports whether a file is read as a .zip archive.
@@ -83,16 +88,6 @@ func sameLearner(learner, key string) (string, string) {
 	return learner, key // as spelled: it shares the bytes of the path
 }
 
-// learnerOf names who handed a file in. outer are the names above the
-// place the walk reads from, parts the folders below it then the file
-// name. The outermost Moodle name is the learner, never a name she chose
-// inside her folder; moodle is it with its id. Outside Moodle, the first
-// folder below the argument names the learner, else fallback.
-func learnerOf(outer, parts []string, fallback string) (learner, moodle string) {
-	learner, moodle, _ = learnerAt(outer, parts, level{}, fallback)
-	return learner, moodle
-}
-
 // level is where the learners' folders are below the place read: skip
 // folders are containers (an archive's top folder, Classroom's
 // "ASSIGNMENT-submissions"), and the next one is the learner's, named
@@ -103,8 +98,12 @@ type level struct {
 	holder string // in an archive, the name of the folder holding the learners'
 }
 
-// learnerAt is learnerOf with the learners' folders at lv; depth is how
-// many parts make the learner's folder, 0 when the file is not in one.
+// learnerAt names who handed a file in. outer are the names above the
+// place the walk reads from, parts the folders below it then the file
+// name. The outermost Moodle name is the learner, never a name she chose
+// inside her folder; moodle is it with its id. Outside Moodle, the first
+// folder below the learners' level lv names the learner, else fallback;
+// depth is how many parts make her folder, 0 when the file is in none.
 func learnerAt(outer, parts []string, lv level, fallback string) (learner, moodle string, depth int) {
 	for _, list := range [][]string{outer, parts} {
 		for _, p := range list {
@@ -192,22 +191,6 @@ func loginOf(folder, prefix string) string {
 		return login
 	}
 	return folder
-}
-
-// copyNumber is the number of a copy mark Moodle and browsers add
-// ("acces (2).md" is 2), 0 for none: the higher, the later copy.
-func copyNumber(name string) int {
-	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
-	rest, ok := strings.CutSuffix(stem, ")")
-	i := strings.LastIndexByte(rest, '(')
-	if !ok || i < 0 || !dates.Digits(rest[i+1:]) || len(rest)-i > 7 {
-		return 0
-	}
-	n := 0
-	for _, c := range rest[i+1:] {
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // ruleName is the name a file on disk is judged by: itself when UTF-8,

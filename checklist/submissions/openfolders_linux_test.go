@@ -3,6 +3,7 @@ package submissions
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,7 +143,7 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 		}
 		var items []item
 		swapped := false
-		w := &walker{seen: map[fileID]bool{}}
+		w := &walker{seen: map[fileID]bool{}, filled: map[string]bool{}}
 		w.emit = func(it item) {
 			items = append(items, it)
 			if !swapped {
@@ -220,17 +221,14 @@ func TestFIFONeverOpened(t *testing.T) {
 func TestArgumentThroughLinkAndDotDot(t *testing.T) {
 	root := t.TempDir()
 	m := filepath.Join(root, "M")
-	for _, d := range []string{"T/S", "A/S"} {
-		os.MkdirAll(filepath.Join(m, d), 0o755)
-	}
-	good, wrong := page(newKey(1).fp, false), "SECRET "+page(newKey(2).fp, true)
-	os.WriteFile(filepath.Join(m, "T", "acces.md"), []byte(good), 0o644)
-	os.WriteFile(filepath.Join(m, "T", "S", "acces.md"), []byte(page(newKey(3).fp, false)), 0o644)
-	os.WriteFile(filepath.Join(m, "A", "acces.md"), []byte(wrong), 0o644)
-	os.WriteFile(filepath.Join(m, "A", "S", "acces.md"), []byte(wrong), 0o644)
-	if err := os.Symlink(filepath.Join("..", "T", "S"), filepath.Join(m, "A", "L")); err != nil {
-		t.Fatal(err)
-	}
+	wrong := "SECRET " + page(newKey(2).fp, true)
+	layout(t, m, map[string]entry{
+		"T/acces.md":   {body: page(newKey(1).fp, false)},
+		"T/S/acces.md": {body: page(newKey(3).fp, false)},
+		"A/acces.md":   {body: wrong},
+		"A/S/acces.md": {body: wrong},
+		"A/L":          {body: "../T/S", kind: fs.ModeSymlink},
+	})
 	// As typed: filepath.Join would clean it to M/A.
 	got := Validate([]string{m + "/A/L/.."}, Options{Rules: testRules})
 	if len(got) != 2 {

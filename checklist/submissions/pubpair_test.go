@@ -131,15 +131,8 @@ func TestArchivePubBesideAfterCleaning(t *testing.T) {
 		{"../../acces.md", "id_ed25519_romeo.pub", true},
 		{"etu7/acces.md", "etu7/sous/id_ed25519_romeo.pub", false},
 	} {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		w, _ := zw.Create(c.entry)
-		w.Write([]byte(page(a.fp, false)))
-		w, _ = zw.Create(c.pub)
-		w.Write(b.pub)
-		zw.Close()
 		p := filepath.Join(t.TempDir(), "lot.zip")
-		os.WriteFile(p, buf.Bytes(), 0o644)
+		os.WriteFile(p, zipLayout(t, map[string]entry{c.entry: {body: page(a.fp, false)}, c.pub: {body: string(b.pub)}}), 0o644)
 		res := Validate([]string{p}, Options{Rules: testRules})
 		if len(res) != 1 {
 			t.Fatalf("%s: %d results", c.entry, len(res))
@@ -157,25 +150,14 @@ func TestArchivePubBesideAfterCleaning(t *testing.T) {
 func TestPubInLearnerFolderWhateverTheName(t *testing.T) {
 	alice, bob := newKey(31), newKey(32)
 	folder := "Martin Bob_654321_assignsubmission_file_"
-	files := map[string][]byte{
-		folder + "/Dupont Alice_123456_assignsubmission_file_acces.md": []byte(page(alice.fp, false)),
-		folder + "/id_ed25519_romeo.pub":                               bob.pub,
+	files := map[string]entry{
+		folder + "/Dupont Alice_123456_assignsubmission_file_acces.md": {body: page(alice.fp, false)},
+		folder + "/id_ed25519_romeo.pub":                               {body: string(bob.pub)},
 	}
-	dir := t.TempDir()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, data := range files {
-		os.MkdirAll(filepath.Join(dir, "rendus", filepath.Dir(name)), 0o755)
-		os.WriteFile(filepath.Join(dir, "rendus", name), data, 0o644)
-		w, _ := zw.Create(name)
-		w.Write(data)
-	}
-	zw.Close()
-	os.WriteFile(filepath.Join(dir, "rendus.zip"), buf.Bytes(), 0o644)
-	for _, arg := range []string{"rendus", "rendus.zip"} {
-		res := Validate([]string{filepath.Join(dir, arg)}, Options{Rules: testRules, Workers: 1})
+	for kind, arg := range bothWays(t, files) {
+		res := Validate([]string{arg[0]}, Options{Rules: testRules, Workers: 1})
 		if len(res) != 1 || !strings.Contains(codesOfResult(res[0]), "fingerprint-mismatch") {
-			t.Fatalf("%s: %d results, want one fingerprint-mismatch: %+v", arg, len(res), res)
+			t.Fatalf("%s: %d results, want one fingerprint-mismatch: %+v", kind, len(res), res)
 		}
 	}
 }

@@ -32,21 +32,23 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	path                                 string
-	fps                                  string // the stated fingerprint, then those quoted (templates)
-	who                                  string // her Moodle name and id when moodle is set, else her name
-	groupLen                             uint16 // outside Moodle, her folder (item.group): path[:groupLen]
-	problems                             []checklist.Problem
-	date                                 int32 // AAAAMMJJ; 0 when none was read
-	fpLine                               int32
-	mod                                  int64  // modification time, Unix nanoseconds; 0 unknown
-	entryLen                             int32  // for an archive entry, the length of its name at the end of path
-	dup                                  int32  // 1 + the index in Run.dups of its duplicate group; 0 none
-	fpLen                                uint16 // the length of the stated fingerprint at the start of fps
-	compact                              uint8  // bit k set when problem k's message is a template
-	statut                               uint8  // 1 + the index of Status in statuts; 0 none
+	path     string
+	fps      string // the stated fingerprint, then those quoted (templates)
+	who      string // her Moodle name and id when moodle is set, else her name
+	problems []checklist.Problem
+	mod      int64 // modification time, Unix nanoseconds; 0 unknown
+	date     int32 // AAAAMMJJ; 0 when none was read
+	fpLine   int32
+	entryLen int32  // for an archive entry, the length of its name at the end of path
+	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
+	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
+	fpLen    uint16 // the length of the stated fingerprint at the start of fps
+	compact  uint8  // bit k set when problem k's message is a template
+	statut   uint8  // 1 + the index of Status in statuts; 0 none
+	// Small fields last: no padding between them (Échelle).
 	valid, signed, moodle, learnerFolder bool
 	repo                                 bool // its group is a Classroom repository: never split
+	tied                                 bool // chosen among its learner's files by its path alone
 }
 
 var statuts = []string{"demande", "verifie"}
@@ -85,8 +87,8 @@ func (r *record) learnerKey() string {
 	if !r.learnerFolder {
 		return place + "//" + name
 	}
-	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
-	return place + "/" + trimCopyMark(stem)
+	stem, _ := copyStem(name)
+	return place + "/" + stem
 }
 
 // dupGroup is what the files of one fingerprint say of the others.
@@ -105,7 +107,6 @@ type Run struct {
 	chunks [][]record
 	order  []int32
 	others map[int32][]string // by slot: a learner's files her result lists
-	tied   map[int32]bool     // by slot: chosen among them by its path alone (rare: not in record)
 	dups   []dupGroup
 	leaks  []leakFound // keys in files that are no submission (scan.go)
 	slots  int32       // slots made: keep frees none, so order may be shorter
@@ -147,7 +148,7 @@ func (r *Run) Len() int { return len(r.order) }
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: r.tied[r.order[i]]}
+		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
 		fps := strings.Split(rec.fps, " ")
@@ -219,7 +220,7 @@ func Read(args []string, opts Options) *Run {
 	var (
 		mu   sync.Mutex
 		tmpl templates
-		run  = &Run{others: map[int32][]string{}, tied: map[int32]bool{}}
+		run  = &Run{others: map[int32][]string{}}
 		ids  []fileID // by slot, when several arguments may name one file
 		wg   sync.WaitGroup
 	)
@@ -381,24 +382,22 @@ func subfolder(rec *record) string {
 // owner is who a file counts as for one row per learner: her Moodle
 // name and id (moodle), or her folder; "" for a file of no learner's
 // folder. No string is made: it is compared for every file (Échelle).
-func (r *record) owner() (moodle bool, key string) {
+func (r *record) owner() string {
 	if r.moodle {
-		return true, r.who
+		return r.who
 	}
-	return false, r.group()
+	return r.group()
 }
 
-// compareOwners orders records by owner.
+// compareOwners orders records by owner, Moodle learners last.
 func compareOwners(a, b *record) int {
-	am, ak := a.owner()
-	bm, bk := b.owner()
 	switch {
-	case am && !bm:
+	case a.moodle && !b.moodle:
 		return 1
-	case bm && !am:
+	case b.moodle && !a.moodle:
 		return -1
 	}
-	return strings.Compare(ak, bk)
+	return strings.Compare(a.owner(), b.owner())
 }
 
 // oneRowPerLearner keeps one of a learner's files (preferred) and lists
@@ -407,7 +406,7 @@ func compareOwners(a, b *record) int {
 func (r *Run) oneRowPerLearner() {
 	var byLearner []int32 // positions in r.order
 	for i := range r.Len() {
-		if _, key := r.at(i).owner(); key != "" {
+		if r.at(i).owner() != "" {
 			byLearner = append(byLearner, int32(i))
 		}
 	}
@@ -429,7 +428,7 @@ func (r *Run) oneRowPerLearner() {
 				r.others[r.order[best]] = append(r.others[r.order[best]], other.path)
 				drop[int(i)] = true
 				if preferred(keep, other) == 0 {
-					r.tied[r.order[best]] = true
+					keep.tied = true
 				}
 				leakIn(keep, other)
 			}
@@ -454,8 +453,10 @@ func preferred(a, b *record) int {
 	}
 	da, na := splitEntry(a.path)
 	db, nb := splitEntry(b.path)
-	if da == db && copyStem(na) == copyStem(nb) {
-		return cmp.Compare(copyNumber(na), copyNumber(nb))
+	sa, ca := copyStem(na)
+	sb, cb := copyStem(nb)
+	if da == db && sa == sb {
+		return cmp.Compare(ca, cb)
 	}
 	return 0
 }
@@ -466,8 +467,9 @@ func depthIn(r *record) int {
 	return strings.Count(rest, "/") + strings.Count(rest, `\`)
 }
 
-// copyStem is a file name without its copy mark, folded.
-func copyStem(name string) string {
+// copyStem is a file name folded, without ".md" and its copy mark, and
+// the mark's number (trimCopyMark).
+func copyStem(name string) (string, int) {
 	stem, _ := strings.CutSuffix(textfold.Fold(name), ".md")
 	return trimCopyMark(stem)
 }
@@ -508,6 +510,9 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			rec.compact |= 1 << k
 		}
 	}
+	if rec.compact == 1 && len(rec.problems) == 1 {
+		rec.problems = tmpl.one(rec.problems[0])
+	}
 	rec.fps, rec.fpLen, rec.date = strings.Join(fps, " "), uint16(len(r.Fingerprint)), packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
@@ -540,8 +545,16 @@ func unpackDate(n int32) string { return fmt.Sprintf("%04d-%02d-%02d", n/10000, 
 
 // templates are the messages that quote fingerprints, kept once for the
 // run with a mark for each: 100,000 fingerprint-mismatch messages are one
-// sentence, and only the fingerprints are kept per file.
-type templates struct{ m sync.Map }
+// sentence, and only the fingerprints are kept per file. lists holds a
+// file's problem when it is its only one and a template: one list too.
+type templates struct{ m, lists sync.Map }
+
+// one is the list of p alone, kept once for the run; capped at its
+// length, so that an append to it copies.
+func (t *templates) one(p checklist.Problem) []checklist.Problem {
+	kept, _ := t.lists.LoadOrStore(p, []checklist.Problem{p})
+	return kept.([]checklist.Problem)[:1:1]
+}
 
 // mark, then one digit n, stands for the fingerprint fps[n].
 const mark = "\x00"
@@ -591,7 +604,7 @@ func (r *Run) markDuplicates() {
 	}
 	fp := func(i int32) string { return r.at(int(i)).fp() }
 	slices.SortStableFunc(byFP, func(a, b int32) int { return strings.Compare(fp(a), fp(b)) })
-	for run := range runs(byFP, fp) {
+	for run := range runsOf(byFP, func(a, b int32) bool { return fp(a) == fp(b) }) {
 		first := r.at(int(run[0])).learnerKey()
 		if slices.ContainsFunc(run[1:], func(i int32) bool { return r.at(int(i)).learnerKey() != first }) {
 			r.markRun(run)
@@ -615,7 +628,7 @@ func (r *Run) markRun(run []int32) {
 				}
 			}
 			r.dups = append(r.dups, dupGroup{others, len(run) - 1, fmt.Sprintf(
-				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others, len(run)-1))})
+				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others[:min(len(others), 3)], len(run)-1))})
 		}
 		rec.dup, rec.valid = int32(len(r.dups)), false
 		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
@@ -655,11 +668,6 @@ func namedAfter(rec *record) string {
 	return ""
 }
 
-// runs yields the runs of two or more consecutive elements of one key.
-func runs(sorted []int32, key func(int32) string) func(func([]int32) bool) {
-	return runsOf(sorted, func(a, b int32) bool { return key(a) == key(b) })
-}
-
 // runsOf yields the runs of two or more consecutive elements that are the same.
 func runsOf(sorted []int32, same func(a, b int32) bool) func(func([]int32) bool) {
 	return func(yield func([]int32) bool) {
@@ -676,10 +684,10 @@ func runsOf(sorted []int32, same func(a, b int32) bool) func(func([]int32) bool)
 	}
 }
 
-// listPaths names the first three paths and counts the rest.
+// listPaths names the paths and counts the rest of total.
 func listPaths(paths []string, total int) string {
-	s := strings.Join(paths[:min(len(paths), 3)], ", ")
-	if rest := total - min(len(paths), 3); rest > 0 {
+	s := strings.Join(paths, ", ")
+	if rest := total - len(paths); rest > 0 {
 		s += fmt.Sprintf(" et %d autre%s", rest, termtext.Plural(rest))
 	}
 	return s

@@ -12,15 +12,6 @@ import (
 	"github.com/romeo-pret/pret/internal/keytest"
 )
 
-// codesInOrder are a result's problem codes as listed.
-func codesInOrder(r checklist.FileResult) string {
-	var out []string
-	for _, p := range r.Problems {
-		out = append(out, string(p.Code))
-	}
-	return strings.Join(out, " ")
-}
-
 // quotes reports whether a result says a word of the key's text.
 func quotes(r checklist.FileResult, key string) bool {
 	for _, w := range strings.Fields(key) {
@@ -103,8 +94,8 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 			switch {
 			case !ok:
 				t.Errorf("%s: no result for %s", how, path)
-			case codesInOrder(r) != w.codes:
-				t.Errorf("%s: %s: %q, want %q: %v", how, path, codesInOrder(r), w.codes, r.Problems)
+			case codesOfResult(r) != w.codes:
+				t.Errorf("%s: %s: %q, want %q: %v", how, path, codesOfResult(r), w.codes, r.Problems)
 			case w.file != "" && !strings.Contains(r.Problems[0].Message, w.file):
 				t.Errorf("%s: %s: the leak does not name %s: %s", how, path, w.file, r.Problems[0].Message)
 			case w.file != "" && r.Valid:

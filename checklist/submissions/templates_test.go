@@ -4,10 +4,14 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/romeo-pret/pret/checklist"
 )
 
-// TestTemplates: a message compacted then expanded is the message, and
-// two messages that differ only in their fingerprints share one template.
+// TestTemplates: a message compacted then expanded is the message, two
+// messages that differ only in their fingerprints share one template, and
+// files whose one problem is that template share one list, capped so
+// that an append to it copies.
 func TestTemplates(t *testing.T) {
 	const a, b, c = "SHA256:aaaa+/09", "SHA256:bbbb", "SHA256:"
 	var tm templates
@@ -32,5 +36,9 @@ func TestTemplates(t *testing.T) {
 	two, _ := tm.compact("clé "+b+" et "+a, &[]string{""})
 	if unsafe.StringData(one) != unsafe.StringData(two) {
 		t.Errorf("two messages of one template kept twice: %q %q", one, two)
+	}
+	p := checklist.Problem{Code: checklist.CodeFingerprintMismatch, Severity: checklist.SevError, Message: one, Line: 3}
+	if l1, l2 := tm.one(p), tm.one(p); &l1[0] != &l2[0] || cap(l1) != 1 || l1[0] != p {
+		t.Errorf("one problem kept twice, or writable past its length: %p %p, cap %d", &l1[0], &l2[0], cap(l1))
 	}
 }

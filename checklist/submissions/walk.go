@@ -48,7 +48,7 @@ type item struct {
 	online        bool // Moodle's online text (onlinetext.go)
 }
 
-// where names the learner of a file the walk meets (learnerOf): outer
+// where names the learner of a file the walk meets (learnerAt): outer
 // are the names above the place read, parts the folders below it.
 type where struct {
 	outer    []string
@@ -83,14 +83,6 @@ type walker struct {
 	// filled are the folders holding learners' folders of which one
 	// held a submission: its folders are learners, so one with none is said.
 	filled map[string]bool
-}
-
-// fill notes that a learner's folder in container held a submission.
-func (w *walker) fill(container string) {
-	if w.filled == nil {
-		w.filled = map[string]bool{}
-	}
-	w.filled[container] = true
 }
 
 // send emits it, and notes that its learner handed in something read.
@@ -215,7 +207,7 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			if !w.in.found {
 				w.missing = append(w.missing, w.in)
 			} else if w.in.moodle == "" {
-				w.fill(w.in.container)
+				w.filled[w.in.container] = true
 			}
 			w.in = nil
 		}()
@@ -315,7 +307,8 @@ func (w *walker) levelBelow(path string, at where, entries []fs.DirEntry) where 
 		if name := ruleName(e.Name()); e.IsDir() && !ignoredFolder(name) {
 			folders = append(folders, name)
 		} else if !e.IsDir() && IsSubmissionName(name) {
-			stems[copyStem(name)] = true
+			stem, _ := copyStem(name)
+			stems[stem] = true
 		}
 	}
 	hasSub := len(stems) > 0
@@ -427,7 +420,6 @@ func (a *zipRead) read(files []*zip.File) {
 	w := a.w
 	var rs receipts
 	pubFiles := pubIndex{}
-	addPub := pubFiles.add
 	var found, scans []int // the submissions' indexes in files; the other files'
 	a.findLearners(files)
 	for i, zf := range files {
@@ -435,7 +427,7 @@ func (a *zipRead) read(files []*zip.File) {
 		if pd, pb := splitEntry(strings.TrimRight(dir, `/\`)); strings.HasSuffix(pb, ".pub") {
 			// "etu/k.pub/x": a folder named as the key, even with no entry
 			// of its own, is bad-public-key as on disk.
-			addPub(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
+			pubFiles.add(pd, pb, &zip.File{FileHeader: zip.FileHeader{Name: strings.TrimRight(dir, `/\`) + "/"}})
 		}
 		isDir := zf.FileInfo().IsDir()
 		if ignoredEntry(zf.Name) {
@@ -449,7 +441,7 @@ func (a *zipRead) read(files []*zip.File) {
 			scans = append(scans, i)
 		}
 		if strings.HasSuffix(base, ".pub") {
-			addPub(dir, base, zf) // and received, as on disk: a lone .pub is no empty folder
+			pubFiles.add(dir, base, zf) // and received, as on disk: a lone .pub is no empty folder
 		} else if !isDir && (IsSubmissionName(base) || strings.IndexByte(zf.Name, 0) >= 0 || isOnlineTextEntry(zf.Name)) {
 			found = append(found, i)
 			continue
@@ -490,7 +482,7 @@ func (a *zipRead) read(files []*zip.File) {
 	}
 	for _, r := range rs.order {
 		if r.found && r.moodle == "" {
-			w.fill(a.path)
+			w.filled[a.path] = true
 		}
 	}
 	a.scanEntries(files, scans, pubRead)
@@ -672,7 +664,7 @@ func mixedFolders(files []*zip.File, skip int) map[string]bool {
 		if len(parts) != skip+2 || !IsSubmissionName(parts[skip+1]) || zf.FileInfo().IsDir() {
 			continue
 		}
-		stem := copyStem(parts[skip+1])
+		stem, _ := copyStem(parts[skip+1])
 		if old, ok := stems[parts[skip]]; ok && old != stem {
 			mixed[parts[skip]] = true
 		}

@@ -91,26 +91,20 @@ func readDirEnd(r io.ReaderAt, size int64) (dirEnd, bool) {
 }
 
 // findEnd finds the end record as archive/zip does: the last signature
-// in the last 1 KiB whose comment fits, else in the last 65 KiB.
+// in the last 65 KiB, if its comment fits before the end. archive/zip
+// looks in the last 1 KiB first, which finds the same one sooner.
 func findEnd(r io.ReaderAt, size int64) ([]byte, int64, bool) {
-	for _, n := range []int64{1024, 65 * 1024} {
-		n = min(n, size)
-		buf := make([]byte, n)
-		if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
-			return nil, 0, false
-		}
-		// The last signature, and only it: when its comment runs past
-		// the block, archive/zip looks in the larger block.
-		for i := len(buf) - endLen; i >= 0; i-- {
-			if le.Uint32(buf[i:]) == endSig {
-				if comment := int(le.Uint16(buf[i+endLen-2:])); i+endLen+comment <= len(buf) {
-					return buf[i : i+endLen], size - n + int64(i), true
-				}
-				break
+	n := min(65*1024, size)
+	buf := make([]byte, n)
+	if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
+		return nil, 0, false
+	}
+	for i := len(buf) - endLen; i >= 0; i-- {
+		if le.Uint32(buf[i:]) == endSig {
+			if comment := int(le.Uint16(buf[i+endLen-2:])); i+endLen+comment <= len(buf) {
+				return buf[i : i+endLen], size - n + int64(i), true
 			}
-		}
-		if n == size {
-			break
+			break // the last signature, and only it
 		}
 	}
 	return nil, 0, false
