@@ -70,7 +70,7 @@ func TestDateFormsEverywhere(t *testing.T) {
 				if len(res.Problems) != 0 {
 					t.Fatalf("validator: %+v", res.Problems)
 				}
-				state, _ := os.ReadFile(filepath.Join(home, ".local", "state", "pret", "etat.yaml"))
+				state, _ := os.ReadFile(stateFile(home))
 				if !strings.Contains(string(state), `date: "`+want+`"`) {
 					t.Fatalf("state:\n%s", state)
 				}

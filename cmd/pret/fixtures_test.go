@@ -74,6 +74,22 @@ func (h *home) peakUnder(limit int64, args ...string) int64 {
 	return best
 }
 
+// stateFile is where pret keeps its state in home.
+func stateFile(home string) string {
+	return filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+}
+
+// noTempFiles fails the test if a writer left a temporary file
+// (.NAME.tmp-…) in one of dirs.
+func noTempFiles(t *testing.T, dirs ...string) {
+	t.Helper()
+	for _, dir := range dirs {
+		if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
+			t.Fatalf("temporary files left: %v", left)
+		}
+	}
+}
+
 // notShort skips a test of more than a second under -short.
 func notShort(t *testing.T) {
 	t.Helper()

@@ -154,7 +154,7 @@ func TestPassphraseFileInvisible(t *testing.T) {
 			content := line + "\r\n"
 			file := empty.path(fmt.Sprintf("pass-%d", i))
 			os.WriteFile(file, []byte(content), 0o600)
-			for _, run := range []procRun{
+			for _, run := range []result{
 				empty.pret("", "cle", "--passphrase-file", file),
 				empty.pret(content, "cle", "--passphrase-file", "-"),
 				h.pret(content, "signer", "--passphrase-file", "-"),
@@ -196,7 +196,7 @@ func TestPassphraseFileSpaceTrap(t *testing.T) {
 	} {
 		file := empty.path("pass")
 		os.WriteFile(file, []byte(line+"\n"), 0o600)
-		for _, run := range []procRun{empty.pret("", "cle", "--passphrase-file", file), empty.pret(line+"\n", "cle", "--passphrase-file", "-")} {
+		for _, run := range []result{empty.pret("", "cle", "--passphrase-file", file), empty.pret(line+"\n", "cle", "--passphrase-file", "-")} {
 			if run.code != exitFailed || !strings.Contains(run.stderr, named) || !strings.Contains(run.stderr, "pret: conseil : ") {
 				t.Fatalf("%q: exit %d\n%s", named, run.code, run.stderr)
 			}

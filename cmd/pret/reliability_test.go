@@ -24,20 +24,16 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// procRun is one finished pret process.
-type procRun struct {
-	stdout, stderr string
-	code           int
-}
-
 type home struct {
 	t   *testing.T
 	dir string
 	env []string
 }
 
-func newHome(t *testing.T) *home {
-	dir := t.TempDir()
+func newHome(t *testing.T) *home { return homeAt(t, t.TempDir()) }
+
+// homeAt is dir as the home of pret runs in separate processes.
+func homeAt(t *testing.T, dir string) *home {
 	return &home{t: t, dir: dir, env: append(environ(dir),
 		"PATH="+os.Getenv("PATH"),
 		"NO_COLOR=1",
@@ -51,9 +47,9 @@ func (h *home) command(stdin string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func finish(t *testing.T, cmd *exec.Cmd, out, errb *bytes.Buffer, err error) procRun {
+func finish(t *testing.T, cmd *exec.Cmd, out, errb *bytes.Buffer, err error) result {
 	t.Helper()
-	r := procRun{stdout: out.String(), stderr: errb.String()}
+	r := result{stdout: out.String(), stderr: errb.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
@@ -65,12 +61,20 @@ func finish(t *testing.T, cmd *exec.Cmd, out, errb *bytes.Buffer, err error) pro
 	return r
 }
 
-func (h *home) pret(stdin string, args ...string) procRun {
+func (h *home) pret(stdin string, args ...string) result {
 	h.t.Helper()
 	cmd := h.command(stdin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	return finish(h.t, cmd, &out, &errb, cmd.Run())
+}
+
+// must is pret, failing the test unless it exits with code.
+func (h *home) must(code int, stdin string, args ...string) result {
+	h.t.Helper()
+	r := h.pret(stdin, args...)
+	must(h.t, r, code, args...)
+	return r
 }
 
 func (h *home) path(rel string) string { return filepath.Join(h.dir, rel) }
@@ -121,8 +125,8 @@ const secretPass = "ne-jamais-afficher-7Q"
 
 // everyCommand runs each command of pret, in every format, in a home
 // with a key and an acces.md, and returns what they printed.
-func everyCommand(t *testing.T, h *home) []procRun {
-	var runs []procRun
+func everyCommand(t *testing.T, h *home) []result {
+	var runs []result
 	add := func(stdin string, args ...string) { runs = append(runs, h.pret(stdin, args...)) }
 	add(secretPass+"\n", "cle", "--passphrase-file", "-")
 	add("", "cle")
@@ -209,7 +213,7 @@ func TestSecretsNeverOutput(t *testing.T) {
 	os.MkdirAll(leak, 0o755)
 	acces, _ := os.ReadFile(h.path("acces.md"))
 	os.WriteFile(filepath.Join(leak, "acces.md"), append(append(acces, '\n'), priv...), 0o644)
-	leakRuns := map[string]procRun{} // by format
+	leakRuns := map[string]result{} // by format
 	for _, f := range checklist.Formats {
 		r := h.pret("", "valider", "--format", f, leak)
 		leakRuns[f] = r
@@ -488,12 +492,7 @@ func TestAccesAlwaysWhole(t *testing.T) {
 	if len(bad) > 0 {
 		t.Fatalf("%d of %d reads saw a partial or missing acces.md, e.g.:\n%s", len(bad), reads, bad[0])
 	}
-	entries, _ := os.ReadDir(h.dir)
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
-			t.Fatalf("temporary file left: %s", e.Name())
-		}
-	}
+	noTempFiles(t, h.dir)
 	if reads < 10 {
 		t.Fatalf("only %d reads", reads)
 	}

@@ -95,7 +95,7 @@ func TestOutputTargetKinds(t *testing.T) {
 	type writer struct {
 		name string
 		// run writes at path; want is what should land there.
-		run func(h *home, path string) (r procRun, want []byte)
+		run func(h *home, path string) (r result, want []byte)
 		// readsFirst: the command reads what is at the path before it
 		// writes (acces compares), so a device or a FIFO there may be
 		// refused as unreadable instead of written into.
@@ -107,14 +107,14 @@ func TestOutputTargetKinds(t *testing.T) {
 	writers := []writer{}
 	// Every format goes through one writer: two of them, all in the long run.
 	for _, f := range checklist.FileFormats[:testenv.Scaled(2, len(checklist.FileFormats))] {
-		writers = append(writers, writer{name: "valider --sortie --format " + f, run: func(h *home, path string) (procRun, []byte) {
+		writers = append(writers, writer{name: "valider --sortie --format " + f, run: func(h *home, path string) (result, []byte) {
 			os.MkdirAll(h.path("rendus/etu1"), 0o755)
 			os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
 			std := h.pret("", "valider", "--format", f, "rendus")
 			return h.pret("", "valider", "--format", f, "--sortie", path, "rendus"), []byte(std.stdout)
 		}})
 	}
-	writers = append(writers, writer{name: "man", run: func(h *home, path string) (procRun, []byte) {
+	writers = append(writers, writer{name: "man", run: func(h *home, path string) (result, []byte) {
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		ref := h.pret("", "man", h.path("ref"))
 		want, _ := os.ReadFile(h.path("ref/pret.1"))
@@ -135,7 +135,7 @@ func TestOutputTargetKinds(t *testing.T) {
 			os.RemoveAll(h.path(".local/state"))
 			return want
 		},
-		run: func(h *home, path string) (procRun, []byte) {
+		run: func(h *home, path string) (result, []byte) {
 			return h.pret("", "acces", "--statut", "demande", "--date", "2026-10-01", "--force"), nil
 		}})
 	for _, w := range writers {
