@@ -106,20 +106,65 @@ func must(t *testing.T, r result, code int, args ...string) {
 
 var fingerprintLine = regexp.MustCompile(`(?m)^256 SHA256:[A-Za-z0-9+/]{43} seance-novembre \(ED25519\)$`)
 
-// inProcessCases is one test per command; TestEveryCommandInProcess
-// checks that a new command gets its own.
-var inProcessCases = map[string]func(t *testing.T){
-	"pret": func(t *testing.T) {
-		testEnv(t)
-		r := pretIn(t, "")
-		must(t, r, exitUsage)
-		if !strings.Contains(r.stderr, "l'assistant a besoin d'un terminal") {
-			t.Fatalf("no reason given:\n%s", r.stderr)
+// inProcessLines are command lines run in process, each in a fresh home
+// (with the shared key where key is set): the exit code, and what
+// standard output holds on success, standard error otherwise.
+var inProcessLines = []struct {
+	key  bool
+	args []string
+	code int
+	says string
+}{
+	{false, nil, exitUsage, "l'assistant a besoin d'un terminal"},
+	{false, []string{"assistant"}, exitUsage, "pret: erreur : "},
+	{false, []string{"cle"}, exitUsage, "pret: conseil : "},
+	{false, []string{"empreinte"}, exitFailed, "pret: conseil : créez-la avec « pret cle »"},
+	{true, []string{"empreinte"}, exitOK, "seance-novembre (ED25519)\n"},
+	{false, []string{"empreinte", "a", "b"}, exitUsage, "pret: erreur : "},
+	{false, []string{"acces", "--statut", "demande"}, exitFailed, "pret cle"},
+	{true, []string{"acces"}, exitUsage, "--statut"},
+	{true, []string{"acces", "--statut", "demande", "--date", "2026-10-19"}, exitOK, "Demande du compte d'accès notée : 2026-10-19"},
+	{false, []string{"verifier", "--format", "json"}, exitFailed, ""},
+	{false, []string{"valider", "absent"}, exitUsage, "introuvable : absent"},
+	{false, []string{"livrables", "--format", "json"}, exitFailed, ""},
+	{false, []string{"livrables", "absent"}, exitUsage, "absent"},
+	{false, []string{"modele"}, exitUsage, "pret: erreur : "},
+	{false, []string{"sunk"}, exitUsage, "--valeurs et --politique sont obligatoires"},
+	{false, []string{"version"}, exitOK, "pret "},
+	{false, []string{"completion"}, exitUsage, "pret: erreur : "},
+	{false, []string{"completion", "tcsh"}, exitUsage, "pret: erreur : "},
+	{false, []string{"completion", "bash"}, exitOK, "__start_pret"},
+	{false, []string{"completion", "zsh"}, exitOK, "#compdef pret"},
+	{false, []string{"completion", "fish"}, exitOK, "complete -c pret"},
+	{false, []string{"completion", "powershell"}, exitOK, "Register-ArgumentCompleter"},
+	{false, []string{"__complete", "val"}, exitOK, "valider\tOrganisateurs : valider des fichiers acces.md"},
+	{false, []string{"help"}, exitOK, "Codes de sortie"},
+	{false, []string{"help", "cle"}, exitOK, "pret cle [--passphrase-file FICHIER]"},
+	{false, []string{"help", "inconnue"}, exitUsage, "pret: erreur : "},
+	{false, []string{"man"}, exitUsage, "pret: erreur : "},
+}
+
+// TestCommandLinesInProcess runs inProcessLines.
+func TestCommandLinesInProcess(t *testing.T) {
+	for _, l := range inProcessLines {
+		home := testEnv(t)
+		if l.key {
+			putKey(t, home)
 		}
-	},
+		r := pretIn(t, "", l.args...)
+		must(t, r, l.code, l.args...)
+		if out := map[bool]string{true: r.stdout, false: r.stderr}[l.code == exitOK]; !strings.Contains(out, l.says) {
+			t.Errorf("pret %q: no %q in\n%s", l.args, l.says, out)
+		}
+	}
+}
+
+// inProcessCases are the runs of more than one line, each a test of its
+// own; TestEveryCommandInProcess checks that a new command gets one here
+// or a line in inProcessLines.
+var inProcessCases = map[string]func(t *testing.T){
 	"assistant": func(t *testing.T) {
 		home := testEnv(t)
-		must(t, pretIn(t, "", "assistant"), exitUsage, "assistant")
 		// Enter everywhere, but "yes" to "is the request made?": its
 		// honest default is no, which writes no acces.md.
 		p := &enterPrompter{picks: map[string]int{"La demande est-elle faite ?": 0}}
@@ -140,9 +185,7 @@ var inProcessCases = map[string]func(t *testing.T){
 	},
 	"cle": func(t *testing.T) {
 		home := testEnv(t)
-		r := pretIn(t, "", "cle")
-		must(t, r, exitUsage, "cle")
-		r = pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-")
+		r := pretIn(t, testPass+"\n", "cle", "--passphrase-file", "-")
 		must(t, r, exitOK, "cle")
 		if !strings.Contains(r.stdout, "Clé créée : "+filepath.Join(home, ".ssh", "id_ed25519_romeo")) || !fingerprintLine.MatchString(r.stdout) {
 			t.Fatalf("stdout:\n%s", r.stdout)
@@ -166,28 +209,9 @@ var inProcessCases = map[string]func(t *testing.T){
 			t.Fatal(err)
 		}
 	},
-	"empreinte": func(t *testing.T) {
-		home := testEnv(t)
-		r := pretIn(t, "", "empreinte")
-		must(t, r, exitFailed, "empreinte")
-		putKey(t, home)
-		r = pretIn(t, "", "empreinte")
-		must(t, r, exitOK, "empreinte")
-		if !fingerprintLine.MatchString(r.stdout) {
-			t.Fatalf("stdout:\n%s", r.stdout)
-		}
-		must(t, pretIn(t, "", "empreinte", "a", "b"), exitUsage, "empreinte a b")
-	},
 	"acces": func(t *testing.T) {
 		home := testEnv(t)
-		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitFailed, "acces")
 		putKey(t, home)
-		must(t, pretIn(t, "", "acces"), exitUsage, "acces")
-		r := pretIn(t, "", "acces", "--statut", "demande", "--date", "2026-10-19")
-		must(t, r, exitOK, "acces")
-		if !strings.Contains(r.stdout, "Demande du compte d'accès notée : 2026-10-19") {
-			t.Fatalf("stdout:\n%s", r.stdout)
-		}
 		// On a terminal, the status is asked instead of required.
 		p := &enterPrompter{}
 		must(t, pretTTY(t, p, "acces", "--force"), exitOK, "acces")
@@ -197,11 +221,9 @@ var inProcessCases = map[string]func(t *testing.T){
 	},
 	"verifier": func(t *testing.T) {
 		home := testEnv(t)
-		r := pretIn(t, "", "verifier", "--format", "json")
-		must(t, r, exitFailed, "verifier")
 		putKey(t, home)
 		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
-		r = pretIn(t, "", "verifier", "--format", "json")
+		r := pretIn(t, "", "verifier", "--format", "json")
 		must(t, r, exitOK, "verifier")
 		var rep struct {
 			Checks []struct{ ID, Status string }
@@ -213,15 +235,7 @@ var inProcessCases = map[string]func(t *testing.T){
 	"valider": func(t *testing.T) {
 		home := testEnv(t)
 		os.WriteFile(filepath.Join(home, "acces.md"), []byte("rien\n"), 0o644)
-		r := pretIn(t, "", "valider")
-		must(t, r, exitFailed, "valider")
-		must(t, pretIn(t, "", "valider", "absent"), exitUsage, "valider absent")
-	},
-	"livrables": func(t *testing.T) {
-		testEnv(t)
-		r := pretIn(t, "", "livrables", "--format", "json")
-		must(t, r, exitFailed, "livrables")
-		must(t, pretIn(t, "", "livrables", "absent"), exitUsage, "livrables absent")
+		must(t, pretIn(t, "", "valider"), exitFailed, "valider")
 	},
 	"modele": func(t *testing.T) {
 		home := testEnv(t)
@@ -230,15 +244,6 @@ var inProcessCases = map[string]func(t *testing.T){
 			t.Fatal(err)
 		}
 		must(t, pretIn(t, "", "modele", "sommeil.sbatch"), exitFailed, "modele again")
-		must(t, pretIn(t, "", "modele"), exitUsage, "modele")
-	},
-	"sunk": func(t *testing.T) {
-		testEnv(t)
-		r := pretIn(t, "", "sunk")
-		must(t, r, exitUsage, "sunk")
-		if !strings.Contains(r.stderr, "--valeurs et --politique sont obligatoires") {
-			t.Fatal(r.stderr)
-		}
 	},
 	"ssh-config": func(t *testing.T) {
 		home := testEnv(t)
@@ -252,41 +257,12 @@ var inProcessCases = map[string]func(t *testing.T){
 			t.Fatal("pret ssh-config wrote in ~/.ssh")
 		}
 	},
-	"version": func(t *testing.T) {
-		testEnv(t)
-		r := pretIn(t, "", "version")
-		must(t, r, exitOK, "version")
-		if !strings.HasPrefix(r.stdout, "pret ") {
-			t.Fatal(r.stdout)
-		}
-	},
-}
-
-func init() {
-	for shell, marker := range map[string]string{
-		"bash": "__start_pret", "zsh": "#compdef pret", "fish": "complete -c pret", "powershell": "Register-ArgumentCompleter",
-	} {
-		inProcessCases["completion "+shell] = func(t *testing.T) {
-			testEnv(t)
-			r := pretIn(t, "", "completion", shell)
-			must(t, r, exitOK, "completion", shell)
-			if !strings.Contains(r.stdout, marker) {
-				t.Fatalf("no %q in the %s script", marker, shell)
-			}
-		}
-	}
-}
-
-var extraCases = map[string]func(t *testing.T){
 	"completion": func(t *testing.T) {
 		testEnv(t)
-		must(t, pretIn(t, "", "completion"), exitUsage, "completion")
-		must(t, pretIn(t, "", "completion", "tcsh"), exitUsage, "completion tcsh")
 		// What the shells ask at Tab: the French description comes along.
 		r := pretIn(t, "", "__complete", "val")
-		must(t, r, exitOK, "__complete val")
-		if !strings.Contains(r.stdout, "valider\tOrganisateurs : valider des fichiers acces.md") || r.stderr != "" {
-			t.Fatalf("completion of val:\n%s", r.stdout)
+		if r.stderr != "" {
+			t.Fatalf("completion of val:\n%s", r.stderr)
 		}
 		r = pretIn(t, "", "__complete", "verifier", "--for")
 		if !strings.Contains(r.stdout, "--format\tFORMAT de sortie") || strings.Contains(r.stdout, "`") {
@@ -297,15 +273,9 @@ var extraCases = map[string]func(t *testing.T){
 		testEnv(t)
 		r := pretIn(t, "", "help")
 		must(t, r, exitOK, "help")
-		if !strings.Contains(r.stdout, "Commandes :") || !strings.Contains(r.stdout, "Codes de sortie") {
+		if !strings.Contains(r.stdout, "Commandes :") {
 			t.Fatalf("help:\n%s", r.stdout)
 		}
-		r = pretIn(t, "", "help", "cle")
-		must(t, r, exitOK, "help cle")
-		if !strings.Contains(r.stdout, "pret cle [--passphrase-file FICHIER]") {
-			t.Fatalf("help cle:\n%s", r.stdout)
-		}
-		must(t, pretIn(t, "", "help", "inconnue"), exitUsage, "help inconnue")
 		r = pretIn(t, "", "--version")
 		must(t, r, exitOK, "--version")
 		if v := pretIn(t, "", "version"); r.stdout != v.stdout || !strings.HasPrefix(r.stdout, "pret ") {
@@ -334,34 +304,35 @@ var extraCases = map[string]func(t *testing.T){
 				}
 			}
 		}
-		must(t, pretIn(t, "", "man"), exitUsage, "man")
 	},
 }
 
 func TestCommandsInProcess(t *testing.T) {
 	notShort(t)
-	for name, f := range extraCases {
-		inProcessCases[name] = f
-	}
 	for name, f := range inProcessCases {
 		t.Run(name, f)
 	}
 }
 
 // TestEveryCommandInProcess: every command of the tree, hidden ones
-// included, has its case in inProcessCases.
+// included, has its case in inProcessCases or a line in inProcessLines.
 func TestEveryCommandInProcess(t *testing.T) {
-	for name, f := range extraCases {
-		inProcessCases[name] = f
-	}
 	ios, _, _ := fakeStreams("", false, nil)
 	root := newApp(ios).rootCommand()
 	root.InitDefaultHelpCmd() // pret help, which cobra adds when it runs
+	tested := map[string]bool{}
+	for name := range inProcessCases {
+		tested["pret "+name] = true
+	}
+	for _, l := range inProcessLines {
+		if c, _, err := root.Find(l.args); err == nil {
+			tested[c.CommandPath()] = true
+		}
+	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		name := strings.TrimPrefix(c.CommandPath(), "pret ")
-		if _, ok := inProcessCases[name]; !ok && c.Runnable() {
-			t.Errorf("command %q has no in-process test in inProcessCases", c.CommandPath())
+		if !tested[c.CommandPath()] && c.Runnable() {
+			t.Errorf("command %q has no in-process test", c.CommandPath())
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
