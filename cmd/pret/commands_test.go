@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/adrg/xdg"
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/romeo-pret/pret/onboarding"
@@ -317,9 +317,7 @@ func TestCommandsInProcess(t *testing.T) {
 // TestEveryCommandInProcess: every command of the tree, hidden ones
 // included, has its case in inProcessCases or a line in inProcessLines.
 func TestEveryCommandInProcess(t *testing.T) {
-	ios, _, _ := fakeStreams("", false, nil)
-	root := newApp(ios).rootCommand()
-	root.InitDefaultHelpCmd() // pret help, which cobra adds when it runs
+	root, all := pretCommands(t)
 	tested := map[string]bool{}
 	for name := range inProcessCases {
 		tested["pret "+name] = true
@@ -329,16 +327,11 @@ func TestEveryCommandInProcess(t *testing.T) {
 			tested[c.CommandPath()] = true
 		}
 	}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
+	for _, c := range all {
 		if !tested[c.CommandPath()] && c.Runnable() {
 			t.Errorf("command %q has no in-process test", c.CommandPath())
 		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
 	}
-	walk(root)
 }
 
 // englishWords must never reach a person (issue 12).
@@ -369,90 +362,51 @@ func refusedValue(t *testing.T, f *pflag.Flag) string {
 	return ""
 }
 
-// TestEveryFlagErrorIsFrenchUsage walks every flag of every command,
-// found through cobra, with a refused value, and every command with an
-// unknown flag and with each flag's value missing: exit 2, a French
-// error and hint, no English word.
-func TestEveryFlagErrorIsFrenchUsage(t *testing.T) {
+// TestEveryCommandLineErrorIsFrench walks every command, found through
+// cobra: its help is French (exit 0); five stray values, an unknown flag,
+// every flag with a refused value and with its value missing are each a
+// usage error: exit 2, a French error (and hint, for a flag), no English
+// word.
+func TestEveryCommandLineErrorIsFrench(t *testing.T) {
 	testEnv(t)
-	ios, _, _ := fakeStreams("", false, nil)
-	root := newApp(ios).rootCommand()
-	root.InitDefaultHelpCmd()
-	var commands [][]string
-	var walk func(c *cobra.Command, path []string)
-	walk = func(c *cobra.Command, path []string) {
-		commands = append(commands, path)
-		for _, sub := range c.Commands() {
-			walk(sub, append(append([]string(nil), path...), sub.Name()))
-		}
-	}
-	walk(root, nil)
+	_, all := pretCommands(t)
 	runs := 0
-	check := func(args ...string) {
+	check := func(code int, hint string, args ...string) {
 		t.Helper()
 		runs++
 		r := pretIn(t, "", args...)
 		out := r.stdout + r.stderr
-		if r.code != exitUsage || !strings.HasPrefix(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, "\npret: conseil : ") {
-			t.Errorf("pret %q: exit %d, want 2 with erreur and conseil\n%s", args, r.code, out)
+		if code == exitOK && (r.code != exitOK || !strings.Contains(r.stdout, "Utilisation :") || r.stderr != "") {
+			t.Errorf("pret %q: exit %d, want 0 and the help\n%s", args, r.code, out)
+		}
+		if code == exitUsage && (r.code != exitUsage || !strings.HasPrefix(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, hint)) {
+			t.Errorf("pret %q: exit %d, want 2 with erreur and %q\n%s", args, r.code, hint, out)
 		}
 		if w := englishWords.FindString(out); w != "" {
 			t.Errorf("pret %q: English word %q:\n%s", args, w, out)
 		}
 	}
-	for _, path := range commands {
-		cmd, _, err := root.Find(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(append(append([]string(nil), path...), "--inexistante")...)
-		check(append(append([]string(nil), path...), "-Z")...)
+	for _, cmd := range all {
+		path := strings.Fields(cmd.CommandPath())[1:]
+		with := func(args ...string) []string { return append(slices.Clone(path), args...) }
+		check(exitOK, "", with("--help")...)
+		check(exitUsage, "", with("zz1", "zz2", "zz3", "zz4", "zz5")...)
+		const hint = "\npret: conseil : "
+		check(exitUsage, hint, with("--inexistante")...)
+		check(exitUsage, hint, with("-Z")...)
 		cmd.InheritedFlags() // merges the persistent flags of the parents into Flags()
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			bad := refusedValue(t, f)
 			if f.NoOptDefVal != "" {
 				// A bool flag alone is complete; its value comes after "=".
-				check(append(append([]string(nil), path...), "--"+f.Name+"="+bad)...)
+				check(exitUsage, hint, with("--"+f.Name+"="+bad)...)
 				return
 			}
-			check(append(append([]string(nil), path...), "--"+f.Name, bad)...)
-			check(append(append([]string(nil), path...), "--"+f.Name)...)
+			check(exitUsage, hint, with("--"+f.Name, bad)...)
+			check(exitUsage, hint, with("--"+f.Name)...)
 		})
 	}
 	if runs < 100 {
 		t.Fatalf("only %d command lines tried: the walk found too few flags", runs)
 	}
-	t.Logf("%d command lines, %d commands", runs, len(commands))
-}
-
-// TestEveryCommandHelpAndArgsFrench: the help of every command is French
-// (exit 0), and every command given five stray values refuses them as a
-// usage error in French.
-func TestEveryCommandHelpAndArgsFrench(t *testing.T) {
-	testEnv(t)
-	ios, _, _ := fakeStreams("", false, nil)
-	root := newApp(ios).rootCommand()
-	root.InitDefaultHelpCmd()
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		path := strings.Fields(c.CommandPath())[1:]
-		r := pretIn(t, "", append(append([]string(nil), path...), "--help")...)
-		if r.code != exitOK || !strings.Contains(r.stdout, "Utilisation :") || r.stderr != "" {
-			t.Errorf("pret %v --help: exit %d\n%s%s", path, r.code, r.stdout, r.stderr)
-		}
-		if w := englishWords.FindString(r.stdout); w != "" {
-			t.Errorf("pret %v --help: English word %q:\n%s", path, w, r.stdout)
-		}
-		r = pretIn(t, "", append(append([]string(nil), path...), "zz1", "zz2", "zz3", "zz4", "zz5")...)
-		if r.code != exitUsage || !strings.HasPrefix(r.stderr, "pret: erreur : ") {
-			t.Errorf("pret %v with stray values: exit %d, want 2\n%s%s", path, r.code, r.stdout, r.stderr)
-		}
-		if w := englishWords.FindString(r.stdout + r.stderr); w != "" {
-			t.Errorf("pret %v with stray values: English word %q:\n%s", path, w, r.stderr)
-		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-	}
-	walk(root)
 }
