@@ -954,3 +954,25 @@ func TestNoBreakSpaceTypedIsNamed(t *testing.T) {
 	s.answer("Garder cette passphrase telle quelle ?", "\x03")
 	s.exit(130)
 }
+
+// TestWizardColour: survey's questions are coloured on a terminal, and
+// not at all with TERM=dumb or an empty NO_COLOR (survey alone honours
+// neither).
+func TestWizardColour(t *testing.T) {
+	t.Parallel()
+	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	for _, tc := range []struct {
+		env    []string
+		colour bool
+	}{
+		{nil, true},
+		{[]string{"TERM=dumb"}, false},
+		{[]string{"NO_COLOR="}, false},
+	} {
+		s := startPTYWith(t, t.TempDir(), ptyOptions{env: tc.env})
+		s.expect("Choisissez une passphrase")
+		if got := sgr.MatchString(s.raw.String()); got != tc.colour {
+			t.Errorf("%v: colour %v, want %v:\n%q", tc.env, got, tc.colour, s.raw.String())
+		}
+	}
+}

@@ -7,13 +7,10 @@ import (
 	"errors"
 	"io"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/creack/pty"
 )
@@ -118,61 +115,4 @@ func TestTerminalColourAndWidth(t *testing.T) {
 			t.Errorf("pret %v: nothing wrapped on 40 columns", args)
 		}
 	}
-}
-
-// TestWizardColour: survey's questions are coloured on a terminal, and
-// not at all with TERM=dumb or an empty NO_COLOR (survey alone honours
-// neither).
-func TestWizardColour(t *testing.T) {
-	t.Parallel()
-	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
-	for _, tc := range []struct {
-		env    []string
-		colour bool
-	}{
-		{[]string{"TERM=xterm-256color"}, true},
-		{[]string{"TERM=dumb"}, false},
-		{[]string{"TERM=xterm-256color", "NO_COLOR="}, false},
-	} {
-		h := newHome(t)
-		cmd := exec.Command(binary(t))
-		cmd.Env, cmd.Dir = append(without(h.env, "NO_COLOR", "TERM"), tc.env...), h.dir
-		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 120})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out syncBuffer
-		go io.Copy(&out, f)
-		deadline := time.Now().Add(30 * time.Second)
-		for !strings.Contains(out.String(), "Choisissez une passphrase") && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		cmd.Process.Kill()
-		cmd.Wait()
-		f.Close()
-		screen := out.String()
-		if !strings.Contains(screen, "Choisissez une passphrase") {
-			t.Fatalf("%v: no question:\n%q", tc.env, screen)
-		}
-		if got := sgr.MatchString(screen); got != tc.colour {
-			t.Errorf("%v: colour %v, want %v:\n%q", tc.env, got, tc.colour, screen)
-		}
-	}
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
