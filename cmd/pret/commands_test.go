@@ -104,6 +104,19 @@ func must(t *testing.T, r result, code int, args ...string) {
 	}
 }
 
+// says fails the test unless pret exited with code and its standard
+// error holds each of msgs.
+func says(t *testing.T, r result, code int, msgs ...string) {
+	t.Helper()
+	ok := r.code == code
+	for _, m := range msgs {
+		ok = ok && strings.Contains(r.stderr, m)
+	}
+	if !ok {
+		t.Errorf("exit %d, want %d and %q\nstdout:\n%s\nstderr:\n%s", r.code, code, msgs, r.stdout, r.stderr)
+	}
+}
+
 var fingerprintLine = regexp.MustCompile(`(?m)^256 SHA256:[A-Za-z0-9+/]{43} seance-novembre \(ED25519\)$`)
 
 // inProcessLines are command lines run in process, each in a fresh home

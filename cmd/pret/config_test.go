@@ -108,9 +108,7 @@ func TestConfigFileErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		r := pretIn(t, "", "--config", tc.path, "verifier")
-		if r.code != exitUsage || !strings.Contains(r.stderr, tc.say) {
-			t.Errorf("%s: exit %d, want 2 and %q\n%s", tc.name, r.code, tc.say, r.stderr)
-		}
+		says(t, r, exitUsage, tc.say)
 		if w := englishWords.FindString(r.stderr); w != "" || strings.Contains(r.stderr, "yaml:") {
 			t.Errorf("%s: English in\n%s", tc.name, r.stderr)
 		}

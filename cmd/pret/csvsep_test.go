@@ -39,7 +39,5 @@ func TestValiderCSVSeparator(t *testing.T) {
 		}
 	}
 	r := h.pret("", "valider", "--format", "csv", "--csv-separateur", ";", "moodle.zip")
-	if r.code != 2 || !strings.Contains(r.stderr, "point-virgule, virgule ou tabulation") {
-		t.Errorf("--csv-separateur ';': exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 2, "point-virgule, virgule ou tabulation")
 }

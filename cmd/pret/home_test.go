@@ -17,9 +17,7 @@ func TestEmptyHomeSaidInFrench(t *testing.T) {
 		{"empreinte"}, {"ssh-config"}, {"signer", "--passphrase-file", "pass"},
 	} {
 		r := pretIn(t, "", args...)
-		if r.code != exitUsage || !strings.Contains(r.stderr, "dossier personnel inconnu : la variable HOME est vide ou absente") {
-			t.Errorf("pret %v: exit %d\n%s", args, r.code, r.stderr)
-		}
+		says(t, r, exitUsage, "dossier personnel inconnu : la variable HOME est vide ou absente")
 		if strings.Contains(r.stderr, "not defined") || strings.Contains(r.stderr, "$HOME") {
 			t.Errorf("pret %v: English reason:\n%s", args, r.stderr)
 		}

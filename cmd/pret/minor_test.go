@@ -14,9 +14,7 @@ func TestSessionEndAfterStart(t *testing.T) {
 		t.Setenv("PRET_SEANCE_FIN", c[1])
 		for _, cmd := range [][]string{{"verifier"}, {"livrables", t.TempDir()}} {
 			r := pretIn(t, "", cmd...)
-			if r.code != 2 || !strings.Contains(r.stderr, "seance.fin") {
-				t.Errorf("%v %v: code %d\n%s", c, cmd, r.code, r.stderr)
-			}
+			says(t, r, 2, "seance.fin")
 		}
 	}
 }

@@ -159,9 +159,7 @@ func TestPassphraseFileInvisible(t *testing.T) {
 				empty.pret(content, "cle", "--passphrase-file", "-"),
 				h.pret(content, "signer", "--passphrase-file", "-"),
 			} {
-				if run.code != exitFailed || !strings.Contains(run.stderr, "("+code+")") || !strings.Contains(run.stderr, "pret: conseil : ") {
-					t.Fatalf("%s: exit %d\n%s", code, run.code, run.stderr)
-				}
+				says(t, run, exitFailed, "("+code+")", "pret: conseil : ")
 				// The advice names the fault: "sans BOM" for a BOM alone (issue 32).
 				if strings.Contains(run.stderr, "BOM") != (r == 0xfeff) {
 					t.Fatalf("%s: the BOM named for another character\n%s", code, run.stderr)
@@ -197,9 +195,7 @@ func TestPassphraseFileSpaceTrap(t *testing.T) {
 		file := empty.path("pass")
 		os.WriteFile(file, []byte(line+"\n"), 0o600)
 		for _, run := range []result{empty.pret("", "cle", "--passphrase-file", file), empty.pret(line+"\n", "cle", "--passphrase-file", "-")} {
-			if run.code != exitFailed || !strings.Contains(run.stderr, named) || !strings.Contains(run.stderr, "pret: conseil : ") {
-				t.Fatalf("%q: exit %d\n%s", named, run.code, run.stderr)
-			}
+			says(t, run, exitFailed, named, "pret: conseil : ")
 			if strings.Contains(run.stdout+run.stderr, secretPass[:8]) {
 				t.Fatalf("%q: the passphrase is printed\n%s", named, run.stderr)
 			}

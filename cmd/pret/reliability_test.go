@@ -404,9 +404,7 @@ func TestDiskFull(t *testing.T) {
 				}
 				return
 			}
-			if r.code != 1 || !strings.Contains(r.stderr, "plus de place sur le disque") || !strings.Contains(r.stderr, "pret: conseil : ") {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
+			says(t, r, 1, "plus de place sur le disque", "pret: conseil : ")
 			if len(entries) != 0 {
 				t.Fatalf("left behind: %v", entries)
 			}
@@ -424,9 +422,7 @@ func TestReadOnlyKeyFolder(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-")
-	if r.code != 1 || !strings.Contains(r.stderr, "lecture seule") {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 1, "lecture seule")
 	if entries, _ := os.ReadDir(h.path(".ssh")); len(entries) != 0 {
 		t.Fatalf("written: %v", entries)
 	}

@@ -260,9 +260,7 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			writeFile(t, h.path("acces.md"), data, 0o644)
 			r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")
-			if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, "pret: conseil : ") {
-				t.Fatalf("pret signer: exit %d\n%s", r.code, r.stderr)
-			}
+			says(t, r, 1, "pret: erreur : ", "pret: conseil : ")
 			if strings.Contains(r.stderr+r.stdout, "PRIVATE KEY") {
 				t.Fatal("key material in the output")
 			}
@@ -325,9 +323,7 @@ func TestSignerEveryCipher(t *testing.T) {
 				if !regexp.MustCompile(`(?m)^ATTENTION  key-encrypted .*pret signer ne sait pas l'ouvrir.*"aes256-xts"`).MatchString(v.stdout) {
 					t.Fatalf("pret verifier:\n%s", v.stdout)
 				}
-				if s.code != 1 || !strings.Contains(s.stderr, `"aes256-xts"`) || !strings.Contains(s.stderr, "ssh-keygen -p -a 100 -Z aes256-ctr") {
-					t.Fatalf("pret signer: exit %d\n%s", s.code, s.stderr)
-				}
+				says(t, s, 1, `"aes256-xts"`, "ssh-keygen -p -a 100 -Z aes256-ctr")
 				if now, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(now, before) {
 					t.Fatal("acces.md changed")
 				}

@@ -306,9 +306,7 @@ func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
 		} {
 			start := time.Now()
 			r := h.pret("", args...)
-			if r.code != 2 || !strings.Contains(r.stderr, "mène à la clé SSH") {
-				t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
-			}
+			says(t, r, 2, "mène à la clé SSH")
 			if time.Since(start) > 20*time.Second {
 				t.Fatalf("%v waited", args)
 			}

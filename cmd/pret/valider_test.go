@@ -161,9 +161,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 		}
 	}
 	for _, n := range []string{"0", "-1", "100000"} {
-		if r := h.pret("", "valider", "--paralleles", n, "victim.zip"); r.code != 2 || !strings.Contains(r.stderr, "entre 1 et") {
-			t.Errorf("--paralleles %s: exit %d\n%s", n, r.code, r.stderr)
-		}
+		says(t, h.pret("", "valider", "--paralleles", n, "victim.zip"), 2, "entre 1 et")
 	}
 	if r := h.pret("", "valider", "--paralleles", "1", "victim.zip"); r.code != 0 {
 		t.Errorf("--paralleles 1: exit %d\n%s", r.code, r.stderr)
@@ -189,13 +187,9 @@ func TestValiderDashNames(t *testing.T) {
 	}
 	// A mistyped option that names no file keeps its error, with the same hint.
 	r = h.pret("", "valider", "-x")
-	if r.code != 2 || !strings.Contains(r.stderr, "option courte inconnue : -x") || !strings.Contains(r.stderr, "« pret valider -- * »") {
-		t.Errorf("-x: exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 2, "option courte inconnue : -x", "« pret valider -- * »")
 	r = h.pret("", "valider", "--Louise")
-	if r.code != 2 || !strings.Contains(r.stderr, "option inconnue : --Louise") || !strings.Contains(r.stderr, "./--Louise") {
-		t.Errorf("--Louise: exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 2, "option inconnue : --Louise", "./--Louise")
 }
 
 // TestValiderDashNamesOfOptions: a learner's folder named like an option of
