@@ -54,8 +54,6 @@ func TestCleNameRefusesSSHFiles(t *testing.T) {
 			os.WriteFile(h.path(".ssh/"+name), kp.priv, 0o600)
 			os.WriteFile(h.path(".ssh/"+name+".pub"), kp.pub, 0o644)
 		}
-		if r := h.pret(secretPass+"\n", "--cle-nom", name, "cle", "--passphrase-file", "-"); r.code != 0 {
-			t.Errorf("%s: exit %d\n%s", name, r.code, r.stderr)
-		}
+		h.must(0, secretPass+"\n", "--cle-nom", name, "cle", "--passphrase-file", "-")
 	}
 }

@@ -172,10 +172,7 @@ func TestValiderFeuilleSortie(t *testing.T) {
 			args = append(args, "--feuille-valide", "20", "--feuille-invalide", "")
 			want = map[string]string{"101": "20", "102": "", "103": "", "104": "20", "105": ""}
 		}
-		r := h.pret("", args...)
-		if r.code != 1 {
-			t.Fatalf("%s: exit %d\n%s", lang, r.code, r.stderr)
-		}
+		r := h.must(1, "", args...)
 		// The organiser is told what went into the grade column.
 		if said := map[string]string{"fr": "2 rendus valides : « 20 » ; 3 invalides ou sans rendu : « 0 » (un rendu valide reçoit la « Note maximale »",
 			"en": "2 rendus valides : « 20 » ; 3 invalides ou sans rendu : sans note\n"}[lang]; !strings.Contains(r.stderr, said) {

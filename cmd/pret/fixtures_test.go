@@ -2,11 +2,15 @@ package main
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"testing"
 
@@ -88,6 +92,28 @@ func noTempFiles(t *testing.T, dirs ...string) {
 			t.Fatalf("temporary files left: %v", left)
 		}
 	}
+}
+
+// dirSnapshot is every name below dir (links not followed) with its mode
+// and, for a regular file, the hash of its content: two equal snapshots
+// are the same folder. A FIFO or a device is never opened.
+func dirSnapshot(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			fmt.Fprintf(&b, "%s erreur\n", p)
+			return nil
+		}
+		info, _ := d.Info()
+		fmt.Fprintf(&b, "%s %v", p, info.Mode())
+		if info.Mode().IsRegular() {
+			data, _ := os.ReadFile(p)
+			fmt.Fprintf(&b, " %x", sha256.Sum256(data))
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	return b.String()
 }
 
 // notShort skips a test of more than a second under -short.

@@ -210,10 +210,6 @@ func TestPassphraseFileSpaceTrap(t *testing.T) {
 	if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", secretPass+" ", "-C", "seance-novembre", "-f", h.path(".ssh/id_ed25519_romeo")).CombinedOutput(); err != nil {
 		t.Fatalf("ssh-keygen: %v\n%s", err, out)
 	}
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != exitOK {
-		t.Fatal(r.stderr)
-	}
-	if run := h.pret(secretPass+" \n", "signer", "--passphrase-file", "-"); run.code != exitOK {
-		t.Fatalf("signing with a key whose passphrase ends with a space: exit %d\n%s", run.code, run.stderr)
-	}
+	h.must(exitOK, "", "acces", "--statut", "demande")
+	h.must(exitOK, secretPass+" \n", "signer", "--passphrase-file", "-")
 }

@@ -436,9 +436,7 @@ func TestAccesAlwaysWhole(t *testing.T) {
 	notShort(t)
 	h := newHome(t)
 	putKey(t, h.dir)
-	if r := h.pret("", "acces", "--statut", "demande", "--date", "2026-10-01"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "acces", "--statut", "demande", "--date", "2026-10-01")
 	stop := make(chan struct{})
 	var bad []string
 	var reads int

@@ -30,10 +30,7 @@ func TestBashCompletion(t *testing.T) {
 		t.Skip("bash-completion not installed")
 	}
 	h := newHome(t)
-	script := h.pret("", "completion", "bash")
-	if script.code != 0 {
-		t.Fatal(script.stderr)
-	}
+	script := h.must(0, "", "completion", "bash")
 	os.WriteFile(h.path("pret.bash"), []byte(script.stdout), 0o644)
 	// compType is bash's COMP_TYPE: 9 is a first Tab, 63 the listing of
 	// a second Tab, where the descriptions show.
@@ -101,9 +98,7 @@ func TestManPages(t *testing.T) {
 	man := testenv.NeedTool(t, "man")
 	h := newHome(t)
 	dir := t.TempDir()
-	if r := h.pret("", "man", dir); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "man", dir)
 	ios, _, _ := fakeStreams("", false, nil)
 	root := newApp(ios).rootCommand()
 	want := map[string]*cobra.Command{}

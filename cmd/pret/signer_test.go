@@ -54,9 +54,7 @@ func signableHome(t *testing.T, pass string) *home {
 	t.Helper()
 	h := newHome(t)
 	putKeyWith(t, h.dir, pass)
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "acces", "--statut", "demande")
 	return h
 }
 
@@ -237,9 +235,7 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := signableHome(t, secretPass)
-	if r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, secretPass+"\n", "signer", "--passphrase-file", "-")
 	signed, err := os.ReadFile(h.path("acces.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -267,9 +263,7 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 			if now, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(now, data) {
 				t.Fatal("pret signer changed the file it refused")
 			}
-			if v := h.pret("", "valider", "acces.md"); v.code != 1 {
-				t.Fatalf("pret valider: exit %d\n%s%s", v.code, v.stdout, v.stderr)
-			}
+			h.must(1, "", "valider", "acces.md")
 			v := h.pret("", "verifier")
 			for _, l := range strings.Split(v.stdout, "\n") {
 				if strings.Contains(l, "signez-le de nouveau avec « pret signer »") && !strings.Contains(l, "puis") {
@@ -313,9 +307,7 @@ func TestSignerEveryCipher(t *testing.T) {
 				block.Bytes = bytes.Replace(block.Bytes, []byte("aes256-ctr"), []byte("aes256-xts"), 1)
 				os.WriteFile(key, pem.EncodeToMemory(block), 0o600)
 			}
-			if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-				t.Fatal(r.stderr)
-			}
+			h.must(0, "", "acces", "--statut", "demande")
 			before, _ := os.ReadFile(h.path("acces.md"))
 			v := h.pret("", "verifier")
 			s := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")

@@ -285,20 +285,7 @@ func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
 	}
 	os.MkdirAll(h.path("rendus/etu"), 0o755)
 	os.WriteFile(h.path("rendus/etu/acces.md"), []byte(accesPage(fpOne)), 0o644)
-	snapshot := func() string {
-		var b strings.Builder
-		entries, _ := os.ReadDir(ssh)
-		for _, e := range entries {
-			st, _ := os.Lstat(filepath.Join(ssh, e.Name()))
-			b.WriteString(e.Name() + " " + st.Mode().String() + "\n")
-			if st.Mode().IsRegular() {
-				data, _ := os.ReadFile(filepath.Join(ssh, e.Name()))
-				b.Write(data)
-			}
-		}
-		return b.String()
-	}
-	before := snapshot()
+	before := dirSnapshot(ssh)
 	for _, target := range targets {
 		for _, args := range [][]string{
 			{"valider", "rendus", "--sortie", h.path(target)},
@@ -312,7 +299,7 @@ func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
 			}
 		}
 	}
-	if after := snapshot(); after != before {
+	if after := dirSnapshot(ssh); after != before {
 		t.Fatalf("the key folder changed:\n%s\nwas\n%s", after, before)
 	}
 }

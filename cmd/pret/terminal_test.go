@@ -66,9 +66,7 @@ func TestTerminalColourAndWidth(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
 	putKey(t, h.dir)
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "acces", "--statut", "demande")
 	base := without(h.env, "NO_COLOR", "TERM")
 
 	coloured, code := onTerminal(t, h, append(base, "TERM=xterm-256color"), 120, "verifier")

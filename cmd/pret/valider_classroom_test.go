@@ -71,10 +71,7 @@ func TestValiderClassroomClone(t *testing.T) {
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	for _, arg := range []string{".", "acces-romeo-submissions"} {
-		r := h.pret("", "valider", "--format", "json", arg)
-		if r.code != 1 {
-			t.Fatalf("%s: exit %d, want 1 (bob has no acces.md)\n%s", arg, r.code, r.stderr)
-		}
+		r := h.must(1, "", "valider", "--format", "json", arg) // bob has no acces.md
 		var rep classroomReport
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 			t.Fatal(err)
@@ -116,10 +113,7 @@ func TestValiderClassroomRoster(t *testing.T) {
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	os.WriteFile(h.path("classroom_roster.csv"), []byte(classroomRoster), 0o644)
-	r := h.pret("", "valider", "--format", "json", "--feuille", "classroom_roster.csv", "acces-romeo-submissions")
-	if r.code != 1 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := h.must(1, "", "valider", "--format", "json", "--feuille", "classroom_roster.csv", "acces-romeo-submissions")
 	var rep classroomReport
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatal(err)

@@ -20,10 +20,7 @@ func TestValiderLearnerIsTheOutermostMoodleName(t *testing.T) {
 		"Martin Bob_456_assignsubmission_file_/acces.md":                                        accesPage(fpOne),
 		"Durand Chloé_789_assignsubmission_file_/acces.docx":                                    "PK",
 	})
-	r := h.pret("", "valider", "--format", "json", "rendus.zip")
-	if r.code != 1 {
-		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
-	}
+	r := h.must(1, "", "valider", "--format", "json", "rendus.zip")
 	var rep struct {
 		Files []struct {
 			Path      string `json:"path"`

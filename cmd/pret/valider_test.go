@@ -77,9 +77,7 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 		if !bytes.Equal(got, []byte(r.stdout)) {
 			t.Errorf("%s --sortie wrote other bytes than standard output", format)
 		}
-		if ok := h.pret("", "valider", "--format", format, "bon.zip"); ok.code != 0 {
-			t.Errorf("%s: exit %d on valid files\n%s", format, ok.code, ok.stderr)
-		}
+		h.must(0, "", "valider", "--format", format, "bon.zip")
 		none := h.pret("", "valider", "--format", format, "vide")
 		if none.code != 1 || !strings.HasPrefix(none.stderr, "pret: erreur : aucun acces.md trouvé dans vide") {
 			t.Errorf("%s, nothing found: exit %d\n%s", format, none.code, none.stderr)
@@ -150,9 +148,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 			}
 		}
 		// A report beside the inputs, under another name, is fine.
-		if r := h.pret("", "valider", "--format", format, "--sortie", "vic/rapport."+format, "vic"); r.code != 0 {
-			t.Errorf("%s: a report in the input folder: exit %d\n%s", format, r.code, r.stderr)
-		}
+		h.must(0, "", "valider", "--format", format, "--sortie", "vic/rapport."+format, "vic")
 		os.Remove(h.path("vic/rapport." + format))
 	}
 	for f, data := range before {
@@ -163,9 +159,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 	for _, n := range []string{"0", "-1", "100000"} {
 		says(t, h.pret("", "valider", "--paralleles", n, "victim.zip"), 2, "entre 1 et")
 	}
-	if r := h.pret("", "valider", "--paralleles", "1", "victim.zip"); r.code != 0 {
-		t.Errorf("--paralleles 1: exit %d\n%s", r.code, r.stderr)
-	}
+	h.must(0, "", "valider", "--paralleles", "1", "victim.zip")
 }
 
 // TestValiderDashNames: « pret valider * » in a folder holding "-Louise" reads
@@ -181,9 +175,7 @@ func TestValiderDashNames(t *testing.T) {
 		t.Errorf("-Louise: exit %d\n%s", r.code, r.stderr)
 	}
 	for _, args := range [][]string{{"valider", "--", "-Louise"}, {"valider", "./-Louise"}} {
-		if r := h.pret("", args...); r.code != 0 {
-			t.Errorf("%q: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
-		}
+		h.must(0, "", args...)
 	}
 	// A mistyped option that names no file keeps its error, with the same hint.
 	r = h.pret("", "valider", "-x")
