@@ -93,11 +93,7 @@ func TestPrecedenceEveryKey(t *testing.T) {
 // invents is a warning that cannot drive the terminal.
 func TestConfigFileErrors(t *testing.T) {
 	home := testEnv(t)
-	write := func(name, content string) string {
-		p := filepath.Join(home, name)
-		os.WriteFile(p, []byte(content), 0o644)
-		return p
-	}
+	write := func(name, content string) string { return put(t, home, name, content) }
 	cases := []struct {
 		name, path, say string
 	}{

@@ -43,11 +43,7 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 		}
 		return strings.TrimSpace(string(b))
 	}
-	write := func(name, s string) string {
-		p := filepath.Join(home, name)
-		writeFile(t, p, []byte(s), 0o600)
-		return p
-	}
+	write := func(name, s string) string { return put(t, home, name, s) }
 	type tc struct{ path, stdin string }
 	var cases []tc
 	ed := gen("ed", "-t", "ed25519", "-N", "", "-C", "kim")

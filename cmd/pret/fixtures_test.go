@@ -124,6 +124,18 @@ func notShort(t *testing.T) {
 	}
 }
 
+// put writes content at rel below dir, making the folders between, and
+// returns its path.
+func put(t testing.TB, dir, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, p, []byte(content), 0o600)
+	return p
+}
+
 // writeFile is os.WriteFile that fails the test.
 func writeFile(t testing.TB, name string, data []byte, perm os.FileMode) {
 	t.Helper()

@@ -21,11 +21,7 @@ import (
 func TestPassphraseFileHostile(t *testing.T) {
 	d := t.TempDir()
 	secret := "motdepasse-secret"
-	write := func(name, content string) string {
-		p := filepath.Join(d, name)
-		os.WriteFile(p, []byte(content), 0o600)
-		return p
-	}
+	write := func(name, content string) string { return put(t, d, name, content) }
 	cases := map[string]string{
 		"ligne-4097":     write("long", strings.Repeat("a", 4097)+"\n"),
 		"ligne-4097-nue": write("longnue", strings.Repeat("a", 4097)),

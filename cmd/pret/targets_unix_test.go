@@ -108,8 +108,7 @@ func TestOutputTargetKinds(t *testing.T) {
 	// Every format goes through one writer: two of them, all in the long run.
 	for _, f := range checklist.FileFormats[:testenv.Scaled(2, len(checklist.FileFormats))] {
 		writers = append(writers, writer{name: "valider --sortie --format " + f, run: func(h *home, path string) (result, []byte) {
-			os.MkdirAll(h.path("rendus/etu1"), 0o755)
-			os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+			put(t, h.dir, "rendus/etu1/acces.md", accesPage(fpOne))
 			std := h.pret("", "valider", "--format", f, "rendus")
 			return h.pret("", "valider", "--format", f, "--sortie", path, "rendus"), []byte(std.stdout)
 		}})
@@ -213,8 +212,7 @@ func TestOutputTargetKinds(t *testing.T) {
 func TestOutputIntoFIFOWithReader(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("rendus/etu1"), 0o755)
-	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "rendus/etu1/acces.md", accesPage(fpOne))
 	for _, f := range checklist.FileFormats {
 		std := h.pret("", "valider", "--format", f, "rendus")
 		fifo := h.path("tube-" + f)
@@ -238,8 +236,7 @@ func TestOutputIntoFIFOWithReader(t *testing.T) {
 func TestOutputSystemDevices(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("rendus/etu1"), 0o755)
-	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "rendus/etu1/acces.md", accesPage(fpOne))
 	testenv.WritesIntoDevices(t, func(p string) { h.pret("", "valider", "--format", "json", "--sortie", p, "rendus") })
 	for _, dev := range []string{"/dev/null", "/dev/full"} {
 		before, _ := os.Stat(dev)
@@ -283,8 +280,7 @@ func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
 	} else {
 		t.Logf("mknod refusé (%v) : les cas de périphérique demandent root (la CI tourne en root)", err)
 	}
-	os.MkdirAll(h.path("rendus/etu"), 0o755)
-	os.WriteFile(h.path("rendus/etu/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "rendus/etu/acces.md", accesPage(fpOne))
 	before := dirSnapshot(ssh)
 	for _, target := range targets {
 		for _, args := range [][]string{

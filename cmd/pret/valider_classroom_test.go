@@ -149,9 +149,8 @@ func TestValiderClassroomRoster(t *testing.T) {
 func TestValiderPlainFoldersNoneHandedIn(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("rendus/kim"), 0o755)
 	os.MkdirAll(h.path("rendus/lou"), 0o755)
-	os.WriteFile(h.path("rendus/kim/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "rendus/kim/acces.md", accesPage(fpOne))
 	r := h.pret("", "valider", "rendus")
 	if r.code != 1 || !strings.Contains(r.stdout, "lou") || !strings.Contains(r.stdout, "no-acces-md") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)

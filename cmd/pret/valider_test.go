@@ -52,8 +52,7 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 		"Leroy Emma_5_assignsubmission_file_acces-2.md.bak": "pas lu",
 	})
 	writeZip(t, h.path("bon.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
-	os.MkdirAll(h.path("vide/sous-dossier"), 0o755)
-	os.WriteFile(h.path("vide/sous-dossier/notes.md"), []byte("acces.md"), 0o644)
+	put(t, h.dir, "vide/sous-dossier/notes.md", "acces.md")
 
 	for _, format := range checklist.FileFormats {
 		r := h.pret("", "valider", "--format", format, "moodle.zip")
@@ -121,8 +120,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("victim.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
-	os.MkdirAll(h.path("vic/etu"), 0o755)
-	os.WriteFile(h.path("vic/etu/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "vic/etu/acces.md", accesPage(fpOne))
 	os.Symlink(h.path("victim.zip"), h.path("lien.zip"))
 	before := map[string][]byte{}
 	for _, f := range []string{"victim.zip", "vic/etu/acces.md"} {
@@ -167,8 +165,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 func TestValiderDashNames(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("-Louise"), 0o755)
-	os.WriteFile(h.path("-Louise/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "-Louise/acces.md", accesPage(fpOne))
 	r := h.pret("", "valider", "-Louise")
 	if r.code != 2 || !strings.Contains(r.stderr, "pret: erreur : -Louise est lu comme une option") ||
 		!strings.Contains(r.stderr, "pret: conseil : ") || !strings.Contains(r.stderr, "« pret valider -- * »") || !strings.Contains(r.stderr, "./*") {
@@ -194,8 +191,7 @@ func TestValiderDashNamesOfOptions(t *testing.T) {
 	h := newHome(t)
 	names := []string{"--tous", "--strict", "--format=json", "-h", "--sortie=x", "--paralleles=2"}
 	for _, n := range append(names, "Louise") {
-		os.MkdirAll(h.path(n), 0o755)
-		os.WriteFile(h.path(n+"/acces.md"), []byte(accesPage(fpOne)), 0o644)
+		put(t, h.dir, n+"/acces.md", accesPage(fpOne))
 	}
 	for _, n := range names {
 		r := h.pret("", "valider", "Louise", n)
