@@ -54,12 +54,18 @@ func feuilleSheet(lang string, rows [][3]string) []byte {
 	return []byte(out)
 }
 
-func feuilleZip(t *testing.T, h *home) {
+// feuilleHome is a home with the submissions of feuilleRows in rendus.zip
+// (Martin Bob and Petit Denis handed nothing in) and their French
+// worksheet in feuille.csv.
+func feuilleHome(t *testing.T) *home {
+	h := newHome(t)
+	writeFile(t, h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
 	writeZip(t, h.path("rendus.zip"), map[string]string{
 		"Dupont Alice_101_assignsubmission_file_acces.md":  accesPage(fpOne),
 		"Durand Chloé_103_assignsubmission_file_/acces.md": "rien de ce qu'il faut\n",
 		"Leroy Emma_104_assignsubmission_file_/acces.md":   accesPage(fpTwo),
 	})
+	return h
 }
 
 func readCSVFile(t *testing.T, path string) ([][]string, []byte) {
@@ -81,9 +87,7 @@ func readCSVFile(t *testing.T, path string) ([][]string, []byte) {
 // html, and the run exits 1.
 func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	for _, format := range []string{"texte", "csv", "json", "html"} {
 		r := h.pret("", "valider", "--format", format, "--feuille", "feuille.csv", "rendus.zip")
 		if r.code != 1 {
@@ -159,8 +163,7 @@ func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 // the feedback comments.
 func TestValiderFeuilleSortie(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
+	h := feuilleHome(t)
 	for _, lang := range []string{"fr", "en"} {
 		in := h.path("feuille-" + lang + ".csv")
 		out := h.path("remplie-" + lang + ".csv")
@@ -252,9 +255,7 @@ func TestValiderFeuilleSortie(t *testing.T) {
 // neither the report nor the worksheet is written.
 func TestValiderFeuilleRefused(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	os.WriteFile(h.path("sans-id.csv"), []byte("\"Nom complet\",Note\n\"Dupont Alice\",\n"), 0o644)
 	os.WriteFile(h.path("sans-note.csv"), []byte("Identifiant,\"Nom complet\"\n\"Participant 101\",\"Dupont Alice\"\n"), 0o644)
 	os.WriteFile(h.path("ancienne.csv"), feuilleSheet("en", feuilleRows[:3]), 0o644)

@@ -15,9 +15,7 @@ import (
 // written says that the report was.
 func TestValiderFeuilleAfterReport(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	if err := syscall.Mkfifo(h.path("tube"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -43,9 +41,7 @@ func TestValiderFeuilleAfterReport(t *testing.T) {
 // were. A link to a character device is still written into.
 func TestValiderFeuilleNoLinkOutput(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	os.WriteFile(h.path("vrai.csv"), []byte("ancien\n"), 0o644)
 	os.Symlink(h.path("absent.csv"), h.path("pendant.csv"))
 	os.Symlink(h.path("vrai.csv"), h.path("lien.csv"))
