@@ -596,9 +596,7 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	}
 
 	// The learner edits acces.md by hand: their own date line, a note.
-	hand := bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026, par courriel."), 1)
-	hand = append(hand, "\nNote personnelle, à garder.\n"...)
-	os.WriteFile(file, hand, 0o644)
+	hand := editByHand(t, file)
 	later := ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}
 	s = startPTYWith(t, home, later)
 	s.expect("Demande du compte notée le 12 octobre 2026.")
@@ -608,7 +606,7 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	// Only "remplacer": the terminal may wrap the line anywhere around it.
 	s.answer("remplacer", "\r") // the default: "Non"
-	s.expect("-- Demandé le 12/10/2026, par courriel.")
+	s.expect("-- Demandé le 12/10/2026.")
 	s.expect("+- Date de la vérification du compte d'accès : 2026-10-26")
 	s.answer("Changer seulement la ligne de la date ?", "\x1b[B\r") // down: "Non"
 	s.expect("conservé tel quel, octet pour octet")
@@ -636,10 +634,7 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	s.expect("seule la ligne de la date a changé")
 	s.answer("Signer acces.md ?", "\x1b[B\r")
 	s.exit(0)
-	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026, par courriel."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
-	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
-		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
-	}
+	dateLineChanged(t, file, hand)
 }
 
 // newKey answers a first run's two passphrase questions.
@@ -667,15 +662,33 @@ func requestedHome(t *testing.T, home string) {
 }
 
 // handEditedHome is a requestedHome whose acces.md the learner then
-// edited: their own date line, and a note; it returns that file.
+// edited (editByHand); it returns that file.
 func handEditedHome(t *testing.T, home string) []byte {
 	t.Helper()
 	requestedHome(t, home)
-	file := filepath.Join(home, "acces.md")
+	return editByHand(t, filepath.Join(home, "acces.md"))
+}
+
+// editByHand edits the acces.md at file as a learner would: their own
+// date line for the request of 2026-10-12, and a note; it returns the
+// file.
+func editByHand(t *testing.T, file string) []byte {
+	t.Helper()
 	written, _ := os.ReadFile(file)
 	hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
-	os.WriteFile(file, hand, 0o644)
+	writeFile(t, file, hand, 0o644)
 	return hand
+}
+
+// dateLineChanged fails the test unless file is hand, the file of
+// editByHand, with its date line alone changed to the check of
+// 2026-10-26.
+func dateLineChanged(t *testing.T, file string, hand []byte) {
+	t.Helper()
+	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
+	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
+		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+	}
 }
 
 // TestWizardDumbTerminal: with TERM=dumb the wizard draws nothing: no
@@ -723,9 +736,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 		t.Fatalf("the date typed is lost:\n%s", written)
 	}
 
-	hand := bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1)
-	hand = append(hand, "Ma note.\n"...)
-	os.WriteFile(file, hand, 0o644)
+	hand := editByHand(t, file)
 	s = startPTYWith(t, home, ptyOptions{env: []string{"TERM=dumb", "PRET_AUJOURDHUI=2026-10-27"}})
 	s.expect("Demande du compte notée le 12 octobre 2026.")
 	s.answer("Numéro, de 1 à 2 (1)", "2\r") // "Le compte est ouvert"
@@ -741,10 +752,7 @@ func TestWizardDumbTerminal(t *testing.T) {
 	if raw := s.raw.String(); strings.Contains(raw, "\x1b") {
 		t.Fatalf("an escape sequence reached a dumb terminal:\n%q", raw)
 	}
-	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
-	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
-		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
-	}
+	dateLineChanged(t, file, hand)
 }
 
 // TestWizardFinishedWithStepsLeft: a first run whose account is not
