@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -121,17 +120,7 @@ func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 				t.Errorf("csv: %d no-submission rows\n%s", found, r.stdout)
 			}
 		case "json":
-			var rep struct {
-				Files []struct {
-					Apprenant string
-					Valid     bool
-					Problems  []struct{ Code, Message string }
-				}
-				Summary struct{ Files, Invalid int }
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-				t.Fatal(err)
-			}
+			rep := readReport(t, r.stdout)
 			missing := 0
 			for _, f := range rep.Files {
 				if len(f.Problems) == 1 && f.Problems[0].Code == "no-submission" && !f.Valid {

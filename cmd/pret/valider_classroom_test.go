@@ -44,15 +44,12 @@ func classroomClone(t *testing.T, dir string) {
 	}
 	files["acces-romeo-submissions/acces-romeo-chloe/docs/acces.md"] = accesPage(fpOf(2))
 	for rel, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, p, []byte(body), 0o644)
+		put(t, dir, rel, body)
 	}
 }
 
-type classroomReport struct {
+// validerReport is what the tests read of pret valider --format json.
+type validerReport struct {
 	Files []struct {
 		Path, Apprenant, Participant string
 		Valid                        bool
@@ -60,6 +57,16 @@ type classroomReport struct {
 		Problems                     []struct{ Code, Message string }
 	}
 	Summary struct{ Files, Valid, Invalid int }
+}
+
+// readReport decodes the JSON report of pret valider.
+func readReport(t *testing.T, out string) validerReport {
+	t.Helper()
+	var rep validerReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return rep
 }
 
 // TestValiderClassroomClone: an organiser on Classroom sees every
@@ -72,10 +79,7 @@ func TestValiderClassroomClone(t *testing.T) {
 	classroomClone(t, h.dir)
 	for _, arg := range []string{".", "acces-romeo-submissions"} {
 		r := h.must(1, "", "valider", "--format", "json", arg) // bob has no acces.md
-		var rep classroomReport
-		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep := readReport(t, r.stdout)
 		seen := map[string]bool{}
 		for _, f := range rep.Files {
 			if seen[f.Apprenant] {
@@ -114,10 +118,7 @@ func TestValiderClassroomRoster(t *testing.T) {
 	classroomClone(t, h.dir)
 	os.WriteFile(h.path("classroom_roster.csv"), []byte(classroomRoster), 0o644)
 	r := h.must(1, "", "valider", "--format", "json", "--feuille", "classroom_roster.csv", "acces-romeo-submissions")
-	var rep classroomReport
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, r.stdout)
 	byName := map[string]int{}
 	for i, f := range rep.Files {
 		byName[f.Apprenant] = i
