@@ -270,10 +270,7 @@ var inProcessCases = map[string]func(t *testing.T){
 		r := pretIn(t, "", "man", dir)
 		must(t, r, exitOK, "man")
 		for _, name := range []string{"pret.1", "pret-cle.1", "pret-valider.1", "pret-completion-bash.1"} {
-			page, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			page := readFile(t, filepath.Join(dir, name))
 			for _, want := range []string{".SH NOM\n", `"novembre 2026"`} {
 				if !strings.Contains(string(page), want) {
 					t.Errorf("%s: no %q", name, want)

@@ -37,10 +37,7 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 		return p
 	}
 	pub := func(p string) string {
-		b, err := os.ReadFile(p + ".pub")
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readFile(t, p+".pub")
 		return strings.TrimSpace(string(b))
 	}
 	write := func(name, s string) string { return put(t, home, name, s) }

@@ -69,10 +69,7 @@ func feuilleHome(t *testing.T) *home {
 
 func readCSVFile(t *testing.T, path string) ([][]string, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, path)
 	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)

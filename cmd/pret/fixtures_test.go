@@ -136,6 +136,16 @@ func put(t testing.TB, dir, rel, content string) string {
 	return p
 }
 
+// readFile is os.ReadFile that fails the test.
+func readFile(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // writeFile is os.WriteFile that fails the test.
 func writeFile(t testing.TB, name string, data []byte, perm os.FileMode) {
 	t.Helper()

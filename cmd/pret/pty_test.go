@@ -209,10 +209,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	if out, err := exec.Command(keygen, "-y", "-P", ptyPass, "-f", key).CombinedOutput(); err != nil || !bytes.HasPrefix(out, []byte("ssh-ed25519 ")) {
 		t.Fatalf("ssh-keygen -y: %v %s", err, out)
 	}
-	written, err := os.ReadFile(filepath.Join(home, "acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	written := readFile(t, filepath.Join(home, "acces.md"))
 	day := testenv.Day(testenv.Today)
 	res := acces.Validate(written, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day.AddDate(0, 0, 16), Today: day})
 	if len(res.Problems) > 0 {

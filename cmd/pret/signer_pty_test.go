@@ -34,10 +34,7 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := signableHome(t, ptyPass)
-	before, err := os.ReadFile(h.path("acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := readFile(t, h.path("acces.md"))
 	wrong := []string{"mauvaise-un", "mauvaise-deux", "mauvaise-trois"}
 	s := startPTY(t, h.dir, "signer")
 	for i, w := range wrong {
@@ -74,10 +71,7 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := signableHome(t, ptyPass)
-	before, err := os.ReadFile(h.path("acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := readFile(t, h.path("acces.md"))
 	s := startPTY(t, h.dir)
 	s.expect("Clé existante conservée")
 	s.answer("Où en est votre compte d'accès ?", "\r") // the recorded request: the same acces.md as before
@@ -103,7 +97,7 @@ func TestPassphrasePromptShowsNothing(t *testing.T) {
 	notShort(t)
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	h := signableHome(t, ptyPass)
-	before, _ := os.ReadFile(h.path("acces.md"))
+	before := readFile(t, h.path("acces.md"))
 	typed := []string{"x", "é", "deux mots", strings.Repeat("a", 40), "mauvaise\bE", "àç ñ ü 42 !"}
 	s := startPTY(t, h.dir, "signer")
 	for i, w := range typed {

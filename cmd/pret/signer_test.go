@@ -31,10 +31,7 @@ func init() {
 		must(t, pretIn(t, "faux\n", "signer", "--passphrase-file", "-"), exitFailed, "signer, wrong passphrase")
 		r := pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-")
 		must(t, r, exitOK, "signer")
-		data, err := os.ReadFile(filepath.Join(home, "acces.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, filepath.Join(home, "acces.md"))
 		if err := signing.SplitSigned(data).Verify(); err != nil {
 			t.Fatalf("signed file does not verify: %v", err)
 		}
@@ -79,10 +76,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 	notShort(t)
 	strace := testenv.NeedTool(t, "strace")
 	h := signableHome(t, secretPass)
-	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	priv := readFile(t, h.path(".ssh/id_ed25519_romeo"))
 	// With -y, strace names the folder of an openat relative to an open
 	// folder (the writers create their temporary file that way):
 	// openat(3</home/kim>, ".acces.md.tmp-…", O_WRONLY|O_CREAT…).
@@ -107,10 +101,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 		if r.code != run.code {
 			t.Fatalf("run %d: exit %d, want %d\n%s", i, r.code, run.code, r.stderr)
 		}
-		data, err := os.ReadFile(trace)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, trace)
 		if n := strings.Count(string(data), "execve("); n != 1 {
 			t.Errorf("run %d: %d execve calls: pret started another program\n%s", i, n, data)
 		}
@@ -161,10 +152,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 func TestSignerEscapesNames(t *testing.T) {
 	notShort(t)
 	home := signableEnv(t)
-	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, filepath.Join(home, "acces.md"))
 	name := "acc\x1b]0;titre\x07\x1b[31mes.md"
 	os.WriteFile(filepath.Join(home, name), data, 0o644)
 	r := pretIn(t, testPass+"\n", "signer", name, "--passphrase-file", "-")
@@ -187,10 +175,7 @@ func TestSignerEscapesNames(t *testing.T) {
 func TestValiderSignatureEveryFormat(t *testing.T) {
 	notShort(t)
 	home := signableEnv(t)
-	unsigned, err := os.ReadFile(filepath.Join(home, "acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	unsigned := readFile(t, filepath.Join(home, "acces.md"))
 	must(t, pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-"), exitOK)
 	signedData, _ := os.ReadFile(filepath.Join(home, "acces.md"))
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
@@ -236,14 +221,8 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 	notShort(t)
 	h := signableHome(t, secretPass)
 	h.must(0, secretPass+"\n", "signer", "--passphrase-file", "-")
-	signed, err := os.ReadFile(h.path("acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	signed := readFile(t, h.path("acces.md"))
+	priv := readFile(t, h.path(".ssh/id_ed25519_romeo"))
 	msg := signing.SplitSigned(signed).Message
 	variants := map[string][]byte{
 		"note":        append(bytes.Clone(signed), "Note de l'apprenant.\n"...),
