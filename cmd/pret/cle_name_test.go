@@ -22,10 +22,10 @@ func TestCleNameRefusesSSHFiles(t *testing.T) {
 		os.WriteFile(h.path(".ssh/config"), []byte("Host *\n"), 0o600)
 		cfg := h.path("config.yaml")
 		os.WriteFile(cfg, []byte(fmt.Sprintf("cle:\n  nom: %q\n", name)), 0o600)
-		for how, r := range map[string]procRun{
+		for how, r := range map[string]result{
 			"flag":   h.pret(secretPass+"\n", "--cle-nom", name, "cle", "--passphrase-file", "-"),
 			"config": h.pret(secretPass+"\n", "--config", cfg, "cle", "--passphrase-file", "-"),
-			"env": func() procRun {
+			"env": func() result {
 				h.env = append(h.env, "PRET_CLE_NOM="+name)
 				defer func() { h.env = h.env[:len(h.env)-1] }()
 				return h.pret(secretPass+"\n", "cle", "--passphrase-file", "-")
@@ -54,8 +54,6 @@ func TestCleNameRefusesSSHFiles(t *testing.T) {
 			os.WriteFile(h.path(".ssh/"+name), kp.priv, 0o600)
 			os.WriteFile(h.path(".ssh/"+name+".pub"), kp.pub, 0o644)
 		}
-		if r := h.pret(secretPass+"\n", "--cle-nom", name, "cle", "--passphrase-file", "-"); r.code != 0 {
-			t.Errorf("%s: exit %d\n%s", name, r.code, r.stderr)
-		}
+		h.must(0, secretPass+"\n", "--cle-nom", name, "cle", "--passphrase-file", "-")
 	}
 }

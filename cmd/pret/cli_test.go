@@ -83,11 +83,7 @@ const bidiValue = "cl\u202eé\u2066x\u200by"
 // ssh-config block, the warnings and the errors.
 func TestConfigStringsEscaped(t *testing.T) {
 	home := testEnv(t)
-	write := func(name, text string) string {
-		p := filepath.Join(home, name)
-		writeFile(t, p, []byte(text), 0o600)
-		return p
-	}
+	write := func(name, text string) string { return put(t, home, name, text) }
 	dir := filepath.Join(home, bidiValue)
 	good := write("bon.yaml", "cle:\n  dossier: "+dir+"\n  nom: "+bidiValue+"\n"+bidiValue+": 1\n")
 	for _, tc := range []struct {

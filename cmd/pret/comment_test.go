@@ -23,10 +23,7 @@ func TestForeignCommentEscaped(t *testing.T) {
 	if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", secretPass, "-C", comment, "-f", h.path(".ssh/id_ed25519_romeo")).CombinedOutput(); err != nil {
 		t.Fatalf("ssh-keygen: %v\n%s", err, out)
 	}
-	r := h.pret("", "acces", "--statut", "demande")
-	if r.code != exitOK {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := h.must(exitOK, "", "acces", "--statut", "demande")
 	data, _ := os.ReadFile(h.path("acces.md"))
 	if strings.ContainsAny(string(data)+r.stdout+r.stderr, "\x1b\a\u202e\u2028") {
 		t.Fatalf("a control or bidi character written raw:\n%q", data)

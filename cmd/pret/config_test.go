@@ -93,11 +93,7 @@ func TestPrecedenceEveryKey(t *testing.T) {
 // invents is a warning that cannot drive the terminal.
 func TestConfigFileErrors(t *testing.T) {
 	home := testEnv(t)
-	write := func(name, content string) string {
-		p := filepath.Join(home, name)
-		os.WriteFile(p, []byte(content), 0o644)
-		return p
-	}
+	write := func(name, content string) string { return put(t, home, name, content) }
 	cases := []struct {
 		name, path, say string
 	}{
@@ -108,9 +104,7 @@ func TestConfigFileErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		r := pretIn(t, "", "--config", tc.path, "verifier")
-		if r.code != exitUsage || !strings.Contains(r.stderr, tc.say) {
-			t.Errorf("%s: exit %d, want 2 and %q\n%s", tc.name, r.code, tc.say, r.stderr)
-		}
+		says(t, r, exitUsage, tc.say)
 		if w := englishWords.FindString(r.stderr); w != "" || strings.Contains(r.stderr, "yaml:") {
 			t.Errorf("%s: English in\n%s", tc.name, r.stderr)
 		}

@@ -238,9 +238,7 @@ func TestConfigOneDocument(t *testing.T) {
 		p := filepath.Join(home, "config.yaml")
 		writeFile(t, p, []byte(tc.doc), 0o644)
 		r := pretIn(t, "", "--config", p, "verifier")
-		if r.code != exitUsage || !strings.Contains(r.stderr, tc.say) {
-			t.Errorf("%s : exit %d, attendu 2 et %q\n%s", tc.name, r.code, tc.say, r.stderr)
-		}
+		says(t, r, exitUsage, tc.say)
 	}
 }
 

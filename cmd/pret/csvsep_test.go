@@ -27,10 +27,7 @@ func TestValiderCSVSeparator(t *testing.T) {
 		{[]string{"--csv-separateur", "virgule"}, ','},
 		{[]string{"--csv-separateur", "Tabulation"}, '\t'},
 	} {
-		r := h.pret("", append([]string{"valider", "--format", "csv", "moodle.zip"}, c.args...)...)
-		if r.code != 0 {
-			t.Fatalf("%v: exit %d\n%s", c.args, r.code, r.stderr)
-		}
+		r := h.must(0, "", append([]string{"valider", "--format", "csv", "moodle.zip"}, c.args...)...)
 		cr := csv.NewReader(strings.NewReader(strings.TrimPrefix(r.stdout, "\ufeff")))
 		cr.Comma = c.sep
 		rows, err := cr.ReadAll()
@@ -39,7 +36,5 @@ func TestValiderCSVSeparator(t *testing.T) {
 		}
 	}
 	r := h.pret("", "valider", "--format", "csv", "--csv-separateur", ";", "moodle.zip")
-	if r.code != 2 || !strings.Contains(r.stderr, "point-virgule, virgule ou tabulation") {
-		t.Errorf("--csv-separateur ';': exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 2, "point-virgule, virgule ou tabulation")
 }

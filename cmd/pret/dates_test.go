@@ -59,10 +59,7 @@ func TestDateFormsEverywhere(t *testing.T) {
 				} else {
 					must(t, pretTTY(t, &typingPrompter{date: form}, "assistant"), exitOK, "assistant")
 				}
-				data, err := os.ReadFile(filepath.Join(home, "acces.md"))
-				if err != nil {
-					t.Fatal(err)
-				}
+				data := readFile(t, filepath.Join(home, "acces.md"))
 				if !strings.Contains(string(data), "Date de la demande du compte d'accès : "+want+"\n") {
 					t.Fatalf("acces.md does not state %s:\n%s", want, data)
 				}
@@ -70,7 +67,7 @@ func TestDateFormsEverywhere(t *testing.T) {
 				if len(res.Problems) != 0 {
 					t.Fatalf("validator: %+v", res.Problems)
 				}
-				state, _ := os.ReadFile(filepath.Join(home, ".local", "state", "pret", "etat.yaml"))
+				state, _ := os.ReadFile(stateFile(home))
 				if !strings.Contains(string(state), `date: "`+want+`"`) {
 					t.Fatalf("state:\n%s", state)
 				}

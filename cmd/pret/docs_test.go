@@ -2,7 +2,6 @@ package main
 
 import (
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -25,10 +24,7 @@ func docPages(t *testing.T) map[string]string {
 		t.Fatalf("docs/*.md: %v (%d pages)", err, len(names))
 	}
 	for _, name := range append(names, filepath.Join(root, "README.md")) {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, name)
 		rel, _ := filepath.Rel(root, name)
 		pages[filepath.ToSlash(rel)] = string(data)
 	}
@@ -89,10 +85,7 @@ func TestDocsCiteTestsThatExist(t *testing.T) {
 	defined := map[string]bool{}
 	for _, f := range repoFiles(t) {
 		if strings.HasSuffix(f, "_test.go") {
-			data, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(f)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := readFile(t, filepath.Join("..", "..", filepath.FromSlash(f)))
 			for _, m := range testFuncName.FindAllStringSubmatch(string(data), -1) {
 				defined[m[1]] = true
 			}

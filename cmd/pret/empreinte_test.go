@@ -37,17 +37,10 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 		return p
 	}
 	pub := func(p string) string {
-		b, err := os.ReadFile(p + ".pub")
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readFile(t, p+".pub")
 		return strings.TrimSpace(string(b))
 	}
-	write := func(name, s string) string {
-		p := filepath.Join(home, name)
-		writeFile(t, p, []byte(s), 0o600)
-		return p
-	}
+	write := func(name, s string) string { return put(t, home, name, s) }
 	type tc struct{ path, stdin string }
 	var cases []tc
 	ed := gen("ed", "-t", "ed25519", "-N", "", "-C", "kim")
@@ -85,35 +78,32 @@ func TestEmpreinteMatchesSSHKeygen(t *testing.T) {
 // checkEmpreinte compares pret empreinte [--art] with ssh-keygen -l[v]f.
 func checkEmpreinte(t *testing.T, keygen, path, stdin string, art bool) {
 	t.Helper()
-	c := struct{ path, stdin string }{path, stdin}
-	flag, args := "-lf", []string{"empreinte", c.path}
+	flag, args := "-lf", []string{"empreinte", path}
 	if art {
-		flag, args = "-lvf", []string{"empreinte", "--art", c.path}
+		flag, args = "-lvf", []string{"empreinte", "--art", path}
 	}
-	{
-		cmd := exec.Command(keygen, flag, c.path)
-		cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
-		cmd.Stdin = strings.NewReader(c.stdin)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		kerr := cmd.Run()
-		r := pretIn(t, c.stdin, args...)
-		if kerr != nil {
-			must(t, r, 1, args...)
-			if !strings.HasPrefix(r.stderr, "pret: erreur : ") || r.stdout != "" {
-				t.Errorf("%s: ssh-keygen refuses (%s); pret should refuse in French:\n%s%s", c.path, strings.TrimSpace(stderr.String()), r.stdout, r.stderr)
-			}
-			return
+	cmd := exec.Command(keygen, flag, path)
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	kerr := cmd.Run()
+	r := pretIn(t, stdin, args...)
+	if kerr != nil {
+		must(t, r, 1, args...)
+		if !strings.HasPrefix(r.stderr, "pret: erreur : ") || r.stdout != "" {
+			t.Errorf("%s: ssh-keygen refuses (%s); pret should refuse in French:\n%s%s", path, strings.TrimSpace(stderr.String()), r.stdout, r.stderr)
 		}
-		must(t, r, 0, args...)
-		var want strings.Builder
-		for _, l := range strings.SplitAfter(stdout.String(), "\n") {
-			if l != "" {
-				want.WriteString(termtext.Escape(strings.TrimSuffix(l, "\n")) + "\n")
-			}
+		return
+	}
+	must(t, r, 0, args...)
+	var want strings.Builder
+	for _, l := range strings.SplitAfter(stdout.String(), "\n") {
+		if l != "" {
+			want.WriteString(termtext.Escape(strings.TrimSuffix(l, "\n")) + "\n")
 		}
-		if r.stdout != want.String() {
-			t.Errorf("%s %s:\npret       %q\nssh-keygen %q (escaped %q)", flag, c.path, r.stdout, stdout.String(), want.String())
-		}
+	}
+	if r.stdout != want.String() {
+		t.Errorf("%s %s:\npret       %q\nssh-keygen %q (escaped %q)", flag, path, r.stdout, stdout.String(), want.String())
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	mrand "math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,13 +68,7 @@ func TestEveryStringFromFilesIsEscaped(t *testing.T) {
 	sbatchModel, _ := templates.Model("sommeil.sbatch")
 	for i := 0; i < n; i++ {
 		home := testEnv(t)
-		write := func(rel, content string) {
-			p := filepath.Join(home, rel)
-			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, p, []byte(content), 0o600)
-		}
+		write := func(rel, content string) { put(t, home, rel, content) }
 		// Folder names may hold anything but "/" and NUL.
 		folder := strings.NewReplacer("/", "", "\x00", "").Replace(nastyString(rng, false))
 		write(filepath.Join("rendus", folder, "acces.md"), good+nastyString(rng, true)+"\n")

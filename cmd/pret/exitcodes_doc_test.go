@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,10 +12,7 @@ import (
 // rows as written, and the codes of their first column.
 func exitCodeTable(t *testing.T, page string) (rows []string, codes []int) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", page))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, filepath.Join("..", "..", page))
 	_, section, ok := strings.Cut(string(data), "\n## Codes de sortie\n")
 	if !ok {
 		t.Fatalf("%s has no « Codes de sortie » section", page)

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,20 +53,23 @@ func feuilleSheet(lang string, rows [][3]string) []byte {
 	return []byte(out)
 }
 
-func feuilleZip(t *testing.T, h *home) {
+// feuilleHome is a home with the submissions of feuilleRows in rendus.zip
+// (Martin Bob and Petit Denis handed nothing in) and their French
+// worksheet in feuille.csv.
+func feuilleHome(t *testing.T) *home {
+	h := newHome(t)
+	writeFile(t, h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
 	writeZip(t, h.path("rendus.zip"), map[string]string{
 		"Dupont Alice_101_assignsubmission_file_acces.md":  accesPage(fpOne),
 		"Durand Chloé_103_assignsubmission_file_/acces.md": "rien de ce qu'il faut\n",
 		"Leroy Emma_104_assignsubmission_file_/acces.md":   accesPage(fpTwo),
 	})
+	return h
 }
 
 func readCSVFile(t *testing.T, path string) ([][]string, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, path)
 	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -81,9 +83,7 @@ func readCSVFile(t *testing.T, path string) ([][]string, []byte) {
 // html, and the run exits 1.
 func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	for _, format := range []string{"texte", "csv", "json", "html"} {
 		r := h.pret("", "valider", "--format", format, "--feuille", "feuille.csv", "rendus.zip")
 		if r.code != 1 {
@@ -117,17 +117,7 @@ func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 				t.Errorf("csv: %d no-submission rows\n%s", found, r.stdout)
 			}
 		case "json":
-			var rep struct {
-				Files []struct {
-					Apprenant string
-					Valid     bool
-					Problems  []struct{ Code, Message string }
-				}
-				Summary struct{ Files, Invalid int }
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-				t.Fatal(err)
-			}
+			rep := readReport(t, r.stdout)
 			missing := 0
 			for _, f := range rep.Files {
 				if len(f.Problems) == 1 && f.Problems[0].Code == "no-submission" && !f.Valid {
@@ -159,8 +149,7 @@ func TestValiderFeuilleReportsNoSubmission(t *testing.T) {
 // the feedback comments.
 func TestValiderFeuilleSortie(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
+	h := feuilleHome(t)
 	for _, lang := range []string{"fr", "en"} {
 		in := h.path("feuille-" + lang + ".csv")
 		out := h.path("remplie-" + lang + ".csv")
@@ -172,10 +161,7 @@ func TestValiderFeuilleSortie(t *testing.T) {
 			args = append(args, "--feuille-valide", "20", "--feuille-invalide", "")
 			want = map[string]string{"101": "20", "102": "", "103": "", "104": "20", "105": ""}
 		}
-		r := h.pret("", args...)
-		if r.code != 1 {
-			t.Fatalf("%s: exit %d\n%s", lang, r.code, r.stderr)
-		}
+		r := h.must(1, "", args...)
 		// The organiser is told what went into the grade column.
 		if said := map[string]string{"fr": "2 rendus valides : « 20 » ; 3 invalides ou sans rendu : « 0 » (un rendu valide reçoit la « Note maximale »",
 			"en": "2 rendus valides : « 20 » ; 3 invalides ou sans rendu : sans note\n"}[lang]; !strings.Contains(r.stderr, said) {
@@ -255,9 +241,7 @@ func TestValiderFeuilleSortie(t *testing.T) {
 // neither the report nor the worksheet is written.
 func TestValiderFeuilleRefused(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	os.WriteFile(h.path("sans-id.csv"), []byte("\"Nom complet\",Note\n\"Dupont Alice\",\n"), 0o644)
 	os.WriteFile(h.path("sans-note.csv"), []byte("Identifiant,\"Nom complet\"\n\"Participant 101\",\"Dupont Alice\"\n"), 0o644)
 	os.WriteFile(h.path("ancienne.csv"), feuilleSheet("en", feuilleRows[:3]), 0o644)

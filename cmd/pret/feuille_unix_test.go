@@ -15,23 +15,17 @@ import (
 // written says that the report was.
 func TestValiderFeuilleAfterReport(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	if err := syscall.Mkfifo(h.path("tube"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := h.pret("", "valider", "--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "--sortie", "tube", "rendus.zip")
-	if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : --sortie tube : aucun programme ne lit ce tube nommé ; rien n'a été écrit") {
-		t.Errorf("report unwritable: exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 1, "pret: erreur : --sortie tube : aucun programme ne lit ce tube nommé ; rien n'a été écrit")
 	if _, err := os.Lstat(h.path("remplie.csv")); err == nil {
 		t.Error("the worksheet was written, the report was not")
 	}
 	r = h.pret("", "valider", "--feuille", "feuille.csv", "--feuille-sortie", "tube", "--sortie", "rapport.txt", "rendus.zip")
-	if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : --feuille-sortie tube : aucun programme ne lit ce tube nommé ; cette feuille n'a pas été écrite ; le rapport a été écrit dans rapport.txt") {
-		t.Errorf("worksheet unwritable: exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 1, "pret: erreur : --feuille-sortie tube : aucun programme ne lit ce tube nommé ; cette feuille n'a pas été écrite ; le rapport a été écrit dans rapport.txt")
 	if data, err := os.ReadFile(h.path("rapport.txt")); err != nil || !strings.Contains(string(data), "Martin Bob") {
 		t.Errorf("the report: %v %q", err, data)
 	}
@@ -47,9 +41,7 @@ func TestValiderFeuilleAfterReport(t *testing.T) {
 // were. A link to a character device is still written into.
 func TestValiderFeuilleNoLinkOutput(t *testing.T) {
 	t.Parallel()
-	h := newHome(t)
-	feuilleZip(t, h)
-	os.WriteFile(h.path("feuille.csv"), feuilleSheet("fr", feuilleRows), 0o644)
+	h := feuilleHome(t)
 	os.WriteFile(h.path("vrai.csv"), []byte("ancien\n"), 0o644)
 	os.Symlink(h.path("absent.csv"), h.path("pendant.csv"))
 	os.Symlink(h.path("vrai.csv"), h.path("lien.csv"))
@@ -78,9 +70,7 @@ func TestValiderFeuilleNoLinkOutput(t *testing.T) {
 			}
 		}
 	}
-	if r := h.pret("", "valider", "--feuille", "feuille.csv", "--sortie", "nul", "--feuille-sortie", "nul", "rendus.zip"); r.code != 2 || !strings.Contains(r.stderr, "est aussi --sortie") {
-		t.Errorf("one link for both: exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, h.pret("", "valider", "--feuille", "feuille.csv", "--sortie", "nul", "--feuille-sortie", "nul", "rendus.zip"), 2, "est aussi --sortie")
 	if r := h.pret("", "valider", "--feuille", "feuille.csv", "--feuille-sortie", "nul", "rendus.zip"); r.code != 1 || !strings.HasPrefix(r.stderr, "pret: --feuille-sortie nul écrite ; notes écrites") {
 		t.Errorf("a link to /dev/null: exit %d\n%s", r.code, r.stderr)
 	}

@@ -2,11 +2,15 @@ package main
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"testing"
 
@@ -74,12 +78,72 @@ func (h *home) peakUnder(limit int64, args ...string) int64 {
 	return best
 }
 
+// stateFile is where pret keeps its state in home.
+func stateFile(home string) string {
+	return filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+}
+
+// noTempFiles fails the test if a writer left a temporary file
+// (.NAME.tmp-…) in one of dirs.
+func noTempFiles(t *testing.T, dirs ...string) {
+	t.Helper()
+	for _, dir := range dirs {
+		if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
+			t.Fatalf("temporary files left: %v", left)
+		}
+	}
+}
+
+// dirSnapshot is every name below dir (links not followed) with its mode
+// and, for a regular file, the hash of its content: two equal snapshots
+// are the same folder. A FIFO or a device is never opened.
+func dirSnapshot(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			fmt.Fprintf(&b, "%s erreur\n", p)
+			return nil
+		}
+		info, _ := d.Info()
+		fmt.Fprintf(&b, "%s %v", p, info.Mode())
+		if info.Mode().IsRegular() {
+			data, _ := os.ReadFile(p)
+			fmt.Fprintf(&b, " %x", sha256.Sum256(data))
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	return b.String()
+}
+
 // notShort skips a test of more than a second under -short.
 func notShort(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
 	}
+}
+
+// put writes content at rel below dir, making the folders between, and
+// returns its path.
+func put(t testing.TB, dir, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, p, []byte(content), 0o600)
+	return p
+}
+
+// readFile is os.ReadFile that fails the test.
+func readFile(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // writeFile is os.WriteFile that fails the test.

@@ -38,14 +38,7 @@ func TestNoOutputQuotesKeyMaterial(t *testing.T) {
 	for i := 0; i < n; i++ {
 		c := keytest.Generate(t, rng)
 		home := testEnv(t)
-		write := func(rel, content string) string {
-			p := filepath.Join(home, rel)
-			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, p, []byte(content), 0o600)
-			return p
-		}
+		write := func(rel, content string) string { return put(t, home, rel, content) }
 		planted := map[string]bool{}
 		// The learner's own key: an OpenSSH key begins like any other.
 		planted[write(".ssh/id_ed25519_romeo", string(priv))] = true

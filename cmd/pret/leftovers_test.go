@@ -43,10 +43,7 @@ func TestCleRemovesLeftovers(t *testing.T) {
 			t.Errorf("pret verifier counts %s", n)
 		}
 	}
-	c := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-")
-	if c.code != 0 {
-		t.Fatalf("pret cle: exit %d\n%s", c.code, c.stderr)
-	}
+	c := h.must(0, secretPass+"\n", "cle", "--passphrase-file", "-")
 	for _, n := range ours {
 		if !strings.Contains(c.stdout, "Fichier temporaire laissé par un pret interrompu, retiré : "+filepath.Join(ssh, n)+"\n") {
 			t.Errorf("pret cle does not say it removed %s:\n%s", n, c.stdout)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -53,26 +52,13 @@ func TestScripts(t *testing.T) {
 			// snapshot DIR NAME / samesnapshot DIR NAME: a folder's files
 			// and contents are exactly as they were.
 			"snapshot": func(ts *testscript.TestScript, neg bool, args []string) {
-				ts.Setenv("SNAP_"+args[1], snapshot(ts, ts.MkAbs(args[0])))
+				ts.Setenv("SNAP_"+args[1], dirSnapshot(ts.MkAbs(args[0])))
 			},
 			"samesnapshot": func(ts *testscript.TestScript, neg bool, args []string) {
-				if got := snapshot(ts, ts.MkAbs(args[0])); (got == ts.Getenv("SNAP_"+args[1])) == neg {
+				if got := dirSnapshot(ts.MkAbs(args[0])); (got == ts.Getenv("SNAP_"+args[1])) == neg {
 					ts.Fatalf("folder %s changed", args[0])
 				}
 			},
 		},
 	})
-}
-
-func snapshot(ts *testscript.TestScript, dir string) string {
-	var s string
-	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return nil
-		}
-		data, _ := os.ReadFile(path)
-		s += fmt.Sprintf("%s %v %q\n", path, info.Mode(), data)
-		return nil
-	})
-	return s
 }

@@ -5,22 +5,6 @@ import (
 	"testing"
 )
 
-// TestSessionEndAfterStart: every end at or before the start is a
-// configuration error (exit 2), whatever command loads it.
-func TestSessionEndAfterStart(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	for _, c := range [][2]string{{"09:30", "09:30"}, {"09:30", "08:00"}, {"14:00", "12:00"}} {
-		t.Setenv("PRET_SEANCE_DEBUT", c[0])
-		t.Setenv("PRET_SEANCE_FIN", c[1])
-		for _, cmd := range [][]string{{"verifier"}, {"livrables", t.TempDir()}} {
-			r := pretIn(t, "", cmd...)
-			if r.code != 2 || !strings.Contains(r.stderr, "seance.fin") {
-				t.Errorf("%v %v: code %d\n%s", c, cmd, r.code, r.stderr)
-			}
-		}
-	}
-}
-
 // TestAttenteMustBePositive: zero or negative waits are refused in French,
 // before the run.
 func TestAttenteMustBePositive(t *testing.T) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -124,7 +123,7 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 		for sname, spelling := range outputSpellings {
 			t.Run(wname+"/"+sname, func(t *testing.T) {
 				home, sshDir := keyHome(t, kp)
-				before := keyFolderSnapshot(t, sshDir)
+				before := dirSnapshot(sshDir)
 				out := strings.ReplaceAll(spelling, "$HOME", home)
 				if strings.HasPrefix(wname, "valider") || wname == "modele" || wname == "signer" {
 					out = expandTilde(home, out) // a shell expands ~ in an argument
@@ -137,7 +136,7 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 	for sname, spelling := range folderSpellings {
 		t.Run("man/"+sname, func(t *testing.T) {
 			home, sshDir := keyHome(t, kp)
-			before := keyFolderSnapshot(t, sshDir)
+			before := dirSnapshot(sshDir)
 			r := pretIn(t, "", "man", expandTilde(home, strings.ReplaceAll(spelling, "$HOME", home)))
 			checkRefused(t, r, sshDir, before)
 		})
@@ -157,7 +156,7 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 			os.Symlink(sshDir, filepath.Join(state, "pret"))
 			t.Setenv("XDG_STATE_HOME", state)
 			xdg.Reload()
-			before := keyFolderSnapshot(t, sshDir)
+			before := dirSnapshot(sshDir)
 			r := pretIn(t, "", "acces", "--statut", "demande", "--force", "--acces-fichier", filepath.Join(home, "acces.md"))
 			checkRefused(t, r, sshDir, before)
 		})
@@ -175,7 +174,7 @@ func TestNoCommandWritesTheKey(t *testing.T) {
 				}
 				t.Setenv("XDG_STATE_HOME", state)
 				xdg.Reload()
-				before := keyFolderSnapshot(t, sshDir)
+				before := dirSnapshot(sshDir)
 				r := pretIn(t, "", "acces", "--statut", "demande", "--force", "--acces-fichier", filepath.Join(home, "acces.md"))
 				checkRefused(t, r, sshDir, before)
 			})
@@ -211,7 +210,7 @@ func TestManNeverWritesThroughAPage(t *testing.T) {
 				if err := os.Symlink(filepath.Join(home, target), filepath.Join(dir, e.Name())); err != nil {
 					t.Fatal(err)
 				}
-				before := keyFolderSnapshot(t, sshDir)
+				before := dirSnapshot(sshDir)
 				r := pretIn(t, "", "man", dir)
 				checkRefused(t, r, sshDir, before)
 				if got, _ := os.ReadDir(dir); len(got) != 1 {
@@ -233,18 +232,18 @@ func TestManNeverWritesThroughAPage(t *testing.T) {
 		_, sshDir := keyHome(t, kp)
 		t.Setenv("HOME", "")
 		t.Setenv("PRET_CLE_DOSSIER", sshDir)
-		before := keyFolderSnapshot(t, sshDir)
+		before := dirSnapshot(sshDir)
 		r := pretIn(t, "", "man", filepath.Join(sshDir, "pages"))
 		if r.code != 2 {
 			t.Errorf("exit %d\n%s", r.code, r.stderr)
 		}
-		if after := keyFolderSnapshot(t, sshDir); fmt.Sprint(after) != fmt.Sprint(before) {
+		if after := dirSnapshot(sshDir); after != before {
 			t.Errorf("the key folder changed")
 		}
 	})
 }
 
-func checkRefused(t *testing.T, r result, sshDir string, before map[string]string) {
+func checkRefused(t *testing.T, r result, sshDir, before string) {
 	t.Helper()
 	if r.code != 2 {
 		t.Errorf("code %d, attendu 2\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -252,31 +251,9 @@ func checkRefused(t *testing.T, r result, sshDir string, before map[string]strin
 	if !strings.Contains(r.stderr, "mène à la clé SSH") || !strings.Contains(r.stderr, "pret: conseil : ") {
 		t.Errorf("raison absente :\n%s", r.stderr)
 	}
-	if after := keyFolderSnapshot(t, sshDir); fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Errorf("le dossier de la clé a changé :\navant %v\naprès %v", before, after)
+	if after := dirSnapshot(sshDir); after != before {
+		t.Errorf("le dossier de la clé a changé :\navant\n%s\naprès\n%s", before, after)
 	}
-}
-
-// keyFolderSnapshot is every name in the key folder (recursively) with the hash
-// and mode of its content.
-func keyFolderSnapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			m[p] = "erreur"
-			return nil
-		}
-		info, _ := d.Info()
-		if d.IsDir() {
-			m[p] = "dossier " + info.Mode().String()
-			return nil
-		}
-		data, _ := os.ReadFile(p)
-		m[p] = fmt.Sprintf("%x %s", sha256.Sum256(data), info.Mode())
-		return nil
-	})
-	return m
 }
 
 func expandTilde(home, p string) string {
@@ -299,7 +276,7 @@ func TestHomeSSHGuardedWhenTheKeyIsElsewhere(t *testing.T) {
 	}
 	t.Setenv("PRET_CLE_DOSSIER", other)
 	writeFile(t, filepath.Join(home, "docs", "acces.md"), []byte("x\n"), 0o644)
-	before := keyFolderSnapshot(t, sshDir)
+	before := dirSnapshot(sshDir)
 	for _, target := range []string{filepath.Join(sshDir, "id_ed25519_romeo"), filepath.Join(sshDir, "rapport.json"), filepath.Join(home, "lien-ssh", "sous", "r.json")} {
 		r := pretIn(t, "", "valider", filepath.Join(home, "docs"), "--format", "json", "--sortie", target)
 		checkRefused(t, r, sshDir, before)

@@ -16,16 +16,13 @@ import (
 	"github.com/romeo-pret/pret/onboarding"
 )
 
-// TestPassphraseFileHostile: every kind of file where a passphrase file
-// belongs ends quickly, with a French error that quotes nothing of it.
+// TestPassphraseFileHostile: a line too long, a file too large, a device,
+// a folder or nothing where a passphrase file belongs ends quickly, with
+// a French error that quotes nothing of it.
 func TestPassphraseFileHostile(t *testing.T) {
 	d := t.TempDir()
 	secret := "motdepasse-secret"
-	write := func(name, content string) string {
-		p := filepath.Join(d, name)
-		os.WriteFile(p, []byte(content), 0o600)
-		return p
-	}
+	write := func(name, content string) string { return put(t, d, name, content) }
 	cases := map[string]string{
 		"ligne-4097":     write("long", strings.Repeat("a", 4097)+"\n"),
 		"ligne-4097-nue": write("longnue", strings.Repeat("a", 4097)),
@@ -33,19 +30,10 @@ func TestPassphraseFileHostile(t *testing.T) {
 		"dossier":        d,
 		"absent":         filepath.Join(d, "absent"),
 	}
+	// A FIFO, a link to /dev/zero, a 3 GB sparse file: TestEveryReaderHostile,
+	// through pret cle --passphrase-file.
 	if runtime.GOOS != "windows" {
-		fifo := filepath.Join(d, "tube")
-		makeFIFO(t, fifo)
-		cases["fifo"] = fifo
 		cases["devzero"] = "/dev/zero"
-		link := filepath.Join(d, "lien")
-		os.Symlink("/dev/zero", link)
-		cases["lien-devzero"] = link
-		sparse := filepath.Join(d, "creux")
-		f, _ := os.Create(sparse)
-		f.Truncate(3 << 30)
-		f.Close()
-		cases["creux-3Go"] = sparse
 	}
 	for name, p := range cases {
 		done := make(chan error, 1)
@@ -154,14 +142,12 @@ func TestPassphraseFileInvisible(t *testing.T) {
 			content := line + "\r\n"
 			file := empty.path(fmt.Sprintf("pass-%d", i))
 			os.WriteFile(file, []byte(content), 0o600)
-			for _, run := range []procRun{
+			for _, run := range []result{
 				empty.pret("", "cle", "--passphrase-file", file),
 				empty.pret(content, "cle", "--passphrase-file", "-"),
 				h.pret(content, "signer", "--passphrase-file", "-"),
 			} {
-				if run.code != exitFailed || !strings.Contains(run.stderr, "("+code+")") || !strings.Contains(run.stderr, "pret: conseil : ") {
-					t.Fatalf("%s: exit %d\n%s", code, run.code, run.stderr)
-				}
+				says(t, run, exitFailed, "("+code+")", "pret: conseil : ")
 				// The advice names the fault: "sans BOM" for a BOM alone (issue 32).
 				if strings.Contains(run.stderr, "BOM") != (r == 0xfeff) {
 					t.Fatalf("%s: the BOM named for another character\n%s", code, run.stderr)
@@ -196,10 +182,8 @@ func TestPassphraseFileSpaceTrap(t *testing.T) {
 	} {
 		file := empty.path("pass")
 		os.WriteFile(file, []byte(line+"\n"), 0o600)
-		for _, run := range []procRun{empty.pret("", "cle", "--passphrase-file", file), empty.pret(line+"\n", "cle", "--passphrase-file", "-")} {
-			if run.code != exitFailed || !strings.Contains(run.stderr, named) || !strings.Contains(run.stderr, "pret: conseil : ") {
-				t.Fatalf("%q: exit %d\n%s", named, run.code, run.stderr)
-			}
+		for _, run := range []result{empty.pret("", "cle", "--passphrase-file", file), empty.pret(line+"\n", "cle", "--passphrase-file", "-")} {
+			says(t, run, exitFailed, named, "pret: conseil : ")
 			if strings.Contains(run.stdout+run.stderr, secretPass[:8]) {
 				t.Fatalf("%q: the passphrase is printed\n%s", named, run.stderr)
 			}
@@ -214,10 +198,6 @@ func TestPassphraseFileSpaceTrap(t *testing.T) {
 	if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", secretPass+" ", "-C", "seance-novembre", "-f", h.path(".ssh/id_ed25519_romeo")).CombinedOutput(); err != nil {
 		t.Fatalf("ssh-keygen: %v\n%s", err, out)
 	}
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != exitOK {
-		t.Fatal(r.stderr)
-	}
-	if run := h.pret(secretPass+" \n", "signer", "--passphrase-file", "-"); run.code != exitOK {
-		t.Fatalf("signing with a key whose passphrase ends with a space: exit %d\n%s", run.code, run.stderr)
-	}
+	h.must(exitOK, "", "acces", "--statut", "demande")
+	h.must(exitOK, secretPass+" \n", "signer", "--passphrase-file", "-")
 }

@@ -118,6 +118,24 @@ func (s *session) send(text string) {
 	}
 }
 
+// answer waits for each question and types its answer: the arguments
+// are pairs of a question and what is typed.
+func (s *session) answer(dialog ...string) {
+	s.t.Helper()
+	for i := 0; i+1 < len(dialog); i += 2 {
+		s.expect(dialog[i])
+		s.send(dialog[i+1])
+	}
+}
+
+// exit waits for pret to end with the exit code want.
+func (s *session) exit(want int) {
+	s.t.Helper()
+	if code := s.wait(); code != want {
+		s.t.Fatalf("exit %d, want %d\n%s", code, want, s.raw.String())
+	}
+}
+
 // wait returns the exit code once pret has ended.
 func (s *session) wait() int {
 	s.t.Helper()
@@ -157,34 +175,26 @@ func TestWizardInRealTerminal(t *testing.T) {
 
 	s := startPTY(t, home)
 	s.expect("Il reste 16 jours")
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send("\r")
+	s.answer("Choisissez une passphrase pour la clé", "\r")
 	s.expect("Passphrase refusée : la passphrase est vide")
 	s.newKey() // asked again
 	s.expect("Clé créée")
 	s.expect("Où en est votre compte d'accès ?")
-	s.expect("flèches pour choisir")
-	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.answer("flèches pour choisir", "\x1b[B\r") // down: "Demandé, pas encore ouvert"
 	s.expect("Date de la demande du compte")
-	s.expect("(2026-10-20)")
-	s.send("\r")
+	s.answer("(2026-10-20)", "\r")
 	s.expect("Date comprise : mardi 20 octobre 2026")
 	s.expect("acces.md sera écrit ici : " + filepath.Join(home, "acces.md"))
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	s.expect("acces.md écrit")
-	s.expect("Signer acces.md ? Cela prouve aux organisateurs")
-	s.send("\r") // the default: "Oui"
-	s.expect("Passphrase de la clé")
-	s.send(ptyPass + "\r")
+	s.answer("Signer acces.md ? Cela prouve aux organisateurs", "\r") // the default: "Oui"
+	s.answer("Passphrase de la clé", ptyPass+"\r")
 	s.expect("signé avec la clé")
 	s.expect("Résumé")
 	s.expect("Et maintenant")
 	s.expect("ssh-add ~/.ssh/id_ed25519_romeo")
 	s.expect("HostName NOEUD-DE-LOGIN")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	screen := s.raw.String()
 	if strings.Contains(screen, ptyPass) {
 		t.Fatal("the passphrase appeared on the screen")
@@ -199,10 +209,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	if out, err := exec.Command(keygen, "-y", "-P", ptyPass, "-f", key).CombinedOutput(); err != nil || !bytes.HasPrefix(out, []byte("ssh-ed25519 ")) {
 		t.Fatalf("ssh-keygen -y: %v %s", err, out)
 	}
-	written, err := os.ReadFile(filepath.Join(home, "acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	written := readFile(t, filepath.Join(home, "acces.md"))
 	day := testenv.Day(testenv.Today)
 	res := acces.Validate(written, acces.Rules{KeyName: "id_ed25519_romeo.pub", SessionDay: day.AddDate(0, 0, 16), Today: day})
 	if len(res.Problems) > 0 {
@@ -214,7 +221,7 @@ func TestWizardInRealTerminal(t *testing.T) {
 	}
 	keyBefore, _ := os.ReadFile(key)
 
-	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	statePath := stateFile(home)
 	stateBefore, _ := os.ReadFile(statePath)
 
 	// Second run, a week later: the recorded request is shown and is the
@@ -224,20 +231,15 @@ func TestWizardInRealTerminal(t *testing.T) {
 	s.expect("Clé existante conservée")
 	s.expect("Demande du compte notée le 20 octobre 2026.")
 	s.expect("Où en est votre compte d'accès ?")
-	s.expect("Demandé, pas encore ouvert")
-	s.send("\r")
+	s.answer("Demandé, pas encore ouvert", "\r")
 	s.expect("Date de la demande du compte")
-	s.expect("(2026-10-20)")
-	s.send("\r")
+	s.answer("(2026-10-20)", "\r")
 	s.expect("Date comprise : mardi 20 octobre 2026")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	s.expect("est déjà à jour")
 	s.expect("est signé par votre clé") // Enter kept the signed file
 	s.expect("Il reste 9 jours")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	if strings.Contains(s.raw.String(), "passphrase pour la clé") {
 		t.Fatal("the passphrase was asked for a kept key")
 	}
@@ -257,26 +259,19 @@ func TestWizardInRealTerminal(t *testing.T) {
 	// Third run: "Le compte est ouvert" adds a verifie record beside the
 	// request, after a diff and a yes; acces.md states the check date.
 	s = startPTYWith(t, home, later)
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Le compte est ouvert"
+	s.answer("Où en est votre compte d'accès ?", "\x1b[B\r") // down: "Le compte est ouvert"
 	s.expect("Date de la vérification du compte")
-	s.expect("(2026-10-27)")
-	s.send("\r")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
+	s.answer("(2026-10-27)", "\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	s.expect("Les changements :")
 	s.expect("-- Date de la demande du compte d'accès : 2026-10-20")
 	s.expect("+- Date de la vérification du compte d'accès : 2026-10-27")
 	s.expect("-----BEGIN SSH SIGNATURE-----")
 	s.expect("ce fichier est signé ; le remplacer lui retire sa signature")
-	s.expect("remplacer")
-	s.send("\x1b[A\r") // up: "Oui"
+	s.answer("remplacer", "\x1b[A\r") // up: "Oui"
 	s.expect("acces.md écrit")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r") // down: "Non"
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.answer("Signer acces.md ?", "\x1b[B\r") // down: "Non"
+	s.exit(0)
 	now, _ := os.ReadFile(filepath.Join(home, "acces.md"))
 	if !bytes.Contains(now, []byte("Date de la vérification du compte d'accès : 2026-10-27")) {
 		t.Fatalf("acces.md does not state the check:\n%s", now)
@@ -294,18 +289,13 @@ func TestWizardInRealTerminal(t *testing.T) {
 	stateBefore = state
 	s = startPTYWith(t, home, later)
 	s.expect("Compte vérifié ouvert le 27 octobre 2026")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\r")
-	s.expect("(2026-10-27)")
-	s.send("\r")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
+	s.answer("Où en est votre compte d'accès ?", "\r")
+	s.answer("(2026-10-27)", "\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	s.expect(`-Note ajoutée à la main\r`)
-	s.expect("remplacer")
-	s.send("\r") // the default: "Non"
+	s.answer("remplacer", "\r") // the default: "Non"
 	s.expect("conservé tel quel")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r") // down: "Non"
+	s.answer("Signer acces.md ?", "\x1b[B\r") // down: "Non"
 	s.wait()
 	if after, _ := os.ReadFile(filepath.Join(home, "acces.md")); !bytes.Equal(after, edited) {
 		t.Fatal("acces.md changed after a no")
@@ -333,8 +323,7 @@ func TestWizardInterrupted(t *testing.T) {
 				home := t.TempDir()
 				s := startPTY(t, home)
 				for _, before := range steps[:i] {
-					s.expect(before.question)
-					s.send(before.answer)
+					s.answer(before.question, before.answer)
 				}
 				s.expect(step.question)
 				want := 130
@@ -345,21 +334,14 @@ func TestWizardInterrupted(t *testing.T) {
 					s.cmd.Process.Signal(syscall.SIGTERM)
 					want = 143
 				}
-				if code := s.wait(); code != want {
-					t.Fatalf("exit %d, want %d\n%s", code, want, s.raw.String())
-				}
+				s.exit(want)
 				if !s.echoOn() {
 					t.Fatal("terminal left without echo")
 				}
 				if _, err := os.Stat(filepath.Join(home, "acces.md")); err == nil {
 					t.Fatal("acces.md written")
 				}
-				entries, _ := os.ReadDir(filepath.Join(home, ".ssh"))
-				for _, e := range entries {
-					if strings.Contains(e.Name(), ".tmp-") {
-						t.Fatalf("temporary file left: %s", e.Name())
-					}
-				}
+				noTempFiles(t, filepath.Join(home, ".ssh"))
 				// Whatever exists is whole: a key that ssh-keygen opens.
 				key := filepath.Join(home, ".ssh", "id_ed25519_romeo")
 				if _, err := os.Stat(key); err == nil {
@@ -383,17 +365,12 @@ func TestCleInRealTerminal(t *testing.T) {
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	home := t.TempDir()
 	s := startPTY(t, home, "cle")
-	s.expect("Choisissez une passphrase")
-	s.send("court\r")
+	s.answer("Choisissez une passphrase", "court\r")
 	s.expect("trop courte")
-	s.expect("Choisissez une passphrase")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
+	s.answer("Choisissez une passphrase", ptyPass+"\r")
+	s.answer("Saisissez-la une seconde fois", ptyPass+"\r")
 	s.expect("seance-novembre (ED25519)")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	if strings.Contains(s.raw.String(), ptyPass) {
 		t.Fatal("the passphrase appeared on the screen")
 	}
@@ -404,11 +381,8 @@ func TestCleInRealTerminal(t *testing.T) {
 
 	home = t.TempDir()
 	s = startPTY(t, home, "cle")
-	s.expect("Choisissez une passphrase")
-	s.send("\x03")
-	if code := s.wait(); code != 130 {
-		t.Fatalf("exit %d", code)
-	}
+	s.answer("Choisissez une passphrase", "\x03")
+	s.exit(130)
 	if !s.echoOn() {
 		t.Fatal("terminal left without echo")
 	}
@@ -428,24 +402,14 @@ var cursorMove = regexp.MustCompile(`\x1b\[[0-9;?]*[ABEFGHfK]|\x1b[78]`)
 func TestWizardNarrowTerminal(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
-	pass := filepath.Join(t.TempDir(), "pass")
-	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-	cle := exec.Command(binary(t), "cle", "--passphrase-file", pass)
-	cle.Env, cle.Dir = append(environ(home), "PATH=/usr/bin:/bin"), home
-	if out, err := cle.CombinedOutput(); err != nil {
-		t.Fatalf("pret cle: %v\n%s", err, out)
-	}
+	homeAt(t, home).must(0, ptyPass+"\n", "cle", "--passphrase-file", "-")
 	s := startPTYWith(t, home, ptyOptions{cols: 40})
 	s.requested("") // Enter: today
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r") // down: "Non"
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
+	s.answer("Signer acces.md ?", "\x1b[B\r") // down: "Non"
 	s.expect("Résumé")
 	s.expect("Il reste 16 jours avant la séance")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	raw := strings.ReplaceAll(s.raw.String(), "\r", "")
 	start := strings.Index(raw, "4. La liste de contrôle")
 	if start < 0 {
@@ -484,19 +448,15 @@ func TestAccesInRealTerminal(t *testing.T) {
 	home := t.TempDir()
 	requestedHome(t, home)
 	before, _ := os.ReadFile(filepath.Join(home, "acces.md"))
-	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	statePath := stateFile(home)
 	stateBefore, _ := os.ReadFile(statePath)
 
 	s := startPTY(t, home, "acces")
 	s.expect("Demande du compte notée le 12 octobre 2026.")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\r")
-	s.expect("(2026-10-12)")
-	s.send("\r")
+	s.answer("Où en est votre compte d'accès ?", "\r")
+	s.answer("(2026-10-12)", "\r")
 	s.expect("déjà à jour")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	after, _ := os.ReadFile(filepath.Join(home, "acces.md"))
 	stateAfter, _ := os.ReadFile(statePath)
 	if !bytes.Equal(after, before) || !bytes.Equal(stateAfter, stateBefore) {
@@ -504,18 +464,13 @@ func TestAccesInRealTerminal(t *testing.T) {
 	}
 
 	s = startPTY(t, home, "acces")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Le compte est ouvert"
-	s.expect("(2026-10-20)")
-	s.send("19 octobre 2026\r")
+	s.answer("Où en est votre compte d'accès ?", "\x1b[B\r") // down: "Le compte est ouvert"
+	s.answer("(2026-10-20)", "19 octobre 2026\r")
 	s.expect("Date comprise : lundi 19 octobre 2026")
 	s.expect("+- Date de la vérification du compte d'accès : 2026-10-19")
-	s.expect("remplacer")
-	s.send("\x1b[A\r") // up: "Oui"
+	s.answer("remplacer", "\x1b[A\r") // up: "Oui"
 	s.expect("Vérification du compte d'accès notée : 2026-10-19")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	state, _ := os.ReadFile(statePath)
 	if !keepsRecords(t, stateBefore, state) || !bytes.Contains(state, []byte("statut: verifie")) {
 		t.Fatalf("state:\n%s", state)
@@ -532,15 +487,11 @@ func TestAccesDiffNarrowTerminal(t *testing.T) {
 	home := t.TempDir()
 	requestedHome(t, home)
 	s := startPTYWith(t, home, ptyOptions{cols: 40}, "acces")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Le compte est ouvert"
-	s.expect("(2026-10-20)")
-	s.send("19 octobre 2026\r")
-	s.expect("remplacer") // the terminal may wrap the line anywhere around it
-	s.send("\x1b[A\r")    // up: "Oui"
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.answer("Où en est votre compte d'accès ?", "\x1b[B\r") // down: "Le compte est ouvert"
+	s.answer("(2026-10-20)", "19 octobre 2026\r")
+	// Only "remplacer": the terminal may wrap the line anywhere around it.
+	s.answer("remplacer", "\x1b[A\r") // up: "Oui"
+	s.exit(0)
 	drawn := cursorMove.ReplaceAllString(strings.ReplaceAll(s.raw.String(), "\r", ""), "\n")
 	for _, line := range strings.Split(drawn, "\n") {
 		if visibleWidth(line) > 40 && !oneWordOverflow(line) {
@@ -601,15 +552,14 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	os.WriteFile(filepath.Join(home, "notes.txt"), []byte("mes notes\n"), 0o644)
 	os.MkdirAll(filepath.Join(home, "pris", "acces.md"), 0o755)
 	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "lien"))
-	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	statePath := stateFile(home)
 	file := filepath.Join(home, "envoi", "acces.md")
 
 	s := startPTY(t, home)
 	s.newKey()
 	s.requested("12/10/2026")
 	s.expect("Date comprise : lundi 12 octobre 2026")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
+	s.answer("Écrire acces.md à cet endroit ?", "\x1b[B\r") // down: "Non, choisir un autre dossier"
 	for _, refused := range []struct{ typed, said string }{
 		{"~/.ssh", filepath.Join(home, ".ssh") + " : c'est le dossier de la clé SSH"},
 		{"~/.ssh/sous", filepath.Join(home, ".ssh", "sous") + " : c'est le dossier de la clé SSH"},
@@ -618,30 +568,22 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 		{"~/lien", "c'est le dossier de la clé SSH"},
 		{"~/pris", "acces.md y existe déjà et n'est pas un fichier"},
 	} {
-		s.expect("Dossier où écrire acces.md")
-		s.send(refused.typed + "\r")
+		s.answer("Dossier où écrire acces.md", refused.typed+"\r")
 		s.expect(refused.said)
 	}
 	if runtime.GOOS == "linux" {
 		// A folder that passes every check, where the write fails.
-		s.expect("Dossier où écrire acces.md")
-		s.send("/proc\r")
-		s.expect("acces.md sera écrit ici : /proc/acces.md")
-		s.send("\r")
+		s.answer("Dossier où écrire acces.md", "/proc\r")
+		s.answer("acces.md sera écrit ici : /proc/acces.md", "\r")
 		s.expect("non écrit")
 		s.expect("pret n'a pas pu y écrire acces.md")
 	}
-	s.expect("Dossier où écrire acces.md")
-	s.send("~/envoi\r")
+	s.answer("Dossier où écrire acces.md", "~/envoi\r")
 	s.expect("acces.md sera écrit ici : " + file)
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	s.expect("acces.md écrit")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r") // down: "Non"
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.answer("Signer acces.md ?", "\x1b[B\r") // down: "Non"
+	s.exit(0)
 	written, _ := os.ReadFile(file)
 	if !bytes.Contains(written, []byte("Date de la demande du compte d'accès : 2026-10-12")) {
 		t.Fatalf("the date typed is lost:\n%s", written)
@@ -651,34 +593,26 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	}
 
 	// The learner edits acces.md by hand: their own date line, a note.
-	hand := bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026, par courriel."), 1)
-	hand = append(hand, "\nNote personnelle, à garder.\n"...)
-	os.WriteFile(file, hand, 0o644)
+	hand := editByHand(t, file)
 	later := ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}
 	s = startPTYWith(t, home, later)
 	s.expect("Demande du compte notée le 12 octobre 2026.")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Le compte est ouvert"
-	s.expect("Date de la vérification du compte")
-	s.send("26/10/2026\r")
+	s.answer("Où en est votre compte d'accès ?", "\x1b[B\r") // down: "Le compte est ouvert"
+	s.answer("Date de la vérification du compte", "26/10/2026\r")
 	s.expect("La dernière fois, acces.md a été écrit ailleurs") // the path may wrap
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
-	s.expect("remplacer") // the terminal may wrap the line anywhere around it
-	s.send("\r")          // the default: "Non"
-	s.expect("-- Demandé le 12/10/2026, par courriel.")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
+	// Only "remplacer": the terminal may wrap the line anywhere around it.
+	s.answer("remplacer", "\r") // the default: "Non"
+	s.expect("-- Demandé le 12/10/2026.")
 	s.expect("+- Date de la vérification du compte d'accès : 2026-10-26")
-	s.expect("Changer seulement la ligne de la date ?")
-	s.send("\x1b[B\r") // down: "Non"
+	s.answer("Changer seulement la ligne de la date ?", "\x1b[B\r") // down: "Non"
 	s.expect("conservé tel quel, octet pour octet")
 	s.expect("Déclaration notée dans")
 	// A file stating another date is not offered to the signature (issue 32).
 	s.expect("il n'est pas proposé à la signature")
 	s.expect("acces-matches-date")
 	s.expect("pret acces --statut verifie --date 2026-10-26 --force")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	if now, _ := os.ReadFile(file); !bytes.Equal(now, hand) {
 		t.Fatal("acces.md changed after two noes")
 	}
@@ -689,72 +623,69 @@ func TestWizardLosesNoAnswerInRealTerminal(t *testing.T) {
 	// The next run starts from it, and changes the date line alone.
 	s = startPTYWith(t, home, later)
 	s.expect("Compte vérifié ouvert le 26 octobre 2026 (demandé le 12 octobre 2026).")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\r") // the default: "Le compte est ouvert"
-	s.expect("(2026-10-26)")
-	s.send("\r")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
-	s.expect("remplacer") // the terminal may wrap the line anywhere around it
-	s.send("\r")
-	s.expect("Changer seulement la ligne de la date ?")
-	s.send("\r") // the default: "Oui"
+	s.answer("Où en est votre compte d'accès ?", "\r") // the default: "Le compte est ouvert"
+	s.answer("(2026-10-26)", "\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
+	s.answer("remplacer", "\r")                               // wrapped anywhere around it, as above
+	s.answer("Changer seulement la ligne de la date ?", "\r") // the default: "Oui"
 	s.expect("seule la ligne de la date a changé")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
-	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026, par courriel."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
-	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
-		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
-	}
+	s.answer("Signer acces.md ?", "\x1b[B\r")
+	s.exit(0)
+	dateLineChanged(t, file, hand)
 }
 
 // newKey answers a first run's two passphrase questions.
 func (s *session) newKey() {
 	s.t.Helper()
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send(ptyPass + "\r")
-	s.expect("Saisissez-la une seconde fois")
-	s.send(ptyPass + "\r")
+	s.answer("Choisissez une passphrase pour la clé", ptyPass+"\r")
+	s.answer("Saisissez-la une seconde fois", ptyPass+"\r")
 }
 
 // requested answers the account question of a first run: requested, on
 // the date typed.
 func (s *session) requested(date string) {
 	s.t.Helper()
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\x1b[B\r") // down: "Demandé, pas encore ouvert"
-	s.expect("Date de la demande du compte")
-	s.send(date + "\r")
+	s.answer("Où en est votre compte d'accès ?", "\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.answer("Date de la demande du compte", date+"\r")
 }
 
 // requestedHome is a home where pret cle and pret acces ran, off a
 // terminal: the key, a request on 2026-10-12, acces.md.
 func requestedHome(t *testing.T, home string) {
 	t.Helper()
-	pass := filepath.Join(t.TempDir(), "pass")
-	os.WriteFile(pass, []byte(ptyPass+"\n"), 0o600)
-	for _, args := range [][]string{{"cle", "--passphrase-file", pass}, {"acces", "--statut", "demande", "--date", "12/10/2026"}} {
-		c := exec.Command(binary(t), args...)
-		c.Env, c.Dir = append(environ(home), "PATH=/usr/bin:/bin"), home
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("pret %v: %v\n%s", args, err, out)
-		}
-	}
+	h := homeAt(t, home)
+	h.must(0, ptyPass+"\n", "cle", "--passphrase-file", "-")
+	h.must(0, "", "acces", "--statut", "demande", "--date", "12/10/2026")
 }
 
 // handEditedHome is a requestedHome whose acces.md the learner then
-// edited: their own date line, and a note; it returns that file.
+// edited (editByHand); it returns that file.
 func handEditedHome(t *testing.T, home string) []byte {
 	t.Helper()
 	requestedHome(t, home)
-	file := filepath.Join(home, "acces.md")
+	return editByHand(t, filepath.Join(home, "acces.md"))
+}
+
+// editByHand edits the acces.md at file as a learner would: their own
+// date line for the request of 2026-10-12, and a note; it returns the
+// file.
+func editByHand(t *testing.T, file string) []byte {
+	t.Helper()
 	written, _ := os.ReadFile(file)
 	hand := append(bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1), "Ma note.\n"...)
-	os.WriteFile(file, hand, 0o644)
+	writeFile(t, file, hand, 0o644)
 	return hand
+}
+
+// dateLineChanged fails the test unless file is hand, the file of
+// editByHand, with its date line alone changed to the check of
+// 2026-10-26.
+func dateLineChanged(t *testing.T, file string, hand []byte) {
+	t.Helper()
+	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
+	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
+		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
+	}
 }
 
 // TestWizardDumbTerminal: with TERM=dumb the wizard draws nothing: no
@@ -772,41 +703,28 @@ func TestWizardDumbTerminal(t *testing.T) {
 	dumb := ptyOptions{env: []string{"TERM=dumb"}}
 
 	s := startPTYWith(t, home, dumb)
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send("court\r")
+	s.answer("Choisissez une passphrase pour la clé", "court\r")
 	s.expect("trop courte")
 	s.newKey() // asked again
 	s.expect("Où en est votre compte d'accès ?")
 	s.expect("  2) Demandé, pas encore ouvert")
-	s.expect("Numéro, de 1 à 3 (1)")
-	s.send("5\r")
-	s.expect("tapez un numéro de 1 à 3")
-	s.send("?\r")
-	s.expect("Un seul compte par personne")
-	s.send("demandé\r") // the word, as the README says: "Demandé, pas encore ouvert"
+	s.answer("Numéro, de 1 à 3 (1)", "5\r")
+	s.answer("tapez un numéro de 1 à 3", "?\r")
+	s.answer("Un seul compte par personne", "demandé\r") // the word, as the README says: "Demandé, pas encore ouvert"
 	s.expect("Date de la demande du compte")
-	s.expect("(2026-10-20)")
-	s.send("30/10/2026\r")
+	s.answer("(2026-10-20)", "30/10/2026\r")
 	s.expect("est dans le futur")
-	s.expect("Date de la demande du compte") // asked again
-	s.send("12/10/2026\r")
+	s.answer("Date de la demande du compte", "12/10/2026\r") // asked again
 	s.expect("Date comprise : lundi 12 octobre 2026")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("non\r") // "Non, choisir un autre dossier"
-	s.expect("Dossier où écrire acces.md")
-	s.send("~/.ssh\r")
+	s.answer("Écrire acces.md à cet endroit ?", "non\r") // "Non, choisir un autre dossier"
+	s.answer("Dossier où écrire acces.md", "~/.ssh\r")
 	s.expect("c'est le dossier de la clé SSH")
-	s.expect("Dossier où écrire acces.md")
-	s.send("~/envoi\r")
-	s.expect("acces.md sera écrit ici : " + file)
-	s.send("\r") // the default: "Oui"
+	s.answer("Dossier où écrire acces.md", "~/envoi\r")
+	s.answer("acces.md sera écrit ici : "+file, "\r") // the default: "Oui"
 	s.expect("acces.md écrit")
-	s.expect("Signer acces.md ?")
-	s.send("Non\r")
+	s.answer("Signer acces.md ?", "Non\r")
 	s.expect("Et maintenant")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	if raw := s.raw.String(); strings.Contains(raw, "\x1b") || strings.Contains(raw, ptyPass) {
 		t.Fatalf("an escape sequence or the passphrase reached a dumb terminal:\n%q", raw)
 	}
@@ -815,36 +733,23 @@ func TestWizardDumbTerminal(t *testing.T) {
 		t.Fatalf("the date typed is lost:\n%s", written)
 	}
 
-	hand := bytes.Replace(written, []byte("- Date de la demande du compte d'accès : 2026-10-12"), []byte("- Demandé le 12/10/2026."), 1)
-	hand = append(hand, "Ma note.\n"...)
-	os.WriteFile(file, hand, 0o644)
+	hand := editByHand(t, file)
 	s = startPTYWith(t, home, ptyOptions{env: []string{"TERM=dumb", "PRET_AUJOURDHUI=2026-10-27"}})
 	s.expect("Demande du compte notée le 12 octobre 2026.")
-	s.expect("Numéro, de 1 à 2 (1)")
-	s.send("2\r") // "Le compte est ouvert"
-	s.expect("Date de la vérification du compte")
-	s.send("26/10/2026\r")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("1\r")
+	s.answer("Numéro, de 1 à 2 (1)", "2\r") // "Le compte est ouvert"
+	s.answer("Date de la vérification du compte", "26/10/2026\r")
+	s.answer("Écrire acces.md à cet endroit ?", "1\r")
 	s.expect("Le remplacer ?")
-	s.expect("(2)")
-	s.send("\r") // the default: "Non"
+	s.answer("(2)", "\r") // the default: "Non"
 	s.expect("Changer seulement la ligne de la date ?")
-	s.expect("(1)")
-	s.send("\r") // the default: "Oui"
+	s.answer("(1)", "\r") // the default: "Oui"
 	s.expect("seule la ligne de la date a changé")
-	s.expect("Signer acces.md ?")
-	s.send("2\r")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.answer("Signer acces.md ?", "2\r")
+	s.exit(0)
 	if raw := s.raw.String(); strings.Contains(raw, "\x1b") {
 		t.Fatalf("an escape sequence reached a dumb terminal:\n%q", raw)
 	}
-	want := bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1)
-	if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
-		t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
-	}
+	dateLineChanged(t, file, hand)
 }
 
 // TestWizardFinishedWithStepsLeft: a first run whose account is not
@@ -857,21 +762,13 @@ func TestWizardFinishedWithStepsLeft(t *testing.T) {
 	home := t.TempDir()
 	s := startPTY(t, home)
 	s.newKey()
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\r") // "Pas encore demandé"
-	s.expect("La demande est-elle faite ?")
-	s.send("\r") // "Non"
+	s.answer("Où en est votre compte d'accès ?", "\r") // "Pas encore demandé"
+	s.answer("La demande est-elle faite ?", "\r")      // "Non"
 	s.expect("ÉCHEC")
 	s.expect("Et maintenant")
 	s.expect("1. Demandez le compte d'accès")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
-	v := exec.Command(binary(t), "verifier")
-	v.Env, v.Dir = append(environ(home), "PATH=/usr/bin:/bin"), home
-	if err := v.Run(); err == nil || v.ProcessState.ExitCode() != exitFailed {
-		t.Fatalf("pret verifier: %v", err)
-	}
+	s.exit(0)
+	homeAt(t, home).must(exitFailed, "", "verifier")
 }
 
 // TestWizardInterruptedLater: Ctrl-C at the questions that come after
@@ -904,14 +801,12 @@ func TestWizardInterruptedLater(t *testing.T) {
 			home := t.TempDir()
 			file := filepath.Join(home, "acces.md")
 			hand := handEditedHome(t, home)
-			statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+			statePath := stateFile(home)
 			stateBefore, _ := os.ReadFile(statePath)
 
 			s := startPTYWith(t, home, ptyOptions{env: step.env})
-			s.expect("Où en est votre compte d'accès ?")
-			s.send("\r")
-			s.expect("Date de la demande du compte")
-			s.send("11/10/2026\r")
+			s.answer("Où en est votre compte d'accès ?", "\r")
+			s.answer("Date de la demande du compte", "11/10/2026\r")
 			for i := 0; i < len(step.dialog); i += 2 {
 				s.expect(step.dialog[i])
 				if i+1 < len(step.dialog) {
@@ -919,9 +814,7 @@ func TestWizardInterruptedLater(t *testing.T) {
 				}
 			}
 			s.send("\x03")
-			if code := s.wait(); code != 130 {
-				t.Fatalf("exit %d\n%s", code, s.raw.String())
-			}
+			s.exit(130)
 			if !s.echoOn() {
 				t.Fatal("terminal left without echo")
 			}
@@ -933,11 +826,7 @@ func TestWizardInterruptedLater(t *testing.T) {
 			if r, _, ok := st.Latest(""); !keepsRecords(t, stateBefore, now) || !ok || r.Date != "2026-10-11" {
 				t.Fatalf("the date typed is not recorded after the earlier ones:\n%s", now)
 			}
-			for _, dir := range []string{home, filepath.Dir(statePath), filepath.Join(home, ".ssh")} {
-				if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
-					t.Fatalf("temporary files left: %v", left)
-				}
-			}
+			noTempFiles(t, home, filepath.Dir(statePath), filepath.Join(home, ".ssh"))
 		})
 	}
 }
@@ -952,7 +841,7 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	missing := ptyOptions{env: []string{"PRET_ACCES_FICHIER=" + filepath.Join(home, "absent", "acces.md")}}
-	statePath := filepath.Join(home, ".local", "state", "pret", "etat.yaml")
+	statePath := stateFile(home)
 	os.MkdirAll(filepath.Dir(statePath), 0o700)
 	broken := []byte("acces: [ceci n'est pas du YAML\n")
 	os.WriteFile(statePath, broken, 0o600)
@@ -962,14 +851,11 @@ func TestWizardUnreadableStateInRealTerminal(t *testing.T) {
 	s.expect("Il ne sera pas modifié ; pret continue sans lui.")
 	s.requested("12/10/2026")
 	s.expect("ce dossier n'existe pas")
-	s.expect("Dossier où écrire acces.md")
-	s.send("~\r")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
+	s.answer("Dossier où écrire acces.md", "~\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	s.expect("acces.md écrit")
 	s.expect("la déclaration n'est pas notée")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r")
+	s.answer("Signer acces.md ?", "\x1b[B\r")
 	s.wait()
 	if now, _ := os.ReadFile(statePath); !bytes.Equal(now, broken) {
 		t.Fatalf("the unreadable state was written over:\n%s", now)
@@ -996,10 +882,8 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 			hand := handEditedHome(t, home)
 
 			s := startPTYWith(t, home, ptyOptions{env: []string{"PRET_AUJOURDHUI=2026-10-27"}}, "acces")
-			s.expect("Où en est votre compte d'accès ?")
-			s.send("\x1b[B\r") // down: "Le compte est ouvert"
-			s.expect("Date de la vérification du compte")
-			s.send("26/10/2026\r")
+			s.answer("Où en est votre compte d'accès ?", "\x1b[B\r") // down: "Le compte est ouvert"
+			s.answer("Date de la vérification du compte", "26/10/2026\r")
 			s.expect("remplacer")
 			want, code := hand, 1
 			if dateLine == "Ctrl-C at « Le remplacer ? »" {
@@ -1021,13 +905,11 @@ func TestAccesKeepsFileInRealTerminal(t *testing.T) {
 				s.expect("seule la ligne de la date a changé")
 				want, code = bytes.Replace(hand, []byte("- Demandé le 12/10/2026."), []byte("- Date de la vérification du compte d'accès : 2026-10-26"), 1), 0
 			}
-			if got := s.wait(); got != code {
-				t.Fatalf("exit %d, want %d\n%s", got, code, s.raw.String())
-			}
+			s.exit(code)
 			if now, _ := os.ReadFile(file); !bytes.Equal(now, want) {
 				t.Fatalf("acces.md:\n%s\nwant\n%s", now, want)
 			}
-			state, _ := os.ReadFile(filepath.Join(home, ".local", "state", "pret", "etat.yaml"))
+			state, _ := os.ReadFile(stateFile(home))
 			if !bytes.Contains(state, []byte("statut: verifie")) || !bytes.Contains(state, []byte(`date: "2026-10-26"`)) {
 				t.Fatalf("the declaration is not recorded:\n%s", state)
 			}
@@ -1048,20 +930,14 @@ func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
 	s := startPTYWith(t, home, ptyOptions{env: []string{"PRET_ACCES_FICHIER=" + filepath.Join(dir, "acces.md")}})
 	s.newKey()
 	s.requested("12/10/2026")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\x1b[B\r") // down: "Non, choisir un autre dossier"
-	s.expect(`(~/envoi\342\200\256txt.exe)`)
-	s.send("\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\x1b[B\r") // down: "Non, choisir un autre dossier"
+	s.answer(`(~/envoi\342\200\256txt.exe)`, "\r")
 	s.expect(`acces.md sera écrit ici : ` + home + `/envoi\342\200\256txt.exe/acces.md`)
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
 	s.expect("écrit")
-	s.expect("Signer acces.md ?")
-	s.send("\x1b[B\r")
+	s.answer("Signer acces.md ?", "\x1b[B\r")
 	s.expect("Et maintenant")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	if strings.ContainsRune(s.raw.String(), '\u202e') {
 		t.Fatalf("a bidi control reached the terminal raw:\n%q", s.raw.String())
 	}
@@ -1078,12 +954,30 @@ func TestNoBreakSpaceTypedIsNamed(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	s := startPTY(t, t.TempDir())
-	s.expect("Choisissez une passphrase pour la clé")
-	s.send("pass\u00a0word12\r")
+	s.answer("Choisissez une passphrase pour la clé", "pass\u00a0word12\r")
 	s.expect("U+00A0")
-	s.expect("Garder cette passphrase telle quelle ?")
-	s.send("\x03")
-	if code := s.wait(); code != 130 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	s.answer("Garder cette passphrase telle quelle ?", "\x03")
+	s.exit(130)
+}
+
+// TestWizardColour: survey's questions are coloured on a terminal, and
+// not at all with TERM=dumb or an empty NO_COLOR (survey alone honours
+// neither).
+func TestWizardColour(t *testing.T) {
+	t.Parallel()
+	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	for _, tc := range []struct {
+		env    []string
+		colour bool
+	}{
+		{nil, true},
+		{[]string{"TERM=dumb"}, false},
+		{[]string{"NO_COLOR="}, false},
+	} {
+		s := startPTYWith(t, t.TempDir(), ptyOptions{env: tc.env})
+		s.expect("Choisissez une passphrase")
+		if got := sgr.MatchString(s.raw.String()); got != tc.colour {
+			t.Errorf("%v: colour %v, want %v:\n%q", tc.env, got, tc.colour, s.raw.String())
+		}
 	}
 }

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"crypto/rand"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,20 +21,16 @@ import (
 	"github.com/romeo-pret/pret/keys"
 )
 
-// procRun is one finished pret process.
-type procRun struct {
-	stdout, stderr string
-	code           int
-}
-
 type home struct {
 	t   *testing.T
 	dir string
 	env []string
 }
 
-func newHome(t *testing.T) *home {
-	dir := t.TempDir()
+func newHome(t *testing.T) *home { return homeAt(t, t.TempDir()) }
+
+// homeAt is dir as the home of pret runs in separate processes.
+func homeAt(t *testing.T, dir string) *home {
 	return &home{t: t, dir: dir, env: append(environ(dir),
 		"PATH="+os.Getenv("PATH"),
 		"NO_COLOR=1",
@@ -51,9 +44,9 @@ func (h *home) command(stdin string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func finish(t *testing.T, cmd *exec.Cmd, out, errb *bytes.Buffer, err error) procRun {
+func finish(t *testing.T, cmd *exec.Cmd, out, errb *bytes.Buffer, err error) result {
 	t.Helper()
-	r := procRun{stdout: out.String(), stderr: errb.String()}
+	r := result{stdout: out.String(), stderr: errb.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
@@ -65,12 +58,20 @@ func finish(t *testing.T, cmd *exec.Cmd, out, errb *bytes.Buffer, err error) pro
 	return r
 }
 
-func (h *home) pret(stdin string, args ...string) procRun {
+func (h *home) pret(stdin string, args ...string) result {
 	h.t.Helper()
 	cmd := h.command(stdin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	return finish(h.t, cmd, &out, &errb, cmd.Run())
+}
+
+// must is pret, failing the test unless it exits with code.
+func (h *home) must(code int, stdin string, args ...string) result {
+	h.t.Helper()
+	r := h.pret(stdin, args...)
+	must(h.t, r, code, args...)
+	return r
 }
 
 func (h *home) path(rel string) string { return filepath.Join(h.dir, rel) }
@@ -83,13 +84,7 @@ func (h *home) path(rel string) string { return filepath.Join(h.dir, rel) }
 // least of three runs, after this process has returned its own garbage.
 func (h *home) peakKiB(args ...string) int64 {
 	h.t.Helper()
-	runtime.GC()
-	debug.FreeOSMemory()
-	best := int64(math.MaxInt64)
-	for range 3 {
-		best = min(best, h.peakOnce(args...))
-	}
-	return best
+	return h.peakUnder(0, args...) // never under 0: three runs
 }
 
 func (h *home) peakOnce(args ...string) int64 {
@@ -121,8 +116,8 @@ const secretPass = "ne-jamais-afficher-7Q"
 
 // everyCommand runs each command of pret, in every format, in a home
 // with a key and an acces.md, and returns what they printed.
-func everyCommand(t *testing.T, h *home) []procRun {
-	var runs []procRun
+func everyCommand(t *testing.T, h *home) []result {
+	var runs []result
 	add := func(stdin string, args ...string) { runs = append(runs, h.pret(stdin, args...)) }
 	add(secretPass+"\n", "cle", "--passphrase-file", "-")
 	add("", "cle")
@@ -201,15 +196,12 @@ func TestSecretsNeverOutput(t *testing.T) {
 	notShort(t)
 	h := newHome(t)
 	runs := everyCommand(t, h)
-	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	priv := readFile(t, h.path(".ssh/id_ed25519_romeo"))
 	leak := filepath.Join(h.dir, "fuite")
 	os.MkdirAll(leak, 0o755)
 	acces, _ := os.ReadFile(h.path("acces.md"))
 	os.WriteFile(filepath.Join(leak, "acces.md"), append(append(acces, '\n'), priv...), 0o644)
-	leakRuns := map[string]procRun{} // by format
+	leakRuns := map[string]result{} // by format
 	for _, f := range checklist.Formats {
 		r := h.pret("", "valider", "--format", f, leak)
 		leakRuns[f] = r
@@ -400,9 +392,7 @@ func TestDiskFull(t *testing.T) {
 				}
 				return
 			}
-			if r.code != 1 || !strings.Contains(r.stderr, "plus de place sur le disque") || !strings.Contains(r.stderr, "pret: conseil : ") {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
+			says(t, r, 1, "plus de place sur le disque", "pret: conseil : ")
 			if len(entries) != 0 {
 				t.Fatalf("left behind: %v", entries)
 			}
@@ -420,9 +410,7 @@ func TestReadOnlyKeyFolder(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	r := h.pret(secretPass+"\n", "cle", "--passphrase-file", "-")
-	if r.code != 1 || !strings.Contains(r.stderr, "lecture seule") {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	says(t, r, 1, "lecture seule")
 	if entries, _ := os.ReadDir(h.path(".ssh")); len(entries) != 0 {
 		t.Fatalf("written: %v", entries)
 	}
@@ -436,9 +424,7 @@ func TestAccesAlwaysWhole(t *testing.T) {
 	notShort(t)
 	h := newHome(t)
 	putKey(t, h.dir)
-	if r := h.pret("", "acces", "--statut", "demande", "--date", "2026-10-01"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "acces", "--statut", "demande", "--date", "2026-10-01")
 	stop := make(chan struct{})
 	var bad []string
 	var reads int
@@ -488,12 +474,7 @@ func TestAccesAlwaysWhole(t *testing.T) {
 	if len(bad) > 0 {
 		t.Fatalf("%d of %d reads saw a partial or missing acces.md, e.g.:\n%s", len(bad), reads, bad[0])
 	}
-	entries, _ := os.ReadDir(h.dir)
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
-			t.Fatalf("temporary file left: %s", e.Name())
-		}
-	}
+	noTempFiles(t, h.dir)
 	if reads < 10 {
 		t.Fatalf("only %d reads", reads)
 	}

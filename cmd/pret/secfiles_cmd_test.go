@@ -57,9 +57,7 @@ func TestBadSettingNeverWritesHere(t *testing.T) {
 				os.WriteFile(cfg, []byte(fmt.Sprintf("%s:\n  %s: %s\n", sec, name, v)), 0o600)
 				before, _ := os.ReadDir(home)
 				r := pretIn(t, "", "--config", cfg, "cle", "--passphrase-file", filepath.Join(home, "pass.txt"))
-				if r.code != 2 || !strings.Contains(r.stderr, k.key) {
-					t.Fatalf("code %d\n%s", r.code, r.stderr)
-				}
+				says(t, r, 2, k.key)
 				after, _ := os.ReadDir(home)
 				if len(after) != len(before) {
 					t.Fatalf("écrit dans le dossier : %v -> %v", before, after)

@@ -30,10 +30,7 @@ func TestBashCompletion(t *testing.T) {
 		t.Skip("bash-completion not installed")
 	}
 	h := newHome(t)
-	script := h.pret("", "completion", "bash")
-	if script.code != 0 {
-		t.Fatal(script.stderr)
-	}
+	script := h.must(0, "", "completion", "bash")
 	os.WriteFile(h.path("pret.bash"), []byte(script.stdout), 0o644)
 	// compType is bash's COMP_TYPE: 9 is a first Tab, 63 the listing of
 	// a second Tab, where the descriptions show.
@@ -101,23 +98,18 @@ func TestManPages(t *testing.T) {
 	man := testenv.NeedTool(t, "man")
 	h := newHome(t)
 	dir := t.TempDir()
-	if r := h.pret("", "man", dir); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	ios, _, _ := fakeStreams("", false, nil)
-	root := newApp(ios).rootCommand()
+	h.must(0, "", "man", dir)
+	_, all := pretCommands(t)
 	want := map[string]*cobra.Command{}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		if c.HasParent() && !c.IsAvailableCommand() {
-			return
+	for _, c := range all {
+		shown := true // a page for it and each parent
+		for p := c; p.HasParent(); p = p.Parent() {
+			shown = shown && p.IsAvailableCommand()
 		}
-		want[strings.ReplaceAll(c.CommandPath(), " ", "-")+".1"] = c
-		for _, sub := range c.Commands() {
-			walk(sub)
+		if shown {
+			want[strings.ReplaceAll(c.CommandPath(), " ", "-")+".1"] = c
 		}
 	}
-	walk(root)
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != len(want) {
 		t.Errorf("%d pages for %d commands", len(entries), len(want))

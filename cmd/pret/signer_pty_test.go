@@ -18,9 +18,7 @@ import (
 func refusedThrice(t *testing.T, s *session, h *home, before []byte) {
 	t.Helper()
 	s.expect("passphrase incorrecte")
-	if code := s.wait(); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, s.raw.String())
-	}
+	s.exit(1)
 	if !s.echoOn() {
 		t.Fatal("terminal left without echo")
 	}
@@ -36,15 +34,11 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := signableHome(t, ptyPass)
-	before, err := os.ReadFile(h.path("acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := readFile(t, h.path("acces.md"))
 	wrong := []string{"mauvaise-un", "mauvaise-deux", "mauvaise-trois"}
 	s := startPTY(t, h.dir, "signer")
 	for i, w := range wrong {
-		s.expect("Passphrase de la clé")
-		s.send(w + "\r")
+		s.answer("Passphrase de la clé", w+"\r")
 		if i < 2 {
 			s.expect("Passphrase incorrecte (essai")
 		}
@@ -58,20 +52,12 @@ func TestSignerWrongPassphraseInTerminal(t *testing.T) {
 			t.Fatalf("a passphrase appeared on the screen: %q", w)
 		}
 	}
-	entries, _ := os.ReadDir(h.dir)
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
-			t.Fatalf("temporary file left: %s", e.Name())
-		}
-	}
+	noTempFiles(t, h.dir)
 
 	s = startPTY(t, h.dir, "signer")
-	s.expect("Passphrase de la clé")
-	s.send(ptyPass + "\r")
+	s.answer("Passphrase de la clé", ptyPass+"\r")
 	s.expect("signé avec la clé")
-	if code := s.wait(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, s.raw.String())
-	}
+	s.exit(0)
 	after, _ := os.ReadFile(h.path("acces.md"))
 	if f := signing.SplitSigned(after); f.Verify() != nil || !bytes.Equal(f.Message, before) {
 		t.Fatal("the right passphrase did not sign the file as it was")
@@ -85,23 +71,15 @@ func TestWizardSignatureWrongPassphrase(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := signableHome(t, ptyPass)
-	before, err := os.ReadFile(h.path("acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := readFile(t, h.path("acces.md"))
 	s := startPTY(t, h.dir)
 	s.expect("Clé existante conservée")
-	s.expect("Où en est votre compte d'accès ?")
-	s.send("\r") // the recorded request: the same acces.md as before
-	s.expect("Date de la demande du compte")
-	s.send("\r")
-	s.expect("Écrire acces.md à cet endroit ?")
-	s.send("\r")
-	s.expect("Signer acces.md ? Cela prouve aux organisateurs")
-	s.send("\r") // the default: "Oui"
+	s.answer("Où en est votre compte d'accès ?", "\r") // the recorded request: the same acces.md as before
+	s.answer("Date de la demande du compte", "\r")
+	s.answer("Écrire acces.md à cet endroit ?", "\r")
+	s.answer("Signer acces.md ? Cela prouve aux organisateurs", "\r") // the default: "Oui"
 	for i := 0; i < 3; i++ {
-		s.expect("Passphrase de la clé")
-		s.send("pas-la-bonne-" + string(rune('a'+i)) + "\r")
+		s.answer("Passphrase de la clé", "pas-la-bonne-"+string(rune('a'+i))+"\r")
 	}
 	refusedThrice(t, s, h, before)
 	if strings.Contains(s.raw.String(), "pas-la-bonne") {
@@ -119,7 +97,7 @@ func TestPassphrasePromptShowsNothing(t *testing.T) {
 	notShort(t)
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	h := signableHome(t, ptyPass)
-	before, _ := os.ReadFile(h.path("acces.md"))
+	before := readFile(t, h.path("acces.md"))
 	typed := []string{"x", "é", "deux mots", strings.Repeat("a", 40), "mauvaise\bE", "àç ñ ü 42 !"}
 	s := startPTY(t, h.dir, "signer")
 	for i, w := range typed {
@@ -128,8 +106,7 @@ func TestPassphrasePromptShowsNothing(t *testing.T) {
 			s.wait()
 			s = startPTY(t, h.dir, "signer")
 		}
-		s.expect("pour l'aide]")
-		s.send(w + "\r")
+		s.answer("pour l'aide]", w+"\r")
 		s.expect("\n")
 		// What the screen got between the prompt and the end of its
 		// line: colour resets and spaces only.
@@ -144,11 +121,8 @@ func TestPassphrasePromptShowsNothing(t *testing.T) {
 	s.wait()
 
 	s = startPTY(t, h.dir, "signer")
-	s.expect("pour l'aide]")
-	s.send("\x04")
-	if code := s.wait(); code != 130 {
-		t.Fatalf("Ctrl-D: exit %d, want 130\n%s", code, s.raw.String())
-	}
+	s.answer("pour l'aide]", "\x04")
+	s.exit(130) // Ctrl-D
 	if n := strings.Count(s.raw.String(), "Passphrase de la clé"); n != 1 || strings.Contains(s.raw.String(), "Passphrase incorrecte") {
 		t.Fatalf("Ctrl-D counted as a try:\n%s", s.raw.String())
 	}

@@ -29,16 +29,9 @@ func init() {
 		must(t, pretIn(t, "", "acces", "--statut", "demande"), exitOK)
 		must(t, pretIn(t, "", "signer"), exitUsage, "signer without a terminal")
 		must(t, pretIn(t, "faux\n", "signer", "--passphrase-file", "-"), exitFailed, "signer, wrong passphrase")
-		r := pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-")
-		must(t, r, exitOK, "signer")
-		data, err := os.ReadFile(filepath.Join(home, "acces.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := signing.SplitSigned(data).Verify(); err != nil {
-			t.Fatalf("signed file does not verify: %v", err)
-		}
-		// On a terminal: asked once, signed.
+		// Signed from a file: testdata/signer.txtar checks the signature.
+		must(t, pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-"), exitOK, "signer")
+		// On a terminal: asked once, signed (valider checks it).
 		p := &enterPrompter{}
 		must(t, pretTTY(t, p, "signer"), exitOK, "signer on a terminal")
 		if len(p.asked) != 1 || !strings.HasPrefix(p.asked[0], "Passphrase de la clé ") {
@@ -54,9 +47,7 @@ func signableHome(t *testing.T, pass string) *home {
 	t.Helper()
 	h := newHome(t)
 	putKeyWith(t, h.dir, pass)
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "acces", "--statut", "demande")
 	return h
 }
 
@@ -81,10 +72,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 	notShort(t)
 	strace := testenv.NeedTool(t, "strace")
 	h := signableHome(t, secretPass)
-	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	priv := readFile(t, h.path(".ssh/id_ed25519_romeo"))
 	// With -y, strace names the folder of an openat relative to an open
 	// folder (the writers create their temporary file that way):
 	// openat(3</home/kim>, ".acces.md.tmp-…", O_WRONLY|O_CREAT…).
@@ -109,10 +97,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 		if r.code != run.code {
 			t.Fatalf("run %d: exit %d, want %d\n%s", i, r.code, run.code, r.stderr)
 		}
-		data, err := os.ReadFile(trace)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, trace)
 		if n := strings.Count(string(data), "execve("); n != 1 {
 			t.Errorf("run %d: %d execve calls: pret started another program\n%s", i, n, data)
 		}
@@ -163,10 +148,7 @@ func TestSignerKeepsSecretsInside(t *testing.T) {
 func TestSignerEscapesNames(t *testing.T) {
 	notShort(t)
 	home := signableEnv(t)
-	data, err := os.ReadFile(filepath.Join(home, "acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, filepath.Join(home, "acces.md"))
 	name := "acc\x1b]0;titre\x07\x1b[31mes.md"
 	os.WriteFile(filepath.Join(home, name), data, 0o644)
 	r := pretIn(t, testPass+"\n", "signer", name, "--passphrase-file", "-")
@@ -189,10 +171,7 @@ func TestSignerEscapesNames(t *testing.T) {
 func TestValiderSignatureEveryFormat(t *testing.T) {
 	notShort(t)
 	home := signableEnv(t)
-	unsigned, err := os.ReadFile(filepath.Join(home, "acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	unsigned := readFile(t, filepath.Join(home, "acces.md"))
 	must(t, pretIn(t, testPass+"\n", "signer", "--passphrase-file", "-"), exitOK)
 	signedData, _ := os.ReadFile(filepath.Join(home, "acces.md"))
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
@@ -237,17 +216,9 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 	t.Parallel()
 	notShort(t)
 	h := signableHome(t, secretPass)
-	if r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	signed, err := os.ReadFile(h.path("acces.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, err := os.ReadFile(h.path(".ssh/id_ed25519_romeo"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h.must(0, secretPass+"\n", "signer", "--passphrase-file", "-")
+	signed := readFile(t, h.path("acces.md"))
+	priv := readFile(t, h.path(".ssh/id_ed25519_romeo"))
 	msg := signing.SplitSigned(signed).Message
 	variants := map[string][]byte{
 		"note":        append(bytes.Clone(signed), "Note de l'apprenant.\n"...),
@@ -260,18 +231,14 @@ func TestSignerNeverDropsAppendedText(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			writeFile(t, h.path("acces.md"), data, 0o644)
 			r := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")
-			if r.code != 1 || !strings.Contains(r.stderr, "pret: erreur : ") || !strings.Contains(r.stderr, "pret: conseil : ") {
-				t.Fatalf("pret signer: exit %d\n%s", r.code, r.stderr)
-			}
+			says(t, r, 1, "pret: erreur : ", "pret: conseil : ")
 			if strings.Contains(r.stderr+r.stdout, "PRIVATE KEY") {
 				t.Fatal("key material in the output")
 			}
 			if now, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(now, data) {
 				t.Fatal("pret signer changed the file it refused")
 			}
-			if v := h.pret("", "valider", "acces.md"); v.code != 1 {
-				t.Fatalf("pret valider: exit %d\n%s%s", v.code, v.stdout, v.stderr)
-			}
+			h.must(1, "", "valider", "acces.md")
 			v := h.pret("", "verifier")
 			for _, l := range strings.Split(v.stdout, "\n") {
 				if strings.Contains(l, "signez-le de nouveau avec « pret signer »") && !strings.Contains(l, "puis") {
@@ -315,9 +282,7 @@ func TestSignerEveryCipher(t *testing.T) {
 				block.Bytes = bytes.Replace(block.Bytes, []byte("aes256-ctr"), []byte("aes256-xts"), 1)
 				os.WriteFile(key, pem.EncodeToMemory(block), 0o600)
 			}
-			if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-				t.Fatal(r.stderr)
-			}
+			h.must(0, "", "acces", "--statut", "demande")
 			before, _ := os.ReadFile(h.path("acces.md"))
 			v := h.pret("", "verifier")
 			s := h.pret(secretPass+"\n", "signer", "--passphrase-file", "-")
@@ -325,9 +290,7 @@ func TestSignerEveryCipher(t *testing.T) {
 				if !regexp.MustCompile(`(?m)^ATTENTION  key-encrypted .*pret signer ne sait pas l'ouvrir.*"aes256-xts"`).MatchString(v.stdout) {
 					t.Fatalf("pret verifier:\n%s", v.stdout)
 				}
-				if s.code != 1 || !strings.Contains(s.stderr, `"aes256-xts"`) || !strings.Contains(s.stderr, "ssh-keygen -p -a 100 -Z aes256-ctr") {
-					t.Fatalf("pret signer: exit %d\n%s", s.code, s.stderr)
-				}
+				says(t, s, 1, `"aes256-xts"`, "ssh-keygen -p -a 100 -Z aes256-ctr")
 				if now, _ := os.ReadFile(h.path("acces.md")); !bytes.Equal(now, before) {
 					t.Fatal("acces.md changed")
 				}

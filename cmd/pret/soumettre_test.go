@@ -13,9 +13,7 @@ import (
 
 func writeDeliverables(t *testing.T, h *home) {
 	t.Helper()
-	if r := h.pret("", "modele", "sommeil.sbatch"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "modele", "sommeil.sbatch")
 	os.WriteFile(h.path("explication.md"), []byte("bash, job-name, output, time, cpus-per-task, mem, hostname, sleep\n"), 0o644)
 }
 

@@ -95,7 +95,7 @@ func TestOutputTargetKinds(t *testing.T) {
 	type writer struct {
 		name string
 		// run writes at path; want is what should land there.
-		run func(h *home, path string) (r procRun, want []byte)
+		run func(h *home, path string) (r result, want []byte)
 		// readsFirst: the command reads what is at the path before it
 		// writes (acces compares), so a device or a FIFO there may be
 		// refused as unreadable instead of written into.
@@ -107,14 +107,13 @@ func TestOutputTargetKinds(t *testing.T) {
 	writers := []writer{}
 	// Every format goes through one writer: two of them, all in the long run.
 	for _, f := range checklist.FileFormats[:testenv.Scaled(2, len(checklist.FileFormats))] {
-		writers = append(writers, writer{name: "valider --sortie --format " + f, run: func(h *home, path string) (procRun, []byte) {
-			os.MkdirAll(h.path("rendus/etu1"), 0o755)
-			os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+		writers = append(writers, writer{name: "valider --sortie --format " + f, run: func(h *home, path string) (result, []byte) {
+			put(t, h.dir, "rendus/etu1/acces.md", accesPage(fpOne))
 			std := h.pret("", "valider", "--format", f, "rendus")
 			return h.pret("", "valider", "--format", f, "--sortie", path, "rendus"), []byte(std.stdout)
 		}})
 	}
-	writers = append(writers, writer{name: "man", run: func(h *home, path string) (procRun, []byte) {
+	writers = append(writers, writer{name: "man", run: func(h *home, path string) (result, []byte) {
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		ref := h.pret("", "man", h.path("ref"))
 		want, _ := os.ReadFile(h.path("ref/pret.1"))
@@ -135,7 +134,7 @@ func TestOutputTargetKinds(t *testing.T) {
 			os.RemoveAll(h.path(".local/state"))
 			return want
 		},
-		run: func(h *home, path string) (procRun, []byte) {
+		run: func(h *home, path string) (result, []byte) {
 			return h.pret("", "acces", "--statut", "demande", "--date", "2026-10-01", "--force"), nil
 		}})
 	for _, w := range writers {
@@ -213,8 +212,7 @@ func TestOutputTargetKinds(t *testing.T) {
 func TestOutputIntoFIFOWithReader(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("rendus/etu1"), 0o755)
-	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "rendus/etu1/acces.md", accesPage(fpOne))
 	for _, f := range checklist.FileFormats {
 		std := h.pret("", "valider", "--format", f, "rendus")
 		fifo := h.path("tube-" + f)
@@ -238,8 +236,7 @@ func TestOutputIntoFIFOWithReader(t *testing.T) {
 func TestOutputSystemDevices(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("rendus/etu1"), 0o755)
-	os.WriteFile(h.path("rendus/etu1/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "rendus/etu1/acces.md", accesPage(fpOne))
 	testenv.WritesIntoDevices(t, func(p string) { h.pret("", "valider", "--format", "json", "--sortie", p, "rendus") })
 	for _, dev := range []string{"/dev/null", "/dev/full"} {
 		before, _ := os.Stat(dev)
@@ -283,22 +280,8 @@ func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
 	} else {
 		t.Logf("mknod refusé (%v) : les cas de périphérique demandent root (la CI tourne en root)", err)
 	}
-	os.MkdirAll(h.path("rendus/etu"), 0o755)
-	os.WriteFile(h.path("rendus/etu/acces.md"), []byte(accesPage(fpOne)), 0o644)
-	snapshot := func() string {
-		var b strings.Builder
-		entries, _ := os.ReadDir(ssh)
-		for _, e := range entries {
-			st, _ := os.Lstat(filepath.Join(ssh, e.Name()))
-			b.WriteString(e.Name() + " " + st.Mode().String() + "\n")
-			if st.Mode().IsRegular() {
-				data, _ := os.ReadFile(filepath.Join(ssh, e.Name()))
-				b.Write(data)
-			}
-		}
-		return b.String()
-	}
-	before := snapshot()
+	put(t, h.dir, "rendus/etu/acces.md", accesPage(fpOne))
+	before := dirSnapshot(ssh)
 	for _, target := range targets {
 		for _, args := range [][]string{
 			{"valider", "rendus", "--sortie", h.path(target)},
@@ -306,15 +289,13 @@ func TestOutputNeverIntoKeyFolderAnyKind(t *testing.T) {
 		} {
 			start := time.Now()
 			r := h.pret("", args...)
-			if r.code != 2 || !strings.Contains(r.stderr, "mène à la clé SSH") {
-				t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
-			}
+			says(t, r, 2, "mène à la clé SSH")
 			if time.Since(start) > 20*time.Second {
 				t.Fatalf("%v waited", args)
 			}
 		}
 	}
-	if after := snapshot(); after != before {
+	if after := dirSnapshot(ssh); after != before {
 		t.Fatalf("the key folder changed:\n%s\nwas\n%s", after, before)
 	}
 }

@@ -7,13 +7,10 @@ import (
 	"errors"
 	"io"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/creack/pty"
 )
@@ -61,33 +58,16 @@ func without(env []string, names ...string) []string {
 	return out
 }
 
-// TestTerminalColourAndWidth: colour on a terminal, none with TERM=dumb or
-// NO_COLOR; on 40 columns the checklist and the help wrap at spaces, with
+// TestTerminalWidth: on 40 columns the checklist and the help wrap at
+// spaces (colour on a terminal: TestDumbTerminalNoEscapes), with
 // the same text in the same order as on a wide terminal and no line wider
 // than 40 columns.
-func TestTerminalColourAndWidth(t *testing.T) {
+func TestTerminalWidth(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
 	putKey(t, h.dir)
-	if r := h.pret("", "acces", "--statut", "demande"); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	h.must(0, "", "acces", "--statut", "demande")
 	base := without(h.env, "NO_COLOR", "TERM")
-
-	coloured, code := onTerminal(t, h, append(base, "TERM=xterm-256color"), 120, "verifier")
-	if code != 0 || !strings.Contains(coloured, "\x1b[") {
-		t.Fatalf("exit %d; no colour on a terminal, so the cases below prove nothing:\n%q", code, coloured)
-	}
-	for _, env := range [][]string{
-		append(base, "TERM=dumb"),
-		append(base, "TERM=xterm-256color", "NO_COLOR="),
-		append(base, "TERM=xterm-256color", "NO_COLOR=1"),
-	} {
-		out, code := onTerminal(t, h, env, 120, "verifier")
-		if code != 0 || strings.Contains(out, "\x1b") {
-			t.Errorf("%v: exit %d, escape sequences:\n%q", env[len(env)-1], code, out)
-		}
-	}
 
 	for _, args := range [][]string{{"verifier"}, {"--help"}, {"valider", "--help"}} {
 		env := append(base, "TERM=dumb")
@@ -118,61 +98,4 @@ func TestTerminalColourAndWidth(t *testing.T) {
 			t.Errorf("pret %v: nothing wrapped on 40 columns", args)
 		}
 	}
-}
-
-// TestWizardColour: survey's questions are coloured on a terminal, and
-// not at all with TERM=dumb or an empty NO_COLOR (survey alone honours
-// neither).
-func TestWizardColour(t *testing.T) {
-	t.Parallel()
-	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
-	for _, tc := range []struct {
-		env    []string
-		colour bool
-	}{
-		{[]string{"TERM=xterm-256color"}, true},
-		{[]string{"TERM=dumb"}, false},
-		{[]string{"TERM=xterm-256color", "NO_COLOR="}, false},
-	} {
-		h := newHome(t)
-		cmd := exec.Command(binary(t))
-		cmd.Env, cmd.Dir = append(without(h.env, "NO_COLOR", "TERM"), tc.env...), h.dir
-		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 120})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out syncBuffer
-		go io.Copy(&out, f)
-		deadline := time.Now().Add(30 * time.Second)
-		for !strings.Contains(out.String(), "Choisissez une passphrase") && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		cmd.Process.Kill()
-		cmd.Wait()
-		f.Close()
-		screen := out.String()
-		if !strings.Contains(screen, "Choisissez une passphrase") {
-			t.Fatalf("%v: no question:\n%q", tc.env, screen)
-		}
-		if got := sgr.MatchString(screen); got != tc.colour {
-			t.Errorf("%v: colour %v, want %v:\n%q", tc.env, got, tc.colour, screen)
-		}
-	}
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -44,15 +44,12 @@ func classroomClone(t *testing.T, dir string) {
 	}
 	files["acces-romeo-submissions/acces-romeo-chloe/docs/acces.md"] = accesPage(fpOf(2))
 	for rel, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, p, []byte(body), 0o644)
+		put(t, dir, rel, body)
 	}
 }
 
-type classroomReport struct {
+// validerReport is what the tests read of pret valider --format json.
+type validerReport struct {
 	Files []struct {
 		Path, Apprenant, Participant string
 		Valid                        bool
@@ -60,6 +57,16 @@ type classroomReport struct {
 		Problems                     []struct{ Code, Message string }
 	}
 	Summary struct{ Files, Valid, Invalid int }
+}
+
+// readReport decodes the JSON report of pret valider.
+func readReport(t *testing.T, out string) validerReport {
+	t.Helper()
+	var rep validerReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return rep
 }
 
 // TestValiderClassroomClone: an organiser on Classroom sees every
@@ -71,14 +78,8 @@ func TestValiderClassroomClone(t *testing.T) {
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	for _, arg := range []string{".", "acces-romeo-submissions"} {
-		r := h.pret("", "valider", "--format", "json", arg)
-		if r.code != 1 {
-			t.Fatalf("%s: exit %d, want 1 (bob has no acces.md)\n%s", arg, r.code, r.stderr)
-		}
-		var rep classroomReport
-		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-			t.Fatal(err)
-		}
+		r := h.must(1, "", "valider", "--format", "json", arg) // bob has no acces.md
+		rep := readReport(t, r.stdout)
 		seen := map[string]bool{}
 		for _, f := range rep.Files {
 			if seen[f.Apprenant] {
@@ -116,14 +117,8 @@ func TestValiderClassroomRoster(t *testing.T) {
 	h := newHome(t)
 	classroomClone(t, h.dir)
 	os.WriteFile(h.path("classroom_roster.csv"), []byte(classroomRoster), 0o644)
-	r := h.pret("", "valider", "--format", "json", "--feuille", "classroom_roster.csv", "acces-romeo-submissions")
-	if r.code != 1 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	var rep classroomReport
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatal(err)
-	}
+	r := h.must(1, "", "valider", "--format", "json", "--feuille", "classroom_roster.csv", "acces-romeo-submissions")
+	rep := readReport(t, r.stdout)
 	byName := map[string]int{}
 	for i, f := range rep.Files {
 		byName[f.Apprenant] = i
@@ -155,9 +150,8 @@ func TestValiderClassroomRoster(t *testing.T) {
 func TestValiderPlainFoldersNoneHandedIn(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("rendus/kim"), 0o755)
 	os.MkdirAll(h.path("rendus/lou"), 0o755)
-	os.WriteFile(h.path("rendus/kim/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "rendus/kim/acces.md", accesPage(fpOne))
 	r := h.pret("", "valider", "rendus")
 	if r.code != 1 || !strings.Contains(r.stdout, "lou") || !strings.Contains(r.stdout, "no-acces-md") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -20,24 +19,8 @@ func TestValiderLearnerIsTheOutermostMoodleName(t *testing.T) {
 		"Martin Bob_456_assignsubmission_file_/acces.md":                                        accesPage(fpOne),
 		"Durand Chloé_789_assignsubmission_file_/acces.docx":                                    "PK",
 	})
-	r := h.pret("", "valider", "--format", "json", "rendus.zip")
-	if r.code != 1 {
-		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	var rep struct {
-		Files []struct {
-			Path      string `json:"path"`
-			Apprenant string `json:"apprenant"`
-			Valid     bool   `json:"valid"`
-			Problems  []struct {
-				Code    string `json:"code"`
-				Message string `json:"message"`
-			} `json:"problems"`
-		} `json:"files"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatalf("%v\n%s", err, r.stdout)
-	}
+	r := h.must(1, "", "valider", "--format", "json", "rendus.zip")
+	rep := readReport(t, r.stdout)
 	want := map[string][2]string{
 		"rendus.zip!/Dupont Alice_123_assignsubmission_file_/Martin Bob_456_assignsubmission_file_acces.md": {"Dupont Alice", "duplicate-fingerprint"},
 		"rendus.zip!/Martin Bob_456_assignsubmission_file_/acces.md":                                        {"Martin Bob", "duplicate-fingerprint"},

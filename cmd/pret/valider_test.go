@@ -52,8 +52,7 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 		"Leroy Emma_5_assignsubmission_file_acces-2.md.bak": "pas lu",
 	})
 	writeZip(t, h.path("bon.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
-	os.MkdirAll(h.path("vide/sous-dossier"), 0o755)
-	os.WriteFile(h.path("vide/sous-dossier/notes.md"), []byte("acces.md"), 0o644)
+	put(t, h.dir, "vide/sous-dossier/notes.md", "acces.md")
 
 	for _, format := range checklist.FileFormats {
 		r := h.pret("", "valider", "--format", format, "moodle.zip")
@@ -77,9 +76,7 @@ func TestValiderExitCodesAndOutputEveryFormat(t *testing.T) {
 		if !bytes.Equal(got, []byte(r.stdout)) {
 			t.Errorf("%s --sortie wrote other bytes than standard output", format)
 		}
-		if ok := h.pret("", "valider", "--format", format, "bon.zip"); ok.code != 0 {
-			t.Errorf("%s: exit %d on valid files\n%s", format, ok.code, ok.stderr)
-		}
+		h.must(0, "", "valider", "--format", format, "bon.zip")
 		none := h.pret("", "valider", "--format", format, "vide")
 		if none.code != 1 || !strings.HasPrefix(none.stderr, "pret: erreur : aucun acces.md trouvé dans vide") {
 			t.Errorf("%s, nothing found: exit %d\n%s", format, none.code, none.stderr)
@@ -123,8 +120,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 	notShort(t)
 	h := newHome(t)
 	writeZip(t, h.path("victim.zip"), map[string]string{"kim/acces.md": accesPage(fpTwo)})
-	os.MkdirAll(h.path("vic/etu"), 0o755)
-	os.WriteFile(h.path("vic/etu/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	put(t, h.dir, "vic/etu/acces.md", accesPage(fpOne))
 	os.Symlink(h.path("victim.zip"), h.path("lien.zip"))
 	before := map[string][]byte{}
 	for _, f := range []string{"victim.zip", "vic/etu/acces.md"} {
@@ -150,9 +146,7 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 			}
 		}
 		// A report beside the inputs, under another name, is fine.
-		if r := h.pret("", "valider", "--format", format, "--sortie", "vic/rapport."+format, "vic"); r.code != 0 {
-			t.Errorf("%s: a report in the input folder: exit %d\n%s", format, r.code, r.stderr)
-		}
+		h.must(0, "", "valider", "--format", format, "--sortie", "vic/rapport."+format, "vic")
 		os.Remove(h.path("vic/rapport." + format))
 	}
 	for f, data := range before {
@@ -161,61 +155,32 @@ func TestValiderOutputNeverAnInput(t *testing.T) {
 		}
 	}
 	for _, n := range []string{"0", "-1", "100000"} {
-		if r := h.pret("", "valider", "--paralleles", n, "victim.zip"); r.code != 2 || !strings.Contains(r.stderr, "entre 1 et") {
-			t.Errorf("--paralleles %s: exit %d\n%s", n, r.code, r.stderr)
-		}
+		says(t, h.pret("", "valider", "--paralleles", n, "victim.zip"), 2, "entre 1 et")
 	}
-	if r := h.pret("", "valider", "--paralleles", "1", "victim.zip"); r.code != 0 {
-		t.Errorf("--paralleles 1: exit %d\n%s", r.code, r.stderr)
-	}
+	h.must(0, "", "valider", "--paralleles", "1", "victim.zip")
 }
 
-// TestValiderDashNames: « pret valider * » in a folder holding "-Louise" reads
-// it as options; the error names it and says to write "--" or "./*", and both work.
+// TestValiderDashNames: a learner's folder named like an option of pret
+// valider (« pret valider * » over "-Louise", "--tous", "-h",
+// "--sortie=x"…) is a usage error naming it, with the hint to write "--"
+// or "./*", never that option with the learner left unchecked (outside
+// tester, F1). Written after "--" or as "./…" it is read; an option
+// that names no path stays an option, its error with the same hint.
 func TestValiderDashNames(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
-	os.MkdirAll(h.path("-Louise"), 0o755)
-	os.WriteFile(h.path("-Louise/acces.md"), []byte(accesPage(fpOne)), 0o644)
-	r := h.pret("", "valider", "-Louise")
-	if r.code != 2 || !strings.Contains(r.stderr, "pret: erreur : -Louise est lu comme une option") ||
-		!strings.Contains(r.stderr, "pret: conseil : ") || !strings.Contains(r.stderr, "« pret valider -- * »") || !strings.Contains(r.stderr, "./*") {
-		t.Errorf("-Louise: exit %d\n%s", r.code, r.stderr)
-	}
-	for _, args := range [][]string{{"valider", "--", "-Louise"}, {"valider", "./-Louise"}} {
-		if r := h.pret("", args...); r.code != 0 {
-			t.Errorf("%q: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
-		}
-	}
-	// A mistyped option that names no file keeps its error, with the same hint.
-	r = h.pret("", "valider", "-x")
-	if r.code != 2 || !strings.Contains(r.stderr, "option courte inconnue : -x") || !strings.Contains(r.stderr, "« pret valider -- * »") {
-		t.Errorf("-x: exit %d\n%s", r.code, r.stderr)
-	}
-	r = h.pret("", "valider", "--Louise")
-	if r.code != 2 || !strings.Contains(r.stderr, "option inconnue : --Louise") || !strings.Contains(r.stderr, "./--Louise") {
-		t.Errorf("--Louise: exit %d\n%s", r.code, r.stderr)
-	}
-}
-
-// TestValiderDashNamesOfOptions: a learner's folder named like an option of
-// pret valider (« pret valider * » over "--tous", "-h", "--sortie=x"…) is a
-// usage error naming it, never that option with the learner left unchecked
-// (outside tester, F1). Written after "--" or as "./…" it is read; an option
-// that names no path stays an option.
-func TestValiderDashNamesOfOptions(t *testing.T) {
-	t.Parallel()
-	h := newHome(t)
-	names := []string{"--tous", "--strict", "--format=json", "-h", "--sortie=x", "--paralleles=2"}
+	names := []string{"-Louise", "--tous", "--strict", "--format=json", "-h", "--sortie=x", "--paralleles=2"}
 	for _, n := range append(names, "Louise") {
-		os.MkdirAll(h.path(n), 0o755)
-		os.WriteFile(h.path(n+"/acces.md"), []byte(accesPage(fpOne)), 0o644)
+		put(t, h.dir, n+"/acces.md", accesPage(fpOne))
 	}
+	says(t, h.pret("", "valider", "-Louise"), 2, "pret: erreur : -Louise est lu comme une option", "pret: conseil : ", "« pret valider -- * »", "./*")
+	h.must(0, "", "valider", "--", "-Louise")
+	h.must(0, "", "valider", "./-Louise")
 	for _, n := range names {
 		r := h.pret("", "valider", "Louise", n)
-		if r.code != 2 || !strings.Contains(r.stderr, "pret: erreur : "+n+" est lu comme une option") ||
-			!strings.Contains(r.stderr, "« pret valider -- * »") || !strings.Contains(r.stderr, "./"+n) || r.stdout != "" {
-			t.Errorf("%s: exit %d\n%s%s", n, r.code, r.stdout, r.stderr)
+		says(t, r, 2, "pret: erreur : "+n+" est lu comme une option", "« pret valider -- * »", "./"+n)
+		if r.stdout != "" {
+			t.Errorf("%s: a report on refusal:\n%s", n, r.stdout)
 		}
 		for _, args := range [][]string{{"valider", "--", "Louise", n}, {"valider", "Louise", "./" + n}} {
 			if r := h.pret("", args...); r.code != 1 || !strings.Contains(r.stdout, "duplicate-fingerprint") {
@@ -223,6 +188,9 @@ func TestValiderDashNamesOfOptions(t *testing.T) {
 			}
 		}
 	}
+	// A mistyped option that names no file keeps its error, with the same hint.
+	says(t, h.pret("", "valider", "-x"), 2, "option courte inconnue : -x", "« pret valider -- * »")
+	says(t, h.pret("", "valider", "--Louise"), 2, "option inconnue : --Louise", "./--Louise")
 	os.RemoveAll(h.path("--tous"))
 	if r := h.pret("", "valider", "--tous", "Louise"); r.code != 0 || !strings.Contains(r.stdout, "Louise") {
 		t.Errorf("--tous naming no path: exit %d\n%s%s", r.code, r.stdout, r.stderr)
