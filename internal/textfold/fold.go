@@ -14,47 +14,57 @@ import (
 // lower case, œ → oe, æ → ae, typographic apostrophes → ', space runs → one space, trimmed.
 // So nœud, NŒUD and a decomposed nœud are equal, as are å and U+212B; bad UTF-8 → U+FFFD.
 func Fold(s string) string {
-	// Printable ASCII, most words of a page, needs no normalization (and
-	// strings.ToLower returns a lower-case one without copying it).
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c >= 0x7f {
-			return fold(s)
-		}
+	if printable(s) { // strings.ToLower returns a lower-case one without copying it
+		return strings.ToLower(s)
 	}
-	return strings.ToLower(s)
+	var b strings.Builder
+	foldTo(&b, s)
+	return b.String()
 }
 
-func fold(s string) string {
+// printable: printable ASCII, most words of a page, needs no normalization.
+func printable(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f })
+}
+
+// foldTo writes Fold(s) to b: Tokens folds a block's words into one string.
+func foldTo(b *strings.Builder, s string) {
+	if printable(s) {
+		for i := range len(s) {
+			b.WriteByte(byte(unicode.ToLower(rune(s[i]))))
+		}
+		return
+	}
 	if !utf8.ValidString(s) {
 		s = string([]rune(s)) // U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ")
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range norm.NFD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		switch r = unicode.ToLower(r); r {
-		case 'œ':
-			b.WriteString("oe")
-		case 'æ':
-			b.WriteString("ae")
-		case '’', 'ʼ', '‘':
-			b.WriteByte('\'')
-		default:
-			b.WriteRune(r)
+	from, space := b.Len(), false
+	var it norm.Iter // NFD a segment at a time, into the iterator's own buffer
+	for it.InitString(norm.NFD, s); !it.Done(); {
+		for _, r := range string(it.Next()) {
+			switch {
+			case unicode.Is(unicode.Mn, r):
+				continue
+			case unicode.IsSpace(r):
+				space = b.Len() > from
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			switch r = unicode.ToLower(r); r {
+			case 'œ':
+				b.WriteString("oe")
+			case 'æ':
+				b.WriteString("ae")
+			case '’', 'ʼ', '‘':
+				b.WriteByte('\'')
+			default:
+				b.WriteRune(r)
+			}
 		}
 	}
-	return b.String()
 }
 
 // Token is a folded word or mark and where it lies in the text.
@@ -73,6 +83,15 @@ func joins(prev, r rune) bool {
 // inside) and marks (other runes but spaces): the acces.md rules and dates share it.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
+	// The folded words, one after the other: a string that only grows, so
+	// each token's Folded is a piece of it, and a block costs one allocation.
+	var folded strings.Builder
+	folded.Grow(len(text))
+	add := func(start, end int) {
+		from := folded.Len()
+		foldTo(&folded, text[start:end])
+		out = append(out, Token{folded.String()[from:], start, end})
+	}
 	start, prev := -1, rune(0)
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
@@ -85,18 +104,18 @@ func Tokens(text string) []Token {
 			// inside a word
 		default:
 			if start >= 0 {
-				out = append(out, Token{Fold(text[start:i]), start, i})
+				add(start, i)
 				start = -1
 			}
 			if !unicode.IsSpace(r) {
-				out = append(out, Token{Fold(text[i : i+n]), i, i + n})
+				add(i, i+n)
 			}
 		}
 		prev = r
 		i += n
 	}
 	if start >= 0 {
-		out = append(out, Token{Fold(text[start:]), start, len(text)})
+		add(start, len(text))
 	}
 	return out
 }
