@@ -18,7 +18,7 @@ func Fold(s string) string {
 		return strings.ToLower(s)
 	}
 	var b strings.Builder
-	foldTo(&b, s)
+	foldTo(&b, nil, s)
 	return b.String()
 }
 
@@ -27,44 +27,38 @@ func printable(s string) bool {
 	return !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f })
 }
 
-// foldTo writes Fold(s) to b: Tokens folds a block's words into one string.
-func foldTo(b *strings.Builder, s string) {
-	if printable(s) {
-		for i := range len(s) {
-			b.WriteByte(byte(unicode.ToLower(rune(s[i]))))
-		}
-		return
-	}
+// foldTo writes Fold(s), s not printable, to b; nfd is a buffer for s's NFD,
+// returned for the next word.
+func foldTo(b *strings.Builder, nfd []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		s = string([]rune(s)) // U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ")
 	}
 	from, space := b.Len(), false
-	var it norm.Iter // NFD a segment at a time, into the iterator's own buffer
-	for it.InitString(norm.NFD, s); !it.Done(); {
-		for _, r := range string(it.Next()) {
-			switch {
-			case unicode.Is(unicode.Mn, r):
-				continue
-			case unicode.IsSpace(r):
-				space = b.Len() > from
-				continue
-			}
-			if space {
-				b.WriteByte(' ')
-				space = false
-			}
-			switch r = unicode.ToLower(r); r {
-			case 'œ':
-				b.WriteString("oe")
-			case 'æ':
-				b.WriteString("ae")
-			case '’', 'ʼ', '‘':
-				b.WriteByte('\'')
-			default:
-				b.WriteRune(r)
-			}
+	nfd = norm.NFD.AppendString(nfd[:0], s)
+	for _, r := range string(nfd) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > from
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		switch r = unicode.ToLower(r); r {
+		case 'œ':
+			b.WriteString("oe")
+		case 'æ':
+			b.WriteString("ae")
+		case '’', 'ʼ', '‘':
+			b.WriteByte('\'')
+		default:
+			b.WriteRune(r)
 		}
 	}
+	return nfd
 }
 
 // Token is a folded word or mark and where it lies in the text.
@@ -83,13 +77,18 @@ func joins(prev, r rune) bool {
 // inside) and marks (other runes but spaces): the acces.md rules and dates share it.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
-	// The folded words, one after the other: a string that only grows, so
-	// each token's Folded is a piece of it, and a block costs one allocation.
+	// The words that are not printable ASCII, folded one after the other: a string
+	// that only grows, so each token's Folded is a piece of it, allocated once.
 	var folded strings.Builder
-	folded.Grow(len(text))
+	var nfd []byte
 	add := func(start, end int) {
+		if w := text[start:end]; printable(w) {
+			out = append(out, Token{strings.ToLower(w), start, end})
+			return
+		}
 		from := folded.Len()
-		foldTo(&folded, text[start:end])
+		folded.Grow(len(text) - start)
+		nfd = foldTo(&folded, nfd, text[start:end])
 		out = append(out, Token{folded.String()[from:], start, end})
 	}
 	start, prev := -1, rune(0)
