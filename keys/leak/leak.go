@@ -433,7 +433,7 @@ func (d *doc) headless(p pos) (pos, bool) {
 	// Words of base64 (a '=' ends one: "--comment=MIIE…"), tried from
 	// each 'M', where DER's base64 starts (a key glued to a word:
 	// "x/MIIE…", "~/.ssh/MC4C…"); only the last may go on over the next lines.
-	for at := 0; at < len(s); at++ {
+	for at := strings.IndexByte(s, 'M'); at >= 0 && at < len(s); at++ {
 		to := at
 		for to < len(s) && isB64(s[to]) && s[to] != '=' {
 			to++
@@ -471,6 +471,9 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 	for want != "" {
 		var ok bool
 		if p, ok = d.nextFilled(p); !ok {
+			return p, false
+		}
+		if d.lines[p.i][0] != want[0] { // a line starts with no space (strip), as its key text then
 			return p, false
 		}
 		c := dropSpaces(d.lines[p.i])
