@@ -415,9 +415,11 @@ func (d *doc) marker(p pos) (pos, bool) {
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.lines[p.i]
-	// The magic ("b3Bl…"), a piece of it ending the line, and a key file
-	// encoded whole ("LS0t…") start with a 'b' or an 'L'.
-	if strings.ContainsAny(s, "bL") {
+	// The magic ("b3Bl…") and a piece of it ending the line hold a 'b' then a '3', or
+	// are the 'b' the line ends with (no space there once stripped); a key file
+	// encoded whole ("LS0t…") holds an 'L' and an 'S'.
+	if strings.Contains(s, "b") && (strings.Contains(s, "3") || strings.HasSuffix(s, "b")) ||
+		strings.Contains(s, "L") && strings.Contains(s, "S") {
 		c := dropSpaces(s)
 		if strings.Contains(c, magic) || armoured(c) {
 			return p, true
