@@ -77,19 +77,19 @@ func joins(prev, r rune) bool {
 // inside) and marks (other runes but spaces): the acces.md rules and dates share it.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
-	// The words that are not printable ASCII, folded one after the other: a string
-	// that only grows, so each token's Folded is a piece of it, allocated once.
 	var folded strings.Builder
 	var nfd []byte
 	add := func(start, end int) {
-		if w := text[start:end]; printable(w) {
-			out = append(out, Token{strings.ToLower(w), start, end})
-			return
+		w := text[start:end]
+		if printable(w) {
+			w = strings.ToLower(w)
+		} else { // folded after the others: a string that only grows, allocated once
+			from := folded.Len()
+			folded.Grow(len(text) - start)
+			nfd = foldTo(&folded, nfd, w)
+			w = folded.String()[from:]
 		}
-		from := folded.Len()
-		folded.Grow(len(text) - start)
-		nfd = foldTo(&folded, nfd, text[start:end])
-		out = append(out, Token{folded.String()[from:], start, end})
+		out = append(out, Token{w, start, end})
 	}
 	start, prev := -1, rune(0)
 	for i := 0; i < len(text); {
