@@ -115,15 +115,12 @@ func Copies(text string, lines []int) []int {
 	no := 0
 	for l := range strings.Lines(text) {
 		no++
-		if _, ok := slices.BinarySearch(lines, no); !ok && pieces.Holds(l) {
+		if _, ok := slices.BinarySearch(lines, no); !ok && pieces.Mask(l) != l {
 			out = append(out, no)
 		}
 	}
 	return out
 }
-
-// Holds reports whether a base64 run of s holds one of the pieces.
-func (p Pieces) Holds(s string) bool { return p.Mask(s) != s }
 
 // Mask replaces with « … » every base64 run of s holding one of the pieces.
 func (p Pieces) Mask(s string) string {
