@@ -233,12 +233,11 @@ func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 		}
 		return 1, y, m, d, ok1 && ok2 && ok3
 	}
-	if len(ts) < 2 {
+	if d, ok = dayOfMonth(w); !ok || len(ts) < 2 {
 		return 0, 0, 0, 0, false
 	}
-	d, ok = dayOfMonth(w)
-	mo, okm := Month(ts[1].Folded)
-	if !ok || !okm {
+	mo, ok := Month(ts[1].Folded) // only after a day: most words are none
+	if !ok {
 		return 0, 0, 0, 0, false
 	}
 	n, y = 2, noYear
