@@ -207,6 +207,9 @@ func noSuchDay(y, m, d int, implied bool, word string) string {
 // a month name, an optional dot and year. A two-digit year is no date: Parse says why.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
+	if !Digits(w[:min(len(w), 1)]) { // every form starts with its day or its year
+		return 0, 0, 0, 0, false
+	}
 	if y, m, d, ok = ISOWord(w); ok {
 		return 1, y, m, d, true
 	}
