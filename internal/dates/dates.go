@@ -408,9 +408,7 @@ func weekday(w string) (time.Weekday, bool) {
 	return time.Weekday(i), i >= 0
 }
 
-func Digits(s string) bool {
-	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
-}
+func Digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // number reads one to n ASCII digits.
 func number(s string, n int) (int, bool) {
