@@ -14,12 +14,8 @@ import (
 // lower case, œ → oe, æ → ae, typographic apostrophes → ', space runs → one space, trimmed.
 // So nœud, NŒUD and a decomposed nœud are equal, as are å and U+212B; bad UTF-8 → U+FFFD.
 func Fold(s string) string {
-	if printable(s) { // strings.ToLower returns a lower-case one without copying it
-		return strings.ToLower(s)
-	}
-	var b strings.Builder
-	foldTo(&b, nil, s)
-	return b.String()
+	f, _ := fold(&strings.Builder{}, nil, s)
+	return f
 }
 
 // printable: printable ASCII, most words of a page, needs no normalization.
@@ -27,13 +23,18 @@ func printable(s string) bool {
 	return !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f })
 }
 
-// foldTo writes Fold(s), s not printable, to b; nfd is a buffer for s's NFD,
-// returned for the next word.
-func foldTo(b *strings.Builder, nfd []byte, s string) []byte {
+// fold is Fold(s), written to b unless s is printable (strings.ToLower copies none
+// already in lower case): Tokens folds a block's words into one string that only
+// grows, each a piece of it. nfd is a buffer for s's NFD, returned for the next word.
+func fold(b *strings.Builder, nfd []byte, s string) (string, []byte) {
+	if printable(s) {
+		return strings.ToLower(s), nfd
+	}
 	if !utf8.ValidString(s) {
 		s = string([]rune(s)) // U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ")
 	}
 	from, space := b.Len(), false
+	b.Grow(len(s))
 	nfd = norm.NFD.AppendString(nfd[:0], s)
 	for _, r := range string(nfd) {
 		switch {
@@ -58,7 +59,7 @@ func foldTo(b *strings.Builder, nfd []byte, s string) []byte {
 			b.WriteRune(r)
 		}
 	}
-	return nfd
+	return b.String()[from:], nfd
 }
 
 // Token is a folded word or mark and where it lies in the text.
@@ -80,16 +81,9 @@ func Tokens(text string) []Token {
 	var folded strings.Builder
 	var nfd []byte
 	add := func(start, end int) {
-		w := text[start:end]
-		if printable(w) {
-			w = strings.ToLower(w)
-		} else { // folded after the others: a string that only grows, allocated once
-			from := folded.Len()
-			folded.Grow(len(text) - start)
-			nfd = foldTo(&folded, nfd, w)
-			w = folded.String()[from:]
-		}
-		out = append(out, Token{w, start, end})
+		var f string
+		f, nfd = fold(&folded, nfd, text[start:end])
+		out = append(out, Token{f, start, end})
 	}
 	start, prev := -1, rune(0)
 	for i := 0; i < len(text); {
