@@ -18,16 +18,12 @@ func Fold(s string) string {
 	return f
 }
 
-// printable: printable ASCII, most words of a page, needs no normalization.
-func printable(s string) bool {
-	return !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f })
-}
-
-// fold is Fold(s), written to b unless s is printable (strings.ToLower copies none
-// already in lower case): Tokens folds a block's words into one string that only
+// fold is Fold(s), written to b unless s is printable ASCII (strings.ToLower copies
+// none already in lower case): Tokens folds a block's words into one string that only
 // grows, each a piece of it. nfd is a buffer for s's NFD, returned for the next word.
 func fold(b *strings.Builder, nfd []byte, s string) (string, []byte) {
-	if printable(s) {
+	// Printable ASCII, most words of a page, needs no normalization.
+	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
 		return strings.ToLower(s), nfd
 	}
 	if !utf8.ValidString(s) {
