@@ -55,18 +55,19 @@ func Redact(text string) (string, []int) {
 	if len(lines) == 0 {
 		return text, nil
 	}
-	lines = append(lines, Copies(text, lines)...)
-	slices.Sort(lines)
+	pieces := PiecesOf(text, lines)
 	var b strings.Builder
-	no, next := 0, 0
+	var out []int
+	no := 0
 	for l := range strings.Lines(text) {
-		if no++; next < len(lines) && lines[next] == no {
-			next++
+		no++
+		if _, key := slices.BinarySearch(lines, no); key || pieces.Mask(l) != l {
+			out = append(out, no)
 			l = l[len(strings.TrimRight(l, "\r\n")):]
 		}
 		b.WriteString(l)
 	}
-	return b.String(), lines
+	return b.String(), out
 }
 
 // Pieces of key text: keyWindow base64 characters starting every
@@ -105,21 +106,6 @@ func PiecesOf(text string, lines []int) Pieces {
 		}
 	}
 	return p
-}
-
-// Copies returns the numbers of the lines, not in lines (ascending), that
-// hold a piece of the key text of the lines in lines.
-func Copies(text string, lines []int) []int {
-	pieces := PiecesOf(text, lines)
-	var out []int
-	no := 0
-	for l := range strings.Lines(text) {
-		no++
-		if _, ok := slices.BinarySearch(lines, no); !ok && pieces.Mask(l) != l {
-			out = append(out, no)
-		}
-	}
-	return out
 }
 
 // Mask replaces with « … » every base64 run of s holding one of the pieces.
