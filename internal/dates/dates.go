@@ -207,7 +207,7 @@ func noSuchDay(y, m, d int, implied bool, word string) string {
 // a month name, an optional dot and year. A two-digit year is no date: Parse says why.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
-	if !Digits(w[:min(len(w), 1)]) { // every form starts with its day or its year
+	if w == "" || w[0] < '0' || w[0] > '9' { // every form starts with its day or its year
 		return 0, 0, 0, 0, false
 	}
 	if y, m, d, ok = ISOWord(w); ok {
