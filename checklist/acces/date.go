@@ -94,7 +94,7 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	if !ok && status != "" && labelEnd >= 0 {
 		// "Demande faite le 20/10/26": a label in a sentence, no colon;
 		// what it dates starts at the first digit after it.
-		if i := strings.IndexAny(b.text[labelEnd:], "0123456789"); i >= 0 && !readsADay(b.text[labelEnd:], rules) {
+		if i := strings.IndexAny(b.text[labelEnd:], "0123456789"); i >= 0 && !readsADay(b.text, ts, labelEnd, rules) {
 			value, ok = b.text[labelEnd+i:], true
 		}
 	}
@@ -107,9 +107,11 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	}
 }
 
-// readsADay: text holds a day (the session's, say, passed over).
-func readsADay(text string, rules Rules) bool {
-	found := dates.Find(text, textfold.Tokens(text), context(rules))
+// readsADay: text from from, a word's start, holds a day (the session's, say, passed
+// over). Its tokens there are those of text[from:]: a word starts afresh.
+func readsADay(text string, ts []textfold.Token, from int, rules Rules) bool {
+	ts = ts[slices.IndexFunc(ts, func(t textfold.Token) bool { return t.Start == from }):]
+	found := dates.Find(text, ts, context(rules))
 	return slices.ContainsFunc(found, func(f dates.Found) bool { return f.Err == nil })
 }
 

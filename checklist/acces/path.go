@@ -81,6 +81,9 @@ type pathToken struct {
 // pathTokens appends the words of text (at off) holding a slash or a backslash, final
 // punctuation left out, from their root when glued to a label ("Clé:~/.ssh/x.pub").
 func pathTokens(out []pathToken, text string, off int) []pathToken {
+	if !strings.ContainsAny(text, `/\`) { // most blocks: no word to cut out
+		return out
+	}
 	sep := func(r rune) bool { return strings.ContainsRune(" \t`\"'()<>[]|*,;\u00a0«»\u202f", r) }
 	for at, w := range fields(text, sep) {
 		if w = strings.TrimRight(w, ".:!?"); strings.ContainsAny(w, `/\`) {

@@ -222,13 +222,10 @@ func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")
 // without the decoration a renderer leaves: quotes, emphasis, pipes, heading marks.
 func words(ts []textfold.Token) []textfold.Token {
-	out := make([]textfold.Token, 0, len(ts))
-	for _, t := range ts {
-		if r, _ := utf8.DecodeRuneInString(t.Folded); !strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r) {
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(ts), func(t textfold.Token) bool {
+		r, _ := utf8.DecodeRuneInString(t.Folded)
+		return strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r)
+	})
 }
 
 // Target is one acces.md to validate, with the .pub beside it.

@@ -207,40 +207,40 @@ func noSuchDay(y, m, d int, implied bool, word string) string {
 // a month name, an optional dot and year. A two-digit year is no date: Parse says why.
 func readCalendar(ts []textfold.Token) (n, y, m, d int, ok bool) {
 	w := ts[0].Folded
+	if w == "" || w[0] < '0' || w[0] > '9' { // every form starts with its day or its year
+		return 0, 0, 0, 0, false
+	}
 	if y, m, d, ok = ISOWord(w); ok {
 		return 1, y, m, d, true
 	}
 	for _, sep := range []string{"/", ".", "-"} {
-		if !strings.Contains(w, sep) {
-			continue
-		}
-		p := strings.Split(w, sep)
+		ds, rest, ok := strings.Cut(w, sep)
+		ms, ys, three := strings.Cut(rest, sep)
 		switch {
-		case len(p) > 3:
+		case !ok, strings.Contains(ys, sep): // no part, or more than three
 			continue
-		case sep == "-" && len(p[0]) > 2:
+		case sep == "-" && len(ds) > 2:
 			// 2026-10: the year first is ISO's, said by why.
 			return 0, 0, 0, 0, false
-		case len(p) == 3 && len(p[2]) != 4:
+		case three && len(ys) != 4:
 			return 0, 0, 0, 0, false
-		case len(p) == 2 && sep == ".":
+		case !three && sep == ".":
 			// 20.10 is as likely a number as a day.
 			return 0, 0, 0, 0, false
 		}
-		d, ok1 := number(p[0], 2)
-		m, ok2 := number(p[1], 2)
+		d, ok1 := number(ds, 2)
+		m, ok2 := number(ms, 2)
 		y, ok3 := noYear, true
-		if len(p) == 3 {
-			y, ok3 = year(p[2])
+		if three {
+			y, ok3 = year(ys)
 		}
 		return 1, y, m, d, ok1 && ok2 && ok3
 	}
-	if len(ts) < 2 {
+	if d, ok = dayOfMonth(w); !ok || len(ts) < 2 {
 		return 0, 0, 0, 0, false
 	}
-	d, ok = dayOfMonth(w)
-	mo, okm := Month(ts[1].Folded)
-	if !ok || !okm {
+	mo, ok := Month(ts[1].Folded) // only after a day: most words are none
+	if !ok {
 		return 0, 0, 0, 0, false
 	}
 	n, y = 2, noYear
@@ -434,13 +434,11 @@ func dayOfMonth(w string) (int, bool) {
 
 // ISOWord reads the shape 2026-10-20 (also 2026-1-5); Civil checks the day.
 func ISOWord(w string) (y, m, d int, ok bool) {
-	if strings.Count(w, "-") != 2 {
-		return 0, 0, 0, false
-	}
-	p := strings.Split(w, "-")
-	y, ok1 := year(p[0])
-	m, ok2 := number(p[1], 2)
-	d, ok3 := number(p[2], 2)
+	ys, rest, _ := strings.Cut(w, "-")
+	ms, ds, _ := strings.Cut(rest, "-")
+	y, ok1 := year(ys)
+	m, ok2 := number(ms, 2)
+	d, ok3 := number(ds, 2)
 	return y, m, d, ok1 && ok2 && ok3
 }
 

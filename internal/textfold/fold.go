@@ -14,29 +14,30 @@ import (
 // lower case, œ → oe, æ → ae, typographic apostrophes → ', space runs → one space, trimmed.
 // So nœud, NŒUD and a decomposed nœud are equal, as are å and U+212B; bad UTF-8 → U+FFFD.
 func Fold(s string) string {
-	// Printable ASCII, most words of a page, needs no normalization (and
-	// strings.ToLower returns a lower-case one without copying it).
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c >= 0x7f {
-			return fold(s)
-		}
-	}
-	return strings.ToLower(s)
+	f, _ := fold(&strings.Builder{}, nil, s)
+	return f
 }
 
-func fold(s string) string {
+// fold is Fold(s), written to b unless s is printable ASCII (strings.ToLower copies
+// none already in lower case): Tokens folds a block's words into one string that only
+// grows, each a piece of it. nfd is a buffer for s's NFD, returned for the next word.
+func fold(b *strings.Builder, nfd []byte, s string) (string, []byte) {
+	// Printable ASCII, most words of a page, needs no normalization.
+	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+		return strings.ToLower(s), nfd
+	}
 	if !utf8.ValidString(s) {
 		s = string([]rune(s)) // U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ")
 	}
-	var b strings.Builder
+	from, space := b.Len(), false
 	b.Grow(len(s))
-	space := false
-	for _, r := range norm.NFD.String(s) {
+	nfd = norm.NFD.AppendString(nfd[:0], s)
+	for _, r := range string(nfd) {
 		switch {
 		case unicode.Is(unicode.Mn, r):
 			continue
 		case unicode.IsSpace(r):
-			space = b.Len() > 0
+			space = b.Len() > from
 			continue
 		}
 		if space {
@@ -54,7 +55,7 @@ func fold(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
+	return b.String()[from:], nfd
 }
 
 // Token is a folded word or mark and where it lies in the text.
@@ -73,6 +74,13 @@ func joins(prev, r rune) bool {
 // inside) and marks (other runes but spaces): the acces.md rules and dates share it.
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
+	var folded strings.Builder
+	var nfd []byte
+	add := func(start, end int) {
+		var f string
+		f, nfd = fold(&folded, nfd, text[start:end])
+		out = append(out, Token{f, start, end})
+	}
 	start, prev := -1, rune(0)
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
@@ -85,18 +93,18 @@ func Tokens(text string) []Token {
 			// inside a word
 		default:
 			if start >= 0 {
-				out = append(out, Token{Fold(text[start:i]), start, i})
+				add(start, i)
 				start = -1
 			}
 			if !unicode.IsSpace(r) {
-				out = append(out, Token{Fold(text[i : i+n]), i, i + n})
+				add(i, i+n)
 			}
 		}
 		prev = r
 		i += n
 	}
 	if start >= 0 {
-		out = append(out, Token{Fold(text[start:]), start, len(text)})
+		add(start, len(text))
 	}
 	return out
 }

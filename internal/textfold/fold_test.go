@@ -138,6 +138,13 @@ func TestTokens(t *testing.T) {
 	for _, tk := range Tokens(text) {
 		got = append(got, tk.Folded+"@"+text[tk.Start:tk.End])
 	}
+	for _, s := range append(seeds, text) { // folded into one string, word by word as Fold does
+		for _, tk := range Tokens(s) {
+			if tk.Folded != Fold(s[tk.Start:tk.End]) {
+				t.Errorf("Tokens(%q): %q folded %q, Fold says %q", s, s[tk.Start:tk.End], tk.Folded, Fold(s[tk.Start:tk.End]))
+			}
+		}
+	}
 	want := "le@Le 20/10/2026@20/10/2026 ,@, l'acces@l’Accès «@« ok@ok »@» /@/ x@x /@/ id_ed25519_romeo@id_ed25519_romeo .@. pub@pub oct@oct .@. avant-hier@avant-hier 20.10@20.10 fin@fin .@. non@Non a@a /@/ b@b"
 	if strings.Join(got, " ") != want {
 		t.Errorf("Tokens(%q) =\n%s\nwant\n%s", text, strings.Join(got, " "), want)

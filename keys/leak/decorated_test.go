@@ -173,7 +173,7 @@ func TestRedactCopies(t *testing.T) {
 		pieces := PiecesOf(text, Lines(text))
 		msg := "nom de tâche « " + secret + " », empreinte SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU"
 		masked := pieces.Mask(msg)
-		if masked != "nom de tâche « … », empreinte SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU" || pieces.Holds(masked) {
+		if masked != "nom de tâche « … », empreinte SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU" || pieces.Mask(masked) != masked {
 			t.Fatalf("%s: Mask(%q) = %q", f.Name, msg, masked)
 		}
 		if clean := "hostname\nsrun date"; pieces.Mask(clean) != clean {

@@ -55,18 +55,19 @@ func Redact(text string) (string, []int) {
 	if len(lines) == 0 {
 		return text, nil
 	}
-	lines = append(lines, Copies(text, lines)...)
-	slices.Sort(lines)
+	pieces := PiecesOf(text, lines)
 	var b strings.Builder
-	no, next := 0, 0
+	var out []int
+	no := 0
 	for l := range strings.Lines(text) {
-		if no++; next < len(lines) && lines[next] == no {
-			next++
+		no++
+		if _, key := slices.BinarySearch(lines, no); key || pieces.Mask(l) != l {
+			out = append(out, no)
 			l = l[len(strings.TrimRight(l, "\r\n")):]
 		}
 		b.WriteString(l)
 	}
-	return b.String(), lines
+	return b.String(), out
 }
 
 // Pieces of key text: keyWindow base64 characters starting every
@@ -106,24 +107,6 @@ func PiecesOf(text string, lines []int) Pieces {
 	}
 	return p
 }
-
-// Copies returns the numbers of the lines, not in lines (ascending), that
-// hold a piece of the key text of the lines in lines.
-func Copies(text string, lines []int) []int {
-	pieces := PiecesOf(text, lines)
-	var out []int
-	no := 0
-	for l := range strings.Lines(text) {
-		no++
-		if _, ok := slices.BinarySearch(lines, no); !ok && pieces.Holds(l) {
-			out = append(out, no)
-		}
-	}
-	return out
-}
-
-// Holds reports whether a base64 run of s holds one of the pieces.
-func (p Pieces) Holds(s string) bool { return p.Mask(s) != s }
 
 // Mask replaces with « … » every base64 run of s holding one of the pieces.
 func (p Pieces) Mask(s string) string {
@@ -415,9 +398,11 @@ func (d *doc) marker(p pos) (pos, bool) {
 // magic, maybe over several lines, or DER base64), and its last line.
 func (d *doc) headless(p pos) (pos, bool) {
 	s := d.lines[p.i]
-	// The magic ("b3Bl…"), a piece of it ending the line, and a key file
-	// encoded whole ("LS0t…") start with a 'b' or an 'L'.
-	if strings.ContainsAny(s, "bL") {
+	// The magic ("b3Bl…") and a piece of it ending the line hold a 'b' then a '3', or
+	// are the 'b' the line ends with (no space there once stripped); a key file
+	// encoded whole ("LS0t…") holds an 'L' and an 'S'.
+	if strings.Contains(s, "b") && (strings.Contains(s, "3") || strings.HasSuffix(s, "b")) ||
+		strings.Contains(s, "L") && strings.Contains(s, "S") {
 		c := dropSpaces(s)
 		if strings.Contains(c, magic) || armoured(c) {
 			return p, true
@@ -433,7 +418,7 @@ func (d *doc) headless(p pos) (pos, bool) {
 	// Words of base64 (a '=' ends one: "--comment=MIIE…"), tried from
 	// each 'M', where DER's base64 starts (a key glued to a word:
 	// "x/MIIE…", "~/.ssh/MC4C…"); only the last may go on over the next lines.
-	for at := 0; at < len(s); at++ {
+	for at := strings.IndexByte(s, 'M'); at >= 0 && at < len(s); at++ {
 		to := at
 		for to < len(s) && isB64(s[to]) && s[to] != '=' {
 			to++
@@ -471,6 +456,9 @@ func (d *doc) follow(p pos, want string) (pos, bool) {
 	for want != "" {
 		var ok bool
 		if p, ok = d.nextFilled(p); !ok {
+			return p, false
+		}
+		if d.lines[p.i][0] != want[0] { // a line starts with no space (strip), as its key text then
 			return p, false
 		}
 		c := dropSpaces(d.lines[p.i])
