@@ -45,7 +45,7 @@ func (d *doc) hexDumps() []int {
 			sub := start
 			for p := from; p.i < end.i; p = d.next(p) {
 				var ok bool
-				if buf, ok = hexLine(d.lines[p.i], buf); !ok {
+				if buf, ok = hexLine(d.line(p), buf); !ok {
 					check(sub, p.i)
 					sub = p.i + 1
 				}
