@@ -264,9 +264,9 @@ var errNotWritten = errors.New("acces.md non écrit")
 type Recording struct {
 	Settings
 	Declaration
-	// State is the state file as the command read it, once (LoadState); never nil.
+	// State is the state file as the command read it (LoadState); never
+	// nil. It plans; a record is added to the file as it is when written.
 	State                *State
-	StateErr             *StateError                     // the state file could not be read
 	Replace, ReplaceDate func(*AccessPlan) (bool, error) // nil keeps the file
 	ForceState           bool                            // set an unreadable state aside (--force)
 	Guard                func(func() error) error        // a signal waits for the writes
@@ -304,9 +304,10 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return out, err
 	}
 	err = guarded(r.Guard, func() error {
-		// Where acces.md is, once settled (the wizard may move it).
-		if out.StateErr == nil && r.State.File != r.File {
-			r.State.File = r.File
+		// Where acces.md is, once settled (the wizard may move it), in
+		// the state as it is now on disk: unreadable since, left as it is.
+		if state, err := LoadState(r.StatePath); out.StateErr == nil && err == nil && state.File != r.File {
+			r.State, state.File = state, r.File
 			if err := r.save(); err != nil {
 				return err
 			}
@@ -354,15 +355,20 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 // aside with ForceState), under the guard; out says what it did.
 func (r *Recording) note(out *Outcome) error {
 	return guarded(r.Guard, func() error {
-		out.StateErr = r.StateErr
-		if r.StateErr != nil && r.ForceState {
+		// Read again, as it is now: another run may have added a record
+		// during the questions (none is ever lost), or the file may have
+		// become a link or unreadable (never written over).
+		state, err := LoadState(r.StatePath)
+		r.State = state
+		out.StateErr, _ = err.(*StateError)
+		if out.StateErr != nil && r.ForceState {
 			copyPath, err := setAsideState(r.StatePath, r.Today)
 			if err != nil {
 				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
 					Hint: "déplacez ce fichier vous-même, puis relancez"}
 			}
 			out.StateCopy, out.StateErr = copyPath, nil
-			r.State, r.StateErr = &State{}, nil
+			r.State = &State{}
 		}
 		if out.StateErr != nil {
 			return nil

@@ -101,3 +101,65 @@ func (s *State) Last() *Record {
 	}
 	return &s.Access[len(s.Access)-1]
 }
+
+// TestStateChangedDuringTheQuestions: the state a command read first only
+// plans. A record is added to the file as it is when written: one another
+// run added during the questions stays, and a file that became a link or
+// unreadable meanwhile is left exactly as it is (outside tester, stop 36).
+func TestStateChangedDuringTheQuestions(t *testing.T) {
+	day := testenv.Day(testenv.Today)
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, w *Wizard, notes string)
+	}{
+		{"another run recorded", func(t *testing.T, w *Wizard, _ string) {
+			if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusVerified, day}}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"made a link", func(t *testing.T, w *Wizard, notes string) {
+			os.Remove(w.StatePath)
+			if err := os.Symlink(notes, w.StatePath); err != nil {
+				t.Skip(err)
+			}
+		}},
+		{"made unreadable", func(t *testing.T, w *Wizard, _ string) {
+			os.WriteFile(w.StatePath, []byte("acces: [ cassé\n"), 0o600)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w, _, _ := newWizard(t, dir, nil)
+			copyDir(t, sharedKey(t), w.Store.Dir)
+			notes := filepath.Join(dir, "notes.txt")
+			os.WriteFile(notes, []byte("mes notes\n"), 0o600)
+			if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, day.AddDate(0, 0, -2)}}); err != nil {
+				t.Fatal(err)
+			}
+			stale, err := LoadState(w.StatePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.change(t, w, notes)
+			before, _ := os.ReadFile(w.StatePath)
+			out, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, day.AddDate(0, 0, -1)}, State: stale,
+				Replace: func(*AccessPlan) (bool, error) { return true, nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, _ := os.ReadFile(notes); string(n) != "mes notes\n" {
+				t.Fatalf("written through the link: %q", n)
+			}
+			if c.name != "another run recorded" {
+				if now, _ := os.ReadFile(w.StatePath); out.StateErr == nil || out.Noted || !bytes.Equal(now, before) {
+					t.Fatalf("an unreadable state was written: %+v\n%s", out, now)
+				}
+				return
+			}
+			st, err := LoadState(w.StatePath)
+			if err != nil || len(st.Access) != 3 || st.Access[1].Status != StatusVerified || st.Access[2].Date != day.AddDate(0, 0, -1).Format("2006-01-02") {
+				t.Fatalf("a record was lost: %v %+v", err, st.Access)
+			}
+		})
+	}
+}

@@ -84,13 +84,16 @@ func (w *Wizard) Run() error {
 	next := Next{Channel: w.Channel, Store: w.Store, Home: w.Home, GOOS: w.GOOS, Session: w.Session, Today: w.Today}
 	if decl == nil {
 		fmt.Fprintln(w.Out, "acces.md attend la date de la demande : il sera écrit quand vous relancerez pret, la demande faite.")
-	} else if err := w.accessStep(Recording{Settings: w.Settings, Declaration: *decl, State: state, StateErr: serr, Guard: w.Guard}, &next); err != nil {
+	} else if err := w.accessStep(Recording{Settings: w.Settings, Declaration: *decl, State: state, Guard: w.Guard}, &next); err != nil {
 		return err
 	}
 
 	fmt.Fprintln(w.Out, "\n4. La liste de contrôle")
 	var checked error
 	if w.Checklist != nil {
+		// The checklist says what is on disk now, as pret verifier would.
+		state, err = LoadState(w.StatePath)
+		serr, _ = err.(*StateError)
 		checked = w.Checklist(w.File, state, serr)
 	}
 	fmt.Fprint(w.Out, "\n"+NextSteps(next))

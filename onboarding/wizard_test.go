@@ -110,11 +110,9 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 
 const goodPass = "une passphrase solide"
 
-// record is RecordAccess as a command runs it: the state read once, first.
+// record is RecordAccess as a command runs it: the state read first.
 func record(r Recording) (*Outcome, error) {
-	var err error
-	r.State, err = LoadState(r.StatePath)
-	r.StateErr, _ = err.(*StateError)
+	r.State, _ = LoadState(r.StatePath)
 	return RecordAccess(r)
 }
 

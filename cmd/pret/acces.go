@@ -117,7 +117,7 @@ func runAcces(opts *accesOptions) error {
 	if err != nil || decl == nil {
 		return err
 	}
-	rec := onboarding.Recording{Settings: s, Declaration: *decl, State: state, StateErr: serr, ForceState: opts.force, Guard: guarded}
+	rec := onboarding.Recording{Settings: s, Declaration: *decl, State: state, ForceState: opts.force, Guard: guarded}
 	switch {
 	case opts.force:
 		rec.Replace = func(*onboarding.AccessPlan) (bool, error) { return true, nil }
