@@ -981,3 +981,21 @@ func TestWizardColour(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectFilterMatchingNothing: letters typed at a choice list filter
+// it; a filter no option matches hides none, so Enter takes the option
+// shown instead of a Go panic in survey (outside tester, stop 36).
+func TestSelectFilterMatchingNothing(t *testing.T) {
+	t.Parallel()
+	notShort(t)
+	s := startPTY(t, t.TempDir())
+	s.newKey()
+	s.expect("Où en est votre compte d'accès ?")
+	s.send("9")
+	s.send("\r") // the default: "Pas encore demandé"
+	s.expect("La demande est-elle faite ?")
+	s.send("\x03")
+	if code := s.wait(); code != 130 || strings.Contains(s.raw.String(), "panic") {
+		t.Fatalf("exit %d\n%s", code, s.raw.String())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -164,13 +165,25 @@ func (s *Prompter) Select(message string, options []string, def int, help string
 	for _, o := range options {
 		need = max(need, 1+textwrap.Columns(o))
 	}
-	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: wrapAfter(surveyPrefix, help, s.Width)}
+	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: wrapAfter(surveyPrefix, help, s.Width), Filter: keepsOne(options)}
 	if def >= 0 && def < len(options) {
 		q.Default = options[def]
 	}
 	var answer int
 	err := s.ask(q, &answer)
 	return answer, err
+}
+
+// keepsOne filters as survey does (the letters typed, any case), but a
+// filter no option matches hides none: survey's Enter on an empty list
+// panics (select.go returns options[0] of none; outside tester, stop 36).
+func keepsOne(options []string) func(filter, value string, index int) bool {
+	matches := func(filter, value string) bool {
+		return strings.Contains(strings.ToLower(value), strings.ToLower(filter))
+	}
+	return func(filter, value string, _ int) bool {
+		return matches(filter, value) || !slices.ContainsFunc(options, func(o string) bool { return matches(filter, o) })
+	}
 }
 
 func (s *Prompter) Input(message, def, help string) (string, error) {
