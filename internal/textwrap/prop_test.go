@@ -223,6 +223,8 @@ func FuzzWrapText(f *testing.F) {
 		f.Add(s, 40)
 	}
 	marks := func(s string) string {
+		// Bad bytes first, as one U+FFFD each: without its spaces, "\xd1 \xb3" would read as "ѳ".
+		s = strings.ToValidUTF8(s, "\uFFFD")
 		return strings.Map(func(r rune) rune {
 			if strings.ContainsRune("#-+↪", r) {
 				return -1
