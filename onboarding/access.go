@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -306,11 +308,15 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	err = guarded(r.Guard, func() error {
 		// Where acces.md is, once settled (the wizard may move it), in
 		// the state as it is now on disk: unreadable since, left as it is.
-		if state, err := LoadState(r.StatePath); out.StateErr == nil && err == nil && state.File != r.File {
-			r.State, state.File = state, r.File
-			if err := r.save(); err != nil {
-				return err
+		err := r.locked(func() error {
+			if state, err := LoadState(r.StatePath); out.StateErr == nil && err == nil && state.File != r.File {
+				r.State, state.File = state, r.File
+				return r.save()
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if !write {
 			return nil
@@ -355,33 +361,35 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 // aside with ForceState), under the guard; out says what it did.
 func (r *Recording) note(out *Outcome) error {
 	return guarded(r.Guard, func() error {
-		// Read again, as it is now: another run may have added a record
-		// during the questions (none is ever lost), or the file may have
-		// become a link or unreadable (never written over).
-		state, err := LoadState(r.StatePath)
-		r.State = state
-		out.StateErr, _ = err.(*StateError)
-		if out.StateErr != nil && r.ForceState {
-			copyPath, err := setAsideState(r.StatePath, r.Today)
-			if err != nil {
-				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
-					Hint: "déplacez ce fichier vous-même, puis relancez"}
+		return r.locked(func() error {
+			// Read again, as it is now: another run may have added a record
+			// during the questions (none is ever lost), or the file may have
+			// become a link or unreadable (never written over).
+			state, err := LoadState(r.StatePath)
+			r.State = state
+			out.StateErr, _ = err.(*StateError)
+			if out.StateErr != nil && r.ForceState {
+				copyPath, err := setAsideState(r.StatePath, r.Today)
+				if err != nil {
+					return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
+						Hint: "déplacez ce fichier vous-même, puis relancez"}
+				}
+				out.StateCopy, out.StateErr = copyPath, nil
+				r.State = &State{}
 			}
-			out.StateCopy, out.StateErr = copyPath, nil
-			r.State = &State{}
-		}
-		if out.StateErr != nil {
+			if out.StateErr != nil {
+				return nil
+			}
+			rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
+			if !r.State.appendRecord(rec, time.Now()) {
+				return nil
+			}
+			if err := r.save(); err != nil {
+				return err
+			}
+			out.Noted = true
 			return nil
-		}
-		rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
-		if !r.State.appendRecord(rec, time.Now()) {
-			return nil
-		}
-		if err := r.save(); err != nil {
-			return err
-		}
-		out.Noted = true
-		return nil
+		})
 	})
 }
 
@@ -392,6 +400,32 @@ func (r *Recording) save() error {
 			Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
 	}
 	return nil
+}
+
+// stateWait bounds the wait for another pret, which holds the state's lock
+// for one read and one write.
+var stateWait = 10 * time.Second
+
+// locked runs f, which reads the state and may replace it, with the state's
+// folder (made if need be) locked: runs that meet take turns, and neither
+// loses the record of the other.
+func (r *Recording) locked(f func() error) error {
+	var unlock func()
+	dir := filepath.Dir(r.StatePath)
+	err := os.MkdirAll(dir, 0o700)
+	if err == nil {
+		unlock, err = safefile.LockDir(dir, stateWait)
+	}
+	if err != nil {
+		hint := "vérifiez la place et les droits de ce dossier"
+		if errors.Is(err, safefile.ErrBusy) {
+			hint = "attendez qu'il ait fini, puis relancez pret"
+		}
+		return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)), Err: err,
+			Hint: hint + " ; acces.md n'a pas été touché"}
+	}
+	defer unlock()
+	return f()
 }
 
 // beforeRequest refuses a verification dated before the recorded request.
