@@ -305,34 +305,33 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	err = guarded(r.Guard, func() error {
-		// Where acces.md is, once settled (the wizard may move it), in
-		// the state as it is now on disk: unreadable since, left as it is.
-		err := r.locked(func() error {
+	// Locked outside the guard: Ctrl-C while another pret holds it stops at once.
+	err = r.locked(func() error {
+		return guarded(r.Guard, func() error {
+			// Where acces.md is, once settled (the wizard may move it), in
+			// the state as it is now on disk: unreadable since, left as it is.
 			if state, err := LoadState(r.StatePath); out.StateErr == nil && err == nil && state.File != r.File {
 				r.State, state.File = state, r.File
-				return r.save()
+				if err := r.save(); err != nil {
+					return err
+				}
+			}
+			if !write {
+				return nil
+			}
+			// An edit made during the question must not be lost.
+			if out.DateOnly {
+				if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
+					return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", termtext.Escape(r.File)),
+						Hint: "relisez-le, puis relancez pret"}
+				}
+			}
+			if err := Protected(r.Store).WriteReplace(r.File, content, 0o644); err != nil {
+				return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
+					Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
 			}
 			return nil
 		})
-		if err != nil {
-			return err
-		}
-		if !write {
-			return nil
-		}
-		// An edit made during the question must not be lost.
-		if out.DateOnly {
-			if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
-				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", termtext.Escape(r.File)),
-					Hint: "relisez-le, puis relancez pret"}
-			}
-		}
-		if err := Protected(r.Store).WriteReplace(r.File, content, 0o644); err != nil {
-			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
-				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
-		}
-		return nil
 	})
 	return out, err
 }
@@ -360,8 +359,8 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 // note appends the declaration to the state file (setting an unreadable one
 // aside with ForceState), under the guard; out says what it did.
 func (r *Recording) note(out *Outcome) error {
-	return guarded(r.Guard, func() error {
-		return r.locked(func() error {
+	return r.locked(func() error {
+		return guarded(r.Guard, func() error {
 			// Read again, as it is now: another run may have added a record
 			// during the questions (none is ever lost), or the file may have
 			// become a link or unreadable (never written over).
