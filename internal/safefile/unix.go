@@ -68,9 +68,8 @@ const stagedDigits, stagedLen = "0123456789", 10
 // linkNew: link(2) fails with EEXIST when the name exists, link included.
 func linkNew(tmp, path string) error { return os.Link(tmp, path) }
 
-// LockDir locks the folder (flock) so that two pret processes take turns
-// in it, waiting at most wait (without limit when negative). The lock dies
-// with the process: nothing is left to clean after a Ctrl-C.
+// LockDir locks the folder (flock), waiting at most wait (no limit when
+// negative): two pret take turns in it. The lock dies with the process.
 func LockDir(dir string, wait time.Duration) (unlock func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {

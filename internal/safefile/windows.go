@@ -168,9 +168,8 @@ func linkNew(tmp, path string) error {
 // empty file, left in place (removed, two processes could lock two files).
 const lockName = ".pret.lock"
 
-// LockDir takes an exclusive lock so that two pret processes take turns
-// in dir, waiting at most wait (without limit when negative); a process
-// that dies releases it.
+// LockDir takes an exclusive lock, waiting at most wait (no limit when
+// negative): two pret take turns in dir. A process that dies releases it.
 func LockDir(dir string, wait time.Duration) (unlock func(), err error) {
 	path := filepath.Join(dir, lockName)
 	h, err := createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
