@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -303,30 +305,33 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	err = guarded(r.Guard, func() error {
-		// Where acces.md is, once settled (the wizard may move it), in
-		// the state as it is now on disk: unreadable since, left as it is.
-		if state, err := LoadState(r.StatePath); out.StateErr == nil && err == nil && state.File != r.File {
-			r.State, state.File = state, r.File
-			if err := r.save(); err != nil {
-				return err
+	// Locked outside the guard: Ctrl-C while another pret holds it stops at once.
+	err = r.locked(func() error {
+		return guarded(r.Guard, func() error {
+			// Where acces.md is, once settled (the wizard may move it), in
+			// the state as it is now on disk: unreadable since, left as it is.
+			if state, err := LoadState(r.StatePath); out.StateErr == nil && err == nil && state.File != r.File {
+				r.State, state.File = state, r.File
+				if err := r.save(); err != nil {
+					return err
+				}
 			}
-		}
-		if !write {
+			if !write {
+				return nil
+			}
+			// An edit made during the question must not be lost.
+			if out.DateOnly {
+				if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
+					return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", termtext.Escape(r.File)),
+						Hint: "relisez-le, puis relancez pret"}
+				}
+			}
+			if err := Protected(r.Store).WriteReplace(r.File, content, 0o644); err != nil {
+				return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
+					Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
+			}
 			return nil
-		}
-		// An edit made during the question must not be lost.
-		if out.DateOnly {
-			if cur, _ := safefile.Read(r.File, safefile.Access, safefile.NoFollow); !bytes.Equal(cur, plan.Old) {
-				return &Error{Msg: fmt.Sprintf("%s a changé pendant la question : sa date n'a pas été changée ; la déclaration est notée", termtext.Escape(r.File)),
-					Hint: "relisez-le, puis relancez pret"}
-			}
-		}
-		if err := Protected(r.Store).WriteReplace(r.File, content, 0o644); err != nil {
-			return &Error{Msg: fmt.Sprintf("%s non écrit : %s", r.File, safefile.Reason(err)), Err: fmt.Errorf("%w : %w", errNotWritten, err),
-				Hint: "vérifiez la place et les droits du dossier ; l'ancien fichier, s'il existait, est intact"}
-		}
-		return nil
+		})
 	})
 	return out, err
 }
@@ -354,34 +359,36 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 // note appends the declaration to the state file (setting an unreadable one
 // aside with ForceState), under the guard; out says what it did.
 func (r *Recording) note(out *Outcome) error {
-	return guarded(r.Guard, func() error {
-		// Read again, as it is now: another run may have added a record
-		// during the questions (none is ever lost), or the file may have
-		// become a link or unreadable (never written over).
-		state, err := LoadState(r.StatePath)
-		r.State = state
-		out.StateErr, _ = err.(*StateError)
-		if out.StateErr != nil && r.ForceState {
-			copyPath, err := setAsideState(r.StatePath, r.Today)
-			if err != nil {
-				return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
-					Hint: "déplacez ce fichier vous-même, puis relancez"}
+	return r.locked(func() error {
+		return guarded(r.Guard, func() error {
+			// Read again, as it is now: another run may have added a record
+			// during the questions (none is ever lost), or the file may have
+			// become a link or unreadable (never written over).
+			state, err := LoadState(r.StatePath)
+			r.State = state
+			out.StateErr, _ = err.(*StateError)
+			if out.StateErr != nil && r.ForceState {
+				copyPath, err := setAsideState(r.StatePath, r.Today)
+				if err != nil {
+					return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
+						Hint: "déplacez ce fichier vous-même, puis relancez"}
+				}
+				out.StateCopy, out.StateErr = copyPath, nil
+				r.State = &State{}
 			}
-			out.StateCopy, out.StateErr = copyPath, nil
-			r.State = &State{}
-		}
-		if out.StateErr != nil {
+			if out.StateErr != nil {
+				return nil
+			}
+			rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
+			if !r.State.appendRecord(rec, time.Now()) {
+				return nil
+			}
+			if err := r.save(); err != nil {
+				return err
+			}
+			out.Noted = true
 			return nil
-		}
-		rec := Record{Status: r.Status, Date: r.Date.Format(dates.ISO)}
-		if !r.State.appendRecord(rec, time.Now()) {
-			return nil
-		}
-		if err := r.save(); err != nil {
-			return err
-		}
-		out.Noted = true
-		return nil
+		})
 	})
 }
 
@@ -392,6 +399,32 @@ func (r *Recording) save() error {
 			Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
 	}
 	return nil
+}
+
+// stateWait bounds the wait for another pret, which holds the state's lock
+// for one read and one write.
+var stateWait = 10 * time.Second
+
+// locked runs f, which reads the state and may replace it, with the state's
+// folder (made if need be) locked: runs that meet take turns, and neither
+// loses the record of the other.
+func (r *Recording) locked(f func() error) error {
+	var unlock func()
+	dir := filepath.Dir(r.StatePath)
+	err := os.MkdirAll(dir, 0o700)
+	if err == nil {
+		unlock, err = safefile.LockDir(dir, stateWait)
+	}
+	if err != nil {
+		hint := "vérifiez la place et les droits de ce dossier"
+		if errors.Is(err, safefile.ErrBusy) {
+			hint = "attendez qu'il ait fini, puis relancez pret"
+		}
+		return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)), Err: err,
+			Hint: hint + " ; acces.md n'a pas été touché"}
+	}
+	defer unlock()
+	return f()
 }
 
 // beforeRequest refuses a verification dated before the recorded request.

@@ -105,15 +105,13 @@ func (s *State) appendRecord(r Record, now time.Time) bool {
 	return true
 }
 
+// saveState never writes through a link, even one made since LoadState.
 func saveState(guard safefile.Protected, path string, s *State) error {
 	data, err := yaml.Marshal(s)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	return guard.WriteReplace(path, data, 0o600)
+	return guard.WriteOwn(path, data, 0o600)
 }
 
 // setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N], never over a copy.

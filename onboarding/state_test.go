@@ -2,12 +2,17 @@ package onboarding
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
 )
 
@@ -161,5 +166,103 @@ func TestStateChangedDuringTheQuestions(t *testing.T) {
 				t.Fatalf("a record was lost: %v %+v", err, st.Access)
 			}
 		})
+	}
+}
+
+// TestMain lets the test binary play another pret adding records to the
+// state (TestConcurrentRunsKeepEveryRecord).
+func TestMain(m *testing.M) {
+	if path := os.Getenv("PRET_TEST_STATE"); path != "" {
+		os.Exit(addRecords(path, os.Getenv("PRET_TEST_WRITER")))
+	}
+	os.Exit(m.Run())
+}
+
+const recordsPerWriter = 10
+
+// addRecords notes recordsPerWriter requests, each on a day of its own.
+func addRecords(path, writer string) int {
+	w, _ := strconv.Atoi(writer)
+	for j := range recordsPerWriter {
+		day := testenv.Day(testenv.Today).AddDate(0, 0, -(w*recordsPerWriter + j))
+		r := &Recording{Settings: Settings{StatePath: path}, Declaration: Declaration{StatusRequested, day}}
+		if err := r.note(&Outcome{}); err != nil {
+			fmt.Println(err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// TestConcurrentRunsKeepEveryRecord: runs started together take turns to
+// read the state, add to it and replace it: no record is lost.
+func TestConcurrentRunsKeepEveryRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pret", "etat.yaml")
+	var cmds []*exec.Cmd
+	for w := range 8 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "PRET_TEST_STATE="+path, "PRET_TEST_WRITER="+strconv.Itoa(w))
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Error(err)
+		}
+	}
+	st, err := LoadState(path)
+	if err != nil || len(st.Access) != 8*recordsPerWriter {
+		t.Fatalf("%d records of %d kept (%v)", len(st.Access), 8*recordsPerWriter, err)
+	}
+}
+
+// TestStateNeverWrittenThroughALink: a link put at the state's path after
+// it was read is refused when it is written, and what it names is intact.
+func TestStateNeverWrittenThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	path, notes := filepath.Join(dir, "etat.yaml"), filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, []byte("mes notes\n"), 0o600)
+	os.WriteFile(path, []byte("acces: []\n"), 0o600)
+	st, err := LoadState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path)
+	if err := os.Symlink(notes, path); err != nil {
+		t.Skip(err)
+	}
+	st.appendRecord(Record{Status: StatusRequested, Date: "2026-10-20"}, time.Now())
+	if err := saveState(safefile.Protect(nil), path, st); err == nil {
+		t.Error("written at a link")
+	}
+	if n, _ := os.ReadFile(notes); string(n) != "mes notes\n" {
+		t.Fatalf("written through the link: %q", n)
+	}
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi, err)
+	}
+}
+
+// TestStateBusy: a pret that keeps the state's lock past the wait is named
+// in the error, and nothing is written.
+func TestStateBusy(t *testing.T) {
+	defer func(w time.Duration) { stateWait = w }(stateWait)
+	stateWait = 50 * time.Millisecond
+	path := filepath.Join(t.TempDir(), "etat.yaml")
+	unlock, err := safefile.LockDir(filepath.Dir(path), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	r := &Recording{Settings: Settings{StatePath: path}, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}
+	err = r.note(&Outcome{})
+	if e, ok := err.(*Error); !ok || !strings.Contains(e.Msg, "un autre pret écrit") || !strings.HasPrefix(e.Hint, "attendez") {
+		t.Fatalf("%#v", err)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		t.Fatal("written while locked")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -67,16 +68,17 @@ const stagedDigits, stagedLen = "0123456789", 10
 // linkNew: link(2) fails with EEXIST when the name exists, link included.
 func linkNew(tmp, path string) error { return os.Link(tmp, path) }
 
-// LockDir locks the folder (flock) so that two pret processes decide
-// "absent, create" one after the other, never together.
-func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
+// LockDir locks the folder (flock), waiting at most wait (no limit when
+// negative): two pret take turns in it. The lock dies with the process.
+func LockDir(dir string, wait time.Duration) (unlock func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil, PathError(dir, err)
 	}
-	for err = unix.EINTR; err == unix.EINTR; {
-		err = unix.Flock(int(d.Fd()), unix.LOCK_EX)
-	}
+	err = retry(dir, wait, func() (bool, error) {
+		err := unix.Flock(int(d.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		return err == unix.EWOULDBLOCK || err == unix.EINTR, err
+	})
 	if err != nil {
 		d.Close()
 		return nil, PathError(dir, err)

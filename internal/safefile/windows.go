@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -167,9 +168,9 @@ func linkNew(tmp, path string) error {
 // empty file, left in place (removed, two processes could lock two files).
 const lockName = ".pret.lock"
 
-// LockDir takes an exclusive lock so that two pret processes decide
-// "absent, create" one after the other; a process that dies releases it.
-func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
+// LockDir takes an exclusive lock, waiting at most wait (no limit when
+// negative): two pret take turns in dir. A process that dies releases it.
+func LockDir(dir string, wait time.Duration) (unlock func(), err error) {
 	path := filepath.Join(dir, lockName)
 	h, err := createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS, windows.FILE_FLAG_OPEN_REPARSE_POINT, nil)
 	if err != nil {
@@ -183,7 +184,11 @@ func (KeyFiles) LockDir(dir string) (unlock func(), err error) {
 		return nil, PathError(path, err)
 	}
 	ol := new(windows.Overlapped)
-	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
+	err = retry(dir, wait, func() (bool, error) {
+		err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
+		return err == windows.ERROR_LOCK_VIOLATION, err
+	})
+	if err != nil {
 		windows.CloseHandle(h)
 		return nil, PathError(path, err)
 	}

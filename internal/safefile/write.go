@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 var (
@@ -18,6 +19,8 @@ var (
 	ErrNoReader = errors.New("aucun programme ne lit ce tube nommé ; rien n'a été écrit")
 	// ErrUnwritableKind is a folder, a socket, a block device.
 	ErrUnwritableKind = errors.New("ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé : pret n'y écrit pas ; rien n'a été écrit")
+	// ErrBusy is a folder another pret kept locked longer than LockDir waits.
+	ErrBusy = errors.New("un autre pret écrit dans ce dossier en ce moment")
 )
 
 // Pending is a file written and synced under a temporary name beside path.
@@ -101,6 +104,20 @@ func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) erro
 	return p.replaceAt(target, data, perm, st)
 }
 
+// WriteOwn replaces the file at path, one only pret writes (its state),
+// by a rename that never follows a link: a link at path is refused, and
+// one put there after that check is replaced, never written through.
+func (p Protected) WriteOwn(path string, data []byte, perm os.FileMode) error {
+	st, err := os.Lstat(path)
+	if err == nil && IsLink(path, st) {
+		return &Error{Path: path, Reason: ErrSymlink.Error(), Err: ErrSymlink}
+	}
+	if err == nil && keepsPerm {
+		perm = st.Mode().Perm()
+	}
+	return p.replaceAt(path, data, perm, st)
+}
+
 // WritableKind tells whether WriteReplace writes at a path of os.Stat st.
 func WritableKind(st fs.FileInfo) bool {
 	m := st.Mode()
@@ -134,6 +151,22 @@ func writeInto(path string, st fs.FileInfo, data []byte) error {
 		return &Error{Path: path, Reason: ErrIncomplete.Error() + " : " + Reason(err), Err: errors.Join(ErrIncomplete, err)}
 	}
 	return nil
+}
+
+// LockDir for the key folder waits as long as the other pret holds it.
+func (KeyFiles) LockDir(dir string) (unlock func(), err error) { return LockDir(dir, -1) }
+
+// retry calls try, which takes a lock without waiting, every 10 ms while
+// it finds the lock taken, and gives up with ErrBusy after wait.
+func retry(dir string, wait time.Duration, try func() (taken bool, err error)) error {
+	for end := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
+		if taken, err := try(); !taken {
+			return err
+		}
+		if wait >= 0 && time.Now().After(end) {
+			return &Error{Path: dir, Reason: ErrBusy.Error(), Err: ErrBusy}
+		}
+	}
 }
 
 // SyncDir makes a new name in dir durable.
