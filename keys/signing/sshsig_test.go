@@ -263,27 +263,6 @@ func lineCount(b []byte) int {
 	return n
 }
 
-// A block made by another key verifies, but carries that other key: the
-// caller's fingerprint comparison is what catches a borrowed signature.
-func TestOtherKeySignatureCarriesItsKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plus d'une seconde : sans -short")
-	}
-	mine, _ := testSigner(t)
-	theirs, _ := testSigner(t)
-	signed, err := SignFile(rand.Reader, theirs, []byte("Empreinte : "+ssh.FingerprintSHA256(mine.PublicKey())+"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := SplitSigned(signed)
-	if err := f.Verify(); err != nil {
-		t.Fatal(err)
-	}
-	if ssh.FingerprintSHA256(f.Sig.PublicKey()) == ssh.FingerprintSHA256(mine.PublicKey()) {
-		t.Fatal("the signature claims the wrong key")
-	}
-}
-
 // armourVariants re-wraps a signature's armour in the layouts a mail
 // client, an editor or a person may give it, plus layouts that must stay
 // refused: every width from 1 to past the whole body, one line, blank and
