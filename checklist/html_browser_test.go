@@ -60,7 +60,13 @@ type browserPage struct {
 
 func (p browserPage) eval(t *testing.T, expr string) any {
 	t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](expr))
+	return evalAs[any](t, p, expr)
+}
+
+// evalAs is expr's value in the page, as T.
+func evalAs[T any](t *testing.T, p browserPage, expr string, opts ...chromedp.EvaluateOption) T {
+	t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,11 +88,7 @@ func (p browserPage) open(t *testing.T) {
 // visible gives the whole path of every row shown.
 func (p browserPage) visible(t *testing.T) []string {
 	t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#files tbody tr")).filter(r => !r.hidden).map(r => r.cells[1].dataset.sort)`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return evalAs[[]string](t, p, `Array.from(document.querySelectorAll("#files tbody tr")).filter(r => !r.hidden).map(r => r.cells[1].dataset.sort)`)
 }
 
 // TestHTMLReportInChromium opens the report in a real headless Chromium
@@ -285,12 +287,8 @@ func checkFullValues(t *testing.T, p browserPage) {
 // value, once, opened or not.
 func checkCopy(t *testing.T, p browserPage) {
 	copied := func(selectJS string) string {
-		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(function () { var sel = window.getSelection(); sel.removeAllRanges(); var range = document.createRange(); `+selectJS+` sel.addRange(range);
-			var dt = new DataTransfer(); document.dispatchEvent(new ClipboardEvent("copy", {clipboardData: dt, bubbles: true, cancelable: true})); return dt.getData("text/plain"); })()`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+		return evalAs[string](t, p, `(function () { var sel = window.getSelection(); sel.removeAllRanges(); var range = document.createRange(); `+selectJS+` sel.addRange(range);
+			var dt = new DataTransfer(); document.dispatchEvent(new ClipboardEvent("copy", {clipboardData: dt, bubbles: true, cancelable: true})); return dt.getData("text/plain"); })()`)
 	}
 	bob := `Array.from(document.querySelectorAll("#files tbody tr")).find(r => r.cells[0].textContent === "bob")`
 	if got := copied(`range.selectNodeContents(` + bob + `.cells[5].querySelector("summary code").firstChild);`); got != fpA {
@@ -321,11 +319,7 @@ func checkFilters(t *testing.T, p browserPage) {
 	}
 	// Sort by learner, then again for the other way round.
 	learners := func() []string {
-		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#files tbody tr")).filter(r => !r.hidden).map(r => r.cells[0].textContent)`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+		return evalAs[[]string](t, p, `Array.from(document.querySelectorAll("#files tbody tr")).filter(r => !r.hidden).map(r => r.cells[0].textContent)`)
 	}
 	p.do(t,
 		chromedp.Click(chromedp.CSS(`button.code-filter[data-code="missing-date"]`)), // off again
@@ -381,11 +375,8 @@ func runAxe(t *testing.T, p browserPage, script, when string) {
 	if p.eval(t, `typeof axe`) != "object" {
 		p.eval(t, script+"\n;0")
 	}
-	out, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`axe.run(document, {runOnly: {type: "tag", values: `+axeTags+`}, resultTypes: ["violations"]}).then(r => JSON.stringify({version: axe.version, rules: r.passes.length + r.violations.length + r.incomplete.length,
-		violations: r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " : " + n.failureSummary)}))}))`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := evalAs[string](t, p, `axe.run(document, {runOnly: {type: "tag", values: `+axeTags+`}, resultTypes: ["violations"]}).then(r => JSON.stringify({version: axe.version, rules: r.passes.length + r.violations.length + r.incomplete.length,
+		violations: r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + " : " + n.failureSummary)}))}))`, chromedp.EvalAwaitPromise)
 	var res struct {
 		Version    string
 		Rules      int
@@ -450,10 +441,7 @@ func checkNarrow(t *testing.T, p browserPage) {
 	p.do(t, chromedp.EmulateViewport(320, 800, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
 	// A tap on a shortened path opens it.
 	long := `Array.from(document.querySelectorAll("#files tbody tr")).find(r => r.cells[0].textContent.startsWith("Marie")).cells[1].querySelector("details")`
-	xy, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`(function () { var s = `+long+`.querySelector("summary"); s.scrollIntoView({block: "center", inline: "center"}); var r = s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	xy := evalAs[[]float64](t, p, `(function () { var s = `+long+`.querySelector("summary"); s.scrollIntoView({block: "center", inline: "center"}); var r = s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
 	p.do(t, chromedp.TapXY(xy[0], xy[1]))
 	if got := p.eval(t, long+`.open`); got != true {
 		t.Errorf("a tap on a shortened path at (%v): open %v", xy, got)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -168,15 +167,25 @@ func manyResults(n int) fileSlice {
 	return out
 }
 
-// benchFormat writes a run of n files in format, as pret valider does.
+// countingWriter counts what a report would weigh.
+type countingWriter struct{ n int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// benchFormat writes a run of n files in format, as pret valider does,
+// and reports its size: in html, every shortened value carries its
+// whole text too (reachable without hovering).
 func benchFormat(b *testing.B, format string, n int) {
 	all := manyResults(n)
 	b.ReportAllocs()
+	var w countingWriter
 	for b.Loop() {
-		if err := WriteFilesReport(io.Discard, format, FilesReport{Results: all, Version: "1.0", Dir: "/depot"}); err != nil {
+		w.n = 0
+		if err := WriteFilesReport(&w, format, FilesReport{Results: all, Version: "1.0", Dir: "/depot"}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(w.n), "report-bytes")
 }
 
 // A course (400 files) and the 100,000 files of organisateurs.md, Scale.
@@ -184,3 +193,5 @@ func BenchmarkFilesJSON400(b *testing.B)   { benchFormat(b, "json", 400) }
 func BenchmarkFilesJSON100k(b *testing.B)  { benchFormat(b, "json", 100_000) }
 func BenchmarkFilesSARIF400(b *testing.B)  { benchFormat(b, "sarif", 400) }
 func BenchmarkFilesSARIF100k(b *testing.B) { benchFormat(b, "sarif", 100_000) }
+func BenchmarkFilesHTML400(b *testing.B)   { benchFormat(b, "html", 400) }
+func BenchmarkFilesHTML100k(b *testing.B)  { benchFormat(b, "html", 100_000) }

@@ -89,8 +89,9 @@ func TestLockDirTwoProcesses(t *testing.T) {
 	}
 }
 
-// TestWriteNewRace: many writers, one name; exactly one wins, and the
-// file holds its bytes whole.
+// TestWriteNewRace: many writers, one name; exactly one wins, every
+// other gets ErrExists and never replaces the file, which holds the
+// winner's bytes whole.
 func TestWriteNewRace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "id")
 	const n = 16

@@ -158,19 +158,6 @@ func assertNoTemp(t *testing.T, dir string) {
 	}
 }
 
-func TestWriteNewNeverReplaces(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "id")
-	os.WriteFile(path, []byte("original"), 0o600)
-	if err := WriteNew(disk, path, []byte("new"), 0o600); !errors.Is(err, ErrExists) {
-		t.Fatalf("got %v, want ErrExists", err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "original" {
-		t.Fatalf("file replaced: %q", b)
-	}
-	assertNoTemp(t, dir)
-}
-
 func TestSymlinkAtKeyPathRefused(t *testing.T) {
 	for _, dangling := range []bool{true, false} {
 		dir := t.TempDir()

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -108,53 +107,76 @@ func TestReadBothLanguages(t *testing.T) {
 func TestWriteKeepsTheRest(t *testing.T) {
 	for name, data := range map[string]string{"fr": sheetFR, "en": sheetEN, "semicolons": strings.ReplaceAll(sheetFR, ",", ";")} {
 		s := mustParse(t, data)
-		if got := s.Write(nil); string(got) != data {
-			t.Errorf("%s: unchanged worksheet written as\n%q\nnot\n%q", name, got, data)
-		}
 		fills := map[string]Fill{
 			"101": {Grade: "1", Feedback: "acces.md valide."},
 			"102": {Grade: "0", Feedback: "Aucun rendu reçu pour ce devoir."},
 		}
-		out := s.Write(fills)
-		if bytes.HasPrefix(out, []byte(bom)) != s.bom {
-			t.Errorf("%s: byte order mark not kept", name)
-		}
-		again := mustParse(t, string(out))
-		if again.comma != s.comma || !slices.Equal(again.header, s.header) || !sameRows(again, s) {
-			t.Fatalf("%s: header or rows changed:\n%s", name, out)
-		}
-		if a, b := outside(again), outside(s); a != b {
-			t.Errorf("%s: bytes outside the filled cells changed:\n%q\n%q", name, a, b)
-		}
-		comma := s.comma
-		before, after := readCSVComma(t, []byte(data), comma), readCSVComma(t, out, comma)
+		after := checkWrite(t, []byte(data), s, func(i int) (Fill, bool) {
+			f, ok := fills[s.rows[i-1].Participant]
+			return f, ok
+		})
 		g, fb := s.col[colGrade], s.col[colFeedback]
-		for i, rec := range after {
-			if len(rec) != len(before[i]) {
-				t.Fatalf("%s: row %d has %d columns, had %d", name, i, len(rec), len(before[i]))
-			}
-			var f Fill
-			filled := false
-			if i > 0 {
-				f, filled = fills[s.rows[i-1].Participant]
-			}
-			for j := range rec {
-				want := before[i][j]
-				switch {
-				case filled && j == g:
-					want = f.Grade
-				case filled && j == fb:
-					want = f.Feedback
-				}
-				if rec[j] != want {
-					t.Errorf("%s: row %d column %d is %q, want %q", name, i, j, rec[j], want)
-				}
-			}
-		}
 		if len(after) != 4 || after[1][g] != "1" || after[2][fb] != "Aucun rendu reçu pour ce devoir." || after[3][g] != "" {
 			t.Errorf("%s: encoding/csv reads %q", name, after)
 		}
 	}
+}
+
+// checkWrite: s, read from data, written back with nothing filled is
+// data; filled with fill (the values of record i > 0, if any), it reads
+// again to the same form, header and rows, every byte outside the two
+// filled cells kept, and encoding/csv reads each cell as before but the
+// filled ones, which hold the values. It returns the records read back.
+func checkWrite(t *testing.T, data []byte, s *Sheet, fill func(i int) (Fill, bool)) [][]string {
+	t.Helper()
+	if got := s.Write(nil); !bytes.Equal(got, data) {
+		t.Fatalf("unchanged worksheet written as %q, read %q", got, data)
+	}
+	fills := map[string]Fill{}
+	for i, r := range s.rows {
+		if f, ok := fill(i + 1); ok {
+			fills[r.Participant] = f
+		}
+	}
+	out := s.Write(fills)
+	again, err := Parse(out)
+	if err != nil {
+		t.Fatalf("the filled worksheet does not read again: %v\n%q", err, out)
+	}
+	if again.bom != s.bom || again.comma != s.comma || !slices.Equal(again.header, s.header) || !sameRows(again, s) {
+		t.Fatalf("header, rows or form changed:\n%q\n%q", data, out)
+	}
+	if a, b := outside(again), outside(s); a != b {
+		t.Fatalf("bytes outside the filled cells changed:\n%q\n%q", a, b)
+	}
+	before, after := readCSVComma(t, data, s.comma), readCSVComma(t, out, s.comma)
+	if len(after) != len(before) {
+		t.Fatalf("%d records read back, %d read", len(after), len(before))
+	}
+	g, fb := s.col[colGrade], s.col[colFeedback]
+	for i, rec := range after {
+		if len(rec) != len(before[i]) {
+			t.Fatalf("row %d has %d columns, had %d", i, len(rec), len(before[i]))
+		}
+		f, filled := Fill{}, false
+		if i > 0 {
+			f, filled = fill(i)
+		}
+		for j, v := range rec {
+			want := before[i][j]
+			// A CSV reader reads CRLF in a quoted cell as LF.
+			switch {
+			case filled && j == g:
+				want = strings.ReplaceAll(f.Grade, "\r\n", "\n")
+			case filled && j == fb:
+				want = strings.ReplaceAll(f.Feedback, "\r\n", "\n")
+			}
+			if v != want {
+				t.Fatalf("row %d column %d: %q, want %q\n%q", i, j, v, want, out)
+			}
+		}
+	}
+	return after
 }
 
 func manyRows(n int) string {
@@ -350,46 +372,9 @@ func FuzzSheet(f *testing.F) {
 			}
 			return
 		}
-		if got := s.Write(nil); !bytes.Equal(got, data) {
-			t.Fatalf("unchanged worksheet written as %q, read %q", got, data)
-		}
-		fills := map[string]Fill{}
-		for _, r := range s.rows {
-			fills[r.Participant] = Fill{Grade: grade, Feedback: feedback}
-		}
-		out := s.Write(fills)
-		again, err := Parse(out)
-		if err != nil {
-			if !utf8.ValidString(grade + feedback) {
-				return // a value that is not UTF-8 makes a worksheet that is not
-			}
-			t.Fatalf("the filled worksheet does not read again: %v\n%q", err, out)
-		}
-		if again.bom != s.bom || again.comma != s.comma || !slices.Equal(again.header, s.header) || !sameRows(again, s) {
-			t.Fatalf("header, rows or form changed:\n%q\n%q", data, out)
-		}
-		if a, b := outside(again), outside(s); a != b {
-			t.Fatalf("bytes outside the filled cells changed:\n%q\n%q", a, b)
-		}
-		before, after := readCSVComma(t, data, s.comma), readCSVComma(t, out, s.comma)
-		if len(after) != len(before) {
-			t.Fatalf("%d records read back, %d read", len(after), len(before))
-		}
-		g, fb := s.col[colGrade], s.col[colFeedback]
-		for i, rec := range after {
-			for j, v := range rec {
-				want := before[i][j]
-				// A CSV reader reads CRLF in a quoted cell as LF.
-				if i > 0 && j == g {
-					want = strings.ReplaceAll(grade, "\r\n", "\n")
-				} else if i > 0 && j == fb {
-					want = strings.ReplaceAll(feedback, "\r\n", "\n")
-				}
-				if v != want {
-					t.Fatalf("row %d column %d: %q, want %q\n%q", i, j, v, want, out)
-				}
-			}
-		}
+		// A value that is not UTF-8 makes a worksheet that is not.
+		grade, feedback = strings.ToValidUTF8(grade, "?"), strings.ToValidUTF8(feedback, "?")
+		checkWrite(t, data, s, func(int) (Fill, bool) { return Fill{Grade: grade, Feedback: feedback}, true })
 	})
 }
 

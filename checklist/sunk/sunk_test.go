@@ -100,104 +100,63 @@ func TestReadySet(t *testing.T) {
 	}
 }
 
-func TestSchedulerEnabled(t *testing.T) {
-	for v, want := range map[string]checklist.Status{
-		values: checklist.Pass,
-		testenv.Edit(values, "enabled: true", "enabled: false"): checklist.Fail,
-		testenv.Edit(values, "  enabled: true\n", ""):           checklist.Fail,
-	} {
-		if c := status(t, in(v, policy))["scheduler-enabled"]; c.Status != want {
-			t.Errorf("%s for\n%s", c.Status, v)
-		}
-	}
-}
-
-func TestSchedulerName(t *testing.T) {
-	// No source: skip, never a guess, and the seed's command as the hint.
-	c := status(t, in(values, policy))["scheduler-name"]
-	if c.Status != checklist.Skip || !strings.Contains(c.Fix, "yq '.scheduler.name'") {
-		t.Errorf("no source: %+v", c)
-	}
-	x := in(values, policy)
-	x.ConfigMap = []byte(testenv.Edit(configMap, "name: slurm-scheduler\n", "name: sunk-sched\n"))
-	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail || !strings.Contains(c.Fix, `"sunk-sched"`) {
-		t.Errorf("ConfigMap differs: %+v", c)
-	}
-	x = in(values, policy)
-	x.Pods = []byte(pods7)
-	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Pass || !strings.Contains(c.Message, "SUNK 7.x") {
-		t.Errorf("SUNK 7 pods: %+v", c)
-	}
-	// The ConfigMap wins over the pods, which win over the values.
-	x = in(testenv.Edit(values, "  enabled: true\n", "  enabled: true\n  name: depuis-les-valeurs\n"), policy)
-	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail || !strings.Contains(c.Message, "depuis-les-valeurs") {
-		t.Errorf("values as the source: %+v", c)
-	}
-	x.Pods = []byte(pods7)
-	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Pass {
-		t.Errorf("pods over values: %+v", c)
-	}
-	x = in(values, testenv.Edit(policy, `    schedulerName: "slurm-scheduler"`+"\n", ""))
-	x.ConfigMap = []byte(configMap)
-	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Fail {
-		t.Errorf("policy without a name: %+v", c)
-	}
-}
-
-func TestKillWaitAndGrace(t *testing.T) {
+// TestCheckStatuses: inputs, one check of their report, the status it
+// must have and what its message or fix must hold. The scheduler name
+// comes from the ConfigMap, else the pods, else the values, and is
+// skipped, never guessed, without any; KillWait from the values, else
+// the pods.
+func TestCheckStatuses(t *testing.T) {
 	kw := func(v string) string { return testenv.Edit(values, "KillWait: 60", "KillWait: "+v) }
-	for _, c := range []struct {
-		values string
-		grace  int
-		want   checklist.Status
-		fixHas string
-	}{
-		{kw("35"), 30, checklist.Fail, "36"},
-		{kw("36"), 30, checklist.Pass, ""},
-		{kw("60"), 30, checklist.Pass, ""},
-		{kw("60"), 300, checklist.Fail, "306"},
-		{kw("330"), 300, checklist.Pass, ""},
-		{kw("305"), 300, checklist.Fail, "330 pour les 300 s"},
-		{kw(`"60s"`), 30, checklist.Pass, ""},
-		{testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", ""), 20, checklist.Warn, ""},
-		{testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", ""), 30, checklist.Fail, "60 pour le délai par défaut"},
-	} {
-		x := in(c.values, policy)
-		x.Grace = c.grace
-		got := status(t, x)["grace-below-kill-wait"]
-		if got.Status != c.want || !strings.Contains(got.Fix, c.fixHas) {
-			t.Errorf("grace %d with\n%s: %+v", c.grace, c.values, got)
-		}
-	}
-	// KillWait from the pods when the values have none.
-	x := in(testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", ""), policy)
-	x.Pods = []byte(pods7)
-	if c := status(t, x)["grace-below-kill-wait"]; c.Status != checklist.Pass || !strings.Contains(c.Message, "--slurm-kill-wait") {
-		t.Errorf("from the pods: %+v", c)
-	}
-	x = in(kw("90"), policy)
-	x.Pods = []byte(pods7)
-	if c := status(t, x)["kill-wait-aligned"]; c.Status != checklist.Fail || !strings.Contains(c.Message, "90") || !strings.Contains(c.Message, "60s") {
-		t.Errorf("misaligned: %+v", c)
-	}
-	if c := status(t, in(values, policy))["kill-wait-aligned"]; c.Status != checklist.Skip {
-		t.Errorf("one side only: %+v", c)
-	}
-}
-
-func TestPolicyShapes(t *testing.T) {
+	noKillWait := testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", "")
+	named := testenv.Edit(values, "  enabled: true\n", "  enabled: true\n  name: depuis-les-valeurs\n")
+	unnamed := testenv.Edit(policy, `    schedulerName: "slurm-scheduler"`+"\n", "")
 	jsonPolicy := `{"base":{"spec":{"schedulerName":"slurm-scheduler"}}}`
 	runner := `{"identity":{"runnerId":"r-1"},"etag":"e","policy":{"base":{"spec":{"schedulerName":"slurm-scheduler","terminationGracePeriodSeconds":30}}}}`
-	x := in(values, jsonPolicy)
-	x.ConfigMap = []byte(configMap)
-	if c := status(t, x)["scheduler-name"]; c.Status != checklist.Pass {
-		t.Errorf("JSON policy: %+v", c)
-	}
-	x = in(values, runner)
-	x.ConfigMap = []byte(configMap)
-	m := status(t, x)
-	if m["scheduler-name"].Status != checklist.Pass || m["policy-no-grace"].Status != checklist.Fail {
-		t.Errorf("runner.json: %+v %+v", m["scheduler-name"], m["policy-no-grace"])
+	otherName := testenv.Edit(configMap, "name: slurm-scheduler\n", "name: sunk-sched\n")
+	for _, c := range []struct {
+		values, policy, configMap, pods string
+		grace                           int // 30 when 0
+		check                           string
+		want                            checklist.Status
+		says                            string
+	}{
+		{values, policy, "", "", 0, "scheduler-enabled", checklist.Pass, ""},
+		{testenv.Edit(values, "enabled: true", "enabled: false"), policy, "", "", 0, "scheduler-enabled", checklist.Fail, ""},
+		{testenv.Edit(values, "  enabled: true\n", ""), policy, "", "", 0, "scheduler-enabled", checklist.Fail, ""},
+		// No source: the seed's command as the hint.
+		{values, policy, "", "", 0, "scheduler-name", checklist.Skip, "yq '.scheduler.name'"},
+		{values, policy, otherName, "", 0, "scheduler-name", checklist.Fail, `"sunk-sched"`},
+		{values, policy, "", pods7, 0, "scheduler-name", checklist.Pass, "SUNK 7.x"},
+		{named, policy, "", "", 0, "scheduler-name", checklist.Fail, "depuis-les-valeurs"},
+		{named, policy, "", pods7, 0, "scheduler-name", checklist.Pass, ""},
+		{values, unnamed, configMap, "", 0, "scheduler-name", checklist.Fail, ""},
+		{values, jsonPolicy, configMap, "", 0, "scheduler-name", checklist.Pass, ""},
+		{values, runner, configMap, "", 0, "scheduler-name", checklist.Pass, ""},
+		{values, runner, configMap, "", 0, "policy-no-grace", checklist.Fail, ""},
+		{kw("35"), policy, "", "", 30, "grace-below-kill-wait", checklist.Fail, "36"},
+		{kw("36"), policy, "", "", 30, "grace-below-kill-wait", checklist.Pass, ""},
+		{kw("60"), policy, "", "", 30, "grace-below-kill-wait", checklist.Pass, ""},
+		{kw("60"), policy, "", "", 300, "grace-below-kill-wait", checklist.Fail, "306"},
+		{kw("330"), policy, "", "", 300, "grace-below-kill-wait", checklist.Pass, ""},
+		{kw("305"), policy, "", "", 300, "grace-below-kill-wait", checklist.Fail, "330 pour les 300 s"},
+		{kw(`"60s"`), policy, "", "", 30, "grace-below-kill-wait", checklist.Pass, ""},
+		{noKillWait, policy, "", "", 20, "grace-below-kill-wait", checklist.Warn, ""},
+		{noKillWait, policy, "", "", 30, "grace-below-kill-wait", checklist.Fail, "60 pour le délai par défaut"},
+		{noKillWait, policy, "", pods7, 30, "grace-below-kill-wait", checklist.Pass, "--slurm-kill-wait"},
+		{kw("90"), policy, "", pods7, 0, "kill-wait-aligned", checklist.Fail, "90"},
+		{kw("90"), policy, "", pods7, 0, "kill-wait-aligned", checklist.Fail, "60s"},
+		{values, policy, "", "", 0, "kill-wait-aligned", checklist.Skip, ""}, // one side only
+	} {
+		x := Inputs{Values: []byte(c.values), Policy: []byte(c.policy), Grace: c.grace}
+		if c.configMap != "" {
+			x.ConfigMap = []byte(c.configMap)
+		}
+		if c.pods != "" {
+			x.Pods = []byte(c.pods)
+		}
+		if got := status(t, x)[c.check]; got.Status != c.want || !strings.Contains(got.Message+"\n"+got.Fix, c.says) {
+			t.Errorf("%s, grace %d, with\n%s\n%s\n%s%s: %+v", c.check, c.grace, c.values, c.policy, c.configMap, c.pods, got)
+		}
 	}
 }
 

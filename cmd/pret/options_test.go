@@ -48,12 +48,21 @@ func TestCommandOptions(t *testing.T) {
 	}
 
 	var l *livrablesOptions
-	if err := parse(t, newLivrablesCmd(a, func(o *livrablesOptions) error { l = o; return nil })); err != nil || l.dir != "." || l.wait != 3*time.Minute || l.submitting {
+	keepLivrables := func(o *livrablesOptions) error { l = o; return nil }
+	if err := parse(t, newLivrablesCmd(a, keepLivrables)); err != nil || l.dir != "." || l.wait != 3*time.Minute || l.submitting {
 		t.Errorf("livrables: %v %+v", err, l)
 	}
-	if err := parse(t, newLivrablesCmd(a, func(o *livrablesOptions) error { l = o; return nil }), "rendu", "--soumettre", "--attente", "90s", "--format", "json"); err != nil ||
+	if err := parse(t, newLivrablesCmd(a, keepLivrables), "rendu", "--soumettre", "--attente", "90s", "--format", "json"); err != nil ||
 		l.dir != "rendu" || l.wait != 90*time.Second || !l.submitting || l.report.format != "json" {
 		t.Errorf("livrables rendu: %v %+v", err, l)
+	}
+	// A zero or negative wait is refused in French, before the run.
+	for _, d := range []string{"-5s", "0s", "-1m"} {
+		l = nil
+		err := parse(t, newLivrablesCmd(a, keepLivrables), "--attente", d)
+		if e, ok := err.(*cliError); !ok || e.Code != exitUsage || l != nil || !strings.Contains(e.Msg, "positive") {
+			t.Errorf("livrables --attente %s: %v, ran %v", d, err, l != nil)
+		}
 	}
 
 	var e *empreinteOptions
@@ -85,6 +94,20 @@ func TestCommandOptions(t *testing.T) {
 	}
 	if err := parse(t, newSignerCmd(a, keepSigner), "rendu/acces.md", "--passphrase-file", "p"); err != nil || !sg.named || sg.file != "rendu/acces.md" || sg.passFile != "p" {
 		t.Errorf("signer rendu/acces.md: %v %+v", err, sg)
+	}
+	var ac *accesOptions
+	keepAcces := func(o *accesOptions) error { ac = o; return nil }
+	if err := parse(t, newAccesCmd(a, keepAcces), "--statut", "verifie", "--date", "2026-10-12", "--force", "--signer", "--passphrase-file", "-"); err != nil ||
+		ac == nil || *ac != (accesOptions{app: a, status: "verifie", date: "2026-10-12", force: true, sign: true, passFile: "-"}) {
+		t.Errorf("acces: %v %+v", err, ac)
+	}
+	ac = nil
+	if err := parse(t, newAccesCmd(a, keepAcces), "--statut", "peut-etre"); err == nil || ac != nil {
+		t.Errorf("acces --statut peut-etre: %v, ran %v", err, ac != nil)
+	}
+	var w *assistantOptions
+	if err := parse(t, newAssistantCmd(a, func(o *assistantOptions) error { w = o; return nil })); err != nil || w == nil || w.app != a {
+		t.Errorf("assistant: %v %+v", err, w)
 	}
 	var v *verifierOptions
 	if err := parse(t, newVerifierCmd(a, func(o *verifierOptions) error { v = o; return nil }), "--format", "json"); err != nil || v.report != (reportFlags{"json", false}) {

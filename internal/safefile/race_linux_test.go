@@ -42,60 +42,46 @@ func swapping(t *testing.T, secret []byte) (m, keyDir, key string, stop func() i
 	return filepath.Join(w, "m"), keyDir, key, func() int { done.Store(true); return <-swaps }
 }
 
-// TestWriteReplaceFolderSwapRace: while another goroutine swaps the
-// output's folder with a link to the key folder many times a second (as
-// the outside tester did from a script), hundreds of guarded writes never
-// change a byte in the key folder nor leave a name there: the folder is
-// checked as the open folder the write goes in, not as a path that may
-// change after the check.
-func TestWriteReplaceFolderSwapRace(t *testing.T) {
+// TestFolderSwapRace: while another goroutine swaps the output's folder
+// with a link to the key folder many times a second (as the outside
+// tester did from a script), hundreds of guarded writes, replacing
+// (acces.md, reports) or never replacing (pret modele), never change a
+// byte in the key folder nor leave a name there, not even a temporary
+// one: the folder is checked as the open folder the write goes in, not
+// as a path that may change after the check.
+func TestFolderSwapRace(t *testing.T) {
 	secret := []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nclé\n-----END OPENSSH PRIVATE KEY-----\n")
-	m, keyDir, key, stop := swapping(t, secret)
-	guard := Protect([]string{keyDir}, key, key+".pub")
-	refused, written := 0, 0
-	for range 1500 {
-		if err := guard.WriteReplace(filepath.Join(m, "id_ed25519_romeo"), []byte("rapport\n"), 0o644); err != nil {
-			refused++
-		} else {
-			written++
+	for name, write := range map[string]func(g Protected, m string) error{
+		"WriteReplace": func(g Protected, m string) error {
+			return g.WriteReplace(filepath.Join(m, "id_ed25519_romeo"), []byte("rapport\n"), 0o644)
+		},
+		// After the first write the name is taken (ErrExists): each try
+		// still opens, checks and stages before it links.
+		"WriteNew": func(g Protected, m string) error {
+			return g.WriteNew(filepath.Join(m, "sommeil.sbatch"), []byte("#!/bin/bash\n"), 0o644)
+		},
+	} {
+		m, keyDir, key, stop := swapping(t, secret)
+		guard := Protect([]string{keyDir}, key, key+".pub")
+		refused := 0
+		for range 1500 {
+			if write(guard, m) != nil {
+				refused++
+			}
 		}
-	}
-	n := stop()
-	got, _ := os.ReadFile(key)
-	if !bytes.Equal(got, secret) {
-		t.Fatalf("the key was replaced: %q", got)
-	}
-	if st, _ := os.Stat(key); st.Mode().Perm() != 0o600 {
-		t.Fatalf("the key's mode changed: %v", st.Mode())
-	}
-	if names, _ := os.ReadDir(keyDir); len(names) != 1 {
-		t.Fatalf("%d names in the key folder: %v", len(names), names)
-	}
-	if n < 100 || refused == 0 {
-		t.Fatalf("%d swaps, %d refusals: the race was not run", n, refused)
-	}
-	t.Logf("%d swaps, %d writes, %d refused", n, written, refused)
-}
-
-// TestWriteNewFolderSwapRace: the same race for the never-replacing
-// writer of outputs (pret modele): nothing ever appears in the key
-// folder, not even a temporary name.
-func TestWriteNewFolderSwapRace(t *testing.T) {
-	m, keyDir, key, stop := swapping(t, []byte("clé\n"))
-	guard := Protect([]string{keyDir}, key, key+".pub")
-	refused := 0
-	// After the first write the name is taken (ErrExists): each try
-	// still opens, checks and stages before it links.
-	for range 1500 {
-		if err := guard.WriteNew(filepath.Join(m, "sommeil.sbatch"), []byte("#!/bin/bash\n"), 0o644); err != nil {
-			refused++
+		n := stop()
+		if got, _ := os.ReadFile(key); !bytes.Equal(got, secret) {
+			t.Fatalf("%s: the key was replaced: %q", name, got)
 		}
-	}
-	n := stop()
-	if names, _ := os.ReadDir(keyDir); len(names) != 1 {
-		t.Fatalf("%d names in the key folder: %v", len(names), names)
-	}
-	if n < 100 || refused == 0 {
-		t.Fatalf("%d swaps, %d refusals: the race was not run", n, refused)
+		if st, _ := os.Stat(key); st.Mode().Perm() != 0o600 {
+			t.Fatalf("%s: the key's mode changed: %v", name, st.Mode())
+		}
+		if names, _ := os.ReadDir(keyDir); len(names) != 1 {
+			t.Fatalf("%s: %d names in the key folder: %v", name, len(names), names)
+		}
+		if n < 100 || refused == 0 {
+			t.Fatalf("%s: %d swaps, %d refusals: the race was not run", name, n, refused)
+		}
+		t.Logf("%s: %d swaps, %d refused", name, n, refused)
 	}
 }

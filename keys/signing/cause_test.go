@@ -26,33 +26,9 @@ func ed25519Signer() ssh.Signer {
 	return s
 }
 
-// certifiedSig is a signature of msg by key through its certificate by ca.
-func certifiedSig(t *testing.T, ca, key ssh.Signer, msg []byte) []byte {
-	t.Helper()
-	cert := &ssh.Certificate{Key: key.PublicKey(), CertType: ssh.UserCert, KeyId: "kim", ValidPrincipals: []string{"kim"}, ValidBefore: ssh.CertTimeInfinity}
-	if err := cert.SignCert(rand.Reader, ca); err != nil {
-		t.Fatal(err)
-	}
-	certSigner, err := ssh.NewCertSigner(cert, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return signedBy(t, certSigner, msg)
-}
-
-// signedBy is a signature of msg by key.
-func signedBy(t *testing.T, key ssh.Signer, msg []byte) []byte {
-	t.Helper()
-	sig, err := key.Sign(rand.Reader, signingtest.Signed(SigNamespace, "", "sha512", msg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return signingtest.Blob{Version: 1, PublicKey: key.PublicKey().Marshal(), Namespace: SigNamespace, Hash: "sha512", Signature: ssh.Marshal(sig)}.Marshal()
-}
-
-// resized is a signature of msg by key whose signature bytes are then
-// changed by f.
-func resized(t *testing.T, key ssh.Signer, msg []byte, f func([]byte) []byte) []byte {
+// signedBy is a signature of msg by key (rsa-sha2-512 for an RSA key)
+// whose signature bytes are then changed by f, if any.
+func signedBy(t *testing.T, key ssh.Signer, msg []byte, f func([]byte) []byte) []byte {
 	t.Helper()
 	data := signingtest.Signed(SigNamespace, "", "sha512", msg)
 	sig, err := key.Sign(rand.Reader, data)
@@ -62,7 +38,9 @@ func resized(t *testing.T, key ssh.Signer, msg []byte, f func([]byte) []byte) []
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig.Blob = f(slices.Clone(sig.Blob))
+	if f != nil {
+		sig.Blob = f(slices.Clone(sig.Blob))
+	}
 	return signingtest.Blob{Version: 1, PublicKey: key.PublicKey().Marshal(), Namespace: SigNamespace, Hash: "sha512", Signature: ssh.Marshal(sig)}.Marshal()
 }
 
@@ -123,14 +101,14 @@ func TestFaultsNamedByTheirCause(t *testing.T) {
 		openssh string // what ssh-keygen says, "" when it accepts
 		want    error
 	}{
-		{"rsa 768", signedBy(t, rsa768, msg), "Invalid key length", ErrKeyLength},
+		{"rsa 768", signedBy(t, rsa768, msg, nil), "Invalid key length", ErrKeyLength},
 		// A signature's own bytes the wrong length: malformed, not modified.
-		{"ed25519 of 65 bytes", resized(t, ed25519Signer(), msg, func(b []byte) []byte { return append(b, 0) }), "invalid format", ErrSigLength},
-		{"ed25519 of 63 bytes", resized(t, ed25519Signer(), msg, func(b []byte) []byte { return b[:63] }), "incorrect signature", ErrSigLength},
-		{"ed25519 of 0 bytes", resized(t, ed25519Signer(), msg, func(b []byte) []byte { return nil }), "incorrect signature", ErrSigLength},
-		{"rsa longer than its key", resized(t, rsa2048, msg, func(b []byte) []byte { return append([]byte{0}, b...) }), "key bits do not match", ErrSigLength},
-		{"certificate by an rsa 768 authority", certifiedSig(t, rsa768, ed25519Signer(), msg), "invalid certificate signing key", ErrKeyLength},
-		{"certificate of an rsa 768 key", certifiedSig(t, ed25519Signer(), rsa768, msg), "Invalid key length", ErrKeyLength},
+		{"ed25519 of 65 bytes", signedBy(t, ed25519Signer(), msg, func(b []byte) []byte { return append(b, 0) }), "invalid format", ErrSigLength},
+		{"ed25519 of 63 bytes", signedBy(t, ed25519Signer(), msg, func(b []byte) []byte { return b[:63] }), "incorrect signature", ErrSigLength},
+		{"ed25519 of 0 bytes", signedBy(t, ed25519Signer(), msg, func(b []byte) []byte { return nil }), "incorrect signature", ErrSigLength},
+		{"rsa longer than its key", signedBy(t, rsa2048, msg, func(b []byte) []byte { return append([]byte{0}, b...) }), "key bits do not match", ErrSigLength},
+		{"certificate by an rsa 768 authority", certWithTuples(t, rsa768, ed25519Signer(), nil, nil, msg), "invalid certificate signing key", ErrKeyLength},
+		{"certificate of an rsa 768 key", certWithTuples(t, ed25519Signer(), rsa768, nil, nil, msg), "Invalid key length", ErrKeyLength},
 		{"webauthn", get.blob(msg), "", nil},
 		{"webauthn with extensions and their flag", with(func(w *webauthnSig) { w.flags |= 0x80; w.ext = []byte{0xa0} }).blob(msg), "", nil},
 		{"webauthn origin holding a quote", with(func(w *webauthnSig) { w.origin = `https://a"b`; w.clientOrigin = `https://a\"b` }).blob(msg), "invalid format", ErrWebauthnFormat},
@@ -177,8 +155,8 @@ func tuples(names ...string) []byte {
 	return b
 }
 
-// certWithTuples is a signature of msg through a certificate whose
-// extensions (or critical options) are written as given, signed by ca.
+// certWithTuples is a signature of msg by key through its certificate
+// by ca, whose extensions (or critical options) are written as given.
 func certWithTuples(t *testing.T, ca, key ssh.Signer, critical, extensions []string, msg []byte) []byte {
 	t.Helper()
 	sorted := func(names []string) map[string]string {
