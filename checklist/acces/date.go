@@ -29,14 +29,15 @@ type dateRule struct {
 	status     string
 }
 
-func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
+func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 	if d.done || b.kind == cell {
 		return
 	}
-	status, labelAt, labelEnd := label(ws)
-	session := slices.ContainsFunc(ws, func(w textfold.Token) bool { return w.Folded == "seance" })
-	startsDate := len(ws) > 0 && ws[0].Folded == "date" && !session
-	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
+	status, labelAt, labelEnd := label(ts)
+	session := slices.ContainsFunc(ts, func(w textfold.Token) bool { return w.Folded == "seance" })
+	first := slices.IndexFunc(ts, notDecoration)
+	startsDate := first >= 0 && ts[first].Folded == "date" && !session
+	above, aboveStatus, fresh := d.labelled, d.labelStatus, d.fresh
 	if b.kind == heading {
 		d.labelled, d.nextOnly, d.labelStatus = status != "" || startsDate, false, status
 	} else if d.nextOnly {
@@ -76,7 +77,7 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 		d.foundLine, d.foundText = b.lineAt(pick.Start), b.text[pick.Start:pick.End]
 		return
 	}
-	if above && first && b.kind != heading && status == "" && !startsDate && !strings.Contains(b.text, ":") {
+	if above && fresh && b.kind != heading && status == "" && !startsDate && !strings.Contains(b.text, ":") {
 		// The block a label heading or "Date de la demande :" points at,
 		// with no date and no label of its own ("Chemin … :"): what it
 		// says is the unread date.
@@ -169,10 +170,10 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	}
 }
 
-// label is what the first label word dates, where it starts and where
+// label is what the first label word of ts dates, where it starts and where
 // the next word starts; "" and -1 for none.
-func label(ws []textfold.Token) (status string, at, next int) {
-	for i, w := range ws {
+func label(ts []textfold.Token) (status string, at, next int) {
+	for i, w := range ts {
 		switch {
 		case strings.HasPrefix(w.Folded, "demand"):
 			status = "demande"
@@ -182,8 +183,8 @@ func label(ws []textfold.Token) (status string, at, next int) {
 			continue
 		}
 		next = -1
-		if i+1 < len(ws) {
-			next = ws[i+1].Start
+		if j := slices.IndexFunc(ts[i+1:], notDecoration); j >= 0 {
+			next = ts[i+1+j].Start
 		}
 		return status, w.Start, next
 	}

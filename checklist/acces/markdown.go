@@ -80,7 +80,7 @@ func readBlocks(page string, visit func(*block)) (why string, line int) {
 	}
 	src := []byte(page)
 	// starts[i] is where line i+1 begins.
-	starts := []int{0}
+	starts := make([]int, 1, 1+strings.Count(page, "\n"))
 	for i, c := range src {
 		if c == '\n' {
 			starts = append(starts, i+1)

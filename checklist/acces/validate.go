@@ -76,6 +76,9 @@ func (r *Result) Valid() bool {
 const maxPerCode = 10
 
 func (r *Result) add(code checklist.Code, sev checklist.Severity, line int, format string, args ...any) {
+	if r.counts == nil { // most files have no problem
+		r.counts = map[checklist.Code]int{}
+	}
 	if r.counts[code]++; r.counts[code] > maxPerCode {
 		return
 	}
@@ -85,7 +88,7 @@ func (r *Result) add(code checklist.Code, sev checklist.Severity, line int, form
 // Validate reports every problem of acces-md.md. No message ever quotes
 // private key material.
 func Validate(data []byte, rules Rules) *Result {
-	r := &Result{counts: map[checklist.Code]int{}}
+	r := &Result{}
 	rules.RequireSignature = rules.RequireSignature && !rules.OnlineText
 	if len(data) > MaxAccessSize {
 		r.add(checklist.CodeTooLarge, checklist.SevError, 0, tooLarge)
@@ -156,12 +159,11 @@ func applyRules(r *Result, text string, rules Rules) (ed25519 bool) {
 			return // only the date rule reads a row
 		}
 		ts := textfold.Tokens(b.text)
-		ws := words(ts)
-		date.visit(b, ts, ws, rules)
+		date.visit(b, ts, rules)
 		if b.kind != row { // a row's cells were read one by one
 			path.visit(b)
 			key.visit(b)
-			sentence.visit(b, ws)
+			sentence.visit(b, words(ts))
 		}
 	})
 	if why != "" { // unread, as over MaxAccessSize: no rule reports what it did not read
@@ -221,11 +223,15 @@ func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.
 
 // words are the folded words and marks of a block (acces-md.md, "Reading the text")
 // without the decoration a renderer leaves: quotes, emphasis, pipes, heading marks.
+// They are ts's, filtered in place.
 func words(ts []textfold.Token) []textfold.Token {
-	return slices.DeleteFunc(slices.Clone(ts), func(t textfold.Token) bool {
-		r, _ := utf8.DecodeRuneInString(t.Folded)
-		return strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r)
-	})
+	return slices.DeleteFunc(ts, func(t textfold.Token) bool { return !notDecoration(t) })
+}
+
+// notDecoration: t is one of words, a word or a mark.
+func notDecoration(t textfold.Token) bool {
+	r, _ := utf8.DecodeRuneInString(t.Folded)
+	return !strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r)
 }
 
 // Target is one acces.md to validate, with the .pub beside it.
