@@ -18,19 +18,25 @@ func Fold(s string) string {
 	return f
 }
 
-// fold is Fold(s), written to b unless s is printable ASCII (strings.ToLower copies
-// none already in lower case): Tokens folds a block's words into one string that only
-// grows, each a piece of it. nfd is a buffer for s's NFD, returned for the next word.
+// fold is Fold(s), written to b unless s is its own fold: Tokens folds a block's words
+// into one string that only grows, each a piece of it. nfd is a buffer for s's NFD,
+// returned for the next word.
 func fold(b *strings.Builder, nfd []byte, s string) (string, []byte) {
+	from, space := b.Len(), false
+	b.Grow(len(s))
 	// Printable ASCII, most words of a page, needs no normalization.
 	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
-		return strings.ToLower(s), nfd
+		if !strings.ContainsFunc(s, unicode.IsUpper) {
+			return s, nfd
+		}
+		for _, c := range []byte(s) {
+			b.WriteByte(byte(unicode.ToLower(rune(c))))
+		}
+		return b.String()[from:], nfd
 	}
 	if !utf8.ValidString(s) {
 		s = string([]rune(s)) // U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ")
 	}
-	from, space := b.Len(), false
-	b.Grow(len(s))
 	nfd = norm.NFD.AppendString(nfd[:0], s)
 	for _, r := range string(nfd) {
 		switch {
@@ -75,6 +81,7 @@ func joins(prev, r rune) bool {
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
 	var folded strings.Builder
+	folded.Grow(len(text)) // what is folded is as long as text but for rare runes
 	var nfd []byte
 	add := func(start, end int) {
 		var f string
