@@ -2,7 +2,6 @@ package acces
 
 import (
 	"bufio"
-	"bytes"
 	htmlstd "html"
 	"sort"
 	"strings"
@@ -79,7 +78,6 @@ func readBlocks(page string, visit func(*block)) (why string, line int) {
 		return why, line
 	}
 	src := []byte(page)
-	// starts[i] is where line i+1 begins.
 	starts := make([]int, 1, 1+strings.Count(page, "\n"))
 	for i, c := range src {
 		if c == '\n' {
@@ -87,7 +85,7 @@ func readBlocks(page string, visit func(*block)) (why string, line int) {
 		}
 	}
 	doc := markdown().Parser().Parse(text.NewReader(src))
-	r := &reader{src: src, visit: visit, lineOf: func(off int) int { return sort.SearchInts(starts, off+1) }, html: newHTMLView(doc, src)}
+	r := &reader{src: src, page: page, starts: starts, visit: visit, html: newHTMLView(doc, src)}
 	r.blocks(doc)
 	return "", 0
 }
@@ -110,12 +108,15 @@ func longLine(page string) int {
 
 type reader struct {
 	src    []byte
+	page   string // src, whose pieces the blocks' text is made of: no copy
+	starts []int  // starts[i] is where line i+1 begins
 	visit  func(*block)
-	lineOf func(off int) int
 	html   *htmlView
 	hidden bool // a script, a comment, a hidden element… is open: text is not shown
 	inCell bool // in a table cell, where `\|` in a code span shows `|`
 }
+
+func (r *reader) lineOf(off int) int { return sort.SearchInts(r.starts, off+1) }
 
 func (r *reader) blocks(n ast.Node) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -128,7 +129,7 @@ func (r *reader) blocks(n ast.Node) {
 			for _, seg := range c.Lines().Sliced(0, c.Lines().Len()) {
 				if !r.hidden {
 					b := &block{}
-					b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
+					b.add(strings.TrimRight(r.page[seg.Start:seg.Stop], "\r\n"), r.lineOf(seg.Start))
 					r.emit(b)
 				}
 			}
@@ -192,9 +193,9 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		switch c := c.(type) {
 		case *ast.Text:
 			line = r.lineOf(c.Segment.Start)
-			v := c.Segment.Value(r.src)
+			v := r.page[c.Segment.Start:c.Segment.Stop]
 			if c.IsRaw() { // inside a code span: as written, but for a cell's escaped pipes
-				s := strings.ReplaceAll(string(v), "\n", " ")
+				s := strings.ReplaceAll(v, "\n", " ")
 				if r.inCell {
 					s = strings.ReplaceAll(s, `\|`, "|")
 				}
@@ -261,13 +262,13 @@ func (r *reader) table(t *east.Table) {
 
 // resolve drops backslash escapes and resolves entities as CommonMark does: as
 // goldmark's HTML writer does, its output unescaped.
-func resolve(v []byte) string {
-	if !bytes.ContainsAny(v, `\&`) {
-		return string(v) // nothing to resolve: most text
+func resolve(v string) string {
+	if !strings.ContainsAny(v, `\&`) {
+		return v // nothing to resolve: most text
 	}
 	var out strings.Builder
 	w := bufio.NewWriterSize(&out, len(v))
-	gmhtml.DefaultWriter.Write(w, v)
+	gmhtml.DefaultWriter.Write(w, []byte(v))
 	w.Flush()
 	return htmlstd.UnescapeString(out.String())
 }
