@@ -144,37 +144,37 @@ func Validate(data []byte, rules Rules) *Result {
 // as a browser does, and adds what each rule finds to r; ed25519 reports the type
 // stated.
 func applyRules(r *Result, text string, rules Rules) (ed25519 bool) {
-	var (
+	var p struct { // one allocation, kept by the closure below
 		date     dateRule
 		path     pathRule
 		key      keyRule
 		sentence sentenceRule
-	)
+	}
 	read := readBlocks
 	if rules.OnlineText {
 		read = readOnlineText
 	}
 	why, line := read(text, func(b *block) {
-		if b.kind == row && date.done {
+		if b.kind == row && p.date.done {
 			return // only the date rule reads a row
 		}
 		ts := textfold.Tokens(b.text)
-		date.visit(b, ts, rules)
+		p.date.visit(b, ts, rules)
 		if b.kind != row { // a row's cells were read one by one
-			path.visit(b)
-			key.visit(b)
-			sentence.visit(b, words(ts))
+			p.path.visit(b)
+			p.key.visit(b)
+			p.sentence.visit(b, words(ts))
 		}
 	})
 	if why != "" { // unread, as over MaxAccessSize: no rule reports what it did not read
 		r.add(checklist.CodeTooLarge, checklist.SevError, line, "acces.md n'est pas lu (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
 	} else {
-		date.finish(r, rules)
-		path.finish(r, rules)
-		key.finish(r, rules)
-		sentence.finish(r)
+		p.date.finish(r, rules)
+		p.path.finish(r, rules)
+		p.key.finish(r, rules)
+		p.sentence.finish(r)
 	}
-	return key.ed25519
+	return p.key.ed25519
 }
 
 // leakLast orders problems: a private-key-leak (0) before the others (1).
