@@ -205,7 +205,7 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 
 const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
-func isB64(c byte) bool { return strings.IndexByte(b64Chars, c) >= 0 }
+func isB64(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
 
 func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' }
 
