@@ -44,8 +44,9 @@ func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 		d.labelled = false
 	}
 	d.fresh = b.kind == heading && d.labelled
+	all := dates.Find(b.text, ts, context(rules))
 	var found, relative []dates.Found
-	for _, f := range dates.Find(b.text, ts, context(rules)) {
+	for _, f := range all {
 		switch {
 		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
 			// "demandé le 20/10 pour la séance du 5 novembre"
@@ -94,8 +95,11 @@ func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 	}
 	if !ok && status != "" && labelEnd >= 0 {
 		// "Demande faite le 20/10/26": a label in a sentence, no colon;
-		// what it dates starts at the first digit after it.
-		if i := strings.IndexAny(b.text[labelEnd:], "0123456789"); i >= 0 && !readsADay(b.text, ts, labelEnd, rules) {
+		// what it dates starts at the first digit after it, unless a day
+		// is read there (the session's, say, passed over). No date holds
+		// a label word: all has the dates from labelEnd as if read from it.
+		readsADay := slices.ContainsFunc(all, func(f dates.Found) bool { return f.Start >= labelEnd && f.Err == nil })
+		if i := strings.IndexAny(b.text[labelEnd:], "0123456789"); i >= 0 && !readsADay {
 			value, ok = b.text[labelEnd+i:], true
 		}
 	}
@@ -106,14 +110,6 @@ func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 	default:
 		d.unreadValue(b, value)
 	}
-}
-
-// readsADay: text from from, a word's start, holds a day (the session's, say, passed
-// over). Its tokens there are those of text[from:]: a word starts afresh.
-func readsADay(text string, ts []textfold.Token, from int, rules Rules) bool {
-	ts = ts[slices.IndexFunc(ts, func(t textfold.Token) bool { return t.Start == from }):]
-	found := dates.Find(text, ts, context(rules))
-	return slices.ContainsFunc(found, func(f dates.Found) bool { return f.Err == nil })
 }
 
 func (d *dateRule) unreadValue(b *block, value string) {
