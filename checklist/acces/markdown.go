@@ -130,7 +130,7 @@ func (r *reader) blocks(n ast.Node) {
 				if !r.hidden {
 					b := &block{}
 					b.add(strings.TrimRight(r.page[seg.Start:seg.Stop], "\r\n"), r.lineOf(seg.Start))
-					r.emit(b)
+					b.emit(r.visit)
 				}
 			}
 		case *ast.HTMLBlock: // as a browser shows it, a block per line, the closing one (-->) included
@@ -140,7 +140,7 @@ func (r *reader) blocks(n ast.Node) {
 				for _, s := range segs[i].shown {
 					b.add(s, r.lineOf(segs[i].Start))
 				}
-				r.emit(b)
+				b.emit(r.visit)
 			}
 			r.hidden = lastHidden(segs, r.hidden)
 		case *east.Table:
@@ -152,11 +152,14 @@ func (r *reader) blocks(n ast.Node) {
 	}
 }
 
-func (r *reader) emit(b *block) {
+// emit gives b to visit, the rules, unless it shows nothing.
+func (b *block) emit(visit func(*block)) bool {
 	b.text = b.sb.String()
-	if strings.TrimSpace(b.text) != "" {
-		r.visit(b)
+	if strings.TrimSpace(b.text) == "" {
+		return false
 	}
+	visit(b)
+	return true
 }
 
 func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
@@ -166,7 +169,7 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 	b := &block{kind: kind}
 	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
 	r.closed(n)
-	r.emit(b)
+	b.emit(r.visit)
 }
 
 // closed moves past the tag a renderer closes n with.
@@ -244,7 +247,7 @@ func (r *reader) table(t *east.Table) {
 			if line == 0 {
 				continue // an empty cell
 			}
-			r.emit(b)
+			b.emit(r.visit)
 			for i, s := range b.spans {
 				end := len(b.text)
 				if i+1 < len(b.spans) {
@@ -256,7 +259,7 @@ func (r *reader) table(t *east.Table) {
 				whole.add(b.text[s.at:end], s.line)
 			}
 		}
-		r.emit(whole)
+		whole.emit(r.visit)
 	}
 }
 
