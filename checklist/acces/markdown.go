@@ -142,7 +142,7 @@ func (r *reader) blocks(n ast.Node) {
 				}
 				b.emit(r.visit)
 			}
-			r.hidden = lastHidden(segs, r.hidden)
+			r.after(segs)
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
@@ -173,14 +173,13 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 }
 
 // closed moves past the tag a renderer closes n with.
-func (r *reader) closed(n ast.Node) { r.hidden = lastHidden(r.html.pieces(n), r.hidden) }
+func (r *reader) closed(n ast.Node) { r.after(r.html.pieces(n)) }
 
-// lastHidden is whether what follows segs is hidden; was when there are none.
-func lastHidden(segs []htmlSeg, was bool) bool {
-	if len(segs) == 0 {
-		return was
+// after moves past segs: what follows the last one is hidden or not.
+func (r *reader) after(segs []htmlSeg) {
+	if len(segs) > 0 {
+		r.hidden = segs[len(segs)-1].hidden
 	}
-	return segs[len(segs)-1].hidden
 }
 
 // inline appends the text shown of n's inline children; line is that of
@@ -221,7 +220,7 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 					b.add(s, line)
 				}
 			}
-			r.hidden = lastHidden(segs, r.hidden)
+			r.after(segs)
 		case *ast.Image: // no text
 		case *ast.CodeSpan:
 			at := b.sb.Len()

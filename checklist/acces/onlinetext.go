@@ -114,13 +114,10 @@ func (o *onlineReader) text(s string, line int) {
 	}
 	words := strings.FieldsFunc(s, isHTMLSpace)
 	shown := strings.Join(words, " ")
-	switch n := len(words); {
-	case n == 0 && s != "":
-		shown = " "
-	case n > 0 && !strings.HasPrefix(s, words[0]):
+	if strings.IndexFunc(s, isHTMLSpace) == 0 { // spaces first, or alone, show as one
 		shown = " " + shown
 	}
-	if n := len(words); n > 0 && !strings.HasSuffix(s, words[n-1]) {
+	if len(words) > 0 && strings.TrimRightFunc(s, isHTMLSpace) != s {
 		shown += " "
 	}
 	o.cur.add(shown, line)
