@@ -194,12 +194,11 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 		r.add(checklist.CodeBadPublicKey, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		return
 	}
-	key := pub.key
-	if fp := ssh.FingerprintSHA256(key); r.Fingerprint != "" && fp != r.Fingerprint {
+	if fp := ssh.FingerprintSHA256(pub.key); r.Fingerprint != "" && fp != r.Fingerprint {
 		r.add(checklist.CodeFingerprintMismatch, checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
 	}
-	if key.Type() != ssh.KeyAlgoED25519 && k.ed25519 {
-		r.add(checklist.CodeBadKeyType, checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, keyTypeName(key.Type()))
+	if pub.key.Type() != ssh.KeyAlgoED25519 && k.ed25519 {
+		r.add(checklist.CodeBadKeyType, checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, keyTypeName(pub.key.Type()))
 	}
 }
 
