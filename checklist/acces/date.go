@@ -45,22 +45,7 @@ func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 	}
 	d.fresh = b.kind == heading && d.labelled
 	all := dates.Find(b.text, ts, context(rules))
-	var found, relative []dates.Found
-	for _, f := range all {
-		switch {
-		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
-			// "demandé le 20/10 pour la séance du 5 novembre"
-		case f.Relative:
-			relative = append(relative, f)
-		default:
-			found = append(found, f)
-		}
-	}
-	if len(found) == 0 {
-		// "Demandé hier, le 19/10" is the 19th; "Demandé hier" alone is
-		// a date all the same, refused for what it is.
-		found = relative
-	}
+	found := candidates(all, session, rules)
 	var pick *dates.Found
 	switch {
 	case len(found) == 0:
@@ -110,6 +95,27 @@ func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 	default:
 		d.unreadValue(b, value)
 	}
+}
+
+// candidates are the dates of a block the rule can take, of all it holds.
+func candidates(all []dates.Found, session bool, rules Rules) []dates.Found {
+	var found, relative []dates.Found
+	for _, f := range all {
+		switch {
+		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
+			// "demandé le 20/10 pour la séance du 5 novembre"
+		case f.Relative:
+			relative = append(relative, f)
+		default:
+			found = append(found, f)
+		}
+	}
+	if len(found) == 0 {
+		// "Demandé hier, le 19/10" is the 19th; "Demandé hier" alone is
+		// a date all the same, refused for what it is.
+		return relative
+	}
+	return found
 }
 
 func (d *dateRule) unreadValue(b *block, value string) {
