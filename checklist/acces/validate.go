@@ -221,9 +221,8 @@ func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.
 	return kept.String(), leak.PiecesOf(text, leaked)
 }
 
-// words are the folded words and marks of a block (acces-md.md, "Reading the text")
-// without the decoration a renderer leaves: quotes, emphasis, pipes, heading marks.
-// They are ts's, filtered in place.
+// words are the folded words and marks of a block (acces-md.md, "Reading the text"), ts filtered
+// in place: without the decoration a renderer leaves (quotes, emphasis, pipes, heading marks).
 func words(ts []textfold.Token) []textfold.Token {
 	return slices.DeleteFunc(ts, func(t textfold.Token) bool { return !notDecoration(t) })
 }

@@ -23,13 +23,14 @@ func Fold(s string) string {
 // first word that needs it and returned for the next: norm.NFD.AppendString would
 // allocate its own buffer for each word.
 func fold(b *strings.Builder, it *norm.Iter, s string) (string, *norm.Iter) {
+	// Printable ASCII, most words of a page, needs no normalization.
+	ascii := !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f })
+	if ascii && !strings.ContainsFunc(s, unicode.IsUpper) {
+		return s, it
+	}
 	from, space := b.Len(), false
 	b.Grow(len(s))
-	// Printable ASCII, most words of a page, needs no normalization.
-	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
-		if !strings.ContainsFunc(s, unicode.IsUpper) {
-			return s, it
-		}
+	if ascii {
 		for _, c := range []byte(s) {
 			b.WriteByte(byte(unicode.ToLower(rune(c))))
 		}
