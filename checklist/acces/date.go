@@ -29,36 +29,23 @@ type dateRule struct {
 	status     string
 }
 
-func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
+func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 	if d.done || b.kind == cell {
 		return
 	}
-	status, labelAt, labelEnd := label(ws)
-	session := slices.ContainsFunc(ws, func(w textfold.Token) bool { return w.Folded == "seance" })
-	startsDate := len(ws) > 0 && ws[0].Folded == "date" && !session
-	above, aboveStatus, first := d.labelled, d.labelStatus, d.fresh
+	status, labelAt, labelEnd := label(ts)
+	session := slices.ContainsFunc(ts, func(w textfold.Token) bool { return w.Folded == "seance" })
+	first := slices.IndexFunc(ts, notDecoration)
+	startsDate := first >= 0 && ts[first].Folded == "date" && !session
+	above, aboveStatus, fresh := d.labelled, d.labelStatus, d.fresh
 	if b.kind == heading {
 		d.labelled, d.nextOnly, d.labelStatus = status != "" || startsDate, false, status
 	} else if d.nextOnly {
 		d.labelled = false
 	}
 	d.fresh = b.kind == heading && d.labelled
-	var found, relative []dates.Found
-	for _, f := range dates.Find(b.text, ts, context(rules)) {
-		switch {
-		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
-			// "demandé le 20/10 pour la séance du 5 novembre"
-		case f.Relative:
-			relative = append(relative, f)
-		default:
-			found = append(found, f)
-		}
-	}
-	if len(found) == 0 {
-		// "Demandé hier, le 19/10" is the 19th; "Demandé hier" alone is
-		// a date all the same, refused for what it is.
-		found = relative
-	}
+	all := dates.Find(b.text, ts, context(rules))
+	found := candidates(all, session, rules)
 	var pick *dates.Found
 	switch {
 	case len(found) == 0:
@@ -76,7 +63,7 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 		d.foundLine, d.foundText = b.lineAt(pick.Start), b.text[pick.Start:pick.End]
 		return
 	}
-	if above && first && b.kind != heading && status == "" && !startsDate && !strings.Contains(b.text, ":") {
+	if above && fresh && b.kind != heading && status == "" && !startsDate && !strings.Contains(b.text, ":") {
 		// The block a label heading or "Date de la demande :" points at,
 		// with no date and no label of its own ("Chemin … :"): what it
 		// says is the unread date.
@@ -93,8 +80,11 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	}
 	if !ok && status != "" && labelEnd >= 0 {
 		// "Demande faite le 20/10/26": a label in a sentence, no colon;
-		// what it dates starts at the first digit after it.
-		if i := strings.IndexAny(b.text[labelEnd:], "0123456789"); i >= 0 && !readsADay(b.text, ts, labelEnd, rules) {
+		// what it dates starts at the first digit after it, unless a day
+		// is read there (the session's, say, passed over). No date holds
+		// a label word: all has the dates from labelEnd as if read from it.
+		readsADay := slices.ContainsFunc(all, func(f dates.Found) bool { return f.Start >= labelEnd && f.Err == nil })
+		if i := strings.IndexAny(b.text[labelEnd:], "0123456789"); i >= 0 && !readsADay {
 			value, ok = b.text[labelEnd+i:], true
 		}
 	}
@@ -107,12 +97,25 @@ func (d *dateRule) visit(b *block, ts, ws []textfold.Token, rules Rules) {
 	}
 }
 
-// readsADay: text from from, a word's start, holds a day (the session's, say, passed
-// over). Its tokens there are those of text[from:]: a word starts afresh.
-func readsADay(text string, ts []textfold.Token, from int, rules Rules) bool {
-	ts = ts[slices.IndexFunc(ts, func(t textfold.Token) bool { return t.Start == from }):]
-	found := dates.Find(text, ts, context(rules))
-	return slices.ContainsFunc(found, func(f dates.Found) bool { return f.Err == nil })
+// candidates are the dates of a block the rule can take, of all it holds.
+func candidates(all []dates.Found, session bool, rules Rules) []dates.Found {
+	var found, relative []dates.Found
+	for _, f := range all {
+		switch {
+		case session && f.Err == nil && f.Day.Equal(rules.SessionDay):
+			// "demandé le 20/10 pour la séance du 5 novembre"
+		case f.Relative:
+			relative = append(relative, f)
+		default:
+			found = append(found, f)
+		}
+	}
+	if len(found) == 0 {
+		// "Demandé hier, le 19/10" is the 19th; "Demandé hier" alone is
+		// a date all the same, refused for what it is.
+		return relative
+	}
+	return found
 }
 
 func (d *dateRule) unreadValue(b *block, value string) {
@@ -169,10 +172,10 @@ func (d *dateRule) finish(r *Result, rules Rules) {
 	}
 }
 
-// label is what the first label word dates, where it starts and where
+// label is what the first label word of ts dates, where it starts and where
 // the next word starts; "" and -1 for none.
-func label(ws []textfold.Token) (status string, at, next int) {
-	for i, w := range ws {
+func label(ts []textfold.Token) (status string, at, next int) {
+	for i, w := range ts {
 		switch {
 		case strings.HasPrefix(w.Folded, "demand"):
 			status = "demande"
@@ -182,8 +185,8 @@ func label(ws []textfold.Token) (status string, at, next int) {
 			continue
 		}
 		next = -1
-		if i+1 < len(ws) {
-			next = ws[i+1].Start
+		if j := slices.IndexFunc(ts[i+1:], notDecoration); j >= 0 {
+			next = ts[i+1+j].Start
 		}
 		return status, w.Start, next
 	}

@@ -242,15 +242,9 @@ func styleHides(style string) bool {
 			continue
 		}
 		val = strings.Join(strings.Fields(strings.ReplaceAll(val, "!important", "")), " ")
-		switch strings.TrimSpace(prop) {
-		case "display":
-			if val == "none" {
-				return true
-			}
-		case "visibility":
-			if val == "hidden" || val == "collapse" {
-				return true
-			}
+		switch strings.TrimSpace(prop) + ":" + val {
+		case "display:none", "visibility:hidden", "visibility:collapse":
+			return true
 		}
 	}
 	return false

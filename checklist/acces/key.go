@@ -38,9 +38,9 @@ var strictRaw = base64.RawStdEncoding.Strict()
 
 func (k *keyRule) visit(b *block) {
 	text := b.text
-	// The text with key material blanked, for type words: base64 can
-	// spell "rsa" between a '+' and a '/'. Most blocks hold none.
-	var plain []byte
+	// Type words are read between key material: base64 can spell "rsa"
+	// between a '+' and a '/'. from is where the text after the last one starts.
+	from := 0
 	for i := 0; i < len(text); i++ {
 		rest, end := text[i:], i
 		switch {
@@ -70,19 +70,11 @@ func (k *keyRule) visit(b *block) {
 			}
 		}
 		if end > i {
-			if plain == nil {
-				plain = []byte(text)
-			}
-			for j := i; j < end; j++ {
-				plain[j] = ' '
-			}
-			i = end - 1
+			k.typeWords(text[from:i], from, b)
+			from, i = end, end-1
 		}
 	}
-	if plain != nil {
-		text = string(plain)
-	}
-	k.typeWords(text, b)
+	k.typeWords(text[from:], from, b)
 }
 
 // prefixIn is the length of the run of s's first bytes that are in set.
@@ -120,9 +112,9 @@ func pastedKey(before, blob string) (string, string) {
 	return ssh.FingerprintSHA256(key), key.Type()
 }
 
-// typeWords notes the key types that text names. Words are cut at all but letters,
-// digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
-func (k *keyRule) typeWords(text string, b *block) {
+// typeWords notes the key types that text (at off in b) names. Words are cut at all but
+// letters, digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
+func (k *keyRule) typeWords(text string, off int, b *block) {
 	notWord := func(r rune) bool { return !(r < 0x80 && (isAlnum(byte(r)) || r == '_' || r == '-')) }
 	for at, w := range fields(text, notWord) {
 		switch t := typeWord(strings.ToLower(w)); t {
@@ -130,7 +122,7 @@ func (k *keyRule) typeWords(text string, b *block) {
 		case "ed25519":
 			k.ed25519 = true
 		default:
-			k.otherLine = cmp.Or(k.otherLine, b.lineAt(at))
+			k.otherLine = cmp.Or(k.otherLine, b.lineAt(off+at))
 			if !slices.Contains(k.otherTypes, t) {
 				k.otherTypes = append(k.otherTypes, t)
 			}
@@ -202,18 +194,17 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 		r.add(checklist.CodeBadPublicKey, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
 		return
 	}
-	key := pub.key
-	if fp := ssh.FingerprintSHA256(key); r.Fingerprint != "" && fp != r.Fingerprint {
+	if fp := ssh.FingerprintSHA256(pub.key); r.Fingerprint != "" && fp != r.Fingerprint {
 		r.add(checklist.CodeFingerprintMismatch, checklist.SevError, r.FingerprintLine, "le fichier %s a l'empreinte %s, pas celle indiquée (%s)", rules.Beside.Name, fp, r.Fingerprint)
 	}
-	if key.Type() != ssh.KeyAlgoED25519 && k.ed25519 {
-		r.add(checklist.CodeBadKeyType, checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, keyTypeName(key.Type()))
+	if pub.key.Type() != ssh.KeyAlgoED25519 && k.ed25519 {
+		r.add(checklist.CodeBadKeyType, checklist.SevError, r.FingerprintLine, "le fichier %s est une clé %s, pas ed25519 comme acces.md l'indique : donnez la clé ed25519 de la séance (« pret cle »)", rules.Beside.Name, keyTypeName(pub.key.Type()))
 	}
 }
 
 const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
-func isB64(c byte) bool { return strings.IndexByte(b64Chars, c) >= 0 }
+func isB64(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
 
 func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' }
 

@@ -2,7 +2,6 @@ package acces
 
 import (
 	"bufio"
-	"bytes"
 	htmlstd "html"
 	"sort"
 	"strings"
@@ -79,15 +78,14 @@ func readBlocks(page string, visit func(*block)) (why string, line int) {
 		return why, line
 	}
 	src := []byte(page)
-	// starts[i] is where line i+1 begins.
-	starts := []int{0}
+	starts := make([]int, 1, 1+strings.Count(page, "\n"))
 	for i, c := range src {
 		if c == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
 	doc := markdown().Parser().Parse(text.NewReader(src))
-	r := &reader{src: src, visit: visit, lineOf: func(off int) int { return sort.SearchInts(starts, off+1) }, html: newHTMLView(doc, src)}
+	r := &reader{src: src, page: page, starts: starts, visit: visit, html: newHTMLView(doc, src)}
 	r.blocks(doc)
 	return "", 0
 }
@@ -110,12 +108,15 @@ func longLine(page string) int {
 
 type reader struct {
 	src    []byte
+	page   string // src, whose pieces the blocks' text is made of: no copy
+	starts []int  // starts[i] is where line i+1 begins
 	visit  func(*block)
-	lineOf func(off int) int
 	html   *htmlView
 	hidden bool // a script, a comment, a hidden element… is open: text is not shown
 	inCell bool // in a table cell, where `\|` in a code span shows `|`
 }
+
+func (r *reader) lineOf(off int) int { return sort.SearchInts(r.starts, off+1) }
 
 func (r *reader) blocks(n ast.Node) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -128,8 +129,8 @@ func (r *reader) blocks(n ast.Node) {
 			for _, seg := range c.Lines().Sliced(0, c.Lines().Len()) {
 				if !r.hidden {
 					b := &block{}
-					b.add(strings.TrimRight(string(seg.Value(r.src)), "\r\n"), r.lineOf(seg.Start))
-					r.emit(b)
+					b.add(strings.TrimRight(r.page[seg.Start:seg.Stop], "\r\n"), r.lineOf(seg.Start))
+					b.emit(r.visit)
 				}
 			}
 		case *ast.HTMLBlock: // as a browser shows it, a block per line, the closing one (-->) included
@@ -139,9 +140,9 @@ func (r *reader) blocks(n ast.Node) {
 				for _, s := range segs[i].shown {
 					b.add(s, r.lineOf(segs[i].Start))
 				}
-				r.emit(b)
+				b.emit(r.visit)
 			}
-			r.hidden = lastHidden(segs, r.hidden)
+			r.after(segs)
 		case *east.Table:
 			r.table(c)
 		case *ast.ThematicBreak, *ast.LinkReferenceDefinition:
@@ -151,11 +152,14 @@ func (r *reader) blocks(n ast.Node) {
 	}
 }
 
-func (r *reader) emit(b *block) {
+// emit gives b to visit, the rules, unless it shows nothing.
+func (b *block) emit(visit func(*block)) bool {
 	b.text = b.sb.String()
-	if strings.TrimSpace(b.text) != "" {
-		r.visit(b)
+	if strings.TrimSpace(b.text) == "" {
+		return false
 	}
+	visit(b)
+	return true
 }
 
 func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
@@ -165,18 +169,17 @@ func (r *reader) inlineBlock(kind blockKind, n ast.Node) {
 	b := &block{kind: kind}
 	r.inline(b, n, r.lineOf(n.Lines().At(0).Start))
 	r.closed(n)
-	r.emit(b)
+	b.emit(r.visit)
 }
 
 // closed moves past the tag a renderer closes n with.
-func (r *reader) closed(n ast.Node) { r.hidden = lastHidden(r.html.pieces(n), r.hidden) }
+func (r *reader) closed(n ast.Node) { r.after(r.html.pieces(n)) }
 
-// lastHidden is whether what follows segs is hidden; was when there are none.
-func lastHidden(segs []htmlSeg, was bool) bool {
-	if len(segs) == 0 {
-		return was
+// after moves past segs: what follows the last one is hidden or not.
+func (r *reader) after(segs []htmlSeg) {
+	if len(segs) > 0 {
+		r.hidden = segs[len(segs)-1].hidden
 	}
-	return segs[len(segs)-1].hidden
 }
 
 // inline appends the text shown of n's inline children; line is that of
@@ -192,9 +195,9 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 		switch c := c.(type) {
 		case *ast.Text:
 			line = r.lineOf(c.Segment.Start)
-			v := c.Segment.Value(r.src)
+			v := r.page[c.Segment.Start:c.Segment.Stop]
 			if c.IsRaw() { // inside a code span: as written, but for a cell's escaped pipes
-				s := strings.ReplaceAll(string(v), "\n", " ")
+				s := strings.ReplaceAll(v, "\n", " ")
 				if r.inCell {
 					s = strings.ReplaceAll(s, `\|`, "|")
 				}
@@ -217,7 +220,7 @@ func (r *reader) inline(b *block, n ast.Node, line int) int {
 					b.add(s, line)
 				}
 			}
-			r.hidden = lastHidden(segs, r.hidden)
+			r.after(segs)
 		case *ast.Image: // no text
 		case *ast.CodeSpan:
 			at := b.sb.Len()
@@ -243,7 +246,7 @@ func (r *reader) table(t *east.Table) {
 			if line == 0 {
 				continue // an empty cell
 			}
-			r.emit(b)
+			b.emit(r.visit)
 			for i, s := range b.spans {
 				end := len(b.text)
 				if i+1 < len(b.spans) {
@@ -255,19 +258,19 @@ func (r *reader) table(t *east.Table) {
 				whole.add(b.text[s.at:end], s.line)
 			}
 		}
-		r.emit(whole)
+		whole.emit(r.visit)
 	}
 }
 
 // resolve drops backslash escapes and resolves entities as CommonMark does: as
 // goldmark's HTML writer does, its output unescaped.
-func resolve(v []byte) string {
-	if !bytes.ContainsAny(v, `\&`) {
-		return string(v) // nothing to resolve: most text
+func resolve(v string) string {
+	if !strings.ContainsAny(v, `\&`) {
+		return v // nothing to resolve: most text
 	}
 	var out strings.Builder
 	w := bufio.NewWriterSize(&out, len(v))
-	gmhtml.DefaultWriter.Write(w, v)
+	gmhtml.DefaultWriter.Write(w, []byte(v))
 	w.Flush()
 	return htmlstd.UnescapeString(out.String())
 }

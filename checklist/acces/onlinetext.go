@@ -92,10 +92,7 @@ func (o *onlineReader) endTag(tag string) {
 			o.pre = max(o.pre-1, 0)
 		case "tr", "table":
 			if o.row != nil {
-				o.row.text = o.row.sb.String()
-				if strings.TrimSpace(o.row.text) != "" {
-					o.visit(o.row)
-				}
+				o.row.emit(o.visit)
 				o.row = nil
 			}
 		}
@@ -117,13 +114,10 @@ func (o *onlineReader) text(s string, line int) {
 	}
 	words := strings.FieldsFunc(s, isHTMLSpace)
 	shown := strings.Join(words, " ")
-	switch n := len(words); {
-	case n == 0 && s != "":
-		shown = " "
-	case n > 0 && !strings.HasPrefix(s, words[0]):
+	if strings.IndexFunc(s, isHTMLSpace) == 0 { // spaces first, or alone, show as one
 		shown = " " + shown
 	}
-	if n := len(words); n > 0 && !strings.HasSuffix(s, words[n-1]) {
+	if len(words) > 0 && strings.TrimRightFunc(s, isHTMLSpace) != s {
 		shown += " "
 	}
 	o.cur.add(shown, line)
@@ -139,15 +133,11 @@ func (o *onlineReader) flush() {
 	if o.code >= 0 {
 		b.codes = append(b.codes, [2]int{o.code, b.sb.Len()})
 	}
-	b.text = b.sb.String()
-	if strings.TrimSpace(b.text) != "" {
-		o.visit(b)
-		if b.kind == cell && o.row != nil {
-			if o.row.sb.Len() > 0 {
-				o.row.add(" ", b.spans[0].line)
-			}
-			o.row.add(strings.TrimSpace(b.text), b.spans[0].line)
+	if b.emit(o.visit) && b.kind == cell && o.row != nil {
+		if o.row.sb.Len() > 0 {
+			o.row.add(" ", b.spans[0].line)
 		}
+		o.row.add(strings.TrimSpace(b.text), b.spans[0].line)
 	}
 	open := o.code >= 0 // a code span across a line break goes on in the next block
 	o.cur, o.code = &block{}, -1

@@ -94,17 +94,18 @@ func pathTokens(out []pathToken, text string, off int) []pathToken {
 	return out
 }
 
-// fields are the fields of text, as strings.FieldsFuncSeq cuts them, by offset.
+// fields are the fields of text, as strings.FieldsFunc cuts them, by offset.
 func fields(text string, sep func(rune) bool) iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		at := 0
-		for f := range strings.FieldsFuncSeq(text, sep) {
-			// f starts with no separator: its first place from at is its own.
-			at += strings.Index(text[at:], f)
-			if !yield(at, f) {
+		for rest := strings.TrimLeftFunc(text, sep); rest != ""; rest = strings.TrimLeftFunc(rest, sep) {
+			n := strings.IndexFunc(rest, sep)
+			if n < 0 {
+				n = len(rest)
+			}
+			if !yield(len(text)-len(rest), rest[:n]) {
 				return
 			}
-			at += len(f)
+			rest = rest[n:]
 		}
 	}
 }

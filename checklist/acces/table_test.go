@@ -2,7 +2,6 @@ package acces
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -48,7 +47,7 @@ func readWith(md goldmark.Markdown, page string) []string {
 	}
 	doc := md.Parser().Parse(text.NewReader(src))
 	var out []string
-	r := &reader{src: src, html: newHTMLView(doc, src), lineOf: func(off int) int { return sort.SearchInts(starts, off+1) },
+	r := &reader{src: src, page: page, starts: starts, html: newHTMLView(doc, src),
 		visit: func(b *block) { out = append(out, strings.Repeat("#", int(b.kind))+b.text) }}
 	r.blocks(doc)
 	return out

@@ -76,6 +76,9 @@ func (r *Result) Valid() bool {
 const maxPerCode = 10
 
 func (r *Result) add(code checklist.Code, sev checklist.Severity, line int, format string, args ...any) {
+	if r.counts == nil { // most files have no problem
+		r.counts = map[checklist.Code]int{}
+	}
 	if r.counts[code]++; r.counts[code] > maxPerCode {
 		return
 	}
@@ -85,7 +88,7 @@ func (r *Result) add(code checklist.Code, sev checklist.Severity, line int, form
 // Validate reports every problem of acces-md.md. No message ever quotes
 // private key material.
 func Validate(data []byte, rules Rules) *Result {
-	r := &Result{counts: map[checklist.Code]int{}}
+	r := &Result{}
 	rules.RequireSignature = rules.RequireSignature && !rules.OnlineText
 	if len(data) > MaxAccessSize {
 		r.add(checklist.CodeTooLarge, checklist.SevError, 0, tooLarge)
@@ -141,38 +144,37 @@ func Validate(data []byte, rules Rules) *Result {
 // as a browser does, and adds what each rule finds to r; ed25519 reports the type
 // stated.
 func applyRules(r *Result, text string, rules Rules) (ed25519 bool) {
-	var (
+	var p struct { // one allocation, kept by the closure below
 		date     dateRule
 		path     pathRule
 		key      keyRule
 		sentence sentenceRule
-	)
+	}
 	read := readBlocks
 	if rules.OnlineText {
 		read = readOnlineText
 	}
 	why, line := read(text, func(b *block) {
-		if b.kind == row && date.done {
+		if b.kind == row && p.date.done {
 			return // only the date rule reads a row
 		}
 		ts := textfold.Tokens(b.text)
-		ws := words(ts)
-		date.visit(b, ts, ws, rules)
+		p.date.visit(b, ts, rules)
 		if b.kind != row { // a row's cells were read one by one
-			path.visit(b)
-			key.visit(b)
-			sentence.visit(b, ws)
+			p.path.visit(b)
+			p.key.visit(b)
+			p.sentence.visit(b, words(ts))
 		}
 	})
 	if why != "" { // unread, as over MaxAccessSize: no rule reports what it did not read
 		r.add(checklist.CodeTooLarge, checklist.SevError, line, "acces.md n'est pas lu (%s) : un acces.md tient sur une page ; retirez ce qui n'y est pas demandé", why)
 	} else {
-		date.finish(r, rules)
-		path.finish(r, rules)
-		key.finish(r, rules)
-		sentence.finish(r)
+		p.date.finish(r, rules)
+		p.path.finish(r, rules)
+		p.key.finish(r, rules)
+		p.sentence.finish(r)
 	}
-	return key.ed25519
+	return p.key.ed25519
 }
 
 // leakLast orders problems: a private-key-leak (0) before the others (1).
@@ -219,13 +221,16 @@ func withoutLeaks(r *Result, text string, sf *signing.SignedFile) (string, leak.
 	return kept.String(), leak.PiecesOf(text, leaked)
 }
 
-// words are the folded words and marks of a block (acces-md.md, "Reading the text")
-// without the decoration a renderer leaves: quotes, emphasis, pipes, heading marks.
+// words are the folded words and marks of a block (acces-md.md, "Reading the text"), ts filtered
+// in place: without the decoration a renderer leaves (quotes, emphasis, pipes, heading marks).
 func words(ts []textfold.Token) []textfold.Token {
-	return slices.DeleteFunc(slices.Clone(ts), func(t textfold.Token) bool {
-		r, _ := utf8.DecodeRuneInString(t.Folded)
-		return strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r)
-	})
+	return slices.DeleteFunc(ts, func(t textfold.Token) bool { return !notDecoration(t) })
+}
+
+// notDecoration: t is one of words, a word or a mark.
+func notDecoration(t textfold.Token) bool {
+	r, _ := utf8.DecodeRuneInString(t.Folded)
+	return !strings.ContainsRune(`"«»“”„‘’'*_`+"`|>#", r)
 }
 
 // Target is one acces.md to validate, with the .pub beside it.

@@ -18,44 +18,56 @@ func Fold(s string) string {
 	return f
 }
 
-// fold is Fold(s), written to b unless s is printable ASCII (strings.ToLower copies
-// none already in lower case): Tokens folds a block's words into one string that only
-// grows, each a piece of it. nfd is a buffer for s's NFD, returned for the next word.
-func fold(b *strings.Builder, nfd []byte, s string) (string, []byte) {
+// fold is Fold(s), written to b unless s is its own fold: Tokens folds a block's words
+// into one string that only grows, each a piece of it. it reads s's NFD, made at the
+// first word that needs it and returned for the next: norm.NFD.AppendString would
+// allocate its own buffer for each word.
+func fold(b *strings.Builder, it *norm.Iter, s string) (string, *norm.Iter) {
 	// Printable ASCII, most words of a page, needs no normalization.
-	if !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
-		return strings.ToLower(s), nfd
+	ascii := !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f })
+	if ascii && !strings.ContainsFunc(s, unicode.IsUpper) {
+		return s, it
+	}
+	from, space := b.Len(), false
+	b.Grow(len(s))
+	if ascii {
+		for _, c := range []byte(s) {
+			b.WriteByte(byte(unicode.ToLower(rune(c))))
+		}
+		return b.String()[from:], it
 	}
 	if !utf8.ValidString(s) {
 		s = string([]rune(s)) // U+FFFD for each bad byte first: norm leaves what follows one undecomposed ("\xf5Ӭ")
 	}
-	from, space := b.Len(), false
-	b.Grow(len(s))
-	nfd = norm.NFD.AppendString(nfd[:0], s)
-	for _, r := range string(nfd) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > from
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		switch r = unicode.ToLower(r); r {
-		case 'œ':
-			b.WriteString("oe")
-		case 'æ':
-			b.WriteString("ae")
-		case '’', 'ʼ', '‘':
-			b.WriteByte('\'')
-		default:
-			b.WriteRune(r)
+	if it == nil {
+		it = new(norm.Iter)
+	}
+	for it.InitString(norm.NFD, s); !it.Done(); {
+		for _, r := range string(it.Next()) {
+			switch {
+			case unicode.Is(unicode.Mn, r):
+				continue
+			case unicode.IsSpace(r):
+				space = b.Len() > from
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			switch r = unicode.ToLower(r); r {
+			case 'œ':
+				b.WriteString("oe")
+			case 'æ':
+				b.WriteString("ae")
+			case '’', 'ʼ', '‘':
+				b.WriteByte('\'')
+			default:
+				b.WriteRune(r)
+			}
 		}
 	}
-	return b.String()[from:], nfd
+	return b.String()[from:], it
 }
 
 // Token is a folded word or mark and where it lies in the text.
@@ -75,10 +87,11 @@ func joins(prev, r rune) bool {
 func Tokens(text string) []Token {
 	out := make([]Token, 0, len(text)/4)
 	var folded strings.Builder
-	var nfd []byte
+	folded.Grow(len(text)) // what is folded is as long as text but for rare runes
+	var it *norm.Iter
 	add := func(start, end int) {
 		var f string
-		f, nfd = fold(&folded, nfd, text[start:end])
+		f, it = fold(&folded, it, text[start:end])
 		out = append(out, Token{f, start, end})
 	}
 	start, prev := -1, rune(0)
