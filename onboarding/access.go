@@ -368,10 +368,10 @@ func (r *Recording) note(out *Outcome) error {
 			r.State = state
 			out.StateErr, _ = err.(*StateError)
 			if out.StateErr != nil && r.ForceState {
-				copyPath, err := setAsideState(r.StatePath, r.Today)
+				copyPath, err := setAsideState(Protected(r.Store), r.StatePath, r.Today)
 				if err != nil {
 					return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
-						Hint: "déplacez ce fichier vous-même, puis relancez"}
+						Hint: "vérifiez où mène ce chemin ; si c'est bien l'état de pret, déplacez ce fichier vous-même, puis relancez"}
 				}
 				out.StateCopy, out.StateErr = copyPath, nil
 				r.State = &State{}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -114,17 +113,17 @@ func saveState(guard safefile.Protected, path string, s *State) error {
 	return guard.WriteOwn(path, data, 0o600)
 }
 
-// setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N], never over a copy.
-func setAsideState(path string, today time.Time) (string, error) {
-	base := path + ".illisible-" + today.Format("20060102")
+// setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N],
+// never over a copy, and never a key's name (guard, at the rename).
+func setAsideState(guard safefile.Protected, path string, today time.Time) (string, error) {
+	base := filepath.Base(path) + ".illisible-" + today.Format("20060102")
 	for i := 1; i < 1000; i++ {
 		dst := base
 		if i > 1 {
 			dst = fmt.Sprintf("%s-%d", base, i)
 		}
-		// A folder cannot be linked then removed: Lstat, one writer per learner, then Rename.
-		if _, err := os.Lstat(dst); err != nil {
-			return dst, os.Rename(path, dst)
+		if err := guard.Rename(path, dst); !errors.Is(err, safefile.ErrExists) {
+			return filepath.Join(filepath.Dir(path), dst), err
 		}
 	}
 	return "", errors.New("trop de copies d'un état illisible")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // TestUnreadableStateNeverWritten: every kind of state file pret cannot
@@ -264,5 +265,25 @@ func TestStateBusy(t *testing.T) {
 	}
 	if _, err := os.Lstat(path); err == nil {
 		t.Fatal("written while locked")
+	}
+}
+
+// TestSetAsideNeverRenamesTheKey: a state folder swapped for a link to the
+// key folder, the key named etat.yaml, is refused when set aside.
+func TestSetAsideNeverRenamesTheKey(t *testing.T) {
+	dir := t.TempDir()
+	ssh, link := filepath.Join(dir, ".ssh"), filepath.Join(dir, "state")
+	os.Mkdir(ssh, 0o700)
+	os.WriteFile(filepath.Join(ssh, "etat.yaml"), []byte("acces: 5\n"), 0o600)
+	if err := os.Symlink(ssh, link); err != nil {
+		t.Skip(err)
+	}
+	r := &Recording{Settings: Settings{StatePath: filepath.Join(link, "etat.yaml"), Store: keys.Store{Dir: ssh, Name: "etat.yaml"}},
+		Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: true}
+	if err := r.note(&Outcome{}); err == nil || !strings.Contains(err.Error(), "clé SSH") {
+		t.Errorf("set aside: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(ssh, "etat.yaml")); string(b) != "acces: 5\n" {
+		t.Fatalf("the key was renamed or written: %q %v", b, err)
 	}
 }
