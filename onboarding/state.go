@@ -1,8 +1,10 @@
 package onboarding
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"time"
@@ -88,7 +90,13 @@ func LoadState(path string) (*State, error) {
 		return &State{}, &StateError{Path: path, Reason: fmt.Sprintf("il contient une clé privée (ligne %d) : ce n'est pas un fichier de pret", lines[0])}
 	}
 	var s State
-	if err := yaml.Unmarshal(data, &s); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err = dec.Decode(&s); err == nil {
+		// A second document would be dropped by the next rewrite.
+		if dec.Decode(new(yaml.Node)) != io.EOF {
+			return &State{}, &StateError{Path: path, Reason: "il contient un second document YAML (après --- ou ...) : pret n'en écrit qu'un"}
+		}
+	} else if err != io.EOF { // empty: no record yet
 		return &State{}, &StateError{Path: path, Reason: "ce n'est pas du YAML tel que pret l'écrit"}
 	}
 	return &s, nil
@@ -109,6 +117,10 @@ func saveState(guard safefile.Protected, path string, s *State) error {
 	data, err := yaml.Marshal(s)
 	if err != nil {
 		return err
+	}
+	if int64(len(data)) > safefile.State.Max { // pret could never read it again
+		return &safefile.Error{Path: path, Err: safefile.ErrTooLarge,
+			Reason: "il dépasserait 1 Mio, plus que pret n'en lit ; rien n'a été écrit"}
 	}
 	return guard.WriteOwn(path, data, 0o600)
 }

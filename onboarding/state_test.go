@@ -2,6 +2,7 @@ package onboarding
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,6 +27,9 @@ func TestUnreadableStateNeverWritten(t *testing.T) {
 		"not YAML": func(p string) error { return os.WriteFile(p, []byte("acces: [: :\n\t- x"), 0o600) },
 		"wrong shape": func(p string) error {
 			return os.WriteFile(p, []byte("acces: 5\n"), 0o600)
+		},
+		"two documents": func(p string) error {
+			return os.WriteFile(p, []byte("acces: []\n---\nacces:\n  - statut: verifie\n    date: \"2026-10-05\"\n"), 0o600)
 		},
 		"a folder":  func(p string) error { return os.Mkdir(p, 0o700) },
 		"a link":    func(p string) error { return os.Symlink("/dev/zero", p) },
@@ -285,5 +289,18 @@ func TestSetAsideNeverRenamesTheKey(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(ssh, "etat.yaml")); string(b) != "acces: 5\n" {
 		t.Fatalf("the key was renamed or written: %q %v", b, err)
+	}
+}
+
+// TestStateNeverOverTheReadLimit: a state pret could not read again is
+// refused whole, nothing written.
+func TestStateNeverOverTheReadLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "etat.yaml")
+	st := &State{Extra: map[string]any{"notes": strings.Repeat("a", 1<<20)}}
+	if err := saveState(safefile.Protect(nil), path, st); !errors.Is(err, safefile.ErrTooLarge) {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		t.Fatal("written")
 	}
 }
