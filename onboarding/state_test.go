@@ -252,23 +252,47 @@ func TestStateNeverWrittenThroughALink(t *testing.T) {
 }
 
 // TestStateBusy: a pret that keeps the state's lock past the wait is named
-// in the error, and nothing is written.
+// in the error, which says what was written: nothing when the date was to
+// be noted, the date alone when acces.md was next. The first wait is under
+// the guard: a signal then waits for the date to be noted.
 func TestStateBusy(t *testing.T) {
 	defer func(w time.Duration) { stateWait = w }(stateWait)
 	stateWait = 50 * time.Millisecond
-	path := filepath.Join(t.TempDir(), "etat.yaml")
-	unlock, err := safefile.LockDir(filepath.Dir(path), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unlock()
-	r := &Recording{Settings: Settings{StatePath: path}, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}
-	err = r.note(&Outcome{})
-	if e, ok := err.(*Error); !ok || !strings.Contains(e.Msg, "un autre pret écrit") || !strings.HasPrefix(e.Hint, "attendez") {
-		t.Fatalf("%#v", err)
-	}
-	if _, err := os.Lstat(path); err == nil {
-		t.Fatal("written while locked")
+	for _, late := range []bool{false, true} {
+		dir := t.TempDir()
+		w, _, _ := newWizard(t, dir, nil)
+		copyDir(t, sharedKey(t), w.Store.Dir)
+		os.WriteFile(w.File, []byte("mes notes\n"), 0o644)
+		os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
+		var unlock func()
+		lock := func(*AccessPlan) (bool, error) {
+			var err error
+			unlock, err = safefile.LockDir(filepath.Dir(w.StatePath), -1)
+			return true, err
+		}
+		if !late {
+			lock(nil)
+		}
+		var busyInGuard bool
+		guard := func(f func() error) error {
+			err := f()
+			busyInGuard = busyInGuard || errors.Is(err, safefile.ErrBusy)
+			return err
+		}
+		_, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)},
+			State: &State{}, Replace: lock, Guard: guard})
+		unlock()
+		e, ok := err.(*Error)
+		if !ok || !strings.Contains(e.Msg, "un autre pret écrit") || !strings.HasPrefix(e.Hint, "attendez") {
+			t.Fatalf("%#v", err)
+		}
+		st, _ := LoadState(w.StatePath)
+		if n, _ := os.ReadFile(w.File); string(n) != "mes notes\n" || late != (len(st.Access) == 1) || late != strings.HasPrefix(e.Msg, "déclaration notée") {
+			t.Fatalf("late %v: %s, %+v, acces.md %q", late, e.Msg, st, n)
+		}
+		if !late && !busyInGuard {
+			t.Fatal("the first wait is outside the guard: Ctrl-C there loses the date")
+		}
 	}
 }
 
