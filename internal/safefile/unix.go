@@ -187,6 +187,7 @@ func (p Protected) Rename(path, newName string) error {
 		return err
 	}
 	defer unix.Close(dfd)
+	// A folder cannot be linked then removed: a look, then renameat.
 	var st unix.Stat_t
 	if unix.Fstatat(dfd, newName, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
 		return &Error{Path: newName, Reason: ErrExists.Error(), Err: ErrExists}
