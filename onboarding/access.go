@@ -305,8 +305,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	// Locked outside the guard: Ctrl-C while another pret holds it stops at once.
-	err = r.locked(func() error {
+	finish := func() error {
 		return guarded(r.Guard, func() error {
 			// Where acces.md is, once settled (the wizard may move it), in
 			// the state as it is now on disk: unreadable since, left as it is.
@@ -332,8 +331,14 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			}
 			return nil
 		})
-	})
-	return out, err
+	}
+	if out.StateErr != nil { // the state is left as it is: no lock to wait for
+		return out, finish()
+	}
+	// The declaration is noted: Ctrl-C while another pret holds the lock
+	// stops at once, and a wait too long says the declaration is kept.
+	const notDone = "déclaration notée ; acces.md et son chemin dans l'état non écrits"
+	return out, r.locked(notDone, "l'ancien acces.md, s'il existait, est intact", finish)
 }
 
 // ask settles what to write: the new file, its date line alone, or nothing.
@@ -357,10 +362,12 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 }
 
 // note appends the declaration to the state file (setting an unreadable one
-// aside with ForceState), under the guard; out says what it did.
+// aside with ForceState), under the guard; out says what it did. The lock
+// is awaited under the guard too: Ctrl-C waits (10 s at most) for the date
+// confirmed to be noted, as the docs promise.
 func (r *Recording) note(out *Outcome) error {
-	return r.locked(func() error {
-		return guarded(r.Guard, func() error {
+	return guarded(r.Guard, func() error {
+		return r.locked("état non enregistré", "acces.md n'a pas été touché", func() error {
 			// Read again, as it is now: another run may have added a record
 			// during the questions (none is ever lost), or the file may have
 			// become a link or unreadable (never written over).
@@ -368,10 +375,10 @@ func (r *Recording) note(out *Outcome) error {
 			r.State = state
 			out.StateErr, _ = err.(*StateError)
 			if out.StateErr != nil && r.ForceState {
-				copyPath, err := setAsideState(r.StatePath, r.Today)
+				copyPath, err := setAsideState(Protected(r.Store), r.StatePath, r.Today)
 				if err != nil {
 					return &Error{Msg: fmt.Sprintf("%s n'a pas pu être mis de côté : %s", r.StatePath, safefile.Reason(err)),
-						Hint: "déplacez ce fichier vous-même, puis relancez"}
+						Hint: "vérifiez où mène ce chemin ; si c'est bien l'état de pret, déplacez ce fichier vous-même, puis relancez"}
 				}
 				out.StateCopy, out.StateErr = copyPath, nil
 				r.State = &State{}
@@ -407,8 +414,8 @@ var stateWait = 10 * time.Second
 
 // locked runs f, which reads the state and may replace it, with the state's
 // folder (made if need be) locked: runs that meet take turns, and neither
-// loses the record of the other.
-func (r *Recording) locked(f func() error) error {
+// loses the record of the other. A lock not had is notDone, then untouched.
+func (r *Recording) locked(notDone, untouched string, f func() error) error {
 	var unlock func()
 	dir := filepath.Dir(r.StatePath)
 	err := os.MkdirAll(dir, 0o700)
@@ -420,8 +427,8 @@ func (r *Recording) locked(f func() error) error {
 		if errors.Is(err, safefile.ErrBusy) {
 			hint = "attendez qu'il ait fini, puis relancez pret"
 		}
-		return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)), Err: err,
-			Hint: hint + " ; acces.md n'a pas été touché"}
+		return &Error{Msg: fmt.Sprintf("%s (%s) : %s", notDone, r.StatePath, safefile.Reason(err)), Err: err,
+			Hint: hint + " ; " + untouched}
 	}
 	defer unlock()
 	return f()

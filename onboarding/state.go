@@ -1,10 +1,11 @@
 package onboarding
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -89,7 +90,13 @@ func LoadState(path string) (*State, error) {
 		return &State{}, &StateError{Path: path, Reason: fmt.Sprintf("il contient une clé privée (ligne %d) : ce n'est pas un fichier de pret", lines[0])}
 	}
 	var s State
-	if err := yaml.Unmarshal(data, &s); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err = dec.Decode(&s); err == nil {
+		// A second document would be dropped by the next rewrite.
+		if dec.Decode(new(yaml.Node)) != io.EOF {
+			return &State{}, &StateError{Path: path, Reason: "il contient un second document YAML (après --- ou ...) : pret n'en écrit qu'un"}
+		}
+	} else if err != io.EOF { // empty: no record yet
 		return &State{}, &StateError{Path: path, Reason: "ce n'est pas du YAML tel que pret l'écrit"}
 	}
 	return &s, nil
@@ -111,20 +118,24 @@ func saveState(guard safefile.Protected, path string, s *State) error {
 	if err != nil {
 		return err
 	}
+	if int64(len(data)) > safefile.State.Max { // pret could never read it again
+		return &safefile.Error{Path: path, Err: safefile.ErrTooLarge,
+			Reason: "il dépasserait 1 Mio, plus que pret n'en lit ; rien n'a été écrit"}
+	}
 	return guard.WriteOwn(path, data, 0o600)
 }
 
-// setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N], never over a copy.
-func setAsideState(path string, today time.Time) (string, error) {
-	base := path + ".illisible-" + today.Format("20060102")
+// setAsideState moves an unreadable state to NAME.illisible-AAAAMMJJ[-N],
+// never over a copy, and never a key's name (guard, at the rename).
+func setAsideState(guard safefile.Protected, path string, today time.Time) (string, error) {
+	base := filepath.Base(path) + ".illisible-" + today.Format("20060102")
 	for i := 1; i < 1000; i++ {
 		dst := base
 		if i > 1 {
 			dst = fmt.Sprintf("%s-%d", base, i)
 		}
-		// A folder cannot be linked then removed: Lstat, one writer per learner, then Rename.
-		if _, err := os.Lstat(dst); err != nil {
-			return dst, os.Rename(path, dst)
+		if err := guard.Rename(path, dst); !errors.Is(err, safefile.ErrExists) {
+			return filepath.Join(filepath.Dir(path), dst), err
 		}
 	}
 	return "", errors.New("trop de copies d'un état illisible")

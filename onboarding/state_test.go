@@ -2,6 +2,7 @@ package onboarding
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
+	"github.com/romeo-pret/pret/keys"
 )
 
 // TestUnreadableStateNeverWritten: every kind of state file pret cannot
@@ -25,6 +27,9 @@ func TestUnreadableStateNeverWritten(t *testing.T) {
 		"not YAML": func(p string) error { return os.WriteFile(p, []byte("acces: [: :\n\t- x"), 0o600) },
 		"wrong shape": func(p string) error {
 			return os.WriteFile(p, []byte("acces: 5\n"), 0o600)
+		},
+		"two documents": func(p string) error {
+			return os.WriteFile(p, []byte("acces: []\n---\nacces:\n  - statut: verifie\n    date: \"2026-10-05\"\n"), 0o600)
 		},
 		"a folder":  func(p string) error { return os.Mkdir(p, 0o700) },
 		"a link":    func(p string) error { return os.Symlink("/dev/zero", p) },
@@ -247,22 +252,79 @@ func TestStateNeverWrittenThroughALink(t *testing.T) {
 }
 
 // TestStateBusy: a pret that keeps the state's lock past the wait is named
-// in the error, and nothing is written.
+// in the error, which says what was written: nothing when the date was to
+// be noted, the date alone when acces.md was next. The first wait is under
+// the guard: a signal then waits for the date to be noted.
 func TestStateBusy(t *testing.T) {
 	defer func(w time.Duration) { stateWait = w }(stateWait)
 	stateWait = 50 * time.Millisecond
+	for _, late := range []bool{false, true} {
+		dir := t.TempDir()
+		w, _, _ := newWizard(t, dir, nil)
+		copyDir(t, sharedKey(t), w.Store.Dir)
+		os.WriteFile(w.File, []byte("mes notes\n"), 0o644)
+		os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
+		var unlock func()
+		lock := func(*AccessPlan) (bool, error) {
+			var err error
+			unlock, err = safefile.LockDir(filepath.Dir(w.StatePath), -1)
+			return true, err
+		}
+		if !late {
+			lock(nil)
+		}
+		var busyInGuard bool
+		guard := func(f func() error) error {
+			err := f()
+			busyInGuard = busyInGuard || errors.Is(err, safefile.ErrBusy)
+			return err
+		}
+		_, err := RecordAccess(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)},
+			State: &State{}, Replace: lock, Guard: guard})
+		unlock()
+		e, ok := err.(*Error)
+		if !ok || !strings.Contains(e.Msg, "un autre pret écrit") || !strings.HasPrefix(e.Hint, "attendez") {
+			t.Fatalf("%#v", err)
+		}
+		st, _ := LoadState(w.StatePath)
+		if n, _ := os.ReadFile(w.File); string(n) != "mes notes\n" || late != (len(st.Access) == 1) || late != strings.HasPrefix(e.Msg, "déclaration notée") {
+			t.Fatalf("late %v: %s, %+v, acces.md %q", late, e.Msg, st, n)
+		}
+		if !late && !busyInGuard {
+			t.Fatal("the first wait is outside the guard: Ctrl-C there loses the date")
+		}
+	}
+}
+
+// TestSetAsideNeverRenamesTheKey: a state folder swapped for a link to the
+// key folder, the key named etat.yaml, is refused when set aside.
+func TestSetAsideNeverRenamesTheKey(t *testing.T) {
+	dir := t.TempDir()
+	ssh, link := filepath.Join(dir, ".ssh"), filepath.Join(dir, "state")
+	os.Mkdir(ssh, 0o700)
+	os.WriteFile(filepath.Join(ssh, "etat.yaml"), []byte("acces: 5\n"), 0o600)
+	if err := os.Symlink(ssh, link); err != nil {
+		t.Skip(err)
+	}
+	r := &Recording{Settings: Settings{StatePath: filepath.Join(link, "etat.yaml"), Store: keys.Store{Dir: ssh, Name: "etat.yaml"}},
+		Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: true}
+	if err := r.note(&Outcome{}); err == nil || !strings.Contains(err.Error(), "clé SSH") {
+		t.Errorf("set aside: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(ssh, "etat.yaml")); string(b) != "acces: 5\n" {
+		t.Fatalf("the key was renamed or written: %q %v", b, err)
+	}
+}
+
+// TestStateNeverOverTheReadLimit: a state pret could not read again is
+// refused whole, nothing written.
+func TestStateNeverOverTheReadLimit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "etat.yaml")
-	unlock, err := safefile.LockDir(filepath.Dir(path), -1)
-	if err != nil {
+	st := &State{Extra: map[string]any{"notes": strings.Repeat("a", 1<<20)}}
+	if err := saveState(safefile.Protect(nil), path, st); !errors.Is(err, safefile.ErrTooLarge) {
 		t.Fatal(err)
 	}
-	defer unlock()
-	r := &Recording{Settings: Settings{StatePath: path}, Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}}
-	err = r.note(&Outcome{})
-	if e, ok := err.(*Error); !ok || !strings.Contains(e.Msg, "un autre pret écrit") || !strings.HasPrefix(e.Hint, "attendez") {
-		t.Fatalf("%#v", err)
-	}
 	if _, err := os.Lstat(path); err == nil {
-		t.Fatal("written while locked")
+		t.Fatal("written")
 	}
 }

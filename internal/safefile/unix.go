@@ -135,18 +135,13 @@ func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 // writes data to a new temporary name there (O_EXCL, O_NOFOLLOW, synced)
 // and lets name give it its final name; the temporary name never stays.
 func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(dfd int, tmp, base string) error) error {
-	dir, base := filepath.Split(target)
-	if dir == "" {
-		dir = "."
-	}
-	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	_, base := filepath.Split(target)
+	dir := filepath.Dir(target)
+	dfd, err := p.openDir(target)
 	if err != nil {
-		return PathError(dir, err)
-	}
-	defer unix.Close(dfd)
-	if err := p.checkOpenDir(dfd, target); err != nil {
 		return err
 	}
+	defer unix.Close(dfd)
 	tmp, fd := "", -1
 	for err = unix.EEXIST; err == unix.EEXIST; {
 		tmp = "." + base + ".tmp-" + rand.Text()[:12]
@@ -167,6 +162,37 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 	}
 	_ = unix.Fsync(dfd) // some file systems refuse fsync on a folder
 	return nil
+}
+
+// openDir opens target's folder, refused when it is a key folder or below.
+func (p Protected) openDir(target string) (int, error) {
+	dir := filepath.Dir(target)
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, PathError(dir, err)
+	}
+	if err := p.checkOpenDir(dfd, target); err != nil {
+		unix.Close(dfd)
+		return -1, err
+	}
+	return dfd, nil
+}
+
+// Rename renames path to newName in its folder, opened once and refused as
+// writes are: whatever its path says by now, no key folder has a name
+// changed. A name taken is ErrExists; nothing is replaced.
+func (p Protected) Rename(path, newName string) error {
+	dfd, err := p.openDir(path)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	// A folder cannot be linked then removed: a look, then renameat.
+	var st unix.Stat_t
+	if unix.Fstatat(dfd, newName, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+		return &Error{Path: newName, Reason: ErrExists.Error(), Err: ErrExists}
+	}
+	return PathError(path, unix.Renameat(dfd, filepath.Base(path), dfd, newName))
 }
 
 // checkOpenDir refuses the open folder dfd when it is a key folder or

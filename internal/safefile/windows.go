@@ -230,6 +230,19 @@ func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 	return p.put(path, data, perm, nil, (*Pending).Link)
 }
 
+// Rename renames path to newName in its folder, refused as writes are
+// (checked just before); a name taken is ErrExists: nothing is replaced.
+func (p Protected) Rename(path, newName string) error {
+	newPath := filepath.Join(filepath.Dir(path), newName)
+	if err := p.CheckTree(path); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(newPath); err == nil {
+		return &Error{Path: newPath, Reason: ErrExists.Error(), Err: ErrExists}
+	}
+	return PathError(path, os.Rename(path, newPath))
+}
+
 // put stages data beside target and checks target just before naming it
 // (no openat: a folder swapped in the instant between is not caught).
 func (p Protected) put(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(*Pending) error) error {
