@@ -510,10 +510,17 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			rec.compact |= 1 << k
 		}
 	}
-	if rec.compact == 1 && len(rec.problems) == 1 {
+	if len(rec.problems) == 1 {
 		rec.problems = tmpl.one(rec.problems[0])
 	}
-	rec.fps, rec.fpLen, rec.date = strings.Join(fps, " "), uint16(len(r.Fingerprint)), packDate(r.Date)
+	// One allocation for the path and the fingerprints, who shares it
+	// when she is named in it: the walk's strings can go (Échelle).
+	text := rec.path + strings.Join(fps, " ")
+	rec.path, rec.fps = text[:len(rec.path)], text[len(rec.path):]
+	if i := strings.Index(rec.path, rec.who); i >= 0 {
+		rec.who = rec.path[i : i+len(rec.who)]
+	}
+	rec.fpLen, rec.date = uint16(len(r.Fingerprint)), packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
@@ -546,7 +553,7 @@ func unpackDate(n int32) string { return fmt.Sprintf("%04d-%02d-%02d", n/10000, 
 // templates are the messages that quote fingerprints, kept once for the
 // run with a mark for each: 100,000 fingerprint-mismatch messages are one
 // sentence, and only the fingerprints are kept per file. lists holds a
-// file's problem when it is its only one and a template: one list too.
+// file's problem when it is its only one: one list for all who share it.
 type templates struct{ m, lists sync.Map }
 
 // one is the list of p alone, kept once for the run; capped at its
