@@ -32,14 +32,14 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	path     string
-	fps      string // the stated fingerprint, then those quoted (templates)
+	text     string // the path, then the fingerprints (fps)
 	who      string // her Moodle name and id when moodle is set, else her name
 	problems []checklist.Problem
 	mod      int64 // modification time, Unix nanoseconds; 0 unknown
 	date     int32 // AAAAMMJJ; 0 when none was read
 	fpLine   int32
 	entryLen int32  // for an archive entry, the length of its name at the end of path
+	pathLen  int32  // the path is text[:pathLen]
 	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
 	fpLen    uint16 // the length of the stated fingerprint at the start of fps
@@ -53,11 +53,17 @@ type record struct {
 
 var statuts = []string{"demande", "verifie"}
 
-func (r *record) fp() string { return r.fps[:r.fpLen] }
+func (r *record) path() string { return r.text[:r.pathLen] }
+
+// fps are the stated fingerprint, then those quoted (templates), after
+// the path in one string: a field of their own would grow every record.
+func (r *record) fps() string { return r.text[r.pathLen:] }
+
+func (r *record) fp() string { return r.fps()[:r.fpLen] }
 
 // group is the learner's folder outside Moodle, a prefix of the path
 // (a field of its own would grow every record: Échelle); "" none.
-func (r *record) group() string { return r.path[:r.groupLen] }
+func (r *record) group() string { return r.path()[:r.groupLen] }
 
 // groupLength is the length of group as a prefix of path; 0 (no group)
 // when it is not one, or longer than a record holds.
@@ -79,10 +85,11 @@ func (r *record) learnerKey() string {
 	if r.groupLen > 0 {
 		return folderKey(r.group())
 	}
-	place, name := filepath.Dir(r.path), filepath.Base(r.path)
+	p := r.path()
+	place, name := filepath.Dir(p), filepath.Base(p)
 	if n := int(r.entryLen); n > 0 {
-		dir, base := splitEntry(r.path[len(r.path)-n:])
-		place, name = r.path[:len(r.path)-n]+cleanEntryDir(dir), base
+		dir, base := splitEntry(p[len(p)-n:])
+		place, name = p[:len(p)-n]+cleanEntryDir(dir), base
 	}
 	if !r.learnerFolder {
 		return place + "//" + name
@@ -147,11 +154,11 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
+	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
-		fps := strings.Split(rec.fps, " ")
+		fps := strings.Split(rec.fps(), " ")
 		for k := range f.Problems {
 			if rec.compact&(1<<k) != 0 {
 				f.Problems[k].Message = expand(f.Problems[k].Message, fps)
@@ -169,7 +176,8 @@ func (r *Run) At(i int) checklist.FileResult {
 		f.Statut = statuts[rec.statut-1]
 	}
 	if n := int(rec.entryLen); n > 0 {
-		f.Archive, f.Entry = rec.path[:len(rec.path)-n-len("!/")], rec.path[len(rec.path)-n:]
+		p := rec.path()
+		f.Archive, f.Entry = p[:len(p)-n-len("!/")], p[len(p)-n:]
 	}
 	if rec.dup > 0 {
 		g := r.dups[rec.dup-1]
@@ -298,7 +306,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			} else {
 				said[msg] = msg
 			}
-			rec := record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
+			rec := record{text: m.path, pathLen: int32(len(m.path)), who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
 				problems: []checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
 			if m.moodle == "" {
 				rec.who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
@@ -308,7 +316,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 	}
 	// By path, then by the walk's order: the same whatever the workers.
 	slices.SortFunc(r.order, func(a, b int32) int {
-		if c := strings.Compare(r.slot(a).path, r.slot(b).path); c != 0 {
+		if c := strings.Compare(r.slot(a).path(), r.slot(b).path()); c != 0 {
 			return c
 		}
 		return int(a - b)
@@ -360,7 +368,8 @@ func (r *Run) splitGroups() {
 		if g := groups[rec.group()]; g != nil && g.several && !g.top && rec.groupLen > 0 {
 			sub := subfolder(rec)
 			// A prefix of its path: no string is made per file (Échelle).
-			rec.who, rec.groupLen = sub, groupLength(rec.path, rec.path[:int(rec.groupLen)+strings.Index(rec.path[rec.groupLen:], sub)+len(sub)])
+			p := rec.path()
+			rec.who, rec.groupLen = sub, groupLength(p, p[:int(rec.groupLen)+strings.Index(p[rec.groupLen:], sub)+len(sub)])
 		}
 	}
 }
@@ -368,7 +377,7 @@ func (r *Run) splitGroups() {
 // subfolder is the folder below its learner's folder a file sits in, ""
 // when it is in that folder itself.
 func subfolder(rec *record) string {
-	rest, ok := strings.CutPrefix(rec.path, rec.group())
+	rest, ok := strings.CutPrefix(rec.path(), rec.group())
 	if !ok {
 		return ""
 	}
@@ -417,7 +426,7 @@ func (r *Run) oneRowPerLearner() {
 		best := run[0]
 		for _, i := range run[1:] {
 			a, b := r.at(int(i)), r.at(int(best))
-			if c := cmp.Or(preferred(a, b), strings.Compare(a.path, b.path)); c > 0 || c == 0 && i > best {
+			if c := cmp.Or(preferred(a, b), strings.Compare(a.path(), b.path())); c > 0 || c == 0 && i > best {
 				best = i
 			}
 		}
@@ -425,7 +434,7 @@ func (r *Run) oneRowPerLearner() {
 		for _, i := range run {
 			if i != best {
 				other := r.at(int(i))
-				r.others[r.order[best]] = append(r.others[r.order[best]], other.path)
+				r.others[r.order[best]] = append(r.others[r.order[best]], other.path())
 				drop[int(i)] = true
 				if preferred(keep, other) == 0 {
 					keep.tied = true
@@ -451,8 +460,8 @@ func preferred(a, b *record) int {
 	if c := cmp.Compare(a.mod, b.mod); c != 0 {
 		return c
 	}
-	da, na := splitEntry(a.path)
-	db, nb := splitEntry(b.path)
+	da, na := splitEntry(a.path())
+	db, nb := splitEntry(b.path())
 	sa, ca := copyStem(na)
 	sb, cb := copyStem(nb)
 	if da == db && sa == sb {
@@ -463,7 +472,7 @@ func preferred(a, b *record) int {
 
 // depthIn is how many folders a file is below its learner's folder.
 func depthIn(r *record) int {
-	rest := strings.TrimLeft(strings.TrimPrefix(r.path, r.group()), `/\`)
+	rest := strings.TrimLeft(strings.TrimPrefix(r.path(), r.group()), `/\`)
 	return strings.Count(rest, "/") + strings.Count(rest, `\`)
 }
 
@@ -480,19 +489,25 @@ func leakIn(rec, other *record) {
 	for _, p := range other.problems {
 		if p.Code == checklist.CodePrivateKeyLeak {
 			rec.problems = append(rec.problems[:len(rec.problems):len(rec.problems)], checklist.Problem{Code: p.Code, Severity: p.Severity,
-				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path, p.Line)})
+				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)})
 			rec.valid = false
 		}
 	}
 }
 
-// validateItem validates one item read by the walk.
-func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, mod: it.mod,
-		entryLen: int32(len(it.entry)), repo: it.repo}
+// newRecord is what a run keeps of it before its data is read.
+func newRecord(it item) record {
+	rec := record{text: it.path, pathLen: int32(len(it.path)), who: it.learner, groupLen: groupLength(it.path, it.group),
+		learnerFolder: it.learnerFolder, mod: it.mod, entryLen: int32(len(it.entry)), repo: it.repo}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
 	}
+	return rec
+}
+
+// validateItem validates one item read by the walk.
+func validateItem(it item, rules acces.Rules, tmpl *templates) record {
+	rec := newRecord(it)
 	if it.err != nil {
 		rec.problems = []checklist.Problem{readProblem(it.err, it.place)}
 		return rec
@@ -515,10 +530,9 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	}
 	// One allocation for the path and the fingerprints, who shares it
 	// when she is named in it: the walk's strings can go (Échelle).
-	text := rec.path + strings.Join(fps, " ")
-	rec.path, rec.fps = text[:len(rec.path)], text[len(rec.path):]
-	if i := strings.Index(rec.path, rec.who); i >= 0 {
-		rec.who = rec.path[i : i+len(rec.who)]
+	rec.text = it.path + strings.Join(fps, " ")
+	if i := strings.Index(it.path, rec.who); i >= 0 {
+		rec.who = rec.text[i : i+len(rec.who)]
 	}
 	rec.fpLen, rec.date = uint16(len(r.Fingerprint)), packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
@@ -631,7 +645,7 @@ func (r *Run) markRun(run []int32) {
 			var others []string
 			for _, j := range head {
 				if j != i && len(others) < maxDuplicateOf {
-					others = append(others, r.at(int(j)).path)
+					others = append(others, r.at(int(j)).path())
 				}
 			}
 			r.dups = append(r.dups, dupGroup{others, len(run) - 1, fmt.Sprintf(
@@ -662,7 +676,7 @@ func namedAfter(rec *record) string {
 	if !rec.moodle {
 		return ""
 	}
-	for _, p := range strings.FieldsFunc(rec.path, func(c rune) bool { return c == '/' || c == '\\' }) {
+	for _, p := range strings.FieldsFunc(rec.path(), func(c rune) bool { return c == '/' || c == '\\' }) {
 		l, k, ok := moodleLearner(p)
 		if !ok {
 			continue
