@@ -2,6 +2,7 @@ package submissions
 
 import (
 	"cmp"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -42,7 +43,7 @@ type record struct {
 	pathLen  int32  // the path is text[:pathLen]
 	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
-	fpLen    uint16 // the length of the stated fingerprint at the start of fps
+	fpLen    uint16 // the length of the stated fingerprint, packed, at the start of fps; 0 none
 	compact  uint8  // bit k set when problem k's message is a template
 	statut   uint8  // 1 + the index of Status in statuts; 0 none
 	// Small fields last: no padding between them (Échelle).
@@ -55,8 +56,8 @@ var statuts = []string{"demande", "verifie"}
 
 func (r *record) path() string { return r.text[:r.pathLen] }
 
-// fps are the stated fingerprint, then those quoted (templates), after
-// the path in one string: a field of their own would grow every record.
+// fps are the stated fingerprint, then those quoted (templates), packed
+// after the path in one string: a field of their own would grow every record.
 func (r *record) fps() string { return r.text[r.pathLen:] }
 
 func (r *record) fp() string { return r.fps()[:r.fpLen] }
@@ -154,11 +155,11 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
+	fps := unpackFPs(rec.fps())
+	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who, Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(rec.problems)
-		fps := strings.Split(rec.fps(), " ")
 		for k := range f.Problems {
 			if rec.compact&(1<<k) != 0 {
 				f.Problems[k].Message = expand(f.Problems[k].Message, fps)
@@ -530,11 +531,15 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	}
 	// One allocation for the path and the fingerprints, who shares it
 	// when she is named in it: the walk's strings can go (Échelle).
-	rec.text = it.path + strings.Join(fps, " ")
+	stated := packFPs(fps[:1])
+	rec.text = it.path + stated + packFPs(fps[1:])
 	if i := strings.Index(it.path, rec.who); i >= 0 {
 		rec.who = rec.text[i : i+len(rec.who)]
 	}
-	rec.fpLen, rec.date = uint16(len(r.Fingerprint)), packDate(r.Date)
+	if r.Fingerprint != "" {
+		rec.fpLen = uint16(len(stated))
+	}
+	rec.date = packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
@@ -604,6 +609,39 @@ func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 	}
 	kept, _ := t.m.LoadOrStore(s, s)
 	return kept.(string), true
+}
+
+// packFPs is fps in the fewest bytes a record can keep: a fingerprint
+// as ssh-keygen writes it, "SHA256:" then 43 base64 characters, is a
+// zero byte then its 32 bytes; any other is itself, then a space.
+func packFPs(fps []string) string {
+	var b strings.Builder
+	for _, fp := range fps {
+		sum, ok := strings.CutPrefix(fp, "SHA256:")
+		raw, err := base64.RawStdEncoding.DecodeString(sum)
+		if ok && err == nil && len(raw) == 32 && base64.RawStdEncoding.EncodeToString(raw) == sum {
+			b.WriteByte(0)
+			b.Write(raw)
+		} else {
+			b.WriteString(fp + " ")
+		}
+	}
+	return b.String()
+}
+
+// unpackFPs is the fingerprints packFPs packed, the stated one ("" none) first.
+func unpackFPs(s string) []string {
+	var fps []string
+	for len(fps) == 0 || s != "" {
+		fp := ""
+		if len(s) >= 33 && s[0] == 0 {
+			fp, s = "SHA256:"+base64.RawStdEncoding.EncodeToString([]byte(s[1:33])), s[33:]
+		} else {
+			fp, s, _ = strings.Cut(s, " ")
+		}
+		fps = append(fps, fp)
+	}
+	return fps
 }
 
 // expand puts the fingerprints back in a template.

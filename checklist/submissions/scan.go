@@ -196,7 +196,7 @@ func (rec *record) leadWith(p checklist.Problem, path string) {
 	}
 	rec.problems = append([]checklist.Problem{p}, rec.problems...)
 	if rec.compact&0x80 != 0 { // the eighth template becomes the ninth problem: written out
-		rec.problems[8].Message = expand(rec.problems[8].Message, strings.Split(rec.fps(), " "))
+		rec.problems[8].Message = expand(rec.problems[8].Message, unpackFPs(rec.fps()))
 	}
 	rec.valid, rec.compact = false, rec.compact<<1
 }
