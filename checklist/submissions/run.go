@@ -35,7 +35,7 @@ const maxDuplicateOf = 10
 type record struct {
 	text     string // the path, then the fingerprints (fps)
 	who      string // her Moodle name and id when moodle is set, else her name
-	problems []checklist.Problem
+	list     *[]checklist.Problem // its problems; nil none
 	mod      int64 // modification time, Unix nanoseconds; 0 unknown
 	date     int32 // AAAAMMJJ; 0 when none was read
 	fpLine   int32
@@ -55,6 +55,23 @@ type record struct {
 var statuts = []string{"demande", "verifie"}
 
 func (r *record) path() string { return r.text[:r.pathLen] }
+
+// problems are the file's problems. A record points to them: most share
+// one list (templates.one, markRun), and a slice would grow every record.
+func (r *record) problems() []checklist.Problem {
+	if r.list == nil {
+		return nil
+	}
+	return *r.list
+}
+
+// setProblems makes ps the file's problems, capped at its length, so
+// that an append to them copies.
+func (r *record) setProblems(ps []checklist.Problem) {
+	if ps = slices.Clip(ps); len(ps) > 0 {
+		r.list = &ps
+	}
+}
 
 // fps are the stated fingerprint, then those quoted (templates), packed
 // after the path in one string: a field of their own would grow every record.
@@ -157,9 +174,9 @@ func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	fps := unpackFPs(rec.fps())
 	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who, Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
+		Problems: rec.problems(), Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
-		f.Problems = slices.Clone(rec.problems)
+		f.Problems = slices.Clone(f.Problems)
 		for k := range f.Problems {
 			if rec.compact&(1<<k) != 0 {
 				f.Problems[k].Message = expand(f.Problems[k].Message, fps)
@@ -190,7 +207,7 @@ func (r *Run) At(i int) checklist.FileResult {
 // Strict makes a file with any problem invalid: --strict counts warnings.
 func (r *Run) Strict() {
 	for i := range r.Len() {
-		if rec := r.at(i); len(rec.problems) > 0 {
+		if rec := r.at(i); rec.list != nil {
 			rec.valid = false
 		}
 	}
@@ -308,7 +325,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 				said[msg] = msg
 			}
 			rec := record{text: m.path, pathLen: int32(len(m.path)), who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
-				problems: []checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
+				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
 			if m.moodle == "" {
 				rec.who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
 			}
@@ -487,10 +504,10 @@ func copyStem(name string) (string, int) {
 // leakIn reports on rec a private key in other, a copy of the same hand-in
 // its result only lists: the key is compromised all the same.
 func leakIn(rec, other *record) {
-	for _, p := range other.problems {
+	for _, p := range other.problems() {
 		if p.Code == checklist.CodePrivateKeyLeak {
-			rec.problems = append(rec.problems[:len(rec.problems):len(rec.problems)], checklist.Problem{Code: p.Code, Severity: p.Severity,
-				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)})
+			rec.setProblems(append(rec.problems(), checklist.Problem{Code: p.Code, Severity: p.Severity,
+				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)}))
 			rec.valid = false
 		}
 	}
@@ -510,24 +527,21 @@ func newRecord(it item) record {
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	rec := newRecord(it)
 	if it.err != nil {
-		rec.problems = []checklist.Problem{readProblem(it.err, it.place)}
+		rec.setProblems([]checklist.Problem{readProblem(it.err, it.place)})
 		return rec
 	}
 	rules.Beside, rules.OnlineText = it.pub, it.online
 	r := acces.Validate(it.data, rules)
 	rec.valid, rec.fpLine, rec.signed = r.Valid(), int32(r.FingerprintLine), r.SignedBy != ""
-	if len(r.Problems) > 0 {
-		rec.problems = r.Problems
-	}
 	fps := []string{r.Fingerprint}
-	for k := range min(len(rec.problems), 8) {
-		if t, ok := tmpl.compact(rec.problems[k].Message, &fps); ok {
-			rec.problems[k].Message = t
+	for k := range min(len(r.Problems), 8) {
+		if t, ok := tmpl.compact(r.Problems[k].Message, &fps); ok {
+			r.Problems[k].Message = t
 			rec.compact |= 1 << k
 		}
 	}
-	if len(rec.problems) == 1 {
-		rec.problems = tmpl.one(rec.problems[0])
+	if rec.setProblems(r.Problems); len(r.Problems) == 1 {
+		rec.list = tmpl.one(r.Problems[0])
 	}
 	// One allocation for the path and the fingerprints, who shares it
 	// when she is named in it: the walk's strings can go (Échelle).
@@ -577,9 +591,9 @@ type templates struct{ m, lists sync.Map }
 
 // one is the list of p alone, kept once for the run; capped at its
 // length, so that an append to it copies.
-func (t *templates) one(p checklist.Problem) []checklist.Problem {
-	kept, _ := t.lists.LoadOrStore(p, []checklist.Problem{p})
-	return kept.([]checklist.Problem)[:1:1]
+func (t *templates) one(p checklist.Problem) *[]checklist.Problem {
+	kept, _ := t.lists.LoadOrStore(p, &[]checklist.Problem{p})
+	return kept.(*[]checklist.Problem)
 }
 
 // mark, then one digit n, stands for the fingerprint fps[n].
@@ -676,7 +690,7 @@ func (r *Run) markDuplicates() {
 // problem list: 100,000 files of one key cost a record each (Scale).
 func (r *Run) markRun(run []int32) {
 	head := run[:min(len(run), maxDuplicateOf+1)]
-	tail := map[int32][]checklist.Problem{} // by line
+	tail := map[int32]*[]checklist.Problem{} // by line
 	for k, i := range run {
 		rec := r.at(int(i))
 		if k < len(head) {
@@ -695,15 +709,15 @@ func (r *Run) markRun(run []int32) {
 		if after != "" {
 			p.Message += " ; " + after
 		}
-		if k < maxDuplicateOf || len(rec.problems) > 0 || after != "" {
-			rec.problems = append(rec.problems, p)
+		if k < maxDuplicateOf || rec.list != nil || after != "" {
+			rec.setProblems(append(rec.problems(), p))
 			continue
 		}
 		// Capped at its length: an append to the shared list copies.
 		if tail[rec.fpLine] == nil {
-			tail[rec.fpLine] = []checklist.Problem{p}
+			tail[rec.fpLine] = &[]checklist.Problem{p}
 		}
-		rec.problems = tail[rec.fpLine][:1:1]
+		rec.list = tail[rec.fpLine]
 	}
 }
 

@@ -85,7 +85,7 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 		return
 	}
 	rec := newRecord(it)
-	rec.problems = []checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError, Message: leakMessage(it.path)}}
+	rec.list = &[]checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError, Message: leakMessage(it.path)}}
 	mu.Lock()
 	r.leaks = append(r.leaks, leakFound{rec, it.id, it.seq})
 	mu.Unlock()
@@ -136,7 +136,7 @@ func (r *Run) attachLeaks(ids []fileID) {
 		seen[l.id] = true
 		if at := l.rec.rowsOf(rows); len(at) > 0 {
 			for _, i := range at {
-				r.at(i).leadWith(l.rec.problems[0], l.rec.path())
+				r.at(i).leadWith(l.rec.problems()[0], l.rec.path())
 			}
 			continue
 		}
@@ -189,14 +189,15 @@ func (rec *record) leadWith(p checklist.Problem, path string) {
 	if rec.path() == path {
 		return
 	}
-	for _, q := range rec.problems {
+	for _, q := range rec.problems() {
 		if q.Code == p.Code && strings.Contains(q.Message, acces.BaseName(path)) {
 			return
 		}
 	}
-	rec.problems = append([]checklist.Problem{p}, rec.problems...)
+	ps := append([]checklist.Problem{p}, rec.problems()...)
 	if rec.compact&0x80 != 0 { // the eighth template becomes the ninth problem: written out
-		rec.problems[8].Message = expand(rec.problems[8].Message, unpackFPs(rec.fps()))
+		ps[8].Message = expand(ps[8].Message, unpackFPs(rec.fps()))
 	}
+	rec.setProblems(ps)
 	rec.valid, rec.compact = false, rec.compact<<1
 }

@@ -38,7 +38,7 @@ func TestTemplates(t *testing.T) {
 		t.Errorf("two messages of one template kept twice: %q %q", one, two)
 	}
 	p := checklist.Problem{Code: checklist.CodeFingerprintMismatch, Severity: checklist.SevError, Message: one, Line: 3}
-	if l1, l2 := tm.one(p), tm.one(p); &l1[0] != &l2[0] || cap(l1) != 1 || l1[0] != p {
-		t.Errorf("one problem kept twice, or writable past its length: %p %p, cap %d", &l1[0], &l2[0], cap(l1))
+	if l1, l2 := tm.one(p), tm.one(p); l1 != l2 || cap(*l1) != 1 || (*l1)[0] != p {
+		t.Errorf("one problem kept twice, or writable past its length: %p %p, cap %d", l1, l2, cap(*l1))
 	}
 }
