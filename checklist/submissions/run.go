@@ -33,11 +33,11 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	text     string // the path, then the fingerprints (fps)
-	who      string // her Moodle name and id when moodle is set, else her name
+	text     string               // the path, then the fingerprints (fps)
+	who      string               // her Moodle name and id when moodle is set, else her name
 	list     *[]checklist.Problem // its problems; nil none
-	mod      int64 // modification time, Unix nanoseconds; 0 unknown
-	date     int32 // AAAAMMJJ; 0 when none was read
+	mod      int64                // modification time, Unix nanoseconds; 0 unknown
+	date     int32                // AAAAMMJJ; 0 when none was read
 	fpLine   int32
 	entryLen int32  // for an archive entry, the length of its name at the end of path
 	pathLen  int32  // the path is text[:pathLen]
@@ -134,6 +134,7 @@ type Run struct {
 	others map[int32][]string // by slot: a learner's files her result lists
 	dups   []dupGroup
 	leaks  []leakFound // keys in files that are no submission (scan.go)
+	tmpl   templates   // the messages and problem lists kept once for the run
 	slots  int32       // slots made: keep frees none, so order may be shorter
 }
 
@@ -244,11 +245,10 @@ func Read(args []string, opts Options) *Run {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var (
-		mu   sync.Mutex
-		tmpl templates
-		run  = &Run{others: map[int32][]string{}}
-		ids  []fileID // by slot, when several arguments may name one file
-		wg   sync.WaitGroup
+		mu  sync.Mutex
+		run = &Run{others: map[int32][]string{}}
+		ids []fileID // by slot, when several arguments may name one file
+		wg  sync.WaitGroup
 	)
 	items := make(chan item, 2*workers)
 	for range workers {
@@ -258,7 +258,7 @@ func Read(args []string, opts Options) *Run {
 					run.scanItem(it, &mu)
 					continue
 				}
-				rec := validateItem(it, opts.Rules, &tmpl)
+				rec := validateItem(it, opts.Rules, &run.tmpl)
 				mu.Lock()
 				*run.slot(it.slot) = rec
 				mu.Unlock()
@@ -540,8 +540,10 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			rec.compact |= 1 << k
 		}
 	}
-	if rec.setProblems(r.Problems); len(r.Problems) == 1 {
+	if len(r.Problems) == 1 {
 		rec.list = tmpl.one(r.Problems[0])
+	} else {
+		rec.setProblems(r.Problems)
 	}
 	// One allocation for the path and the fingerprints, who shares it
 	// when she is named in it: the walk's strings can go (Échelle).
@@ -690,7 +692,6 @@ func (r *Run) markDuplicates() {
 // problem list: 100,000 files of one key cost a record each (Scale).
 func (r *Run) markRun(run []int32) {
 	head := run[:min(len(run), maxDuplicateOf+1)]
-	tail := map[int32]*[]checklist.Problem{} // by line
 	for k, i := range run {
 		rec := r.at(int(i))
 		if k < len(head) {
@@ -713,11 +714,7 @@ func (r *Run) markRun(run []int32) {
 			rec.setProblems(append(rec.problems(), p))
 			continue
 		}
-		// Capped at its length: an append to the shared list copies.
-		if tail[rec.fpLine] == nil {
-			tail[rec.fpLine] = &[]checklist.Problem{p}
-		}
-		rec.list = tail[rec.fpLine]
+		rec.list = r.tmpl.one(p)
 	}
 }
 
