@@ -547,13 +547,14 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	}
 	// One allocation for the path and the fingerprints, who shares it
 	// when she is named in it: the walk's strings can go (Échelle).
-	stated := packFPs(fps[:1])
-	rec.text = it.path + stated + packFPs(fps[1:])
+	text := packFPs(append(make([]byte, 0, 256), it.path...), fps[:1])
+	stated := len(text) - len(it.path)
+	rec.text = string(packFPs(text, fps[1:]))
 	if i := strings.Index(it.path, rec.who); i >= 0 {
 		rec.who = rec.text[i : i+len(rec.who)]
 	}
 	if r.Fingerprint != "" {
-		rec.fpLen = uint16(len(stated))
+		rec.fpLen = uint16(stated)
 	}
 	rec.date = packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
@@ -627,22 +628,22 @@ func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 	return kept.(string), true
 }
 
-// packFPs is fps in the fewest bytes a record can keep: a fingerprint
-// as ssh-keygen writes it, "SHA256:" then 43 base64 characters, is a
-// zero byte then its 32 bytes; any other is itself, then a space.
-func packFPs(fps []string) string {
-	var b strings.Builder
+// packFPs appends fps to b in the fewest bytes a record can keep: a
+// fingerprint as ssh-keygen writes it, "SHA256:" then 43 base64
+// characters (none past the 32 bytes: Strict), is a zero byte then its
+// 32 bytes; any other is itself, then a space.
+func packFPs(b []byte, fps []string) []byte {
 	for _, fp := range fps {
-		sum, ok := strings.CutPrefix(fp, "SHA256:")
-		raw, err := base64.RawStdEncoding.DecodeString(sum)
-		if ok && err == nil && len(raw) == 32 && base64.RawStdEncoding.EncodeToString(raw) == sum {
-			b.WriteByte(0)
-			b.Write(raw)
-		} else {
-			b.WriteString(fp + " ")
+		if sum, ok := strings.CutPrefix(fp, "SHA256:"); ok && len(sum) == 43 {
+			packed, err := base64.RawStdEncoding.Strict().AppendDecode(append(b, 0), []byte(sum))
+			if err == nil && len(packed) == len(b)+33 {
+				b = packed
+				continue
+			}
 		}
+		b = append(append(b, fp...), ' ')
 	}
-	return b.String()
+	return b
 }
 
 // unpackFPs is the fingerprints packFPs packed, the stated one ("" none) first.
@@ -651,7 +652,7 @@ func unpackFPs(s string) []string {
 	for len(fps) == 0 || s != "" {
 		fp := ""
 		if len(s) >= 33 && s[0] == 0 {
-			fp, s = "SHA256:"+base64.RawStdEncoding.EncodeToString([]byte(s[1:33])), s[33:]
+			fp, s = string(base64.RawStdEncoding.AppendEncode(append(make([]byte, 0, 50), "SHA256:"...), []byte(s[1:33]))), s[33:]
 		} else {
 			fp, s, _ = strings.Cut(s, " ")
 		}

@@ -28,7 +28,7 @@ func TestTemplates(t *testing.T) {
 		for _, stated := range []string{a, "", d} { // packed in a record, then unpacked
 			fps := []string{stated}
 			tmpl, ok := tm.compact(msg, &fps)
-			got, kept := tmpl, unpackFPs(packFPs(fps))
+			got, kept := tmpl, unpackFPs(string(packFPs(nil, fps)))
 			if ok {
 				got = expand(tmpl, kept)
 			}
