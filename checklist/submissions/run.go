@@ -2,6 +2,7 @@ package submissions
 
 import (
 	"cmp"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -32,17 +33,17 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	path     string
-	fps      string // the stated fingerprint, then those quoted (templates)
-	who      string // her Moodle name and id when moodle is set, else her name
-	problems []checklist.Problem
-	mod      int64 // modification time, Unix nanoseconds; 0 unknown
-	date     int32 // AAAAMMJJ; 0 when none was read
+	text     string               // the path, then the fingerprints (fps)
+	who      string               // her Moodle name and id when moodle is set, else her name
+	list     *[]checklist.Problem // its problems; nil none
+	mod      int64                // modification time, Unix nanoseconds; 0 unknown
+	date     int32                // AAAAMMJJ; 0 when none was read
 	fpLine   int32
 	entryLen int32  // for an archive entry, the length of its name at the end of path
+	pathLen  int32  // the path is text[:pathLen]
 	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
-	fpLen    uint16 // the length of the stated fingerprint at the start of fps
+	fpLen    uint16 // the length of the stated fingerprint, packed, at the start of fps; 0 none
 	compact  uint8  // bit k set when problem k's message is a template
 	statut   uint8  // 1 + the index of Status in statuts; 0 none
 	// Small fields last: no padding between them (Échelle).
@@ -53,11 +54,34 @@ type record struct {
 
 var statuts = []string{"demande", "verifie"}
 
-func (r *record) fp() string { return r.fps[:r.fpLen] }
+func (r *record) path() string { return r.text[:r.pathLen] }
+
+// problems are the file's problems. A record points to them: most share
+// one list (templates.one, markRun), and a slice would grow every record.
+func (r *record) problems() []checklist.Problem {
+	if r.list == nil {
+		return nil
+	}
+	return *r.list
+}
+
+// setProblems makes ps the file's problems, capped at its length, so
+// that an append to them copies.
+func (r *record) setProblems(ps []checklist.Problem) {
+	if ps = slices.Clip(ps); len(ps) > 0 {
+		r.list = &ps
+	}
+}
+
+// fps are the stated fingerprint, then those quoted (templates), packed
+// after the path in one string: a field of their own would grow every record.
+func (r *record) fps() string { return r.text[r.pathLen:] }
+
+func (r *record) fp() string { return r.fps()[:r.fpLen] }
 
 // group is the learner's folder outside Moodle, a prefix of the path
 // (a field of its own would grow every record: Échelle); "" none.
-func (r *record) group() string { return r.path[:r.groupLen] }
+func (r *record) group() string { return r.path()[:r.groupLen] }
 
 // groupLength is the length of group as a prefix of path; 0 (no group)
 // when it is not one, or longer than a record holds.
@@ -79,10 +103,11 @@ func (r *record) learnerKey() string {
 	if r.groupLen > 0 {
 		return folderKey(r.group())
 	}
-	place, name := filepath.Dir(r.path), filepath.Base(r.path)
+	p := r.path()
+	place, name := filepath.Dir(p), filepath.Base(p)
 	if n := int(r.entryLen); n > 0 {
-		dir, base := splitEntry(r.path[len(r.path)-n:])
-		place, name = r.path[:len(r.path)-n]+cleanEntryDir(dir), base
+		dir, base := splitEntry(p[len(p)-n:])
+		place, name = p[:len(p)-n]+cleanEntryDir(dir), base
 	}
 	if !r.learnerFolder {
 		return place + "//" + name
@@ -109,6 +134,7 @@ type Run struct {
 	others map[int32][]string // by slot: a learner's files her result lists
 	dups   []dupGroup
 	leaks  []leakFound // keys in files that are no submission (scan.go)
+	tmpl   templates   // the messages and problem lists kept once for the run
 	slots  int32       // slots made: keep frees none, so order may be shorter
 }
 
@@ -147,11 +173,11 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	f := checklist.FileResult{Path: rec.path, Apprenant: rec.who, Fingerprint: rec.fp(), FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems, Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
+	fps := unpackFPs(rec.fps())
+	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who, Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
+		Problems: rec.problems(), Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
-		f.Problems = slices.Clone(rec.problems)
-		fps := strings.Split(rec.fps, " ")
+		f.Problems = slices.Clone(f.Problems)
 		for k := range f.Problems {
 			if rec.compact&(1<<k) != 0 {
 				f.Problems[k].Message = expand(f.Problems[k].Message, fps)
@@ -169,7 +195,8 @@ func (r *Run) At(i int) checklist.FileResult {
 		f.Statut = statuts[rec.statut-1]
 	}
 	if n := int(rec.entryLen); n > 0 {
-		f.Archive, f.Entry = rec.path[:len(rec.path)-n-len("!/")], rec.path[len(rec.path)-n:]
+		p := rec.path()
+		f.Archive, f.Entry = p[:len(p)-n-len("!/")], p[len(p)-n:]
 	}
 	if rec.dup > 0 {
 		g := r.dups[rec.dup-1]
@@ -181,7 +208,7 @@ func (r *Run) At(i int) checklist.FileResult {
 // Strict makes a file with any problem invalid: --strict counts warnings.
 func (r *Run) Strict() {
 	for i := range r.Len() {
-		if rec := r.at(i); len(rec.problems) > 0 {
+		if rec := r.at(i); rec.list != nil {
 			rec.valid = false
 		}
 	}
@@ -218,11 +245,10 @@ func Read(args []string, opts Options) *Run {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var (
-		mu   sync.Mutex
-		tmpl templates
-		run  = &Run{others: map[int32][]string{}}
-		ids  []fileID // by slot, when several arguments may name one file
-		wg   sync.WaitGroup
+		mu  sync.Mutex
+		run = &Run{others: map[int32][]string{}}
+		ids []fileID // by slot, when several arguments may name one file
+		wg  sync.WaitGroup
 	)
 	items := make(chan item, 2*workers)
 	for range workers {
@@ -232,7 +258,7 @@ func Read(args []string, opts Options) *Run {
 					run.scanItem(it, &mu)
 					continue
 				}
-				rec := validateItem(it, opts.Rules, &tmpl)
+				rec := validateItem(it, opts.Rules, &run.tmpl)
 				mu.Lock()
 				*run.slot(it.slot) = rec
 				mu.Unlock()
@@ -298,8 +324,8 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			} else {
 				said[msg] = msg
 			}
-			rec := record{path: m.path, who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
-				problems: []checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
+			rec := record{text: m.path, pathLen: int32(len(m.path)), who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
+				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
 			if m.moodle == "" {
 				rec.who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
 			}
@@ -308,7 +334,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 	}
 	// By path, then by the walk's order: the same whatever the workers.
 	slices.SortFunc(r.order, func(a, b int32) int {
-		if c := strings.Compare(r.slot(a).path, r.slot(b).path); c != 0 {
+		if c := strings.Compare(r.slot(a).path(), r.slot(b).path()); c != 0 {
 			return c
 		}
 		return int(a - b)
@@ -360,7 +386,8 @@ func (r *Run) splitGroups() {
 		if g := groups[rec.group()]; g != nil && g.several && !g.top && rec.groupLen > 0 {
 			sub := subfolder(rec)
 			// A prefix of its path: no string is made per file (Échelle).
-			rec.who, rec.groupLen = sub, groupLength(rec.path, rec.path[:int(rec.groupLen)+strings.Index(rec.path[rec.groupLen:], sub)+len(sub)])
+			p := rec.path()
+			rec.who, rec.groupLen = sub, groupLength(p, p[:int(rec.groupLen)+strings.Index(p[rec.groupLen:], sub)+len(sub)])
 		}
 	}
 }
@@ -368,7 +395,7 @@ func (r *Run) splitGroups() {
 // subfolder is the folder below its learner's folder a file sits in, ""
 // when it is in that folder itself.
 func subfolder(rec *record) string {
-	rest, ok := strings.CutPrefix(rec.path, rec.group())
+	rest, ok := strings.CutPrefix(rec.path(), rec.group())
 	if !ok {
 		return ""
 	}
@@ -417,7 +444,7 @@ func (r *Run) oneRowPerLearner() {
 		best := run[0]
 		for _, i := range run[1:] {
 			a, b := r.at(int(i)), r.at(int(best))
-			if c := cmp.Or(preferred(a, b), strings.Compare(a.path, b.path)); c > 0 || c == 0 && i > best {
+			if c := cmp.Or(preferred(a, b), strings.Compare(a.path(), b.path())); c > 0 || c == 0 && i > best {
 				best = i
 			}
 		}
@@ -425,7 +452,7 @@ func (r *Run) oneRowPerLearner() {
 		for _, i := range run {
 			if i != best {
 				other := r.at(int(i))
-				r.others[r.order[best]] = append(r.others[r.order[best]], other.path)
+				r.others[r.order[best]] = append(r.others[r.order[best]], other.path())
 				drop[int(i)] = true
 				if preferred(keep, other) == 0 {
 					keep.tied = true
@@ -451,8 +478,8 @@ func preferred(a, b *record) int {
 	if c := cmp.Compare(a.mod, b.mod); c != 0 {
 		return c
 	}
-	da, na := splitEntry(a.path)
-	db, nb := splitEntry(b.path)
+	da, na := splitEntry(a.path())
+	db, nb := splitEntry(b.path())
 	sa, ca := copyStem(na)
 	sb, cb := copyStem(nb)
 	if da == db && sa == sb {
@@ -463,7 +490,7 @@ func preferred(a, b *record) int {
 
 // depthIn is how many folders a file is below its learner's folder.
 func depthIn(r *record) int {
-	rest := strings.TrimLeft(strings.TrimPrefix(r.path, r.group()), `/\`)
+	rest := strings.TrimLeft(strings.TrimPrefix(r.path(), r.group()), `/\`)
 	return strings.Count(rest, "/") + strings.Count(rest, `\`)
 }
 
@@ -477,43 +504,59 @@ func copyStem(name string) (string, int) {
 // leakIn reports on rec a private key in other, a copy of the same hand-in
 // its result only lists: the key is compromised all the same.
 func leakIn(rec, other *record) {
-	for _, p := range other.problems {
+	for _, p := range other.problems() {
 		if p.Code == checklist.CodePrivateKeyLeak {
-			rec.problems = append(rec.problems[:len(rec.problems):len(rec.problems)], checklist.Problem{Code: p.Code, Severity: p.Severity,
-				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path, p.Line)})
+			rec.setProblems(append(rec.problems(), checklist.Problem{Code: p.Code, Severity: p.Severity,
+				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)}))
 			rec.valid = false
 		}
 	}
 }
 
-// validateItem validates one item read by the walk.
-func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := record{path: it.path, who: it.learner, groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, mod: it.mod,
-		entryLen: int32(len(it.entry)), repo: it.repo}
+// newRecord is what a run keeps of it before its data is read.
+func newRecord(it item) record {
+	rec := record{text: it.path, pathLen: int32(len(it.path)), who: it.learner, groupLen: groupLength(it.path, it.group),
+		learnerFolder: it.learnerFolder, mod: it.mod, entryLen: int32(len(it.entry)), repo: it.repo}
 	if it.moodle != "" {
 		rec.who, rec.moodle = it.moodle, true
 	}
+	return rec
+}
+
+// validateItem validates one item read by the walk.
+func validateItem(it item, rules acces.Rules, tmpl *templates) record {
+	rec := newRecord(it)
 	if it.err != nil {
-		rec.problems = []checklist.Problem{readProblem(it.err, it.place)}
+		rec.setProblems([]checklist.Problem{readProblem(it.err, it.place)})
 		return rec
 	}
 	rules.Beside, rules.OnlineText = it.pub, it.online
 	r := acces.Validate(it.data, rules)
 	rec.valid, rec.fpLine, rec.signed = r.Valid(), int32(r.FingerprintLine), r.SignedBy != ""
-	if len(r.Problems) > 0 {
-		rec.problems = r.Problems
-	}
 	fps := []string{r.Fingerprint}
-	for k := range min(len(rec.problems), 8) {
-		if t, ok := tmpl.compact(rec.problems[k].Message, &fps); ok {
-			rec.problems[k].Message = t
+	for k := range min(len(r.Problems), 8) {
+		if t, ok := tmpl.compact(r.Problems[k].Message, &fps); ok {
+			r.Problems[k].Message = t
 			rec.compact |= 1 << k
 		}
 	}
-	if rec.compact == 1 && len(rec.problems) == 1 {
-		rec.problems = tmpl.one(rec.problems[0])
+	if len(r.Problems) == 1 {
+		rec.list = tmpl.one(r.Problems[0])
+	} else {
+		rec.setProblems(r.Problems)
 	}
-	rec.fps, rec.fpLen, rec.date = strings.Join(fps, " "), uint16(len(r.Fingerprint)), packDate(r.Date)
+	// One allocation for the path and the fingerprints, who shares it
+	// when she is named in it: the walk's strings can go (Échelle).
+	text := packFPs(append(make([]byte, 0, 256), it.path...), fps[:1])
+	stated := len(text) - len(it.path)
+	rec.text = string(packFPs(text, fps[1:]))
+	if i := strings.Index(it.path, rec.who); i >= 0 {
+		rec.who = rec.text[i : i+len(rec.who)]
+	}
+	if r.Fingerprint != "" {
+		rec.fpLen = uint16(stated)
+	}
+	rec.date = packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
@@ -546,14 +589,14 @@ func unpackDate(n int32) string { return fmt.Sprintf("%04d-%02d-%02d", n/10000, 
 // templates are the messages that quote fingerprints, kept once for the
 // run with a mark for each: 100,000 fingerprint-mismatch messages are one
 // sentence, and only the fingerprints are kept per file. lists holds a
-// file's problem when it is its only one and a template: one list too.
+// file's problem when it is its only one: one list for all who share it.
 type templates struct{ m, lists sync.Map }
 
 // one is the list of p alone, kept once for the run; capped at its
 // length, so that an append to it copies.
-func (t *templates) one(p checklist.Problem) []checklist.Problem {
-	kept, _ := t.lists.LoadOrStore(p, []checklist.Problem{p})
-	return kept.([]checklist.Problem)[:1:1]
+func (t *templates) one(p checklist.Problem) *[]checklist.Problem {
+	kept, _ := t.lists.LoadOrStore(p, &[]checklist.Problem{p})
+	return kept.(*[]checklist.Problem)
 }
 
 // mark, then one digit n, stands for the fingerprint fps[n].
@@ -583,6 +626,39 @@ func (t *templates) compact(msg string, fps *[]string) (string, bool) {
 	}
 	kept, _ := t.m.LoadOrStore(s, s)
 	return kept.(string), true
+}
+
+// packFPs appends fps to b in the fewest bytes a record can keep: a
+// fingerprint as ssh-keygen writes it, "SHA256:" then 43 base64
+// characters (none past the 32 bytes: Strict), is a zero byte then its
+// 32 bytes; any other is itself, then a space.
+func packFPs(b []byte, fps []string) []byte {
+	for _, fp := range fps {
+		if sum, ok := strings.CutPrefix(fp, "SHA256:"); ok && len(sum) == 43 {
+			packed, err := base64.RawStdEncoding.Strict().AppendDecode(append(b, 0), []byte(sum))
+			if err == nil && len(packed) == len(b)+33 {
+				b = packed
+				continue
+			}
+		}
+		b = append(append(b, fp...), ' ')
+	}
+	return b
+}
+
+// unpackFPs is the fingerprints packFPs packed, the stated one ("" none) first.
+func unpackFPs(s string) []string {
+	var fps []string
+	for len(fps) == 0 || s != "" {
+		fp := ""
+		if len(s) >= 33 && s[0] == 0 {
+			fp, s = string(base64.RawStdEncoding.AppendEncode(append(make([]byte, 0, 50), "SHA256:"...), []byte(s[1:33]))), s[33:]
+		} else {
+			fp, s, _ = strings.Cut(s, " ")
+		}
+		fps = append(fps, fp)
+	}
+	return fps
 }
 
 // expand puts the fingerprints back in a template.
@@ -617,14 +693,13 @@ func (r *Run) markDuplicates() {
 // problem list: 100,000 files of one key cost a record each (Scale).
 func (r *Run) markRun(run []int32) {
 	head := run[:min(len(run), maxDuplicateOf+1)]
-	tail := map[int32][]checklist.Problem{} // by line
 	for k, i := range run {
 		rec := r.at(int(i))
 		if k < len(head) {
 			var others []string
 			for _, j := range head {
 				if j != i && len(others) < maxDuplicateOf {
-					others = append(others, r.at(int(j)).path)
+					others = append(others, r.at(int(j)).path())
 				}
 			}
 			r.dups = append(r.dups, dupGroup{others, len(run) - 1, fmt.Sprintf(
@@ -636,15 +711,11 @@ func (r *Run) markRun(run []int32) {
 		if after != "" {
 			p.Message += " ; " + after
 		}
-		if k < maxDuplicateOf || len(rec.problems) > 0 || after != "" {
-			rec.problems = append(rec.problems, p)
+		if k < maxDuplicateOf || rec.list != nil || after != "" {
+			rec.setProblems(append(rec.problems(), p))
 			continue
 		}
-		// Capped at its length: an append to the shared list copies.
-		if tail[rec.fpLine] == nil {
-			tail[rec.fpLine] = []checklist.Problem{p}
-		}
-		rec.problems = tail[rec.fpLine][:1:1]
+		rec.list = r.tmpl.one(p)
 	}
 }
 
@@ -655,7 +726,7 @@ func namedAfter(rec *record) string {
 	if !rec.moodle {
 		return ""
 	}
-	for _, p := range strings.FieldsFunc(rec.path, func(c rune) bool { return c == '/' || c == '\\' }) {
+	for _, p := range strings.FieldsFunc(rec.path(), func(c rune) bool { return c == '/' || c == '\\' }) {
 		l, k, ok := moodleLearner(p)
 		if !ok {
 			continue

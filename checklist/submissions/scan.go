@@ -84,12 +84,8 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 	if len(leak.File(it.data)) == 0 {
 		return
 	}
-	rec := record{path: it.path, who: it.learner, groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, entryLen: int32(len(it.entry)),
-		problems: []checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError,
-			Message: leakMessage(it.path)}}}
-	if it.moodle != "" {
-		rec.who, rec.moodle = it.moodle, true
-	}
+	rec := newRecord(it)
+	rec.list = &[]checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError, Message: leakMessage(it.path)}}
 	mu.Lock()
 	r.leaks = append(r.leaks, leakFound{rec, it.id, it.seq})
 	mu.Unlock()
@@ -98,11 +94,12 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 // place is where a record's file sits: its folder, or its archive and
 // the entry's folder.
 func (rec *record) place() string {
+	p := rec.path()
 	if n := int(rec.entryLen); n > 0 {
-		dir, _ := splitEntry(rec.path[len(rec.path)-n:])
-		return rec.path[:len(rec.path)-n] + cleanEntryDir(dir)
+		dir, _ := splitEntry(p[len(p)-n:])
+		return p[:len(p)-n] + cleanEntryDir(dir)
 	}
-	return rec.path[:len(rec.path)-len(acces.BaseName(rec.path))]
+	return p[:len(p)-len(acces.BaseName(p))]
 }
 
 // attachLeaks puts each key found in a file that is no submission first
@@ -116,7 +113,7 @@ func (r *Run) attachLeaks(ids []fileID) {
 		return // no index of every row for nothing: 100,000 rows cost megabytes
 	}
 	slices.SortFunc(r.leaks, func(a, b leakFound) int {
-		if c := strings.Compare(a.rec.path, b.rec.path); c != 0 {
+		if c := strings.Compare(a.rec.path(), b.rec.path()); c != 0 {
 			return c
 		}
 		return a.seq - b.seq
@@ -139,7 +136,7 @@ func (r *Run) attachLeaks(ids []fileID) {
 		seen[l.id] = true
 		if at := l.rec.rowsOf(rows); len(at) > 0 {
 			for _, i := range at {
-				r.at(i).leadWith(l.rec.problems[0], l.rec.path)
+				r.at(i).leadWith(l.rec.problems()[0], l.rec.path())
 			}
 			continue
 		}
@@ -148,7 +145,7 @@ func (r *Run) attachLeaks(ids []fileID) {
 	}
 	r.leaks = nil
 	if added {
-		slices.SortStableFunc(r.order, func(a, b int32) int { return strings.Compare(r.slot(a).path, r.slot(b).path) })
+		slices.SortStableFunc(r.order, func(a, b int32) int { return strings.Compare(r.slot(a).path(), r.slot(b).path()) })
 	}
 }
 
@@ -168,8 +165,8 @@ func (rec *record) rowKeys() []string {
 	}
 	keys := append([]string{"d:" + rec.place() + "\x00" + rec.who}, group...)
 	for _, sep := range []string{"/", `\`} {
-		if i := strings.Index(rec.path, sep+rec.who+sep); i >= 0 {
-			return append(keys, "r:"+rec.path[:i+len(rec.who)+2]+"\x00"+rec.who)
+		if i := strings.Index(rec.path(), sep+rec.who+sep); i >= 0 {
+			return append(keys, "r:"+rec.path()[:i+len(rec.who)+2]+"\x00"+rec.who)
 		}
 	}
 	return keys
@@ -189,17 +186,18 @@ func (rec *record) rowsOf(rows map[string][]int) []int {
 // unless rec is that file's own result, or a problem already names it (a
 // .pub beside acces.md that is a private key).
 func (rec *record) leadWith(p checklist.Problem, path string) {
-	if rec.path == path {
+	if rec.path() == path {
 		return
 	}
-	for _, q := range rec.problems {
+	for _, q := range rec.problems() {
 		if q.Code == p.Code && strings.Contains(q.Message, acces.BaseName(path)) {
 			return
 		}
 	}
-	rec.problems = append([]checklist.Problem{p}, rec.problems...)
+	ps := append([]checklist.Problem{p}, rec.problems()...)
 	if rec.compact&0x80 != 0 { // the eighth template becomes the ninth problem: written out
-		rec.problems[8].Message = expand(rec.problems[8].Message, strings.Split(rec.fps, " "))
+		ps[8].Message = expand(ps[8].Message, unpackFPs(rec.fps()))
 	}
+	rec.setProblems(ps)
 	rec.valid, rec.compact = false, rec.compact<<1
 }
