@@ -272,6 +272,7 @@ type Recording struct {
 	Replace, ReplaceDate func(*AccessPlan) (bool, error) // nil keeps the file
 	ForceState           bool                            // set an unreadable state aside (--force)
 	Guard                func(func() error) error        // a signal waits for the writes
+	noted                *Outcome                        // the note already taken (the wizard's), or nil
 }
 
 // Outcome is what RecordAccess did.
@@ -298,7 +299,9 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Plan: plan}
-	if err := r.note(out); err != nil {
+	if r.noted != nil { // the lock is not waited for twice: a late one is finish's
+		out.StateErr, out.StateCopy = r.noted.StateErr, r.noted.StateCopy
+	} else if err := r.note(out); err != nil {
 		return nil, err
 	}
 	write, content, err := r.ask(plan, out)

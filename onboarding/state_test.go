@@ -296,6 +296,41 @@ func TestStateBusy(t *testing.T) {
 	}
 }
 
+// lockAt takes the state's lock when the wizard asks msg.
+type lockAt struct {
+	Prompter
+	msg  string
+	lock func()
+}
+
+func (l lockAt) Select(message string, options []string, def int, help string) (int, error) {
+	if message == l.msg {
+		l.lock()
+	}
+	return l.Prompter.Select(message, options, def, help)
+}
+
+// TestWizardStateBusyLate: the wizard noted the date before its questions;
+// a lock held from « Écrire acces.md à cet endroit ? » on says so.
+func TestWizardStateBusyLate(t *testing.T) {
+	defer func(w time.Duration) { stateWait = w }(stateWait)
+	stateWait = 50 * time.Millisecond
+	w, out, p := newWizard(t, t.TempDir(), []answer{{kind: "select", text: AnswerRequested},
+		{kind: "input", text: "19/10/2026"}, {kind: "select", enter: true}})
+	copyDir(t, sharedKey(t), w.Store.Dir)
+	unlock := func() {}
+	w.P = lockAt{p, "Écrire acces.md à cet endroit ?", func() { unlock, _ = safefile.LockDir(filepath.Dir(w.StatePath), -1) }}
+	err := w.Run()
+	unlock()
+	st, _ := LoadState(w.StatePath)
+	if e, ok := err.(*Error); !ok || !strings.HasPrefix(e.Msg, "déclaration notée") || len(st.Access) != 1 {
+		t.Fatalf("%#v, %+v\n%s", err, st, out)
+	}
+	if _, err := os.Lstat(w.File); err == nil {
+		t.Fatal("acces.md written")
+	}
+}
+
 // TestSetAsideNeverRenamesTheKey: a state folder swapped for a link to the
 // key folder, the key named etat.yaml, is refused when set aside.
 func TestSetAsideNeverRenamesTheKey(t *testing.T) {
