@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
@@ -325,6 +328,30 @@ func TestWizardStateBusyLate(t *testing.T) {
 	st, _ := LoadState(w.StatePath)
 	if e, ok := err.(*Error); !ok || !strings.HasPrefix(e.Msg, "déclaration notée") || len(st.Access) != 1 {
 		t.Fatalf("%#v, %+v\n%s", err, st, out)
+	}
+	if _, err := os.Lstat(w.File); err == nil {
+		t.Fatal("acces.md written")
+	}
+}
+
+// TestStateFullAfterTheDate: the date fits in the state, acces.md's path
+// after it would not: the error says the date is noted, and a size hint.
+func TestStateFullAfterTheDate(t *testing.T) {
+	w, _, _ := newWizard(t, t.TempDir(), nil)
+	copyDir(t, sharedKey(t), w.Store.Dir)
+	d := Declaration{StatusRequested, testenv.Day(testenv.Today)}
+	rec := Record{Status: d.Status, Date: d.Date.Format(dates.ISO), Recorded: time.Now().Format(time.RFC3339)}
+	probe, _ := yaml.Marshal(&State{Access: []Record{rec}, Extra: map[string]any{"notes": ""}})
+	notes, _ := yaml.Marshal(&State{Extra: map[string]any{"notes": strings.Repeat("a", int(safefile.State.Max)-len(probe)-5)}})
+	os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
+	os.WriteFile(w.StatePath, notes, 0o600)
+	_, err := RecordAccess(Recording{Settings: w.Settings, Declaration: d, State: &State{}})
+	e, ok := err.(*Error)
+	if !ok || !strings.HasPrefix(e.Msg, "déclaration notée") || !strings.Contains(e.Msg, "1 Mio") || strings.Contains(e.Hint, "droits") {
+		t.Fatalf("%#v", err)
+	}
+	if st, _ := LoadState(w.StatePath); len(st.Access) != 1 || st.File != "" {
+		t.Fatalf("%+v", st.Access)
 	}
 	if _, err := os.Lstat(w.File); err == nil {
 		t.Fatal("acces.md written")
