@@ -359,22 +359,32 @@ func TestStateFullAfterTheDate(t *testing.T) {
 }
 
 // TestSetAsideNeverRenamesTheKey: a state folder swapped for a link to the
-// key folder, the key named etat.yaml, is refused when set aside.
+// key folder, or a state that is a hard link to the key, the key named
+// etat.yaml, is refused when set aside.
 func TestSetAsideNeverRenamesTheKey(t *testing.T) {
-	dir := t.TempDir()
-	ssh, link := filepath.Join(dir, ".ssh"), filepath.Join(dir, "state")
-	os.Mkdir(ssh, 0o700)
-	os.WriteFile(filepath.Join(ssh, "etat.yaml"), []byte("acces: 5\n"), 0o600)
-	if err := os.Symlink(ssh, link); err != nil {
-		t.Skip(err)
-	}
-	r := &Recording{Settings: Settings{StatePath: filepath.Join(link, "etat.yaml"), Store: keys.Store{Dir: ssh, Name: "etat.yaml"}},
-		Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: true}
-	if err := r.note(&Outcome{}); err == nil || !strings.Contains(err.Error(), "clé SSH") {
-		t.Errorf("set aside: %v", err)
-	}
-	if b, err := os.ReadFile(filepath.Join(ssh, "etat.yaml")); string(b) != "acces: 5\n" {
-		t.Fatalf("the key was renamed or written: %q %v", b, err)
+	for _, hard := range []bool{false, true} {
+		dir := t.TempDir()
+		ssh, state := filepath.Join(dir, ".ssh"), filepath.Join(dir, "state")
+		os.Mkdir(ssh, 0o700)
+		os.WriteFile(filepath.Join(ssh, "etat.yaml"), []byte("acces: 5\n"), 0o600)
+		link := func() error { return os.Symlink(ssh, state) }
+		if hard {
+			os.Mkdir(state, 0o700)
+			link = func() error { return os.Link(filepath.Join(ssh, "etat.yaml"), filepath.Join(state, "etat.yaml")) }
+		}
+		if err := link(); err != nil {
+			t.Skip(err)
+		}
+		r := &Recording{Settings: Settings{StatePath: filepath.Join(state, "etat.yaml"), Store: keys.Store{Dir: ssh, Name: "etat.yaml"}},
+			Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: true}
+		if err := r.note(&Outcome{}); err == nil || !strings.Contains(err.Error(), "clé SSH") {
+			t.Errorf("hard link %v, set aside: %v", hard, err)
+		}
+		for _, name := range []string{filepath.Join(ssh, "etat.yaml"), r.StatePath} {
+			if b, err := os.ReadFile(name); string(b) != "acces: 5\n" {
+				t.Fatalf("hard link %v: %s renamed or written: %q %v", hard, name, b, err)
+			}
+		}
 	}
 }
 
