@@ -259,6 +259,13 @@ func errorsOf(problems []checklist.Problem, withLine bool, skip ...checklist.Cod
 	return errs
 }
 
+// What a failure of the state's lock or write left: the declaration not
+// noted and acces.md untouched, or it noted and the rest intact.
+const (
+	notNoted, untouched = "état non enregistré", "acces.md n'a pas été touché"
+	notDone, intact     = "déclaration notée ; acces.md et son chemin dans l'état non écrits", "l'ancien acces.md, s'il existait, est intact"
+)
+
 // errNotWritten: acces.md failed, the declaration noted; the wizard asks again.
 var errNotWritten = errors.New("acces.md non écrit")
 
@@ -272,6 +279,7 @@ type Recording struct {
 	Replace, ReplaceDate func(*AccessPlan) (bool, error) // nil keeps the file
 	ForceState           bool                            // set an unreadable state aside (--force)
 	Guard                func(func() error) error        // a signal waits for the writes
+	noted                *Outcome                        // the note already taken (the wizard's), or nil
 }
 
 // Outcome is what RecordAccess did.
@@ -298,7 +306,9 @@ func RecordAccess(r Recording) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Plan: plan}
-	if err := r.note(out); err != nil {
+	if r.noted != nil { // the lock is not waited for twice: a late one is finish's
+		out.StateErr, out.StateCopy = r.noted.StateErr, r.noted.StateCopy
+	} else if err := r.note(out); err != nil {
 		return nil, err
 	}
 	write, content, err := r.ask(plan, out)
@@ -311,7 +321,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 			// the state as it is now on disk: unreadable since, left as it is.
 			if state, err := LoadState(r.StatePath); out.StateErr == nil && err == nil && state.File != r.File {
 				r.State, state.File = state, r.File
-				if err := r.save(); err != nil {
+				if err := r.save(notDone, intact); err != nil {
 					return err
 				}
 			}
@@ -337,8 +347,7 @@ func RecordAccess(r Recording) (*Outcome, error) {
 	}
 	// The declaration is noted: Ctrl-C while another pret holds the lock
 	// stops at once, and a wait too long says the declaration is kept.
-	const notDone = "déclaration notée ; acces.md et son chemin dans l'état non écrits"
-	return out, r.locked(notDone, "l'ancien acces.md, s'il existait, est intact", finish)
+	return out, r.locked(notDone, intact, finish)
 }
 
 // ask settles what to write: the new file, its date line alone, or nothing.
@@ -367,7 +376,7 @@ func (r Recording) ask(plan *AccessPlan, out *Outcome) (write bool, content []by
 // confirmed to be noted, as the docs promise.
 func (r *Recording) note(out *Outcome) error {
 	return guarded(r.Guard, func() error {
-		return r.locked("état non enregistré", "acces.md n'a pas été touché", func() error {
+		return r.locked(notNoted, untouched, func() error {
 			// Read again, as it is now: another run may have added a record
 			// during the questions (none is ever lost), or the file may have
 			// become a link or unreadable (never written over).
@@ -390,7 +399,7 @@ func (r *Recording) note(out *Outcome) error {
 			if !r.State.appendRecord(rec, time.Now()) {
 				return nil
 			}
-			if err := r.save(); err != nil {
+			if err := r.save(notNoted, untouched); err != nil {
 				return err
 			}
 			out.Noted = true
@@ -399,13 +408,25 @@ func (r *Recording) note(out *Outcome) error {
 	})
 }
 
-// save writes r.State whole.
-func (r *Recording) save() error {
+// save writes r.State whole; a failure says failed, then kept.
+func (r *Recording) save(failed, kept string) error {
 	if err := saveState(Protected(r.Store), r.StatePath, r.State); err != nil {
-		return &Error{Msg: fmt.Sprintf("état non enregistré (%s) : %s", r.StatePath, safefile.Reason(err)),
-			Hint: "vérifiez la place et les droits de ce dossier ; acces.md n'a pas été touché"}
+		return r.stateErr(failed, kept, err)
 	}
 	return nil
+}
+
+// stateErr says what was not written to the state, why, and what to do.
+func (r *Recording) stateErr(failed, kept string, err error) error {
+	hint := "vérifiez la place et les droits de ce dossier"
+	switch {
+	case errors.Is(err, safefile.ErrBusy):
+		hint = "attendez qu'il ait fini, puis relancez pret"
+	case errors.Is(err, safefile.ErrTooLarge):
+		hint = "allégez ou déplacez ce fichier, puis relancez pret"
+	}
+	return &Error{Msg: fmt.Sprintf("%s (%s) : %s", failed, r.StatePath, safefile.Reason(err)), Err: err,
+		Hint: hint + " ; " + kept}
 }
 
 // stateWait bounds the wait for another pret, which holds the state's lock
@@ -414,8 +435,8 @@ var stateWait = 10 * time.Second
 
 // locked runs f, which reads the state and may replace it, with the state's
 // folder (made if need be) locked: runs that meet take turns, and neither
-// loses the record of the other. A lock not had is notDone, then untouched.
-func (r *Recording) locked(notDone, untouched string, f func() error) error {
+// loses the record of the other. A lock not had says failed, then kept.
+func (r *Recording) locked(failed, kept string, f func() error) error {
 	var unlock func()
 	dir := filepath.Dir(r.StatePath)
 	err := os.MkdirAll(dir, 0o700)
@@ -423,12 +444,7 @@ func (r *Recording) locked(notDone, untouched string, f func() error) error {
 		unlock, err = safefile.LockDir(dir, stateWait)
 	}
 	if err != nil {
-		hint := "vérifiez la place et les droits de ce dossier"
-		if errors.Is(err, safefile.ErrBusy) {
-			hint = "attendez qu'il ait fini, puis relancez pret"
-		}
-		return &Error{Msg: fmt.Sprintf("%s (%s) : %s", notDone, r.StatePath, safefile.Reason(err)), Err: err,
-			Hint: hint + " ; " + untouched}
+		return r.stateErr(failed, kept, err)
 	}
 	defer unlock()
 	return f()

@@ -120,7 +120,7 @@ func saveState(guard safefile.Protected, path string, s *State) error {
 	}
 	if int64(len(data)) > safefile.State.Max { // pret could never read it again
 		return &safefile.Error{Path: path, Err: safefile.ErrTooLarge,
-			Reason: "il dépasserait 1 Mio, plus que pret n'en lit ; rien n'a été écrit"}
+			Reason: "il dépasserait 1 Mio, plus que pret n'en lit"}
 	}
 	return guard.WriteOwn(path, data, 0o600)
 }

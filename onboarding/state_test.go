@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/romeo-pret/pret/internal/dates"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"github.com/romeo-pret/pret/keys"
@@ -296,23 +299,92 @@ func TestStateBusy(t *testing.T) {
 	}
 }
 
+// lockAt takes the state's lock when the wizard asks msg.
+type lockAt struct {
+	Prompter
+	msg  string
+	lock func()
+}
+
+func (l lockAt) Select(message string, options []string, def int, help string) (int, error) {
+	if message == l.msg {
+		l.lock()
+	}
+	return l.Prompter.Select(message, options, def, help)
+}
+
+// TestWizardStateBusyLate: the wizard noted the date before its questions;
+// a lock held from « Écrire acces.md à cet endroit ? » on says so.
+func TestWizardStateBusyLate(t *testing.T) {
+	defer func(w time.Duration) { stateWait = w }(stateWait)
+	stateWait = 50 * time.Millisecond
+	w, out, p := newWizard(t, t.TempDir(), []answer{{kind: "select", text: AnswerRequested},
+		{kind: "input", text: "19/10/2026"}, {kind: "select", enter: true}})
+	copyDir(t, sharedKey(t), w.Store.Dir)
+	unlock := func() {}
+	w.P = lockAt{p, "Écrire acces.md à cet endroit ?", func() { unlock, _ = safefile.LockDir(filepath.Dir(w.StatePath), -1) }}
+	err := w.Run()
+	unlock()
+	st, _ := LoadState(w.StatePath)
+	if e, ok := err.(*Error); !ok || !strings.HasPrefix(e.Msg, "déclaration notée") || len(st.Access) != 1 {
+		t.Fatalf("%#v, %+v\n%s", err, st, out)
+	}
+	if _, err := os.Lstat(w.File); err == nil {
+		t.Fatal("acces.md written")
+	}
+}
+
+// TestStateFullAfterTheDate: the date fits in the state, acces.md's path
+// after it would not: the error says the date is noted, and a size hint.
+func TestStateFullAfterTheDate(t *testing.T) {
+	w, _, _ := newWizard(t, t.TempDir(), nil)
+	copyDir(t, sharedKey(t), w.Store.Dir)
+	d := Declaration{StatusRequested, testenv.Day(testenv.Today)}
+	rec := Record{Status: d.Status, Date: d.Date.Format(dates.ISO), Recorded: time.Now().Format(time.RFC3339)}
+	probe, _ := yaml.Marshal(&State{Access: []Record{rec}, Extra: map[string]any{"notes": ""}})
+	notes, _ := yaml.Marshal(&State{Extra: map[string]any{"notes": strings.Repeat("a", int(safefile.State.Max)-len(probe)-5)}})
+	os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
+	os.WriteFile(w.StatePath, notes, 0o600)
+	_, err := RecordAccess(Recording{Settings: w.Settings, Declaration: d, State: &State{}})
+	e, ok := err.(*Error)
+	if !ok || !strings.HasPrefix(e.Msg, "déclaration notée") || !strings.Contains(e.Msg, "1 Mio") || strings.Contains(e.Hint, "droits") {
+		t.Fatalf("%#v", err)
+	}
+	if st, _ := LoadState(w.StatePath); len(st.Access) != 1 || st.File != "" {
+		t.Fatalf("%+v", st.Access)
+	}
+	if _, err := os.Lstat(w.File); err == nil {
+		t.Fatal("acces.md written")
+	}
+}
+
 // TestSetAsideNeverRenamesTheKey: a state folder swapped for a link to the
-// key folder, the key named etat.yaml, is refused when set aside.
+// key folder, or a state that is a hard link to the key, the key named
+// etat.yaml, is refused when set aside.
 func TestSetAsideNeverRenamesTheKey(t *testing.T) {
-	dir := t.TempDir()
-	ssh, link := filepath.Join(dir, ".ssh"), filepath.Join(dir, "state")
-	os.Mkdir(ssh, 0o700)
-	os.WriteFile(filepath.Join(ssh, "etat.yaml"), []byte("acces: 5\n"), 0o600)
-	if err := os.Symlink(ssh, link); err != nil {
-		t.Skip(err)
-	}
-	r := &Recording{Settings: Settings{StatePath: filepath.Join(link, "etat.yaml"), Store: keys.Store{Dir: ssh, Name: "etat.yaml"}},
-		Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: true}
-	if err := r.note(&Outcome{}); err == nil || !strings.Contains(err.Error(), "clé SSH") {
-		t.Errorf("set aside: %v", err)
-	}
-	if b, err := os.ReadFile(filepath.Join(ssh, "etat.yaml")); string(b) != "acces: 5\n" {
-		t.Fatalf("the key was renamed or written: %q %v", b, err)
+	for _, hard := range []bool{false, true} {
+		dir := t.TempDir()
+		ssh, state := filepath.Join(dir, ".ssh"), filepath.Join(dir, "state")
+		os.Mkdir(ssh, 0o700)
+		os.WriteFile(filepath.Join(ssh, "etat.yaml"), []byte("acces: 5\n"), 0o600)
+		link := func() error { return os.Symlink(ssh, state) }
+		if hard {
+			os.Mkdir(state, 0o700)
+			link = func() error { return os.Link(filepath.Join(ssh, "etat.yaml"), filepath.Join(state, "etat.yaml")) }
+		}
+		if err := link(); err != nil {
+			t.Skip(err)
+		}
+		r := &Recording{Settings: Settings{StatePath: filepath.Join(state, "etat.yaml"), Store: keys.Store{Dir: ssh, Name: "etat.yaml"}},
+			Declaration: Declaration{StatusRequested, testenv.Day(testenv.Today)}, ForceState: true}
+		if err := r.note(&Outcome{}); err == nil || !strings.Contains(err.Error(), "clé SSH") {
+			t.Errorf("hard link %v, set aside: %v", hard, err)
+		}
+		for _, name := range []string{filepath.Join(ssh, "etat.yaml"), r.StatePath} {
+			if b, err := os.ReadFile(name); string(b) != "acces: 5\n" {
+				t.Fatalf("hard link %v: %s renamed or written: %q %v", hard, name, b, err)
+			}
+		}
 	}
 }
 

@@ -115,6 +115,7 @@ func (w *Wizard) accessStep(r Recording, next *Next) error {
 	if err := r.note(early); err != nil {
 		return err
 	}
+	r.noted = early
 	var out *Outcome
 	var err error
 	// Not writable after all: the declaration is noted, the folder asked again.

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/romeo-pret/pret/internal/safefile"
 )
 
 // TestExitCodes runs the built binary: 2 only for usage, 1 for a refusal
@@ -122,3 +124,58 @@ func waitBlockedOnPipe(t *testing.T, pid int) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestInterruptAtTheStateLock: a signal while pret acces waits for the
+// state's lock stops it once the date is noted: acces.md is not written,
+// and the exit is the signal's.
+func TestInterruptAtTheStateLock(t *testing.T) {
+	for _, sig := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}} {
+		t.Run(sig.sig.String(), func(t *testing.T) {
+			h := newHome(t)
+			h.must(0, secretPass+"\n", "cle", "--passphrase-file", "-")
+			dir := filepath.Dir(stateFile(h.dir))
+			os.MkdirAll(dir, 0o700)
+			unlock, err := safefile.LockDir(dir, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := h.command("", "acces", "--statut", "demande", "--date", "2026-10-01")
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitOpened(t, cmd.Process.Pid, dir)
+			cmd.Process.Signal(sig.sig)
+			time.Sleep(200 * time.Millisecond) // for the handler to see it
+			unlock()
+			r := finish(t, cmd, &out, &errb, cmd.Wait())
+			if r.code != sig.code || strings.Contains(r.stdout, "écrit") {
+				t.Fatalf("exit %d, want %d\n%s%s", r.code, sig.code, r.stdout, r.stderr)
+			}
+			if _, err := os.Lstat(h.path("acces.md")); err == nil {
+				t.Fatal("acces.md written after the signal")
+			}
+			if st, err := os.ReadFile(stateFile(h.dir)); !strings.Contains(string(st), "2026-10-01") {
+				t.Fatalf("the date is not noted: %q %v", st, err)
+			}
+		})
+	}
+}
+
+// waitOpened waits until pid has dir open: it waits for dir's lock.
+func waitOpened(t *testing.T, pid int, dir string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		fds, _ := filepath.Glob(filepath.Join("/proc", itoa(pid), "fd", "*"))
+		for _, fd := range fds {
+			if l, _ := os.Readlink(fd); l == dir {
+				return
+			}
+		}
+	}
+	t.Fatal("pret never opened the state's folder")
+}

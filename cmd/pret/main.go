@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -58,10 +59,19 @@ func plainUsages(c *cobra.Command) {
 // critical is held during a write: a signal waits for it.
 var critical sync.Mutex
 
+// signalled: a signal came; handleSignals exits once critical is free.
+var signalled atomic.Bool
+
+// guarded runs f, a write, to its end; a signal that came meanwhile stops
+// the run there: no further write, no success said.
 func guarded(f func() error) error {
 	critical.Lock()
-	defer critical.Unlock()
-	return f()
+	err := f()
+	critical.Unlock()
+	if signalled.Load() {
+		select {} // handleSignals exits
+	}
+	return err
 }
 
 // handleSignals exits 130 or 143 once the write in progress ends, the
@@ -77,6 +87,7 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 	go func() {
 		select {
 		case sig := <-ch:
+			signalled.Store(true)
 			critical.Lock()
 			if saved != nil {
 				term.Restore(int(stdin.Fd()), saved)

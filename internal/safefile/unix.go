@@ -187,6 +187,10 @@ func (p Protected) Rename(path, newName string) error {
 		return err
 	}
 	defer unix.Close(dfd)
+	// A hard link to a file of a key folder, as CheckTree refuses writes.
+	if err := p.CheckTree(path); err != nil {
+		return err
+	}
 	// A folder cannot be linked then removed: a look, then renameat.
 	var st unix.Stat_t
 	if unix.Fstatat(dfd, newName, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
