@@ -106,21 +106,26 @@ type reading struct {
 	shift int
 }
 
-// decodeUTF16 reads b, from byte base of the file data, as UTF-16 (a
-// last odd byte dropped), unpaired surrogates as U+FFFD, NUL characters
-// dropped. Its text starts at its first ASCII character: before, bytes
+// decodeUTF16 reads b, from byte base of the file data, as UTF-16,
+// unpaired surrogates as U+FFFD, NUL characters dropped. A last odd byte
+// is, little endian, an ASCII character whose NUL was cut (the ASCII of a
+// big endian file read from its second byte): it is read, as dropping it
+// would change the line ("…KEY0" read as "…KEY"); big endian, it is dropped. Its text starts at its first ASCII character: before, bytes
 // read out of step (no unit of UTF-8 text has a NUL high byte).
 func decodeUTF16(data, b []byte, base int, big bool) reading {
 	unit := func(i int) rune {
 		if big {
 			return rune(b[i])<<8 | rune(b[i+1])
 		}
+		if i+1 == len(b) {
+			return rune(b[i]) // its NUL cut
+		}
 		return rune(b[i+1])<<8 | rune(b[i])
 	}
 	var out strings.Builder
 	out.Grow(len(b) / 2)
 	start := -1
-	for i := 0; i+1 < len(b); i += 2 {
+	for i := 0; i+1 < len(b) || !big && i < len(b); i += 2 {
 		r := unit(i)
 		if start < 0 && r != 0 && r < 0x80 && base+i >= 0 { // not the NUL put before
 			start = max(base+i, 0)
