@@ -74,10 +74,7 @@ func TestExitCodes(t *testing.T) {
 			}
 		})
 	}
-	for _, sig := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}} {
+	for _, sig := range signals {
 		t.Run(sig.sig.String(), func(t *testing.T) {
 			h := newHome(t)
 			// pret waits for the passphrase on a pipe that stays open.
@@ -106,6 +103,12 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// signals are those pret stops on, with the exit code each gives.
+var signals = []struct {
+	sig  syscall.Signal
+	code int
+}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}}
+
 // waitBlockedOnPipe waits until a thread of pid sleeps in a pipe read,
 // so that the signal comes after pret's handler is in place.
 func waitBlockedOnPipe(t *testing.T, pid int) {
@@ -129,10 +132,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // state's lock stops it once the date is noted: acces.md is not written,
 // and the exit is the signal's.
 func TestInterruptAtTheStateLock(t *testing.T) {
-	for _, sig := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}} {
+	for _, sig := range signals {
 		t.Run(sig.sig.String(), func(t *testing.T) {
 			h := newHome(t)
 			h.must(0, secretPass+"\n", "cle", "--passphrase-file", "-")
