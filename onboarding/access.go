@@ -2,6 +2,7 @@ package onboarding
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,6 +42,9 @@ type Settings struct {
 	StatePath string
 	Today     time.Time // civil day, midnight UTC
 	Home      string    // the learner's home folder, to write paths as ~/…
+	// LockWait bounds the wait for another pret, which holds the state's
+	// lock for one read and one write; zero waits 10 s.
+	LockWait time.Duration
 }
 
 // CheckAccessDate applies cli.md: not in the future; on or after the session, a warning.
@@ -429,10 +433,6 @@ func (r *Recording) stateErr(failed, kept string, err error) error {
 		Hint: hint + " ; " + kept}
 }
 
-// stateWait bounds the wait for another pret, which holds the state's lock
-// for one read and one write.
-var stateWait = 10 * time.Second
-
 // locked runs f, which reads the state and may replace it, with the state's
 // folder (made if need be) locked: runs that meet take turns, and neither
 // loses the record of the other. A lock not had says failed, then kept.
@@ -441,7 +441,7 @@ func (r *Recording) locked(failed, kept string, f func() error) error {
 	dir := filepath.Dir(r.StatePath)
 	err := os.MkdirAll(dir, 0o700)
 	if err == nil {
-		unlock, err = safefile.LockDir(dir, stateWait)
+		unlock, err = safefile.LockDir(dir, cmp.Or(r.LockWait, 10*time.Second))
 	}
 	if err != nil {
 		return r.stateErr(failed, kept, err)

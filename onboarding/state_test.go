@@ -259,11 +259,10 @@ func TestStateNeverWrittenThroughALink(t *testing.T) {
 // be noted, the date alone when acces.md was next. The first wait is under
 // the guard: a signal then waits for the date to be noted.
 func TestStateBusy(t *testing.T) {
-	defer func(w time.Duration) { stateWait = w }(stateWait)
-	stateWait = 50 * time.Millisecond
 	for _, late := range []bool{false, true} {
 		dir := t.TempDir()
 		w, _, _ := newWizard(t, dir, nil)
+		w.LockWait = 50 * time.Millisecond
 		copyDir(t, sharedKey(t), w.Store.Dir)
 		os.WriteFile(w.File, []byte("mes notes\n"), 0o644)
 		os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
@@ -316,10 +315,9 @@ func (l lockAt) Select(message string, options []string, def int, help string) (
 // TestWizardStateBusyLate: the wizard noted the date before its questions;
 // a lock held from « Écrire acces.md à cet endroit ? » on says so.
 func TestWizardStateBusyLate(t *testing.T) {
-	defer func(w time.Duration) { stateWait = w }(stateWait)
-	stateWait = 50 * time.Millisecond
 	w, out, p := newWizard(t, t.TempDir(), []answer{{kind: "select", text: AnswerRequested},
 		{kind: "input", text: "19/10/2026"}, {kind: "select", enter: true}})
+	w.LockWait = 50 * time.Millisecond
 	copyDir(t, sharedKey(t), w.Store.Dir)
 	unlock := func() {}
 	w.P = lockAt{p, "Écrire acces.md à cet endroit ?", func() { unlock, _ = safefile.LockDir(filepath.Dir(w.StatePath), -1) }}
