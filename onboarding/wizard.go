@@ -49,17 +49,7 @@ func (w *Wizard) Run() error {
 	if err != nil {
 		return err
 	}
-	for _, p := range res.Removed {
-		fmt.Fprintf(w.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", esc(p))
-	}
-	if res.Created {
-		fmt.Fprintf(w.Out, "Clé créée : %s\nClé publique : %s\n", esc(w.Store.PrivatePath()), esc(w.Store.PublicPath()))
-	} else {
-		fmt.Fprintf(w.Out, "Clé existante conservée : %s\n", esc(w.Store.PrivatePath()))
-	}
-	if res.Rebuilt {
-		fmt.Fprintf(w.Out, "Clé publique recréée depuis la clé privée : %s\n", esc(w.Store.PublicPath()))
-	}
+	res.Say(w.Out, w.Store, "")
 	for _, warn := range res.Warnings {
 		warnHint(w.Out, warn.Msg, warn.Hint)
 	}
