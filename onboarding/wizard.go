@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/romeo-pret/pret/templates"
@@ -29,11 +28,8 @@ type Wizard struct {
 
 // Banner is the session and how far away it is.
 func Banner(s Session, today time.Time) string {
-	var b strings.Builder
 	// The title and the hours come from the configuration: escaped.
-	fmt.Fprintf(&b, "Séance ROMEO : %s\n", esc(s.Title))
-	fmt.Fprintf(&b, "Le %s.\n%s\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)), DaysLeft(s, today))
-	return b.String()
+	return fmt.Sprintf("Séance ROMEO : %s\nLe %s.\n%s\n", esc(s.Title), esc(templates.SessionWhen(s.Day, s.Start, s.End)), DaysLeft(s, today))
 }
 
 // Run walks the learner through; a failed checklist is its error.
