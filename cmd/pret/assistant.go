@@ -23,7 +23,7 @@ func newAssistantCmd(a *app, runF func(*assistantOptions) error) *cobra.Command 
 		Use:     "assistant",
 		Short:   "L'assistant guidé (comme « pret » seul ; il faut un terminal)",
 		Example: "  pret assistant",
-		RunE:    runner(opts, runF, runWizard),
+		RunE:    func(*cobra.Command, []string) error { return pick(runF, runWizard)(opts) },
 	}
 }
 

@@ -44,7 +44,7 @@ d'environnement ne prend la passphrase elle-même.`,
   pret cle --publique
   pret cle --passphrase-file - < fichier-protege
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
-		RunE: runner(opts, runF, runCle),
+		RunE: func(*cobra.Command, []string) error { return pick(runF, runCle)(opts) },
 	}
 	pathFlag(c.Flags(), &opts.passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	c.Flags().BoolVar(&opts.public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")

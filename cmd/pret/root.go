@@ -174,8 +174,3 @@ func pick[T any](runF, run func(T) error) func(T) error {
 	}
 	return run
 }
-
-// runner is the RunE of a command that takes no argument: pick's choice on opts.
-func runner[T any](opts T, runF, run func(T) error) func(*cobra.Command, []string) error {
-	return func(*cobra.Command, []string) error { return pick(runF, run)(opts) }
-}

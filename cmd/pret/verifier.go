@@ -39,7 +39,7 @@ sinon. Formats json et junit pour la CI.`,
 		Example: `  pret verifier
   pret verifier --format json
   pret verifier --format junit > pret.xml`,
-		RunE: runner(opts, runF, runVerifier),
+		RunE: func(*cobra.Command, []string) error { return pick(runF, runVerifier)(opts) },
 	}
 	opts.report.add(c, checklist.Formats)
 	return c
