@@ -28,8 +28,7 @@ func TestCtrlCKeepsDeclaration(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			w, out, p := newWizard(t, dir, nil)
-			copyDir(t, sharedKey(t), w.Store.Dir)
+			w, out, p := keyedWizard(t, dir, nil)
 			switch tc.acces {
 			case "hand":
 				os.WriteFile(w.File, []byte("contenu écrit à la main\n"), 0o644)

@@ -146,6 +146,22 @@ type KeyResult struct {
 	Removed  []string // a killed run's temporary files beside the key
 }
 
+// Say writes what the key step did to the files, as `pret cle` and the
+// wizard say it; created follows the new key's path.
+func (r *KeyResult) Say(w io.Writer, store keys.Store, created string) {
+	for _, p := range r.Removed {
+		fmt.Fprintf(w, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", esc(p))
+	}
+	if r.Created {
+		fmt.Fprintf(w, "Clé créée : %s%s\nClé publique : %s\n", esc(store.PrivatePath()), created, esc(store.PublicPath()))
+	} else {
+		fmt.Fprintf(w, "Clé existante conservée : %s\n", esc(store.PrivatePath()))
+	}
+	if r.Rebuilt {
+		fmt.Fprintf(w, "Clé publique recréée depuis la clé privée : %s\n", esc(store.PublicPath()))
+	}
+}
+
 // Warning is a problem worth saying that does not stop anything.
 type Warning struct{ Msg, Hint string }
 

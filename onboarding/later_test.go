@@ -176,8 +176,7 @@ func TestLaterRuns(t *testing.T) {
 
 func laterRun(t *testing.T, stateYAML, account string, doneNow bool, date, accesKind, replace string, today time.Time) {
 	dir := t.TempDir()
-	w, out, _ := newWizard(t, dir, nil)
-	copyDir(t, sharedKey(t), w.Store.Dir)
+	w, out, _ := keyedWizard(t, dir, nil)
 	rp := &rulePrompter{t: t, account: account, doneNow: doneNow, date: date, replace: replace}
 	w.P = rp
 

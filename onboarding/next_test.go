@@ -225,8 +225,7 @@ func TestTildePath(t *testing.T) {
 // is said to lose its signature; the diff shows the block going.
 func TestReplacingSignedFile(t *testing.T) {
 	dir := t.TempDir()
-	w, _, _ := newWizard(t, dir, nil)
-	copyDir(t, sharedKey(t), w.Store.Dir)
+	w, _, _ := keyedWizard(t, dir, nil)
 	signed := "# Accès\n- Date de la demande du compte d'accès : 2026-10-01\n" + signing.SigMarker + "\n```\n-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n```\n"
 	os.WriteFile(w.File, []byte(signed), 0o644)
 	p, err := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)})
@@ -249,9 +248,8 @@ func TestLaterRunFindsMovedAccess(t *testing.T) {
 	dir := t.TempDir()
 	envoi := filepath.Join(dir, "envoi")
 	os.MkdirAll(envoi, 0o755)
-	w, out, _ := newWizard(t, dir, []answer{{kind: "select", text: AnswerRequested}, {kind: "input"},
+	w, out, _ := keyedWizard(t, dir, []answer{{kind: "select", text: AnswerRequested}, {kind: "input"},
 		{kind: "select", text: "Non, choisir un autre dossier"}, {kind: "input", text: envoi}, {kind: "select", text: "Oui"}})
-	copyDir(t, sharedKey(t), w.Store.Dir)
 	if err := w.Run(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -2,7 +2,6 @@ package onboarding
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -115,27 +114,5 @@ func TestKeptKeyPermissionWarnings(t *testing.T) {
 				t.Errorf("avertissements %+v", res.Warnings)
 			}
 		})
-	}
-}
-
-// TestLoadStateBounded: the state file goes through the bounded reader:
-// a FIFO, a link or an oversized file is a French error, never a hang.
-func TestLoadStateBounded(t *testing.T) {
-	d := t.TempDir()
-	big := filepath.Join(d, "gros.yaml")
-	f, _ := os.Create(big)
-	f.Truncate(3 << 30)
-	f.Close()
-	link := filepath.Join(d, "lien.yaml")
-	os.Symlink("/dev/zero", link)
-	for _, p := range []string{big, link, d} {
-		_, err := LoadState(p)
-		var fe *safefile.Error
-		if !errors.As(err, &fe) {
-			t.Errorf("%s : %v", p, err)
-		}
-	}
-	if st, err := LoadState(filepath.Join(d, "absent.yaml")); err != nil || len(st.Access) != 0 {
-		t.Errorf("absent : %v", err)
 	}
 }

@@ -51,8 +51,7 @@ func TestUnreadableStateNeverWritten(t *testing.T) {
 		for _, force := range []bool{false, true} {
 			t.Run(name+map[bool]string{true: "/force", false: ""}[force], func(t *testing.T) {
 				dir := t.TempDir()
-				w, _, _ := newWizard(t, dir, nil)
-				copyDir(t, sharedKey(t), w.Store.Dir)
+				w, _, _ := keyedWizard(t, dir, nil)
 				os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
 				if err := make(w.StatePath); err != nil {
 					t.Skip(err)
@@ -142,8 +141,7 @@ func TestStateChangedDuringTheQuestions(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			w, _, _ := newWizard(t, dir, nil)
-			copyDir(t, sharedKey(t), w.Store.Dir)
+			w, _, _ := keyedWizard(t, dir, nil)
 			notes := filepath.Join(dir, "notes.txt")
 			os.WriteFile(notes, []byte("mes notes\n"), 0o600)
 			if _, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, day.AddDate(0, 0, -2)}}); err != nil {
@@ -261,9 +259,8 @@ func TestStateNeverWrittenThroughALink(t *testing.T) {
 func TestStateBusy(t *testing.T) {
 	for _, late := range []bool{false, true} {
 		dir := t.TempDir()
-		w, _, _ := newWizard(t, dir, nil)
+		w, _, _ := keyedWizard(t, dir, nil)
 		w.LockWait = 50 * time.Millisecond
-		copyDir(t, sharedKey(t), w.Store.Dir)
 		os.WriteFile(w.File, []byte("mes notes\n"), 0o644)
 		os.MkdirAll(filepath.Dir(w.StatePath), 0o700)
 		var unlock func()
@@ -315,10 +312,9 @@ func (l lockAt) Select(message string, options []string, def int, help string) (
 // TestWizardStateBusyLate: the wizard noted the date before its questions;
 // a lock held from « Écrire acces.md à cet endroit ? » on says so.
 func TestWizardStateBusyLate(t *testing.T) {
-	w, out, p := newWizard(t, t.TempDir(), []answer{{kind: "select", text: AnswerRequested},
+	w, out, p := keyedWizard(t, t.TempDir(), []answer{{kind: "select", text: AnswerRequested},
 		{kind: "input", text: "19/10/2026"}, {kind: "select", enter: true}})
 	w.LockWait = 50 * time.Millisecond
-	copyDir(t, sharedKey(t), w.Store.Dir)
 	unlock := func() {}
 	w.P = lockAt{p, "Écrire acces.md à cet endroit ?", func() { unlock, _ = safefile.LockDir(filepath.Dir(w.StatePath), -1) }}
 	err := w.Run()
@@ -335,8 +331,7 @@ func TestWizardStateBusyLate(t *testing.T) {
 // TestStateFullAfterTheDate: the date fits in the state, acces.md's path
 // after it would not: the error says the date is noted, and a size hint.
 func TestStateFullAfterTheDate(t *testing.T) {
-	w, _, _ := newWizard(t, t.TempDir(), nil)
-	copyDir(t, sharedKey(t), w.Store.Dir)
+	w, _, _ := keyedWizard(t, t.TempDir(), nil)
 	d := Declaration{StatusRequested, testenv.Day(testenv.Today)}
 	rec := Record{Status: d.Status, Date: d.Date.Format(dates.ISO), Recorded: time.Now().Format(time.RFC3339)}
 	probe, _ := yaml.Marshal(&State{Access: []Record{rec}, Extra: map[string]any{"notes": ""}})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/romeo-pret/pret/templates"
@@ -29,11 +28,8 @@ type Wizard struct {
 
 // Banner is the session and how far away it is.
 func Banner(s Session, today time.Time) string {
-	var b strings.Builder
 	// The title and the hours come from the configuration: escaped.
-	fmt.Fprintf(&b, "Séance ROMEO : %s\n", esc(s.Title))
-	fmt.Fprintf(&b, "Le %s.\n%s\n", esc(templates.SessionWhen(s.Day, s.Start, s.End)), DaysLeft(s, today))
-	return b.String()
+	return fmt.Sprintf("Séance ROMEO : %s\nLe %s.\n%s\n", esc(s.Title), esc(templates.SessionWhen(s.Day, s.Start, s.End)), DaysLeft(s, today))
 }
 
 // Run walks the learner through; a failed checklist is its error.
@@ -49,17 +45,7 @@ func (w *Wizard) Run() error {
 	if err != nil {
 		return err
 	}
-	for _, p := range res.Removed {
-		fmt.Fprintf(w.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", esc(p))
-	}
-	if res.Created {
-		fmt.Fprintf(w.Out, "Clé créée : %s\nClé publique : %s\n", esc(w.Store.PrivatePath()), esc(w.Store.PublicPath()))
-	} else {
-		fmt.Fprintf(w.Out, "Clé existante conservée : %s\n", esc(w.Store.PrivatePath()))
-	}
-	if res.Rebuilt {
-		fmt.Fprintf(w.Out, "Clé publique recréée depuis la clé privée : %s\n", esc(w.Store.PublicPath()))
-	}
+	res.Say(w.Out, w.Store, "")
 	for _, warn := range res.Warnings {
 		warnHint(w.Out, warn.Msg, warn.Hint)
 	}

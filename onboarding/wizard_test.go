@@ -108,6 +108,13 @@ func newWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buff
 	return w, out, p
 }
 
+// keyedWizard is newWizard with the shared key already in its folder.
+func keyedWizard(t *testing.T, dir string, answers []answer) (*Wizard, *bytes.Buffer, *fakePrompter) {
+	w, out, p := newWizard(t, dir, answers)
+	copyDir(t, sharedKey(t), w.Store.Dir)
+	return w, out, p
+}
+
 const goodPass = "une passphrase solide"
 
 // record is RecordAccess as a command runs it: the state read first.
@@ -309,8 +316,7 @@ func TestBanner(t *testing.T) {
 
 func TestStateKeepsEarlierRecords(t *testing.T) {
 	dir := t.TempDir()
-	w, _, _ := newWizard(t, dir, nil)
-	copyDir(t, sharedKey(t), w.Store.Dir)
+	w, _, _ := keyedWizard(t, dir, nil)
 	for _, r := range []struct {
 		verified bool
 		date     string
@@ -364,14 +370,13 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 		envoi := filepath.Join(dir, "envoi")
 		os.Mkdir(envoi, 0o755)
 		os.WriteFile(filepath.Join(dir, "un-fichier"), nil, 0o644)
-		w, out, p := newWizard(t, dir, append(typed,
+		w, out, p := keyedWizard(t, dir, append(typed,
 			answer{kind: "select", text: "Non, choisir un autre dossier"},
 			answer{kind: "input", text: filepath.Join(dir, ".ssh")},
 			answer{kind: "input", text: filepath.Join(dir, ".ssh", "sous")},
 			answer{kind: "input", text: filepath.Join(dir, "un-fichier")},
 			answer{kind: "input", text: envoi},
 			answer{kind: "select", enter: true}))
-		copyDir(t, sharedKey(t), w.Store.Dir)
 		os.Mkdir(filepath.Join(w.Store.Dir, "sous"), 0o700)
 		if err := w.Run(); err != nil || len(p.answers) != 0 {
 			t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
@@ -398,11 +403,10 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 	for _, dateLine := range []string{"Oui", "Non"} {
 		t.Run("Non, then date line "+dateLine, func(t *testing.T) {
 			dir := t.TempDir()
-			w, out, p := newWizard(t, dir, append(typed,
+			w, out, p := keyedWizard(t, dir, append(typed,
 				answer{kind: "select", enter: true}, // write here
 				answer{kind: "select", enter: true}, // replace? Non, the default
 				answer{kind: "select", text: dateLine}))
-			copyDir(t, sharedKey(t), w.Store.Dir)
 			os.WriteFile(w.File, []byte(hand), 0o644)
 			if err := w.Run(); err != nil || len(p.answers) != 0 {
 				t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
@@ -455,8 +459,7 @@ func TestWizardKeepsWhatWasTyped(t *testing.T) {
 // text; the declaration is recorded all the same.
 func TestDateLineNeverOverwritesAnEdit(t *testing.T) {
 	dir := t.TempDir()
-	w, _, _ := newWizard(t, dir, nil)
-	copyDir(t, sharedKey(t), w.Store.Dir)
+	w, _, _ := keyedWizard(t, dir, nil)
 	os.WriteFile(w.File, []byte("Demandé le 1er octobre 2026.\n"), 0o644)
 	edited := []byte("Demandé le 1er octobre 2026.\nAjouté pendant la question.\n")
 	_, err := record(Recording{Settings: w.Settings, Declaration: Declaration{StatusRequested, testenv.Day("2026-10-12")},
@@ -498,8 +501,7 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w, out, p := newWizard(t, t.TempDir(), nil)
-			copyDir(t, sharedKey(t), w.Store.Dir)
+			w, out, p := keyedWizard(t, t.TempDir(), nil)
 			spoil(w)
 			var e *Error
 			if err := w.Run(); !errors.As(err, &e) || len(p.asked) != 0 {
@@ -521,8 +523,7 @@ func TestWizardRefusesBrokenSettingsFirst(t *testing.T) {
 // every other line is the learner's.
 func TestDateLineOfASignedFile(t *testing.T) {
 	dir := t.TempDir()
-	w, _, _ := newWizard(t, dir, nil)
-	copyDir(t, sharedKey(t), w.Store.Dir)
+	w, _, _ := keyedWizard(t, dir, nil)
 	priv, _ := os.ReadFile(w.Store.PrivatePath())
 	signer, wipe, err := keys.Decrypt(priv, []byte(goodPass))
 	if err != nil {
@@ -578,13 +579,12 @@ func TestWizardAsksAgainWhenWritingFails(t *testing.T) {
 	bad := unwritableDir(t)
 	envoi := filepath.Join(dir, "envoi")
 	os.Mkdir(envoi, 0o755)
-	w, out, p := newWizard(t, dir, []answer{{kind: "select", text: AnswerRequested}, {kind: "input", text: "12/10/2026"},
+	w, out, p := keyedWizard(t, dir, []answer{{kind: "select", text: AnswerRequested}, {kind: "input", text: "12/10/2026"},
 		{kind: "select", text: "Non, choisir un autre dossier"},
 		{kind: "input", text: bad},
 		{kind: "select", enter: true}, // write there: it fails
 		{kind: "input", text: envoi},
 		{kind: "select", enter: true}})
-	copyDir(t, sharedKey(t), w.Store.Dir)
 	if err := w.Run(); err != nil || len(p.answers) != 0 {
 		t.Fatalf("Run: %v, unanswered %v\n%s", err, p.answers, out)
 	}

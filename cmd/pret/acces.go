@@ -78,12 +78,7 @@ passphrase est demandée dans le terminal, ou lue avec --passphrase-file.`,
   pret acces --statut demande --date "20 octobre 2026"
   pret acces --statut demande --force
   pret acces --statut demande --signer`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return runAcces(opts)
-		},
+		RunE: func(*cobra.Command, []string) error { return pick(runF, runAcces)(opts) },
 	}
 	choiceFlag(c, &opts.status, "statut", "", "statut", []string{onboarding.StatusRequested, onboarding.StatusVerified}, "`STATUT` : demande (date de la demande) ou verifie (date de la vérification du compte ouvert)")
 	c.Flags().Var(&checkedValue{p: &opts.date, check: checkTypedDay}, "date", "la `DATE` : 2026-10-20, 20/10/2026, \"20 octobre 2026\", aujourd'hui, hier (défaut : celle déjà notée pour ce statut, sinon aujourd'hui)")

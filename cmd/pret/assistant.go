@@ -23,12 +23,7 @@ func newAssistantCmd(a *app, runF func(*assistantOptions) error) *cobra.Command 
 		Use:     "assistant",
 		Short:   "L'assistant guidé (comme « pret » seul ; il faut un terminal)",
 		Example: "  pret assistant",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return runWizard(opts)
-		},
+		RunE:    func(*cobra.Command, []string) error { return pick(runF, runWizard)(opts) },
 	}
 }
 

@@ -44,12 +44,7 @@ d'environnement ne prend la passphrase elle-même.`,
   pret cle --publique
   pret cle --passphrase-file - < fichier-protege
   PRET_CLE_DOSSIER=/tmp/essai pret cle`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return runCle(opts)
-		},
+		RunE: func(*cobra.Command, []string) error { return pick(runF, runCle)(opts) },
 	}
 	pathFlag(c.Flags(), &opts.passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")
 	c.Flags().BoolVar(&opts.public, "publique", false, "afficher seulement la ligne de la clé publique, sans rien créer")
@@ -81,18 +76,7 @@ func runCle(opts *cleOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range res.Removed {
-		fmt.Fprintf(ios.Out, "Fichier temporaire laissé par un pret interrompu, retiré : %s\n", termtext.Escape(p))
-	}
-	if res.Created {
-		fmt.Fprintf(ios.Out, "Clé créée : %s (protégée par votre passphrase)\n", termtext.Escape(key.PrivatePath()))
-		fmt.Fprintf(ios.Out, "Clé publique : %s\n", termtext.Escape(key.PublicPath()))
-	} else {
-		fmt.Fprintf(ios.Out, "Clé existante conservée : %s\n", termtext.Escape(key.PrivatePath()))
-	}
-	if res.Rebuilt {
-		fmt.Fprintf(ios.Out, "Clé publique recréée depuis la clé privée : %s\n", termtext.Escape(key.PublicPath()))
-	}
+	res.Say(ios.Out, key, " (protégée par votre passphrase)")
 	for _, w := range res.Warnings {
 		fmt.Fprintf(ios.Err, "pret: attention : %s\n", termtext.Escape(w.Msg))
 		if w.Hint != "" {

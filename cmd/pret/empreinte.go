@@ -41,10 +41,7 @@ affichés échappés (\033).`,
 			if len(args) == 1 {
 				opts.path = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runEmpreinte(opts)
+			return pick(runF, runEmpreinte)(opts)
 		},
 	}
 	c.Flags().BoolVar(&opts.art, "art", false, "ajouter l'image aléatoire (randomart) de « ssh-keygen -lv »")

@@ -2,12 +2,10 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -63,7 +61,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitOK
 	case isSilent:
 		return silent.code
-	case errors.Is(err, onboarding.ErrInterrupted), errors.Is(err, context.Canceled):
+	case errors.Is(err, onboarding.ErrInterrupted):
 		msg, code = "interrompu ; aucun fichier n'a été laissé à moitié écrit", exitInterrupted
 	case isFailed:
 		msg, hint, code = failed.Msg, failed.Hint, failed.Code
@@ -84,15 +82,13 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 // describeError says an unforeseen error in French, by safefile.Reason.
+// Links and renames happen in safefile only: no *os.LinkError gets here.
 func describeError(err error) string {
 	if fe, ok := errors.AsType[*safefile.Error](err); ok {
 		return fe.Error()
 	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return fmt.Sprintf("%s : %s", pe.Path, safefile.Reason(pe.Err))
-	}
-	if le, ok := errors.AsType[*os.LinkError](err); ok {
-		return fmt.Sprintf("%s → %s : %s", le.Old, le.New, safefile.Reason(le.Err))
 	}
 	if _, ok := errors.AsType[syscall.Errno](err); ok {
 		return safefile.Reason(err)

@@ -57,10 +57,7 @@ pret n'annule jamais le job. Sans Slurm, les deux fichiers suffisent.`,
 			if opts.wait <= 0 {
 				return usageError("donnez une durée positive, par exemple 3m ou 90s", "--attente %s : la durée doit être positive", opts.wait)
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runLivrables(cmd.Context(), opts)
+			return pick(runF, func(o *livrablesOptions) error { return runLivrables(cmd.Context(), o) })(opts)
 		},
 	}
 	opts.report.add(c, checklist.Formats)

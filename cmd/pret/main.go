@@ -40,7 +40,6 @@ func run(ctx context.Context, args []string, ios *iostreams) int {
 	root.SetArgs(append([]string{}, args...))
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
-	root.SetIn(ios.In)
 	if err := dashPathArgs(root, args); err != nil {
 		return exitCode(out.outcome(err), ios.Err)
 	}

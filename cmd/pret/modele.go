@@ -39,10 +39,7 @@ remplacé.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.path = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return runModele(opts)
+			return pick(runF, runModele)(opts)
 		},
 	}
 }

@@ -421,13 +421,7 @@ func TestWizardNarrowTerminal(t *testing.T) {
 	// whole.
 	// survey redraws with cursor moves: each move starts a line anew.
 	drawn := cursorMove.ReplaceAllString(raw, "\n")
-	checked := 0
-	for _, line := range strings.Split(drawn, "\n") {
-		if visibleWidth(line) > 40 && !oneWordOverflow(line) {
-			t.Errorf("line of %d columns on a 40-column terminal: %q", visibleWidth(line), line)
-		}
-		checked++
-	}
+	checked := checkFits(t, "", drawn, 40)
 	// The words are all there: the checklist's ids and the last screen.
 	for _, w := range []string{"key-present", "acces-valid", "acces-matches-key", "ssh-add", "NOEUD-DE-LOGIN", "IdentitiesOnly"} {
 		if !strings.Contains(raw[start:], w) {
@@ -493,11 +487,7 @@ func TestAccesDiffNarrowTerminal(t *testing.T) {
 	s.answer("remplacer", "\x1b[A\r") // up: "Oui"
 	s.exit(0)
 	drawn := cursorMove.ReplaceAllString(strings.ReplaceAll(s.raw.String(), "\r", ""), "\n")
-	for _, line := range strings.Split(drawn, "\n") {
-		if visibleWidth(line) > 40 && !oneWordOverflow(line) {
-			t.Errorf("line of %d columns on a 40-column terminal: %q", visibleWidth(line), line)
-		}
-	}
+	checkFits(t, "", drawn, 40)
 	// The question starts on survey's "? " line, its path cut there.
 	if !strings.Contains(drawn, "? \x1b[0m\x1b[1;99m/tmp/") {
 		t.Errorf("the question does not start after survey's \"? \":\n%s", drawn)

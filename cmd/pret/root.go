@@ -165,3 +165,12 @@ func maxArgs(n int, hint string) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// pick is runF when a test gives one (gh's NewCmdX(f, runF): the test
+// sees the options the command line gives), else the command's run.
+func pick[T any](runF, run func(T) error) func(T) error {
+	if runF != nil {
+		return runF
+	}
+	return run
+}

@@ -49,10 +49,7 @@ passphrase incorrecte.`,
 			if opts.named = len(args) == 1; opts.named {
 				opts.file = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runSigner(opts)
+			return pick(runF, runSigner)(opts)
 		},
 	}
 	pathFlag(c.Flags(), &opts.passFile, "passphrase-file", "lire la passphrase dans ce `FICHIER` (première ligne ; - pour l'entrée standard)")

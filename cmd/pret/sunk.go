@@ -42,10 +42,7 @@ formées. Le nom de l'ordonnanceur n'est jamais deviné.`,
 			if opts.grace < 0 {
 				return usageError("--grace 30 (défaut de Kubernetes), 300 pour un stockage à instantanés", "délai de grâce négatif : %d", opts.grace)
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runSunk(opts)
+			return pick(runF, runSunk)(opts)
 		},
 	}
 	opts.report.add(c, checklist.Formats)

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
@@ -13,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/creack/pty"
+
+	"github.com/romeo-pret/pret/internal/testenv"
 )
 
 // onTerminal runs the built pret with a pseudo-terminal of cols columns
@@ -77,7 +80,7 @@ func TestTerminalWidth(t *testing.T) {
 		// wider than the terminal (a temporary folder's path here): it
 		// gets a line of its own and the terminal's soft wrap.
 		// (A wrapped comment line continues as a comment: its "#" aside.)
-		if a, b := strings.ReplaceAll(nonSpace(wide), "#", ""), strings.ReplaceAll(nonSpace(narrow), "#", ""); a != b {
+		if a, b := strings.ReplaceAll(testenv.NonSpace(wide), "#", ""), strings.ReplaceAll(testenv.NonSpace(narrow), "#", ""); a != b {
 			t.Errorf("pret %v: text differs on 40 columns:\n%s", args, narrow)
 		}
 		narrowWords := strings.Fields(narrow)
@@ -89,11 +92,7 @@ func TestTerminalWidth(t *testing.T) {
 			}
 			narrowWords = narrowWords[i+1:]
 		}
-		for _, line := range strings.Split(narrow, "\n") {
-			if visibleWidth(line) > 40 && !oneWordOverflow(line) {
-				t.Errorf("pret %v: line of %d columns on a 40-column terminal: %q", args, visibleWidth(line), line)
-			}
-		}
+		checkFits(t, fmt.Sprintf("pret %v: ", args), narrow, 40)
 		if wide == narrow {
 			t.Errorf("pret %v: nothing wrapped on 40 columns", args)
 		}

@@ -39,12 +39,7 @@ sinon. Formats json et junit pour la CI.`,
 		Example: `  pret verifier
   pret verifier --format json
   pret verifier --format junit > pret.xml`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return runVerifier(opts)
-		},
+		RunE: func(*cobra.Command, []string) error { return pick(runF, runVerifier)(opts) },
 	}
 	opts.report.add(c, checklist.Formats)
 	return c

@@ -15,5 +15,3 @@ func mkfifo(t *testing.T) string {
 	}
 	return p
 }
-
-func errnoOf(n int) syscall.Errno { return syscall.Errno(n) }

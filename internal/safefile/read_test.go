@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -181,7 +182,7 @@ func TestReadCapExact(t *testing.T) {
 // or its number, never the system's text.
 func TestReasonNeverEnglish(t *testing.T) {
 	for n := 1; n < 140; n++ {
-		e := errnoOf(n)
+		e := syscall.Errno(n)
 		r := Reason(e)
 		if r == "" || e.Error() != "" && strings.Contains(r, e.Error()) {
 			t.Errorf("errno %d : %q", n, r)
