@@ -44,6 +44,11 @@ type Summary struct {
 	Skip int `json:"skip"`
 }
 
+// Add appends one check's line, in the order the checks run.
+func (r *Report) Add(id string, st Status, msg, fix string) {
+	r.Checks = append(r.Checks, Check{ID: id, Status: st, Message: msg, Fix: fix})
+}
+
 func (r *Report) Summary() Summary {
 	var s Summary
 	count := map[Status]*int{Pass: &s.Pass, Warn: &s.Warn, Fail: &s.Fail, Skip: &s.Skip}
@@ -244,13 +249,7 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 			}
 			if !f.Valid {
 				// --strict fails a file for its warnings; with none, still one failure.
-				codes := strings.Join(f.codes(SevError), ", ")
-				if codes == "" {
-					codes = strings.Join(f.codes(SevWarning), ", ")
-				}
-				if codes == "" {
-					codes = "invalide"
-				}
+				codes := cmp.Or(strings.Join(f.codes(SevError), ", "), strings.Join(f.codes(SevWarning), ", "), "invalide")
 				first, _, _ := strings.Cut(codes, ",")
 				jc.Failure = &junitFailure{first, codes, strings.Join(body, "\n")}
 			}
