@@ -265,11 +265,16 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 }
 
 func problemLine(p Problem) string {
-	s := fmt.Sprintf("%s (%s) : %s", p.Code, severityLabels[p.Severity], p.Message)
+	p.Message = fmt.Sprintf("%s (%s) : %s", p.Code, severityLabels[p.Severity], p.Message)
+	return p.Located()
+}
+
+// Located is the message after its line, when it has one.
+func (p Problem) Located() string {
 	if p.Line > 0 {
-		return fmt.Sprintf("ligne %d : %s", p.Line, s)
+		return fmt.Sprintf("ligne %d : %s", p.Line, p.Message)
 	}
-	return s
+	return p.Message
 }
 
 var severityLabels = map[Severity]string{SevError: "erreur", SevWarning: "avertissement"}

@@ -202,14 +202,10 @@ func (c *checking) accesValid() {
 	c.res = acces.Validate(c.data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})
 	var errs, warns []string
 	for _, p := range c.res.Problems {
-		msg := p.Message
-		if p.Line > 0 {
-			msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
-		}
 		if p.Severity == checklist.SevError {
-			errs = append(errs, msg)
+			errs = append(errs, p.Located())
 		} else {
-			warns = append(warns, msg)
+			warns = append(warns, p.Located())
 		}
 	}
 	switch {
