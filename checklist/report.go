@@ -81,6 +81,14 @@ type Problem struct {
 	Line     int      `json:"line,omitempty"`
 }
 
+// Problems are a rule set's findings, in the order it made them.
+type Problems []Problem
+
+// Add appends a problem, its message made as fmt.Sprintf makes it.
+func (p *Problems) Add(code Code, sev Severity, line int, format string, args ...any) {
+	*p = append(*p, Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
+}
+
 // FileResult is one validated file (organisateurs.md, livrables.md).
 type FileResult struct {
 	Path            string    `json:"path"`
