@@ -34,10 +34,7 @@ func writeFilesGitHub(w io.Writer, r FilesReport) error {
 				props += fmt.Sprintf(",line=%d", p.Line)
 			}
 			props += ",title=" + ghProperty(string(p.Code))
-			msg := p.Message
-			if p.Line > 0 {
-				msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
-			}
+			msg := p.Located()
 			if p.Code == CodePrivateKeyLeak {
 				msg = "incident, " + leakIncident + " ; " + msg
 			}

@@ -44,6 +44,11 @@ type Summary struct {
 	Skip int `json:"skip"`
 }
 
+// Add appends one check's line, in the order the checks run.
+func (r *Report) Add(id string, st Status, msg, fix string) {
+	r.Checks = append(r.Checks, Check{ID: id, Status: st, Message: msg, Fix: fix})
+}
+
 func (r *Report) Summary() Summary {
 	var s Summary
 	count := map[Status]*int{Pass: &s.Pass, Warn: &s.Warn, Fail: &s.Fail, Skip: &s.Skip}
@@ -74,6 +79,14 @@ type Problem struct {
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 	Line     int      `json:"line,omitempty"`
+}
+
+// Problems are a rule set's findings, in the order it made them.
+type Problems []Problem
+
+// Add appends a problem, its message made as fmt.Sprintf makes it.
+func (p *Problems) Add(code Code, sev Severity, line int, format string, args ...any) {
+	*p = append(*p, Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
 // FileResult is one validated file (organisateurs.md, livrables.md).
@@ -244,13 +257,7 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 			}
 			if !f.Valid {
 				// --strict fails a file for its warnings; with none, still one failure.
-				codes := strings.Join(f.codes(SevError), ", ")
-				if codes == "" {
-					codes = strings.Join(f.codes(SevWarning), ", ")
-				}
-				if codes == "" {
-					codes = "invalide"
-				}
+				codes := cmp.Or(strings.Join(f.codes(SevError), ", "), strings.Join(f.codes(SevWarning), ", "), "invalide")
 				first, _, _ := strings.Cut(codes, ",")
 				jc.Failure = &junitFailure{first, codes, strings.Join(body, "\n")}
 			}
@@ -266,11 +273,16 @@ func writeFilesJUnit(w io.Writer, r FilesReport) error {
 }
 
 func problemLine(p Problem) string {
-	s := fmt.Sprintf("%s (%s) : %s", p.Code, severityLabels[p.Severity], p.Message)
+	p.Message = fmt.Sprintf("%s (%s) : %s", p.Code, severityLabels[p.Severity], p.Message)
+	return p.Located()
+}
+
+// Located is the message after its line, when it has one.
+func (p Problem) Located() string {
 	if p.Line > 0 {
-		return fmt.Sprintf("ligne %d : %s", p.Line, s)
+		return fmt.Sprintf("ligne %d : %s", p.Line, p.Message)
 	}
-	return s
+	return p.Message
 }
 
 var severityLabels = map[Severity]string{SevError: "erreur", SevWarning: "avertissement"}

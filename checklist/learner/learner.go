@@ -47,7 +47,7 @@ func (l Learner) Check() *checklist.Report {
 		c.pubkeyMatches()
 	} else {
 		for _, id := range []string{"key-type", "key-encrypted", "key-permissions", "pubkey-matches"} {
-			c.add(id, checklist.Skip, "pas de clé à examiner", "")
+			c.r.Add(id, checklist.Skip, "pas de clé à examiner", "")
 		}
 	}
 	c.keyLeftovers()
@@ -75,51 +75,47 @@ type checking struct {
 	res      *acces.Result // acces.md validated; nil when unread
 }
 
-func (c *checking) add(id string, st checklist.Status, msg, fix string) {
-	c.r.Checks = append(c.r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
-}
-
 func (c *checking) keyPresent() {
 	l, priv := c.l, c.l.Store.PrivatePath()
 	switch {
 	case c.stateErr != nil:
-		c.add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", c.stateErr), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
+		c.r.Add("key-present", checklist.Fail, fmt.Sprintf("clé illisible : %v", c.stateErr), "déplacez ce qui occupe "+priv+", puis lancez « pret cle »")
 	case c.state.Kind == keys.Absent && l.AccessDate == "" && errors.Is(c.readErr, fs.ErrNotExist):
-		c.add("key-present", checklist.Fail, "aucune clé à "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
+		c.r.Add("key-present", checklist.Fail, "aucune clé à "+priv+" : rien n'est encore prêt", "lancez pret : l'assistant crée la clé, note la date de la demande du compte et écrit acces.md")
 	case c.state.Kind == keys.Absent:
-		c.add("key-present", checklist.Fail, "aucune clé à "+priv, "créez-la avec « pret cle »")
+		c.r.Add("key-present", checklist.Fail, "aucune clé à "+priv, "créez-la avec « pret cle »")
 	case c.state.Kind == keys.OrphanPub:
-		c.add("key-present", checklist.Fail, l.Store.PublicPath()+" existe sans sa clé privée", "retrouvez la clé privée ; sinon déplacez le .pub, puis lancez « pret cle »")
+		c.r.Add("key-present", checklist.Fail, l.Store.PublicPath()+" existe sans sa clé privée", "retrouvez la clé privée ; sinon déplacez le .pub, puis lancez « pret cle »")
 	default:
 		c.keyOK = true
-		c.add("key-present", checklist.Pass, "clé présente : "+priv, "")
+		c.r.Add("key-present", checklist.Pass, "clé présente : "+priv, "")
 	}
 }
 
 func (c *checking) keyType() {
 	p := c.state.Private
 	if p.Public != nil && keys.IsEd25519(p.Public) {
-		c.add("key-type", checklist.Pass, "type ED25519", "")
+		c.r.Add("key-type", checklist.Pass, "type ED25519", "")
 		return
 	}
 	typ := p.LegacyType
 	if p.Public != nil {
 		typ = keys.TypeName(p.Public)
 	}
-	c.add("key-type", checklist.Fail, "clé de type "+typ+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
+	c.r.Add("key-type", checklist.Fail, "clé de type "+typ+", pas ed25519", "la séance demande une clé ed25519 : choisissez un autre nom de clé (cle.nom) et lancez « pret cle »")
 }
 
 func (c *checking) keyEncrypted() {
 	p, priv := c.state.Private, c.l.Store.PrivatePath()
 	switch err := p.Openable(); {
 	case !p.Encrypted:
-		c.add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
+		c.r.Add("key-encrypted", checklist.Fail, "la clé n'a pas de passphrase", "ajoutez-en une : ssh-keygen -p -f "+priv)
 	case err != nil:
 		// Sound for OpenSSH, but pret signer cannot open it.
-		c.add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase, mais pret signer ne sait pas l'ouvrir : %v", err),
+		c.r.Add("key-encrypted", checklist.Warn, fmt.Sprintf("clé protégée par une passphrase, mais pret signer ne sait pas l'ouvrir : %v", err),
 			"pour signer acces.md, ré-chiffrez-la comme pret l'écrit (même passphrase) : ssh-keygen -p -a 100 -Z aes256-ctr -f "+priv)
 	default:
-		c.add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
+		c.r.Add("key-encrypted", checklist.Pass, "clé protégée par une passphrase ("+p.Cipher+", "+p.KDF+")", "")
 	}
 }
 
@@ -128,11 +124,11 @@ func (c *checking) keyEncrypted() {
 func (c *checking) keyPermissions() {
 	switch problems, err := c.l.Store.Permissions(); {
 	case err != nil:
-		c.add("key-permissions", checklist.Fail, "droits illisibles : "+safefile.Reason(err), "")
+		c.r.Add("key-permissions", checklist.Fail, "droits illisibles : "+safefile.Reason(err), "")
 	case len(problems) > 0:
-		c.add("key-permissions", checklist.Fail, problems[0].Msg, problems[0].Fix)
+		c.r.Add("key-permissions", checklist.Fail, problems[0].Msg, problems[0].Fix)
 	default:
-		c.add("key-permissions", checklist.Pass, "clé privée lisible par son propriétaire seul, dossier protégé", "")
+		c.r.Add("key-permissions", checklist.Pass, "clé privée lisible par son propriétaire seul, dossier protégé", "")
 	}
 }
 
@@ -140,13 +136,13 @@ func (c *checking) pubkeyMatches() {
 	pub := c.l.Store.PublicPath()
 	switch {
 	case c.state.Pub == nil && c.state.PubErr == nil:
-		c.add("pubkey-matches", checklist.Fail, pub+" manque", "« pret cle » le recrée depuis la clé privée")
+		c.r.Add("pubkey-matches", checklist.Fail, pub+" manque", "« pret cle » le recrée depuis la clé privée")
 	case c.state.PubErr != nil:
-		c.add("pubkey-matches", checklist.Fail, pub+" est illisible", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+		c.r.Add("pubkey-matches", checklist.Fail, pub+" est illisible", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
 	case !c.state.PubMatches():
-		c.add("pubkey-matches", checklist.Fail, pub+" ne correspond pas à la clé privée", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
+		c.r.Add("pubkey-matches", checklist.Fail, pub+" ne correspond pas à la clé privée", "déplacez-le ; « pret cle » le recréera depuis la clé privée")
 	default:
-		c.add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
+		c.r.Add("pubkey-matches", checklist.Pass, "la clé publique correspond à la clé privée", "")
 	}
 }
 
@@ -154,12 +150,12 @@ func (c *checking) pubkeyMatches() {
 func (c *checking) keyLeftovers() {
 	switch left, err := c.l.Store.Leftovers(); {
 	case err != nil:
-		c.add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+safefile.Reason(err), "vérifiez les droits du dossier "+c.l.Store.Dir)
+		c.r.Add("key-leftovers", checklist.Fail, "dossier de la clé illisible : "+safefile.Reason(err), "vérifiez les droits du dossier "+c.l.Store.Dir)
 	case len(left) > 0:
-		c.add("key-leftovers", checklist.Warn, fmt.Sprintf("%d fichier%s laissé%s par un pret interrompu, une copie inachevée de la clé : %s",
+		c.r.Add("key-leftovers", checklist.Warn, fmt.Sprintf("%d fichier%s laissé%s par un pret interrompu, une copie inachevée de la clé : %s",
 			len(left), termtext.Plural(len(left)), termtext.Plural(len(left)), strings.Join(left, ", ")), "« pret cle » les retire, et rien d'autre")
 	default:
-		c.add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
+		c.r.Add("key-leftovers", checklist.Pass, "aucun fichier temporaire laissé dans le dossier de la clé", "")
 	}
 }
 
@@ -172,15 +168,15 @@ func (c *checking) accessDate() {
 	const dateFix = "notez-la avec « pret acces --statut demande » (ou verifie si le compte est ouvert)"
 	switch d, err := time.Parse("2006-01-02", l.AccessDate); {
 	case l.AccessDate == "":
-		c.add("access-date", checklist.Fail, "aucune date de demande ou de vérification du compte notée", dateFix)
+		c.r.Add("access-date", checklist.Fail, "aucune date de demande ou de vérification du compte notée", dateFix)
 	case err != nil:
-		c.add("access-date", checklist.Fail, "date notée illisible : "+l.AccessDate, dateFix)
+		c.r.Add("access-date", checklist.Fail, "date notée illisible : "+l.AccessDate, dateFix)
 	case d.After(l.Today):
-		c.add("access-date", checklist.Fail, "date notée dans le futur : "+l.AccessDate, dateFix)
+		c.r.Add("access-date", checklist.Fail, "date notée dans le futur : "+l.AccessDate, dateFix)
 	case !d.Before(l.SessionDay):
-		c.add("access-date", checklist.Warn, what+" le "+l.AccessDate+", le jour de la séance ou après", "le compte risque de ne pas être prêt : prévenez les organisateurs")
+		c.r.Add("access-date", checklist.Warn, what+" le "+l.AccessDate+", le jour de la séance ou après", "le compte risque de ne pas être prêt : prévenez les organisateurs")
 	default:
-		c.add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
+		c.r.Add("access-date", checklist.Pass, what+" le "+l.AccessDate, "")
 	}
 }
 
@@ -188,11 +184,11 @@ func (c *checking) accesPresent() {
 	file := c.l.AccessFile
 	switch {
 	case errors.Is(c.readErr, fs.ErrNotExist):
-		c.add("acces-present", checklist.Fail, "pas de fichier "+file, "écrivez-le avec « pret acces »")
+		c.r.Add("acces-present", checklist.Fail, "pas de fichier "+file, "écrivez-le avec « pret acces »")
 	case c.readErr != nil:
-		c.add("acces-present", checklist.Fail, file+" illisible : "+safefile.Reason(c.readErr), "vérifiez les droits du fichier")
+		c.r.Add("acces-present", checklist.Fail, file+" illisible : "+safefile.Reason(c.readErr), "vérifiez les droits du fichier")
 	default:
-		c.add("acces-present", checklist.Pass, file+" présent", "")
+		c.r.Add("acces-present", checklist.Pass, file+" présent", "")
 	}
 }
 
@@ -200,29 +196,25 @@ func (c *checking) accesPresent() {
 func (c *checking) accesValid() {
 	l := c.l
 	if c.readErr != nil {
-		c.add("acces-valid", checklist.Skip, "pas d'acces.md à valider", "")
+		c.r.Add("acces-valid", checklist.Skip, "pas d'acces.md à valider", "")
 		return
 	}
 	c.res = acces.Validate(c.data, acces.Rules{KeyName: l.Store.Name + ".pub", SessionDay: l.SessionDay, Today: l.Today})
 	var errs, warns []string
 	for _, p := range c.res.Problems {
-		msg := p.Message
-		if p.Line > 0 {
-			msg = fmt.Sprintf("ligne %d : %s", p.Line, msg)
-		}
 		if p.Severity == checklist.SevError {
-			errs = append(errs, msg)
+			errs = append(errs, p.Located())
 		} else {
-			warns = append(warns, msg)
+			warns = append(warns, p.Located())
 		}
 	}
 	switch {
 	case len(errs) > 0:
-		c.add("acces-valid", checklist.Fail, "acces.md invalide : "+strings.Join(errs, " ; "), "« pret acces » réécrit le fichier ; « pret valider "+l.AccessFile+" » donne aussi le code de chaque problème")
+		c.r.Add("acces-valid", checklist.Fail, "acces.md invalide : "+strings.Join(errs, " ; "), "« pret acces » réécrit le fichier ; « pret valider "+l.AccessFile+" » donne aussi le code de chaque problème")
 	case len(warns) > 0:
-		c.add("acces-valid", checklist.Warn, "acces.md valide, avec des avertissements : "+strings.Join(warns, " ; "), "« pret valider "+l.AccessFile+" » les détaille")
+		c.r.Add("acces-valid", checklist.Warn, "acces.md valide, avec des avertissements : "+strings.Join(warns, " ; "), "« pret valider "+l.AccessFile+" » les détaille")
 	default:
-		c.add("acces-valid", checklist.Pass, "acces.md a les quatre éléments", "")
+		c.r.Add("acces-valid", checklist.Pass, "acces.md a les quatre éléments", "")
 	}
 }
 
@@ -230,17 +222,17 @@ func (c *checking) accesMatchesKey() {
 	res, pub := c.res, c.l.Store.PublicPath()
 	switch {
 	case res == nil || !c.keyOK || c.state.Public() == nil:
-		c.add("acces-matches-key", checklist.Skip, "il faut la clé et acces.md", "")
+		c.r.Add("acces-matches-key", checklist.Skip, "il faut la clé et acces.md", "")
 	case res.Fingerprint == "":
-		c.add("acces-matches-key", checklist.Fail, "acces.md n'indique pas une empreinte unique", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
+		c.r.Add("acces-matches-key", checklist.Fail, "acces.md n'indique pas une empreinte unique", "« pret acces » réécrit acces.md avec l'empreinte de la clé")
 	case res.Fingerprint != ssh.FingerprintSHA256(c.state.Public()):
-		c.add("acces-matches-key", checklist.Fail, "l'empreinte d'acces.md, "+res.Fingerprint+", n'est pas celle de la clé, "+ssh.FingerprintSHA256(c.state.Public()), "« pret acces » réécrit acces.md avec l'empreinte de la clé")
+		c.r.Add("acces-matches-key", checklist.Fail, "l'empreinte d'acces.md, "+res.Fingerprint+", n'est pas celle de la clé, "+ssh.FingerprintSHA256(c.state.Public()), "« pret acces » réécrit acces.md avec l'empreinte de la clé")
 	case res.PubPath == "":
-		c.add("acces-matches-key", checklist.Fail, "acces.md n'indique pas le chemin de la clé publique "+pub, "« pret acces » réécrit acces.md avec le bon chemin")
+		c.r.Add("acces-matches-key", checklist.Fail, "acces.md n'indique pas le chemin de la clé publique "+pub, "« pret acces » réécrit acces.md avec le bon chemin")
 	case !c.l.samePath(res.PubPath):
-		c.add("acces-matches-key", checklist.Fail, "le chemin d'acces.md, "+res.PubPath+", n'est pas "+pub, "« pret acces » réécrit acces.md avec le bon chemin")
+		c.r.Add("acces-matches-key", checklist.Fail, "le chemin d'acces.md, "+res.PubPath+", n'est pas "+pub, "« pret acces » réécrit acces.md avec le bon chemin")
 	default:
-		c.add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
+		c.r.Add("acces-matches-key", checklist.Pass, "acces.md indique l'empreinte et le chemin de cette clé", "")
 	}
 }
 
@@ -253,14 +245,14 @@ func (c *checking) accesMatchesDate() {
 	}
 	switch {
 	case res == nil || res.Date == "":
-		c.add("acces-matches-date", checklist.Skip, "pas de date lisible dans acces.md", "")
+		c.r.Add("acces-matches-date", checklist.Skip, "pas de date lisible dans acces.md", "")
 	case l.AccessDate == "":
-		c.add("acces-matches-date", checklist.Skip, "aucune date notée à comparer", "")
+		c.r.Add("acces-matches-date", checklist.Skip, "aucune date notée à comparer", "")
 	case res.Date != l.AccessDate || res.Status != "" && res.Status != l.AccessStatus:
-		c.add("acces-matches-date", checklist.Warn, "acces.md indique "+said(res.Date, res.Status)+", mais la dernière déclaration notée est "+said(l.AccessDate, l.AccessStatus),
+		c.r.Add("acces-matches-date", checklist.Warn, "acces.md indique "+said(res.Date, res.Status)+", mais la dernière déclaration notée est "+said(l.AccessDate, l.AccessStatus),
 			"relancez pret : il propose de ne changer que la ligne de la date ; ou « pret acces --force » réécrit le fichier")
 	default:
-		c.add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
+		c.r.Add("acces-matches-date", checklist.Pass, "acces.md indique la date notée : "+said(res.Date, l.AccessStatus), "")
 	}
 }
 
@@ -276,17 +268,17 @@ func (c *checking) accesSigned() {
 	}
 	switch {
 	case res == nil:
-		c.add("acces-signed", checklist.Skip, "pas d'acces.md à examiner", "")
+		c.r.Add("acces-signed", checklist.Skip, "pas d'acces.md à examiner", "")
 	case broken >= 0:
-		c.add("acces-signed", checklist.Fail, res.Problems[broken].Message, cmp.Or(res.SignatureFix, signFix))
+		c.r.Add("acces-signed", checklist.Fail, res.Problems[broken].Message, cmp.Or(res.SignatureFix, signFix))
 	case res.SignedBy == "":
-		c.add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous ayez la clé et sa passphrase", signFix)
+		c.r.Add("acces-signed", checklist.Warn, "acces.md n'est pas signé : rien ne prouve encore que vous ayez la clé et sa passphrase", signFix)
 	case state == nil || state.Public() == nil:
-		c.add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
+		c.r.Add("acces-signed", checklist.Warn, "acces.md est signé, mais la clé de la séance est absente", "« pret cle »")
 	case res.SignedBy != ssh.FingerprintSHA256(state.Public()):
-		c.add("acces-signed", checklist.Fail, "acces.md est signé par la clé "+res.SignedBy+", pas par la clé de la séance ("+ssh.FingerprintSHA256(state.Public())+")", signFix)
+		c.r.Add("acces-signed", checklist.Fail, "acces.md est signé par la clé "+res.SignedBy+", pas par la clé de la séance ("+ssh.FingerprintSHA256(state.Public())+")", signFix)
 	default:
-		c.add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
+		c.r.Add("acces-signed", checklist.Pass, "acces.md est signé par cette clé : elle est à vous et vous connaissez sa passphrase", "")
 	}
 }
 
@@ -295,11 +287,11 @@ func (c *checking) sessionDate() {
 	days := int(day.Sub(c.l.Today).Hours() / 24)
 	switch {
 	case days > 0:
-		c.add("session-date", checklist.Pass, fmt.Sprintf("séance le %s : il reste %d jour%s", day.Format("2006-01-02"), days, termtext.Plural(days)), "")
+		c.r.Add("session-date", checklist.Pass, fmt.Sprintf("séance le %s : il reste %d jour%s", day.Format("2006-01-02"), days, termtext.Plural(days)), "")
 	case days == 0:
-		c.add("session-date", checklist.Pass, "la séance a lieu aujourd'hui", "")
+		c.r.Add("session-date", checklist.Pass, "la séance a lieu aujourd'hui", "")
 	default:
-		c.add("session-date", checklist.Warn, fmt.Sprintf("la séance du %s est passée", day.Format("2006-01-02")), "rien à corriger ici ; pour une autre séance, les organisateurs donnent une configuration (seance.date)")
+		c.r.Add("session-date", checklist.Warn, fmt.Sprintf("la séance du %s est passée", day.Format("2006-01-02")), "rien à corriger ici ; pour une autre séance, les organisateurs donnent une configuration (seance.date)")
 	}
 }
 
@@ -316,14 +308,14 @@ func (c *checking) tools() {
 		}
 	}
 	if len(found) == 0 {
-		c.add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
+		c.r.Add("tools", checklist.Skip, "ni sinfo ni kubectl sur le PATH : ce n'est pas un échec, le travail du portable se valide sans", "")
 		return
 	}
 	msg := "trouvé sur le PATH : " + strings.Join(found, ", ")
 	if len(missing) > 0 {
 		msg += " ; absent : " + strings.Join(missing, ", ")
 	}
-	c.add("tools", checklist.Pass, msg, "")
+	c.r.Add("tools", checklist.Pass, msg, "")
 }
 
 // samePath compares a path written in acces.md with the key's own.

@@ -5,7 +5,6 @@ package livrables
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,19 +77,13 @@ func Check(dir string, opts Options) []checklist.FileResult {
 	return out
 }
 
-type problems []checklist.Problem
-
-func (p *problems) add(code checklist.Code, sev checklist.Severity, format string, args ...any) {
-	*p = append(*p, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...)})
-}
-
 // CheckJob decodes sommeil-job.yaml as the API server would; the kind is
 // read first so that a Deployment is named as one.
 func CheckJob(data []byte) []checklist.Problem {
-	var p problems
+	var p checklist.Problems
 	js, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		p.add(checklist.CodeYAMLSyntax, checklist.SevError, "YAML invalide : %s", checklist.YAMLError(err))
+		p.Add(checklist.CodeYAMLSyntax, checklist.SevError, 0, "YAML invalide : %s", checklist.YAMLError(err))
 		return p
 	}
 	var head struct {
@@ -98,66 +91,66 @@ func CheckJob(data []byte) []checklist.Problem {
 		Kind       string `json:"kind"`
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &head); err != nil {
-		p.add(checklist.CodeYAMLSyntax, checklist.SevError, "le fichier n'est pas un objet Kubernetes (apiVersion, kind, metadata, spec)")
+		p.Add(checklist.CodeYAMLSyntax, checklist.SevError, 0, "le fichier n'est pas un objet Kubernetes (apiVersion, kind, metadata, spec)")
 		return p
 	}
 	if head.Kind == "Deployment" {
-		p.add(checklist.CodeJobKind, checklist.SevError, "c'est un Deployment : son restartPolicy vaut Always, kubelet relance hostname; sleep 30 sans fin ; écrivez kind: Job")
+		p.Add(checklist.CodeJobKind, checklist.SevError, 0, "c'est un Deployment : son restartPolicy vaut Always, kubelet relance hostname; sleep 30 sans fin ; écrivez kind: Job")
 		return p
 	} else if head.Kind != "Job" {
-		p.add(checklist.CodeJobKind, checklist.SevError, "kind: %q, pas Job", head.Kind)
+		p.Add(checklist.CodeJobKind, checklist.SevError, 0, "kind: %q, pas Job", head.Kind)
 		return p
 	}
 	if head.APIVersion != "batch/v1" {
-		p.add(checklist.CodeJobAPIVersion, checklist.SevError, "apiVersion: %q ; un Job s'écrit apiVersion: batch/v1", head.APIVersion)
+		p.Add(checklist.CodeJobAPIVersion, checklist.SevError, 0, "apiVersion: %q ; un Job s'écrit apiVersion: batch/v1", head.APIVersion)
 	}
 	job, unknown, err := jobapi.Decode(js)
 	if err != nil {
-		p.add(checklist.CodeYAMLSyntax, checklist.SevError, "une valeur n'a pas le type attendu par l'API : %s", err)
+		p.Add(checklist.CodeYAMLSyntax, checklist.SevError, 0, "une valeur n'a pas le type attendu par l'API : %s", err)
 		return p
 	}
 	for _, path := range unknown {
-		p.add(checklist.CodeYAMLUnknownField, checklist.SevError, "champ inconnu de l'API Job (la casse compte) : %q", path)
+		p.Add(checklist.CodeYAMLUnknownField, checklist.SevError, 0, "champ inconnu de l'API Job (la casse compte) : %q", path)
 	}
 	if job.Metadata.Name != "sommeil" {
-		p.add(checklist.CodeJobName, checklist.SevError, "metadata.name vaut %q ; le cours nomme le Job sommeil", job.Metadata.Name)
+		p.Add(checklist.CodeJobName, checklist.SevError, 0, "metadata.name vaut %q ; le cours nomme le Job sommeil", job.Metadata.Name)
 	}
 	switch {
 	case job.Spec.BackoffLimit == nil:
-		p.add(checklist.CodeJobBackoffLimit, checklist.SevError, "backoffLimit absent : la valeur par défaut 6 autorise d'autres pods ; écrivez 0 (notes, projet de groupe) ou 1 (exercice 3)")
+		p.Add(checklist.CodeJobBackoffLimit, checklist.SevError, 0, "backoffLimit absent : la valeur par défaut 6 autorise d'autres pods ; écrivez 0 (notes, projet de groupe) ou 1 (exercice 3)")
 	case *job.Spec.BackoffLimit != 0 && *job.Spec.BackoffLimit != 1:
-		p.add(checklist.CodeJobBackoffLimit, checklist.SevError, "backoffLimit vaut %d ; 0 dans les notes et le projet de groupe, 1 dans l'exercice 3", *job.Spec.BackoffLimit)
+		p.Add(checklist.CodeJobBackoffLimit, checklist.SevError, 0, "backoffLimit vaut %d ; 0 dans les notes et le projet de groupe, 1 dans l'exercice 3", *job.Spec.BackoffLimit)
 	}
 	if d := job.Spec.ActiveDeadlineSeconds; d == nil {
-		p.add(checklist.CodeJobDeadline, checklist.SevError, "activeDeadlineSeconds absent ; le cours demande 120")
+		p.Add(checklist.CodeJobDeadline, checklist.SevError, 0, "activeDeadlineSeconds absent ; le cours demande 120")
 	} else if *d != 120 {
-		p.add(checklist.CodeJobDeadline, checklist.SevError, "activeDeadlineSeconds %d ; le cours demande 120", *d)
+		p.Add(checklist.CodeJobDeadline, checklist.SevError, 0, "activeDeadlineSeconds %d ; le cours demande 120", *d)
 	}
 	if rp := job.Spec.Template.Spec.RestartPolicy; rp != "Never" {
-		p.add(checklist.CodeJobRestartPolicy, checklist.SevError, "restartPolicy vaut %q ; le cours demande Never (OnFailure relancerait le conteneur dans le même pod)", rp)
+		p.Add(checklist.CodeJobRestartPolicy, checklist.SevError, 0, "restartPolicy vaut %q ; le cours demande Never (OnFailure relancerait le conteneur dans le même pod)", rp)
 	}
 	if containers := job.Spec.Template.Spec.Containers; len(containers) == 0 {
-		p.add(checklist.CodeJobCommand, checklist.SevError, "aucun conteneur ; le Job des notes en a un, sommeil")
+		p.Add(checklist.CodeJobCommand, checklist.SevError, 0, "aucun conteneur ; le Job des notes en a un, sommeil")
 	} else {
 		c := containers[0]
 		if strings.Join(c.Command, "\x00") != "sh\x00-c\x00hostname; sleep 30" {
-			p.add(checklist.CodeJobCommand, checklist.SevError, "command vaut %q ; le cours demande sh, -c, « hostname; sleep 30 »", c.Command)
+			p.Add(checklist.CodeJobCommand, checklist.SevError, 0, "command vaut %q ; le cours demande sh, -c, « hostname; sleep 30 »", c.Command)
 		}
 		if c.Image != "busybox:1.36" {
-			p.add(checklist.CodeJobImage, checklist.SevWarning, "image %q : à relire, l'image doit fournir sh, hostname et sleep (le cours prend busybox:1.36)", c.Image)
+			p.Add(checklist.CodeJobImage, checklist.SevWarning, 0, "image %q : à relire, l'image doit fournir sh, hostname et sleep (le cours prend busybox:1.36)", c.Image)
 		}
 	}
 	if pc := job.Spec.Template.Spec.PriorityClassName; pc != "" {
-		p.add(checklist.CodeJobPriorityClass, checklist.SevError, "priorityClassName %q : le Job du module ne fixe pas de PriorityClass", pc)
+		p.Add(checklist.CodeJobPriorityClass, checklist.SevError, 0, "priorityClassName %q : le Job du module ne fixe pas de PriorityClass", pc)
 	}
 	for _, labels := range []map[string]string{job.Metadata.Labels, job.Spec.Template.Metadata.Labels} {
 		if q, ok := labels["kueue.x-k8s.io/queue-name"]; ok {
-			p.add(checklist.CodeJobQueueLabel, checklist.SevError, "label kueue.x-k8s.io/queue-name=%s : le module n'installe pas Kueue et le Job ne porte pas de label de file", q)
+			p.Add(checklist.CodeJobQueueLabel, checklist.SevError, 0, "label kueue.x-k8s.io/queue-name=%s : le module n'installe pas Kueue et le Job ne porte pas de label de file", q)
 			break
 		}
 	}
 	if job.Spec.Suspend != nil && *job.Spec.Suspend {
-		p.add(checklist.CodeJobSuspend, checklist.SevError, "suspend: true : le Job ne démarrerait pas ; sans Kueue, rien ne le relâche")
+		p.Add(checklist.CodeJobSuspend, checklist.SevError, 0, "suspend: true : le Job ne démarrerait pas ; sans Kueue, rien ne le relâche")
 	}
 	return p
 }
@@ -180,13 +173,13 @@ func mentions(folded string, words ...string) bool {
 
 // CheckExplanation: one sentence per script line, in order.
 func CheckExplanation(text string) []checklist.Problem {
-	var p problems
+	var p checklist.Problems
 	f := textfold.Fold(text)
 	pos := 0
 	for i, s := range subjects {
 		at := regexp.MustCompile(s.words).FindStringIndex(f[pos:])
 		if at == nil {
-			p.add(checklist.CodeExplicationOrder, checklist.SevError, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
+			p.Add(checklist.CodeExplicationOrder, checklist.SevError, 0, "la ligne %d du script (%s) n'est pas expliquée à sa place : une phrase par ligne, dans l'ordre (à relire)", i+1, s.line)
 			return p
 		}
 		pos += at[0] + 1
@@ -196,7 +189,7 @@ func CheckExplanation(text string) []checklist.Problem {
 
 // CheckLignesAnswers: the three short answers of exercise 1.
 func CheckLignesAnswers(text string) []checklist.Problem {
-	var p problems
+	var p checklist.Problems
 	f := textfold.Fold(text)
 	for _, a := range []struct {
 		question string
@@ -207,7 +200,7 @@ func CheckLignesAnswers(text string) []checklist.Problem {
 		{"sans --error, sortie et erreur vont dans le fichier de --output", []string{"meme fichier", "--error", "erreur standard", "stderr", "sortie d'erreur"}},
 	} {
 		if !mentions(f, a.any...) {
-			p.add(checklist.CodeLignesAnswers, checklist.SevWarning, "réponse courte introuvable : %s (à relire)", a.question)
+			p.Add(checklist.CodeLignesAnswers, checklist.SevWarning, 0, "réponse courte introuvable : %s (à relire)", a.question)
 		}
 	}
 	return p
@@ -215,32 +208,32 @@ func CheckLignesAnswers(text string) []checklist.Problem {
 
 // CheckRefusal: refus.md names Kueue and says the Deployment restarts.
 func CheckRefusal(text string) []checklist.Problem {
-	var p problems
+	var p checklist.Problems
 	f := textfold.Fold(text)
 	if !mentions(f, "kueue") {
-		p.add(checklist.CodeRefusKueue, checklist.SevError, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
+		p.Add(checklist.CodeRefusKueue, checklist.SevError, 0, "refus.md ne nomme pas Kueue : une phrase le nomme et rappelle que le module ne l'installe pas (à relire)")
 	}
 	if !mentions(f, "relance", "redemarr", "recree", "restart", "boucle", "always", "recommence", "reprend") {
-		p.add(checklist.CodeRefusRestart, checklist.SevWarning, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
+		p.Add(checklist.CodeRefusRestart, checklist.SevWarning, 0, "refus.md ne semble pas dire que le Deployment relance le conteneur quand sleep sort avec 0 (à relire)")
 	}
 	return p
 }
 
 // CheckDecision: job 51 is stopped alone, with scancel 51.
 func CheckDecision(text string) []checklist.Problem {
-	var p problems
+	var p checklist.Problems
 	switch {
 	case regexp.MustCompile(`scancel\s+(-u|--user)\b`).MatchString(text):
-		p.add(checklist.CodeDecisionScancel, checklist.SevError, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
+		p.Add(checklist.CodeDecisionScancel, checklist.SevError, 0, "scancel -u annule tous les jobs de la personne : pour le job 51 seul, écrivez scancel 51 (à relire)")
 	case !regexp.MustCompile(`scancel\s+51\b`).MatchString(text):
-		p.add(checklist.CodeDecisionScancel, checklist.SevError, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
+		p.Add(checklist.CodeDecisionScancel, checklist.SevError, 0, "la commande qui arrête seulement le job 51 manque : scancel 51 (à relire)")
 	}
 	return p
 }
 
 // CheckComparison: four paragraphs and a last sentence naming Kueue.
 func CheckComparison(text string) []checklist.Problem {
-	var p problems
+	var p checklist.Problems
 	var paragraphs []string
 	for _, block := range regexp.MustCompile(`\n\s*\n`).Split(strings.ReplaceAll(text, "\r\n", "\n"), -1) {
 		b := strings.TrimSpace(block)
@@ -250,10 +243,10 @@ func CheckComparison(text string) []checklist.Problem {
 		paragraphs = append(paragraphs, b)
 	}
 	if len(paragraphs) < 4 {
-		p.add(checklist.CodeComparaisonParagraphs, checklist.SevError, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
+		p.Add(checklist.CodeComparaisonParagraphs, checklist.SevError, 0, "%d paragraphe(s) : il en faut quatre, démarrage, arrêt, sortie, second passage (à relire)", len(paragraphs))
 	}
 	if len(paragraphs) == 0 || !mentions(textfold.Fold(paragraphs[len(paragraphs)-1]), "kueue") {
-		p.add(checklist.CodeComparaisonKueue, checklist.SevError, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
+		p.Add(checklist.CodeComparaisonKueue, checklist.SevError, 0, "la dernière phrase ne nomme pas Kueue : elle dit que cette file n'est pas installée (à relire)")
 	}
 	return p
 }

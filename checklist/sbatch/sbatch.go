@@ -261,13 +261,9 @@ type Given struct {
 }
 
 type Report struct {
-	Problems  []checklist.Problem
+	Problems  checklist.Problems
 	Effective Effective
 	Explain   []string // line by line, in French: what exercise 1 asks
-}
-
-func (r *Report) add(code checklist.Code, sev checklist.Severity, line int, format string, args ...any) {
-	r.Problems = append(r.Problems, checklist.Problem{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Line: line})
 }
 
 var wanted = [][2]string{{"job-name", "sommeil"}, {"output", "sommeil-%j.out"}, {"time", "00:02:00"}, {"cpus-per-task", "1"}, {"mem", "1G"}}
@@ -281,31 +277,31 @@ func Check(name string, data []byte, given Given) *Report {
 	e := r.Effective
 	head := s.Lines[:min(len(s.Lines), 1)] // the first line, if any
 	if first := strings.Join(head, ""); first != "#!/bin/bash" {
-		r.add(checklist.CodeSbatchShebang, checklist.SevError, len(head), "la première ligne est %q : le cours demande exactement #!/bin/bash", first)
+		r.Problems.Add(checklist.CodeSbatchShebang, checklist.SevError, len(head), "la première ligne est %q : le cours demande exactement #!/bin/bash", first)
 	}
 	if s.CRLF {
-		r.add(checklist.CodeSbatchCRLF, checklist.SevError, 0, "fins de ligne Windows (CRLF) : sbatch refuse ce script ; enregistrez-le avec des fins de ligne Unix (LF)")
+		r.Problems.Add(checklist.CodeSbatchCRLF, checklist.SevError, 0, "fins de ligne Windows (CRLF) : sbatch refuse ce script ; enregistrez-le avec des fins de ligne Unix (LF)")
 	}
 	for _, w := range wanted {
 		canonical := "--" + w[0] + "=" + w[1]
 		o, ok := s.Last(w[0])
 		if !ok {
-			r.add(checklist.CodeSbatchMissingOption, checklist.SevError, 0, "%s n'est pas en vigueur : ajoutez la ligne #SBATCH %s avant hostname", canonical, canonical)
+			r.Problems.Add(checklist.CodeSbatchMissingOption, checklist.SevError, 0, "%s n'est pas en vigueur : ajoutez la ligne #SBATCH %s avant hostname", canonical, canonical)
 			continue
 		}
 		if !sameMeaning(o, e) {
-			r.add(checklist.CodeSbatchWrongValue, checklist.SevError, o.Line, "%s ; le cours demande %s", explainOption(o), canonical)
+			r.Problems.Add(checklist.CodeSbatchWrongValue, checklist.SevError, o.Line, "%s ; le cours demande %s", explainOption(o), canonical)
 		} else if o.Written != canonical {
-			r.add(checklist.CodeSbatchSpelling, checklist.SevWarning, o.Line, "%s veut dire la même chose que %s ; le cours l'écrit %s", o.Written, canonical, canonical)
+			r.Problems.Add(checklist.CodeSbatchSpelling, checklist.SevWarning, o.Line, "%s veut dire la même chose que %s ; le cours l'écrit %s", o.Written, canonical, canonical)
 		}
 	}
 	for _, no := range e.IgnoredDirectives {
-		r.add(checklist.CodeSbatchIgnoredDirective, checklist.SevError, no, "ligne %d ignorée par Slurm : %s", no, s.Ignored[no])
+		r.Problems.Add(checklist.CodeSbatchIgnoredDirective, checklist.SevError, no, "ligne %d ignorée par Slurm : %s", no, s.Ignored[no])
 	}
 	said := 0 // one shell variable said per line
 	for _, o := range s.Options {
 		if o.Line != said && strings.Contains(o.Written, "$") {
-			r.add(checklist.CodeSbatchShellVariable, checklist.SevError, o.Line, "%s : Slurm ne remplace pas les variables du shell dans une directive ; « $ » reste du texte", o.Written)
+			r.Problems.Add(checklist.CodeSbatchShellVariable, checklist.SevError, o.Line, "%s : Slurm ne remplace pas les variables du shell dans une directive ; « $ » reste du texte", o.Written)
 			said = o.Line
 		}
 	}
@@ -316,16 +312,16 @@ func Check(name string, data []byte, given Given) *Report {
 		cmds = append(cmds, strings.Join(strings.Fields(s.Lines[no-1]), " "))
 	}
 	if strings.Join(cmds, "\n") != "hostname\nsleep 30" {
-		r.add(checklist.CodeSbatchCommands, checklist.SevError, line, "les commandes sont %q : le cours demande hostname, puis sleep 30, une par ligne", strings.Join(cmds, " ; "))
+		r.Problems.Add(checklist.CodeSbatchCommands, checklist.SevError, line, "les commandes sont %q : le cours demande hostname, puis sleep 30, une par ligne", strings.Join(cmds, " ; "))
 	}
 	if e.TimeLimitMinutes != nil && *e.TimeLimitMinutes == 0 {
 		o, _ := s.Last("time")
-		r.add(checklist.CodeSbatchTimeZero, checklist.SevError, o.Line, "%s demande l'absence de limite de temps : le cours n'utilise pas zéro", o.Written)
+		r.Problems.Add(checklist.CodeSbatchTimeZero, checklist.SevError, o.Line, "%s demande l'absence de limite de temps : le cours n'utilise pas zéro", o.Written)
 	}
 	if _, mem := s.Last("mem"); mem {
 		for _, other := range []string{"mem-per-cpu", "mem-per-gpu"} {
 			if o, ok := s.Last(other); ok {
-				r.add(checklist.CodeSbatchMemConflict, checklist.SevError, o.Line, "--mem avec --%s : sbatch refuse le script ; gardez seulement --mem=1G", other)
+				r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, o.Line, "--mem avec --%s : sbatch refuse le script ; gardez seulement --mem=1G", other)
 			}
 		}
 	}
@@ -337,9 +333,9 @@ func Check(name string, data []byte, given Given) *Report {
 		switch {
 		case !ok:
 		case u.given == "":
-			r.add(checklist.CodeSbatchUnrequestedOption, checklist.SevError, o.Line, "%s : les organisateurs n'ont pas donné de %s ; retirez cette ligne tant qu'ils n'en ont pas donné (%s)", o.Written, u.french, u.key)
+			r.Problems.Add(checklist.CodeSbatchUnrequestedOption, checklist.SevError, o.Line, "%s : les organisateurs n'ont pas donné de %s ; retirez cette ligne tant qu'ils n'en ont pas donné (%s)", o.Written, u.french, u.key)
 		case o.Value != u.given:
-			r.add(checklist.CodeSbatchUnrequestedOption, checklist.SevError, o.Line, "%s : les organisateurs ont donné %s=%s", o.Written, u.name, u.given)
+			r.Problems.Add(checklist.CodeSbatchUnrequestedOption, checklist.SevError, o.Line, "%s : les organisateurs ont donné %s=%s", o.Written, u.name, u.given)
 		}
 	}
 	slices.SortStableFunc(r.Problems, func(a, b checklist.Problem) int { return a.Line - b.Line })

@@ -101,7 +101,7 @@ func Check(in Inputs) (*checklist.Report, error) {
 	c.policyNoGrace()
 	c.scopeCoversSandboxes()
 	c.annotations()
-	c.add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
+	c.r.Add("nodeset-requests", checklist.Skip, "pret ne voit pas la capacité des nœuds hors ligne",
 		"étape 6 : réduisez les demandes de ressources de slurmd sur les NodeSets partagés, sinon les pods des bacs à sable sont rejetés (OutOfMemory, OutOfcpu)")
 	return c.r, nil
 }
@@ -116,10 +116,6 @@ type checking struct {
 	podsName       string // its --scheduler-name
 	cmName         string // scheduler.name of the ConfigMap's scheduler.conf
 	r              *checklist.Report
-}
-
-func (c *checking) add(id string, st checklist.Status, msg, fix string) {
-	c.r.Checks = append(c.r.Checks, checklist.Check{ID: id, Status: st, Message: msg, Fix: fix})
 }
 
 // read decodes the files; an error names the flag of the file at fault.
@@ -221,13 +217,13 @@ func readConfigMap(doc map[string]any) (string, error) {
 func (c *checking) schedulerEnabled() {
 	enabled := get(c.values, "scheduler", "enabled")
 	if enabled == true {
-		c.add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
+		c.r.Add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
 		return
 	}
 	if enabled == nil {
 		enabled = "absent"
 	}
-	c.add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", enabled),
+	c.r.Add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", enabled),
 		"définissez scheduler.enabled: true dans les valeurs Helm de Slurm et appliquez-les par Helm")
 }
 
@@ -242,26 +238,26 @@ func (c *checking) schedulerName() {
 	policyScheduler := str(get(c.policy, "base", "spec", "schedulerName"))
 	switch {
 	case name == "":
-		c.add("scheduler-name", checklist.Skip, "aucune source ne donne le nom de l'ordonnanceur ; pret ne le devine pas",
+		c.r.Add("scheduler-name", checklist.Skip, "aucune source ne donne le nom de l'ordonnanceur ; pret ne le devine pas",
 			"lisez-le comme à l'étape 2 : "+step2Command+" (SUNK 7.x : l'argument --scheduler-name du pod), puis donnez --configmap ou --pods")
 	case policyScheduler == "":
-		c.add("scheduler-name", checklist.Fail, "la politique n'a pas de base.spec.schedulerName", fmt.Sprintf("ajoutez base.spec.schedulerName: %q à la politique (nom lu dans %s)", name, source))
+		c.r.Add("scheduler-name", checklist.Fail, "la politique n'a pas de base.spec.schedulerName", fmt.Sprintf("ajoutez base.spec.schedulerName: %q à la politique (nom lu dans %s)", name, source))
 	case policyScheduler != name:
-		c.add("scheduler-name", checklist.Fail, fmt.Sprintf("la politique dit %q, %s dit %q", policyScheduler, source, name), fmt.Sprintf("mettez base.spec.schedulerName: %q dans la politique", name))
+		c.r.Add("scheduler-name", checklist.Fail, fmt.Sprintf("la politique dit %q, %s dit %q", policyScheduler, source, name), fmt.Sprintf("mettez base.spec.schedulerName: %q dans la politique", name))
 	default:
-		c.add("scheduler-name", checklist.Pass, fmt.Sprintf("schedulerName %q, comme %s", name, source), "")
+		c.r.Add("scheduler-name", checklist.Pass, fmt.Sprintf("schedulerName %q, comme %s", name, source), "")
 	}
 }
 
 func (c *checking) killWaitAligned() {
 	switch kwValues, kwPods := c.kwValues, c.kwPods; {
 	case kwValues != nil && kwPods != nil && *kwValues != *kwPods:
-		c.add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *kwValues, *kwPods),
+		c.r.Add("kill-wait-aligned", checklist.Fail, fmt.Sprintf("KillWait vaut %d s dans les valeurs, l'ordonnanceur tourne avec --slurm-kill-wait=%ds", *kwValues, *kwPods),
 			"appliquez les valeurs par votre déploiement SUNK habituel, puis vérifiez que l'ordonnanceur indique le même --slurm-kill-wait")
 	case kwValues != nil && kwPods != nil:
-		c.add("kill-wait-aligned", checklist.Pass, fmt.Sprintf("KillWait %d s des deux côtés", *kwValues), "")
+		c.r.Add("kill-wait-aligned", checklist.Pass, fmt.Sprintf("KillWait %d s des deux côtés", *kwValues), "")
 	default:
-		c.add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
+		c.r.Add("kill-wait-aligned", checklist.Skip, "il faut KillWait dans les valeurs et --pods pour comparer", "")
 	}
 }
 
@@ -275,20 +271,20 @@ func (c *checking) graceBelowKillWait() {
 	}
 	switch {
 	case grace < kw-5 && c.kwValues == nil && c.kwPods == nil:
-		c.add("grace-below-kill-wait", checklist.Warn, fmt.Sprintf("délai de grâce %d s < KillWait − 5 s, avec %s", grace, kwFrom), "donnez --valeurs avec slurmConfig.KillWait pour vérifier la vraie valeur")
+		c.r.Add("grace-below-kill-wait", checklist.Warn, fmt.Sprintf("délai de grâce %d s < KillWait − 5 s, avec %s", grace, kwFrom), "donnez --valeurs avec slurmConfig.KillWait pour vérifier la vraie valeur")
 	case grace < kw-5:
-		c.add("grace-below-kill-wait", checklist.Pass, fmt.Sprintf("délai de grâce %d s < KillWait %d s − 5 s (%s)", grace, kw, kwFrom), "")
+		c.r.Add("grace-below-kill-wait", checklist.Pass, fmt.Sprintf("délai de grâce %d s < KillWait %d s − 5 s (%s)", grace, kw, kwFrom), "")
 	default:
-		c.add("grace-below-kill-wait", checklist.Fail, fmt.Sprintf("délai de grâce %d s : il faut KillWait − 5 s strictement au-dessus, or KillWait vaut %d s (%s)", grace, kw, kwFrom),
+		c.r.Add("grace-below-kill-wait", checklist.Fail, fmt.Sprintf("délai de grâce %d s : il faut KillWait − 5 s strictement au-dessus, or KillWait vaut %d s (%s)", grace, kw, kwFrom),
 			fmt.Sprintf("fixez slurmConfig.KillWait à %d au moins (par exemple 60 pour le délai par défaut de 30 s, 330 pour les 300 s d'un stockage à instantanés), et gardez --slurm-kill-wait de l'ordonnanceur aligné", grace+6))
 	}
 }
 
 func (c *checking) policyNoGrace() {
 	if get(c.policy, "base", "spec", "terminationGracePeriodSeconds") != nil {
-		c.add("policy-no-grace", checklist.Fail, "la politique contient base.spec.terminationGracePeriodSeconds", "retirez ce champ : la politique le refuse ; réglez plutôt KillWait côté Slurm")
+		c.r.Add("policy-no-grace", checklist.Fail, "la politique contient base.spec.terminationGracePeriodSeconds", "retirez ce champ : la politique le refuse ; réglez plutôt KillWait côté Slurm")
 	} else {
-		c.add("policy-no-grace", checklist.Pass, "pas de terminationGracePeriodSeconds dans la politique", "")
+		c.r.Add("policy-no-grace", checklist.Pass, "pas de terminationGracePeriodSeconds dans la politique", "")
 	}
 }
 
@@ -315,23 +311,23 @@ func (c *checking) scopeCoversSandboxes() {
 	namespaces := scopeNamespaces(c.values)
 	switch scopeType := str(scope); {
 	case scope == nil:
-		c.add("scope-covers-sandboxes", checklist.Warn, "aucune portée (scheduler.scope) : l'ordonnanceur ne surveille que son propre namespace",
+		c.r.Add("scope-covers-sandboxes", checklist.Warn, "aucune portée (scheduler.scope) : l'ordonnanceur ne surveille que son propre namespace",
 			"définissez scheduler.scope.type: cluster pour voir tous les namespace des bacs à sable, et appliquez par Helm")
 	case scopeType == "cluster":
-		c.add("scope-covers-sandboxes", checklist.Pass, "scope.type: cluster : tous les namespace sont surveillés", "")
+		c.r.Add("scope-covers-sandboxes", checklist.Pass, "scope.type: cluster : tous les namespace sont surveillés", "")
 	case scopeType == "namespace" && len(c.in.Sandboxes) == 0:
-		c.add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(namespaces, ", ")),
+		c.r.Add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(namespaces, ", ")),
 			"donnez --bacs-a-sable NS,NS… pour vérifier, ou passez à scheduler.scope.type: cluster")
 	case scopeType == "namespace":
 		missing := slices.DeleteFunc(slices.Clone(c.in.Sandboxes), func(n string) bool { return slices.Contains(namespaces, n) })
 		if len(missing) > 0 {
-			c.add("scope-covers-sandboxes", checklist.Fail, "namespace de bac à sable hors de scheduler.scope.namespaces : "+strings.Join(missing, ", "),
+			c.r.Add("scope-covers-sandboxes", checklist.Fail, "namespace de bac à sable hors de scheduler.scope.namespaces : "+strings.Join(missing, ", "),
 				"ajoutez-les à scheduler.scope.namespaces et appliquez par Helm (les droits RBAC suivent), ou passez à scheduler.scope.type: cluster")
 		} else {
-			c.add("scope-covers-sandboxes", checklist.Pass, "chaque namespace de bac à sable est dans scheduler.scope.namespaces", "")
+			c.r.Add("scope-covers-sandboxes", checklist.Pass, "chaque namespace de bac à sable est dans scheduler.scope.namespaces", "")
 		}
 	default:
-		c.add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", scopeType), "écrivez scheduler.scope.type: cluster")
+		c.r.Add("scope-covers-sandboxes", checklist.Fail, fmt.Sprintf("scheduler.scope.type vaut %q : cluster ou namespace attendu", scopeType), "écrivez scheduler.scope.type: cluster")
 	}
 }
 
@@ -367,12 +363,12 @@ func (c *checking) annotations() {
 	bad, other := sortAnnotations(a)
 	switch {
 	case len(bad) > 0:
-		c.add("annotations", checklist.Fail, strings.Join(bad, " ; "), "corrigez ces annotations dans base.metadata.annotations de la politique")
+		c.r.Add("annotations", checklist.Fail, strings.Join(bad, " ; "), "corrigez ces annotations dans base.metadata.annotations de la politique")
 	case len(other) > 0:
-		c.add("annotations", checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", "), "vérifiez son nom dans la documentation de SUNK")
+		c.r.Add("annotations", checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", "), "vérifiez son nom dans la documentation de SUNK")
 	case len(a) == 0:
-		c.add("annotations", checklist.Pass, "aucune annotation dans la politique", "")
+		c.r.Add("annotations", checklist.Pass, "aucune annotation dans la politique", "")
 	default:
-		c.add("annotations", checklist.Pass, "annotations SUNK bien formées", "")
+		c.r.Add("annotations", checklist.Pass, "annotations SUNK bien formées", "")
 	}
 }

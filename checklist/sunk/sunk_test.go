@@ -104,7 +104,7 @@ func TestReadySet(t *testing.T) {
 // must have and what its message or fix must hold. The scheduler name
 // comes from the ConfigMap, else the pods, else the values, and is
 // skipped, never guessed, without any; KillWait from the values, else
-// the pods.
+// the pods. SUNK's annotations must be well formed; others are not read.
 func TestCheckStatuses(t *testing.T) {
 	kw := func(v string) string { return testenv.Edit(values, "KillWait: 60", "KillWait: "+v) }
 	noKillWait := testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", "")
@@ -113,6 +113,9 @@ func TestCheckStatuses(t *testing.T) {
 	jsonPolicy := `{"base":{"spec":{"schedulerName":"slurm-scheduler"}}}`
 	runner := `{"identity":{"runnerId":"r-1"},"etag":"e","policy":{"base":{"spec":{"schedulerName":"slurm-scheduler","terminationGracePeriodSeconds":30}}}}`
 	otherName := testenv.Edit(configMap, "name: slurm-scheduler\n", "name: sunk-sched\n")
+	ann := func(kv string) string {
+		return "base:\n  metadata:\n    annotations:\n      " + kv + "\n  spec:\n    schedulerName: slurm-scheduler\n"
+	}
 	for _, c := range []struct {
 		values, policy, configMap, pods string
 		grace                           int // 30 when 0
@@ -146,6 +149,15 @@ func TestCheckStatuses(t *testing.T) {
 		{kw("90"), policy, "", pods7, 0, "kill-wait-aligned", checklist.Fail, "90"},
 		{kw("90"), policy, "", pods7, 0, "kill-wait-aligned", checklist.Fail, "60s"},
 		{values, policy, "", "", 0, "kill-wait-aligned", checklist.Skip, ""}, // one side only
+		{values, ann("sunk.coreweave.com/partition: hpc-prod"), "", "", 0, "annotations", checklist.Pass, ""},
+		{values, ann(`sunk.coreweave.com/partition: ""`), "", "", 0, "annotations", checklist.Fail, "vide"},
+		{values, ann(`sunk.coreweave.com/user-id: "1000"`), "", "", 0, "annotations", checklist.Pass, ""},
+		{values, ann("sunk.coreweave.com/user-id: 1000"), "", "", 0, "annotations", checklist.Pass, ""},
+		{values, ann("sunk.coreweave.com/user-id: kim"), "", "", 0, "annotations", checklist.Fail, "UID"},
+		{values, ann("sunk.coreweave.com/exclusive: user"), "", "", 0, "annotations", checklist.Pass, ""},
+		{values, ann(`sunk.coreweave.com/exclusive: "yes"`), "", "", 0, "annotations", checklist.Fail, "none ou user"},
+		{values, ann("sunk.coreweave.com/partitoin: hpc"), "", "", 0, "annotations", checklist.Warn, "partitoin"},
+		{values, ann("team.example.com/owner: kim"), "", "", 0, "annotations", checklist.Pass, ""},
 	} {
 		x := Inputs{Values: []byte(c.values), Policy: []byte(c.policy), Grace: c.grace}
 		if c.configMap != "" {
@@ -183,27 +195,6 @@ func TestScope(t *testing.T) {
 		x.Sandboxes = c.sandboxes
 		if got := status(t, x)["scope-covers-sandboxes"]; got.Status != c.want {
 			t.Errorf("%v with\n%s: %+v", c.sandboxes, c.values, got)
-		}
-	}
-}
-
-func TestAnnotations(t *testing.T) {
-	ann := func(kv string) string {
-		return "base:\n  metadata:\n    annotations:\n" + kv + "  spec:\n    schedulerName: slurm-scheduler\n"
-	}
-	for kv, want := range map[string]checklist.Status{
-		"      sunk.coreweave.com/partition: hpc-prod\n": checklist.Pass,
-		"      sunk.coreweave.com/partition: \"\"\n":     checklist.Fail,
-		"      sunk.coreweave.com/user-id: \"1000\"\n":   checklist.Pass,
-		"      sunk.coreweave.com/user-id: 1000\n":       checklist.Pass,
-		"      sunk.coreweave.com/user-id: kim\n":        checklist.Fail,
-		"      sunk.coreweave.com/exclusive: user\n":     checklist.Pass,
-		"      sunk.coreweave.com/exclusive: \"yes\"\n":  checklist.Fail,
-		"      sunk.coreweave.com/partitoin: hpc\n":      checklist.Warn,
-		"      team.example.com/owner: kim\n":            checklist.Pass,
-	} {
-		if got := status(t, in(values, ann(kv)))["annotations"]; got.Status != want {
-			t.Errorf("%q: %+v", kv, got)
 		}
 	}
 }

@@ -18,7 +18,8 @@ func (f Form) File() string {
 		width = 70
 	}
 	m := Mutation{width: width, space: " ", eol: "\n"}
-	return strings.Join(m.Render(f, mrand.New(mrand.NewPCG(1, 2))), "\n") + "\n"
+	block, _ := m.render(f, mrand.New(mrand.NewPCG(1, 2)))
+	return strings.Join(block, "\n") + "\n"
 }
 
 // Encoding is a way a text's characters become a file's bytes.

@@ -150,11 +150,6 @@ func (m Mutation) marker(s string, split bool, rng *mrand.Rand) []string {
 	return []string{s[:c], strings.TrimLeft(s[c:], " \t")}
 }
 
-func (m Mutation) Render(f Form, rng *mrand.Rand) []string {
-	block, _ := m.render(f, rng)
-	return block
-}
-
 // render is the block as pasted, and as written before the paste dressed
 // each line (indent, list, table, quote).
 func (m Mutation) render(f Form, rng *mrand.Rand) (block, plain []string) {

@@ -124,7 +124,7 @@ func TestFaultsNamedByTheirCause(t *testing.T) {
 		}).blob(msg), "invalid format", ErrSigMismatch},
 	} {
 		armour := []byte(signingtest.Armor(c.blob, 70))
-		ok, _, out := checkNovalidate(t, dir, armour, msg)
+		ok, _, out := checkNovalidate(t, dir, armour, msg, SigNamespace)
 		_, err := pretAccepts(armour, msg)
 		switch {
 		case c.openssh == "" && (!ok || err != nil):

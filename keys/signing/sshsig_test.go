@@ -81,7 +81,7 @@ func checkWithOpenSSH(t *testing.T, dir string, file []byte, namespace string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, _, out := checkNovalidateIn(t, dir, armor, msg, namespace); !ok {
+	if ok, _, out := checkNovalidate(t, dir, armor, msg, namespace); !ok {
 		return msg, errors.New(out)
 	}
 	return msg, nil
@@ -566,15 +566,10 @@ func FuzzParseBlob(f *testing.F) {
 	})
 }
 
-// checkNovalidate is the oracle: `ssh-keygen -Y check-novalidate` on an
-// armoured signature of msg. It returns whether ssh-keygen accepts, the
-// fingerprint it names and what it printed.
-func checkNovalidate(t *testing.T, dir string, armour, msg []byte) (bool, string, string) {
-	return checkNovalidateIn(t, dir, armour, msg, SigNamespace)
-}
-
-// checkNovalidateIn is checkNovalidate for another namespace.
-func checkNovalidateIn(t *testing.T, dir string, armour, msg []byte, namespace string) (bool, string, string) {
+// checkNovalidate is the oracle: `ssh-keygen -Y check-novalidate -n
+// namespace` on an armoured signature of msg. It returns whether
+// ssh-keygen accepts, the fingerprint it names and what it printed.
+func checkNovalidate(t *testing.T, dir string, armour, msg []byte, namespace string) (bool, string, string) {
 	t.Helper()
 	keygen := testenv.NeedTool(t, "ssh-keygen")
 	path := filepath.Join(dir, "check.sig")
@@ -603,7 +598,7 @@ func pretAccepts(armour, msg []byte) (*Signature, error) {
 // the same key.
 func agree(t *testing.T, dir, name string, armour, msg []byte, want error) {
 	t.Helper()
-	openssh, fp, out := checkNovalidate(t, dir, armour, msg)
+	openssh, fp, out := checkNovalidate(t, dir, armour, msg, SigNamespace)
 	sig, err := pretAccepts(armour, msg)
 	switch {
 	case want != nil:
@@ -706,7 +701,7 @@ func TestInteropBothWays(t *testing.T) {
 					t.Fatal(err)
 				}
 				agree(t, dir, "pret "+hash.String(), mine.Armor(), msg, nil)
-				if ok, _, out := checkNovalidate(t, dir, mine.Armor(), msg); !ok {
+				if ok, _, out := checkNovalidate(t, dir, mine.Armor(), msg, SigNamespace); !ok {
 					t.Fatalf("%s: ssh-keygen refuses pret's signature: %s", hash, out)
 				}
 				// A certificate signs as the key it certifies: pret and
