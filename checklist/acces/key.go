@@ -116,7 +116,13 @@ func pastedKey(before, blob string) (string, string) {
 // letters, digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
 func (k *keyRule) typeWords(text string, off int, b *block) {
 	notWord := func(r rune) bool { return !(r < 0x80 && (isAlnum(byte(r)) || r == '_' || r == '-')) }
-	for at, w := range fields(text, notWord) {
+	for rest := strings.TrimLeftFunc(text, notWord); rest != ""; rest = strings.TrimLeftFunc(rest, notWord) {
+		at, n := len(text)-len(rest), strings.IndexFunc(rest, notWord)
+		if n < 0 {
+			n = len(rest)
+		}
+		w := rest[:n]
+		rest = rest[n:]
 		switch t := typeWord(strings.ToLower(w)); t {
 		case "":
 		case "ed25519":

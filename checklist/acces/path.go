@@ -2,7 +2,6 @@ package acces
 
 import (
 	"cmp"
-	"iter"
 	"regexp"
 	"strings"
 	"sync"
@@ -92,22 +91,6 @@ func pathTokens(out []pathToken, text string, off int) []pathToken {
 		text, off = text[end:], off+end
 	}
 	return out
-}
-
-// fields are the fields of text, as strings.FieldsFunc cuts them, by offset.
-func fields(text string, sep func(rune) bool) iter.Seq2[int, string] {
-	return func(yield func(int, string) bool) {
-		for rest := strings.TrimLeftFunc(text, sep); rest != ""; rest = strings.TrimLeftFunc(rest, sep) {
-			n := strings.IndexFunc(rest, sep)
-			if n < 0 {
-				n = len(rest)
-			}
-			if !yield(len(text)-len(rest), rest[:n]) {
-				return
-			}
-			rest = rest[n:]
-		}
-	}
 }
 
 // A path's root: only words holding a slash or a backslash are looked at.
