@@ -597,6 +597,9 @@ func paddedB64(s, t string) bool {
 	if t != s && (allB64(t) || looseB64(t)) {
 		return true
 	}
+	if !isB64(s[len(s)-1]) {
+		return false // the last word ends in no base64, as prose ends in its full stop
+	}
 	i := strings.LastIndexFunc(s, unicode.IsSpace)
 	if i < 0 {
 		return false
