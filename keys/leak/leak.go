@@ -267,6 +267,7 @@ func (d *doc) scan() {
 		switch k {
 		case whole, encrypted, puttyKey, puttyMAC, begin, end:
 			last, found = d.marker(p)
+		case blank, dashes: // no ASCII letter (decoration, dashes): no magic, no DER for headless
 		default:
 			last, found = d.headless(p)
 		}
