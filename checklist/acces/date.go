@@ -44,6 +44,9 @@ func (d *dateRule) visit(b *block, ts []textfold.Token, rules Rules) {
 		d.labelled = false
 	}
 	d.fresh = b.kind == heading && d.labelled
+	if status == "" && !startsDate && (!above || b.kind == heading) {
+		return // nothing labels this block's dates: none is taken, none is unread
+	}
 	all := dates.Find(b.text, ts, context(rules))
 	found := candidates(all, session, rules)
 	var pick *dates.Found

@@ -114,9 +114,16 @@ func pastedKey(before, blob string) (string, string) {
 
 // typeWords notes the key types that text (at off in b) names. Words are cut at all but
 // letters, digits, '-' and '_', so id_ed25519_romeo stays one word and states no type.
+// Once ed25519 is stated no other type is reported (finish): the words left say nothing.
 func (k *keyRule) typeWords(text string, off int, b *block) {
 	notWord := func(r rune) bool { return !(r < 0x80 && (isAlnum(byte(r)) || r == '_' || r == '-')) }
-	for at, w := range fields(text, notWord) {
+	for rest := strings.TrimLeftFunc(text, notWord); rest != "" && !k.ed25519; rest = strings.TrimLeftFunc(rest, notWord) {
+		at, n := len(text)-len(rest), strings.IndexFunc(rest, notWord)
+		if n < 0 {
+			n = len(rest)
+		}
+		w := rest[:n]
+		rest = rest[n:]
 		switch t := typeWord(strings.ToLower(w)); t {
 		case "":
 		case "ed25519":

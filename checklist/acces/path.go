@@ -2,7 +2,6 @@ package acces
 
 import (
 	"cmp"
-	"iter"
 	"regexp"
 	"strings"
 	"sync"
@@ -80,34 +79,18 @@ type pathToken struct {
 
 // pathTokens appends the words of text (at off) holding a slash or a backslash, final
 // punctuation left out, from their root when glued to a label ("Clé:~/.ssh/x.pub").
+// Only the words around a slash are cut out: most words hold none.
 func pathTokens(out []pathToken, text string, off int) []pathToken {
-	if !strings.ContainsAny(text, `/\`) { // most blocks: no word to cut out
-		return out
-	}
-	sep := func(r rune) bool { return strings.ContainsRune(" \t`\"'()<>[]|*,;\u00a0«»\u202f", r) }
-	for at, w := range fields(text, sep) {
-		if w = strings.TrimRight(w, ".:!?"); strings.ContainsAny(w, `/\`) {
-			k := max(rootIndex(w), 0)
-			out = append(out, pathToken{w[k:], off + at + k})
-		}
+	word := func(r rune) bool { return !strings.ContainsRune(" \t`\"'()<>[]|*,;\u00a0«»\u202f", r) }
+	for i := strings.IndexAny(text, `/\`); i >= 0; i = strings.IndexAny(text, `/\`) {
+		start := len(strings.TrimRightFunc(text[:i], word))
+		end := len(text) - len(strings.TrimLeftFunc(text[i:], word))
+		w := strings.TrimRight(text[start:end], ".:!?") // its slash stays
+		k := max(rootIndex(w), 0)
+		out = append(out, pathToken{w[k:], off + start + k})
+		text, off = text[end:], off+end
 	}
 	return out
-}
-
-// fields are the fields of text, as strings.FieldsFunc cuts them, by offset.
-func fields(text string, sep func(rune) bool) iter.Seq2[int, string] {
-	return func(yield func(int, string) bool) {
-		for rest := strings.TrimLeftFunc(text, sep); rest != ""; rest = strings.TrimLeftFunc(rest, sep) {
-			n := strings.IndexFunc(rest, sep)
-			if n < 0 {
-				n = len(rest)
-			}
-			if !yield(len(text)-len(rest), rest[:n]) {
-				return
-			}
-			rest = rest[n:]
-		}
-	}
 }
 
 // A path's root: only words holding a slash or a backslash are looked at.

@@ -91,8 +91,8 @@ func hexish(s string) int {
 		}
 		if allHex(h) {
 			hex += len(h)
-		} else {
-			other += len(w)
+		} else if other += len(w); 2*other > len(s) {
+			return 0 // hex can no longer weigh as much as the other words
 		}
 	}
 	if hex >= 2 && hex >= other {

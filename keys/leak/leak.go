@@ -267,6 +267,7 @@ func (d *doc) scan() {
 		switch k {
 		case whole, encrypted, puttyKey, puttyMAC, begin, end:
 			last, found = d.marker(p)
+		case blank, dashes: // no ASCII letter (decoration, dashes): no magic, no DER for headless
 		default:
 			last, found = d.headless(p)
 		}
@@ -596,6 +597,9 @@ func undecorate(s string) string {
 func paddedB64(s, t string) bool {
 	if t != s && (allB64(t) || looseB64(t)) {
 		return true
+	}
+	if !isB64(s[len(s)-1]) {
+		return false // the last word ends in no base64, as prose ends in its full stop
 	}
 	i := strings.LastIndexFunc(s, unicode.IsSpace)
 	if i < 0 {
