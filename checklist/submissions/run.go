@@ -33,14 +33,15 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	text     string               // the path, then the fingerprints (fps)
-	who      string               // her Moodle name and id when moodle is set, else her name
+	text     string               // the path, who when the path does not name her, then the fingerprints (fps)
 	list     *[]checklist.Problem // its problems; nil none
 	mod      int64                // modification time, Unix nanoseconds; 0 unknown
 	date     int32                // AAAAMMJJ; 0 when none was read
 	fpLine   int32
-	entryLen int32  // for an archive entry, the length of its name at the end of path
-	pathLen  int32  // the path is text[:pathLen]
+	entryLen int32 // for an archive entry, the length of its name at the end of path
+	pathLen  int32 // the path is text[:pathLen]
+	whoAt    int32 // who is text[whoAt:][:whoLen]
+	whoLen   int32
 	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
 	fpLen    uint16 // the length of the stated fingerprint, packed, at the start of fps; 0 none
@@ -55,6 +56,21 @@ type record struct {
 var statuts = []string{"demande", "verifie"}
 
 func (r *record) path() string { return r.text[:r.pathLen] }
+
+// who is her Moodle name and id when moodle is set, else her name, kept
+// in text: a string of its own would grow every record (Échelle).
+func (r *record) who() string { return r.text[r.whoAt:][:r.whoLen] }
+
+// pack keeps in text the path, then who unless the path names her, then
+// fps (packFPs): one allocation for them all.
+func (r *record) pack(path, who string, fps []byte) {
+	at := strings.Index(path, who)
+	b := append(make([]byte, 0, 256), path...)
+	if at < 0 {
+		at, b = len(b), append(b, who...)
+	}
+	r.text, r.pathLen, r.whoAt, r.whoLen = string(append(b, fps...)), int32(len(path)), int32(at), int32(len(who))
+}
 
 // problems are the file's problems. A record points to them: most share
 // one list (templates.one, markRun), and a slice would grow every record.
@@ -74,8 +90,8 @@ func (r *record) setProblems(ps []checklist.Problem) {
 }
 
 // fps are the stated fingerprint, then those quoted (templates), packed
-// after the path in one string: a field of their own would grow every record.
-func (r *record) fps() string { return r.text[r.pathLen:] }
+// after the path and who in one string: a field of their own would grow every record.
+func (r *record) fps() string { return r.text[max(r.pathLen, r.whoAt+r.whoLen):] }
 
 func (r *record) fp() string { return r.fps()[:r.fpLen] }
 
@@ -98,7 +114,7 @@ func groupLength(path, group string) uint16 {
 // each file, as a browser saves several learners' acces.md there.
 func (r *record) learnerKey() string {
 	if r.moodle {
-		return "m:" + r.who
+		return "m:" + r.who()
 	}
 	if r.groupLen > 0 {
 		return folderKey(r.group())
@@ -174,7 +190,7 @@ func (r *Run) Len() int { return len(r.order) }
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	fps := unpackFPs(rec.fps())
-	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who, Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
+	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who(), Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
 		Problems: rec.problems(), Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(f.Problems)
@@ -188,8 +204,8 @@ func (r *Run) At(i int) checklist.FileResult {
 		f.Date = unpackDate(rec.date)
 	}
 	if rec.moodle {
-		k := strings.LastIndexByte(rec.who, '_')
-		f.Apprenant, f.Participant = rec.who[:k], rec.who[k+1:]
+		k := strings.LastIndexByte(f.Apprenant, '_')
+		f.Apprenant, f.Participant = f.Apprenant[:k], f.Apprenant[k+1:]
 	}
 	if rec.statut > 0 {
 		f.Statut = statuts[rec.statut-1]
@@ -309,7 +325,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			break // every learner met has a result: no key to make per file
 		}
 		if rec := r.at(i); rec.moodle {
-			delete(first, rec.who)
+			delete(first, rec.who())
 		} else if rec.groupLen > 0 {
 			delete(first, folderKey(rec.group()))
 		}
@@ -324,11 +340,12 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			} else {
 				said[msg] = msg
 			}
-			rec := record{text: m.path, pathLen: int32(len(m.path)), who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
-				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
+			rec, who := record{moodle: true, entryLen: int32(len(m.entry)),
+				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}, m.moodle
 			if m.moodle == "" {
-				rec.who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
+				who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
 			}
+			rec.pack(m.path, who, nil)
 			*r.slot(r.add()) = rec
 		}
 	}
@@ -387,7 +404,8 @@ func (r *Run) splitGroups() {
 			sub := subfolder(rec)
 			// A prefix of its path: no string is made per file (Échelle).
 			p := rec.path()
-			rec.who, rec.groupLen = sub, groupLength(p, p[:int(rec.groupLen)+strings.Index(p[rec.groupLen:], sub)+len(sub)])
+			rec.groupLen = groupLength(p, p[:int(rec.groupLen)+strings.Index(p[rec.groupLen:], sub)+len(sub)])
+			rec.pack(p, sub, []byte(rec.fps()))
 		}
 	}
 }
@@ -411,7 +429,7 @@ func subfolder(rec *record) string {
 // folder. No string is made: it is compared for every file (Échelle).
 func (r *record) owner() string {
 	if r.moodle {
-		return r.who
+		return r.who()
 	}
 	return r.group()
 }
@@ -513,48 +531,43 @@ func leakIn(rec, other *record) {
 	}
 }
 
-// newRecord is what a run keeps of it before its data is read.
-func newRecord(it item) record {
-	rec := record{text: it.path, pathLen: int32(len(it.path)), who: it.learner, groupLen: groupLength(it.path, it.group),
-		learnerFolder: it.learnerFolder, mod: it.mod, entryLen: int32(len(it.entry)), repo: it.repo}
+// newRecord is what a run keeps of it, its fingerprints packed in fps.
+func newRecord(it item, fps []byte) record {
+	rec, who := record{groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, mod: it.mod,
+		entryLen: int32(len(it.entry)), repo: it.repo}, it.learner
 	if it.moodle != "" {
-		rec.who, rec.moodle = it.moodle, true
+		who, rec.moodle = it.moodle, true
 	}
+	rec.pack(it.path, who, fps)
 	return rec
 }
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := newRecord(it)
 	if it.err != nil {
+		rec := newRecord(it, nil)
 		rec.setProblems([]checklist.Problem{readProblem(it.err, it.place)})
 		return rec
 	}
 	rules.Beside, rules.OnlineText = it.pub, it.online
 	r := acces.Validate(it.data, rules)
-	rec.valid, rec.fpLine, rec.signed = r.Valid(), int32(r.FingerprintLine), r.SignedBy != ""
-	fps := []string{r.Fingerprint}
+	fps, compact := []string{r.Fingerprint}, uint8(0)
 	for k := range min(len(r.Problems), 8) {
 		if t, ok := tmpl.compact(r.Problems[k].Message, &fps); ok {
 			r.Problems[k].Message = t
-			rec.compact |= 1 << k
+			compact |= 1 << k
 		}
 	}
+	stated := packFPs(make([]byte, 0, 128), fps[:1])
+	rec := newRecord(it, packFPs(stated, fps[1:]))
+	rec.valid, rec.fpLine, rec.signed, rec.compact = r.Valid(), int32(r.FingerprintLine), r.SignedBy != "", compact
 	if len(r.Problems) == 1 {
 		rec.list = tmpl.one(r.Problems[0])
 	} else {
 		rec.setProblems(r.Problems)
 	}
-	// One allocation for the path and the fingerprints, who shares it
-	// when she is named in it: the walk's strings can go (Échelle).
-	text := packFPs(append(make([]byte, 0, 256), it.path...), fps[:1])
-	stated := len(text) - len(it.path)
-	rec.text = string(packFPs(text, fps[1:]))
-	if i := strings.Index(it.path, rec.who); i >= 0 {
-		rec.who = rec.text[i : i+len(rec.who)]
-	}
 	if r.Fingerprint != "" {
-		rec.fpLen = uint16(stated)
+		rec.fpLen = uint16(len(stated))
 	}
 	rec.date = packDate(r.Date)
 	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
@@ -731,9 +744,9 @@ func namedAfter(rec *record) string {
 		if !ok {
 			continue
 		}
-		if name, key := sameLearner(l, k); key != rec.who {
+		if name, key := sameLearner(l, k); key != rec.who() {
 			return fmt.Sprintf("fichier nommé d'après le dossier de %s (participant %s), dans le rendu de %s",
-				name, key[len(name)+1:], rec.who[:strings.LastIndexByte(rec.who, '_')])
+				name, key[len(name)+1:], rec.who()[:strings.LastIndexByte(rec.who(), '_')])
 		}
 	}
 	return ""

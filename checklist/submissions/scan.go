@@ -84,7 +84,7 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 	if len(leak.File(it.data)) == 0 {
 		return
 	}
-	rec := newRecord(it)
+	rec := newRecord(it, nil)
 	rec.list = &[]checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError, Message: leakMessage(it.path)}}
 	mu.Lock()
 	r.leaks = append(r.leaks, leakFound{rec, it.id, it.seq})
@@ -159,14 +159,15 @@ func (rec *record) rowKeys() []string {
 	}
 	switch {
 	case rec.moodle:
-		return []string{"m:" + rec.who}
+		return []string{"m:" + rec.who()}
 	case !rec.learnerFolder:
 		return group
 	}
-	keys := append([]string{"d:" + rec.place() + "\x00" + rec.who}, group...)
+	who := rec.who()
+	keys := append([]string{"d:" + rec.place() + "\x00" + who}, group...)
 	for _, sep := range []string{"/", `\`} {
-		if i := strings.Index(rec.path(), sep+rec.who+sep); i >= 0 {
-			return append(keys, "r:"+rec.path()[:i+len(rec.who)+2]+"\x00"+rec.who)
+		if i := strings.Index(rec.path(), sep+who+sep); i >= 0 {
+			return append(keys, "r:"+rec.path()[:i+len(who)+2]+"\x00"+who)
 		}
 	}
 	return keys
