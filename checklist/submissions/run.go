@@ -159,13 +159,13 @@ func (r *Run) at(i int) *record     { return r.slot(r.order[i]) }
 
 // add makes a slot for the next record, after every slot made so far:
 // a slot keep dropped is never reused (its position in order is gone).
+// finish puts the walk's slots in order at once, to its size.
 func (r *Run) add() int32 {
 	k := r.slots
 	r.slots++
 	if k%recChunk == 0 {
 		r.chunks = append(r.chunks, make([]record, recChunk))
 	}
-	r.order = append(r.order, k)
 	return k
 }
 
@@ -320,11 +320,11 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			order = append(order, m)
 		}
 	}
-	for i := range r.Len() {
+	for k := range r.slots {
 		if len(first) == 0 {
 			break // every learner met has a result: no key to make per file
 		}
-		if rec := r.at(i); rec.moodle {
+		if rec := r.slot(k); rec.moodle {
 			delete(first, rec.who())
 		} else if rec.groupLen > 0 {
 			delete(first, folderKey(rec.group()))
@@ -348,6 +348,10 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			rec.pack(m.path, who, nil)
 			*r.slot(r.add()) = rec
 		}
+	}
+	r.order = make([]int32, r.slots)
+	for k := range r.order {
+		r.order[k] = int32(k)
 	}
 	// By path, then by the walk's order: the same whatever the workers.
 	slices.SortFunc(r.order, func(a, b int32) int {

@@ -140,7 +140,8 @@ func (r *Run) attachLeaks(ids []fileID) {
 			}
 			continue
 		}
-		*r.slot(r.add()) = l.rec
+		k := r.add()
+		*r.slot(k), r.order = l.rec, append(r.order, k)
 		added = true
 	}
 	r.leaks = nil
