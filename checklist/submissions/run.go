@@ -44,13 +44,29 @@ type record struct {
 	whoLen   int32
 	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
-	fpLen    uint16 // the length of the stated fingerprint, packed, at the start of fps; 0 none
 	compact  uint8  // bit k set when problem k's message is a template
-	statut   uint8  // 1 + the index of Status in statuts; 0 none
-	// Small fields last: no padding between them (Échelle).
-	valid, signed, moodle, learnerFolder bool
-	repo                                 bool // its group is a Classroom repository: never split
-	tied                                 bool // chosen among its learner's files by its path alone
+	flags    uint8  // the bits below, then 1 + the index of its Status in statuts (0 none)
+}
+
+// The bits of record.flags: a bool each would grow every record (Échelle).
+const (
+	isValid         uint8 = 1 << iota
+	isSigned              // its signature holds
+	isMoodle              // who is a Moodle learner's name and id
+	inLearnerFolder       // in a folder that identifies a learner (learnerKey)
+	inRepo                // its group is a Classroom repository: never split
+	isTied                // chosen among its learner's files by its path alone
+	statutShift     = iota
+)
+
+func (r *record) is(f uint8) bool { return r.flags&f != 0 }
+
+// flag is f when on, else none.
+func flag(on bool, f uint8) uint8 {
+	if on {
+		return f
+	}
+	return 0
 }
 
 var statuts = []string{"demande", "verifie"}
@@ -93,7 +109,15 @@ func (r *record) setProblems(ps []checklist.Problem) {
 // after the path and who in one string: a field of their own would grow every record.
 func (r *record) fps() string { return r.text[max(r.pathLen, r.whoAt+r.whoLen):] }
 
-func (r *record) fp() string { return r.fps()[:r.fpLen] }
+// fp is the stated fingerprint, packed (packFPs); "" none.
+func (r *record) fp() string {
+	fps := r.fps()
+	if len(fps) >= 33 && fps[0] == 0 {
+		return fps[:33]
+	}
+	fp, _, _ := strings.Cut(fps, " ")
+	return fp
+}
 
 // group is the learner's folder outside Moodle, a prefix of the path
 // (a field of its own would grow every record: Échelle); "" none.
@@ -113,7 +137,7 @@ func groupLength(path, group string) uint16 {
 // copies ("acces (1).md"); elsewhere (the argument, an archive's root),
 // each file, as a browser saves several learners' acces.md there.
 func (r *record) learnerKey() string {
-	if r.moodle {
+	if r.is(isMoodle) {
 		return "m:" + r.who()
 	}
 	if r.groupLen > 0 {
@@ -125,7 +149,7 @@ func (r *record) learnerKey() string {
 		dir, base := splitEntry(p[len(p)-n:])
 		place, name = p[:len(p)-n]+cleanEntryDir(dir), base
 	}
-	if !r.learnerFolder {
+	if !r.is(inLearnerFolder) {
 		return place + "//" + name
 	}
 	stem, _ := copyStem(name)
@@ -191,7 +215,7 @@ func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
 	fps := unpackFPs(rec.fps())
 	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who(), Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems(), Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
+		Problems: rec.problems(), Valid: rec.is(isValid), Signed: rec.is(isSigned), Others: r.others[r.order[i]], OthersTied: rec.is(isTied)}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(f.Problems)
 		for k := range f.Problems {
@@ -203,12 +227,12 @@ func (r *Run) At(i int) checklist.FileResult {
 	if rec.date != 0 {
 		f.Date = unpackDate(rec.date)
 	}
-	if rec.moodle {
+	if rec.is(isMoodle) {
 		k := strings.LastIndexByte(f.Apprenant, '_')
 		f.Apprenant, f.Participant = f.Apprenant[:k], f.Apprenant[k+1:]
 	}
-	if rec.statut > 0 {
-		f.Statut = statuts[rec.statut-1]
+	if s := rec.flags >> statutShift; s > 0 {
+		f.Statut = statuts[s-1]
 	}
 	if n := int(rec.entryLen); n > 0 {
 		p := rec.path()
@@ -225,7 +249,7 @@ func (r *Run) At(i int) checklist.FileResult {
 func (r *Run) Strict() {
 	for i := range r.Len() {
 		if rec := r.at(i); rec.list != nil {
-			rec.valid = false
+			rec.flags &^= isValid
 		}
 	}
 }
@@ -234,7 +258,7 @@ func (r *Run) Strict() {
 // learner: some came from a Moodle learner or a learner's folder.
 func (r *Run) Learners() bool {
 	for i := range r.Len() {
-		if rec := r.at(i); rec.moodle || rec.groupLen > 0 {
+		if rec := r.at(i); rec.is(isMoodle) || rec.groupLen > 0 {
 			return true
 		}
 	}
@@ -244,7 +268,7 @@ func (r *Run) Learners() bool {
 // Invalid reports whether a result is invalid.
 func (r *Run) Invalid() bool {
 	for i := range r.Len() {
-		if !r.at(i).valid {
+		if !r.at(i).is(isValid) {
 			return true
 		}
 	}
@@ -324,7 +348,7 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 		if len(first) == 0 {
 			break // every learner met has a result: no key to make per file
 		}
-		if rec := r.slot(k); rec.moodle {
+		if rec := r.slot(k); rec.is(isMoodle) {
 			delete(first, rec.who())
 		} else if rec.groupLen > 0 {
 			delete(first, folderKey(rec.group()))
@@ -340,10 +364,10 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			} else {
 				said[msg] = msg
 			}
-			rec, who := record{moodle: true, entryLen: int32(len(m.entry)),
+			rec, who := record{flags: isMoodle, entryLen: int32(len(m.entry)),
 				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}, m.moodle
 			if m.moodle == "" {
-				who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
+				who, rec.flags, rec.groupLen = m.learner, 0, groupLength(m.path, m.path)
 			}
 			rec.pack(m.path, who, nil)
 			*r.slot(r.add()) = rec
@@ -391,7 +415,7 @@ func (r *Run) splitGroups() {
 	groups := map[string]*seen{}
 	for i := range r.Len() {
 		rec := r.at(i)
-		if rec.moodle || rec.groupLen == 0 || rec.repo {
+		if rec.is(isMoodle) || rec.groupLen == 0 || rec.is(inRepo) {
 			continue
 		}
 		sub := subfolder(rec)
@@ -432,7 +456,7 @@ func subfolder(rec *record) string {
 // name and id (moodle), or her folder; "" for a file of no learner's
 // folder. No string is made: it is compared for every file (Échelle).
 func (r *record) owner() string {
-	if r.moodle {
+	if r.is(isMoodle) {
 		return r.who()
 	}
 	return r.group()
@@ -441,9 +465,9 @@ func (r *record) owner() string {
 // compareOwners orders records by owner, Moodle learners last.
 func compareOwners(a, b *record) int {
 	switch {
-	case a.moodle && !b.moodle:
+	case a.is(isMoodle) && !b.is(isMoodle):
 		return 1
-	case b.moodle && !a.moodle:
+	case b.is(isMoodle) && !a.is(isMoodle):
 		return -1
 	}
 	return strings.Compare(a.owner(), b.owner())
@@ -477,7 +501,7 @@ func (r *Run) oneRowPerLearner() {
 				r.others[r.order[best]] = append(r.others[r.order[best]], other.path())
 				drop[int(i)] = true
 				if preferred(keep, other) == 0 {
-					keep.tied = true
+					keep.flags |= isTied
 				}
 				leakIn(keep, other)
 			}
@@ -492,7 +516,7 @@ func (r *Run) oneRowPerLearner() {
 // then the one modified last; then, at equal times, Moodle's own order of
 // names, a copy after its original ("acces (1).md" after "acces.md").
 func preferred(a, b *record) int {
-	if !a.moodle {
+	if !a.is(isMoodle) {
 		if c := cmp.Compare(depthIn(b), depthIn(a)); c != 0 {
 			return c
 		}
@@ -530,17 +554,17 @@ func leakIn(rec, other *record) {
 		if p.Code == checklist.CodePrivateKeyLeak {
 			rec.setProblems(append(rec.problems(), checklist.Problem{Code: p.Code, Severity: p.Severity,
 				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)}))
-			rec.valid = false
+			rec.flags &^= isValid
 		}
 	}
 }
 
 // newRecord is what a run keeps of it, its fingerprints packed in fps.
 func newRecord(it item, fps []byte) record {
-	rec, who := record{groupLen: groupLength(it.path, it.group), learnerFolder: it.learnerFolder, mod: it.mod,
-		entryLen: int32(len(it.entry)), repo: it.repo}, it.learner
+	rec, who := record{groupLen: groupLength(it.path, it.group), mod: it.mod, entryLen: int32(len(it.entry)),
+		flags: flag(it.learnerFolder, inLearnerFolder) | flag(it.repo, inRepo) | flag(it.moodle != "", isMoodle)}, it.learner
 	if it.moodle != "" {
-		who, rec.moodle = it.moodle, true
+		who = it.moodle
 	}
 	rec.pack(it.path, who, fps)
 	return rec
@@ -562,19 +586,15 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			compact |= 1 << k
 		}
 	}
-	stated := packFPs(make([]byte, 0, 128), fps[:1])
-	rec := newRecord(it, packFPs(stated, fps[1:]))
-	rec.valid, rec.fpLine, rec.signed, rec.compact = r.Valid(), int32(r.FingerprintLine), r.SignedBy != "", compact
+	rec := newRecord(it, packFPs(make([]byte, 0, 128), fps))
+	rec.fpLine, rec.compact = int32(r.FingerprintLine), compact
+	rec.flags |= flag(r.Valid(), isValid) | flag(r.SignedBy != "", isSigned) | uint8(slices.Index(statuts, r.Status)+1)<<statutShift
 	if len(r.Problems) == 1 {
 		rec.list = tmpl.one(r.Problems[0])
 	} else {
 		rec.setProblems(r.Problems)
 	}
-	if r.Fingerprint != "" {
-		rec.fpLen = uint16(len(stated))
-	}
 	rec.date = packDate(r.Date)
-	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
 
@@ -691,7 +711,7 @@ func expand(tmpl string, fps []string) string {
 func (r *Run) markDuplicates() {
 	var byFP []int32 // positions in r.order
 	for i := range r.Len() {
-		if r.at(i).fpLen > 0 {
+		if r.at(i).fp() != "" {
 			byFP = append(byFP, int32(i))
 		}
 	}
@@ -722,7 +742,7 @@ func (r *Run) markRun(run []int32) {
 			r.dups = append(r.dups, dupGroup{others, len(run) - 1, fmt.Sprintf(
 				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others[:min(len(others), 3)], len(run)-1))})
 		}
-		rec.dup, rec.valid = int32(len(r.dups)), false
+		rec.dup, rec.flags = int32(len(r.dups)), rec.flags&^isValid
 		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
 		after := namedAfter(rec)
 		if after != "" {
@@ -740,7 +760,7 @@ func (r *Run) markRun(run []int32) {
 // below hers) is another learner's Moodle name, whose: she handed in a
 // copy of that learner's file, so the organiser sees who copied whom.
 func namedAfter(rec *record) string {
-	if !rec.moodle {
+	if !rec.is(isMoodle) {
 		return ""
 	}
 	for _, p := range strings.FieldsFunc(rec.path(), func(c rune) bool { return c == '/' || c == '\\' }) {

@@ -159,9 +159,9 @@ func (rec *record) rowKeys() []string {
 		group = []string{"g:" + rec.group()}
 	}
 	switch {
-	case rec.moodle:
+	case rec.is(isMoodle):
 		return []string{"m:" + rec.who()}
-	case !rec.learnerFolder:
+	case !rec.is(inLearnerFolder):
 		return group
 	}
 	who := rec.who()
@@ -201,5 +201,5 @@ func (rec *record) leadWith(p checklist.Problem, path string) {
 		ps[8].Message = expand(ps[8].Message, unpackFPs(rec.fps()))
 	}
 	rec.setProblems(ps)
-	rec.valid, rec.compact = false, rec.compact<<1
+	rec.flags, rec.compact = rec.flags&^isValid, rec.compact<<1
 }
