@@ -3,6 +3,7 @@ package submissions
 import (
 	"cmp"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -33,14 +34,12 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	text     string               // the path, who when the path does not name her, then the fingerprints (fps)
+	text     string               // the path, who when the path does not name her, then tail
 	list     *[]checklist.Problem // its problems; nil none
 	mod      int64                // modification time, Unix nanoseconds; 0 unknown
 	date     int32                // AAAAMMJJ; 0 when none was read
-	fpLine   int32
-	entryLen int32 // for an archive entry, the length of its name at the end of path
-	pathLen  int32 // the path is text[:pathLen]
-	whoAt    int32 // who is text[whoAt:][:whoLen]
+	pathLen  int32                // the path is text[:pathLen]
+	whoAt    int32                // who is text[whoAt:][:whoLen]
 	whoLen   int32
 	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
@@ -78,13 +77,14 @@ func (r *record) path() string { return r.text[:r.pathLen] }
 func (r *record) who() string { return r.text[r.whoAt:][:r.whoLen] }
 
 // pack keeps in text the path, then who unless the path names her, then
-// fps (packFPs): one allocation for them all.
-func (r *record) pack(path, who string, fps []byte) {
+// the tail: one allocation for them all.
+func (r *record) pack(path, who string, fpLine, entryLen int, fps []byte) {
 	at := strings.Index(path, who)
 	b := append(make([]byte, 0, 256), path...)
 	if at < 0 {
 		at, b = len(b), append(b, who...)
 	}
+	b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(fpLine)), uint64(entryLen))
 	r.text, r.pathLen, r.whoAt, r.whoLen = string(append(b, fps...)), int32(len(path)), int32(at), int32(len(who))
 }
 
@@ -105,9 +105,19 @@ func (r *record) setProblems(ps []checklist.Problem) {
 	}
 }
 
-// fps are the stated fingerprint, then those quoted (templates), packed
-// after the path and who in one string: a field of their own would grow every record.
-func (r *record) fps() string { return r.text[max(r.pathLen, r.whoAt+r.whoLen):] }
+// tail is what text keeps after the path and who: the stated
+// fingerprint's line, for an archive entry the length of its name at the
+// end of the path (uvarints: a byte each most often, where fields would
+// grow every record), then the stated fingerprint and those quoted
+// (templates), packed (packFPs).
+func (r *record) tail() (fpLine, entryLen int, fps string) {
+	s := r.text[max(r.pathLen, r.whoAt+r.whoLen):]
+	line, n := binary.Uvarint([]byte(s[:min(len(s), binary.MaxVarintLen32)]))
+	entry, m := binary.Uvarint([]byte(s[n:min(len(s), n+binary.MaxVarintLen32)]))
+	return int(line), int(entry), s[n+m:]
+}
+
+func (r *record) fps() string { _, _, fps := r.tail(); return fps }
 
 // fp is the stated fingerprint, packed (packFPs); "" none.
 func (r *record) fp() string {
@@ -145,7 +155,7 @@ func (r *record) learnerKey() string {
 	}
 	p := r.path()
 	place, name := filepath.Dir(p), filepath.Base(p)
-	if n := int(r.entryLen); n > 0 {
+	if _, n, _ := r.tail(); n > 0 {
 		dir, base := splitEntry(p[len(p)-n:])
 		place, name = p[:len(p)-n]+cleanEntryDir(dir), base
 	}
@@ -213,8 +223,9 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	fps := unpackFPs(rec.fps())
-	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who(), Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
+	line, entry, packed := rec.tail()
+	fps := unpackFPs(packed)
+	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who(), Fingerprint: fps[0], FingerprintLine: line,
 		Problems: rec.problems(), Valid: rec.is(isValid), Signed: rec.is(isSigned), Others: r.others[r.order[i]], OthersTied: rec.is(isTied)}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(f.Problems)
@@ -234,9 +245,9 @@ func (r *Run) At(i int) checklist.FileResult {
 	if s := rec.flags >> statutShift; s > 0 {
 		f.Statut = statuts[s-1]
 	}
-	if n := int(rec.entryLen); n > 0 {
+	if entry > 0 {
 		p := rec.path()
-		f.Archive, f.Entry = p[:len(p)-n-len("!/")], p[len(p)-n:]
+		f.Archive, f.Entry = p[:len(p)-entry-len("!/")], p[len(p)-entry:]
 	}
 	if rec.dup > 0 {
 		g := r.dups[rec.dup-1]
@@ -364,12 +375,12 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			} else {
 				said[msg] = msg
 			}
-			rec, who := record{flags: isMoodle, entryLen: int32(len(m.entry)),
+			rec, who := record{flags: isMoodle,
 				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}, m.moodle
 			if m.moodle == "" {
 				who, rec.flags, rec.groupLen = m.learner, 0, groupLength(m.path, m.path)
 			}
-			rec.pack(m.path, who, nil)
+			rec.pack(m.path, who, 0, len(m.entry), nil)
 			*r.slot(r.add()) = rec
 		}
 	}
@@ -433,7 +444,8 @@ func (r *Run) splitGroups() {
 			// A prefix of its path: no string is made per file (Échelle).
 			p := rec.path()
 			rec.groupLen = groupLength(p, p[:int(rec.groupLen)+strings.Index(p[rec.groupLen:], sub)+len(sub)])
-			rec.pack(p, sub, []byte(rec.fps()))
+			line, entry, fps := rec.tail()
+			rec.pack(p, sub, line, entry, []byte(fps))
 		}
 	}
 }
@@ -560,20 +572,20 @@ func leakIn(rec, other *record) {
 }
 
 // newRecord is what a run keeps of it, its fingerprints packed in fps.
-func newRecord(it item, fps []byte) record {
-	rec, who := record{groupLen: groupLength(it.path, it.group), mod: it.mod, entryLen: int32(len(it.entry)),
+func newRecord(it item, fpLine int, fps []byte) record {
+	rec, who := record{groupLen: groupLength(it.path, it.group), mod: it.mod,
 		flags: flag(it.learnerFolder, inLearnerFolder) | flag(it.repo, inRepo) | flag(it.moodle != "", isMoodle)}, it.learner
 	if it.moodle != "" {
 		who = it.moodle
 	}
-	rec.pack(it.path, who, fps)
+	rec.pack(it.path, who, fpLine, len(it.entry), fps)
 	return rec
 }
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 	if it.err != nil {
-		rec := newRecord(it, nil)
+		rec := newRecord(it, 0, nil)
 		rec.setProblems([]checklist.Problem{readProblem(it.err, it.place)})
 		return rec
 	}
@@ -586,8 +598,8 @@ func validateItem(it item, rules acces.Rules, tmpl *templates) record {
 			compact |= 1 << k
 		}
 	}
-	rec := newRecord(it, packFPs(make([]byte, 0, 128), fps))
-	rec.fpLine, rec.compact = int32(r.FingerprintLine), compact
+	rec := newRecord(it, r.FingerprintLine, packFPs(make([]byte, 0, 128), fps))
+	rec.compact = compact
 	rec.flags |= flag(r.Valid(), isValid) | flag(r.SignedBy != "", isSigned) | uint8(slices.Index(statuts, r.Status)+1)<<statutShift
 	if len(r.Problems) == 1 {
 		rec.list = tmpl.one(r.Problems[0])
@@ -709,7 +721,7 @@ func expand(tmpl string, fps []string) string {
 // markDuplicates finds the fingerprints stated by two learners or more
 // (learnerKey): a learner may hand in twice, two may not share a key.
 func (r *Run) markDuplicates() {
-	var byFP []int32 // positions in r.order
+	byFP := make([]int32, 0, r.Len()) // positions in r.order
 	for i := range r.Len() {
 		if r.at(i).fp() != "" {
 			byFP = append(byFP, int32(i))
@@ -743,7 +755,8 @@ func (r *Run) markRun(run []int32) {
 				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others[:min(len(others), 3)], len(run)-1))})
 		}
 		rec.dup, rec.flags = int32(len(r.dups)), rec.flags&^isValid
-		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
+		line, _, _ := rec.tail()
+		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: line, Message: r.dups[rec.dup-1].message}
 		after := namedAfter(rec)
 		if after != "" {
 			p.Message += " ; " + after

@@ -25,7 +25,7 @@ var scanKind = safefile.Kind{Name: "fichier rendu", Max: acces.MaxAccessSize}
 
 // leakFound is a file read for key material that holds some.
 type leakFound struct {
-	rec record // path, who, moodle, learnerFolder, entryLen; its one problem
+	rec record // path, who, its flags, the entry's length; its one problem
 	id  fileID
 	seq int // the walk's order
 }
@@ -84,7 +84,7 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 	if len(leak.File(it.data)) == 0 {
 		return
 	}
-	rec := newRecord(it, nil)
+	rec := newRecord(it, 0, nil)
 	rec.list = &[]checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError, Message: leakMessage(it.path)}}
 	mu.Lock()
 	r.leaks = append(r.leaks, leakFound{rec, it.id, it.seq})
@@ -95,7 +95,7 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 // the entry's folder.
 func (rec *record) place() string {
 	p := rec.path()
-	if n := int(rec.entryLen); n > 0 {
+	if _, n, _ := rec.tail(); n > 0 {
 		dir, _ := splitEntry(p[len(p)-n:])
 		return p[:len(p)-n] + cleanEntryDir(dir)
 	}
