@@ -72,7 +72,7 @@ var statuts = []string{"demande", "verifie"}
 
 func (r *record) path() string { return r.text[:r.pathLen] }
 
-// who is her Moodle name and id when moodle is set, else her name, kept
+// who is her Moodle name and id when isMoodle is set, else her name, kept
 // in text: a string of its own would grow every record (Échelle).
 func (r *record) who() string { return r.text[r.whoAt:][:r.whoLen] }
 
@@ -105,11 +105,10 @@ func (r *record) setProblems(ps []checklist.Problem) {
 	}
 }
 
-// tail is what text keeps after the path and who: the stated
-// fingerprint's line, for an archive entry the length of its name at the
-// end of the path (uvarints: a byte each most often, where fields would
-// grow every record), then the stated fingerprint and those quoted
-// (templates), packed (packFPs).
+// tail is what text keeps after the path and who: the stated fingerprint's
+// line and an archive entry's name length (uvarints, a byte each most
+// often: fields would grow every record), then fps, the stated
+// fingerprint and those quoted (templates), packed (packFPs).
 func (r *record) tail() (fpLine, entryLen int, fps string) {
 	s := r.text[max(r.pathLen, r.whoAt+r.whoLen):]
 	line, n := binary.Uvarint([]byte(s[:min(len(s), binary.MaxVarintLen32)]))
