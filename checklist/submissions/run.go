@@ -3,6 +3,7 @@ package submissions
 import (
 	"cmp"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -33,28 +34,59 @@ const maxDuplicateOf = 10
 // record is what a run keeps of one file until the report is written,
 // small and fixed (organisateurs.md, « Échelle »: 100,000 files under 64 MiB).
 type record struct {
-	text     string               // the path, then the fingerprints (fps)
-	who      string               // her Moodle name and id when moodle is set, else her name
+	text     string               // the path, who when the path does not name her, then tail
 	list     *[]checklist.Problem // its problems; nil none
 	mod      int64                // modification time, Unix nanoseconds; 0 unknown
 	date     int32                // AAAAMMJJ; 0 when none was read
-	fpLine   int32
-	entryLen int32  // for an archive entry, the length of its name at the end of path
-	pathLen  int32  // the path is text[:pathLen]
+	pathLen  int32                // the path is text[:pathLen]
+	whoAt    int32                // who is text[whoAt:][:whoLen]
+	whoLen   int32
 	dup      int32  // 1 + the index in Run.dups of its duplicate group; 0 none
 	groupLen uint16 // outside Moodle, her folder (item.group): path[:groupLen]
-	fpLen    uint16 // the length of the stated fingerprint, packed, at the start of fps; 0 none
 	compact  uint8  // bit k set when problem k's message is a template
-	statut   uint8  // 1 + the index of Status in statuts; 0 none
-	// Small fields last: no padding between them (Échelle).
-	valid, signed, moodle, learnerFolder bool
-	repo                                 bool // its group is a Classroom repository: never split
-	tied                                 bool // chosen among its learner's files by its path alone
+	flags    uint8  // the bits below, then 1 + the index of its Status in statuts (0 none)
+}
+
+// The bits of record.flags: a bool each would grow every record (Échelle).
+const (
+	isValid         uint8 = 1 << iota
+	isSigned              // its signature holds
+	isMoodle              // who is a Moodle learner's name and id
+	inLearnerFolder       // in a folder that identifies a learner (learnerKey)
+	inRepo                // its group is a Classroom repository: never split
+	isTied                // chosen among its learner's files by its path alone
+	statutShift     = iota
+)
+
+func (r *record) is(f uint8) bool { return r.flags&f != 0 }
+
+// flag is f when on, else none.
+func flag(on bool, f uint8) uint8 {
+	if on {
+		return f
+	}
+	return 0
 }
 
 var statuts = []string{"demande", "verifie"}
 
 func (r *record) path() string { return r.text[:r.pathLen] }
+
+// who is her Moodle name and id when isMoodle is set, else her name, kept
+// in text: a string of its own would grow every record (Échelle).
+func (r *record) who() string { return r.text[r.whoAt:][:r.whoLen] }
+
+// pack keeps in text the path, then who unless the path names her, then
+// the tail: one allocation for them all.
+func (r *record) pack(path, who string, fpLine, entryLen int, fps []byte) {
+	at := strings.Index(path, who)
+	b := append(make([]byte, 0, 256), path...)
+	if at < 0 {
+		at, b = len(b), append(b, who...)
+	}
+	b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(fpLine)), uint64(entryLen))
+	r.text, r.pathLen, r.whoAt, r.whoLen = string(append(b, fps...)), int32(len(path)), int32(at), int32(len(who))
+}
 
 // problems are the file's problems. A record points to them: most share
 // one list (templates.one, markRun), and a slice would grow every record.
@@ -73,11 +105,28 @@ func (r *record) setProblems(ps []checklist.Problem) {
 	}
 }
 
-// fps are the stated fingerprint, then those quoted (templates), packed
-// after the path in one string: a field of their own would grow every record.
-func (r *record) fps() string { return r.text[r.pathLen:] }
+// tail is what text keeps after the path and who: the stated fingerprint's
+// line and an archive entry's name length (uvarints, a byte each most
+// often: fields would grow every record), then fps, the stated
+// fingerprint and those quoted (templates), packed (packFPs).
+func (r *record) tail() (fpLine, entryLen int, fps string) {
+	s := r.text[max(r.pathLen, r.whoAt+r.whoLen):]
+	line, n := binary.Uvarint([]byte(s[:min(len(s), binary.MaxVarintLen32)]))
+	entry, m := binary.Uvarint([]byte(s[n:min(len(s), n+binary.MaxVarintLen32)]))
+	return int(line), int(entry), s[n+m:]
+}
 
-func (r *record) fp() string { return r.fps()[:r.fpLen] }
+func (r *record) fps() string { _, _, fps := r.tail(); return fps }
+
+// fp is the stated fingerprint, packed (packFPs); "" none.
+func (r *record) fp() string {
+	fps := r.fps()
+	if len(fps) >= 33 && fps[0] == 0 {
+		return fps[:33]
+	}
+	fp, _, _ := strings.Cut(fps, " ")
+	return fp
+}
 
 // group is the learner's folder outside Moodle, a prefix of the path
 // (a field of its own would grow every record: Échelle); "" none.
@@ -97,19 +146,19 @@ func groupLength(path, group string) uint16 {
 // copies ("acces (1).md"); elsewhere (the argument, an archive's root),
 // each file, as a browser saves several learners' acces.md there.
 func (r *record) learnerKey() string {
-	if r.moodle {
-		return "m:" + r.who
+	if r.is(isMoodle) {
+		return "m:" + r.who()
 	}
 	if r.groupLen > 0 {
 		return folderKey(r.group())
 	}
 	p := r.path()
 	place, name := filepath.Dir(p), filepath.Base(p)
-	if n := int(r.entryLen); n > 0 {
+	if _, n, _ := r.tail(); n > 0 {
 		dir, base := splitEntry(p[len(p)-n:])
 		place, name = p[:len(p)-n]+cleanEntryDir(dir), base
 	}
-	if !r.learnerFolder {
+	if !r.is(inLearnerFolder) {
 		return place + "//" + name
 	}
 	stem, _ := copyStem(name)
@@ -143,13 +192,13 @@ func (r *Run) at(i int) *record     { return r.slot(r.order[i]) }
 
 // add makes a slot for the next record, after every slot made so far:
 // a slot keep dropped is never reused (its position in order is gone).
+// finish puts the walk's slots in order at once, to its size.
 func (r *Run) add() int32 {
 	k := r.slots
 	r.slots++
 	if k%recChunk == 0 {
 		r.chunks = append(r.chunks, make([]record, recChunk))
 	}
-	r.order = append(r.order, k)
 	return k
 }
 
@@ -173,9 +222,10 @@ func (r *Run) Len() int { return len(r.order) }
 // At rebuilds result i.
 func (r *Run) At(i int) checklist.FileResult {
 	rec := r.at(i)
-	fps := unpackFPs(rec.fps())
-	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who, Fingerprint: fps[0], FingerprintLine: int(rec.fpLine),
-		Problems: rec.problems(), Valid: rec.valid, Signed: rec.signed, Others: r.others[r.order[i]], OthersTied: rec.tied}
+	line, entry, packed := rec.tail()
+	fps := unpackFPs(packed)
+	f := checklist.FileResult{Path: rec.path(), Apprenant: rec.who(), Fingerprint: fps[0], FingerprintLine: line,
+		Problems: rec.problems(), Valid: rec.is(isValid), Signed: rec.is(isSigned), Others: r.others[r.order[i]], OthersTied: rec.is(isTied)}
 	if rec.compact != 0 {
 		f.Problems = slices.Clone(f.Problems)
 		for k := range f.Problems {
@@ -187,16 +237,16 @@ func (r *Run) At(i int) checklist.FileResult {
 	if rec.date != 0 {
 		f.Date = unpackDate(rec.date)
 	}
-	if rec.moodle {
-		k := strings.LastIndexByte(rec.who, '_')
-		f.Apprenant, f.Participant = rec.who[:k], rec.who[k+1:]
+	if rec.is(isMoodle) {
+		k := strings.LastIndexByte(f.Apprenant, '_')
+		f.Apprenant, f.Participant = f.Apprenant[:k], f.Apprenant[k+1:]
 	}
-	if rec.statut > 0 {
-		f.Statut = statuts[rec.statut-1]
+	if s := rec.flags >> statutShift; s > 0 {
+		f.Statut = statuts[s-1]
 	}
-	if n := int(rec.entryLen); n > 0 {
+	if entry > 0 {
 		p := rec.path()
-		f.Archive, f.Entry = p[:len(p)-n-len("!/")], p[len(p)-n:]
+		f.Archive, f.Entry = p[:len(p)-entry-len("!/")], p[len(p)-entry:]
 	}
 	if rec.dup > 0 {
 		g := r.dups[rec.dup-1]
@@ -209,7 +259,7 @@ func (r *Run) At(i int) checklist.FileResult {
 func (r *Run) Strict() {
 	for i := range r.Len() {
 		if rec := r.at(i); rec.list != nil {
-			rec.valid = false
+			rec.flags &^= isValid
 		}
 	}
 }
@@ -218,7 +268,7 @@ func (r *Run) Strict() {
 // learner: some came from a Moodle learner or a learner's folder.
 func (r *Run) Learners() bool {
 	for i := range r.Len() {
-		if rec := r.at(i); rec.moodle || rec.groupLen > 0 {
+		if rec := r.at(i); rec.is(isMoodle) || rec.groupLen > 0 {
 			return true
 		}
 	}
@@ -228,7 +278,7 @@ func (r *Run) Learners() bool {
 // Invalid reports whether a result is invalid.
 func (r *Run) Invalid() bool {
 	for i := range r.Len() {
-		if !r.at(i).valid {
+		if !r.at(i).is(isValid) {
 			return true
 		}
 	}
@@ -304,12 +354,12 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			order = append(order, m)
 		}
 	}
-	for i := range r.Len() {
+	for k := range r.slots {
 		if len(first) == 0 {
 			break // every learner met has a result: no key to make per file
 		}
-		if rec := r.at(i); rec.moodle {
-			delete(first, rec.who)
+		if rec := r.slot(k); rec.is(isMoodle) {
+			delete(first, rec.who())
 		} else if rec.groupLen > 0 {
 			delete(first, folderKey(rec.group()))
 		}
@@ -324,13 +374,18 @@ func (r *Run) finish(ids []fileID, missing []*receipt) {
 			} else {
 				said[msg] = msg
 			}
-			rec := record{text: m.path, pathLen: int32(len(m.path)), who: m.moodle, moodle: true, entryLen: int32(len(m.entry)),
-				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}
+			rec, who := record{flags: isMoodle,
+				list: &[]checklist.Problem{{Code: checklist.CodeNoAccesMD, Severity: checklist.SevError, Message: msg}}}, m.moodle
 			if m.moodle == "" {
-				rec.who, rec.moodle, rec.groupLen = m.learner, false, groupLength(m.path, m.path)
+				who, rec.flags, rec.groupLen = m.learner, 0, groupLength(m.path, m.path)
 			}
+			rec.pack(m.path, who, 0, len(m.entry), nil)
 			*r.slot(r.add()) = rec
 		}
+	}
+	r.order = make([]int32, r.slots)
+	for k := range r.order {
+		r.order[k] = int32(k)
 	}
 	// By path, then by the walk's order: the same whatever the workers.
 	slices.SortFunc(r.order, func(a, b int32) int {
@@ -370,7 +425,7 @@ func (r *Run) splitGroups() {
 	groups := map[string]*seen{}
 	for i := range r.Len() {
 		rec := r.at(i)
-		if rec.moodle || rec.groupLen == 0 || rec.repo {
+		if rec.is(isMoodle) || rec.groupLen == 0 || rec.is(inRepo) {
 			continue
 		}
 		sub := subfolder(rec)
@@ -387,7 +442,9 @@ func (r *Run) splitGroups() {
 			sub := subfolder(rec)
 			// A prefix of its path: no string is made per file (Échelle).
 			p := rec.path()
-			rec.who, rec.groupLen = sub, groupLength(p, p[:int(rec.groupLen)+strings.Index(p[rec.groupLen:], sub)+len(sub)])
+			rec.groupLen = groupLength(p, p[:int(rec.groupLen)+strings.Index(p[rec.groupLen:], sub)+len(sub)])
+			line, entry, fps := rec.tail()
+			rec.pack(p, sub, line, entry, []byte(fps))
 		}
 	}
 }
@@ -410,8 +467,8 @@ func subfolder(rec *record) string {
 // name and id (moodle), or her folder; "" for a file of no learner's
 // folder. No string is made: it is compared for every file (Échelle).
 func (r *record) owner() string {
-	if r.moodle {
-		return r.who
+	if r.is(isMoodle) {
+		return r.who()
 	}
 	return r.group()
 }
@@ -419,9 +476,9 @@ func (r *record) owner() string {
 // compareOwners orders records by owner, Moodle learners last.
 func compareOwners(a, b *record) int {
 	switch {
-	case a.moodle && !b.moodle:
+	case a.is(isMoodle) && !b.is(isMoodle):
 		return 1
-	case b.moodle && !a.moodle:
+	case b.is(isMoodle) && !a.is(isMoodle):
 		return -1
 	}
 	return strings.Compare(a.owner(), b.owner())
@@ -455,7 +512,7 @@ func (r *Run) oneRowPerLearner() {
 				r.others[r.order[best]] = append(r.others[r.order[best]], other.path())
 				drop[int(i)] = true
 				if preferred(keep, other) == 0 {
-					keep.tied = true
+					keep.flags |= isTied
 				}
 				leakIn(keep, other)
 			}
@@ -470,7 +527,7 @@ func (r *Run) oneRowPerLearner() {
 // then the one modified last; then, at equal times, Moodle's own order of
 // names, a copy after its original ("acces (1).md" after "acces.md").
 func preferred(a, b *record) int {
-	if !a.moodle {
+	if !a.is(isMoodle) {
 		if c := cmp.Compare(depthIn(b), depthIn(a)); c != 0 {
 			return c
 		}
@@ -508,56 +565,47 @@ func leakIn(rec, other *record) {
 		if p.Code == checklist.CodePrivateKeyLeak {
 			rec.setProblems(append(rec.problems(), checklist.Problem{Code: p.Code, Severity: p.Severity,
 				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)}))
-			rec.valid = false
+			rec.flags &^= isValid
 		}
 	}
 }
 
-// newRecord is what a run keeps of it before its data is read.
-func newRecord(it item) record {
-	rec := record{text: it.path, pathLen: int32(len(it.path)), who: it.learner, groupLen: groupLength(it.path, it.group),
-		learnerFolder: it.learnerFolder, mod: it.mod, entryLen: int32(len(it.entry)), repo: it.repo}
+// newRecord is what a run keeps of it, its fingerprints packed in fps.
+func newRecord(it item, fpLine int, fps []byte) record {
+	rec, who := record{groupLen: groupLength(it.path, it.group), mod: it.mod,
+		flags: flag(it.learnerFolder, inLearnerFolder) | flag(it.repo, inRepo) | flag(it.moodle != "", isMoodle)}, it.learner
 	if it.moodle != "" {
-		rec.who, rec.moodle = it.moodle, true
+		who = it.moodle
 	}
+	rec.pack(it.path, who, fpLine, len(it.entry), fps)
 	return rec
 }
 
 // validateItem validates one item read by the walk.
 func validateItem(it item, rules acces.Rules, tmpl *templates) record {
-	rec := newRecord(it)
 	if it.err != nil {
+		rec := newRecord(it, 0, nil)
 		rec.setProblems([]checklist.Problem{readProblem(it.err, it.place)})
 		return rec
 	}
 	rules.Beside, rules.OnlineText = it.pub, it.online
 	r := acces.Validate(it.data, rules)
-	rec.valid, rec.fpLine, rec.signed = r.Valid(), int32(r.FingerprintLine), r.SignedBy != ""
-	fps := []string{r.Fingerprint}
+	fps, compact := []string{r.Fingerprint}, uint8(0)
 	for k := range min(len(r.Problems), 8) {
 		if t, ok := tmpl.compact(r.Problems[k].Message, &fps); ok {
 			r.Problems[k].Message = t
-			rec.compact |= 1 << k
+			compact |= 1 << k
 		}
 	}
+	rec := newRecord(it, r.FingerprintLine, packFPs(make([]byte, 0, 128), fps))
+	rec.compact = compact
+	rec.flags |= flag(r.Valid(), isValid) | flag(r.SignedBy != "", isSigned) | uint8(slices.Index(statuts, r.Status)+1)<<statutShift
 	if len(r.Problems) == 1 {
 		rec.list = tmpl.one(r.Problems[0])
 	} else {
 		rec.setProblems(r.Problems)
 	}
-	// One allocation for the path and the fingerprints, who shares it
-	// when she is named in it: the walk's strings can go (Échelle).
-	text := packFPs(append(make([]byte, 0, 256), it.path...), fps[:1])
-	stated := len(text) - len(it.path)
-	rec.text = string(packFPs(text, fps[1:]))
-	if i := strings.Index(it.path, rec.who); i >= 0 {
-		rec.who = rec.text[i : i+len(rec.who)]
-	}
-	if r.Fingerprint != "" {
-		rec.fpLen = uint16(stated)
-	}
 	rec.date = packDate(r.Date)
-	rec.statut = uint8(slices.Index(statuts, r.Status) + 1)
 	return rec
 }
 
@@ -672,9 +720,9 @@ func expand(tmpl string, fps []string) string {
 // markDuplicates finds the fingerprints stated by two learners or more
 // (learnerKey): a learner may hand in twice, two may not share a key.
 func (r *Run) markDuplicates() {
-	var byFP []int32 // positions in r.order
+	byFP := make([]int32, 0, r.Len()) // positions in r.order
 	for i := range r.Len() {
-		if r.at(i).fpLen > 0 {
+		if r.at(i).fp() != "" {
 			byFP = append(byFP, int32(i))
 		}
 	}
@@ -705,8 +753,9 @@ func (r *Run) markRun(run []int32) {
 			r.dups = append(r.dups, dupGroup{others, len(run) - 1, fmt.Sprintf(
 				"la même empreinte figure aussi dans %s : deux personnes ne partagent pas une clé", listPaths(others[:min(len(others), 3)], len(run)-1))})
 		}
-		rec.dup, rec.valid = int32(len(r.dups)), false
-		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: int(rec.fpLine), Message: r.dups[rec.dup-1].message}
+		rec.dup, rec.flags = int32(len(r.dups)), rec.flags&^isValid
+		line, _, _ := rec.tail()
+		p := checklist.Problem{Code: checklist.CodeDuplicateFingerprint, Severity: checklist.SevError, Line: line, Message: r.dups[rec.dup-1].message}
 		after := namedAfter(rec)
 		if after != "" {
 			p.Message += " ; " + after
@@ -723,7 +772,7 @@ func (r *Run) markRun(run []int32) {
 // below hers) is another learner's Moodle name, whose: she handed in a
 // copy of that learner's file, so the organiser sees who copied whom.
 func namedAfter(rec *record) string {
-	if !rec.moodle {
+	if !rec.is(isMoodle) {
 		return ""
 	}
 	for _, p := range strings.FieldsFunc(rec.path(), func(c rune) bool { return c == '/' || c == '\\' }) {
@@ -731,9 +780,9 @@ func namedAfter(rec *record) string {
 		if !ok {
 			continue
 		}
-		if name, key := sameLearner(l, k); key != rec.who {
+		if name, key := sameLearner(l, k); key != rec.who() {
 			return fmt.Sprintf("fichier nommé d'après le dossier de %s (participant %s), dans le rendu de %s",
-				name, key[len(name)+1:], rec.who[:strings.LastIndexByte(rec.who, '_')])
+				name, key[len(name)+1:], rec.who()[:strings.LastIndexByte(rec.who(), '_')])
 		}
 	}
 	return ""

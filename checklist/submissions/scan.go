@@ -25,7 +25,7 @@ var scanKind = safefile.Kind{Name: "fichier rendu", Max: acces.MaxAccessSize}
 
 // leakFound is a file read for key material that holds some.
 type leakFound struct {
-	rec record // path, who, moodle, learnerFolder, entryLen; its one problem
+	rec record // path, who, its flags, the entry's length; its one problem
 	id  fileID
 	seq int // the walk's order
 }
@@ -84,7 +84,7 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 	if len(leak.File(it.data)) == 0 {
 		return
 	}
-	rec := newRecord(it)
+	rec := newRecord(it, 0, nil)
 	rec.list = &[]checklist.Problem{{Code: checklist.CodePrivateKeyLeak, Severity: checklist.SevError, Message: leakMessage(it.path)}}
 	mu.Lock()
 	r.leaks = append(r.leaks, leakFound{rec, it.id, it.seq})
@@ -95,7 +95,7 @@ func (r *Run) scanItem(it item, mu *sync.Mutex) {
 // the entry's folder.
 func (rec *record) place() string {
 	p := rec.path()
-	if n := int(rec.entryLen); n > 0 {
+	if _, n, _ := rec.tail(); n > 0 {
 		dir, _ := splitEntry(p[len(p)-n:])
 		return p[:len(p)-n] + cleanEntryDir(dir)
 	}
@@ -140,7 +140,8 @@ func (r *Run) attachLeaks(ids []fileID) {
 			}
 			continue
 		}
-		*r.slot(r.add()) = l.rec
+		k := r.add()
+		*r.slot(k), r.order = l.rec, append(r.order, k)
 		added = true
 	}
 	r.leaks = nil
@@ -158,15 +159,16 @@ func (rec *record) rowKeys() []string {
 		group = []string{"g:" + rec.group()}
 	}
 	switch {
-	case rec.moodle:
-		return []string{"m:" + rec.who}
-	case !rec.learnerFolder:
+	case rec.is(isMoodle):
+		return []string{"m:" + rec.who()}
+	case !rec.is(inLearnerFolder):
 		return group
 	}
-	keys := append([]string{"d:" + rec.place() + "\x00" + rec.who}, group...)
+	who := rec.who()
+	keys := append([]string{"d:" + rec.place() + "\x00" + who}, group...)
 	for _, sep := range []string{"/", `\`} {
-		if i := strings.Index(rec.path(), sep+rec.who+sep); i >= 0 {
-			return append(keys, "r:"+rec.path()[:i+len(rec.who)+2]+"\x00"+rec.who)
+		if i := strings.Index(rec.path(), sep+who+sep); i >= 0 {
+			return append(keys, "r:"+rec.path()[:i+len(who)+2]+"\x00"+who)
 		}
 	}
 	return keys
@@ -199,5 +201,5 @@ func (rec *record) leadWith(p checklist.Problem, path string) {
 		ps[8].Message = expand(ps[8].Message, unpackFPs(rec.fps()))
 	}
 	rec.setProblems(ps)
-	rec.valid, rec.compact = false, rec.compact<<1
+	rec.flags, rec.compact = rec.flags&^isValid, rec.compact<<1
 }

@@ -448,11 +448,9 @@ func (a *zipRead) read(files []*zip.File) {
 		}
 		a.received(zf, base, isDir, &rs)
 	}
-	pubs := map[string]pubPairs{}
-	for dir, files := range pubFiles {
-		pubs[dir] = choosePubs(files, w.keyName, path.Base(dir))
-	}
 	slices.SortStableFunc(found, func(i, j int) int { return strings.Compare(files[i].Name, files[j].Name) })
+	var pairs pubPairs // the .pub files of pairsDir, chosen once for a run of its entries
+	pairsDir := "\x00"
 	// Each .pub is inflated, and charged, once for the window.
 	pubRead := map[*zip.File]*acces.PubFile{}
 	for _, index := range found {
@@ -470,7 +468,10 @@ func (a *zipRead) read(files []*zip.File) {
 			it.mod = zf.Modified.UnixNano()
 		}
 		it.data, it.err = a.entry(zf, acces.MaxAccessSize)
-		if pn := pubs[dir].pubFor(base); pubFiles[dir][pn] != nil {
+		if dir != pairsDir {
+			pairs, pairsDir = choosePubs(pubFiles[dir], w.keyName, path.Base(dir)), dir
+		}
+		if pn := pairs.pubFor(base); pubFiles[dir][pn] != nil {
 			pz := pubFiles[dir][pn]
 			if pubRead[pz] == nil {
 				pubRead[pz] = &acces.PubFile{Name: pn}

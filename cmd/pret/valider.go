@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -164,8 +163,6 @@ func runValider(opts *validerOptions) error {
 			return err
 		}
 	}
-	// A soft heap limit under the 64 MiB of organisateurs.md.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
 	rules := acces.Rules{KeyName: cfg.Key.Name + ".pub", SessionDay: cfg.SessionDay, Today: cfg.Today, RequireSignature: opts.requireSig}
 	run := submissions.Read(paths, submissions.Options{Rules: rules, Workers: opts.workers})
 	if opts.report.strict {
