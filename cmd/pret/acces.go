@@ -29,6 +29,10 @@ func settings(c *Config) (onboarding.Settings, error) {
 		onboarding.Output{Path: s.StatePath, Setting: "le fichier d'état (XDG_STATE_HOME)"}); err != nil {
 		return s, err
 	}
+	if sameFile(s.File, s.StatePath) { // its history would go
+		return s, &onboarding.Error{Input: true, Msg: fmt.Sprintf("acces.fichier (%s) est le fichier d'état de pret : l'écrire effacerait l'historique des déclarations ; rien n'a été écrit", termtext.Escape(s.File)),
+			Hint: "choisissez pour acces.fichier un autre chemin"}
+	}
 	s.Home, _ = os.UserHomeDir()
 	if c.AccessModel != "" {
 		// Untrusted input: the bounded reader (templates.Render bounds the rest).

@@ -35,6 +35,9 @@ func TestExitCodes(t *testing.T) {
 		{"path given that does not exist", nil, "", []string{"valider", "absent"}, exitUsage, "introuvable : absent"},
 		{"no terminal for the wizard", nil, "", nil, exitUsage, "besoin d'un terminal"},
 		{"refused: no key", nil, "", []string{"acces", "--statut", "demande"}, exitFailed, "pret cle"},
+		// Written there, acces.md would wipe the history (outside tester, stop 38).
+		{"refused: acces.md is the state file", func(h *home) { putKey(h.t, h.dir) }, "",
+			[]string{"--acces-fichier", ".local/state/pret/etat.yaml", "acces", "--statut", "demande", "--force"}, exitUsage, "l'historique des déclarations"},
 		// pret verifier reports it as its access-date check (a row, with
 		// the path); pret acces, which would write it, refuses.
 		{"unforeseen: the state file is a folder", func(h *home) {

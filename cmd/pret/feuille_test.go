@@ -334,8 +334,9 @@ func TestValiderFeuilleHelp(t *testing.T) {
 }
 
 // TestValiderOutputNotBesideASubmission: --sortie onto a .pub that pret
-// reads beside a submission is refused, the .pub left as it was (outside
-// tester, stop 27).
+// reads beside a submission (outside tester, stop 27), or onto any file
+// already in a folder to validate (a key handed in: stop 38), is refused,
+// the file left as it was.
 func TestValiderOutputNotBesideASubmission(t *testing.T) {
 	t.Parallel()
 	h := newHome(t)
@@ -343,14 +344,20 @@ func TestValiderOutputNotBesideASubmission(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pub := filepath.Join(dir, "id_ed25519_romeo.pub")
 	os.WriteFile(filepath.Join(dir, "acces.md"), []byte("Date de la demande : 2026-10-20\n"), 0o644)
-	os.WriteFile(pub, []byte("ssh-ed25519 AAAA alice\n"), 0o644)
-	r := h.pret("", "valider", "--sortie", pub, "rendus")
-	if r.code != 2 || !strings.Contains(r.stderr, "porte un nom de rendu") || r.stdout != "" {
-		t.Fatalf("exit %d, want 2\n%s", r.code, r.stderr)
+	for name, want := range map[string]string{"id_ed25519_romeo.pub": "porte un nom de rendu", "id_ed25519": "lu avec les rendus"} {
+		path, body := filepath.Join(dir, name), "ssh-ed25519 AAAA "+name+"\n"
+		os.WriteFile(path, []byte(body), 0o644)
+		r := h.pret("", "valider", "--sortie", path, "rendus")
+		if r.code != 2 || !strings.Contains(r.stderr, want) || r.stdout != "" {
+			t.Fatalf("%s: exit %d, want 2\n%s", name, r.code, r.stderr)
+		}
+		if data, _ := os.ReadFile(path); string(data) != body {
+			t.Fatalf("%s was written: %q", name, data)
+		}
 	}
-	if data, _ := os.ReadFile(pub); string(data) != "ssh-ed25519 AAAA alice\n" {
-		t.Fatalf("the .pub was written: %q", data)
+	// A new file there, with no submission's name, is the report.
+	if r := h.pret("", "valider", "--sortie", h.path("rendus/rapport.txt"), "rendus"); r.code == 2 {
+		t.Fatalf("a new report in the folder refused:\n%s", r.stderr)
 	}
 }

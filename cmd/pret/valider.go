@@ -408,9 +408,10 @@ func checkReportOutput(out, flag string, inputs []string) error {
 		if outErr == nil && os.SameFile(outSt, inSt) {
 			return usageError("choisissez un autre nom pour "+what, "%s est aussi un fichier à valider : %s le remplacerait ; rien n'a été lu ni écrit", shown, what)
 		}
-		// A .pub is read beside a submission: an input too.
+		// A .pub is read beside a submission: an input too. So is any file
+		// already there: every file of a learner's folder is read.
 		input := submissions.IsSubmissionName(name) || submissions.IsArchiveName(name) || strings.HasSuffix(name, ".pub")
-		if !inSt.IsDir() || realParent == "" || !input {
+		if !inSt.IsDir() || realParent == "" || !input && outErr != nil {
 			continue
 		}
 		abs, _ := filepath.Abs(in)
@@ -418,10 +419,15 @@ func checkReportOutput(out, flag string, inputs []string) error {
 		if err != nil {
 			continue
 		}
-		if rel, err := filepath.Rel(realIn, realParent); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return usageError("choisissez pour "+what+" un nom qui ne finit pas par acces.md, .pub ni .zip, ou un autre dossier",
-				"%s est dans le dossier à valider %s et porte un nom de rendu : %s remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, termtext.Escape(in), what)
+		if rel, err := filepath.Rel(realIn, realParent); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
 		}
+		if !input {
+			return usageError("choisissez pour "+what+" un nouveau fichier, ou un autre dossier",
+				"%s est un fichier du dossier à valider %s, lu avec les rendus : %s le remplacerait ; rien n'a été lu ni écrit", shown, termtext.Escape(in), what)
+		}
+		return usageError("choisissez pour "+what+" un nom qui ne finit pas par acces.md, .pub ni .zip, ou un autre dossier",
+			"%s est dans le dossier à valider %s et porte un nom de rendu : %s remplacerait ou deviendrait un rendu ; rien n'a été lu ni écrit", shown, termtext.Escape(in), what)
 	}
 	return nil
 }
