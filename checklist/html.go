@@ -62,14 +62,18 @@ type htmlData struct {
 	Sources          []string
 	Generated        string // in French
 	Summary          BatchSummary
-	Incidents        []FileResult
-	Duplicates       [][]FileResult
+	Incidents        []who
+	Duplicates       [][]who
 	Codes            []Code
 	Files            iter.Seq[htmlFile] // made as the template ranges: never 100,000 rows held
 	Incident, Policy string
 	Style            template.CSS
 	Script           template.JS
 }
+
+// who is what a list of the report shows of a file: the whole FileResult
+// of each of 100,000 learners sharing one key would keep its messages.
+type who struct{ Apprenant, Path, Email string }
 
 type htmlFile struct {
 	FileResult
@@ -117,11 +121,12 @@ func writeFilesHTML(w io.Writer, r FilesReport) error {
 	groups := map[string]int{}
 	for f := range r.all() {
 		d.Summary.add(f)
+		w := who{f.Apprenant, f.Path, f.Email}
 		if f.Leaks() {
-			d.Incidents = append(d.Incidents, f)
+			d.Incidents = append(d.Incidents, w)
 		}
 		if f.sharesKey() {
-			group(&d.Duplicates, groups, f.Fingerprint, f)
+			group(&d.Duplicates, groups, f.Fingerprint, w)
 		}
 	}
 	d.Codes = d.Summary.Codes.ordered()

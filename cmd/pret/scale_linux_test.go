@@ -93,7 +93,10 @@ func TestScaleArchive(t *testing.T) {
 // learners, each with her folder, an acces.md and a .pub whose
 // fingerprint is not the stated one: every file is fingerprint-mismatch,
 // a message quoting two fingerprints. It stays in the 64 MiB of
-// organisateurs.md (least of three runs, /usr/bin/time).
+// organisateurs.md (least of three runs, /usr/bin/time), and so do the
+// json and html reports written with --sortie, streamed into their
+// temporary file. The csv report is logged, not bounded: it holds a sort
+// key per row for the French order (organisateurs.md, « Échelle »).
 func TestScaleMoodle(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel()
@@ -118,6 +121,18 @@ func TestScaleMoodle(t *testing.T) {
 	t.Logf("Moodle zip of 100,000 learners, fingerprint-mismatch: peak resident %d KiB", kib)
 	if kib > 64<<10 {
 		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
+	}
+	// Built whole before its rename, the html report took 440 MiB.
+	for _, format := range []string{"json", "csv", "html"} {
+		out := "rapport." + format
+		kib := h.peakUnder(64<<10, "valider", "--format", format, "--sortie", out, "rendus.zip")
+		t.Logf("Moodle zip of 100,000 learners, %s --sortie: peak resident %d KiB", format, kib)
+		if st, err := os.Stat(h.path(out)); err != nil || st.Size() < 100_000*100 {
+			t.Fatalf("%s: %v", out, err)
+		}
+		if kib > 64<<10 && format != "csv" {
+			t.Errorf("%s --sortie: peak resident memory %d KiB, over the 64 MiB of organisateurs.md", format, kib)
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -177,7 +176,11 @@ func runValider(opts *validerOptions) error {
 	done, err := opts.write(checklist.FilesReport{Name: "pret valider", Results: g.results, All: opts.all, Version: version, Dir: dir,
 		Strict: opts.report.strict, Comma: csvSeparators[opts.sep], Sources: paths, Generated: time.Now(), Learners: fe != nil || run.Learners()})
 	if err == nil && g.filled != nil {
-		if err = writeValiderFile(cfg.Key, opts.sheetOut, "--feuille-sortie", g.filled, done); err == nil {
+		sheet := func(w io.Writer) error {
+			_, err := w.Write(g.filled)
+			return err
+		}
+		if err = writeValiderFile(cfg.Key, opts.sheetOut, "--feuille-sortie", sheet, done); err == nil {
 			fmt.Fprintf(a.io.Err, "pret: --feuille-sortie %s écrite ; %s\n", termtext.Escape(opts.sheetOut), g.written)
 		}
 	}
@@ -205,10 +208,8 @@ func (opts *validerOptions) write(report checklist.FilesReport) (done string, er
 		err = writeHuman(a.io, format, func(w io.Writer) error { return checklist.WriteFilesReport(w, format, report) })
 		return "le rapport a été écrit sur la sortie standard", err
 	}
-	var buf bytes.Buffer
-	if err = checklist.WriteFilesReport(&buf, format, report); err == nil {
-		err = writeValiderFile(a.cfg.Key, opts.output, "--sortie", buf.Bytes(), "")
-	}
+	// Streamed into the temporary file: the report is never held whole.
+	err = writeValiderFile(a.cfg.Key, opts.output, "--sortie", func(w io.Writer) error { return checklist.WriteFilesReport(w, format, report) }, "")
 	return "le rapport a été écrit dans " + termtext.Escape(opts.output), err
 }
 
@@ -235,8 +236,9 @@ func dashPathError(c *cobra.Command, err error) error {
 	return ferr
 }
 
-// writeValiderFile writes whole or not at all; done is what was before.
-func writeValiderFile(key keys.Store, path, flag string, data []byte, done string) error {
+// writeValiderFile writes what write gives, whole or not at all; done is
+// what was before.
+func writeValiderFile(key keys.Store, path, flag string, write func(io.Writer) error, done string) error {
 	shown, written := flag+" "+termtext.Escape(path), "rien n'a été écrit"
 	if done != "" {
 		written = "cette feuille n'a pas été écrite ; " + done
@@ -248,7 +250,15 @@ func writeValiderFile(key keys.Store, path, flag string, data []byte, done strin
 		}
 		return refusedError("indiquez le chemin du fichier lui-même, pas un lien", "%s est un lien symbolique ; %s", shown, written)
 	}
-	err := onboarding.Protected(key).WriteReplace(path, data, 0o644)
+	put := func() error { return onboarding.Protected(key).WriteFrom(path, write, 0o644) }
+	// Ctrl-C waits for the temporary file to be renamed or removed, but
+	// not for the reader of a FIFO, which may never come.
+	var err error
+	if st, serr := os.Stat(path); serr != nil || st.Mode().IsRegular() {
+		err = guarded(put)
+	} else {
+		err = put()
+	}
 	hint := "choisissez un dossier où vous pouvez écrire"
 	switch {
 	case err == nil:

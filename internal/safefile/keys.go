@@ -19,7 +19,7 @@ func (KeyFiles) Read(path string, max int64, follow bool) ([]byte, error) {
 
 // Stage is stage; link is Pending.Link, which never replaces.
 func (KeyFiles) Stage(path string, data []byte, perm fs.FileMode) (link func() error, discard func(), err error) {
-	p, err := stage(path, data, perm, nil)
+	p, err := stage(path, from(data), perm, nil)
 	if err != nil {
 		return nil, nil, err
 	}

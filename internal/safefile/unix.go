@@ -5,6 +5,7 @@ package safefile
 import (
 	"crypto/rand"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -108,8 +109,8 @@ func keepOwner(f *os.File, like fs.FileInfo) {
 }
 
 // replaceAt renames the staged file over target in the open folder.
-func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like fs.FileInfo) error {
-	return p.inOpenDir(target, data, perm, like, func(dfd int, tmp, base string) error {
+func (p Protected) replaceAt(target string, write func(io.Writer) error, perm os.FileMode, like fs.FileInfo) error {
+	return p.inOpenDir(target, write, perm, like, func(dfd int, tmp, base string) error {
 		return unix.Renameat(dfd, tmp, dfd, base)
 	})
 }
@@ -118,7 +119,7 @@ func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like 
 // when path exists, and never lands in the key folder or below it: the
 // open-folder check of WriteReplace, then linkat, which never replaces.
 func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
-	return p.inOpenDir(path, data, perm, nil, func(dfd int, tmp, base string) error {
+	return p.inOpenDir(path, from(data), perm, nil, func(dfd int, tmp, base string) error {
 		err := unix.Linkat(dfd, tmp, dfd, base, 0)
 		if !errors.Is(err, unix.EEXIST) {
 			return err
@@ -132,9 +133,10 @@ func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 }
 
 // inOpenDir opens target's folder once, refuses the key folder and below,
-// writes data to a new temporary name there (O_EXCL, O_NOFOLLOW, synced)
-// and lets name give it its final name; the temporary name never stays.
-func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(dfd int, tmp, base string) error) error {
+// writes (with write) a new temporary name there (O_EXCL, O_NOFOLLOW,
+// synced) and lets name give it its final name; the temporary name never
+// stays.
+func (p Protected) inOpenDir(target string, write func(io.Writer) error, perm os.FileMode, like fs.FileInfo, name func(dfd int, tmp, base string) error) error {
 	_, base := filepath.Split(target)
 	dir := filepath.Dir(target)
 	dfd, err := p.openDir(target)
@@ -154,7 +156,7 @@ func (p Protected) inOpenDir(target string, data []byte, perm os.FileMode, like 
 	f := os.NewFile(uintptr(fd), filepath.Join(dir, tmp))
 	if err = f.Chmod(perm); err != nil { // fchmod: the umask does not matter
 		f.Close()
-	} else if err = fill(f, data, like); err == nil {
+	} else if err = fill(f, write, like); err == nil {
 		err = name(dfd, tmp, base)
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ package safefile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -219,15 +220,15 @@ const keepsPerm = false
 // keepOwner: the new file is the writer's, as with any editor.
 func keepOwner(*os.File, fs.FileInfo) {}
 
-// replaceAt stages data beside target and renames it over target.
-func (p Protected) replaceAt(target string, data []byte, perm os.FileMode, like fs.FileInfo) error {
-	return p.put(target, data, perm, like, func(s *Pending) error { return os.Rename(s.tmp, s.path) })
+// replaceAt stages what write gives beside target and renames it over target.
+func (p Protected) replaceAt(target string, write func(io.Writer) error, perm os.FileMode, like fs.FileInfo) error {
+	return p.put(target, write, perm, like, func(s *Pending) error { return os.Rename(s.tmp, s.path) })
 }
 
 // WriteNew writes data to path whole or not at all, fails with ErrExists
 // when path exists, and never lands in the key folder or below it.
 func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
-	return p.put(path, data, perm, nil, (*Pending).Link)
+	return p.put(path, from(data), perm, nil, (*Pending).Link)
 }
 
 // Rename renames path to newName in its folder, refused as writes are
@@ -243,10 +244,10 @@ func (p Protected) Rename(path, newName string) error {
 	return PathError(path, os.Rename(path, newPath))
 }
 
-// put stages data beside target and checks target just before naming it
-// (no openat: a folder swapped in the instant between is not caught).
-func (p Protected) put(target string, data []byte, perm os.FileMode, like fs.FileInfo, name func(*Pending) error) error {
-	st, err := stage(target, data, perm, like)
+// put stages what write gives beside target and checks target just before
+// naming it (no openat: a folder swapped in the instant between is not caught).
+func (p Protected) put(target string, write func(io.Writer) error, perm os.FileMode, like fs.FileInfo, name func(*Pending) error) error {
+	st, err := stage(target, write, perm, like)
 	if err != nil {
 		return err
 	}

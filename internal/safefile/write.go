@@ -1,7 +1,9 @@
 package safefile
 
 import (
+	"bufio"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,9 +28,9 @@ var (
 // Pending is a file written and synced under a temporary name beside path.
 type Pending struct{ tmp, path string }
 
-// stage writes and syncs data in a new temporary file beside path, given
-// perm; like, when not nil, is the file it will replace.
-func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pending, error) {
+// stage writes (with write) and syncs a new temporary file beside path,
+// given perm; like, when not nil, is the file it will replace.
+func stage(path string, write func(io.Writer) error, perm os.FileMode, like fs.FileInfo) (*Pending, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -37,7 +39,7 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pendi
 	if err != nil {
 		return nil, PathError(dir, err)
 	}
-	if err := fill(f, data, like); err != nil {
+	if err := fill(f, write, like); err != nil {
 		os.Remove(f.Name())
 		return nil, PathError(path, err)
 	}
@@ -45,15 +47,33 @@ func stage(path string, data []byte, perm os.FileMode, like fs.FileInfo) (*Pendi
 }
 
 // fill gives f the owner of like (if any), writes, syncs and closes it.
-func fill(f *os.File, data []byte, like fs.FileInfo) error {
+func fill(f *os.File, write func(io.Writer) error, like fs.FileInfo) error {
 	if like != nil {
 		keepOwner(f, like)
 	}
-	_, err := f.Write(data)
+	err := buffered(f, write)
 	if err == nil {
 		err = f.Sync()
 	}
 	return errors.Join(err, f.Close())
+}
+
+// buffered streams write into f in blocks: a report is written in many
+// small pieces, and never held whole (organisateurs.md, « Échelle »).
+func buffered(f *os.File, write func(io.Writer) error) error {
+	b := bufio.NewWriterSize(f, 64<<10)
+	if err := write(b); err != nil {
+		return err
+	}
+	return b.Flush()
+}
+
+// from writes data, for the callers that hold it whole.
+func from(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
 }
 
 // Link gives the staged file its final name, failing with ErrExists (or
@@ -73,7 +93,13 @@ func (p *Pending) Link() error {
 func (p *Pending) Discard() { os.Remove(p.tmp) }
 
 // WriteReplace writes data to what path names (an output, never a key),
-// whole or not at all:
+// whole or not at all, as WriteFrom does.
+func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
+	return p.WriteFrom(path, from(data), perm)
+}
+
+// WriteFrom writes what write gives to what path names (an output, never
+// a key), streamed into the temporary file, whole or not at all:
 //   - nothing or a regular file: replaced by a rename, keeping its
 //     permission bits (as mv does) and, as root, its owner;
 //   - a symbolic link: the file it names is replaced, the link stays;
@@ -83,11 +109,11 @@ func (p *Pending) Discard() { os.Remove(p.tmp) }
 //
 // It never lands in the key folder or below it, even when a folder on the
 // path is swapped meanwhile. Callers check the path first (CheckTree).
-func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) error {
+func (p Protected) WriteFrom(path string, write func(io.Writer) error, perm os.FileMode) error {
 	st, err := os.Stat(path)
 	switch {
 	case err == nil && !st.Mode().IsRegular():
-		return writeInto(path, st, data)
+		return writeInto(path, st, write)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return PathError(path, err)
 	}
@@ -96,12 +122,12 @@ func (p Protected) WriteReplace(path string, data []byte, perm os.FileMode) erro
 		target = resolve(path) // renamed where the file is: the link stays
 	}
 	if err != nil {
-		return p.replaceAt(target, data, perm, nil)
+		return p.replaceAt(target, write, perm, nil)
 	}
 	if keepsPerm {
 		perm = st.Mode().Perm()
 	}
-	return p.replaceAt(target, data, perm, st)
+	return p.replaceAt(target, write, perm, st)
 }
 
 // WriteOwn replaces the file at path, one only pret writes (its state),
@@ -115,7 +141,7 @@ func (p Protected) WriteOwn(path string, data []byte, perm os.FileMode) error {
 	if err == nil && keepsPerm {
 		perm = st.Mode().Perm()
 	}
-	return p.replaceAt(path, data, perm, st)
+	return p.replaceAt(path, from(data), perm, st)
 }
 
 // WritableKind tells whether WriteReplace writes at a path of os.Stat st.
@@ -126,7 +152,7 @@ func WritableKind(st fs.FileInfo) bool {
 
 // writeInto writes into the character device or FIFO at path, opened
 // without O_CREAT or O_TRUNC; its kind is checked again once open.
-func writeInto(path string, st fs.FileInfo, data []byte) error {
+func writeInto(path string, st fs.FileInfo, write func(io.Writer) error) error {
 	if st.IsDir() {
 		return &Error{Path: path, Reason: "c'est un dossier : pret y écrirait un fichier sans nom ; rien n'a été écrit", Err: ErrUnwritableKind}
 	}
@@ -144,7 +170,7 @@ func writeInto(path string, st fs.FileInfo, data []byte) error {
 	if now, err := f.Stat(); err != nil || now.Mode().Type() != st.Mode().Type() {
 		return &Error{Path: path, Reason: "le fichier a changé de nature pendant l'écriture ; rien n'a été écrit", Err: ErrUnwritableKind}
 	}
-	if _, err = f.Write(data); err == nil {
+	if err = buffered(f, write); err == nil {
 		err = f.Close()
 	}
 	if err != nil {

@@ -75,7 +75,7 @@ func TestStagedNameIsStage(t *testing.T) {
 	dir := t.TempDir()
 	path, other := filepath.Join(dir, "id_ed25519_romeo"), filepath.Join(dir, "id_ed25519_romeo.pub")
 	for range 50 {
-		p, err := stage(path, []byte("x"), 0o600, nil)
+		p, err := stage(path, from([]byte("x")), 0o600, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
