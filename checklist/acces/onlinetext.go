@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -152,18 +153,19 @@ func (o *onlineReader) flush() {
 // OnlineTextPictures reports whether a Moodle online text shows no text, only
 // pictures or nothing: it is no acces.md (organisateurs.md). pictures names
 // the pictures it shows, by their file's name ("image.png" for
-// <img src="@@PLUGINFILE@@/image.png">), as her export holds them.
+// <img src="@@PLUGINFILE@@/image.png">), as her export holds them. It stops at
+// the first text shown, near the top of a page that holds some.
 func OnlineTextPictures(page []byte) (pictures []string, empty bool) {
-	empty = true
-	readOnlineText(string(page), func(*block) { empty = false })
-	if !empty {
-		return nil, false
-	}
 	var st htmlState
 	seen := map[string]bool{}
 	z := html.NewTokenizer(bytes.NewReader(page))
 	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
 		switch tt {
+		case html.TextToken:
+			// As a block is no text when only spaces (block.emit).
+			if !st.hidden() && strings.TrimFunc(string(z.Text()), isBlank) != "" {
+				return nil, false
+			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			hidden := st.hidden()
 			if tag, _ := st.start(z, tt == html.SelfClosingTagToken); tag == "img" && !hidden {
@@ -179,6 +181,8 @@ func OnlineTextPictures(page []byte) (pictures []string, empty bool) {
 	}
 	return pictures, true
 }
+
+func isBlank(r rune) bool { return isHTMLSpace(r) || unicode.IsSpace(r) }
 
 // pictureName is the file name of the <img> z is at, "" when it is hidden or
 // has none (a data: URL).
