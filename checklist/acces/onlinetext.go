@@ -1,8 +1,12 @@
 package acces
 
 import (
+	"bytes"
+	"net/url"
+	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -144,4 +148,69 @@ func (o *onlineReader) flush() {
 	if open {
 		o.code = 0
 	}
+}
+
+// OnlineTextPictures reports whether a Moodle online text shows no text, only
+// pictures or nothing: it is no acces.md (organisateurs.md). pictures names
+// the pictures it shows, by their file's name ("image.png" for
+// <img src="@@PLUGINFILE@@/image.png">), as her export holds them. It stops at
+// the first text shown, near the top of a page that holds some.
+func OnlineTextPictures(page []byte) (pictures []string, empty bool) {
+	var st htmlState
+	seen := map[string]bool{}
+	z := html.NewTokenizer(bytes.NewReader(page))
+	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+		switch tt {
+		case html.TextToken:
+			// As a block is no text when only spaces (block.emit).
+			if !st.hidden() && strings.TrimFunc(string(z.Text()), isBlank) != "" {
+				return nil, false
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			hidden := st.hidden()
+			if tag, _ := st.start(z, tt == html.SelfClosingTagToken); tag == "img" && !hidden {
+				if name := pictureName(z); name != "" && !seen[name] {
+					seen[name] = true
+					pictures = append(pictures, name)
+				}
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			st.end(string(name))
+		}
+	}
+	return pictures, true
+}
+
+func isBlank(r rune) bool { return isHTMLSpace(r) || unicode.IsSpace(r) }
+
+// pictureName is the file name of the <img> z is at, "" when it is hidden or
+// has none (a data: URL).
+func pictureName(z *html.Tokenizer) string {
+	var src string
+	for more := true; more; {
+		var k, val []byte
+		k, val, more = z.TagAttr()
+		switch string(k) {
+		case "hidden":
+			return ""
+		case "style":
+			if styleHides(string(val)) {
+				return ""
+			}
+		case "src":
+			src = string(val)
+		}
+	}
+	if strings.HasPrefix(strings.TrimSpace(src), "data:") {
+		return ""
+	}
+	src, _, _ = strings.Cut(src, "?")
+	if name, err := url.PathUnescape(path.Base(src)); err == nil {
+		src = name
+	}
+	if src == "." || src == "/" {
+		return ""
+	}
+	return src
 }

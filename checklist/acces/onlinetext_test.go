@@ -101,3 +101,26 @@ func TestOnlineTextBound(t *testing.T) {
 		t.Errorf("%d bytes of online text: %+v", len(huge), r.Problems)
 	}
 }
+
+// TestOnlineTextPictures: a page that shows no text is no acces.md, and the
+// pictures it shows are named by their file's name, once; a hidden one, or
+// one with no file (a data: URL), is not named (outside tester, B3).
+func TestOnlineTextPictures(t *testing.T) {
+	for page, want := range map[string]string{
+		`<p dir="ltr" style="text-align: left;"><img src="image.png" alt=""><br></p>`:             "image.png",
+		`<p><img src="@@PLUGINFILE@@/photo%20cle.png?time=1"><img src="image.png"></p>`:           "photo cle.png,image.png",
+		`<p><img src="a.png"></p><p>&nbsp;</p><div hidden><img src="b.png">x</div><!-- y -->`:     "a.png",
+		`<p><img src="data:image/png;base64,iVBO/w=="><img src="c.png" style="display:none"></p>`: "",
+		``: "",
+	} {
+		pictures, empty := OnlineTextPictures([]byte(page))
+		if !empty || strings.Join(pictures, ",") != want {
+			t.Errorf("%q: %q, empty %v; want %q", page, pictures, empty, want)
+		}
+	}
+	for _, page := range []string{"<p>Date : 16/10/2026</p>", `<p><img src="a.png">.</p>`, "<pre>\u2003x</pre>"} {
+		if _, empty := OnlineTextPictures([]byte(page)); empty {
+			t.Errorf("%q shows text", page)
+		}
+	}
+}

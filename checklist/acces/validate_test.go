@@ -440,6 +440,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE\nPuTTY-User-Key-File-2: x\n"))
 	f.Add([]byte("SHA256:" + strings.Repeat("A", 43) + " MD5:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff ssh-ed25519 AAAAAAAAAAAAAAAAAAAA"))
 	f.Add([]byte("## Demande\n1er fevrier 2026\n31/02/2026 C:\\x\\y.pub ~/ id_"))
+	f.Add([]byte(`<p dir="ltr"><img src="@@PLUGINFILE@@/a%20b.png"><br></p><div hidden>x</div><pre>&#8195;</pre>`))
 	known := map[string]bool{}
 	for _, c := range checklist.Codes {
 		known[string(c.Code)] = true
@@ -460,6 +461,13 @@ func FuzzValidate(f *testing.F) {
 			if strings.Contains(p.Message, "b3BlbnNzaC1rZXktdjE") {
 				t.Fatalf("key material in a message")
 			}
+		}
+		// An online text shows no text (OnlineTextPictures) exactly when
+		// it holds no block to read as an acces.md.
+		blocks := 0
+		readOnlineText(string(data), func(*block) { blocks++ })
+		if _, empty := OnlineTextPictures(data); empty != (blocks == 0) {
+			t.Fatalf("OnlineTextPictures says empty %v, %d blocks read", empty, blocks)
 		}
 		// A fingerprint is only ever one the file states, well formed.
 		if fp := r.Fingerprint; fp != "" && (len(fp) != len("SHA256:")+43 || !strings.Contains(strings.ToUpper(string(data)), strings.ToUpper(fp))) {

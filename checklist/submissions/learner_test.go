@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -158,45 +159,56 @@ func TestNameChosenInsideIsNotTheLearner(t *testing.T) {
 
 // TestEveryMoodleLearnerHasAResult: a Moodle learner who handed in no
 // acces.md (a Word, PDF or OpenDocument file, acces.txt, acces.md.txt,
-// a README.md, online text, an empty folder) gets one result,
-// no-acces-md, an error that names what she sent; one who sent an
-// acces.md besides gets its verdict only. Folders and flat names, on
-// disk and in a zip.
+// a README.md, an online text that shows no text, an empty folder) gets
+// one result, no-acces-md, an error that names what she sent; one who sent
+// an acces.md besides gets its verdict only. Folders and flat names, on
+// disk and in a zip. An online text is exported as Moodle does: its
+// onlinetext.html beside its pictures (outside tester, B3).
 func TestEveryMoodleLearnerHasAResult(t *testing.T) {
 	good := page(newKey(42).fp, false)
+	picture := editor(`<img src="image.png" alt="">`)
 	files := map[string]entry{
-		"Dupont Alice_1_assignsubmission_file_/acces.docx":     {body: "PK"},
-		"Martin Bob_2_assignsubmission_file_/acces.txt":        {body: good},
-		"Martin Bob_2_assignsubmission_file_/README.md":        {body: "# moi"},
-		"Roux Emma_3_assignsubmission_onlinetext_/image.png":   {body: "PNG"}, // her online text's picture: onlinetext.html is read (onlinetext_test.go)
-		"Petit Denis_4_assignsubmission_file_/":                {kind: fs.ModeDir},
-		"Leroy Félix_5_assignsubmission_file_acces.md.txt":     {body: good},
-		"Moreau Gaëlle_6_assignsubmission_file_acces.pdf":      {body: "%PDF"},
-		"Blanc Hugo_7_assignsubmission_file_acces.odt":         {body: "PK"},
-		"Noir Inès_8_assignsubmission_onlinetext_image.png":    {body: "PNG"},
-		"Vert Jules_9_assignsubmission_file_/acces.md":         {body: good},
-		"Vert Jules_9_assignsubmission_file_/acces.docx":       {body: "PK"},
-		"Vert Jules_9_assignsubmission_onlinetext_/image.png":  {body: "PNG"},
-		"Gris Karim_10_assignsubmission_file_/acces.docx":      {body: "PK"},
-		"Gris Karim_10_assignsubmission_onlinetext_/image.png": {body: "PNG"},
-		"Brun Léa_11_assignsubmission_file_/a.txt":             {body: "x"},
-		"Brun Léa_11_assignsubmission_file_/b.txt":             {body: "x"},
-		"Brun Léa_11_assignsubmission_file_/c.txt":             {body: "x"},
-		"Brun Léa_11_assignsubmission_file_/d.txt":             {body: "x"},
-		"Brun Léa_11_assignsubmission_file_/sous/e.txt":        {body: "x"},
-		"Brun Léa_11_assignsubmission_file_/sous/f.txt":        {body: "x"},
+		"Roux Emma_3_assignsubmission_onlinetext_/onlinetext.html":   {body: picture},
+		"Noir Inès_8_assignsubmission_onlinetext_onlinetext.html":    {body: picture},
+		"Gris Karim_10_assignsubmission_onlinetext_/onlinetext.html": {body: picture},
+		"Sable Marc_12_assignsubmission_onlinetext_/onlinetext.html": {body: editor(`<img src="@@PLUGINFILE@@/photo%20cle.png">`)},
+		"Lin Nour_13_assignsubmission_onlinetext_/onlinetext.html":   {},
+		"Rose Olga_14_assignsubmission_onlinetext_onlinetext.html":   {body: "<p><br></p>"},
+		"Dupont Alice_1_assignsubmission_file_/acces.docx":           {body: "PK"},
+		"Martin Bob_2_assignsubmission_file_/acces.txt":              {body: good},
+		"Martin Bob_2_assignsubmission_file_/README.md":              {body: "# moi"},
+		"Roux Emma_3_assignsubmission_onlinetext_/image.png":         {body: "PNG"}, // her online text's picture: onlinetext.html is read (onlinetext_test.go)
+		"Petit Denis_4_assignsubmission_file_/":                      {kind: fs.ModeDir},
+		"Leroy Félix_5_assignsubmission_file_acces.md.txt":           {body: good},
+		"Moreau Gaëlle_6_assignsubmission_file_acces.pdf":            {body: "%PDF"},
+		"Blanc Hugo_7_assignsubmission_file_acces.odt":               {body: "PK"},
+		"Noir Inès_8_assignsubmission_onlinetext_image.png":          {body: "PNG"},
+		"Vert Jules_9_assignsubmission_file_/acces.md":               {body: good},
+		"Vert Jules_9_assignsubmission_file_/acces.docx":             {body: "PK"},
+		"Vert Jules_9_assignsubmission_onlinetext_/image.png":        {body: "PNG"},
+		"Gris Karim_10_assignsubmission_file_/acces.docx":            {body: "PK"},
+		"Gris Karim_10_assignsubmission_onlinetext_/image.png":       {body: "PNG"},
+		"Brun Léa_11_assignsubmission_file_/a.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/b.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/c.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/d.txt":                   {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/sous/e.txt":              {body: "x"},
+		"Brun Léa_11_assignsubmission_file_/sous/f.txt":              {body: "x"},
 	}
 	want := map[string]struct{ learner, got string }{
-		"Dupont Alice_1_assignsubmission_file_/":            {"Dupont Alice", "(acces.docx reçu)"},
-		"Martin Bob_2_assignsubmission_file_/":              {"Martin Bob", "(README.md, acces.txt reçus)"},
-		"Roux Emma_3_assignsubmission_onlinetext_/":         {"Roux Emma", "(texte en ligne (image.png) reçu)"},
-		"Petit Denis_4_assignsubmission_file_/":             {"Petit Denis", "qui est vide"},
-		"Leroy Félix_5_assignsubmission_file_acces.md.txt":  {"Leroy Félix", "(acces.md.txt reçu)"},
-		"Moreau Gaëlle_6_assignsubmission_file_acces.pdf":   {"Moreau Gaëlle", "(acces.pdf reçu)"},
-		"Blanc Hugo_7_assignsubmission_file_acces.odt":      {"Blanc Hugo", "(acces.odt reçu)"},
-		"Noir Inès_8_assignsubmission_onlinetext_image.png": {"Noir Inès", "(texte en ligne (image.png) reçu)"},
-		"Gris Karim_10_assignsubmission_file_/":             {"Gris Karim", "(acces.docx, texte en ligne (image.png) reçus)"},
-		"Brun Léa_11_assignsubmission_file_/":               {"Brun Léa", "(a.txt, b.txt, c.txt, d.txt et 2 autres reçus)"},
+		"Dupont Alice_1_assignsubmission_file_/":                   {"Dupont Alice", "(acces.docx reçu)"},
+		"Martin Bob_2_assignsubmission_file_/":                     {"Martin Bob", "(README.md, acces.txt reçus)"},
+		"Roux Emma_3_assignsubmission_onlinetext_/":                {"Roux Emma", "(texte en ligne (image.png) reçu)"},
+		"Petit Denis_4_assignsubmission_file_/":                    {"Petit Denis", "qui est vide"},
+		"Leroy Félix_5_assignsubmission_file_acces.md.txt":         {"Leroy Félix", "(acces.md.txt reçu)"},
+		"Moreau Gaëlle_6_assignsubmission_file_acces.pdf":          {"Moreau Gaëlle", "(acces.pdf reçu)"},
+		"Blanc Hugo_7_assignsubmission_file_acces.odt":             {"Blanc Hugo", "(acces.odt reçu)"},
+		"Noir Inès_8_assignsubmission_onlinetext_image.png":        {"Noir Inès", "(texte en ligne (image.png) reçu)"},
+		"Gris Karim_10_assignsubmission_file_/":                    {"Gris Karim", "(acces.docx, texte en ligne (image.png) reçus)"},
+		"Brun Léa_11_assignsubmission_file_/":                      {"Brun Léa", "(a.txt, b.txt, c.txt, d.txt et 2 autres reçus)"},
+		"Sable Marc_12_assignsubmission_onlinetext_/":              {"Sable Marc", "(texte en ligne (photo cle.png) reçu)"},
+		"Lin Nour_13_assignsubmission_onlinetext_/":                {"Lin Nour", "(texte en ligne (onlinetext.html) reçu)"},
+		"Rose Olga_14_assignsubmission_onlinetext_onlinetext.html": {"Rose Olga", "(texte en ligne (onlinetext.html) reçu)"},
 	}
 	// The same under a wrapper folder: the result is still at the
 	// learner's folder, not at the wrapper.
@@ -248,8 +260,8 @@ func everyLearnerHasAResult(t *testing.T, files map[string]entry, wrap string, w
 		if err := checklist.WriteFilesReport(&out, "json", checklist.FilesReport{Name: "pret valider", Files: results}); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(out.String(), `"no-acces-md": 10`) {
-			t.Errorf("%s: the summary does not count 10 no-acces-md:\n%s", kind, out.String())
+		if !strings.Contains(out.String(), fmt.Sprintf(`"no-acces-md": %d`, len(want))) {
+			t.Errorf("%s: the summary does not count %d no-acces-md:\n%s", kind, len(want), out.String())
 		}
 	}
 }

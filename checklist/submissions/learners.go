@@ -27,12 +27,14 @@ const maxNamed = 4
 
 // add notes the file name, received in her online text's folder if online.
 func (r *receipt) add(name string, online bool) {
+	if name = shownName(name); online {
+		name = "texte en ligne (" + name + ")"
+	}
+	if strings.HasPrefix(name, "texte en ligne (") && slices.Contains(r.names, name) {
+		return // a picture of her online text, met as a file and in the page (receivedOnline)
+	}
 	r.n++
 	if len(r.names) < maxNamed {
-		name = shownName(name)
-		if online {
-			name = "texte en ligne (" + name + ")"
-		}
 		r.names = append(r.names, name)
 	}
 }

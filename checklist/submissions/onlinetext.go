@@ -1,9 +1,12 @@
 package submissions
 
 import (
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/romeo-pret/pret/checklist/acces"
 )
 
 // isOnlineTextFile reports whether a file met in the walk is a learner's Moodle
@@ -22,4 +25,39 @@ func isOnlineTextFile(name string, inOnline bool) bool {
 func isOnlineTextEntry(name string) bool {
 	parts := entryParts(name)
 	return len(parts) > 0 && isOnlineTextFile(parts[len(parts)-1], slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
+}
+
+// receivedOnline notes an online text that shows no text (only pictures, or
+// nothing) as received, not read: it is no acces.md, and her no-acces-md
+// names its pictures, or the page when it shows none (organisateurs.md).
+// It is still read for key material. Named on its own, with no learner's
+// result to name it in, it is read as her acces.md.
+func (w *walker) receivedOnline(it item, rs *receipts) bool {
+	if !it.online || it.err != nil || w.in == nil && (it.moodle == "" || rs == nil) {
+		return false
+	}
+	pictures, empty := acces.OnlineTextPictures(it.data)
+	if !empty {
+		return false
+	}
+	r := w.in
+	if r == nil && it.entry == "" {
+		r = rs.at(it.moodle, it.learner, it.path)
+	} else if r == nil { // in an archive: at her folder, as zipRead.received
+		archive := strings.TrimSuffix(it.path[:len(it.path)-len(it.entry)], "!/")
+		r = rs.at(it.moodle, it.learner, (&zipRead{path: archive}).placeOf(it.entry))
+		r.entry = strings.TrimPrefix(r.path, archive+"!/")
+	}
+	if len(pictures) == 0 {
+		name := path.Base(filepath.ToSlash(it.path))
+		if _, key, ok := moodleLearner(name); ok { // "…_assignsubmission_onlinetext_onlinetext.html"
+			_, name, _ = strings.Cut(name[len(key)+len(moodleMark):], "_")
+		}
+		pictures = []string{name}
+	}
+	for _, p := range pictures {
+		r.add(p, true)
+	}
+	w.scanned(it, it.data)
+	return true
 }

@@ -87,6 +87,9 @@ type walker struct {
 
 // send emits it, and notes that its learner handed in something read.
 func (w *walker) send(it item, rs *receipts) {
+	if w.receivedOnline(it, rs) {
+		return
+	}
 	switch {
 	case w.in != nil && w.in.moodle == "":
 		it.learner, it.group, it.repo = w.in.learner, w.in.path, w.in.repo // an archive in her folder is hers
