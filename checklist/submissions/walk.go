@@ -157,7 +157,7 @@ func (w *walker) file(arg string, st fs.FileInfo, at where) {
 	it.mod = st.ModTime().UnixNano()
 	dir := filepath.Dir(arg)
 	if d, err := os.Open(dir); err == nil {
-		if entries, err := d.ReadDir(-1); err == nil {
+		if entries, err := listDir(d); err == nil {
 			it.pub = w.pubsIn(d, dir, entries)(filepath.Base(arg))
 		}
 		d.Close()
@@ -168,11 +168,11 @@ func (w *walker) file(arg string, st fs.FileInfo, at where) {
 // pubsIn reads the .pub paired with a file of the folder dir, open as f
 // and listing entries; nil when there is none. A .pub that is a link, a
 // FIFO or a folder is never opened: its empty data is bad-public-key.
-func (w *walker) pubsIn(f *os.File, dir string, entries []fs.DirEntry) func(name string) *acces.PubFile {
+func (w *walker) pubsIn(f *os.File, dir string, entries []dirent) func(name string) *acces.PubFile {
 	types := map[string]fs.FileMode{}
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".pub") {
-			types[e.Name()] = e.Type()
+		if strings.HasSuffix(e.name, ".pub") {
+			types[e.name] = e.typ
 		}
 	}
 	pairs := choosePubs(types, w.keyName, filepath.Base(dir))
@@ -217,11 +217,12 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	}
 	var rs receipts // a flat export's learners, named by their files
 	pubOf := w.pubsIn(f, path, entries)
-	for _, e := range entries {
-		raw, t := e.Name(), e.Type()
+	for i, e := range entries {
+		raw, t := e.name, e.typ
 		if t.IsDir() {
 			continue // gone down into once the files are read
 		}
+		entries[i].name = "" // read: its name goes (listDir)
 		p := filepath.Join(path, raw)
 		name := ruleName(raw) // the rule and the learner's name read UTF-8
 		learner, moodle := at.of(name)
@@ -253,9 +254,10 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 	}
 	f.Close()
 	w.missing = append(w.missing, rs.unfound()...)
-	for _, e := range entries {
-		if e.IsDir() {
-			raw := e.Name()
+	for i, e := range entries {
+		if e.typ.IsDir() {
+			raw := e.name
+			entries[i].name = ""
 			below := below
 			below.parts = append(at.parts[:len(at.parts):len(at.parts)], ruleName(raw))
 			w.dir(filepath.Join(path, raw), openPath+string(filepath.Separator)+raw, &id, false, below)
@@ -265,15 +267,14 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 
 // openOnce opens a folder not met yet and lists its entries by name; nil
 // when it was met (a link's loop) or cannot be listed, which is said.
-func (w *walker) openOnce(path, openPath string, parent *fileID, follow bool, at where) (*os.File, fileID, []fs.DirEntry) {
+func (w *walker) openOnce(path, openPath string, parent *fileID, follow bool, at where) (*os.File, fileID, []dirent) {
 	f, id, err := openDir(openPath, follow)
 	if err == nil && parent != nil {
 		err = checkParent(f, *parent)
 	}
-	var entries []fs.DirEntry
+	var entries []dirent
 	if err == nil && !w.seen[id] {
-		entries, err = f.ReadDir(-1)
-		slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		entries, err = listDir(f)
 	}
 	if err != nil || w.seen[id] {
 		if f != nil {
@@ -286,6 +287,27 @@ func (w *walker) openOnce(path, openPath string, parent *fileID, follow bool, at
 	}
 	w.seen[id] = true
 	return f, id, entries
+}
+
+// dirent is a name of a folder's listing and its type.
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
+// listDir lists the open folder f, sorted by name. Each name is a copy
+// made in that order, which the walk drops in that order once read: a
+// flat folder of 100,000 learners frees whole pages of them as it goes,
+// where os's DirEntry values, made in the disk's order, would all stay
+// until the last (organisateurs.md, « Échelle »).
+func listDir(f *os.File) ([]dirent, error) {
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	list := make([]dirent, len(entries))
+	for i, e := range entries {
+		list[i] = dirent{strings.Clone(e.Name()), e.Type()}
+	}
+	return list, err
 }
 
 // received notes a file that is not a submission, for a Moodle
@@ -303,13 +325,13 @@ func (w *walker) received(rs *receipts, moodle, learner, path, name string) {
 // the argument's folders are learners', and so are a container's (a lone
 // folder holding folders and no submission, as an archive's top folder,
 // or Classroom's "ASSIGNMENT-submissions"), never a Classroom repository's.
-func (w *walker) levelBelow(path string, at where, entries []fs.DirEntry) where {
+func (w *walker) levelBelow(path string, at where, entries []dirent) where {
 	var folders []string
 	stems := map[string]bool{}
 	for _, e := range entries {
-		if name := ruleName(e.Name()); e.IsDir() && !ignoredFolder(name) {
+		if name := ruleName(e.name); e.typ.IsDir() && !ignoredFolder(name) {
 			folders = append(folders, name)
-		} else if !e.IsDir() && IsSubmissionName(name) {
+		} else if !e.typ.IsDir() && IsSubmissionName(name) {
 			stem, _ := copyStem(name)
 			stems[stem] = true
 		}
