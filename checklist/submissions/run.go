@@ -315,7 +315,7 @@ func Read(args []string, opts Options) *Run {
 			}
 		})
 	}
-	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, filled: map[string]bool{}, emit: func(it item) {
+	w := &walker{keyName: opts.Rules.KeyName, seen: map[fileID]bool{}, several: len(args) > 1, filled: map[string]bool{}, emit: func(it item) {
 		if it.scan { // no result of its own, unless it holds a key
 			items <- it
 			return

@@ -77,6 +77,11 @@ type walker struct {
 	keyName string
 	emit    func(item)
 	seen    map[fileID]bool
+	// several: the arguments may name one folder twice, or one inside
+	// another, so every folder read stays in seen. With one argument a
+	// folder can only come back below itself (a bind mount): seen keeps
+	// the folders being walked, not the 100,000 of a flat export.
+	several bool
 	in      *receipt   // the outermost learner's folder being walked: all below is hers
 	missing []*receipt // the learners met with no acces.md, so far
 	scans   int        // files handed to scanned so far
@@ -262,6 +267,9 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			below.parts = append(at.parts[:len(at.parts):len(at.parts)], ruleName(raw))
 			w.dir(filepath.Join(path, raw), openPath+string(filepath.Separator)+raw, &id, false, below)
 		}
+	}
+	if !w.several {
+		delete(w.seen, id)
 	}
 }
 

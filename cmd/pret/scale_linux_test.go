@@ -188,3 +188,28 @@ func scaleHome(t *testing.T) (*home, string) {
 	rand.Read(raw)
 	return newHome(t), "SHA256:" + base64.RawStdEncoding.EncodeToString(raw)
 }
+
+// TestScaleFlat: a Moodle export unzipped, 100,000 learners' folders side
+// by side in one folder. The walk keeps no trace of a folder once read
+// (only of those it is in), so this too stays in the 64 MiB of
+// organisateurs.md; it kept all 100,000 and took 74 MiB.
+func TestScaleFlat(t *testing.T) {
+	h, fp := scaleHome(t)
+	page := []byte(accesPage(fp))
+	for i := range 100_000 {
+		d := h.path(fmt.Sprintf("rendus/Nom%06d Prénom_%d_assignsubmission_file_", i, 100000+i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(d, "acces.md"), page, 0o644)
+	}
+	r := h.pret("", "valider", "--format", "json", "rendus")
+	if n := strings.Count(r.stdout, `"apprenant": "Nom`); r.code != 1 || n != 100_000 {
+		t.Fatalf("exit %d, %d learners\n%s", r.code, n, r.stderr)
+	}
+	kib := h.peakUnder(64<<10, "valider", "--format", "json", "rendus")
+	t.Logf("100,000 Moodle learners' folders in one folder: peak resident %d KiB", kib)
+	if kib > 64<<10 {
+		t.Errorf("peak resident memory %d KiB, over the 64 MiB of organisateurs.md", kib)
+	}
+}
