@@ -38,6 +38,11 @@ func TestExitCodes(t *testing.T) {
 		// Written there, acces.md would wipe the history (outside tester, stop 38).
 		{"refused: acces.md is the state file", func(h *home) { putKey(h.t, h.dir) }, "",
 			[]string{"--acces-fichier", ".local/state/pret/etat.yaml", "acces", "--statut", "demande", "--force"}, exitUsage, "l'historique des déclarations"},
+		// A report or worksheet written there would too (outside tester, stop 39).
+		{"refused: --sortie is the state file", func(h *home) {
+			os.MkdirAll(h.path("rendus"), 0o755)
+			os.WriteFile(h.path("rendus/acces.md"), []byte(accesPage(fpOne)), 0o644)
+		}, "", []string{"valider", "--sortie", ".local/state/pret/etat.yaml", "rendus"}, exitUsage, "l'historique des déclarations"},
 		// pret verifier reports it as its access-date check (a row, with
 		// the path); pret acces, which would write it, refuses.
 		{"unforeseen: the state file is a folder", func(h *home) {

@@ -153,6 +153,11 @@ func runValider(opts *validerOptions) error {
 	if err := onboarding.CheckOutputs(cfg.Key, outs...); err != nil {
 		return err
 	}
+	for _, o := range outs {
+		if sameFile(o.Path, cfg.StatePath) { // the learner's history would go
+			return usageError("choisissez un autre nom pour "+o.Setting, "%s %s est le fichier d'état de pret : l'écrire effacerait l'historique des déclarations ; rien n'a été lu ni écrit", o.Setting, termtext.Escape(o.Path))
+		}
+	}
 	fe, err := readFeuille(opts.sheetIn, opts.sheetOut, opts.output, inputs)
 	if err != nil {
 		return err
