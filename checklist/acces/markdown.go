@@ -155,7 +155,7 @@ func (r *reader) blocks(n ast.Node) {
 // emit gives b to visit, the rules, unless it shows nothing.
 func (b *block) emit(visit func(*block)) bool {
 	b.text = b.sb.String()
-	if strings.TrimSpace(b.text) == "" {
+	if strings.TrimFunc(b.text, isBlank) == "" {
 		return false
 	}
 	visit(b)

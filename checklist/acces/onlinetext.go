@@ -182,7 +182,9 @@ func OnlineTextPictures(page []byte) (pictures []string, empty bool) {
 	return pictures, true
 }
 
-func isBlank(r rune) bool { return isHTMLSpace(r) || unicode.IsSpace(r) }
+// isBlank: a character that shows nothing, a space or an invisible one
+// (a byte order mark, a zero-width space, a soft hyphen: Unicode's Cf).
+func isBlank(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }
 
 // pictureName is the file name of the <img> z is at, "" when it is hidden or
 // has none (a data: URL).
@@ -205,6 +207,7 @@ func pictureName(z *html.Tokenizer) string {
 	if strings.HasPrefix(strings.TrimSpace(src), "data:") {
 		return ""
 	}
+	src, _, _ = strings.Cut(src, "#")
 	src, _, _ = strings.Cut(src, "?")
 	if name, err := url.PathUnescape(path.Base(src)); err == nil {
 		src = name

@@ -112,6 +112,10 @@ func TestOnlineTextPictures(t *testing.T) {
 		`<p><img src="a.png"></p><p>&nbsp;</p><div hidden><img src="b.png">x</div><!-- y -->`:     "a.png",
 		`<p><img src="data:image/png;base64,iVBO/w=="><img src="c.png" style="display:none"></p>`: "",
 		``: "",
+		// What shows nothing is no text: a byte order mark, a zero-width
+		// space, a soft hyphen, a word joiner (outside tester, stop 39).
+		"\ufeff<p><img src=\"@@PLUGINFILE@@/image.png#x\"></p>": "image.png",
+		"<p>&#8203;</p><p>&#xFEFF;&shy;&#x2060;</p>":            "",
 	} {
 		pictures, empty := OnlineTextPictures([]byte(page))
 		if !empty || strings.Join(pictures, ",") != want {
