@@ -19,8 +19,9 @@ import (
 // Exit codes (cli.md): exitCode alone turns an error into one.
 const (
 	exitOK          = 0
-	exitFailed      = 1 // a check failed, an action was refused, or something unexpected broke
-	exitUsage       = 2 // the command line or the configuration is wrong
+	exitFailed      = 1   // a check failed, an action was refused, or something unexpected broke
+	exitUsage       = 2   // the command line or the configuration is wrong
+	exitHangup      = 129 // SIGHUP, the terminal closed: 128 + 1
 	exitInterrupted = 130
 	exitTerminated  = 143 // SIGTERM: 128 + 15
 )

@@ -43,7 +43,7 @@ func TestExitCodeTablesAgree(t *testing.T) {
 	if strings.Join(readme, "\n") != strings.Join(cli, "\n") {
 		t.Errorf("the tables differ:\nREADME.md:\n%s\ndocs/cli.md:\n%s", strings.Join(readme, "\n"), strings.Join(cli, "\n"))
 	}
-	used := []int{exitOK, exitFailed, exitUsage, exitInterrupted, exitTerminated}
+	used := []int{exitOK, exitFailed, exitUsage, exitHangup, exitInterrupted, exitTerminated}
 	if !slices.Equal(readmeCodes, used) {
 		t.Errorf("the tables name codes %v; cmd/pret uses %v", readmeCodes, used)
 	}

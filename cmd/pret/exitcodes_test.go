@@ -115,7 +115,7 @@ func TestExitCodes(t *testing.T) {
 var signals = []struct {
 	sig  syscall.Signal
 	code int
-}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}}
+}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}, {syscall.SIGHUP, exitHangup}}
 
 // waitBlockedOnPipe waits until a thread of pid sleeps in a pipe read,
 // so that the signal comes after pret's handler is in place.

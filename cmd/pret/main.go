@@ -73,15 +73,16 @@ func guarded(f func() error) error {
 	return err
 }
 
-// handleSignals exits 130 or 143 once the write in progress ends, the
-// terminal restored (Ctrl-C at a survey question is a key, not a signal).
+// handleSignals exits 130, 143 or 129 (SIGHUP: the terminal closed) once
+// the write in progress ends, the terminal restored (Ctrl-C at a survey
+// question is a key, not a signal).
 func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 	var saved *term.State
 	if term.IsTerminal(int(stdin.Fd())) {
 		saved, _ = term.GetState(int(stdin.Fd()))
 	}
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -92,7 +93,7 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 				term.Restore(int(stdin.Fd()), saved)
 			}
 			fmt.Fprintln(stderr, "\npret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
-			os.Exit(map[os.Signal]int{os.Interrupt: exitInterrupted, syscall.SIGTERM: exitTerminated}[sig])
+			os.Exit(map[os.Signal]int{os.Interrupt: exitInterrupted, syscall.SIGTERM: exitTerminated, syscall.SIGHUP: exitHangup}[sig])
 		case <-done:
 		}
 	}()
