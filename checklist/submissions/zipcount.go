@@ -129,7 +129,8 @@ type window struct {
 // whole), so that 100,000 learners' records are not held at once, each
 // read through a view ending with an end record of its own. An archive
 // whose learners' entries are apart, with data before its first entry or
-// past 4 GiB, is read whole.
+// past 4 GiB, or a record whose size or offset is in a zip64 extra, is
+// read whole.
 func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64) ([]window, error) {
 	d, ok := readDirEnd(r, size)
 	if !ok {
@@ -155,7 +156,7 @@ func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64)
 		var err error
 		var n uint64
 		var bytes int64
-		scanRecords(r, size, start, func(_ []byte, len int64) bool {
+		scanRecords(r, size, start, func(_ []byte, len int64, _ bool) bool {
 			if n, bytes = n+1, bytes+len; n > maxEntries {
 				err = tooManyEntries("en contient plus de "+frenchCount(maxEntries), maxEntries)
 			} else if bytes > maxBytes {
@@ -172,7 +173,10 @@ func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64)
 	}
 	var windows []window
 	at, from, records, total, group, apart, closed := int64(d.dirOff), int64(d.dirOff), 0, uint16(0), "", false, map[string]bool{}
-	scanRecords(r, size, at, func(name []byte, len int64) bool {
+	scanRecords(r, size, at, func(name []byte, len int64, zip64 bool) bool {
+		if apart = zip64; apart {
+			return false // its fields are in an extra archive/zip may refuse: read whole
+		}
 		g := learnerGroupOf(string(name))
 		if records > 0 && g != group {
 			if apart = closed[g]; apart {
@@ -196,8 +200,9 @@ func scanDirectory(r io.ReaderAt, size int64, maxEntries uint64, maxBytes int64)
 
 // scanRecords gives fn the name and length of each central directory
 // record from start that zip.NewReader reads (whole, with its signature),
-// until fn returns false.
-func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64) bool) {
+// and whether a size or offset is 0xffffffff (its value in a zip64
+// extra), until fn returns false.
+func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64, zip64 bool) bool) {
 	br := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 64<<10)
 	var rec [recordLen]byte
 	var name []byte
@@ -211,7 +216,8 @@ func scanRecords(r io.ReaderAt, size, start int64, fn func(name []byte, n int64)
 		if _, err := io.ReadFull(br, name); err != nil {
 			return
 		}
-		if skipped, _ := br.Discard(rest); skipped < rest || !fn(name, int64(recordLen+nameLen+rest)) {
+		zip64 := le.Uint32(rec[20:]) == 0xffffffff || le.Uint32(rec[24:]) == 0xffffffff || le.Uint32(rec[42:]) == 0xffffffff
+		if skipped, _ := br.Discard(rest); skipped < rest || !fn(name, int64(recordLen+nameLen+rest), zip64) {
 			return // a record cut short is not read
 		}
 	}
