@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -151,6 +152,10 @@ func (r *reader) blocks(n ast.Node) {
 		}
 	}
 }
+
+// isBlank: a character that shows nothing, a space or an invisible one
+// (a byte order mark, a zero-width space, a soft hyphen: Unicode's Cf).
+func isBlank(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }
 
 // emit gives b to visit, the rules, unless it shows nothing.
 func (b *block) emit(visit func(*block)) bool {

@@ -6,7 +6,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -181,10 +180,6 @@ func OnlineTextPictures(page []byte) (pictures []string, empty bool) {
 	}
 	return pictures, true
 }
-
-// isBlank: a character that shows nothing, a space or an invisible one
-// (a byte order mark, a zero-width space, a soft hyphen: Unicode's Cf).
-func isBlank(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }
 
 // pictureName is the file name of the <img> z is at, "" when it is hidden or
 // has none (a data: URL).

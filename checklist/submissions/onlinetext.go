@@ -49,11 +49,10 @@ func (w *walker) receivedOnline(it item, rs *receipts) bool {
 		r.entry = strings.TrimPrefix(r.path, archive+"!/")
 	}
 	if len(pictures) == 0 {
+		// The page: shownName already says Moodle's flat
+		// "…_assignsubmission_onlinetext_onlinetext.html" is online text.
 		name := path.Base(filepath.ToSlash(it.path))
-		if _, key, ok := moodleLearner(name); ok { // "…_assignsubmission_onlinetext_onlinetext.html"
-			_, name, _ = strings.Cut(name[len(key)+len(moodleMark):], "_")
-		}
-		pictures = []string{name}
+		r.add(name, shownName(name) == name)
 	}
 	for _, p := range pictures {
 		r.add(p, true)
