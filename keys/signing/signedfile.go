@@ -200,7 +200,8 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	if len(armour) > 0 && !isBegin(armour[0]) && slices.ContainsFunc(armour, isBegin) {
 		return failAt(at, ErrBeforeBegin) // what sed would skip, the page shows as signed
 	}
-	isEnd := func(l string) bool { return strings.TrimRight(l, "\r\n") == armorEnd }
+	// The END line as ParseArmor (and sshsig_dearmor) reads it: any line starting with the marker.
+	isEnd := func(l string) bool { return strings.HasPrefix(l, armorEnd) }
 	if i := slices.IndexFunc(armour[:max(len(armour)-1, 0)], isEnd); i >= 0 {
 		return failAt(at+i+1, ErrAfterEnd)
 	}

@@ -936,6 +936,8 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 		{"text before BEGIN in the block", "```\nDate de la demande : 2026-10-01\n" + a + "```\n", ErrBeforeBegin},
 		{"comment after the block", "```\n" + a + "```\n<!-- fin -->\n", ErrTrailing},
 		{"backtick in a backtick info string", "``` a`b\n" + a + "```\n", ErrMisplacedMarker},
+		// Fuzzed: the END line read as OpenSSH reads it (a prefix), then text the block shows.
+		{"text after an END line with more on it", "```\n" + strings.TrimSuffix(a, "\n") + "`\n<\n", ErrAfterEnd},
 	}
 	for _, c := range cases {
 		file := append(bytes.Clone(msg), SigMarker+"\n"+c.block...)
