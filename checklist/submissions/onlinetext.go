@@ -45,8 +45,7 @@ func (w *walker) receivedOnline(it item, rs *receipts) bool {
 		r = rs.at(it.moodle, it.learner, it.path)
 	} else if r == nil { // in an archive: at her folder, as zipRead.received
 		archive := strings.TrimSuffix(it.path[:len(it.path)-len(it.entry)], "!/")
-		r = rs.at(it.moodle, it.learner, (&zipRead{path: archive}).placeOf(it.entry))
-		r.entry = strings.TrimPrefix(r.path, archive+"!/")
+		r = rs.atEntry(it.moodle, it.learner, archive, it.entry)
 	}
 	if len(pictures) == 0 {
 		// The page: shownName already says Moodle's flat

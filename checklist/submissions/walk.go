@@ -561,8 +561,7 @@ func (a *zipRead) received(zf *zip.File, base string, isDir bool, rs *receipts) 
 		w.in.add(base, w.in.online)
 	case w.in == nil && moodle != "":
 		// Her folder, maybe empty, or a file of hers: her no-acces-md.
-		r := rs.at(moodle, learner, a.placeOf(zf.Name))
-		r.entry = strings.TrimPrefix(r.path, a.path+"!/")
+		r := rs.atEntry(moodle, learner, a.path, zf.Name)
 		if parts := entryParts(zf.Name); !isDir {
 			r.add(base, len(parts) > 1 && slices.ContainsFunc(parts[:len(parts)-1], isOnlineText))
 		}
@@ -607,9 +606,16 @@ func ignoredEntry(name string) bool {
 	return ignoredPath(parts[:len(parts)-1], parts[len(parts)-1])
 }
 
-// placeOf is where a Moodle learner's entry was handed in: her outermost
-// Moodle folder, or the entry itself in a flat export.
-func (a *zipRead) placeOf(name string) string {
+// atEntry is the receipt of a Moodle learner's entry name in archive: at
+// her outermost Moodle folder there, or the entry itself in a flat export.
+func (rs *receipts) atEntry(moodle, learner, archive, name string) *receipt {
+	r := rs.at(moodle, learner, entryPlace(archive, name))
+	r.entry = strings.TrimPrefix(r.path, archive+"!/")
+	return r
+}
+
+// entryPlace is where a Moodle learner's entry was handed in (atEntry).
+func entryPlace(archive, name string) string {
 	parts := entryParts(name)
 	isDir := strings.HasSuffix(name, "/") || strings.HasSuffix(name, `\`)
 	for k, p := range parts {
@@ -617,10 +623,10 @@ func (a *zipRead) placeOf(name string) string {
 			if k == len(parts)-1 && !isDir {
 				break // her file, in a flat export
 			}
-			return a.path + "!/" + strings.Join(parts[:k+1], "/") + "/"
+			return archive + "!/" + strings.Join(parts[:k+1], "/") + "/"
 		}
 	}
-	return a.path + "!/" + name
+	return archive + "!/" + name
 }
 
 // learner names who handed in the entry name, and outside Moodle her

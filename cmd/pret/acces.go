@@ -25,13 +25,12 @@ func settings(c *Config) (onboarding.Settings, error) {
 	}
 	// Before any question: an output on the key is a setting to fix (a
 	// mistaken XDG_STATE_HOME=~/.ssh puts the state in ~/.ssh/pret).
-	if err := onboarding.CheckOutputs(c.Key, onboarding.Output{Path: s.File, Setting: "acces.fichier"},
-		onboarding.Output{Path: s.StatePath, Setting: "le fichier d'état (XDG_STATE_HOME)"}); err != nil {
+	file := onboarding.Output{Path: s.File, Setting: "acces.fichier"}
+	if err := onboarding.CheckOutputs(c.Key, file, onboarding.Output{Path: s.StatePath, Setting: "le fichier d'état (XDG_STATE_HOME)"}); err != nil {
 		return s, err
 	}
-	if sameFile(s.File, s.StatePath) { // its history would go
-		return s, &onboarding.Error{Input: true, Msg: fmt.Sprintf("acces.fichier (%s) est le fichier d'état de pret : l'écrire effacerait l'historique des déclarations ; rien n'a été écrit", termtext.Escape(s.File)),
-			Hint: "choisissez pour acces.fichier un autre chemin"}
+	if err := notState(file, s.StatePath); err != nil {
+		return s, err
 	}
 	s.Home, _ = os.UserHomeDir()
 	if c.AccessModel != "" {

@@ -154,8 +154,8 @@ func runValider(opts *validerOptions) error {
 		return err
 	}
 	for _, o := range outs {
-		if sameFile(o.Path, cfg.StatePath) { // the learner's history would go
-			return usageError("choisissez un autre nom pour "+o.Setting, "%s %s est le fichier d'état de pret : l'écrire effacerait l'historique des déclarations ; rien n'a été lu ni écrit", o.Setting, termtext.Escape(o.Path))
+		if err := notState(o, cfg.StatePath); err != nil {
+			return err
 		}
 	}
 	fe, err := readFeuille(opts.sheetIn, opts.sheetOut, opts.output, inputs)
@@ -381,6 +381,15 @@ func sameFile(a, b string) bool {
 	aa, _ := filepath.Abs(a)
 	ab, _ := filepath.Abs(b)
 	return aa == ab
+}
+
+// notState refuses an output onto the learner's state file: the history
+// of her declarations would go.
+func notState(o onboarding.Output, state string) error {
+	if !sameFile(o.Path, state) {
+		return nil
+	}
+	return usageError("choisissez un autre chemin pour "+o.Setting, "%s (%s) est le fichier d'état de pret : l'écrire effacerait l'historique des déclarations ; rien n'a été écrit", o.Setting, termtext.Escape(o.Path))
 }
 
 // sheetUsage is exit 2 for a worksheet pret cannot use or match.
