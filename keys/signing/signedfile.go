@@ -44,7 +44,7 @@ var (
 // Replaceable reports whether a new signature may replace what follows
 // the marker; anything but a block or nothing may be the learner's text.
 func (f *SignedFile) Replaceable() bool {
-	return f.Err == nil || errors.Is(f.Err, ErrNoBlock)
+	return f.Err == nil || errors.Is(f.Err, ErrNoBlock) || errors.Is(f.Err, ErrLeftOpen)
 }
 
 // SignedFile is an acces.md split at its signature marker.
@@ -97,6 +97,12 @@ func SplitSigned(data []byte) *SignedFile {
 			f.Message = data[:off]
 			f.Claimed, f.From = true, no
 			sig, at, err := f.parseBlock(data[off+len(l):], no)
+			if err == nil {
+				// Signed elsewhere (ssh-keygen -Y sign), the signed part may
+				// leave a block open: the page shows the marker and the armour
+				// inside it, not as the signature block, and the fence line as if signed.
+				at, err = no, Signable(f.Message)
+			}
 			switch {
 			case f.Err != nil: // a stray line above keeps its earlier report
 			case err != nil:
@@ -138,7 +144,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	failAt := func(line int, err error) (*Signature, int, error) {
 		return nil, line, fmt.Errorf("%w (ligne %d)", err, line)
 	}
-	if len(rest) > maxBlockText {
+	if len(bytes.TrimRight(rest, " \t\r\n")) > maxBlockText { // blank lines after it show nothing
 		return nil, markerLine, bad("trop long pour une signature")
 	}
 	lines := slices.Collect(strings.Lines(string(rest)))
@@ -213,7 +219,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 var commonMark = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
 
 const (
-	maxBlockText  = 2*maxSigBlob + 1024 // the longest armour, fences, blank lines
+	maxBlockText  = 2*maxSigBlob + 1024 // the longest armour, its fences, blank lines
 	maxQuoteMarks = 16                  // more '>' than a fence's info string holds
 )
 

@@ -396,6 +396,9 @@ func FuzzSplitSigned(f *testing.F) {
 			}
 			return
 		}
+		if err := Signable(sf.Message); err != nil {
+			t.Fatalf("accepted a signed part pret signer refuses: %v", err)
+		}
 		// Accepted: the file is the message, the marker, blank lines, an
 		// opening fence, the armour holding exactly the blob's base64
 		// (whitespace aside, as OpenSSH reads it), a closing fence unless
@@ -915,6 +918,7 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 		{"blank line before", "\n```\n" + a + "```\n", nil},
 		{"blank lines before", "\n \n\t\n~~~\n" + a + "~~~\n", nil},
 		{"blank lines after", "```\n" + a + "```\n\n\n", nil},
+		{"40,000 blank lines after", "```\n" + a + "```\n" + strings.Repeat("\n", 40000), nil}, // outside tester, stop 40
 		{"blank lines in the block", "```\n\n" + a + "\n```\n", nil},
 		{"fence indented three spaces", "   ```\n" + a + "   ```\n", nil},
 		{"closing fence with spaces after", "```\n" + a + "```   \n", nil},
