@@ -13,16 +13,24 @@ import (
 	"github.com/romeo-pret/pret/internal/keytest"
 )
 
-// TestDecoratedBlocks: a key whose every line sits behind a comment mark,
-// or a line number is reported whole when its opening line (BEGIN, a
-// PuTTY or PEM header) is kept (outside tester, stop 27: the lines
-// between were quoted).
+// TestDecoratedBlocks: a key whose every line sits behind a comment mark
+// or a line number, or is cut by HTML tags as a rich-text editor writes
+// it, is reported whole when its opening line (BEGIN, a PuTTY or PEM
+// header) is kept (outside tester, stop 27: the lines between were
+// quoted; stop 40: lines cut by <span> were not seen).
 func TestDecoratedBlocks(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(27, 1))
-	prefixes := []func(int) string{
-		func(int) string { return "#" }, func(int) string { return "# " }, func(int) string { return ";" },
-		func(int) string { return "; " }, func(int) string { return "-- " },
-		func(int) string { return "%" }, func(n int) string { return "  " + strconv.Itoa(n) + " | " },
+	prefix := func(p string) func(int, string) string { return func(_ int, l string) string { return p + l } }
+	cut := func(open, close string) func(int, string) string {
+		return func(_ int, l string) string {
+			k := min(10, len(l))
+			return open + l[:k] + close + `<span style="color:red">` + l[k:] + "</span></p>"
+		}
+	}
+	decorations := []func(int, string) string{
+		prefix("#"), prefix("# "), prefix(";"), prefix("; "), prefix("-- "), prefix("%"),
+		func(n int, l string) string { return "  " + strconv.Itoa(n) + " | " + l },
+		cut("<p><span>", "</span>"), cut("<b>", "</b>"), cut("", "<br/>"),
 	}
 	tested := 0
 	for range 40 {
@@ -33,11 +41,11 @@ func TestDecoratedBlocks(t *testing.T) {
 				continue // headless bodies, cut markers: TestMaterialLinesEveryMutation's ground
 			}
 			tested++
-			for _, pre := range prefixes {
+			for _, decorate := range decorations {
 				lines := slices.Clone(keytest.AccesBefore[0])
 				first := len(lines) + 1
 				for i, l := range block {
-					lines = append(lines, pre(i+1)+l)
+					lines = append(lines, decorate(i+1, l))
 				}
 				last := len(lines)
 				lines = append(lines, keytest.AccesAfter[0]...)
@@ -402,5 +410,32 @@ func TestBodyAfterAComment(t *testing.T) {
 	}
 	if got := Lines("Le fichier commence par PuTTY-User-Key-File-3: ssh-ed25519\n"); !slices.Equal(got, []int{1}) {
 		t.Errorf("a PuTTY header in prose: got %v, want [1]", got)
+	}
+}
+
+// TestTagsHideNothing: every line of a page cut by HTML tags (a rich-text
+// editor's <span>, <b>, <p>) is read as the line itself, headless bodies
+// and cut markers included: the same lines are reported.
+func TestTagsHideNothing(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(40, 1))
+	tried, reported := 0, 0
+	for range 40 {
+		for _, f := range keytest.Forms(t) {
+			c := keytest.Embed(f, keytest.RandomMutation(rng), rng, keytest.AccesBefore[0], keytest.AccesAfter[0])
+			tagged := slices.Clone(c.Lines)
+			for i, l := range tagged {
+				k := rng.IntN(len(l) + 1)
+				tagged[i] = `<p><span lang="fr">` + l[:k] + "</span><b>" + l[k:] + "</b></p>"
+			}
+			want := Lines(strings.Join(c.Lines, "\n") + "\n")
+			if got := Lines(strings.Join(tagged, "\n") + "\n"); !slices.Equal(got, want) {
+				t.Fatalf("%s: lines %v cut by tags, %v plain\n%s", f.Name, got, want, strings.Join(tagged, "\n"))
+			}
+			tried++
+			reported += min(len(want), 1)
+		}
+	}
+	if reported < tried*9/10 {
+		t.Fatalf("only %d keys of %d reported plain: the property was hardly tried", reported, tried)
 	}
 }

@@ -215,10 +215,38 @@ func shown(s string, sent bool) string {
 		b.WriteString(s)
 		s = b.String()
 	}
+	if strings.IndexByte(s, '<') >= 0 {
+		s = dropTags(s)
+	}
 	if strings.IndexByte(s, '&') >= 0 { // "&#8203;" is a format character too
 		s = dropFormat(html.UnescapeString(s))
 	}
 	return strip(s)
+}
+
+// dropTags removes the HTML tags of a line ("<span style=…>", "</b>"): a
+// renderer shows what they hold, joined, and a rich-text editor (Moodle's
+// online text) wraps pieces of a pasted line in them. A tag ends at the
+// first '>' after it, so the line is read once.
+func dropTags(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		end := strings.IndexByte(s[i+1:], '>') // i is -1 when none: s[0:] then
+		if i < 0 || end < 0 {
+			break
+		}
+		name := strings.TrimPrefix(s[i+1:], "/")
+		if name == "" || !('a' <= name[0]|0x20 && name[0]|0x20 <= 'z') {
+			b.WriteString(s[:i+1]) // "a < b", "<!--": no tag
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[:i])
+		s = s[i+2+end:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 var commentMarks = strings.NewReplacer("<!--", "", "-->", "")
