@@ -101,7 +101,7 @@ func shownName(name string) string {
 
 // missingMessage is the no-acces-md message for what r received.
 func (r *receipt) missingMessage() string {
-	const ask = " : pret lit un fichier texte nommé acces.md (pas un document Word, OpenDocument ou PDF, ni un texte en ligne)"
+	const ask = " : pret lit un fichier texte nommé acces.md, ou un texte en ligne qui en reprend le texte (pas un document Word, OpenDocument ou PDF, ni une image)"
 	if r.n == 0 {
 		return "pas d'acces.md dans ce rendu, qui est vide" + ask
 	}
