@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // rosterHeader is the first row of GitHub Classroom's classroom_roster.csv.
@@ -55,7 +57,7 @@ func ParseRoster(data []byte) (*Roster, error) {
 		}
 		return ""
 	}
-	ro := &Roster{}
+	ro, seen := &Roster{}, map[string]int{} // folded login → its line
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -68,7 +70,14 @@ func ParseRoster(data []byte) (*Roster, error) {
 		if len(ro.students) == maxRows {
 			return nil, sheetError("donnez le roster d'une seule classe", "roster Classroom, ligne %d : plus de %d étudiants", line, maxRows)
 		}
-		ro.students = append(ro.students, Student{Line: line, Identifier: cell(rec, "identifier"), Login: cell(rec, "github_username"), Name: cell(rec, "name")})
+		st := Student{Line: line, Identifier: cell(rec, "identifier"), Login: cell(rec, "github_username"), Name: cell(rec, "name")}
+		// One account, two students: her repository would go to either.
+		if first, dup := seen[strings.ToLower(st.Login)]; dup && st.Login != "" {
+			return nil, sheetError("gardez une ligne par étudiant, telle que GitHub Classroom l'a écrite",
+				"roster Classroom, lignes %d et %d : le même compte GitHub « %s » (GitHub ne distingue pas les majuscules)", first, line, termtext.Escape(st.Login))
+		}
+		seen[strings.ToLower(st.Login)] = line
+		ro.students = append(ro.students, st)
 	}
 }
 
@@ -122,6 +131,14 @@ func (m *RosterMatched) studentOf(f checklist.FileResult) (int, bool) {
 		return 0, false // a Moodle learner
 	}
 	who := strings.ToLower(f.Apprenant)
+	// Her repository's name, when the walk cut a prefix all repositories
+	// share ("acces-romeo-x-" of acces-romeo-x-bob, login x-bob): longest login first.
+	for el := range strings.SplitSeq(strings.ToLower(filepath.ToSlash(f.Path)), "/") {
+		if strings.HasSuffix(el, "-"+who) {
+			who = el
+			break
+		}
+	}
 	if k, ok := m.byLogin[who]; ok {
 		return k, true
 	}

@@ -67,3 +67,34 @@ func TestRosterMatch(t *testing.T) {
 		t.Errorf("zoe: %+v", zoe)
 	}
 }
+
+// TestRosterMatchesACutPrefix: logins that share a start ("x-bob",
+// "x-carol") leave their repositories a longer shared prefix
+// ("acces-romeo-x-"), which the walk cuts from the learner's name: the
+// repository's name still ends in "-LOGIN" (outside tester, stop 40:
+// each student was reported twice).
+func TestRosterMatchesACutPrefix(t *testing.T) {
+	ro, err := ParseRoster([]byte("identifier,github_username,github_id,name\ne1,x-bob,1,Xavier Bob\ne2,X-Carol,2,Xavier Carol\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := results{
+		{Path: "classe/acces-romeo-x-bob/acces.md", Apprenant: "bob", Valid: true},
+		{Path: "classe.zip!/acces-romeo-x-carol/acces.md", Apprenant: "carol", Valid: true},
+	}
+	m := MatchRoster(run, ro, "classroom_roster.csv")
+	if m.Len() != 2 || m.Missing() != 0 || m.At(0).Apprenant != "Xavier Bob" || m.At(1).Apprenant != "Xavier Carol" {
+		t.Fatalf("len %d, missing %d: %+v %+v", m.Len(), m.Missing(), m.At(0), m.At(1))
+	}
+}
+
+// TestRosterRefusesALoginTwice: two students with one GitHub account
+// (GitHub ignores case) would share her repository; the roster is
+// refused, as a worksheet naming a participant twice is.
+func TestRosterRefusesALoginTwice(t *testing.T) {
+	_, err := ParseRoster([]byte("identifier,github_username,github_id,name\netu1,alice42,1,Alice Durand\netu2,,,\netu3,,,\netu4,Alice42,2,Bob Martin\n"))
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "lignes 2 et 5 : le même compte GitHub « Alice42 »") {
+		t.Fatalf("a login twice: %v", err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/safefile"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // Worksheet is what a worksheet may weigh: a course of 400 learners
@@ -296,7 +297,7 @@ func (s *Sheet) readRow(r *csv.Reader, rec []string, seen map[string]int) (Row, 
 	num, ok := participantNumber(id)
 	if !ok {
 		return Row{}, sheetError("gardez la colonne « "+s.header[s.col[colID]]+" » telle que Moodle l'a écrite",
-			"feuille d'évaluation, ligne %d : identifiant %q au lieu de « Participant 123456 »", line, id)
+			"feuille d'évaluation, ligne %d : identifiant « %s » au lieu de « Participant 123456 »", line, termtext.Escape(id))
 	}
 	if first, dup := seen[num]; dup {
 		return Row{}, sheetError("gardez une ligne par participant, telle que Moodle l'a écrite",

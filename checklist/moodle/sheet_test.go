@@ -191,7 +191,7 @@ func TestSheetErrors(t *testing.T) {
 	cases := map[string]struct{ data, say string }{
 		"no identifier":       {"\"Nom complet\",Note\n\"Dupont Alice\",\n", "pas de colonne « Identifiant »"},
 		"empty":               {"", "pas de colonne « Identifiant »"},
-		"not a participant":   {"Identifiant,Note\n\"Utilisateur 12\",\n", "ligne 2 : identifiant \"Utilisateur 12\""},
+		"not a participant":   {"Identifiant,Note\n\"Utilisateur 12\",\n", "ligne 2 : identifiant « Utilisateur 12 »"},
 		"no number":           {"Identifier,Grade\nParticipant,\n", "au lieu de « Participant 123456 »"},
 		"twice":               {"Identifiant,Note\nParticipant 7,\nParticipant 7,\n", "lignes 2 et 3 : le même identifiant"},
 		"ragged":              {"Identifiant,Note\nParticipant 7\n", "ligne 2 : le nombre de colonnes"},
