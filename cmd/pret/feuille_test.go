@@ -264,6 +264,8 @@ func TestValiderFeuilleRefused(t *testing.T) {
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "feuille.csv"}, "--feuille-sortie feuille.csv est aussi un fichier à valider : la feuille remplie le remplacerait"},
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "dossier"}, "--feuille-sortie dossier est un dossier ; rien n'a été lu ni écrit\npret: conseil : indiquez un nom de fichier, par exemple --feuille-sortie remplie.csv"},
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "rendus.zip"}, "--feuille-sortie rendus.zip est aussi un fichier à valider"},
+		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "absent/remplie.csv"}, "--feuille-sortie absent/remplie.csv : le dossier absent n'existe pas"},
+		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "feuille.csv/remplie.csv"}, "--feuille-sortie feuille.csv/remplie.csv : feuille.csv est un fichier, pas un dossier"},
 		{[]string{"--feuille", "feuille.csv", "--feuille-sortie", "remplie.csv", "--sortie", "remplie.csv"}, "--feuille-sortie remplie.csv est aussi --sortie"},
 		// The worksheet is an input of --sortie too (outside tester, stop 27).
 		{[]string{"--feuille", "feuille.csv", "--sortie", "feuille.csv"}, "--sortie feuille.csv est aussi un fichier à valider : le rapport le remplacerait"},

@@ -419,8 +419,10 @@ func checkReportOutput(out, flag string, inputs []string) error {
 			"%s n'est ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé ; rien n'a été lu ni écrit", shown)
 	}
 	parent, err := filepath.Abs(filepath.Dir(out))
-	if st, serr := os.Stat(parent); err == nil && (serr != nil || !st.IsDir()) {
+	if st, serr := os.Stat(parent); err == nil && serr != nil {
 		return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "%s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, termtext.Escape(filepath.Dir(out)))
+	} else if err == nil && !st.IsDir() {
+		return usageError("choisissez un chemin dans un dossier", "%s : %s est un fichier, pas un dossier ; rien n'a été lu ni écrit", shown, termtext.Escape(filepath.Dir(out)))
 	}
 	realParent, _ := filepath.EvalSymlinks(parent)
 	name := filepath.Base(out)
