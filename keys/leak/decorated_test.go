@@ -414,18 +414,21 @@ func TestBodyAfterAComment(t *testing.T) {
 }
 
 // TestTagsHideNothing: every line of a page cut by HTML tags (a rich-text
-// editor's <span>, <b>, <p>) is read as the line itself, headless bodies
-// and cut markers included: the same lines are reported.
+// editor's <span>, <b>, <p>), Markdown emphasis or a code span is read as
+// the line itself, headless bodies and cut markers included: the same
+// lines are reported.
 func TestTagsHideNothing(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(40, 1))
+	cuts := [][2]string{{`</span><b>`, "</b></p>"}, {"**", "**"}, {"`", "`"}, {"<b></b>", "*"}}
 	tried, reported := 0, 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {
 			c := keytest.Embed(f, keytest.RandomMutation(rng), rng, keytest.AccesBefore[0], keytest.AccesAfter[0])
 			tagged := slices.Clone(c.Lines)
+			cut := cuts[tried%len(cuts)]
 			for i, l := range tagged {
 				k := rng.IntN(len(l) + 1)
-				tagged[i] = `<p><span lang="fr">` + l[:k] + "</span><b>" + l[k:] + "</b></p>"
+				tagged[i] = `<p><span lang="fr">` + l[:k] + cut[0] + l[k:] + cut[1]
 			}
 			want := Lines(strings.Join(c.Lines, "\n") + "\n")
 			if got := Lines(strings.Join(tagged, "\n") + "\n"); !slices.Equal(got, want) {

@@ -218,6 +218,9 @@ func shown(s string, sent bool) string {
 	if strings.IndexByte(s, '<') >= 0 {
 		s = dropTags(s)
 	}
+	if strings.ContainsAny(s, "*`") { // emphasis and code spans show their text, joined
+		s = inlineMarks.Replace(s)
+	}
 	if strings.IndexByte(s, '&') >= 0 { // "&#8203;" is a format character too
 		s = dropFormat(html.UnescapeString(s))
 	}
@@ -249,7 +252,10 @@ func dropTags(s string) string {
 	return b.String()
 }
 
-var commentMarks = strings.NewReplacer("<!--", "", "-->", "")
+var (
+	commentMarks = strings.NewReplacer("<!--", "", "-->", "")
+	inlineMarks  = strings.NewReplacer("*", "", "`", "")
+)
 
 func read(text string, sent bool) *doc {
 	// A line is read as shown again when a block is looked at, not kept:
