@@ -111,7 +111,8 @@ func SSHKeygen(t testing.TB, dir, name string, args ...string) string {
 // "?", a diff's "-" or "+") are not words; "#####" is (FuzzWrapText).
 func OneWordOverflow(line string) bool {
 	n, punct := 0, 0
-	for _, f := range strings.Fields(textwrap.StripEscapes(line)) {
+	// Words as the wrapper cuts them: at ASCII spaces, not at U+2004 (fuzzed).
+	for _, f := range strings.FieldsFunc(textwrap.StripEscapes(line), func(r rune) bool { return r == ' ' }) {
 		switch {
 		case f == "#", f == "-", f == "+", f == "↪", f == "-↪", f == "+↪", f == "?":
 		case strings.Trim(f, ":;?!«»") == "":

@@ -112,6 +112,9 @@ func flow(text string, col, width int, cont string, contW int, bare bool) string
 			b.WriteString("\n" + cont)
 			col = contW
 		default:
+			if k == 0 && col+len(gap)+w > width { // an indent wider than the terminal: the word first (fuzzed)
+				gap = gap[:max(width-col-w, 0)]
+			}
 			b.WriteString(gap)
 			col += len(gap)
 		}
