@@ -131,16 +131,16 @@ func (m *RosterMatched) studentOf(f checklist.FileResult) (int, bool) {
 		return 0, false // a Moodle learner
 	}
 	who := strings.ToLower(f.Apprenant)
-	// Her repository's name, when the walk cut a prefix all repositories
-	// share ("acces-romeo-x-" of acces-romeo-x-bob, login x-bob): longest login first.
+	if k, ok := m.byLogin[who]; ok {
+		return k, true // her name as the walk read it: after ASSIGNMENT-submissions' prefix
+	}
+	// Else her repository's name, when the walk cut a longer prefix all
+	// repositories share ("acces-romeo-x-" of acces-romeo-x-bob, login x-bob).
 	for el := range strings.SplitSeq(strings.ToLower(filepath.ToSlash(f.Path)), "/") {
 		if strings.HasSuffix(el, "-"+who) {
 			who = el
 			break
 		}
-	}
-	if k, ok := m.byLogin[who]; ok {
-		return k, true
 	}
 	for i := strings.IndexByte(who, '-'); i >= 0; i = strings.IndexByte(who, '-') {
 		who = who[i+1:]

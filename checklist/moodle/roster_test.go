@@ -88,6 +88,24 @@ func TestRosterMatchesACutPrefix(t *testing.T) {
 	}
 }
 
+// TestRosterTrustsTheAssignmentPrefix: in acces-romeo-submissions, the
+// repository acces-romeo-bob is bob's, though its name also ends in
+// "-romeo-bob", another student's login (outside tester, stop 40).
+func TestRosterTrustsTheAssignmentPrefix(t *testing.T) {
+	ro, err := ParseRoster([]byte("identifier,github_username,github_id,name\ns1,bob,1,Bob\ns2,romeo-bob,2,Romeo Bob\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := results{
+		{Path: "acces-romeo-submissions/acces-romeo-bob/acces.md", Apprenant: "bob", Valid: true},
+		{Path: "acces-romeo-submissions/acces-romeo-romeo-bob/acces.md", Apprenant: "romeo-bob", Valid: true},
+	}
+	m := MatchRoster(run, ro, "classroom_roster.csv")
+	if m.Len() != 2 || m.Missing() != 0 || m.At(0).Apprenant != "Bob" || m.At(1).Apprenant != "Romeo Bob" {
+		t.Fatalf("len %d, missing %d: %+v %+v", m.Len(), m.Missing(), m.At(0), m.At(1))
+	}
+}
+
 // TestRosterRefusesALoginTwice: two students with one GitHub account
 // (GitHub ignores case) would share her repository; the roster is
 // refused, as a worksheet naming a participant twice is.
