@@ -97,7 +97,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 			"%s ne passe pas « pret valider » : %s", esc(a.File), strings.Join(errs, " ; "))
 	}
 	if err := signing.Signable(f.Message); err != nil {
-		return nil, refused("fermez ce bloc (par ```, ~~~, </script>, </style>, </textarea>, </pre>, --> ou une ligne vide) avant la fin du texte, puis signez",
+		return nil, refused("fermez ce bloc (par ```, ~~~, </script>, </style>, </textarea>, </pre>, </div>, </template>, </details>, --> ou une ligne vide) avant la fin du texte, puis signez",
 			"%s : %v", esc(a.File), err)
 	}
 	mine := ssh.FingerprintSHA256(st.Private.Public)

@@ -84,8 +84,9 @@ func TestSignableRefusesWhatIsLeftOpen(t *testing.T) {
 	for _, c := range []struct {
 		name, end string
 		open      int // the line reported, counted from the end's first line; 0 when accepted
-		// The marker's "-->" closes a comment left open: the block shows,
-		// but the marker is the end of the learner's comment, not its own.
+		// goldmark renders the block on its own, yet it is not the
+		// signature block a reader sees: the marker's "-->" ends a comment
+		// left open, or a browser hides the block.
 		shownAnyway bool
 	}{
 		{"nothing open", "", 0, false},
@@ -105,6 +106,17 @@ func TestSignableRefusesWhatIsLeftOpen(t *testing.T) {
 		{"fence in a list item", "- ```\n", 0, false}, // the marker's line ends the item and its fence
 		{"comment left open", "<!--\n", 1, true},
 		{"div", "<div>\n", 1, false},
+		// Opened inline, or hiding what it holds: goldmark shows the block
+		// on its own, a browser does not (outside tester, stop 40).
+		{"script in a paragraph", "\nTexte <script>\n", 2, true},
+		{"script in a list item", "\n- <script>\n", 2, true},
+		{"style in a quote", "\n> <style>\n", 2, true},
+		{"hidden div", "\n<div hidden>\n\n", 2, true},
+		{"div not shown", "\n<div style=\"display: none\">\n\n", 2, true},
+		{"template", "\n<template>\n\n", 2, true},
+		{"closed details", "\n<details><summary>Signature</summary>\n\n", 2, true},
+		{"open details", "\n<details open><summary>Signature</summary>\n\n", 0, false},
+		{"closed span", "\nTexte <span hidden>caché</span>\n", 0, false},
 	} {
 		msg := base + c.end
 		err := Signable([]byte(msg))

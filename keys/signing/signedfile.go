@@ -13,8 +13,10 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	goldhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"golang.org/x/crypto/ssh"
+	"golang.org/x/net/html"
 
 	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/keys/leak"
@@ -263,30 +265,81 @@ func Signable(message []byte) error {
 	code, fenced := doc.LastChild().(*ast.FencedCodeBlock)
 	marker, html := doc.LastChild().PreviousSibling().(*ast.HTMLBlock)
 	if fenced && html && code.Lines().Len() == 2 && marker.Lines().Len() == 1 && !marker.HasClosure() {
-		if seg := marker.Lines().At(0); string(seg.Value(page)) == SigMarker+"\n" {
+		// Without a '<' the signed part holds no HTML of its own: the browser builds what goldmark read.
+		if seg := marker.Lines().At(0); string(seg.Value(page)) == SigMarker+"\n" && (bytes.IndexByte(msg, '<') < 0 || shownByBrowser(page)) {
 			return nil
 		}
 	}
 	return fmt.Errorf("%w (ligne %d)", ErrLeftOpen, openedAt(doc, page, len(msg)))
 }
 
-// openedAt is the line of the last top-level block starting before off:
-// the one left open, that the marker at off was read into.
+// shownByBrowser reports whether a browser shows page's armour: in the HTML
+// goldmark writes, parsed as a browser parses it, a <code> starting with the
+// BEGIN line that nothing around hides. A <script>, <style> or hidden element
+// opened inline ("Texte <script>") is no block to goldmark, and takes in all
+// that follows (outside tester, stop 40).
+func shownByBrowser(page []byte) bool {
+	var out bytes.Buffer
+	if err := htmlWriter().Convert(page, &out); err != nil {
+		return false
+	}
+	doc, err := html.Parse(&out)
+	if err != nil {
+		return false
+	}
+	var armour *html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "code" && n.FirstChild != nil && strings.HasPrefix(n.FirstChild.Data, armorBegin) {
+			armour = n // the last: the block after the marker
+		}
+	}
+	for n := armour; n != nil; n = n.Parent {
+		if n.Type == html.ElementNode && hides(n) {
+			return false
+		}
+	}
+	return armour != nil
+}
+
+// hides reports an element that does not show what it holds.
+func hides(n *html.Node) bool {
+	switch n.Data {
+	case "template", "noscript":
+		return true
+	}
+	for _, a := range n.Attr {
+		style := strings.ToLower(strings.Join(strings.Fields(a.Val), ""))
+		if a.Key == "hidden" || a.Key == "style" && (strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")) {
+			return true
+		}
+	}
+	return n.Data == "details" && !slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "open" })
+}
+
+// htmlWriter writes a page as goldmark does for a renderer that keeps HTML.
+var htmlWriter = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithRendererOptions(goldhtml.WithUnsafe()))
+})
+
+// openedAt is the line of the last block, at any depth, starting before
+// off: the one left open, that the marker at off was read into.
 func openedAt(doc ast.Node, src []byte, off int) int {
 	markerLine := strings.Count(string(src[:off]), "\n") + 1
-	at := markerLine
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if n.Lines().Len() == 0 {
-			continue
+	at := 0
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering && n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+			line := strings.Count(string(src[:n.Lines().At(0).Start]), "\n") + 1
+			if _, fenced := n.(*ast.FencedCodeBlock); fenced {
+				line-- // its fence line is not among its lines
+			}
+			if line < markerLine {
+				at = max(at, line)
+			}
 		}
-		start := n.Lines().At(0).Start
-		line := strings.Count(string(src[:start]), "\n") + 1
-		if _, fenced := n.(*ast.FencedCodeBlock); fenced {
-			line-- // its fence line is not among its lines
-		}
-		if line < markerLine {
-			at = line
-		}
+		return ast.WalkContinue, nil
+	})
+	if at == 0 {
+		return markerLine
 	}
 	return at
 }
