@@ -414,12 +414,15 @@ func TestBodyAfterAComment(t *testing.T) {
 }
 
 // TestTagsHideNothing: every line of a page cut by HTML tags (a rich-text
-// editor's <span>, <b>, <p>), Markdown emphasis or a code span is read as
-// the line itself, headless bodies and cut markers included: the same
+// editor's <span>, <b>, <p>), by what they hide, by Markdown emphasis or a
+// code span is read as the line itself, headless bodies and cut markers included: the same
 // lines are reported.
 func TestTagsHideNothing(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(40, 1))
-	cuts := [][2]string{{`</span><b>`, "</b></p>"}, {"**", "**"}, {"`", "`"}, {"<b></b>", "*"}}
+	cuts := [][2]string{{`</span><b>`, "</b></p>"}, {"**", "**"}, {"`", "`"}, {"<b></b>", "*"},
+		// What a browser does not show (outside tester, stop 40).
+		{"<span hidden>ZZZZ</span>", `<SCRIPT type="x">1</script>`}, {`<span style="display: none">QQ</span>`, "<style>p{}</style>"},
+		{`</span><span title="a>b">`, "<template>AAAA</template>"}, {"<![CDATA[x]]>", "<?x?>"}}
 	tried, reported := 0, 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {

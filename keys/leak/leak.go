@@ -227,29 +227,106 @@ func shown(s string, sent bool) string {
 	return strip(s)
 }
 
-// dropTags removes the HTML tags of a line ("<span style=…>", "</b>"): a
-// renderer shows what they hold, joined, and a rich-text editor (Moodle's
-// online text) wraps pieces of a pasted line in them. A tag ends at the
-// first '>' after it, so the line is read once.
+// dropTags removes from a line what a browser shows nothing of: its tags
+// ("<span style=…>", "</b>"), bogus comments ("<![CDATA[…]]>", "<?x?>"),
+// and what a script, a style, a template or a hidden element holds when it
+// ends on the line. A rich-text editor (Moodle's online text) wraps pieces
+// of a pasted line in tags: a key cut by them shows whole. A tag is read
+// up to maxTag bytes, and an end tag looked for once, so the work is linear.
 func dropTags(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '<')
-		end := strings.IndexByte(s[i+1:], '>') // i is -1 when none: s[0:] then
-		if i < 0 || end < 0 {
-			break
+	lb := []byte(s) // lower case, ASCII only: the same offsets as s, bad UTF-8 kept
+	for k, c := range lb {
+		if 'A' <= c && c <= 'Z' {
+			lb[k] = c + 'a' - 'A'
 		}
-		name := strings.TrimPrefix(s[i+1:], "/")
-		if name == "" || !('a' <= name[0]|0x20 && name[0]|0x20 <= 'z') {
-			b.WriteString(s[:i+1]) // "a < b", "<!--": no tag
-			s = s[i+1:]
+	}
+	low := string(lb)
+	var b strings.Builder
+	var noEnd []string // end tags absent from the rest of the line
+	gt := -1           // the next '>' seen, found once: no '<' scans past it alone
+	for p := 0; ; {
+		i := strings.IndexByte(s[p:], '<')
+		if gt < p+i {
+			if gt = strings.IndexByte(low[p+i:], '>'); gt >= 0 {
+				gt += p + i
+			}
+		}
+		if i < 0 || gt < 0 { // no tag ends on the rest of the line
+			b.WriteString(s[p:])
+			return b.String()
+		}
+		n, hidden := 0, ""
+		if gt-(p+i) < maxTag {
+			n, hidden = tagAt(low[p+i:])
+		}
+		b.WriteString(s[p : p+i])
+		if n == 0 {
+			b.WriteByte('<') // "a < b", "<!--": no tag
+			p += i + 1
 			continue
 		}
-		b.WriteString(s[:i])
-		s = s[i+2+end:]
+		p += i + n
+		if hidden != "" && !slices.Contains(noEnd, hidden) {
+			if j := strings.Index(low[p:], "</"+hidden); j >= 0 {
+				p += j // its content goes; its end tag next
+			} else {
+				noEnd = append(noEnd, hidden)
+			}
+		}
 	}
-	b.WriteString(s)
-	return b.String()
+}
+
+// maxTag bounds a tag: a longer one is read as text.
+const maxTag = 512
+
+// tagAt is the length of the tag low (lower case) starts with, 0 if none,
+// and its name when it opens an element that hides what it holds.
+func tagAt(low string) (n int, hidden string) {
+	t := low[:min(len(low), maxTag)]
+	if len(t) < 3 || strings.HasPrefix(t, "<!--") {
+		return 0, ""
+	}
+	if t[1] == '!' || t[1] == '?' { // a bogus comment ends at the first '>'
+		return strings.IndexByte(t, '>') + 1, ""
+	}
+	name := strings.TrimPrefix(t[1:], "/")
+	if name[0] < 'a' || name[0] > 'z' {
+		return 0, ""
+	}
+	var quote byte
+	for k := 1; k < len(t); k++ {
+		switch c := t[k]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case (c == '"' || c == '\'') && t[k-1] == '=': // a quoted value: title="a>b"
+			quote = c
+		case c == '>':
+			tag := t[:k+1]
+			name = name[:strings.IndexFunc(name, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })]
+			if t[1] != '/' && (slices.Contains([]string{"script", "style", "template"}, name) || hiddenAttr(tag)) {
+				return k + 1, name
+			}
+			return k + 1, ""
+		}
+	}
+	return 0, ""
+}
+
+// hiddenAttr reports a tag (lower case) with the hidden attribute or a
+// style that hides it.
+func hiddenAttr(tag string) bool {
+	squeezed := strings.Join(strings.Fields(tag), "")
+	if strings.Contains(squeezed, "display:none") || strings.Contains(squeezed, "visibility:hidden") {
+		return true
+	}
+	for f := range strings.FieldsFuncSeq(tag, func(r rune) bool { return r == ' ' || r == '\t' || r == '/' || r == '>' }) {
+		if f == "hidden" || strings.HasPrefix(f, "hidden=") {
+			return true
+		}
+	}
+	return false
 }
 
 var (
