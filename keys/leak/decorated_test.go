@@ -422,7 +422,9 @@ func TestTagsHideNothing(t *testing.T) {
 	cuts := [][2]string{{`</span><b>`, "</b></p>"}, {"**", "**"}, {"`", "`"}, {"<b></b>", "*"},
 		// What a browser does not show (outside tester, stop 40).
 		{"<span hidden>ZZZZ</span>", `<SCRIPT type="x">1</script>`}, {`<span style="display: none">QQ</span>`, "<style>p{}</style>"},
-		{`</span><span title="a>b">`, "<template>AAAA</template>"}, {"<![CDATA[x]]>", "<?x?>"}}
+		{`</span><span title="a>b">`, "<template>AAAA</template>"}, {"<![CDATA[x]]>", "<?x?>"},
+		{"<span hidden>a<span>b</span>c</span>", "<div hidden>a<div>b</div>c</div>"}, {"</ x>", "</1>"},
+		{"<!-->", "<!--->"}, {"<title>x</title>", "<noscript>AAAA</noscript>"}}
 	tried, reported := 0, 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {

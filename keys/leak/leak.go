@@ -206,6 +206,11 @@ func shown(s string, sent bool) string {
 		for {
 			before, rest, ok := strings.Cut(s, "<!--")
 			_, after, closed := strings.Cut(rest, "-->")
+			for _, end := range []string{">", "->"} { // "<!-->", "<!--->": empty comments
+				if strings.HasPrefix(rest, end) {
+					after, closed = rest[len(end):], true
+				}
+			}
 			if !ok || !closed {
 				break
 			}
@@ -267,14 +272,36 @@ func dropTags(s string) string {
 		}
 		p += i + n
 		if hidden != "" && !slices.Contains(noEnd, hidden) {
-			if j := strings.Index(low[p:], "</"+hidden); j >= 0 {
-				p += j // its content goes; its end tag next
+			if end := endOf(low, p, hidden); end >= 0 {
+				p = end // its content goes; its end tag next
 			} else {
 				noEnd = append(noEnd, hidden)
 			}
 		}
 	}
 }
+
+// endOf is where the element name, open before p, ends in low: the start
+// of its end tag, elements of its name inside it counted; -1 when not on the line.
+func endOf(low string, p int, name string) int {
+	for depth := 1; ; p++ {
+		i := strings.IndexByte(low[p:], '<')
+		if i < 0 {
+			return -1
+		}
+		p += i
+		rest, closing := strings.CutPrefix(low[p+1:], "/")
+		if after, ok := strings.CutPrefix(rest, name); ok && (after == "" || !isNameByte(after[0])) {
+			if !closing {
+				depth++
+			} else if depth--; depth == 0 {
+				return p
+			}
+		}
+	}
+}
+
+func isNameByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' }
 
 // maxTag bounds a tag: a longer one is read as text.
 const maxTag = 512
@@ -286,10 +313,10 @@ func tagAt(low string) (n int, hidden string) {
 	if len(t) < 3 || strings.HasPrefix(t, "<!--") {
 		return 0, ""
 	}
-	if t[1] == '!' || t[1] == '?' { // a bogus comment ends at the first '>'
-		return strings.IndexByte(t, '>') + 1, ""
+	name, closing := strings.CutPrefix(t[1:], "/")
+	if t[1] == '!' || t[1] == '?' || closing && (name[0] < 'a' || name[0] > 'z') {
+		return strings.IndexByte(t, '>') + 1, "" // a bogus comment ("<?x?>", "</ x>") ends at the first '>'
 	}
-	name := strings.TrimPrefix(t[1:], "/")
 	if name[0] < 'a' || name[0] > 'z' {
 		return 0, ""
 	}
@@ -305,7 +332,7 @@ func tagAt(low string) (n int, hidden string) {
 		case c == '>':
 			tag := t[:k+1]
 			name = name[:strings.IndexFunc(name, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })]
-			if t[1] != '/' && (slices.Contains([]string{"script", "style", "template"}, name) || hiddenAttr(tag)) {
+			if t[1] != '/' && (slices.Contains([]string{"script", "style", "template", "title", "noscript"}, name) || hiddenAttr(tag)) {
 				return k + 1, name
 			}
 			return k + 1, ""

@@ -116,6 +116,11 @@ func TestSignableRefusesWhatIsLeftOpen(t *testing.T) {
 		{"template", "\n<template>\n\n", 2, true},
 		{"closed details", "\n<details><summary>Signature</summary>\n\n", 2, true},
 		{"open details", "\n<details open><summary>Signature</summary>\n\n", 0, false},
+		{"dialog", "\nTexte <dialog>\n", 2, true},
+		{"open dialog", "\nTexte <dialog open>\n", 0, false},
+		{"select", "\n<select>\n\n", 2, true},
+		{"datalist", "\n<datalist>\n\n", 2, true},
+		{"rp", "\n<rp>\n\n", 2, true},
 		{"closed span", "\nTexte <span hidden>caché</span>\n", 0, false},
 	} {
 		msg := base + c.end

@@ -301,11 +301,17 @@ func shownByBrowser(page []byte) bool {
 	return armour != nil
 }
 
-// hides reports an element that does not show what it holds.
+// hides reports an element that does not show what it holds: hidden by
+// the browser's own style sheet, or showing something else (a <select>
+// its options, a <video> its video) (outside tester, stop 40).
 func hides(n *html.Node) bool {
 	switch n.Data {
-	case "template", "noscript":
+	case "template", "noscript", "datalist", "rp", "select", "audio", "video", "canvas":
 		return true
+	case "dialog", "details":
+		if !slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "open" }) {
+			return true
+		}
 	}
 	for _, a := range n.Attr {
 		style := strings.ToLower(strings.Join(strings.Fields(a.Val), ""))
@@ -313,7 +319,7 @@ func hides(n *html.Node) bool {
 			return true
 		}
 	}
-	return n.Data == "details" && !slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "open" })
+	return false
 }
 
 // htmlWriter writes a page as goldmark does for a renderer that keeps HTML.
