@@ -68,41 +68,35 @@ func TestRosterMatch(t *testing.T) {
 	}
 }
 
-// TestRosterMatchesACutPrefix: logins that share a start ("x-bob",
-// "x-carol") leave their repositories a longer shared prefix
-// ("acces-romeo-x-"), which the walk cuts from the learner's name: the
-// repository's name still ends in "-LOGIN" (outside tester, stop 40:
-// each student was reported twice).
-func TestRosterMatchesACutPrefix(t *testing.T) {
-	ro, err := ParseRoster([]byte("identifier,github_username,github_id,name\ne1,x-bob,1,Xavier Bob\ne2,X-Carol,2,Xavier Carol\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := results{
-		{Path: "classe/acces-romeo-x-bob/acces.md", Apprenant: "bob", Valid: true},
-		{Path: "classe.zip!/acces-romeo-x-carol/acces.md", Apprenant: "carol", Valid: true},
-	}
-	m := MatchRoster(run, ro, "classroom_roster.csv")
-	if m.Len() != 2 || m.Missing() != 0 || m.At(0).Apprenant != "Xavier Bob" || m.At(1).Apprenant != "Xavier Carol" {
-		t.Fatalf("len %d, missing %d: %+v %+v", m.Len(), m.Missing(), m.At(0), m.At(1))
-	}
-}
-
-// TestRosterTrustsTheAssignmentPrefix: in acces-romeo-submissions, the
-// repository acces-romeo-bob is bob's, though its name also ends in
-// "-romeo-bob", another student's login (outside tester, stop 40).
-func TestRosterTrustsTheAssignmentPrefix(t *testing.T) {
-	ro, err := ParseRoster([]byte("identifier,github_username,github_id,name\ns1,bob,1,Bob\ns2,romeo-bob,2,Romeo Bob\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := results{
-		{Path: "acces-romeo-submissions/acces-romeo-bob/acces.md", Apprenant: "bob", Valid: true},
-		{Path: "acces-romeo-submissions/acces-romeo-romeo-bob/acces.md", Apprenant: "romeo-bob", Valid: true},
-	}
-	m := MatchRoster(run, ro, "classroom_roster.csv")
-	if m.Len() != 2 || m.Missing() != 0 || m.At(0).Apprenant != "Bob" || m.At(1).Apprenant != "Romeo Bob" {
-		t.Fatalf("len %d, missing %d: %+v %+v", m.Len(), m.Missing(), m.At(0), m.At(1))
+// TestRosterMatchesRepositoryNames (outside tester, stop 40): logins that
+// share a start ("x-bob", "x-carol") leave their repositories a longer
+// shared prefix ("acces-romeo-x-"), which the walk cuts from the learner's
+// name, yet the repository's name ends in "-LOGIN"; and in
+// acces-romeo-submissions, acces-romeo-bob is bob's, though its name also
+// ends in "-romeo-bob", another student's login.
+func TestRosterMatchesRepositoryNames(t *testing.T) {
+	for _, c := range []struct {
+		roster       string
+		run          results
+		want0, want1 string
+	}{
+		{"e1,x-bob,1,Xavier Bob\ne2,X-Carol,2,Xavier Carol\n", results{
+			{Path: "classe/acces-romeo-x-bob/acces.md", Apprenant: "bob", Valid: true},
+			{Path: "classe.zip!/acces-romeo-x-carol/acces.md", Apprenant: "carol", Valid: true},
+		}, "Xavier Bob", "Xavier Carol"},
+		{"s1,bob,1,Bob\ns2,romeo-bob,2,Romeo Bob\n", results{
+			{Path: "acces-romeo-submissions/acces-romeo-bob/acces.md", Apprenant: "bob", Valid: true},
+			{Path: "acces-romeo-submissions/acces-romeo-romeo-bob/acces.md", Apprenant: "romeo-bob", Valid: true},
+		}, "Bob", "Romeo Bob"},
+	} {
+		ro, err := ParseRoster([]byte("identifier,github_username,github_id,name\n" + c.roster))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := MatchRoster(c.run, ro, "classroom_roster.csv")
+		if m.Len() != 2 || m.Missing() != 0 || m.At(0).Apprenant != c.want0 || m.At(1).Apprenant != c.want1 {
+			t.Errorf("len %d, missing %d: %+v %+v", m.Len(), m.Missing(), m.At(0), m.At(1))
+		}
 	}
 }
 
