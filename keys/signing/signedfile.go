@@ -12,7 +12,6 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	goldhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"golang.org/x/crypto/ssh"
@@ -165,7 +164,7 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 		}
 		return failAt(markerLine+1+at, ErrTrailing)
 	}
-	doc := commonMark().Parse(text.NewReader(rest))
+	doc := commonMark().Parser().Parse(text.NewReader(rest))
 	first := doc.FirstChild()
 	if first == nil {
 		return nil, markerLine, ErrNoBlock
@@ -218,7 +217,11 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 }
 
 // commonMark parses as goldmark does by default, built once: not per file.
-var commonMark = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
+// commonMark reads a page as goldmark does, and writes it with its HTML kept
+// (unsafe), as a renderer that keeps HTML shows it.
+var commonMark = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithRendererOptions(goldhtml.WithUnsafe()))
+})
 
 const (
 	maxBlockText  = 2*maxSigBlob + 1024 // the longest armour, its fences, blank lines
@@ -261,12 +264,12 @@ func Signable(message []byte) error {
 		return errors.New("la partie signée n'est pas lue comme une page (plus de 16 Kio, ou une ligne ouvre plus de 16 citations ou listes) : un acces.md tient sur une page")
 	}
 	page := slices.Concat(msg, []byte(SigMarker+"\n```\n"+armorBegin+"\n"+armorEnd+"\n```\n"))
-	doc := commonMark().Parse(text.NewReader(page))
+	doc := commonMark().Parser().Parse(text.NewReader(page))
 	code, fenced := doc.LastChild().(*ast.FencedCodeBlock)
 	marker, html := doc.LastChild().PreviousSibling().(*ast.HTMLBlock)
 	if fenced && html && code.Lines().Len() == 2 && marker.Lines().Len() == 1 && !marker.HasClosure() {
 		// Without a '<' the signed part holds no HTML of its own: the browser builds what goldmark read.
-		if seg := marker.Lines().At(0); string(seg.Value(page)) == SigMarker+"\n" && (bytes.IndexByte(msg, '<') < 0 || shownByBrowser(page)) {
+		if seg := marker.Lines().At(0); string(seg.Value(page)) == SigMarker+"\n" && (bytes.IndexByte(msg, '<') < 0 || shownByBrowser(doc, page)) {
 			return nil
 		}
 	}
@@ -278,17 +281,17 @@ func Signable(message []byte) error {
 // BEGIN line that nothing around hides. A <script>, <style> or hidden element
 // opened inline ("Texte <script>") is no block to goldmark, and takes in all
 // that follows (outside tester, stop 40).
-func shownByBrowser(page []byte) bool {
+func shownByBrowser(doc ast.Node, page []byte) bool {
 	var out bytes.Buffer
-	if err := htmlWriter().Convert(page, &out); err != nil {
+	if err := commonMark().Renderer().Render(&out, page, doc); err != nil {
 		return false
 	}
-	doc, err := html.Parse(&out)
+	tree, err := html.Parse(&out)
 	if err != nil {
 		return false
 	}
 	var armour *html.Node
-	for n := range doc.Descendants() {
+	for n := range tree.Descendants() {
 		if n.Type == html.ElementNode && n.Data == "code" && n.FirstChild != nil && strings.HasPrefix(n.FirstChild.Data, armorBegin) {
 			armour = n // the last: the block after the marker
 		}
@@ -321,11 +324,6 @@ func hides(n *html.Node) bool {
 	}
 	return false
 }
-
-// htmlWriter writes a page as goldmark does for a renderer that keeps HTML.
-var htmlWriter = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithRendererOptions(goldhtml.WithUnsafe()))
-})
 
 // openedAt is the line of the last block, at any depth, starting before
 // off: the one left open, that the marker at off was read into.
