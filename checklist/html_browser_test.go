@@ -96,18 +96,7 @@ func (p browserPage) visible(t *testing.T) []string {
 // anywhere, a hostile file name and content that stay text, axe-core's
 // accessibility rules, and a phone's width.
 func TestHTMLReportInChromium(t *testing.T) {
-	if testing.Short() {
-		t.Skip("Chromium démarre en quelques secondes : sans -short")
-	}
-	if os.Getenv("PRET_WINE") == "1" {
-		t.Skip("sous Wine, pas de Chromium Windows : le rapport HTML est vérifié dans Chromium par les tests Linux")
-	}
-	if _, err := exec.LookPath(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("chromium is needed on CI (.ci/test installs it): %v", err)
-		}
-		t.Skip("chromium absent; .ci/test installs it")
-	}
+	needChromium(t)
 	dir := t.TempDir()
 	p := browserPage{ctx: startChromium(t, dir), url: writeBrowserReport(t, dir)}
 	requests, dialogs := watchPage(t, p.ctx)
@@ -136,6 +125,23 @@ func TestHTMLReportInChromium(t *testing.T) {
 	}
 	if n != 0 {
 		t.Errorf("%d dialogs opened", n)
+	}
+}
+
+// needChromium skips under -short and Wine, and fails on CI without Chromium.
+func needChromium(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("Chromium démarre en quelques secondes : sans -short")
+	}
+	if os.Getenv("PRET_WINE") == "1" {
+		t.Skip("sous Wine, pas de Chromium Windows : le HTML est vérifié dans Chromium par les tests Linux")
+	}
+	if _, err := exec.LookPath(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("chromium is needed on CI (.ci/test installs it): %v", err)
+		}
+		t.Skip("chromium absent; .ci/test installs it")
 	}
 }
 

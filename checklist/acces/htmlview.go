@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/romeo-pret/pret/internal/htmlshown"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
@@ -173,32 +174,30 @@ var lineBreaks = strings.NewReplacer("\n", "", "\r", "")
 
 // htmlState is what hides text at a point of the page.
 type htmlState struct {
-	raw   string // a script, style, title… whose text is not shown, up to its end tag
-	hide  string // the outermost element not shown (hidden, display:none, <template>, <svg>)
+	hide  string // the outermost element not shown (htmlshown.Hides)
 	depth int    // its elements of the same name open
 }
 
-func (s *htmlState) hidden() bool { return s.raw != "" || s.hide != "" }
+func (s *htmlState) hidden() bool { return s.hide != "" }
 
 // start reads a start tag, its name in tag; br reports a shown <br>. A
 // self-closed <svg/> or <math/> holds nothing: HTML acknowledges the / on
-// those foreign elements only (13.2.6.5), and what follows is shown.
+// those foreign elements only (13.2.6.5), and what follows is shown; a
+// <script/> opens a script all the same. A script, style, title… holds no
+// tag for the tokenizer: its text runs to its own end tag.
 func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bool) {
 	name, more := z.TagName()
 	tag = string(name)
 	empty := slices.Contains(voidElements, tag) || selfClosed && slices.Contains(foreignElements, tag)
 	switch {
-	case s.raw != "":
 	case s.hide != "":
 		if tag == s.hide && !empty {
 			s.depth++
 		}
-	case slices.Contains(rawHidden, tag): // <script/> opens a script all the same: HTML ignores the /
-		s.raw = tag
 	case slices.Contains(voidElements, tag):
-		return tag, tag == "br" && !hiddenByAttrs(z, more)
+		return tag, tag == "br" && !htmlshown.Hides(tag, htmlshown.TagAttrs(z, more))
 	case empty:
-	case slices.Contains(hiddenElements, tag) || hiddenByAttrs(z, more):
+	case htmlshown.Hides(tag, htmlshown.TagAttrs(z, more)):
 		s.hide, s.depth = tag, 1
 	}
 	return tag, false
@@ -206,8 +205,6 @@ func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bo
 
 func (s *htmlState) end(tag string) {
 	switch {
-	case s.raw != "": // the tokenizer ends a raw text at its own end tag only
-		s.raw = ""
 	case tag == s.hide:
 		if s.depth--; s.depth == 0 {
 			s.hide = ""
@@ -217,49 +214,11 @@ func (s *htmlState) end(tag string) {
 	}
 }
 
-// hiddenByAttrs: the hidden attribute, or a style that hides the element.
-func hiddenByAttrs(z *html.Tokenizer, more bool) bool {
-	hide := false
-	for more {
-		var k, val []byte
-		k, val, more = z.TagAttr()
-		switch string(k) {
-		case "hidden":
-			hide = true
-		case "style":
-			hide = hide || styleHides(string(val))
-		}
-	}
-	return hide
-}
-
-// styleHides reads an inline style's declarations: display:none, visibility:hidden
-// or collapse (!important or not, any case, any spacing).
-func styleHides(style string) bool {
-	for _, d := range strings.Split(strings.ToLower(style), ";") {
-		prop, val, ok := strings.Cut(d, ":")
-		if !ok {
-			continue
-		}
-		val = strings.Join(strings.Fields(strings.ReplaceAll(val, "!important", "")), " ")
-		switch strings.TrimSpace(prop) + ":" + val {
-		case "display:none", "visibility:hidden", "visibility:collapse":
-			return true
-		}
-	}
-	return false
-}
-
 var (
-	// Elements whose text no browser shows, read raw by the tokenizer. <noscript>
-	// shows only where scripts are off, never in a browser as shipped.
-	rawHidden = []string{"script", "style", "title", "noscript", "iframe", "noembed", "noframes"}
-	// Elements not shown with all they hold: a template's content is inert; an SVG is
-	// a picture, its <desc> and <title> never shown and its <text> drawn, not text.
-	hiddenElements  = []string{"template", "svg"}
 	foreignElements = []string{"svg", "math"}
 	voidElements    = []string{"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 	// Elements a paragraph's end closes (a browser closes them at </p>; it re-opens a
-	// formatting element such as <b> in the next paragraph, and a <div> runs on).
-	endsWithParagraph = []string{"span", "abbr", "cite", "dfn", "kbd", "label", "mark", "q", "samp", "sub", "sup", "time", "var", "data", "bdi", "bdo", "ins", "del", "output", "meter", "progress", "ruby"}
+	// formatting element such as <b> in the next paragraph, and a <div> runs on;
+	// a <select> ignores it, a <details> or <dialog> closes the paragraph first).
+	endsWithParagraph = []string{"audio", "canvas", "datalist", "rp", "svg", "video", "span", "abbr", "cite", "dfn", "kbd", "label", "mark", "q", "samp", "sub", "sup", "time", "var", "data", "bdi", "bdo", "ins", "del", "output", "meter", "progress", "ruby"}
 )

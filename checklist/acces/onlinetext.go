@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/romeo-pret/pret/internal/htmlshown"
 	"golang.org/x/net/html"
 )
 
@@ -192,7 +193,7 @@ func pictureName(z *html.Tokenizer) string {
 		case "hidden":
 			return ""
 		case "style":
-			if styleHides(string(val)) {
+			if htmlshown.StyleHides(string(val)) {
 				return ""
 			}
 		case "src":

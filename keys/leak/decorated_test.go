@@ -424,7 +424,9 @@ func TestTagsHideNothing(t *testing.T) {
 		{"<span hidden>ZZZZ</span>", `<SCRIPT type="x">1</script>`}, {`<span style="display: none">QQ</span>`, "<style>p{}</style>"},
 		{`</span><span title="a>b">`, "<template>AAAA</template>"}, {"<![CDATA[x]]>", "<?x?>"},
 		{"<span hidden>a<span>b</span>c</span>", "<div hidden>a<div>b</div>c</div>"}, {"</ x>", "</1>"},
-		{"<!-->", "<!--->"}, {"<title>x</title>", "<noscript>AAAA</noscript>"}}
+		{"<!-->", "<!--->"}, {"<title>x</title>", "<noscript>AAAA</noscript>"},
+		// What internal/htmlshown hides, read from the tag by the HTML tokenizer.
+		{"<video controls>QQQQ</video>", `<details class="x">ZZ</details>`}, {`<i style='visibility : hidden'>AB</i>`, "<select><option>CC</option></select>"}}
 	tried, reported := 0, 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {

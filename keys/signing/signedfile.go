@@ -17,6 +17,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/net/html"
 
+	"github.com/romeo-pret/pret/internal/htmlshown"
 	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/keys/leak"
 )
@@ -304,25 +305,16 @@ func shownByBrowser(doc ast.Node, page []byte) bool {
 	return armour != nil
 }
 
-// hides reports an element that does not show what it holds: hidden by
-// the browser's own style sheet, or showing something else (a <select>
-// its options, a <video> its video) (outside tester, stop 40).
+// hides reports an element a browser does not show the content of
+// (outside tester, stop 40).
 func hides(n *html.Node) bool {
-	switch n.Data {
-	case "template", "noscript", "datalist", "rp", "select", "audio", "video", "canvas":
-		return true
-	case "dialog", "details":
-		if !slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "open" }) {
-			return true
+	return htmlshown.Hides(n.Data, func(yield func(string, string) bool) {
+		for _, a := range n.Attr {
+			if !yield(a.Key, a.Val) {
+				return
+			}
 		}
-	}
-	for _, a := range n.Attr {
-		style := strings.ToLower(strings.Join(strings.Fields(a.Val), ""))
-		if a.Key == "hidden" || a.Key == "style" && (strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")) {
-			return true
-		}
-	}
-	return false
+	})
 }
 
 // openedAt is the line of the last block, at any depth, starting before

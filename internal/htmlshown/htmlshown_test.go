@@ -1,0 +1,60 @@
+package htmlshown
+
+import (
+	"iter"
+	"testing"
+)
+
+func attrs(kv ...string) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if !yield(kv[i], kv[i+1]) {
+				return
+			}
+		}
+	}
+}
+
+// TestHides is written by hand from the HTML standard's rendering section
+// (15.3.1) and each element's own section; checklist's
+// TestHidingAgreesWithChromium asks a real browser the same.
+func TestHides(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		kv   []string
+		want bool
+	}{
+		{"span", nil, false},
+		{"p", []string{"class", "hidden"}, false},
+		{"span", []string{"title", "display:none"}, false},
+		{"span", []string{"hidden", ""}, true},
+		{"div", []string{"hidden", "until-found"}, true},
+		{"span", []string{"style", "display: none"}, true},
+		{"span", []string{"style", "color: red ; Display:None !IMPORTANT"}, true},
+		{"span", []string{"style", "visibility:hidden"}, true},
+		{"span", []string{"style", "visibility : collapse"}, true},
+		{"span", []string{"style", "display:block"}, false},
+		{"span", []string{"style", "display:block", "style", "display:none"}, false}, // the first counts
+		{"span", []string{"style", "display:none", "style", "display:block"}, true},
+		{"span", []string{"style", "display:none-ish"}, false},
+		{"span", []string{"style", "content:'display:none'"}, false},
+		{"script", nil, true}, {"style", nil, true}, {"title", nil, true},
+		{"template", nil, true}, {"noscript", nil, true}, {"iframe", nil, true},
+		{"noembed", nil, true}, {"noframes", nil, true}, {"datalist", nil, true},
+		{"rp", nil, true}, {"audio", nil, true}, {"video", nil, true},
+		{"canvas", nil, true}, {"svg", nil, true},
+		{"select", nil, true}, // its options, in a list: not the page's text
+		{"textarea", nil, false}, {"pre", nil, false}, {"head", nil, false}, {"math", nil, false},
+		{"dialog", nil, true}, {"dialog", []string{"open", ""}, false},
+		{"details", nil, true}, {"details", []string{"open", ""}, false},
+		{"details", []string{"class", "x"}, true},
+	} {
+		var a iter.Seq2[string, string]
+		if c.kv != nil {
+			a = attrs(c.kv...)
+		}
+		if got := Hides(c.name, a); got != c.want {
+			t.Errorf("Hides(%q, %q) = %v, want %v", c.name, c.kv, got, c.want)
+		}
+	}
+}
