@@ -31,27 +31,48 @@ func TestTagAttrsAsTokenizer(t *testing.T) {
 	}
 	compared := 0
 	for _, tag := range tags {
-		z := html.NewTokenizer(strings.NewReader(tag))
-		if tt := z.Next(); tt != html.StartTagToken && tt != html.SelfClosingTagToken || len(z.Raw()) != len(tag) {
-			continue // not one tag for HTML (an open quote runs past '>'): tagAt reads no such tag
+		if sameAttrs(t, tag) {
+			compared++
 		}
-		var want []string
-		for _, a := range z.Token().Attr {
-			want = append(want, fmt.Sprintf("%s=%q", a.Key, a.Val))
-		}
-		var got, names []string
-		for k, v := range tagAttrs(tag) {
-			if !slices.Contains(names, k) { // the tokenizer's Token keeps the first
-				got = append(got, fmt.Sprintf("%s=%q", k, v))
-			}
-			names = append(names, k)
-		}
-		if strings.Join(got, " ") != strings.Join(want, " ") {
-			t.Errorf("%q: attributes %v, tokenizer %v", tag, got, want)
-		}
-		compared++
 	}
 	if compared < 2000 {
 		t.Fatalf("only %d tags compared", compared)
 	}
+}
+
+// FuzzTagAttrs: any tag HTML reads as one start tag has the attributes its tokenizer gives.
+func FuzzTagAttrs(f *testing.F) {
+	f.Add(`<a x="1" y=2 z>`)
+	f.Add(`<span style='display:none' hidden/>`)
+	f.Fuzz(func(t *testing.T, tag string) {
+		// NUL: the tokenizer writes U+FFFD for it, in no name that hides.
+		if strings.HasPrefix(tag, "<") && strings.HasSuffix(tag, ">") && len(tag) <= maxTag && !strings.Contains(tag, "\x00") {
+			sameAttrs(t, strings.ToLower(tag))
+		}
+	})
+}
+
+// sameAttrs compares tagAttrs with the tokenizer on tag, and reports
+// whether HTML reads tag as one start tag (otherwise nothing is compared).
+func sameAttrs(t *testing.T, tag string) bool {
+	t.Helper()
+	z := html.NewTokenizer(strings.NewReader(tag))
+	if tt := z.Next(); tt != html.StartTagToken && tt != html.SelfClosingTagToken || len(z.Raw()) != len(tag) {
+		return false // not one tag for HTML (an open quote runs past '>'): tagAt reads no such tag
+	}
+	var want []string
+	for _, a := range z.Token().Attr {
+		want = append(want, fmt.Sprintf("%s=%q", a.Key, a.Val))
+	}
+	var got, names []string
+	for k, v := range tagAttrs(tag) {
+		if !slices.Contains(names, k) { // the tokenizer's Token keeps the first
+			got = append(got, fmt.Sprintf("%s=%q", k, v))
+		}
+		names = append(names, k)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("%q: attributes %v, tokenizer %v", tag, got, want)
+	}
+	return true
 }
