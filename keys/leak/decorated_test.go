@@ -426,7 +426,8 @@ func TestTagsHideNothing(t *testing.T) {
 		{"<span hidden>a<span>b</span>c</span>", "<div hidden>a<div>b</div>c</div>"}, {"</ x>", "</1>"},
 		{"<!-->", "<!--->"}, {"<title>x</title>", "<noscript>AAAA</noscript>"},
 		// What internal/htmlshown hides, read from the tag by the HTML tokenizer.
-		{"<video controls>QQQQ</video>", `<details class="x">ZZ</details>`}, {`<i style='visibility : hidden'>AB</i>`, "<select><option>CC</option></select>"}}
+		{"<video controls>QQQQ</video>", `<details class="x">ZZ</details>`}, {`<i style='visibility : hidden'>AB</i>`, "<select><option>CC</option></select>"},
+		{`<span style="display&#58;none">QQ</span>`, `<b style=&#x76;isibility:hidden>ZZ</b>`}}
 	tried, reported := 0, 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {
