@@ -367,15 +367,19 @@ func FuzzValidateSigned(f *testing.F) {
 	})
 }
 
-// armourLines are the long lines of the block after the marker.
+const base64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+// armourLines are the long base64 lines of the block after the marker.
 func armourLines(data []byte, sf *signing.SignedFile) []string {
 	if sf.From == 0 {
 		return nil
 	}
 	var out []string
 	for i, l := range strings.Split(string(data), "\n") {
-		if i+1 > sf.From && i+1 <= sf.To && len(strings.TrimSpace(l)) >= 16 {
-			out = append(out, strings.TrimSpace(l))
+		// The armour's base64, not a line pret's advice names too ("<!-- pret:signat…", fuzzed).
+		l = strings.TrimSpace(l)
+		if i+1 > sf.From && i+1 <= sf.To && len(l) >= 16 && strings.Trim(l, base64Chars) == "" {
+			out = append(out, l)
 		}
 	}
 	return out
