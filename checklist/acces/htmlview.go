@@ -174,8 +174,9 @@ var lineBreaks = strings.NewReplacer("\n", "", "\r", "")
 
 // htmlState is what hides text at a point of the page.
 type htmlState struct {
-	hide  string // the outermost element not shown (htmlshown.Hides)
-	depth int    // its elements of the same name open
+	hide   string // the outermost element not shown (htmlshown.Hides)
+	depth  int    // its elements of the same name open
+	inHTML int    // in a hidden <svg>: its parts that hold HTML open (htmlshown.PictureHTML)
 }
 
 func (s *htmlState) hidden() bool { return s.hide != "" }
@@ -189,10 +190,16 @@ func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bo
 	name, more := z.TagName()
 	tag = string(name)
 	empty := slices.Contains(voidElements, tag) || selfClosed && slices.Contains(foreignElements, tag)
+	if s.hide == "svg" && s.inHTML == 0 && htmlshown.EndsPicture(tag, false) {
+		*s = htmlState{} // the browser closes the picture: the tag is read as any other
+	}
 	switch {
 	case s.hide != "":
 		if tag == s.hide && !empty {
 			s.depth++
+		}
+		if s.hide == "svg" && htmlshown.PictureHTML(tag) && !selfClosed {
+			s.inHTML++
 		}
 	case slices.Contains(voidElements, tag):
 		return tag, tag == "br" && !htmlshown.Hides(tag, htmlshown.TagAttrs(z, more))
@@ -205,6 +212,12 @@ func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bo
 
 func (s *htmlState) end(tag string) {
 	switch {
+	case s.hide == "svg" && s.inHTML > 0:
+		if htmlshown.PictureHTML(tag) {
+			s.inHTML--
+		}
+	case s.hide == "svg" && htmlshown.EndsPicture(tag, true):
+		*s = htmlState{}
 	case tag == s.hide:
 		if s.depth--; s.depth == 0 {
 			s.hide = ""
@@ -220,5 +233,5 @@ var (
 	// Elements a paragraph's end closes (a browser closes them at </p>; it re-opens a
 	// formatting element such as <b> in the next paragraph, and a <div> runs on;
 	// a <select> ignores it, a <details> or <dialog> closes the paragraph first).
-	endsWithParagraph = []string{"audio", "canvas", "datalist", "rp", "svg", "video", "span", "abbr", "cite", "dfn", "kbd", "label", "mark", "q", "samp", "sub", "sup", "time", "var", "data", "bdi", "bdo", "ins", "del", "output", "meter", "progress", "ruby"}
+	endsWithParagraph = []string{"audio", "canvas", "datalist", "rp", "video", "span", "abbr", "cite", "dfn", "kbd", "label", "mark", "q", "samp", "sub", "sup", "time", "var", "data", "bdi", "bdo", "ins", "del", "output", "meter", "progress", "ruby"}
 )

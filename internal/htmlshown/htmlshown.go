@@ -13,62 +13,97 @@ import (
 	"golang.org/x/net/html"
 )
 
-// hidingElements show none of what they hold. From the HTML standard's
-// rendering section (15.3.1: datalist, noembed, noframes, rp, script, style,
-// template, title are display:none), with what shows something else:
-// <noscript> (scripts are on in a browser as shipped), <iframe>, <audio>,
-// <video> and <canvas> (their content is a fallback), <select> (its options,
-// in a list), <svg> (a picture: its text is drawn, not read). Not <head>: in
-// a page's body a browser ignores the tag and shows what follows.
-var hidingElements = []string{
-	"audio", "canvas", "datalist", "iframe", "noembed", "noframes", "noscript",
-	"rp", "script", "select", "style", "svg", "template", "title", "video",
-}
+var (
+	// styledHidden are display:none in the browser's own style sheet (the HTML
+	// standard's rendering section, 15.3.1), which an inline display overrides:
+	// <script style="display:block"> shows its text.
+	styledHidden = []string{"noframes", "rp", "script", "style", "title"}
+	// neverShown show none of what they hold, whatever their style: a
+	// <template>'s content is inert; <noscript> and <noembed> are
+	// display:none !important where scripts and plugins are on (Chromium:
+	// TestHidingAgreesWithChromium), a <datalist> too; <iframe>, <audio>,
+	// <video> and <canvas> hold a fallback; an <svg> is a picture, its text
+	// drawn, not read; a MathML annotation is not drawn; a <select> shows one option in its box, nothing else
+	// it holds (the option is read as hidden too: a sentence has no business
+	// there). Not <head>: in a page's body a browser ignores the tag and
+	// shows what follows.
+	neverShown = []string{"annotation", "annotation-xml", "audio", "canvas", "datalist", "iframe", "noembed", "noscript", "select", "svg", "template", "video"}
+)
 
 // Hides reports whether a browser shows nothing of what the element name
 // (lower case) holds, given its attributes (keys in lower case; nil for
-// none). A <dialog>
-// or <details> without open counts whole, its <summary> too: pret does not
-// read that far.
+// none). A <details> without open counts whole, its <summary> too: pret
+// does not read that far.
 func Hides(name string, attrs iter.Seq2[string, string]) bool {
-	if slices.Contains(hidingElements, name) {
+	if slices.Contains(neverShown, name) {
 		return true
 	}
 	if attrs == nil {
-		return name == "dialog" || name == "details"
+		attrs = func(func(string, string) bool) {}
 	}
-	open, styled := false, false
-	for k, v := range attrs {
-		switch k {
-		case "hidden":
-			return true
-		case "style": // the first: a browser drops an attribute written again
-			if !styled && StyleHides(v) {
-				return true
-			}
+	var hidden, untilFound, styled, open bool
+	var display, visibility string
+	for k, v := range attrs { // the first of a name: a browser drops one written again
+		switch {
+		case k == "hidden" && !hidden:
+			hidden, untilFound = true, strings.EqualFold(v, "until-found")
+		case k == "style" && !styled:
 			styled = true
-		case "open":
+			display, visibility = Declared(v)
+		case k == "open":
 			open = true
 		}
 	}
-	return (name == "dialog" || name == "details") && !open
+	switch {
+	case display == "none", visibility == "hidden", visibility == "collapse":
+		return true
+	case untilFound, name == "details" && !open:
+		return true // content-visibility, or a closed slot: no display shows it
+	case display != "":
+		return false
+	}
+	return hidden || slices.Contains(styledHidden, name) || name == "dialog" && !open
 }
 
-// StyleHides reads an inline style's declarations: display:none,
-// visibility:hidden or collapse (!important or not, any case, any spacing).
-func StyleHides(style string) bool {
+// Declared reads an inline style's display and visibility as the cascade
+// does: the last declaration of each, unless an earlier one is !important
+// and it is not; values in lower case, white space dropped ("" for none).
+func Declared(style string) (display, visibility string) {
+	var important [2]bool
 	for _, d := range strings.Split(strings.ToLower(style), ";") {
 		prop, val, ok := strings.Cut(d, ":")
 		if !ok {
 			continue
 		}
-		val = strings.Join(strings.Fields(strings.ReplaceAll(val, "!important", "")), " ")
-		switch strings.TrimSpace(prop) + ":" + val {
-		case "display:none", "visibility:hidden", "visibility:collapse":
-			return true
+		val = strings.Join(strings.Fields(val), "")
+		val, imp := strings.CutSuffix(val, "!important") // "! important" too: spaces are dropped
+		var i int
+		switch strings.TrimSpace(prop) {
+		case "display":
+			i = 0
+		case "visibility":
+			i = 1
+		default:
+			continue
+		}
+		if important[i] && !imp {
+			continue
+		}
+		important[i] = imp
+		if i == 0 {
+			display = val
+		} else {
+			visibility = val
 		}
 	}
-	return false
+	return display, visibility
+}
+
+// StyleHides reports an inline style that hides its element: display:none,
+// visibility:hidden or collapse.
+func StyleHides(style string) bool {
+	d, v := Declared(style)
+	return d == "none" || v == "hidden" || v == "collapse"
 }
 
 // TagAttrs are the attributes of the start tag z is at (more as
@@ -84,3 +119,28 @@ func TagAttrs(z *html.Tokenizer, more bool) iter.Seq2[string, string] {
 		}
 	}
 }
+
+// Inside an <svg>, an HTML start tag ends the picture (HTML 13.2.6.5: the
+// browser closes it and shows what follows), and so do </p> and </br>,
+// except in the parts of the picture that hold HTML (desc, title,
+// foreignObject). <font> ends it only with a color, face or size: it is
+// read here as not ending it.
+var (
+	endsPicture = []string{"b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
+		"h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre",
+		"ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var"}
+	pictureHTML = []string{"desc", "title", "foreignobject"}
+)
+
+// EndsPicture reports a start tag (end tag if end) that ends an <svg> it
+// stands in, outside the parts that hold HTML (PictureHTML).
+func EndsPicture(tag string, end bool) bool {
+	if end {
+		return tag == "p" || tag == "br"
+	}
+	return slices.Contains(endsPicture, tag)
+}
+
+// PictureHTML reports the elements of an <svg> that hold HTML: in them an
+// HTML tag does not end the picture.
+func PictureHTML(tag string) bool { return slices.Contains(pictureHTML, tag) }

@@ -42,12 +42,29 @@ func TestHides(t *testing.T) {
 		{"template", nil, true}, {"noscript", nil, true}, {"iframe", nil, true},
 		{"noembed", nil, true}, {"noframes", nil, true}, {"datalist", nil, true},
 		{"rp", nil, true}, {"audio", nil, true}, {"video", nil, true},
-		{"canvas", nil, true}, {"svg", nil, true},
-		{"select", nil, true}, // its options, in a list: not the page's text
+		{"canvas", nil, true}, {"svg", nil, true}, {"annotation-xml", nil, true}, {"annotation", nil, true},
+		{"select", nil, true}, // one option in its box, read as hidden too
 		{"textarea", nil, false}, {"pre", nil, false}, {"head", nil, false}, {"math", nil, false},
 		{"dialog", nil, true}, {"dialog", []string{"open", ""}, false},
 		{"details", nil, true}, {"details", []string{"open", ""}, false},
 		{"details", []string{"class", "x"}, true},
+		// The inline cascade: the last declaration wins, unless an earlier one is !important.
+		{"span", []string{"style", "display:none;display:inline"}, false},
+		{"span", []string{"style", "display:none !important;display:inline"}, true},
+		{"span", []string{"style", "display:none ! important"}, true},
+		{"span", []string{"style", "visibility:hidden;visibility:visible"}, false},
+		// An inline display overrides the browser's own display:none, not what never shows.
+		{"span", []string{"hidden", "", "style", "display:inline"}, false},
+		{"div", []string{"hidden", "until-found", "style", "display:block"}, true},
+		{"script", []string{"style", "display:block"}, false},
+		{"title", []string{"style", "display:block"}, false},
+		{"dialog", []string{"style", "display:block"}, false},
+		{"noscript", []string{"style", "display:block"}, true},
+		{"noembed", []string{"style", "display:block"}, true},
+		{"datalist", []string{"style", "display:block"}, true},
+		{"template", []string{"style", "display:block"}, true},
+		{"details", []string{"style", "display:block"}, true},
+		{"span", []string{"hidden", "", "hidden", "until-found", "style", "display:inline"}, false}, // the first hidden
 	} {
 		var a iter.Seq2[string, string]
 		if c.kv != nil {

@@ -426,8 +426,11 @@ func TestTagsHideNothing(t *testing.T) {
 		{"<span hidden>a<span>b</span>c</span>", "<div hidden>a<div>b</div>c</div>"}, {"</ x>", "</1>"},
 		{"<!-->", "<!--->"}, {"<title>x</title>", "<noscript>AAAA</noscript>"},
 		// What internal/htmlshown hides, read from the tag by the HTML tokenizer.
-		{"<video controls>QQQQ</video>", `<details class="x">ZZ</details>`}, {`<i style='visibility : hidden'>AB</i>`, "<select><option>CC</option></select>"},
-		{`<span style="display&#58;none">QQ</span>`, `<b style=&#x76;isibility:hidden>ZZ</b>`}}
+		{"<video controls>QQQQ</video>", `<details class="x">ZZ</details>`}, {`<i style='visibility : hidden'>AB</i>`, "<noembed>CC</noembed>"},
+		{`<span style="display&#58;none">QQ</span>`, `<b style=&#x76;isibility:hidden>ZZ</b>`},
+		// A picture's own text goes, not what an HTML tag ends it to show (HTML 13.2.6.5).
+		{`<svg><desc>A<b>B</b>C</desc>D</svg>`, `<svg>QQ<b></b></svg>`}, {`<span style="display:none;display:none">QQ</span>`, `<svg/>`},
+		{"<svg><b>", "</b></svg>"}, {`<i hidden style="display:inline">`, `</i><svg><p>`}}
 	tried, reported := 0, 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {

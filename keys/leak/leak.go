@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/htmlshown"
 	"github.com/romeo-pret/pret/internal/mdbounds"
@@ -284,8 +285,10 @@ func dropTags(s string) string {
 }
 
 // endOf is where the element name, open before p, ends in low: the start
-// of its end tag, elements of its name inside it counted; -1 when not on the line.
+// of its end tag, elements of its name inside it counted, or for an <svg>
+// of the HTML tag that ends it (htmlshown.EndsPicture); -1 when not on the line.
 func endOf(low string, p int, name string) int {
+	inHTML := 0 // in an <svg>: its parts that hold HTML open
 	for depth := 1; ; p++ {
 		i := strings.IndexByte(low[p:], '<')
 		if i < 0 {
@@ -293,10 +296,19 @@ func endOf(low string, p int, name string) int {
 		}
 		p += i
 		rest, closing := strings.CutPrefix(low[p+1:], "/")
-		if after, ok := strings.CutPrefix(rest, name); ok && (after == "" || !isNameByte(after[0])) {
-			if !closing {
-				depth++
-			} else if depth--; depth == 0 {
+		tag := rest[:len(rest)-len(strings.TrimLeftFunc(rest, isNameRune))]
+		switch {
+		case name == "svg" && htmlshown.PictureHTML(tag) && closing:
+			inHTML = max(0, inHTML-1)
+		case name == "svg" && htmlshown.PictureHTML(tag):
+			inHTML++
+		case name == "svg" && inHTML > 0:
+		case name == "svg" && htmlshown.EndsPicture(tag, closing):
+			return p
+		case tag == name && !closing:
+			depth++
+		case tag == name:
+			if depth--; depth == 0 {
 				return p
 			}
 		}
@@ -304,6 +316,8 @@ func endOf(low string, p int, name string) int {
 }
 
 func isNameByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' }
+
+func isNameRune(r rune) bool { return r < utf8.RuneSelf && isNameByte(byte(r)) }
 
 // maxTag bounds a tag: a longer one is read as text.
 const maxTag = 512
@@ -346,11 +360,8 @@ func tagAt(low string) (n int, hidden string) {
 // hides reports a start tag (lower case, whole) whose element a browser
 // does not show the content of.
 func hides(name, tag string) bool {
-	switch {
-	case name == "svg" && strings.HasSuffix(tag, "/>"):
+	if name == "svg" && strings.HasSuffix(tag, "/>") {
 		return false // <svg/> holds nothing: HTML reads the / on foreign elements
-	case !slices.ContainsFunc([]string{"hidden", "none", "collapse", "open", "&"}, func(w string) bool { return strings.Contains(tag, w) }):
-		return htmlshown.Hides(name, nil) // no attribute hides without one of these words, or a reference
 	}
 	return htmlshown.Hides(name, tagAttrs(tag))
 }
