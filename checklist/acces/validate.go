@@ -117,6 +117,15 @@ func Validate(data []byte, rules Rules) *Result {
 	text, pieces := withoutLeaks(r, strings.ReplaceAll(string(data), "\r\n", "\n"), sf)
 
 	ed25519 := applyRules(r, text, rules)
+	if slices.ContainsFunc(r.Problems, func(p checklist.Problem) bool { return p.Code == checklist.CodePrivateKeyLeak }) {
+		// The rules do not read a line of key material: an online text on
+		// one line, a date beside the key, would be missing for no reason given.
+		for i, p := range r.Problems {
+			if slices.Contains(unreadWhenLeaked, p.Code) {
+				r.Problems[i].Message += " (pret ne lit pas les lignes de la clé privée signalée)"
+			}
+		}
+	}
 	checkSignature(r, sf, rules, ed25519)
 	// A line of the key copied elsewhere is no key material to the
 	// detector, but quoting it would print part of the key.
@@ -139,6 +148,10 @@ func Validate(data []byte, rules Rules) *Result {
 	})
 	return r
 }
+
+// unreadWhenLeaked are the codes of what a line of key material may hold.
+var unreadWhenLeaked = []checklist.Code{checklist.CodeMissingDate, checklist.CodeMissingPubkeyPath,
+	checklist.CodeMissingFingerprint, checklist.CodeMissingType, checklist.CodeMissingSentence}
 
 // applyRules reads text's blocks, as a renderer shows them or, for an online text,
 // as a browser does, and adds what each rule finds to r; ed25519 reports the type

@@ -296,6 +296,36 @@ func TestLeaks(t *testing.T) {
 	}
 }
 
+// TestMissingNamesTheKeyLines: what the rules do not read, on a line of key
+// material (an online text written on one line), is missing for that reason,
+// said; a file without a key says nothing of it (outside tester, stop 41).
+func TestMissingNamesTheKeyLines(t *testing.T) {
+	priv, _, err := keys.Generate(rand.Reader, "x", []byte("passphrase"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.ReplaceAll(good, "\n", " ") + " " + strings.ReplaceAll(string(priv), "\n", " ") + "\n"
+	r := Validate([]byte(page), Rules{OnlineText: true})
+	said := 0
+	for _, p := range r.Problems {
+		if slices.Contains(unreadWhenLeaked, p.Code) {
+			if !strings.HasSuffix(p.Message, "(pret ne lit pas les lignes de la clé privée signalée)") {
+				t.Errorf("%s does not say why: %q", p.Code, p.Message)
+			}
+			said++
+		}
+	}
+	if !slices.Contains(codes(r), "private-key-leak") || said < 4 {
+		t.Fatalf("one line with a key: %v", codes(r))
+	}
+	r = Validate([]byte("Rien.\n"), rules)
+	for _, p := range r.Problems {
+		if strings.Contains(p.Message, "clé privée") {
+			t.Errorf("no key, yet %q", p.Message)
+		}
+	}
+}
+
 func TestPastedAndBesidePublicKeys(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plus d'une seconde : sans -short")
