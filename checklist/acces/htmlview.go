@@ -22,6 +22,7 @@ import (
 type htmlView struct {
 	segs  []htmlSeg
 	first map[ast.Node]int // where a node's pieces start in segs
+	open  map[ast.Node]int // the piece standing for the tag a renderer opens a block with
 	real  int              // pieces that are the page's own HTML
 }
 
@@ -35,15 +36,30 @@ type htmlSeg struct {
 	hidden bool     // what follows the piece, up to the next one, is not shown
 }
 
-// closeTag is the piece a renderer writes after a paragraph, a heading or a cell.
-var closeTag = []byte("</p>")
+// closeTag is the piece a renderer writes after a paragraph, a heading or a
+// cell; openTag stands for the one it opens a block with (<p>, <li>, <pre>…):
+// any of them ends an <svg> (13.2.6.5), and a <br> does nothing else.
+var closeTag, openTag = []byte("</p>"), []byte("<br>")
+
+const (
+	closing = -1 - iota // Segment.Start of a closeTag piece
+	opening             // of an openTag piece
+)
 
 func newHTMLView(doc ast.Node, src []byte) *htmlView {
 	if bytes.IndexByte(src, '<') < 0 {
 		return &htmlView{} // no tag, no comment: nothing hides anything
 	}
-	v := &htmlView{first: map[ast.Node]int{}}
+	v := &htmlView{first: map[ast.Node]int{}, open: map[ast.Node]int{}}
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch n.(type) {
+		case *ast.Paragraph, *ast.Heading, *ast.List, *ast.ListItem, *ast.Blockquote, *ast.FencedCodeBlock,
+			*ast.CodeBlock, *ast.ThematicBreak, *east.Table:
+			if entering {
+				v.open[n] = len(v.segs)
+				v.segs = append(v.segs, htmlSeg{Segment: text.Segment{Start: opening}})
+			}
+		}
 		switch n := n.(type) {
 		case *ast.Image: // its text is an attribute, never read as HTML
 			return ast.WalkSkipChildren, nil
@@ -62,13 +78,13 @@ func newHTMLView(doc ast.Node, src []byte) *htmlView {
 			}
 		case *ast.Paragraph, *ast.TextBlock, *ast.Heading, *east.TableCell:
 			if !entering {
-				v.add(n, []text.Segment{{Start: -1}}) // the renderer's closing tag
+				v.add(n, []text.Segment{{Start: closing}}) // the renderer's closing tag
 			}
 		}
 		return ast.WalkContinue, nil
 	})
 	if v.real == 0 {
-		v.segs, v.first = nil, nil // nothing hides anything: no piece to read
+		v.segs, v.first, v.open = nil, nil, nil // nothing hides anything: no piece to read
 		return v
 	}
 	v.read(src)
@@ -92,6 +108,15 @@ func (v *htmlView) pieces(n ast.Node) []htmlSeg {
 	return v.segs[i:end]
 }
 
+// opened is the piece standing for the tag a renderer opens n with; nil
+// for none, or a page with no HTML of its own.
+func (v *htmlView) opened(n ast.Node) []htmlSeg {
+	if i, ok := v.open[n]; ok {
+		return v.segs[i : i+1]
+	}
+	return nil
+}
+
 func (v *htmlView) add(n ast.Node, segs []text.Segment) {
 	v.first[n] = len(v.segs)
 	for _, s := range segs {
@@ -105,9 +130,12 @@ func (v *htmlView) read(src []byte) {
 	starts := make([]int, len(v.segs)+1)
 	for i, s := range v.segs {
 		starts[i] = len(in)
-		if s.Start < 0 {
+		switch s.Start {
+		case closing:
 			in = append(in, closeTag...)
-		} else {
+		case opening:
+			in = append(in, openTag...)
+		default:
 			in = append(in, s.Value(src)...)
 		}
 	}
@@ -176,7 +204,7 @@ var lineBreaks = strings.NewReplacer("\n", "", "\r", "")
 type htmlState struct {
 	hide   string // the outermost element not shown (htmlshown.Hides)
 	depth  int    // its elements of the same name open
-	inHTML int    // in a hidden <svg>: its parts that hold HTML open (htmlshown.PictureHTML)
+	inHTML int    // in a hidden foreign element: its parts that hold HTML open (htmlshown.HoldsHTML)
 }
 
 func (s *htmlState) hidden() bool { return s.hide != "" }
@@ -190,7 +218,11 @@ func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bo
 	name, more := z.TagName()
 	tag = string(name)
 	empty := slices.Contains(voidElements, tag) || selfClosed && slices.Contains(foreignElements, tag)
-	if s.hide == "svg" && s.inHTML == 0 && htmlshown.EndsPicture(tag, false) {
+	attrs := htmlshown.TagAttrs(z, more)
+	if tag == "font" {
+		attrs = htmlshown.Collected(attrs) // read twice, when it ends a picture
+	}
+	if htmlshown.Foreign(s.hide) && s.inHTML == 0 && htmlshown.EndsForeign(tag, false, attrs) {
 		*s = htmlState{} // the browser closes the picture: the tag is read as any other
 	}
 	switch {
@@ -198,13 +230,13 @@ func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bo
 		if tag == s.hide && !empty {
 			s.depth++
 		}
-		if s.hide == "svg" && htmlshown.PictureHTML(tag) && !selfClosed {
+		if htmlshown.Foreign(s.hide) && htmlshown.HoldsHTML(tag) && !selfClosed {
 			s.inHTML++
 		}
 	case slices.Contains(voidElements, tag):
-		return tag, tag == "br" && !htmlshown.Hides(tag, htmlshown.TagAttrs(z, more))
+		return tag, tag == "br" && !htmlshown.Hides(tag, attrs)
 	case empty:
-	case htmlshown.Hides(tag, htmlshown.TagAttrs(z, more)):
+	case htmlshown.Hides(tag, attrs):
 		s.hide, s.depth = tag, 1
 	}
 	return tag, false
@@ -212,11 +244,11 @@ func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bo
 
 func (s *htmlState) end(tag string) {
 	switch {
-	case s.hide == "svg" && s.inHTML > 0:
-		if htmlshown.PictureHTML(tag) {
+	case htmlshown.Foreign(s.hide) && s.inHTML > 0:
+		if htmlshown.HoldsHTML(tag) {
 			s.inHTML--
 		}
-	case s.hide == "svg" && htmlshown.EndsPicture(tag, true):
+	case htmlshown.Foreign(s.hide) && htmlshown.EndsForeign(tag, true, nil):
 		*s = htmlState{}
 	case tag == s.hide:
 		if s.depth--; s.depth == 0 {
@@ -228,7 +260,7 @@ func (s *htmlState) end(tag string) {
 }
 
 var (
-	foreignElements = []string{"svg", "math"}
+	foreignElements = []string{"svg", "math", "annotation", "annotation-xml"}
 	voidElements    = []string{"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 	// Elements a paragraph's end closes (a browser closes them at </p>; it re-opens a
 	// formatting element such as <b> in the next paragraph, and a <div> runs on;

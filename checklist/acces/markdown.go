@@ -121,6 +121,7 @@ func (r *reader) lineOf(off int) int { return sort.SearchInts(r.starts, off+1) }
 
 func (r *reader) blocks(n ast.Node) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		r.after(r.html.opened(c)) // the tag a renderer opens c with ends a picture
 		switch c := c.(type) {
 		case *ast.Paragraph, *ast.TextBlock:
 			r.inlineBlock(paragraph, c)

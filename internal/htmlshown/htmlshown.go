@@ -15,19 +15,20 @@ import (
 
 var (
 	// styledHidden are display:none in the browser's own style sheet (the HTML
-	// standard's rendering section, 15.3.1), which an inline display overrides:
-	// <script style="display:block"> shows its text.
-	styledHidden = []string{"noframes", "rp", "script", "style", "title"}
+	// standard's rendering section, 15.3.1, and MathML's for annotations),
+	// which an inline display overrides: <script style="display:block">
+	// shows its text.
+	styledHidden = []string{"annotation", "annotation-xml", "datalist", "noframes", "rp", "script", "style", "title"}
 	// neverShown show none of what they hold, whatever their style: a
 	// <template>'s content is inert; <noscript> and <noembed> are
 	// display:none !important where scripts and plugins are on (Chromium:
-	// TestHidingAgreesWithChromium), a <datalist> too; <iframe>, <audio>,
+	// TestHidingAgreesWithChromium); <iframe>, <audio>,
 	// <video> and <canvas> hold a fallback; an <svg> is a picture, its text
-	// drawn, not read; a MathML annotation is not drawn; a <select> shows one option in its box, nothing else
+	// drawn, not read; a <select> shows one option in its box, nothing else
 	// it holds (the option is read as hidden too: a sentence has no business
 	// there). Not <head>: in a page's body a browser ignores the tag and
 	// shows what follows.
-	neverShown = []string{"annotation", "annotation-xml", "audio", "canvas", "datalist", "iframe", "noembed", "noscript", "select", "svg", "template", "video"}
+	neverShown = []string{"audio", "canvas", "iframe", "noembed", "noscript", "select", "svg", "template", "video"}
 )
 
 // Hides reports whether a browser shows nothing of what the element name
@@ -57,36 +58,55 @@ func Hides(name string, attrs iter.Seq2[string, string]) bool {
 	switch {
 	case display == "none", visibility == "hidden", visibility == "collapse":
 		return true
-	case untilFound, name == "details" && !open:
-		return true // content-visibility, or a closed slot: no display shows it
+	case untilFound && laidAsBlock(name, display), name == "details" && !open:
+		return true // content-visibility (not on an inline box), or a closed slot: no display shows it
 	case display != "":
 		return false
 	}
-	return hidden || slices.Contains(styledHidden, name) || name == "dialog" && !open
+	return hidden && !untilFound || slices.Contains(styledHidden, name) || name == "dialog" && !open
 }
 
+// laidAsBlock reports an element whose box is not an inline one: what
+// content-visibility (hidden="until-found") applies to.
+func laidAsBlock(name, display string) bool {
+	switch display {
+	case "inline", "contents", "inline flow", "ruby", "ruby-text":
+		return false
+	case "":
+		return slices.Contains(blockElements, name)
+	}
+	return true
+}
+
+// blockElements are display:block (or list-item, table) in the browser's
+// own style sheet (the HTML standard's rendering section, 15.3).
+var blockElements = []string{"address", "article", "aside", "blockquote", "center", "dd", "details", "dialog",
+	"dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+	"h5", "h6", "header", "hgroup", "hr", "legend", "li", "listing", "main", "menu", "nav", "ol", "p",
+	"plaintext", "pre", "search", "section", "summary", "table", "ul", "xmp"}
+
 // Declared reads an inline style's display and visibility as the cascade
-// does: the last declaration of each, unless an earlier one is !important
-// and it is not; values in lower case, white space dropped ("" for none).
+// does: the last valid declaration of each (an unknown value is dropped, as
+// a browser drops it), unless an earlier one is !important and it is not;
+// values in lower case ("" for none). Declarations end at a ';' outside
+// brackets and quotes. Comments and escapes are not read (acces-md.md).
 func Declared(style string) (display, visibility string) {
 	var important [2]bool
-	for _, d := range strings.Split(strings.ToLower(style), ";") {
+	for _, d := range declarations(strings.ToLower(style)) {
 		prop, val, ok := strings.Cut(d, ":")
 		if !ok {
 			continue
 		}
-		val = strings.Join(strings.Fields(val), "")
-		val, imp := strings.CutSuffix(val, "!important") // "! important" too: spaces are dropped
-		var i int
-		switch strings.TrimSpace(prop) {
-		case "display":
-			i = 0
-		case "visibility":
-			i = 1
-		default:
-			continue
+		val = strings.Join(strings.Fields(val), " ")
+		val, imp := strings.CutSuffix(val, "important")
+		if imp {
+			if val, imp = strings.CutSuffix(strings.TrimRight(val, " "), "!"); !imp {
+				continue // "important" alone: not a value
+			}
+			val = strings.TrimRight(val, " ")
 		}
-		if important[i] && !imp {
+		i := slices.Index([]string{"display", "visibility"}, strings.TrimSpace(prop))
+		if i < 0 || !slices.Contains(knownValues[i], val) && !slices.Contains(wideValues, val) || important[i] && !imp {
 			continue
 		}
 		important[i] = imp
@@ -98,6 +118,45 @@ func Declared(style string) (display, visibility string) {
 	}
 	return display, visibility
 }
+
+// declarations splits a declaration list at its ';', those in brackets
+// or quotes (a value "{;display:inline}") not counted.
+func declarations(style string) []string {
+	var out []string
+	depth, quote, from := 0, rune(0), 0
+	for i, r := range style {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '\'':
+			quote = r
+		case strings.ContainsRune("([{", r):
+			depth++
+		case strings.ContainsRune(")]}", r):
+			depth = max(0, depth-1)
+		case r == ';' && depth == 0:
+			out, from = append(out, style[from:i]), i+1
+		}
+	}
+	return append(out, style[from:])
+}
+
+var (
+	// knownValues are the values of display and visibility a browser takes
+	// (CSS Display 3 as Chromium reads it: one keyword, or a pair it knows).
+	knownValues = [2][]string{
+		{"none", "contents", "block", "inline", "inline-block", "flow-root", "list-item", "flex", "inline-flex",
+			"grid", "inline-grid", "table", "inline-table", "table-row-group", "table-header-group",
+			"table-footer-group", "table-row", "table-cell", "table-column-group", "table-column",
+			"table-caption", "ruby", "ruby-text", "math", "-webkit-box", "-webkit-inline-box",
+			"block flow", "inline flow", "block flow-root", "inline flow-root", "block flex", "inline flex",
+			"block grid", "inline grid", "block table", "inline table", "block list-item", "block math", "inline math"},
+		{"visible", "hidden", "collapse"},
+	}
+	wideValues = []string{"inherit", "initial", "unset", "revert", "revert-layer"}
+)
 
 // StyleHides reports an inline style that hides its element: display:none,
 // visibility:hidden or collapse.
@@ -120,27 +179,54 @@ func TagAttrs(z *html.Tokenizer, more bool) iter.Seq2[string, string] {
 	}
 }
 
-// Inside an <svg>, an HTML start tag ends the picture (HTML 13.2.6.5: the
-// browser closes it and shows what follows), and so do </p> and </br>,
-// except in the parts of the picture that hold HTML (desc, title,
-// foreignObject). <font> ends it only with a color, face or size: it is
-// read here as not ending it.
+// Inside an <svg> or a MathML annotation, an HTML start tag ends it (HTML
+// 13.2.6.5: the browser closes the foreign element and shows what follows),
+// and so do </p> and </br>, except in the parts that hold HTML: an svg's
+// desc, title and foreignObject, MathML's text (mi, mo, mn, ms, mtext)
+// and annotation-xml (read here as holding HTML, whatever its encoding).
 var (
-	endsPicture = []string{"b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
+	endsForeign = []string{"b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
 		"h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre",
 		"ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var"}
-	pictureHTML = []string{"desc", "title", "foreignobject"}
+	foreignHTML = []string{"desc", "title", "foreignobject", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"}
 )
 
-// EndsPicture reports a start tag (end tag if end) that ends an <svg> it
-// stands in, outside the parts that hold HTML (PictureHTML).
-func EndsPicture(tag string, end bool) bool {
-	if end {
+// Foreign reports a hiding element (Hides) that an HTML tag ends: an <svg>,
+// a MathML <annotation>.
+func Foreign(name string) bool { return name == "svg" || name == "annotation" }
+
+// EndsForeign reports a start tag (end tag if end) that ends the Foreign
+// element it stands in, outside the parts that hold HTML (HoldsHTML). A
+// <font> ends it with a color, face or size only.
+func EndsForeign(tag string, end bool, attrs iter.Seq2[string, string]) bool {
+	switch {
+	case end:
 		return tag == "p" || tag == "br"
+	case tag == "font" && attrs != nil:
+		for k := range attrs {
+			if k == "color" || k == "face" || k == "size" {
+				return true
+			}
+		}
 	}
-	return slices.Contains(endsPicture, tag)
+	return slices.Contains(endsForeign, tag)
 }
 
-// PictureHTML reports the elements of an <svg> that hold HTML: in them an
-// HTML tag does not end the picture.
-func PictureHTML(tag string) bool { return slices.Contains(pictureHTML, tag) }
+// HoldsHTML reports the parts of a Foreign element in which an HTML tag
+// does not end it.
+func HoldsHTML(tag string) bool { return slices.Contains(foreignHTML, tag) }
+
+// Collected is attrs read once and kept, to be read again.
+func Collected(attrs iter.Seq2[string, string]) iter.Seq2[string, string] {
+	var kv [][2]string
+	for k, v := range attrs {
+		kv = append(kv, [2]string{k, v})
+	}
+	return func(yield func(string, string) bool) {
+		for _, a := range kv {
+			if !yield(a[0], a[1]) {
+				return
+			}
+		}
+	}
+}

@@ -29,6 +29,9 @@ func TestHides(t *testing.T) {
 		{"span", []string{"title", "display:none"}, false},
 		{"span", []string{"hidden", ""}, true},
 		{"div", []string{"hidden", "until-found"}, true},
+		{"span", []string{"hidden", "until-found"}, false}, // content-visibility: not on an inline box
+		{"span", []string{"hidden", "until-found", "style", "display:block"}, true},
+		{"div", []string{"hidden", "until-found", "style", "display:inline"}, false},
 		{"span", []string{"style", "display: none"}, true},
 		{"span", []string{"style", "color: red ; Display:None !IMPORTANT"}, true},
 		{"span", []string{"style", "visibility:hidden"}, true},
@@ -61,10 +64,23 @@ func TestHides(t *testing.T) {
 		{"dialog", []string{"style", "display:block"}, false},
 		{"noscript", []string{"style", "display:block"}, true},
 		{"noembed", []string{"style", "display:block"}, true},
-		{"datalist", []string{"style", "display:block"}, true},
+		{"datalist", []string{"style", "display:block"}, false},
+		{"annotation", []string{"style", "display:block"}, false},
+		// A value a browser does not know is dropped, with its declaration.
+		{"span", []string{"style", "display:none;display:bogus"}, true},
+		{"span", []string{"style", "display:none;display:inline block"}, true},
+		{"span", []string{"style", "display:none;display:inline flow-root"}, false},
+		{"span", []string{"style", "display:none;display:"}, true},
+		{"span", []string{"style", "display:none;display:important"}, true},
+		{"span", []string{"style", "display:none;display:revert"}, false},
+		{"span", []string{"style", "visibility:hidden;visibility:show"}, true},
+		{"span", []string{"style", "display:none;x:{;display:inline}"}, true},
+		{"span", []string{"style", "display:none;x:'a;display:inline'"}, true},
+		{"span", []string{"hidden", "", "style", "display:bogus"}, true},
 		{"template", []string{"style", "display:block"}, true},
 		{"details", []string{"style", "display:block"}, true},
 		{"span", []string{"hidden", "", "hidden", "until-found", "style", "display:inline"}, false}, // the first hidden
+		{"div", []string{"hidden", "until-found", "hidden", ""}, true},
 	} {
 		var a iter.Seq2[string, string]
 		if c.kv != nil {

@@ -286,7 +286,7 @@ func dropTags(s string) string {
 
 // endOf is where the element name, open before p, ends in low: the start
 // of its end tag, elements of its name inside it counted, or for an <svg>
-// of the HTML tag that ends it (htmlshown.EndsPicture); -1 when not on the line.
+// of the HTML tag that ends it (htmlshown.EndsForeign); -1 when not on the line.
 func endOf(low string, p int, name string) int {
 	inHTML := 0 // in an <svg>: its parts that hold HTML open
 	for depth := 1; ; p++ {
@@ -297,13 +297,14 @@ func endOf(low string, p int, name string) int {
 		p += i
 		rest, closing := strings.CutPrefix(low[p+1:], "/")
 		tag := rest[:len(rest)-len(strings.TrimLeftFunc(rest, isNameRune))]
+		foreign := htmlshown.Foreign(name)
 		switch {
-		case name == "svg" && htmlshown.PictureHTML(tag) && closing:
+		case foreign && htmlshown.HoldsHTML(tag) && closing:
 			inHTML = max(0, inHTML-1)
-		case name == "svg" && htmlshown.PictureHTML(tag):
+		case foreign && htmlshown.HoldsHTML(tag):
 			inHTML++
-		case name == "svg" && inHTML > 0:
-		case name == "svg" && htmlshown.EndsPicture(tag, closing):
+		case foreign && inHTML > 0:
+		case foreign && htmlshown.EndsForeign(tag, closing, fontAttrs(low[p:], tag)):
 			return p
 		case tag == name && !closing:
 			depth++
@@ -313,6 +314,17 @@ func endOf(low string, p int, name string) int {
 			}
 		}
 	}
+}
+
+// fontAttrs are the attributes of the <font> tag low starts with, nil for another tag.
+func fontAttrs(low, tag string) iter.Seq2[string, string] {
+	if tag != "font" || !strings.HasPrefix(low, "<font") {
+		return nil
+	}
+	if gt := strings.IndexByte(low[:min(len(low), maxTag)], '>'); gt > 0 {
+		return tagAttrs(low[:gt+1])
+	}
+	return nil
 }
 
 func isNameByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' }
@@ -360,7 +372,7 @@ func tagAt(low string) (n int, hidden string) {
 // hides reports a start tag (lower case, whole) whose element a browser
 // does not show the content of.
 func hides(name, tag string) bool {
-	if name == "svg" && strings.HasSuffix(tag, "/>") {
+	if htmlshown.Foreign(name) && strings.HasSuffix(tag, "/>") {
 		return false // <svg/> holds nothing: HTML reads the / on foreign elements
 	}
 	return htmlshown.Hides(name, tagAttrs(tag))
