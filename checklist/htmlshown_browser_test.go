@@ -39,7 +39,7 @@ func TestHidingAgreesWithChromium(t *testing.T) {
 		{"iframe", nil}, {"noembed", nil}, {"noframes", nil}, {"datalist", nil}, {"rp", nil},
 		{"audio", nil}, {"audio", []attr{{"controls", ""}}}, {"video", nil}, {"canvas", nil}, {"svg", nil},
 		{"dialog", nil}, {"dialog", []attr{{"open", ""}}}, {"details", nil}, {"details", []attr{{"open", ""}}},
-		{"pre", nil}, {"object", nil}, {"head", nil}, {"ruby", nil},
+		{"pre", nil}, {"object", nil}, {"head", nil}, {"ruby", nil}, {"mphantom", nil},
 		// The inline cascade, and an inline display over the browser's own display:none.
 		{"span", []attr{{"hidden", "until-found"}}}, {"span", []attr{{"hidden", "until-found"}, {"style", "display:block"}}},
 		{"div", []attr{{"hidden", "until-found"}, {"style", "display:inline"}}}, {"p", []attr{{"hidden", "until-found"}}},
@@ -52,6 +52,13 @@ func TestHidingAgreesWithChromium(t *testing.T) {
 		{"annotation-xml", []attr{{"encoding", "text/html"}}}, {"annotation", nil},
 		{"video", []attr{{"style", "display:block"}}}, {"noembed", []attr{{"style", "display:block"}}}, {"noframes", []attr{{"style", "display:block"}}},
 		{"annotation-xml", []attr{{"encoding", "text/html"}, {"style", "display:block"}}}, {"annotation", []attr{{"style", "display:block"}}},
+		{"progress", nil}, {"meter", nil}, {"fencedframe", nil}, {"span", []attr{{"popover", ""}}}, {"div", []attr{{"popover", "manual"}}},
+		{"div", []attr{{"popover", ""}, {"style", "display:block"}}}, {"dialog", []attr{{"style", "display:revert"}}},
+		{"script", []attr{{"style", "display:revert"}}}, {"span", []attr{{"hidden", ""}, {"style", "display:revert"}}},
+		{"div", []attr{{"style", "display:none; display:flow"}}}, {"div", []attr{{"style", "display:none; display:-webkit-flex"}}},
+		{"div", []attr{{"style", "display:none; display:inline list-item"}}}, {"div", []attr{{"style", "display:none; display:list-item block"}}},
+		{"div", []attr{{"style", "display:none; display:var(--x)"}}}, {"div", []attr{{"style", "display:none; display:flex grid"}}},
+		{"div", []attr{{"style", "visibility:hidden; visibility:var(--x)"}}}, {"div", []attr{{"style", "display:none; display:table list-item"}}},
 		// A value the browser does not know is dropped, with its declaration.
 		{"span", []attr{{"style", "display:none;display:bogus"}}}, {"span", []attr{{"style", "display:none;display:inline block"}}},
 		{"span", []attr{{"style", "display:none;display:inline flow-root"}}}, {"span", []attr{{"style", "display:none;display:"}}},
@@ -74,6 +81,9 @@ func TestHidingAgreesWithChromium(t *testing.T) {
 			inner = "<summary>résumé</summary>" + inner
 		case "math":
 			inner = "<mtext>" + inner + "</mtext>"
+		case "mphantom":
+			fmt.Fprintf(&page, "<div>avant <math><mphantom><mtext>mot%d</mtext></mphantom></math> après</div>\n", i)
+			continue
 		case "annotation-xml", "annotation": // in a formula, beside what it annotates
 			if c.name == "annotation" { // holds text, not HTML: a <span> would end the formula
 				inner = fmt.Sprintf("mot%d", i)

@@ -22,13 +22,15 @@ var (
 	// neverShown show none of what they hold, whatever their style: a
 	// <template>'s content is inert; <noscript> and <noembed> are
 	// display:none !important where scripts and plugins are on (Chromium:
-	// TestHidingAgreesWithChromium); <iframe>, <audio>,
+	// TestHidingAgreesWithChromium); a MathML <mphantom> takes room, unseen;
+	// <progress> and <meter> draw a bar; <iframe>, <fencedframe>, <audio>,
 	// <video> and <canvas> hold a fallback; an <svg> is a picture, its text
 	// drawn, not read; a <select> shows one option in its box, nothing else
 	// it holds (the option is read as hidden too: a sentence has no business
 	// there). Not <head>: in a page's body a browser ignores the tag and
 	// shows what follows.
-	neverShown = []string{"audio", "canvas", "iframe", "noembed", "noscript", "select", "svg", "template", "video"}
+	neverShown = []string{"audio", "canvas", "fencedframe", "iframe", "meter", "mphantom", "noembed", "noscript",
+		"progress", "select", "svg", "template", "video"}
 )
 
 // Hides reports whether a browser shows nothing of what the element name
@@ -42,7 +44,7 @@ func Hides(name string, attrs iter.Seq2[string, string]) bool {
 	if attrs == nil {
 		attrs = func(func(string, string) bool) {}
 	}
-	var hidden, untilFound, styled, open bool
+	var hidden, untilFound, styled, open, popover bool
 	var display, visibility string
 	for k, v := range attrs { // the first of a name: a browser drops one written again
 		switch {
@@ -53,17 +55,23 @@ func Hides(name string, attrs iter.Seq2[string, string]) bool {
 			display, visibility = Declared(v)
 		case k == "open":
 			open = true
+		case k == "popover":
+			popover = true // not open until a script opens it
 		}
 	}
+	// What the browser's own style sheet hides, which "revert" goes back to.
+	byBrowser := slices.Contains(styledHidden, name) || name == "dialog" && !open || popover
 	switch {
 	case display == "none", visibility == "hidden", visibility == "collapse":
 		return true
 	case untilFound && laidAsBlock(name, display), name == "details" && !open:
 		return true // content-visibility (not on an inline box), or a closed slot: no display shows it
+	case display == "revert" || display == "revert-layer":
+		return byBrowser
 	case display != "":
 		return false
 	}
-	return hidden && !untilFound || slices.Contains(styledHidden, name) || name == "dialog" && !open
+	return hidden && !untilFound || byBrowser
 }
 
 // laidAsBlock reports an element whose box is not an inline one: what
@@ -106,7 +114,7 @@ func Declared(style string) (display, visibility string) {
 			val = strings.TrimRight(val, " ")
 		}
 		i := slices.Index([]string{"display", "visibility"}, strings.TrimSpace(prop))
-		if i < 0 || !slices.Contains(knownValues[i], val) && !slices.Contains(wideValues, val) || important[i] && !imp {
+		if i < 0 || !known(i, val) || important[i] && !imp {
 			continue
 		}
 		important[i] = imp
@@ -143,18 +151,46 @@ func declarations(style string) []string {
 	return append(out, style[from:])
 }
 
-var (
-	// knownValues are the values of display and visibility a browser takes
-	// (CSS Display 3 as Chromium reads it: one keyword, or a pair it knows).
-	knownValues = [2][]string{
-		{"none", "contents", "block", "inline", "inline-block", "flow-root", "list-item", "flex", "inline-flex",
-			"grid", "inline-grid", "table", "inline-table", "table-row-group", "table-header-group",
-			"table-footer-group", "table-row", "table-cell", "table-column-group", "table-column",
-			"table-caption", "ruby", "ruby-text", "math", "-webkit-box", "-webkit-inline-box",
-			"block flow", "inline flow", "block flow-root", "inline flow-root", "block flex", "inline flex",
-			"block grid", "inline grid", "block table", "inline table", "block list-item", "block math", "inline math"},
-		{"visible", "hidden", "collapse"},
+// known reports a value of display (i 0) or visibility (1) a browser takes.
+// A function (var(), attr(), env()) is taken as written and read later: not
+// none (an unknown variable makes the declaration unset).
+func known(i int, val string) bool {
+	switch {
+	case val == "":
+		return false
+	case strings.Contains(val, "("), slices.Contains(wideValues, val):
+		return true
+	case i == 1:
+		return slices.Contains([]string{"visible", "hidden", "collapse"}, val)
+	case slices.Contains(displayWords, val):
+		return true
 	}
+	// CSS Display 3: an outer and an inner display, list-item with flow or flow-root.
+	var outer, inner, item int
+	for _, w := range strings.Fields(val) {
+		switch w {
+		case "block", "inline":
+			outer++
+		case "flow", "flow-root", "table", "flex", "grid", "ruby", "math":
+			inner++
+		case "list-item":
+			item++
+		default:
+			return false
+		}
+	}
+	return outer <= 1 && inner <= 1 && item <= 1 && (item == 0 || !slices.ContainsFunc(strings.Fields(val), func(w string) bool {
+		return w != "block" && w != "inline" && w != "flow" && w != "flow-root" && w != "list-item"
+	}))
+}
+
+var (
+	// displayWords are display's one-word values.
+	displayWords = []string{"none", "contents", "block", "inline", "inline-block", "flow", "flow-root", "list-item",
+		"flex", "inline-flex", "grid", "inline-grid", "table", "inline-table", "table-row-group",
+		"table-header-group", "table-footer-group", "table-row", "table-cell", "table-column-group",
+		"table-column", "table-caption", "ruby", "ruby-text", "math", "-webkit-box", "-webkit-inline-box",
+		"-webkit-flex", "-webkit-inline-flex"}
 	wideValues = []string{"inherit", "initial", "unset", "revert", "revert-layer"}
 )
 

@@ -77,6 +77,13 @@ func TestHides(t *testing.T) {
 		{"span", []string{"style", "display:none;x:{;display:inline}"}, true},
 		{"span", []string{"style", "display:none;x:'a;display:inline'"}, true},
 		{"span", []string{"hidden", "", "style", "display:bogus"}, true},
+		{"div", []string{"style", "display:none;display:inline list-item"}, false},
+		{"div", []string{"style", "display:none;display:flex grid"}, true},
+		{"div", []string{"style", "display:none;display:var(--x)"}, false}, // read later: unset
+		{"dialog", []string{"style", "display:revert"}, true},              // back to the browser's own
+		{"span", []string{"hidden", "", "style", "display:revert"}, false},
+		{"progress", nil, true}, {"meter", nil, true}, {"fencedframe", nil, true}, {"mphantom", nil, true},
+		{"span", []string{"popover", ""}, true}, {"div", []string{"popover", "", "style", "display:block"}, false},
 		{"template", []string{"style", "display:block"}, true},
 		{"details", []string{"style", "display:block"}, true},
 		{"span", []string{"hidden", "", "hidden", "until-found", "style", "display:inline"}, false}, // the first hidden
