@@ -167,21 +167,21 @@ func known(i int, val string) bool {
 	}
 	// CSS Display 3: an outer and an inner display, list-item with flow or flow-root.
 	var outer, inner, item int
+	innerWord := ""
 	for _, w := range strings.Fields(val) {
 		switch w {
 		case "block", "inline":
 			outer++
 		case "flow", "flow-root", "table", "flex", "grid", "ruby", "math":
-			inner++
+			inner, innerWord = inner+1, w
 		case "list-item":
 			item++
 		default:
 			return false
 		}
 	}
-	return outer <= 1 && inner <= 1 && item <= 1 && (item == 0 || !slices.ContainsFunc(strings.Fields(val), func(w string) bool {
-		return w != "block" && w != "inline" && w != "flow" && w != "flow-root" && w != "list-item"
-	}))
+	listItem := innerWord == "" || innerWord == "flow" || innerWord == "flow-root"
+	return outer <= 1 && inner <= 1 && item <= 1 && (item == 0 || listItem)
 }
 
 var (
