@@ -210,14 +210,13 @@ type htmlState struct {
 func (s *htmlState) hidden() bool { return s.hide != "" }
 
 // start reads a start tag, its name in tag; br reports a shown <br>. A
-// self-closed <svg/> or <math/> holds nothing: HTML acknowledges the / on
-// those foreign elements only (13.2.6.5), and what follows is shown; a
-// <script/> opens a script all the same. A script, style, title… holds no
-// tag for the tokenizer: its text runs to its own end tag.
+// self-closed <svg/> holds nothing (htmlshown.EmptyWhenSelfClosed). A
+// script, style, title… holds no tag for the tokenizer: its text runs to
+// its own end tag.
 func (s *htmlState) start(z *html.Tokenizer, selfClosed bool) (tag string, br bool) {
 	name, more := z.TagName()
 	tag = string(name)
-	empty := slices.Contains(voidElements, tag) || selfClosed && slices.Contains(foreignElements, tag)
+	empty := slices.Contains(voidElements, tag) || selfClosed && htmlshown.EmptyWhenSelfClosed(tag)
 	attrs := htmlshown.TagAttrs(z, more)
 	if tag == "font" {
 		attrs = htmlshown.Collected(attrs) // read twice, when it ends a picture
@@ -260,8 +259,7 @@ func (s *htmlState) end(tag string) {
 }
 
 var (
-	foreignElements = []string{"svg", "math", "annotation", "annotation-xml"}
-	voidElements    = []string{"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
+	voidElements = []string{"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 	// Elements a paragraph's end closes (a browser closes them at </p>; it re-opens a
 	// formatting element such as <b> in the next paragraph, and a <div> runs on;
 	// a <select> ignores it, a <details> or <dialog> closes the paragraph first).

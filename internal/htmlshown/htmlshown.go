@@ -248,6 +248,13 @@ func EndsForeign(tag string, end bool, attrs iter.Seq2[string, string]) bool {
 	return slices.Contains(endsForeign, tag)
 }
 
+// EmptyWhenSelfClosed reports an element that holds nothing when written
+// self-closed (<svg/>): HTML reads the / on SVG and MathML elements only
+// (13.2.6.5), and what follows is shown. A <script/> opens a script.
+func EmptyWhenSelfClosed(name string) bool {
+	return slices.Contains([]string{"svg", "math", "annotation", "annotation-xml"}, name)
+}
+
 // HoldsHTML reports the parts of a Foreign element in which an HTML tag
 // does not end it.
 func HoldsHTML(tag string) bool { return slices.Contains(foreignHTML, tag) }

@@ -372,8 +372,8 @@ func tagAt(low string) (n int, hidden string) {
 // hides reports a start tag (lower case, whole) whose element a browser
 // does not show the content of.
 func hides(name, tag string) bool {
-	if htmlshown.Foreign(name) && strings.HasSuffix(tag, "/>") {
-		return false // <svg/> holds nothing: HTML reads the / on foreign elements
+	if htmlshown.EmptyWhenSelfClosed(name) && strings.HasSuffix(tag, "/>") {
+		return false // <svg/> holds nothing
 	}
 	return htmlshown.Hides(name, tagAttrs(tag))
 }

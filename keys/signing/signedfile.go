@@ -217,9 +217,8 @@ func (f *SignedFile) parseBlock(rest []byte, markerLine int) (*Signature, int, e
 	return sig, at, err
 }
 
-// commonMark parses as goldmark does by default, built once: not per file.
 // commonMark reads a page as goldmark does, and writes it with its HTML kept
-// (unsafe), as a renderer that keeps HTML shows it.
+// (unsafe), as a renderer that keeps HTML shows it; built once, not per file.
 var commonMark = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(goldmark.WithRendererOptions(goldhtml.WithUnsafe()))
 })
