@@ -430,7 +430,9 @@ func TestTagsHideNothing(t *testing.T) {
 		{`<span style="display&#58;none">QQ</span>`, `<b style=&#x76;isibility:hidden>ZZ</b>`},
 		// A picture's own text goes, not what an HTML tag ends it to show (HTML 13.2.6.5).
 		{`<svg><desc>A<b>B</b>C</desc>D</svg>`, `<svg>QQ<b></b></svg>`}, {`<span style="display:none;display:none">QQ</span>`, `<svg/>`},
-		{"<svg><b>", "</b></svg>"}, {`<i hidden style="display:inline">`, `</i><svg><p>`}}
+		{"<svg><b>", "</b></svg>"}, {`<i hidden style="display:inline">`, `</i><svg><p>`},
+		// A name with a hyphen is read whole, as its end tag is.
+		{"<x-a hidden>QQ</x-a>", "<math><annotation-xml>ZZ</annotation-xml></math>"}}
 	tried, reported := 0, 0
 	for range 40 {
 		for _, f := range keytest.Forms(t) {

@@ -359,7 +359,7 @@ func tagAt(low string) (n int, hidden string) {
 			quote = c
 		case c == '>':
 			tag := t[:k+1]
-			name = name[:strings.IndexFunc(name, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })]
+			name = name[:len(name)-len(strings.TrimLeftFunc(name, isNameRune))] // as endOf reads its end tag
 			if t[1] != '/' && hides(name, tag) {
 				return k + 1, name
 			}
