@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -89,5 +90,6 @@ func WriteNew(f Files, path string, data []byte, perm os.FileMode) error {
 	if err := marked(path, link()); err != nil {
 		return err
 	}
-	return f.SyncDir(filepath.Dir(path))
+	dir, _ := filepath.Split(path) // not filepath.Dir: "link/.." is the system's to resolve
+	return f.SyncDir(cmp.Or(dir, "."))
 }

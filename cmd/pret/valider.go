@@ -418,13 +418,16 @@ func checkReportOutput(out, flag string, inputs []string) error {
 		return usageError("indiquez un fichier ordinaire, un périphérique comme /dev/null ou un tube nommé",
 			"%s n'est ni un fichier ordinaire, ni un périphérique caractère, ni un tube nommé ; rien n'a été lu ni écrit", shown)
 	}
-	parent, err := filepath.Abs(filepath.Dir(out))
-	if st, serr := os.Stat(parent); err == nil && serr != nil {
-		return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "%s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, termtext.Escape(filepath.Dir(out)))
-	} else if err == nil && !st.IsDir() {
-		return usageError("choisissez un chemin dans un dossier", "%s : %s est un fichier, pas un dossier ; rien n'a été lu ni écrit", shown, termtext.Escape(filepath.Dir(out)))
+	parent := safefile.Dir(out)
+	if st, err := os.Stat(parent); err != nil {
+		return usageError("créez d'abord le dossier, ou choisissez-en un qui existe", "%s : le dossier %s n'existe pas ; rien n'a été lu ni écrit", shown, termtext.Escape(parent))
+	} else if !st.IsDir() {
+		return usageError("choisissez un chemin dans un dossier", "%s : %s est un fichier, pas un dossier ; rien n'a été lu ni écrit", shown, termtext.Escape(parent))
 	}
-	realParent, _ := filepath.EvalSymlinks(parent)
+	realParent, err := filepath.EvalSymlinks(parent) // "link/.." as the system reads it
+	if err == nil {
+		realParent, _ = filepath.Abs(realParent)
+	}
 	name := filepath.Base(out)
 	for _, in := range inputs {
 		inSt, err := os.Stat(in)

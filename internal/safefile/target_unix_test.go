@@ -209,3 +209,38 @@ func TestWriteReplaceSystemDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestDotDotAfterLinkAsTheSystem: "x2/../f" with x2 a link to deep/inner
+// is deep/f to the system, not f; and "absent/../f" names nothing. A
+// write lands where the system reads the path, or fails (securite.md).
+func TestDotDotAfterLinkAsTheSystem(t *testing.T) {
+	for in, want := range map[string]string{"x2/../f": "x2/..", "f": ".", "/f": "/", "a//f": "a", "a/b/": "a/b"} {
+		if got := Dir(in); got != want {
+			t.Errorf("Dir(%q) = %q, want %q", in, got, want)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "deep", "inner"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("deep", "inner"), filepath.Join(dir, "x2")); err != nil {
+		t.Fatal(err)
+	}
+	writes := map[string]func(string, []byte, os.FileMode) error{"WriteNew": Protected{}.WriteNew, "WriteReplace": Protected{}.WriteReplace}
+	for name, write := range writes {
+		if err := write(dir+"/x2/../"+name, []byte(name), 0o644); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, err := os.ReadFile(filepath.Join(dir, "deep", name)); err != nil || string(got) != name {
+			t.Errorf("%s: deep/%s holds %q (%v)", name, name, got, err)
+		}
+		if err := write(dir+"/absent/../"+name+"2", []byte(name), 0o644); err == nil {
+			t.Errorf("%s wrote through an absent folder", name)
+		}
+		for _, stray := range []string{name, name + "2"} {
+			if _, err := os.Lstat(filepath.Join(dir, stray)); err == nil {
+				t.Errorf("%s: %s written beside the link, where the path does not lead", name, stray)
+			}
+		}
+	}
+}

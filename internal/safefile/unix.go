@@ -138,7 +138,7 @@ func (p Protected) WriteNew(path string, data []byte, perm os.FileMode) error {
 // stays.
 func (p Protected) inOpenDir(target string, write func(io.Writer) error, perm os.FileMode, like fs.FileInfo, name func(dfd int, tmp, base string) error) error {
 	_, base := filepath.Split(target)
-	dir := filepath.Dir(target)
+	dir := Dir(target)
 	dfd, err := p.openDir(target)
 	if err != nil {
 		return err
@@ -168,7 +168,7 @@ func (p Protected) inOpenDir(target string, write func(io.Writer) error, perm os
 
 // openDir opens target's folder, refused when it is a key folder or below.
 func (p Protected) openDir(target string) (int, error) {
-	dir := filepath.Dir(target)
+	dir := Dir(target)
 	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, PathError(dir, err)

@@ -2,11 +2,13 @@ package safefile
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -24,6 +26,17 @@ var (
 	// ErrBusy is a folder another pret kept locked longer than LockDir waits.
 	ErrBusy = errors.New("un autre pret écrit dans ce dossier en ce moment")
 )
+
+// Dir is the folder of path as the system finds it: filepath.Dir cleans
+// "link/../f" to ".", where the system follows link before "..", so a
+// file would be written elsewhere than the path it is named by.
+func Dir(path string) string {
+	dir, _ := filepath.Split(path)
+	if t := strings.TrimRight(dir, string(filepath.Separator)); t != "" {
+		return t
+	}
+	return cmp.Or(dir, ".") // "/" stays the root
+}
 
 // Pending is a file written and synced under a temporary name beside path.
 type Pending struct{ tmp, path string }
