@@ -417,13 +417,13 @@ func checkAxe(t *testing.T, p browserPage) {
 // list; only the table's own box does, and a finger opens a shortened path.
 func checkNarrow(t *testing.T, p browserPage) {
 	defer p.do(t, chromedp.EmulateReset())
-	// The learner's name in the two lists outside the table, as the page
-	// writes it (span.who), put back after.
-	names := `Array.from(document.querySelectorAll("#incidents span.who, #duplicates span.who"))`
+	// The learner's name and e-mail in the two lists outside the table, as
+	// the page writes them (span.who, span.email), put back after.
+	names := `Array.from(document.querySelectorAll("#incidents span.who, #incidents span.email, #duplicates span.who"))`
 	was := p.eval(t, names+`.map(s => { var was = s.textContent; s.textContent = "`+unbrokenName+`"; return was; }).join("|")`)
 	defer p.eval(t, `(function (was) { `+names+`.forEach((s, i) => s.textContent = was[i]); })(`+strconv.Quote(fmt.Sprint(was))+`.split("|"))`)
-	if n := p.eval(t, names+`.filter(s => s.textContent === "`+unbrokenName+`").length`); n != float64(3) {
-		t.Fatalf("%v names without a break put in the incident box and the shared-fingerprint list, want 3", n)
+	if n := p.eval(t, names+`.filter(s => s.textContent === "`+unbrokenName+`").length`); n != float64(4) {
+		t.Fatalf("%v names and e-mails without a break put in the incident box and the shared-fingerprint list, want 4", n)
 	}
 	for _, c := range []struct {
 		name  string
