@@ -36,8 +36,8 @@ func IsSubmissionName(name string) bool {
 
 // trimCopyMark cuts one copy mark, as platforms and browsers add, at the
 // end of a folded stem: " (1)" up to " (999999)", "-1", "_2", " 3". n is
-// the number of a "(n)" mark, which Moodle and browsers count up
-// ("acces (2).md": the higher, the later copy), 0 for any other.
+// the mark's number, which platforms, browsers and file managers count up
+// ("acces (2).md", "acces-2.md": the higher, the later copy), 0 for none.
 func trimCopyMark(s string) (stem string, n int) {
 	if rest, ok := strings.CutSuffix(s, ")"); ok {
 		if i := strings.LastIndexByte(rest, '('); i >= 0 && len(rest)-i <= 7 && dates.Digits(rest[i+1:]) {
@@ -46,7 +46,8 @@ func trimCopyMark(s string) (stem string, n int) {
 		}
 	}
 	if t := strings.TrimRight(s, "0123456789"); len(t) < len(s) && t != "" && strings.ContainsRune("-_ ", rune(t[len(t)-1])) {
-		return t[:len(t)-1], 0
+		n, _ = strconv.Atoi(s[len(t):])
+		return t[:len(t)-1], n
 	}
 	return s, 0
 }
