@@ -195,7 +195,7 @@ func (k *keyRule) finish(r *Result, rules Rules) {
 	switch {
 	case pub.leak:
 		// Handed in with acces.md, a private key is compromised as one pasted in it.
-		r.add(checklist.CodePrivateKeyLeak, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", rules.Beside.Name)
+		r.add(checklist.CodePrivateKeyLeak, checklist.SevError, 0, "%s", BesideLeak(rules.Beside.Name))
 		return
 	case pub.err != nil:
 		r.add(checklist.CodeBadPublicKey, checklist.SevError, 0, "le fichier %s, à côté d'acces.md, n'est pas une clé publique lisible", rules.Beside.Name)
@@ -233,4 +233,10 @@ func (p *PubFile) parsed() pubRead {
 		}
 	})
 	return p.read
+}
+
+// BesideLeak is the message of a private key handed in as the .pub named
+// name beside acces.md: a run that meets the file again knows it is said.
+func BesideLeak(name string) string {
+	return "le fichier " + name + ", à côté d'acces.md, est une clé privée : retirez-le des rendus, et considérez cette clé comme compromise : créez-en une nouvelle"
 }

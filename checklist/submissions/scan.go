@@ -136,7 +136,7 @@ func (r *Run) attachLeaks(ids []fileID) {
 		seen[l.id] = true
 		if at := l.rec.rowsOf(rows); len(at) > 0 {
 			for _, i := range at {
-				r.at(i).leadWith(l.rec.problems()[0], l.rec.path())
+				r.at(i).leadWith(&l.rec)
 			}
 			continue
 		}
@@ -184,15 +184,17 @@ func (rec *record) rowsOf(rows map[string][]int) []int {
 	return nil
 }
 
-// leadWith puts p, a key in the file at path, first in rec's problems,
-// unless rec is that file's own result, or a problem already names it (a
-// .pub beside acces.md that is a private key).
-func (rec *record) leadWith(p checklist.Problem, path string) {
+// leadWith puts the key found in l's file first in rec's problems, unless
+// rec is that file's own result, or a problem already names it (a .pub
+// beside acces.md that is a private key): a file of the same name
+// elsewhere (the same export as a folder and a zip) is named too.
+func (rec *record) leadWith(l *record) {
+	p, path := l.problems()[0], l.path()
 	if rec.path() == path {
 		return
 	}
 	for _, q := range rec.problems() {
-		if q.Code == p.Code && strings.Contains(q.Message, acces.BaseName(path)) {
+		if q.Code == p.Code && rec.place() == l.place() && q.Message == acces.BesideLeak(acces.BaseName(path)) {
 			return
 		}
 	}

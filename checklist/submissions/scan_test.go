@@ -107,6 +107,29 @@ func TestKeyHandedInAnyFileIsALeak(t *testing.T) {
 	}
 }
 
+// TestKeyInBothCopiesOfAnExport: one export given as its folder and its
+// zip at once is one row per learner, and a key file of the same name in
+// both is named twice: each copy is to be deleted (outside tester).
+func TestKeyInBothCopiesOfAnExport(t *testing.T) {
+	key := keytest.Forms(t)[0].File()
+	const eve = "Zola Eve_105_assignsubmission_file_/"
+	ways := bothWays(t, map[string]entry{eve + "acces.md": {body: page(newKey(8).fp, false)}, eve + "id_ed25519_romeo": {body: key}})
+	results := Validate([]string{ways["dossier"][0], ways["zip"][0]}, Options{Rules: testRules})
+	if len(results) != 1 {
+		t.Fatalf("%d results, want one for Eve: %v", len(results), results)
+	}
+	var leaks []string
+	for _, p := range results[0].Problems {
+		if p.Code == checklist.CodePrivateKeyLeak {
+			leaks = append(leaks, p.Message)
+		}
+	}
+	if len(leaks) != 2 || !strings.Contains(strings.Join(leaks, "\n"), ways["dossier"][1]+eve+"id_ed25519_romeo") ||
+		!strings.Contains(strings.Join(leaks, "\n"), ways["zip"][1]+eve+"id_ed25519_romeo") {
+		t.Errorf("the leaks name %q, want both copies of the key file", leaks)
+	}
+}
+
 // TestEveryKeyInAnyFile (issue 30), as an invariant over real keys: each
 // key of every type and form, in every encoding with invisible
 // characters inside, or dumped as hex in every way, in a file of any name
