@@ -18,8 +18,14 @@ import (
 // UTF-16 text at any offset, then, when UTF-16 text is there, in each
 // UTF-16 reading of the bytes, which shows the characters (invisible or
 // not) placed inside the key. The lines are those any reading finds. The
-// work is linear: at most five readings of data.
+// work is linear: at most five readings of data. A key saved as its bytes
+// (a DER private key, OpenSSH's binary key: no text, a NUL byte or invalid
+// UTF-8 in them) is the file from line 1.
 func File(data []byte) []int {
+	head := data[:min(len(data), derChars/4*3)]
+	if (bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(head)) && (derPrivate(head) || bytes.HasPrefix(head, []byte("openssh-key-v1\x00"))) {
+		return []int{1}
+	}
 	lines := Lines(latin(data))
 	for _, v := range utf16Readings(data) {
 		for _, l := range Lines(v.text) {

@@ -1,15 +1,23 @@
 package leak
 
 import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
+	"math/big"
 	mrand "math/rand/v2"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -285,6 +293,54 @@ func TestFormatLeads(t *testing.T) {
 		for r := rune(r32.Lo); r <= rune(r32.Hi); r += rune(r32.Stride) {
 			if s := string(r); !formatLeads[s[0]] || dropFormat("a"+s+"b") != "ab" {
 				t.Errorf("U+%04X not dropped", r)
+			}
+		}
+	}
+}
+
+// TestFileOfKeyBytes: a key saved as its bytes (openssl -outform DER, the
+// OpenSSH binary key a base64 decoder writes) is a key from its first
+// line; the bytes of a public key, a certificate or random bytes are not
+// (outside tester: a raw DER private key went unreported).
+func TestFileOfKeyBytes(t *testing.T) {
+	n := 0
+	for _, f := range keytest.Forms(t) {
+		if b := f.KeyBytes(); b != nil {
+			n++
+			if got := File(b); !slices.Equal(got, []int{1}) {
+				t.Errorf("%s as its bytes: %v, want [1]", f.Name, got)
+			}
+		}
+	}
+	if n < 5 {
+		t.Fatalf("%d forms with key bytes, want every DER and OpenSSH form", n)
+	}
+	random := make([]byte, 4096)
+	for i := range 200 {
+		rand.Read(random)
+		random[0] = 0x30 // a SEQUENCE, as DER opens
+		if i%2 == 0 {
+			random[1] = 0x82
+		}
+		if got := File(random); got != nil {
+			t.Fatalf("random bytes opening a SEQUENCE: %v", got)
+		}
+	}
+	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
+	for name, key := range map[string]crypto.Signer{"ecdsa": ecKey, "ed25519": edKey} {
+		pub, err := x509.MarshalPKIXPublicKey(key.Public())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "romeo"}, NotAfter: time.Now().Add(time.Hour)}
+		cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, b := range map[string][]byte{"public key": pub, "certificate": cert} {
+			if got := File(b); got != nil {
+				t.Errorf("%s %s as DER bytes: %v", name, what, got)
 			}
 		}
 	}
