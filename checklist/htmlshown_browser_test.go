@@ -65,6 +65,11 @@ func TestHidingAgreesWithChromium(t *testing.T) {
 		{"span", []attr{{"style", "display:none;display:important"}}}, {"span", []attr{{"style", "display:none;display:revert"}}},
 		{"span", []attr{{"style", "visibility:hidden;visibility:show"}}}, {"span", []attr{{"style", "display:none;x:{;display:inline}"}}},
 		{"span", []attr{{"style", "display:none;x:'a;display:inline'"}}}, {"span", []attr{{"hidden", ""}, {"style", "display:bogus"}}},
+		// content-visibility skips a box's contents, not an inline box's.
+		{"div", []attr{{"style", "content-visibility:hidden"}}}, {"span", []attr{{"style", "content-visibility: hidden"}}},
+		{"span", []attr{{"style", "display:block;content-visibility:hidden"}}}, {"div", []attr{{"style", "content-visibility:auto"}}},
+		{"div", []attr{{"style", "content-visibility:hidden;content-visibility:visible"}}}, {"div", []attr{{"style", "content-visibility:hidden;content-visibility:bogus"}}},
+		{"div", []attr{{"hidden", "until-found"}, {"style", "content-visibility:visible"}}}, {"div", []attr{{"hidden", "until-found"}, {"style", "content-visibility:revert"}}},
 	}
 	var page strings.Builder
 	page.WriteString("<!doctype html><meta charset=utf-8><title>t</title><body>\n")

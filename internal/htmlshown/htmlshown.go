@@ -44,27 +44,33 @@ func Hides(name string, attrs iter.Seq2[string, string]) bool {
 	if attrs == nil {
 		attrs = func(func(string, string) bool) {}
 	}
-	var hidden, untilFound, styled, open, popover bool
-	var display, visibility string
+	// One variable set by the loop, whose body is a closure: each variable
+	// it sets would be an allocation of its own, for every tag.
+	var a struct {
+		hidden, untilFound, styled, open, popover bool
+		display, visibility, content              string
+	}
 	for k, v := range attrs { // the first of a name: a browser drops one written again
 		switch {
-		case k == "hidden" && !hidden:
-			hidden, untilFound = true, strings.EqualFold(v, "until-found")
-		case k == "style" && !styled:
-			styled = true
-			display, visibility = Declared(v)
+		case k == "hidden" && !a.hidden:
+			a.hidden, a.untilFound = true, strings.EqualFold(v, "until-found")
+		case k == "style" && !a.styled:
+			a.styled = true
+			a.display, a.visibility, a.content = Declared(v)
 		case k == "open":
-			open = true
+			a.open = true
 		case k == "popover":
-			popover = true // not open until a script opens it
+			a.popover = true // not open until a script opens it
 		}
 	}
+	hidden, untilFound, open, popover := a.hidden, a.untilFound, a.open, a.popover
+	display, visibility, content := a.display, a.visibility, a.content
 	// What the browser's own style sheet hides, which "revert" goes back to.
 	byBrowser := slices.Contains(styledHidden, name) || name == "dialog" && !open || popover
 	switch {
 	case display == "none", visibility == "hidden", visibility == "collapse":
 		return true
-	case untilFound && laidAsBlock(name, display), name == "details" && !open:
+	case (content == "hidden" || content == "" && untilFound) && laidAsBlock(name, display), name == "details" && !open:
 		return true // content-visibility (not on an inline box), or a closed slot: no display shows it
 	case display == "revert" || display == "revert-layer":
 		return byBrowser
@@ -93,13 +99,15 @@ var blockElements = []string{"address", "article", "aside", "blockquote", "cente
 	"h5", "h6", "header", "hgroup", "hr", "legend", "li", "listing", "main", "menu", "nav", "ol", "p",
 	"plaintext", "pre", "search", "section", "summary", "table", "ul", "xmp"}
 
-// Declared reads an inline style's display and visibility as the cascade
-// does: the last valid declaration of each (an unknown value is dropped, as
-// a browser drops it), unless an earlier one is !important and it is not;
-// values in lower case ("" for none). Declarations end at a ';' outside
-// brackets and quotes. Comments and escapes are not read (acces-md.md).
-func Declared(style string) (display, visibility string) {
-	var important [2]bool
+// Declared reads an inline style's display, visibility and
+// content-visibility as the cascade does: the last valid declaration of
+// each (an unknown value is dropped, as a browser drops it), unless an
+// earlier one is !important and it is not; values in lower case ("" for
+// none). Declarations end at a ';' outside brackets and quotes. Comments
+// and escapes are not read (acces-md.md).
+func Declared(style string) (display, visibility, content string) {
+	var important [3]bool
+	values := [3]*string{&display, &visibility, &content}
 	for _, d := range declarations(strings.ToLower(style)) {
 		prop, val, ok := strings.Cut(d, ":")
 		if !ok {
@@ -113,18 +121,13 @@ func Declared(style string) (display, visibility string) {
 			}
 			val = strings.TrimRight(val, " ")
 		}
-		i := slices.Index([]string{"display", "visibility"}, strings.TrimSpace(prop))
+		i := slices.Index([]string{"display", "visibility", "content-visibility"}, strings.TrimSpace(prop))
 		if i < 0 || !known(i, val) || important[i] && !imp {
 			continue
 		}
-		important[i] = imp
-		if i == 0 {
-			display = val
-		} else {
-			visibility = val
-		}
+		important[i], *values[i] = imp, val
 	}
-	return display, visibility
+	return display, visibility, content
 }
 
 // declarations splits a declaration list at its ';', those in brackets
@@ -151,7 +154,8 @@ func declarations(style string) []string {
 	return append(out, style[from:])
 }
 
-// known reports a value of display (i 0) or visibility (1) a browser takes.
+// known reports a value of display (i 0), visibility (1) or
+// content-visibility (2) a browser takes.
 // A function (var(), attr(), env()) is taken as written and read later: not
 // none (an unknown variable makes the declaration unset).
 func known(i int, val string) bool {
@@ -162,6 +166,8 @@ func known(i int, val string) bool {
 		return true
 	case i == 1:
 		return slices.Contains([]string{"visible", "hidden", "collapse"}, val)
+	case i == 2:
+		return slices.Contains([]string{"visible", "hidden", "auto"}, val)
 	case slices.Contains(displayWords, val):
 		return true
 	}
@@ -197,7 +203,7 @@ var (
 // StyleHides reports an inline style that hides its element: display:none,
 // visibility:hidden or collapse.
 func StyleHides(style string) bool {
-	d, v := Declared(style)
+	d, v, _ := Declared(style)
 	return d == "none" || v == "hidden" || v == "collapse"
 }
 
