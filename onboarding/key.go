@@ -93,6 +93,8 @@ func runeName(r rune) string {
 		return "un trait d'union conditionnel, invisible"
 	case r == '\t':
 		return "une tabulation"
+	case r == 0x1b:
+		return "la touche Échap (Alt et une lettre l'envoient aussi)"
 	case unicode.IsControl(r):
 		return "un caractère de contrôle"
 	case unicode.In(r, unicode.Zl, unicode.Zp):

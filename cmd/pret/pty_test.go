@@ -989,3 +989,29 @@ func TestSelectFilterMatchingNothing(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())
 	}
 }
+
+// TestStrayKeysInRealTerminal: a tab or a control typed in a passphrase
+// is refused with its code, never dropped (the key would take another
+// passphrase than the one typed); Escape then a letter (Alt+letter on
+// many terminals) is refused there too, and at a choice the question is
+// asked again, in French, where survey's reader failed in English
+// (outside tester).
+func TestStrayKeysInRealTerminal(t *testing.T) {
+	t.Parallel()
+	notShort(t)
+	s := startPTY(t, t.TempDir())
+	s.answer("Choisissez une passphrase pour la clé", "abcd\tefghij\r")
+	s.expect("une tabulation (U+0009)")
+	s.answer("Choisissez une passphrase pour la clé", "abcd\x16efghij\r")
+	s.expect("U+0016")
+	s.answer("Choisissez une passphrase pour la clé", "abcd\x1befghij\r")
+	s.expect("la touche Échap")
+	s.newKey()
+	s.answer("Où en est votre compte d'accès ?", "\x1bx")
+	s.expect("Touche non reconnue (Échap, ou Alt et une lettre) : la question est reposée.")
+	s.answer("Où en est votre compte d'accès ?", "\x03")
+	s.exit(130)
+	if strings.Contains(s.raw.String(), "unexpected") {
+		t.Errorf("English from survey reached the learner:\n%s", s.raw.String())
+	}
+}

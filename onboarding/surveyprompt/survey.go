@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
@@ -96,11 +95,27 @@ func (s *Prompter) ask(q survey.Prompt, answer any) error {
 		defer rr.RestoreTermMode()
 	}
 	err := survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err))
+	for strayEscape(err) {
+		fmt.Fprint(s.Out, "\r\n✘ Touche non reconnue (Échap, ou Alt et une lettre) : la question est reposée.\r\n")
+		err = survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err))
+	}
 	if errors.Is(err, terminal.InterruptErr) {
 		return onboarding.ErrInterrupted
 	}
 	return err
 }
+
+// strayEscape reports survey's error, in English, for Escape followed by a
+// key it does not know (Alt and a letter, on many terminals): a key typed,
+// not a failure.
+func strayEscape(err error) bool {
+	return err != nil && strings.HasPrefix(err.Error(), "unexpected escape sequence")
+}
+
+// movingKeys are the codes survey's reader gives the arrows, Home, End and
+// the forward Delete (and a key it drops): a passphrase ignores them.
+var movingKeys = []rune{terminal.KeyArrowLeft, terminal.KeyArrowRight, terminal.KeyArrowUp, terminal.KeyArrowDown,
+	terminal.SpecialKeyHome, terminal.SpecialKeyEnd, terminal.SpecialKeyDelete, terminal.IgnoreKey}
 
 // Password shows nothing while typed: survey's '*' per character tells the length.
 func (s *Prompter) Password(message, help string) (string, error) {
@@ -130,6 +145,8 @@ func (s *Prompter) Password(message, help string) (string, error) {
 			r == terminal.KeyInterrupt, r == terminal.KeyEndTransmission && len(line) == 0:
 			fmt.Fprint(s.Out, "\r\n")
 			return "", onboarding.ErrInterrupted
+		case strayEscape(err):
+			line = append(line, terminal.KeyEscape) // refused with its code, as any control
 		case err != nil:
 			fmt.Fprint(s.Out, "\r\n")
 			return "", err
@@ -146,11 +163,11 @@ func (s *Prompter) Password(message, help string) (string, error) {
 			}
 		case r == terminal.KeyDeleteLine || r == 0x15: // Ctrl-X, Ctrl-U: start over
 			line = line[:0]
-		case !unicode.IsControl(r):
-			// Not IsPrint: it leaves out U+00A0, U+202F and the format
-			// characters, which the learner did type; dropping them would
-			// make a key whose passphrase is not the one typed. The wizard
-			// names them instead (onboarding.SpaceTrap).
+		case !slices.Contains(movingKeys, r):
+			// Every other key, a tab or a control one too: dropping it
+			// would make a key whose passphrase is not the one typed (and
+			// ssh-add reads it). The wizard refuses a control with its code
+			// (onboarding.Untypable) and names an odd space (SpaceTrap).
 			line = append(line, r)
 		}
 	}
