@@ -214,17 +214,43 @@ func readConfigMap(doc map[string]any) (string, error) {
 	return "", nil
 }
 
+// shown says a decoded YAML value with its type where the type is not
+// plain: "60" in quotes is a string, not the number it spells.
+func shown(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("la chaîne %q", x)
+	case float64:
+		return "le nombre " + str(x)
+	case []any:
+		return "une liste"
+	case map[string]any:
+		return "un objet"
+	}
+	return str(v)
+}
+
 func (c *checking) schedulerEnabled() {
-	enabled := get(c.values, "scheduler", "enabled")
-	if enabled == true {
-		c.r.Add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
-		return
+	var msg string
+	// Only the boolean is sure to enable the scheduler: a Helm "if" takes
+	// any non-empty string for true, "false" too, but a chart may as well
+	// compare the value to true or refuse a string in its schema.
+	switch enabled := get(c.values, "scheduler", "enabled"); enabled.(type) {
+	case nil:
+		msg = "scheduler.enabled est absent des valeurs Helm"
+	case bool:
+		if enabled == true {
+			c.r.Add("scheduler-enabled", checklist.Pass, "scheduler.enabled: true dans les valeurs Helm", "")
+			return
+		}
+		msg = "scheduler.enabled vaut false dans les valeurs Helm"
+	case string:
+		msg = fmt.Sprintf("scheduler.enabled est %s, pas le booléen true : un « if » de Helm prend toute chaîne non vide pour vraie, même \"false\", mais le chart peut aussi la comparer à true ou la refuser", shown(enabled))
+	default:
+		msg = fmt.Sprintf("scheduler.enabled est %s, pas le booléen true", shown(enabled))
 	}
-	if enabled == nil {
-		enabled = "absent"
-	}
-	c.r.Add("scheduler-enabled", checklist.Fail, fmt.Sprintf("scheduler.enabled vaut %v dans les valeurs Helm", enabled),
-		"définissez scheduler.enabled: true dans les valeurs Helm de Slurm et appliquez-les par Helm")
+	c.r.Add("scheduler-enabled", checklist.Fail, msg,
+		"définissez scheduler.enabled: true, le booléen, sans guillemets, dans les valeurs Helm de Slurm et appliquez-les par Helm")
 }
 
 func (c *checking) schedulerName() {

@@ -104,7 +104,9 @@ func TestReadySet(t *testing.T) {
 // must have and what its message or fix must hold. The scheduler name
 // comes from the ConfigMap, else the pods, else the values, and is
 // skipped, never guessed, without any; KillWait from the values, else
-// the pods. SUNK's annotations must be well formed; others are not read.
+// the pods. scheduler.enabled passes as the boolean true only, and its
+// failure says what it is instead. SUNK's annotations must be well
+// formed; others are not read.
 func TestCheckStatuses(t *testing.T) {
 	kw := func(v string) string { return testenv.Edit(values, "KillWait: 60", "KillWait: "+v) }
 	noKillWait := testenv.Edit(values, "slurmConfig:\n  KillWait: 60\n", "")
@@ -124,8 +126,13 @@ func TestCheckStatuses(t *testing.T) {
 		says                            string
 	}{
 		{values, policy, "", "", 0, "scheduler-enabled", checklist.Pass, ""},
-		{testenv.Edit(values, "enabled: true", "enabled: false"), policy, "", "", 0, "scheduler-enabled", checklist.Fail, ""},
-		{testenv.Edit(values, "  enabled: true\n", ""), policy, "", "", 0, "scheduler-enabled", checklist.Fail, ""},
+		{testenv.Edit(values, "enabled: true", "enabled: yes"), policy, "", "", 0, "scheduler-enabled", checklist.Pass, ""}, // YAML 1.1, as Helm reads it
+		{testenv.Edit(values, "enabled: true", "enabled: false"), policy, "", "", 0, "scheduler-enabled", checklist.Fail, "vaut false"},
+		{testenv.Edit(values, "  enabled: true\n", ""), policy, "", "", 0, "scheduler-enabled", checklist.Fail, "est absent des valeurs"},
+		// A string is not the boolean, even one Helm's "if" takes for true.
+		{testenv.Edit(values, "enabled: true", `enabled: "true"`), policy, "", "", 0, "scheduler-enabled", checklist.Fail, `la chaîne "true", pas le booléen true`},
+		{testenv.Edit(values, "enabled: true", "enabled: 1"), policy, "", "", 0, "scheduler-enabled", checklist.Fail, "le nombre 1, pas le booléen"},
+		{testenv.Edit(values, "enabled: true", "enabled: [true]"), policy, "", "", 0, "scheduler-enabled", checklist.Fail, "une liste, pas le booléen"},
 		// No source: the seed's command as the hint.
 		{values, policy, "", "", 0, "scheduler-name", checklist.Skip, "yq '.scheduler.name'"},
 		{values, policy, otherName, "", 0, "scheduler-name", checklist.Fail, `"sunk-sched"`},
