@@ -320,7 +320,9 @@ func scopeNamespaces(values map[string]any) []string {
 	switch x := get(values, "scheduler", "scope", "namespaces").(type) {
 	case []any:
 		for _, n := range x {
-			namespaces = append(namespaces, strings.TrimSpace(str(n)))
+			if n := strings.TrimSpace(str(n)); n != "" {
+				namespaces = append(namespaces, n)
+			}
 		}
 	case string:
 		for _, n := range strings.Split(x, ",") {
@@ -342,7 +344,11 @@ func (c *checking) scopeCoversSandboxes() {
 	case scopeType == "cluster":
 		c.r.Add("scope-covers-sandboxes", checklist.Pass, "scope.type: cluster : tous les namespace sont surveillés", "")
 	case scopeType == "namespace" && len(c.in.Sandboxes) == 0:
-		c.r.Add("scope-covers-sandboxes", checklist.Warn, fmt.Sprintf("scope.type: namespace (%s), aucun namespace de bac à sable donné à vérifier", strings.Join(namespaces, ", ")),
+		watched := " sans scheduler.scope.namespaces"
+		if len(namespaces) > 0 {
+			watched = " (" + strings.Join(namespaces, ", ") + ")"
+		}
+		c.r.Add("scope-covers-sandboxes", checklist.Warn, "scope.type: namespace"+watched+", aucun namespace de bac à sable donné à vérifier",
 			"donnez --bacs-a-sable NS,NS… pour vérifier, ou passez à scheduler.scope.type: cluster")
 	case scopeType == "namespace":
 		missing := slices.DeleteFunc(slices.Clone(c.in.Sandboxes), func(n string) bool { return slices.Contains(namespaces, n) })

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -251,5 +252,74 @@ func TestKeyLineInAnyFile(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// emptyParens is a pair of parentheses with nothing (or only a
+// separator) between them, or a list in them with a missing item: what
+// a message built from an empty value shows (as in learner's test).
+var emptyParens = regexp.MustCompile(`\(\s*[,;:]?\s*\)|\(\s*[,;]|[,;]\s*\)`)
+
+// TestNoEmptyParentheses runs the checks over every mix of values,
+// policy, pods, ConfigMap and sandbox namespaces, empty ones included,
+// and holds every message, fix, text report and input error to a
+// sentence without an empty "()" (cli.md).
+func TestNoEmptyParentheses(t *testing.T) {
+	scope := func(s string) string { return testenv.Edit(values, "  scope:\n    type: cluster\n", s) }
+	valueSets := []string{
+		values, "{}\n", "scheduler: {}\n",
+		testenv.Edit(values, "enabled: true", `enabled: ""`),
+		testenv.Edit(values, "enabled: true", "enabled: {}"),
+		testenv.Edit(values, "  enabled: true\n", "  enabled: true\n  name: \"\"\n"),
+		testenv.Edit(values, "KillWait: 60", "KillWait: 30"),
+		scope(""), scope("  scope: {}\n"), scope("  scope:\n    type: \"\"\n"),
+		scope("  scope:\n    type: namespace\n"),
+		scope("  scope:\n    type: namespace\n    namespaces: []\n"),
+		scope("  scope:\n    type: namespace\n    namespaces: [\"\", sb-kim, \"\"]\n"),
+		scope("  scope:\n    type: namespace\n    namespaces: \",, sb-kim,\"\n"),
+		scope("  scope:\n    type: namespace\n    namespaces: \"\"\n"),
+	}
+	policies := []string{
+		policy, "{}\n", "base: {}\n",
+		`{"base":{"spec":{"schedulerName":"","terminationGracePeriodSeconds":30}}}`,
+		"base:\n  metadata:\n    annotations: {}\n",
+		"base:\n  metadata:\n    annotations:\n      sunk.coreweave.com/partition: \"\"\n      sunk.coreweave.com/user-id: \"\"\n      sunk.coreweave.com/exclusive: \"\"\n      sunk.coreweave.com/: x\n",
+	}
+	podSets := []string{"", pods7, "items: []\n", "items: [{spec: {containers: [{name: scheduler, args: [--scheduler-name=]}]}}]\n"}
+	configMaps := []string{"", configMap, "data: {}\n", testenv.Edit(configMap, "name: slurm-scheduler\n", "name: \"\"\n")}
+	runs := 0
+	for _, v := range valueSets {
+		for _, p := range policies {
+			for _, pods := range podSets {
+				for _, cm := range configMaps {
+					// The namespaces and the grace period take turns: each
+					// changes one message only.
+					sandboxes := [][]string{nil, {"sb-kim"}, {"sb-new", "sb-kim"}}[runs%3]
+					x := Inputs{Values: []byte(v), Policy: []byte(p), Grace: []int{30, 300}[runs/3%2], Sandboxes: sandboxes}
+					if pods != "" {
+						x.Pods = []byte(pods)
+					}
+					if cm != "" {
+						x.ConfigMap = []byte(cm)
+					}
+					runs++
+					r, err := Check(x)
+					if err != nil {
+						if emptyParens.MatchString(err.Error()) {
+							t.Fatalf("%q", err)
+						}
+						continue
+					}
+					var out strings.Builder
+					checklist.WriteReport(&out, "texte", r, checklist.Style{})
+					if emptyParens.MatchString(out.String()) {
+						t.Fatalf("values\n%s\npolicy\n%s\npods\n%s\nconfigmap\n%s\nsandboxes %v:\n%s", v, p, pods, cm, sandboxes, out.String())
+					}
+				}
+			}
+		}
+	}
+	if runs < 1000 {
+		t.Fatalf("only %d runs", runs)
 	}
 }
