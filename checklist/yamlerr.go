@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -37,10 +38,21 @@ var yamlReasons = [][2]string{
 
 var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
+// yamlDuplicateRe is go-yaml v2's key given twice: its line is where the
+// second value starts, the line after the key for a section.
+var yamlDuplicateRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`line (\d+): key ("(?:[^"\\]|\\.)*") already set in map`)
+})
+
 // YAMLError: "ligne 3 : clé en double", for the syntax errors of go-yaml;
 // the type errors of a Job are jobapi's, in French already.
 func YAMLError(err error) string {
 	msg := err.Error()
+	if m := yamlDuplicateRe().FindStringSubmatch(msg); m != nil {
+		if key, err := strconv.Unquote(m[2]); err == nil {
+			return "clé « " + key + " » en double : sa seconde valeur commence à la ligne " + m[1]
+		}
+	}
 	reason := "syntaxe invalide"
 	for _, r := range yamlReasons {
 		if strings.Contains(msg, r[0]) {

@@ -50,4 +50,16 @@ func TestYAMLErrorFrench(t *testing.T) {
 	if got := YAMLError(err); got != "ligne 3 : clé en double" {
 		t.Errorf("duplicate key: %q from %q", got, err)
 	}
+	// v2 gives the line of the second value, the line after the key for
+	// a section: the key is named so that it can be found.
+	for doc, want := range map[string]string{
+		"a: 1\na: 2\n":                     "clé « a » en double : sa seconde valeur commence à la ligne 2",
+		"cle:\n  nom: a\ncle:\n  nom: b\n": "clé « cle » en double : sa seconde valeur commence à la ligne 4",
+		"\"a\\\"b\": 1\n'a\"b': 2\n":       "clé « a\"b » en double : sa seconde valeur commence à la ligne 2",
+	} {
+		_, err := yaml.YAMLToJSONStrict([]byte(doc))
+		if got := YAMLError(err); got != want {
+			t.Errorf("duplicate key %q: %q from %q", doc, got, err)
+		}
+	}
 }
