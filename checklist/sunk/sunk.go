@@ -27,8 +27,11 @@ type InputError struct{ File, Reason string }
 
 func (e *InputError) Error() string { return e.File + " : " + e.Reason }
 
+// decode refuses a key given twice, as the config file and a Job are
+// refused: Helm would take the later one, and the checks would judge a
+// value the operator may not know is there.
 func decode(name string, data []byte) (map[string]any, error) {
-	js, err := yaml.YAMLToJSON(data)
+	js, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
 		return nil, &InputError{name, "ni YAML ni JSON lisible : " + checklist.YAMLError(err)}
 	}

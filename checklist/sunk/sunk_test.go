@@ -207,18 +207,30 @@ func TestScope(t *testing.T) {
 	}
 }
 
+// TestMalformedInputs: what no check can judge is an input error that
+// names the flag of the file and says what is wrong, with the line.
 func TestMalformedInputs(t *testing.T) {
-	for _, x := range []Inputs{
-		in("scheduler: [enabled", policy),
-		in(values, "- une\n- liste\n"),
-		in(testenv.Edit(values, "KillWait: 60", "KillWait: longtemps"), policy),
-		{Values: []byte(values), Policy: []byte(policy), Pods: []byte("items: [{spec: {containers: [{name: scheduler, args: [--slurm-kill-wait=bientot]}]}}]"), Grace: 30},
-		{Values: []byte(values), Policy: []byte(policy), ConfigMap: []byte("data:\n  scheduler.conf: \"scheduler: [\"\n"), Grace: 30},
+	pods := func(kw string) []byte {
+		return []byte("items: [{spec: {containers: [{name: scheduler, args: [--slurm-kill-wait=" + kw + "]}]}}]")
+	}
+	for _, c := range []struct {
+		x    Inputs
+		says string
+	}{
+		{in("scheduler: [enabled", policy), "--valeurs : "},
+		{in(values, "- une\n- liste\n"), "--politique : "},
+		{in(testenv.Edit(values, "KillWait: 60", "KillWait: longtemps"), policy), "KillWait"},
+		{Inputs{Values: []byte(values), Policy: []byte(policy), Pods: pods("bientot"), Grace: 30}, "--pods : "},
+		{Inputs{Values: []byte(values), Policy: []byte(policy), ConfigMap: []byte("data:\n  scheduler.conf: \"scheduler: [\"\n"), Grace: 30}, "--configmap"},
+		// A key given twice: Helm would take the later one, unseen.
+		{in(values+"scheduler:\n  enabled: false\n", policy), "--valeurs : ni YAML ni JSON lisible : clé « scheduler » en double : sa seconde valeur commence à la ligne 8"},
+		{in(testenv.Edit(values, "  enabled: true\n", "  enabled: true\n  enabled: false\n"), policy), "clé « enabled » en double : sa seconde valeur commence à la ligne 3"},
+		{in(values, `{"base":{"spec":{"schedulerName":"a","schedulerName":"b"}}}`), "--politique : ni YAML ni JSON lisible : clé « schedulerName » en double"},
 	} {
-		if _, err := Check(x); err == nil {
-			t.Errorf("accepted: %s", x.Values)
-		} else if _, ok := err.(*InputError); !ok {
-			t.Errorf("not an input error: %v", err)
+		if _, err := Check(c.x); err == nil {
+			t.Errorf("accepted: %s\n%s", c.x.Values, c.x.Policy)
+		} else if _, ok := err.(*InputError); !ok || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%q, want an input error that says %q", err, c.says)
 		}
 	}
 }
