@@ -63,21 +63,19 @@ func str(v any) string {
 	return ""
 }
 
-// seconds reads 60, "60", "60s", "1m".
-func seconds(v any) (int, bool) {
-	switch x := v.(type) {
-	case float64:
-		return int(x), x == float64(int(x))
-	case string:
-		x = strings.TrimSpace(x)
-		if n, err := strconv.Atoi(x); err == nil {
-			return n, true
-		}
-		if d, err := time.ParseDuration(x); err == nil && d%time.Second == 0 {
-			return int(d / time.Second), true
-		}
-	}
-	return 0, false
+// killWait reads slurmConfig.KillWait as slurm.conf takes it: a whole
+// number of seconds, 0 to 65535, without a unit — slurmctld refuses
+// "KillWait=60s". 60 and "60" render alike in slurm.conf.
+func killWait(v any) (int, bool) {
+	n, err := strconv.ParseUint(strings.TrimSpace(str(v)), 10, 16)
+	return int(n), err == nil
+}
+
+// duration reads --slurm-kill-wait as the scheduler's flag takes it, a
+// duration with its unit ("60s", "1m"): a bare "60" has none.
+func duration(s string) (int, bool) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	return int(d / time.Second), err == nil && d >= 0 && d%time.Second == 0
 }
 
 // items are the objects of a List (kubectl get -o yaml), or doc itself.
@@ -143,9 +141,9 @@ func read(in Inputs) (*checking, error) {
 	}
 	c := &checking{in: in, values: docs[0], policy: docs[1]}
 	if v := get(c.values, "slurmConfig", "KillWait"); v != nil {
-		n, valid := seconds(v)
+		n, valid := killWait(v)
 		if !valid {
-			return nil, &InputError{"--valeurs", fmt.Sprintf("slurmConfig.KillWait vaut %v : un nombre de secondes est attendu", v)}
+			return nil, &InputError{"--valeurs", fmt.Sprintf("slurmConfig.KillWait est %s : Slurm attend un nombre entier de secondes, sans unité, comme KillWait: 60", shown(v))}
 		}
 		c.kwValues = &n
 	}
@@ -191,9 +189,9 @@ func schedulerArgs(args []string) (killWait *int, name string, err error) {
 		}
 		switch flag {
 		case "--slurm-kill-wait":
-			n, ok := seconds(value)
+			n, ok := duration(value)
 			if !ok {
-				return nil, "", &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée comme 60s est attendue", value)}
+				return nil, "", &InputError{"--pods", fmt.Sprintf("--slurm-kill-wait=%s : une durée en secondes entières, avec son unité, est attendue, comme 60s", value)}
 			}
 			killWait = &n
 		case "--scheduler-name":

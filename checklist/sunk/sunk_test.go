@@ -150,13 +150,16 @@ func TestCheckStatuses(t *testing.T) {
 		{kw("60"), policy, "", "", 300, "grace-below-kill-wait", checklist.Fail, "306"},
 		{kw("330"), policy, "", "", 300, "grace-below-kill-wait", checklist.Pass, ""},
 		{kw("305"), policy, "", "", 300, "grace-below-kill-wait", checklist.Fail, "330 pour les 300 s"},
-		{kw(`"60s"`), policy, "", "", 30, "grace-below-kill-wait", checklist.Pass, ""},
+		{kw(`"60"`), policy, "", "", 30, "grace-below-kill-wait", checklist.Pass, "KillWait 60 s"},
+		{kw("0"), policy, "", "", 30, "grace-below-kill-wait", checklist.Fail, "KillWait vaut 0 s"},
 		{noKillWait, policy, "", "", 20, "grace-below-kill-wait", checklist.Warn, ""},
 		{noKillWait, policy, "", "", 30, "grace-below-kill-wait", checklist.Fail, "60 pour le délai par défaut"},
 		{noKillWait, policy, "", pods7, 30, "grace-below-kill-wait", checklist.Pass, "--slurm-kill-wait"},
 		{kw("90"), policy, "", pods7, 0, "kill-wait-aligned", checklist.Fail, "90"},
 		{kw("90"), policy, "", pods7, 0, "kill-wait-aligned", checklist.Fail, "60s"},
 		{values, policy, "", "", 0, "kill-wait-aligned", checklist.Skip, ""}, // one side only
+		{values, policy, "", testenv.Edit(pods7, "=60s", "=1m"), 0, "kill-wait-aligned", checklist.Pass, "60 s"},
+		{values, policy, "", testenv.Edit(pods7, "--slurm-kill-wait=60s", "--slurm-kill-wait\n            - 60s"), 0, "kill-wait-aligned", checklist.Pass, "60 s"},
 		{values, ann("sunk.coreweave.com/partition: hpc-prod"), "", "", 0, "annotations", checklist.Pass, ""},
 		{values, ann(`sunk.coreweave.com/partition: ""`), "", "", 0, "annotations", checklist.Fail, "vide"},
 		{values, ann(`sunk.coreweave.com/user-id: "1000"`), "", "", 0, "annotations", checklist.Pass, ""},
@@ -220,7 +223,18 @@ func TestMalformedInputs(t *testing.T) {
 		{in("scheduler: [enabled", policy), "--valeurs : "},
 		{in(values, "- une\n- liste\n"), "--politique : "},
 		{in(testenv.Edit(values, "KillWait: 60", "KillWait: longtemps"), policy), "KillWait"},
+		// slurm.conf's KillWait is a whole number of seconds without a
+		// unit: slurmctld refuses "60s".
+		{in(testenv.Edit(values, "KillWait: 60", "KillWait: 60s"), policy), `--valeurs : slurmConfig.KillWait est la chaîne "60s" : Slurm attend un nombre entier de secondes, sans unité`},
+		{in(testenv.Edit(values, "KillWait: 60", "KillWait: 1m"), policy), `la chaîne "1m"`},
+		{in(testenv.Edit(values, "KillWait: 60", "KillWait: 60.5"), policy), "le nombre 60.5"},
+		{in(testenv.Edit(values, "KillWait: 60", "KillWait: -1"), policy), "le nombre -1"},
+		{in(testenv.Edit(values, "KillWait: 60", "KillWait: 70000"), policy), "le nombre 70000"},
+		{in(testenv.Edit(values, "KillWait: 60", "KillWait: [60]"), policy), "une liste"},
 		{Inputs{Values: []byte(values), Policy: []byte(policy), Pods: pods("bientot"), Grace: 30}, "--pods : "},
+		// The scheduler's flag is a duration: "60" has no unit.
+		{Inputs{Values: []byte(values), Policy: []byte(policy), Pods: pods("60"), Grace: 30}, "--pods : --slurm-kill-wait=60 : une durée en secondes entières, avec son unité"},
+		{Inputs{Values: []byte(values), Policy: []byte(policy), Pods: pods("60.5s"), Grace: 30}, "--slurm-kill-wait=60.5s"},
 		{Inputs{Values: []byte(values), Policy: []byte(policy), ConfigMap: []byte("data:\n  scheduler.conf: \"scheduler: [\"\n"), Grace: 30}, "--configmap"},
 		// A key given twice: Helm would take the later one, unseen.
 		{in(values+"scheduler:\n  enabled: false\n", policy), "--valeurs : ni YAML ni JSON lisible : clé « scheduler » en double : sa seconde valeur commence à la ligne 8"},
