@@ -364,8 +364,10 @@ func (c *checking) scopeCoversSandboxes() {
 	}
 }
 
-// sortAnnotations splits SUNK's annotations into malformed ones (said
-// why) and the SUNK ones this check does not know.
+const sunkPrefix = "sunk.coreweave.com/"
+
+// sortAnnotations splits SUNK's annotations into malformed ones and the
+// SUNK-like keys this check does not know, each said why.
 func sortAnnotations(a map[string]any) (bad, other []string) {
 	for _, k := range slices.Sorted(maps.Keys(a)) {
 		v := str(a[k])
@@ -383,8 +385,12 @@ func sortAnnotations(a map[string]any) (bad, other []string) {
 				bad = append(bad, fmt.Sprintf("%s vaut %q : none ou user", k, v))
 			}
 		default:
-			if strings.HasPrefix(k, "sunk.coreweave.com/") {
-				other = append(other, k)
+			switch n := len(sunkPrefix); {
+			case strings.HasPrefix(k, sunkPrefix):
+				other = append(other, k+" : annotation SUNK inconnue de cette vérification")
+			case len(k) > n && strings.EqualFold(k[:n], sunkPrefix):
+				// Annotation keys are case-sensitive: this is not SUNK's.
+				other = append(other, fmt.Sprintf("%s : la casse compte, l'ordonnanceur ignore cette clé ; écrivez %s", k, sunkPrefix+k[n:]))
 			}
 		}
 	}
@@ -398,7 +404,7 @@ func (c *checking) annotations() {
 	case len(bad) > 0:
 		c.r.Add("annotations", checklist.Fail, strings.Join(bad, " ; "), "corrigez ces annotations dans base.metadata.annotations de la politique")
 	case len(other) > 0:
-		c.r.Add("annotations", checklist.Warn, "annotation SUNK inconnue de cette vérification : "+strings.Join(other, ", "), "vérifiez son nom dans la documentation de SUNK")
+		c.r.Add("annotations", checklist.Warn, strings.Join(other, " ; "), "écrivez les annotations telles que la documentation de SUNK les nomme, préfixe sunk.coreweave.com/ en minuscules")
 	case len(a) == 0:
 		c.r.Add("annotations", checklist.Pass, "aucune annotation dans la politique", "")
 	default:

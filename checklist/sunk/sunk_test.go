@@ -167,7 +167,12 @@ func TestCheckStatuses(t *testing.T) {
 		{values, ann("sunk.coreweave.com/user-id: kim"), "", "", 0, "annotations", checklist.Fail, "UID"},
 		{values, ann("sunk.coreweave.com/exclusive: user"), "", "", 0, "annotations", checklist.Pass, ""},
 		{values, ann(`sunk.coreweave.com/exclusive: "yes"`), "", "", 0, "annotations", checklist.Fail, "none ou user"},
-		{values, ann("sunk.coreweave.com/partitoin: hpc"), "", "", 0, "annotations", checklist.Warn, "partitoin"},
+		{values, ann("sunk.coreweave.com/partitoin: hpc"), "", "", 0, "annotations", checklist.Warn, "sunk.coreweave.com/partitoin : annotation SUNK inconnue"},
+		// Annotation keys are case-sensitive: another case is not SUNK's
+		// annotation, so its value is not checked, and it is said ignored.
+		{values, ann("Sunk.CoreWeave.com/partition: hpc"), "", "", 0, "annotations", checklist.Warn, "Sunk.CoreWeave.com/partition : la casse compte, l'ordonnanceur ignore cette clé ; écrivez sunk.coreweave.com/partition"},
+		{values, ann("SUNK.COREWEAVE.COM/user-id: kim"), "", "", 0, "annotations", checklist.Warn, "écrivez sunk.coreweave.com/user-id"},
+		{values, ann("Sunk.CoreWeave.com: x"), "", "", 0, "annotations", checklist.Pass, ""},
 		{values, ann("team.example.com/owner: kim"), "", "", 0, "annotations", checklist.Pass, ""},
 	} {
 		x := Inputs{Values: []byte(c.values), Policy: []byte(c.policy), Grace: c.grace}
