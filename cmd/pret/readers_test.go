@@ -177,6 +177,33 @@ func TestEveryReaderHostile(t *testing.T) {
 	}
 }
 
+// TestSunkUnreadableFile: a path given to pret sunk that is there but
+// is no file it can read (a folder, a FIFO, a device, too large, a link
+// loop) exits 1, as the same path given to pret empreinte; an absent one
+// exits 2 (cli.md: « chemin donné absent »).
+func TestSunkUnreadableFile(t *testing.T) {
+	for _, name := range []string{"absent", "dossier", "fifo", "lien-devzero", "creux-3Go", "lien-boucle"} {
+		t.Run(name, func(t *testing.T) {
+			home := testEnv(t)
+			os.WriteFile(filepath.Join(home, "policy.yaml"), []byte("base: {}\n"), 0o644)
+			p := filepath.Join(home, "values.yaml")
+			want := exitUsage
+			if make := hostileFiles[name]; make != nil {
+				make(t, p)
+				want = exitFailed
+			}
+			r := pretIn(t, "", "sunk", "--valeurs", p, "--politique", "policy.yaml")
+			says(t, r, want, "pret: erreur : ", "pret: conseil : ")
+			if m := systemEnglish.FindString(r.stderr); m != "" {
+				t.Errorf("anglais du système (%q) :\n%s", m, r.stderr)
+			}
+			if e := pretIn(t, "", "empreinte", p); e.code != r.code {
+				t.Errorf("pret empreinte : code %d, pret sunk : %d\n%s%s", e.code, r.code, e.stderr, r.stderr)
+			}
+		})
+	}
+}
+
 // TestNamedPathTooLong: a path too long for the system, given where the
 // person names a file, is exit 2 with the French reason.
 func TestNamedPathTooLong(t *testing.T) {

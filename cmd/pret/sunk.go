@@ -82,11 +82,12 @@ func (opts *sunkOptions) inputs() (sunk.Inputs, error) {
 		if err := mustExist(f.path); err != nil {
 			return in, err
 		}
-		data, err := safefile.Read(f.path, safefile.Kind{Name: "fichier", Max: acces.MaxAccessSize}, safefile.FollowLink)
-		if errors.Is(err, safefile.ErrTooLarge) {
-			return in, usageError("vérifiez le fichier", "%s %s illisible : plus de 1 Mio", f.flag, f.path)
-		} else if err != nil {
-			return in, usageError("vérifiez le fichier", "%s %s illisible : %v", f.flag, f.path, err)
+		data, err := safefile.Read(f.path, safefile.Kind{Name: "fichier à vérifier", Max: acces.MaxAccessSize}, safefile.FollowLink)
+		if err != nil {
+			// There but not a file pret can read (a folder, a FIFO, too
+			// large): exit 1 as for pret empreinte; only an absent path is
+			// a usage error (cli.md). safefile's error names the path.
+			return in, refusedError("donnez à "+f.flag+" un fichier ordinaire lisible, de 1 Mio au plus", "%s illisible : %v", f.flag, err)
 		}
 		*f.dst = data
 	}
