@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -363,4 +364,40 @@ func problemKeys(ps []checklist.Problem, skip checklist.Code) string {
 		}
 	}
 	return b.String()
+}
+
+// TestCheckLinear: on each shape, twice the script costs at most about
+// twice the work (lines and options looked at) and the allocations; a
+// quadratic reader costs four times. The work is counted, not timed.
+func TestCheckLinear(t *testing.T) {
+	for _, s := range []struct{ name, head, repeat, tail string }{
+		{"a directive a line", "#!/bin/bash\n", "#SBATCH -c 1\n", "hostname\nsleep 30\n"},
+		{"glued short options", "#!/bin/bash\n", "#SBATCH -c1\n", "hostname\nsleep 30\n"},
+		{"options on one line", "#!/bin/bash\n#SBATCH", " --mem=1G", "\nhostname\nsleep 30\n"},
+		{"every option of the course", "#!/bin/bash\n", "#SBATCH --job-name=sommeil --output=sommeil-%j.out --time=00:02:00 --cpus-per-task=1 --mem=1G\n", "hostname\nsleep 30\n"},
+		{"comments between directives", "#!/bin/bash\n", "# une note\n\n#SBATCH -t 2\n", "hostname\nsleep 30\n"},
+		{"directives after hostname", "#!/bin/bash\nhostname\n", "#SBATCH --mem=1G\n", "sleep 30\n"},
+		{"commands", "#!/bin/bash\n", "hostname\n", ""},
+	} {
+		cost := func(n int) (work int, allocs uint64) {
+			script := []byte(s.head + strings.Repeat(s.repeat, n/len(s.repeat)) + s.tail)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			r := Check("sommeil.sbatch", script, Given{})
+			runtime.ReadMemStats(&after)
+			return r.work, after.Mallocs - before.Mallocs
+		}
+		// A quadratic cost shows at any size; 1 MiB is livrables' cap.
+		const n = 128 << 10
+		w1, a1 := cost(n)
+		w2, a2 := cost(2 * n)
+		t.Logf("%s: work %d, %d allocs; twice: %d, %d", s.name, w1, a1, w2, a2)
+		if float64(w2) > 2.1*float64(w1)+64 {
+			t.Errorf("%s: work grows faster than the script: %d at %d bytes, %d at twice", s.name, w1, n, w2)
+		}
+		if float64(a2) > 2.6*float64(a1)+64 {
+			t.Errorf("%s: allocations grow faster than the script: %d at %d bytes, %d at twice", s.name, a1, n, a2)
+		}
+	}
 }
