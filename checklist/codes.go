@@ -54,6 +54,7 @@ const (
 	CodeSbatchCommands          Code = "sbatch-commands"
 	CodeSbatchTimeZero          Code = "sbatch-time-zero"
 	CodeSbatchMemConflict       Code = "sbatch-mem-conflict"
+	CodeSbatchRefusedDirective  Code = "sbatch-refused-directive"
 	CodeSbatchUnrequestedOption Code = "sbatch-unrequested-option"
 	CodeSbatchMissing           Code = "sbatch-missing"
 	CodeExplicationOrder        Code = "explication-order"
@@ -145,7 +146,8 @@ var Codes = []CodeInfo{
 	{CodeSbatchShellVariable, SevError, "Variable du shell dans une directive", "Une directive contient $ : Slurm ne le remplace pas.", "Faites écrire la valeur elle-même.", "Écrivez la valeur elle-même dans la directive : Slurm ne remplace pas $.", docSbatch},
 	{CodeSbatchCommands, SevError, "Commandes autres que hostname puis sleep 30", "Les commandes ne sont pas exactement hostname puis sleep 30, une par ligne.", "Faites recopier les deux commandes des notes.", "Écrivez les commandes hostname puis sleep 30, une par ligne.", docSbatch},
 	{CodeSbatchTimeZero, SevError, "Durée nulle ou illimitée", "La limite de temps vaut zéro ou est illimitée.", "Faites écrire --time=00:02:00.", "Écrivez --time=00:02:00, la limite des notes.", docSbatch},
-	{CodeSbatchMemConflict, SevError, "--mem avec --mem-per-cpu ou --mem-per-gpu", "Le script donne --mem avec --mem-per-cpu ou --mem-per-gpu : Slurm les refuse ensemble.", "Faites garder seulement --mem=1G.", "Gardez seulement --mem=1G.", docSbatch},
+	{CodeSbatchMemConflict, SevError, "Deux façons de demander la mémoire", "Le script donne deux de --mem, --mem-per-cpu et --mem-per-gpu : Slurm les refuse ensemble.", "Faites garder seulement --mem=1G.", "Gardez seulement --mem=1G.", docSbatch},
+	{CodeSbatchRefusedDirective, SevError, "Directive #SBATCH refusée par sbatch", "Une directive #SBATCH ne se lit pas : sbatch refuse le script.", "Faites corriger la directive nommée, telle que dans les notes.", "Corrigez la directive nommée, telle que dans les notes : sbatch refuse le script tant qu'elle reste ainsi.", docSbatch},
 	{CodeSbatchUnrequestedOption, SevError, "Partition ou compte non demandé", "Le script donne --partition ou --account que les organisateurs n'ont pas donné, ou sous un autre nom.", "Faites retirer l'option, ou donnez la partition et le compte de la séance.", "Retirez --partition et --account, ou écrivez ceux que les organisateurs ont donnés.", docSbatch},
 	{CodeSbatchMissing, SevError, "sommeil.sbatch absent", "Le dossier ne contient pas sommeil.sbatch.", "Faites écrire le script (« pret modele sommeil.sbatch »).", "Écrivez sommeil.sbatch (« pret modele sommeil.sbatch » écrit les huit lignes des notes).", docSbatch},
 	{CodeExplicationOrder, SevError, "Ligne du script non expliquée à sa place", "L'explication ne nomme pas, dans l'ordre, le sujet de chaque ligne du script.", "À relire : une phrase par ligne du script, dans l'ordre.", "Expliquez chaque ligne du script par une phrase, dans l'ordre, shebang compris.", docExplain},

@@ -109,8 +109,12 @@ func splitArguments(s string) (args, raws []string, unmatched bool) {
 			cur.WriteByte(c)
 		}
 	}
+	if quote != 0 {
+		// sbatch stops at the open quote: its word is never an option.
+		return args, raws, true
+	}
 	end(len(s))
-	return args, raws, quote != 0
+	return args, raws, false
 }
 
 var short = map[byte]string{
@@ -198,6 +202,13 @@ func ParseTime(v string) (minutes int, unlimited bool, ok bool) {
 	return m, m == 0, true
 }
 
+// parseCount reads a count as Slurm's parse_int does with strtol: blanks
+// before, a sign, digits and nothing after, 1 or more in a C int.
+func parseCount(v string) (n int, ok bool) {
+	i, err := strconv.ParseInt(strings.TrimLeft(v, " \t\n\v\f\r"), 10, 32)
+	return int(i), err == nil && i >= 1
+}
+
 // ParseMem reads --mem as Slurm's str_to_mbytes: a whole number of MiB,
 // or K (rounded up), M, G, T after it; what follows is not read.
 func ParseMem(v string) (mib int64, ok bool) {
@@ -235,8 +246,7 @@ func (s *Script) Effective() Effective {
 		accepted = accepted && valid
 	}
 	if o, ok := s.Last("cpus-per-task"); ok {
-		n, err := strconv.Atoi(o.Value)
-		valid := err == nil && n >= 1
+		n, valid := parseCount(o.Value)
 		if valid {
 			e.CPUsPerTask = n
 		}
@@ -321,12 +331,17 @@ func Check(name string, data []byte, given Given) *Report {
 		o, _ := s.Last("time")
 		r.Problems.Add(checklist.CodeSbatchTimeZero, checklist.SevError, o.Line, "%s demande l'absence de limite de temps : le cours n'utilise pas zéro", o.Written)
 	}
-	if _, mem := s.Last("mem"); mem {
-		for _, other := range []string{"mem-per-cpu", "mem-per-gpu"} {
-			if o, ok := s.Last(other); ok {
-				r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, o.Line, "--mem avec --%s : sbatch refuse le script ; gardez seulement --mem=1G", other)
-			}
-		}
+	// sbatch takes one of the three ways of asking for memory.
+	_, mem := s.Last("mem")
+	perCPU, cpu := s.Last("mem-per-cpu")
+	if perGPU, gpu := s.Last("mem-per-gpu"); gpu && (mem || cpu) {
+		r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, perGPU.Line, "%s avec --mem ou --mem-per-cpu : sbatch refuse le script ; gardez seulement --mem=1G", perGPU.Written)
+	}
+	if cpu && mem {
+		r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, perCPU.Line, "%s avec --mem : sbatch refuse le script ; gardez seulement --mem=1G", perCPU.Written)
+	}
+	for _, no := range s.Unmatched {
+		r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, no, "un guillemet ouvert n'est pas refermé ; sbatch refuse le script : fermez-le ou retirez-le")
 	}
 	for _, u := range []struct{ name, given, french, key string }{
 		{"partition", given.Partition, "partition", "organisateurs.partition"},
@@ -357,7 +372,8 @@ func sameMeaning(o Option, e Effective) bool {
 	case "time":
 		return e.TimeLimitMinutes != nil && *e.TimeLimitMinutes == 2
 	case "cpus-per-task":
-		return e.CPUsPerTask == 1
+		n, ok := parseCount(o.Value)
+		return ok && n == 1
 	}
 	_, ok := ParseMem(o.Value) // "mem"
 	return ok && e.MemMiB == 1024
@@ -378,6 +394,7 @@ func explain(s *Script, e Effective) []string {
 	}
 	var out []string
 	j := 0 // the first option not yet explained; options are in line order
+	u := 0 // the same in Unmatched
 	for i, line := range s.Lines {
 		s.work++
 		say := func(format string, args ...any) {
@@ -391,6 +408,10 @@ func explain(s *Script, e Effective) []string {
 				text += " (remplacée plus bas par la même option)"
 			}
 			say("%s", text)
+		}
+		if u < len(s.Unmatched) && s.Unmatched[u] == i+1 {
+			u++
+			say("un guillemet ouvert n'est pas refermé : sbatch refuse le script")
 		}
 		switch {
 		case i == 0 && line == "#!/bin/bash":
@@ -436,12 +457,15 @@ func explainOption(o Option) string {
 		}
 		return fmt.Sprintf("%s : Slurm retient %s", o.Written, kept)
 	case "cpus-per-task":
-		return fmt.Sprintf("%s : %s CPU pour la tâche", o.Written, o.Value)
+		if n, ok := parseCount(o.Value); ok {
+			return fmt.Sprintf("%s : %d CPU pour la tâche", o.Written, n)
+		}
+		return fmt.Sprintf("%s : pas un nombre de CPU que sbatch accepte (un entier, 1 ou plus) ; sbatch refuse le script", o.Written)
 	case "mem":
 		if m, ok := ParseMem(o.Value); ok {
 			return fmt.Sprintf("%s : %d Mio de mémoire réelle sur le nœud", o.Written, m)
 		}
-		return fmt.Sprintf("%s : quantité que Slurm ne comprend pas", o.Written)
+		return fmt.Sprintf("%s : quantité que Slurm ne comprend pas ; sbatch refuse le script", o.Written)
 	case "partition":
 		return fmt.Sprintf("%s : la partition %s, seulement si les organisateurs l'ont donnée", o.Written, o.Value)
 	case "account":

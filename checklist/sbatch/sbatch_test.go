@@ -86,6 +86,18 @@ var cases = []scase{
 	{name: "mem with mem-per-cpu", script: replace("--mem=1G", "--mem=1G --mem-per-cpu=512M"), codes: "sbatch-mem-conflict", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
 	ok("commands in another order", replace("hostname\nsleep 30\n", "sleep 30\nhostname\n"), "sbatch-commands", 2, 1, 1024),
 	ok("commands on one line", replace("hostname\nsleep 30\n", "hostname; sleep 30\n"), "sbatch-commands", 2, 1, 1024),
+	// A value sbatch refuses is an error, whatever the reader falls back to.
+	{name: "cpus 0", script: replace("--cpus-per-task=1", "--cpus-per-task=0"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "cpus -1", script: replace("--cpus-per-task=1", "--cpus-per-task=-1"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "cpus x", script: replace("--cpus-per-task=1", "--cpus-per-task=x"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "cpus 1.0", script: replace("--cpus-per-task=1", "--cpus-per-task=1.0"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "cpus past a C int", script: replace("--cpus-per-task=1", "--cpus-per-task=2147483648"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	ok("cpus +1, as strtol reads it", replace("--cpus-per-task=1", "--cpus-per-task=+1"), "sbatch-spelling", 2, 1, 1024),
+	ok("cpus with a blank before", replace("--cpus-per-task=1", `--cpus-per-task=" 1"`), "sbatch-spelling", 2, 1, 1024),
+	{name: "cpus with a blank after", script: replace("--cpus-per-task=1", `--cpus-per-task="1 "`), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "mem not understood", script: replace("--mem=1G", "--mem=1X"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0},
+	{name: "unmatched quote", script: replace("--job-name=sommeil", `--job-name="sommeil`), codes: "sbatch-missing-option,sbatch-refused-directive", accepted: false, jobName: "sommeil.sbatch", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "mem-per-cpu with mem-per-gpu", script: replace("--mem=1G", "--mem-per-cpu=512M --mem-per-gpu=512M"), codes: "sbatch-mem-conflict,sbatch-missing-option", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0},
 	ok("partition not given", replace("hostname\n", "#SBATCH --partition=debug\nhostname\n"), "sbatch-unrequested-option", 2, 1, 1024),
 }
 
@@ -119,8 +131,21 @@ func TestRules(t *testing.T) {
 					t.Errorf("no message: %+v", p)
 				}
 			}
+			if !e.AcceptedBySbatch && !hasError(r.Problems) {
+				t.Errorf("sbatch refuses the script, yet no error: %+v", r.Problems)
+			}
 		})
 	}
+}
+
+// hasError: a script with one of these problems is not valid.
+func hasError(ps []checklist.Problem) bool {
+	for _, p := range ps {
+		if p.Severity == checklist.SevError {
+			return true
+		}
+	}
+	return false
 }
 
 func TestGivenPartitionAndAccount(t *testing.T) {
@@ -140,6 +165,7 @@ func TestExplainLineByLine(t *testing.T) {
 		"ligne 1 : #!/bin/bash : le noyau lance bash",
 		"ligne 4 : --time=00:00:30 : Slurm retient 1 minute",
 		"ligne 6 : --mem=1G : 1024 Mio",
+		"ligne 5 : --cpus-per-task=1 : 1 CPU pour la tâche",
 		"ligne 7 : hostname : écrit le nom du nœud",
 		"ligne 8 : sleep 30 : attend 30 secondes",
 	} {
@@ -173,6 +199,9 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("explanation %q after line %d of %d", e, last, lines)
 			}
 			last = no
+		}
+		if !r.Effective.AcceptedBySbatch && !hasError(r.Problems) {
+			t.Fatalf("sbatch refuses the script, yet no error: %+v", r.Problems)
 		}
 		for _, ig := range r.Effective.IgnoredDirectives {
 			if ig < 1 || ig > lines {
