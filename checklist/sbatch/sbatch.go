@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
 )
@@ -19,6 +20,7 @@ type Option struct {
 	Value   string
 	Line    int
 	Written string // as written: "-J sommeil", "--time=2"
+	Refused string // why sbatch refuses it, in French; "" when it does not
 }
 
 type Script struct {
@@ -41,17 +43,18 @@ func Parse(name string, data []byte) *Script {
 		s.Lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	}
 	inDirectives := true
+	var words []word
 	for i := range s.Lines {
 		line := strings.TrimSuffix(s.Lines[i], "\r")
 		s.Lines[i] = line
 		no, trimmed := i+1, strings.TrimSpace(line)
 		switch low := strings.ToLower(trimmed); {
 		case inDirectives && strings.HasPrefix(line, "#SBATCH"):
-			args, raws, unmatched := splitArguments(line[len("#SBATCH"):])
+			w, unmatched := splitArguments(line[len("#SBATCH"):], no)
 			if unmatched {
 				s.Unmatched = append(s.Unmatched, no)
 			}
-			s.addOptions(no, args, raws)
+			words = append(words, w...)
 		case strings.HasPrefix(low, "#sbatch") || strings.HasPrefix(low, "# sbatch"):
 			why := "indentée : seule une ligne qui commence par #SBATCH en colonne 0 compte"
 			switch {
@@ -67,102 +70,216 @@ func Parse(name string, data []byte) *Script {
 			s.Commands = append(s.Commands, no)
 		}
 	}
+	s.readOptions(words)
 	return s
 }
 
-// splitArguments follows _get_argument in opt.c: quotes group and are
-// removed, a backslash escapes, an unquoted # starts a comment. raws are
-// the words as written.
-func splitArguments(s string) (args, raws []string, unmatched bool) {
-	var cur strings.Builder
-	start := -1 // where the word read starts, -1 between words
-	var quote byte
-	end := func(i int) {
-		if start >= 0 {
-			args, raws = append(args, cur.String()), append(raws, s[start:i])
-			cur.Reset()
-			start = -1
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if quote == 0 && strings.IndexByte(" \t\r\v\f#", c) >= 0 {
-			end(i)
-			if c == '#' {
-				return args, raws, false
-			}
-			continue
-		}
-		if start < 0 {
-			start = i
-		}
-		switch {
-		case c == '\\':
-			if i++; i < len(s) {
-				cur.WriteByte(s[i])
-			}
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote == 0 && (c == '"' || c == '\''):
-			quote = c
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	if quote != 0 {
-		// sbatch stops at the open quote: its word is never an option.
-		return args, raws, true
-	}
-	end(len(s))
-	return args, raws, false
+// word is one word of the directives, as getopt will see it.
+type word struct {
+	text, raw string // raw: as written, quotes and backslashes kept
+	line      int
 }
 
-var short = map[byte]string{
-	'J': "job-name", 'o': "output", 'e': "error", 't': "time", 'c': "cpus-per-task",
-	'p': "partition", 'A': "account", 'D': "chdir", 'N': "nodes", 'n': "ntasks",
-	'a': "array", 'd': "dependency", 'w': "nodelist", 'x': "exclude", 'C': "constraint",
-	'q': "qos", 'G': "gpus", 'L': "licenses", 'i': "input", 'm': "distribution",
-	'M': "clusters", 'S': "core-spec", 'B': "extra-node-info", 'b': "begin", 'F': "nodefile",
-	'H': "hold", 'O': "overcommit", 'Q': "quiet", 'v': "verbose", 'W': "wait",
-	's': "oversubscribe", 'k': "no-kill", 'I': "immediate", 'h': "help", 'V': "version",
-}
-
-// takesValue: options whose value may be the next word.
-var takesValue = strings.Fields(`job-name output error time cpus-per-task partition account
-	chdir nodes ntasks array dependency nodelist exclude constraint qos gpus licenses input
-	distribution clusters cluster core-spec extra-node-info begin nodefile mem mem-per-cpu
-	mem-per-gpu mem-bind gres gres-flags gpus-per-node gpus-per-task gpus-per-socket
-	cpus-per-gpu gpu-bind gpu-freq mail-type mail-user ntasks-per-node ntasks-per-core
-	ntasks-per-socket ntasks-per-gpu reservation signal time-min tmp wckey comment export
-	export-file open-mode cpu-freq priority uid gid container batch threads-per-core
-	cores-per-socket sockets-per-node switches network power profile deadline delay-boot
-	acctg-freq bb bbf hint mcs-label mincpus prefer kill-on-invalid-dep thread-spec wrap`)
-
-func (s *Script) addOptions(line int, args, raws []string) {
-	for i := 0; i < len(args); i++ {
-		a, o, has := args[i], Option{Line: line, Written: raws[i]}, true
-		switch {
-		case strings.HasPrefix(a, "--"):
-			o.Name, o.Value, has = strings.Cut(a[2:], "=")
-		case len(a) >= 2 && a[0] == '-':
-			o.Name = cmp.Or(short[a[1]], a[1:2])
-			o.Value, has = strings.TrimPrefix(a[2:], "="), len(a) > 2
-		default:
-			o.Value = a // a bare word: kept so the rules can name it
-		}
-		if !has && i+1 < len(args) && slices.Contains(takesValue, o.Name) {
+// splitArguments follows _get_argument in opt.c: blanks separate words,
+// quotes group and are removed, a backslash keeps the next character but
+// a blank (which still ends the word), an unquoted # starts a comment.
+// An empty word ends the line, as it ends sbatch's loop: the rest of
+// the line after "" or a comment is never read.
+func splitArguments(s string, line int) (words []word, unmatched bool) {
+	const blank = " \t\n\v\f\r"
+	for i := 0; ; {
+		for i < len(s) && strings.IndexByte(blank, s[i]) >= 0 {
 			i++
-			o.Value, o.Written = args[i], o.Written+" "+raws[i]
+		}
+		if i == len(s) {
+			return words, false
+		}
+		var cur strings.Builder
+		var quote byte
+		escaped := false
+		start := i
+	word:
+		for ; i < len(s) && (quote != 0 || strings.IndexByte(blank, s[i]) < 0); i++ {
+			switch c := s[i]; {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+				continue
+			case quote != 0 && c == quote:
+				quote = 0
+				continue
+			case quote != 0:
+			case c == '"' || c == '\'':
+				quote = c
+				continue
+			case c == '#':
+				break word
+			}
+			cur.WriteByte(s[i])
+		}
+		if quote != 0 {
+			// sbatch stops at the open quote: its word is never an option.
+			return words, true
+		}
+		if cur.Len() == 0 {
+			return words, false
+		}
+		words = append(words, word{cur.String(), s[start:i], line})
+	}
+}
+
+// takes says whether an option takes a value.
+type takes uint8
+
+const (
+	noValue takes = iota
+	needsValue
+	mayTakeValue // only glued: --name=value, -kvalue
+)
+
+// longOptions is the getopt_long table of sbatch in Slurm 22.05, the
+// Slurm the tests compare with: the options of its manual, plus cluster,
+// context, ntasks-per-tres and tasks-per-node, which the table holds
+// without the manual naming them (TestOptionTableAgainstRealSlurm).
+var longOptions = map[string]takes{
+	"account": needsValue, "acctg-freq": needsValue, "array": needsValue, "batch": needsValue,
+	"bb": needsValue, "bbf": needsValue, "begin": needsValue, "chdir": needsValue,
+	"cluster": needsValue, "cluster-constraint": needsValue, "clusters": needsValue,
+	"comment": needsValue, "constraint": needsValue, "container": needsValue, "context": needsValue,
+	"contiguous": noValue, "core-spec": needsValue, "cores-per-socket": needsValue,
+	"cpu-freq": needsValue, "cpus-per-gpu": needsValue, "cpus-per-task": needsValue,
+	"deadline": needsValue, "delay-boot": needsValue, "dependency": needsValue,
+	"distribution": needsValue, "error": needsValue, "exclude": needsValue,
+	"exclusive": mayTakeValue, "export": needsValue, "export-file": needsValue,
+	"extra-node-info": needsValue, "get-user-env": mayTakeValue, "gid": needsValue,
+	"gpu-bind": needsValue, "gpu-freq": needsValue, "gpus": needsValue,
+	"gpus-per-node": needsValue, "gpus-per-socket": needsValue, "gpus-per-task": needsValue,
+	"gres": needsValue, "gres-flags": needsValue, "help": noValue, "hint": needsValue,
+	"hold": noValue, "ignore-pbs": noValue, "input": needsValue, "job-name": needsValue,
+	"kill-on-invalid-dep": needsValue, "licenses": needsValue, "mail-type": needsValue,
+	"mail-user": needsValue, "mcs-label": needsValue, "mem": needsValue, "mem-bind": needsValue,
+	"mem-per-cpu": needsValue, "mem-per-gpu": needsValue, "mincpus": needsValue,
+	"network": needsValue, "nice": mayTakeValue, "no-kill": mayTakeValue, "no-requeue": noValue,
+	"nodefile": needsValue, "nodelist": needsValue, "nodes": needsValue, "ntasks": needsValue,
+	"ntasks-per-core": needsValue, "ntasks-per-gpu": needsValue, "ntasks-per-node": needsValue,
+	"ntasks-per-socket": needsValue, "ntasks-per-tres": needsValue, "open-mode": needsValue,
+	"output": needsValue, "overcommit": noValue, "oversubscribe": noValue, "parsable": noValue,
+	"partition": needsValue, "power": needsValue, "prefer": needsValue, "priority": needsValue,
+	"profile": needsValue, "propagate": mayTakeValue, "qos": needsValue, "quiet": noValue,
+	"reboot": noValue, "requeue": noValue, "reservation": needsValue, "signal": needsValue,
+	"sockets-per-node": needsValue, "spread-job": noValue, "switches": needsValue,
+	"tasks-per-node": needsValue, "test-only": noValue, "thread-spec": needsValue,
+	"threads-per-core": needsValue, "time": needsValue, "time-min": needsValue, "tmp": needsValue,
+	"uid": needsValue, "usage": noValue, "use-min-nodes": noValue, "verbose": noValue,
+	"version": noValue, "wait": noValue, "wait-all-nodes": needsValue, "wckey": needsValue,
+	"wrap": needsValue,
+}
+
+// short is sbatch's short options, by the long option each stands for.
+var short = map[byte]string{
+	'A': "account", 'a': "array", 'B': "extra-node-info", 'b': "begin", 'C': "constraint",
+	'c': "cpus-per-task", 'D': "chdir", 'd': "dependency", 'e': "error", 'F': "nodefile",
+	'G': "gpus", 'H': "hold", 'h': "help", 'i': "input", 'J': "job-name", 'k': "no-kill",
+	'L': "licenses", 'M': "clusters", 'm': "distribution", 'N': "nodes", 'n': "ntasks",
+	'O': "overcommit", 'o': "output", 'p': "partition", 'Q': "quiet", 'q': "qos",
+	'S': "core-spec", 's': "oversubscribe", 't': "time", 'V': "version", 'v': "verbose",
+	'W': "wait", 'w': "nodelist", 'x': "exclude",
+}
+
+// lookupLong finds a long option as getopt_long does: the exact name,
+// else the one option the name begins; why says, in French, why sbatch
+// refuses it otherwise, and what to write.
+func lookupLong(name string) (full string, why string) {
+	if _, ok := longOptions[name]; ok {
+		return name, ""
+	}
+	var begun []string
+	for o := range longOptions {
+		if strings.HasPrefix(o, name) {
+			begun = append(begun, o)
+		}
+	}
+	switch slices.Sort(begun); len(begun) {
+	case 0:
+		return "", fmt.Sprintf("sbatch ne connaît pas l'option --%s ; vérifiez son nom dans les notes ou dans man sbatch", name)
+	case 1:
+		return begun[0], ""
+	}
+	last := len(begun) - 1
+	return "", fmt.Sprintf("--%s peut être --%s ou --%s ; écrivez l'option entière", name, strings.Join(begun[:last], ", --"), begun[last])
+}
+
+// readOptions reads the words of all the directives as one command line,
+// as sbatch gives them to getopt_long: an option that needs a value and
+// has none glued takes the next word, even from the next line. Every
+// word is kept, those sbatch refuses with why.
+func (s *Script) readOptions(words []word) {
+	ended := false // after "--", getopt reads no more options
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		o := Option{Line: w.line, Written: w.raw}
+		// next gives o the next word as its value, if there is one.
+		next := func() bool {
+			if i+1 == len(words) {
+				return false
+			}
+			i++
+			o.Value, o.Written = words[i].text, o.Written+" "+words[i].raw
+			return true
+		}
+		switch t := w.text; {
+		case t == "--" && !ended:
+			ended = true
+			continue
+		case strings.HasPrefix(t, "--") && !ended:
+			name, value, glued := strings.Cut(t[2:], "=")
+			o.Name, o.Refused = lookupLong(name)
+			o.Value = value
+			switch kind := longOptions[o.Name]; {
+			case o.Refused != "":
+			case kind == noValue && glued:
+				o.Refused = fmt.Sprintf("--%s ne prend pas de valeur ; retirez ce qui suit « = »", o.Name)
+			case kind == needsValue && !glued && !next():
+				o.Refused = fmt.Sprintf("--%s attend une valeur et rien ne suit ; écrivez --%s=valeur", o.Name, o.Name)
+			}
+		case len(t) > 1 && t[0] == '-' && !ended:
+			// Short options may be grouped, -HJsommeil: each letter
+			// is one, until one that takes a value takes the rest.
+			for k := 1; k < len(t); k++ {
+				o.Name, o.Value = short[t[k]], ""
+				kind := longOptions[o.Name]
+				switch {
+				case o.Name == "":
+					r, _ := utf8.DecodeRuneInString(t[k:])
+					o.Refused = fmt.Sprintf("sbatch ne connaît pas l'option -%c ; vérifiez-la dans les notes ou dans man sbatch", r)
+				case kind == noValue:
+					s.Options = append(s.Options, o)
+					continue
+				case k+1 < len(t):
+					o.Value = t[k+1:]
+				case kind == needsValue && !next():
+					o.Refused = fmt.Sprintf("-%c attend une valeur et rien ne suit ; écrivez --%s=valeur", t[k], o.Name)
+				}
+				break
+			}
+		default:
+			o.Value = t
+			o.Refused = fmt.Sprintf("« %s » n'est pas une option ; une directive ne porte que des options, --nom=valeur", t)
+			if ended {
+				o.Refused = fmt.Sprintf("« %s » suit --, après quoi sbatch ne lit plus d'option ; retirez --", t)
+			}
 		}
 		s.Options = append(s.Options, o)
 	}
 }
 
-// Last returns the option in effect: the last one given.
+// Last returns the option in effect: the last one given that sbatch
+// does not refuse.
 func (s *Script) Last(name string) (Option, bool) {
 	for i := len(s.Options) - 1; i >= 0; i-- {
 		s.work++
-		if s.Options[i].Name == name {
+		if s.Options[i].Name == name && s.Options[i].Refused == "" {
 			return s.Options[i], true
 		}
 	}
@@ -232,7 +349,8 @@ func (s *Script) Effective() Effective {
 	ignored := append([]int{}, slices.Sorted(maps.Keys(s.Ignored))...)
 	e := Effective{JobName: s.Name, Output: "slurm-%j.out", CPUsPerTask: 1, IgnoredDirectives: ignored}
 	// sbatch refuses a script without #!, with CRLF or an unmatched quote.
-	accepted := len(s.Lines) > 0 && strings.HasPrefix(s.Lines[0], "#!") && !s.CRLF && len(s.Unmatched) == 0
+	accepted := len(s.Lines) > 0 && strings.HasPrefix(s.Lines[0], "#!") && !s.CRLF && len(s.Unmatched) == 0 &&
+		!slices.ContainsFunc(s.Options, func(o Option) bool { return o.Refused != "" })
 	for name, dst := range map[string]*string{"job-name": &e.JobName, "output": &e.Output} {
 		if o, ok := s.Last(name); ok {
 			*dst = o.Value
@@ -340,6 +458,11 @@ func Check(name string, data []byte, given Given) *Report {
 	if cpu && mem {
 		r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, perCPU.Line, "%s avec --mem : sbatch refuse le script ; gardez seulement --mem=1G", perCPU.Written)
 	}
+	for _, o := range s.Options {
+		if o.Refused != "" {
+			r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, o.Line, "%s", explainOption(o))
+		}
+	}
 	for _, no := range s.Unmatched {
 		r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, no, "un guillemet ouvert n'est pas refermé ; sbatch refuse le script : fermez-le ou retirez-le")
 	}
@@ -433,6 +556,9 @@ func explain(s *Script, e Effective) []string {
 }
 
 func explainOption(o Option) string {
+	if o.Refused != "" {
+		return fmt.Sprintf("%s : sbatch refuse le script : %s", o.Written, o.Refused)
+	}
 	switch o.Name {
 	case "job-name":
 		return fmt.Sprintf("%s : le nom vu dans squeue est « %s »", o.Written, o.Value)

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,6 +99,22 @@ var cases = []scase{
 	{name: "mem not understood", script: replace("--mem=1G", "--mem=1X"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0},
 	{name: "unmatched quote", script: replace("--job-name=sommeil", `--job-name="sommeil`), codes: "sbatch-missing-option,sbatch-refused-directive", accepted: false, jobName: "sommeil.sbatch", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
 	{name: "mem-per-cpu with mem-per-gpu", script: replace("--mem=1G", "--mem-per-cpu=512M --mem-per-gpu=512M"), codes: "sbatch-mem-conflict,sbatch-missing-option", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0},
+	// getopt_long's reading: one command line of all the directives.
+	{name: "unknown option", script: replace("hostname\n", "#SBATCH --foo=bar\nhostname\n"), codes: "sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	ok("unique prefix", replace("--job-name=sommeil", "--job-nam=sommeil"), "sbatch-spelling", 2, 1, 1024),
+	{name: "ambiguous prefix", script: replace("--time=00:02:00", "--tim=00:02:00"), codes: "sbatch-missing-option,sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: -1, cpus: 1, mem: 1024},
+	{name: "-J takes the next line's word", script: replace("--job-name=sommeil", "-J"), codes: "sbatch-missing-option,sbatch-wrong-value", accepted: true, jobName: "--output=sommeil-%j.out", output: "slurm-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "-J with nothing after", script: replace("--mem=1G", "--mem=1G -J"), codes: "sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "a value to an option that takes none", script: replace("hostname\n", "#SBATCH --hold=1\nhostname\n"), codes: "sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "a word that is no option", script: replace("hostname\n", "#SBATCH sommeil\nhostname\n"), codes: "sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "an optional value is only glued", script: replace("hostname\n", "#SBATCH --exclusive user\nhostname\n"), codes: "sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "options after --", script: replace("--mem=1G", "-- --mem=1G"), codes: "sbatch-missing-option,sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0},
+	{name: "unknown short option", script: replace("hostname\n", "#SBATCH -E\nhostname\n"), codes: "sbatch-refused-directive", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	{name: "-c=1 gives =1", script: replace("--cpus-per-task=1", "-c=1"), codes: "sbatch-wrong-value", accepted: false, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	ok("grouped short options", replace("--job-name=sommeil", "-HJsommeil"), "sbatch-spelling", 2, 1, 1024),
+	{name: "an empty word ends the line", script: replace("--mem=1G", `"" --mem=1G`), codes: "sbatch-missing-option", accepted: true, jobName: "sommeil", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 0},
+	{name: "an escaped blank still ends the word", script: replace("--job-name=sommeil", `--job-name=som\ meil`), codes: "sbatch-refused-directive,sbatch-wrong-value", accepted: false, jobName: "som", output: "sommeil-%j.out", time: 2, cpus: 1, mem: 1024},
+	ok("a comment glued to a value", replace("--mem=1G", "--mem=1G#un gibioctet"), "", 2, 1, 1024),
 	ok("partition not given", replace("hostname\n", "#SBATCH --partition=debug\nhostname\n"), "sbatch-unrequested-option", 2, 1, 1024),
 }
 
@@ -427,6 +444,65 @@ func TestCheckLinear(t *testing.T) {
 		}
 		if float64(a2) > 2.6*float64(a1)+64 {
 			t.Errorf("%s: allocations grow faster than the script: %d at %d bytes, %d at twice", s.name, a1, n, a2)
+		}
+	}
+}
+
+// TestOptionTableAgainstRealSlurm: sbatch's own getopt_long reads each
+// option of longOptions and short, with a value glued and alone, and
+// each beginning --a … --z, as readOptions does: refused or not, and
+// for a beginning several options share, the same options. A line that
+// sbatch refuses only once every option is read (--mem with
+// --mem-per-cpu) comes first: nothing is submitted, and the first line
+// sbatch writes is getopt's when getopt refuses the word.
+func TestOptionTableAgainstRealSlurm(t *testing.T) {
+	needSlurm(t)
+	var probes []string
+	for name := range longOptions {
+		probes = append(probes, "--"+name+"=x", "--"+name)
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		probes = append(probes, "--"+string(c), "-"+string(c), "-"+strings.ToUpper(string(c)))
+	}
+	sort.Strings(probes)
+	getopt := regexp.MustCompile(`unrecognized option|invalid option|is ambiguous|requires an argument|doesn't allow an argument`)
+	dir := t.TempDir()
+	for i, p := range probes {
+		script := "#!/bin/bash\n#SBATCH --mem=1 --mem-per-cpu=1\n#SBATCH " + p + "\nhostname\n"
+		path := filepath.Join(dir, fmt.Sprintf("p%d.sbatch", i))
+		if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("sbatch", path).CombinedOutput()
+		if err == nil {
+			t.Fatalf("%s: sbatch accepted the script, it was to refuse it\n%s", p, out)
+		}
+		first, _, _ := strings.Cut(string(out), "\n")
+		var why []string
+		for _, o := range Parse("sommeil.sbatch", []byte(script)).Options {
+			if o.Refused != "" {
+				why = append(why, o.Refused)
+			}
+		}
+		if getopt.MatchString(first) != (len(why) > 0) {
+			t.Errorf("%s: sbatch says %q, the reader %q", p, first, why)
+		}
+		if !strings.Contains(first, "is ambiguous") {
+			continue
+		}
+		var slurm, ours []string
+		for _, m := range regexp.MustCompile(`'--([a-z-]+)'`).FindAllStringSubmatch(first, -1)[1:] {
+			slurm = append(slurm, m[1])
+		}
+		for name := range longOptions {
+			if strings.HasPrefix(name, p[2:]) {
+				ours = append(ours, name)
+			}
+		}
+		sort.Strings(slurm)
+		sort.Strings(ours)
+		if !slices.Equal(slurm, ours) {
+			t.Errorf("%s: sbatch's options %v, the table's %v", p, slurm, ours)
 		}
 	}
 }
