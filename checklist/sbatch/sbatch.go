@@ -588,7 +588,12 @@ func explainOption(o Option) string {
 		}
 		return fmt.Sprintf("%s : pas un nombre de CPU que sbatch accepte (un entier, 1 ou plus) ; sbatch refuse le script", o.Written)
 	case "mem":
-		if m, ok := ParseMem(o.Value); ok {
+		m, ok := ParseMem(o.Value)
+		switch {
+		case ok && m == 0:
+			// The sbatch manual: zero is a special case, all the memory.
+			return fmt.Sprintf("%s : toute la mémoire du nœud (zéro est un cas à part pour Slurm)", o.Written)
+		case ok:
 			return fmt.Sprintf("%s : %d Mio de mémoire réelle sur le nœud", o.Written, m)
 		}
 		return fmt.Sprintf("%s : quantité que Slurm ne comprend pas ; sbatch refuse le script", o.Written)

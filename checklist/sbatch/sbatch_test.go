@@ -68,6 +68,7 @@ var cases = []scase{
 	ok("mem 1024 without unit", replace("--mem=1G", "--mem=1024"), "sbatch-spelling", 2, 1, 1024),
 	ok("mem 1024M", replace("--mem=1G", "--mem=1024M"), "sbatch-spelling", 2, 1, 1024),
 	ok("mem 2G", replace("--mem=1G", "--mem=2G"), "sbatch-wrong-value", 2, 1, 2048),
+	ok("mem 0 is all the node's memory", replace("--mem=1G", "--mem=0"), "sbatch-wrong-value", 2, 1, 0),
 	ok("mem in K, rounded up", replace("--mem=1G", "--mem=1048577K"), "sbatch-wrong-value", 2, 1, 1025),
 	ok("short options", strings.NewReplacer("--job-name=sommeil", "-J sommeil", "--output=sommeil-%j.out", "-o sommeil-%j.out", "--time=00:02:00", "-t 2", "--cpus-per-task=1", "-c 1").Replace(model),
 		"sbatch-spelling,sbatch-spelling,sbatch-spelling,sbatch-spelling", 2, 1, 1024),
@@ -176,18 +177,28 @@ func TestGivenPartitionAndAccount(t *testing.T) {
 }
 
 func TestExplainLineByLine(t *testing.T) {
-	r := Check("sommeil.sbatch", []byte(replace("--time=00:02:00", "--time=00:00:30")), Given{})
-	joined := strings.Join(r.Explain, "\n")
-	for _, want := range []string{
-		"ligne 1 : #!/bin/bash : le noyau lance bash",
-		"ligne 4 : --time=00:00:30 : Slurm retient 1 minute",
-		"ligne 6 : --mem=1G : 1024 Mio",
-		"ligne 5 : --cpus-per-task=1 : 1 CPU pour la tâche",
-		"ligne 7 : hostname : écrit le nom du nœud",
-		"ligne 8 : sleep 30 : attend 30 secondes",
+	for _, c := range []struct {
+		script string
+		want   []string
+	}{
+		{replace("--time=00:02:00", "--time=00:00:30"), []string{
+			"ligne 1 : #!/bin/bash : le noyau lance bash",
+			"ligne 4 : --time=00:00:30 : Slurm retient 1 minute",
+			"ligne 5 : --cpus-per-task=1 : 1 CPU pour la tâche",
+			"ligne 6 : --mem=1G : 1024 Mio de mémoire réelle sur le nœud",
+			"ligne 7 : hostname : écrit le nom du nœud",
+			"ligne 8 : sleep 30 : attend 30 secondes",
+		}},
+		{replace("--cpus-per-task=1", "--cpus-per-task=0"), []string{"ligne 5 : --cpus-per-task=0 : pas un nombre de CPU que sbatch accepte"}},
+		// The sbatch manual: zero grants the job all of each node's memory.
+		{replace("--mem=1G", "--mem=0"), []string{"ligne 6 : --mem=0 : toute la mémoire du nœud"}},
+		{replace("--mem=1G", "--mem=0G"), []string{"ligne 6 : --mem=0G : toute la mémoire du nœud"}},
 	} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("missing %q in\n%s", want, joined)
+		joined := strings.Join(Check("sommeil.sbatch", []byte(c.script), Given{}).Explain, "\n")
+		for _, want := range c.want {
+			if !strings.Contains(joined, want) {
+				t.Errorf("missing %q in\n%s", want, joined)
+			}
 		}
 	}
 }
