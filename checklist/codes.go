@@ -62,6 +62,7 @@ const (
 	CodeLignesAnswers           Code = "lignes-answers"
 	CodeYAMLSyntax              Code = "yaml-syntax"
 	CodeYAMLUnknownField        Code = "yaml-unknown-field"
+	CodeYAMLSecondDocument      Code = "yaml-second-document"
 	CodeJobKind                 Code = "job-kind"
 	CodeJobAPIVersion           Code = "job-api-version"
 	CodeJobName                 Code = "job-name"
@@ -155,6 +156,7 @@ var Codes = []CodeInfo{
 	{CodeLignesAnswers, SevWarning, "Réponse courte introuvable", "Une des trois réponses courtes de l'exercice 1 semble absente de lignes.md.", "À relire : la réponse est peut-être écrite autrement.", "Vérifiez que lignes.md répond aux trois questions courtes de l'exercice 1.", docExplain},
 	{CodeYAMLSyntax, SevError, "YAML invalide", "Le fichier n'est pas du YAML valide, ou une valeur n'a pas le type que l'API attend.", "Faites corriger le YAML à l'endroit nommé.", "Corrigez le YAML à l'endroit nommé (indentation, type de la valeur).", docJob},
 	{CodeYAMLUnknownField, SevError, "Champ inconnu de l'API Job", "Un champ n'existe pas dans l'API Job (la casse compte : restartpolicy).", "Faites corriger le nom du champ.", "Corrigez le nom du champ, casse comprise (restartPolicy).", docJob},
+	{CodeYAMLSecondDocument, SevError, "Second document YAML", "Le fichier contient un second document YAML après --- : kubectl apply -f le créerait aussi.", "Faites garder le Job seul dans le fichier.", "Gardez le Job seul dans sommeil-job.yaml : kubectl apply -f créerait aussi tout document après ---.", docJob},
 	{CodeJobKind, SevError, "Pas un Job", "Le fichier n'est pas kind: Job ; un Deployment relance hostname; sleep 30 sans fin.", "Faites écrire kind: Job.", "Écrivez kind: Job : un Deployment relance le conteneur sans fin.", docJob},
 	{CodeJobAPIVersion, SevError, "apiVersion autre que batch/v1", "apiVersion n'est pas batch/v1.", "Faites écrire apiVersion: batch/v1.", "Écrivez apiVersion: batch/v1.", docJob},
 	{CodeJobName, SevError, "Job d'un autre nom que sommeil", "metadata.name n'est pas sommeil.", "Faites nommer le Job sommeil.", "Nommez le Job sommeil (metadata.name).", docJob},

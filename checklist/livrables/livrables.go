@@ -4,7 +4,9 @@
 package livrables
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,8 +14,9 @@ import (
 	"slices"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
 	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
+	syaml "sigs.k8s.io/yaml"
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
@@ -81,7 +84,13 @@ func Check(dir string, opts Options) []checklist.FileResult {
 // read first so that a Deployment is named as one.
 func CheckJob(data []byte) []checklist.Problem {
 	var p checklist.Problems
-	js, err := yaml.YAMLToJSONStrict(data)
+	switch line, err := secondDocument(data); {
+	case err != nil:
+		p.Add(checklist.CodeYAMLSecondDocument, checklist.SevError, 0, "un second document YAML suit le premier, et il n'est pas du YAML valide (%s) : kubectl apply -f le lirait aussi ; gardez le Job seul dans le fichier", checklist.YAMLError(err))
+	case line > 0:
+		p.Add(checklist.CodeYAMLSecondDocument, checklist.SevError, line, "un second document YAML commence ici : kubectl apply -f créerait aussi cet objet ; gardez le Job seul dans le fichier")
+	}
+	js, err := syaml.YAMLToJSONStrict(data)
 	if err != nil {
 		p.Add(checklist.CodeYAMLSyntax, checklist.SevError, 0, "YAML invalide : %s", checklist.YAMLError(err))
 		return p
@@ -153,6 +162,26 @@ func CheckJob(data []byte) []checklist.Problem {
 		p.Add(checklist.CodeJobSuspend, checklist.SevError, 0, "suspend: true : le Job ne démarrerait pas ; sans Kueue, rien ne le relâche")
 	}
 	return p
+}
+
+// secondDocument finds, after the first document, one that holds
+// something: its line, or the error that stops reading it. kubectl
+// apply -f creates every document of the file, while the decoder of the
+// Job reads the first only. An empty one (a last "---") creates nothing.
+// The first document's own errors are the Job decoder's to say.
+func secondDocument(data []byte) (line int, err error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for first := true; ; first = false {
+		var doc yaml.Node
+		switch err := dec.Decode(&doc); {
+		case err == io.EOF || err != nil && first:
+			return 0, nil
+		case err != nil:
+			return 0, err
+		case !first && (len(doc.Content) != 1 || doc.Content[0].Tag != "!!null"):
+			return doc.Line, nil
+		}
+	}
 }
 
 // subjects: what each line of sommeil.sbatch is about, named in order.

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -64,6 +66,14 @@ spec:
 		{"a huge quantity exponent is read, not computed", job("            - hostname; sleep 30", "            - hostname; sleep 30\n          resources:\n            limits:\n              cpu: \"9e9999991999999999\""), ""},
 		{"a quantity the API refuses", job("            - hostname; sleep 30", "            - hostname; sleep 30\n          resources:\n            limits:\n              cpu: Pi"), "yaml-syntax"},
 		{"suspended", job("  backoffLimit: 0", "  backoffLimit: 0\n  suspend: true"), "job-suspend"},
+		// kubectl apply -f creates every document; an empty one, nothing.
+		{"a second document", job("", "") + "---\n" + deployment, "yaml-second-document"},
+		{"a Deployment after two separators", job("", "") + "---\n---\n" + deployment, "yaml-second-document"},
+		{"a second document that does not parse", job("", "") + "---\napiVersion: [v1\n", "yaml-second-document"},
+		{"an unparseable third document", job("", "") + "---\n" + deployment + "---\n[x\n", "yaml-second-document"},
+		{"a last ---", job("", "") + "---\n", ""},
+		{"a --- first", "---\n" + job("", ""), ""},
+		{"... closes the document", job("", "") + "...\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ps := CheckJob([]byte(c.yaml))
@@ -85,6 +95,14 @@ spec:
 	}
 	if ps := CheckJob([]byte(deployment)); !strings.Contains(ps[0].Message, "Always") {
 		t.Errorf("a Deployment must be explained: %q", ps[0].Message)
+	}
+	// The second document is named by the line of its "---".
+	two := job("", "") + "# un commentaire\n---\n" + deployment
+	if ps := CheckJob([]byte(two)); len(ps) != 1 || ps[0].Line != strings.Count(job("", ""), "\n")+2 || !strings.Contains(ps[0].Message, "kubectl apply -f") {
+		t.Errorf("second document: %+v", ps)
+	}
+	if ps := CheckJob([]byte(job("", "") + "---\napiVersion: [v1\n")); len(ps) != 1 || !strings.Contains(ps[0].Message, "liste entre crochets non fermée") {
+		t.Errorf("a second document that does not parse: %+v", ps)
 	}
 }
 
@@ -242,14 +260,22 @@ func FuzzCheckJob(f *testing.F) {
 	codeRE := regexp.MustCompile(`^(yaml|job)-[a-z-]+$`)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ps := CheckJob(data)
+		lines := bytes.Count(data, []byte("\n")) + 1
 		for _, p := range ps {
-			if !codeRE.MatchString(string(p.Code)) || p.Message == "" || p.Line != 0 ||
+			// Only a second document has a line: the others' are in
+			// their message, or have none.
+			if p.Line != 0 && (p.Code != checklist.CodeYAMLSecondDocument || p.Line > lines) {
+				t.Fatalf("problem line outside the contract: %+v", p)
+			}
+			if !codeRE.MatchString(string(p.Code)) || p.Message == "" ||
 				p.Severity != checklist.SevError && p.Severity != checklist.SevWarning {
 				t.Fatalf("problem outside the contract: %+v", p)
 			}
 		}
 		// JSON is YAML: the same Job written as JSON gets the same
-		// verdict, so nothing depends on how the YAML was spelled.
+		// verdict, so nothing depends on how the YAML was spelled. The
+		// JSON holds the first document only.
+		ps = slices.DeleteFunc(ps, func(p checklist.Problem) bool { return p.Code == checklist.CodeYAMLSecondDocument })
 		js, err := yaml.YAMLToJSONStrict(data)
 		if err != nil {
 			if codes(ps) != "yaml-syntax" {
@@ -261,4 +287,25 @@ func FuzzCheckJob(f *testing.F) {
 			t.Fatalf("as JSON %s: codes %q, as YAML %q", js, got, want)
 		}
 	})
+}
+
+// TestCheckJobLinear: the documents after the first are read too, so
+// twice the file costs at most about twice the allocations, whatever
+// the shape (a quadratic reader costs four times). Nothing is timed.
+func TestCheckJobLinear(t *testing.T) {
+	for _, tok := range []string{"---\n", "---\n# rien\n", "- a\n", "a: b\n---\n", "&a x\n"} {
+		cost := func(n int) uint64 {
+			data := []byte(job("", "") + strings.Repeat(tok, n/len(tok)))
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			CheckJob(data)
+			runtime.ReadMemStats(&after)
+			return after.Mallocs - before.Mallocs
+		}
+		a1, a2 := cost(128<<10), cost(256<<10)
+		if float64(a2) > 2.6*float64(a1)+64 {
+			t.Errorf("%q: %d allocations at 128 KiB, %d at twice", tok, a1, a2)
+		}
+	}
 }
