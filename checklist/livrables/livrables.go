@@ -49,7 +49,8 @@ func Check(dir string, opts Options) []checklist.FileResult {
 		case errors.Is(err, safefile.ErrTooLarge):
 			add(name, checklist.Problem{Code: checklist.CodeTooLarge, Severity: checklist.SevError, Message: "fichier trop grand (plus de 1 Mio) : il n'a pas été lu"})
 		case err != nil:
-			add(name, checklist.Problem{Code: checklist.CodeUnreadable, Severity: checklist.SevError, Message: "fichier illisible"})
+			// cli.md: the path and the reason are said in French.
+			add(name, checklist.Problem{Code: checklist.CodeUnreadable, Severity: checklist.SevError, Message: "fichier illisible : " + safefile.Reason(err)})
 		default:
 			data, leaks := checklist.Guard(data)
 			add(name, append(leaks, fn(string(data))...)...)

@@ -174,6 +174,50 @@ func TestFolder(t *testing.T) {
 	}
 }
 
+// TestUnreadableSaysWhy: a deliverable pret cannot read is an error
+// that says why, in French, as pret sunk and pret empreinte do.
+func TestUnreadableSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		name, file string
+		make       func(t *testing.T, path string)
+		want       string
+	}{
+		{"a folder", "sommeil.sbatch", func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "ce n'est pas un fichier ordinaire"},
+		{"a link to a device", "sommeil-job.yaml", func(t *testing.T, path string) {
+			if err := os.Symlink(os.DevNull, path); err != nil {
+				t.Skipf("pas de lien symbolique ici : %v", err)
+			}
+		}, "ce n'est pas un fichier ordinaire"},
+		{"no permission", "explication.md", func(t *testing.T, path string) {
+			if os.Geteuid() == 0 || runtime.GOOS == "windows" {
+				t.Skip("root, et Windows, lisent un fichier en mode 000")
+			}
+			if err := os.WriteFile(path, []byte(explanation), 0o000); err != nil {
+				t.Fatal(err)
+			}
+		}, "permission refusée"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c.make(t, filepath.Join(dir, c.file))
+			for _, r := range Check(dir, Options{}) {
+				if filepath.Base(r.Path) != c.file {
+					continue
+				}
+				if got := codes(r.Problems); got != "unreadable" || r.Valid || !strings.Contains(r.Problems[0].Message, "fichier illisible : "+c.want) {
+					t.Errorf("%s: %+v", c.file, r)
+				}
+				return
+			}
+			t.Errorf("%s not reported", c.file)
+		})
+	}
+}
+
 // fakeSlurm answers like Slurm's clients and records every call.
 type fakeSlurm struct {
 	calls   []string
