@@ -85,12 +85,7 @@ func Check(dir string, opts Options) []checklist.FileResult {
 // read first so that a Deployment is named as one.
 func CheckJob(data []byte) []checklist.Problem {
 	var p checklist.Problems
-	switch line, err := secondDocument(data); {
-	case err != nil:
-		p.Add(checklist.CodeYAMLSecondDocument, checklist.SevError, 0, "un second document YAML suit le premier, et il n'est pas du YAML valide (%s) : kubectl apply -f le lirait aussi ; gardez le Job seul dans le fichier", checklist.YAMLError(err))
-	case line > 0:
-		p.Add(checklist.CodeYAMLSecondDocument, checklist.SevError, line, "un second document YAML commence ici : kubectl apply -f créerait aussi cet objet ; gardez le Job seul dans le fichier")
-	}
+	oneDocument(&p, data)
 	js, err := syaml.YAMLToJSONStrict(data)
 	if err != nil {
 		p.Add(checklist.CodeYAMLSyntax, checklist.SevError, 0, "YAML invalide : %s", checklist.YAMLError(err))
@@ -163,6 +158,16 @@ func CheckJob(data []byte) []checklist.Problem {
 		p.Add(checklist.CodeJobSuspend, checklist.SevError, 0, "suspend: true : le Job ne démarrerait pas ; sans Kueue, rien ne le relâche")
 	}
 	return p
+}
+
+// oneDocument: kubectl apply -f creates every document of the file.
+func oneDocument(p *checklist.Problems, data []byte) {
+	switch line, err := secondDocument(data); {
+	case err != nil:
+		p.Add(checklist.CodeYAMLSecondDocument, checklist.SevError, 0, "un second document YAML suit le premier, et il n'est pas du YAML valide (%s) : kubectl apply -f le lirait aussi ; gardez le Job seul dans le fichier", checklist.YAMLError(err))
+	case line > 0:
+		p.Add(checklist.CodeYAMLSecondDocument, checklist.SevError, line, "un second document YAML commence ici : kubectl apply -f créerait aussi cet objet ; gardez le Job seul dans le fichier")
+	}
 }
 
 // secondDocument finds, after the first document, one that holds

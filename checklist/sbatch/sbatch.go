@@ -449,15 +449,7 @@ func Check(name string, data []byte, given Given) *Report {
 		o, _ := s.Last("time")
 		r.Problems.Add(checklist.CodeSbatchTimeZero, checklist.SevError, o.Line, "%s demande l'absence de limite de temps : le cours n'utilise pas zéro", o.Written)
 	}
-	// sbatch takes one of the three ways of asking for memory.
-	_, mem := s.Last("mem")
-	perCPU, cpu := s.Last("mem-per-cpu")
-	if perGPU, gpu := s.Last("mem-per-gpu"); gpu && (mem || cpu) {
-		r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, perGPU.Line, "%s avec --mem ou --mem-per-cpu : sbatch refuse le script ; gardez seulement --mem=1G", perGPU.Written)
-	}
-	if cpu && mem {
-		r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, perCPU.Line, "%s avec --mem : sbatch refuse le script ; gardez seulement --mem=1G", perCPU.Written)
-	}
+	checkMemory(r, s)
 	for _, o := range s.Options {
 		if o.Refused != "" {
 			r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, o.Line, "%s", explainOption(o))
@@ -466,6 +458,27 @@ func Check(name string, data []byte, given Given) *Report {
 	for _, no := range s.Unmatched {
 		r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, no, "un guillemet ouvert n'est pas refermé ; sbatch refuse le script : fermez-le ou retirez-le")
 	}
+	checkGiven(r, s, given)
+	slices.SortStableFunc(r.Problems, func(a, b checklist.Problem) int { return a.Line - b.Line })
+	r.Explain = explain(s, e)
+	r.work = s.work
+	return r
+}
+
+// checkMemory: sbatch takes one of the three ways of asking for memory.
+func checkMemory(r *Report, s *Script) {
+	_, mem := s.Last("mem")
+	perCPU, cpu := s.Last("mem-per-cpu")
+	if perGPU, gpu := s.Last("mem-per-gpu"); gpu && (mem || cpu) {
+		r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, perGPU.Line, "%s avec --mem ou --mem-per-cpu : sbatch refuse le script ; gardez seulement --mem=1G", perGPU.Written)
+	}
+	if cpu && mem {
+		r.Problems.Add(checklist.CodeSbatchMemConflict, checklist.SevError, perCPU.Line, "%s avec --mem : sbatch refuse le script ; gardez seulement --mem=1G", perCPU.Written)
+	}
+}
+
+// checkGiven: a partition or an account only as the organisers gave it.
+func checkGiven(r *Report, s *Script, given Given) {
 	for _, u := range []struct{ name, given, french, key string }{
 		{"partition", given.Partition, "partition", "organisateurs.partition"},
 		{"account", given.Account, "compte Slurm", "organisateurs.compte"},
@@ -479,10 +492,6 @@ func Check(name string, data []byte, given Given) *Report {
 			r.Problems.Add(checklist.CodeSbatchUnrequestedOption, checklist.SevError, o.Line, "%s : les organisateurs ont donné %s=%s", o.Written, u.name, u.given)
 		}
 	}
-	slices.SortStableFunc(r.Problems, func(a, b checklist.Problem) int { return a.Line - b.Line })
-	r.Explain = explain(s, e)
-	r.work = s.work
-	return r
 }
 
 // sameMeaning: does Slurm retain from o, in effect, what the course asks?
