@@ -313,7 +313,7 @@ func TestEveryCommandInProcess(t *testing.T) {
 }
 
 // englishWords must never reach a person (issue 12).
-var englishWords = regexp.MustCompile(`(?i)\b(invalid|flag|unknown|parsing|syntax|argument|requires)\b`)
+var englishWords = regexp.MustCompile(`(?i)\b(invalid|flags?|unknown|parsing|syntax|argument|requires)\b`)
 
 // refusedValue is a value the flag refuses while the command line is
 // read: one pret's own flag types refuse; pflag's built-in ones are listed.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -46,5 +47,17 @@ func TestExitCodeTablesAgree(t *testing.T) {
 	used := []int{exitOK, exitFailed, exitUsage, exitHangup, exitInterrupted, exitTerminated}
 	if !slices.Equal(readmeCodes, used) {
 		t.Errorf("the tables name codes %v; cmd/pret uses %v", readmeCodes, used)
+	}
+}
+
+// TestHelpNamesEveryExitCode: the README says « pret --help rappelle ces
+// codes », every one of them (129 was left out: outside tester).
+func TestHelpNamesEveryExitCode(t *testing.T) {
+	_, codes := exitCodeTable(t, "README.md")
+	root, _ := pretCommands(t)
+	for _, c := range codes {
+		if !strings.Contains(root.Long, fmt.Sprint(c)+" ") {
+			t.Errorf("pret --help does not name exit code %d:\n%s", c, root.Long)
+		}
 	}
 }

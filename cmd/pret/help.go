@@ -61,9 +61,10 @@ func init() {
 // newHelpCmd is `pret help [COMMANDE]`, in French.
 func newHelpCmd(a *app) *cobra.Command {
 	return &cobra.Command{
-		Use:     "help [COMMANDE]",
-		Short:   "L'aide de pret ou d'une commande",
-		Example: "  pret help\n  pret help cle",
+		Use:                   "help [COMMANDE]",
+		Short:                 "L'aide de pret ou d'une commande",
+		DisableFlagsInUseLine: true,
+		Example:               "  pret help\n  pret help cle",
 		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			var names []cobra.Completion
 			for _, sub := range c.Root().Commands() {

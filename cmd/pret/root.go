@@ -35,7 +35,7 @@ login : il vient des organisateurs.
 
 Codes de sortie : 0 fait ; 1 contrôle échoué, action refusée ou erreur
 inattendue ; 2 mauvaise utilisation (option, valeur, configuration) ;
-130 interrompu (Ctrl-C) ; 143 arrêté (SIGTERM).`
+129 terminal fermé (SIGHUP) ; 130 interrompu (Ctrl-C) ; 143 arrêté (SIGTERM).`
 
 const rootExample = `  pret                          # l'assistant, dans un terminal
   pret cle                      # créer ou garder la clé
@@ -116,11 +116,20 @@ func (a *app) addCommands(root *cobra.Command) {
 	)
 	// SuggestionsFor reads the distance on each command (0 unset); no Args is noArgs.
 	for _, c := range root.Commands() {
-		c.DisableFlagsInUseLine = true
 		c.SuggestionsMinimumDistance = 2
 		if c.Args == nil {
 			c.Args = noArgs
 		}
+	}
+	frenchUseLines(root)
+}
+
+// frenchUseLines: cobra ends a usage line with "[flags]" unless told not
+// to, on every command, those below a command too (completion bash).
+func frenchUseLines(c *cobra.Command) {
+	c.DisableFlagsInUseLine = true
+	for _, sub := range c.Commands() {
+		frenchUseLines(sub)
 	}
 }
 
