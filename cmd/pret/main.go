@@ -91,6 +91,10 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 			critical.Lock()
 			if saved != nil {
 				term.Restore(int(stdin.Fd()), saved)
+				if os.Getenv("TERM") != "dumb" {
+					// A choice list hides the cursor until it is answered.
+					fmt.Fprint(stderr, "\x1b[?25h")
+				}
 			}
 			fmt.Fprintln(stderr, "\npret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
 			os.Exit(map[os.Signal]int{os.Interrupt: exitInterrupted, syscall.SIGTERM: exitTerminated, syscall.SIGHUP: exitHangup}[sig])

@@ -338,6 +338,18 @@ func TestWizardInterrupted(t *testing.T) {
 				if !s.echoOn() {
 					t.Fatal("terminal left without echo")
 				}
+				// A choice list hides the cursor: shown again, on a signal too.
+				// What pret wrote last may reach the screen's copy after it exits.
+				hidden := func() bool {
+					raw := s.raw.String()
+					return strings.LastIndex(raw, "\x1b[?25l") > strings.LastIndex(raw, "\x1b[?25h")
+				}
+				for wait := 0; hidden() && wait < 50; wait++ {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if hidden() {
+					t.Fatal("cursor left hidden")
+				}
 				if _, err := os.Stat(filepath.Join(home, "acces.md")); err == nil {
 					t.Fatal("acces.md written")
 				}
