@@ -276,7 +276,7 @@ func readRelative(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	case w == "avant" && at(1) == "hier":
 		n, back = 2, 2
 	case w == "demain" || w == "apres-demain":
-		return 1, Found{Relative: true, Err: &Error{Reason: "ce jour est dans le futur : notez le jour où la demande a été faite", Contextual: true, Read: true}}, true
+		return 1, Found{Relative: true, Err: &Error{Reason: "ce jour est dans le futur : notez le jour où la demande ou la vérification a été faite", Contextual: true, Read: true}}, true
 	case w == "il" && at(1) == "y" && at(2) == "a":
 		count, ok := numberWords[at(3)]
 		if !ok {

@@ -98,7 +98,7 @@ func TestParseRefuses(t *testing.T) {
 	const forms = "écrivez par exemple " + dates.Forms
 	for in, want := range map[string]string{
 		"":                      "rien n'a été saisi ; " + forms,
-		"demain":                "refusée : ce jour est dans le futur : notez le jour où la demande a été faite",
+		"demain":                "refusée : ce jour est dans le futur : notez le jour où la demande ou la vérification a été faite",
 		"2026-02-30":            "refusée : ce jour n'existe pas (février 2026 n'a que 28 jours)",
 		"31/11/2026":            "refusée : ce jour n'existe pas (novembre 2026 n'a que 30 jours)",
 		"10/20/2026":            "refusée : il n'y a pas de mois 20 : le jour s'écrit d'abord, JJ/MM/AAAA (ici 20/10/2026 ?)",
