@@ -17,9 +17,10 @@ const (
 
 // SSHConfig is the ~/.ssh/config block of apprenant.md, printed, never written.
 func SSHConfig(keyPath, home string) string {
-	p := TildePath(keyPath, home)
-	if strings.ContainsAny(p, " \t") {
-		p = `"` + p + `"` // as ssh_config reads a path with spaces
+	p := strings.ReplaceAll(TildePath(keyPath, home), "%", "%%") // ssh_config expands %d, %u… in it
+	if strings.ContainsAny(p, " \t\"'") {
+		// Quoted as ssh_config reads a word: inside quotes, \ and " are escaped.
+		p = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`
 	}
 	return fmt.Sprintf(`# Séance ROMEO — remplacez %s par le nom donné par les organisateurs
 Host romeo

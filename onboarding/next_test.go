@@ -19,7 +19,8 @@ import (
 // TestSSHConfigReadByOpenSSH: the block is read by OpenSSH itself (`ssh
 // -G` prints the configuration it would use and connects nowhere): the
 // host stays the placeholder, the key is this one, even in a folder
-// with a space.
+// with a space, a quote, an apostrophe, a backslash or a % (which ssh
+// reads as a token: the block doubles it, -G shows it so).
 func TestSSHConfigReadByOpenSSH(t *testing.T) {
 	ssh, err := exec.LookPath("ssh")
 	if err != nil {
@@ -29,7 +30,8 @@ func TestSSHConfigReadByOpenSSH(t *testing.T) {
 		t.Skip("no ssh")
 	}
 	home := t.TempDir()
-	for _, key := range []string{filepath.Join(home, ".ssh", "id_ed25519_romeo"), filepath.Join(home, "mes clés", "id_ed25519_romeo"), "/opt/clés/id"} {
+	for _, key := range []string{filepath.Join(home, ".ssh", "id_ed25519_romeo"), filepath.Join(home, "mes clés", "id_ed25519_romeo"), "/opt/clés/id",
+		filepath.Join(home, `a"b`, "id"), filepath.Join(home, "it's", "id"), filepath.Join(home, "%d", "id"), filepath.Join(home, `a\b c`, "id")} {
 		block := SSHConfig(key, home)
 		if !strings.HasPrefix(block, "# Séance ROMEO — remplacez NOEUD-DE-LOGIN par le nom donné par les organisateurs\nHost romeo\n") {
 			t.Fatalf("block:\n%s", block)
@@ -56,7 +58,7 @@ func TestSSHConfigReadByOpenSSH(t *testing.T) {
 		if got["user"] != UserPlaceholder || got["identitiesonly"] != "yes" {
 			t.Errorf("user %q identitiesonly %q", got["user"], got["identitiesonly"])
 		}
-		want := strings.Replace(TildePath(key, home), "~", home, 1)
+		want := strings.ReplaceAll(strings.Replace(TildePath(key, home), "~", home, 1), "%", "%%")
 		if gotKey := strings.Replace(got["identityfile"], "~", home, 1); gotKey != want {
 			t.Errorf("identityfile %q, want %q", got["identityfile"], want)
 		}
