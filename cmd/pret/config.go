@@ -48,7 +48,7 @@ type configKey struct {
 }
 
 var configKeys = []configKey{
-	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance", "un texte, le titre de la séance", checkRequired},
+	{"seance.titre", "Utiliser ROMEO2025 et ses GPU pour le HPC et l'IA", "`TITRE` de la séance", "un texte, le titre de la séance", func(s string) error { return cmp.Or(checkRequired(s), checkWords(s)) }},
 	{"seance.date", "2026-11-05", "`DATE` de la séance, AAAA-MM-JJ (heure de Paris)", "une date AAAA-MM-JJ entre 2000 et 2100, par exemple 2026-11-05", func(s string) error { _, err := sessionDay(s); return err }},
 	{"seance.debut", "09:30", "`HEURE` du début de la séance, HH:MM", `une heure HH:MM, par exemple "09:30"`, checkHour},
 	{"seance.fin", "12:00", "`HEURE` de la fin de la séance, HH:MM", `une heure HH:MM, par exemple "09:30"`, checkHour},
@@ -57,11 +57,11 @@ var configKeys = []configKey{
 	{"cle.commentaire", "seance-novembre", "`COMMENTAIRE` d'une clé créée", "un texte d'une ligne, par exemple seance-novembre", keys.CheckComment},
 	{"acces.fichier", "acces.md", "`FICHIER` qu'écrit « pret acces »", "un chemin de fichier, par exemple acces.md", checkRequired},
 	{"acces.modele", "", "`FICHIER` modèle d'acces.md (vide : celui fourni avec pret)", `un chemin de fichier modèle, ou "" pour le modèle intégré`, checkText},
-	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit", "un texte", checkText},
-	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", "un texte", checkText},
-	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", "un texte", checkText},
-	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider) ; sans elle, la « Note maximale » de la ligne, sinon 1", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkText},
-	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie, 0 par défaut (vide : pas de note)", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkText},
+	{"organisateurs.canal", "", "`CANAL` par lequel demander le compte, tel que les organisateurs l'ont dit", "un texte", checkWords},
+	{"organisateurs.partition", "", "`PARTITION` Slurm donnée par les organisateurs", "un texte", checkWords},
+	{"organisateurs.compte", "", "`COMPTE` Slurm donné par les organisateurs", "un texte", checkWords},
+	{"feuille.valide", "1", "`NOTE` d'un rendu valide dans --feuille-sortie (pret valider) ; sans elle, la « Note maximale » de la ligne, sinon 1", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkWords},
+	{"feuille.invalide", "0", "`NOTE` d'un rendu invalide ou absent dans --feuille-sortie, 0 par défaut (vide : pas de note)", `une note entre guillemets, par exemple "1", ou "" pour ne pas noter`, checkWords},
 }
 
 func flagOf(key string) string { return strings.ReplaceAll(key, ".", "-") }
@@ -320,6 +320,16 @@ func checkText(s string) error {
 	// Printed back, it could drive the terminal; in a path, it is never meant.
 	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) >= 0 {
 		return errors.New("caractère de contrôle refusé (une touche spéciale, un code de couleur)")
+	}
+	return nil
+}
+
+// checkWords: a text written into acces.md or a report holds no invisible
+// character either, where a bidi control would reorder what the page shows
+// (a path may: it names what is on disk, and is printed escaped).
+func checkWords(s string) error {
+	if strings.IndexFunc(s, termtext.Unsafe) >= 0 {
+		return errors.New("caractère de contrôle ou invisible refusé (une touche spéciale, un code de couleur, une marque bidirectionnelle)")
 	}
 	return nil
 }

@@ -154,3 +154,19 @@ func TestConfigSheetGradeEmptyEnv(t *testing.T) {
 		t.Errorf("one variable unset: %q %q", c.SheetValid, c.SheetInvalid)
 	}
 }
+
+// TestCheckWordsRefusesUnsafe: a text setting holds no control, line
+// separator or invisible (Cf) character: a bidi mark in the session title
+// reached acces.md raw (outside tester).
+func TestCheckWordsRefusesUnsafe(t *testing.T) {
+	for _, s := range []string{"rouge\x1b[31m", "Titre \u202eevil\u202c fin", "a\u2028b", "a\u200bb", "a\u0085b", "a\tb"} {
+		if checkWords(s) == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+	for _, s := range []string{"", "Séance ROMEO — jeudi 5 novembre", "gpu", "canal #romeo-2026 (Mattermost)"} {
+		if err := checkWords(s); err != nil {
+			t.Errorf("%q refused: %v", s, err)
+		}
+	}
+}
