@@ -32,8 +32,12 @@ remplacé.`,
 		Example: `  pret modele sommeil.sbatch
   pret modele rendu/sommeil-job.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError("pret modele "+strings.Join(templates.ModelNames(), " ou pret modele "), "donnez le fichier à écrire")
+			hint := "pret modele " + strings.Join(templates.ModelNames(), " ou pret modele ")
+			switch {
+			case len(args) > 1:
+				return usageError(hint, "un seul fichier à la fois : %s en trop", termtext.Escape(strings.Join(args[1:], " ")))
+			case len(args) == 0 || args[0] == "":
+				return usageError(hint, "donnez le fichier à écrire")
 			}
 			return nil
 		},
@@ -51,7 +55,7 @@ func runModele(opts *modeleOptions) error {
 	}
 	data, ok := templates.Model(filepath.Base(path))
 	if !ok {
-		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", filepath.Base(path))
+		return usageError("les modèles : "+strings.Join(templates.ModelNames(), ", "), "pas de modèle pour %s", termtext.Escape(filepath.Base(path)))
 	}
 	err := guarded(func() error { return onboarding.Protected(a.cfg.Key).WriteNew(path, data, 0o644) })
 	switch {
