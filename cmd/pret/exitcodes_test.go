@@ -101,7 +101,7 @@ func TestExitCodes(t *testing.T) {
 			waitBlockedOnPipe(t, cmd.Process.Pid)
 			cmd.Process.Signal(sig.sig)
 			r := finish(t, cmd, &out, &errb, cmd.Wait())
-			if r.code != sig.code || !strings.Contains(r.stderr, "interrompu") {
+			if r.code != sig.code || !strings.Contains(r.stderr, sig.says) || !strings.Contains(r.stderr, "\npret: conseil : relancez la commande") {
 				t.Fatalf("exit %d, want %d\n%s", r.code, sig.code, r.stderr)
 			}
 			if entries, _ := os.ReadDir(h.path(".ssh")); len(entries) > 0 {
@@ -115,7 +115,8 @@ func TestExitCodes(t *testing.T) {
 var signals = []struct {
 	sig  syscall.Signal
 	code int
-}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGINT, exitInterrupted}, {syscall.SIGHUP, exitHangup}}
+	says string // in the error line
+}{{syscall.SIGTERM, exitTerminated, "arrêté (SIGTERM)"}, {syscall.SIGINT, exitInterrupted, "interrompu (Ctrl-C)"}, {syscall.SIGHUP, exitHangup, "le terminal s'est fermé (SIGHUP)"}}
 
 // waitBlockedOnPipe waits until a thread of pid sleeps in a pipe read,
 // so that the signal comes after pret's handler is in place.

@@ -96,7 +96,9 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 					fmt.Fprint(stderr, "\x1b[?25h")
 				}
 			}
-			fmt.Fprintln(stderr, "\npret: erreur : interrompu ; aucun fichier n'a été laissé à moitié écrit")
+			how := map[os.Signal]string{os.Interrupt: "interrompu (Ctrl-C)", syscall.SIGTERM: "arrêté (SIGTERM)", syscall.SIGHUP: "arrêté : le terminal s'est fermé (SIGHUP)"}[sig]
+			fmt.Fprintf(stderr, "\npret: erreur : %s ; aucun fichier n'a été laissé à moitié écrit : chacun est entier ou absent\n", how)
+			fmt.Fprintln(stderr, "pret: conseil : relancez la commande pour finir ; ce qu'elle a déjà écrit en entier reste (un fichier existant n'est pas remplacé sans qu'elle le dise)")
 			os.Exit(map[os.Signal]int{os.Interrupt: exitInterrupted, syscall.SIGTERM: exitTerminated, syscall.SIGHUP: exitHangup}[sig])
 		case <-done:
 		}
