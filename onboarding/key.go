@@ -94,7 +94,7 @@ func runeName(r rune) string {
 	case r == '\t':
 		return "une tabulation"
 	case r == 0x1b:
-		return "la touche Échap (Alt et une lettre l'envoient aussi)"
+		return "la touche Échap (une flèche, une touche de fonction, Alt et une lettre l'envoient aussi)"
 	case unicode.IsControl(r):
 		return "un caractère de contrôle"
 	case unicode.In(r, unicode.Zl, unicode.Zp):

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -1011,19 +1012,35 @@ func TestSelectFilterMatchingNothing(t *testing.T) {
 func TestStrayKeysInRealTerminal(t *testing.T) {
 	t.Parallel()
 	notShort(t)
-	s := startPTY(t, t.TempDir())
+	home := t.TempDir()
+	s := startPTY(t, home)
 	s.answer("Choisissez une passphrase pour la clé", "abcd\tefghij\r")
 	s.expect("une tabulation (U+0009)")
 	s.answer("Choisissez une passphrase pour la clé", "abcd\x16efghij\r")
 	s.expect("U+0016")
 	s.answer("Choisissez une passphrase pour la clé", "abcd\x1befghij\r")
 	s.expect("la touche Échap")
-	s.newKey()
+	// survey's reader took F1 and Ctrl+Left for other keys (eating the
+	// next letter, adding "5D") and Ctrl-A, NUL for keys it drops.
+	for _, typed := range []string{"abcd\x1bOPefghij\r", "abcd\x1b[1;5Defghij\r", "abcd\x1b[Defghij\r"} {
+		s.answer("Choisissez une passphrase pour la clé", typed)
+		s.expect("(U+001B)")
+	}
+	for _, c := range []string{"\x01", "\x00", "\x18"} {
+		s.answer("Choisissez une passphrase pour la clé", "abcd"+c+"efghij\r")
+		s.expect(fmt.Sprintf("(U+%04X)", c[0]))
+	}
+	// Pasted with CRLF: its LF is no empty second answer.
+	s.answer("Choisissez une passphrase pour la clé", ptyPass+"\r\n")
+	s.answer("Saisissez-la une seconde fois", ptyPass+"\r")
 	s.answer("Où en est votre compte d'accès ?", "\x1bx")
 	s.expect("Touche non reconnue (Échap, ou Alt et une lettre) : la question est reposée.")
 	s.answer("Où en est votre compte d'accès ?", "\x03")
 	s.exit(130)
 	if strings.Contains(s.raw.String(), "unexpected") {
 		t.Errorf("English from survey reached the learner:\n%s", s.raw.String())
+	}
+	if out, err := exec.Command("ssh-keygen", "-y", "-P", ptyPass, "-f", filepath.Join(home, ".ssh", "id_ed25519_romeo")).CombinedOutput(); err != nil {
+		t.Errorf("the key does not open with the passphrase typed: %v %s", err, out)
 	}
 }

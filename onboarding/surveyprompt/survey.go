@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
@@ -30,6 +31,8 @@ type Prompter struct {
 	Width   int  // in columns (0: unknown), to wrap between words, not mid-word
 	// Plain asks in lines of text for TERM=dumb: no cursor moves, a choice by its number.
 	Plain bool
+
+	answered bool // a passphrase was just given: a pasted CRLF's second end may follow
 }
 
 var _ onboarding.Prompter = (*Prompter)(nil)
@@ -112,11 +115,6 @@ func strayEscape(err error) bool {
 	return err != nil && strings.HasPrefix(err.Error(), "unexpected escape sequence")
 }
 
-// movingKeys are the codes survey's reader gives the arrows, Home, End and
-// the forward Delete (and a key it drops): a passphrase ignores them.
-var movingKeys = []rune{terminal.KeyArrowLeft, terminal.KeyArrowRight, terminal.KeyArrowUp, terminal.KeyArrowDown,
-	terminal.SpecialKeyHome, terminal.SpecialKeyEnd, terminal.SpecialKeyDelete, terminal.IgnoreKey}
-
 // Password shows nothing while typed: survey's '*' per character tells the length.
 func (s *Prompter) Password(message, help string) (string, error) {
 	s.setup()
@@ -136,39 +134,50 @@ func (s *Prompter) Password(message, help string) (string, error) {
 		defer rr.RestoreTermMode()
 	}
 	prompt(false)
-	var line []rune
+	// Bytes, not survey's reader: it takes an escape sequence it does not
+	// know (F1, Ctrl+arrow) for another key, eating what is typed next or
+	// adding "5D", and gives Ctrl-A, Ctrl-B… the codes of the keys it knows,
+	// all of which a key made then would not have as its passphrase. Here
+	// every byte is the passphrase's, as ssh-add's prompt reads it, but
+	// those a terminal edits the line with: Backspace, Ctrl-U (the line).
+	var line []byte
 	defer func() { clear(line) }()
+	b := make([]byte, 1)
 	for {
-		r, _, err := rr.ReadRune()
+		n, err := s.In.Read(b)
+		// A terminal turns the CR of a pasted CRLF into a LF too: an empty
+		// line first thing after an answer is that paste's end, once.
+		c, lf := b[0], n == 1 && s.answered && (b[0] == '\n' || b[0] == '\r')
+		if n == 1 {
+			s.answered = false
+		}
 		switch {
-		case err != nil && errors.Is(err, io.EOF) && len(line) == 0,
-			r == terminal.KeyInterrupt, r == terminal.KeyEndTransmission && len(line) == 0:
+		case n == 0 && err == nil:
+		case n == 0 && errors.Is(err, io.EOF) && len(line) == 0, n == 1 && (c == 0x03 || c == 0x04 && len(line) == 0):
 			fmt.Fprint(s.Out, "\r\n")
 			return "", onboarding.ErrInterrupted
-		case strayEscape(err):
-			line = append(line, terminal.KeyEscape) // refused with its code, as any control
-		case err != nil:
+		case n == 0:
 			fmt.Fprint(s.Out, "\r\n")
 			return "", err
-		case r == '\r' || r == '\n':
+		case lf:
+		case c == '\r' || c == '\n':
 			fmt.Fprint(s.Out, "\r\n")
 			if help == "" || string(line) != "?" {
+				s.answered = len(line) > 0
 				return string(line), nil
 			}
 			line = line[:0]
 			prompt(true)
-		case r == terminal.KeyBackspace || r == terminal.KeyDelete:
-			if len(line) > 0 {
-				line = line[:len(line)-1]
-			}
-		case r == terminal.KeyDeleteLine || r == 0x15: // Ctrl-X, Ctrl-U: start over
+		case c == 0x7f || c == 0x08: // Backspace: the last character
+			_, size := utf8.DecodeLastRune(line)
+			line = line[:len(line)-size]
+		case c == 0x15: // Ctrl-U: the whole line
 			line = line[:0]
-		case !slices.Contains(movingKeys, r):
-			// Every other key, a tab or a control one too: dropping it
-			// would make a key whose passphrase is not the one typed (and
-			// ssh-add reads it). The wizard refuses a control with its code
-			// (onboarding.Untypable) and names an odd space (SpaceTrap).
-			line = append(line, r)
+		default:
+			// A tab, a control, Escape (an arrow, a function key, Alt and a
+			// letter send it): the wizard refuses them with their code
+			// (onboarding.Untypable), and names an odd space (SpaceTrap).
+			line = append(line, c)
 		}
 	}
 }
