@@ -247,7 +247,12 @@ func (s *Script) readOptions(words []word) {
 			// Short options may be grouped, -HJsommeil: each letter
 			// is one, until one that takes a value takes the rest.
 			for k := 1; k < len(t); k++ {
-				o.Name, o.Value = short[t[k]], ""
+				// Each option written as itself: the group's whole word
+				// for each of its letters made the report quadratic.
+				o.Name, o.Value, o.Written = short[t[k]], "", "-"+t[k:k+1]
+				if len(t) == 2 {
+					o.Written = w.raw
+				}
 				kind := longOptions[o.Name]
 				switch {
 				case o.Name == "":
@@ -257,7 +262,7 @@ func (s *Script) readOptions(words []word) {
 					s.Options = append(s.Options, o)
 					continue
 				case k+1 < len(t):
-					o.Value = t[k+1:]
+					o.Value, o.Written = t[k+1:], "-"+t[k:]
 				case kind == needsValue && !next():
 					o.Refused = fmt.Sprintf("-%c attend une valeur et rien ne suit ; écrivez --%s=valeur", t[k], o.Name)
 				}
@@ -450,10 +455,19 @@ func Check(name string, data []byte, given Given) *Report {
 		r.Problems.Add(checklist.CodeSbatchTimeZero, checklist.SevError, o.Line, "%s demande l'absence de limite de temps : le cours n'utilise pas zéro", o.Written)
 	}
 	checkMemory(r, s)
-	for _, o := range s.Options {
-		if o.Refused != "" {
-			r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, o.Line, "%s", explainOption(o))
+	// sbatch stops at the first word it refuses: one problem says it, and
+	// how many follow (one each made a 1 MiB script a 128 MB report).
+	refused := slices.IndexFunc(s.Options, func(o Option) bool { return o.Refused != "" })
+	if refused >= 0 {
+		o, more := s.Options[refused], 0
+		for _, p := range s.Options[refused+1:] {
+			more += min(1, len(p.Refused))
 		}
+		msg := explainOption(o)
+		if more > 0 {
+			msg += fmt.Sprintf(" (et %d autres mots refusés plus loin ; sbatch s'arrête au premier)", more)
+		}
+		r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, o.Line, "%s", msg)
 	}
 	for _, no := range s.Unmatched {
 		r.Problems.Add(checklist.CodeSbatchRefusedDirective, checklist.SevError, no, "un guillemet ouvert n'est pas refermé ; sbatch refuse le script : fermez-le ou retirez-le")
@@ -525,8 +539,9 @@ func explain(s *Script, e Effective) []string {
 		seen[name] = true
 	}
 	var out []string
-	j := 0 // the first option not yet explained; options are in line order
-	u := 0 // the same in Unmatched
+	j := 0           // the first option not yet explained; options are in line order
+	stopped := false // a refused option was explained: sbatch stops there
+	u := 0           // the same in Unmatched
 	for i, line := range s.Lines {
 		s.work++
 		say := func(format string, args ...any) {
@@ -535,6 +550,12 @@ func explain(s *Script, e Effective) []string {
 		trimmed := strings.TrimSpace(line)
 		for ; j < len(s.Options) && s.Options[j].Line == i+1; j++ {
 			s.work++
+			if s.Options[j].Refused != "" {
+				if stopped {
+					continue // sbatch stopped at an earlier refusal (Check counts these)
+				}
+				stopped = true
+			}
 			text := explainOption(s.Options[j])
 			if replaced[j] {
 				text += " (remplacée plus bas par la même option)"

@@ -435,21 +435,34 @@ func TestCheckLinear(t *testing.T) {
 		{"comments between directives", "#!/bin/bash\n", "# une note\n\n#SBATCH -t 2\n", "hostname\nsleep 30\n"},
 		{"directives after hostname", "#!/bin/bash\nhostname\n", "#SBATCH --mem=1G\n", "sleep 30\n"},
 		{"commands", "#!/bin/bash\n", "hostname\n", ""},
+		// Each letter once wrote the group's whole word (outside tester: 1 GB of report).
+		{"one group of short options", "#!/bin/bash\n#SBATCH -", "H", "\nhostname\nsleep 30\n"},
+		// sbatch stops at the first word it refuses: one problem (outside tester: 128 MB of report).
+		{"words that are no options", "#!/bin/bash\n#SBATCH", " x", "\nhostname\nsleep 30\n"},
 	} {
-		cost := func(n int) (work int, allocs uint64) {
+		cost := func(n int) (work int, allocs uint64, said int) {
 			script := []byte(s.head + strings.Repeat(s.repeat, n/len(s.repeat)) + s.tail)
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			r := Check("sommeil.sbatch", script, Given{})
 			runtime.ReadMemStats(&after)
-			return r.work, after.Mallocs - before.Mallocs
+			for _, l := range r.Explain {
+				said += len(l)
+			}
+			for _, p := range r.Problems {
+				said += len(p.Message)
+			}
+			return r.work, after.Mallocs - before.Mallocs, said
 		}
 		// A quadratic cost shows at any size; 1 MiB is livrables' cap.
 		const n = 128 << 10
-		w1, a1 := cost(n)
-		w2, a2 := cost(2 * n)
-		t.Logf("%s: work %d, %d allocs; twice: %d, %d", s.name, w1, a1, w2, a2)
+		w1, a1, s1 := cost(n)
+		w2, a2, s2 := cost(2 * n)
+		t.Logf("%s: work %d, %d allocs, %d bytes said; twice: %d, %d, %d", s.name, w1, a1, s1, w2, a2, s2)
+		if float64(s2) > 2.1*float64(s1)+1024 {
+			t.Errorf("%s: the report grows faster than the script: %d bytes at %d, %d at twice", s.name, s1, n, s2)
+		}
 		if float64(w2) > 2.1*float64(w1)+64 {
 			t.Errorf("%s: work grows faster than the script: %d at %d bytes, %d at twice", s.name, w1, n, w2)
 		}
@@ -515,5 +528,23 @@ func TestOptionTableAgainstRealSlurm(t *testing.T) {
 		if !slices.Equal(slurm, ours) {
 			t.Errorf("%s: sbatch's options %v, the table's %v", p, slurm, ours)
 		}
+	}
+}
+
+// TestFirstRefusalSaid: sbatch stops at the first word it refuses; the
+// report says that one, counts the others, and explains no more of them.
+func TestFirstRefusalSaid(t *testing.T) {
+	r := Check("sommeil.sbatch", []byte("#!/bin/bash\n#SBATCH x y\n#SBATCH --zzz\n#SBATCH --job-name=sommeil\nhostname\nsleep 30\n"), Given{})
+	var refused []string
+	for _, p := range r.Problems {
+		if p.Code == checklist.CodeSbatchRefusedDirective {
+			refused = append(refused, p.Message)
+		}
+	}
+	if len(refused) != 1 || !strings.Contains(refused[0], "« x »") || !strings.Contains(refused[0], "et 2 autres mots refusés plus loin") {
+		t.Errorf("refusals %q, want the first with the count of the others", refused)
+	}
+	if said := strings.Join(r.Explain, "\n"); strings.Contains(said, "« y »") || strings.Contains(said, "zzz") {
+		t.Errorf("a refusal after sbatch stopped is explained:\n%s", said)
 	}
 }
