@@ -31,7 +31,7 @@ func TestSSHConfigReadByOpenSSH(t *testing.T) {
 	}
 	home := t.TempDir()
 	for _, key := range []string{filepath.Join(home, ".ssh", "id_ed25519_romeo"), filepath.Join(home, "mes clés", "id_ed25519_romeo"), "/opt/clés/id",
-		filepath.Join(home, `a"b`, "id"), filepath.Join(home, "it's", "id"), filepath.Join(home, "%d", "id"), filepath.Join(home, `a\b c`, "id")} {
+		filepath.Join(home, `a"b`, "id"), filepath.Join(home, "it's", "id"), filepath.Join(home, "%d", "id"), filepath.Join(home, `a\b c`, "id"), filepath.Join(home, `a\\b`, "id"), filepath.Join(home, `end\\`, "id")} {
 		block := SSHConfig(key, home)
 		if !strings.HasPrefix(block, "# Séance ROMEO — remplacez NOEUD-DE-LOGIN par le nom donné par les organisateurs\nHost romeo\n") {
 			t.Fatalf("block:\n%s", block)
