@@ -18,7 +18,7 @@ const (
 // SSHConfig is the ~/.ssh/config block of apprenant.md, printed, never written.
 func SSHConfig(keyPath, home string) string {
 	p := strings.ReplaceAll(TildePath(keyPath, home), "%", "%%") // ssh_config expands %d, %u… in it
-	if strings.ContainsAny(p, " \t\"'\\") { // unquoted, ssh reads \\ as \
+	if strings.ContainsAny(p, " \t\"'\\") {                      // unquoted, ssh reads \\ as \
 		// Quoted as ssh_config reads a word: inside quotes, \ and " are escaped.
 		p = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`
 	}

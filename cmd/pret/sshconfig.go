@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/onboarding"
 )
 
@@ -23,8 +22,9 @@ ne se connecte nulle part.`,
   pret ssh-config > bloc-romeo.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, _ := os.UserHomeDir()
-			// Never wrapped: a file's text.
-			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(termtext.Escape(a.cfg.Key.PrivatePath()), termtext.Escape(home)))
+			// Never wrapped: a file's text. Raw paths: SSHConfig quotes
+			// them as ssh reads them, then escapes them for the terminal.
+			_, err := io.WriteString(a.io.Out, onboarding.SSHConfig(a.cfg.Key.PrivatePath(), home))
 			return err
 		},
 	}
