@@ -461,7 +461,9 @@ func Check(name string, data []byte, given Given) *Report {
 	if refused >= 0 {
 		o, more := s.Options[refused], 0
 		for _, p := range s.Options[refused+1:] {
-			more += min(1, len(p.Refused))
+			if p.Refused != "" {
+				more++
+			}
 		}
 		msg := explainOption(o)
 		if more > 0 {

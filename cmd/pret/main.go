@@ -73,6 +73,16 @@ func guarded(f func() error) error {
 	return err
 }
 
+// stops are the signals pret stops on: its exit code, and how it says it.
+var stops = map[os.Signal]struct {
+	code int
+	how  string
+}{
+	os.Interrupt:    {exitInterrupted, "interrompu (Ctrl-C)"},
+	syscall.SIGTERM: {exitTerminated, "arrêté (SIGTERM)"},
+	syscall.SIGHUP:  {exitHangup, "arrêté : le terminal s'est fermé (SIGHUP)"},
+}
+
 // handleSignals exits 130, 143 or 129 (SIGHUP: the terminal closed) once
 // the write in progress ends, the terminal restored (Ctrl-C at a survey
 // question is a key, not a signal).
@@ -96,10 +106,10 @@ func handleSignals(stdin *os.File, stderr io.Writer) (stop func()) {
 					fmt.Fprint(stderr, "\x1b[?25h")
 				}
 			}
-			how := map[os.Signal]string{os.Interrupt: "interrompu (Ctrl-C)", syscall.SIGTERM: "arrêté (SIGTERM)", syscall.SIGHUP: "arrêté : le terminal s'est fermé (SIGHUP)"}[sig]
-			fmt.Fprintf(stderr, "\npret: erreur : %s ; aucun fichier n'a été laissé à moitié écrit : chacun est entier ou absent\n", how)
+			st := stops[sig]
+			fmt.Fprintf(stderr, "\npret: erreur : %s ; aucun fichier n'a été laissé à moitié écrit : chacun est entier ou absent\n", st.how)
 			fmt.Fprintln(stderr, "pret: conseil : relancez la commande pour finir ; ce qu'elle a déjà écrit en entier reste (un fichier existant n'est pas remplacé sans qu'elle le dise)")
-			os.Exit(map[os.Signal]int{os.Interrupt: exitInterrupted, syscall.SIGTERM: exitTerminated, syscall.SIGHUP: exitHangup}[sig])
+			os.Exit(st.code)
 		case <-done:
 		}
 	}()
