@@ -8,7 +8,6 @@
 package safefile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -85,15 +84,13 @@ func readOpen(f *os.File, err error, path string, k Kind, follow Follow) ([]byte
 		err = errTooLarge
 	default:
 		// The file may grow while read: more than the cap is an error,
-		// never a silent cut. Room for the size stat gives, and for a
-		// read that finds its end, makes the buffer once.
-		var data bytes.Buffer
-		data.Grow(int(st.Size()) + bytes.MinRead)
-		if _, err = data.ReadFrom(io.LimitReader(f, k.Max+1)); err == nil && int64(data.Len()) > k.Max {
+		// never a silent cut.
+		var data []byte
+		if data, err = io.ReadAll(io.LimitReader(f, k.Max+1)); err == nil && int64(len(data)) > k.Max {
 			err = errTooLarge
 		}
 		if err == nil {
-			return data.Bytes(), st.ModTime(), nil
+			return data, st.ModTime(), nil
 		}
 	}
 	return nil, time.Time{}, wrap(path, k, follow, err)
