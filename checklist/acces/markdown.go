@@ -17,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/romeo-pret/pret/internal/mdbounds"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // A block is what a reader of the rendered page (CommonMark, GitHub tables) reads as
@@ -155,8 +156,8 @@ func (r *reader) blocks(n ast.Node) {
 }
 
 // isBlank: a character that shows nothing, a space or an invisible one
-// (a byte order mark, a zero-width space, a soft hyphen: Unicode's Cf).
-func isBlank(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }
+// (a byte order mark, a zero-width space, a soft hyphen, a Hangul filler).
+func isBlank(r rune) bool { return unicode.IsSpace(r) || termtext.Invisible(r) }
 
 // emit gives b to visit, the rules, unless it shows nothing.
 func (b *block) emit(visit func(*block)) bool {

@@ -328,7 +328,7 @@ func checkText(s string) error {
 // character either, where a bidi control would reorder what the page shows
 // (a path may: it names what is on disk, and is printed escaped).
 func checkWords(s string) error {
-	if strings.IndexFunc(s, termtext.Unsafe) >= 0 {
+	if strings.ContainsFunc(s, func(r rune) bool { return termtext.Unsafe(r) || termtext.Invisible(r) }) {
 		return errors.New("caractère de contrôle ou invisible refusé (une touche spéciale, un code de couleur, une marque bidirectionnelle)")
 	}
 	return nil

@@ -156,10 +156,10 @@ func TestConfigSheetGradeEmptyEnv(t *testing.T) {
 }
 
 // TestCheckWordsRefusesUnsafe: a text setting holds no control, line
-// separator or invisible (Cf) character: a bidi mark in the session title
-// reached acces.md raw (outside tester).
+// separator or invisible character (Cf, a Hangul filler, U+034F): a bidi
+// mark in the session title reached acces.md raw (outside testers).
 func TestCheckWordsRefusesUnsafe(t *testing.T) {
-	for _, s := range []string{"rouge\x1b[31m", "Titre \u202eevil\u202c fin", "a\u2028b", "a\u200bb", "a\u0085b", "a\tb"} {
+	for _, s := range []string{"rouge\x1b[31m", "Titre \u202eevil\u202c fin", "a\u2028b", "a\u200bb", "a\u0085b", "a\tb", "a\u3164b", "a\u034fb", "a\u115fb", "a\uffa0b"} {
 		if checkWords(s) == nil {
 			t.Errorf("%q accepted", s)
 		}

@@ -83,7 +83,7 @@ var Encodings = []Encoding{
 // Invisible are the characters chat tools and editors put inside a text
 // where nobody sees them: zero width space, word joiner, soft hyphen,
 // zero width no-break space (a BOM).
-var Invisible = []rune{'\u200b', '\u2060', '\u00ad', '\ufeff'}
+var Invisible = []rune{'\u200b', '\u2060', '\u00ad', '\ufeff', '\u034f', '\u115f', '\u3164', '\ufe0f', '\uffa0', '\U000e0100'}
 
 // Sprinkle puts one of chars (those holds keeps) after every every
 // characters of s, line breaks left alone.

@@ -19,6 +19,13 @@ func Unsafe(r rune) bool {
 	return r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
+// Invisible: what a page draws as nothing, Unicode's Default_Ignorable_Code_Point:
+// the format characters (Cf: zero-width space, soft hyphen, bidi marks), the
+// variation selectors, U+034F and the Hangul fillers (U+115F, U+3164, U+FFA0).
+func Invisible(r rune) bool {
+	return r >= utf8.RuneSelf && unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
 // Escape makes a string from outside pret safe on a terminal line, as ssh-keygen (vis(3)
 // VIS_OCTAL): "\ooo" per byte of an unsafe rune or invalid UTF-8, "\n" "\r" "\t"; idempotent.
 func Escape(s string) string {

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // File returns the lines of key material in data, the bytes of any file a
@@ -157,9 +159,10 @@ func decodeUTF16(data, b []byte, base int, big bool) reading {
 	return reading{out.String(), bytes.Count(data[:start], []byte("\n"))}
 }
 
-// dropFormat removes the format characters (Unicode Cf: U+200B, U+2060,
-// U+00AD, U+FEFF, bidi marks…) that chat tools and editors put inside a
-// key's text, where a reader does not see them.
+// dropFormat removes the invisible characters (termtext.Invisible: U+200B,
+// U+2060, U+00AD, U+FEFF, bidi marks, variation selectors, Hangul fillers…)
+// that chat tools and editors put inside a key's text, where a reader
+// does not see them.
 func dropFormat(s string) string {
 	var b strings.Builder
 	last := 0 // s[last:i] is still to copy
@@ -169,7 +172,7 @@ func dropFormat(s string) string {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if n > 1 && unicode.Is(unicode.Cf, r) {
+		if termtext.Invisible(r) {
 			// Bytes that are no UTF-8 are kept as they are: a comment
 			// or an entity between them may still make a character.
 			b.WriteString(s[last:i])
@@ -184,6 +187,6 @@ func dropFormat(s string) string {
 	return b.String()
 }
 
-// formatLeads are the bytes that may start a format character in UTF-8
-// (TestFormatLeads checks them against Go's Unicode tables).
-var formatLeads = [256]bool{0xc2: true, 0xd8: true, 0xdb: true, 0xdc: true, 0xe0: true, 0xe1: true, 0xe2: true, 0xef: true, 0xf0: true, 0xf3: true}
+// formatLeads are the bytes that may start an invisible character in
+// UTF-8 (TestFormatLeads checks them against Go's Unicode tables).
+var formatLeads = [256]bool{0xc2: true, 0xcd: true, 0xd8: true, 0xdb: true, 0xdc: true, 0xe0: true, 0xe1: true, 0xe2: true, 0xe3: true, 0xef: true, 0xf0: true, 0xf3: true}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/romeo-pret/pret/internal/htmlshown"
 	"github.com/romeo-pret/pret/internal/mdbounds"
+	"github.com/romeo-pret/pret/internal/termtext"
 )
 
 // Lines returns the 1-based numbers, ascending, of the lines of key material.
@@ -841,7 +842,7 @@ func named(c, word string) (whole, cut bool) {
 func strip(s string) string {
 	for {
 		t := strings.TrimFunc(s, func(r rune) bool {
-			return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune("`\"'|", r)
+			return unicode.IsSpace(r) || termtext.Invisible(r) || strings.ContainsRune("`\"'|", r)
 		})
 		t = strings.TrimPrefix(t, ">")
 		if n := mdbounds.MarkerLen(t); n <= len("1234. ") { // four digits at most, or a '>' more
@@ -872,7 +873,7 @@ func dropped(r rune) bool {
 	case r < 0x80: // no format character is ASCII
 		return r == ' ' || r >= '\t' && r <= '\r' || r == '>' || r == '`' || r == '|' || r == '?'
 	}
-	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == '\ufffd'
+	return unicode.IsSpace(r) || termtext.Invisible(r) || r == '\ufffd'
 }
 
 func isB64(c byte) bool {
