@@ -319,7 +319,7 @@ func TestWizardInterrupted(t *testing.T) {
 		{"date", "Date de la demande du compte", ""},
 	}
 	for i, step := range steps {
-		for _, how := range []string{"ctrl-c", "sigterm"} {
+		for _, how := range []string{"ctrl-c", "ctrl-d", "sigterm"} {
 			t.Run(step.name+"/"+how, func(t *testing.T) {
 				home := t.TempDir()
 				s := startPTY(t, home)
@@ -328,9 +328,12 @@ func TestWizardInterrupted(t *testing.T) {
 				}
 				s.expect(step.question)
 				want := 130
-				if how == "ctrl-c" {
+				switch how {
+				case "ctrl-c":
 					s.send("\x03")
-				} else {
+				case "ctrl-d": // survey took it for Enter: today's date noted (outside tester)
+					s.send("\x04")
+				default:
 					time.Sleep(100 * time.Millisecond)
 					s.cmd.Process.Signal(syscall.SIGTERM)
 					want = 143
@@ -353,6 +356,9 @@ func TestWizardInterrupted(t *testing.T) {
 				}
 				if _, err := os.Stat(filepath.Join(home, "acces.md")); err == nil {
 					t.Fatal("acces.md written")
+				}
+				if state, _ := os.ReadFile(stateFile(home)); strings.Contains(string(state), "date") {
+					t.Fatalf("a date noted:\n%s", state)
 				}
 				noTempFiles(t, filepath.Join(home, ".ssh"))
 				// Whatever exists is whole: a key that ssh-keygen opens.

@@ -97,15 +97,31 @@ func (s *Prompter) ask(q survey.Prompt, answer any) error {
 	if rr := terminal.NewRuneReader(terminal.Stdio{In: s.In}); rr.SetTermMode() == nil {
 		defer rr.RestoreTermMode()
 	}
-	err := survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err))
+	in := endIsInterrupt{s.In}
+	err := survey.AskOne(q, answer, survey.WithStdio(in, s.Out, s.Err))
 	for strayEscape(err) {
 		fmt.Fprint(s.Out, "\r\n✘ Touche non reconnue (Échap, ou Alt et une lettre) : la question est reposée.\r\n")
-		err = survey.AskOne(q, answer, survey.WithStdio(s.In, s.Out, s.Err))
+		err = survey.AskOne(q, answer, survey.WithStdio(in, s.Out, s.Err))
 	}
 	if errors.Is(err, terminal.InterruptErr) {
 		return onboarding.ErrInterrupted
 	}
 	return err
+}
+
+// endIsInterrupt gives survey Ctrl-C for Ctrl-D (end of input): survey
+// takes Ctrl-D for Enter, which noted a default nobody confirmed (today's
+// date), while the same key ends the plain questions of TERM=dumb.
+type endIsInterrupt struct{ terminal.FileReader }
+
+func (r endIsInterrupt) Read(b []byte) (int, error) {
+	n, err := r.FileReader.Read(b)
+	for i, c := range b[:n] {
+		if c == 0x04 { // never inside a UTF-8 character or an escape sequence
+			b[i] = 0x03
+		}
+	}
+	return n, err
 }
 
 // strayEscape reports survey's error, in English, for Escape followed by a
