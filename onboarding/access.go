@@ -207,6 +207,11 @@ func (s Settings) render(d Declaration) (*AccessPlan, error) {
 		return nil, refused(fixKey, "la clé %s n'est pas ed25519", s.Store.PrivatePath())
 	case !st.PubMatches():
 		return nil, refused(fixKey, "%s manque ou ne correspond pas à la clé privée", s.Store.PublicPath())
+	case strings.ContainsAny(s.Store.PublicPath(), "`\r\n"):
+		// Written between backquotes, the path would end at its own: valid
+		// to pret valider, yet never the key's path for pret verifier.
+		return nil, refused("placez la clé dans un dossier dont le chemin n'a ni accent grave ni retour à la ligne (--cle-dossier), puis relancez",
+			"le chemin de la clé publique, %s, contient un accent grave (`) ou un retour à la ligne : acces.md l'écrit entre accents graves, où il serait coupé", s.Store.PublicPath())
 	}
 	warning, err := CheckAccessDate(d.Date, s.Today, s.Session.Day)
 	if err != nil {

@@ -223,6 +223,27 @@ func TestTildePath(t *testing.T) {
 	}
 }
 
+// TestKeyPathAccesMdCannotHold: a key path with a backquote would end
+// acces.md's code span early: pret valider took it, pret verifier never
+// (outside tester). Refused before anything is written.
+func TestKeyPathAccesMdCannotHold(t *testing.T) {
+	dir := t.TempDir()
+	w, _, _ := keyedWizard(t, dir, nil)
+	moved := filepath.Join(dir, "back`tick")
+	if err := os.Rename(w.Store.Dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	w.Store.Dir = moved
+	_, err := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "accent grave") || !strings.Contains(e.Hint, "--cle-dossier") {
+		t.Fatalf("PlanAccess = %v", err)
+	}
+	if _, err := os.Stat(w.File); err == nil {
+		t.Fatal("acces.md written")
+	}
+}
+
 // TestReplacingSignedFile: a signed acces.md whose content would change
 // is said to lose its signature; the diff shows the block going.
 func TestReplacingSignedFile(t *testing.T) {
