@@ -52,6 +52,15 @@ func TestExitCodes(t *testing.T) {
 		{"unforeseen: the key folder is a file", func(h *home) {
 			os.WriteFile(h.path(".ssh"), []byte("un fichier\n"), 0o644)
 		}, "une passphrase solide\n", []string{"cle", "--passphrase-file", "-"}, exitFailed, ".ssh"},
+		// A passphrase file that is there but unreadable is a failure, as
+		// for pret empreinte; only a path that is not there is usage (outside tester).
+		{"unforeseen: the passphrase file is a folder", func(h *home) {
+			os.Mkdir(h.path("pass"), 0o755)
+		}, "", []string{"cle", "--passphrase-file", "pass"}, exitFailed, "fichier de passphrase illisible"},
+		{"refused: the passphrase file is too large", func(h *home) {
+			os.WriteFile(h.path("pass"), bytes.Repeat([]byte("x"), 5000), 0o600)
+		}, "", []string{"cle", "--passphrase-file", "pass"}, exitFailed, "fichier de passphrase trop grand"},
+		{"refused: the passphrase line is too long", nil, strings.Repeat("x", 5000), []string{"cle", "--passphrase-file", "-"}, exitFailed, "trop longue"},
 		{"unforeseen: acces.md is a folder", func(h *home) {
 			putKey(h.t, h.dir)
 			os.Mkdir(h.path("acces.md"), 0o755)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/onboarding"
@@ -16,17 +17,21 @@ const maxPassphraseLine = 4096
 // passphraseFromFile returns the first line of path (stdin for "-"),
 // refusing untypable characters; no error ever shows the content.
 func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
-	tooLong := usageError("écrivez la passphrase seule sur la première ligne du fichier",
+	// Refusals of what the file holds, or that it cannot be read, are 1
+	// (cli.md), as for pret empreinte; only a path that is not there is 2.
+	tooLong := refusedError("écrivez la passphrase seule sur la première ligne du fichier",
 		"première ligne du fichier de passphrase trop longue (plus de %d octets) : elle n'est pas coupée, elle est refusée", maxPassphraseLine)
 	src := stdin
 	if path != "-" {
 		data, err := safefile.Read(path, safefile.Passphrase, safefile.FollowLink)
 		switch {
 		case errors.Is(err, safefile.ErrTooLarge):
-			return nil, usageError("la passphrase est la première ligne d'un petit fichier (4 Kio au plus)",
+			return nil, refusedError("la passphrase est la première ligne d'un petit fichier (4 Kio au plus)",
 				"fichier de passphrase trop grand (plus de 4 Kio) : %s", path)
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, usageError("vérifiez le chemin", "fichier de passphrase illisible : %s", err)
 		case err != nil:
-			return nil, usageError("vérifiez le chemin et les droits du fichier", "fichier de passphrase illisible : %s", err)
+			return nil, refusedError("vérifiez le chemin et les droits du fichier", "fichier de passphrase illisible : %s", err)
 		}
 		defer clear(data)
 		src = bytes.NewReader(data)
@@ -37,7 +42,7 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 	case errors.Is(err, bufio.ErrBufferFull):
 		return nil, tooLong
 	case err != nil && !errors.Is(err, io.EOF):
-		return nil, usageError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
+		return nil, refusedError("", "lecture de la passphrase sur l'entrée standard impossible : %s", safefile.Reason(err))
 	}
 	defer clear(first)
 	line, hadNewline := bytes.CutSuffix(first, []byte("\n"))
