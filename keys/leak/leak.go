@@ -233,7 +233,10 @@ func shown(s string, sent bool) string {
 	if strings.IndexByte(s, '&') >= 0 { // "&#8203;" is a format character too
 		s = dropFormat(html.UnescapeString(s))
 	}
-	return strip(s)
+	// A backslash ending a line is a hard break in Markdown, shown as
+	// nothing; in a script, it joins the line to the next: a key cut there
+	// is whole.
+	return strings.TrimSuffix(strip(s), `\`)
 }
 
 // dropTags removes from a line what a browser shows nothing of: its tags

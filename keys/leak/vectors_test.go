@@ -65,6 +65,8 @@ var vectors = []struct {
 	{"magic line", "Clé :\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACB\n\nMerci.\n", []int{2, 3}},
 	{"magic cut over lines", "x\nb3BlbnNzaC1r\nZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\nfin de la clé.\n", []int{2, 3}},
 	{"magic cut mid-line", "voici b3BlbnNz\naC1rZXktdjEAAAAABG5vbmU texte\n", []int{1, 2}},
+	// A backslash hard break shows nothing of itself (outside tester).
+	{"magic cut by a hard break", "x\nb3BlbnNzaC\\\n1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\\nAAAAAAAAAB\n", []int{2, 3, 4}},
 	{"magic a character a line", "b\n3\nB\nl\nb\nn\nN\nz\na\nC\n\n1\nr\nZ\nX\nk\nt\nd\nj\nE\nA\nfin.\n", []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}},
 	{"magic in a script", "#!/bin/sh\necho \"b3BlbnNzaC1rZXktdjEAAAAABG5vbmU\" > cle\n", []int{2}},
 	{"magic re-spaced", "b3Bl bnNz aC1r ZXkt djEA AAAA\n", []int{1}},
