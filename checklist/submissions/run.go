@@ -514,7 +514,7 @@ func (r *Run) oneRowPerLearner() {
 				if preferred(keep, other) == 0 {
 					keep.flags |= isTied
 				}
-				leakIn(keep, other)
+				carry(keep, other)
 			}
 		}
 	}
@@ -558,15 +558,24 @@ func copyStem(name string) (string, int) {
 	return trimCopyMark(stem)
 }
 
-// leakIn reports on rec a private key in other, a copy of the same hand-in
-// its result only lists: the key is compromised all the same.
-func leakIn(rec, other *record) {
+// carry reports on rec, a learner's result, what another record of her
+// hand-in that it only lists says and rec must say too: a private key in
+// it (compromised all the same), and a folder or an archive of hers that
+// could not be read (organisateurs.md: a key there would go unseen).
+func carry(rec, other *record) {
+	name := textfold.Fold(acces.BaseName(other.path()))
+	part := !IsSubmissionName(name) && !strings.HasSuffix(name, "onlinetext.html")
 	for _, p := range other.problems() {
-		if p.Code == checklist.CodePrivateKeyLeak {
-			rec.setProblems(append(rec.problems(), checklist.Problem{Code: p.Code, Severity: p.Severity,
-				Message: fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)}))
-			rec.flags &^= isValid
+		switch {
+		case p.Code == checklist.CodePrivateKeyLeak:
+			p.Message = fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)
+		case part && (p.Code == checklist.CodeUnreadable || p.Code == checklist.CodeTooLarge):
+			p.Message = fmt.Sprintf("%s, dans ce rendu : %s ; une clé privée qui s'y trouverait n'est pas vue", other.path(), p.Message)
+		default:
+			continue
 		}
+		rec.setProblems(append(rec.problems(), checklist.Problem{Code: p.Code, Severity: checklist.SevError, Message: p.Message}))
+		rec.flags &^= isValid
 	}
 }
 
