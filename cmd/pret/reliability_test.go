@@ -401,6 +401,24 @@ func TestDiskFull(t *testing.T) {
 	}
 }
 
+// TestReportOnAFullDisk: --sortie on a disk with no room says so, and
+// its advice is room, not another folder (outside tester); nothing is
+// left behind.
+func TestReportOnAFullDisk(t *testing.T) {
+	notShort(t)
+	needRoot(t)
+	h := newHome(t)
+	os.MkdirAll(h.path("rendus/kim"), 0o755)
+	os.WriteFile(h.path("rendus/kim/acces.md"), []byte(accesPage(fpOne)), 0o644)
+	os.MkdirAll(h.path("plein"), 0o755)
+	mount(t, "-t", "tmpfs", "-o", "size=4k", "tmpfs", h.path("plein"))
+	r := h.pret("", "valider", "--format", "html", "--sortie", "plein/rapport.html", "rendus")
+	says(t, r, 1, "plus de place sur le disque", "pret: conseil : libérez de la place")
+	if entries, _ := os.ReadDir(h.path("plein")); len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}
+
 // TestAccesAlwaysWhole: acces.md replaced again and again, some runs
 // interrupted at random moments, while a reader watches it: every read is
 // one whole version.

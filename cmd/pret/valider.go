@@ -274,6 +274,8 @@ func writeValiderFile(key keys.Store, path, flag string, write func(io.Writer) e
 			"%s", strings.TrimSuffix(shown+" : "+safefile.Reason(err)+" ; "+done, " ; "))
 	case errors.Is(err, safefile.ErrNoReader):
 		hint = "lancez d'abord le programme qui lit ce tube nommé, ou choisissez un fichier ordinaire"
+	case safefile.DiskFull(err):
+		hint = "libérez de la place sur ce disque, ou écrivez sur un autre disque"
 	}
 	return refusedError(hint, "%s : %s ; %s", shown, strings.TrimSuffix(safefile.Reason(err), " ; rien n'a été écrit"), written)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"syscall"
 )
 
@@ -90,3 +91,7 @@ var errnoReasons = map[syscall.Errno]string{
 }
 
 const diskFull, noDevice = "plus de place sur le disque", "aucun périphérique ne répond à ce chemin"
+
+// DiskFull reports an error that says the disk, or the quota, is full:
+// another folder will not do, room will.
+func DiskFull(err error) bool { return strings.HasPrefix(Reason(err), diskFull) }

@@ -201,8 +201,8 @@ func LockDir(dir string, wait time.Duration) (unlock func(), err error) {
 
 // osReasons translates the Windows errors that have no Unix name.
 var osReasons = map[syscall.Errno]string{
-	windows.ERROR_DISK_FULL:         "plus de place sur le disque",
-	windows.ERROR_HANDLE_DISK_FULL:  "plus de place sur le disque",
+	windows.ERROR_DISK_FULL:         diskFull,
+	windows.ERROR_HANDLE_DISK_FULL:  diskFull,
 	windows.ERROR_WRITE_PROTECT:     "le support est protégé en écriture",
 	windows.ERROR_SHARING_VIOLATION: "le fichier est ouvert par un autre programme",
 	windows.ERROR_LOCK_VIOLATION:    "le fichier est ouvert par un autre programme",
