@@ -135,6 +135,9 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 	skip := 0
 	if named {
 		skip = 1
+		if at(ts, skip) == "." { // "mar."
+			skip++
+		}
 		if at(ts, skip) == "," {
 			skip++
 		}
@@ -403,8 +406,10 @@ func Month(w string) (time.Month, bool) {
 	return found, found != 0
 }
 
+// weekday reads a folded weekday, whole or in its three letters ("mar",
+// as date +%a writes it in French: no two weekdays share them).
 func weekday(w string) (time.Weekday, bool) {
-	i := slices.Index(weekdays[:], w)
+	i := slices.IndexFunc(weekdays[:], func(d string) bool { return w == d || len(w) == 3 && strings.HasPrefix(d, w) })
 	return time.Weekday(i), i >= 0
 }
 

@@ -59,6 +59,9 @@ func TestParseAccepts(t *testing.T) {
 		"lundi 26 octobre":          "2026-10-26",
 		"jeudi 1er octobre 2026":    "2026-10-01",
 		"mardi 20/10":               "2026-10-20",
+		"mar. 20 oct. 2026":         "2026-10-20", // as date +%c writes it in French (outside tester)
+		"lun. 26/10":                "2026-10-26",
+		"Ven 23 octobre 2026":       "2026-10-23",
 		"le 20 octobre 2026":        "2026-10-20",
 		"20 octobre 2026.":          "2026-10-20",
 		"  20/10/2026  ":            "2026-10-20",
@@ -112,6 +115,7 @@ func TestParseRefuses(t *testing.T) {
 		"20-10-26":              "l'année s'écrit en quatre chiffres, par exemple 20/10/2026",
 		"mardi 26 octobre":      "refusée : le jour de la semaine ne correspond pas (le 26 octobre 2026 est un lundi, pas un mardi)",
 		"lundi 20 octobre 2026": "refusée : le jour de la semaine ne correspond pas (le 20 octobre 2026 est un mardi, pas un lundi)",
+		"mer. 20 oct. 2026":     "refusée : le jour de la semaine ne correspond pas (le 20 octobre 2026 est un mardi, pas un mercredi)",
 		"vendredi 1/10/2026":    "refusée : le jour de la semaine ne correspond pas (le 1er octobre 2026 est un jeudi, pas un vendredi)",
 		"20 brumaire 2026":      "« brumaire » n'est pas un mois (janvier … décembre)",
 		"20 jui 2026":           "« jui » : juin ou juillet ? écrivez le mois en entier",
