@@ -119,9 +119,17 @@ func (p *AccessPlan) DateDiff(color bool) string {
 	return p.diff(p.dateFrom, p.DateOnly, "nouvelle date", color)
 }
 
+// diff shows no line of key material, and says which lines it empties:
+// an empty line in a diff says nothing of a key pasted there.
 func (p *AccessPlan) diff(from, to []byte, label string, color bool) string {
-	redact := func(b []byte) []byte { r, _ := leak.Redact(string(b)); return []byte(r) }
-	return UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", redact(from), redact(to), color)
+	was, key := leak.Redact(string(from))
+	will, _ := leak.Redact(string(to))
+	note := ""
+	if len(key) > 0 {
+		note = fmt.Sprintf("Clé privée dans %s (actuel), %s : ces lignes sont montrées vides ; considérez cette clé comme compromise.\n",
+			termtext.Escape(p.Path), termtext.LineRanges(key))
+	}
+	return note + UnifiedDiff(p.Path+" (actuel)", p.Path+" ("+label+")", []byte(was), []byte(will), color)
 }
 
 // dateOnly fills p.Stale, and p.DateOnly when editing the date line is enough.

@@ -244,6 +244,23 @@ func TestKeyPathAccesMdCannotHold(t *testing.T) {
 	}
 }
 
+// TestDiffSaysWhereAKeyIs: a private key pasted in acces.md is shown as
+// empty lines in the diff, and said, by line numbers only (outside tester).
+func TestDiffSaysWhereAKeyIs(t *testing.T) {
+	dir := t.TempDir()
+	w, _, _ := keyedWizard(t, dir, nil)
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n"
+	os.WriteFile(w.File, []byte("# Accès\n\n"+key), 0o644)
+	p, err := PlanAccess(w.Settings, Declaration{StatusRequested, testenv.Day(testenv.Today)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := p.Diff(false)
+	if !strings.Contains(d, "Clé privée dans "+w.File+" (actuel), lignes 3 à 5") || strings.Contains(d, "b3BlbnNz") {
+		t.Fatalf("%s", d)
+	}
+}
+
 // TestReplacingSignedFile: a signed acces.md whose content would change
 // is said to lose its signature; the diff shows the block going.
 func TestReplacingSignedFile(t *testing.T) {
