@@ -61,6 +61,8 @@ func runModele(opts *modeleOptions) error {
 	switch {
 	case errors.Is(err, safefile.ErrExists):
 		return refusedError("renommez-le d'abord si vous voulez le modèle des notes", "%s existe déjà ; il n'est pas remplacé", path)
+	case errors.Is(err, safefile.ErrSymlink):
+		return refusedError("retirez ce lien si vous voulez le modèle des notes, ou nommez un autre fichier", "%s non écrit : %s", path, safefile.Reason(err))
 	case err != nil:
 		return refusedError("vérifiez que le dossier existe et que vous pouvez y écrire", "%s non écrit : %s", path, safefile.Reason(err))
 	}
