@@ -23,7 +23,8 @@ func Unsafe(r rune) bool {
 // the format characters (Cf: zero-width space, soft hyphen, bidi marks), the
 // variation selectors, U+034F and the Hangul fillers (U+115F, U+3164, U+FFA0).
 func Invisible(r rune) bool {
-	return r >= utf8.RuneSelf && unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+	// Below U+034F, only the soft hyphen: French letters skip the tables.
+	return r == '\u00ad' || r >= '\u034f' && unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // Escape makes a string from outside pret safe on a terminal line, as ssh-keygen (vis(3)

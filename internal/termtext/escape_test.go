@@ -85,3 +85,22 @@ func TestEscapeEveryFormatCharacter(t *testing.T) {
 		t.Fatalf("only %d format characters", n)
 	}
 }
+
+// TestInvisibleIsDefaultIgnorable: Invisible is Unicode's format
+// characters, variation selectors and other default ignorables, every
+// code point checked against Go's tables (its shortcut below U+034F too).
+func TestInvisibleIsDefaultIgnorable(t *testing.T) {
+	n := 0
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+		if termtext.Invisible(r) != want {
+			t.Fatalf("Invisible(U+%04X) = %v", r, !want)
+		}
+		if want {
+			n++
+		}
+	}
+	if n < 4000 {
+		t.Fatalf("only %d invisible code points", n)
+	}
+}
