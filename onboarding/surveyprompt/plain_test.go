@@ -74,6 +74,25 @@ func TestPlainPrompter(t *testing.T) {
 	}
 }
 
+// TestPlainPrompterEndIsNoAnswer: text typed then Ctrl-D, twice (the
+// terminal hands the text over, then the end of input), is no answer:
+// Enter never came (outside tester: a date noted, acces.md replaced).
+func TestPlainPrompterEndIsNoAnswer(t *testing.T) {
+	for _, ask := range []func(*Prompter) error{
+		func(p *Prompter) error { _, err := p.Input("Date :", "", ""); return err },
+		func(p *Prompter) error {
+			_, err := p.Select("Le remplacer ?", []string{"Oui", "Non"}, 1, "")
+			return err
+		},
+	} {
+		p, done := plainPrompter(t, "1")
+		if err := ask(p); err != onboarding.ErrInterrupted {
+			t.Errorf("a line with no end taken: %v", err)
+		}
+		done()
+	}
+}
+
 // TestPlainPrompterEscapesItsDefault: a default that comes from a path
 // is shown escaped, and Enter gives it whole.
 func TestPlainPrompterEscapesItsDefault(t *testing.T) {

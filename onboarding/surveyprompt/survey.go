@@ -355,10 +355,9 @@ func (s *Prompter) readLine() (string, error) {
 			line = append(line, b[0])
 		case err != nil:
 			io.WriteString(s.Out, "\n")
-			if errors.Is(err, io.EOF) && len(line) == 0 {
+			if errors.Is(err, io.EOF) {
+				// Ctrl-D, after text or not: Enter never came, no answer.
 				return "", onboarding.ErrInterrupted
-			} else if errors.Is(err, io.EOF) {
-				return string(line), nil
 			}
 			return "", err
 		}
