@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/keytest"
 )
 
 // TestUnreadablePartOfASubmission: a folder or an archive of a learner's
@@ -89,4 +90,47 @@ func hasCode(r checklist.FileResult, code checklist.Code) bool {
 		}
 	}
 	return false
+}
+
+// TestFlatMoodleArchiveIsHers: in a Moodle download extracted flat, an
+// archive named with a learner's prefix is hers, all it holds: a key in
+// it is on her row, an acces.md in it is her submission (outside tester:
+// each became a learner of its own, and the worksheet graded the key's
+// owner 20 and the acces.md's 0).
+func TestFlatMoodleArchiveIsHers(t *testing.T) {
+	archive := func(name, body string) []byte {
+		var b bytes.Buffer
+		zw := zip.NewWriter(&b)
+		w, _ := zw.Create(name)
+		w.Write([]byte(body))
+		zw.Close()
+		return b.Bytes()
+	}
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"Dupont Alice_101_assignsubmission_file_acces.md": []byte(page(newKey(1).fp, false)),
+		"Dupont Alice_101_assignsubmission_file_cles.zip": archive("id_ed25519", keytest.Forms(t)[0].File()),
+		"Martin Bob_102_assignsubmission_file_rendu.zip":  archive("acces.md", page(newKey(2).fp, false)),
+	}
+	for name, data := range files {
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	res := Validate([]string{dir}, Options{Rules: testRules})
+	if len(res) != 2 {
+		t.Fatalf("%d rows, want one per learner: %+v", len(res), res)
+	}
+	for _, r := range res {
+		switch r.Apprenant {
+		case "Dupont Alice":
+			if r.Valid || !hasCode(r, checklist.CodePrivateKeyLeak) {
+				t.Errorf("Alice: %+v", r)
+			}
+		case "Martin Bob":
+			if !r.Valid || !strings.HasSuffix(r.Path, "rendu.zip!/acces.md") {
+				t.Errorf("Bob: %+v", r)
+			}
+		default:
+			t.Errorf("a row for %q: %+v", r.Apprenant, r)
+		}
+	}
 }

@@ -249,7 +249,11 @@ func (w *walker) dir(path, openPath string, parent *fileID, follow bool, at wher
 			w.send(it, &rs)
 		case IsArchiveName(name):
 			w.received(&rs, moodle, learner, p, name)
-			w.archive(f, raw, p, false, where{outer: append(at.outer, at.parts...), fallback: strings.TrimSuffix(name, filepath.Ext(name))})
+			outer := append(at.outer[:len(at.outer):len(at.outer)], at.parts...)
+			if moodle != "" { // "Dupont Alice_101_assignsubmission_file_cles.zip": hers, all it holds
+				outer = append(outer, name)
+			}
+			w.archive(f, raw, p, false, where{outer: outer, fallback: strings.TrimSuffix(name, filepath.Ext(name))})
 		default:
 			var mod time.Time
 			it.data, mod, it.err = safefile.ReadIn(f, raw, p, safefile.Access)
