@@ -46,6 +46,9 @@ func hostileShapes(n int) []struct{ name, text string } {
 		{"hex-of-hex", rep("3264326432643264\n")},
 		{"xxd-lines", rep("00000000: 2d2d 2d2d 2d42 4547 494e 204f 5045 4e53  -----BEGIN OPENS\n")},
 		{"invisible", rep("b3Bl\u200bbnNz\u00ad\n")},
+		// A key file encoded whole, wrapped: every line a start, or its end.
+		{"armour-starts", rep("LS0tLS1CRUdJ\n")},
+		{"armour-ends", rep("xyz LS0tLS1\nCRUdJTiBD\n")},
 	}
 }
 

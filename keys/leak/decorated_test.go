@@ -262,6 +262,19 @@ func TestKeyFileEncodedWhole(t *testing.T) {
 		if got := Lines(text); !slices.Equal(got, []int{4}) {
 			t.Fatalf("%s: %v", f.Name, got)
 		}
+		// Wrapped as base64 -w N writes it, N under what one line needs
+		// (outside tester: 16 to 39 went unseen), or cut by a hard break:
+		// every line is the key's.
+		width := 4 + rng.IntN(60)
+		var wrapped []string
+		for s := enc; s != ""; s = s[min(width, len(s)):] {
+			wrapped = append(wrapped, s[:min(width, len(s))])
+		}
+		sep := []string{"\n", "\\\n", "  \n"}[rng.IntN(3)]
+		text = strings.Join(wrapped, sep) + "\nMerci.\n" // from the first line (base64 -w N k > f)
+		if got := Lines(text); len(got) != len(wrapped) || got[0] != 1 {
+			t.Fatalf("%s, lines of %d with %q: %v of %d lines\n%s", f.Name, width, sep, got, len(wrapped), text)
+		}
 		tried++
 	}
 	if tried < 10 {
@@ -270,6 +283,9 @@ func TestKeyFileEncodedWhole(t *testing.T) {
 	cert := base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUW\n-----END CERTIFICATE-----\n"))
 	if got := Lines("    client-certificate-data: " + cert + "\n"); got != nil {
 		t.Fatalf("certificate: %v", got)
+	}
+	if got := Lines(cert[:10] + "\n" + cert[10:20] + "\n" + cert[20:] + "\n"); got != nil {
+		t.Fatalf("certificate wrapped: %v", got)
 	}
 }
 

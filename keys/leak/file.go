@@ -24,7 +24,7 @@ import (
 // (a DER private key, OpenSSH's binary key: no text, a NUL byte or invalid
 // UTF-8 in them, blank lines before) is the file from line 1.
 func File(data []byte) []int {
-	head := bytes.TrimLeft(data, " \t\r\n") // echo; cat key.der
+	head := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n") // echo; cat key.der
 	head = head[:min(len(head), derChars/4*3)]
 	if (bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(head)) && (derPrivate(head) || bytes.HasPrefix(head, []byte("openssh-key-v1\x00"))) {
 		return []int{1}

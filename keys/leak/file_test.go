@@ -311,7 +311,7 @@ func TestFileOfKeyBytes(t *testing.T) {
 			n++
 			// A blank line before (echo; cat key.der) still opens a key
 			// (outside tester).
-			for _, before := range []string{"", "\n", "\r\n", " \n\t"} {
+			for _, before := range []string{"", "\n", "\r\n", " \n\t", "\ufeff\n"} {
 				if got := File(append([]byte(before), b...)); !slices.Equal(got, []int{1}) {
 					t.Errorf("%s as its bytes after %q: %v, want [1]", f.Name, before, got)
 				}

@@ -171,9 +171,11 @@ const magic = "b3BlbnNzaC1rZXktdjEA"
 const (
 	maxGap      = 8
 	maxArmoured = 16 << 10 // a key file encoded whole: RSA 16384 bits is under 13 KiB
-	maxBlock    = 400      // lines of a key: RSA 16384 bits in base64 lines of 64
-	derChars    = 64
-	maxKindLen  = 16
+	// armourWindow: base64 enough for a BEGIN line and the body's start.
+	armourWindow = 1 << 10
+	maxBlock     = 400 // lines of a key: RSA 16384 bits in base64 lines of 64
+	derChars     = 64
+	maxKindLen   = 16
 )
 
 type doc struct {
@@ -182,6 +184,9 @@ type doc struct {
 	kinds  []kind
 	marked []int
 	work   int // bytes of lines read: the tests check it grows as the text does
+	// armoured is the last line an encoded key file's window read
+	// (armouredOver): no start inside it reads the same lines again.
+	armoured int
 }
 
 type pos struct{ i, off int }
@@ -434,7 +439,7 @@ func read(text string, sent bool) *doc {
 	// A line is read as shown again when a block is looked at, not kept:
 	// a slice of them costs 16 bytes a line, 16 MiB for a 1 MiB file of
 	// empty lines (TestValidatePeakMemory).
-	d := &doc{text: text, sent: sent, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
+	d := &doc{text: text, sent: sent, armoured: -1, kinds: make([]kind, 0, strings.Count(text, "\n")+1)}
 	for p := (pos{}); p.off < len(text); p = d.next(p) {
 		d.kinds = append(d.kinds, classify(d.line(p)))
 	}
@@ -625,6 +630,9 @@ func (d *doc) headless(p pos) (pos, bool) {
 				}
 			}
 		}
+		if q, ok := d.armouredOver(p, c); ok {
+			return q, true
+		}
 	}
 	// Words of base64 (a '=' ends one: "--comment=MIIE…"), tried from
 	// each 'M', where DER's base64 starts (a key glued to a word:
@@ -660,6 +668,62 @@ func armoured(c string) bool {
 	w = strings.TrimRight(w, "=")
 	raw, _ := base64.RawStdEncoding.DecodeString(w[:len(w)/4*4]) // whole quanta: a cut copy still decodes
 	return Has(string(raw))
+}
+
+// armourMark is "-----BEGI" in base64, where a key file encoded whole starts.
+const armourMark = "LS0tLS1CRUdJ"
+
+// armouredOver reports a key file encoded whole and wrapped in lines
+// shorter than armoured needs (base64 -w 16): from armourMark, in c or
+// ending it, the base64 lines after p are read on, at most armourWindow
+// characters (a BEGIN line and the start of the body decide), and the
+// last line of the file's base64. A start inside a window read before
+// reads nothing again: linear.
+func (d *doc) armouredOver(p pos, c string) (pos, bool) {
+	if p.i <= d.armoured {
+		return p, false
+	}
+	start := strings.Index(c, armourMark)
+	for k := max(0, len(c)-len(armourMark)+1); start < 0 && k < len(c); k++ {
+		if strings.HasPrefix(armourMark, c[k:]) {
+			if _, ok := d.follow(p, armourMark[len(c)-k:]); ok {
+				start = k
+			}
+		}
+	}
+	if start < 0 || !allB64(c[start:]) {
+		return p, false
+	}
+	var w strings.Builder
+	w.Grow(armourWindow + len(c))
+	w.WriteString(c[start:])
+	q, more := p, func(q pos) (pos, string, bool) {
+		next, ok := d.nextFilled(q)
+		l := dropSpaces(d.line(next))
+		return next, l, ok && allB64(l)
+	}
+	for w.Len() < armourWindow {
+		next, l, ok := more(q)
+		if !ok {
+			break
+		}
+		w.WriteString(l)
+		q = next
+	}
+	d.armoured = q.i
+	if !armoured(w.String()) {
+		return p, false
+	}
+	// Every line of the encoded file is the key's.
+	for n := w.Len(); n < 4*maxArmoured/3; {
+		next, l, ok := more(q)
+		if !ok {
+			break
+		}
+		n, q = n+len(l), next
+	}
+	d.armoured = q.i
+	return q, true
 }
 
 // follow reports whether the lines after p, spaces removed, start with want.
