@@ -184,6 +184,17 @@ func TestRedactCopies(t *testing.T) {
 		if masked != "nom de tâche « … », empreinte SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU" || pieces.Mask(masked) != masked {
 			t.Fatalf("%s: Mask(%q) = %q", f.Name, msg, masked)
 		}
+		// Invisible characters between its pieces hide nothing (outside tester).
+		var spaced strings.Builder
+		for i, r := range secret {
+			if i > 0 && i%4 == 0 {
+				spaced.WriteString([]string{"\u200b", "\u3164", "\ufe0f"}[i/4%3])
+			}
+			spaced.WriteRune(r)
+		}
+		if got := pieces.Mask("chemin : " + spaced.String() + ".pub"); got != "chemin : ….pub" {
+			t.Fatalf("%s: Mask with invisible characters: %q", f.Name, got)
+		}
 		if clean := "hostname\nsrun date"; pieces.Mask(clean) != clean {
 			t.Fatalf("%s: Mask changed a text holding no piece", f.Name)
 		}

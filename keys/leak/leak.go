@@ -112,20 +112,31 @@ func PiecesOf(text string, lines []int) Pieces {
 	return p
 }
 
-// Mask replaces with « … » every base64 run of s holding one of the pieces.
+// Mask replaces with « … » every base64 run of s holding one of the
+// pieces; invisible characters inside a run are read as absent, as the
+// detector reads them.
 func (p Pieces) Mask(s string) string {
 	if len(p.set) == 0 {
 		return s
 	}
 	var out strings.Builder
+	var run []byte // the run's base64, invisible characters left out
 	last := 0
 	for i := 0; i < len(s); i++ {
 		j := i
-		for j < len(s) && isB64(s[j]) {
-			j++
+		run = run[:0]
+		for j < len(s) {
+			if isB64(s[j]) {
+				run = append(run, s[j])
+				j++
+			} else if r, n := utf8.DecodeRuneInString(s[j:]); len(run) > 0 && termtext.Invisible(r) {
+				j += n
+			} else {
+				break
+			}
 		}
-		for k := i; k+keyWindow <= j; k++ {
-			if p.set[s[k:k+keyWindow]] {
+		for k := 0; k+keyWindow <= len(run); k++ {
+			if p.set[string(run[k:k+keyWindow])] {
 				out.WriteString(s[last:i] + "…")
 				last = j
 				break
