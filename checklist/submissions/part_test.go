@@ -76,6 +76,9 @@ func TestUnreadablePartOfASubmission(t *testing.T) {
 			if r.Valid || !hasCode(r, checklist.CodeUnreadable) || !strings.Contains(r.Problems[len(r.Problems)-1].Message, c[2]) {
 				t.Errorf("%s: %s %v %+v", name, r.Path, r.Valid, r.Problems)
 			}
+			if len(r.Others) > 0 { // named by its problem, not listed again
+				t.Errorf("%s: listed as another file too: %v", name, r.Others)
+			}
 		}
 		if !found || len(res) != 2 {
 			t.Errorf("%s: %d results, want one per learner: %+v", name, len(res), res)

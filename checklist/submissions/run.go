@@ -509,12 +509,14 @@ func (r *Run) oneRowPerLearner() {
 		for _, i := range run {
 			if i != best {
 				other := r.at(int(i))
-				r.others[r.order[best]] = append(r.others[r.order[best]], other.path())
 				drop[int(i)] = true
+				if carry(keep, other) {
+					continue // a part unread: its problem names it, no other copy
+				}
+				r.others[r.order[best]] = append(r.others[r.order[best]], other.path())
 				if preferred(keep, other) == 0 {
 					keep.flags |= isTied
 				}
-				carry(keep, other)
 			}
 		}
 	}
@@ -561,8 +563,9 @@ func copyStem(name string) (string, int) {
 // carry reports on rec, a learner's result, what another record of her
 // hand-in that it only lists says and rec must say too: a private key in
 // it (compromised all the same), and a folder or an archive of hers that
-// could not be read (organisateurs.md: a key there would go unseen).
-func carry(rec, other *record) {
+// could not be read (organisateurs.md: a key there would go unseen),
+// which it reports.
+func carry(rec, other *record) (unread bool) {
 	name := textfold.Fold(acces.BaseName(other.path()))
 	part := !IsSubmissionName(name) && !strings.HasSuffix(name, "onlinetext.html")
 	for _, p := range other.problems() {
@@ -571,12 +574,14 @@ func carry(rec, other *record) {
 			p.Message = fmt.Sprintf("clé privée dans %s, une autre copie de ce rendu (ligne %d) : supprimez ce fichier des rendus, et considérez cette clé comme compromise : créez-en une nouvelle", other.path(), p.Line)
 		case part && (p.Code == checklist.CodeUnreadable || p.Code == checklist.CodeTooLarge):
 			p.Message = fmt.Sprintf("%s, dans ce rendu : %s ; une clé privée qui s'y trouverait n'est pas vue", other.path(), p.Message)
+			unread = true
 		default:
 			continue
 		}
 		rec.setProblems(append(rec.problems(), checklist.Problem{Code: p.Code, Severity: checklist.SevError, Message: p.Message}))
 		rec.flags &^= isValid
 	}
+	return unread
 }
 
 // newRecord is what a run keeps of it, its fingerprints packed in fps.
