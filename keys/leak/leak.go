@@ -23,8 +23,9 @@ import (
 
 // Lines returns the 1-based numbers, ascending, of the lines of key material.
 // The text is read as a renderer shows it (HTML comments dropped, so
-// "-----BEGIN<!---->" hides nothing) and, for the lines holding a comment
-// mark, as sent: a key inside comments ("<!-- b3Bl… -->") is in the file.
+// "-----BEGIN<!---->" hides nothing) and, when it holds HTML, as sent: a
+// key inside comments ("<!-- b3Bl… -->"), an attribute or a hidden
+// element is in the file.
 // There a block counts from its first to its last line of key text (mark),
 // not a comment it would take in ("<!-- pret:signature -->").
 //
@@ -34,7 +35,7 @@ import (
 func Lines(text string) []int {
 	text = dropFormat(text) // no line break is one: line numbers stay
 	lines := scanned(text, false)
-	if strings.Contains(text, "<!--") {
+	if strings.IndexByte(text, '<') >= 0 {
 		lines = append(lines, scanned(text, true)...)
 	}
 	slices.Sort(lines)
@@ -240,7 +241,9 @@ func shown(s string, sent bool) string {
 		b.WriteString(s)
 		s = b.String()
 	}
-	if strings.IndexByte(s, '<') >= 0 {
+	if !sent && strings.IndexByte(s, '<') >= 0 {
+		// As sent, what a tag holds or hides (an attribute, a hidden
+		// element, a script) is in the file all the same.
 		s = dropTags(s)
 	}
 	if strings.ContainsAny(s, "*`") { // emphasis and code spans show their text, joined
@@ -463,12 +466,13 @@ func (d *doc) line(p pos) string {
 }
 
 // mark marks the lines from..to (inclusive) not yet marked; read as sent,
-// from the first to the last line of key text only.
+// a block from its first to its last line of key text only, a key on one
+// line whatever else the line holds (a tag, an attribute).
 func (d *doc) mark(from, to int) {
-	for d.sent && from <= to && !d.kinds[from].keyText() {
+	for d.sent && from < to && !d.kinds[from].keyText() {
 		from++
 	}
-	for d.sent && to >= from && !d.kinds[to].keyText() {
+	for d.sent && to > from && !d.kinds[to].keyText() {
 		to--
 	}
 	if n := len(d.marked); n > 0 {

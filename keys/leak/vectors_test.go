@@ -65,6 +65,10 @@ var vectors = []struct {
 	{"magic line", "Clé :\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACB\n\nMerci.\n", []int{2, 3}},
 	{"magic cut over lines", "x\nb3BlbnNzaC1r\nZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\nfin de la clé.\n", []int{2, 3}},
 	{"magic cut mid-line", "voici b3BlbnNz\naC1rZXktdjEAAAAABG5vbmU texte\n", []int{1, 2}},
+	// Hidden from the page, in the file all the same (outside tester).
+	{"magic in a hidden element", "x\n<span hidden>b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB</span>\n", []int{2}},
+	{"magic in an attribute", "<img alt=\"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\" src=x.png>\n", []int{1}},
+	{"magic in a script", "<p>Voir</p><script>b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ</script>\n", []int{1}},
 	// A backslash hard break shows nothing of itself (outside tester).
 	{"magic cut by a hard break", "x\nb3BlbnNzaC\\\n1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\\nAAAAAAAAAB\n", []int{2, 3, 4}},
 	{"magic a character a line", "b\n3\nB\nl\nb\nn\nN\nz\na\nC\n\n1\nr\nZ\nX\nk\nt\nd\nj\nE\nA\nfin.\n", []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}},
