@@ -111,19 +111,25 @@ func TestFlatMoodleArchiveIsHers(t *testing.T) {
 	}
 	dir := t.TempDir()
 	files := map[string][]byte{
-		"Dupont Alice_101_assignsubmission_file_acces.md": []byte(page(newKey(1).fp, false)),
-		"Dupont Alice_101_assignsubmission_file_cles.zip": archive("id_ed25519", keytest.Forms(t)[0].File()),
-		"Martin Bob_102_assignsubmission_file_rendu.zip":  archive("acces.md", page(newKey(2).fp, false)),
+		// No acces.md, her key instead: the key on her no-acces-md row.
+		"Leroy Dan_104_assignsubmission_file_id_ed25519_romeo": []byte(keytest.Forms(t)[0].File()),
+		"Dupont Alice_101_assignsubmission_file_acces.md":      []byte(page(newKey(1).fp, false)),
+		"Dupont Alice_101_assignsubmission_file_cles.zip":      archive("id_ed25519", keytest.Forms(t)[0].File()),
+		"Martin Bob_102_assignsubmission_file_rendu.zip":       archive("acces.md", page(newKey(2).fp, false)),
 	}
 	for name, data := range files {
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)
 	}
 	res := Validate([]string{dir}, Options{Rules: testRules})
-	if len(res) != 2 {
+	if len(res) != 3 {
 		t.Fatalf("%d rows, want one per learner: %+v", len(res), res)
 	}
 	for _, r := range res {
 		switch r.Apprenant {
+		case "Leroy Dan":
+			if r.Valid || !hasCode(r, checklist.CodePrivateKeyLeak) || !hasCode(r, checklist.CodeNoAccesMD) {
+				t.Errorf("Dan: %+v", r)
+			}
 		case "Dupont Alice":
 			if r.Valid || !hasCode(r, checklist.CodePrivateKeyLeak) {
 				t.Errorf("Alice: %+v", r)

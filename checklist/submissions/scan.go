@@ -190,8 +190,8 @@ func (rec *record) rowsOf(rows map[string][]int) []int {
 // elsewhere (the same export as a folder and a zip) is named too.
 func (rec *record) leadWith(l *record) {
 	p, path := l.problems()[0], l.path()
-	if rec.path() == path {
-		return
+	if rec.path() == path && slices.ContainsFunc(rec.problems(), func(q checklist.Problem) bool { return q.Code == p.Code }) {
+		return // its own result, which says it (a flat export's no-acces-md row does not)
 	}
 	for _, q := range rec.problems() {
 		if q.Code == p.Code && rec.place() == l.place() && q.Message == acces.BesideLeak(acces.BaseName(path)) {
