@@ -648,6 +648,10 @@ func (d *doc) headless(p pos) (pos, bool) {
 		if q, ok := d.armouredOver(p, c); ok {
 			return q, true
 		}
+	} else if armourEnds(s) { // "…Ci0t" then "LS0tQkVH…": no 'S' here yet
+		if q, ok := d.armouredOver(p, dropSpaces(s)); ok {
+			return q, true
+		}
 	}
 	// Words of base64 (a '=' ends one: "--comment=MIIE…"), tried from
 	// each 'M', where DER's base64 starts (a key glued to a word:
@@ -670,26 +674,50 @@ func (d *doc) headless(p pos) (pos, bool) {
 }
 
 // armoured reports a key file base64-encoded whole, as kubeconfig's
-// client-key-data: base64 of "-----BEGI…" that decodes to a key.
+// client-key-data: base64 of "-----BEGIN " that decodes to a key, at
+// any offset in what was encoded (a blank line before, a .pub first).
 func armoured(c string) bool {
-	i := strings.Index(c, "LS0tLS1CRUdJ") // "-----BEGI"
-	if i < 0 {
-		return false
+	for _, m := range armourMarks {
+		i := strings.Index(c, m.mark)
+		if i < 0 {
+			continue
+		}
+		// The quantum's first characters also carry the bytes before
+		// "-----": any stand in for them.
+		w := strings.Repeat("A", m.lead) + c[i:min(len(c), i+4*maxArmoured/3)]
+		if j := strings.IndexFunc(w, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }); j >= 0 {
+			w = w[:j]
+		}
+		w = strings.TrimRight(w, "=")
+		raw, _ := base64.RawStdEncoding.DecodeString(w[:len(w)/4*4]) // whole quanta: a cut copy still decodes
+		if Has(string(raw[m.lead*3/4:])) {
+			return true
+		}
 	}
-	w := c[i:min(len(c), i+4*maxArmoured/3)]
-	if j := strings.IndexFunc(w, func(r rune) bool { return r > 0x7f || !isB64(byte(r)) }); j >= 0 {
-		w = w[:j]
-	}
-	w = strings.TrimRight(w, "=")
-	raw, _ := base64.RawStdEncoding.DecodeString(w[:len(w)/4*4]) // whole quanta: a cut copy still decodes
-	return Has(string(raw))
+	return false
 }
 
-// armourMark is "-----BEGI" in base64, where a key file encoded whole starts.
-const armourMark = "LS0tLS1CRUdJ"
+// armourEnds reports whether s ends with the start of an armourMarks.
+func armourEnds(s string) bool {
+	for _, m := range armourMarks {
+		for k := max(0, len(s)-len(m.mark)+1); k < len(s); k++ {
+			if strings.HasPrefix(m.mark, s[k:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// armourMarks are "-----BEGI(N)" in base64 at each offset modulo 3, each
+// without the characters that also hold a byte before it (lead).
+var armourMarks = [3]struct {
+	mark string
+	lead int
+}{{"LS0tLS1CRUdJ", 0}, {"0tLS0tQkVHSU", 2}, {"tLS0tLUJFR0lO", 3}}
 
 // armouredOver reports a key file encoded whole and wrapped in lines
-// shorter than armoured needs (base64 -w 16): from armourMark, in c or
+// shorter than armoured needs (base64 -w 16): from an armourMarks, in c or
 // ending it, the base64 lines after p are read on, at most armourWindow
 // characters (a BEGIN line and the start of the body decide), and the
 // last line of the file's base64. A start inside a window read before
@@ -698,12 +726,20 @@ func (d *doc) armouredOver(p pos, c string) (pos, bool) {
 	if p.i <= d.armoured {
 		return p, false
 	}
-	start := strings.Index(c, armourMark)
-	for k := max(0, len(c)-len(armourMark)+1); start < 0 && k < len(c); k++ {
-		if strings.HasPrefix(armourMark, c[k:]) {
-			if _, ok := d.follow(p, armourMark[len(c)-k:]); ok {
-				start = k
+	start := -1
+	for _, m := range armourMarks {
+		if start = strings.Index(c, m.mark); start >= 0 {
+			break
+		}
+		for k := max(0, len(c)-len(m.mark)+1); start < 0 && k < len(c); k++ {
+			if strings.HasPrefix(m.mark, c[k:]) {
+				if _, ok := d.follow(p, m.mark[len(c)-k:]); ok {
+					start = k
+				}
 			}
+		}
+		if start >= 0 {
+			break
 		}
 	}
 	if start < 0 || !allB64(c[start:]) {
