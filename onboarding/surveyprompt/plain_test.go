@@ -130,3 +130,18 @@ func TestPlainPrompterWords(t *testing.T) {
 		t.Errorf("« non » (two options) not refused once:\n%s", screen)
 	}
 }
+
+// TestChoiceFilterTakesANumber: at a choice list, a number typed keeps
+// its option alone, as with TERM=dumb; letters keep the options holding
+// them; what matches nothing hides nothing.
+func TestChoiceFilterTakesANumber(t *testing.T) {
+	options := []string{"Oui", "Non, choisir un autre dossier"}
+	keep := keepsOne(options)
+	for filter, want := range map[string][2]bool{"2": {false, true}, "1": {true, false}, "non": {false, true}, "9": {true, true}, "zz": {true, true}} {
+		for i, o := range options {
+			if got := keep(filter, o, i); got != want[i] {
+				t.Errorf("filter %q, option %q: %v", filter, o, got)
+			}
+		}
+	}
+}

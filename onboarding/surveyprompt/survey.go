@@ -216,15 +216,21 @@ func (s *Prompter) Select(message string, options []string, def int, help string
 	return answer, err
 }
 
-// keepsOne filters as survey does (the letters typed, any case), but a
-// filter no option matches hides none: survey's Enter on an empty list
-// panics (select.go returns options[0] of none; outside tester, stop 36).
+// keepsOne filters as survey does (the letters typed, any case), a number
+// keeping its option as with TERM=dumb ("2": the second; outside tester:
+// it matched no letters, and Enter took the default), but a filter no
+// option matches hides none: survey's Enter on an empty list panics
+// (select.go returns options[0] of none; outside tester, stop 36).
 func keepsOne(options []string) func(filter, value string, index int) bool {
-	matches := func(filter, value string) bool {
+	matches := func(filter, value string, index int) bool {
+		if n, err := strconv.Atoi(filter); err == nil {
+			return n == index+1
+		}
 		return strings.Contains(strings.ToLower(value), strings.ToLower(filter))
 	}
-	return func(filter, value string, _ int) bool {
-		return matches(filter, value) || !slices.ContainsFunc(options, func(o string) bool { return matches(filter, o) })
+	return func(filter, value string, index int) bool {
+		none := !slices.ContainsFunc(options, func(o string) bool { return matches(filter, o, slices.Index(options, o)) })
+		return matches(filter, value, index) || none
 	}
 }
 
