@@ -27,7 +27,7 @@ func passphraseFromFile(path string, stdin io.Reader) ([]byte, error) {
 		switch {
 		case errors.Is(err, safefile.ErrTooLarge):
 			return nil, refusedError("la passphrase est la première ligne d'un petit fichier (4 Kio au plus)",
-				"fichier de passphrase trop grand (plus de 4 Kio) : %s", path)
+				"fichier de passphrase trop grand (plus de 4 098 octets : une ligne de 4 096 et sa fin) : %s", path)
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, usageError("vérifiez le chemin", "fichier de passphrase illisible : %s", err)
 		case err != nil:
