@@ -123,11 +123,25 @@ func TestPlainPrompterWords(t *testing.T) {
 		}
 	}
 	screen := done()
-	if strings.Count(screen, "✘ Réponse refusée : « ouvert » ; tapez un numéro de 1 à 3, ou le mot du choix.") != 1 {
+	if strings.Count(screen, "✘ Réponse refusée ; tapez un numéro de 1 à 3, ou le mot du choix.") != 1 {
 		t.Errorf("« ouvert » (no option) not refused once:\n%s", screen)
 	}
-	if strings.Count(screen, "✘ Réponse refusée : « non » ; tapez un numéro de 1 à 2, ou le mot du choix.") != 1 {
+	if strings.Count(screen, "✘ Réponse refusée ; tapez un numéro de 1 à 2, ou le mot du choix.") != 1 {
 		t.Errorf("« non » (two options) not refused once:\n%s", screen)
+	}
+}
+
+// TestRefusedChoiceNotShownAgain: what a choice refuses is not written
+// back: it may be a passphrase typed ahead of « Garder cette passphrase
+// telle quelle ? » (outside tester).
+func TestRefusedChoiceNotShownAgain(t *testing.T) {
+	p, done := plainPrompter(t, "Tr0ub4dor&3 cheval\n2\n")
+	if i, err := p.Select("Garder cette passphrase telle quelle ?", []string{"Oui", "Non"}, 1, ""); err != nil || i != 1 {
+		t.Fatalf("Select: %d %v", i, err)
+	}
+	screen := done()
+	if strings.Contains(screen, "Tr0ub4dor") || !strings.Contains(screen, "✘ Réponse refusée ;") {
+		t.Fatalf("the refused answer was written back, or not refused:\n%s", screen)
 	}
 }
 

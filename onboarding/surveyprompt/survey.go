@@ -62,7 +62,9 @@ func (s *Prompter) setup() {
 	survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
 	survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
 	// The hint follows two spaces, after the question or on its own line (fit).
-	survey.SelectQuestionTemplate = strings.Replace(selectTemplate, selectHintAction,
+	// Without the filter typed (survey writes it after the question): a
+	// passphrase typed ahead of « Garder cette passphrase ? » would show.
+	survey.SelectQuestionTemplate = strings.Replace(strings.Replace(selectTemplate, "{{ .FilterMessage }}", "", 1), selectHintAction,
 		"{{- if and .Help (not .ShowHelp)}}"+wrapAfter("  ", selectHint, s.Width)+"{{- else}}"+wrapAfter("  ", selectHintNoHelp, s.Width)+"{{- end}}", 1)
 	if s.NoColor {
 		core.DisableColor = true // read at a template's first use: one terminal per process
@@ -298,7 +300,9 @@ func (s *Prompter) plainSelect(message string, options []string, def int, help s
 		if i, ok := optionNamed(answer, options); ok {
 			return i, nil
 		}
-		fmt.Fprintf(s.Out, "✘ Réponse refusée : « %s » ; tapez un numéro de 1 à %d, ou le mot du choix.\n", termtext.Escape(answer), len(options))
+		// Not quoted: a passphrase typed ahead of this question would be
+		// shown again (outside tester, at « Garder cette passphrase ? »).
+		fmt.Fprintf(s.Out, "✘ Réponse refusée ; tapez un numéro de 1 à %d, ou le mot du choix.\n", len(options))
 	}
 }
 
