@@ -3,6 +3,7 @@ package acces
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -103,6 +104,26 @@ func TestGeneratedPages(t *testing.T) {
 					t.Fatalf("page %d with a paragraph apart: %+v\n%s", i, r.Problems, strings.Replace(page, sentence, apart, 1))
 				}
 			}
+		}
+	}
+}
+
+// TestCROnlyPagesReadAsLF: a page saved with classic Mac OS line ends
+// (CR alone), which editors and CommonMark read as lines, gets the
+// verdict of its LF form, line numbers included, a key in it too
+// (outside tester: it was one line, every field missing).
+func TestCROnlyPagesReadAsLF(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB\n-----END OPENSSH PRIVATE KEY-----\n"
+	for i := range 60 {
+		page, _, _ := honestPage(rng)
+		if i%2 == 1 {
+			page += "\n" + key
+		}
+		lf := Validate([]byte(page), rules)
+		cr := Validate([]byte(strings.ReplaceAll(page, "\n", "\r")), rules)
+		if !reflect.DeepEqual(lf.Problems, cr.Problems) || i%2 == 0 && len(cr.Problems) != 0 || i%2 == 1 && !has(cr, "private-key-leak") {
+			t.Fatalf("page %d: CR alone %+v, LF %+v\n%s", i, cr.Problems, lf.Problems, page)
 		}
 	}
 }

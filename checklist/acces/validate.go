@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/textfold"
 	"github.com/romeo-pret/pret/keys"
@@ -114,7 +115,7 @@ func Validate(data []byte, rules Rules) *Result {
 		checkSignature(r, sf, rules, false)
 		return r
 	}
-	text, pieces := withoutLeaks(r, strings.ReplaceAll(string(data), "\r\n", "\n"), sf)
+	text, pieces := withoutLeaks(r, mdbounds.CROnly(strings.ReplaceAll(string(data), "\r\n", "\n")), sf)
 
 	ed25519 := applyRules(r, text, rules)
 	if slices.ContainsFunc(r.Problems, func(p checklist.Problem) bool { return p.Code == checklist.CodePrivateKeyLeak }) {

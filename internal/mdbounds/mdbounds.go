@@ -1,7 +1,8 @@
-// Package mdbounds holds the Markdown bound both the rules of acces.md
-// (checklist/acces) and the signer (keys/signing) apply before parsing a
-// page: goldmark's time grows with the square of the containers one line
-// opens, and a page needs three.
+// Package mdbounds holds what the rules of acces.md (checklist/acces),
+// the leak detector (keys/leak) and the signer (keys/signing) agree on
+// before reading a page: its lines (CROnly), and the Markdown bound
+// (goldmark's time grows with the square of the containers one line
+// opens, and a page needs three).
 package mdbounds
 
 import "strings"
@@ -49,4 +50,16 @@ func TooDeep(page string) int {
 		off += len(line) + 1
 	}
 	return -1
+}
+
+// CROnly is s with each CR as LF when s has no LF: a file of classic Mac
+// OS, whose lines CommonMark, browsers and editors all see, and goldmark
+// would read as one line. The length stays, and so do offsets. A file
+// that holds an LF keeps its lines: a lone CR there is a space to a
+// renderer, and the signature's line numbers count LF.
+func CROnly(s string) string {
+	if strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "\r", "\n")
 }

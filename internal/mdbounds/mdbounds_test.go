@@ -44,3 +44,18 @@ func TestTooDeepIsTheBound(t *testing.T) {
 		t.Fatalf("only %d pages of %d too deep: the bound was hardly tried", found, len(pages))
 	}
 }
+
+// TestCROnly: CR is a line end only where no LF is; lengths stay.
+func TestCROnly(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\rb\r":    "a\nb\n",
+		"a\r\nb\rc": "a\r\nb\rc",
+		"a\nb\rc":   "a\nb\rc",
+		"abc":       "abc",
+		"\r\r":      "\n\n",
+	} {
+		if got := CROnly(in); got != want || len(got) != len(in) {
+			t.Errorf("CROnly(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

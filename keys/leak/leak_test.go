@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/romeo-pret/pret/internal/keytest"
+	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/internal/testenv"
 	"golang.org/x/crypto/ssh"
 )
@@ -277,8 +278,9 @@ func FuzzLines(f *testing.F) {
 	f.Add("M\nI\nI\nE", "o\nw\nI\nB\nA\nA\nK\nC\nA\nQ\nE\nA\n")
 	f.Fuzz(func(t *testing.T, text, more string) {
 		got := Lines(text)
-		n := strings.Count(text, "\n")
-		if !strings.HasSuffix(text, "\n") && text != "" {
+		lf := mdbounds.CROnly(text) // the lines of a file of CRs alone are its CRs
+		n := strings.Count(lf, "\n")
+		if !strings.HasSuffix(lf, "\n") && text != "" {
 			n++
 		}
 		for i, l := range got {
@@ -295,7 +297,10 @@ func FuzzLines(f *testing.F) {
 		if !slices.Equal(lines, want) {
 			t.Fatalf("Redact's lines %v, Lines' and their copies' %v", lines, want)
 		}
-		checkRedacted(t, text, red, lines)
+		checkRedacted(t, lf, red, lines)
+		if lf != text {
+			return // an LF added would make its CRs spaces
+		}
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}

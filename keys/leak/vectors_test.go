@@ -71,6 +71,9 @@ var vectors = []struct {
 	{"magic in a script", "<p>Voir</p><script>b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ</script>\n", []int{1}},
 	// A backslash hard break shows nothing of itself (outside tester).
 	{"magic cut by a hard break", "x\nb3BlbnNzaC\\\n1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\\nAAAAAAAAAB\n", []int{2, 3, 4}},
+	// Classic Mac OS line ends (CR alone): an editor shows lines (outside tester).
+	{"cr-only lines", "x\rb3BlbnNzaC\\\r1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\\rAAAAAAAAAB\r", []int{2, 3, 4}},
+	{"cr-only openssh block", "Date : 2026-10-20\r-----BEGIN OPENSSH PRIVATE KEY-----\rAAAA\r-----END OPENSSH PRIVATE KEY-----\rfin\r", []int{2, 3, 4}},
 	{"magic a character a line", "b\n3\nB\nl\nb\nn\nN\nz\na\nC\n\n1\nr\nZ\nX\nk\nt\nd\nj\nE\nA\nfin.\n", []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}},
 	{"magic in a script", "#!/bin/sh\necho \"b3BlbnNzaC1rZXktdjEAAAAABG5vbmU\" > cle\n", []int{2}},
 	{"magic re-spaced", "b3Bl bnNz aC1r ZXkt djEA AAAA\n", []int{1}},
