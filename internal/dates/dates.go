@@ -168,6 +168,12 @@ func readAbsolute(ts []textfold.Token, ctx Context) (int, Found, bool) {
 				break
 			}
 		}
+		// A weekday names the year: « sam. 7 nov. » of the session's year,
+		// just after it, is that day said late, not a wrong weekday in
+		// the year before (outside tester). Its caller says it is late.
+		if t, ok := Civil(anchor.Year(), m, d); named && ok && y < anchor.Year() && t.Weekday() == wd {
+			y = anchor.Year()
+		}
 	}
 	t, ok := Civil(y, m, d)
 	switch {

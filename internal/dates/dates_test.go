@@ -60,6 +60,8 @@ func TestParseAccepts(t *testing.T) {
 		"jeudi 1er octobre 2026":    "2026-10-01",
 		"mardi 20/10":               "2026-10-20",
 		"mar. 20 oct. 2026":         "2026-10-20", // as date +%c writes it in French (outside tester)
+		"sam. 7 nov.":               "2026-11-07", // after the session: its weekday names its year (outside tester)
+		"vendredi 7 novembre":       "2025-11-07", // the year before, on or before the session
 		"lun. 26/10":                "2026-10-26",
 		"Ven 23 octobre 2026":       "2026-10-23",
 		"le 20 octobre 2026":        "2026-10-20",
