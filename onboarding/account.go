@@ -108,6 +108,10 @@ func (a Account) Ask() (*Declaration, error) {
 			continue
 		}
 		fmt.Fprintf(a.Out, "Date comprise : %s.\n", dates.Long(d))
+		if warning, _ := CheckAccessDate(d, a.Today, a.Session); warning != "" {
+			// Said at once, not after the questions of acces.md (outside tester).
+			fmt.Fprintf(a.Out, "Attention : %s.\n", warning)
+		}
 		return &Declaration{Status: status, Date: d}, nil
 	}
 }

@@ -174,10 +174,7 @@ func AskDateLine(pr Prompter, out io.Writer, color bool) func(*AccessPlan) (bool
 
 // report says what RecordAccess did.
 func (w *Wizard) report(out *Outcome) {
-	p := out.Plan
-	if p.Warning != "" {
-		fmt.Fprintf(w.Out, "Attention : %s.\n", esc(p.Warning))
-	}
+	p := out.Plan // its Warning, a late date, was said with the date
 	switch {
 	case out.DateOnly:
 		fmt.Fprintf(w.Out, "%s : seule la ligne de la date a changé.\n", esc(p.Path))

@@ -600,3 +600,18 @@ func TestWizardAsksAgainWhenWritingFails(t *testing.T) {
 		t.Fatalf("the date typed is lost:\n%s\n%+v", written, st)
 	}
 }
+
+// TestLateDateSaidAtOnce: a date on the session day is warned of as soon
+// as it is understood, before the questions of acces.md, and once
+// (outside tester: it came after them, and never after a Ctrl-C there).
+func TestLateDateSaidAtOnce(t *testing.T) {
+	const warning = "Attention : la date 2026-11-05 tombe le jour de la séance (2026-11-05) ou après"
+	for _, last := range []answer{{kind: "select", err: ErrInterrupted}, {kind: "select", text: "Oui"}} {
+		w, out, _ := keyedWizard(t, t.TempDir(), []answer{{kind: "select", text: AnswerRequested}, {kind: "input"}, last})
+		w.Today = w.Session.Day
+		err := w.Run()
+		if errors.Is(err, ErrInterrupted) != (last.err != nil) || strings.Count(out.String(), warning) != 1 {
+			t.Fatalf("%v: %v\n%s", last, err, out)
+		}
+	}
+}
