@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -66,16 +65,25 @@ func putKeyWith(t *testing.T, home, pass string) keyPair {
 // seen. Noise only ever adds (peakKiB), so the verdict is that of the
 // least of three runs, and a pret within its limit is run once.
 func (h *home) peakUnder(limit int64, args ...string) int64 {
+	kib, _ := h.peakRun(limit, args...)
+	return kib
+}
+
+// peakRun is peakUnder and the result of its first run: a scale test
+// checks the report of the run it measures, instead of running twice.
+func (h *home) peakRun(limit int64, args ...string) (int64, result) {
 	h.t.Helper()
 	runtime.GC()
 	debug.FreeOSMemory()
-	best := int64(math.MaxInt64)
-	for range 3 {
-		if best = min(best, h.peakOnce(args...)); best <= limit {
+	best, first := h.peakOnce(args...)
+	for range 2 {
+		if best <= limit {
 			break
 		}
+		kib, _ := h.peakOnce(args...)
+		best = min(best, kib)
 	}
-	return best
+	return best, first
 }
 
 // stateFile is where pret keeps its state in home.

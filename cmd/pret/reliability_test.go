@@ -87,20 +87,31 @@ func (h *home) peakKiB(args ...string) int64 {
 	return h.peakUnder(0, args...) // never under 0: three runs
 }
 
-func (h *home) peakOnce(args ...string) int64 {
+// peakOnce runs pret under /usr/bin/time: its peak and its result,
+// stdout through a file (a 100,000-file report is megabytes).
+func (h *home) peakOnce(args ...string) (int64, result) {
 	h.t.Helper()
 	tool := testenv.NeedTool(h.t, "/usr/bin/time")
 	cmd := exec.Command(tool, append([]string{"-f", "%M", binary(h.t)}, args...)...)
 	cmd.Env, cmd.Dir = h.env, h.dir
+	out, err := os.CreateTemp(h.t.TempDir(), "stdout")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer out.Close()
 	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	cmd.Stdout, cmd.Stderr = out, &errb
 	cmd.Run()
 	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
 	kib, err := strconv.ParseInt(lines[len(lines)-1], 10, 64)
 	if err != nil {
 		h.t.Fatalf("/usr/bin/time: %q", errb.String())
 	}
-	return kib
+	stdout, err := os.ReadFile(out.Name())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return kib, result{stdout: string(stdout), stderr: strings.Join(lines[:len(lines)-1], "\n"), code: cmd.ProcessState.ExitCode()}
 }
 
 // memCapKiB is what a bounded run may take: pret doing nothing (its
