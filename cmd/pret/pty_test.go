@@ -966,12 +966,24 @@ func TestNoBreakSpaceTypedIsNamed(t *testing.T) {
 	s.answer("Choisissez une passphrase pour la clé", "pass\u00a0word12\r")
 	s.expect("U+00A0")
 	// Typed ahead, as if for « une seconde fois » : the choice list
-	// filters on it but writes none of it back (outside tester).
+	// filters on it but writes none of it back (outside tester), and
+	// Enter chooses nothing.
 	s.answer("Garder cette passphrase telle quelle ?", "pass\u00a0word12\r")
-	s.answer("Choisissez une passphrase pour la clé", "\x03")
+	s.expect("[filtre tapé : Retour arrière l'efface]")
+	s.send("\x03")
+	s.exit(130)
+	if strings.Contains(s.raw.String(), "word12") || strings.Contains(s.raw.String(), "Saisissez-la une seconde fois") {
+		t.Fatalf("the passphrase typed at a choice reached the terminal, or was an answer:\n%q", s.raw.String())
+	}
+	// With TERM=dumb the answer is read unseen, then refused.
+	s = startPTYWith(t, t.TempDir(), ptyOptions{env: []string{"TERM=dumb"}})
+	s.answer("Choisissez une passphrase pour la clé", "pass\u00a0word12\r")
+	s.answer("Numéro, de 1 à 2 (2)", "pass\u00a0word12\r")
+	s.expect("✘ Réponse refusée")
+	s.answer("Numéro, de 1 à 2 (2)", "\x03")
 	s.exit(130)
 	if strings.Contains(s.raw.String(), "word12") {
-		t.Fatalf("the passphrase typed at a choice reached the terminal:\n%q", s.raw.String())
+		t.Fatalf("the passphrase typed at a choice reached a dumb terminal:\n%q", s.raw.String())
 	}
 }
 
@@ -998,8 +1010,10 @@ func TestWizardColour(t *testing.T) {
 }
 
 // TestSelectFilterMatchingNothing: letters typed at a choice list filter
-// it; a filter no option matches hides none, so Enter takes the option
-// shown instead of a Go panic in survey (outside tester, stop 36).
+// it; a filter no option matches hides them all, says there is a filter,
+// and Enter then chooses nothing (outside tester: stray text took the
+// default), never a Go panic in survey (outside tester, stop 36);
+// Backspace gives the options back.
 func TestSelectFilterMatchingNothing(t *testing.T) {
 	t.Parallel()
 	notShort(t)
@@ -1007,8 +1021,14 @@ func TestSelectFilterMatchingNothing(t *testing.T) {
 	s.newKey()
 	s.expect("Où en est votre compte d'accès ?")
 	s.send("9")
+	s.expect("[filtre tapé : Retour arrière l'efface]")
+	s.send("\r") // nothing to choose
+	s.send("\x7f")
 	s.send("\r") // the default: "Pas encore demandé"
 	s.expect("La demande est-elle faite ?")
+	if strings.Contains(s.raw.String(), "Demandez le compte d'accès") != true {
+		t.Fatalf("the default was not taken after Backspace:\n%q", s.raw.String())
+	}
 	s.send("\x03")
 	if code := s.wait(); code != 130 || strings.Contains(s.raw.String(), "panic") {
 		t.Fatalf("exit %d\n%s", code, s.raw.String())

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -44,6 +43,7 @@ const (
 	selectHintAction = `[Use arrows to move, type to filter{{- if and .Help (not .ShowHelp)}}, {{ .Config.HelpInput }} for more help{{end}}]`
 	typingRoom       = 12        // columns kept after a question for the answer
 	surveyPrefix     = "?\u00a0" // survey's "? ", glued to the first word
+	filterNote       = "[filtre tapé : Retour arrière l'efface]"
 )
 
 // selectTemplate is survey's own, before its hint is set for a width.
@@ -62,9 +62,10 @@ func (s *Prompter) setup() {
 	survey.PasswordQuestionTemplate = r.Replace(survey.PasswordQuestionTemplate)
 	survey.InputQuestionTemplate = r.Replace(survey.InputQuestionTemplate)
 	// The hint follows two spaces, after the question or on its own line (fit).
-	// Without the filter typed (survey writes it after the question): a
+	// Not the filter typed (survey writes it after the question): a
 	// passphrase typed ahead of « Garder cette passphrase ? » would show.
-	survey.SelectQuestionTemplate = strings.Replace(strings.Replace(selectTemplate, "{{ .FilterMessage }}", "", 1), selectHintAction,
+	// That there is one, which may hide every option, is said.
+	survey.SelectQuestionTemplate = strings.Replace(strings.Replace(selectTemplate, "{{ .FilterMessage }}", "{{ if .FilterMessage }} "+filterNote+"{{ end }}", 1), selectHintAction,
 		"{{- if and .Help (not .ShowHelp)}}"+wrapAfter("  ", selectHint, s.Width)+"{{- else}}"+wrapAfter("  ", selectHintNoHelp, s.Width)+"{{- end}}", 1)
 	if s.NoColor {
 		core.DisableColor = true // read at a template's first use: one terminal per process
@@ -152,12 +153,25 @@ func (s *Prompter) Password(message, help string) (string, error) {
 		defer rr.RestoreTermMode()
 	}
 	prompt(false)
-	// Bytes, not survey's reader: it takes an escape sequence it does not
-	// know (F1, Ctrl+arrow) for another key, eating what is typed next or
-	// adding "5D", and gives Ctrl-A, Ctrl-B… the codes of the keys it knows,
-	// all of which a key made then would not have as its passphrase. Here
-	// every byte is the passphrase's, as ssh-add's prompt reads it, but
-	// those a terminal edits the line with: Backspace, Ctrl-U (the line).
+	for {
+		line, err := s.readUnseen(false)
+		if err != nil || help == "" || line != "?" {
+			return line, err
+		}
+		prompt(true)
+	}
+}
+
+// readUnseen reads a line from a terminal set quiet (SetTermMode), nothing
+// echoed. Bytes, not survey's reader: it takes an escape sequence it does
+// not know (F1, Ctrl+arrow) for another key, eating what is typed next or
+// adding "5D", and gives Ctrl-A, Ctrl-B… the codes of the keys it knows,
+// all of which a key made then would not have as its passphrase. Here
+// every byte is the line's, as ssh-add's prompt reads it, but those a
+// terminal edits the line with: Backspace, Ctrl-U (the line). Ctrl-D
+// interrupts on an empty line, or on any line for a choice, where Enter
+// alone is an answer (the default) even just after another.
+func (s *Prompter) readUnseen(choice bool) (string, error) {
 	var line []byte
 	defer func() { clear(line) }()
 	b := make([]byte, 1)
@@ -171,7 +185,7 @@ func (s *Prompter) Password(message, help string) (string, error) {
 		}
 		switch {
 		case n == 0 && err == nil:
-		case n == 0 && errors.Is(err, io.EOF) && len(line) == 0, n == 1 && (c == 0x03 || c == 0x04 && len(line) == 0):
+		case n == 0 && errors.Is(err, io.EOF) && len(line) == 0, n == 1 && (c == 0x03 || c == 0x04 && (len(line) == 0 || choice)):
 			fmt.Fprint(s.Out, "\r\n")
 			return "", onboarding.ErrInterrupted
 		case n == 0:
@@ -180,12 +194,8 @@ func (s *Prompter) Password(message, help string) (string, error) {
 		case lf:
 		case c == '\r' || c == '\n':
 			fmt.Fprint(s.Out, "\r\n")
-			if help == "" || string(line) != "?" {
-				s.answered = len(line) > 0
-				return string(line), nil
-			}
-			line = line[:0]
-			prompt(true)
+			s.answered = len(line) > 0 && !choice
+			return string(line), nil
 		case c == 0x7f || c == 0x08: // Backspace: the last character
 			_, size := utf8.DecodeLastRune(line)
 			line = line[:len(line)-size]
@@ -209,7 +219,7 @@ func (s *Prompter) Select(message string, options []string, def int, help string
 	for _, o := range options {
 		need = max(need, 1+textwrap.Columns(o))
 	}
-	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: wrapAfter(surveyPrefix, help, s.Width), Filter: keepsOne(options)}
+	q := &survey.Select{Message: s.fit(message, need), Options: options, Help: wrapAfter(surveyPrefix, help, s.Width), Filter: keepsOne}
 	if def >= 0 && def < len(options) {
 		q.Default = options[def]
 	}
@@ -220,20 +230,16 @@ func (s *Prompter) Select(message string, options []string, def int, help string
 
 // keepsOne filters as survey does (the letters typed, any case), a number
 // keeping its option as with TERM=dumb ("2": the second; outside tester:
-// it matched no letters, and Enter took the default), but a filter no
-// option matches hides none: survey's Enter on an empty list panics
-// (select.go returns options[0] of none; outside tester, stop 36).
-func keepsOne(options []string) func(filter, value string, index int) bool {
-	matches := func(filter, value string, index int) bool {
-		if n, err := strconv.Atoi(filter); err == nil {
-			return n == index+1
-		}
-		return strings.Contains(strings.ToLower(value), strings.ToLower(filter))
+// it matched no letters, and Enter took the default). A filter no option
+// matches hides them all, and Enter then chooses nothing: stray text once
+// took the default, « Oui » at « Écrire acces.md à cet endroit ? »
+// (outside tester). survey's end with no option, Ctrl-D, never comes:
+// endIsInterrupt makes it Ctrl-C.
+func keepsOne(filter, value string, index int) bool {
+	if n, err := strconv.Atoi(filter); err == nil {
+		return n == index+1
 	}
-	return func(filter, value string, index int) bool {
-		none := !slices.ContainsFunc(options, func(o string) bool { return matches(filter, o, slices.Index(options, o)) })
-		return matches(filter, value, index) || none
-	}
+	return strings.Contains(strings.ToLower(value), strings.ToLower(filter))
 }
 
 func (s *Prompter) Input(message, def, help string) (string, error) {
@@ -260,11 +266,17 @@ func (s *Prompter) Input(message, def, help string) (string, error) {
 	return answer, err
 }
 
-// plainAsk writes q and reads a line until it is not "?" for the help.
-func (s *Prompter) plainAsk(q, help string) (string, error) {
+// plainAsk writes q and reads a line until it is not "?" for the help;
+// unseen, from a terminal, nothing typed is echoed.
+func (s *Prompter) plainAsk(q, help string, unseen bool) (string, error) {
+	read := s.readLine
+	if rr := terminal.NewRuneReader(terminal.Stdio{In: s.In}); unseen && rr.SetTermMode() == nil {
+		defer rr.RestoreTermMode()
+		read = func() (string, error) { return s.readUnseen(true) }
+	}
 	for {
 		io.WriteString(s.Out, q)
-		line, err := s.readLine()
+		line, err := read()
 		if answer := strings.TrimSpace(line); err != nil || answer != "?" || help == "" {
 			return answer, err
 		}
@@ -287,17 +299,21 @@ func (s *Prompter) plainSelect(message string, options []string, def int, help s
 		prompt += " " + helpHint
 	}
 	for {
-		answer, err := s.plainAsk(prompt+" : ", help)
+		// Unseen: a passphrase typed ahead of « Garder cette passphrase ? »
+		// would show (outside tester); the option taken is written instead.
+		answer, err := s.plainAsk(prompt+" : ", help, true)
 		n, nerr := strconv.Atoi(answer)
+		i, named := optionNamed(answer, options)
 		switch {
 		case err != nil:
 			return 0, err
 		case answer == "" && hasDef:
-			return def, nil
+			i, named = def, true
 		case nerr == nil && n >= 1 && n <= len(options) && answer[0] != '+':
-			return n - 1, nil
+			i, named = n-1, true
 		}
-		if i, ok := optionNamed(answer, options); ok {
+		if named {
+			fmt.Fprintf(s.Out, "→ %s\n", options[i])
 			return i, nil
 		}
 		// Not quoted: a passphrase typed ahead of this question would be
@@ -340,7 +356,7 @@ func (s *Prompter) plainInput(message, def, help string) (string, error) {
 	if def != "" {
 		q += " (" + termtext.Escape(def) + ")" // Enter gives def whole
 	}
-	answer, err := s.plainAsk(strings.TrimSuffix(s.wrap(q), "\n")+" ", help)
+	answer, err := s.plainAsk(strings.TrimSuffix(s.wrap(q), "\n")+" ", help, false)
 	if err == nil && answer == "" {
 		answer = def
 	}
@@ -358,6 +374,9 @@ func (s *Prompter) readLine() (string, error) {
 	b := make([]byte, 1)
 	for len(line) <= 4096 {
 		n, err := s.In.Read(b)
+		if n == 1 {
+			s.answered = false // a paste's end comes first thing, or not at all
+		}
 		switch {
 		case n == 1 && b[0] == '\n':
 			return strings.TrimSuffix(string(line), "\r"), nil
