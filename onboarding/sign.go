@@ -13,6 +13,7 @@ import (
 
 	"github.com/romeo-pret/pret/checklist"
 	"github.com/romeo-pret/pret/checklist/acces"
+	"github.com/romeo-pret/pret/internal/mdbounds"
 	"github.com/romeo-pret/pret/internal/safefile"
 	"github.com/romeo-pret/pret/internal/termtext"
 	"github.com/romeo-pret/pret/keys"
@@ -78,6 +79,11 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 			hint = "écrivez-le d'abord avec « pret acces »"
 		}
 		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), safefile.Reason(err)), Hint: hint, Err: err}
+	}
+	if s := string(data); mdbounds.CROnly(s) != s {
+		// Read as lines alone; the block's LF would make them one (outside tester).
+		return nil, refused(fmt.Sprintf("convertissez ses fins de ligne en LF (mac2unix %s, ou tr '\\r' '\\n'), puis signez", esc(a.File)),
+			"%s a des fins de ligne CR seules (Mac classique) : le bloc de signature, en LF, en ferait une seule ligne", esc(a.File))
 	}
 	f := signing.SplitSigned(data)
 	if !f.Replaceable() {

@@ -227,6 +227,11 @@ func TestSignRefusals(t *testing.T) {
 		"no acces.md": func(t *testing.T, w *Wizard, data []byte) {
 			os.Remove(w.File)
 		},
+		// Valid, but the block, in LF, would make its lines one
+		// (outside tester).
+		"lines ended by CR alone": func(t *testing.T, w *Wizard, data []byte) {
+			os.WriteFile(w.File, bytes.ReplaceAll(data, []byte("\n"), []byte("\r")), 0o644)
+		},
 	}
 	// More bcrypt rounds than pret opens: refused before the passphrase
 	// is asked, with the count, as pret verifier warns.

@@ -128,10 +128,11 @@ func TestCROnlyPagesReadAsLF(t *testing.T) {
 	}
 }
 
-// TestCRLFSignedFileIsOnlyBadSignature: a signed file whose line ends are
-// turned to CRLF on the way (a mail client, an editor) no longer matches
-// its signature, and nothing else: the words did not change.
-func TestCRLFSignedFileIsOnlyBadSignature(t *testing.T) {
+// TestConvertedSignedFileIsOnlyBadSignature: a signed file whose line
+// ends are turned to CRLF on the way (a mail client, an editor), or to
+// CRs alone (a classic Mac OS editor), no longer matches its signature,
+// and nothing else: the words did not change.
+func TestConvertedSignedFileIsOnlyBadSignature(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	s := fastSigner(t)
 	for i := range 50 {
@@ -141,8 +142,17 @@ func TestCRLFSignedFileIsOnlyBadSignature(t *testing.T) {
 		if r := Validate(data, rules); len(r.Problems) != 0 || r.SignedBy == "" {
 			t.Fatalf("page %d signed: %+v", i, r.Problems)
 		}
+		// CRs alone: read as its lines, the signature said converted at
+		// the marker's line, with the way back (outside tester: « hors
+		// de sa place », line 1).
+		marker := 1 + strings.Count(string(data[:strings.Index(string(data), signing.SigMarker)]), "\n")
+		r := Validate([]byte(strings.ReplaceAll(string(data), "\n", "\r")), rules)
+		if len(r.Problems) != 1 || r.Problems[0].Code != "bad-signature" || r.Problems[0].Line != marker ||
+			!strings.Contains(r.Problems[0].Message, "converties en CR seul") || !strings.Contains(r.Problems[0].Message, "mac2unix acces.md") {
+			t.Fatalf("page %d in CRs alone (marker on line %d): %+v", i, marker, r.Problems)
+		}
 		crlf := strings.ReplaceAll(string(data), "\n", "\r\n")
-		r := Validate([]byte(crlf), rules)
+		r = Validate([]byte(crlf), rules)
 		if len(r.Problems) != 1 || r.Problems[0].Code != "bad-signature" {
 			t.Fatalf("page %d in CRLF: %+v\n%s", i, r.Problems, crlf)
 		}

@@ -37,6 +37,8 @@ func checkSignature(r *Result, sf *signing.SignedFile, rules Rules, statedEd2551
 			"les fins de ligne ont été converties en CRLF (Windows) après la signature : le fichier n'est plus celui qui a été signé"},
 		{signing.ErrCRLFBlock, "remettez des fins de ligne LF dans le bloc seulement (de la ligne <!-- pret:signature --> à la fin ; pas dos2unix sur tout le fichier, signé avec des fins CRLF), ou " + byHand,
 			"les fins de ligne du bloc de signature ont été converties en CRLF (Windows) : OpenSSH n'y trouve plus la ligne <!-- pret:signature -->"},
+		{signing.ErrCR, "remettez des fins de ligne LF (par exemple « mac2unix acces.md »), ou " + byHand,
+			"les fins de ligne ont été converties en CR seul (Mac classique) après la signature : le fichier n'est plus celui qui a été signé"},
 		{signing.ErrStray, "retirez-la, puis " + again, "marque ou bloc de signature hors de sa place (la signature se met seulement à la fin, après <!-- pret:signature -->)"},
 		{signing.ErrMisplacedMarker, "retirez cette ligne (ou remontez au-dessus d'elle le texte qui la suit), puis " + again,
 			"la marque <!-- pret:signature --> est suivie de texte au lieu d'un bloc de signature, et ce texte ne serait pas signé"},

@@ -2,6 +2,7 @@ package signing
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -33,6 +34,7 @@ var (
 	ErrStray           = errors.New("marque ou bloc de signature hors de sa place")
 	ErrCRLF            = errors.New("les fins de ligne ont été converties en CRLF (Windows) après la signature")
 	ErrCRLFBlock       = errors.New("les fins de ligne du bloc de signature ont été converties en CRLF (Windows) après la signature")
+	ErrCR              = errors.New("les fins de ligne ont été converties en CR seul (Mac classique) après la signature")
 	ErrMisplacedMarker = errors.New("la marque <!-- pret:signature --> est suivie de texte, pas d'un bloc de signature")
 	ErrTrailing        = errors.New("du texte suit le bloc de signature (seules des lignes vides peuvent le suivre, pas même un commentaire HTML)")
 	ErrNoBlock         = errors.New("la marque <!-- pret:signature --> n'est suivie d'aucun bloc")
@@ -91,6 +93,15 @@ func (f *SignedFile) Inert() bool {
 // SplitSigned cuts an acces.md as sed does: at the first line exactly the marker.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
+	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') >= 0 {
+		// sed finds no marker in a file of CRs alone: read as its lines
+		// (mdbounds.CROnly), one signed with LF was converted since.
+		if lf := SplitSigned([]byte(mdbounds.CROnly(string(data)))); lf.Claimed {
+			f.Claimed, f.Line, f.From, f.To = true, cmp.Or(lf.From, lf.Line), lf.From, lf.To
+			f.Err = fmt.Errorf("%w (ligne %d)", ErrCR, f.Line)
+		}
+		return f
+	}
 	off, no := 0, 0
 	for l := range bytes.Lines(data) {
 		no++

@@ -968,11 +968,12 @@ func TestFencesAgreeWithOpenSSH(t *testing.T) {
 
 // TestCRLFMarkerAtTheEnd: a marker line ending the file in "\r" is the
 // CRLF case, read once (FuzzSplitSigned: the LF retry called itself on
-// the same bytes until the stack ran out).
+// the same bytes until the stack ran out). Alone, with no LF, it is a
+// file of CRs alone, read as its lines (ErrCR).
 func TestCRLFMarkerAtTheEnd(t *testing.T) {
-	for _, data := range []string{SigMarker + "\r", "texte\r\n" + SigMarker + "\r", SigMarker + "\r\n"} {
-		if f := SplitSigned([]byte(data)); !errors.Is(f.Err, ErrCRLF) {
-			t.Errorf("%q: %v, want %v", data, f.Err, ErrCRLF)
+	for data, want := range map[string]error{SigMarker + "\r": ErrCR, "texte\r\n" + SigMarker + "\r": ErrCRLF, SigMarker + "\r\n": ErrCRLF} {
+		if f := SplitSigned([]byte(data)); !errors.Is(f.Err, want) {
+			t.Errorf("%q: %v, want %v", data, f.Err, want)
 		}
 	}
 }

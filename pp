@@ -1,0 +1,1 @@
+motdepasse-solide-42
