@@ -189,6 +189,24 @@ var Dumps = []struct {
 	{"hex sur une ligne", func(b []byte) string { return PlainHex(b, 0) }},
 	{"HEX MAJUSCULE", func(b []byte) string { return strings.ToUpper(PlainHex(b, 64)) }},
 	{"xxd -i", CBytes},
+	{"octets séparés par des deux-points", ColonHex},
+}
+
+// ColonHex is b as openssl prints bytes ("-text", "asn1parse -dump"):
+// 15 pairs a line, each followed by a colon but the last, indented.
+func ColonHex(b []byte) string {
+	var out strings.Builder
+	for i := 0; i < len(b); i += 15 {
+		out.WriteString("    ")
+		for j := i; j < min(i+15, len(b)); j++ {
+			fmt.Fprintf(&out, "%02x", b[j])
+			if j < len(b)-1 {
+				out.WriteByte(':')
+			}
+		}
+		out.WriteByte('\n')
+	}
+	return out.String()
 }
 
 // Base64Prose is a line of base64 that is no key: a token in a sentence.

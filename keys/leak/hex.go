@@ -9,7 +9,8 @@ import (
 
 // A key written as hex: a dump ("xxd key >> acces.md", "hexdump -C",
 // "od -A x -t x1z"), plain hex ("xxd -p", one long line) or C bytes
-// ("xxd -i": "0x2d, 0x2d,"). Consecutive hex lines are decoded together;
+// ("xxd -i": "0x2d, 0x2d,") or bytes as openssl prints them ("2d:2d:").
+// Consecutive hex lines are decoded together;
 // the run is key material when its bytes are: a key file's text, the
 // DER of a private key, or OpenSSH's binary key. sha256 sums, commit
 // hashes and other hex decode to none of these.
@@ -84,7 +85,7 @@ func keyBytes(b []byte) bool {
 // a dump writes and in little prose ("Date de la demande"); else 0.
 func hexish(s string) int {
 	hex, other := 0, 0
-	for w := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' }) {
+	for w := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == ':' }) {
 		h := strings.TrimRight(w, ",:")
 		if len(h) > 2 && (h[:2] == "0x" || h[:2] == "0X") {
 			h = h[2:]
@@ -118,22 +119,36 @@ func hexLine(s string, buf []byte) ([]byte, bool) {
 		area, _, _ = strings.Cut(s, "|")
 		area, _, _ = strings.Cut(area, ">")
 	}
-	fields := strings.Fields(strings.ReplaceAll(area, ",", " "))
-	if len(fields) > 1 && len(fields[0]) >= 6 && allHex(fields[0]) && len(fields[1]) <= 4 {
-		fields = fields[1:] // an offset: "00000010  2d 2d …"
-	}
-	if len(fields) == 0 {
-		return buf, false
-	}
-	n := len(buf)
-	for _, f := range fields {
+	// The fields read one at a time, none kept: a line of a million
+	// words ("a a a …") is refused at its first odd one, for nothing.
+	n, count, first := len(buf), 0, ""
+	decode := func(f string) bool {
 		if g, ok := strings.CutPrefix(strings.ToLower(f), "0x"); ok {
 			f = g
 		}
 		if len(f)%2 != 0 || !allHex(f) {
-			return buf[:n], false
+			return false
 		}
 		buf, _ = hex.AppendDecode(buf, []byte(f))
+		return true
+	}
+	for f := range strings.FieldsFuncSeq(area, func(r rune) bool { return r == ',' || r == ':' || unicode.IsSpace(r) }) { // "0x2d, 0x2d", openssl's "2d:2d:"
+		count++
+		switch {
+		case count == 1:
+			first = f
+			continue
+		case count == 2 && !(len(first) >= 6 && allHex(first) && len(f) <= 4): // else an offset: "00000010  2d 2d …"
+			if !decode(first) {
+				return buf[:n], false
+			}
+		}
+		if !decode(f) {
+			return buf[:n], false
+		}
+	}
+	if count == 0 || count == 1 && !decode(first) {
+		return buf[:n], false
 	}
 	return buf, true
 }
