@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/romeo-pret/pret/internal/htmlshown"
 	"golang.org/x/net/html"
@@ -21,13 +22,14 @@ func readOnlineText(page string, visit func(*block)) (why string, line int) {
 	o := &onlineReader{visit: visit, cur: &block{}, code: -1}
 	z := html.NewTokenizer(strings.NewReader(page))
 	line = 1
-	for {
+	for o.long == 0 {
 		tt := z.Next()
 		raw := string(z.Raw())
 		switch tt {
 		case html.ErrorToken:
-			o.flush()
-			return "", 0
+			if o.flush(); o.long == 0 {
+				return "", 0
+			}
 		case html.TextToken:
 			if !o.st.hidden() {
 				o.text(string(z.Text()), line+strings.Count(raw[:len(raw)-len(strings.TrimLeft(raw, " \t\r\n\f"))], "\n"))
@@ -45,6 +47,7 @@ func readOnlineText(page string, visit func(*block)) (why string, line int) {
 		}
 		line += strings.Count(raw, "\n")
 	}
+	return "un paragraphe de plus de 16 Kio", o.long
 }
 
 // onlineReader is a Moodle online text being read into blocks.
@@ -55,6 +58,7 @@ type onlineReader struct {
 	row   *block // the table row being read, nil out of one
 	pre   int    // <pre> elements open: white space kept, a line a block
 	code  int    // where the open <code> starts in cur, -1 for none
+	long  int    // the line of the first block over maxMarkdown (bound), 0 none
 }
 
 // blockTags end the block before them and the one they hold.
@@ -113,18 +117,47 @@ func (o *onlineReader) text(s string, line int) {
 				line++
 			}
 			o.cur.add(strings.TrimSuffix(l, "\r"), line)
+			o.bound(o.cur, line)
 		}
 		return
 	}
-	words := strings.FieldsFunc(s, isHTMLSpace)
-	shown := strings.Join(words, " ")
-	if strings.IndexFunc(s, isHTMLSpace) == 0 { // spaces first, or alone, show as one
-		shown = " " + shown
+	o.cur.add(collapsed(s), line)
+	o.bound(o.cur, line)
+}
+
+// bound notes the first block, or table row, over maxMarkdown: the page
+// is then not read (readOnlineText), as a Markdown page with a line over
+// 2 KiB. No field of acces.md is that long; read whole, a 1 MiB paragraph
+// took 80 MiB of words, and cut, its end was read as a paragraph of its
+// own (outside testers).
+func (o *onlineReader) bound(b *block, line int) {
+	if b.sb.Len() > maxMarkdown && o.long == 0 {
+		o.long = line
 	}
-	if len(words) > 0 && strings.TrimRightFunc(s, isHTMLSpace) != s {
-		shown += " "
+}
+
+// collapsed is s with each run of white space as one space, as a
+// browser shows it, in one pass: the words of a 1 MiB text cost 10 MiB.
+func collapsed(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i, n := 0, 0; i < len(s); i += n {
+		var r rune
+		if r, n = utf8.DecodeRuneInString(s[i:]); isHTMLSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteString(s[i : i+n])
 	}
-	o.cur.add(shown, line)
+	if space {
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 func isHTMLSpace(r rune) bool {
@@ -142,6 +175,7 @@ func (o *onlineReader) flush() {
 			o.row.add(" ", b.spans[0].line)
 		}
 		o.row.add(strings.TrimSpace(b.text), b.spans[0].line)
+		o.bound(o.row, b.spans[0].line)
 	}
 	open := o.code >= 0 // a code span across a line break goes on in the next block
 	o.cur, o.code = &block{}, -1

@@ -1,12 +1,14 @@
 package acces
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/romeo-pret/pret/checklist"
+	"github.com/romeo-pret/pret/templates"
 )
 
 // TestOnlineTextCorpus holds the reading of Moodle online texts (testdata/texte-en-ligne,
@@ -99,6 +101,17 @@ func TestOnlineTextBound(t *testing.T) {
 	huge := append([]byte(strings.Repeat(styles, MaxAccessSize/len(styles)+1)), data...)
 	if r := Validate(huge, rl); strings.Join(errorCodes(r), ",") != "too-large" {
 		t.Errorf("%d bytes of online text: %+v", len(huge), r.Problems)
+	}
+	// A paragraph, a <pre> line or a table row over 16 KiB is not read,
+	// as a Markdown line over 2 KiB: cut, its end once read as a
+	// paragraph alone, the sentence after 16 KiB of words (outside
+	// tester); read whole, 80 MiB of words.
+	filler := strings.Repeat("mot ", 5000)
+	for _, long := range []string{"<p>" + filler + templates.Sentence + "</p>", "<pre>" + filler + "</pre>", "<table><tr>" + strings.Repeat("<td>mot</td>", 5000) + "</tr></table>"} {
+		page := append(bytes.Clone(data), long...)
+		if r := Validate(page, rl); strings.Join(errorCodes(r), ",") != "too-large" || !strings.Contains(r.Problems[0].Message, "un paragraphe de plus de 16 Kio") {
+			t.Errorf("%.30q…: %+v", long, r.Problems)
+		}
 	}
 }
 

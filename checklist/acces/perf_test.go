@@ -209,7 +209,7 @@ func TestValidatePeakMemory(t *testing.T) {
 					return
 				}
 				before := procStatus("VmRSS")
-				Validate(data, Rules{})
+				Validate(data, Rules{OnlineText: strings.HasPrefix(name, "online-")})
 				fmt.Printf("peak-growth-kib %d\n", procStatus("VmHWM")-before)
 			}
 		}
@@ -267,6 +267,15 @@ func peakShapes() []shape {
 		// At the cap for the leak detector; at 16 KiB, the most goldmark reads.
 		out = append(out, shape{s.name, func() string { return s.make(MaxAccessSize - 64) }},
 			shape{s.name + "-16KiB", func() string { return s.make(maxMarkdown) }})
+	}
+	// Online texts, read as HTML to the cap: one paragraph of paths, of
+	// dates, of words, of colons; one table row of cells; one line of
+	// <pre> (outside testers).
+	for _, o := range [][3]string{{"paths", "<p>", ".ssh/a.pub "}, {"dates", "<p>", "demande 20/10 "}, {"words", "<p>", "x "},
+		{"colons", "<p>", "12:"}, {"cells", "<table><tr>", "<td>20/10</td>"}, {"pre", "<pre>", "x y "}} {
+		out = append(out, shape{"online-" + o[0], func() string {
+			return o[1] + strings.Repeat(o[2], (MaxAccessSize-64)/len(o[2]))
+		}})
 	}
 	return append(out, generatedShapes(MaxAccessSize)...)
 }
