@@ -149,8 +149,11 @@ func accesDeclaration(opts *accesOptions, s onboarding.Settings, state *onboardi
 		}
 		d, err := onboarding.ReadAccessDate(date, state, status, s.Today, s.Session.Day)
 		if err != nil {
-			// Worded as the flag's own check words a refusal (errors.go).
-			hint := "--date 2026-10-20, --date 20/10/2026 ou --date \"20 octobre 2026\""
+			// Worded as the flag's own check words a refusal (errors.go); the
+			// examples are today, which the refusals never refuse (outside
+			// tester: a fixed day was in the future of some learners).
+			t := s.Today
+			hint := fmt.Sprintf("--date %s, --date %s ou --date \"%s\" (aujourd'hui), ou un jour d'avant", t.Format(dates.ISO), t.Format("02/01/2006"), dates.Day(t))
 			if de, ok := errors.AsType[*dates.Error](err); ok {
 				return nil, usageError(hint, "valeur refusée pour --date : « %s » ; %s", termtext.Escape(de.Input), de.Reason)
 			}

@@ -108,6 +108,13 @@ func TestDateRefusalsOneCode(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "acces.md")); err == nil {
 		t.Error("acces.md written after a refused date")
 	}
+	// The hint's examples are today, whatever today is.
+	t.Setenv("PRET_AUJOURDHUI", "2026-10-01")
+	r := pretIn(t, "", "acces", "--statut", "demande", "--date", "3 oct.")
+	if want := "pret: conseil : --date 2026-10-01, --date 01/10/2026 ou --date \"1er octobre 2026\" (aujourd'hui), ou un jour d'avant\n"; !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("a day in the future, today 1 October:\n%s\nwant …%s", r.stderr, want)
+	}
+	t.Setenv("PRET_AUJOURDHUI", testenv.Today)
 	for _, in := range []string{"20-10-2026", "20-10"} {
 		must(t, pretIn(t, "", "acces", "--statut", "demande", "--date", in, "--force"), exitOK, "acces", "--date", in)
 		data, _ := os.ReadFile(filepath.Join(home, "acces.md"))
