@@ -80,7 +80,7 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		}
 		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), safefile.Reason(err)), Hint: hint, Err: err}
 	}
-	if s := string(data); mdbounds.CROnly(s) != s {
+	if s := string(data); mdbounds.LoneCRs(s) != s {
 		// Read as lines alone; the block's LF would make them one (outside tester).
 		return nil, refused(fmt.Sprintf("convertissez ses fins de ligne en LF (mac2unix %s, ou tr '\\r' '\\n'), puis signez", esc(a.File)),
 			"%s a des fins de ligne CR seules (Mac classique) : le bloc de signature, en LF, en ferait une seule ligne", esc(a.File))

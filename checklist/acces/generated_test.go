@@ -128,6 +128,28 @@ func TestCROnlyPagesReadAsLF(t *testing.T) {
 	}
 }
 
+// TestLoneCRIsASpace: in a file with LF, a CR alone reads as the space
+// goldmark and browsers show, for every rule (outside tester: after the
+// path, missing-pubkey-path; before « > Connexion », altered-sentence).
+func TestLoneCRIsASpace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for i := range 200 {
+		page, _, _ := honestPage(rng)
+		lfs := []int{}
+		for j, c := range page[:len(page)-1] {
+			if c == '\n' {
+				lfs = append(lfs, j)
+			}
+		}
+		at := lfs[rng.IntN(len(lfs))]
+		cr := Validate([]byte(page[:at]+"\r"+page[at+1:]), rules)
+		space := Validate([]byte(page[:at]+" "+page[at+1:]), rules)
+		if !reflect.DeepEqual(cr.Problems, space.Problems) {
+			t.Fatalf("page %d, CR for the LF at %d: %+v; a space: %+v\n%s", i, at, cr.Problems, space.Problems, page)
+		}
+	}
+}
+
 // TestConvertedSignedFileIsOnlyBadSignature: a signed file whose line
 // ends are turned to CRLF on the way (a mail client, an editor), or to
 // CRs alone (a classic Mac OS editor), no longer matches its signature,

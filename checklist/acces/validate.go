@@ -115,7 +115,7 @@ func Validate(data []byte, rules Rules) *Result {
 		checkSignature(r, sf, rules, false)
 		return r
 	}
-	text, pieces := withoutLeaks(r, mdbounds.CROnly(strings.ReplaceAll(string(data), "\r\n", "\n")), sf)
+	text, pieces := withoutLeaks(r, mdbounds.LoneCRs(strings.ReplaceAll(string(data), "\r\n", "\n")), sf)
 
 	ed25519 := applyRules(r, text, rules)
 	if slices.ContainsFunc(r.Problems, func(p checklist.Problem) bool { return p.Code == checklist.CodePrivateKeyLeak }) {

@@ -481,7 +481,7 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := Validate(data, rules)
-		text := mdbounds.CROnly(string(data)) // a file of CRs alone has their lines
+		text := mdbounds.LoneCRs(string(data)) // a file of CRs alone has their lines
 		lines := strings.Count(text, "\n")
 		if len(text) > 0 && text[len(text)-1] != '\n' {
 			lines++

@@ -1,6 +1,6 @@
 // Package mdbounds holds what the rules of acces.md (checklist/acces),
 // the leak detector (keys/leak) and the signer (keys/signing) agree on
-// before reading a page: its lines (CROnly), and the Markdown bound
+// before reading a page: its lines (LoneCRs), and the Markdown bound
 // (goldmark's time grows with the square of the containers one line
 // opens, and a page needs three).
 package mdbounds
@@ -52,14 +52,25 @@ func TooDeep(page string) int {
 	return -1
 }
 
-// CROnly is s with each CR as LF when s has no LF: a file of classic Mac
-// OS, whose lines CommonMark, browsers and editors all see, and goldmark
-// would read as one line. The length stays, and so do offsets. A file
-// that holds an LF keeps its lines: a lone CR there is a space to a
-// renderer, and the signature's line numbers count LF.
-func CROnly(s string) string {
-	if strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') < 0 {
+// LoneCRs is s with each CR that ends no CRLF as a reader takes it: in
+// a file with no LF (classic Mac OS) a line end, LF, as CommonMark,
+// browsers and editors see its lines, where goldmark would read one; in
+// a file with LF, a space, as goldmark and browsers show it, so that no
+// rule reads it as more (outside tester), and the signature's line
+// numbers, which count LF, stay those of the file. The length stays,
+// and so do offsets.
+func LoneCRs(s string) string {
+	switch {
+	case strings.IndexByte(s, '\r') < 0:
 		return s
+	case strings.IndexByte(s, '\n') < 0:
+		return strings.ReplaceAll(s, "\r", "\n")
 	}
-	return strings.ReplaceAll(s, "\r", "\n")
+	b := []byte(s)
+	for i, c := range b {
+		if c == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }

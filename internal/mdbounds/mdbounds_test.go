@@ -45,17 +45,19 @@ func TestTooDeepIsTheBound(t *testing.T) {
 	}
 }
 
-// TestCROnly: CR is a line end only where no LF is; lengths stay.
-func TestCROnly(t *testing.T) {
+// TestLoneCRs: a CR that ends no CRLF is a line end where no LF is, else
+// a space; lengths stay.
+func TestLoneCRs(t *testing.T) {
 	for in, want := range map[string]string{
 		"a\rb\r":    "a\nb\n",
-		"a\r\nb\rc": "a\r\nb\rc",
-		"a\nb\rc":   "a\nb\rc",
+		"a\r\nb\rc": "a\r\nb c",
+		"a\nb\rc":   "a\nb c",
+		"a\nb\r":    "a\nb ",
 		"abc":       "abc",
 		"\r\r":      "\n\n",
 	} {
-		if got := CROnly(in); got != want || len(got) != len(in) {
-			t.Errorf("CROnly(%q) = %q, want %q", in, got, want)
+		if got := LoneCRs(in); got != want || len(got) != len(in) {
+			t.Errorf("LoneCRs(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -33,7 +33,7 @@ import (
 // read as absent, and runs of hex lines (a dump, "xxd -p") are decoded
 // and read as key material when their bytes are (hex.go).
 func Lines(text string) []int {
-	text = mdbounds.CROnly(dropFormat(text)) // no line break is one: line numbers stay
+	text = mdbounds.LoneCRs(dropFormat(text)) // no line break is one: line numbers stay
 	lines := scanned(text, false)
 	if strings.IndexByte(text, '<') >= 0 {
 		lines = append(lines, scanned(text, true)...)
@@ -55,9 +55,9 @@ func Has(text string) bool { return len(Lines(text)) > 0 }
 // Redact empties every line of key material, and every line holding a
 // piece of it copied elsewhere (a job name, a label), breaks kept so
 // line numbers stay true, and returns their numbers. A text of CRs
-// alone comes back with LF (mdbounds.CROnly), as its lines are read.
+// alone comes back with LF (mdbounds.LoneCRs), as its lines are read.
 func Redact(text string) (string, []int) {
-	text = mdbounds.CROnly(text) // its lines, as Lines reads them
+	text = mdbounds.LoneCRs(text) // its lines, as Lines reads them
 	lines := Lines(text)
 	if len(lines) == 0 {
 		return text, nil
@@ -92,7 +92,7 @@ type Pieces struct{ set map[string]bool }
 // PiecesOf reads the base64 words of the lines numbered in lines
 // (ascending); words shorter than keyWindow, as in a marker, are no key text.
 func PiecesOf(text string, lines []int) Pieces {
-	text = mdbounds.CROnly(text)
+	text = mdbounds.LoneCRs(text)
 	var key []byte
 	no := 0
 	for l := range strings.Lines(text) {

@@ -278,7 +278,7 @@ func FuzzLines(f *testing.F) {
 	f.Add("M\nI\nI\nE", "o\nw\nI\nB\nA\nA\nK\nC\nA\nQ\nE\nA\n")
 	f.Fuzz(func(t *testing.T, text, more string) {
 		got := Lines(text)
-		lf := mdbounds.CROnly(text) // the lines of a file of CRs alone are its CRs
+		lf := mdbounds.LoneCRs(text) // the lines of a file of CRs alone are its CRs
 		n := strings.Count(lf, "\n")
 		if !strings.HasSuffix(lf, "\n") && text != "" {
 			n++

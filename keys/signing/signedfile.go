@@ -95,8 +95,8 @@ func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
 	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') >= 0 {
 		// sed finds no marker in a file of CRs alone: read as its lines
-		// (mdbounds.CROnly), one signed with LF was converted since.
-		if lf := SplitSigned([]byte(mdbounds.CROnly(string(data)))); lf.Claimed {
+		// (mdbounds.LoneCRs), one signed with LF was converted since.
+		if lf := SplitSigned([]byte(mdbounds.LoneCRs(string(data)))); lf.Claimed {
 			f.Claimed, f.Line, f.From, f.To = true, cmp.Or(lf.From, lf.Line), lf.From, lf.To
 			f.Err = fmt.Errorf("%w (ligne %d)", ErrCR, f.Line)
 		}
