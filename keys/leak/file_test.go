@@ -14,6 +14,7 @@ import (
 	mrand "math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -212,6 +213,35 @@ func TestDumpsOfTheRealTools(t *testing.T) {
 			if got := File(out); len(got) != strings.Count(string(data), "\n") {
 				t.Errorf("%s in %s: got %v", k.name, enc, got)
 			}
+		}
+	}
+}
+
+// TestOpenSSLTextOfAKey: a private key printed by the real openssl
+// (pkey -text: "Private-Key:", then its numbers as bytes joined by
+// colons) is reported on every line, after an honest page (outside
+// tester); its public half alone (-text_pub) is no key.
+func TestOpenSSLTextOfAKey(t *testing.T) {
+	openssl := testenv.NeedTool(t, "openssl")
+	dir := t.TempDir()
+	for _, alg := range [][]string{{"-algorithm", "ed25519"}, {"-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"}, {"-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"}} {
+		key := filepath.Join(dir, alg[1]+".pem")
+		testenv.Run(t, openssl, append(append([]string{"genpkey"}, alg...), "-out", key)...)
+		page := "# Accès\n\nDate de la demande : 2026-10-20\n\n"
+		dump := testenv.Run(t, openssl, "pkey", "-in", key, "-text", "-noout")
+		// Every line but the curve's names that end EC's ("ASN1 OID:
+		// prime256v1"): public words, after the numbers.
+		var want []int
+		for no, l := range strings.Split(strings.TrimSuffix(dump, "\n"), "\n") {
+			if label, _, _ := strings.Cut(l, ":"); no == 0 || !strings.Contains(strings.TrimSpace(label), " ") {
+				want = append(want, 5+no)
+			}
+		}
+		if got := Lines(page + dump); !slices.Equal(got, want) {
+			t.Errorf("%s: got %v, want %v\n%s", alg[1], got, want, dump)
+		}
+		if pub := testenv.Run(t, openssl, "pkey", "-in", key, "-text_pub", "-noout"); Has(page + pub) {
+			t.Errorf("%s: the public half is taken for a key:\n%s", alg[1], pub)
 		}
 	}
 }

@@ -157,24 +157,24 @@ func (p Pieces) Mask(s string) string {
 type kind uint8
 
 const (
-	other     kind = iota
-	blank          // nothing once its decoration is stripped
-	b64            // base64, or base64 an editor re-spaced: a body line
-	padded         // base64 behind a comment mark or label ("# QyNT…"): a body line inside a block
-	header         // "Name: value", as PEM headers (Comment:, Version:) are
-	encrypted      // Proc-Type: 4,ENCRYPTED or DEK-Info: an encrypted body follows
-	putty          // a PuTTY header: Encryption:, Comment:, Public-Lines: …
-	puttyKey       // PuTTY-User-Key-File-N: or Private-Lines: a PuTTY key
-	puttyMAC       // PuTTY's Private-MAC: or Private-Hash:, a key file's last line
-	dashes         // dashes only: what an END cut after its dashes leaves
-	whole          // BEGIN … PRIVATE KEY … END … PRIVATE KEY: a key on one line
-	begin          // BEGIN … PRIVATE KEY, or a BEGIN the next line may end
-	end            // END … PRIVATE KEY, or an END the next line may end
+	other    kind = iota
+	blank         // nothing once its decoration is stripped
+	b64           // base64, or base64 an editor re-spaced: a body line
+	padded        // base64 behind a comment mark or label ("# QyNT…"): a body line inside a block
+	header        // "Name: value", as PEM headers (Comment:, Version:) are
+	bodyNext      // a key's body follows: Proc-Type: 4,ENCRYPTED, DEK-Info:, openssl -text's Private-Key:
+	putty         // a PuTTY header: Encryption:, Comment:, Public-Lines: …
+	puttyKey      // PuTTY-User-Key-File-N: or Private-Lines: a PuTTY key
+	puttyMAC      // PuTTY's Private-MAC: or Private-Hash:, a key file's last line
+	dashes        // dashes only: what an END cut after its dashes leaves
+	whole         // BEGIN … PRIVATE KEY … END … PRIVATE KEY: a key on one line
+	begin         // BEGIN … PRIVATE KEY, or a BEGIN the next line may end
+	end           // END … PRIVATE KEY, or an END the next line may end
 )
 
 // keyText: a line of this kind is key text on its own.
 func (k kind) keyText() bool {
-	return slices.Contains([]kind{b64, padded, encrypted, putty, puttyKey, puttyMAC, whole, begin, end}, k)
+	return slices.Contains([]kind{b64, padded, bodyNext, putty, puttyKey, puttyMAC, whole, begin, end}, k)
 }
 
 // magic is the base64 of "openssh-key-v1\0", how OpenSSH private keys start
@@ -495,7 +495,7 @@ func (d *doc) scan() {
 		var found bool
 		var last pos // a key's first lines, from p to last
 		switch k {
-		case whole, encrypted, puttyKey, puttyMAC, begin, end:
+		case whole, bodyNext, puttyKey, puttyMAC, begin, end:
 			last, found = d.marker(p)
 		case blank, dashes: // no ASCII letter (decoration, dashes): no magic, no DER for headless
 		default:
@@ -570,7 +570,7 @@ func (d *doc) block(p pos, ppk bool) pos {
 			last, seen = p.i, true
 		case k == blank, k == dashes && !ppk:
 			// Marked only if the block goes on after it.
-		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == encrypted || k == putty || k == header && p.i == last+1 && pemHeader(d.line(p))):
+		case ppk && (k == putty || k == puttyKey || k == header), !ppk && !seen && (k == bodyNext || k == putty || k == header && p.i == last+1 && pemHeader(d.line(p))):
 			last = p.i
 		case ppk && k == puttyMAC, !ppk && k == end:
 			if q, ok := d.marker(p); ok {
@@ -612,10 +612,12 @@ func (d *doc) closing(p pos, ppk bool) (pos, bool) {
 // marker confirms a BEGIN or END line at p and returns its last line.
 func (d *doc) marker(p pos) (pos, bool) {
 	word := map[kind]string{begin: "BEGIN", end: "END"}[d.kinds[p.i]]
-	if word == "" {
-		return p, true // a line that closes a block on its own
-	}
 	s := d.line(p)
+	if word == "" {
+		// A line that opens or closes a block on its own; openssl's
+		// Private-Key: line, only before its numbers (a sentence names it).
+		return p, !strings.Contains(compact(s), "PRIVATE-KEY:") || d.numbersAfter(p)
+	}
 	if ok, _ := named(compact(s), word); ok {
 		return p, true
 	}
@@ -626,6 +628,18 @@ func (d *doc) marker(p pos) (pos, bool) {
 	// What opens the second half is a comment mark ("-- PRIVATE KEY-----").
 	ok, _ = named(compact(s)+strings.TrimLeftFunc(compact(d.line(q)), func(r rune) bool { return !unicode.IsLetter(r) }), word)
 	return q, ok
+}
+
+// numbersAfter reports openssl's numbers after line p: a label ("priv:",
+// "modulus:"), then bytes joined by colons ("43:c7:b6:…").
+func (d *doc) numbersAfter(p pos) bool {
+	label, ok := d.nextFilled(p)
+	if !ok || !strings.HasSuffix(d.line(label), ":") {
+		return false
+	}
+	q, ok := d.nextFilled(label)
+	bytes := strings.TrimSuffix(d.line(q), ":")
+	return ok && strings.Count(bytes, ":") >= 2 && allHex(strings.ReplaceAll(bytes, ":", ""))
 }
 
 // headless looks at line p for a key body without BEGIN (the openssh
@@ -876,8 +890,9 @@ func classify(s string) kind {
 		return puttyKey
 	case strings.Contains(c, "PRIVATE-MAC:"), strings.Contains(c, "PRIVATE-HASH:"):
 		return puttyMAC
-	case strings.Contains(c, "PROC-TYPE:") && strings.Contains(c, "ENCRYPTED"), strings.Contains(c, "DEK-INFO:"):
-		return encrypted
+	case strings.Contains(c, "PROC-TYPE:") && strings.Contains(c, "ENCRYPTED"), strings.Contains(c, "DEK-INFO:"),
+		strings.Contains(c, "PRIVATE-KEY:"): // openssl pkey -text: "Private-Key: (2048 bit, 2 primes)", then its numbers
+		return bodyNext
 	}
 	for _, name := range []string{"ENCRYPTION:", "COMMENT:", "PUBLIC-LINES:", "KEY-DERIVATION:", "ARGON2-"} {
 		if strings.Contains(c, name) {

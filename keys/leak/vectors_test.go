@@ -71,6 +71,10 @@ var vectors = []struct {
 	{"magic in a script", "<p>Voir</p><script>b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ</script>\n", []int{1}},
 	// A backslash hard break shows nothing of itself (outside tester).
 	{"magic cut by a hard break", "x\nb3BlbnNzaC\\\n1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\\nAAAAAAAAAB\n", []int{2, 3, 4}},
+	// openssl's Private-Key: line opens a key before its numbers only (outside tester).
+	{"openssl text", "Clé :\nED25519 Private-Key:\npriv:\n    43:c7:b6:22:6d:0a:27:dc:03:4a:27:f0:8e:3d:16:\n    1e:3b\n", []int{2, 3, 4, 5}},
+	{"openssl named in prose", "Je n'ai pas collé la sortie Private-Key: de openssl.\nDate : 2026-10-20\n", nil},
+	{"openssl header, no numbers", "Private-Key: (2048 bit, 2 primes)\nmodulus: voir plus haut\npriv:\nvoir le fichier\n", nil},
 	// Classic Mac OS line ends (CR alone): an editor shows lines (outside tester).
 	{"cr-only lines", "x\rb3BlbnNzaC\\\r1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\\rAAAAAAAAAB\r", []int{2, 3, 4}},
 	{"cr-only openssh block", "Date : 2026-10-20\r-----BEGIN OPENSSH PRIVATE KEY-----\rAAAA\r-----END OPENSSH PRIVATE KEY-----\rfin\r", []int{2, 3, 4}},
