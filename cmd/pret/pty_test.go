@@ -55,8 +55,9 @@ func startPTY(t *testing.T, home string, args ...string) *session {
 // ptyOptions vary the terminal: its width, and environment entries added
 // to (or overriding) the defaults.
 type ptyOptions struct {
-	cols int
-	env  []string
+	cols       int
+	env        []string
+	typedAhead string // in the terminal before pret starts
 }
 
 func startPTYWith(t *testing.T, home string, o ptyOptions, args ...string) *session {
@@ -92,6 +93,9 @@ func startPTYWith(t *testing.T, home string, o ptyOptions, args ...string) *sess
 	cmd.Env = append(cmd.Env, o.env...)
 	cmd.Dir = home
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if _, err := c.Send(o.typedAhead); err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -952,6 +956,25 @@ func TestWizardEscapesPathsInRealTerminal(t *testing.T) {
 	}
 	if written, _ := os.ReadFile(filepath.Join(dir, "acces.md")); !bytes.Contains(written, []byte("2026-10-12")) {
 		t.Fatalf("acces.md not written in the folder:\n%s", written)
+	}
+}
+
+// TestPassphraseTypedAheadIsDropped: what was typed before the first
+// passphrase question, echoed by the terminal then, is dropped, as
+// ssh-add's prompt drops it, not taken unseen as the passphrase (outside
+// tester), in both kinds of terminal.
+func TestPassphraseTypedAheadIsDropped(t *testing.T) {
+	t.Parallel()
+	for _, env := range [][]string{nil, {"TERM=dumb"}} {
+		home := t.TempDir()
+		s := startPTYWith(t, home, ptyOptions{env: env, typedAhead: "EarlyPass123\r"})
+		s.newKey()
+		s.expect("Clé créée")
+		s.send("\x03")
+		s.exit(130)
+		if strings.Contains(s.raw.String(), "diffèrent") {
+			t.Fatalf("%v: the passphrase typed ahead was taken:\n%q", env, s.raw.String())
+		}
 	}
 }
 

@@ -152,6 +152,7 @@ func (s *Prompter) Password(message, help string) (string, error) {
 	if err := rr.SetTermMode(); err == nil {
 		defer rr.RestoreTermMode()
 	}
+	dropTypedAhead(s.In.Fd())
 	prompt(false)
 	for {
 		line, err := s.readUnseen(false)
