@@ -147,14 +147,29 @@ func TestRefusedChoiceNotShownAgain(t *testing.T) {
 
 // TestChoiceFilterTakesANumber: at a choice list, a number typed keeps
 // its option alone, as with TERM=dumb; letters keep the options holding
-// them; what matches nothing hides them all (Enter then chooses none).
+// that start with them, accents and case aside, as TERM=dumb takes a
+// word; what matches nothing hides them all (Enter then chooses none).
 func TestChoiceFilterTakesANumber(t *testing.T) {
-	options := []string{"Oui", "Non, choisir un autre dossier"}
-	for filter, want := range map[string][2]bool{"2": {false, true}, "1": {true, false}, "non": {false, true}, "9": {false, false}, "zz": {false, false}} {
-		for i, o := range options {
-			if got := keepsOne(filter, o, i); got != want[i] {
-				t.Errorf("filter %q, option %q: %v", filter, o, got)
+	yesNo := []string{"Oui", "Non, choisir un autre dossier"}
+	account := []string{"Pas encore demandé", "Demandé, pas encore ouvert", "Le compte est ouvert"}
+	for _, c := range []struct {
+		options []string
+		filter  string
+		want    []bool
+	}{
+		{yesNo, "2", []bool{false, true}}, {yesNo, "1", []bool{true, false}}, {yesNo, "NON", []bool{false, true}},
+		{yesNo, "9", []bool{false, false}}, {yesNo, "zz", []bool{false, false}}, {yesNo, "choisir", []bool{false, false}},
+		{account, "demandé", []bool{false, true, false}}, {account, "demande", []bool{false, true, false}},
+		{account, "ouvert", []bool{false, false, false}}, {account, "le c", []bool{false, false, true}},
+	} {
+		for i, o := range c.options {
+			if got := keepsOne(c.filter, o, i); got != c.want[i] {
+				t.Errorf("filter %q, option %q: %v", c.filter, o, got)
 			}
+		}
+		// TERM=dumb takes the same word for the same option.
+		if i, ok := optionNamed(c.filter, c.options); ok && !c.want[i] {
+			t.Errorf("%q: TERM=dumb takes %q, which the filter hides", c.filter, c.options[i])
 		}
 	}
 }

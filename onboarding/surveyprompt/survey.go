@@ -64,9 +64,11 @@ func (s *Prompter) setup() {
 	// The hint follows two spaces, after the question or on its own line (fit).
 	// Not the filter typed (survey writes it after the question): a
 	// passphrase typed ahead of « Garder cette passphrase ? » would show.
-	// That there is one, which may hide every option, is said.
-	survey.SelectQuestionTemplate = strings.Replace(strings.Replace(selectTemplate, "{{ .FilterMessage }}", "{{ if .FilterMessage }} "+filterNote+"{{ end }}", 1), selectHintAction,
-		"{{- if and .Help (not .ShowHelp)}}"+wrapAfter("  ", selectHint, s.Width)+"{{- else}}"+wrapAfter("  ", selectHintNoHelp, s.Width)+"{{- end}}", 1)
+	// That there is one, which may hide every option, is said in the
+	// hint's place, shorter, so that it fits where the hint does.
+	survey.SelectQuestionTemplate = strings.Replace(strings.Replace(selectTemplate, "{{ .FilterMessage }}", "", 1), selectHintAction,
+		"{{- if .FilterMessage}}"+wrapAfter("  ", filterNote, s.Width)+
+			"{{- else if and .Help (not .ShowHelp)}}"+wrapAfter("  ", selectHint, s.Width)+"{{- else}}"+wrapAfter("  ", selectHintNoHelp, s.Width)+"{{- end}}", 1)
 	if s.NoColor {
 		core.DisableColor = true // read at a template's first use: one terminal per process
 	}
@@ -229,7 +231,7 @@ func (s *Prompter) Select(message string, options []string, def int, help string
 	return answer, err
 }
 
-// keepsOne filters as survey does (the letters typed, any case), a number
+// keepsOne filters on the letters typed, a number
 // keeping its option as with TERM=dumb ("2": the second; outside tester:
 // it matched no letters, and Enter took the default). A filter no option
 // matches hides them all, and Enter then chooses nothing: stray text once
@@ -240,7 +242,10 @@ func keepsOne(filter, value string, index int) bool {
 	if n, err := strconv.Atoi(filter); err == nil {
 		return n == index+1
 	}
-	return strings.Contains(strings.ToLower(value), strings.ToLower(filter))
+	// The options that start so, accents and case aside, as TERM=dumb
+	// takes a word: « demandé » is « Demandé, pas encore ouvert » in
+	// both, where survey's « Pas encore demandé » held it too (outside tester).
+	return strings.HasPrefix(textfold.Fold(value), textfold.Fold(filter))
 }
 
 func (s *Prompter) Input(message, def, help string) (string, error) {
