@@ -978,6 +978,23 @@ func TestPassphraseTypedAheadIsDropped(t *testing.T) {
 	}
 }
 
+// TestPassphrasePastedWithCRLF: the LF that ends a passphrase pasted
+// with CRLF answers nothing: survey took it for Enter at the next
+// question, « Pas encore demandé » (outside tester).
+func TestPassphrasePastedWithCRLF(t *testing.T) {
+	t.Parallel()
+	s := startPTY(t, t.TempDir())
+	s.answer("Choisissez une passphrase pour la clé", ptyPass+"\r\n")
+	s.answer("Saisissez-la une seconde fois", ptyPass+"\r\n")
+	s.answer("Où en est votre compte d'accès ?", "\x1b[B\r") // down: "Demandé, pas encore ouvert"
+	s.expect("Date de la demande du compte")
+	s.send("\x03")
+	s.exit(130)
+	if strings.Contains(s.raw.String(), "La demande est-elle faite ?") {
+		t.Fatalf("the paste's LF answered the account question:\n%q", s.raw.String())
+	}
+}
+
 // TestNoBreakSpaceTypedIsNamed: a no-break space typed in the passphrase
 // reaches the wizard, which names it and asks before keeping it (issue
 // 32); the terminal reader once dropped it, making a key whose passphrase

@@ -161,6 +161,7 @@ func TestChoiceFilterTakesANumber(t *testing.T) {
 		{yesNo, "9", []bool{false, false}}, {yesNo, "zz", []bool{false, false}}, {yesNo, "choisir", []bool{false, false}},
 		{account, "demandé", []bool{false, true, false}}, {account, "demande", []bool{false, true, false}},
 		{account, "ouvert", []bool{false, false, false}}, {account, "le c", []bool{false, false, true}},
+		{account, " 2", []bool{false, true, false}}, {account, "2 ", []bool{false, true, false}},
 	} {
 		for i, o := range c.options {
 			if got := keepsOne(c.filter, o, i); got != c.want[i] {

@@ -158,6 +158,9 @@ func (s *Prompter) Password(message, help string) (string, error) {
 	prompt(false)
 	for {
 		line, err := s.readUnseen(false)
+		// What came with the answer goes too: the LF of a CRLF pasted,
+		// which survey took for Enter at the next question (outside tester).
+		dropTypedAhead(s.In.Fd())
 		if err != nil || help == "" || line != "?" {
 			return line, err
 		}
@@ -239,6 +242,7 @@ func (s *Prompter) Select(message string, options []string, def int, help string
 // (outside tester). survey's end with no option, Ctrl-D, never comes:
 // endIsInterrupt makes it Ctrl-C.
 func keepsOne(filter, value string, index int) bool {
+	filter = strings.TrimSpace(filter) // " 2", as TERM=dumb reads it
 	if n, err := strconv.Atoi(filter); err == nil {
 		return n == index+1
 	}
