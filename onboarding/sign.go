@@ -80,8 +80,9 @@ func (a *AccessSigner) Prepare() (*SignPlan, error) {
 		}
 		return nil, &Error{Msg: fmt.Sprintf("%s illisible : %s", esc(a.File), safefile.Reason(err)), Hint: hint, Err: err}
 	}
-	if s := string(data); mdbounds.LoneCRs(s) != s {
-		// Read as lines alone; the block's LF would make them one (outside tester).
+	if mdbounds.CROnly(data) {
+		// Read as lines alone; the block's LF would make them one (outside
+		// tester). A lone CR in a file with LF is a space: signed as it is.
 		return nil, refused(fmt.Sprintf("convertissez ses fins de ligne en LF (mac2unix %s, ou tr '\\r' '\\n'), puis signez", esc(a.File)),
 			"%s a des fins de ligne CR seules (Mac classique) : le bloc de signature, en LF, en ferait une seule ligne", esc(a.File))
 	}

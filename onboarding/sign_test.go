@@ -270,6 +270,17 @@ func TestSignRefusals(t *testing.T) {
 		})
 	}
 
+	// A lone CR in a file with LF is a space: the file signs as it is
+	// (the refusal of a file of CRs alone once took it for one).
+	t.Run("a lone CR among LF", func(t *testing.T) {
+		w, a, data := mk(t)
+		crAtEnd := append(bytes.TrimSuffix(data, []byte("\n")), '\r')
+		os.WriteFile(w.File, crAtEnd, 0o644)
+		if _, err := a.Prepare(); err != nil {
+			t.Fatalf("refused: %v", err)
+		}
+	})
+
 	// A <script> left open at the end: the marker and the block would be
 	// read into it. Refused before the passphrase, its line named.
 	t.Run("script left open", func(t *testing.T) {

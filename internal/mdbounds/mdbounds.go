@@ -5,7 +5,10 @@
 // opens, and a page needs three).
 package mdbounds
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // maxDepth is the most block quotes and lists one line may open.
 const maxDepth = 16
@@ -73,4 +76,10 @@ func LoneCRs(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// CROnly reports a file of CRs alone, no LF: the one whose CRs LoneCRs
+// makes line ends.
+func CROnly(data []byte) bool {
+	return bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') >= 0
 }

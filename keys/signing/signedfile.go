@@ -93,7 +93,7 @@ func (f *SignedFile) Inert() bool {
 // SplitSigned cuts an acces.md as sed does: at the first line exactly the marker.
 func SplitSigned(data []byte) *SignedFile {
 	f := &SignedFile{Message: data}
-	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') >= 0 {
+	if mdbounds.CROnly(data) {
 		// sed finds no marker in a file of CRs alone: read as its lines
 		// (mdbounds.LoneCRs), one signed with LF was converted since.
 		if lf := SplitSigned([]byte(mdbounds.LoneCRs(string(data)))); lf.Claimed {
